@@ -1,0 +1,149 @@
+import path from 'node:path';
+import {config as loadEnv} from 'dotenv';
+import {themes as prismThemes} from 'prism-react-renderer';
+import type {Config} from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import {appConfig} from './src/config';
+import {parseSiteSettings} from './src/lib/siteSettings';
+import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
+import {siteUrl} from './src/seo/siteUrl';
+import {writeStaticFiles} from './src/seo/writeStaticFiles';
+
+// The root .env holds the site's public settings; the shell's own variables win.
+loadEnv({path: path.join(__dirname, '.env'), quiet: true});
+const siteSettings = parseSiteSettings(process.env);
+
+const config = {
+  title: appConfig.appName,
+  tagline: appConfig.appDescription,
+  favicon: 'favicon.ico',
+  url: siteUrl,
+  baseUrl: '/',
+  trailingSlash: false,
+
+  future: {
+    // Docusaurus v4's defaults, but for CSS cascade layers: their build-time
+    // polyfill raises Infima above the site's own CSS modules.
+    v4: {
+      removeLegacyPostBuildHeadAttribute: true,
+      useCssCascadeLayers: false,
+      siteStorageNamespacing: true,
+      fasterByDefault: true,
+      mdx1CompatDisabledByDefault: true,
+    },
+  },
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'throw',
+  onDuplicateRoutes: 'throw',
+  markdown: {
+    hooks: {onBrokenMarkdownLinks: 'throw'},
+  },
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+  },
+
+  customFields: {
+    siteSettings,
+  },
+
+  // robots.txt and the manifest are written from the config, so the domain and name are typed once.
+  staticDirectories: ['static', writeStaticFiles(path.join(__dirname, '.generated', 'static'))],
+
+  clientModules: ['./src/clientModules/tracking.ts'],
+
+  headTags: [
+    {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest'}},
+    {tagName: 'link', attributes: {rel: 'preload', href: '/manifest.webmanifest', as: 'fetch', crossorigin: 'use-credentials'}},
+    {tagName: 'link', attributes: {rel: 'preload', href: '/img/logo.png', as: 'image'}},
+    {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.png', as: 'image'}},
+    {tagName: 'link', attributes: {rel: 'icon', type: 'image/png', sizes: '512x512', href: '/img/icon.png'}},
+    {tagName: 'link', attributes: {rel: 'apple-touch-icon', sizes: '180x180', href: '/img/apple-icon.png'}},
+    {tagName: 'meta', attributes: {name: 'theme-color', content: appConfig.themeColor}},
+  ],
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          sidebarPath: './sidebars.ts',
+        },
+        blog: false,
+        theme: {
+          customCss: './src/css/custom.css',
+        },
+        sitemap: {
+          ignorePatterns: SITEMAP_IGNORED,
+          createSitemapItems: async ({defaultCreateSitemapItems, ...params}) => {
+            const items = await defaultCreateSitemapItems(params);
+            return items.flatMap((item) => {
+              const priority = sitemapPriority(item.url);
+              return priority === null ? [] : [{...item, priority}];
+            });
+          },
+        },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  themeConfig: {
+    image: 'img/opengraph-image.png',
+    metadata: [
+      {name: 'keywords', content: 'SaaS boilerplate, starter kit, Docusaurus, Stripe, Firebase, Supabase, Cloudflare Workers'},
+      {name: 'twitter:card', content: 'summary_large_image'},
+      {property: 'og:type', content: 'website'},
+      {property: 'og:site_name', content: appConfig.appName},
+      {property: 'og:image:width', content: '1200'},
+      {property: 'og:image:height', content: '660'},
+      {property: 'og:image:alt', content: `${appConfig.appName}: ${appConfig.appDescription}`},
+    ],
+    colorMode: {
+      defaultMode: 'light',
+      disableSwitch: true,
+      respectPrefersColorScheme: false,
+    },
+    navbar: {
+      title: appConfig.appName,
+      logo: {
+        alt: `${appConfig.appName} logo`,
+        src: 'img/logo.png',
+        width: 32,
+        height: 32,
+      },
+      items: [
+        {type: 'docSidebar', sidebarId: 'docs', position: 'left', label: 'Docs'},
+        {to: '/#pricing', label: 'Pricing', position: 'left'},
+        {to: appConfig.auth.loginUrl, label: 'Login', position: 'right'},
+      ],
+    },
+    footer: {
+      style: 'light',
+      links: [
+        {
+          title: appConfig.appName,
+          items: [
+            {label: 'Home', to: '/'},
+            {label: 'Pricing', to: '/#pricing'},
+          ],
+        },
+        {
+          title: 'Legal',
+          items: [
+            {label: 'Terms of Service', to: '/tos'},
+            {label: 'Privacy Policy', to: '/privacy-policy'},
+          ],
+        },
+      ],
+      copyright: `Copyright © ${new Date().getFullYear()} ${appConfig.appName}.`,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+    },
+  } satisfies Preset.ThemeConfig,
+} satisfies Config;
+
+export default config;

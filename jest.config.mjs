@@ -1,0 +1,44 @@
+/**
+ * One runner for every suite. `unit` renders components in jsdom with
+ * Testing Library; `browser` builds the site once and drives the system
+ * Chromium against it.
+ */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: {syntax: 'typescript', tsx: true},
+      transform: {react: {runtime: 'automatic'}},
+      target: 'es2022',
+    },
+    module: {type: 'commonjs'},
+  },
+];
+
+/** @type {import('jest').Config} */
+export default {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: '<rootDir>/test/support/jsdomWithFetch.js',
+      testMatch: ['<rootDir>/test/unit/**/*.test.{ts,tsx}'],
+      transform: {'^.+\\.(t|j)sx?$': swc},
+      setupFilesAfterEnv: ['<rootDir>/test/support/setupUnit.ts'],
+      moduleNameMapper: {
+        '\\.module\\.css$': '<rootDir>/test/support/cssModule.js',
+        '^@docusaurus/Link$': '<rootDir>/test/support/docusaurus/Link.tsx',
+        '^@docusaurus/router$': 'react-router-dom',
+        '^@docusaurus/useBrokenLinks$': '<rootDir>/test/support/docusaurus/useBrokenLinks.ts',
+      },
+    },
+    {
+      displayName: 'browser',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+      transform: {'^.+\\.(t|j)sx?$': swc},
+      globalSetup: '<rootDir>/test/browser/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/browser/globalTeardown.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};

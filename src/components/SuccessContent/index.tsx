@@ -1,0 +1,27 @@
+import React from 'react';
+import Link from '@docusaurus/Link';
+import {useLocation} from '@docusaurus/router';
+import {appConfig} from '../../config';
+import styles from './styles.module.css';
+
+/**
+ * Where Stripe sends a buyer after paying. It calls nothing: the dashboard
+ * does the work, with the query (the checkout session id) passed along.
+ */
+export default function SuccessContent() {
+  const {search} = useLocation();
+  return (
+    <div className={styles.card}>
+      <svg width="64" height="64" viewBox="0 0 24 24" aria-hidden="true" className={styles.icon}>
+        <circle cx="12" cy="12" r="10" fill="currentColor" opacity="0.15" />
+        <path d="m7.5 12.5 3 3 6-7" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <h1 className={styles.title}>Purchase Successful!</h1>
+      <p>Thank you for buying {appConfig.appName}. Check your email for the link to the private repository.</p>
+      <p className={styles.note}>E-mails can take a minute or two to arrive. Look in your spam folder too.</p>
+      <Link className={styles.button} to={`${appConfig.auth.callbackUrl}${search}`}>
+        Go to Dashboard
+      </Link>
+    </div>
+  );
+}

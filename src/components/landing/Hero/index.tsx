@@ -1,0 +1,67 @@
+import React from 'react';
+import Link from '@docusaurus/Link';
+import {appConfig, landing} from '../../../config';
+import {useSectionAnchor} from '../../../lib/useSectionAnchor';
+import TestimonialAvatars from '../../TestimonialAvatars';
+import DemoVideo, {DEMO_ANCHOR} from './DemoVideo';
+import {integrationIcons} from './integrationIcons';
+import styles from './styles.module.css';
+
+export interface HeroProps {
+  content?: typeof landing.hero;
+  testimonials?: typeof landing.testimonials;
+  integrations?: typeof landing.integrations;
+}
+
+export default function Hero({
+  content = landing.hero,
+  testimonials = landing.testimonials,
+  integrations = landing.integrations,
+}: HeroProps) {
+  useSectionAnchor(DEMO_ANCHOR);
+  return (
+    <section className={styles.hero} aria-labelledby="hero-title">
+      <div className={styles.copy}>
+        <h1 id="hero-title" className={styles.title}>
+          {content.headline}
+        </h1>
+        <p className={styles.subtitle}>{content.subheadline}</p>
+        <div className={styles.actions}>
+          <Link to="/#pricing" className={styles.primary}>
+            {content.primaryCta}
+          </Link>
+          <Link to={`/#${DEMO_ANCHOR}`} className={styles.secondary}>
+            <svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true">
+              <path d="M6 4.5v11l9-5.5z" fill="currentColor" />
+            </svg>
+            Watch Demo
+          </Link>
+        </div>
+        <TestimonialAvatars
+          avatars={testimonials.avatars}
+          count={appConfig.rating.count}
+          claim={testimonials.claim}
+        />
+      </div>
+      <div className={styles.video}>
+        <DemoVideo {...content.demoVideo} />
+      </div>
+      <div className={styles.integrations}>
+        <p className={styles.integrationsTitle}>Works with the services you already trust</p>
+        <ul className={styles.integrationList}>
+          {integrations.map((integration) => {
+            const icon = integrationIcons[integration.icon];
+            return (
+              <li key={integration.name} title={`${integration.name}: ${integration.role}`}>
+                <svg role="img" viewBox="0 0 24 24" width="28" height="28" aria-label={integration.name}>
+                  <path d={icon.path} fill={`#${icon.hex}`} />
+                </svg>
+                <span className={styles.integrationName}>{integration.name}</span>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import type {AppConfig} from './types';
+
+const appName = 'Slipway';
+const domainName = 'slipway.dev';
+const mailSubdomain = 'mail';
+
+export const appConfig = {
+  appName,
+  appDescription:
+    'The starter kit for SaaS and AI web apps: sign-in, payments, e-mails and docs, ready to ship in days, not weeks.',
+  domainName,
+  themeColor: '#0f766e',
+  auth: {
+    loginUrl: '/signin',
+    callbackUrl: '/dashboard',
+  },
+  mailgun: {
+    subdomain: mailSubdomain,
+    fromNoReply: `${appName} <noreply@${mailSubdomain}.${domainName}>`,
+    fromAdmin: `${appName} team <team@${mailSubdomain}.${domainName}>`,
+    supportEmail: `support@${domainName}`,
+    forwardRepliesTo: `founders@${domainName}`,
+  },
+  stripe: {
+    plans: [
+      {
+        priceId: {
+          test: 'price_1QslipwayStarterTest',
+          production: 'price_1QslipwayStarterLive',
+        },
+        name: 'Starter',
+        description: 'Everything you need to launch',
+        price: 69,
+        priceAnchor: 169,
+        features: [
+          {name: 'Landing page components'},
+          {name: 'SEO and structured data'},
+          {name: 'Firebase or Supabase auth'},
+          {name: 'Google sign-in and magic links'},
+          {name: 'Stripe one-time checkout'},
+          {name: 'Mailgun transactional e-mails'},
+        ],
+      },
+      {
+        priceId: {
+          test: 'price_1QslipwayAdvancedTest',
+          production: 'price_1QslipwayAdvancedLive',
+        },
+        name: 'Advanced',
+        description: 'Launch, then keep shipping',
+        price: 99,
+        priceAnchor: 199,
+        isFeatured: true,
+        features: [
+          {name: 'Everything in Starter'},
+          {name: 'Cloudflare Worker backend'},
+          {name: 'AI prompts for terms and privacy'},
+          {name: 'Lifetime updates'},
+          {name: '24/7 support'},
+        ],
+      },
+    ],
+  },
+  crisp: {
+    onlyShowOnRoutes: ['/'],
+  },
+  sisterApps: [
+    {name: 'Dockside', url: 'https://dockside.app'},
+    {name: 'Keelhaul', url: 'https://keelhaul.io'},
+    {name: 'Moorings', url: 'https://moorings.app'},
+  ],
+  rating: {
+    value: 4.8,
+    count: 12,
+  },
+  repository: {
+    github: 'slipway-dev/slipway',
+  },
+} as const satisfies AppConfig;
+
+export type AppConfigValue = typeof appConfig;

@@ -1,0 +1,105 @@
+/**
+ * Shapes of the product's configuration. Plain types only: the worker imports
+ * this folder too, so nothing here may pull in React, the DOM or Node.
+ */
+
+/** Stripe mode the price ids belong to. */
+export type StripeMode = 'test' | 'production';
+
+export interface PlanFeature {
+  name: string;
+}
+
+export interface Plan {
+  /** Stripe price ids: test mode and live mode differ. */
+  priceId: Record<StripeMode, string>;
+  name: string;
+  description?: string;
+  /** Price in USD, whole dollars. */
+  price: number;
+  /** Crossed-out original price in USD. */
+  priceAnchor?: number;
+  isFeatured?: boolean;
+  features: PlanFeature[];
+}
+
+export interface FaqItem {
+  question: string;
+  answer: string;
+}
+
+export interface FeatureTab {
+  name: string;
+  /** Key of an icon drawn by the features listicle. */
+  icon: 'email' | 'payment';
+  items: string[];
+  /** Hours a buyer saves on this feature. */
+  hoursSaved: number;
+}
+
+export interface ProblemStep {
+  emoji: string;
+  text: string;
+}
+
+/** A third-party service shown in the hero's integrations row. */
+export interface Integration {
+  name: string;
+  /** What it does for the kit, shown as the icon's label. */
+  role: string;
+  /** simple-icons slug; the hero maps it to the icon's path. */
+  icon:
+    | 'anthropic'
+    | 'tailwindcss'
+    | 'stripe'
+    | 'cloudflare'
+    | 'firebase'
+    | 'plausibleanalytics'
+    | 'mailgun';
+}
+
+export interface SisterApp {
+  name: string;
+  url: string;
+}
+
+export interface AppConfig {
+  appName: string;
+  appDescription: string;
+  /** Bare domain, no scheme and no trailing slash. */
+  domainName: string;
+  /** Theme colour of the browser UI and the brand. */
+  themeColor: string;
+  auth: {
+    loginUrl: string;
+    callbackUrl: string;
+  };
+  mailgun: {
+    /** Subdomain that sends and receives mail, to keep the root domain's reputation apart. */
+    subdomain: string;
+    fromNoReply: string;
+    fromAdmin: string;
+    /** Shown to buyers; empty hides every support link. */
+    supportEmail: string;
+    /** Where replies received by the mail webhook are forwarded. */
+    forwardRepliesTo: string;
+  };
+  stripe: {
+    plans: Plan[];
+  };
+  crisp: {
+    /** Paths where the chat bubble shows; the site id itself comes from the environment. */
+    onlyShowOnRoutes: string[];
+  };
+  /** Other apps by the same maker, linked as 'Top Apps' in the footer. */
+  sisterApps: SisterApp[];
+  /** Shown in structured data; keep it true. */
+  rating: {
+    value: number;
+    count: number;
+  };
+  repository: {
+    /** The private repository buyers are invited to, `owner/name`. */
+    github: string;
+  };
+}

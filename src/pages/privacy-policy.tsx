@@ -1,0 +1,12 @@
+import React from 'react';
+import {appConfig} from '../config';
+import LegalPage from '../components/LegalPage';
+import Policy from './_legal/privacy-policy.mdx';
+
+export default function PrivacyPolicy() {
+  return (
+    <LegalPage title="Privacy Policy" description={`What data ${appConfig.appName} collects, why, and your rights.`}>
+      <Policy />
+    </LegalPage>
+  );
+}

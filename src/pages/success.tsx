@@ -1,0 +1,12 @@
+import React from 'react';
+import {appConfig} from '../config';
+import MarketingLayout from '../components/MarketingLayout';
+import SuccessContent from '../components/SuccessContent';
+
+export default function Success() {
+  return (
+    <MarketingLayout title="Purchase successful" description={`Your ${appConfig.appName} purchase went through.`}>
+      <SuccessContent />
+    </MarketingLayout>
+  );
+}

@@ -1,0 +1,12 @@
+import React from 'react';
+import {appConfig} from '../config';
+import LegalPage from '../components/LegalPage';
+import Terms from './_legal/tos.mdx';
+
+export default function TermsOfService() {
+  return (
+    <LegalPage title="Terms of Service" description={`The terms that govern buying and using ${appConfig.appName}.`}>
+      <Terms />
+    </LegalPage>
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * Writes the generated public files (robots.txt, the manifest) to a folder
+ * the site serves as static, for `docusaurus start` and `build` alike.
+ * Runs in Node from docusaurus.config.ts; never imported by the browser.
+ */
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {robotsTxt, webManifest} from './searchEngineFiles';
+
+export function writeStaticFiles(dir: string): string {
+  mkdirSync(dir, {recursive: true});
+  writeFileSync(join(dir, 'robots.txt'), robotsTxt());
+  writeFileSync(join(dir, 'manifest.webmanifest'), `${JSON.stringify(webManifest(), null, 2)}\n`);
+  return dir;
+}

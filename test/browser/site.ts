@@ -1,0 +1,37 @@
+/**
+ * Builds the site for the browser tests, with the settings a test needs
+ * baked in as the real `.env` would, and serves it on loopback.
+ */
+import {spawnSync} from 'node:child_process';
+import {createServer} from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.join(__dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as {port: number};
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const SETTINGS = ['WORKER_URL', 'STRIPE_MODE', 'META_PIXEL_ID', 'GA_MEASUREMENT_ID', 'CRISP_WEBSITE_ID'] as const;
+export type BuildSettings = Partial<Record<(typeof SETTINGS)[number], string>>;
+
+/** `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot leak in. */
+export function buildSite(outDir: string, settings: BuildSettings): void {
+  const env: NodeJS.ProcessEnv = {...process.env};
+  for (const name of SETTINGS) env[name] = settings[name] ?? '';
+  const result = spawnSync(process.execPath, [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    throw new Error(`The site did not build (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * A stand-in for the worker's checkout endpoint, until the real worker lands
+ * (issue 3): a real HTTP server on loopback that records what the site sent
+ * and answers as the test tells it to.
+ */
+import http from 'node:http';
+import type {CreateCheckoutSessionRequest} from '../../src/lib/api';
+import {listen} from '../support/staticServer';
+
+export type CheckoutAnswer =
+  | {kind: 'url'; url: string}
+  | {kind: 'error'; status: number; body: unknown}
+  | {kind: 'hold'};
+
+export interface WorkerStub {
+  url: string;
+  requests: CreateCheckoutSessionRequest[];
+  answer: (next: CheckoutAnswer) => void;
+  /** Answers the held request with a URL. */
+  release: (url: string) => void;
+  close: () => Promise<void>;
+}
+
+export async function startWorkerStub(port = 0): Promise<WorkerStub> {
+  const requests: CreateCheckoutSessionRequest[] = [];
+  let answer: CheckoutAnswer = {kind: 'error', status: 503, body: {error: 'No answer set'}};
+  const held: http.ServerResponse[] = [];
+
+  function send(response: http.ServerResponse, status: number, body: unknown) {
+    response.writeHead(status, {'Content-Type': 'application/json'});
+    response.end(JSON.stringify(body));
+  }
+
+  const server = http.createServer((request, response) => {
+    // The site runs on another origin, as it will against the real worker.
+    response.setHeader('Access-Control-Allow-Origin', request.headers.origin ?? '*');
+    response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization');
+    response.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS');
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204).end();
+      return;
+    }
+    if (request.method !== 'POST' || request.url !== '/createCheckoutSession') {
+      send(response, 404, {error: 'Not found'});
+      return;
+    }
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      requests.push(JSON.parse(raw) as CreateCheckoutSessionRequest);
+      if (answer.kind === 'url') send(response, 200, {url: answer.url});
+      else if (answer.kind === 'error') send(response, answer.status, answer.body);
+      else held.push(response);
+    });
+  });
+
+  const running = await listen(server, port);
+  return {
+    url: running.url,
+    requests,
+    answer: (next) => {
+      answer = next;
+    },
+    release: (url) => {
+      for (const response of held.splice(0)) send(response, 200, {url});
+    },
+    close: running.close,
+  };
+}

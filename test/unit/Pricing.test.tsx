@@ -1,0 +1,67 @@
+import React from 'react';
+import {screen, waitFor, within} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Pricing from '../../src/components/landing/Pricing';
+import {appConfig, type Plan} from '../../src/config';
+import {renderWithSite} from '../support/render';
+import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
+
+function card(name: string) {
+  return screen.getByRole('article', {name});
+}
+
+describe('Pricing', () => {
+  let worker: WorkerStub;
+  beforeAll(async () => {
+    worker = await startWorkerStub();
+  });
+  afterAll(() => worker.close());
+  beforeEach(() => {
+    worker.requests.length = 0;
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('shows both plans from the config with anchor price, price, features and the one-time promise', () => {
+    renderWithSite(<Pricing />);
+    for (const plan of appConfig.stripe.plans) {
+      const planCard = within(card(plan.name));
+      expect(planCard.getByText(plan.description)).toBeInTheDocument();
+      expect(planCard.getByText(`$${plan.priceAnchor}`, {exact: false, selector: 's'})).toBeInTheDocument();
+      expect(planCard.getByText(`$${plan.price}`, {exact: false})).toBeInTheDocument();
+      expect(planCard.getByText('USD')).toBeInTheDocument();
+      expect(planCard.getByText('One-time payment')).toBeInTheDocument();
+      expect(planCard.getByText('Pay once. Access forever.')).toBeInTheDocument();
+      expect(planCard.getAllByRole('listitem').map((item) => item.textContent)).toEqual(plan.features.map((feature) => feature.name));
+    }
+    expect(within(card('Advanced')).getByText('MOST POPULAR')).toBeInTheDocument();
+    expect(within(card('Starter')).queryByText('MOST POPULAR')).toBeNull();
+  });
+
+  it('follows the config: a changed price, a new plan and a moved badge show up', () => {
+    const plans: Plan[] = [
+      {...appConfig.stripe.plans[0], price: 59, isFeatured: true},
+      {...appConfig.stripe.plans[1], isFeatured: false},
+      {priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, features: [{name: 'Five seats'}]},
+    ];
+    renderWithSite(<Pricing plans={plans} />);
+    expect(within(card('Starter')).getByText('$59', {exact: false})).toBeInTheDocument();
+    expect(within(card('Starter')).queryByText('$69', {exact: false})).toBeNull();
+    expect(within(card('Starter')).getByText('MOST POPULAR')).toBeInTheDocument();
+    expect(within(card('Advanced')).queryByText('MOST POPULAR')).toBeNull();
+    expect(within(card('Team')).getByText('Five seats')).toBeInTheDocument();
+    // A plan without an anchor price shows no struck-through price.
+    expect(card('Team').querySelector('s')).toBeNull();
+  });
+
+  it.each([
+    ['test', 'price_1QslipwayStarterTest'],
+    ['production', 'price_1QslipwayStarterLive'],
+  ])('sends the Starter price id of %s mode from its button and follows the answer', async (mode, priceId) => {
+    // A same-document URL, the one kind of navigation jsdom performs, so the real redirect runs.
+    worker.answer({kind: 'url', url: `http://localhost/#checkout-${mode}`});
+    renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url, STRIPE_MODE: mode}});
+    await userEvent.click(within(card('Starter')).getByRole('button', {name: 'Get Slipway Starter'}));
+    await waitFor(() => expect(window.location.hash).toBe(`#checkout-${mode}`));
+    expect(worker.requests).toEqual([{priceId, successUrl: 'http://localhost/success', cancelUrl: 'http://localhost/'}]);
+  });
+});
