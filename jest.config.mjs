@@ -38,7 +38,7 @@ export default {
       transform: {'^.+\\.(t|j)sx?$': swc},
       globalSetup: '<rootDir>/test/browser/globalSetup.ts',
       globalTeardown: '<rootDir>/test/browser/globalTeardown.ts',
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/test/browser/setup.ts'],
     },
   ],
 };

@@ -5,6 +5,7 @@ import {PageMetadata, SkipToContentFallbackId} from '@docusaurus/theme-common';
 import ErrorPageContent from '@theme/ErrorPageContent';
 import LayoutProvider from '@theme/Layout/Provider';
 import SkipToContent from '@theme/SkipToContent';
+import {siteUrl} from '../../seo/siteUrl';
 import Footer from '../landing/Footer';
 import Header from '../landing/Header';
 import styles from './styles.module.css';
@@ -27,7 +28,7 @@ export default function MarketingLayout({title, description, noIndex, children}:
       <PageMetadata title={title} description={description} />
       <Head>
         <html className="marketing" />
-        <meta name="twitter:image" content="/img/twitter-image.png" />
+        <meta name="twitter:image" content={`${siteUrl}/img/twitter-image.png`} />
         {noIndex && <meta name="robots" content="noindex, nofollow" />}
       </Head>
       <SkipToContent />

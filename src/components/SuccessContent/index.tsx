@@ -1,4 +1,4 @@
-import React from 'react';
+import React, {useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
 import {appConfig} from '../../config';
@@ -9,7 +9,11 @@ import styles from './styles.module.css';
  * does the work, with the query (the checkout session id) passed along.
  */
 export default function SuccessContent() {
-  const {search} = useLocation();
+  const location = useLocation();
+  // The page is prerendered without a query; take the real one once in the browser,
+  // since hydration keeps server-rendered attributes as they were.
+  const [search, setSearch] = useState('');
+  useEffect(() => setSearch(location.search), [location.search]);
   return (
     <div className={styles.card}>
       <svg width="64" height="64" viewBox="0 0 24 24" aria-hidden="true" className={styles.icon}>

@@ -1,0 +1,56 @@
+import type {Browser, BrowserContext, Page} from 'playwright-core';
+import {launchChromium} from '../support/chromium';
+
+export function siteUrl(path = '/'): string {
+  const base = process.env.TEST_SITE_URL;
+  if (!base) throw new Error('TEST_SITE_URL is not set: the browser project runs through jest, which builds and serves the site first.');
+  return `${base}${path}`;
+}
+
+export interface Tab {
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far. */
+  errors: string[];
+  /** Every URL the page requested. */
+  requests: string[];
+}
+
+export interface OpenOptions {
+  width?: number;
+  height?: number;
+  /** Installs Playwright's fake clock before the page loads, so a test can move time forward. */
+  fakeClock?: boolean;
+}
+
+export interface BrowserSession {
+  open: (path: string, options?: OpenOptions) => Promise<Tab>;
+  close: () => Promise<void>;
+}
+
+/** One Chromium per test file; each `open` is a fresh context, so no state leaks between tests. */
+export async function startBrowser(): Promise<BrowserSession> {
+  const browser: Browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  return {
+    async open(path, {width = 1280, height = 800, fakeClock = false} = {}) {
+      const context = await browser.newContext({viewport: {width, height}});
+      contexts.push(context);
+      if (fakeClock) await context.clock.install();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(`Uncaught: ${error.message}`));
+      page.on('request', (request) => requests.push(request.url()));
+      await page.goto(siteUrl(path));
+      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      return {page, errors, requests};
+    },
+    async close() {
+      await Promise.all(contexts.map((context) => context.close()));
+      await browser.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import {appConfig, landing} from '../../src/config';
+import {startBrowser, type BrowserSession} from './helpers';
+
+describe('the landing page in Chromium', () => {
+  let browser: BrowserSession;
+  beforeAll(async () => {
+    browser = await startBrowser();
+  });
+  afterAll(() => browser.close());
+
+  it('shows every section in order: header, hero, problem, features, pricing, FAQ, call to action, footer', async () => {
+    const {page, errors} = await browser.open('/');
+    await page.getByRole('banner').getByRole('link', {name: `${appConfig.appName} home`}).waitFor();
+
+    const headings = await page.locator('main h1, main h2').allTextContents();
+    expect(headings).toEqual([
+      landing.hero.headline,
+      landing.problem.title,
+      landing.features.title,
+      landing.pricing.title,
+      landing.faq.title,
+      landing.cta.title,
+    ]);
+
+    // Hero: both buttons, the demo, five avatars, five stars, the claim and seven integrations.
+    await page.getByRole('link', {name: 'Get Slipway Free'}).waitFor();
+    expect(await page.getByRole('link', {name: 'Watch Demo'}).count()).toBe(2);
+    const video = page.locator('video#demo');
+    expect(await video.getAttribute('preload')).toBe('none');
+    expect(await video.getAttribute('poster')).toBe(landing.hero.demoVideo.poster);
+    expect(await page.getByRole('list', {name: 'Makers who use it'}).getByRole('img').count()).toBe(5);
+    await page.getByRole('img', {name: 'Rated 5 out of 5'}).waitFor();
+    await page.getByText(landing.testimonials.claim).waitFor();
+    for (const integration of landing.integrations) {
+      await page.getByRole('img', {name: integration.name, exact: true}).waitFor();
+    }
+
+    for (const step of landing.problem.steps) await page.getByText(step.text).waitFor();
+    await page.getByText(landing.problem.warning).waitFor();
+
+    await page.getByRole('tab', {name: 'Emails', selected: true}).waitFor();
+    const pricing = page.locator('#pricing');
+    for (const plan of appConfig.stripe.plans) {
+      await pricing.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get Slipway ${plan.name}`}).waitFor();
+    }
+    await pricing.getByText('MOST POPULAR').waitFor();
+    expect(await page.locator('#faq').getByRole('button', {expanded: false}).count()).toBe(landing.faq.items.length);
+    await page.getByRole('button', {name: 'Get Slipway Now'}).waitFor();
+
+    const footer = page.getByRole('contentinfo');
+    expect(await footer.getByRole('link', {name: 'Pricing'}).getAttribute('href')).toBe('/#pricing');
+    expect(await footer.getByRole('link', {name: 'Terms of Service'}).getAttribute('href')).toBe('/tos');
+    expect(await footer.getByRole('link', {name: 'Privacy Policy'}).getAttribute('href')).toBe('/privacy-policy');
+    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(`mailto:${appConfig.mailgun.supportEmail}`);
+    const topApps = footer.getByRole('navigation', {name: 'Top Apps'});
+    for (const app of appConfig.sisterApps) {
+      const link = topApps.getByRole('link', {name: app.name});
+      expect(await link.getAttribute('href')).toBe(app.url);
+      expect(await link.getAttribute('target')).toBe('_blank');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it.each(['Pricing', 'Features', 'FAQ'])('scrolls to the %s section from the header', async (name) => {
+    const {page, errors} = await browser.open('/');
+    await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name, exact: true}).click();
+    const id = name.toLowerCase();
+    await page.waitForURL(`**/#${id}`);
+    await page.waitForFunction((target) => {
+      const top = document.getElementById(target)!.getBoundingClientRect().top;
+      return Math.abs(top) < 4;
+    }, id);
+    expect(errors).toEqual([]);
+  });
+
+  it('has a login link to /signin', async () => {
+    const {page} = await browser.open('/');
+    expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Login'}).getAttribute('href')).toBe(
+      appConfig.auth.loginUrl,
+    );
+  });
+
+  describe('at 375 px wide', () => {
+    it('opens the mobile menu, navigates from it and closes it', async () => {
+      const {page, errors} = await browser.open('/', {width: 375, height: 740});
+      const burger = page.getByRole('button', {name: 'Open main menu'});
+      expect(await burger.getAttribute('aria-expanded')).toBe('false');
+      expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'FAQ'}).isVisible()).toBe(false);
+
+      await burger.click();
+      expect(await burger.getAttribute('aria-expanded')).toBe('true');
+      const menu = page.getByRole('navigation', {name: 'Mobile'});
+      await menu.waitFor();
+      await page.getByRole('button', {name: 'Close menu'}).click();
+      await menu.waitFor({state: 'detached'});
+
+      await burger.click();
+      await menu.getByRole('link', {name: 'FAQ'}).click();
+      await page.waitForURL('**/#faq');
+      await menu.waitFor({state: 'detached'});
+      expect(await burger.getAttribute('aria-expanded')).toBe('false');
+      await page.waitForFunction(() => Math.abs(document.getElementById('faq')!.getBoundingClientRect().top) < 4);
+      expect(errors).toEqual([]);
+    });
+
+    it.each(['/', '/success', '/tos', '/privacy-policy', '/error'])('does not scroll sideways on %s', async (path) => {
+      const {page, errors} = await browser.open(path, {width: 375, height: 740});
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('rotates the features tabs every 5 s, wrapping, and stops on a click', async () => {
+    const {page} = await browser.open('/', {fakeClock: true});
+    const selected = () => page.getByRole('tab', {selected: true}).textContent();
+    expect(await selected()).toBe('Emails');
+    await page.clock.runFor(5000);
+    expect(await selected()).toBe('Payments');
+    await page.clock.runFor(5000);
+    expect(await selected()).toBe('Emails');
+    await page.getByRole('tab', {name: 'Payments'}).click();
+    await page.clock.runFor(20_000);
+    expect(await selected()).toBe('Payments');
+  });
+
+  it('opens and closes a FAQ answer', async () => {
+    const {page} = await browser.open('/');
+    const question = page.getByRole('button', {name: landing.faq.items[1].question});
+    await question.click();
+    expect(await question.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByText(landing.faq.items[1].answer).isVisible()).toBe(true);
+    await question.click();
+    expect(await page.getByText(landing.faq.items[1].answer).isVisible()).toBe(false);
+  });
+});
