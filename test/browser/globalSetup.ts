@@ -5,21 +5,33 @@ import {buildSite, freePort, ROOT} from './site';
 
 declare global {
   // eslint-disable-next-line no-var
-  var __SITE_SERVER__: RunningServer | undefined;
+  var __SITE_SERVERS__: RunningServer[] | undefined;
 }
 
+/** The ids the tracking test builds with: well-formed, belonging to nobody. */
+export const TRACKING_IDS = {
+  META_PIXEL_ID: '1234567890123456',
+  GA_MEASUREMENT_ID: 'G-TEST000001',
+  CRISP_WEBSITE_ID: '00000000-0000-4000-8000-000000000001',
+};
+
 /**
- * Once per run: check Chromium, build the site pointing at a port the
- * checkout tests' stand-in worker will listen on, and serve the build.
+ * Once per run: check Chromium; build the site pointing at a port the
+ * checkout tests' stand-in worker will listen on, and again with tracking
+ * ids; serve both. The builds run one after the other: they share .docusaurus/.
  */
 export default async function globalSetup(): Promise<void> {
   assertChromium();
   const workerPort = await freePort();
   const outDir = path.join(ROOT, '.test-build', 'site');
   buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});
-  const server = await serveStatic(outDir);
-  globalThis.__SITE_SERVER__ = server;
-  process.env.TEST_SITE_URL = server.url;
+  const trackedDir = path.join(ROOT, '.test-build', 'tracked');
+  buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
+  const site = await serveStatic(outDir);
+  const tracked = await serveStatic(trackedDir);
+  globalThis.__SITE_SERVERS__ = [site, tracked];
+  process.env.TEST_SITE_URL = site.url;
   process.env.TEST_SITE_DIR = outDir;
+  process.env.TEST_TRACKED_SITE_URL = tracked.url;
   process.env.TEST_WORKER_PORT = String(workerPort);
 }

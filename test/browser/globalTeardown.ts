@@ -1,3 +1,3 @@
 export default async function globalTeardown(): Promise<void> {
-  await globalThis.__SITE_SERVER__?.close();
+  await Promise.all((globalThis.__SITE_SERVERS__ ?? []).map((server) => server.close()));
 }

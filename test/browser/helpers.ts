@@ -1,8 +1,8 @@
 import type {Browser, BrowserContext, Page} from 'playwright-core';
 import {launchChromium} from '../support/chromium';
 
-export function siteUrl(path = '/'): string {
-  const base = process.env.TEST_SITE_URL;
+export function siteUrl(path = '/', variable: 'TEST_SITE_URL' | 'TEST_TRACKED_SITE_URL' = 'TEST_SITE_URL'): string {
+  const base = process.env[variable];
   if (!base) throw new Error('TEST_SITE_URL is not set: the browser project runs through jest, which builds and serves the site first.');
   return `${base}${path}`;
 }
@@ -20,6 +20,10 @@ export interface OpenOptions {
   height?: number;
   /** Installs Playwright's fake clock before the page loads, so a test can move time forward. */
   fakeClock?: boolean;
+  /** The build made with tracking ids instead of the plain one. */
+  tracked?: boolean;
+  /** Called with the fresh context before the page loads (routes, scripts). */
+  prepare?: (context: BrowserContext) => Promise<void>;
 }
 
 export interface BrowserSession {
@@ -32,10 +36,11 @@ export async function startBrowser(): Promise<BrowserSession> {
   const browser: Browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   return {
-    async open(path, {width = 1280, height = 800, fakeClock = false} = {}) {
+    async open(path, {width = 1280, height = 800, fakeClock = false, tracked = false, prepare} = {}) {
       const context = await browser.newContext({viewport: {width, height}});
       contexts.push(context);
       if (fakeClock) await context.clock.install();
+      await prepare?.(context);
       const page = await context.newPage();
       const errors: string[] = [];
       const requests: string[] = [];
@@ -44,7 +49,7 @@ export async function startBrowser(): Promise<BrowserSession> {
       });
       page.on('pageerror', (error) => errors.push(`Uncaught: ${error.message}`));
       page.on('request', (request) => requests.push(request.url()));
-      await page.goto(siteUrl(path));
+      await page.goto(siteUrl(path, tracked ? 'TEST_TRACKED_SITE_URL' : 'TEST_SITE_URL'));
       await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
       return {page, errors, requests};
     },

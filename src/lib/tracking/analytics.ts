@@ -35,7 +35,7 @@ function sendVital(name: VitalName, value: number): void {
 }
 
 function reportPageLoadTime(): void {
-  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  const [navigation] = (performance.getEntriesByType?.('navigation') ?? []) as PerformanceNavigationTiming[];
   if (navigation && navigation.loadEventEnd > 0) sendVital('PageLoadTime', navigation.loadEventEnd);
 }
 

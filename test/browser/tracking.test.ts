@@ -1,0 +1,92 @@
+import type {BrowserContext} from 'playwright-core';
+import {TRACKING_IDS} from './globalSetup';
+import {siteUrl, startBrowser, type BrowserSession} from './helpers';
+
+/**
+ * The pixel, Google Analytics and Crisp load third-party scripts that cannot
+ * be reached offline; stand-ins answer those URLs with an empty script, so
+ * the site's own code (queues, events, visibility) runs for real.
+ */
+const THIRD_PARTY = ['https://connect.facebook.net/**', 'https://www.googletagmanager.com/**', 'https://client.crisp.chat/**'];
+
+async function standInScripts(context: BrowserContext, loaded: string[]) {
+  for (const pattern of THIRD_PARTY) {
+    await context.route(pattern, (route) => {
+      loaded.push(route.request().url());
+      return route.fulfill({status: 200, contentType: 'text/javascript', body: '/* stand-in */'});
+    });
+  }
+}
+
+describe('tracking in Chromium', () => {
+  let browser: BrowserSession;
+  beforeAll(async () => {
+    browser = await startBrowser();
+  });
+  afterAll(() => browser.close());
+
+  it('makes no request outside the site when no id is configured', async () => {
+    const {page, requests, errors} = await browser.open('/');
+    await page.getByRole('link', {name: 'Terms of Service'}).click();
+    await page.getByRole('heading', {name: 'Terms of Service', level: 1}).waitFor();
+    await page.getByRole('link', {name: 'Back'}).click();
+    await page.getByRole('heading', {level: 1}).first().waitFor();
+    const outside = requests.filter((url) => !url.startsWith(siteUrl('')) && !url.startsWith('data:'));
+    expect(outside).toEqual([]);
+    expect(await page.evaluate(() => [typeof window.fbq, typeof window.gtag, typeof window.$crisp])).toEqual(['undefined', 'undefined', 'undefined']);
+    expect(errors).toEqual([]);
+  });
+
+  it('with ids: loads each script once, sends PageView on every navigation and shows the chat only on /', async () => {
+    const loaded: string[] = [];
+    const {page, errors} = await browser.open('/', {tracked: true, prepare: (context) => standInScripts(context, loaded)});
+    const home = siteUrl('/', 'TEST_TRACKED_SITE_URL');
+    await page.waitForFunction(() => (window.fbq?.queue ?? []).some((call) => call[1] === 'PageView'));
+
+    await page.getByRole('contentinfo').getByRole('link', {name: 'Privacy Policy'}).click();
+    await page.getByRole('heading', {name: 'Privacy Policy', level: 1}).waitFor();
+    await page.getByRole('banner').getByRole('button', {name: 'Get Slipway'}).waitFor();
+
+    const state = await page.evaluate(() => ({
+      pixel: window.fbq!.queue,
+      crisp: window.$crisp!.filter((call) => call[0] === 'do'),
+      crispId: window.CRISP_WEBSITE_ID,
+      gtag: window.dataLayer!.map((entry) => [...(entry as IArguments)].filter((value) => !(value instanceof Date))),
+    }));
+    expect(state.pixel).toEqual([
+      ['init', TRACKING_IDS.META_PIXEL_ID],
+      ['track', 'PageView', {url: home}],
+      ['track', 'PageView', {url: `${home}privacy-policy`}],
+    ]);
+    expect(state.crispId).toBe(TRACKING_IDS.CRISP_WEBSITE_ID);
+    expect(state.crisp).toEqual([
+      ['do', 'chat:show'],
+      ['do', 'chat:hide'],
+    ]);
+    expect(state.gtag.slice(0, 2)).toEqual([['js'], ['config', TRACKING_IDS.GA_MEASUREMENT_ID]]);
+    expect(loaded.sort()).toEqual([
+      'https://client.crisp.chat/l.js',
+      'https://connect.facebook.net/en_US/fbevents.js',
+      `https://www.googletagmanager.com/gtag/js?id=${TRACKING_IDS.GA_MEASUREMENT_ID}`,
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('with ids: fires CheckoutButtonClicked on a click and reports web vitals to Google Analytics', async () => {
+    const {page} = await browser.open('/', {tracked: true, prepare: (context) => standInScripts(context, [])});
+    await page.getByRole('button', {name: 'Get Slipway Now'}).click();
+    await page.waitForFunction(() => window.fbq!.queue.some((call) => call[1] === 'CheckoutButtonClicked'));
+    // LCP is final once the visitor interacts; the page load time comes after the load event.
+    await page.waitForFunction(() => {
+      const labels = window.dataLayer!.map((entry) => [...(entry as IArguments)]).filter((call) => call[1] === 'web_vitals').map((call) => (call[2] as {event_label: string}).event_label);
+      return labels.includes('PageLoadTime') && labels.includes('LCP');
+    });
+    const vitals = await page.evaluate(() =>
+      window.dataLayer!.map((entry) => [...(entry as IArguments)]).filter((call) => call[1] === 'web_vitals').map((call) => call[2]),
+    );
+    for (const event of vitals as Array<{event_category: string; value: number; non_interaction: boolean}>) {
+      expect(event).toMatchObject({event_category: 'Web Vitals', non_interaction: true});
+      expect(Number.isInteger(event.value)).toBe(true);
+    }
+  });
+});
