@@ -1,6 +1,6 @@
 /**
- * Builds the site for the browser tests, with the settings a test needs
- * baked in as the real `.env` would, and serves it on loopback.
+ * Builds the site for the browser tests and the benchmark, with the
+ * settings baked in as the real `.env` would.
  */
 import {spawnSync} from 'node:child_process';
 import {createServer} from 'node:net';
@@ -23,11 +23,11 @@ const SETTINGS = ['WORKER_URL', 'STRIPE_MODE', 'META_PIXEL_ID', 'GA_MEASUREMENT_
 export type BuildSettings = Partial<Record<(typeof SETTINGS)[number], string>>;
 
 /** `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot leak in. */
-export function buildSite(outDir: string, settings: BuildSettings): void {
+export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): void {
   const env: NodeJS.ProcessEnv = {...process.env};
   for (const name of SETTINGS) env[name] = settings[name] ?? '';
   const result = spawnSync(process.execPath, [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir], {
-    cwd: ROOT,
+    cwd: siteDir,
     env,
     encoding: 'utf8',
   });
