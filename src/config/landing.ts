@@ -13,6 +13,7 @@ export const landing = {
       src: '/video/demo.webm',
       type: 'video/webm',
       poster: '/img/demo-poster.png',
+      captions: '/video/demo.en.vtt',
       title: `${appName} in two minutes: from clone to a paid checkout`,
     },
   },

@@ -73,6 +73,18 @@ describe('the landing page in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('plays the demo, with its captions, from Watch Demo', async () => {
+    const {page, errors} = await browser.open('/');
+    await page.getByRole('link', {name: 'Watch Demo'}).first().click();
+    await page.waitForURL('**/#demo');
+    await page.waitForFunction(() => {
+      const video = document.querySelector<HTMLVideoElement>('video#demo')!;
+      return !video.paused && video.currentTime > 0 && video.duration > 10;
+    });
+    expect(await page.locator('video#demo track[kind="captions"]').getAttribute('src')).toBe(landing.hero.demoVideo.captions);
+    expect(errors).toEqual([]);
+  });
+
   it('has a login link to /signin', async () => {
     const {page} = await browser.open('/');
     expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Login'}).getAttribute('href')).toBe(
