@@ -2,6 +2,7 @@ import React, {useEffect, useRef, useState, type KeyboardEvent} from 'react';
 import clsx from 'clsx';
 import {landing, type FeatureTab} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
+import CheckList from '../../CheckList';
 import styles from './styles.module.css';
 
 /** §4: the next tab every 5 s until the visitor clicks one or scrolls past. */
@@ -103,16 +104,7 @@ export default function FeaturesListicle({
           aria-labelledby={`feature-tab-${active}`}
           className={styles.panel}
           key={tab.name}>
-          <ul className={styles.items}>
-            {tab.items.map((item) => (
-              <li key={item}>
-                <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
-                  <path d="m5 10.5 3 3 7-7" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
-                </svg>
-                {item}
-              </li>
-            ))}
-          </ul>
+          <CheckList items={tab.items} />
           <p className={styles.saved}>
             Time saved: {tab.hoursSaved} {tab.hoursSaved === 1 ? 'hour' : 'hours'}
           </p>

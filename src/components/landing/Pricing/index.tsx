@@ -4,6 +4,7 @@ import {appConfig, landing, type Plan} from '../../../config';
 import {useSiteSettings} from '../../../lib/SiteSettingsContext';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
 import ButtonCheckout from '../../ButtonCheckout';
+import CheckList from '../../CheckList';
 import styles from './styles.module.css';
 
 export interface PricingProps {
@@ -34,16 +35,7 @@ function PlanCard({plan}: {plan: Plan}) {
         <span className={styles.currency}>USD</span>
       </p>
       <p className={styles.oneTime}>One-time payment</p>
-      <ul className={styles.features}>
-        {plan.features.map((feature) => (
-          <li key={feature.name}>
-            <svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true">
-              <path d="m4.5 10.5 3.5 3.5 7.5-8" stroke="currentColor" strokeWidth="2.2" fill="none" strokeLinecap="round" />
-            </svg>
-            {feature.name}
-          </li>
-        ))}
-      </ul>
+      <CheckList items={plan.features.map((feature) => feature.name)} className={styles.features} />
       <ButtonCheckout
         priceId={plan.priceId[stripeMode]}
         label={`Get ${appConfig.appName} ${plan.name}`}
