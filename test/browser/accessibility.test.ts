@@ -1,15 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import {startBrowser, type BrowserSession} from './helpers';
+import {useBrowser} from './helpers';
 
 describe('accessibility (axe-core)', () => {
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    browser = await startBrowser();
-  });
-  afterAll(() => browser.close());
+  const browser = useBrowser();
 
   it.each(['/', '/success', '/tos', '/privacy-policy', '/error'])('%s has no serious or critical violation and no console error', async (path) => {
-    const {page, errors} = await browser.open(path);
+    const {page, errors} = await browser().open(path);
     const {violations} = await new AxeBuilder({page}).analyze();
     const blocking = violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')

@@ -1,22 +1,18 @@
 import {featuredPlan} from '../../src/config';
 import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
-import {siteUrl, startBrowser, type BrowserSession} from './helpers';
+import {siteUrl, useBrowser} from './helpers';
 
 /**
  * The checkout button on the built site against a stand-in worker on the
  * port the build was pointed at (the real worker comes with issue 3).
  */
 describe('checkout from the landing page in Chromium', () => {
-  let browser: BrowserSession;
+  const browser = useBrowser();
   let worker: WorkerStub;
   beforeAll(async () => {
-    browser = await startBrowser();
     worker = await startWorkerStub(Number(process.env.TEST_WORKER_PORT));
   });
-  afterAll(async () => {
-    await browser.close();
-    await worker.close();
-  });
+  afterAll(() => worker.close());
   beforeEach(() => {
     worker.requests.length = 0;
   });
@@ -24,7 +20,7 @@ describe('checkout from the landing page in Chromium', () => {
   it('creates a session for the featured plan and follows the URL it gets back', async () => {
     const target = siteUrl('/success?sessionId=cs_test_browser');
     worker.answer({kind: 'url', url: target});
-    const {page, errors} = await browser.open('/');
+    const {page, errors} = await browser().open('/');
     await page.getByRole('button', {name: 'Get Slipway Now'}).click();
     await page.waitForURL(target);
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
@@ -37,7 +33,7 @@ describe('checkout from the landing page in Chromium', () => {
 
   it('shows the loading state while waiting, and the snack bar when the worker fails', async () => {
     worker.answer({kind: 'hold'});
-    const {page, errors} = await browser.open('/');
+    const {page, errors} = await browser().open('/');
     const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: 'Get Slipway Starter'});
     await starter.click();
     await page.getByRole('progressbar', {name: 'Opening checkout'}).waitFor();
@@ -63,7 +59,7 @@ describe('checkout from the landing page in Chromium', () => {
   it('tells the visitor when the worker cannot be reached', async () => {
     await worker.close();
     try {
-      const {page} = await browser.open('/');
+      const {page} = await browser().open('/');
       await page.getByRole('banner').getByRole('button', {name: 'Get Slipway'}).click();
       await page.getByText('Error: Could not reach the server. Check your connection and try again.').waitFor();
     } finally {

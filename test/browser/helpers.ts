@@ -59,3 +59,16 @@ export async function startBrowser(): Promise<BrowserSession> {
     },
   };
 }
+
+/** Starts one browser for the enclosing describe block and closes it after; call the result inside tests. */
+export function useBrowser(): () => BrowserSession {
+  let session: BrowserSession | undefined;
+  beforeAll(async () => {
+    session = await startBrowser();
+  });
+  afterAll(() => session?.close());
+  return () => {
+    if (!session) throw new Error('The browser is not started yet: call the session inside a test.');
+    return session;
+  };
+}

@@ -1,15 +1,11 @@
 import {appConfig, landing} from '../../src/config';
-import {startBrowser, type BrowserSession} from './helpers';
+import {useBrowser} from './helpers';
 
 describe('the landing page in Chromium', () => {
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    browser = await startBrowser();
-  });
-  afterAll(() => browser.close());
+  const browser = useBrowser();
 
   it('shows every section in order: header, hero, problem, features, pricing, FAQ, call to action, footer', async () => {
-    const {page, errors} = await browser.open('/');
+    const {page, errors} = await browser().open('/');
     await page.getByRole('banner').getByRole('link', {name: `${appConfig.appName} home`}).waitFor();
 
     const headings = await page.locator('main h1, main h2').allTextContents();
@@ -62,7 +58,7 @@ describe('the landing page in Chromium', () => {
   });
 
   it.each(['Pricing', 'Features', 'FAQ'])('scrolls to the %s section from the header', async (name) => {
-    const {page, errors} = await browser.open('/');
+    const {page, errors} = await browser().open('/');
     await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name, exact: true}).click();
     const id = name.toLowerCase();
     await page.waitForURL(`**/#${id}`);
@@ -74,7 +70,7 @@ describe('the landing page in Chromium', () => {
   });
 
   it('plays the demo, with its captions, from Watch Demo', async () => {
-    const {page, errors} = await browser.open('/');
+    const {page, errors} = await browser().open('/');
     await page.getByRole('link', {name: 'Watch Demo'}).first().click();
     await page.waitForURL('**/#demo');
     await page.waitForFunction(() => {
@@ -86,7 +82,7 @@ describe('the landing page in Chromium', () => {
   });
 
   it('has a login link to /signin', async () => {
-    const {page} = await browser.open('/');
+    const {page} = await browser().open('/');
     expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Login'}).getAttribute('href')).toBe(
       appConfig.auth.loginUrl,
     );
@@ -94,7 +90,7 @@ describe('the landing page in Chromium', () => {
 
   describe('at 375 px wide', () => {
     it('opens the mobile menu, navigates from it and closes it', async () => {
-      const {page, errors} = await browser.open('/', {width: 375, height: 740});
+      const {page, errors} = await browser().open('/', {width: 375, height: 740});
       const burger = page.getByRole('button', {name: 'Open main menu'});
       expect(await burger.getAttribute('aria-expanded')).toBe('false');
       expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'FAQ'}).isVisible()).toBe(false);
@@ -116,7 +112,7 @@ describe('the landing page in Chromium', () => {
     });
 
     it.each(['/', '/success', '/tos', '/privacy-policy', '/error'])('does not scroll sideways on %s', async (path) => {
-      const {page, errors} = await browser.open(path, {width: 375, height: 740});
+      const {page, errors} = await browser().open(path, {width: 375, height: 740});
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
@@ -124,7 +120,7 @@ describe('the landing page in Chromium', () => {
   });
 
   it('rotates the features tabs every 5 s, wrapping, and stops on a click', async () => {
-    const {page} = await browser.open('/', {fakeClock: true});
+    const {page} = await browser().open('/', {fakeClock: true});
     const selected = () => page.getByRole('tab', {selected: true}).textContent();
     expect(await selected()).toBe('Emails');
     await page.clock.runFor(5000);
@@ -137,7 +133,7 @@ describe('the landing page in Chromium', () => {
   });
 
   it('opens and closes a FAQ answer', async () => {
-    const {page} = await browser.open('/');
+    const {page} = await browser().open('/');
     const question = page.getByRole('button', {name: landing.faq.items[1].question});
     await question.click();
     expect(await question.getAttribute('aria-expanded')).toBe('true');

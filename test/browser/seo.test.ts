@@ -3,7 +3,7 @@ import path from 'node:path';
 import {appConfig} from '../../src/config';
 import {robotsTxt} from '../../src/seo/searchEngineFiles';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
-import {siteUrl, startBrowser, type BrowserSession} from './helpers';
+import {siteUrl, useBrowser} from './helpers';
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(data: Buffer): {width: number; height: number} {
@@ -17,11 +17,7 @@ async function fetchBuffer(urlPath: string): Promise<{status: number; type: stri
 }
 
 describe('search engines and sharing', () => {
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    browser = await startBrowser();
-  });
-  afterAll(() => browser.close());
+  const browser = useBrowser();
 
   it('serves robots.txt that keeps crawlers out of /dashboard/ and /admin/, with a crawl delay and the sitemap', async () => {
     const robots = (await fetchBuffer('/robots.txt')).body.toString('utf8');
@@ -45,7 +41,7 @@ describe('search engines and sharing', () => {
   });
 
   it('gives the landing page its title, description, canonical URL, Open Graph and Twitter cards', async () => {
-    const {page} = await browser.open('/');
+    const {page} = await browser().open('/');
     const meta = (selector: string) => page.locator(selector).getAttribute('content');
     expect(await page.title()).toContain(appConfig.appName);
     expect(await meta('meta[name="description"]')).toBe(appConfig.appDescription);
@@ -59,7 +55,7 @@ describe('search engines and sharing', () => {
   });
 
   it('describes the product in JSON-LD: both offers in USD and a 4.8 rating from 12', async () => {
-    const {page} = await browser.open('/');
+    const {page} = await browser().open('/');
     const product = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(product['@type']).toBe('Product');
     expect(product.name).toBe(appConfig.appName);
@@ -71,7 +67,7 @@ describe('search engines and sharing', () => {
   });
 
   it('preloads the logo, the social image and the manifest, and links the icons', async () => {
-    const {page} = await browser.open('/');
+    const {page} = await browser().open('/');
     const preloads = await page.locator('link[rel="preload"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(preloads).toEqual(expect.arrayContaining(['/img/logo.png', '/img/opengraph-image.png', '/manifest.webmanifest']));
     expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
@@ -100,7 +96,7 @@ describe('search engines and sharing', () => {
   });
 
   it('loads images lazily with async decoding unless one says otherwise', async () => {
-    const {page} = await browser.open('/');
+    const {page} = await browser().open('/');
     const images = await page.locator('main img').evaluateAll((nodes) =>
       nodes.map((node) => ({src: node.getAttribute('src'), loading: node.getAttribute('loading'), decoding: node.getAttribute('decoding')})),
     );
@@ -109,7 +105,7 @@ describe('search engines and sharing', () => {
   });
 
   it('keeps the error page out of search indexes', async () => {
-    const {page} = await browser.open('/error');
+    const {page} = await browser().open('/error');
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
   });
 });

@@ -1,6 +1,6 @@
 import type {BrowserContext} from 'playwright-core';
 import {TRACKING_IDS} from './globalSetup';
-import {siteUrl, startBrowser, type BrowserSession} from './helpers';
+import {siteUrl, useBrowser} from './helpers';
 
 /**
  * The pixel, Google Analytics and Crisp load third-party scripts that cannot
@@ -19,14 +19,10 @@ async function standInScripts(context: BrowserContext, loaded: string[]) {
 }
 
 describe('tracking in Chromium', () => {
-  let browser: BrowserSession;
-  beforeAll(async () => {
-    browser = await startBrowser();
-  });
-  afterAll(() => browser.close());
+  const browser = useBrowser();
 
   it('makes no request outside the site when no id is configured', async () => {
-    const {page, requests, errors} = await browser.open('/');
+    const {page, requests, errors} = await browser().open('/');
     await page.getByRole('link', {name: 'Terms of Service'}).click();
     await page.getByRole('heading', {name: 'Terms of Service', level: 1}).waitFor();
     await page.getByRole('link', {name: 'Back'}).click();
@@ -39,7 +35,7 @@ describe('tracking in Chromium', () => {
 
   it('with ids: loads each script once, sends PageView on every navigation and shows the chat only on /', async () => {
     const loaded: string[] = [];
-    const {page, errors} = await browser.open('/', {tracked: true, prepare: (context) => standInScripts(context, loaded)});
+    const {page, errors} = await browser().open('/', {tracked: true, prepare: (context) => standInScripts(context, loaded)});
     const home = siteUrl('/', 'TEST_TRACKED_SITE_URL');
     await page.waitForFunction(() => (window.fbq?.queue ?? []).some((call) => call[1] === 'PageView'));
 
@@ -73,7 +69,7 @@ describe('tracking in Chromium', () => {
   });
 
   it('with ids: fires CheckoutButtonClicked on a click and reports web vitals to Google Analytics', async () => {
-    const {page} = await browser.open('/', {tracked: true, prepare: (context) => standInScripts(context, [])});
+    const {page} = await browser().open('/', {tracked: true, prepare: (context) => standInScripts(context, [])});
     await page.getByRole('button', {name: 'Get Slipway Now'}).click();
     await page.waitForFunction(() => window.fbq!.queue.some((call) => call[1] === 'CheckoutButtonClicked'));
     // LCP is final once the visitor interacts; the page load time comes after the load event.
