@@ -55,7 +55,8 @@ const config = {
   clientModules: ['./src/clientModules/tracking.ts'],
 
   headTags: [
-    {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest'}},
+    // The same credentials mode on both, or the browser fetches the manifest twice.
+    {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest', crossorigin: 'use-credentials'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/manifest.webmanifest', as: 'fetch', crossorigin: 'use-credentials'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/img/logo.png', as: 'image'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.png', as: 'image'}},
