@@ -77,5 +77,3 @@ export const appConfig = {
     github: 'slipway-dev/slipway',
   },
 } as const satisfies AppConfig;
-
-export type AppConfigValue = typeof appConfig;

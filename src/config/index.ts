@@ -1,6 +1,4 @@
 export {appConfig} from './app';
-export type {AppConfigValue} from './app';
 export {landing} from './landing';
-export type {LandingContent} from './landing';
-export {featuredPlan, findPlanByPriceId, planPriceId} from './plans';
+export {featuredPlan, findPlanByPriceId} from './plans';
 export * from './types';

@@ -100,5 +100,3 @@ export const landing = {
     button: `Get ${appName} Now`,
   },
 } as const;
-
-export type LandingContent = typeof landing;

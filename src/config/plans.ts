@@ -8,10 +8,6 @@ export function featuredPlan(): Plan {
   return plans.find((plan) => plan.isFeatured) ?? plans[plans.length - 1];
 }
 
-export function planPriceId(plan: Plan, mode: StripeMode): string {
-  return plan.priceId[mode];
-}
-
 /** The plan a price id belongs to in the given mode; the worker uses it to refuse foreign prices. */
 export function findPlanByPriceId(priceId: string, mode: StripeMode): Plan | undefined {
   return plans.find((plan) => plan.priceId[mode] === priceId);

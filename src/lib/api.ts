@@ -28,7 +28,6 @@ export class ApiError extends Error {
 
 export interface ApiClientOptions {
   baseUrl: string;
-  fetch?: typeof fetch;
 }
 
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
@@ -58,13 +57,11 @@ function isUrlResponse(body: unknown): body is UrlResponse {
   }
 }
 
-export function createApiClient({baseUrl, fetch: fetchImpl}: ApiClientOptions) {
-  const doFetch = fetchImpl ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
-
+export function createApiClient({baseUrl}: ApiClientOptions) {
   async function post(path: string, body: unknown): Promise<unknown> {
     let response: Response;
     try {
-      response = await doFetch(`${baseUrl}${path}`, {
+      response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify(body),

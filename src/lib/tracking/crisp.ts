@@ -49,10 +49,6 @@ export function updateChatVisibility(pathname: string): void {
   window.$crisp.push(['do', isChatPath(pathname, allowedRoutes) ? 'chat:show' : 'chat:hide']);
 }
 
-export function isChatEnabled(): boolean {
-  return Boolean(window.$crisp);
-}
-
 /** Opens the chat, on any page. */
 export function openChat(): void {
   window.$crisp?.push(['do', 'chat:show']);

@@ -23,7 +23,7 @@ function Item({item}: {item: FaqItem}) {
           </svg>
         </button>
       </h3>
-      {/* The panel stays in the page so it can animate; `hidden` keeps it from readers when shut. */}
+      {/* `hidden` keeps a shut answer from screen readers and the tab order. */}
       <div id={panelId} className={styles.answer} data-open={open} hidden={!open}>
         <p>{item.answer}</p>
       </div>
