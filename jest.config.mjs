@@ -1,7 +1,8 @@
 /**
  * One runner for every suite. `unit` renders components in jsdom with
  * Testing Library; `browser` builds the site once and drives the system
- * Chromium against it.
+ * Chromium against it; `worker` runs the worker bundle in workerd with a
+ * local D1 and the Firebase Auth emulator.
  */
 const swc = [
   '@swc/jest',
@@ -39,6 +40,15 @@ export default {
       globalSetup: '<rootDir>/test/browser/globalSetup.ts',
       globalTeardown: '<rootDir>/test/browser/globalTeardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/browser/setup.ts'],
+    },
+    {
+      displayName: 'worker',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/worker/**/*.test.ts'],
+      transform: {'^.+\\.(t|j)sx?$': swc},
+      globalSetup: '<rootDir>/test/worker/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/worker/globalTeardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/worker/setup.ts'],
     },
   ],
 };

@@ -5,7 +5,7 @@ const plans: readonly Plan[] = appConfig.stripe.plans;
 
 /** The plan the checkout button sells when no price is given: the featured one. */
 export function featuredPlan(): Plan {
-  return plans.find((plan) => plan.isFeatured) ?? plans[plans.length - 1];
+  return plans.find((plan) => plan.isFeatured) ?? plans[plans.length - 1]!;
 }
 
 /** The plan a price id belongs to in the given mode; the worker uses it to refuse foreign prices. */

@@ -1,0 +1,90 @@
+/**
+ * The real worker bundle (built once by the worker suite's global set-up with
+ * `wrangler deploy --dry-run`) running in workerd through Miniflare, with a fresh
+ * local D1 that has every migration in `worker/migrations` applied.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {Miniflare} from 'miniflare';
+import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
+import {ROOT} from './site';
+
+export const WORKER_DIR = path.join(ROOT, 'worker');
+export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
+
+export type WorkerVars = Record<string, string>;
+
+/** The rows a query returns, for asserting on the store of record. */
+export interface Database {
+  all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
+  run(sql: string, ...params: unknown[]): Promise<void>;
+}
+
+export interface RunningWorker {
+  url: string;
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  db: Database;
+  /** What the worker logged, one line per entry (kept out of the test output). */
+  logs: string[];
+  /** Runs the cron trigger's handler once, as Cloudflare would. */
+  scheduled(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export const SITE_ORIGIN = 'http://localhost:4200';
+
+export function baseVars(): WorkerVars {
+  const config = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')});
+  return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
+}
+
+export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
+  const config = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')});
+  const logs: string[] = [];
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: path.join(BUNDLE_DIR, 'index.js'),
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+    bindings: vars,
+    d1Databases: {DB: `test-${process.pid}-${Date.now()}`},
+    handleStructuredLogs: ({message}: {message: string}) => {
+      logs.push(message);
+    },
+  });
+  const url = (await mf.ready).toString().replace(/\/$/, '');
+  const d1 = await mf.getD1Database('DB');
+  const migrations = path.join(WORKER_DIR, 'migrations');
+  for (const file of fs.readdirSync(migrations).filter((name) => name.endsWith('.sql')).sort()) {
+    const statements = unstable_splitSqlQuery(fs.readFileSync(path.join(migrations, file), 'utf8'));
+    await d1.batch(statements.map((sql) => d1.prepare(sql)));
+  }
+  const db: Database = {
+    async all<T>(sql: string, ...params: unknown[]) {
+      const {results} = await d1.prepare(sql).bind(...params).all();
+      return results as T[];
+    },
+    async run(sql: string, ...params: unknown[]) {
+      await d1.prepare(sql).bind(...params).run();
+    },
+  };
+  return {
+    url,
+    fetch: async (pathname, init) => {
+      const response = await mf.dispatchFetch(`${url}${pathname}`, init as never);
+      // Miniflare's Response is undici's; hand tests a standard one.
+      const empty = [101, 204, 205, 304].includes(response.status);
+      return new Response(empty ? null : await response.arrayBuffer(), {
+        status: response.status,
+        headers: Object.fromEntries(response.headers as unknown as Iterable<[string, string]>),
+      });
+    },
+    db,
+    logs,
+    scheduled: async () => {
+      const worker = (await mf.getWorker()) as unknown as {scheduled(options: {cron: string}): Promise<unknown>};
+      await worker.scheduled({cron: '*/5 * * * *'});
+    },
+    dispose: () => mf.dispose(),
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Fulfilment under Stripe's delivery habits: repeats, bursts, events out of order, async
+ * payments, refunds and disputes. Each case is asserted on the store of record and on what the
+ * buyer would notice (access, invitations, e-mails).
+ */
+import {completedEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
+import type Stripe from 'stripe';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.stop());
+
+const purchase = (sessionId: string) =>
+  stack.worker.db.all<{status: string; revoke_reason: string | null}>('SELECT * FROM purchases WHERE session_id = ?', sessionId);
+const welcomeMailsTo = (email: string) => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
+
+function refundEvent(sessionId: string, refunded = true) {
+  const session = stack.stripe.sessions.get(sessionId)!;
+  return stripeEvent('charge.refunded', {
+    id: `ch_${sessionId.slice(-10)}`,
+    object: 'charge',
+    amount: 9900,
+    amount_refunded: refunded ? 9900 : 1000,
+    refunded,
+    payment_intent: session.payment_intent as string,
+  } as Stripe.Charge);
+}
+
+function disputeEvent(sessionId: string, type: 'charge.dispute.created' | 'charge.dispute.closed', status: Stripe.Dispute.Status) {
+  const session = stack.stripe.sessions.get(sessionId)!;
+  return stripeEvent(type, {
+    id: `dp_${sessionId.slice(-10)}`,
+    object: 'dispute',
+    amount: 9900,
+    status,
+    charge: `ch_${sessionId.slice(-10)}`,
+    payment_intent: session.payment_intent as string,
+  } as Stripe.Dispute);
+}
+
+test('a paid checkout is recorded once and sends one welcome e-mail with the dashboard link', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  const response = await stack.deliver(completedEvent(stack, sessionId));
+  expect(response.status).toBe(200);
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', email, plan: 'Advanced'})]);
+  const mails = welcomeMailsTo(email);
+  expect(mails).toHaveLength(1);
+  expect(mails[0]!.fields.text).toContain('http://localhost:4200/dashboard');
+});
+
+test('one event delivered twice in a row is handled once', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  const event = completedEvent(stack, sessionId);
+  expect((await stack.deliver(event)).status).toBe(200);
+  const again = await stack.deliver(event);
+  expect(again.status).toBe(200);
+  expect(await again.json()).toMatchObject({duplicate: true});
+  expect(await purchase(sessionId)).toHaveLength(1);
+  expect(welcomeMailsTo(email)).toHaveLength(1);
+  expect(await stack.worker.db.all('SELECT id FROM stripe_events WHERE id = ?', event.id)).toHaveLength(1);
+});
+
+test('ten deliveries at once, of one event and of its twins, leave one purchase and one e-mail', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  const event = completedEvent(stack, sessionId);
+  const twin = completedEvent(stack, sessionId); // same session, another event id
+  const answers = await Promise.all([
+    ...Array.from({length: 10}, () => stack.deliver(event)),
+    ...Array.from({length: 5}, () => stack.deliver(twin)),
+  ]);
+  expect(answers.map((answer) => answer.status)).toEqual(Array(15).fill(200));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
+  expect(welcomeMailsTo(email)).toHaveLength(1);
+});
+
+test('a refund that arrives before its completion ends revoked, with no welcome e-mail', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  expect((await stack.deliver(refundEvent(sessionId))).status).toBe(200);
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'})]);
+  expect(welcomeMailsTo(email)).toHaveLength(0);
+});
+
+test('a partial refund keeps access; a full one revokes it', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  await stack.deliver(completedEvent(stack, sessionId));
+  await stack.deliver(refundEvent(sessionId, false));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
+  await stack.deliver(refundEvent(sessionId, true));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
+});
+
+test('an unpaid (async) session grants nothing until its async success', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email, paid: false});
+  await stack.deliver(completedEvent(stack, sessionId));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'open'})]);
+  expect(welcomeMailsTo(email)).toHaveLength(0);
+
+  const settled = stack.stripe.settle(sessionId, true);
+  await stack.deliver(stripeEvent('checkout.session.async_payment_succeeded', settled));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
+  expect(welcomeMailsTo(email)).toHaveLength(1);
+});
+
+test('an async payment that fails grants nothing', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email, paid: false});
+  await stack.deliver(completedEvent(stack, sessionId));
+  await stack.deliver(stripeEvent('checkout.session.async_payment_failed', stack.stripe.sessions.get(sessionId)!));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'failed'})]);
+  expect(welcomeMailsTo(email)).toHaveLength(0);
+});
+
+test('a dispute revokes at once; a lost dispute stays revoked', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  await stack.deliver(completedEvent(stack, sessionId));
+  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'disputed'})]);
+  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'lost'));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
+});
+
+test('event types the worker does not handle are acknowledged with 2xx', async () => {
+  const response = await stack.deliver(stripeEvent('customer.created', {id: 'cus_x', object: 'customer'} as Stripe.Customer));
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({received: true, handled: false});
+});
+
+test('our own failure answers 5xx so Stripe retries, and the retry succeeds', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  const event = completedEvent(stack, sessionId);
+  const session = stack.stripe.sessions.get(sessionId)!;
+  stack.stripe.sessions.delete(sessionId); // Stripe's API cannot find it for a moment
+  const failed = await stack.deliver(event);
+  expect(failed.status).toBeGreaterThanOrEqual(500);
+  stack.stripe.sessions.set(sessionId, session);
+  expect((await stack.deliver(event)).status).toBe(200);
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
+});

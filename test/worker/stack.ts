@@ -1,0 +1,163 @@
+/**
+ * One test file's backend: the worker in workerd with a fresh local D1, pointed at stand-ins for
+ * Stripe, GitHub and Mailgun, and at the shared Firebase Auth emulator for ID tokens.
+ */
+import Stripe from 'stripe';
+import {appConfig} from '../../src/config';
+import {EMULATOR_PROJECT} from '../support/firebaseEmulator';
+import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
+import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../stubs/githubApi';
+import {type MailgunStandIn, startMailgunStandIn} from '../stubs/mailgunApi';
+import {startStripeStandIn, type StripeStandIn} from '../stubs/stripeApi';
+
+export const WEBHOOK_SECRET = 'whsec_test_secret_for_the_worker_suite';
+export const MAILGUN_SIGNING_KEY = 'mailgun-signing-key-for-tests';
+export const PRICE_ADVANCED = appConfig.stripe.plans[1]!.priceId.test;
+export const PRICE_STARTER = appConfig.stripe.plans[0]!.priceId.test;
+export {SITE_ORIGIN};
+
+const stripeLibrary = new Stripe('sk_test_signing_only');
+
+export interface SignedInUser {
+  uid: string;
+  email: string;
+  idToken: string;
+}
+
+export interface Stack {
+  worker: RunningWorker;
+  stripe: StripeStandIn;
+  github: GitHubStandIn;
+  mailgun: MailgunStandIn;
+  emulatorHost: string;
+  /** A JSON call to the worker, with a bearer token when given. */
+  call(path: string, options?: {method?: string; token?: string; body?: unknown; headers?: Record<string, string>}): Promise<Response>;
+  /** Delivers a Stripe event signed the way Stripe signs it (or with the given header). */
+  deliver(event: Stripe.Event, options?: {signature?: string | null; payload?: string; timestamp?: number}): Promise<Response>;
+  /** A new account in the Auth emulator; `verified` marks its e-mail verified. */
+  signUp(options?: {email?: string; verified?: boolean}): Promise<SignedInUser>;
+  /** A checkout the buyer completes and pays; returns the session id. */
+  paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean}): Promise<string>;
+  stop(): Promise<void>;
+}
+
+let eventCounter = 0;
+
+/** A Stripe event around an object, as Stripe would send it. */
+export function stripeEvent<T extends Stripe.Event['type']>(
+  type: T,
+  object: Extract<Stripe.Event, {type: T}>['data']['object'],
+  id = `evt_test_${Date.now().toString(36)}${(eventCounter++).toString(36)}`,
+): Stripe.Event {
+  return {
+    id,
+    object: 'event',
+    api_version: '2025-01-27.acacia',
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: {object},
+    livemode: false,
+    pending_webhooks: 1,
+    request: {id: null, idempotency_key: null},
+  } as unknown as Stripe.Event;
+}
+
+export function signPayload(payload: string, timestamp = Math.floor(Date.now() / 1000), secret = WEBHOOK_SECRET) {
+  return stripeLibrary.webhooks.generateTestHeaderString({payload, secret, timestamp});
+}
+
+export function uniqueEmail(label = 'buyer') {
+  return `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
+  const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
+  if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
+  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn(), startMailgunStandIn()]);
+  const worker = await startWorker({
+    ...baseVars(),
+    FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    STRIPE_SECRET_KEY: 'sk_test_worker_suite',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+    GITHUB_TOKEN: 'ghp_worker_suite',
+    GITHUB_REPO: FIXTURE_REPO,
+    GITHUB_API_URL: github.url,
+    MAILGUN_API_KEY: 'key-worker-suite',
+    MAILGUN_DOMAIN: 'mail.slipway.dev',
+    MAILGUN_API_URL: mailgun.url,
+    MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_SIGNING_KEY,
+    ...overrides,
+  });
+  const identity = `http://${emulatorHost}/identitytoolkit.googleapis.com/v1`;
+
+  async function emulator(path: string, body: unknown, owner = false) {
+    const response = await fetch(`${identity}/${path}${owner ? '' : '?key=fake-api-key'}`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json', ...(owner && {authorization: 'Bearer owner'})},
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`Emulator ${path}: ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  const stack: Stack = {
+    worker,
+    stripe,
+    github,
+    mailgun,
+    emulatorHost,
+    call(path, {method, token, body, headers = {}} = {}) {
+      return worker.fetch(path, {
+        method: method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: {
+          ...(body !== undefined && {'content-type': 'application/json'}),
+          ...(token && {authorization: `Bearer ${token}`}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    deliver(event, options = {}) {
+      const payload = options.payload ?? JSON.stringify(event, null, 2);
+      const signature = options.signature === undefined ? signPayload(payload, options.timestamp) : options.signature;
+      return worker.fetch('/api/webhook/stripe', {
+        method: 'POST',
+        headers: {'content-type': 'application/json', ...(signature !== null && {'stripe-signature': signature})},
+        body: payload,
+      });
+    },
+    async signUp({email = uniqueEmail('user'), verified = false} = {}) {
+      const password = 'correct horse battery staple';
+      const created = await emulator('accounts:signUp', {email, password, returnSecureToken: true});
+      const uid = created.localId as string;
+      if (!verified) return {uid, email, idToken: created.idToken as string};
+      await emulator(`projects/${EMULATOR_PROJECT}/accounts:update`, {localId: uid, emailVerified: true}, true);
+      const signedIn = await emulator('accounts:signInWithPassword', {email, password, returnSecureToken: true});
+      return {uid, email, idToken: signedIn.idToken as string};
+    },
+    async paidCheckout({email, user, paid = true}) {
+      const response = await stack.call('/createCheckoutSession', {
+        token: user?.idToken,
+        body: {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email},
+      });
+      if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);
+      const {url} = (await response.json()) as {url: string};
+      const id = /cs_test_\w+/.exec(url)![0];
+      stripe.complete(id, {email, paid});
+      return id;
+    },
+    async stop() {
+      await worker.dispose();
+      await Promise.all([stripe.close(), github.close(), mailgun.close()]);
+    },
+  };
+  return stack;
+}
+
+/** A completed session's event, as Stripe sends it. */
+export function completedEvent(stack: Stack, sessionId: string, id?: string) {
+  return stripeEvent('checkout.session.completed', stack.stripe.sessions.get(sessionId)!, id);
+}

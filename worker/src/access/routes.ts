@@ -1,0 +1,120 @@
+import {Hono} from 'hono';
+import type {AppEnv} from '../app';
+import {currentUser, requireUser} from '../auth/middleware';
+import {HttpError} from '../errors';
+import {readJson} from '../http';
+import {PermanentError} from '../jobs';
+import {accessContext} from '../outbox';
+import {paidPurchaseOf} from '../payments/purchases';
+import {enforceLimit, limits} from '../rateLimit';
+import {addUserToRepoBody} from '../schemas';
+import {settingsOf} from '../settings';
+import {GitHubFailure, repositoryFor} from './github';
+import {type Grant, grantForUser, readGrant, requestAccess} from './grants';
+
+async function paidPurchaseOrRefuse(db: D1Database, user: Parameters<typeof paidPurchaseOf>[1]) {
+  const purchase = await paidPurchaseOf(db, user);
+  if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+  return purchase;
+}
+
+export const accessRoutes = new Hono<AppEnv>()
+  /**
+   * Invites a paid buyer's GitHub account to the private repository. The server checks payment
+   * itself; the username is resolved to GitHub's numeric id; 200 `invited` or `active`, or 202
+   * `queued` when GitHub is rate limiting or failing and the outbox will retry.
+   */
+  .post('/addUserToRepo', requireUser, async (c) => {
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
+    const body = await readJson(c, addUserToRepoBody);
+    if (body.userId !== user.uid) throw new HttpError(403, 'You may only request access for your own account');
+    const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
+    const context = accessContext(c.env);
+
+    let github: {login: string; id: number | null};
+    try {
+      const found = await repositoryFor(context.settings).lookupUser(body.username);
+      if (!found) throw new HttpError(404, `GitHub user "${body.username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+      github = found;
+    } catch (err) {
+      if (!(err instanceof GitHubFailure) || !err.transient) throw reportGitHub(err);
+      github = {login: body.username, id: null}; // resolved by the queued job
+    }
+    try {
+      const result = await requestAccess(context, {sessionId: purchase.session_id, userId: user.uid, github});
+      return c.json({status: result.status}, result.status === 'queued' ? 202 : 200);
+    } catch (err) {
+      throw reportGitHub(err);
+    }
+  })
+
+  /** What the dashboard shows: none, queued, pending (with `expired`), active, revoked or failed. */
+  .get('/accessStatus', requireUser, async (c) => {
+    const user = currentUser(c);
+    const purchase = await paidPurchaseOf(c.env.DB, user);
+    const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
+    if (!grant) return c.json({status: 'none', hasPaid: Boolean(purchase)});
+    return c.json({...(await observe(c.env, grant)), hasPaid: Boolean(purchase)});
+  })
+
+  /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */
+  .post('/resendInvitation', requireUser, async (c) => {
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
+    const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
+    const grant = await readGrant(c.env.DB, purchase.session_id);
+    if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
+    const seen = await observe(c.env, grant);
+    if (seen.status !== 'pending' || !seen.expired) {
+      throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
+    }
+    const context = accessContext(c.env);
+    await c.env.DB.prepare(
+      `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2`,
+    )
+      .bind(grant.session_id, grant.version, Date.now())
+      .run();
+    try {
+      const result = await requestAccess(context, {
+        sessionId: purchase.session_id,
+        userId: user.uid,
+        github: {login: grant.github_username, id: grant.github_user_id},
+      });
+      return c.json({status: result.status}, result.status === 'queued' ? 202 : 200);
+    } catch (err) {
+      throw reportGitHub(err);
+    }
+  });
+
+/**
+ * A grant as GitHub sees it now: an accepted invitation becomes `active`, and a pending one says
+ * whether it expired. If GitHub cannot answer, the stored state is shown as it is.
+ */
+async function observe(env: Env, grant: Grant) {
+  const base = {status: grant.status, username: grant.github_username, detail: grant.detail ?? undefined};
+  if (grant.status !== 'pending') return {...base, expired: false};
+  try {
+    const repository = repositoryFor(settingsOf(env));
+    if (await repository.isCollaborator(grant.github_username)) {
+      await env.DB.prepare(
+        `UPDATE access_grants SET status = 'active', updated_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+      )
+        .bind(grant.session_id, grant.version, Date.now())
+        .run();
+      return {...base, status: 'active' as const, expired: false};
+    }
+    const invitation = grant.invitation_id === null ? null : await repository.findInvitation(grant.invitation_id);
+    return {...base, expired: invitation === null || invitation.expired};
+  } catch {
+    return {...base, expired: false};
+  }
+}
+
+/** GitHub's refusals reach the buyer with GitHub's status class and message; ours pass through. */
+function reportGitHub(err: unknown): unknown {
+  if (err instanceof PermanentError) return new HttpError(422, err.message, 'GITHUB_REFUSED');
+  if (err instanceof GitHubFailure) return new HttpError(err.transient ? 503 : 422, err.message, 'GITHUB_REFUSED');
+  return err;
+}

@@ -1,0 +1,109 @@
+import {importPKCS8, SignJWT, UnsecuredJWT} from 'jose';
+import {z} from 'zod';
+import type {Settings} from '../settings';
+import type {Accounts} from './accounts';
+
+/**
+ * Firebase accounts through the Identity Toolkit REST API: the Auth emulator in development
+ * (its `owner` bearer and unsigned custom tokens), the service account in production.
+ */
+const CUSTOM_TOKEN_AUDIENCE =
+  'https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit';
+const EMULATOR_SIGNER = 'firebase-auth-emulator@example.com';
+
+const serviceAccountSchema = z.object({
+  client_email: z.string(),
+  private_key: z.string(),
+  project_id: z.string().optional(),
+});
+type ServiceAccount = z.infer<typeof serviceAccountSchema>;
+
+export function firebaseAccounts(settings: Settings): Accounts {
+  const project = settings.FIREBASE_PROJECT_ID;
+  if (!project) throw new Error('FIREBASE_PROJECT_ID is not set');
+  const emulator = settings.FIREBASE_AUTH_EMULATOR_HOST;
+  const serviceAccount = emulator ? undefined : readServiceAccount(settings);
+  const base = emulator
+    ? `http://${emulator}/identitytoolkit.googleapis.com/v1/projects/${project}`
+    : `https://identitytoolkit.googleapis.com/v1/projects/${project}`;
+
+  async function authorization() {
+    return `Bearer ${serviceAccount ? await accessToken(serviceAccount) : 'owner'}`;
+  }
+
+  return {
+    async create(email) {
+      const response = await fetch(`${base}/accounts`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json', authorization: await authorization()},
+        body: JSON.stringify({email, emailVerified: false}),
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        localId?: string;
+        error?: {message?: string};
+      };
+      if (body.error?.message?.startsWith('EMAIL_EXISTS')) return 'exists';
+      if (!response.ok || !body.localId) {
+        throw new Error(`Firebase refused to create an account: ${response.status} ${body.error?.message ?? ''}`);
+      }
+      return {uid: body.localId};
+    },
+    async signInToken({uid}) {
+      const now = Math.floor(Date.now() / 1000);
+      const claims = {uid};
+      if (!serviceAccount) {
+        return new UnsecuredJWT(claims)
+          .setIssuer(EMULATOR_SIGNER)
+          .setSubject(EMULATOR_SIGNER)
+          .setAudience(CUSTOM_TOKEN_AUDIENCE)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 3600)
+          .encode();
+      }
+      const key = await importPKCS8(serviceAccount.private_key, 'RS256');
+      return new SignJWT(claims)
+        .setProtectedHeader({alg: 'RS256', typ: 'JWT'})
+        .setIssuer(serviceAccount.client_email)
+        .setSubject(serviceAccount.client_email)
+        .setAudience(CUSTOM_TOKEN_AUDIENCE)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 3600)
+        .sign(key);
+    },
+  };
+}
+
+function readServiceAccount(settings: Settings): ServiceAccount {
+  if (!settings.FIREBASE_SERVICE_ACCOUNT) {
+    throw new Error('FIREBASE_SERVICE_ACCOUNT is not set (and no FIREBASE_AUTH_EMULATOR_HOST)');
+  }
+  return serviceAccountSchema.parse(JSON.parse(settings.FIREBASE_SERVICE_ACCOUNT));
+}
+
+let cachedAccess: {token: string; expiresAt: number; email: string} | undefined;
+
+/** An OAuth access token for the service account (a signed JWT grant), reused until near expiry. */
+async function accessToken(account: ServiceAccount): Promise<string> {
+  const now = Date.now();
+  if (cachedAccess && cachedAccess.email === account.client_email && cachedAccess.expiresAt > now + 60_000) {
+    return cachedAccess.token;
+  }
+  const key = await importPKCS8(account.private_key, 'RS256');
+  const seconds = Math.floor(now / 1000);
+  const assertion = await new SignJWT({scope: 'https://www.googleapis.com/auth/identitytoolkit'})
+    .setProtectedHeader({alg: 'RS256', typ: 'JWT'})
+    .setIssuer(account.client_email)
+    .setAudience('https://oauth2.googleapis.com/token')
+    .setIssuedAt(seconds)
+    .setExpirationTime(seconds + 3600)
+    .sign(key);
+  const response = await fetch('https://oauth2.googleapis.com/token', {
+    method: 'POST',
+    headers: {'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion}),
+  });
+  const body = (await response.json()) as {access_token?: string; expires_in?: number};
+  if (!response.ok || !body.access_token) throw new Error(`Google refused the service account: ${response.status}`);
+  cachedAccess = {token: body.access_token, expiresAt: now + (body.expires_in ?? 3600) * 1000, email: account.client_email};
+  return body.access_token;
+}

@@ -1,0 +1,96 @@
+import {
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  UnsecuredJWT,
+  type JWTPayload,
+  type ProtectedHeaderParameters,
+} from 'jose';
+import {HttpError} from '../errors';
+import type {Settings} from '../settings';
+import {remoteKeys} from './jwks';
+import type {AuthUser} from './user';
+
+const GOOGLE_KEYS =
+  'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
+
+export const unauthorized = () => new HttpError(401, 'Unauthorized');
+
+/**
+ * Verifies a Firebase ID token (or a Supabase access token when AUTH_PROVIDER=supabase) and
+ * returns its user. Expired tokens answer 401 TOKEN_EXPIRED so the client can refresh and retry;
+ * anything else wrong answers 401 Unauthorized.
+ */
+export async function verifyToken(settings: Settings, token: string): Promise<AuthUser> {
+  let header: ProtectedHeaderParameters;
+  try {
+    header = decodeProtectedHeader(token);
+  } catch {
+    throw unauthorized();
+  }
+  try {
+    const payload =
+      settings.AUTH_PROVIDER === 'supabase'
+        ? await verifySupabase(settings, token)
+        : await verifyFirebase(settings, token, header);
+    return userOf(settings, payload);
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) throw new HttpError(401, 'Token expired', 'TOKEN_EXPIRED');
+    if (err instanceof HttpError) throw err;
+    if (err instanceof errors.JOSEError) throw unauthorized();
+    throw err;
+  }
+}
+
+async function verifyFirebase(settings: Settings, token: string, header: ProtectedHeaderParameters) {
+  const project = settings.FIREBASE_PROJECT_ID;
+  if (!project) throw new Error('FIREBASE_PROJECT_ID is not set');
+  const claims = {
+    issuer: `https://securetoken.google.com/${project}`,
+    audience: project,
+    requiredClaims: ['iat', 'exp', 'sub'],
+  };
+  if (header.alg === 'none') {
+    // The Auth emulator signs nothing; its tokens are good only where the emulator is the backend.
+    if (!settings.FIREBASE_AUTH_EMULATOR_HOST) throw unauthorized();
+    return UnsecuredJWT.decode(token, claims).payload;
+  }
+  if (header.alg !== 'RS256' || typeof header.kid !== 'string' || header.kid === '') {
+    throw unauthorized();
+  }
+  const keys = remoteKeys(settings.FIREBASE_JWKS_URL ?? GOOGLE_KEYS);
+  return (await jwtVerify(token, keys, {...claims, algorithms: ['RS256']})).payload;
+}
+
+async function verifySupabase(settings: Settings, token: string) {
+  const base = settings.SUPABASE_URL;
+  if (!base) throw new Error('SUPABASE_URL is not set');
+  const claims = {
+    issuer: `${base.replace(/\/$/, '')}/auth/v1`,
+    audience: 'authenticated',
+    requiredClaims: ['iat', 'exp', 'sub'],
+  };
+  if (settings.SUPABASE_JWT_SECRET) {
+    const secret = new TextEncoder().encode(settings.SUPABASE_JWT_SECRET);
+    return (await jwtVerify(token, secret, {...claims, algorithms: ['HS256']})).payload;
+  }
+  const keys = remoteKeys(`${claims.issuer}/.well-known/jwks.json`);
+  return (await jwtVerify(token, keys, {...claims, algorithms: ['ES256', 'RS256']})).payload;
+}
+
+function userOf(settings: Settings, payload: JWTPayload): AuthUser {
+  const {sub, iat} = payload;
+  if (typeof sub !== 'string' || sub.length === 0 || sub.length > 128) throw unauthorized();
+  if (typeof iat !== 'number' || iat > Math.floor(Date.now() / 1000)) throw unauthorized();
+  const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
+  return {uid: sub, email, emailVerified: Boolean(email) && emailVerified(settings, payload)};
+}
+
+function emailVerified(settings: Settings, payload: JWTPayload): boolean {
+  if (settings.AUTH_PROVIDER === 'supabase') {
+    // Supabase copies the identity's verification into user_metadata.
+    const metadata = payload.user_metadata as {email_verified?: unknown} | undefined;
+    return metadata?.email_verified === true;
+  }
+  return payload.email_verified === true;
+}

@@ -1,0 +1,38 @@
+import type {Context} from 'hono';
+import type {z} from 'zod';
+import {HttpError} from './errors';
+
+/** Parses the JSON body against a schema: 400 with the first problem, never a 500. */
+export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new HttpError(400, 'The body must be JSON');
+  }
+  return parse(schema, body, 'The body must be a JSON object');
+}
+
+export function parse<T extends z.ZodType>(schema: T, value: unknown, notAnObjectMessage?: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const wrongRoot = notAnObjectMessage && issue?.code === 'invalid_type' && issue.path.length === 0;
+    throw new HttpError(400, wrongRoot ? notAnObjectMessage : (issue?.message ?? 'Invalid request'));
+  }
+  return result.data;
+}
+
+/** The caller's address as Cloudflare saw it; `local` under `wrangler dev` without one. */
+export function clientIp(c: Context): string {
+  return c.req.header('cf-connecting-ip') ?? 'local';
+}
+
+/** Whether an absolute URL is on the given origin (no open redirects). */
+export function isOnOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}

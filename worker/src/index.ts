@@ -1,0 +1,54 @@
+import {Hono} from 'hono';
+import {bodyLimit} from 'hono/body-limit';
+import {cors} from 'hono/cors';
+import {accessRoutes} from './access/routes';
+import {analyticsRoutes} from './analytics';
+import type {AppEnv} from './app';
+import {errorBody, onError} from './errors';
+import {leadRoutes} from './leads';
+import {log} from './log';
+import {runDueJobs} from './outbox';
+import {paymentRoutes} from './payments/routes';
+import {pruneLimits} from './rateLimit';
+import {settingsOf} from './settings';
+import {mailgunWebhook} from './webhooks/mailgun';
+import {stripeWebhook} from './webhooks/stripe';
+
+/**
+ * The worker: payments, webhooks, repository access, leads and the analytics proxy, routed by
+ * Hono (small, typed, made for Workers). The scheduled handler drains the outbox.
+ */
+const app = new Hono<AppEnv>();
+
+app.use('*', async (c, next) => {
+  const origin = settingsOf(c.env).siteOrigin;
+  return cors({
+    origin: (requestOrigin) => (requestOrigin === origin ? origin : null),
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-XSRF-TOKEN'],
+    maxAge: 600,
+  })(c, next);
+});
+
+// Webhooks read their own raw bodies with their own limits.
+app.route('/api/webhook/stripe', stripeWebhook);
+app.route('/api/webhook/mailgun', mailgunWebhook);
+app.route('/plausible', analyticsRoutes);
+
+app.use('*', bodyLimit({maxSize: 16 * 1024}));
+app.route('/', paymentRoutes);
+app.route('/', accessRoutes);
+app.route('/api/leads', leadRoutes);
+
+app.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
+app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));
+app.onError(onError);
+
+export default {
+  fetch: app.fetch,
+  async scheduled(_controller, env) {
+    const ran = await runDueJobs(env);
+    await pruneLimits(env.DB);
+    log.info('cron.done', {jobs: ran});
+  },
+} satisfies ExportedHandler<Env>;

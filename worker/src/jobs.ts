@@ -1,0 +1,96 @@
+/**
+ * The outbox: outgoing work (GitHub calls, e-mails) kept in D1 until it succeeds or fails for
+ * good. A job's key makes enqueueing idempotent; claiming pushes `run_after` into the future as a
+ * lease, so a job runs in one place at a time even when a request and the cron race for it.
+ */
+export type JobKind = 'mail' | 'github-invite' | 'github-remove';
+
+export interface Job {
+  id: number;
+  key: string;
+  kind: JobKind;
+  payload: string;
+  attempts: number;
+}
+
+/** A failure worth retrying later (a rate limit, a 5xx, the network). */
+export class RetryableError extends Error {
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** A failure that retrying will not fix (a 4xx other than a rate limit). */
+export class PermanentError extends Error {}
+
+export const MAX_ATTEMPTS = 12;
+const LEASE_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 6 * 3600_000;
+
+/** The job's id, or null when a job with this key already exists. */
+export async function enqueue(
+  db: D1Database,
+  job: {key: string; kind: JobKind; payload: unknown; runAfter?: number},
+  now = Date.now(),
+): Promise<number | null> {
+  const row = await db
+    .prepare(
+      `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+       ON CONFLICT (key) DO NOTHING
+       RETURNING id`,
+    )
+    .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now)
+    .first<{id: number}>();
+  return row?.id ?? null;
+}
+
+export async function claim(db: D1Database, id: number, now = Date.now()): Promise<Job | null> {
+  return db
+    .prepare(
+      `UPDATE jobs SET attempts = attempts + 1, run_after = ?2, updated_at = ?3
+       WHERE id = ?1 AND status = 'pending' AND run_after <= ?3
+       RETURNING id, key, kind, payload, attempts`,
+    )
+    .bind(id, now + LEASE_MS, now)
+    .first<Job>();
+}
+
+export async function dueJobIds(db: D1Database, limit: number, now = Date.now()): Promise<number[]> {
+  const {results} = await db
+    .prepare(`SELECT id FROM jobs WHERE status = 'pending' AND run_after <= ?1 ORDER BY run_after LIMIT ?2`)
+    .bind(now, limit)
+    .all<{id: number}>();
+  return results.map((row) => row.id);
+}
+
+export async function markDone(db: D1Database, job: Job, now = Date.now()) {
+  await db
+    .prepare(`UPDATE jobs SET status = 'done', last_error = NULL, updated_at = ?2 WHERE id = ?1`)
+    .bind(job.id, now)
+    .run();
+}
+
+/** Schedules the next attempt after `retry-after` or an exponential back-off; gives up at last. */
+export async function markFailed(db: D1Database, job: Job, err: unknown, now = Date.now()) {
+  const message = err instanceof Error ? err.message : String(err);
+  const permanent = err instanceof PermanentError || job.attempts >= MAX_ATTEMPTS;
+  const backoff = Math.min(60_000 * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
+  const retryAfter = err instanceof RetryableError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoff;
+  await db
+    .prepare(
+      `UPDATE jobs SET status = ?2, last_error = ?3, run_after = ?4, updated_at = ?5 WHERE id = ?1`,
+    )
+    .bind(job.id, permanent ? 'failed' : 'pending', message.slice(0, 1000), now + Math.max(0, retryAfter), now)
+    .run();
+  return permanent ? 'failed' : 'retrying';
+}
+
+/** Whether unfinished jobs exist under a key prefix (an invite waits for its removals). */
+export async function hasPendingJobs(db: D1Database, keyPrefix: string): Promise<boolean> {
+  const row = await db
+    .prepare(`SELECT 1 AS found FROM jobs WHERE status = 'pending' AND substr(key, 1, length(?1)) = ?1 LIMIT 1`)
+    .bind(keyPrefix)
+    .first();
+  return row !== null;
+}

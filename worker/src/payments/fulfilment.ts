@@ -1,0 +1,107 @@
+import type Stripe from 'stripe';
+import {findPlanByPriceId} from '../../../src/config';
+import {revokeAccess} from '../access/grants';
+import {enqueue} from '../jobs';
+import {log} from '../log';
+import {welcomeMail} from '../mail';
+import {accessContext, runJob} from '../outbox';
+import {settingsOf} from '../settings';
+import type {PurchaseStatus} from './purchases';
+import {idOf, stripeFor} from './stripe';
+
+/**
+ * Fulfilment is one function of the Checkout Session id (Stripe's fulfilment guide): it reads the
+ * session's current state from Stripe and records it, so it is safe to run any number of times,
+ * concurrently, from the webhook or the success path, and in any order of events. Each step is
+ * one SQL statement or one D1 batch (a transaction), which is what makes the races harmless.
+ */
+export async function fulfillCheckout(
+  env: Env,
+  sessionId: string,
+  options: {paymentFailed?: boolean} = {},
+): Promise<{status: PurchaseStatus; session: Stripe.Checkout.Session}> {
+  const settings = settingsOf(env);
+  const session = await stripeFor(settings).checkout.sessions.retrieve(sessionId, {expand: ['line_items']});
+  const paid =
+    session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
+  const observed: PurchaseStatus = paid ? 'paid' : options.paymentFailed ? 'failed' : 'open';
+  const priceId = session.line_items?.data[0]?.price?.id ?? session.metadata?.priceId ?? null;
+  const plan = (priceId && findPlanByPriceId(priceId, settings.stripeMode)?.name) ?? session.metadata?.plan ?? null;
+  const customerId = idOf(session.customer);
+  const paymentIntentId = idOf(session.payment_intent);
+  const email = (session.customer_details?.email ?? session.customer_email ?? null)?.toLowerCase() ?? null;
+  const userId = session.client_reference_id ?? null;
+  const now = Date.now();
+
+  const statements = [
+    env.DB.prepare(
+      `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
+         status, revoke_reason, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
+         CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
+              THEN 'revoked' ELSE ?8 END,
+         (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10)
+       ON CONFLICT (session_id) DO UPDATE SET
+         customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
+         user_id = COALESCE(purchases.user_id, excluded.user_id),
+         email = COALESCE(excluded.email, purchases.email),
+         price_id = COALESCE(excluded.price_id, purchases.price_id),
+         plan = COALESCE(excluded.plan, purchases.plan),
+         payment_intent_id = COALESCE(excluded.payment_intent_id, purchases.payment_intent_id),
+         status = CASE
+           WHEN purchases.status = 'revoked' OR excluded.status = 'revoked' THEN 'revoked'
+           WHEN purchases.status = 'paid' THEN 'paid'
+           ELSE excluded.status END,
+         revoke_reason = COALESCE(purchases.revoke_reason, excluded.revoke_reason),
+         updated_at = excluded.updated_at`,
+    ).bind(sessionId, customerId, userId, email, priceId, plan, paymentIntentId, observed, session.created * 1000, now),
+    env.DB.prepare('SELECT status FROM purchases WHERE session_id = ?1').bind(sessionId),
+  ];
+  if (customerId) {
+    statements.unshift(
+      env.DB.prepare(
+        `INSERT INTO customers (id, email, user_id, created_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (id) DO UPDATE SET email = COALESCE(excluded.email, customers.email),
+           user_id = COALESCE(customers.user_id, excluded.user_id)`,
+      ).bind(customerId, email, userId, now),
+    );
+  }
+  const results = await env.DB.batch<{status: PurchaseStatus}>(statements);
+  const status = results[results.length - 1]!.results[0]!.status;
+
+  if (status === 'paid' && email) {
+    // The key makes the welcome e-mail unique per purchase, whoever gets here first.
+    const jobId = await enqueue(env.DB, {
+      key: `welcome:${sessionId}`,
+      kind: 'mail',
+      payload: welcomeMail(settings, email, plan),
+    });
+    if (jobId !== null) await runJob(env, jobId);
+  }
+  if (status === 'revoked') await revokeAccess(accessContext(env), sessionId, 'payment refunded or disputed');
+  log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
+  return {status, session};
+}
+
+/**
+ * A full refund or a dispute takes access away. The revocation is stored by payment intent first,
+ * so that a completion event arriving later still ends revoked.
+ */
+export async function revokePayment(env: Env, paymentIntentId: string, reason: string) {
+  const now = Date.now();
+  const [, updated] = await env.DB.batch<{session_id: string}>([
+    env.DB.prepare(
+      `INSERT INTO payment_revocations (payment_intent_id, reason, created_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (payment_intent_id) DO NOTHING`,
+    ).bind(paymentIntentId, reason, now),
+    env.DB.prepare(
+      `UPDATE purchases SET status = 'revoked', revoke_reason = COALESCE(revoke_reason, ?2), updated_at = ?3
+       WHERE payment_intent_id = ?1
+       RETURNING session_id`,
+    ).bind(paymentIntentId, reason, now),
+  ]);
+  for (const {session_id} of updated!.results) {
+    await revokeAccess(accessContext(env), session_id, reason);
+  }
+  log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
+}

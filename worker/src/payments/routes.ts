@@ -1,0 +1,156 @@
+import {Hono} from 'hono';
+import {findPlanByPriceId} from '../../../src/config';
+import type {AppEnv} from '../app';
+import {currentUser, optionalUser, requireUser} from '../auth/middleware';
+import {accountsFor} from '../auth/accounts';
+import {HttpError} from '../errors';
+import {clientIp, isOnOrigin, parse, readJson} from '../http';
+import {log} from '../log';
+import {enforceLimit, limits} from '../rateLimit';
+import {billingPortalBody, checkoutBody, checkoutSessionId, userIdQuery} from '../schemas';
+import {settingsOf} from '../settings';
+import {fulfillCheckout} from './fulfilment';
+import {customerOf, paidPurchaseOf} from './purchases';
+import {idOf, paymentProviderError, stripeFor} from './stripe';
+
+const DAY_MS = 24 * 3600_000;
+
+export const paymentRoutes = new Hono<AppEnv>()
+  /** A one-time Checkout Session for one of the config's plans. */
+  .post('/createCheckoutSession', optionalUser, async (c) => {
+    const settings = settingsOf(c.env);
+    const user = c.get('user');
+    await enforceLimit(c.env.DB, `checkout:${user?.uid ?? clientIp(c)}`, limits.checkout);
+    const body = await readJson(c, checkoutBody);
+    if (!body.successUrl || !body.cancelUrl) throw new HttpError(400, 'Success and cancel URLs are required');
+    const plan = findPlanByPriceId(body.priceId, settings.stripeMode);
+    if (!plan) throw new HttpError(400, `Unknown price ID for the ${settings.stripeMode} plans`);
+    if (!isOnOrigin(body.successUrl, settings.siteOrigin) || !isOnOrigin(body.cancelUrl, settings.siteOrigin)) {
+      throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
+    }
+    const email = user?.email ?? body.email ?? undefined;
+    try {
+      const session = await stripeFor(settings).checkout.sessions.create({
+        mode: 'payment',
+        line_items: [{price: body.priceId, quantity: 1}],
+        customer_creation: 'always',
+        ...(user && {client_reference_id: user.uid}),
+        ...(email && {customer_email: email}),
+        tax_id_collection: {enabled: true},
+        allow_promotion_codes: true,
+        metadata: {plan: plan.name, priceId: body.priceId},
+        success_url: withSessionId(body.successUrl),
+        cancel_url: body.cancelUrl,
+      });
+      if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
+      log.info('checkout.created', {sessionId: session.id, plan: plan.name, signedIn: Boolean(user)});
+      return c.json({url: session.url});
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      throw paymentProviderError(err);
+    }
+  })
+
+  /** Only the caller's own status; a guest purchase counts through a verified e-mail. */
+  .get('/userHasPaid', requireUser, async (c) => {
+    const user = currentUser(c);
+    const userId = parse(userIdQuery, c.req.query('userId'));
+    if (userId !== user.uid) throw new HttpError(403, 'You may only ask about your own account');
+    const purchase = await paidPurchaseOf(c.env.DB, user);
+    return c.json(purchase ? {hasPaid: true, plan: purchase.plan} : {hasPaid: false});
+  })
+
+  /**
+   * Exchanges a paid session for a sign-in token, but only for an account that this same session
+   * created: the e-mail typed at checkout is unverified, so it must never open an older account.
+   */
+  .get('/retrieveUserFromCheckoutSession', async (c) => {
+    const sessionId = parse(checkoutSessionId, c.req.query('sessionId'));
+    const settings = settingsOf(c.env);
+    let fulfilled;
+    try {
+      fulfilled = await fulfillCheckout(c.env, sessionId);
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      if ((err as {statusCode?: number}).statusCode === 404) throw new HttpError(400, 'Unknown checkout session');
+      throw paymentProviderError(err);
+    }
+    const {session, status} = fulfilled;
+    if (status !== 'paid') throw new HttpError(400, 'This checkout session is not paid');
+    if (Date.now() - session.created * 1000 > DAY_MS) {
+      throw new HttpError(400, 'This checkout session is more than 24 hours old. Please sign in instead.');
+    }
+    const email = (session.customer_details?.email ?? session.customer_email)?.toLowerCase();
+    if (!email) throw new HttpError(400, 'This checkout session has no e-mail address');
+    if (session.client_reference_id) throw signInInstead(email);
+
+    const accounts = accountsFor(settings);
+    let account = await checkoutAccount(c.env.DB, sessionId);
+    if (!account) {
+      const created = await accounts.create(email);
+      if (created === 'exists') {
+        // A concurrent exchange of the same session may have created it a moment ago.
+        account = await checkoutAccount(c.env.DB, sessionId);
+        if (!account) throw signInInstead(email);
+      } else {
+        await c.env.DB.batch([
+          c.env.DB.prepare(
+            `INSERT INTO checkout_accounts (session_id, user_id, email, created_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (session_id) DO NOTHING`,
+          ).bind(sessionId, created.uid, email, Date.now()),
+          c.env.DB.prepare(`UPDATE purchases SET user_id = ?2 WHERE session_id = ?1 AND user_id IS NULL`).bind(
+            sessionId,
+            created.uid,
+          ),
+          c.env.DB.prepare(`UPDATE customers SET user_id = COALESCE(user_id, ?2) WHERE id = ?1`).bind(
+            idOf(session.customer),
+            created.uid,
+          ),
+        ]);
+        account = await checkoutAccount(c.env.DB, sessionId);
+      }
+    }
+    if (!account) throw new Error('The checkout account vanished');
+    log.info('checkout.exchanged', {sessionId, userId: account.user_id});
+    return c.json({token: await accounts.signInToken({uid: account.user_id, email})});
+  })
+
+  /** Stripe's billing portal for a buyer with a Stripe customer; the return URL stays on the site. */
+  .post('/createBillingPortal', requireUser, async (c) => {
+    const settings = settingsOf(c.env);
+    const {returnUrl} = await readJson(c, billingPortalBody);
+    if (!isOnOrigin(returnUrl, settings.siteOrigin)) {
+      throw new HttpError(400, `The return URL must be on ${settings.siteOrigin}`);
+    }
+    const customer = await customerOf(c.env.DB, currentUser(c));
+    if (!customer) throw new HttpError(404, 'No billing account was found for this user');
+    try {
+      const portal = await stripeFor(settings).billingPortal.sessions.create({customer, return_url: returnUrl});
+      return c.json({url: portal.url});
+    } catch (err) {
+      throw paymentProviderError(err);
+    }
+  });
+
+function signInInstead(email: string) {
+  return new HttpError(
+    409,
+    `An account already uses ${email}. Sign in with that e-mail (magic link or Google) to reach your purchase.`,
+    'SIGN_IN_REQUIRED',
+  );
+}
+
+function checkoutAccount(db: D1Database, sessionId: string) {
+  return db
+    .prepare('SELECT user_id FROM checkout_accounts WHERE session_id = ?1')
+    .bind(sessionId)
+    .first<{user_id: string}>();
+}
+
+/** Appends `sessionId={CHECKOUT_SESSION_ID}`, which Stripe fills in, keeping any query. */
+function withSessionId(successUrl: string): string {
+  const url = new URL(successUrl);
+  url.hash = '';
+  const separator = url.search ? '&' : '?';
+  return `${url.toString()}${separator}sessionId={CHECKOUT_SESSION_ID}`;
+}

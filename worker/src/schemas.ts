@@ -1,0 +1,53 @@
+import {z} from 'zod';
+
+/**
+ * Request bodies and parameters, checked at the boundary. The first message of a failed check is
+ * what the caller reads, so each one says what to fix.
+ */
+
+/** GitHub's rule: 1 to 39 letters, digits or single hyphens, not starting or ending with one. */
+export const githubUsername = z
+  .string({message: 'GitHub username is required'})
+  .trim()
+  .min(1, 'GitHub username is required')
+  .max(39, 'A GitHub username has at most 39 characters')
+  .regex(
+    /^[A-Za-z\d](?:[A-Za-z\d]|-(?=[A-Za-z\d]))*$/,
+    'A GitHub username has letters, digits and single hyphens between them',
+  );
+
+const email = z
+  .string({message: 'A valid e-mail address is required'})
+  .trim()
+  .max(254, 'A valid e-mail address is required')
+  .pipe(z.email({message: 'A valid e-mail address is required'}))
+  .transform((value) => value.toLowerCase());
+
+const text = z.string().max(2048);
+
+export const checkoutBody = z.object({
+  priceId: z
+    .string({message: 'Price ID is required'})
+    .max(255, 'Price ID is too long')
+    .refine((value) => value.trim() !== '', 'Price ID is required'),
+  successUrl: text.optional(),
+  cancelUrl: text.optional(),
+  email: email.optional().nullable(),
+});
+
+export const billingPortalBody = z.object({
+  returnUrl: z.string({message: 'Return URL is required'}).min(1, 'Return URL is required').max(2048),
+});
+
+export const addUserToRepoBody = z.object({
+  username: githubUsername,
+  userId: z.string({message: 'userId is required'}).min(1, 'userId is required').max(128),
+});
+
+export const leadBody = z.object({email});
+
+export const checkoutSessionId = z
+  .string({message: 'sessionId is required'})
+  .regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/, 'sessionId is not a Checkout Session id');
+
+export const userIdQuery = z.string({message: 'userId is required'}).min(1, 'userId is required').max(128);

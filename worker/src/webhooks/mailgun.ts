@@ -1,0 +1,74 @@
+import {Hono} from 'hono';
+import {bodyLimit} from 'hono/body-limit';
+import {appConfig} from '../../../src/config';
+import type {AppEnv} from '../app';
+import {HttpError} from '../errors';
+import {enqueue} from '../jobs';
+import {log} from '../log';
+import {runJob} from '../outbox';
+import {settingsOf} from '../settings';
+
+const MAX_AGE_SECONDS = 300;
+
+/**
+ * POST /api/webhook/mailgun: an inbound e-mail, forwarded to the config's forwardRepliesTo.
+ * Mailgun signs `timestamp + token` with the webhook signing key; the timestamp must be fresh and
+ * each token is accepted once. 406 tells Mailgun not to retry a message we will never take.
+ */
+export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 5 * 1024 * 1024}), async (c) => {
+  const key = settingsOf(c.env).MAILGUN_WEBHOOK_SIGNING_KEY;
+  if (!key) throw new HttpError(503, 'Mailgun webhooks are not configured (MAILGUN_WEBHOOK_SIGNING_KEY)', 'NOT_CONFIGURED');
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw new HttpError(400, 'The body must be a form post');
+  }
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === 'string' ? value : '';
+  };
+  const timestamp = field('timestamp');
+  const token = field('token');
+  const signature = field('signature');
+  if (!/^\d{1,12}$/.test(timestamp) || !token || token.length > 256 || !/^[0-9a-f]{64}$/.test(signature)) {
+    throw new HttpError(401, 'Missing or malformed Mailgun signature', 'BAD_SIGNATURE');
+  }
+  if (!(await validSignature(key, timestamp + token, signature))) {
+    throw new HttpError(401, 'The Mailgun signature does not match', 'BAD_SIGNATURE');
+  }
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_AGE_SECONDS) {
+    throw new HttpError(406, 'The Mailgun timestamp is stale', 'STALE_SIGNATURE');
+  }
+  const fresh = await c.env.DB.prepare(
+    'INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token',
+  )
+    .bind(token, Date.now())
+    .first();
+  if (!fresh) throw new HttpError(406, 'This Mailgun token was already used', 'REPLAYED_SIGNATURE');
+
+  const sender = field('sender') || field('from');
+  const subject = field('subject') || '(no subject)';
+  const jobId = await enqueue(c.env.DB, {
+    key: `forward:${token}`,
+    kind: 'mail',
+    payload: {
+      from: appConfig.mailgun.fromAdmin,
+      to: appConfig.mailgun.forwardRepliesTo,
+      replyTo: sender || undefined,
+      subject: `Fwd: ${subject}`,
+      text: `From: ${field('from') || sender}\nTo: ${field('recipient')}\nSubject: ${subject}\n\n${field('body-plain')}`,
+    },
+  });
+  if (jobId !== null) await runJob(c.env, jobId);
+  log.info('mailgun.forwarded', {jobId});
+  return c.json({received: true});
+});
+
+async function validSignature(key: string, data: string, signatureHex: string): Promise<boolean> {
+  const encoder = new TextEncoder();
+  const hmac = await crypto.subtle.importKey('raw', encoder.encode(key), {name: 'HMAC', hash: 'SHA-256'}, false, ['verify']);
+  const signature = new Uint8Array(signatureHex.match(/../g)!.map((byte) => parseInt(byte, 16)));
+  // subtle.verify compares in constant time.
+  return crypto.subtle.verify('HMAC', hmac, signature, encoder.encode(data));
+}
