@@ -93,6 +93,9 @@ export async function requestAccess(
   }
   if (live(current) && !sameAccount) {
     await removeNowOrLater(context, current, 'replaced by another GitHub account');
+  } else if (current?.status === 'failed' && current.invitation_id !== null) {
+    // An expired invitation is withdrawn before its replacement goes out.
+    await removeNowOrLater(context, current, 'invitation replaced');
   }
   return inviteNowOrLater(context, claimed);
 }
