@@ -46,6 +46,8 @@ export default {
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/worker/**/*.test.ts'],
       transform: {'^.+\\.(t|j)sx?$': swc},
+      // jose ships ES modules only; compile it like our own code.
+      transformIgnorePatterns: ['/node_modules/(?!jose/)'],
       globalSetup: '<rootDir>/test/worker/globalSetup.ts',
       globalTeardown: '<rootDir>/test/worker/globalTeardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/worker/setup.ts'],
