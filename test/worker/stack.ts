@@ -36,11 +36,14 @@ export interface Stack {
   deliver(event: Stripe.Event, options?: {signature?: string | null; payload?: string; timestamp?: number}): Promise<Response>;
   /** A new account in the Auth emulator; `verified` marks its e-mail verified. */
   signUp(options?: {email?: string; verified?: boolean}): Promise<SignedInUser>;
+  /** Marks the account's e-mail verified (as a magic-link sign-in would) and signs in again. */
+  verify(user: SignedInUser): Promise<SignedInUser>;
   /** A checkout the buyer completes and pays; returns the session id. */
   paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean}): Promise<string>;
   stop(): Promise<void>;
 }
 
+const PASSWORD = 'correct horse battery staple';
 let eventCounter = 0;
 
 /** A Stripe event around an object, as Stripe would send it. */
@@ -130,12 +133,13 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
       });
     },
     async signUp({email = uniqueEmail('user'), verified = false} = {}) {
-      const password = 'correct horse battery staple';
-      const created = await emulator('accounts:signUp', {email, password, returnSecureToken: true});
-      const uid = created.localId as string;
-      if (!verified) return {uid, email, idToken: created.idToken as string};
+      const created = await emulator('accounts:signUp', {email, password: PASSWORD, returnSecureToken: true});
+      const user = {uid: created.localId as string, email, idToken: created.idToken as string};
+      return verified ? stack.verify(user) : user;
+    },
+    async verify({uid, email}) {
       await emulator(`projects/${EMULATOR_PROJECT}/accounts:update`, {localId: uid, emailVerified: true}, true);
-      const signedIn = await emulator('accounts:signInWithPassword', {email, password, returnSecureToken: true});
+      const signedIn = await emulator('accounts:signInWithPassword', {email, password: PASSWORD, returnSecureToken: true});
       return {uid, email, idToken: signedIn.idToken as string};
     },
     async paidCheckout({email, user, paid = true}) {
