@@ -1,0 +1,217 @@
+/**
+ * The worker's edges: CORS, methods, body limits and schemas, rate limits, the billing portal,
+ * leads, the Mailgun webhook, the analytics proxy and e-mails retried by the cron.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import {appConfig} from '../../src/config';
+import {listen, type RunningServer} from '../support/staticServer';
+import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, startStack, type Stack, uniqueEmail} from './stack';
+
+let stack: Stack;
+let plausible: RunningServer;
+const plausibleSeen: {path: string; forwardedFor?: string; body: string}[] = [];
+
+beforeAll(async () => {
+  plausible = await listen(
+    http.createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      plausibleSeen.push({path: request.url ?? '', forwardedFor: request.headers['x-forwarded-for'] as string, body});
+      if (request.url === '/js/script.js') {
+        response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
+      } else {
+        response.writeHead(202, {'content-type': 'text/plain'}).end('ok');
+      }
+    }),
+  );
+  stack = await startStack({PLAUSIBLE_HOST: plausible.url});
+});
+afterAll(async () => {
+  await stack.stop();
+  await plausible.close();
+});
+
+const checkout = (body: unknown, headers: Record<string, string> = {}) => stack.call('/createCheckoutSession', {body, headers});
+const validCheckout = {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`};
+
+describe('CORS', () => {
+  test("the site's origin may call; another origin gets no CORS grant", async () => {
+    const ours = await stack.call('/', {headers: {origin: SITE_ORIGIN}});
+    expect(ours.headers.get('access-control-allow-origin')).toBe(SITE_ORIGIN);
+    const theirs = await stack.call('/', {headers: {origin: 'https://evil.example'}});
+    expect(theirs.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('preflight allows the Authorization header for the site only', async () => {
+    const preflight = (origin: string) =>
+      stack.call('/addUserToRepo', {
+        method: 'OPTIONS',
+        headers: {origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type'},
+      });
+    const ours = await preflight(SITE_ORIGIN);
+    expect(ours.status).toBe(204);
+    expect(ours.headers.get('access-control-allow-origin')).toBe(SITE_ORIGIN);
+    expect(ours.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('requests that are wrong get a 4xx and a message', () => {
+  test.each([
+    [{}, 'Price ID is required'],
+    [{priceId: ''}, 'Price ID is required'],
+    [{priceId: PRICE_ADVANCED}, 'Success and cancel URLs are required'],
+    [{priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`}, 'Success and cancel URLs are required'],
+    [{...validCheckout, priceId: 'price_someone_elses'}, 'Unknown price ID for the test plans'],
+    [{...validCheckout, priceId: appConfig.stripe.plans[1]!.priceId.production}, 'Unknown price ID for the test plans'],
+    [{...validCheckout, successUrl: 'https://evil.example/success'}, `Success and cancel URLs must be on ${SITE_ORIGIN}`],
+    [{...validCheckout, cancelUrl: '//evil.example/'}, `Success and cancel URLs must be on ${SITE_ORIGIN}`],
+    [{...validCheckout, email: 'not-an-email'}, 'A valid e-mail address is required'],
+    [[], 'The body must be a JSON object'],
+    ['"text"', 'The body must be a JSON object'],
+  ])('checkout %j answers 400 %p', async (body, message) => {
+    const created = stack.stripe.created.length;
+    const response = await checkout(body, {'cf-connecting-ip': `10.0.0.${Math.floor(Math.random() * 250)}`});
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({error: message});
+    expect(stack.stripe.created).toHaveLength(created);
+  });
+
+  test('a body that is not JSON is 400; one over 16 KB is 413', async () => {
+    const notJson = await checkout('{"priceId":', {'cf-connecting-ip': '10.1.0.1'});
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({error: 'The body must be JSON'});
+    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {'cf-connecting-ip': '10.1.0.2'});
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({error: 'Request body is too large'});
+  });
+
+  test('no state changes on GET: the POST endpoints do not answer GET', async () => {
+    for (const path of ['/createCheckoutSession', '/addUserToRepo', '/createBillingPortal', '/api/leads', '/api/webhook/stripe']) {
+      const response = await stack.call(path);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({error: `No route for GET ${path}`});
+    }
+  });
+});
+
+describe('rate limits', () => {
+  test('checkout: 10 a minute per caller, then 429 with Retry-After', async () => {
+    const headers = {'cf-connecting-ip': '192.0.2.10'};
+    for (let i = 0; i < 10; i++) expect((await checkout({...validCheckout, priceId: PRICE_STARTER}, headers)).status).toBe(200);
+    const limited = await checkout(validCheckout, headers);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toMatchObject({code: 'RATE_LIMITED'});
+    // Another caller is not affected.
+    expect((await checkout(validCheckout, {'cf-connecting-ip': '192.0.2.11'})).status).toBe(200);
+  });
+
+  test('leads: 5 a minute per address', async () => {
+    const headers = {'cf-connecting-ip': '192.0.2.20'};
+    for (let i = 0; i < 5; i++) {
+      expect((await stack.call('/api/leads', {body: {email: uniqueEmail('lead')}, headers})).status).toBe(201);
+    }
+    const limited = await stack.call('/api/leads', {body: {email: uniqueEmail('lead')}, headers});
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
+
+test('leads: a valid e-mail is stored once (201 new, 200 known); an invalid one is 400', async () => {
+  const email = uniqueEmail('Lead');
+  const headers = {'cf-connecting-ip': '192.0.2.30'};
+  expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(201);
+  expect((await stack.call('/api/leads', {body: {email: `  ${email.toUpperCase()} `}, headers})).status).toBe(200);
+  expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email.toLowerCase())).toHaveLength(1);
+  const bad = await stack.call('/api/leads', {body: {email: 'nope'}, headers});
+  expect(bad.status).toBe(400);
+  expect(await bad.json()).toEqual({error: 'A valid e-mail address is required'});
+});
+
+test('the billing portal: 404 without a Stripe customer, the URL for a buyer, the return URL held to the site', async () => {
+  const stranger = await stack.signUp();
+  const none = await stack.call('/createBillingPortal', {token: stranger.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+  expect(none.status).toBe(404);
+
+  const buyer = await stack.signUp();
+  const sessionId = await stack.paidCheckout({email: buyer.email, user: buyer});
+  await stack.deliver(completedEvent(stack, sessionId));
+  const offSite = await stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: 'https://evil.example/'}});
+  expect(offSite.status).toBe(400);
+  const portal = await stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+  expect(portal.status).toBe(200);
+  expect(await portal.json()).toEqual({url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\//)});
+  expect(stack.stripe.portals.at(-1)).toEqual({
+    customer: stack.stripe.sessions.get(sessionId)!.customer,
+    return_url: `${SITE_ORIGIN}/dashboard`,
+  });
+  expect((await stack.call('/createBillingPortal', {body: {returnUrl: `${SITE_ORIGIN}/`}})).status).toBe(401);
+});
+
+describe('the Mailgun webhook', () => {
+  function signedForm(fields: Record<string, string>, {timestamp = Math.floor(Date.now() / 1000), token = crypto.randomBytes(25).toString('hex'), key = MAILGUN_SIGNING_KEY} = {}) {
+    const signature = crypto.createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex');
+    return new URLSearchParams({...fields, timestamp: String(timestamp), token, signature});
+  }
+  // Mailgun posts routes' messages as form fields.
+  const post = (form: URLSearchParams) =>
+    stack.worker.fetch('/api/webhook/mailgun', {
+      method: 'POST',
+      headers: {'content-type': 'application/x-www-form-urlencoded'},
+      body: form.toString(),
+    });
+  const message = {sender: 'ada@example.com', from: 'Ada <ada@example.com>', subject: 'A question', 'body-plain': 'Hello!', recipient: 'team@mail.slipway.dev'};
+
+  test('a signed message is forwarded to forwardRepliesTo, once', async () => {
+    const form = signedForm(message);
+    const response = await post(form);
+    expect(response.status).toBe(200);
+    const forwarded = stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: A question');
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0]!.fields).toMatchObject({to: appConfig.mailgun.forwardRepliesTo, 'h:Reply-To': 'ada@example.com'});
+    expect(forwarded[0]!.fields.text).toContain('Hello!');
+
+    const replay = await post(form);
+    expect(replay.status).toBe(406);
+    expect(stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: A question')).toHaveLength(1);
+  });
+
+  test('a bad signature is 401 and a stale timestamp 406; nothing is forwarded', async () => {
+    const before = stack.mailgun.sent.length;
+    expect((await post(signedForm(message, {key: 'another-key'}))).status).toBe(401);
+    expect((await post(signedForm(message, {timestamp: Math.floor(Date.now() / 1000) - 3600}))).status).toBe(406);
+    const missing = new URLSearchParams({subject: 'x'});
+    expect((await post(missing)).status).toBe(401);
+    expect(stack.mailgun.sent.length).toBe(before);
+  });
+});
+
+test("the analytics proxy forwards Plausible's script and events with the visitor's IP", async () => {
+  const script = await stack.call('/plausible/js/script.js', {headers: {'cf-connecting-ip': '203.0.113.7'}});
+  expect(script.status).toBe(200);
+  expect(await script.text()).toBe('/* plausible */');
+  const event = await stack.call('/plausible/api/event', {
+    body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'},
+    headers: {'cf-connecting-ip': '203.0.113.7'},
+  });
+  expect(event.status).toBe(202);
+  expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '203.0.113.7', body: expect.stringContaining('pageview')});
+});
+
+test('a welcome e-mail that Mailgun refuses for a while is sent by the cron, once', async () => {
+  const email = uniqueEmail('retry');
+  stack.mailgun.failNext(503);
+  const sessionId = await stack.paidCheckout({email});
+  await stack.deliver(completedEvent(stack, sessionId));
+  const sent = () => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
+  expect(sent()).toHaveLength(0);
+  const [job] = await stack.worker.db.all<{status: string; last_error: string}>('SELECT * FROM jobs WHERE key = ?', `welcome:${sessionId}`);
+  expect(job).toMatchObject({status: 'pending', last_error: expect.stringContaining('503')});
+
+  await stack.worker.db.run('UPDATE jobs SET run_after = 0 WHERE key = ?', `welcome:${sessionId}`);
+  await stack.worker.scheduled();
+  await stack.worker.scheduled();
+  expect(sent()).toHaveLength(1);
+});
