@@ -43,6 +43,17 @@ export const stripeWebhook = new Hono<AppEnv>().post(
       throw new HttpError(400, 'The Stripe signature does not match the body', 'BAD_SIGNATURE');
     }
 
+    if (!HANDLED_TYPES.has(event.type)) {
+      // Nothing to do but remember it: one statement, and a repeat changes nothing either.
+      await c.env.DB.prepare(
+        `INSERT INTO stripe_events (id, type, received_at, processed_at) VALUES (?1, ?2, ?3, ?3)
+         ON CONFLICT (id) DO NOTHING`,
+      )
+        .bind(event.id, event.type, Date.now())
+        .run();
+      return c.json({received: true, handled: false});
+    }
+
     const recorded = await c.env.DB.prepare(
       `INSERT INTO stripe_events (id, type, received_at) VALUES (?1, ?2, ?3)
        ON CONFLICT (id) DO UPDATE SET id = id
@@ -58,6 +69,15 @@ export const stripeWebhook = new Hono<AppEnv>().post(
     return c.json({received: true, handled});
   },
 );
+
+const HANDLED_TYPES = new Set<string>([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+]);
 
 /** Routes one verified event; unknown types are acknowledged so Stripe stops sending them. */
 async function handle(env: Env, event: Stripe.Event): Promise<boolean> {
