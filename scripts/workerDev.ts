@@ -17,10 +17,11 @@ if (!fs.existsSync(devVars)) {
   console.log('Created worker/.dev.vars from worker/.dev.vars.example: fill in the keys you have.');
 }
 
-function run(args: string[]) {
-  const result = spawnSync(wrangler, args, {cwd: workerDir, env, stdio: 'inherit'});
+function run(args: string[], extraEnv: Record<string, string> = {}) {
+  const result = spawnSync(wrangler, args, {cwd: workerDir, env: {...env, ...extraEnv}, stdio: 'inherit'});
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run(['d1', 'migrations', 'apply', 'DB', '--local']);
+// CI=true answers wrangler's "apply migrations?" prompt: local migrations need no confirmation.
+run(['d1', 'migrations', 'apply', 'DB', '--local'], {CI: 'true'});
 run(['dev', '--ip', '127.0.0.1', '--port', '8787', '--test-scheduled', ...process.argv.slice(2)]);
