@@ -19,7 +19,7 @@ export interface StripeStandIn {
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
-  add(session: Partial<Stripe.Checkout.Session> & {id: string}): Stripe.Checkout.Session;
+  add(session: Partial<Stripe.Checkout.Session>): Stripe.Checkout.Session;
   close(): Promise<void>;
 }
 
