@@ -20,15 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {exportJWK, generateKeyPair, SignJWT} from 'jose';
 import Stripe from 'stripe';
+import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV, workerCompatibilityDate} from './wrangler';
 
-const ROOT = path.join(__dirname, '..');
-const WORKER_DIR = path.join(ROOT, 'worker');
-const WRANGLER = path.join(ROOT, 'node_modules', '.bin', 'wrangler');
 const EMPTY_WORKER = path.join(__dirname, 'bench', 'emptyWorker.js');
-// The worker's own compatibility date, so both run with the same runtime behaviour.
-const COMPATIBILITY_DATE = '2026-04-26';
-// Offline machines: wrangler must not try to reach Cloudflare.
-const WRANGLER_ENV = {...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false'};
 
 const CONNECTIONS = 10;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -300,8 +294,7 @@ function printTargets(measurements: Measurement[]) {
 async function main() {
   if (!(DURATION_SECONDS > 0)) throw new Error(`BENCH_DURATION must be a positive number of seconds, not ${process.env.BENCH_DURATION}`);
   // wrangler refuses to start without it; the example's values are overridden by --var below.
-  const devVars = path.join(WORKER_DIR, '.dev.vars');
-  if (!fs.existsSync(devVars)) fs.copyFileSync(path.join(WORKER_DIR, '.dev.vars.example'), devVars);
+  ensureDevVars();
 
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-bench-worker-'));
   const emptyDir = path.join(stateDir, 'empty');
@@ -325,7 +318,7 @@ async function main() {
     const [workerUrl, emptyUrl] = await Promise.all([
       startWrangler('worker', ['--persist-to', stateDir, ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])], WORKER_DIR),
       // Run from a directory without a wrangler config, so worker/wrangler.jsonc is not picked up.
-      startWrangler('empty worker', [EMPTY_WORKER, '--name', 'bench-empty', '--compatibility-date', COMPATIBILITY_DATE, '--persist-to', emptyDir], emptyDir),
+      startWrangler('empty worker', [EMPTY_WORKER, '--name', 'bench-empty', '--compatibility-date', workerCompatibilityDate(), '--persist-to', emptyDir], emptyDir),
     ]);
 
     const measurements: Measurement[] = [];

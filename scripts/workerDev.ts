@@ -4,16 +4,9 @@
  * first run, applies the local migrations, then hands over to `wrangler dev`.
  */
 import {spawnSync} from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import {ensureDevVars, WORKER_DIR as workerDir, WRANGLER as wrangler, WRANGLER_ENV as env} from './wrangler';
 
-const workerDir = path.join(__dirname, '..', 'worker');
-const wrangler = path.join(__dirname, '..', 'node_modules', '.bin', 'wrangler');
-const env = {...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false'};
-
-const devVars = path.join(workerDir, '.dev.vars');
-if (!fs.existsSync(devVars)) {
-  fs.copyFileSync(path.join(workerDir, '.dev.vars.example'), devVars);
+if (ensureDevVars()) {
   console.log('Created worker/.dev.vars from worker/.dev.vars.example: fill in the keys you have.');
 }
 

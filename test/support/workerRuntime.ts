@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {Miniflare} from 'miniflare';
 import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
+import {WORKER_DIR} from '../../scripts/wrangler';
 import {ROOT} from './site';
 
-export const WORKER_DIR = path.join(ROOT, 'worker');
 export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
 
 export type WorkerVars = Record<string, string>;
@@ -33,13 +33,15 @@ export interface RunningWorker {
 
 export const SITE_ORIGIN = 'http://localhost:4200';
 
+const readConfig = () => unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')});
+
 export function baseVars(): WorkerVars {
-  const config = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')});
+  const config = readConfig();
   return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
 }
 
 export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
-  const config = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')});
+  const config = readConfig();
   const logs: string[] = [];
   const mf = new Miniflare({
     modules: true,

@@ -3,14 +3,11 @@
  * `npm run worker:types` would leave the worker typed against bindings it no longer has.
  */
 import {spawnSync} from 'node:child_process';
-import path from 'node:path';
-import {ROOT} from '../support/site';
-import {WORKER_DIR} from '../support/workerRuntime';
-import {WRANGLER_ENV} from './globalSetup';
+import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../../scripts/wrangler';
 
 test('the committed worker types match wrangler.jsonc', () => {
   const result = spawnSync(
-    path.join(ROOT, 'node_modules', '.bin', 'wrangler'),
+    WRANGLER,
     ['types', '--check', '--env-file', '.dev.vars.example'],
     {cwd: WORKER_DIR, env: WRANGLER_ENV, encoding: 'utf8'},
   );

@@ -164,8 +164,7 @@ export async function performInvite(context: Context, sessionId: string, version
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
-    await recordFailure(db, grant, err.message);
-    throw new PermanentError(err.message);
+    return recordFailure(db, grant, err.message);
   }
 }
 
@@ -215,4 +214,44 @@ export async function performRemoval(settings: Settings, payload: {username: str
     }
     throw err;
   }
+}
+
+/**
+ * A grant as GitHub sees it now: an accepted invitation becomes `active`, and a pending one says
+ * whether it expired. If GitHub cannot answer, the stored state is shown as it is.
+ */
+export async function observeGrant({db, settings}: Context, grant: Grant) {
+  const base = {status: grant.status, username: grant.github_username, detail: grant.detail ?? undefined};
+  if (grant.status !== 'pending') return {...base, expired: false};
+  try {
+    const repository = repositoryFor(settings);
+    if (await repository.isCollaborator(grant.github_username)) {
+      await db.prepare(
+        `UPDATE access_grants SET status = 'active', updated_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+      )
+        .bind(grant.session_id, grant.version, Date.now())
+        .run();
+      return {...base, status: 'active' as const, expired: false};
+    }
+    const invitation = grant.invitation_id === null ? null : await repository.findInvitation(grant.invitation_id);
+    return {...base, expired: invitation === null || invitation.expired};
+  } catch {
+    return {...base, expired: false};
+  }
+}
+
+/** A fresh invitation for the same account after the last one expired; the old one is withdrawn. */
+export async function resendInvitation(context: Context, grant: Grant, userId: string): Promise<AccessResult> {
+  await context.db
+    .prepare(
+      `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2`,
+    )
+    .bind(grant.session_id, grant.version, Date.now())
+    .run();
+  return requestAccess(context, {
+    sessionId: grant.session_id,
+    userId,
+    github: {login: grant.github_username, id: grant.github_user_id},
+  });
 }

@@ -1,6 +1,7 @@
 import {Hono} from 'hono';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
+import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {PermanentError} from '../jobs';
@@ -8,11 +9,10 @@ import {accessContext} from '../outbox';
 import {paidPurchaseOf} from '../payments/purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
-import {settingsOf} from '../settings';
 import {GitHubFailure, repositoryFor} from './github';
-import {type Grant, grantForUser, readGrant, requestAccess} from './grants';
+import {grantForUser, observeGrant, readGrant, requestAccess, resendInvitation} from './grants';
 
-async function paidPurchaseOrRefuse(db: D1Database, user: Parameters<typeof paidPurchaseOf>[1]) {
+async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await paidPurchaseOf(db, user);
   if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
   return purchase;
@@ -55,7 +55,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const purchase = await paidPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
     if (!grant) return c.json({status: 'none', hasPaid: Boolean(purchase)});
-    return c.json({...(await observe(c.env, grant)), hasPaid: Boolean(purchase)});
+    return c.json({...(await observeGrant(accessContext(c.env), grant)), hasPaid: Boolean(purchase)});
   })
 
   /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */
@@ -65,52 +65,18 @@ export const accessRoutes = new Hono<AppEnv>()
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
     const grant = await readGrant(c.env.DB, purchase.session_id);
     if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
-    const seen = await observe(c.env, grant);
+    const context = accessContext(c.env);
+    const seen = await observeGrant(context, grant);
     if (seen.status !== 'pending' || !seen.expired) {
       throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
     }
-    const context = accessContext(c.env);
-    await c.env.DB.prepare(
-      `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
-       WHERE session_id = ?1 AND version = ?2`,
-    )
-      .bind(grant.session_id, grant.version, Date.now())
-      .run();
     try {
-      const result = await requestAccess(context, {
-        sessionId: purchase.session_id,
-        userId: user.uid,
-        github: {login: grant.github_username, id: grant.github_user_id},
-      });
+      const result = await resendInvitation(context, grant, user.uid);
       return c.json({status: result.status}, result.status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
     }
   });
-
-/**
- * A grant as GitHub sees it now: an accepted invitation becomes `active`, and a pending one says
- * whether it expired. If GitHub cannot answer, the stored state is shown as it is.
- */
-async function observe(env: Env, grant: Grant) {
-  const base = {status: grant.status, username: grant.github_username, detail: grant.detail ?? undefined};
-  if (grant.status !== 'pending') return {...base, expired: false};
-  try {
-    const repository = repositoryFor(settingsOf(env));
-    if (await repository.isCollaborator(grant.github_username)) {
-      await env.DB.prepare(
-        `UPDATE access_grants SET status = 'active', updated_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
-      )
-        .bind(grant.session_id, grant.version, Date.now())
-        .run();
-      return {...base, status: 'active' as const, expired: false};
-    }
-    const invitation = grant.invitation_id === null ? null : await repository.findInvitation(grant.invitation_id);
-    return {...base, expired: invitation === null || invitation.expired};
-  } catch {
-    return {...base, expired: false};
-  }
-}
 
 /** GitHub's refusals reach the buyer with GitHub's status class and message; ours pass through. */
 function reportGitHub(err: unknown): unknown {

@@ -19,7 +19,7 @@ export async function fulfillCheckout(
   env: Env,
   sessionId: string,
   options: {paymentFailed?: boolean} = {},
-): Promise<{status: PurchaseStatus; session: Stripe.Checkout.Session}> {
+): Promise<{status: PurchaseStatus; session: Stripe.Checkout.Session; email: string | null}> {
   const settings = settingsOf(env);
   const session = await stripeFor(settings).checkout.sessions.retrieve(sessionId, {expand: ['line_items']});
   const paid =
@@ -80,7 +80,7 @@ export async function fulfillCheckout(
   }
   if (status === 'revoked') await revokeAccess(accessContext(env), sessionId, 'payment refunded or disputed');
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
-  return {status, session};
+  return {status, session, email};
 }
 
 /**

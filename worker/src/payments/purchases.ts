@@ -15,32 +15,33 @@ export interface Purchase {
 }
 
 /**
- * The user's paid purchase: one made while signed in (or claimed through the checkout exchange),
- * or a guest purchase whose e-mail equals the user's *verified* e-mail. Stripe never verifies the
- * e-mail typed at checkout, so an unverified account must not match it.
+ * Which purchases are the user's: one made while signed in (or claimed through the checkout
+ * exchange), or a guest purchase whose e-mail equals the user's *verified* e-mail. Stripe never
+ * verifies the e-mail typed at checkout, so an unverified account must not match it.
+ * Binds ?1 (uid) and ?2 (verified e-mail or null).
  */
+const OWNED_BY_USER = '(user_id = ?1 OR (?2 IS NOT NULL AND user_id IS NULL AND email = ?2))';
+
+function owner(user: AuthUser): [string, string | null] {
+  return [user.uid, user.emailVerified && user.email ? user.email.toLowerCase() : null];
+}
+
+/** The user's paid purchase, the oldest first. */
 export function paidPurchaseOf(db: D1Database, user: AuthUser) {
-  const verifiedEmail = user.emailVerified && user.email ? user.email.toLowerCase() : null;
   return db
-    .prepare(
-      `SELECT * FROM purchases
-       WHERE status = 'paid' AND (user_id = ?1 OR (?2 IS NOT NULL AND user_id IS NULL AND email = ?2))
-       ORDER BY created_at LIMIT 1`,
-    )
-    .bind(user.uid, verifiedEmail)
+    .prepare(`SELECT * FROM purchases WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at LIMIT 1`)
+    .bind(...owner(user))
     .first<Purchase>();
 }
 
 /** The Stripe customer behind any of the user's purchases (paid or not), for the billing portal. */
 export async function customerOf(db: D1Database, user: AuthUser): Promise<string | null> {
-  const verifiedEmail = user.emailVerified && user.email ? user.email.toLowerCase() : null;
   const row = await db
     .prepare(
-      `SELECT customer_id FROM purchases
-       WHERE customer_id IS NOT NULL AND (user_id = ?1 OR (?2 IS NOT NULL AND user_id IS NULL AND email = ?2))
+      `SELECT customer_id FROM purchases WHERE customer_id IS NOT NULL AND ${OWNED_BY_USER}
        ORDER BY status = 'paid' DESC, created_at DESC LIMIT 1`,
     )
-    .bind(user.uid, verifiedEmail)
+    .bind(...owner(user))
     .first<{customer_id: string}>();
   return row?.customer_id ?? null;
 }

@@ -75,12 +75,11 @@ export const paymentRoutes = new Hono<AppEnv>()
       if ((err as {statusCode?: number}).statusCode === 404) throw new HttpError(400, 'Unknown checkout session');
       throw paymentProviderError(err);
     }
-    const {session, status} = fulfilled;
+    const {session, status, email} = fulfilled;
     if (status !== 'paid') throw new HttpError(400, 'This checkout session is not paid');
     if (Date.now() - session.created * 1000 > DAY_MS) {
       throw new HttpError(400, 'This checkout session is more than 24 hours old. Please sign in instead.');
     }
-    const email = (session.customer_details?.email ?? session.customer_email)?.toLowerCase();
     if (!email) throw new HttpError(400, 'This checkout session has no e-mail address');
     if (session.client_reference_id) throw signInInstead(email);
 

@@ -43,7 +43,8 @@ export const stripeWebhook = new Hono<AppEnv>().post(
       throw new HttpError(400, 'The Stripe signature does not match the body', 'BAD_SIGNATURE');
     }
 
-    if (!HANDLED_TYPES.has(event.type)) {
+    const handler = handlerFor(event);
+    if (!handler) {
       // Nothing to do but remember it: one statement, and a repeat changes nothing either.
       await c.env.DB.prepare(
         `INSERT INTO stripe_events (id, type, received_at, processed_at) VALUES (?1, ?2, ?3, ?3)
@@ -63,50 +64,49 @@ export const stripeWebhook = new Hono<AppEnv>().post(
       .first<{processed_at: number | null}>();
     if (recorded?.processed_at) return c.json({received: true, duplicate: true});
 
-    const handled = await handle(c.env, event);
+    const handled = await handler(c.env, event);
     await c.env.DB.prepare('UPDATE stripe_events SET processed_at = ?2 WHERE id = ?1').bind(event.id, Date.now()).run();
     log.info('stripe.event', {eventId: event.id, type: event.type, handled});
     return c.json({received: true, handled});
   },
 );
 
-const HANDLED_TYPES = new Set<string>([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'charge.refunded',
-  'charge.dispute.created',
-  'charge.dispute.closed',
-]);
+type EventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, {type: T}>;
+type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>) => Promise<boolean>;
 
-/** Routes one verified event; unknown types are acknowledged so Stripe stops sending them. */
-async function handle(env: Env, event: Stripe.Event): Promise<boolean> {
-  switch (event.type) {
-    case 'checkout.session.completed':
-    case 'checkout.session.async_payment_succeeded':
-      await fulfillCheckout(env, event.data.object.id);
-      return true;
-    case 'checkout.session.async_payment_failed':
-      await fulfillCheckout(env, event.data.object.id, {paymentFailed: true});
-      return true;
-    case 'charge.refunded': {
-      const charge = event.data.object;
-      const paymentIntent = idOf(charge.payment_intent);
-      // A partial refund keeps access; only a full refund takes it back.
-      if (!charge.refunded || !paymentIntent) return false;
-      await revokePayment(env, paymentIntent, 'refunded');
-      return true;
-    }
-    case 'charge.dispute.created':
-    case 'charge.dispute.closed': {
-      const dispute = event.data.object;
-      const paymentIntent = idOf(dispute.payment_intent);
-      if (!paymentIntent) return false;
-      if (event.type === 'charge.dispute.closed' && dispute.status !== 'lost') return false;
-      await revokePayment(env, paymentIntent, event.type === 'charge.dispute.created' ? 'disputed' : 'dispute lost');
-      return true;
-    }
-    default:
-      return false;
-  }
+/** Fulfilment reads the session's state from Stripe, so every checkout event is the same call. */
+function fulfil(options: {paymentFailed?: boolean} = {}) {
+  return async (env: Env, event: {data: {object: {id: string}}}) => {
+    await fulfillCheckout(env, event.data.object.id, options);
+    return true;
+  };
+}
+
+async function revokeCharge(env: Env, paymentIntent: string | {id: string} | null, reason: string) {
+  const id = idOf(paymentIntent);
+  if (!id) return false;
+  await revokePayment(env, id, reason);
+  return true;
+}
+
+/**
+ * The events the worker acts on, one handler each; a handler answers whether it changed anything.
+ * Every other type is acknowledged so Stripe stops sending it.
+ */
+const handlers: {[T in Stripe.Event.Type]?: Handler<T>} = {
+  'checkout.session.completed': fulfil(),
+  'checkout.session.async_payment_succeeded': fulfil(),
+  'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
+  // A partial refund keeps access; only a full refund takes it back.
+  'charge.refunded': (env, event) =>
+    event.data.object.refunded ? revokeCharge(env, event.data.object.payment_intent, 'refunded') : Promise.resolve(false),
+  'charge.dispute.created': (env, event) => revokeCharge(env, event.data.object.payment_intent, 'disputed'),
+  'charge.dispute.closed': (env, event) =>
+    event.data.object.status === 'lost'
+      ? revokeCharge(env, event.data.object.payment_intent, 'dispute lost')
+      : Promise.resolve(false),
+};
+
+function handlerFor(event: Stripe.Event): ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined {
+  return handlers[event.type] as ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined;
 }

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {unstable_readConfig} from 'wrangler';
+
+/** The pinned wrangler (4.86: later versions need Node 22), run offline by every script and test. */
+export const WRANGLER = path.join(__dirname, '..', 'node_modules', '.bin', 'wrangler');
+export const WORKER_DIR = path.join(__dirname, '..', 'worker');
+
+/** No Cloudflare lookups and no metrics: this machine reaches only the npm registry. */
+export const WRANGLER_ENV = {...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false'};
+
+/**
+ * wrangler reads worker/.dev.vars (and jest with wrangler's helpers needs it to exist): made from
+ * the documented example when missing. Returns whether it was made now.
+ */
+export function ensureDevVars(): boolean {
+  const devVars = path.join(WORKER_DIR, '.dev.vars');
+  if (fs.existsSync(devVars)) return false;
+  fs.copyFileSync(path.join(WORKER_DIR, '.dev.vars.example'), devVars);
+  return true;
+}
+
+/** The worker's compatibility date, read from wrangler.jsonc so nothing repeats it. */
+export function workerCompatibilityDate(): string {
+  const date = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')}).compatibility_date;
+  if (!date) throw new Error('worker/wrangler.jsonc has no compatibility_date');
+  return date;
+}
