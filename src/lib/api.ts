@@ -14,6 +14,26 @@ export interface UrlResponse {
   url: string;
 }
 
+export interface PaidResponse {
+  hasPaid: boolean;
+  plan?: string;
+}
+
+/** What the worker knows about the buyer's repository access. */
+export interface AccessStatus {
+  status: 'none' | 'queued' | 'pending' | 'active' | 'revoked' | 'failed';
+  hasPaid: boolean;
+  /** The GitHub account the access is for. */
+  username?: string;
+  /** A pending invitation GitHub no longer honours (after seven days). */
+  expired?: boolean;
+  detail?: string;
+}
+
+export interface AccessResult {
+  status: 'invited' | 'active' | 'queued';
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code?: string;
@@ -27,10 +47,37 @@ export class ApiError extends Error {
 }
 
 export interface ApiClientOptions {
+  /** The worker's origin, or '' when the API is served from the site's own origin. */
   baseUrl: string;
+  /** The signed-in user's token, or null; `refresh` asks for a new one after TOKEN_EXPIRED. */
+  idToken?: (refresh: boolean) => Promise<string | null>;
+  /** The page's cookies, for the anti-forgery token (§7). */
+  cookies?: () => string;
 }
 
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+function cookieValue(cookies: string, name: string): string | null {
+  for (const part of cookies.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+/**
+ * The anti-forgery header for a request, as Angular's HttpClient sends it: only on requests that
+ * change something (not GET or HEAD) and only to relative URLs, so the token never leaves the
+ * site's own origin.
+ */
+export function xsrfHeader(method: string, url: string, cookies: string): Record<string, string> {
+  if (method === 'GET' || method === 'HEAD') return {};
+  if (/^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//')) return {};
+  const token = cookieValue(cookies, XSRF_COOKIE);
+  return token ? {[XSRF_HEADER]: token} : {};
+}
 
 async function errorFrom(response: Response): Promise<ApiError> {
   let body: unknown;
@@ -45,9 +92,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   return new ApiError(message, response.status, typeof code === 'string' ? code : undefined);
 }
 
-function isUrlResponse(body: unknown): body is UrlResponse {
-  if (typeof body !== 'object' || body === null) return false;
-  const {url} = body as {url?: unknown};
+function isHttpUrl(url: unknown): url is string {
   if (typeof url !== 'string') return false;
   try {
     const parsed = new URL(url);
@@ -57,17 +102,35 @@ function isUrlResponse(body: unknown): body is UrlResponse {
   }
 }
 
-export function createApiClient({baseUrl}: ApiClientOptions) {
-  async function post(path: string, body: unknown): Promise<unknown> {
-    let response: Response;
+function urlFrom(body: unknown, what: string): UrlResponse {
+  const {url} = (body ?? {}) as {url?: unknown};
+  if (!isHttpUrl(url)) throw new ApiError(`The server sent no ${what} URL`, 502);
+  return {url};
+}
+
+const noToken = async () => null;
+const noCookies = () => (typeof document === 'undefined' ? '' : document.cookie);
+
+export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies}: ApiClientOptions) {
+  async function send(method: 'GET' | 'POST', path: string, body: unknown, token: string | null): Promise<Response> {
+    const url = `${baseUrl}${path}`;
+    const headers: Record<string, string> = {...xsrfHeader(method, url, cookies())};
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
     try {
-      response = await fetch(`${baseUrl}${path}`, {
-        method: 'POST',
-        headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify(body),
-      });
+      return await fetch(url, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
     } catch {
       throw new ApiError(UNREACHABLE_MESSAGE, 0);
+    }
+  }
+
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    let response = await send(method, path, body, await idToken(false));
+    if (response.status === 401) {
+      const error = await errorFrom(response);
+      if (error.code !== 'TOKEN_EXPIRED') throw error;
+      // An ID token lives an hour; a tab left open outlives it. One fresh token, one retry.
+      response = await send(method, path, body, await idToken(true));
     }
     if (!response.ok) throw await errorFrom(response);
     try {
@@ -79,9 +142,30 @@ export function createApiClient({baseUrl}: ApiClientOptions) {
 
   return {
     async createCheckoutSession(request: CreateCheckoutSessionRequest): Promise<UrlResponse> {
-      const body = await post('/createCheckoutSession', request);
-      if (!isUrlResponse(body)) throw new ApiError('The server sent no checkout URL', 502);
-      return {url: body.url};
+      return urlFrom(await call('POST', '/createCheckoutSession', request), 'checkout');
+    },
+    async userHasPaid(userId: string): Promise<PaidResponse> {
+      const body = (await call('GET', `/userHasPaid?userId=${encodeURIComponent(userId)}`)) as PaidResponse;
+      return {hasPaid: body?.hasPaid === true, ...(typeof body?.plan === 'string' ? {plan: body.plan} : {})};
+    },
+    async retrieveUserFromCheckoutSession(sessionId: string): Promise<{token: string}> {
+      const body = (await call('GET', `/retrieveUserFromCheckoutSession?sessionId=${encodeURIComponent(sessionId)}`)) as {
+        token?: unknown;
+      };
+      if (typeof body?.token !== 'string' || !body.token) throw new ApiError('The server sent no sign-in token', 502);
+      return {token: body.token};
+    },
+    async createBillingPortal(returnUrl: string): Promise<UrlResponse> {
+      return urlFrom(await call('POST', '/createBillingPortal', {returnUrl}), 'billing portal');
+    },
+    async addUserToRepo(request: {username: string; userId: string}): Promise<AccessResult> {
+      return (await call('POST', '/addUserToRepo', request)) as AccessResult;
+    },
+    async accessStatus(): Promise<AccessStatus> {
+      return (await call('GET', '/accessStatus')) as AccessStatus;
+    },
+    async resendInvitation(): Promise<AccessResult> {
+      return (await call('POST', '/resendInvitation', {})) as AccessResult;
     },
   };
 }

@@ -1,4 +1,18 @@
 import type {StripeMode} from '../config';
+import type {AuthProviderName} from './auth/types';
+
+/** The services `npm start` can stand in for on this machine when their keys are absent. */
+export const LOCAL_SERVICES = ['sign-in', 'payments', 'github', 'email'] as const;
+export type LocalService = (typeof LOCAL_SERVICES)[number];
+
+export interface AuthSettings {
+  provider: AuthProviderName;
+  /** The Firebase web app's public config; the emulator's demo project when no key is set. */
+  firebase: {apiKey: string; authDomain: string; projectId: string; appId: string};
+  /** host:port of the Firebase Auth emulator, or empty for the real Firebase. */
+  firebaseEmulatorHost: string;
+  supabase: {url: string; anonKey: string};
+}
 
 /**
  * The site's public settings, read from the root `.env` at build time.
@@ -16,7 +30,13 @@ export interface SiteSettings {
   gaMeasurementId: string;
   /** Crisp website id; empty turns the chat widget off. */
   crispWebsiteId: string;
+  auth: AuthSettings;
+  /** Services running as local stand-ins (set by `npm start`); the site says so in a banner. */
+  localMode: LocalService[];
 }
+
+export const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099';
+export const DEFAULT_FIREBASE_PROJECT = 'demo-slipway';
 
 export const DEFAULT_WORKER_URL = 'http://127.0.0.1:8787';
 
@@ -54,8 +74,54 @@ function stripeMode(env: Env): StripeMode {
   return value;
 }
 
+function authSettings(env: Env): AuthSettings {
+  const provider = (env.AUTH_PROVIDER ?? '').trim() || 'firebase';
+  if (provider !== 'firebase' && provider !== 'supabase') {
+    throw new Error(`AUTH_PROVIDER="${provider}" must be "firebase" or "supabase". Fix it in .env.`);
+  }
+  const value = (name: string) => (env[name] ?? '').trim();
+  const apiKey = value('FIREBASE_API_KEY');
+  const projectId = value('FIREBASE_PROJECT_ID') || DEFAULT_FIREBASE_PROJECT;
+  const emulatorHost = optional(env, 'FIREBASE_AUTH_EMULATOR_HOST', /^[\w.-]+:\d{1,5}$/, DEFAULT_EMULATOR_HOST);
+  const supabase = {
+    url: optional(env, 'SUPABASE_URL', /^https?:\/\/\S+$/, 'https://abcdefgh.supabase.co').replace(/\/+$/, ''),
+    anonKey: value('SUPABASE_ANON_KEY'),
+  };
+  if (provider === 'supabase' && (!supabase.url || !supabase.anonKey)) {
+    throw new Error('AUTH_PROVIDER="supabase" needs SUPABASE_URL and SUPABASE_ANON_KEY. Set them in .env.');
+  }
+  return {
+    provider,
+    firebase: {
+      // The emulator accepts any key; a real project needs its own.
+      apiKey: apiKey || 'local-emulator-key',
+      authDomain: value('FIREBASE_AUTH_DOMAIN') || `${projectId}.firebaseapp.com`,
+      projectId,
+      appId: value('FIREBASE_APP_ID'),
+    },
+    // Without a real project's key, sign-in runs against the local emulator.
+    firebaseEmulatorHost: emulatorHost || (apiKey ? '' : DEFAULT_EMULATOR_HOST),
+    supabase,
+  };
+}
+
+function localMode(env: Env, auth: AuthSettings): LocalService[] {
+  const named = (env.LOCAL_MODE ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of named) {
+    if (!(LOCAL_SERVICES as readonly string[]).includes(name)) {
+      throw new Error(`LOCAL_MODE names "${name}": expected some of ${LOCAL_SERVICES.join(', ')}.`);
+    }
+  }
+  const emulated = auth.provider === 'firebase' && auth.firebaseEmulatorHost !== '';
+  return LOCAL_SERVICES.filter((name) => named.includes(name) || (name === 'sign-in' && emulated));
+}
+
 /** Reads and checks the settings; a malformed value stops the build with a message naming it. */
 export function parseSiteSettings(env: Env): SiteSettings {
+  const auth = authSettings(env);
   return {
     workerUrl: workerUrl(env),
     stripeMode: stripeMode(env),
@@ -67,5 +133,7 @@ export function parseSiteSettings(env: Env): SiteSettings {
       /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
       '1b3f0c7e-2d4a-4e8b-9c1d-5f6a7b8c9d0e',
     ),
+    auth,
+    localMode: localMode(env, auth),
   };
 }

@@ -1,11 +1,11 @@
 import React from 'react';
+import Dashboard from '../components/Dashboard';
 import MarketingLayout from '../components/MarketingLayout';
-import NotYetOpen from '../components/NotYetOpen';
 
-export default function Dashboard() {
+export default function DashboardPage() {
   return (
-    <MarketingLayout title="Dashboard">
-      <NotYetOpen title="Your dashboard" />
+    <MarketingLayout title="Dashboard" noIndex>
+      <Dashboard />
     </MarketingLayout>
   );
 }

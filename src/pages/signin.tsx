@@ -1,11 +1,11 @@
 import React from 'react';
 import MarketingLayout from '../components/MarketingLayout';
-import NotYetOpen from '../components/NotYetOpen';
+import SignIn from '../components/SignIn';
 
-export default function SignIn() {
+export default function SignInPage() {
   return (
     <MarketingLayout title="Sign in" noIndex>
-      <NotYetOpen title="Sign in" />
+      <SignIn />
     </MarketingLayout>
   );
 }

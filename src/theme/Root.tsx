@@ -1,6 +1,8 @@
 import React, {type ReactNode} from 'react';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import LocalModeBanner from '../components/LocalModeBanner';
 import {SnackbarProvider} from '../components/Snackbar';
+import {AuthProvider} from '../lib/auth/AuthContext';
 import {SiteSettingsProvider} from '../lib/SiteSettingsContext';
 import type {SiteSettings} from '../lib/siteSettings';
 
@@ -10,7 +12,12 @@ export default function Root({children}: {children: ReactNode}) {
   const settings = siteConfig.customFields!.siteSettings as SiteSettings;
   return (
     <SiteSettingsProvider value={settings}>
-      <SnackbarProvider>{children}</SnackbarProvider>
+      <AuthProvider settings={settings.auth}>
+        <SnackbarProvider>
+          <LocalModeBanner services={settings.localMode} />
+          {children}
+        </SnackbarProvider>
+      </AuthProvider>
     </SiteSettingsProvider>
   );
 }

@@ -1,17 +1,30 @@
 import http from 'node:http';
-import {ApiError, createApiClient, UNREACHABLE_MESSAGE} from '../../src/lib/api';
+import {ApiError, createApiClient, UNREACHABLE_MESSAGE, xsrfHeader} from '../../src/lib/api';
 import {listen, type RunningServer} from '../support/staticServer';
 
-/** A server that answers every request with the status and raw body the test sets. */
+/** A server that answers every request with the status and raw body the test sets, and records it. */
 let reply: {status: number; body: string} = {status: 200, body: '{}'};
+/** When set, answers per request instead (the n-th request gets replies[n]). */
+let replies: {status: number; body: string}[] | null = null;
+const seen: {method: string; url: string; headers: http.IncomingHttpHeaders; body: string}[] = [];
 let server: RunningServer;
 beforeAll(async () => {
   server = await listen(
-    http.createServer((_request, response) => {
-      response.writeHead(reply.status, {'Content-Type': 'application/json'});
-      response.end(reply.body);
+    http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        seen.push({method: request.method!, url: request.url!, headers: request.headers, body});
+        const answer = replies?.[seen.length - 1] ?? reply;
+        response.writeHead(answer.status, {'Content-Type': 'application/json'});
+        response.end(answer.body);
+      });
     }),
   );
+});
+beforeEach(() => {
+  seen.length = 0;
+  replies = null;
 });
 afterAll(() => server.close());
 
@@ -57,5 +70,90 @@ describe('the worker API client', () => {
       .createCheckoutSession(request)
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({message: UNREACHABLE_MESSAGE, status: 0});
+  });
+
+  it('sends the signed-in user\'s token as a bearer token, and none for a visitor', async () => {
+    reply = {status: 200, body: JSON.stringify({hasPaid: true, plan: 'Advanced'})};
+    const signedIn = createApiClient({baseUrl: server.url, idToken: async () => 'id-token-1'});
+    await expect(signedIn.userHasPaid('user/1')).resolves.toEqual({hasPaid: true, plan: 'Advanced'});
+    expect(seen[0]).toMatchObject({method: 'GET', url: '/userHasPaid?userId=user%2F1'});
+    expect(seen[0]!.headers.authorization).toBe('Bearer id-token-1');
+
+    reply = {status: 200, body: JSON.stringify({url: 'https://checkout.stripe.com/c/pay/cs_2'})};
+    await createApiClient({baseUrl: server.url}).createCheckoutSession(request);
+    expect(seen[1]!.headers.authorization).toBeUndefined();
+  });
+
+  it('asks for a fresh token once when the worker says TOKEN_EXPIRED, then retries', async () => {
+    replies = [
+      {status: 401, body: JSON.stringify({error: 'Unauthorized', code: 'TOKEN_EXPIRED'})},
+      {status: 200, body: JSON.stringify({status: 'invited'})},
+    ];
+    const refreshes: boolean[] = [];
+    const client = createApiClient({
+      baseUrl: server.url,
+      idToken: async (refresh) => {
+        refreshes.push(refresh);
+        return refresh ? 'fresh-token' : 'stale-token';
+      },
+    });
+    await expect(client.addUserToRepo({username: 'octocat', userId: 'u1'})).resolves.toEqual({status: 'invited'});
+    expect(refreshes).toEqual([false, true]);
+    expect(seen.map((entry) => entry.headers.authorization)).toEqual(['Bearer stale-token', 'Bearer fresh-token']);
+    expect(JSON.parse(seen[1]!.body)).toEqual({username: 'octocat', userId: 'u1'});
+  });
+
+  it('does not retry any other 401', async () => {
+    reply = {status: 401, body: JSON.stringify({error: 'Unauthorized'})};
+    const client = createApiClient({baseUrl: server.url, idToken: async () => 'token'});
+    await expect(client.accessStatus()).rejects.toMatchObject({status: 401, message: 'Unauthorized'});
+    expect(seen).toHaveLength(1);
+  });
+
+  it('needs a token and a billing URL in those answers', async () => {
+    reply = {status: 200, body: '{}'};
+    const client = createApiClient({baseUrl: server.url});
+    await expect(client.retrieveUserFromCheckoutSession('cs_1')).rejects.toThrow('The server sent no sign-in token');
+    await expect(client.createBillingPortal('http://localhost/dashboard')).rejects.toThrow('The server sent no billing portal URL');
+    expect(JSON.parse(seen[1]!.body)).toEqual({returnUrl: 'http://localhost/dashboard'});
+  });
+});
+
+describe('the anti-forgery header (§7)', () => {
+  const cookies = 'theme=light; XSRF-TOKEN=abc%3D123; other=1';
+
+  it('is read from its cookie for requests that change something on a relative URL', () => {
+    expect(xsrfHeader('POST', '/api/leads', cookies)).toEqual({'X-XSRF-TOKEN': 'abc=123'});
+    expect(xsrfHeader('DELETE', 'items/1', cookies)).toEqual({'X-XSRF-TOKEN': 'abc=123'});
+  });
+
+  it.each([
+    ['GET', '/api/leads'],
+    ['HEAD', '/api/leads'],
+    ['POST', 'https://api.example.com/createCheckoutSession'],
+    ['POST', '//api.example.com/createCheckoutSession'],
+  ])('is left off %s %s', (method, url) => {
+    expect(xsrfHeader(method, url, cookies)).toEqual({});
+  });
+
+  it('is left off when there is no such cookie', () => {
+    expect(xsrfHeader('POST', '/api/leads', 'theme=light')).toEqual({});
+  });
+
+  it('goes out with a relative-URL client, and never to the worker\'s own origin', async () => {
+    const calls: {url: string; headers: Record<string, string>}[] = [];
+    const realFetch = global.fetch;
+    global.fetch = (async (url: string, init: RequestInit) => {
+      calls.push({url, headers: init.headers as Record<string, string>});
+      return new Response(JSON.stringify({url: 'https://billing.stripe.com/p/1'}), {status: 200});
+    }) as typeof fetch;
+    try {
+      await createApiClient({baseUrl: '', cookies: () => cookies}).createBillingPortal('/dashboard');
+      await createApiClient({baseUrl: 'https://api.example.com', cookies: () => cookies}).createBillingPortal('/dashboard');
+    } finally {
+      global.fetch = realFetch;
+    }
+    expect(calls[0]).toMatchObject({url: '/createBillingPortal', headers: {'X-XSRF-TOKEN': 'abc=123'}});
+    expect(calls[1]!.headers['X-XSRF-TOKEN']).toBeUndefined();
   });
 });

@@ -1,13 +1,20 @@
-import {DEFAULT_WORKER_URL, parseSiteSettings} from '../../src/lib/siteSettings';
+import {DEFAULT_EMULATOR_HOST, DEFAULT_WORKER_URL, parseSiteSettings} from '../../src/lib/siteSettings';
 
 describe('the site settings from .env', () => {
-  it('builds with nothing set: the local worker, test prices, no trackers', () => {
+  it('builds with nothing set: the local worker, test prices, no trackers, sign-in on the emulator', () => {
     expect(parseSiteSettings({})).toEqual({
       workerUrl: DEFAULT_WORKER_URL,
       stripeMode: 'test',
       metaPixelId: '',
       gaMeasurementId: '',
       crispWebsiteId: '',
+      auth: {
+        provider: 'firebase',
+        firebase: {apiKey: 'local-emulator-key', authDomain: 'demo-slipway.firebaseapp.com', projectId: 'demo-slipway', appId: ''},
+        firebaseEmulatorHost: DEFAULT_EMULATOR_HOST,
+        supabase: {url: '', anonKey: ''},
+      },
+      localMode: ['sign-in'],
     });
   });
 
@@ -20,7 +27,7 @@ describe('the site settings from .env', () => {
         GA_MEASUREMENT_ID: 'G-ABC123XYZ9',
         CRISP_WEBSITE_ID: '1b3f0c7e-2d4a-4e8b-9c1d-5f6a7b8c9d0e',
       }),
-    ).toEqual({
+    ).toMatchObject({
       workerUrl: 'https://api.slipway.dev',
       stripeMode: 'production',
       metaPixelId: '1234567890123456',
@@ -36,7 +43,31 @@ describe('the site settings from .env', () => {
     [{META_PIXEL_ID: 'fb-123'}, /META_PIXEL_ID="fb-123" is not valid/],
     [{GA_MEASUREMENT_ID: 'UA-1234-1'}, /GA_MEASUREMENT_ID="UA-1234-1" is not valid/],
     [{CRISP_WEBSITE_ID: 'abc'}, /CRISP_WEBSITE_ID="abc" is not valid/],
+    [{AUTH_PROVIDER: 'auth0'}, /AUTH_PROVIDER="auth0" must be "firebase" or "supabase"/],
+    [{AUTH_PROVIDER: 'supabase'}, /needs SUPABASE_URL and SUPABASE_ANON_KEY/],
+    [{FIREBASE_AUTH_EMULATOR_HOST: 'http://localhost'}, /FIREBASE_AUTH_EMULATOR_HOST="http:\/\/localhost" is not valid/],
+    [{LOCAL_MODE: 'payments,stripe'}, /LOCAL_MODE names "stripe"/],
   ])('stops the build with a message naming the bad value: %p', (env, message) => {
     expect(() => parseSiteSettings(env)).toThrow(message);
+  });
+
+  it('uses a real Firebase project once its key is set, and the emulator only when asked', () => {
+    const real = parseSiteSettings({FIREBASE_API_KEY: 'AIzaReal', FIREBASE_PROJECT_ID: 'slipway-prod', FIREBASE_APP_ID: '1:2:web:3'});
+    expect(real.auth).toMatchObject({
+      firebase: {apiKey: 'AIzaReal', projectId: 'slipway-prod', authDomain: 'slipway-prod.firebaseapp.com', appId: '1:2:web:3'},
+      firebaseEmulatorHost: '',
+    });
+    expect(real.localMode).toEqual([]);
+    expect(parseSiteSettings({FIREBASE_API_KEY: 'AIzaReal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9199'}).auth.firebaseEmulatorHost).toBe('127.0.0.1:9199');
+  });
+
+  it('switches to Supabase with its URL and anon key, and then no Firebase emulator is named', () => {
+    const settings = parseSiteSettings({AUTH_PROVIDER: 'supabase', SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_ANON_KEY: 'anon'});
+    expect(settings.auth).toMatchObject({provider: 'supabase', supabase: {url: 'https://abc.supabase.co', anonKey: 'anon'}});
+    expect(settings.localMode).toEqual([]);
+  });
+
+  it('lists the services npm start stands in for, in a fixed order', () => {
+    expect(parseSiteSettings({LOCAL_MODE: 'email, payments,github'}).localMode).toEqual(['sign-in', 'payments', 'github', 'email']);
   });
 });

@@ -1,28 +1,21 @@
-import React, {useState} from 'react';
+import React from 'react';
 import clsx from 'clsx';
-import {appConfig, featuredPlan} from '../../config';
-import {useApiClient} from '../../lib/useApiClient';
-import {useSiteSettings} from '../../lib/SiteSettingsContext';
-import {trackCheckoutClicked} from '../../lib/tracking/pixel';
+import {appConfig} from '../../config';
+import {useCheckout} from '../../lib/useCheckout';
 import Logo from '../Logo';
 import Spinner from '../Spinner';
-import {useSnackbar} from '../Snackbar';
 import styles from './styles.module.css';
 
 export interface ButtonCheckoutProps {
   /** Stripe price id; the featured plan's in the current mode when absent. */
   priceId?: string;
   label?: string;
-  /** Prefilled on Stripe's page when the buyer is known. */
+  /** Prefilled on Stripe's page; the signed-in user's e-mail when absent. */
   email?: string;
   size?: 'default' | 'small';
   className?: string;
   /** Where the browser goes once the session exists; the real navigation unless a test replaces it. */
   redirect?: (url: string) => void;
-}
-
-function navigate(url: string): void {
-  window.location.assign(url);
 }
 
 /**
@@ -35,31 +28,10 @@ export default function ButtonCheckout({
   email,
   size = 'default',
   className,
-  redirect = navigate,
+  redirect,
 }: ButtonCheckoutProps) {
-  const [loading, setLoading] = useState(false);
-  const api = useApiClient();
-  const {stripeMode} = useSiteSettings();
-  const snackbar = useSnackbar();
-
-  async function checkout() {
-    trackCheckoutClicked();
-    setLoading(true);
-    try {
-      const {url} = await api.createCheckoutSession({
-        priceId: priceId ?? featuredPlan().priceId[stripeMode],
-        successUrl: `${window.location.origin}/success`,
-        cancelUrl: window.location.href,
-        ...(email ? {email} : {}),
-      });
-      redirect(url);
-    } catch (error) {
-      console.error('Checkout failed:', error);
-      snackbar.show(`Error: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      setLoading(false);
-    }
-  }
+  const {loading, start} = useCheckout();
+  const checkout = () => start({priceId, email, redirect});
 
   return (
     <button

@@ -1,0 +1,107 @@
+import React, {useCallback, useEffect, useState} from 'react';
+import Link from '@docusaurus/Link';
+import {appConfig} from '../../config';
+import type {AccessStatus} from '../../lib/api';
+import {useAuth} from '../../lib/auth/AuthContext';
+import type {AuthUser} from '../../lib/auth/types';
+import {useApiClient} from '../../lib/useApiClient';
+import {useSiteSettings} from '../../lib/SiteSettingsContext';
+import ButtonAccount, {accountName} from '../ButtonAccount';
+import ButtonCheckout from '../ButtonCheckout';
+import RequireAuth from '../RequireAuth';
+import Spinner from '../Spinner';
+import AccessStatusPanel from './AccessStatusPanel';
+import BillingPortalButton from './BillingPortalButton';
+import RequestAccess from './RequestAccess';
+import {useCheckoutSignIn} from './useCheckoutSignIn';
+import styles from './styles.module.css';
+
+const repositoryUrl = `https://github.com/${appConfig.repository.github}`;
+const dashboardPlan = appConfig.stripe.plans[1]!;
+
+function SignedInDashboard({user}: {user: AuthUser}) {
+  const api = useApiClient();
+  const {stripeMode} = useSiteSettings();
+  const [access, setAccess] = useState<AccessStatus | null>(null);
+
+  const refresh = useCallback(() => {
+    api
+      .accessStatus()
+      .then(setAccess)
+      .catch((error: unknown) => console.error('Reading the access status failed:', error));
+  }, [api]);
+  useEffect(refresh, [refresh]);
+
+  return (
+    <div className={styles.dashboard}>
+      <div className={styles.top}>
+        <h1 className={styles.title}>Welcome, {accountName(user)}</h1>
+        <ButtonAccount />
+      </div>
+      <p className={styles.welcome}>
+        Thank you for choosing {appConfig.appName}. Enter your GitHub username to be invited to the private repository,
+        then follow the documentation to ship your app.
+      </p>
+
+      <section className={styles.card} aria-labelledby="access-heading">
+        <h2 id="access-heading">Get the code</h2>
+        {access === null ? (
+          <Spinner label="Loading your access" />
+        ) : (
+          <>
+            <AccessStatusPanel access={access} onChanged={refresh} />
+            <RequestAccess user={user} initialUsername={access.username} onRequested={refresh} />
+            {!access.hasPaid && (
+              <p className={styles.muted}>
+                You have not bought {appConfig.appName} yet: Request Access takes you to checkout first.
+              </p>
+            )}
+          </>
+        )}
+        <ol className={styles.steps}>
+          <li>Request access with your GitHub username.</li>
+          <li>Accept the invitation in the e-mail GitHub sends you.</li>
+          <li>
+            Start with the <Link to="/docs">documentation</Link>.
+          </li>
+        </ol>
+        <div className={styles.links}>
+          <a className={styles.link} href={repositoryUrl} target="_blank" rel="noopener noreferrer">
+            Repository
+          </a>
+          <Link className={styles.link} to="/docs">
+            Documentation
+          </Link>
+        </div>
+      </section>
+
+      <section className={styles.card} aria-labelledby="billing-heading">
+        <h2 id="billing-heading">Billing</h2>
+        {access?.hasPaid ? (
+          <>
+            <p>Invoices, receipts and your billing details are in Stripe's billing portal.</p>
+            <BillingPortalButton />
+          </>
+        ) : (
+          <>
+            <p>
+              {appConfig.appName} {dashboardPlan.name}: ${dashboardPlan.price}, paid once, yours forever.
+            </p>
+            <ButtonCheckout priceId={dashboardPlan.priceId[stripeMode]} label={`Get ${appConfig.appName} ${dashboardPlan.name}`} />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** The buyer's dashboard (§2, §4): the checkout sign-in first, then the guard, then the page. */
+export default function Dashboard() {
+  const exchanging = useCheckoutSignIn();
+  const {user} = useAuth();
+  return (
+    <RequireAuth redirectTo="/" pending={exchanging}>
+      {user && <SignedInDashboard user={user} />}
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,99 @@
+import {initializeApp, getApps, type FirebaseOptions} from 'firebase/app';
+import {
+  browserLocalPersistence,
+  connectAuthEmulator,
+  GoogleAuthProvider,
+  indexedDBLocalPersistence,
+  initializeAuth,
+  isSignInWithEmailLink,
+  browserPopupRedirectResolver,
+  sendSignInLinkToEmail,
+  signInWithCustomToken,
+  signInWithEmailLink,
+  signInWithPopup,
+  signOut,
+  type Auth,
+  type User,
+} from 'firebase/auth';
+import type {AuthClient, AuthUser} from './types';
+
+/** Firebase's error codes as a person can act on them; anything else keeps Firebase's message. */
+const MESSAGES: Record<string, string> = {
+  'auth/invalid-email': 'That e-mail address is not valid.',
+  'auth/invalid-action-code': 'This sign-in link has expired or was already used. Ask for a new one.',
+  'auth/expired-action-code': 'This sign-in link has expired. Ask for a new one.',
+  'auth/invalid-custom-token': 'This purchase link has expired. Sign in with the e-mail you paid with.',
+  'auth/popup-closed-by-user': 'The Google window was closed before sign-in finished.',
+  'auth/popup-blocked': 'The browser blocked the Google window. Allow pop-ups for this site and try again.',
+  'auth/network-request-failed': 'Could not reach the sign-in service. Check your connection and try again.',
+  'auth/too-many-requests': 'Too many attempts. Wait a few minutes and try again.',
+  'auth/quota-exceeded': 'The daily limit of sign-in e-mails is reached. Try Google sign-in, or try again tomorrow.',
+};
+
+async function friendly<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    const code = (error as {code?: unknown}).code;
+    if (typeof code === 'string' && MESSAGES[code]) throw Object.assign(new Error(MESSAGES[code]), {code});
+    throw error;
+  }
+}
+
+export interface FirebaseAuthOptions {
+  config: FirebaseOptions;
+  /** host:port of the Firebase Auth emulator; empty for the real service. */
+  emulatorHost: string;
+}
+
+function toAuthUser(user: User | null): AuthUser | null {
+  if (!user) return null;
+  return {uid: user.uid, email: user.email, displayName: user.displayName, photoURL: user.photoURL};
+}
+
+function connect({config, emulatorHost}: FirebaseAuthOptions): Auth {
+  const app = getApps()[0] ?? initializeApp(config);
+  // initializeAuth instead of getAuth: the popup resolver and persistence are named, so nothing
+  // else of the SDK is pulled into the bundle.
+  const auth = initializeAuth(app, {
+    persistence: [indexedDBLocalPersistence, browserLocalPersistence],
+    popupRedirectResolver: browserPopupRedirectResolver,
+  });
+  if (emulatorHost) connectAuthEmulator(auth, `http://${emulatorHost}`, {disableWarnings: true});
+  return auth;
+}
+
+/** The default provider: Firebase Authentication through the modular SDK. */
+export function createFirebaseAuth(options: FirebaseAuthOptions): AuthClient {
+  const auth = connect(options);
+  return {
+    provider: 'firebase',
+    linkNeedsEmail: true,
+    onUserChanged(listener) {
+      return auth.onAuthStateChanged((user) => listener(toAuthUser(user)));
+    },
+    async signInWithGoogle() {
+      await friendly(signInWithPopup(auth, new GoogleAuthProvider()));
+    },
+    async sendSignInLink(email, continueUrl) {
+      await friendly(sendSignInLinkToEmail(auth, email, {url: continueUrl, handleCodeInApp: true}));
+    },
+    isSignInLink(url) {
+      return isSignInWithEmailLink(auth, url);
+    },
+    async completeSignInLink(url, email) {
+      if (!email) throw new Error('The e-mail address the link was sent to is required');
+      await friendly(signInWithEmailLink(auth, email, url));
+    },
+    async signInWithCheckoutToken(token) {
+      await friendly(signInWithCustomToken(auth, token));
+    },
+    async idToken(refresh = false) {
+      await auth.authStateReady();
+      return auth.currentUser ? auth.currentUser.getIdToken(refresh) : null;
+    },
+    async signOut() {
+      await signOut(auth);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The one small interface the site signs people in through. Firebase (the default) and Supabase
+ * each implement it, so pages never import a provider's SDK.
+ */
+
+export interface AuthUser {
+  uid: string;
+  email: string | null;
+  displayName: string | null;
+  photoURL: string | null;
+}
+
+export type AuthProviderName = 'firebase' | 'supabase';
+
+export interface AuthClient {
+  readonly provider: AuthProviderName;
+  /**
+   * Calls `listener` once the signed-in user is known (null when nobody is), then on every change.
+   * Returns the unsubscribe function.
+   */
+  onUserChanged(listener: (user: AuthUser | null) => void): () => void;
+  /** Google sign-in in a popup. */
+  signInWithGoogle(): Promise<void>;
+  /** E-mails a one-time sign-in link that returns to `continueUrl`. */
+  sendSignInLink(email: string, continueUrl: string): Promise<void>;
+  /** Whether `url` is the return of a sign-in link this provider sent. */
+  isSignInLink(url: string): boolean;
+  /**
+   * Whether finishing a link needs the e-mail it was sent to (Firebase checks it, so a link opened
+   * on another device asks for it; Supabase does not).
+   */
+  readonly linkNeedsEmail: boolean;
+  /** Finishes the sign-in from the link's URL. */
+  completeSignInLink(url: string, email: string | null): Promise<void>;
+  /** Signs in with the token `retrieveUserFromCheckoutSession` returned for a guest purchase. */
+  signInWithCheckoutToken(token: string): Promise<void>;
+  /** The token the worker checks, or null when nobody is signed in; `refresh` forces a new one. */
+  idToken(refresh?: boolean): Promise<string | null>;
+  signOut(): Promise<void>;
+}

@@ -1,0 +1,23 @@
+import {planStart} from '../../scripts/local/plan';
+
+describe('which services npm start stands in for', () => {
+  it('stands in for everything on a fresh clone (no keys anywhere)', () => {
+    expect(planStart({}, {})).toEqual({local: ['sign-in', 'payments', 'github', 'email'], emulator: true});
+  });
+
+  it('uses each real service whose key is set, and only those', () => {
+    expect(planStart({FIREBASE_API_KEY: 'AIza'}, {STRIPE_SECRET_KEY: 'sk_test_1', MAILGUN_API_KEY: ' '})).toEqual({
+      local: ['github', 'email'],
+      emulator: false,
+    });
+  });
+
+  it('starts no Firebase emulator for a Supabase site', () => {
+    expect(planStart({AUTH_PROVIDER: 'supabase'}, {GITHUB_TOKEN: 'ghp_1'})).toEqual({local: ['payments', 'email'], emulator: false});
+  });
+
+  it('ignores every key with --local', () => {
+    const keys = {FIREBASE_API_KEY: 'AIza', AUTH_PROVIDER: 'supabase', STRIPE_SECRET_KEY: 'sk', GITHUB_TOKEN: 'g', MAILGUN_API_KEY: 'm'};
+    expect(planStart(keys, keys, true)).toEqual({local: ['sign-in', 'payments', 'github', 'email'], emulator: true});
+  });
+});

@@ -1,0 +1,243 @@
+/** @jest-environment node */
+/**
+ * The Supabase auth client against a local stand-in of Supabase Auth's HTTP API: what a page sees
+ * when it sends, opens and finishes sign-in links, signs in after checkout and signs out.
+ */
+import crypto from 'node:crypto';
+import type {SupportedStorage} from '@supabase/supabase-js';
+import {createSupabaseAuth} from '../../src/lib/auth/supabase';
+import type {AuthClient, AuthUser} from '../../src/lib/auth/types';
+import {startSupabaseAuthStandIn, type SupabaseAuthStandIn} from '../stubs/supabaseAuth';
+
+// supabase-js builds its realtime client eagerly and wants a WebSocket, which browsers have and
+// Node 20 lacks. Auth never opens one; this stand-in fails loudly if it ever tried.
+globalThis.WebSocket = class {
+  constructor() {
+    throw new Error('The auth client opened a WebSocket.');
+  }
+} as unknown as typeof WebSocket;
+
+let supabase: SupabaseAuthStandIn;
+const cleanups: (() => void)[] = [];
+
+beforeAll(async () => {
+  supabase = await startSupabaseAuthStandIn();
+});
+
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+afterAll(async () => {
+  await supabase.close();
+});
+
+/** A fresh browser: its own session storage, so tests share nothing. */
+function newClient(): AuthClient {
+  const items = new Map<string, string>();
+  const storage: SupportedStorage = {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+  };
+  return createSupabaseAuth({url: supabase.url, anonKey: supabase.anonKey, storage});
+}
+
+/** Records what `onUserChanged` reports; `report(n)` waits for the n-th report. */
+function watch(auth: AuthClient) {
+  const reports: (AuthUser | null)[] = [];
+  let wake = () => {};
+  cleanups.push(
+    auth.onUserChanged((user) => {
+      reports.push(user);
+      wake();
+    }),
+  );
+  return {
+    reports,
+    async report(n: number) {
+      while (reports.length < n) await new Promise<void>((resolve) => (wake = resolve));
+      return reports[n - 1];
+    },
+  };
+}
+
+/** Checks an HS256 JWT against the stand-in's secret and returns its claims. */
+function verifiedClaims(token: string | null): Record<string, unknown> {
+  const [header = '', payload = '', signature = ''] = (token ?? '').split('.');
+  expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toMatchObject({alg: 'HS256'});
+  const expected = crypto.createHmac('sha256', supabase.jwtSecret).update(`${header}.${payload}`).digest('base64url');
+  expect(signature).toBe(expected);
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+  expect(claims.exp).toBeGreaterThan(Date.now() / 1000);
+  return claims;
+}
+
+const uniqueEmail = () => `reader-${crypto.randomUUID()}@example.com`;
+const continueUrl = 'https://slipway.example/login?from=pricing';
+
+async function requestLink(auth: AuthClient, email: string) {
+  await auth.sendSignInLink(email, continueUrl);
+  return supabase.linkRequests.find((request) => request.email === email)!;
+}
+
+describe('onUserChanged', () => {
+  it('reports nobody first when nobody is signed in', async () => {
+    const auth = newClient();
+    const watcher = watch(auth);
+    expect(await watcher.report(1)).toBeNull();
+    await expect(auth.idToken()).resolves.toBeNull();
+  });
+});
+
+describe('sendSignInLink', () => {
+  it('asks Supabase to e-mail a link that returns to the continue URL', async () => {
+    const email = uniqueEmail();
+    const request = await requestLink(newClient(), email);
+    expect(request).toMatchObject({email, redirectTo: continueUrl, codeChallengeMethod: 's256'});
+    expect(request.codeChallenge).toEqual(expect.any(String));
+  });
+
+  it("rejects with Supabase's message when it refuses to send", async () => {
+    supabase.failNext('/otp', 429, 'over_email_send_rate_limit', 'Email rate limit exceeded');
+    await expect(newClient().sendSignInLink(uniqueEmail(), continueUrl)).rejects.toThrow('Email rate limit exceeded');
+  });
+});
+
+describe('completeSignInLink', () => {
+  it('signs in from a token-hash link, even in another browser', async () => {
+    const email = uniqueEmail();
+    const {link} = await requestLink(newClient(), email);
+    const auth = newClient();
+    const watcher = watch(auth);
+    await watcher.report(1);
+
+    await auth.completeSignInLink(link, null);
+
+    const user = await watcher.report(2);
+    expect(user).toMatchObject({email, displayName: null, photoURL: null});
+    expect(verifiedClaims(await auth.idToken())).toMatchObject({sub: user!.uid, email, aud: 'authenticated', role: 'authenticated'});
+  });
+
+  it('signs in from a PKCE `?code=` link opened in the browser that asked for it', async () => {
+    const email = uniqueEmail();
+    const auth = newClient();
+    const watcher = watch(auth);
+    const {codeLink} = await requestLink(auth, email);
+    expect(new URL(codeLink!).origin + new URL(codeLink!).pathname).toBe('https://slipway.example/login');
+
+    await auth.completeSignInLink(codeLink!, null);
+
+    const user = await watcher.report(2);
+    expect(user).toMatchObject({email});
+    expect(verifiedClaims(await auth.idToken())).toMatchObject({sub: user!.uid, email});
+  });
+
+  it('rejects a `?code=` link opened in another browser, which holds no code verifier', async () => {
+    const {codeLink} = await requestLink(newClient(), uniqueEmail());
+    const other = newClient();
+    await expect(other.completeSignInLink(codeLink!, null)).rejects.toThrow(/code verifier/i);
+    await expect(other.idToken()).resolves.toBeNull();
+  });
+
+  it('rejects a link that was already used', async () => {
+    const {link} = await requestLink(newClient(), uniqueEmail());
+    await newClient().completeSignInLink(link, null);
+    const again = newClient();
+    await expect(again.completeSignInLink(link, null)).rejects.toThrow('Token has expired or is invalid');
+    await expect(again.idToken()).resolves.toBeNull();
+  });
+});
+
+describe('signInWithCheckoutToken', () => {
+  it('signs in with the hashed token the worker generated', async () => {
+    const email = uniqueEmail();
+    const token = supabase.issueMagicLinkToken(email, {full_name: 'Ada Lovelace', avatar_url: 'https://example.com/ada.png'});
+    const auth = newClient();
+    const watcher = watch(auth);
+    await watcher.report(1);
+
+    await auth.signInWithCheckoutToken(token);
+
+    const user = await watcher.report(2);
+    expect(user).toEqual({uid: expect.any(String), email, displayName: 'Ada Lovelace', photoURL: 'https://example.com/ada.png'});
+    expect(verifiedClaims(await auth.idToken())).toMatchObject({sub: user!.uid, email});
+  });
+
+  it.each([
+    ['a used', () => {
+      const token = supabase.issueMagicLinkToken(uniqueEmail());
+      return newClient().signInWithCheckoutToken(token).then(() => token);
+    }],
+    ['an unknown', async () => crypto.randomBytes(28).toString('hex')],
+  ])('rejects %s token and leaves nobody signed in', async (_kind, tokenFor) => {
+    const token = await tokenFor();
+    const auth = newClient();
+    const watcher = watch(auth);
+    await watcher.report(1);
+
+    await expect(auth.signInWithCheckoutToken(token)).rejects.toThrow('Token has expired or is invalid');
+
+    await expect(auth.idToken()).resolves.toBeNull();
+    expect(watcher.reports).toEqual([null]);
+  });
+});
+
+describe('idToken', () => {
+  it('returns a fresh token for the same user when asked to refresh, without reporting a user change', async () => {
+    const email = uniqueEmail();
+    const auth = newClient();
+    const watcher = watch(auth);
+    await auth.signInWithCheckoutToken(supabase.issueMagicLinkToken(email));
+    const before = verifiedClaims(await auth.idToken());
+
+    const after = verifiedClaims(await auth.idToken(true));
+
+    expect(after).toMatchObject({sub: before.sub, email});
+    expect(watcher.reports).toEqual([null, expect.objectContaining({email})]);
+  });
+
+  it('rejects a forced refresh once the session was ended elsewhere', async () => {
+    const email = uniqueEmail();
+    const here = newClient();
+    await here.signInWithCheckoutToken(supabase.issueMagicLinkToken(email));
+    const elsewhere = newClient();
+    await elsewhere.signInWithCheckoutToken(supabase.issueMagicLinkToken(email));
+    await elsewhere.signOut(); // scope 'global': every session of this user
+
+    await expect(here.idToken(true)).rejects.toThrow('Invalid Refresh Token: Refresh Token Not Found');
+  });
+});
+
+describe('signOut', () => {
+  it('ends the session at Supabase and reports nobody', async () => {
+    const email = uniqueEmail();
+    const auth = newClient();
+    const watcher = watch(auth);
+    await auth.signInWithCheckoutToken(supabase.issueMagicLinkToken(email));
+    await watcher.report(2);
+    const logoutsBefore = supabase.logouts.length;
+
+    await auth.signOut();
+
+    expect(supabase.logouts.slice(logoutsBefore)).toEqual([{scope: 'global', email}]);
+    expect(await watcher.report(3)).toBeNull();
+    await expect(auth.idToken()).resolves.toBeNull();
+  });
+});
+
+describe('isSignInLink', () => {
+  const auth = createSupabaseAuth({url: 'http://127.0.0.1:1', anonKey: 'anon', storage: {getItem: () => null, setItem: () => {}, removeItem: () => {}}});
+
+  it.each([
+    ['https://slipway.example/login?code=4b1c5e0e-2f0a-4d7c-9f1b-0d7e6c2a9a11', true],
+    ['https://slipway.example/login?token_hash=abc123&type=email', true],
+    ['https://slipway.example/login?from=pricing&token_hash=abc123&type=magiclink', true],
+    ['https://slipway.example/login?token_hash=abc123', false],
+    ['https://slipway.example/login?type=email', false],
+    ['https://slipway.example/login?from=pricing', false],
+    ['https://slipway.example/login#access_token=abc', false],
+  ])('%s → %s', (url, expected) => {
+    expect(auth.isSignInLink(url)).toBe(expected);
+  });
+});
