@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {unstable_readConfig} from 'wrangler';
 
 /** The pinned wrangler (4.86: later versions need Node 22), run offline by every script and test. */
 export const WRANGLER = path.join(__dirname, '..', 'node_modules', '.bin', 'wrangler');
@@ -22,6 +21,10 @@ export function ensureDevVars(): boolean {
 
 /** The worker's compatibility date, read from wrangler.jsonc so nothing repeats it. */
 export function workerCompatibilityDate(): string {
+  // Loaded here only: importing wrangler installs its own SIGINT handler, which exits at once and
+  // would leave `npm start`'s children running.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const {unstable_readConfig} = require('wrangler') as typeof import('wrangler');
   const date = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')}).compatibility_date;
   if (!date) throw new Error('worker/wrangler.jsonc has no compatibility_date');
   return date;

@@ -72,7 +72,15 @@ export interface GitHubStandIn {
   close(): Promise<void>;
 }
 
-export async function startGitHubStandIn(): Promise<GitHubStandIn> {
+export interface GitHubStandInOptions {
+  port?: number;
+  /** Local mode: every well-formed username is an account, so a buyer can type their own. */
+  anyUser?: boolean;
+  /** Told of each invitation and removal, for the terminal. */
+  onEvent?: (line: string) => void;
+}
+
+export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -111,7 +119,9 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
       }
       let match: RegExpExecArray | null;
       if (request.method === 'GET' && (match = /^\/users\/([^/]+)$/.exec(pathname))) {
-        const user = users.get(match[1]!.toLowerCase());
+        const login = decodeURIComponent(match[1]!);
+        if (anyUser && !users.has(login.toLowerCase())) standIn.addUser(login);
+        const user = users.get(login.toLowerCase());
         return user ? send(response, 200, user) : notFound(response);
       }
       if ((match = new RegExp(`^${repoPath}/collaborators/([^/]+)$`).exec(pathname))) {
@@ -121,6 +131,7 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
         if (request.method === 'GET') return collaborators.has(login) ? send(response, 204) : notFound(response);
         if (request.method === 'DELETE') {
           collaborators.delete(login);
+          onEvent?.(`removed @${user.login} from ${FIXTURE_REPO}`);
           return send(response, removalAnswer.status, undefined, removalAnswer.headers);
         }
         if (request.method === 'PUT') {
@@ -129,6 +140,7 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
           if (open) return send(response, 201, open);
           const invitation: Invitation = {...(invitationAnswer.response as Invitation), id: nextInvitationId++, invitee: user};
           invitations.set(invitation.id, invitation);
+          onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
           return send(response, 201, invitation, invitationAnswer.headers);
         }
       }
@@ -136,14 +148,18 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
         return send(response, 200, [...invitations.values()]);
       }
       if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
-        return invitations.delete(Number(match[1])) ? send(response, 204) : notFound(response);
+        const withdrawn = invitations.get(Number(match[1]));
+        if (!withdrawn) return notFound(response);
+        invitations.delete(withdrawn.id);
+        onEvent?.(`withdrew the invitation of @${withdrawn.invitee.login} (invitation ${withdrawn.id})`);
+        return send(response, 204);
       }
       notFound(response);
     });
   });
-  const running = await listen(server);
+  const running = await listen(server, port);
 
-  return {
+  const standIn: GitHubStandIn = {
     url: running.url,
     requests,
     invitations,
@@ -169,6 +185,7 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
     },
     close: running.close,
   };
+  return standIn;
 }
 
 /** GitHub's recorded 422 body. */

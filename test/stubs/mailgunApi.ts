@@ -18,7 +18,13 @@ export interface MailgunStandIn {
   close(): Promise<void>;
 }
 
-export async function startMailgunStandIn(): Promise<MailgunStandIn> {
+export interface MailgunStandInOptions {
+  port?: number;
+  /** Told of each message, for the terminal. */
+  onSend?: (mail: SentMail) => void;
+}
+
+export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOptions = {}): Promise<MailgunStandIn> {
   const sent: SentMail[] = [];
   let failures: {status: number; times: number} = {status: 0, times: 0};
   const server = http.createServer(async (request, response) => {
@@ -43,11 +49,13 @@ export async function startMailgunStandIn(): Promise<MailgunStandIn> {
     }).formData();
     const fields: Record<string, string> = {};
     form.forEach((value, key) => (fields[key] = String(value)));
-    sent.push({domain: decodeURIComponent(match[1]!), fields, authorization: request.headers.authorization});
+    const mail = {domain: decodeURIComponent(match[1]!), fields, authorization: request.headers.authorization};
+    sent.push(mail);
+    onSend?.(mail);
     response.writeHead(200, {'content-type': 'application/json'});
     response.end(JSON.stringify({id: `<${Date.now()}@mailgun.local>`, message: 'Queued. Thank you.'}));
   });
-  const running = await listen(server);
+  const running = await listen(server, port);
   return {
     url: running.url,
     sent,

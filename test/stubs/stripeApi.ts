@@ -5,8 +5,23 @@
  */
 import http from 'node:http';
 import qs from 'qs';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import {listen} from '../support/staticServer';
+import {checkoutPage, messagePage} from './stripeCheckoutPage';
+
+/** Local mode: sessions get a checkout page on this stand-in whose Pay button fulfils them. */
+export interface HostedPages {
+  /** Where Stripe would deliver events: the worker's webhook. */
+  webhookUrl: string;
+  webhookSecret: string;
+  /** Told of each payment and portal visit, for the terminal. */
+  onEvent?: (line: string) => void;
+}
+
+export interface StripeStandInOptions {
+  port?: number;
+  hostedPages?: HostedPages;
+}
 
 export interface StripeStandIn {
   url: string;
@@ -54,7 +69,33 @@ export function newSession(fields: Partial<Stripe.Checkout.Session> = {}): Strip
   } as Stripe.Checkout.Session;
 }
 
-export async function startStripeStandIn(): Promise<StripeStandIn> {
+const signer = new Stripe('sk_test_local_signing_only');
+
+/** Delivers `checkout.session.completed` the way Stripe does: a signed POST of the raw event. */
+async function deliverCompleted(session: Stripe.Checkout.Session, hosted: HostedPages): Promise<Response> {
+  const event = {
+    id: nextId('evt_'),
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    type: 'checkout.session.completed',
+    data: {object: session},
+    livemode: false,
+    pending_webhooks: 1,
+    request: {id: null, idempotency_key: null},
+  } as Stripe.CheckoutSessionCompletedEvent;
+  const payload = JSON.stringify(event);
+  return fetch(hosted.webhookUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signer.webhooks.generateTestHeaderString({payload, secret: hosted.webhookSecret}),
+    },
+    body: payload,
+  });
+}
+
+export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const prices = new Map<string, string>();
   const created: Record<string, unknown>[] = [];
@@ -70,11 +111,62 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     });
   }
 
+  function html(response: http.ServerResponse, status: number, body: string) {
+    response.writeHead(status, {'content-type': 'text/html; charset=utf-8'});
+    response.end(body);
+  }
+
+  /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
+  async function pay(response: http.ServerResponse, id: string, email: string, hosted: HostedPages) {
+    const open = sessions.get(id);
+    if (!open) return html(response, 404, messagePage('Unknown checkout', `There is no checkout session ${id}.`));
+    if (open.status !== 'open') {
+      return html(response, 409, messagePage('Already paid', 'This checkout is complete.', {href: open.success_url!, label: 'Continue'}));
+    }
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+      return html(response, 400, messagePage('E-mail needed', 'Enter a valid e-mail address to pay.', {href: `/checkout/${id}`, label: 'Back'}));
+    }
+    const session = standIn.complete(id, {email, paid: true});
+    const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
+    const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status} ${await delivered.text()}`;
+    hosted.onEvent?.(`paid ${session.metadata?.plan ?? ''} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
+    const next = session.success_url!.replace('{CHECKOUT_SESSION_ID}', id);
+    response.writeHead(303, {location: next});
+    response.end();
+  }
+
+  function hostedPage(request: http.IncomingMessage, response: http.ServerResponse, url: URL, raw: string): boolean {
+    if (!hostedPages) return false;
+    let match: RegExpExecArray | null;
+    if ((match = /^\/checkout\/([^/]+)$/.exec(url.pathname))) {
+      const id = decodeURIComponent(match[1]!);
+      if (request.method === 'POST') {
+        void pay(response, id, String(new URLSearchParams(raw).get('email') ?? '').trim(), hostedPages);
+        return true;
+      }
+      const session = sessions.get(id);
+      if (!session) html(response, 404, messagePage('Unknown checkout', `There is no checkout session ${id}.`));
+      else html(response, 200, checkoutPage(session, prices.get(id) ?? ''));
+      return true;
+    }
+    if ((match = /^\/billing\/([^/]+)$/.exec(url.pathname))) {
+      const portal = portalsById.get(decodeURIComponent(match[1]!));
+      if (!portal) html(response, 404, messagePage('Unknown portal session', 'Open the billing portal from the dashboard again.'));
+      else {
+        hostedPages.onEvent?.(`billing portal opened for ${portal.customer}`);
+        html(response, 200, messagePage('Billing portal', 'In local mode there are no invoices or cards to manage.', {href: portal.return_url!, label: 'Return'}));
+      }
+      return true;
+    }
+    return false;
+  }
+
   const server = http.createServer((request, response) => {
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://stripe.local');
+      if (hostedPage(request, response, url, raw)) return;
       const body = qs.parse(raw) as Record<string, unknown>;
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
@@ -87,6 +179,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           success_url: body.success_url as string,
           cancel_url: body.cancel_url as string,
         });
+        if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
         sessions.set(session.id, session);
         prices.set(session.id, items?.[0]?.price ?? '');
         return send(response, 200, session);
@@ -107,12 +200,18 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           return_url: body.return_url as string,
           url: `https://billing.stripe.com/p/session/${nextId('test_')}`,
         };
+        if (hostedPages) {
+          portal.url = `${publicUrl()}/billing/${portal.id}`;
+          portalsById.set(portal.id!, portal);
+        }
         return send(response, 200, portal);
       }
       send(response, 404, {error: {type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${url.pathname})`}});
     });
   });
-  const running = await listen(server);
+  const portalsById = new Map<string, Partial<Stripe.BillingPortal.Session>>();
+  const running = await listen(server, port);
+  const publicUrl = () => running.url;
 
   function update(id: string, fields: Partial<Stripe.Checkout.Session>) {
     const session = sessions.get(id);
@@ -122,7 +221,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     return next;
   }
 
-  return {
+  const standIn: StripeStandIn = {
     url: running.url,
     sessions,
     created,
@@ -148,4 +247,5 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     close: running.close,
   };
+  return standIn;
 }

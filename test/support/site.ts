@@ -3,21 +3,11 @@
  * settings baked in as the real `.env` would.
  */
 import {spawnSync} from 'node:child_process';
-import {createServer} from 'node:net';
 import path from 'node:path';
 
 export const ROOT = path.join(__dirname, '..', '..');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number};
-      server.close(() => resolve(port));
-    });
-  });
-}
+export {freePort} from '../../scripts/local/ports';
 
 const SETTINGS = ['WORKER_URL', 'STRIPE_MODE', 'META_PIXEL_ID', 'GA_MEASUREMENT_ID', 'CRISP_WEBSITE_ID'] as const;
 export type BuildSettings = Partial<Record<(typeof SETTINGS)[number], string>>;

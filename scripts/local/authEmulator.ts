@@ -1,0 +1,94 @@
+/**
+ * The real Firebase Auth emulator (firebase-tools). It runs offline with a `demo-` project and
+ * needs no Java and no download. Its hub and logging ports are free ones, so it never collides
+ * with another emulator on this machine.
+ */
+import {type ChildProcess, spawn} from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {freePort, waitForHttp} from './ports';
+
+export const EMULATOR_PROJECT = 'demo-slipway';
+const ROOT = path.join(__dirname, '..', '..');
+
+export interface AuthEmulator {
+  host: string;
+  process: ChildProcess;
+}
+
+/** Starts the emulator on `port` (a free one when 0); `workDir` holds its generated config. */
+export async function startAuthEmulator(workDir: string, port = 0): Promise<AuthEmulator> {
+  const [auth, hub, logging] = [port || (await freePort()), await freePort(), await freePort()];
+  fs.mkdirSync(workDir, {recursive: true});
+  const config = path.join(workDir, 'firebase.json');
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      emulators: {
+        auth: {host: '127.0.0.1', port: auth},
+        hub: {host: '127.0.0.1', port: hub},
+        logging: {host: '127.0.0.1', port: logging},
+        ui: {enabled: false},
+        singleProjectMode: true,
+      },
+    }),
+  );
+  const child = spawn(
+    path.join(ROOT, 'node_modules', '.bin', 'firebase'),
+    ['emulators:start', '--only', 'auth', '--project', EMULATOR_PROJECT, '--config', config],
+    {cwd: workDir, env: {...process.env, NO_UPDATE_NOTIFIER: '1', CI: 'true'}, stdio: ['ignore', 'pipe', 'pipe'], detached: true},
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const host = `127.0.0.1:${auth}`;
+  try {
+    await waitForHttp(`http://${host}/`, {child, timeoutMs: 60_000});
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`The Auth emulator did not start: ${(error as Error).message}\n${output}`);
+  }
+  // Let the caller exit without waiting for the emulator's pipes.
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.unref();
+  return {host, process: child};
+}
+
+export function stopAuthEmulator(child: ChildProcess) {
+  if (child.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  }
+}
+
+export interface OobCode {
+  email: string;
+  oobCode: string;
+  oobLink: string;
+  requestType: string;
+}
+
+/** The out-of-band codes (sign-in links, verifications) the emulator "sent". */
+export async function oobCodes(host: string, project = EMULATOR_PROJECT): Promise<OobCode[]> {
+  const response = await fetch(`http://${host}/emulator/v1/projects/${project}/oobCodes`);
+  if (!response.ok) throw new Error(`The Auth emulator answered ${response.status} for its codes`);
+  return ((await response.json()) as {oobCodes?: OobCode[]}).oobCodes ?? [];
+}
+
+/**
+ * The link a real sign-in e-mail leads to, once Firebase's action handler has passed the code on:
+ * the continue URL with the code, so it opens the site's finish page directly.
+ */
+export function signInLink(code: OobCode): string {
+  const link = new URL(code.oobLink);
+  const target = new URL(link.searchParams.get('continueUrl') ?? '/');
+  for (const name of ['apiKey', 'oobCode', 'mode', 'lang']) {
+    const value = link.searchParams.get(name);
+    if (value) target.searchParams.set(name, value);
+  }
+  return target.toString();
+}

@@ -1,0 +1,254 @@
+/**
+ * `npm start`: the whole product on this machine. The site (Docusaurus, port 4200), the worker
+ * (`wrangler dev` with a local D1, port 8787) and, without a real Firebase project, the Firebase
+ * Auth emulator (port 9099). Services whose keys are missing run in local mode: Stripe, GitHub
+ * and Mailgun are stood in for on this machine and what they do is printed here.
+ *
+ *   npm start              real services where keys are set, local stand-ins elsewhere
+ *   npm start -- --local   local stand-ins for everything, whatever the keys
+ *
+ * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT and
+ * LOCAL_STATE_DIR (the local D1's folder) move things for tests.
+ */
+import {type ChildProcess, spawn, spawnSync} from 'node:child_process';
+import {randomBytes} from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import {parse as parseEnv} from 'dotenv';
+import {appConfig} from '../src/config';
+import type {LocalService} from '../src/lib/siteSettings';
+import {FIXTURE_REPO, startGitHubStandIn} from '../test/stubs/githubApi';
+import {startMailgunStandIn} from '../test/stubs/mailgunApi';
+import {startStripeStandIn} from '../test/stubs/stripeApi';
+import {EMULATOR_PROJECT, oobCodes, signInLink, startAuthEmulator} from './local/authEmulator';
+import {planStart, type Vars} from './local/plan';
+import {portInUse, waitForHttp} from './local/ports';
+import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
+
+const ROOT = path.join(__dirname, '..');
+const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
+const ports = {site: port('SITE_PORT', 4200), worker: port('WORKER_PORT', 8787), emulator: port('AUTH_EMULATOR_PORT', 9099)};
+const forceLocal = process.argv.includes('--local');
+const stateDir = process.env.LOCAL_STATE_DIR ? path.resolve(process.env.LOCAL_STATE_DIR) : undefined;
+
+const children: ChildProcess[] = [];
+const closers: (() => Promise<void>)[] = [];
+let stopping = false;
+
+function say(prefix: string, line: string) {
+  console.log(`${prefix.padEnd(9)}${line}`);
+}
+
+function readVars(file: string): Vars {
+  return fs.existsSync(file) ? parseEnv(fs.readFileSync(file)) : {};
+}
+
+/** Runs a long-lived process in its own group (so stopping it stops its children), output prefixed. */
+function run(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+  const child = spawn(command, args, {...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true});
+  children.push(child);
+  for (const stream of [child.stdout!, child.stderr!]) {
+    readline.createInterface({input: stream}).on('line', (line) => line.trim() && say(prefix, line));
+  }
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    say(prefix, `stopped unexpectedly (${signal ?? `exit ${code}`}); stopping everything.`);
+    void stop(1);
+  });
+  return child;
+}
+
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    const exited = children.map(
+      (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
+    );
+    for (const child of children) signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => children.forEach((child) => signalGroup(child, 'SIGKILL')), 5000);
+    await Promise.all([...exited, ...closers.map((close) => close().catch(() => undefined))]);
+    clearTimeout(timer);
+  }
+  process.exit(code);
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function refuseBusyPorts(wanted: {name: string; port: number}[]) {
+  const busy: string[] = [];
+  for (const {name, port: number} of wanted) {
+    if (await portInUse(number)) busy.push(`port ${number} (${name})`);
+  }
+  if (busy.length === 0) return;
+  console.error(
+    `Cannot start: ${busy.join(', ')} ${busy.length === 1 ? 'is' : 'are'} already in use.\n` +
+      'Another `npm start` (or `npm run worker:dev`) may still be running: stop it, or find what holds the port\n' +
+      `with \`lsof -i :${wanted.find((entry) => busy.includes(`port ${entry.port} (${entry.name})`))!.port}\`.`,
+  );
+  process.exit(1);
+}
+
+/** Prints each sign-in link the emulator "e-mails", as the inbox would show it. */
+function printSignInLinks(host: string) {
+  const seen = new Set<string>();
+  const timer = setInterval(() => {
+    oobCodes(host)
+      .then((codes) => {
+        for (const code of codes) {
+          if (seen.has(code.oobCode)) continue;
+          seen.add(code.oobCode);
+          if (code.requestType === 'EMAIL_SIGNIN') say('[sign-in]', `link for ${code.email}: ${signInLink(code)}`);
+          else say('[sign-in]', `${code.requestType} for ${code.email}: ${code.oobLink}`);
+        }
+      })
+      .catch(() => undefined);
+  }, 1000);
+  closers.push(async () => clearInterval(timer));
+}
+
+const SERVICE_LINES: Record<LocalService, string> = {
+  'sign-in': `sign-in    Firebase Auth emulator on 127.0.0.1:${ports.emulator}; sign-in links are printed here`,
+  payments: 'payments   a local checkout page stands in for Stripe; no card is charged',
+  github: 'github     invitations are recorded and printed here',
+  email: 'e-mail     messages are printed here',
+};
+
+async function main() {
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  if (ensureDevVars()) say('[start]', 'Created worker/.dev.vars from worker/.dev.vars.example.');
+  const siteEnv = {...readVars(path.join(ROOT, '.env')), ...pick(process.env, ['AUTH_PROVIDER', 'FIREBASE_API_KEY'])};
+  const workerVars = readVars(path.join(WORKER_DIR, '.dev.vars'));
+  const plan = planStart(siteEnv, workerVars, forceLocal);
+
+  await refuseBusyPorts([
+    {name: 'the site', port: ports.site},
+    {name: 'the worker', port: ports.worker},
+    ...(plan.emulator ? [{name: 'the Firebase Auth emulator', port: ports.emulator}] : []),
+  ]);
+
+  const siteUrl = `http://localhost:${ports.site}`;
+  const workerUrl = `http://127.0.0.1:${ports.worker}`;
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-start-'));
+  closers.push(async () => fs.rmSync(workDir, {recursive: true, force: true}));
+
+  // What the worker is told on top of .dev.vars: the site's address and the stand-ins'.
+  const overrides: Record<string, string> = {SITE_URL: siteUrl};
+  const siteOverrides: Record<string, string> = {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
+
+  if (plan.emulator) {
+    say('[start]', 'Starting the Firebase Auth emulator…');
+    const emulator = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
+    children.push(emulator.process);
+    Object.assign(overrides, {AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
+    Object.assign(siteOverrides, {AUTH_PROVIDER: 'firebase', FIREBASE_API_KEY: '', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
+    printSignInLinks(emulator.host);
+  } else {
+    // A real project on the site: the worker must not accept the emulator's unsigned tokens.
+    overrides.FIREBASE_AUTH_EMULATOR_HOST = '';
+  }
+  if (plan.local.includes('payments')) {
+    const webhookSecret = `whsec_local_${randomBytes(16).toString('hex')}`;
+    const stripe = await startStripeStandIn({
+      hostedPages: {webhookUrl: `${workerUrl}/api/webhook/stripe`, webhookSecret, onEvent: (line) => say('[stripe]', line)},
+    });
+    closers.push(stripe.close);
+    Object.assign(overrides, {STRIPE_SECRET_KEY: 'sk_test_local_mode', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: stripe.url});
+  }
+  if (plan.local.includes('github')) {
+    const github = await startGitHubStandIn({anyUser: true, onEvent: (line) => say('[github]', line)});
+    closers.push(github.close);
+    Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url});
+  }
+  if (plan.local.includes('email')) {
+    const mailgun = await startMailgunStandIn({
+      onSend: ({fields}) => say('[e-mail]', `to ${fields.to}: "${fields.subject}"\n${indent(fields.text ?? '')}`),
+    });
+    closers.push(mailgun.close);
+    Object.assign(overrides, {
+      MAILGUN_API_KEY: 'local-mode-key',
+      MAILGUN_DOMAIN: `${appConfig.mailgun.subdomain}.${appConfig.domainName}`,
+      MAILGUN_API_URL: mailgun.url,
+    });
+  }
+
+  const overridesFile = path.join(workDir, 'local.vars');
+  fs.writeFileSync(overridesFile, Object.entries(overrides).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n'));
+  const persist = stateDir ? ['--persist-to', stateDir] : [];
+  say('[worker]', 'Applying the local D1 migrations…');
+  const migrated = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
+    cwd: WORKER_DIR,
+    env: {...WRANGLER_ENV, CI: 'true'},
+    encoding: 'utf8',
+  });
+  if (migrated.status !== 0) {
+    console.error(`The local D1 migrations failed:\n${migrated.stdout}\n${migrated.stderr}`);
+    await stop(1);
+  }
+  const worker = run(
+    '[worker]',
+    WRANGLER,
+    ['dev', '--ip', '127.0.0.1', '--port', String(ports.worker), '--test-scheduled', '--show-interactive-dev-session=false',
+      '--env-file', path.join(WORKER_DIR, '.dev.vars'), '--env-file', overridesFile, ...persist],
+    {cwd: WORKER_DIR, env: WRANGLER_ENV},
+  );
+  const site = run(
+    '[site]',
+    process.execPath,
+    [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'start', '--port', String(ports.site), '--host', 'localhost', '--no-open'],
+    {cwd: ROOT, env: {...process.env, ...siteOverrides, BROWSER: 'none'}},
+  );
+  await Promise.all([
+    waitForHttp(`${workerUrl}/`, {child: worker, timeoutMs: 120_000}),
+    waitForHttp(siteUrl, {child: site, timeoutMs: 180_000}),
+  ]);
+  if (plan.local.length > 0) runCronLocally(workerUrl);
+
+  console.log('');
+  say('[start]', `${appConfig.appName} is running.`);
+  say('', `site       ${siteUrl}`);
+  say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''})`);
+  if (plan.local.length > 0) {
+    say('', 'Local mode, for the services without keys:');
+    for (const service of plan.local) say('', SERVICE_LINES[service]);
+    say('', 'Put real keys in .env and worker/.dev.vars to use the real services.');
+  } else {
+    say('', 'Every service uses the keys in .env and worker/.dev.vars.');
+  }
+  say('[start]', `Ready on ${siteUrl}. Ctrl-C stops everything.`);
+}
+
+/** Deployed, a cron retries the worker's queued jobs; `wrangler dev` runs no crons, so do it here. */
+function runCronLocally(workerUrl: string) {
+  const timer = setInterval(() => {
+    fetch(`${workerUrl}/__scheduled?cron=${encodeURIComponent('*/5 * * * *')}`).catch(() => undefined);
+  }, 60_000);
+  closers.push(async () => clearInterval(timer));
+}
+
+function pick(env: NodeJS.ProcessEnv, names: string[]): Vars {
+  return Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
+}
+
+function indent(text: string): string {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => `         | ${line}`)
+    .join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  void stop(1);
+});

@@ -1,0 +1,295 @@
+/**
+ * A stand-in for the Supabase Auth (GoTrue) endpoints the browser client calls (GoTrue cannot run
+ * here): magic links with PKCE, token-hash verification, refresh, the current user and logout.
+ * Paths, query strings, bodies and error shapes follow what `@supabase/auth-js` sends and expects;
+ * answers are typed with its own `User`/`Session`/`JwtPayload` so they cannot drift.
+ *
+ * Access tokens are real HS256 JWTs, signed with node:crypto rather than jose: jose ships ES modules
+ * only and the unit project does not compile node_modules, so jose cannot load there.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type {JwtPayload, Session, User} from '@supabase/auth-js';
+import {listen} from '../support/staticServer';
+
+/** One `signInWithOtp` the stand-in was asked to e-mail. */
+export interface LinkRequest {
+  email: string;
+  /** The `redirect_to` the client asked the link to return to. */
+  redirectTo: string | null;
+  tokenHash: string;
+  /** The link as a token-hash e-mail template builds it: `redirect_to?token_hash=…&type=email`. */
+  link: string;
+  /** Set when the client used PKCE: where GoTrue's own /verify sends the browser, `redirect_to?code=…`. */
+  codeLink: string | null;
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+}
+
+export interface SupabaseAuthStandIn {
+  url: string;
+  anonKey: string;
+  /** The HS256 secret access tokens are signed with. */
+  jwtSecret: string;
+  linkRequests: LinkRequest[];
+  /** Every POST /logout, with its scope. */
+  logouts: {scope: string; email: string}[];
+  /** Imitates the admin `generate_link` (type magiclink): the `hashed_token` for `email`. */
+  issueMagicLinkToken(email: string, userMetadata?: Record<string, unknown>): string;
+  /** Answers the next request to `path` (e.g. '/otp') with a GoTrue error. */
+  failNext(path: string, status: number, errorCode: string, message: string): void;
+  close(): Promise<void>;
+}
+
+const API_VERSION = '2024-01-01';
+const EXPIRES_IN = 3600;
+
+class GoTrueError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const otpExpired = () => new GoTrueError(403, 'otp_expired', 'Token has expired or is invalid');
+
+function base64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function signJwt(claims: JwtPayload, secret: string): string {
+  const unsigned = `${base64url({alg: 'HS256', typ: 'JWT'})}.${base64url(claims)}`;
+  return `${unsigned}.${crypto.createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+function verifyJwt(token: string, secret: string): JwtPayload {
+  const [header = '', payload = '', signature = ''] = token.split('.');
+  const expected = crypto.createHmac('sha256', secret).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  const claims = given.length === expected.length && crypto.timingSafeEqual(given, expected)
+    ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as JwtPayload)
+    : null;
+  if (!claims) throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, signature is invalid');
+  if (claims.exp <= Date.now() / 1000) throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has expired');
+  return claims;
+}
+
+export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
+  const anonKey = `anon-${crypto.randomUUID()}`;
+  const jwtSecret = crypto.randomBytes(32).toString('hex');
+  const linkRequests: LinkRequest[] = [];
+  const logouts: SupabaseAuthStandIn['logouts'] = [];
+  const failures = new Map<string, GoTrueError>();
+  const users = new Map<string, User>();
+  /** Unused token hashes → e-mail; verifying one deletes it. */
+  const tokenHashes = new Map<string, string>();
+  /** PKCE auth codes → the link they stand for. */
+  const authCodes = new Map<string, {tokenHash: string; challenge: string; method: string}>();
+  const sessions = new Map<string, {email: string; refreshToken: string}>();
+  let url = '';
+
+  const userFor = (email: string, userMetadata: Record<string, unknown> = {}): User => {
+    let user = users.get(email);
+    if (!user) {
+      const now = new Date().toISOString();
+      user = {
+        id: crypto.randomUUID(),
+        aud: 'authenticated',
+        role: 'authenticated',
+        email,
+        phone: '',
+        app_metadata: {provider: 'email', providers: ['email']},
+        user_metadata: userMetadata,
+        identities: [],
+        created_at: now,
+        updated_at: now,
+        is_anonymous: false,
+      };
+      users.set(email, user);
+    }
+    return user;
+  };
+
+  // GoTrue keeps the token's hash, sha224 of e-mail + OTP, which is what links and generate_link carry.
+  const newTokenHash = (email: string): string => {
+    const hash = crypto.createHash('sha224').update(email + crypto.randomInt(1e6)).digest('hex');
+    tokenHashes.set(hash, email);
+    return hash;
+  };
+
+  const startSession = (email: string): Session => {
+    const now = new Date().toISOString();
+    const user = users.get(email)!;
+    user.email_confirmed_at ??= now;
+    user.confirmed_at ??= now;
+    user.last_sign_in_at = now;
+    const sessionId = crypto.randomUUID();
+    sessions.set(sessionId, {email, refreshToken: ''});
+    return tokensFor(sessionId);
+  };
+
+  const tokensFor = (sessionId: string): Session => {
+    const session = sessions.get(sessionId)!;
+    const user = users.get(session.email)!;
+    session.refreshToken = crypto.randomBytes(9).toString('base64url');
+    const iat = Math.floor(Date.now() / 1000);
+    const claims: JwtPayload = {
+      iss: `${url}/auth/v1`,
+      sub: user.id,
+      aud: 'authenticated',
+      exp: iat + EXPIRES_IN,
+      iat,
+      email: user.email,
+      phone: '',
+      app_metadata: user.app_metadata,
+      user_metadata: user.user_metadata,
+      role: 'authenticated',
+      aal: 'aal1',
+      amr: [{method: 'otp', timestamp: iat}],
+      session_id: sessionId,
+      is_anonymous: false,
+    };
+    return {
+      access_token: signJwt(claims, jwtSecret),
+      token_type: 'bearer',
+      expires_in: EXPIRES_IN,
+      expires_at: iat + EXPIRES_IN,
+      refresh_token: session.refreshToken,
+      user,
+    };
+  };
+
+  const sessionOf = (authorization: string | undefined) => {
+    const claims = verifyJwt(authorization?.replace(/^Bearer /, '') ?? '', jwtSecret);
+    const session = sessions.get(claims.session_id);
+    if (!session) throw new GoTrueError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    return {sessionId: claims.session_id, ...session};
+  };
+
+  const handle = (method: string, path: string, query: URLSearchParams, body: Record<string, any>, authorization?: string): unknown => {
+    if (method === 'POST' && path === '/otp') {
+      const email = String(body.email ?? '').toLowerCase();
+      if (!email) throw new GoTrueError(400, 'validation_failed', 'Only an email address or phone number should be provided');
+      if (!users.has(email) && body.create_user === false) throw new GoTrueError(422, 'otp_disabled', 'Signups not allowed for otp');
+      userFor(email, body.data);
+      const tokenHash = newTokenHash(email);
+      const redirectTo = query.get('redirect_to');
+      const back = new URL(redirectTo ?? 'http://localhost:3000/');
+      const link = new URL(back);
+      link.searchParams.set('token_hash', tokenHash);
+      link.searchParams.set('type', 'email');
+      let codeLink: string | null = null;
+      if (body.code_challenge) {
+        const code = crypto.randomUUID();
+        authCodes.set(code, {tokenHash, challenge: body.code_challenge, method: body.code_challenge_method});
+        const withCode = new URL(back);
+        withCode.searchParams.set('code', code);
+        codeLink = withCode.href;
+      }
+      linkRequests.push({
+        email,
+        redirectTo,
+        tokenHash,
+        link: link.href,
+        codeLink,
+        codeChallenge: body.code_challenge ?? null,
+        codeChallengeMethod: body.code_challenge_method ?? null,
+      });
+      return {};
+    }
+    if (method === 'POST' && path === '/verify') {
+      if (!body.type) throw new GoTrueError(400, 'validation_failed', 'Verify requires a verification type');
+      const email = tokenHashes.get(body.token_hash);
+      // A magic link's hash is found as 'email' (or the deprecated 'magiclink'), not as e.g. 'signup'.
+      if (!email || !['email', 'magiclink'].includes(body.type)) throw otpExpired();
+      tokenHashes.delete(body.token_hash);
+      return startSession(email);
+    }
+    if (method === 'POST' && path === '/token' && query.get('grant_type') === 'pkce') {
+      const flow = authCodes.get(body.auth_code);
+      if (!flow) throw new GoTrueError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
+      const verifier = String(body.code_verifier ?? '');
+      const challenge = flow.method === 's256' ? crypto.createHash('sha256').update(verifier).digest('base64url') : verifier;
+      if (challenge !== flow.challenge) throw new GoTrueError(403, 'bad_code_verifier', 'code challenge does not match previously saved code verifier');
+      authCodes.delete(body.auth_code);
+      const email = tokenHashes.get(flow.tokenHash);
+      if (!email) throw otpExpired();
+      tokenHashes.delete(flow.tokenHash);
+      return startSession(email);
+    }
+    if (method === 'POST' && path === '/token' && query.get('grant_type') === 'refresh_token') {
+      const found = [...sessions].find(([, session]) => session.refreshToken === body.refresh_token);
+      if (!found) throw new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      return tokensFor(found[0]);
+    }
+    if (method === 'GET' && path === '/user') {
+      return users.get(sessionOf(authorization).email);
+    }
+    if (method === 'POST' && path === '/logout') {
+      const {sessionId, email} = sessionOf(authorization);
+      const scope = query.get('scope') ?? 'global';
+      logouts.push({scope, email});
+      for (const [id, session] of sessions) {
+        const ends = scope === 'local' ? id === sessionId : scope === 'others' ? id !== sessionId && session.email === email : session.email === email;
+        if (ends) sessions.delete(id);
+      }
+      return null;
+    }
+    throw new GoTrueError(404, 'not_found', 'Not found');
+  };
+
+  const server = http.createServer(async (request, response) => {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    const requestUrl = new URL(request.url ?? '/', 'http://supabase.local');
+    const path = requestUrl.pathname.replace(/^\/auth\/v1/, '');
+    // Newer clients announce an API version; GoTrue then names errors by a string `code`.
+    const versioned = request.headers['x-supabase-api-version'] === API_VERSION;
+    const send = (status: number, body: unknown) => {
+      const headers: http.OutgoingHttpHeaders = {'content-type': 'application/json'};
+      if (versioned) headers['x-supabase-api-version'] = API_VERSION;
+      response.writeHead(status, headers);
+      response.end(body === null ? undefined : JSON.stringify(body));
+    };
+    // The API gateway in front of GoTrue rejects requests without the project's key.
+    if (request.headers.apikey !== anonKey) return send(401, {message: 'Invalid API key'});
+    try {
+      const failure = failures.get(path);
+      if (failure) {
+        failures.delete(path);
+        throw failure;
+      }
+      const result = handle(request.method ?? 'GET', path, requestUrl.searchParams, JSON.parse(raw || '{}'), request.headers.authorization);
+      send(result === null ? 204 : 200, result);
+    } catch (caught) {
+      const error = caught instanceof GoTrueError ? caught : new GoTrueError(500, 'unexpected_failure', String(caught));
+      send(
+        error.status,
+        versioned
+          ? {code: error.errorCode, message: error.message}
+          : {code: error.status, error_code: error.errorCode, msg: error.message},
+      );
+    }
+  });
+  const running = await listen(server);
+  url = running.url;
+  return {
+    url,
+    anonKey,
+    jwtSecret,
+    linkRequests,
+    logouts,
+    issueMagicLinkToken(email, userMetadata) {
+      const address = email.toLowerCase();
+      userFor(address, userMetadata);
+      return newTokenHash(address);
+    },
+    failNext(path, status, errorCode, message) {
+      failures.set(path, new GoTrueError(status, errorCode, message));
+    },
+    close: running.close,
+  };
+}
