@@ -150,6 +150,11 @@ async function main() {
     say('[start]', 'Starting the Firebase Auth emulator…');
     const emulator = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
     children.push(emulator.process);
+    emulator.process.on('exit', (code, signal) => {
+      if (stopping) return;
+      say('[sign-in]', `the Auth emulator stopped unexpectedly (${signal ?? `exit ${code}`}); stopping everything.`);
+      void stop(1);
+    });
     Object.assign(overrides, {AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
     Object.assign(siteOverrides, {AUTH_PROVIDER: 'firebase', FIREBASE_API_KEY: '', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
     printSignInLinks(emulator.host);
@@ -206,7 +211,8 @@ async function main() {
     '[site]',
     process.execPath,
     [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'start', '--port', String(ports.site), '--host', 'localhost', '--no-open'],
-    {cwd: ROOT, env: {...process.env, ...siteOverrides, BROWSER: 'none'}},
+    // NODE_ENV is Docusaurus's to set: an inherited one (jest's "test") matches no browserslist entry.
+    {cwd: ROOT, env: {...process.env, ...siteOverrides, BROWSER: 'none', NODE_ENV: undefined}},
   );
   await Promise.all([
     waitForHttp(`${workerUrl}/`, {child: worker, timeoutMs: 120_000}),

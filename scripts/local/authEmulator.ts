@@ -5,6 +5,7 @@
  */
 import {type ChildProcess, spawn} from 'node:child_process';
 import fs from 'node:fs';
+import type {Socket} from 'node:net';
 import path from 'node:path';
 import {freePort, waitForHttp} from './ports';
 
@@ -48,9 +49,13 @@ export async function startAuthEmulator(workDir: string, port = 0): Promise<Auth
     child.kill('SIGKILL');
     throw new Error(`The Auth emulator did not start: ${(error as Error).message}\n${output}`);
   }
-  // Let the caller exit without waiting for the emulator's pipes.
-  child.stdout?.destroy();
-  child.stderr?.destroy();
+  // Keep reading its output (a closed pipe would kill it on its next log line), but let the
+  // caller exit without waiting for the pipes.
+  for (const stream of [child.stdout, child.stderr] as (Socket | null)[]) {
+    stream?.removeAllListeners('data');
+    stream?.resume();
+    stream?.unref();
+  }
   child.unref();
   return {host, process: child};
 }

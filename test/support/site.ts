@@ -9,7 +9,22 @@ export const ROOT = path.join(__dirname, '..', '..');
 
 export {freePort} from '../../scripts/local/ports';
 
-const SETTINGS = ['WORKER_URL', 'STRIPE_MODE', 'META_PIXEL_ID', 'GA_MEASUREMENT_ID', 'CRISP_WEBSITE_ID'] as const;
+const SETTINGS = [
+  'WORKER_URL',
+  'STRIPE_MODE',
+  'META_PIXEL_ID',
+  'GA_MEASUREMENT_ID',
+  'CRISP_WEBSITE_ID',
+  'AUTH_PROVIDER',
+  'FIREBASE_API_KEY',
+  'FIREBASE_AUTH_DOMAIN',
+  'FIREBASE_PROJECT_ID',
+  'FIREBASE_APP_ID',
+  'FIREBASE_AUTH_EMULATOR_HOST',
+  'SUPABASE_URL',
+  'SUPABASE_ANON_KEY',
+  'LOCAL_MODE',
+] as const;
 export type BuildSettings = Partial<Record<(typeof SETTINGS)[number], string>>;
 
 /** `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot leak in. */

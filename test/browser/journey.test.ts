@@ -1,0 +1,246 @@
+/**
+ * The buyer's journey end to end, in Chromium, against `npm start -- --local`: the real site
+ * (Docusaurus dev server), the real worker (wrangler dev, local D1), the real Firebase Auth
+ * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
+ */
+import type {Browser, BrowserContext, Page} from 'playwright-core';
+import {appConfig} from '../../src/config';
+import {launchChromium} from '../support/chromium';
+import {startLocalStack, type LocalStack} from '../support/localStack';
+
+jest.setTimeout(300_000);
+
+const dashboardPlan = appConfig.stripe.plans[1]!;
+let stack: LocalStack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+let counter = 0;
+const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  stack = await startLocalStack();
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(contexts.map((context) => context.close()));
+  await browser?.close();
+  await stack?.interrupt();
+});
+
+interface Tab {
+  page: Page;
+  errors: string[];
+  /** `METHOD url` of every request the page made to the worker. */
+  workerCalls: string[];
+}
+
+/** A fresh browser profile on a site path, failing the test on any console error. */
+async function open(path: string): Promise<Tab> {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const workerCalls: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`Uncaught: ${error.message}`));
+  page.on('request', (request) => {
+    if (request.url().startsWith(stack.workerUrl) && request.method() !== 'OPTIONS') {
+      workerCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    }
+  });
+  await goto(page, path);
+  return {page, errors, workerCalls};
+}
+
+async function goto(page: Page, path: string) {
+  await page.goto(path.startsWith('http') ? path : `${stack.siteUrl}${path}`);
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Asks for a magic link, reads it from the terminal (printed from the emulator), opens it. */
+async function signInByMagicLink(tab: Tab, email: string) {
+  const {page} = tab;
+  await goto(page, '/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', {name: 'Send magic link'}).click();
+  await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
+  const line = await stack.waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
+  const link = line.slice(line.indexOf('http'));
+  await goto(page, link);
+  await page.waitForURL(`${stack.siteUrl}/dashboard`);
+  await page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}).waitFor();
+}
+
+describe('the buyer\'s journey on the local stack', () => {
+  const paid = {email: uniqueEmail('guest'), username: `buyer-${Date.now().toString(36)}`};
+  let paidTab: Tab;
+
+  it('says plainly that it runs in local mode, in the terminal and on the site', async () => {
+    expect(stack.output()).toMatch(/Local mode, for the services without keys/);
+    expect(stack.output()).toMatch(/a local checkout page stands in for Stripe/);
+    const {page, errors} = await open('/');
+    await expect(page.getByRole('complementary', {name: 'Local mode'}).textContent()).resolves.toMatch(
+      /payments go to a local checkout page/,
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('takes a guest from the pricing to an invitation: checkout, pay, success, dashboard, Request Access', async () => {
+    paidTab = await open('/');
+    const {page, errors, workerCalls} = paidTab;
+    await page
+      .getByRole('article', {name: dashboardPlan.name})
+      .getByRole('button', {name: `Get ${appConfig.appName} ${dashboardPlan.name}`})
+      .click();
+
+    // The local checkout page shows the plan and its price, then pays.
+    await page.waitForURL(/\/checkout\/cs_test_/);
+    await page.getByRole('heading', {name: dashboardPlan.name}).waitFor();
+    expect(await page.textContent('body')).toContain(`$${dashboardPlan.price}.00`);
+    await page.getByLabel('Email').fill(paid.email);
+    await page.getByRole('button', {name: `Pay $${dashboardPlan.price}.00`}).click();
+
+    await page.waitForURL(/\/success\?sessionId=cs_test_/);
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
+    await stack.waitForLine(new RegExp(`paid ${dashboardPlan.name} as ${escapeRegExp(paid.email)} .*webhook delivered`));
+    await stack.waitForLine(new RegExp(`\\[e-mail\\] to ${escapeRegExp(paid.email)}`));
+
+    await page.getByRole('link', {name: 'Go to Dashboard'}).click();
+    // Signed in by the session exchange; the session id leaves the address bar.
+    await page.getByRole('heading', {name: `Welcome, ${paid.email.split('@')[0]}`}).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    expect(workerCalls).toContain('GET /retrieveUserFromCheckoutSession');
+
+    await page.getByLabel('GitHub username').fill(paid.username);
+    await page.getByRole('button', {name: 'Request Access'}).click();
+    await page.getByText('Check your email!').waitFor();
+    await stack.waitForLine(new RegExp(`\\[github\\] +invited @${paid.username} `));
+    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    await expect(page.getByRole('region', {name: 'Repository access'}).textContent()).resolves.toContain(`@${paid.username}`);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows Fill out username for 3 s on an empty username, and sends no access request', async () => {
+    const {page, errors, workerCalls} = paidTab;
+    await page.getByLabel('GitHub username').fill('');
+    workerCalls.length = 0;
+    await page.getByRole('button', {name: 'Request Access'}).click();
+    const message = page.getByText('Fill out username');
+    await message.waitFor();
+    expect(workerCalls).not.toContain('POST /addUserToRepo');
+    const shownAt = Date.now();
+    await message.waitFor({state: 'detached', timeout: 6000});
+    expect(Date.now() - shownAt).toBeGreaterThan(2000);
+    expect(workerCalls).not.toContain('POST /addUserToRepo');
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the signed-in buyer after a reload, with the same pending invitation', async () => {
+    const {page, errors} = paidTab;
+    await page.reload();
+    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    await expect(page.getByLabel('GitHub username').inputValue()).resolves.toBe(paid.username);
+    expect(errors).toEqual([]);
+  });
+
+  it('signs in with a magic link from the emulator\'s out-of-band codes and lands on the dashboard', async () => {
+    const tab = await open('/');
+    await signInByMagicLink(tab, uniqueEmail('reader'));
+    // The account button names the user by the e-mail's local part when there is no display name.
+    const account = tab.page.getByRole('button', {name: /^reader\./});
+    await account.waitFor();
+    // No photo: the initial stands in for the avatar.
+    expect(await account.textContent()).toMatch(/^Rreader\./);
+    expect(tab.errors).toEqual([]);
+  });
+
+  it('sends a signed-in user who has not paid to checkout for the second plan', async () => {
+    const tab = await open('/');
+    const email = uniqueEmail('unpaid');
+    await signInByMagicLink(tab, email);
+    const {page, errors} = tab;
+    await page.getByLabel('GitHub username').fill('octocat');
+    await page.getByRole('button', {name: 'Request Access'}).click();
+    await page.waitForURL(/\/checkout\/cs_test_/);
+    await page.getByRole('heading', {name: dashboardPlan.name}).waitFor();
+    // The signed-in e-mail is prefilled on the checkout page.
+    await expect(page.getByLabel('Email').inputValue()).resolves.toBe(email);
+    expect(tab.workerCalls).not.toContain('POST /addUserToRepo');
+    expect(errors).toEqual([]);
+  });
+
+  it('sends a signed-out visitor from /dashboard to /', async () => {
+    const {page, errors} = await open('/dashboard');
+    await page.waitForURL(`${stack.siteUrl}/`);
+    await page.getByRole('heading', {level: 1}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('logs out from the account popover, ending signed out on /', async () => {
+    const tab = await open('/');
+    const email = uniqueEmail('leaving');
+    await signInByMagicLink(tab, email);
+    const {page, errors} = tab;
+    await page.getByRole('button', {name: new RegExp(escapeRegExp(email.split('@')[0]!))}).click();
+    await page.getByRole('button', {name: 'Logout'}).click();
+    await page.waitForURL(`${stack.siteUrl}/`);
+    // Signed out for good: the dashboard sends the visitor back again.
+    await goto(page, '/dashboard');
+    await page.waitForURL(`${stack.siteUrl}/`);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the worker\'s refusal in the snack bar and returns the checkout button to idle', async () => {
+    // The worker allows 10 checkouts a minute from one address: use them up, as a script would.
+    for (let i = 0; i < 12; i += 1) {
+      await fetch(`${stack.workerUrl}/createCheckoutSession`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json', origin: stack.siteUrl},
+        body: JSON.stringify({priceId: dashboardPlan.priceId.test, successUrl: `${stack.siteUrl}/success`, cancelUrl: `${stack.siteUrl}/`}),
+      });
+    }
+    const {page, errors} = await open('/');
+    const button = page.getByRole('article', {name: dashboardPlan.name}).getByRole('button');
+    await button.click();
+    await page.getByText(/^Error: Too many/).waitFor();
+    await page.getByRole('button', {name: 'Close'}).waitFor();
+    expect(await button.isEnabled()).toBe(true);
+    expect(await button.getAttribute('aria-busy')).toBe('false');
+    expect(page.url()).toBe(`${stack.siteUrl}/`);
+    // The failure is logged (§8) and nothing else went wrong.
+    expect(errors.filter((error) => !/Checkout failed|429/.test(error))).toEqual([]);
+  });
+
+  it('stops every process it started on Ctrl-C', async () => {
+    const code = await stack.interrupt();
+    expect(code).toBe(0);
+    for (const url of [stack.siteUrl, stack.workerUrl, `http://${stack.emulatorHost}`]) {
+      await expect(fetch(url)).rejects.toThrow();
+    }
+  });
+});
+
+describe('npm start with a port already in use', () => {
+  it('names the port and stops at once instead of hanging', async () => {
+    const {createServer} = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as {port: number}).port;
+    try {
+      const started = Date.now();
+      const blocked = await startLocalStack({ports: {worker: port}, readyTimeoutMs: 0});
+      const code = await blocked.exited;
+      expect(code).toBe(1);
+      expect(blocked.output()).toContain(`port ${port} (the worker) is already in use`);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      holder.close();
+    }
+  });
+});

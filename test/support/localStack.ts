@@ -1,0 +1,109 @@
+/**
+ * `npm start -- --local` as a buyer runs it, on free ports with a fresh local D1, for the
+ * end-to-end tests. Its terminal output is kept: the tests read the printed sign-in links,
+ * invitations and e-mails from it, as a person would.
+ */
+import {type ChildProcess, spawn} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {freePort} from '../../scripts/local/ports';
+import {ROOT} from './site';
+
+export const READY_LINE = 'Ctrl-C stops everything.';
+
+export interface LocalStack {
+  siteUrl: string;
+  workerUrl: string;
+  emulatorHost: string;
+  process: ChildProcess;
+  /** The exit code, once it has stopped. */
+  exited: Promise<number | null>;
+  /** Everything printed so far. */
+  output(): string;
+  /** Resolves with the first printed line matching `pattern`, waiting for it to appear. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Ctrl-C, then the exit code. */
+  interrupt(): Promise<number | null>;
+}
+
+export interface StartOptions {
+  ports?: {site?: number; worker?: number; emulator?: number};
+  /** How long to wait for the ready line; 0 returns at once. */
+  readyTimeoutMs?: number;
+}
+
+export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000}: StartOptions = {}): Promise<LocalStack> {
+  const site = ports.site ?? (await freePort());
+  const worker = ports.worker ?? (await freePort());
+  const emulator = ports.emulator ?? (await freePort());
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      SITE_PORT: String(site),
+      WORKER_PORT: String(worker),
+      AUTH_EMULATOR_PORT: String(emulator),
+      LOCAL_STATE_DIR: state,
+      FORCE_COLOR: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const waiters = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+    waiters.forEach((check) => check());
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  exited.then(() => {
+    fs.rmSync(state, {recursive: true, force: true});
+    waiters.forEach((check) => check());
+  });
+
+  function waitForLine(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`No line matching ${pattern} within ${timeoutMs} ms. Output:\n${output}`));
+      }, timeoutMs);
+      function check() {
+        const line = output.split('\n').find((candidate) => pattern.test(candidate));
+        if (line !== undefined || child.exitCode !== null) {
+          clearTimeout(timer);
+          waiters.delete(check);
+          if (line !== undefined) resolve(line);
+          else reject(new Error(`npm start exited (${child.exitCode}) before printing ${pattern}. Output:\n${output}`));
+        }
+      }
+      waiters.add(check);
+      check();
+    });
+  }
+
+  const stack: LocalStack = {
+    siteUrl: `http://localhost:${site}`,
+    workerUrl: `http://127.0.0.1:${worker}`,
+    emulatorHost: `127.0.0.1:${emulator}`,
+    process: child,
+    exited,
+    output: () => output,
+    waitForLine,
+    async interrupt() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+  if (readyTimeoutMs > 0) {
+    try {
+      await waitForLine(new RegExp(READY_LINE.replace(/[.]/g, '\\.')), readyTimeoutMs);
+    } catch (error) {
+      await stack.interrupt();
+      throw error;
+    }
+  }
+  return stack;
+}
