@@ -4,7 +4,7 @@ import MarketingLayout from '../components/MarketingLayout';
 
 export default function DashboardPage() {
   return (
-    <MarketingLayout title="Dashboard" noIndex>
+    <MarketingLayout title="Dashboard">
       <Dashboard />
     </MarketingLayout>
   );
