@@ -63,7 +63,7 @@ async function goto(page: Page, path: string) {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Asks for a magic link, reads it from the terminal (printed from the emulator), opens it. */
-async function signInByMagicLink(tab: Tab, email: string) {
+async function signInByMagicLink(tab: Tab, email: string, name = email.split('@')[0]) {
   const {page} = tab;
   await goto(page, '/signin');
   await page.getByLabel('Email').fill(email);
@@ -73,7 +73,7 @@ async function signInByMagicLink(tab: Tab, email: string) {
   const link = line.slice(line.indexOf('http'));
   await goto(page, link);
   await page.waitForURL(`${stack.siteUrl}/dashboard`);
-  await page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}).waitFor();
+  await page.getByRole('heading', {name: `Welcome, ${name}`}).waitFor();
 }
 
 describe('the buyer\'s journey on the local stack', () => {
@@ -160,6 +160,24 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(tab.errors).toEqual([]);
   });
 
+  it('names the account by its display name, with its photo, when the account has them', async () => {
+    const email = uniqueEmail('named');
+    // An account made beforehand with a name and a photo, as Google sign-in would make it.
+    const created = await fetch(`http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
+      body: JSON.stringify({email, displayName: 'Ada Lovelace', photoUrl: `${stack.siteUrl}/img/icon.png`, emailVerified: true}),
+    });
+    expect(created.status).toBe(200);
+    const tab = await open('/');
+    await signInByMagicLink(tab, email, 'Ada Lovelace');
+    const account = tab.page.getByRole('button', {name: 'Ada Lovelace'});
+    await expect(account.locator('img').getAttribute('src')).resolves.toBe(`${stack.siteUrl}/img/icon.png`);
+    await account.click();
+    await tab.page.getByRole('button', {name: 'Logout'}).waitFor();
+    expect(tab.errors).toEqual([]);
+  });
+
   it('sends a signed-in user who has not paid to checkout for the second plan', async () => {
     const tab = await open('/');
     const email = uniqueEmail('unpaid');
@@ -172,6 +190,19 @@ describe('the buyer\'s journey on the local stack', () => {
     // The signed-in e-mail is prefilled on the checkout page.
     await expect(page.getByLabel('Email').inputValue()).resolves.toBe(email);
     expect(tab.workerCalls).not.toContain('POST /addUserToRepo');
+    expect(errors).toEqual([]);
+  });
+
+  it('asks for the e-mail (the required error) and for a valid one before sending any link', async () => {
+    const {page, errors} = await open('/signin');
+    const send = page.getByRole('button', {name: 'Send magic link'});
+    await send.click();
+    await page.getByRole('alert').filter({hasText: 'Enter your e-mail address.'}).waitFor();
+    await page.getByLabel('Email').fill('not-an-address');
+    await send.click();
+    await page.getByRole('alert').filter({hasText: 'Enter a valid e-mail address'}).waitFor();
+    expect(await page.getByRole('heading', {name: 'Check your inbox'}).count()).toBe(0);
+    expect(stack.output()).not.toMatch(/link for not-an-address/);
     expect(errors).toEqual([]);
   });
 
