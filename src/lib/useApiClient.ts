@@ -1,12 +1,12 @@
 import {useMemo} from 'react';
 import {createApiClient, type ApiClient} from './api';
-import {useAuth} from './auth/AuthContext';
+import {useAuthClient} from './auth/AuthContext';
 import {useSiteSettings} from './SiteSettingsContext';
 
 /** The worker client, carrying the signed-in user's token when there is one. */
 export function useApiClient(): ApiClient {
   const {workerUrl} = useSiteSettings();
-  const {client} = useAuth();
+  const {client} = useAuthClient();
   return useMemo(
     () =>
       createApiClient({

@@ -1,7 +1,7 @@
 import {useState} from 'react';
 import {featuredPlan} from '../config';
 import {useSnackbar} from '../components/Snackbar';
-import {useAuth} from './auth/AuthContext';
+import {useAuthClient} from './auth/AuthContext';
 import {useSiteSettings} from './SiteSettingsContext';
 import {trackCheckoutClicked} from './tracking/pixel';
 import {useApiClient} from './useApiClient';
@@ -27,14 +27,14 @@ export function useCheckout() {
   const [loading, setLoading] = useState(false);
   const api = useApiClient();
   const {stripeMode} = useSiteSettings();
-  const {user} = useAuth();
+  const {currentUser} = useAuthClient();
   const snackbar = useSnackbar();
 
   async function start({priceId, email, redirect = navigate}: CheckoutOptions = {}): Promise<void> {
     trackCheckoutClicked();
     setLoading(true);
     try {
-      const prefill = email ?? user?.email ?? undefined;
+      const prefill = email ?? (await currentUser().catch(() => null))?.email ?? undefined;
       const {url} = await api.createCheckoutSession({
         priceId: priceId ?? featuredPlan().priceId[stripeMode],
         successUrl: `${window.location.origin}/success`,

@@ -1,19 +1,21 @@
-import React, {createContext, useContext, useEffect, useMemo, useState, type ReactNode} from 'react';
+import React, {createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
 import type {AuthSettings} from '../siteSettings';
 import type {AuthClient, AuthUser} from './types';
 
-export interface AuthState {
+interface AuthContextValue {
   /** False until the provider has said who is signed in: render nothing that depends on it. */
   ready: boolean;
   user: AuthUser | null;
-  /** The provider's client, loaded on first use. */
+  /** The provider's client; the first call loads its SDK and starts listening. */
   client: () => Promise<AuthClient>;
+  /** Who is signed in, once the provider knows (loads the SDK like `client`). */
+  currentUser: () => Promise<AuthUser | null>;
 }
 
 const notInBrowser = () => Promise.reject(new Error('Sign-in runs in the browser only'));
-const AuthContext = createContext<AuthState>({ready: false, user: null, client: notInBrowser});
+const AuthContext = createContext<AuthContextValue>({ready: false, user: null, client: notInBrowser, currentUser: notInBrowser});
 
-/** Loads only the chosen provider's SDK, in its own chunk, so pages never wait for it to paint. */
+/** Loads only the chosen provider's SDK, in its own chunk. */
 async function loadClient(settings: AuthSettings): Promise<AuthClient> {
   if (settings.provider === 'supabase') {
     const {createSupabaseAuth} = await import('./supabase');
@@ -23,36 +25,56 @@ async function loadClient(settings: AuthSettings): Promise<AuthClient> {
   return createFirebaseAuth({config: settings.firebase, emulatorHost: settings.firebaseEmulatorHost});
 }
 
+/**
+ * Sign-in for the whole site, loaded on demand: a page that shows who is signed in asks for it
+ * (`useAuth`), and so does a click that needs a token. The landing page and the docs never load
+ * an auth SDK before the visitor acts, which keeps them light (`npm run bench` checks it).
+ */
 export function AuthProvider({settings, children}: {settings: AuthSettings; children: ReactNode}) {
-  const [client] = useState(() => {
-    let loading: Promise<AuthClient> | undefined;
-    return () => (loading ??= loadClient(settings));
-  });
   const [state, setState] = useState<{ready: boolean; user: AuthUser | null}>({ready: false, user: null});
+  const started = useRef<{client: Promise<AuthClient>; firstUser: Promise<AuthUser | null>} | null>(null);
 
-  useEffect(() => {
-    let unsubscribe: (() => void) | undefined;
-    let cancelled = false;
-    client()
-      .then((auth) => {
-        if (cancelled) return;
-        unsubscribe = auth.onUserChanged((user) => setState({ready: true, user}));
-      })
-      .catch((error: unknown) => {
-        // §8: a start-up failure is logged; the site goes on as signed out.
-        console.error('Sign-in could not start:', error);
-        if (!cancelled) setState({ready: true, user: null});
-      });
-    return () => {
-      cancelled = true;
-      unsubscribe?.();
-    };
-  }, [client]);
+  // Stable for the page's life, so effects that depend on them run once.
+  const loaders = useMemo(() => {
+    function start() {
+      if (started.current) return started.current;
+      let known: (user: AuthUser | null) => void = () => undefined;
+      const firstUser = new Promise<AuthUser | null>((resolve) => (known = resolve));
+      const client = loadClient(settings);
+      client.then(
+        (auth) =>
+          auth.onUserChanged((user) => {
+            known(user);
+            setState({ready: true, user});
+          }),
+        (error: unknown) => {
+          // §8: a start-up failure is logged; the site goes on as signed out.
+          console.error('Sign-in could not start:', error);
+          known(null);
+          setState({ready: true, user: null});
+        },
+      );
+      started.current = {client, firstUser};
+      return started.current;
+    }
+    return {client: () => start().client, currentUser: () => start().firstUser};
+  }, [settings]);
+  const value = useMemo<AuthContextValue>(() => ({...state, ...loaders}), [state, loaders]);
 
-  const value = useMemo(() => ({...state, client}), [state, client]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
-export function useAuth(): AuthState {
+/** Who is signed in, for a component that shows it: starts sign-in when it mounts. */
+export function useAuth(): AuthContextValue {
+  const auth = useContext(AuthContext);
+  const {currentUser} = auth;
+  useEffect(() => {
+    currentUser().catch(() => undefined);
+  }, [currentUser]);
+  return auth;
+}
+
+/** The client without starting sign-in: for actions that need it only when they run. */
+export function useAuthClient(): Pick<AuthContextValue, 'client' | 'currentUser'> {
   return useContext(AuthContext);
 }
