@@ -1,12 +1,16 @@
 import React, {createContext, useContext, type ReactNode} from 'react';
-import {parseSiteSettings, type SiteSettings} from './siteSettings';
+import type {SiteSettings} from './siteSettings';
 
-const SiteSettingsContext = createContext<SiteSettings>(parseSiteSettings({}));
+// No default: the settings are parsed once at build time (docusaurus.config.ts), so the parser
+// never reaches the browser's bundle.
+const SiteSettingsContext = createContext<SiteSettings | null>(null);
 
 export function SiteSettingsProvider({value, children}: {value: SiteSettings; children: ReactNode}) {
   return <SiteSettingsContext.Provider value={value}>{children}</SiteSettingsContext.Provider>;
 }
 
 export function useSiteSettings(): SiteSettings {
-  return useContext(SiteSettingsContext);
+  const settings = useContext(SiteSettingsContext);
+  if (!settings) throw new Error('useSiteSettings needs a SiteSettingsProvider above it (src/theme/Root.tsx)');
+  return settings;
 }
