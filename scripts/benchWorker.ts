@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {exportJWK, generateKeyPair, SignJWT} from 'jose';
 import Stripe from 'stripe';
+import {freePort} from './local/ports';
 import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV, workerCompatibilityDate} from './wrangler';
 
 const EMPTY_WORKER = path.join(__dirname, 'bench', 'emptyWorker.js');
@@ -83,17 +84,6 @@ async function stopChildren() {
 process.on('exit', () => children.forEach((child) => killGroup(child, 'SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => process.exit(130));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function wranglerSync(args: string[], cwd: string) {

@@ -3,6 +3,7 @@ import {appConfig} from '../../config';
 import type {AccessStatus} from '../../lib/api';
 import {useApiClient} from '../../lib/useApiClient';
 import {useSnackbar} from '../Snackbar';
+import {ACCESS_MESSAGES} from './RequestAccess';
 import Spinner from '../Spinner';
 import styles from './styles.module.css';
 import controls from '../../css/controls.module.css';
@@ -44,7 +45,7 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
     setResending(true);
     try {
       await api.resendInvitation();
-      snackbar.show('Check your email!');
+      snackbar.show(ACCESS_MESSAGES.sent);
       onChanged();
     } catch (error) {
       console.error('Resending the invitation failed:', error);
