@@ -22,14 +22,19 @@ const dashboardPlan = appConfig.stripe.plans[1]!;
 function SignedInDashboard({user}: {user: AuthUser}) {
   const api = useApiClient();
   const {stripeMode} = useSiteSettings();
-  const [access, setAccess] = useState<AccessStatus | null>(null);
+  // null while loading; 'unknown' when the worker could not say (the form still works: it checks).
+  const [access, setAccess] = useState<AccessStatus | 'unknown' | null>(null);
 
   const refresh = useCallback(() => {
     api
       .accessStatus()
       .then(setAccess)
-      .catch((error: unknown) => console.error('Reading the access status failed:', error));
+      .catch((error: unknown) => {
+        console.error('Reading the access status failed:', error);
+        setAccess('unknown');
+      });
   }, [api]);
+  const known = access === null || access === 'unknown' ? null : access;
   useEffect(refresh, [refresh]);
 
   return (
@@ -49,9 +54,9 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           <Spinner label="Loading your access" />
         ) : (
           <>
-            <AccessStatusPanel access={access} onChanged={refresh} />
-            <RequestAccess user={user} initialUsername={access.username} onRequested={refresh} />
-            {!access.hasPaid && (
+            {known && <AccessStatusPanel access={known} onChanged={refresh} />}
+            <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
+            {known && !known.hasPaid && (
               <p className={styles.muted}>
                 You have not bought {appConfig.appName} yet: Request Access takes you to checkout first.
               </p>
@@ -77,7 +82,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
 
       <section className={styles.card} aria-labelledby="billing-heading">
         <h2 id="billing-heading">Billing</h2>
-        {access?.hasPaid ? (
+        {known?.hasPaid ? (
           <>
             <p>Invoices, receipts and your billing details are in Stripe's billing portal.</p>
             <BillingPortalButton />
