@@ -39,6 +39,7 @@ describe('checkout from the landing page in Chromium', () => {
     await page.getByRole('progressbar', {name: 'Opening checkout'}).waitFor();
     expect(await starter.isDisabled()).toBe(true);
 
+    await worker.waitForHeld();
     worker.answer({kind: 'error', status: 400, body: {error: 'Price ID is required'}});
     worker.release('not a url');
     await page.getByText('Error: The server sent no checkout URL').waitFor();

@@ -149,6 +149,17 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it('opens the billing portal for the buyer and comes back to the dashboard', async () => {
+    const {page, errors} = paidTab;
+    await page.getByRole('button', {name: 'Billing portal'}).click();
+    await page.getByRole('heading', {name: 'Billing portal'}).waitFor();
+    await stack.waitForLine(/\[stripe\] +billing portal opened for cus_/);
+    await page.getByRole('link', {name: 'Return'}).click();
+    await page.waitForURL(`${stack.siteUrl}/dashboard`);
+    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('signs in with a magic link from the emulator\'s out-of-band codes and lands on the dashboard', async () => {
     const tab = await open('/');
     await signInByMagicLink(tab, uniqueEmail('reader'));

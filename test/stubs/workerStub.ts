@@ -18,6 +18,8 @@ export interface WorkerStub {
   answer: (next: CheckoutAnswer) => void;
   /** Answers the held request with a URL. */
   release: (url: string) => void;
+  /** Resolves once a request is being held (the site may load its auth SDK before sending). */
+  waitForHeld: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -60,6 +62,9 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
     requests,
     answer: (next) => {
       answer = next;
+    },
+    waitForHeld: async () => {
+      while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     },
     release: (url) => {
       for (const response of held.splice(0)) send(response, 200, {url});
