@@ -6,14 +6,18 @@ import {useSiteSettings} from './SiteSettingsContext';
 /** The worker client, carrying the signed-in user's token when there is one. */
 export function useApiClient(): ApiClient {
   const {workerUrl} = useSiteSettings();
-  const {client} = useAuthClient();
+  const {client, userIfSignedIn} = useAuthClient();
   return useMemo(
     () =>
       createApiClient({
         baseUrl: workerUrl,
-        // Sign-in that cannot start (logged by AuthProvider) means calls go out as a visitor's.
-        idToken: (refresh) => client().then((auth) => auth.idToken(refresh), () => null),
+        // A visitor's calls carry no token; sign-in that cannot start (logged by AuthProvider)
+        // makes them a visitor's too.
+        idToken: async (refresh) => {
+          const user = await userIfSignedIn().catch(() => null);
+          return user ? (await client()).idToken(refresh) : null;
+        },
       }),
-    [workerUrl, client],
+    [workerUrl, client, userIfSignedIn],
   );
 }

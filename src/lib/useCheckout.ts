@@ -27,14 +27,14 @@ export function useCheckout() {
   const [loading, setLoading] = useState(false);
   const api = useApiClient();
   const {stripeMode} = useSiteSettings();
-  const {currentUser} = useAuthClient();
+  const {userIfSignedIn} = useAuthClient();
   const snackbar = useSnackbar();
 
   async function start({priceId, email, redirect = navigate}: CheckoutOptions = {}): Promise<void> {
     trackCheckoutClicked();
     setLoading(true);
     try {
-      const prefill = email ?? (await currentUser().catch(() => null))?.email ?? undefined;
+      const prefill = email ?? (await userIfSignedIn().catch(() => null))?.email ?? undefined;
       const {url} = await api.createCheckoutSession({
         priceId: priceId ?? featuredPlan().priceId[stripeMode],
         successUrl: `${window.location.origin}/success`,

@@ -10,10 +10,41 @@ interface AuthContextValue {
   client: () => Promise<AuthClient>;
   /** Who is signed in, once the provider knows (loads the SDK like `client`). */
   currentUser: () => Promise<AuthUser | null>;
+  /**
+   * Like `currentUser`, but answers null at once, loading nothing, when this browser has not been
+   * signed in: a visitor's checkout click never waits for an auth SDK.
+   */
+  userIfSignedIn: () => Promise<AuthUser | null>;
+}
+
+/** Set while someone is signed in in this browser; only a hint, the provider stays the truth. */
+const SIGNED_IN_HINT = 'auth:signedIn';
+
+function hint(user: AuthUser | null): void {
+  try {
+    if (user) window.localStorage.setItem(SIGNED_IN_HINT, '1');
+    else window.localStorage.removeItem(SIGNED_IN_HINT);
+  } catch {
+    // Storage refused (private window): every click then asks the provider.
+  }
+}
+
+function maybeSignedIn(): boolean {
+  try {
+    return window.localStorage.getItem(SIGNED_IN_HINT) !== null;
+  } catch {
+    return true;
+  }
 }
 
 const notInBrowser = () => Promise.reject(new Error('Sign-in runs in the browser only'));
-const AuthContext = createContext<AuthContextValue>({ready: false, user: null, client: notInBrowser, currentUser: notInBrowser});
+const AuthContext = createContext<AuthContextValue>({
+  ready: false,
+  user: null,
+  client: notInBrowser,
+  currentUser: notInBrowser,
+  userIfSignedIn: async () => null,
+});
 
 /** Loads only the chosen provider's SDK, in its own chunk. */
 async function loadClient(settings: AuthSettings): Promise<AuthClient> {
@@ -32,32 +63,41 @@ async function loadClient(settings: AuthSettings): Promise<AuthClient> {
  */
 export function AuthProvider({settings, children}: {settings: AuthSettings; children: ReactNode}) {
   const [state, setState] = useState<{ready: boolean; user: AuthUser | null}>({ready: false, user: null});
-  const started = useRef<{client: Promise<AuthClient>; firstUser: Promise<AuthUser | null>} | null>(null);
+  const started = useRef<{client: Promise<AuthClient>; known: Promise<void>} | null>(null);
+  const latest = useRef<AuthUser | null>(null);
 
   // Stable for the page's life, so effects that depend on them run once.
   const loaders = useMemo(() => {
     function start() {
       if (started.current) return started.current;
-      let known: (user: AuthUser | null) => void = () => undefined;
-      const firstUser = new Promise<AuthUser | null>((resolve) => (known = resolve));
+      let markKnown: () => void = () => undefined;
+      // Resolves once the provider has said who is signed in; then `latest` follows every change.
+      const known = new Promise<void>((resolve) => (markKnown = resolve));
       const client = loadClient(settings);
       client.then(
         (auth) =>
           auth.onUserChanged((user) => {
-            known(user);
+            latest.current = user;
+            markKnown();
+            hint(user);
             setState({ready: true, user});
           }),
         (error: unknown) => {
           // §8: a start-up failure is logged; the site goes on as signed out.
           console.error('Sign-in could not start:', error);
-          known(null);
+          markKnown();
           setState({ready: true, user: null});
         },
       );
-      started.current = {client, firstUser};
+      started.current = {client, known};
       return started.current;
     }
-    return {client: () => start().client, currentUser: () => start().firstUser};
+    return {
+      client: () => start().client,
+      currentUser: () => start().known.then(() => latest.current),
+      userIfSignedIn: () =>
+        started.current || maybeSignedIn() ? start().known.then(() => latest.current) : Promise.resolve(null),
+    };
   }, [settings]);
   const value = useMemo<AuthContextValue>(() => ({...state, ...loaders}), [state, loaders]);
 
@@ -75,6 +115,6 @@ export function useAuth(): AuthContextValue {
 }
 
 /** The client without starting sign-in: for actions that need it only when they run. */
-export function useAuthClient(): Pick<AuthContextValue, 'client' | 'currentUser'> {
+export function useAuthClient(): Pick<AuthContextValue, 'client' | 'currentUser' | 'userIfSignedIn'> {
   return useContext(AuthContext);
 }
