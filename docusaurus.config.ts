@@ -12,6 +12,13 @@ import {writeStaticFiles} from './src/seo/writeStaticFiles';
 // The root .env holds the site's public settings; the shell's own variables win.
 loadEnv({path: path.join(__dirname, '.env'), quiet: true});
 const siteSettings = parseSiteSettings(process.env);
+if (process.argv.includes('build') && siteSettings.auth.provider === 'firebase' && siteSettings.auth.firebaseEmulatorHost) {
+  // Fine for tests and local previews; a deployed site would send its buyers to a local emulator.
+  console.warn(
+    `[slipway] This build signs in against the Firebase Auth emulator at ${siteSettings.auth.firebaseEmulatorHost}. ` +
+      'Set FIREBASE_API_KEY (and the rest of the Firebase web config) in .env before deploying.',
+  );
+}
 
 const config = {
   title: appConfig.appName,
