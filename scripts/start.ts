@@ -52,12 +52,17 @@ function run(prefix: string, command: string, args: string[], options: {cwd: str
   for (const stream of [child.stdout!, child.stderr!]) {
     readline.createInterface({input: stream}).on('line', (line) => line.trim() && say(prefix, line));
   }
+  stopAllWhenItExits(prefix, child);
+  return child;
+}
+
+/** One process dying takes the others down: a half-running stack would only mislead. */
+function stopAllWhenItExits(prefix: string, child: ChildProcess) {
   child.on('exit', (code, signal) => {
     if (stopping) return;
     say(prefix, `stopped unexpectedly (${signal ?? `exit ${code}`}); stopping everything.`);
     void stop(1);
   });
-  return child;
 }
 
 async function stop(code: number): Promise<never> {
@@ -84,15 +89,14 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
 }
 
 async function refuseBusyPorts(wanted: {name: string; port: number}[]) {
-  const busy: string[] = [];
-  for (const {name, port: number} of wanted) {
-    if (await portInUse(number)) busy.push(`port ${number} (${name})`);
-  }
+  const busy: {name: string; port: number}[] = [];
+  for (const entry of wanted) if (await portInUse(entry.port)) busy.push(entry);
   if (busy.length === 0) return;
+  const named = busy.map(({name, port: number}) => `port ${number} (${name})`).join(', ');
   console.error(
-    `Cannot start: ${busy.join(', ')} ${busy.length === 1 ? 'is' : 'are'} already in use.\n` +
+    `Cannot start: ${named} ${busy.length === 1 ? 'is' : 'are'} already in use.\n` +
       'Another `npm start` (or `npm run worker:dev`) may still be running: stop it, or find what holds the port\n' +
-      `with \`lsof -i :${wanted.find((entry) => busy.includes(`port ${entry.port} (${entry.name})`))!.port}\`.`,
+      `with \`lsof -i :${busy[0]!.port}\`.`,
   );
   process.exit(1);
 }
@@ -150,11 +154,7 @@ async function main() {
     say('[start]', 'Starting the Firebase Auth emulator…');
     const emulator = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
     children.push(emulator.process);
-    emulator.process.on('exit', (code, signal) => {
-      if (stopping) return;
-      say('[sign-in]', `the Auth emulator stopped unexpectedly (${signal ?? `exit ${code}`}); stopping everything.`);
-      void stop(1);
-    });
+    stopAllWhenItExits('[sign-in]', emulator.process);
     Object.assign(overrides, {AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
     Object.assign(siteOverrides, {AUTH_PROVIDER: 'firebase', FIREBASE_API_KEY: '', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
     printSignInLinks(emulator.host);

@@ -1,4 +1,5 @@
 export {appConfig} from './app';
 export {landing} from './landing';
-export {featuredPlan, findPlanByPriceId} from './plans';
+export {dashboardPlan, featuredPlan, findPlanByPriceId} from './plans';
+export {repositoryUrl} from './links';
 export * from './types';

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import {assertChromium} from '../support/chromium';
 import {serveStatic, type RunningServer} from '../support/staticServer';
-import {buildSite, freePort, ROOT} from '../support/site';
+import {freePort} from '../../scripts/local/ports';
+import {buildSite, ROOT} from '../support/site';
 
 declare global {
   // eslint-disable-next-line no-var

@@ -31,6 +31,18 @@ export interface BrowserSession {
   close: () => Promise<void>;
 }
 
+/** Collects the page's console errors, uncaught exceptions and requested URLs from now on. */
+export function watchPage(page: Page): Pick<Tab, 'errors' | 'requests'> {
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`Uncaught: ${error.message}`));
+  page.on('request', (request) => requests.push(request.url()));
+  return {errors, requests};
+}
+
 /** One Chromium per test file; each `open` is a fresh context, so no state leaks between tests. */
 export async function startBrowser(): Promise<BrowserSession> {
   const browser: Browser = await launchChromium();
@@ -42,13 +54,7 @@ export async function startBrowser(): Promise<BrowserSession> {
       if (fakeClock) await context.clock.install();
       await prepare?.(context);
       const page = await context.newPage();
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(`Uncaught: ${error.message}`));
-      page.on('request', (request) => requests.push(request.url()));
+      const {errors, requests} = watchPage(page);
       await page.goto(siteUrl(path, tracked ? 'TEST_TRACKED_SITE_URL' : 'TEST_SITE_URL'));
       await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
       return {page, errors, requests};

@@ -4,13 +4,14 @@
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
 import type {Browser, BrowserContext, Page} from 'playwright-core';
-import {appConfig} from '../../src/config';
+import {appConfig, dashboardPlan} from '../../src/config';
 import {launchChromium} from '../support/chromium';
 import {startLocalStack, type LocalStack} from '../support/localStack';
+import {watchPage} from './helpers';
 
 jest.setTimeout(300_000);
 
-const dashboardPlan = appConfig.stripe.plans[1]!;
+const plan = dashboardPlan();
 let stack: LocalStack;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -40,12 +41,8 @@ async function open(path: string): Promise<Tab> {
   const context = await browser.newContext({viewport: {width: 1280, height: 900}});
   contexts.push(context);
   const page = await context.newPage();
-  const errors: string[] = [];
+  const {errors} = watchPage(page);
   const workerCalls: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(`Uncaught: ${error.message}`));
   page.on('request', (request) => {
     if (request.url().startsWith(stack.workerUrl) && request.method() !== 'OPTIONS') {
       workerCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
@@ -94,21 +91,21 @@ describe('the buyer\'s journey on the local stack', () => {
     paidTab = await open('/');
     const {page, errors, workerCalls} = paidTab;
     await page
-      .getByRole('article', {name: dashboardPlan.name})
-      .getByRole('button', {name: `Get ${appConfig.appName} ${dashboardPlan.name}`})
+      .getByRole('article', {name: plan.name})
+      .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
       .click();
 
     // The local checkout page shows the plan and its price, then pays.
     await page.waitForURL(/\/checkout\/cs_test_/);
-    await page.getByRole('heading', {name: dashboardPlan.name}).waitFor();
-    expect(await page.textContent('body')).toContain(`$${dashboardPlan.price}.00`);
+    await page.getByRole('heading', {name: plan.name}).waitFor();
+    expect(await page.textContent('body')).toContain(`$${plan.price}.00`);
     await page.getByLabel('Email').fill(paid.email);
-    await page.getByRole('button', {name: `Pay $${dashboardPlan.price}.00`}).click();
+    await page.getByRole('button', {name: `Pay $${plan.price}.00`}).click();
 
     await page.waitForURL(/\/success\?sessionId=cs_test_/);
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
-    await stack.waitForLine(new RegExp(`paid ${dashboardPlan.name} as ${escapeRegExp(paid.email)} .*webhook delivered`));
+    await stack.waitForLine(new RegExp(`paid ${plan.name} as ${escapeRegExp(paid.email)} .*webhook delivered`));
     await stack.waitForLine(new RegExp(`\\[e-mail\\] to ${escapeRegExp(paid.email)}`));
 
     await page.getByRole('link', {name: 'Go to Dashboard'}).click();
@@ -197,7 +194,7 @@ describe('the buyer\'s journey on the local stack', () => {
     await page.getByLabel('GitHub username').fill('octocat');
     await page.getByRole('button', {name: 'Request Access'}).click();
     await page.waitForURL(/\/checkout\/cs_test_/);
-    await page.getByRole('heading', {name: dashboardPlan.name}).waitFor();
+    await page.getByRole('heading', {name: plan.name}).waitFor();
     // The signed-in e-mail is prefilled on the checkout page.
     await expect(page.getByLabel('Email').inputValue()).resolves.toBe(email);
     expect(tab.workerCalls).not.toContain('POST /addUserToRepo');
@@ -244,11 +241,11 @@ describe('the buyer\'s journey on the local stack', () => {
       await fetch(`${stack.workerUrl}/createCheckoutSession`, {
         method: 'POST',
         headers: {'content-type': 'application/json', origin: stack.siteUrl},
-        body: JSON.stringify({priceId: dashboardPlan.priceId.test, successUrl: `${stack.siteUrl}/success`, cancelUrl: `${stack.siteUrl}/`}),
+        body: JSON.stringify({priceId: plan.priceId.test, successUrl: `${stack.siteUrl}/success`, cancelUrl: `${stack.siteUrl}/`}),
       });
     }
     const {page, errors} = await open('/');
-    const button = page.getByRole('article', {name: dashboardPlan.name}).getByRole('button');
+    const button = page.getByRole('article', {name: plan.name}).getByRole('button');
     await button.click();
     await page.getByText(/^Error: Too many/).waitFor();
     await page.getByRole('button', {name: 'Close'}).waitFor();

@@ -70,27 +70,38 @@ export function newSession(fields: Partial<Stripe.Checkout.Session> = {}): Strip
 }
 
 const signer = new Stripe('sk_test_local_signing_only');
+let eventCounter = 0;
 
-/** Delivers `checkout.session.completed` the way Stripe does: a signed POST of the raw event. */
-async function deliverCompleted(session: Stripe.Checkout.Session, hosted: HostedPages): Promise<Response> {
-  const event = {
-    id: nextId('evt_'),
+/** A Stripe event around an object, as Stripe would send it. */
+export function stripeEvent<T extends Stripe.Event['type']>(
+  type: T,
+  object: Extract<Stripe.Event, {type: T}>['data']['object'],
+  id = `evt_test_${Date.now().toString(36)}${(eventCounter++).toString(36)}`,
+): Stripe.Event {
+  return {
+    id,
     object: 'event',
-    api_version: Stripe.API_VERSION,
+    api_version: '2025-01-27.acacia',
     created: Math.floor(Date.now() / 1000),
-    type: 'checkout.session.completed',
-    data: {object: session},
+    type,
+    data: {object},
     livemode: false,
     pending_webhooks: 1,
     request: {id: null, idempotency_key: null},
-  } as Stripe.CheckoutSessionCompletedEvent;
-  const payload = JSON.stringify(event);
+  } as unknown as Stripe.Event;
+}
+
+/** The `stripe-signature` header Stripe would send with this raw payload. */
+export function signStripePayload(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  return signer.webhooks.generateTestHeaderString({payload, secret, timestamp});
+}
+
+/** Delivers `checkout.session.completed` the way Stripe does: a signed POST of the raw event. */
+async function deliverCompleted(session: Stripe.Checkout.Session, hosted: HostedPages): Promise<Response> {
+  const payload = JSON.stringify(stripeEvent('checkout.session.completed', session));
   return fetch(hosted.webhookUrl, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': signer.webhooks.generateTestHeaderString({payload, secret: hosted.webhookSecret}),
-    },
+    headers: {'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, hosted.webhookSecret)},
     body: payload,
   });
 }

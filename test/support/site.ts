@@ -7,8 +7,6 @@ import path from 'node:path';
 
 export const ROOT = path.join(__dirname, '..', '..');
 
-export {freePort} from '../../scripts/local/ports';
-
 const SETTINGS = [
   'WORKER_URL',
   'STRIPE_MODE',

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import {exportJWK, generateKeyPair, type JWK, SignJWT} from 'jose';
-import {EMULATOR_PROJECT} from '../support/firebaseEmulator';
+import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {listen, type RunningServer} from '../support/staticServer';
 import {startStack, type Stack} from './stack';
 

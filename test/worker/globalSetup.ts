@@ -1,7 +1,7 @@
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import {startAuthEmulator} from '../support/firebaseEmulator';
+import {startAuthEmulator} from '../../scripts/local/authEmulator';
 import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../../scripts/wrangler';
 import {BUNDLE_DIR} from '../support/workerRuntime';
 

@@ -1,5 +1,5 @@
 import type {ChildProcess} from 'node:child_process';
-import {stopAuthEmulator} from '../support/firebaseEmulator';
+import {stopAuthEmulator} from '../../scripts/local/authEmulator';
 
 export default async function globalTeardown() {
   const child = (globalThis as {authEmulator?: ChildProcess}).authEmulator;

@@ -2,13 +2,15 @@
  * One test file's backend: the worker in workerd with a fresh local D1, pointed at stand-ins for
  * Stripe, GitHub and Mailgun, and at the shared Firebase Auth emulator for ID tokens.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
-import {EMULATOR_PROJECT} from '../support/firebaseEmulator';
+import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
 import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../stubs/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../stubs/mailgunApi';
-import {startStripeStandIn, type StripeStandIn} from '../stubs/stripeApi';
+import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../stubs/stripeApi';
+
+export {stripeEvent};
 
 export const WEBHOOK_SECRET = 'whsec_test_secret_for_the_worker_suite';
 export const MAILGUN_SIGNING_KEY = 'mailgun-signing-key-for-tests';
@@ -16,7 +18,6 @@ export const PRICE_ADVANCED = appConfig.stripe.plans[1]!.priceId.test;
 export const PRICE_STARTER = appConfig.stripe.plans[0]!.priceId.test;
 export {SITE_ORIGIN};
 
-const stripeLibrary = new Stripe('sk_test_signing_only');
 
 export interface SignedInUser {
   uid: string;
@@ -44,29 +45,8 @@ export interface Stack {
 }
 
 const PASSWORD = 'correct horse battery staple';
-let eventCounter = 0;
-
-/** A Stripe event around an object, as Stripe would send it. */
-export function stripeEvent<T extends Stripe.Event['type']>(
-  type: T,
-  object: Extract<Stripe.Event, {type: T}>['data']['object'],
-  id = `evt_test_${Date.now().toString(36)}${(eventCounter++).toString(36)}`,
-): Stripe.Event {
-  return {
-    id,
-    object: 'event',
-    api_version: '2025-01-27.acacia',
-    created: Math.floor(Date.now() / 1000),
-    type,
-    data: {object},
-    livemode: false,
-    pending_webhooks: 1,
-    request: {id: null, idempotency_key: null},
-  } as unknown as Stripe.Event;
-}
-
 export function signPayload(payload: string, timestamp = Math.floor(Date.now() / 1000), secret = WEBHOOK_SECRET) {
-  return stripeLibrary.webhooks.generateTestHeaderString({payload, secret, timestamp});
+  return signStripePayload(payload, secret, timestamp);
 }
 
 export function uniqueEmail(label = 'buyer') {

@@ -1,5 +1,5 @@
 import React, {useState} from 'react';
-import {appConfig} from '../../config';
+import {repositoryUrl} from '../../config';
 import type {AccessStatus} from '../../lib/api';
 import {useApiClient} from '../../lib/useApiClient';
 import {useSnackbar} from '../Snackbar';
@@ -7,8 +7,6 @@ import {ACCESS_MESSAGES} from './RequestAccess';
 import Spinner from '../Spinner';
 import styles from './styles.module.css';
 import controls from '../../css/controls.module.css';
-
-const repositoryUrl = `https://github.com/${appConfig.repository.github}`;
 
 function describe(access: AccessStatus): {title: string; text: string} | null {
   const who = access.username ? `@${access.username}` : 'your GitHub account';

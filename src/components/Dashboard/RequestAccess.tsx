@@ -1,6 +1,6 @@
 import React, {useEffect, useState, type FormEvent} from 'react';
 import clsx from 'clsx';
-import {appConfig} from '../../config';
+import {dashboardPlan} from '../../config';
 import {ApiError} from '../../lib/api';
 import type {AuthUser} from '../../lib/auth/types';
 import {useApiClient} from '../../lib/useApiClient';
@@ -19,9 +19,6 @@ export const ACCESS_MESSAGES = {
 } as const;
 /** How long the username message stays (§9). */
 export const USERNAME_MESSAGE_MS = 3000;
-
-/** The plan the dashboard sells (§7): the second one. */
-const dashboardPlan = appConfig.stripe.plans[1]!;
 
 export interface RequestAccessProps {
   user: AuthUser;
@@ -67,7 +64,7 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
     setLoading(true);
     try {
       if (!(await hasPaid())) {
-        await checkout.start({priceId: dashboardPlan.priceId[stripeMode], redirect});
+        await checkout.start({priceId: dashboardPlan().priceId[stripeMode], redirect});
         return;
       }
       const wanted = username.trim();

@@ -1,6 +1,6 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig} from '../../config';
+import {appConfig, dashboardPlan, repositoryUrl} from '../../config';
 import type {AccessStatus} from '../../lib/api';
 import {useAuth} from '../../lib/auth/AuthContext';
 import type {AuthUser} from '../../lib/auth/types';
@@ -16,8 +16,7 @@ import RequestAccess from './RequestAccess';
 import {useCheckoutSignIn} from './useCheckoutSignIn';
 import styles from './styles.module.css';
 
-const repositoryUrl = `https://github.com/${appConfig.repository.github}`;
-const dashboardPlan = appConfig.stripe.plans[1]!;
+const plan = dashboardPlan();
 
 function SignedInDashboard({user}: {user: AuthUser}) {
   const api = useApiClient();
@@ -90,9 +89,9 @@ function SignedInDashboard({user}: {user: AuthUser}) {
         ) : (
           <>
             <p>
-              {appConfig.appName} {dashboardPlan.name}: ${dashboardPlan.price}, paid once, yours forever.
+              {appConfig.appName} {plan.name}: ${plan.price}, paid once, yours forever.
             </p>
-            <ButtonCheckout priceId={dashboardPlan.priceId[stripeMode]} label={`Get ${appConfig.appName} ${dashboardPlan.name}`} />
+            <ButtonCheckout priceId={plan.priceId[stripeMode]} label={`Get ${appConfig.appName} ${plan.name}`} />
           </>
         )}
       </section>
