@@ -8,6 +8,9 @@ import {parseSiteSettings} from './src/lib/siteSettings';
 import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
 import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
+import docsColorMode from './src/plugins/docsColorMode';
+import llmsTxt from './src/plugins/llmsTxt';
+import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
 loadEnv({path: path.join(__dirname, '.env'), quiet: true});
@@ -61,6 +64,28 @@ const config = {
 
   clientModules: ['./src/clientModules/tracking.ts'],
 
+  plugins: [
+    docsColorMode('/docs'),
+    llmsTxt,
+  ],
+
+  themes: [
+    [
+      // Offline full-text search, indexed at build time; one index per docs version.
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        indexDocs: true,
+        indexPages: false,
+        indexBlog: false,
+        docsRouteBasePath: '/docs',
+        highlightSearchTermsOnTargetPage: true,
+        searchResultLimits: 8,
+        searchBarShortcutKeymap: 'mod+k',
+      },
+    ],
+  ],
+
   headTags: [
     // The same credentials mode on both, or the browser fetches the manifest twice.
     {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest', crossorigin: 'use-credentials'}},
@@ -78,6 +103,10 @@ const config = {
       {
         docs: {
           sidebarPath: './sidebars.ts',
+          lastVersion: 'current',
+          versions: {
+            current: {label: `${packageJson.version.split('.').slice(0, 2).join('.')} (current)`},
+          },
         },
         blog: false,
         theme: {
@@ -124,6 +153,8 @@ const config = {
       items: [
         {type: 'docSidebar', sidebarId: 'docs', position: 'left', label: 'Docs'},
         {to: '/#pricing', label: 'Pricing', position: 'left'},
+        {type: 'docsVersionDropdown', position: 'right'},
+        {type: 'search', position: 'right'},
         {to: appConfig.auth.loginUrl, label: 'Login', position: 'right'},
       ],
     },

@@ -76,4 +76,13 @@ export const appConfig = {
   repository: {
     github: 'slipway-dev/slipway',
   },
+  affiliate: {
+    url: 'https://slipway.lemonsqueezy.com/affiliates',
+    commissionPercent: 30,
+  },
+  leaderboard: [
+    {name: 'Dockside', url: 'https://dockside.app', tagline: 'Status pages for small teams', daysToFirstSale: 6},
+    {name: 'Keelhaul', url: 'https://keelhaul.io', tagline: 'Log search that fits in a Worker', daysToFirstSale: 9},
+    {name: 'Moorings', url: 'https://moorings.app', tagline: 'Booking pages for marinas', daysToFirstSale: 14},
+  ],
 } as const satisfies AppConfig;

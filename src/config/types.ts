@@ -102,4 +102,21 @@ export interface AppConfig {
     /** The private repository buyers are invited to, `owner/name`. */
     github: string;
   };
+  /** The affiliate programme, linked from the docs sidebar. */
+  affiliate: {
+    url: string;
+    /** Share of each sale paid to the affiliate, in percent. */
+    commissionPercent: number;
+  };
+  /** Products shipped with the kit, listed on /leaderboard. */
+  leaderboard: LeaderboardEntry[];
+}
+
+export interface LeaderboardEntry {
+  name: string;
+  url: string;
+  /** One line on what it does. */
+  tagline: string;
+  /** Days from clone to first sale, as the maker told us. */
+  daysToFirstSale: number;
 }

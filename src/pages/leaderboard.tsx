@@ -1,0 +1,12 @@
+import React from 'react';
+import {appConfig} from '../config';
+import Leaderboard from '../components/Leaderboard';
+import MarketingLayout from '../components/MarketingLayout';
+
+export default function LeaderboardPage() {
+  return (
+    <MarketingLayout title="Leaderboard" description={`Products shipped with ${appConfig.appName}.`}>
+      <Leaderboard />
+    </MarketingLayout>
+  );
+}

@@ -1,0 +1,23 @@
+import React, {useLayoutEffect} from 'react';
+import DocRoot from '@theme-original/DocRoot';
+import type DocRootType from '@theme/DocRoot';
+import type {WrapperProps} from '@docusaurus/types';
+import {useColorMode} from '@docusaurus/theme-common';
+
+type Props = WrapperProps<typeof DocRootType>;
+
+/**
+ * The docs are always dark and the marketing pages always light (§9). The
+ * first paint of a docs page is dark thanks to the inline script of
+ * src/plugins/docsColorMode; this keeps React's colour mode (code block
+ * themes) in step on client navigation, without saving it as a choice.
+ */
+export default function DocRootWrapper(props: Props) {
+  // The runtime takes a second argument its published type leaves out (Docusaurus 3.10).
+  const setColorMode = useColorMode().setColorMode as (mode: 'dark' | null, options: {persist: boolean}) => void;
+  useLayoutEffect(() => {
+    setColorMode('dark', {persist: false});
+    return () => setColorMode(null, {persist: false});
+  }, [setColorMode]);
+  return <DocRoot {...props} />;
+}

@@ -1,0 +1,13 @@
+import type {CSSProperties} from 'react';
+
+/**
+ * The item's icon (an SVG data URI from sidebars.ts) as a CSS variable on
+ * the link; custom.css paints it as a mask in the link's own colour. A
+ * variable rather than a child element: the category's label also names its
+ * collapse button, so it has to stay plain text.
+ */
+export function sidebarIconStyle(customProps: Record<string, unknown> | undefined): {style?: CSSProperties} {
+  const icon = customProps?.icon;
+  if (typeof icon !== 'string') return {};
+  return {style: {'--sidebar-icon': `url("${icon}")`} as CSSProperties};
+}

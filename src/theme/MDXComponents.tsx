@@ -1,0 +1,12 @@
+import MDXComponents from '@theme-original/MDXComponents';
+import BackendTabs, {Firebase, Supabase} from '@site/src/components/docs/BackendTabs';
+import ComponentPreview from '@site/src/components/docs/ComponentPreview';
+
+/** Components every docs page may use without importing them. */
+export default {
+  ...MDXComponents,
+  BackendTabs,
+  Firebase,
+  Supabase,
+  ComponentPreview,
+};
