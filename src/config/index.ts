@@ -1,5 +1,5 @@
 export {appConfig} from './app';
-export {landing} from './landing';
+export {landing, landingExtras} from './landing';
 export {dashboardPlan, featuredPlan, findPlanByPriceId} from './plans';
 export {repositoryUrl} from './links';
 export * from './types';

@@ -1,5 +1,5 @@
 import {appConfig} from './app';
-import type {FaqItem, FeatureTab, Integration, ProblemStep} from './types';
+import type {AccordionFeature, ComparisonColumn, FaqItem, FeatureTab, GridFeature, Integration, LeadCopy, ProblemStep} from './types';
 
 const {appName, mailgun} = appConfig;
 
@@ -99,4 +99,108 @@ export const landing = {
     subtitle: 'Stop rebuilding sign-in and payments. Start the part that makes your app yours.',
     button: `Get ${appName} Now`,
   },
+} as const;
+
+/**
+ * Copy of the sections and forms the landing page does not show yet (with/without, features
+ * accordion, features grid, waitlist form). Each component reads its part by default; add the
+ * component to src/pages/index.tsx to show it.
+ */
+export const landingExtras = {
+  withWithout: {
+    title: 'Stop rebuilding the same plumbing',
+    without: {
+      title: `Without ${appName}`,
+      items: [
+        '8 hrs to add payments, then webhooks to debug',
+        'Sign-in flows to build and secure by hand',
+        'DNS records to get right before a single e-mail lands',
+        'Sitemap, meta tags and structured data left for later',
+        'Evenings gone before the first visitor signs up',
+      ],
+    } satisfies ComparisonColumn,
+    with: {
+      title: `With ${appName}`,
+      items: [
+        'Stripe Checkout and its signed webhook, already wired',
+        'Google sign-in and magic links, on Firebase or Supabase',
+        'E-mails through Mailgun, replies forwarded to you',
+        'Sitemap, robots.txt and structured data from the config',
+        'A landing page, pricing and FAQ ready to edit',
+      ],
+    } satisfies ComparisonColumn,
+  },
+  featuresAccordion: {
+    title: 'Everything a paid app needs',
+    features: [
+      {
+        title: 'One-time payments',
+        description:
+          'Stripe Checkout sessions for each plan, a signed webhook that records the purchase in Cloudflare D1, and the billing portal for your buyers.',
+        icon: 'payments',
+      },
+      {
+        title: 'Sign-in, two backends',
+        description:
+          'Google sign-in and magic links with Firebase Auth by default, or Supabase when you set AUTH_PROVIDER=supabase.',
+        icon: 'sign-in',
+      },
+      {
+        title: 'Transactional e-mails',
+        description:
+          'Mailgun sends the welcome e-mail after a purchase, and an inbound webhook forwards the replies to your own address.',
+        icon: 'emails',
+      },
+      {
+        title: 'Rate limits',
+        description:
+          'The worker counts requests per caller in D1 and answers 429 with a Retry-After header once a caller goes over.',
+        icon: 'rate-limit',
+      },
+    ] satisfies AccordionFeature[],
+  },
+  featuresGrid: {
+    title: 'Built in, documented, yours',
+    features: [
+      {
+        title: 'SEO from the config',
+        description: 'A sitemap, robots.txt, social cards and structured data, written at build time from the config.',
+        icon: 'seo',
+        span: 2,
+      },
+      {
+        title: 'Analytics',
+        description: 'Google Analytics and the Meta pixel, each on once its id is in .env, and a Plausible proxy in the worker.',
+        icon: 'analytics',
+      },
+      {
+        title: 'Cloudflare Worker',
+        description: 'One Hono app for checkout, webhooks, repository access and leads.',
+        icon: 'worker',
+      },
+      {
+        title: 'D1 database',
+        description: 'Purchases, access and leads in SQL migrations you can read.',
+        icon: 'database',
+      },
+      {
+        title: 'Customer support',
+        description: 'A Crisp chat bubble on the pages you choose, and a support address in the footer.',
+        icon: 'support',
+      },
+      {
+        title: 'Docs for every part',
+        description: 'Tutorials, features and components, with a Firebase and Supabase switch on every page where the two differ.',
+        icon: 'docs',
+        span: 3,
+      },
+    ] satisfies GridFeature[],
+  },
+  lead: {
+    label: 'Your e-mail',
+    placeholder: 'you@example.com',
+    button: 'Join the waitlist',
+    stored: "You're on the list. Thanks for joining!",
+    known: "You're already on the list. Thanks!",
+  } satisfies LeadCopy,
 } as const;

@@ -120,3 +120,56 @@ export interface LeaderboardEntry {
   /** Days from clone to first sale, as the maker told us. */
   daysToFirstSale: number;
 }
+
+/**
+ * Icons the feature sections draw, by name: the config stays free of React, and
+ * each section maps the name to its Lucide icon.
+ */
+export type FeatureIcon =
+  | 'payments'
+  | 'sign-in'
+  | 'emails'
+  | 'seo'
+  | 'database'
+  | 'rate-limit'
+  | 'analytics'
+  | 'support'
+  | 'docs'
+  | 'worker';
+
+/** One side of the with/without comparison: a title and its list. */
+export interface ComparisonColumn {
+  title: string;
+  items: string[];
+}
+
+/** One item of the features accordion (2 to 5 of them; §5). */
+export interface AccordionFeature {
+  /** Under 5 words (§5). */
+  title: string;
+  description: string;
+  icon: FeatureIcon;
+}
+
+/** One card of the features grid. */
+export interface GridFeature {
+  /** Under 5 words (§5). */
+  title: string;
+  description: string;
+  icon: FeatureIcon;
+  /** Columns the card spans on a wide screen, 1 to 3 (§9); 1 when absent. */
+  span?: 1 | 2 | 3;
+}
+
+/** The words of the waitlist form (ButtonLead). */
+export interface LeadCopy {
+  /** The input's label, read by screen readers. */
+  label: string;
+  placeholder: string;
+  /** The submit button; starts with a verb (§5). */
+  button: string;
+  /** Shown once a new address is stored (201). */
+  stored: string;
+  /** Shown when the address was already on the list (200). */
+  known: string;
+}

@@ -34,6 +34,11 @@ export interface AccessResult {
   status: 'invited' | 'active' | 'queued';
 }
 
+/** What POST /api/leads answers: `stored` is false when the address was already on the list (200). */
+export interface LeadResult {
+  stored: boolean;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code?: string;
@@ -166,6 +171,11 @@ export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies
     },
     async resendInvitation(): Promise<AccessResult> {
       return (await call('POST', '/resendInvitation', {})) as AccessResult;
+    },
+    /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
+    async saveLead(email: string): Promise<LeadResult> {
+      const body = (await call('POST', '/api/leads', {email})) as {stored?: unknown};
+      return {stored: body?.stored === true};
     },
   };
 }
