@@ -2,6 +2,7 @@ import React, {useEffect, useId, useRef, useState} from 'react';
 import {useHistory} from '@docusaurus/router';
 import {useAuth} from '../../lib/auth/AuthContext';
 import type {AuthUser} from '../../lib/auth/types';
+import UserAvatar from '../UserAvatar';
 import styles from './styles.module.css';
 
 /** The name on the button (§2): the display name, else the e-mail's local part, else "Account". */
@@ -12,12 +13,38 @@ export function accountName(user: Pick<AuthUser, 'displayName' | 'email'>): stri
   return local || 'Account';
 }
 
+export interface ButtonAccountProps {
+  /**
+   * A user to show in place of the signed-in one, for a preview (the docs): no auth SDK loads,
+   * and Logout only closes the popover. Leave it out everywhere else.
+   */
+  user?: AuthUser;
+}
+
 /** The signed-in user's button with a Logout popover; nothing at all when signed out. */
-export default function ButtonAccount() {
+export default function ButtonAccount({user}: ButtonAccountProps) {
+  return user ? <AccountMenu user={user} /> : <SignedInAccount />;
+}
+
+function SignedInAccount() {
   const {ready, user, client} = useAuth();
   const history = useHistory();
+  if (!ready || !user) return null;
+
+  async function logout() {
+    try {
+      await (await client()).signOut();
+      history.push('/');
+    } catch (error) {
+      console.error('Logout failed:', error);
+    }
+  }
+
+  return <AccountMenu user={user} onLogout={logout} />;
+}
+
+function AccountMenu({user, onLogout}: {user: AuthUser; onLogout?: () => Promise<void>}) {
   const [open, setOpen] = useState(false);
-  const [brokenAvatar, setBrokenAvatar] = useState(false);
   const popoverId = useId();
   const root = useRef<HTMLDivElement>(null);
 
@@ -35,17 +62,8 @@ export default function ButtonAccount() {
     };
   }, [open]);
 
-  if (!ready || !user) return null;
   const name = accountName(user);
-
-  async function logout() {
-    try {
-      await (await client()).signOut();
-      history.push('/');
-    } catch (error) {
-      console.error('Logout failed:', error);
-    }
-  }
+  const logout = onLogout ?? (async () => setOpen(false));
 
   return (
     <div className={styles.account} ref={root}>
@@ -55,21 +73,7 @@ export default function ButtonAccount() {
         aria-expanded={open}
         aria-controls={popoverId}
         onClick={() => setOpen((value) => !value)}>
-        {user.photoURL && !brokenAvatar ? (
-          <img
-            src={user.photoURL}
-            alt=""
-            width={28}
-            height={28}
-            className={styles.avatar}
-            referrerPolicy="no-referrer"
-            onError={() => setBrokenAvatar(true)}
-          />
-        ) : (
-          <span className={styles.initial} aria-hidden="true">
-            {name.charAt(0).toUpperCase()}
-          </span>
-        )}
+        <UserAvatar photoURL={user.photoURL} name={name} size={28} />
         <span>{name}</span>
         <svg width="12" height="12" viewBox="0 0 20 20" aria-hidden="true" className={open ? styles.chevronOpen : styles.chevron}>
           <path d="M5 8l5 5 5-5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
