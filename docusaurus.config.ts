@@ -10,6 +10,7 @@ import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
 import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
+import {docsCodeTheme} from './src/lib/docs/codeTheme';
 import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
@@ -180,7 +181,7 @@ const config = {
     },
     prism: {
       theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      darkTheme: docsCodeTheme,
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

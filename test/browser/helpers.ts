@@ -78,3 +78,17 @@ export function useBrowser(): () => BrowserSession {
     return session;
   };
 }
+
+/** Reads a value until it passes the check (an `expect`), or fails with the last reading after the timeout. */
+export async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => void, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check(await read());
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The docs portal in Chromium, as a developer reading it uses it.
+ */
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type {Page} from 'playwright-core';
+import {COMPONENT_PAGES} from '../support/docsStructure';
+import {ROOT} from '../support/site';
+import {eventually, siteUrl, useBrowser} from './helpers';
+
+/** Relative luminance of the page background (the body's, else the root's), 0 (black) to 1 (white). */
+function backgroundLuminance(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const body = getComputedStyle(document.body).backgroundColor;
+    const colour = body === 'rgba(0, 0, 0, 0)' ? getComputedStyle(document.documentElement).backgroundColor : body;
+    const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((value) => {
+      const channel = Number(value) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  });
+}
+
+const theme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
+
+describe('docs portal', () => {
+  const browser = useBrowser();
+
+  describe('colour', () => {
+    it('renders /docs dark and / light, and switches on client navigation both ways', async () => {
+      const {page, errors} = await browser().open('/docs');
+      expect(await theme(page)).toBe('dark');
+      expect(await backgroundLuminance(page)).toBeLessThan(0.1);
+
+      await page.getByRole('link', {name: 'Slipway logo Slipway'}).first().click();
+      await page.waitForURL(siteUrl('/'));
+      await eventually(() => theme(page), (value) => expect(value).toBe('light'));
+      expect(await backgroundLuminance(page)).toBeGreaterThan(0.9);
+
+      await page.goto(siteUrl('/'));
+      expect(await theme(page)).toBe('light');
+      expect(await backgroundLuminance(page)).toBeGreaterThan(0.9);
+      expect(errors).toEqual([]);
+    });
+
+    it('paints a docs page dark before any script of the app runs', async () => {
+      const {page} = await browser().open('/');
+      await page.route('**/*.js', (route) => route.abort());
+      await page.goto(siteUrl('/docs/features/payments'));
+      expect(await page.evaluate(() => document.documentElement.dataset.hasHydrated)).not.toBe('true');
+      expect(await theme(page)).toBe('dark');
+    });
+  });
+
+  describe('Firebase/Supabase switch', () => {
+    const selectedTab = (page: Page) => page.getByRole('tab', {selected: true}).first();
+
+    it('defaults to Firebase', async () => {
+      const {page} = await browser().open('/docs');
+      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Firebase'));
+    });
+
+    it('holds a choice made on one page on every other page', async () => {
+      const {page, errors} = await browser().open('/docs');
+      await page.getByRole('tab', {name: 'Supabase'}).first().click();
+      await eventually(() => page.url(), (value) => expect(value).toContain('backend=supabase'));
+      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+
+      await page.getByRole('link', {name: 'Database', exact: true}).click();
+      await page.waitForURL(/\/docs\/features\/database/);
+      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+      expect(await page.getByRole('tabpanel').first().textContent()).toMatch(/profiles/);
+
+      // A fresh load of another page in the same browser remembers it too.
+      await page.goto(siteUrl('/docs/features/magic-links'));
+      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+      expect(errors).toEqual([]);
+    });
+
+    it('opens a shared link with ?backend=supabase on Supabase, in a browser that never chose', async () => {
+      const {page} = await browser().open('/docs/tutorials/api-call?backend=supabase');
+      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+    });
+  });
+
+  describe('search', () => {
+    it('lists the payments page for "webhook" on the search page', async () => {
+      const {page, errors} = await browser().open('/search?q=webhook');
+      const result = page.locator('a[href*="/docs/features/payments"]').first();
+      await result.waitFor();
+      expect(errors).toEqual([]);
+    });
+
+    it('opens from the keyboard shortcut and suggests the payments page', async () => {
+      const {page, errors} = await browser().open('/docs');
+      await page.keyboard.press('Control+k');
+      const input = page.getByRole('combobox', {name: /search/i}).or(page.getByPlaceholder(/search/i)).first();
+      await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
+      await page.keyboard.type('webhook');
+      await page.locator('a[href*="/docs/features/payments"]').first().waitFor();
+      expect(errors).toEqual([]);
+    });
+  });
+
+  describe('components', () => {
+    it.each(COMPONENT_PAGES)('%s shows its live preview and its source', async (url) => {
+      const {page, errors} = await browser().open(url);
+      const preview = page.getByRole('region', {name: /^Live preview: /});
+      await preview.waitFor();
+      const box = await preview.boundingBox();
+      expect(box!.height).toBeGreaterThan(20);
+      expect((await preview.innerText()).trim().length + (await preview.locator('img, svg, input, button').count())).toBeGreaterThan(0);
+      // The light stage inside the dark docs.
+      expect(await theme(page)).toBe('dark');
+      expect(await preview.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
+      await page.getByRole('link', {name: /all components/i}).last().waitFor();
+      expect(errors).toEqual([]);
+    });
+
+    it('copies the snippet with the copy button', async () => {
+      const {page} = await browser().open('/docs/components/hero', {
+        prepare: async (context) => {
+          await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+        },
+      });
+      const source = readFileSync(path.join(ROOT, 'docs', 'components', '_examples', 'hero.tsx'), 'utf8').trim();
+      await page.getByRole('region', {name: 'Live preview: Hero'}).waitFor();
+      const code = page.locator('.theme-code-block').filter({hasText: 'HeroExample'}).first();
+      await code.hover();
+      await code.getByRole('button', {name: /copy/i}).click();
+      await eventually(() => page.evaluate(() => navigator.clipboard.readText()), (value) => expect(value).toBe(source));
+    });
+  });
+
+  describe('sidebar', () => {
+    it('gives every item an icon and a link, and highlights the current page', async () => {
+      const {page} = await browser().open('/docs/features/payments');
+      const sidebar = page.getByRole('navigation', {name: 'Docs sidebar'});
+      const links = sidebar.locator('a.menu__link');
+      expect(await links.count()).toBeGreaterThan(45);
+      const withoutIcon = await links.evaluateAll((elements) =>
+        elements.filter((element) => getComputedStyle(element, '::before').maskImage === 'none').map((element) => element.textContent),
+      );
+      expect(withoutIcon).toEqual([]);
+      const current = sidebar.locator('a[aria-current="page"]');
+      expect(await current.textContent()).toBe('Payments');
+      expect(await current.getAttribute('class')).toContain('menu__link--active');
+      expect(await sidebar.getByRole('link', {name: 'Leaderboard'}).getAttribute('href')).toBe('/leaderboard');
+      expect(await sidebar.getByRole('link', {name: /30% per sale/}).getAttribute('href')).toMatch(/^https:\/\//);
+    });
+
+    it('stays in view while a long page scrolls on a wide screen', async () => {
+      const {page} = await browser().open('/docs/features/payments');
+      const sidebar = page.getByRole('navigation', {name: 'Docs sidebar'});
+      await page.mouse.wheel(0, 3000);
+      await eventually(() => page.evaluate(() => window.scrollY), (value) => expect(value).toBeGreaterThan(500));
+      const box = await sidebar.boundingBox();
+      expect(box!.y).toBeLessThan(200);
+      expect(box!.y + box!.height).toBeGreaterThan(0);
+    });
+
+    it('fills the width of a small screen when opened', async () => {
+      const {page} = await browser().open('/docs/features/payments', {width: 390, height: 800});
+      await page.getByRole('button', {name: /toggle navigation bar/i}).click();
+      const panel = page.locator('.navbar-sidebar');
+      await eventually(async () => (await panel.boundingBox())?.width, (value) => expect(value).toBe(390));
+      await page.getByRole('link', {name: 'Payments', exact: true}).last().waitFor();
+    });
+  });
+
+  describe('accessibility (axe-core)', () => {
+    it.each(['/docs', '/docs/features/payments', '/docs/tutorials/api-call', '/docs/components', '/docs/components/pricing', '/docs/deployment'])(
+      '%s has no serious or critical violation',
+      async (url) => {
+        const {page, errors} = await browser().open(url);
+        const {violations} = await new AxeBuilder({page}).analyze();
+        const blocking = violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => ({rule: violation.id, nodes: violation.nodes.map((node) => node.target.join(' '))}));
+        expect(blocking).toEqual([]);
+        expect(errors).toEqual([]);
+      },
+    );
+  });
+});

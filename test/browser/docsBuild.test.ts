@@ -1,0 +1,77 @@
+/**
+ * The docs as built: every promised URL is a page, llms.txt lists them, and
+ * a broken link or anchor stops the build.
+ */
+import {cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
+import {DOCS_URLS} from '../support/docsStructure';
+import {buildSite, ROOT} from '../support/site';
+import {siteUrl} from './helpers';
+
+/** The URL each built HTML file serves: `docs/features.html` is /docs/features, `index.html` its folder. */
+function builtUrls(dir: string): Set<string> {
+  const files = (readdirSync(dir, {recursive: true}) as string[]).filter((file) => file.endsWith('.html'));
+  return new Set(
+    files.map((file) => {
+      const url = `/${file.split(path.sep).join('/')}`.replace(/(\/index)?\.html$/, '');
+      return url === '' ? '/' : url;
+    }),
+  );
+}
+
+describe('the built docs', () => {
+  const outDir = () => process.env.TEST_SITE_DIR!;
+
+  it('hold a page for every URL of the docs structure', () => {
+    const urls = builtUrls(outDir());
+    expect(DOCS_URLS.filter((url) => !urls.has(url))).toEqual([]);
+  });
+
+  it.each(DOCS_URLS)('%s is served with its title', async (url) => {
+    const response = await fetch(siteUrl(url));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toMatch(/<h1[^>]*>[^<]+/);
+    expect(html).not.toMatch(/>TODO</);
+  });
+
+  it('list every docs page in /llms.txt with its absolute URL', async () => {
+    const response = await fetch(siteUrl('/llms.txt'));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toMatch(/^# Slipway\n/);
+    const listed = [...text.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((match) => new URL(match[1]).pathname.replace(/\/$/, '') || '/');
+    expect(listed.map((url) => new URL(url, productionUrl).pathname)).toEqual(expect.arrayContaining(DOCS_URLS));
+  });
+});
+
+describe('the build', () => {
+  /** A copy of the site whose docs hold one extra page; everything else is the repository's own. */
+  function siteWithExtraPage(markdown: string): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'slipway-links-'));
+    for (const entry of readdirSync(ROOT)) {
+      if (['docs', 'build', '.docusaurus', '.test-build', '.git'].includes(entry) || entry.startsWith('.docusaurus-')) continue;
+      symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
+    }
+    cpSync(path.join(ROOT, 'docs'), path.join(dir, 'docs'), {recursive: true});
+    writeFileSync(path.join(dir, 'docs', 'broken.mdx'), `---\ntitle: Broken\n---\n\n${markdown}\n`);
+    return dir;
+  }
+
+  it.each([
+    ['a link to a page that does not exist', 'See [the missing page](/docs/features/no-such-page).', /no-such-page/],
+    ['a link to an anchor that does not exist', 'See [payments](/docs/features/payments#no-such-heading).', /no-such-heading/],
+  ])('fails on %s', (_name, markdown, culprit) => {
+    const dir = siteWithExtraPage(markdown);
+    // The bundler's cache lives in the shared node_modules; keep this copy out of it.
+    process.env.DOCUSAURUS_NO_PERSISTENT_CACHE = 'true';
+    try {
+      expect(() => buildSite(path.join(dir, 'out'), {}, dir)).toThrow(culprit);
+    } finally {
+      delete process.env.DOCUSAURUS_NO_PERSISTENT_CACHE;
+      rmSync(dir, {recursive: true, force: true});
+    }
+  }, 180_000);
+});

@@ -1,0 +1,37 @@
+/** The docs' URLs, exactly as the product promises them (spec §2, issue 5). */
+const SECTIONS = {
+  tutorials: ['ship-in-5-minutes', 'static-page', 'user-authentication', 'api-call', 'private-page', 'stripe-subscriptions', 'privacy-policy-with-gpt'],
+  features: ['seo', 'database', 'emails', 'payments', 'google-oauth', 'magic-links', 'customer-support', 'error-handling', 'analytics'],
+  components: [
+    'header',
+    'hero',
+    'problem',
+    'with-without',
+    'features-listicle',
+    'features-accordion',
+    'features-grid',
+    'cta',
+    'pricing',
+    'faq',
+    'footer',
+    'button-lead',
+    'button-checkout',
+    'button-signin',
+    'button-account',
+    'button-gradient',
+    'better-icon',
+    'testimonial-avatars',
+    'rating',
+  ],
+  security: ['sending-limit-in-mailgun', 'monthly-budget-in-openai', 'rate-limiting'],
+} as const;
+
+export const COMPONENT_PAGES = SECTIONS.components.map((name) => `/docs/components/${name}`);
+
+/** Every docs URL, without trailing slashes: the section indexes, their pages, and the single pages. */
+export const DOCS_URLS: string[] = [
+  '/docs',
+  ...Object.entries(SECTIONS).flatMap(([section, pages]) => [`/docs/${section}`, ...pages.map((page) => `/docs/${section}/${page}`)]),
+  '/docs/deployment',
+  '/docs/extras',
+];
