@@ -103,6 +103,33 @@ describe('docs portal', () => {
     });
   });
 
+  describe('versions', () => {
+    it('switches to the same page of the released version from the dropdown, with a banner that says so', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments');
+      await page.getByRole('button', {name: /\(current\)/}).hover();
+      await page.getByRole('link', {name: '1.0', exact: true}).click();
+      await page.waitForURL(/\/docs\/1\.0\/features\/payments$/);
+      await page.getByText(/documentation for Slipway 1\.0/).waitFor();
+      await page.getByRole('link', {name: /latest version/}).waitFor();
+      expect(await theme(page)).toBe('dark');
+      expect(errors).toEqual([]);
+    });
+
+    it('searches the version being read', async () => {
+      const {page} = await browser().open('/docs/1.0/features/payments');
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('webhook');
+      const suggestion = page.locator('a[href*="/features/payments"]').first();
+      await suggestion.waitFor();
+      const hrefs = await page.locator('.dropdownMenu a, [role="listbox"] a, .aa-suggestion a, a.aa-suggestion').evaluateAll((links) =>
+        links.map((link) => link.getAttribute('href') ?? ''),
+      );
+      const found = hrefs.length > 0 ? hrefs : [await suggestion.getAttribute('href')];
+      expect(found.filter((href) => href.startsWith('/docs/') && !href.startsWith('/docs/1.0/'))).toEqual([]);
+      expect(found.some((href) => href.startsWith('/docs/1.0/features/payments'))).toBe(true);
+    });
+  });
+
   describe('components', () => {
     it.each(COMPONENT_PAGES)('%s shows its live preview and its source', async (url) => {
       const {page, errors} = await browser().open(url);

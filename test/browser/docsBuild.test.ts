@@ -29,6 +29,12 @@ describe('the built docs', () => {
     expect(DOCS_URLS.filter((url) => !urls.has(url))).toEqual([]);
   });
 
+  it('hold the released version 1.0 under /docs/1.0 with the same structure', () => {
+    const urls = builtUrls(outDir());
+    const released = DOCS_URLS.map((url) => url.replace(/^\/docs/, '/docs/1.0'));
+    expect(released.filter((url) => !urls.has(url))).toEqual([]);
+  });
+
   it.each(DOCS_URLS)('%s is served with its title', async (url) => {
     const response = await fetch(siteUrl(url));
     expect(response.status).toBe(200);
@@ -51,11 +57,13 @@ describe('the build', () => {
   /** A copy of the site whose docs hold one extra page; everything else is the repository's own. */
   function siteWithExtraPage(markdown: string): string {
     const dir = mkdtempSync(path.join(tmpdir(), 'slipway-links-'));
+    // Markdown is compiled from where it sits, so the docs and their versions are copied, not linked.
+    const copied = ['docs', 'versioned_docs', 'versioned_sidebars', 'versions.json'];
     for (const entry of readdirSync(ROOT)) {
-      if (['docs', 'build', '.docusaurus', '.test-build', '.git'].includes(entry) || entry.startsWith('.docusaurus-')) continue;
-      symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
+      if (['build', '.docusaurus', '.test-build', '.git'].includes(entry) || entry.startsWith('.docusaurus-')) continue;
+      if (copied.includes(entry)) cpSync(path.join(ROOT, entry), path.join(dir, entry), {recursive: true});
+      else symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
     }
-    cpSync(path.join(ROOT, 'docs'), path.join(dir, 'docs'), {recursive: true});
     writeFileSync(path.join(dir, 'docs', 'broken.mdx'), `---\ntitle: Broken\n---\n\n${markdown}\n`);
     return dir;
   }

@@ -1,0 +1,6 @@
+import React from 'react';
+import ButtonSignin from '@site/src/components/ButtonSignin';
+
+export default function ButtonSigninExample() {
+  return <ButtonSignin />;
+}

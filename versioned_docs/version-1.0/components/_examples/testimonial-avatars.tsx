@@ -1,0 +1,7 @@
+import React from 'react';
+import TestimonialAvatars from '@site/src/components/TestimonialAvatars';
+import {appConfig, landing} from '@site/src/config';
+
+export default function TestimonialAvatarsExample() {
+  return <TestimonialAvatars avatars={landing.testimonials.avatars} count={appConfig.rating.count} claim={landing.testimonials.claim} />;
+}
