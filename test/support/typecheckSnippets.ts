@@ -67,20 +67,23 @@ function compile(snippets: Snippet[], configFile: string, extraRoots: string[]):
  * `extraRoots` are real files (the component examples) checked alongside.
  */
 export function typecheckSnippets(snippets: Snippet[], extraRoots: string[] = []): SnippetError[] {
+  const groups = [
+    {configFile: path.join(ROOT, 'worker', 'tsconfig.json'), group: snippets.filter((s) => isWorkerFile(s.file)), roots: []},
+    {configFile: path.join(ROOT, 'tsconfig.json'), group: snippets.filter((s) => !isWorkerFile(s.file)), roots: extraRoots},
+  ];
   const errors: SnippetError[] = [];
-  for (const [configFile, group] of [
-    [path.join(ROOT, 'worker', 'tsconfig.json'), snippets.filter((s) => isWorkerFile(s.file))],
-    [path.join(ROOT, 'tsconfig.json'), snippets.filter((s) => !isWorkerFile(s.file))],
-  ] as const) {
-    const rounds: Snippet[][] = [];
+  for (const {configFile, group, roots} of groups) {
+    // The first round also carries the real files, so it exists even without snippets.
+    const rounds: Snippet[][] = [[]];
     for (const snippet of group) {
       const round = rounds.find((r) => !r.some((other) => other.file === snippet.file));
       if (round) round.push(snippet);
       else rounds.push([snippet]);
     }
-    const roots = isWorkerFile(configFile) ? [] : extraRoots;
-    if (rounds.length === 0 && roots.length > 0) rounds.push([]);
-    rounds.forEach((round, index) => errors.push(...compile(round, configFile, index === 0 ? roots : [])));
+    rounds.forEach((round, index) => {
+      const roundRoots = index === 0 ? roots : [];
+      if (round.length + roundRoots.length > 0) errors.push(...compile(round, configFile, roundRoots));
+    });
   }
   return errors;
 }
