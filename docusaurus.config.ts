@@ -10,6 +10,7 @@ import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
 import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
+import prismOnDemand from './src/plugins/prismOnDemand';
 import {docsCodeTheme} from './src/lib/docs/codeTheme';
 import packageJson from './package.json';
 
@@ -68,6 +69,7 @@ const config = {
   plugins: [
     docsColorMode('/docs'),
     llmsTxt,
+    prismOnDemand,
   ],
 
   themes: [
@@ -182,6 +184,9 @@ const config = {
     prism: {
       theme: prismThemes.github,
       darkTheme: docsCodeTheme,
+      // The docs' shell and diff blocks. Never leave this empty: Docusaurus then
+      // bundles Prism's whole language loader (~9 KB gzipped).
+      additionalLanguages: ['bash', 'diff'],
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

@@ -140,6 +140,33 @@ describe('docs portal', () => {
     });
   });
 
+  describe('code blocks', () => {
+    // Prism loads with the first code block, not with the landing page (src/plugins/prismOnDemand).
+    it('highlight shell commands on a docs page reached from the landing page', async () => {
+      const {page, errors} = await browser().open('/');
+      await page.getByRole('link', {name: 'Documentation'}).click();
+      await page.waitForURL(siteUrl('/docs'));
+      const install = page.locator('pre').filter({hasText: 'npm ci'}).first();
+      const command = install.getByText('npm', {exact: true}).first();
+      await eventually(() => command.getAttribute('class'), (value) => expect(value).toMatch(/\btoken\b.*\bfunction\b/));
+      const colours = await install.evaluate((pre) => {
+        const npm = [...pre.querySelectorAll('span')].find((span) => span.textContent === 'npm')!;
+        return {npm: getComputedStyle(npm).color, text: getComputedStyle(pre).color};
+      });
+      expect(colours.npm).not.toBe(colours.text);
+      expect(errors).toEqual([]);
+    });
+
+    it('keep the highlighting the server rendered when a docs page is opened directly', async () => {
+      const {page, errors} = await browser().open('/docs');
+      await expect(page.locator('pre').filter({hasText: 'npm ci'}).first().getByText('npm', {exact: true}).first().getAttribute('class')).resolves.toMatch(
+        /\btoken\b.*\bfunction\b/,
+      );
+      // A client that highlighted differently from the server would report a hydration mismatch.
+      expect(errors).toEqual([]);
+    });
+  });
+
   describe('components', () => {
     it.each(COMPONENT_PAGES)('%s shows its live preview and its source', async (url) => {
       const {page, errors} = await browser().open(url);
