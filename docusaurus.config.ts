@@ -11,6 +11,7 @@ import {writeStaticFiles} from './src/seo/writeStaticFiles';
 import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
+import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import {docsCodeTheme} from './src/lib/docs/codeTheme';
 import packageJson from './package.json';
 
@@ -70,6 +71,7 @@ const config = {
     docsColorMode('/docs'),
     llmsTxt,
     prismOnDemand,
+    clientOnlyStyles,
   ],
 
   themes: [

@@ -6,20 +6,10 @@ import {cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} fr
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
+import {builtUrls} from '../support/builtPages';
 import {DOCS_URLS} from '../support/docsStructure';
 import {buildSite, ROOT} from '../support/site';
 import {siteUrl} from './helpers';
-
-/** The URL each built HTML file serves: `docs/features.html` is /docs/features, `index.html` its folder. */
-function builtUrls(dir: string): Set<string> {
-  const files = (readdirSync(dir, {recursive: true}) as string[]).filter((file) => file.endsWith('.html'));
-  return new Set(
-    files.map((file) => {
-      const url = `/${file.split(path.sep).join('/')}`.replace(/(\/index)?\.html$/, '');
-      return url === '' ? '/' : url;
-    }),
-  );
-}
 
 describe('the built docs', () => {
   const outDir = () => process.env.TEST_SITE_DIR!;
