@@ -1,7 +1,11 @@
+import {mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {appConfig} from '../../src/config';
 import {DOCS_PRIORITY, robotsTxt, sitemapPriority, webManifest} from '../../src/seo/searchEngineFiles';
 import {productJsonLd} from '../../src/seo/structuredData';
 import {siteUrl} from '../../src/seo/siteUrl';
+import {writeStaticFiles} from '../../src/seo/writeStaticFiles';
 
 describe('robots.txt', () => {
   it('disallows /dashboard/ and /admin/, sets a crawl delay of 1 and names the sitemap', () => {
@@ -50,5 +54,36 @@ describe('the manifest and structured data', () => {
     const product = productJsonLd();
     expect(product.offers.map((offer) => offer.price)).toEqual(['69.00', '99.00']);
     expect(product.aggregateRating).toEqual({'@type': 'AggregateRating', ratingValue: '4.8', reviewCount: 12});
+  });
+});
+
+describe('the generated static files', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'slipway-static-'));
+  });
+  afterEach(() => rmSync(dir, {recursive: true, force: true}));
+
+  it('writes robots.txt and the manifest from the config', () => {
+    writeStaticFiles(dir);
+    expect(readFileSync(path.join(dir, 'robots.txt'), 'utf8')).toBe(robotsTxt());
+    expect(JSON.parse(readFileSync(path.join(dir, 'manifest.webmanifest'), 'utf8'))).toEqual(webManifest());
+  });
+
+  // `docusaurus start` recompiles whenever a file in a static folder is written, even with the same bytes.
+  it('leaves files that are already up to date untouched, and mends one that is not', () => {
+    writeStaticFiles(dir);
+    const robots = path.join(dir, 'robots.txt');
+    const manifest = path.join(dir, 'manifest.webmanifest');
+    const past = new Date('2020-01-01T00:00:00Z');
+    utimesSync(robots, past, past);
+    utimesSync(manifest, past, past);
+    writeFileSync(robots, 'stale');
+    utimesSync(robots, past, past);
+
+    writeStaticFiles(dir);
+    expect(statSync(manifest).mtime).toEqual(past);
+    expect(readFileSync(robots, 'utf8')).toBe(robotsTxt());
+    expect(statSync(robots).mtime).not.toEqual(past);
   });
 });
