@@ -57,6 +57,30 @@ describe('checkout from the landing page in Chromium', () => {
     expect(errors.filter((error) => error.startsWith('Checkout failed:'))).toHaveLength(2);
   });
 
+  it('keeps motion down for a visitor who asks for less: a slower spinner, a snack bar without the slide', async () => {
+    worker.answer({kind: 'hold'});
+    const {page} = await browser().open('/');
+    const animation = (element: Element) => ({name: getComputedStyle(element).animationName, duration: getComputedStyle(element).animationDuration});
+    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: 'Get Slipway Starter'});
+    await starter.click();
+    const spinner = page.getByRole('progressbar', {name: 'Opening checkout'});
+    await spinner.waitFor();
+    const normalSpin = await spinner.evaluate(animation);
+    await page.emulateMedia({reducedMotion: 'reduce'});
+    const reducedSpin = await spinner.evaluate(animation);
+    expect(reducedSpin.name).toBe(normalSpin.name);
+    expect(parseFloat(reducedSpin.duration)).toBeGreaterThan(parseFloat(normalSpin.duration) * 2);
+
+    await worker.waitForHeld();
+    worker.answer({kind: 'error', status: 400, body: {error: 'Price ID is required'}});
+    worker.release('not a url');
+    const snack = page.getByRole('status').getByText('Error: The server sent no checkout URL');
+    await snack.waitFor();
+    expect(await snack.evaluate((element) => getComputedStyle(element.parentElement!).animationName)).toBe('none');
+    await page.emulateMedia({reducedMotion: 'no-preference'});
+    expect(await snack.evaluate((element) => getComputedStyle(element.parentElement!).animationName)).not.toBe('none');
+  });
+
   it('tells the visitor when the worker cannot be reached', async () => {
     await worker.close();
     try {

@@ -132,6 +132,15 @@ describe('the landing page in Chromium', () => {
     expect(await selected()).toBe('Payments');
   });
 
+  it('shows a new features panel without the fade for a visitor who asks for less motion', async () => {
+    const {page} = await browser().open('/');
+    const fade = () => page.getByRole('tabpanel').evaluate((panel) => getComputedStyle(panel).animationName);
+    expect(await fade()).not.toBe('none');
+    await page.emulateMedia({reducedMotion: 'reduce'});
+    await page.getByRole('tab', {name: 'Payments'}).click();
+    expect(await fade()).toBe('none');
+  });
+
   it('opens and closes a FAQ answer', async () => {
     const {page} = await browser().open('/');
     const question = page.getByRole('button', {name: landing.faq.items[1].question});
