@@ -15,7 +15,7 @@ const CLIENT_ONLY_CSS = [
  * loads, because the server-rendered HTML links only that file. CSS that no
  * server render needs can stay with its component's chunk instead: the
  * browser applies it before the chunk's code runs, so nothing shows unstyled,
- * and the landing page does not carry it. test/browser/siteBuild.test.ts
+ * and the landing page does not carry it. test/browser/stylesheets.test.ts
  * fails if a server-rendered page uses a class kept out of the shared file.
  */
 export default function clientOnlyStyles(): Plugin {

@@ -3,7 +3,7 @@ import type {Plugin} from '@docusaurus/types';
 
 /**
  * Keeps Prism out of the bundle every page loads. The classic theme registers
- * the extra code languages from a client module, which drags Prism (~35 KB
+ * the extra code languages from a client module, which drags Prism (~25 KB
  * gzipped) into `main` even for the landing page, where no code is shown.
  * This swaps that client module for an empty one; src/theme/CodeBlock/Content
  * registers the languages instead, so Prism arrives with the first code block.
