@@ -82,7 +82,9 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
 async function stopChildren() {
   await Promise.all(
     [...children].map(async (child) => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // A child that already exited (wrangler failing to start) sends no second 'exit'.
+      const exited =
+        child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
       killGroup(child);
       const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
       await exited;
