@@ -75,6 +75,7 @@ export const appConfig = {
   },
   repository: {
     github: 'slipway-dev/slipway',
+    maxUsernameChanges: 3,
   },
   affiliate: {
     url: 'https://slipway.lemonsqueezy.com/affiliates',

@@ -101,6 +101,11 @@ export interface AppConfig {
   repository: {
     /** The private repository buyers are invited to, `owner/name`. */
     github: string;
+    /**
+     * How many times one purchase may move its seat to another GitHub account: enough to fix a
+     * typo or move to a work account, too few to pass one seat around.
+     */
+    maxUsernameChanges: number;
   };
   /** The affiliate programme, linked from the docs sidebar. */
   affiliate: {

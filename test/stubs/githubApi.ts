@@ -64,6 +64,8 @@ export interface GitHubStandIn {
   collaborators: Set<string>;
   /** Another account shaped like the recorded invitee. */
   addUser(login: string): GitHubUser;
+  /** The account changes its login (its numeric id stays), as GitHub allows. */
+  rename(login: string, newLogin: string): void;
   /** The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. */
   accept(invitationId: number): void;
   expire(invitationId: number): void;
@@ -118,6 +120,10 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
       }
       let match: RegExpExecArray | null;
+      if (request.method === 'GET' && (match = /^\/user\/(\d+)$/.exec(pathname))) {
+        const user = [...users.values()].find((candidate) => candidate.id === Number(match![1]));
+        return user ? send(response, 200, user) : notFound(response);
+      }
       if (request.method === 'GET' && (match = /^\/users\/([^/]+)$/.exec(pathname))) {
         const login = decodeURIComponent(match[1]!);
         if (anyUser && !users.has(login.toLowerCase())) standIn.addUser(login);
@@ -168,6 +174,13 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
       const user = {...invitee, login, id: nextUserId++};
       users.set(login.toLowerCase(), user);
       return user;
+    },
+    rename(login, newLogin) {
+      const user = users.get(login.toLowerCase());
+      if (!user) throw new Error(`No user ${login}`);
+      users.delete(login.toLowerCase());
+      users.set(newLogin.toLowerCase(), Object.assign(user, {login: newLogin}));
+      if (collaborators.delete(login.toLowerCase())) collaborators.add(newLogin.toLowerCase());
     },
     accept(invitationId) {
       const invitation = invitations.get(invitationId);

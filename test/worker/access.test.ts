@@ -1,10 +1,12 @@
 /**
- * Repository access against GitHub's recorded answers: invitations, existing collaborators,
- * unknown users, refusals, rate limits and outages retried by the cron, a second username
- * replacing the first, and refunds taking access back.
+ * Repository access against GitHub's recorded answers: invitations, refusals, rate limits and
+ * outages retried by the cron, another username replacing the first, refunds taking access back,
+ * and the seat rules: the worker touches only the accounts it invited, a purchase moves its seat
+ * a limited number of times, and a removal that fails for good stays visible.
  */
-import {INVITEE, OWNER, VALIDATION_FAILED} from '../stubs/githubApi';
-import {completedEvent, type SignedInUser, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
+import {appConfig} from '../../src/config';
+import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../stubs/githubApi';
+import {completedEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -20,6 +22,11 @@ beforeEach(() => {
   stack.github.requests.length = 0;
 });
 
+const REPO = `/repos/${FIXTURE_REPO}`;
+let accounts = 0;
+/** A GitHub account no other test has used (a seat is one account across all purchases). */
+const githubAccount = () => stack.github.addUser(`octo-${Date.now().toString(36)}-${accounts++}`).login;
+
 async function paidBuyer(): Promise<{user: SignedInUser; sessionId: string}> {
   const user = await stack.signUp();
   const sessionId = await stack.paidCheckout({email: user.email, user});
@@ -34,6 +41,10 @@ const accessStatus = async (user: SignedInUser) =>
 const grantOf = async (sessionId: string) =>
   (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0];
 const puts = () => stack.github.requests.filter((request) => request.startsWith('PUT '));
+const invitationOf = (login: string) => [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
+/** The minute the status answer may be cached for has passed. */
+const aMinuteLater = (sessionId: string) =>
+  stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', sessionId);
 
 function refund(sessionId: string) {
   const session = stack.stripe.sessions.get(sessionId)!;
@@ -49,214 +60,386 @@ function refund(sessionId: string) {
   );
 }
 
-test('a paid buyer is invited (201): GitHub numeric id and invitation stored, status pending, then active once accepted', async () => {
-  const {user, sessionId} = await paidBuyer();
-  const response = await requestAccess(user, INVITEE);
-  expect(response.status).toBe(200);
-  expect(await response.json()).toEqual({status: 'invited'});
-  const [invitation] = [...stack.github.invitations.values()];
-  expect(invitation?.invitee.login).toBe(INVITEE);
-  expect(await grantOf(sessionId)).toMatchObject({
-    github_username: INVITEE,
-    github_user_id: 31899067,
-    invitation_id: invitation!.id,
-    status: 'pending',
+describe('invitations', () => {
+  test('a paid buyer is invited (201): GitHub numeric id and invitation stored, status pending, then active once accepted', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const response = await requestAccess(user, INVITEE);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({status: 'invited'});
+    const [invitation] = [...stack.github.invitations.values()];
+    expect(invitation?.invitee.login).toBe(INVITEE);
+    expect(await grantOf(sessionId)).toMatchObject({
+      github_username: INVITEE,
+      github_user_id: 31899067,
+      invitation_id: invitation!.id,
+      status: 'pending',
+    });
+    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true});
+
+    stack.github.accept(invitation!.id);
+    await aMinuteLater(sessionId);
+    expect(await accessStatus(user)).toMatchObject({status: 'active'});
   });
-  expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true});
 
-  stack.github.accept(invitation!.id);
-  expect(await accessStatus(user)).toMatchObject({status: 'active'});
-});
-
-test('a username that already has access answers active (204) without an invitation', async () => {
-  const {user, sessionId} = await paidBuyer();
-  const response = await requestAccess(user, OWNER);
-  expect(await response.json()).toEqual({status: 'active'});
-  expect(stack.github.invitations.size).toBe(0);
-  expect(await grantOf(sessionId)).toMatchObject({status: 'active', github_user_id: 31898046});
-});
-
-test('an unknown GitHub user is a 404 with a clear message, and nothing is stored', async () => {
-  const {user, sessionId} = await paidBuyer();
-  const response = await requestAccess(user, 'no-such-user-here');
-  expect(response.status).toBe(404);
-  expect(await response.json()).toEqual({
-    error: 'GitHub user "no-such-user-here" was not found. Check the spelling.',
-    code: 'GITHUB_USER_NOT_FOUND',
+  test('an unknown GitHub user is a 404 with a clear message, and nothing is stored', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const response = await requestAccess(user, 'no-such-user-here');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: 'GitHub user "no-such-user-here" was not found. Check the spelling.',
+      code: 'GITHUB_USER_NOT_FOUND',
+    });
+    expect(await grantOf(sessionId)).toBeUndefined();
+    expect(puts()).toEqual([]);
   });
-  expect(await grantOf(sessionId)).toBeUndefined();
-  expect(puts()).toEqual([]);
-});
 
-test("GitHub's 422 is reported, recorded as failed, and not retried", async () => {
-  const {user, sessionId} = await paidBuyer();
-  stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
-  const response = await requestAccess(user, INVITEE);
-  expect(response.status).toBe(422);
-  expect(await response.json()).toMatchObject({error: expect.stringContaining('Validation Failed'), code: 'GITHUB_REFUSED'});
-  expect(await grantOf(sessionId)).toMatchObject({status: 'failed'});
-  await stack.worker.scheduled();
-  expect(puts()).toHaveLength(1);
-});
-
-test('a rate limit with retry-after is queued and invited by the cron once the wait is over', async () => {
-  const {user, sessionId} = await paidBuyer();
-  stack.github.failNext('PUT /repos/', {
-    status: 403,
-    headers: {'retry-after': '1', 'x-ratelimit-remaining': '0'},
-    body: {message: 'API rate limit exceeded'},
+  test("GitHub's 422 is reported in our words, recorded as failed, and not retried", async () => {
+    const {user, sessionId} = await paidBuyer();
+    stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
+    const response = await requestAccess(user, githubAccount());
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body).toEqual({error: 'GitHub refused the invitation.', code: 'GITHUB_REFUSED'});
+    expect(await grantOf(sessionId)).toMatchObject({status: 'failed', detail: 'GitHub refused the invitation.'});
+    expect(JSON.stringify(await accessStatus(user))).not.toContain('Validation Failed');
+    // GitHub's own text is kept for the seller, in the logs.
+    expect(stack.worker.logs.some((line) => line.includes('Validation Failed'))).toBe(true);
+    await stack.worker.scheduled();
+    expect(puts()).toHaveLength(1);
   });
-  const response = await requestAccess(user, INVITEE);
-  expect(response.status).toBe(202);
-  expect(await response.json()).toEqual({status: 'queued'});
-  expect(await accessStatus(user)).toMatchObject({status: 'queued'});
 
-  await stack.worker.scheduled(); // too early: retry-after is not over
-  expect(puts()).toHaveLength(1);
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  await stack.worker.scheduled();
-  expect(puts()).toHaveLength(2);
-  expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: expect.any(Number)});
+  test('a rate limit with retry-after is queued and invited by the cron once the wait is over', async () => {
+    const {user, sessionId} = await paidBuyer();
+    stack.github.failNext('PUT /repos/', {
+      status: 403,
+      headers: {'retry-after': '1', 'x-ratelimit-remaining': '0'},
+      body: {message: 'API rate limit exceeded'},
+    });
+    const response = await requestAccess(user, githubAccount());
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({status: 'queued'});
+    expect(await accessStatus(user)).toMatchObject({status: 'queued'});
+
+    await stack.worker.scheduled(); // too early: retry-after is not over
+    expect(puts()).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await stack.worker.scheduled();
+    expect(puts()).toHaveLength(2);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: expect.any(Number)});
+  });
+
+  test('a 5xx is retried with back-off by the scheduled handler until it succeeds', async () => {
+    const {user, sessionId} = await paidBuyer();
+    stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}}, 2);
+    expect((await requestAccess(user, githubAccount())).status).toBe(202);
+    const inviteJob = () =>
+      stack.worker.db.all<{run_after: number; attempts: number; last_error: string | null; status: string}>(
+        "SELECT * FROM jobs WHERE kind = 'github-invite' AND key LIKE 'invite:' || ? || ':%'",
+        sessionId,
+      );
+    const [job] = await inviteJob();
+    expect(job!.run_after).toBeGreaterThan(Date.now() + 30_000); // back-off, not a hot loop
+
+    // Let the clock pass the back-off: the cron tries again, fails again, then succeeds.
+    const due = () => stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+    await due();
+    await stack.worker.scheduled();
+    expect((await inviteJob())[0]).toMatchObject({attempts: 1, last_error: expect.stringContaining('502')});
+    await due();
+    await stack.worker.scheduled();
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending'});
+    expect((await inviteJob())[0]).toMatchObject({status: 'done'});
+    expect(puts()).toHaveLength(3);
+  });
+
+  test('ten requests at once for the same username send one invitation', async () => {
+    const {user} = await paidBuyer();
+    const login = githubAccount();
+    const answers = await Promise.all(Array.from({length: 10}, () => requestAccess(user, login)));
+    expect(answers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 202)).toEqual([]);
+    expect(puts()).toHaveLength(1);
+    expect(stack.github.invitations.size).toBe(1);
+  });
+
+  test('an expired invitation can be resent; a valid one cannot', async () => {
+    const {user} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    const early = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
+    expect(early.status).toBe(409);
+
+    const first = invitationOf(login)!.id;
+    stack.github.expire(first);
+    const resent = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
+    expect(await resent.json()).toEqual({status: 'invited'});
+    const open = [...stack.github.invitations.values()].filter((invitation) => !invitation.expired);
+    expect(open).toHaveLength(1);
+    expect(open[0]!.id).not.toBe(first);
+    expect(stack.github.invitations.has(first)).toBe(false);
+    expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: false});
+  });
+
+  test('the server checks payment itself, and only for the caller', async () => {
+    const unpaid = await stack.signUp();
+    const refused = await requestAccess(unpaid, githubAccount());
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
+
+    const {user} = await paidBuyer();
+    const forSomeoneElse = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: unpaid.uid}});
+    expect(forSomeoneElse.status).toBe(403);
+    expect(puts()).toEqual([]);
+  });
+
+  test.each(['', '-leading', 'trailing-', 'double--hyphen', 'x'.repeat(40), 'under_score', 'spa ce'])(
+    'the username %p is refused with 400 before GitHub is called',
+    async (username) => {
+      const {user} = await paidBuyer();
+      const response = await requestAccess(user, username);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toMatch(/GitHub username/);
+      expect(stack.github.requests).toEqual([]);
+    },
+  );
+
+  test('without a token, access calls are 401 Unauthorized', async () => {
+    for (const path of ['/addUserToRepo', '/resendInvitation']) {
+      const response = await stack.call(path, {body: {username: INVITEE, userId: 'x'}});
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({error: 'Unauthorized'});
+    }
+    expect((await stack.call('/accessStatus')).status).toBe(401);
+  });
 });
 
-test('a 5xx is retried with back-off by the scheduled handler until it succeeds', async () => {
-  const {user, sessionId} = await paidBuyer();
-  stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}}, 2);
-  expect((await requestAccess(user, INVITEE)).status).toBe(202);
-  const inviteJob = () =>
-    stack.worker.db.all<{run_after: number; attempts: number; last_error: string | null; status: string}>(
-      "SELECT * FROM jobs WHERE kind = 'github-invite' AND key LIKE 'invite:' || ? || ':%'",
+describe('only accounts this worker invited are touched', () => {
+  test("an existing collaborator is refused with 409 and no PUT: GitHub would change that collaborator's permission", async () => {
+    const {user, sessionId} = await paidBuyer();
+    const response = await requestAccess(user, OWNER);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: `@${OWNER} is already a collaborator on the repository, so it needs no invitation from this purchase. Choose another GitHub account.`,
+      code: 'GITHUB_ACCOUNT_TAKEN',
+    });
+    expect(puts()).toEqual([]);
+    expect(await grantOf(sessionId)).toBeUndefined();
+    expect(stack.github.collaborators.has(OWNER.toLowerCase())).toBe(true);
+  });
+
+  test('an account invited by hand (an open invitation this worker did not create) is refused, and its invitation left alone', async () => {
+    const {user} = await paidBuyer();
+    const login = githubAccount();
+    // The seller invites the account by hand (GitHub's PUT answers 201 with the invitation).
+    stack.github.invitations.set(424242, {id: 424242, invitee: {login, id: (await githubUser(login)).id}});
+    const response = await requestAccess(user, login);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error).toContain('already has a pending invitation');
+    expect(puts()).toEqual([]);
+    expect(stack.github.invitations.has(424242)).toBe(true);
+  });
+
+  test('an account another purchase holds is refused with 409, before GitHub is asked to invite', async () => {
+    const first = await paidBuyer();
+    const login = githubAccount();
+    expect((await requestAccess(first.user, login)).status).toBe(200);
+    const second = await paidBuyer();
+    const response = await requestAccess(second.user, login);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error).toBe(`@${login} already has access through another purchase. Choose another GitHub account.`);
+    expect(puts()).toHaveLength(1);
+    expect(await grantOf(second.sessionId)).toBeUndefined();
+  });
+
+  test('the database holds one live grant per GitHub numeric id, whatever the code does', async () => {
+    const first = await paidBuyer();
+    const second = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(first.user, login);
+    const {github_user_id: id} = (await grantOf(first.sessionId))!;
+    await expect(
+      stack.worker.db.run(
+        "INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at) VALUES (?, ?, ?, ?, 'queued', 0)",
+        second.sessionId,
+        second.user.uid,
+        login,
+        id,
+      ),
+    ).rejects.toThrow(/UNIQUE/);
+  });
+
+  test('a refused move keeps the seat the buyer has', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    const before = await grantOf(sessionId);
+    expect((await requestAccess(user, OWNER)).status).toBe(409);
+    expect(await grantOf(sessionId)).toEqual(before);
+    expect(invitationOf(login)).toBeDefined();
+  });
+
+  test('a refund removes the account this worker invited by its numeric id, even after a rename, and not the one now holding its old name', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    stack.github.accept(invitationOf(login)!.id);
+    // The buyer renames their account; someone else, a collaborator, takes the old name.
+    stack.github.rename(login, `${login}-renamed`);
+    stack.github.addUser(login);
+    stack.github.collaborators.add(login.toLowerCase());
+
+    expect((await refund(sessionId)).status).toBe(200);
+    expect(stack.github.collaborators.has(`${login}-renamed`.toLowerCase())).toBe(false);
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+    expect(stack.github.requests).not.toContain(`DELETE ${REPO}/collaborators/${login}`);
+  });
+
+  test('a refund before the invitation went out removes nothing on GitHub', async () => {
+    const {user, sessionId} = await paidBuyer();
+    stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect((await requestAccess(user, githubAccount())).status).toBe(202);
+    stack.github.requests.length = 0;
+    await refund(sessionId);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked'});
+  });
+});
+
+describe('a seat is one person’s', () => {
+  test('a second username replaces the first: the old invitation is withdrawn first, and the move is counted', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const first = githubAccount();
+    await requestAccess(user, first);
+    const firstInvitation = invitationOf(first)!.id;
+    const second = githubAccount();
+    const response = await requestAccess(user, second);
+    expect(await response.json()).toEqual({status: 'invited'});
+    expect([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login)).toEqual([second]);
+    expect(stack.github.requests.indexOf(`DELETE ${REPO}/invitations/${firstInvitation}`)).toBeLessThan(
+      stack.github.requests.lastIndexOf(`PUT ${REPO}/collaborators/${second}`),
+    );
+    expect(await grantOf(sessionId)).toMatchObject({github_username: second, status: 'pending', username_changes: 1});
+    expect(await accessStatus(user)).toMatchObject({usernameChanges: 1, usernameChangesLeft: appConfig.repository.maxUsernameChanges - 1});
+  });
+
+  test('a second username after the first accepted removes the first collaborator', async () => {
+    const {user} = await paidBuyer();
+    const first = githubAccount();
+    await requestAccess(user, first);
+    stack.github.accept(invitationOf(first)!.id);
+    const second = githubAccount();
+    await requestAccess(user, second);
+    expect(stack.github.collaborators.has(first.toLowerCase())).toBe(false);
+    expect([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login)).toEqual([second]);
+  });
+
+  test(`after ${appConfig.repository.maxUsernameChanges} moves, another is 429 with a message that names support, and nothing changes`, async () => {
+    const {user, sessionId} = await paidBuyer();
+    const max = appConfig.repository.maxUsernameChanges;
+    await requestAccess(user, githubAccount());
+    for (let move = 1; move <= max; move++) expect((await requestAccess(user, githubAccount())).status).toBe(200);
+    expect(await accessStatus(user)).toMatchObject({usernameChanges: max, usernameChangesLeft: 0});
+    const before = await grantOf(sessionId);
+    const putsBefore = puts().length;
+
+    const refused = await requestAccess(user, githubAccount());
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.mailgun.supportEmail} to change it again.`,
+      code: 'SWAP_LIMIT',
+    });
+    expect(await grantOf(sessionId)).toEqual(before);
+    expect(puts()).toHaveLength(putsBefore);
+    // Asking again for the account it has is not a move.
+    expect((await requestAccess(user, before!.github_username as string)).status).toBe(200);
+  });
+
+  test('fixing a username GitHub refused before inviting it is not a move', async () => {
+    const {user, sessionId} = await paidBuyer();
+    stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
+    expect((await requestAccess(user, githubAccount())).status).toBe(422);
+    expect((await requestAccess(user, githubAccount())).status).toBe(200);
+    expect(await grantOf(sessionId)).toMatchObject({username_changes: 0});
+  });
+});
+
+describe('removals', () => {
+  test('a full refund withdraws a pending invitation', async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    expect(stack.github.invitations.size).toBe(1);
+    expect((await refund(sessionId)).status).toBe(200);
+    expect(stack.github.invitations.size).toBe(0);
+    expect(await accessStatus(user)).toMatchObject({status: 'revoked', hasPaid: false});
+  });
+
+  test('a dispute removes a collaborator, retrying through the cron when GitHub fails', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    stack.github.accept(invitationOf(login)!.id);
+    await aMinuteLater(sessionId);
+    expect(await accessStatus(user)).toMatchObject({status: 'active'});
+
+    stack.github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}});
+    const session = stack.stripe.sessions.get(sessionId)!;
+    await stack.deliver(
+      stripeEvent('charge.dispute.created', {
+        id: `dp_${sessionId.slice(-10)}`,
+        object: 'dispute',
+        status: 'needs_response',
+        payment_intent: session.payment_intent as string,
+      } as Stripe.Dispute),
+    );
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true); // GitHub failed; the job waits
+    expect(await accessStatus(user)).toMatchObject({status: 'revoked'});
+    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
+    await stack.worker.scheduled();
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(false);
+  });
+
+  test('a removal the outbox gives up on leaves the grant removal_failed, not revoked, and logs an error', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    stack.github.accept(invitationOf(login)!.id);
+    // GitHub keeps failing: the first try at once, then every cron run until the outbox gives up.
+    stack.github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}}, 100);
+    await refund(sessionId);
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
+      await stack.worker.scheduled();
+    }
+    const [job] = await stack.worker.db.all<{status: string; attempts: number}>(
+      "SELECT status, attempts FROM jobs WHERE kind = 'github-remove' AND key LIKE 'remove:' || ? || ':%'",
       sessionId,
     );
-  const [job] = await inviteJob();
-  expect(job!.run_after).toBeGreaterThan(Date.now() + 30_000); // back-off, not a hot loop
-
-  // Let the clock pass the back-off: the cron tries again, fails again, then succeeds.
-  const due = () => stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
-  await due();
-  await stack.worker.scheduled();
-  expect((await inviteJob())[0]).toMatchObject({
-    attempts: 1,
-    last_error: expect.stringContaining('502'),
+    expect(job).toEqual({status: 'failed', attempts: 12});
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'removal_failed'});
+    expect(await accessStatus(user)).toMatchObject({status: 'removal_failed'});
+    const errors = stack.worker.logs.map((line) => JSON.parse(line) as {level: string; event: string}).filter((entry) => entry.level === 'error');
+    expect(errors.map((entry) => entry.event)).toContain('access.removal_failed');
   });
-  await due();
-  await stack.worker.scheduled();
-  expect(await grantOf(sessionId)).toMatchObject({status: 'pending'});
-  expect((await inviteJob())[0]).toMatchObject({status: 'done'});
-  expect(puts()).toHaveLength(3);
 });
 
-test('a second username replaces the first: the old invitation is withdrawn first', async () => {
-  const {user, sessionId} = await paidBuyer();
-  await requestAccess(user, INVITEE);
-  const [first] = [...stack.github.invitations.keys()];
-  stack.github.addUser('octo-second');
-  const response = await requestAccess(user, 'octo-second');
-  expect(await response.json()).toEqual({status: 'invited'});
-  const invitees = [...stack.github.invitations.values()].map((invitation) => invitation.invitee.login);
-  expect(invitees).toEqual(['octo-second']);
-  expect(stack.github.requests.indexOf(`DELETE /repos/octokit-fixture-org/add-and-remove-repository-collaborator/invitations/${first}`)).toBeLessThan(
-    stack.github.requests.lastIndexOf('PUT /repos/octokit-fixture-org/add-and-remove-repository-collaborator/collaborators/octo-second'),
-  );
-  expect(await grantOf(sessionId)).toMatchObject({github_username: 'octo-second', status: 'pending'});
-});
-
-test('a second username after the first accepted removes the first collaborator', async () => {
-  const {user} = await paidBuyer();
-  await requestAccess(user, INVITEE);
-  stack.github.accept([...stack.github.invitations.keys()][0]!);
-  stack.github.addUser('octo-third');
-  await requestAccess(user, 'octo-third');
-  expect(stack.github.collaborators.has(INVITEE)).toBe(false);
-  expect([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login)).toEqual(['octo-third']);
-});
-
-test('ten requests at once for the same username send one invitation', async () => {
-  const {user} = await paidBuyer();
-  const answers = await Promise.all(Array.from({length: 10}, () => requestAccess(user, INVITEE)));
-  expect(answers.every((answer) => answer.status === 200 || answer.status === 202)).toBe(true);
-  expect(puts()).toHaveLength(1);
-  expect(stack.github.invitations.size).toBe(1);
-});
-
-test('a full refund withdraws a pending invitation', async () => {
-  const {user, sessionId} = await paidBuyer();
-  await requestAccess(user, INVITEE);
-  expect(stack.github.invitations.size).toBe(1);
-  expect((await refund(sessionId)).status).toBe(200);
-  expect(stack.github.invitations.size).toBe(0);
-  expect(await accessStatus(user)).toMatchObject({status: 'revoked', hasPaid: false});
-});
-
-test('a dispute removes a collaborator, retrying through the cron when GitHub fails', async () => {
-  const {user, sessionId} = await paidBuyer();
-  await requestAccess(user, INVITEE);
-  stack.github.accept([...stack.github.invitations.keys()][0]!);
-  expect(await accessStatus(user)).toMatchObject({status: 'active'});
-
-  stack.github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}});
-  const session = stack.stripe.sessions.get(sessionId)!;
-  await stack.deliver(
-    stripeEvent('charge.dispute.created', {
-      id: 'dp_1',
-      object: 'dispute',
-      status: 'needs_response',
-      payment_intent: session.payment_intent as string,
-    } as Stripe.Dispute),
-  );
-  expect(stack.github.collaborators.has(INVITEE)).toBe(true); // GitHub failed; the job waits
-  expect(await accessStatus(user)).toMatchObject({status: 'revoked'});
-  await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
-  await stack.worker.scheduled();
-  expect(stack.github.collaborators.has(INVITEE)).toBe(false);
-});
-
-test('an expired invitation can be resent; a valid one cannot', async () => {
-  const {user} = await paidBuyer();
-  await requestAccess(user, INVITEE);
-  const early = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
-  expect(early.status).toBe(409);
-
-  const [first] = [...stack.github.invitations.keys()];
-  stack.github.expire(first!);
-  expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: true});
-  const resent = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
-  expect(await resent.json()).toEqual({status: 'invited'});
-  const open = [...stack.github.invitations.values()].filter((invitation) => !invitation.expired);
-  expect(open).toHaveLength(1);
-  expect(open[0]!.id).not.toBe(first);
-  expect(stack.github.invitations.has(first!)).toBe(false);
-  expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: false});
-});
-
-test('the server checks payment itself, and only for the caller', async () => {
-  const unpaid = await stack.signUp();
-  const refused = await requestAccess(unpaid, INVITEE);
-  expect(refused.status).toBe(402);
-  expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
-
-  const {user} = await paidBuyer();
-  const forSomeoneElse = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: INVITEE, userId: unpaid.uid}});
-  expect(forSomeoneElse.status).toBe(403);
-  expect(puts()).toEqual([]);
-});
-
-test.each(['', '-leading', 'trailing-', 'double--hyphen', 'x'.repeat(40), 'under_score', 'spa ce'])(
-  'the username %p is refused with 400 before GitHub is called',
-  async (username) => {
-    const {user} = await paidBuyer();
-    const response = await requestAccess(user, username);
-    expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatch(/GitHub username/);
+describe('status reads', () => {
+  test('polling the status reads GitHub at most once a minute per grant', async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    stack.github.requests.length = 0;
+    for (let poll = 0; poll < 10; poll++) expect(await accessStatus(user)).toMatchObject({status: 'pending'});
     expect(stack.github.requests).toEqual([]);
-  },
-);
 
-test('without a token, access calls are 401 Unauthorized', async () => {
-  for (const path of ['/addUserToRepo', '/resendInvitation']) {
-    const response = await stack.call(path, {body: {username: INVITEE, userId: 'x'}});
-    expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({error: 'Unauthorized'});
-  }
-  expect((await stack.call('/accessStatus')).status).toBe(401);
+    await aMinuteLater(sessionId);
+    for (let poll = 0; poll < 10; poll++) await accessStatus(user);
+    expect(stack.github.requests.filter((request) => request.startsWith('GET '))).toEqual([
+      expect.stringMatching(/^GET .*\/collaborators\//),
+      `GET ${REPO}/invitations`,
+    ]);
+  });
 });
+
+async function githubUser(login: string): Promise<{id: number}> {
+  const response = await fetch(`${stack.github.url}/users/${login}`);
+  return (await response.json()) as {id: number};
+}

@@ -1,5 +1,5 @@
-import type {Context as AccessContext} from './access/grants';
-import {performInvite, performRemoval} from './access/grants';
+import type {Context as AccessContext, RemovalPayload} from './access/grants';
+import {performInvite, performRemoval, removalGaveUp} from './access/grants';
 import {claim, dueJobIds, type Job, markDone, markFailed} from './jobs';
 import {log} from './log';
 import {type MailMessage, sendMail} from './mail';
@@ -19,7 +19,7 @@ async function execute(env: Env, job: Job) {
       await performInvite(accessContext(env), payload.sessionId, payload.version);
       return;
     case 'github-remove':
-      return performRemoval(settingsOf(env), payload);
+      return performRemoval(settingsOf(env), payload as RemovalPayload);
   }
 }
 
@@ -33,7 +33,14 @@ export async function runJob(env: Env, id: number): Promise<void> {
     log.info('job.done', {jobId: job.id, kind: job.kind, attempts: job.attempts});
   } catch (err) {
     const outcome = await markFailed(env.DB, job, err);
-    log.warn('job.failed', {jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, error: String(err)});
+    const fields = {jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, error: String(err)};
+    if (outcome === 'retrying') {
+      log.warn('job.failed', fields);
+      return;
+    }
+    // Given up: someone has to look at it.
+    log.error('job.gave_up', fields);
+    if (job.kind === 'github-remove') await removalGaveUp(env.DB, JSON.parse(job.payload) as RemovalPayload, String(err));
   }
 }
 

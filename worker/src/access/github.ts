@@ -26,14 +26,25 @@ export interface GitHubUser {
 
 export type InviteResult = {state: 'invited'; invitationId: number} | {state: 'active'};
 
+export interface Invitation {
+  id: number;
+  inviteeId: number | null;
+  expired: boolean;
+}
+
 export interface Repository {
   lookupUser(username: string): Promise<GitHubUser | null>;
+  /** The account's login today (logins can change; the numeric id cannot), or null if it is gone. */
+  loginOf(githubUserId: number): Promise<string | null>;
+  /** Sends an invitation. Only ever called for an account that is not a collaborator yet. */
   invite(username: string): Promise<InviteResult>;
-  /** Withdraws the invitation and removes the collaborator; either may already be gone. */
-  remove(access: {username: string; invitationId: number | null}): Promise<void>;
+  /** Withdraws one invitation: true if it was still open, false if it was accepted or gone. */
+  withdrawInvitation(invitationId: number): Promise<boolean>;
+  /** Removes a collaborator; one who is not there already is fine. */
+  removeCollaborator(login: string): Promise<void>;
   isCollaborator(username: string): Promise<boolean>;
-  /** The open invitation with this id, or null when it was accepted, declined or deleted. */
-  findInvitation(invitationId: number): Promise<{expired: boolean} | null>;
+  /** The repository's open and expired invitations. */
+  invitations(): Promise<Invitation[]>;
 }
 
 export function repositoryFor(settings: Settings): Repository {
@@ -53,14 +64,11 @@ export function repositoryFor(settings: Settings): Repository {
   return {
     lookupUser: (username) =>
       call(async () => {
-        try {
-          const {data} = await octokit.rest.users.getByUsername({username});
-          return {id: data.id, login: data.login};
-        } catch (err) {
-          if (err instanceof RequestError && err.status === 404) return null;
-          throw err;
-        }
+        const found = await orNull(octokit.rest.users.getByUsername({username}));
+        return found && {id: found.data.id, login: found.data.login};
       }),
+    loginOf: (githubUserId) =>
+      call(async () => (await orNull(octokit.rest.users.getById({account_id: githubUserId})))?.data.login ?? null),
     invite: (username) =>
       call(async () => {
         const response = await octokit.rest.repos.addCollaborator({
@@ -69,41 +77,38 @@ export function repositoryFor(settings: Settings): Repository {
           username,
           permission: settings.GITHUB_PERMISSION,
         });
-        // 201 created an invitation; 204 means the user already has access.
+        // 201 created an invitation; 204 means the user already had access (and GitHub just set
+        // their permission): callers check first so that this does not happen.
         if (response.status === 201 && response.data) return {state: 'invited', invitationId: response.data.id};
         return {state: 'active'};
       }),
-    remove: ({username, invitationId}) =>
+    withdrawInvitation: (invitationId) =>
+      call(async () => (await orNull(octokit.rest.repos.deleteInvitation({owner, repo, invitation_id: invitationId}))) !== null),
+    removeCollaborator: (login) =>
       call(async () => {
-        if (invitationId !== null) {
-          await ignoreNotFound(octokit.rest.repos.deleteInvitation({owner, repo, invitation_id: invitationId}));
-        }
-        await ignoreNotFound(octokit.rest.repos.removeCollaborator({owner, repo, username}));
+        await orNull(octokit.rest.repos.removeCollaborator({owner, repo, username: login}));
       }),
     isCollaborator: (username) =>
+      call(async () => (await orNull(octokit.rest.repos.checkCollaborator({owner, repo, username}))) !== null),
+    invitations: () =>
       call(async () => {
-        try {
-          await octokit.rest.repos.checkCollaborator({owner, repo, username});
-          return true;
-        } catch (err) {
-          if (err instanceof RequestError && err.status === 404) return false;
-          throw err;
-        }
-      }),
-    findInvitation: (invitationId) =>
-      call(async () => {
-        const invitations = await octokit.paginate(octokit.rest.repos.listInvitations, {owner, repo, per_page: 100});
-        const found = invitations.find((invitation) => invitation.id === invitationId);
-        return found ? {expired: found.expired === true} : null;
+        const all = await octokit.paginate(octokit.rest.repos.listInvitations, {owner, repo, per_page: 100});
+        return all.map((invitation) => ({
+          id: invitation.id,
+          inviteeId: invitation.invitee?.id ?? null,
+          expired: invitation.expired === true,
+        }));
       }),
   };
 }
 
-async function ignoreNotFound(request: Promise<unknown>) {
+/** GitHub's 404 as null: "not found" is an answer here, not a failure. */
+async function orNull<T>(request: Promise<T>): Promise<T | null> {
   try {
-    await request;
+    return await request;
   } catch (err) {
-    if (!(err instanceof RequestError && err.status === 404)) throw err;
+    if (err instanceof RequestError && err.status === 404) return null;
+    throw err;
   }
 }
 

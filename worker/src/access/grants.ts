@@ -1,3 +1,5 @@
+import {appConfig} from '../../../src/config';
+import {HttpError} from '../errors';
 import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import type {Settings} from '../settings';
@@ -8,8 +10,12 @@ import {GitHubFailure, repositoryFor} from './github';
  * the record: one GitHub account per purchase, GitHub's numeric user id, the invitation id and a
  * status. Every change bumps `version`, so a GitHub answer that arrives after the grant changed
  * (a refund, another username) is recognised as stale and undone rather than recorded.
+ *
+ * The worker touches only what it created: it never invites an account that is already on the
+ * repository (GitHub's PUT would silently change that collaborator's permission), and it removes
+ * only the invitation it received, or the account it invited, by GitHub's numeric id.
  */
-export type GrantStatus = 'queued' | 'pending' | 'active' | 'revoked' | 'failed';
+export type GrantStatus = 'queued' | 'pending' | 'active' | 'revoked' | 'removal_failed' | 'failed';
 
 export interface Grant {
   session_id: string;
@@ -20,6 +26,9 @@ export interface Grant {
   status: GrantStatus;
   detail: string | null;
   version: number;
+  username_changes: number;
+  checked_at: number | null;
+  invitation_expired: number;
 }
 
 export type AccessResult = {status: 'invited' | 'active' | 'queued'; retryAfterMs?: number};
@@ -30,6 +39,13 @@ export interface Context {
   settings: Settings;
   runJob(id: number): Promise<void>;
 }
+
+/** Polling the dashboard must not spend the token's quota: GitHub is read once a minute per grant. */
+export const CHECK_EVERY_MS = 60_000;
+
+const LIVE: readonly GrantStatus[] = ['queued', 'pending', 'active'];
+/** A seat that is not free: live, or one whose removal failed and is still on GitHub. */
+const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
 export function readGrant(db: D1Database, sessionId: string) {
   return db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId).first<Grant>();
@@ -42,16 +58,65 @@ export function grantForUser(db: D1Database, userId: string) {
     .first<Grant>();
 }
 
-const live = (grant: Grant | null): grant is Grant =>
-  grant !== null && ['queued', 'pending', 'active'].includes(grant.status);
+const live = (grant: Grant | null): grant is Grant => grant !== null && LIVE.includes(grant.status);
+
+/** Whether the grant is for this GitHub account: by numeric id when both are known. */
+function isFor(grant: Grant | null, github: {login: string; id: number | null}): boolean {
+  if (grant === null) return false;
+  return grant.github_user_id !== null && github.id !== null
+    ? grant.github_user_id === github.id
+    : grant.github_username.toLowerCase() === github.login.toLowerCase();
+}
 
 function resultOf(grant: Grant): AccessResult {
   return {status: grant.status === 'active' ? 'active' : grant.status === 'pending' ? 'invited' : 'queued'};
 }
 
+function taken(message: string) {
+  return new HttpError(409, message, 'GITHUB_ACCOUNT_TAKEN');
+}
+
+const TAKEN = {
+  collaborator: (login: string) =>
+    `@${login} is already a collaborator on the repository, so it needs no invitation from this purchase. Choose another GitHub account.`,
+  invited: (login: string) => `@${login} already has a pending invitation to the repository. Choose another GitHub account.`,
+  otherPurchase: (login: string) => `@${login} already has access through another purchase. Choose another GitHub account.`,
+};
+
+/** The unique index on live GitHub ids answered: another purchase holds this account. */
+function isTakenById(err: unknown): boolean {
+  return err instanceof Error && /UNIQUE constraint failed: access_grants\.github_user_id/.test(err.message);
+}
+
+/**
+ * Why this purchase may not invite this account, or null when it may: another purchase holds it,
+ * it is already a collaborator, or someone else's invitation for it is open.
+ */
+async function refusalFor(
+  context: Context,
+  sessionId: string,
+  github: {login: string; id: number},
+  ownInvitationId: number | null,
+): Promise<string | null> {
+  const other = await context.db
+    .prepare(`SELECT 1 AS found FROM access_grants WHERE github_user_id = ?1 AND session_id != ?2 AND status IN ${HELD}`)
+    .bind(github.id, sessionId)
+    .first();
+  if (other) return TAKEN.otherPurchase(github.login);
+  const repository = repositoryFor(context.settings);
+  if (await repository.isCollaborator(github.login)) return TAKEN.collaborator(github.login);
+  const open = (await repository.invitations()).find(
+    (invitation) => invitation.inviteeId === github.id && !invitation.expired && invitation.id !== ownInvitationId,
+  );
+  return open ? TAKEN.invited(github.login) : null;
+}
+
 /**
  * Points the purchase's access at `github` and invites that account. A different account that had
  * access for this purchase is removed first (its removal is an outbox job the invitation waits for).
+ * Refuses, changing nothing: an account this worker may not touch (409), and a move of the seat
+ * past the config's limit (429). `github.id` is null only when GitHub could not be asked; the
+ * outbox then checks before it invites.
  */
 export async function requestAccess(
   context: Context,
@@ -59,51 +124,81 @@ export async function requestAccess(
 ): Promise<AccessResult> {
   const {db} = context;
   const current = await readGrant(db, request.sessionId);
-  const sameAccount =
-    current &&
-    (current.github_user_id !== null && request.github.id !== null
-      ? current.github_user_id === request.github.id
-      : current.github_username.toLowerCase() === request.github.login.toLowerCase());
+  const sameAccount = isFor(current, request.github);
   if (live(current) && sameAccount) return resultOf(current);
 
+  // Moving the seat away from an account this worker invited is what the limit counts.
+  const move = current !== null && current.invitation_id !== null && !sameAccount;
+  const max = appConfig.repository.maxUsernameChanges;
+  if (move && current.username_changes >= max) {
+    throw new HttpError(
+      429,
+      `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.mailgun.supportEmail} to change it again.`,
+      'SWAP_LIMIT',
+    );
+  }
+  if (request.github.id !== null) {
+    const refusal = await refusalFor(
+      context,
+      request.sessionId,
+      {login: request.github.login, id: request.github.id},
+      current?.invitation_id ?? null,
+    );
+    if (refusal) {
+      // A request of this purchase running alongside may have invited the account a moment ago.
+      const now = await readGrant(db, request.sessionId);
+      if (live(now) && isFor(now, request.github)) return resultOf(now);
+      throw taken(refusal);
+    }
+  } else if (live(current)) {
+    // Unchecked, a move could give up a working seat for an account we may not touch.
+    throw new HttpError(503, 'GitHub is not answering right now. Your current access is unchanged; try again in a few minutes.', 'GITHUB_UNAVAILABLE');
+  }
+
   const now = Date.now();
-  const claimed = current
-    ? await db
-        .prepare(
-          `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
-             status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6
-           WHERE session_id = ?1 AND version = ?4
-           RETURNING *`,
-        )
-        .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now)
-        .first<Grant>()
-    : await db
-        .prepare(
-          `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at)
-           VALUES (?1, ?2, ?3, ?4, 'queued', ?5)
-           ON CONFLICT (session_id) DO NOTHING
-           RETURNING *`,
-        )
-        .bind(request.sessionId, request.userId, request.github.login, request.github.id, now)
-        .first<Grant>();
+  let claimed: Grant | null;
+  try {
+    claimed = current
+      ? await db
+          .prepare(
+            `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
+               status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
+               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0
+             WHERE session_id = ?1 AND version = ?4
+             RETURNING *`,
+          )
+          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0)
+          .first<Grant>()
+      : await db
+          .prepare(
+            `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at)
+             VALUES (?1, ?2, ?3, ?4, 'queued', ?5)
+             ON CONFLICT (session_id) DO NOTHING
+             RETURNING *`,
+          )
+          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now)
+          .first<Grant>();
+  } catch (err) {
+    if (isTakenById(err)) throw taken(TAKEN.otherPurchase(request.github.login));
+    throw err;
+  }
   if (!claimed) {
     // Another request changed the grant first; report what it decided.
     const winner = await readGrant(db, request.sessionId);
     return winner ? resultOf(winner) : {status: 'queued'};
   }
-  if (live(current) && !sameAccount) {
-    await removeNowOrLater(context, current, 'replaced by another GitHub account');
-  } else if (current?.status === 'failed' && current.invitation_id !== null) {
-    // An expired invitation is withdrawn before its replacement goes out.
-    await removeNowOrLater(context, current, 'invitation replaced');
+  const replaced = current !== null && LIVE.includes(current.status);
+  if (current && (replaced || current.status === 'failed')) {
+    // The old account (or an expired invitation) goes before its replacement is invited.
+    await removeNowOrLater(context, current, replaced ? 'replaced by another GitHub account' : 'invitation replaced');
   }
-  return inviteNowOrLater(context, claimed);
+  return inviteNowOrLater(context, claimed, {checked: request.github.id !== null});
 }
 
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
-async function inviteNowOrLater(context: Context, grant: Grant): Promise<AccessResult> {
+async function inviteNowOrLater(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
   try {
-    return await performInvite(context, grant.session_id, grant.version);
+    return await performInvite(context, grant.session_id, grant.version, {checked});
   } catch (err) {
     if (err instanceof RetryableError) {
       await enqueue(context.db, {
@@ -122,9 +217,14 @@ async function inviteNowOrLater(context: Context, grant: Grant): Promise<AccessR
 /**
  * Sends the invitation for one version of a grant. Throws RetryableError for transient failures
  * and PermanentError (after recording the grant as failed) for the rest. The outbox's
- * `github-invite` job calls this too.
+ * `github-invite` job calls this too, unchecked: time has passed, so it checks the account again.
  */
-export async function performInvite(context: Context, sessionId: string, version: number): Promise<AccessResult> {
+export async function performInvite(
+  context: Context,
+  sessionId: string,
+  version: number,
+  {checked = false}: {checked?: boolean} = {},
+): Promise<AccessResult> {
   const {db, settings} = context;
   const grant = await readGrant(db, sessionId);
   if (!grant || grant.version !== version || grant.status !== 'queued') {
@@ -135,39 +235,56 @@ export async function performInvite(context: Context, sessionId: string, version
   }
   const repository = repositoryFor(settings);
   try {
-    let githubId = grant.github_user_id;
-    if (githubId === null) {
+    let github = {login: grant.github_username, id: grant.github_user_id};
+    if (github.id === null) {
       const user = await repository.lookupUser(grant.github_username);
       if (!user) return await recordFailure(db, grant, `GitHub user ${grant.github_username} was not found`);
-      githubId = user.id;
+      github = user;
     }
-    const outcome = await repository.invite(grant.github_username);
-    const status = outcome.state === 'invited' ? 'pending' : 'active';
-    const invitationId = outcome.state === 'invited' ? outcome.invitationId : null;
-    const recorded = await db
-      .prepare(
-        `UPDATE access_grants SET status = ?3, invitation_id = ?4, github_user_id = ?5, updated_at = ?6
-         WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
-           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
-         RETURNING *`,
-      )
-      .bind(sessionId, version, status, invitationId, githubId, Date.now())
-      .first<Grant>();
+    if (!checked) {
+      const refusal = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null);
+      if (refusal) return await recordFailure(db, grant, refusal);
+    }
+    const outcome = await repository.invite(github.login);
+    if (outcome.state === 'active') {
+      // It became a collaborator between the check and the invitation: not ours to record.
+      log.warn('access.already_collaborator', {sessionId, githubUserId: github.id});
+      return await recordFailure(db, grant, TAKEN.collaborator(github.login));
+    }
+    let recorded: Grant | null;
+    try {
+      recorded = await db
+        .prepare(
+          `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, updated_at = ?5,
+             checked_at = ?5, invitation_expired = 0
+           WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
+             AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+           RETURNING *`,
+        )
+        .bind(sessionId, version, outcome.invitationId, github.id, Date.now())
+        .first<Grant>();
+    } catch (err) {
+      if (!isTakenById(err)) throw err;
+      recorded = null;
+    }
     if (!recorded) {
-      // The grant changed or the purchase was revoked while GitHub answered: undo this invitation.
-      await removeNowOrLater(context, {...grant, invitation_id: invitationId}, 'stale invitation');
+      // The grant changed, the purchase was revoked, or another purchase took the account while
+      // GitHub answered: withdraw this invitation.
+      await removeNowOrLater(context, {...grant, github_user_id: github.id, invitation_id: outcome.invitationId}, 'stale invitation');
       const now = await readGrant(db, sessionId);
       return now ? resultOf(now) : {status: 'queued'};
     }
-    log.info('access.invited', {sessionId, githubUserId: githubId, status});
+    log.info('access.invited', {sessionId, githubUserId: github.id});
     return resultOf(recorded);
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
-    return recordFailure(db, grant, err.message);
+    log.warn('access.github_refused', {sessionId, error: err.message});
+    return recordFailure(db, grant, 'GitHub refused the invitation.');
   }
 }
 
+/** Records why an invitation failed, in our words (GitHub's own text stays in the logs). */
 async function recordFailure(db: D1Database, grant: Grant, reason: string): Promise<never> {
   await db
     .prepare(
@@ -193,21 +310,80 @@ export async function revokeAccess(context: Context, sessionId: string, reason: 
   if (revoked) await removeNowOrLater(context, revoked, reason);
 }
 
-/** Queues the removal of a grant's GitHub account and tries it at once; the cron retries failures. */
+/**
+ * A dispute won: the purchase's account gets its seat back. A seat that was removed is invited
+ * again; one whose removal failed was never taken away, and the next status read says how it is.
+ */
+export async function restoreAccess(context: Context, sessionId: string) {
+  const grant = await readGrant(context.db, sessionId);
+  if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
+  const back = grant.status === 'revoked' ? 'queued' : 'pending';
+  let restored: Grant | null;
+  try {
+    restored = await context.db
+      .prepare(
+        `UPDATE access_grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
+           invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
+         WHERE session_id = ?1 AND version = ?2
+         RETURNING *`,
+      )
+      .bind(sessionId, grant.version, back, Date.now())
+      .first<Grant>();
+  } catch (err) {
+    if (!isTakenById(err)) throw err;
+    log.warn('access.not_restored', {sessionId, reason: 'another purchase holds the account'});
+    return;
+  }
+  log.info('access.restored', {sessionId, status: back});
+  if (restored?.status !== 'queued') return;
+  try {
+    await inviteNowOrLater(context, restored, {checked: false});
+  } catch (err) {
+    // Recorded on the grant; the buyer sees it and can ask again.
+    log.warn('access.restore_invite_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+  }
+}
+
+export interface RemovalPayload {
+  sessionId: string;
+  version: number;
+  invitationId: number;
+  githubUserId: number | null;
+}
+
+/**
+ * Queues the removal of what this worker created for a grant (its invitation, and the account
+ * that accepted it) and tries it at once; the cron retries failures. A grant with no invitation
+ * created nothing on GitHub, so there is nothing to remove.
+ */
 async function removeNowOrLater(context: Context, grant: Grant, reason: string) {
+  if (grant.invitation_id === null) return;
+  const payload: RemovalPayload = {
+    sessionId: grant.session_id,
+    version: grant.version,
+    invitationId: grant.invitation_id,
+    githubUserId: grant.github_user_id,
+  };
   const id = await enqueue(context.db, {
-    key: `remove:${grant.session_id}:${grant.version}:${grant.github_username.toLowerCase()}:${grant.invitation_id ?? ''}`,
+    key: `remove:${grant.session_id}:${grant.version}:${grant.invitation_id}`,
     kind: 'github-remove',
-    payload: {sessionId: grant.session_id, username: grant.github_username, invitationId: grant.invitation_id},
+    payload,
   });
   log.info('access.removal_queued', {sessionId: grant.session_id, reason, jobId: id});
   if (id !== null) await context.runJob(id);
 }
 
-/** The outbox's `github-remove` job. */
-export async function performRemoval(settings: Settings, payload: {username: string; invitationId: number | null}) {
+/**
+ * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
+ * invitee accepted it (or it is gone), so the account with that numeric id is removed.
+ */
+export async function performRemoval(settings: Settings, payload: RemovalPayload) {
   try {
-    await repositoryFor(settings).remove(payload);
+    const repository = repositoryFor(settings);
+    if (await repository.withdrawInvitation(payload.invitationId)) return;
+    if (payload.githubUserId === null) return;
+    const login = await repository.loginOf(payload.githubUserId);
+    if (login) await repository.removeCollaborator(login);
   } catch (err) {
     if (err instanceof GitHubFailure) {
       throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
@@ -217,26 +393,79 @@ export async function performRemoval(settings: Settings, payload: {username: str
 }
 
 /**
- * A grant as GitHub sees it now: an accepted invitation becomes `active`, and a pending one says
- * whether it expired. If GitHub cannot answer, the stored state is shown as it is.
+ * The outbox gave up on a removal: a refunded buyer may still be on GitHub, so the grant must not
+ * look removed. A removal for an account the purchase already moved away from has no grant row
+ * left to mark; the failed job and the error log are its record.
  */
-export async function observeGrant({db, settings}: Context, grant: Grant) {
-  const base = {status: grant.status, username: grant.github_username, detail: grant.detail ?? undefined};
+export async function removalGaveUp(db: D1Database, payload: RemovalPayload, error: string) {
+  const marked = await db
+    .prepare(
+      `UPDATE access_grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'revoked'
+       RETURNING session_id`,
+    )
+    .bind(payload.sessionId, payload.version, Date.now())
+    .first();
+  log.error('access.removal_failed', {
+    sessionId: payload.sessionId,
+    githubUserId: payload.githubUserId,
+    invitationId: payload.invitationId,
+    grantMarked: marked !== null,
+    error,
+  });
+}
+
+export interface ObservedGrant {
+  status: GrantStatus;
+  username: string;
+  detail?: string;
+  expired: boolean;
+  usernameChanges: number;
+  usernameChangesLeft: number;
+}
+
+/**
+ * A grant as GitHub sees it: an accepted invitation becomes `active`, and a pending one says
+ * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now); if it
+ * cannot answer, the stored state is shown as it is.
+ */
+export async function observeGrant({db, settings}: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
+  const base = {
+    status: grant.status,
+    username: grant.github_username,
+    detail: grant.detail ?? undefined,
+    expired: grant.invitation_expired === 1,
+    usernameChanges: grant.username_changes,
+    usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
+  };
   if (grant.status !== 'pending') return {...base, expired: false};
+  if (!fresh && grant.checked_at !== null && Date.now() - grant.checked_at < CHECK_EVERY_MS) return base;
   try {
     const repository = repositoryFor(settings);
+    const now = Date.now();
     if (await repository.isCollaborator(grant.github_username)) {
-      await db.prepare(
-        `UPDATE access_grants SET status = 'active', updated_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
-      )
-        .bind(grant.session_id, grant.version, Date.now())
+      await db
+        .prepare(
+          `UPDATE access_grants SET status = 'active', checked_at = ?3, invitation_expired = 0, updated_at = ?3
+           WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+        )
+        .bind(grant.session_id, grant.version, now)
         .run();
-      return {...base, status: 'active' as const, expired: false};
+      return {...base, status: 'active', expired: false};
     }
-    const invitation = grant.invitation_id === null ? null : await repository.findInvitation(grant.invitation_id);
-    return {...base, expired: invitation === null || invitation.expired};
-  } catch {
-    return {...base, expired: false};
+    const invitation = (await repository.invitations()).find((candidate) => candidate.id === grant.invitation_id);
+    const expired = invitation === undefined || invitation.expired;
+    await db
+      .prepare(
+        `UPDATE access_grants SET checked_at = ?3, invitation_expired = ?4
+         WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+      )
+      .bind(grant.session_id, grant.version, now, expired ? 1 : 0)
+      .run();
+    return {...base, expired};
+  } catch (err) {
+    log.warn('access.status_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
+    return base;
   }
 }
 

@@ -5,6 +5,7 @@ import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {PermanentError} from '../jobs';
+import {log} from '../log';
 import {accessContext} from '../outbox';
 import {paidPurchaseOf} from '../payments/purchases';
 import {enforceLimit, limits} from '../rateLimit';
@@ -49,7 +50,10 @@ export const accessRoutes = new Hono<AppEnv>()
     }
   })
 
-  /** What the dashboard shows: none, queued, pending (with `expired`), active, revoked or failed. */
+  /**
+   * What the dashboard shows: none, queued, pending (with `expired`), active, revoked,
+   * removal_failed or failed, and how many more times the seat may move to another account.
+   */
   .get('/accessStatus', requireUser, async (c) => {
     const user = currentUser(c);
     const purchase = await paidPurchaseOf(c.env.DB, user);
@@ -66,7 +70,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const grant = await readGrant(c.env.DB, purchase.session_id);
     if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
     const context = accessContext(c.env);
-    const seen = await observeGrant(context, grant);
+    const seen = await observeGrant(context, grant, {fresh: true});
     if (seen.status !== 'pending' || !seen.expired) {
       throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
     }
@@ -78,9 +82,17 @@ export const accessRoutes = new Hono<AppEnv>()
     }
   });
 
-/** GitHub's refusals reach the buyer with GitHub's status class and message; ours pass through. */
+/**
+ * GitHub's refusals reach the buyer as our message with GitHub's status class; GitHub's own text
+ * goes to the logs only. Our own answers pass through.
+ */
 function reportGitHub(err: unknown): unknown {
   if (err instanceof PermanentError) return new HttpError(422, err.message, 'GITHUB_REFUSED');
-  if (err instanceof GitHubFailure) return new HttpError(err.transient ? 503 : 422, err.message, 'GITHUB_REFUSED');
+  if (err instanceof GitHubFailure) {
+    log.warn('access.github_failed', {status: err.status, error: err.message});
+    return err.transient
+      ? new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE')
+      : new HttpError(422, 'GitHub refused the request. Check the username or contact support.', 'GITHUB_REFUSED');
+  }
   return err;
 }
