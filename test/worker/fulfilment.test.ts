@@ -28,10 +28,15 @@ function refundEvent(sessionId: string, refunded = true) {
   } as Stripe.Charge);
 }
 
-function disputeEvent(sessionId: string, type: 'charge.dispute.created' | 'charge.dispute.closed', status: Stripe.Dispute.Status) {
+function disputeEvent(
+  sessionId: string,
+  type: 'charge.dispute.created' | 'charge.dispute.closed',
+  status: Stripe.Dispute.Status,
+  id = `dp_${sessionId.slice(-10)}`,
+) {
   const session = stack.stripe.sessions.get(sessionId)!;
   return stripeEvent(type, {
-    id: `dp_${sessionId.slice(-10)}`,
+    id,
     object: 'dispute',
     amount: 9900,
     status,
@@ -119,14 +124,102 @@ test('an async payment that fails grants nothing', async () => {
   expect(welcomeMailsTo(email)).toHaveLength(0);
 });
 
-test('a dispute revokes at once; a lost dispute stays revoked', async () => {
+test('a dispute revokes at once; a lost dispute stays revoked, and a later won event for another dispute does not undo it', async () => {
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email});
   await stack.deliver(completedEvent(stack, sessionId));
   await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'disputed'})]);
   await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'lost'));
-  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'})]);
+  // The lost dispute's outcome is final: a late event about it, or a second dispute won, changes nothing.
+  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won', 'dp_second'));
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'})]);
+});
+
+describe('a dispute won gives access back', () => {
+  const requestAccess = (user: {uid: string; idToken: string}, username: string) =>
+    stack.call('/addUserToRepo', {token: user.idToken, body: {username, userId: user.uid}});
+  let logins = 0;
+
+  async function buyerWithSeat() {
+    const user = await stack.signUp();
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    await stack.deliver(completedEvent(stack, sessionId));
+    const login = stack.github.addUser(`won-${Date.now().toString(36)}-${logins++}`).login;
+    expect((await requestAccess(user, login)).status).toBe(200);
+    const invitation = [...stack.github.invitations.values()].find((candidate) => candidate.invitee.login === login)!;
+    stack.github.accept(invitation.id);
+    return {user, sessionId, login};
+  }
+  const hasPaid = async (user: {uid: string; idToken: string}) =>
+    ((await (await stack.call(`/userHasPaid?userId=${user.uid}`, {token: user.idToken})).json()) as {hasPaid: boolean}).hasPaid;
+  const invitedAgain = (login: string) =>
+    [...stack.github.invitations.values()].some((invitation) => invitation.invitee.login === login && !invitation.expired);
+
+  test('opened then won: the purchase is paid again and the same account is invited again', async () => {
+    const {user, sessionId, login} = await buyerWithSeat();
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    expect(await hasPaid(user)).toBe(false);
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(false);
+
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', revoke_reason: null})]);
+    expect(await hasPaid(user)).toBe(true);
+    expect(invitedAgain(login)).toBe(true);
+    const [grant] = await stack.worker.db.all<{status: string; github_username: string}>('SELECT * FROM access_grants WHERE session_id = ?', sessionId);
+    expect(grant).toMatchObject({status: 'pending', github_username: login});
+  });
+
+  test('won before its created event (Stripe delivers out of order): access stays', async () => {
+    const {user, sessionId, login} = await buyerWithSeat();
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    expect(await hasPaid(user)).toBe(true);
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+  });
+
+  test('a refund during the dispute stays final when the dispute is won', async () => {
+    const {user, sessionId} = await buyerWithSeat();
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    await stack.deliver(refundEvent(sessionId));
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'})]);
+    expect(await hasPaid(user)).toBe(false);
+  });
+
+  test('with two disputes, winning one keeps access revoked until the other is won too', async () => {
+    const {user, sessionId} = await buyerWithSeat();
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response', 'dp_other'));
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    expect(await hasPaid(user)).toBe(false);
+    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won', 'dp_other'));
+    expect(await hasPaid(user)).toBe(true);
+  });
+});
+
+test("a paid session for another product's price (a Payment Link on the same account) records nothing and grants nothing", async () => {
+  const email = uniqueEmail('other-product');
+  const foreign = stack.stripe.add({
+    status: 'complete',
+    payment_status: 'paid',
+    customer: 'cus_other_product',
+    payment_intent: 'pi_other_product',
+    customer_details: {email} as Stripe.Checkout.Session.CustomerDetails,
+    // Metadata can say anything; the line items are what was bought.
+    metadata: {priceId: 'price_someone_elses_ebook', plan: 'Advanced'},
+  });
+  const response = await stack.deliver(stripeEvent('checkout.session.completed', foreign));
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({received: true, handled: false});
+  expect(await purchase(foreign.id)).toEqual([]);
+  expect(await stack.worker.db.all('SELECT id FROM customers WHERE id = ?', 'cus_other_product')).toEqual([]);
+  expect(welcomeMailsTo(email)).toHaveLength(0);
+  const exchange = await stack.call(`/retrieveUserFromCheckoutSession?sessionId=${foreign.id}`);
+  expect(exchange.status).toBe(400);
+  expect(await exchange.json()).toEqual({error: 'This checkout session is not a purchase of Slipway'});
 });
 
 test('event types the worker does not handle are acknowledged with 2xx', async () => {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId} from '../../../src/config';
+import {findPlanByPriceId, type StripeMode} from '../../../src/config';
 import {revokeAccess} from '../access/grants';
 import {enqueue} from '../jobs';
 import {log} from '../log';
@@ -19,14 +19,20 @@ export async function fulfillCheckout(
   env: Env,
   sessionId: string,
   options: {paymentFailed?: boolean} = {},
-): Promise<{status: PurchaseStatus; session: Stripe.Checkout.Session; email: string | null}> {
+): Promise<{status: PurchaseStatus | 'ignored'; session: Stripe.Checkout.Session; email: string | null}> {
   const settings = settingsOf(env);
   const session = await stripeFor(settings).checkout.sessions.retrieve(sessionId, {expand: ['line_items']});
+  // The Stripe account may sell other things too (a Payment Link, another product): only a
+  // session that bought one of this config's prices is a purchase. Metadata is not proof.
+  const bought = ourPlan(session, settings.stripeMode);
+  if (!bought) {
+    log.warn('checkout.ignored', {sessionId, reason: 'no configured price in its line items'});
+    return {status: 'ignored', session, email: null};
+  }
+  const {priceId, plan} = bought;
   const paid =
     session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
   const observed: PurchaseStatus = paid ? 'paid' : options.paymentFailed ? 'failed' : 'open';
-  const priceId = session.line_items?.data[0]?.price?.id ?? session.metadata?.priceId ?? null;
-  const plan = (priceId && findPlanByPriceId(priceId, settings.stripeMode)?.name) ?? session.metadata?.plan ?? null;
   const customerId = idOf(session.customer);
   const paymentIntentId = idOf(session.payment_intent);
   const email = (session.customer_details?.email ?? session.customer_email ?? null)?.toLowerCase() ?? null;
@@ -83,25 +89,11 @@ export async function fulfillCheckout(
   return {status, session, email};
 }
 
-/**
- * A full refund or a dispute takes access away. The revocation is stored by payment intent first,
- * so that a completion event arriving later still ends revoked.
- */
-export async function revokePayment(env: Env, paymentIntentId: string, reason: string) {
-  const now = Date.now();
-  const [, updated] = await env.DB.batch<{session_id: string}>([
-    env.DB.prepare(
-      `INSERT INTO payment_revocations (payment_intent_id, reason, created_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (payment_intent_id) DO NOTHING`,
-    ).bind(paymentIntentId, reason, now),
-    env.DB.prepare(
-      `UPDATE purchases SET status = 'revoked', revoke_reason = COALESCE(revoke_reason, ?2), updated_at = ?3
-       WHERE payment_intent_id = ?1
-       RETURNING session_id`,
-    ).bind(paymentIntentId, reason, now),
-  ]);
-  for (const {session_id} of updated!.results) {
-    await revokeAccess(accessContext(env), session_id, reason);
+function ourPlan(session: Stripe.Checkout.Session, mode: StripeMode): {priceId: string; plan: string} | null {
+  for (const item of session.line_items?.data ?? []) {
+    const priceId = item.price?.id;
+    const plan = priceId ? findPlanByPriceId(priceId, mode) : undefined;
+    if (priceId && plan) return {priceId, plan: plan.name};
   }
-  log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
+  return null;
 }

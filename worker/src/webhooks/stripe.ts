@@ -4,7 +4,8 @@ import type Stripe from 'stripe';
 import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {fulfillCheckout, revokePayment} from '../payments/fulfilment';
+import {fulfillCheckout} from '../payments/fulfilment';
+import {disputeChanged, revokePayment} from '../payments/revocations';
 import {isFresh, parseSignatureHeader, TOLERANCE_SECONDS} from '../payments/signatureHeader';
 import {idOf, stripeFor, subtleCrypto} from '../payments/stripe';
 import {settingsOf} from '../settings';
@@ -74,18 +75,21 @@ export const stripeWebhook = new Hono<AppEnv>().post(
 type EventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, {type: T}>;
 type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>) => Promise<boolean>;
 
-/** Fulfilment reads the session's state from Stripe, so every checkout event is the same call. */
+/**
+ * Fulfilment reads the session's state from Stripe, so every checkout event is the same call. A
+ * session for something this product does not sell is acknowledged and left alone.
+ */
 function fulfil(options: {paymentFailed?: boolean} = {}) {
   return async (env: Env, event: {data: {object: {id: string}}}) => {
-    await fulfillCheckout(env, event.data.object.id, options);
-    return true;
+    const {status} = await fulfillCheckout(env, event.data.object.id, options);
+    return status !== 'ignored';
   };
 }
 
-async function revokeCharge(env: Env, paymentIntent: string | {id: string} | null, reason: string) {
-  const id = idOf(paymentIntent);
+async function refund(env: Env, charge: Stripe.Charge) {
+  const id = idOf(charge.payment_intent);
   if (!id) return false;
-  await revokePayment(env, id, reason);
+  await revokePayment(env, id, 'refunded');
   return true;
 }
 
@@ -98,13 +102,10 @@ const handlers: {[T in Stripe.Event.Type]?: Handler<T>} = {
   'checkout.session.async_payment_succeeded': fulfil(),
   'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
   // A partial refund keeps access; only a full refund takes it back.
-  'charge.refunded': (env, event) =>
-    event.data.object.refunded ? revokeCharge(env, event.data.object.payment_intent, 'refunded') : Promise.resolve(false),
-  'charge.dispute.created': (env, event) => revokeCharge(env, event.data.object.payment_intent, 'disputed'),
-  'charge.dispute.closed': (env, event) =>
-    event.data.object.status === 'lost'
-      ? revokeCharge(env, event.data.object.payment_intent, 'dispute lost')
-      : Promise.resolve(false),
+  'charge.refunded': (env, event) => (event.data.object.refunded ? refund(env, event.data.object) : Promise.resolve(false)),
+  // Open: access waits for the outcome. Closed: lost is final, won gives access back.
+  'charge.dispute.created': (env, event) => disputeChanged(env, event.data.object),
+  'charge.dispute.closed': (env, event) => disputeChanged(env, event.data.object),
 };
 
 function handlerFor(event: Stripe.Event): ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined {

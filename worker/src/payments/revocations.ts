@@ -1,0 +1,89 @@
+import type Stripe from 'stripe';
+import {restoreAccess, revokeAccess} from '../access/grants';
+import {log} from '../log';
+import {accessContext} from '../outbox';
+import {idOf} from './stripe';
+
+/**
+ * Refunds and disputes, by payment intent. A full refund and a lost dispute are final; an open
+ * dispute takes access away until it closes, and a dispute won gives it back. Stripe may deliver
+ * these in any order, and before the purchase's own completion, so each is stored first.
+ */
+export type RevokeReason = 'refunded' | 'disputed' | 'dispute lost';
+
+/** Dispute statuses that end a dispute in the seller's favour (`warning_closed`: an inquiry dropped). */
+const CLOSED_WON = ['won', 'warning_closed'];
+const CLOSED = [...CLOSED_WON, 'lost'];
+
+/**
+ * Takes access away for a payment. The revocation is stored by payment intent first, so that a
+ * completion arriving later still ends revoked; a final reason replaces `disputed`, never the
+ * other way round.
+ */
+export async function revokePayment(env: Env, paymentIntentId: string, reason: RevokeReason) {
+  const now = Date.now();
+  const [, updated] = await env.DB.batch<{session_id: string}>([
+    env.DB.prepare(
+      `INSERT INTO payment_revocations (payment_intent_id, reason, created_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (payment_intent_id) DO UPDATE SET reason = excluded.reason
+         WHERE payment_revocations.reason = 'disputed'`,
+    ).bind(paymentIntentId, reason, now),
+    env.DB.prepare(
+      `UPDATE purchases SET status = 'revoked', updated_at = ?3,
+         revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
+       WHERE payment_intent_id = ?1
+       RETURNING session_id`,
+    ).bind(paymentIntentId, reason, now),
+  ]);
+  for (const {session_id} of updated!.results) {
+    await revokeAccess(accessContext(env), session_id, reason);
+  }
+  log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
+}
+
+/**
+ * A dispute closed in the seller's favour: the payment stands again, unless it was refunded, lost
+ * another dispute, or has one still open.
+ */
+async function restorePayment(env: Env, paymentIntentId: string) {
+  const unsettled = `EXISTS (SELECT 1 FROM disputes WHERE payment_intent_id = ?1 AND status NOT IN ('won', 'warning_closed'))`;
+  const [, restored] = await env.DB.batch<{session_id: string}>([
+    env.DB.prepare(
+      `DELETE FROM payment_revocations WHERE payment_intent_id = ?1 AND reason = 'disputed' AND NOT ${unsettled}`,
+    ).bind(paymentIntentId),
+    env.DB.prepare(
+      `UPDATE purchases SET status = 'paid', revoke_reason = NULL, updated_at = ?2
+       WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
+       RETURNING session_id`,
+    ).bind(paymentIntentId, Date.now()),
+  ]);
+  for (const {session_id} of restored!.results) {
+    await restoreAccess(accessContext(env), session_id);
+  }
+  log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
+}
+
+/**
+ * A dispute was opened or closed. Its status is recorded by dispute id; a closed dispute's status
+ * is final, so a late event about it (a `created` after its `closed`) changes nothing.
+ */
+export async function disputeChanged(env: Env, dispute: Stripe.Dispute): Promise<boolean> {
+  const paymentIntentId = idOf(dispute.payment_intent);
+  if (!paymentIntentId) return false;
+  const recorded = await env.DB.prepare(
+    `INSERT INTO disputes (id, payment_intent_id, status, updated_at) VALUES (?1, ?2, ?3, ?4)
+     ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
+       WHERE disputes.status NOT IN (${CLOSED.map((status) => `'${status}'`).join(', ')})
+     RETURNING status`,
+  )
+    .bind(dispute.id, paymentIntentId, dispute.status, Date.now())
+    .first<{status: string}>();
+  if (!recorded) {
+    log.info('dispute.late_event', {disputeId: dispute.id, status: dispute.status});
+    return false;
+  }
+  if (dispute.status === 'lost') await revokePayment(env, paymentIntentId, 'dispute lost');
+  else if (CLOSED_WON.includes(dispute.status)) await restorePayment(env, paymentIntentId);
+  else await revokePayment(env, paymentIntentId, 'disputed');
+  return true;
+}
