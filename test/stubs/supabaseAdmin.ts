@@ -1,6 +1,7 @@
 /**
- * A stand-in for Supabase Auth's admin API (GoTrue cannot run here): creating users and
- * generating magic-link tokens, answering in GoTrue's shapes, including its `email_exists` error.
+ * A stand-in for Supabase Auth's admin API (GoTrue cannot run here): creating and reading users,
+ * generating magic-link tokens and signing a user's other sessions out, answering in GoTrue's
+ * shapes, including its `email_exists` error.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -12,6 +13,10 @@ export interface SupabaseStandIn {
   users: Map<string, {id: string; email: string; email_confirmed_at: string | null}>;
   /** hashed_token → e-mail, for every sign-in link generated. */
   links: Map<string, string>;
+  /** The bearer token of each `POST /logout?scope=others`: the session that stays. */
+  signOutOthers: string[];
+  /** Lookups of users by id, to show they are cached. */
+  lookups: string[];
   close(): Promise<void>;
 }
 
@@ -19,19 +24,38 @@ export async function startSupabaseStandIn(): Promise<SupabaseStandIn> {
   const serviceRoleKey = `service-role-${crypto.randomUUID()}`;
   const users: SupabaseStandIn['users'] = new Map();
   const links = new Map<string, string>();
+  const signOutOthers: string[] = [];
+  const lookups: string[] = [];
   const server = http.createServer(async (request, response) => {
     let raw = '';
     for await (const chunk of request) raw += chunk;
-    const send = (status: number, body: unknown) => {
+    const send = (status: number, body?: unknown) => {
       response.writeHead(status, {'content-type': 'application/json'});
-      response.end(JSON.stringify(body));
+      response.end(body === undefined ? undefined : JSON.stringify(body));
     };
-    if (request.headers.apikey !== serviceRoleKey || request.headers.authorization !== `Bearer ${serviceRoleKey}`) {
+    const {pathname, searchParams} = new URL(request.url ?? '/', 'http://supabase.local');
+    if (request.headers.apikey !== serviceRoleKey) {
+      return send(401, {message: 'Invalid API key'});
+    }
+    // The user's own session, as supabase-js's signOut({scope: 'others'}) calls it.
+    if (request.method === 'POST' && pathname === '/auth/v1/logout') {
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      if (!bearer || bearer === serviceRoleKey) return send(401, {code: 401, error_code: 'no_authorization', msg: 'This endpoint requires a valid Bearer token'});
+      if (searchParams.get('scope') === 'others') signOutOthers.push(bearer);
+      return send(204);
+    }
+    if (request.headers.authorization !== `Bearer ${serviceRoleKey}`) {
       return send(401, {code: 401, error_code: 'no_authorization', msg: 'This endpoint requires a valid Bearer token'});
     }
     const body = JSON.parse(raw || '{}') as {email?: string; email_confirm?: boolean; type?: string};
     const email = body.email?.toLowerCase() ?? '';
-    if (request.method === 'POST' && request.url === '/auth/v1/admin/users') {
+    const byId = /^\/auth\/v1\/admin\/users\/([^/]+)$/.exec(pathname);
+    if (request.method === 'GET' && byId) {
+      lookups.push(byId[1]!);
+      const user = [...users.values()].find((candidate) => candidate.id === byId[1]);
+      return user ? send(200, {...user, aud: 'authenticated', role: 'authenticated'}) : send(404, {code: 404, error_code: 'user_not_found', msg: 'User not found'});
+    }
+    if (request.method === 'POST' && pathname === '/auth/v1/admin/users') {
       if (users.has(email)) {
         return send(422, {code: 422, error_code: 'email_exists', msg: 'A user with this email address has already been registered'});
       }
@@ -39,7 +63,7 @@ export async function startSupabaseStandIn(): Promise<SupabaseStandIn> {
       users.set(email, user);
       return send(200, {...user, aud: 'authenticated', role: 'authenticated'});
     }
-    if (request.method === 'POST' && request.url === '/auth/v1/admin/generate_link') {
+    if (request.method === 'POST' && pathname === '/auth/v1/admin/generate_link') {
       const user = users.get(email);
       if (!user) return send(404, {code: 404, error_code: 'user_not_found', msg: 'User not found'});
       const hashed = crypto.randomBytes(28).toString('hex');
@@ -49,5 +73,5 @@ export async function startSupabaseStandIn(): Promise<SupabaseStandIn> {
     send(404, {code: 404, msg: 'Not found'});
   });
   const running = await listen(server);
-  return {url: running.url, serviceRoleKey, users, links, close: running.close};
+  return {url: running.url, serviceRoleKey, users, links, signOutOthers, lookups, close: running.close};
 }

@@ -82,7 +82,7 @@ const badTokens: [string, () => Promise<string>, string?][] = [
   ['the wrong audience', () => token({aud: 'another-project'})],
   ['the wrong issuer', () => token({iss: 'https://securetoken.google.com/another-project'})],
   ['an expired token', () => token({iat: now() - 7200, exp: now() - 3600}), 'TOKEN_EXPIRED'],
-  ['issued in the future', () => token({iat: now() + 600})],
+  ['issued ten minutes in the future', () => token({iat: now() + 600})],
   ['an empty sub', () => token({sub: ''})],
   ['an overlong sub', () => token({sub: 'x'.repeat(129)})],
   ['an unsigned token', async () => (await token()).split('.').slice(0, 2).join('.') + '.'],
@@ -100,6 +100,35 @@ test.each(badTokens.map(([label]) => label))('%s is refused with 401', async (la
   const response = await hasPaid(production, `Bearer ${await make()}`);
   expect(response.status).toBe(401);
   expect(await response.json()).toEqual(code ? {error: 'Token expired', code} : {error: 'Unauthorized'});
+});
+
+test('a token issued up to 60 s ahead of our clock is accepted (clock skew); further ahead it is refused', async () => {
+  expect((await hasPaid(production, `Bearer ${await token({iat: now() + 30})}`)).status).toBe(200);
+  expect((await hasPaid(production, `Bearer ${await token({iat: now() + 90})}`)).status).toBe(401);
+});
+
+test('signing keys that cannot be fetched answer 503 with a code, not 500', async () => {
+  let status = 500;
+  const failing = await listen(
+    http.createServer((_request, response) => {
+      response.writeHead(status, {'content-type': 'text/plain'}).end('Backend Error');
+    }),
+  );
+  const stack = await startStack({FIREBASE_AUTH_EMULATOR_HOST: '', FIREBASE_JWKS_URL: `${failing.url}/jwks`});
+  try {
+    const expected = {error: 'Sign-in cannot be checked right now. Please try again in a minute.', code: 'AUTH_UNAVAILABLE'};
+    const answer = await hasPaid(stack, `Bearer ${await token()}`);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual(expected);
+    status = 200; // a body that is not a key set
+    expect((await hasPaid(stack, `Bearer ${await token()}`)).status).toBe(503);
+    await failing.close(); // nothing listens any more
+    const unreachable = await hasPaid(stack, `Bearer ${await token()}`);
+    expect(unreachable.status).toBe(503);
+    expect(await unreachable.json()).toEqual(expected);
+  } finally {
+    await stack.stop();
+  }
 });
 
 test('a missing or malformed Authorization header is 401 Unauthorized', async () => {

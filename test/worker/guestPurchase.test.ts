@@ -2,10 +2,10 @@
  * The guest purchase, end to end: checkout without an account, the webhook, the session
  * exchanged for a custom token, sign-in at the Auth emulator with it, and `userHasPaid`.
  * The e-mail typed at checkout is never verified by Stripe, so it must never open (or count for)
- * an account it does not own.
+ * an account it does not own; the session id travels in URLs, so it signs someone in once.
  */
 import {INVITEE} from '../stubs/githubApi';
-import {completedEvent, PRICE_ADVANCED, startStack, type Stack, uniqueEmail} from './stack';
+import {claimsOf, completedEvent, PRICE_ADVANCED, startStack, type Stack, uniqueEmail} from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -13,23 +13,43 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
+let callers = 0;
+/** Each exchange from its own address, so the per-IP limit only bites where a test wants it. */
+const exchange = (sessionId: string, ip = `198.51.100.${callers++ % 250}`) =>
+  stack.call(`/retrieveUserFromCheckoutSession?sessionId=${encodeURIComponent(sessionId)}`, {headers: {'cf-connecting-ip': ip}});
+
 async function guestPurchase(email: string) {
   const sessionId = await stack.paidCheckout({email});
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
   return sessionId;
 }
 
-const exchange = (sessionId: string) => stack.call(`/retrieveUserFromCheckoutSession?sessionId=${encodeURIComponent(sessionId)}`);
+async function tokenFor(sessionId: string): Promise<string> {
+  const answer = await exchange(sessionId);
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as {token: string}).token;
+}
 
-async function signInWithCustomToken(token: string) {
-  const response = await fetch(
-    `http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=fake-api-key`,
-    {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({token, returnSecureToken: true})},
-  );
-  const body = (await response.json()) as {idToken: string; localId?: string};
-  if (!response.ok) throw new Error(JSON.stringify(body));
-  const payload = JSON.parse(Buffer.from(body.idToken.split('.')[1]!, 'base64url').toString()) as {sub: string; email?: string};
-  return {idToken: body.idToken, uid: payload.sub, email: payload.email};
+const identity = (path: string) => `http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/${path}`;
+
+/** The account as Firebase's admin API sees it. */
+async function account(uid: string): Promise<{validSince?: string; emailVerified?: boolean}> {
+  const response = await fetch(identity('projects/demo-slipway/accounts:lookup'), {
+    method: 'POST',
+    headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
+    body: JSON.stringify({localId: [uid]}),
+  });
+  return ((await response.json()) as {users: {validSince?: string}[]}).users[0]!;
+}
+
+/** Whether Firebase still honours an ID token (it refuses tokens older than the account's validSince). */
+async function firebaseAccepts(idToken: string): Promise<boolean> {
+  const response = await fetch(identity('accounts:lookup?key=fake-api-key'), {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify({idToken}),
+  });
+  return response.ok;
 }
 
 const hasPaid = async (user: {uid: string; idToken: string}) =>
@@ -59,56 +79,165 @@ test('checkout as a guest, webhook, custom token, sign-in, paid, and access', as
   stack.stripe.complete(sessionId, {email, paid: true});
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
 
-  const answer = await exchange(sessionId);
-  expect(answer.status).toBe(200);
-  const {token} = (await answer.json()) as {token: string};
-  const user = await signInWithCustomToken(token);
-  expect(user.email).toBe(email);
+  const user = await stack.signInWithCustomToken(await tokenFor(sessionId));
+  expect(user.claims.email).toBe(email);
   expect(await hasPaid(user)).toEqual({hasPaid: true, plan: 'Advanced'});
   expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: INVITEE, userId: user.uid}})).status).toBe(200);
-
-  // The exchange is repeatable (the dashboard may reload) and always names the same account.
-  const again = await signInWithCustomToken(((await (await exchange(sessionId)).json()) as {token: string}).token);
-  expect(again.uid).toBe(user.uid);
 });
 
 test('the success path alone fulfils the purchase when the webhook is late', async () => {
   const email = uniqueEmail('early');
   const sessionId = await stack.paidCheckout({email});
-  const answer = await exchange(sessionId);
-  expect(answer.status).toBe(200);
-  const user = await signInWithCustomToken(((await answer.json()) as {token: string}).token);
+  const user = await stack.signInWithCustomToken(await tokenFor(sessionId));
   expect(await hasPaid(user)).toMatchObject({hasPaid: true});
   // The late webhook changes nothing and sends no second e-mail.
   await stack.deliver(completedEvent(stack, sessionId));
   expect(stack.mailgun.sent.filter((mail) => mail.fields.to === email)).toHaveLength(1);
 });
 
-test('a checkout paid with the e-mail of an existing account never yields a token for that account', async () => {
-  const owner = await stack.signUp({verified: true});
-  const sessionId = await guestPurchase(owner.email);
-  const answer = await exchange(sessionId);
-  expect(answer.status).toBe(409);
-  expect(await answer.json()).toEqual({
-    error: `An account already uses ${owner.email}. Sign in with that e-mail (magic link or Google) to reach your purchase.`,
-    code: 'SIGN_IN_REQUIRED',
+describe('a Checkout Session id signs someone in once', () => {
+  test('the second exchange answers 410 and says to sign in with the purchase e-mail', async () => {
+    const sessionId = await guestPurchase(uniqueEmail('once'));
+    await tokenFor(sessionId);
+    const again = await exchange(sessionId);
+    expect(again.status).toBe(410);
+    expect(await again.json()).toEqual({
+      error: 'This checkout sign-in was already used. Sign in with the e-mail you paid with to reach your purchase.',
+      code: 'SESSION_USED',
+    });
   });
-  // The owner, signed in the normal way with the verified e-mail, has the purchase.
-  expect(await hasPaid(owner)).toMatchObject({hasPaid: true});
+
+  test('ten exchanges at once hand out one token', async () => {
+    const sessionId = await guestPurchase(uniqueEmail('race'));
+    const answers = await Promise.all(Array.from({length: 10}, () => exchange(sessionId)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array(9).fill(410)]);
+  });
+
+  test('the worker logs only a masked session id', async () => {
+    const sessionId = await guestPurchase(uniqueEmail('logged'));
+    await tokenFor(sessionId);
+    expect(stack.worker.logs.some((line) => line.includes(`cs_test_…${sessionId.slice(-6)}`))).toBe(true);
+    expect(stack.worker.logs.filter((line) => line.includes(sessionId))).toEqual([]);
+  });
+
+  test('the exchange is rate-limited per address like the other public routes', async () => {
+    const ip = '203.0.113.99';
+    for (let i = 0; i < 10; i++) expect((await exchange('cs_test_doesnotexist1234', ip)).status).toBe(400);
+    const limited = await exchange('cs_test_doesnotexist1234', ip);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await limited.json()).toMatchObject({code: 'RATE_LIMITED'});
+  });
 });
 
-test('an unverified account with the purchase e-mail does not match; verified, it does', async () => {
-  const squatter = await stack.signUp();
-  const sessionId = await guestPurchase(squatter.email);
-  expect(await hasPaid(squatter)).toEqual({hasPaid: false});
-  expect((await exchange(sessionId)).status).toBe(409);
-  expect(
-    (await stack.call('/addUserToRepo', {token: squatter.idToken, body: {username: INVITEE, userId: squatter.uid}})).status,
-  ).toBe(402);
+describe('paying with someone else’s e-mail gives the payer nothing of theirs', () => {
+  test('a checkout paid with the e-mail of an existing account never yields a token, and the answer does not name the e-mail', async () => {
+    const owner = await stack.signUp({verified: true});
+    const sessionId = await guestPurchase(owner.email);
+    const answer = await exchange(sessionId);
+    expect(answer.status).toBe(409);
+    const body = await answer.json();
+    expect(body).toEqual({
+      error: 'An account already uses the e-mail of this purchase. Sign in with that e-mail (magic link or Google) to reach your purchase.',
+      code: 'SIGN_IN_REQUIRED',
+    });
+    expect(JSON.stringify(body)).not.toContain(owner.email);
+    // The owner, signed in the normal way with the verified e-mail, has the purchase.
+    expect(await hasPaid(owner)).toMatchObject({hasPaid: true});
+  });
 
-  // Once the owner proves the address (a magic link, say), the guest purchase is theirs.
-  const verified = await stack.verify(squatter);
-  expect(await hasPaid(verified)).toMatchObject({hasPaid: true});
+  test('the exchange never marks the e-mail verified: the account stays unverified and the token says so', async () => {
+    const email = uniqueEmail('unproved');
+    const sessionId = await guestPurchase(email);
+    const payer = await stack.signInWithCustomToken(await tokenFor(sessionId));
+    expect(payer.claims).toMatchObject({email, email_verified: false, checkout: true});
+    expect((await account(payer.uid)).emailVerified).toBe(false);
+  });
+
+  test("a checkout session's token never counts as a verified e-mail, even once the owner has verified it", async () => {
+    const email = uniqueEmail('victim');
+    // The owner bought as a guest earlier and never used the exchange.
+    const ownersPurchase = await guestPurchase(email);
+    // Someone pays again with the same address and signs in through the exchange.
+    const payersPurchase = await guestPurchase(email);
+    const payer = await stack.signInWithCustomToken(await tokenFor(payersPurchase));
+    // The owner proves the address, but has not called the worker yet.
+    await stack.signInWithEmailLink(email);
+    const refreshed = await stack.refresh(payer);
+    expect(claimsOf(refreshed.idToken!)).toMatchObject({email_verified: true, checkout: true});
+
+    const seat = await stack.call('/addUserToRepo', {
+      token: refreshed.idToken,
+      body: {username: stack.github.addUser(`payer-${Date.now().toString(36)}`).login, userId: payer.uid},
+    });
+    expect(seat.status).toBe(200);
+    // The seat moved is the payer's own purchase, never the owner's.
+    expect(await stack.worker.db.all('SELECT session_id FROM access_grants WHERE session_id IN (?, ?)', ownersPurchase, payersPurchase)).toEqual([
+      {session_id: payersPurchase},
+    ]);
+  });
+
+  test("the owner's first verified sign-in ends the payer's session at Firebase and at the worker", async () => {
+    const email = uniqueEmail('owner');
+    const sessionId = await guestPurchase(email);
+    const payer = await stack.signInWithCustomToken(await tokenFor(sessionId));
+    expect(await hasPaid(payer)).toMatchObject({hasPaid: true});
+
+    // Token times are in seconds: the owner comes along in a later one.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const owner = await stack.signInWithEmailLink(email);
+    expect(owner.uid).toBe(payer.uid);
+    expect(owner.claims.email_verified).toBe(true);
+    // The owner's first call to the worker ends every other session of the account.
+    expect(await hasPaid(owner)).toMatchObject({hasPaid: true});
+
+    // Firebase: the account's tokens are revoked from the owner's sign-in on (revokeRefreshTokens),
+    // so Firebase refuses the payer's ID token. (The emulator does not check refresh tokens against
+    // it; production Firebase does.)
+    expect(Number((await account(payer.uid)).validSince)).toBeGreaterThan(payer.claims.iat as number);
+    expect(await firebaseAccepts(payer.idToken)).toBe(false);
+
+    // The worker: the payer's token, or any refresh of it, is refused.
+    const refused = await stack.call(`/userHasPaid?userId=${payer.uid}`, {token: payer.idToken});
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      error: 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.',
+      code: 'SESSION_ENDED',
+    });
+    const refreshed = await stack.refresh(payer);
+    if (refreshed.ok) {
+      expect((await stack.call(`/userHasPaid?userId=${payer.uid}`, {token: refreshed.idToken})).status).toBe(401);
+    }
+    // The owner's own session goes on.
+    const ownersNext = await stack.refresh(owner);
+    expect(await hasPaid({uid: owner.uid, idToken: ownersNext.idToken!})).toMatchObject({hasPaid: true});
+  });
+
+  test('once the owner has signed in, an unused session id no longer signs anyone in', async () => {
+    const email = uniqueEmail('first');
+    const sessionId = await guestPurchase(email);
+    // The account exists (the exchange made it on an earlier attempt that failed to hand over).
+    const answer = await exchange(sessionId);
+    const {token} = (await answer.json()) as {token: string};
+    expect(claimsOf(token).uid).toBeDefined();
+    await stack.worker.db.run('UPDATE checkout_accounts SET consumed_at = NULL WHERE session_id = ?', sessionId);
+    await stack.signInWithEmailLink(email);
+    expect((await exchange(sessionId)).status).toBe(409);
+  });
+
+  test('an unverified account with the purchase e-mail does not match; verified, it does', async () => {
+    const squatter = await stack.signUp();
+    const sessionId = await guestPurchase(squatter.email);
+    expect(await hasPaid(squatter)).toEqual({hasPaid: false});
+    expect((await exchange(sessionId)).status).toBe(409);
+    expect(
+      (await stack.call('/addUserToRepo', {token: squatter.idToken, body: {username: INVITEE, userId: squatter.uid}})).status,
+    ).toBe(402);
+
+    // Once the owner proves the address (a magic link, say), the guest purchase is theirs.
+    const verified = await stack.verify(squatter);
+    expect(await hasPaid(verified)).toMatchObject({hasPaid: true});
+  });
 });
 
 test('a session created by a signed-in buyer is never exchanged for a token', async () => {

@@ -4,7 +4,7 @@
  */
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
-import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
+import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
 import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../stubs/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../stubs/mailgunApi';
@@ -25,6 +25,14 @@ export interface SignedInUser {
   idToken: string;
 }
 
+export interface EmulatorSession {
+  uid: string;
+  idToken: string;
+  refreshToken: string;
+  /** The ID token's claims. */
+  claims: Record<string, unknown>;
+}
+
 export interface Stack {
   worker: RunningWorker;
   stripe: StripeStandIn;
@@ -39,6 +47,12 @@ export interface Stack {
   signUp(options?: {email?: string; verified?: boolean}): Promise<SignedInUser>;
   /** Marks the account's e-mail verified (as a magic-link sign-in would) and signs in again. */
   verify(user: SignedInUser): Promise<SignedInUser>;
+  /** Signs in at the emulator as the e-mail's owner would: a sign-in link sent to the address. */
+  signInWithEmailLink(email: string): Promise<EmulatorSession>;
+  /** Signs in at the emulator with a custom token (what the site does after the exchange). */
+  signInWithCustomToken(token: string): Promise<EmulatorSession>;
+  /** A fresh ID token for a session, or the emulator's refusal. */
+  refresh(session: EmulatorSession): Promise<{ok: boolean; idToken?: string; error?: string}>;
   /** A checkout the buyer completes and pays; returns the session id. */
   paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean}): Promise<string>;
   stop(): Promise<void>;
@@ -52,6 +66,8 @@ export function signPayload(payload: string, timestamp = Math.floor(Date.now() /
 export function uniqueEmail(label = 'buyer') {
   return `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
 }
+
+let guests = 0;
 
 export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
@@ -122,9 +138,29 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
       const signedIn = await emulator('accounts:signInWithPassword', {email, password: PASSWORD, returnSecureToken: true});
       return {uid, email, idToken: signedIn.idToken as string};
     },
+    async signInWithEmailLink(email) {
+      await emulator('accounts:sendOobCode', {requestType: 'EMAIL_SIGNIN', email, continueUrl: `${SITE_ORIGIN}/finish-sign-in`, canHandleCodeInApp: true});
+      const code = (await oobCodes(emulatorHost)).filter((candidate) => candidate.email === email && candidate.requestType === 'EMAIL_SIGNIN').pop();
+      if (!code) throw new Error(`The emulator sent no sign-in link to ${email}`);
+      return session(await emulator('accounts:signInWithEmailLink', {email, oobCode: code.oobCode, returnSecureToken: true}));
+    },
+    async signInWithCustomToken(token) {
+      return session(await emulator('accounts:signInWithCustomToken', {token, returnSecureToken: true}));
+    },
+    async refresh({refreshToken}) {
+      const response = await fetch(`http://${emulatorHost}/securetoken.googleapis.com/v1/token?key=fake-api-key`, {
+        method: 'POST',
+        headers: {'content-type': 'application/x-www-form-urlencoded'},
+        body: new URLSearchParams({grant_type: 'refresh_token', refresh_token: refreshToken}),
+      });
+      const body = (await response.json()) as {id_token?: string; error?: {message?: string}};
+      return response.ok ? {ok: true, idToken: body.id_token} : {ok: false, error: body.error?.message};
+    },
     async paidCheckout({email, user, paid = true}) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
+        // Guests are rate-limited by address: each one comes from its own.
+        headers: {'cf-connecting-ip': `192.0.2.${guests++ % 250}`},
         body: {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email},
       });
       if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);
@@ -139,6 +175,17 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
     },
   };
   return stack;
+}
+
+function session(answer: Record<string, unknown>): EmulatorSession {
+  const idToken = answer.idToken as string;
+  const claims = claimsOf(idToken);
+  return {uid: claims.sub as string, idToken, refreshToken: answer.refreshToken as string, claims};
+}
+
+/** A JWT's payload, unverified: what the test reads of the tokens it was given. */
+export function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 }
 
 /** A completed session's event, as Stripe sends it. */

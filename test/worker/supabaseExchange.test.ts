@@ -1,10 +1,12 @@
 /**
- * The checkout exchange with Supabase as the sign-in provider: the same rules as with Firebase,
- * with a one-time magic-link token from Supabase's admin API.
+ * The checkout exchange and verified e-mails with Supabase as the sign-in provider: the same
+ * rules as with Firebase. The token is an access token for the uid recorded for the checkout (a
+ * magic link would confirm an e-mail the payer never proved), and "verified" is what Supabase's
+ * admin API says, never what a token's user-writable metadata claims.
  */
 import {SignJWT} from 'jose';
 import {startSupabaseStandIn, type SupabaseStandIn} from '../stubs/supabaseAdmin';
-import {completedEvent, startStack, type Stack, uniqueEmail} from './stack';
+import {claimsOf, completedEvent, startStack, type Stack, uniqueEmail} from './stack';
 
 const JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters';
 let supabase: SupabaseStandIn;
@@ -24,17 +26,17 @@ afterAll(async () => {
   await supabase.close();
 });
 
-async function guestPurchase(email: string) {
-  const sessionId = await stack.paidCheckout({email});
-  await stack.deliver(completedEvent(stack, sessionId));
+async function guestPurchase(email: string, on = stack) {
+  const sessionId = await on.paidCheckout({email});
+  await on.deliver(completedEvent(on, sessionId));
   return sessionId;
 }
-const exchange = (sessionId: string) => stack.call(`/retrieveUserFromCheckoutSession?sessionId=${sessionId}`);
+const exchange = (sessionId: string, on = stack) => on.call(`/retrieveUserFromCheckoutSession?sessionId=${sessionId}`);
 
-/** The access token Supabase issues once the site verifies the link token. */
-function accessToken(user: {id: string; email: string}, verified: boolean) {
+/** An access token as Supabase issues one after a sign-in, with what the user wrote in its metadata. */
+function accessToken(user: {id: string; email: string}, metadata: Record<string, unknown> = {}) {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({email: user.email, role: 'authenticated', user_metadata: {email_verified: verified}})
+  return new SignJWT({email: user.email, role: 'authenticated', user_metadata: metadata})
     .setProtectedHeader({alg: 'HS256'})
     .setIssuer(`${supabase.url}/auth/v1`)
     .setAudience('authenticated')
@@ -44,34 +46,95 @@ function accessToken(user: {id: string; email: string}, verified: boolean) {
     .sign(new TextEncoder().encode(JWT_SECRET));
 }
 
-test('a guest purchase creates an unconfirmed Supabase user and returns its magic-link token; the user has paid', async () => {
+const hasPaid = async (uid: string, token: string) =>
+  (await (await stack.call(`/userHasPaid?userId=${uid}`, {token})).json()) as {hasPaid: boolean; plan?: string};
+
+test('a guest purchase creates an unconfirmed user and returns an access token for exactly that uid, never a magic link', async () => {
   const email = uniqueEmail('supa');
   const sessionId = await guestPurchase(email);
   const response = await exchange(sessionId);
   expect(response.status).toBe(200);
   const {token} = (await response.json()) as {token: string};
-  expect(supabase.links.get(token)).toBe(email);
   const user = supabase.users.get(email)!;
+  expect(claimsOf(token)).toMatchObject({sub: user.id, email, role: 'authenticated', aud: 'authenticated', checkout: true});
+  expect(supabase.links.size).toBe(0);
   expect(user.email_confirmed_at).toBeNull();
 
-  const paid = await stack.call(`/userHasPaid?userId=${user.id}`, {token: await accessToken(user, false)});
-  expect(await paid.json()).toEqual({hasPaid: true, plan: 'Advanced'});
+  expect(await hasPaid(user.id, token)).toEqual({hasPaid: true, plan: 'Advanced'});
+  expect((await exchange(sessionId)).status).toBe(410);
 });
 
 test('an existing Supabase user with the checkout e-mail gets 409 and no token', async () => {
   const email = uniqueEmail('taken');
   supabase.users.set(email, {id: crypto.randomUUID(), email, email_confirmed_at: new Date().toISOString()});
-  const before = supabase.links.size;
   const sessionId = await guestPurchase(email);
   const response = await exchange(sessionId);
   expect(response.status).toBe(409);
   expect(await response.json()).toMatchObject({code: 'SIGN_IN_REQUIRED'});
-  expect(supabase.links.size).toBe(before);
 
-  // Signed in with the verified address, the owner has the purchase.
+  // Signed in with the confirmed address, the owner has the purchase.
   const owner = supabase.users.get(email)!;
-  const paid = await stack.call(`/userHasPaid?userId=${owner.id}`, {token: await accessToken(owner, true)});
-  expect(await paid.json()).toMatchObject({hasPaid: true});
-  const unverified = await stack.call(`/userHasPaid?userId=${owner.id}`, {token: await accessToken(owner, false)});
-  expect(await unverified.json()).toEqual({hasPaid: false});
+  expect(await hasPaid(owner.id, await accessToken(owner))).toMatchObject({hasPaid: true});
+});
+
+test("user_metadata.email_verified, which the user can write, does not verify an e-mail; Supabase's email_confirmed_at does", async () => {
+  const email = uniqueEmail('self-declared');
+  const squatter = {id: crypto.randomUUID(), email, email_confirmed_at: null as string | null};
+  supabase.users.set(email, squatter);
+  await guestPurchase(email);
+  // auth.updateUser({data: {email_verified: true}}) puts this in every later token.
+  expect(await hasPaid(squatter.id, await accessToken(squatter, {email_verified: true}))).toEqual({hasPaid: false});
+
+  const owner = {id: crypto.randomUUID(), email: uniqueEmail('confirmed'), email_confirmed_at: new Date().toISOString()};
+  supabase.users.set(owner.email, owner);
+  await guestPurchase(owner.email);
+  const lookups = supabase.lookups.length;
+  for (let call = 0; call < 3; call++) expect(await hasPaid(owner.id, await accessToken(owner))).toMatchObject({hasPaid: true});
+  // Asked once, then remembered for a minute.
+  expect(supabase.lookups.length - lookups).toBe(1);
+});
+
+test("the owner's first confirmed sign-in signs the other sessions out and ends the checkout token", async () => {
+  const email = uniqueEmail('owner');
+  const sessionId = await guestPurchase(email);
+  const {token: payerToken} = (await (await exchange(sessionId)).json()) as {token: string};
+  const user = supabase.users.get(email)!;
+  expect(await hasPaid(user.id, payerToken)).toMatchObject({hasPaid: true});
+
+  // The owner opens the magic link Supabase sent to the address: it is confirmed now.
+  user.email_confirmed_at = new Date().toISOString();
+  const ownerToken = await accessToken(user);
+  expect(await hasPaid(user.id, ownerToken)).toMatchObject({hasPaid: true});
+  expect(supabase.signOutOthers).toEqual([ownerToken]);
+
+  const refused = await stack.call(`/userHasPaid?userId=${user.id}`, {token: payerToken});
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toMatchObject({code: 'SESSION_ENDED'});
+  // Once is enough: the owner's later calls do not sign anyone out again.
+  await hasPaid(user.id, ownerToken);
+  expect(supabase.signOutOthers).toHaveLength(1);
+});
+
+test('without the JWT secret (a project on asymmetric keys) the buyer is told to sign in by e-mail, and the session id stays unused', async () => {
+  const asymmetric = await startStack({
+    AUTH_PROVIDER: 'supabase',
+    SUPABASE_URL: supabase.url,
+    SUPABASE_SERVICE_ROLE_KEY: supabase.serviceRoleKey,
+    SUPABASE_JWT_SECRET: '',
+  });
+  try {
+    const sessionId = await guestPurchase(uniqueEmail('asymmetric'), asymmetric);
+    const response = await exchange(sessionId, asymmetric);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: 'Sign in with the e-mail you paid with (a magic link) to reach your purchase.',
+      code: 'SIGN_IN_REQUIRED',
+    });
+    expect(supabase.links.size).toBe(0);
+    expect(await asymmetric.worker.db.all('SELECT consumed_at FROM checkout_accounts WHERE session_id = ?', sessionId)).toEqual([
+      {consumed_at: null},
+    ]);
+  } finally {
+    await asymmetric.stop();
+  }
 });

@@ -10,6 +10,7 @@ export const limits = {
   checkout: {max: 10, windowSeconds: 60},
   addUserToRepo: {max: 10, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
+  checkoutExchange: {max: 10, windowSeconds: 60},
 } satisfies Record<string, Limit>;
 
 /**

@@ -2,6 +2,7 @@ import {importPKCS8, SignJWT, UnsecuredJWT} from 'jose';
 import {z} from 'zod';
 import type {Settings} from '../settings';
 import type {Accounts} from './accounts';
+import {CHECKOUT_CLAIM} from './user';
 
 /**
  * Firebase accounts through the Identity Toolkit REST API: the Auth emulator in development
@@ -31,26 +32,41 @@ export function firebaseAccounts(settings: Settings): Accounts {
     return `Bearer ${serviceAccount ? await accessToken(serviceAccount) : 'owner'}`;
   }
 
+  async function admin(path: string, body: unknown) {
+    const response = await fetch(`${base}/${path}`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json', authorization: await authorization()},
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown> & {error?: {message?: string}};
+    return {ok: response.ok, status: response.status, body: answer};
+  }
+
   return {
     async create(email) {
-      const response = await fetch(`${base}/accounts`, {
-        method: 'POST',
-        headers: {'content-type': 'application/json', authorization: await authorization()},
-        body: JSON.stringify({email, emailVerified: false}),
-      });
-      const body = (await response.json().catch(() => ({}))) as {
-        localId?: string;
-        error?: {message?: string};
-      };
+      const {ok, status, body} = await admin('accounts', {email, emailVerified: false});
       if (body.error?.message?.startsWith('EMAIL_EXISTS')) return 'exists';
-      if (!response.ok || !body.localId) {
-        throw new Error(`Firebase refused to create an account: ${response.status} ${body.error?.message ?? ''}`);
+      if (!ok || typeof body.localId !== 'string') {
+        throw new Error(`Firebase refused to create an account: ${status} ${body.error?.message ?? ''}`);
       }
       return {uid: body.localId};
     },
+    async isVerified(uid) {
+      const {ok, status, body} = await admin('accounts:lookup', {localId: [uid]});
+      if (!ok) throw new Error(`Firebase refused to look the account up: ${status}`);
+      const [user] = (body.users as {emailVerified?: boolean}[] | undefined) ?? [];
+      return user?.emailVerified === true;
+    },
+    async endOtherSessions({uid, authTime}) {
+      // What the Admin SDK's revokeRefreshTokens does, but from the owner's own sign-in time, so
+      // that the session the owner just opened survives.
+      const {ok, status} = await admin('accounts:update', {localId: uid, validSince: String(authTime)});
+      if (!ok) throw new Error(`Firebase refused to revoke the sessions: ${status}`);
+    },
     async signInToken({uid}) {
       const now = Math.floor(Date.now() / 1000);
-      const claims = {uid};
+      // Developer claims travel into every ID token of the session the custom token opens.
+      const claims = {uid, claims: {[CHECKOUT_CLAIM]: true}};
       if (!serviceAccount) {
         return new UnsecuredJWT(claims)
           .setIssuer(EMULATOR_SIGNER)

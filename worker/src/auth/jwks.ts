@@ -12,6 +12,9 @@ interface Entry {
 }
 
 const entries = new Map<string, Entry>();
+
+/** The signing keys could not be fetched: the caller is not at fault, and a retry may work. */
+export class KeysUnavailable extends Error {}
 const REFETCH_AFTER_MS = 60_000;
 
 function maxAgeMs(cacheControl: string | null): number {
@@ -21,15 +24,19 @@ function maxAgeMs(cacheControl: string | null): number {
 }
 
 async function load(url: string): Promise<Entry> {
-  const response = await fetch(url, {headers: {accept: 'application/json'}});
-  if (!response.ok) throw new Error(`Signing keys answered ${response.status} at ${url}`);
-  const jwks = (await response.json()) as JSONWebKeySet;
-  const now = Date.now();
-  const entry = {
-    getKey: createLocalJWKSet(jwks),
-    fetchedAt: now,
-    expiresAt: now + maxAgeMs(response.headers.get('cache-control')),
-  };
+  let entry: Entry;
+  try {
+    const response = await fetch(url, {headers: {accept: 'application/json'}});
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    const now = Date.now();
+    entry = {
+      getKey: createLocalJWKSet((await response.json()) as JSONWebKeySet),
+      fetchedAt: now,
+      expiresAt: now + maxAgeMs(response.headers.get('cache-control')),
+    };
+  } catch (err) {
+    throw new KeysUnavailable(`Signing keys at ${url}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   entries.set(url, entry);
   return entry;
 }

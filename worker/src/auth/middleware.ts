@@ -2,6 +2,7 @@ import type {Context} from 'hono';
 import {createMiddleware} from 'hono/factory';
 import type {AppEnv} from '../app';
 import {settingsOf} from '../settings';
+import {guardCheckoutSessions} from './checkoutSessions';
 import type {AuthUser} from './user';
 import {unauthorized, verifyToken} from './verifyToken';
 
@@ -14,7 +15,10 @@ function bearerToken(c: Context): string | undefined {
 
 async function authenticate(c: Context<AppEnv>, token: string) {
   if (token.length > MAX_TOKEN_LENGTH) throw unauthorized();
-  c.set('user', await verifyToken(settingsOf(c.env), token));
+  const settings = settingsOf(c.env);
+  const user = await verifyToken(settings, token);
+  await guardCheckoutSessions(c.env.DB, settings, user, token);
+  c.set('user', user);
 }
 
 /** Refuses the request with 401 unless it carries a valid ID token. */

@@ -1,19 +1,25 @@
+import {SignJWT} from 'jose';
+import {HttpError} from '../errors';
 import type {Settings} from '../settings';
 import type {Accounts} from './accounts';
+import {CHECKOUT_CLAIM} from './user';
+import {supabaseAdmin, supabaseUser} from './supabaseUsers';
+
+/** A checkout session lasts as long as its one access token: there is no refresh token. */
+const TOKEN_SECONDS = 3600;
 
 /**
- * Supabase accounts through its Auth admin API (service-role key). The sign-in token is the hashed
- * token of a generated magic link, which the site exchanges with `verifyOtp({token_hash})`.
+ * Supabase accounts through its Auth admin API (service-role key). GoTrue has no admin call that
+ * signs a user in without confirming the e-mail (a magic link confirms it), so the sign-in token is
+ * an access token for the recorded uid, signed with the project's JWT secret. Without that secret
+ * (a project on asymmetric keys) the buyer signs in with the purchase e-mail instead.
  */
 export function supabaseAccounts(settings: Settings): Accounts {
-  const {SUPABASE_URL: url, SUPABASE_SERVICE_ROLE_KEY: key} = settings;
-  if (!url || !key) throw new Error('SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY are required');
-  const admin = `${url.replace(/\/$/, '')}/auth/v1/admin`;
-  const headers = {'content-type': 'application/json', apikey: key, authorization: `Bearer ${key}`};
+  const {base, headers} = supabaseAdmin(settings);
 
   return {
     async create(email) {
-      const response = await fetch(`${admin}/users`, {
+      const response = await fetch(`${base}/auth/v1/admin/users`, {
         method: 'POST',
         headers,
         body: JSON.stringify({email, email_confirm: false}),
@@ -25,19 +31,44 @@ export function supabaseAccounts(settings: Settings): Accounts {
       if (!response.ok || !body.id) throw new Error(`Supabase refused to create an account: ${response.status}`);
       return {uid: body.id};
     },
-    async signInToken({email}) {
-      const response = await fetch(`${admin}/generate_link`, {
+    async isVerified(uid) {
+      const user = await supabaseUser(settings, uid, {fresh: true});
+      return Boolean(user?.email_confirmed_at);
+    },
+    async signInToken({uid, email}) {
+      if (!settings.SUPABASE_JWT_SECRET) {
+        throw new HttpError(
+          409,
+          'Sign in with the e-mail you paid with (a magic link) to reach your purchase.',
+          'SIGN_IN_REQUIRED',
+        );
+      }
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({
+        email,
+        role: 'authenticated',
+        aal: 'aal1',
+        amr: [{method: CHECKOUT_CLAIM, timestamp: now}],
+        app_metadata: {provider: 'email', providers: ['email']},
+        user_metadata: {},
+        is_anonymous: false,
+        [CHECKOUT_CLAIM]: true,
+      })
+        .setProtectedHeader({alg: 'HS256', typ: 'JWT'})
+        .setIssuer(`${base}/auth/v1`)
+        .setAudience('authenticated')
+        .setSubject(uid)
+        .setIssuedAt(now)
+        .setExpirationTime(now + TOKEN_SECONDS)
+        .sign(new TextEncoder().encode(settings.SUPABASE_JWT_SECRET));
+    },
+    async endOtherSessions({token}) {
+      // GoTrue's own "sign out everywhere else", called as the owner's session.
+      const response = await fetch(`${base}/auth/v1/logout?scope=others`, {
         method: 'POST',
-        headers,
-        body: JSON.stringify({type: 'magiclink', email}),
+        headers: {apikey: headers.apikey, authorization: `Bearer ${token}`},
       });
-      const body = (await response.json().catch(() => ({}))) as {
-        hashed_token?: string;
-        properties?: {hashed_token?: string};
-      };
-      const token = body.properties?.hashed_token ?? body.hashed_token;
-      if (!response.ok || !token) throw new Error(`Supabase refused a sign-in link: ${response.status}`);
-      return token;
+      if (!response.ok) throw new Error(`Supabase refused to end the other sessions: ${response.status}`);
     },
   };
 }

@@ -7,14 +7,19 @@ import {
   type ProtectedHeaderParameters,
 } from 'jose';
 import {HttpError} from '../errors';
+import {log} from '../log';
 import type {Settings} from '../settings';
-import {remoteKeys} from './jwks';
-import type {AuthUser} from './user';
+import {KeysUnavailable, remoteKeys} from './jwks';
+import {supabaseConfirmed} from './supabaseUsers';
+import {type AuthUser, CHECKOUT_CLAIM} from './user';
 
 const GOOGLE_KEYS =
   'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
 
 export const unauthorized = () => new HttpError(401, 'Unauthorized');
+
+/** Clocks drift: a token issued a little "in the future" by the provider's clock is still good. */
+export const CLOCK_SKEW_SECONDS = 60;
 
 /**
  * Verifies a Firebase ID token (or a Supabase access token when AUTH_PROVIDER=supabase) and
@@ -33,9 +38,13 @@ export async function verifyToken(settings: Settings, token: string): Promise<Au
       settings.AUTH_PROVIDER === 'supabase'
         ? await verifySupabase(settings, token)
         : await verifyFirebase(settings, token, header);
-    return userOf(settings, payload);
+    return await userOf(settings, payload);
   } catch (err) {
     if (err instanceof errors.JWTExpired) throw new HttpError(401, 'Token expired', 'TOKEN_EXPIRED');
+    if (err instanceof KeysUnavailable) {
+      log.error('auth.keys_unavailable', {reason: err.message});
+      throw new HttpError(503, 'Sign-in cannot be checked right now. Please try again in a minute.', 'AUTH_UNAVAILABLE');
+    }
     if (err instanceof HttpError) throw err;
     if (err instanceof errors.JOSEError) throw unauthorized();
     throw err;
@@ -78,19 +87,19 @@ async function verifySupabase(settings: Settings, token: string) {
   return (await jwtVerify(token, keys, {...claims, algorithms: ['ES256', 'RS256']})).payload;
 }
 
-function userOf(settings: Settings, payload: JWTPayload): AuthUser {
+async function userOf(settings: Settings, payload: JWTPayload): Promise<AuthUser> {
   const {sub, iat} = payload;
   if (typeof sub !== 'string' || sub.length === 0 || sub.length > 128) throw unauthorized();
-  if (typeof iat !== 'number' || iat > Math.floor(Date.now() / 1000)) throw unauthorized();
+  if (typeof iat !== 'number' || iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW_SECONDS) throw unauthorized();
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
-  return {uid: sub, email, emailVerified: Boolean(email) && emailVerified(settings, payload)};
+  const fromCheckout = payload[CHECKOUT_CLAIM] === true;
+  const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : iat;
+  // A checkout session's e-mail was typed by the payer: it proves nothing, whatever the token says.
+  const emailVerified = Boolean(email) && !fromCheckout && (await emailVerifiedBy(settings, sub, email!, payload));
+  return {uid: sub, email, emailVerified, authTime, fromCheckout};
 }
 
-function emailVerified(settings: Settings, payload: JWTPayload): boolean {
-  if (settings.AUTH_PROVIDER === 'supabase') {
-    // Supabase copies the identity's verification into user_metadata.
-    const metadata = payload.user_metadata as {email_verified?: unknown} | undefined;
-    return metadata?.email_verified === true;
-  }
+async function emailVerifiedBy(settings: Settings, uid: string, email: string, payload: JWTPayload): Promise<boolean> {
+  if (settings.AUTH_PROVIDER === 'supabase') return supabaseConfirmed(settings, uid, email);
   return payload.email_verified === true;
 }

@@ -1,8 +1,8 @@
 import {Hono} from 'hono';
-import {findPlanByPriceId} from '../../../src/config';
+import {appConfig, findPlanByPriceId} from '../../../src/config';
 import type {AppEnv} from '../app';
 import {currentUser, optionalUser, requireUser} from '../auth/middleware';
-import {accountsFor} from '../auth/accounts';
+import {accountsFor} from '../auth/accountsFor';
 import {HttpError} from '../errors';
 import {clientIp, isOnOrigin, parse, readJson} from '../http';
 import {log} from '../log';
@@ -61,10 +61,14 @@ export const paymentRoutes = new Hono<AppEnv>()
   })
 
   /**
-   * Exchanges a paid session for a sign-in token, but only for an account that this same session
-   * created: the e-mail typed at checkout is unverified, so it must never open an older account.
+   * Exchanges a paid guest session for a sign-in token, once. The id travels in URLs, so it may
+   * identify the purchase but never authorize twice: the first exchange consumes it (410 after).
+   * The token is only for an account that this same session created: the e-mail typed at
+   * checkout is unverified, so it must never open an older account, nor one its owner has since
+   * signed in to.
    */
   .get('/retrieveUserFromCheckoutSession', async (c) => {
+    await enforceLimit(c.env.DB, `exchange:${clientIp(c)}`, limits.checkoutExchange);
     const sessionId = parse(checkoutSessionId, c.req.query('sessionId'));
     const settings = settingsOf(c.env);
     let fulfilled;
@@ -76,12 +80,13 @@ export const paymentRoutes = new Hono<AppEnv>()
       throw paymentProviderError(err);
     }
     const {session, status, email} = fulfilled;
+    if (status === 'ignored') throw new HttpError(400, `This checkout session is not a purchase of ${appConfig.appName}`);
     if (status !== 'paid') throw new HttpError(400, 'This checkout session is not paid');
     if (Date.now() - session.created * 1000 > DAY_MS) {
       throw new HttpError(400, 'This checkout session is more than 24 hours old. Please sign in instead.');
     }
     if (!email) throw new HttpError(400, 'This checkout session has no e-mail address');
-    if (session.client_reference_id) throw signInInstead(email);
+    if (session.client_reference_id) throw signInInstead();
 
     const accounts = accountsFor(settings);
     let account = await checkoutAccount(c.env.DB, sessionId);
@@ -90,7 +95,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       if (created === 'exists') {
         // A concurrent exchange of the same session may have created it a moment ago.
         account = await checkoutAccount(c.env.DB, sessionId);
-        if (!account) throw signInInstead(email);
+        if (!account) throw signInInstead();
       } else {
         await c.env.DB.batch([
           c.env.DB.prepare(
@@ -110,8 +115,20 @@ export const paymentRoutes = new Hono<AppEnv>()
       }
     }
     if (!account) throw new Error('The checkout account vanished');
+    if (account.consumed_at) throw alreadyUsed();
+    // The e-mail's owner got there first: the account is theirs now.
+    if (account.verified_at || (await accounts.isVerified(account.user_id))) throw signInInstead();
+
+    // Minted first, handed out only by the one request that consumes the session.
+    const token = await accounts.signInToken({uid: account.user_id, email: account.email});
+    const consumed = await c.env.DB.prepare(
+      'UPDATE checkout_accounts SET consumed_at = ?2 WHERE session_id = ?1 AND consumed_at IS NULL RETURNING user_id',
+    )
+      .bind(sessionId, Date.now())
+      .first();
+    if (!consumed) throw alreadyUsed();
     log.info('checkout.exchanged', {sessionId, userId: account.user_id});
-    return c.json({token: await accounts.signInToken({uid: account.user_id, email})});
+    return c.json({token});
   })
 
   /** Stripe's billing portal for a buyer with a Stripe customer; the return URL stays on the site. */
@@ -131,19 +148,28 @@ export const paymentRoutes = new Hono<AppEnv>()
     }
   });
 
-function signInInstead(email: string) {
+// Neither answer names the e-mail: the caller holds only a session id, which others may have read.
+function signInInstead() {
   return new HttpError(
     409,
-    `An account already uses ${email}. Sign in with that e-mail (magic link or Google) to reach your purchase.`,
+    'An account already uses the e-mail of this purchase. Sign in with that e-mail (magic link or Google) to reach your purchase.',
     'SIGN_IN_REQUIRED',
+  );
+}
+
+function alreadyUsed() {
+  return new HttpError(
+    410,
+    'This checkout sign-in was already used. Sign in with the e-mail you paid with to reach your purchase.',
+    'SESSION_USED',
   );
 }
 
 function checkoutAccount(db: D1Database, sessionId: string) {
   return db
-    .prepare('SELECT user_id FROM checkout_accounts WHERE session_id = ?1')
+    .prepare('SELECT user_id, email, consumed_at, verified_at FROM checkout_accounts WHERE session_id = ?1')
     .bind(sessionId)
-    .first<{user_id: string}>();
+    .first<{user_id: string; email: string; consumed_at: number | null; verified_at: number | null}>();
 }
 
 /** Appends `sessionId={CHECKOUT_SESSION_ID}`, which Stripe fills in, keeping any query. */
