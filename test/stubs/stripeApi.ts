@@ -35,6 +35,8 @@ export interface StripeStandIn {
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
   add(session: Partial<Stripe.Checkout.Session>): Stripe.Checkout.Session;
+  /** The next API call matching `METHOD /path` answers this Stripe error instead. */
+  failNext(match: string, status: number, error: {type: string; message: string; code?: string}): void;
   close(): Promise<void>;
 }
 
@@ -172,12 +174,19 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     return false;
   }
 
+  const failures: {match: string; status: number; error: {type: string; message: string; code?: string}}[] = [];
+
   const server = http.createServer((request, response) => {
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://stripe.local');
       if (hostedPage(request, response, url, raw)) return;
+      const failure = failures.findIndex((entry) => `${request.method} ${url.pathname}`.startsWith(entry.match));
+      if (failure >= 0) {
+        const {status, error} = failures.splice(failure, 1)[0]!;
+        return send(response, status, {error});
+      }
       const body = qs.parse(raw) as Record<string, unknown>;
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
@@ -249,6 +258,9 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     },
     settle(id, paid) {
       return update(id, {payment_status: paid ? 'paid' : 'unpaid'});
+    },
+    failNext(match, status, error) {
+      failures.push({match, status, error});
     },
     add(fields) {
       const session = newSession(fields);

@@ -96,6 +96,53 @@ describe('requests that are wrong get a 4xx and a message', () => {
   });
 });
 
+describe('bodies that are not JSON', () => {
+  test.each([
+    ['/api/leads', {email: 'ada@example.com'}],
+    ['/createCheckoutSession', {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`}],
+  ])('a cross-site form post to %s (no preflight) is 415 and changes nothing', async (path, fields) => {
+    const created = stack.stripe.created.length;
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', new URLSearchParams(fields as Record<string, string>).toString()],
+      ['text/plain', JSON.stringify(fields)],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nada@example.com\r\n--x--`],
+    ]) {
+      const response = await stack.worker.fetch(path, {
+        method: 'POST',
+        headers: {'content-type': type!, 'cf-connecting-ip': `10.9.0.${Math.floor(Math.random() * 250)}`},
+        body,
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        error: 'Send the body as JSON, with Content-Type: application/json',
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      });
+    }
+    expect(await stack.worker.db.all("SELECT email FROM leads WHERE email = 'ada@example.com'")).toEqual([]);
+    expect(stack.stripe.created).toHaveLength(created);
+  });
+
+  test('JSON with a charset is fine', async () => {
+    const response = await stack.call('/api/leads', {
+      body: {email: uniqueEmail('charset')},
+      headers: {'content-type': 'application/json; charset=utf-8', 'cf-connecting-ip': '10.9.1.1'},
+    });
+    expect(response.status).toBe(201);
+  });
+});
+
+test("Stripe's own error text reaches the logs, not the caller", async () => {
+  const stripeText = "No such price: 'price_1QslipwayAdvancedTest'; a similar object exists in live mode, but a test mode key was used";
+  stack.stripe.failNext('POST /v1/checkout/sessions', 400, {type: 'invalid_request_error', code: 'resource_missing', message: stripeText});
+  const response = await checkout(validCheckout, {'cf-connecting-ip': '10.9.2.1'});
+  expect(response.status).toBe(502);
+  expect(await response.json()).toEqual({
+    error: 'The payment provider refused the request. Please try again or contact support.',
+    code: 'PAYMENT_PROVIDER',
+  });
+  expect(stack.worker.logs.some((line) => line.includes('a similar object exists in live mode'))).toBe(true);
+});
+
 describe('rate limits', () => {
   test('checkout: 10 a minute per caller, then 429 with Retry-After', async () => {
     const headers = {'cf-connecting-ip': '192.0.2.10'};
@@ -178,6 +225,31 @@ describe('the Mailgun webhook', () => {
     expect(stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: A question')).toHaveLength(1);
   });
 
+  test('a failure while storing the message leaves Mailgun\'s retry to succeed: the token and the job are stored together', async () => {
+    // Something fails after the signature was accepted (here: the database refuses the job).
+    await stack.worker.db.run(
+      "CREATE TRIGGER refuse_forward BEFORE INSERT ON jobs WHEN NEW.key LIKE 'forward:%' BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    );
+    const form = signedForm({...message, subject: 'Lost?'});
+    expect((await post(form)).status).toBe(500);
+    await stack.worker.db.run('DROP TRIGGER refuse_forward');
+    // Mailgun retries the same delivery.
+    const retry = await post(form);
+    expect(retry.status).toBe(200);
+    expect(stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: Lost?')).toHaveLength(1);
+  });
+
+  test('a body over the row limit is forwarded truncated, with a line saying so', async () => {
+    const long = `${'Lorem ipsum dolor sit amet. '.repeat(40_000)}THE END`; // about 1.1 MB
+    const response = await post(signedForm({...message, subject: 'Long', 'body-plain': long}));
+    expect(response.status).toBe(200);
+    const [forwarded] = stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: Long');
+    expect(forwarded!.fields.text).toContain('Lorem ipsum dolor sit amet.');
+    expect(forwarded!.fields.text).not.toContain('THE END');
+    expect(forwarded!.fields.text).toMatch(/\[Truncated: the message was 1094 KB; the first 500 KB are above\. The whole message is in Mailgun's logs\.\]$/);
+    expect(forwarded!.fields.text.length).toBeLessThan(510_000);
+  });
+
   test('a bad signature is 401 and a stale timestamp 406; nothing is forwarded', async () => {
     const before = stack.mailgun.sent.length;
     expect((await post(signedForm(message, {key: 'another-key'}))).status).toBe(401);
@@ -186,6 +258,31 @@ describe('the Mailgun webhook', () => {
     expect((await post(missing)).status).toBe(401);
     expect(stack.mailgun.sent.length).toBe(before);
   });
+});
+
+test('the analytics proxy takes bodies up to the JSON limit (16 KB) only', async () => {
+  const seen = plausibleSeen.length;
+  const response = await stack.call('/plausible/api/event', {body: {n: 'pageview', padding: 'x'.repeat(20_000)}});
+  expect(response.status).toBe(413);
+  expect(await response.json()).toEqual({error: 'Request body is too large'});
+  expect(plausibleSeen).toHaveLength(seen);
+});
+
+test('an analytics upstream that fails or cannot be reached answers 502 JSON', async () => {
+  const down = await listen(http.createServer((_request, response) => response.writeHead(500).end('<html>oops</html>')));
+  const broken = await startStack({PLAUSIBLE_HOST: down.url});
+  try {
+    const expected = {error: 'Analytics is unavailable right now', code: 'UPSTREAM_UNAVAILABLE'};
+    const failing = await broken.call('/plausible/api/event', {body: {n: 'pageview'}});
+    expect(failing.status).toBe(502);
+    expect(await failing.json()).toEqual(expected);
+    await down.close();
+    const unreachable = await broken.call('/plausible/js/script.js');
+    expect(unreachable.status).toBe(502);
+    expect(await unreachable.json()).toEqual(expected);
+  } finally {
+    await broken.stop();
+  }
 });
 
 test("the analytics proxy forwards Plausible's script and events with the visitor's IP", async () => {
@@ -198,6 +295,24 @@ test("the analytics proxy forwards Plausible's script and events with the visito
   });
   expect(event.status).toBe(202);
   expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '203.0.113.7', body: expect.stringContaining('pageview')});
+});
+
+test('the cron prunes Mailgun tokens and processed Stripe events older than 30 days, and keeps the rest', async () => {
+  const day = 24 * 3600_000;
+  const old = Date.now() - 31 * day;
+  const recent = Date.now() - 29 * day;
+  await stack.worker.db.run('INSERT INTO mailgun_tokens (token, used_at) VALUES (?, ?), (?, ?)', 'old-token', old, 'recent-token', recent);
+  await stack.worker.db.run(
+    'INSERT INTO stripe_events (id, type, received_at, processed_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, NULL)',
+    'evt_old', 'checkout.session.completed', old, old,
+    'evt_recent', 'checkout.session.completed', recent, recent,
+    'evt_unfinished', 'checkout.session.completed', old,
+  );
+  await stack.worker.scheduled();
+  expect(await stack.worker.db.all("SELECT token FROM mailgun_tokens WHERE token IN ('old-token', 'recent-token')")).toEqual([{token: 'recent-token'}]);
+  expect(
+    await stack.worker.db.all("SELECT id FROM stripe_events WHERE id IN ('evt_old', 'evt_recent', 'evt_unfinished') ORDER BY id"),
+  ).toEqual([{id: 'evt_recent'}, {id: 'evt_unfinished'}]);
 });
 
 test('a welcome e-mail that Mailgun refuses for a while is sent by the cron, once', async () => {

@@ -1,17 +1,19 @@
 import {Hono} from 'hono';
+import {HttpError} from './errors';
 import type {AppEnv} from './app';
 import {clientIp} from './http';
+import {log} from './log';
 import {settingsOf} from './settings';
 
 /**
  * Plausible through our own origin, so that blockers of third-party analytics do not skew the
  * numbers. Plausible counts unique visitors by IP, so the visitor's goes in X-Forwarded-For.
+ * Bodies are held to the worker's JSON limit (set where the routes are mounted); Plausible's own
+ * failures answer 502 in our error shape.
  */
 export const analyticsRoutes = new Hono<AppEnv>()
   .get('/js/script.js', async (c) => {
-    const upstream = await fetch(`${plausible(c.env)}/js/script.js`, {
-      headers: {'user-agent': c.req.header('user-agent') ?? ''},
-    });
+    const upstream = await plausible(c.env, '/js/script.js', {headers: {'user-agent': c.req.header('user-agent') ?? ''}});
     return new Response(upstream.body, {
       status: upstream.status,
       headers: {
@@ -21,7 +23,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
     });
   })
   .post('/api/event', async (c) => {
-    const upstream = await fetch(`${plausible(c.env)}/api/event`, {
+    const upstream = await plausible(c.env, '/api/event', {
       method: 'POST',
       headers: {
         'content-type': c.req.header('content-type') ?? 'application/json',
@@ -36,6 +38,20 @@ export const analyticsRoutes = new Hono<AppEnv>()
     });
   });
 
-function plausible(env: Env): string {
-  return settingsOf(env).PLAUSIBLE_HOST.replace(/\/$/, '');
+async function plausible(env: Env, path: string, init: RequestInit): Promise<Response> {
+  const url = `${settingsOf(env).PLAUSIBLE_HOST.replace(/\/$/, '')}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    log.warn('plausible.unreachable', {path, error: err instanceof Error ? err.message : String(err)});
+    throw unavailable();
+  }
+  if (response.status >= 500) {
+    log.warn('plausible.failed', {path, status: response.status});
+    throw unavailable();
+  }
+  return response;
 }
+
+const unavailable = () => new HttpError(502, 'Analytics is unavailable right now', 'UPSTREAM_UNAVAILABLE');

@@ -2,8 +2,15 @@ import type {Context} from 'hono';
 import type {z} from 'zod';
 import {HttpError} from './errors';
 
-/** Parses the JSON body against a schema: 400 with the first problem, never a 500. */
+/**
+ * Parses the JSON body against a schema: 400 with the first problem, never a 500. Only a JSON
+ * content type is read: a browser sends one cross-site only after a CORS preflight, so another
+ * site's plain form post is refused (415) before it can do anything.
+ */
 export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+    throw new HttpError(415, 'Send the body as JSON, with Content-Type: application/json', 'UNSUPPORTED_MEDIA_TYPE');
+  }
   let body: unknown;
   try {
     body = await c.req.json();

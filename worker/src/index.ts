@@ -10,6 +10,7 @@ import {log} from './log';
 import {runDueJobs} from './outbox';
 import {paymentRoutes} from './payments/routes';
 import {pruneLimits} from './rateLimit';
+import {pruneRecords} from './retention';
 import {settingsOf} from './settings';
 import {mailgunWebhook} from './webhooks/mailgun';
 import {stripeWebhook} from './webhooks/stripe';
@@ -33,9 +34,9 @@ app.use('*', async (c, next) => {
 // Webhooks read their own raw bodies with their own limits.
 app.route('/api/webhook/stripe', stripeWebhook);
 app.route('/api/webhook/mailgun', mailgunWebhook);
-app.route('/plausible', analyticsRoutes);
 
 app.use('*', bodyLimit({maxSize: 16 * 1024}));
+app.route('/plausible', analyticsRoutes);
 app.route('/', paymentRoutes);
 app.route('/', accessRoutes);
 app.route('/api/leads', leadRoutes);
@@ -47,8 +48,10 @@ app.onError(onError);
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
+    settingsOf(env); // a worker set up wrongly does no work at all
     const ran = await runDueJobs(env);
     await pruneLimits(env.DB);
+    await pruneRecords(env.DB);
     log.info('cron.done', {jobs: ran});
   },
 } satisfies ExportedHandler<Env>;

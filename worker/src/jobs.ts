@@ -27,21 +27,28 @@ export const MAX_ATTEMPTS = 12;
 const LEASE_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 6 * 3600_000;
 
-/** The job's id, or null when a job with this key already exists. */
-export async function enqueue(
-  db: D1Database,
-  job: {key: string; kind: JobKind; payload: unknown; runAfter?: number},
-  now = Date.now(),
-): Promise<number | null> {
-  const row = await db
+export interface NewJob {
+  key: string;
+  kind: JobKind;
+  payload: unknown;
+  runAfter?: number;
+}
+
+/** The statement that adds a job, for a batch that must store it with something else. */
+export function enqueueStatement(db: D1Database, job: NewJob, now = Date.now()): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?5)
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     )
-    .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now)
-    .first<{id: number}>();
+    .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now);
+}
+
+/** The job's id, or null when a job with this key already exists. */
+export async function enqueue(db: D1Database, job: NewJob, now = Date.now()): Promise<number | null> {
+  const row = await enqueueStatement(db, job, now).first<{id: number}>();
   return row?.id ?? null;
 }
 

@@ -1,5 +1,7 @@
 import {z} from 'zod';
 import type {StripeMode} from '../../src/config';
+import {HttpError} from './errors';
+import {log} from './log';
 
 /**
  * The worker's variables, checked once per isolate. Missing optional services stay `undefined`
@@ -47,21 +49,52 @@ export interface Settings extends Parsed {
   stripeMode: StripeMode;
 }
 
-const cache = new WeakMap<object, Settings>();
+const cache = new WeakMap<object, Settings | HttpError>();
 
+/**
+ * The settings, or a 503 naming the variable at fault: a worker set up wrongly refuses every
+ * request (and the cron) rather than run half-safe.
+ */
 export function settingsOf(env: Env): Settings {
   let settings = cache.get(env);
   if (!settings) {
-    const parsed = settingsSchema.safeParse(env);
-    if (!parsed.success) {
-      throw new Error(`Worker variables are invalid: ${z.prettifyError(parsed.error)}`);
-    }
-    settings = {
-      ...parsed.data,
-      siteOrigin: new URL(parsed.data.SITE_URL).origin,
-      stripeMode: parsed.data.STRIPE_SECRET_KEY?.startsWith('sk_live_') ? 'production' : 'test',
-    };
+    settings = check(env);
+    if (settings instanceof HttpError) log.error('settings.refused', {reason: settings.message});
     cache.set(env, settings);
   }
+  if (settings instanceof HttpError) throw settings;
   return settings;
+}
+
+function check(env: Env): Settings | HttpError {
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) return misconfigured(`Worker variables are invalid: ${z.prettifyError(parsed.error)}`);
+  const vars = parsed.data;
+  const live = isLiveKey(vars.STRIPE_SECRET_KEY);
+  const siteUrl = new URL(vars.SITE_URL);
+  if (vars.FIREBASE_AUTH_EMULATOR_HOST) {
+    // Emulator mode accepts unsigned tokens: only ever on a developer's own machine.
+    const refusal = !isLoopback(siteUrl.hostname)
+      ? 'SITE_URL must be on loopback (localhost or 127.0.0.1)'
+      : !vars.FIREBASE_PROJECT_ID?.startsWith('demo-')
+        ? 'FIREBASE_PROJECT_ID must start with demo-'
+        : live
+          ? 'STRIPE_SECRET_KEY must not be a live key'
+          : null;
+    if (refusal) return misconfigured(`FIREBASE_AUTH_EMULATOR_HOST is set, so ${refusal}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`);
+  }
+  return {...vars, siteOrigin: siteUrl.origin, stripeMode: live ? 'production' : 'test'};
+}
+
+function misconfigured(message: string) {
+  return new HttpError(503, message, 'MISCONFIGURED');
+}
+
+/** Secret (`sk_live_`) and restricted (`rk_live_`) keys both move real money. */
+export function isLiveKey(key: string | undefined): boolean {
+  return key !== undefined && /^(sk|rk)_live_/.test(key);
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import {HttpError} from '../errors';
+import {log} from '../log';
 import type {Settings} from '../settings';
 
 /** A Stripe client on fetch, pointed at STRIPE_API_URL when one is set (a local stand-in). */
@@ -21,10 +22,23 @@ export function stripeFor(settings: Settings): Stripe {
 
 export const subtleCrypto = Stripe.createSubtleCryptoProvider();
 
-/** Stripe's own errors mean the seller's account refused (a missing price, say): a 502 for us. */
+/**
+ * Stripe's own errors mean the seller's account refused (a missing price, say): a 502 for us.
+ * Stripe's text is for the seller's logs; the caller reads ours.
+ */
 export function paymentProviderError(err: unknown): HttpError {
-  const message = err instanceof Stripe.errors.StripeError ? err.message : 'Payment provider is unreachable';
-  return new HttpError(502, `Stripe refused the request: ${message}`, 'PAYMENT_PROVIDER');
+  const stripe = err instanceof Stripe.errors.StripeError ? err : undefined;
+  log.error('stripe.refused', {
+    error: stripe?.message ?? (err instanceof Error ? err.message : String(err)),
+    type: stripe?.type,
+    code: stripe?.code,
+    requestId: stripe?.requestId,
+  });
+  return new HttpError(
+    502,
+    stripe ? 'The payment provider refused the request. Please try again or contact support.' : 'The payment provider could not be reached. Please try again.',
+    'PAYMENT_PROVIDER',
+  );
 }
 
 /** The id of an expandable Stripe field, expanded or not. */

@@ -3,7 +3,7 @@ import {bodyLimit} from 'hono/body-limit';
 import {appConfig} from '../../../src/config';
 import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
-import {enqueue} from '../jobs';
+import {enqueueStatement} from '../jobs';
 import {log} from '../log';
 import {runJob} from '../outbox';
 import {settingsOf} from '../settings';
@@ -40,30 +40,42 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 5
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_AGE_SECONDS) {
     throw new HttpError(406, 'The Mailgun timestamp is stale', 'STALE_SIGNATURE');
   }
-  const fresh = await c.env.DB.prepare(
-    'INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token',
-  )
-    .bind(token, Date.now())
-    .first();
-  if (!fresh) throw new HttpError(406, 'This Mailgun token was already used', 'REPLAYED_SIGNATURE');
-
   const sender = field('sender') || field('from');
   const subject = field('subject') || '(no subject)';
-  const jobId = await enqueue(c.env.DB, {
-    key: `forward:${token}`,
-    kind: 'mail',
-    payload: {
-      from: appConfig.mailgun.fromAdmin,
-      to: appConfig.mailgun.forwardRepliesTo,
-      replyTo: sender || undefined,
-      subject: `Fwd: ${subject}`,
-      text: `From: ${field('from') || sender}\nTo: ${field('recipient')}\nSubject: ${subject}\n\n${field('body-plain')}`,
-    },
-  });
+  const forward = {
+    from: appConfig.mailgun.fromAdmin,
+    to: appConfig.mailgun.forwardRepliesTo,
+    replyTo: sender || undefined,
+    subject: `Fwd: ${subject}`,
+    text: `From: ${field('from') || sender}\nTo: ${field('recipient')}\nSubject: ${subject}\n\n${fitForRow(field('body-plain'))}`,
+  };
+  // The token and the job in one transaction: stored together or not at all, so a failure here
+  // leaves Mailgun's retry to succeed instead of being refused as a replay.
+  const [job, fresh] = await c.env.DB.batch<{id?: number; token?: string}>([
+    enqueueStatement(c.env.DB, {key: `forward:${token}`, kind: 'mail', payload: forward}),
+    c.env.DB.prepare(
+      'INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token',
+    ).bind(token, Date.now()),
+  ]);
+  if (fresh!.results.length === 0) throw new HttpError(406, 'This Mailgun token was already used', 'REPLAYED_SIGNATURE');
+  const jobId = job!.results[0]?.id ?? null;
   if (jobId !== null) await runJob(c.env, jobId);
   log.info('mailgun.forwarded', {jobId});
   return c.json({received: true});
 });
+
+/**
+ * D1 keeps rows under 2 MB (and JSON may double the text): a body larger than this is cut (on a character boundary), with a line
+ * that says so. The whole message stays in Mailgun's logs.
+ */
+export const MAX_FORWARDED_BYTES = 500_000;
+
+function fitForRow(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= MAX_FORWARDED_BYTES) return text;
+  const kept = new TextDecoder().decode(bytes.slice(0, MAX_FORWARDED_BYTES)).replace(/\uFFFD$/, '');
+  return `${kept}\n\n[Truncated: the message was ${Math.ceil(bytes.length / 1024)} KB; the first ${MAX_FORWARDED_BYTES / 1000} KB are above. The whole message is in Mailgun's logs.]`;
+}
 
 async function validSignature(key: string, data: string, signatureHex: string): Promise<boolean> {
   const encoder = new TextEncoder();
