@@ -8,6 +8,7 @@ import {parseSiteSettings} from './src/lib/siteSettings';
 import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
 import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
+import checkoutSessionGuard from './src/plugins/checkoutSessionGuard';
 import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
@@ -68,6 +69,8 @@ const config = {
   clientModules: ['./src/clientModules/tracking.ts'],
 
   plugins: [
+    // First: its <head> script must run before any other script reads the address.
+    checkoutSessionGuard,
     docsColorMode('/docs'),
     llmsTxt,
     prismOnDemand,

@@ -21,13 +21,18 @@ export interface PaidResponse {
 
 /** What the worker knows about the buyer's repository access. */
 export interface AccessStatus {
-  status: 'none' | 'queued' | 'pending' | 'active' | 'revoked' | 'failed';
+  /** `removal_failed`: access was taken away (refund or dispute), but removing the GitHub account failed for good. */
+  status: 'none' | 'queued' | 'pending' | 'active' | 'revoked' | 'removal_failed' | 'failed';
   hasPaid: boolean;
   /** The GitHub account the access is for. */
   username?: string;
   /** A pending invitation GitHub no longer honours (after seven days). */
   expired?: boolean;
   detail?: string;
+  /** How many times this purchase has moved its access to another GitHub account. */
+  usernameChanges?: number;
+  /** How many more moves the purchase allows. */
+  usernameChangesLeft?: number;
 }
 
 export interface AccessResult {
@@ -58,6 +63,11 @@ export interface ApiClientOptions {
   idToken?: (refresh: boolean) => Promise<string | null>;
   /** The page's cookies, for the anti-forgery token (§7). */
   cookies?: () => string;
+  /**
+   * Told when the worker says the session has ended for good (`SESSION_ENDED`: a checkout sign-in
+   * whose e-mail's owner has since signed in), so the site can sign out.
+   */
+  onSessionEnded?: () => void;
 }
 
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
@@ -116,7 +126,9 @@ function urlFrom(body: unknown, what: string): UrlResponse {
 const noToken = async () => null;
 const noCookies = () => (typeof document === 'undefined' ? '' : document.cookie);
 
-export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies}: ApiClientOptions) {
+export const SESSION_ENDED = 'SESSION_ENDED';
+
+export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {
   async function send(method: 'GET' | 'POST', path: string, body: unknown, token: string | null): Promise<Response> {
     const url = `${baseUrl}${path}`;
     const headers: Record<string, string> = {...xsrfHeader(method, url, cookies())};
@@ -133,6 +145,7 @@ export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies
     let response = await send(method, path, body, await idToken(false));
     if (response.status === 401) {
       const error = await errorFrom(response);
+      if (error.code === SESSION_ENDED) onSessionEnded?.();
       if (error.code !== 'TOKEN_EXPIRED') throw error;
       // An ID token lives an hour; a tab left open outlives it. One fresh token, one retry.
       response = await send(method, path, body, await idToken(true));

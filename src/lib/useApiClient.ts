@@ -17,6 +17,12 @@ export function useApiClient(): ApiClient {
           const user = await userIfSignedIn().catch(() => null);
           return user ? (await client()).idToken(refresh) : null;
         },
+        // The worker will not take this session again: show the visitor signed out.
+        onSessionEnded: () => {
+          void client()
+            .then((auth) => auth.signOut())
+            .catch((error: unknown) => console.error('Signing out an ended session failed:', error));
+        },
       }),
     [workerUrl, client, userIfSignedIn],
   );

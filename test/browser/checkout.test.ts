@@ -1,11 +1,14 @@
-import {featuredPlan} from '../../src/config';
+import type {BrowserContext} from 'playwright-core';
+import {appConfig, featuredPlan} from '../../src/config';
 import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
-import {siteUrl, useBrowser} from './helpers';
+import {eventually, siteUrl, useBrowser} from './helpers';
 
 /**
  * The checkout button on the built site against a stand-in worker on the
  * port the build was pointed at (the real worker comes with issue 3).
  */
+const workerUrl = () => `http://127.0.0.1:${process.env.TEST_WORKER_PORT}`;
+
 describe('checkout from the landing page in Chromium', () => {
   const browser = useBrowser();
   let worker: WorkerStub;
@@ -18,17 +21,48 @@ describe('checkout from the landing page in Chromium', () => {
   });
 
   it('creates a session for the featured plan and follows the URL it gets back', async () => {
-    const target = siteUrl('/success?sessionId=cs_test_browser');
-    worker.answer({kind: 'url', url: target});
+    worker.answer({kind: 'url', url: siteUrl('/success?sessionId=cs_test_browser&utm_source=mail')});
     const {page, errors} = await browser().open('/');
     await page.getByRole('button', {name: 'Get Slipway Now'}).click();
-    await page.waitForURL(target);
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
     expect(worker.requests).toEqual([
       {priceId: featuredPlan().priceId.test, successUrl: siteUrl('/success'), cancelUrl: siteUrl('/')},
     ]);
-    expect(await page.getByRole('link', {name: 'Go to Dashboard'}).getAttribute('href')).toBe('/dashboard?sessionId=cs_test_browser');
+    // The session id leaves the address bar (tracking.test.ts follows it to the dashboard).
+    await page.waitForURL(siteUrl('/success?utm_source=mail'));
+    // The link takes the query once the page has hydrated.
+    const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
+    await eventually(() => dashboardLink.getAttribute('href'), (href) => expect(href).toBe('/dashboard?utm_source=mail'));
     expect(errors).toEqual([]);
+  });
+
+  it.each([
+    [410, 'SESSION_USED', 'This checkout was already used to sign in. Sign in with the e-mail you paid with.'],
+    [409, 'SIGN_IN_REQUIRED', 'An account already uses this e-mail. Sign in with it (magic link or Google) to reach your purchase.'],
+  ])('on a %d %s from the exchange, sends the buyer to sign in with the worker’s message, once', async (status, code, message) => {
+    const exchanges: string[] = [];
+    const exchange = async (context: BrowserContext) => {
+      await context.route(`${workerUrl()}/retrieveUserFromCheckoutSession**`, (route) => {
+        exchanges.push(route.request().url());
+        return route.fulfill({
+          status,
+          contentType: 'application/json',
+          headers: {'Access-Control-Allow-Origin': '*'},
+          body: JSON.stringify({error: message, code}),
+        });
+      });
+    };
+    const {page, errors} = await browser().open('/dashboard?sessionId=cs_test_spent', {prepare: exchange});
+    await page.getByRole('status').getByText(message).waitFor();
+    await page.waitForURL(siteUrl(appConfig.auth.loginUrl));
+    expect(exchanges).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=cs_test_spent`]);
+
+    // The id is spent: back on the dashboard, nothing is exchanged and the visitor is sent away.
+    await page.goto(siteUrl('/dashboard'));
+    await page.waitForURL(siteUrl('/'));
+    expect(exchanges).toHaveLength(1);
+    // Logged, as §8 asks: the failed response by the browser, the refusal by the dashboard.
+    expect(errors.filter((error) => !error.startsWith('Signing in from the checkout failed:') && !error.includes(`status of ${status}`))).toEqual([]);
   });
 
   it('shows the loading state while waiting, and the snack bar when the worker fails', async () => {

@@ -1,6 +1,7 @@
-import type {BrowserContext} from 'playwright-core';
+import crypto from 'node:crypto';
+import type {BrowserContext, Page} from 'playwright-core';
 import {TRACKING_IDS} from './globalSetup';
-import {siteUrl, useBrowser} from './helpers';
+import {eventually, siteUrl, useBrowser} from './helpers';
 
 /**
  * The pixel, Google Analytics and Crisp load third-party scripts that cannot
@@ -16,6 +17,32 @@ async function standInScripts(context: BrowserContext, loaded: string[]) {
       return route.fulfill({status: 200, contentType: 'text/javascript', body: '/* stand-in */'});
     });
   }
+}
+
+const workerUrl = () => `http://127.0.0.1:${process.env.TEST_WORKER_PORT}`;
+
+/**
+ * Holds the dashboard's checkout session exchange unanswered, recording its URL: the page keeps
+ * waiting for it, so nothing after it (a sign-in, an error) muddles what tracking saw.
+ */
+async function holdExchange(context: BrowserContext, exchanges: string[]) {
+  await context.route(`${workerUrl()}/retrieveUserFromCheckoutSession**`, (route) => {
+    exchanges.push(route.request().url());
+  });
+}
+
+/** Everything tracking holds or sent, for a test to search for the checkout session id. */
+async function trackingSaw(page: Page, requests: string[], loaded: string[]) {
+  const ownOrigins = [siteUrl('', 'TEST_TRACKED_SITE_URL'), workerUrl()];
+  return {
+    pixel: await page.evaluate(() => window.fbq!.queue),
+    analytics: await page.evaluate(() => JSON.stringify(window.dataLayer!.map((entry) => [...(entry as IArguments)]))),
+    thirdPartyRequests: [...requests.filter((url) => !ownOrigins.some((origin) => url.startsWith(origin))), ...loaded],
+  };
+}
+
+function newSessionId(): string {
+  return `cs_test_${crypto.randomBytes(16).toString('hex')}`;
 }
 
 describe('tracking in Chromium', () => {
@@ -84,5 +111,93 @@ describe('tracking in Chromium', () => {
       expect(event).toMatchObject({event_category: 'Web Vitals', non_interaction: true});
       expect(Number.isInteger(event.value)).toBe(true);
     }
+  });
+
+  it('with ids: never reports the checkout session id, from /success through Go to Dashboard to the exchange', async () => {
+    const sessionId = newSessionId();
+    const loaded: string[] = [];
+    const exchanges: string[] = [];
+    const {page, errors, requests} = await browser().open(`/success?sessionId=${sessionId}&utm_source=mail`, {
+      tracked: true,
+      prepare: async (context) => {
+        await standInScripts(context, loaded);
+        await holdExchange(context, exchanges);
+      },
+    });
+    const home = siteUrl('/', 'TEST_TRACKED_SITE_URL');
+    const addresses = [page.url()];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && addresses.push(frame.url()));
+
+    const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
+    await eventually(() => dashboardLink.getAttribute('href'), (href) => expect(href).toBe('/dashboard?utm_source=mail'));
+    await dashboardLink.click();
+    await page.getByRole('progressbar', {name: 'Loading'}).waitFor();
+    await page.waitForFunction(() => window.fbq!.queue.length === 3);
+    addresses.push(page.url());
+
+    // The exchange goes out once the sign-in SDK has loaded.
+    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}`]));
+    const saw = await trackingSaw(page, requests, loaded);
+    expect(saw.pixel).toEqual([
+      ['init', TRACKING_IDS.META_PIXEL_ID],
+      ['track', 'PageView', {url: `${home}success?utm_source=mail`}],
+      ['track', 'PageView', {url: `${home}dashboard?utm_source=mail`}],
+    ]);
+    expect(saw.analytics).not.toContain(sessionId);
+    expect(saw.thirdPartyRequests.filter((url) => url.includes(sessionId))).toEqual([]);
+    expect(addresses.filter((url) => url.includes(sessionId))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('with ids: takes the id out of /dashboard?sessionId= opened directly, and still exchanges it', async () => {
+    const sessionId = newSessionId();
+    const loaded: string[] = [];
+    const exchanges: string[] = [];
+    const {page, errors, requests} = await browser().open(`/dashboard?sessionId=${sessionId}#access`, {
+      tracked: true,
+      prepare: async (context) => {
+        await standInScripts(context, loaded);
+        await holdExchange(context, exchanges);
+      },
+    });
+    await page.getByRole('progressbar', {name: 'Loading'}).waitFor();
+    await page.waitForFunction(() => window.fbq!.queue.length === 2);
+
+    expect(page.url()).toBe(siteUrl('/dashboard#access', 'TEST_TRACKED_SITE_URL'));
+    // The exchange goes out once the sign-in SDK has loaded.
+    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}`]));
+    const saw = await trackingSaw(page, requests, loaded);
+    expect(saw.pixel).toEqual([
+      ['init', TRACKING_IDS.META_PIXEL_ID],
+      ['track', 'PageView', {url: siteUrl('/dashboard#access', 'TEST_TRACKED_SITE_URL')}],
+    ]);
+    expect(saw.analytics).not.toContain(sessionId);
+    expect(saw.thirdPartyRequests.filter((url) => url.includes(sessionId))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a deferred script in <head>, as a Plausible `scripts` entry adds, never sees the id either', async () => {
+    const sessionId = newSessionId();
+    const {page, errors} = await browser().open(`/success?sessionId=${sessionId}`, {
+      tracked: true,
+      prepare: async (context) => {
+        await standInScripts(context, []);
+        // Serve the page with the tag docs/features/analytics.mdx tells a seller to add.
+        await context.route(/\/success(\?|$)/, async (route) => {
+          const response = await route.fetch();
+          const html = (await response.text()).replace(
+            '</head>',
+            '<script defer src="https://plausible.io/js/script.js" data-domain="slipway.dev"></script></head>',
+          );
+          await route.fulfill({response, body: html});
+        });
+        await context.route('https://plausible.io/js/script.js', (route) =>
+          route.fulfill({status: 200, contentType: 'text/javascript', body: 'window.plausibleSaw = location.href;'}),
+        );
+      },
+    });
+    const saw = await page.evaluate(() => (window as unknown as {plausibleSaw?: string}).plausibleSaw);
+    expect(saw).toBe(siteUrl('/success', 'TEST_TRACKED_SITE_URL'));
+    expect(errors).toEqual([]);
   });
 });

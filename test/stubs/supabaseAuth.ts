@@ -1,6 +1,7 @@
 /**
  * A stand-in for the Supabase Auth (GoTrue) endpoints the browser client calls (GoTrue cannot run
- * here): magic links with PKCE, token-hash verification, refresh, the current user and logout.
+ * here): magic links with PKCE, token-hash verification, refresh, the current user and logout, and
+ * the checkout's access tokens, which the worker signs with the project's JWT secret.
  * Paths, query strings, bodies and error shapes follow what `@supabase/auth-js` sends and expects;
  * answers are typed with its own `User`/`Session`/`JwtPayload` so they cannot drift.
  *
@@ -34,8 +35,11 @@ export interface SupabaseAuthStandIn {
   linkRequests: LinkRequest[];
   /** Every POST /logout, with its scope. */
   logouts: {scope: string; email: string}[];
-  /** Imitates the admin `generate_link` (type magiclink): the `hashed_token` for `email`. */
-  issueMagicLinkToken(email: string, userMetadata?: Record<string, unknown>): string;
+  /**
+   * Imitates the worker's checkout sign-in token: an access token for `email`'s user, signed with
+   * the JWT secret, with no session behind it and no refresh token. `expiresIn` may be negative.
+   */
+  issueCheckoutAccessToken(email: string, options?: {userMetadata?: Record<string, unknown>; expiresIn?: number}): string;
   /** Answers the next request to `path` (e.g. '/otp') with a GoTrue error. */
   failNext(path: string, status: number, errorCode: string, message: string): void;
   close(): Promise<void>;
@@ -60,17 +64,20 @@ function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-function signJwt(claims: JwtPayload, secret: string): string {
+/** GoTrue's own tokens name their session; the worker's checkout tokens have none. */
+type Claims = Omit<JwtPayload, 'session_id'> & {session_id?: string};
+
+function signJwt(claims: Claims, secret: string): string {
   const unsigned = `${base64url({alg: 'HS256', typ: 'JWT'})}.${base64url(claims)}`;
   return `${unsigned}.${crypto.createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
-function verifyJwt(token: string, secret: string): JwtPayload {
+function verifyJwt(token: string, secret: string): Claims {
   const [header = '', payload = '', signature = ''] = token.split('.');
   const expected = crypto.createHmac('sha256', secret).update(`${header}.${payload}`).digest();
   const given = Buffer.from(signature, 'base64url');
   const claims = given.length === expected.length && crypto.timingSafeEqual(given, expected)
-    ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as JwtPayload)
+    ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as Claims)
     : null;
   if (!claims) throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, signature is invalid');
   if (claims.exp <= Date.now() / 1000) throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has expired');
@@ -162,11 +169,14 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
     };
   };
 
-  const sessionOf = (authorization: string | undefined) => {
+  /** Who a bearer token is for. Like GoTrue, a token without a `session_id` claim (the checkout's) has no session. */
+  const callerOf = (authorization: string | undefined) => {
     const claims = verifyJwt(authorization?.replace(/^Bearer /, '') ?? '', jwtSecret);
-    const session = sessions.get(claims.session_id);
-    if (!session) throw new GoTrueError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
-    return {sessionId: claims.session_id, ...session};
+    const user = [...users.values()].find((known) => known.id === claims.sub);
+    if (!user) throw new GoTrueError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    if (!claims.session_id) return {sessionId: null, email: user.email!};
+    if (!sessions.has(claims.session_id)) throw new GoTrueError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    return {sessionId: claims.session_id, email: user.email!};
   };
 
   const handle = (method: string, path: string, query: URLSearchParams, body: Record<string, any>, authorization?: string): unknown => {
@@ -226,14 +236,20 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       return tokensFor(found[0]);
     }
     if (method === 'GET' && path === '/user') {
-      return users.get(sessionOf(authorization).email);
+      return users.get(callerOf(authorization).email);
     }
     if (method === 'POST' && path === '/logout') {
-      const {sessionId, email} = sessionOf(authorization);
+      const {sessionId, email} = callerOf(authorization);
       const scope = query.get('scope') ?? 'global';
       logouts.push({scope, email});
       for (const [id, session] of sessions) {
-        const ends = scope === 'local' ? id === sessionId : scope === 'others' ? id !== sessionId && session.email === email : session.email === email;
+        // Without a session of its own, the caller can only end every session of the user, as in GoTrue.
+        const ends =
+          sessionId === null || scope === 'global'
+            ? session.email === email
+            : scope === 'local'
+              ? id === sessionId
+              : id !== sessionId && session.email === email;
         if (ends) sessions.delete(id);
       }
       return null;
@@ -282,10 +298,27 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
     jwtSecret,
     linkRequests,
     logouts,
-    issueMagicLinkToken(email, userMetadata) {
-      const address = email.toLowerCase();
-      userFor(address, userMetadata);
-      return newTokenHash(address);
+    issueCheckoutAccessToken(email, {userMetadata, expiresIn = EXPIRES_IN} = {}) {
+      const user = userFor(email.toLowerCase(), userMetadata);
+      const iat = Math.floor(Date.now() / 1000);
+      return signJwt(
+        {
+          iss: `${url}/auth/v1`,
+          sub: user.id,
+          aud: 'authenticated',
+          exp: iat + expiresIn,
+          iat,
+          email: user.email,
+          role: 'authenticated',
+          aal: 'aal1',
+          amr: [{method: 'checkout', timestamp: iat}],
+          app_metadata: user.app_metadata,
+          user_metadata: user.user_metadata,
+          is_anonymous: false,
+          checkout: true,
+        },
+        jwtSecret,
+      );
     },
     failNext(path, status, errorCode, message) {
       failures.set(path, new GoTrueError(status, errorCode, message));

@@ -10,14 +10,15 @@ describe('the success page', () => {
   });
   afterEach(() => fetchSpy.mockRestore());
 
+  // The checkout session id left the address before the page rendered (checkoutSession.test.tsx).
   it('thanks the buyer and sends them to the dashboard with the query kept', () => {
-    renderWithSite(<SuccessContent />, {url: '/success?sessionId=cs_test_a1b2&utm_source=mail'});
+    renderWithSite(<SuccessContent />, {url: '/success?utm_source=mail&plan=advanced'});
     expect(screen.getByRole('heading', {name: 'Purchase Successful!'})).toBeInTheDocument();
     expect(screen.getByText(/check your email for the link to the private repository/i)).toBeInTheDocument();
     expect(screen.getByText(/a minute or two/i)).toBeInTheDocument();
     expect(screen.getByRole('link', {name: 'Go to Dashboard'})).toHaveAttribute(
       'href',
-      '/dashboard?sessionId=cs_test_a1b2&utm_source=mail',
+      '/dashboard?utm_source=mail&plan=advanced',
     );
     expect(fetchSpy).not.toHaveBeenCalled();
   });

@@ -84,6 +84,23 @@ describe('the worker API client', () => {
     expect(seen[1]!.headers.authorization).toBeUndefined();
   });
 
+  it('tells the site when the worker says the session has ended for good, and does not retry', async () => {
+    replies = [{status: 401, body: JSON.stringify({error: 'This sign-in from the checkout has ended.', code: 'SESSION_ENDED'})}];
+    const ended: string[] = [];
+    const refreshes: boolean[] = [];
+    const client = createApiClient({
+      baseUrl: server.url,
+      idToken: async (refresh) => {
+        refreshes.push(refresh);
+        return 'checkout-token';
+      },
+      onSessionEnded: () => ended.push('ended'),
+    });
+    await expect(client.accessStatus()).rejects.toMatchObject({status: 401, code: 'SESSION_ENDED'});
+    expect(ended).toEqual(['ended']);
+    expect(refreshes).toEqual([false]);
+  });
+
   it('asks for a fresh token once when the worker says TOKEN_EXPIRED, then retries', async () => {
     replies = [
       {status: 401, body: JSON.stringify({error: 'Unauthorized', code: 'TOKEN_EXPIRED'})},

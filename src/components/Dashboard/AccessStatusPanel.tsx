@@ -1,5 +1,5 @@
-import React, {useState} from 'react';
-import {repositoryUrl} from '../../config';
+import React, {useState, type ReactNode} from 'react';
+import {appConfig, repositoryUrl} from '../../config';
 import type {AccessStatus} from '../../lib/api';
 import {useApiClient} from '../../lib/useApiClient';
 import {useSnackbar} from '../Snackbar';
@@ -8,9 +8,19 @@ import Spinner from '../Spinner';
 import styles from './styles.module.css';
 import controls from '../../css/controls.module.css';
 
-function describe(access: AccessStatus): {title: string; text: string} | null {
+type ShownStatus = Exclude<AccessStatus['status'], 'removal_failed'>;
+
+/**
+ * A removal GitHub has not carried out yet is still a removal to the buyer: the worker retries it,
+ * and the access is not theirs to use.
+ */
+function shownStatus(status: AccessStatus['status']): ShownStatus {
+  return status === 'removal_failed' ? 'revoked' : status;
+}
+
+function describe(access: AccessStatus, status: ShownStatus): {title: string; text: string} | null {
   const who = access.username ? `@${access.username}` : 'your GitHub account';
-  switch (access.status) {
+  switch (status) {
     case 'queued':
       return {title: 'Invitation queued', text: `GitHub is busy. The invitation for ${who} goes out as soon as it answers; nothing to do.`};
     case 'pending':
@@ -31,13 +41,29 @@ function describe(access: AccessStatus): {title: string; text: string} | null {
   }
 }
 
+/** How many more times the purchase may move its access to another GitHub account. */
+function changesLeft(left: number): ReactNode {
+  if (left <= 0) {
+    const {supportEmail} = appConfig.mailgun;
+    return (
+      <>
+        This purchase cannot change its GitHub account again; write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+      </>
+    );
+  }
+  return `You can change the GitHub account ${left === 1 ? 'once more' : `${left} more times`}.`;
+}
+
 /** What the worker says about the buyer's access, with a resend when an invitation expired. */
 export default function AccessStatusPanel({access, onChanged}: {access: AccessStatus; onChanged: () => void}) {
   const api = useApiClient();
   const snackbar = useSnackbar();
   const [resending, setResending] = useState(false);
-  const shown = describe(access);
+  const status = shownStatus(access.status);
+  const shown = describe(access, status);
   if (!shown) return null;
+  // A purchase whose access was taken away has no account left to change.
+  const left = access.username && status !== 'revoked' ? access.usernameChangesLeft : undefined;
 
   async function resend() {
     setResending(true);
@@ -54,15 +80,16 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
   }
 
   return (
-    <section className={styles.status} data-status={access.status} aria-label="Repository access">
+    <section className={styles.status} data-status={status} aria-label="Repository access">
       <h2 className={styles.statusTitle}>{shown.title}</h2>
       <p>{shown.text}</p>
-      {access.status === 'active' && (
+      {typeof left === 'number' && <p>{changesLeft(left)}</p>}
+      {status === 'active' && (
         <a className={styles.link} href={repositoryUrl} target="_blank" rel="noopener noreferrer">
           Open the repository
         </a>
       )}
-      {access.status === 'pending' && access.expired && (
+      {status === 'pending' && access.expired && (
         <button type="button" className={controls.secondary} onClick={resend} disabled={resending} aria-busy={resending}>
           {resending && <Spinner label="Resending" />}
           Resend invitation

@@ -1,7 +1,7 @@
 import React, {useEffect, useState, type FormEvent} from 'react';
 import clsx from 'clsx';
 import {dashboardPlan} from '../../config';
-import {ApiError} from '../../lib/api';
+import {ApiError, SESSION_ENDED} from '../../lib/api';
 import type {AuthUser} from '../../lib/auth/types';
 import {useApiClient} from '../../lib/useApiClient';
 import {useCheckout} from '../../lib/useCheckout';
@@ -19,6 +19,22 @@ export const ACCESS_MESSAGES = {
 } as const;
 /** How long the username message stays (§9). */
 export const USERNAME_MESSAGE_MS = 3000;
+
+/**
+ * The worker's refusals the buyer can act on, whose own message says how: a username that is not
+ * valid (400) or that GitHub does not know (404), an account already used elsewhere (409), a
+ * purchase out of account changes (429 SWAP_LIMIT, which names support), and a checkout sign-in
+ * that has ended (401 SESSION_ENDED: sign in with the purchase e-mail). A plain 429 or a 5xx is
+ * not theirs to fix.
+ */
+function isBuyersToFix(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  return (
+    [400, 404, 409].includes(error.status) ||
+    (error.status === 429 && error.code === 'SWAP_LIMIT') ||
+    error.code === SESSION_ENDED
+  );
+}
 
 export interface RequestAccessProps {
   user: AuthUser;
@@ -83,9 +99,7 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
       onRequested();
     } catch (error) {
       console.error('Requesting access failed:', error);
-      // A username GitHub does not know, or one that is not valid, is the buyer's to fix: say so.
-      const fixable = error instanceof ApiError && (error.status === 400 || error.status === 404);
-      snackbar.show(fixable ? error.message : ACCESS_MESSAGES.failed);
+      snackbar.show(isBuyersToFix(error) ? error.message : ACCESS_MESSAGES.failed);
     } finally {
       setLoading(false);
     }

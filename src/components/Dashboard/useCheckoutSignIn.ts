@@ -1,56 +1,63 @@
 import {useEffect, useRef, useState} from 'react';
-import {useHistory, useLocation} from '@docusaurus/router';
+import {useHistory} from '@docusaurus/router';
 import {appConfig} from '../../config';
 import {ApiError} from '../../lib/api';
 import {useAuth} from '../../lib/auth/AuthContext';
+import {clearCheckoutSession, readCheckoutSession} from '../../lib/checkoutSession';
 import {useApiClient} from '../../lib/useApiClient';
 import {useSnackbar} from '../Snackbar';
 
+/** The worker's answers that send the buyer to sign in with the purchase e-mail instead. */
+const SIGN_IN_INSTEAD = ['SIGN_IN_REQUIRED', 'SESSION_USED'];
+
 /**
- * §4: a buyer back from Stripe carries `sessionId`; a guest is signed in with the token the worker
- * returns for that paid session. Answers true while that is still under way, so the page's guard
- * does not send the buyer away first.
+ * Whether the worker refused the id for good. Unreachable, rate-limited or failing (5xx), it may
+ * take the same id later, so a reload can try again.
+ */
+function refusedForGood(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
+}
+
+/**
+ * §4: a buyer back from Stripe brings a checkout session id (kept out of the address bar by
+ * `lib/checkoutSession`); a guest is signed in with the token the worker returns for that paid
+ * session. Answers true while that is still under way, so the page's guard does not send the buyer
+ * away first.
  */
 export function useCheckoutSignIn(): boolean {
   const {ready, user, client} = useAuth();
   const api = useApiClient();
   const history = useHistory();
-  const location = useLocation();
   const snackbar = useSnackbar();
-  // The page is prerendered without a query: read it only in the browser.
-  const [working, setWorking] = useState(() => typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('sessionId'));
+  const [working, setWorking] = useState(() => readCheckoutSession() !== null);
   const started = useRef(false);
 
   useEffect(() => {
     if (!ready || started.current) return;
-    const query = new URLSearchParams(location.search);
-    const sessionId = query.get('sessionId');
+    const sessionId = readCheckoutSession();
     if (!sessionId) {
       setWorking(false);
       return;
     }
     started.current = true;
-    const dropSessionId = () => {
-      query.delete('sessionId');
-      const search = query.toString();
-      history.replace({pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash});
-    };
     if (user) {
       // Paid while signed in: the purchase is already this account's.
-      dropSessionId();
+      clearCheckoutSession();
       setWorking(false);
       return;
     }
     void (async () => {
       try {
         const {token} = await api.retrieveUserFromCheckoutSession(sessionId);
+        // The exchange is single-use: whatever the sign-in does next, the id is spent.
+        clearCheckoutSession();
         await (await client()).signInWithCheckoutToken(token);
-        dropSessionId();
         setWorking(false);
       } catch (error) {
         console.error('Signing in from the checkout failed:', error);
-        if (error instanceof ApiError && error.code === 'SIGN_IN_REQUIRED') {
-          // The e-mail has an account already: the purchase reaches it once its owner signs in.
+        if (refusedForGood(error)) clearCheckoutSession();
+        if (error instanceof ApiError && error.code && SIGN_IN_INSTEAD.includes(error.code)) {
+          // The purchase reaches the account of its e-mail once its owner signs in.
           snackbar.show(error.message);
           history.replace(appConfig.auth.loginUrl);
           return;
@@ -59,7 +66,7 @@ export function useCheckoutSignIn(): boolean {
         setWorking(false);
       }
     })();
-  }, [ready, user, client, api, history, location, snackbar]);
+  }, [ready, user, client, api, history, snackbar]);
 
   return working;
 }

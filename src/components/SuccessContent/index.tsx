@@ -5,8 +5,9 @@ import {appConfig} from '../../config';
 import styles from './styles.module.css';
 
 /**
- * Where Stripe sends a buyer after paying. It calls nothing: the dashboard
- * does the work, with the query (the checkout session id) passed along.
+ * Where Stripe sends a buyer after paying. It calls nothing: the dashboard does the work, with the
+ * checkout session id that `lib/checkoutSession` took out of the address bar as the page loaded,
+ * and the rest of the query passed along.
  */
 export default function SuccessContent() {
   const location = useLocation();

@@ -11,6 +11,11 @@ export interface SupabaseAuthOptions {
   storage?: SupportedStorage;
 }
 
+/** Stands in for the refresh token a checkout sign-in does not have (see signInWithCheckoutToken). */
+const NO_REFRESH_TOKEN = 'checkout-sign-in-has-no-refresh-token';
+/** Supabase's own reasons ("invalid JWT", "Invalid Refresh Token") mean nothing to a buyer. */
+export const CHECKOUT_TOKEN_REFUSED = 'This sign-in from checkout has expired or is not valid. Sign in with the e-mail you paid with.';
+
 function toAuthUser(user: User): AuthUser {
   const meta = user.user_metadata ?? {};
   return {
@@ -95,10 +100,14 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
     },
 
     async signInWithCheckoutToken(token) {
-      // The worker's admin `generate_link` (type magiclink) hands back a hashed token; GoTrue
-      // verifies it as 'email', which covers both magic-link and first-sign-in confirmation tokens
-      // ('magiclink' is deprecated).
-      const {error} = await auth.verifyOtp({token_hash: token, type: 'email'});
+      // The worker signs a short-lived access token for the checkout account (a magic link would
+      // confirm an e-mail the payer never proved). It comes with no refresh token, and setSession
+      // wants one: the placeholder is never accepted, so the session ends when the token expires
+      // and the buyer then signs in with the purchase e-mail.
+      const {error} = await auth.setSession({access_token: token, refresh_token: NO_REFRESH_TOKEN});
+      // A 4xx is the token refused (malformed, bad signature, or expired: then the placeholder fails
+      // to refresh it); anything else, such as Supabase unreachable, keeps its own message.
+      if (error?.status && error.status >= 400 && error.status < 500) throw new Error(CHECKOUT_TOKEN_REFUSED);
       check(error, 'sign in after checkout');
     },
 

@@ -1,0 +1,42 @@
+import React from 'react';
+import {screen, within} from '@testing-library/react';
+import AccessStatusPanel from '../../src/components/Dashboard/AccessStatusPanel';
+import {appConfig} from '../../src/config';
+import type {AccessStatus} from '../../src/lib/api';
+import {renderWithSite} from '../support/render';
+
+function renderPanel(access: AccessStatus) {
+  renderWithSite(<AccessStatusPanel access={access} onChanged={() => {}} />);
+  return screen.getByRole('region', {name: 'Repository access'});
+}
+
+describe('the access panel', () => {
+  it.each([
+    [2, 'You can change the GitHub account 2 more times.'],
+    [1, 'You can change the GitHub account once more.'],
+  ])('with %d account changes left, says how many', (left, text) => {
+    const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat', usernameChanges: 3 - left, usernameChangesLeft: left});
+    expect(within(panel).getByRole('heading', {name: 'Access active'})).toBeInTheDocument();
+    expect(within(panel).getByText(text)).toBeInTheDocument();
+  });
+
+  it('with no account change left, sends the buyer to support', () => {
+    const {supportEmail} = appConfig.mailgun;
+    const panel = renderPanel({status: 'pending', hasPaid: true, username: 'octocat', usernameChanges: 3, usernameChangesLeft: 0});
+    expect(panel).toHaveTextContent(`This purchase cannot change its GitHub account again; write to ${supportEmail}.`);
+    expect(within(panel).getByRole('link', {name: supportEmail})).toHaveAttribute('href', `mailto:${supportEmail}`);
+  });
+
+  it('says nothing about account changes when the worker does not count them', () => {
+    const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat'});
+    expect(within(panel).queryByText(/change the GitHub account/)).toBeNull();
+  });
+
+  it.each(['revoked', 'removal_failed'] as const)('shows %s access as removed, with no account left to change', (status) => {
+    const panel = renderPanel({status, hasPaid: false, username: 'octocat', usernameChangesLeft: 2, detail: 'The GitHub account could not be removed'});
+    expect(within(panel).getByRole('heading', {name: 'Access revoked'})).toBeInTheDocument();
+    expect(within(panel).getByText('This purchase was refunded or disputed, so repository access was removed.')).toBeInTheDocument();
+    expect(within(panel).queryByText(/GitHub account could not/)).toBeNull();
+    expect(within(panel).queryByText(/change the GitHub account/)).toBeNull();
+  });
+});

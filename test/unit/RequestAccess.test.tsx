@@ -1,0 +1,71 @@
+import http from 'node:http';
+import React from 'react';
+import {screen, within} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import RequestAccess, {ACCESS_MESSAGES} from '../../src/components/Dashboard/RequestAccess';
+import {renderWithSite} from '../support/render';
+import {listen, type RunningServer} from '../support/staticServer';
+
+/** The worker for a buyer who has paid: POST /addUserToRepo answers as the test sets it. */
+let answer: {status: number; body: unknown};
+const requested: unknown[] = [];
+let worker: RunningServer;
+
+beforeAll(async () => {
+  worker = await listen(
+    http.createServer((request, response) => {
+      let raw = '';
+      request.on('data', (chunk) => (raw += chunk));
+      request.on('end', () => {
+        const paidCheck = request.method === 'GET' && request.url!.startsWith('/userHasPaid?');
+        if (!paidCheck) requested.push(JSON.parse(raw || 'null'));
+        const {status, body} = paidCheck ? {status: 200, body: {hasPaid: true}} : answer;
+        response.writeHead(status, {'Content-Type': 'application/json'});
+        response.end(JSON.stringify(body));
+      });
+    }),
+  );
+});
+afterAll(() => worker.close());
+
+let consoleError: jest.SpyInstance;
+beforeEach(() => {
+  requested.length = 0;
+  consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => consoleError.mockRestore());
+
+async function requestAccessFor(username: string) {
+  renderWithSite(
+    <RequestAccess user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}} onRequested={() => {}} />,
+    {env: {WORKER_URL: worker.url}},
+  );
+  await userEvent.type(screen.getByRole('textbox', {name: 'GitHub username'}), username);
+  await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
+}
+
+describe('Request Access', () => {
+  it.each([
+    [400, 'INVALID_REQUEST', 'That is not a valid GitHub username.'],
+    [404, 'NOT_FOUND', 'GitHub has no user called octocat-typo.'],
+    [409, 'GITHUB_ACCOUNT_TAKEN', '@octocat-typo already has access to the repository through another purchase. Use another GitHub account.'],
+    [429, 'SWAP_LIMIT', 'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.'],
+    [401, 'SESSION_ENDED', 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.'],
+  ])('shows the worker’s own words for a %d %s, which the buyer can act on', async (status, code, error) => {
+    answer = {status, body: {error, code}};
+    await requestAccessFor('octocat-typo');
+    expect(await within(screen.getByRole('status')).findByText(error)).toBeInTheDocument();
+    expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
+  });
+
+  it.each([
+    [429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.'],
+    [503, 'GITHUB_UNAVAILABLE', 'GitHub is not answering right now. Please try again in a few minutes.'],
+    [500, 'INTERNAL', 'Something went wrong'],
+  ])('keeps to the general message for a %d %s', async (status, code, error) => {
+    answer = {status, body: {error, code}};
+    await requestAccessFor('octocat');
+    expect(await within(screen.getByRole('status')).findByText(ACCESS_MESSAGES.failed)).toBeInTheDocument();
+    expect(screen.queryByText(error)).toBeNull();
+  });
+});

@@ -1,0 +1,78 @@
+import React from 'react';
+import {screen} from '@testing-library/react';
+import SuccessContent from '../../src/components/SuccessContent';
+import {
+  checkoutSessionScript,
+  clearCheckoutSession,
+  readCheckoutSession,
+  takeCheckoutSessionFromUrl,
+} from '../../src/lib/checkoutSession';
+import {renderWithSite} from '../support/render';
+
+/** Loads `url` as the address the page starts on, with the state a router left there. */
+function arriveAt(url: string) {
+  window.history.replaceState({key: 'k1', state: undefined}, '', url);
+}
+
+const address = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
+
+afterEach(() => {
+  window.sessionStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('the checkout session id in the address bar', () => {
+  it('leaves the address, keeping the other parameters, the hash and the history state, and waits for the dashboard', () => {
+    arriveAt('/success?utm_source=mail&sessionId=cs_test_a1B2c3&ref=spring%20sale#receipt');
+
+    takeCheckoutSessionFromUrl();
+
+    expect(address()).toBe('/success?utm_source=mail&ref=spring%20sale#receipt');
+    expect(window.history.state).toEqual({key: 'k1', state: undefined});
+    expect(readCheckoutSession()).toBe('cs_test_a1B2c3');
+    renderWithSite(<SuccessContent />, {url: address()});
+    expect(screen.getByRole('link', {name: 'Go to Dashboard'})).toHaveAttribute('href', '/dashboard?utm_source=mail&ref=spring%20sale');
+  });
+
+  it('leaves no empty query behind when it was the only parameter', () => {
+    arriveAt('/dashboard?sessionId=cs_live_Z9');
+    takeCheckoutSessionFromUrl();
+    expect(address()).toBe('/dashboard');
+    expect(readCheckoutSession()).toBe('cs_live_Z9');
+  });
+
+  it.each([
+    ['another kind of Stripe id', 'pi_3Nx2'],
+    ['markup', 'cs_test_<img src=x>'],
+    ['an empty value', ''],
+    ['an overlong id', `cs_test_${'a'.repeat(201)}`],
+  ])('is taken out but not kept when it holds %s', (_kind, value) => {
+    arriveAt(`/success?sessionId=${encodeURIComponent(value)}&plan=advanced`);
+    takeCheckoutSessionFromUrl();
+    expect(address()).toBe('/success?plan=advanced');
+    expect(readCheckoutSession()).toBeNull();
+  });
+
+  it('leaves an address without one as it was, and a kept id until it is cleared', () => {
+    arriveAt('/dashboard?sessionId=cs_test_kept');
+    takeCheckoutSessionFromUrl();
+    arriveAt('/docs?session=1#intro');
+
+    takeCheckoutSessionFromUrl();
+
+    expect(address()).toBe('/docs?session=1#intro');
+    expect(readCheckoutSession()).toBe('cs_test_kept');
+    clearCheckoutSession();
+    expect(readCheckoutSession()).toBeNull();
+  });
+});
+
+describe('the inline <head> script the built pages carry', () => {
+  it('does the same on its own, with nothing from the module in scope', () => {
+    arriveAt('/success?utm_source=mail&sessionId=cs_test_inline1#receipt');
+    // Run as the browser runs an inline script: global scope, no imports.
+    new Function(checkoutSessionScript())();
+    expect(address()).toBe('/success?utm_source=mail#receipt');
+    expect(readCheckoutSession()).toBe('cs_test_inline1');
+  });
+});
