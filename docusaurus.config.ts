@@ -3,8 +3,8 @@ import {config as loadEnv} from 'dotenv';
 import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import {appConfig} from './src/config';
-import {parseSiteSettings} from './src/lib/siteSettings';
+import {appConfig, ROUTES} from './src/config';
+import {parseSiteSettings} from './src/buildTime/siteSettings';
 import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
 import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
@@ -13,7 +13,7 @@ import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
-import {docsCodeTheme} from './src/lib/docs/codeTheme';
+import {docsCodeTheme} from './src/buildTime/codeTheme';
 import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
@@ -71,7 +71,7 @@ const config = {
   plugins: [
     // First: its <head> script must run before any other script reads the address.
     checkoutSessionGuard,
-    docsColorMode('/docs'),
+    docsColorMode(ROUTES.docs),
     llmsTxt,
     prismOnDemand,
     clientOnlyStyles,
@@ -86,7 +86,7 @@ const config = {
         indexDocs: true,
         indexPages: false,
         indexBlog: false,
-        docsRouteBasePath: '/docs',
+        docsRouteBasePath: ROUTES.docs,
         highlightSearchTermsOnTargetPage: true,
         searchResultLimits: 8,
         searchBarShortcutKeymap: 'mod+k',
@@ -179,8 +179,8 @@ const config = {
         {
           title: 'Legal',
           items: [
-            {label: 'Terms of Service', to: '/tos'},
-            {label: 'Privacy Policy', to: '/privacy-policy'},
+            {label: 'Terms of Service', to: ROUTES.terms},
+            {label: 'Privacy Policy', to: ROUTES.privacy},
           ],
         },
       ],

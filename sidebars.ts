@@ -45,8 +45,8 @@ import {
   Wrench,
   Zap,
 } from 'lucide-static';
-import {appConfig} from './src/config';
-import {sidebarIcon} from './src/lib/docs/sidebarIcon';
+import {appConfig, ROUTES} from './src/config';
+import {sidebarIcon} from './src/buildTime/sidebarIcon';
 
 /** A page of the docs, with its sidebar title and icon. */
 function doc(id: string, label: string, icon: string) {
@@ -117,7 +117,7 @@ const sidebars = {
     doc('deployment', 'Deployment', Wrench),
     doc('extras', 'Extras', Image),
     {type: 'html', value: '<hr aria-hidden="true" />', className: 'sidebar-divider', defaultStyle: false},
-    {type: 'link', label: 'Leaderboard', href: '/leaderboard', customProps: sidebarIcon(Trophy)},
+    {type: 'link', label: 'Leaderboard', href: ROUTES.leaderboard, customProps: sidebarIcon(Trophy)},
     {
       type: 'link',
       label: `Affiliates: earn ${appConfig.affiliate.commissionPercent}% per sale`,

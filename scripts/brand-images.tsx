@@ -7,9 +7,9 @@ import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import React from 'react';
 import {renderToStaticMarkup} from 'react-dom/server';
-import Logo from '../src/components/Logo';
+import Logo from '../src/components/shared/Logo';
 import {appConfig, landing} from '../src/config';
-import {launchChromium} from '../test/support/chromium';
+import {launchChromium} from './support/chromium';
 
 const root = path.join(__dirname, '..');
 const img = path.join(root, 'static', 'img');
@@ -35,7 +35,7 @@ function socialCard(): string {
 }
 
 function demoPoster(): string {
-  const lines = ['$ git clone git@github.com:' + appConfig.repository.github + '.git', '$ cd slipway && npm ci', '$ npm start', '', '  Site ready at http://localhost:4200', '  Landing page, checkout and docs are live.'];
+  const lines = [`$ git clone git@github.com:you/${appConfig.appName.toLowerCase()}.git`, '$ cd slipway && npm ci', '$ npm start', '', '  Site ready at http://localhost:4200', '  Landing page, checkout and docs are live.'];
   return page(
     `<div style="width:1280px;height:720px;display:flex;align-items:center;justify-content:center;background:#0b1f1c">
       <div style="width:1040px;border-radius:18px;overflow:hidden;box-shadow:0 30px 80px rgba(0,0,0,.5)">

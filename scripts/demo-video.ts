@@ -9,9 +9,9 @@ import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
 import {appConfig, landing} from '../src/config';
-import {launchChromium} from '../test/support/chromium';
-import {buildSite, ROOT} from '../test/support/site';
-import {serveStatic} from '../test/support/staticServer';
+import {launchChromium} from './support/chromium';
+import {buildSite, ROOT} from './support/site';
+import {serveStatic} from './support/staticServer';
 
 const SECONDS_PER_SCENE = 3;
 

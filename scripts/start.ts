@@ -10,7 +10,7 @@
  * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT and
  * LOCAL_STATE_DIR (the local D1's folder) move things for tests.
  */
-import {type ChildProcess, spawn, spawnSync} from 'node:child_process';
+import {type ChildProcess, spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,13 +18,14 @@ import path from 'node:path';
 import readline from 'node:readline';
 import {parse as parseEnv} from 'dotenv';
 import {appConfig} from '../src/config';
-import type {LocalService} from '../src/lib/siteSettings';
-import {FIXTURE_REPO, startGitHubStandIn} from '../test/stubs/githubApi';
-import {startMailgunStandIn} from '../test/stubs/mailgunApi';
-import {startStripeStandIn} from '../test/stubs/stripeApi';
+import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, signInLink, startAuthEmulator} from './local/authEmulator';
+import {FIXTURE_REPO, startGitHubStandIn} from './local/githubApi';
+import {startMailgunStandIn} from './local/mailgunApi';
 import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
+import {startStripeStandIn} from './local/stripeApi';
+import {spawnGroup, stopGroup} from './processGroup';
 import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
 
 const ROOT = path.join(__dirname, '..');
@@ -47,7 +48,7 @@ function readVars(file: string): Vars {
 
 /** Runs a long-lived process in its own group (so stopping it stops its children), output prefixed. */
 function run(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
-  const child = spawn(command, args, {...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true});
+  const child = spawnGroup(command, args, options);
   children.push(child);
   for (const stream of [child.stdout!, child.stderr!]) {
     readline.createInterface({input: stream}).on('line', (line) => line.trim() && say(prefix, line));
@@ -68,24 +69,9 @@ function stopAllWhenItExits(prefix: string, child: ChildProcess) {
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    const exited = children.map(
-      (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
-    );
-    for (const child of children) signalGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => children.forEach((child) => signalGroup(child, 'SIGKILL')), 5000);
-    await Promise.all([...exited, ...closers.map((close) => close().catch(() => undefined))]);
-    clearTimeout(timer);
+    await Promise.all([...children.map((child) => stopGroup(child)), ...closers.map((close) => close().catch(() => undefined))]);
   }
   process.exit(code);
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals) {
-  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
 }
 
 async function refuseBusyPorts(wanted: {name: string; port: number}[]) {

@@ -3,7 +3,7 @@
  * the root `.env` (the site) and `worker/.dev.vars` (the worker). A pure function, so the rules
  * are tested without starting anything.
  */
-import type {LocalService} from '../../src/lib/siteSettings';
+import type {LocalService} from '../../src/buildTime/siteSettings';
 
 export type Vars = Record<string, string | undefined>;
 

@@ -6,7 +6,7 @@ import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import siteConfig from '@generated/docusaurus.config';
 import type {Location} from 'history';
 import {appConfig} from '../config';
-import type {SiteSettings} from '../lib/siteSettings';
+import type {SiteSettings} from '../buildTime/siteSettings';
 import {initAnalytics} from '../lib/tracking/analytics';
 import {initCrisp, updateChatVisibility} from '../lib/tracking/crisp';
 import {initPixel, trackPageView} from '../lib/tracking/pixel';

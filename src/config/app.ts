@@ -1,3 +1,4 @@
+import {ROUTES, SISTER_APPS} from './links';
 import type {AppConfig} from './types';
 
 const appName = 'Slipway';
@@ -11,8 +12,8 @@ export const appConfig = {
   domainName,
   themeColor: '#0f766e',
   auth: {
-    loginUrl: '/signin',
-    callbackUrl: '/dashboard',
+    loginUrl: ROUTES.signIn,
+    callbackUrl: ROUTES.dashboard,
   },
   mailgun: {
     subdomain: mailSubdomain,
@@ -64,17 +65,12 @@ export const appConfig = {
   crisp: {
     onlyShowOnRoutes: ['/'],
   },
-  sisterApps: [
-    {name: 'Dockside', url: 'https://dockside.app'},
-    {name: 'Keelhaul', url: 'https://keelhaul.io'},
-    {name: 'Moorings', url: 'https://moorings.app'},
-  ],
+  sisterApps: [SISTER_APPS.dockside, SISTER_APPS.keelhaul, SISTER_APPS.moorings],
   rating: {
     value: 4.8,
     count: 12,
   },
   repository: {
-    github: 'slipway-dev/slipway',
     maxUsernameChanges: 3,
   },
   affiliate: {
@@ -82,8 +78,8 @@ export const appConfig = {
     commissionPercent: 30,
   },
   leaderboard: [
-    {name: 'Dockside', url: 'https://dockside.app', tagline: 'Status pages for small teams', daysToFirstSale: 6},
-    {name: 'Keelhaul', url: 'https://keelhaul.io', tagline: 'Log search that fits in a Worker', daysToFirstSale: 9},
-    {name: 'Moorings', url: 'https://moorings.app', tagline: 'Booking pages for marinas', daysToFirstSale: 14},
+    {...SISTER_APPS.dockside, tagline: 'Status pages for small teams', daysToFirstSale: 6},
+    {...SISTER_APPS.keelhaul, tagline: 'Log search that fits in a Worker', daysToFirstSale: 9},
+    {...SISTER_APPS.moorings, tagline: 'Booking pages for marinas', daysToFirstSale: 14},
   ],
 } as const satisfies AppConfig;

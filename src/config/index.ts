@@ -1,5 +1,6 @@
 export {appConfig} from './app';
 export {landing, landingExtras} from './landing';
-export {dashboardPlan, featuredPlan, findPlanByPriceId} from './plans';
-export {repositoryUrl} from './links';
+export {checkoutPriceId, dashboardPlan, featuredPlan, findPlanByPriceId} from './plans';
+export {githubRepositoryUrl, ROUTES, SISTER_APPS} from './links';
 export * from './types';
+export * from './api';

@@ -1,5 +1,5 @@
 import {appConfig} from './app';
-import type {Plan, StripeMode} from './types';
+import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.stripe.plans;
 
@@ -13,7 +13,18 @@ export function dashboardPlan(): Plan {
   return plans[1] ?? featuredPlan();
 }
 
-/** The plan a price id belongs to in the given mode; the worker uses it to refuse foreign prices. */
-export function findPlanByPriceId(priceId: string, mode: StripeMode): Plan | undefined {
-  return plans.find((plan) => plan.priceId[mode] === priceId);
+/**
+ * The plan a price id belongs to, in either Stripe mode, or undefined for a price that is not one
+ * of the plans (the worker refuses those).
+ */
+export function findPlanByPriceId(priceId: string): Plan | undefined {
+  return plans.find((plan) => plan.priceId.test === priceId || plan.priceId.production === priceId);
+}
+
+/**
+ * The price id the site sends for a plan. It names the plan; the worker charges that plan's price
+ * in the mode its Stripe key decides (`sk_test_` or a live key), the one place the mode is decided.
+ */
+export function checkoutPriceId(plan: Plan): string {
+  return plan.priceId.production;
 }

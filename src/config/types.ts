@@ -98,9 +98,11 @@ export interface AppConfig {
     value: number;
     count: number;
   };
+  /**
+   * The private repository buyers are invited to is the worker's `GITHUB_REPO`: the worker invites
+   * to it and tells the dashboard, so it is set in one place.
+   */
   repository: {
-    /** The private repository buyers are invited to, `owner/name`. */
-    github: string;
     /**
      * How many times one purchase may move its seat to another GitHub account: enough to fix a
      * typo or move to a work account, too few to pass one seat around.

@@ -1,5 +1,5 @@
 import React, {createContext, useContext, type ReactNode} from 'react';
-import type {SiteSettings} from './siteSettings';
+import type {SiteSettings} from '../buildTime/siteSettings';
 
 // No default: the settings are parsed once at build time (docusaurus.config.ts), so the parser
 // never reaches the browser's bundle.

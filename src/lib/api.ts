@@ -1,54 +1,25 @@
 /**
- * The one typed client for the worker's endpoints. Every call answers the
- * parsed body or throws an ApiError whose message can be shown to a person.
+ * The one typed client for the worker's endpoints, typed from the contract in `src/config/api.ts`.
+ * Every call answers the parsed body or throws an ApiError whose message can be shown to a person.
  */
-
-export interface CreateCheckoutSessionRequest {
-  priceId: string;
-  successUrl: string;
-  cancelUrl: string;
-  email?: string;
-}
-
-export interface UrlResponse {
-  url: string;
-}
-
-export interface PaidResponse {
-  hasPaid: boolean;
-  plan?: string;
-}
-
-/** What the worker knows about the buyer's repository access. */
-export interface AccessStatus {
-  /** `removal_failed`: access was taken away (refund or dispute), but removing the GitHub account failed for good. */
-  status: 'none' | 'queued' | 'pending' | 'active' | 'revoked' | 'removal_failed' | 'failed';
-  hasPaid: boolean;
-  /** The GitHub account the access is for. */
-  username?: string;
-  /** A pending invitation GitHub no longer honours (after seven days). */
-  expired?: boolean;
-  detail?: string;
-  /** How many times this purchase has moved its access to another GitHub account. */
-  usernameChanges?: number;
-  /** How many more moves the purchase allows. */
-  usernameChangesLeft?: number;
-}
-
-export interface AccessResult {
-  status: 'invited' | 'active' | 'queued';
-}
-
-/** What POST /api/leads answers: `stored` is false when the address was already on the list (200). */
-export interface LeadResult {
-  stored: boolean;
-}
+import {
+  type AccessResult,
+  type AccessStatus,
+  type AddUserToRepoRequest,
+  API_PATHS,
+  type CreateCheckoutSessionRequest,
+  type ErrorCode,
+  ERROR_CODES,
+  type LeadResult,
+  type PaidResponse,
+  type UrlResponse,
+} from '../config/api';
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code?: string;
+  readonly code?: ErrorCode;
 
-  constructor(message: string, status: number, code?: string) {
+  constructor(message: string, status: number, code?: ErrorCode) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -104,7 +75,11 @@ async function errorFrom(response: Response): Promise<ApiError> {
   const {error, code} = (body ?? {}) as {error?: unknown; code?: unknown};
   const message =
     typeof error === 'string' && error.trim() ? error : `Request failed with status ${response.status}`;
-  return new ApiError(message, response.status, typeof code === 'string' ? code : undefined);
+  return new ApiError(message, response.status, isErrorCode(code) ? code : undefined);
+}
+
+function isErrorCode(code: unknown): code is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(code);
 }
 
 function isHttpUrl(url: unknown): url is string {
@@ -126,8 +101,6 @@ function urlFrom(body: unknown, what: string): UrlResponse {
 const noToken = async () => null;
 const noCookies = () => (typeof document === 'undefined' ? '' : document.cookie);
 
-export const SESSION_ENDED = 'SESSION_ENDED';
-
 export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {
   async function send(method: 'GET' | 'POST', path: string, body: unknown, token: string | null): Promise<Response> {
     const url = `${baseUrl}${path}`;
@@ -145,7 +118,7 @@ export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies
     let response = await send(method, path, body, await idToken(false));
     if (response.status === 401) {
       const error = await errorFrom(response);
-      if (error.code === SESSION_ENDED) onSessionEnded?.();
+      if (error.code === 'SESSION_ENDED') onSessionEnded?.();
       if (error.code !== 'TOKEN_EXPIRED') throw error;
       // An ID token lives an hour; a tab left open outlives it. One fresh token, one retry.
       response = await send(method, path, body, await idToken(true));
@@ -160,34 +133,35 @@ export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies
 
   return {
     async createCheckoutSession(request: CreateCheckoutSessionRequest): Promise<UrlResponse> {
-      return urlFrom(await call('POST', '/createCheckoutSession', request), 'checkout');
+      return urlFrom(await call('POST', API_PATHS.createCheckoutSession, request), 'checkout');
     },
     async userHasPaid(userId: string): Promise<PaidResponse> {
-      const body = (await call('GET', `/userHasPaid?userId=${encodeURIComponent(userId)}`)) as PaidResponse;
+      const body = (await call('GET', `${API_PATHS.userHasPaid}?userId=${encodeURIComponent(userId)}`)) as PaidResponse;
       return {hasPaid: body?.hasPaid === true, ...(typeof body?.plan === 'string' ? {plan: body.plan} : {})};
     },
     async retrieveUserFromCheckoutSession(sessionId: string): Promise<{token: string}> {
-      const body = (await call('GET', `/retrieveUserFromCheckoutSession?sessionId=${encodeURIComponent(sessionId)}`)) as {
+      const path = `${API_PATHS.retrieveUserFromCheckoutSession}?sessionId=${encodeURIComponent(sessionId)}`;
+      const body = (await call('GET', path)) as {
         token?: unknown;
       };
       if (typeof body?.token !== 'string' || !body.token) throw new ApiError('The server sent no sign-in token', 502);
       return {token: body.token};
     },
     async createBillingPortal(returnUrl: string): Promise<UrlResponse> {
-      return urlFrom(await call('POST', '/createBillingPortal', {returnUrl}), 'billing portal');
+      return urlFrom(await call('POST', API_PATHS.createBillingPortal, {returnUrl}), 'billing portal');
     },
-    async addUserToRepo(request: {username: string; userId: string}): Promise<AccessResult> {
-      return (await call('POST', '/addUserToRepo', request)) as AccessResult;
+    async addUserToRepo(request: AddUserToRepoRequest): Promise<AccessResult> {
+      return (await call('POST', API_PATHS.addUserToRepo, request)) as AccessResult;
     },
     async accessStatus(): Promise<AccessStatus> {
-      return (await call('GET', '/accessStatus')) as AccessStatus;
+      return (await call('GET', API_PATHS.accessStatus)) as AccessStatus;
     },
     async resendInvitation(): Promise<AccessResult> {
-      return (await call('POST', '/resendInvitation', {})) as AccessResult;
+      return (await call('POST', API_PATHS.resendInvitation, {})) as AccessResult;
     },
     /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
     async saveLead(email: string): Promise<LeadResult> {
-      const body = (await call('POST', '/api/leads', {email})) as {stored?: unknown};
+      const body = (await call('POST', API_PATHS.leads, {email})) as {stored?: unknown};
       return {stored: body?.stored === true};
     },
   };

@@ -5,6 +5,8 @@
  * for the dashboard.
  */
 
+import {readItem, removeItem} from './browserStorage';
+
 const SESSION_ID_PARAM = 'sessionId';
 const STORAGE_KEY = 'slipway:checkout-session';
 const CHECKOUT_SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
@@ -47,18 +49,10 @@ export function checkoutSessionScript(): string {
 
 /** The id waiting to be exchanged, or null (also on the server, where there is no tab). */
 export function readCheckoutSession(): string | null {
-  try {
-    return window.sessionStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
+  return readItem('sessionStorage', STORAGE_KEY);
 }
 
 /** Forgets the id once the worker has answered for it: it is single-use. */
 export function clearCheckoutSession(): void {
-  try {
-    window.sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Nothing was kept.
-  }
+  removeItem('sessionStorage', STORAGE_KEY);
 }

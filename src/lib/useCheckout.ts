@@ -1,18 +1,21 @@
 import {useState} from 'react';
-import {featuredPlan} from '../config';
-import {useSnackbar} from '../components/Snackbar';
+import {checkoutPriceId, featuredPlan} from '../config';
 import {useAuthClient} from './auth/AuthContext';
-import {useSiteSettings} from './SiteSettingsContext';
 import {trackCheckoutClicked} from './tracking/pixel';
 import {useApiClient} from './useApiClient';
 
 export interface CheckoutOptions {
-  /** Stripe price id; the featured plan's in the current mode when absent. */
+  /** A plan's price id (it names the plan; the worker's Stripe key decides the mode); the featured plan's when absent. */
   priceId?: string;
   /** Prefilled on Stripe's page; the signed-in user's e-mail when absent. */
   email?: string;
   /** Where the browser goes once the session exists; the real navigation unless a test replaces it. */
   redirect?: (url: string) => void;
+}
+
+export interface CheckoutReporting {
+  /** Told what went wrong, as §8 words it (`Error: {message}`): the caller shows it in the snack bar. */
+  onError: (message: string) => void;
 }
 
 function navigate(url: string): void {
@@ -21,14 +24,12 @@ function navigate(url: string): void {
 
 /**
  * Starts a Stripe Checkout session on the worker and sends the browser to it (§4, §7): the
- * landing page's buttons and the dashboard share it. Failures show the snack bar (§8).
+ * landing page's buttons and the dashboard share it. A failure is logged and handed to `onError`.
  */
-export function useCheckout() {
+export function useCheckout({onError}: CheckoutReporting) {
   const [loading, setLoading] = useState(false);
   const api = useApiClient();
-  const {stripeMode} = useSiteSettings();
   const {userIfSignedIn} = useAuthClient();
-  const snackbar = useSnackbar();
 
   async function start({priceId, email, redirect = navigate}: CheckoutOptions = {}): Promise<void> {
     trackCheckoutClicked();
@@ -36,7 +37,7 @@ export function useCheckout() {
     try {
       const prefill = email ?? (await userIfSignedIn().catch(() => null))?.email ?? undefined;
       const {url} = await api.createCheckoutSession({
-        priceId: priceId ?? featuredPlan().priceId[stripeMode],
+        priceId: priceId ?? checkoutPriceId(featuredPlan()),
         successUrl: `${window.location.origin}/success`,
         cancelUrl: window.location.href,
         ...(prefill ? {email: prefill} : {}),
@@ -44,7 +45,7 @@ export function useCheckout() {
       redirect(url);
     } catch (error) {
       console.error('Checkout failed:', error);
-      snackbar.show(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      onError(`Error: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       setLoading(false);
     }

@@ -1,6 +1,6 @@
 import React from 'react';
-import Dashboard from '../components/Dashboard';
-import MarketingLayout from '../components/MarketingLayout';
+import Dashboard from '../components/screens/Dashboard';
+import MarketingLayout from '../components/layout/MarketingLayout';
 
 export default function DashboardPage() {
   return (

@@ -1,7 +1,7 @@
 import React from 'react';
 import {appConfig} from '../config';
-import ErrorScreen from '../components/ErrorScreen';
-import MarketingLayout from '../components/MarketingLayout';
+import ErrorScreen from '../components/screens/ErrorScreen';
+import MarketingLayout from '../components/layout/MarketingLayout';
 
 export default function ErrorPage() {
   return (

@@ -1,6 +1,6 @@
 import React from 'react';
-import FinishSignIn from '../components/FinishSignIn';
-import MarketingLayout from '../components/MarketingLayout';
+import FinishSignIn from '../components/screens/FinishSignIn';
+import MarketingLayout from '../components/layout/MarketingLayout';
 
 export default function FinishSignInPage() {
   return (

@@ -1,7 +1,7 @@
 import React from 'react';
 import Head from '@docusaurus/Head';
 import {appConfig, landing} from '../config';
-import MarketingLayout from '../components/MarketingLayout';
+import MarketingLayout from '../components/layout/MarketingLayout';
 import CTA from '../components/landing/CTA';
 import FAQ from '../components/landing/FAQ';
 import FeaturesListicle from '../components/landing/FeaturesListicle';

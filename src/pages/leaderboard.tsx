@@ -1,7 +1,7 @@
 import React from 'react';
 import {appConfig} from '../config';
-import Leaderboard from '../components/Leaderboard';
-import MarketingLayout from '../components/MarketingLayout';
+import Leaderboard from '../components/screens/Leaderboard';
+import MarketingLayout from '../components/layout/MarketingLayout';
 
 export default function LeaderboardPage() {
   return (

@@ -1,6 +1,6 @@
 import React from 'react';
 import {appConfig} from '../config';
-import LegalPage from '../components/LegalPage';
+import LegalPage from '../components/screens/LegalPage';
 import Policy from './_legal/privacy-policy.mdx';
 
 export default function PrivacyPolicy() {

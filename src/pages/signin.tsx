@@ -1,6 +1,6 @@
 import React from 'react';
-import MarketingLayout from '../components/MarketingLayout';
-import SignIn from '../components/SignIn';
+import MarketingLayout from '../components/layout/MarketingLayout';
+import SignIn from '../components/screens/SignIn';
 
 export default function SignInPage() {
   return (

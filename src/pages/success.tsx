@@ -1,7 +1,7 @@
 import React from 'react';
 import {appConfig} from '../config';
-import MarketingLayout from '../components/MarketingLayout';
-import SuccessContent from '../components/SuccessContent';
+import MarketingLayout from '../components/layout/MarketingLayout';
+import SuccessContent from '../components/screens/SuccessContent';
 
 export default function Success() {
   return (

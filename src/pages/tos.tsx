@@ -1,6 +1,6 @@
 import React from 'react';
 import {appConfig} from '../config';
-import LegalPage from '../components/LegalPage';
+import LegalPage from '../components/screens/LegalPage';
 import Terms from './_legal/tos.mdx';
 
 export default function TermsOfService() {

@@ -7,7 +7,7 @@ import type {Plugin} from '@docusaurus/types';
  */
 const CLIENT_ONLY_CSS = [
   /docusaurus-search-local[\\/].*[\\/](SearchBar[\\/]SearchBar|LoadingRing[\\/]LoadingRing)\.module\.css$/,
-  /[\\/]src[\\/]components[\\/]Dashboard[\\/].*\.css$/,
+  /[\\/]src[\\/]components[\\/]screens[\\/]Dashboard[\\/].*\.css$/,
 ];
 
 /**

@@ -3,7 +3,7 @@
  * the sitemap's priorities and the web app manifest. Pure functions of the
  * config, so tests read exactly what the build writes.
  */
-import {appConfig} from '../config';
+import {appConfig, ROUTES} from '../config';
 import {siteUrl} from './siteUrl';
 
 /** Paths crawlers are asked to stay out of. */
@@ -23,23 +23,23 @@ export function robotsTxt(origin: string = siteUrl): string {
 
 /** §9: home 1.0, dashboard 0.8, success 0.5, legal 0.3; docs pages 0.6. */
 const PRIORITIES: Record<string, number> = {
-  '/': 1.0,
-  '/dashboard': 0.8,
-  '/success': 0.5,
-  '/tos': 0.3,
-  '/privacy-policy': 0.3,
+  [ROUTES.home]: 1.0,
+  [ROUTES.dashboard]: 0.8,
+  [ROUTES.success]: 0.5,
+  [ROUTES.terms]: 0.3,
+  [ROUTES.privacy]: 0.3,
 };
 
 export const DOCS_PRIORITY = 0.6;
 
 /** Routes that exist but have no place in a search index. */
-export const SITEMAP_IGNORED = ['/error', '/signin', '/finish-sign-in', '/search', '/docs/tags/**'];
+export const SITEMAP_IGNORED = [ROUTES.error, ROUTES.signIn, ROUTES.finishSignIn, '/search', `${ROUTES.docs}/tags/**`];
 
 export function sitemapPriority(url: string): number | null {
   const {pathname} = new URL(url, siteUrl);
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (path in PRIORITIES) return PRIORITIES[path];
-  if (path === '/docs' || path.startsWith('/docs/')) return DOCS_PRIORITY;
+  if (path === ROUTES.docs || path.startsWith(`${ROUTES.docs}/`)) return DOCS_PRIORITY;
   return null;
 }
 

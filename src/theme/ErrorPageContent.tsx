@@ -1,6 +1,6 @@
 import React, {useEffect} from 'react';
 import type {Props} from '@theme/Error';
-import ErrorScreen from '../components/ErrorScreen';
+import ErrorScreen from '../components/screens/ErrorScreen';
 
 /**
  * What Docusaurus's error boundaries show when a page throws while rendering:

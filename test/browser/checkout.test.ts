@@ -26,7 +26,7 @@ describe('checkout from the landing page in Chromium', () => {
     await page.getByRole('button', {name: 'Get Slipway Now'}).click();
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
     expect(worker.requests).toEqual([
-      {priceId: featuredPlan().priceId.test, successUrl: siteUrl('/success'), cancelUrl: siteUrl('/')},
+      {priceId: featuredPlan().priceId.production, successUrl: siteUrl('/success'), cancelUrl: siteUrl('/')},
     ]);
     // The session id leaves the address bar (tracking.test.ts follows it to the dashboard).
     await page.waitForURL(siteUrl('/success?utm_source=mail'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type {Page} from 'playwright-core';
 import {COMPONENT_PAGES} from '../support/docsStructure';
-import {ROOT} from '../support/site';
+import {ROOT} from '../../scripts/support/site';
 import {eventually, siteUrl, useBrowser} from './helpers';
 
 /** Relative luminance of the page background (the body's, else the root's), 0 (black) to 1 (white). */

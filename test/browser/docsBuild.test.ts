@@ -8,7 +8,7 @@ import path from 'node:path';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
 import {builtUrls} from '../support/builtPages';
 import {DOCS_URLS} from '../support/docsStructure';
-import {buildSite, ROOT} from '../support/site';
+import {buildSite, ROOT} from '../../scripts/support/site';
 import {siteUrl} from './helpers';
 
 describe('the built docs', () => {

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import {assertChromium} from '../support/chromium';
-import {serveStatic, type RunningServer} from '../support/staticServer';
+import {assertChromium} from '../../scripts/support/chromium';
+import type {RunningServer} from '../../scripts/support/listen';
+import {serveStatic} from '../../scripts/support/staticServer';
 import {freePort} from '../../scripts/local/ports';
-import {buildSite, ROOT} from '../support/site';
+import {buildSite, ROOT} from '../../scripts/support/site';
 
 declare global {
   // eslint-disable-next-line no-var

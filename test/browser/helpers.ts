@@ -1,5 +1,5 @@
 import type {Browser, BrowserContext, Page} from 'playwright-core';
-import {launchChromium} from '../support/chromium';
+import {launchChromium} from '../../scripts/support/chromium';
 
 export function siteUrl(path = '/', variable: 'TEST_SITE_URL' | 'TEST_TRACKED_SITE_URL' = 'TEST_SITE_URL'): string {
   const base = process.env[variable];

@@ -5,7 +5,7 @@
  */
 import type {Browser, BrowserContext, Page} from 'playwright-core';
 import {appConfig, dashboardPlan} from '../../src/config';
-import {launchChromium} from '../support/chromium';
+import {launchChromium} from '../../scripts/support/chromium';
 import {startLocalStack, type LocalStack} from '../support/localStack';
 import {watchPage} from './helpers';
 

@@ -5,7 +5,7 @@
  */
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {launchChromium} from '../support/chromium';
+import {launchChromium} from '../../scripts/support/chromium';
 import {builtUrls} from '../support/builtPages';
 import {siteUrl} from './helpers';
 

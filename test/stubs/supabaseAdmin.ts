@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import {listen} from '../support/staticServer';
+import {listen} from '../../scripts/support/listen';
 
 export interface SupabaseStandIn {
   url: string;

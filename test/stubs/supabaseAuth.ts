@@ -11,7 +11,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type {JwtPayload, Session, User} from '@supabase/auth-js';
-import {listen} from '../support/staticServer';
+import {listen} from '../../scripts/support/listen';
 
 /** One `signInWithOtp` the stand-in was asked to e-mail. */
 export interface LinkRequest {

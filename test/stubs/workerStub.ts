@@ -1,15 +1,17 @@
 /**
- * A stand-in for the worker's checkout endpoint, until the real worker lands
- * (issue 3): a real HTTP server on loopback that records what the site sent
- * and answers as the test tells it to.
+ * A stand-in for the worker's checkout endpoint, for the built site's browser tests: a real HTTP
+ * server on the port the site was built against, which records what the site sent and answers as
+ * the test tells it to, including holding the answer (the real worker cannot be paused mid-call).
+ * Typed with the contract (`src/config/api.ts`), never with the client's own types, so a drift of
+ * either side fails the typecheck.
  */
 import http from 'node:http';
-import type {CreateCheckoutSessionRequest} from '../../src/lib/api';
-import {listen} from '../support/staticServer';
+import {API_PATHS, type CreateCheckoutSessionRequest, type ErrorBody, type UrlResponse} from '../../src/config/api';
+import {listen} from '../../scripts/support/listen';
 
 export type CheckoutAnswer =
   | {kind: 'url'; url: string}
-  | {kind: 'error'; status: number; body: unknown}
+  | {kind: 'error'; status: number; body: ErrorBody}
   | {kind: 'hold'};
 
 export interface WorkerStub {
@@ -25,7 +27,7 @@ export interface WorkerStub {
 
 export async function startWorkerStub(port = 0): Promise<WorkerStub> {
   const requests: CreateCheckoutSessionRequest[] = [];
-  let answer: CheckoutAnswer = {kind: 'error', status: 503, body: {error: 'No answer set'}};
+  let answer: CheckoutAnswer = {kind: 'error', status: 503, body: {error: 'No answer set', code: 'NOT_CONFIGURED'}};
   const held: http.ServerResponse[] = [];
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
@@ -42,15 +44,15 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
       response.writeHead(204).end();
       return;
     }
-    if (request.method !== 'POST' || request.url !== '/createCheckoutSession') {
-      send(response, 404, {error: 'Not found'});
+    if (request.method !== 'POST' || request.url !== API_PATHS.createCheckoutSession) {
+      send(response, 404, {error: 'Not found'} satisfies ErrorBody);
       return;
     }
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
       requests.push(JSON.parse(raw) as CreateCheckoutSessionRequest);
-      if (answer.kind === 'url') send(response, 200, {url: answer.url});
+      if (answer.kind === 'url') send(response, 200, {url: answer.url} satisfies UrlResponse);
       else if (answer.kind === 'error') send(response, answer.status, answer.body);
       else held.push(response);
     });

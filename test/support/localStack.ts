@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {freePort} from '../../scripts/local/ports';
-import {ROOT} from './site';
+import {ROOT} from '../../scripts/support/site';
 
 export const READY_LINE = 'Ctrl-C stops everything.';
 

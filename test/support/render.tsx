@@ -1,9 +1,9 @@
 import React, {type ReactElement} from 'react';
 import {render} from '@testing-library/react';
 import {MemoryRouter} from 'react-router-dom';
-import {SnackbarProvider} from '../../src/components/Snackbar';
+import {SnackbarProvider} from '../../src/components/shared/Snackbar';
 import {SiteSettingsProvider} from '../../src/lib/SiteSettingsContext';
-import {parseSiteSettings, type Env} from '../../src/lib/siteSettings';
+import {parseSiteSettings, type Env} from '../../src/buildTime/siteSettings';
 
 export interface RenderOptions {
   /** Settings as the root .env would give them. */

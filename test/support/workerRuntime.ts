@@ -8,7 +8,7 @@ import path from 'node:path';
 import {Miniflare} from 'miniflare';
 import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
 import {WORKER_DIR} from '../../scripts/wrangler';
-import {ROOT} from './site';
+import {ROOT} from '../../scripts/support/site';
 
 export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
 

@@ -1,8 +1,8 @@
 import React from 'react';
 import {screen, within} from '@testing-library/react';
-import AccessStatusPanel from '../../src/components/Dashboard/AccessStatusPanel';
+import AccessStatusPanel from '../../src/components/screens/Dashboard/AccessStatusPanel';
 import {appConfig} from '../../src/config';
-import type {AccessStatus} from '../../src/lib/api';
+import type {AccessStatus} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
 
 function renderPanel(access: AccessStatus) {
@@ -38,5 +38,15 @@ describe('the access panel', () => {
     expect(within(panel).getByText('This purchase was refunded or disputed, so repository access was removed.')).toBeInTheDocument();
     expect(within(panel).queryByText(/GitHub account could not/)).toBeNull();
     expect(within(panel).queryByText(/change the GitHub account/)).toBeNull();
+  });
+
+  it('links active access to the repository the worker invited to', () => {
+    const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat', repository: 'acme/kit-private'});
+    expect(within(panel).getByRole('link', {name: 'Open the repository'})).toHaveAttribute('href', 'https://github.com/acme/kit-private');
+  });
+
+  it('offers no repository link when the worker did not name one', () => {
+    const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat'});
+    expect(within(panel).queryByRole('link', {name: 'Open the repository'})).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import React from 'react';
 import {render, screen} from '@testing-library/react';
 import {Mail} from 'lucide-react';
-import BetterIcon from '../../src/components/BetterIcon';
+import BetterIcon from '../../src/components/shared/BetterIcon';
 
 describe('BetterIcon', () => {
   it('frames its icon and, without a label, hides it from screen readers', () => {

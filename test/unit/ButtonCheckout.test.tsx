@@ -1,7 +1,7 @@
 import React from 'react';
 import {screen, waitFor} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import ButtonCheckout from '../../src/components/ButtonCheckout';
+import ButtonCheckout from '../../src/components/shared/ButtonCheckout';
 import {appConfig} from '../../src/config';
 import {UNREACHABLE_MESSAGE} from '../../src/lib/api';
 import {initPixel} from '../../src/lib/tracking/pixel';
@@ -52,7 +52,7 @@ describe('ButtonCheckout', () => {
     await userEvent.click(button());
     await waitFor(() => expect(redirect).toHaveBeenCalled());
     expect(worker.requests[0]).toEqual({
-      priceId: advanced.priceId.test,
+      priceId: advanced.priceId.production,
       successUrl: `${window.location.origin}/success`,
       cancelUrl: window.location.href,
     });

@@ -1,7 +1,7 @@
 import React from 'react';
 import {render, screen} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import ButtonGradient from '../../src/components/ButtonGradient';
+import ButtonGradient from '../../src/components/shared/ButtonGradient';
 
 describe('ButtonGradient', () => {
   it('is a button that answers clicks', async () => {

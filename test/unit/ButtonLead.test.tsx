@@ -2,11 +2,11 @@ import http from 'node:http';
 import React from 'react';
 import {screen, waitFor} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import ButtonLead from '../../src/components/ButtonLead';
+import ButtonLead from '../../src/components/shared/ButtonLead';
 import {landingExtras} from '../../src/config';
 import {createApiClient, UNREACHABLE_MESSAGE} from '../../src/lib/api';
 import {renderWithSite} from '../support/render';
-import {listen, type RunningServer} from '../support/staticServer';
+import {listen, type RunningServer} from '../../scripts/support/listen';
 
 /** The worker's POST /api/leads as the test sets it: an answer per request, or held until released. */
 type Answer = {status: number; body: unknown} | 'hold';

@@ -1,9 +1,9 @@
 import React from 'react';
 import {screen, waitFor} from '@testing-library/react';
-import ButtonSignin from '../../src/components/ButtonSignin';
+import ButtonSignin from '../../src/components/shared/ButtonSignin';
 import {AuthProvider} from '../../src/lib/auth/AuthContext';
 import type {AuthClient, AuthUser} from '../../src/lib/auth/types';
-import {parseSiteSettings} from '../../src/lib/siteSettings';
+import {parseSiteSettings} from '../../src/buildTime/siteSettings';
 import {renderWithSite} from '../support/render';
 
 // The Firebase client is the SDK a visitor must not load: a stand-in that says who is signed in.

@@ -1,6 +1,6 @@
 import React from 'react';
 import {fireEvent, screen} from '@testing-library/react';
-import ErrorScreen from '../../src/components/ErrorScreen';
+import ErrorScreen from '../../src/components/screens/ErrorScreen';
 import {appConfig} from '../../src/config';
 import {renderWithSite} from '../support/render';
 

@@ -2,9 +2,9 @@ import http from 'node:http';
 import React from 'react';
 import {screen, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import RequestAccess, {ACCESS_MESSAGES} from '../../src/components/Dashboard/RequestAccess';
+import RequestAccess, {ACCESS_MESSAGES} from '../../src/components/screens/Dashboard/RequestAccess';
 import {renderWithSite} from '../support/render';
-import {listen, type RunningServer} from '../support/staticServer';
+import {listen, type RunningServer} from '../../scripts/support/listen';
 
 /** The worker for a buyer who has paid: POST /addUserToRepo answers as the test sets it. */
 let answer: {status: number; body: unknown};

@@ -1,6 +1,6 @@
 import React from 'react';
 import {act, fireEvent, render, screen} from '@testing-library/react';
-import {SNACKBAR_DURATION_MS, SnackbarProvider, useSnackbar} from '../../src/components/Snackbar';
+import {SNACKBAR_DURATION_MS, SnackbarProvider, useSnackbar} from '../../src/components/shared/Snackbar';
 
 function Trigger({text}: {text: string}) {
   const snackbar = useSnackbar();

@@ -1,4 +1,4 @@
-import {accountName} from '../../src/components/ButtonAccount';
+import {accountName} from '../../src/components/shared/ButtonAccount';
 
 describe('the account button\'s name (§2)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import {ApiError, createApiClient, UNREACHABLE_MESSAGE, xsrfHeader} from '../../src/lib/api';
-import {listen, type RunningServer} from '../support/staticServer';
+import {listen, type RunningServer} from '../../scripts/support/listen';
 
 /** A server that answers every request with the status and raw body the test sets, and records it. */
 let reply: {status: number; body: string} = {status: 200, body: '{}'};

@@ -1,6 +1,6 @@
 import React from 'react';
 import {screen} from '@testing-library/react';
-import SuccessContent from '../../src/components/SuccessContent';
+import SuccessContent from '../../src/components/screens/SuccessContent';
 import {
   checkoutSessionScript,
   clearCheckoutSession,

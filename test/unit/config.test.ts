@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, featuredPlan, findPlanByPriceId, landing} from '../../src/config';
+import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, landing} from '../../src/config';
 
 describe('the app config', () => {
   const plans = appConfig.stripe.plans;
@@ -23,8 +23,11 @@ describe('the app config', () => {
     const ids = plans.flatMap((plan) => [plan.priceId.test, plan.priceId.production]);
     expect(ids.every((id) => /^price_\w+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(findPlanByPriceId(plans[0].priceId.test, 'test')?.name).toBe('Starter');
-    expect(findPlanByPriceId(plans[0].priceId.test, 'production')).toBeUndefined();
+    // Either mode's id names the plan: the worker's key decides which one Stripe charges.
+    expect(findPlanByPriceId(plans[0].priceId.test)?.name).toBe('Starter');
+    expect(findPlanByPriceId(plans[0].priceId.production)?.name).toBe('Starter');
+    expect(findPlanByPriceId('price_someone_elses')).toBeUndefined();
+    expect(checkoutPriceId(plans[1])).toBe(plans[1].priceId.production);
   });
 
   it('lists features for every plan', () => {

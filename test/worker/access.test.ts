@@ -5,7 +5,7 @@
  * a limited number of times, and a removal that fails for good stays visible.
  */
 import {appConfig} from '../../src/config';
-import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../stubs/githubApi';
+import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {completedEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
 import type Stripe from 'stripe';
 
@@ -74,7 +74,8 @@ describe('invitations', () => {
       invitation_id: invitation!.id,
       status: 'pending',
     });
-    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true});
+    // The repository the invitation is for: the dashboard links to this one.
+    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true, repository: FIXTURE_REPO});
 
     stack.github.accept(invitation!.id);
     await aMinuteLater(sessionId);

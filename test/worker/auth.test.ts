@@ -6,7 +6,7 @@
 import http from 'node:http';
 import {exportJWK, generateKeyPair, type JWK, SignJWT} from 'jose';
 import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
-import {listen, type RunningServer} from '../support/staticServer';
+import {listen, type RunningServer} from '../../scripts/support/listen';
 import {startStack, type Stack} from './stack';
 
 const ISSUER = `https://securetoken.google.com/${EMULATOR_PROJECT}`;

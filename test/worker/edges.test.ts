@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import {appConfig} from '../../src/config';
-import {listen, type RunningServer} from '../support/staticServer';
+import {listen, type RunningServer} from '../../scripts/support/listen';
 import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, startStack, type Stack, uniqueEmail} from './stack';
 
 let stack: Stack;
@@ -63,8 +63,7 @@ describe('requests that are wrong get a 4xx and a message', () => {
     [{priceId: ''}, 'Price ID is required'],
     [{priceId: PRICE_ADVANCED}, 'Success and cancel URLs are required'],
     [{priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`}, 'Success and cancel URLs are required'],
-    [{...validCheckout, priceId: 'price_someone_elses'}, 'Unknown price ID for the test plans'],
-    [{...validCheckout, priceId: appConfig.stripe.plans[1]!.priceId.production}, 'Unknown price ID for the test plans'],
+    [{...validCheckout, priceId: 'price_someone_elses'}, 'Unknown price ID: it is not one of the plans'],
     [{...validCheckout, successUrl: 'https://evil.example/success'}, `Success and cancel URLs must be on ${SITE_ORIGIN}`],
     [{...validCheckout, cancelUrl: '//evil.example/'}, `Success and cancel URLs must be on ${SITE_ORIGIN}`],
     [{...validCheckout, email: 'not-an-email'}, 'A valid e-mail address is required'],
@@ -94,6 +93,13 @@ describe('requests that are wrong get a 4xx and a message', () => {
       expect(await response.json()).toEqual({error: `No route for GET ${path}`});
     }
   });
+});
+
+test("the Stripe key decides the mode: either of a plan's price ids buys that plan at the key's price", async () => {
+  const plan = appConfig.stripe.plans[1]!;
+  const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '10.8.0.1'});
+  expect(response.status).toBe(200);
+  expect(stack.stripe.created.at(-1)).toMatchObject({line_items: [{price: plan.priceId.test}], metadata: {plan: plan.name, priceId: plan.priceId.test}});
 });
 
 describe('bodies that are not JSON', () => {

@@ -4,7 +4,7 @@
  * The e-mail typed at checkout is never verified by Stripe, so it must never open (or count for)
  * an account it does not own; the session id travels in URLs, so it signs someone in once.
  */
-import {INVITEE} from '../stubs/githubApi';
+import {INVITEE} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, PRICE_ADVANCED, startStack, type Stack, uniqueEmail} from './stack';
 
 let stack: Stack;

@@ -6,9 +6,9 @@ import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
-import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../stubs/githubApi';
-import {type MailgunStandIn, startMailgunStandIn} from '../stubs/mailgunApi';
-import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../stubs/stripeApi';
+import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../../scripts/local/githubApi';
+import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
+import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
 
 export {stripeEvent};
 

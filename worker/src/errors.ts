@@ -1,6 +1,7 @@
 import type {Context} from 'hono';
 import {HTTPException} from 'hono/http-exception';
 import type {ContentfulStatusCode} from 'hono/utils/http-status';
+import type {ErrorBody, ErrorCode} from '../../src/config/api';
 import {log} from './log';
 
 /** An answer for the caller: `{"error": message, "code"?}` with a 4xx or 5xx status. */
@@ -8,14 +9,14 @@ export class HttpError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
-    readonly code?: string,
+    readonly code?: ErrorCode,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
 
-export function errorBody(message: string, code?: string) {
+export function errorBody(message: string, code?: ErrorCode): ErrorBody {
   return code ? {error: message, code} : {error: message};
 }
 

@@ -3,6 +3,7 @@ import {bodyLimit} from 'hono/body-limit';
 import {cors} from 'hono/cors';
 import {accessRoutes} from './access/routes';
 import {analyticsRoutes} from './analytics';
+import {API_PATHS} from '../../src/config/api';
 import type {AppEnv} from './app';
 import {errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
@@ -32,14 +33,14 @@ app.use('*', async (c, next) => {
 });
 
 // Webhooks read their own raw bodies with their own limits.
-app.route('/api/webhook/stripe', stripeWebhook);
-app.route('/api/webhook/mailgun', mailgunWebhook);
+app.route(API_PATHS.stripeWebhook, stripeWebhook);
+app.route(API_PATHS.mailgunWebhook, mailgunWebhook);
 
 app.use('*', bodyLimit({maxSize: 16 * 1024}));
-app.route('/plausible', analyticsRoutes);
+app.route(API_PATHS.plausible, analyticsRoutes);
 app.route('/', paymentRoutes);
 app.route('/', accessRoutes);
-app.route('/api/leads', leadRoutes);
+app.route('/', leadRoutes);
 
 app.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));

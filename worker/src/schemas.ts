@@ -1,4 +1,10 @@
 import {z} from 'zod';
+import type {
+  AddUserToRepoRequest,
+  BillingPortalRequest,
+  CreateCheckoutSessionRequest,
+  LeadRequest,
+} from '../../src/config/api';
 
 /**
  * Request bodies and parameters, checked at the boundary. The first message of a failed check is
@@ -23,16 +29,19 @@ const email = z
   .pipe(z.email({message: 'A valid e-mail address is required'}))
   .transform((value) => value.toLowerCase());
 
-const text = z.string().max(2048);
+
+const urlsRequired = 'Success and cancel URLs are required';
+const url = z.string({message: urlsRequired}).max(2048).refine((value) => value.trim() !== '', urlsRequired);
 
 export const checkoutBody = z.object({
   priceId: z
     .string({message: 'Price ID is required'})
     .max(255, 'Price ID is too long')
     .refine((value) => value.trim() !== '', 'Price ID is required'),
-  successUrl: text.optional(),
-  cancelUrl: text.optional(),
-  email: email.optional().nullable(),
+  successUrl: url,
+  cancelUrl: url,
+  // The site leaves it out; other callers may send null.
+  email: email.nullish().transform((value) => value ?? undefined),
 });
 
 export const billingPortalBody = z.object({
@@ -51,3 +60,16 @@ export const checkoutSessionId = z
   .regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/, 'sessionId is not a Checkout Session id');
 
 export const userIdQuery = z.string({message: 'userId is required'}).min(1, 'userId is required').max(128);
+
+/**
+ * Compile-time: each body schema takes what the contract says the site sends, and yields it. A
+ * change to either side that the other does not follow fails `npm run typecheck`.
+ */
+type Agrees<S extends z.ZodType, T> = [T] extends [z.input<S>] ? ([z.output<S>] extends [T] ? true : false) : false;
+const agreements: [
+  Agrees<typeof checkoutBody, CreateCheckoutSessionRequest>,
+  Agrees<typeof billingPortalBody, BillingPortalRequest>,
+  Agrees<typeof addUserToRepoBody, AddUserToRepoRequest>,
+  Agrees<typeof leadBody, LeadRequest>,
+] = [true, true, true, true];
+void agreements;

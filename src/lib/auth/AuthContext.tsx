@@ -1,5 +1,5 @@
 import React, {createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
-import type {AuthSettings} from '../siteSettings';
+import type {AuthSettings} from '../../buildTime/siteSettings';
 import type {AuthClient, AuthUser} from './types';
 
 interface AuthContextValue {

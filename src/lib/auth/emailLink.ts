@@ -2,35 +2,26 @@
  * The e-mail link sign-in's two halves (§4): the address is kept in this browser when the link is
  * sent, so opening the link here needs no typing; on another device the finish page asks for it.
  */
+import {ROUTES} from '../../config/links';
+import {readItem, removeItem, writeItem} from '../browserStorage';
 
 const STORAGE_KEY = 'emailForSignIn';
 
 export function finishSignInUrl(origin: string, email: string): string {
-  return `${origin}/finish-sign-in?email=${encodeURIComponent(email)}`;
+  return `${origin}${ROUTES.finishSignIn}?email=${encodeURIComponent(email)}`;
 }
 
+/** Private windows may refuse storage: the finish page then asks for the address. */
 export function rememberEmail(email: string): void {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, email);
-  } catch {
-    // Private windows may refuse storage; the finish page then asks for the address.
-  }
+  writeItem('localStorage', STORAGE_KEY, email);
 }
 
 export function rememberedEmail(): string | null {
-  try {
-    return window.localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
+  return readItem('localStorage', STORAGE_KEY);
 }
 
 export function forgetEmail(): void {
-  try {
-    window.localStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Nothing was stored.
-  }
+  removeItem('localStorage', STORAGE_KEY);
 }
 
 /** The validation error keys of the e-mail field. */

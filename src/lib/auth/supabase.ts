@@ -2,6 +2,7 @@
  * The Supabase implementation of the site's auth interface, on `@supabase/supabase-js`.
  */
 import {createClient, type EmailOtpType, type SupportedStorage, type User} from '@supabase/supabase-js';
+import {ROUTES} from '../../config/links';
 import type {AuthClient, AuthUser} from './types';
 
 export interface SupabaseAuthOptions {
@@ -67,7 +68,7 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
       // `?code=` that the page exchanges through `completeSignInLink` (detectSessionInUrl is off).
       const {error} = await auth.signInWithOAuth({
         provider: 'google',
-        options: {redirectTo: `${window.location.origin}/finish-sign-in`},
+        options: {redirectTo: `${window.location.origin}${ROUTES.finishSignIn}`},
       });
       check(error, 'start Google sign-in');
     },

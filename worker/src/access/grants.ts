@@ -1,4 +1,5 @@
 import {appConfig} from '../../../src/config';
+import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
 import {HttpError} from '../errors';
 import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
@@ -15,7 +16,7 @@ import {GitHubFailure, repositoryFor} from './github';
  * repository (GitHub's PUT would silently change that collaborator's permission), and it removes
  * only the invitation it received, or the account it invited, by GitHub's numeric id.
  */
-export type GrantStatus = 'queued' | 'pending' | 'active' | 'revoked' | 'removal_failed' | 'failed';
+export type {GrantStatus};
 
 export interface Grant {
   session_id: string;
@@ -31,7 +32,7 @@ export interface Grant {
   invitation_expired: number;
 }
 
-export type AccessResult = {status: 'invited' | 'active' | 'queued'; retryAfterMs?: number};
+export type AccessResult = AccessAnswer & {retryAfterMs?: number};
 
 /** What access needs: the database, the settings, and a way to run an outbox job at once. */
 export interface Context {

@@ -1,4 +1,5 @@
 import {Hono} from 'hono';
+import {API_PATHS, type AccessResult, type AccessStatus} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
@@ -25,7 +26,7 @@ export const accessRoutes = new Hono<AppEnv>()
    * itself; the username is resolved to GitHub's numeric id; 200 `invited` or `active`, or 202
    * `queued` when GitHub is rate limiting or failing and the outbox will retry.
    */
-  .post('/addUserToRepo', requireUser, async (c) => {
+  .post(API_PATHS.addUserToRepo, requireUser, async (c) => {
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
     const body = await readJson(c, addUserToRepoBody);
@@ -44,7 +45,7 @@ export const accessRoutes = new Hono<AppEnv>()
     }
     try {
       const result = await requestAccess(context, {sessionId: purchase.session_id, userId: user.uid, github});
-      return c.json({status: result.status}, result.status === 'queued' ? 202 : 200);
+      return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
     }
@@ -54,16 +55,19 @@ export const accessRoutes = new Hono<AppEnv>()
    * What the dashboard shows: none, queued, pending (with `expired`), active, revoked,
    * removal_failed or failed, and how many more times the seat may move to another account.
    */
-  .get('/accessStatus', requireUser, async (c) => {
+  .get(API_PATHS.accessStatus, requireUser, async (c) => {
     const user = currentUser(c);
+    const context = accessContext(c.env);
     const purchase = await paidPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
-    if (!grant) return c.json({status: 'none', hasPaid: Boolean(purchase)});
-    return c.json({...(await observeGrant(accessContext(c.env), grant)), hasPaid: Boolean(purchase)});
+    // The repository the invitations go to: the dashboard links to this one, never to another.
+    const base = {hasPaid: Boolean(purchase), repository: context.settings.GITHUB_REPO};
+    if (!grant) return c.json({status: 'none', ...base} satisfies AccessStatus);
+    return c.json({...(await observeGrant(context, grant)), ...base} satisfies AccessStatus);
   })
 
   /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */
-  .post('/resendInvitation', requireUser, async (c) => {
+  .post(API_PATHS.resendInvitation, requireUser, async (c) => {
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
@@ -76,7 +80,7 @@ export const accessRoutes = new Hono<AppEnv>()
     }
     try {
       const result = await resendInvitation(context, grant, user.uid);
-      return c.json({status: result.status}, result.status === 'queued' ? 202 : 200);
+      return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
     }

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, type StripeMode} from '../../../src/config';
+import {findPlanByPriceId} from '../../../src/config';
 import {revokeAccess} from '../access/grants';
 import {enqueue} from '../jobs';
 import {log} from '../log';
@@ -24,7 +24,7 @@ export async function fulfillCheckout(
   const session = await stripeFor(settings).checkout.sessions.retrieve(sessionId, {expand: ['line_items']});
   // The Stripe account may sell other things too (a Payment Link, another product): only a
   // session that bought one of this config's prices is a purchase. Metadata is not proof.
-  const bought = ourPlan(session, settings.stripeMode);
+  const bought = ourPlan(session);
   if (!bought) {
     log.warn('checkout.ignored', {sessionId, reason: 'no configured price in its line items'});
     return {status: 'ignored', session, email: null};
@@ -89,10 +89,10 @@ export async function fulfillCheckout(
   return {status, session, email};
 }
 
-function ourPlan(session: Stripe.Checkout.Session, mode: StripeMode): {priceId: string; plan: string} | null {
+function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: string} | null {
   for (const item of session.line_items?.data ?? []) {
     const priceId = item.price?.id;
-    const plan = priceId ? findPlanByPriceId(priceId, mode) : undefined;
+    const plan = priceId ? findPlanByPriceId(priceId) : undefined;
     if (priceId && plan) return {priceId, plan: plan.name};
   }
   return null;

@@ -1,5 +1,6 @@
 import {Hono} from 'hono';
 import {appConfig, findPlanByPriceId} from '../../../src/config';
+import {API_PATHS, type CheckoutSignInResponse, type PaidResponse, type UrlResponse} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, optionalUser, requireUser} from '../auth/middleware';
 import {accountsFor} from '../auth/accountsFor';
@@ -17,14 +18,15 @@ const DAY_MS = 24 * 3600_000;
 
 export const paymentRoutes = new Hono<AppEnv>()
   /** A one-time Checkout Session for one of the config's plans. */
-  .post('/createCheckoutSession', optionalUser, async (c) => {
+  .post(API_PATHS.createCheckoutSession, optionalUser, async (c) => {
     const settings = settingsOf(c.env);
     const user = c.get('user');
     await enforceLimit(c.env.DB, `checkout:${user?.uid ?? clientIp(c)}`, limits.checkout);
     const body = await readJson(c, checkoutBody);
-    if (!body.successUrl || !body.cancelUrl) throw new HttpError(400, 'Success and cancel URLs are required');
-    const plan = findPlanByPriceId(body.priceId, settings.stripeMode);
-    if (!plan) throw new HttpError(400, `Unknown price ID for the ${settings.stripeMode} plans`);
+    const plan = findPlanByPriceId(body.priceId);
+    if (!plan) throw new HttpError(400, 'Unknown price ID: it is not one of the plans');
+    // The key decides the mode: the plan's price in that mode is what Stripe charges.
+    const priceId = plan.priceId[settings.stripeMode];
     if (!isOnOrigin(body.successUrl, settings.siteOrigin) || !isOnOrigin(body.cancelUrl, settings.siteOrigin)) {
       throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
     }
@@ -32,19 +34,19 @@ export const paymentRoutes = new Hono<AppEnv>()
     try {
       const session = await stripeFor(settings).checkout.sessions.create({
         mode: 'payment',
-        line_items: [{price: body.priceId, quantity: 1}],
+        line_items: [{price: priceId, quantity: 1}],
         customer_creation: 'always',
         ...(user && {client_reference_id: user.uid}),
         ...(email && {customer_email: email}),
         tax_id_collection: {enabled: true},
         allow_promotion_codes: true,
-        metadata: {plan: plan.name, priceId: body.priceId},
+        metadata: {plan: plan.name, priceId},
         success_url: withSessionId(body.successUrl),
         cancel_url: body.cancelUrl,
       });
       if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
       log.info('checkout.created', {sessionId: session.id, plan: plan.name, signedIn: Boolean(user)});
-      return c.json({url: session.url});
+      return c.json({url: session.url} satisfies UrlResponse);
     } catch (err) {
       if (err instanceof HttpError) throw err;
       throw paymentProviderError(err);
@@ -52,12 +54,12 @@ export const paymentRoutes = new Hono<AppEnv>()
   })
 
   /** Only the caller's own status; a guest purchase counts through a verified e-mail. */
-  .get('/userHasPaid', requireUser, async (c) => {
+  .get(API_PATHS.userHasPaid, requireUser, async (c) => {
     const user = currentUser(c);
     const userId = parse(userIdQuery, c.req.query('userId'));
     if (userId !== user.uid) throw new HttpError(403, 'You may only ask about your own account');
     const purchase = await paidPurchaseOf(c.env.DB, user);
-    return c.json(purchase ? {hasPaid: true, plan: purchase.plan} : {hasPaid: false});
+    return c.json((purchase ? {hasPaid: true, plan: purchase.plan ?? undefined} : {hasPaid: false}) satisfies PaidResponse);
   })
 
   /**
@@ -67,7 +69,7 @@ export const paymentRoutes = new Hono<AppEnv>()
    * checkout is unverified, so it must never open an older account, nor one its owner has since
    * signed in to.
    */
-  .get('/retrieveUserFromCheckoutSession', async (c) => {
+  .get(API_PATHS.retrieveUserFromCheckoutSession, async (c) => {
     await enforceLimit(c.env.DB, `exchange:${clientIp(c)}`, limits.checkoutExchange);
     const sessionId = parse(checkoutSessionId, c.req.query('sessionId'));
     const settings = settingsOf(c.env);
@@ -128,11 +130,11 @@ export const paymentRoutes = new Hono<AppEnv>()
       .first();
     if (!consumed) throw alreadyUsed();
     log.info('checkout.exchanged', {sessionId, userId: account.user_id});
-    return c.json({token});
+    return c.json({token} satisfies CheckoutSignInResponse);
   })
 
   /** Stripe's billing portal for a buyer with a Stripe customer; the return URL stays on the site. */
-  .post('/createBillingPortal', requireUser, async (c) => {
+  .post(API_PATHS.createBillingPortal, requireUser, async (c) => {
     const settings = settingsOf(c.env);
     const {returnUrl} = await readJson(c, billingPortalBody);
     if (!isOnOrigin(returnUrl, settings.siteOrigin)) {
@@ -142,7 +144,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!customer) throw new HttpError(404, 'No billing account was found for this user');
     try {
       const portal = await stripeFor(settings).billingPortal.sessions.create({customer, return_url: returnUrl});
-      return c.json({url: portal.url});
+      return c.json({url: portal.url} satisfies UrlResponse);
     } catch (err) {
       throw paymentProviderError(err);
     }

@@ -1,6 +1,8 @@
 import React, {useId, useState} from 'react';
+import clsx from 'clsx';
 import {appConfig, landing, type FaqItem} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
+import frame from '../section.module.css';
 import styles from './styles.module.css';
 
 export interface FAQProps {
@@ -41,7 +43,7 @@ export default function FAQ({
     <section id={id} className={styles.section} aria-labelledby="faq-title">
       <div className={styles.inner}>
         <div className={styles.intro}>
-          <p className={styles.kicker}>FAQ</p>
+          <p className={clsx(frame.kicker, styles.kicker)}>FAQ</p>
           <h2 id="faq-title" className={styles.title}>
             {title}
           </h2>

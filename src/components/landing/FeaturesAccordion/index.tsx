@@ -2,9 +2,9 @@ import React, {useId, useState} from 'react';
 import clsx from 'clsx';
 import {ChevronDown} from 'lucide-react';
 import {landingExtras, type AccordionFeature} from '../../../config';
-import BetterIcon from '../../BetterIcon';
+import BetterIcon from '../../shared/BetterIcon';
 import {featureIcons} from '../featureIcons';
-import section from '../section.module.css';
+import LandingSection from '../LandingSection';
 import styles from './styles.module.css';
 
 /** §5: the accordion takes 2 to 5 features. */
@@ -32,45 +32,39 @@ export default function FeaturesAccordion({
       `FeaturesAccordion takes ${MIN_FEATURES} to ${MAX_FEATURES} features; it was given ${features.length}.`,
     );
   }
-  const titleId = `${id}-title`;
 
   return (
-    <section className={styles.section} aria-labelledby={titleId}>
-      <div className={clsx(section.inner, styles.inner)}>
-        <h2 id={titleId} className={section.title}>
-          {title}
-        </h2>
-        <ul className={styles.list}>
-          {features.map((feature, index) => {
-            const expanded = open === index;
-            const buttonId = `${id}-button-${index}`;
-            const panelId = `${id}-panel-${index}`;
-            const Icon = featureIcons[feature.icon];
-            return (
-              <li key={feature.title} className={clsx(styles.item, expanded && styles.itemOpen)}>
-                <h3 className={styles.heading}>
-                  <button
-                    type="button"
-                    id={buttonId}
-                    aria-expanded={expanded}
-                    aria-controls={panelId}
-                    className={styles.button}
-                    onClick={() => setOpen(expanded ? null : index)}>
-                    <BetterIcon>
-                      <Icon />
-                    </BetterIcon>
-                    <span className={styles.featureTitle}>{feature.title}</span>
-                    <ChevronDown className={styles.chevron} size={20} aria-hidden="true" />
-                  </button>
-                </h3>
-                <div id={panelId} role="region" aria-labelledby={buttonId} className={styles.panel} hidden={!expanded}>
-                  <p>{feature.description}</p>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+    <LandingSection titleId={`${id}-title`} title={title} classNames={styles}>
+      <ul className={styles.list}>
+        {features.map((feature, index) => {
+          const expanded = open === index;
+          const buttonId = `${id}-button-${index}`;
+          const panelId = `${id}-panel-${index}`;
+          const Icon = featureIcons[feature.icon];
+          return (
+            <li key={feature.title} className={clsx(styles.item, expanded && styles.itemOpen)}>
+              <h3 className={styles.heading}>
+                <button
+                  type="button"
+                  id={buttonId}
+                  aria-expanded={expanded}
+                  aria-controls={panelId}
+                  className={styles.button}
+                  onClick={() => setOpen(expanded ? null : index)}>
+                  <BetterIcon>
+                    <Icon />
+                  </BetterIcon>
+                  <span className={styles.featureTitle}>{feature.title}</span>
+                  <ChevronDown className={styles.chevron} size={20} aria-hidden="true" />
+                </button>
+              </h3>
+              <div id={panelId} role="region" aria-labelledby={buttonId} className={styles.panel} hidden={!expanded}>
+                <p>{feature.description}</p>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </LandingSection>
   );
 }

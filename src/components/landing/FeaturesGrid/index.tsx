@@ -1,9 +1,9 @@
-import React, {useId} from 'react';
+import React from 'react';
 import clsx from 'clsx';
 import {landingExtras, type GridFeature} from '../../../config';
-import BetterIcon from '../../BetterIcon';
+import BetterIcon from '../../shared/BetterIcon';
 import {featureIcons} from '../featureIcons';
-import section from '../section.module.css';
+import LandingSection from '../LandingSection';
 import styles from './styles.module.css';
 
 /** §9: a card spans up to 3 columns. */
@@ -26,7 +26,6 @@ export default function FeaturesGrid({
   subtitle,
   features = landingExtras.featuresGrid.features,
 }: FeaturesGridProps) {
-  const titleId = `${useId()}-title`;
   for (const feature of features) {
     const span = feature.span ?? 1;
     if (!Number.isInteger(span) || span < 1 || span > MAX_SPAN) {
@@ -35,27 +34,21 @@ export default function FeaturesGrid({
   }
 
   return (
-    <section className={styles.section} aria-labelledby={titleId}>
-      <div className={clsx(section.inner, styles.inner)}>
-        <h2 id={titleId} className={section.title}>
-          {title}
-        </h2>
-        {subtitle && <p className={styles.subtitle}>{subtitle}</p>}
-        <ul className={styles.grid}>
-          {features.map((feature) => {
-            const Icon = featureIcons[feature.icon];
-            return (
-              <li key={feature.title} className={clsx(styles.card, spanClass[feature.span ?? 1])}>
-                <BetterIcon>
-                  <Icon />
-                </BetterIcon>
-                <h3 className={styles.cardTitle}>{feature.title}</h3>
-                <p className={styles.description}>{feature.description}</p>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+    <LandingSection title={title} subtitle={subtitle} classNames={styles}>
+      <ul className={styles.grid}>
+        {features.map((feature) => {
+          const Icon = featureIcons[feature.icon];
+          return (
+            <li key={feature.title} className={clsx(styles.card, spanClass[feature.span ?? 1])}>
+              <BetterIcon>
+                <Icon />
+              </BetterIcon>
+              <h3 className={styles.cardTitle}>{feature.title}</h3>
+              <p className={styles.description}>{feature.description}</p>
+            </li>
+          );
+        })}
+      </ul>
+    </LandingSection>
   );
 }

@@ -2,7 +2,8 @@ import React, {useEffect, useRef, useState, type KeyboardEvent} from 'react';
 import clsx from 'clsx';
 import {landing, type FeatureTab} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
-import CheckList from '../../CheckList';
+import CheckList from '../../shared/CheckList';
+import LandingSection from '../LandingSection';
 import styles from './styles.module.css';
 
 /** §4: the next tab every 5 s until the visitor clicks one or scrolls past. */
@@ -70,47 +71,46 @@ export default function FeaturesListicle({
 
   const tab = tabs[active];
   return (
-    <section id={id} className={styles.section} aria-labelledby="features-title">
-      <div className={styles.inner}>
-        <h2 id="features-title" className={styles.title}>
-          {title}
-        </h2>
-        <p className={styles.subtitle}>{subtitle}</p>
-        <div className={styles.tabs} role="tablist" aria-label="Features" onKeyDown={onKeyDown}>
-          {tabs.map((item, index) => (
-            <button
-              key={item.name}
-              ref={(element) => {
-                tabRefs.current[index] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`feature-tab-${index}`}
-              aria-selected={index === active}
-              aria-controls="feature-panel"
-              tabIndex={index === active ? 0 : -1}
-              className={clsx(styles.tab, index === active && styles.tabActive)}
-              onClick={() => select(index)}>
-              <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true">
-                <path d={icons[item.icon]} fill="currentColor" />
-              </svg>
-              <span>{item.name}</span>
-            </button>
-          ))}
-        </div>
-        <div
-          id="feature-panel"
-          role="tabpanel"
-          aria-labelledby={`feature-tab-${active}`}
-          className={styles.panel}
-          key={tab.name}>
-          <CheckList items={tab.items} />
-          <p className={styles.saved}>
-            Time saved: {tab.hoursSaved} {tab.hoursSaved === 1 ? 'hour' : 'hours'}
-          </p>
-        </div>
+    <LandingSection
+      id={id}
+      titleId="features-title"
+      title={title}
+      subtitle={subtitle}
+      classNames={styles}
+      after={<div ref={endMarker} className={styles.endMarker} data-testid="features-end" aria-hidden="true" />}>
+      <div className={styles.tabs} role="tablist" aria-label="Features" onKeyDown={onKeyDown}>
+        {tabs.map((item, index) => (
+          <button
+            key={item.name}
+            ref={(element) => {
+              tabRefs.current[index] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`feature-tab-${index}`}
+            aria-selected={index === active}
+            aria-controls="feature-panel"
+            tabIndex={index === active ? 0 : -1}
+            className={clsx(styles.tab, index === active && styles.tabActive)}
+            onClick={() => select(index)}>
+            <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true">
+              <path d={icons[item.icon]} fill="currentColor" />
+            </svg>
+            <span>{item.name}</span>
+          </button>
+        ))}
       </div>
-      <div ref={endMarker} className={styles.endMarker} data-testid="features-end" aria-hidden="true" />
-    </section>
+      <div
+        id="feature-panel"
+        role="tabpanel"
+        aria-labelledby={`feature-tab-${active}`}
+        className={styles.panel}
+        key={tab.name}>
+        <CheckList items={tab.items} />
+        <p className={styles.saved}>
+          Time saved: {tab.hoursSaved} {tab.hoursSaved === 1 ? 'hour' : 'hours'}
+        </p>
+      </div>
+    </LandingSection>
   );
 }

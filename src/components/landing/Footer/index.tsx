@@ -1,12 +1,24 @@
-import React from 'react';
+import React, {type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig, type SisterApp} from '../../../config';
-import Logo from '../../Logo';
+import {appConfig, ROUTES, type SisterApp} from '../../../config';
+import Logo from '../../shared/Logo';
 import styles from './styles.module.css';
 
 export interface FooterProps {
   supportEmail?: string;
   sisterApps?: readonly SisterApp[];
+}
+
+/** A column of links, a navigation landmark named by its heading. */
+function LinkGroup({id, title, children}: {id: string; title: string; children: ReactNode}) {
+  return (
+    <nav aria-labelledby={id}>
+      <h2 id={id} className={styles.heading}>
+        {title}
+      </h2>
+      <ul className={styles.list}>{children}</ul>
+    </nav>
+  );
 }
 
 export default function Footer({
@@ -26,52 +38,37 @@ export default function Footer({
             Copyright © {new Date().getFullYear()} {appConfig.appName}. All rights reserved.
           </p>
         </div>
-        <nav aria-labelledby="footer-links">
-          <h2 id="footer-links" className={styles.heading}>
-            Links
-          </h2>
-          <ul className={styles.list}>
+        <LinkGroup id="footer-links" title="Links">
+          <li>
+            <Link to="/#pricing">Pricing</Link>
+          </li>
+          <li>
+            <Link to={ROUTES.docs}>Documentation</Link>
+          </li>
+          {supportEmail && (
             <li>
-              <Link to="/#pricing">Pricing</Link>
+              <a href={`mailto:${supportEmail}`}>Support</a>
             </li>
-            <li>
-              <Link to="/docs">Documentation</Link>
-            </li>
-            {supportEmail && (
-              <li>
-                <a href={`mailto:${supportEmail}`}>Support</a>
-              </li>
-            )}
-          </ul>
-        </nav>
-        <nav aria-labelledby="footer-legal">
-          <h2 id="footer-legal" className={styles.heading}>
-            Legal
-          </h2>
-          <ul className={styles.list}>
-            <li>
-              <Link to="/tos">Terms of Service</Link>
-            </li>
-            <li>
-              <Link to="/privacy-policy">Privacy Policy</Link>
-            </li>
-          </ul>
-        </nav>
+          )}
+        </LinkGroup>
+        <LinkGroup id="footer-legal" title="Legal">
+          <li>
+            <Link to={ROUTES.terms}>Terms of Service</Link>
+          </li>
+          <li>
+            <Link to={ROUTES.privacy}>Privacy Policy</Link>
+          </li>
+        </LinkGroup>
         {sisterApps.length > 0 && (
-          <nav aria-labelledby="footer-apps">
-            <h2 id="footer-apps" className={styles.heading}>
-              Top Apps
-            </h2>
-            <ul className={styles.list}>
-              {sisterApps.map((app) => (
-                <li key={app.url}>
-                  <a href={app.url} target="_blank" rel="noopener noreferrer">
-                    {app.name}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <LinkGroup id="footer-apps" title="Top Apps">
+            {sisterApps.map((app) => (
+              <li key={app.url}>
+                <a href={app.url} target="_blank" rel="noopener noreferrer">
+                  {app.name}
+                </a>
+              </li>
+            ))}
+          </LinkGroup>
         )}
       </div>
     </footer>

@@ -2,8 +2,8 @@ import React, {useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
 import {appConfig} from '../../../config';
-import ButtonCheckout from '../../ButtonCheckout';
-import Logo from '../../Logo';
+import ButtonCheckout from '../../shared/ButtonCheckout';
+import Logo from '../../shared/Logo';
 import styles from './styles.module.css';
 
 export const headerLinks = [

@@ -2,7 +2,7 @@ import React from 'react';
 import Link from '@docusaurus/Link';
 import {appConfig, landing} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
-import TestimonialAvatars from '../../TestimonialAvatars';
+import TestimonialAvatars from '../../shared/TestimonialAvatars';
 import DemoVideo, {DEMO_ANCHOR} from './DemoVideo';
 import {integrationIcons} from './integrationIcons';
 import styles from './styles.module.css';

@@ -1,10 +1,10 @@
 import React from 'react';
 import clsx from 'clsx';
-import {appConfig, landing, type Plan} from '../../../config';
-import {useSiteSettings} from '../../../lib/SiteSettingsContext';
+import {appConfig, checkoutPriceId, landing, type Plan} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
-import ButtonCheckout from '../../ButtonCheckout';
-import CheckList from '../../CheckList';
+import ButtonCheckout from '../../shared/ButtonCheckout';
+import CheckList from '../../shared/CheckList';
+import LandingSection from '../LandingSection';
 import styles from './styles.module.css';
 
 export interface PricingProps {
@@ -14,7 +14,6 @@ export interface PricingProps {
 }
 
 function PlanCard({plan}: {plan: Plan}) {
-  const {stripeMode} = useSiteSettings();
   const headingId = `plan-${plan.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
     <article className={clsx(styles.card, plan.isFeatured && styles.featured)} aria-labelledby={headingId}>
@@ -37,7 +36,7 @@ function PlanCard({plan}: {plan: Plan}) {
       <p className={styles.oneTime}>One-time payment</p>
       <CheckList items={plan.features.map((feature) => feature.name)} className={styles.features} />
       <ButtonCheckout
-        priceId={plan.priceId[stripeMode]}
+        priceId={checkoutPriceId(plan)}
         label={`Get ${appConfig.appName} ${plan.name}`}
         className={styles.checkout}
       />
@@ -53,19 +52,12 @@ export default function Pricing({
 }: PricingProps) {
   const id = useSectionAnchor('pricing');
   return (
-    <section id={id} className={styles.section} aria-labelledby="pricing-title">
-      <div className={styles.inner}>
-        <p className={styles.kicker}>Pricing</p>
-        <h2 id="pricing-title" className={styles.title}>
-          {title}
-        </h2>
-        <p className={styles.subtitle}>{subtitle}</p>
-        <div className={styles.grid}>
-          {plans.map((plan) => (
-            <PlanCard key={plan.name} plan={plan} />
-          ))}
-        </div>
+    <LandingSection id={id} titleId="pricing-title" kicker="Pricing" title={title} subtitle={subtitle} classNames={styles}>
+      <div className={styles.grid}>
+        {plans.map((plan) => (
+          <PlanCard key={plan.name} plan={plan} />
+        ))}
       </div>
-    </section>
+    </LandingSection>
   );
 }

@@ -1,8 +1,7 @@
 import React from 'react';
-import clsx from 'clsx';
-import {Check, X} from 'lucide-react';
+import {Check, X, type LucideIcon} from 'lucide-react';
 import {landingExtras, type ComparisonColumn} from '../../../config';
-import section from '../section.module.css';
+import LandingSection from '../LandingSection';
 import styles from './styles.module.css';
 
 export interface WithWithoutProps {
@@ -13,6 +12,23 @@ export interface WithWithoutProps {
   with?: ComparisonColumn;
 }
 
+/** One column: its title, then each item behind its mark (a cross for the pains, a check for the gains). */
+function Column({column, Mark, className}: {column: ComparisonColumn; Mark: LucideIcon; className: string}) {
+  return (
+    <div className={className}>
+      <h3 className={styles.columnTitle}>{column.title}</h3>
+      <ul className={styles.list}>
+        {column.items.map((item) => (
+          <li key={item}>
+            <Mark size={18} strokeWidth={2.5} className={styles.mark} aria-hidden="true" />
+            {item}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Two columns side by side: the pains without the product, and the gains with it. */
 export default function WithWithout({
   title = landingExtras.withWithout.title,
@@ -20,36 +36,11 @@ export default function WithWithout({
   with: gains = landingExtras.withWithout.with,
 }: WithWithoutProps) {
   return (
-    <section className={styles.section} aria-labelledby="with-without-title">
-      <div className={clsx(section.inner, styles.inner)}>
-        <h2 id="with-without-title" className={section.title}>
-          {title}
-        </h2>
-        <div className={styles.columns}>
-          <div className={styles.without}>
-            <h3 className={styles.columnTitle}>{without.title}</h3>
-            <ul className={styles.list}>
-              {without.items.map((item) => (
-                <li key={item}>
-                  <X size={18} strokeWidth={2.5} className={styles.mark} aria-hidden="true" />
-                  {item}
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div className={styles.with}>
-            <h3 className={styles.columnTitle}>{gains.title}</h3>
-            <ul className={styles.list}>
-              {gains.items.map((item) => (
-                <li key={item}>
-                  <Check size={18} strokeWidth={2.5} className={styles.mark} aria-hidden="true" />
-                  {item}
-                </li>
-              ))}
-            </ul>
-          </div>
-        </div>
+    <LandingSection titleId="with-without-title" title={title} classNames={styles}>
+      <div className={styles.columns}>
+        <Column column={without} Mark={X} className={styles.without} />
+        <Column column={gains} Mark={Check} className={styles.with} />
       </div>
-    </section>
+    </LandingSection>
   );
 }

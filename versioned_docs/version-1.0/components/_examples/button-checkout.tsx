@@ -1,5 +1,5 @@
 import React from 'react';
-import ButtonCheckout from '@site/src/components/ButtonCheckout';
+import ButtonCheckout from '@site/src/components/shared/ButtonCheckout';
 import {appConfig} from '@site/src/config';
 import {useSiteSettings} from '@site/src/lib/SiteSettingsContext';
 

@@ -1,0 +1,205 @@
+/**
+ * GitHub's REST API for one repository's collaborators, answered with the bodies and headers
+ * GitHub really sent in @octokit/fixtures' recorded `add-and-remove-repository-collaborator`
+ * scenario (and its `errors` scenario for a 422). The recording is one fixed conversation, so the
+ * stand-in keeps the state between its answers (who is invited, who accepted) and can be told
+ * to fail the next calls the way GitHub does under rate limits and outages.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import {ROOT} from '../support/site';
+import {listen} from '../support/listen';
+
+interface Recorded {
+  method: string;
+  path: string;
+  status: number;
+  response: unknown;
+  headers: Record<string, string | number>;
+}
+
+function scenario(name: string): Recorded[] {
+  const file = path.join(ROOT, 'node_modules/@octokit/fixtures/scenarios/api.github.com', name, 'normalized-fixture.json');
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Recorded[];
+}
+
+const collaboratorScenario = scenario('add-and-remove-repository-collaborator');
+const errorsScenario = scenario('errors');
+
+/** The last recorded answer to `method` on a path ending in `suffix` with `status`. */
+function recorded(list: Recorded[], method: string, suffix: string, status: number): Recorded {
+  const found = list.filter((entry) => entry.method === method && entry.status === status && entry.path.endsWith(suffix)).pop();
+  if (!found) throw new Error(`The fixture has no ${method} ${suffix} answering ${status}`);
+  return found;
+}
+
+const invitationAnswer = recorded(collaboratorScenario, 'put', '/collaborators/octokit-fixture-user-b', 201);
+// The first list is taken after user b accepted, the last after user b was removed again.
+const collaboratorsWithInvitee = collaboratorScenario.find((entry) => entry.method === 'get' && entry.path.endsWith('/collaborators'))!;
+const collaboratorsAnswer = recorded(collaboratorScenario, 'get', '/collaborators', 200);
+const removalAnswer = recorded(collaboratorScenario, 'delete', '/collaborators/octokit-fixture-user-b', 204);
+const validationFailed = recorded(errorsScenario, 'post', '/labels', 422);
+
+type GitHubUser = {login: string; id: number; [key: string]: unknown};
+type Invitation = {id: number; invitee: GitHubUser; expired?: boolean; [key: string]: unknown};
+
+/** The repository of the recording: GITHUB_REPO for the tests. */
+export const FIXTURE_REPO = 'octokit-fixture-org/add-and-remove-repository-collaborator';
+/** The recording's invitee, and its owner (already a collaborator). */
+export const INVITEE = 'octokit-fixture-user-b';
+export const OWNER = 'octokit-fixture-user-a';
+
+export interface Failure {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface GitHubStandIn {
+  url: string;
+  /** Every request, as `METHOD /path`. */
+  requests: string[];
+  invitations: Map<number, Invitation>;
+  collaborators: Set<string>;
+  /** Another account shaped like the recorded invitee. */
+  addUser(login: string): GitHubUser;
+  /** The account changes its login (its numeric id stays), as GitHub allows. */
+  rename(login: string, newLogin: string): void;
+  /** The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. */
+  accept(invitationId: number): void;
+  expire(invitationId: number): void;
+  /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
+  failNext(match: string, failure: Failure, times?: number): void;
+  close(): Promise<void>;
+}
+
+export interface GitHubStandInOptions {
+  port?: number;
+  /** Local mode: every well-formed username is an account, so a buyer can type their own. */
+  anyUser?: boolean;
+  /** Told of each invitation and removal, for the terminal. */
+  onEvent?: (line: string) => void;
+}
+
+export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+  const invitee = (invitationAnswer.response as Invitation).invitee;
+  const users = new Map<string, GitHubUser>();
+  for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
+  const collaborators = new Set((collaboratorsAnswer.response as GitHubUser[]).map((user) => user.login.toLowerCase()));
+  const invitations = new Map<number, Invitation>();
+  const failures: {match: string; failure: Failure; times: number}[] = [];
+  const requests: string[] = [];
+  let nextInvitationId = (invitationAnswer.response as Invitation).id;
+  let nextUserId = 9_000_000;
+  const repoPath = `/repos/${FIXTURE_REPO}`;
+
+  function send(response: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string | number> = {}) {
+    const base = {...invitationAnswer.headers, ...headers} as Record<string, string | number>;
+    delete base['content-length'];
+    delete base['connection'];
+    if (body === undefined || status === 204) {
+      response.writeHead(status, base);
+      return response.end();
+    }
+    response.writeHead(status, {...base, 'content-type': 'application/json; charset=utf-8'});
+    response.end(JSON.stringify(body));
+  }
+  const notFound = (response: http.ServerResponse) =>
+    send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest'});
+
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const {pathname} = new URL(request.url ?? '/', 'http://github.local');
+      const call = `${request.method} ${pathname}`;
+      requests.push(call);
+      const failure = failures.find((entry) => call.startsWith(entry.match) && entry.times > 0);
+      if (failure) {
+        failure.times -= 1;
+        return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
+      }
+      let match: RegExpExecArray | null;
+      if (request.method === 'GET' && (match = /^\/user\/(\d+)$/.exec(pathname))) {
+        const user = [...users.values()].find((candidate) => candidate.id === Number(match![1]));
+        return user ? send(response, 200, user) : notFound(response);
+      }
+      if (request.method === 'GET' && (match = /^\/users\/([^/]+)$/.exec(pathname))) {
+        const login = decodeURIComponent(match[1]!);
+        if (anyUser && !users.has(login.toLowerCase())) standIn.addUser(login);
+        const user = users.get(login.toLowerCase());
+        return user ? send(response, 200, user) : notFound(response);
+      }
+      if ((match = new RegExp(`^${repoPath}/collaborators/([^/]+)$`).exec(pathname))) {
+        const login = match[1]!.toLowerCase();
+        const user = users.get(login);
+        if (!user) return notFound(response);
+        if (request.method === 'GET') return collaborators.has(login) ? send(response, 204) : notFound(response);
+        if (request.method === 'DELETE') {
+          collaborators.delete(login);
+          onEvent?.(`removed @${user.login} from ${FIXTURE_REPO}`);
+          return send(response, removalAnswer.status, undefined, removalAnswer.headers);
+        }
+        if (request.method === 'PUT') {
+          if (collaborators.has(login)) return send(response, 204);
+          const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !invitation.expired);
+          if (open) return send(response, 201, open);
+          const invitation: Invitation = {...(invitationAnswer.response as Invitation), id: nextInvitationId++, invitee: user};
+          invitations.set(invitation.id, invitation);
+          onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
+          return send(response, 201, invitation, invitationAnswer.headers);
+        }
+      }
+      if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
+        return send(response, 200, [...invitations.values()]);
+      }
+      if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
+        const withdrawn = invitations.get(Number(match[1]));
+        if (!withdrawn) return notFound(response);
+        invitations.delete(withdrawn.id);
+        onEvent?.(`withdrew the invitation of @${withdrawn.invitee.login} (invitation ${withdrawn.id})`);
+        return send(response, 204);
+      }
+      notFound(response);
+    });
+  });
+  const running = await listen(server, port);
+
+  const standIn: GitHubStandIn = {
+    url: running.url,
+    requests,
+    invitations,
+    collaborators,
+    addUser(login) {
+      const user = {...invitee, login, id: nextUserId++};
+      users.set(login.toLowerCase(), user);
+      return user;
+    },
+    rename(login, newLogin) {
+      const user = users.get(login.toLowerCase());
+      if (!user) throw new Error(`No user ${login}`);
+      users.delete(login.toLowerCase());
+      users.set(newLogin.toLowerCase(), Object.assign(user, {login: newLogin}));
+      if (collaborators.delete(login.toLowerCase())) collaborators.add(newLogin.toLowerCase());
+    },
+    accept(invitationId) {
+      const invitation = invitations.get(invitationId);
+      if (!invitation) throw new Error(`No invitation ${invitationId}`);
+      invitations.delete(invitationId);
+      collaborators.add(invitation.invitee.login.toLowerCase());
+    },
+    expire(invitationId) {
+      const invitation = invitations.get(invitationId);
+      if (!invitation) throw new Error(`No invitation ${invitationId}`);
+      invitation.expired = true;
+    },
+    failNext(match, failure, times = 1) {
+      failures.push({match, failure, times});
+    },
+    close: running.close,
+  };
+  return standIn;
+}
+
+/** GitHub's recorded 422 body. */
+export const VALIDATION_FAILED = validationFailed.response;

@@ -1,0 +1,274 @@
+/**
+ * A stand-in for Stripe's API (Stripe has no offline server): the few endpoints the worker calls,
+ * answering objects typed with the `stripe` package's own types so they cannot drift from the
+ * real shapes. Tests complete, fail and expire sessions the way a buyer and Stripe would.
+ */
+import http from 'node:http';
+import qs from 'qs';
+import Stripe from 'stripe';
+import {listen} from '../support/listen';
+import {checkoutPage, messagePage} from './stripeCheckoutPage';
+
+/** Local mode: sessions get a checkout page on this stand-in whose Pay button fulfils them. */
+export interface HostedPages {
+  /** Where Stripe would deliver events: the worker's webhook. */
+  webhookUrl: string;
+  webhookSecret: string;
+  /** Told of each payment and portal visit, for the terminal. */
+  onEvent?: (line: string) => void;
+}
+
+export interface StripeStandInOptions {
+  port?: number;
+  hostedPages?: HostedPages;
+}
+
+export interface StripeStandIn {
+  url: string;
+  sessions: Map<string, Stripe.Checkout.Session>;
+  /** Bodies of the checkout sessions the worker created, as Stripe received them. */
+  created: Record<string, unknown>[];
+  portals: Record<string, unknown>[];
+  /** The buyer pays (or starts an async payment that has not cleared yet). */
+  complete(id: string, options: {email: string; paid: boolean}): Stripe.Checkout.Session;
+  /** Stripe's answer to the later async payment. */
+  settle(id: string, paid: boolean): Stripe.Checkout.Session;
+  /** A session that already exists, e.g. one made long ago. */
+  add(session: Partial<Stripe.Checkout.Session>): Stripe.Checkout.Session;
+  /** The next API call matching `METHOD /path` answers this Stripe error instead. */
+  failNext(match: string, status: number, error: {type: string; message: string; code?: string}): void;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+const nextId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+function lineItems(priceId: string | null): Stripe.ApiList<Stripe.LineItem> {
+  const data = priceId
+    ? [{id: nextId('li_'), object: 'item', price: {id: priceId, object: 'price'}, quantity: 1} as unknown as Stripe.LineItem]
+    : [];
+  return {object: 'list', data, has_more: false, url: '/v1/checkout/sessions/line_items'};
+}
+
+export function newSession(fields: Partial<Stripe.Checkout.Session> = {}): Stripe.Checkout.Session {
+  const id = fields.id ?? nextId('cs_test_');
+  return {
+    id,
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'open',
+    payment_status: 'unpaid',
+    created: Math.floor(Date.now() / 1000),
+    customer: null,
+    customer_email: null,
+    customer_details: null,
+    client_reference_id: null,
+    payment_intent: null,
+    metadata: {},
+    url: `https://checkout.stripe.com/c/pay/${id}`,
+    livemode: false,
+    ...fields,
+  } as Stripe.Checkout.Session;
+}
+
+const signer = new Stripe('sk_test_local_signing_only');
+let eventCounter = 0;
+
+/** A Stripe event around an object, as Stripe would send it. */
+export function stripeEvent<T extends Stripe.Event['type']>(
+  type: T,
+  object: Extract<Stripe.Event, {type: T}>['data']['object'],
+  id = `evt_test_${Date.now().toString(36)}${(eventCounter++).toString(36)}`,
+): Stripe.Event {
+  return {
+    id,
+    object: 'event',
+    api_version: '2025-01-27.acacia',
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: {object},
+    livemode: false,
+    pending_webhooks: 1,
+    request: {id: null, idempotency_key: null},
+  } as unknown as Stripe.Event;
+}
+
+/** The `stripe-signature` header Stripe would send with this raw payload. */
+export function signStripePayload(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  return signer.webhooks.generateTestHeaderString({payload, secret, timestamp});
+}
+
+/** Delivers `checkout.session.completed` the way Stripe does: a signed POST of the raw event. */
+async function deliverCompleted(session: Stripe.Checkout.Session, hosted: HostedPages): Promise<Response> {
+  const payload = JSON.stringify(stripeEvent('checkout.session.completed', session));
+  return fetch(hosted.webhookUrl, {
+    method: 'POST',
+    headers: {'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, hosted.webhookSecret)},
+    body: payload,
+  });
+}
+
+export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInOptions = {}): Promise<StripeStandIn> {
+  const sessions = new Map<string, Stripe.Checkout.Session>();
+  const prices = new Map<string, string>();
+  const created: Record<string, unknown>[] = [];
+  const portals: Record<string, unknown>[] = [];
+
+  function send(response: http.ServerResponse, status: number, body: unknown) {
+    response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
+    response.end(JSON.stringify(body));
+  }
+  function notFound(response: http.ServerResponse, id: string) {
+    send(response, 404, {
+      error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${id}'`},
+    });
+  }
+
+  function html(response: http.ServerResponse, status: number, body: string) {
+    response.writeHead(status, {'content-type': 'text/html; charset=utf-8'});
+    response.end(body);
+  }
+
+  /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
+  async function pay(response: http.ServerResponse, id: string, email: string, hosted: HostedPages) {
+    const open = sessions.get(id);
+    if (!open) return html(response, 404, messagePage('Unknown checkout', `There is no checkout session ${id}.`));
+    if (open.status !== 'open') {
+      return html(response, 409, messagePage('Already paid', 'This checkout is complete.', {href: open.success_url!, label: 'Continue'}));
+    }
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+      return html(response, 400, messagePage('E-mail needed', 'Enter a valid e-mail address to pay.', {href: `/checkout/${id}`, label: 'Back'}));
+    }
+    const session = standIn.complete(id, {email, paid: true});
+    const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
+    const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status} ${await delivered.text()}`;
+    hosted.onEvent?.(`paid ${session.metadata?.plan ?? ''} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
+    const next = session.success_url!.replace('{CHECKOUT_SESSION_ID}', id);
+    response.writeHead(303, {location: next});
+    response.end();
+  }
+
+  function hostedPage(request: http.IncomingMessage, response: http.ServerResponse, url: URL, raw: string): boolean {
+    if (!hostedPages) return false;
+    let match: RegExpExecArray | null;
+    if ((match = /^\/checkout\/([^/]+)$/.exec(url.pathname))) {
+      const id = decodeURIComponent(match[1]!);
+      if (request.method === 'POST') {
+        void pay(response, id, String(new URLSearchParams(raw).get('email') ?? '').trim(), hostedPages);
+        return true;
+      }
+      const session = sessions.get(id);
+      if (!session) html(response, 404, messagePage('Unknown checkout', `There is no checkout session ${id}.`));
+      else html(response, 200, checkoutPage(session, prices.get(id) ?? ''));
+      return true;
+    }
+    if ((match = /^\/billing\/([^/]+)$/.exec(url.pathname))) {
+      const portal = portalsById.get(decodeURIComponent(match[1]!));
+      if (!portal) html(response, 404, messagePage('Unknown portal session', 'Open the billing portal from the dashboard again.'));
+      else {
+        hostedPages.onEvent?.(`billing portal opened for ${portal.customer}`);
+        html(response, 200, messagePage('Billing portal', 'In local mode there are no invoices or cards to manage.', {href: portal.return_url!, label: 'Return'}));
+      }
+      return true;
+    }
+    return false;
+  }
+
+  const failures: {match: string; status: number; error: {type: string; message: string; code?: string}}[] = [];
+
+  const server = http.createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://stripe.local');
+      if (hostedPage(request, response, url, raw)) return;
+      const failure = failures.findIndex((entry) => `${request.method} ${url.pathname}`.startsWith(entry.match));
+      if (failure >= 0) {
+        const {status, error} = failures.splice(failure, 1)[0]!;
+        return send(response, status, {error});
+      }
+      const body = qs.parse(raw) as Record<string, unknown>;
+      const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
+      if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+        created.push(body);
+        const items = body.line_items as {price: string}[] | undefined;
+        const session = newSession({
+          customer_email: (body.customer_email as string) ?? null,
+          client_reference_id: (body.client_reference_id as string) ?? null,
+          metadata: (body.metadata as Record<string, string>) ?? {},
+          success_url: body.success_url as string,
+          cancel_url: body.cancel_url as string,
+        });
+        if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
+        sessions.set(session.id, session);
+        prices.set(session.id, items?.[0]?.price ?? '');
+        return send(response, 200, session);
+      }
+      const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && match) {
+        const session = sessions.get(match[1]!);
+        if (!session) return notFound(response, match[1]!);
+        const expand = (query.expand as string[] | undefined) ?? [];
+        return send(response, 200, expand.includes('line_items') ? {...session, line_items: lineItems(prices.get(session.id) ?? null)} : session);
+      }
+      if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+        portals.push(body);
+        const portal: Partial<Stripe.BillingPortal.Session> = {
+          id: nextId('bps_'),
+          object: 'billing_portal.session',
+          customer: body.customer as string,
+          return_url: body.return_url as string,
+          url: `https://billing.stripe.com/p/session/${nextId('test_')}`,
+        };
+        if (hostedPages) {
+          portal.url = `${publicUrl()}/billing/${portal.id}`;
+          portalsById.set(portal.id!, portal);
+        }
+        return send(response, 200, portal);
+      }
+      send(response, 404, {error: {type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${url.pathname})`}});
+    });
+  });
+  const portalsById = new Map<string, Partial<Stripe.BillingPortal.Session>>();
+  const running = await listen(server, port);
+  const publicUrl = () => running.url;
+
+  function update(id: string, fields: Partial<Stripe.Checkout.Session>) {
+    const session = sessions.get(id);
+    if (!session) throw new Error(`No session ${id}`);
+    const next = {...session, ...fields} as Stripe.Checkout.Session;
+    sessions.set(id, next);
+    return next;
+  }
+
+  const standIn: StripeStandIn = {
+    url: running.url,
+    sessions,
+    created,
+    portals,
+    complete(id, {email, paid}) {
+      return update(id, {
+        status: 'complete',
+        payment_status: paid ? 'paid' : 'unpaid',
+        customer: nextId('cus_'),
+        payment_intent: nextId('pi_'),
+        customer_details: {email} as Stripe.Checkout.Session.CustomerDetails,
+        url: null,
+      });
+    },
+    settle(id, paid) {
+      return update(id, {payment_status: paid ? 'paid' : 'unpaid'});
+    },
+    failNext(match, status, error) {
+      failures.push({match, status, error});
+    },
+    add(fields) {
+      const session = newSession(fields);
+      sessions.set(session.id, session);
+      prices.set(session.id, (fields.metadata?.priceId as string) ?? '');
+      return session;
+    },
+    close: running.close,
+  };
+  return standIn;
+}

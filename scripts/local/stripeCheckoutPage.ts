@@ -1,0 +1,60 @@
+/**
+ * The pages a local-mode buyer sees in place of Stripe's hosted ones: the checkout page (plan,
+ * price, e-mail, Pay) and the billing portal. Plain HTML, no script: they work in any browser.
+ */
+import type Stripe from 'stripe';
+import {findPlanByPriceId} from '../../src/config';
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[char]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${escape(title)}</title>
+<style>
+  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; background: #f6f9fc; color: #1a1f36; }
+  main { max-width: 26rem; margin: 3rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 8px 24px rgb(0 0 0 / 8%); }
+  .local { padding: .5rem .75rem; margin-bottom: 1.5rem; background: #fef3c7; color: #78350f; border-radius: 8px; font-size: .85rem; }
+  .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
+  label { display: block; font-weight: 600; margin-bottom: .25rem; }
+  input { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; }
+  button { width: 100%; padding: .75rem; border: 0; border-radius: 6px; background: #0f766e; color: #fff; font-size: 1rem; font-weight: 600; cursor: pointer; }
+  a { color: #0b534d; }
+</style>
+</head>
+<body><main>${body}</main></body>
+</html>`;
+}
+
+const LOCAL_NOTE = '<p class="local"><strong>Local mode:</strong> this page stands in for Stripe Checkout. No card is charged.</p>';
+
+export function checkoutPage(session: Stripe.Checkout.Session, priceId: string): string {
+  const plan = findPlanByPriceId(priceId);
+  const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
+  const price = plan ? `$${plan.price.toFixed(2)}` : '';
+  const email = session.customer_email ?? '';
+  return page(
+    `Pay for ${name}`,
+    `${LOCAL_NOTE}
+<h1>${escape(name)}</h1>
+<p class="price">${escape(price)} <small>one-time payment</small></p>
+<form method="post" action="/checkout/${encodeURIComponent(session.id)}">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">
+  <button type="submit">Pay ${escape(price)}</button>
+</form>
+<p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
+  );
+}
+
+export function messagePage(title: string, text: string, link?: {href: string; label: string}): string {
+  return page(
+    title,
+    `${LOCAL_NOTE}<h1>${escape(title)}</h1><p>${escape(text)}</p>${link ? `<p><a href="${escape(link.href)}">${escape(link.label)}</a></p>` : ''}`,
+  );
+}

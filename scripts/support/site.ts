@@ -1,0 +1,39 @@
+/**
+ * Builds the site for the browser tests and the benchmark, with the
+ * settings baked in as the real `.env` would.
+ */
+import {spawnSync} from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.join(__dirname, '..', '..');
+
+const SETTINGS = [
+  'WORKER_URL',
+  'META_PIXEL_ID',
+  'GA_MEASUREMENT_ID',
+  'CRISP_WEBSITE_ID',
+  'AUTH_PROVIDER',
+  'FIREBASE_API_KEY',
+  'FIREBASE_AUTH_DOMAIN',
+  'FIREBASE_PROJECT_ID',
+  'FIREBASE_APP_ID',
+  'FIREBASE_AUTH_EMULATOR_HOST',
+  'SUPABASE_URL',
+  'SUPABASE_ANON_KEY',
+  'LOCAL_MODE',
+] as const;
+export type BuildSettings = Partial<Record<(typeof SETTINGS)[number], string>>;
+
+/** `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot leak in. */
+export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): void {
+  const env: NodeJS.ProcessEnv = {...process.env};
+  for (const name of SETTINGS) env[name] = settings[name] ?? '';
+  const result = spawnSync(process.execPath, [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir], {
+    cwd: siteDir,
+    env,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    throw new Error(`The site did not build (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+}

@@ -1,0 +1,139 @@
+import React, {useEffect, useState, type FormEvent} from 'react';
+import clsx from 'clsx';
+import {checkoutPriceId, dashboardPlan} from '../../../config';
+import {ApiError} from '../../../lib/api';
+import type {AuthUser} from '../../../lib/auth/types';
+import {useApiClient} from '../../../lib/useApiClient';
+import {useCheckout} from '../../../lib/useCheckout';
+import {useSnackbar} from '../../shared/Snackbar';
+import Spinner from '../../shared/Spinner';
+import styles from './styles.module.css';
+import controls from '../../../css/controls.module.css';
+
+/** §8's messages, word for word. */
+export const ACCESS_MESSAGES = {
+  sent: 'Check your email!',
+  failed: 'Error requesting access. Try again later or contact support.',
+  usernameRequired: 'Fill out username',
+} as const;
+/** How long the username message stays (§9). */
+export const USERNAME_MESSAGE_MS = 3000;
+
+/**
+ * The worker's refusals the buyer can act on, whose own message says how: a username that is not
+ * valid (400) or that GitHub does not know (404), an account already used elsewhere (409), a
+ * purchase out of account changes (429 SWAP_LIMIT, which names support), and a checkout sign-in
+ * that has ended (401 SESSION_ENDED: sign in with the purchase e-mail). A plain 429 or a 5xx is
+ * not theirs to fix.
+ */
+function isBuyersToFix(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  return (
+    [400, 404, 409].includes(error.status) ||
+    (error.status === 429 && error.code === 'SWAP_LIMIT') ||
+    error.code === 'SESSION_ENDED'
+  );
+}
+
+export interface RequestAccessProps {
+  user: AuthUser;
+  /** The username access was last asked for, to start from. */
+  initialUsername?: string;
+  /** Called after the worker accepted a request, to show the new status. */
+  onRequested: () => void;
+  redirect?: (url: string) => void;
+}
+
+/**
+ * §4: checks payment first (a buyer who has not paid goes to checkout for the second plan), then
+ * needs a username, then asks the worker for the invitation.
+ */
+export default function RequestAccess({user, initialUsername = '', onRequested, redirect}: RequestAccessProps) {
+  const api = useApiClient();
+  const snackbar = useSnackbar();
+  const checkout = useCheckout({onError: snackbar.show});
+  const [username, setUsername] = useState(initialUsername);
+  const [loading, setLoading] = useState(false);
+  const [usernameMissing, setUsernameMissing] = useState(false);
+
+  useEffect(() => setUsername((current) => current || initialUsername), [initialUsername]);
+  useEffect(() => {
+    if (!usernameMissing) return undefined;
+    const timer = setTimeout(() => setUsernameMissing(false), USERNAME_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [usernameMissing]);
+
+  async function hasPaid(): Promise<boolean> {
+    try {
+      return (await api.userHasPaid(user.uid)).hasPaid;
+    } catch (error) {
+      // §8: a 404 from the paid check means no purchase.
+      if (error instanceof ApiError && error.status === 404) return false;
+      throw error;
+    }
+  }
+
+  async function request(event: FormEvent) {
+    event.preventDefault();
+    setLoading(true);
+    try {
+      if (!(await hasPaid())) {
+        await checkout.start({priceId: checkoutPriceId(dashboardPlan()), redirect});
+        return;
+      }
+      const wanted = username.trim();
+      if (!wanted) {
+        setUsernameMissing(true);
+        return;
+      }
+      const result = await api.addUserToRepo({username: wanted, userId: user.uid});
+      snackbar.show(
+        result.status === 'active'
+          ? `@${wanted} already has access to the repository.`
+          : result.status === 'queued'
+            ? `${ACCESS_MESSAGES.sent} GitHub is busy, so the invitation may take a few minutes.`
+            : ACCESS_MESSAGES.sent,
+      );
+      onRequested();
+    } catch (error) {
+      console.error('Requesting access failed:', error);
+      snackbar.show(isBuyersToFix(error) ? error.message : ACCESS_MESSAGES.failed);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const busy = loading || checkout.loading;
+  return (
+    <form className={styles.request} onSubmit={request} noValidate>
+      <label htmlFor="github-username" className={styles.label}>
+        GitHub username
+      </label>
+      <div className={styles.row}>
+        <input
+          id="github-username"
+          name="username"
+          className={clsx(controls.input, styles.input)}
+          placeholder="octocat"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={39}
+          value={username}
+          onChange={(event) => setUsername(event.target.value)}
+          aria-invalid={usernameMissing}
+          aria-describedby={usernameMissing ? 'github-username-error' : undefined}
+        />
+        <button type="submit" className={controls.primary} disabled={busy} aria-busy={busy}>
+          {busy && <Spinner label="Requesting access" />}
+          Request Access
+        </button>
+      </div>
+      {usernameMissing && (
+        <p id="github-username-error" className={styles.error} role="alert">
+          {ACCESS_MESSAGES.usernameRequired}
+        </p>
+      )}
+    </form>
+  );
+}

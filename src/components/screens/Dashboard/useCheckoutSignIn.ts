@@ -1,0 +1,72 @@
+import {useEffect, useRef, useState} from 'react';
+import {useHistory} from '@docusaurus/router';
+import {appConfig} from '../../../config';
+import {ApiError} from '../../../lib/api';
+import {useAuth} from '../../../lib/auth/AuthContext';
+import {clearCheckoutSession, readCheckoutSession} from '../../../lib/checkoutSession';
+import {useApiClient} from '../../../lib/useApiClient';
+import {useSnackbar} from '../../shared/Snackbar';
+
+/** The worker's answers that send the buyer to sign in with the purchase e-mail instead. */
+const SIGN_IN_INSTEAD = ['SIGN_IN_REQUIRED', 'SESSION_USED'];
+
+/**
+ * Whether the worker refused the id for good. Unreachable, rate-limited or failing (5xx), it may
+ * take the same id later, so a reload can try again.
+ */
+function refusedForGood(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
+}
+
+/**
+ * §4: a buyer back from Stripe brings a checkout session id (kept out of the address bar by
+ * `lib/checkoutSession`); a guest is signed in with the token the worker returns for that paid
+ * session. Answers true while that is still under way, so the page's guard does not send the buyer
+ * away first.
+ */
+export function useCheckoutSignIn(): boolean {
+  const {ready, user, client} = useAuth();
+  const api = useApiClient();
+  const history = useHistory();
+  const snackbar = useSnackbar();
+  const [working, setWorking] = useState(() => readCheckoutSession() !== null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!ready || started.current) return;
+    const sessionId = readCheckoutSession();
+    if (!sessionId) {
+      setWorking(false);
+      return;
+    }
+    started.current = true;
+    if (user) {
+      // Paid while signed in: the purchase is already this account's.
+      clearCheckoutSession();
+      setWorking(false);
+      return;
+    }
+    void (async () => {
+      try {
+        const {token} = await api.retrieveUserFromCheckoutSession(sessionId);
+        // The exchange is single-use: whatever the sign-in does next, the id is spent.
+        clearCheckoutSession();
+        await (await client()).signInWithCheckoutToken(token);
+        setWorking(false);
+      } catch (error) {
+        console.error('Signing in from the checkout failed:', error);
+        if (refusedForGood(error)) clearCheckoutSession();
+        if (error instanceof ApiError && error.code && SIGN_IN_INSTEAD.includes(error.code)) {
+          // The purchase reaches the account of its e-mail once its owner signs in.
+          snackbar.show(error.message);
+          history.replace(appConfig.auth.loginUrl);
+          return;
+        }
+        snackbar.show(`Error: ${error instanceof Error ? error.message : String(error)}`);
+        setWorking(false);
+      }
+    })();
+  }, [ready, user, client, api, history, snackbar]);
+
+  return working;
+}

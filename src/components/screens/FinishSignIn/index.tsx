@@ -1,0 +1,72 @@
+import React, {useEffect, useRef, useState} from 'react';
+import Link from '@docusaurus/Link';
+import {useHistory} from '@docusaurus/router';
+import {appConfig} from '../../../config';
+import {useAuth} from '../../../lib/auth/AuthContext';
+import {forgetEmail, rememberedEmail} from '../../../lib/auth/emailLink';
+import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
+import controls from '../../../css/controls.module.css';
+import Spinner from '../../shared/Spinner';
+
+/** Where an e-mail sign-in link returns (§2): confirms the link, then goes to the callback URL. */
+export default function FinishSignIn() {
+  const {ready, client} = useAuth();
+  const history = useHistory();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!ready || started.current) return;
+    // A link works once: never run the exchange twice, whatever re-renders.
+    started.current = true;
+    void (async () => {
+      try {
+        const auth = await client();
+        const url = window.location.href;
+        // Supabase sends an expired or refused link back with its reason in the query.
+        const refused = new URL(url).searchParams.get('error_description');
+        if (refused) {
+          setFailure(refused);
+          return;
+        }
+        if (!auth.isSignInLink(url)) {
+          setFailure('This is not a sign-in link, or it is incomplete. Ask for a new one.');
+          return;
+        }
+        let email = new URL(url).searchParams.get('email') || rememberedEmail();
+        if (!email && auth.linkNeedsEmail) {
+          // Opened on another device: Firebase must check the address the link was sent to.
+          email = window.prompt('Please provide your email for confirmation')?.trim() || null;
+          if (!email) {
+            setFailure('The e-mail address is needed to finish signing in.');
+            return;
+          }
+        }
+        await auth.completeSignInLink(url, email);
+        forgetEmail();
+        history.replace(appConfig.auth.callbackUrl);
+      } catch (error) {
+        console.error('Finishing the sign-in link failed:', error);
+        setFailure(error instanceof Error ? error.message : String(error));
+      }
+    })();
+  }, [ready, client, history]);
+
+  if (failure) {
+    return (
+      <AuthCard title="Sign-in did not finish">
+        <p role="alert">{failure}</p>
+        <Link className={controls.primary} to={appConfig.auth.loginUrl}>
+          Ask for a new link
+        </Link>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Signing you in">
+      <p className={styles.note} role="status">
+        <Spinner label="Signing you in" /> Checking your link…
+      </p>
+    </AuthCard>
+  );
+}
