@@ -1,5 +1,5 @@
 import React from 'react';
-import BetterIcon from '@site/src/components/BetterIcon';
+import BetterIcon from '@site/src/components/shared/BetterIcon';
 import {featureIcons} from '@site/src/components/landing/featureIcons';
 import {landingExtras} from '@site/src/config';
 

@@ -1,5 +1,5 @@
 import React from 'react';
-import ButtonAccount from '@site/src/components/ButtonAccount';
+import ButtonAccount from '@site/src/components/shared/ButtonAccount';
 import {landing} from '@site/src/config';
 
 // Sample users: the dashboard passes none and shows whoever is signed in.

@@ -1,12 +1,10 @@
 import React from 'react';
-import ButtonCheckout from '@site/src/components/ButtonCheckout';
-import {appConfig} from '@site/src/config';
-import {useSiteSettings} from '@site/src/lib/SiteSettingsContext';
+import ButtonCheckout from '@site/src/components/shared/ButtonCheckout';
+import {appConfig, checkoutPriceId} from '@site/src/config';
 
 const starter = appConfig.stripe.plans[0];
 
 export default function ButtonCheckoutExample() {
-  const {stripeMode} = useSiteSettings();
   return (
     <div style={{display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1rem'}}>
       {/* The featured plan (Advanced), as the call to action sells it. */}
@@ -14,7 +12,7 @@ export default function ButtonCheckoutExample() {
       {/* The header's size. */}
       <ButtonCheckout size="small" />
       {/* A given plan, as each pricing card sells its own. */}
-      <ButtonCheckout priceId={starter.priceId[stripeMode]} label={`Get ${appConfig.appName} ${starter.name}`} />
+      <ButtonCheckout priceId={checkoutPriceId(starter)} label={`Get ${appConfig.appName} ${starter.name}`} />
     </div>
   );
 }

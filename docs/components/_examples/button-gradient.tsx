@@ -1,5 +1,5 @@
 import React, {useState} from 'react';
-import ButtonGradient from '@site/src/components/ButtonGradient';
+import ButtonGradient from '@site/src/components/shared/ButtonGradient';
 import {landing} from '@site/src/config';
 
 export default function ButtonGradientExample() {

@@ -1,5 +1,5 @@
 import React from 'react';
-import ButtonLead from '@site/src/components/ButtonLead';
+import ButtonLead from '@site/src/components/shared/ButtonLead';
 import {landingExtras} from '@site/src/config';
 
 export default function ButtonLeadExample() {

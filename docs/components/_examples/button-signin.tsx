@@ -1,5 +1,5 @@
 import React from 'react';
-import ButtonSignin from '@site/src/components/ButtonSignin';
+import ButtonSignin from '@site/src/components/shared/ButtonSignin';
 
 export default function ButtonSigninExample() {
   return <ButtonSignin />;

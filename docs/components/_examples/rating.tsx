@@ -1,5 +1,5 @@
 import React from 'react';
-import Rating from '@site/src/components/Rating';
+import Rating from '@site/src/components/shared/Rating';
 import {appConfig} from '@site/src/config';
 
 export default function RatingExample() {

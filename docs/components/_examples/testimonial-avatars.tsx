@@ -1,5 +1,5 @@
 import React from 'react';
-import TestimonialAvatars from '@site/src/components/TestimonialAvatars';
+import TestimonialAvatars from '@site/src/components/shared/TestimonialAvatars';
 import {appConfig, landing} from '@site/src/config';
 
 export default function TestimonialAvatarsExample() {
