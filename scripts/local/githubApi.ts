@@ -71,6 +71,8 @@ export interface GitHubStandIn {
   expire(invitationId: number): void;
   /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
   failNext(match: string, failure: Failure, times?: number): void;
+  /** GitHub answers again: the failures still due are dropped. */
+  clearFailures(): void;
   close(): Promise<void>;
 }
 
@@ -150,6 +152,10 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
           return send(response, 201, invitation, invitationAnswer.headers);
         }
       }
+      if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
+        // As GitHub lists them: the recorded user bodies of everyone with access.
+        return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
+      }
       if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
         return send(response, 200, [...invitations.values()]);
       }
@@ -195,6 +201,9 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
     },
     failNext(match, failure, times = 1) {
       failures.push({match, failure, times});
+    },
+    clearFailures() {
+      failures.length = 0;
     },
     close: running.close,
   };

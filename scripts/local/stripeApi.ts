@@ -6,6 +6,7 @@
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
+import {findPlanByPriceId} from '../../src/config';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage} from './stripeCheckoutPage';
 
@@ -192,7 +193,12 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
         const items = body.line_items as {price: string}[] | undefined;
+        const priceId = items?.[0]?.price ?? '';
+        const plan = findPlanByPriceId(priceId);
         const session = newSession({
+          // What Stripe charges for the price: the plan's price, in US dollars' cents.
+          amount_total: plan ? plan.price * 100 : null,
+          currency: 'usd',
           customer_email: (body.customer_email as string) ?? null,
           client_reference_id: (body.client_reference_id as string) ?? null,
           metadata: (body.metadata as Record<string, string>) ?? {},
@@ -201,7 +207,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         });
         if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
         sessions.set(session.id, session);
-        prices.set(session.id, items?.[0]?.price ?? '');
+        prices.set(session.id, priceId);
         return send(response, 200, session);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);

@@ -19,6 +19,8 @@ export const API_PATHS = {
   mailgunWebhook: '/api/webhook/mailgun',
   /** Plausible's script and events, proxied: `/plausible/js/script.js`, `/plausible/api/event`. */
   plausible: '/plausible',
+  /** The seller's console (admins only): see ADMIN_PATHS. */
+  admin: '/admin',
 } as const;
 
 /** POST /createCheckoutSession. `priceId` is one of the config's plans, in either Stripe mode. */
@@ -94,6 +96,192 @@ export interface LeadResult {
   message?: string;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The seller's console. Every admin route needs the ID token of a verified e-mail listed in the
+// worker's ADMIN_EMAILS, and answers 403 ADMIN_ONLY to anyone else. Times are Unix milliseconds;
+// amounts are in the currency's smallest unit (cents).
+
+/** The console's endpoints; `:sessionId` and `:jobId` are filled in by `adminPath`. */
+export const ADMIN_PATHS = {
+  /** GET: revenue by day and plan for the last 30 days, refunds, disputes, totals. */
+  sales: '/admin/sales',
+  /** GET ?q=&page=: purchases, newest first, searchable by e-mail, GitHub username or session id. */
+  purchases: '/admin/purchases',
+  /** GET: one purchase and its history. */
+  purchase: '/admin/purchases/:sessionId',
+  /** POST {username}: invites that account for the purchase. */
+  grant: '/admin/purchases/:sessionId/grant',
+  /** POST: takes the purchase's access away. */
+  revoke: '/admin/purchases/:sessionId/revoke',
+  /** POST: a fresh invitation for the same account. */
+  resend: '/admin/purchases/:sessionId/resend',
+  /** POST: the purchase may move its seat again, as if it never had. */
+  resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',
+  /** GET: the outbox's failed and retrying jobs. */
+  jobs: '/admin/jobs',
+  /** POST: runs a failed or waiting job again now. */
+  retryJob: '/admin/jobs/:jobId/retry',
+  /** GET: the repository's collaborators and invitations against the paid grants. */
+  repositoryAudit: '/admin/repository-audit',
+  /** POST {kind, githubUserId}: the one-click fix of one difference. */
+  repositoryFix: '/admin/repository-audit/fix',
+  /** GET ?page=: the waitlist. */
+  leads: '/admin/leads',
+  /** GET: the whole waitlist as CSV. */
+  leadsCsv: '/admin/leads.csv',
+  /** GET ?page=: what the admins did. */
+  auditLog: '/admin/audit-log',
+} as const;
+
+export function adminPath(path: string, params: {sessionId?: string; jobId?: number} = {}): string {
+  return path
+    .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
+    .replace(':jobId', String(params.jobId ?? ''));
+}
+
+/** A page of a list: `page` starts at 1; `total` counts every row that matches. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+/** Amounts are in the currency's smallest unit (cents). */
+export interface SalesDay {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  /** Revenue by plan name that day. */
+  byPlan: Record<string, number>;
+  purchases: number;
+}
+
+export interface SalesSummary {
+  currency: string;
+  /** The last 30 days, oldest first, every day present (zero when nothing sold). */
+  days: SalesDay[];
+  /** Paid, and still paid: money kept. */
+  revenue: number;
+  /** Buyers with a paid purchase. */
+  buyers: number;
+  refunds: {count: number; amount: number};
+  disputes: {open: number; won: number; lost: number};
+}
+
+/** What the console calls a purchase's state. */
+export type PurchaseState = 'paid' | 'refunded' | 'disputed' | 'open' | 'failed';
+
+export interface AdminPurchase {
+  sessionId: string;
+  createdAt: number;
+  email: string | null;
+  plan: string | null;
+  /** Cents; null for purchases recorded before amounts were. */
+  amount: number | null;
+  currency: string | null;
+  state: PurchaseState;
+  access: {
+    status: GrantStatus;
+    username: string;
+    usernameChanges: number;
+  } | null;
+}
+
+export type PurchaseEventKind = 'stripe' | 'invitation' | 'removal' | 'email' | 'admin';
+
+export interface PurchaseEvent {
+  at: number;
+  kind: PurchaseEventKind;
+  /** One line: the Stripe event type, the job and its outcome, the admin's action. */
+  summary: string;
+  /** done, failed, retrying, pending: for outbox work. */
+  status?: string;
+  detail?: string;
+}
+
+export interface AdminPurchaseDetail extends AdminPurchase {
+  paymentIntentId: string | null;
+  customerId: string | null;
+  userId: string | null;
+  history: PurchaseEvent[];
+}
+
+/** POST grant */
+export interface AdminGrantRequest {
+  username: string;
+}
+
+/**
+ * What every admin action answers: where it left things, in a word (`invited`, `revoked`,
+ * `reset`, `done`, `fixed`…), and what it did, in a line for the seller.
+ */
+export interface AdminActionResult {
+  status: string;
+  detail: string;
+}
+
+export interface AdminJob {
+  id: number;
+  kind: 'mail' | 'github-invite' | 'github-remove';
+  /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
+  state: 'failed' | 'retrying';
+  attempts: number;
+  lastError: string | null;
+  runAfter: number;
+  updatedAt: number;
+  /** The purchase it belongs to, when it belongs to one. */
+  sessionId: string | null;
+  /** A removal that failed for good: a refunded buyer may still be on GitHub. */
+  removalFailed: boolean;
+}
+
+export type RepositoryDifferenceKind =
+  /** On the repository (collaborator or invitation) with no paid grant: invited by hand, or a removal that failed. */
+  | 'unpaid_on_repository'
+  /** A paid grant whose account is neither a collaborator nor invited. */
+  | 'paid_missing'
+  /** A revoked grant whose account is still a collaborator or invited. */
+  | 'revoked_present';
+
+export interface RepositoryDifference {
+  kind: RepositoryDifferenceKind;
+  githubUserId: number;
+  login: string;
+  /** collaborator, or a pending invitation. */
+  on: 'collaborator' | 'invitation' | 'nowhere';
+  sessionId: string | null;
+}
+
+export interface RepositoryAudit {
+  repository: string;
+  checkedAt: number;
+  differences: RepositoryDifference[];
+  /** The owner and GITHUB_EXEMPT accounts, left out of the comparison. */
+  exempt: string[];
+}
+
+/** POST repositoryFix */
+export interface RepositoryFixRequest {
+  kind: RepositoryDifferenceKind;
+  githubUserId: number;
+}
+
+export interface AdminLead {
+  email: string;
+  createdAt: number;
+}
+
+export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'retry_job' | 'repository_fix';
+
+export interface AdminAuditEntry {
+  id: number;
+  at: number;
+  admin: string;
+  action: AdminAction;
+  sessionId: string | null;
+  detail: string | null;
+}
+
 /** Every `code` an error answer may carry. */
 export const ERROR_CODES = [
   'TOKEN_EXPIRED',
@@ -116,6 +304,9 @@ export const ERROR_CODES = [
   'NOT_CONFIGURED',
   'MISCONFIGURED',
   'AUTH_UNAVAILABLE',
+  'ADMIN_ONLY',
+  'NOT_FOUND',
+  'CONFLICT',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -6,7 +6,7 @@
  */
 import {appConfig} from '../../src/config';
 import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
-import {completedEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
+import {completedEvent, refundEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -46,19 +46,7 @@ const invitationOf = (login: string) => [...stack.github.invitations.values()].f
 const aMinuteLater = (sessionId: string) =>
   stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', sessionId);
 
-function refund(sessionId: string) {
-  const session = stack.stripe.sessions.get(sessionId)!;
-  return stack.deliver(
-    stripeEvent('charge.refunded', {
-      id: `ch_${sessionId.slice(-8)}`,
-      object: 'charge',
-      refunded: true,
-      amount: 9900,
-      amount_refunded: 9900,
-      payment_intent: session.payment_intent as string,
-    } as Stripe.Charge),
-  );
-}
+const refund = (sessionId: string) => stack.deliver(refundEvent(stack, sessionId));
 
 describe('invitations', () => {
   test('a paid buyer is invited (201): GitHub numeric id and invitation stored, status pending, then active once accepted', async () => {

@@ -3,7 +3,7 @@
  * payments, refunds and disputes. Each case is asserted on the store of record and on what the
  * buyer would notice (access, invitations, e-mails).
  */
-import {completedEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
+import {completedEvent, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -15,18 +15,6 @@ afterAll(() => stack.stop());
 const purchase = (sessionId: string) =>
   stack.worker.db.all<{status: string; revoke_reason: string | null}>('SELECT * FROM purchases WHERE session_id = ?', sessionId);
 const welcomeMailsTo = (email: string) => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
-
-function refundEvent(sessionId: string, refunded = true) {
-  const session = stack.stripe.sessions.get(sessionId)!;
-  return stripeEvent('charge.refunded', {
-    id: `ch_${sessionId.slice(-10)}`,
-    object: 'charge',
-    amount: 9900,
-    amount_refunded: refunded ? 9900 : 1000,
-    refunded,
-    payment_intent: session.payment_intent as string,
-  } as Stripe.Charge);
-}
 
 function disputeEvent(
   sessionId: string,
@@ -86,7 +74,7 @@ test('ten deliveries at once, of one event and of its twins, leave one purchase 
 test('a refund that arrives before its completion ends revoked, with no welcome e-mail', async () => {
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email});
-  expect((await stack.deliver(refundEvent(sessionId))).status).toBe(200);
+  expect((await stack.deliver(refundEvent(stack, sessionId))).status).toBe(200);
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'})]);
   expect(welcomeMailsTo(email)).toHaveLength(0);
@@ -96,9 +84,9 @@ test('a partial refund keeps access; a full one revokes it', async () => {
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email});
   await stack.deliver(completedEvent(stack, sessionId));
-  await stack.deliver(refundEvent(sessionId, false));
+  await stack.deliver(refundEvent(stack, sessionId, false));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
-  await stack.deliver(refundEvent(sessionId, true));
+  await stack.deliver(refundEvent(stack, sessionId, true));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
 });
 
@@ -183,7 +171,7 @@ describe('a dispute won gives access back', () => {
   test('a refund during the dispute stays final when the dispute is won', async () => {
     const {user, sessionId} = await buyerWithSeat();
     await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
-    await stack.deliver(refundEvent(sessionId));
+    await stack.deliver(refundEvent(stack, sessionId));
     await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
     expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'})]);
     expect(await hasPaid(user)).toBe(false);

@@ -188,6 +188,19 @@ export function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 }
 
+/** A refund of a paid session's charge, as Stripe sends it: full unless `refunded` is false. */
+export function refundEvent(stack: Stack, sessionId: string, refunded = true) {
+  const session = stack.stripe.sessions.get(sessionId)!;
+  return stripeEvent('charge.refunded', {
+    id: `ch_${sessionId.slice(-10)}`,
+    object: 'charge',
+    amount: 9900,
+    amount_refunded: refunded ? 9900 : 1000,
+    refunded,
+    payment_intent: session.payment_intent as string,
+  } as Stripe.Charge);
+}
+
 /** A completed session's event, as Stripe sends it. */
 export function completedEvent(stack: Stack, sessionId: string, id?: string) {
   return stripeEvent('checkout.session.completed', stack.stripe.sessions.get(sessionId)!, id);

@@ -2,6 +2,7 @@ import {Hono} from 'hono';
 import {bodyLimit} from 'hono/body-limit';
 import {cors} from 'hono/cors';
 import {accessRoutes} from './access/routes';
+import {adminRoutes} from './admin/routes';
 import {analyticsRoutes} from './analytics';
 import {API_PATHS} from '../../src/config/api';
 import type {AppEnv} from './app';
@@ -41,6 +42,7 @@ app.route(API_PATHS.plausible, analyticsRoutes);
 app.route('/', paymentRoutes);
 app.route('/', accessRoutes);
 app.route('/', leadRoutes);
+app.route('/', adminRoutes);
 
 app.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));

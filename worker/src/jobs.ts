@@ -32,18 +32,20 @@ export interface NewJob {
   kind: JobKind;
   payload: unknown;
   runAfter?: number;
+  /** The purchase the job works for, so the seller's console can list it there. */
+  sessionId?: string;
 }
 
 /** The statement that adds a job, for a batch that must store it with something else. */
 export function enqueueStatement(db: D1Database, job: NewJob, now = Date.now()): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+      `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     )
-    .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now);
+    .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now, job.sessionId ?? null);
 }
 
 /** The job's id, or null when a job with this key already exists. */

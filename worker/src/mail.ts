@@ -1,4 +1,4 @@
-import {appConfig} from '../../src/config';
+import {appConfig, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import type {Settings} from './settings';
 
@@ -42,6 +42,33 @@ export async function sendMail(settings: Settings, message: MailMessage): Promis
     throw new RetryableError(detail, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
   }
   throw new PermanentError(detail);
+}
+
+/** Cents as the seller reads them: `$99.00`, `€49.00`, or the code for other currencies. */
+export function formatAmount(amount: number | null | undefined, currency: string | null | undefined): string {
+  if (amount === null || amount === undefined) return 'an unknown amount';
+  const code = (currency ?? 'usd').toUpperCase();
+  return new Intl.NumberFormat('en-US', {style: 'currency', currency: code}).format(amount / 100);
+}
+
+/** News of a sale for the seller (`forwardRepliesTo`), with where to find it in the console. */
+export function saleMail(
+  settings: Settings,
+  sale: {plan: string; email: string | null; amount: number | null | undefined; currency: string | null | undefined},
+): MailMessage {
+  const {appName, mailgun} = appConfig;
+  const amount = formatAmount(sale.amount, sale.currency);
+  const find = `${settings.siteOrigin}${ROUTES.admin}${sale.email ? `?q=${encodeURIComponent(sale.email)}` : ''}`;
+  return {
+    from: mailgun.fromNoReply,
+    to: mailgun.forwardRepliesTo,
+    subject: `New sale: ${appName} ${sale.plan}, ${amount}`,
+    text: [
+      `${sale.email ?? 'A buyer'} bought ${appName} ${sale.plan} for ${amount}.`,
+      '',
+      `The purchase in your console: ${find}`,
+    ].join('\n'),
+  };
 }
 
 /** The one e-mail a buyer gets after paying: where to claim the code. */

@@ -1,5 +1,5 @@
 import type {Context as AccessContext, RemovalPayload} from './access/grants';
-import {performInvite, performRemoval, removalGaveUp} from './access/grants';
+import {performInvite, performRemoval, removalGaveUp, removalSucceeded} from './access/grants';
 import {claim, dueJobIds, type Job, markDone, markFailed} from './jobs';
 import {log} from './log';
 import {type MailMessage, sendMail} from './mail';
@@ -19,7 +19,9 @@ async function execute(env: Env, job: Job) {
       await performInvite(accessContext(env), payload.sessionId, payload.version);
       return;
     case 'github-remove':
-      return performRemoval(settingsOf(env), payload as RemovalPayload);
+      await performRemoval(settingsOf(env), payload as RemovalPayload);
+      await removalSucceeded(env.DB, payload as RemovalPayload);
+      return;
   }
 }
 

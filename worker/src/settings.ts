@@ -38,6 +38,8 @@ const settingsSchema = z.object({
   MAILGUN_WEBHOOK_SIGNING_KEY: optional,
   MAILGUN_API_URL: optional,
   PLAUSIBLE_HOST: optional.pipe(z.string().default('https://plausible.io')),
+  ADMIN_EMAILS: optional,
+  GITHUB_EXEMPT: optional,
 });
 
 type Parsed = z.output<typeof settingsSchema>;
@@ -45,6 +47,10 @@ type Parsed = z.output<typeof settingsSchema>;
 export interface Settings extends Parsed {
   /** The site's origin, e.g. `https://slipway.dev`. */
   siteOrigin: string;
+  /** The verified e-mails that may use the seller's console (lower-case); none when unset. */
+  adminEmails: string[];
+  /** GitHub logins the repository audit leaves out (lower-case), besides the repository's owner. */
+  githubExempt: string[];
   /** Which price ids the plans use: production for live keys, test otherwise. */
   stripeMode: StripeMode;
 }
@@ -83,7 +89,18 @@ function check(env: Env): Settings | HttpError {
           : null;
     if (refusal) return misconfigured(`FIREBASE_AUTH_EMULATOR_HOST is set, so ${refusal}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`);
   }
-  return {...vars, siteOrigin: siteUrl.origin, stripeMode: live ? 'production' : 'test'};
+  return {
+    ...vars,
+    siteOrigin: siteUrl.origin,
+    stripeMode: live ? 'production' : 'test',
+    adminEmails: list(vars.ADMIN_EMAILS),
+    githubExempt: list(vars.GITHUB_EXEMPT),
+  };
+}
+
+/** A comma-separated variable, lower-cased, blanks dropped. */
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
 }
 
 function misconfigured(message: string) {

@@ -29,6 +29,7 @@ export type InviteResult = {state: 'invited'; invitationId: number} | {state: 'a
 export interface Invitation {
   id: number;
   inviteeId: number | null;
+  inviteeLogin: string | null;
   expired: boolean;
 }
 
@@ -45,6 +46,8 @@ export interface Repository {
   isCollaborator(username: string): Promise<boolean>;
   /** The repository's open and expired invitations. */
   invitations(): Promise<Invitation[]>;
+  /** The repository's direct collaborators: the accounts added to it, by hand or by invitation. */
+  collaborators(): Promise<GitHubUser[]>;
 }
 
 export function repositoryFor(settings: Settings): Repository {
@@ -90,12 +93,18 @@ export function repositoryFor(settings: Settings): Repository {
       }),
     isCollaborator: (username) =>
       call(async () => (await orNull(octokit.rest.repos.checkCollaborator({owner, repo, username}))) !== null),
+    collaborators: () =>
+      call(async () => {
+        const all = await octokit.paginate(octokit.rest.repos.listCollaborators, {owner, repo, affiliation: 'direct', per_page: 100});
+        return all.map((user) => ({id: user.id, login: user.login}));
+      }),
     invitations: () =>
       call(async () => {
         const all = await octokit.paginate(octokit.rest.repos.listInvitations, {owner, repo, per_page: 100});
         return all.map((invitation) => ({
           id: invitation.id,
           inviteeId: invitation.invitee?.id ?? null,
+          inviteeLogin: invitation.invitee?.login ?? null,
           expired: invitation.expired === true,
         }));
       }),

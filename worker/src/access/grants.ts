@@ -122,14 +122,16 @@ async function refusalFor(
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}},
+  {byAdmin = false}: {byAdmin?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   const current = await readGrant(db, request.sessionId);
   const sameAccount = isFor(current, request.github);
   if (live(current) && sameAccount) return resultOf(current);
 
-  // Moving the seat away from an account this worker invited is what the limit counts.
-  const move = current !== null && current.invitation_id !== null && !sameAccount;
+  // Moving the seat away from an account this worker invited is what the limit counts; the
+  // seller's own moves do not.
+  const move = !byAdmin && current !== null && current.invitation_id !== null && !sameAccount;
   const max = appConfig.repository.maxUsernameChanges;
   if (move && current.username_changes >= max) {
     throw new HttpError(
@@ -205,6 +207,7 @@ async function inviteNowOrLater(context: Context, grant: Grant, {checked}: {chec
       await enqueue(context.db, {
         key: `invite:${grant.session_id}:${grant.version}`,
         kind: 'github-invite',
+        sessionId: grant.session_id,
         payload: {sessionId: grant.session_id, version: grant.version},
         runAfter: Date.now() + (err.retryAfterMs ?? 60_000),
       });
@@ -368,6 +371,7 @@ async function removeNowOrLater(context: Context, grant: Grant, reason: string) 
   const id = await enqueue(context.db, {
     key: `remove:${grant.session_id}:${grant.version}:${grant.invitation_id}`,
     kind: 'github-remove',
+    sessionId: grant.session_id,
     payload,
   });
   log.info('access.removal_queued', {sessionId: grant.session_id, reason, jobId: id});
@@ -391,6 +395,17 @@ export async function performRemoval(settings: Settings, payload: RemovalPayload
     }
     throw err;
   }
+}
+
+/** A removal that had failed for good went through after all (a retry): the grant is revoked. */
+export async function removalSucceeded(db: D1Database, payload: RemovalPayload) {
+  await db
+    .prepare(
+      `UPDATE access_grants SET status = 'revoked', detail = NULL, updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'removal_failed'`,
+    )
+    .bind(payload.sessionId, payload.version, Date.now())
+    .run();
 }
 
 /**
@@ -471,7 +486,12 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
 }
 
 /** A fresh invitation for the same account after the last one expired; the old one is withdrawn. */
-export async function resendInvitation(context: Context, grant: Grant, userId: string): Promise<AccessResult> {
+export async function resendInvitation(
+  context: Context,
+  grant: Grant,
+  userId: string,
+  options: {byAdmin?: boolean} = {},
+): Promise<AccessResult> {
   await context.db
     .prepare(
       `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
@@ -479,9 +499,9 @@ export async function resendInvitation(context: Context, grant: Grant, userId: s
     )
     .bind(grant.session_id, grant.version, Date.now())
     .run();
-  return requestAccess(context, {
-    sessionId: grant.session_id,
-    userId,
-    github: {login: grant.github_username, id: grant.github_user_id},
-  });
+  return requestAccess(
+    context,
+    {sessionId: grant.session_id, userId, github: {login: grant.github_username, id: grant.github_user_id}},
+    options,
+  );
 }

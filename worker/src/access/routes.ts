@@ -5,13 +5,12 @@ import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
-import {PermanentError} from '../jobs';
-import {log} from '../log';
 import {accessContext} from '../outbox';
 import {paidPurchaseOf} from '../payments/purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
+import {reportGitHub} from './reportGitHub';
 import {grantForUser, observeGrant, readGrant, requestAccess, resendInvitation} from './grants';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
@@ -85,18 +84,3 @@ export const accessRoutes = new Hono<AppEnv>()
       throw reportGitHub(err);
     }
   });
-
-/**
- * GitHub's refusals reach the buyer as our message with GitHub's status class; GitHub's own text
- * goes to the logs only. Our own answers pass through.
- */
-function reportGitHub(err: unknown): unknown {
-  if (err instanceof PermanentError) return new HttpError(422, err.message, 'GITHUB_REFUSED');
-  if (err instanceof GitHubFailure) {
-    log.warn('access.github_failed', {status: err.status, error: err.message});
-    return err.transient
-      ? new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE')
-      : new HttpError(422, 'GitHub refused the request. Check the username or contact support.', 'GITHUB_REFUSED');
-  }
-  return err;
-}

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId} from '../../../src/config';
 import {revokeAccess} from '../access/grants';
-import {enqueue} from '../jobs';
+import {enqueueStatement} from '../jobs';
 import {log} from '../log';
-import {welcomeMail} from '../mail';
+import {saleMail, welcomeMail} from '../mail';
 import {accessContext, runJob} from '../outbox';
 import {settingsOf} from '../settings';
 import type {PurchaseStatus} from './purchases';
@@ -42,11 +42,11 @@ export async function fulfillCheckout(
   const statements = [
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
-         status, revoke_reason, created_at, updated_at)
+         status, revoke_reason, created_at, updated_at, amount_total, currency)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
-         (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10)
+         (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12)
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -59,8 +59,23 @@ export async function fulfillCheckout(
            WHEN purchases.status = 'paid' THEN 'paid'
            ELSE excluded.status END,
          revoke_reason = COALESCE(purchases.revoke_reason, excluded.revoke_reason),
+         amount_total = COALESCE(excluded.amount_total, purchases.amount_total),
+         currency = COALESCE(excluded.currency, purchases.currency),
          updated_at = excluded.updated_at`,
-    ).bind(sessionId, customerId, userId, email, priceId, plan, paymentIntentId, observed, session.created * 1000, now),
+    ).bind(
+      sessionId,
+      customerId,
+      userId,
+      email,
+      priceId,
+      plan,
+      paymentIntentId,
+      observed,
+      session.created * 1000,
+      now,
+      session.amount_total ?? null,
+      session.currency ?? null,
+    ),
     env.DB.prepare('SELECT status FROM purchases WHERE session_id = ?1').bind(sessionId),
   ];
   if (customerId) {
@@ -75,14 +90,17 @@ export async function fulfillCheckout(
   const results = await env.DB.batch<{status: PurchaseStatus}>(statements);
   const status = results[results.length - 1]!.results[0]!.status;
 
-  if (status === 'paid' && email) {
-    // The key makes the welcome e-mail unique per purchase, whoever gets here first.
-    const jobId = await enqueue(env.DB, {
-      key: `welcome:${sessionId}`,
-      kind: 'mail',
-      payload: welcomeMail(settings, email, plan),
-    });
-    if (jobId !== null) await runJob(env, jobId);
+  if (status === 'paid') {
+    // The keys make each e-mail unique per purchase, whoever gets here first: the buyer's welcome,
+    // and the seller's news of the sale.
+    const mails = [
+      ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan)}] : []),
+      {key: `sale:${sessionId}`, message: saleMail(settings, {plan, email, amount: session.amount_total, currency: session.currency})},
+    ];
+    const queued = await env.DB.batch<{id: number}>(
+      mails.map(({key, message}) => enqueueStatement(env.DB, {key, kind: 'mail', payload: message, sessionId})),
+    );
+    for (const {results} of queued) if (results[0]) await runJob(env, results[0].id);
   }
   if (status === 'revoked') await revokeAccess(accessContext(env), sessionId, 'payment refunded or disputed');
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});

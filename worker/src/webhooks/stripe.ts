@@ -48,20 +48,21 @@ export const stripeWebhook = new Hono<AppEnv>().post(
     if (!handler) {
       // Nothing to do but remember it: one statement, and a repeat changes nothing either.
       await c.env.DB.prepare(
-        `INSERT INTO stripe_events (id, type, received_at, processed_at) VALUES (?1, ?2, ?3, ?3)
+        `INSERT INTO stripe_events (id, type, received_at, processed_at, object_id, payment_intent_id)
+         VALUES (?1, ?2, ?3, ?3, ?4, ?5)
          ON CONFLICT (id) DO NOTHING`,
       )
-        .bind(event.id, event.type, Date.now())
+        .bind(event.id, event.type, Date.now(), ...subjectOf(event))
         .run();
       return c.json({received: true, handled: false});
     }
 
     const recorded = await c.env.DB.prepare(
-      `INSERT INTO stripe_events (id, type, received_at) VALUES (?1, ?2, ?3)
+      `INSERT INTO stripe_events (id, type, received_at, object_id, payment_intent_id) VALUES (?1, ?2, ?3, ?4, ?5)
        ON CONFLICT (id) DO UPDATE SET id = id
        RETURNING processed_at`,
     )
-      .bind(event.id, event.type, Date.now())
+      .bind(event.id, event.type, Date.now(), ...subjectOf(event))
       .first<{processed_at: number | null}>();
     if (recorded?.processed_at) return c.json({received: true, duplicate: true});
 
@@ -71,6 +72,12 @@ export const stripeWebhook = new Hono<AppEnv>().post(
     return c.json({received: true, handled});
   },
 );
+
+/** What an event is about, so a purchase's page can list its events: the object and its payment. */
+function subjectOf(event: Stripe.Event): [string | null, string | null] {
+  const object = event.data.object as {id?: unknown; payment_intent?: string | {id: string} | null};
+  return [typeof object.id === 'string' ? object.id : null, idOf(object.payment_intent ?? null)];
+}
 
 type EventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, {type: T}>;
 type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>) => Promise<boolean>;

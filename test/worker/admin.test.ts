@@ -1,0 +1,347 @@
+/**
+ * The seller's console on the worker: who gets in, what it shows (sales, purchases and their
+ * history, failures, the repository audit, leads, the admin log), and that each action changes D1
+ * and GitHub (the recorded stand-in) as it says, and is written to the admin log.
+ */
+import {appConfig} from '../../src/config';
+import {
+  adminPath,
+  ADMIN_PATHS,
+  type AdminAuditEntry,
+  type AdminJob,
+  type AdminPurchase,
+  type AdminPurchaseDetail,
+  type Page,
+  type RepositoryAudit,
+  type SalesSummary,
+} from '../../src/config/api';
+import {OWNER} from '../../scripts/local/githubApi';
+import {completedEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
+
+const ADMIN_EMAIL = 'seller@slipway.dev';
+let stack: Stack;
+let admin: SignedInUser;
+
+beforeAll(async () => {
+  // The recording's owner account stands for the seller's own: exempt from the audit.
+  stack = await startStack({ADMIN_EMAILS: `someone-else@slipway.dev, ${ADMIN_EMAIL.toUpperCase()}`, GITHUB_EXEMPT: OWNER});
+  admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
+});
+afterAll(() => stack.stop());
+
+const get = async <T>(path: string, as = admin) => {
+  const response = await stack.call(path, {token: as.idToken});
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+const post = (path: string, body: unknown = {}, as = admin) => stack.call(path, {token: as.idToken, body});
+const purchasePath = (path: string, sessionId: string) => adminPath(path, {sessionId});
+
+let accounts = 0;
+const githubAccount = () => stack.github.addUser(`admin-test-${Date.now().toString(36)}-${accounts++}`).login;
+const invitationOf = (login: string) => [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
+const grantOf = async (sessionId: string) =>
+  (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0];
+const auditEntries = async () => (await get<Page<AdminAuditEntry>>(ADMIN_PATHS.auditLog)).items;
+
+async function buyer(options: {seat?: boolean; accept?: boolean} = {}) {
+  const user = await stack.signUp();
+  const sessionId = await stack.paidCheckout({email: user.email, user});
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  let login: string | undefined;
+  if (options.seat) {
+    login = githubAccount();
+    expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+    if (options.accept) stack.github.accept(invitationOf(login)!.id);
+  }
+  return {user, sessionId, login};
+}
+
+const refund = (sessionId: string) => stack.deliver(refundEvent(stack, sessionId));
+
+describe('who gets in', () => {
+  // Every row has its three values: jest passes a `done` callback for a missing one, and waits on it.
+  const routes: [string, string, unknown][] = [
+    ['GET', ADMIN_PATHS.sales, undefined],
+    ['GET', ADMIN_PATHS.purchases, undefined],
+    ['GET', purchasePath(ADMIN_PATHS.purchase, 'cs_test_any'), undefined],
+    ['POST', purchasePath(ADMIN_PATHS.grant, 'cs_test_any'), {username: 'octocat'}],
+    ['POST', purchasePath(ADMIN_PATHS.revoke, 'cs_test_any'), {}],
+    ['POST', purchasePath(ADMIN_PATHS.resend, 'cs_test_any'), {}],
+    ['POST', purchasePath(ADMIN_PATHS.resetUsernameChanges, 'cs_test_any'), {}],
+    ['GET', ADMIN_PATHS.jobs, undefined],
+    ['POST', adminPath(ADMIN_PATHS.retryJob, {jobId: 1}), {}],
+    ['GET', ADMIN_PATHS.repositoryAudit, undefined],
+    ['POST', ADMIN_PATHS.repositoryFix, {kind: 'paid_missing', githubUserId: 1}],
+    ['GET', ADMIN_PATHS.leads, undefined],
+    ['GET', ADMIN_PATHS.leadsCsv, undefined],
+    ['GET', ADMIN_PATHS.auditLog, undefined],
+  ];
+
+  test.each(routes)('%s %s refuses a visitor (401), a buyer (403) and the admin e-mail unverified (403)', async (method, path, body) => {
+    const send = (token?: string) => stack.call(path, {method, token, body});
+    expect((await send()).status).toBe(401);
+    const buyer = await stack.signUp({verified: true});
+    const asBuyer = await send(buyer.idToken);
+    expect(asBuyer.status).toBe(403);
+    expect(await asBuyer.json()).toEqual({error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'});
+    // The admin's address, but not proved: anybody can sign up with any address.
+    const impostor = await stack.signUp({email: `admin+${Date.now().toString(36)}@slipway.dev`});
+    const unverified = await stack.worker.fetch(path, {
+      method,
+      headers: {authorization: `Bearer ${impostor.idToken}`, 'content-type': 'application/json'},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(unverified.status).toBe(403);
+    expect(await stack.worker.db.all('SELECT id FROM admin_audit WHERE admin_email != ?', ADMIN_EMAIL)).toEqual([]);
+  });
+
+  test('an unverified account with the admin e-mail itself is refused', async () => {
+    const bare = await startStack({ADMIN_EMAILS: 'unproved@slipway.dev'});
+    try {
+      const unproved = await bare.signUp({email: 'unproved@slipway.dev'});
+      expect((await bare.call(ADMIN_PATHS.sales, {token: unproved.idToken})).status).toBe(403);
+      expect((await bare.call(ADMIN_PATHS.sales, {token: (await bare.verify(unproved)).idToken})).status).toBe(200);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  test('with ADMIN_EMAILS unset, nobody gets in', async () => {
+    const bare = await startStack({ADMIN_EMAILS: ''});
+    try {
+      const seller = await bare.signUp({verified: true});
+      const response = await bare.call(ADMIN_PATHS.sales, {token: seller.idToken});
+      expect(response.status).toBe(403);
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+
+describe('what the console shows', () => {
+  test('sales: revenue by day and plan over 30 days, refunds, buyers, totals', async () => {
+    const before = await get<SalesSummary>(ADMIN_PATHS.sales);
+    const {sessionId: refunded} = await buyer();
+    await buyer();
+    await refund(refunded);
+    const after = await get<SalesSummary>(ADMIN_PATHS.sales);
+    const advanced = appConfig.stripe.plans[1]!;
+    expect(after.days).toHaveLength(30);
+    expect(after.days.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
+    expect(after.currency).toBe('usd');
+    expect(after.revenue - before.revenue).toBe(advanced.price * 100);
+    expect(after.buyers - before.buyers).toBe(1);
+    expect(after.refunds.count - before.refunds.count).toBe(1);
+    expect(after.refunds.amount - before.refunds.amount).toBe(advanced.price * 100);
+    const today = (summary: SalesSummary) => summary.days.at(-1)!.byPlan[advanced.name] ?? 0;
+    expect(today(after) - today(before)).toBe(advanced.price * 100);
+  });
+
+  test('purchases: newest first, a page at a time, searched by e-mail, GitHub username or session id', async () => {
+    const {user, sessionId, login} = await buyer({seat: true});
+    const first = await get<Page<AdminPurchase>>(ADMIN_PATHS.purchases);
+    expect(first.items[0]).toMatchObject({
+      sessionId,
+      email: user.email,
+      plan: 'Advanced',
+      amount: 9900,
+      currency: 'usd',
+      state: 'paid',
+      access: {status: 'pending', username: login, usernameChanges: 0},
+    });
+    expect(first.pageSize).toBe(25);
+    const byEmail = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${encodeURIComponent(user.email.slice(0, 12))}`);
+    expect(byEmail.items.map((item) => item.sessionId)).toContain(sessionId);
+    const byLogin = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${login!.toUpperCase()}`);
+    expect(byLogin).toMatchObject({total: 1, items: [{sessionId}]});
+    const bySession = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`);
+    expect(bySession).toMatchObject({total: 1, items: [{sessionId}]});
+    const nothing = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=nobody-at-all@example.com`);
+    expect(nothing).toEqual({items: [], page: 1, pageSize: 25, total: 0});
+  });
+
+  test('pagination covers every purchase once', async () => {
+    for (let i = 0; i < 26; i++) await buyer();
+    const one = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?page=1`);
+    const two = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?page=2`);
+    expect(one.items).toHaveLength(25);
+    expect(one.total).toBeGreaterThanOrEqual(26);
+    const ids = [...one.items, ...two.items].map((item) => item.sessionId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(one.items[0]!.createdAt).toBeGreaterThanOrEqual(two.items[0]!.createdAt);
+  });
+
+  test("a purchase's page: its webhook events, invitations, e-mails and admin actions", async () => {
+    const {sessionId, login} = await buyer({seat: true});
+    await post(purchasePath(ADMIN_PATHS.resetUsernameChanges, sessionId));
+    const detail = await get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
+    const kinds = detail.history.map((event) => `${event.kind}: ${event.summary}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'stripe: checkout.session.completed',
+        'email: Welcome e-mail to the buyer',
+        'email: New-sale e-mail to the seller',
+        expect.stringMatching(new RegExp(`^invitation: @${login} \\(invitation \\d+\\): pending$`)),
+        `admin: reset_username_changes by ${ADMIN_EMAIL}`,
+      ]),
+    );
+    expect(detail).toMatchObject({sessionId, paymentIntentId: expect.stringMatching(/^pi_/), customerId: expect.stringMatching(/^cus_/)});
+    expect((await stack.call(purchasePath(ADMIN_PATHS.purchase, 'cs_test_nosuchpurchase'), {token: admin.idToken})).status).toBe(404);
+  });
+
+  test('leads: a page, and the whole list as CSV', async () => {
+    const emails = [uniqueEmail('lead'), uniqueEmail('lead')];
+    for (const email of emails) await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `10.7.0.${accounts++}`}});
+    const page = await get<Page<{email: string}>>(ADMIN_PATHS.leads);
+    expect(page.items.slice(0, 2).map((lead) => lead.email).sort()).toEqual(emails.map((email) => email.toLowerCase()).sort());
+    const csv = await stack.call(ADMIN_PATHS.leadsCsv, {token: admin.idToken});
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="leads.csv"');
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('email,created_at');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(expect.arrayContaining(emails.map((email) => email.toLowerCase())));
+  });
+
+  test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried when Mailgun fails', async () => {
+    stack.mailgun.failNext(503);
+    const {user, sessionId} = await buyer();
+    const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === appConfig.mailgun.forwardRepliesTo && mail.fields.text?.includes(user.email));
+    // The first attempt failed; the outbox sends it later, once.
+    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE key = ? AND status = 'pending'", `sale:${sessionId}`);
+    await stack.worker.scheduled();
+    await stack.deliver(completedEvent(stack, sessionId));
+    expect(news()).toHaveLength(1);
+    expect(news()[0]!.fields).toMatchObject({
+      subject: 'New sale: Slipway Advanced, $99.00',
+      text: expect.stringContaining(`${user.email} bought Slipway Advanced for $99.00.`),
+    });
+    expect(news()[0]!.fields.text).toContain(`/admin?q=${encodeURIComponent(user.email)}`);
+  });
+});
+
+describe('access actions change D1 and GitHub, and are logged', () => {
+  test('grant: invites the account for the purchase', async () => {
+    const {sessionId} = await buyer();
+    const login = githubAccount();
+    const response = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login});
+    expect(await response.json()).toEqual({status: 'invited', detail: `@${login}: invited`});
+    expect(invitationOf(login)).toBeDefined();
+    expect(await grantOf(sessionId)).toMatchObject({github_username: login, status: 'pending'});
+    expect((await auditEntries())[0]).toMatchObject({admin: ADMIN_EMAIL, action: 'grant', sessionId, detail: `@${login}: invited`});
+  });
+
+  test('grant refuses an account already on the repository, and a purchase that is not paid', async () => {
+    const {sessionId} = await buyer();
+    const taken = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: OWNER});
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toMatchObject({code: 'GITHUB_ACCOUNT_TAKEN'});
+    await refund(sessionId);
+    const refunded = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: githubAccount()});
+    expect(refunded.status).toBe(409);
+    expect(await stack.worker.db.all("SELECT id FROM admin_audit WHERE session_id = ? AND action = 'grant'", sessionId)).toEqual([]);
+  });
+
+  test('revoke: removes the account it invited; grant again: invites it again', async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked'});
+    expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(409);
+
+    expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login})).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
+    expect(invitationOf(login!)).toBeDefined();
+    expect((await auditEntries()).slice(0, 2).map((entry) => entry.action)).toEqual(['grant', 'revoke']);
+  });
+
+  test('resend: a fresh invitation, the expired one withdrawn', async () => {
+    const {sessionId, login} = await buyer({seat: true});
+    const old = invitationOf(login!)!.id;
+    stack.github.expire(old);
+    expect(await (await post(purchasePath(ADMIN_PATHS.resend, sessionId))).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
+    expect(stack.github.invitations.has(old)).toBe(false);
+    expect(invitationOf(login!)!.id).not.toBe(old);
+    expect((await auditEntries())[0]).toMatchObject({action: 'resend', sessionId});
+  });
+
+  test("reset: the purchase may move its seat again; the admin's own moves do not count", async () => {
+    const {user, sessionId} = await buyer({seat: true});
+    const max = appConfig.repository.maxUsernameChanges;
+    for (let move = 0; move < max; move++) {
+      await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: user.uid}});
+    }
+    expect(await grantOf(sessionId)).toMatchObject({username_changes: max});
+    await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: githubAccount()});
+    expect(await grantOf(sessionId)).toMatchObject({username_changes: max});
+    expect((await post(purchasePath(ADMIN_PATHS.resetUsernameChanges, sessionId))).status).toBe(200);
+    expect(await grantOf(sessionId)).toMatchObject({username_changes: 0});
+    const again = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: user.uid}});
+    expect(again.status).toBe(200);
+  });
+});
+
+describe('failures', () => {
+  test('a removal that failed for good stands out, and Retry finishes it once GitHub answers', async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    stack.github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}}, 100);
+    await refund(sessionId);
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
+      await stack.worker.scheduled();
+    }
+    const jobs = await get<AdminJob[]>(ADMIN_PATHS.jobs);
+    const removal = jobs.find((job) => job.sessionId === sessionId && job.kind === 'github-remove')!;
+    expect(removal).toMatchObject({state: 'failed', attempts: 12, removalFailed: true, lastError: expect.stringContaining('503')});
+    expect(await grantOf(sessionId)).toMatchObject({status: 'removal_failed'});
+
+    stack.github.clearFailures();
+    const retried = await post(adminPath(ADMIN_PATHS.retryJob, {jobId: removal.id}));
+    expect(await retried.json()).toEqual({status: 'done', detail: `job ${removal.id} (github-remove): done`});
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked'});
+    expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === removal.id)).toBeUndefined();
+    expect((await auditEntries())[0]).toMatchObject({action: 'retry_job', sessionId, detail: `job ${removal.id} (github-remove): done`});
+    expect((await post(adminPath(ADMIN_PATHS.retryJob, {jobId: removal.id}))).status).toBe(404);
+  });
+});
+
+describe('repository audit', () => {
+  test('lists who is there without paying, paid seats missing, revoked seats still there; each fix works', async () => {
+    // Invited by hand, outside any purchase.
+    const stranger = githubAccount();
+    stack.github.collaborators.add(stranger.toLowerCase());
+    // A paid seat whose collaborator was removed by hand.
+    const missing = await buyer({seat: true, accept: true});
+    stack.github.collaborators.delete(missing.login!.toLowerCase());
+    // A refunded seat whose removal failed.
+    const kept = await buyer({seat: true, accept: true});
+    stack.github.failNext('DELETE /repos/', {status: 403, body: {message: 'Must have admin rights to Repository.'}});
+    await refund(kept.sessionId);
+    expect(await grantOf(kept.sessionId)).toMatchObject({status: 'removal_failed'});
+
+    const audit = await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit);
+    const differences = audit.differences.map(({kind, login, sessionId}) => ({kind, login, sessionId}));
+    expect(differences).toEqual(
+      expect.arrayContaining([
+        {kind: 'unpaid_on_repository', login: stranger, sessionId: null},
+        {kind: 'paid_missing', login: missing.login, sessionId: missing.sessionId},
+        {kind: 'revoked_present', login: kept.login, sessionId: kept.sessionId},
+      ]),
+    );
+    expect(audit.exempt).toEqual(expect.arrayContaining([OWNER.toLowerCase()]));
+    expect(audit.differences.find((difference) => difference.login === OWNER)).toBeUndefined();
+
+    for (const difference of audit.differences) {
+      const fixed = await post(ADMIN_PATHS.repositoryFix, {kind: difference.kind, githubUserId: difference.githubUserId});
+      expect(fixed.status).toBe(200);
+    }
+    expect(stack.github.collaborators.has(stranger.toLowerCase())).toBe(false);
+    expect(stack.github.collaborators.has(kept.login!.toLowerCase())).toBe(false);
+    expect(invitationOf(missing.login!)).toBeDefined();
+    expect((await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit)).differences).toEqual([]);
+    expect((await auditEntries()).filter((entry) => entry.action === 'repository_fix').length).toBeGreaterThanOrEqual(3);
+
+    const gone = await post(ADMIN_PATHS.repositoryFix, {kind: 'unpaid_on_repository', githubUserId: 1});
+    expect(gone.status).toBe(409);
+  });
+});

@@ -1,0 +1,19 @@
+import {HttpError} from '../errors';
+import {PermanentError} from '../jobs';
+import {log} from '../log';
+import {GitHubFailure} from './github';
+
+/**
+ * GitHub's refusals reach the buyer as our message with GitHub's status class; GitHub's own text
+ * goes to the logs only. Our own answers pass through.
+ */
+export function reportGitHub(err: unknown): unknown {
+  if (err instanceof PermanentError) return new HttpError(422, err.message, 'GITHUB_REFUSED');
+  if (err instanceof GitHubFailure) {
+    log.warn('access.github_failed', {status: err.status, error: err.message});
+    return err.transient
+      ? new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE')
+      : new HttpError(422, 'GitHub refused the request. Check the username or contact support.', 'GITHUB_REFUSED');
+  }
+  return err;
+}

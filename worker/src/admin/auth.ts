@@ -1,0 +1,32 @@
+import {createMiddleware} from 'hono/factory';
+import type {AdminAction} from '../../../src/config/api';
+import type {AppEnv} from '../app';
+import {currentUser, requireUser} from '../auth/middleware';
+import {HttpError} from '../errors';
+import {settingsOf} from '../settings';
+
+/**
+ * The seller's console is for the verified e-mails in ADMIN_EMAILS only: the server checks every
+ * call, the page is only a view. With ADMIN_EMAILS unset nobody gets in.
+ */
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  await requireUser(c, async () => {
+    const user = currentUser(c);
+    const admins = settingsOf(c.env).adminEmails;
+    if (!user.email || !user.emailVerified || !admins.includes(user.email)) {
+      throw new HttpError(403, "Only the seller's admins may use the console", 'ADMIN_ONLY');
+    }
+    await next();
+  });
+});
+
+/** Writes down an admin action: who, what, when, on which purchase. */
+export function recordAction(
+  db: D1Database,
+  entry: {admin: string; action: AdminAction; sessionId?: string | null; detail?: string | null},
+) {
+  return db
+    .prepare('INSERT INTO admin_audit (admin_email, action, session_id, detail, created_at) VALUES (?1, ?2, ?3, ?4, ?5)')
+    .bind(entry.admin, entry.action, entry.sessionId ?? null, entry.detail ?? null, Date.now())
+    .run();
+}

@@ -1,0 +1,173 @@
+import {appConfig} from '../../../src/config';
+import type {
+  AdminPurchase,
+  AdminPurchaseDetail,
+  GrantStatus,
+  Page,
+  PurchaseEvent,
+  PurchaseState,
+} from '../../../src/config/api';
+import {maskSessionIds} from '../log';
+
+/**
+ * Purchases as the seller's console shows them: a page at a time, newest first, searched by
+ * e-mail, GitHub username or session id, each with its GitHub access. One D1 round trip for the
+ * page and its count; every filter is a prefix, so it runs on an index.
+ */
+export const PAGE_SIZE = 25;
+
+interface Row {
+  session_id: string;
+  created_at: number;
+  email: string | null;
+  plan: string | null;
+  amount_total: number | null;
+  currency: string | null;
+  status: 'open' | 'paid' | 'failed' | 'revoked';
+  revoke_reason: string | null;
+  payment_intent_id: string | null;
+  customer_id: string | null;
+  user_id: string | null;
+  grant_status: GrantStatus | null;
+  github_username: string | null;
+  username_changes: number | null;
+}
+
+const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.currency, p.status, p.revoke_reason,
+    p.payment_intent_id, p.customer_id, p.user_id,
+    g.status AS grant_status, g.github_username, g.username_changes
+  FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
+
+/** The end of a prefix range: every string that starts with `prefix` sorts below it. */
+const upTo = (prefix: string) => `${prefix}\u{10FFFF}`;
+
+/**
+ * Which rows a search means: a session id (`cs_…`), or else the start of an e-mail or of a GitHub
+ * username (case does not matter for either).
+ */
+function filterFor(query: string): {where: string; params: unknown[]} {
+  const q = query.trim();
+  if (q === '') return {where: '', params: []};
+  if (q.startsWith('cs_')) return {where: 'WHERE p.session_id >= ?1 AND p.session_id < ?2', params: [q, upTo(q)]};
+  const lower = q.toLowerCase();
+  return {
+    where: `WHERE (p.email >= ?1 AND p.email < ?2) OR p.session_id IN (SELECT session_id FROM access_grants
+      WHERE github_username >= ?1 COLLATE NOCASE AND github_username < ?2 COLLATE NOCASE)`,
+    params: [lower, upTo(lower)],
+  };
+}
+
+export async function listPurchases(db: D1Database, query: string, page: number): Promise<Page<AdminPurchase>> {
+  const {where, params} = filterFor(query);
+  const offset = (page - 1) * PAGE_SIZE;
+  const [rows, count] = await db.batch<Row | {total: number}>([
+    db
+      .prepare(`${SELECT} ${where} ORDER BY p.created_at DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
+      .bind(...params),
+    db.prepare(`SELECT COUNT(*) AS total FROM purchases p ${where}`).bind(...params),
+  ]);
+  return {
+    items: (rows!.results as Row[]).map(toPurchase),
+    page,
+    pageSize: PAGE_SIZE,
+    total: (count!.results[0] as {total: number}).total,
+  };
+}
+
+export async function purchaseDetail(db: D1Database, sessionId: string): Promise<AdminPurchaseDetail | null> {
+  const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
+  if (!row) return null;
+  const [events, jobs, actions, grant] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(
+        `SELECT type, received_at, processed_at FROM stripe_events
+         WHERE object_id = ?1 OR (?2 IS NOT NULL AND payment_intent_id = ?2) ORDER BY received_at`,
+      )
+      .bind(sessionId, row.payment_intent_id),
+    db
+      .prepare('SELECT key, kind, status, attempts, last_error, payload, created_at, updated_at FROM jobs WHERE session_id = ?1 ORDER BY id')
+      .bind(sessionId),
+    db.prepare('SELECT action, admin_email, detail, created_at FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
+    db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
+  ]);
+  const history: PurchaseEvent[] = [
+    ...events!.results.map((event) => ({
+      at: event.received_at as number,
+      kind: 'stripe' as const,
+      summary: event.type as string,
+      status: event.processed_at ? 'done' : 'pending',
+    })),
+    ...jobs!.results.map(jobEvent),
+    ...actions!.results.map((action) => ({
+      at: action.created_at as number,
+      kind: 'admin' as const,
+      summary: `${action.action as string} by ${action.admin_email as string}`,
+      detail: (action.detail as string | null) ?? undefined,
+    })),
+    ...grant!.results.map(grantEvent),
+  ].sort((a, b) => a.at - b.at);
+  return {
+    ...toPurchase(row),
+    paymentIntentId: row.payment_intent_id,
+    customerId: row.customer_id,
+    userId: row.user_id,
+    history,
+  };
+}
+
+function toPurchase(row: Row): AdminPurchase {
+  return {
+    sessionId: row.session_id,
+    createdAt: row.created_at,
+    email: row.email,
+    plan: row.plan,
+    amount: row.amount_total ?? fallbackAmount(row.plan),
+    // The config's prices are in US dollars.
+    currency: row.currency ?? 'usd',
+    state: stateOf(row),
+    access:
+      row.grant_status && row.github_username
+        ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}
+        : null,
+  };
+}
+
+/** Purchases recorded before amounts were: the plan's price in the config. */
+export function fallbackAmount(plan: string | null): number | null {
+  const found = appConfig.stripe.plans.find((candidate) => candidate.name === plan);
+  return found ? found.price * 100 : null;
+}
+
+export function stateOf(row: {status: Row['status']; revoke_reason: string | null}): PurchaseState {
+  if (row.status !== 'revoked') return row.status;
+  return row.revoke_reason === 'refunded' ? 'refunded' : 'disputed';
+}
+
+const JOB_SUMMARY: Record<string, (key: string) => string> = {
+  mail: (key) => (key.startsWith('sale:') ? 'New-sale e-mail to the seller' : 'Welcome e-mail to the buyer'),
+  'github-invite': () => 'Invitation (queued while GitHub was busy)',
+  'github-remove': () => 'Removal from the repository',
+};
+
+function jobEvent(job: Record<string, unknown>): PurchaseEvent {
+  const kind = job.kind as string;
+  const status = job.status === 'pending' && (job.attempts as number) > 0 ? 'retrying' : (job.status as string);
+  return {
+    at: job.created_at as number,
+    kind: kind === 'mail' ? 'email' : kind === 'github-remove' ? 'removal' : 'invitation',
+    summary: JOB_SUMMARY[kind]?.(job.key as string) ?? kind,
+    status,
+    detail: job.last_error ? maskSessionIds(job.last_error as string) : undefined,
+  };
+}
+
+function grantEvent(grant: Record<string, unknown>): PurchaseEvent {
+  const invitation = grant.invitation_id ? ` (invitation ${grant.invitation_id as number})` : '';
+  return {
+    at: grant.updated_at as number,
+    kind: 'invitation',
+    summary: `@${grant.github_username as string}${invitation}: ${grant.status as string}`,
+    status: grant.status as string,
+    detail: (grant.detail as string | null) ?? undefined,
+  };
+}

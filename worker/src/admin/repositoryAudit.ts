@@ -1,0 +1,84 @@
+import type {RepositoryAudit, RepositoryDifference, RepositoryFixRequest} from '../../../src/config/api';
+import {type Context, type Grant, readGrant, resendInvitation} from '../access/grants';
+import {repositoryFor} from '../access/github';
+import {HttpError} from '../errors';
+
+/**
+ * The repository as GitHub has it, against the paid grants: who is there without paying (added by
+ * hand, or a removal that failed), which paid grants are missing, and which revoked ones are still
+ * there. The repository's owner and GITHUB_EXEMPT are left out. Each difference has a fix.
+ */
+interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'status'> {
+  github_user_id: number;
+  purchase_status: string;
+}
+
+export async function auditRepository(context: Context): Promise<RepositoryAudit> {
+  const {settings, db} = context;
+  const repository = repositoryFor(settings);
+  const [collaborators, invitations, grants] = await Promise.all([
+    repository.collaborators(),
+    repository.invitations(),
+    db
+      .prepare(
+        `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status
+         FROM access_grants g JOIN purchases p ON p.session_id = g.session_id WHERE g.github_user_id IS NOT NULL`,
+      )
+      .all<GrantRow>(),
+  ]);
+  const exempt = [settings.GITHUB_REPO!.split('/')[0]!.toLowerCase(), ...settings.githubExempt];
+
+  const present = new Map<number, {login: string; on: 'collaborator' | 'invitation'}>();
+  for (const user of collaborators) present.set(user.id, {login: user.login, on: 'collaborator'});
+  for (const invitation of invitations) {
+    if (invitation.expired || invitation.inviteeId === null || present.has(invitation.inviteeId)) continue;
+    present.set(invitation.inviteeId, {login: invitation.inviteeLogin ?? String(invitation.inviteeId), on: 'invitation'});
+  }
+  const paid = new Map<number, GrantRow>();
+  const revoked = new Map<number, GrantRow>();
+  for (const grant of grants.results) {
+    const seated = ['pending', 'active'].includes(grant.status) && grant.purchase_status === 'paid';
+    if (seated) paid.set(grant.github_user_id, grant);
+    else if (['revoked', 'removal_failed'].includes(grant.status) || grant.purchase_status !== 'paid') revoked.set(grant.github_user_id, grant);
+  }
+
+  const differences: RepositoryDifference[] = [];
+  for (const [githubUserId, {login, on}] of present) {
+    if (paid.has(githubUserId) || exempt.includes(login.toLowerCase())) continue;
+    const gone = revoked.get(githubUserId);
+    differences.push({
+      kind: gone ? 'revoked_present' : 'unpaid_on_repository',
+      githubUserId,
+      login,
+      on,
+      sessionId: gone?.session_id ?? null,
+    });
+  }
+  for (const [githubUserId, grant] of paid) {
+    if (present.has(githubUserId)) continue;
+    differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id});
+  }
+  return {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), differences, exempt};
+}
+
+/** The fix of one difference, as it stands now; answers what was done, for the admin log. */
+export async function fixDifference(context: Context, request: RepositoryFixRequest): Promise<{detail: string; sessionId: string | null}> {
+  const audit = await auditRepository(context);
+  const difference = audit.differences.find((entry) => entry.kind === request.kind && entry.githubUserId === request.githubUserId);
+  if (!difference) throw new HttpError(409, 'That difference is gone: the repository and the grants agree on this account now.', 'CONFLICT');
+
+  if (difference.kind === 'paid_missing') {
+    const grant = await readGrant(context.db, difference.sessionId!);
+    if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
+    const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
+    return {detail: `invited @${difference.login} again: ${result.status}`, sessionId: difference.sessionId};
+  }
+  // On the repository without a paid seat: the seller decided it goes.
+  const repository = repositoryFor(context.settings);
+  for (const invitation of await repository.invitations()) {
+    if (invitation.inviteeId === difference.githubUserId) await repository.withdrawInvitation(invitation.id);
+  }
+  const login = await repository.loginOf(difference.githubUserId);
+  if (login) await repository.removeCollaborator(login);
+  return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
+}

@@ -1,0 +1,180 @@
+import {type Context, Hono} from 'hono';
+import {z} from 'zod';
+import {
+  type AdminActionResult,
+  type AdminPurchaseDetail,
+  ADMIN_PATHS,
+  API_PATHS,
+  type AdminJob,
+  type AdminAuditEntry,
+  type AdminLead,
+  type AdminPurchase,
+  type Page,
+  type RepositoryAudit,
+  type SalesSummary,
+} from '../../../src/config/api';
+import {repositoryFor} from '../access/github';
+import {readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
+import {reportGitHub} from '../access/reportGitHub';
+import type {AppEnv} from '../app';
+import {currentUser} from '../auth/middleware';
+import {HttpError} from '../errors';
+import {parse, readJson} from '../http';
+import {accessContext, runJob} from '../outbox';
+import {checkoutSessionId, githubUsername} from '../schemas';
+import {recordAction, requireAdmin} from './auth';
+import {failingJobs, makeDue} from './failures';
+import {auditLogPage, leadsCsv, leadsPage} from './lists';
+import {listPurchases, purchaseDetail} from './purchases';
+import {auditRepository, fixDifference} from './repositoryAudit';
+import {salesSummary} from './sales';
+
+/**
+ * The seller's console (`/admin` on the site): read-only views and the access actions, each
+ * written to `admin_audit`. Every route needs an admin (requireAdmin).
+ */
+const pageQuery = z.coerce.number({message: 'page must be a number'}).int().min(1).max(100_000).catch(1);
+const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
+const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
+const grantBody = z.object({username: githubUsername});
+const fixBody = z.object({
+  kind: z.enum(['unpaid_on_repository', 'paid_missing', 'revoked_present'], {message: 'kind is not a kind of difference'}),
+  githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
+});
+
+export const adminRoutes = new Hono<AppEnv>()
+  .use(`${API_PATHS.admin}/*`, requireAdmin)
+
+  .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB)) satisfies SalesSummary))
+
+  .get(ADMIN_PATHS.purchases, async (c) => {
+    const query = parse(searchQuery, c.req.query('q'));
+    const page = pageQuery.parse(c.req.query('page'));
+    return c.json((await listPurchases(c.env.DB, query, page)) satisfies Page<AdminPurchase>);
+  })
+
+  .get(ADMIN_PATHS.purchase, async (c) => {
+    const detail = await purchaseDetail(c.env.DB, sessionParam(c.req.param('sessionId')));
+    if (!detail) throw notFound();
+    return c.json(detail satisfies AdminPurchaseDetail);
+  })
+
+  .post(ADMIN_PATHS.grant, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const {username} = await readJson(c, grantBody);
+    const purchase = await paidPurchase(c.env.DB, sessionId);
+    const context = accessContext(c.env);
+    const found = await github(() => repositoryFor(context.settings).lookupUser(username));
+    if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+    const grant = await readGrant(c.env.DB, sessionId);
+    const result = await github(() =>
+      requestAccess(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found}, {byAdmin: true}),
+    );
+    const detail = `@${found.login}: ${result.status}`;
+    await recordAction(c.env.DB, {admin: admin(c), action: 'grant', sessionId, detail});
+    return c.json({status: result.status, detail} satisfies AdminActionResult);
+  })
+
+  .post(ADMIN_PATHS.revoke, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const grant = await readGrant(c.env.DB, sessionId);
+    if (!grant || !['queued', 'pending', 'active', 'failed'].includes(grant.status)) {
+      throw new HttpError(409, 'This purchase has no access to revoke.', 'CONFLICT');
+    }
+    await revokeAccess(accessContext(c.env), sessionId, 'revoked by an admin');
+    const detail = `@${grant.github_username}: access revoked`;
+    await recordAction(c.env.DB, {admin: admin(c), action: 'revoke', sessionId, detail});
+    return c.json({status: (await readGrant(c.env.DB, sessionId))!.status, detail} satisfies AdminActionResult);
+  })
+
+  .post(ADMIN_PATHS.resend, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    await paidPurchase(c.env.DB, sessionId);
+    const grant = await readGrant(c.env.DB, sessionId);
+    if (!grant || !['pending', 'active', 'failed'].includes(grant.status)) {
+      throw new HttpError(409, 'This purchase has no invitation to send again.', 'CONFLICT');
+    }
+    const result = await github(() => resendInvitation(accessContext(c.env), grant, grant.user_id, {byAdmin: true}));
+    const detail = `@${grant.github_username}: ${result.status}`;
+    await recordAction(c.env.DB, {admin: admin(c), action: 'resend', sessionId, detail});
+    return c.json({status: result.status, detail} satisfies AdminActionResult);
+  })
+
+  .post(ADMIN_PATHS.resetUsernameChanges, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const reset = await c.env.DB.prepare(
+      'UPDATE access_grants SET username_changes = 0, updated_at = ?2 WHERE session_id = ?1 RETURNING username_changes',
+    )
+      .bind(sessionId, Date.now())
+      .first();
+    if (!reset) throw new HttpError(409, 'This purchase has no GitHub account yet.', 'CONFLICT');
+    const detail = 'the purchase may change its GitHub account again';
+    await recordAction(c.env.DB, {admin: admin(c), action: 'reset_username_changes', sessionId, detail});
+    return c.json({status: 'reset', detail} satisfies AdminActionResult);
+  })
+
+  .get(ADMIN_PATHS.jobs, async (c) => c.json((await failingJobs(c.env.DB)) satisfies AdminJob[]))
+
+  .post(ADMIN_PATHS.retryJob, async (c) => {
+    const id = parse(jobId, c.req.param('jobId'));
+    const job = await makeDue(c.env.DB, id);
+    if (!job) throw new HttpError(404, 'There is no failed or waiting job with that id.', 'NOT_FOUND');
+    await runJob(c.env, id);
+    const after = await c.env.DB.prepare('SELECT status, last_error FROM jobs WHERE id = ?1').bind(id).first<{status: string; last_error: string | null}>();
+    const status = after!.status === 'done' ? 'done' : after!.status === 'failed' ? 'failed' : 'retrying';
+    const detail = `job ${id} (${job.kind}): ${status}`;
+    await recordAction(c.env.DB, {admin: admin(c), action: 'retry_job', sessionId: job.session_id, detail});
+    return c.json({status, detail} satisfies AdminActionResult);
+  })
+
+  .get(ADMIN_PATHS.repositoryAudit, async (c) => c.json((await github(() => auditRepository(accessContext(c.env)))) satisfies RepositoryAudit))
+
+  .post(ADMIN_PATHS.repositoryFix, async (c) => {
+    const request = await readJson(c, fixBody);
+    const {detail, sessionId} = await github(() => fixDifference(accessContext(c.env), request));
+    await recordAction(c.env.DB, {admin: admin(c), action: 'repository_fix', sessionId, detail: `${request.kind}: ${detail}`});
+    return c.json({status: 'fixed', detail} satisfies AdminActionResult);
+  })
+
+  .get(ADMIN_PATHS.leads, async (c) => c.json((await leadsPage(c.env.DB, pageQuery.parse(c.req.query('page')))) satisfies Page<AdminLead>))
+
+  .get(ADMIN_PATHS.leadsCsv, async (c) =>
+    c.body(await leadsCsv(c.env.DB), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="leads.csv"',
+    }),
+  )
+
+  .get(ADMIN_PATHS.auditLog, async (c) =>
+    c.json((await auditLogPage(c.env.DB, pageQuery.parse(c.req.query('page')))) satisfies Page<AdminAuditEntry>),
+  );
+
+/** The admin acting (requireAdmin has checked the e-mail). */
+function admin(c: Context<AppEnv>): string {
+  return currentUser(c).email!;
+}
+
+function sessionParam(value: string | undefined): string {
+  return parse(checkoutSessionId, value);
+}
+
+const notFound = () => new HttpError(404, 'There is no purchase with that session id.', 'NOT_FOUND');
+
+async function paidPurchase(db: D1Database, sessionId: string) {
+  const purchase = await db
+    .prepare('SELECT status, user_id FROM purchases WHERE session_id = ?1')
+    .bind(sessionId)
+    .first<{status: string; user_id: string | null}>();
+  if (!purchase) throw notFound();
+  if (purchase.status !== 'paid') throw new HttpError(409, 'This purchase is not paid (refunded, disputed or unfinished).', 'CONFLICT');
+  return purchase;
+}
+
+/** GitHub's failures in our words, as for buyers; our own refusals (409, 404) pass through. */
+async function github<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw reportGitHub(err);
+  }
+}
