@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import {parse as parseEnv} from 'dotenv';
-import {appConfig} from '../src/config';
+import {appConfig, ROUTES} from '../src/config';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, signInLink, startAuthEmulator} from './local/authEmulator';
 import {FIXTURE_REPO, startGitHubStandIn} from './local/githubApi';
@@ -133,7 +133,7 @@ async function main() {
   closers.push(async () => fs.rmSync(workDir, {recursive: true, force: true}));
 
   // What the worker is told on top of .dev.vars: the site's address and the stand-ins'.
-  const overrides: Record<string, string> = {SITE_URL: siteUrl};
+  const overrides: Record<string, string> = {SITE_URL: siteUrl, ADMIN_EMAILS: plan.admins};
   const siteOverrides: Record<string, string> = {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
 
   if (plan.emulator) {
@@ -210,6 +210,7 @@ async function main() {
   say('[start]', `${appConfig.appName} is running.`);
   say('', `site       ${siteUrl}`);
   say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''})`);
+  say('', `admin      ${siteUrl}${ROUTES.admin}: sign in as ${plan.admins}`);
   if (plan.local.length > 0) {
     say('', 'Local mode, for the services without keys:');
     for (const service of plan.local) say('', SERVICE_LINES[service]);

@@ -1,3 +1,4 @@
+import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,4 +29,12 @@ export function workerCompatibilityDate(): string {
   const date = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')}).compatibility_date;
   if (!date) throw new Error('worker/wrangler.jsonc has no compatibility_date');
   return date;
+}
+
+/** Runs a wrangler command to its end; its output only if it fails. */
+export function wranglerSync(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = spawnSync(WRANGLER, args, {cwd, env: {...WRANGLER_ENV, ...env}, encoding: 'utf8'});
+  if (result.status !== 0) {
+    throw new Error(`wrangler ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
 }

@@ -15,17 +15,12 @@
  * Exits 1 when any request failed or answered non-2xx. Missing a throughput target is only printed.
  */
 import autocannon from 'autocannon';
-import {type ChildProcess, spawnSync} from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import {exportJWK, generateKeyPair, SignJWT} from 'jose';
 import Stripe from 'stripe';
-import {freePort} from '../local/ports';
-import {signalGroup, spawnGroup, stopGroup} from '../processGroup';
-import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV, workerCompatibilityDate} from '../wrangler';
+import {workerCompatibilityDate} from '../wrangler';
+import {runWorkerBench} from './workerBench';
+import {startWrangler} from './wranglerDev';
 
 const EMPTY_WORKER = path.join(__dirname, 'emptyWorker.js');
 const D1_WORKER = path.join(__dirname, 'd1Worker.js');
@@ -34,7 +29,6 @@ const CONNECTIONS = 10;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 // workerd compiles lazily and the JWKS is fetched once; neither belongs in the figures.
 const WARM_UP_SECONDS = 2;
-const PROJECT = 'demo-slipway';
 const WEBHOOK_SECRET = 'whsec_bench';
 const USER_ID = 'bench-user';
 /**
@@ -66,101 +60,6 @@ interface Target {
 interface Measurement {
   name: string;
   result: autocannon.Result;
-}
-
-/** Children run in their own process group so that wrangler's workerd goes down with it. */
-const children = new Set<ChildProcess>();
-
-async function stopChildren() {
-  await Promise.all(
-    [...children].map(async (child) => {
-      await stopGroup(child);
-      children.delete(child);
-    }),
-  );
-}
-
-process.on('exit', () => children.forEach((child) => signalGroup(child, 'SIGKILL')));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => process.exit(130));
-}
-
-function wranglerSync(args: string[], cwd: string) {
-  const result = spawnSync(WRANGLER, args, {cwd, env: WRANGLER_ENV, encoding: 'utf8'});
-  if (result.status !== 0) {
-    throw new Error(`wrangler ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
-  }
-}
-
-/** `wrangler dev` on a free port, resolved once GET / answers 200 JSON. */
-async function startWrangler(name: string, args: string[], cwd: string): Promise<string> {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const child = spawnGroup(
-    WRANGLER,
-    ['dev', ...args, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false'],
-    {cwd, env: WRANGLER_ENV},
-  );
-  children.add(child);
-  // Kept for the error message; wrangler's per-request log lines would otherwise fill the pipe.
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name}: wrangler dev exited (${child.exitCode}):\n${output}`);
-    try {
-      // A worker that accepts the connection but never answers must not hang the bench.
-      const response = await fetch(`${url}/`, {signal: AbortSignal.timeout(5000)});
-      if (response.status === 200) {
-        await response.json();
-        return url;
-      }
-    } catch {
-      // Not listening yet, or not JSON yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${name}: wrangler dev did not answer on ${url} within 90 s:\n${output}`);
-}
-
-/** The signing keys, as Google serves them: cacheable, so the worker fetches them once. */
-function serveJwks(jwks: object): Promise<{url: string; close(): void}> {
-  const body = JSON.stringify(jwks);
-  const server = http.createServer((req, res) => {
-    if (req.url !== '/jwks') {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {'content-type': 'application/json', 'cache-control': 'public, max-age=3600'}).end(body);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as net.AddressInfo;
-      resolve({url: `http://127.0.0.1:${port}/jwks`, close: () => server.close()});
-    });
-  });
-}
-
-/** A Firebase-shaped ID token signed with our key: the worker runs its full RS256 verification. */
-async function idTokenAndKeys() {
-  const kid = 'bench-key';
-  const {publicKey, privateKey} = await generateKeyPair('RS256');
-  const jwk = {...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig'};
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({email: 'bench@example.com', email_verified: true})
-    .setProtectedHeader({alg: 'RS256', kid})
-    .setIssuer(`https://securetoken.google.com/${PROJECT}`)
-    .setAudience(PROJECT)
-    .setSubject(USER_ID)
-    .setIssuedAt(now - 10)
-    .setExpirationTime(now + 3600)
-    .sign(privateKey);
-  return {token, jwks: {keys: [jwk]}};
 }
 
 function targets(urls: {empty: string; d1: string; worker: string}, token: string): Target[] {
@@ -286,69 +185,42 @@ function printTargets(measurements: Measurement[]) {
   }
 }
 
-async function main() {
-  if (!(DURATION_SECONDS > 0)) throw new Error(`BENCH_DURATION must be a positive number of seconds, not ${process.env.BENCH_DURATION}`);
-  // wrangler refuses to start without it; the example's values are overridden by --var below.
-  ensureDevVars();
+if (!(DURATION_SECONDS > 0)) throw new Error(`BENCH_DURATION must be a positive number of seconds, not ${process.env.BENCH_DURATION}`);
 
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-bench-worker-'));
+runWorkerBench({name: 'worker', user: {uid: USER_ID, email: 'bench@example.com'}}, async ({stateDir, token, startWorker}) => {
   const emptyDir = path.join(stateDir, 'empty');
   fs.mkdirSync(emptyDir);
-  const {token, jwks} = await idTokenAndKeys();
-  const jwksServer = await serveJwks(jwks);
-  try {
-    console.log('Applying migrations to a fresh local D1…');
-    wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], WORKER_DIR);
+  const d1Dir = path.join(stateDir, 'd1');
+  fs.mkdirSync(d1Dir);
+  fs.writeFileSync(
+    path.join(d1Dir, 'wrangler.json'),
+    JSON.stringify({
+      name: 'bench-d1',
+      main: D1_WORKER,
+      compatibility_date: workerCompatibilityDate(),
+      d1_databases: [{binding: 'DB', database_name: 'bench', database_id: '00000000-0000-0000-0000-000000000001'}],
+    }),
+  );
 
-    console.log('Starting the worker and the two baselines under wrangler dev…');
-    const vars = {
-      SITE_URL: 'http://localhost:4200',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_SECRET_KEY: 'sk_test_bench',
-      FIREBASE_PROJECT_ID: PROJECT,
-      // Empty: no emulator shortcut, every token goes through the RS256 check.
-      FIREBASE_AUTH_EMULATOR_HOST: '',
-      FIREBASE_JWKS_URL: jwksServer.url,
-    };
-    const d1Dir = path.join(stateDir, 'd1');
-    fs.mkdirSync(d1Dir);
-    fs.writeFileSync(
-      path.join(d1Dir, 'wrangler.json'),
-      JSON.stringify({
-        name: 'bench-d1',
-        main: D1_WORKER,
-        compatibility_date: workerCompatibilityDate(),
-        d1_databases: [{binding: 'DB', database_name: 'bench', database_id: '00000000-0000-0000-0000-000000000001'}],
-      }),
-    );
-    const [workerUrl, emptyUrl, d1Url] = await Promise.all([
-      startWrangler('worker', ['--persist-to', stateDir, ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])], WORKER_DIR),
-      // Run from a directory without a wrangler config, so worker/wrangler.jsonc is not picked up.
-      startWrangler('empty worker', [EMPTY_WORKER, '--name', 'bench-empty', '--compatibility-date', workerCompatibilityDate(), '--persist-to', emptyDir], emptyDir),
-      startWrangler('D1 worker', ['--persist-to', d1Dir], d1Dir),
-    ]);
+  console.log('Starting the worker and the two baselines under wrangler dev…');
+  const [workerUrl, emptyUrl, d1Url] = await Promise.all([
+    startWorker({STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_SECRET_KEY: 'sk_test_bench'}),
+    // Run from a directory without a wrangler config, so worker/wrangler.jsonc is not picked up.
+    startWrangler('empty worker', [EMPTY_WORKER, '--name', 'bench-empty', '--compatibility-date', workerCompatibilityDate(), '--persist-to', emptyDir], emptyDir),
+    startWrangler('D1 worker', ['--persist-to', d1Dir], d1Dir),
+  ]);
 
-    const measurements: Measurement[] = [];
-    for (const target of targets({empty: emptyUrl, d1: d1Url, worker: workerUrl}, token)) {
-      await check(target);
-      console.log(`Loading ${target.name}…`);
-      await load(target, WARM_UP_SECONDS);
-      measurements.push({name: target.name, result: await load(target, DURATION_SECONDS)});
-    }
-
-    printTable(measurements);
-    printTargets(measurements);
-    const failed = measurements.filter((m) => failures(m) > 0);
-    console.log(failed.length ? `\nFAILED: errors or non-2xx answers from ${failed.map((m) => m.name).join(', ')}` : '\nNo errors.');
-    process.exitCode = failed.length ? 1 : 0;
-  } finally {
-    await stopChildren();
-    jwksServer.close();
-    fs.rmSync(stateDir, {recursive: true, force: true});
+  const measurements: Measurement[] = [];
+  for (const target of targets({empty: emptyUrl, d1: d1Url, worker: workerUrl}, token)) {
+    await check(target);
+    console.log(`Loading ${target.name}…`);
+    await load(target, WARM_UP_SECONDS);
+    measurements.push({name: target.name, result: await load(target, DURATION_SECONDS)});
   }
-}
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  printTable(measurements);
+  printTargets(measurements);
+  const failed = measurements.filter((m) => failures(m) > 0);
+  console.log(failed.length ? `\nFAILED: errors or non-2xx answers from ${failed.map((m) => m.name).join(', ')}` : '\nNo errors.');
+  return failed.length === 0;
 });

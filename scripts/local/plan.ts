@@ -4,6 +4,10 @@
  * are tested without starting anything.
  */
 import type {LocalService} from '../../src/buildTime/siteSettings';
+import {appConfig} from '../../src/config';
+
+/** Who opens the seller's console in local mode when `ADMIN_EMAILS` names nobody. */
+export const LOCAL_ADMIN_EMAIL = `admin@${appConfig.domainName}`;
 
 export type Vars = Record<string, string | undefined>;
 
@@ -12,6 +16,8 @@ export interface StartPlan {
   local: LocalService[];
   /** Whether the Firebase Auth emulator is started. */
   emulator: boolean;
+  /** The worker's ADMIN_EMAILS: the seller's console opens for these (printed at start). */
+  admins: string;
 }
 
 const filled = (vars: Vars, name: string) => Boolean(vars[name]?.trim());
@@ -28,5 +34,6 @@ export function planStart(siteEnv: Vars, workerVars: Vars, forceLocal = false): 
   if (forceLocal || !filled(workerVars, 'STRIPE_SECRET_KEY')) local.push('payments');
   if (forceLocal || !filled(workerVars, 'GITHUB_TOKEN')) local.push('github');
   if (forceLocal || !filled(workerVars, 'MAILGUN_API_KEY')) local.push('email');
-  return {local, emulator};
+  const admins = forceLocal || !filled(workerVars, 'ADMIN_EMAILS') ? LOCAL_ADMIN_EMAIL : workerVars.ADMIN_EMAILS!.trim();
+  return {local, emulator, admins};
 }

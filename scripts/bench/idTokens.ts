@@ -1,0 +1,45 @@
+/** ID tokens the benchmarks' worker accepts: signed with a key this script serves as a JWKS. */
+import http from 'node:http';
+import type net from 'node:net';
+import {exportJWK, generateKeyPair, SignJWT} from 'jose';
+
+/** The Firebase project the benchmarks' tokens are for. */
+export const BENCH_PROJECT = 'demo-slipway';
+
+/** The signing keys, as Google serves them: cacheable, so the worker fetches them once. */
+export function serveJwks(jwks: object): Promise<{url: string; close(): void}> {
+  const body = JSON.stringify(jwks);
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/jwks') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {'content-type': 'application/json', 'cache-control': 'public, max-age=3600'}).end(body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as net.AddressInfo;
+      resolve({url: `http://127.0.0.1:${port}/jwks`, close: () => server.close()});
+    });
+  });
+}
+
+/**
+ * A Firebase-shaped ID token signed with our key, for a verified `email`: the worker runs its full
+ * RS256 verification against the JWKS.
+ */
+export async function idTokenAndKeys({uid, email}: {uid: string; email: string}) {
+  const kid = 'bench-key';
+  const {publicKey, privateKey} = await generateKeyPair('RS256');
+  const jwk = {...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig'};
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({email, email_verified: true})
+    .setProtectedHeader({alg: 'RS256', kid})
+    .setIssuer(`https://securetoken.google.com/${BENCH_PROJECT}`)
+    .setAudience(BENCH_PROJECT)
+    .setSubject(uid)
+    .setIssuedAt(now - 10)
+    .setExpirationTime(now + 3600)
+    .sign(privateKey);
+  return {token, jwks: {keys: [jwk]}};
+}
