@@ -12,6 +12,8 @@ export const ROUTES = {
   privacy: '/privacy-policy',
   error: '/error',
   leaderboard: '/leaderboard',
+  /** The seller's console: admins only, kept out of search engines. */
+  admin: '/admin',
   docs: '/docs',
 } as const;
 

@@ -101,8 +101,15 @@ function urlFrom(body: unknown, what: string): UrlResponse {
 const noToken = async () => null;
 const noCookies = () => (typeof document === 'undefined' ? '' : document.cookie);
 
-export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {
-  async function send(method: 'GET' | 'POST', path: string, body: unknown, token: string | null): Promise<Response> {
+export type Method = 'GET' | 'POST';
+
+/**
+ * The worker's request machinery, for any endpoint: the token (one refresh after TOKEN_EXPIRED),
+ * the anti-forgery header, and every failure as an ApiError carrying the worker's own message.
+ * `response` answers a successful Response as it is (a CSV download); `json` answers its body.
+ */
+export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {
+  async function send(method: Method, path: string, body: unknown, token: string | null): Promise<Response> {
     const url = `${baseUrl}${path}`;
     const headers: Record<string, string> = {...xsrfHeader(method, url, cookies())};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -114,22 +121,35 @@ export function createApiClient({baseUrl, idToken = noToken, cookies = noCookies
     }
   }
 
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    let response = await send(method, path, body, await idToken(false));
-    if (response.status === 401) {
-      const error = await errorFrom(response);
+  async function response(method: Method, path: string, body?: unknown): Promise<Response> {
+    let answer = await send(method, path, body, await idToken(false));
+    if (answer.status === 401) {
+      const error = await errorFrom(answer);
       if (error.code === 'SESSION_ENDED') onSessionEnded?.();
       if (error.code !== 'TOKEN_EXPIRED') throw error;
       // An ID token lives an hour; a tab left open outlives it. One fresh token, one retry.
-      response = await send(method, path, body, await idToken(true));
+      answer = await send(method, path, body, await idToken(true));
     }
-    if (!response.ok) throw await errorFrom(response);
+    if (!answer.ok) throw await errorFrom(answer);
+    return answer;
+  }
+
+  async function json(method: Method, path: string, body?: unknown): Promise<unknown> {
+    const answer = await response(method, path, body);
     try {
-      return await response.json();
+      return await answer.json();
     } catch {
-      throw new ApiError('The server sent an answer that is not JSON', response.status);
+      throw new ApiError('The server sent an answer that is not JSON', answer.status);
     }
   }
+
+  return {response, json};
+}
+
+export type ApiRequest = ReturnType<typeof createRequest>;
+
+export function createApiClient(options: ApiClientOptions) {
+  const call = createRequest(options).json;
 
   return {
     async createCheckoutSession(request: CreateCheckoutSessionRequest): Promise<UrlResponse> {

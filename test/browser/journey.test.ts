@@ -3,75 +3,17 @@
  * (Docusaurus dev server), the real worker (wrangler dev, local D1), the real Firebase Auth
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
-import type {Browser, BrowserContext, Page} from 'playwright-core';
-import {appConfig, dashboardPlan} from '../../src/config';
-import {launchChromium} from '../../scripts/support/chromium';
 import {startLocalStack, type LocalStack} from '../support/localStack';
-import {watchPage} from './helpers';
+import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab as Tab} from './localSession';
 
 jest.setTimeout(300_000);
 
-const plan = dashboardPlan();
+const session = useLocalSession();
+const {open, goto, signInByMagicLink} = session;
 let stack: LocalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-let counter = 0;
-const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  stack = await startLocalStack();
-}, 300_000);
-
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()));
-  await browser?.close();
-  await stack?.interrupt();
+beforeAll(() => {
+  stack = session.stack();
 });
-
-interface Tab {
-  page: Page;
-  errors: string[];
-  /** `METHOD url` of every request the page made to the worker. */
-  workerCalls: string[];
-}
-
-/** A fresh browser profile on a site path, failing the test on any console error. */
-async function open(path: string): Promise<Tab> {
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
-  contexts.push(context);
-  const page = await context.newPage();
-  const {errors} = watchPage(page);
-  const workerCalls: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().startsWith(stack.workerUrl) && request.method() !== 'OPTIONS') {
-      workerCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
-    }
-  });
-  await goto(page, path);
-  return {page, errors, workerCalls};
-}
-
-async function goto(page: Page, path: string) {
-  await page.goto(path.startsWith('http') ? path : `${stack.siteUrl}${path}`);
-  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Asks for a magic link, reads it from the terminal (printed from the emulator), opens it. */
-async function signInByMagicLink(tab: Tab, email: string, name = email.split('@')[0]) {
-  const {page} = tab;
-  await goto(page, '/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', {name: 'Send magic link'}).click();
-  await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-  const line = await stack.waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
-  const link = line.slice(line.indexOf('http'));
-  await goto(page, link);
-  await page.waitForURL(`${stack.siteUrl}/dashboard`);
-  await page.getByRole('heading', {name: `Welcome, ${name}`}).waitFor();
-}
 
 describe('the buyer\'s journey on the local stack', () => {
   const paid = {email: uniqueEmail('guest'), username: `buyer-${Date.now().toString(36)}`};
@@ -90,36 +32,12 @@ describe('the buyer\'s journey on the local stack', () => {
   it('takes a guest from the pricing to an invitation: checkout, pay, success, dashboard, Request Access', async () => {
     paidTab = await open('/');
     const {page, errors, workerCalls} = paidTab;
-    await page
-      .getByRole('article', {name: plan.name})
-      .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
-      .click();
-
-    // The local checkout page shows the plan and its price, then pays.
-    await page.waitForURL(/\/checkout\/cs_test_/);
-    await page.getByRole('heading', {name: plan.name}).waitFor();
-    expect(await page.textContent('body')).toContain(`$${plan.price}.00`);
-    await page.getByLabel('Email').fill(paid.email);
-    await page.getByRole('button', {name: `Pay $${plan.price}.00`}).click();
-
-    // Stripe's return carries the session id, which leaves the address bar as the page loads.
-    await page.waitForURL(`${stack.siteUrl}/success`);
-    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
-    await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
-    await stack.waitForLine(new RegExp(`paid ${plan.name} as ${escapeRegExp(paid.email)} .*webhook delivered`));
-    await stack.waitForLine(new RegExp(`\\[e-mail\\] to ${escapeRegExp(paid.email)}`));
-
-    await page.getByRole('link', {name: 'Go to Dashboard'}).click();
+    await session.checkoutAsGuest(paidTab, paid.email);
     // Signed in by the session exchange.
-    await page.getByRole('heading', {name: `Welcome, ${paid.email.split('@')[0]}`}).waitFor();
     expect(new URL(page.url()).search).toBe('');
     expect(workerCalls).toContain('GET /retrieveUserFromCheckoutSession');
 
-    await page.getByLabel('GitHub username').fill(paid.username);
-    await page.getByRole('button', {name: 'Request Access'}).click();
-    await page.getByText('Check your email!').waitFor();
-    await stack.waitForLine(new RegExp(`\\[github\\] +invited @${paid.username} `));
-    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    await session.requestAccess(paidTab, paid.username);
     await expect(page.getByRole('region', {name: 'Repository access'}).textContent()).resolves.toContain(`@${paid.username}`);
     expect(errors).toEqual([]);
   });
@@ -179,7 +97,7 @@ describe('the buyer\'s journey on the local stack', () => {
     });
     expect(created.status).toBe(200);
     const tab = await open('/');
-    await signInByMagicLink(tab, email, 'Ada Lovelace');
+    await signInByMagicLink(tab, email, {name: 'Ada Lovelace'});
     const account = tab.page.getByRole('button', {name: 'Ada Lovelace'});
     await expect(account.locator('img').getAttribute('src')).resolves.toBe(`${stack.siteUrl}/img/icon.png`);
     await account.click();

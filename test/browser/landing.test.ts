@@ -1,5 +1,5 @@
 import {appConfig, landing} from '../../src/config';
-import {useBrowser} from './helpers';
+import {siteUrl, useBrowser} from './helpers';
 
 describe('the landing page in Chromium', () => {
   const browser = useBrowser();
@@ -149,5 +149,21 @@ describe('the landing page in Chromium', () => {
     expect(await page.getByText(landing.faq.items[1].answer).isVisible()).toBe(true);
     await question.click();
     expect(await page.getByText(landing.faq.items[1].answer).isVisible()).toBe(false);
+  });
+
+  it('loads none of the seller’s console: its script and its style come with /admin only', async () => {
+    const {page, requests} = await browser().open('/');
+    await page.waitForLoadState('networkidle');
+    const own = requests.filter((url) => url.startsWith(siteUrl('/assets/')) && /\.(js|css)$/.test(url));
+    const bodies = await Promise.all(own.map(async (url) => ({url, text: await (await fetch(url)).text()})));
+    // A class of the console's stylesheet, named in its CSS and in its script's class map.
+    const marker = /\bdangerPrimary_/;
+    expect(bodies.filter(({text}) => marker.test(text)).map(({url}) => url)).toEqual([]);
+    // The marker is real: /admin's own assets carry it.
+    const admin = await browser().open('/admin');
+    await admin.page.waitForLoadState('networkidle');
+    const adminAssets = admin.requests.filter((url) => url.startsWith(siteUrl('/assets/')) && /\.(js|css)$/.test(url));
+    const adminTexts = await Promise.all(adminAssets.map(async (url) => (await fetch(url)).text()));
+    expect(adminTexts.some((text) => marker.test(text))).toBe(true);
   });
 });

@@ -37,7 +37,7 @@ describe('search engines and sharing', () => {
       ]),
     );
     expect(entries).toMatchObject({'/': 1, '/dashboard': 0.8, '/success': 0.5, '/tos': 0.3, '/privacy-policy': 0.3});
-    for (const hidden of ['/error', '/signin']) expect(entries).not.toHaveProperty(hidden);
+    for (const hidden of ['/error', '/signin', '/admin']) expect(entries).not.toHaveProperty(hidden);
   });
 
   it('gives the landing page its title, description, canonical URL, Open Graph and Twitter cards', async () => {
@@ -104,8 +104,9 @@ describe('search engines and sharing', () => {
     for (const image of images) expect(image).toEqual({src: image.src, loading: 'lazy', decoding: 'async'});
   });
 
-  it('keeps the error page out of search indexes', async () => {
-    const {page} = await browser().open('/error');
-    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
+  it.each(['/error', '/signin', '/admin'])('keeps %s out of search indexes', async (path) => {
+    // As a crawler reads it: the served HTML, before any script runs (minified: quotes may go).
+    const html = await (await fetch(siteUrl(path))).text();
+    expect(html).toMatch(/<meta[^>]*\bname="?robots"?[^>]*\bcontent="noindex, nofollow"/);
   });
 });

@@ -1,7 +1,7 @@
 /** The docs' URLs, exactly as the product promises them (spec §2, issue 5). */
 const SECTIONS = {
   tutorials: ['ship-in-5-minutes', 'static-page', 'user-authentication', 'api-call', 'private-page', 'stripe-subscriptions', 'privacy-policy-with-gpt'],
-  features: ['seo', 'database', 'emails', 'payments', 'google-oauth', 'magic-links', 'customer-support', 'error-handling', 'analytics'],
+  features: ['seo', 'database', 'emails', 'payments', 'google-oauth', 'magic-links', 'customer-support', 'error-handling', 'analytics', 'admin'],
   components: [
     'header',
     'hero',
@@ -25,6 +25,9 @@ const SECTIONS = {
   ],
   security: ['sending-limit-in-mailgun', 'monthly-budget-in-openai', 'rate-limiting'],
 } as const;
+
+/** Pages the current docs have and the released 1.0 does not. */
+export const NEW_SINCE_1_0 = ['/docs/features/admin'];
 
 export const COMPONENT_PAGES = SECTIONS.components.map((name) => `/docs/components/${name}`);
 

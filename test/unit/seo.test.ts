@@ -40,7 +40,7 @@ describe('sitemap priorities', () => {
     expect(sitemapPriority(`${siteUrl}${pathname}`)).toBe(priority);
   });
 
-  it.each(['/error', '/signin', '/docsearch', '/somewhere'])('leaves %s out', (pathname) => {
+  it.each(['/error', '/signin', '/admin', '/docsearch', '/somewhere'])('leaves %s out', (pathname) => {
     expect(sitemapPriority(`${siteUrl}${pathname}`)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
 import {appConfig} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
+import {returnPath} from '../../../lib/auth/returnTo';
 import {forgetEmail, rememberedEmail} from '../../../lib/auth/emailLink';
 import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
 import controls from '../../../css/controls.module.css';
@@ -44,7 +45,7 @@ export default function FinishSignIn() {
         }
         await auth.completeSignInLink(url, email);
         forgetEmail();
-        history.replace(appConfig.auth.callbackUrl);
+        history.replace(returnPath(new URL(url).search));
       } catch (error) {
         console.error('Finishing the sign-in link failed:', error);
         setFailure(error instanceof Error ? error.message : String(error));

@@ -1,9 +1,10 @@
 import React, {useEffect, useRef, useState, type FormEvent} from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
-import {useHistory} from '@docusaurus/router';
+import {useHistory, useLocation} from '@docusaurus/router';
 import {appConfig, ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
+import {returnPath, withReturnPath} from '../../../lib/auth/returnTo';
 import {EMAIL_ERROR_MESSAGES, emailError, finishSignInUrl, rememberEmail, type EmailError} from '../../../lib/auth/emailLink';
 import {useSiteSettings} from '../../../lib/SiteSettingsContext';
 import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
@@ -21,14 +22,15 @@ export default function SignIn() {
   const {ready, user, client} = useAuth();
   const {localMode} = useSiteSettings();
   const history = useHistory();
+  const {search} = useLocation();
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<EmailError | null>(null);
   const [sending, setSending] = useState<Sending>({state: 'idle'});
   const [google, setGoogle] = useState(false);
 
   useEffect(() => {
-    if (ready && user) history.replace(appConfig.auth.callbackUrl);
-  }, [ready, user, history]);
+    if (ready && user) history.replace(returnPath(search));
+  }, [ready, user, history, search]);
 
   async function signInWithGoogle() {
     setGoogle(true);
@@ -54,7 +56,7 @@ export default function SignIn() {
     const email = field.value.trim();
     setSending({state: 'sending'});
     try {
-      await (await client()).sendSignInLink(email, finishSignInUrl(window.location.origin, email));
+      await (await client()).sendSignInLink(email, withReturnPath(finishSignInUrl(window.location.origin, email), returnPath(search)));
       rememberEmail(email);
       setSending({state: 'sent', email});
     } catch (failure) {

@@ -1,0 +1,26 @@
+import React from 'react';
+import type {AdminPurchase} from '../../../config/api';
+import {ACCESS_STATES, PURCHASE_STATES} from './format';
+import styles from './styles.module.css';
+
+/** A purchase's state and its GitHub access, as badges the table and the purchase's page share. */
+export function StateBadge({state}: {state: AdminPurchase['state']}) {
+  return (
+    <span className={styles.badge} data-tone={state === 'paid' ? 'good' : state === 'open' ? 'quiet' : 'bad'}>
+      {PURCHASE_STATES[state]}
+    </span>
+  );
+}
+
+export function AccessBadge({access}: {access: AdminPurchase['access']}) {
+  if (!access) return <span className={styles.muted}>Not asked for</span>;
+  const tone = access.status === 'active' ? 'good' : ['revoked', 'removal_failed', 'failed'].includes(access.status) ? 'bad' : 'quiet';
+  return (
+    <>
+      @{access.username}{' '}
+      <span className={styles.badge} data-tone={tone}>
+        {ACCESS_STATES[access.status]}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+import React, {useCallback, useEffect, useState} from 'react';
+import Link from '@docusaurus/Link';
+import type {AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
+import type {AdminApi} from '../../../lib/adminApi';
+import {useAdminApi} from '../../../lib/useAdminApi';
+import Spinner from '../../shared/Spinner';
+import {adminHref} from './adminUrl';
+import {AccessBadge, StateBadge} from './Badges';
+import Confirm from './Confirm';
+import Field from './Field';
+import {money, times, when} from './format';
+import {ActionResult, useAction} from './useAction';
+import {ShowLoaded, useAdminData} from './useAdminData';
+import styles from './styles.module.css';
+
+const EVENT_KINDS: Record<PurchaseEventKind, string> = {
+  stripe: 'Stripe',
+  invitation: 'Invitation',
+  removal: 'Removal',
+  email: 'E-mail',
+  admin: 'Admin',
+};
+
+function History({events}: {events: PurchaseEvent[]}) {
+  if (events.length === 0) return <p className={styles.muted}>Nothing recorded yet.</p>;
+  const newestFirst = [...events].sort((a, b) => b.at - a.at);
+  return (
+    <ol className={styles.history} aria-label="History, newest first">
+      {newestFirst.map((event, index) => (
+        <li key={`${event.at}-${index}`} data-status={event.status}>
+          <span className={styles.badge} data-tone={event.status === 'failed' ? 'bad' : 'quiet'}>
+            {EVENT_KINDS[event.kind] ?? event.kind}
+          </span>{' '}
+          <strong>{event.summary}</strong>
+          {event.status && <> ({event.status})</>}
+          <br />
+          <time dateTime={new Date(event.at).toISOString()} className={styles.muted}>
+            {when(event.at)}
+          </time>
+          {event.detail && <p className={styles.detail}>{event.detail}</p>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Grant, revoke, resend, reset: each confirmed in the page, then the purchase is read again. */
+function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
+  const api = useAdminApi();
+  const {busy, outcome, run} = useAction();
+  const {access, sessionId} = purchase;
+  const [username, setUsername] = useState(access?.username ?? '');
+  useEffect(() => setUsername((current) => current || access?.username || ''), [access?.username]);
+  const wanted = username.trim().replace(/^@/, '');
+  // What the worker takes: a revoke of a seat it holds, a resend of an invitation it sent.
+  const revocable = access !== null && ['queued', 'pending', 'active', 'failed'].includes(access.status);
+  const resendable = access !== null && ['pending', 'failed'].includes(access.status);
+
+  return (
+    <section aria-labelledby="access-actions-heading">
+      <h3 id="access-actions-heading">Access</h3>
+      <div className={styles.grant}>
+        <Field id="grant-username" label="GitHub username" value={username} onChange={setUsername} maxLength={40}>
+          <Confirm
+            label="Grant access"
+            question={`@${wanted} is invited to the repository for this purchase.`}
+            disabled={busy || !wanted}
+            onConfirm={() => void run(() => api.grant(sessionId, wanted), `Access granted to @${wanted}.`, reload)}
+          />
+        </Field>
+      </div>
+      <div className={styles.actions}>
+        {revocable && (
+          <Confirm
+            label="Revoke access"
+            danger
+            question={`@${access.username} loses the repository: the invitation is withdrawn or the collaborator removed.`}
+            disabled={busy}
+            onConfirm={() => void run(() => api.revoke(sessionId), `Access revoked for @${access.username}.`, reload)}
+          />
+        )}
+        {resendable && (
+          <Confirm
+            label="Resend invitation"
+            question={`A fresh invitation goes to @${access.username}, in place of the one GitHub no longer honours.`}
+            disabled={busy}
+            onConfirm={() => void run(() => api.resend(sessionId), `Invitation resent to @${access.username}.`, reload)}
+          />
+        )}
+        {access && access.usernameChanges > 0 && (
+          <Confirm
+            label="Reset username changes"
+            question={`The purchase has moved its seat to another account ${times(access.usernameChanges)}; it may move it again as if it never had.`}
+            disabled={busy}
+            onConfirm={() => void run(() => api.resetUsernameChanges(sessionId), 'Username changes reset.', reload)}
+          />
+        )}
+      </div>
+      {busy && <Spinner label="Sending" />}
+      <ActionResult outcome={outcome} />
+    </section>
+  );
+}
+
+/** One purchase: what it is, its access with the actions on it, and everything that happened to it. */
+export default function PurchaseDetail({sessionId}: {sessionId: string}) {
+  const loaded = useAdminData(useCallback((api: AdminApi) => api.purchase(sessionId), [sessionId]));
+  return (
+    <section className={styles.panel} aria-labelledby="purchase-heading">
+      <Link to={adminHref({view: 'purchases'})} className={styles.back}>
+        ← All purchases
+      </Link>
+      <h2 id="purchase-heading">Purchase</h2>
+      <ShowLoaded loaded={loaded} label="Loading the purchase">
+        {(purchase) => (
+          <>
+            <dl className={styles.facts}>
+              <dt>Buyer</dt>
+              <dd>{purchase.email ?? '—'}</dd>
+              <dt>Date</dt>
+              <dd>{when(purchase.createdAt)}</dd>
+              <dt>Plan</dt>
+              <dd>{purchase.plan ?? '—'}</dd>
+              <dt>Amount</dt>
+              <dd>{money(purchase.amount, purchase.currency)}</dd>
+              <dt>State</dt>
+              <dd>
+                <StateBadge state={purchase.state} />
+              </dd>
+              <dt>GitHub access</dt>
+              <dd>
+                <AccessBadge access={purchase.access} />
+                {purchase.access && <> · moved to another account {times(purchase.access.usernameChanges)}</>}
+              </dd>
+              <dt>Session</dt>
+              <dd className={styles.code}>{purchase.sessionId}</dd>
+              <dt>Payment</dt>
+              <dd className={styles.code}>{purchase.paymentIntentId ?? '—'}</dd>
+              <dt>Customer</dt>
+              <dd className={styles.code}>{purchase.customerId ?? '—'}</dd>
+              <dt>Account</dt>
+              <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
+            </dl>
+            <AccessActions purchase={purchase} reload={loaded.reload} />
+            <section aria-labelledby="history-heading">
+              <h3 id="history-heading">History</h3>
+              <History events={purchase.history} />
+            </section>
+          </>
+        )}
+      </ShowLoaded>
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import type {AdminActionResult} from '../../../config/api';
+/** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
+import type {AdminAction, GrantStatus, PurchaseState} from '../../../config/api';
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {style: 'currency', currency: code});
+    moneyFormats.set(code, format);
+  }
+  return format;
+}
+
+/** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */
+export function money(amount: number | null, currency: string | null): string {
+  if (amount === null) return '—';
+  if (!currency) return String(amount);
+  const format = moneyFormat(currency);
+  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC'});
+const dateOnly = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeZone: 'UTC'});
+
+/** A moment, in UTC like the sales days: `3 Jun 2026, 14:05 UTC`. */
+export function when(at: number): string {
+  return `${dateTime.format(at)} UTC`;
+}
+
+/** A day: `3 Jun 2026`. */
+export function day(at: number | string): string {
+  return dateOnly.format(typeof at === 'string' ? Date.parse(`${at}T00:00:00Z`) : at);
+}
+
+export const PURCHASE_STATES: Record<PurchaseState, string> = {
+  paid: 'Paid',
+  refunded: 'Refunded',
+  disputed: 'Disputed',
+  open: 'Not paid yet',
+  failed: 'Payment failed',
+};
+
+export const ACCESS_STATES: Record<GrantStatus, string> = {
+  queued: 'Invitation queued',
+  pending: 'Invitation pending',
+  active: 'Active',
+  revoked: 'Revoked',
+  removal_failed: 'Removal failed',
+  failed: 'Invitation failed',
+};
+
+export const ADMIN_ACTIONS: Record<AdminAction, string> = {
+  grant: 'Granted access',
+  revoke: 'Revoked access',
+  resend: 'Resent the invitation',
+  reset_username_changes: 'Reset the username changes',
+  retry_job: 'Retried a job',
+  repository_fix: 'Fixed a repository difference',
+};
+
+/** "never", "once", "twice", "3 times". */
+export function times(count: number): string {
+  return count === 0 ? 'never' : count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
+}
+
+/** What the worker answered to an action, in a line: its detail, else its status. */
+export function answerText(answer: AdminActionResult | null, done: string): string {
+  const said = [answer?.detail, answer?.status].find((value) => typeof value === 'string' && value.trim() !== '');
+  return said ? `${done} The worker says: ${said}.` : done;
+}

@@ -1,0 +1,72 @@
+/**
+ * The seller's console's client: one typed call for each admin endpoint of the contract
+ * (`ADMIN_PATHS` in `src/config/api.ts`), on the same request machinery as the buyer's client,
+ * so the token, its refresh and the ApiError are the same. Only /admin imports it.
+ */
+import {
+  ADMIN_PATHS,
+  adminPath,
+  type AdminActionResult,
+  type AdminAuditEntry,
+  type AdminGrantRequest,
+  type AdminJob,
+  type AdminLead,
+  type AdminPurchase,
+  type AdminPurchaseDetail,
+  type Page,
+  type RepositoryAudit,
+  type RepositoryFixRequest,
+  type SalesSummary,
+} from '../config/api';
+import {ApiError, createRequest, type ApiClientOptions} from './api';
+
+/** What the worker answered to an action. */
+export type ActionAnswer = AdminActionResult;
+
+export interface PurchaseQuery {
+  q?: string;
+  page?: number;
+}
+
+/** `path?name=value&…`, leaving out the empty ones. */
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export function createAdminApi(options: ApiClientOptions) {
+  const {json, response} = createRequest(options);
+  const get = async <T>(path: string) => (await json('GET', path)) as T;
+  const act = async (path: string, body: object = {}) => ((await json('POST', path, body)) ?? {}) as ActionAnswer;
+  const onPurchase = (path: string, sessionId: string) => adminPath(path, {sessionId});
+
+  return {
+    sales: () => get<SalesSummary>(ADMIN_PATHS.sales),
+    purchases: ({q, page}: PurchaseQuery = {}) => get<Page<AdminPurchase>>(withQuery(ADMIN_PATHS.purchases, {q: q?.trim(), page})),
+    purchase: (sessionId: string) => get<AdminPurchaseDetail>(onPurchase(ADMIN_PATHS.purchase, sessionId)),
+    grant: (sessionId: string, username: string) =>
+      act(onPurchase(ADMIN_PATHS.grant, sessionId), {username} satisfies AdminGrantRequest),
+    revoke: (sessionId: string) => act(onPurchase(ADMIN_PATHS.revoke, sessionId)),
+    resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
+    resetUsernameChanges: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resetUsernameChanges, sessionId)),
+    jobs: () => get<AdminJob[]>(ADMIN_PATHS.jobs),
+    retryJob: (jobId: number) => act(adminPath(ADMIN_PATHS.retryJob, {jobId})),
+    repositoryAudit: () => get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit),
+    repositoryFix: (fix: RepositoryFixRequest) => act(ADMIN_PATHS.repositoryFix, fix),
+    leads: (page = 1) => get<Page<AdminLead>>(withQuery(ADMIN_PATHS.leads, {page})),
+    /** The whole waitlist; a plain link could not carry the token, so it comes as a Blob. */
+    leadsCsv: async () => (await response('GET', ADMIN_PATHS.leadsCsv)).blob(),
+    auditLog: (page = 1) => get<Page<AdminAuditEntry>>(withQuery(ADMIN_PATHS.auditLog, {page})),
+  };
+}
+
+export type AdminApi = ReturnType<typeof createAdminApi>;
+
+/** The worker's 403 for a signed-in account that is not in ADMIN_EMAILS. */
+export function isNotAdmin(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'ADMIN_ONLY';
+}

@@ -1,0 +1,147 @@
+/**
+ * The seller's console end to end, in Chromium, against `npm start -- --local`: a buyer pays and
+ * asks for access, then the admin npm start names signs in through the emulator, finds the
+ * purchase, revokes it and grants it again, and reads the admin log. Accessible (axe) and usable
+ * on a phone; a signed-in buyer sees that they are not an admin.
+ */
+import type {Page} from 'playwright-core';
+import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
+import {eventually} from './helpers';
+import {escapeRegExp, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
+import {axeViolations} from './axe';
+
+jest.setTimeout(300_000);
+
+const session = useLocalSession();
+const PHONE = {width: 390, height: 844};
+
+/** Whether the page is wider than the window: something pushes it sideways. */
+const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+
+const printed = (pattern: RegExp) => session.stack().output().split('\n').filter((line) => pattern.test(line)).length;
+
+describe('the seller’s console on the local stack', () => {
+  const buyer = {email: uniqueEmail('buyer'), username: `seat-${Date.now().toString(36)}`};
+  let admin: LocalTab;
+
+  it('names the admin in the terminal, and lets them in with a magic link', async () => {
+    expect(session.stack().output()).toMatch(new RegExp(`/admin: sign in as ${escapeRegExp(LOCAL_ADMIN_EMAIL)}`));
+
+    // A purchase to look after: a guest pays and asks for access.
+    const paid = await session.open('/');
+    await session.checkoutAsGuest(paid, buyer.email);
+    await session.requestAccess(paid, buyer.username);
+
+    admin = await session.open('/');
+    // The console sends the admin to sign in, and the link brings them back to it.
+    await session.signInByMagicLink(admin, LOCAL_ADMIN_EMAIL, {from: '/admin'});
+    await admin.page.getByRole('heading', {level: 1, name: 'Console'}).waitFor();
+    await admin.page.getByRole('img', {name: /Revenue by day and plan/}).waitFor();
+    expect(await admin.page.getByText('Buyers').locator('..').textContent()).toMatch(/Buyers[1-9]/);
+    expect(await axeViolations(admin.page)).toEqual([]);
+    expect(admin.errors).toEqual([]);
+  });
+
+  it('finds the purchase, revokes it and grants it again, each confirmed, and the admin log grows', async () => {
+    const {page, errors, workerCalls} = admin;
+    await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Purchases'}).click();
+    await page.getByLabel('E-mail, GitHub username or session id').fill(buyer.email);
+    await page.getByRole('button', {name: 'Search'}).click();
+    await page.getByRole('link', {name: buyer.email}).click();
+    await page.getByRole('heading', {name: 'Purchase'}).waitFor();
+    await page.getByText('Invitation pending').first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Revoke: asked first, sent only on Confirm.
+    const revokes = () => workerCalls.filter((call) => call.endsWith('/revoke')).length;
+    await page.getByRole('button', {name: 'Revoke access'}).click();
+    const question = page.getByRole('group', {name: 'Revoke access'});
+    await question.getByText('Are you sure?').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(revokes()).toBe(0);
+    await question.getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(`Access revoked for @${buyer.username}.`).waitFor();
+    await session.stack().waitForLine(new RegExp(`\\[github\\] +withdrew the invitation of @${buyer.username} `));
+    await page.getByText('Revoked', {exact: true}).first().waitFor();
+    expect(revokes()).toBe(1);
+
+    // Grant it again, to the same account.
+    const invited = new RegExp(`\\[github\\] +invited @${buyer.username} `);
+    expect(printed(invited)).toBe(1);
+    await page.getByLabel('GitHub username').fill(buyer.username);
+    await page.getByRole('button', {name: 'Grant access'}).click();
+    await page.getByRole('group', {name: 'Grant access'}).getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(`Access granted to @${buyer.username}.`).waitFor();
+    await eventually(() => printed(invited), (count) => expect(count).toBe(2), 30_000);
+    await page.getByText('Invitation pending').first().waitFor();
+    // The history names both actions.
+    const history = page.getByRole('list', {name: 'History, newest first'});
+    await history.getByText(/^revoke by /).waitFor();
+    await history.getByText(/^grant by /).waitFor();
+
+    await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Admin log'}).click();
+    const log = page.getByRole('table', {name: 'What the admins did, newest first'});
+    await log.waitFor();
+    const rows = await log.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)),
+    );
+    expect(rows.slice(0, 2)).toEqual([
+      [LOCAL_ADMIN_EMAIL, 'Granted access'],
+      [LOCAL_ADMIN_EMAIL, 'Revoked access'],
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it.each(['failures', 'repository', 'leads'])('shows the %s panel with nothing for axe to find', async (view) => {
+    const {page, errors} = admin;
+    await session.goto(page, `/admin?view=${view}`);
+    await page.getByRole('main').getByRole('heading', {level: 2}).waitFor();
+    await eventually(
+      () => page.getByRole('progressbar').count(),
+      (spinners) => expect(spinners).toBe(0),
+      30_000,
+    );
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('fits a 390 px phone: the tables become cards, nothing scrolls sideways', async () => {
+    const {page, errors} = admin;
+    await page.setViewportSize(PHONE);
+    for (const path of ['/admin', '/admin?view=purchases', `/admin?view=purchases&q=${encodeURIComponent(buyer.email)}`, '/admin?view=log']) {
+      await session.goto(page, path);
+      await page.getByRole('main').getByRole('heading', {level: 2}).waitFor();
+      await eventually(
+        () => page.getByRole('progressbar').count(),
+        (spinners) => expect(spinners).toBe(0),
+        30_000,
+      );
+      expect({path, overflows: await overflows(page)}).toEqual({path, overflows: false});
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    // A row is a card: its cells stack, each named by its column.
+    const cell = page.getByRole('table').first().locator('tbody td').first();
+    expect(await cell.evaluate((td) => getComputedStyle(td).display)).toBe('grid');
+    expect(errors).toEqual([]);
+  });
+
+  it('tells a signed-in buyer that the account is not an admin, and shows no data', async () => {
+    const tab = await session.open('/');
+    await session.signInByMagicLink(tab, buyer.email.replace('buyer.', 'other.'));
+    await session.goto(tab.page, '/admin');
+    await tab.page.getByRole('heading', {level: 1, name: 'This account is not an admin'}).waitFor();
+    expect(await tab.page.getByRole('navigation', {name: 'Console'}).count()).toBe(0);
+    expect(await tab.page.getByRole('table').count()).toBe(0);
+    expect(await axeViolations(tab.page)).toEqual([]);
+    // The browser logs the worker's 403 itself; nothing else went wrong.
+    expect(tab.errors.filter((error) => !/403/.test(error))).toEqual([]);
+  });
+
+  it('sends a signed-out visitor to the sign-in page', async () => {
+    const {page, errors} = await session.open('/admin');
+    await page.waitForURL(`${session.stack().siteUrl}/signin?next=%2Fadmin`);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Chromium against `npm start -- --local`, for the tests that walk the whole local stack (the
+ * buyer's journey, the seller's console): one stack and one browser per test file, a fresh
+ * profile per tab, and the steps a person takes that several tests share (a guest checkout on the
+ * local page, Request Access, a magic-link sign-in read from the terminal).
+ */
+import type {Browser, BrowserContext, Page} from 'playwright-core';
+import {appConfig, dashboardPlan} from '../../src/config';
+import {launchChromium} from '../../scripts/support/chromium';
+import {startLocalStack, type LocalStack} from '../support/localStack';
+import {watchPage} from './helpers';
+
+export interface LocalTab {
+  page: Page;
+  errors: string[];
+  /** `METHOD path` of every request the page made to the worker. */
+  workerCalls: string[];
+}
+
+export interface LocalSession {
+  stack: () => LocalStack;
+  /** A fresh browser profile on a site path (or a full URL). */
+  open: (path: string, viewport?: {width: number; height: number}) => Promise<LocalTab>;
+  goto: (page: Page, path: string) => Promise<void>;
+  /**
+   * Asks for a magic link, reads it from the terminal (printed from the emulator), opens it. From
+   * the sign-in page it lands on the dashboard (greeting `name`); `from` a private page, that page
+   * sends the visitor to sign in and the link brings them back to it.
+   */
+  signInByMagicLink: (tab: LocalTab, email: string, options?: {name?: string; from?: string}) => Promise<void>;
+  /**
+   * From the pricing to the dashboard as a guest: checkout on the local page, pay, the success
+   * page once the signed webhook and the welcome e-mail are through, then Go to Dashboard, signed
+   * in by the session exchange.
+   */
+  checkoutAsGuest: (tab: LocalTab, email: string) => Promise<void>;
+  /** Request Access on the dashboard, until the stand-in prints the invitation. */
+  requestAccess: (tab: LocalTab, username: string) => Promise<void>;
+}
+
+export const plan = dashboardPlan();
+
+let counter = 0;
+export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Starts the stack and Chromium before the file's tests, and stops both after. */
+export function useLocalSession(): LocalSession {
+  let stack: LocalStack | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    stack = await startLocalStack();
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await browser?.close();
+    await stack?.interrupt();
+  });
+
+  const running = () => {
+    if (!stack) throw new Error('The local stack is not started yet: call it inside a test.');
+    return stack;
+  };
+
+  async function goto(page: Page, path: string) {
+    await page.goto(path.startsWith('http') ? path : `${running().siteUrl}${path}`);
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+  }
+
+  async function open(path: string, viewport = {width: 1280, height: 900}): Promise<LocalTab> {
+    const context = await browser!.newContext({viewport});
+    contexts.push(context);
+    const page = await context.newPage();
+    const {errors} = watchPage(page);
+    const workerCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(running().workerUrl) && request.method() !== 'OPTIONS') {
+        workerCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      }
+    });
+    await goto(page, path);
+    return {page, errors, workerCalls};
+  }
+
+  async function signInByMagicLink(tab: LocalTab, email: string, {name = email.split('@')[0], from}: {name?: string; from?: string} = {}) {
+    const {page} = tab;
+    await goto(page, from ?? '/signin');
+    if (from) await page.waitForURL(`${running().siteUrl}/signin?next=${encodeURIComponent(from)}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', {name: 'Send magic link'}).click();
+    await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
+    const line = await running().waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
+    const link = line.slice(line.indexOf('http'));
+    await goto(page, link);
+    if (from) {
+      await page.waitForURL(`${running().siteUrl}${from}`);
+      return;
+    }
+    await page.waitForURL(`${running().siteUrl}/dashboard`);
+    await page.getByRole('heading', {name: `Welcome, ${name}`}).waitFor();
+  }
+
+  async function checkoutAsGuest(tab: LocalTab, email: string) {
+    const {page} = tab;
+    const stack = running();
+    await page
+      .getByRole('article', {name: plan.name})
+      .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
+      .click();
+
+    // The local checkout page shows the plan and its price, then pays.
+    await page.waitForURL(/\/checkout\/cs_test_/);
+    await page.getByRole('heading', {name: plan.name}).waitFor();
+    expect(await page.textContent('body')).toContain(`$${plan.price}.00`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', {name: `Pay $${plan.price}.00`}).click();
+
+    // Stripe's return carries the session id, which leaves the address bar as the page loads.
+    await page.waitForURL(`${stack.siteUrl}/success`);
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
+    await stack.waitForLine(new RegExp(`paid ${plan.name} as ${escapeRegExp(email)} .*webhook delivered`));
+    await stack.waitForLine(new RegExp(`\\[e-mail\\] to ${escapeRegExp(email)}`));
+
+    await page.getByRole('link', {name: 'Go to Dashboard'}).click();
+    await page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}).waitFor();
+  }
+
+  async function requestAccess(tab: LocalTab, username: string) {
+    const {page} = tab;
+    await page.getByLabel('GitHub username').fill(username);
+    await page.getByRole('button', {name: 'Request Access'}).click();
+    await page.getByText('Check your email!').waitFor();
+    await running().waitForLine(new RegExp(`\\[github\\] +invited @${username} `));
+    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+  }
+
+  return {stack: running, open, goto, signInByMagicLink, checkoutAsGuest, requestAccess};
+}

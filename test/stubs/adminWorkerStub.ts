@@ -1,0 +1,277 @@
+/**
+ * A stand-in for the worker's admin endpoints, for the console's unit tests: a real HTTP server
+ * over an in-memory store, whose actions change the store as the worker would (a revoke revokes
+ * and is logged), and which records every request. Typed with the contract (`src/config/api.ts`)
+ * only, so a drift of the contract or of the console fails the typecheck.
+ */
+import http from 'node:http';
+import {
+  ADMIN_PATHS,
+  type AdminActionResult,
+  type AdminAuditEntry,
+  type AdminAction,
+  type AdminGrantRequest,
+  type AdminJob,
+  type AdminLead,
+  type AdminPurchaseDetail,
+  type ErrorBody,
+  type Page,
+  type RepositoryAudit,
+  type RepositoryFixRequest,
+  type SalesSummary,
+} from '../../src/config/api';
+import {listen} from '../../scripts/support/listen';
+
+export const ADMIN_EMAIL = 'admin@slipway.dev';
+export const NOT_AN_ADMIN: ErrorBody = {error: 'This account is not an admin.', code: 'ADMIN_ONLY'};
+
+export interface AdminStore {
+  sales: SalesSummary;
+  /** Newest first. */
+  purchases: AdminPurchaseDetail[];
+  jobs: AdminJob[];
+  audit: RepositoryAudit;
+  leads: AdminLead[];
+  /** Newest first. */
+  log: AdminAuditEntry[];
+  pageSize: number;
+}
+
+export interface SeenRequest {
+  method: string;
+  /** The route's pattern in ADMIN_PATHS, e.g. `/admin/purchases/:sessionId/revoke`. */
+  route: string;
+  path: string;
+  query: URLSearchParams;
+  /** The Authorization header, as the console sent it. */
+  authorization?: string;
+  body: unknown;
+}
+
+export interface AdminWorkerStub {
+  url: string;
+  store: AdminStore;
+  requests: SeenRequest[];
+  /** Requests that change something (every POST). */
+  actions: () => SeenRequest[];
+  /** From now on, answers every request to `route` (or every request, with '*') with this error. */
+  refuse: (route: string, status: number, body: ErrorBody) => void;
+  reset: (store?: Partial<AdminStore>) => void;
+  close: () => Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+export const NOW = Date.UTC(2026, 5, 30, 12, 0, 0);
+
+/** Thirty days, oldest first, with sales on some of them. */
+export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummary {
+  const days = Array.from({length: 30}, (_, index) => {
+    const day = new Date(NOW - (29 - index) * DAY_MS).toISOString().slice(0, 10);
+    const byPlan: Record<string, number> = index % 3 === 0 ? {Starter: 6900, Advanced: 9900 * (index % 2)} : {};
+    return {day, byPlan, purchases: Object.values(byPlan).filter(Boolean).length};
+  });
+  return {
+    currency: 'usd',
+    days,
+    revenue: 123_400,
+    buyers: 14,
+    refunds: {count: 2, amount: 16_800},
+    disputes: {open: 1, won: 0, lost: 1},
+    ...overrides,
+  };
+}
+
+export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPurchaseDetail {
+  return {
+    sessionId: 'cs_test_ada',
+    createdAt: NOW - DAY_MS,
+    email: 'ada@example.com',
+    plan: 'Advanced',
+    amount: 9900,
+    currency: 'usd',
+    state: 'paid',
+    access: {status: 'active', username: 'ada-l', usernameChanges: 1},
+    paymentIntentId: 'pi_ada',
+    customerId: 'cus_ada',
+    userId: 'uid-ada',
+    history: [
+      {at: NOW - DAY_MS, kind: 'stripe', summary: 'checkout.session.completed'},
+      {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},
+      {at: NOW - DAY_MS + 120_000, kind: 'invitation', summary: 'Invited @ada-l', status: 'done'},
+    ],
+    ...overrides,
+  };
+}
+
+export function defaultStore(): AdminStore {
+  return {
+    sales: salesSummary(),
+    purchases: [
+      purchase(),
+      purchase({
+        sessionId: 'cs_test_bob',
+        createdAt: NOW - 2 * DAY_MS,
+        email: 'bob@example.com',
+        plan: 'Starter',
+        amount: 6900,
+        state: 'refunded',
+        access: {status: 'removal_failed', username: 'bobby', usernameChanges: 0},
+        history: [],
+      }),
+    ],
+    jobs: [],
+    audit: {repository: 'slipway/kit', checkedAt: NOW, differences: [], exempt: ['slipway-owner']},
+    leads: [],
+    log: [],
+    pageSize: 25,
+  };
+}
+
+/** The route of ADMIN_PATHS a path is, with its parameters. */
+function routeOf(path: string): {route: string; sessionId?: string; jobId?: number} | null {
+  for (const route of Object.values(ADMIN_PATHS)) {
+    const pattern = new RegExp(`^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace('.', '\\.')}$`);
+    const match = pattern.exec(path);
+    if (match) {
+      const {sessionId, jobId} = match.groups ?? {};
+      return {route, sessionId: sessionId && decodeURIComponent(sessionId), jobId: jobId ? Number(jobId) : undefined};
+    }
+  }
+  return null;
+}
+
+function pageOf<T>(items: T[], query: URLSearchParams, pageSize: number): Page<T> {
+  const page = Math.max(1, Number(query.get('page') ?? 1));
+  return {items: items.slice((page - 1) * pageSize, page * pageSize), page, pageSize, total: items.length};
+}
+
+export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
+  let store = defaultStore();
+  const requests: SeenRequest[] = [];
+  const refusals = new Map<string, {status: number; body: ErrorBody}>();
+  let logId = 0;
+
+  function log(action: AdminAction, sessionId: string | null, detail: string | null) {
+    store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, sessionId, detail});
+  }
+
+  /** What the worker answers: [status, body]; a string body is sent as CSV. */
+  function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number}): [number, unknown] {
+    const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
+    if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
+    switch (`${seen.method} ${seen.route}`) {
+      case `GET ${ADMIN_PATHS.sales}`:
+        return [200, store.sales];
+      case `GET ${ADMIN_PATHS.purchases}`: {
+        const q = (seen.query.get('q') ?? '').toLowerCase();
+        const matching = store.purchases.filter(
+          (entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)),
+        );
+        return [200, pageOf(matching.map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, ...row}) => row), seen.query, store.pageSize)];
+      }
+      case `GET ${ADMIN_PATHS.purchase}`:
+        return [200, found];
+      case `POST ${ADMIN_PATHS.grant}`: {
+        const {username} = seen.body as AdminGrantRequest;
+        found!.access = {status: 'pending', username, usernameChanges: found!.access?.usernameChanges ?? 0};
+        found!.history.push({at: NOW + 5000, kind: 'admin', summary: `Granted @${username}`});
+        log('grant', found!.sessionId, `@${username}`);
+        return [200, {status: 'invited', detail: `@${username}: invited`} satisfies AdminActionResult];
+      }
+      case `POST ${ADMIN_PATHS.revoke}`:
+        if (!found!.access || found!.access.status === 'revoked') return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
+        found!.access = {...found!.access, status: 'revoked'};
+        log('revoke', found!.sessionId, null);
+        return [200, {status: 'revoked', detail: `@${found!.access.username}: access revoked`} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.resend}`:
+        log('resend', found!.sessionId, null);
+        return [200, {status: 'invited', detail: 'a new invitation went out'} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.resetUsernameChanges}`:
+        if (found!.access) found!.access.usernameChanges = 0;
+        log('reset_username_changes', found!.sessionId, null);
+        return [200, {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult];
+      case `GET ${ADMIN_PATHS.jobs}`:
+        return [200, store.jobs];
+      case `POST ${ADMIN_PATHS.retryJob}`: {
+        const job = store.jobs.find((entry) => entry.id === params.jobId);
+        if (!job) return [404, {error: 'No such job.', code: 'NOT_FOUND'} satisfies ErrorBody];
+        store.jobs = store.jobs.filter((entry) => entry !== job);
+        log('retry_job', job.sessionId, `job ${job.id}`);
+        return [200, {status: 'done', detail: `job ${job.id}: done`} satisfies AdminActionResult];
+      }
+      case `GET ${ADMIN_PATHS.repositoryAudit}`:
+        return [200, store.audit];
+      case `POST ${ADMIN_PATHS.repositoryFix}`: {
+        const fix = seen.body as RepositoryFixRequest;
+        store.audit = {
+          ...store.audit,
+          differences: store.audit.differences.filter((entry) => entry.kind !== fix.kind || entry.githubUserId !== fix.githubUserId),
+        };
+        log('repository_fix', null, `${fix.kind} ${fix.githubUserId}`);
+        return [200, {status: 'fixed', detail: `fixed ${fix.githubUserId}`} satisfies AdminActionResult];
+      }
+      case `GET ${ADMIN_PATHS.leads}`:
+        return [200, pageOf(store.leads, seen.query, store.pageSize)];
+      case `GET ${ADMIN_PATHS.leadsCsv}`:
+        return [200, ['email,created_at', ...store.leads.map((lead) => `${lead.email},${new Date(lead.createdAt).toISOString()}`)].join('\n') + '\n'];
+      case `GET ${ADMIN_PATHS.auditLog}`:
+        return [200, pageOf(store.log, seen.query, store.pageSize)];
+      default:
+        return [404, {error: 'Not found', code: 'NOT_FOUND'} satisfies ErrorBody];
+    }
+  }
+
+  const server = http.createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      const url = new URL(request.url!, 'http://stub');
+      const matched = routeOf(url.pathname);
+      const seen: SeenRequest = {
+        method: request.method!,
+        route: matched?.route ?? url.pathname,
+        path: url.pathname,
+        query: url.searchParams,
+        authorization: request.headers.authorization,
+        body: raw ? JSON.parse(raw) : undefined,
+      };
+      requests.push(seen);
+      const refusal = refusals.get(seen.route) ?? refusals.get('*');
+      const [status, body] = refusal ? [refusal.status, refusal.body] : matched ? answer(seen, matched) : [404, {error: 'Not found'}];
+      response.writeHead(status, {'Content-Type': typeof body === 'string' ? 'text/csv' : 'application/json'});
+      response.end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+  });
+
+  const running = await listen(server);
+  return {
+    url: running.url,
+    get store() {
+      return store;
+    },
+    requests,
+    actions: () => requests.filter((seen) => seen.method === 'POST'),
+    refuse: (route, status, body) => refusals.set(route, {status, body}),
+    reset: (overrides = {}) => {
+      store = {...defaultStore(), ...overrides};
+      requests.length = 0;
+      refusals.clear();
+      logId = 0;
+    },
+    close: running.close,
+  };
+}
+
+/** One stand-in for a test file, fresh (default store, no requests) before each test. */
+export function useAdminWorkerStub(): () => AdminWorkerStub {
+  let stub: AdminWorkerStub | undefined;
+  beforeAll(async () => {
+    stub = await startAdminWorkerStub();
+  });
+  beforeEach(() => stub?.reset());
+  afterAll(() => stub?.close());
+  return () => {
+    if (!stub) throw new Error('The admin stand-in is not started yet: call it inside a test.');
+    return stub;
+  };
+}

@@ -1,0 +1,68 @@
+import React from 'react';
+import {screen, waitFor, within} from '@testing-library/react';
+import {AdminConsole} from '../../src/components/screens/Admin';
+import {renderWithSite} from '../support/render';
+import {ADMIN_EMAIL, NOT_AN_ADMIN, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+
+const worker = useAdminWorkerStub();
+const admin = {uid: 'uid-admin', email: ADMIN_EMAIL, displayName: null, photoURL: null};
+const show = (url: string, user = admin) => renderWithSite(<AdminConsole user={user} />, {env: {WORKER_URL: worker().url}, url});
+
+/** Waits until the panel has its answer, then says which endpoints were asked. */
+async function asked(): Promise<string[]> {
+  await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull());
+  return worker().requests.map((seen) => seen.path);
+}
+
+describe('the seller’s console', () => {
+  it('opens on Sales, with a link to every panel and the current one marked', async () => {
+    show('/admin');
+    expect(await screen.findByRole('heading', {name: 'Sales'})).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', {name: 'Console'});
+    expect(within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Sales', '/admin'],
+      ['Purchases', '/admin?view=purchases'],
+      ['Failures', '/admin?view=failures'],
+      ['Repository', '/admin?view=repository'],
+      ['Leads', '/admin?view=leads'],
+      ['Admin log', '/admin?view=log'],
+    ]);
+    expect(within(nav).getByRole('link', {name: 'Sales'})).toHaveAttribute('aria-current', 'page');
+    expect(await asked()).toEqual(['/admin/sales']);
+  });
+
+  it.each([
+    ['/admin?view=purchases', 'Purchases', '/admin/purchases'],
+    ['/admin?view=failures', 'Failures', '/admin/jobs'],
+    ['/admin?view=repository', 'Repository audit', '/admin/repository-audit'],
+    ['/admin?view=leads', 'Leads', '/admin/leads'],
+    ['/admin?view=log', 'Admin log', '/admin/audit-log'],
+    ['/admin?purchase=cs_test_ada', 'Purchase', '/admin/purchases/cs_test_ada'],
+    // The new-sale e-mail links to a search.
+    ['/admin?q=ada%40example.com', 'Purchases', '/admin/purchases'],
+  ])('shows the panel the address names: %s', async (url, heading, path) => {
+    show(url);
+    expect(await screen.findByRole('heading', {level: 2, name: heading})).toBeInTheDocument();
+    expect(await asked()).toEqual([path]);
+  });
+
+  it.each(['/admin', '/admin?purchase=cs_test_ada', '/admin?view=leads'])(
+    'shows a signed-in account the worker refuses (403 ADMIN_ONLY) that it is not an admin, and no data: %s',
+    async (url) => {
+      worker().refuse('*', 403, NOT_AN_ADMIN);
+      show(url, {uid: 'uid-buyer', email: 'buyer@example.com', displayName: null, photoURL: null});
+      expect(await screen.findByRole('heading', {level: 1, name: 'This account is not an admin'})).toBeInTheDocument();
+      expect(screen.getByText('buyer@example.com')).toBeInTheDocument();
+      expect(screen.queryByRole('navigation', {name: 'Console'})).toBeNull();
+      expect(screen.queryByRole('heading', {level: 2})).toBeNull();
+      expect(screen.queryByRole('table')).toBeNull();
+    },
+  );
+
+  it('keeps to the panel and its Try again when the worker fails for another reason', async () => {
+    worker().refuse('*', 503, {error: 'The database is not answering.', code: 'UPSTREAM_UNAVAILABLE'});
+    show('/admin');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The database is not answering.');
+    expect(screen.getByRole('navigation', {name: 'Console'})).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,117 @@
+import React from 'react';
+import {screen, within} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
+import {renderWithSite} from '../support/render';
+import {purchase, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+
+const worker = useAdminWorkerStub();
+
+function render(sessionId: string) {
+  renderWithSite(<PurchaseDetail sessionId={sessionId} />, {env: {WORKER_URL: worker().url}, url: `/admin?purchase=${sessionId}`});
+}
+
+async function open(sessionId = 'cs_test_ada') {
+  render(sessionId);
+  await screen.findByText('Session');
+}
+
+/** Clicks an action's button, then Confirm in the question it asks. */
+async function confirm(action: string) {
+  await userEvent.click(screen.getByRole('button', {name: action}));
+  await userEvent.click(within(screen.getByRole('group', {name: action})).getByRole('button', {name: 'Confirm'}));
+}
+
+describe('a purchase’s page', () => {
+  it('shows the purchase, its access and its history, newest first', async () => {
+    await open();
+    expect(screen.getByText('ada@example.com')).toBeInTheDocument();
+    expect(screen.getByText('cs_test_ada')).toBeInTheDocument();
+    expect(screen.getByText('pi_ada')).toBeInTheDocument();
+    expect(screen.getByText(/moved to another account once/)).toBeInTheDocument();
+    const history = screen.getByRole('list', {name: 'History, newest first'});
+    expect(within(history).getAllByRole('listitem').map((item) => item.querySelector('strong')!.textContent)).toEqual([
+      'Invited @ada-l',
+      'Welcome e-mail',
+      'checkout.session.completed',
+    ]);
+    expect(screen.getByRole('link', {name: '← All purchases'})).toHaveAttribute('href', '/admin?view=purchases');
+  });
+
+  it('asks before revoking, sends nothing on Cancel, and revokes on Confirm, then shows the new state', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
+    const question = screen.getByRole('group', {name: 'Revoke access'});
+    expect(question).toHaveTextContent('Are you sure? @ada-l loses the repository');
+    expect(within(question).getByRole('button', {name: 'Cancel'})).toHaveFocus();
+    await userEvent.click(within(question).getByRole('button', {name: 'Cancel'}));
+    expect(screen.queryByRole('group', {name: 'Revoke access'})).toBeNull();
+    expect(worker().actions()).toEqual([]);
+
+    await confirm('Revoke access');
+    expect(await screen.findByText('Access revoked for @ada-l. The worker says: @ada-l: access revoked.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/purchases/cs_test_ada/revoke']);
+    // The purchase is read again: the access is revoked, and Revoke is gone.
+    expect(await screen.findByText('Revoked')).toBeInTheDocument();
+    expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
+  });
+
+  it('closes the question on Escape without sending anything', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('group')).toBeNull();
+    expect(screen.getByRole('button', {name: 'Revoke access'})).toHaveFocus();
+    expect(worker().actions()).toEqual([]);
+  });
+
+  it('grants access to the username typed, once confirmed', async () => {
+    worker().reset({purchases: [purchase({access: null, history: []})]});
+    await open();
+    expect(screen.getByText('Not asked for')).toBeInTheDocument();
+    expect(screen.getByRole('button', {name: 'Grant access'})).toBeDisabled();
+    await userEvent.type(screen.getByRole('textbox', {name: 'GitHub username'}), '@octocat');
+    await userEvent.click(screen.getByRole('button', {name: 'Grant access'}));
+    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent('@octocat is invited to the repository for this purchase.');
+    expect(worker().actions()).toEqual([]);
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Access granted to @octocat. The worker says: @octocat: invited.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/grant', {username: 'octocat'}]]);
+    expect(await screen.findByText('Invitation pending')).toBeInTheDocument();
+    expect(screen.getByText('Granted @octocat')).toBeInTheDocument();
+  });
+
+  it('resends a pending invitation and resets the username changes, each once confirmed', async () => {
+    worker().reset({purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}})]});
+    await open();
+    await userEvent.click(screen.getByRole('button', {name: 'Resend invitation'}));
+    expect(worker().actions()).toEqual([]);
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Invitation resent to @ada-l. The worker says: a new invitation went out.')).toHaveAttribute('role', 'status');
+
+    await userEvent.click(screen.getByRole('button', {name: 'Reset username changes'}));
+    expect(screen.getByRole('group', {name: 'Reset username changes'})).toHaveTextContent('3 times');
+    expect(worker().actions()).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Username changes reset. The worker says: the purchase may change its GitHub account again.')).toBeInTheDocument();
+    expect(worker().actions().map((seen) => seen.path)).toEqual([
+      '/admin/purchases/cs_test_ada/resend',
+      '/admin/purchases/cs_test_ada/reset-username-changes',
+    ]);
+    // Read again: no changes left to reset.
+    await screen.findByText(/moved to another account never/);
+    expect(screen.queryByRole('button', {name: 'Reset username changes'})).toBeNull();
+  });
+
+  it('shows the worker’s error when an action is refused', async () => {
+    worker().refuse('/admin/purchases/:sessionId/revoke', 503, {error: 'GitHub is not answering right now.', code: 'GITHUB_UNAVAILABLE'});
+    await open();
+    await confirm('Revoke access');
+    expect(await screen.findByRole('alert')).toHaveTextContent('GitHub is not answering right now.');
+  });
+
+  it('says so when there is no such purchase', async () => {
+    render('cs_test_missing');
+    expect(await screen.findByRole('alert')).toHaveTextContent('No such purchase.');
+  });
+});

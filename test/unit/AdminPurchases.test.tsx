@@ -1,0 +1,74 @@
+import React from 'react';
+import {screen, within} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Purchases from '../../src/components/screens/Admin/Purchases';
+import {renderWithSite} from '../support/render';
+import {purchase, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+
+const worker = useAdminWorkerStub();
+const show = (url = '/admin?view=purchases') => renderWithSite(<Purchases />, {env: {WORKER_URL: worker().url}, url});
+
+describe('the Purchases panel', () => {
+  it('lists each purchase: date, buyer, plan, amount, state and GitHub access with its state', async () => {
+    show();
+    const table = await screen.findByRole('table', {name: 'Purchases, newest first'});
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Date',
+      'Buyer',
+      'Plan',
+      'Amount',
+      'State',
+      'GitHub access',
+    ]);
+    const [, ada, bob] = within(table).getAllByRole('row');
+    expect(within(ada!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      '29 Jun 2026, 12:00 UTC',
+      'ada@example.com',
+      'Advanced',
+      '$99.00',
+      'Paid',
+      '@ada-l Active',
+    ]);
+    expect(within(bob!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      '28 Jun 2026, 12:00 UTC',
+      'bob@example.com',
+      'Starter',
+      '$69.00',
+      'Refunded',
+      '@bobby Removal failed',
+    ]);
+    expect(within(ada!).getByRole('link', {name: 'ada@example.com'})).toHaveAttribute('href', '/admin?purchase=cs_test_ada');
+  });
+
+  it('searches by what the seller types and asks the worker for the first page', async () => {
+    show();
+    await screen.findByRole('table');
+    await userEvent.type(screen.getByRole('searchbox', {name: 'E-mail, GitHub username or session id'}), 'bobby');
+    await userEvent.click(screen.getByRole('button', {name: 'Search'}));
+    const table = await screen.findByRole('table', {name: 'Purchases matching bobby'});
+    expect(within(table).getAllByRole('row')).toHaveLength(2);
+    expect(within(table).getByText('bob@example.com')).toBeInTheDocument();
+    const last = worker().requests.at(-1)!;
+    expect([last.path, last.query.get('q'), last.query.get('page')]).toEqual(['/admin/purchases', 'bobby', '1']);
+  });
+
+  it('says when nothing matches', async () => {
+    show('/admin?view=purchases&q=nobody');
+    expect(await screen.findByText('No purchase matches “nobody”.')).toBeInTheDocument();
+  });
+
+  it('pages through the purchases, keeping the search', async () => {
+    const many = Array.from({length: 5}, (_, index) => purchase({sessionId: `cs_test_${index}`, email: `buyer${index}@example.com`}));
+    worker().reset({purchases: many, pageSize: 2});
+    show('/admin?view=purchases&q=buyer&page=2');
+    const pages = await screen.findByRole('navigation', {name: 'Pages of purchases'});
+    expect(pages).toHaveTextContent('Page 2 of 3, 5 purchases');
+    expect(within(pages).getByRole('link', {name: 'Previous'})).toHaveAttribute('href', '/admin?view=purchases&q=buyer');
+    expect(within(pages).getByRole('link', {name: 'Next'})).toHaveAttribute('href', '/admin?view=purchases&q=buyer&page=3');
+    expect(screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
+      'buyer2@example.com',
+      'buyer3@example.com',
+    ]);
+    expect(worker().requests.at(-1)!.query.get('page')).toBe('2');
+  });
+});
