@@ -17,6 +17,7 @@ import {
   Headset,
   HelpCircle,
   Image,
+  LayoutDashboard,
   LayoutTemplate,
   ListChecks,
   LockKeyhole,
@@ -87,6 +88,7 @@ const sidebars = {
       doc('features/customer-support', 'Customer support', Headset),
       doc('features/error-handling', 'Error handling', CircleAlert),
       doc('features/analytics', 'Analytics', ChartLine),
+      doc('features/admin', "Seller's console", LayoutDashboard),
     ]),
     section('components', 'Components', LayoutTemplate, [
       doc('components/header', 'Header', PanelTop),
