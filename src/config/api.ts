@@ -5,7 +5,27 @@
  * other does not follow fails `npm run typecheck`. Plain TypeScript: both sides import it.
  */
 
-/** Where each endpoint is, on the worker's origin. */
+/**
+ * Where the worker answers on the site's own origin: one Worker that also serves the built site
+ * (`wrangler deploy --env site`), a host's rewrite, or the dev server's proxy. The site then calls
+ * it with relative URLs: no CORS preflight, and the anti-forgery cookie reaches it.
+ */
+export const SAME_ORIGIN_PREFIX = '/api';
+
+/** The anti-forgery token (§7): the worker sets the cookie; the site echoes it in the header. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+/**
+ * An endpoint's URL at a base: the worker's origin (`https://api.example.com`), or the
+ * same-origin prefix. Paths already under the prefix (leads, webhooks) are not prefixed twice.
+ */
+export function apiUrl(baseUrl: string, path: string): string {
+  if (baseUrl === SAME_ORIGIN_PREFIX && (path === SAME_ORIGIN_PREFIX || path.startsWith(`${SAME_ORIGIN_PREFIX}/`))) return path;
+  return `${baseUrl}${path}`;
+}
+
+/** Where each endpoint is, on the worker's origin (or under SAME_ORIGIN_PREFIX on the site's). */
 export const API_PATHS = {
   createCheckoutSession: '/createCheckoutSession',
   userHasPaid: '/userHasPaid',
@@ -307,6 +327,7 @@ export const ERROR_CODES = [
   'ADMIN_ONLY',
   'NOT_FOUND',
   'CONFLICT',
+  'XSRF_FAILED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -4,12 +4,13 @@ import {cors} from 'hono/cors';
 import {accessRoutes} from './access/routes';
 import {adminRoutes} from './admin/routes';
 import {analyticsRoutes} from './analytics';
-import {API_PATHS} from '../../src/config/api';
+import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_HEADER} from '../../src/config/api';
 import type {AppEnv} from './app';
 import {errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
 import {log} from './log';
 import {runDueJobs} from './outbox';
+import {sameOrigin} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
 import {pruneLimits} from './rateLimit';
 import {pruneRecords} from './retention';
@@ -21,32 +22,44 @@ import {stripeWebhook} from './webhooks/stripe';
  * The worker: payments, webhooks, repository access, leads and the analytics proxy, routed by
  * Hono (small, typed, made for Workers). The scheduled handler drains the outbox.
  */
-const app = new Hono<AppEnv>();
+// Every route, mounted twice below: at the worker's root (the worker on its own origin) and under
+// SAME_ORIGIN_PREFIX (the worker on the site's origin).
+const api = new Hono<AppEnv>();
+
+// Webhooks read their own raw bodies with their own limits.
+api.route(API_PATHS.stripeWebhook, stripeWebhook);
+api.route(API_PATHS.mailgunWebhook, mailgunWebhook);
+
+const smallBodies = bodyLimit({maxSize: 16 * 1024});
+api.use('*', (c, next) => (isWebhook(c.req.path) ? next() : smallBodies(c, next)));
+api.route(API_PATHS.plausible, analyticsRoutes);
+api.route('/', paymentRoutes);
+api.route('/', accessRoutes);
+api.route('/', leadRoutes);
+api.route('/', adminRoutes);
+api.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
+
+// Not strict: `/api/` is the same as `/api`, the health check the site asks for a first token.
+const app = new Hono<AppEnv>({strict: false});
 
 app.use('*', async (c, next) => {
   const origin = settingsOf(c.env).siteOrigin;
   return cors({
     origin: (requestOrigin) => (requestOrigin === origin ? origin : null),
     allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'X-XSRF-TOKEN'],
+    allowHeaders: ['Authorization', 'Content-Type', XSRF_HEADER],
     maxAge: 600,
   })(c, next);
 });
-
-// Webhooks read their own raw bodies with their own limits.
-app.route(API_PATHS.stripeWebhook, stripeWebhook);
-app.route(API_PATHS.mailgunWebhook, mailgunWebhook);
-
-app.use('*', bodyLimit({maxSize: 16 * 1024}));
-app.route(API_PATHS.plausible, analyticsRoutes);
-app.route('/', paymentRoutes);
-app.route('/', accessRoutes);
-app.route('/', leadRoutes);
-app.route('/', adminRoutes);
-
-app.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
+app.use('*', sameOrigin);
+app.route(SAME_ORIGIN_PREFIX, api);
+app.route('/', api);
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));
 app.onError(onError);
+
+function isWebhook(path: string): boolean {
+  return path.endsWith(API_PATHS.stripeWebhook) || path.endsWith(API_PATHS.mailgunWebhook);
+}
 
 export default {
   fetch: app.fetch,

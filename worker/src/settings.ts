@@ -40,13 +40,16 @@ const settingsSchema = z.object({
   PLAUSIBLE_HOST: optional.pipe(z.string().default('https://plausible.io')),
   ADMIN_EMAILS: optional,
   GITHUB_EXEMPT: optional,
+  SAME_ORIGIN: optional.pipe(z.enum(['true', 'false'], {message: 'SAME_ORIGIN must be true or false'}).default('false')),
 });
 
-type Parsed = z.output<typeof settingsSchema>;
+type Parsed = Omit<z.output<typeof settingsSchema>, 'SAME_ORIGIN'>;
 
 export interface Settings extends Parsed {
   /** The site's origin, e.g. `https://slipway.dev`. */
   siteOrigin: string;
+  /** The worker answers on the site's own origin, under SAME_ORIGIN_PREFIX (see sameOrigin.ts). */
+  sameOrigin: boolean;
   /** The verified e-mails that may use the seller's console (lower-case); none when unset. */
   adminEmails: string[];
   /** GitHub logins the repository audit leaves out (lower-case), besides the repository's owner. */
@@ -75,7 +78,7 @@ export function settingsOf(env: Env): Settings {
 function check(env: Env): Settings | HttpError {
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) return misconfigured(`Worker variables are invalid: ${z.prettifyError(parsed.error)}`);
-  const vars = parsed.data;
+  const {SAME_ORIGIN, ...vars} = parsed.data;
   const live = isLiveKey(vars.STRIPE_SECRET_KEY);
   const siteUrl = new URL(vars.SITE_URL);
   if (vars.FIREBASE_AUTH_EMULATOR_HOST) {
@@ -92,6 +95,7 @@ function check(env: Env): Settings | HttpError {
   return {
     ...vars,
     siteOrigin: siteUrl.origin,
+    sameOrigin: SAME_ORIGIN === 'true',
     stripeMode: live ? 'production' : 'test',
     adminEmails: list(vars.ADMIN_EMAILS),
     githubExempt: list(vars.GITHUB_EXEMPT),

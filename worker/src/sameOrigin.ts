@@ -1,0 +1,73 @@
+import type {MiddlewareHandler} from 'hono';
+import {getCookie, setCookie} from 'hono/cookie';
+import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
+import type {AppEnv} from './app';
+import {HttpError} from './errors';
+import {settingsOf} from './settings';
+
+/**
+ * The worker on the site's own origin (`SAME_ORIGIN=true`: one Worker that also serves the built
+ * site, a host's rewrite, or the dev server's proxy).
+ *
+ * - It answers only under SAME_ORIGIN_PREFIX: every other path is the site's, so it gets the
+ *   built site's own answer (its 404 page) when this Worker serves the site, or a 404.
+ * - The anti-forgery token (§7): the browser sends this origin's cookies with every call, so a
+ *   page on another site could make it post here with them. Every call that changes something
+ *   must echo the `XSRF-TOKEN` cookie in the `X-XSRF-TOKEN` header, which only a page of this
+ *   origin can read. Today no route trusts a cookie (callers prove who they are with a bearer
+ *   token that a forged request cannot carry), so this is the second lock, kept for the day one
+ *   does. Webhooks are exempt: servers call them, and they prove themselves with a signature.
+ *
+ * On the worker's own origin (the default), none of this applies: the site cannot read the
+ * worker's cookies there, and CORS admits the site's origin only.
+ */
+export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!settingsOf(c.env).sameOrigin) return next();
+  const path = c.req.path;
+  if (path !== SAME_ORIGIN_PREFIX && !path.startsWith(`${SAME_ORIGIN_PREFIX}/`)) {
+    if (c.env.ASSETS) return c.env.ASSETS.fetch(c.req.raw);
+    throw new HttpError(404, `No route for ${c.req.method} ${path}: on the site's origin the API is under ${SAME_ORIGIN_PREFIX}/`, 'NOT_FOUND');
+  }
+
+  const cookie = getCookie(c, XSRF_COOKIE);
+  const held = cookie && TOKEN.test(cookie) ? cookie : undefined;
+  const secure = new URL(settingsOf(c.env).siteOrigin).protocol === 'https:';
+  const token = held ?? newToken();
+  if (changesSomething(c.req.method) && !SIGNED_BY_SENDER.some((webhook) => path === webhook)) {
+    const echoed = c.req.header(XSRF_HEADER);
+    if (!held || !echoed || !(await sameToken(held, echoed))) {
+      throw new HttpError(
+        403,
+        'This request is missing its anti-forgery token, or it does not match. Reload the page and try again.',
+        'XSRF_FAILED',
+        held ? {} : {'Set-Cookie': cookieHeader(token, secure)},
+      );
+    }
+  }
+  await next();
+  if (!held) setCookie(c, XSRF_COOKIE, token, cookieOptions(secure));
+};
+
+const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
+const SIGNED_BY_SENDER: string[] = [API_PATHS.stripeWebhook, API_PATHS.mailgunWebhook];
+
+const changesSomething = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Readable by the page (that is the point), sent to this origin only, never cross-site. */
+function cookieOptions(secure: boolean) {
+  return {path: '/', sameSite: 'Strict', secure, httpOnly: false} as const;
+}
+
+function cookieHeader(token: string, secure: boolean): string {
+  return `${XSRF_COOKIE}=${token}; Path=/; SameSite=Strict${secure ? '; Secure' : ''}`;
+}
+
+async function sameToken(a: string, b: string): Promise<boolean> {
+  const [left, right] = [new TextEncoder().encode(a), new TextEncoder().encode(b)];
+  return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
+}
