@@ -6,6 +6,9 @@
  *
  *   npm start              real services where keys are set, local stand-ins elsewhere
  *   npm start -- --local   local stand-ins for everything, whatever the keys
+ *   npm start -- --same-origin
+ *                          the worker on the site's origin under /api, through the dev server's
+ *                          proxy, as `npm run deploy` serves both in production
  *
  * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT and
  * LOCAL_STATE_DIR (the local D1's folder) move things for tests.
@@ -18,6 +21,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import {parse as parseEnv} from 'dotenv';
 import {appConfig, ROUTES} from '../src/config';
+import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, signInLink, startAuthEmulator} from './local/authEmulator';
 import {FIXTURE_REPO, startGitHubStandIn} from './local/githubApi';
@@ -32,6 +36,7 @@ const ROOT = path.join(__dirname, '..');
 const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
 const ports = {site: port('SITE_PORT', 4200), worker: port('WORKER_PORT', 8787), emulator: port('AUTH_EMULATOR_PORT', 9099)};
 const forceLocal = process.argv.includes('--local');
+const sameOrigin = process.argv.includes('--same-origin');
 const stateDir = process.env.LOCAL_STATE_DIR ? path.resolve(process.env.LOCAL_STATE_DIR) : undefined;
 
 const children: ChildProcess[] = [];
@@ -133,8 +138,10 @@ async function main() {
   closers.push(async () => fs.rmSync(workDir, {recursive: true, force: true}));
 
   // What the worker is told on top of .dev.vars: the site's address and the stand-ins'.
-  const overrides: Record<string, string> = {SITE_URL: siteUrl, ADMIN_EMAILS: plan.admins};
-  const siteOverrides: Record<string, string> = {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
+  const overrides: Record<string, string> = {SITE_URL: siteUrl, ADMIN_EMAILS: plan.admins, SAME_ORIGIN: String(sameOrigin)};
+  const siteOverrides: Record<string, string> = sameOrigin
+    ? {WORKER_URL: SAME_ORIGIN_PREFIX, WORKER_PROXY_TARGET: workerUrl, LOCAL_MODE: plan.local.join(',')}
+    : {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
 
   if (plan.emulator) {
     say('[start]', 'Starting the Firebase Auth emulator…');
@@ -201,7 +208,7 @@ async function main() {
     {cwd: ROOT, env: {...process.env, ...siteOverrides, BROWSER: 'none', NODE_ENV: undefined}},
   );
   await Promise.all([
-    waitForHttp(`${workerUrl}/`, {child: worker, timeoutMs: 120_000}),
+    waitForHttp(`${workerUrl}${sameOrigin ? `${SAME_ORIGIN_PREFIX}/` : '/'}`, {child: worker, timeoutMs: 120_000}),
     waitForHttp(siteUrl, {child: site, timeoutMs: 180_000}),
   ]);
   if (plan.local.length > 0) runCronLocally(workerUrl);
@@ -209,7 +216,8 @@ async function main() {
   console.log('');
   say('[start]', `${appConfig.appName} is running.`);
   say('', `site       ${siteUrl}`);
-  say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''})`);
+  const served = sameOrigin ? `, reached by the site at ${siteUrl}${SAME_ORIGIN_PREFIX}/` : '';
+  say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''}${served})`);
   say('', `admin      ${siteUrl}${ROUTES.admin}: sign in as ${plan.admins}`);
   if (plan.local.length > 0) {
     say('', 'Local mode, for the services without keys:');

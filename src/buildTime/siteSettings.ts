@@ -1,4 +1,5 @@
 import type {AuthProviderName} from '../lib/auth/types';
+import {SAME_ORIGIN_PREFIX} from '../config/api';
 
 /** The services `npm start` can stand in for on this machine when their keys are absent. */
 export const LOCAL_SERVICES = ['sign-in', 'payments', 'github', 'email'] as const;
@@ -50,11 +51,16 @@ function optional(env: Env, name: string, pattern: RegExp, example: string): str
 function workerUrl(env: Env): string {
   const value = (env.WORKER_URL ?? '').trim();
   if (!value) return DEFAULT_WORKER_URL;
+  // The worker on the site's own origin (one Worker serving both, a rewrite, or the dev proxy).
+  if (value.replace(/\/+$/, '') === SAME_ORIGIN_PREFIX) return SAME_ORIGIN_PREFIX;
+  if (value.startsWith('/')) {
+    throw new Error(`WORKER_URL="${value}": on the site's own origin the worker answers under ${SAME_ORIGIN_PREFIX} only. Fix it in .env.`);
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`WORKER_URL="${value}" is not a URL: expected something like https://api.example.com. Fix it in .env.`);
+    throw new Error(`WORKER_URL="${value}" is not a URL: expected something like https://api.example.com, or ${SAME_ORIGIN_PREFIX} on the site's own origin. Fix it in .env.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new Error(`WORKER_URL="${value}" must start with http:// or https://. Fix it in .env.`);

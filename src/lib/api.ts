@@ -7,12 +7,15 @@ import {
   type AccessStatus,
   type AddUserToRepoRequest,
   API_PATHS,
+  apiUrl,
   type CreateCheckoutSessionRequest,
   type ErrorCode,
   ERROR_CODES,
   type LeadResult,
   type PaidResponse,
   type UrlResponse,
+  XSRF_COOKIE,
+  XSRF_HEADER,
 } from '../config/api';
 
 export class ApiError extends Error {
@@ -28,7 +31,7 @@ export class ApiError extends Error {
 }
 
 export interface ApiClientOptions {
-  /** The worker's origin, or '' when the API is served from the site's own origin. */
+  /** The worker's origin, or SAME_ORIGIN_PREFIX when the worker answers on the site's own origin. */
   baseUrl: string;
   /** The signed-in user's token, or null; `refresh` asks for a new one after TOKEN_EXPIRED. */
   idToken?: (refresh: boolean) => Promise<string | null>;
@@ -42,8 +45,6 @@ export interface ApiClientOptions {
 }
 
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-export const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 function cookieValue(cookies: string, name: string): string | null {
   for (const part of cookies.split(';')) {
@@ -59,10 +60,14 @@ function cookieValue(cookies: string, name: string): string | null {
  * site's own origin.
  */
 export function xsrfHeader(method: string, url: string, cookies: string): Record<string, string> {
-  if (method === 'GET' || method === 'HEAD') return {};
-  if (/^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//')) return {};
+  if (!carriesXsrf(method, url)) return {};
   const token = cookieValue(cookies, XSRF_COOKIE);
   return token ? {[XSRF_HEADER]: token} : {};
+}
+
+function carriesXsrf(method: string, url: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return false;
+  return !(/^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//'));
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
@@ -110,7 +115,10 @@ export type Method = 'GET' | 'POST';
  */
 export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {
   async function send(method: Method, path: string, body: unknown, token: string | null): Promise<Response> {
-    const url = `${baseUrl}${path}`;
+    const url = apiUrl(baseUrl, path);
+    // The worker sets the anti-forgery cookie on any answer: a first change in this browser asks
+    // for one so that it has a token to send.
+    if (carriesXsrf(method, url) && !cookieValue(cookies(), XSRF_COOKIE)) await fetch(apiUrl(baseUrl, '/')).catch(() => undefined);
     const headers: Record<string, string> = {...xsrfHeader(method, url, cookies())};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;

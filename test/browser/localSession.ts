@@ -13,7 +13,7 @@ import {watchPage} from './helpers';
 export interface LocalTab {
   page: Page;
   errors: string[];
-  /** `METHOD path` of every request the page made to the worker. */
+  /** `METHOD path` of every request the page made to the worker (at its own port or under /api). */
   workerCalls: string[];
 }
 
@@ -45,14 +45,14 @@ export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Starts the stack and Chromium before the file's tests, and stops both after. */
-export function useLocalSession(): LocalSession {
+export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {}): LocalSession {
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     browser = await launchChromium();
-    stack = await startLocalStack();
+    stack = await startLocalStack({sameOrigin});
   }, 300_000);
 
   afterAll(async () => {
@@ -78,7 +78,7 @@ export function useLocalSession(): LocalSession {
     const {errors} = watchPage(page);
     const workerCalls: string[] = [];
     page.on('request', (request) => {
-      if (request.url().startsWith(running().workerUrl) && request.method() !== 'OPTIONS') {
+      if (request.url().startsWith(running().apiBase) && request.method() !== 'OPTIONS') {
         workerCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
       }
     });

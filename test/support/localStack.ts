@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {freePort} from '../../scripts/local/ports';
+import {SAME_ORIGIN_PREFIX} from '../../src/config/api';
 import {ROOT} from '../../scripts/support/site';
 
 export const READY_LINE = 'Ctrl-C stops everything.';
@@ -15,6 +16,8 @@ export const READY_LINE = 'Ctrl-C stops everything.';
 export interface LocalStack {
   siteUrl: string;
   workerUrl: string;
+  /** Where the site calls the worker: its own port, or the site's origin under /api (--same-origin). */
+  apiBase: string;
   emulatorHost: string;
   process: ChildProcess;
   /** The exit code, once it has stopped. */
@@ -31,14 +34,16 @@ export interface StartOptions {
   ports?: {site?: number; worker?: number; emulator?: number};
   /** How long to wait for the ready line; 0 returns at once. */
   readyTimeoutMs?: number;
+  /** `npm start -- --local --same-origin`: the worker behind the site's dev server under /api. */
+  sameOrigin?: boolean;
 }
 
-export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000}: StartOptions = {}): Promise<LocalStack> {
+export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000, sameOrigin = false}: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
   const emulator = ports.emulator ?? (await freePort());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local', ...(sameOrigin ? ['--same-origin'] : [])], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -87,6 +92,7 @@ export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000}: St
   const stack: LocalStack = {
     siteUrl: `http://localhost:${site}`,
     workerUrl: `http://127.0.0.1:${worker}`,
+    apiBase: sameOrigin ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}` : `http://127.0.0.1:${worker}`,
     emulatorHost: `127.0.0.1:${emulator}`,
     process: child,
     exited,

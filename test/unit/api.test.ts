@@ -1,6 +1,7 @@
 import http from 'node:http';
 import {ApiError, createApiClient, UNREACHABLE_MESSAGE, xsrfHeader} from '../../src/lib/api';
 import {listen, type RunningServer} from '../../scripts/support/listen';
+import {apiUrl, SAME_ORIGIN_PREFIX} from '../../src/config/api';
 
 /** A server that answers every request with the status and raw body the test sets, and records it. */
 let reply: {status: number; body: string} = {status: 200, body: '{}'};
@@ -165,12 +166,47 @@ describe('the anti-forgery header (§7)', () => {
       return new Response(JSON.stringify({url: 'https://billing.stripe.com/p/1'}), {status: 200});
     }) as typeof fetch;
     try {
-      await createApiClient({baseUrl: '', cookies: () => cookies}).createBillingPortal('/dashboard');
+      await createApiClient({baseUrl: SAME_ORIGIN_PREFIX, cookies: () => cookies}).createBillingPortal('/dashboard');
       await createApiClient({baseUrl: 'https://api.example.com', cookies: () => cookies}).createBillingPortal('/dashboard');
     } finally {
       global.fetch = realFetch;
     }
-    expect(calls[0]).toMatchObject({url: '/createBillingPortal', headers: {'X-XSRF-TOKEN': 'abc=123'}});
+    expect(calls[0]).toMatchObject({url: '/api/createBillingPortal', headers: {'X-XSRF-TOKEN': 'abc=123'}});
     expect(calls[1]!.headers['X-XSRF-TOKEN']).toBeUndefined();
+  });
+
+  it('asks the worker for a token first when the browser has none, then sends it', async () => {
+    let jar = 'theme=light';
+    const calls: {url: string; method: string; headers: Record<string, string>}[] = [];
+    const realFetch = global.fetch;
+    global.fetch = (async (url: string, init: RequestInit = {}) => {
+      calls.push({url, method: init.method ?? 'GET', headers: (init.headers ?? {}) as Record<string, string>});
+      // What the browser does with the worker's Set-Cookie on a same-origin answer.
+      if (url === '/api/') jar += '; XSRF-TOKEN=fresh';
+      return new Response(JSON.stringify({ok: true}), {status: 200});
+    }) as typeof fetch;
+    try {
+      await createApiClient({baseUrl: SAME_ORIGIN_PREFIX, cookies: () => jar}).saveLead('reader@example.com');
+      await createApiClient({baseUrl: SAME_ORIGIN_PREFIX, cookies: () => jar}).saveLead('second@example.com');
+    } finally {
+      global.fetch = realFetch;
+    }
+    expect(calls.map(({url, method}) => `${method} ${url}`)).toEqual(['GET /api/', 'POST /api/leads', 'POST /api/leads']);
+    expect(calls[1]!.headers['X-XSRF-TOKEN']).toBe('fresh');
+  });
+});
+
+describe('apiUrl', () => {
+  it.each([
+    ['https://api.example.com', '/createCheckoutSession', 'https://api.example.com/createCheckoutSession'],
+    ['https://api.example.com', '/api/leads', 'https://api.example.com/api/leads'],
+    ['/api', '/createCheckoutSession', '/api/createCheckoutSession'],
+    ['/api', '/admin/sales', '/api/admin/sales'],
+    // Already under the prefix: the same path on either origin, never /api/api/leads.
+    ['/api', '/api/leads', '/api/leads'],
+    ['/api', '/api/webhook/stripe', '/api/webhook/stripe'],
+    ['/api', '/', '/api/'],
+  ])('joins %s and %s into %s', (base, path, url) => {
+    expect(apiUrl(base, path)).toBe(url);
   });
 });

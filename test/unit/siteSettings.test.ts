@@ -33,9 +33,14 @@ describe('the site settings from .env', () => {
     });
   });
 
+  it.each(['/api', '/api/'])('takes WORKER_URL=%s as the worker on the site\'s own origin', (value) => {
+    expect(parseSiteSettings({WORKER_URL: value}).workerUrl).toBe('/api');
+  });
+
   it.each([
     [{WORKER_URL: 'api.slipway.dev'}, /WORKER_URL="api.slipway.dev" is not a URL/],
     [{WORKER_URL: 'ftp://api.slipway.dev'}, /WORKER_URL.*http/],
+    [{WORKER_URL: '/backend'}, /WORKER_URL="\/backend": on the site's own origin the worker answers under \/api only/],
     [{META_PIXEL_ID: 'fb-123'}, /META_PIXEL_ID="fb-123" is not valid/],
     [{GA_MEASUREMENT_ID: 'UA-1234-1'}, /GA_MEASUREMENT_ID="UA-1234-1" is not valid/],
     [{CRISP_WEBSITE_ID: 'abc'}, /CRISP_WEBSITE_ID="abc" is not valid/],

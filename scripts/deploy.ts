@@ -1,0 +1,34 @@
+/**
+ * `npm run deploy`: the whole product as one Worker on one origin, the layout the docs recommend
+ * (docs: deployment). It builds the site for a worker on the site's own origin (WORKER_URL=/api,
+ * whatever .env says), applies the D1 migrations to Cloudflare, then `wrangler deploy --env site`
+ * uploads the worker with `build/` as its static assets. Needs `npx wrangler login` first.
+ * Extra arguments go to `wrangler deploy` (for example `--dry-run`).
+ */
+import {spawnSync} from 'node:child_process';
+import path from 'node:path';
+import {SAME_ORIGIN_PREFIX} from '../src/config/api';
+import {WORKER_DIR, WRANGLER} from './wrangler';
+
+const ROOT = path.join(__dirname, '..');
+
+function run(what: string, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  console.log(`\n[deploy] ${what}`);
+  const result = spawnSync(command, args, {cwd, env, stdio: 'inherit'});
+  if (result.status !== 0) {
+    console.error(`[deploy] Stopped: ${what} failed (exit ${result.status ?? result.signal}). Nothing after it ran.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const extra = process.argv.slice(2);
+const dryRun = extra.includes('--dry-run');
+run(
+  `Building the site with WORKER_URL=${SAME_ORIGIN_PREFIX}`,
+  process.execPath,
+  [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build'],
+  ROOT,
+  {...process.env, WORKER_URL: SAME_ORIGIN_PREFIX},
+);
+if (!dryRun) run('Applying the D1 migrations to Cloudflare', WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--remote', '--env', 'site'], WORKER_DIR);
+run('Deploying the worker and the site (wrangler deploy --env site)', WRANGLER, ['deploy', '--env', 'site', ...extra], WORKER_DIR);

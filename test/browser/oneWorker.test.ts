@@ -1,0 +1,101 @@
+/**
+ * The one-Worker deployment (`npm run deploy`: `wrangler deploy --env site`), run locally with the
+ * same configuration: `wrangler dev --env site` serving this run's built site as static assets,
+ * and the API under /api on the same origin.
+ */
+import type {ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {Browser} from 'playwright-core';
+import {XSRF_HEADER} from '../../src/config/api';
+import {launchChromium} from '../../scripts/support/chromium';
+import {freePort, waitForHttp} from '../../scripts/local/ports';
+import {spawnGroup, stopGroup} from '../../scripts/processGroup';
+import {WORKER_DIR, WRANGLER, WRANGLER_ENV, wranglerSync} from '../../scripts/wrangler';
+import {watchPage} from './helpers';
+
+jest.setTimeout(180_000);
+
+let origin: string;
+let worker: ChildProcess;
+let stateDir: string;
+let output = '';
+
+beforeAll(async () => {
+  const siteDir = process.env.TEST_SITE_DIR;
+  if (!siteDir) throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
+  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-one-worker-'));
+  wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--env', 'site', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
+  const [port, inspector] = [await freePort(), await freePort()];
+  origin = `http://127.0.0.1:${port}`;
+  worker = spawnGroup(
+    WRANGLER,
+    ['dev', '--env', 'site', '--assets', siteDir, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
+      '--persist-to', stateDir, '--show-interactive-dev-session=false',
+      // The developer's .dev.vars may say otherwise; this is the deployed configuration.
+      '--var', `SITE_URL:${origin}`, '--var', 'SAME_ORIGIN:true', '--var', 'FIREBASE_AUTH_EMULATOR_HOST:'],
+    {cwd: WORKER_DIR, env: WRANGLER_ENV},
+  );
+  worker.stdout!.on('data', (chunk) => (output += chunk));
+  worker.stderr!.on('data', (chunk) => (output += chunk));
+  await waitForHttp(`${origin}/api/`, {child: worker, timeoutMs: 150_000}).catch((error) => {
+    throw new Error(`wrangler dev --env site did not start: ${error.message}\n${output}`);
+  });
+});
+
+afterAll(async () => {
+  if (worker) await stopGroup(worker);
+  if (stateDir) fs.rmSync(stateDir, {recursive: true, force: true});
+});
+
+const titleOf = async (response: Response) => /<title[^>]*>([^<]*)<\/title>/.exec(await response.text())?.[1];
+
+describe('one Worker serving the site and the API (wrangler dev --env site)', () => {
+  it('serves the built pages at their clean URLs, and the site’s own 404 page for the rest', async () => {
+    expect(await titleOf(await fetch(`${origin}/`))).toMatch(/\| Slipway$/);
+    const docs = await fetch(`${origin}/docs/features/payments`);
+    expect(docs.status).toBe(200);
+    expect(await titleOf(docs)).toBe('Payments and the Stripe webhook | Slipway');
+    expect((await fetch(`${origin}/dashboard`)).status).toBe(200);
+    // Outside /api the worker is never asked: an unknown path, or an API path without the prefix.
+    for (const missing of ['/no-such-page', '/userHasPaid']) {
+      const response = await fetch(`${origin}${missing}`, {headers: {'sec-fetch-mode': 'navigate'}});
+      expect(response.status).toBe(404);
+      expect(await titleOf(response)).toBe('Page Not Found | Slipway');
+    }
+  });
+
+  it('answers the API under /api, and asks changes for the token its first answer set', async () => {
+    const health = await fetch(`${origin}/api/`);
+    expect(await health.json()).toEqual({name: 'slipway-worker', ok: true});
+    const token = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1];
+    expect(token).toBeDefined();
+
+    const lead = (headers: Record<string, string>) =>
+      fetch(`${origin}/api/leads`, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({email: `one.worker.${Date.now()}@example.com`})});
+    const refused = await lead({});
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({code: 'XSRF_FAILED'});
+    expect((await lead({cookie: `XSRF-TOKEN=${token}`, [XSRF_HEADER]: token!})).status).toBe(201);
+  });
+
+  it('renders the landing page in Chromium with every asset it needs, and no console error', async () => {
+    const browser: Browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const {errors} = watchPage(page);
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        if (response.url().startsWith(origin) && response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      await page.getByRole('heading', {level: 1}).waitFor();
+      expect(failed).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
