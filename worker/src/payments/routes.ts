@@ -95,8 +95,9 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!account) {
       const created = await accounts.create(email);
       if (created === 'exists') {
-        // A concurrent exchange of the same session may have created it a moment ago.
-        account = await checkoutAccount(c.env.DB, sessionId);
+        // A concurrent exchange of the same session may have created it a moment ago, and be
+        // about to record it: its row follows the account by one round trip, longer under load.
+        account = await checkoutAccountSoon(c.env.DB, sessionId);
         if (!account) throw signInInstead();
       } else {
         await c.env.DB.batch([
@@ -165,6 +166,18 @@ function alreadyUsed() {
     'This checkout sign-in was already used. Sign in with the e-mail you paid with to reach your purchase.',
     'SESSION_USED',
   );
+}
+
+/**
+ * The session's account row, read again for up to ~2 s while a concurrent exchange records it. An
+ * older account with that e-mail (no row ever comes) pays those 2 s before its 409: a rare path.
+ */
+async function checkoutAccountSoon(db: D1Database, sessionId: string) {
+  for (let attempt = 0; ; attempt++) {
+    const account = await checkoutAccount(db, sessionId);
+    if (account || attempt === 5) return account;
+    await scheduler.wait(100 * 2 ** Math.min(attempt, 3));
+  }
 }
 
 function checkoutAccount(db: D1Database, sessionId: string) {
