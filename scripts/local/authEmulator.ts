@@ -44,7 +44,8 @@ export async function startAuthEmulator(workDir: string, port = 0): Promise<Auth
   child.stderr?.on('data', (chunk) => (output += chunk));
   const host = `127.0.0.1:${auth}`;
   try {
-    await waitForHttp(`http://${host}/`, {child, timeoutMs: 60_000});
+    // About 8 s on an idle machine; a loaded CI runner can take several times that.
+    await waitForHttp(`http://${host}/`, {child, timeoutMs: 180_000});
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`The Auth emulator did not start: ${(error as Error).message}\n${output}`);
