@@ -3,7 +3,7 @@ import {chromium, type Browser, type BrowserContext} from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const CHROMIUM_MISSING = `Chromium was not found at ${CHROMIUM_PATH}. The browser tests need it; install it with:
+export const CHROMIUM_MISSING = `Chromium was not found at ${CHROMIUM_PATH}. The browser tests and the benchmarks need it; install it with:
   apt-get update && apt-get install -y chromium
 (or point CHROMIUM_PATH at another Chromium build).`;
 
