@@ -9,6 +9,9 @@
  *   npm start -- --same-origin
  *                          the worker on the site's origin under /api, through the dev server's
  *                          proxy, as `npm run deploy` serves both in production
+ *   npm start -- --built   the production build (gzipped, as a static host serves it) in place
+ *                          of the dev server: slower to start, no reload, but search works and
+ *                          it is what visitors get (`npm run audit` measures the dashboard so)
  *
  * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT and
  * LOCAL_STATE_DIR (the local D1's folder) move things for tests.
@@ -30,6 +33,7 @@ import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
 import {startStripeStandIn} from './local/stripeApi';
 import {spawnGroup, stopGroup} from './processGroup';
+import {serveStatic} from './support/staticServer';
 import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
 
 const ROOT = path.join(__dirname, '..');
@@ -37,6 +41,13 @@ const port = (name: string, fallback: number) => Number(process.env[name] || fal
 const ports = {site: port('SITE_PORT', 4200), worker: port('WORKER_PORT', 8787), emulator: port('AUTH_EMULATOR_PORT', 9099)};
 const forceLocal = process.argv.includes('--local');
 const sameOrigin = process.argv.includes('--same-origin');
+const built = process.argv.includes('--built');
+if (sameOrigin && built) {
+  // The built site is served by a plain static server here, which has no proxy to the worker.
+  console.error('npm start: --same-origin works with the dev server only; leave out --built (npm run deploy -- --dry-run builds the one-Worker layout).');
+  process.exit(2);
+}
+const DOCUSAURUS = require.resolve('@docusaurus/core/bin/docusaurus.mjs');
 const stateDir = process.env.LOCAL_STATE_DIR ? path.resolve(process.env.LOCAL_STATE_DIR) : undefined;
 
 const children: ChildProcess[] = [];
@@ -51,15 +62,36 @@ function readVars(file: string): Vars {
   return fs.existsSync(file) ? parseEnv(fs.readFileSync(file)) : {};
 }
 
-/** Runs a long-lived process in its own group (so stopping it stops its children), output prefixed. */
-function run(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+/** Starts a process in its own group (so stopping it stops its children), its output prefixed. */
+function spawnPrefixed(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
   const child = spawnGroup(command, args, options);
   children.push(child);
   for (const stream of [child.stdout!, child.stderr!]) {
     readline.createInterface({input: stream}).on('line', (line) => line.trim() && say(prefix, line));
   }
+  return child;
+}
+
+/** Runs a long-lived process: its end ends everything. */
+function run(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+  const child = spawnPrefixed(prefix, command, args, options);
   stopAllWhenItExits(prefix, child);
   return child;
+}
+
+/** `--built`: `docusaurus build` into `outDir`, then the build served on the site's port, gzipped. */
+async function buildAndServe(outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  say('[site]', 'Building the site (production build, a few minutes)…');
+  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env});
+  const code = await new Promise<number | null>((resolve) => build.once('exit', (exitCode) => resolve(exitCode)));
+  // Stopped by Ctrl-C: `stop` exits on its own.
+  if (stopping) await new Promise<never>(() => undefined);
+  if (code !== 0) {
+    say('[site]', `the build failed (exit ${code}); stopping everything.`);
+    await stop(1);
+  }
+  const server = await serveStatic(outDir, ports.site, {compress: true});
+  closers.push(server.close);
 }
 
 /** One process dying takes the others down: a half-running stack would only mislead. */
@@ -200,22 +232,20 @@ async function main() {
       '--env-file', path.join(WORKER_DIR, '.dev.vars'), '--env-file', overridesFile, ...persist],
     {cwd: WORKER_DIR, env: WRANGLER_ENV},
   );
-  const site = run(
-    '[site]',
-    process.execPath,
-    [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'start', '--port', String(ports.site), '--host', 'localhost', '--no-open'],
-    // NODE_ENV is Docusaurus's to set: an inherited one (jest's "test") matches no browserslist entry.
-    {cwd: ROOT, env: {...process.env, ...siteOverrides, BROWSER: 'none', NODE_ENV: undefined}},
-  );
-  await Promise.all([
-    waitForHttp(`${workerUrl}${sameOrigin ? `${SAME_ORIGIN_PREFIX}/` : '/'}`, {child: worker, timeoutMs: 120_000}),
-    waitForHttp(siteUrl, {child: site, timeoutMs: 180_000}),
-  ]);
+  // NODE_ENV is Docusaurus's to set: an inherited one (jest's "test") matches no browserslist entry.
+  const siteProcessEnv = {...process.env, ...siteOverrides, BROWSER: 'none', NODE_ENV: undefined};
+  const site = built
+    ? buildAndServe(path.join(workDir, 'build'), siteProcessEnv)
+    : waitForHttp(siteUrl, {
+        child: run('[site]', process.execPath, [DOCUSAURUS, 'start', '--port', String(ports.site), '--host', 'localhost', '--no-open'], {cwd: ROOT, env: siteProcessEnv}),
+        timeoutMs: 180_000,
+      });
+  await Promise.all([waitForHttp(`${workerUrl}${sameOrigin ? `${SAME_ORIGIN_PREFIX}/` : '/'}`, {child: worker, timeoutMs: 120_000}), site]);
   if (plan.local.length > 0) runCronLocally(workerUrl);
 
   console.log('');
   say('[start]', `${appConfig.appName} is running.`);
-  say('', `site       ${siteUrl}`);
+  say('', `site       ${siteUrl}${built ? ' (the production build, gzipped)' : ''}`);
   const served = sameOrigin ? `, reached by the site at ${siteUrl}${SAME_ORIGIN_PREFIX}/` : '';
   say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''}${served})`);
   say('', `admin      ${siteUrl}${ROUTES.admin}: sign in as ${plan.admins}`);

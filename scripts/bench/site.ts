@@ -8,11 +8,11 @@
  * (the HTML's own and the route chunks; link prefetches for other pages are
  * not counted). It exits 1 when the budget is broken.
  */
-import {cpSync, mkdirSync, rmSync} from 'node:fs';
+import {rmSync} from 'node:fs';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {launchChromium} from '../support/chromium';
-import {buildSite, ROOT} from '../support/site';
+import {buildSite, ROOT, stockTemplate} from '../support/site';
 import {serveStatic} from '../support/staticServer';
 
 const BUDGET = {scriptKB: 170, styleKB: 20};
@@ -72,15 +72,6 @@ function timedColdBuild(siteDir: string, outDir: string): number {
   const start = process.hrtime.bigint();
   buildSite(outDir, {}, siteDir);
   return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-/** The classic template exactly as `npx create-docusaurus classic` writes it, inside this repo so it uses our node_modules. */
-function stockTemplate(dir: string): void {
-  const templates = path.join(path.dirname(require.resolve('create-docusaurus/package.json')), 'templates');
-  rmSync(dir, {recursive: true, force: true});
-  mkdirSync(dir, {recursive: true});
-  cpSync(path.join(templates, 'shared'), dir, {recursive: true});
-  cpSync(path.join(templates, 'classic'), dir, {recursive: true});
 }
 
 function row(name: string, weight: Weight, seconds: number): string {

@@ -1,9 +1,9 @@
 import {existsSync} from 'node:fs';
-import {chromium, type Browser} from 'playwright-core';
+import {chromium, type Browser, type BrowserContext} from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const CHROMIUM_MISSING = `Chromium was not found at ${CHROMIUM_PATH}. The browser tests need it; install it with:
+export const CHROMIUM_MISSING = `Chromium was not found at ${CHROMIUM_PATH}. The browser tests and the benchmarks need it; install it with:
   apt-get update && apt-get install -y chromium
 (or point CHROMIUM_PATH at another Chromium build).`;
 
@@ -12,20 +12,33 @@ export function assertChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(CHROMIUM_MISSING);
 }
 
-/** Headless Chromium with the flags a machine with no outside network needs. */
-export async function launchChromium(): Promise<Browser> {
+/** The flags a machine with no outside network needs. */
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export interface LaunchOptions {
+  /** Also open the DevTools protocol on this loopback port, for a tool that connects by port (Lighthouse). */
+  debuggingPort?: number;
+}
+
+const args = ({debuggingPort}: LaunchOptions) => (debuggingPort ? [...ARGS, `--remote-debugging-port=${debuggingPort}`] : ARGS);
+
+/** Headless Chromium, a fresh profile. */
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   assertChromium();
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  return chromium.launch({executablePath: CHROMIUM_PATH, args: args(options)});
+}
+
+/** Headless Chromium on a profile kept in `userDataDir`, so every tab shares its storage (a signed-in session). */
+export async function launchPersistentChromium(userDataDir: string, options: LaunchOptions = {}): Promise<BrowserContext> {
+  assertChromium();
+  return chromium.launchPersistentContext(userDataDir, {executablePath: CHROMIUM_PATH, args: args(options)});
 }

@@ -1,8 +1,10 @@
 /**
- * Builds the site for the browser tests and the benchmark, with the
- * settings baked in as the real `.env` would.
+ * Builds the site for the browser tests and the benchmarks, with the
+ * settings baked in as the real `.env` would, and sets up the stock
+ * Docusaurus template the benchmarks compare it with.
  */
 import {spawnSync} from 'node:child_process';
+import {cpSync, mkdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.join(__dirname, '..', '..');
@@ -36,4 +38,13 @@ export function buildSite(outDir: string, settings: BuildSettings, siteDir: stri
   if (result.status !== 0) {
     throw new Error(`The site did not build (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
+}
+
+/** The classic template exactly as `npx create-docusaurus classic` writes it, in `dir` (inside this repo, so it uses our node_modules). */
+export function stockTemplate(dir: string): void {
+  const templates = path.join(path.dirname(require.resolve('create-docusaurus/package.json')), 'templates');
+  rmSync(dir, {recursive: true, force: true});
+  mkdirSync(dir, {recursive: true});
+  cpSync(path.join(templates, 'shared'), dir, {recursive: true});
+  cpSync(path.join(templates, 'classic'), dir, {recursive: true});
 }

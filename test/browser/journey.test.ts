@@ -3,7 +3,7 @@
  * (Docusaurus dev server), the real worker (wrangler dev, local D1), the real Firebase Auth
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
-import {startLocalStack, type LocalStack} from '../support/localStack';
+import {startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab as Tab} from './localSession';
 
 jest.setTimeout(300_000);

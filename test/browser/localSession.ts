@@ -7,7 +7,7 @@
 import type {Browser, BrowserContext, Page} from 'playwright-core';
 import {appConfig, dashboardPlan} from '../../src/config';
 import {launchChromium} from '../../scripts/support/chromium';
-import {startLocalStack, type LocalStack} from '../support/localStack';
+import {escapeRegExp, followMagicLink, startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
 
 export interface LocalTab {
@@ -42,7 +42,7 @@ export const plan = dashboardPlan();
 
 let counter = 0;
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
-export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export {escapeRegExp};
 
 /** Starts the stack and Chromium before the file's tests, and stops both after. */
 export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {}): LocalSession {
@@ -52,7 +52,7 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    stack = await startLocalStack({sameOrigin});
+    stack = await startLocalStack({flags: sameOrigin ? ['--same-origin'] : []});
   }, 300_000);
 
   afterAll(async () => {
@@ -90,12 +90,7 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
     const {page} = tab;
     await goto(page, from ?? '/signin');
     if (from) await page.waitForURL(`${running().siteUrl}/signin?next=${encodeURIComponent(from)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', {name: 'Send magic link'}).click();
-    await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-    const line = await running().waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
-    const link = line.slice(line.indexOf('http'));
-    await goto(page, link);
+    await followMagicLink(page, running(), email);
     if (from) {
       await page.waitForURL(`${running().siteUrl}${from}`);
       return;

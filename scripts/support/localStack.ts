@@ -1,22 +1,23 @@
 /**
  * `npm start -- --local` as a buyer runs it, on free ports with a fresh local D1, for the
- * end-to-end tests. Its terminal output is kept: the tests read the printed sign-in links,
- * invitations and e-mails from it, as a person would.
+ * end-to-end tests and `npm run audit`. Its terminal output is kept: they read the printed
+ * sign-in links, invitations and e-mails from it, as a person would.
  */
 import {type ChildProcess, spawn} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {freePort} from '../../scripts/local/ports';
+import type {Page} from 'playwright-core';
+import {freePort} from '../local/ports';
 import {SAME_ORIGIN_PREFIX} from '../../src/config/api';
-import {ROOT} from '../../scripts/support/site';
+import {ROOT} from './site';
 
 export const READY_LINE = 'Ctrl-C stops everything.';
 
 export interface LocalStack {
   siteUrl: string;
   workerUrl: string;
-  /** Where the site calls the worker: its own port, or the site's origin under /api (--same-origin). */
+  /** Where the site calls the worker: its own port, or the site's origin under /api (`--same-origin`). */
   apiBase: string;
   emulatorHost: string;
   process: ChildProcess;
@@ -32,21 +33,24 @@ export interface LocalStack {
 
 export interface StartOptions {
   ports?: {site?: number; worker?: number; emulator?: number};
+  /** More of `npm start`'s flags, after `--local` (`--built`). */
+  flags?: string[];
+  /** Variables for `npm start` on top of this process's own. */
+  env?: NodeJS.ProcessEnv;
   /** How long to wait for the ready line; 0 returns at once. */
   readyTimeoutMs?: number;
-  /** `npm start -- --local --same-origin`: the worker behind the site's dev server under /api. */
-  sameOrigin?: boolean;
 }
 
-export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000, sameOrigin = false}: StartOptions = {}): Promise<LocalStack> {
+export async function startLocalStack({ports = {}, flags = [], env = {}, readyTimeoutMs = 240_000}: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
   const emulator = ports.emulator ?? (await freePort());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local', ...(sameOrigin ? ['--same-origin'] : [])], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local', ...flags], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...env,
       SITE_PORT: String(site),
       WORKER_PORT: String(worker),
       AUTH_EMULATOR_PORT: String(emulator),
@@ -92,7 +96,7 @@ export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000, sam
   const stack: LocalStack = {
     siteUrl: `http://localhost:${site}`,
     workerUrl: `http://127.0.0.1:${worker}`,
-    apiBase: sameOrigin ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}` : `http://127.0.0.1:${worker}`,
+    apiBase: flags.includes('--same-origin') ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}` : `http://127.0.0.1:${worker}`,
     emulatorHost: `127.0.0.1:${emulator}`,
     process: child,
     exited,
@@ -112,4 +116,19 @@ export async function startLocalStack({ports = {}, readyTimeoutMs = 240_000, sam
     }
   }
   return stack;
+}
+
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * On the sign-in page open in `page`: asks for a magic link for `email`, reads the link from the
+ * terminal (printed from the emulator, as the inbox would show it) and opens it, as a person does.
+ */
+export async function followMagicLink(page: Page, stack: LocalStack, email: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', {name: 'Send magic link'}).click();
+  await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
+  const line = await stack.waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
+  await page.goto(line.slice(line.indexOf('http')));
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
 }

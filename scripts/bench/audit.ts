@@ -1,0 +1,179 @@
+/**
+ * `npm run audit`: Lighthouse on every kind of page we ship, next to the stock Docusaurus classic
+ * template built in the same run with the same packages, against issue 15's goals.
+ *
+ * What it measures: production builds served gzipped on loopback, as a static host serves them,
+ * each page audited 3 times with Lighthouse's defaults (mobile, simulated throttling) and the run
+ * with the median performance score kept. The runs go round the pages in turn, so a busy moment
+ * on the machine spreads over all of them instead of sinking one.
+ *
+ * - Slipway, built with no settings (as `npm run bench` builds it): `/`, the three docs page types
+ *   (a plain page, a page with Firebase/Supabase tabs, a component page with a live preview),
+ *   `/signin` and `/success`.
+ * - `/dashboard` signed in: `npm start -- --local --built`, the production build served gzipped
+ *   against the local worker and the Firebase Auth emulator. A fresh user signs in by magic link
+ *   in a Chromium profile that Lighthouse then audits with its storage kept. The user has not
+ *   bought, so the dashboard shows Request Access, as it does a buyer's first visit.
+ * - The stock template: `/` and `/docs/intro`.
+ *
+ * It prints one table and the verdict, and exits 1 when a goal is missed. Everything it starts is
+ * stopped and everything it builds (in `.bench/audit/`) removed, however it ends.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {BrowserContext} from 'playwright-core';
+import {freePort} from '../local/ports';
+import {assertChromium, launchChromium, launchPersistentChromium} from '../support/chromium';
+import {followMagicLink, startLocalStack, type LocalStack} from '../support/localStack';
+import {buildSite, ROOT, stockTemplate} from '../support/site';
+import {serveStatic} from '../support/staticServer';
+import {formatTable, GOALS, medianByPerformance, missedGoals, type AuditedPage, type Figures, type PageResult} from './auditReport';
+import {runLighthouse} from './lighthouse';
+
+const RUNS = 3;
+const WORK_DIR = path.join(ROOT, '.bench', 'audit');
+
+const SLIPWAY_PAGES: AuditedPage[] = [
+  {site: 'Slipway', path: '/', role: 'home'},
+  {site: 'Slipway', path: '/docs/features/payments', label: 'docs, plain', role: 'docs'},
+  {site: 'Slipway', path: '/docs/features/magic-links', label: 'docs, tabs', role: 'docs'},
+  {site: 'Slipway', path: '/docs/components/pricing', label: 'docs, live preview', role: 'docs'},
+  {site: 'Slipway', path: '/signin', label: 'noindex', role: 'app', seoExempt: true},
+  {site: 'Slipway', path: '/success', role: 'app'},
+];
+const DASHBOARD: AuditedPage = {site: 'Slipway', path: '/dashboard', label: 'signed in', role: 'app'};
+const STOCK_PAGES: AuditedPage[] = [
+  {site: 'stock', path: '/', role: 'home'},
+  {site: 'stock', path: '/docs/intro', role: 'docs'},
+];
+
+/** What runs (servers, browsers, the local stack, the build folder), stopped in reverse order. */
+const cleanups: Array<() => Promise<unknown>> = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('While stopping:', error));
+  })();
+  return cleaning;
+}
+let stack: LocalStack | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+// Exiting without the cleanup (an uncaught error): at least tell `npm start` to stop its children.
+process.on('exit', () => stack?.process.kill('SIGINT'));
+
+function rmWorkDir(): void {
+  fs.rmSync(WORK_DIR, {recursive: true, force: true});
+  const benchDir = path.dirname(WORK_DIR);
+  if (fs.existsSync(benchDir) && fs.readdirSync(benchDir).length === 0) fs.rmdirSync(benchDir);
+}
+
+/** A page to audit, the address to audit it at, and the browser that holds what it needs. */
+interface Target {
+  page: AuditedPage;
+  url: string;
+  port: number;
+  keepStorage: boolean;
+}
+
+async function serveBuild(name: string, build: () => void, dir: string): Promise<string> {
+  console.log(`Building ${name}…`);
+  build();
+  const server = await serveStatic(dir, 0, {compress: true});
+  cleanups.push(server.close);
+  return server.url;
+}
+
+/** Signs a new user in on the local stack in `context` and checks the dashboard greets them. */
+async function signIn(context: BrowserContext, running: LocalStack): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${running.siteUrl}/signin`);
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+  await followMagicLink(page, running, `audit.${Date.now().toString(36)}@example.com`);
+  await page.waitForURL(`${running.siteUrl}${DASHBOARD.path}`);
+  await page.getByRole('heading', {name: /^Welcome, /}).waitFor();
+  await page.close();
+}
+
+async function stillSignedIn(context: BrowserContext, running: LocalStack): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${running.siteUrl}${DASHBOARD.path}`);
+  await page.getByRole('heading', {name: /^Welcome, /}).waitFor({timeout: 30_000});
+  await page.close();
+}
+
+async function main() {
+  assertChromium();
+  cleanups.push(async () => rmWorkDir());
+  const stockDir = path.join(WORK_DIR, 'stock');
+  stockTemplate(stockDir);
+  const stockUrl = await serveBuild('the stock Docusaurus classic template', () => buildSite(path.join(WORK_DIR, 'stock-build'), {}, stockDir), path.join(WORK_DIR, 'stock-build'));
+  const siteUrl = await serveBuild('Slipway', () => buildSite(path.join(WORK_DIR, 'site-build'), {}), path.join(WORK_DIR, 'site-build'));
+
+  console.log('Starting the local stack with its production build (npm start -- --local --built)…');
+  // No tracking ids from a developer's .env: the same site the plain build is.
+  stack = await startLocalStack({flags: ['--built'], env: {META_PIXEL_ID: '', GA_MEASUREMENT_ID: '', CRISP_WEBSITE_ID: ''}, readyTimeoutMs: 20 * 60_000});
+  const running = stack;
+  cleanups.push(() => running.interrupt());
+
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-audit-profile-'));
+  cleanups.push(async () => fs.rmSync(profileDir, {recursive: true, force: true}));
+  // Two Chromiums with their DevTools ports open for Lighthouse: one whose profile holds the
+  // session, one a visitor's, whose storage Lighthouse clears before each run.
+  const signedInPort = await freePort();
+  const signedIn = await launchPersistentChromium(profileDir, {debuggingPort: signedInPort});
+  cleanups.push(() => signedIn.close());
+  await signIn(signedIn, running);
+  const visitorPort = await freePort();
+  const visitor = await launchChromium({debuggingPort: visitorPort});
+  cleanups.push(() => visitor.close());
+
+  const targets: Target[] = [
+    ...SLIPWAY_PAGES.map((page) => ({page, url: siteUrl + page.path, port: visitorPort, keepStorage: false})),
+    {page: DASHBOARD, url: running.siteUrl + DASHBOARD.path, port: signedInPort, keepStorage: true},
+    ...STOCK_PAGES.map((page) => ({page, url: stockUrl + page.path, port: visitorPort, keepStorage: false})),
+  ];
+  const runs = new Map<Target, Figures[]>(targets.map((target) => [target, []]));
+  const benchmarkIndexes: number[] = [];
+  for (let round = 1; round <= RUNS; round += 1) {
+    for (const target of targets) {
+      const {figures, benchmarkIndex} = await runLighthouse(target.url, {port: target.port, keepStorage: target.keepStorage});
+      runs.get(target)!.push(figures);
+      benchmarkIndexes.push(benchmarkIndex);
+      console.log(`run ${round}/${RUNS}  ${target.page.site.padEnd(8)}${target.page.path.padEnd(30)}performance ${figures.performance}`);
+    }
+  }
+  // The session must have outlived every run, or the dashboard figures are the sign-in page's.
+  await stillSignedIn(signedIn, running);
+
+  const results: PageResult[] = targets.map((target) => {
+    const all = runs.get(target)!;
+    return {page: target.page, figures: medianByPerformance(all), performanceRuns: all.map((figures) => figures.performance)};
+  });
+  console.log(`\nLighthouse ${RUNS}×, mobile, simulated throttling, served gzipped; the median run by performance (KB: transferred)\n`);
+  console.log(formatTable(results));
+  console.log(
+    `\nLighthouse's benchmark index of this machine during the runs: ${Math.round(Math.min(...benchmarkIndexes))} to ${Math.round(Math.max(...benchmarkIndexes))} ` +
+      '(higher is faster; a busy machine lowers every performance score, so compare the two sites, measured together).',
+  );
+  const misses = missedGoals(results);
+  console.log(
+    `\nGoals: / performance ≥ ${GOALS.homePerformance}; every docs page type ≥ ${GOALS.docsPerformance} and above the stock docs page; ` +
+      `accessibility, best practices and SEO ${GOALS.otherScores} everywhere (but /signin's SEO).`,
+  );
+  console.log(misses.length ? `MISSED (${misses.length}):\n${misses.map((miss) => `  - ${miss}`).join('\n')}` : 'Every goal met.');
+  process.exitCode = misses.length ? 1 : 0;
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  // Exit once stopped, whatever handle (a DevTools connection) might still hold the loop open.
+  .finally(async () => {
+    await cleanUp();
+    process.exit();
+  });

@@ -1,0 +1,107 @@
+/**
+ * What `npm run audit` makes of its Lighthouse runs: the median run of each page, the one table it
+ * prints, and the verdict against issue 15's goals. Pure, so the rules are unit-tested.
+ */
+
+export type Site = 'Slipway' | 'stock';
+/** Which goal a page answers to: the landing page, a docs page type, or a page of the app. */
+export type PageRole = 'home' | 'docs' | 'app';
+
+export interface AuditedPage {
+  site: Site;
+  path: string;
+  /** Names the page in the table when its path does not say what it stands for. */
+  label?: string;
+  role: PageRole;
+  /** Lower SEO is deliberate here (`/signin`'s noindex). */
+  seoExempt?: boolean;
+}
+
+/** One Lighthouse run's figures; scores 0 to 100, times in ms. */
+export interface Figures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Everything the page transferred (Lighthouse's total byte weight: compressed, headers included). */
+  bytes: number;
+  /** The ids of the audits that cost each of the other categories points, to say what to fix. */
+  failing: Record<OtherCategory, string[]>;
+}
+
+export type OtherCategory = 'accessibility' | 'bestPractices' | 'seo';
+
+export interface PageResult {
+  page: AuditedPage;
+  /** The median run. */
+  figures: Figures;
+  /** Every run's performance score, in the order they ran, to show the spread. */
+  performanceRuns: number[];
+}
+
+export const GOALS = {homePerformance: 99, docsPerformance: 97, otherScores: 100} as const;
+
+/** The run whose performance score is the median (the lower middle of an even count). */
+export function medianByPerformance(runs: readonly Figures[]): Figures {
+  if (runs.length === 0) throw new Error('No Lighthouse run to take the median of.');
+  const sorted = [...runs].sort((a, b) => a.performance - b.performance);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+const name = (page: AuditedPage) => (page.label ? `${page.path} (${page.label})` : page.path);
+
+/** A Markdown table, so the README can quote it as printed. */
+export function formatTable(results: readonly PageResult[]): string {
+  const header = ['site', 'page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP s', 'TBT ms', 'CLS', 'KB', 'perf runs'];
+  const rows = results.map(({page, figures: f, performanceRuns}) => [
+    page.site,
+    name(page),
+    String(f.performance),
+    String(f.accessibility),
+    String(f.bestPractices),
+    String(f.seo),
+    (f.lcpMs / 1000).toFixed(1),
+    String(Math.round(f.tbtMs)),
+    f.cls.toFixed(3),
+    String(Math.round(f.bytes / 1024)),
+    performanceRuns.join(' '),
+  ]);
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+/** Every goal of issue 15 that the results miss, one sentence each; empty when all are met. */
+export function missedGoals(results: readonly PageResult[]): string[] {
+  const misses: string[] = [];
+  const ours = results.filter((result) => result.page.site === 'Slipway');
+  const stockDocs = results.find((result) => result.page.site === 'stock' && result.page.role === 'docs');
+  for (const {page, figures} of ours) {
+    if (page.role === 'home' && figures.performance < GOALS.homePerformance) {
+      misses.push(`${name(page)}: performance ${figures.performance} < ${GOALS.homePerformance}`);
+    }
+    if (page.role === 'docs') {
+      if (figures.performance < GOALS.docsPerformance) {
+        misses.push(`${name(page)}: performance ${figures.performance} < ${GOALS.docsPerformance}`);
+      }
+      if (stockDocs && figures.performance <= stockDocs.figures.performance) {
+        misses.push(`${name(page)}: performance ${figures.performance} not above the stock docs page's ${stockDocs.figures.performance}`);
+      }
+    }
+    const others: Array<[OtherCategory, string, boolean]> = [
+      ['accessibility', 'accessibility', false],
+      ['bestPractices', 'best practices', false],
+      ['seo', 'SEO', page.seoExempt === true],
+    ];
+    for (const [category, title, exempt] of others) {
+      const score = figures[category];
+      if (exempt || score >= GOALS.otherScores) continue;
+      const failing = figures.failing[category];
+      misses.push(`${name(page)}: ${title} ${score} < ${GOALS.otherScores}${failing.length ? ` (${failing.join(', ')})` : ''}`);
+    }
+  }
+  return misses;
+}

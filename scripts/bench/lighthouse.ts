@@ -1,0 +1,70 @@
+/**
+ * One Lighthouse run, with Lighthouse's defaults (mobile, simulated throttling), in a Chromium
+ * that already runs with its DevTools port open, reduced to the figures `npm run audit` prints.
+ */
+import type {Figures, OtherCategory} from './auditReport';
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const OTHER_CATEGORIES: Record<OtherCategory, (typeof CATEGORIES)[number]> = {accessibility: 'accessibility', bestPractices: 'best-practices', seo: 'seo'};
+
+export interface RunOptions {
+  /** The browser's `--remote-debugging-port`. */
+  port: number;
+  /** Keep the profile's storage (a signed-in session) instead of clearing the origin's first. */
+  keepStorage?: boolean;
+}
+
+export interface Run {
+  figures: Figures;
+  /**
+   * Lighthouse's measure of how fast this machine was during the run; a busy machine makes every
+   * page look slower (Lighthouse calls under 1000 underpowered for its throttling).
+   */
+  benchmarkIndex: number;
+}
+
+export async function runLighthouse(url: string, {port, keepStorage = false}: RunOptions): Promise<Run> {
+  // Lighthouse is an ES module; the scripts run as CommonJS.
+  const {default: lighthouse} = await import('lighthouse');
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...CATEGORIES],
+    disableStorageReset: keepStorage,
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
+  const {lhr} = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  // A page that sent the browser elsewhere (a lost session sends /dashboard to /signin) is not the page asked for.
+  const landed = new URL(lhr.finalDisplayedUrl);
+  if (landed.pathname !== new URL(url).pathname) throw new Error(`${url} ended on ${lhr.finalDisplayedUrl}: Lighthouse measured another page.`);
+
+  const score = (id: (typeof CATEGORIES)[number]) => {
+    const value = lhr.categories[id]?.score;
+    if (value === null || value === undefined) throw new Error(`Lighthouse gave ${url} no ${id} score.`);
+    return Math.round(value * 100);
+  };
+  const numeric = (id: string) => {
+    const value = lhr.audits[id]?.numericValue;
+    if (value === undefined) throw new Error(`Lighthouse's ${id} audit has no value for ${url}.`);
+    return value;
+  };
+  // The scored audits of a category that did not pass (informative and skipped ones have no weight).
+  const failing = (id: (typeof CATEGORIES)[number]) =>
+    (lhr.categories[id]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => ref.id);
+  const figures: Figures = {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    bytes: numeric('total-byte-weight'),
+    failing: {accessibility: failing('accessibility'), bestPractices: failing('best-practices'), seo: failing('seo')},
+  };
+  return {figures, benchmarkIndex: lhr.environment.benchmarkIndex};
+}
