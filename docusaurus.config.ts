@@ -13,6 +13,7 @@ import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
+import docsSearch from './src/plugins/docsSearch';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import packageJson from './package.json';
 
@@ -75,11 +76,13 @@ const config = {
     llmsTxt,
     prismOnDemand,
     clientOnlyStyles,
+    docsSearch,
   ],
 
   themes: [
     [
-      // Offline full-text search, indexed at build time; one index per docs version.
+      // Offline full-text search, indexed at build time; one index per docs version. Its ranking
+      // is src/plugins/docsSearch's.
       '@easyops-cn/docusaurus-search-local',
       {
         hashed: true,
@@ -89,6 +92,8 @@ const config = {
         docsRouteBasePath: ROUTES.docs,
         highlightSearchTermsOnTargetPage: true,
         searchResultLimits: 8,
+        // A component page's live preview is the landing page's copy, not the docs' words.
+        ignoreCssSelectors: ['section[aria-label^="Live preview"]'],
         searchBarShortcutKeymap: 'mod+k',
       },
     ],
