@@ -82,7 +82,7 @@ const config = {
   themes: [
     [
       // Offline full-text search, indexed at build time; one index per docs version. Its ranking
-      // is src/plugins/docsSearch's.
+      // and its no-result message are src/plugins/docsSearch's.
       '@easyops-cn/docusaurus-search-local',
       {
         hashed: true,
