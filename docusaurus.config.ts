@@ -14,6 +14,7 @@ import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import workerProxy from './src/plugins/workerProxy';
+import docsSearch from './src/plugins/docsSearch';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import packageJson from './package.json';
 
@@ -77,11 +78,13 @@ const config = {
     prismOnDemand,
     clientOnlyStyles,
     workerProxy,
+    docsSearch,
   ],
 
   themes: [
     [
-      // Offline full-text search, indexed at build time; one index per docs version.
+      // Offline full-text search, indexed at build time; one index per docs version. Its ranking
+      // and its no-result message are src/plugins/docsSearch's.
       '@easyops-cn/docusaurus-search-local',
       {
         hashed: true,
@@ -91,6 +94,8 @@ const config = {
         docsRouteBasePath: ROUTES.docs,
         highlightSearchTermsOnTargetPage: true,
         searchResultLimits: 8,
+        // A component page's live preview is the landing page's copy, not the docs' words.
+        ignoreCssSelectors: ['section[aria-label^="Live preview"]'],
         searchBarShortcutKeymap: 'mod+k',
       },
     ],

@@ -1,0 +1,76 @@
+/**
+ * The docs' search bar answering readers' questions (issue 16), in Chromium against the built site:
+ * the page that answers a question comes within the first three suggestions, a query with several
+ * words finds what each word finds, and a query that finds nothing says so and offers a way on.
+ */
+import {docsTitles} from '../support/docsTitles';
+import {SEARCH_QUESTIONS} from '../support/searchQuestions';
+import {useBrowser} from './helpers';
+import {ask, focusSearchBar, pageTitleOf, watchSearchWorker} from './searchBar';
+
+/** The share of questions whose page must be among the first three suggestions. */
+const TARGET = 0.95;
+
+describe('docs search', () => {
+  const browser = useBrowser();
+  const open = (path: string) =>
+    browser().open(path, {
+      prepare: async (context) => {
+        await context.addInitScript(watchSearchWorker);
+      },
+    });
+  const pageOfTitle = new Map([...docsTitles()].map(([url, title]) => [title, url]));
+
+  it(`puts the answering page among the first 3 suggestions for at least ${TARGET * 100}% of the readers' questions`, async () => {
+    const {page, errors} = await open('/docs');
+    const input = await focusSearchBar(page);
+    const misses: string[] = [];
+    for (const {query, page: expected} of SEARCH_QUESTIONS) {
+      // Pasted: the dropdown then is the one typing ends in, without a search per key for 80 questions.
+      const {suggestions} = await ask(page, input, query, 'paste');
+      const firstThree = suggestions.slice(0, 3).map(pageTitleOf);
+      if (!firstThree.some((title) => pageOfTitle.get(title) === expected)) {
+        misses.push(`"${query}" wants ${expected}, got: ${firstThree.join(' | ') || 'nothing'}`);
+      }
+    }
+    const found = SEARCH_QUESTIONS.length - misses.length;
+    console.log(
+      [`${found} of ${SEARCH_QUESTIONS.length} questions found their page in the first 3 suggestions.`, ...misses.map((miss) => `  miss: ${miss}`)].join('\n'),
+    );
+    expect(found / SEARCH_QUESTIONS.length).toBeGreaterThanOrEqual(TARGET);
+    expect(errors).toEqual([]);
+  });
+
+  it('finds what each word finds for words never written together', async () => {
+    const {page, errors} = await open('/docs');
+    const input = await focusSearchBar(page);
+    // "favicon" is on the extras page, "chargebacks" on the payments page; no section has both.
+    const {suggestions} = await ask(page, input, 'favicon chargebacks');
+    const titles = suggestions.map(pageTitleOf);
+    expect(titles).toContain('Extras');
+    expect(titles).toContain('Payments and the Stripe webhook');
+    expect(errors).toEqual([]);
+  });
+
+  it('says when nothing matches and offers the three most visited pages', async () => {
+    const {page, errors} = await open('/docs/features/analytics');
+    const input = await focusSearchBar(page);
+    const {suggestions, empty} = await ask(page, input, 'kubernetes helm');
+    expect(suggestions).toEqual([]);
+    expect(empty).toContain('No results for “kubernetes helm”.');
+    const listbox = page.getByRole('listbox');
+    const offered = listbox.getByRole('link');
+    expect(await offered.allInnerTexts()).toEqual(['Get started', 'Payments', 'Deployment']);
+    await listbox.getByRole('link', {name: 'Deployment'}).click();
+    await page.waitForURL(/\/docs\/deployment$/);
+    await page.getByRole('heading', {name: 'Deployment', level: 1}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('offers the most visited pages of the version being read', async () => {
+    const {page} = await open('/docs/1.0/features/payments');
+    const input = await focusSearchBar(page);
+    await ask(page, input, 'kubernetes helm');
+    expect(await page.getByRole('listbox').getByRole('link', {name: 'Payments'}).getAttribute('href')).toBe('/docs/1.0/features/payments');
+  });
+});

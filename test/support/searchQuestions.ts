@@ -1,0 +1,156 @@
+/**
+ * Questions a buyer types into the docs' search bar, in their own words, each with the page of
+ * the current docs that answers it (issue 16). The rules, held by test/unit/searchQuestions.test.ts:
+ * every docs page has at least one question, and no question uses a word of its page's title
+ * (compared as the search engine compares words, after stemming), so a question finds its page by
+ * what the page says, not by its name. test/browser/search.test.ts types each one into the search
+ * bar and wants the page among the first three suggestions.
+ *
+ * Write a question as a reader would say it, with the words they know ("test card", "deploy",
+ * "redirect URI"), not the words the page uses; then fix the page's words if search misses it.
+ */
+export interface SearchQuestion {
+  /** What the reader types. */
+  query: string;
+  /** The docs URL of the page that answers it, as in test/support/docsStructure.ts. */
+  page: string;
+}
+
+export const SEARCH_QUESTIONS: SearchQuestion[] = [
+  // Get started
+  {query: 'port already in use', page: '/docs'},
+  {query: 'how do I install and run it on my laptop', page: '/docs'},
+  {query: 'which Node version do I need', page: '/docs'},
+  {query: 'what is in each folder of the repository', page: '/docs'},
+  {query: 'copy .env.example', page: '/docs'},
+
+  // Tutorials
+  {query: 'which guide should I read first', page: '/docs/tutorials'},
+  {query: 'make the landing copy mine', page: '/docs/tutorials/ship-in-5-minutes'},
+  {query: 'deploy my landing today', page: '/docs/tutorials/ship-in-5-minutes'},
+  {query: 'add a new route with its own title and meta description', page: '/docs/tutorials/static-page'},
+  {query: 'how do people log in with Firebase or Supabase', page: '/docs/tutorials/user-authentication'},
+  {query: 'where does someone land after signing in', page: '/docs/tutorials/user-authentication'},
+  {query: 'protect an endpoint so only signed-in buyers can use it', page: '/docs/tutorials/api-call'},
+  {query: 'send the ID token to the worker from a component', page: '/docs/tutorials/api-call'},
+  {query: 'redirect signed-out visitors to login', page: '/docs/tutorials/private-page'},
+  {query: 'members-only dashboard route', page: '/docs/tutorials/private-page'},
+  {query: 'show a spinner until the data arrives', page: '/docs/tutorials/private-page'},
+  {query: 'show content to logged-in members only', page: '/docs/tutorials/private-page'},
+  {query: 'charge customers every month instead of once', page: '/docs/tutorials/stripe-subscriptions'},
+  {query: 'recurring billing', page: '/docs/tutorials/stripe-subscriptions'},
+  {query: 'let buyers cancel their recurring plan', page: '/docs/tutorials/stripe-subscriptions'},
+  {query: 'checkout session with a free trial', page: '/docs/tutorials/stripe-subscriptions'},
+  {query: 'draft terms of service with an AI prompt', page: '/docs/tutorials/privacy-policy-with-gpt'},
+  {query: 'should a lawyer review the legal texts', page: '/docs/tutorials/privacy-policy-with-gpt'},
+  {query: 'prompt to draft the legal pages', page: '/docs/tutorials/privacy-policy-with-gpt'},
+  {query: 'prerendered html for crawlers', page: '/docs/tutorials/static-page'},
+
+  // Features
+  {query: 'what does the kit already do for me', page: '/docs/features'},
+  {query: 'sitemap and robots.txt', page: '/docs/features/seo'},
+  {query: 'structured data for rich results', page: '/docs/features/seo'},
+  {query: 'robots disallow dashboard', page: '/docs/features/seo'},
+  {query: 'product JSON-LD', page: '/docs/features/seo'},
+  {query: 'where are purchases stored', page: '/docs/features/database'},
+  {query: 'keep my app data in Firestore', page: '/docs/features/database'},
+  {query: 'check whether a user has paid', page: '/docs/features/database'},
+  {query: 'Supabase row level security policies', page: '/docs/features/database'},
+  {query: 'add a column to the purchases table', page: '/docs/features/database'},
+  {query: 'mailgun DNS records for the mail subdomain', page: '/docs/features/emails'},
+  {query: 'welcome message sent after a purchase', page: '/docs/features/emails'},
+  {query: 'SPF and DKIM', page: '/docs/features/emails'},
+  {query: 'cron retries failed e-mails', page: '/docs/features/emails'},
+  {query: 'test card', page: '/docs/features/payments'},
+  {query: 'try a purchase locally without being charged', page: '/docs/features/payments'},
+  {query: 'refund a buyer and remove their access', page: '/docs/features/payments'},
+  {query: 'where do I put the price ids of my plans', page: '/docs/features/payments'},
+  {query: 'customer billing portal', page: '/docs/features/payments'},
+  {query: 'reduce chargebacks and disputes', page: '/docs/features/payments'},
+  {query: 'sk_test key to try checkout', page: '/docs/features/payments'},
+  {query: 'can buyers pay with a coupon code', page: '/docs/features/payments'},
+  {query: 'what happens when a dispute is opened', page: '/docs/features/payments'},
+  {query: 'what does the buyer see after a refund', page: '/docs/features/payments'},
+  {query: 'redirect URI', page: '/docs/features/google-oauth'},
+  {query: 'consent screen app name and logo', page: '/docs/features/google-oauth'},
+  {query: 'sign-in popup blocked by the browser', page: '/docs/features/google-oauth'},
+  {query: 'passwordless login by e-mail', page: '/docs/features/magic-links'},
+  {query: 'sign-in e-mail does not work on my phone', page: '/docs/features/magic-links'},
+  {query: 'sign-in e-mail printed in the terminal', page: '/docs/features/magic-links'},
+  {query: 'live chat bubble with Crisp', page: '/docs/features/customer-support'},
+  {query: 'where can buyers contact me for help', page: '/docs/features/customer-support'},
+  {query: 'chat bubble only on some pages', page: '/docs/features/customer-support'},
+  {query: 'hide the chat on the dashboard', page: '/docs/features/customer-support'},
+  {query: 'something went wrong screen', page: '/docs/features/error-handling'},
+  {query: 'snack bar message when an action fails', page: '/docs/features/error-handling'},
+  {query: 'JSON shape of the worker failures 4xx 5xx', page: '/docs/features/error-handling'},
+  {query: 'what do users see when the site crashes', page: '/docs/features/error-handling'},
+  {query: 'track visitors with Plausible', page: '/docs/features/analytics'},
+  {query: 'cookie consent banner', page: '/docs/features/analytics'},
+  {query: 'Meta pixel', page: '/docs/features/analytics'},
+  {query: 'facebook pixel', page: '/docs/features/analytics'},
+  {query: 'GA4 measurement id', page: '/docs/features/analytics'},
+  {query: 'plausible proxy', page: '/docs/features/analytics'},
+  {query: 'how much did I sell today', page: '/docs/features/admin'},
+  {query: 'who can open /admin', page: '/docs/features/admin'},
+  {query: 'revoke or grant a buyer access by hand', page: '/docs/features/admin'},
+  {query: 'give a buyer a seat manually', page: '/docs/features/admin'},
+  {query: 'sales chart by plan', page: '/docs/features/admin'},
+
+  // Components
+  {query: 'change the font', page: '/docs/components'},
+  {query: 'turn off the animations', page: '/docs/components'},
+  {query: 'change the brand colour', page: '/docs/components'},
+  {query: 'top navigation bar with a mobile menu', page: '/docs/components/header'},
+  {query: 'put the logo in the navbar', page: '/docs/components/header'},
+  {query: 'hamburger menu on mobile', page: '/docs/components/header'},
+  {query: 'headline and demo video at the top of the landing', page: '/docs/components/hero'},
+  {query: 'change the demo video', page: '/docs/components/hero'},
+  {query: 'section about the pain of the buyer', page: '/docs/components/problem'},
+  {query: 'before and after comparison in two columns', page: '/docs/components/with-without'},
+  {query: 'pains and gains side by side', page: '/docs/components/with-without'},
+  {query: 'tabs that rotate by themselves', page: '/docs/components/features-listicle'},
+  {query: 'collapsible list where one item is open at a time', page: '/docs/components/features-accordion'},
+  {query: 'cards on three columns where a card spans two', page: '/docs/components/features-grid'},
+  {query: 'last banner before the end of the landing asking to buy', page: '/docs/components/cta'},
+  {query: 'plan cards with a crossed-out anchor', page: '/docs/components/pricing'},
+  {query: 'questions and answers that open on click', page: '/docs/components/faq'},
+  {query: 'where do I edit the questions shown on the landing', page: '/docs/components/faq'},
+  {query: 'edit the answers to common questions', page: '/docs/components/faq'},
+  {query: 'legal links and my other apps at the bottom', page: '/docs/components/footer'},
+  {query: 'waitlist form to collect e-mails before launch', page: '/docs/components/button-lead'},
+  {query: 'waitlist signup box', page: '/docs/components/button-lead'},
+  {query: 'buy now with a spinner while it creates the session', page: '/docs/components/button-checkout'},
+  {query: 'login link that shows the photo once logged in', page: '/docs/components/button-signin'},
+  {query: 'logout popover on the dashboard', page: '/docs/components/button-account'},
+  {query: 'sign out', page: '/docs/components/button-account'},
+  {query: "show the user's name on the dashboard", page: '/docs/components/button-account'},
+  {query: 'teal to blue moving colours', page: '/docs/components/button-gradient'},
+  {query: 'rounded square tinted with the brand colour', page: '/docs/components/better-icon'},
+  {query: 'social proof with buyer faces', page: '/docs/components/testimonial-avatars'},
+  {query: 'five stars filled to a value', page: '/docs/components/rating'},
+  {query: 'half stars', page: '/docs/components/rating'},
+
+  // Security
+  {query: 'threat model', page: '/docs/security'},
+  {query: 'what to lock down before launch', page: '/docs/security'},
+  {query: 'cap how many e-mails go out each month', page: '/docs/security/sending-limit-in-mailgun'},
+  {query: 'stop a bug from spamming thousands of e-mails', page: '/docs/security/sending-limit-in-mailgun'},
+  {query: 'limit AI spending per user', page: '/docs/security/monthly-budget-in-openai'},
+  {query: 'cap the AI bill', page: '/docs/security/monthly-budget-in-openai'},
+  {query: 'per-user AI quota', page: '/docs/security/monthly-budget-in-openai'},
+  {query: 'cap what the ChatGPT API costs me', page: '/docs/security/monthly-budget-in-openai'},
+  {query: 'too many requests 429', page: '/docs/security/rate-limiting'},
+  {query: 'stop bots hammering my endpoint', page: '/docs/security/rate-limiting'},
+  {query: 'stop people opening many checkout sessions', page: '/docs/security/rate-limiting'},
+
+  // Deployment and extras
+  {query: 'put the site online on Vercel or Netlify', page: '/docs/deployment'},
+  {query: 'wrangler secret put for production keys', page: '/docs/deployment'},
+  {query: 'custom domain for the worker', page: '/docs/deployment'},
+  {query: 'netlify build command', page: '/docs/deployment'},
+  {query: 'where are the worker logs', page: '/docs/deployment'},
+  {query: 'regenerate the logo and favicon', page: '/docs/extras'},
+  {query: 'size of the social share image', page: '/docs/extras'},
+  {query: 'favicon size', page: '/docs/extras'},
+];
