@@ -19,7 +19,7 @@ import readline from 'node:readline';
 import {parse as parseEnv} from 'dotenv';
 import {appConfig, ROUTES} from '../src/config';
 import type {LocalService} from '../src/buildTime/siteSettings';
-import {EMULATOR_PROJECT, oobCodes, signInLink, startAuthEmulator} from './local/authEmulator';
+import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
 import {FIXTURE_REPO, startGitHubStandIn} from './local/githubApi';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {planStart, type Vars} from './local/plan';
@@ -97,6 +97,7 @@ function printSignInLinks(host: string) {
           if (seen.has(code.oobCode)) continue;
           seen.add(code.oobCode);
           if (code.requestType === 'EMAIL_SIGNIN') say('[sign-in]', `link for ${code.email}: ${signInLink(code)}`);
+          else if (code.requestType === 'PASSWORD_RESET') say('[sign-in]', `password reset for ${code.email}: ${passwordResetLink(code)}`);
           else say('[sign-in]', `${code.requestType} for ${code.email}: ${code.oobLink}`);
         }
       })
