@@ -6,6 +6,7 @@
  */
 import type {Page} from 'playwright-core';
 import {NEW_PASSWORD_PLACEHOLDER} from '../../scripts/local/authEmulator';
+import {appConfig} from '../../src/config';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
 import {axeViolations} from './axe';
 import {escapeRegExp, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
@@ -26,7 +27,7 @@ async function fillAndPress(page: Page, email: string, password: string, button:
 async function register(tab: LocalTab, email: string, password: string) {
   await session.goto(tab.page, '/signin');
   await tab.page.getByRole('button', {name: 'Create an account'}).click();
-  await tab.page.getByRole('heading', {name: 'Create your Slipway account'}).waitFor();
+  await tab.page.getByRole('heading', {name: `Create your ${appConfig.appName} account`}).waitFor();
   await fillAndPress(tab.page, email, password, 'Create account');
 }
 
@@ -35,12 +36,36 @@ const localPart = (email: string) => email.split('@')[0]!;
 describe('e-mail and password sign-in on the local stack', () => {
   const account = {email: uniqueEmail('pw'), password: 'correct horse battery'};
 
+  let registered: LocalTab;
+
   it('registers with an e-mail and a password, and lands signed in on the dashboard', async () => {
-    const tab = await session.open('/');
-    await register(tab, account.email, account.password);
-    await tab.page.waitForURL(`${session.stack().siteUrl}/dashboard`);
-    await tab.page.getByRole('heading', {name: `Welcome, ${localPart(account.email)}`}).waitFor();
-    expect(tab.errors).toEqual([]);
+    registered = await session.open('/');
+    await register(registered, account.email, account.password);
+    await registered.page.waitForURL(`${session.stack().siteUrl}/dashboard`);
+    await registered.page.getByRole('heading', {name: `Welcome, ${localPart(account.email)}`}).waitFor();
+    expect(registered.errors).toEqual([]);
+  });
+
+  it('sends a signed-in user who opens /signin on to the dashboard, never showing the form', async () => {
+    const {page, errors} = registered;
+    // On every frame, just before it is painted: is the sign-in form's heading visible?
+    await page.addInitScript((title) => {
+      const seen: boolean[] = [];
+      (window as unknown as {formSeen: boolean[]}).formSeen = seen;
+      const sample = () => {
+        const heading = [...document.querySelectorAll('h1')].find((h1) => h1.textContent === title);
+        seen.push(heading !== undefined && heading.getClientRects().length > 0 && getComputedStyle(heading).visibility !== 'hidden');
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    }, `Sign in to ${appConfig.appName}`);
+    await session.goto(page, '/signin');
+    await page.waitForURL(`${session.stack().siteUrl}/dashboard`);
+    await page.getByRole('heading', {name: `Welcome, ${localPart(account.email)}`}).waitFor();
+    const frames = await page.evaluate(() => (window as unknown as {formSeen: boolean[]}).formSeen);
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames).not.toContain(true);
+    expect(errors).toEqual([]);
   });
 
   it('signs in with the password from a fresh browser', async () => {

@@ -127,38 +127,42 @@ export default function SignIn() {
     );
   }
 
+  // In a browser where someone signed in, the form stays hidden until the provider says who
+  // (the signed-in hint): a signed-in user on the way on never sees it for a moment.
   return (
-    <AuthCard title={TITLES[mode]}>
-      {mode !== 'reset' && (
-        <>
-          <button type="button" className={controls.secondary} onClick={signInWithGoogle} disabled={!ready || google}>
-            {google ? <Spinner label="Signing in with Google" /> : <GoogleIcon />}
-            Sign in with Google
-          </button>
-          <div className={styles.divider}>or</div>
-        </>
-      )}
-      {mode === 'reset' && <p>Enter the e-mail of your account. We will send it a link to choose a new password.</p>}
-      <EmailForm mode={mode} ready={ready} onSubmit={run} />
-      <p className={styles.switches}>
-        {mode === 'sign-in' ? (
+    <div className={styles.signedOutOnly}>
+      <AuthCard title={TITLES[mode]}>
+        {mode !== 'reset' && (
           <>
-            <button type="button" className={styles.textButton} onClick={() => setMode('reset')}>
-              Forgot password?
+            <button type="button" className={controls.secondary} onClick={signInWithGoogle} disabled={!ready || google}>
+              {google ? <Spinner label="Signing in with Google" /> : <GoogleIcon />}
+              Sign in with Google
             </button>
-            <button type="button" className={styles.textButton} onClick={() => setMode('register')}>
-              Create an account
-            </button>
+            <div className={styles.divider}>or</div>
           </>
-        ) : (
-          <button type="button" className={styles.textButton} onClick={() => setMode('sign-in')}>
-            {mode === 'register' ? 'I already have an account' : 'Back to sign in'}
-          </button>
         )}
-      </p>
-      <p className={styles.note}>
-        By signing in you accept the <Link to={ROUTES.terms}>Terms of Service</Link> and the <Link to={ROUTES.privacy}>Privacy Policy</Link>.
-      </p>
-    </AuthCard>
+        {mode === 'reset' && <p>Enter the e-mail of your account. We will send it a link to choose a new password.</p>}
+        <EmailForm mode={mode} ready={ready} onSubmit={run} />
+        <p className={styles.switches}>
+          {mode === 'sign-in' ? (
+            <>
+              <button type="button" className={styles.textButton} onClick={() => setMode('reset')}>
+                Forgot password?
+              </button>
+              <button type="button" className={styles.textButton} onClick={() => setMode('register')}>
+                Create an account
+              </button>
+            </>
+          ) : (
+            <button type="button" className={styles.textButton} onClick={() => setMode('sign-in')}>
+              {mode === 'register' ? 'I already have an account' : 'Back to sign in'}
+            </button>
+          )}
+        </p>
+        <p className={styles.note}>
+          By signing in you accept the <Link to={ROUTES.terms}>Terms of Service</Link> and the <Link to={ROUTES.privacy}>Privacy Policy</Link>.
+        </p>
+      </AuthCard>
+    </div>
   );
 }
