@@ -3,10 +3,10 @@
  * (Docusaurus dev server), the real worker (wrangler dev, local D1), the real Firebase Auth
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
-import type {Page} from 'playwright-core';
 import {appConfig} from '../../src/config';
 import {startLocalStack, type LocalStack} from '../support/localStack';
 import {eventually} from './helpers';
+import {headerStates, recordHeaderStates} from './headerStates';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab as Tab} from './localSession';
 
 jest.setTimeout(300_000);
@@ -17,30 +17,6 @@ let stack: LocalStack;
 beforeAll(() => {
   stack = session.stack();
 });
-
-/**
- * Runs before the page's own scripts: on every frame, just before it is painted, notes what the
- * header's sign-in place shows (a visible "Login", the account named `name`, or neither), each
- * change once, in `window.headerStates`.
- */
-function recordHeaderStates(name: string) {
-  const states: string[] = [];
-  (window as unknown as {headerStates: string[]}).headerStates = states;
-  const shown = (link: HTMLAnchorElement) => link.getClientRects().length > 0 && getComputedStyle(link).visibility !== 'hidden';
-  const sample = () => {
-    const links = [...document.querySelectorAll<HTMLAnchorElement>('header a')].filter(shown);
-    const state = links.some((link) => link.textContent?.trim() === 'Login')
-      ? 'login'
-      : links.some((link) => link.textContent?.includes(name))
-        ? 'account'
-        : 'neither';
-    if (states.at(-1) !== state) states.push(state);
-    requestAnimationFrame(sample);
-  };
-  requestAnimationFrame(sample);
-}
-
-const headerStates = (page: Page) => page.evaluate(() => (window as unknown as {headerStates: string[]}).headerStates);
 
 describe('the buyer\'s journey on the local stack', () => {
   const paid = {email: uniqueEmail('guest'), username: `buyer-${Date.now().toString(36)}`};
