@@ -12,6 +12,7 @@ import checkoutSessionGuard from './src/plugins/checkoutSessionGuard';
 import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
+import signedInHint from './src/plugins/signedInHint';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import workerProxy from './src/plugins/workerProxy';
 import docsSearch from './src/plugins/docsSearch';
@@ -73,6 +74,8 @@ const config = {
   plugins: [
     // First: its <head> script must run before any other script reads the address.
     checkoutSessionGuard,
+    // Before the body is painted: a signed-in browser never shows the header's "Login" for a moment.
+    signedInHint,
     docsColorMode(ROUTES.docs),
     llmsTxt,
     prismOnDemand,

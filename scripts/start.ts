@@ -26,7 +26,7 @@ import {parse as parseEnv} from 'dotenv';
 import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
-import {EMULATOR_PROJECT, oobCodes, signInLink, startAuthEmulator} from './local/authEmulator';
+import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
 import {FIXTURE_REPO, startGitHubStandIn} from './local/githubApi';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {planStart, type Vars} from './local/plan';
@@ -134,6 +134,7 @@ function printSignInLinks(host: string) {
           if (seen.has(code.oobCode)) continue;
           seen.add(code.oobCode);
           if (code.requestType === 'EMAIL_SIGNIN') say('[sign-in]', `link for ${code.email}: ${signInLink(code)}`);
+          else if (code.requestType === 'PASSWORD_RESET') say('[sign-in]', `password reset for ${code.email}: ${passwordResetLink(code)}`);
           else say('[sign-in]', `${code.requestType} for ${code.email}: ${code.oobLink}`);
         }
       })

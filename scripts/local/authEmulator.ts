@@ -98,3 +98,15 @@ export function signInLink(code: OobCode): string {
   }
   return target.toString();
 }
+
+/** What a reset link's page would ask for: the emulator's action handler takes it in the URL. */
+export const NEW_PASSWORD_PLACEHOLDER = 'NEW_PASSWORD_HERE';
+
+/**
+ * A password reset link, as the emulator's action handler takes it: Firebase's hosted page asks
+ * for the new password, the emulator's reads it from `newPassword` (put it in place of the
+ * placeholder), then continues to the continue URL, as the hosted page does.
+ */
+export function passwordResetLink(code: OobCode): string {
+  return `${code.oobLink}&newPassword=${NEW_PASSWORD_PLACEHOLDER}`;
+}

@@ -6,6 +6,8 @@ export const ROUTES = {
   home: '/',
   signIn: '/signin',
   finishSignIn: '/finish-sign-in',
+  /** Where a signed-in user chooses a new password: the end of a Supabase reset link. */
+  newPassword: '/new-password',
   dashboard: '/dashboard',
   success: '/success',
   terms: '/tos',

@@ -3,7 +3,10 @@
  * (Docusaurus dev server), the real worker (wrangler dev, local D1), the real Firebase Auth
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
+import {appConfig} from '../../src/config';
 import {startLocalStack, type LocalStack} from '../../scripts/support/localStack';
+import {eventually} from './helpers';
+import {headerStates, recordHeaderStates} from './headerStates';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab as Tab} from './localSession';
 
 jest.setTimeout(300_000);
@@ -73,6 +76,46 @@ describe('the buyer\'s journey on the local stack', () => {
     await page.getByRole('link', {name: 'Return'}).click();
     await page.waitForURL(`${stack.siteUrl}/dashboard`);
     await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('never shows the signed-out header while the signed-in dashboard reloads', async () => {
+    const {page, errors} = paidTab;
+    const name = paid.email.split('@')[0]!;
+    await page.addInitScript(recordHeaderStates, name);
+    await page.reload();
+    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    await eventually(() => headerStates(page), (states) => expect(states.at(-1)).toBe('account'));
+    // From the first painted frame on: nothing, then the account; never "Login".
+    expect(await headerStates(page)).not.toContain('login');
+    expect(errors).toEqual([]);
+  });
+
+  it('follows the guest purchase back to / and shows the account in the header, not Login', async () => {
+    const {page, errors} = paidTab;
+    const name = paid.email.split('@')[0]!;
+    const header = page.getByRole('banner');
+    await header.getByRole('link', {name: `${appConfig.appName} home`}).click();
+    await page.waitForURL(`${stack.siteUrl}/`);
+    const account = header.getByRole('navigation', {name: 'Main'}).getByRole('link', {name});
+    await account.waitFor();
+    expect(await account.getAttribute('href')).toBe('/dashboard');
+    expect(await header.getByRole('link', {name: 'Login'}).count()).toBe(0);
+
+    // A fresh load of / (the static page, then the bundle): the account, and never "Login".
+    await goto(page, '/');
+    await account.waitFor();
+    await eventually(() => headerStates(page), (states) => expect(states.at(-1)).toBe('account'));
+    expect(await headerStates(page)).not.toContain('login');
+
+    // On a phone, the menu shows the account too.
+    await page.setViewportSize({width: 390, height: 844});
+    await page.getByRole('button', {name: 'Open main menu'}).click();
+    const menu = page.locator('#mobile-menu');
+    await menu.getByRole('link', {name}).waitFor();
+    expect(await menu.getByRole('link', {name: 'Login'}).count()).toBe(0);
+    await page.getByRole('button', {name: 'Close menu'}).click();
+    await page.setViewportSize({width: 1280, height: 900});
     expect(errors).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 /**
  * A stand-in for the Supabase Auth (GoTrue) endpoints the browser client calls (GoTrue cannot run
- * here): magic links with PKCE, token-hash verification, refresh, the current user and logout, and
- * the checkout's access tokens, which the worker signs with the project's JWT secret.
+ * here): magic links with PKCE, token-hash verification, refresh, the current user and logout, the
+ * checkout's access tokens, which the worker signs with the project's JWT secret, and passwords
+ * (sign-up with or without e-mail confirmation, password sign-in, recovery, a new password).
  * Paths, query strings, bodies and error shapes follow what `@supabase/auth-js` sends and expects;
  * answers are typed with its own `User`/`Session`/`JwtPayload` so they cannot drift.
  *
@@ -13,19 +14,23 @@ import http from 'node:http';
 import type {JwtPayload, Session, User} from '@supabase/auth-js';
 import {listen} from '../../scripts/support/listen';
 
-/** One `signInWithOtp` the stand-in was asked to e-mail. */
+/** One link the stand-in was asked to e-mail: a magic link, a sign-up confirmation or a recovery. */
 export interface LinkRequest {
+  kind: LinkKind;
   email: string;
   /** The `redirect_to` the client asked the link to return to. */
   redirectTo: string | null;
   tokenHash: string;
-  /** The link as a token-hash e-mail template builds it: `redirect_to?token_hash=…&type=email`. */
+  /** The link as a token-hash e-mail template builds it: `redirect_to?token_hash=…&type=email` (or `signup`, `recovery`). */
   link: string;
   /** Set when the client used PKCE: where GoTrue's own /verify sends the browser, `redirect_to?code=…`. */
   codeLink: string | null;
   codeChallenge: string | null;
   codeChallengeMethod: string | null;
 }
+
+/** GoTrue's e-mail templates: Magic Link, Confirm signup, Reset Password. */
+export type LinkKind = 'email' | 'signup' | 'recovery';
 
 export interface SupabaseAuthStandIn {
   url: string;
@@ -40,6 +45,8 @@ export interface SupabaseAuthStandIn {
    * the JWT secret, with no session behind it and no refresh token. `expiresIn` may be negative.
    */
   issueCheckoutAccessToken(email: string, options?: {userMetadata?: Record<string, unknown>; expiresIn?: number}): string;
+  /** The project's "Confirm email" setting (on by default in Supabase, off here unless set). */
+  requireEmailConfirmation(on: boolean): void;
   /** Answers the next request to `path` (e.g. '/otp') with a GoTrue error. */
   failNext(path: string, status: number, errorCode: string, message: string): void;
   close(): Promise<void>;
@@ -53,9 +60,27 @@ class GoTrueError extends Error {
     readonly status: number,
     readonly errorCode: string,
     message: string,
+    /** More fields of the answer, such as a weak password's `weak_password: {reasons}`. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
+}
+
+/** GoTrue's defaults: at least 6 characters; a leaked-password check, when the project turns it on. */
+const MIN_PASSWORD_LENGTH = 6;
+const LEAKED_PASSWORDS = new Set(['password123']);
+
+function checkPasswordStrength(password: string): void {
+  const reasons = [
+    ...(password.length < MIN_PASSWORD_LENGTH ? ['length'] : []),
+    ...(LEAKED_PASSWORDS.has(password) ? ['pwned'] : []),
+  ];
+  if (reasons.length === 0) return;
+  const message = reasons.includes('length')
+    ? `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`
+    : 'Password is known to be weak and easy to guess, please choose a different one.';
+  throw new GoTrueError(422, 'weak_password', message, {weak_password: {reasons}});
 }
 
 const otpExpired = () => new GoTrueError(403, 'otp_expired', 'Token has expired or is invalid');
@@ -91,8 +116,10 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
   const logouts: SupabaseAuthStandIn['logouts'] = [];
   const failures = new Map<string, GoTrueError>();
   const users = new Map<string, User>();
-  /** Unused token hashes → e-mail; verifying one deletes it. */
-  const tokenHashes = new Map<string, string>();
+  const passwords = new Map<string, string>();
+  let confirmEmail = false;
+  /** Unused token hashes → e-mail and the template they were sent with; verifying one deletes it. */
+  const tokenHashes = new Map<string, {email: string; kind: LinkKind}>();
   /** PKCE auth codes → the link they stand for. */
   const authCodes = new Map<string, {tokenHash: string; challenge: string; method: string}>();
   const sessions = new Map<string, {email: string; refreshToken: string}>();
@@ -121,10 +148,38 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
   };
 
   // GoTrue keeps the token's hash, sha224 of e-mail + OTP, which is what links and generate_link carry.
-  const newTokenHash = (email: string): string => {
+  const newTokenHash = (email: string, kind: LinkKind = 'email'): string => {
     const hash = crypto.createHash('sha224').update(email + crypto.randomInt(1e6)).digest('hex');
-    tokenHashes.set(hash, email);
+    tokenHashes.set(hash, {email, kind});
     return hash;
+  };
+
+  /** "E-mails" a link of `kind` to `email`: token hash, and a PKCE code when the client sent a challenge. */
+  const sendLink = (kind: LinkKind, email: string, query: URLSearchParams, body: Record<string, any>) => {
+    const tokenHash = newTokenHash(email, kind);
+    const redirectTo = query.get('redirect_to');
+    const back = new URL(redirectTo ?? 'http://localhost:3000/');
+    const link = new URL(back);
+    link.searchParams.set('token_hash', tokenHash);
+    link.searchParams.set('type', kind);
+    let codeLink: string | null = null;
+    if (body.code_challenge) {
+      const code = crypto.randomUUID();
+      authCodes.set(code, {tokenHash, challenge: body.code_challenge, method: body.code_challenge_method});
+      const withCode = new URL(back);
+      withCode.searchParams.set('code', code);
+      codeLink = withCode.href;
+    }
+    linkRequests.push({
+      kind,
+      email,
+      redirectTo,
+      tokenHash,
+      link: link.href,
+      codeLink,
+      codeChallenge: body.code_challenge ?? null,
+      codeChallengeMethod: body.code_challenge_method ?? null,
+    });
   };
 
   const startSession = (email: string): Session => {
@@ -185,38 +240,17 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       if (!email) throw new GoTrueError(400, 'validation_failed', 'Only an email address or phone number should be provided');
       if (!users.has(email) && body.create_user === false) throw new GoTrueError(422, 'otp_disabled', 'Signups not allowed for otp');
       userFor(email, body.data);
-      const tokenHash = newTokenHash(email);
-      const redirectTo = query.get('redirect_to');
-      const back = new URL(redirectTo ?? 'http://localhost:3000/');
-      const link = new URL(back);
-      link.searchParams.set('token_hash', tokenHash);
-      link.searchParams.set('type', 'email');
-      let codeLink: string | null = null;
-      if (body.code_challenge) {
-        const code = crypto.randomUUID();
-        authCodes.set(code, {tokenHash, challenge: body.code_challenge, method: body.code_challenge_method});
-        const withCode = new URL(back);
-        withCode.searchParams.set('code', code);
-        codeLink = withCode.href;
-      }
-      linkRequests.push({
-        email,
-        redirectTo,
-        tokenHash,
-        link: link.href,
-        codeLink,
-        codeChallenge: body.code_challenge ?? null,
-        codeChallengeMethod: body.code_challenge_method ?? null,
-      });
+      sendLink('email', email, query, body);
       return {};
     }
     if (method === 'POST' && path === '/verify') {
       if (!body.type) throw new GoTrueError(400, 'validation_failed', 'Verify requires a verification type');
-      const email = tokenHashes.get(body.token_hash);
-      // A magic link's hash is found as 'email' (or the deprecated 'magiclink'), not as e.g. 'signup'.
-      if (!email || !['email', 'magiclink'].includes(body.type)) throw otpExpired();
+      const sent = tokenHashes.get(body.token_hash);
+      // A hash is found only as the type of its template ('email' also as the deprecated 'magiclink').
+      const types = sent?.kind === 'email' ? ['email', 'magiclink'] : [sent?.kind];
+      if (!sent || !types.includes(body.type)) throw otpExpired();
       tokenHashes.delete(body.token_hash);
-      return startSession(email);
+      return startSession(sent.email);
     }
     if (method === 'POST' && path === '/token' && query.get('grant_type') === 'pkce') {
       const flow = authCodes.get(body.auth_code);
@@ -225,10 +259,57 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       const challenge = flow.method === 's256' ? crypto.createHash('sha256').update(verifier).digest('base64url') : verifier;
       if (challenge !== flow.challenge) throw new GoTrueError(403, 'bad_code_verifier', 'code challenge does not match previously saved code verifier');
       authCodes.delete(body.auth_code);
-      const email = tokenHashes.get(flow.tokenHash);
-      if (!email) throw otpExpired();
+      const sent = tokenHashes.get(flow.tokenHash);
+      if (!sent) throw otpExpired();
       tokenHashes.delete(flow.tokenHash);
+      return startSession(sent.email);
+    }
+    if (method === 'POST' && path === '/signup') {
+      const email = String(body.email ?? '').toLowerCase();
+      const password = String(body.password ?? '');
+      if (!email || !password) throw new GoTrueError(400, 'validation_failed', 'Signup requires a valid password');
+      checkPasswordStrength(password);
+      const existing = users.get(email);
+      if (existing?.email_confirmed_at || passwords.has(email)) {
+        // With confirmation on, GoTrue hides that the e-mail is taken: a look-alike user with no
+        // identities, and no e-mail. Without it, it says so.
+        if (!confirmEmail) throw new GoTrueError(422, 'user_already_exists', 'User already registered');
+        return {...existing, id: crypto.randomUUID(), identities: []};
+      }
+      const user = userFor(email, body.data);
+      const now = new Date().toISOString();
+      user.identities = [
+        {id: user.id, identity_id: crypto.randomUUID(), user_id: user.id, provider: 'email', identity_data: {email, sub: user.id}, created_at: now, updated_at: now, last_sign_in_at: now},
+      ];
+      passwords.set(email, password);
+      if (!confirmEmail) return startSession(email);
+      sendLink('signup', email, query, body);
+      return user;
+    }
+    if (method === 'POST' && path === '/token' && query.get('grant_type') === 'password') {
+      const email = String(body.email ?? '').toLowerCase();
+      if (!passwords.has(email) || passwords.get(email) !== body.password) {
+        throw new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
+      }
+      if (!users.get(email)!.email_confirmed_at) throw new GoTrueError(400, 'email_not_confirmed', 'Email not confirmed');
       return startSession(email);
+    }
+    if (method === 'POST' && path === '/recover') {
+      const email = String(body.email ?? '').toLowerCase();
+      // The same answer whether or not the e-mail has an account.
+      if (users.has(email)) sendLink('recovery', email, query, body);
+      return {};
+    }
+    if (method === 'PUT' && path === '/user') {
+      const {email} = callerOf(authorization);
+      if (typeof body.password === 'string') {
+        if (passwords.get(email) === body.password) {
+          throw new GoTrueError(422, 'same_password', 'New password should be different from the old password.');
+        }
+        checkPasswordStrength(body.password);
+        passwords.set(email, body.password);
+      }
+      return users.get(email);
     }
     if (method === 'POST' && path === '/token' && query.get('grant_type') === 'refresh_token') {
       const found = [...sessions].find(([, session]) => session.refreshToken === body.refresh_token);
@@ -285,8 +366,8 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       send(
         error.status,
         versioned
-          ? {code: error.errorCode, message: error.message}
-          : {code: error.status, error_code: error.errorCode, msg: error.message},
+          ? {code: error.errorCode, message: error.message, ...error.extra}
+          : {code: error.status, error_code: error.errorCode, msg: error.message, ...error.extra},
       );
     }
   });
@@ -319,6 +400,9 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
         },
         jwtSecret,
       );
+    },
+    requireEmailConfirmation(on) {
+      confirmEmail = on;
     },
     failNext(path, status, errorCode, message) {
       failures.set(path, new GoTrueError(status, errorCode, message));

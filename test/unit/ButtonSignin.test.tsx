@@ -30,6 +30,7 @@ function renderButton() {
 describe('ButtonSignin', () => {
   beforeEach(() => {
     window.localStorage.clear();
+    document.documentElement.removeAttribute('data-signed-in-hint');
     createFirebaseAuth.mockClear();
     signedIn = null;
   });
@@ -62,10 +63,22 @@ describe('ButtonSignin', () => {
     await waitFor(() => expect(container.querySelector('img')).toHaveAttribute('src', 'https://example.com/grace.png'));
   });
 
-  it('stays a Login link when the hint is stale and nobody is signed in', async () => {
+  it('a stale hint: the provider is asked, says nobody, and the page forgets the hint', async () => {
     window.localStorage.setItem('auth:signedIn', '1');
+    document.documentElement.setAttribute('data-signed-in-hint', '');
     renderButton();
     await waitFor(() => expect(createFirebaseAuth).toHaveBeenCalled());
     expect(screen.getByRole('link', {name: 'Login'})).toHaveAttribute('href', '/signin');
+    expect(window.localStorage.getItem('auth:signedIn')).toBeNull();
+    // "Login" was hidden while the provider was asked; now it shows.
+    expect(document.documentElement.hasAttribute('data-signed-in-hint')).toBe(false);
+  });
+
+  it('marks the page signed in once the provider reports a user, so "Login" stays hidden', async () => {
+    window.localStorage.setItem('auth:signedIn', '1');
+    signedIn = {uid: 'u3', email: 'ada@example.com', displayName: null, photoURL: null};
+    renderButton();
+    await screen.findByRole('link', {name: /ada/});
+    expect(document.documentElement.hasAttribute('data-signed-in-hint')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import {appConfig} from '../../src/config';
+import {appConfig, ROUTES} from '../../src/config';
 import {returnPath, withReturnPath} from '../../src/lib/auth/returnTo';
 
 describe('where a sign-in returns', () => {
@@ -11,6 +11,14 @@ describe('where a sign-in returns', () => {
   it('goes to the callback URL when nothing asked, and keeps links short for it', () => {
     expect(returnPath('')).toBe(appConfig.auth.callbackUrl);
     expect(withReturnPath('/signin', appConfig.auth.callbackUrl)).toBe('/signin');
+  });
+
+  it('carries the page through a reset link\'s two hops: the finish page, then the new password', () => {
+    const link = withReturnPath(ROUTES.finishSignIn, withReturnPath(ROUTES.newPassword, '/admin'));
+    expect(link).toBe('/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252Fadmin');
+    const afterFinish = returnPath(new URL(link, 'https://slipway.example').search);
+    expect(afterFinish).toBe('/new-password?next=%2Fadmin');
+    expect(returnPath(new URL(afterFinish, 'https://slipway.example').search)).toBe('/admin');
   });
 
   it.each(['//evil.example/', '/\\evil.example', 'https://evil.example/admin', 'javascript:alert(1)', 'admin', '/admin\\..\\x'])(

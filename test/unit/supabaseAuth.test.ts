@@ -1,10 +1,12 @@
 /** @jest-environment node */
 /**
  * The Supabase auth client against a local stand-in of Supabase Auth's HTTP API: what a page sees
- * when it sends, opens and finishes sign-in links, signs in after checkout and signs out.
+ * when it sends, opens and finishes sign-in links, registers and signs in with a password, resets
+ * it, signs in after checkout and signs out.
  */
 import crypto from 'node:crypto';
 import type {SupportedStorage} from '@supabase/supabase-js';
+import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
 import {CHECKOUT_TOKEN_REFUSED, createSupabaseAuth} from '../../src/lib/auth/supabase';
 import type {AuthClient, AuthUser} from '../../src/lib/auth/types';
 import {startSupabaseAuthStandIn, type SupabaseAuthStandIn} from '../stubs/supabaseAuth';
@@ -155,6 +157,118 @@ describe('completeSignInLink', () => {
   });
 });
 
+describe('passwords', () => {
+  const confirmUrl = 'https://slipway.example/finish-sign-in?email=x&next=%2Fadmin';
+  const resetUrls = {signIn: 'https://slipway.example/signin', newPassword: 'https://slipway.example/finish-sign-in?next=%2Fnew-password'};
+  const lastLink = (email: string, kind: string) => supabase.linkRequests.filter((request) => request.email === email && request.kind === kind).at(-1);
+
+  afterEach(() => supabase.requireEmailConfirmation(false));
+
+  it('registers and signs in at once when the project does not ask to confirm the e-mail', async () => {
+    const email = uniqueEmail();
+    const auth = newClient();
+    const watcher = watch(auth);
+    await watcher.report(1);
+
+    await expect(auth.registerWithPassword(email, 'a good password', confirmUrl)).resolves.toBe('signed-in');
+
+    expect(await watcher.report(2)).toMatchObject({email});
+    expect(verifiedClaims(await auth.idToken())).toMatchObject({email});
+    expect(lastLink(email, 'signup')).toBeUndefined();
+  });
+
+  it('asks to confirm the e-mail first when the project wants it, and the link signs in', async () => {
+    supabase.requireEmailConfirmation(true);
+    const email = uniqueEmail();
+    const auth = newClient();
+    const watcher = watch(auth);
+    await watcher.report(1);
+
+    await expect(auth.registerWithPassword(email, 'a good password', confirmUrl)).resolves.toBe('confirm-email');
+    await expect(auth.idToken()).resolves.toBeNull();
+    // Not confirmed yet: the password alone does not sign in.
+    await expect(newClient().signInWithPassword(email, 'a good password')).rejects.toThrow(PASSWORD_ERRORS.emailNotConfirmed);
+
+    const {codeLink, redirectTo} = lastLink(email, 'signup')!;
+    expect(redirectTo).toBe(confirmUrl);
+    await auth.completeSignInLink(codeLink!, null);
+    expect(await watcher.report(2)).toMatchObject({email});
+    await expect(newClient().signInWithPassword(email, 'a good password')).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['without', false],
+    ['with', true],
+  ])('says the e-mail already has an account, %s e-mail confirmation', async (_with, confirm) => {
+    const email = uniqueEmail();
+    await newClient().registerWithPassword(email, 'a good password', confirmUrl);
+    supabase.requireEmailConfirmation(confirm);
+    const again = newClient();
+    await expect(again.registerWithPassword(email, 'another password', confirmUrl)).rejects.toThrow(PASSWORD_ERRORS.emailInUse);
+    await expect(again.idToken()).resolves.toBeNull();
+  });
+
+  it('says a password is too weak, or leaked, and makes no account', async () => {
+    const email = uniqueEmail();
+    await expect(newClient().registerWithPassword(email, '123', confirmUrl)).rejects.toThrow(PASSWORD_ERRORS.weakPassword);
+    await expect(newClient().registerWithPassword(email, 'password123', confirmUrl)).rejects.toThrow(PASSWORD_ERRORS.leakedPassword);
+    await expect(newClient().registerWithPassword(email, 'a good password', confirmUrl)).resolves.toBe('signed-in');
+  });
+
+  it('signs in with the right password, and says plainly when it is wrong', async () => {
+    const email = uniqueEmail();
+    await newClient().registerWithPassword(email, 'a good password', confirmUrl);
+
+    const wrong = newClient();
+    await expect(wrong.signInWithPassword(email, 'not it')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
+    await expect(wrong.signInWithPassword(uniqueEmail(), 'a good password')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
+    await expect(wrong.idToken()).resolves.toBeNull();
+
+    const right = newClient();
+    const watcher = watch(right);
+    await right.signInWithPassword(email, 'a good password');
+    expect(await watcher.report(2)).toMatchObject({email});
+  });
+
+  it('resets a password: the link signs in at the new-password page, which saves the new one', async () => {
+    const email = uniqueEmail();
+    await newClient().registerWithPassword(email, 'the old password', confirmUrl);
+    const auth = newClient();
+    const watcher = watch(auth);
+    await watcher.report(1);
+
+    await auth.sendPasswordReset(email, resetUrls);
+    const {codeLink, redirectTo, codeChallengeMethod} = lastLink(email, 'recovery')!;
+    expect(redirectTo).toBe(resetUrls.newPassword);
+    expect(codeChallengeMethod).toBe('s256');
+    expect(auth.isSignInLink(codeLink!)).toBe(true);
+    await auth.completeSignInLink(codeLink!, null);
+    expect(await watcher.report(2)).toMatchObject({email});
+
+    await expect(auth.updatePassword('the old password')).rejects.toThrow(PASSWORD_ERRORS.samePassword);
+    await auth.updatePassword('the new password');
+
+    await expect(newClient().signInWithPassword(email, 'the old password')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
+    await expect(newClient().signInWithPassword(email, 'the new password')).resolves.toBeUndefined();
+  });
+
+  it('opens a token-hash reset link in another browser too', async () => {
+    const email = uniqueEmail();
+    await newClient().registerWithPassword(email, 'the old password', confirmUrl);
+    await newClient().sendPasswordReset(email, resetUrls);
+    const other = newClient();
+    await other.completeSignInLink(lastLink(email, 'recovery')!.link, null);
+    await other.updatePassword('the new password');
+    await expect(newClient().signInWithPassword(email, 'the new password')).resolves.toBeUndefined();
+  });
+
+  it('answers a reset for an e-mail without an account as for one with it, and sends nothing', async () => {
+    const stranger = uniqueEmail();
+    await expect(newClient().sendPasswordReset(stranger, resetUrls)).resolves.toBeUndefined();
+    expect(lastLink(stranger, 'recovery')).toBeUndefined();
+  });
+});
+
 describe('signInWithCheckoutToken', () => {
   it("signs in as the user of the worker's access token, with nothing to refresh it", async () => {
     const email = uniqueEmail();
@@ -255,6 +369,7 @@ describe('isSignInLink', () => {
     ['https://slipway.example/login?code=4b1c5e0e-2f0a-4d7c-9f1b-0d7e6c2a9a11', true],
     ['https://slipway.example/login?token_hash=abc123&type=email', true],
     ['https://slipway.example/login?from=pricing&token_hash=abc123&type=magiclink', true],
+    ['https://slipway.example/finish-sign-in?next=%2Fnew-password&token_hash=abc123&type=recovery', true],
     ['https://slipway.example/login?token_hash=abc123', false],
     ['https://slipway.example/login?type=email', false],
     ['https://slipway.example/login?from=pricing', false],

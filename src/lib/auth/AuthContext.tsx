@@ -1,5 +1,6 @@
 import React, {createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
 import type {AuthSettings} from '../../buildTime/siteSettings';
+import {maybeSignedIn, rememberSignedIn} from './signedInHint';
 import type {AuthClient, AuthUser} from './types';
 
 interface AuthContextValue {
@@ -15,26 +16,6 @@ interface AuthContextValue {
    * signed in: a visitor's checkout click never waits for an auth SDK.
    */
   userIfSignedIn: () => Promise<AuthUser | null>;
-}
-
-/** Set while someone is signed in in this browser; only a hint, the provider stays the truth. */
-const SIGNED_IN_HINT = 'auth:signedIn';
-
-function hint(user: AuthUser | null): void {
-  try {
-    if (user) window.localStorage.setItem(SIGNED_IN_HINT, '1');
-    else window.localStorage.removeItem(SIGNED_IN_HINT);
-  } catch {
-    // Storage refused (private window): every click then asks the provider.
-  }
-}
-
-function maybeSignedIn(): boolean {
-  try {
-    return window.localStorage.getItem(SIGNED_IN_HINT) !== null;
-  } catch {
-    return true;
-  }
 }
 
 const notInBrowser = () => Promise.reject(new Error('Sign-in runs in the browser only'));
@@ -79,12 +60,14 @@ export function AuthProvider({settings, children}: {settings: AuthSettings; chil
           auth.onUserChanged((user) => {
             latest.current = user;
             markKnown();
-            hint(user);
+            rememberSignedIn(user !== null);
             setState({ready: true, user});
           }),
         (error: unknown) => {
           // §8: a start-up failure is logged; the site goes on as signed out.
           console.error('Sign-in could not start:', error);
+          // Signed out for this page, so nothing a visitor needs stays hidden behind the hint.
+          rememberSignedIn(false);
           markKnown();
           setState({ready: true, user: null});
         },
@@ -114,7 +97,10 @@ export function useAuth(): AuthContextValue {
   return auth;
 }
 
-/** The client without starting sign-in: for actions that need it only when they run. */
-export function useAuthClient(): Pick<AuthContextValue, 'client' | 'currentUser' | 'userIfSignedIn'> {
+/**
+ * The client without starting sign-in: for actions that need it only when they run, and for what
+ * is known so far (`ready` stays false until something starts sign-in).
+ */
+export function useAuthClient(): AuthContextValue {
   return useContext(AuthContext);
 }

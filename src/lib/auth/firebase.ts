@@ -7,18 +7,34 @@ import {
   initializeAuth,
   isSignInWithEmailLink,
   browserPopupRedirectResolver,
+  createUserWithEmailAndPassword,
+  sendPasswordResetEmail,
   sendSignInLinkToEmail,
+  signInWithEmailAndPassword,
   signInWithCustomToken,
   signInWithEmailLink,
   signInWithPopup,
   signOut,
+  updatePassword,
   type Auth,
   type User,
 } from 'firebase/auth';
+import {PASSWORD_ERRORS, plainError} from './passwordErrors';
 import type {AuthClient, AuthUser} from './types';
 
 /** Firebase's error codes as a person can act on them; anything else keeps Firebase's message. */
 const MESSAGES: Record<string, string> = {
+  'auth/email-already-in-use': PASSWORD_ERRORS.emailInUse,
+  'auth/weak-password': PASSWORD_ERRORS.weakPassword,
+  // With e-mail enumeration protection (new projects) a wrong password and an unknown e-mail are
+  // both invalid-credential; the emulator and older projects still tell them apart.
+  'auth/invalid-credential': PASSWORD_ERRORS.wrongPassword,
+  'auth/invalid-login-credentials': PASSWORD_ERRORS.wrongPassword,
+  'auth/wrong-password': PASSWORD_ERRORS.wrongPassword,
+  'auth/user-not-found': PASSWORD_ERRORS.wrongPassword,
+  'auth/missing-password': PASSWORD_ERRORS.missingPassword,
+  'auth/requires-recent-login': PASSWORD_ERRORS.signInAgain,
+  'auth/operation-not-allowed': PASSWORD_ERRORS.turnedOff,
   'auth/invalid-email': 'That e-mail address is not valid.',
   'auth/invalid-action-code': 'This sign-in link has expired or was already used. Ask for a new one.',
   'auth/expired-action-code': 'This sign-in link has expired. Ask for a new one.',
@@ -35,7 +51,12 @@ async function friendly<T>(call: Promise<T>): Promise<T> {
     return await call;
   } catch (error) {
     const code = (error as {code?: unknown}).code;
-    if (typeof code === 'string' && MESSAGES[code]) throw Object.assign(new Error(MESSAGES[code]), {code});
+    if (typeof code === 'string' && MESSAGES[code]) throw plainError(MESSAGES[code], code);
+    if (code === 'auth/password-does-not-meet-requirements') {
+      // A password policy set in the console: its message lists the rules in brackets.
+      const rules = /\[(.*)\]/.exec((error as Error).message)?.[1];
+      throw plainError(rules ? `This password is too weak. ${rules}.` : PASSWORD_ERRORS.weakPassword, code);
+    }
     throw error;
   }
 }
@@ -84,6 +105,26 @@ export function createFirebaseAuth(options: FirebaseAuthOptions): AuthClient {
     async completeSignInLink(url, email) {
       if (!email) throw new Error('The e-mail address the link was sent to is required');
       await friendly(signInWithEmailLink(auth, email, url));
+    },
+    async registerWithPassword(email, password) {
+      await friendly(createUserWithEmailAndPassword(auth, email, password));
+      return 'signed-in';
+    },
+    async signInWithPassword(email, password) {
+      await friendly(signInWithEmailAndPassword(auth, email, password));
+    },
+    async sendPasswordReset(email, {signIn}) {
+      try {
+        await friendly(sendPasswordResetEmail(auth, email, {url: signIn}));
+      } catch (error) {
+        // Projects without e-mail enumeration protection say so; the page must not tell anyone.
+        if ((error as {code?: unknown}).code !== 'auth/user-not-found') throw error;
+      }
+    },
+    async updatePassword(password) {
+      await auth.authStateReady();
+      if (!auth.currentUser) throw new Error('Sign in first.');
+      await friendly(updatePassword(auth.currentUser, password));
     },
     async signInWithCheckoutToken(token) {
       await friendly(signInWithCustomToken(auth, token));

@@ -1,8 +1,9 @@
 /**
  * The Supabase implementation of the site's auth interface, on `@supabase/supabase-js`.
  */
-import {createClient, type EmailOtpType, type SupportedStorage, type User} from '@supabase/supabase-js';
+import {createClient, type AuthError, type EmailOtpType, type SupportedStorage, type User} from '@supabase/supabase-js';
 import {ROUTES} from '../../config/links';
+import {PASSWORD_ERRORS, plainError} from './passwordErrors';
 import type {AuthClient, AuthUser} from './types';
 
 export interface SupabaseAuthOptions {
@@ -31,9 +32,33 @@ function sameUser(a: AuthUser | null, b: AuthUser | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** Supabase's error codes of the password calls, as a person can act on them. */
+const PASSWORD_MESSAGES: Record<string, string> = {
+  user_already_exists: PASSWORD_ERRORS.emailInUse,
+  email_exists: PASSWORD_ERRORS.emailInUse,
+  weak_password: PASSWORD_ERRORS.weakPassword,
+  invalid_credentials: PASSWORD_ERRORS.wrongPassword,
+  email_not_confirmed: PASSWORD_ERRORS.emailNotConfirmed,
+  same_password: PASSWORD_ERRORS.samePassword,
+  reauthentication_needed: PASSWORD_ERRORS.signInAgain,
+  email_provider_disabled: PASSWORD_ERRORS.turnedOff,
+};
+
 /** Supabase answers `{error}` rather than throwing; turn that into an Error a person can read. */
 function check(error: {message: string} | null, doing: string): void {
   if (error) throw new Error(error.message || `Could not ${doing}.`);
+}
+
+/** `check` for the password calls, whose codes have plain words of their own. */
+function checkPassword(error: AuthError | null, doing: string): void {
+  const code = error?.code ?? '';
+  // A weak password's reasons say which rule failed: 'length', 'characters' or 'pwned'.
+  const reasons = (error as {reasons?: string[]} | null)?.reasons ?? [];
+  if (code === 'weak_password' && reasons.includes('pwned') && !reasons.includes('length')) {
+    throw plainError(PASSWORD_ERRORS.leakedPassword, code);
+  }
+  if (PASSWORD_MESSAGES[code]) throw plainError(PASSWORD_MESSAGES[code], code);
+  check(error, doing);
 }
 
 export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions): AuthClient {
@@ -98,6 +123,33 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
       } else {
         throw new Error('This is not a sign-in link.');
       }
+    },
+
+    async registerWithPassword(email, password, confirmUrl) {
+      const {data, error} = await auth.signUp({email, password, options: {emailRedirectTo: confirmUrl}});
+      checkPassword(error, 'create the account');
+      if (data.session) return 'signed-in';
+      // A project that asks new users to confirm their e-mail answers an existing e-mail with a
+      // look-alike user that has no identities, and sends nothing: say so rather than wait.
+      if (data.user && data.user.identities?.length === 0) throw plainError(PASSWORD_ERRORS.emailInUse, 'user_already_exists');
+      return 'confirm-email';
+    },
+
+    async signInWithPassword(email, password) {
+      const {error} = await auth.signInWithPassword({email, password});
+      checkPassword(error, 'sign in');
+    },
+
+    async sendPasswordReset(email, {newPassword}) {
+      // The link returns with a `?code=` (PKCE, this browser) or a token hash of type 'recovery',
+      // which `completeSignInLink` turns into a session; `newPassword` then asks for the password.
+      const {error} = await auth.resetPasswordForEmail(email, {redirectTo: newPassword});
+      checkPassword(error, 'send the reset link');
+    },
+
+    async updatePassword(password) {
+      const {error} = await auth.updateUser({password});
+      checkPassword(error, 'change the password');
     },
 
     async signInWithCheckoutToken(token) {

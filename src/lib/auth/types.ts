@@ -32,6 +32,21 @@ export interface AuthClient {
   readonly linkNeedsEmail: boolean;
   /** Finishes the sign-in from the link's URL. */
   completeSignInLink(url: string, email: string | null): Promise<void>;
+  /**
+   * Makes an account with an e-mail and a password and signs it in ('signed-in'). A Supabase
+   * project that wants new users to confirm their e-mail instead sends a link that returns to
+   * `confirmUrl`, and answers 'confirm-email'.
+   */
+  registerWithPassword(email: string, password: string, confirmUrl: string): Promise<'signed-in' | 'confirm-email'>;
+  signInWithPassword(email: string, password: string): Promise<void>;
+  /**
+   * E-mails a link to choose a new password, and never says whether the e-mail has an account.
+   * Firebase's link opens Firebase's own page, which takes the new password and then continues to
+   * `urls.signIn`; Supabase's link signs in and returns to `urls.newPassword`, where the site asks.
+   */
+  sendPasswordReset(email: string, urls: {signIn: string; newPassword: string}): Promise<void>;
+  /** Sets a new password for the signed-in user. */
+  updatePassword(password: string): Promise<void>;
   /** Signs in with the token `retrieveUserFromCheckoutSession` returned for a guest purchase. */
   signInWithCheckoutToken(token: string): Promise<void>;
   /** The token the worker checks, or null when nobody is signed in; `refresh` forces a new one. */

@@ -3,6 +3,7 @@ import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
 import {appConfig} from '../../../config';
 import ButtonCheckout from '../../shared/ButtonCheckout';
+import ButtonSignin from '../../shared/ButtonSignin';
 import Logo from '../../shared/Logo';
 import styles from './styles.module.css';
 
@@ -46,9 +47,7 @@ export default function Header() {
         {brand}
         <NavLinks className={styles.desktopLinks} />
         <div className={styles.desktopActions}>
-          <Link to={appConfig.auth.loginUrl} className={styles.link}>
-            Login
-          </Link>
+          <ButtonSignin variant="text" />
           <ButtonCheckout size="small" />
         </div>
         <button
@@ -78,9 +77,7 @@ export default function Header() {
             <NavLinks className={styles.mobileLinks} />
           </nav>
           <div className={styles.mobileActions}>
-            <Link to={appConfig.auth.loginUrl} className={styles.link}>
-              Login
-            </Link>
+            <ButtonSignin variant="text" />
             <ButtonCheckout />
           </div>
         </div>

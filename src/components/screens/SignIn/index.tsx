@@ -1,31 +1,38 @@
-import React, {useEffect, useRef, useState, type FormEvent} from 'react';
-import clsx from 'clsx';
+import React, {useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory, useLocation} from '@docusaurus/router';
 import {appConfig, ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {returnPath, withReturnPath} from '../../../lib/auth/returnTo';
-import {EMAIL_ERROR_MESSAGES, emailError, finishSignInUrl, rememberEmail, type EmailError} from '../../../lib/auth/emailLink';
+import {finishSignInUrl, rememberEmail} from '../../../lib/auth/emailLink';
 import {useSiteSettings} from '../../../lib/SiteSettingsContext';
 import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
+import EmailForm, {type EmailAction, type EmailFormMode} from './EmailForm';
 import GoogleIcon from './GoogleIcon';
 
-type Sending = {state: 'idle'} | {state: 'sending'} | {state: 'sent'; email: string} | {state: 'failed'; message: string};
+/** What was e-mailed, for the "Check your inbox" card. */
+type Sent = {kind: 'link' | 'reset' | 'confirm'; email: string};
+
+const TITLES: Record<EmailFormMode, string> = {
+  'sign-in': `Sign in to ${appConfig.appName}`,
+  register: `Create your ${appConfig.appName} account`,
+  reset: 'Reset your password',
+};
 
 /**
- * Google (popup) or a magic link by e-mail; a signed-in visitor goes straight to the callback URL
- * (the dashboard).
+ * Google (popup), an e-mail and a password, or a magic link by e-mail; also registering and
+ * "forgot password". A signed-in visitor goes straight on: to the page in `?next=`, else the
+ * callback URL (the dashboard).
  */
 export default function SignIn() {
   const {ready, user, client} = useAuth();
   const {localMode} = useSiteSettings();
   const history = useHistory();
   const {search} = useLocation();
-  const input = useRef<HTMLInputElement>(null);
-  const [error, setError] = useState<EmailError | null>(null);
-  const [sending, setSending] = useState<Sending>({state: 'idle'});
+  const [mode, setMode] = useState<EmailFormMode>('sign-in');
+  const [sent, setSent] = useState<Sent | null>(null);
   const [google, setGoogle] = useState(false);
 
   useEffect(() => {
@@ -44,87 +51,118 @@ export default function SignIn() {
     }
   }
 
-  async function sendLink(event: FormEvent) {
-    event.preventDefault();
-    const field = input.current!;
-    const invalid = emailError(field);
-    setError(invalid);
-    if (invalid) {
-      field.focus();
-      return;
-    }
-    const email = field.value.trim();
-    setSending({state: 'sending'});
-    try {
-      await (await client()).sendSignInLink(email, withReturnPath(finishSignInUrl(window.location.origin, email), returnPath(search)));
+  async function run(action: EmailAction, email: string, password: string) {
+    const auth = await client();
+    const next = returnPath(search);
+    const {origin} = window.location;
+    if (action === 'password') {
+      // Signed in: the effect above goes on to `next`.
+      await auth.signInWithPassword(email, password);
+    } else if (action === 'register') {
+      const result = await auth.registerWithPassword(email, password, withReturnPath(finishSignInUrl(origin, email), next));
+      if (result === 'confirm-email') setSent({kind: 'confirm', email});
+    } else if (action === 'reset') {
+      await auth.sendPasswordReset(email, {
+        signIn: `${origin}${withReturnPath(ROUTES.signIn, next)}`,
+        newPassword: `${origin}${withReturnPath(ROUTES.finishSignIn, withReturnPath(ROUTES.newPassword, next))}`,
+      });
+      setSent({kind: 'reset', email});
+    } else {
+      await auth.sendSignInLink(email, withReturnPath(finishSignInUrl(origin, email), next));
       rememberEmail(email);
-      setSending({state: 'sent', email});
-    } catch (failure) {
-      console.error('Sending the sign-in link failed:', failure);
-      setSending({state: 'failed', message: failure instanceof Error ? failure.message : String(failure)});
+      setSent({kind: 'link', email});
     }
   }
 
-  if (sending.state === 'sent') {
+  if (ready && user) {
+    // Never the signed-out form for a moment while the redirect happens.
+    return (
+      <AuthCard title="Signing you in">
+        <p className={styles.note} role="status">
+          <Spinner label="Signing you in" /> You are signed in. Taking you on…
+        </p>
+      </AuthCard>
+    );
+  }
+
+  if (sent) {
     return (
       <AuthCard title="Check your inbox">
         <p role="status">
-          We sent a sign-in link to <strong>{sending.email}</strong>. Open it in this browser to finish signing in.
+          {sent.kind === 'link' && (
+            <>
+              We sent a sign-in link to <strong>{sent.email}</strong>. Open it in this browser to finish signing in.
+            </>
+          )}
+          {sent.kind === 'reset' && (
+            <>
+              If <strong>{sent.email}</strong> has an account, we sent it a link to choose a new password.
+            </>
+          )}
+          {sent.kind === 'confirm' && (
+            <>
+              We sent a link to <strong>{sent.email}</strong>. Open it to confirm your e-mail and finish creating your account.
+            </>
+          )}
         </p>
         {localMode.includes('sign-in') ? (
-          <p className={styles.note}>Local mode: no e-mail is sent. The link is printed in the terminal running npm start.</p>
+          <p className={styles.note}>
+            {sent.kind === 'reset'
+              ? 'Local mode: no e-mail is sent. The terminal running npm start prints the reset link: put your new password in it in place of NEW_PASSWORD_HERE.'
+              : 'Local mode: no e-mail is sent. The link is printed in the terminal running npm start.'}
+          </p>
         ) : (
           <p className={styles.note}>It can take a minute to arrive. Look in your spam folder too.</p>
         )}
-        <button type="button" className={controls.secondary} onClick={() => setSending({state: 'idle'})}>
-          Use another e-mail
+        <button
+          type="button"
+          className={controls.secondary}
+          onClick={() => {
+            setSent(null);
+            setMode('sign-in');
+          }}>
+          {sent.kind === 'link' ? 'Use another e-mail' : 'Back to sign in'}
         </button>
       </AuthCard>
     );
   }
 
-  const busy = !ready || sending.state === 'sending';
+  // In a browser where someone signed in, the form stays hidden until the provider says who
+  // (the signed-in hint): a signed-in user on the way on never sees it for a moment.
   return (
-    <AuthCard title={`Sign in to ${appConfig.appName}`}>
-      <button type="button" className={controls.secondary} onClick={signInWithGoogle} disabled={!ready || google}>
-        {google ? <Spinner label="Signing in with Google" /> : <GoogleIcon />}
-        Sign in with Google
-      </button>
-      <div className={styles.divider}>or</div>
-      <form onSubmit={sendLink} noValidate>
-        <label htmlFor="signin-email" className={styles.label}>
-          Email
-        </label>
-        <input
-          ref={input}
-          id="signin-email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          className={clsx(controls.input, styles.input)}
-          aria-invalid={error !== null}
-          aria-describedby={error ? 'signin-email-error' : undefined}
-          onChange={() => setError(null)}
-        />
-        {error && (
-          <p id="signin-email-error" className={styles.error} role="alert">
-            {EMAIL_ERROR_MESSAGES[error]}
-          </p>
+    <div className={styles.signedOutOnly}>
+      <AuthCard title={TITLES[mode]}>
+        {mode !== 'reset' && (
+          <>
+            <button type="button" className={controls.secondary} onClick={signInWithGoogle} disabled={!ready || google}>
+              {google ? <Spinner label="Signing in with Google" /> : <GoogleIcon />}
+              Sign in with Google
+            </button>
+            <div className={styles.divider}>or</div>
+          </>
         )}
-        {sending.state === 'failed' && (
-          <p className={styles.error} role="alert">
-            {sending.message}
-          </p>
-        )}
-        <button type="submit" className={controls.primary} disabled={busy} aria-busy={sending.state === 'sending'}>
-          {sending.state === 'sending' && <Spinner label="Sending the link" />}
-          Send magic link
-        </button>
-      </form>
-      <p className={styles.note}>
-        By signing in you accept the <Link to={ROUTES.terms}>Terms of Service</Link> and the <Link to={ROUTES.privacy}>Privacy Policy</Link>.
-      </p>
-    </AuthCard>
+        {mode === 'reset' && <p>Enter the e-mail of your account. We will send it a link to choose a new password.</p>}
+        <EmailForm mode={mode} ready={ready} onSubmit={run} />
+        <p className={styles.switches}>
+          {mode === 'sign-in' ? (
+            <>
+              <button type="button" className={styles.textButton} onClick={() => setMode('reset')}>
+                Forgot password?
+              </button>
+              <button type="button" className={styles.textButton} onClick={() => setMode('register')}>
+                Create an account
+              </button>
+            </>
+          ) : (
+            <button type="button" className={styles.textButton} onClick={() => setMode('sign-in')}>
+              {mode === 'register' ? 'I already have an account' : 'Back to sign in'}
+            </button>
+          )}
+        </p>
+        <p className={styles.note}>
+          By signing in you accept the <Link to={ROUTES.terms}>Terms of Service</Link> and the <Link to={ROUTES.privacy}>Privacy Policy</Link>.
+        </p>
+      </AuthCard>
+    </div>
   );
 }

@@ -1,9 +1,8 @@
-import React, {useEffect, useState} from 'react';
+import React, {useEffect} from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import {appConfig} from '../../../config';
 import {useAuthClient} from '../../../lib/auth/AuthContext';
-import type {AuthUser} from '../../../lib/auth/types';
 import {accountName} from '../ButtonAccount';
 import UserAvatar from '../UserAvatar';
 import styles from './styles.module.css';
@@ -11,30 +10,29 @@ import styles from './styles.module.css';
 export interface ButtonSigninProps {
   /** The visitor's label; the link goes to the login page. */
   label?: string;
+  /** `text` draws the visitor's link as plain text, as in the header; the account keeps its chip. */
+  variant?: 'button' | 'text';
   className?: string;
 }
 
 /**
  * "Login" for a visitor, a link to the dashboard with the avatar and name for a signed-in user.
  * A visitor's browser loads no auth SDK: only a browser that has been signed in asks the provider.
+ * In that browser the visitor's link stays hidden (the signed-in hint on <html>, from the first
+ * script of the page) until the provider answers, so a signed-in user never sees "Login" flash.
  */
-export default function ButtonSignin({label = 'Login', className}: ButtonSigninProps) {
-  const {userIfSignedIn} = useAuthClient();
-  const [user, setUser] = useState<AuthUser | null>(null);
+export default function ButtonSignin({label = 'Login', variant = 'button', className}: ButtonSigninProps) {
+  // The user as far as sign-in has started on this page: it follows a sign-in or a sign-out live.
+  const {ready, user, userIfSignedIn} = useAuthClient();
 
   useEffect(() => {
-    let current = true;
-    userIfSignedIn()
-      .then((signedIn) => current && setUser(signedIn))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
+    // Starts sign-in only in a browser that has been signed in; a visitor's answer is null at once.
+    userIfSignedIn().catch(() => undefined);
   }, [userIfSignedIn]);
 
-  if (!user) {
+  if (!ready || !user) {
     return (
-      <Link to={appConfig.auth.loginUrl} className={clsx(styles.button, className)}>
+      <Link to={appConfig.auth.loginUrl} className={clsx(variant === 'button' ? styles.button : styles.text, styles.visitor, className)}>
         {label}
       </Link>
     );

@@ -1,0 +1,129 @@
+import React, {useEffect, useRef, useState, type FormEvent} from 'react';
+import {EMAIL_ERROR_MESSAGES, emailError} from '../../../lib/auth/emailLink';
+import {authCardStyles as styles} from '../../layout/AuthCard';
+import AuthField from '../../layout/AuthCard/AuthField';
+import controls from '../../../css/controls.module.css';
+import Spinner from '../../shared/Spinner';
+
+/** What the form is for: signing in (a password or a magic link), a new account, or a reset. */
+export type EmailFormMode = 'sign-in' | 'register' | 'reset';
+
+/** The button pressed: each one is a different call to the provider. */
+export type EmailAction = 'password' | 'link' | 'register' | 'reset';
+
+export interface EmailFormProps {
+  mode: EmailFormMode;
+  /** False until sign-in has started: the buttons wait for it. */
+  ready: boolean;
+  /** Runs the action; a rejection's message is shown under the form. */
+  onSubmit: (action: EmailAction, email: string, password: string) => Promise<void>;
+}
+
+const BUTTONS: Record<EmailFormMode, {action: EmailAction; label: string; busy: string}[]> = {
+  'sign-in': [
+    {action: 'password', label: 'Sign in', busy: 'Signing in'},
+    {action: 'link', label: 'Send magic link', busy: 'Sending the link'},
+  ],
+  register: [{action: 'register', label: 'Create account', busy: 'Creating the account'}],
+  reset: [{action: 'reset', label: 'Send reset link', busy: 'Sending the link'}],
+};
+
+const PASSWORD_REQUIRED: Record<'password' | 'register', string> = {
+  password: 'Enter your password, or use Send magic link.',
+  register: 'Choose a password.',
+};
+
+/**
+ * The e-mail field, and the password field where the mode needs one. The e-mail typed stays when
+ * the mode changes. The first button is the one Enter presses.
+ */
+export default function EmailForm({mode, ready, onSubmit}: EmailFormProps) {
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const [emailInvalid, setEmailInvalid] = useState<string | null>(null);
+  const [passwordInvalid, setPasswordInvalid] = useState<string | null>(null);
+  const [running, setRunning] = useState<EmailAction | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const withPassword = mode !== 'reset';
+
+  // Another mode asks something else: what went wrong before no longer applies.
+  useEffect(() => {
+    setEmailInvalid(null);
+    setPasswordInvalid(null);
+    setFailure(null);
+  }, [mode]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const action = (submitter?.value as EmailAction | undefined) ?? BUTTONS[mode][0]!.action;
+    const email = emailInput.current!;
+    const password = passwordInput.current;
+    const emailProblem = emailError(email);
+    const passwordProblem =
+      (action === 'password' || action === 'register') && password?.value === '' ? PASSWORD_REQUIRED[action] : null;
+    setEmailInvalid(emailProblem && EMAIL_ERROR_MESSAGES[emailProblem]);
+    setPasswordInvalid(passwordProblem);
+    setFailure(null);
+    if (emailProblem) return email.focus();
+    if (passwordProblem) return password!.focus();
+    setRunning(action);
+    try {
+      await onSubmit(action, email.value.trim(), password?.value ?? '');
+    } catch (error) {
+      console.error(`The ${action} step failed:`, error);
+      setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setRunning(null);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <AuthField
+        ref={emailInput}
+        id="signin-email"
+        label="Email"
+        error={emailInvalid}
+        name="email"
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        onChange={() => setEmailInvalid(null)}
+      />
+      {withPassword && (
+        <AuthField
+          ref={passwordInput}
+          // A new key per mode: the browser offers a saved password to sign in, a new one to register.
+          key={mode}
+          id="signin-password"
+          label="Password"
+          error={passwordInvalid}
+          name="password"
+          type="password"
+          autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
+          onChange={() => setPasswordInvalid(null)}
+        />
+      )}
+      {failure && (
+        <p className={styles.error} role="alert">
+          {failure}
+        </p>
+      )}
+      <div className={styles.actions}>
+        {BUTTONS[mode].map((button, index) => (
+          <button
+            key={button.action}
+            type="submit"
+            value={button.action}
+            className={index === 0 ? controls.primary : controls.secondary}
+            disabled={!ready || running !== null}
+            aria-busy={running === button.action}>
+            {running === button.action && <Spinner label={button.busy} />}
+            {button.label}
+          </button>
+        ))}
+      </div>
+    </form>
+  );
+}
