@@ -9,6 +9,8 @@ import {WRANGLER, WRANGLER_ENV} from '../wrangler';
 
 /** Children run in their own process group so that wrangler's workerd goes down with it. */
 const children = new Set<ChildProcess>();
+/** Each running wrangler's process group (its pid), by the URL it serves. */
+const groups = new Map<string, number>();
 
 export async function stopChildren() {
   await Promise.all(
@@ -17,6 +19,14 @@ export async function stopChildren() {
       children.delete(child);
     }),
   );
+  groups.clear();
+}
+
+/** The process group of the `wrangler dev` serving `url`: wrangler and the workerd it started. */
+export function processGroupOf(url: string): number {
+  const group = groups.get(url);
+  if (group === undefined) throw new Error(`No wrangler dev of this bench serves ${url}`);
+  return group;
 }
 
 process.on('exit', () => children.forEach((child) => signalGroup(child, 'SIGKILL')));
@@ -50,6 +60,7 @@ export async function startWrangler(name: string, args: string[], cwd: string): 
       const response = await fetch(`${url}/`, {signal: AbortSignal.timeout(5000)});
       if (response.status === 200) {
         await response.json();
+        groups.set(url, child.pid!);
         return url;
       }
     } catch {
