@@ -7,9 +7,9 @@
  * wrangler's dev proxy cost alone. Absolute numbers depend on the machine; the ratio of a route to
  * its floor, measured in the same run, is what the figures mean. The goal is ≥ 90% for each route.
  *
- * The machine is shared and its load drifts, so every target is loaded in each of a few rounds
- * (each round in the reverse order of the one before), a route's ratio is taken against its floor
- * of the same round, and the medians over the rounds are printed. Beside each target it prints the
+ * The machine is shared and its load drifts, so every target is loaded in each of a few rounds,
+ * each route right next to its floor (each round in the reverse order of the one before), a
+ * route's ratio is taken against its floor of the same round, and the medians are printed. Beside each target it prints the
  * CPU time its `wrangler dev` (wrangler and its workerd) spent per request, read from /proc: that
  * barely moves with the machine's load, so it shows what a noisy ratio only suggests.
  *
@@ -42,6 +42,8 @@ const USER_ID = 'bench-user';
 
 /** The share of its floor each route should keep. */
 const GOAL = 0.9;
+/** The order of a round: each route beside its floor, the write floor between its two routes. */
+const LOAD_ORDER = ['empty worker', 'userHasPaid', 'one D1 read', 'stripe webhook', 'one D1 write', '/api/leads'];
 /** Each route's floor: the one round trip it cannot skip. */
 const FLOORS: Record<string, string> = {
   userHasPaid: 'one D1 read',
@@ -171,7 +173,8 @@ runWorkerBench({name: 'worker', user: {uid: USER_ID, email: 'bench@example.com'}
   }
   const rounds: Rounds = new Map(all.map((target) => [target.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 ? [...all].reverse() : all;
+    const inOrder = LOAD_ORDER.map((name) => all.find((target) => target.name === name)!);
+    const order = round % 2 ? inOrder.reverse() : inOrder;
     console.log(`Round ${round + 1} of ${ROUNDS}: ${order.map((target) => target.name).join(', ')}`);
     for (const target of order) rounds.get(target.name)!.push(await measure(target));
   }
