@@ -19,7 +19,7 @@ export interface Target {
 export interface Loaded {
   baseUrl: string;
   next(context: ConnectionContext): BenchRequest;
-  onResponse?(status: number, context: ConnectionContext): void;
+  onResponse?(status: number, body: string, context: ConnectionContext): void;
 }
 
 export function load(
@@ -34,7 +34,7 @@ export function load(
     requests: [
       {
         setupRequest: (request, context) => ({...request, ...target.next(context as ConnectionContext)}),
-        ...(target.onResponse && {onResponse: (status: number, _body: string, context: object) => target.onResponse!(status, context as ConnectionContext)}),
+        ...(target.onResponse && {onResponse: (status: number, body: string, context: object) => target.onResponse!(status, body, context as ConnectionContext)}),
       },
     ],
   });

@@ -42,11 +42,15 @@ function rssBytes(pid: number): number {
   return Number(match[1]) * 1024;
 }
 
-/** The summed RSS in bytes of the group's processes named `workerd`; throws when there are none. */
-export function workerdRss(group: number): number {
+/**
+ * The RSS in bytes of the group's processes named `workerd` (wrangler 4 runs two: its dev proxy and
+ * the worker), each and summed; throws when there are none.
+ */
+export function workerdMemory(group: number): {rss: number; each: number[]} {
   const workerds = groupProcs(group).filter((proc) => proc.name === 'workerd');
   if (workerds.length === 0) throw new Error(`No workerd process in process group ${group}`);
-  return workerds.reduce((sum, proc) => sum + rssBytes(proc.pid), 0);
+  const each = workerds.map((proc) => rssBytes(proc.pid));
+  return {rss: each.reduce((sum, bytes) => sum + bytes, 0), each};
 }
 
 let ticksPerSecond: number | undefined;

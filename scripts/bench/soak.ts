@@ -10,24 +10,30 @@
  * given rate instead.
  *
  * It prints the requests sent, the answers by route and status, and the worker's memory (the RSS
- * of the workerd that `wrangler dev` started, from /proc) at one minute (or at a fifth of a shorter
- * run) and at the end. Exits 1 on any 5xx or failed request, or when the memory at the end is more
+ * of the workerd processes that `wrangler dev` started, summed, from /proc) at one minute (or at a
+ * fifth of a shorter run), each minute after, and at the end. Beside it, the low points of the
+ * worker isolate's V8 heap (`isolateHeap.ts`): RSS grows under load even for an empty worker
+ * under `wrangler dev`, and the heap tells a leak in the worker from that; it is printed, not
+ * judged. Exits 1 on any 5xx or failed request, or when the memory at the end is more
  * than 10% above that at one minute. A benchmark, not a test: it is not part of `npm test`.
  *
  * Everything runs offline: Stripe and Mailgun are the local stand-ins `npm start` uses, and the
  * analytics script comes from a small server here.
  */
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {startMailgunStandIn} from '../local/mailgunApi';
 import {startStripeStandIn, stripeEvent, type StripeStandIn} from '../local/stripeApi';
 import {listen} from '../support/listen';
-import {workerdRss} from './procStats';
+import {probeHeap} from './isolateHeap';
+import {workerdMemory} from './procStats';
 import {load} from './load';
 import {runWorkerBench} from './workerBench';
 import {type BenchRequest, newLeads, recordedEvents, signedEvent, userHasPaid} from './workerRequests';
-import {processGroupOf} from './wranglerDev';
+import {inspectorPortOf, processGroupOf} from './wranglerDev';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const GIVEN_RATE = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
@@ -37,6 +43,8 @@ const WARM_UP_SECONDS = 2;
 const FIRST_SAMPLE_SECONDS = Math.min(60, SOAK_SECONDS / 5);
 /** How much the worker's memory may grow from the first sample to the end. */
 const MAX_GROWTH = 0.1;
+const HEAP_SAMPLE_MS = 1000;
+const HEAP_WINDOW_SECONDS = 15;
 const WEBHOOK_SECRET = 'whsec_soak';
 const USER_ID = 'soak-user';
 
@@ -96,20 +104,22 @@ function mix(stripe: StripeStandIn, token: string): Route[] {
     paid, lead, recorded, home, paid, exchange, lead, recorded, paid, checkout];
 }
 
-/** Runs the mix in turn, tallying each route's answers by status. */
+/** Runs the mix in turn, tallying each route's answers by status and keeping the first 5xx bodies. */
 function mixed(routes: Route[]) {
   const tally = new Map<string, Map<number, number>>();
+  const serverErrors: string[] = [];
   let turn = 0;
   const next = () => {
     const route = routes[turn++ % routes.length]!;
     return {route, request: route.next()};
   };
-  const count = (name: string, status: number) => {
+  const count = (name: string, status: number, body: string) => {
     const byStatus = tally.get(name) ?? new Map<number, number>();
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     tally.set(name, byStatus);
+    if (status >= 500 && serverErrors.length < 5) serverErrors.push(`${name}: ${status} ${body.slice(0, 300)}`);
   };
-  return {next, count, tally};
+  return {next, count, tally, serverErrors};
 }
 
 /** The analytics script Plausible would serve, from loopback. */
@@ -122,6 +132,7 @@ async function servePlausible() {
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const signed = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
 
 for (const [variable, value] of [['SOAK_SECONDS', SOAK_SECONDS], ['SOAK_RATE', GIVEN_RATE ?? 1]] as const) {
   if (!(value > 0)) throw new Error(`${variable} must be a positive number, not ${process.env[variable]}`);
@@ -130,7 +141,8 @@ for (const [variable, value] of [['SOAK_SECONDS', SOAK_SECONDS], ['SOAK_RATE', G
 runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, async ({token, startWorker}) => {
   const [stripe, mailgun, plausible] = await Promise.all([startStripeStandIn(), startMailgunStandIn(), servePlausible()]);
   try {
-    console.log('Starting the worker under wrangler dev…');
+    const logFile = path.join(os.tmpdir(), `slipway-soak-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+    console.log(`Starting the worker under wrangler dev (its output goes to ${logFile})…`);
     const workerUrl = await startWorker({
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_SECRET_KEY: 'sk_test_soak',
@@ -139,7 +151,7 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
       MAILGUN_DOMAIN: 'mg.example.com',
       MAILGUN_API_URL: mailgun.url,
       PLAUSIBLE_HOST: plausible.url,
-    });
+    }, logFile);
     const group = processGroupOf(workerUrl);
     const routes = mix(stripe, token);
 
@@ -156,14 +168,26 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     }
 
     const soak = mixed(routes);
-    const samples: {at: number; rss: number}[] = [];
+    const started = Date.now();
+    const elapsed = () => (Date.now() - started) / 1000;
+    const heap = await probeHeap(inspectorPortOf(workerUrl));
+    const heapSamples: {at: number; used: number}[] = [];
+    const heapTimer = setInterval(() => {
+      heap.used().then((used) => heapSamples.push({at: elapsed(), used}), () => undefined);
+    }, HEAP_SAMPLE_MS);
+    /** The isolate heap's lowest figure in the window before `at`: its live data, or near it. */
+    const heapLow = (at: number) => {
+      const inWindow = heapSamples.filter((s) => s.at > at - HEAP_WINDOW_SECONDS && s.at <= at).map((s) => s.used);
+      return inWindow.length ? Math.min(...inWindow) : NaN;
+    };
+    const samples: {at: number; rss: number; heap: number}[] = [];
     const sample = (at: number) => {
-      const rss = workerdRss(group);
-      samples.push({at, rss});
-      console.log(`  ${at.toFixed(0).padStart(4)} s: workerd RSS ${megabytes(rss)}`);
+      const {rss, each} = workerdMemory(group);
+      samples.push({at, rss, heap: heapLow(at)});
+      const heapText = `worker isolate heap, lowest of the last ${HEAP_WINDOW_SECONDS} s: ${megabytes(heapLow(at))}`;
+      console.log(`  ${at.toFixed(0).padStart(4)} s: workerd RSS ${megabytes(rss)} (${each.map(megabytes).join(' + ')}); ${heapText}`);
     };
     console.log(`Soaking for ${SOAK_SECONDS} s…`);
-    const started = Date.now();
     const timers = [FIRST_SAMPLE_SECONDS, ...Array.from({length: Math.floor(SOAK_SECONDS / 60)}, (_, i) => (i + 1) * 60)]
       .filter((at, i, all) => at < SOAK_SECONDS && all.indexOf(at) === i)
       .map((at) => setTimeout(() => sample(at), at * 1000));
@@ -175,12 +199,14 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
           context.route = route.name;
           return request;
         },
-        onResponse: (status, context) => soak.count(String(context.route), status),
+        onResponse: (status, body, context) => soak.count(String(context.route), status, body),
       },
       {seconds: SOAK_SECONDS, connections: CONNECTIONS, overallRate: rate},
     );
     timers.forEach(clearTimeout);
-    sample((Date.now() - started) / 1000);
+    sample(elapsed());
+    clearInterval(heapTimer);
+    heap.close();
 
     const first = samples.find((s) => s.at === FIRST_SAMPLE_SECONDS) ?? samples[0]!;
     const end = samples.at(-1)!;
@@ -197,7 +223,9 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     }
     console.log(`E-mails sent to the Mailgun stand-in: ${mailgun.sent.length}`);
     console.log(`5xx answers: ${serverErrors}`);
-    console.log(`workerd RSS: ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%; limit +${MAX_GROWTH * 100}%)`);
+    for (const line of soak.serverErrors) console.log(`  ${line}`);
+    console.log(`workerd RSS: ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
+    console.log(`worker isolate heap (low): ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(end.heap / first.heap - 1)}; printed, not judged)`);
 
     const problems = [
       ...(serverErrors > 0 ? [`${serverErrors} answers were 5xx`] : []),
