@@ -1,5 +1,5 @@
 // A second baseline for `npm run bench:worker`: one local-D1 round trip and nothing else, so the
-// figures show what any route that must read (GET /read) or write (POST /write) D1 can reach here.
+// figures show what any route that must read (a GET) or write (a POST) D1 can reach here.
 let table;
 
 export default {

@@ -17,8 +17,11 @@ export interface WorkerBench {
   stateDir: string;
   /** An ID token for the bench's user, signed by the keys the worker is told to trust. */
   token: string;
-  /** Starts the worker on the bench's D1 with these variables over the bench defaults; its URL. */
-  startWorker(vars?: Record<string, string>): Promise<string>;
+  /**
+   * Starts the worker on the bench's D1 with these variables over the bench defaults; its URL.
+   * `logFile` keeps its output (see `startWrangler`).
+   */
+  startWorker(vars?: Record<string, string>, logFile?: string): Promise<string>;
 }
 
 export function runWorkerBench(
@@ -34,7 +37,7 @@ export function runWorkerBench(
     try {
       console.log('Applying migrations to a fresh local D1…');
       wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
-      const startWorker = (vars: Record<string, string> = {}) => {
+      const startWorker = (vars: Record<string, string> = {}, logFile?: string) => {
         const all: Record<string, string> = {
           SITE_URL: 'http://localhost:4200',
           FIREBASE_PROJECT_ID: BENCH_PROJECT,
@@ -43,7 +46,8 @@ export function runWorkerBench(
           FIREBASE_JWKS_URL: jwksServer.url,
           ...vars,
         };
-        return startWrangler('worker', ['--persist-to', stateDir, ...Object.entries(all).flatMap(([key, value]) => ['--var', `${key}:${value}`])], WORKER_DIR);
+        const args = ['--persist-to', stateDir, ...Object.entries(all).flatMap(([key, value]) => ['--var', `${key}:${value}`])];
+        return startWrangler('worker', args, WORKER_DIR, logFile);
       };
       process.exitCode = (await bench({stateDir, token, startWorker})) ? 0 : 1;
     } finally {

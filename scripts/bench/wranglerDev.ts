@@ -3,12 +3,15 @@
  * waited for until it answers, and all of them stopped when the bench ends, however it ends.
  */
 import type {ChildProcess} from 'node:child_process';
+import fs from 'node:fs';
 import {freePort} from '../local/ports';
 import {signalGroup, spawnGroup, stopGroup} from '../processGroup';
 import {WRANGLER, WRANGLER_ENV} from '../wrangler';
 
 /** Children run in their own process group so that wrangler's workerd goes down with it. */
 const children = new Set<ChildProcess>();
+/** Each running wrangler's process group (its pid) and inspector port, by the URL it serves. */
+const running = new Map<string, {group: number; inspectorPort: number}>();
 
 export async function stopChildren() {
   await Promise.all(
@@ -17,15 +20,31 @@ export async function stopChildren() {
       children.delete(child);
     }),
   );
+  running.clear();
 }
+
+function runningAt(url: string) {
+  const found = running.get(url);
+  if (!found) throw new Error(`No wrangler dev of this bench serves ${url}`);
+  return found;
+}
+
+/** The process group of the `wrangler dev` serving `url`: wrangler and the workerd it started. */
+export const processGroupOf = (url: string): number => runningAt(url).group;
+
+/** The port of that wrangler's inspector (the worker's isolate, through wrangler's proxy). */
+export const inspectorPortOf = (url: string): number => runningAt(url).inspectorPort;
 
 process.on('exit', () => children.forEach((child) => signalGroup(child, 'SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => process.exit(130));
 }
 
-/** `wrangler dev` on a free port, resolved once GET / answers 200 JSON. */
-export async function startWrangler(name: string, args: string[], cwd: string): Promise<string> {
+/**
+ * `wrangler dev` on a free port, resolved once GET / answers 200 JSON. With `logFile`, all of its
+ * output (the worker's own log lines too) is also written there, to read after a run.
+ */
+export async function startWrangler(name: string, args: string[], cwd: string, logFile?: string): Promise<string> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child = spawnGroup(
     WRANGLER,
@@ -40,6 +59,11 @@ export async function startWrangler(name: string, args: string[], cwd: string): 
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  if (logFile) {
+    const log = fs.createWriteStream(logFile);
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+  }
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
@@ -50,6 +74,7 @@ export async function startWrangler(name: string, args: string[], cwd: string): 
       const response = await fetch(`${url}/`, {signal: AbortSignal.timeout(5000)});
       if (response.status === 200) {
         await response.json();
+        running.set(url, {group: child.pid!, inspectorPort});
         return url;
       }
     } catch {

@@ -150,6 +150,12 @@ test("Stripe's own error text reaches the logs, not the caller", async () => {
 });
 
 describe('rate limits', () => {
+  /** Limits count per wall-clock minute: a test near the end of one waits for the next. */
+  const awayFromWindowEdge = async () => {
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
+  };
+
   test('checkout: 10 a minute per caller, then 429 with Retry-After', async () => {
     const headers = {'cf-connecting-ip': '192.0.2.10'};
     for (let i = 0; i < 10; i++) expect((await checkout({...validCheckout, priceId: PRICE_STARTER}, headers)).status).toBe(200);
@@ -166,9 +172,33 @@ describe('rate limits', () => {
     for (let i = 0; i < 5; i++) {
       expect((await stack.call('/api/leads', {body: {email: uniqueEmail('lead')}, headers})).status).toBe(201);
     }
-    const limited = await stack.call('/api/leads', {body: {email: uniqueEmail('lead')}, headers});
+    const email = uniqueEmail('lead');
+    const limited = await stack.call('/api/leads', {body: {email}, headers});
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The count and the insert go in one batch: a refused lead is not stored.
+    expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).toEqual([]);
+  });
+
+  test('leads: racing requests from one address store exactly 5', async () => {
+    await awayFromWindowEdge();
+    const headers = {'cf-connecting-ip': '192.0.2.21'};
+    const emails = Array.from({length: 12}, () => uniqueEmail('race'));
+    const statuses = await Promise.all(emails.map(async (email) => (await stack.call('/api/leads', {body: {email}, headers})).status));
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+    const stored = await stack.worker.db.all<{email: string}>(`SELECT email FROM leads WHERE email IN (${emails.map(() => '?').join(', ')})`, ...emails);
+    expect(stored).toHaveLength(5);
+  });
+
+  test('leads: refused bodies count against the limit too, and over it the answer is 429', async () => {
+    await awayFromWindowEdge();
+    const headers = {'cf-connecting-ip': '192.0.2.22'};
+    for (let i = 0; i < 5; i++) expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(400);
+    expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(429);
+    const email = uniqueEmail('after');
+    expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(429);
+    expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).toEqual([]);
   });
 });
 

@@ -48,6 +48,31 @@ export function enqueueStatement(db: D1Database, job: NewJob, now = Date.now()):
     .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now, job.sessionId ?? null);
 }
 
+/**
+ * The statement that adds a job already claimed by the request that adds it, which then runs it
+ * at once (`runClaimed` in outbox.ts): one round trip fewer than adding, then claiming. If that
+ * request dies first, the lease runs out and the cron runs the job. `onlyIf`, an SQL condition
+ * that may bind ?7, is checked when the statement runs, so a batch can queue a job only when its
+ * earlier statements left the state that calls for it. Answers the claimed job, or no row when
+ * the key exists already or the condition is false.
+ */
+export function enqueueClaimedStatement(
+  db: D1Database,
+  job: Omit<NewJob, 'runAfter'>,
+  onlyIf?: {sql: string; param: unknown},
+  now = Date.now(),
+): D1PreparedStatement {
+  const params = [job.key, job.kind, JSON.stringify(job.payload), now + LEASE_MS, now, job.sessionId ?? null];
+  return db
+    .prepare(
+      `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id, attempts)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?5, ?6, 1 WHERE ${onlyIf?.sql ?? 'TRUE'}
+       ON CONFLICT (key) DO NOTHING
+       RETURNING id, key, kind, payload, attempts`,
+    )
+    .bind(...params, ...(onlyIf ? [onlyIf.param] : []));
+}
+
 /** The job's id, or null when a job with this key already exists. */
 export async function enqueue(db: D1Database, job: NewJob, now = Date.now()): Promise<number | null> {
   const row = await enqueueStatement(db, job, now).first<{id: number}>();

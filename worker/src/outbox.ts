@@ -29,6 +29,11 @@ async function execute(env: Env, job: Job) {
 export async function runJob(env: Env, id: number): Promise<void> {
   const job = await claim(env.DB, id);
   if (!job) return; // done, failed for good, not due yet, or running elsewhere
+  await runClaimed(env, job);
+}
+
+/** Runs a job this request holds the lease of (claimed, or added claimed); never throws. */
+export async function runClaimed(env: Env, job: Job): Promise<void> {
   try {
     await execute(env, job);
     await markDone(env.DB, job);

@@ -13,27 +13,62 @@ export const limits = {
   checkoutExchange: {max: 10, windowSeconds: 60},
 } satisfies Record<string, Limit>;
 
-/**
- * A fixed-window counter in D1: one statement, so concurrent requests count exactly. Answers 429
- * with Retry-After once the window is used up.
- */
-export async function enforceLimit(db: D1Database, key: string, limit: Limit, now = Date.now()) {
-  const windowMs = limit.windowSeconds * 1000;
-  const windowStart = now - (now % windowMs);
-  const row = await db
+/** A write that only a request within its limit may make (see `limitedWrite`). */
+export interface GuardedWrite {
+  /** The statement, given the SQL condition that is true while the window has room. */
+  sql(hasRoom: string): string;
+  /** Its own parameters, ?1 to ?n; the condition's follow them. */
+  params: unknown[];
+}
+
+function windowOf(limit: Limit, now: number) {
+  const ms = limit.windowSeconds * 1000;
+  const start = now - (now % ms);
+  return {start, end: start + ms};
+}
+
+/** Counts the request in its window: one statement, so concurrent requests count exactly. */
+function countStatement(db: D1Database, key: string, windowStart: number) {
+  return db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
        RETURNING count`,
     )
-    .bind(key, windowStart)
-    .first<{count: number}>();
-  if ((row?.count ?? 0) > limit.max) {
-    const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-    throw new HttpError(429, 'Too many requests. Please wait a moment and try again.', 'RATE_LIMITED', {
-      'Retry-After': String(retryAfter),
-    });
-  }
+    .bind(key, windowStart);
+}
+
+function refuseOverLimit(count: number | undefined, limit: Limit, windowEnd: number, now: number) {
+  if ((count ?? 0) <= limit.max) return;
+  const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+  throw new HttpError(429, 'Too many requests. Please wait a moment and try again.', 'RATE_LIMITED', {
+    'Retry-After': String(retryAfter),
+  });
+}
+
+/** A fixed-window counter in D1. Answers 429 with Retry-After once the window is used up. */
+export async function enforceLimit(db: D1Database, key: string, limit: Limit, now = Date.now()) {
+  const window = windowOf(limit, now);
+  const row = await countStatement(db, key, window.start).first<{count: number}>();
+  refuseOverLimit(row?.count, limit, window.end, now);
+}
+
+/**
+ * `enforceLimit` and the write it guards in one D1 batch: one round trip instead of two, and one
+ * transaction, so the write happens only while the window still has room (a request over the
+ * limit counts and writes nothing), however many requests race. Answers the write's first row
+ * (RETURNING), or null when it wrote none; 429 over the limit.
+ */
+export async function limitedWrite<T>(db: D1Database, key: string, limit: Limit, write: GuardedWrite, now = Date.now()): Promise<T | null> {
+  const window = windowOf(limit, now);
+  const n = write.params.length;
+  const hasRoom = `EXISTS (SELECT 1 FROM rate_limits WHERE key = ?${n + 1} AND window_start = ?${n + 2} AND count <= ?${n + 3})`;
+  const [counted, written] = await db.batch<Record<string, unknown>>([
+    countStatement(db, key, window.start),
+    db.prepare(write.sql(hasRoom)).bind(...write.params, key, window.start, limit.max),
+  ]);
+  refuseOverLimit(counted!.results[0]?.count as number | undefined, limit, window.end, now);
+  return (written!.results[0] as T | undefined) ?? null;
 }
 
 /** Old windows are useless; the scheduled handler clears them. */

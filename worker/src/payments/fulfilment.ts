@@ -1,10 +1,10 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId} from '../../../src/config';
 import {revokeAccess} from '../access/grants';
-import {enqueueStatement} from '../jobs';
+import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
 import {saleMail, welcomeMail} from '../mail';
-import {accessContext, runJob} from '../outbox';
+import {accessContext, runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 import type {PurchaseStatus} from './purchases';
 import {idOf, stripeFor} from './stripe';
@@ -87,20 +87,23 @@ export async function fulfillCheckout(
       ).bind(customerId, email, userId, now),
     );
   }
-  const results = await env.DB.batch<{status: PurchaseStatus}>(statements);
-  const status = results[results.length - 1]!.results[0]!.status;
-
-  if (status === 'paid') {
-    // The keys make each e-mail unique per purchase, whoever gets here first: the buyer's welcome,
-    // and the seller's news of the sale.
-    const mails = [
-      ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan)}] : []),
-      {key: `sale:${sessionId}`, message: saleMail(settings, {plan, email, amount: session.amount_total, currency: session.currency})},
-    ];
-    const queued = await env.DB.batch<{id: number}>(
-      mails.map(({key, message}) => enqueueStatement(env.DB, {key, kind: 'mail', payload: message, sessionId})),
-    );
-    for (const {results} of queued) if (results[0]) await runJob(env, results[0].id);
+  // The keys make each e-mail unique per purchase, whoever gets here first: the buyer's welcome,
+  // and the seller's news of the sale. They are queued in the same batch as the purchase, each
+  // only if the purchase reads paid once recorded: stored together, in one round trip.
+  const mails = [
+    ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan)}] : []),
+    {key: `sale:${sessionId}`, message: saleMail(settings, {plan, email, amount: session.amount_total, currency: session.currency})},
+  ];
+  const paidNow = {sql: `(SELECT status FROM purchases WHERE session_id = ?7) = 'paid'`, param: sessionId};
+  const statusAt = statements.length - 1;
+  statements.push(
+    ...mails.map(({key, message}) => enqueueClaimedStatement(env.DB, {key, kind: 'mail', payload: message, sessionId}, paidNow, now)),
+  );
+  const results = await env.DB.batch<Record<string, unknown>>(statements);
+  const status = results[statusAt]!.results[0]!.status as PurchaseStatus;
+  // The jobs added here are this request's to run; a repeat of the event added none.
+  for (const {results: queued} of results.slice(statusAt + 1)) {
+    for (const job of queued as unknown as Job[]) await runClaimed(env, job);
   }
   if (status === 'revoked') await revokeAccess(accessContext(env), sessionId, 'payment refunded or disputed');
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});

@@ -3,9 +3,9 @@ import {bodyLimit} from 'hono/body-limit';
 import {appConfig} from '../../../src/config';
 import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
-import {enqueueStatement} from '../jobs';
+import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
-import {runJob} from '../outbox';
+import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 
 const MAX_AGE_SECONDS = 300;
@@ -51,16 +51,16 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 5
   };
   // The token and the job in one transaction: stored together or not at all, so a failure here
   // leaves Mailgun's retry to succeed instead of being refused as a replay.
-  const [job, fresh] = await c.env.DB.batch<{id?: number; token?: string}>([
-    enqueueStatement(c.env.DB, {key: `forward:${token}`, kind: 'mail', payload: forward}),
+  const [queued, fresh] = await c.env.DB.batch<Partial<Job> & {token?: string}>([
+    enqueueClaimedStatement(c.env.DB, {key: `forward:${token}`, kind: 'mail', payload: forward}),
     c.env.DB.prepare(
       'INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token',
     ).bind(token, Date.now()),
   ]);
   if (fresh!.results.length === 0) throw new HttpError(406, 'This Mailgun token was already used', 'REPLAYED_SIGNATURE');
-  const jobId = job!.results[0]?.id ?? null;
-  if (jobId !== null) await runJob(c.env, jobId);
-  log.info('mailgun.forwarded', {jobId});
+  const job = queued!.results[0] as Job | undefined;
+  if (job) await runClaimed(c.env, job);
+  log.info('mailgun.forwarded', {jobId: job?.id ?? null});
   return c.json({received: true});
 });
 

@@ -1,0 +1,240 @@
+/**
+ * `npm run bench:soak`: the worker under `wrangler dev` with a steady mix of traffic for 5 minutes
+ * (`SOAK_SECONDS` to try it shorter): userHasPaid, Stripe webhooks (events it only records, paid
+ * checkouts that fulfil a purchase and queue two e-mails, and repeats of those as Stripe sends
+ * when an answer is lost), new leads, and the public GETs (`/`, the analytics script, a checkout
+ * exchange with a malformed id).
+ *
+ * The rate is half the mix's throughput, measured in this same run: the same mix at full load with
+ * bench:worker's 10 connections for 10 seconds first. `SOAK_RATE=<req/s>` skips that and uses the
+ * given rate instead.
+ *
+ * It prints the requests sent, the answers by route and status, and the worker's memory (the RSS
+ * of the workerd processes that `wrangler dev` started, summed, from /proc) at one minute (or at a
+ * fifth of a shorter run), each minute after, and at the end. Beside it, the low points of the
+ * worker isolate's V8 heap (`isolateHeap.ts`): RSS grows under load even for an empty worker
+ * under `wrangler dev`, and the heap tells a leak in the worker from that; it is printed, not
+ * judged. Exits 1 on any 5xx or failed request, or when the memory at the end is more
+ * than 10% above that at one minute. A benchmark, not a test: it is not part of `npm test`.
+ *
+ * Everything runs offline: Stripe and Mailgun are the local stand-ins `npm start` uses, and the
+ * analytics script comes from a small server here.
+ */
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type Stripe from 'stripe';
+import {appConfig} from '../../src/config';
+import {startMailgunStandIn} from '../local/mailgunApi';
+import {startStripeStandIn, stripeEvent, type StripeStandIn} from '../local/stripeApi';
+import {listen} from '../support/listen';
+import {probeHeap} from './isolateHeap';
+import {workerdMemory} from './procStats';
+import {load} from './load';
+import {runWorkerBench} from './workerBench';
+import {type BenchRequest, newLeads, recordedEvents, signedEvent, userHasPaid} from './workerRequests';
+import {inspectorPortOf, processGroupOf} from './wranglerDev';
+
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
+const GIVEN_RATE = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
+const CONNECTIONS = 10;
+const MEASURE_SECONDS = 10;
+const WARM_UP_SECONDS = 2;
+const FIRST_SAMPLE_SECONDS = Math.min(60, SOAK_SECONDS / 5);
+/** How much the worker's memory may grow from the first sample to the end. */
+const MAX_GROWTH = 0.1;
+const HEAP_SAMPLE_MS = 1000;
+const HEAP_WINDOW_SECONDS = 15;
+const WEBHOOK_SECRET = 'whsec_soak';
+const USER_ID = 'soak-user';
+
+interface Route {
+  name: string;
+  next(): BenchRequest;
+}
+
+/**
+ * Paid checkouts as Stripe reports them: a completed session on the Stripe stand-in and its
+ * signed `checkout.session.completed`. Every third delivery repeats the one before.
+ */
+function paidCheckouts(stripe: StripeStandIn): () => BenchRequest {
+  const plan = appConfig.stripe.plans[0]!;
+  let count = 0;
+  let last: BenchRequest | undefined;
+  return () => {
+    const n = ++count;
+    if (last && n % 3 === 0) return last;
+    const session = stripe.add({
+      status: 'complete',
+      payment_status: 'paid',
+      customer: `cus_soak_${n}`,
+      payment_intent: `pi_soak_${n}`,
+      customer_details: {email: `soak.buyer.${n}@example.com`} as Stripe.Checkout.Session.CustomerDetails,
+      amount_total: plan.price * 100,
+      currency: 'usd',
+      metadata: {plan: plan.name, priceId: plan.priceId.test},
+    });
+    last = signedEvent(stripeEvent('checkout.session.completed', session, `evt_soak_paid_${n}`), WEBHOOK_SECRET);
+    return last;
+  };
+}
+
+/** A checkout exchange from a new address each time, with an id that is not a session id: 400. */
+function malformedExchanges(): () => BenchRequest {
+  let count = 0;
+  return () => {
+    const n = ++count;
+    const ip = `10.200.${(n >> 8) & 255}.${n & 255}`;
+    return {method: 'GET', path: '/retrieveUserFromCheckoutSession?sessionId=not-a-session', headers: {'cf-connecting-ip': ip}};
+  };
+}
+
+function mix(stripe: StripeStandIn, token: string): Route[] {
+  const route = (name: string, next: () => BenchRequest) => ({name, next});
+  const get = (path: string) => () => ({method: 'GET' as const, path, headers: {}});
+  const paid = route('userHasPaid', userHasPaid(USER_ID, token));
+  const recorded = route('webhook (recorded)', recordedEvents(WEBHOOK_SECRET, 'soak'));
+  const checkout = route('webhook (paid checkout)', paidCheckouts(stripe));
+  const lead = route('/api/leads', newLeads('soak'));
+  const home = route('GET /', get('/'));
+  const script = route('GET analytics script', get('/plausible/js/script.js'));
+  const exchange = route('GET exchange (bad id)', malformedExchanges());
+  // 20 requests in an order that spreads each route over the cycle.
+  return [paid, recorded, lead, home, paid, checkout, lead, paid, recorded, script,
+    paid, lead, recorded, home, paid, exchange, lead, recorded, paid, checkout];
+}
+
+/** Runs the mix in turn, tallying each route's answers by status and keeping the first 5xx bodies. */
+function mixed(routes: Route[]) {
+  const tally = new Map<string, Map<number, number>>();
+  const serverErrors: string[] = [];
+  let turn = 0;
+  const next = () => {
+    const route = routes[turn++ % routes.length]!;
+    return {route, request: route.next()};
+  };
+  const count = (name: string, status: number, body: string) => {
+    const byStatus = tally.get(name) ?? new Map<number, number>();
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    tally.set(name, byStatus);
+    if (status >= 500 && serverErrors.length < 5) serverErrors.push(`${name}: ${status} ${body.slice(0, 300)}`);
+  };
+  return {next, count, tally, serverErrors};
+}
+
+/** The analytics script Plausible would serve, from loopback. */
+async function servePlausible() {
+  const server = http.createServer((request, response) => {
+    if (request.url === '/js/script.js') response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
+    else response.writeHead(404).end();
+  });
+  return listen(server);
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const signed = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
+
+for (const [variable, value] of [['SOAK_SECONDS', SOAK_SECONDS], ['SOAK_RATE', GIVEN_RATE ?? 1]] as const) {
+  if (!(value > 0)) throw new Error(`${variable} must be a positive number, not ${process.env[variable]}`);
+}
+
+runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, async ({token, startWorker}) => {
+  const [stripe, mailgun, plausible] = await Promise.all([startStripeStandIn(), startMailgunStandIn(), servePlausible()]);
+  try {
+    const logFile = path.join(os.tmpdir(), `slipway-soak-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+    console.log(`Starting the worker under wrangler dev (its output goes to ${logFile})…`);
+    const workerUrl = await startWorker({
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_SECRET_KEY: 'sk_test_soak',
+      STRIPE_API_URL: stripe.url,
+      MAILGUN_API_KEY: 'key-soak',
+      MAILGUN_DOMAIN: 'mg.example.com',
+      MAILGUN_API_URL: mailgun.url,
+      PLAUSIBLE_HOST: plausible.url,
+    }, logFile);
+    const group = processGroupOf(workerUrl);
+    const routes = mix(stripe, token);
+
+    let rate = GIVEN_RATE;
+    if (rate === undefined) {
+      const probe = mixed(routes);
+      const target = {baseUrl: workerUrl, next: () => probe.next().request};
+      await load(target, {seconds: WARM_UP_SECONDS, connections: CONNECTIONS});
+      const full = await load(target, {seconds: MEASURE_SECONDS, connections: CONNECTIONS});
+      rate = Math.max(1, Math.floor(full.requests.average / 2));
+      console.log(`The mix at full load: ${full.requests.average.toFixed(0)} req/s (${CONNECTIONS} connections, ${MEASURE_SECONDS} s); soaking at half: ${rate} req/s`);
+    } else {
+      console.log(`Soaking at SOAK_RATE: ${rate} req/s`);
+    }
+
+    const soak = mixed(routes);
+    const started = Date.now();
+    const elapsed = () => (Date.now() - started) / 1000;
+    const heap = await probeHeap(inspectorPortOf(workerUrl));
+    const heapSamples: {at: number; used: number}[] = [];
+    const heapTimer = setInterval(() => {
+      heap.used().then((used) => heapSamples.push({at: elapsed(), used}), () => undefined);
+    }, HEAP_SAMPLE_MS);
+    /** The isolate heap's lowest figure in the window before `at`: its live data, or near it. */
+    const heapLow = (at: number) => {
+      const inWindow = heapSamples.filter((s) => s.at > at - HEAP_WINDOW_SECONDS && s.at <= at).map((s) => s.used);
+      return inWindow.length ? Math.min(...inWindow) : NaN;
+    };
+    const samples: {at: number; rss: number; heap: number}[] = [];
+    const sample = (at: number) => {
+      const {rss, each} = workerdMemory(group);
+      samples.push({at, rss, heap: heapLow(at)});
+      const heapText = `worker isolate heap, lowest of the last ${HEAP_WINDOW_SECONDS} s: ${megabytes(heapLow(at))}`;
+      console.log(`  ${at.toFixed(0).padStart(4)} s: workerd RSS ${megabytes(rss)} (${each.map(megabytes).join(' + ')}); ${heapText}`);
+    };
+    console.log(`Soaking for ${SOAK_SECONDS} s…`);
+    const timers = [FIRST_SAMPLE_SECONDS, ...Array.from({length: Math.floor(SOAK_SECONDS / 60)}, (_, i) => (i + 1) * 60)]
+      .filter((at, i, all) => at < SOAK_SECONDS && all.indexOf(at) === i)
+      .map((at) => setTimeout(() => sample(at), at * 1000));
+    const result = await load(
+      {
+        baseUrl: workerUrl,
+        next: (context) => {
+          const {route, request} = soak.next();
+          context.route = route.name;
+          return request;
+        },
+        onResponse: (status, body, context) => soak.count(String(context.route), status, body),
+      },
+      {seconds: SOAK_SECONDS, connections: CONNECTIONS, overallRate: rate},
+    );
+    timers.forEach(clearTimeout);
+    sample(elapsed());
+    clearInterval(heapTimer);
+    heap.close();
+
+    const first = samples.find((s) => s.at === FIRST_SAMPLE_SECONDS) ?? samples[0]!;
+    const end = samples.at(-1)!;
+    const growth = end.rss / first.rss - 1;
+    const serverErrors = [...soak.tally.values()].reduce(
+      (sum, byStatus) => sum + [...byStatus].filter(([status]) => status >= 500).reduce((s, [, n]) => s + n, 0),
+      0,
+    );
+
+    console.log(`\nRequests: ${result.requests.total} in ${SOAK_SECONDS} s (${result.requests.average.toFixed(1)} req/s, target ${rate}); failed requests (timeouts, resets): ${result.errors}`);
+    for (const [name, byStatus] of soak.tally) {
+      const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+      console.log(`  ${name.padEnd(26)}${statuses}`);
+    }
+    console.log(`E-mails sent to the Mailgun stand-in: ${mailgun.sent.length}`);
+    console.log(`5xx answers: ${serverErrors}`);
+    for (const line of soak.serverErrors) console.log(`  ${line}`);
+    console.log(`workerd RSS: ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
+    console.log(`worker isolate heap (low): ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(end.heap / first.heap - 1)}; printed, not judged)`);
+
+    const problems = [
+      ...(serverErrors > 0 ? [`${serverErrors} answers were 5xx`] : []),
+      ...(result.errors > 0 ? [`${result.errors} requests failed`] : []),
+      ...(growth > MAX_GROWTH ? [`memory grew ${(growth * 100).toFixed(1)}%`] : []),
+    ];
+    console.log(problems.length ? `\nFAILED: ${problems.join('; ')}` : '\nPassed: no 5xx, and memory held.');
+    return problems.length === 0;
+  } finally {
+    await Promise.all([stripe.close(), mailgun.close(), plausible.close()]);
+  }
+});
