@@ -3,7 +3,6 @@
  */
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type {Page} from 'playwright-core';
 import {COMPONENT_PAGES} from '../support/docsStructure';
 import {ROOT} from '../../scripts/support/site';
@@ -231,20 +230,5 @@ describe('docs portal', () => {
       await eventually(async () => (await panel.boundingBox())?.width, (value) => expect(value).toBe(390));
       await page.getByRole('link', {name: 'Payments', exact: true}).last().waitFor();
     });
-  });
-
-  describe('accessibility (axe-core)', () => {
-    it.each(['/docs', '/docs/features/payments', '/docs/tutorials/api-call', '/docs/components', '/docs/components/pricing', '/docs/deployment'])(
-      '%s has no serious or critical violation',
-      async (url) => {
-        const {page, errors} = await browser().open(url);
-        const {violations} = await new AxeBuilder({page}).analyze();
-        const blocking = violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map((violation) => ({rule: violation.id, nodes: violation.nodes.map((node) => node.target.join(' '))}));
-        expect(blocking).toEqual([]);
-        expect(errors).toEqual([]);
-      },
-    );
   });
 });

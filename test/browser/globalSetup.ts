@@ -4,6 +4,7 @@ import type {RunningServer} from '../../scripts/support/listen';
 import {serveStatic} from '../../scripts/support/staticServer';
 import {freePort} from '../../scripts/local/ports';
 import {buildSite, ROOT} from '../../scripts/support/site';
+import {assertJava} from '../support/nuHtmlChecker';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -18,12 +19,13 @@ export const TRACKING_IDS = {
 };
 
 /**
- * Once per run: check Chromium; build the site pointing at a port the
+ * Once per run: check Chromium and Java; build the site pointing at a port the
  * checkout tests' stand-in worker will listen on, and again with tracking
  * ids; serve both. The builds run one after the other: they share .docusaurus/.
  */
 export default async function globalSetup(): Promise<void> {
   assertChromium();
+  assertJava();
   const workerPort = await freePort();
   const outDir = path.join(ROOT, '.test-build', 'site');
   buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});

@@ -8,6 +8,7 @@ import {startLocalStack, type LocalStack} from '../../scripts/support/localStack
 import {eventually} from './helpers';
 import {headerStates, recordHeaderStates} from './headerStates';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab as Tab} from './localSession';
+import {axeViolations} from './axe';
 
 jest.setTimeout(300_000);
 
@@ -39,9 +40,12 @@ describe('the buyer\'s journey on the local stack', () => {
     // Signed in by the session exchange.
     expect(new URL(page.url()).search).toBe('');
     expect(workerCalls).toContain('GET /retrieveUserFromCheckoutSession');
+    // The signed-in dashboard needs the local stack: axe reads it here, before and after the request.
+    expect(await axeViolations(page)).toEqual([]);
 
     await session.requestAccess(paidTab, paid.username);
     await expect(page.getByRole('region', {name: 'Repository access'}).textContent()).resolves.toContain(`@${paid.username}`);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 
@@ -153,6 +157,7 @@ describe('the buyer\'s journey on the local stack', () => {
     const email = uniqueEmail('unpaid');
     await signInByMagicLink(tab, email);
     const {page, errors} = tab;
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('GitHub username').fill('octocat');
     await page.getByRole('button', {name: 'Request Access'}).click();
     await page.waitForURL(/\/checkout\/cs_test_/);

@@ -1,6 +1,7 @@
 import React, {type ReactNode} from 'react';
 import CodeBlock from '@theme/CodeBlock';
 import clsx from 'clsx';
+import {InPreview} from '../../shared/InPreview';
 import styles from './styles.module.css';
 
 interface Props {
@@ -22,7 +23,7 @@ export default function ComponentPreview({name, source, children}: Props) {
   return (
     <div className={styles.preview}>
       <section className={clsx('light-surface', styles.stage)} aria-label={`Live preview: ${name}`}>
-        {children}
+        <InPreview.Provider value>{children}</InPreview.Provider>
       </section>
       <CodeBlock language="tsx" title="Usage">
         {source.trim()}

@@ -1,10 +1,11 @@
-import React, {useEffect, useState} from 'react';
+import React, {useContext, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
 import {appConfig} from '../../../config';
 import ButtonCheckout from '../../shared/ButtonCheckout';
 import ButtonSignin from '../../shared/ButtonSignin';
 import Logo from '../../shared/Logo';
+import {InPreview} from '../../shared/InPreview';
 import styles from './styles.module.css';
 
 export const headerLinks = [
@@ -30,6 +31,7 @@ function NavLinks({className}: {className: string}) {
 export default function Header() {
   const [open, setOpen] = useState(false);
   const location = useLocation();
+  const inPreview = useContext(InPreview);
 
   // Any navigation, to another page or to an anchor, closes the mobile menu.
   useEffect(() => setOpen(false), [location.pathname, location.hash, location.search]);
@@ -43,7 +45,7 @@ export default function Header() {
 
   return (
     <header className={styles.header}>
-      <nav className={styles.bar} aria-label="Main">
+      <nav className={styles.bar} aria-label={inPreview ? 'Main (preview)' : 'Main'}>
         {brand}
         <NavLinks className={styles.desktopLinks} />
         <div className={styles.desktopActions}>
