@@ -99,7 +99,7 @@ const config = {
     {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest', crossorigin: 'use-credentials'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/manifest.webmanifest', as: 'fetch', crossorigin: 'use-credentials'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/img/logo.png', as: 'image'}},
-    {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.png', as: 'image'}},
+    {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.jpg', as: 'image'}},
     {tagName: 'link', attributes: {rel: 'icon', type: 'image/png', sizes: '512x512', href: '/img/icon.png'}},
     {tagName: 'link', attributes: {rel: 'apple-touch-icon', sizes: '180x180', href: '/img/apple-icon.png'}},
     {tagName: 'meta', attributes: {name: 'theme-color', content: appConfig.themeColor}},
@@ -135,7 +135,7 @@ const config = {
   ],
 
   themeConfig: {
-    image: 'img/opengraph-image.png',
+    image: 'img/opengraph-image.jpg',
     metadata: [
       {name: 'keywords', content: 'SaaS boilerplate, starter kit, Docusaurus, Stripe, Firebase, Supabase, Cloudflare Workers'},
       {name: 'twitter:card', content: 'summary_large_image'},

@@ -28,7 +28,7 @@ export default function MarketingLayout({title, description, noIndex, children}:
       <PageMetadata title={title} description={description} />
       <Head>
         <html className="marketing" />
-        <meta name="twitter:image" content={`${siteUrl}/img/twitter-image.png`} />
+        <meta name="twitter:image" content={`${siteUrl}/img/twitter-image.jpg`} />
         {noIndex && <meta name="robots" content="noindex, nofollow" />}
       </Head>
       <SkipToContent />
