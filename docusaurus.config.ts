@@ -13,6 +13,7 @@ import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
 import prismOnDemand from './src/plugins/prismOnDemand';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
+import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import packageJson from './package.json';
 
@@ -75,6 +76,7 @@ const config = {
     llmsTxt,
     prismOnDemand,
     clientOnlyStyles,
+    utilsCommonWithoutTslib,
   ],
 
   themes: [
