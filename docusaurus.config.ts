@@ -1,6 +1,5 @@
 import path from 'node:path';
 import {config as loadEnv} from 'dotenv';
-import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {appConfig, ROUTES} from './src/config';
@@ -189,8 +188,9 @@ const config = {
       copyright: `Copyright © ${new Date().getFullYear()} ${appConfig.appName}.`,
     },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: docsCodeTheme,
+      // One theme: code only shows in the docs, which are always dark, and with one theme the
+      // server's highlighted HTML is already right (src/theme/CodeBlock keeps it as it is).
+      theme: docsCodeTheme,
       // The docs' shell and diff blocks. Never leave this empty: Docusaurus then
       // bundles Prism's whole language loader (~9 KB gzipped).
       additionalLanguages: ['bash', 'diff'],

@@ -141,7 +141,8 @@ describe('docs portal', () => {
   });
 
   describe('code blocks', () => {
-    // Prism loads with the first code block, not with the landing page (src/plugins/prismOnDemand).
+    // Prism is in no page's bundle (src/plugins/prismOnDemand); the browser loads it only to
+    // highlight code a client-side navigation brought (src/theme/CodeBlock/Content).
     it('highlight shell commands on a docs page reached from the landing page', async () => {
       const {page, errors} = await browser().open('/');
       await page.getByRole('link', {name: 'Documentation'}).click();
@@ -154,6 +155,18 @@ describe('docs portal', () => {
         return {npm: getComputedStyle(npm).color, text: getComputedStyle(pre).color};
       });
       expect(colours.npm).not.toBe(colours.text);
+      expect(errors).toEqual([]);
+    });
+
+    it('wrap long lines with the word-wrap button on a small screen, on a page opened directly', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments', {width: 390, height: 800});
+      const block = page.locator('.theme-code-block').filter({has: page.getByRole('button', {name: /word wrap/i})}).first();
+      await block.hover();
+      const code = block.locator('pre');
+      const scrolls = () => code.evaluate((pre) => pre.scrollWidth > pre.clientWidth);
+      expect(await scrolls()).toBe(true);
+      await block.getByRole('button', {name: /word wrap/i}).click();
+      await eventually(scrolls, (value) => expect(value).toBe(false));
       expect(errors).toEqual([]);
     });
 
