@@ -87,6 +87,17 @@ describe('docs portal', () => {
       expect(errors).toEqual([]);
     });
 
+    it('shows the other backend\'s code, highlighted, when the reader switches tabs on a page opened directly', async () => {
+      const {page, errors} = await browser().open('/docs/features/database');
+      await page.getByRole('tab', {name: 'Supabase'}).first().click();
+      const panel = page.getByRole('tabpanel').filter({hasText: 'create table public.profiles'});
+      await panel.waitFor();
+      expect(await panel.locator('pre .token.keyword').first().textContent()).toBe('create');
+      await page.getByRole('tab', {name: 'Firebase'}).first().click();
+      await eventually(() => panel.isVisible(), (value) => expect(value).toBe(false));
+      expect(errors).toEqual([]);
+    });
+
     it('opens a shared link with ?backend=supabase on Supabase, in a browser that never chose', async () => {
       const {page} = await browser().open('/docs/tutorials/api-call?backend=supabase');
       await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
