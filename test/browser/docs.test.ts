@@ -248,12 +248,27 @@ describe('docs portal', () => {
       expect(box!.y + box!.height).toBeGreaterThan(0);
     });
 
-    it('fills the width of a small screen when opened', async () => {
-      const {page} = await browser().open('/docs/features/payments', {width: 390, height: 800});
-      await page.getByRole('button', {name: /toggle navigation bar/i}).click();
+    it('fills the width of a small screen when opened, with every item and its icon, and opens again once closed', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments', {width: 390, height: 800});
+      const toggle = page.getByRole('button', {name: /toggle navigation bar/i});
+      await toggle.click();
       const panel = page.locator('.navbar-sidebar');
       await eventually(async () => (await panel.boundingBox())?.width, (value) => expect(value).toBe(390));
       await page.getByRole('link', {name: 'Payments', exact: true}).last().waitFor();
+      const links = panel.locator('.theme-doc-sidebar-menu a.menu__link');
+      expect(await links.count()).toBeGreaterThan(45);
+      const withoutIcon = await links.evaluateAll((elements) =>
+        elements.filter((element) => getComputedStyle(element, '::before').maskImage === 'none').map((element) => element.textContent),
+      );
+      expect(withoutIcon).toEqual([]);
+
+      await panel.getByRole('button', {name: /close navigation bar/i}).click();
+      await eventually(() => panel.isVisible(), (value) => expect(value).toBe(false));
+      await toggle.click();
+      await eventually(async () => (await panel.boundingBox())?.x, (value) => expect(value).toBe(0));
+      await panel.getByRole('link', {name: 'Emails', exact: true}).click();
+      await page.waitForURL(/\/docs\/features\/emails$/);
+      expect(errors).toEqual([]);
     });
   });
 
