@@ -24,11 +24,11 @@ function backgroundLuminance(page: Page): Promise<number> {
 
 const theme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
 
-/** Opens the search bar with its shortcut, once it has loaded (src/theme/SearchBar.tsx), and types. */
+/** Opens the search bar with its shortcut, which also loads it (src/theme/SearchBar.tsx), and types. */
 async function searchFor(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Control+k');
   const input = page.getByPlaceholder(/search/i).first();
   await input.waitFor();
-  await page.keyboard.press('Control+k');
   await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
   await page.keyboard.type(text);
 }
@@ -110,6 +110,31 @@ describe('docs portal', () => {
       await page.route('**/*.js', (route) => route.abort());
       await page.goto(siteUrl('/docs/features/payments'));
       expect(await page.getByRole('link', {name: 'Search', exact: true}).getAttribute('href')).toBe('/search');
+    });
+
+    it('turns the link into the search box when the reader points at it or tabs to it', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments');
+      await page.getByRole('link', {name: 'Search', exact: true}).hover();
+      await page.getByPlaceholder(/search/i).first().waitFor();
+
+      const tab = await browser().open('/docs/features/payments');
+      await tab.page.getByRole('link', {name: 'Search', exact: true}).focus();
+      const input = tab.page.getByPlaceholder(/search/i).first();
+      await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
+      await tab.page.keyboard.type('webhook');
+      await tab.page.getByRole('option', {name: /Payments and the Stripe webhook/}).first().waitFor();
+      expect([...errors, ...tab.errors]).toEqual([]);
+    });
+
+    it('marks the searched word on the page a result of the search page opens', async () => {
+      const {page, errors} = await browser().open('/search?q=webhook');
+      await page.locator('a[href^="/docs/features/payments"]').filter({hasText: /webhook/i}).first().click();
+      await page.waitForURL(/\/docs\/features\/payments\?_highlight=webhook/);
+      await eventually(
+        () => page.locator('article mark').allTextContents(),
+        (marks) => expect(marks.map((mark) => mark.toLowerCase())).toContain('webhook'),
+      );
+      expect(errors).toEqual([]);
     });
 
     it('lists the payments page for "webhook" on the search page', async () => {
