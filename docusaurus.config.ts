@@ -1,6 +1,5 @@
 import path from 'node:path';
 import {config as loadEnv} from 'dotenv';
-import {themes as prismThemes} from 'prism-react-renderer';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {appConfig, ROUTES} from './src/config';
@@ -16,6 +15,7 @@ import signedInHint from './src/plugins/signedInHint';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import workerProxy from './src/plugins/workerProxy';
 import docsSearch from './src/plugins/docsSearch';
+import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import packageJson from './package.json';
 
@@ -82,6 +82,7 @@ const config = {
     clientOnlyStyles,
     workerProxy,
     docsSearch,
+    utilsCommonWithoutTslib,
   ],
 
   themes: [
@@ -109,7 +110,7 @@ const config = {
     {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest', crossorigin: 'use-credentials'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/manifest.webmanifest', as: 'fetch', crossorigin: 'use-credentials'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/img/logo.png', as: 'image'}},
-    {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.png', as: 'image'}},
+    {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.jpg', as: 'image'}},
     {tagName: 'link', attributes: {rel: 'icon', type: 'image/png', sizes: '512x512', href: '/img/icon.png'}},
     {tagName: 'link', attributes: {rel: 'apple-touch-icon', sizes: '180x180', href: '/img/apple-icon.png'}},
     {tagName: 'meta', attributes: {name: 'theme-color', content: appConfig.themeColor}},
@@ -145,7 +146,7 @@ const config = {
   ],
 
   themeConfig: {
-    image: 'img/opengraph-image.png',
+    image: 'img/opengraph-image.jpg',
     metadata: [
       {name: 'keywords', content: 'SaaS boilerplate, starter kit, Docusaurus, Stripe, Firebase, Supabase, Cloudflare Workers'},
       {name: 'twitter:card', content: 'summary_large_image'},
@@ -197,8 +198,9 @@ const config = {
       copyright: `Copyright © ${new Date().getFullYear()} ${appConfig.appName}.`,
     },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: docsCodeTheme,
+      // One theme: code only shows in the docs, which are always dark, and with one theme the
+      // server's highlighted HTML is already right (src/theme/CodeBlock keeps it as it is).
+      theme: docsCodeTheme,
       // The docs' shell and diff blocks. Never leave this empty: Docusaurus then
       // bundles Prism's whole language loader (~9 KB gzipped).
       additionalLanguages: ['bash', 'diff'],

@@ -2,11 +2,16 @@
  * Draws the brand images in static/ from the Logo component and the config:
  * logo, icons, favicon, social cards, the demo poster and the avatars.
  * Run `npm run brand-images` after changing the name, colour or logo.
+ *
+ * Every page preloads the social card and the landing page paints the poster
+ * first, so both are kept light: the card is a JPEG (what every network
+ * accepts) under 60 KB, the poster a WebP in each width the page offers.
  */
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import React from 'react';
 import {renderToStaticMarkup} from 'react-dom/server';
+import {posterFile} from '../src/components/landing/Hero/poster';
 import Logo from '../src/components/shared/Logo';
 import {appConfig, landing} from '../src/config';
 import {launchChromium} from './support/chromium';
@@ -102,6 +107,27 @@ async function main() {
     return png;
   }
   const square = (size: number) => shoot(page(logo(size)), size, size);
+  /** Chromium's own WebP encoder, through a canvas, at the given width. */
+  async function webp(png: Buffer, width: number): Promise<Buffer> {
+    const tab = await browser.newPage();
+    const dataUrl = await tab.evaluate(
+      async ({source, width}) => {
+        const image = new Image();
+        image.src = source;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = width;
+        canvas.height = Math.round((image.naturalHeight * width) / image.naturalWidth);
+        const context = canvas.getContext('2d')!;
+        context.imageSmoothingQuality = 'high';
+        context.drawImage(image, 0, 0, canvas.width, canvas.height);
+        return canvas.toDataURL('image/webp', 0.8);
+      },
+      {source: `data:image/png;base64,${png.toString('base64')}`, width},
+    );
+    await tab.close();
+    return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  }
 
   writeFileSync(path.join(img, 'logo.png'), await square(512));
   writeFileSync(path.join(img, 'icon.png'), await square(512));
@@ -111,10 +137,18 @@ async function main() {
     await shoot(page(`<div style="height:160px;display:flex;align-items:center;gap:28px;padding:0 24px;font-size:96px;font-weight:800;color:#0f172a">${logo(128)}<span>${appConfig.appName}</span></div>`), 720, 160),
   );
   writeFileSync(path.join(root, 'static', 'favicon.ico'), ico([{size: 48, data: await square(48)}, {size: 32, data: await square(32)}, {size: 16, data: await square(16)}]));
-  const card = await shoot(socialCard(), 1200, 660);
-  writeFileSync(path.join(img, 'opengraph-image.png'), card);
-  writeFileSync(path.join(img, 'twitter-image.png'), card);
-  writeFileSync(path.join(img, 'demo-poster.png'), await shoot(demoPoster(), 1280, 720));
+  const cardTab = await browser.newPage({viewport: {width: 1200, height: 660}});
+  await cardTab.setContent(socialCard());
+  const card = await cardTab.screenshot({type: 'jpeg', quality: 85});
+  await cardTab.close();
+  writeFileSync(path.join(img, 'opengraph-image.jpg'), card);
+  writeFileSync(path.join(img, 'twitter-image.jpg'), card);
+
+  const {poster} = landing.hero.demoVideo;
+  const posterPng = await shoot(demoPoster(), 1280, 720);
+  for (const width of poster.widths) {
+    writeFileSync(path.join(root, 'static', posterFile(poster, width)), await webp(posterPng, width));
+  }
   await browser.close();
   console.log(`Brand images written to ${path.relative(root, img)}/ and static/favicon.ico`);
 }

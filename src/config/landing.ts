@@ -12,7 +12,8 @@ export const landing = {
     demoVideo: {
       src: '/video/demo.webm',
       type: 'video/webm',
-      poster: '/img/demo-poster.png',
+      // static/img/demo-poster-<width>.webp for each width, drawn by `npm run brand-images`.
+      poster: {path: '/img/demo-poster', widths: [480, 720, 1280]},
       captions: '/video/demo.en.vtt',
       title: `${appName} in two minutes: from clone to a paid checkout`,
     },

@@ -8,7 +8,7 @@ export function productJsonLd() {
     '@type': 'Product',
     name: appConfig.appName,
     description: appConfig.appDescription,
-    image: `${siteUrl}/img/opengraph-image.png`,
+    image: `${siteUrl}/img/opengraph-image.jpg`,
     url: `${siteUrl}/`,
     brand: {'@type': 'Brand', name: appConfig.appName},
     offers: appConfig.stripe.plans.map((plan) => ({

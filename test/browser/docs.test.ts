@@ -23,11 +23,11 @@ function backgroundLuminance(page: Page): Promise<number> {
 
 const theme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
 
-/** Opens the search bar with its shortcut, once it has loaded (src/theme/SearchBar.tsx), and types. */
+/** Opens the search bar with its shortcut, which also loads it (src/theme/SearchBar.tsx), and types. */
 async function searchFor(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Control+k');
   const input = page.getByPlaceholder(/search/i).first();
   await input.waitFor();
-  await page.keyboard.press('Control+k');
   await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
   await page.keyboard.type(text);
 }
@@ -86,6 +86,17 @@ describe('docs portal', () => {
       expect(errors).toEqual([]);
     });
 
+    it('shows the other backend\'s code, highlighted, when the reader switches tabs on a page opened directly', async () => {
+      const {page, errors} = await browser().open('/docs/features/database');
+      await page.getByRole('tab', {name: 'Supabase'}).first().click();
+      const panel = page.getByRole('tabpanel').filter({hasText: 'create table public.profiles'});
+      await panel.waitFor();
+      expect(await panel.locator('pre .token.keyword').first().textContent()).toBe('create');
+      await page.getByRole('tab', {name: 'Firebase'}).first().click();
+      await eventually(() => panel.isVisible(), (value) => expect(value).toBe(false));
+      expect(errors).toEqual([]);
+    });
+
     it('opens a shared link with ?backend=supabase on Supabase, in a browser that never chose', async () => {
       const {page} = await browser().open('/docs/tutorials/api-call?backend=supabase');
       await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
@@ -98,6 +109,31 @@ describe('docs portal', () => {
       await page.route('**/*.js', (route) => route.abort());
       await page.goto(siteUrl('/docs/features/payments'));
       expect(await page.getByRole('link', {name: 'Search', exact: true}).getAttribute('href')).toBe('/search');
+    });
+
+    it('turns the link into the search box when the reader points at it or tabs to it', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments');
+      await page.getByRole('link', {name: 'Search', exact: true}).hover();
+      await page.getByPlaceholder(/search/i).first().waitFor();
+
+      const tab = await browser().open('/docs/features/payments');
+      await tab.page.getByRole('link', {name: 'Search', exact: true}).focus();
+      const input = tab.page.getByPlaceholder(/search/i).first();
+      await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
+      await tab.page.keyboard.type('webhook');
+      await tab.page.getByRole('option', {name: /Payments and the Stripe webhook/}).first().waitFor();
+      expect([...errors, ...tab.errors]).toEqual([]);
+    });
+
+    it('marks the searched word on the page a result of the search page opens', async () => {
+      const {page, errors} = await browser().open('/search?q=webhook');
+      await page.locator('a[href^="/docs/features/payments"]').filter({hasText: /webhook/i}).first().click();
+      await page.waitForURL(/\/docs\/features\/payments\?_highlight=webhook/);
+      await eventually(
+        () => page.locator('article mark').allTextContents(),
+        (marks) => expect(marks.map((mark) => mark.toLowerCase())).toContain('webhook'),
+      );
+      expect(errors).toEqual([]);
     });
 
     it('lists the payments page for "webhook" on the search page', async () => {
@@ -140,7 +176,8 @@ describe('docs portal', () => {
   });
 
   describe('code blocks', () => {
-    // Prism loads with the first code block, not with the landing page (src/plugins/prismOnDemand).
+    // Prism is in no page's bundle (src/plugins/prismOnDemand); the browser loads it only to
+    // highlight code a client-side navigation brought (src/theme/CodeBlock/Content).
     it('highlight shell commands on a docs page reached from the landing page', async () => {
       const {page, errors} = await browser().open('/');
       await page.getByRole('link', {name: 'Documentation'}).click();
@@ -153,6 +190,18 @@ describe('docs portal', () => {
         return {npm: getComputedStyle(npm).color, text: getComputedStyle(pre).color};
       });
       expect(colours.npm).not.toBe(colours.text);
+      expect(errors).toEqual([]);
+    });
+
+    it('wrap long lines with the word-wrap button on a small screen, on a page opened directly', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments', {width: 390, height: 800});
+      const block = page.locator('.theme-code-block').filter({has: page.getByRole('button', {name: /word wrap/i})}).first();
+      await block.hover();
+      const code = block.locator('pre');
+      const scrolls = () => code.evaluate((pre) => pre.scrollWidth > pre.clientWidth);
+      expect(await scrolls()).toBe(true);
+      await block.getByRole('button', {name: /word wrap/i}).click();
+      await eventually(scrolls, (value) => expect(value).toBe(false));
       expect(errors).toEqual([]);
     });
 
@@ -223,12 +272,27 @@ describe('docs portal', () => {
       expect(box!.y + box!.height).toBeGreaterThan(0);
     });
 
-    it('fills the width of a small screen when opened', async () => {
-      const {page} = await browser().open('/docs/features/payments', {width: 390, height: 800});
-      await page.getByRole('button', {name: /toggle navigation bar/i}).click();
+    it('fills the width of a small screen when opened, with every item and its icon, and opens again once closed', async () => {
+      const {page, errors} = await browser().open('/docs/features/payments', {width: 390, height: 800});
+      const toggle = page.getByRole('button', {name: /toggle navigation bar/i});
+      await toggle.click();
       const panel = page.locator('.navbar-sidebar');
       await eventually(async () => (await panel.boundingBox())?.width, (value) => expect(value).toBe(390));
       await page.getByRole('link', {name: 'Payments', exact: true}).last().waitFor();
+      const links = panel.locator('.theme-doc-sidebar-menu a.menu__link');
+      expect(await links.count()).toBeGreaterThan(45);
+      const withoutIcon = await links.evaluateAll((elements) =>
+        elements.filter((element) => getComputedStyle(element, '::before').maskImage === 'none').map((element) => element.textContent),
+      );
+      expect(withoutIcon).toEqual([]);
+
+      await panel.getByRole('button', {name: /close navigation bar/i}).click();
+      await eventually(() => panel.isVisible(), (value) => expect(value).toBe(false));
+      await toggle.click();
+      await eventually(async () => (await panel.boundingBox())?.x, (value) => expect(value).toBe(0));
+      await panel.getByRole('link', {name: 'Emails', exact: true}).click();
+      await page.waitForURL(/\/docs\/features\/emails$/);
+      expect(errors).toEqual([]);
     });
   });
 });

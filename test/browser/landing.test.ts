@@ -23,7 +23,6 @@ describe('the landing page in Chromium', () => {
     expect(await page.getByRole('link', {name: 'Watch Demo'}).count()).toBe(2);
     const video = page.locator('video#demo');
     expect(await video.getAttribute('preload')).toBe('none');
-    expect(await video.getAttribute('poster')).toBe(landing.hero.demoVideo.poster);
     expect(await page.getByRole('list', {name: 'Makers who use it'}).getByRole('img').count()).toBe(5);
     await page.getByRole('img', {name: 'Rated 5 out of 5'}).waitFor();
     await page.getByText(landing.testimonials.claim).waitFor();
@@ -78,6 +77,38 @@ describe('the landing page in Chromium', () => {
       return !video.paused && video.currentTime > 0 && video.duration > 10;
     });
     expect(await page.locator('video#demo track[kind="captions"]').getAttribute('src')).toBe(landing.hero.demoVideo.captions);
+    expect(errors).toEqual([]);
+  });
+
+  it.each([
+    ['a phone', 390, 844],
+    ['a laptop', 1280, 800],
+  ])('shows the demo poster on %s as one WebP, wide enough to be sharp and no wider than it needs, fetched first', async (_name, width, height) => {
+    const {page, errors, requests} = await browser().open('/', {width, height});
+    const poster = page.locator('img[src^="/img/demo-poster-"]');
+    await poster.waitFor();
+    expect(await poster.getAttribute('fetchpriority')).toBe('high');
+    expect(await poster.getAttribute('loading')).toBe('eager');
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[src^="/img/demo-poster-"]')!.complete);
+    const shown = await poster.evaluate((image: HTMLImageElement) => ({
+      file: new URL(image.currentSrc).pathname,
+      needed: image.getBoundingClientRect().width * window.devicePixelRatio,
+    }));
+    expect(shown.file).toMatch(/^\/img\/demo-poster-\d+\.webp$/);
+    // The file's own width in pixels, not the width the srcset makes it stand for.
+    const pixels = await page.evaluate(async (src) => {
+      const image = new Image();
+      image.src = src;
+      await image.decode();
+      return image.naturalWidth;
+    }, shown.file);
+    expect(pixels).toBeGreaterThanOrEqual(shown.needed);
+    const wideEnough = landing.hero.demoVideo.poster.widths.filter((candidate) => candidate >= shown.needed);
+    expect(pixels).toBe(Math.min(...wideEnough));
+    // The poster under the video is what the visitor sees: the video covers it exactly.
+    const [image, video] = await Promise.all([poster.boundingBox(), page.locator('video#demo').boundingBox()]);
+    expect(image).toEqual(video);
+    expect(requests.filter((url) => url.includes('/img/demo-poster-'))).toHaveLength(1);
     expect(errors).toEqual([]);
   });
 

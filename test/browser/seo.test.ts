@@ -46,12 +46,12 @@ describe('search engines and sharing', () => {
     expect(await page.title()).toContain(appConfig.appName);
     expect(await meta('meta[name="description"]')).toBe(appConfig.appDescription);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${productionUrl}/`);
-    expect(await meta('meta[property="og:image"]')).toBe(`${productionUrl}/img/opengraph-image.png`);
+    expect(await meta('meta[property="og:image"]')).toBe(`${productionUrl}/img/opengraph-image.jpg`);
     expect(await meta('meta[property="og:image:width"]')).toBe('1200');
     expect(await meta('meta[property="og:image:height"]')).toBe('660');
     expect(await meta('meta[property="og:url"]')).toBe(`${productionUrl}/`);
     expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image');
-    expect(await meta('meta[name="twitter:image"]')).toBe(`${productionUrl}/img/twitter-image.png`);
+    expect(await meta('meta[name="twitter:image"]')).toBe(`${productionUrl}/img/twitter-image.jpg`);
   });
 
   it('describes the product in JSON-LD: both offers in USD and a 4.8 rating from 12', async () => {
@@ -69,20 +69,18 @@ describe('search engines and sharing', () => {
   it('preloads the logo, the social image and the manifest, and links the icons', async () => {
     const {page} = await browser().open('/');
     const preloads = await page.locator('link[rel="preload"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(preloads).toEqual(expect.arrayContaining(['/img/logo.png', '/img/opengraph-image.png', '/manifest.webmanifest']));
+    expect(preloads).toEqual(expect.arrayContaining(['/img/logo.png', '/img/opengraph-image.jpg', '/manifest.webmanifest']));
     expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
     expect(await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')).toBe('/img/apple-icon.png');
     const manifest = JSON.parse((await fetchBuffer('/manifest.webmanifest')).body.toString('utf8'));
     expect(manifest).toMatchObject({name: appConfig.appName, theme_color: appConfig.themeColor});
   });
 
-  it('serves the logo, icons and 1200x660 social images of §2', async () => {
+  it('serves the logo and icons of §2', async () => {
     const sizes: Record<string, [number, number]> = {
       '/img/logo.png': [512, 512],
       '/img/icon.png': [512, 512],
       '/img/apple-icon.png': [180, 180],
-      '/img/opengraph-image.png': [1200, 660],
-      '/img/twitter-image.png': [1200, 660],
     };
     for (const [file, [width, height]] of Object.entries(sizes)) {
       const {status, body} = await fetchBuffer(file);
@@ -95,13 +93,48 @@ describe('search engines and sharing', () => {
     expect([...favicon.body.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
   });
 
-  it('loads images lazily with async decoding unless one says otherwise', async () => {
+  it.each(['/', '/docs/features/payments'])(
+    'names 1200x660 social images on %s that networks accept and that stay light to preload (≤ 60 KB)',
+    async (path) => {
+      const {page} = await browser().open(path);
+      const urls = await page
+        .locator('meta[property="og:image"], meta[name="twitter:image"]')
+        .evaluateAll((tags) => tags.map((tag) => tag.getAttribute('content')!));
+      expect(urls).toHaveLength(2);
+      for (const url of urls) {
+        expect(url.startsWith(`${productionUrl}/`)).toBe(true);
+        const file = url.slice(productionUrl.length);
+        const {status, type, body} = await fetchBuffer(file);
+        expect({file, status, type}).toEqual({file, status: 200, type: expect.stringMatching(/^image\/(jpeg|png)$/)});
+        expect(body.length).toBeLessThanOrEqual(60 * 1024);
+        const size = await page.evaluate(async (src) => {
+          const image = new Image();
+          image.src = src;
+          await image.decode();
+          return [image.naturalWidth, image.naturalHeight];
+        }, file);
+        expect({file, size}).toEqual({file, size: [1200, 660]});
+      }
+    },
+  );
+
+  it('loads images lazily with async decoding unless one says otherwise (the demo poster, the first thing painted)', async () => {
     const {page} = await browser().open('/');
     const images = await page.locator('main img').evaluateAll((nodes) =>
-      nodes.map((node) => ({src: node.getAttribute('src'), loading: node.getAttribute('loading'), decoding: node.getAttribute('decoding')})),
+      nodes.map((node) => ({
+        src: node.getAttribute('src'),
+        loading: node.getAttribute('loading'),
+        decoding: node.getAttribute('decoding'),
+        fetchpriority: node.getAttribute('fetchpriority'),
+      })),
     );
-    expect(images.length).toBeGreaterThanOrEqual(5);
-    for (const image of images) expect(image).toEqual({src: image.src, loading: 'lazy', decoding: 'async'});
+    expect(images.length).toBeGreaterThanOrEqual(6);
+    const isPoster = (image: {src: string | null}) => /^\/img\/demo-poster-/.test(image.src ?? '');
+    const [poster, ...rest] = images.filter(isPoster);
+    expect(rest).toEqual([]);
+    const others = images.filter((image) => !isPoster(image));
+    expect(poster).toEqual({src: expect.stringMatching(/^\/img\/demo-poster-\d+\.webp$/), loading: 'eager', decoding: 'async', fetchpriority: 'high'});
+    for (const image of others) expect(image).toEqual({src: image.src, loading: 'lazy', decoding: 'async', fetchpriority: null});
   });
 
   it.each(['/error', '/signin', '/admin'])('keeps %s out of search indexes', async (path) => {

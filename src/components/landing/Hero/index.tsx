@@ -43,9 +43,7 @@ export default function Hero({
           claim={testimonials.claim}
         />
       </div>
-      <div className={styles.video}>
-        <DemoVideo {...content.demoVideo} />
-      </div>
+      <DemoVideo {...content.demoVideo} />
       <div className={styles.integrations}>
         <p className={styles.integrationsTitle}>Works with the services you already trust</p>
         <ul className={styles.integrationList}>

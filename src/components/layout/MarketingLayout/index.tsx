@@ -2,8 +2,8 @@ import React, {type ReactNode} from 'react';
 import ErrorBoundary from '@docusaurus/ErrorBoundary';
 import Head from '@docusaurus/Head';
 import {PageMetadata, SkipToContentFallbackId} from '@docusaurus/theme-common';
+import {PluginHtmlClassNameProvider} from '@docusaurus/theme-common/internal';
 import ErrorPageContent from '@theme/ErrorPageContent';
-import LayoutProvider from '@theme/Layout/Provider';
 import SkipToContent from '@theme/SkipToContent';
 import {siteUrl} from '../../../seo/siteUrl';
 import Footer from '../../landing/Footer';
@@ -20,15 +20,19 @@ export interface MarketingLayoutProps {
 
 /**
  * The theme's Layout with the landing page's own header and footer in place
- * of the docs navbar: same providers, same skip link, same error boundary.
+ * of the docs navbar: same skip link, same error boundary. Of the theme
+ * Layout's providers it keeps only the one that marks <html> with the page's
+ * plugin: the others (colour mode, navbar, announcement bar, scroll, docs
+ * version) serve the docs' navbar and sidebar, which these pages do not show,
+ * and cost the landing page ~4 KB of script.
  */
 export default function MarketingLayout({title, description, noIndex, children}: MarketingLayoutProps) {
   return (
-    <LayoutProvider>
+    <PluginHtmlClassNameProvider>
       <PageMetadata title={title} description={description} />
       <Head>
         <html className="marketing" />
-        <meta name="twitter:image" content={`${siteUrl}/img/twitter-image.png`} />
+        <meta name="twitter:image" content={`${siteUrl}/img/twitter-image.jpg`} />
         {noIndex && <meta name="robots" content="noindex, nofollow" />}
       </Head>
       <SkipToContent />
@@ -37,6 +41,6 @@ export default function MarketingLayout({title, description, noIndex, children}:
         <ErrorBoundary fallback={(params) => <ErrorPageContent {...params} />}>{children}</ErrorBoundary>
       </main>
       <Footer />
-    </LayoutProvider>
+    </PluginHtmlClassNameProvider>
   );
 }

@@ -1,9 +1,63 @@
-import {Prism} from 'prism-react-renderer';
-import prismIncludeLanguages from '@theme/prism-include-languages';
-import Content from '@theme-original/CodeBlock/Content';
+import React, {lazy, Suspense, useState} from 'react';
+import clsx from 'clsx';
+import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
+import useIsBrowser from '@docusaurus/useIsBrowser';
+import {usePrismTheme} from '@docusaurus/theme-common';
+import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
+import type {Props} from '@theme/CodeBlock/Content';
+// The classic theme's own classes for the <pre> and <code>, so both look as its highlighted ones.
+import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 
-// What the classic theme's client module did for every page, done here for
-// pages that show code (see src/plugins/prismOnDemand).
-prismIncludeLanguages(Prism);
+// Prism (~45 KB gzipped with its languages) and the tokenizing: only the server and client-side
+// navigations need them. The server renders without a Suspense boundary and waits for them.
+const Highlighted = lazy(() => import('./Highlighted'));
 
-export default Content;
+/** The `<pre>` the highlighted code sits in, as the classic theme draws it. */
+function usePreProps(className: string | undefined) {
+  const {metadata, wordWrap} = useCodeBlockContext();
+  return {
+    ref: wordWrap.codeBlockRef,
+    // The theme's own <pre>, which keyboard users can focus to scroll.
+    tabIndex: 0,
+    className: clsx(className, 'prism-code', `language-${metadata.language}`, styles.codeBlock, 'thin-scrollbar'),
+    style: usePrismTheme().plain,
+  };
+}
+
+/**
+ * The server's highlighted code, kept as it is: React hydrates the <pre> but
+ * not its children (`dangerouslySetInnerHTML`), and never rewrites them since
+ * the HTML given never changes. So a page loaded from the server runs no
+ * Prism at all.
+ */
+function ServerHighlighted({className}: Props) {
+  return <pre {...usePreProps(className)} dangerouslySetInnerHTML={{__html: ''}} suppressHydrationWarning />;
+}
+
+/** The code in plain colours, for the moment Prism takes to load after a client-side navigation. */
+function Plain({className}: Props) {
+  const {metadata} = useCodeBlockContext();
+  return (
+    <pre {...usePreProps(className)}>
+      <code className={styles.codeBlockLines}>{metadata.code}</code>
+    </pre>
+  );
+}
+
+/**
+ * A code block's content. Highlighted on the server; in the browser, kept as
+ * the server drew it when the page is hydrated, and highlighted by Prism,
+ * loaded then, when the reader arrives by a client-side navigation.
+ */
+export default function Content(props: Props) {
+  const isBrowser = useIsBrowser();
+  // Decided once: `isBrowser` turns true right after hydration, and the server's HTML must stay.
+  const [hydrating] = useState(() => ExecutionEnvironment.canUseDOM && !isBrowser);
+  if (!ExecutionEnvironment.canUseDOM) return <Highlighted {...props} />;
+  if (hydrating) return <ServerHighlighted {...props} />;
+  return (
+    <Suspense fallback={<Plain {...props} />}>
+      <Highlighted {...props} />
+    </Suspense>
+  );
+}
