@@ -69,7 +69,7 @@ const config = {
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
   staticDirectories: ['static', writeStaticFiles(path.join(__dirname, '.generated', 'static'))],
 
-  clientModules: ['./src/clientModules/tracking.ts'],
+  clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts'],
 
   plugins: [
     // First: its <head> script must run before any other script reads the address.

@@ -9,7 +9,7 @@ import {BACKENDS} from '../../src/components/docs/backends';
 import {ROUTES} from '../../src/config';
 import {builtPages, sitemapPaths} from '../support/builtPages';
 import {axeViolations} from './axe';
-import {eventually, useBrowser} from './helpers';
+import {eventually, siteUrl, useBrowser} from './helpers';
 
 /** Routes a visitor reaches that the sitemap leaves out (noindex); /admin and /finish-sign-in send a signed-out visitor on. */
 const OUTSIDE_SITEMAP = [ROUTES.signIn, ROUTES.error, ROUTES.leaderboard];
@@ -33,6 +33,8 @@ describe('accessibility (axe-core): no violation of any impact', () => {
   it.each(pages)('$url (tabs: $tabs)', async ({url, tabs}) => {
     const {page, errors} = await browser().open(url);
     try {
+      // The dashboard sends a signed-out visitor home once sign-in has answered: check where they stay.
+      if (url === ROUTES.dashboard) await page.waitForURL(siteUrl(ROUTES.home));
       expect(await axeViolations(page)).toEqual([]);
       if (tabs) {
         // Every tab group on the page follows the one choice. Only the tab groups changed, and axe
@@ -47,6 +49,29 @@ describe('accessibility (axe-core): no violation of any impact', () => {
       expect(errors).toEqual([]);
     } finally {
       // A hundred pages: close each one rather than keep them all open until the end.
+      await page.context().close();
+    }
+  });
+
+  it('shows the bar of a slow navigation with nothing for axe to find', async () => {
+    let slow = false;
+    const {page, errors} = await browser().open('/', {
+      prepare: async (context) => {
+        await context.route('**/*.js', async (route) => {
+          if (slow) await new Promise((resolve) => setTimeout(resolve, 2000));
+          await route.continue();
+        });
+      },
+    });
+    try {
+      // The next page's script arrives late, so the theme shows its progress bar (nprogress).
+      slow = true;
+      await page.getByRole('contentinfo').getByRole('link', {name: 'Terms of Service'}).click();
+      await page.locator('#nprogress .bar').waitFor();
+      expect(await axeViolations(page, {within: '#nprogress'})).toEqual([]);
+      await page.waitForURL(siteUrl(ROUTES.terms));
+      expect(errors).toEqual([]);
+    } finally {
       await page.context().close();
     }
   });
