@@ -22,16 +22,10 @@ import {stripeWebhook} from './webhooks/stripe';
  * The worker: payments, webhooks, repository access, leads and the analytics proxy, routed by
  * Hono (small, typed, made for Workers). The scheduled handler drains the outbox.
  */
-// Every route, mounted twice below: at the worker's root (the worker on its own origin) and under
-// SAME_ORIGIN_PREFIX (the worker on the site's origin).
+// The routes the browser calls, mounted twice below: at the worker's root (the worker on its own
+// origin) and under SAME_ORIGIN_PREFIX (the worker on the site's origin).
 const api = new Hono<AppEnv>();
-
-// Webhooks read their own raw bodies with their own limits.
-api.route(API_PATHS.stripeWebhook, stripeWebhook);
-api.route(API_PATHS.mailgunWebhook, mailgunWebhook);
-
-const smallBodies = bodyLimit({maxSize: 16 * 1024});
-api.use('*', (c, next) => (isWebhook(c.req.path) ? next() : smallBodies(c, next)));
+api.use('*', bodyLimit({maxSize: 16 * 1024}));
 api.route(API_PATHS.plausible, analyticsRoutes);
 api.route('/', paymentRoutes);
 api.route('/', accessRoutes);
@@ -52,14 +46,14 @@ app.use('*', async (c, next) => {
   })(c, next);
 });
 app.use('*', sameOrigin);
+// Webhooks, once, at their own paths (already under /api): registered before the mounts, they
+// answer before the body limit runs, and read their own raw bodies with their own limits.
+app.route(API_PATHS.stripeWebhook, stripeWebhook);
+app.route(API_PATHS.mailgunWebhook, mailgunWebhook);
 app.route(SAME_ORIGIN_PREFIX, api);
 app.route('/', api);
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));
 app.onError(onError);
-
-function isWebhook(path: string): boolean {
-  return path.endsWith(API_PATHS.stripeWebhook) || path.endsWith(API_PATHS.mailgunWebhook);
-}
 
 export default {
   fetch: app.fetch,
