@@ -3,6 +3,7 @@ import {checkoutPriceId, featuredPlan} from '../config';
 import {useAuthClient} from './auth/AuthContext';
 import {trackCheckoutClicked} from './tracking/pixel';
 import {useApiClient} from './useApiClient';
+import {messageOf} from './errorMessage';
 
 export interface CheckoutOptions {
   /** A plan's price id (it names the plan; the worker's Stripe key decides the mode); the featured plan's when absent. */
@@ -45,7 +46,7 @@ export function useCheckout({onError}: CheckoutReporting) {
       redirect(url);
     } catch (error) {
       console.error('Checkout failed:', error);
-      onError(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      onError(`Error: ${messageOf(error)}`);
     } finally {
       setLoading(false);
     }

@@ -3,6 +3,7 @@ import {isNotAdmin, type ActionAnswer} from '../../../lib/adminApi';
 import {answerText} from './format';
 import {NotAdminContext} from './useAdminData';
 import styles from './styles.module.css';
+import {messageOf} from '../../../lib/errorMessage';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -26,7 +27,7 @@ export function useAction() {
         setOutcome({ok: true, text: answerText((await action()) ?? null, done)});
       } catch (error) {
         if (isNotAdmin(error)) notAdmin();
-        setOutcome({ok: false, text: error instanceof Error ? error.message : String(error)});
+        setOutcome({ok: false, text: messageOf(error)});
       } finally {
         setBusy(false);
         after?.();

@@ -4,6 +4,7 @@ import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
+import {messageOf} from '../../../lib/errorMessage';
 
 /**
  * Told when the worker answers 403 ADMIN_ONLY: the console then shows "not an admin" and no
@@ -37,7 +38,7 @@ export function useAdminData<T>(load: (api: AdminApi) => Promise<T>): Loaded<T> 
       (error: unknown) => {
         if (call !== latest.current) return;
         if (isNotAdmin(error)) notAdmin();
-        setState({loading: false, error: error instanceof Error ? error.message : String(error)});
+        setState({loading: false, error: messageOf(error)});
       },
     );
   }, [api, load, notAdmin]);

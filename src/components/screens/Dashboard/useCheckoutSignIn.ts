@@ -6,6 +6,7 @@ import {useAuth} from '../../../lib/auth/AuthContext';
 import {clearCheckoutSession, readCheckoutSession} from '../../../lib/checkoutSession';
 import {useApiClient} from '../../../lib/useApiClient';
 import {useSnackbar} from '../../shared/Snackbar';
+import {messageOf} from '../../../lib/errorMessage';
 
 /** The worker's answers that send the buyer to sign in with the purchase e-mail instead. */
 const SIGN_IN_INSTEAD = ['SIGN_IN_REQUIRED', 'SESSION_USED'];
@@ -62,7 +63,7 @@ export function useCheckoutSignIn(): boolean {
           history.replace(appConfig.auth.loginUrl);
           return;
         }
-        snackbar.show(`Error: ${error instanceof Error ? error.message : String(error)}`);
+        snackbar.show(`Error: ${messageOf(error)}`);
         setWorking(false);
       }
     })();

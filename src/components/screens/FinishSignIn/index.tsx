@@ -8,6 +8,7 @@ import {forgetEmail, rememberedEmail} from '../../../lib/auth/emailLink';
 import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
+import {messageOf} from '../../../lib/errorMessage';
 
 /** Where an e-mail sign-in link returns (§2): confirms the link, then goes to the callback URL. */
 export default function FinishSignIn() {
@@ -48,7 +49,7 @@ export default function FinishSignIn() {
         history.replace(returnPath(new URL(url).search));
       } catch (error) {
         console.error('Finishing the sign-in link failed:', error);
-        setFailure(error instanceof Error ? error.message : String(error));
+        setFailure(messageOf(error));
       }
     })();
   }, [ready, client, history]);

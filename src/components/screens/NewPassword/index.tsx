@@ -9,6 +9,7 @@ import RequireAuth from '../../layout/RequireAuth';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
 import {useSnackbar} from '../../shared/Snackbar';
+import {messageOf} from '../../../lib/errorMessage';
 
 /**
  * A signed-in user chooses a new password. Supabase's reset link ends here (signed in by the link
@@ -48,7 +49,7 @@ function NewPasswordForm() {
       history.replace(returnPath(search));
     } catch (error) {
       console.error('Saving the new password failed:', error);
-      setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(messageOf(error));
       setSaving(false);
     }
   }

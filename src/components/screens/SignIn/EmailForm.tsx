@@ -4,6 +4,7 @@ import {authCardStyles as styles} from '../../layout/AuthCard';
 import AuthField from '../../layout/AuthCard/AuthField';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
+import {messageOf} from '../../../lib/errorMessage';
 
 /** What the form is for: signing in (a password or a magic link), a new account, or a reset. */
 export type EmailFormMode = 'sign-in' | 'register' | 'reset';
@@ -72,7 +73,7 @@ export default function EmailForm({mode, ready, onSubmit}: EmailFormProps) {
       await onSubmit(action, email.value.trim(), password?.value ?? '');
     } catch (error) {
       console.error(`The ${action} step failed:`, error);
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure(messageOf(error));
     } finally {
       setRunning(null);
     }

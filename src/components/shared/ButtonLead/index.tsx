@@ -7,6 +7,7 @@ import {createApiClient} from '../../../lib/api';
 import {useSiteSettings} from '../../../lib/SiteSettingsContext';
 import Spinner from '../Spinner';
 import styles from './styles.module.css';
+import {messageOf} from '../../../lib/errorMessage';
 
 export interface ButtonLeadProps {
   /** The label, placeholder, button and the two success messages. */
@@ -54,7 +55,7 @@ export default function ButtonLead({copy = landingExtras.lead, onSaved, classNam
       setState({kind: 'saved', stored});
       onSaved?.({email: address, stored});
     } catch (error) {
-      setState({kind: 'failed', message: error instanceof Error ? error.message : String(error)});
+      setState({kind: 'failed', message: messageOf(error)});
     }
   }
 
