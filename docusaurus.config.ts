@@ -3,6 +3,7 @@ import {config as loadEnv} from 'dotenv';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {appConfig, ROUTES} from './src/config';
+import {GENERATED_STATIC_DIR} from './src/buildTime/generatedStatic';
 import {parseSiteSettings} from './src/buildTime/siteSettings';
 import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
 import {siteUrl} from './src/seo/siteUrl';
@@ -67,7 +68,7 @@ const config = {
   },
 
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
-  staticDirectories: ['static', writeStaticFiles(path.join(__dirname, '.generated', 'static'))],
+  staticDirectories: ['static', writeStaticFiles(GENERATED_STATIC_DIR)],
 
   clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts'],
 

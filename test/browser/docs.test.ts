@@ -255,6 +255,19 @@ describe('docs portal', () => {
         elements.filter((element) => getComputedStyle(element, '::before').maskImage === 'none').map((element) => element.textContent),
       );
       expect(withoutIcon).toEqual([]);
+      // Each icon is a file the page fetches (src/buildTime/sidebarIcon.ts): every one is there.
+      const icons = await links.evaluateAll((elements) => [
+        ...new Set(elements.map((element) => /url\("?([^")]+)"?\)/.exec(getComputedStyle(element, '::before').maskImage)![1])),
+      ]);
+      expect(icons.length).toBeGreaterThan(30);
+      for (const icon of icons) {
+        const response = await page.request.get(icon);
+        expect({icon, status: response.status(), type: response.headers()['content-type']}).toEqual({
+          icon,
+          status: 200,
+          type: expect.stringMatching(/^image\/svg\+xml/),
+        });
+      }
       const current = sidebar.locator('a[aria-current="page"]');
       expect(await current.textContent()).toBe('Payments');
       expect(await current.getAttribute('class')).toContain('menu__link--active');
