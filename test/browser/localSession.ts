@@ -82,6 +82,15 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
         workerCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
       }
     });
+    // A worker call that fails in the browser (a refused preflight, a dropped connection) fails
+    // the test anyway through the console; this adds what the worker printed, to say why.
+    page.on('requestfailed', (request) => {
+      // ERR_ABORTED: the page went elsewhere first, which is no failure of the worker's.
+      if (!request.url().startsWith(running().apiBase) || request.failure()?.errorText === 'net::ERR_ABORTED') return;
+      const path = new URL(request.url()).pathname;
+      const printed = running().output().split('\n').filter((line) => line.includes(path)).slice(-6);
+      errors.push(`${request.method()} ${path} failed (${request.failure()?.errorText}); the worker printed:\n${printed.join('\n')}`);
+    });
     await goto(page, path);
     return {page, errors, workerCalls};
   }
