@@ -11,8 +11,8 @@ import {builtPages, sitemapPaths} from '../support/builtPages';
 import {axeViolations} from './axe';
 import {eventually, siteUrl, useBrowser} from './helpers';
 
-/** Routes a visitor reaches that the sitemap leaves out (noindex); /admin and /finish-sign-in send a signed-out visitor on. */
-const OUTSIDE_SITEMAP = [ROUTES.signIn, ROUTES.error, ROUTES.leaderboard];
+/** Routes a visitor reaches that the sitemap leaves out (noindex, like the docs' search page); /admin and /finish-sign-in send a signed-out visitor on. */
+const OUTSIDE_SITEMAP = [ROUTES.signIn, ROUTES.error, ROUTES.leaderboard, '/search'];
 
 const dir = process.env.TEST_SITE_DIR!;
 const files = new Map(builtPages(dir).map((page) => [page.url, page.file]));

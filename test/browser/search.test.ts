@@ -5,6 +5,7 @@
  */
 import {docsTitles} from '../support/docsTitles';
 import {SEARCH_QUESTIONS} from '../support/searchQuestions';
+import {axeViolations} from './axe';
 import {useBrowser} from './helpers';
 import {ask, focusSearchBar, pageTitleOf, watchSearchWorker} from './searchBar';
 
@@ -72,5 +73,32 @@ describe('docs search', () => {
     const input = await focusSearchBar(page);
     await ask(page, input, 'kubernetes helm');
     expect(await page.getByRole('listbox').getByRole('link', {name: 'Payments'}).getAttribute('href')).toBe('/docs/1.0/features/payments');
+  });
+
+  it('lists the matching pages on the search page, inside its main landmark', async () => {
+    const {page, errors} = await open('/search?q=chargebacks');
+    const main = page.getByRole('main');
+    await main.getByRole('heading', {name: 'Search results for "chargebacks"', level: 1}).waitFor();
+    await main.getByText(/documents? found$/).waitFor();
+    expect(await main.getByRole('heading', {level: 2}).allInnerTexts()).toContain('Payments and the Stripe webhook');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('says on the search page when nothing matches, and offers the most visited pages, reachable by Tab', async () => {
+    const {page, errors} = await open('/search?q=kubernetes%20helm');
+    const status = page.getByRole('main').getByRole('status');
+    await status.getByText('No results for “kubernetes helm”.').waitFor();
+    expect(await status.getByRole('link').allInnerTexts()).toEqual(['Get started', 'Payments', 'Deployment']);
+    expect(await axeViolations(page)).toEqual([]);
+    // From the search field, Tab reaches the first offered page; Enter opens it.
+    const first = status.getByRole('link', {name: 'Get started'});
+    const focused = () => first.evaluate((link) => link === document.activeElement);
+    await page.getByRole('searchbox', {name: 'Search'}).focus();
+    for (let step = 0; step < 5 && !(await focused()); step++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/docs$/);
+    expect(errors).toEqual([]);
   });
 });
