@@ -58,7 +58,15 @@ function watch(auth: AuthClient) {
   return {
     reports,
     async report(n: number) {
-      while (reports.length < n) await new Promise<void>((resolve) => (wake = resolve));
+      // Say what did come, rather than let jest's timeout say only that something did not.
+      const deadline = Date.now() + 8000;
+      while (reports.length < n) {
+        if (Date.now() > deadline) throw new Error(`Waited 8 s for report ${n}; reports so far: ${JSON.stringify(reports)}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 250);
+        });
+      }
       return reports[n - 1];
     },
   };
@@ -292,6 +300,9 @@ describe('signInWithCheckoutToken', () => {
     const token = supabase.issueCheckoutAccessToken(uniqueEmail(), {expiresIn: 2});
     const auth = newClient();
     const watcher = watch(auth);
+    // The first report (nobody) must come before signing in: if the sign-in wins the race, the
+    // first report is already the buyer, and the same user's sign-in event is never reported again.
+    await watcher.report(1);
     await auth.signInWithCheckoutToken(token);
     await watcher.report(2);
 
@@ -301,7 +312,7 @@ describe('signInWithCheckoutToken', () => {
     await expect(auth.idToken()).rejects.toThrow('Invalid Refresh Token: Refresh Token Not Found');
     expect(await watcher.report(3)).toBeNull();
     await expect(auth.idToken()).resolves.toBeNull();
-    // It waits out a real 2 s expiry; a busy CI runner needs more than jest's default 5 s around it.
+    // It waits out a real 2 s expiry, more than half of jest's default 5 s on its own.
   }, 15_000);
 
   it.each([
