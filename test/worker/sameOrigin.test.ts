@@ -2,15 +2,27 @@
  * The worker on the site's own origin (SAME_ORIGIN=true): every route under /api, nothing outside
  * it, and the anti-forgery cookie-to-header check on every call that changes something (§7).
  */
+import http from 'node:http';
+import {listen, type RunningServer} from '../../scripts/support/listen';
 import {PRICE_ADVANCED, SITE_ORIGIN, startStack, type Stack, stripeEvent, uniqueEmail} from './stack';
 
 let stack: Stack;
 let separate: Stack;
+let plausible: RunningServer;
+const plausibleEvents: string[] = [];
 beforeAll(async () => {
-  [stack, separate] = await Promise.all([startStack({SAME_ORIGIN: 'true'}), startStack()]);
+  plausible = await listen(
+    http.createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      if (request.url === '/api/event') plausibleEvents.push(body);
+      response.writeHead(202, {'content-type': 'text/plain'}).end('ok');
+    }),
+  );
+  [stack, separate] = await Promise.all([startStack({SAME_ORIGIN: 'true', PLAUSIBLE_HOST: plausible.url}), startStack()]);
 });
 afterAll(async () => {
-  await Promise.all([stack.stop(), separate.stop()]);
+  await Promise.all([stack.stop(), separate.stop(), plausible.close()]);
 });
 
 /** The token a browser would hold after its first call: the worker's Set-Cookie. */
@@ -78,6 +90,13 @@ describe('the worker on the site’s origin', () => {
     expect(response.status).toBe(200);
     // Unsigned is still refused, by the signature check rather than the token.
     expect((await stack.deliver(event, {signature: null})).status).toBe(400);
+  });
+
+  test("passes Plausible's events on without a token: its script cannot send one", async () => {
+    const event = JSON.stringify({n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'});
+    const response = await stack.call('/api/plausible/api/event', {body: JSON.parse(event), headers: {'cf-connecting-ip': '192.0.2.63'}});
+    expect(response.status).toBe(202);
+    expect(plausibleEvents).toContain(event);
   });
 
   test('answers nothing outside /api: those paths are the site’s', async () => {

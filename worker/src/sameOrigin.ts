@@ -16,7 +16,7 @@ import {settingsOf} from './settings';
  *   must echo the `XSRF-TOKEN` cookie in the `X-XSRF-TOKEN` header, which only a page of this
  *   origin can read. Today no route trusts a cookie (callers prove who they are with a bearer
  *   token that a forged request cannot carry), so this is the second lock, kept for the day one
- *   does. Webhooks are exempt: servers call them, and they prove themselves with a signature.
+ *   does. Webhooks and Plausible's event are exempt (NO_TOKEN_ASKED says why).
  *
  * On the worker's own origin (the default), none of this applies: the site cannot read the
  * worker's cookies there, and CORS admits the site's origin only.
@@ -33,7 +33,7 @@ export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const held = cookie && TOKEN.test(cookie) ? cookie : undefined;
   const secure = new URL(settingsOf(c.env).siteOrigin).protocol === 'https:';
   const token = held ?? newToken();
-  if (changesSomething(c.req.method) && !SIGNED_BY_SENDER.some((webhook) => path === webhook)) {
+  if (changesSomething(c.req.method) && !NO_TOKEN_ASKED.includes(path)) {
     const echoed = c.req.header(XSRF_HEADER);
     if (!held || !echoed || !(await sameToken(held, echoed))) {
       throw new HttpError(
@@ -49,7 +49,13 @@ export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
-const SIGNED_BY_SENDER: string[] = [API_PATHS.stripeWebhook, API_PATHS.mailgunWebhook];
+/**
+ * Calls that cannot echo the token, and need not:
+ * - webhooks: servers call them, and they prove themselves with a signature;
+ * - Plausible's event: its script posts it without our header. It carries no identity and changes
+ *   nothing of ours, and a page on another site could as well post the same event to Plausible.
+ */
+const NO_TOKEN_ASKED: string[] = [API_PATHS.stripeWebhook, API_PATHS.mailgunWebhook, `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}/api/event`];
 
 const changesSomething = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
 
