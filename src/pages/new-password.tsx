@@ -1,10 +1,11 @@
 import React from 'react';
+import {appConfig} from '../config';
 import MarketingLayout from '../components/layout/MarketingLayout';
 import NewPassword from '../components/screens/NewPassword';
 
 export default function NewPasswordPage() {
   return (
-    <MarketingLayout title="Choose a new password" noIndex>
+    <MarketingLayout title="Choose a new password" description={`Choose a new password for your ${appConfig.appName} account.`} noIndex>
       <NewPassword />
     </MarketingLayout>
   );

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {appConfig} from '../../src/config';
 import {robotsTxt} from '../../src/seo/searchEngineFiles';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
+import {builtPages} from '../support/builtPages';
 import {siteUrl, useBrowser} from './helpers';
 
 /** Width and height from a PNG's IHDR chunk. */
@@ -135,6 +136,16 @@ describe('search engines and sharing', () => {
     const others = images.filter((image) => !isPoster(image));
     expect(poster).toEqual({src: expect.stringMatching(/^\/img\/demo-poster-\d+\.webp$/), loading: 'eager', decoding: 'async', fetchpriority: 'high'});
     for (const image of others) expect(image).toEqual({src: image.src, loading: 'lazy', decoding: 'async', fetchpriority: null});
+  });
+
+  it('gives every built page a description, which search engines show under its title', () => {
+    // As a crawler reads it: the served HTML, before any script runs (minified: quotes may go).
+    const descriptions = builtPages(process.env.TEST_SITE_DIR!).map(({file, url}) => {
+      const tag = /<meta\b[^>]*\bname="?description"?[^>]*>/.exec(readFileSync(file, 'utf8'))?.[0] ?? '';
+      return {url, description: /\bcontent="([^"]*)"/.exec(tag)?.[1]?.trim() ?? ''};
+    });
+    expect(descriptions.filter(({description}) => description.length < 20)).toEqual([]);
+    expect(descriptions.length).toBeGreaterThan(50);
   });
 
   it.each(['/error', '/signin', '/admin'])('keeps %s out of search indexes', async (path) => {

@@ -104,6 +104,7 @@ function SearchPageContent() {
       <Head>
         {/* Search pages stay out of search engines: https://github.com/facebook/docusaurus/pull/3233 */}
         <meta name="robots" content="noindex, follow" />
+        <meta name="description" content="Search every page of the documentation, in the version you are reading." />
         <title>{pageTitle}</title>
       </Head>
 
