@@ -1,4 +1,4 @@
-import type {Browser, BrowserContext, Page} from 'playwright-core';
+import {devices, type Browser, type BrowserContext, type Page} from 'playwright-core';
 import {launchChromium} from '../../scripts/support/chromium';
 
 export function siteUrl(path = '/', variable: 'TEST_SITE_URL' | 'TEST_TRACKED_SITE_URL' = 'TEST_SITE_URL'): string {
@@ -22,6 +22,8 @@ export interface OpenOptions {
   fakeClock?: boolean;
   /** The build made with tracking ids instead of the plain one. */
   tracked?: boolean;
+  /** A phone (Playwright's Pixel 7: its user agent, screen and touch) instead of a desktop window. */
+  phone?: boolean;
   /** Called with the fresh context before the page loads (routes, scripts). */
   prepare?: (context: BrowserContext) => Promise<void>;
 }
@@ -48,8 +50,8 @@ export async function startBrowser(): Promise<BrowserSession> {
   const browser: Browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   return {
-    async open(path, {width = 1280, height = 800, fakeClock = false, tracked = false, prepare} = {}) {
-      const context = await browser.newContext({viewport: {width, height}});
+    async open(path, {width = 1280, height = 800, phone = false, fakeClock = false, tracked = false, prepare} = {}) {
+      const context = await browser.newContext(phone ? devices['Pixel 7'] : {viewport: {width, height}});
       contexts.push(context);
       if (fakeClock) await context.clock.install();
       await prepare?.(context);

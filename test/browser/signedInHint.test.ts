@@ -60,4 +60,51 @@ describe('the header on the built site', () => {
     );
     expect(errors).toEqual([]);
   });
+
+  // Firebase loads Google's gapi script and an iframe at once on phones when it is set up for
+  // popups, so that the Google popup opens within the tap. Only the sign-in page has that button.
+  const GOOGLE_POPUP_SCRIPT = 'https://apis.google.com/**';
+
+  /** Answers (emptily: this machine is offline) and records the requests for Google's popup script. */
+  async function recordPopupScript(context: BrowserContext): Promise<string[]> {
+    const seen: string[] = [];
+    await context.route(GOOGLE_POPUP_SCRIPT, (route) => {
+      seen.push(route.request().url());
+      return route.fulfill({status: 200, contentType: 'text/javascript', body: ''});
+    });
+    return seen;
+  }
+
+  it("on a phone, a page that only shows the user loads nothing of Google's popup", async () => {
+    let popupScript: string[] = [];
+    let scripts: string[] = [];
+    const {page, errors} = await browser().open('/', {
+      phone: true,
+      prepare: async (context) => {
+        popupScript = await recordPopupScript(context);
+        scripts = collectScripts(context);
+        await context.addInitScript((key) => window.localStorage.setItem(key, '1'), SIGNED_IN_HINT);
+      },
+    });
+    // The hint made the page load the SDK and ask; it answered nobody.
+    await eventually(
+      () => scripts.some((text) => FIREBASE_MARKERS.some((marker) => text.includes(marker))),
+      (loaded) => expect(loaded).toBe(true),
+    );
+    await eventually(() => page.evaluate((key) => window.localStorage.getItem(key), SIGNED_IN_HINT), (hint) => expect(hint).toBeNull());
+    expect(popupScript).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("on a phone, the sign-in page readies Google's popup before the tap", async () => {
+    let popupScript: string[] = [];
+    const {page} = await browser().open('/signin', {
+      phone: true,
+      prepare: async (context) => {
+        popupScript = await recordPopupScript(context);
+      },
+    });
+    await page.getByRole('button', {name: /Google/}).waitFor();
+    await eventually(() => popupScript, (seen) => expect(seen).toEqual([expect.stringMatching(/^https:\/\/apis\.google\.com\/js\/api\.js/)]), 15_000);
+  });
 });

@@ -19,6 +19,7 @@ import {
   type Auth,
   type User,
 } from 'firebase/auth';
+import {ROUTES} from '../../config';
 import {PASSWORD_ERRORS, plainError} from './passwordErrors';
 import type {AuthClient, AuthUser} from './types';
 
@@ -78,7 +79,10 @@ function connect({config, emulatorHost}: FirebaseAuthOptions): Auth {
   // else of the SDK is pulled into the bundle.
   const auth = initializeAuth(app, {
     persistence: [indexedDBLocalPersistence, browserLocalPersistence],
-    popupRedirectResolver: browserPopupRedirectResolver,
+    // Given here, the resolver loads Google's gapi script and an iframe at once on phones and in
+    // Safari, so that the popup can open within the tap that asks for it. Only the sign-in page
+    // has that button; every other page (the dashboard, the header) would load them for nothing.
+    ...(window.location.pathname === ROUTES.signIn ? {popupRedirectResolver: browserPopupRedirectResolver} : {}),
   });
   if (emulatorHost) connectAuthEmulator(auth, `http://${emulatorHost}`, {disableWarnings: true});
   return auth;
@@ -94,7 +98,7 @@ export function createFirebaseAuth(options: FirebaseAuthOptions): AuthClient {
       return auth.onAuthStateChanged((user) => listener(toAuthUser(user)));
     },
     async signInWithGoogle() {
-      await friendly(signInWithPopup(auth, new GoogleAuthProvider()));
+      await friendly(signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver));
     },
     async sendSignInLink(email, continueUrl) {
       await friendly(sendSignInLinkToEmail(auth, email, {url: continueUrl, handleCodeInApp: true}));
