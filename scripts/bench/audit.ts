@@ -39,7 +39,7 @@ const SLIPWAY_PAGES: AuditedPage[] = [
   {site: 'Slipway', path: '/docs/features/payments', label: 'docs, plain', role: 'docs'},
   {site: 'Slipway', path: '/docs/features/magic-links', label: 'docs, tabs', role: 'docs'},
   {site: 'Slipway', path: '/docs/components/pricing', label: 'docs, live preview', role: 'docs'},
-  {site: 'Slipway', path: '/signin', label: 'noindex', role: 'app', seoExempt: true},
+  {site: 'Slipway', path: '/signin', label: 'noindex', role: 'app', deliberate: {seo: ['is-crawlable']}},
   {site: 'Slipway', path: '/success', role: 'app'},
 ];
 const DASHBOARD: AuditedPage = {site: 'Slipway', path: '/dashboard', label: 'signed in', role: 'app'};
@@ -161,7 +161,7 @@ async function main() {
   const misses = missedGoals(results);
   console.log(
     `\nGoals: / performance ≥ ${GOALS.homePerformance}; every docs page type ≥ ${GOALS.docsPerformance} and above the stock docs page; ` +
-      `accessibility, best practices and SEO ${GOALS.otherScores} everywhere (but /signin's SEO).`,
+      `accessibility, best practices and SEO ${GOALS.otherScores} everywhere (but the is-crawlable audit that /signin's noindex fails on purpose).`,
   );
   console.log(misses.length ? `MISSED (${misses.length}):\n${misses.map((miss) => `  - ${miss}`).join('\n')}` : 'Every goal met.');
   process.exitCode = misses.length ? 1 : 0;
