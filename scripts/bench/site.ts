@@ -1,12 +1,12 @@
 /**
- * `npm run bench`: what the landing page costs a visitor before they
+ * `npm run bench`: what each kind of page costs a visitor before they
  * interact, next to the stock Docusaurus classic template built in the same
  * run with the same packages, and how long each build takes.
  *
- * It builds both sites cold, serves them on loopback, loads `/` in Chromium
- * and gzips every script and stylesheet the page fetched until it went idle
- * (the HTML's own and the route chunks; link prefetches for other pages are
- * not counted). It exits 1 when the budget is broken.
+ * It builds both sites cold, serves them on loopback, loads each page in
+ * Chromium and gzips every script and stylesheet the page fetched until it
+ * went idle (the HTML's own and the route chunks; link prefetches for other
+ * pages are not counted). It exits 1 when a budget is broken.
  */
 import {rmSync} from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,20 @@ import {launchChromium} from '../support/chromium';
 import {buildSite, ROOT, stockTemplate} from '../support/site';
 import {serveStatic} from '../support/staticServer';
 
-const BUDGET = {scriptKB: 130, styleKB: 20};
+/**
+ * Each page's ceiling, in gzipped KB before interaction: no page may get heavier than it was when
+ * these were measured (issue 15, after the work that lightened them, rounded up to the next KB;
+ * / has its own goal of 130 KB of script). Raise one only with a reason in the commit.
+ */
+const BUDGETS: Record<string, {scriptKB: number; styleKB: number}> = {
+  '/': {scriptKB: 130, styleKB: 20},
+  '/docs/features/payments': {scriptKB: 165, styleKB: 20},
+  '/docs/features/magic-links': {scriptKB: 160, styleKB: 20},
+  '/docs/components/pricing': {scriptKB: 163, styleKB: 20},
+  '/signin': {scriptKB: 160, styleKB: 20},
+  '/success': {scriptKB: 119, styleKB: 20},
+};
+const STOCK_PAGES = ['/', '/docs/intro'];
 /** Strings only the auth and payment SDKs carry; none may load before interaction. */
 const SDK_MARKERS: Record<string, string[]> = {
   firebase: ['identitytoolkit.googleapis.com', 'securetoken.googleapis.com'],
@@ -32,38 +45,44 @@ interface Weight {
 
 const kb = (bytes: number) => bytes / 1024;
 
-async function weighHome(dir: string): Promise<Weight> {
+/** Weighs each page of the site built in `dir`, each in a fresh browser context. */
+async function weighPages(dir: string, pagePaths: string[]): Promise<Map<string, Weight>> {
   const server = await serveStatic(dir);
   const browser = await launchChromium();
-  const weight: Weight = {scripts: 0, styles: 0, files: 0, sdks: []};
-  const pending: Array<Promise<void>> = [];
+  const weights = new Map<string, Weight>();
   try {
-    const page = await browser.newPage({viewport: {width: 1280, height: 800}});
-    page.on('response', (response) => {
-      const type = response.request().resourceType();
-      if ((type !== 'script' && type !== 'stylesheet') || !response.url().startsWith(server.url)) return;
-      pending.push(
-        response.body().then((body) => {
-          const gzipped = gzipSync(body).length;
-          weight.files += 1;
-          if (type === 'script') weight.scripts += gzipped;
-          else weight.styles += gzipped;
-          const text = body.toString('utf8');
-          for (const [sdk, markers] of Object.entries(SDK_MARKERS)) {
-            if (markers.some((marker) => text.includes(marker)) && !weight.sdks.includes(sdk)) weight.sdks.push(sdk);
-          }
-        }),
-      );
-    });
-    await page.goto(`${server.url}/`, {waitUntil: 'networkidle'});
-    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
-    await page.waitForLoadState('networkidle');
-    await Promise.all(pending);
+    for (const pagePath of pagePaths) {
+      const weight: Weight = {scripts: 0, styles: 0, files: 0, sdks: []};
+      const pending: Array<Promise<void>> = [];
+      const page = await browser.newPage({viewport: {width: 1280, height: 800}});
+      page.on('response', (response) => {
+        const type = response.request().resourceType();
+        if ((type !== 'script' && type !== 'stylesheet') || !response.url().startsWith(server.url)) return;
+        pending.push(
+          response.body().then((body) => {
+            const gzipped = gzipSync(body).length;
+            weight.files += 1;
+            if (type === 'script') weight.scripts += gzipped;
+            else weight.styles += gzipped;
+            const text = body.toString('utf8');
+            for (const [sdk, markers] of Object.entries(SDK_MARKERS)) {
+              if (markers.some((marker) => text.includes(marker)) && !weight.sdks.includes(sdk)) weight.sdks.push(sdk);
+            }
+          }),
+        );
+      });
+      await page.goto(`${server.url}${pagePath}`, {waitUntil: 'networkidle'});
+      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      await page.waitForLoadState('networkidle');
+      await Promise.all(pending);
+      await page.close();
+      weights.set(pagePath, weight);
+    }
   } finally {
     await browser.close();
     await server.close();
   }
-  return weight;
+  return weights;
 }
 
 function timedColdBuild(siteDir: string, outDir: string): number {
@@ -74,8 +93,8 @@ function timedColdBuild(siteDir: string, outDir: string): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-function row(name: string, weight: Weight, seconds: number): string {
-  return `${name.padEnd(26)}${kb(weight.scripts).toFixed(1).padStart(12)}${kb(weight.styles).toFixed(1).padStart(12)}${String(weight.files).padStart(8)}${seconds.toFixed(1).padStart(12)}`;
+function row(name: string, weight: Weight, seconds?: number): string {
+  return `${name.padEnd(34)}${kb(weight.scripts).toFixed(1).padStart(12)}${kb(weight.styles).toFixed(1).padStart(12)}${String(weight.files).padStart(8)}${seconds === undefined ? '' : seconds.toFixed(1).padStart(12)}`;
 }
 
 async function main() {
@@ -88,23 +107,34 @@ async function main() {
   console.log('Building Slipway (cold)…');
   const siteSeconds = timedColdBuild(ROOT, path.join(benchDir, 'site-build'));
 
-  const stock = await weighHome(path.join(benchDir, 'stock-build'));
-  const site = await weighHome(path.join(benchDir, 'site-build'));
+  const stock = await weighPages(path.join(benchDir, 'stock-build'), STOCK_PAGES);
+  const site = await weighPages(path.join(benchDir, 'site-build'), Object.keys(BUDGETS));
+  const siteHome = site.get('/')!;
+  const stockHome = stock.get('/')!;
 
-  console.log(`\nPage / before interaction, gzipped (1 KB = 1024 bytes)\n`);
-  console.log(`${''.padEnd(26)}${'script KB'.padStart(12)}${'style KB'.padStart(12)}${'files'.padStart(8)}${'build s'.padStart(12)}`);
-  console.log(row('Slipway', site, siteSeconds));
-  console.log(row('stock classic template', stock, stockSeconds));
+  console.log(`\nEach page before interaction, gzipped (1 KB = 1024 bytes)\n`);
+  console.log(`${''.padEnd(34)}${'script KB'.padStart(12)}${'style KB'.padStart(12)}${'files'.padStart(8)}${'build s'.padStart(12)}`);
+  console.log(row('Slipway /', siteHome, siteSeconds));
+  console.log(row('stock classic template /', stockHome, stockSeconds));
   console.log(
-    `${'Slipway / stock'.padEnd(26)}${(site.scripts / stock.scripts).toFixed(2).padStart(12)}${(site.styles / stock.styles).toFixed(2).padStart(12)}${''.padStart(8)}${(siteSeconds / stockSeconds).toFixed(2).padStart(12)}`,
+    `${'Slipway / stock, /'.padEnd(34)}${(siteHome.scripts / stockHome.scripts).toFixed(2).padStart(12)}${(siteHome.styles / stockHome.styles).toFixed(2).padStart(12)}${''.padStart(8)}${(siteSeconds / stockSeconds).toFixed(2).padStart(12)}`,
   );
+  for (const [pagePath, weight] of site) if (pagePath !== '/') console.log(row(`Slipway ${pagePath}`, weight));
+  console.log(row('stock classic template /docs/intro', stock.get('/docs/intro')!));
 
   const problems: string[] = [];
-  if (kb(site.scripts) > BUDGET.scriptKB) problems.push(`script ${kb(site.scripts).toFixed(1)} KB > ${BUDGET.scriptKB} KB`);
-  if (kb(site.styles) > BUDGET.styleKB) problems.push(`style ${kb(site.styles).toFixed(1)} KB > ${BUDGET.styleKB} KB`);
-  if (site.sdks.length) problems.push(`auth or payment SDK code loaded before interaction: ${site.sdks.join(', ')}`);
-  console.log(`\nBudget for /: script ≤ ${BUDGET.scriptKB} KB, style ≤ ${BUDGET.styleKB} KB, no auth or payment SDK before interaction`);
-  console.log(problems.length ? `OVER BUDGET: ${problems.join('; ')}` : 'Within budget.');
+  for (const [pagePath, weight] of site) {
+    const budget = BUDGETS[pagePath]!;
+    if (kb(weight.scripts) > budget.scriptKB) problems.push(`${pagePath}: script ${kb(weight.scripts).toFixed(1)} KB > ${budget.scriptKB} KB`);
+    if (kb(weight.styles) > budget.styleKB) problems.push(`${pagePath}: style ${kb(weight.styles).toFixed(1)} KB > ${budget.styleKB} KB`);
+  }
+  if (siteHome.sdks.length) problems.push(`/: auth or payment SDK code loaded before interaction: ${siteHome.sdks.join(', ')}`);
+  console.log(
+    `\nBudgets (script / style KB): ${Object.entries(BUDGETS)
+      .map(([pagePath, budget]) => `${pagePath} ${budget.scriptKB} / ${budget.styleKB}`)
+      .join('; ')}; no auth or payment SDK on / before interaction`,
+  );
+  console.log(problems.length ? `OVER BUDGET:\n${problems.map((problem) => `  - ${problem}`).join('\n')}` : 'Within budget.');
   process.exitCode = problems.length ? 1 : 0;
 }
 

@@ -63,15 +63,13 @@ async function readDropdown(page: Page): Promise<SearchAnswer | null> {
 }
 
 /**
- * Clears the focused search bar, enters the query, and reads the dropdown once the worker has
- * answered (the page must have loaded with `watchSearchWorker`). `type` presses each key, as a
- * reader does; `paste` enters the text at once, which ends in the same dropdown, since the search
- * bar shows only the answer for the whole text, and spares the worker a search per key.
+ * Clears the focused search bar, types the query key by key as a reader does, and reads the
+ * dropdown once the worker has answered every key (the page must have loaded with
+ * `watchSearchWorker`).
  */
-export async function ask(page: Page, input: Locator, query: string, how: 'type' | 'paste' = 'type'): Promise<SearchAnswer> {
+export async function ask(page: Page, input: Locator, query: string): Promise<SearchAnswer> {
   await input.fill('');
-  if (how === 'type') await page.keyboard.type(query);
-  else await page.keyboard.insertText(query);
+  await page.keyboard.type(query);
   await page.waitForFunction(() => (window as unknown as {searchCallsPending: () => number}).searchCallsPending() === 0, undefined, {timeout: 20_000});
   // The last answer renders in the same task it arrives in; one frame later the dropdown shows it.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
