@@ -23,13 +23,6 @@ export const HTML_VALIDITY_ALLOW_LIST: AllowedHtmlError[] = [
       'Docusaurus’s CodeBlock renders each line of a code block as <div class="token-line"> inside <code> ' +
       '(@docusaurus/theme-classic CodeBlock/Line). Browsers render it as intended; changing the element means ejecting CodeBlock/Line.',
   },
-  {
-    message: 'Every active “role=tab” element must have a corresponding “role=tabpanel” element.',
-    extract: /<li role=tab tabindex=0 aria-selected=true class="tabs__item /,
-    reason:
-      'Docusaurus’s Tabs (used by <BackendTabs>) give a tab no aria-controls and its panel no id, and TabItem takes no id to add one; ' +
-      'vnu pairs a tab with its panel only through aria-controls. Fixing it means ejecting Tabs and TabItem.',
-  },
 ];
 
 /** The allow-list entry that explains this error, if one does. */

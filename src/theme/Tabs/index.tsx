@@ -7,9 +7,11 @@
  * loaded just for that. The remount is not needed: the tab a reader chose
  * (query string or storage) is applied by a layout effect in
  * `useTabsContextValue`, after the hydration render that matches the server's
- * HTML, and React updates the DOM for it. Everything else is the original.
+ * HTML, and React updates the DOM for it. And each tab names its panel
+ * (`aria-controls`, with the ids of `tabIds.ts` that TabItem uses too), which
+ * the original leaves out. Everything else is the original.
  */
-import React, {type KeyboardEvent, type MouseEvent, type ReactNode} from 'react';
+import React, {useId, useMemo, type KeyboardEvent, type MouseEvent, type ReactNode} from 'react';
 import clsx from 'clsx';
 import {ThemeClassNames} from '@docusaurus/theme-common';
 import {
@@ -21,11 +23,13 @@ import {
 } from '@docusaurus/theme-common/internal';
 import type {Props} from '@theme/Tabs';
 import styles from '@docusaurus/theme-classic/lib/theme/Tabs/styles.module.css';
+import {TabIdsContext, tabIdsFrom, useTabIds} from './tabIds';
 
 function TabList({className}: {className?: string}) {
   const {selectedValue, selectValue, tabValues, block} = useTabs();
   const tabRefs: (HTMLLIElement | null)[] = [];
   const {blockElementScrollPositionUntilNextRender} = useScrollPositionBlocker();
+  const ids = useTabIds();
 
   const handleTabChange = (event: KeyboardEvent<HTMLLIElement> | MouseEvent<HTMLLIElement>) => {
     const newTab = event.currentTarget;
@@ -63,6 +67,8 @@ function TabList({className}: {className?: string}) {
       {tabValues.map(({value, label, attributes}) => (
         <li
           role="tab"
+          id={ids.tab(value)}
+          aria-controls={ids.panel(value)}
           tabIndex={selectedValue === value ? 0 : -1}
           aria-selected={selectedValue === value}
           key={value}
@@ -94,9 +100,13 @@ function TabsContainer({className, children}: {className?: string; children: Rea
 
 export default function Tabs(props: Props) {
   const value = useTabsContextValue(props);
+  const base = useId();
+  const ids = useMemo(() => tabIdsFrom(base), [base]);
   return (
     <TabsProvider value={value}>
-      <TabsContainer className={props.className}>{sanitizeTabsChildren(props.children)}</TabsContainer>
+      <TabIdsContext.Provider value={ids}>
+        <TabsContainer className={props.className}>{sanitizeTabsChildren(props.children)}</TabsContainer>
+      </TabIdsContext.Provider>
     </TabsProvider>
   );
 }
