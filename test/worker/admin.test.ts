@@ -203,6 +203,24 @@ describe('what the console shows', () => {
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(expect.arrayContaining(emails.map((email) => email.toLowerCase())));
   });
 
+  test('leads CSV: a cell a spreadsheet would run as a formula starts with an apostrophe, and stays quoted', async () => {
+    const signedUp = [`+${uniqueEmail('sum')}`, `-${uniqueEmail('minus')}`];
+    for (const email of signedUp) {
+      const response = await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `10.7.1.${accounts++}`}});
+      expect(response.status).toBe(201);
+    }
+    // The form refuses these today; rows stored another way (by hand, an import) must be safe too.
+    const stored = ['=HYPERLINK("https://evil.example","Win"),x@example.com', '@SUM(1+1)@example.com', '\t=1+1@example.com', '\r=1+1@example.com'];
+    for (const email of stored) await stack.worker.db.run('INSERT INTO leads (id, email, created_at) VALUES (?, ?, ?)', crypto.randomUUID(), email, Date.now());
+
+    const csv = await (await stack.call(ADMIN_PATHS.leadsCsv, {token: admin.idToken})).text();
+    for (const email of signedUp) expect(csv).toContain(`\r\n'${email}`);
+    expect(csv).toContain(`\r\n"'=HYPERLINK(""https://evil.example"",""Win""),x@example.com",`);
+    expect(csv).toContain(`\r\n'@SUM(1+1)@example.com,`);
+    expect(csv).toContain(`\r\n'\t=1+1@example.com,`);
+    expect(csv).toContain(`\r\n"'\r=1+1@example.com",`);
+  });
+
   test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried when Mailgun fails', async () => {
     stack.mailgun.failNext(503);
     const {user, sessionId} = await buyer();
