@@ -182,6 +182,16 @@ describe('what the console shows', () => {
     expect(two.items[2]!.createdAt).toBeLessThan(burstAt);
   });
 
+  test.each([ADMIN_PATHS.purchases, ADMIN_PATHS.leads, ADMIN_PATHS.auditLog])('%s: a page that is not a page number is 400, said so', async (path) => {
+    for (const page of ['two', '0', '-1', '1.5', '', '100001']) {
+      const response = await stack.call(`${path}?page=${page}`, {token: admin.idToken});
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({error: 'page must be a whole number from 1 to 100000'});
+    }
+    expect((await get<Page<unknown>>(path)).page).toBe(1);
+    expect((await get<Page<unknown>>(`${path}?page=2`)).page).toBe(2);
+  });
+
   test("a purchase's page: its webhook events, invitations, e-mails and admin actions", async () => {
     const {sessionId, login} = await buyer({seat: true});
     await post(purchasePath(ADMIN_PATHS.resetUsernameChanges, sessionId));
