@@ -298,8 +298,37 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     stack.github.expire(old);
     expect(await (await post(purchasePath(ADMIN_PATHS.resend, sessionId))).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
     expect(stack.github.invitations.has(old)).toBe(false);
-    expect(invitationOf(login!)!.id).not.toBe(old);
+    const fresh = invitationOf(login!)!.id;
+    expect(fresh).not.toBe(old);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: fresh, github_username: login, detail: null, invitation_expired: 0});
     expect((await auditEntries())[0]).toMatchObject({action: 'resend', sessionId});
+  });
+
+  test('resend refuses (409) an invitation that was accepted or has not expired, and changes nothing in D1 or on GitHub', async () => {
+    const accepted = await buyer({seat: true, accept: true});
+    // A minute on, the buyer's dashboard reads GitHub again and sees the acceptance: D1 has the seat as active.
+    await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', accepted.sessionId);
+    expect(await (await stack.call('/accessStatus', {token: accepted.user.idToken})).json()).toMatchObject({status: 'active'});
+    const waiting = await buyer({seat: true});
+    const logged = (await auditEntries()).length;
+
+    for (const [{sessionId, login}, message] of [
+      [accepted, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.'],
+      [waiting, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.'],
+    ] as const) {
+      const before = await grantOf(sessionId);
+      const invitations = new Map(stack.github.invitations);
+      const calls = stack.github.requests.length;
+      const refused = await post(purchasePath(ADMIN_PATHS.resend, sessionId));
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toEqual({error: message, code: 'CONFLICT'});
+      // Only the check of the invitation may have been recorded; the grant itself is as it was.
+      expect(await grantOf(sessionId)).toEqual({...before, checked_at: expect.any(Number)});
+      expect(stack.github.requests.slice(calls).filter((call) => !call.startsWith('GET '))).toEqual([]);
+      expect(stack.github.invitations).toEqual(invitations);
+      expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(sessionId === accepted.sessionId);
+    }
+    expect(await auditEntries()).toHaveLength(logged);
   });
 
   test("reset: the purchase may move its seat again; the admin's own moves do not count", async () => {

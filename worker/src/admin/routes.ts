@@ -14,7 +14,7 @@ import {
   type SalesSummary,
 } from '../../../src/config/api';
 import {repositoryFor} from '../access/github';
-import {readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
+import {invitationExpired, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -94,10 +94,14 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     await paidPurchase(c.env.DB, sessionId);
     const grant = await readGrant(c.env.DB, sessionId);
-    if (!grant || !['pending', 'active', 'failed'].includes(grant.status)) {
-      throw new HttpError(409, 'This purchase has no invitation to send again.', 'CONFLICT');
+    if (!grant || grant.status !== 'pending') {
+      throw new HttpError(409, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.', 'CONFLICT');
     }
-    const result = await github(() => resendInvitation(accessContext(c.env), grant, grant.user_id, {byAdmin: true}));
+    const context = accessContext(c.env);
+    if (!(await invitationExpired(context, grant))) {
+      throw new HttpError(409, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', 'CONFLICT');
+    }
+    const result = await github(() => resendInvitation(context, grant, grant.user_id, {byAdmin: true}));
     const detail = `@${grant.github_username}: ${result.status}`;
     await recordAction(c.env.DB, {admin: admin(c), action: 'resend', sessionId, detail});
     return c.json({status: result.status, detail} satisfies AdminActionResult);
