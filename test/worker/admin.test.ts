@@ -385,6 +385,8 @@ describe('repository audit', () => {
     stack.github.failNext('DELETE /repos/', {status: 403, body: {message: 'Must have admin rights to Repository.'}});
     await refund(kept.sessionId);
     expect(await grantOf(kept.sessionId)).toMatchObject({status: 'removal_failed'});
+    const keptRemoval = () => get<AdminJob[]>(ADMIN_PATHS.jobs).then((jobs) => jobs.find((job) => job.sessionId === kept.sessionId));
+    expect(await keptRemoval()).toMatchObject({kind: 'github-remove', state: 'failed', removalFailed: true});
 
     const audit = await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit);
     const differences = audit.differences.map(({kind, login, sessionId}) => ({kind, login, sessionId}));
@@ -404,6 +406,10 @@ describe('repository audit', () => {
     }
     expect(stack.github.collaborators.has(stranger.toLowerCase())).toBe(false);
     expect(stack.github.collaborators.has(kept.login!.toLowerCase())).toBe(false);
+    // Removed by the fix: the grant says so, and Failures no longer shows the removal that failed.
+    expect(await grantOf(kept.sessionId)).toMatchObject({status: 'revoked'});
+    expect(await keptRemoval()).toBeUndefined();
+    expect(await stack.worker.db.all("SELECT status FROM jobs WHERE session_id = ? AND kind = 'github-remove'", kept.sessionId)).toEqual([{status: 'done'}]);
     expect(invitationOf(missing.login!)).toBeDefined();
     expect((await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit)).differences).toEqual([]);
     expect((await auditEntries()).filter((entry) => entry.action === 'repository_fix').length).toBeGreaterThanOrEqual(3);

@@ -80,5 +80,29 @@ export async function fixDifference(context: Context, request: RepositoryFixRequ
   }
   const login = await repository.loginOf(difference.githubUserId);
   if (login) await repository.removeCollaborator(login);
+  await recordRemoved(context.db, difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
+}
+
+/**
+ * The account is off the repository now, so what the outbox could not do is done: a grant left
+ * `removal_failed` is revoked, and the removals of this account still failed or waiting are
+ * closed, so that Failures stops showing a buyer who is gone.
+ */
+async function recordRemoved(db: D1Database, githubUserId: number) {
+  const now = Date.now();
+  await db.batch([
+    db
+      .prepare(
+        `UPDATE access_grants SET status = 'revoked', detail = NULL, updated_at = ?2
+         WHERE github_user_id = ?1 AND status = 'removal_failed'`,
+      )
+      .bind(githubUserId, now),
+    db
+      .prepare(
+        `UPDATE jobs SET status = 'done', last_error = NULL, updated_at = ?2
+         WHERE kind = 'github-remove' AND status IN ('failed', 'pending') AND json_extract(payload, '$.githubUserId') = ?1`,
+      )
+      .bind(githubUserId, now),
+  ]);
 }
