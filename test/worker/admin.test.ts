@@ -15,7 +15,7 @@ import {
   type RepositoryAudit,
   type SalesSummary,
 } from '../../src/config/api';
-import {OWNER} from '../../scripts/local/githubApi';
+import {OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {completedEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const ADMIN_EMAIL = 'seller@slipway.dev';
@@ -416,5 +416,38 @@ describe('repository audit', () => {
 
     const gone = await post(ADMIN_PATHS.repositoryFix, {kind: 'unpaid_on_repository', githubUserId: 1});
     expect(gone.status).toBe(409);
+  });
+
+  test('a paying buyer whose invitation is queued, failed or has no GitHub id yet is no stranger on the repository; off it, they are missing', async () => {
+    const unavailable = {status: 503, body: {message: 'Unavailable'}};
+    /** A paid purchase asks for `username` while GitHub fails `failing` as given. */
+    async function asked(username: string, failing: [string, typeof unavailable, number?], answer: number) {
+      const paying = await buyer();
+      stack.github.failNext(...failing);
+      const response = await stack.call('/addUserToRepo', {token: paying.user.idToken, body: {username, userId: paying.user.uid}});
+      expect(response.status).toBe(answer);
+      return paying.sessionId;
+    }
+    const [queued, failed, unresolved, queuedAway, failedAway] = Array.from({length: 5}, githubAccount);
+    const sessions = {
+      // GitHub was busy when the invitation went out: the outbox will send it.
+      queued: await asked(queued, ['PUT /repos/', unavailable], 202),
+      failed: await asked(failed, ['PUT /repos/', {status: 422, body: VALIDATION_FAILED}], 422),
+      // GitHub could not even say who this is; the buyer typed the login in capitals.
+      unresolved: await asked(unresolved.toUpperCase(), ['GET /users/', unavailable, 2], 202),
+      queuedAway: await asked(queuedAway, ['PUT /repos/', unavailable], 202),
+      failedAway: await asked(failedAway, ['PUT /repos/', {status: 422, body: VALIDATION_FAILED}], 422),
+    };
+    expect(await grantOf(sessions.queued)).toMatchObject({status: 'queued', github_user_id: expect.any(Number)});
+    expect(await grantOf(sessions.failed)).toMatchObject({status: 'failed'});
+    expect(await grantOf(sessions.unresolved)).toMatchObject({status: 'queued', github_user_id: null});
+    // The seller added three of them by hand meanwhile.
+    for (const login of [queued, failed, unresolved]) stack.github.collaborators.add(login.toLowerCase());
+
+    const {differences} = await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit);
+    const about = (login: string) => differences.filter((difference) => difference.login.toLowerCase() === login.toLowerCase());
+    for (const login of [queued, failed, unresolved]) expect(about(login)).toEqual([]);
+    expect(about(queuedAway)).toEqual([expect.objectContaining({kind: 'paid_missing', on: 'nowhere', sessionId: sessions.queuedAway})]);
+    expect(about(failedAway)).toEqual([expect.objectContaining({kind: 'paid_missing', on: 'nowhere', sessionId: sessions.failedAway})]);
   });
 });
