@@ -245,15 +245,30 @@ describe('what the console shows', () => {
     expect(csv).toContain(`\r\n"'\r=1+1@example.com",`);
   });
 
-  test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried when Mailgun fails', async () => {
-    stack.mailgun.failNext(503);
+  test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried through the outbox when Mailgun fails', async () => {
+    const seller = appConfig.mailgun.forwardRepliesTo;
+    stack.mailgun.failNext(503, 1, seller);
     const {user, sessionId} = await buyer();
-    const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === appConfig.mailgun.forwardRepliesTo && mail.fields.text?.includes(user.email));
-    // The first attempt failed; the outbox sends it later, once.
-    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE key = ? AND status = 'pending'", `sale:${sessionId}`);
+    const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === seller && mail.fields.text?.includes(user.email));
+    const welcomes = () => stack.mailgun.sent.filter((mail) => mail.fields.to === user.email);
+    // The buyer's welcome went out; the news of the sale failed, and waits in the outbox under Failures.
+    expect(welcomes()).toHaveLength(1);
+    expect(news()).toHaveLength(0);
+    const [saleJob] = await stack.worker.db.all<{id: number}>('SELECT id FROM jobs WHERE key = ?', `sale:${sessionId}`);
+    expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === saleJob!.id)).toMatchObject({
+      kind: 'mail',
+      state: 'retrying',
+      attempts: 1,
+      lastError: expect.stringContaining('503'),
+    });
+
+    // Its time comes: the cron sends it, once, and Stripe delivering the sale again sends nothing more.
+    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE id = ? AND status = 'pending'", saleJob!.id);
     await stack.worker.scheduled();
     await stack.deliver(completedEvent(stack, sessionId));
     expect(news()).toHaveLength(1);
+    expect(welcomes()).toHaveLength(1);
+    expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === saleJob!.id)).toBeUndefined();
     expect(news()[0]!.fields).toMatchObject({
       subject: 'New sale: Slipway Advanced, $99.00',
       text: expect.stringContaining(`${user.email} bought Slipway Advanced for $99.00.`),
