@@ -16,7 +16,7 @@ import {
   type SalesSummary,
 } from '../../src/config/api';
 import {OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
-import {claimsOf, completedEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
+import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const ADMIN_EMAIL = 'seller@slipway.dev';
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
@@ -124,22 +124,35 @@ describe('who gets in', () => {
 });
 
 describe('what the console shows', () => {
-  test('sales: revenue by day and plan over 30 days, refunds, buyers, totals', async () => {
+  test('sales: revenue by day and plan over 30 days, refunds, disputes, buyers, totals; the purchases list says which is which', async () => {
     const before = await get<SalesSummary>(ADMIN_PATHS.sales);
     const {sessionId: refunded} = await buyer();
-    await buyer();
+    const {sessionId: kept} = await buyer();
+    const {sessionId: disputed} = await buyer();
+    const {sessionId: lost} = await buyer();
     await refund(refunded);
+    expect((await stack.deliver(disputeEvent(stack, disputed, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.closed', 'lost'))).status).toBe(200);
     const after = await get<SalesSummary>(ADMIN_PATHS.sales);
     const advanced = appConfig.stripe.plans[1]!;
     expect(after.days).toHaveLength(30);
     expect(after.days.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
     expect(after.currency).toBe('usd');
+    // Only the sale that stands counts: not the refund, not the disputes.
     expect(after.revenue - before.revenue).toBe(advanced.price * 100);
     expect(after.buyers - before.buyers).toBe(1);
     expect(after.refunds.count - before.refunds.count).toBe(1);
     expect(after.refunds.amount - before.refunds.amount).toBe(advanced.price * 100);
+    expect(after.disputes).toEqual({open: before.disputes.open + 1, won: before.disputes.won, lost: before.disputes.lost + 1});
     const today = (summary: SalesSummary) => summary.days.at(-1)!.byPlan[advanced.name] ?? 0;
     expect(today(after) - today(before)).toBe(advanced.price * 100);
+
+    const stateOf = async (sessionId: string) => (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.map((item) => item.state);
+    expect(await stateOf(kept)).toEqual(['paid']);
+    expect(await stateOf(refunded)).toEqual(['refunded']);
+    expect(await stateOf(disputed)).toEqual(['disputed']);
+    expect(await stateOf(lost)).toEqual(['disputed']);
   });
 
   test('purchases: newest first, a page at a time, searched by e-mail, GitHub username or session id', async () => {
