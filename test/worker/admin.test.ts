@@ -15,7 +15,7 @@ import {
   type RepositoryAudit,
   type SalesSummary,
 } from '../../src/config/api';
-import {OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
+import {type Failure, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const ADMIN_EMAIL = 'seller@slipway.dev';
@@ -453,7 +453,7 @@ describe('repository audit', () => {
   test('a paying buyer whose invitation is queued, failed or has no GitHub id yet is no stranger on the repository; off it, they are missing', async () => {
     const unavailable = {status: 503, body: {message: 'Unavailable'}};
     /** A paid purchase asks for `username` while GitHub fails `failing` as given. */
-    async function asked(username: string, failing: [string, typeof unavailable, number?], answer: number) {
+    async function asked(username: string, failing: [string, Failure, number?], answer: number) {
       const paying = await buyer();
       stack.github.failNext(...failing);
       const response = await stack.call('/addUserToRepo', {token: paying.user.idToken, body: {username, userId: paying.user.uid}});
