@@ -14,7 +14,8 @@ export interface SentMail {
 export interface MailgunStandIn {
   url: string;
   sent: SentMail[];
-  failNext(status: number, times?: number): void;
+  /** The next `times` messages fail with `status`; with `to`, only the messages to that address. */
+  failNext(status: number, times?: number, to?: string): void;
   close(): Promise<void>;
 }
 
@@ -26,7 +27,7 @@ export interface MailgunStandInOptions {
 
 export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOptions = {}): Promise<MailgunStandIn> {
   const sent: SentMail[] = [];
-  let failures: {status: number; times: number} = {status: 0, times: 0};
+  let failures: {status: number; times: number; to?: string} = {status: 0, times: 0};
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://mailgun.local');
     const match = /^\/v3\/([^/]+)\/messages$/.exec(url.pathname);
@@ -36,12 +37,6 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
       response.writeHead(404).end();
       return;
     }
-    if (failures.times > 0) {
-      failures.times -= 1;
-      response.writeHead(failures.status, {'content-type': 'application/json'});
-      response.end(JSON.stringify({message: 'Failure'}));
-      return;
-    }
     const form = await new Request('http://mailgun.local', {
       method: 'POST',
       headers: {'content-type': request.headers['content-type'] ?? ''},
@@ -49,6 +44,12 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     }).formData();
     const fields: Record<string, string> = {};
     form.forEach((value, key) => (fields[key] = String(value)));
+    if (failures.times > 0 && (failures.to === undefined || fields.to === failures.to)) {
+      failures.times -= 1;
+      response.writeHead(failures.status, {'content-type': 'application/json'});
+      response.end(JSON.stringify({message: 'Failure'}));
+      return;
+    }
     const mail = {domain: decodeURIComponent(match[1]!), fields, authorization: request.headers.authorization};
     sent.push(mail);
     onSend?.(mail);
@@ -59,8 +60,8 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
   return {
     url: running.url,
     sent,
-    failNext(status, times = 1) {
-      failures = {status, times};
+    failNext(status, times = 1, to) {
+      failures = {status, times, to};
     },
     close: running.close,
   };

@@ -133,7 +133,7 @@ export const ADMIN_PATHS = {
   grant: '/admin/purchases/:sessionId/grant',
   /** POST: takes the purchase's access away. */
   revoke: '/admin/purchases/:sessionId/revoke',
-  /** POST: a fresh invitation for the same account. */
+  /** POST: a fresh invitation for the same account, once its pending one expired (else 409). */
   resend: '/admin/purchases/:sessionId/resend',
   /** POST: the purchase may move its seat again, as if it never had. */
   resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',

@@ -103,6 +103,13 @@ describe('a purchase’s page', () => {
     expect(screen.queryByRole('button', {name: 'Reset username changes'})).toBeNull();
   });
 
+  it.each(['active', 'failed', 'queued', 'revoked'] as const)('offers no resend for access that is %s, only for a pending invitation', async (status) => {
+    worker().reset({purchases: [purchase({access: {status, username: 'ada-l', usernameChanges: 0}})]});
+    await open();
+    expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
+    expect(screen.getByRole('button', {name: 'Grant access'})).toBeInTheDocument();
+  });
+
   it('shows the worker’s error when an action is refused', async () => {
     worker().refuse('/admin/purchases/:sessionId/revoke', 503, {error: 'GitHub is not answering right now.', code: 'GITHUB_UNAVAILABLE'});
     await open();

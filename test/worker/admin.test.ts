@@ -15,16 +15,18 @@ import {
   type RepositoryAudit,
   type SalesSummary,
 } from '../../src/config/api';
-import {OWNER} from '../../scripts/local/githubApi';
-import {completedEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
+import {type Failure, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
+import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const ADMIN_EMAIL = 'seller@slipway.dev';
+/** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
+const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@slipway.dev`;
 let stack: Stack;
 let admin: SignedInUser;
 
 beforeAll(async () => {
   // The recording's owner account stands for the seller's own: exempt from the audit.
-  stack = await startStack({ADMIN_EMAILS: `someone-else@slipway.dev, ${ADMIN_EMAIL.toUpperCase()}`, GITHUB_EXEMPT: OWNER});
+  stack = await startStack({ADMIN_EMAILS: `someone-else@slipway.dev, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
 });
 afterAll(() => stack.stop());
@@ -60,51 +62,53 @@ async function buyer(options: {seat?: boolean; accept?: boolean} = {}) {
 const refund = (sessionId: string) => stack.deliver(refundEvent(stack, sessionId));
 
 describe('who gets in', () => {
-  // Every row has its three values: jest passes a `done` callback for a missing one, and waits on it.
-  const routes: [string, string, unknown][] = [
-    ['GET', ADMIN_PATHS.sales, undefined],
-    ['GET', ADMIN_PATHS.purchases, undefined],
-    ['GET', purchasePath(ADMIN_PATHS.purchase, 'cs_test_any'), undefined],
-    ['POST', purchasePath(ADMIN_PATHS.grant, 'cs_test_any'), {username: 'octocat'}],
-    ['POST', purchasePath(ADMIN_PATHS.revoke, 'cs_test_any'), {}],
-    ['POST', purchasePath(ADMIN_PATHS.resend, 'cs_test_any'), {}],
-    ['POST', purchasePath(ADMIN_PATHS.resetUsernameChanges, 'cs_test_any'), {}],
-    ['GET', ADMIN_PATHS.jobs, undefined],
-    ['POST', adminPath(ADMIN_PATHS.retryJob, {jobId: 1}), {}],
-    ['GET', ADMIN_PATHS.repositoryAudit, undefined],
-    ['POST', ADMIN_PATHS.repositoryFix, {kind: 'paid_missing', githubUserId: 1}],
-    ['GET', ADMIN_PATHS.leads, undefined],
-    ['GET', ADMIN_PATHS.leadsCsv, undefined],
-    ['GET', ADMIN_PATHS.auditLog, undefined],
-  ];
-
-  test.each(routes)('%s %s refuses a visitor (401), a buyer (403) and the admin e-mail unverified (403)', async (method, path, body) => {
-    const send = (token?: string) => stack.call(path, {method, token, body});
-    expect((await send()).status).toBe(401);
-    const buyer = await stack.signUp({verified: true});
-    const asBuyer = await send(buyer.idToken);
-    expect(asBuyer.status).toBe(403);
-    expect(await asBuyer.json()).toEqual({error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'});
-    // The admin's address, but not proved: anybody can sign up with any address.
-    const impostor = await stack.signUp({email: `admin+${Date.now().toString(36)}@slipway.dev`});
-    const unverified = await stack.worker.fetch(path, {
-      method,
-      headers: {authorization: `Bearer ${impostor.idToken}`, 'content-type': 'application/json'},
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(unverified.status).toBe(403);
-    expect(await stack.worker.db.all('SELECT id FROM admin_audit WHERE admin_email != ?', ADMIN_EMAIL)).toEqual([]);
+  /** A request to each admin route. Keyed by ADMIN_PATHS: a route added there and not here fails typecheck and the test below. */
+  const requests = {
+    sales: {method: 'GET'},
+    purchases: {method: 'GET'},
+    purchase: {method: 'GET'},
+    grant: {method: 'POST', body: {username: 'octocat'}},
+    revoke: {method: 'POST', body: {}},
+    resend: {method: 'POST', body: {}},
+    resetUsernameChanges: {method: 'POST', body: {}},
+    jobs: {method: 'GET'},
+    retryJob: {method: 'POST', body: {}},
+    repositoryAudit: {method: 'GET'},
+    repositoryFix: {method: 'POST', body: {kind: 'paid_missing', githubUserId: 1}},
+    leads: {method: 'GET'},
+    leadsCsv: {method: 'GET'},
+    auditLog: {method: 'GET'},
+  } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
+  const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
+  let buyer: SignedInUser;
+  let unproved: SignedInUser;
+  beforeAll(async () => {
+    buyer = await stack.signUp({verified: true});
+    // An address in ADMIN_EMAILS, signed up with a password and never proved: anybody can do that.
+    unproved = await stack.signUp({email: UNPROVED_ADMIN});
+    expect(claimsOf(unproved.idToken)).toMatchObject({email: UNPROVED_ADMIN, email_verified: false});
   });
 
-  test('an unverified account with the admin e-mail itself is refused', async () => {
-    const bare = await startStack({ADMIN_EMAILS: 'unproved@slipway.dev'});
-    try {
-      const unproved = await bare.signUp({email: 'unproved@slipway.dev'});
-      expect((await bare.call(ADMIN_PATHS.sales, {token: unproved.idToken})).status).toBe(403);
-      expect((await bare.call(ADMIN_PATHS.sales, {token: (await bare.verify(unproved)).idToken})).status).toBe(200);
-    } finally {
-      await bare.stop();
-    }
+  test.each(Object.entries(ADMIN_PATHS))(
+    'ADMIN_PATHS.%s (%s) refuses a visitor (401), a buyer (403) and an admin e-mail not verified (403 ADMIN_ONLY)',
+    async (name, template) => {
+      const request: {method: string; body?: unknown} | undefined = requests[name as keyof typeof requests];
+      if (!request) throw new Error(`ADMIN_PATHS.${name} has no request in this test: add one`);
+      const send = (token?: string) =>
+        stack.call(adminPath(template, {sessionId: 'cs_test_any', jobId: 1}), {method: request.method, token, body: request.body});
+      expect((await send()).status).toBe(401);
+      for (const someone of [buyer, unproved]) {
+        const refused = await send(someone.idToken);
+        expect(refused.status).toBe(403);
+        expect(await refused.json()).toEqual(refusal);
+      }
+      expect(await stack.worker.db.all('SELECT id FROM admin_audit WHERE admin_email != ?', ADMIN_EMAIL)).toEqual([]);
+    },
+  );
+
+  test('the admin e-mail that was refused gets in once it is verified', async () => {
+    const proved = await stack.verify(unproved);
+    expect((await stack.call(ADMIN_PATHS.sales, {token: proved.idToken})).status).toBe(200);
   });
 
   test('with ADMIN_EMAILS unset, nobody gets in', async () => {
@@ -120,22 +124,35 @@ describe('who gets in', () => {
 });
 
 describe('what the console shows', () => {
-  test('sales: revenue by day and plan over 30 days, refunds, buyers, totals', async () => {
+  test('sales: revenue by day and plan over 30 days, refunds, disputes, buyers, totals; the purchases list says which is which', async () => {
     const before = await get<SalesSummary>(ADMIN_PATHS.sales);
     const {sessionId: refunded} = await buyer();
-    await buyer();
+    const {sessionId: kept} = await buyer();
+    const {sessionId: disputed} = await buyer();
+    const {sessionId: lost} = await buyer();
     await refund(refunded);
+    expect((await stack.deliver(disputeEvent(stack, disputed, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.closed', 'lost'))).status).toBe(200);
     const after = await get<SalesSummary>(ADMIN_PATHS.sales);
     const advanced = appConfig.stripe.plans[1]!;
     expect(after.days).toHaveLength(30);
     expect(after.days.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
     expect(after.currency).toBe('usd');
+    // Only the sale that stands counts: not the refund, not the disputes.
     expect(after.revenue - before.revenue).toBe(advanced.price * 100);
     expect(after.buyers - before.buyers).toBe(1);
     expect(after.refunds.count - before.refunds.count).toBe(1);
     expect(after.refunds.amount - before.refunds.amount).toBe(advanced.price * 100);
+    expect(after.disputes).toEqual({open: before.disputes.open + 1, won: before.disputes.won, lost: before.disputes.lost + 1});
     const today = (summary: SalesSummary) => summary.days.at(-1)!.byPlan[advanced.name] ?? 0;
     expect(today(after) - today(before)).toBe(advanced.price * 100);
+
+    const stateOf = async (sessionId: string) => (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.map((item) => item.state);
+    expect(await stateOf(kept)).toEqual(['paid']);
+    expect(await stateOf(refunded)).toEqual(['refunded']);
+    expect(await stateOf(disputed)).toEqual(['disputed']);
+    expect(await stateOf(lost)).toEqual(['disputed']);
   });
 
   test('purchases: newest first, a page at a time, searched by e-mail, GitHub username or session id', async () => {
@@ -161,15 +178,35 @@ describe('what the console shows', () => {
     expect(nothing).toEqual({items: [], page: 1, pageSize: 25, total: 0});
   });
 
-  test('pagination covers every purchase once', async () => {
-    for (let i = 0; i < 26; i++) await buyer();
+  test('pagination covers every purchase once, purchases of the same millisecond too, across the page boundary', async () => {
+    const sessionIds: string[] = [];
+    for (let i = 0; i < 27; i++) sessionIds.push(await stack.paidCheckout({email: uniqueEmail('burst')}));
+    // Stripe's ids are random, so D1 stores purchases in an order that is not their ids' order.
+    for (const sessionId of [...sessionIds].reverse()) expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    // A burst of sales in one millisecond: the newest purchases, all with the same created_at.
+    const [{newest}] = await stack.worker.db.all<{newest: number}>('SELECT MAX(created_at) AS newest FROM purchases');
+    const burstAt = newest + 1;
+    await stack.worker.db.run(`UPDATE purchases SET created_at = ? WHERE session_id IN (${sessionIds.map(() => '?').join(',')})`, burstAt, ...sessionIds);
+
     const one = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?page=1`);
     const two = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?page=2`);
     expect(one.items).toHaveLength(25);
-    expect(one.total).toBeGreaterThanOrEqual(26);
+    expect(one.total).toBeGreaterThanOrEqual(27);
     const ids = [...one.items, ...two.items].map((item) => item.sessionId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(one.items[0]!.createdAt).toBeGreaterThanOrEqual(two.items[0]!.createdAt);
+    // One order every page agrees on: the burst by session id, newest page first, then older sales.
+    expect(ids.slice(0, 27)).toEqual([...sessionIds].sort().reverse());
+    expect(two.items[2]!.createdAt).toBeLessThan(burstAt);
+  });
+
+  test.each([ADMIN_PATHS.purchases, ADMIN_PATHS.leads, ADMIN_PATHS.auditLog])('%s: a page that is not a page number is 400, said so', async (path) => {
+    for (const page of ['two', '0', '-1', '1.5', '', '100001']) {
+      const response = await stack.call(`${path}?page=${page}`, {token: admin.idToken});
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({error: 'page must be a whole number from 1 to 100000'});
+    }
+    expect((await get<Page<unknown>>(path)).page).toBe(1);
+    expect((await get<Page<unknown>>(`${path}?page=2`)).page).toBe(2);
   });
 
   test("a purchase's page: its webhook events, invitations, e-mails and admin actions", async () => {
@@ -203,15 +240,48 @@ describe('what the console shows', () => {
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(expect.arrayContaining(emails.map((email) => email.toLowerCase())));
   });
 
-  test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried when Mailgun fails', async () => {
-    stack.mailgun.failNext(503);
+  test('leads CSV: a cell a spreadsheet would run as a formula starts with an apostrophe, and stays quoted', async () => {
+    const signedUp = [`+${uniqueEmail('sum')}`, `-${uniqueEmail('minus')}`];
+    for (const email of signedUp) {
+      const response = await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `10.7.1.${accounts++}`}});
+      expect(response.status).toBe(201);
+    }
+    // The form refuses these today; rows stored another way (by hand, an import) must be safe too.
+    const stored = ['=HYPERLINK("https://evil.example","Win"),x@example.com', '@SUM(1+1)@example.com', '\t=1+1@example.com', '\r=1+1@example.com'];
+    for (const email of stored) await stack.worker.db.run('INSERT INTO leads (id, email, created_at) VALUES (?, ?, ?)', crypto.randomUUID(), email, Date.now());
+
+    const csv = await (await stack.call(ADMIN_PATHS.leadsCsv, {token: admin.idToken})).text();
+    for (const email of signedUp) expect(csv).toContain(`\r\n'${email}`);
+    expect(csv).toContain(`\r\n"'=HYPERLINK(""https://evil.example"",""Win""),x@example.com",`);
+    expect(csv).toContain(`\r\n'@SUM(1+1)@example.com,`);
+    expect(csv).toContain(`\r\n'\t=1+1@example.com,`);
+    expect(csv).toContain(`\r\n"'\r=1+1@example.com",`);
+  });
+
+  test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried through the outbox when Mailgun fails', async () => {
+    const seller = appConfig.mailgun.forwardRepliesTo;
+    stack.mailgun.failNext(503, 1, seller);
     const {user, sessionId} = await buyer();
-    const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === appConfig.mailgun.forwardRepliesTo && mail.fields.text?.includes(user.email));
-    // The first attempt failed; the outbox sends it later, once.
-    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE key = ? AND status = 'pending'", `sale:${sessionId}`);
+    const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === seller && mail.fields.text?.includes(user.email));
+    const welcomes = () => stack.mailgun.sent.filter((mail) => mail.fields.to === user.email);
+    // The buyer's welcome went out; the news of the sale failed, and waits in the outbox under Failures.
+    expect(welcomes()).toHaveLength(1);
+    expect(news()).toHaveLength(0);
+    const [saleJob] = await stack.worker.db.all<{id: number}>('SELECT id FROM jobs WHERE key = ?', `sale:${sessionId}`);
+    expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === saleJob!.id)).toMatchObject({
+      kind: 'mail',
+      state: 'retrying',
+      attempts: 1,
+      lastError: expect.stringContaining('503'),
+    });
+
+    // Its time comes: the cron sends it, once, and Stripe delivering the sale again sends nothing more.
+    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE id = ? AND status = 'pending'", saleJob!.id);
     await stack.worker.scheduled();
     await stack.deliver(completedEvent(stack, sessionId));
     expect(news()).toHaveLength(1);
+    expect(welcomes()).toHaveLength(1);
+    expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === saleJob!.id)).toBeUndefined();
     expect(news()[0]!.fields).toMatchObject({
       subject: 'New sale: Slipway Advanced, $99.00',
       text: expect.stringContaining(`${user.email} bought Slipway Advanced for $99.00.`),
@@ -260,8 +330,37 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     stack.github.expire(old);
     expect(await (await post(purchasePath(ADMIN_PATHS.resend, sessionId))).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
     expect(stack.github.invitations.has(old)).toBe(false);
-    expect(invitationOf(login!)!.id).not.toBe(old);
+    const fresh = invitationOf(login!)!.id;
+    expect(fresh).not.toBe(old);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: fresh, github_username: login, detail: null, invitation_expired: 0});
     expect((await auditEntries())[0]).toMatchObject({action: 'resend', sessionId});
+  });
+
+  test('resend refuses (409) an invitation that was accepted or has not expired, and changes nothing in D1 or on GitHub', async () => {
+    const accepted = await buyer({seat: true, accept: true});
+    // A minute on, the buyer's dashboard reads GitHub again and sees the acceptance: D1 has the seat as active.
+    await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', accepted.sessionId);
+    expect(await (await stack.call('/accessStatus', {token: accepted.user.idToken})).json()).toMatchObject({status: 'active'});
+    const waiting = await buyer({seat: true});
+    const logged = (await auditEntries()).length;
+
+    for (const [{sessionId, login}, message] of [
+      [accepted, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.'],
+      [waiting, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.'],
+    ] as const) {
+      const before = await grantOf(sessionId);
+      const invitations = new Map(stack.github.invitations);
+      const calls = stack.github.requests.length;
+      const refused = await post(purchasePath(ADMIN_PATHS.resend, sessionId));
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toEqual({error: message, code: 'CONFLICT'});
+      // Only the check of the invitation may have been recorded; the grant itself is as it was.
+      expect(await grantOf(sessionId)).toEqual({...before, checked_at: expect.any(Number)});
+      expect(stack.github.requests.slice(calls).filter((call) => !call.startsWith('GET '))).toEqual([]);
+      expect(stack.github.invitations).toEqual(invitations);
+      expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(sessionId === accepted.sessionId);
+    }
+    expect(await auditEntries()).toHaveLength(logged);
   });
 
   test("reset: the purchase may move its seat again; the admin's own moves do not count", async () => {
@@ -318,6 +417,8 @@ describe('repository audit', () => {
     stack.github.failNext('DELETE /repos/', {status: 403, body: {message: 'Must have admin rights to Repository.'}});
     await refund(kept.sessionId);
     expect(await grantOf(kept.sessionId)).toMatchObject({status: 'removal_failed'});
+    const keptRemoval = () => get<AdminJob[]>(ADMIN_PATHS.jobs).then((jobs) => jobs.find((job) => job.sessionId === kept.sessionId));
+    expect(await keptRemoval()).toMatchObject({kind: 'github-remove', state: 'failed', removalFailed: true});
 
     const audit = await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit);
     const differences = audit.differences.map(({kind, login, sessionId}) => ({kind, login, sessionId}));
@@ -337,11 +438,48 @@ describe('repository audit', () => {
     }
     expect(stack.github.collaborators.has(stranger.toLowerCase())).toBe(false);
     expect(stack.github.collaborators.has(kept.login!.toLowerCase())).toBe(false);
+    // Removed by the fix: the grant says so, and Failures no longer shows the removal that failed.
+    expect(await grantOf(kept.sessionId)).toMatchObject({status: 'revoked'});
+    expect(await keptRemoval()).toBeUndefined();
+    expect(await stack.worker.db.all("SELECT status FROM jobs WHERE session_id = ? AND kind = 'github-remove'", kept.sessionId)).toEqual([{status: 'done'}]);
     expect(invitationOf(missing.login!)).toBeDefined();
     expect((await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit)).differences).toEqual([]);
     expect((await auditEntries()).filter((entry) => entry.action === 'repository_fix').length).toBeGreaterThanOrEqual(3);
 
     const gone = await post(ADMIN_PATHS.repositoryFix, {kind: 'unpaid_on_repository', githubUserId: 1});
     expect(gone.status).toBe(409);
+  });
+
+  test('a paying buyer whose invitation is queued, failed or has no GitHub id yet is no stranger on the repository; off it, they are missing', async () => {
+    const unavailable = {status: 503, body: {message: 'Unavailable'}};
+    /** A paid purchase asks for `username` while GitHub fails `failing` as given. */
+    async function asked(username: string, failing: [string, Failure, number?], answer: number) {
+      const paying = await buyer();
+      stack.github.failNext(...failing);
+      const response = await stack.call('/addUserToRepo', {token: paying.user.idToken, body: {username, userId: paying.user.uid}});
+      expect(response.status).toBe(answer);
+      return paying.sessionId;
+    }
+    const [queued, failed, unresolved, queuedAway, failedAway] = Array.from({length: 5}, githubAccount);
+    const sessions = {
+      // GitHub was busy when the invitation went out: the outbox will send it.
+      queued: await asked(queued, ['PUT /repos/', unavailable], 202),
+      failed: await asked(failed, ['PUT /repos/', {status: 422, body: VALIDATION_FAILED}], 422),
+      // GitHub could not even say who this is; the buyer typed the login in capitals.
+      unresolved: await asked(unresolved.toUpperCase(), ['GET /users/', unavailable, 2], 202),
+      queuedAway: await asked(queuedAway, ['PUT /repos/', unavailable], 202),
+      failedAway: await asked(failedAway, ['PUT /repos/', {status: 422, body: VALIDATION_FAILED}], 422),
+    };
+    expect(await grantOf(sessions.queued)).toMatchObject({status: 'queued', github_user_id: expect.any(Number)});
+    expect(await grantOf(sessions.failed)).toMatchObject({status: 'failed'});
+    expect(await grantOf(sessions.unresolved)).toMatchObject({status: 'queued', github_user_id: null});
+    // The seller added three of them by hand meanwhile.
+    for (const login of [queued, failed, unresolved]) stack.github.collaborators.add(login.toLowerCase());
+
+    const {differences} = await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit);
+    const about = (login: string) => differences.filter((difference) => difference.login.toLowerCase() === login.toLowerCase());
+    for (const login of [queued, failed, unresolved]) expect(about(login)).toEqual([]);
+    expect(about(queuedAway)).toEqual([expect.objectContaining({kind: 'paid_missing', on: 'nowhere', sessionId: sessions.queuedAway})]);
+    expect(about(failedAway)).toEqual([expect.objectContaining({kind: 'paid_missing', on: 'nowhere', sessionId: sessions.failedAway})]);
   });
 });

@@ -3,7 +3,7 @@
  * payments, refunds and disputes. Each case is asserted on the store of record and on what the
  * buyer would notice (access, invitations, e-mails).
  */
-import {completedEvent, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
+import {completedEvent, disputeEvent, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -15,23 +15,6 @@ afterAll(() => stack.stop());
 const purchase = (sessionId: string) =>
   stack.worker.db.all<{status: string; revoke_reason: string | null}>('SELECT * FROM purchases WHERE session_id = ?', sessionId);
 const welcomeMailsTo = (email: string) => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
-
-function disputeEvent(
-  sessionId: string,
-  type: 'charge.dispute.created' | 'charge.dispute.closed',
-  status: Stripe.Dispute.Status,
-  id = `dp_${sessionId.slice(-10)}`,
-) {
-  const session = stack.stripe.sessions.get(sessionId)!;
-  return stripeEvent(type, {
-    id,
-    object: 'dispute',
-    amount: 9900,
-    status,
-    charge: `ch_${sessionId.slice(-10)}`,
-    payment_intent: session.payment_intent as string,
-  } as Stripe.Dispute);
-}
 
 test('a paid checkout is recorded once and sends one welcome e-mail with the dashboard link', async () => {
   const email = uniqueEmail();
@@ -116,13 +99,13 @@ test('a dispute revokes at once; a lost dispute stays revoked, and a later won e
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email});
   await stack.deliver(completedEvent(stack, sessionId));
-  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+  await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'disputed'})]);
-  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'lost'));
+  await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'lost'));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'})]);
   // The lost dispute's outcome is final: a late event about it, or a second dispute won, changes nothing.
-  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
-  await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won', 'dp_second'));
+  await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
+  await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won', 'dp_second'));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'})]);
 });
 
@@ -148,11 +131,11 @@ describe('a dispute won gives access back', () => {
 
   test('opened then won: the purchase is paid again and the same account is invited again', async () => {
     const {user, sessionId, login} = await buyerWithSeat();
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
     expect(await hasPaid(user)).toBe(false);
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(false);
 
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));
     expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', revoke_reason: null})]);
     expect(await hasPaid(user)).toBe(true);
     expect(invitedAgain(login)).toBe(true);
@@ -162,28 +145,28 @@ describe('a dispute won gives access back', () => {
 
   test('won before its created event (Stripe delivers out of order): access stays', async () => {
     const {user, sessionId, login} = await buyerWithSeat();
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
     expect(await hasPaid(user)).toBe(true);
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
   });
 
   test('a refund during the dispute stays final when the dispute is won', async () => {
     const {user, sessionId} = await buyerWithSeat();
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
     await stack.deliver(refundEvent(stack, sessionId));
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));
     expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'})]);
     expect(await hasPaid(user)).toBe(false);
   });
 
   test('with two disputes, winning one keeps access revoked until the other is won too', async () => {
     const {user, sessionId} = await buyerWithSeat();
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response'));
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.created', 'needs_response', 'dp_other'));
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response', 'dp_other'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));
     expect(await hasPaid(user)).toBe(false);
-    await stack.deliver(disputeEvent(sessionId, 'charge.dispute.closed', 'won', 'dp_other'));
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won', 'dp_other'));
     expect(await hasPaid(user)).toBe(true);
   });
 });

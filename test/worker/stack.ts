@@ -201,6 +201,25 @@ export function refundEvent(stack: Stack, sessionId: string, refunded = true) {
   } as Stripe.Charge);
 }
 
+/** A dispute of a paid session's charge opened or closed, as Stripe sends it. */
+export function disputeEvent(
+  stack: Stack,
+  sessionId: string,
+  type: 'charge.dispute.created' | 'charge.dispute.closed',
+  status: Stripe.Dispute.Status,
+  id = `dp_${sessionId.slice(-10)}`,
+) {
+  const session = stack.stripe.sessions.get(sessionId)!;
+  return stripeEvent(type, {
+    id,
+    object: 'dispute',
+    amount: 9900,
+    status,
+    charge: `ch_${sessionId.slice(-10)}`,
+    payment_intent: session.payment_intent as string,
+  } as Stripe.Dispute);
+}
+
 /** A completed session's event, as Stripe sends it. */
 export function completedEvent(stack: Stack, sessionId: string, id?: string) {
   return stripeEvent('checkout.session.completed', stack.stripe.sessions.get(sessionId)!, id);

@@ -485,6 +485,17 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
   }
 }
 
+/**
+ * Whether the grant's invitation is one to send again: pending, not accepted, and expired, as
+ * GitHub says now. Anything else (accepted, still valid, failed, revoked) must be left as it is:
+ * resending marks the grant failed before it invites again.
+ */
+export async function invitationExpired(context: Context, grant: Grant): Promise<boolean> {
+  if (grant.status !== 'pending') return false;
+  const seen = await observeGrant(context, grant, {fresh: true});
+  return seen.status === 'pending' && seen.expired;
+}
+
 /** A fresh invitation for the same account after the last one expired; the old one is withdrawn. */
 export async function resendInvitation(
   context: Context,

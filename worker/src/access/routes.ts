@@ -11,7 +11,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {reportGitHub} from './reportGitHub';
-import {grantForUser, observeGrant, readGrant, requestAccess, resendInvitation} from './grants';
+import {grantForUser, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation} from './grants';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await paidPurchaseOf(db, user);
@@ -73,8 +73,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const grant = await readGrant(c.env.DB, purchase.session_id);
     if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
     const context = accessContext(c.env);
-    const seen = await observeGrant(context, grant, {fresh: true});
-    if (seen.status !== 'pending' || !seen.expired) {
+    if (!(await invitationExpired(context, grant))) {
       throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
     }
     try {

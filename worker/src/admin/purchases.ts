@@ -12,7 +12,8 @@ import {maskSessionIds} from '../log';
 /**
  * Purchases as the seller's console shows them: a page at a time, newest first, searched by
  * e-mail, GitHub username or session id, each with its GitHub access. One D1 round trip for the
- * page and its count; every filter is a prefix, so it runs on an index.
+ * page and its count; every filter is a prefix, so it runs on an index. The session id breaks ties
+ * of created_at, so that OFFSET paging has one order to page through.
  */
 export const PAGE_SIZE = 25;
 
@@ -62,7 +63,7 @@ export async function listPurchases(db: D1Database, query: string, page: number)
   const offset = (page - 1) * PAGE_SIZE;
   const [rows, count] = await db.batch<Row | {total: number}>([
     db
-      .prepare(`${SELECT} ${where} ORDER BY p.created_at DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
+      .prepare(`${SELECT} ${where} ORDER BY p.created_at DESC, p.session_id DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
       .bind(...params),
     db.prepare(`SELECT COUNT(*) AS total FROM purchases p ${where}`).bind(...params),
   ]);

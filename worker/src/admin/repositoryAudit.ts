@@ -8,10 +8,16 @@ import {HttpError} from '../errors';
  * hand, or a removal that failed), which paid grants are missing, and which revoked ones are still
  * there. The repository's owner and GITHUB_EXEMPT are left out. Each difference has a fix.
  */
-interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'status'> {
-  github_user_id: number;
+interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
 }
+
+/**
+ * The grants a paid purchase still holds its seat by: not only a sent invitation (pending, active)
+ * but one queued while GitHub was busy, or one that failed. Leaving those out would list a paying
+ * buyer on the repository as "without a paid grant", and the fix would remove them.
+ */
+const ENTITLED: readonly Grant['status'][] = ['queued', 'pending', 'active', 'failed'];
 
 export async function auditRepository(context: Context): Promise<RepositoryAudit> {
   const {settings, db} = context;
@@ -22,7 +28,7 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
     db
       .prepare(
         `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status
-         FROM access_grants g JOIN purchases p ON p.session_id = g.session_id WHERE g.github_user_id IS NOT NULL`,
+         FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
       )
       .all<GrantRow>(),
   ]);
@@ -34,17 +40,27 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
     if (invitation.expired || invitation.inviteeId === null || present.has(invitation.inviteeId)) continue;
     present.set(invitation.inviteeId, {login: invitation.inviteeLogin ?? String(invitation.inviteeId), on: 'invitation'});
   }
-  const paid = new Map<number, GrantRow>();
+  const presentLogins = new Set([...present.values()].map(({login}) => login.toLowerCase()));
+
+  // A paying buyer's account is known by its id, or only by the login typed while GitHub could
+  // not be asked; either match counts, so that a doubt never offers to remove them.
+  const entitledById = new Map<number, GrantRow>();
+  const entitledLogins = new Set<string>();
   const revoked = new Map<number, GrantRow>();
   for (const grant of grants.results) {
-    const seated = ['pending', 'active'].includes(grant.status) && grant.purchase_status === 'paid';
-    if (seated) paid.set(grant.github_user_id, grant);
-    else if (['revoked', 'removal_failed'].includes(grant.status) || grant.purchase_status !== 'paid') revoked.set(grant.github_user_id, grant);
+    if (grant.purchase_status === 'paid' && ENTITLED.includes(grant.status)) {
+      entitledLogins.add(grant.github_username.toLowerCase());
+      // One account may be named by a live grant and by another purchase's failed one: keep the live.
+      const known = grant.github_user_id === null ? undefined : entitledById.get(grant.github_user_id);
+      if (grant.github_user_id !== null && (!known || known.status === 'failed')) entitledById.set(grant.github_user_id, grant);
+    } else if (grant.github_user_id !== null) {
+      revoked.set(grant.github_user_id, grant);
+    }
   }
 
   const differences: RepositoryDifference[] = [];
   for (const [githubUserId, {login, on}] of present) {
-    if (paid.has(githubUserId) || exempt.includes(login.toLowerCase())) continue;
+    if (entitledById.has(githubUserId) || entitledLogins.has(login.toLowerCase()) || exempt.includes(login.toLowerCase())) continue;
     const gone = revoked.get(githubUserId);
     differences.push({
       kind: gone ? 'revoked_present' : 'unpaid_on_repository',
@@ -54,8 +70,9 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
       sessionId: gone?.session_id ?? null,
     });
   }
-  for (const [githubUserId, grant] of paid) {
-    if (present.has(githubUserId)) continue;
+  // A grant with no GitHub id yet is the outbox's to invite (Failures shows it if that fails).
+  for (const [githubUserId, grant] of entitledById) {
+    if (present.has(githubUserId) || presentLogins.has(grant.github_username.toLowerCase())) continue;
     differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id});
   }
   return {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), differences, exempt};
@@ -80,5 +97,29 @@ export async function fixDifference(context: Context, request: RepositoryFixRequ
   }
   const login = await repository.loginOf(difference.githubUserId);
   if (login) await repository.removeCollaborator(login);
+  await recordRemoved(context.db, difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
+}
+
+/**
+ * The account is off the repository now, so what the outbox could not do is done: a grant left
+ * `removal_failed` is revoked, and the removals of this account still failed or waiting are
+ * closed, so that Failures stops showing a buyer who is gone.
+ */
+async function recordRemoved(db: D1Database, githubUserId: number) {
+  const now = Date.now();
+  await db.batch([
+    db
+      .prepare(
+        `UPDATE access_grants SET status = 'revoked', detail = NULL, updated_at = ?2
+         WHERE github_user_id = ?1 AND status = 'removal_failed'`,
+      )
+      .bind(githubUserId, now),
+    db
+      .prepare(
+        `UPDATE jobs SET status = 'done', last_error = NULL, updated_at = ?2
+         WHERE kind = 'github-remove' AND status IN ('failed', 'pending') AND json_extract(payload, '$.githubUserId') = ?1`,
+      )
+      .bind(githubUserId, now),
+  ]);
 }

@@ -14,7 +14,7 @@ import {
   type SalesSummary,
 } from '../../../src/config/api';
 import {repositoryFor} from '../access/github';
-import {readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
+import {invitationExpired, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -33,7 +33,10 @@ import {salesSummary} from './sales';
  * The seller's console (`/admin` on the site): read-only views and the access actions, each
  * written to `admin_audit`. Every route needs an admin (requireAdmin).
  */
-const pageQuery = z.coerce.number({message: 'page must be a number'}).int().min(1).max(100_000).catch(1);
+const PAGE_RULE = 'page must be a whole number from 1 to 100000';
+// Absent is the first page; anything else that is not a page number is the caller's mistake, said
+// so (a silent first page would look like the list had ended).
+const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PAGE_RULE).max(100_000, PAGE_RULE).default(1);
 const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const grantBody = z.object({username: githubUsername});
@@ -49,7 +52,7 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .get(ADMIN_PATHS.purchases, async (c) => {
     const query = parse(searchQuery, c.req.query('q'));
-    const page = pageQuery.parse(c.req.query('page'));
+    const page = pageOf(c);
     return c.json((await listPurchases(c.env.DB, query, page)) satisfies Page<AdminPurchase>);
   })
 
@@ -91,10 +94,14 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     await paidPurchase(c.env.DB, sessionId);
     const grant = await readGrant(c.env.DB, sessionId);
-    if (!grant || !['pending', 'active', 'failed'].includes(grant.status)) {
-      throw new HttpError(409, 'This purchase has no invitation to send again.', 'CONFLICT');
+    if (!grant || grant.status !== 'pending') {
+      throw new HttpError(409, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.', 'CONFLICT');
     }
-    const result = await github(() => resendInvitation(accessContext(c.env), grant, grant.user_id, {byAdmin: true}));
+    const context = accessContext(c.env);
+    if (!(await invitationExpired(context, grant))) {
+      throw new HttpError(409, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', 'CONFLICT');
+    }
+    const result = await github(() => resendInvitation(context, grant, grant.user_id, {byAdmin: true}));
     const detail = `@${grant.github_username}: ${result.status}`;
     await recordAction(c.env.DB, {admin: admin(c), action: 'resend', sessionId, detail});
     return c.json({status: result.status, detail} satisfies AdminActionResult);
@@ -136,7 +143,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({status: 'fixed', detail} satisfies AdminActionResult);
   })
 
-  .get(ADMIN_PATHS.leads, async (c) => c.json((await leadsPage(c.env.DB, pageQuery.parse(c.req.query('page')))) satisfies Page<AdminLead>))
+  .get(ADMIN_PATHS.leads, async (c) => c.json((await leadsPage(c.env.DB, pageOf(c))) satisfies Page<AdminLead>))
 
   .get(ADMIN_PATHS.leadsCsv, async (c) =>
     c.body(await leadsCsv(c.env.DB), 200, {
@@ -146,12 +153,16 @@ export const adminRoutes = new Hono<AppEnv>()
   )
 
   .get(ADMIN_PATHS.auditLog, async (c) =>
-    c.json((await auditLogPage(c.env.DB, pageQuery.parse(c.req.query('page')))) satisfies Page<AdminAuditEntry>),
+    c.json((await auditLogPage(c.env.DB, pageOf(c))) satisfies Page<AdminAuditEntry>),
   );
 
 /** The admin acting (requireAdmin has checked the e-mail). */
 function admin(c: Context<AppEnv>): string {
   return currentUser(c).email!;
+}
+
+function pageOf(c: Context<AppEnv>): number {
+  return parse(pageQuery, c.req.query('page'));
 }
 
 function sessionParam(value: string | undefined): string {

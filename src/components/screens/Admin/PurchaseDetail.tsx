@@ -52,9 +52,10 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
   const [username, setUsername] = useState(access?.username ?? '');
   useEffect(() => setUsername((current) => current || access?.username || ''), [access?.username]);
   const wanted = username.trim().replace(/^@/, '');
-  // What the worker takes: a revoke of a seat it holds, a resend of an invitation it sent.
+  // What the worker takes: a revoke of a seat it holds, a resend of a pending invitation (it then
+  // checks with GitHub that it expired); a failed invitation is sent again with Grant access.
   const revocable = access !== null && ['queued', 'pending', 'active', 'failed'].includes(access.status);
-  const resendable = access !== null && ['pending', 'failed'].includes(access.status);
+  const resendable = access?.status === 'pending';
 
   return (
     <section aria-labelledby="access-actions-heading">

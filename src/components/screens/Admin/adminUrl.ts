@@ -24,8 +24,9 @@ export interface AdminQuery {
   page?: number;
 }
 
+// Own keys only: `in` would take `?view=constructor` (inherited from Object) for a panel.
 function isView(value: string | null): value is View {
-  return value !== null && value in VIEWS;
+  return value !== null && Object.hasOwn(VIEWS, value);
 }
 
 export function readAdminQuery(search: string): AdminQuery {
