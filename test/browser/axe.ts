@@ -7,6 +7,11 @@ import type {Page} from 'playwright-core';
  * check to the elements a selector matches, for a part of the page that changed since a full check.
  */
 export async function axeViolations(page: Page, {within}: {within?: string} = {}) {
+  // A fade still running reads as low contrast (a page just reached by a redirect, its features
+  // panel fading in): check what the visitor sees once it has settled. Endless ones (a spinner) never do.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  );
   const builder = new AxeBuilder({page})
     // Only violations are read: axe then keeps one example of each passing rule, not every node.
     .options({resultTypes: ['violations']})
