@@ -33,6 +33,8 @@ export interface Figures {
   bytes: number;
   /** The ids of the audits that cost each of the other categories points, to say what to fix. */
   failing: Record<OtherCategory, string[]>;
+  /** What the page logged as errors (Lighthouse's errors-in-console), to say what the error was. */
+  consoleErrors?: string[];
 }
 
 export type OtherCategory = 'accessibility' | 'bestPractices' | 'seo';
@@ -107,7 +109,8 @@ export function missedGoals(results: readonly PageResult[]): string[] {
       const undeliberate = failing.filter((id) => !deliberate.includes(id));
       // Below 100 with nothing failing but what the page means to fail is the goal met.
       if (failing.length > 0 && undeliberate.length === 0) continue;
-      misses.push(`${name(page)}: ${title} ${score} < ${GOALS.otherScores}${undeliberate.length ? ` (${undeliberate.join(', ')})` : ''}`);
+      const logged = undeliberate.includes('errors-in-console') && figures.consoleErrors?.length ? `; logged: ${figures.consoleErrors.join(' | ')}` : '';
+      misses.push(`${name(page)}: ${title} ${score} < ${GOALS.otherScores}${undeliberate.length ? ` (${undeliberate.join(', ')}${logged})` : ''}`);
     }
   }
   return misses;

@@ -65,6 +65,13 @@ export async function runLighthouse(url: string, {port, keepStorage = false}: Ru
     cls: numeric('cumulative-layout-shift'),
     bytes: numeric('total-byte-weight'),
     failing: {accessibility: failing('accessibility'), bestPractices: failing('best-practices'), seo: failing('seo')},
+    consoleErrors: consoleErrors(lhr.audits['errors-in-console']?.details),
   };
   return {figures, benchmarkIndex: lhr.environment.benchmarkIndex};
+}
+
+/** Each error the page logged, with the address it names: "Failed to load resource: … (https://…)". */
+function consoleErrors(details: unknown): string[] {
+  const items = (details as {items?: {description?: string; sourceLocation?: {url?: string}}[]} | undefined)?.items ?? [];
+  return items.map(({description = '', sourceLocation}) => (sourceLocation?.url ? `${description} (${sourceLocation.url})` : description));
 }

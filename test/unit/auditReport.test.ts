@@ -64,6 +64,17 @@ describe('the goals of issue 15', () => {
     expect(missedGoals([result(HOME, {seo: 66, failing: noindexOnly})])).toEqual(['/: SEO 66 < 100 (is-crawlable)']);
   });
 
+  it('say what a page logged when errors in its console cost it points', () => {
+    const logged = result(SIGNIN, {
+      bestPractices: 96,
+      failing: {accessibility: [], bestPractices: ['errors-in-console'], seo: []},
+      consoleErrors: ['Failed to load resource: net::ERR_NAME_NOT_RESOLVED (https://apis.google.com/js/api.js)'],
+    });
+    expect(missedGoals([logged])).toEqual([
+      '/signin: best practices 96 < 100 (errors-in-console; logged: Failed to load resource: net::ERR_NAME_NOT_RESOLVED (https://apis.google.com/js/api.js))',
+    ]);
+  });
+
   it('want a docs page strictly above the stock one, even at 97 or more', () => {
     expect(missedGoals([result(DOCS, {performance: 98}), result(STOCK_DOCS, {performance: 98})])).toEqual([
       "/docs/features/payments (docs, plain): performance 98 not above the stock docs page's 98",
