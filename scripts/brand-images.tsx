@@ -139,7 +139,7 @@ async function main() {
   writeFileSync(path.join(root, 'static', 'favicon.ico'), ico([{size: 48, data: await square(48)}, {size: 32, data: await square(32)}, {size: 16, data: await square(16)}]));
   const cardTab = await browser.newPage({viewport: {width: 1200, height: 660}});
   await cardTab.setContent(socialCard());
-  const card = await cardTab.screenshot({type: 'jpeg', quality: 85});
+  const card = await cardTab.screenshot({type: 'jpeg', quality: 70});
   await cardTab.close();
   writeFileSync(path.join(img, 'opengraph-image.jpg'), card);
   writeFileSync(path.join(img, 'twitter-image.jpg'), card);
