@@ -9,13 +9,18 @@
  * bench:worker's 10 connections for 10 seconds first. `SOAK_RATE=<req/s>` skips that and uses the
  * given rate instead.
  *
- * It prints the requests sent, the answers by route and status, and the worker's memory (the RSS
- * of the workerd processes that `wrangler dev` started, summed, from /proc) at one minute (or at a
- * fifth of a shorter run), each minute after, and at the end. Beside it, the low points of the
- * worker isolate's V8 heap (`isolateHeap.ts`): RSS grows under load even for an empty worker
- * under `wrangler dev`, and the heap tells a leak in the worker from that; it is printed, not
- * judged. Exits 1 on any 5xx or failed request, or when the memory at the end is more
- * than 10% above that at one minute. A benchmark, not a test: it is not part of `npm test`.
+ * It prints the requests sent, the answers by route and status, and the worker's memory at one
+ * minute (or at a fifth of a shorter run), each minute after, and at the end: the worker isolate's
+ * V8 heap (`isolateHeap.ts`), the lowest reading of the minute before (its live data, or near it),
+ * and beside it the RSS of the workerd processes that `wrangler dev` started (from /proc).
+ *
+ * The heap is what is judged: it is the worker's own memory, the one Cloudflare limits (128 MB an
+ * isolate). workerd's RSS under `wrangler dev` also holds wrangler's dev proxy and the local D1
+ * simulator, and grows with every request whatever the worker does: at 150 req/s for a minute,
+ * +120 MB for a worker that only answers and +280 MB for one that does one D1 write, measured
+ * here (README). It is printed, not judged. Exits 1 on any 5xx or failed request, or when the
+ * heap at the end is more than 10% above that at one minute. A benchmark, not a test: it is not
+ * part of `npm test`.
  *
  * Everything runs offline: Stripe and Mailgun are the local stand-ins `npm start` uses, and the
  * analytics script comes from a small server here.
@@ -44,7 +49,11 @@ const FIRST_SAMPLE_SECONDS = Math.min(60, SOAK_SECONDS / 5);
 /** How much the worker's memory may grow from the first sample to the end. */
 const MAX_GROWTH = 0.1;
 const HEAP_SAMPLE_MS = 1000;
-const HEAP_WINDOW_SECONDS = 15;
+/**
+ * The heap holds garbage until V8 collects it, and workerd's inspector cannot be asked to collect:
+ * the lowest reading of a whole minute comes after a collection, or near one.
+ */
+const HEAP_WINDOW_SECONDS = 60;
 const WEBHOOK_SECRET = 'whsec_soak';
 const USER_ID = 'soak-user';
 
@@ -210,7 +219,7 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
 
     const first = samples.find((s) => s.at === FIRST_SAMPLE_SECONDS) ?? samples[0]!;
     const end = samples.at(-1)!;
-    const growth = end.rss / first.rss - 1;
+    const growth = end.heap / first.heap - 1;
     const serverErrors = [...soak.tally.values()].reduce(
       (sum, byStatus) => sum + [...byStatus].filter(([status]) => status >= 500).reduce((s, [, n]) => s + n, 0),
       0,
@@ -224,15 +233,15 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     console.log(`E-mails sent to the Mailgun stand-in: ${mailgun.sent.length}`);
     console.log(`5xx answers: ${serverErrors}`);
     for (const line of soak.serverErrors) console.log(`  ${line}`);
-    console.log(`workerd RSS: ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
-    console.log(`worker isolate heap (low): ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(end.heap / first.heap - 1)}; printed, not judged)`);
+    console.log(`worker isolate heap (low): ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
+    console.log(`workerd RSS (wrangler dev's processes): ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(end.rss / first.rss - 1)}; printed, not judged)`);
 
     const problems = [
       ...(serverErrors > 0 ? [`${serverErrors} answers were 5xx`] : []),
       ...(result.errors > 0 ? [`${result.errors} requests failed`] : []),
-      ...(growth > MAX_GROWTH ? [`memory grew ${(growth * 100).toFixed(1)}%`] : []),
+      ...(!(growth <= MAX_GROWTH) ? [Number.isNaN(growth) ? 'the isolate heap could not be read' : `the worker's heap grew ${(growth * 100).toFixed(1)}%`] : []),
     ];
-    console.log(problems.length ? `\nFAILED: ${problems.join('; ')}` : '\nPassed: no 5xx, and memory held.');
+    console.log(problems.length ? `\nFAILED: ${problems.join('; ')}` : "\nPassed: no 5xx, and the worker's memory held.");
     return problems.length === 0;
   } finally {
     await Promise.all([stripe.close(), mailgun.close(), plausible.close()]);
