@@ -5,9 +5,13 @@
  * when an answer is lost), new leads, and the public GETs (`/`, the analytics script, a checkout
  * exchange with a malformed id).
  *
- * The rate is half the mix's throughput, measured in this same run: the same mix at full load with
- * bench:worker's 10 connections for 10 seconds first. `SOAK_RATE=<req/s>` skips that and uses the
- * given rate instead.
+ * The rate is half the throughput bench:worker's method measures, in this same run: each of the
+ * mix's routes alone at full load (bench:worker's 10 connections, 5 s after a 2 s warm-up), and
+ * from those the rate the mix would reach if each request cost what it costs alone. Routes are
+ * loaded one at a time, as bench:worker does, and not as a mix at full load: under wrangler 4.86
+ * the whole mix at full load leaves workerd with thousands of sockets in CLOSE-WAIT to wrangler's
+ * Node process until it runs out of file descriptors (README), while each route alone leaves
+ * none. `SOAK_RATE=<req/s>` skips the measurement and uses the given rate instead.
  *
  * It prints the requests sent, the answers by route and status, and the worker's memory at one
  * minute (or at a fifth of a shorter run), each minute after, and at the end: the worker isolate's
@@ -16,9 +20,7 @@
  *
  * The heap is what is judged: it is the worker's own memory, the one Cloudflare limits (128 MB an
  * isolate). workerd's RSS under `wrangler dev` also holds wrangler's dev proxy and the local D1
- * simulator, and grows with every request whatever the worker does: at 150 req/s for a minute,
- * +120 MB for a worker that only answers and +280 MB for one that does one D1 write, measured
- * here (README). It is printed, not judged. Exits 1 on any 5xx or failed request, or when the
+ * simulator, whose database grows with every row the soak stores. It is printed, not judged. Exits 1 on any 5xx or failed request, or when the
  * heap at the end is more than 10% above that at one minute. A benchmark, not a test: it is not
  * part of `npm test`.
  *
@@ -43,7 +45,7 @@ import {inspectorPortOf, processGroupOf} from './wranglerDev';
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const GIVEN_RATE = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
 const CONNECTIONS = 10;
-const MEASURE_SECONDS = 10;
+const MEASURE_SECONDS = 5;
 const WARM_UP_SECONDS = 2;
 const FIRST_SAMPLE_SECONDS = Math.min(60, SOAK_SECONDS / 5);
 /** How much the worker's memory may grow from the first sample to the end. */
@@ -131,6 +133,31 @@ function mixed(routes: Route[]) {
   return {next, count, tally, serverErrors};
 }
 
+/** Each route's requests per second alone at full load, measured as bench:worker measures. */
+async function routeThroughputs(baseUrl: string, routes: Route[]): Promise<Map<string, number>> {
+  const throughput = new Map<string, number>();
+  for (const route of new Set(routes)) {
+    const target = {baseUrl, next: () => route.next()};
+    await load(target, {seconds: WARM_UP_SECONDS, connections: CONNECTIONS});
+    const full = await load(target, {seconds: MEASURE_SECONDS, connections: CONNECTIONS});
+    const serverErrors = Object.keys(full.statusCodeStats ?? {}).filter((status) => Number(status) >= 500);
+    if (full.errors > 0 || serverErrors.length > 0) {
+      throw new Error(`${route.name} alone at full load: ${full.errors} failed requests, answers ${JSON.stringify(full.statusCodeStats)}`);
+    }
+    throughput.set(route.name, full.requests.average);
+  }
+  return throughput;
+}
+
+/**
+ * The mix's requests per second if each request takes the time it takes alone: a cycle of the mix
+ * costs the sum of its requests' times (1 / each one's throughput).
+ */
+function mixThroughput(routes: Route[], throughput: Map<string, number>): number {
+  const cycleSeconds = routes.reduce((sum, route) => sum + 1 / throughput.get(route.name)!, 0);
+  return routes.length / cycleSeconds;
+}
+
 /** The analytics script Plausible would serve, from loopback. */
 async function servePlausible() {
   const server = http.createServer((request, response) => {
@@ -162,16 +189,20 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
       PLAUSIBLE_HOST: plausible.url,
     }, logFile);
     const group = processGroupOf(workerUrl);
+    // Before any load: wrangler's inspector proxy keeps every message of the worker's inspector (a
+    // console event per log line) in memory until a DevTools client connects, then replays them all
+    // to it. Connected from the start, the probe takes them as they come.
+    const heap = await probeHeap(inspectorPortOf(workerUrl));
     const routes = mix(stripe, token);
 
     let rate = GIVEN_RATE;
     if (rate === undefined) {
-      const probe = mixed(routes);
-      const target = {baseUrl: workerUrl, next: () => probe.next().request};
-      await load(target, {seconds: WARM_UP_SECONDS, connections: CONNECTIONS});
-      const full = await load(target, {seconds: MEASURE_SECONDS, connections: CONNECTIONS});
-      rate = Math.max(1, Math.floor(full.requests.average / 2));
-      console.log(`The mix at full load: ${full.requests.average.toFixed(0)} req/s (${CONNECTIONS} connections, ${MEASURE_SECONDS} s); soaking at half: ${rate} req/s`);
+      const throughput = await routeThroughputs(workerUrl, routes);
+      const mixRate = mixThroughput(routes, throughput);
+      rate = Math.max(1, Math.floor(mixRate / 2));
+      console.log(`Each route alone at full load (${CONNECTIONS} connections, ${MEASURE_SECONDS} s):`);
+      for (const [name, perSecond] of throughput) console.log(`  ${name.padEnd(26)}${perSecond.toFixed(0)} req/s`);
+      console.log(`The mix at those costs: ${mixRate.toFixed(0)} req/s; soaking at half: ${rate} req/s`);
     } else {
       console.log(`Soaking at SOAK_RATE: ${rate} req/s`);
     }
@@ -179,7 +210,6 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     const soak = mixed(routes);
     const started = Date.now();
     const elapsed = () => (Date.now() - started) / 1000;
-    const heap = await probeHeap(inspectorPortOf(workerUrl));
     const heapSamples: {at: number; used: number}[] = [];
     const heapTimer = setInterval(() => {
       heap.used().then((used) => heapSamples.push({at: elapsed(), used}), () => undefined);
