@@ -18,6 +18,7 @@ import workerProxy from './src/plugins/workerProxy';
 import docsSearch from './src/plugins/docsSearch';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
+import {ssgTemplate} from './src/buildTime/ssgTemplate';
 import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
@@ -69,6 +70,9 @@ const config = {
 
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
   staticDirectories: ['static', writeStaticFiles(GENERATED_STATIC_DIR)],
+
+  // The page paints before its scripts run (why: src/buildTime/ssgTemplate.ts).
+  ssrTemplate: ssgTemplate,
 
   clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts'],
 

@@ -3,8 +3,9 @@ import {checkoutSessionScript} from '../lib/checkoutSession';
 
 /**
  * Takes Stripe's `?sessionId=` out of the address bar with an inline script at the top of <head>.
- * It runs while the page is parsed, before any deferred script (the site's bundle, the router,
- * tracking, or a `scripts` entry such as Plausible's), so none of them sees the id.
+ * It runs while the page is parsed, before any other script (the site's bundle, which runs after
+ * the first paint, the router, tracking, or a `scripts` entry such as Plausible's), so none of them
+ * sees the id.
  */
 export default function checkoutSessionGuard(): Plugin {
   return {
