@@ -35,6 +35,11 @@ export interface Figures {
   failing: Record<OtherCategory, string[]>;
   /** What the page logged as errors (Lighthouse's errors-in-console), to say what the error was. */
   consoleErrors?: string[];
+  /**
+   * Run offline only: addresses on other hosts the page asked for and could not reach. Their DNS
+   * failures are not counted as console errors, so they are listed instead.
+   */
+  unreachable?: string[];
 }
 
 export type OtherCategory = 'accessibility' | 'bestPractices' | 'seo';
@@ -114,4 +119,11 @@ export function missedGoals(results: readonly PageResult[]): string[] {
     }
   }
   return misses;
+}
+
+/** The addresses each page could not reach offline, one line a page; empty when none. */
+export function formatUnreachable(results: readonly PageResult[]): string[] {
+  return results
+    .filter(({figures}) => figures.unreachable?.length)
+    .map(({page, figures}) => `${name(page)}: ${[...new Set(figures.unreachable)].join(', ')}`);
 }

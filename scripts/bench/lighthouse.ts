@@ -12,6 +12,23 @@ export interface RunOptions {
   port: number;
   /** Keep the profile's storage (a signed-in session) instead of clearing the origin's first. */
   keepStorage?: boolean;
+  /**
+   * This machine resolves no public host name (`resolvesPublicNames`). A request to another host
+   * then fails its DNS lookup whatever the page does, so errors-in-console leaves that one failure
+   * (`ERR_NAME_NOT_RESOLVED`) out, and the run lists the addresses it could not reach instead.
+   */
+  offline?: boolean;
+}
+
+/** Lighthouse's own default for errors-in-console, kept when the offline pattern is added. */
+const IGNORED_BY_DEFAULT = 'ERR_BLOCKED_BY_CLIENT.Inspector';
+const DNS_FAILURE = 'ERR_NAME_NOT_RESOLVED';
+
+/** Whether this machine can look a public host name up; the audit runs offline when it cannot. */
+export async function resolvesPublicNames(host = 'apis.google.com'): Promise<boolean> {
+  const {lookup} = await import('node:dns/promises');
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000).unref());
+  return Promise.race([lookup(host).then(() => true, () => false), timeout]);
 }
 
 export interface Run {
@@ -23,16 +40,17 @@ export interface Run {
   benchmarkIndex: number;
 }
 
-export async function runLighthouse(url: string, {port, keepStorage = false}: RunOptions): Promise<Run> {
+export async function runLighthouse(url: string, {port, keepStorage = false, offline = false}: RunOptions): Promise<Run> {
   // Lighthouse is an ES module; the scripts run as CommonJS.
   const {default: lighthouse} = await import('lighthouse');
-  const result = await lighthouse(url, {
-    port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: [...CATEGORIES],
-    disableStorageReset: keepStorage,
-  });
+  const config = offline
+    ? {extends: 'lighthouse:default', audits: [{path: 'errors-in-console', options: {ignoredPatterns: [IGNORED_BY_DEFAULT, DNS_FAILURE]}}]}
+    : undefined;
+  const result = await lighthouse(
+    url,
+    {port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES], disableStorageReset: keepStorage},
+    config,
+  );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
   const {lhr} = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -66,6 +84,7 @@ export async function runLighthouse(url: string, {port, keepStorage = false}: Ru
     bytes: numeric('total-byte-weight'),
     failing: {accessibility: failing('accessibility'), bestPractices: failing('best-practices'), seo: failing('seo')},
     consoleErrors: consoleErrors(lhr.audits['errors-in-console']?.details),
+    ...(offline && {unreachable: unreachable(lhr.audits['network-requests']?.details, new URL(url).host)}),
   };
   return {figures, benchmarkIndex: lhr.environment.benchmarkIndex};
 }
@@ -74,4 +93,12 @@ export async function runLighthouse(url: string, {port, keepStorage = false}: Ru
 function consoleErrors(details: unknown): string[] {
   const items = (details as {items?: {description?: string; sourceLocation?: {url?: string}}[]} | undefined)?.items ?? [];
   return items.map(({description = '', sourceLocation}) => (sourceLocation?.url ? `${description} (${sourceLocation.url})` : description));
+}
+
+/** The requests to other hosts that got no answer (status -1, as Lighthouse records a failed fetch). */
+function unreachable(details: unknown, ownHost: string): string[] {
+  const items = (details as {items?: {url?: string; statusCode?: number}[]} | undefined)?.items ?? [];
+  return items
+    .filter(({url = '', statusCode = 0}) => statusCode <= 0 && /^https?:/.test(url) && new URL(url).host !== ownHost)
+    .map(({url}) => url!);
 }

@@ -1,4 +1,4 @@
-import {formatTable, medianByPerformance, missedGoals, type AuditedPage, type Figures, type PageResult} from '../../scripts/bench/auditReport';
+import {formatTable, formatUnreachable, medianByPerformance, missedGoals, type AuditedPage, type Figures, type PageResult} from '../../scripts/bench/auditReport';
 
 const perfect: Figures = {
   performance: 100,
@@ -94,5 +94,16 @@ describe('the table', () => {
     expect(ours!.split('|').map((cell) => cell.trim())).toEqual(['', 'Slipway', '/docs/features/payments (docs, plain)', '81', '100', '100', '100', '3.2', '494', '0.012', '400', '80 81 84', '']);
     expect(stock).toContain('| stock ');
     expect(new Set(table.split('\n').map((line) => line.length)).size).toBe(1);
+  });
+});
+
+describe('the offline list', () => {
+  it('names each page that could not reach another host, once per address, and nothing for pages that reached all', () => {
+    const lines = formatUnreachable([
+      result(SIGNIN, {unreachable: ['https://apis.google.com/js/api.js', 'https://apis.google.com/js/api.js']}),
+      result(DOCS, {unreachable: []}),
+      result(HOME),
+    ]);
+    expect(lines).toEqual(['/signin: https://apis.google.com/js/api.js']);
   });
 });
