@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type {SupportedStorage} from '@supabase/supabase-js';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
-import {CHECKOUT_TOKEN_REFUSED, createSupabaseAuth} from '../../src/lib/auth/supabase';
+import {CHECKOUT_TOKEN_REFUSED, createSupabaseAuth, SESSION_OVER} from '../../src/lib/auth/supabase';
 import type {AuthClient, AuthUser} from '../../src/lib/auth/types';
 import {startSupabaseAuthStandIn, type SupabaseAuthStandIn} from '../stubs/supabaseAuth';
 
@@ -291,8 +291,8 @@ describe('signInWithCheckoutToken', () => {
     expect(user).toEqual({uid: expect.any(String), email, displayName: 'Ada Lovelace', photoURL: 'https://example.com/ada.png'});
     expect(await auth.idToken()).toBe(token);
     expect(verifiedClaims(token)).toMatchObject({sub: user!.uid, email});
-    // Nothing can refresh it, but the token itself stays good until it expires.
-    await expect(auth.idToken(true)).rejects.toThrow('Invalid Refresh Token: Refresh Token Not Found');
+    // Nothing can refresh it, and the buyer is told what to do; the token itself stays good until it expires.
+    await expect(auth.idToken(true)).rejects.toThrow(CHECKOUT_TOKEN_REFUSED);
     await expect(auth.idToken()).resolves.toBe(token);
   });
 
@@ -313,13 +313,14 @@ describe('signInWithCheckoutToken', () => {
     await new Promise((resolve) => setTimeout(resolve, 2100));
 
     // After expiry, reads get that refused refresh, which supabase-js keeps for 60 s
-    // (REFRESH_FAILURE_COOLDOWN_MS) before it asks again and drops the session.
-    await expect(auth.idToken()).rejects.toThrow('Invalid Refresh Token: Refresh Token Not Found');
+    // (REFRESH_FAILURE_COOLDOWN_MS) before it asks again and drops the session; the page says the
+    // sign-in has ended rather than Supabase's "Invalid Refresh Token".
+    await expect(auth.idToken()).rejects.toThrow(SESSION_OVER);
     expect(watcher.reports).toHaveLength(2);
     const realNow = Date.now.bind(Date);
     const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 61_000);
     try {
-      await expect(auth.idToken()).rejects.toThrow('Invalid Refresh Token: Refresh Token Not Found');
+      await expect(auth.idToken()).rejects.toThrow(SESSION_OVER);
       expect(await watcher.report(3)).toBeNull();
       await expect(auth.idToken()).resolves.toBeNull();
     } finally {
@@ -366,7 +367,7 @@ describe('idToken', () => {
     await signInWithLink(elsewhere, email);
     await elsewhere.signOut(); // scope 'global': every session of this user
 
-    await expect(here.idToken(true)).rejects.toThrow('Invalid Refresh Token: Refresh Token Not Found');
+    await expect(here.idToken(true)).rejects.toThrow(SESSION_OVER);
   });
 });
 

@@ -17,6 +17,10 @@ export interface SupabaseAuthOptions {
 const NO_REFRESH_TOKEN = 'checkout-sign-in-has-no-refresh-token';
 /** Supabase's own reasons ("invalid JWT", "Invalid Refresh Token") mean nothing to a buyer. */
 export const CHECKOUT_TOKEN_REFUSED = 'This sign-in from checkout has expired or is not valid. Sign in with the e-mail you paid with.';
+/** A session that cannot be refreshed any more: signed out elsewhere, or a checkout sign-in past its hour. */
+export const SESSION_OVER = 'Your sign-in has ended. Sign in again.';
+/** Supabase's codes for a refresh that failed because the session is over, not because it was unreachable. */
+const SESSION_OVER_CODES = new Set(['refresh_token_not_found', 'refresh_token_already_used', 'session_not_found', 'session_expired']);
 
 function toAuthUser(user: User): AuthUser {
   const meta = user.user_metadata ?? {};
@@ -47,6 +51,12 @@ const PASSWORD_MESSAGES: Record<string, string> = {
 /** Supabase answers `{error}` rather than throwing; turn that into an Error a person can read. */
 function check(error: {message: string} | null, doing: string): void {
   if (error) throw new Error(error.message || `Could not ${doing}.`);
+}
+
+/** `check` for reading and refreshing the session, which says plainly when it is over. */
+function checkSession(error: AuthError | null, doing: string): void {
+  if (error?.code && SESSION_OVER_CODES.has(error.code)) throw plainError(SESSION_OVER, error.code);
+  check(error, doing);
 }
 
 /** `check` for the password calls, whose codes have plain words of their own. */
@@ -166,11 +176,15 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
 
     async idToken(refresh = false) {
       const {data, error} = await auth.getSession();
-      check(error, 'read the session');
+      // After a checkout sign-in's hour, supabase-js answers reads with its failed refresh for a
+      // minute before it drops the session (docs/tutorials/user-authentication.mdx, Supabase tab).
+      checkSession(error, 'read the session');
       if (!data.session) return null;
       if (!refresh) return data.session.access_token;
+      // The worker refused the token, and a checkout sign-in has nothing to refresh it with.
+      if (data.session.refresh_token === NO_REFRESH_TOKEN) throw new Error(CHECKOUT_TOKEN_REFUSED);
       const refreshed = await auth.refreshSession();
-      check(refreshed.error, 'refresh the session');
+      checkSession(refreshed.error, 'refresh the session');
       return refreshed.data.session?.access_token ?? null;
     },
 
