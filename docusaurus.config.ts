@@ -11,6 +11,7 @@ import {writeStaticFiles} from './src/seo/writeStaticFiles';
 import checkoutSessionGuard from './src/plugins/checkoutSessionGuard';
 import docsColorMode from './src/plugins/docsColorMode';
 import llmsTxt from './src/plugins/llmsTxt';
+import paintFirst from './src/plugins/paintFirst';
 import prismOnDemand from './src/plugins/prismOnDemand';
 import signedInHint from './src/plugins/signedInHint';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
@@ -18,7 +19,6 @@ import workerProxy from './src/plugins/workerProxy';
 import docsSearch from './src/plugins/docsSearch';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
-import {ssgTemplate} from './src/buildTime/ssgTemplate';
 import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
@@ -71,9 +71,6 @@ const config = {
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
   staticDirectories: ['static', writeStaticFiles(GENERATED_STATIC_DIR)],
 
-  // The page paints before its scripts run (why: src/buildTime/ssgTemplate.ts).
-  ssrTemplate: ssgTemplate,
-
   clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts'],
 
   plugins: [
@@ -83,6 +80,8 @@ const config = {
     signedInHint,
     docsColorMode(ROUTES.docs),
     llmsTxt,
+    // The built pages paint before the bundles run.
+    paintFirst,
     prismOnDemand,
     clientOnlyStyles,
     workerProxy,

@@ -1,5 +1,5 @@
 /**
- * The built pages paint before the site's bundles run (src/buildTime/ssgTemplate.ts): the reader
+ * The built pages paint before the site's bundles run (src/plugins/paintFirst.ts): the reader
  * sees the text that is in the HTML while `main.js` is still on its way in, and the page still
  * comes alive once it runs.
  */
