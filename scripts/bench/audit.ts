@@ -146,7 +146,16 @@ async function main() {
   const benchmarkIndexes: number[] = [];
   for (let round = 1; round <= RUNS; round += 1) {
     for (const target of targets) {
-      const {figures, benchmarkIndex} = await runLighthouse(target.url, {port: target.port, keepStorage: target.keepStorage, offline});
+      const {figures, benchmarkIndex} = await runLighthouse(target.url, {port: target.port, keepStorage: target.keepStorage, offline}).catch(
+        (error: unknown) => {
+          // The signed-in page runs on the local stack: say what it printed last, or that it stopped.
+          if (target.url.startsWith(running.siteUrl)) {
+            const state = running.process.exitCode === null ? 'still running' : `stopped (exit ${running.process.exitCode})`;
+            console.error(`The local stack is ${state}; the last it printed:\n${running.output().split('\n').slice(-40).join('\n')}`);
+          }
+          throw error;
+        },
+      );
       runs.get(target)!.push(figures);
       benchmarkIndexes.push(benchmarkIndex);
       console.log(`run ${round}/${RUNS}  ${target.page.site.padEnd(8)}${target.page.path.padEnd(30)}performance ${figures.performance}`);
