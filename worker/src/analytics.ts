@@ -11,9 +11,12 @@ import {settingsOf} from './settings';
  * Bodies are held to the worker's JSON limit (set where the routes are mounted); Plausible's own
  * failures answer 502 in our error shape.
  */
+/** Plausible's own paths, the same under our proxy's prefix (API_PATHS.plausible). */
+export const PLAUSIBLE_PATHS = {script: '/js/script.js', event: '/api/event'} as const;
+
 export const analyticsRoutes = new Hono<AppEnv>()
-  .get('/js/script.js', async (c) => {
-    const upstream = await plausible(c.env, '/js/script.js', {headers: {'user-agent': c.req.header('user-agent') ?? ''}});
+  .get(PLAUSIBLE_PATHS.script, async (c) => {
+    const upstream = await plausible(c.env, PLAUSIBLE_PATHS.script, {headers: {'user-agent': c.req.header('user-agent') ?? ''}});
     return new Response(upstream.body, {
       status: upstream.status,
       headers: {
@@ -22,8 +25,8 @@ export const analyticsRoutes = new Hono<AppEnv>()
       },
     });
   })
-  .post('/api/event', async (c) => {
-    const upstream = await plausible(c.env, '/api/event', {
+  .post(PLAUSIBLE_PATHS.event, async (c) => {
+    const upstream = await plausible(c.env, PLAUSIBLE_PATHS.event, {
       method: 'POST',
       headers: {
         'content-type': c.req.header('content-type') ?? 'application/json',

@@ -1,6 +1,7 @@
 import type {MiddlewareHandler} from 'hono';
 import {getCookie, setCookie} from 'hono/cookie';
 import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
+import {PLAUSIBLE_PATHS} from './analytics';
 import type {AppEnv} from './app';
 import {HttpError} from './errors';
 import {settingsOf} from './settings';
@@ -55,7 +56,7 @@ const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
  * - Plausible's event: its script posts it without our header. It carries no identity and changes
  *   nothing of ours, and a page on another site could as well post the same event to Plausible.
  */
-const NO_TOKEN_ASKED: string[] = [API_PATHS.stripeWebhook, API_PATHS.mailgunWebhook, `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}/api/event`];
+const NO_TOKEN_ASKED: string[] = [API_PATHS.stripeWebhook, API_PATHS.mailgunWebhook, `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}${PLAUSIBLE_PATHS.event}`];
 
 const changesSomething = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
 
