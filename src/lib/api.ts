@@ -110,7 +110,7 @@ export type Method = 'GET' | 'POST';
 
 /**
  * The worker's request machinery, for any endpoint: the token (one refresh after TOKEN_EXPIRED),
- * the anti-forgery header, and every failure as an ApiError carrying the worker's own message.
+ * the anti-forgery header (one retry after XSRF_FAILED), and every failure as an ApiError carrying the worker's own message.
  * `response` answers a successful Response as it is (a CSV download); `json` answers its body.
  */
 export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {
@@ -131,6 +131,13 @@ export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, 
 
   async function response(method: Method, path: string, body?: unknown): Promise<Response> {
     let answer = await send(method, path, body, await idToken(false));
+    if (answer.status === 403 && carriesXsrf(method, apiUrl(baseUrl, path))) {
+      const error = await errorFrom(answer);
+      if (error.code !== 'XSRF_FAILED') throw error;
+      // The browser held no token the worker could read (cleared, or not one of its own), and the
+      // refusal set a fresh one: send once more with it.
+      answer = await send(method, path, body, await idToken(false));
+    }
     if (answer.status === 401) {
       const error = await errorFrom(answer);
       if (error.code === 'SESSION_ENDED') onSessionEnded?.();

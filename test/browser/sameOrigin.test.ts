@@ -38,6 +38,27 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
     expect(errors).toEqual([]);
   });
 
+  it('goes through with a cookie the worker did not set: the refusal sets a fresh token and the site sends once more', async () => {
+    const tab = await session.open('/');
+    const {page, errors} = tab;
+    const stack = session.stack();
+    // A cookie of that name that is not one of the worker's tokens (another app on the domain, a hand edit).
+    await page.context().addCookies([{name: XSRF_COOKIE, value: 'not-a-token', url: stack.siteUrl}]);
+    const checkouts: Request[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/createCheckoutSession')) checkouts.push(request);
+    });
+
+    await session.checkoutAsGuest(tab, uniqueEmail('stale.token'));
+
+    const fresh = (await page.context().cookies(stack.siteUrl)).find((candidate) => candidate.name === XSRF_COOKIE)!.value;
+    expect(fresh).not.toBe('not-a-token');
+    const sent = await Promise.all(checkouts.map(async (request) => (await request.allHeaders())[XSRF_HEADER.toLowerCase()]));
+    expect(sent).toEqual(['not-a-token', fresh]);
+    // The refused first try is the only thing the console shows.
+    expect(errors.filter((error) => !/status of 403/.test(error))).toEqual([]);
+  });
+
   it('refuses a change that does not echo the cookie, with the worker’s message', async () => {
     const tab = await session.open('/');
     const answer = await tab.page.evaluate(async () => {
