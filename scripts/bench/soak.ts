@@ -5,13 +5,18 @@
  * when an answer is lost), new leads, and the public GETs (`/`, the analytics script, a checkout
  * exchange with a malformed id).
  *
- * The rate is half the throughput bench:worker's method measures, in this same run: each of the
- * mix's routes alone at full load (bench:worker's 10 connections, 5 s after a 2 s warm-up), and
- * from those the rate the mix would reach if each request cost what it costs alone. Routes are
- * loaded one at a time, as bench:worker does, and not as a mix at full load: under wrangler 4.86
- * the whole mix at full load leaves workerd with thousands of sockets in CLOSE-WAIT to wrangler's
- * Node process until it runs out of file descriptors (README), while each route alone leaves
- * none. `SOAK_RATE=<req/s>` skips the measurement and uses the given rate instead.
+ * The rate is half the throughput bench:worker measures, in this same run and the same way: each
+ * of the mix's routes alone at full load (10 connections, 5 s after a 2 s warm-up) on a `wrangler
+ * dev` of its own with no DevTools client, and from those the rate the mix would reach if each
+ * request cost what it costs alone. That wrangler is then stopped and the soak gets a fresh one,
+ * whose inspector the heap probe holds from the start. Under wrangler 4.86 (README):
+ * - a DevTools client costs every route about a third of its throughput, so the measurement has
+ *   none;
+ * - wrangler keeps every inspector message until a client connects and then replays them all, so
+ *   the probe cannot join a wrangler that has already been loaded;
+ * - the whole mix at full load leaves thousands of sockets in CLOSE-WAIT, so the routes are loaded
+ *   one at a time.
+ * `SOAK_RATE=<req/s>` skips the measurement and uses the given rate instead.
  *
  * It prints the requests sent, the answers by route and status, and the worker's memory at one
  * minute (or at a fifth of a shorter run), each minute after, and at the end: the worker isolate's
@@ -40,7 +45,7 @@ import {workerdMemory} from './procStats';
 import {load} from './load';
 import {runWorkerBench} from './workerBench';
 import {type BenchRequest, newLeads, recordedEvents, signedEvent, userHasPaid} from './workerRequests';
-import {inspectorPortOf, processGroupOf} from './wranglerDev';
+import {inspectorPortOf, processGroupOf, stopWrangler} from './wranglerDev';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const GIVEN_RATE = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
@@ -177,9 +182,7 @@ for (const [variable, value] of [['SOAK_SECONDS', SOAK_SECONDS], ['SOAK_RATE', G
 runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, async ({token, startWorker}) => {
   const [stripe, mailgun, plausible] = await Promise.all([startStripeStandIn(), startMailgunStandIn(), servePlausible()]);
   try {
-    const logFile = path.join(os.tmpdir(), `slipway-soak-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
-    console.log(`Starting the worker under wrangler dev (its output goes to ${logFile})…`);
-    const workerUrl = await startWorker({
+    const vars = {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_SECRET_KEY: 'sk_test_soak',
       STRIPE_API_URL: stripe.url,
@@ -187,25 +190,32 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
       MAILGUN_DOMAIN: 'mg.example.com',
       MAILGUN_API_URL: mailgun.url,
       PLAUSIBLE_HOST: plausible.url,
-    }, logFile);
-    const group = processGroupOf(workerUrl);
-    // Before any load: wrangler's inspector proxy keeps every message of the worker's inspector (a
-    // console event per log line) in memory until a DevTools client connects, then replays them all
-    // to it. Connected from the start, the probe takes them as they come.
-    const heap = await probeHeap(inspectorPortOf(workerUrl));
+    };
+    // One mix for both phases: every Stripe event and lead stays new.
     const routes = mix(stripe, token);
 
     let rate = GIVEN_RATE;
     if (rate === undefined) {
-      const throughput = await routeThroughputs(workerUrl, routes);
+      console.log('Measuring each route alone at full load, as bench:worker does (its own wrangler dev, no DevTools client)…');
+      const measureUrl = await startWorker(vars);
+      const throughput = await routeThroughputs(measureUrl, routes);
+      await stopWrangler(measureUrl);
       const mixRate = mixThroughput(routes, throughput);
       rate = Math.max(1, Math.floor(mixRate / 2));
-      console.log(`Each route alone at full load (${CONNECTIONS} connections, ${MEASURE_SECONDS} s):`);
       for (const [name, perSecond] of throughput) console.log(`  ${name.padEnd(26)}${perSecond.toFixed(0)} req/s`);
       console.log(`The mix at those costs: ${mixRate.toFixed(0)} req/s; soaking at half: ${rate} req/s`);
     } else {
       console.log(`Soaking at SOAK_RATE: ${rate} req/s`);
     }
+
+    const logFile = path.join(os.tmpdir(), `slipway-soak-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+    console.log(`Starting the worker for the soak under wrangler dev (its output goes to ${logFile})…`);
+    const workerUrl = await startWorker(vars, logFile);
+    const group = processGroupOf(workerUrl);
+    // Before any load: wrangler's inspector proxy keeps every message of the worker's inspector (a
+    // console event per log line) in memory until a DevTools client connects, then replays them all
+    // to it. Connected from the start, the probe takes them as they come.
+    const heap = await probeHeap(inspectorPortOf(workerUrl));
 
     const soak = mixed(routes);
     const started = Date.now();

@@ -23,6 +23,17 @@ export async function stopChildren() {
   running.clear();
 }
 
+/** Stops the `wrangler dev` serving `url` (and its workerd), leaving the others running. */
+export async function stopWrangler(url: string): Promise<void> {
+  const {group} = runningAt(url);
+  const child = [...children].find((candidate) => candidate.pid === group);
+  if (child) {
+    await stopGroup(child);
+    children.delete(child);
+  }
+  running.delete(url);
+}
+
 function runningAt(url: string) {
   const found = running.get(url);
   if (!found) throw new Error(`No wrangler dev of this bench serves ${url}`);
