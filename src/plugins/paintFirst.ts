@@ -57,8 +57,10 @@ export function runBundlesAfterPaint(html: string, file: string): string {
     throw new Error(`src/plugins/paintFirst.ts: ${file} loads a bundle in a tag it does not know; update BUNDLE_TAG.`);
   }
   if (scripts.length === 0) return html;
-  if (!html.includes('</body>')) throw new Error(`src/plugins/paintFirst.ts: ${file} has no </body>.`);
-  return preloaded.replace('</body>', `<script>(${inPage})(${JSON.stringify(scripts)})</script></body>`);
+  const bodyEnd = preloaded.lastIndexOf('</body>');
+  if (bodyEnd === -1) throw new Error(`src/plugins/paintFirst.ts: ${file} has no </body>.`);
+  const runner = `<script>(${inPage})(${JSON.stringify(scripts)})</script>`;
+  return preloaded.slice(0, bodyEnd) + runner + preloaded.slice(bodyEnd);
 }
 
 /**
