@@ -2,6 +2,7 @@
  * One Lighthouse run, with Lighthouse's defaults (mobile, simulated throttling), in a Chromium
  * that already runs with its DevTools port open, reduced to the figures `npm run audit` prints.
  */
+import {lookup} from 'node:dns/promises';
 import type {Figures, OtherCategory} from './auditReport';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -26,7 +27,6 @@ const DNS_FAILURE = 'ERR_NAME_NOT_RESOLVED';
 
 /** Whether this machine can look a public host name up; the audit runs offline when it cannot. */
 export async function resolvesPublicNames(host = 'apis.google.com'): Promise<boolean> {
-  const {lookup} = await import('node:dns/promises');
   const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000).unref());
   return Promise.race([lookup(host).then(() => true, () => false), timeout]);
 }

@@ -25,9 +25,9 @@
  *
  * The heap is what is judged: it is the worker's own memory, the one Cloudflare limits (128 MB an
  * isolate). workerd's RSS under `wrangler dev` also holds wrangler's dev proxy and the local D1
- * simulator, whose database grows with every row the soak stores. It is printed, not judged. Exits 1 on any 5xx or failed request, or when the
- * heap at the end is more than 10% above that at one minute. A benchmark, not a test: it is not
- * part of `npm test`.
+ * simulator, whose database grows with every row the soak stores. It is printed, not judged.
+ * Exits 1 on any 5xx or failed request, or when the heap at the end is more than 10% above that at
+ * one minute. A benchmark, not a test: it is not part of `npm test`.
  *
  * Everything runs offline: Stripe and Mailgun are the local stand-ins `npm start` uses, and the
  * analytics script comes from a small server here.

@@ -11,7 +11,7 @@ import {WRANGLER, WRANGLER_ENV} from '../wrangler';
 /** Children run in their own process group so that wrangler's workerd goes down with it. */
 const children = new Set<ChildProcess>();
 /** Each running wrangler's process group (its pid) and inspector port, by the URL it serves. */
-const running = new Map<string, {group: number; inspectorPort: number}>();
+const running = new Map<string, {child: ChildProcess; group: number; inspectorPort: number}>();
 
 export async function stopChildren() {
   await Promise.all(
@@ -25,12 +25,9 @@ export async function stopChildren() {
 
 /** Stops the `wrangler dev` serving `url` (and its workerd), leaving the others running. */
 export async function stopWrangler(url: string): Promise<void> {
-  const {group} = runningAt(url);
-  const child = [...children].find((candidate) => candidate.pid === group);
-  if (child) {
-    await stopGroup(child);
-    children.delete(child);
-  }
+  const {child} = runningAt(url);
+  await stopGroup(child);
+  children.delete(child);
   running.delete(url);
 }
 
@@ -85,7 +82,7 @@ export async function startWrangler(name: string, args: string[], cwd: string, l
       const response = await fetch(`${url}/`, {signal: AbortSignal.timeout(5000)});
       if (response.status === 200) {
         await response.json();
-        running.set(url, {group: child.pid!, inspectorPort});
+        running.set(url, {child, group: child.pid!, inspectorPort});
         return url;
       }
     } catch {

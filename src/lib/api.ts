@@ -110,7 +110,8 @@ export type Method = 'GET' | 'POST';
 
 /**
  * The worker's request machinery, for any endpoint: the token (one refresh after TOKEN_EXPIRED),
- * the anti-forgery header (one retry after XSRF_FAILED), and every failure as an ApiError carrying the worker's own message.
+ * the anti-forgery header (one retry after XSRF_FAILED), and every failure as an ApiError carrying
+ * the worker's own message.
  * `response` answers a successful Response as it is (a CSV download); `json` answers its body.
  */
 export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, onSessionEnded}: ApiClientOptions) {

@@ -71,7 +71,7 @@ export function runBundlesAfterPaint(html: string, file: string): string {
  * - A page that paints no text or image adds them after a second.
  * Keep comments out of its body: its source goes into every page with the whitespace squeezed out.
  */
-export function runAfterFirstPaint(scripts: string[]): void {
+function runAfterFirstPaint(scripts: string[]): void {
   const add = () => {
     for (const src of scripts.splice(0)) {
       const script = document.createElement('script');

@@ -5,15 +5,15 @@ import {clientIp} from './http';
 import {log} from './log';
 import {settingsOf} from './settings';
 
+/** Plausible's own paths, the same under our proxy's prefix (API_PATHS.plausible). */
+export const PLAUSIBLE_PATHS = {script: '/js/script.js', event: '/api/event'} as const;
+
 /**
  * Plausible through our own origin, so that blockers of third-party analytics do not skew the
  * numbers. Plausible counts unique visitors by IP, so the visitor's goes in X-Forwarded-For.
  * Bodies are held to the worker's JSON limit (set where the routes are mounted); Plausible's own
  * failures answer 502 in our error shape.
  */
-/** Plausible's own paths, the same under our proxy's prefix (API_PATHS.plausible). */
-export const PLAUSIBLE_PATHS = {script: '/js/script.js', event: '/api/event'} as const;
-
 export const analyticsRoutes = new Hono<AppEnv>()
   .get(PLAUSIBLE_PATHS.script, async (c) => {
     const upstream = await plausible(c.env, PLAUSIBLE_PATHS.script, {headers: {'user-agent': c.req.header('user-agent') ?? ''}});
