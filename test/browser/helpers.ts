@@ -45,6 +45,23 @@ export function watchPage(page: Page): Pick<Tab, 'errors' | 'requests'> {
   return {errors, requests};
 }
 
+// Firebase loads Google's gapi script and an iframe at once on phones when it is set up for
+// popups, so that the Google popup opens within the tap. Only the sign-in page has that button.
+const GOOGLE_POPUP_SCRIPT = 'https://apis.google.com/**';
+
+/**
+ * Answers (emptily: tests run offline) and records the requests for Google's popup script. Without
+ * it, a machine whose DNS fails fast logs ERR_NAME_NOT_RESOLVED on /signin and one that waits does not.
+ */
+export async function recordPopupScript(context: BrowserContext): Promise<string[]> {
+  const seen: string[] = [];
+  await context.route(GOOGLE_POPUP_SCRIPT, (route) => {
+    seen.push(route.request().url());
+    return route.fulfill({status: 200, contentType: 'text/javascript', body: ''});
+  });
+  return seen;
+}
+
 /** One Chromium per test file; each `open` is a fresh context, so no state leaks between tests. */
 export async function startBrowser(): Promise<BrowserSession> {
   const browser: Browser = await launchChromium();

@@ -3,7 +3,7 @@
  * sees the text that is in the HTML while `main.js` is still on its way in, and the page still
  * comes alive once it runs.
  */
-import {useBrowser} from './helpers';
+import {recordPopupScript, useBrowser} from './helpers';
 
 const browser = useBrowser();
 
@@ -23,6 +23,7 @@ describe('a built page', () => {
     const {page, errors} = await browser().open(path, {
       phone: true,
       prepare: async (context) => {
+        await recordPopupScript(context);
         await context.addInitScript(recordBundleInsertion);
       },
     });

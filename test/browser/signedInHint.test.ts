@@ -6,7 +6,7 @@
  */
 import type {BrowserContext} from 'playwright-core';
 import {SIGNED_IN_HINT} from '../../src/lib/auth/signedInHint';
-import {eventually, useBrowser} from './helpers';
+import {eventually, recordPopupScript, useBrowser} from './helpers';
 import {headerStates, recordHeaderStates} from './headerStates';
 
 const browser = useBrowser();
@@ -60,20 +60,6 @@ describe('the header on the built site', () => {
     );
     expect(errors).toEqual([]);
   });
-
-  // Firebase loads Google's gapi script and an iframe at once on phones when it is set up for
-  // popups, so that the Google popup opens within the tap. Only the sign-in page has that button.
-  const GOOGLE_POPUP_SCRIPT = 'https://apis.google.com/**';
-
-  /** Answers (emptily: this machine is offline) and records the requests for Google's popup script. */
-  async function recordPopupScript(context: BrowserContext): Promise<string[]> {
-    const seen: string[] = [];
-    await context.route(GOOGLE_POPUP_SCRIPT, (route) => {
-      seen.push(route.request().url());
-      return route.fulfill({status: 200, contentType: 'text/javascript', body: ''});
-    });
-    return seen;
-  }
 
   it("on a phone, a page that only shows the user loads nothing of Google's popup", async () => {
     let popupScript: string[] = [];
