@@ -27,9 +27,21 @@ const ARGS = [
 export interface LaunchOptions {
   /** Also open the DevTools protocol on this loopback port, for a tool that connects by port (Lighthouse). */
   debuggingPort?: number;
+  /**
+   * Every host name but localhost fails to resolve at once. Tests use it so that a page's request to
+   * the outside fails the same way, at the same moment, on every machine: where DNS answered slowly a
+   * console error came after a test's check, where it failed fast it came before (a CI run was lost).
+   */
+  offline?: boolean;
 }
 
-const args = ({debuggingPort}: LaunchOptions) => (debuggingPort ? [...ARGS, `--remote-debugging-port=${debuggingPort}`] : ARGS);
+const OFFLINE = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
+
+const args = ({debuggingPort, offline}: LaunchOptions) => [
+  ...ARGS,
+  ...(debuggingPort ? [`--remote-debugging-port=${debuggingPort}`] : []),
+  ...(offline ? [OFFLINE] : []),
+];
 
 /** Headless Chromium, a fresh profile. */
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {

@@ -64,7 +64,7 @@ export async function recordPopupScript(context: BrowserContext): Promise<string
 
 /** One Chromium per test file; each `open` is a fresh context, so no state leaks between tests. */
 export async function startBrowser(): Promise<BrowserSession> {
-  const browser: Browser = await launchChromium();
+  const browser: Browser = await launchChromium({offline: true});
   const contexts: BrowserContext[] = [];
   return {
     async open(path, {width = 1280, height = 800, phone = false, fakeClock = false, tracked = false, prepare} = {}) {

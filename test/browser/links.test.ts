@@ -13,7 +13,7 @@ import {siteUrl} from './helpers';
 describe('links in the built site', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await launchChromium({offline: true});
   });
   afterAll(() => browser?.close());
 

@@ -51,7 +51,7 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await launchChromium({offline: true});
     stack = await startLocalStack({flags: sameOrigin ? ['--same-origin'] : []});
   }, 300_000);
 

@@ -81,7 +81,7 @@ describe('one Worker serving the site and the API (wrangler dev --env site)', ()
   });
 
   it('renders the landing page in Chromium with every asset it needs, and no console error', async () => {
-    const browser: Browser = await launchChromium();
+    const browser: Browser = await launchChromium({offline: true});
     try {
       const page = await browser.newPage();
       const {errors} = watchPage(page);

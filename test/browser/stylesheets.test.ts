@@ -21,7 +21,7 @@ describe('the built stylesheets', () => {
   it('style every class a server-rendered page uses before any script runs', async () => {
     const cssDir = path.join(outDir(), 'assets', 'css');
     const sheets = new Map(readdirSync(cssDir).map((file) => [`/assets/css/${file}`, classesIn(readFileSync(path.join(cssDir, file), 'utf8'))]));
-    const browser = await launchChromium();
+    const browser = await launchChromium({offline: true});
     const unstyled: string[] = [];
     const linked = new Set<string>();
     try {
