@@ -223,6 +223,11 @@ export interface AdminPurchaseDetail extends AdminPurchase {
   paymentIntentId: string | null;
   customerId: string | null;
   userId: string | null;
+  /**
+   * Whether GitHub says the pending invitation expired (read at most once a minute): only then may
+   * it be sent again. False for access that is not pending.
+   */
+  invitationExpired: boolean;
   history: PurchaseEvent[];
 }
 

@@ -94,6 +94,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
     userId: 'uid-ada',
+    invitationExpired: false,
     history: [
       {at: NOW - DAY_MS, kind: 'stripe', summary: 'checkout.session.completed'},
       {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},
@@ -174,6 +175,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       case `POST ${ADMIN_PATHS.grant}`: {
         const {username} = seen.body as AdminGrantRequest;
         found!.access = {status: 'pending', username, usernameChanges: found!.access?.usernameChanges ?? 0};
+        found!.invitationExpired = false;
         found!.history.push({at: NOW + 5000, kind: 'admin', summary: `Granted @${username}`});
         log('grant', found!.sessionId, `@${username}`);
         return [200, {status: 'invited', detail: `@${username}: invited`} satisfies AdminActionResult];
@@ -184,6 +186,10 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         log('revoke', found!.sessionId, null);
         return [200, {status: 'revoked', detail: `@${found!.access.username}: access revoked`} satisfies AdminActionResult];
       case `POST ${ADMIN_PATHS.resend}`:
+        if (found!.access?.status !== 'pending' || !found!.invitationExpired) {
+          return [409, {error: 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', code: 'CONFLICT'} satisfies ErrorBody];
+        }
+        found!.invitationExpired = false;
         log('resend', found!.sessionId, null);
         return [200, {status: 'invited', detail: 'a new invitation went out'} satisfies AdminActionResult];
       case `POST ${ADMIN_PATHS.resetUsernameChanges}`:

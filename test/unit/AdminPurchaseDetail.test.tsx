@@ -81,9 +81,10 @@ describe('a purchase’s page', () => {
     expect(screen.getByText('Granted @octocat')).toBeInTheDocument();
   });
 
-  it('resends a pending invitation and resets the username changes, each once confirmed', async () => {
-    worker().reset({purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}})]});
+  it('resends an invitation GitHub says expired and resets the username changes, each once confirmed', async () => {
+    worker().reset({purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}, invitationExpired: true})]});
     await open();
+    expect(screen.getByText("GitHub says @ada-l's invitation expired before it was accepted.")).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', {name: 'Resend invitation'}));
     expect(worker().actions()).toEqual([]);
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
@@ -98,9 +99,21 @@ describe('a purchase’s page', () => {
       '/admin/purchases/cs_test_ada/resend',
       '/admin/purchases/cs_test_ada/reset-username-changes',
     ]);
-    // Read again: no changes left to reset.
+    // Read again: no changes left to reset, and the fresh invitation is not one to send again.
     await screen.findByText(/moved to another account never/);
     expect(screen.queryByRole('button', {name: 'Reset username changes'})).toBeNull();
+    expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
+  });
+
+  it('offers no resend for an invitation GitHub still honours, and says when it will', async () => {
+    worker().reset({purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 0}, invitationExpired: false})]});
+    await open();
+    expect(screen.getByText('Invitation pending')).toBeInTheDocument();
+    expect(
+      screen.getByText('@ada-l has not accepted the invitation yet. GitHub honours one for seven days; once it expires, it can be sent again here.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
+    expect(screen.getByRole('button', {name: 'Revoke access'})).toBeInTheDocument();
   });
 
   it.each(['active', 'failed', 'queued', 'revoked'] as const)('offers no resend for access that is %s, only for a pending invitation', async (status) => {

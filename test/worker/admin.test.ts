@@ -335,6 +335,23 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect((await auditEntries())[0]).toMatchObject({action: 'resend', sessionId});
   });
 
+  test("a purchase's page says whether GitHub still honours its pending invitation, as GitHub says it", async () => {
+    const detail = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
+    const aMinuteOn = (sessionId: string) => stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', sessionId);
+    const waiting = await buyer({seat: true});
+    expect(await detail(waiting.sessionId)).toMatchObject({access: {status: 'pending'}, invitationExpired: false});
+    stack.github.expire(invitationOf(waiting.login!)!.id);
+    // GitHub is read at most once a minute per grant.
+    expect(await detail(waiting.sessionId)).toMatchObject({invitationExpired: false});
+    await aMinuteOn(waiting.sessionId);
+    expect(await detail(waiting.sessionId)).toMatchObject({access: {status: 'pending'}, invitationExpired: true});
+
+    const accepted = await buyer({seat: true, accept: true});
+    await aMinuteOn(accepted.sessionId);
+    expect(await detail(accepted.sessionId)).toMatchObject({access: {status: 'active'}, invitationExpired: false});
+    expect(await grantOf(accepted.sessionId)).toMatchObject({status: 'active'});
+  });
+
   test('resend refuses (409) an invitation that was accepted or has not expired, and changes nothing in D1 or on GitHub', async () => {
     const accepted = await buyer({seat: true, accept: true});
     // A minute on, the buyer's dashboard reads GitHub again and sees the acceptance: D1 has the seat as active.

@@ -112,6 +112,8 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
     paymentIntentId: row.payment_intent_id,
     customerId: row.customer_id,
     userId: row.user_id,
+    // As last read; the route asks GitHub again for a pending invitation.
+    invitationExpired: row.grant_status === 'pending' && grant!.results[0]?.invitation_expired === 1,
     history,
   };
 }

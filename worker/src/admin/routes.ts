@@ -14,7 +14,7 @@ import {
   type SalesSummary,
 } from '../../../src/config/api';
 import {repositoryFor} from '../access/github';
-import {invitationExpired, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
+import {invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -57,8 +57,17 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   .get(ADMIN_PATHS.purchase, async (c) => {
-    const detail = await purchaseDetail(c.env.DB, sessionParam(c.req.param('sessionId')));
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const detail = await purchaseDetail(c.env.DB, sessionId);
     if (!detail) throw notFound();
+    // A pending invitation may have been accepted or have expired since D1 last heard: the seller
+    // is offered Resend only for one GitHub no longer honours.
+    const grant = detail.access?.status === 'pending' ? await readGrant(c.env.DB, sessionId) : null;
+    if (grant && detail.access) {
+      const seen = await observeGrant(accessContext(c.env), grant);
+      detail.access.status = seen.status;
+      detail.invitationExpired = seen.status === 'pending' && seen.expired;
+    }
     return c.json(detail satisfies AdminPurchaseDetail);
   })
 

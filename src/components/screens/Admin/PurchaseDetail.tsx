@@ -52,10 +52,11 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
   const [username, setUsername] = useState(access?.username ?? '');
   useEffect(() => setUsername((current) => current || access?.username || ''), [access?.username]);
   const wanted = username.trim().replace(/^@/, '');
-  // What the worker takes: a revoke of a seat it holds, a resend of a pending invitation (it then
-  // checks with GitHub that it expired); a failed invitation is sent again with Grant access.
+  // What the worker takes: a revoke of a seat it holds, a resend of a pending invitation GitHub
+  // says expired (it asks again before sending); a failed invitation is sent again with Grant access.
   const revocable = access !== null && ['queued', 'pending', 'active', 'failed'].includes(access.status);
-  const resendable = access?.status === 'pending';
+  const pending = access?.status === 'pending';
+  const resendable = pending && purchase.invitationExpired;
 
   return (
     <section aria-labelledby="access-actions-heading">
@@ -70,6 +71,13 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
           />
         </Field>
       </div>
+      {pending && (
+        <p className={styles.muted}>
+          {purchase.invitationExpired
+            ? `GitHub says @${access.username}'s invitation expired before it was accepted.`
+            : `@${access.username} has not accepted the invitation yet. GitHub honours one for seven days; once it expires, it can be sent again here.`}
+        </p>
+      )}
       <div className={styles.actions}>
         {revocable && (
           <Confirm
