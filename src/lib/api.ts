@@ -17,6 +17,7 @@ import {
   XSRF_COOKIE,
   XSRF_HEADER,
 } from '../config/api';
+import {SessionEndedError} from './auth/types';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -130,21 +131,32 @@ export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, 
     }
   }
 
+  /** The user's token; a session over for good ends here as the worker's SESSION_ENDED would. */
+  async function token(refresh: boolean): Promise<string | null> {
+    try {
+      return await idToken(refresh);
+    } catch (error) {
+      if (!(error instanceof SessionEndedError)) throw error;
+      onSessionEnded?.();
+      throw new ApiError(error.message, 401, 'SESSION_ENDED');
+    }
+  }
+
   async function response(method: Method, path: string, body?: unknown): Promise<Response> {
-    let answer = await send(method, path, body, await idToken(false));
+    let answer = await send(method, path, body, await token(false));
     if (answer.status === 403 && carriesXsrf(method, apiUrl(baseUrl, path))) {
       const error = await errorFrom(answer);
       if (error.code !== 'XSRF_FAILED') throw error;
       // The browser held no token the worker could read (cleared, or not one of its own), and the
       // refusal set a fresh one: send once more with it.
-      answer = await send(method, path, body, await idToken(false));
+      answer = await send(method, path, body, await token(false));
     }
     if (answer.status === 401) {
       const error = await errorFrom(answer);
       if (error.code === 'SESSION_ENDED') onSessionEnded?.();
       if (error.code !== 'TOKEN_EXPIRED') throw error;
       // An ID token lives an hour; a tab left open outlives it. One fresh token, one retry.
-      answer = await send(method, path, body, await idToken(true));
+      answer = await send(method, path, body, await token(true));
     }
     if (!answer.ok) throw await errorFrom(answer);
     return answer;

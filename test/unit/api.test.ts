@@ -2,11 +2,13 @@ import http from 'node:http';
 import {ApiError, createApiClient, UNREACHABLE_MESSAGE, xsrfHeader} from '../../src/lib/api';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 import {apiUrl, SAME_ORIGIN_PREFIX} from '../../src/config/api';
+import {SessionEndedError} from '../../src/lib/auth/types';
 
+type Reply = {status: number; body: string};
 /** A server that answers every request with the status and raw body the test sets, and records it. */
-let reply: {status: number; body: string} = {status: 200, body: '{}'};
+let reply: Reply = {status: 200, body: '{}'};
 /** When set, answers per request instead (the n-th request gets replies[n]). */
-let replies: {status: number; body: string}[] | null = null;
+let replies: Reply[] | null = null;
 const seen: {method: string; url: string; headers: http.IncomingHttpHeaders; body: string}[] = [];
 let server: RunningServer;
 beforeAll(async () => {
@@ -100,6 +102,47 @@ describe('the worker API client', () => {
     await expect(client.accessStatus()).rejects.toMatchObject({status: 401, code: 'SESSION_ENDED'});
     expect(ended).toEqual(['ended']);
     expect(refreshes).toEqual([false]);
+  });
+
+  it.each([
+    ['reading the token', [] as Reply[], [false]],
+    ['refreshing it after TOKEN_EXPIRED', [{status: 401, body: JSON.stringify({error: 'Token expired', code: 'TOKEN_EXPIRED'})}], [false, true]],
+  ])('ends a session the sign-in provider says is over (%s) as the worker\'s SESSION_ENDED, in its words', async (_when, answers, asked) => {
+    replies = [...answers];
+    const ended: string[] = [];
+    const refreshes: boolean[] = [];
+    const client = createApiClient({
+      baseUrl: server.url,
+      idToken: async (refresh) => {
+        refreshes.push(refresh);
+        if (refresh === asked.at(-1)) throw new SessionEndedError('Your sign-in has ended. Sign in again.', 'refresh_token_not_found');
+        return 'stale-token';
+      },
+      onSessionEnded: () => ended.push('ended'),
+    });
+    await expect(client.addUserToRepo({username: 'octocat', userId: 'u1'})).rejects.toMatchObject({
+      name: 'ApiError',
+      message: 'Your sign-in has ended. Sign in again.',
+      status: 401,
+      code: 'SESSION_ENDED',
+    });
+    expect(ended).toEqual(['ended']);
+    expect(refreshes).toEqual(asked);
+    // Nothing went out with a token the provider had given up on.
+    expect(seen.map((entry) => entry.headers.authorization)).toEqual(answers.map(() => 'Bearer stale-token'));
+  });
+
+  it('lets any other failure to read the token through as it is, and does not sign out', async () => {
+    const ended: string[] = [];
+    const client = createApiClient({
+      baseUrl: server.url,
+      idToken: async () => {
+        throw new Error('Could not reach Supabase.');
+      },
+      onSessionEnded: () => ended.push('ended'),
+    });
+    await expect(client.accessStatus()).rejects.toThrow('Could not reach Supabase.');
+    expect(ended).toEqual([]);
   });
 
   it('asks for a fresh token once when the worker says TOKEN_EXPIRED, then retries', async () => {

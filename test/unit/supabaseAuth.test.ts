@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import type {SupportedStorage} from '@supabase/supabase-js';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
 import {CHECKOUT_TOKEN_REFUSED, createSupabaseAuth, SESSION_OVER} from '../../src/lib/auth/supabase';
-import type {AuthClient, AuthUser} from '../../src/lib/auth/types';
+import {type AuthClient, type AuthUser, SessionEndedError} from '../../src/lib/auth/types';
+import {createApiClient} from '../../src/lib/api';
 import {startSupabaseAuthStandIn, type SupabaseAuthStandIn} from '../stubs/supabaseAuth';
 
 // supabase-js builds its realtime client eagerly and wants a WebSocket, which browsers have and
@@ -292,7 +293,7 @@ describe('signInWithCheckoutToken', () => {
     expect(await auth.idToken()).toBe(token);
     expect(verifiedClaims(token)).toMatchObject({sub: user!.uid, email});
     // Nothing can refresh it, and the buyer is told what to do; the token itself stays good until it expires.
-    await expect(auth.idToken(true)).rejects.toThrow(CHECKOUT_TOKEN_REFUSED);
+    await expect(auth.idToken(true)).rejects.toEqual(new SessionEndedError(CHECKOUT_TOKEN_REFUSED, 'checkout_sign_in_over'));
     await expect(auth.idToken()).resolves.toBe(token);
   });
 
@@ -317,6 +318,16 @@ describe('signInWithCheckoutToken', () => {
     // sign-in has ended rather than Supabase's "Invalid Refresh Token".
     await expect(auth.idToken()).rejects.toThrow(SESSION_OVER);
     expect(watcher.reports).toHaveLength(2);
+    // A call to the worker in that minute sends nothing, and ends like the worker's SESSION_ENDED:
+    // the buyer reads what to do, and the site signs out.
+    const ended: string[] = [];
+    const worker = createApiClient({baseUrl: 'http://127.0.0.1:9', idToken: (refresh) => auth.idToken(refresh), onSessionEnded: () => ended.push('ended')});
+    await expect(worker.addUserToRepo({username: 'octocat', userId: watcher.reports[1]!.uid})).rejects.toMatchObject({
+      message: SESSION_OVER,
+      status: 401,
+      code: 'SESSION_ENDED',
+    });
+    expect(ended).toEqual(['ended']);
     const realNow = Date.now.bind(Date);
     const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 61_000);
     try {
@@ -367,7 +378,7 @@ describe('idToken', () => {
     await signInWithLink(elsewhere, email);
     await elsewhere.signOut(); // scope 'global': every session of this user
 
-    await expect(here.idToken(true)).rejects.toThrow(SESSION_OVER);
+    await expect(here.idToken(true)).rejects.toMatchObject({name: 'SessionEndedError', message: SESSION_OVER, code: 'refresh_token_not_found'});
   });
 });
 

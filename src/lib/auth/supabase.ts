@@ -4,7 +4,7 @@
 import {createClient, type AuthError, type EmailOtpType, type SupportedStorage, type User} from '@supabase/supabase-js';
 import {ROUTES} from '../../config/links';
 import {PASSWORD_ERRORS, plainError} from './passwordErrors';
-import type {AuthClient, AuthUser} from './types';
+import {type AuthClient, type AuthUser, SessionEndedError} from './types';
 
 export interface SupabaseAuthOptions {
   url: string;
@@ -55,7 +55,7 @@ function check(error: {message: string} | null, doing: string): void {
 
 /** `check` for reading and refreshing the session, which says plainly when it is over. */
 function checkSession(error: AuthError | null, doing: string): void {
-  if (error?.code && SESSION_OVER_CODES.has(error.code)) throw plainError(SESSION_OVER, error.code);
+  if (error?.code && SESSION_OVER_CODES.has(error.code)) throw new SessionEndedError(SESSION_OVER, error.code);
   check(error, doing);
 }
 
@@ -182,7 +182,7 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
       if (!data.session) return null;
       if (!refresh) return data.session.access_token;
       // The worker refused the token, and a checkout sign-in has nothing to refresh it with.
-      if (data.session.refresh_token === NO_REFRESH_TOKEN) throw new Error(CHECKOUT_TOKEN_REFUSED);
+      if (data.session.refresh_token === NO_REFRESH_TOKEN) throw new SessionEndedError(CHECKOUT_TOKEN_REFUSED, 'checkout_sign_in_over');
       const refreshed = await auth.refreshSession();
       checkSession(refreshed.error, 'refresh the session');
       return refreshed.data.session?.access_token ?? null;

@@ -49,7 +49,25 @@ export interface AuthClient {
   updatePassword(password: string): Promise<void>;
   /** Signs in with the token `retrieveUserFromCheckoutSession` returned for a guest purchase. */
   signInWithCheckoutToken(token: string): Promise<void>;
-  /** The token the worker checks, or null when nobody is signed in; `refresh` forces a new one. */
+  /**
+   * The token the worker checks, or null when nobody is signed in; `refresh` forces a new one.
+   * Throws SessionEndedError when the session is over and nothing can renew it.
+   */
   idToken(refresh?: boolean): Promise<string | null>;
   signOut(): Promise<void>;
+}
+
+/**
+ * The session is over for good (signed out elsewhere, or a checkout sign-in past its hour): the
+ * message says what to do, `code` keeps the provider's own. The site treats it as the worker's
+ * 401 SESSION_ENDED: it signs the visitor out.
+ */
+export class SessionEndedError extends Error {
+  readonly code: string;
+
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = 'SessionEndedError';
+    this.code = code;
+  }
 }
