@@ -31,6 +31,21 @@ beforeEach(() => {
 });
 afterAll(() => server.close());
 
+/** A client for a signed-in user whose tokens `tokenFor` gives; it records each ask and each sign-out. */
+function signedIn(tokenFor: (refresh: boolean) => string) {
+  const refreshes: boolean[] = [];
+  const ended: string[] = [];
+  const client = createApiClient({
+    baseUrl: server.url,
+    idToken: async (refresh) => {
+      refreshes.push(refresh);
+      return tokenFor(refresh);
+    },
+    onSessionEnded: () => ended.push('ended'),
+  });
+  return {client, refreshes, ended};
+}
+
 const request = {priceId: 'price_1', successUrl: 'http://localhost/success', cancelUrl: 'http://localhost/'};
 
 async function failure(): Promise<ApiError> {
@@ -89,16 +104,7 @@ describe('the worker API client', () => {
 
   it('tells the site when the worker says the session has ended for good, and does not retry', async () => {
     replies = [{status: 401, body: JSON.stringify({error: 'This sign-in from the checkout has ended.', code: 'SESSION_ENDED'})}];
-    const ended: string[] = [];
-    const refreshes: boolean[] = [];
-    const client = createApiClient({
-      baseUrl: server.url,
-      idToken: async (refresh) => {
-        refreshes.push(refresh);
-        return 'checkout-token';
-      },
-      onSessionEnded: () => ended.push('ended'),
-    });
+    const {client, ended, refreshes} = signedIn(() => 'checkout-token');
     await expect(client.accessStatus()).rejects.toMatchObject({status: 401, code: 'SESSION_ENDED'});
     expect(ended).toEqual(['ended']);
     expect(refreshes).toEqual([false]);
@@ -109,16 +115,9 @@ describe('the worker API client', () => {
     ['refreshing it after TOKEN_EXPIRED', [{status: 401, body: JSON.stringify({error: 'Token expired', code: 'TOKEN_EXPIRED'})}], [false, true]],
   ])('ends a session the sign-in provider says is over (%s) as the worker\'s SESSION_ENDED, in its words', async (_when, answers, asked) => {
     replies = [...answers];
-    const ended: string[] = [];
-    const refreshes: boolean[] = [];
-    const client = createApiClient({
-      baseUrl: server.url,
-      idToken: async (refresh) => {
-        refreshes.push(refresh);
-        if (refresh === asked.at(-1)) throw new SessionEndedError('Your sign-in has ended. Sign in again.', 'refresh_token_not_found');
-        return 'stale-token';
-      },
-      onSessionEnded: () => ended.push('ended'),
+    const {client, ended, refreshes} = signedIn((refresh) => {
+      if (refresh === asked.at(-1)) throw new SessionEndedError('Your sign-in has ended. Sign in again.', 'refresh_token_not_found');
+      return 'stale-token';
     });
     await expect(client.addUserToRepo({username: 'octocat', userId: 'u1'})).rejects.toMatchObject({
       name: 'ApiError',
@@ -133,13 +132,8 @@ describe('the worker API client', () => {
   });
 
   it('lets any other failure to read the token through as it is, and does not sign out', async () => {
-    const ended: string[] = [];
-    const client = createApiClient({
-      baseUrl: server.url,
-      idToken: async () => {
-        throw new Error('Could not reach Supabase.');
-      },
-      onSessionEnded: () => ended.push('ended'),
+    const {client, ended} = signedIn(() => {
+      throw new Error('Could not reach Supabase.');
     });
     await expect(client.accessStatus()).rejects.toThrow('Could not reach Supabase.');
     expect(ended).toEqual([]);
@@ -150,14 +144,7 @@ describe('the worker API client', () => {
       {status: 401, body: JSON.stringify({error: 'Unauthorized', code: 'TOKEN_EXPIRED'})},
       {status: 200, body: JSON.stringify({status: 'invited'})},
     ];
-    const refreshes: boolean[] = [];
-    const client = createApiClient({
-      baseUrl: server.url,
-      idToken: async (refresh) => {
-        refreshes.push(refresh);
-        return refresh ? 'fresh-token' : 'stale-token';
-      },
-    });
+    const {client, refreshes} = signedIn((refresh) => (refresh ? 'fresh-token' : 'stale-token'));
     await expect(client.addUserToRepo({username: 'octocat', userId: 'u1'})).resolves.toEqual({status: 'invited'});
     expect(refreshes).toEqual([false, true]);
     expect(seen.map((entry) => entry.headers.authorization)).toEqual(['Bearer stale-token', 'Bearer fresh-token']);
