@@ -4,7 +4,7 @@
  * profile per tab, and the steps a person takes that several tests share (a guest checkout on the
  * local page, Request Access, a magic-link sign-in read from the terminal).
  */
-import type {Browser, BrowserContext, Page} from 'playwright-core';
+import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
 import {appConfig, dashboardPlan} from '../../src/config';
 import {launchChromium} from '../../scripts/support/chromium';
 import {escapeRegExp, followMagicLink, startLocalStack, type LocalStack} from '../../scripts/support/localStack';
@@ -36,6 +36,12 @@ export interface LocalSession {
   checkoutAsGuest: (tab: LocalTab, email: string) => Promise<void>;
   /** Request Access on the dashboard, until the stand-in prints the invitation. */
   requestAccess: (tab: LocalTab, username: string) => Promise<void>;
+  /**
+   * Waits for `locator` like `locator.waitFor()`; if it never shows, the error also says what the
+   * page showed instead, what it logged and what the stack printed last, for a failure seen only
+   * on another machine.
+   */
+  waitToSee: (tab: LocalTab, locator: Locator) => Promise<void>;
 }
 
 export const plan = dashboardPlan();
@@ -134,6 +140,21 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
     await page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}).waitFor();
   }
 
+  async function waitToSee(tab: LocalTab, locator: Locator) {
+    try {
+      await locator.waitFor();
+    } catch (error) {
+      const shown = await tab.page
+        .locator('body')
+        .innerText({timeout: 1000})
+        .catch(() => '(the page could not be read)');
+      const printed = running().output().trim().split('\n').slice(-15).join('\n');
+      throw new Error(
+        `${(error as Error).message}\nAt ${tab.page.url()} the page showed:\n${shown}\nIt logged:\n${tab.errors.join('\n') || '(nothing)'}\nThe stack printed last:\n${printed}`,
+      );
+    }
+  }
+
   async function requestAccess(tab: LocalTab, username: string) {
     const {page} = tab;
     await page.getByLabel('GitHub username').fill(username);
@@ -143,5 +164,5 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
     await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
   }
 
-  return {stack: running, open, goto, signInByMagicLink, checkoutAsGuest, requestAccess};
+  return {stack: running, open, goto, signInByMagicLink, checkoutAsGuest, requestAccess, waitToSee};
 }
