@@ -7,6 +7,7 @@ import type {
   PurchaseEvent,
   PurchaseState,
 } from '../../../src/config/api';
+import type {Grant} from '../access/grants';
 import {maskSessionIds} from '../log';
 
 /**
@@ -75,7 +76,13 @@ export async function listPurchases(db: D1Database, query: string, page: number)
   };
 }
 
-export async function purchaseDetail(db: D1Database, sessionId: string): Promise<AdminPurchaseDetail | null> {
+/** A purchase's page as D1 has it, and its grant, whose pending invitation the route asks GitHub about. */
+export interface StoredPurchaseDetail {
+  detail: Omit<AdminPurchaseDetail, 'invitationExpired'>;
+  grant: Grant | null;
+}
+
+export async function purchaseDetail(db: D1Database, sessionId: string): Promise<StoredPurchaseDetail | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
   const [events, jobs, actions, grant] = await db.batch<Record<string, unknown>>([
@@ -108,13 +115,14 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
     ...grant!.results.map(grantEvent),
   ].sort((a, b) => a.at - b.at);
   return {
-    ...toPurchase(row),
-    paymentIntentId: row.payment_intent_id,
-    customerId: row.customer_id,
-    userId: row.user_id,
-    // As last read; the route asks GitHub again for a pending invitation.
-    invitationExpired: row.grant_status === 'pending' && grant!.results[0]?.invitation_expired === 1,
-    history,
+    detail: {
+      ...toPurchase(row),
+      paymentIntentId: row.payment_intent_id,
+      customerId: row.customer_id,
+      userId: row.user_id,
+      history,
+    },
+    grant: (grant!.results[0] as unknown as Grant | undefined) ?? null,
   };
 }
 

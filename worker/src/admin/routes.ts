@@ -57,18 +57,18 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   .get(ADMIN_PATHS.purchase, async (c) => {
-    const sessionId = sessionParam(c.req.param('sessionId'));
-    const detail = await purchaseDetail(c.env.DB, sessionId);
-    if (!detail) throw notFound();
+    const stored = await purchaseDetail(c.env.DB, sessionParam(c.req.param('sessionId')));
+    if (!stored) throw notFound();
+    const {detail, grant} = stored;
     // A pending invitation may have been accepted or have expired since D1 last heard: the seller
-    // is offered Resend only for one GitHub no longer honours.
-    const grant = detail.access?.status === 'pending' ? await readGrant(c.env.DB, sessionId) : null;
-    if (grant && detail.access) {
-      const seen = await observeGrant(accessContext(c.env), grant);
-      detail.access.status = seen.status;
-      detail.invitationExpired = seen.status === 'pending' && seen.expired;
-    }
-    return c.json(detail satisfies AdminPurchaseDetail);
+    // is offered Resend only for one GitHub no longer honours (observeGrant reports `expired` only
+    // for a pending one).
+    const seen = grant?.status === 'pending' ? await observeGrant(accessContext(c.env), grant) : null;
+    return c.json({
+      ...detail,
+      access: detail.access && seen ? {...detail.access, status: seen.status} : detail.access,
+      invitationExpired: seen?.expired ?? false,
+    } satisfies AdminPurchaseDetail);
   })
 
   .post(ADMIN_PATHS.grant, async (c) => {
