@@ -341,8 +341,11 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     const waiting = await buyer({seat: true});
     expect(await detail(waiting.sessionId)).toMatchObject({access: {status: 'pending'}, invitationExpired: false});
     stack.github.expire(invitationOf(waiting.login!)!.id);
-    // GitHub is read at most once a minute per grant.
+    // GitHub is read at most once a minute per grant: reloading the page within it asks nothing.
+    const calls = stack.github.requests.length;
     expect(await detail(waiting.sessionId)).toMatchObject({invitationExpired: false});
+    expect(await detail(waiting.sessionId)).toMatchObject({invitationExpired: false});
+    expect(stack.github.requests.slice(calls)).toEqual([]);
     await aMinuteOn(waiting.sessionId);
     expect(await detail(waiting.sessionId)).toMatchObject({access: {status: 'pending'}, invitationExpired: true});
 
