@@ -34,6 +34,8 @@ export const API_PATHS = {
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
   resendInvitation: '/resendInvitation',
+  /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
+  signedIn: '/signedIn',
   leads: '/api/leads',
   stripeWebhook: '/api/webhook/stripe',
   mailgunWebhook: '/api/webhook/mailgun',
@@ -65,6 +67,14 @@ export interface PaidResponse {
 /** GET /retrieveUserFromCheckoutSession?sessionId= : a one-time sign-in for a guest purchase. */
 export interface CheckoutSignInResponse {
   token: string;
+}
+
+/**
+ * POST /signedIn: the worker has seen this session. An account's first sign-in with its e-mail
+ * proven may end it instead (401 SESSION_ENDED), when a password set before the proof was removed.
+ */
+export interface SignedInResponse {
+  emailVerified: boolean;
 }
 
 /** POST /createBillingPortal */

@@ -13,6 +13,7 @@ import {
   ERROR_CODES,
   type LeadResult,
   type PaidResponse,
+  type SignedInResponse,
   type UrlResponse,
   XSRF_COOKIE,
   XSRF_HEADER,
@@ -206,6 +207,11 @@ export function createApiClient(options: ApiClientOptions) {
     },
     async resendInvitation(): Promise<AccessResult> {
       return (await call('POST', API_PATHS.resendInvitation, {})) as AccessResult;
+    },
+    /** Tells the worker a sign-in just finished: its account's first verified sign-in is checked now. */
+    async signedIn(): Promise<SignedInResponse> {
+      const body = (await call('POST', API_PATHS.signedIn, {})) as {emailVerified?: unknown};
+      return {emailVerified: body?.emailVerified === true};
     },
     /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
     async saveLead(email: string): Promise<LeadResult> {

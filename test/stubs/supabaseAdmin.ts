@@ -1,7 +1,7 @@
 /**
- * A stand-in for Supabase Auth's admin API (GoTrue cannot run here): creating and reading users,
- * generating magic-link tokens and signing a user's other sessions out, answering in GoTrue's
- * shapes, including its `email_exists` error.
+ * A stand-in for Supabase Auth's admin API (GoTrue cannot run here): creating, reading and
+ * updating users (a new password), generating magic-link tokens and signing a user's sessions out
+ * (the others, or all of them), answering in GoTrue's shapes, including its `email_exists` error.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -15,6 +15,10 @@ export interface SupabaseStandIn {
   links: Map<string, string>;
   /** The bearer token of each `POST /logout?scope=others`: the session that stays. */
   signOutOthers: string[];
+  /** The bearer token of each `POST /logout?scope=global`: every session ends, this one too. */
+  signOutEverywhere: string[];
+  /** The user id of each `PUT /admin/users/:id` that set a password. */
+  passwordsSet: string[];
   /** Lookups of users by id, to show they are cached. */
   lookups: string[];
   close(): Promise<void>;
@@ -25,6 +29,8 @@ export async function startSupabaseStandIn(): Promise<SupabaseStandIn> {
   const users: SupabaseStandIn['users'] = new Map();
   const links = new Map<string, string>();
   const signOutOthers: string[] = [];
+  const signOutEverywhere: string[] = [];
+  const passwordsSet: string[] = [];
   const lookups: string[] = [];
   const server = http.createServer(async (request, response) => {
     let raw = '';
@@ -42,18 +48,28 @@ export async function startSupabaseStandIn(): Promise<SupabaseStandIn> {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (!bearer || bearer === serviceRoleKey) return send(401, {code: 401, error_code: 'no_authorization', msg: 'This endpoint requires a valid Bearer token'});
       if (searchParams.get('scope') === 'others') signOutOthers.push(bearer);
+      if (searchParams.get('scope') === 'global') signOutEverywhere.push(bearer);
       return send(204);
     }
     if (request.headers.authorization !== `Bearer ${serviceRoleKey}`) {
       return send(401, {code: 401, error_code: 'no_authorization', msg: 'This endpoint requires a valid Bearer token'});
     }
-    const body = JSON.parse(raw || '{}') as {email?: string; email_confirm?: boolean; type?: string};
+    const body = JSON.parse(raw || '{}') as {email?: string; email_confirm?: boolean; type?: string; password?: unknown};
     const email = body.email?.toLowerCase() ?? '';
     const byId = /^\/auth\/v1\/admin\/users\/([^/]+)$/.exec(pathname);
     if (request.method === 'GET' && byId) {
       lookups.push(byId[1]!);
       const user = [...users.values()].find((candidate) => candidate.id === byId[1]);
       return user ? send(200, {...user, aud: 'authenticated', role: 'authenticated'}) : send(404, {code: 404, error_code: 'user_not_found', msg: 'User not found'});
+    }
+    if (request.method === 'PUT' && byId) {
+      const user = [...users.values()].find((candidate) => candidate.id === byId[1]);
+      if (!user) return send(404, {code: 404, error_code: 'user_not_found', msg: 'User not found'});
+      if (typeof body.password === 'string') {
+        if (body.password.length < 6) return send(422, {code: 422, error_code: 'weak_password', msg: 'Password should be at least 6 characters.'});
+        passwordsSet.push(user.id);
+      }
+      return send(200, {...user, aud: 'authenticated', role: 'authenticated'});
     }
     if (request.method === 'POST' && pathname === '/auth/v1/admin/users') {
       if (users.has(email)) {
@@ -73,5 +89,5 @@ export async function startSupabaseStandIn(): Promise<SupabaseStandIn> {
     send(404, {code: 404, msg: 'Not found'});
   });
   const running = await listen(server);
-  return {url: running.url, serviceRoleKey, users, links, signOutOthers, lookups, close: running.close};
+  return {url: running.url, serviceRoleKey, users, links, signOutOthers, signOutEverywhere, passwordsSet, lookups, close: running.close};
 }

@@ -7,7 +7,7 @@ import http from 'node:http';
 import {exportJWK, generateKeyPair, type JWK, SignJWT} from 'jose';
 import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {listen, type RunningServer} from '../../scripts/support/listen';
-import {startStack, type Stack} from './stack';
+import {productionFirebase, settleAccount, startStack, type Stack} from './stack';
 
 const ISSUER = `https://securetoken.google.com/${EMULATOR_PROJECT}`;
 const KID = 'key-1';
@@ -32,9 +32,11 @@ beforeAll(async () => {
     }),
   );
   [production, emulated] = await Promise.all([
-    startStack({FIREBASE_AUTH_EMULATOR_HOST: '', FIREBASE_JWKS_URL: `${keyServer.url}/jwks`}),
+    startStack({...(await productionFirebase()), FIREBASE_JWKS_URL: `${keyServer.url}/jwks`}),
     startStack(),
   ]);
+  // Token verification is what this file tests: the account is past its first verified sign-in.
+  await settleAccount(production, 'user-ada');
 });
 afterAll(async () => {
   await Promise.all([production.stop(), emulated.stop(), keyServer.close()]);
@@ -114,7 +116,7 @@ test('signing keys that cannot be fetched answer 503 with a code, not 500', asyn
       response.writeHead(status, {'content-type': 'text/plain'}).end('Backend Error');
     }),
   );
-  const stack = await startStack({FIREBASE_AUTH_EMULATOR_HOST: '', FIREBASE_JWKS_URL: `${failing.url}/jwks`});
+  const stack = await startStack({...(await productionFirebase()), FIREBASE_JWKS_URL: `${failing.url}/jwks`});
   try {
     const expected = {error: 'Sign-in cannot be checked right now. Please try again in a minute.', code: 'AUTH_UNAVAILABLE'};
     const answer = await hasPaid(stack, `Bearer ${await token()}`);

@@ -3,7 +3,7 @@
  * run anywhere but a developer's machine, and a restricted live key counts as live.
  */
 import {appConfig} from '../../src/config';
-import {PRICE_ADVANCED, SITE_ORIGIN, startStack, type Stack} from './stack';
+import {PRICE_ADVANCED, productionFirebase, SITE_ORIGIN, startStack, type Stack} from './stack';
 
 const checkout = (stack: Stack, priceId: string) =>
   stack.call('/createCheckoutSession', {body: {priceId, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`}});
@@ -55,11 +55,27 @@ describe('emulator mode refuses to start outside development', () => {
 
 test('an rk_live_ key sells the production prices, like sk_live_', async () => {
   const plan = appConfig.stripe.plans[1]!;
-  const stack = await startStack({STRIPE_SECRET_KEY: 'rk_live_51Hworkersuite', FIREBASE_AUTH_EMULATOR_HOST: ''});
+  const stack = await startStack({STRIPE_SECRET_KEY: 'rk_live_51Hworkersuite', ...(await productionFirebase())});
   try {
     for (const priceId of [plan.priceId.test, plan.priceId.production]) {
       expect((await checkout(stack, priceId)).status).toBe(200);
       expect(stack.stripe.created.at(-1)).toMatchObject({line_items: [{price: plan.priceId.production}]});
+    }
+  } finally {
+    await stack.stop();
+  }
+});
+
+test.each([
+  ['no service account', {FIREBASE_SERVICE_ACCOUNT: ''}, "FIREBASE_SERVICE_ACCOUNT must be the service account's JSON key (one line)"],
+  ['a service account that is not its JSON key', {FIREBASE_SERVICE_ACCOUNT: '{"type":"service_account"}'}, "FIREBASE_SERVICE_ACCOUNT must be the service account's JSON key (one line)"],
+  ['no project', {FIREBASE_PROJECT_ID: ''}, 'FIREBASE_PROJECT_ID must be set'],
+])('Firebase without the emulator and with %s refuses every request, naming the variable', async (_label, vars, reason) => {
+  const stack = await startStack({...(await productionFirebase()), ...vars});
+  try {
+    for (const response of [await stack.call('/'), await stack.call('/userHasPaid?userId=anyone', {token: 'x'})]) {
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({error: `AUTH_PROVIDER is firebase, so ${reason}.`, code: 'MISCONFIGURED'});
     }
   } finally {
     await stack.stop();

@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
+import {offlineServiceAccount, settledAccountSql} from '../../scripts/bench/idTokens';
 import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
 import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
@@ -49,6 +50,10 @@ export interface Stack {
   verify(user: SignedInUser): Promise<SignedInUser>;
   /** Signs in at the emulator as the e-mail's owner would: a sign-in link sent to the address. */
   signInWithEmailLink(email: string): Promise<EmulatorSession>;
+  /** Signs in at the emulator with a password (the one `signUp` sets unless given); null when refused. */
+  signInWithPassword(email: string, password?: string): Promise<EmulatorSession | null>;
+  /** Sets the password of the session's account, as the site's /new-password page does. */
+  setPassword(session: {idToken: string}, password: string): Promise<void>;
   /** Signs in at the emulator with a custom token (what the site does after the exchange). */
   signInWithCustomToken(token: string): Promise<EmulatorSession>;
   /** A fresh ID token for a session, or the emulator's refusal. */
@@ -58,13 +63,27 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const PASSWORD = 'correct horse battery staple';
+export const PASSWORD = 'correct horse battery staple';
 export function signPayload(payload: string, timestamp = Math.floor(Date.now() / 1000), secret = WEBHOOK_SECRET) {
   return signStripePayload(payload, secret, timestamp);
 }
 
 export function uniqueEmail(label = 'buyer') {
   return `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+/**
+ * Worker variables for Firebase as in production: no emulator, and a service account key made for
+ * the test. Accounts that such a worker serves must be past their first verified sign-in
+ * (`settleAccount`): nothing offline can ask Google about them.
+ */
+export async function productionFirebase(): Promise<WorkerVars> {
+  return {FIREBASE_AUTH_EMULATOR_HOST: '', FIREBASE_SERVICE_ACCOUNT: await offlineServiceAccount()};
+}
+
+/** Records the account's first verified sign-in as done, as a real one leaves it. */
+export function settleAccount(stack: Stack, uid: string) {
+  return stack.worker.db.run(settledAccountSql(uid));
 }
 
 let guests = 0;
@@ -143,6 +162,17 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
       const code = (await oobCodes(emulatorHost)).filter((candidate) => candidate.email === email && candidate.requestType === 'EMAIL_SIGNIN').pop();
       if (!code) throw new Error(`The emulator sent no sign-in link to ${email}`);
       return session(await emulator('accounts:signInWithEmailLink', {email, oobCode: code.oobCode, returnSecureToken: true}));
+    },
+    async signInWithPassword(email, password = PASSWORD) {
+      const response = await fetch(`${identity}/accounts:signInWithPassword?key=fake-api-key`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({email, password, returnSecureToken: true}),
+      });
+      return response.ok ? session((await response.json()) as Record<string, unknown>) : null;
+    },
+    async setPassword({idToken}, password) {
+      await emulator('accounts:update', {idToken, password, returnSecureToken: true});
     },
     async signInWithCustomToken(token) {
       return session(await emulator('accounts:signInWithCustomToken', {token, returnSecureToken: true}));

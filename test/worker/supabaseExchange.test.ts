@@ -33,15 +33,18 @@ async function guestPurchase(email: string, on = stack) {
 }
 const exchange = (sessionId: string, on = stack) => on.call(`/retrieveUserFromCheckoutSession?sessionId=${sessionId}`);
 
-/** An access token as Supabase issues one after a sign-in, with what the user wrote in its metadata. */
-function accessToken(user: {id: string; email: string}, metadata: Record<string, unknown> = {}) {
+/**
+ * An access token as Supabase issues one after a sign-in, with what the user wrote in its metadata
+ * and how the session signed in (GoTrue's `amr`: `otp` for a magic link, `password`, `oauth`).
+ */
+function accessToken(user: {id: string; email: string}, metadata: Record<string, unknown> = {}, method = 'otp', issuedAt = Math.floor(Date.now() / 1000) - 5) {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({email: user.email, role: 'authenticated', user_metadata: metadata})
+  return new SignJWT({email: user.email, role: 'authenticated', user_metadata: metadata, amr: [{method, timestamp: issuedAt}]})
     .setProtectedHeader({alg: 'HS256'})
     .setIssuer(`${supabase.url}/auth/v1`)
     .setAudience('authenticated')
     .setSubject(user.id)
-    .setIssuedAt(now - 5)
+    .setIssuedAt(issuedAt)
     .setExpirationTime(now + 3600)
     .sign(new TextEncoder().encode(JWT_SECRET));
 }
@@ -104,15 +107,16 @@ test("the owner's first confirmed sign-in signs the other sessions out and ends 
   // The owner opens the magic link Supabase sent to the address: it is confirmed now.
   user.email_confirmed_at = new Date().toISOString();
   const ownerToken = await accessToken(user);
+  const signedOut = supabase.signOutOthers.length;
   expect(await hasPaid(user.id, ownerToken)).toMatchObject({hasPaid: true});
-  expect(supabase.signOutOthers).toEqual([ownerToken]);
+  expect(supabase.signOutOthers.slice(signedOut)).toEqual([ownerToken]);
 
   const refused = await stack.call(`/userHasPaid?userId=${user.id}`, {token: payerToken});
   expect(refused.status).toBe(401);
   expect(await refused.json()).toMatchObject({code: 'SESSION_ENDED'});
   // Once is enough: the owner's later calls do not sign anyone out again.
   await hasPaid(user.id, ownerToken);
-  expect(supabase.signOutOthers).toHaveLength(1);
+  expect(supabase.signOutOthers).toHaveLength(signedOut + 1);
 });
 
 test('without the JWT secret (a project on asymmetric keys) the buyer is told to sign in by e-mail, and the session id stays unused', async () => {
@@ -137,4 +141,41 @@ test('without the JWT secret (a project on asymmetric keys) the buyer is told to
   } finally {
     await asymmetric.stop();
   }
+});
+
+describe('a password set before the e-mail was confirmed (GoTrue does not say whether there is one)', () => {
+  test("the owner's first confirmed sign-in by link replaces any password and signs every other session out; the owner stays", async () => {
+    const email = uniqueEmail('supa-owner');
+    // Registered with a password by someone else; the owner then confirmed the address by a link.
+    const user = {id: crypto.randomUUID(), email, email_confirmed_at: new Date().toISOString()};
+    supabase.users.set(email, user);
+    const squatterToken = await accessToken(user, {}, 'password', Math.floor(Date.now() / 1000) - 60);
+    const ownerToken = await accessToken(user, {}, 'otp');
+
+    expect((await stack.call('/signedIn', {token: ownerToken, body: {}})).status).toBe(200);
+    expect(supabase.passwordsSet).toContain(user.id);
+    expect(supabase.signOutOthers).toContain(ownerToken);
+    // The owner keeps working; the squatter's token from before is refused.
+    expect(await hasPaid(user.id, ownerToken)).toMatchObject({hasPaid: false});
+    const refused = await stack.call(`/userHasPaid?userId=${user.id}`, {token: squatterToken});
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({code: 'SESSION_ENDED'});
+  });
+
+  test('a first confirmed call from a password session replaces the password and signs out everywhere, the caller too', async () => {
+    const email = uniqueEmail('supa-squatter');
+    const user = {id: crypto.randomUUID(), email, email_confirmed_at: new Date().toISOString()};
+    supabase.users.set(email, user);
+    const squatterToken = await accessToken(user, {}, 'password');
+
+    const answer = await stack.call(`/userHasPaid?userId=${user.id}`, {token: squatterToken});
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({code: 'SESSION_ENDED'});
+    expect(supabase.passwordsSet).toContain(user.id);
+    expect(supabase.signOutEverywhere).toContain(squatterToken);
+    // The owner signs in by link a second or more later, and is in.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10));
+    const ownerToken = await accessToken(user, {}, 'otp', Math.floor(Date.now() / 1000));
+    expect((await stack.call(`/userHasPaid?userId=${user.id}`, {token: ownerToken})).status).toBe(200);
+  });
 });

@@ -43,6 +43,21 @@ const settingsSchema = z.object({
   SAME_ORIGIN: optional.pipe(z.enum(['true', 'false'], {message: 'SAME_ORIGIN must be true or false'}).default('false')),
 });
 
+/** The fields of a Google service account key the worker uses (auth/firebaseAccounts.ts). */
+export const serviceAccountSchema = z.object({
+  client_email: z.string().min(1),
+  private_key: z.string().min(1),
+  project_id: z.string().optional(),
+});
+
+function parseJson(value: string | undefined): unknown {
+  try {
+    return value === undefined ? undefined : JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
 type Parsed = Omit<z.output<typeof settingsSchema>, 'SAME_ORIGIN'>;
 
 export interface Settings extends Parsed {
@@ -91,6 +106,15 @@ function check(env: Env): Settings | HttpError {
           ? 'STRIPE_SECRET_KEY must not be a live key'
           : null;
     if (refusal) return misconfigured(`FIREBASE_AUTH_EMULATOR_HOST is set, so ${refusal}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`);
+  } else if (vars.AUTH_PROVIDER === 'firebase') {
+    // Without it the worker can neither sign a guest in nor check an account's first verified
+    // sign-in (auth/firstVerifiedSignIn.ts), so it would serve verified e-mails it cannot trust.
+    const refusal = !vars.FIREBASE_PROJECT_ID
+      ? 'FIREBASE_PROJECT_ID must be set'
+      : !serviceAccountSchema.safeParse(parseJson(vars.FIREBASE_SERVICE_ACCOUNT)).success
+        ? "FIREBASE_SERVICE_ACCOUNT must be the service account's JSON key (one line)"
+        : null;
+    if (refusal) return misconfigured(`AUTH_PROVIDER is firebase, so ${refusal}.`);
   }
   return {
     ...vars,

@@ -1,7 +1,7 @@
 import {importPKCS8, SignJWT, UnsecuredJWT} from 'jose';
 import {z} from 'zod';
-import type {Settings} from '../settings';
-import type {Accounts} from './accounts';
+import {type Settings, serviceAccountSchema} from '../settings';
+import {type Accounts, provesEmail, unknowablePassword} from './accounts';
 import {CHECKOUT_CLAIM} from './user';
 
 /**
@@ -12,12 +12,15 @@ const CUSTOM_TOKEN_AUDIENCE =
   'https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit';
 const EMULATOR_SIGNER = 'firebase-auth-emulator@example.com';
 
-const serviceAccountSchema = z.object({
-  client_email: z.string(),
-  private_key: z.string(),
-  project_id: z.string().optional(),
-});
 type ServiceAccount = z.infer<typeof serviceAccountSchema>;
+
+/** The fields of Identity Toolkit's `accounts:lookup` answer that say how an account signs in. */
+interface FirebaseAccount {
+  passwordHash?: string;
+  passwordUpdatedAt?: number;
+  emailLinkSignin?: boolean;
+  providerUserInfo?: {providerId: string}[];
+}
 
 export function firebaseAccounts(settings: Settings): Accounts {
   const project = settings.FIREBASE_PROJECT_ID;
@@ -62,6 +65,28 @@ export function firebaseAccounts(settings: Settings): Accounts {
       // that the session the owner just opened survives.
       const {ok, status} = await admin('accounts:update', {localId: uid, validSince: String(authTime)});
       if (!ok) throw new Error(`Firebase refused to revoke the sessions: ${status}`);
+    },
+    async removeUnprovenPassword({uid, authTime, signInMethod}) {
+      const {ok, status, body} = await admin('accounts:lookup', {localId: [uid]});
+      if (!ok) throw new Error(`Firebase refused to look the account up: ${status}`);
+      const [user] = (body.users as FirebaseAccount[] | undefined) ?? [];
+      if (!user) return 'none';
+      const providers = (user.providerUserInfo ?? []).map((info) => info.providerId);
+      const hasPassword = Boolean(user.passwordHash) || (providers.includes('password') && user.passwordUpdatedAt !== undefined);
+      // Proven by a link or another provider (Google): a password set before may be anyone's. An
+      // account proven only by a password reset holds the password that reset chose: the owner's.
+      const provenWithoutPassword = user.emailLinkSignin === true || providers.some((provider) => !['password', 'phone'].includes(provider));
+      if (!hasPassword || !provenWithoutPassword) return 'none';
+      // A token says `password` for an e-mail link too: only Google's sign-in proves who calls.
+      const keep = provesEmail(signInMethod);
+      const update = await admin('accounts:update', {
+        localId: uid,
+        password: unknowablePassword(),
+        // Tokens count in whole seconds: one of this very second must go too.
+        validSince: String(keep ? authTime : Math.floor(Date.now() / 1000) + 1),
+      });
+      if (!update.ok) throw new Error(`Firebase refused to replace the password: ${update.status}`);
+      return keep ? 'kept' : 'ended';
     },
     async signInToken({uid}) {
       const now = Math.floor(Date.now() / 1000);

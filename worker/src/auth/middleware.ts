@@ -2,7 +2,7 @@ import type {Context} from 'hono';
 import {createMiddleware} from 'hono/factory';
 import type {AppEnv} from '../app';
 import {settingsOf} from '../settings';
-import {guardCheckoutSessions} from './checkoutSessions';
+import {guardSessions} from './firstVerifiedSignIn';
 import type {AuthUser} from './user';
 import {unauthorized, verifyToken} from './verifyToken';
 
@@ -17,7 +17,7 @@ async function authenticate(c: Context<AppEnv>, token: string) {
   if (token.length > MAX_TOKEN_LENGTH) throw unauthorized();
   const settings = settingsOf(c.env);
   const user = await verifyToken(settings, token);
-  await guardCheckoutSessions(c.env.DB, settings, user, token);
+  await guardSessions(c.env.DB, settings, user, token);
   c.set('user', user);
 }
 

@@ -1,7 +1,7 @@
 import {SignJWT} from 'jose';
 import {HttpError} from '../errors';
 import type {Settings} from '../settings';
-import type {Accounts} from './accounts';
+import {type Accounts, provesEmail, unknowablePassword} from './accounts';
 import {CHECKOUT_CLAIM} from './user';
 import {supabaseAdmin, supabaseUser} from './supabaseUsers';
 
@@ -16,6 +16,15 @@ const TOKEN_SECONDS = 3600;
  */
 export function supabaseAccounts(settings: Settings): Accounts {
   const {base, headers} = supabaseAdmin(settings);
+
+  /** GoTrue's own sign-out, called as the caller's session: everywhere else, or everywhere. */
+  async function signOut(token: string, scope: 'others' | 'global') {
+    const response = await fetch(`${base}/auth/v1/logout?scope=${scope}`, {
+      method: 'POST',
+      headers: {apikey: headers.apikey, authorization: `Bearer ${token}`},
+    });
+    if (!response.ok) throw new Error(`Supabase refused to sign the sessions out (${scope}): ${response.status}`);
+  }
 
   return {
     async create(email) {
@@ -63,12 +72,21 @@ export function supabaseAccounts(settings: Settings): Accounts {
         .sign(new TextEncoder().encode(settings.SUPABASE_JWT_SECRET));
     },
     async endOtherSessions({token}) {
-      // GoTrue's own "sign out everywhere else", called as the owner's session.
-      const response = await fetch(`${base}/auth/v1/logout?scope=others`, {
-        method: 'POST',
-        headers: {apikey: headers.apikey, authorization: `Bearer ${token}`},
+      await signOut(token, 'others');
+    },
+    async removeUnprovenPassword({uid, token, signInMethod}) {
+      // GoTrue does not say whether a user has a password, nor since when: one nobody knows
+      // replaces whatever there is.
+      const response = await fetch(`${base}/auth/v1/admin/users/${encodeURIComponent(uid)}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({password: unknowablePassword()}),
       });
-      if (!response.ok) throw new Error(`Supabase refused to end the other sessions: ${response.status}`);
+      if (!response.ok) throw new Error(`Supabase refused to replace the password: ${response.status}`);
+      // The session's signed `amr` says how it signed in: by a link or Google, the caller is the owner.
+      const keep = provesEmail(signInMethod) && signInMethod !== CHECKOUT_CLAIM;
+      await signOut(token, keep ? 'others' : 'global');
+      return keep ? 'kept' : 'ended';
     },
   };
 }

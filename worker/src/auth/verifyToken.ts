@@ -93,10 +93,32 @@ async function userOf(settings: Settings, payload: JWTPayload): Promise<AuthUser
   if (typeof iat !== 'number' || iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW_SECONDS) throw unauthorized();
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
   const fromCheckout = payload[CHECKOUT_CLAIM] === true;
-  const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : iat;
+  const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : (amrTime(payload) ?? iat);
   // A checkout session's e-mail was typed by the payer: it proves nothing, whatever the token says.
   const emailVerified = Boolean(email) && !fromCheckout && (await emailVerifiedBy(settings, sub, email!, payload));
-  return {uid: sub, email, emailVerified, authTime, fromCheckout};
+  return {uid: sub, email, emailVerified, authTime, fromCheckout, signInMethod: signInMethodOf(settings, payload)};
+}
+
+/** GoTrue's `amr`: [{method, timestamp}], one entry per way the session signed in. */
+function amrOf(payload: JWTPayload): {method?: unknown; timestamp?: unknown}[] {
+  return (Array.isArray(payload.amr) ? payload.amr : []).map((entry: unknown) =>
+    typeof entry === 'string' ? {method: entry} : ((entry ?? {}) as {method?: unknown; timestamp?: unknown}),
+  );
+}
+
+/** When a Supabase session signed in (its `iat` moves with every refresh; `amr` keeps the sign-in). */
+function amrTime(payload: JWTPayload): number | undefined {
+  const times = amrOf(payload).map((entry) => entry.timestamp).filter((time): time is number => typeof time === 'number');
+  return times.length > 0 ? Math.max(...times) : undefined;
+}
+
+function signInMethodOf(settings: Settings, payload: JWTPayload): string | null {
+  if (settings.AUTH_PROVIDER === 'supabase') {
+    const methods = amrOf(payload).map((entry) => entry.method).filter((method): method is string => typeof method === 'string');
+    return methods.includes('password') ? 'password' : (methods[0] ?? null);
+  }
+  const method = (payload.firebase as {sign_in_provider?: unknown} | undefined)?.sign_in_provider;
+  return typeof method === 'string' ? method : null;
 }
 
 async function emailVerifiedBy(settings: Settings, uid: string, email: string, payload: JWTPayload): Promise<boolean> {
