@@ -25,8 +25,11 @@ export interface LocalStack {
   exited: Promise<number | null>;
   /** Everything printed so far. */
   output(): string;
-  /** Resolves with the first printed line matching `pattern`, waiting for it to appear. */
-  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Resolves with the first printed line matching `pattern`, waiting for it to appear; with
+   * `from` (a length of `output()`), the first one printed after that point.
+   */
+  waitForLine(pattern: RegExp, timeoutMs?: number, from?: number): Promise<string>;
   /** Ctrl-C, then the exit code. */
   interrupt(): Promise<number | null>;
 }
@@ -73,14 +76,14 @@ export async function startLocalStack({ports = {}, flags = [], env = {}, readyTi
     waiters.forEach((check) => check());
   });
 
-  function waitForLine(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  function waitForLine(pattern: RegExp, timeoutMs = 30_000, from = 0): Promise<string> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters.delete(check);
         reject(new Error(`No line matching ${pattern} within ${timeoutMs} ms. Output:\n${output}`));
       }, timeoutMs);
       function check() {
-        const line = output.split('\n').find((candidate) => pattern.test(candidate));
+        const line = output.slice(from).split('\n').find((candidate) => pattern.test(candidate));
         if (line !== undefined || child.exitCode !== null) {
           clearTimeout(timer);
           waiters.delete(check);
@@ -125,10 +128,12 @@ export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g
  * terminal (printed from the emulator, as the inbox would show it) and opens it, as a person does.
  */
 export async function followMagicLink(page: Page, stack: LocalStack, email: string): Promise<void> {
+  // The link sent now, not one sent to the same address before.
+  const from = stack.output().length;
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', {name: 'Send magic link'}).click();
   await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-  const line = await stack.waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
+  const line = await stack.waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `), 30_000, from);
   await page.goto(line.slice(line.indexOf('http')));
   await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
 }

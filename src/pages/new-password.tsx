@@ -5,7 +5,7 @@ import NewPassword from '../components/screens/NewPassword';
 
 export default function NewPasswordPage() {
   return (
-    <MarketingLayout title="Choose a new password" description={`Choose a new password for your ${appConfig.appName} account.`} noIndex>
+    <MarketingLayout title="Choose your password" description={`Choose the password of your ${appConfig.appName} account.`} noIndex>
       <NewPassword />
     </MarketingLayout>
   );

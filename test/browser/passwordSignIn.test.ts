@@ -1,14 +1,16 @@
 /**
  * E-mail and password on /signin, in Chromium, against `npm start -- --local` and its real
- * Firebase Auth emulator: register, sign in, the three errors a person can fix (wrong password,
- * e-mail already used, weak password), and "Forgot password?" through the reset link the emulator
- * "e-mails" (printed in the terminal, as a person running npm start reads it).
+ * Firebase Auth emulator: register (a link proves the e-mail, then the password is chosen), sign
+ * in, the errors a person can fix (wrong password, weak password), "Forgot password?" through the
+ * reset link the emulator "e-mails" (printed in the terminal, as a person running npm start reads
+ * it), and a password someone else set before the owner's first sign-in, which does not survive it.
  */
 import type {Page} from 'playwright-core';
 import {NEW_PASSWORD_PLACEHOLDER} from '../../scripts/local/authEmulator';
 import {appConfig} from '../../src/config';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
 import {axeViolations} from './axe';
+import {followMagicLink} from '../../scripts/support/localStack';
 import {escapeRegExp, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
 
 jest.setTimeout(300_000);
@@ -16,7 +18,7 @@ jest.setTimeout(300_000);
 const session = useLocalSession();
 
 /** The browser's own log line for the provider's 400 answer: expected where a step is refused. */
-const refusedByProvider = (error: string) => /status of 400/.test(error) || /step failed/.test(error);
+const refusedByProvider = (error: string) => /status of 400/.test(error) || /step failed|password failed/.test(error);
 
 async function fillAndPress(page: Page, email: string, password: string, button: string) {
   await page.getByLabel('Email').fill(email);
@@ -24,11 +26,25 @@ async function fillAndPress(page: Page, email: string, password: string, button:
   await page.getByRole('button', {name: button, exact: true}).click();
 }
 
-async function register(tab: LocalTab, email: string, password: string) {
-  await session.goto(tab.page, '/signin');
-  await tab.page.getByRole('button', {name: 'Create an account'}).click();
-  await tab.page.getByRole('heading', {name: `Create your ${appConfig.appName} account`}).waitFor();
-  await fillAndPress(tab.page, email, password, 'Create account');
+/** Create an account: the e-mail first, then its link, printed in the terminal, leads to the password. */
+async function register(tab: LocalTab, email: string) {
+  const {page} = tab;
+  await session.goto(page, '/signin');
+  await page.getByRole('button', {name: 'Create an account'}).click();
+  await page.getByRole('heading', {name: `Create your ${appConfig.appName} account`}).waitFor();
+  expect(await page.getByLabel('Password', {exact: true}).count()).toBe(0);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', {name: 'Create account', exact: true}).click();
+  await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
+  expect(await page.getByRole('status').filter({hasText: email}).textContent()).toContain('confirm your e-mail, then choose your password');
+  const line = await session.stack().waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
+  await page.goto(line.slice(line.indexOf('http')));
+  await page.getByRole('heading', {name: 'Choose your password'}).waitFor();
+}
+
+async function choosePassword(page: Page, password: string) {
+  await page.getByLabel('New password').fill(password);
+  await page.getByRole('button', {name: 'Save password'}).click();
 }
 
 const localPart = (email: string) => email.split('@')[0]!;
@@ -38,9 +54,10 @@ describe('e-mail and password sign-in on the local stack', () => {
 
   let registered: LocalTab;
 
-  it('registers with an e-mail and a password, and lands signed in on the dashboard', async () => {
+  it('registers: a link proves the e-mail, then the password is chosen, and the dashboard follows', async () => {
     registered = await session.open('/');
-    await register(registered, account.email, account.password);
+    await register(registered, account.email);
+    await choosePassword(registered.page, account.password);
     await registered.page.waitForURL(`${session.stack().siteUrl}/dashboard`);
     await registered.page.getByRole('heading', {name: `Welcome, ${localPart(account.email)}`}).waitFor();
     expect(registered.errors).toEqual([]);
@@ -86,22 +103,14 @@ describe('e-mail and password sign-in on the local stack', () => {
     expect(errors.filter((error) => !refusedByProvider(error))).toEqual([]);
   });
 
-  it('says plainly when the e-mail already has an account', async () => {
-    const tab = await session.open('/signin');
-    await register(tab, account.email, 'another good password');
-    await tab.page.getByRole('alert').filter({hasText: PASSWORD_ERRORS.emailInUse}).waitFor();
-    expect(new URL(tab.page.url()).pathname).toBe('/signin');
-    expect(tab.errors.filter((error) => !refusedByProvider(error))).toEqual([]);
-  });
-
-  it('says plainly when the password is too weak, and creates nothing', async () => {
+  it('says plainly when the chosen password is too weak, and keeps none', async () => {
     const tab = await session.open('/signin');
     const email = uniqueEmail('weak');
-    await register(tab, email, '123');
+    await register(tab, email);
+    await choosePassword(tab.page, '123');
     await tab.page.getByRole('alert').filter({hasText: PASSWORD_ERRORS.weakPassword}).waitFor();
     expect(await axeViolations(tab.page)).toEqual([]);
-    // No account was made: the same e-mail registers with a good password.
-    await fillAndPress(tab.page, email, 'a much better password', 'Create account');
+    await choosePassword(tab.page, 'a much better password');
     await tab.page.waitForURL(`${session.stack().siteUrl}/dashboard`);
     expect(tab.errors.filter((error) => !refusedByProvider(error))).toEqual([]);
   });
@@ -146,6 +155,34 @@ describe('e-mail and password sign-in on the local stack', () => {
     await session.waitToSee(tab, page.getByRole('heading', {level: 1, name: 'This account is not an admin'}));
     // The browser logs the old password's 400 and the console's 403 itself; nothing else went wrong.
     expect(errors.filter((error) => !refusedByProvider(error) && !/403/.test(error))).toEqual([]);
+  });
+
+  it("removes a password someone set before the owner's first sign-in, and says so; the owner signs in again", async () => {
+    const stack = session.stack();
+    const email = uniqueEmail('squatted');
+    // Anyone may register an address with Firebase's public API before its owner ever signs in.
+    const squatted = await fetch(`http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify({email, password: 'the squatter knows this', returnSecureToken: true}),
+    });
+    expect(squatted.status).toBe(200);
+
+    const tab = await session.open('/signin');
+    await followMagicLink(tab.page, stack, email);
+    await session.waitToSee(tab, tab.page.getByRole('heading', {name: 'Sign-in did not finish'}));
+    expect(await tab.page.getByRole('alert').textContent()).toContain('the password of this account was removed');
+
+    const thief = await session.open('/signin');
+    await fillAndPress(thief.page, email, 'the squatter knows this', 'Sign in');
+    await thief.page.getByRole('alert').filter({hasText: PASSWORD_ERRORS.wrongPassword}).waitFor();
+
+    await session.goto(tab.page, '/signin');
+    await followMagicLink(tab.page, stack, email);
+    await session.waitToSee(tab, tab.page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}));
+    // The worker refused the ended session once (401), and the provider the old password (400).
+    expect(tab.errors.filter((error) => !/401/.test(error))).toEqual([]);
+    expect(thief.errors.filter((error) => !refusedByProvider(error))).toEqual([]);
   });
 
   it('answers a reset for an e-mail without an account exactly as for one with it', async () => {

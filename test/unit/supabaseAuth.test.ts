@@ -1,7 +1,7 @@
 /** @jest-environment node */
 /**
  * The Supabase auth client against a local stand-in of Supabase Auth's HTTP API: what a page sees
- * when it sends, opens and finishes sign-in links, registers and signs in with a password, resets
+ * when it sends, opens and finishes sign-in links, chooses a password and signs in with it, resets
  * it, signs in after checkout and signs out.
  */
 import crypto from 'node:crypto';
@@ -167,66 +167,45 @@ describe('completeSignInLink', () => {
 });
 
 describe('passwords', () => {
-  const confirmUrl = 'https://slipway.example/finish-sign-in?email=x&next=%2Fadmin';
   const resetUrls = {signIn: 'https://slipway.example/signin', newPassword: 'https://slipway.example/finish-sign-in?next=%2Fnew-password'};
   const lastLink = (email: string, kind: string) => supabase.linkRequests.filter((request) => request.email === email && request.kind === kind).at(-1);
 
-  afterEach(() => supabase.requireEmailConfirmation(false));
+  /** A new account as the site makes one: a link proves the e-mail, then the password is chosen. */
+  async function register(email: string, password: string): Promise<AuthClient> {
+    const auth = newClient();
+    await signInWithLink(auth, email);
+    await auth.updatePassword(password);
+    return auth;
+  }
 
-  it('registers and signs in at once when the project does not ask to confirm the e-mail', async () => {
+  it('registers by a link first, then the chosen password signs in', async () => {
     const email = uniqueEmail();
     const auth = newClient();
     const watcher = watch(auth);
     await watcher.report(1);
 
-    await expect(auth.registerWithPassword(email, 'a good password', confirmUrl)).resolves.toBe('signed-in');
-
+    await signInWithLink(auth, email);
     expect(await watcher.report(2)).toMatchObject({email});
-    expect(verifiedClaims(await auth.idToken())).toMatchObject({email});
+    await auth.updatePassword('a good password');
+
+    await expect(newClient().signInWithPassword(email, 'a good password')).resolves.toBeUndefined();
     expect(lastLink(email, 'signup')).toBeUndefined();
   });
 
-  it('asks to confirm the e-mail first when the project wants it, and the link signs in', async () => {
-    supabase.requireEmailConfirmation(true);
+  it('says a password is too weak, or leaked, and keeps none of them', async () => {
     const email = uniqueEmail();
     const auth = newClient();
-    const watcher = watch(auth);
-    await watcher.report(1);
-
-    await expect(auth.registerWithPassword(email, 'a good password', confirmUrl)).resolves.toBe('confirm-email');
-    await expect(auth.idToken()).resolves.toBeNull();
-    // Not confirmed yet: the password alone does not sign in.
-    await expect(newClient().signInWithPassword(email, 'a good password')).rejects.toThrow(PASSWORD_ERRORS.emailNotConfirmed);
-
-    const {codeLink, redirectTo} = lastLink(email, 'signup')!;
-    expect(redirectTo).toBe(confirmUrl);
-    await auth.completeSignInLink(codeLink!, null);
-    expect(await watcher.report(2)).toMatchObject({email});
+    await signInWithLink(auth, email);
+    await expect(auth.updatePassword('123')).rejects.toThrow(PASSWORD_ERRORS.weakPassword);
+    await expect(auth.updatePassword('password123')).rejects.toThrow(PASSWORD_ERRORS.leakedPassword);
+    await expect(newClient().signInWithPassword(email, '123')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
+    await auth.updatePassword('a good password');
     await expect(newClient().signInWithPassword(email, 'a good password')).resolves.toBeUndefined();
-  });
-
-  it.each([
-    ['without', false],
-    ['with', true],
-  ])('says the e-mail already has an account, %s e-mail confirmation', async (_with, confirm) => {
-    const email = uniqueEmail();
-    await newClient().registerWithPassword(email, 'a good password', confirmUrl);
-    supabase.requireEmailConfirmation(confirm);
-    const again = newClient();
-    await expect(again.registerWithPassword(email, 'another password', confirmUrl)).rejects.toThrow(PASSWORD_ERRORS.emailInUse);
-    await expect(again.idToken()).resolves.toBeNull();
-  });
-
-  it('says a password is too weak, or leaked, and makes no account', async () => {
-    const email = uniqueEmail();
-    await expect(newClient().registerWithPassword(email, '123', confirmUrl)).rejects.toThrow(PASSWORD_ERRORS.weakPassword);
-    await expect(newClient().registerWithPassword(email, 'password123', confirmUrl)).rejects.toThrow(PASSWORD_ERRORS.leakedPassword);
-    await expect(newClient().registerWithPassword(email, 'a good password', confirmUrl)).resolves.toBe('signed-in');
   });
 
   it('signs in with the right password, and says plainly when it is wrong', async () => {
     const email = uniqueEmail();
-    await newClient().registerWithPassword(email, 'a good password', confirmUrl);
+    await register(email, 'a good password');
 
     const wrong = newClient();
     await expect(wrong.signInWithPassword(email, 'not it')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
@@ -241,7 +220,7 @@ describe('passwords', () => {
 
   it('resets a password: the link signs in at the new-password page, which saves the new one', async () => {
     const email = uniqueEmail();
-    await newClient().registerWithPassword(email, 'the old password', confirmUrl);
+    await register(email, 'the old password');
     const auth = newClient();
     const watcher = watch(auth);
     await watcher.report(1);
@@ -263,7 +242,7 @@ describe('passwords', () => {
 
   it('opens a token-hash reset link in another browser too', async () => {
     const email = uniqueEmail();
-    await newClient().registerWithPassword(email, 'the old password', confirmUrl);
+    await register(email, 'the old password');
     await newClient().sendPasswordReset(email, resetUrls);
     const other = newClient();
     await other.completeSignInLink(lastLink(email, 'recovery')!.link, null);

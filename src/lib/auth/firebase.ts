@@ -7,7 +7,6 @@ import {
   initializeAuth,
   isSignInWithEmailLink,
   browserPopupRedirectResolver,
-  createUserWithEmailAndPassword,
   sendPasswordResetEmail,
   sendSignInLinkToEmail,
   signInWithEmailAndPassword,
@@ -25,7 +24,6 @@ import type {AuthClient, AuthUser} from './types';
 
 /** Firebase's error codes as a person can act on them; anything else keeps Firebase's message. */
 const MESSAGES: Record<string, string> = {
-  'auth/email-already-in-use': PASSWORD_ERRORS.emailInUse,
   'auth/weak-password': PASSWORD_ERRORS.weakPassword,
   // With e-mail enumeration protection (new projects) a wrong password and an unknown e-mail are
   // both invalid-credential; the emulator and older projects still tell them apart.
@@ -109,10 +107,6 @@ export function createFirebaseAuth(options: FirebaseAuthOptions): AuthClient {
     async completeSignInLink(url, email) {
       if (!email) throw new Error('The e-mail address the link was sent to is required');
       await friendly(signInWithEmailLink(auth, email, url));
-    },
-    async registerWithPassword(email, password) {
-      await friendly(createUserWithEmailAndPassword(auth, email, password));
-      return 'signed-in';
     },
     async signInWithPassword(email, password) {
       await friendly(signInWithEmailAndPassword(auth, email, password));

@@ -3,7 +3,6 @@
  * answered. `firebase.ts` and `supabase.ts` each map their own error codes to these.
  */
 export const PASSWORD_ERRORS = {
-  emailInUse: 'This e-mail already has an account. Sign in instead, or use "Forgot password?" if you do not know its password.',
   weakPassword: 'This password is too weak. Use at least 6 characters.',
   leakedPassword: 'This password has appeared in a data leak. Choose another one.',
   wrongPassword: 'Wrong e-mail or password. An account made with Google or a magic link has no password: use "Forgot password?" to set one.',

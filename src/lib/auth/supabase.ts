@@ -38,8 +38,6 @@ function sameUser(a: AuthUser | null, b: AuthUser | null): boolean {
 
 /** Supabase's error codes of the password calls, as a person can act on them. */
 const PASSWORD_MESSAGES: Record<string, string> = {
-  user_already_exists: PASSWORD_ERRORS.emailInUse,
-  email_exists: PASSWORD_ERRORS.emailInUse,
   weak_password: PASSWORD_ERRORS.weakPassword,
   invalid_credentials: PASSWORD_ERRORS.wrongPassword,
   email_not_confirmed: PASSWORD_ERRORS.emailNotConfirmed,
@@ -133,16 +131,6 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
       } else {
         throw new Error('This is not a sign-in link.');
       }
-    },
-
-    async registerWithPassword(email, password, confirmUrl) {
-      const {data, error} = await auth.signUp({email, password, options: {emailRedirectTo: confirmUrl}});
-      checkPassword(error, 'create the account');
-      if (data.session) return 'signed-in';
-      // A project that asks new users to confirm their e-mail answers an existing e-mail with a
-      // look-alike user that has no identities, and sends nothing: say so rather than wait.
-      if (data.user && data.user.identities?.length === 0) throw plainError(PASSWORD_ERRORS.emailInUse, 'user_already_exists');
-      return 'confirm-email';
     },
 
     async signInWithPassword(email, password) {

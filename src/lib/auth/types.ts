@@ -32,12 +32,6 @@ export interface AuthClient {
   readonly linkNeedsEmail: boolean;
   /** Finishes the sign-in from the link's URL. */
   completeSignInLink(url: string, email: string | null): Promise<void>;
-  /**
-   * Makes an account with an e-mail and a password and signs it in ('signed-in'). A Supabase
-   * project that wants new users to confirm their e-mail instead sends a link that returns to
-   * `confirmUrl`, and answers 'confirm-email'.
-   */
-  registerWithPassword(email: string, password: string, confirmUrl: string): Promise<'signed-in' | 'confirm-email'>;
   signInWithPassword(email: string, password: string): Promise<void>;
   /**
    * E-mails a link to choose a new password, and never says whether the e-mail has an account.

@@ -9,10 +9,17 @@ import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
 import {messageOf} from '../../../lib/errorMessage';
+import {ApiError, createApiClient} from '../../../lib/api';
+import type {AuthClient} from '../../../lib/auth/types';
+import {useApiOptions} from '../../../lib/useApiClient';
 
-/** Where an e-mail sign-in link returns (§2): confirms the link, then goes to the callback URL. */
+/**
+ * Where an e-mail sign-in link returns (§2): confirms the link, tells the worker, then goes to the
+ * page in `?next=` (the callback URL by default, /new-password after a reset or a registration).
+ */
 export default function FinishSignIn() {
   const {ready, client} = useAuth();
+  const apiOptions = useApiOptions();
   const history = useHistory();
   const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
@@ -46,13 +53,35 @@ export default function FinishSignIn() {
         }
         await auth.completeSignInLink(url, email);
         forgetEmail();
+        const ended = await tellWorker(auth);
+        if (ended) {
+          setFailure(ended);
+          return;
+        }
         history.replace(returnPath(new URL(url).search));
       } catch (error) {
         console.error('Finishing the sign-in link failed:', error);
         setFailure(messageOf(error));
       }
     })();
-  }, [ready, client, history]);
+  }, [ready, client, history, apiOptions]);
+
+  /**
+   * The worker sees the sign-in before anything else happens in it: an account's first sign-in
+   * with its e-mail proven removes a password someone else may have set before, and that must come
+   * before the owner chooses their own on /new-password. Answers the worker's words when it ended
+   * the session (it then signed out); a worker out of reach does not stop the sign-in.
+   */
+  async function tellWorker(auth: AuthClient): Promise<string | null> {
+    try {
+      await createApiClient({...apiOptions, idToken: (refresh) => auth.idToken(refresh)}).signedIn();
+      return null;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'SESSION_ENDED') return error.message;
+      console.warn('The worker did not hear of this sign-in:', error);
+      return null;
+    }
+  }
 
   if (failure) {
     return (

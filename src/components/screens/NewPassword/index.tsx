@@ -12,9 +12,10 @@ import {useSnackbar} from '../../shared/Snackbar';
 import {messageOf} from '../../../lib/errorMessage';
 
 /**
- * A signed-in user chooses a new password. Supabase's reset link ends here (signed in by the link
- * on /finish-sign-in); Firebase's reset link has its own page, but this one works for it too.
- * Then on to the page in `?next=`, else the callback URL.
+ * A signed-in user chooses a password: a new account's, after its link proved the e-mail, or a new
+ * one. Supabase's reset link ends here (signed in by the link on /finish-sign-in); Firebase's reset
+ * link has its own page, but this one works for it too. Then on to the page in `?next=`, else the
+ * callback URL.
  */
 export default function NewPassword() {
   return (
@@ -55,9 +56,10 @@ function NewPasswordForm() {
   }
 
   return (
-    <AuthCard title="Choose a new password">
+    <AuthCard title="Choose your password">
       <p>
-        For <strong>{user ? (user.email ?? accountName(user)) : ''}</strong>. You sign in with it from now on.
+        For <strong>{user ? (user.email ?? accountName(user)) : ''}</strong>. You can sign in with it from now on, as well
+        as with a link or Google.
       </p>
       <form onSubmit={save} noValidate>
         <AuthField

@@ -25,18 +25,17 @@ const BUTTONS: Record<EmailFormMode, {action: EmailAction; label: string; busy: 
     {action: 'password', label: 'Sign in', busy: 'Signing in'},
     {action: 'link', label: 'Send magic link', busy: 'Sending the link'},
   ],
-  register: [{action: 'register', label: 'Create account', busy: 'Creating the account'}],
+  // A new account proves its e-mail first (a link), then chooses a password on /new-password: a
+  // password chosen before the proof would survive the owner's first sign-in, whoever chose it.
+  register: [{action: 'register', label: 'Create account', busy: 'Sending the link'}],
   reset: [{action: 'reset', label: 'Send reset link', busy: 'Sending the link'}],
 };
 
-const PASSWORD_REQUIRED: Record<'password' | 'register', string> = {
-  password: 'Enter your password, or use Send magic link.',
-  register: 'Choose a password.',
-};
+const PASSWORD_REQUIRED = 'Enter your password, or use Send magic link.';
 
 /**
- * The e-mail field, and the password field where the mode needs one. The e-mail typed stays when
- * the mode changes. The first button is the one Enter presses.
+ * The e-mail field, and the password field when signing in. The e-mail typed stays when the mode
+ * changes. The first button is the one Enter presses.
  */
 export default function EmailForm({mode, ready, onSubmit}: EmailFormProps) {
   const emailInput = useRef<HTMLInputElement>(null);
@@ -45,7 +44,7 @@ export default function EmailForm({mode, ready, onSubmit}: EmailFormProps) {
   const [passwordInvalid, setPasswordInvalid] = useState<string | null>(null);
   const [running, setRunning] = useState<EmailAction | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const withPassword = mode !== 'reset';
+  const withPassword = mode === 'sign-in';
 
   // Another mode asks something else: what went wrong before no longer applies.
   useEffect(() => {
@@ -61,8 +60,7 @@ export default function EmailForm({mode, ready, onSubmit}: EmailFormProps) {
     const email = emailInput.current!;
     const password = passwordInput.current;
     const emailProblem = emailError(email);
-    const passwordProblem =
-      (action === 'password' || action === 'register') && password?.value === '' ? PASSWORD_REQUIRED[action] : null;
+    const passwordProblem = action === 'password' && password?.value === '' ? PASSWORD_REQUIRED : null;
     setEmailInvalid(emailProblem && EMAIL_ERROR_MESSAGES[emailProblem]);
     setPasswordInvalid(passwordProblem);
     setFailure(null);
@@ -95,14 +93,12 @@ export default function EmailForm({mode, ready, onSubmit}: EmailFormProps) {
       {withPassword && (
         <AuthField
           ref={passwordInput}
-          // A new key per mode: the browser offers a saved password to sign in, a new one to register.
-          key={mode}
           id="signin-password"
           label="Password"
           error={passwordInvalid}
           name="password"
           type="password"
-          autoComplete={mode === 'register' ? 'new-password' : 'current-password'}
+          autoComplete="current-password"
           onChange={() => setPasswordInvalid(null)}
         />
       )}

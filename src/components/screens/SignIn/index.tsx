@@ -13,7 +13,7 @@ import EmailForm, {type EmailAction, type EmailFormMode} from './EmailForm';
 import GoogleIcon from './GoogleIcon';
 
 /** What was e-mailed, for the "Check your inbox" card. */
-type Sent = {kind: 'link' | 'reset' | 'confirm'; email: string};
+type Sent = {kind: 'link' | 'reset' | 'register'; email: string};
 
 const TITLES: Record<EmailFormMode, string> = {
   'sign-in': `Sign in to ${appConfig.appName}`,
@@ -59,8 +59,10 @@ export default function SignIn() {
       // Signed in: the effect above goes on to `next`.
       await auth.signInWithPassword(email, password);
     } else if (action === 'register') {
-      const result = await auth.registerWithPassword(email, password, withReturnPath(finishSignInUrl(origin, email), next));
-      if (result === 'confirm-email') setSent({kind: 'confirm', email});
+      // The link signs the new account in with its e-mail proven; the password comes after.
+      await auth.sendSignInLink(email, withReturnPath(finishSignInUrl(origin, email), withReturnPath(ROUTES.newPassword, next)));
+      rememberEmail(email);
+      setSent({kind: 'register', email});
     } else if (action === 'reset') {
       await auth.sendPasswordReset(email, {
         signIn: `${origin}${withReturnPath(ROUTES.signIn, next)}`,
@@ -99,9 +101,10 @@ export default function SignIn() {
               If <strong>{sent.email}</strong> has an account, we sent it a link to choose a new password.
             </>
           )}
-          {sent.kind === 'confirm' && (
+          {sent.kind === 'register' && (
             <>
-              We sent a link to <strong>{sent.email}</strong>. Open it to confirm your e-mail and finish creating your account.
+              We sent a link to <strong>{sent.email}</strong>. Open it in this browser to confirm your e-mail, then choose your
+              password.
             </>
           )}
         </p>
@@ -142,6 +145,7 @@ export default function SignIn() {
           </>
         )}
         {mode === 'reset' && <p>Enter the e-mail of your account. We will send it a link to choose a new password.</p>}
+        {mode === 'register' && <p>Enter your e-mail. We will send it a link to confirm it, then you choose a password.</p>}
         <EmailForm mode={mode} ready={ready} onSubmit={run} />
         <p className={styles.switches}>
           {mode === 'sign-in' ? (
