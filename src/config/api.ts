@@ -64,7 +64,16 @@ export interface PaidResponse {
   plan?: string;
 }
 
-/** GET /retrieveUserFromCheckoutSession?sessionId= : a one-time sign-in for a guest purchase. */
+/**
+ * What Stripe's success URL carries back to the payer's browser: the Checkout Session id (which its
+ * creator knows too) and the claim, a secret the worker put in that URL only, so that the sign-in
+ * follows whoever paid, not whoever started the checkout.
+ */
+export const CHECKOUT_RETURN_PARAMS = {sessionId: 'sessionId', claim: 'claim'} as const;
+/** The claim's form: 32 random bytes, base64url. */
+export const CHECKOUT_CLAIM_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** GET /retrieveUserFromCheckoutSession?sessionId=&claim= : a one-time sign-in for a guest purchase. */
 export interface CheckoutSignInResponse {
   token: string;
 }

@@ -8,6 +8,7 @@ import {
   type AddUserToRepoRequest,
   API_PATHS,
   apiUrl,
+  CHECKOUT_RETURN_PARAMS,
   type CreateCheckoutSessionRequest,
   type ErrorCode,
   ERROR_CODES,
@@ -188,8 +189,9 @@ export function createApiClient(options: ApiClientOptions) {
       const body = (await call('GET', `${API_PATHS.userHasPaid}?userId=${encodeURIComponent(userId)}`)) as PaidResponse;
       return {hasPaid: body?.hasPaid === true, ...(typeof body?.plan === 'string' ? {plan: body.plan} : {})};
     },
-    async retrieveUserFromCheckoutSession(sessionId: string): Promise<{token: string}> {
-      const path = `${API_PATHS.retrieveUserFromCheckoutSession}?sessionId=${encodeURIComponent(sessionId)}`;
+    async retrieveUserFromCheckoutSession(sessionId: string, claim: string): Promise<{token: string}> {
+      const query = new URLSearchParams({[CHECKOUT_RETURN_PARAMS.sessionId]: sessionId, [CHECKOUT_RETURN_PARAMS.claim]: claim});
+      const path = `${API_PATHS.retrieveUserFromCheckoutSession}?${query}`;
       const body = (await call('GET', path)) as {
         token?: unknown;
       };

@@ -1,58 +1,70 @@
 /**
- * The Stripe Checkout Session id that Stripe's success URL carries as `?sessionId=`. Whoever holds
- * it can exchange it for a sign-in, so it must not stay in the address bar, where the pixel,
- * analytics and any script tag report it as the page URL: it waits in this tab's sessionStorage
- * for the dashboard.
+ * What Stripe's success URL carries back: the Checkout Session id (`?sessionId=`) and the claim
+ * (`?claim=`), a secret only the browser that paid receives. Together they exchange for a sign-in,
+ * so they must not stay in the address bar, where the pixel, analytics and any script tag report
+ * it as the page URL: they wait in this tab's sessionStorage for the dashboard.
  */
 
+import {CHECKOUT_CLAIM_PATTERN, CHECKOUT_RETURN_PARAMS} from '../config/api';
 import {readItem, removeItem} from './browserStorage';
 
-const SESSION_ID_PARAM = 'sessionId';
-const STORAGE_KEY = 'slipway:checkout-session';
+const STORAGE_KEYS = {sessionId: 'slipway:checkout-session', claim: 'slipway:checkout-claim'} as const;
 const CHECKOUT_SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
 
+/** Each parameter taken out of the address: its name, where it is kept, and the form it must have. */
+type Moved = [param: string, key: string, pattern: string];
+
+const MOVED: Moved[] = [
+  [CHECKOUT_RETURN_PARAMS.sessionId, STORAGE_KEYS.sessionId, CHECKOUT_SESSION_ID.source],
+  [CHECKOUT_RETURN_PARAMS.claim, STORAGE_KEYS.claim, CHECKOUT_CLAIM_PATTERN.source],
+];
+
 /**
- * Removes `param` from the address bar, keeping the rest of the query as written, the hash and
- * the history state, and keeps its value under `key` when it matches `pattern`. Self-contained
- * (it uses nothing from this module), because it also runs as an inline script in <head>
+ * Removes each parameter from the address bar, keeping the rest of the query as written, the hash
+ * and the history state, and keeps its value under its key when it has the form it must. Self-
+ * contained (it uses nothing from this module), because it also runs as an inline script in <head>
  * (`checkoutSessionScript`), before any other script of the page.
  */
-export function moveToSessionStorage(param: string, key: string, pattern: string): void {
+export function moveToSessionStorage(moved: [string, string, string][]): void {
   const {pathname, search, hash} = window.location;
   const query = new URLSearchParams(search);
-  if (!query.has(param)) return;
-  const value = query.get(param) || '';
+  const present = moved.filter(([param]) => query.has(param));
+  if (present.length === 0) return;
   const kept = search
     .slice(1)
     .split('&')
-    .filter((part) => !new URLSearchParams(part).has(param))
+    .filter((part) => !present.some(([param]) => new URLSearchParams(part).has(param)))
     .join('&');
   window.history.replaceState(window.history.state, '', pathname + (kept ? `?${kept}` : '') + hash);
-  if (!new RegExp(pattern).test(value)) return;
-  try {
-    window.sessionStorage.setItem(key, value);
-  } catch {
-    // Storage refused (blocked site data): the buyer signs in with the purchase e-mail instead.
+  for (const [param, key, pattern] of present) {
+    const value = query.get(param) || '';
+    if (!new RegExp(pattern).test(value)) continue;
+    try {
+      window.sessionStorage.setItem(key, value);
+    } catch {
+      // Storage refused (blocked site data): the buyer signs in with the purchase e-mail instead.
+    }
   }
 }
 
 /** What the page does as it loads, for tests. */
 export function takeCheckoutSessionFromUrl(): void {
-  moveToSessionStorage(SESSION_ID_PARAM, STORAGE_KEY, CHECKOUT_SESSION_ID.source);
+  moveToSessionStorage(MOVED);
 }
 
-/** The inline <head> script that takes the id out of the address before anything reads it. */
+/** The inline <head> script that takes the id and the claim out of the address before anything reads them. */
 export function checkoutSessionScript(): string {
-  const args = [SESSION_ID_PARAM, STORAGE_KEY, CHECKOUT_SESSION_ID.source].map((arg) => JSON.stringify(arg));
-  return `(${moveToSessionStorage.toString()})(${args.join(', ')});`;
+  return `(${moveToSessionStorage.toString()})(${JSON.stringify(MOVED)});`;
 }
 
-/** The id waiting to be exchanged, or null (also on the server, where there is no tab). */
-export function readCheckoutSession(): string | null {
-  return readItem('sessionStorage', STORAGE_KEY);
+/** The session waiting to be exchanged, with its claim (empty when none came back), or null. */
+export function readCheckoutSession(): {sessionId: string; claim: string} | null {
+  const sessionId = readItem('sessionStorage', STORAGE_KEYS.sessionId);
+  return sessionId ? {sessionId, claim: readItem('sessionStorage', STORAGE_KEYS.claim) ?? ''} : null;
 }
 
-/** Forgets the id once the worker has answered for it: it is single-use. */
+/** Forgets the id and its claim once the worker has answered for them: they are single-use. */
 export function clearCheckoutSession(): void {
-  removeItem('sessionStorage', STORAGE_KEY);
+  removeItem('sessionStorage', STORAGE_KEYS.sessionId);
+  removeItem('sessionStorage', STORAGE_KEYS.claim);
 }

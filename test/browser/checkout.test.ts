@@ -8,6 +8,8 @@ import {eventually, siteUrl, useBrowser} from './helpers';
  * port the build was pointed at (the real worker comes with issue 3).
  */
 const workerUrl = () => `http://127.0.0.1:${process.env.TEST_WORKER_PORT}`;
+/** A claim as Stripe's redirect brings it (the worker writes it into the success URL). */
+const CLAIM = 'q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1-';
 
 describe('checkout from the landing page in Chromium', () => {
   const browser = useBrowser();
@@ -21,14 +23,14 @@ describe('checkout from the landing page in Chromium', () => {
   });
 
   it('creates a session for the featured plan and follows the URL it gets back', async () => {
-    worker.answer({kind: 'url', url: siteUrl('/success?sessionId=cs_test_browser&utm_source=mail')});
+    worker.answer({kind: 'url', url: siteUrl(`/success?sessionId=cs_test_browser&claim=${CLAIM}&utm_source=mail`)});
     const {page, errors} = await browser().open('/');
     await page.getByRole('button', {name: 'Get Slipway Now'}).click();
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
     expect(worker.requests).toEqual([
       {priceId: featuredPlan().priceId.production, successUrl: siteUrl('/success'), cancelUrl: siteUrl('/')},
     ]);
-    // The session id leaves the address bar (tracking.test.ts follows it to the dashboard).
+    // The session id and its claim leave the address bar (tracking.test.ts follows them to the dashboard).
     await page.waitForURL(siteUrl('/success?utm_source=mail'));
     // The link takes the query once the page has hydrated.
     const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
@@ -52,10 +54,10 @@ describe('checkout from the landing page in Chromium', () => {
         });
       });
     };
-    const {page, errors} = await browser().open('/dashboard?sessionId=cs_test_spent', {prepare: exchange});
+    const {page, errors} = await browser().open(`/dashboard?sessionId=cs_test_spent&claim=${CLAIM}`, {prepare: exchange});
     await page.getByRole('status').getByText(message).waitFor();
     await page.waitForURL(siteUrl(appConfig.auth.loginUrl));
-    expect(exchanges).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=cs_test_spent`]);
+    expect(exchanges).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=cs_test_spent&claim=${CLAIM}`]);
 
     // The id is spent: back on the dashboard, nothing is exchanged and the visitor is sent away.
     await page.goto(siteUrl('/dashboard'));
@@ -63,6 +65,22 @@ describe('checkout from the landing page in Chromium', () => {
     expect(exchanges).toHaveLength(1);
     // Logged, as §8 asks: the failed response by the browser, the refusal by the dashboard.
     expect(errors.filter((error) => !error.startsWith('Signing in from the checkout failed:') && !error.includes(`status of ${status}`))).toEqual([]);
+  });
+
+  it('sends a buyer who came back without the claim to sign in with the purchase e-mail, and exchanges nothing', async () => {
+    const exchanges: string[] = [];
+    const {page, errors} = await browser().open('/dashboard?sessionId=cs_test_withoutclaim', {
+      prepare: async (context) => {
+        await context.route(`${workerUrl()}/retrieveUserFromCheckoutSession**`, (route) => {
+          exchanges.push(route.request().url());
+          return route.abort();
+        });
+      },
+    });
+    await page.getByRole('status').getByText('Sign in with the e-mail you paid with to reach your purchase.').waitFor();
+    await page.waitForURL(siteUrl(appConfig.auth.loginUrl));
+    expect(exchanges).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('shows the loading state while waiting, and the snack bar when the worker fails', async () => {

@@ -45,6 +45,11 @@ function newSessionId(): string {
   return `cs_test_${crypto.randomBytes(16).toString('hex')}`;
 }
 
+/** The claim Stripe's redirect brings with the id (32 random bytes, base64url). */
+function newClaim(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
 describe('tracking in Chromium', () => {
   const browser = useBrowser();
 
@@ -113,11 +118,12 @@ describe('tracking in Chromium', () => {
     }
   });
 
-  it('with ids: never reports the checkout session id, from /success through Go to Dashboard to the exchange', async () => {
+  it('with ids: never reports the checkout session id or its claim, from /success through Go to Dashboard to the exchange', async () => {
     const sessionId = newSessionId();
+    const claim = newClaim();
     const loaded: string[] = [];
     const exchanges: string[] = [];
-    const {page, errors, requests} = await browser().open(`/success?sessionId=${sessionId}&utm_source=mail`, {
+    const {page, errors, requests} = await browser().open(`/success?sessionId=${sessionId}&claim=${claim}&utm_source=mail`, {
       tracked: true,
       prepare: async (context) => {
         await standInScripts(context, loaded);
@@ -136,24 +142,27 @@ describe('tracking in Chromium', () => {
     addresses.push(page.url());
 
     // The exchange goes out once the sign-in SDK has loaded.
-    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}`]));
+    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}&claim=${claim}`]));
     const saw = await trackingSaw(page, requests, loaded);
     expect(saw.pixel).toEqual([
       ['init', TRACKING_IDS.META_PIXEL_ID],
       ['track', 'PageView', {url: `${home}success?utm_source=mail`}],
       ['track', 'PageView', {url: `${home}dashboard?utm_source=mail`}],
     ]);
-    expect(saw.analytics).not.toContain(sessionId);
-    expect(saw.thirdPartyRequests.filter((url) => url.includes(sessionId))).toEqual([]);
-    expect(addresses.filter((url) => url.includes(sessionId))).toEqual([]);
+    for (const secret of [sessionId, claim]) {
+      expect(saw.analytics).not.toContain(secret);
+      expect(saw.thirdPartyRequests.filter((url) => url.includes(secret))).toEqual([]);
+      expect(addresses.filter((url) => url.includes(secret))).toEqual([]);
+    }
     expect(errors).toEqual([]);
   });
 
-  it('with ids: takes the id out of /dashboard?sessionId= opened directly, and still exchanges it', async () => {
+  it('with ids: takes the id and its claim out of /dashboard?sessionId= opened directly, and still exchanges them', async () => {
     const sessionId = newSessionId();
+    const claim = newClaim();
     const loaded: string[] = [];
     const exchanges: string[] = [];
-    const {page, errors, requests} = await browser().open(`/dashboard?sessionId=${sessionId}#access`, {
+    const {page, errors, requests} = await browser().open(`/dashboard?sessionId=${sessionId}&claim=${claim}#access`, {
       tracked: true,
       prepare: async (context) => {
         await standInScripts(context, loaded);
@@ -165,14 +174,16 @@ describe('tracking in Chromium', () => {
 
     expect(page.url()).toBe(siteUrl('/dashboard#access', 'TEST_TRACKED_SITE_URL'));
     // The exchange goes out once the sign-in SDK has loaded.
-    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}`]));
+    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}&claim=${claim}`]));
     const saw = await trackingSaw(page, requests, loaded);
     expect(saw.pixel).toEqual([
       ['init', TRACKING_IDS.META_PIXEL_ID],
       ['track', 'PageView', {url: siteUrl('/dashboard#access', 'TEST_TRACKED_SITE_URL')}],
     ]);
-    expect(saw.analytics).not.toContain(sessionId);
-    expect(saw.thirdPartyRequests.filter((url) => url.includes(sessionId))).toEqual([]);
+    for (const secret of [sessionId, claim]) {
+      expect(saw.analytics).not.toContain(secret);
+      expect(saw.thirdPartyRequests.filter((url) => url.includes(secret))).toEqual([]);
+    }
     expect(errors).toEqual([]);
   });
 

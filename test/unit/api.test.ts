@@ -161,7 +161,7 @@ describe('the worker API client', () => {
   it('needs a token and a billing URL in those answers', async () => {
     reply = {status: 200, body: '{}'};
     const client = createApiClient({baseUrl: server.url});
-    await expect(client.retrieveUserFromCheckoutSession('cs_1')).rejects.toThrow('The server sent no sign-in token');
+    await expect(client.retrieveUserFromCheckoutSession('cs_1', 'a-claim')).rejects.toThrow('The server sent no sign-in token');
     await expect(client.createBillingPortal('http://localhost/dashboard')).rejects.toThrow('The server sent no billing portal URL');
     expect(JSON.parse(seen[1]!.body)).toEqual({returnUrl: 'http://localhost/dashboard'});
   });

@@ -21,15 +21,17 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-describe('the checkout session id in the address bar', () => {
-  it('leaves the address, keeping the other parameters, the hash and the history state, and waits for the dashboard', () => {
-    arriveAt('/success?utm_source=mail&sessionId=cs_test_a1B2c3&ref=spring%20sale#receipt');
+const CLAIM = 'q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1-';
+
+describe('the checkout session id and its claim in the address bar', () => {
+  it('leave the address, keeping the other parameters, the hash and the history state, and wait for the dashboard', () => {
+    arriveAt(`/success?utm_source=mail&claim=${CLAIM}&sessionId=cs_test_a1B2c3&ref=spring%20sale#receipt`);
 
     takeCheckoutSessionFromUrl();
 
     expect(address()).toBe('/success?utm_source=mail&ref=spring%20sale#receipt');
     expect(window.history.state).toEqual({key: 'k1', state: undefined});
-    expect(readCheckoutSession()).toBe('cs_test_a1B2c3');
+    expect(readCheckoutSession()).toEqual({sessionId: 'cs_test_a1B2c3', claim: CLAIM});
     renderWithSite(<SuccessContent />, {url: address()});
     expect(screen.getByRole('link', {name: 'Go to Dashboard'})).toHaveAttribute('href', '/dashboard?utm_source=mail&ref=spring%20sale');
   });
@@ -38,7 +40,18 @@ describe('the checkout session id in the address bar', () => {
     arriveAt('/dashboard?sessionId=cs_live_Z9');
     takeCheckoutSessionFromUrl();
     expect(address()).toBe('/dashboard');
-    expect(readCheckoutSession()).toBe('cs_live_Z9');
+    expect(readCheckoutSession()).toEqual({sessionId: 'cs_live_Z9', claim: ''});
+  });
+
+  it.each([
+    ['markup', '<img src=x>'],
+    ['too short', CLAIM.slice(1)],
+    ['too long', `${CLAIM}a`],
+  ])('takes a claim out but does not keep it when it is %s', (_kind, value) => {
+    arriveAt(`/success?sessionId=cs_test_c1&claim=${encodeURIComponent(value)}`);
+    takeCheckoutSessionFromUrl();
+    expect(address()).toBe('/success');
+    expect(readCheckoutSession()).toEqual({sessionId: 'cs_test_c1', claim: ''});
   });
 
   it.each([
@@ -61,7 +74,7 @@ describe('the checkout session id in the address bar', () => {
     takeCheckoutSessionFromUrl();
 
     expect(address()).toBe('/docs?session=1#intro');
-    expect(readCheckoutSession()).toBe('cs_test_kept');
+    expect(readCheckoutSession()).toMatchObject({sessionId: 'cs_test_kept'});
     clearCheckoutSession();
     expect(readCheckoutSession()).toBeNull();
   });
@@ -69,10 +82,10 @@ describe('the checkout session id in the address bar', () => {
 
 describe('the inline <head> script the built pages carry', () => {
   it('does the same on its own, with nothing from the module in scope', () => {
-    arriveAt('/success?utm_source=mail&sessionId=cs_test_inline1#receipt');
+    arriveAt(`/success?utm_source=mail&claim=${CLAIM}&sessionId=cs_test_inline1#receipt`);
     // Run as the browser runs an inline script: global scope, no imports.
     new Function(checkoutSessionScript())();
     expect(address()).toBe('/success?utm_source=mail#receipt');
-    expect(readCheckoutSession()).toBe('cs_test_inline1');
+    expect(readCheckoutSession()).toEqual({sessionId: 'cs_test_inline1', claim: CLAIM});
   });
 });

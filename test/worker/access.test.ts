@@ -266,6 +266,26 @@ describe('only accounts this worker invited are touched', () => {
     expect(invitationOf(login)).toBeDefined();
   });
 
+  test.each([
+    ['refuses the new account (422)', {status: 422, body: VALIDATION_FAILED}, 422, 'GITHUB_REFUSED'],
+    ['cannot take the invitation now (502)', {status: 502, body: {message: 'Server Error'}}, 503, 'GITHUB_UNAVAILABLE'],
+  ] as const)('a move GitHub %s changes nothing: the old account keeps its seat, and the answer says so', async (_label, failure, status, code) => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    stack.github.accept(invitationOf(login)!.id);
+    const before = await grantOf(sessionId);
+    stack.github.failNext('PUT /repos/', failure);
+    const refused = await requestAccess(user, githubAccount());
+    expect(refused.status).toBe(status);
+    expect(await refused.json()).toMatchObject({code, error: expect.stringContaining(`@${login} keeps access.`)});
+    expect(await grantOf(sessionId)).toEqual(before);
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
+    await stack.worker.scheduled();
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+  });
+
   test('a refund removes the account this worker invited by its numeric id, even after a rename, and not the one now holding its old name', async () => {
     const {user, sessionId} = await paidBuyer();
     const login = githubAccount();
@@ -294,7 +314,7 @@ describe('only accounts this worker invited are touched', () => {
 });
 
 describe('a seat is one person’s', () => {
-  test('a second username replaces the first: the old invitation is withdrawn first, and the move is counted', async () => {
+  test('a second username replaces the first: the new account is invited first, then the old invitation withdrawn, and the move is counted', async () => {
     const {user, sessionId} = await paidBuyer();
     const first = githubAccount();
     await requestAccess(user, first);
@@ -303,8 +323,8 @@ describe('a seat is one person’s', () => {
     const response = await requestAccess(user, second);
     expect(await response.json()).toEqual({status: 'invited'});
     expect([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login)).toEqual([second]);
-    expect(stack.github.requests.indexOf(`DELETE ${REPO}/invitations/${firstInvitation}`)).toBeLessThan(
-      stack.github.requests.lastIndexOf(`PUT ${REPO}/collaborators/${second}`),
+    expect(stack.github.requests.lastIndexOf(`PUT ${REPO}/collaborators/${second}`)).toBeLessThan(
+      stack.github.requests.indexOf(`DELETE ${REPO}/invitations/${firstInvitation}`),
     );
     expect(await grantOf(sessionId)).toMatchObject({github_username: second, status: 'pending', username_changes: 1});
     expect(await accessStatus(user)).toMatchObject({usernameChanges: 1, usernameChangesLeft: appConfig.repository.maxUsernameChanges - 1});

@@ -57,7 +57,7 @@ describe('a password someone set before the owner proved the e-mail', () => {
     // Registered by someone who only knows the address, before its owner ever signs in.
     const squatter = await stack.signUp({email});
     const sessionId = await guestPurchase(email);
-    expect((await stack.call(`/retrieveUserFromCheckoutSession?sessionId=${sessionId}`)).status).toBe(409);
+    expect((await stack.exchange(sessionId)).status).toBe(409);
 
     const owner = await stack.signInWithEmailLink(email);
     expect(claimsOf(owner.idToken)).toMatchObject({email_verified: true, firebase: {sign_in_provider: 'password'}});
@@ -93,7 +93,7 @@ describe('a password someone set before the owner proved the e-mail', () => {
   test("a password set from a guest checkout's session goes when the e-mail's owner signs in", async () => {
     const email = uniqueEmail('payer-password');
     const sessionId = await guestPurchase(email);
-    const answer = await stack.call(`/retrieveUserFromCheckoutSession?sessionId=${sessionId}`);
+    const answer = await stack.exchange(sessionId);
     const payer = await stack.signInWithCustomToken(((await answer.json()) as {token: string}).token);
     await stack.setPassword(payer, 'the payer chose this');
     expect(await stack.signInWithPassword(email, 'the payer chose this')).not.toBeNull();

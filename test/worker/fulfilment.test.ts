@@ -188,7 +188,7 @@ test("a paid session for another product's price (a Payment Link on the same acc
   expect(await purchase(foreign.id)).toEqual([]);
   expect(await stack.worker.db.all('SELECT id FROM customers WHERE id = ?', 'cus_other_product')).toEqual([]);
   expect(welcomeMailsTo(email)).toHaveLength(0);
-  const exchange = await stack.call(`/retrieveUserFromCheckoutSession?sessionId=${foreign.id}`);
+  const exchange = await stack.exchange(foreign.id, {claim: 'x'.repeat(43)});
   expect(exchange.status).toBe(400);
   expect(await exchange.json()).toEqual({error: 'This checkout session is not a purchase of Slipway'});
 });

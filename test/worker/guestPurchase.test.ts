@@ -4,6 +4,8 @@
  * The e-mail typed at checkout is never verified by Stripe, so it must never open (or count for)
  * an account it does not own; the session id travels in URLs, so it signs someone in once.
  */
+import {createHash} from 'node:crypto';
+import {appConfig} from '../../src/config';
 import {INVITEE} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, PRICE_ADVANCED, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -13,10 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-let callers = 0;
-/** Each exchange from its own address, so the per-IP limit only bites where a test wants it. */
-const exchange = (sessionId: string, ip = `198.51.100.${callers++ % 250}`) =>
-  stack.call(`/retrieveUserFromCheckoutSession?sessionId=${encodeURIComponent(sessionId)}`, {headers: {'cf-connecting-ip': ip}});
+/**
+ * The exchange as the payer's browser makes it, with the claim Stripe's redirect brought (a
+ * well-formed stranger's for sessions the stand-in made without a success URL).
+ */
+const exchange = (sessionId: string, ip?: string) =>
+  stack.exchange(sessionId, {claim: stack.stripe.sessions.get(sessionId)?.success_url ? stack.claimOf(sessionId) : 'x'.repeat(43), ...(ip && {ip})});
 
 async function guestPurchase(email: string) {
   const sessionId = await stack.paidCheckout({email});
@@ -69,7 +73,7 @@ test('checkout as a guest, webhook, custom token, sign-in, paid, and access', as
     customer_email: email,
     tax_id_collection: {enabled: 'true'},
     allow_promotion_codes: 'true',
-    success_url: 'http://localhost:4200/success?sessionId={CHECKOUT_SESSION_ID}',
+    success_url: expect.stringMatching(/^http:\/\/localhost:4200\/success\?claim=[\w-]{43}&sessionId=\{CHECKOUT_SESSION_ID\}$/),
     cancel_url: 'http://localhost:4200/',
   });
   expect(sent).not.toHaveProperty('client_reference_id');
@@ -275,4 +279,89 @@ test('an unpaid or day-old session is refused with 400', async () => {
   const response = await exchange(old.id);
   expect(response.status).toBe(400);
   expect((await response.json()).error).toMatch(/24 hours/);
+});
+
+describe('the seat follows whoever paid, not whoever started the checkout', () => {
+  test("the checkout's creator knows the session id but not the claim, and signs no one in; the payer does", async () => {
+    // Started signed out, and its link sent to someone else, who pays.
+    const created = await stack.call('/createCheckoutSession', {
+      headers: {'cf-connecting-ip': '192.0.2.201'},
+      body: {priceId: PRICE_ADVANCED, successUrl: 'http://localhost:4200/success', cancelUrl: 'http://localhost:4200/'},
+    });
+    const answer = (await created.json()) as Record<string, string>;
+    expect(Object.keys(answer)).toEqual(['url']);
+    const sessionId = /cs_test_\w+/.exec(answer.url!)![0];
+    const claim = stack.claimOf(sessionId);
+    expect(answer.url).not.toContain(claim);
+    const email = uniqueEmail('paid-by-another');
+    stack.stripe.complete(sessionId, {email, paid: true});
+    await stack.deliver(completedEvent(stack, sessionId));
+
+    const withoutClaim = await stack.exchange(sessionId, {claim: null});
+    expect(withoutClaim.status).toBe(400);
+    expect(await withoutClaim.json()).toEqual({error: 'claim is required: open the link your browser came back from the payment with'});
+    const guessed = await stack.exchange(sessionId, {claim: `${claim.slice(0, 42)}${claim.endsWith('A') ? 'B' : 'A'}`});
+    expect(guessed.status).toBe(409);
+    expect(await guessed.json()).toEqual({
+      error: 'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.',
+      code: 'SIGN_IN_REQUIRED',
+    });
+    expect(await stack.worker.db.all('SELECT session_id FROM checkout_accounts WHERE session_id = ?', sessionId)).toEqual([]);
+
+    const payer = await stack.signInWithCustomToken(await tokenFor(sessionId));
+    expect(payer.claims.email).toBe(email);
+  });
+
+  test('the verified owner of the paid e-mail takes the seat back from whoever held the purchase, whatever its moves, and hears of every seat', async () => {
+    const email = uniqueEmail('takes-back');
+    const sessionId = await guestPurchase(email);
+    // Whoever held the purchase before its owner proved the e-mail: here, its checkout sign-in.
+    const holder = await stack.signInWithCustomToken(await tokenFor(sessionId));
+    const account = (label: string) => stack.github.addUser(`${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`).login;
+    const ask = (session: {uid: string; idToken: string}, username: string) =>
+      stack.call('/addUserToRepo', {token: session.idToken, body: {username, userId: session.uid}});
+    const max = appConfig.repository.maxUsernameChanges;
+    const taken = Array.from({length: max + 1}, () => account('taken'));
+    for (const login of taken) expect((await ask(holder, login)).status).toBe(200);
+    expect((await ask(holder, account('one-too-many'))).status).toBe(429);
+
+    const seatMails = () => stack.mailgun.sent.filter((mail) => mail.fields.to === email && /repository seat is with/.test(mail.fields.subject ?? ''));
+    expect(seatMails().map((mail) => mail.fields.subject)).toEqual(taken.map((login) => `Your ${appConfig.appName} repository seat is with @${login}`));
+    expect(seatMails()[0]!.fields.text).toContain('Not your account? Sign in with this e-mail address');
+
+    const owner = await stack.signInWithEmailLink(email);
+    const mine = account('owners-own');
+    expect((await ask(owner, mine)).status).toBe(200);
+    expect((await stack.worker.db.all('SELECT github_username, username_changes, chosen_by_owner FROM access_grants WHERE session_id = ?', sessionId))[0]).toEqual({
+      github_username: mine,
+      username_changes: max,
+      chosen_by_owner: 1,
+    });
+    expect([...stack.github.invitations.values()].filter((invitation) => taken.includes(invitation.invitee.login))).toEqual([]);
+    expect(seatMails().at(-1)!.fields.subject).toBe(`Your ${appConfig.appName} repository seat is with @${mine}`);
+    expect((await ask(holder, account('back-again'))).status).toBe(401);
+    // The owner's own seat moves as anyone's: the limit counts again.
+    expect((await ask(owner, account('owner-moves'))).status).toBe(429);
+  });
+
+  test("Stripe's metadata keeps only the claim's hash", async () => {
+    const sessionId = await stack.paidCheckout({email: uniqueEmail('hashed')});
+    const claim = stack.claimOf(sessionId);
+    const {metadata} = stack.stripe.created.at(-1) as {metadata: Record<string, string>};
+    expect(metadata.claim_sha256).toBe(createHash('sha256').update(claim).digest('hex'));
+    expect(JSON.stringify(metadata)).not.toContain(claim);
+  });
+
+  test.each([
+    ['another page of the site', 'http://localhost:4200/dashboard'],
+    ['another site', 'https://example.com/success'],
+  ])('a success URL on %s is refused with 400, and no session is made', async (_label, successUrl) => {
+    const before = stack.stripe.created.length;
+    const response = await stack.call('/createCheckoutSession', {
+      headers: {'cf-connecting-ip': '192.0.2.202'},
+      body: {priceId: PRICE_ADVANCED, successUrl, cancelUrl: 'http://localhost:4200/'},
+    });
+    expect(response.status).toBe(400);
+    expect(stack.stripe.created).toHaveLength(before);
+  });
 });

@@ -4,6 +4,7 @@
  */
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
+import {API_PATHS, CHECKOUT_RETURN_PARAMS} from '../../src/config/api';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
 import {offlineServiceAccount, settledAccountSql} from '../../scripts/bench/idTokens';
@@ -58,6 +59,10 @@ export interface Stack {
   signInWithCustomToken(token: string): Promise<EmulatorSession>;
   /** A fresh ID token for a session, or the emulator's refusal. */
   refresh(session: EmulatorSession): Promise<{ok: boolean; idToken?: string; error?: string}>;
+  /** The claim Stripe's redirect brings the payer's browser with, from the session's success URL. */
+  claimOf(sessionId: string): string;
+  /** The checkout exchange as the payer's browser makes it (with the claim, unless given another). */
+  exchange(sessionId: string, options?: {claim?: string | null; ip?: string}): Promise<Response>;
   /** A checkout the buyer completes and pays; returns the session id. */
   paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean}): Promise<string>;
   stop(): Promise<void>;
@@ -87,6 +92,7 @@ export function settleAccount(stack: Stack, uid: string) {
 }
 
 let guests = 0;
+let exchanges = 0;
 
 export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
@@ -185,6 +191,17 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
       });
       const body = (await response.json()) as {id_token?: string; error?: {message?: string}};
       return response.ok ? {ok: true, idToken: body.id_token} : {ok: false, error: body.error?.message};
+    },
+    claimOf(sessionId) {
+      const successUrl = stripe.sessions.get(sessionId)?.success_url;
+      const claim = successUrl && new URL(successUrl).searchParams.get(CHECKOUT_RETURN_PARAMS.claim);
+      if (!claim) throw new Error(`Session ${sessionId} has no claim in its success URL`);
+      return claim;
+    },
+    exchange(sessionId, {claim = stack.claimOf(sessionId), ip = `198.51.100.${exchanges++ % 250}`} = {}) {
+      const query = new URLSearchParams({[CHECKOUT_RETURN_PARAMS.sessionId]: sessionId, ...(claim !== null && {[CHECKOUT_RETURN_PARAMS.claim]: claim})});
+      // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
+      return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
     },
     async paidCheckout({email, user, paid = true}) {
       const response = await stack.call('/createCheckoutSession', {

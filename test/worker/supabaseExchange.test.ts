@@ -31,7 +31,7 @@ async function guestPurchase(email: string, on = stack) {
   await on.deliver(completedEvent(on, sessionId));
   return sessionId;
 }
-const exchange = (sessionId: string, on = stack) => on.call(`/retrieveUserFromCheckoutSession?sessionId=${sessionId}`);
+const exchange = (sessionId: string, on = stack) => on.exchange(sessionId);
 
 /**
  * An access token as Supabase issues one after a sign-in, with what the user wrote in its metadata

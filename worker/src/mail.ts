@@ -88,7 +88,38 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
       '',
       'GitHub then e-mails you an invitation to the private repository. Accept it, and the code is yours.',
       '',
+      'Each time the seat goes to a GitHub account, we write to this address naming it. If it is not yours, sign in',
+      'with this e-mail address and request access for your own account: the seat comes back to you.',
+      '',
       `Questions? Reply to this e-mail or write to ${mailgun.supportEmail}.`,
     ].join('\n'),
   };
 }
+
+/**
+ * Who holds the purchase's seat now, for the owner of the purchase's e-mail: sent each time an
+ * invitation goes out, so that a seat taken by whoever else held the purchase (the checkout's
+ * creator) never goes unnoticed, and with the way to take it back.
+ */
+export function seatMail(settings: Settings, seat: {to: string; login: string; repository: string}): MailMessage {
+  const {appName, mailgun} = appConfig;
+  // Signed in, /signin goes on to the dashboard.
+  const signIn = `${settings.siteOrigin}${appConfig.auth.loginUrl}`;
+  return {
+    from: mailgun.fromNoReply,
+    to: seat.to,
+    replyTo: mailgun.supportEmail,
+    subject: `Your ${appName} repository seat is with @${seat.login}`,
+    text: [
+      `The seat of your ${appName} purchase now belongs to the GitHub account @${seat.login}:`,
+      `GitHub has e-mailed it an invitation to ${seat.repository}.`,
+      '',
+      'Not your account? Sign in with this e-mail address (ask for a sign-in link), enter your own GitHub',
+      'username on the dashboard and press Request Access: the seat moves to you, however often it has moved.',
+      signIn,
+      '',
+      `Questions? Reply to this e-mail or write to ${mailgun.supportEmail}.`,
+    ].join('\n'),
+  };
+}
+

@@ -1,9 +1,10 @@
 import {z} from 'zod';
-import type {
-  AddUserToRepoRequest,
-  BillingPortalRequest,
-  CreateCheckoutSessionRequest,
-  LeadRequest,
+import {
+  CHECKOUT_CLAIM_PATTERN,
+  type AddUserToRepoRequest,
+  type BillingPortalRequest,
+  type CreateCheckoutSessionRequest,
+  type LeadRequest,
 } from '../../src/config/api';
 
 /**
@@ -58,6 +59,10 @@ export const leadBody = z.object({email});
 export const checkoutSessionId = z
   .string({message: 'sessionId is required'})
   .regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/, 'sessionId is not a Checkout Session id');
+
+export const checkoutClaim = z
+  .string({message: 'claim is required: open the link your browser came back from the payment with'})
+  .regex(CHECKOUT_CLAIM_PATTERN, 'claim is not a checkout claim');
 
 export const userIdQuery = z.string({message: 'userId is required'}).min(1, 'userId is required').max(128);
 

@@ -3,8 +3,9 @@ import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/confi
 import {HttpError} from '../errors';
 import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
+import {seatMail} from '../mail';
 import type {Settings} from '../settings';
-import {GitHubFailure, repositoryFor} from './github';
+import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 
 /**
  * Repository access, granted and revoked in one place (as Polar does for GitHub benefits). D1 is
@@ -30,6 +31,8 @@ export interface Grant {
   username_changes: number;
   checked_at: number | null;
   invitation_expired: number;
+  /** 1 when the verified owner of the purchase's e-mail (or the seller) chose this account. */
+  chosen_by_owner: number;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
@@ -113,15 +116,19 @@ async function refusalFor(
 }
 
 /**
- * Points the purchase's access at `github` and invites that account. A different account that had
- * access for this purchase is removed first (its removal is an outbox job the invitation waits for).
+ * Points the purchase's access at `github` and invites that account. A different account that holds
+ * the seat on GitHub keeps it until the new one is invited (moveSeat).
  * Refuses, changing nothing: an account this worker may not touch (409), and a move of the seat
  * past the config's limit (429). `github.id` is null only when GitHub could not be asked; the
  * outbox then checks before it invites.
+ *
+ * `byOwner`: the caller is the verified owner of the purchase's e-mail. Whoever else held the
+ * purchase (the checkout's creator, a payer's session) may have chosen the seat's account; the
+ * owner takes such a seat back whatever the count of moves, and that move is not counted.
  */
 export async function requestAccess(
   context: Context,
-  request: {sessionId: string; userId: string; github: {login: string; id: number | null}},
+  request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
   {byAdmin = false}: {byAdmin?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
@@ -131,7 +138,8 @@ export async function requestAccess(
 
   // Moving the seat away from an account this worker invited is what the limit counts; the
   // seller's own moves do not.
-  const move = !byAdmin && current !== null && current.invitation_id !== null && !sameAccount;
+  const takeBack = request.byOwner === true && current !== null && current.chosen_by_owner === 0;
+  const move = !byAdmin && !takeBack && current !== null && current.invitation_id !== null && !sameAccount;
   const max = appConfig.repository.maxUsernameChanges;
   if (move && current.username_changes >= max) {
     throw new HttpError(
@@ -158,6 +166,11 @@ export async function requestAccess(
     throw new HttpError(503, 'GitHub is not answering right now. Your current access is unchanged; try again in a few minutes.', 'GITHUB_UNAVAILABLE');
   }
 
+  const chosenByOwner = byAdmin || request.byOwner === true ? 1 : 0;
+  if (live(current) && current.invitation_id !== null && !sameAccount) {
+    // A seat GitHub knows of moves only once the new account is invited (its id is known here).
+    return moveSeat(context, current, {...request, github: {login: request.github.login, id: request.github.id!}}, {counted: move, chosenByOwner});
+  }
   const now = Date.now();
   let claimed: Grant | null;
   try {
@@ -166,20 +179,20 @@ export async function requestAccess(
           .prepare(
             `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
-               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0
+               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8
              WHERE session_id = ?1 AND version = ?4
              RETURNING *`,
           )
-          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0)
+          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner)
           .first<Grant>()
       : await db
           .prepare(
-            `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at)
-             VALUES (?1, ?2, ?3, ?4, 'queued', ?5)
+            `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
+             VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6)
              ON CONFLICT (session_id) DO NOTHING
              RETURNING *`,
           )
-          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now)
+          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now, chosenByOwner)
           .first<Grant>();
   } catch (err) {
     if (isTakenById(err)) throw taken(TAKEN.otherPurchase(request.github.login));
@@ -190,12 +203,67 @@ export async function requestAccess(
     const winner = await readGrant(db, request.sessionId);
     return winner ? resultOf(winner) : {status: 'queued'};
   }
-  const replaced = current !== null && LIVE.includes(current.status);
-  if (current && (replaced || current.status === 'failed')) {
-    // The old account (or an expired invitation) goes before its replacement is invited.
-    await removeNowOrLater(context, current, replaced ? 'replaced by another GitHub account' : 'invitation replaced');
+  if (current?.status === 'failed') {
+    // What a failed grant left on GitHub (an expired invitation) goes before the new invitation.
+    await removeNowOrLater(context, current, 'invitation replaced');
   }
   return inviteNowOrLater(context, claimed, {checked: request.github.id !== null});
+}
+
+/**
+ * Moves a seat GitHub knows of (an invitation sent, or accepted) to another account. The new account
+ * is invited first; only once GitHub has taken that invitation does the record change and the old
+ * account go. A move GitHub refuses, or cannot take now, changes nothing: the old account keeps its
+ * access, and the caller hears so.
+ */
+async function moveSeat(
+  context: Context,
+  current: Grant,
+  request: {sessionId: string; userId: string; github: {login: string; id: number}},
+  {counted, chosenByOwner}: {counted: boolean; chosenByOwner: number},
+): Promise<AccessResult> {
+  const {db} = context;
+  const keeps = `@${current.github_username} keeps access.`;
+  let outcome: InviteResult;
+  try {
+    outcome = await repositoryFor(context.settings).invite(request.github.login);
+  } catch (err) {
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.transient) {
+      throw new HttpError(503, `GitHub is not answering right now. ${keeps} Try again in a few minutes.`, 'GITHUB_UNAVAILABLE');
+    }
+    log.warn('access.github_refused', {sessionId: current.session_id, error: err.message});
+    throw new PermanentError(`GitHub refused to invite @${request.github.login}. ${keeps}`);
+  }
+  // It became a collaborator between the check and the invitation: not this purchase's to take.
+  if (outcome.state === 'active') throw taken(TAKEN.collaborator(request.github.login));
+  const now = Date.now();
+  let recorded: Grant | null;
+  try {
+    recorded = await db
+      .prepare(
+        `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = ?4, status = 'pending',
+           detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
+           checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8
+         WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         RETURNING *`,
+      )
+      .bind(current.session_id, request.github.login, request.github.id, outcome.invitationId, request.userId, now, counted ? 1 : 0, chosenByOwner, current.version)
+      .first<Grant>();
+  } catch (err) {
+    if (!isTakenById(err)) throw err;
+    recorded = null;
+  }
+  if (!recorded) {
+    // The grant changed while GitHub answered (a refund, another request): this invitation is stale.
+    await removeNowOrLater(context, {...current, github_user_id: request.github.id, invitation_id: outcome.invitationId}, 'stale invitation');
+    const winner = await readGrant(db, current.session_id);
+    return winner ? resultOf(winner) : {status: 'queued'};
+  }
+  log.info('access.moved', {sessionId: current.session_id, githubUserId: request.github.id});
+  await removeNowOrLater(context, current, 'replaced by another GitHub account');
+  await tellOwner(context, recorded);
+  return resultOf(recorded);
 }
 
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
@@ -279,6 +347,7 @@ export async function performInvite(
       return now ? resultOf(now) : {status: 'queued'};
     }
     log.info('access.invited', {sessionId, githubUserId: github.id});
+    await tellOwner(context, recorded);
     return resultOf(recorded);
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
@@ -286,6 +355,22 @@ export async function performInvite(
     log.warn('access.github_refused', {sessionId, error: err.message});
     return recordFailure(db, grant, 'GitHub refused the invitation.');
   }
+}
+
+/**
+ * E-mails the purchase's address which GitHub account holds its seat now (one e-mail per grant
+ * version), through the outbox: the invitation stands whether or not the e-mail goes at once.
+ */
+async function tellOwner(context: Context, grant: Grant) {
+  const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
+  if (!purchase?.email) return;
+  const id = await enqueue(context.db, {
+    key: `seat:${grant.session_id}:${grant.version}`,
+    kind: 'mail',
+    sessionId: grant.session_id,
+    payload: seatMail(context.settings, {to: purchase.email, login: grant.github_username, repository: context.settings.GITHUB_REPO!}),
+  });
+  if (id !== null) await context.runJob(id);
 }
 
 /** Records why an invitation failed, in our words (GitHub's own text stays in the logs). */

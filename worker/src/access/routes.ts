@@ -43,7 +43,9 @@ export const accessRoutes = new Hono<AppEnv>()
       github = {login: body.username, id: null}; // resolved by the queued job
     }
     try {
-      const result = await requestAccess(context, {sessionId: purchase.session_id, userId: user.uid, github});
+      // The verified owner of the purchase's e-mail may take back a seat someone else chose.
+      const byOwner = user.emailVerified && user.email !== undefined && purchase.email === user.email;
+      const result = await requestAccess(context, {sessionId: purchase.session_id, userId: user.uid, github, byOwner});
       return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);

@@ -1,5 +1,5 @@
 import {Hono} from 'hono';
-import {appConfig, findPlanByPriceId} from '../../../src/config';
+import {appConfig, findPlanByPriceId, ROUTES} from '../../../src/config';
 import {API_PATHS, type CheckoutSignInResponse, type PaidResponse, type UrlResponse} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, optionalUser, requireUser} from '../auth/middleware';
@@ -8,7 +8,8 @@ import {HttpError} from '../errors';
 import {clientIp, isOnOrigin, parse, readJson} from '../http';
 import {log} from '../log';
 import {enforceLimit, limits} from '../rateLimit';
-import {billingPortalBody, checkoutBody, checkoutSessionId, userIdQuery} from '../schemas';
+import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, userIdQuery} from '../schemas';
+import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
 import {fulfillCheckout} from './fulfilment';
 import {customerOf, paidPurchaseOf} from './purchases';
@@ -30,6 +31,12 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!isOnOrigin(body.successUrl, settings.siteOrigin) || !isOnOrigin(body.cancelUrl, settings.siteOrigin)) {
       throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
     }
+    // The payer's browser lands there with the claim: the site's success page, which hands it on
+    // to the dashboard and runs no one else's script.
+    if (new URL(body.successUrl).pathname !== ROUTES.success) {
+      throw new HttpError(400, `The success URL must be ${settings.siteOrigin}${ROUTES.success}`);
+    }
+    const claim = newClaim();
     const email = user?.email ?? body.email ?? undefined;
     try {
       const session = await stripeFor(settings).checkout.sessions.create({
@@ -40,8 +47,8 @@ export const paymentRoutes = new Hono<AppEnv>()
         ...(email && {customer_email: email}),
         tax_id_collection: {enabled: true},
         allow_promotion_codes: true,
-        metadata: {plan: plan.name, priceId},
-        success_url: withSessionId(body.successUrl),
+        metadata: {plan: plan.name, priceId, [CLAIM_METADATA_KEY]: await claimHash(claim)},
+        success_url: successUrlWith(body.successUrl, claim),
         cancel_url: body.cancelUrl,
       });
       if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
@@ -65,6 +72,8 @@ export const paymentRoutes = new Hono<AppEnv>()
   /**
    * Exchanges a paid guest session for a sign-in token, once. The id travels in URLs, so it may
    * identify the purchase but never authorize twice: the first exchange consumes it (410 after).
+   * It also needs the claim that only the payer's browser brought back from Stripe (checkoutClaim.ts),
+   * so whoever started the checkout and sent its link to someone else cannot take the purchase.
    * The token is only for an account that this same session created: the e-mail typed at
    * checkout is unverified, so it must never open an older account, nor one its owner has since
    * signed in to.
@@ -72,6 +81,7 @@ export const paymentRoutes = new Hono<AppEnv>()
   .get(API_PATHS.retrieveUserFromCheckoutSession, async (c) => {
     await enforceLimit(c.env.DB, `exchange:${clientIp(c)}`, limits.checkoutExchange);
     const sessionId = parse(checkoutSessionId, c.req.query('sessionId'));
+    const claim = parse(checkoutClaim, c.req.query('claim'));
     const settings = settingsOf(c.env);
     let fulfilled;
     try {
@@ -89,6 +99,10 @@ export const paymentRoutes = new Hono<AppEnv>()
     }
     if (!email) throw new HttpError(400, 'This checkout session has no e-mail address');
     if (session.client_reference_id) throw signInInstead();
+    if (!(await claimMatches(claim, session.metadata?.[CLAIM_METADATA_KEY]))) {
+      log.warn('checkout.claim_refused', {sessionId});
+      throw new HttpError(409, 'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.', 'SIGN_IN_REQUIRED');
+    }
 
     const accounts = accountsFor(settings);
     let account = await checkoutAccount(c.env.DB, sessionId);
@@ -185,12 +199,4 @@ function checkoutAccount(db: D1Database, sessionId: string) {
     .prepare('SELECT user_id, email, consumed_at, verified_at FROM checkout_accounts WHERE session_id = ?1')
     .bind(sessionId)
     .first<{user_id: string; email: string; consumed_at: number | null; verified_at: number | null}>();
-}
-
-/** Appends `sessionId={CHECKOUT_SESSION_ID}`, which Stripe fills in, keeping any query. */
-function withSessionId(successUrl: string): string {
-  const url = new URL(successUrl);
-  url.hash = '';
-  const separator = url.search ? '&' : '?';
-  return `${url.toString()}${separator}sessionId={CHECKOUT_SESSION_ID}`;
 }

@@ -10,6 +10,7 @@ import {messageOf} from '../../../lib/errorMessage';
 
 /** The worker's answers that send the buyer to sign in with the purchase e-mail instead. */
 const SIGN_IN_INSTEAD = ['SIGN_IN_REQUIRED', 'SESSION_USED'];
+const SIGN_IN_WITH_PURCHASE_EMAIL = 'Sign in with the e-mail you paid with to reach your purchase.';
 
 /**
  * Whether the worker refused the id for good. Unreachable, rate-limited or failing (5xx), it may
@@ -20,9 +21,9 @@ function refusedForGood(error: unknown): boolean {
 }
 
 /**
- * §4: a buyer back from Stripe brings a checkout session id (kept out of the address bar by
- * `lib/checkoutSession`); a guest is signed in with the token the worker returns for that paid
- * session. Answers true while that is still under way, so the page's guard does not send the buyer
+ * §4: a buyer back from Stripe brings a checkout session id and its claim (kept out of the address
+ * bar by `lib/checkoutSession`); a guest is signed in with the token the worker returns for that
+ * paid session. Answers true while that is still under way, so the page's guard does not send the buyer
  * away first.
  */
 export function useCheckoutSignIn(): boolean {
@@ -35,8 +36,8 @@ export function useCheckoutSignIn(): boolean {
 
   useEffect(() => {
     if (!ready || started.current) return;
-    const sessionId = readCheckoutSession();
-    if (!sessionId) {
+    const checkout = readCheckoutSession();
+    if (!checkout) {
       setWorking(false);
       return;
     }
@@ -47,9 +48,17 @@ export function useCheckoutSignIn(): boolean {
       setWorking(false);
       return;
     }
+    if (!checkout.claim) {
+      // Back without the claim Stripe's redirect carries (an old link, a copied id): the id alone
+      // signs no one in, and the purchase waits for the owner of its e-mail.
+      clearCheckoutSession();
+      snackbar.show(SIGN_IN_WITH_PURCHASE_EMAIL);
+      history.replace(appConfig.auth.loginUrl);
+      return;
+    }
     void (async () => {
       try {
-        const {token} = await api.retrieveUserFromCheckoutSession(sessionId);
+        const {token} = await api.retrieveUserFromCheckoutSession(checkout.sessionId, checkout.claim);
         // The exchange is single-use: whatever the sign-in does next, the id is spent.
         clearCheckoutSession();
         await (await client()).signInWithCheckoutToken(token);
