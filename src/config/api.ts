@@ -322,6 +322,8 @@ export interface AdminAuditEntry {
   at: number;
   admin: string;
   action: AdminAction;
+  /** `failed`: the action did not finish; `detail` says why and what had changed by then. */
+  outcome: 'done' | 'failed';
   sessionId: string | null;
   detail: string | null;
 }

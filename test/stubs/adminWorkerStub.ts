@@ -153,7 +153,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   let logId = 0;
 
   function log(action: AdminAction, sessionId: string | null, detail: string | null) {
-    store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, sessionId, detail});
+    store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, outcome: 'done', sessionId, detail});
   }
 
   /** What the worker answers: [status, body]; a string body is sent as CSV. */

@@ -7,12 +7,12 @@ import {ADMIN_EMAIL, NOW, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 const worker = useAdminWorkerStub();
 
 describe('the Admin log panel', () => {
-  it('shows who did what, when, on which purchase, newest first', async () => {
+  it('shows who did what, when, how it ended, on which purchase, newest first', async () => {
     worker().reset({
       log: [
-        {id: 2, at: NOW, admin: ADMIN_EMAIL, action: 'grant', sessionId: 'cs_test_ada', detail: '@ada-l'},
-        {id: 1, at: NOW - 60_000, admin: 'other@slipway.dev', action: 'revoke', sessionId: 'cs_test_ada', detail: null},
-        {id: 3, at: NOW + 60_000, admin: ADMIN_EMAIL, action: 'repository_fix', sessionId: null, detail: 'unpaid_on_repository 11'},
+        {id: 2, at: NOW, admin: ADMIN_EMAIL, action: 'grant', outcome: 'done', sessionId: 'cs_test_ada', detail: '@ada-l'},
+        {id: 1, at: NOW - 60_000, admin: 'other@slipway.dev', action: 'revoke', outcome: 'done', sessionId: 'cs_test_ada', detail: null},
+        {id: 3, at: NOW + 60_000, admin: ADMIN_EMAIL, action: 'repository_fix', outcome: 'failed', sessionId: null, detail: 'Failed: GitHub is not answering'},
       ],
     });
     renderWithSite(<AuditLog />, {env: {WORKER_URL: worker().url}, url: '/admin?view=log'});
@@ -22,9 +22,9 @@ describe('the Admin log panel', () => {
       .slice(1)
       .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
     expect(rows).toEqual([
-      ['30 Jun 2026, 12:01 UTC', ADMIN_EMAIL, 'Fixed a repository difference', '—', 'unpaid_on_repository 11'],
-      ['30 Jun 2026, 12:00 UTC', ADMIN_EMAIL, 'Granted access', 'cs_test_ada', '@ada-l'],
-      ['30 Jun 2026, 11:59 UTC', 'other@slipway.dev', 'Revoked access', 'cs_test_ada', '—'],
+      ['30 Jun 2026, 12:01 UTC', ADMIN_EMAIL, 'Fixed a repository difference', 'Failed', '—', 'Failed: GitHub is not answering'],
+      ['30 Jun 2026, 12:00 UTC', ADMIN_EMAIL, 'Granted access', 'Done', 'cs_test_ada', '@ada-l'],
+      ['30 Jun 2026, 11:59 UTC', 'other@slipway.dev', 'Revoked access', 'Done', 'cs_test_ada', '—'],
     ]);
   });
 

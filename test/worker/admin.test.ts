@@ -15,7 +15,7 @@ import {
   type RepositoryAudit,
   type SalesSummary,
 } from '../../src/config/api';
-import {type Failure, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
+import {type Failure, FIXTURE_REPO, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const ADMIN_EMAIL = 'seller@slipway.dev';
@@ -297,10 +297,17 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect(await response.json()).toEqual({status: 'invited', detail: `@${login}: invited`});
     expect(invitationOf(login)).toBeDefined();
     expect(await grantOf(sessionId)).toMatchObject({github_username: login, status: 'pending'});
-    expect((await auditEntries())[0]).toMatchObject({admin: ADMIN_EMAIL, action: 'grant', sessionId, detail: `@${login}: invited`});
+    const invitation = invitationOf(login)!.id;
+    expect((await auditEntries())[0]).toMatchObject({
+      admin: ADMIN_EMAIL,
+      action: 'grant',
+      outcome: 'done',
+      sessionId,
+      detail: `@${login}: invited. Access: none → @${login} (pending, invitation ${invitation}).`,
+    });
   });
 
-  test('grant refuses an account already on the repository, and a purchase that is not paid', async () => {
+  test('grant refuses an account already on the repository, and a purchase that is not paid; the log has both refusals', async () => {
     const {sessionId} = await buyer();
     const taken = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: OWNER});
     expect(taken.status).toBe(409);
@@ -308,7 +315,28 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     await refund(sessionId);
     const refunded = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: githubAccount()});
     expect(refunded.status).toBe(409);
-    expect(await stack.worker.db.all("SELECT id FROM admin_audit WHERE session_id = ? AND action = 'grant'", sessionId)).toEqual([]);
+    expect(await stack.worker.db.all("SELECT outcome, detail FROM admin_audit WHERE session_id = ? AND action = 'grant' ORDER BY id", sessionId)).toEqual([
+      {outcome: 'failed', detail: `Failed: @${OWNER} is already a collaborator on the repository, so it needs no invitation from this purchase. Choose another GitHub account. Access unchanged: none.`},
+      {outcome: 'failed', detail: 'Failed: This purchase is not paid (refunded, disputed or unfinished). Access unchanged: none.'},
+    ]);
+  });
+
+  test("a grant GitHub refuses (422) leaves the buyer's account as it was, and the log says what happened and that nothing changed", async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    const before = await grantOf(sessionId);
+    const other = githubAccount();
+    stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
+    const refused = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: other});
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({error: `GitHub refused to invite @${other}. @${login} keeps access.`, code: 'GITHUB_REFUSED'});
+    expect(await grantOf(sessionId)).toEqual(before);
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(true);
+    expect((await auditEntries())[0]).toMatchObject({
+      action: 'grant',
+      outcome: 'failed',
+      sessionId,
+      detail: `Failed: GitHub refused to invite @${other}. @${login} keeps access. Access unchanged: @${login} (${before!.status}, invitation ${before!.invitation_id}).`,
+    });
   });
 
   test('revoke: removes the account it invited; grant again: invites it again', async () => {
@@ -379,7 +407,13 @@ describe('access actions change D1 and GitHub, and are logged', () => {
       expect(stack.github.invitations).toEqual(invitations);
       expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(sessionId === accepted.sessionId);
     }
-    expect(await auditEntries()).toHaveLength(logged);
+    // Both refusals are in the log, each saying that nothing changed.
+    const entries = await auditEntries();
+    expect(entries).toHaveLength(logged + 2);
+    expect(entries.slice(0, 2).map(({action, outcome, detail}) => ({action, outcome, unchanged: detail?.includes('Access unchanged: @')}))).toEqual([
+      {action: 'resend', outcome: 'failed', unchanged: true},
+      {action: 'resend', outcome: 'failed', unchanged: true},
+    ]);
   });
 
   test("reset: the purchase may move its seat again; the admin's own moves do not count", async () => {
@@ -418,12 +452,38 @@ describe('failures', () => {
     expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
     expect(await grantOf(sessionId)).toMatchObject({status: 'revoked'});
     expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === removal.id)).toBeUndefined();
-    expect((await auditEntries())[0]).toMatchObject({action: 'retry_job', sessionId, detail: `job ${removal.id} (github-remove): done`});
+    const invitation = (await grantOf(sessionId))!.invitation_id;
+    expect((await auditEntries())[0]).toMatchObject({
+      action: 'retry_job',
+      outcome: 'done',
+      sessionId,
+      detail: `job ${removal.id} (github-remove): done. Access: @${login} (removal_failed, invitation ${invitation}) → @${login} (revoked, invitation ${invitation}).`,
+    });
     expect((await post(adminPath(ADMIN_PATHS.retryJob, {jobId: removal.id}))).status).toBe(404);
+    expect((await auditEntries())[0]).toMatchObject({action: 'retry_job', outcome: 'failed', detail: expect.stringMatching(/^Failed: There is no failed or waiting job with that id\./)});
   });
 });
 
 describe('repository audit', () => {
+  test('a fix that stops half-way writes what it had done before it stopped', async () => {
+    // Invited by hand, outside any purchase: an open invitation, then the account (none yet) to remove.
+    const stranger = githubAccount();
+    const invited = await fetch(`${stack.github.url}/repos/${FIXTURE_REPO}/collaborators/${stranger}`, {method: 'PUT'});
+    expect(invited.status).toBe(201);
+    const invitation = ((await invited.json()) as {id: number}).id;
+    const difference = (await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit)).differences.find((entry) => entry.login === stranger)!;
+    stack.github.failNext(`DELETE /repos/${FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}});
+
+    const failed = await post(ADMIN_PATHS.repositoryFix, {kind: difference.kind, githubUserId: difference.githubUserId});
+    expect(failed.status).toBe(503);
+    expect(stack.github.invitations.has(invitation)).toBe(false);
+    expect((await auditEntries())[0]).toMatchObject({
+      action: 'repository_fix',
+      outcome: 'failed',
+      detail: `Failed: GitHub is not answering right now. Please try again in a few minutes. Done before it stopped: withdrew invitation ${invitation} of @${stranger}.`,
+    });
+  });
+
   test('lists who is there without paying, paid seats missing, revoked seats still there; each fix works', async () => {
     // Invited by hand, outside any purchase.
     const stranger = githubAccount();

@@ -1,5 +1,5 @@
 import {createMiddleware} from 'hono/factory';
-import type {AdminAction} from '../../../src/config/api';
+import type {AdminAction, AdminAuditEntry} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
@@ -20,13 +20,13 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   });
 });
 
-/** Writes down an admin action: who, what, when, on which purchase. */
+/** Writes down an admin action: who, what, when, on which purchase, and how it ended. */
 export function recordAction(
   db: D1Database,
-  entry: {admin: string; action: AdminAction; sessionId?: string | null; detail?: string | null},
+  entry: {admin: string; action: AdminAction; outcome: AdminAuditEntry['outcome']; sessionId?: string | null; detail?: string | null},
 ) {
   return db
-    .prepare('INSERT INTO admin_audit (admin_email, action, session_id, detail, created_at) VALUES (?1, ?2, ?3, ?4, ?5)')
-    .bind(entry.admin, entry.action, entry.sessionId ?? null, entry.detail ?? null, Date.now())
+    .prepare('INSERT INTO admin_audit (admin_email, action, session_id, detail, created_at, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+    .bind(entry.admin, entry.action, entry.sessionId ?? null, entry.detail ?? null, Date.now(), entry.outcome)
     .run();
 }

@@ -43,6 +43,7 @@ export async function auditLogPage(db: D1Database, page: number): Promise<Page<A
       at: row.created_at as number,
       admin: row.admin_email as string,
       action: row.action as AdminAuditEntry['action'],
+      outcome: row.outcome as AdminAuditEntry['outcome'],
       sessionId: (row.session_id as string | null) ?? null,
       detail: (row.detail as string | null) ?? null,
     })),

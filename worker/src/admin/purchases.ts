@@ -95,7 +95,7 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
     db
       .prepare('SELECT key, kind, status, attempts, last_error, payload, created_at, updated_at FROM jobs WHERE session_id = ?1 ORDER BY id')
       .bind(sessionId),
-    db.prepare('SELECT action, admin_email, detail, created_at FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
+    db.prepare('SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
     db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
   ]);
   const history: PurchaseEvent[] = [
@@ -109,7 +109,8 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
     ...actions!.results.map((action) => ({
       at: action.created_at as number,
       kind: 'admin' as const,
-      summary: `${action.action as string} by ${action.admin_email as string}`,
+      summary: `${action.action as string} by ${action.admin_email as string}${action.outcome === 'failed' ? ' (failed)' : ''}`,
+      status: action.outcome as string,
       detail: (action.detail as string | null) ?? undefined,
     })),
     ...grant!.results.map(grantEvent),
@@ -155,7 +156,8 @@ export function stateOf(row: {status: Row['status']; revoke_reason: string | nul
 }
 
 const JOB_SUMMARY: Record<string, (key: string) => string> = {
-  mail: (key) => (key.startsWith('sale:') ? 'New-sale e-mail to the seller' : 'Welcome e-mail to the buyer'),
+  mail: (key) =>
+    key.startsWith('sale:') ? 'New-sale e-mail to the seller' : key.startsWith('seat:') ? 'Seat e-mail to the buyer' : 'Welcome e-mail to the buyer',
   'github-invite': () => 'Invitation (queued while GitHub was busy)',
   'github-remove': () => 'Removal from the repository',
 };

@@ -78,8 +78,15 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
   return {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), differences, exempt};
 }
 
-/** The fix of one difference, as it stands now; answers what was done, for the admin log. */
-export async function fixDifference(context: Context, request: RepositoryFixRequest): Promise<{detail: string; sessionId: string | null}> {
+/**
+ * The fix of one difference, as it stands now; answers what was done, for the admin log. Each step
+ * on GitHub is added to `done` as it happens, so a fix that stops half-way says how far it got.
+ */
+export async function fixDifference(
+  context: Context,
+  request: RepositoryFixRequest,
+  done: string[] = [],
+): Promise<{detail: string; sessionId: string | null}> {
   const audit = await auditRepository(context);
   const difference = audit.differences.find((entry) => entry.kind === request.kind && entry.githubUserId === request.githubUserId);
   if (!difference) throw new HttpError(409, 'That difference is gone: the repository and the grants agree on this account now.', 'CONFLICT');
@@ -93,10 +100,15 @@ export async function fixDifference(context: Context, request: RepositoryFixRequ
   // On the repository without a paid seat: the seller decided it goes.
   const repository = repositoryFor(context.settings);
   for (const invitation of await repository.invitations()) {
-    if (invitation.inviteeId === difference.githubUserId) await repository.withdrawInvitation(invitation.id);
+    if (invitation.inviteeId !== difference.githubUserId) continue;
+    await repository.withdrawInvitation(invitation.id);
+    done.push(`withdrew invitation ${invitation.id} of @${difference.login}`);
   }
   const login = await repository.loginOf(difference.githubUserId);
-  if (login) await repository.removeCollaborator(login);
+  if (login) {
+    await repository.removeCollaborator(login);
+    done.push(`removed @${login} from the repository`);
+  }
   await recordRemoved(context.db, difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
 }

@@ -1,6 +1,7 @@
 import {type Context, Hono} from 'hono';
 import {z} from 'zod';
 import {
+  type AdminAction,
   type AdminActionResult,
   type AdminPurchaseDetail,
   ADMIN_PATHS,
@@ -14,7 +15,7 @@ import {
   type SalesSummary,
 } from '../../../src/config/api';
 import {repositoryFor} from '../access/github';
-import {invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
+import {type Grant, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -74,82 +75,89 @@ export const adminRoutes = new Hono<AppEnv>()
   .post(ADMIN_PATHS.grant, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
     const {username} = await readJson(c, grantBody);
-    const purchase = await paidPurchase(c.env.DB, sessionId);
-    const context = accessContext(c.env);
-    const found = await github(() => repositoryFor(context.settings).lookupUser(username));
-    if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
-    const grant = await readGrant(c.env.DB, sessionId);
-    const result = await github(() =>
-      requestAccess(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found}, {byAdmin: true}),
-    );
-    const detail = `@${found.login}: ${result.status}`;
-    await recordAction(c.env.DB, {admin: admin(c), action: 'grant', sessionId, detail});
-    return c.json({status: result.status, detail} satisfies AdminActionResult);
+    return audited(c, 'grant', sessionId, async () => {
+      const purchase = await paidPurchase(c.env.DB, sessionId);
+      const context = accessContext(c.env);
+      const found = await repositoryFor(context.settings).lookupUser(username);
+      if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+      const grant = await readGrant(c.env.DB, sessionId);
+      const result = await requestAccess(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found}, {byAdmin: true});
+      return {status: result.status, detail: `@${found.login}: ${result.status}`};
+    });
   })
 
   .post(ADMIN_PATHS.revoke, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
-    const grant = await readGrant(c.env.DB, sessionId);
-    if (!grant || !['queued', 'pending', 'active', 'failed'].includes(grant.status)) {
-      throw new HttpError(409, 'This purchase has no access to revoke.', 'CONFLICT');
-    }
-    await revokeAccess(accessContext(c.env), sessionId, 'revoked by an admin');
-    const detail = `@${grant.github_username}: access revoked`;
-    await recordAction(c.env.DB, {admin: admin(c), action: 'revoke', sessionId, detail});
-    return c.json({status: (await readGrant(c.env.DB, sessionId))!.status, detail} satisfies AdminActionResult);
+    return audited(c, 'revoke', sessionId, async () => {
+      const grant = await readGrant(c.env.DB, sessionId);
+      if (!grant || !['queued', 'pending', 'active', 'failed'].includes(grant.status)) {
+        throw new HttpError(409, 'This purchase has no access to revoke.', 'CONFLICT');
+      }
+      await revokeAccess(accessContext(c.env), sessionId, 'revoked by an admin');
+      return {status: (await readGrant(c.env.DB, sessionId))!.status, detail: `@${grant.github_username}: access revoked`};
+    });
   })
 
   .post(ADMIN_PATHS.resend, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
-    await paidPurchase(c.env.DB, sessionId);
-    const grant = await readGrant(c.env.DB, sessionId);
-    if (!grant || grant.status !== 'pending') {
-      throw new HttpError(409, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.', 'CONFLICT');
-    }
-    const context = accessContext(c.env);
-    if (!(await invitationExpired(context, grant))) {
-      throw new HttpError(409, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', 'CONFLICT');
-    }
-    const result = await github(() => resendInvitation(context, grant, grant.user_id, {byAdmin: true}));
-    const detail = `@${grant.github_username}: ${result.status}`;
-    await recordAction(c.env.DB, {admin: admin(c), action: 'resend', sessionId, detail});
-    return c.json({status: result.status, detail} satisfies AdminActionResult);
+    return audited(c, 'resend', sessionId, async () => {
+      await paidPurchase(c.env.DB, sessionId);
+      const grant = await readGrant(c.env.DB, sessionId);
+      if (!grant || grant.status !== 'pending') {
+        throw new HttpError(409, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.', 'CONFLICT');
+      }
+      const context = accessContext(c.env);
+      if (!(await invitationExpired(context, grant))) {
+        throw new HttpError(409, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', 'CONFLICT');
+      }
+      const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
+      return {status: result.status, detail: `@${grant.github_username}: ${result.status}`};
+    });
   })
 
   .post(ADMIN_PATHS.resetUsernameChanges, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
-    const reset = await c.env.DB.prepare(
-      'UPDATE access_grants SET username_changes = 0, updated_at = ?2 WHERE session_id = ?1 RETURNING username_changes',
-    )
-      .bind(sessionId, Date.now())
-      .first();
-    if (!reset) throw new HttpError(409, 'This purchase has no GitHub account yet.', 'CONFLICT');
-    const detail = 'the purchase may change its GitHub account again';
-    await recordAction(c.env.DB, {admin: admin(c), action: 'reset_username_changes', sessionId, detail});
-    return c.json({status: 'reset', detail} satisfies AdminActionResult);
+    return audited(c, 'reset_username_changes', sessionId, async () => {
+      const reset = await c.env.DB.prepare(
+        'UPDATE access_grants SET username_changes = 0, updated_at = ?2 WHERE session_id = ?1 RETURNING username_changes',
+      )
+        .bind(sessionId, Date.now())
+        .first();
+      if (!reset) throw new HttpError(409, 'This purchase has no GitHub account yet.', 'CONFLICT');
+      return {status: 'reset', detail: 'the purchase may change its GitHub account again'};
+    });
   })
 
   .get(ADMIN_PATHS.jobs, async (c) => c.json((await failingJobs(c.env.DB)) satisfies AdminJob[]))
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
     const id = parse(jobId, c.req.param('jobId'));
-    const job = await makeDue(c.env.DB, id);
-    if (!job) throw new HttpError(404, 'There is no failed or waiting job with that id.', 'NOT_FOUND');
-    await runJob(c.env, id);
-    const after = await c.env.DB.prepare('SELECT status, last_error FROM jobs WHERE id = ?1').bind(id).first<{status: string; last_error: string | null}>();
-    const status = after!.status === 'done' ? 'done' : after!.status === 'failed' ? 'failed' : 'retrying';
-    const detail = `job ${id} (${job.kind}): ${status}`;
-    await recordAction(c.env.DB, {admin: admin(c), action: 'retry_job', sessionId: job.session_id, detail});
-    return c.json({status, detail} satisfies AdminActionResult);
+    const job = await c.env.DB.prepare('SELECT session_id FROM jobs WHERE id = ?1').bind(id).first<{session_id: string | null}>();
+    return audited(c, 'retry_job', job?.session_id ?? null, async () => {
+      const due = await makeDue(c.env.DB, id);
+      if (!due) throw new HttpError(404, 'There is no failed or waiting job with that id.', 'NOT_FOUND');
+      await runJob(c.env, id);
+      const after = await c.env.DB.prepare('SELECT status, last_error FROM jobs WHERE id = ?1').bind(id).first<{status: string; last_error: string | null}>();
+      const status = after!.status === 'done' ? 'done' : after!.status === 'failed' ? 'failed' : 'retrying';
+      return {status, detail: `job ${id} (${due.kind}): ${status}`};
+    });
   })
 
   .get(ADMIN_PATHS.repositoryAudit, async (c) => c.json((await github(() => auditRepository(accessContext(c.env)))) satisfies RepositoryAudit))
 
   .post(ADMIN_PATHS.repositoryFix, async (c) => {
     const request = await readJson(c, fixBody);
-    const {detail, sessionId} = await github(() => fixDifference(accessContext(c.env), request));
-    await recordAction(c.env.DB, {admin: admin(c), action: 'repository_fix', sessionId, detail: `${request.kind}: ${detail}`});
-    return c.json({status: 'fixed', detail} satisfies AdminActionResult);
+    const done: string[] = [];
+    return audited(
+      c,
+      'repository_fix',
+      null,
+      async () => {
+        const {detail, sessionId} = await fixDifference(accessContext(c.env), request, done);
+        return {status: 'fixed', detail: `${request.kind}: ${detail}`, sessionId};
+      },
+      () => (done.length > 0 ? `Done before it stopped: ${done.join('; ')}.` : 'Nothing was changed on GitHub.'),
+    );
   })
 
   .get(ADMIN_PATHS.leads, async (c) => c.json((await leadsPage(c.env.DB, pageOf(c))) satisfies Page<AdminLead>))
@@ -188,6 +196,48 @@ async function paidPurchase(db: D1Database, sessionId: string) {
   if (!purchase) throw notFound();
   if (purchase.status !== 'paid') throw new HttpError(409, 'This purchase is not paid (refunded, disputed or unfinished).', 'CONFLICT');
   return purchase;
+}
+
+/**
+ * Runs an admin action and writes its row in `admin_audit` whatever the outcome: what was asked,
+ * how it ended (GitHub's refusals in our words, as for buyers), and what changed: the purchase's
+ * access before and after, or what the action had done before it stopped (`progress`). Nothing
+ * done in the seller's name goes unrecorded.
+ */
+async function audited(
+  c: Context<AppEnv>,
+  action: AdminAction,
+  sessionId: string | null,
+  work: () => Promise<{status: AdminActionResult['status']; detail: string; sessionId?: string | null}>,
+  progress?: () => string,
+) {
+  const db = c.env.DB;
+  const before = sessionId ? await readGrant(db, sessionId) : null;
+  // What changed on the purchase's access (known when the action names its purchase up front).
+  const accessChange = async () => (sessionId ? ` ${changeOf(before, await readGrant(db, sessionId))}` : '');
+  try {
+    const result = await work();
+    const detail = `${result.detail}.${await accessChange()}`;
+    await recordAction(db, {admin: admin(c), action, outcome: 'done', sessionId: result.sessionId ?? sessionId, detail});
+    return c.json({status: result.status, detail: result.detail} satisfies AdminActionResult);
+  } catch (err) {
+    const reported = reportGitHub(err);
+    const reason = reported instanceof HttpError ? reported.message : 'Something went wrong on our side.';
+    const detail = `Failed: ${reason}${progress ? ` ${progress()}` : ''}${await accessChange()}`;
+    await recordAction(db, {admin: admin(c), action, outcome: 'failed', sessionId, detail});
+    throw reported;
+  }
+}
+
+/** The purchase's access as an admin reads it: the account, its state and its invitation. */
+function accessOf(grant: Grant | null): string {
+  if (!grant) return 'none';
+  return `@${grant.github_username} (${grant.status}${grant.invitation_id ? `, invitation ${grant.invitation_id}` : ''})`;
+}
+
+function changeOf(before: Grant | null, after: Grant | null): string {
+  const [was, is] = [accessOf(before), accessOf(after)];
+  return was === is ? `Access unchanged: ${was}.` : `Access: ${was} → ${is}.`;
 }
 
 /** GitHub's failures in our words, as for buyers; our own refusals (409, 404) pass through. */

@@ -13,6 +13,14 @@ const COLUMNS: Column<AdminAuditEntry>[] = [
   {label: 'Who', cell: (entry) => entry.admin},
   {label: 'What', cell: (entry) => ADMIN_ACTIONS[entry.action] ?? entry.action},
   {
+    label: 'Outcome',
+    cell: (entry) => (
+      <span className={styles.badge} data-tone={entry.outcome === 'failed' ? 'bad' : 'good'}>
+        {entry.outcome === 'failed' ? 'Failed' : 'Done'}
+      </span>
+    ),
+  },
+  {
     label: 'Purchase',
     cell: (entry) =>
       entry.sessionId ? (
@@ -26,7 +34,7 @@ const COLUMNS: Column<AdminAuditEntry>[] = [
   {label: 'Detail', cell: (entry) => <span className={styles.detail}>{entry.detail ?? '—'}</span>},
 ];
 
-/** What the admins did, newest first. */
+/** What the admins did, newest first, whether it finished or not. */
 export default function AuditLog() {
   const {page = 1} = useAdminQuery();
   const loaded = useAdminData(useCallback((api: AdminApi) => api.auditLog(page), [page]));
