@@ -595,9 +595,10 @@ export async function resendInvitation(
     )
     .bind(grant.session_id, grant.version, Date.now())
     .run();
+  // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
   return requestAccess(
     context,
-    {sessionId: grant.session_id, userId, github: {login: grant.github_username, id: grant.github_user_id}},
+    {sessionId: grant.session_id, userId, github: {login: grant.github_username, id: grant.github_user_id}, byOwner: grant.chosen_by_owner === 1},
     options,
   );
 }
