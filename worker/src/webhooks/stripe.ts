@@ -9,6 +9,7 @@ import {disputeChanged, revokePayment} from '../payments/revocations';
 import {isFresh, parseSignatureHeader, TOLERANCE_SECONDS} from '../payments/signatureHeader';
 import {idOf, stripeFor, subtleCrypto} from '../payments/stripe';
 import {settingsOf} from '../settings';
+import {z} from 'zod';
 
 /**
  * POST /api/webhook/stripe. The raw body's signature is checked before anything else; each event
@@ -43,6 +44,12 @@ export const stripeWebhook = new Hono<AppEnv>().post(
     } catch {
       throw new HttpError(400, 'The Stripe signature does not match the body', 'BAD_SIGNATURE');
     }
+    // Signed, so it came from Stripe's key; still, nothing below reads a field it has not checked.
+    const shape = (shapes[event.type as keyof typeof shapes] ?? envelope).safeParse(event);
+    if (!shape.success) {
+      log.warn('stripe.event_malformed', {eventId: typeof event.id === 'string' ? event.id : null, type: String(event.type)});
+      throw new HttpError(400, 'The event does not have the shape Stripe gives its type');
+    }
 
     const handler = handlerFor(event);
     if (!handler) {
@@ -73,10 +80,29 @@ export const stripeWebhook = new Hono<AppEnv>().post(
   },
 );
 
+/** An expandable reference: Stripe sends the id, or the object when expanded. */
+const reference = z.union([z.string().max(255), z.object({id: z.string().max(255)}).loose()]).nullish();
+/** Every event: an id to record it by, a type, and an object it is about. */
+const envelope = z.object({id: z.string().min(1).max(255), type: z.string().max(255), data: z.object({object: z.object({}).loose()}).loose()}).loose();
+const about = (object: z.ZodObject) => envelope.extend({data: z.object({object}).loose()});
+const checkoutSession = about(z.object({id: z.string().regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/)}).loose());
+const dispute = about(z.object({id: z.string().min(1).max(255), status: z.string().max(64), payment_intent: reference}).loose());
+/** What the handled events must carry, by type. */
+const shapes = {
+  'checkout.session.completed': checkoutSession,
+  'checkout.session.async_payment_succeeded': checkoutSession,
+  'checkout.session.async_payment_failed': checkoutSession,
+  'charge.refunded': about(z.object({refunded: z.boolean(), payment_intent: reference}).loose()),
+  'charge.dispute.created': dispute,
+  'charge.dispute.closed': dispute,
+} satisfies Partial<Record<Stripe.Event.Type, z.ZodType>>;
+
 /** What an event is about, so a purchase's page can list its events: the object and its payment. */
 function subjectOf(event: Stripe.Event): [string | null, string | null] {
-  const object = event.data.object as {id?: unknown; payment_intent?: string | {id: string} | null};
-  return [typeof object.id === 'string' ? object.id : null, idOf(object.payment_intent ?? null)];
+  // Any type may come here, unhandled ones too: read only what has the shape of a reference.
+  const object = event.data.object as {id?: unknown; payment_intent?: unknown};
+  const intent = reference.safeParse(object.payment_intent);
+  return [typeof object.id === 'string' ? object.id : null, intent.success ? idOf(intent.data) : null];
 }
 
 type EventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, {type: T}>;
@@ -88,8 +114,15 @@ type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>) => Pro
  */
 function fulfil(options: {paymentFailed?: boolean} = {}) {
   return async (env: Env, event: {data: {object: {id: string}}}) => {
-    const {status} = await fulfillCheckout(env, event.data.object.id, options);
-    return status !== 'ignored';
+    try {
+      const {status} = await fulfillCheckout(env, event.data.object.id, options);
+      return status !== 'ignored';
+    } catch (err) {
+      // A session this key cannot see (the other mode's, another account's): no retry will help.
+      if ((err as {statusCode?: number}).statusCode !== 404) throw err;
+      log.warn('checkout.unknown_to_stripe', {sessionId: event.data.object.id});
+      return false;
+    }
   };
 }
 
@@ -104,7 +137,7 @@ async function refund(env: Env, charge: Stripe.Charge) {
  * The events the worker acts on, one handler each; a handler answers whether it changed anything.
  * Every other type is acknowledged so Stripe stops sending it.
  */
-const handlers: {[T in Stripe.Event.Type]?: Handler<T>} = {
+const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'checkout.session.completed': fulfil(),
   'checkout.session.async_payment_succeeded': fulfil(),
   'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
@@ -116,5 +149,5 @@ const handlers: {[T in Stripe.Event.Type]?: Handler<T>} = {
 };
 
 function handlerFor(event: Stripe.Event): ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined {
-  return handlers[event.type] as ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined;
+  return handlers[event.type as keyof typeof handlers] as ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined;
 }
