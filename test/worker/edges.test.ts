@@ -200,6 +200,29 @@ describe('rate limits', () => {
     expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(429);
     expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).toEqual([]);
   });
+
+  test('an IPv6 caller is counted by its /64: two addresses of one /64 share a bucket, two /64s do not', async () => {
+    await awayFromWindowEdge();
+    // Outside emulator mode: emulator mode answers only callers on loopback.
+    const production = await startStack({FIREBASE_AUTH_EMULATOR_HOST: ''});
+    try {
+      const lead = (ip: string) => production.call('/api/leads', {body: {email: uniqueEmail('v6')}, headers: {'cf-connecting-ip': ip}});
+      // Five addresses of 2001:db8:1:2::/64, written as Cloudflare might send them.
+      for (const ip of ['2001:db8:1:2::1', '2001:DB8:1:2::2', '2001:0db8:0001:0002:ffff:ffff:ffff:fffe', '2001:db8:1:2:1::', '2001:db8:1:2:a:b:c:d']) {
+        expect((await lead(ip)).status).toBe(201);
+      }
+      const sixth = await lead('2001:db8:1:2:dead:beef:0:1');
+      expect(sixth.status).toBe(429);
+      expect(sixth.headers.get('retry-after')).toMatch(/^\d+$/);
+      // The next /64 has a bucket of its own.
+      expect((await lead('2001:db8:1:3::1')).status).toBe(201);
+      // An IPv4-mapped address is its IPv4 address.
+      for (let i = 0; i < 5; i++) expect((await lead(i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7')).status).toBe(201);
+      expect((await lead('::ffff:c633:6407')).status).toBe(429);
+    } finally {
+      await production.stop();
+    }
+  });
 });
 
 test('leads: a valid e-mail is stored once (201 new, 200 known); an invalid one is 400', async () => {

@@ -1,7 +1,7 @@
 import {Hono} from 'hono';
 import {HttpError} from './errors';
 import type {AppEnv} from './app';
-import {clientIp} from './http';
+import {clientAddress} from './http';
 import {log} from './log';
 import {settingsOf} from './settings';
 
@@ -31,7 +31,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
       headers: {
         'content-type': c.req.header('content-type') ?? 'application/json',
         'user-agent': c.req.header('user-agent') ?? '',
-        'x-forwarded-for': clientIp(c),
+        'x-forwarded-for': clientAddress(c),
       },
       body: await c.req.text(),
     });
