@@ -71,17 +71,17 @@ describe('requests that are wrong get a 4xx and a message', () => {
     ['"text"', 'The body must be a JSON object'],
   ])('checkout %j answers 400 %p', async (body, message) => {
     const created = stack.stripe.created.length;
-    const response = await checkout(body, {'cf-connecting-ip': `10.0.0.${Math.floor(Math.random() * 250)}`});
+    const response = await checkout(body, {'cf-connecting-ip': `127.100.0.${Math.floor(Math.random() * 250)}`});
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({error: message});
     expect(stack.stripe.created).toHaveLength(created);
   });
 
   test('a body that is not JSON is 400; one over 16 KB is 413', async () => {
-    const notJson = await checkout('{"priceId":', {'cf-connecting-ip': '10.1.0.1'});
+    const notJson = await checkout('{"priceId":', {'cf-connecting-ip': '127.1.0.1'});
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({error: 'The body must be JSON'});
-    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {'cf-connecting-ip': '10.1.0.2'});
+    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {'cf-connecting-ip': '127.1.0.2'});
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({error: 'Request body is too large'});
   });
@@ -97,7 +97,7 @@ describe('requests that are wrong get a 4xx and a message', () => {
 
 test("the Stripe key decides the mode: either of a plan's price ids buys that plan at the key's price", async () => {
   const plan = appConfig.stripe.plans[1]!;
-  const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '10.8.0.1'});
+  const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '127.8.0.1'});
   expect(response.status).toBe(200);
   expect(stack.stripe.created.at(-1)).toMatchObject({line_items: [{price: plan.priceId.test}], metadata: {plan: plan.name, priceId: plan.priceId.test}});
 });
@@ -115,7 +115,7 @@ describe('bodies that are not JSON', () => {
     ]) {
       const response = await stack.worker.fetch(path, {
         method: 'POST',
-        headers: {'content-type': type!, 'cf-connecting-ip': `10.9.0.${Math.floor(Math.random() * 250)}`},
+        headers: {'content-type': type!, 'cf-connecting-ip': `127.9.0.${Math.floor(Math.random() * 250)}`},
         body,
       });
       expect(response.status).toBe(415);
@@ -131,7 +131,7 @@ describe('bodies that are not JSON', () => {
   test('JSON with a charset is fine', async () => {
     const response = await stack.call('/api/leads', {
       body: {email: uniqueEmail('charset')},
-      headers: {'content-type': 'application/json; charset=utf-8', 'cf-connecting-ip': '10.9.1.1'},
+      headers: {'content-type': 'application/json; charset=utf-8', 'cf-connecting-ip': '127.9.1.1'},
     });
     expect(response.status).toBe(201);
   });
@@ -140,7 +140,7 @@ describe('bodies that are not JSON', () => {
 test("Stripe's own error text reaches the logs, not the caller", async () => {
   const stripeText = "No such price: 'price_1QslipwayAdvancedTest'; a similar object exists in live mode, but a test mode key was used";
   stack.stripe.failNext('POST /v1/checkout/sessions', 400, {type: 'invalid_request_error', code: 'resource_missing', message: stripeText});
-  const response = await checkout(validCheckout, {'cf-connecting-ip': '10.9.2.1'});
+  const response = await checkout(validCheckout, {'cf-connecting-ip': '127.9.2.1'});
   expect(response.status).toBe(502);
   expect(await response.json()).toEqual({
     error: 'The payment provider refused the request. Please try again or contact support.',
@@ -157,18 +157,18 @@ describe('rate limits', () => {
   };
 
   test('checkout: 10 a minute per caller, then 429 with Retry-After', async () => {
-    const headers = {'cf-connecting-ip': '192.0.2.10'};
+    const headers = {'cf-connecting-ip': '127.0.2.10'};
     for (let i = 0; i < 10; i++) expect((await checkout({...validCheckout, priceId: PRICE_STARTER}, headers)).status).toBe(200);
     const limited = await checkout(validCheckout, headers);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await limited.json()).toMatchObject({code: 'RATE_LIMITED'});
     // Another caller is not affected.
-    expect((await checkout(validCheckout, {'cf-connecting-ip': '192.0.2.11'})).status).toBe(200);
+    expect((await checkout(validCheckout, {'cf-connecting-ip': '127.0.2.11'})).status).toBe(200);
   });
 
   test('leads: 5 a minute per address', async () => {
-    const headers = {'cf-connecting-ip': '192.0.2.20'};
+    const headers = {'cf-connecting-ip': '127.0.2.20'};
     for (let i = 0; i < 5; i++) {
       expect((await stack.call('/api/leads', {body: {email: uniqueEmail('lead')}, headers})).status).toBe(201);
     }
@@ -182,7 +182,7 @@ describe('rate limits', () => {
 
   test('leads: racing requests from one address store exactly 5', async () => {
     await awayFromWindowEdge();
-    const headers = {'cf-connecting-ip': '192.0.2.21'};
+    const headers = {'cf-connecting-ip': '127.0.2.21'};
     const emails = Array.from({length: 12}, () => uniqueEmail('race'));
     const statuses = await Promise.all(emails.map(async (email) => (await stack.call('/api/leads', {body: {email}, headers})).status));
     expect(statuses.filter((status) => status === 201)).toHaveLength(5);
@@ -193,7 +193,7 @@ describe('rate limits', () => {
 
   test('leads: refused bodies count against the limit too, and over it the answer is 429', async () => {
     await awayFromWindowEdge();
-    const headers = {'cf-connecting-ip': '192.0.2.22'};
+    const headers = {'cf-connecting-ip': '127.0.2.22'};
     for (let i = 0; i < 5; i++) expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(400);
     expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(429);
     const email = uniqueEmail('after');
@@ -227,7 +227,7 @@ describe('rate limits', () => {
 
 test('leads: a valid e-mail is stored once (201 new, 200 known); an invalid one is 400', async () => {
   const email = uniqueEmail('Lead');
-  const headers = {'cf-connecting-ip': '192.0.2.30'};
+  const headers = {'cf-connecting-ip': '127.0.2.30'};
   expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(201);
   expect((await stack.call('/api/leads', {body: {email: `  ${email.toUpperCase()} `}, headers})).status).toBe(200);
   expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email.toLowerCase())).toHaveLength(1);
@@ -345,15 +345,15 @@ test('an analytics upstream that fails or cannot be reached answers 502 JSON', a
 });
 
 test("the analytics proxy forwards Plausible's script and events with the visitor's IP", async () => {
-  const script = await stack.call('/plausible/js/script.js', {headers: {'cf-connecting-ip': '203.0.113.7'}});
+  const script = await stack.call('/plausible/js/script.js', {headers: {'cf-connecting-ip': '127.0.113.7'}});
   expect(script.status).toBe(200);
   expect(await script.text()).toBe('/* plausible */');
   const event = await stack.call('/plausible/api/event', {
     body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'},
-    headers: {'cf-connecting-ip': '203.0.113.7'},
+    headers: {'cf-connecting-ip': '127.0.113.7'},
   });
   expect(event.status).toBe(202);
-  expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '203.0.113.7', body: expect.stringContaining('pageview')});
+  expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '127.0.113.7', body: expect.stringContaining('pageview')});
 });
 
 test('the cron prunes Mailgun tokens and processed Stripe events older than 30 days, and keeps the rest', async () => {

@@ -15,7 +15,7 @@ afterAll(() => stack.stop());
 
 let callers = 0;
 /** Each exchange from its own address, so the per-IP limit only bites where a test wants it. */
-const exchange = (sessionId: string, ip = `198.51.100.${callers++ % 250}`) =>
+const exchange = (sessionId: string, ip = `127.51.100.${callers++ % 250}`) =>
   stack.call(`/retrieveUserFromCheckoutSession?sessionId=${encodeURIComponent(sessionId)}`, {headers: {'cf-connecting-ip': ip}});
 
 async function guestPurchase(email: string) {
@@ -121,7 +121,7 @@ describe('a Checkout Session id signs someone in once', () => {
   });
 
   test('the exchange is rate-limited per address like the other public routes', async () => {
-    const ip = '203.0.113.99';
+    const ip = '127.0.113.99';
     for (let i = 0; i < 10; i++) expect((await exchange('cs_test_doesnotexist1234', ip)).status).toBe(400);
     const limited = await exchange('cs_test_doesnotexist1234', ip);
     expect(limited.status).toBe(429);
