@@ -426,6 +426,55 @@ describe('status reads', () => {
       `GET ${REPO}/invitations`,
     ]);
   });
+
+  const statusReads = () => stack.github.requests.filter((request) => request.startsWith('GET '));
+  /** `limits.accessStatus` in worker/src/rateLimit.ts: polls a minute per user. */
+  const STATUS_LIMIT = 30;
+
+  test('30 polls at once share one GitHub read: the read is claimed in D1', async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    await aMinuteLater(sessionId);
+    stack.github.requests.length = 0;
+    const answers = await Promise.all(Array.from({length: 30}, () => stack.call('/accessStatus', {token: user.idToken})));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+    for (const answer of answers) expect(await answer.json()).toMatchObject({status: 'pending'});
+    // One read is these two calls; without the claim, each poll made both.
+    expect(statusReads()).toEqual([expect.stringMatching(/^GET .*\/collaborators\//), `GET ${REPO}/invitations`]);
+  });
+
+  test('a failed GitHub read is not repeated at every poll: it is tried again after 15 s', async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    await aMinuteLater(sessionId);
+    stack.github.requests.length = 0;
+    stack.github.failNext('GET /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect(await accessStatus(user)).toMatchObject({status: 'pending'});
+    for (let poll = 0; poll < 5; poll++) expect(await accessStatus(user)).toMatchObject({status: 'pending'});
+    expect(statusReads()).toHaveLength(1); // the failed one
+
+    await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 15000 WHERE session_id = ?', sessionId);
+    expect(await accessStatus(user)).toMatchObject({status: 'pending'});
+    expect(statusReads()).toHaveLength(3); // asked again: collaborator, then the invitations
+  });
+
+  test(`past ${STATUS_LIMIT} polls a minute, a buyer is answered 429 with Retry-After, and GitHub is not asked`, async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    await aMinuteLater(sessionId);
+    stack.github.requests.length = 0;
+    // Twice the limit and one: whichever way the minute's windows fall, one of them is over.
+    const answers = await Promise.all(Array.from({length: 2 * STATUS_LIMIT + 1}, () => stack.call('/accessStatus', {token: user.idToken})));
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429)).toEqual([]);
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused[0]!.json()).toMatchObject({code: 'RATE_LIMITED'});
+    expect(statusReads().length).toBeLessThanOrEqual(2);
+    // Another buyer is not affected.
+    const other = await paidBuyer();
+    expect((await stack.call('/accessStatus', {token: other.user.idToken})).status).toBe(200);
+  });
 });
 
 async function githubUser(login: string): Promise<{id: number}> {

@@ -9,6 +9,8 @@ export interface Limit {
 export const limits = {
   checkout: {max: 10, windowSeconds: 60},
   addUserToRepo: {max: 10, windowSeconds: 60},
+  /** The dashboard reads it on load and after each action: 30 a minute is a person reloading, not a script. */
+  accessStatus: {max: 30, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
 } satisfies Record<string, Limit>;

@@ -440,10 +440,15 @@ export interface ObservedGrant {
   usernameChangesLeft: number;
 }
 
+/** A GitHub read that failed is tried again after this, not at the next poll. */
+export const RETRY_FAILED_READ_MS = 15_000;
+
 /**
  * A grant as GitHub sees it: an accepted invitation becomes `active`, and a pending one says
- * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now); if it
- * cannot answer, the stored state is shown as it is.
+ * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now), by the
+ * one request whose conditional UPDATE claims the read in D1; requests alongside it, and those
+ * within the minute, show the stored state. If GitHub cannot answer, the stored state is shown
+ * and GitHub is asked again after RETRY_FAILED_READ_MS.
  */
 export async function observeGrant({db, settings}: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
   const base = {
@@ -455,10 +460,20 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
   };
   if (grant.status !== 'pending') return {...base, expired: false};
-  if (!fresh && grant.checked_at !== null && Date.now() - grant.checked_at < CHECK_EVERY_MS) return base;
+  const now = Date.now();
+  if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
+  const claimed = await db
+    .prepare(
+      `UPDATE access_grants SET checked_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'pending'
+         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
+       RETURNING session_id`,
+    )
+    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, CHECK_EVERY_MS)
+    .first();
+  if (!claimed) return base; // another request is asking GitHub, or just did
   try {
     const repository = repositoryFor(settings);
-    const now = Date.now();
     if (await repository.isCollaborator(grant.github_username)) {
       await db
         .prepare(
@@ -481,6 +496,11 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     return {...base, expired};
   } catch (err) {
     log.warn('access.status_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
+    // The claim holds for RETRY_FAILED_READ_MS instead of the minute.
+    await db
+      .prepare(`UPDATE access_grants SET checked_at = ?4 WHERE session_id = ?1 AND version = ?2 AND checked_at = ?3`)
+      .bind(grant.session_id, grant.version, now, now - CHECK_EVERY_MS + RETRY_FAILED_READ_MS)
+      .run();
     return base;
   }
 }
