@@ -167,6 +167,22 @@ describe('rate limits', () => {
     expect((await checkout(validCheckout, {'cf-connecting-ip': '127.0.2.11'})).status).toBe(200);
   });
 
+  test('checkout: a signed-in caller counts against their account and their address', async () => {
+    await awayFromWindowEdge();
+    const [first, second] = [await stack.signUp(), await stack.signUp()];
+    const buy = (user: {idToken: string}, ip: string) =>
+      checkout({...validCheckout, priceId: PRICE_STARTER}, {'cf-connecting-ip': ip, authorization: `Bearer ${user.idToken}`});
+    for (let i = 0; i < 10; i++) expect((await buy(first, '127.0.3.1')).status).toBe(200);
+    // Another account from the same address: the address has had its 10.
+    const sameAddress = await buy(second, '127.0.3.1');
+    expect(sameAddress.status).toBe(429);
+    expect(Number(sameAddress.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The same account from another address: the account has had its 10.
+    expect((await buy(first, '127.0.3.2')).status).toBe(429);
+    // Neither: the other account from a fresh address.
+    expect((await buy(second, '127.0.3.3')).status).toBe(200);
+  });
+
   test('leads: 5 a minute per address', async () => {
     const headers = {'cf-connecting-ip': '127.0.2.20'};
     for (let i = 0; i < 5; i++) {
