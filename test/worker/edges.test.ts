@@ -325,6 +325,61 @@ describe('the Mailgun webhook', () => {
     expect(forwarded!.fields.text.length).toBeLessThan(510_000);
   });
 
+  /** A form as Mailgun posts one with attachments (multipart/form-data), `extra` raw parts appended. */
+  function multipart(fields: Record<string, string>, {extra = '', attachment}: {extra?: string; attachment?: string} = {}) {
+    const boundary = `----mailgun${crypto.randomBytes(8).toString('hex')}`;
+    const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    if (attachment !== undefined) {
+      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="attachment-1"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${attachment}\r\n`);
+    }
+    return {body: `${parts.join('')}${extra.replaceAll('BOUNDARY', boundary)}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}`};
+  }
+  const postRaw = (body: string, type: string) =>
+    stack.worker.fetch('/api/webhook/mailgun', {method: 'POST', headers: {'content-type': type}, body});
+  const stored = async (token: string) => ({
+    tokens: await stack.worker.db.all('SELECT token FROM mailgun_tokens WHERE token = ?', token),
+    jobs: await stack.worker.db.all('SELECT key FROM jobs WHERE key = ?', `forward:${token}`),
+  });
+
+  test('a signed message with an attachment (multipart, as Mailgun sends it) is forwarded', async () => {
+    const form = signedForm({...message, subject: 'With a file'});
+    const {body, type} = multipart(Object.fromEntries(form), {attachment: 'timestamp=1&token=x&signature=y'});
+    expect((await postRaw(body, type)).status).toBe(200);
+    expect(stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: With a file')).toHaveLength(1);
+  });
+
+  test.each([
+    ['urlencoded', (form: URLSearchParams) => ({body: `${form.toString()}${'&'.repeat(50_000)}`, type: 'application/x-www-form-urlencoded'})],
+    ['multipart', (form: URLSearchParams) => multipart(Object.fromEntries(form), {extra: '--BOUNDARY\r\nContent-Disposition: form-data; name="x"\r\n\r\n\r\n'.repeat(20_000)})],
+  ])('a signed %s post of tens of thousands of empty fields is refused with 413 before it is parsed, and nothing is stored', async (_kind, build) => {
+    const form = signedForm({...message, subject: 'Flood'});
+    const {body, type} = build(form);
+    const before = stack.mailgun.sent.length;
+    const response = await postRaw(body, type);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({error: "The form has more than 200 fields; an e-mail from Mailgun has far fewer"});
+    expect(await stored(form.get('token')!)).toEqual({tokens: [], jobs: []});
+    expect(stack.mailgun.sent.length).toBe(before);
+  });
+
+  test('a post over 5 MB is refused with 413, and nothing is stored', async () => {
+    const form = signedForm({...message, subject: 'Huge', 'body-plain': 'x'.repeat(5 * 1024 * 1024)});
+    const response = await post(form);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({error: 'Request body is too large'});
+    expect(await stored(form.get('token')!)).toEqual({tokens: [], jobs: []});
+  });
+
+  test('the signature is checked before the rest of the form is parsed: a forged post is 401 whatever follows it', async () => {
+    // Signed with another key, and its last part never closed: parsing the whole form first
+    // answered 400 for the form, before anyone knew who sent it.
+    const {body, type} = multipart(Object.fromEntries(signedForm(message, {key: 'another-key'})));
+    const unclosed = body.replace(/--\r\n$/, '\r\nContent-Disposition: form-data; name="body-html"\r\n\r\n<p>never closed');
+    const response = await postRaw(unclosed, type);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({error: 'The Mailgun signature does not match', code: 'BAD_SIGNATURE'});
+  });
+
   test('a bad signature is 401 and a stale timestamp 406; nothing is forwarded', async () => {
     const before = stack.mailgun.sent.length;
     expect((await post(signedForm(message, {key: 'another-key'}))).status).toBe(401);
