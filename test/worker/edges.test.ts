@@ -11,6 +11,8 @@ import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, SITE
 let stack: Stack;
 let plausible: RunningServer;
 const plausibleSeen: {path: string; forwardedFor?: string; body: string}[] = [];
+/** What the Plausible stand-in answers next, before its usual 200 and 202. */
+const plausibleAnswers: {status: number; body: string; headers?: Record<string, string>}[] = [];
 
 beforeAll(async () => {
   plausible = await listen(
@@ -18,7 +20,10 @@ beforeAll(async () => {
       let body = '';
       for await (const chunk of request) body += chunk;
       plausibleSeen.push({path: request.url ?? '', forwardedFor: request.headers['x-forwarded-for'] as string, body});
-      if (request.url === '/js/script.js') {
+      const next = plausibleAnswers.shift();
+      if (next) {
+        response.writeHead(next.status, next.headers).end(next.body);
+      } else if (request.url === '/js/script.js') {
         response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
       } else {
         response.writeHead(202, {'content-type': 'text/plain'}).end('ok');
@@ -413,6 +418,39 @@ test('an analytics upstream that fails or cannot be reached answers 502 JSON', a
   } finally {
     await broken.stop();
   }
+});
+
+describe("Plausible's refusals answer in our shape, never in Plausible's", () => {
+  const event = () => stack.call('/plausible/api/event', {body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'}});
+
+  test('a refused event is 400 ANALYTICS_REFUSED; Plausible\'s own text stays in the logs', async () => {
+    plausibleAnswers.push({status: 400, body: '{"errors":{"domain":["is invalid (plausible-internal-detail)"]}}', headers: {'content-type': 'application/json'}});
+    const response = await event();
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({error: 'Analytics did not accept this event', code: 'ANALYTICS_REFUSED'});
+    expect(stack.worker.logs.some((line) => line.includes('plausible-internal-detail'))).toBe(true);
+  });
+
+  test.each([
+    ['30', '30'],
+    [null, '60'],
+    ['Wed, 21 Oct 2015 07:28:00 GMT', '60'], // a date already past
+    ['86400', '60'], // more than an hour: not a wait we pass on
+  ])('Plausible\'s 429 (Retry-After %p) is our 429 RATE_LIMITED with Retry-After %s', async (given, expected) => {
+    plausibleAnswers.push({status: 429, body: 'Too many requests (plausible-internal-detail)', headers: given ? {'retry-after': given} : {}});
+    const response = await event();
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe(expected);
+    expect(await response.json()).toEqual({error: 'Analytics is busy right now. Please try again later.', code: 'RATE_LIMITED'});
+  });
+
+  test.each([404, 403, 410])('the script answered %i is our 502, without Plausible\'s body', async (status) => {
+    plausibleAnswers.push({status, body: '<html>plausible-internal-detail</html>', headers: {'content-type': 'text/html'}});
+    const response = await stack.call('/plausible/js/script.js');
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({error: 'Analytics is unavailable right now', code: 'UPSTREAM_UNAVAILABLE'});
+  });
 });
 
 test("the analytics proxy forwards Plausible's script and events with the visitor's IP", async () => {
