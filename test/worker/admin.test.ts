@@ -469,6 +469,26 @@ describe('repository audit', () => {
     expect(gone.status).toBe(409);
   });
 
+  test('a fix never removes an account a live grant holds: a refund recorded on the purchase, its grant not revoked yet', async () => {
+    const caught = await buyer({seat: true, accept: true});
+    const grant = await grantOf(caught.sessionId);
+    // The refund's batch has marked the purchase revoked; the grant's revocation has not run yet
+    // (it follows in the same request, or in Stripe's retry if that request died).
+    await stack.worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", caught.sessionId);
+    const difference = (await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit)).differences.find((entry) => entry.login === caught.login);
+    expect(difference).toMatchObject({kind: 'revoked_present', sessionId: caught.sessionId});
+
+    const refused = await post(ADMIN_PATHS.repositoryFix, {kind: difference!.kind, githubUserId: difference!.githubUserId});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: `@${caught.login} holds a live grant of purchase ${caught.sessionId}: revoke that purchase's access from its page instead.`,
+      code: 'CONFLICT',
+    });
+    expect(stack.github.collaborators.has(caught.login!.toLowerCase())).toBe(true);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE ') && request.includes(caught.login!))).toEqual([]);
+    expect(await grantOf(caught.sessionId)).toEqual(grant);
+  });
+
   test('a paying buyer whose invitation is queued, failed or has no GitHub id yet is no stranger on the repository; off it, they are missing', async () => {
     const unavailable = {status: 503, body: {message: 'Unavailable'}};
     /** A paid purchase asks for `username` while GitHub fails `failing` as given. */

@@ -379,14 +379,45 @@ async function removeNowOrLater(context: Context, grant: Grant, reason: string) 
 }
 
 /**
- * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
- * invitee accepted it (or it is gone), so the account with that numeric id is removed.
+ * The live grant (queued, pending or active) that holds this GitHub account or this invitation,
+ * other than `except` (the grant version a removal is for), or null. A removal retried after its
+ * invitation went may meet the same account invited since by another purchase, or by this one
+ * moved away and back: that seat is not the removal's to take.
  */
-export async function performRemoval(settings: Settings, payload: RemovalPayload) {
+export async function liveHolderOf(
+  db: D1Database,
+  github: {githubUserId?: number | null; invitationId?: number | null},
+  except: {sessionId: string; version: number} = {sessionId: '', version: -1},
+): Promise<string | null> {
+  const holder = await db
+    .prepare(
+      `SELECT session_id FROM access_grants
+       WHERE status IN ('queued', 'pending', 'active')
+         AND (github_user_id = ?1 OR invitation_id = ?2) AND NOT (session_id = ?3 AND version = ?4)
+       LIMIT 1`,
+    )
+    .bind(github.githubUserId ?? null, github.invitationId ?? null, except.sessionId, except.version)
+    .first<{session_id: string}>();
+  return holder?.session_id ?? null;
+}
+
+/**
+ * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
+ * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
+ * live grant's invitation or account is left alone (`liveHolderOf`): the job ends done, logged.
+ */
+export async function performRemoval({db, settings}: Pick<Context, 'db' | 'settings'>, payload: RemovalPayload) {
+  const skip = (heldBy: string) =>
+    log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
   try {
     const repository = repositoryFor(settings);
+    // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
+    const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
+    if (invitationHolder) return skip(invitationHolder);
     if (await repository.withdrawInvitation(payload.invitationId)) return;
     if (payload.githubUserId === null) return;
+    const accountHolder = await liveHolderOf(db, {githubUserId: payload.githubUserId}, payload);
+    if (accountHolder) return skip(accountHolder);
     const login = await repository.loginOf(payload.githubUserId);
     if (login) await repository.removeCollaborator(login);
   } catch (err) {
