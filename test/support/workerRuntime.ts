@@ -28,6 +28,7 @@ export interface Database {
 
 export interface RunningWorker {
   url: string;
+  /** A request to a path of the worker, or to a whole URL (the worker then sees that URL's host). */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
   db: Database;
   /** What the worker logged, one line per entry (kept out of the test output). */
@@ -83,7 +84,8 @@ export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
   return {
     url,
     fetch: async (pathname, init) => {
-      const response = await mf.dispatchFetch(`${url}${pathname}`, init as never);
+      const target = /^https?:\/\//.test(pathname) ? pathname : `${url}${pathname}`;
+      const response = await mf.dispatchFetch(target, init as never);
       // Miniflare's Response is undici's; hand tests a standard one.
       const empty = [101, 204, 205, 304].includes(response.status);
       return new Response(empty ? null : await response.arrayBuffer(), {

@@ -7,7 +7,8 @@
 import crypto from 'node:crypto';
 import type {SupportedStorage} from '@supabase/supabase-js';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
-import {CHECKOUT_TOKEN_REFUSED, createSupabaseAuth, SESSION_OVER} from '../../src/lib/auth/supabase';
+import {CHECKOUT_TOKEN_REFUSED, createSupabaseAuth} from '../../src/lib/auth/supabase';
+import {SESSION_ENDED} from '../../src/lib/auth/sessionEnded';
 import {type AuthClient, type AuthUser, SessionEndedError} from '../../src/lib/auth/types';
 import {createApiClient} from '../../src/lib/api';
 import {startSupabaseAuthStandIn, type SupabaseAuthStandIn} from '../stubs/supabaseAuth';
@@ -295,14 +296,14 @@ describe('signInWithCheckoutToken', () => {
     // After expiry, reads get that refused refresh, which supabase-js keeps for 60 s
     // (REFRESH_FAILURE_COOLDOWN_MS) before it asks again and drops the session; the page says the
     // sign-in has ended rather than Supabase's "Invalid Refresh Token".
-    await expect(auth.idToken()).rejects.toThrow(SESSION_OVER);
+    await expect(auth.idToken()).rejects.toThrow(SESSION_ENDED.ended);
     expect(watcher.reports).toHaveLength(2);
     // A call to the worker in that minute sends nothing, and ends like the worker's SESSION_ENDED:
     // the buyer reads what to do, and the site signs out.
     const ended: string[] = [];
     const worker = createApiClient({baseUrl: 'http://127.0.0.1:9', idToken: (refresh) => auth.idToken(refresh), onSessionEnded: () => ended.push('ended')});
     await expect(worker.addUserToRepo({username: 'octocat', userId: watcher.reports[1]!.uid})).rejects.toMatchObject({
-      message: SESSION_OVER,
+      message: SESSION_ENDED.ended,
       status: 401,
       code: 'SESSION_ENDED',
     });
@@ -310,7 +311,7 @@ describe('signInWithCheckoutToken', () => {
     const realNow = Date.now.bind(Date);
     const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 61_000);
     try {
-      await expect(auth.idToken()).rejects.toThrow(SESSION_OVER);
+      await expect(auth.idToken()).rejects.toThrow(SESSION_ENDED.ended);
       expect(await watcher.report(3)).toBeNull();
       await expect(auth.idToken()).resolves.toBeNull();
     } finally {
@@ -357,7 +358,7 @@ describe('idToken', () => {
     await signInWithLink(elsewhere, email);
     await elsewhere.signOut(); // scope 'global': every session of this user
 
-    await expect(here.idToken(true)).rejects.toMatchObject({name: 'SessionEndedError', message: SESSION_OVER, code: 'refresh_token_not_found'});
+    await expect(here.idToken(true)).rejects.toMatchObject({name: 'SessionEndedError', message: SESSION_ENDED.ended, code: 'refresh_token_not_found'});
   });
 });
 

@@ -431,6 +431,93 @@ describe('removals', () => {
   });
 });
 
+describe('a removal never hits the wrong person', () => {
+  // An earlier test may leave GitHub failures due; these tests say which calls fail.
+  beforeEach(() => stack.github.clearFailures());
+  const retryRemovals = async () => {
+    await stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
+    await stack.worker.scheduled();
+  };
+  const removalJobs = (sessionId: string) =>
+    stack.worker.db.all<{status: string}>("SELECT status FROM jobs WHERE kind = 'github-remove' AND session_id = ?", sessionId);
+  /** The skipped removals the worker logged (session ids are masked to their last 6 characters). */
+  const skipped = (sessionId: string, heldBy = sessionId) =>
+    stack.worker.logs.filter((line) => line.includes('access.removal_skipped') && line.includes(sessionId.slice(-6)) && line.includes(heldBy.slice(-6)));
+
+  test('a refund\'s removal, retried after its invitation is gone, leaves the account another purchase has invited since', async () => {
+    const first = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(first.user, login);
+    const declined = invitationOf(login)!.id;
+    // The refund's removal fails for now (GitHub is down) and waits for the cron.
+    stack.github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}});
+    await refund(first.sessionId);
+    expect(await removalJobs(first.sessionId)).toEqual([{status: 'pending'}]);
+    // The invitee declines that invitation (GitHub deletes it); another buyer invites the same
+    // account, which accepts.
+    stack.github.invitations.delete(declined);
+    const second = await paidBuyer();
+    expect((await requestAccess(second.user, login)).status).toBe(200);
+    stack.github.accept(invitationOf(login)!.id);
+    expect(await grantOf(second.sessionId)).toMatchObject({status: 'pending', github_user_id: (await grantOf(first.sessionId))!.github_user_id});
+
+    stack.github.requests.length = 0;
+    await retryRemovals();
+    // The invitation was not there to withdraw (404), and the account is the second purchase's now.
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([`DELETE ${REPO}/invitations/${declined}`]);
+    expect(await removalJobs(first.sessionId)).toEqual([{status: 'done'}]);
+    expect(skipped(first.sessionId, second.sessionId)).toHaveLength(1);
+  });
+
+  test("a stale invitation's withdrawal leaves it open when another purchase's live grant holds that invitation", async () => {
+    // Two purchases ask for one account at once: both pass the checks, GitHub answers the second
+    // PUT with the invitation it opened for the first, and the purchase that lost the race (its
+    // grant refused by the unique index) queues the withdrawal of that same invitation.
+    const winner = await paidBuyer();
+    const loser = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(winner.user, login);
+    const {invitation_id: invitationId, github_user_id: githubUserId} = (await grantOf(winner.sessionId))!;
+    const payload = {sessionId: loser.sessionId, version: 1, invitationId, githubUserId};
+    await stack.worker.db.run(
+      "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'github-remove', ?, 0, 0, 0, ?)",
+      `remove:${loser.sessionId}:1:${invitationId}`,
+      JSON.stringify(payload),
+      loser.sessionId,
+    );
+    stack.github.requests.length = 0;
+    await retryRemovals();
+    expect(stack.github.invitations.has(invitationId as number)).toBe(true);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
+    expect(await removalJobs(loser.sessionId)).toEqual([{status: 'done'}]);
+    expect(skipped(loser.sessionId, winner.sessionId)).toHaveLength(1);
+  });
+
+  test('a removal retried after the purchase moved away and back leaves the account it holds again', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    stack.github.accept(invitationOf(login)!.id);
+    // The buyer moves to another account; removing the first fails for good (GitHub refuses).
+    stack.github.failNext(`DELETE ${REPO}/collaborators/`, {status: 403, body: {message: 'Must have admin rights to Repository.'}});
+    await requestAccess(user, githubAccount());
+    expect(await removalJobs(sessionId)).toEqual([{status: 'failed'}]);
+    // The account left by itself; the buyer moves back to it, and accepts again.
+    stack.github.collaborators.delete(login.toLowerCase());
+    expect((await requestAccess(user, login)).status).toBe(200);
+    stack.github.accept(invitationOf(login)!.id);
+
+    // The seller retries the failed removal (the console's Retry makes it due again).
+    stack.github.requests.length = 0;
+    await stack.worker.db.run("UPDATE jobs SET status = 'pending', run_after = 0 WHERE kind = 'github-remove' AND status = 'failed' AND session_id = ?", sessionId);
+    await retryRemovals();
+    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE ') && request.includes('/collaborators/'))).toEqual([]);
+    expect(skipped(sessionId)).toHaveLength(1);
+  });
+});
+
 describe('status reads', () => {
   test('polling the status reads GitHub at most once a minute per grant', async () => {
     const {user, sessionId} = await paidBuyer();
@@ -445,6 +532,55 @@ describe('status reads', () => {
       expect.stringMatching(/^GET .*\/collaborators\//),
       `GET ${REPO}/invitations`,
     ]);
+  });
+
+  const statusReads = () => stack.github.requests.filter((request) => request.startsWith('GET '));
+  /** `limits.accessStatus` in worker/src/rateLimit.ts: polls a minute per user. */
+  const STATUS_LIMIT = 30;
+
+  test('30 polls at once share one GitHub read: the read is claimed in D1', async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    await aMinuteLater(sessionId);
+    stack.github.requests.length = 0;
+    const answers = await Promise.all(Array.from({length: 30}, () => stack.call('/accessStatus', {token: user.idToken})));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+    for (const answer of answers) expect(await answer.json()).toMatchObject({status: 'pending'});
+    // One read is these two calls; without the claim, each poll made both.
+    expect(statusReads()).toEqual([expect.stringMatching(/^GET .*\/collaborators\//), `GET ${REPO}/invitations`]);
+  });
+
+  test('a failed GitHub read is not repeated at every poll: it is tried again after 15 s', async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    await aMinuteLater(sessionId);
+    stack.github.requests.length = 0;
+    stack.github.failNext('GET /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect(await accessStatus(user)).toMatchObject({status: 'pending'});
+    for (let poll = 0; poll < 5; poll++) expect(await accessStatus(user)).toMatchObject({status: 'pending'});
+    expect(statusReads()).toHaveLength(1); // the failed one
+
+    await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 15000 WHERE session_id = ?', sessionId);
+    expect(await accessStatus(user)).toMatchObject({status: 'pending'});
+    expect(statusReads()).toHaveLength(3); // asked again: collaborator, then the invitations
+  });
+
+  test(`past ${STATUS_LIMIT} polls a minute, a buyer is answered 429 with Retry-After, and GitHub is not asked`, async () => {
+    const {user, sessionId} = await paidBuyer();
+    await requestAccess(user, githubAccount());
+    await aMinuteLater(sessionId);
+    stack.github.requests.length = 0;
+    // Twice the limit and one: whichever way the minute's windows fall, one of them is over.
+    const answers = await Promise.all(Array.from({length: 2 * STATUS_LIMIT + 1}, () => stack.call('/accessStatus', {token: user.idToken})));
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429)).toEqual([]);
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused[0]!.json()).toMatchObject({code: 'RATE_LIMITED'});
+    expect(statusReads().length).toBeLessThanOrEqual(2);
+    // Another buyer is not affected.
+    const other = await paidBuyer();
+    expect((await stack.call('/accessStatus', {token: other.user.idToken})).status).toBe(200);
   });
 });
 

@@ -228,7 +228,7 @@ describe('what the console shows', () => {
 
   test('leads: a page, and the whole list as CSV', async () => {
     const emails = [uniqueEmail('lead'), uniqueEmail('lead')];
-    for (const email of emails) await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `10.7.0.${accounts++}`}});
+    for (const email of emails) await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `127.7.0.${accounts++}`}});
     const page = await get<Page<{email: string}>>(ADMIN_PATHS.leads);
     expect(page.items.slice(0, 2).map((lead) => lead.email).sort()).toEqual(emails.map((email) => email.toLowerCase()).sort());
     const csv = await stack.call(ADMIN_PATHS.leadsCsv, {token: admin.idToken});
@@ -242,7 +242,7 @@ describe('what the console shows', () => {
   test('leads CSV: a cell a spreadsheet would run as a formula starts with an apostrophe, and stays quoted', async () => {
     const signedUp = [`+${uniqueEmail('sum')}`, `-${uniqueEmail('minus')}`];
     for (const email of signedUp) {
-      const response = await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `10.7.1.${accounts++}`}});
+      const response = await stack.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': `127.7.1.${accounts++}`}});
       expect(response.status).toBe(201);
     }
     // The form refuses these today; rows stored another way (by hand, an import) must be safe too.
@@ -527,6 +527,26 @@ describe('repository audit', () => {
 
     const gone = await post(ADMIN_PATHS.repositoryFix, {kind: 'unpaid_on_repository', githubUserId: 1});
     expect(gone.status).toBe(409);
+  });
+
+  test('a fix never removes an account a live grant holds: a refund recorded on the purchase, its grant not revoked yet', async () => {
+    const caught = await buyer({seat: true, accept: true});
+    const grant = await grantOf(caught.sessionId);
+    // The refund's batch has marked the purchase revoked; the grant's revocation has not run yet
+    // (it follows in the same request, or in Stripe's retry if that request died).
+    await stack.worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", caught.sessionId);
+    const difference = (await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit)).differences.find((entry) => entry.login === caught.login);
+    expect(difference).toMatchObject({kind: 'revoked_present', sessionId: caught.sessionId});
+
+    const refused = await post(ADMIN_PATHS.repositoryFix, {kind: difference!.kind, githubUserId: difference!.githubUserId});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: `@${caught.login} holds a live grant of purchase ${caught.sessionId}: revoke that purchase's access from its page instead.`,
+      code: 'CONFLICT',
+    });
+    expect(stack.github.collaborators.has(caught.login!.toLowerCase())).toBe(true);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE ') && request.includes(caught.login!))).toEqual([]);
+    expect(await grantOf(caught.sessionId)).toEqual(grant);
   });
 
   test('a paying buyer whose invitation is queued, failed or has no GitHub id yet is no stranger on the repository; off it, they are missing', async () => {

@@ -1,6 +1,7 @@
 /**
  * A worker set up wrongly fails closed: emulator mode (which accepts unsigned tokens) refuses to
- * run anywhere but a developer's machine, and a restricted live key counts as live.
+ * run anywhere but a developer's machine, and answers only requests made on it; a restricted live
+ * key counts as live.
  */
 import {appConfig} from '../../src/config';
 import {PRICE_ADVANCED, productionFirebase, SITE_ORIGIN, startStack, type Stack} from './stack';
@@ -50,6 +51,55 @@ describe('emulator mode refuses to start outside development', () => {
     } finally {
       await stack.stop();
     }
+  });
+});
+
+describe('emulator mode answers only requests made on this machine', () => {
+  // startStack runs the committed defaults of wrangler.jsonc (a demo- project, a localhost
+  // SITE_URL, no live key) with FIREBASE_AUTH_EMULATOR_HOST set: what a deploy that forgot
+  // FIREBASE_PROJECT_ID and kept the emulator host would run. Those variables all pass.
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.stop());
+
+  const refusal = {
+    error:
+      'FIREBASE_AUTH_EMULATOR_HOST is set, so the worker answers only requests made on this machine (loopback), and this one was not. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.',
+    code: 'MISCONFIGURED',
+  };
+
+  test.each([
+    ['on a public host name (the name a deployed worker is reached by)', 'https://slipway.dev', {}],
+    ["on this machine's address on its network", 'http://192.0.2.2:8787', {}],
+    ['from a caller Cloudflare saw at another address', '', {'cf-connecting-ip': '203.0.113.9'}],
+    ['from an IPv6 caller', '', {'cf-connecting-ip': '2001:db8::1'}],
+    ['from another address, on a loopback host', 'http://localhost:8787', {'cf-connecting-ip': '192.0.2.2'}],
+  ])('a request %s is 503 MISCONFIGURED naming the variable, and changes nothing', async (_label, base, headers) => {
+    const user = await stack.signUp();
+    const email = `off.loopback.${Date.now()}@example.com`;
+    for (const response of [
+      await stack.worker.fetch(`${base}/`, {headers}),
+      await stack.worker.fetch(`${base}/userHasPaid?userId=${user.uid}`, {headers: {...headers, authorization: `Bearer ${user.idToken}`}}),
+      await stack.worker.fetch(`${base}/api/leads`, {method: 'POST', headers: {...headers, 'content-type': 'application/json'}, body: JSON.stringify({email})}),
+    ]) {
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual(refusal);
+    }
+    expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).toEqual([]);
+  });
+
+  test.each([
+    ['no cf-connecting-ip, on 127.0.0.1', '', {}],
+    ['127.0.0.0/8', 'http://127.0.0.1:8787', {'cf-connecting-ip': '127.3.2.1'}],
+    ['::1, on localhost', 'http://localhost:8787', {'cf-connecting-ip': '::1'}],
+    ['an IPv4-mapped 127.0.0.1, on [::1]', 'http://[::1]:8787', {'cf-connecting-ip': '::ffff:127.0.0.1'}],
+  ])('on loopback it answers: %s', async (_label, base, headers) => {
+    const user = await stack.signUp();
+    const response = await stack.worker.fetch(`${base}/userHasPaid?userId=${user.uid}`, {headers: {...headers, authorization: `Bearer ${user.idToken}`}});
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({hasPaid: false});
   });
 });
 

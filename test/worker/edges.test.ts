@@ -11,6 +11,8 @@ import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, SITE
 let stack: Stack;
 let plausible: RunningServer;
 const plausibleSeen: {path: string; forwardedFor?: string; body: string}[] = [];
+/** What the Plausible stand-in answers next, before its usual 200 and 202. */
+const plausibleAnswers: {status: number; body: string; headers?: Record<string, string>}[] = [];
 
 beforeAll(async () => {
   plausible = await listen(
@@ -18,7 +20,10 @@ beforeAll(async () => {
       let body = '';
       for await (const chunk of request) body += chunk;
       plausibleSeen.push({path: request.url ?? '', forwardedFor: request.headers['x-forwarded-for'] as string, body});
-      if (request.url === '/js/script.js') {
+      const next = plausibleAnswers.shift();
+      if (next) {
+        response.writeHead(next.status, next.headers).end(next.body);
+      } else if (request.url === '/js/script.js') {
         response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
       } else {
         response.writeHead(202, {'content-type': 'text/plain'}).end('ok');
@@ -71,17 +76,17 @@ describe('requests that are wrong get a 4xx and a message', () => {
     ['"text"', 'The body must be a JSON object'],
   ])('checkout %j answers 400 %p', async (body, message) => {
     const created = stack.stripe.created.length;
-    const response = await checkout(body, {'cf-connecting-ip': `10.0.0.${Math.floor(Math.random() * 250)}`});
+    const response = await checkout(body, {'cf-connecting-ip': `127.100.0.${Math.floor(Math.random() * 250)}`});
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({error: message});
     expect(stack.stripe.created).toHaveLength(created);
   });
 
   test('a body that is not JSON is 400; one over 16 KB is 413', async () => {
-    const notJson = await checkout('{"priceId":', {'cf-connecting-ip': '10.1.0.1'});
+    const notJson = await checkout('{"priceId":', {'cf-connecting-ip': '127.1.0.1'});
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({error: 'The body must be JSON'});
-    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {'cf-connecting-ip': '10.1.0.2'});
+    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {'cf-connecting-ip': '127.1.0.2'});
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({error: 'Request body is too large'});
   });
@@ -97,7 +102,7 @@ describe('requests that are wrong get a 4xx and a message', () => {
 
 test("the Stripe key decides the mode: either of a plan's price ids buys that plan at the key's price", async () => {
   const plan = appConfig.stripe.plans[1]!;
-  const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '10.8.0.1'});
+  const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '127.8.0.1'});
   expect(response.status).toBe(200);
   expect(stack.stripe.created.at(-1)).toMatchObject({line_items: [{price: plan.priceId.test}], metadata: {plan: plan.name, priceId: plan.priceId.test}});
 });
@@ -115,7 +120,7 @@ describe('bodies that are not JSON', () => {
     ]) {
       const response = await stack.worker.fetch(path, {
         method: 'POST',
-        headers: {'content-type': type!, 'cf-connecting-ip': `10.9.0.${Math.floor(Math.random() * 250)}`},
+        headers: {'content-type': type!, 'cf-connecting-ip': `127.9.0.${Math.floor(Math.random() * 250)}`},
         body,
       });
       expect(response.status).toBe(415);
@@ -131,7 +136,7 @@ describe('bodies that are not JSON', () => {
   test('JSON with a charset is fine', async () => {
     const response = await stack.call('/api/leads', {
       body: {email: uniqueEmail('charset')},
-      headers: {'content-type': 'application/json; charset=utf-8', 'cf-connecting-ip': '10.9.1.1'},
+      headers: {'content-type': 'application/json; charset=utf-8', 'cf-connecting-ip': '127.9.1.1'},
     });
     expect(response.status).toBe(201);
   });
@@ -140,7 +145,7 @@ describe('bodies that are not JSON', () => {
 test("Stripe's own error text reaches the logs, not the caller", async () => {
   const stripeText = "No such price: 'price_1QslipwayAdvancedTest'; a similar object exists in live mode, but a test mode key was used";
   stack.stripe.failNext('POST /v1/checkout/sessions', 400, {type: 'invalid_request_error', code: 'resource_missing', message: stripeText});
-  const response = await checkout(validCheckout, {'cf-connecting-ip': '10.9.2.1'});
+  const response = await checkout(validCheckout, {'cf-connecting-ip': '127.9.2.1'});
   expect(response.status).toBe(502);
   expect(await response.json()).toEqual({
     error: 'The payment provider refused the request. Please try again or contact support.',
@@ -157,18 +162,34 @@ describe('rate limits', () => {
   };
 
   test('checkout: 10 a minute per caller, then 429 with Retry-After', async () => {
-    const headers = {'cf-connecting-ip': '192.0.2.10'};
+    const headers = {'cf-connecting-ip': '127.0.2.10'};
     for (let i = 0; i < 10; i++) expect((await checkout({...validCheckout, priceId: PRICE_STARTER}, headers)).status).toBe(200);
     const limited = await checkout(validCheckout, headers);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await limited.json()).toMatchObject({code: 'RATE_LIMITED'});
     // Another caller is not affected.
-    expect((await checkout(validCheckout, {'cf-connecting-ip': '192.0.2.11'})).status).toBe(200);
+    expect((await checkout(validCheckout, {'cf-connecting-ip': '127.0.2.11'})).status).toBe(200);
+  });
+
+  test('checkout: a signed-in caller counts against their account and their address', async () => {
+    await awayFromWindowEdge();
+    const [first, second] = [await stack.signUp(), await stack.signUp()];
+    const buy = (user: {idToken: string}, ip: string) =>
+      checkout({...validCheckout, priceId: PRICE_STARTER}, {'cf-connecting-ip': ip, authorization: `Bearer ${user.idToken}`});
+    for (let i = 0; i < 10; i++) expect((await buy(first, '127.0.3.1')).status).toBe(200);
+    // Another account from the same address: the address has had its 10.
+    const sameAddress = await buy(second, '127.0.3.1');
+    expect(sameAddress.status).toBe(429);
+    expect(Number(sameAddress.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The same account from another address: the account has had its 10.
+    expect((await buy(first, '127.0.3.2')).status).toBe(429);
+    // Neither: the other account from a fresh address.
+    expect((await buy(second, '127.0.3.3')).status).toBe(200);
   });
 
   test('leads: 5 a minute per address', async () => {
-    const headers = {'cf-connecting-ip': '192.0.2.20'};
+    const headers = {'cf-connecting-ip': '127.0.2.20'};
     for (let i = 0; i < 5; i++) {
       expect((await stack.call('/api/leads', {body: {email: uniqueEmail('lead')}, headers})).status).toBe(201);
     }
@@ -182,7 +203,7 @@ describe('rate limits', () => {
 
   test('leads: racing requests from one address store exactly 5', async () => {
     await awayFromWindowEdge();
-    const headers = {'cf-connecting-ip': '192.0.2.21'};
+    const headers = {'cf-connecting-ip': '127.0.2.21'};
     const emails = Array.from({length: 12}, () => uniqueEmail('race'));
     const statuses = await Promise.all(emails.map(async (email) => (await stack.call('/api/leads', {body: {email}, headers})).status));
     expect(statuses.filter((status) => status === 201)).toHaveLength(5);
@@ -193,18 +214,41 @@ describe('rate limits', () => {
 
   test('leads: refused bodies count against the limit too, and over it the answer is 429', async () => {
     await awayFromWindowEdge();
-    const headers = {'cf-connecting-ip': '192.0.2.22'};
+    const headers = {'cf-connecting-ip': '127.0.2.22'};
     for (let i = 0; i < 5; i++) expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(400);
     expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(429);
     const email = uniqueEmail('after');
     expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(429);
     expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).toEqual([]);
   });
+
+  test('an IPv6 caller is counted by its /64: two addresses of one /64 share a bucket, two /64s do not', async () => {
+    await awayFromWindowEdge();
+    // Outside emulator mode: emulator mode answers only callers on loopback.
+    const production = await startStack({FIREBASE_AUTH_EMULATOR_HOST: ''});
+    try {
+      const lead = (ip: string) => production.call('/api/leads', {body: {email: uniqueEmail('v6')}, headers: {'cf-connecting-ip': ip}});
+      // Five addresses of 2001:db8:1:2::/64, written as Cloudflare might send them.
+      for (const ip of ['2001:db8:1:2::1', '2001:DB8:1:2::2', '2001:0db8:0001:0002:ffff:ffff:ffff:fffe', '2001:db8:1:2:1::', '2001:db8:1:2:a:b:c:d']) {
+        expect((await lead(ip)).status).toBe(201);
+      }
+      const sixth = await lead('2001:db8:1:2:dead:beef:0:1');
+      expect(sixth.status).toBe(429);
+      expect(sixth.headers.get('retry-after')).toMatch(/^\d+$/);
+      // The next /64 has a bucket of its own.
+      expect((await lead('2001:db8:1:3::1')).status).toBe(201);
+      // An IPv4-mapped address is its IPv4 address.
+      for (let i = 0; i < 5; i++) expect((await lead(i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7')).status).toBe(201);
+      expect((await lead('::ffff:c633:6407')).status).toBe(429);
+    } finally {
+      await production.stop();
+    }
+  });
 });
 
 test('leads: a valid e-mail is stored once (201 new, 200 known); an invalid one is 400', async () => {
   const email = uniqueEmail('Lead');
-  const headers = {'cf-connecting-ip': '192.0.2.30'};
+  const headers = {'cf-connecting-ip': '127.0.2.30'};
   expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(201);
   expect((await stack.call('/api/leads', {body: {email: `  ${email.toUpperCase()} `}, headers})).status).toBe(200);
   expect(await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email.toLowerCase())).toHaveLength(1);
@@ -286,6 +330,61 @@ describe('the Mailgun webhook', () => {
     expect(forwarded!.fields.text.length).toBeLessThan(510_000);
   });
 
+  /** A form as Mailgun posts one with attachments (multipart/form-data), `extra` raw parts appended. */
+  function multipart(fields: Record<string, string>, {extra = '', attachment}: {extra?: string; attachment?: string} = {}) {
+    const boundary = `----mailgun${crypto.randomBytes(8).toString('hex')}`;
+    const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    if (attachment !== undefined) {
+      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="attachment-1"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${attachment}\r\n`);
+    }
+    return {body: `${parts.join('')}${extra.replaceAll('BOUNDARY', boundary)}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}`};
+  }
+  const postRaw = (body: string, type: string) =>
+    stack.worker.fetch('/api/webhook/mailgun', {method: 'POST', headers: {'content-type': type}, body});
+  const stored = async (token: string) => ({
+    tokens: await stack.worker.db.all('SELECT token FROM mailgun_tokens WHERE token = ?', token),
+    jobs: await stack.worker.db.all('SELECT key FROM jobs WHERE key = ?', `forward:${token}`),
+  });
+
+  test('a signed message with an attachment (multipart, as Mailgun sends it) is forwarded', async () => {
+    const form = signedForm({...message, subject: 'With a file'});
+    const {body, type} = multipart(Object.fromEntries(form), {attachment: 'timestamp=1&token=x&signature=y'});
+    expect((await postRaw(body, type)).status).toBe(200);
+    expect(stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: With a file')).toHaveLength(1);
+  });
+
+  test.each([
+    ['urlencoded', (form: URLSearchParams) => ({body: `${form.toString()}${'&'.repeat(50_000)}`, type: 'application/x-www-form-urlencoded'})],
+    ['multipart', (form: URLSearchParams) => multipart(Object.fromEntries(form), {extra: '--BOUNDARY\r\nContent-Disposition: form-data; name="x"\r\n\r\n\r\n'.repeat(20_000)})],
+  ])('a signed %s post of tens of thousands of empty fields is refused with 413 before it is parsed, and nothing is stored', async (_kind, build) => {
+    const form = signedForm({...message, subject: 'Flood'});
+    const {body, type} = build(form);
+    const before = stack.mailgun.sent.length;
+    const response = await postRaw(body, type);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({error: "The form has more than 200 fields; an e-mail from Mailgun has far fewer"});
+    expect(await stored(form.get('token')!)).toEqual({tokens: [], jobs: []});
+    expect(stack.mailgun.sent.length).toBe(before);
+  });
+
+  test('a post over 5 MB is refused with 413, and nothing is stored', async () => {
+    const form = signedForm({...message, subject: 'Huge', 'body-plain': 'x'.repeat(5 * 1024 * 1024)});
+    const response = await post(form);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({error: 'Request body is too large'});
+    expect(await stored(form.get('token')!)).toEqual({tokens: [], jobs: []});
+  });
+
+  test('the signature is checked before the rest of the form is parsed: a forged post is 401 whatever follows it', async () => {
+    // Signed with another key, and its last part never closed: parsing the whole form first
+    // answered 400 for the form, before anyone knew who sent it.
+    const {body, type} = multipart(Object.fromEntries(signedForm(message, {key: 'another-key'})));
+    const unclosed = body.replace(/--\r\n$/, '\r\nContent-Disposition: form-data; name="body-html"\r\n\r\n<p>never closed');
+    const response = await postRaw(unclosed, type);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({error: 'The Mailgun signature does not match', code: 'BAD_SIGNATURE'});
+  });
+
   test('a bad signature is 401 and a stale timestamp 406; nothing is forwarded', async () => {
     const before = stack.mailgun.sent.length;
     expect((await post(signedForm(message, {key: 'another-key'}))).status).toBe(401);
@@ -321,16 +420,49 @@ test('an analytics upstream that fails or cannot be reached answers 502 JSON', a
   }
 });
 
+describe("Plausible's refusals answer in our shape, never in Plausible's", () => {
+  const event = () => stack.call('/plausible/api/event', {body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'}});
+
+  test('a refused event is 400 ANALYTICS_REFUSED; Plausible\'s own text stays in the logs', async () => {
+    plausibleAnswers.push({status: 400, body: '{"errors":{"domain":["is invalid (plausible-internal-detail)"]}}', headers: {'content-type': 'application/json'}});
+    const response = await event();
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({error: 'Analytics did not accept this event', code: 'ANALYTICS_REFUSED'});
+    expect(stack.worker.logs.some((line) => line.includes('plausible-internal-detail'))).toBe(true);
+  });
+
+  test.each([
+    ['30', '30'],
+    [null, '60'],
+    ['Wed, 21 Oct 2015 07:28:00 GMT', '60'], // a date already past
+    ['86400', '60'], // more than an hour: not a wait we pass on
+  ])('Plausible\'s 429 (Retry-After %p) is our 429 RATE_LIMITED with Retry-After %s', async (given, expected) => {
+    plausibleAnswers.push({status: 429, body: 'Too many requests (plausible-internal-detail)', headers: given ? {'retry-after': given} : {}});
+    const response = await event();
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe(expected);
+    expect(await response.json()).toEqual({error: 'Analytics is busy right now. Please try again later.', code: 'RATE_LIMITED'});
+  });
+
+  test.each([404, 403, 410])('the script answered %i is our 502, without Plausible\'s body', async (status) => {
+    plausibleAnswers.push({status, body: '<html>plausible-internal-detail</html>', headers: {'content-type': 'text/html'}});
+    const response = await stack.call('/plausible/js/script.js');
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({error: 'Analytics is unavailable right now', code: 'UPSTREAM_UNAVAILABLE'});
+  });
+});
+
 test("the analytics proxy forwards Plausible's script and events with the visitor's IP", async () => {
-  const script = await stack.call('/plausible/js/script.js', {headers: {'cf-connecting-ip': '203.0.113.7'}});
+  const script = await stack.call('/plausible/js/script.js', {headers: {'cf-connecting-ip': '127.0.113.7'}});
   expect(script.status).toBe(200);
   expect(await script.text()).toBe('/* plausible */');
   const event = await stack.call('/plausible/api/event', {
     body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'},
-    headers: {'cf-connecting-ip': '203.0.113.7'},
+    headers: {'cf-connecting-ip': '127.0.113.7'},
   });
   expect(event.status).toBe(202);
-  expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '203.0.113.7', body: expect.stringContaining('pageview')});
+  expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '127.0.113.7', body: expect.stringContaining('pageview')});
 });
 
 test('the cron prunes Mailgun tokens and processed Stripe events older than 30 days, and keeps the rest', async () => {

@@ -50,7 +50,7 @@ describe('the worker on the site’s origin', () => {
 
   test('refuses a change without the token, or with another one, and stores nothing', async () => {
     const held = await token();
-    const headers = {'cf-connecting-ip': '192.0.2.60'};
+    const headers = {'cf-connecting-ip': '127.0.2.60'};
     const attempts: Record<string, string>[] = [
       {},
       {cookie: `XSRF-TOKEN=${held}`},
@@ -71,7 +71,7 @@ describe('the worker on the site’s origin', () => {
 
   test('accepts a change that echoes its cookie: leads, and checkout under the prefix', async () => {
     const held = await token();
-    const xsrf = {cookie: `XSRF-TOKEN=${held}`, 'x-xsrf-token': held, 'cf-connecting-ip': '192.0.2.61'};
+    const xsrf = {cookie: `XSRF-TOKEN=${held}`, 'x-xsrf-token': held, 'cf-connecting-ip': '127.0.2.61'};
     const email = uniqueEmail('reader');
     expect((await stack.call('/api/leads', {body: {email}, headers: xsrf})).status).toBe(201);
     expect(await leadsStored(email)).toBe(1);
@@ -94,7 +94,7 @@ describe('the worker on the site’s origin', () => {
 
   test("passes Plausible's events on without a token: its script cannot send one", async () => {
     const event = JSON.stringify({n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'});
-    const response = await stack.call('/api/plausible/api/event', {body: JSON.parse(event), headers: {'cf-connecting-ip': '192.0.2.63'}});
+    const response = await stack.call('/api/plausible/api/event', {body: JSON.parse(event), headers: {'cf-connecting-ip': '127.0.2.63'}});
     expect(response.status).toBe(202);
     expect(plausibleEvents).toContain(event);
   });
@@ -112,7 +112,7 @@ describe('the worker on its own origin (the default)', () => {
     expect(root.status).toBe(200);
     expect(root.headers.get('set-cookie')).toBeNull();
     const email = uniqueEmail('cross');
-    expect((await separate.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': '192.0.2.62'}})).status).toBe(201);
+    expect((await separate.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': '127.0.2.62'}})).status).toBe(201);
     expect((await separate.call('/api/userHasPaid?userId=nobody')).status).toBe(401);
   });
 });

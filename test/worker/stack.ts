@@ -198,7 +198,7 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
       if (!claim) throw new Error(`Session ${sessionId} has no claim in its success URL`);
       return claim;
     },
-    exchange(sessionId, {claim = stack.claimOf(sessionId), ip = `198.51.100.${exchanges++ % 250}`} = {}) {
+    exchange(sessionId, {claim = stack.claimOf(sessionId), ip = `127.51.100.${exchanges++ % 250}`} = {}) {
       const query = new URLSearchParams({[CHECKOUT_RETURN_PARAMS.sessionId]: sessionId, ...(claim !== null && {[CHECKOUT_RETURN_PARAMS.claim]: claim})});
       // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
       return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
@@ -206,8 +206,9 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
     async paidCheckout({email, user, paid = true}) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
-        // Guests are rate-limited by address: each one comes from its own.
-        headers: {'cf-connecting-ip': `192.0.2.${guests++ % 250}`},
+        // Guests are rate-limited by address: each one comes from its own (on loopback: emulator
+        // mode answers no other caller, and 127.0.0.0/8 has addresses enough).
+        headers: {'cf-connecting-ip': `127.200.${Math.floor(guests / 250) % 250}.${guests++ % 250}`},
         body: {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email},
       });
       if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);

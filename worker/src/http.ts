@@ -1,5 +1,6 @@
 import type {Context} from 'hono';
 import type {z} from 'zod';
+import {addressKey} from './address';
 import {HttpError} from './errors';
 
 /**
@@ -30,9 +31,17 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, notAnObjec
   return result.data;
 }
 
-/** The caller's address as Cloudflare saw it; `local` under `wrangler dev` without one. */
-export function clientIp(c: Context): string {
+/** The caller's exact address as Cloudflare saw it (`cf-connecting-ip`); `local` without one. */
+export function clientAddress(c: Context): string {
   return c.req.header('cf-connecting-ip') ?? 'local';
+}
+
+/**
+ * The caller as rate limits count it (`addressKey`): an IPv4 address, or an IPv6 caller's whole
+ * /64, which one customer usually holds; an IPv4-mapped IPv6 address counts as its IPv4.
+ */
+export function clientIp(c: Context): string {
+  return addressKey(clientAddress(c));
 }
 
 /** Whether an absolute URL is on the given origin (no open redirects). */

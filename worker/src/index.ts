@@ -15,7 +15,7 @@ import {sameOrigin} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
 import {pruneLimits} from './rateLimit';
 import {pruneRecords} from './retention';
-import {settingsOf} from './settings';
+import {emulatorOnLoopback, settingsOf} from './settings';
 import {mailgunWebhook} from './webhooks/mailgun';
 import {stripeWebhook} from './webhooks/stripe';
 
@@ -38,6 +38,7 @@ api.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
 // Not strict: `/api/` is the same as `/api`, the health check the site asks for a first token.
 const app = new Hono<AppEnv>({strict: false});
 
+app.use('*', emulatorOnLoopback);
 app.use('*', async (c, next) => {
   const origin = settingsOf(c.env).siteOrigin;
   return cors({

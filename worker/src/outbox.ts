@@ -19,7 +19,7 @@ async function execute(env: Env, job: Job) {
       await performInvite(accessContext(env), payload.sessionId, payload.version);
       return;
     case 'github-remove':
-      await performRemoval(settingsOf(env), payload as RemovalPayload);
+      await performRemoval(accessContext(env), payload as RemovalPayload);
       await removalSucceeded(env.DB, payload as RemovalPayload);
       return;
   }

@@ -9,6 +9,8 @@ export interface Limit {
 export const limits = {
   checkout: {max: 10, windowSeconds: 60},
   addUserToRepo: {max: 10, windowSeconds: 60},
+  /** The dashboard reads it on load and after each action: 30 a minute is a person reloading, not a script. */
+  accessStatus: {max: 30, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
 } satisfies Record<string, Limit>;
@@ -46,11 +48,16 @@ function refuseOverLimit(count: number | undefined, limit: Limit, windowEnd: num
   });
 }
 
-/** A fixed-window counter in D1. Answers 429 with Retry-After once the window is used up. */
-export async function enforceLimit(db: D1Database, key: string, limit: Limit, now = Date.now()) {
+/**
+ * A fixed-window counter in D1. Answers 429 with Retry-After once the window is used up. Several
+ * keys (a caller known by its account and by its address) are counted in one round trip, and any
+ * over the limit refuses.
+ */
+export async function enforceLimit(db: D1Database, key: string | readonly string[], limit: Limit, now = Date.now()) {
   const window = windowOf(limit, now);
-  const row = await countStatement(db, key, window.start).first<{count: number}>();
-  refuseOverLimit(row?.count, limit, window.end, now);
+  const keys = typeof key === 'string' ? [key] : key;
+  const counted = await db.batch<{count: number}>(keys.map((each) => countStatement(db, each, window.start)));
+  for (const result of counted) refuseOverLimit(result.results[0]?.count, limit, window.end, now);
 }
 
 /**

@@ -1,5 +1,7 @@
+import type {MiddlewareHandler} from 'hono';
 import {z} from 'zod';
 import type {StripeMode} from '../../src/config';
+import {isLoopbackAddress, isLoopbackHost} from './address';
 import {HttpError} from './errors';
 import {log} from './log';
 
@@ -98,14 +100,14 @@ function check(env: Env): Settings | HttpError {
   const siteUrl = new URL(vars.SITE_URL);
   if (vars.FIREBASE_AUTH_EMULATOR_HOST) {
     // Emulator mode accepts unsigned tokens: only ever on a developer's own machine.
-    const refusal = !isLoopback(siteUrl.hostname)
+    const refusal = !isLoopbackHost(siteUrl.hostname)
       ? 'SITE_URL must be on loopback (localhost or 127.0.0.1)'
       : !vars.FIREBASE_PROJECT_ID?.startsWith('demo-')
         ? 'FIREBASE_PROJECT_ID must start with demo-'
         : live
           ? 'STRIPE_SECRET_KEY must not be a live key'
           : null;
-    if (refusal) return misconfigured(`FIREBASE_AUTH_EMULATOR_HOST is set, so ${refusal}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`);
+    if (refusal) return emulatorRefusal(refusal);
   } else if (vars.AUTH_PROVIDER === 'firebase') {
     // Without it the worker can neither sign a guest in nor check an account's first verified
     // sign-in (auth/firstVerifiedSignIn.ts), so it would serve verified e-mails it cannot trust.
@@ -135,11 +137,31 @@ function misconfigured(message: string) {
   return new HttpError(503, message, 'MISCONFIGURED');
 }
 
+function emulatorRefusal(reason: string) {
+  return misconfigured(`FIREBASE_AUTH_EMULATOR_HOST is set, so ${reason}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`);
+}
+
+/**
+ * Emulator mode, checked per request: the variables above can all look like a developer's machine
+ * (the committed defaults do: a `demo-` project, a localhost SITE_URL), so each request must also
+ * have been made on this machine. Its URL's host must be loopback: in production it is the name
+ * the request came in on. And `cf-connecting-ip` must be loopback or absent: Cloudflare sets it to
+ * the caller's address; wrangler dev and Miniflare to the socket's peer (127.0.0.1 on loopback),
+ * but keep one the caller sent. Else 503 MISCONFIGURED, naming the variable, like the rest.
+ */
+export const emulatorOnLoopback: MiddlewareHandler<{Bindings: Env}> = async (c, next) => {
+  if (settingsOf(c.env).FIREBASE_AUTH_EMULATOR_HOST) {
+    const host = new URL(c.req.url).hostname;
+    const caller = c.req.header('cf-connecting-ip');
+    if (!isLoopbackHost(host) || (caller !== undefined && !isLoopbackAddress(caller))) {
+      log.error('settings.refused_request', {reason: 'emulator mode off loopback', host});
+      throw emulatorRefusal('the worker answers only requests made on this machine (loopback), and this one was not');
+    }
+  }
+  await next();
+};
+
 /** Secret (`sk_live_`) and restricted (`rk_live_`) keys both move real money. */
 export function isLiveKey(key: string | undefined): boolean {
   return key !== undefined && /^(sk|rk)_live_/.test(key);
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }

@@ -20,7 +20,8 @@ import {
 } from 'firebase/auth';
 import {ROUTES} from '../../config';
 import {PASSWORD_ERRORS, plainError} from './passwordErrors';
-import type {AuthClient, AuthUser} from './types';
+import {SESSION_ENDED} from './sessionEnded';
+import {type AuthClient, type AuthUser, SessionEndedError} from './types';
 
 /** Firebase's error codes as a person can act on them; anything else keeps Firebase's message. */
 const MESSAGES: Record<string, string> = {
@@ -58,6 +59,25 @@ async function friendly<T>(call: Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/**
+ * Firebase's codes for a token refresh refused because the session is over, not because Firebase
+ * was unreachable: the account was disabled; or its sign-in ended (tokens revoked, or the account
+ * deleted: Firebase answers USER_NOT_FOUND, which the SDK reports as user-token-expired, and the
+ * Auth emulator INVALID_REFRESH_TOKEN).
+ */
+const SESSION_ENDED_CODES: Record<string, string> = {
+  'auth/user-disabled': SESSION_ENDED.disabled,
+  'auth/user-token-expired': SESSION_ENDED.ended,
+  'auth/user-not-found': SESSION_ENDED.ended,
+  'auth/invalid-refresh-token': SESSION_ENDED.ended,
+};
+
+/** The SessionEndedError a failed token refresh means, in plain words; null for any other failure. */
+export function sessionEndedBy(error: unknown): SessionEndedError | null {
+  const code = (error as {code?: unknown} | null)?.code;
+  return typeof code === 'string' && SESSION_ENDED_CODES[code] ? new SessionEndedError(SESSION_ENDED_CODES[code], code) : null;
 }
 
 export interface FirebaseAuthOptions {
@@ -129,7 +149,13 @@ export function createFirebaseAuth(options: FirebaseAuthOptions): AuthClient {
     },
     async idToken(refresh = false) {
       await auth.authStateReady();
-      return auth.currentUser ? auth.currentUser.getIdToken(refresh) : null;
+      if (!auth.currentUser) return null;
+      try {
+        return await auth.currentUser.getIdToken(refresh);
+      } catch (error) {
+        // The SDK has signed out already for some of these; the site says why, in its own words.
+        throw sessionEndedBy(error) ?? error;
+      }
     },
     async signOut() {
       await signOut(auth);

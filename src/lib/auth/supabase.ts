@@ -4,6 +4,7 @@
 import {createClient, type AuthError, type EmailOtpType, type SupportedStorage, type User} from '@supabase/supabase-js';
 import {ROUTES} from '../../config/links';
 import {PASSWORD_ERRORS, plainError} from './passwordErrors';
+import {SESSION_ENDED} from './sessionEnded';
 import {type AuthClient, type AuthUser, SessionEndedError} from './types';
 
 export interface SupabaseAuthOptions {
@@ -17,8 +18,6 @@ export interface SupabaseAuthOptions {
 const NO_REFRESH_TOKEN = 'checkout-sign-in-has-no-refresh-token';
 /** Supabase's own reasons ("invalid JWT", "Invalid Refresh Token") mean nothing to a buyer. */
 export const CHECKOUT_TOKEN_REFUSED = 'This sign-in from checkout has expired or is not valid. Sign in with the e-mail you paid with.';
-/** A session that cannot be refreshed any more: signed out elsewhere, or a checkout sign-in past its hour. */
-export const SESSION_OVER = 'Your sign-in has ended. Sign in again.';
 /** Supabase's codes for a refresh that failed because the session is over, not because it was unreachable. */
 const SESSION_OVER_CODES = new Set(['refresh_token_not_found', 'refresh_token_already_used', 'session_not_found', 'session_expired']);
 
@@ -53,7 +52,7 @@ function check(error: {message: string} | null, doing: string): void {
 
 /** `check` for reading and refreshing the session, which says plainly when it is over. */
 function checkSession(error: AuthError | null, doing: string): void {
-  if (error?.code && SESSION_OVER_CODES.has(error.code)) throw new SessionEndedError(SESSION_OVER, error.code);
+  if (error?.code && SESSION_OVER_CODES.has(error.code)) throw new SessionEndedError(SESSION_ENDED.ended, error.code);
   check(error, doing);
 }
 

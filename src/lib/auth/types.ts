@@ -52,9 +52,10 @@ export interface AuthClient {
 }
 
 /**
- * The session is over for good (signed out elsewhere, or a checkout sign-in past its hour): the
- * message says what to do, `code` keeps the provider's own. The site treats it as the worker's
- * 401 SESSION_ENDED: it signs the visitor out.
+ * The session is over for good (signed out elsewhere, a checkout sign-in past its hour, the
+ * account turned off or deleted): the message says what to do, in the words of `sessionEnded.ts`;
+ * `code` keeps the provider's own. The site treats it as the worker's 401 SESSION_ENDED: it signs
+ * the visitor out.
  */
 export class SessionEndedError extends Error {
   readonly code: string;

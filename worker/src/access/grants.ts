@@ -464,14 +464,45 @@ async function removeNowOrLater(context: Context, grant: Grant, reason: string) 
 }
 
 /**
- * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
- * invitee accepted it (or it is gone), so the account with that numeric id is removed.
+ * The live grant (queued, pending or active) that holds this GitHub account or this invitation,
+ * other than `except` (the grant version a removal is for), or null. A removal retried after its
+ * invitation went may meet the same account invited since by another purchase, or by this one
+ * moved away and back: that seat is not the removal's to take.
  */
-export async function performRemoval(settings: Settings, payload: RemovalPayload) {
+export async function liveHolderOf(
+  db: D1Database,
+  github: {githubUserId?: number | null; invitationId?: number | null},
+  except: {sessionId: string; version: number} = {sessionId: '', version: -1},
+): Promise<string | null> {
+  const holder = await db
+    .prepare(
+      `SELECT session_id FROM access_grants
+       WHERE status IN ('queued', 'pending', 'active')
+         AND (github_user_id = ?1 OR invitation_id = ?2) AND NOT (session_id = ?3 AND version = ?4)
+       LIMIT 1`,
+    )
+    .bind(github.githubUserId ?? null, github.invitationId ?? null, except.sessionId, except.version)
+    .first<{session_id: string}>();
+  return holder?.session_id ?? null;
+}
+
+/**
+ * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
+ * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
+ * live grant's invitation or account is left alone (`liveHolderOf`): the job ends done, logged.
+ */
+export async function performRemoval({db, settings}: Pick<Context, 'db' | 'settings'>, payload: RemovalPayload) {
+  const skip = (heldBy: string) =>
+    log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
   try {
     const repository = repositoryFor(settings);
+    // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
+    const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
+    if (invitationHolder) return skip(invitationHolder);
     if (await repository.withdrawInvitation(payload.invitationId)) return;
     if (payload.githubUserId === null) return;
+    const accountHolder = await liveHolderOf(db, {githubUserId: payload.githubUserId}, payload);
+    if (accountHolder) return skip(accountHolder);
     const login = await repository.loginOf(payload.githubUserId);
     if (login) await repository.removeCollaborator(login);
   } catch (err) {
@@ -525,10 +556,15 @@ export interface ObservedGrant {
   usernameChangesLeft: number;
 }
 
+/** A GitHub read that failed is tried again after this, not at the next poll. */
+export const RETRY_FAILED_READ_MS = 15_000;
+
 /**
  * A grant as GitHub sees it: an accepted invitation becomes `active`, and a pending one says
- * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now); if it
- * cannot answer, the stored state is shown as it is.
+ * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now), by the
+ * one request whose conditional UPDATE claims the read in D1; requests alongside it, and those
+ * within the minute, show the stored state. If GitHub cannot answer, the stored state is shown
+ * and GitHub is asked again after RETRY_FAILED_READ_MS.
  */
 export async function observeGrant({db, settings}: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
   const base = {
@@ -540,10 +576,20 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
   };
   if (grant.status !== 'pending') return {...base, expired: false};
-  if (!fresh && grant.checked_at !== null && Date.now() - grant.checked_at < CHECK_EVERY_MS) return base;
+  const now = Date.now();
+  if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
+  const claimed = await db
+    .prepare(
+      `UPDATE access_grants SET checked_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'pending'
+         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
+       RETURNING session_id`,
+    )
+    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, CHECK_EVERY_MS)
+    .first();
+  if (!claimed) return base; // another request is asking GitHub, or just did
   try {
     const repository = repositoryFor(settings);
-    const now = Date.now();
     if (await repository.isCollaborator(grant.github_username)) {
       await db
         .prepare(
@@ -566,6 +612,11 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     return {...base, expired};
   } catch (err) {
     log.warn('access.status_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
+    // The claim holds for RETRY_FAILED_READ_MS instead of the minute.
+    await db
+      .prepare(`UPDATE access_grants SET checked_at = ?4 WHERE session_id = ?1 AND version = ?2 AND checked_at = ?3`)
+      .bind(grant.session_id, grant.version, now, now - CHECK_EVERY_MS + RETRY_FAILED_READ_MS)
+      .run();
     return base;
   }
 }

@@ -55,9 +55,11 @@ export const accessRoutes = new Hono<AppEnv>()
   /**
    * What the dashboard shows: none, queued, pending (with `expired`), active, revoked,
    * removal_failed or failed, and how many more times the seat may move to another account.
+   * 30 a minute per user (429 after), and GitHub is read at most once a minute per grant.
    */
   .get(API_PATHS.accessStatus, requireUser, async (c) => {
     const user = currentUser(c);
+    await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
     const context = accessContext(c.env);
     const purchase = await paidPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);

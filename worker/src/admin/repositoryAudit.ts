@@ -1,5 +1,5 @@
 import type {RepositoryAudit, RepositoryDifference, RepositoryFixRequest} from '../../../src/config/api';
-import {type Context, type Grant, readGrant, resendInvitation} from '../access/grants';
+import {type Context, type Grant, liveHolderOf, readGrant, resendInvitation} from '../access/grants';
 import {repositoryFor} from '../access/github';
 import {HttpError} from '../errors';
 
@@ -97,7 +97,17 @@ export async function fixDifference(
     const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
     return {detail: `invited @${difference.login} again: ${result.status}`, sessionId: difference.sessionId};
   }
-  // On the repository without a paid seat: the seller decided it goes.
+  // On the repository without a paid seat: the seller decided it goes, unless a live grant holds
+  // it (its purchase refunded a moment ago, before the grant was revoked): that grant's own
+  // revocation removes it, and knows which invitation is its.
+  const holder = await liveHolderOf(context.db, {githubUserId: difference.githubUserId});
+  if (holder) {
+    throw new HttpError(
+      409,
+      `@${difference.login} holds a live grant of purchase ${holder}: revoke that purchase's access from its page instead.`,
+      'CONFLICT',
+    );
+  }
   const repository = repositoryFor(context.settings);
   for (const invitation of await repository.invitations()) {
     if (invitation.inviteeId !== difference.githubUserId) continue;

@@ -22,7 +22,9 @@ export const paymentRoutes = new Hono<AppEnv>()
   .post(API_PATHS.createCheckoutSession, optionalUser, async (c) => {
     const settings = settingsOf(c.env);
     const user = c.get('user');
-    await enforceLimit(c.env.DB, `checkout:${user?.uid ?? clientIp(c)}`, limits.checkout);
+    // A signed-in caller counts against their account and their address: new accounts from one
+    // address, or one account from many addresses, are no way around the limit.
+    await enforceLimit(c.env.DB, [`checkout:ip:${clientIp(c)}`, ...(user ? [`checkout:user:${user.uid}`] : [])], limits.checkout);
     const body = await readJson(c, checkoutBody);
     const plan = findPlanByPriceId(body.priceId);
     if (!plan) throw new HttpError(400, 'Unknown price ID: it is not one of the plans');

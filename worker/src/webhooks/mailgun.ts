@@ -7,30 +7,38 @@ import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
 import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
+import {formShape, readFields} from './formFields';
 
 const MAX_AGE_SECONDS = 300;
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/**
+ * Mailgun's parsed forward posts about 15 fields (signature, sender, subject, the bodies, the
+ * headers as JSON, attachment-count), one per MIME header it also copies, and one per attachment:
+ * a few dozen for a real e-mail. Tens of thousands of empty fields are a flood, refused unread.
+ */
+const MAX_FORM_FIELDS = 200;
 
 /**
  * POST /api/webhook/mailgun: an inbound e-mail, forwarded to the config's forwardRepliesTo.
  * Mailgun signs `timestamp + token` with the webhook signing key; the timestamp must be fresh and
  * each token is accepted once. 406 tells Mailgun not to retry a message we will never take.
+ * Cheapest refusals first: over 5 MB or MAX_FORM_FIELDS fields is 413, counted on the raw bytes;
+ * then the signature, read from its three fields alone; only a signed post is parsed whole.
  */
-export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 5 * 1024 * 1024}), async (c) => {
+export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MAX_BODY_BYTES}), async (c) => {
   const key = settingsOf(c.env).MAILGUN_WEBHOOK_SIGNING_KEY;
   if (!key) throw new HttpError(503, 'Mailgun webhooks are not configured (MAILGUN_WEBHOOK_SIGNING_KEY)', 'NOT_CONFIGURED');
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw new HttpError(400, 'The body must be a form post');
+  const contentType = c.req.header('content-type') ?? '';
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  const shape = formShape(body, contentType, MAX_FORM_FIELDS);
+  if (shape === null) throw new HttpError(400, 'The body must be a form post');
+  if (shape === 'tooMany') {
+    throw new HttpError(413, `The form has more than ${MAX_FORM_FIELDS} fields; an e-mail from Mailgun has far fewer`);
   }
-  const field = (name: string) => {
-    const value = form.get(name);
-    return typeof value === 'string' ? value : '';
-  };
-  const timestamp = field('timestamp');
-  const token = field('token');
-  const signature = field('signature');
+  const signed = readFields(body, shape, ['timestamp', 'token', 'signature']);
+  const timestamp = signed.get('timestamp') ?? '';
+  const token = signed.get('token') ?? '';
+  const signature = signed.get('signature') ?? '';
   if (!/^\d{1,12}$/.test(timestamp) || !token || token.length > 256 || !/^[0-9a-f]{64}$/.test(signature)) {
     throw new HttpError(401, 'Missing or malformed Mailgun signature', 'BAD_SIGNATURE');
   }
@@ -40,6 +48,16 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 5
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_AGE_SECONDS) {
     throw new HttpError(406, 'The Mailgun timestamp is stale', 'STALE_SIGNATURE');
   }
+  let form: FormData;
+  try {
+    form = await new Response(body, {headers: {'content-type': contentType}}).formData();
+  } catch {
+    throw new HttpError(400, 'The body must be a form post');
+  }
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === 'string' ? value : '';
+  };
   const sender = field('sender') || field('from');
   const subject = field('subject') || '(no subject)';
   const forward = {
