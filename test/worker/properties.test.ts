@@ -115,6 +115,8 @@ describe('the running worker under generated input', () => {
   afterAll(() => stack.stop());
 
   const HTTP_RUNS = 1_000;
+  // Two requests a run, a thousand runs: about 40 s on a quiet machine, several times that on a busy one.
+  jest.setTimeout(300_000);
   const nextIp = () => `127.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip++ & 255}`;
   const jsonBodies = fc.oneof(
     fc.json(),
