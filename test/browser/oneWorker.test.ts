@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type {Browser} from 'playwright-core';
 import {XSRF_HEADER} from '../../src/config/api';
+import {offlineServiceAccount} from '../../scripts/bench/idTokens';
 import {launchChromium} from '../../scripts/support/chromium';
 import {freePort, waitForHttp} from '../../scripts/local/ports';
 import {spawnGroup, stopGroup} from '../../scripts/processGroup';
@@ -34,7 +35,9 @@ beforeAll(async () => {
     ['dev', '--env', 'site', '--assets', siteDir, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
       '--persist-to', stateDir, '--show-interactive-dev-session=false',
       // The developer's .dev.vars may say otherwise; this is the deployed configuration.
-      '--var', `SITE_URL:${origin}`, '--var', 'SAME_ORIGIN:true', '--var', 'FIREBASE_AUTH_EMULATOR_HOST:'],
+      // Outside emulator mode the worker refuses to run without a service account (issue 22).
+      '--var', `SITE_URL:${origin}`, '--var', 'SAME_ORIGIN:true', '--var', 'FIREBASE_AUTH_EMULATOR_HOST:',
+      '--var', `FIREBASE_SERVICE_ACCOUNT:${await offlineServiceAccount()}`],
     {cwd: WORKER_DIR, env: WRANGLER_ENV},
   );
   worker.stdout!.on('data', (chunk) => (output += chunk));

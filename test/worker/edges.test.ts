@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import {appConfig} from '../../src/config';
 import {listen, type RunningServer} from '../../scripts/support/listen';
-import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, startStack, type Stack, uniqueEmail} from './stack';
+import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, productionFirebase, SITE_ORIGIN, startStack, type Stack, uniqueEmail} from './stack';
 
 let stack: Stack;
 let plausible: RunningServer;
@@ -225,7 +225,7 @@ describe('rate limits', () => {
   test('an IPv6 caller is counted by its /64: two addresses of one /64 share a bucket, two /64s do not', async () => {
     await awayFromWindowEdge();
     // Outside emulator mode: emulator mode answers only callers on loopback.
-    const production = await startStack({FIREBASE_AUTH_EMULATOR_HOST: ''});
+    const production = await startStack(await productionFirebase());
     try {
       const lead = (ip: string) => production.call('/api/leads', {body: {email: uniqueEmail('v6')}, headers: {'cf-connecting-ip': ip}});
       // Five addresses of 2001:db8:1:2::/64, written as Cloudflare might send them.
