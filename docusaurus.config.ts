@@ -9,7 +9,9 @@ import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
 import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
 import checkoutSessionGuard from './src/plugins/checkoutSessionGuard';
+import contentSecurityPolicy from './src/plugins/contentSecurityPolicy';
 import docsColorMode from './src/plugins/docsColorMode';
+import inOrder from './src/plugins/inOrder';
 import llmsTxt from './src/plugins/llmsTxt';
 import paintFirst from './src/plugins/paintFirst';
 import prismOnDemand from './src/plugins/prismOnDemand';
@@ -80,8 +82,9 @@ const config = {
     signedInHint,
     docsColorMode(ROUTES.docs),
     llmsTxt,
-    // The built pages paint before the bundles run.
-    paintFirst,
+    // The built pages paint before the bundles run; then their Content-Security-Policy is written
+    // (build/_headers) with the hashes of the inline scripts as paintFirst leaves them.
+    inOrder('built-pages', paintFirst, () => contentSecurityPolicy(siteSettings)),
     prismOnDemand,
     clientOnlyStyles,
     workerProxy,

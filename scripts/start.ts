@@ -79,7 +79,7 @@ function run(prefix: string, command: string, args: string[], options: {cwd: str
   return child;
 }
 
-/** `--built`: `docusaurus build` into `outDir`, then the build served on the site's port, gzipped. */
+/** `--built`: `docusaurus build` into `outDir`, then the build served on the site's port, gzipped, with the headers of its `_headers` (its Content-Security-Policy). */
 async function buildAndServe(outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   say('[site]', 'Building the site (production build, a few minutes)…');
   const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env});
@@ -90,7 +90,7 @@ async function buildAndServe(outDir: string, env: NodeJS.ProcessEnv): Promise<vo
     say('[site]', `the build failed (exit ${code}); stopping everything.`);
     await stop(1);
   }
-  const server = await serveStatic(outDir, ports.site, {compress: true});
+  const server = await serveStatic(outDir, ports.site, {compress: true, headersFile: true});
   closers.push(server.close);
 }
 

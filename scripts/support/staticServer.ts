@@ -1,10 +1,11 @@
-import {createReadStream} from 'node:fs';
+import {createReadStream, readFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import {Readable} from 'node:stream';
 import {gzip} from 'node:zlib';
 import handler from 'serve-handler';
+import {headersForPath, parseHeadersFile, type HeaderRule} from '../../src/buildTime/headersFile';
 import {listen, type RunningServer} from './listen';
 
 export interface StaticOptions {
@@ -13,13 +14,19 @@ export interface StaticOptions {
    * Netlify, GitHub Pages), so Lighthouse counts the bytes a visitor really transfers.
    */
   compress?: boolean;
+  /**
+   * Send the headers of the build's `_headers` file (its Content-Security-Policy), as Cloudflare
+   * and Netlify do, and never the file itself.
+   */
+  headersFile?: boolean;
 }
 
 /** What static hosts compress: text. Images, fonts and video are compressed already. */
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.map', '.webmanifest', '.ico']);
 
 /** Serves a built site the way `docusaurus serve` does: clean URLs, no trailing slash. */
-export function serveStatic(dir: string, port = 0, {compress = false}: StaticOptions = {}): Promise<RunningServer> {
+export function serveStatic(dir: string, port = 0, {compress = false, headersFile = false}: StaticOptions = {}): Promise<RunningServer> {
+  const rules: HeaderRule[] = headersFile ? parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8')) : [];
   // A build does not change while it is served: each file is gzipped once.
   const gzipped = new Map<string, Promise<Buffer>>();
   const gzipOnce = (file: string) => {
@@ -31,6 +38,14 @@ export function serveStatic(dir: string, port = 0, {compress = false}: StaticOpt
 
   const server = http.createServer((request, response) => {
     const config = {public: dir, cleanUrls: true, trailingSlash: false};
+    if (headersFile) {
+      const {pathname} = new URL(request.url ?? '/', 'http://localhost');
+      if (pathname === '/_headers') {
+        response.writeHead(404).end();
+        return;
+      }
+      for (const [name, value] of Object.entries(headersForPath(rules, pathname))) response.setHeader(name, value);
+    }
     const accepts = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     if (!compress || !accepts || request.headers.range) {
       void handler(request, response, config);

@@ -1,6 +1,6 @@
 export {appConfig} from './app';
 export {landing, landingExtras} from './landing';
 export {checkoutPriceId, dashboardPlan, featuredPlan, findPlanByPriceId} from './plans';
-export {githubRepositoryUrl, ROUTES, SISTER_APPS} from './links';
+export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export * from './types';
 export * from './api';

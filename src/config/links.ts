@@ -19,6 +19,22 @@ export const ROUTES = {
   docs: '/docs',
 } as const;
 
+/**
+ * The pages that hold a token or a secret in the browser: an ID token (sign-in, the dashboard, the
+ * seller's console, a new password), or the checkout session id that `/success` keeps in
+ * sessionStorage. No third-party script runs in a document that shows one of them: tracking never
+ * starts there, a navigation between these and the other pages is a full page load while tracking
+ * is on, and their Content-Security-Policy names no third-party host (SECURITY.md, "Pages that
+ * hold a token").
+ */
+export const TOKEN_PAGES = [ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin] as const;
+
+/** Whether a path is one of TOKEN_PAGES, with or without a trailing slash. */
+export function isTokenPage(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return (TOKEN_PAGES as readonly string[]).includes(path);
+}
+
 /** Other apps by the same maker: the footer's "Top Apps" and the leaderboard. */
 export const SISTER_APPS = {
   dockside: {name: 'Dockside', url: 'https://dockside.app'},

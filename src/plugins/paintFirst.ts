@@ -11,7 +11,9 @@ import type {Plugin} from '@docusaurus/types';
  * text that was in the HTML all along. After the build, this turns those tags into preloads at low
  * priority, so the bundles download as early as before, and adds a script at the end of the body
  * that runs them once the first contentful paint is reported. Hydration starts a frame later; the
- * text shows sooner.
+ * text shows sooner. The script finds the bundles by their preloads (`data-paint-first`) rather
+ * than naming them, so its text, and the hash the Content-Security-Policy allows it by, stays the
+ * same from build to build.
  *
  * Done on the built HTML, not with Docusaurus's `ssrTemplate`: Docusaurus ships the whole site
  * config, a template included, to every browser inside `main.js`.
@@ -42,6 +44,8 @@ async function htmlFiles(dir: string): Promise<string[]> {
 
 /** Docusaurus's bundle tags as its HTML minifier writes them, quoted or not. */
 const BUNDLE_TAG = /<script src="?([^"\s>]*\/assets\/js\/(?:runtime~main|main)\.\w+\.js)"? defer><\/script>/g;
+/** The attribute that marks the bundles' preloads, in their order, for the runner. */
+const BUNDLE_PRELOAD = 'data-paint-first';
 /** Any script tag that loads a bundle, whatever its form. */
 const ANY_BUNDLE_SCRIPT = /<script[^>]*\/assets\/js\/(?:runtime~main|main)\.\w+\.js/;
 
@@ -52,26 +56,27 @@ const ANY_BUNDLE_SCRIPT = /<script[^>]*\/assets\/js\/(?:runtime~main|main)\.\w+\
  */
 export function runBundlesAfterPaint(html: string, file: string): string {
   const scripts = [...html.matchAll(BUNDLE_TAG)].map((match) => match[1]!);
-  const preloaded = html.replace(BUNDLE_TAG, (_tag, src: string) => `<link rel="preload" as="script" fetchpriority="low" href="${src}">`);
+  const preloaded = html.replace(BUNDLE_TAG, (_tag, src: string) => `<link rel="preload" as="script" fetchpriority="low" href="${src}" ${BUNDLE_PRELOAD}>`);
   if (ANY_BUNDLE_SCRIPT.test(preloaded)) {
     throw new Error(`src/plugins/paintFirst.ts: ${file} loads a bundle in a tag it does not know; update BUNDLE_TAG.`);
   }
   if (scripts.length === 0) return html;
   const bodyEnd = preloaded.lastIndexOf('</body>');
   if (bodyEnd === -1) throw new Error(`src/plugins/paintFirst.ts: ${file} has no </body>.`);
-  const runner = `<script>(${inPage})(${JSON.stringify(scripts)})</script>`;
+  const runner = `<script>(${inPage})()</script>`;
   return preloaded.slice(0, bodyEnd) + runner + preloaded.slice(bodyEnd);
 }
 
 /**
- * Runs in the page, at the end of <body>: adds the bundles, in order, after the first contentful
- * paint. Dynamic scripts with `async = false` run in the order they were added, as deferred ones do.
+ * Runs in the page, at the end of <body>: adds the bundles (their preloads' addresses, in order)
+ * after the first contentful paint. Dynamic scripts with `async = false` run in the order they were added, as deferred ones do.
  * - A tab opened in the background paints nothing until it is shown, so it adds them at once.
  * - A browser without paint timing (PerformanceObserver or its 'paint' type) adds them at once too.
  * - A page that paints no text or image adds them after a second.
  * Keep comments out of its body: its source goes into every page with the whitespace squeezed out.
  */
-function runAfterFirstPaint(scripts: string[]): void {
+function runAfterFirstPaint(): void {
+  const scripts = [...document.querySelectorAll<HTMLLinkElement>('link[data-paint-first]')].map((link) => link.href);
   const add = () => {
     for (const src of scripts.splice(0)) {
       const script = document.createElement('script');

@@ -21,7 +21,8 @@ export const TRACKING_IDS = {
 /**
  * Once per run: check Chromium and Java; build the site pointing at a port the
  * checkout tests' stand-in worker will listen on, and again with tracking
- * ids; serve both. The builds run one after the other: they share .docusaurus/.
+ * ids; serve both with the headers of their `_headers` (the Content-Security-Policy),
+ * as Cloudflare serves them. The builds run one after the other: they share .docusaurus/.
  */
 export default async function globalSetup(): Promise<void> {
   assertChromium();
@@ -31,11 +32,12 @@ export default async function globalSetup(): Promise<void> {
   buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});
   const trackedDir = path.join(ROOT, '.test-build', 'tracked');
   buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
-  const site = await serveStatic(outDir);
-  const tracked = await serveStatic(trackedDir);
+  const site = await serveStatic(outDir, 0, {headersFile: true});
+  const tracked = await serveStatic(trackedDir, 0, {headersFile: true});
   globalThis.__SITE_SERVERS__ = [site, tracked];
   process.env.TEST_SITE_URL = site.url;
   process.env.TEST_SITE_DIR = outDir;
   process.env.TEST_TRACKED_SITE_URL = tracked.url;
+  process.env.TEST_TRACKED_SITE_DIR = trackedDir;
   process.env.TEST_WORKER_PORT = String(workerPort);
 }

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {Browser} from 'playwright-core';
+import {headersForPath, parseHeadersFile} from '../../src/buildTime/headersFile';
+import {ROUTES} from '../../src/config';
 import {XSRF_HEADER} from '../../src/config/api';
 import {offlineServiceAccount} from '../../scripts/bench/idTokens';
 import {launchChromium} from '../../scripts/support/chromium';
@@ -19,13 +21,14 @@ import {watchPage} from './helpers';
 jest.setTimeout(180_000);
 
 let origin: string;
+let siteDir: string;
 let worker: ChildProcess;
 let stateDir: string;
 let output = '';
 
 beforeAll(async () => {
-  const siteDir = process.env.TEST_SITE_DIR;
-  if (!siteDir) throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
+  if (!process.env.TEST_SITE_DIR) throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
+  siteDir = process.env.TEST_SITE_DIR;
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-one-worker-'));
   wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--env', 'site', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
   const [port, inspector] = [await freePort(), await freePort()];
@@ -81,6 +84,21 @@ describe('one Worker serving the site and the API (wrangler dev --env site)', ()
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({code: 'XSRF_FAILED'});
     expect((await lead({cookie: `XSRF-TOKEN=${token}`, [XSRF_HEADER]: token!})).status).toBe(201);
+  });
+
+  it('sends the pages the policy of the build’s _headers, and the API’s answers their own headers', async () => {
+    const rules = parseHeadersFile(fs.readFileSync(path.join(siteDir, '_headers'), 'utf8'));
+    for (const page of [ROUTES.home, ROUTES.signIn, ROUTES.dashboard, '/docs/features/payments', '/no-such-page']) {
+      const response = await fetch(`${origin}${page}`, {headers: {'sec-fetch-mode': 'navigate'}});
+      expect([page, response.headers.get('content-security-policy')]).toEqual([page, headersForPath(rules, page)['Content-Security-Policy']]);
+    }
+    // A page that holds a token gets two policies, `/*`'s and its own: the browser enforces both.
+    expect(headersForPath(rules, ROUTES.signIn)['Content-Security-Policy']).toContain(", script-src 'self'");
+    for (const answer of [await fetch(`${origin}/api/`), await fetch(`${origin}/api/no-such-route`)]) {
+      expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect((await fetch(`${origin}/_headers`)).status).toBe(404);
   });
 
   it('renders the landing page in Chromium with every asset it needs, and no console error', async () => {

@@ -1,7 +1,7 @@
 import React from 'react';
 import {fireEvent, screen} from '@testing-library/react';
 import ErrorScreen from '../../src/components/screens/ErrorScreen';
-import {appConfig} from '../../src/config';
+import {appConfig, ROUTES} from '../../src/config';
 import {renderWithSite} from '../support/render';
 
 const crispId = '1b3f0c7e-2d4a-4e8b-9c1d-5f6a7b8c9d0e';
@@ -33,6 +33,12 @@ describe('the error screen', () => {
       ['do', 'chat:show'],
       ['do', 'chat:open'],
     ]);
+  });
+
+  it('offers the e-mail on a page that holds a token, where the chat never loads', () => {
+    renderWithSite(<ErrorScreen />, {env: {CRISP_WEBSITE_ID: crispId}, url: ROUTES.dashboard});
+    expect(screen.queryByRole('button', {name: 'Support'})).toBeNull();
+    expect(screen.getByRole('link', {name: 'Support'}).getAttribute('href')).toMatch(new RegExp(`^mailto:${appConfig.mailgun.supportEmail}\\?subject=`));
   });
 
   it('shows no Support action when there is neither a chat nor an address', () => {

@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, landing} from '../../src/config';
+import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
 
 describe('the app config', () => {
   const plans = appConfig.stripe.plans;
@@ -71,6 +71,16 @@ describe('the app config', () => {
       'Analytics',
       'E-mails',
     ]);
+  });
+
+  it('names the pages that hold a token once: sign-in and its steps, the dashboard, the success page and the console', () => {
+    expect([...TOKEN_PAGES].sort()).toEqual([ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin].sort());
+    expect([`${ROUTES.dashboard}/`, ROUTES.success].every(isTokenPage)).toBe(true);
+    expect([ROUTES.home, ROUTES.docs, ROUTES.terms, `${ROUTES.signIn}-help`].some(isTokenPage)).toBe(false);
+  });
+
+  it('shows the chat on no page that holds a token: it never loads there', () => {
+    expect(appConfig.crisp.onlyShowOnRoutes.filter(isTokenPage)).toEqual([]);
   });
 
   it('imports nothing but its own files, so the worker can import it', () => {

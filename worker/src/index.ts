@@ -1,6 +1,7 @@
 import {Hono} from 'hono';
 import {bodyLimit} from 'hono/body-limit';
 import {cors} from 'hono/cors';
+import {secureHeaders} from 'hono/secure-headers';
 import {accessRoutes} from './access/routes';
 import {adminRoutes} from './admin/routes';
 import {authRoutes} from './auth/routes';
@@ -11,7 +12,7 @@ import {errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
 import {log} from './log';
 import {runDueJobs} from './outbox';
-import {sameOrigin} from './sameOrigin';
+import {sameOrigin, servedFromAssets} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
 import {pruneLimits} from './rateLimit';
 import {pruneRecords} from './retention';
@@ -38,7 +39,23 @@ api.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
 // Not strict: `/api/` is the same as `/api`, the health check the site asks for a first token.
 const app = new Hono<AppEnv>({strict: false});
 
+// Every answer of the worker's own (JSON, the analytics proxy, errors, CORS preflights) loads
+// nothing and may be framed by nobody. Hono's secure-headers, which ships with Hono: its defaults,
+// but for three that do not fit here. Cross-Origin-Resource-Policy: the site loads the analytics
+// proxy's script from the worker's origin when the two are apart. Strict-Transport-Security:
+// whether a domain and its subdomains are HTTPS-only is the domain owner's choice, and on one
+// origin it would come from the API's answers alone. Cross-Origin-Opener-Policy: no answer is a page.
+// The site's pages, when this Worker serves them, get the build's `_headers` instead.
+const apiHeaders = secureHeaders({
+  contentSecurityPolicy: {defaultSrc: ["'none'"], frameAncestors: ["'none'"]},
+  xFrameOptions: 'DENY',
+  crossOriginResourcePolicy: false,
+  strictTransportSecurity: false,
+  crossOriginOpenerPolicy: false,
+});
+app.use('*', (c, next) => (servedFromAssets(c.env, c.req.path) ? next() : apiHeaders(c, next)));
 app.use('*', emulatorOnLoopback);
+
 app.use('*', async (c, next) => {
   const origin = settingsOf(c.env).siteOrigin;
   return cors({

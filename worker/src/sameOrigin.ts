@@ -25,7 +25,7 @@ import {settingsOf} from './settings';
 export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!settingsOf(c.env).sameOrigin) return next();
   const path = c.req.path;
-  if (path !== SAME_ORIGIN_PREFIX && !path.startsWith(`${SAME_ORIGIN_PREFIX}/`)) {
+  if (!underApiPrefix(path)) {
     if (c.env.ASSETS) return c.env.ASSETS.fetch(c.req.raw);
     throw new HttpError(404, `No route for ${c.req.method} ${path}: on the site's origin the API is under ${SAME_ORIGIN_PREFIX}/`, 'NOT_FOUND');
   }
@@ -48,6 +48,21 @@ export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   if (!held) setCookie(c, XSRF_COOKIE, token, cookieOptions(secure));
 };
+
+const underApiPrefix = (path: string) => path === SAME_ORIGIN_PREFIX || path.startsWith(`${SAME_ORIGIN_PREFIX}/`);
+
+/**
+ * Whether this request is one of the site's files that this Worker serves from its static assets
+ * (`sameOrigin` hands it to ASSETS): their headers are the build's `_headers`, not the API's. A
+ * worker set up wrongly answers everything itself, so that answer is the API's.
+ */
+export function servedFromAssets(env: Env, path: string): boolean {
+  try {
+    return settingsOf(env).sameOrigin && Boolean(env.ASSETS) && !underApiPrefix(path);
+  } catch {
+    return false;
+  }
+}
 
 const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
 /**

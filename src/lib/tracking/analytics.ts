@@ -1,4 +1,5 @@
 import {loadScript} from './loadScript';
+import {THIRD_PARTY_SCRIPTS} from './thirdParty';
 
 declare global {
   interface Window {
@@ -50,7 +51,7 @@ export function initAnalytics(measurementId: string): void {
   };
   window.gtag('js', new Date());
   window.gtag('config', measurementId);
-  loadScript(`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`);
+  loadScript(`${THIRD_PARTY_SCRIPTS.googleAnalytics.src}?id=${encodeURIComponent(measurementId)}`);
 
   // web-vitals loads only here, so a site without analytics never downloads it.
   void import('web-vitals').then(({onCLS, onINP, onLCP}) => {

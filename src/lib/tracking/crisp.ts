@@ -1,4 +1,5 @@
 import {loadScript} from './loadScript';
+import {THIRD_PARTY_SCRIPTS} from './thirdParty';
 
 declare global {
   interface Window {
@@ -7,7 +8,7 @@ declare global {
   }
 }
 
-export const CRISP_SCRIPT = 'https://client.crisp.chat/l.js';
+export const CRISP_SCRIPT = THIRD_PARTY_SCRIPTS.crisp.src;
 
 function normalise(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

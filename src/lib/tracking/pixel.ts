@@ -1,4 +1,5 @@
 import {loadScript} from './loadScript';
+import {THIRD_PARTY_SCRIPTS} from './thirdParty';
 
 /** The Meta pixel's command queue, as its official snippet defines it. */
 type Fbq = ((...args: unknown[]) => void) & {
@@ -16,7 +17,7 @@ declare global {
   }
 }
 
-export const PIXEL_SCRIPT = 'https://connect.facebook.net/en_US/fbevents.js';
+export const PIXEL_SCRIPT = THIRD_PARTY_SCRIPTS.metaPixel.src;
 
 /** Starts the pixel; with no id it does nothing and nothing is fetched. */
 export function initPixel(pixelId: string): void {

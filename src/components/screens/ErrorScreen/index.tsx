@@ -1,6 +1,7 @@
 import React from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig} from '../../../config';
+import {useLocation} from '@docusaurus/router';
+import {appConfig, isTokenPage} from '../../../config';
 import {useSiteSettings} from '../../../lib/SiteSettingsContext';
 import {openChat} from '../../../lib/tracking/crisp';
 import styles from './styles.module.css';
@@ -11,10 +12,12 @@ export interface ErrorScreenProps {
 
 /**
  * 'Something went wrong', with three ways out: reload, ask for help (the
- * chat when there is one, else an e-mail), or go home.
+ * chat when there is one, else an e-mail), or go home. The chat never loads
+ * on a page that holds a token, so there it is the e-mail too.
  */
 export default function ErrorScreen({supportEmail = appConfig.mailgun.supportEmail}: ErrorScreenProps) {
   const {crispWebsiteId} = useSiteSettings();
+  const chat = Boolean(crispWebsiteId) && !isTokenPage(useLocation().pathname);
   return (
     <div className={styles.screen} role="alert">
       <svg width="56" height="56" viewBox="0 0 24 24" aria-hidden="true" className={styles.icon}>
@@ -26,7 +29,7 @@ export default function ErrorScreen({supportEmail = appConfig.mailgun.supportEma
         <button type="button" className={styles.primary} onClick={() => window.location.reload()}>
           Refresh
         </button>
-        {crispWebsiteId ? (
+        {chat ? (
           <button type="button" className={styles.secondary} onClick={openChat}>
             Support
           </button>
