@@ -203,11 +203,23 @@ test('our own failure answers 5xx so Stripe retries, and the retry succeeds', as
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email});
   const event = completedEvent(stack, sessionId);
-  const session = stack.stripe.sessions.get(sessionId)!;
-  stack.stripe.sessions.delete(sessionId); // Stripe's API cannot find it for a moment
+  // Stripe's API fails twice (the SDK's one retry included): the worker cannot read the session.
+  const outage = {type: 'api_error', message: 'An unknown error occurred'};
+  stack.stripe.failNext('GET /v1/checkout/sessions/', 500, outage);
+  stack.stripe.failNext('GET /v1/checkout/sessions/', 500, outage);
   const failed = await stack.deliver(event);
   expect(failed.status).toBeGreaterThanOrEqual(500);
-  stack.stripe.sessions.set(sessionId, session);
+  expect(await purchase(sessionId)).toEqual([]);
   expect((await stack.deliver(event)).status).toBe(200);
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
+});
+
+test('a session Stripe does not know (the other mode, another account) is acknowledged and records nothing: no retry would help', async () => {
+  const sessionId = await stack.paidCheckout({email: uniqueEmail()});
+  const event = completedEvent(stack, sessionId);
+  stack.stripe.sessions.delete(sessionId);
+  const response = await stack.deliver(event);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({received: true, handled: false});
+  expect(await purchase(sessionId)).toEqual([]);
 });
