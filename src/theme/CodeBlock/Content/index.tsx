@@ -1,7 +1,6 @@
-import React, {lazy, Suspense, useState} from 'react';
+import React, {lazy, Suspense, useState, useSyncExternalStore} from 'react';
 import clsx from 'clsx';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
-import useIsBrowser from '@docusaurus/useIsBrowser';
 import {usePrismTheme} from '@docusaurus/theme-common';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import type {Props} from '@theme/CodeBlock/Content';
@@ -44,15 +43,38 @@ function Plain({className}: Props) {
   );
 }
 
+const noSubscription = () => () => undefined;
+
+/**
+ * Whether this block was first drawn by hydrating the server's HTML, which is
+ * then in the <pre> to keep. React reads a store's server snapshot only while
+ * it hydrates, and the client snapshot in every other render: every render
+ * under the dev server (it sends pages without their HTML: Docusaurus's client
+ * entry calls createRoot there, hydrateRoot on a build), after a client-side
+ * navigation, and when React gives up a hydration and draws the page afresh.
+ * The first render is not enough to tell: it is also the dev server's, and
+ * then there is no server HTML, and no <code> for the theme's word-wrap
+ * button to find. Kept from that first render, since React renders again
+ * with the client snapshot once hydrated, and the server's HTML must stay.
+ */
+function useHydratedFromServer(): boolean {
+  const hydrating = useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
+  const [fromServer] = useState(hydrating);
+  return fromServer;
+}
+
 /**
  * A code block's content. Highlighted on the server; in the browser, kept as
- * the server drew it when the page is hydrated, and highlighted by Prism,
- * loaded then, when the reader arrives by a client-side navigation.
+ * the server drew it when the page is hydrated from the server's HTML, and
+ * highlighted by Prism, loaded then, when the browser draws it itself (a
+ * client-side navigation, the dev server).
  */
 export default function Content(props: Props) {
-  const isBrowser = useIsBrowser();
-  // Decided once: `isBrowser` turns true right after hydration, and the server's HTML must stay.
-  const [hydrating] = useState(() => ExecutionEnvironment.canUseDOM && !isBrowser);
+  const hydrating = useHydratedFromServer();
   if (!ExecutionEnvironment.canUseDOM) return <Highlighted {...props} />;
   if (hydrating) return <ServerHighlighted {...props} />;
   return (

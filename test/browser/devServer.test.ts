@@ -1,0 +1,73 @@
+/**
+ * The site as `npm start` serves it: the Docusaurus dev server, what a buyer of the kit opens
+ * first and what a seller edits the docs on (issue 23). It sends every page without its HTML and
+ * draws it in the browser, so code that counts on the server's markup breaks here alone; the
+ * other browser tests read the build. One `npm start -- --local`, one Chromium, pages in turn.
+ */
+import {builtPages} from '../support/builtPages';
+import {eventually} from './helpers';
+import {useLocalSession, type LocalTab} from './localSession';
+
+jest.setTimeout(600_000);
+
+const session = useLocalSession();
+
+/** Every docs page the build has, of every docs version: the dev server must draw each one too. */
+function docsRoutes(): string[] {
+  const dir = process.env.TEST_SITE_DIR;
+  if (!dir) throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
+  return builtPages(dir)
+    .map(({url}) => url)
+    .filter((url) => url === '/docs' || url.startsWith('/docs/'))
+    .sort();
+}
+
+/** What is wrong with the page open in `tab` now: the error screen, or what it logged (the start of each). */
+async function problems({page, errors}: LocalTab): Promise<string[]> {
+  const found = errors.map((error) => error.replace(/\s+/g, ' ').slice(0, 300));
+  if (await page.getByRole('heading', {name: 'Something went wrong'}).isVisible()) found.unshift('the error screen');
+  else if (!(await page.getByRole('main').getByRole('heading', {level: 1}).first().isVisible())) found.unshift('no page heading');
+  return found;
+}
+
+describe('the dev server (npm start)', () => {
+  it('opens every docs page directly, with no error screen and nothing in the console', async () => {
+    const routes = docsRoutes();
+    // Both docs versions' sections and pages, not a handful.
+    expect(routes.length).toBeGreaterThan(60);
+    const tab = await session.open('/docs');
+    const failed: string[] = [];
+    for (const route of routes) {
+      tab.errors.length = 0;
+      // Drawn once hydrated; the page's images need not have loaded.
+      await tab.page.goto(`${session.stack().siteUrl}${route}`, {waitUntil: 'domcontentloaded'});
+      await tab.page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      const found = await problems(tab);
+      if (found.length > 0) failed.push(`${route}: ${found.join(' | ')}`);
+    }
+    expect(failed).toEqual([]);
+    // Each page is a full load of the dev server's unminified bundles: minutes on a busy machine.
+  }, 1_500_000);
+
+  it('keeps a docs page with code working on Reload and on Back, and its code wraps on request', async () => {
+    const tab = await session.open('/docs');
+    const {page} = tab;
+    const block = page.getByRole('main').locator('.theme-code-block').filter({hasText: "const appName = 'Slipway';"});
+    await block.waitFor();
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    expect(await problems(tab)).toEqual([]);
+    await session.goto(page, '/signin');
+    await page.goBack();
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    expect(await problems(tab)).toEqual([]);
+    // The theme's word-wrap button acts on the block's <code>, which a client-drawn block must have.
+    await block.hover();
+    await block.getByRole('button', {name: 'Toggle word wrap'}).click();
+    await eventually(
+      () => block.locator('code').evaluate((element) => getComputedStyle(element).whiteSpace),
+      (whiteSpace) => expect(whiteSpace).toBe('pre-wrap'),
+    );
+    expect(await problems(tab)).toEqual([]);
+  });
+});
