@@ -7,6 +7,7 @@
 import {builtPages} from '../support/builtPages';
 import {eventually} from './helpers';
 import {useLocalSession, type LocalTab} from './localSession';
+import {ask, focusSearchBar, watchSearchWorker} from './searchBar';
 
 jest.setTimeout(600_000);
 
@@ -69,5 +70,18 @@ describe('the dev server (npm start)', () => {
       (whiteSpace) => expect(whiteSpace).toBe('pre-wrap'),
     );
     expect(await problems(tab)).toEqual([]);
+  });
+
+  it('says in the search box that search needs the production build', async () => {
+    const tab = await session.open('/docs');
+    // The helpers that read the dropdown count the search worker's calls from the page's start.
+    await tab.page.context().addInitScript(watchSearchWorker);
+    await session.goto(tab.page, '/docs');
+    const input = await focusSearchBar(tab.page);
+    const {suggestions, empty} = await ask(tab.page, input, 'stripe webhook');
+    expect(suggestions).toEqual([]);
+    expect(empty).toMatch(/no search index/);
+    expect(empty).toContain('npm start -- --built');
+    expect(tab.errors).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ import {
 } from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/proxiedGenerated';
 import {normalizeContextByPath} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/normalizeContextByPath';
 import styles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchPage/SearchPage.module.css';
-import {docsRootOf, MOST_VISITED} from './noResults';
+import {docsRootOf, MOST_VISITED, NO_INDEX} from './noResults';
 
 export default function SearchPage() {
   return (
@@ -176,7 +176,9 @@ function SearchPageContent() {
           ) : process.env.NODE_ENV === 'production' ? (
             <NoResults query={searchQuery} versionUrl={versionUrl} />
           ) : (
-            <p>The search index is built by `npm run build`: run it and `npm run serve` to search here.</p>
+            <p role="status">
+              {NO_INDEX.text} Run <code>{NO_INDEX.command}</code> to search.
+            </p>
           ))}
 
         <section>

@@ -29,3 +29,14 @@ export function noResultsHtml(query: string, pathname: string, classes: {root: s
   const links = MOST_VISITED.map(({path, label}) => `<li><a href="${root}${path}">${label}</a></li>`).join('');
   return `<div class="${classes.root}"><p>No results for “${escape(query.trim())}”.</p><p>The most visited pages:</p><ul class="${classes.list}">${links}</ul></div>`;
 }
+
+/**
+ * What the search box says under the dev server (`npm start`), where the plugin searches nothing:
+ * its index is made from the pages of a production build, which the dev server never writes.
+ */
+export const NO_INDEX = {text: 'Search needs the production build: the dev server has no search index.', command: 'npm start -- --built'};
+
+/** The dropdown's HTML for any query under the dev server. */
+export function noIndexHtml(classes: {root: string}): string {
+  return `<div class="${classes.root}"><p>${NO_INDEX.text} Run <code>${NO_INDEX.command}</code> to search.</p></div>`;
+}
