@@ -73,7 +73,7 @@ const config = {
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
   staticDirectories: ['static', writeStaticFiles(GENERATED_STATIC_DIR)],
 
-  clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts'],
+  clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts', './src/clientModules/hashOnClientDraw.ts'],
 
   plugins: [
     // First: its <head> script must run before any other script reads the address.

@@ -5,6 +5,7 @@
  * other browser tests read the build. One `npm start -- --local`, one Chromium, pages in turn.
  */
 import {builtPages} from '../support/builtPages';
+import {landing} from '../../src/config';
 import {eventually} from './helpers';
 import {useLocalSession, type LocalTab} from './localSession';
 import {ask, focusSearchBar, watchSearchWorker} from './searchBar';
@@ -83,5 +84,17 @@ describe('the dev server (npm start)', () => {
     expect(empty).toMatch(/no search index/);
     expect(empty).toContain('npm start -- --built');
     expect(tab.errors).toEqual([]);
+  });
+
+  it('lands at the pricing when /#pricing is opened directly', async () => {
+    const {page, errors} = await session.open('/#pricing');
+    const pricing = page.getByRole('region', {name: landing.pricing.title});
+    await eventually(
+      () => pricing.evaluate((element) => Math.round(element.getBoundingClientRect().top)),
+      // At the top of the window, under the sticky header at most.
+      (top) => expect(Math.abs(top)).toBeLessThan(120),
+    );
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
   });
 });
