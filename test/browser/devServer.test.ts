@@ -97,4 +97,32 @@ describe('the dev server (npm start)', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
+
+  it("keeps the docs' Project folders table readable: its first column's words whole on a desktop, its heading on a phone", async () => {
+    for (const [viewport, rows] of [
+      [{width: 1280, height: 900}, 'tr'],
+      [{width: 390, height: 844}, 'thead tr'],
+    ] as const) {
+      const {page, errors} = await session.open('/docs', viewport);
+      const table = page.getByRole('table').filter({has: page.getByRole('columnheader', {name: 'Folder'})});
+      const broken = await table.evaluate((element, selector) => {
+        const found: string[] = [];
+        for (const row of element.querySelectorAll(selector)) {
+          const walker = document.createTreeWalker(row.firstElementChild!, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent!.matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, match.index);
+              range.setEnd(node, match.index + match[0].length);
+              // One box per line the word is drawn on.
+              if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) found.push(match[0]);
+            }
+          }
+        }
+        return found;
+      }, rows);
+      expect({width: viewport.width, broken}).toEqual({width: viewport.width, broken: []});
+      expect(errors).toEqual([]);
+    }
+  });
 });
