@@ -125,4 +125,20 @@ describe('the dev server (npm start)', () => {
       expect(errors).toEqual([]);
     }
   });
+
+  it('draws every button in the same font as the text around it', async () => {
+    for (const path of ['/', '/docs', '/signin']) {
+      const {page, errors} = await session.open(path);
+      const odd = await page.evaluate(() => {
+        const body = getComputedStyle(document.body).fontFamily;
+        return [...document.querySelectorAll('button')]
+          .filter((button) => button.getClientRects().length > 0)
+          .map((button) => ({label: button.textContent!.trim() || button.getAttribute('aria-label'), font: getComputedStyle(button).fontFamily}))
+          .filter(({font}) => font !== body)
+          .map(({label, font}) => `${label}: ${font} (the text: ${body})`);
+      });
+      expect({path, odd}).toEqual({path, odd: []});
+      expect(errors).toEqual([]);
+    }
+  });
 });
