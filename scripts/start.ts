@@ -54,8 +54,11 @@ const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
 let stopping = false;
 
+/** Where each printed line starts: after the longest prefix, `[sign-in]`, and a space. */
+const PREFIX_WIDTH = '[sign-in] '.length;
+
 function say(prefix: string, line: string) {
-  console.log(`${prefix.padEnd(9)}${line}`);
+  console.log(`${prefix.padEnd(PREFIX_WIDTH)}${line}`);
 }
 
 function readVars(file: string): Vars {
@@ -276,7 +279,7 @@ function indent(text: string): string {
   return text
     .trim()
     .split('\n')
-    .map((line) => `         | ${line}`)
+    .map((line) => `${' '.repeat(PREFIX_WIDTH)}| ${line}`)
     .join('\n');
 }
 

@@ -123,6 +123,11 @@ export async function startLocalStack({ports = {}, flags = [], env = {}, readyTi
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The line the terminal prints for a sign-in e-mail the emulator "sent" to `email`, as the docs quote it. */
+export function printedSignInLine(kind: 'link' | 'password reset', email: string): RegExp {
+  return new RegExp(`^\\[sign-in\\] ${kind} for ${escapeRegExp(email)}: http`);
+}
+
 /**
  * On the sign-in page open in `page`: asks for a magic link for `email`, reads the link from the
  * terminal (printed from the emulator, as the inbox would show it) and opens it, as a person does.
@@ -133,7 +138,7 @@ export async function followMagicLink(page: Page, stack: LocalStack, email: stri
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', {name: 'Send magic link'}).click();
   await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-  const line = await stack.waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `), 30_000, from);
+  const line = await stack.waitForLine(printedSignInLine('link', email), 30_000, from);
   await page.goto(line.slice(line.indexOf('http')));
   await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
 }

@@ -134,7 +134,7 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
     await stack.waitForLine(new RegExp(`paid ${plan.name} as ${escapeRegExp(email)} .*webhook delivered`));
-    await stack.waitForLine(new RegExp(`\\[e-mail\\] to ${escapeRegExp(email)}`));
+    await stack.waitForLine(new RegExp(`\\[e-mail\\] +to ${escapeRegExp(email)}`));
 
     await page.getByRole('link', {name: 'Go to Dashboard'}).click();
     await page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}).waitFor();

@@ -10,8 +10,8 @@ import {NEW_PASSWORD_PLACEHOLDER} from '../../scripts/local/authEmulator';
 import {appConfig} from '../../src/config';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
 import {axeViolations} from './axe';
-import {followMagicLink} from '../../scripts/support/localStack';
-import {escapeRegExp, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
+import {followMagicLink, printedSignInLine} from '../../scripts/support/localStack';
+import {uniqueEmail, useLocalSession, type LocalTab} from './localSession';
 
 jest.setTimeout(300_000);
 
@@ -37,7 +37,7 @@ async function register(tab: LocalTab, email: string) {
   await page.getByRole('button', {name: 'Create account', exact: true}).click();
   await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
   expect(await page.getByRole('status').filter({hasText: email}).textContent()).toContain('confirm your e-mail, then choose your password');
-  const line = await session.stack().waitForLine(new RegExp(`link for ${escapeRegExp(email)}: `));
+  const line = await session.stack().waitForLine(printedSignInLine('link', email));
   await page.goto(line.slice(line.indexOf('http')));
   await page.getByRole('heading', {name: 'Choose your password'}).waitFor();
 }
@@ -138,7 +138,7 @@ describe('e-mail and password sign-in on the local stack', () => {
     expect(await page.getByRole('status').filter({hasText: account.email}).textContent()).toContain('a link to choose a new password');
 
     // The e-mail's link, as npm start prints it: the new password goes in place of the placeholder.
-    const line = await stack.waitForLine(new RegExp(`password reset for ${escapeRegExp(account.email)}: `));
+    const line = await stack.waitForLine(printedSignInLine('password reset', account.email));
     const link = line.slice(line.indexOf('http'));
     expect(link).toContain(NEW_PASSWORD_PLACEHOLDER);
     const newPassword = 'a brand new passphrase';
