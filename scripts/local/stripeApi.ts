@@ -133,12 +133,12 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
   /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
   async function pay(response: http.ServerResponse, id: string, email: string, hosted: HostedPages) {
     const open = sessions.get(id);
-    if (!open) return html(response, 404, messagePage('Unknown checkout', `There is no checkout session ${id}.`));
+    if (!open) return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
     if (open.status !== 'open') {
-      return html(response, 409, messagePage('Already paid', 'This checkout is complete.', {href: open.success_url!, label: 'Continue'}));
+      return html(response, 409, messagePage('checkout', 'Already paid', 'This checkout is complete.', {href: open.success_url!, label: 'Continue'}));
     }
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
-      return html(response, 400, messagePage('E-mail needed', 'Enter a valid e-mail address to pay.', {href: `/checkout/${id}`, label: 'Back'}));
+      return html(response, 400, messagePage('checkout', 'E-mail needed', 'Enter a valid e-mail address to pay.', {href: `/checkout/${id}`, label: 'Back'}));
     }
     const session = standIn.complete(id, {email, paid: true});
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
@@ -159,16 +159,16 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         return true;
       }
       const session = sessions.get(id);
-      if (!session) html(response, 404, messagePage('Unknown checkout', `There is no checkout session ${id}.`));
+      if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
       else html(response, 200, checkoutPage(session, prices.get(id) ?? ''));
       return true;
     }
     if ((match = /^\/billing\/([^/]+)$/.exec(url.pathname))) {
       const portal = portalsById.get(decodeURIComponent(match[1]!));
-      if (!portal) html(response, 404, messagePage('Unknown portal session', 'Open the billing portal from the dashboard again.'));
+      if (!portal) html(response, 404, messagePage('portal', 'Unknown portal session', 'Open the billing portal from the dashboard again.'));
       else {
         hostedPages.onEvent?.(`billing portal opened for ${portal.customer}`);
-        html(response, 200, messagePage('Billing portal', 'In local mode there are no invoices or cards to manage.', {href: portal.return_url!, label: 'Return'}));
+        html(response, 200, messagePage('portal', 'Billing portal', 'In local mode there are no invoices or cards to manage.', {href: portal.return_url!, label: 'Return'}));
       }
       return true;
     }

@@ -31,7 +31,14 @@ function page(title: string, body: string): string {
 </html>`;
 }
 
-const LOCAL_NOTE = '<p class="local"><strong>Local mode:</strong> this page stands in for Stripe Checkout. No card is charged.</p>';
+/** Stripe's hosted pages that local mode draws, by what its notes call them. */
+const STRIPE_PAGES = {checkout: 'Stripe Checkout', portal: 'the Stripe billing portal'} as const;
+export type StripePage = keyof typeof STRIPE_PAGES;
+
+/** The note at the top of each page: which of Stripe's pages it stands in for. */
+function localNote(stripePage: StripePage): string {
+  return `<p class="local"><strong>Local mode:</strong> this page stands in for ${STRIPE_PAGES[stripePage]}. No card is charged.</p>`;
+}
 
 export function checkoutPage(session: Stripe.Checkout.Session, priceId: string): string {
   const plan = findPlanByPriceId(priceId);
@@ -40,7 +47,7 @@ export function checkoutPage(session: Stripe.Checkout.Session, priceId: string):
   const email = session.customer_email ?? '';
   return page(
     `Pay for ${name}`,
-    `${LOCAL_NOTE}
+    `${localNote('checkout')}
 <h1>${escape(name)}</h1>
 <p class="price">${escape(price)} <small>one-time payment</small></p>
 <form method="post" action="/checkout/${encodeURIComponent(session.id)}">
@@ -52,9 +59,10 @@ export function checkoutPage(session: Stripe.Checkout.Session, priceId: string):
   );
 }
 
-export function messagePage(title: string, text: string, link?: {href: string; label: string}): string {
+/** A message on one of the stand-in pages (`stripePage`): an unknown session, a checkout already paid, the portal. */
+export function messagePage(stripePage: StripePage, title: string, text: string, link?: {href: string; label: string}): string {
   return page(
     title,
-    `${LOCAL_NOTE}<h1>${escape(title)}</h1><p>${escape(text)}</p>${link ? `<p><a href="${escape(link.href)}">${escape(link.label)}</a></p>` : ''}`,
+    `${localNote(stripePage)}<h1>${escape(title)}</h1><p>${escape(text)}</p>${link ? `<p><a href="${escape(link.href)}">${escape(link.label)}</a></p>` : ''}`,
   );
 }

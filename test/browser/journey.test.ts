@@ -76,6 +76,8 @@ describe('the buyer\'s journey on the local stack', () => {
     const {page, errors} = paidTab;
     await page.getByRole('button', {name: 'Billing portal'}).click();
     await page.getByRole('heading', {name: 'Billing portal'}).waitFor();
+    // It says what it stands in for: the portal, not the checkout.
+    await page.getByText('Local mode: this page stands in for the Stripe billing portal.').waitFor();
     await stack.waitForLine(/\[stripe\] +billing portal opened for cus_/);
     await page.getByRole('link', {name: 'Return'}).click();
     await page.waitForURL(`${stack.siteUrl}/dashboard`);
