@@ -94,7 +94,8 @@ describe('the Content-Security-Policy of the built pages', () => {
   afterAll(() => sweeper?.close());
 
   /**
-   * Opens each built page in one tab, one after the other, and returns what went wrong on each:
+   * Opens each built page in a tab of its own, one after the other (a page that moves on by itself,
+   * as the signed-out dashboard does, cannot cut the next one short), and returns what went wrong on each:
    * the policy it was served with (when it is not the one `_headers` gives its path), whether it
    * hydrated, the reports of refused scripts, the console errors, and the tracking scripts it asked
    * for when that is not all three on a page of the tracked build that holds no token, none
@@ -108,12 +109,12 @@ describe('the Content-Security-Policy of the built pages', () => {
     await watchViolations(context);
     const loaded = await standIns(context);
     await recordPopupScript(context);
-    const page = await context.newPage();
-    const {errors} = watchPage(page);
     const wrong: Record<string, unknown> = {};
     try {
       for (const url of urls) {
-        const [errorsBefore, loadedBefore, violationsBefore] = [errors.length, loaded.length, violations.length];
+        const page = await context.newPage();
+        const {errors} = watchPage(page);
+        const [loadedBefore, violationsBefore] = [loaded.length, violations.length];
         const response = await page.goto(siteUrl(url, build));
         // A page whose scripts are refused never hydrates: what was refused says why.
         const didHydrate = await hydrated(page, 15_000).then(() => true, () => false);
@@ -127,13 +128,14 @@ describe('the Content-Security-Policy of the built pages', () => {
           policy: policy === expected && policy.includes("frame-ancestors 'none'") ? undefined : policy,
           hydrated: didHydrate,
           violations: violations.slice(violationsBefore),
-          errors: errors.slice(errorsBefore),
+          errors: [...errors],
           // A page that moves on by itself (the signed-out dashboard) may load tracking where it lands:
           // only a document on a page that holds a token must load none.
           thirdParty: loaded.slice(loadedBefore).filter((entry) => !isTokenPage(url) || isTokenPage(entry.page)).map((entry) => entry.script),
         };
         const thirdPartyWrong = isTokenPage(url) || build === 'TEST_SITE_URL' ? found.thirdParty.length > 0 : found.thirdParty.length !== TRACKING_PATTERNS.length;
         if (found.policy !== undefined || !didHydrate || found.violations.length > 0 || found.errors.length > 0 || thirdPartyWrong) wrong[url] = found;
+        await page.close();
         // Five broken pages say enough, and a page that never hydrates waits out its timeout.
         if (Object.keys(wrong).length === 5) break;
       }
