@@ -23,6 +23,8 @@ export default function RequireAuth({children, pending = false}: RequireAuthProp
 
   useEffect(() => {
     if (!signedOut) return;
+    // Signed out by Logout, which has already gone on to another page: follow it, not the sign-in.
+    if (window.location.pathname !== pathname) return;
     history.replace(signInFor(`${pathname}${search}${hash}`));
   }, [signedOut, history, pathname, search, hash]);
 
