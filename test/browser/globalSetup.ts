@@ -1,3 +1,4 @@
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {assertChromium} from '../../scripts/support/chromium';
 import type {RunningServer} from '../../scripts/support/listen';
@@ -18,6 +19,22 @@ export const TRACKING_IDS = {
   CRISP_WEBSITE_ID: '00000000-0000-4000-8000-000000000001',
 };
 
+const BUILDS = path.join(ROOT, '.test-build');
+/** The worker port the last builds were pointed at, kept beside them for a reuse. */
+const PORT_FILE = path.join(BUILDS, 'worker-port');
+
+/**
+ * With `TEST_REUSE_BUILD=1`, the builds already in .test-build/ and the worker port they were
+ * built for: a developer rerunning a test file after changing only tests keeps the last builds
+ * (two builds take minutes on a busy machine). Null when there is none to reuse; the default is
+ * always a fresh build, so a run never tests stale pages by accident.
+ */
+function reusableBuild(dirs: string[]): number | null {
+  if (process.env.TEST_REUSE_BUILD !== '1' || !existsSync(PORT_FILE)) return null;
+  if (!dirs.every((dir) => existsSync(path.join(dir, 'index.html')))) return null;
+  return Number(readFileSync(PORT_FILE, 'utf8'));
+}
+
 /**
  * Once per run: check Chromium and Java; build the site pointing at a port the
  * checkout tests' stand-in worker will listen on, and again with tracking
@@ -27,11 +44,15 @@ export const TRACKING_IDS = {
 export default async function globalSetup(): Promise<void> {
   assertChromium();
   assertJava();
-  const workerPort = await freePort();
-  const outDir = path.join(ROOT, '.test-build', 'site');
-  buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});
-  const trackedDir = path.join(ROOT, '.test-build', 'tracked');
-  buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
+  const outDir = path.join(BUILDS, 'site');
+  const trackedDir = path.join(BUILDS, 'tracked');
+  let workerPort = reusableBuild([outDir, trackedDir]);
+  if (workerPort === null) {
+    workerPort = await freePort();
+    buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});
+    buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
+    writeFileSync(PORT_FILE, String(workerPort));
+  }
   const site = await serveStatic(outDir, 0, {headersFile: true});
   const tracked = await serveStatic(trackedDir, 0, {headersFile: true});
   globalThis.__SITE_SERVERS__ = [site, tracked];
