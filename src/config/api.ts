@@ -156,6 +156,11 @@ export const ADMIN_PATHS = {
   resend: '/admin/purchases/:sessionId/resend',
   /** POST: the purchase may move its seat again, as if it never had. */
   resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',
+  /**
+   * POST {amount?, reason}: refunds the purchase's payment through Stripe, all that is left of it
+   * or `amount` cents of it. Stripe's `charge.refunded` webhook then revokes a full refund's access.
+   */
+  refund: '/admin/purchases/:sessionId/refund',
   /** GET: the outbox's failed and retrying jobs. */
   jobs: '/admin/jobs',
   /** POST: runs a failed or waiting job again now. */
@@ -219,6 +224,10 @@ export interface AdminPurchase {
   amount: number | null;
   currency: string | null;
   state: PurchaseState;
+  /** Cents refunded so far, as Stripe's `charge.refunded` webhooks last said (0 when none). */
+  amountRefunded: number;
+  /** The payment's page in Stripe's dashboard, in the mode of the worker's key; null before a payment. */
+  stripeUrl: string | null;
   access: {
     status: GrantStatus;
     username: string;
@@ -248,6 +257,19 @@ export interface AdminPurchaseDetail extends AdminPurchase {
    */
   invitationExpired: boolean;
   history: PurchaseEvent[];
+}
+
+/** The reasons Stripe takes for a refund (`reason` of Create a refund). */
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/**
+ * POST refund. Without `amount`, all that is left to refund; with it, that many cents (a partial
+ * refund keeps the buyer's access). The worker reads what is left from Stripe, never from here.
+ */
+export interface AdminRefundRequest {
+  amount?: number;
+  reason: RefundReason;
 }
 
 /** POST grant */
@@ -315,7 +337,7 @@ export interface AdminLead {
   createdAt: number;
 }
 
-export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'retry_job' | 'repository_fix';
+export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix';
 
 export interface AdminAuditEntry {
   id: number;

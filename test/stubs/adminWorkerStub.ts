@@ -14,6 +14,7 @@ import {
   type AdminJob,
   type AdminLead,
   type AdminPurchaseDetail,
+  type AdminRefundRequest,
   type ErrorBody,
   type Page,
   type RepositoryAudit,
@@ -90,6 +91,8 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     amount: 9900,
     currency: 'usd',
     state: 'paid',
+    amountRefunded: 0,
+    stripeUrl: 'https://dashboard.stripe.com/test/payments/pi_ada',
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
@@ -196,6 +199,17 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         if (found!.access) found!.access.usernameChanges = 0;
         log('reset_username_changes', found!.sessionId, null);
         return [200, {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.refund}`: {
+        // As the worker does: what is left is the worker's to know; the webhook then revokes a full refund.
+        const {amount, reason} = seen.body as AdminRefundRequest;
+        const left = (found!.amount ?? 0) - found!.amountRefunded;
+        if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
+        if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
+        found!.amountRefunded += amount ?? left;
+        if (found!.amountRefunded === found!.amount) found!.state = 'refunded';
+        log('refund', found!.sessionId, `${amount ?? left} (${reason})`);
+        return [200, {status: found!.state === 'refunded' ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
+      }
       case `GET ${ADMIN_PATHS.jobs}`:
         return [200, store.jobs];
       case `POST ${ADMIN_PATHS.retryJob}`: {

@@ -71,6 +71,7 @@ describe('who gets in', () => {
     revoke: {method: 'POST', body: {}},
     resend: {method: 'POST', body: {}},
     resetUsernameChanges: {method: 'POST', body: {}},
+    refund: {method: 'POST', body: {reason: 'requested_by_customer'}},
     jobs: {method: 'GET'},
     retryJob: {method: 'POST', body: {}},
     repositoryAudit: {method: 'GET'},
@@ -429,6 +430,133 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect(await grantOf(sessionId)).toMatchObject({username_changes: 0});
     const again = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: user.uid}});
     expect(again.status).toBe(200);
+  });
+});
+
+describe('refunds go through Stripe; its webhook then decides access', () => {
+  const refundPath = (sessionId: string) => purchasePath(ADMIN_PATHS.refund, sessionId);
+  const paymentOf = (sessionId: string) => stack.stripe.sessions.get(sessionId)!.payment_intent as string;
+  const detailOf = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
+  /** Stripe's `charge.refunded` for the payment as it now is, delivered as Stripe would. */
+  const stripeConfirms = async (sessionId: string) => expect((await stack.deliver(stack.stripe.refundedEvent(paymentOf(sessionId)))).status).toBe(200);
+
+  test('a partial refund: Stripe refunds that much with the reason; the buyer keeps access; the log says how much and what is left', async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    const answer = await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer'});
+    expect(answer.status).toBe(200);
+    const {status, detail} = (await answer.json()) as {status: string; detail: string};
+    expect(status).toBe('partly_refunded');
+    expect(detail).toMatch(/^\$15\.00 refunded \(requested by customer; Stripe re_\w+\); \$84\.00 left, and the buyer keeps access$/);
+    expect(stack.stripe.refundsCreated.at(-1)).toEqual({
+      payment_intent: paymentOf(sessionId),
+      amount: '1500',
+      reason: 'requested_by_customer',
+      metadata: {session_id: sessionId, refunded_by: ADMIN_EMAIL},
+    });
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 1500, refunded: false});
+
+    await stripeConfirms(sessionId);
+    const kept = await detailOf(sessionId);
+    expect(kept).toMatchObject({state: 'paid', amount: 9900, amountRefunded: 1500});
+    expect(kept.access!.status).not.toBe('revoked');
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(true);
+    const logged = (await auditEntries())[0]!;
+    expect(logged).toMatchObject({action: 'refund', outcome: 'done', sessionId, admin: ADMIN_EMAIL});
+    expect(logged.detail).toMatch(new RegExp(`^${detail.replace(/[$().]/g, '\\$&')}\\. Access unchanged: @${login} \\(`));
+  });
+
+  test('refunding what is left is a full refund: Stripe confirms, access ends, the purchase reads Refunded; nothing is left to refund after', async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate'})).status).toBe(200);
+    const full = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(full.status).toBe(200);
+    expect(await full.json()).toMatchObject({status: 'refunded', detail: expect.stringMatching(/^\$90\.00 refunded in full \(duplicate; /)});
+    expect(stack.stripe.refundsCreated.at(-1)).toMatchObject({amount: '9000'});
+    // Until Stripe's webhook says so, nothing changed here: the webhook is the one path to revoking.
+    const before = await detailOf(sessionId);
+    expect(before.state).toBe('paid');
+    expect(before.access!.status).not.toBe('revoked');
+
+    await stripeConfirms(sessionId);
+    expect(await detailOf(sessionId)).toMatchObject({state: 'refunded', amountRefunded: 9900, access: {status: 'revoked'}});
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
+
+    const again = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({error: 'This payment has already been refunded in full.', code: 'CONFLICT'});
+    expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', detail: expect.stringMatching(/^Failed: This payment has already been refunded in full\./)});
+  });
+
+  test.each([
+    [{amount: 0, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: -100, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 10.5, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: '1000', reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 1000}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'changed_mind'}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'duplicate', currency: 'eur'}, 'The body takes only amount and reason'],
+  ])('a refund the caller got wrong (%j) is a 400 that says why, and Stripe is never asked', async (body, message) => {
+    const {sessionId} = await buyer();
+    const asked = stack.stripe.refundsCreated.length;
+    const refused = await post(refundPath(sessionId), body);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({error: message});
+    expect(stack.stripe.refundsCreated).toHaveLength(asked);
+  });
+
+  test('more than is left is refused with how much is left, in words; Stripe is not asked and the log has the refusal', async () => {
+    const {sessionId} = await buyer();
+    expect((await post(refundPath(sessionId), {amount: 4900, reason: 'requested_by_customer'})).status).toBe(200);
+    const asked = stack.stripe.refundsCreated.length;
+    const refused = await post(refundPath(sessionId), {amount: 5001, reason: 'requested_by_customer'});
+    expect(refused.status).toBe(400);
+    const message = 'At most $50.00 is left to refund on this payment ($49.00 of $99.00 refunded already).';
+    expect(await refused.json()).toEqual({error: message});
+    expect(stack.stripe.refundsCreated).toHaveLength(asked);
+    expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', sessionId, detail: `Failed: ${message} Access unchanged: none.`});
+  });
+
+  test("Stripe's refusals in the seller's words: another refund first (409), a disputed payment (409), a key Stripe refuses (502); each logged", async () => {
+    const {sessionId} = await buyer();
+    stack.stripe.failNext('POST /v1/refunds', 400, {
+      type: 'invalid_request_error',
+      code: 'amount_too_large',
+      message: 'Refund amount ($99.00) is greater than unrefunded amount on charge ($10.00)',
+    });
+    const raced = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(raced.status).toBe(409);
+    expect((await raced.json()).error).toMatch(/^Another refund of this payment got there first/);
+
+    stack.stripe.failNext('POST /v1/refunds', 400, {type: 'invalid_request_error', code: 'charge_disputed', message: 'Charge ch_x has been charged back.'});
+    const disputed = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(disputed.status).toBe(409);
+    expect((await disputed.json()).error).toBe('The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.');
+
+    stack.stripe.failNext('POST /v1/refunds', 401, {type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****'});
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(refused.status).toBe(502);
+    expect(await refused.json()).toMatchObject({code: 'PAYMENT_PROVIDER'});
+
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(0);
+    expect((await auditEntries()).slice(0, 3).map((entry) => entry.outcome)).toEqual(['failed', 'failed', 'failed']);
+  });
+
+  test('a payment that has not gone through (an async payment still clearing) has nothing to refund: 409', async () => {
+    const user = await stack.signUp();
+    const sessionId = await stack.paidCheckout({email: user.email, user, paid: false});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({error: 'This payment has not gone through, so there is nothing to refund yet.', code: 'CONFLICT'});
+    expect((await post(refundPath('cs_test_nobody'), {reason: 'duplicate'})).status).toBe(404);
+  });
+
+  test("each purchase links to its payment in Stripe's test-mode dashboard (the worker's key is a test key)", async () => {
+    const {sessionId, user} = await buyer();
+    const url = `https://dashboard.stripe.com/test/payments/${paymentOf(sessionId)}`;
+    expect((await detailOf(sessionId)).stripeUrl).toBe(url);
+    const listed = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${encodeURIComponent(user.email)}`);
+    expect(listed.items.map((item) => item.stripeUrl)).toEqual([url]);
   });
 });
 

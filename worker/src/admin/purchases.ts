@@ -9,6 +9,7 @@ import type {
 } from '../../../src/config/api';
 import type {Grant} from '../access/grants';
 import {maskSessionIds} from '../log';
+import {stripePaymentUrl} from './refunds';
 
 /**
  * Purchases as the seller's console shows them: a page at a time, newest first, searched by
@@ -24,6 +25,7 @@ interface Row {
   email: string | null;
   plan: string | null;
   amount_total: number | null;
+  amount_refunded: number;
   currency: string | null;
   status: 'open' | 'paid' | 'failed' | 'revoked';
   revoke_reason: string | null;
@@ -35,7 +37,7 @@ interface Row {
   username_changes: number | null;
 }
 
-const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.currency, p.status, p.revoke_reason,
+const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id,
     g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
@@ -59,7 +61,12 @@ function filterFor(query: string): {where: string; params: unknown[]} {
   };
 }
 
-export async function listPurchases(db: D1Database, query: string, page: number): Promise<Page<AdminPurchase>> {
+/** The Stripe key's mode decides which of Stripe's dashboards a purchase links to. */
+export interface PaymentLinks {
+  stripeKey: string | undefined;
+}
+
+export async function listPurchases(db: D1Database, links: PaymentLinks, query: string, page: number): Promise<Page<AdminPurchase>> {
   const {where, params} = filterFor(query);
   const offset = (page - 1) * PAGE_SIZE;
   const [rows, count] = await db.batch<Row | {total: number}>([
@@ -69,7 +76,7 @@ export async function listPurchases(db: D1Database, query: string, page: number)
     db.prepare(`SELECT COUNT(*) AS total FROM purchases p ${where}`).bind(...params),
   ]);
   return {
-    items: (rows!.results as Row[]).map(toPurchase),
+    items: (rows!.results as Row[]).map((row) => toPurchase(row, links)),
     page,
     pageSize: PAGE_SIZE,
     total: (count!.results[0] as {total: number}).total,
@@ -82,7 +89,7 @@ export interface StoredPurchaseDetail {
   grant: Grant | null;
 }
 
-export async function purchaseDetail(db: D1Database, sessionId: string): Promise<StoredPurchaseDetail | null> {
+export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessionId: string): Promise<StoredPurchaseDetail | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
   const [events, jobs, actions, grant] = await db.batch<Record<string, unknown>>([
@@ -117,7 +124,7 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
   ].sort((a, b) => a.at - b.at);
   return {
     detail: {
-      ...toPurchase(row),
+      ...toPurchase(row, links),
       paymentIntentId: row.payment_intent_id,
       customerId: row.customer_id,
       userId: row.user_id,
@@ -127,16 +134,21 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
   };
 }
 
-function toPurchase(row: Row): AdminPurchase {
+function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
+  const amount = row.amount_total ?? fallbackAmount(row.plan);
+  const state = stateOf(row);
   return {
     sessionId: row.session_id,
     createdAt: row.created_at,
     email: row.email,
     plan: row.plan,
-    amount: row.amount_total ?? fallbackAmount(row.plan),
+    amount,
     // The config's prices are in US dollars.
     currency: row.currency ?? 'usd',
-    state: stateOf(row),
+    state,
+    // A full refund may have reached D1 only as a revocation (it came before the purchase did).
+    amountRefunded: state === 'refunded' ? Math.max(row.amount_refunded, amount ?? 0) : row.amount_refunded,
+    stripeUrl: stripePaymentUrl(links.stripeKey, row.payment_intent_id),
     access:
       row.grant_status && row.github_username
         ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}

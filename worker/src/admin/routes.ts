@@ -11,9 +11,11 @@ import {
   type AdminLead,
   type AdminPurchase,
   type Page,
+  REFUND_REASONS,
   type RepositoryAudit,
   type SalesSummary,
 } from '../../../src/config/api';
+import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
 import {reportGitHub} from '../access/reportGitHub';
@@ -22,11 +24,14 @@ import {currentUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {parse, readJson} from '../http';
 import {accessContext, runJob} from '../outbox';
+import {stripeFor} from '../payments/stripe';
 import {checkoutSessionId, githubUsername} from '../schemas';
+import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail} from './purchases';
+import {refundPayment} from './refunds';
 import {auditRepository, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 
@@ -41,6 +46,14 @@ const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PA
 const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const grantBody = z.object({username: githubUsername});
+const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
+const refundBody = z.strictObject(
+  {
+    amount: z.number({message: AMOUNT_RULE}).int(AMOUNT_RULE).positive(AMOUNT_RULE).max(99_999_999, AMOUNT_RULE).optional(),
+    reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
+  },
+  {message: 'The body takes only amount and reason'},
+);
 const fixBody = z.object({
   kind: z.enum(['unpaid_on_repository', 'paid_missing', 'revoked_present'], {message: 'kind is not a kind of difference'}),
   githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
@@ -54,11 +67,11 @@ export const adminRoutes = new Hono<AppEnv>()
   .get(ADMIN_PATHS.purchases, async (c) => {
     const query = parse(searchQuery, c.req.query('q'));
     const page = pageOf(c);
-    return c.json((await listPurchases(c.env.DB, query, page)) satisfies Page<AdminPurchase>);
+    return c.json((await listPurchases(c.env.DB, linksOf(c), query, page)) satisfies Page<AdminPurchase>);
   })
 
   .get(ADMIN_PATHS.purchase, async (c) => {
-    const stored = await purchaseDetail(c.env.DB, sessionParam(c.req.param('sessionId')));
+    const stored = await purchaseDetail(c.env.DB, linksOf(c), sessionParam(c.req.param('sessionId')));
     if (!stored) throw notFound();
     const {detail, grant} = stored;
     // A pending invitation may have been accepted or have expired since D1 last heard: the seller
@@ -128,6 +141,31 @@ export const adminRoutes = new Hono<AppEnv>()
     });
   })
 
+  .post(ADMIN_PATHS.refund, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const request = await readJson(c, refundBody);
+    return audited(c, 'refund', sessionId, async () => {
+      const purchase = await c.env.DB.prepare('SELECT payment_intent_id FROM purchases WHERE session_id = ?1')
+        .bind(sessionId)
+        .first<{payment_intent_id: string | null}>();
+      if (!purchase) throw notFound();
+      if (!purchase.payment_intent_id) throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
+      const refund = await refundPayment(
+        stripeFor(settingsOf(c.env)),
+        {paymentIntentId: purchase.payment_intent_id, sessionId, admin: admin(c)},
+        request,
+      );
+      const amount = formatMoney(refund.refunded, refund.currency);
+      const reason = request.reason.replaceAll('_', ' ');
+      return refund.left === 0
+        ? {status: 'refunded', detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId}); access ends when Stripe confirms`}
+        : {
+            status: 'partly_refunded',
+            detail: `${amount} refunded (${reason}; Stripe ${refund.refundId}); ${formatMoney(refund.left, refund.currency)} left, and the buyer keeps access`,
+          };
+    });
+  })
+
   .get(ADMIN_PATHS.jobs, async (c) => c.json((await failingJobs(c.env.DB)) satisfies AdminJob[]))
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
@@ -176,6 +214,10 @@ export const adminRoutes = new Hono<AppEnv>()
 /** The admin acting (requireAdmin has checked the e-mail). */
 function admin(c: Context<AppEnv>): string {
   return currentUser(c).email!;
+}
+
+function linksOf(c: Context<AppEnv>) {
+  return {stripeKey: settingsOf(c.env).STRIPE_SECRET_KEY};
 }
 
 function pageOf(c: Context<AppEnv>): number {

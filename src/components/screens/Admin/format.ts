@@ -1,26 +1,10 @@
 import type {AdminActionResult} from '../../../config/api';
 /** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
 import type {AdminAction, GrantStatus, PurchaseState} from '../../../config/api';
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function moneyFormat(currency: string): Intl.NumberFormat {
-  const code = currency.toUpperCase();
-  let format = moneyFormats.get(code);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {style: 'currency', currency: code});
-    moneyFormats.set(code, format);
-  }
-  return format;
-}
+import {formatMoney} from '../../../config/money';
 
 /** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */
-export function money(amount: number | null, currency: string | null): string {
-  if (amount === null) return '—';
-  if (!currency) return String(amount);
-  const format = moneyFormat(currency);
-  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
+export const money = formatMoney;
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC'});
 const dateOnly = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeZone: 'UTC'});
@@ -57,6 +41,7 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   revoke: 'Revoked access',
   resend: 'Resent the invitation',
   reset_username_changes: 'Reset the username changes',
+  refund: 'Refunded',
   retry_job: 'Retried a job',
   repository_fix: 'Fixed a repository difference',
 };
