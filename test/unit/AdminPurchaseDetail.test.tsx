@@ -1,5 +1,5 @@
 import React from 'react';
-import {screen, within} from '@testing-library/react';
+import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
 import {renderWithSite} from '../support/render';
@@ -27,7 +27,8 @@ describe('a purchase’s page', () => {
     await open();
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByText('cs_test_ada')).toBeInTheDocument();
-    expect(screen.getByText('pi_ada')).toBeInTheDocument();
+    // The payment is a link to its page in Stripe's dashboard, in the worker's mode.
+    expect(screen.getByRole('link', {name: /Open in Stripe/})).toHaveAttribute('href', 'https://dashboard.stripe.com/test/payments/pi_ada');
     expect(screen.getByText(/moved to another account once/)).toBeInTheDocument();
     const history = screen.getByRole('list', {name: 'History, newest first'});
     expect(within(history).getAllByRole('listitem').map((item) => item.querySelector('strong')!.textContent)).toEqual([
@@ -54,6 +55,47 @@ describe('a purchase’s page', () => {
     // The purchase is read again: the access is revoked, and Revoke is gone.
     expect(await screen.findByText('Revoked')).toBeInTheDocument();
     expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
+  });
+
+  it('refunds part of the payment with its reason, once confirmed; the buyer keeps access and the page says what is left', async () => {
+    await open();
+    expect(screen.getByText(/\$99\.00 can still be refunded/)).toBeInTheDocument();
+    const amount = screen.getByLabelText('Amount (USD)');
+    expect(amount).toHaveValue('99.00');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '15.5');
+    await userEvent.selectOptions(screen.getByLabelText('Reason'), 'A duplicate payment');
+    expect(screen.getByText('A partial refund.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', {name: 'Refund'}));
+    expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent('$15.50 goes back to the buyer through Stripe; they keep their access.');
+    expect(worker().actions()).toEqual([]);
+    await userEvent.click(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText(/^Refunded \$15\.50\./)).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/refund', {amount: 1550, reason: 'duplicate'}]]);
+    expect(await screen.findByText(/\$15\.50 refunded so far; \$83\.50 can still be refunded/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Amount (USD)')).toHaveValue('83.50'));
+  });
+
+  it('a full refund asks for all that is left, says access ends, and the page then reads refunded in full', async () => {
+    await open();
+    expect(screen.getByText('A full refund.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', {name: 'Refund'}));
+    expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent('$99.00 goes back to the buyer through Stripe, and their access to the repository ends.');
+    await userEvent.click(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Refunded in full.')).toBeInTheDocument();
+    expect(worker().actions().map((seen) => seen.body)).toEqual([{reason: 'requested_by_customer'}]);
+  });
+
+  it('will not send an amount that is not one, or more than is left; says what it takes', async () => {
+    await open();
+    const amount = screen.getByLabelText('Amount (USD)');
+    for (const typed of ['100', '0', '12.345', 'ten']) {
+      await userEvent.clear(amount);
+      await userEvent.type(amount, typed);
+      expect(amount).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByText('Enter an amount from $0.01 to $99.00.')).toBeInTheDocument();
+      expect(screen.getByRole('button', {name: 'Refund'})).toBeDisabled();
+    }
   });
 
   it('closes the question on Escape without sending anything', async () => {

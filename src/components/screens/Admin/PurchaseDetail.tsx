@@ -8,6 +8,7 @@ import {adminHref} from './adminUrl';
 import {AccessBadge, StateBadge} from './Badges';
 import Confirm from './Confirm';
 import Field from './Field';
+import Refund from './Refund';
 import {money, times, when} from './format';
 import {ActionResult, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
@@ -131,7 +132,10 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dt>Plan</dt>
               <dd>{purchase.plan ?? '—'}</dd>
               <dt>Amount</dt>
-              <dd>{money(purchase.amount, purchase.currency)}</dd>
+              <dd>
+                {money(purchase.amount, purchase.currency)}
+                {purchase.amountRefunded > 0 && <> · {money(purchase.amountRefunded, purchase.currency)} refunded</>}
+              </dd>
               <dt>State</dt>
               <dd>
                 <StateBadge state={purchase.state} />
@@ -144,13 +148,22 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dt>Session</dt>
               <dd className={styles.code}>{purchase.sessionId}</dd>
               <dt>Payment</dt>
-              <dd className={styles.code}>{purchase.paymentIntentId ?? '—'}</dd>
+              <dd>
+                {purchase.stripeUrl ? (
+                  <a href={purchase.stripeUrl} target="_blank" rel="noreferrer">
+                    Open in Stripe<span className="sr-only"> (opens a new tab)</span>
+                  </a>
+                ) : (
+                  '—'
+                )}
+              </dd>
               <dt>Customer</dt>
               <dd className={styles.code}>{purchase.customerId ?? '—'}</dd>
               <dt>Account</dt>
               <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
             </dl>
             <AccessActions purchase={purchase} reload={loaded.reload} />
+            <Refund purchase={purchase} reload={loaded.reload} />
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />
