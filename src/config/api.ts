@@ -142,7 +142,7 @@ export interface LeadResult {
 
 /** The console's endpoints; `:sessionId` and `:jobId` are filled in by `adminPath`. */
 export const ADMIN_PATHS = {
-  /** GET: revenue by day and plan for the last 30 days, refunds, disputes, totals. */
+  /** GET ?period=: revenue by day (or month) and plan over the period, refunds, disputes, totals. */
   sales: '/admin/sales',
   /** GET ?q=&page=: purchases, newest first, searchable by e-mail, GitHub username or session id. */
   purchases: '/admin/purchases',
@@ -200,15 +200,30 @@ export interface SalesDay {
   purchases: number;
 }
 
+/**
+ * The periods the console's figures cover, ending today (UTC): the last 7 or 30 days, by day; the
+ * last 12 months, or all time, by month. 30 days when `?period=` is absent.
+ */
+export const SALES_PERIODS = ['7d', '30d', '12m', 'all'] as const;
+export type SalesPeriod = (typeof SALES_PERIODS)[number];
+export const DEFAULT_SALES_PERIOD: SalesPeriod = '30d';
+
 export interface SalesSummary {
   currency: string;
-  /** The last 30 days, oldest first, every day present (zero when nothing sold). */
+  period: SalesPeriod;
+  /** The period's first moment (Unix ms, UTC midnight); null for all time. */
+  since: number | null;
+  /** What one entry of `days` covers: a day (7d, 30d) or a calendar month (12m, all; `day` is its first). */
+  interval: 'day' | 'month';
+  /** The period's days or months, oldest first, every one present (zero when nothing sold). */
   days: SalesDay[];
-  /** Paid, and still paid: money kept. */
+  /** Bought in the period, and still paid: money kept. */
   revenue: number;
-  /** Buyers with a paid purchase. */
+  /** Buyers with a paid purchase made in the period. */
   buyers: number;
+  /** Purchases made in the period and refunded in full since. */
   refunds: {count: number; amount: number};
+  /** Open: every dispute still open, whenever it began. Won and lost: those that closed in the period. */
   disputes: {open: number; won: number; lost: number};
 }
 

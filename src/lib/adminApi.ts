@@ -17,6 +17,7 @@ import {
   type Page,
   type RepositoryAudit,
   type RepositoryFixRequest,
+  type SalesPeriod,
   type SalesSummary,
 } from '../config/api';
 import {ApiError, createRequest, type ApiClientOptions} from './api';
@@ -46,7 +47,7 @@ export function createAdminApi(options: ApiClientOptions) {
   const onPurchase = (path: string, sessionId: string) => adminPath(path, {sessionId});
 
   return {
-    sales: () => get<SalesSummary>(ADMIN_PATHS.sales),
+    sales: (period?: SalesPeriod) => get<SalesSummary>(withQuery(ADMIN_PATHS.sales, {period})),
     purchases: ({q, page}: PurchaseQuery = {}) => get<Page<AdminPurchase>>(withQuery(ADMIN_PATHS.purchases, {q: q?.trim(), page})),
     purchase: (sessionId: string) => get<AdminPurchaseDetail>(onPurchase(ADMIN_PATHS.purchase, sessionId)),
     grant: (sessionId: string, username: string) =>

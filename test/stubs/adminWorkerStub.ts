@@ -19,7 +19,9 @@ import {
   type Page,
   type RepositoryAudit,
   type RepositoryFixRequest,
+  type SalesPeriod,
   type SalesSummary,
+  SALES_PERIODS,
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 
@@ -73,6 +75,9 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
   });
   return {
     currency: 'usd',
+    period: '30d',
+    since: Date.parse(`${days[0]!.day}T00:00:00Z`),
+    interval: 'day',
     days,
     revenue: 123_400,
     buyers: 14,
@@ -164,8 +169,12 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
     if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
     switch (`${seen.method} ${seen.route}`) {
-      case `GET ${ADMIN_PATHS.sales}`:
-        return [200, store.sales];
+      case `GET ${ADMIN_PATHS.sales}`: {
+        // The period the console asked for comes back, as the worker's does; the figures are the store's.
+        const period = seen.query.get('period') ?? store.sales.period;
+        if (!(SALES_PERIODS as readonly string[]).includes(period)) return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
+        return [200, {...store.sales, period: period as SalesPeriod}];
+      }
       case `GET ${ADMIN_PATHS.purchases}`: {
         const q = (seen.query.get('q') ?? '').toLowerCase();
         const matching = store.purchases.filter(

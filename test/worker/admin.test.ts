@@ -14,6 +14,7 @@ import {
   type Page,
   type RepositoryAudit,
   type SalesSummary,
+  SALES_PERIODS,
 } from '../../src/config/api';
 import {type Failure, FIXTURE_REPO, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
@@ -153,6 +154,62 @@ describe('what the console shows', () => {
     expect(await stateOf(refunded)).toEqual(['refunded']);
     expect(await stateOf(disputed)).toEqual(['disputed']);
     expect(await stateOf(lost)).toEqual(['disputed']);
+  });
+
+  test('sales over a period: 7 and 30 days by day, 12 months and all time by month; the cards count only the period', async () => {
+    const DAY = 86_400_000;
+    const now = Date.now();
+    const plan = `Period ${now.toString(36)}`;
+    const summaries = async () =>
+      Object.fromEntries(await Promise.all(SALES_PERIODS.map(async (period) => [period, await get<SalesSummary>(`${ADMIN_PATHS.sales}?period=${period}`)] as const)));
+    const before = await summaries();
+    // Paid purchases 3, 20, 100 and 500 days ago, of a plan of their own.
+    for (const [index, [ago, amount]] of [[3, 1000], [20, 2000], [100, 4000], [500, 8000]].entries()) {
+      await stack.worker.db.run(
+        `INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
+         VALUES (?1, ?2, ?3, 'paid', ?4, ?4, ?5, 'usd')`,
+        `cs_test_period${now.toString(36)}${index}`,
+        `period-${index}-${now}@example.com`,
+        plan,
+        now - ago! * DAY,
+        amount,
+      );
+    }
+    const after = await summaries();
+    const ofPlan = (summary: SalesSummary) => summary.days.reduce((sum, entry) => sum + (entry.byPlan[plan] ?? 0), 0);
+    expect(Object.fromEntries(SALES_PERIODS.map((period) => [period, after[period]!.revenue - before[period]!.revenue]))).toEqual({
+      '7d': 1000,
+      '30d': 3000,
+      '12m': 7000,
+      all: 15000,
+    });
+    expect(Object.fromEntries(SALES_PERIODS.map((period) => [period, ofPlan(after[period]!)]))).toEqual({'7d': 1000, '30d': 3000, '12m': 7000, all: 15000});
+    expect(after['7d']!.buyers - before['7d']!.buyers).toBe(1);
+    expect(after.all!.buyers - before.all!.buyers).toBe(4);
+
+    const today = new Date(now).toISOString().slice(0, 10);
+    const month = (back: number) => {
+      const date = new Date(now);
+      return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1)).toISOString().slice(0, 10);
+    };
+    expect(after['7d']).toMatchObject({period: '7d', interval: 'day', since: Date.parse(`${after['7d']!.days[0]!.day}T00:00:00Z`)});
+    expect(after['7d']!.days.map((entry) => entry.day).at(-1)).toBe(today);
+    expect(after['7d']!.days).toHaveLength(7);
+    expect(after['30d']!.days).toHaveLength(30);
+    expect(after['12m']).toMatchObject({interval: 'month', since: Date.parse(`${month(11)}T00:00:00Z`)});
+    expect(after['12m']!.days.map((entry) => entry.day)).toEqual(Array.from({length: 12}, (_, index) => month(11 - index)));
+    // All time starts with the month of the first sale.
+    const first = new Date(now - 500 * DAY);
+    expect(after.all).toMatchObject({period: 'all', interval: 'month', since: null});
+    expect(after.all!.days[0]!.day).toBe(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), 1)).toISOString().slice(0, 10));
+    expect(after.all!.days.at(-1)!.day).toBe(month(0));
+
+    // Absent is 30 days; anything else is the caller's mistake, said so.
+    expect((await get<SalesSummary>(ADMIN_PATHS.sales)).period).toBe('30d');
+    for (const period of ['90d', '', 'ALL']) {
+      const refused = await stack.call(`${ADMIN_PATHS.sales}?period=${period}`, {token: admin.idToken});
+      expect({period, status: refused.status, body: await refused.json()}).toEqual({period, status: 400, body: {error: 'period must be one of 7d, 30d, 12m, all'}});
+    }
   });
 
   test('purchases: newest first, a page at a time, searched by e-mail, GitHub username or session id', async () => {

@@ -12,6 +12,8 @@ import {
   type AdminPurchase,
   type Page,
   REFUND_REASONS,
+  DEFAULT_SALES_PERIOD,
+  SALES_PERIODS,
   type RepositoryAudit,
   type SalesSummary,
 } from '../../../src/config/api';
@@ -44,6 +46,7 @@ const PAGE_RULE = 'page must be a whole number from 1 to 100000';
 // so (a silent first page would look like the list had ended).
 const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PAGE_RULE).max(100_000, PAGE_RULE).default(1);
 const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
+const periodQuery = z.enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`}).default(DEFAULT_SALES_PERIOD);
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const grantBody = z.object({username: githubUsername});
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
@@ -62,7 +65,7 @@ const fixBody = z.object({
 export const adminRoutes = new Hono<AppEnv>()
   .use(`${API_PATHS.admin}/*`, requireAdmin)
 
-  .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB)) satisfies SalesSummary))
+  .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB, parse(periodQuery, c.req.query('period')))) satisfies SalesSummary))
 
   .get(ADMIN_PATHS.purchases, async (c) => {
     const query = parse(searchQuery, c.req.query('q'));

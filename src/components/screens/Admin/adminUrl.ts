@@ -5,6 +5,7 @@
  */
 import {useLocation} from '@docusaurus/router';
 import {ROUTES} from '../../../config';
+import {DEFAULT_SALES_PERIOD, SALES_PERIODS, type SalesPeriod} from '../../../config/api';
 
 export const VIEWS = {
   sales: 'Sales',
@@ -22,6 +23,12 @@ export interface AdminQuery {
   purchase?: string;
   q?: string;
   page?: number;
+  /** The Sales panel's period; absent is the worker's default (30 days). */
+  period?: SalesPeriod;
+}
+
+function isPeriod(value: string | null): value is SalesPeriod {
+  return (SALES_PERIODS as readonly (string | null)[]).includes(value);
 }
 
 // Own keys only: `in` would take `?view=constructor` (inherited from Object) for a panel.
@@ -40,15 +47,17 @@ export function readAdminQuery(search: string): AdminQuery {
     purchase: params.get('purchase') || undefined,
     q,
     page: Number.isInteger(page) && page > 1 ? page : undefined,
+    period: isPeriod(params.get('period')) ? (params.get('period') as SalesPeriod) : undefined,
   };
 }
 
-export function adminHref({view, purchase, q, page}: Partial<AdminQuery>): string {
+export function adminHref({view, purchase, q, page, period}: Partial<AdminQuery>): string {
   const params = new URLSearchParams();
   if (purchase) params.set('purchase', purchase);
   else if (view && view !== 'sales') params.set('view', view);
   if (q) params.set('q', q);
   if (page && page > 1) params.set('page', String(page));
+  if (period && period !== DEFAULT_SALES_PERIOD) params.set('period', period);
   const query = params.toString();
   return query ? `${ROUTES.admin}?${query}` : ROUTES.admin;
 }

@@ -1,6 +1,6 @@
 import type {AdminActionResult} from '../../../config/api';
 /** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
-import type {AdminAction, GrantStatus, PurchaseState} from '../../../config/api';
+import type {AdminAction, GrantStatus, PurchaseState, SalesPeriod} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 
 /** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */
@@ -8,6 +8,7 @@ export const money = formatMoney;
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC'});
 const dateOnly = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeZone: 'UTC'});
+const monthOnly = new Intl.DateTimeFormat('en-GB', {month: 'short', year: 'numeric', timeZone: 'UTC'});
 
 /** A moment, in UTC like the sales days: `3 Jun 2026, 14:05 UTC`. */
 export function when(at: number): string {
@@ -45,6 +46,19 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   retry_job: 'Retried a job',
   repository_fix: 'Fixed a repository difference',
 };
+
+/** The Sales panel's periods, as its picker and its cards name them. */
+export const PERIODS: Record<SalesPeriod, string> = {
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '12m': 'Last 12 months',
+  all: 'All time',
+};
+
+/** A month, from its first day: `Jun 2026`. */
+export function month(first: string): string {
+  return monthOnly.format(Date.parse(`${first}T00:00:00Z`));
+}
 
 /** "never", "once", "twice", "3 times". */
 export function times(count: number): string {
