@@ -144,8 +144,13 @@ export interface LeadResult {
 export const ADMIN_PATHS = {
   /** GET ?period=: revenue by day (or month) and plan over the period, refunds, disputes, totals. */
   sales: '/admin/sales',
-  /** GET ?q=&page=: purchases, newest first, searchable by e-mail, GitHub username or session id. */
+  /**
+   * GET ?q=&state=&plan=&sort=&page=: purchases, searchable by e-mail, GitHub username or session
+   * id, filtered by state and plan, sorted by `sort` (newest first when absent).
+   */
   purchases: '/admin/purchases',
+  /** GET, the same filters as `purchases`: every matching purchase as CSV, in that order. */
+  purchasesCsv: '/admin/purchases.csv',
   /** GET: one purchase and its history. */
   purchase: '/admin/purchases/:sessionId',
   /** POST {username}: invites that account for the purchase. */
@@ -228,7 +233,21 @@ export interface SalesSummary {
 }
 
 /** What the console calls a purchase's state. */
-export type PurchaseState = 'paid' | 'refunded' | 'disputed' | 'open' | 'failed';
+export const PURCHASE_STATES = ['paid', 'refunded', 'disputed', 'open', 'failed'] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
+
+/** How the purchases list may be sorted: by date or by amount, either way. */
+export const PURCHASE_SORTS = ['newest', 'oldest', 'amount_high', 'amount_low'] as const;
+export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
+
+/** The purchases list's query (`GET purchases` and `purchasesCsv`); every field may be left out. */
+export interface PurchaseFilter {
+  q?: string;
+  state?: PurchaseState;
+  /** A plan's name in the config. */
+  plan?: string;
+  sort?: PurchaseSort;
+}
 
 export interface AdminPurchase {
   sessionId: string;

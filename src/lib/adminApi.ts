@@ -17,6 +17,7 @@ import {
   type Page,
   type RepositoryAudit,
   type RepositoryFixRequest,
+  type PurchaseFilter,
   type SalesPeriod,
   type SalesSummary,
 } from '../config/api';
@@ -25,8 +26,7 @@ import {ApiError, createRequest, type ApiClientOptions} from './api';
 /** What the worker answered to an action. */
 export type ActionAnswer = AdminActionResult;
 
-export interface PurchaseQuery {
-  q?: string;
+export interface PurchaseQuery extends PurchaseFilter {
   page?: number;
 }
 
@@ -48,7 +48,11 @@ export function createAdminApi(options: ApiClientOptions) {
 
   return {
     sales: (period?: SalesPeriod) => get<SalesSummary>(withQuery(ADMIN_PATHS.sales, {period})),
-    purchases: ({q, page}: PurchaseQuery = {}) => get<Page<AdminPurchase>>(withQuery(ADMIN_PATHS.purchases, {q: q?.trim(), page})),
+    purchases: ({q, page, ...filter}: PurchaseQuery = {}) =>
+      get<Page<AdminPurchase>>(withQuery(ADMIN_PATHS.purchases, {q: q?.trim(), ...filter, page})),
+    /** Every purchase the filter matches, as CSV (a Blob, as for leads). */
+    purchasesCsv: async ({q, ...filter}: PurchaseFilter = {}) =>
+      (await response('GET', withQuery(ADMIN_PATHS.purchasesCsv, {q: q?.trim(), ...filter}))).blob(),
     purchase: (sessionId: string) => get<AdminPurchaseDetail>(onPurchase(ADMIN_PATHS.purchase, sessionId)),
     grant: (sessionId: string, username: string) =>
       act(onPurchase(ADMIN_PATHS.grant, sessionId), {username} satisfies AdminGrantRequest),

@@ -164,6 +164,23 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, outcome: 'done', sessionId, detail});
   }
 
+  /** The purchases a query means, as the worker reads it: search, state, plan, then the order. */
+  function matchingPurchases(query: URLSearchParams): AdminPurchaseDetail[] {
+    const q = (query.get('q') ?? '').toLowerCase();
+    const [state, plan, sort] = [query.get('state'), query.get('plan'), query.get('sort') ?? 'newest'];
+    const order: Record<string, (a: AdminPurchaseDetail, b: AdminPurchaseDetail) => number> = {
+      newest: (a, b) => b.createdAt - a.createdAt,
+      oldest: (a, b) => a.createdAt - b.createdAt,
+      amount_high: (a, b) => (b.amount ?? 0) - (a.amount ?? 0),
+      amount_low: (a, b) => (a.amount ?? 0) - (b.amount ?? 0),
+    };
+    return store.purchases
+      .filter((entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)))
+      .filter((entry) => !state || entry.state === state)
+      .filter((entry) => !plan || entry.plan === plan)
+      .sort(order[sort]);
+  }
+
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
   function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number}): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
@@ -175,13 +192,10 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         if (!(SALES_PERIODS as readonly string[]).includes(period)) return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
         return [200, {...store.sales, period: period as SalesPeriod}];
       }
-      case `GET ${ADMIN_PATHS.purchases}`: {
-        const q = (seen.query.get('q') ?? '').toLowerCase();
-        const matching = store.purchases.filter(
-          (entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)),
-        );
-        return [200, pageOf(matching.map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, ...row}) => row), seen.query, store.pageSize)];
-      }
+      case `GET ${ADMIN_PATHS.purchases}`:
+        return [200, pageOf(matchingPurchases(seen.query).map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, ...row}) => row), seen.query, store.pageSize)];
+      case `GET ${ADMIN_PATHS.purchasesCsv}`:
+        return [200, ['email,state', ...matchingPurchases(seen.query).map((entry) => `${entry.email},${entry.state}`)].join('\n') + '\n'];
       case `GET ${ADMIN_PATHS.purchase}`:
         return [200, found];
       case `POST ${ADMIN_PATHS.grant}`: {

@@ -67,6 +67,7 @@ describe('who gets in', () => {
   const requests = {
     sales: {method: 'GET'},
     purchases: {method: 'GET'},
+    purchasesCsv: {method: 'GET'},
     purchase: {method: 'GET'},
     grant: {method: 'POST', body: {username: 'octocat'}},
     revoke: {method: 'POST', body: {}},
@@ -233,6 +234,68 @@ describe('what the console shows', () => {
     expect(bySession).toMatchObject({total: 1, items: [{sessionId}]});
     const nothing = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=nobody-at-all@example.com`);
     expect(nothing).toEqual({items: [], page: 1, pageSize: 25, total: 0});
+  });
+
+  test('purchases: filtered by state and plan, sorted by date or amount, and exported as CSV with the same filters', async () => {
+    const tag = `filter-${Date.now().toString(36)}`;
+    const [starter, advanced] = appConfig.stripe.plans.map((plan) => plan.name) as [string, string];
+    const rows: [string, string, string, string | null, number, number][] = [
+      // [id, plan, status, revoke_reason, amount, minutes ago]
+      ['a', starter, 'paid', null, 6900, 5],
+      ['b', advanced, 'paid', null, 9900, 4],
+      ['c', advanced, 'revoked', 'refunded', 9900, 3],
+      ['d', advanced, 'revoked', 'disputed', 9900, 2],
+      ['e', starter, 'open', null, 6900, 1],
+    ];
+    for (const [id, plan, status, reason, amount, ago] of rows) {
+      await stack.worker.db.run(
+        `INSERT INTO purchases (session_id, email, plan, status, revoke_reason, created_at, updated_at, amount_total, currency)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, 'usd')`,
+        `cs_test_${tag.replace('-', '')}${id}`,
+        `${tag}-${id}@example.com`,
+        plan,
+        status,
+        reason,
+        Date.now() - ago * 60_000,
+        amount,
+      );
+    }
+    const list = async (query: string) =>
+      (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}&${query}`)).items.map((item) => item.email!.slice(tag.length + 1, tag.length + 2));
+    expect(await list('')).toEqual(['e', 'd', 'c', 'b', 'a']);
+    expect(await list('state=paid')).toEqual(['b', 'a']);
+    expect(await list('state=refunded')).toEqual(['c']);
+    expect(await list('state=disputed')).toEqual(['d']);
+    expect(await list('state=open')).toEqual(['e']);
+    expect(await list(`plan=${starter}`)).toEqual(['e', 'a']);
+    expect(await list(`plan=${advanced}&state=paid`)).toEqual(['b']);
+    expect(await list('sort=oldest')).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(await list('sort=amount_low')).toEqual(['e', 'a', 'd', 'c', 'b']);
+    expect(await list('sort=amount_high')).toEqual(['d', 'c', 'b', 'e', 'a']);
+    // The count is the filter's, for the pager.
+    expect((await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}&state=paid`)).total).toBe(2);
+
+    for (const [query, error] of [
+      ['state=lost', 'state must be one of paid, refunded, disputed, open, failed'],
+      ['plan=Enterprise', `plan must be one of ${starter}, ${advanced}`],
+      ['sort=email', 'sort must be one of newest, oldest, amount_high, amount_low'],
+    ]) {
+      const refused = await stack.call(`${ADMIN_PATHS.purchases}?${query}`, {token: admin.idToken});
+      expect({query, status: refused.status, body: await refused.json()}).toEqual({query, status: 400, body: {error}});
+      expect((await stack.call(`${ADMIN_PATHS.purchasesCsv}?${query}`, {token: admin.idToken})).status).toBe(400);
+    }
+
+    const exported = await stack.call(`${ADMIN_PATHS.purchasesCsv}?q=${tag}&state=paid&sort=oldest`, {token: admin.idToken});
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(exported.headers.get('content-disposition')).toBe('attachment; filename="purchases.csv"');
+    const lines = (await exported.text()).split('\r\n');
+    expect(lines[0]).toBe('created_at,session_id,email,plan,amount,amount_refunded,currency,state,github_username,access');
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(2, 8))).toEqual([
+      [`${tag}-a@example.com`, starter, '6900', '0', 'usd', 'paid'],
+      [`${tag}-b@example.com`, advanced, '9900', '0', 'usd', 'paid'],
+    ]);
+    expect(lines.at(-1)).toBe('');
   });
 
   test('pagination covers every purchase once, purchases of the same millisecond too, across the page boundary', async () => {

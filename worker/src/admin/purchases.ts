@@ -5,17 +5,20 @@ import type {
   GrantStatus,
   Page,
   PurchaseEvent,
+  PurchaseFilter,
+  PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
 import type {Grant} from '../access/grants';
+import {csv} from './csv';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from './refunds';
 
 /**
- * Purchases as the seller's console shows them: a page at a time, newest first, searched by
- * e-mail, GitHub username or session id, each with its GitHub access. One D1 round trip for the
- * page and its count; every filter is a prefix, so it runs on an index. The session id breaks ties
- * of created_at, so that OFFSET paging has one order to page through.
+ * Purchases as the seller's console shows them: a page at a time, searched by e-mail, GitHub
+ * username or session id, filtered by state and plan, sorted, each with its GitHub access; or all
+ * of them as CSV. One D1 round trip for the page and its count; the search is a prefix, so it
+ * runs on an index.
  */
 export const PAGE_SIZE = 25;
 
@@ -45,20 +48,41 @@ const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_tot
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
 const upTo = (prefix: string) => `${prefix}\u{10FFFF}`;
 
+/** What each state is in D1's columns. */
+const STATE_WHERE: Record<PurchaseState, string> = {
+  paid: "p.status = 'paid'",
+  refunded: "p.status = 'revoked' AND p.revoke_reason = 'refunded'",
+  disputed: "p.status = 'revoked' AND p.revoke_reason IS NOT 'refunded'",
+  open: "p.status = 'open'",
+  failed: "p.status = 'failed'",
+};
+
+/** Each order ends in the session id, so that OFFSET paging has one order to page through. */
+const ORDER_BY: Record<PurchaseSort, string> = {
+  newest: 'p.created_at DESC, p.session_id DESC',
+  oldest: 'p.created_at ASC, p.session_id ASC',
+  amount_high: 'p.amount_total DESC, p.created_at DESC, p.session_id DESC',
+  amount_low: 'p.amount_total ASC, p.created_at DESC, p.session_id DESC',
+};
+
 /**
- * Which rows a search means: a session id (`cs_…`), or else the start of an e-mail or of a GitHub
- * username (case does not matter for either).
+ * Which rows a filter means. The search is a session id (`cs_…`), or else the start of an e-mail
+ * or of a GitHub username (case does not matter for either); state and plan narrow it.
  */
-function filterFor(query: string): {where: string; params: unknown[]} {
-  const q = query.trim();
-  if (q === '') return {where: '', params: []};
-  if (q.startsWith('cs_')) return {where: 'WHERE p.session_id >= ?1 AND p.session_id < ?2', params: [q, upTo(q)]};
-  const lower = q.toLowerCase();
-  return {
-    where: `WHERE (p.email >= ?1 AND p.email < ?2) OR p.session_id IN (SELECT session_id FROM access_grants
-      WHERE github_username >= ?1 COLLATE NOCASE AND github_username < ?2 COLLATE NOCASE)`,
-    params: [lower, upTo(lower)],
-  };
+function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => `?${params.push(value)}`;
+  const q = (filter.q ?? '').trim();
+  if (q.startsWith('cs_')) conditions.push(`p.session_id >= ${param(q)} AND p.session_id < ${param(upTo(q))}`);
+  else if (q !== '') {
+    const [from, to] = [param(q.toLowerCase()), param(upTo(q.toLowerCase()))];
+    conditions.push(`((p.email >= ${from} AND p.email < ${to}) OR p.session_id IN (SELECT session_id FROM access_grants
+      WHERE github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
+  }
+  if (filter.state) conditions.push(STATE_WHERE[filter.state]);
+  if (filter.plan) conditions.push(`p.plan = ${param(filter.plan)}`);
+  return {where: conditions.length ? `WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '', params};
 }
 
 /** The Stripe key's mode decides which of Stripe's dashboards a purchase links to. */
@@ -66,13 +90,11 @@ export interface PaymentLinks {
   stripeKey: string | undefined;
 }
 
-export async function listPurchases(db: D1Database, links: PaymentLinks, query: string, page: number): Promise<Page<AdminPurchase>> {
-  const {where, params} = filterFor(query);
+export async function listPurchases(db: D1Database, links: PaymentLinks, filter: PurchaseFilter, page: number): Promise<Page<AdminPurchase>> {
+  const {where, params} = filterFor(filter);
   const offset = (page - 1) * PAGE_SIZE;
   const [rows, count] = await db.batch<Row | {total: number}>([
-    db
-      .prepare(`${SELECT} ${where} ORDER BY p.created_at DESC, p.session_id DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
-      .bind(...params),
+    db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']} LIMIT ${PAGE_SIZE} OFFSET ${offset}`).bind(...params),
     db.prepare(`SELECT COUNT(*) AS total FROM purchases p ${where}`).bind(...params),
   ]);
   return {
@@ -81,6 +103,29 @@ export async function listPurchases(db: D1Database, links: PaymentLinks, query: 
     pageSize: PAGE_SIZE,
     total: (count!.results[0] as {total: number}).total,
   };
+}
+
+/** Every purchase the filter matches, in its order, as CSV: the seller's spreadsheet or accounts. */
+export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: PurchaseFilter): Promise<string> {
+  const {where, params} = filterFor(filter);
+  const {results} = await db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']}`).bind(...params).all<Row>();
+  const header = ['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access'];
+  const lines = results.map((row) => {
+    const purchase = toPurchase(row, links);
+    return [
+      new Date(purchase.createdAt).toISOString(),
+      purchase.sessionId,
+      purchase.email ?? '',
+      purchase.plan ?? '',
+      purchase.amount === null ? '' : String(purchase.amount),
+      String(purchase.amountRefunded),
+      purchase.currency ?? '',
+      purchase.state,
+      purchase.access?.username ?? '',
+      purchase.access?.status ?? '',
+    ];
+  });
+  return csv([header, ...lines]);
 }
 
 /** A purchase's page as D1 has it, and its grant, whose pending invitation the route asks GitHub about. */

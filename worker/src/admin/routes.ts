@@ -12,11 +12,14 @@ import {
   type AdminPurchase,
   type Page,
   REFUND_REASONS,
+  PURCHASE_SORTS,
+  PURCHASE_STATES,
   DEFAULT_SALES_PERIOD,
   SALES_PERIODS,
   type RepositoryAudit,
   type SalesSummary,
 } from '../../../src/config/api';
+import {appConfig} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
@@ -32,7 +35,7 @@ import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
-import {listPurchases, purchaseDetail} from './purchases';
+import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {refundPayment} from './refunds';
 import {auditRepository, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
@@ -47,6 +50,17 @@ const PAGE_RULE = 'page must be a whole number from 1 to 100000';
 const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PAGE_RULE).max(100_000, PAGE_RULE).default(1);
 const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
 const periodQuery = z.enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`}).default(DEFAULT_SALES_PERIOD);
+const planNames: string[] = appConfig.stripe.plans.map((plan) => plan.name);
+/** Each filter absent or one of its values: a value the list does not know is the caller's mistake, said so. */
+const purchaseFilter = z.object({
+  q: searchQuery,
+  state: z.enum(PURCHASE_STATES, {message: `state must be one of ${PURCHASE_STATES.join(', ')}`}).optional(),
+  plan: z
+    .string()
+    .refine((name) => planNames.includes(name), {message: `plan must be one of ${planNames.join(', ')}`})
+    .optional(),
+  sort: z.enum(PURCHASE_SORTS, {message: `sort must be one of ${PURCHASE_SORTS.join(', ')}`}).optional(),
+});
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const grantBody = z.object({username: githubUsername});
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
@@ -68,10 +82,17 @@ export const adminRoutes = new Hono<AppEnv>()
   .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB, parse(periodQuery, c.req.query('period')))) satisfies SalesSummary))
 
   .get(ADMIN_PATHS.purchases, async (c) => {
-    const query = parse(searchQuery, c.req.query('q'));
+    const filter = purchaseFilterOf(c);
     const page = pageOf(c);
-    return c.json((await listPurchases(c.env.DB, linksOf(c), query, page)) satisfies Page<AdminPurchase>);
+    return c.json((await listPurchases(c.env.DB, linksOf(c), filter, page)) satisfies Page<AdminPurchase>);
   })
+
+  .get(ADMIN_PATHS.purchasesCsv, async (c) =>
+    c.body(await purchasesCsv(c.env.DB, linksOf(c), purchaseFilterOf(c)), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="purchases.csv"',
+    }),
+  )
 
   .get(ADMIN_PATHS.purchase, async (c) => {
     const stored = await purchaseDetail(c.env.DB, linksOf(c), sessionParam(c.req.param('sessionId')));
@@ -221,6 +242,10 @@ function admin(c: Context<AppEnv>): string {
 
 function linksOf(c: Context<AppEnv>) {
   return {stripeKey: settingsOf(c.env).STRIPE_SECRET_KEY};
+}
+
+function purchaseFilterOf(c: Context<AppEnv>) {
+  return parse(purchaseFilter, {q: c.req.query('q'), state: c.req.query('state'), plan: c.req.query('plan'), sort: c.req.query('sort')});
 }
 
 function pageOf(c: Context<AppEnv>): number {

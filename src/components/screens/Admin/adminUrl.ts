@@ -5,7 +5,15 @@
  */
 import {useLocation} from '@docusaurus/router';
 import {ROUTES} from '../../../config';
-import {DEFAULT_SALES_PERIOD, SALES_PERIODS, type SalesPeriod} from '../../../config/api';
+import {
+  DEFAULT_SALES_PERIOD,
+  PURCHASE_SORTS,
+  PURCHASE_STATES,
+  SALES_PERIODS,
+  type PurchaseSort,
+  type PurchaseState,
+  type SalesPeriod,
+} from '../../../config/api';
 
 export const VIEWS = {
   sales: 'Sales',
@@ -25,10 +33,15 @@ export interface AdminQuery {
   page?: number;
   /** The Sales panel's period; absent is the worker's default (30 days). */
   period?: SalesPeriod;
+  /** The purchases list's filters and order; the worker checks the plan's name. */
+  state?: PurchaseState;
+  plan?: string;
+  sort?: PurchaseSort;
 }
 
-function isPeriod(value: string | null): value is SalesPeriod {
-  return (SALES_PERIODS as readonly (string | null)[]).includes(value);
+/** The value if it is one of `values`, else undefined (a hand-edited address shows everything). */
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
+  return (values as readonly (string | null)[]).includes(value) ? (value as T) : undefined;
 }
 
 // Own keys only: `in` would take `?view=constructor` (inherited from Object) for a panel.
@@ -47,15 +60,21 @@ export function readAdminQuery(search: string): AdminQuery {
     purchase: params.get('purchase') || undefined,
     q,
     page: Number.isInteger(page) && page > 1 ? page : undefined,
-    period: isPeriod(params.get('period')) ? (params.get('period') as SalesPeriod) : undefined,
+    period: oneOf(SALES_PERIODS, params.get('period')),
+    state: oneOf(PURCHASE_STATES, params.get('state')),
+    plan: params.get('plan') || undefined,
+    sort: oneOf(PURCHASE_SORTS, params.get('sort')),
   };
 }
 
-export function adminHref({view, purchase, q, page, period}: Partial<AdminQuery>): string {
+export function adminHref({view, purchase, q, page, period, state, plan, sort}: Partial<AdminQuery>): string {
   const params = new URLSearchParams();
   if (purchase) params.set('purchase', purchase);
   else if (view && view !== 'sales') params.set('view', view);
   if (q) params.set('q', q);
+  if (state) params.set('state', state);
+  if (plan) params.set('plan', plan);
+  if (sort && sort !== 'newest') params.set('sort', sort);
   if (page && page > 1) params.set('page', String(page));
   if (period && period !== DEFAULT_SALES_PERIOD) params.set('period', period);
   const query = params.toString();
