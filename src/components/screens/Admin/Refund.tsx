@@ -96,7 +96,9 @@ export default function Refund({purchase, reload}: {purchase: AdminPurchaseDetai
             void run(
               // A full refund is asked as "all that is left", so a refund made in Stripe meanwhile is not counted twice.
               () => api.refund(purchase.sessionId, full ? {reason} : {amount: amount!, reason}),
-              full ? `Refunded ${money(left, currency)} in full.` : `Refunded ${money(amount, currency)}.`,
+              full
+                ? `Refunded ${money(left, currency)} in full. The buyer's access ends once Stripe confirms it.`
+                : `Refunded ${money(amount, currency)}. ${money(left - amount!, currency)} is left, and the buyer keeps access.`,
               reload,
             )
           }

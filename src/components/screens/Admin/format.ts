@@ -65,8 +65,41 @@ export function times(count: number): string {
   return count === 0 ? 'never' : count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
 }
 
-/** What the worker answered to an action, in a line: its detail, else its status. */
+/**
+ * What an action's outcome adds to the console's own sentence, by the worker's status word, where
+ * it adds something the seller should know (the admin log keeps the worker's full detail).
+ */
+const OUTCOMES: Record<string, string> = {
+  queued: 'GitHub is busy: the invitation goes out as soon as it answers.',
+  active: 'The account was already on the repository.',
+  failed: 'It failed again: its last error is in the list.',
+  retrying: 'It did not go through yet and will be tried again.',
+};
+
+/** The console's sentence for an action that worked, and what its outcome adds. */
 export function answerText(answer: AdminActionResult | null, done: string): string {
-  const said = [answer?.detail, answer?.status].find((value) => typeof value === 'string' && value.trim() !== '');
-  return said ? `${done} The worker says: ${said}.` : done;
+  const added = answer ? OUTCOMES[answer.status] : undefined;
+  return added ? `${done} ${added}` : done;
 }
+
+/** Stripe's events, as a seller says them. */
+const STRIPE_EVENTS: Record<string, string> = {
+  'checkout.session.completed': 'Checkout completed',
+  'checkout.session.async_payment_succeeded': 'Delayed payment went through',
+  'checkout.session.async_payment_failed': 'Delayed payment failed',
+  'charge.refunded': 'Stripe refunded the payment',
+  'charge.dispute.created': 'The buyer disputed the payment',
+  'charge.dispute.closed': 'The dispute closed',
+};
+
+export function stripeEvent(type: string): string {
+  return STRIPE_EVENTS[type] ?? type;
+}
+
+/** A job's or an event's state, as a word for the seller. */
+export const EVENT_STATES: Record<string, string> = {
+  done: 'done',
+  failed: 'failed',
+  pending: 'waiting',
+  retrying: 'will be retried',
+};
