@@ -1,7 +1,7 @@
 /** ID tokens the benchmarks' worker accepts: signed with a key this script serves as a JWKS. */
 import http from 'node:http';
 import type net from 'node:net';
-import {exportJWK, exportPKCS8, generateKeyPair, SignJWT} from 'jose';
+import {exportJWK, generateKeyPair, SignJWT} from 'jose';
 
 /** The Firebase project the benchmarks' tokens are for. */
 export const BENCH_PROJECT = 'demo-slipway';
@@ -42,16 +42,6 @@ export async function idTokenAndKeys({uid, email}: {uid: string; email: string})
     .setExpirationTime(now + 3600)
     .sign(privateKey);
   return {token, jwks: {keys: [jwk]}};
-}
-
-/**
- * A service account key made on the spot, for a worker set up as in production (no emulator),
- * which refuses to run without one. Nothing offline can use it to reach Google: the accounts it
- * serves are already past their first verified sign-in (see `settledAccountSql`).
- */
-export async function offlineServiceAccount(): Promise<string> {
-  const {privateKey} = await generateKeyPair('RS256', {extractable: true});
-  return JSON.stringify({client_email: `worker@${BENCH_PROJECT}.iam.gserviceaccount.com`, private_key: await exportPKCS8(privateKey), project_id: BENCH_PROJECT});
 }
 
 /** The SQL that records an account's first verified sign-in as done, as a real one leaves it. */

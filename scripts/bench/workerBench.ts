@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {ensureDevVars, WORKER_DIR, wranglerSync} from '../wrangler';
-import {BENCH_PROJECT, idTokenAndKeys, offlineServiceAccount, serveJwks, settledAccountSql} from './idTokens';
+import {offlineServiceAccount} from '../support/offlineServiceAccount';
+import {BENCH_PROJECT, idTokenAndKeys, serveJwks, settledAccountSql} from './idTokens';
 import {startWrangler, stopChildren} from './wranglerDev';
 
 export interface WorkerBench {
@@ -39,7 +40,7 @@ export function runWorkerBench(
       wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
       // The bench's user is past its first verified sign-in, as every returning buyer is.
       wranglerSync(['d1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--command', settledAccountSql(user.uid)], WORKER_DIR, {CI: 'true'});
-      const serviceAccount = await offlineServiceAccount();
+      const serviceAccount = await offlineServiceAccount(BENCH_PROJECT);
       const startWorker = (vars: Record<string, string> = {}, logFile?: string) => {
         const all: Record<string, string> = {
           SITE_URL: 'http://localhost:4200',

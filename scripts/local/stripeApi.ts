@@ -38,8 +38,24 @@ export interface StripeStandIn {
   add(session: Partial<Stripe.Checkout.Session>): Stripe.Checkout.Session;
   /** The next API call matching `METHOD /path` answers this Stripe error instead. */
   failNext(match: string, status: number, error: {type: string; message: string; code?: string}): void;
+  /** Payments by payment intent id: each completed session's, with its one charge. */
+  payments: Map<string, Payment>;
+  /** Bodies of the refunds the worker created, as Stripe received them. */
+  refundsCreated: Record<string, unknown>[];
+  /** The `charge.refunded` event Stripe sends after a refund of this payment, from the charge as it now is. */
+  refundedEvent(paymentIntentId: string): Stripe.Event;
   close(): Promise<void>;
 }
+
+/** A payment intent and the charge it made (Checkout makes one charge per payment). */
+export interface Payment {
+  intent: Stripe.PaymentIntent;
+  charge: Stripe.Charge;
+}
+
+type StripeErrorBody = {type: string; message: string; code?: Stripe.PaymentIntent.LastPaymentError.Code; param?: string};
+
+const REFUND_REASONS: string[] = ['duplicate', 'fraudulent', 'requested_by_customer'] satisfies Stripe.RefundCreateParams.Reason[];
 
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -109,8 +125,46 @@ async function deliverCompleted(session: Stripe.Checkout.Session, hosted: Hosted
   });
 }
 
+/** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) a card. */
+function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
+  const intentId = nextId('pi_');
+  const charge = {
+    id: nextId('ch_'),
+    object: 'charge',
+    amount: session.amount_total ?? 0,
+    amount_captured: paid ? (session.amount_total ?? 0) : 0,
+    amount_refunded: 0,
+    captured: paid,
+    created: Math.floor(Date.now() / 1000),
+    currency: session.currency ?? 'usd',
+    customer: session.customer,
+    livemode: false,
+    metadata: {},
+    paid,
+    payment_intent: intentId,
+    refunded: false,
+    refunds: {object: 'list', data: [], has_more: false, url: '/v1/refunds'},
+    status: paid ? 'succeeded' : 'pending',
+  } as unknown as Stripe.Charge;
+  const intent = {
+    id: intentId,
+    object: 'payment_intent',
+    amount: charge.amount,
+    amount_received: paid ? charge.amount : 0,
+    currency: charge.currency,
+    customer: session.customer,
+    latest_charge: charge.id,
+    livemode: false,
+    metadata: {},
+    status: paid ? 'succeeded' : 'processing',
+  } as unknown as Stripe.PaymentIntent;
+  return {intent, charge};
+}
+
 export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, Stripe.Checkout.Session>();
+  const payments = new Map<string, Payment>();
+  const refundsCreated: Record<string, unknown>[] = [];
   const prices = new Map<string, string>();
   const created: Record<string, unknown>[] = [];
   const portals: Record<string, unknown>[] = [];
@@ -123,6 +177,79 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     send(response, 404, {
       error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${id}'`},
     });
+  }
+
+  function invalid(response: http.ServerResponse, error: Omit<StripeErrorBody, 'type'>) {
+    send(response, 400, {error: {type: 'invalid_request_error', ...error}});
+  }
+
+  /**
+   * Create a refund, with the checks Stripe documents: a payment intent that exists and has
+   * succeeded, a positive whole amount no larger than what is left, one of its three reasons.
+   * The charge then shows the refund, and Stripe tells the webhook (`charge.refunded`).
+   */
+  function createRefund(response: http.ServerResponse, body: Record<string, unknown>) {
+    refundsCreated.push(body);
+    const intentId = body.payment_intent as string | undefined;
+    if (!intentId && !body.charge) {
+      return invalid(response, {code: 'parameter_missing', message: 'One of the following params should be provided for this request: payment_intent or charge.'});
+    }
+    const payment = intentId ? payments.get(intentId) : undefined;
+    if (!payment) return invalid(response, {code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${intentId}'`});
+    if (body.reason !== undefined && !REFUND_REASONS.includes(body.reason as string)) {
+      return invalid(response, {param: 'reason', message: 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer'});
+    }
+    const {charge, intent} = payment;
+    if (intent.status !== 'succeeded') {
+      return invalid(response, {message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`});
+    }
+    if (charge.refunded) return invalid(response, {code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.`});
+    const left = charge.amount - charge.amount_refunded;
+    const amount = body.amount === undefined ? left : Number(body.amount);
+    if (!Number.isInteger(amount) || amount < 1 || !/^\d+$/.test(String(body.amount ?? left))) {
+      return invalid(response, {code: 'parameter_invalid_integer', param: 'amount', message: 'Invalid positive integer'});
+    }
+    if (amount > left) {
+      const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+      return invalid(response, {
+        code: 'amount_too_large',
+        param: 'amount',
+        message: `Refund amount (${dollars(amount)}) is greater than unrefunded amount on charge (${dollars(left)})`,
+      });
+    }
+    const refund = {
+      id: nextId('re_'),
+      object: 'refund',
+      amount,
+      balance_transaction: null,
+      charge: charge.id,
+      created: Math.floor(Date.now() / 1000),
+      currency: charge.currency,
+      metadata: (body.metadata as Stripe.Metadata | undefined) ?? {},
+      payment_intent: intent.id,
+      reason: (body.reason as Stripe.Refund.Reason | undefined) ?? null,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: 'succeeded',
+      transfer_reversal: null,
+    } as Stripe.Refund;
+    charge.amount_refunded += amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    charge.refunds!.data.unshift(refund);
+    send(response, 200, refund);
+    if (hostedPages) void deliverRefunded(intent.id, hostedPages);
+  }
+
+  /** As Stripe does after a refund: a signed `charge.refunded` to the worker's webhook. */
+  async function deliverRefunded(intentId: string, hosted: HostedPages) {
+    const payload = JSON.stringify(standIn.refundedEvent(intentId));
+    const delivered = await fetch(hosted.webhookUrl, {
+      method: 'POST',
+      headers: {'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, hosted.webhookSecret)},
+      body: payload,
+    }).catch((error: Error) => error);
+    const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status}`;
+    hosted.onEvent?.(`refunded ${payments.get(intentId)!.charge.amount_refunded} of ${intentId}; webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
   }
 
   function html(response: http.ServerResponse, status: number, body: string) {
@@ -217,6 +344,16 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         const expand = (query.expand as string[] | undefined) ?? [];
         return send(response, 200, expand.includes('line_items') ? {...session, line_items: lineItems(prices.get(session.id) ?? null)} : session);
       }
+      const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && intent) {
+        const payment = payments.get(intent[1]!);
+        if (!payment) {
+          return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${intent[1]}'`}});
+        }
+        const expand = (query.expand as string[] | undefined) ?? [];
+        return send(response, 200, expand.includes('latest_charge') ? {...payment.intent, latest_charge: payment.charge} : payment.intent);
+      }
+      if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
       if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
         portals.push(body);
         const portal: Partial<Stripe.BillingPortal.Session> = {
@@ -252,18 +389,32 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     sessions,
     created,
     portals,
+    payments,
+    refundsCreated,
     complete(id, {email, paid}) {
+      const session = update(id, {customer: nextId('cus_')});
+      const payment = newPayment(session, paid);
+      payments.set(payment.intent.id, payment);
       return update(id, {
         status: 'complete',
         payment_status: paid ? 'paid' : 'unpaid',
-        customer: nextId('cus_'),
-        payment_intent: nextId('pi_'),
+        payment_intent: payment.intent.id,
         customer_details: {email} as Stripe.Checkout.Session.CustomerDetails,
         url: null,
       });
     },
     settle(id, paid) {
+      const payment = payments.get(sessions.get(id)?.payment_intent as string);
+      if (payment) {
+        payment.intent.status = paid ? 'succeeded' : 'requires_payment_method';
+        Object.assign(payment.charge, {status: paid ? 'succeeded' : 'failed', paid, captured: paid, amount_captured: paid ? payment.charge.amount : 0});
+      }
       return update(id, {payment_status: paid ? 'paid' : 'unpaid'});
+    },
+    refundedEvent(paymentIntentId) {
+      const payment = payments.get(paymentIntentId);
+      if (!payment) throw new Error(`No payment ${paymentIntentId}`);
+      return stripeEvent('charge.refunded', structuredClone(payment.charge));
     },
     failNext(match, status, error) {
       failures.push({match, status, error});

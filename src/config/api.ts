@@ -142,10 +142,15 @@ export interface LeadResult {
 
 /** The console's endpoints; `:sessionId` and `:jobId` are filled in by `adminPath`. */
 export const ADMIN_PATHS = {
-  /** GET: revenue by day and plan for the last 30 days, refunds, disputes, totals. */
+  /** GET ?period=: revenue by day (or month) and plan over the period, refunds, disputes, totals. */
   sales: '/admin/sales',
-  /** GET ?q=&page=: purchases, newest first, searchable by e-mail, GitHub username or session id. */
+  /**
+   * GET ?q=&state=&plan=&sort=&page=: purchases, searchable by e-mail, GitHub username or session
+   * id, filtered by state and plan, sorted by `sort` (newest first when absent).
+   */
   purchases: '/admin/purchases',
+  /** GET, the same filters as `purchases`: every matching purchase as CSV, in that order. */
+  purchasesCsv: '/admin/purchases.csv',
   /** GET: one purchase and its history. */
   purchase: '/admin/purchases/:sessionId',
   /** POST {username}: invites that account for the purchase. */
@@ -156,6 +161,11 @@ export const ADMIN_PATHS = {
   resend: '/admin/purchases/:sessionId/resend',
   /** POST: the purchase may move its seat again, as if it never had. */
   resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',
+  /**
+   * POST {amount?, reason}: refunds the purchase's payment through Stripe, all that is left of it
+   * or `amount` cents of it. Stripe's `charge.refunded` webhook then revokes a full refund's access.
+   */
+  refund: '/admin/purchases/:sessionId/refund',
   /** GET: the outbox's failed and retrying jobs. */
   jobs: '/admin/jobs',
   /** POST: runs a failed or waiting job again now. */
@@ -195,20 +205,49 @@ export interface SalesDay {
   purchases: number;
 }
 
+/**
+ * The periods the console's figures cover, ending today (UTC): the last 7 or 30 days, by day; the
+ * last 12 months, or all time, by month. 30 days when `?period=` is absent.
+ */
+export const SALES_PERIODS = ['7d', '30d', '12m', 'all'] as const;
+export type SalesPeriod = (typeof SALES_PERIODS)[number];
+export const DEFAULT_SALES_PERIOD: SalesPeriod = '30d';
+
 export interface SalesSummary {
   currency: string;
-  /** The last 30 days, oldest first, every day present (zero when nothing sold). */
+  period: SalesPeriod;
+  /** The period's first moment (Unix ms, UTC midnight); null for all time. */
+  since: number | null;
+  /** What one entry of `days` covers: a day (7d, 30d) or a calendar month (12m, all; `day` is its first). */
+  interval: 'day' | 'month';
+  /** The period's days or months, oldest first, every one present (zero when nothing sold). */
   days: SalesDay[];
-  /** Paid, and still paid: money kept. */
+  /** Bought in the period, and still paid: money kept. */
   revenue: number;
-  /** Buyers with a paid purchase. */
+  /** Buyers with a paid purchase made in the period. */
   buyers: number;
+  /** Purchases made in the period and refunded in full since. */
   refunds: {count: number; amount: number};
+  /** Open: every dispute still open, whenever it began. Won and lost: those that closed in the period. */
   disputes: {open: number; won: number; lost: number};
 }
 
 /** What the console calls a purchase's state. */
-export type PurchaseState = 'paid' | 'refunded' | 'disputed' | 'open' | 'failed';
+export const PURCHASE_STATES = ['paid', 'refunded', 'disputed', 'open', 'failed'] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
+
+/** How the purchases list may be sorted: by date or by amount, either way. */
+export const PURCHASE_SORTS = ['newest', 'oldest', 'amount_high', 'amount_low'] as const;
+export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
+
+/** The purchases list's query (`GET purchases` and `purchasesCsv`); every field may be left out. */
+export interface PurchaseFilter {
+  q?: string;
+  state?: PurchaseState;
+  /** A plan's name in the config. */
+  plan?: string;
+  sort?: PurchaseSort;
+}
 
 export interface AdminPurchase {
   sessionId: string;
@@ -219,6 +258,10 @@ export interface AdminPurchase {
   amount: number | null;
   currency: string | null;
   state: PurchaseState;
+  /** Cents refunded so far, as Stripe's `charge.refunded` webhooks last said (0 when none). */
+  amountRefunded: number;
+  /** The payment's page in Stripe's dashboard, in the mode of the worker's key; null before a payment. */
+  stripeUrl: string | null;
   access: {
     status: GrantStatus;
     username: string;
@@ -248,6 +291,19 @@ export interface AdminPurchaseDetail extends AdminPurchase {
    */
   invitationExpired: boolean;
   history: PurchaseEvent[];
+}
+
+/** The reasons Stripe takes for a refund (`reason` of Create a refund). */
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/**
+ * POST refund. Without `amount`, all that is left to refund; with it, that many cents (a partial
+ * refund keeps the buyer's access). The worker reads what is left from Stripe, never from here.
+ */
+export interface AdminRefundRequest {
+  amount?: number;
+  reason: RefundReason;
 }
 
 /** POST grant */
@@ -315,7 +371,7 @@ export interface AdminLead {
   createdAt: number;
 }
 
-export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'retry_job' | 'repository_fix';
+export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix';
 
 export interface AdminAuditEntry {
   id: number;

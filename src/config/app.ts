@@ -1,6 +1,12 @@
 import {ROUTES, SISTER_APPS} from './links';
 import type {AppConfig} from './types';
 
+/**
+ * How soon a person answers a support e-mail: the one promise the plans, the FAQ and the terms
+ * repeat. Nobody answers around the clock, so nothing says "24/7".
+ */
+const supportReplyTime = 'usually the same day';
+
 const appName = 'Slipway';
 const domainName = 'slipway.dev';
 const mailSubdomain = 'mail';
@@ -57,10 +63,13 @@ export const appConfig = {
           {name: 'Cloudflare Worker backend'},
           {name: 'AI prompts for terms and privacy'},
           {name: 'Lifetime updates'},
-          {name: '24/7 support'},
+          {name: `Help with your setup, answered ${supportReplyTime}`},
         ],
       },
     ],
+  },
+  support: {
+    replyTime: supportReplyTime,
   },
   crisp: {
     onlyShowOnRoutes: ['/'],

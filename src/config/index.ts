@@ -4,3 +4,4 @@ export {checkoutPriceId, dashboardPlan, featuredPlan, findPlanByPriceId} from '.
 export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export * from './types';
 export * from './api';
+export {afterPurchase} from './afterPurchase';

@@ -91,7 +91,7 @@ export const landing = {
       },
       {
         question: 'I have another question',
-        answer: `Write to ${mailgun.supportEmail}: a real person answers, usually the same day.`,
+        answer: `Write to ${mailgun.supportEmail}: a real person answers, ${appConfig.support.replyTime}.`,
       },
     ] satisfies FaqItem[],
   },

@@ -17,6 +17,8 @@ export const ROUTES = {
   /** The seller's console: admins only, kept out of search engines. */
   admin: '/admin',
   docs: '/docs',
+  /** The docs' search page, which takes the query as `?q=`. */
+  search: '/search',
 } as const;
 
 /**

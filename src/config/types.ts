@@ -87,6 +87,10 @@ export interface AppConfig {
   stripe: {
     plans: Plan[];
   };
+  support: {
+    /** How soon a person answers a support e-mail, as a phrase: "usually the same day". */
+    replyTime: string;
+  };
   crisp: {
     /** Paths where the chat bubble shows; the site id itself comes from the environment. */
     onlyShowOnRoutes: string[];

@@ -13,9 +13,12 @@ import {
   type AdminLead,
   type AdminPurchase,
   type AdminPurchaseDetail,
+  type AdminRefundRequest,
   type Page,
   type RepositoryAudit,
   type RepositoryFixRequest,
+  type PurchaseFilter,
+  type SalesPeriod,
   type SalesSummary,
 } from '../config/api';
 import {ApiError, createRequest, type ApiClientOptions} from './api';
@@ -23,8 +26,7 @@ import {ApiError, createRequest, type ApiClientOptions} from './api';
 /** What the worker answered to an action. */
 export type ActionAnswer = AdminActionResult;
 
-export interface PurchaseQuery {
-  q?: string;
+export interface PurchaseQuery extends PurchaseFilter {
   page?: number;
 }
 
@@ -45,14 +47,19 @@ export function createAdminApi(options: ApiClientOptions) {
   const onPurchase = (path: string, sessionId: string) => adminPath(path, {sessionId});
 
   return {
-    sales: () => get<SalesSummary>(ADMIN_PATHS.sales),
-    purchases: ({q, page}: PurchaseQuery = {}) => get<Page<AdminPurchase>>(withQuery(ADMIN_PATHS.purchases, {q: q?.trim(), page})),
+    sales: (period?: SalesPeriod) => get<SalesSummary>(withQuery(ADMIN_PATHS.sales, {period})),
+    purchases: ({q, page, ...filter}: PurchaseQuery = {}) =>
+      get<Page<AdminPurchase>>(withQuery(ADMIN_PATHS.purchases, {q: q?.trim(), ...filter, page})),
+    /** Every purchase the filter matches, as CSV (a Blob, as for leads). */
+    purchasesCsv: async ({q, ...filter}: PurchaseFilter = {}) =>
+      (await response('GET', withQuery(ADMIN_PATHS.purchasesCsv, {q: q?.trim(), ...filter}))).blob(),
     purchase: (sessionId: string) => get<AdminPurchaseDetail>(onPurchase(ADMIN_PATHS.purchase, sessionId)),
     grant: (sessionId: string, username: string) =>
       act(onPurchase(ADMIN_PATHS.grant, sessionId), {username} satisfies AdminGrantRequest),
     revoke: (sessionId: string) => act(onPurchase(ADMIN_PATHS.revoke, sessionId)),
     resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
     resetUsernameChanges: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resetUsernameChanges, sessionId)),
+    refund: (sessionId: string, refund: AdminRefundRequest) => act(onPurchase(ADMIN_PATHS.refund, sessionId), refund),
     jobs: () => get<AdminJob[]>(ADMIN_PATHS.jobs),
     retryJob: (jobId: number) => act(adminPath(ADMIN_PATHS.retryJob, {jobId})),
     repositoryAudit: () => get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit),

@@ -93,6 +93,61 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it('refunds part of the purchase, then the rest, through Stripe; the webhook that follows ends access; the log says so', async () => {
+    const {page, errors} = admin;
+    const refunded = (cents: number) => new RegExp(`\\[stripe\\] +refunded ${cents} of pi_\\w+; webhook delivered`);
+    await page.getByRole('link', {name: 'Open in Stripe'}).waitFor();
+    expect(await page.getByRole('link', {name: /Open in Stripe/}).getAttribute('href')).toMatch(/^https:\/\/dashboard\.stripe\.com\/test\/payments\/pi_\w+$/);
+
+    await page.getByLabel('Amount (USD)').fill('10');
+    await page.getByLabel('Reason').selectOption({label: 'A duplicate payment'});
+    await page.getByRole('button', {name: 'Refund', exact: true}).click();
+    const question = page.getByRole('group', {name: 'Refund'});
+    await question.getByText('$10.00 goes back to the buyer through Stripe; they keep their access.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await question.getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(/^Refunded \$10\.00\./).waitFor();
+    await session.stack().waitForLine(refunded(1000));
+    await page.reload();
+    await page.getByText(/\$10\.00 refunded so far; \$89\.00 can still be refunded/).waitFor();
+    await page.getByText('Invitation pending').first().waitFor();
+
+    await page.getByRole('button', {name: 'Refund', exact: true}).click();
+    await question.getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(/^Refunded \$89\.00 in full\./).waitFor();
+    await session.stack().waitForLine(refunded(9900));
+    await page.reload();
+    await page.getByText('Refunded in full.').waitFor();
+    await page.getByText('Revoked', {exact: true}).first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Admin log'}).click();
+    const log = page.getByRole('table', {name: 'What the admins did, newest first'});
+    await log.waitFor();
+    const rows = await log.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)));
+    expect(rows.slice(0, 2)).toEqual([
+      [LOCAL_ADMIN_EMAIL, 'Refunded'],
+      [LOCAL_ADMIN_EMAIL, 'Refunded'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a period picker drives the figures and the chart; purchases filter by state', async () => {
+    const {page, errors} = admin;
+    await session.goto(page, '/admin');
+    await page.getByText('Revenue, last 30 days').waitFor();
+    await page.getByRole('list', {name: 'Period'}).getByRole('link', {name: 'Last 12 months'}).click();
+    await page.getByText('Revenue, last 12 months').waitFor();
+    await page.getByRole('img', {name: /Revenue by month and plan, last 12 months/}).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Purchases'}).click();
+    await page.getByLabel('State').selectOption({label: 'Refunded'});
+    await page.getByRole('table', {name: 'Purchases that match the filters, newest first'}).getByRole('link', {name: buyer.email}).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it.each(['failures', 'repository', 'leads'])('shows the %s panel with nothing for axe to find', async (view) => {
     const {page, errors} = admin;
     await session.goto(page, `/admin?view=${view}`);
@@ -110,7 +165,13 @@ describe('the seller’s console on the local stack', () => {
   it('fits a 390 px phone: the tables become cards, nothing scrolls sideways', async () => {
     const {page, errors} = admin;
     await page.setViewportSize(PHONE);
-    for (const path of ['/admin', '/admin?view=purchases', `/admin?view=purchases&q=${encodeURIComponent(buyer.email)}`, '/admin?view=log']) {
+    for (const path of [
+      '/admin',
+      '/admin?period=12m',
+      '/admin?view=purchases',
+      `/admin?view=purchases&q=${encodeURIComponent(buyer.email)}&state=refunded`,
+      '/admin?view=log',
+    ]) {
       await session.goto(page, path);
       await page.getByRole('main').getByRole('heading', {level: 2}).waitFor();
       await eventually(

@@ -59,9 +59,9 @@ describe('checkout from the landing page in Chromium', () => {
     await page.waitForURL(siteUrl(appConfig.auth.loginUrl));
     expect(exchanges).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=cs_test_spent&claim=${CLAIM}`]);
 
-    // The id is spent: back on the dashboard, nothing is exchanged and the visitor is sent away.
+    // The id is spent: back on the dashboard, nothing is exchanged and the visitor is sent to sign in.
     await page.goto(siteUrl('/dashboard'));
-    await page.waitForURL(siteUrl('/'));
+    await page.waitForURL(siteUrl(`${appConfig.auth.loginUrl}?next=${encodeURIComponent('/dashboard')}`));
     expect(exchanges).toHaveLength(1);
     // Logged, as §8 asks: the failed response by the browser, the refusal by the dashboard.
     expect(errors.filter((error) => !error.startsWith('Signing in from the checkout failed:') && !error.includes(`status of ${status}`))).toEqual([]);

@@ -19,15 +19,20 @@ export const TRACKING_IDS = {
   CRISP_WEBSITE_ID: '00000000-0000-4000-8000-000000000001',
 };
 
-const outDir = path.join(ROOT, '.test-build', 'site');
-const trackedDir = path.join(ROOT, '.test-build', 'tracked');
-/** What the last builds were made with: the port their checkout calls go to. */
-const BUILT_WITH = path.join(ROOT, '.test-build', 'built-with.json');
+const BUILDS = path.join(ROOT, '.test-build');
+/** The worker port the last builds were pointed at, kept beside them for a reuse. */
+const PORT_FILE = path.join(BUILDS, 'worker-port');
 
-/** The worker port of the last builds, when TEST_REUSE_BUILD asks for them and they are all there. */
-function reusableBuild(): number | undefined {
-  if (!process.env.TEST_REUSE_BUILD || ![outDir, trackedDir, BUILT_WITH].every((file) => existsSync(file))) return undefined;
-  return (JSON.parse(readFileSync(BUILT_WITH, 'utf8')) as {workerPort: number}).workerPort;
+/**
+ * With `TEST_REUSE_BUILD=1`, the builds already in .test-build/ and the worker port they were
+ * built for: a developer rerunning a test file after changing only tests keeps the last builds
+ * (two builds take minutes on a busy machine). Null when there is none to reuse; the default is
+ * always a fresh build, so a run never tests stale pages by accident.
+ */
+function reusableBuild(dirs: string[]): number | null {
+  if (process.env.TEST_REUSE_BUILD !== '1' || !existsSync(PORT_FILE)) return null;
+  if (!dirs.every((dir) => existsSync(path.join(dir, 'index.html')))) return null;
+  return Number(readFileSync(PORT_FILE, 'utf8'));
 }
 
 /**
@@ -35,18 +40,18 @@ function reusableBuild(): number | undefined {
  * checkout tests' stand-in worker will listen on, and again with tracking
  * ids; serve both with the headers of their `_headers` (the Content-Security-Policy),
  * as Cloudflare serves them. The builds run one after the other: they share .docusaurus/.
- * `TEST_REUSE_BUILD=1` serves the last run's builds instead, as they are, for a test that
- * needs no build of today's code (the dev server's): minutes saved, but stale for the others.
  */
 export default async function globalSetup(): Promise<void> {
   assertChromium();
   assertJava();
-  let workerPort = reusableBuild();
-  if (workerPort === undefined) {
+  const outDir = path.join(BUILDS, 'site');
+  const trackedDir = path.join(BUILDS, 'tracked');
+  let workerPort = reusableBuild([outDir, trackedDir]);
+  if (workerPort === null) {
     workerPort = await freePort();
     buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});
     buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
-    writeFileSync(BUILT_WITH, JSON.stringify({workerPort}));
+    writeFileSync(PORT_FILE, String(workerPort));
   }
   const site = await serveStatic(outDir, 0, {headersFile: true});
   const tracked = await serveStatic(trackedDir, 0, {headersFile: true});

@@ -1,6 +1,7 @@
 /**
  * What the header's sign-in place shows on each painted frame, recorded from the page's first
- * script, once the header is there: a visible "Login", the account named `name`, or neither. A user sees only painted
+ * script, once the header is there: a visible "Login", the account named `name` (a link to the
+ * dashboard, or on the dashboard the account menu's button), or neither. A user sees only painted
  * frames, and requestAnimationFrame runs just before each paint (never while a stylesheet still
  * blocks rendering), so a state that never reaches a frame is never recorded.
  */
@@ -12,12 +13,12 @@ export type HeaderState = 'login' | 'account' | 'neither';
 export function recordHeaderStates(name: string) {
   const states: string[] = [];
   (window as unknown as {headerStates: string[]}).headerStates = states;
-  const shown = (link: HTMLAnchorElement) => link.getClientRects().length > 0 && getComputedStyle(link).visibility !== 'hidden';
+  const shown = (link: HTMLElement) => link.getClientRects().length > 0 && getComputedStyle(link).visibility !== 'hidden';
   const sample = () => {
     requestAnimationFrame(sample);
     // Nothing to say until the header is on the page.
     if (!document.querySelector('header')) return;
-    const links = [...document.querySelectorAll<HTMLAnchorElement>('header a')].filter(shown);
+    const links = [...document.querySelectorAll<HTMLElement>('header a, header button')].filter(shown);
     const state = links.some((link) => link.textContent?.trim() === 'Login')
       ? 'login'
       : name && links.some((link) => link.textContent?.includes(name))

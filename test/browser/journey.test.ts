@@ -49,6 +49,44 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows a buyer one account button on the dashboard, and the dashboard in the header instead of the buy button', async () => {
+    const {page, errors} = paidTab;
+    const name = paid.email.split('@')[0]!;
+    const header = page.getByRole('banner');
+    await header.getByRole('link', {name: 'Dashboard'}).waitFor();
+    expect(await header.getByRole('link', {name: 'Dashboard'}).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByRole('button', {name: `Get ${appConfig.appName}`, exact: true}).count()).toBe(0);
+    // Once: the header's account menu, with Logout; no second button in the page, no link to itself.
+    expect(await page.getByRole('button', {name}).count()).toBe(1);
+    expect(await page.getByRole('main').getByRole('button', {name}).count()).toBe(0);
+    expect(await header.getByRole('link', {name}).count()).toBe(0);
+    await header.getByRole('button', {name}).click();
+    await header.getByRole('button', {name: 'Logout'}).waitFor();
+    await header.getByRole('button', {name}).click();
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the worker\'s refusal of a username on the field, read out with it, until the username changes', async () => {
+    const {page, errors} = paidTab;
+    const field = page.getByLabel('GitHub username');
+    await field.fill('not a username');
+    await page.getByRole('button', {name: 'Request Access'}).click();
+    const alert = page.getByRole('alert').filter({hasText: /GitHub username/});
+    await alert.waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(await alert.textContent());
+    // On the field only: the snack bar stays empty.
+    expect(await page.getByRole('status').filter({hasText: /GitHub username/}).count()).toBe(0);
+    await field.fill(paid.username);
+    expect(await field.getAttribute('aria-invalid')).toBe('false');
+    await alert.waitFor({state: 'detached'});
+    // The worker refused it (400), which the browser logs; nothing else went wrong.
+    expect(errors.filter((error) => !error.startsWith('Requesting access failed:') && !error.includes('status of 400'))).toEqual([]);
+    // This tab goes on to the next tests, which expect no errors of their own.
+    errors.length = 0;
+  });
+
   it('shows Fill out username for 3 s on an empty username, and sends no access request', async () => {
     const {page, errors, workerCalls} = paidTab;
     await page.getByLabel('GitHub username').fill('');
@@ -107,6 +145,11 @@ describe('the buyer\'s journey on the local stack', () => {
     await account.waitFor();
     expect(await account.getAttribute('href')).toBe('/dashboard');
     expect(await header.getByRole('link', {name: 'Login'}).count()).toBe(0);
+    // A buyer is offered the dashboard, not the purchase made already.
+    const dashboard = header.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Dashboard'});
+    await dashboard.waitFor();
+    expect(await dashboard.getAttribute('aria-current')).toBeNull();
+    expect(await header.getByRole('button', {name: `Get ${appConfig.appName}`, exact: true}).count()).toBe(0);
 
     // A fresh load of / (the static page, then the bundle): the account, and never "Login".
     await goto(page, '/');
@@ -154,14 +197,21 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(tab.errors).toEqual([]);
   });
 
-  it('sends a signed-in user who has not paid to checkout for the second plan', async () => {
+  it('tells a signed-in user who has not paid so, shows the plans, and checks out the one chosen', async () => {
     const tab = await open('/');
     const email = uniqueEmail('unpaid');
     await signInByMagicLink(tab, email);
     const {page, errors} = tab;
+    await page.getByRole('heading', {level: 1, name: `You have not bought ${appConfig.appName} yet`}).waitFor();
+    // No welcome as a buyer, no repository, no username form: the plans.
+    expect(await page.getByText(`Thank you for choosing ${appConfig.appName}`).count()).toBe(0);
+    expect(await page.getByRole('link', {name: 'Repository'}).count()).toBe(0);
+    expect(await page.getByLabel('GitHub username').count()).toBe(0);
+    for (const each of appConfig.stripe.plans) await page.getByRole('article', {name: each.name}).waitFor();
+    // The header still sells: this account has bought nothing.
+    await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`, exact: true}).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByLabel('GitHub username').fill('octocat');
-    await page.getByRole('button', {name: 'Request Access'}).click();
+    await page.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`}).click();
     await page.waitForURL(/\/checkout\/cs_test_/);
     await page.getByRole('heading', {name: plan.name}).waitFor();
     // The signed-in e-mail is prefilled on the checkout page.
@@ -183,11 +233,13 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it('sends a signed-out visitor from /dashboard to /', async () => {
-    const {page, errors} = await open('/dashboard');
-    await page.waitForURL(`${stack.siteUrl}/`);
-    await page.getByRole('heading', {level: 1}).waitFor();
-    expect(errors).toEqual([]);
+  it('sends a signed-out visitor from /dashboard to sign in, says why, and brings them back once signed in', async () => {
+    // A buyer opening the welcome e-mail's link on another device.
+    const tab = await open('/');
+    const email = uniqueEmail('elsewhere');
+    await signInByMagicLink(tab, email, {from: '/dashboard', why: 'Sign in with the e-mail you paid with'});
+    await tab.page.getByRole('heading', {name: `You have not bought ${appConfig.appName} yet`}).waitFor();
+    expect(tab.errors).toEqual([]);
   });
 
   it('logs out from the account popover, ending signed out on /', async () => {
@@ -198,9 +250,9 @@ describe('the buyer\'s journey on the local stack', () => {
     await page.getByRole('button', {name: new RegExp(escapeRegExp(email.split('@')[0]!))}).click();
     await page.getByRole('button', {name: 'Logout'}).click();
     await page.waitForURL(`${stack.siteUrl}/`);
-    // Signed out for good: the dashboard sends the visitor back again.
+    // Signed out for good: the dashboard sends the visitor to sign in again.
     await goto(page, '/dashboard');
-    await page.waitForURL(`${stack.siteUrl}/`);
+    await page.waitForURL(`${stack.siteUrl}/signin?next=${encodeURIComponent('/dashboard')}`);
     expect(errors).toEqual([]);
   });
 

@@ -24,10 +24,11 @@ export interface LocalSession {
   goto: (page: Page, path: string) => Promise<void>;
   /**
    * Asks for a magic link, reads it from the terminal (printed from the emulator), opens it. From
-   * the sign-in page it lands on the dashboard (greeting `name`); `from` a private page, that page
-   * sends the visitor to sign in and the link brings them back to it.
+   * the sign-in page it lands on the dashboard (its account menu named `name`); `from` a private
+   * page, that page sends the visitor to sign in, where the line `why` says so, and the link brings
+   * them back to it.
    */
-  signInByMagicLink: (tab: LocalTab, email: string, options?: {name?: string; from?: string}) => Promise<void>;
+  signInByMagicLink: (tab: LocalTab, email: string, options?: {name?: string; from?: string; why?: string}) => Promise<void>;
   /**
    * From the pricing to the dashboard as a guest: checkout on the local page, pay, the success
    * page once the signed webhook and the welcome e-mail are through, then Go to Dashboard, signed
@@ -101,17 +102,23 @@ export function useLocalSession({sameOrigin = false}: {sameOrigin?: boolean} = {
     return {page, errors, workerCalls};
   }
 
-  async function signInByMagicLink(tab: LocalTab, email: string, {name = email.split('@')[0], from}: {name?: string; from?: string} = {}) {
+  async function signInByMagicLink(
+    tab: LocalTab,
+    email: string,
+    {name = email.split('@')[0]!, from, why}: {name?: string; from?: string; why?: string} = {},
+  ) {
     const {page} = tab;
     await goto(page, from ?? '/signin');
     if (from) await page.waitForURL(`${running().siteUrl}/signin?next=${encodeURIComponent(from)}`);
+    if (why) await page.getByText(why).waitFor();
     await followMagicLink(page, running(), email);
     if (from) {
       await page.waitForURL(`${running().siteUrl}${from}`);
       return;
     }
     await page.waitForURL(`${running().siteUrl}/dashboard`);
-    await page.getByRole('heading', {name: `Welcome, ${name}`}).waitFor();
+    // A buyer is greeted and an account without a purchase is shown the plans; both have the menu.
+    await page.getByRole('banner').getByRole('button', {name}).waitFor();
   }
 
   async function checkoutAsGuest(tab: LocalTab, email: string) {

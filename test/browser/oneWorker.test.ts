@@ -11,7 +11,7 @@ import type {Browser} from 'playwright-core';
 import {headersForPath, parseHeadersFile} from '../../src/buildTime/headersFile';
 import {ROUTES} from '../../src/config';
 import {XSRF_HEADER} from '../../src/config/api';
-import {offlineServiceAccount} from '../../scripts/bench/idTokens';
+import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
 import {launchChromium} from '../../scripts/support/chromium';
 import {freePort, waitForHttp} from '../../scripts/local/ports';
 import {spawnGroup, stopGroup} from '../../scripts/processGroup';

@@ -9,6 +9,9 @@ import {axeViolations} from './axe';
 import {useBrowser} from './helpers';
 import {ask, focusSearchBar, pageTitleOf, watchSearchWorker} from './searchBar';
 
+// Every question is typed key by key: a minute here, four on a machine busy with other suites.
+jest.setTimeout(240_000);
+
 /** The share of questions whose page must be among the first three suggestions. */
 const TARGET = 0.95;
 

@@ -14,11 +14,14 @@ import {
   type AdminJob,
   type AdminLead,
   type AdminPurchaseDetail,
+  type AdminRefundRequest,
   type ErrorBody,
   type Page,
   type RepositoryAudit,
   type RepositoryFixRequest,
+  type SalesPeriod,
   type SalesSummary,
+  SALES_PERIODS,
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 
@@ -72,6 +75,9 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
   });
   return {
     currency: 'usd',
+    period: '30d',
+    since: Date.parse(`${days[0]!.day}T00:00:00Z`),
+    interval: 'day',
     days,
     revenue: 123_400,
     buyers: 14,
@@ -90,6 +96,8 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     amount: 9900,
     currency: 'usd',
     state: 'paid',
+    amountRefunded: 0,
+    stripeUrl: 'https://dashboard.stripe.com/test/payments/pi_ada',
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
@@ -156,20 +164,38 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, outcome: 'done', sessionId, detail});
   }
 
+  /** The purchases a query means, as the worker reads it: search, state, plan, then the order. */
+  function matchingPurchases(query: URLSearchParams): AdminPurchaseDetail[] {
+    const q = (query.get('q') ?? '').toLowerCase();
+    const [state, plan, sort] = [query.get('state'), query.get('plan'), query.get('sort') ?? 'newest'];
+    const order: Record<string, (a: AdminPurchaseDetail, b: AdminPurchaseDetail) => number> = {
+      newest: (a, b) => b.createdAt - a.createdAt,
+      oldest: (a, b) => a.createdAt - b.createdAt,
+      amount_high: (a, b) => (b.amount ?? 0) - (a.amount ?? 0),
+      amount_low: (a, b) => (a.amount ?? 0) - (b.amount ?? 0),
+    };
+    return store.purchases
+      .filter((entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)))
+      .filter((entry) => !state || entry.state === state)
+      .filter((entry) => !plan || entry.plan === plan)
+      .sort(order[sort]);
+  }
+
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
   function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number}): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
     if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
     switch (`${seen.method} ${seen.route}`) {
-      case `GET ${ADMIN_PATHS.sales}`:
-        return [200, store.sales];
-      case `GET ${ADMIN_PATHS.purchases}`: {
-        const q = (seen.query.get('q') ?? '').toLowerCase();
-        const matching = store.purchases.filter(
-          (entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)),
-        );
-        return [200, pageOf(matching.map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, ...row}) => row), seen.query, store.pageSize)];
+      case `GET ${ADMIN_PATHS.sales}`: {
+        // The period the console asked for comes back, as the worker's does; the figures are the store's.
+        const period = seen.query.get('period') ?? store.sales.period;
+        if (!(SALES_PERIODS as readonly string[]).includes(period)) return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
+        return [200, {...store.sales, period: period as SalesPeriod}];
       }
+      case `GET ${ADMIN_PATHS.purchases}`:
+        return [200, pageOf(matchingPurchases(seen.query).map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, ...row}) => row), seen.query, store.pageSize)];
+      case `GET ${ADMIN_PATHS.purchasesCsv}`:
+        return [200, ['email,state', ...matchingPurchases(seen.query).map((entry) => `${entry.email},${entry.state}`)].join('\n') + '\n'];
       case `GET ${ADMIN_PATHS.purchase}`:
         return [200, found];
       case `POST ${ADMIN_PATHS.grant}`: {
@@ -196,6 +222,17 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         if (found!.access) found!.access.usernameChanges = 0;
         log('reset_username_changes', found!.sessionId, null);
         return [200, {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.refund}`: {
+        // As the worker does: what is left is the worker's to know; the webhook then revokes a full refund.
+        const {amount, reason} = seen.body as AdminRefundRequest;
+        const left = (found!.amount ?? 0) - found!.amountRefunded;
+        if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
+        if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
+        found!.amountRefunded += amount ?? left;
+        if (found!.amountRefunded === found!.amount) found!.state = 'refunded';
+        log('refund', found!.sessionId, `${amount ?? left} (${reason})`);
+        return [200, {status: found!.state === 'refunded' ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
+      }
       case `GET ${ADMIN_PATHS.jobs}`:
         return [200, store.jobs];
       case `POST ${ADMIN_PATHS.retryJob}`: {

@@ -58,7 +58,7 @@ describe('the Failures panel', () => {
     worker().reset({jobs: [job({id: 7})]});
     show();
     await userEvent.click(await screen.findByRole('button', {name: 'Retry E-mail job 7'}));
-    expect(await screen.findByText('E-mail job 7 ran again. The worker says: job 7: done.')).toHaveAttribute('role', 'status');
+    expect(await screen.findByText('E-mail job 7 ran again.')).toHaveAttribute('role', 'status');
     expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/jobs/7/retry']);
     expect(await screen.findByText('Nothing failed: every e-mail and GitHub job went through.')).toBeInTheDocument();
   });

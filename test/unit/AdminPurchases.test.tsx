@@ -45,11 +45,48 @@ describe('the Purchases panel', () => {
     await screen.findByRole('table');
     await userEvent.type(screen.getByRole('searchbox', {name: 'E-mail, GitHub username or session id'}), 'bobby');
     await userEvent.click(screen.getByRole('button', {name: 'Search'}));
-    const table = await screen.findByRole('table', {name: 'Purchases matching bobby'});
+    const table = await screen.findByRole('table', {name: 'Purchases matching bobby, newest first'});
     expect(within(table).getAllByRole('row')).toHaveLength(2);
     expect(within(table).getByText('bob@example.com')).toBeInTheDocument();
     const last = worker().requests.at(-1)!;
     expect([last.path, last.query.get('q'), last.query.get('page')]).toEqual(['/admin/purchases', 'bobby', '1']);
+  });
+
+  it('filters by state and plan and sorts, at once, in the address and at the worker; Clear filters undoes them', async () => {
+    show();
+    // Each choice reads the list again from the worker: allow a loaded machine its time.
+    await screen.findByRole('table', {name: 'Purchases, newest first'}, {timeout: 5000});
+    await userEvent.selectOptions(screen.getByLabelText('State'), 'Refunded');
+    const refunded = await screen.findByRole('table', {name: 'Purchases that match the filters, newest first'}, {timeout: 5000});
+    expect(within(refunded).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['bob@example.com']);
+    expect(worker().requests.at(-1)!.query.get('state')).toBe('refunded');
+
+    await userEvent.selectOptions(screen.getByLabelText('State'), 'All states');
+    await userEvent.selectOptions(screen.getByLabelText('Plan'), 'Advanced');
+    await userEvent.selectOptions(screen.getByLabelText('Order'), 'Lowest amount first');
+    await screen.findByRole('table', {name: 'Purchases that match the filters, lowest amount first'}, {timeout: 5000});
+    const last = worker().requests.at(-1)!;
+    expect([last.query.get('state'), last.query.get('plan'), last.query.get('sort'), last.query.get('page')]).toEqual([null, 'Advanced', 'amount_low', '1']);
+    expect(screen.getByRole('link', {name: 'Clear filters'})).toHaveAttribute('href', '/admin?view=purchases&sort=amount_low');
+  });
+
+  it('downloads the purchases the filters match as CSV, with the same filters', async () => {
+    show('/admin?view=purchases&state=paid&plan=Advanced');
+    await screen.findByRole('table');
+    const saved: string[] = [];
+    const createObjectURL = jest.fn((blob: Blob) => {
+      void blob.text().then((text) => saved.push(text));
+      return 'blob:purchases';
+    });
+    Object.assign(URL, {createObjectURL, revokeObjectURL: jest.fn()});
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    await userEvent.click(screen.getByRole('button', {name: 'Download CSV'}));
+    expect(await screen.findByText('The matching purchases were downloaded as CSV.')).toHaveAttribute('role', 'status');
+    const asked = worker().requests.at(-1)!;
+    expect([asked.path, asked.query.get('state'), asked.query.get('plan')]).toEqual(['/admin/purchases.csv', 'paid', 'Advanced']);
+    expect(saved).toEqual(['email,state\nada@example.com,paid\n']);
+    expect(click).toHaveBeenCalledTimes(1);
+    click.mockRestore();
   });
 
   it('says when nothing matches', async () => {

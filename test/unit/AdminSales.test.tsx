@@ -11,12 +11,14 @@ const show = () => renderWithSite(<Sales />, {env: {WORKER_URL: worker().url}, u
 describe('the Sales panel', () => {
   it('shows the revenue, the buyers, the refunds and the disputes', async () => {
     show();
-    const figures = await screen.findByText('Revenue');
+    const figures = await screen.findByText('Revenue, last 30 days');
     const list = figures.closest('dl')!;
     expect(within(list).getByText('$1,234.00')).toBeInTheDocument();
     expect(within(list).getByText('14')).toBeInTheDocument();
     expect(within(list).getByText('2 ($168.00)')).toBeInTheDocument();
-    expect(within(list).getByText('1 open, 0 won, 1 lost')).toBeInTheDocument();
+    expect(within(list).getByText('1 open now; 0 won, 1 lost')).toBeInTheDocument();
+    expect(within(list).getByText('Buyers, last 30 days')).toBeInTheDocument();
+    expect(screen.getByText('Last 30 days: 1 Jun 2026 to 30 Jun 2026 (UTC).')).toBeInTheDocument();
   });
 
   it('draws 30 days by plan as an image with a title and a description that carry the numbers', async () => {
@@ -37,6 +39,27 @@ describe('the Sales panel', () => {
     const table = screen.getByRole('table', {name: 'Revenue by day and plan'});
     expect(within(table).getAllByRole('row')).toHaveLength(31);
     expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Day', 'Starter', 'Advanced', 'Total', 'Purchases']);
+  });
+
+  it('a period picker drives the cards and the chart together, and keeps the period in the address', async () => {
+    worker().reset({sales: salesSummary({period: '12m', interval: 'month', since: Date.UTC(2025, 6, 1), days: [
+      {day: '2026-05-01', byPlan: {Starter: 6900}, purchases: 1},
+      {day: '2026-06-01', byPlan: {Advanced: 9900}, purchases: 1},
+    ]})});
+    renderWithSite(<Sales />, {env: {WORKER_URL: worker().url}, url: '/admin?period=12m'});
+    const picker = screen.getByRole('list', {name: 'Period'});
+    expect(within(picker).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('aria-current')])).toEqual([
+      ['Last 7 days', '/admin?period=7d', null],
+      ['Last 30 days', '/admin', null],
+      ['Last 12 months', '/admin?period=12m', 'true'],
+      ['All time', '/admin?period=all', null],
+    ]);
+    expect(await screen.findByText('Revenue, last 12 months')).toBeInTheDocument();
+    expect(worker().requests.map((seen) => seen.query.get('period'))).toEqual(['12m']);
+    const chart = screen.getByRole('img', {name: /Revenue by month and plan, last 12 months/});
+    expect(chart).toHaveAccessibleName(expect.stringContaining('May 2026 to Jun 2026'));
+    await userEvent.click(screen.getByText('The numbers, month by month'));
+    expect(within(screen.getByRole('table', {name: 'Revenue by month and plan'})).getAllByRole('columnheader')[0]).toHaveTextContent('Month');
   });
 
   it('writes amounts in the summary’s currency, by its own smallest unit', async () => {

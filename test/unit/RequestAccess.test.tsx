@@ -49,12 +49,29 @@ describe('Request Access', () => {
     [400, 'INVALID_REQUEST', 'That is not a valid GitHub username.'],
     [404, 'NOT_FOUND', 'GitHub has no user called octocat-typo.'],
     [409, 'GITHUB_ACCOUNT_TAKEN', '@octocat-typo already has access to the repository through another purchase. Use another GitHub account.'],
+  ])('shows the worker’s own words for a %d %s on the field, until the username changes', async (status, code, error) => {
+    answer = {status, body: {error, code}};
+    await requestAccessFor('octocat-typo');
+    const field = screen.getByRole('textbox', {name: 'GitHub username'});
+    expect(within(await screen.findByRole('alert')).getByText(error)).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(error);
+    expect(screen.getAllByText(error)).toHaveLength(1);
+    expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
+
+    await userEvent.type(field, 'x');
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+    expect(screen.queryByText(error)).toBeNull();
+  });
+
+  it.each([
     [429, 'SWAP_LIMIT', 'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.'],
     [401, 'SESSION_ENDED', 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.'],
   ])('shows the worker’s own words for a %d %s, which the buyer can act on', async (status, code, error) => {
     answer = {status, body: {error, code}};
     await requestAccessFor('octocat-typo');
     expect(await within(screen.getByRole('status')).findByText(error)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', {name: 'GitHub username'})).toHaveAttribute('aria-invalid', 'false');
     expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
   });
 

@@ -14,6 +14,7 @@ import {
   type Page,
   type RepositoryAudit,
   type SalesSummary,
+  SALES_PERIODS,
 } from '../../src/config/api';
 import {type Failure, FIXTURE_REPO, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
@@ -66,11 +67,13 @@ describe('who gets in', () => {
   const requests = {
     sales: {method: 'GET'},
     purchases: {method: 'GET'},
+    purchasesCsv: {method: 'GET'},
     purchase: {method: 'GET'},
     grant: {method: 'POST', body: {username: 'octocat'}},
     revoke: {method: 'POST', body: {}},
     resend: {method: 'POST', body: {}},
     resetUsernameChanges: {method: 'POST', body: {}},
+    refund: {method: 'POST', body: {reason: 'requested_by_customer'}},
     jobs: {method: 'GET'},
     retryJob: {method: 'POST', body: {}},
     repositoryAudit: {method: 'GET'},
@@ -154,6 +157,62 @@ describe('what the console shows', () => {
     expect(await stateOf(lost)).toEqual(['disputed']);
   });
 
+  test('sales over a period: 7 and 30 days by day, 12 months and all time by month; the cards count only the period', async () => {
+    const DAY = 86_400_000;
+    const now = Date.now();
+    const plan = `Period ${now.toString(36)}`;
+    const summaries = async () =>
+      Object.fromEntries(await Promise.all(SALES_PERIODS.map(async (period) => [period, await get<SalesSummary>(`${ADMIN_PATHS.sales}?period=${period}`)] as const)));
+    const before = await summaries();
+    // Paid purchases 3, 20, 100 and 500 days ago, of a plan of their own.
+    for (const [index, [ago, amount]] of [[3, 1000], [20, 2000], [100, 4000], [500, 8000]].entries()) {
+      await stack.worker.db.run(
+        `INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
+         VALUES (?1, ?2, ?3, 'paid', ?4, ?4, ?5, 'usd')`,
+        `cs_test_period${now.toString(36)}${index}`,
+        `period-${index}-${now}@example.com`,
+        plan,
+        now - ago! * DAY,
+        amount,
+      );
+    }
+    const after = await summaries();
+    const ofPlan = (summary: SalesSummary) => summary.days.reduce((sum, entry) => sum + (entry.byPlan[plan] ?? 0), 0);
+    expect(Object.fromEntries(SALES_PERIODS.map((period) => [period, after[period]!.revenue - before[period]!.revenue]))).toEqual({
+      '7d': 1000,
+      '30d': 3000,
+      '12m': 7000,
+      all: 15000,
+    });
+    expect(Object.fromEntries(SALES_PERIODS.map((period) => [period, ofPlan(after[period]!)]))).toEqual({'7d': 1000, '30d': 3000, '12m': 7000, all: 15000});
+    expect(after['7d']!.buyers - before['7d']!.buyers).toBe(1);
+    expect(after.all!.buyers - before.all!.buyers).toBe(4);
+
+    const today = new Date(now).toISOString().slice(0, 10);
+    const month = (back: number) => {
+      const date = new Date(now);
+      return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1)).toISOString().slice(0, 10);
+    };
+    expect(after['7d']).toMatchObject({period: '7d', interval: 'day', since: Date.parse(`${after['7d']!.days[0]!.day}T00:00:00Z`)});
+    expect(after['7d']!.days.map((entry) => entry.day).at(-1)).toBe(today);
+    expect(after['7d']!.days).toHaveLength(7);
+    expect(after['30d']!.days).toHaveLength(30);
+    expect(after['12m']).toMatchObject({interval: 'month', since: Date.parse(`${month(11)}T00:00:00Z`)});
+    expect(after['12m']!.days.map((entry) => entry.day)).toEqual(Array.from({length: 12}, (_, index) => month(11 - index)));
+    // All time starts with the month of the first sale.
+    const first = new Date(now - 500 * DAY);
+    expect(after.all).toMatchObject({period: 'all', interval: 'month', since: null});
+    expect(after.all!.days[0]!.day).toBe(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), 1)).toISOString().slice(0, 10));
+    expect(after.all!.days.at(-1)!.day).toBe(month(0));
+
+    // Absent is 30 days; anything else is the caller's mistake, said so.
+    expect((await get<SalesSummary>(ADMIN_PATHS.sales)).period).toBe('30d');
+    for (const period of ['90d', '', 'ALL']) {
+      const refused = await stack.call(`${ADMIN_PATHS.sales}?period=${period}`, {token: admin.idToken});
+      expect({period, status: refused.status, body: await refused.json()}).toEqual({period, status: 400, body: {error: 'period must be one of 7d, 30d, 12m, all'}});
+    }
+  });
+
   test('purchases: newest first, a page at a time, searched by e-mail, GitHub username or session id', async () => {
     const {user, sessionId, login} = await buyer({seat: true});
     const first = await get<Page<AdminPurchase>>(ADMIN_PATHS.purchases);
@@ -175,6 +234,68 @@ describe('what the console shows', () => {
     expect(bySession).toMatchObject({total: 1, items: [{sessionId}]});
     const nothing = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=nobody-at-all@example.com`);
     expect(nothing).toEqual({items: [], page: 1, pageSize: 25, total: 0});
+  });
+
+  test('purchases: filtered by state and plan, sorted by date or amount, and exported as CSV with the same filters', async () => {
+    const tag = `filter-${Date.now().toString(36)}`;
+    const [starter, advanced] = appConfig.stripe.plans.map((plan) => plan.name) as [string, string];
+    const rows: [string, string, string, string | null, number, number][] = [
+      // [id, plan, status, revoke_reason, amount, minutes ago]
+      ['a', starter, 'paid', null, 6900, 5],
+      ['b', advanced, 'paid', null, 9900, 4],
+      ['c', advanced, 'revoked', 'refunded', 9900, 3],
+      ['d', advanced, 'revoked', 'disputed', 9900, 2],
+      ['e', starter, 'open', null, 6900, 1],
+    ];
+    for (const [id, plan, status, reason, amount, ago] of rows) {
+      await stack.worker.db.run(
+        `INSERT INTO purchases (session_id, email, plan, status, revoke_reason, created_at, updated_at, amount_total, currency)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, 'usd')`,
+        `cs_test_${tag.replace('-', '')}${id}`,
+        `${tag}-${id}@example.com`,
+        plan,
+        status,
+        reason,
+        Date.now() - ago * 60_000,
+        amount,
+      );
+    }
+    const list = async (query: string) =>
+      (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}&${query}`)).items.map((item) => item.email!.slice(tag.length + 1, tag.length + 2));
+    expect(await list('')).toEqual(['e', 'd', 'c', 'b', 'a']);
+    expect(await list('state=paid')).toEqual(['b', 'a']);
+    expect(await list('state=refunded')).toEqual(['c']);
+    expect(await list('state=disputed')).toEqual(['d']);
+    expect(await list('state=open')).toEqual(['e']);
+    expect(await list(`plan=${starter}`)).toEqual(['e', 'a']);
+    expect(await list(`plan=${advanced}&state=paid`)).toEqual(['b']);
+    expect(await list('sort=oldest')).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(await list('sort=amount_low')).toEqual(['e', 'a', 'd', 'c', 'b']);
+    expect(await list('sort=amount_high')).toEqual(['d', 'c', 'b', 'e', 'a']);
+    // The count is the filter's, for the pager.
+    expect((await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}&state=paid`)).total).toBe(2);
+
+    for (const [query, error] of [
+      ['state=lost', 'state must be one of paid, refunded, disputed, open, failed'],
+      ['plan=Enterprise', `plan must be one of ${starter}, ${advanced}`],
+      ['sort=email', 'sort must be one of newest, oldest, amount_high, amount_low'],
+    ]) {
+      const refused = await stack.call(`${ADMIN_PATHS.purchases}?${query}`, {token: admin.idToken});
+      expect({query, status: refused.status, body: await refused.json()}).toEqual({query, status: 400, body: {error}});
+      expect((await stack.call(`${ADMIN_PATHS.purchasesCsv}?${query}`, {token: admin.idToken})).status).toBe(400);
+    }
+
+    const exported = await stack.call(`${ADMIN_PATHS.purchasesCsv}?q=${tag}&state=paid&sort=oldest`, {token: admin.idToken});
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(exported.headers.get('content-disposition')).toBe('attachment; filename="purchases.csv"');
+    const lines = (await exported.text()).split('\r\n');
+    expect(lines[0]).toBe('created_at,session_id,email,plan,amount,amount_refunded,currency,state,github_username,access');
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(2, 8))).toEqual([
+      [`${tag}-a@example.com`, starter, '6900', '0', 'usd', 'paid'],
+      [`${tag}-b@example.com`, advanced, '9900', '0', 'usd', 'paid'],
+    ]);
+    expect(lines.at(-1)).toBe('');
   });
 
   test('pagination covers every purchase once, purchases of the same millisecond too, across the page boundary', async () => {
@@ -429,6 +550,133 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect(await grantOf(sessionId)).toMatchObject({username_changes: 0});
     const again = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: user.uid}});
     expect(again.status).toBe(200);
+  });
+});
+
+describe('refunds go through Stripe; its webhook then decides access', () => {
+  const refundPath = (sessionId: string) => purchasePath(ADMIN_PATHS.refund, sessionId);
+  const paymentOf = (sessionId: string) => stack.stripe.sessions.get(sessionId)!.payment_intent as string;
+  const detailOf = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
+  /** Stripe's `charge.refunded` for the payment as it now is, delivered as Stripe would. */
+  const stripeConfirms = async (sessionId: string) => expect((await stack.deliver(stack.stripe.refundedEvent(paymentOf(sessionId)))).status).toBe(200);
+
+  test('a partial refund: Stripe refunds that much with the reason; the buyer keeps access; the log says how much and what is left', async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    const answer = await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer'});
+    expect(answer.status).toBe(200);
+    const {status, detail} = (await answer.json()) as {status: string; detail: string};
+    expect(status).toBe('partly_refunded');
+    expect(detail).toMatch(/^\$15\.00 refunded \(requested by customer; Stripe re_\w+\); \$84\.00 left, and the buyer keeps access$/);
+    expect(stack.stripe.refundsCreated.at(-1)).toEqual({
+      payment_intent: paymentOf(sessionId),
+      amount: '1500',
+      reason: 'requested_by_customer',
+      metadata: {session_id: sessionId, refunded_by: ADMIN_EMAIL},
+    });
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 1500, refunded: false});
+
+    await stripeConfirms(sessionId);
+    const kept = await detailOf(sessionId);
+    expect(kept).toMatchObject({state: 'paid', amount: 9900, amountRefunded: 1500});
+    expect(kept.access!.status).not.toBe('revoked');
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(true);
+    const logged = (await auditEntries())[0]!;
+    expect(logged).toMatchObject({action: 'refund', outcome: 'done', sessionId, admin: ADMIN_EMAIL});
+    expect(logged.detail).toMatch(new RegExp(`^${detail.replace(/[$().]/g, '\\$&')}\\. Access unchanged: @${login} \\(`));
+  });
+
+  test('refunding what is left is a full refund: Stripe confirms, access ends, the purchase reads Refunded; nothing is left to refund after', async () => {
+    const {sessionId, login} = await buyer({seat: true, accept: true});
+    expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate'})).status).toBe(200);
+    const full = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(full.status).toBe(200);
+    expect(await full.json()).toMatchObject({status: 'refunded', detail: expect.stringMatching(/^\$90\.00 refunded in full \(duplicate; /)});
+    expect(stack.stripe.refundsCreated.at(-1)).toMatchObject({amount: '9000'});
+    // Until Stripe's webhook says so, nothing changed here: the webhook is the one path to revoking.
+    const before = await detailOf(sessionId);
+    expect(before.state).toBe('paid');
+    expect(before.access!.status).not.toBe('revoked');
+
+    await stripeConfirms(sessionId);
+    expect(await detailOf(sessionId)).toMatchObject({state: 'refunded', amountRefunded: 9900, access: {status: 'revoked'}});
+    expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
+
+    const again = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({error: 'This payment has already been refunded in full.', code: 'CONFLICT'});
+    expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', detail: expect.stringMatching(/^Failed: This payment has already been refunded in full\./)});
+  });
+
+  test.each([
+    [{amount: 0, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: -100, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 10.5, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: '1000', reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 1000}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'changed_mind'}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'duplicate', currency: 'eur'}, 'The body takes only amount and reason'],
+  ])('a refund the caller got wrong (%j) is a 400 that says why, and Stripe is never asked', async (body, message) => {
+    const {sessionId} = await buyer();
+    const asked = stack.stripe.refundsCreated.length;
+    const refused = await post(refundPath(sessionId), body);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({error: message});
+    expect(stack.stripe.refundsCreated).toHaveLength(asked);
+  });
+
+  test('more than is left is refused with how much is left, in words; Stripe is not asked and the log has the refusal', async () => {
+    const {sessionId} = await buyer();
+    expect((await post(refundPath(sessionId), {amount: 4900, reason: 'requested_by_customer'})).status).toBe(200);
+    const asked = stack.stripe.refundsCreated.length;
+    const refused = await post(refundPath(sessionId), {amount: 5001, reason: 'requested_by_customer'});
+    expect(refused.status).toBe(400);
+    const message = 'At most $50.00 is left to refund on this payment ($49.00 of $99.00 refunded already).';
+    expect(await refused.json()).toEqual({error: message});
+    expect(stack.stripe.refundsCreated).toHaveLength(asked);
+    expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', sessionId, detail: `Failed: ${message} Access unchanged: none.`});
+  });
+
+  test("Stripe's refusals in the seller's words: another refund first (409), a disputed payment (409), a key Stripe refuses (502); each logged", async () => {
+    const {sessionId} = await buyer();
+    stack.stripe.failNext('POST /v1/refunds', 400, {
+      type: 'invalid_request_error',
+      code: 'amount_too_large',
+      message: 'Refund amount ($99.00) is greater than unrefunded amount on charge ($10.00)',
+    });
+    const raced = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(raced.status).toBe(409);
+    expect((await raced.json()).error).toMatch(/^Another refund of this payment got there first/);
+
+    stack.stripe.failNext('POST /v1/refunds', 400, {type: 'invalid_request_error', code: 'charge_disputed', message: 'Charge ch_x has been charged back.'});
+    const disputed = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(disputed.status).toBe(409);
+    expect((await disputed.json()).error).toBe('The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.');
+
+    stack.stripe.failNext('POST /v1/refunds', 401, {type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****'});
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(refused.status).toBe(502);
+    expect(await refused.json()).toMatchObject({code: 'PAYMENT_PROVIDER'});
+
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(0);
+    expect((await auditEntries()).slice(0, 3).map((entry) => entry.outcome)).toEqual(['failed', 'failed', 'failed']);
+  });
+
+  test('a payment that has not gone through (an async payment still clearing) has nothing to refund: 409', async () => {
+    const user = await stack.signUp();
+    const sessionId = await stack.paidCheckout({email: user.email, user, paid: false});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({error: 'This payment has not gone through, so there is nothing to refund yet.', code: 'CONFLICT'});
+    expect((await post(refundPath('cs_test_nobody'), {reason: 'duplicate'})).status).toBe(404);
+  });
+
+  test("each purchase links to its payment in Stripe's test-mode dashboard (the worker's key is a test key)", async () => {
+    const {sessionId, user} = await buyer();
+    const url = `https://dashboard.stripe.com/test/payments/${paymentOf(sessionId)}`;
+    expect((await detailOf(sessionId)).stripeUrl).toBe(url);
+    const listed = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${encodeURIComponent(user.email)}`);
+    expect(listed.items.map((item) => item.stripeUrl)).toEqual([url]);
   });
 });
 

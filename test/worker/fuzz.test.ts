@@ -181,7 +181,7 @@ const stripePayload = fc
   .record({
     type: fc.constantFrom('checkout.session.completed', 'checkout.session.async_payment_failed', 'charge.refunded', 'charge.dispute.created', 'charge.dispute.closed', 'customer.created', 'x'),
     object: fc.oneof(
-      fc.record({id: fc.oneof(fc.constant('cs_test_unknown'), fc.string({maxLength: 40}), anything), payment_intent: fc.oneof(fc.string({maxLength: 30}), anything), refunded: fc.boolean(), status: fc.string()}, {requiredKeys: []}),
+      fc.record({id: fc.oneof(fc.constant('cs_test_unknown'), fc.string({maxLength: 40}), anything), payment_intent: fc.oneof(fc.string({maxLength: 30}), anything), refunded: fc.boolean(), amount_refunded: fc.oneof(fc.nat(), anything), status: fc.string()}, {requiredKeys: []}),
       anything,
     ),
     id: fc.oneof(fc.string({maxLength: 40}), anything),

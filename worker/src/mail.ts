@@ -1,4 +1,4 @@
-import {appConfig, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import type {Settings} from './settings';
 
@@ -71,7 +71,7 @@ export function saleMail(
   };
 }
 
-/** The one e-mail a buyer gets after paying: where to claim the code. */
+/** The one e-mail a buyer gets after paying: the link to the dashboard, where the code is claimed. */
 export function welcomeMail(settings: Settings, to: string, plan: string | null): MailMessage {
   const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
   const {appName, mailgun} = appConfig;
@@ -81,12 +81,12 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
     replyTo: mailgun.supportEmail,
     subject: `Your ${appName} purchase: get the code`,
     text: [
-      `Thank you for buying ${appName}${plan ? ` (${plan})` : ''}.`,
+      `Thank you for buying ${appName}${plan ? ` (${plan})` : ''}. Your dashboard: ${dashboard}`,
+      '(On another device, sign in there with this e-mail address.)',
       '',
-      `Open your dashboard, enter your GitHub username and press Request Access:`,
-      dashboard,
-      '',
-      'GitHub then e-mails you an invitation to the private repository. Accept it, and the code is yours.',
+      'Get the code in three steps:',
+      // The same steps, in the same words, as the success page and the dashboard.
+      ...afterPurchase.steps.map((step, index) => `${index + 1}. ${step}`),
       '',
       'Each time the seat goes to a GitHub account, we write to this address naming it. If it is not yours, sign in',
       'with this e-mail address and request access for your own account: the seat comes back to you.',

@@ -1,13 +1,19 @@
 import React from 'react';
-import {PageMetadata} from '@docusaurus/theme-common';
-import NotFound from '@theme-original/NotFound';
+import {appConfig} from '../../config';
+import MarketingLayout from '../../components/layout/MarketingLayout';
+import NotFound from '../../components/screens/NotFound';
 
-/** The theme's 404 page with a description, which every page has (search engines show it). */
-export default function NotFoundWithDescription() {
+/**
+ * The 404 page in the site's own header and footer, not the theme's stock text in the docs'
+ * navigation: a reader who followed a dead link is closer to the product than to the docs' sidebar.
+ */
+export default function NotFoundPage() {
   return (
-    <>
-      <PageMetadata description="This page does not exist. The header and the footer lead to the product, the docs and support." />
+    <MarketingLayout
+      title="Page Not Found"
+      description={`This page does not exist. Search the ${appConfig.appName} docs, or start from the docs or the home page.`}
+      noIndex>
       <NotFound />
-    </>
+    </MarketingLayout>
   );
 }

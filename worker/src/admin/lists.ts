@@ -1,4 +1,5 @@
 import type {AdminAuditEntry, AdminLead, Page} from '../../../src/config/api';
+import {csv} from './csv';
 
 /** The waitlist and the admins' log, a page at a time, newest first. */
 export const LIST_PAGE_SIZE = 50;
@@ -16,20 +17,10 @@ export async function leadsPage(db: D1Database, page: number): Promise<Page<Admi
   };
 }
 
-/**
- * A CSV cell (RFC 4180). Anyone can join the waitlist, and a spreadsheet runs a cell that starts
- * with = + - @, a tab or a CR as a formula, so such a cell gets a leading apostrophe (OWASP's
- * advice against CSV injection): the seller's spreadsheet shows it as text.
- */
-function csvCell(value: string): string {
-  const inert = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert;
-}
-
 /** Every lead as CSV, oldest first: the seller's mailing tool imports it. */
 export async function leadsCsv(db: D1Database): Promise<string> {
   const {results} = await db.prepare('SELECT email, created_at FROM leads ORDER BY created_at, email').all<{email: string; created_at: number}>();
-  return ['email,created_at', ...results.map((row) => `${csvCell(row.email)},${new Date(row.created_at).toISOString()}`)].join('\r\n') + '\r\n';
+  return csv([['email', 'created_at'], ...results.map((row) => [row.email, new Date(row.created_at).toISOString()])]);
 }
 
 export async function auditLogPage(db: D1Database, page: number): Promise<Page<AdminAuditEntry>> {

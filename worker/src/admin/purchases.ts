@@ -5,16 +5,20 @@ import type {
   GrantStatus,
   Page,
   PurchaseEvent,
+  PurchaseFilter,
+  PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
 import type {Grant} from '../access/grants';
+import {csv} from './csv';
 import {maskSessionIds} from '../log';
+import {stripePaymentUrl} from './refunds';
 
 /**
- * Purchases as the seller's console shows them: a page at a time, newest first, searched by
- * e-mail, GitHub username or session id, each with its GitHub access. One D1 round trip for the
- * page and its count; every filter is a prefix, so it runs on an index. The session id breaks ties
- * of created_at, so that OFFSET paging has one order to page through.
+ * Purchases as the seller's console shows them: a page at a time, searched by e-mail, GitHub
+ * username or session id, filtered by state and plan, sorted, each with its GitHub access; or all
+ * of them as CSV. One D1 round trip for the page and its count; the search is a prefix, so it
+ * runs on an index.
  */
 export const PAGE_SIZE = 25;
 
@@ -24,6 +28,7 @@ interface Row {
   email: string | null;
   plan: string | null;
   amount_total: number | null;
+  amount_refunded: number;
   currency: string | null;
   status: 'open' | 'paid' | 'failed' | 'revoked';
   revoke_reason: string | null;
@@ -35,7 +40,7 @@ interface Row {
   username_changes: number | null;
 }
 
-const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.currency, p.status, p.revoke_reason,
+const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id,
     g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
@@ -43,37 +48,84 @@ const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_tot
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
 const upTo = (prefix: string) => `${prefix}\u{10FFFF}`;
 
+/** What each state is in D1's columns. */
+const STATE_WHERE: Record<PurchaseState, string> = {
+  paid: "p.status = 'paid'",
+  refunded: "p.status = 'revoked' AND p.revoke_reason = 'refunded'",
+  disputed: "p.status = 'revoked' AND p.revoke_reason IS NOT 'refunded'",
+  open: "p.status = 'open'",
+  failed: "p.status = 'failed'",
+};
+
+/** Each order ends in the session id, so that OFFSET paging has one order to page through. */
+const ORDER_BY: Record<PurchaseSort, string> = {
+  newest: 'p.created_at DESC, p.session_id DESC',
+  oldest: 'p.created_at ASC, p.session_id ASC',
+  amount_high: 'p.amount_total DESC, p.created_at DESC, p.session_id DESC',
+  amount_low: 'p.amount_total ASC, p.created_at DESC, p.session_id DESC',
+};
+
 /**
- * Which rows a search means: a session id (`cs_…`), or else the start of an e-mail or of a GitHub
- * username (case does not matter for either).
+ * Which rows a filter means. The search is a session id (`cs_…`), or else the start of an e-mail
+ * or of a GitHub username (case does not matter for either); state and plan narrow it.
  */
-function filterFor(query: string): {where: string; params: unknown[]} {
-  const q = query.trim();
-  if (q === '') return {where: '', params: []};
-  if (q.startsWith('cs_')) return {where: 'WHERE p.session_id >= ?1 AND p.session_id < ?2', params: [q, upTo(q)]};
-  const lower = q.toLowerCase();
-  return {
-    where: `WHERE (p.email >= ?1 AND p.email < ?2) OR p.session_id IN (SELECT session_id FROM access_grants
-      WHERE github_username >= ?1 COLLATE NOCASE AND github_username < ?2 COLLATE NOCASE)`,
-    params: [lower, upTo(lower)],
-  };
+function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => `?${params.push(value)}`;
+  const q = (filter.q ?? '').trim();
+  if (q.startsWith('cs_')) conditions.push(`p.session_id >= ${param(q)} AND p.session_id < ${param(upTo(q))}`);
+  else if (q !== '') {
+    const [from, to] = [param(q.toLowerCase()), param(upTo(q.toLowerCase()))];
+    conditions.push(`((p.email >= ${from} AND p.email < ${to}) OR p.session_id IN (SELECT session_id FROM access_grants
+      WHERE github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
+  }
+  if (filter.state) conditions.push(STATE_WHERE[filter.state]);
+  if (filter.plan) conditions.push(`p.plan = ${param(filter.plan)}`);
+  return {where: conditions.length ? `WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '', params};
 }
 
-export async function listPurchases(db: D1Database, query: string, page: number): Promise<Page<AdminPurchase>> {
-  const {where, params} = filterFor(query);
+/** The Stripe key's mode decides which of Stripe's dashboards a purchase links to. */
+export interface PaymentLinks {
+  stripeKey: string | undefined;
+}
+
+export async function listPurchases(db: D1Database, links: PaymentLinks, filter: PurchaseFilter, page: number): Promise<Page<AdminPurchase>> {
+  const {where, params} = filterFor(filter);
   const offset = (page - 1) * PAGE_SIZE;
   const [rows, count] = await db.batch<Row | {total: number}>([
-    db
-      .prepare(`${SELECT} ${where} ORDER BY p.created_at DESC, p.session_id DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
-      .bind(...params),
+    db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']} LIMIT ${PAGE_SIZE} OFFSET ${offset}`).bind(...params),
     db.prepare(`SELECT COUNT(*) AS total FROM purchases p ${where}`).bind(...params),
   ]);
   return {
-    items: (rows!.results as Row[]).map(toPurchase),
+    items: (rows!.results as Row[]).map((row) => toPurchase(row, links)),
     page,
     pageSize: PAGE_SIZE,
     total: (count!.results[0] as {total: number}).total,
   };
+}
+
+/** Every purchase the filter matches, in its order, as CSV: the seller's spreadsheet or accounts. */
+export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: PurchaseFilter): Promise<string> {
+  const {where, params} = filterFor(filter);
+  const {results} = await db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']}`).bind(...params).all<Row>();
+  const header = ['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access'];
+  const lines = results.map((row) => {
+    const purchase = toPurchase(row, links);
+    return [
+      new Date(purchase.createdAt).toISOString(),
+      purchase.sessionId,
+      purchase.email ?? '',
+      purchase.plan ?? '',
+      purchase.amount === null ? '' : String(purchase.amount),
+      String(purchase.amountRefunded),
+      purchase.currency ?? '',
+      purchase.state,
+      purchase.access?.username ?? '',
+      purchase.access?.status ?? '',
+    ];
+  });
+  return csv([header, ...lines]);
 }
 
 /** A purchase's page as D1 has it, and its grant, whose pending invitation the route asks GitHub about. */
@@ -82,7 +134,7 @@ export interface StoredPurchaseDetail {
   grant: Grant | null;
 }
 
-export async function purchaseDetail(db: D1Database, sessionId: string): Promise<StoredPurchaseDetail | null> {
+export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessionId: string): Promise<StoredPurchaseDetail | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
   const [events, jobs, actions, grant] = await db.batch<Record<string, unknown>>([
@@ -117,7 +169,7 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
   ].sort((a, b) => a.at - b.at);
   return {
     detail: {
-      ...toPurchase(row),
+      ...toPurchase(row, links),
       paymentIntentId: row.payment_intent_id,
       customerId: row.customer_id,
       userId: row.user_id,
@@ -127,16 +179,21 @@ export async function purchaseDetail(db: D1Database, sessionId: string): Promise
   };
 }
 
-function toPurchase(row: Row): AdminPurchase {
+function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
+  const amount = row.amount_total ?? fallbackAmount(row.plan);
+  const state = stateOf(row);
   return {
     sessionId: row.session_id,
     createdAt: row.created_at,
     email: row.email,
     plan: row.plan,
-    amount: row.amount_total ?? fallbackAmount(row.plan),
+    amount,
     // The config's prices are in US dollars.
     currency: row.currency ?? 'usd',
-    state: stateOf(row),
+    state,
+    // A full refund may have reached D1 only as a revocation (it came before the purchase did).
+    amountRefunded: state === 'refunded' ? Math.max(row.amount_refunded, amount ?? 0) : row.amount_refunded,
+    stripeUrl: stripePaymentUrl(links.stripeKey, row.payment_intent_id),
     access:
       row.grant_status && row.github_username
         ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}

@@ -11,9 +11,16 @@ import {
   type AdminLead,
   type AdminPurchase,
   type Page,
+  REFUND_REASONS,
+  PURCHASE_SORTS,
+  PURCHASE_STATES,
+  DEFAULT_SALES_PERIOD,
+  SALES_PERIODS,
   type RepositoryAudit,
   type SalesSummary,
 } from '../../../src/config/api';
+import {appConfig} from '../../../src/config';
+import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
 import {reportGitHub} from '../access/reportGitHub';
@@ -22,11 +29,14 @@ import {currentUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {parse, readJson} from '../http';
 import {accessContext, runJob} from '../outbox';
+import {stripeFor} from '../payments/stripe';
 import {checkoutSessionId, githubUsername} from '../schemas';
+import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
-import {listPurchases, purchaseDetail} from './purchases';
+import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
+import {refundPayment} from './refunds';
 import {auditRepository, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 
@@ -39,8 +49,28 @@ const PAGE_RULE = 'page must be a whole number from 1 to 100000';
 // so (a silent first page would look like the list had ended).
 const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PAGE_RULE).max(100_000, PAGE_RULE).default(1);
 const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
+const periodQuery = z.enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`}).default(DEFAULT_SALES_PERIOD);
+const planNames: string[] = appConfig.stripe.plans.map((plan) => plan.name);
+/** Each filter absent or one of its values: a value the list does not know is the caller's mistake, said so. */
+const purchaseFilter = z.object({
+  q: searchQuery,
+  state: z.enum(PURCHASE_STATES, {message: `state must be one of ${PURCHASE_STATES.join(', ')}`}).optional(),
+  plan: z
+    .string()
+    .refine((name) => planNames.includes(name), {message: `plan must be one of ${planNames.join(', ')}`})
+    .optional(),
+  sort: z.enum(PURCHASE_SORTS, {message: `sort must be one of ${PURCHASE_SORTS.join(', ')}`}).optional(),
+});
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const grantBody = z.object({username: githubUsername});
+const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
+const refundBody = z.strictObject(
+  {
+    amount: z.number({message: AMOUNT_RULE}).int(AMOUNT_RULE).positive(AMOUNT_RULE).max(99_999_999, AMOUNT_RULE).optional(),
+    reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
+  },
+  {message: 'The body takes only amount and reason'},
+);
 const fixBody = z.object({
   kind: z.enum(['unpaid_on_repository', 'paid_missing', 'revoked_present'], {message: 'kind is not a kind of difference'}),
   githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
@@ -49,16 +79,23 @@ const fixBody = z.object({
 export const adminRoutes = new Hono<AppEnv>()
   .use(`${API_PATHS.admin}/*`, requireAdmin)
 
-  .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB)) satisfies SalesSummary))
+  .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB, parse(periodQuery, c.req.query('period')))) satisfies SalesSummary))
 
   .get(ADMIN_PATHS.purchases, async (c) => {
-    const query = parse(searchQuery, c.req.query('q'));
+    const filter = purchaseFilterOf(c);
     const page = pageOf(c);
-    return c.json((await listPurchases(c.env.DB, query, page)) satisfies Page<AdminPurchase>);
+    return c.json((await listPurchases(c.env.DB, linksOf(c), filter, page)) satisfies Page<AdminPurchase>);
   })
 
+  .get(ADMIN_PATHS.purchasesCsv, async (c) =>
+    c.body(await purchasesCsv(c.env.DB, linksOf(c), purchaseFilterOf(c)), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="purchases.csv"',
+    }),
+  )
+
   .get(ADMIN_PATHS.purchase, async (c) => {
-    const stored = await purchaseDetail(c.env.DB, sessionParam(c.req.param('sessionId')));
+    const stored = await purchaseDetail(c.env.DB, linksOf(c), sessionParam(c.req.param('sessionId')));
     if (!stored) throw notFound();
     const {detail, grant} = stored;
     // A pending invitation may have been accepted or have expired since D1 last heard: the seller
@@ -128,6 +165,31 @@ export const adminRoutes = new Hono<AppEnv>()
     });
   })
 
+  .post(ADMIN_PATHS.refund, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const request = await readJson(c, refundBody);
+    return audited(c, 'refund', sessionId, async () => {
+      const purchase = await c.env.DB.prepare('SELECT payment_intent_id FROM purchases WHERE session_id = ?1')
+        .bind(sessionId)
+        .first<{payment_intent_id: string | null}>();
+      if (!purchase) throw notFound();
+      if (!purchase.payment_intent_id) throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
+      const refund = await refundPayment(
+        stripeFor(settingsOf(c.env)),
+        {paymentIntentId: purchase.payment_intent_id, sessionId, admin: admin(c)},
+        request,
+      );
+      const amount = formatMoney(refund.refunded, refund.currency);
+      const reason = request.reason.replaceAll('_', ' ');
+      return refund.left === 0
+        ? {status: 'refunded', detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId}); access ends when Stripe confirms`}
+        : {
+            status: 'partly_refunded',
+            detail: `${amount} refunded (${reason}; Stripe ${refund.refundId}); ${formatMoney(refund.left, refund.currency)} left, and the buyer keeps access`,
+          };
+    });
+  })
+
   .get(ADMIN_PATHS.jobs, async (c) => c.json((await failingJobs(c.env.DB)) satisfies AdminJob[]))
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
@@ -176,6 +238,14 @@ export const adminRoutes = new Hono<AppEnv>()
 /** The admin acting (requireAdmin has checked the e-mail). */
 function admin(c: Context<AppEnv>): string {
   return currentUser(c).email!;
+}
+
+function linksOf(c: Context<AppEnv>) {
+  return {stripeKey: settingsOf(c.env).STRIPE_SECRET_KEY};
+}
+
+function purchaseFilterOf(c: Context<AppEnv>) {
+  return parse(purchaseFilter, {q: c.req.query('q'), state: c.req.query('state'), plan: c.req.query('plan'), sort: c.req.query('sort')});
 }
 
 function pageOf(c: Context<AppEnv>): number {

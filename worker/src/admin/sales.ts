@@ -1,43 +1,96 @@
-import type {SalesDay, SalesSummary} from '../../../src/config/api';
+import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api';
 import {fallbackAmount} from './purchases';
 
-/** The last 30 days of sales, for the console's chart, with refunds, disputes and the totals. */
-export const SALES_DAYS = 30;
+/**
+ * The console's figures over a period, for its cards and its chart together: revenue by day (7 or
+ * 30 days) or by calendar month (12 months, all time) and plan, and the period's buyers, refunds
+ * and disputes. Days are UTC days; the period ends today.
+ */
 const DAY_MS = 24 * 3600_000;
 
-export async function salesSummary(db: D1Database, now = Date.now()): Promise<SalesSummary> {
-  const today = Math.floor(now / DAY_MS) * DAY_MS;
-  const since = today - (SALES_DAYS - 1) * DAY_MS;
-  const [byDay, totals, buyers, refunds, disputes, currency] = await db.batch<Record<string, unknown>>([
+interface Window {
+  since: number | null;
+  interval: SalesSummary['interval'];
+  /** The first bucket's key (`YYYY-MM-DD`); for all time, the month of the first purchase. */
+  first: (firstPurchase: number | null) => string;
+}
+
+const utcDay = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
+const monthStart = (at: number, back = 0) => {
+  const date = new Date(at);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1);
+};
+const key = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+function windowOf(period: SalesPeriod, now: number): Window {
+  const today = utcDay(now);
+  switch (period) {
+    case '7d':
+    case '30d': {
+      const since = today - ((period === '7d' ? 7 : 30) - 1) * DAY_MS;
+      return {since, interval: 'day', first: () => key(since)};
+    }
+    case '12m': {
+      const since = monthStart(now, 11);
+      return {since, interval: 'month', first: () => key(since)};
+    }
+    case 'all':
+      return {since: null, interval: 'month', first: (firstPurchase) => key(monthStart(firstPurchase ?? now))};
+  }
+}
+
+/** Every bucket from `first` to the one holding `now`, oldest first, empty. */
+function buckets(first: string, interval: SalesSummary['interval'], now: number): Map<string, SalesDay> {
+  const days = new Map<string, SalesDay>();
+  const last = interval === 'day' ? utcDay(now) : monthStart(now);
+  for (let at = Date.parse(`${first}T00:00:00Z`); at <= last; ) {
+    days.set(key(at), {day: key(at), byPlan: {}, purchases: 0});
+    at = interval === 'day' ? at + DAY_MS : monthStart(at, -1);
+  }
+  return days;
+}
+
+export async function salesSummary(db: D1Database, period: SalesPeriod, now = Date.now()): Promise<SalesSummary> {
+  const window = windowOf(period, now);
+  // ?1: the period's start (0 for all time), so one set of statements serves every period.
+  const since = window.since ?? 0;
+  const bucket = window.interval === 'day' ? '%Y-%m-%d' : '%Y-%m-01';
+  const [byBucket, totals, buyers, refunds, disputes, currency, first] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
-        `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, plan, COUNT(*) AS purchases,
+        `SELECT strftime('${bucket}', created_at / 1000, 'unixepoch') AS day, plan, COUNT(*) AS purchases,
            SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
          FROM purchases WHERE status = 'paid' AND created_at >= ?1 GROUP BY day, plan`,
       )
       .bind(since),
-    db.prepare(
-      `SELECT plan, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
-       FROM purchases WHERE status = 'paid' GROUP BY plan`,
-    ),
-    db.prepare(`SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid'`),
-    db.prepare(
-      `SELECT plan, COUNT(*) AS count, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
-       FROM purchases WHERE status = 'revoked' AND revoke_reason = 'refunded' GROUP BY plan`,
-    ),
-    db.prepare(
-      `SELECT SUM(status NOT IN ('won', 'lost', 'warning_closed')) AS open, SUM(status IN ('won', 'warning_closed')) AS won,
-         SUM(status = 'lost') AS lost FROM disputes`,
-    ),
+    db
+      .prepare(
+        `SELECT plan, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
+         FROM purchases WHERE status = 'paid' AND created_at >= ?1 GROUP BY plan`,
+      )
+      .bind(since),
+    db
+      .prepare(`SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid' AND created_at >= ?1`)
+      .bind(since),
+    db
+      .prepare(
+        `SELECT plan, COUNT(*) AS count, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
+         FROM purchases WHERE status = 'revoked' AND revoke_reason = 'refunded' AND created_at >= ?1 GROUP BY plan`,
+      )
+      .bind(since),
+    db
+      .prepare(
+        `SELECT SUM(status NOT IN ('won', 'lost', 'warning_closed')) AS open,
+           SUM(status IN ('won', 'warning_closed') AND updated_at >= ?1) AS won, SUM(status = 'lost' AND updated_at >= ?1) AS lost
+         FROM disputes`,
+      )
+      .bind(since),
     db.prepare(`SELECT currency FROM purchases WHERE currency IS NOT NULL GROUP BY currency ORDER BY COUNT(*) DESC LIMIT 1`),
+    db.prepare(`SELECT MIN(created_at) AS at FROM purchases WHERE status = 'paid'`),
   ]);
 
-  const days = new Map<string, SalesDay>();
-  for (let at = since; at <= today; at += DAY_MS) {
-    const day = new Date(at).toISOString().slice(0, 10);
-    days.set(day, {day, byPlan: {}, purchases: 0});
-  }
-  for (const row of byDay!.results) {
+  const days = buckets(window.first((first!.results[0]?.at as number | null | undefined) ?? null), window.interval, now);
+  for (const row of byBucket!.results) {
     const entry = days.get(row.day as string);
     if (!entry) continue;
     const plan = (row.plan as string | null) ?? 'Other';
@@ -48,6 +101,9 @@ export async function salesSummary(db: D1Database, now = Date.now()): Promise<Sa
   const dispute = disputes!.results[0] ?? {};
   return {
     currency: (currency!.results[0]?.currency as string | undefined) ?? 'usd',
+    period,
+    since: window.since,
+    interval: window.interval,
     days: [...days.values()],
     revenue: sum(totals!.results),
     buyers: Number(buyers!.results[0]?.buyers ?? 0),

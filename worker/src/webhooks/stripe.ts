@@ -92,7 +92,7 @@ const shapes = {
   'checkout.session.completed': checkoutSession,
   'checkout.session.async_payment_succeeded': checkoutSession,
   'checkout.session.async_payment_failed': checkoutSession,
-  'charge.refunded': about(z.object({refunded: z.boolean(), payment_intent: reference}).loose()),
+  'charge.refunded': about(z.object({refunded: z.boolean(), amount_refunded: z.number().int().nonnegative(), payment_intent: reference}).loose()),
   'charge.dispute.created': dispute,
   'charge.dispute.closed': dispute,
 } satisfies Partial<Record<Stripe.Event.Type, z.ZodType>>;
@@ -126,9 +126,20 @@ function fulfil(options: {paymentFailed?: boolean} = {}) {
   };
 }
 
+/**
+ * Stripe refunded some or all of a charge (from the console or its own dashboard). The amount is
+ * recorded for the console; a partial refund keeps access, only a full refund takes it back.
+ */
 async function refund(env: Env, charge: Stripe.Charge) {
   const id = idOf(charge.payment_intent);
   if (!id) return false;
+  // Events may come out of order: the amount refunded only grows.
+  const recorded = await env.DB.prepare(
+    `UPDATE purchases SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`,
+  )
+    .bind(id, charge.amount_refunded, Date.now())
+    .first();
+  if (!charge.refunded) return recorded !== null;
   await revokePayment(env, id, 'refunded');
   return true;
 }
@@ -141,8 +152,7 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'checkout.session.completed': fulfil(),
   'checkout.session.async_payment_succeeded': fulfil(),
   'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
-  // A partial refund keeps access; only a full refund takes it back.
-  'charge.refunded': (env, event) => (event.data.object.refunded ? refund(env, event.data.object) : Promise.resolve(false)),
+  'charge.refunded': (env, event) => refund(env, event.data.object),
   // Open: access waits for the outcome. Closed: lost is final, won gives access back.
   'charge.dispute.created': (env, event) => disputeChanged(env, event.data.object),
   'charge.dispute.closed': (env, event) => disputeChanged(env, event.data.object),

@@ -1,7 +1,10 @@
 import React, {useContext, useEffect, useState} from 'react';
+import clsx from 'clsx';
 import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
 import {appConfig} from '../../../config';
+import {useAuthClient} from '../../../lib/auth/AuthContext';
+import {useBuyerHint} from '../../../lib/auth/buyerHint';
 import ButtonCheckout from '../../shared/ButtonCheckout';
 import ButtonSignin from '../../shared/ButtonSignin';
 import Logo from '../../shared/Logo';
@@ -28,6 +31,24 @@ function NavLinks({className}: {className: string}) {
   );
 }
 
+/**
+ * The buy button; for a signed-in buyer, the way to the dashboard instead. Whether the account has
+ * bought is the worker's answer as this browser last heard it (`buyerHint`), so a visitor's page
+ * loads no auth SDK for it, and it opens nothing by itself.
+ */
+function BuyOrDashboard({size}: {size?: 'small'}) {
+  const {ready, user} = useAuthClient();
+  const {pathname} = useLocation();
+  const buyer = useBuyerHint(ready && user ? user.uid : undefined);
+  if (!buyer) return <ButtonCheckout size={size} />;
+  const here = pathname.replace(/\/+$/, '') === appConfig.auth.callbackUrl;
+  return (
+    <Link to={appConfig.auth.callbackUrl} className={clsx(styles.dashboard, size === 'small' && styles.small)} aria-current={here ? 'page' : undefined}>
+      Dashboard
+    </Link>
+  );
+}
+
 export default function Header() {
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -50,7 +71,7 @@ export default function Header() {
         <NavLinks className={styles.desktopLinks} />
         <div className={styles.desktopActions}>
           <ButtonSignin variant="text" />
-          <ButtonCheckout size="small" />
+          <BuyOrDashboard size="small" />
         </div>
         <button
           type="button"
@@ -80,7 +101,7 @@ export default function Header() {
           </nav>
           <div className={styles.mobileActions}>
             <ButtonSignin variant="text" />
-            <ButtonCheckout />
+            <BuyOrDashboard />
           </div>
         </div>
       )}

@@ -14,13 +14,20 @@ export interface DemoVideoProps {
 
 export const DEMO_ANCHOR = 'demo';
 
+/**
+ * A transparent 1x1 GIF as the video's own poster. Without any poster, Chromium paints an idle
+ * video's box an opaque grey (with "0:00" on it) until it plays, hiding the image beneath; with
+ * a transparent one, the designed poster shows through at every width.
+ */
+const SEE_THROUGH_POSTER = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
 /** The width the hero gives the video: the whole column under 960 px, half of 72rem above. */
 const POSTER_SIZES = '(max-width: 960px) calc(100vw - 2.5rem), 33rem';
 
 /**
  * The demo, fetched only when played (`preload="none"`). Its poster is an
- * image under the video rather than the `poster` attribute, which takes one
- * URL and no priority: the image is the page's largest paint, so it comes in
+ * image under the video rather than the `poster` attribute (which holds a
+ * see-through image), since the attribute takes one URL and no priority: the image is the page's largest paint, so it comes in
  * the width the screen needs and ahead of everything else. The video is
  * transparent until it plays, then covers it.
  */
@@ -52,7 +59,16 @@ export default function DemoVideo({src, type, poster, title, captions}: DemoVide
         loading="eager"
         fetchPriority="high"
       />
-      <video ref={video} id={DEMO_ANCHOR} controls preload="none" playsInline aria-label={title} width={1280} height={720}>
+      <video
+        ref={video}
+        id={DEMO_ANCHOR}
+        controls
+        preload="none"
+        poster={SEE_THROUGH_POSTER}
+        playsInline
+        aria-label={title}
+        width={1280}
+        height={720}>
         <source src={src} type={type} />
         {captions && <track kind="captions" src={captions} srcLang="en" label="English" default />}
       </video>

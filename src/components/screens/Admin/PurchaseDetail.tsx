@@ -8,7 +8,8 @@ import {adminHref} from './adminUrl';
 import {AccessBadge, StateBadge} from './Badges';
 import Confirm from './Confirm';
 import Field from './Field';
-import {money, times, when} from './format';
+import Refund from './Refund';
+import {EVENT_STATES, money, stripeEvent, times, when} from './format';
 import {ActionResult, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import styles from './styles.module.css';
@@ -31,8 +32,9 @@ function History({events}: {events: PurchaseEvent[]}) {
           <span className={styles.badge} data-tone={event.status === 'failed' ? 'bad' : 'quiet'}>
             {EVENT_KINDS[event.kind] ?? event.kind}
           </span>{' '}
-          <strong>{event.summary}</strong>
-          {event.status && <> ({event.status})</>}
+          <strong>{event.kind === 'stripe' ? stripeEvent(event.summary) : event.summary}</strong>
+          {/* An invitation's line already ends in its state ("@ada: pending"); say it once. */}
+          {event.status && !event.summary.endsWith(event.status) && <> ({EVENT_STATES[event.status] ?? event.status})</>}
           <br />
           <time dateTime={new Date(event.at).toISOString()} className={styles.muted}>
             {when(event.at)}
@@ -131,7 +133,10 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dt>Plan</dt>
               <dd>{purchase.plan ?? '—'}</dd>
               <dt>Amount</dt>
-              <dd>{money(purchase.amount, purchase.currency)}</dd>
+              <dd>
+                {money(purchase.amount, purchase.currency)}
+                {purchase.amountRefunded > 0 && <> · {money(purchase.amountRefunded, purchase.currency)} refunded</>}
+              </dd>
               <dt>State</dt>
               <dd>
                 <StateBadge state={purchase.state} />
@@ -139,18 +144,37 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dt>GitHub access</dt>
               <dd>
                 <AccessBadge access={purchase.access} />
-                {purchase.access && <> · moved to another account {times(purchase.access.usernameChanges)}</>}
+                {purchase.access && purchase.access.usernameChanges > 0 && (
+                  <> · the buyer moved it to another GitHub account {times(purchase.access.usernameChanges)}</>
+                )}
               </dd>
-              <dt>Session</dt>
-              <dd className={styles.code}>{purchase.sessionId}</dd>
               <dt>Payment</dt>
-              <dd className={styles.code}>{purchase.paymentIntentId ?? '—'}</dd>
-              <dt>Customer</dt>
-              <dd className={styles.code}>{purchase.customerId ?? '—'}</dd>
-              <dt>Account</dt>
-              <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
+              <dd>
+                {purchase.stripeUrl ? (
+                  <a href={purchase.stripeUrl} target="_blank" rel="noreferrer">
+                    Open in Stripe<span className="sr-only"> (opens a new tab)</span>
+                  </a>
+                ) : (
+                  '—'
+                )}
+              </dd>
+              <dt>Bought</dt>
+              <dd>{purchase.userId ? 'Signed in' : 'As a guest (no account yet)'}</dd>
             </dl>
+            {/* For a search in Stripe or a support thread, not for reading. */}
+            <details className={styles.numbers}>
+              <summary>Reference numbers</summary>
+              <dl className={styles.facts}>
+                <dt>Checkout session</dt>
+                <dd className={styles.code}>{purchase.sessionId}</dd>
+                <dt>Stripe customer</dt>
+                <dd className={styles.code}>{purchase.customerId ?? '—'}</dd>
+                <dt>Sign-in account</dt>
+                <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
+              </dl>
+            </details>
             <AccessActions purchase={purchase} reload={loaded.reload} />
+            <Refund purchase={purchase} reload={loaded.reload} />
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />

@@ -1,16 +1,26 @@
 import React, {useCallback, useEffect, useState, type FormEvent} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
-import type {AdminPurchase} from '../../../config/api';
+import {appConfig} from '../../../config';
+import {PURCHASE_SORTS, PURCHASE_STATES, type AdminPurchase, type PurchaseSort} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
-import {adminHref, useAdminQuery} from './adminUrl';
+import {useAdminApi} from '../../../lib/useAdminApi';
+import {adminHref, useAdminQuery, type AdminQuery} from './adminUrl';
 import {AccessBadge, StateBadge} from './Badges';
 import {DataTable, Pager, type Column} from './DataTable';
 import Field from './Field';
-import {money, when} from './format';
+import {money, PURCHASE_STATES as STATE_NAMES, when} from './format';
+import {useDownload} from './useDownload';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
+
+const SORTS: Record<PurchaseSort, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  amount_high: 'Highest amount first',
+  amount_low: 'Lowest amount first',
+};
 
 const COLUMNS: Column<AdminPurchase>[] = [
   {label: 'Date', cell: (purchase) => when(purchase.createdAt)},
@@ -23,27 +33,73 @@ const COLUMNS: Column<AdminPurchase>[] = [
     ),
   },
   {label: 'Plan', cell: (purchase) => purchase.plan ?? '—'},
-  {label: 'Amount', cell: (purchase) => money(purchase.amount, purchase.currency)},
+  {
+    label: 'Amount',
+    cell: (purchase) => (
+      <>
+        {money(purchase.amount, purchase.currency)}
+        {purchase.amountRefunded > 0 && purchase.state !== 'refunded' && (
+          <span className={styles.muted}> ({money(purchase.amountRefunded, purchase.currency)} refunded)</span>
+        )}
+      </>
+    ),
+  },
   {label: 'State', cell: (purchase) => <StateBadge state={purchase.state} />},
   {label: 'GitHub access', cell: (purchase) => <AccessBadge access={purchase.access} />},
 ];
 
-/** Every purchase, newest first, searchable by e-mail, GitHub username or session id. */
+/** A labelled select whose choice applies at once (the list is read again). */
+function Choice<T extends string>(props: {id: string; label: string; value: T | ''; all?: string; options: readonly T[]; names: (value: T) => string; onChange: (value: T | '') => void}) {
+  return (
+    <div>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} className={controls.input} value={props.value} onChange={(event) => props.onChange(event.target.value as T | '')}>
+        {props.all && <option value="">{props.all}</option>}
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {props.names(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * Every purchase, searchable by e-mail, GitHub username or session id, filtered by state and plan,
+ * sorted, and downloadable as CSV with the same filters. The worker does the work (the list may be
+ * long); the filters are in the address, so Back and bookmarks keep them.
+ */
 export default function Purchases() {
-  const {q = '', page = 1} = useAdminQuery();
+  const query = useAdminQuery();
+  const {q = '', page = 1, state, plan, sort} = query;
   const history = useHistory();
+  const api = useAdminApi();
   const [search, setSearch] = useState(q);
   useEffect(() => setSearch(q), [q]);
-  const loaded = useAdminData(useCallback((api: AdminApi) => api.purchases({q, page}), [q, page]));
+  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.purchases({q, page, state, plan, sort}), [q, page, state, plan, sort]));
+  const filtered = Boolean(q || state || plan);
+  const csv = useDownload(
+    () => api.purchasesCsv({q, state, plan, sort}),
+    'purchases',
+    filtered ? 'The matching purchases were downloaded as CSV.' : 'Every purchase was downloaded as CSV.',
+  );
+
+  /** Another filter or order starts again at the first page. */
+  const go = (change: Partial<AdminQuery>) => history.push(adminHref({view: 'purchases', q, state, plan, sort, ...change, page: undefined}));
 
   function find(event: FormEvent) {
     event.preventDefault();
-    history.push(adminHref({view: 'purchases', q: search.trim()}));
+    go({q: search.trim()});
   }
 
   return (
     <section className={styles.panel} aria-labelledby="purchases-heading">
-      <h2 id="purchases-heading">Purchases</h2>
+      <div className={styles.panelTop}>
+        <h2 id="purchases-heading">Purchases</h2>
+        {csv.button}
+      </div>
+      {csv.result}
       <form className={styles.search} role="search" onSubmit={find}>
         <Field id="purchase-search" type="search" label="E-mail, GitHub username or session id" value={search} onChange={setSearch}>
           <button type="submit" className={controls.primary}>
@@ -51,18 +107,36 @@ export default function Purchases() {
           </button>
         </Field>
       </form>
+      <div className={styles.filters}>
+        <Choice id="purchase-state" label="State" value={state ?? ''} all="All states" options={PURCHASE_STATES} names={(name) => STATE_NAMES[name]} onChange={(value) => go({state: value || undefined})} />
+        <Choice
+          id="purchase-plan"
+          label="Plan"
+          value={plan ?? ''}
+          all="All plans"
+          options={appConfig.stripe.plans.map((entry) => entry.name)}
+          names={(name) => name}
+          onChange={(value) => go({plan: value || undefined})}
+        />
+        <Choice id="purchase-sort" label="Order" value={sort ?? 'newest'} options={PURCHASE_SORTS} names={(name) => SORTS[name]} onChange={(value) => go({sort: (value || undefined) as PurchaseSort | undefined})} />
+        {filtered && (
+          <Link to={adminHref({view: 'purchases', sort})} className={styles.clear}>
+            Clear filters
+          </Link>
+        )}
+      </div>
       <ShowLoaded loaded={loaded} label="Loading purchases">
         {(found) => (
           <>
             <DataTable
-              caption={q ? `Purchases matching ${q}` : 'Purchases, newest first'}
+              caption={`${q ? `Purchases matching ${q}` : filtered ? 'Purchases that match the filters' : 'Purchases'}, ${SORTS[sort ?? 'newest'].toLowerCase()}`}
               columns={COLUMNS}
               rows={found.items}
               rowKey={(purchase) => purchase.sessionId}
               flagged={(purchase) => purchase.access?.status === 'removal_failed'}
-              empty={q ? `No purchase matches “${q}”.` : 'No purchases yet.'}
+              empty={filtered ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan ? ' with these filters' : ''}.` : 'No purchases yet.'}
             />
-            <Pager page={found} noun="purchases" href={(next) => adminHref({view: 'purchases', q, page: next})} />
+            <Pager page={found} noun="purchases" href={(next) => adminHref({view: 'purchases', q, state, plan, sort, page: next})} />
           </>
         )}
       </ShowLoaded>

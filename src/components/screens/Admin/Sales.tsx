@@ -1,31 +1,60 @@
 import React, {useCallback} from 'react';
 import clsx from 'clsx';
+import Link from '@docusaurus/Link';
+import {DEFAULT_SALES_PERIOD, SALES_PERIODS, type SalesSummary} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
+import {adminHref, useAdminQuery} from './adminUrl';
 import SalesChart from './SalesChart';
-import {money} from './format';
+import {day, money, PERIODS} from './format';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import styles from './styles.module.css';
 
-/** The morning's numbers: revenue and buyers, refunds and disputes, and 30 days by plan. */
+/** The period's dates in words: "1 Jun 2026 to 30 Jun 2026" (UTC days, like the chart's). */
+function span(sales: SalesSummary): string {
+  const first = sales.since ?? (sales.days[0] ? Date.parse(`${sales.days[0].day}T00:00:00Z`) : null);
+  const today = sales.interval === 'day' && sales.days.length ? sales.days[sales.days.length - 1]!.day : new Date().toISOString().slice(0, 10);
+  return first === null ? 'today' : `${day(first)} to ${day(today)}`;
+}
+
+/**
+ * The morning's numbers over a period the seller picks (in the address, so Back and bookmarks
+ * keep it): revenue and buyers, refunds and disputes, and the chart of the same period.
+ */
 export default function Sales() {
-  const loaded = useAdminData(useCallback((api: AdminApi) => api.sales(), []));
+  const {period = DEFAULT_SALES_PERIOD} = useAdminQuery();
+  const loaded = useAdminData(useCallback((api: AdminApi) => api.sales(period), [period]));
+  const label = PERIODS[period].toLowerCase();
   return (
     <section className={styles.panel} aria-labelledby="sales-heading">
-      <h2 id="sales-heading">Sales</h2>
+      <div className={styles.panelTop}>
+        <h2 id="sales-heading">Sales</h2>
+        <ul className={styles.segments} aria-label="Period">
+          {SALES_PERIODS.map((name) => (
+            <li key={name}>
+              <Link to={adminHref({view: 'sales', period: name})} aria-current={name === period ? 'true' : undefined}>
+                {PERIODS[name]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </div>
       <ShowLoaded loaded={loaded} label="Loading sales">
         {(sales) => (
           <>
+            <p className={styles.muted}>
+              {PERIODS[sales.period]}: {span(sales)} (UTC).
+            </p>
             <dl className={styles.figures}>
               <div>
-                <dt>Revenue</dt>
+                <dt>Revenue, {label}</dt>
                 <dd>{money(sales.revenue, sales.currency)}</dd>
               </div>
               <div>
-                <dt>Buyers</dt>
+                <dt>Buyers, {label}</dt>
                 <dd>{sales.buyers}</dd>
               </div>
               <div className={clsx(sales.refunds.count > 0 && styles.notable)}>
-                <dt>Refunds</dt>
+                <dt>Refunded in full</dt>
                 <dd>
                   {sales.refunds.count} ({money(sales.refunds.amount, sales.currency)})
                 </dd>
@@ -33,7 +62,7 @@ export default function Sales() {
               <div className={clsx(sales.disputes.open > 0 && styles.alarming)}>
                 <dt>Disputes</dt>
                 <dd>
-                  {sales.disputes.open} open, {sales.disputes.won} won, {sales.disputes.lost} lost
+                  {sales.disputes.open} open now; {sales.disputes.won} won, {sales.disputes.lost} lost
                 </dd>
               </div>
             </dl>

@@ -2,7 +2,7 @@ import React, {useId, useLayoutEffect, useRef, useState} from 'react';
 import {appConfig} from '../../../config';
 import type {SalesDay, SalesSummary} from '../../../config/api';
 import {DataTable, type Column} from './DataTable';
-import {day, money} from './format';
+import {day, money, month, PERIODS} from './format';
 import styles from './styles.module.css';
 
 /** The plans' colours, in the config's order; a plan the config no longer has comes after them. */
@@ -50,7 +50,14 @@ function useWidth<T extends Element>(): [React.RefObject<T | null>, number] {
 export default function SalesChart({summary}: {summary: SalesSummary}) {
   const id = useId();
   const [frame, outer] = useWidth<HTMLElement>();
-  const {days, currency} = summary;
+  const {days, currency, interval} = summary;
+  const monthly = interval === 'month';
+  const bucket = monthly ? 'month' : 'day';
+  const named = (entry: SalesDay) => (monthly ? month(entry.day) : day(entry.day));
+  // A label every few bars, counted back from the latest, so they never crowd on a phone: each day
+  // of a week, a day a week, a month a quarter, and a multiple of those for a long history.
+  const step = monthly ? 3 : 7;
+  const every = days.length <= 7 ? 1 : Math.ceil(days.length / 5 / step) * step;
   const plans = plansSold(days);
   const colour = (plan: string) => COLOURS[plans.indexOf(plan) % COLOURS.length];
   const sums = days.map(total);
@@ -62,14 +69,14 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
   const byPlan = plans.map((plan) => ({plan, amount: days.reduce((sum, entry) => sum + (entry.byPlan[plan] ?? 0), 0)}));
   const best = sums.indexOf(Math.max(0, ...sums));
   const purchases = days.reduce((sum, entry) => sum + entry.purchases, 0);
-  const range = days.length ? `${day(days[0]!.day)} to ${day(days[days.length - 1]!.day)}` : 'no days';
+  const range = days.length ? `${named(days[0]!)} to ${named(days[days.length - 1]!)}` : 'no days';
   const description =
     `${range}: ${money(sums.reduce((a, b) => a + b, 0), currency)} from ${purchases} purchases` +
     (sums[best] ? `; best day ${day(days[best]!.day)} with ${money(sums[best]!, currency)}` : '') +
     (byPlan.length ? `. By plan: ${byPlan.map(({plan, amount}) => `${plan} ${money(amount, currency)}`).join(', ')}.` : '.');
 
   const columns: Column<SalesDay>[] = [
-    {label: 'Day', cell: (entry) => day(entry.day)},
+    {label: monthly ? 'Month' : 'Day', cell: named},
     ...plans.map((plan) => ({label: plan, cell: (entry: SalesDay) => money(entry.byPlan[plan] ?? 0, currency)})),
     {label: 'Total', cell: (entry) => money(total(entry), currency)},
     {label: 'Purchases', cell: (entry) => entry.purchases},
@@ -78,7 +85,9 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
   return (
     <figure className={styles.chart} ref={frame}>
       <svg width={outer} height={HEIGHT} viewBox={`0 0 ${outer} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
-        <title id={`${id}-title`}>Revenue by day and plan, last {days.length} days</title>
+        <title id={`${id}-title`}>
+          Revenue by {bucket} and plan, {PERIODS[summary.period].toLowerCase()}
+        </title>
         <desc id={`${id}-desc`}>{description}</desc>
         {[0, top / 2, top].map((tick) => (
           <g key={tick}>
@@ -100,10 +109,9 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
                 base += amount;
                 return rect;
               })}
-              {/* A label a week, counted back from today. */}
-              {(days.length - 1 - index) % 7 === 0 && (
+              {(days.length - 1 - index) % every === 0 && (
                 <text x={x + slot * 0.35} y={HEIGHT - 8} textAnchor="middle" className={styles.axisText}>
-                  {day(entry.day).replace(/ \d{4}$/, '')}
+                  {monthly ? month(entry.day) : day(entry.day).replace(/ \d{4}$/, '')}
                 </text>
               )}
             </g>
@@ -120,8 +128,8 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
           ))}
         </ul>
         <details className={styles.numbers}>
-          <summary>The numbers, day by day</summary>
-          <DataTable caption="Revenue by day and plan" columns={columns} rows={days} rowKey={(entry) => entry.day} empty="No days." />
+          <summary>The numbers, {bucket} by {bucket}</summary>
+          <DataTable caption={`Revenue by ${bucket} and plan`} columns={columns} rows={days} rowKey={(entry) => entry.day} empty="No days." />
         </details>
       </figcaption>
     </figure>

@@ -5,6 +5,15 @@
  */
 import {useLocation} from '@docusaurus/router';
 import {ROUTES} from '../../../config';
+import {
+  DEFAULT_SALES_PERIOD,
+  PURCHASE_SORTS,
+  PURCHASE_STATES,
+  SALES_PERIODS,
+  type PurchaseSort,
+  type PurchaseState,
+  type SalesPeriod,
+} from '../../../config/api';
 
 export const VIEWS = {
   sales: 'Sales',
@@ -22,6 +31,17 @@ export interface AdminQuery {
   purchase?: string;
   q?: string;
   page?: number;
+  /** The Sales panel's period; absent is the worker's default (30 days). */
+  period?: SalesPeriod;
+  /** The purchases list's filters and order; the worker checks the plan's name. */
+  state?: PurchaseState;
+  plan?: string;
+  sort?: PurchaseSort;
+}
+
+/** The value if it is one of `values`, else undefined (a hand-edited address shows everything). */
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
+  return (values as readonly (string | null)[]).includes(value) ? (value as T) : undefined;
 }
 
 // Own keys only: `in` would take `?view=constructor` (inherited from Object) for a panel.
@@ -40,15 +60,23 @@ export function readAdminQuery(search: string): AdminQuery {
     purchase: params.get('purchase') || undefined,
     q,
     page: Number.isInteger(page) && page > 1 ? page : undefined,
+    period: oneOf(SALES_PERIODS, params.get('period')),
+    state: oneOf(PURCHASE_STATES, params.get('state')),
+    plan: params.get('plan') || undefined,
+    sort: oneOf(PURCHASE_SORTS, params.get('sort')),
   };
 }
 
-export function adminHref({view, purchase, q, page}: Partial<AdminQuery>): string {
+export function adminHref({view, purchase, q, page, period, state, plan, sort}: Partial<AdminQuery>): string {
   const params = new URLSearchParams();
   if (purchase) params.set('purchase', purchase);
   else if (view && view !== 'sales') params.set('view', view);
   if (q) params.set('q', q);
+  if (state) params.set('state', state);
+  if (plan) params.set('plan', plan);
+  if (sort && sort !== 'newest') params.set('sort', sort);
   if (page && page > 1) params.set('page', String(page));
+  if (period && period !== DEFAULT_SALES_PERIOD) params.set('period', period);
   const query = params.toString();
   return query ? `${ROUTES.admin}?${query}` : ROUTES.admin;
 }

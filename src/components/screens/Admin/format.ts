@@ -1,29 +1,14 @@
 import type {AdminActionResult} from '../../../config/api';
 /** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
-import type {AdminAction, GrantStatus, PurchaseState} from '../../../config/api';
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function moneyFormat(currency: string): Intl.NumberFormat {
-  const code = currency.toUpperCase();
-  let format = moneyFormats.get(code);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {style: 'currency', currency: code});
-    moneyFormats.set(code, format);
-  }
-  return format;
-}
+import type {AdminAction, GrantStatus, PurchaseState, SalesPeriod} from '../../../config/api';
+import {formatMoney} from '../../../config/money';
 
 /** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */
-export function money(amount: number | null, currency: string | null): string {
-  if (amount === null) return '—';
-  if (!currency) return String(amount);
-  const format = moneyFormat(currency);
-  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
+export const money = formatMoney;
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC'});
 const dateOnly = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeZone: 'UTC'});
+const monthOnly = new Intl.DateTimeFormat('en-GB', {month: 'short', year: 'numeric', timeZone: 'UTC'});
 
 /** A moment, in UTC like the sales days: `3 Jun 2026, 14:05 UTC`. */
 export function when(at: number): string {
@@ -57,17 +42,64 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   revoke: 'Revoked access',
   resend: 'Resent the invitation',
   reset_username_changes: 'Reset the username changes',
+  refund: 'Refunded',
   retry_job: 'Retried a job',
   repository_fix: 'Fixed a repository difference',
 };
+
+/** The Sales panel's periods, as its picker and its cards name them. */
+export const PERIODS: Record<SalesPeriod, string> = {
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '12m': 'Last 12 months',
+  all: 'All time',
+};
+
+/** A month, from its first day: `Jun 2026`. */
+export function month(first: string): string {
+  return monthOnly.format(Date.parse(`${first}T00:00:00Z`));
+}
 
 /** "never", "once", "twice", "3 times". */
 export function times(count: number): string {
   return count === 0 ? 'never' : count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
 }
 
-/** What the worker answered to an action, in a line: its detail, else its status. */
+/**
+ * What an action's outcome adds to the console's own sentence, by the worker's status word, where
+ * it adds something the seller should know (the admin log keeps the worker's full detail).
+ */
+const OUTCOMES: Record<string, string> = {
+  queued: 'GitHub is busy: the invitation goes out as soon as it answers.',
+  active: 'The account was already on the repository.',
+  failed: 'It failed again: its last error is in the list.',
+  retrying: 'It did not go through yet and will be tried again.',
+};
+
+/** The console's sentence for an action that worked, and what its outcome adds. */
 export function answerText(answer: AdminActionResult | null, done: string): string {
-  const said = [answer?.detail, answer?.status].find((value) => typeof value === 'string' && value.trim() !== '');
-  return said ? `${done} The worker says: ${said}.` : done;
+  const added = answer ? OUTCOMES[answer.status] : undefined;
+  return added ? `${done} ${added}` : done;
 }
+
+/** Stripe's events, as a seller says them. */
+const STRIPE_EVENTS: Record<string, string> = {
+  'checkout.session.completed': 'Checkout completed',
+  'checkout.session.async_payment_succeeded': 'Delayed payment went through',
+  'checkout.session.async_payment_failed': 'Delayed payment failed',
+  'charge.refunded': 'Stripe refunded the payment',
+  'charge.dispute.created': 'The buyer disputed the payment',
+  'charge.dispute.closed': 'The dispute closed',
+};
+
+export function stripeEvent(type: string): string {
+  return STRIPE_EVENTS[type] ?? type;
+}
+
+/** A job's or an event's state, as a word for the seller. */
+export const EVENT_STATES: Record<string, string> = {
+  done: 'done',
+  failed: 'failed',
+  pending: 'waiting',
+  retrying: 'will be retried',
+};

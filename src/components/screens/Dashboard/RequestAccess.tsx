@@ -20,19 +20,21 @@ export const ACCESS_MESSAGES = {
 export const USERNAME_MESSAGE_MS = 3000;
 
 /**
- * The worker's refusals the buyer can act on, whose own message says how: a username that is not
- * valid (400) or that GitHub does not know (404), an account already used elsewhere (409), a
- * purchase out of account changes (429 SWAP_LIMIT, which names support), and a checkout sign-in
- * that has ended (401 SESSION_ENDED: sign in with the purchase e-mail). A plain 429 or a 5xx is
- * not theirs to fix.
+ * The worker's refusals of the username itself, whose own message says what is wrong with it: not
+ * a valid GitHub username (400), one GitHub does not know (404), or an account already used
+ * elsewhere (409). They belong on the field, where the buyer fixes them.
+ */
+function isAboutTheUsername(error: unknown): error is ApiError {
+  return error instanceof ApiError && [400, 404, 409].includes(error.status);
+}
+
+/**
+ * The other refusals the buyer can act on, whose message says how: a purchase out of account
+ * changes (429 SWAP_LIMIT, which names support), and a checkout sign-in that has ended (401
+ * SESSION_ENDED: sign in with the purchase e-mail). A plain 429 or a 5xx is not theirs to fix.
  */
 function isBuyersToFix(error: unknown): error is ApiError {
-  if (!(error instanceof ApiError)) return false;
-  return (
-    [400, 404, 409].includes(error.status) ||
-    (error.status === 429 && error.code === 'SWAP_LIMIT') ||
-    error.code === 'SESSION_ENDED'
-  );
+  return error instanceof ApiError && ((error.status === 429 && error.code === 'SWAP_LIMIT') || error.code === 'SESSION_ENDED');
 }
 
 export interface RequestAccessProps {
@@ -55,6 +57,8 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
   const [username, setUsername] = useState(initialUsername);
   const [loading, setLoading] = useState(false);
   const [usernameMissing, setUsernameMissing] = useState(false);
+  // The worker's refusal of the username as typed: it stays on the field until the username changes.
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   useEffect(() => setUsername((current) => current || initialUsername), [initialUsername]);
   useEffect(() => {
@@ -75,6 +79,7 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
 
   async function request(event: FormEvent) {
     event.preventDefault();
+    setRefusal(null);
     setLoading(true);
     try {
       if (!(await hasPaid())) {
@@ -97,13 +102,15 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
       onRequested();
     } catch (error) {
       console.error('Requesting access failed:', error);
-      snackbar.show(isBuyersToFix(error) ? error.message : ACCESS_MESSAGES.failed);
+      if (isAboutTheUsername(error)) setRefusal(error.message);
+      else snackbar.show(isBuyersToFix(error) ? error.message : ACCESS_MESSAGES.failed);
     } finally {
       setLoading(false);
     }
   }
 
   const busy = loading || checkout.loading;
+  const fieldError = usernameMissing ? ACCESS_MESSAGES.usernameRequired : refusal;
   return (
     <form className={styles.request} onSubmit={request} noValidate>
       <label htmlFor="github-username" className={styles.label}>
@@ -120,18 +127,21 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
           spellCheck={false}
           maxLength={39}
           value={username}
-          onChange={(event) => setUsername(event.target.value)}
-          aria-invalid={usernameMissing}
-          aria-describedby={usernameMissing ? 'github-username-error' : undefined}
+          onChange={(event) => {
+            setUsername(event.target.value);
+            setRefusal(null);
+          }}
+          aria-invalid={fieldError !== null}
+          aria-describedby={fieldError ? 'github-username-error' : undefined}
         />
         <button type="submit" className={controls.primary} disabled={busy} aria-busy={busy}>
           {busy && <Spinner label="Requesting access" />}
           Request Access
         </button>
       </div>
-      {usernameMissing && (
+      {fieldError && (
         <p id="github-username-error" className={styles.error} role="alert">
-          {ACCESS_MESSAGES.usernameRequired}
+          {fieldError}
         </p>
       )}
     </form>

@@ -1,11 +1,13 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig, checkoutPriceId, dashboardPlan, githubRepositoryUrl, ROUTES} from '../../../config';
+import {afterPurchase, appConfig, checkoutPriceId, dashboardPlan, githubRepositoryUrl, ROUTES} from '../../../config';
 import type {AccessStatus} from '../../../config/api';
 import {useAuth} from '../../../lib/auth/AuthContext';
+import {rememberBuyer} from '../../../lib/auth/buyerHint';
 import type {AuthUser} from '../../../lib/auth/types';
 import {useApiClient} from '../../../lib/useApiClient';
-import ButtonAccount, {accountName} from '../../shared/ButtonAccount';
+import {accountName} from '../../shared/ButtonAccount';
+import Pricing from '../../landing/Pricing';
 import ButtonCheckout from '../../shared/ButtonCheckout';
 import RequireAuth from '../../layout/RequireAuth';
 import Spinner from '../../shared/Spinner';
@@ -33,13 +35,16 @@ function SignedInDashboard({user}: {user: AuthUser}) {
   }, [api]);
   const known = access === null || access === 'unknown' ? null : access;
   useEffect(refresh, [refresh]);
+  // The header offers a buyer the dashboard instead of the buy button (display only).
+  useEffect(() => {
+    if (known) rememberBuyer(user.uid, known.hasPaid);
+  }, [known, user.uid]);
+
+  if (known && !known.hasPaid) return <NotABuyer user={user} />;
 
   return (
     <div className={styles.dashboard}>
-      <div className={styles.top}>
-        <h1 className={styles.title}>Welcome, {accountName(user)}</h1>
-        <ButtonAccount />
-      </div>
+      <h1 className={styles.title}>Welcome, {accountName(user)}</h1>
       <p className={styles.welcome}>
         Thank you for choosing {appConfig.appName}. Enter your GitHub username to be invited to the private repository,
         then follow the documentation to ship your app.
@@ -53,19 +58,12 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           <>
             {known && <AccessStatusPanel access={known} onChanged={refresh} />}
             <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
-            {known && !known.hasPaid && (
-              <p className={styles.muted}>
-                You have not bought {appConfig.appName} yet: Request Access takes you to checkout first.
-              </p>
-            )}
           </>
         )}
         <ol className={styles.steps}>
-          <li>Request access with your GitHub username.</li>
-          <li>Accept the invitation in the e-mail GitHub sends you.</li>
-          <li>
-            Start with the <Link to={ROUTES.docs}>documentation</Link>.
-          </li>
+          {afterPurchase.steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
         </ol>
         <div className={styles.links}>
           {known?.repository && (
@@ -99,12 +97,31 @@ function SignedInDashboard({user}: {user: AuthUser}) {
   );
 }
 
+/**
+ * Signed in with an account that has not bought (the worker says so): no repository, no welcome
+ * as a buyer, but the plans. A buyer who paid with another e-mail is told where the purchase is.
+ */
+function NotABuyer({user}: {user: AuthUser}) {
+  return (
+    <>
+      <div className={styles.dashboard}>
+        <h1 className={styles.title}>You have not bought {appConfig.appName} yet</h1>
+        <p className={styles.welcome}>
+          You are signed in as <strong>{user.email ?? accountName(user)}</strong>, and this account has no purchase. Choose a
+          plan: once paid, you come back here to get the code. Bought with another e-mail? Sign out and sign in with that one.
+        </p>
+      </div>
+      <Pricing />
+    </>
+  );
+}
+
 /** The buyer's dashboard (§2, §4): the checkout sign-in first, then the guard, then the page. */
 export default function Dashboard() {
   const exchanging = useCheckoutSignIn();
   const {user} = useAuth();
   return (
-    <RequireAuth redirectTo="/" pending={exchanging}>
+    <RequireAuth pending={exchanging}>
       {user && <SignedInDashboard user={user} />}
     </RequireAuth>
   );

@@ -3,12 +3,13 @@ import Link from '@docusaurus/Link';
 import {useHistory, useLocation} from '@docusaurus/router';
 import {appConfig, ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
-import {returnPath, withReturnPath} from '../../../lib/auth/returnTo';
+import {returnPath, sentFrom, withReturnPath} from '../../../lib/auth/returnTo';
 import {finishSignInUrl, rememberEmail} from '../../../lib/auth/emailLink';
 import {useSiteSettings} from '../../../lib/SiteSettingsContext';
 import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
+import {messageOf} from '../../../lib/errorMessage';
 import EmailForm, {type EmailAction, type EmailFormMode} from './EmailForm';
 import GoogleIcon from './GoogleIcon';
 
@@ -20,6 +21,25 @@ const TITLES: Record<EmailFormMode, string> = {
   register: `Create your ${appConfig.appName} account`,
   reset: 'Reset your password',
 };
+
+const USE_EMAIL = 'Sign in with a magic link or a password below instead.';
+/** What Google sign-in needs that local mode does not have, and what works instead. */
+const GOOGLE_NEEDS_A_PROJECT = `Google sign-in needs a real Firebase project: in local mode the Auth emulator cannot reach Google. ${USE_EMAIL}`;
+/** The visitor closed the popup, or opened another: nothing went wrong. */
+const GOOGLE_CANCELLED = ['auth/popup-closed-by-user', 'auth/cancelled-popup-request'];
+
+/**
+ * Why a private page sent the visitor here, by the page (`?next=`). A buyer opening the welcome
+ * e-mail's dashboard link on another device lands here: the line says which e-mail to use.
+ */
+function whySignIn(next: string): string {
+  const page = new URL(next, 'https://site.invalid').pathname.replace(/\/+$/, '') || '/';
+  if (page === ROUTES.dashboard) {
+    return `Your dashboard is where you get the ${appConfig.appName} code. Sign in with the e-mail you paid with, and you come straight back to it.`;
+  }
+  if (page === ROUTES.admin) return "The seller's console is for the shop's admins. Sign in, and you come straight back to it.";
+  return 'That page needs you signed in. Sign in, and you come straight back to it.';
+}
 
 /**
  * Google (popup), an e-mail and a password, or a magic link by e-mail; also registering and
@@ -34,18 +54,29 @@ export default function SignIn() {
   const [mode, setMode] = useState<EmailFormMode>('sign-in');
   const [sent, setSent] = useState<Sent | null>(null);
   const [google, setGoogle] = useState(false);
+  const [googleError, setGoogleError] = useState<string | null>(null);
+  // The page is prerendered without a query: read it once hydrated, so hydration matches.
+  const [from, setFrom] = useState<string | null>(null);
+  useEffect(() => setFrom(sentFrom(search)), [search]);
 
   useEffect(() => {
     if (ready && user) history.replace(returnPath(search));
   }, [ready, user, history, search]);
 
   async function signInWithGoogle() {
+    if (localMode.includes('sign-in')) {
+      // The Auth emulator cannot reach Google: the popup would fail with auth/internal-error.
+      setGoogleError(GOOGLE_NEEDS_A_PROJECT);
+      return;
+    }
     setGoogle(true);
+    setGoogleError(null);
     try {
       await (await client()).signInWithGoogle();
     } catch (failure) {
-      // §8: a Google sign-in error is only logged; the visitor can try again or use e-mail.
       console.error('Google sign-in failed:', failure);
+      // Closing the popup is the visitor's own choice, not a failure to explain.
+      if (!GOOGLE_CANCELLED.includes((failure as {code?: string}).code ?? '')) setGoogleError(`Google sign-in failed: ${messageOf(failure)} ${USE_EMAIL}`);
     } finally {
       setGoogle(false);
     }
@@ -135,12 +166,18 @@ export default function SignIn() {
   return (
     <div className={styles.signedOutOnly}>
       <AuthCard title={TITLES[mode]}>
+        {from && mode === 'sign-in' && <p>{whySignIn(from)}</p>}
         {mode !== 'reset' && (
           <>
             <button type="button" className={controls.secondary} onClick={signInWithGoogle} disabled={!ready || google}>
               {google ? <Spinner label="Signing in with Google" /> : <GoogleIcon />}
               Sign in with Google
             </button>
+            {googleError && (
+              <p className={styles.error} role="alert">
+                {googleError}
+              </p>
+            )}
             <div className={styles.divider}>or</div>
           </>
         )}

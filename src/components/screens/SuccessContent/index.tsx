@@ -1,7 +1,7 @@
 import React, {useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useLocation} from '@docusaurus/router';
-import {appConfig} from '../../../config';
+import {afterPurchase, appConfig} from '../../../config';
 import styles from './styles.module.css';
 
 /**
@@ -22,7 +22,14 @@ export default function SuccessContent() {
         <path d="m7.5 12.5 3 3 6-7" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
       <h1 className={styles.title}>Purchase Successful!</h1>
-      <p>Thank you for buying {appConfig.appName}. Check your email for the link to the private repository.</p>
+      <p>
+        Thank you for buying {appConfig.appName}. {afterPurchase.email}
+      </p>
+      <ol className={styles.steps} aria-label="Get the code">
+        {afterPurchase.steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
       <p className={styles.note}>E-mails can take a minute or two to arrive. Look in your spam folder too.</p>
       <Link className={styles.button} to={`${appConfig.auth.callbackUrl}${search}`}>
         Go to Dashboard

@@ -1,0 +1,119 @@
+/**
+ * Every state says where you are (issue 23), on the built site: what a signed-out visitor, a
+ * buyer back from paying, a developer in local mode and a reader on a dead link each see. The
+ * signed-in states (a non-buyer, a buyer's header) need the local stack: journey.test.ts.
+ */
+import type {Page} from 'playwright-core';
+import {afterPurchase, appConfig, landing, ROUTES} from '../../src/config';
+import {recordPopupScript, siteUrl, useBrowser} from './helpers';
+
+const browser = useBrowser();
+
+describe('a signed-out visitor on the dashboard', () => {
+  it('is sent to sign in, told why, with the way back to the dashboard', async () => {
+    const {page, errors} = await browser().open(ROUTES.dashboard);
+    await page.waitForURL(siteUrl(`${ROUTES.signIn}?next=${encodeURIComponent(ROUTES.dashboard)}`));
+    await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
+    await page.getByText('Your dashboard is where you get the Slipway code. Sign in with the e-mail you paid with').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('sees no such line on the sign-in page opened from the header', async () => {
+    const {page, errors} = await browser().open(ROUTES.signIn);
+    await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
+    expect(await page.getByText(/come straight back/).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the success page', () => {
+  it('tells the story the e-mail and the dashboard tell: a link to the dashboard, then three steps', async () => {
+    const {page, errors} = await browser().open(ROUTES.success);
+    await page.getByText(afterPurchase.email).waitFor();
+    expect(await page.getByRole('list', {name: 'Get the code'}).getByRole('listitem').allTextContents()).toEqual(afterPurchase.steps);
+    expect(await page.getByText(/link to the private repository/i).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('Google sign-in in local mode', () => {
+  it('says that Google needs a real Firebase project, and points to the link or the password', async () => {
+    const {page, errors} = await browser().open(ROUTES.signIn, {prepare: (context) => recordPopupScript(context).then(() => undefined)});
+    await page.getByRole('button', {name: 'Sign in with Google'}).click();
+    const alert = page.getByRole('alert').filter({hasText: 'Google sign-in needs a real Firebase project'});
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/magic link or a password/);
+    await page.getByRole('button', {name: 'Send magic link'}).waitFor();
+    expect(errors).toEqual([]);
+  });
+});
+
+/** The mean difference per colour channel (0 to 255) between two PNG screenshots of one size. */
+function meanDifference(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  return page.evaluate(
+    async ([first, second]) => {
+      const pixels = async (base64: string) => {
+        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const context = canvas.getContext('2d')!;
+        context.drawImage(bitmap, 0, 0);
+        return context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      };
+      const [x, y] = await Promise.all([pixels(first!), pixels(second!)]);
+      let total = 0;
+      for (let i = 0; i < x.length; i += 1) total += Math.abs(x[i]! - y[i]!);
+      return total / x.length;
+    },
+    [a.toString('base64'), b.toString('base64')],
+  );
+}
+
+describe('the hero video before it plays', () => {
+  it.each([390, 1280])('shows the designed poster at %d px, not an empty grey player', async (width) => {
+    const {page, errors} = await browser().open('/', {width, height: 900});
+    const video = page.getByLabel(landing.hero.demoVideo.title);
+    await video.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => [...document.images].filter((image) => image.src.includes('demo-poster')).every((image) => image.complete));
+    // The picture above the player's control bar, as the visitor sees it, and the poster alone.
+    const box = (await video.boundingBox())!;
+    const clip = {x: box.x, y: box.y, width: box.width, height: box.height * 0.6};
+    const seen = await page.screenshot({clip});
+    await video.evaluate((element: HTMLElement) => (element.style.visibility = 'hidden'));
+    const poster = await page.screenshot({clip});
+    expect(await meanDifference(page, seen, poster)).toBeLessThan(8);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the copy about support', () => {
+  it('says the same thing in the plans and the FAQ, and promises no 24/7', async () => {
+    const {page, errors} = await browser().open('/');
+    const advanced = page.locator('#pricing').getByRole('article', {name: 'Advanced'});
+    expect(await advanced.textContent()).toContain(appConfig.support.replyTime);
+    const faq = page.locator('#faq');
+    await faq.getByRole('button', {name: 'I have another question'}).click();
+    await faq.getByText(`a real person answers, ${appConfig.support.replyTime}`).waitFor();
+    expect(await page.locator('body').textContent()).not.toMatch(/24\/7/);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the 404 page', () => {
+  it('names what was not found, in the site’s own page, with search, the docs and the home page', async () => {
+    const {page, errors} = await browser().open('/pricing-plans-2019');
+    await page.getByRole('heading', {level: 1, name: 'Page not found'}).waitFor();
+    const main = page.getByRole('main');
+    await main.getByText('There is no page at /pricing-plans-2019.').waitFor();
+    // The site's header, not the docs' navbar and sidebar.
+    await page.getByRole('banner').getByRole('link', {name: `${appConfig.appName} home`}).waitFor();
+    expect(await page.locator('.navbar').count()).toBe(0);
+    expect(await main.getByRole('link', {name: 'Documentation'}).getAttribute('href')).toBe(ROUTES.docs);
+    expect(await main.getByRole('link', {name: 'Home'}).getAttribute('href')).toBe(ROUTES.home);
+
+    await main.getByRole('searchbox', {name: 'Search the docs'}).fill('webhook');
+    await main.getByRole('button', {name: 'Search'}).click();
+    await page.waitForURL(siteUrl(`${ROUTES.search}?q=webhook`));
+    // A 404 answer for the missing page is the console's one expected line.
+    expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+import Stripe from 'stripe';
+import type {AdminRefundRequest} from '../../../src/config/api';
+import {formatMoney} from '../../../src/config/money';
+import {HttpError} from '../errors';
+import {isLiveKey} from '../settings';
+import {paymentProviderError} from '../payments/stripe';
+
+/**
+ * A refund from the seller's console, through Stripe. What is left to refund is read from Stripe's
+ * charge at the moment of the refund, never from D1 or the browser: D1 learns of refunds only from
+ * webhooks, which may still be on their way. Stripe's `charge.refunded` webhook that follows does
+ * the rest, as for a refund made in Stripe's dashboard: a full refund revokes access, a partial one
+ * keeps it.
+ */
+export interface RefundOutcome {
+  refunded: number;
+  /** What is left to refund after this one: 0 for a full refund. */
+  left: number;
+  currency: string;
+  refundId: string;
+}
+
+export async function refundPayment(
+  stripe: Stripe,
+  payment: {paymentIntentId: string; sessionId: string; admin: string},
+  request: AdminRefundRequest,
+): Promise<RefundOutcome> {
+  const charge = await paidCharge(stripe, payment.paymentIntentId);
+  const left = charge.amount - charge.amount_refunded;
+  const currency = charge.currency;
+  if (left <= 0) throw new HttpError(409, 'This payment has already been refunded in full.', 'CONFLICT');
+  const amount = request.amount ?? left;
+  if (amount > left) {
+    throw new HttpError(
+      400,
+      `At most ${formatMoney(left, currency)} is left to refund on this payment (${formatMoney(charge.amount_refunded, currency)} of ${formatMoney(charge.amount, currency)} refunded already).`,
+    );
+  }
+  let refund: Stripe.Refund;
+  try {
+    refund = await stripe.refunds.create({
+      payment_intent: payment.paymentIntentId,
+      amount,
+      reason: request.reason,
+      // Found again from Stripe's dashboard: which purchase, and who asked.
+      metadata: {session_id: payment.sessionId, refunded_by: payment.admin},
+    });
+  } catch (err) {
+    throw refusal(err);
+  }
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    throw new HttpError(502, `Stripe did not refund the payment (${refund.status}). Nothing was refunded.`, 'PAYMENT_PROVIDER');
+  }
+  return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id};
+}
+
+/** The payment's charge, which must have gone through: there is nothing to refund before that. */
+async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Charge> {
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge']});
+  } catch (err) {
+    throw refusal(err);
+  }
+  const charge = intent.latest_charge;
+  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') {
+    throw new HttpError(409, 'This payment has not gone through, so there is nothing to refund yet.', 'CONFLICT');
+  }
+  return charge;
+}
+
+/**
+ * Stripe's refusals that a seller can act on, in our words (another refund got there first);
+ * anything else is the payment provider's failure, its text kept for the logs.
+ */
+function refusal(err: unknown): HttpError {
+  if (err instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (err.code === 'charge_already_refunded') {
+      return new HttpError(409, 'This payment has already been refunded in full.', 'CONFLICT');
+    }
+    if (err.code === 'amount_too_large') {
+      return new HttpError(409, 'Another refund of this payment got there first: read the purchase again and refund what is left.', 'CONFLICT');
+    }
+    if (err.code === 'charge_disputed' || err.code === 'refund_disputed_payment') {
+      return new HttpError(409, 'The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.', 'CONFLICT');
+    }
+  }
+  return paymentProviderError(err);
+}
+
+/** The payment's page in Stripe's dashboard, in the mode of the worker's key (test pages sit under /test). */
+export function stripePaymentUrl(secretKey: string | undefined, paymentIntentId: string | null): string | null {
+  if (!paymentIntentId) return null;
+  return `https://dashboard.stripe.com/${isLiveKey(secretKey) ? '' : 'test/'}payments/${encodeURIComponent(paymentIntentId)}`;
+}
