@@ -33,8 +33,8 @@ describe('accessibility (axe-core): no violation of any impact', () => {
   it.each(pages)('$url (tabs: $tabs)', async ({url, tabs}) => {
     const {page, errors} = await browser().open(url);
     try {
-      // The dashboard sends a signed-out visitor home once sign-in has answered: check where they stay.
-      if (url === ROUTES.dashboard) await page.waitForURL(siteUrl(ROUTES.home));
+      // The dashboard sends a signed-out visitor to sign in, and back to it after: check where they stay.
+      if (url === ROUTES.dashboard) await page.waitForURL(`${siteUrl(ROUTES.signIn)}?next=${encodeURIComponent(ROUTES.dashboard)}`);
       expect(await axeViolations(page)).toEqual([]);
       if (tabs) {
         // Every tab group on the page follows the one choice. Only the tab groups changed, and axe

@@ -218,7 +218,7 @@ describe('tracking in Chromium', () => {
       expect(await thirdPartyGlobals(page)).toEqual(['undefined', 'undefined', 'undefined']);
     }
     // Tracking starts, where it does, before the page hydrates (open waits for that). A signed-out
-    // visitor of the dashboard is then sent home, a page load that starts tracking there: only the
+    // visitor of the dashboard is then sent on to sign in (a page that holds a token too): only the
     // requests of a page that holds a token count.
     await page.waitForLoadState('load');
     expect(fromPages.filter(isTokenPage)).toEqual([]);
