@@ -5,7 +5,7 @@
  * other browser tests read the build. One `npm start -- --local`, one Chromium, pages in turn.
  */
 import {builtPages} from '../support/builtPages';
-import {landing} from '../../src/config';
+import {appConfig, landing} from '../../src/config';
 import {eventually} from './helpers';
 import {useLocalSession, type LocalTab} from './localSession';
 import {ask, focusSearchBar, watchSearchWorker} from './searchBar';
@@ -54,7 +54,7 @@ describe('the dev server (npm start)', () => {
   it('keeps a docs page with code working on Reload and on Back, and its code wraps on request', async () => {
     const tab = await session.open('/docs');
     const {page} = tab;
-    const block = page.getByRole('main').locator('.theme-code-block').filter({hasText: "const appName = 'Slipway';"});
+    const block = page.getByRole('main').locator('.theme-code-block').filter({hasText: `const appName = '${appConfig.appName}';`});
     await block.waitFor();
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');

@@ -14,7 +14,7 @@ describe('a signed-out visitor on the dashboard', () => {
     const {page, errors} = await browser().open(ROUTES.dashboard);
     await page.waitForURL(siteUrl(`${ROUTES.signIn}?next=${encodeURIComponent(ROUTES.dashboard)}`));
     await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
-    await page.getByText('Your dashboard is where you get the Slipway code. Sign in with the e-mail you paid with').waitFor();
+    await page.getByText(`Your dashboard is where you get the ${appConfig.appName} code. Sign in with the e-mail you paid with`).waitFor();
     expect(errors).toEqual([]);
   });
 

@@ -626,11 +626,15 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
 
   test('more than is left is refused with how much is left, in words; Stripe is not asked and the log has the refusal', async () => {
     const {sessionId} = await buyer();
-    expect((await post(refundPath(sessionId), {amount: 4900, reason: 'requested_by_customer'})).status).toBe(200);
+    // A checkout buys the Advanced plan; half of its price (rounded down to a dollar) goes back first.
+    const price = appConfig.stripe.plans[1]!.price;
+    const first = Math.floor(price / 2);
+    const dollars = (amount: number) => `$${amount.toFixed(2)}`;
+    expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer'})).status).toBe(200);
     const asked = stack.stripe.refundsCreated.length;
-    const refused = await post(refundPath(sessionId), {amount: 5001, reason: 'requested_by_customer'});
+    const refused = await post(refundPath(sessionId), {amount: (price - first) * 100 + 1, reason: 'requested_by_customer'});
     expect(refused.status).toBe(400);
-    const message = 'At most $50.00 is left to refund on this payment ($49.00 of $99.00 refunded already).';
+    const message = `At most ${dollars(price - first)} is left to refund on this payment (${dollars(first)} of ${dollars(price)} refunded already).`;
     expect(await refused.json()).toEqual({error: message});
     expect(stack.stripe.refundsCreated).toHaveLength(asked);
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', sessionId, detail: `Failed: ${message} Access unchanged: none.`});
