@@ -20,6 +20,8 @@ import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import workerProxy from './src/plugins/workerProxy';
 import docsSearch from './src/plugins/docsSearch';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
+import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
+import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import packageJson from './package.json';
 
@@ -90,6 +92,8 @@ const config = {
     workerProxy,
     docsSearch,
     utilsCommonWithoutTslib,
+    reactUtilsWithoutCollator,
+    prefetchWhenIdle,
   ],
 
   themes: [

@@ -11,13 +11,27 @@ type Props = WrapperProps<typeof DocRootType>;
  * first paint of a docs page is dark thanks to the inline script of
  * src/plugins/docsColorMode; this keeps React's colour mode (code block
  * themes) in step on client navigation, without saving it as a choice.
+ *
+ * It renders nothing, beside the docs rather than around them: the colour
+ * mode changes once after hydration, and a component that reads it
+ * re-renders, so a wrapper reading it would draw the whole page again (every
+ * code span of the page, while it starts).
  */
-export default function DocRootWrapper(props: Props) {
+function KeepDocsDark() {
   // The runtime takes a second argument its published type leaves out (Docusaurus 3.10).
   const setColorMode = useColorMode().setColorMode as (mode: 'dark' | null, options: {persist: boolean}) => void;
   useLayoutEffect(() => {
     setColorMode('dark', {persist: false});
     return () => setColorMode(null, {persist: false});
   }, [setColorMode]);
-  return <DocRoot {...props} />;
+  return null;
+}
+
+export default function DocRootWrapper(props: Props) {
+  return (
+    <>
+      <KeepDocsDark />
+      <DocRoot {...props} />
+    </>
+  );
 }

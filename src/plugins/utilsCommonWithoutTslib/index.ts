@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
+import {swapInBrowserBuild} from '../swapInBrowserBuild';
 
 /**
  * Keeps tslib (~4 KB gzipped) out of the bundle every page loads. The
@@ -10,15 +11,5 @@ import type {Plugin} from '@docusaurus/types';
  * from the package's own files.
  */
 export default function utilsCommonWithoutTslib(): Plugin {
-  return {
-    name: 'utils-common-without-tslib',
-    configureWebpack(_config, isServer, {currentBundler}) {
-      if (isServer) return {};
-      return {
-        plugins: [
-          new currentBundler.instance.NormalModuleReplacementPlugin(/^@docusaurus\/utils-common$/, path.join(__dirname, 'utilsCommon.js')),
-        ],
-      };
-    },
-  };
+  return swapInBrowserBuild('utils-common-without-tslib', /^@docusaurus\/utils-common$/, path.join(__dirname, 'utilsCommon.js'));
 }
