@@ -33,7 +33,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
   }
   const mode: StripeMode = isLiveKey(secretKey) ? 'production' : 'test';
   const stripe = stripeClient(secretKey, input.apiUrl);
-  const lines = [modeLine(mode, input.siteUrl)];
+  const lines = [modeLine(mode, input.siteUrl, env)];
   const plans = input.plans ?? appConfig.stripe.plans;
   for (const plan of plans) lines.push(await priceLine(stripe, plan, mode));
   lines.push(...(await webhookLines(stripe, input, mode)));
@@ -48,12 +48,12 @@ const dashboardOf = (mode: StripeMode) => (mode === 'production' ? DASHBOARD : `
  * The key decides which price ids the worker charges (live: `production`, else `test`). A test
  * key on the site's real domain sells nothing real: worth a warning, not a stop (a rehearsal).
  */
-function modeLine(mode: StripeMode, siteUrl: string): CheckLine {
+function modeLine(mode: StripeMode, siteUrl: string, env: string): CheckLine {
   const onDomain = hostOf(siteUrl) === appConfig.domainName;
   if (mode === 'test' && onDomain) {
     return warn(
       `Stripe: a test key on ${appConfig.domainName}: buyers can only pay with test cards, and the plans' test price ids are charged`,
-      `When you go live: ${DASHBOARD}/apikeys (live mode), then ${secretPut('STRIPE_SECRET_KEY', 'site')}`,
+      `When you go live: ${DASHBOARD}/apikeys (live mode), then ${secretPut('STRIPE_SECRET_KEY', env)}`,
     );
   }
   if (mode === 'production' && !onDomain) {
