@@ -3,7 +3,10 @@
  * (docs: deployment). It builds the site for a worker on the site's own origin (WORKER_URL=/api,
  * whatever .env says), applies the D1 migrations to Cloudflare, then `wrangler deploy --env site`
  * uploads the worker with `build/` as its static assets. Needs `npx wrangler login` first.
- * Extra arguments go to `wrangler deploy` (for example `--dry-run`).
+ *
+ * First of all it runs `npm run preflight` (scripts/preflight/) and stops on any failure:
+ * `--secrets <file>` is passed to it, `--skip-preflight` skips it (and says so loudly). Other
+ * extra arguments go to `wrangler deploy` (for example `--dry-run`).
  */
 import {spawnSync} from 'node:child_process';
 import path from 'node:path';
@@ -21,8 +24,30 @@ function run(what: string, command: string, args: string[], cwd: string, env: No
   }
 }
 
-const extra = process.argv.slice(2);
+/** Takes the deploy's own options out of the arguments; the rest are wrangler's. */
+function deployOptions(args: string[]) {
+  const extra = [...args];
+  const take = (flag: string) => {
+    const at = extra.indexOf(flag);
+    return at >= 0 ? extra.splice(at, 1) : [];
+  };
+  const skipPreflight = take('--skip-preflight').length > 0;
+  const secretsAt = extra.indexOf('--secrets');
+  const secrets = secretsAt >= 0 ? extra.splice(secretsAt, 2) : [];
+  if (secrets.length === 1) {
+    console.error('[deploy] --secrets needs a file: npm run deploy -- --secrets ../production.vars');
+    process.exit(2);
+  }
+  return {extra, skipPreflight, secrets};
+}
+
+const {extra, skipPreflight, secrets} = deployOptions(process.argv.slice(2));
 const dryRun = extra.includes('--dry-run');
+if (skipPreflight) {
+  console.warn(`\n${'!'.repeat(78)}\n[deploy] --skip-preflight: NOT checking Stripe, GitHub, Mailgun, sign-in or Cloudflare first.\n[deploy] A wrong price, webhook or secret will reach buyers. Run npm run preflight yourself.\n${'!'.repeat(78)}`);
+} else {
+  run('Preflight: is every service ready? (npm run preflight; --skip-preflight skips it)', process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'scripts', 'preflight', 'index.ts'), ...secrets], ROOT);
+}
 run(
   `Building the site with WORKER_URL=${SAME_ORIGIN_PREFIX}`,
   process.execPath,

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type {components} from '@octokit/openapi-types';
 import {ROOT} from '../support/site';
 import {listen} from '../support/listen';
 
@@ -40,6 +41,10 @@ const collaboratorsWithInvitee = collaboratorScenario.find((entry) => entry.meth
 const collaboratorsAnswer = recorded(collaboratorScenario, 'get', '/collaborators', 200);
 const removalAnswer = recorded(collaboratorScenario, 'delete', '/collaborators/octokit-fixture-user-b', 204);
 const validationFailed = recorded(errorsScenario, 'post', '/labels', 422);
+const repositoryAnswer = recorded(scenario('get-repository'), 'get', '/repos/octokit-fixture-org/hello-world', 200);
+
+/** A repository as `GET /repos/{owner}/{repo}` answers it. */
+export type Repository = components['schemas']['full-repository'];
 
 type GitHubUser = {login: string; id: number; [key: string]: unknown};
 type Invitation = {id: number; invitee: GitHubUser; expired?: boolean; [key: string]: unknown};
@@ -62,6 +67,11 @@ export interface GitHubStandIn {
   requests: string[];
   invitations: Map<number, Invitation>;
   collaborators: Set<string>;
+  /**
+   * `GET /repos/{owner}/{repo}`: GitHub's recorded answer, made the private repository of the
+   * collaborator recording. Its `permissions` are the token's; change fields to misconfigure it.
+   */
+  repository: Repository;
   /** Another account shaped like the recorded invitee. */
   addUser(login: string): GitHubUser;
   /** The account changes its login (its numeric id stays), as GitHub allows. */
@@ -95,6 +105,17 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
   let nextInvitationId = (invitationAnswer.response as Invitation).id;
   let nextUserId = 9_000_000;
   const repoPath = `/repos/${FIXTURE_REPO}`;
+  const [ownerLogin, repoName] = FIXTURE_REPO.split('/') as [string, string];
+  const recordedRepository = structuredClone(repositoryAnswer.response) as Repository;
+  const repository: Repository = {
+    ...recordedRepository,
+    name: repoName,
+    full_name: FIXTURE_REPO,
+    private: true,
+    visibility: 'private',
+    owner: {...recordedRepository.owner, login: ownerLogin},
+    permissions: {admin: true, maintain: true, push: true, triage: true, pull: true},
+  };
 
   function send(response: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string | number> = {}) {
     const base = {...invitationAnswer.headers, ...headers} as Record<string, string | number>;
@@ -152,6 +173,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
           return send(response, 201, invitation, invitationAnswer.headers);
         }
       }
+      if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
       if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
         // As GitHub lists them: the recorded user bodies of everyone with access.
         return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
@@ -176,6 +198,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
     requests,
     invitations,
     collaborators,
+    repository,
     addUser(login) {
       const user = {...invitee, login, id: nextUserId++};
       users.set(login.toLowerCase(), user);

@@ -1,6 +1,7 @@
 /**
- * A stand-in for Mailgun's messages API (no offline Mailgun exists): records each message as the
- * form fields Mailgun would receive, and can fail the next sends.
+ * A stand-in for Mailgun's API (no offline Mailgun exists): records each message as the form
+ * fields Mailgun would receive, and can fail the next sends; answers the account's domains and
+ * inbound routes as `npm run preflight` reads them.
  */
 import http from 'node:http';
 import {listen} from '../support/listen';
@@ -11,9 +12,37 @@ export interface SentMail {
   authorization: string | undefined;
 }
 
+/**
+ * A sending domain as `GET /v4/domains/{name}` answers it (Mailgun's API reference, Domains), the
+ * fields read here: the repository has no Mailgun client package to take types from.
+ */
+export interface MailgunDomain {
+  name: string;
+  /** `active` once its DNS records are verified; `unverified` or `disabled` otherwise. */
+  state: 'active' | 'unverified' | 'disabled';
+  created_at: string;
+  type: 'custom' | 'sandbox';
+}
+
+/** An inbound route as `GET /v3/routes` lists it (Mailgun's API reference, Routes). */
+export interface MailgunRoute {
+  id: string;
+  priority: number;
+  description: string;
+  /** e.g. `match_recipient(".*@mail.example.com")` */
+  expression: string;
+  /** e.g. `forward("https://example.com/api/webhook/mailgun")`, `stop()` */
+  actions: string[];
+  created_at: string;
+}
+
 export interface MailgunStandIn {
   url: string;
   sent: SentMail[];
+  /** The account's domains by name: none at start. */
+  domains: Map<string, MailgunDomain>;
+  /** The account's inbound routes: none at start. */
+  routes: MailgunRoute[];
   /** The next `times` messages fail with `status`; with `to`, only the messages to that address. */
   failNext(status: number, times?: number, to?: string): void;
   close(): Promise<void>;
@@ -27,12 +56,15 @@ export interface MailgunStandInOptions {
 
 export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOptions = {}): Promise<MailgunStandIn> {
   const sent: SentMail[] = [];
+  const domains = new Map<string, MailgunDomain>();
+  const routes: MailgunRoute[] = [];
   let failures: {status: number; times: number; to?: string} = {status: 0, times: 0};
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://mailgun.local');
     const match = /^\/v3\/([^/]+)\/messages$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.method === 'GET' && lookup(url, response)) return;
     if (request.method !== 'POST' || !match) {
       response.writeHead(404).end();
       return;
@@ -56,10 +88,33 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     response.writeHead(200, {'content-type': 'application/json'});
     response.end(JSON.stringify({id: `<${Date.now()}@mailgun.local>`, message: 'Queued. Thank you.'}));
   });
+  function json(response: http.ServerResponse, status: number, body: unknown) {
+    response.writeHead(status, {'content-type': 'application/json'});
+    response.end(JSON.stringify(body));
+  }
+
+  /** The account's domains and routes, in Mailgun's shapes; false for any other path. */
+  function lookup(url: URL, response: http.ServerResponse): boolean {
+    const domain = /^\/v4\/domains\/([^/]+)$/.exec(url.pathname);
+    if (domain) {
+      const found = domains.get(decodeURIComponent(domain[1]!));
+      if (found) json(response, 200, {domain: found, receiving_dns_records: [], sending_dns_records: []});
+      else json(response, 404, {message: 'Domain not found'});
+      return true;
+    }
+    if (url.pathname === '/v3/routes') {
+      json(response, 200, {total_count: routes.length, items: routes});
+      return true;
+    }
+    return false;
+  }
+
   const running = await listen(server, port);
   return {
     url: running.url,
     sent,
+    domains,
+    routes,
     failNext(status, times = 1, to) {
       failures = {status, times, to};
     },

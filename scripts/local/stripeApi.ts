@@ -6,7 +6,8 @@
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
-import {findPlanByPriceId} from '../../src/config';
+import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage} from './stripeCheckoutPage';
 
@@ -44,6 +45,15 @@ export interface StripeStandIn {
   refundsCreated: Record<string, unknown>[];
   /** The `charge.refunded` event Stripe sends after a refund of this payment, from the charge as it now is. */
   refundedEvent(paymentIntentId: string): Stripe.Event;
+  /**
+   * The account's prices by id: at start, each plan's test and production price as the site shows
+   * it. A key sees only the objects of its own mode (`livemode`), as at Stripe.
+   */
+  prices: Map<string, Stripe.Price>;
+  /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
+  webhookEndpoints: Stripe.WebhookEndpoint[];
+  /** The account's customer portal configurations: at start, a default one in each mode. */
+  portalConfigurations: Stripe.BillingPortal.Configuration[];
   close(): Promise<void>;
 }
 
@@ -161,11 +171,95 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
   return {intent, charge};
 }
 
+/** A one-time price as Stripe answers it. */
+export function newPrice(fields: Partial<Stripe.Price> & {id: string}): Stripe.Price {
+  return {
+    object: 'price',
+    active: true,
+    billing_scheme: 'per_unit',
+    created: Math.floor(Date.now() / 1000),
+    currency: PLAN_CURRENCY,
+    custom_unit_amount: null,
+    livemode: false,
+    lookup_key: null,
+    metadata: {},
+    nickname: null,
+    product: nextId('prod_'),
+    recurring: null,
+    tax_behavior: 'unspecified',
+    tiers_mode: null,
+    transform_quantity: null,
+    type: 'one_time',
+    unit_amount: 0,
+    unit_amount_decimal: null,
+    ...fields,
+  } as Stripe.Price;
+}
+
+/** A webhook endpoint as Stripe lists it: enabled, listening to every event the worker handles. */
+export function newWebhookEndpoint(fields: Partial<Stripe.WebhookEndpoint> & {url: string}): Stripe.WebhookEndpoint {
+  return {
+    id: nextId('we_'),
+    object: 'webhook_endpoint',
+    api_version: null,
+    application: null,
+    created: Math.floor(Date.now() / 1000),
+    description: null,
+    enabled_events: [...HANDLED_STRIPE_EVENTS],
+    livemode: false,
+    metadata: {},
+    status: 'enabled',
+    ...fields,
+  };
+}
+
+/** The customer portal configuration Stripe saves from its dashboard's settings page. */
+export function newPortalConfiguration(fields: Partial<Stripe.BillingPortal.Configuration> = {}): Stripe.BillingPortal.Configuration {
+  return {
+    id: nextId('bpc_'),
+    object: 'billing_portal.configuration',
+    active: true,
+    application: null,
+    created: Math.floor(Date.now() / 1000),
+    default_return_url: null,
+    is_default: true,
+    livemode: false,
+    metadata: {},
+    name: null,
+    updated: Math.floor(Date.now() / 1000),
+    ...fields,
+  } as Stripe.BillingPortal.Configuration;
+}
+
+/** Each plan's price in both modes, as the site shows it. */
+function planPrices(): Map<string, Stripe.Price> {
+  const prices = new Map<string, Stripe.Price>();
+  for (const plan of appConfig.stripe.plans) {
+    for (const [mode, id] of Object.entries(plan.priceId)) {
+      prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: planAmount(plan), nickname: plan.name}));
+    }
+  }
+  return prices;
+}
+
+/** Whether the request's key is live (`sk_live_`, `rk_live_`): it then sees live objects only. */
+function liveRequest(request: http.IncomingMessage): boolean {
+  return /^Bearer (sk|rk)_live_/.test(request.headers.authorization ?? '');
+}
+
+function list<T>(data: T[], url: string): Stripe.ApiList<T> {
+  return {object: 'list', data, has_more: false, url};
+}
+
 export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
   const refundsCreated: Record<string, unknown>[] = [];
-  const prices = new Map<string, string>();
+  /** The price each checkout session was made for. */
+  const sessionPrices = new Map<string, string>();
+  const prices = planPrices();
+  const webhookEndpoints = hostedPages ? [newWebhookEndpoint({url: hostedPages.webhookUrl})] : [];
+  const portalConfigurations = [newPortalConfiguration(), newPortalConfiguration({livemode: true})];
   const created: Record<string, unknown>[] = [];
   const portals: Record<string, unknown>[] = [];
 
@@ -240,6 +334,16 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     if (hostedPages) void deliverRefunded(intent.id, hostedPages);
   }
 
+  /** A key sees its own mode's prices; Stripe names the other mode when the price is there. */
+  function retrievePrice(response: http.ServerResponse, id: string, live: boolean) {
+    const price = prices.get(id);
+    if (price && price.livemode === live) return send(response, 200, price);
+    const elsewhere = price
+      ? `; a similar object exists in ${price.livemode ? 'live' : 'test'} mode, but a ${live ? 'live' : 'test'} mode key was used to make this request.`
+      : '';
+    send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'price', message: `No such price: '${id}'${elsewhere}`}});
+  }
+
   /** As Stripe does after a refund: a signed `charge.refunded` to the worker's webhook. */
   async function deliverRefunded(intentId: string, hosted: HostedPages) {
     const payload = JSON.stringify(standIn.refundedEvent(intentId));
@@ -287,7 +391,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
-      else html(response, 200, checkoutPage(session, prices.get(id) ?? ''));
+      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? ''));
       return true;
     }
     if ((match = /^\/billing\/([^/]+)$/.exec(url.pathname))) {
@@ -323,9 +427,9 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         const priceId = items?.[0]?.price ?? '';
         const plan = findPlanByPriceId(priceId);
         const session = newSession({
-          // What Stripe charges for the price: the plan's price, in US dollars' cents.
-          amount_total: plan ? plan.price * 100 : null,
-          currency: 'usd',
+          // What Stripe charges for the price: the plan's price, in cents.
+          amount_total: plan ? planAmount(plan) : null,
+          currency: PLAN_CURRENCY,
           customer_email: (body.customer_email as string) ?? null,
           client_reference_id: (body.client_reference_id as string) ?? null,
           metadata: (body.metadata as Record<string, string>) ?? {},
@@ -334,7 +438,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         });
         if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
         sessions.set(session.id, session);
-        prices.set(session.id, priceId);
+        sessionPrices.set(session.id, priceId);
         return send(response, 200, session);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
@@ -342,7 +446,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         const session = sessions.get(match[1]!);
         if (!session) return notFound(response, match[1]!);
         const expand = (query.expand as string[] | undefined) ?? [];
-        return send(response, 200, expand.includes('line_items') ? {...session, line_items: lineItems(prices.get(session.id) ?? null)} : session);
+        return send(response, 200, expand.includes('line_items') ? {...session, line_items: lineItems(sessionPrices.get(session.id) ?? null)} : session);
       }
       const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && intent) {
@@ -354,6 +458,14 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         return send(response, 200, expand.includes('latest_charge') ? {...payment.intent, latest_charge: payment.charge} : payment.intent);
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
+      if (request.method === 'GET') {
+        const live = liveRequest(request);
+        const price = /^\/v1\/prices\/([^/]+)$/.exec(url.pathname);
+        if (price) return retrievePrice(response, decodeURIComponent(price[1]!), live);
+        const ofMode = <T extends {livemode: boolean}>(objects: T[]) => objects.filter((object) => object.livemode === live);
+        if (url.pathname === '/v1/webhook_endpoints') return send(response, 200, list(ofMode(webhookEndpoints), url.pathname));
+        if (url.pathname === '/v1/billing_portal/configurations') return send(response, 200, list(ofMode(portalConfigurations), url.pathname));
+      }
       if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
         portals.push(body);
         const portal: Partial<Stripe.BillingPortal.Session> = {
@@ -391,6 +503,9 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     portals,
     payments,
     refundsCreated,
+    prices,
+    webhookEndpoints,
+    portalConfigurations,
     complete(id, {email, paid}) {
       const session = update(id, {customer: nextId('cus_')});
       const payment = newPayment(session, paid);
@@ -422,7 +537,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     add(fields) {
       const session = newSession(fields);
       sessions.set(session.id, session);
-      prices.set(session.id, (fields.metadata?.priceId as string) ?? '');
+      sessionPrices.set(session.id, (fields.metadata?.priceId as string) ?? '');
       return session;
     },
     close: running.close,

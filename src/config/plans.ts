@@ -28,3 +28,11 @@ export function findPlanByPriceId(priceId: string): Plan | undefined {
 export function checkoutPriceId(plan: Plan): string {
   return plan.priceId.production;
 }
+
+/** The currency of every plan's price (Stripe's lower-case code): the site shows them in dollars. */
+export const PLAN_CURRENCY = 'usd';
+
+/** What Stripe must charge for the plan: its price in the currency's smallest unit (cents). */
+export function planAmount(plan: Plan): number {
+  return plan.price * 100;
+}

@@ -2,8 +2,10 @@ import type {MiddlewareHandler} from 'hono';
 import {z} from 'zod';
 import type {StripeMode} from '../../src/config';
 import {isLoopbackAddress, isLoopbackHost} from './address';
+import {serviceAccountSchema} from './auth/serviceAccount';
 import {HttpError} from './errors';
 import {log} from './log';
+import {isLiveKey} from './payments/stripeClient';
 
 /**
  * The worker's variables, checked once per isolate. Missing optional services stay `undefined`
@@ -43,13 +45,6 @@ const settingsSchema = z.object({
   ADMIN_EMAILS: optional,
   GITHUB_EXEMPT: optional,
   SAME_ORIGIN: optional.pipe(z.enum(['true', 'false'], {message: 'SAME_ORIGIN must be true or false'}).default('false')),
-});
-
-/** The fields of a Google service account key the worker uses (auth/firebaseAccounts.ts). */
-export const serviceAccountSchema = z.object({
-  client_email: z.string().min(1),
-  private_key: z.string().min(1),
-  project_id: z.string().optional(),
 });
 
 function parseJson(value: string | undefined): unknown {
@@ -160,8 +155,3 @@ export const emulatorOnLoopback: MiddlewareHandler<{Bindings: Env}> = async (c, 
   }
   await next();
 };
-
-/** Secret (`sk_live_`) and restricted (`rk_live_`) keys both move real money. */
-export function isLiveKey(key: string | undefined): boolean {
-  return key !== undefined && /^(sk|rk)_live_/.test(key);
-}

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type {AdminRefundRequest} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
 import {HttpError} from '../errors';
-import {isLiveKey} from '../settings';
+import {isLiveKey} from '../payments/stripeClient';
 import {paymentProviderError} from '../payments/stripe';
 
 /**

@@ -1,6 +1,7 @@
 import {importPKCS8, SignJWT, UnsecuredJWT} from 'jose';
 import {z} from 'zod';
-import {type Settings, serviceAccountSchema} from '../settings';
+import type {Settings} from '../settings';
+import {serviceAccountSchema} from './serviceAccount';
 import {type Accounts, provesEmail, unknowablePassword} from './accounts';
 import {CHECKOUT_CLAIM} from './user';
 

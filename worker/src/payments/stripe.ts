@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import {HttpError} from '../errors';
 import {log} from '../log';
 import type {Settings} from '../settings';
+import {stripeClient} from './stripeClient';
 
 /**
  * Building a client sets up every one of Stripe's resources (most of a millisecond of CPU, on
@@ -16,23 +17,10 @@ export function stripeFor(settings: Settings): Stripe {
   }
   let client = clients.get(settings);
   if (!client) {
-    client = newClient(settings.STRIPE_SECRET_KEY, settings.STRIPE_API_URL);
+    client = stripeClient(settings.STRIPE_SECRET_KEY, settings.STRIPE_API_URL);
     clients.set(settings, client);
   }
   return client;
-}
-
-function newClient(secretKey: string, apiUrl: string | undefined): Stripe {
-  const api = apiUrl ? new URL(apiUrl) : undefined;
-  return new Stripe(secretKey, {
-    httpClient: Stripe.createFetchHttpClient(),
-    maxNetworkRetries: 1,
-    ...(api && {
-      host: api.hostname,
-      port: api.port || (api.protocol === 'https:' ? '443' : '80'),
-      protocol: api.protocol === 'https:' ? 'https' : 'http',
-    }),
-  });
 }
 
 export const subtleCrypto = Stripe.createSubtleCryptoProvider();

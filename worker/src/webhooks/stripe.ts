@@ -9,6 +9,7 @@ import {disputeChanged, revokePayment} from '../payments/revocations';
 import {isFresh, parseSignatureHeader, TOLERANCE_SECONDS} from '../payments/signatureHeader';
 import {idOf, stripeFor, subtleCrypto} from '../payments/stripe';
 import {settingsOf} from '../settings';
+import type {HandledStripeEvent} from './stripeEvents';
 import {z} from 'zod';
 
 /**
@@ -95,7 +96,7 @@ const shapes = {
   'charge.refunded': about(z.object({refunded: z.boolean(), amount_refunded: z.number().int().nonnegative(), payment_intent: reference}).loose()),
   'charge.dispute.created': dispute,
   'charge.dispute.closed': dispute,
-} satisfies Partial<Record<Stripe.Event.Type, z.ZodType>>;
+} satisfies Record<HandledStripeEvent, z.ZodType>;
 
 /** What an event is about, so a purchase's page can list its events: the object and its payment. */
 function subjectOf(event: Stripe.Event): [string | null, string | null] {

@@ -1,0 +1,59 @@
+/**
+ * Runs every check against one set of settings and writes the checklist. The services' addresses
+ * come from the settings (STRIPE_API_URL, GITHUB_API_URL, MAILGUN_API_URL), so tests point the
+ * same run at the local stand-ins; only Cloudflare's secret list is passed in.
+ */
+import {checkCloudflare} from './cloudflare';
+import {checkGitHub} from './github';
+import {type CheckLine, fail, messageOf, valueOf} from './lines';
+import {checkMail} from './mail';
+import type {PreflightSettings} from './settings';
+import {checkSignIn} from './signIn';
+import {checkStripe} from './stripe';
+
+export interface PreflightRun {
+  settings: PreflightSettings;
+  secretNames: () => Promise<string[]>;
+}
+
+/** The checks, in the order they are printed; they ask their services at the same time. */
+export async function runChecks({settings, secretNames}: PreflightRun): Promise<CheckLine[]> {
+  const {worker, site, env, config} = settings;
+  const value = (name: string) => valueOf(worker, name);
+  const siteUrl = value('SITE_URL') ?? '';
+  const guard = (name: string, check: () => Promise<CheckLine[]> | CheckLine[]) =>
+    Promise.resolve()
+      .then(check)
+      .catch((error: unknown) => [fail(`${name}: the check could not run: ${messageOf(error)}`, 'Fix the setting it names, then run npm run preflight again')]);
+  const sections = await Promise.all([
+    guard('Cloudflare', () => checkCloudflare({config, env, secretNames, authProvider: value('AUTH_PROVIDER') ?? 'firebase'})),
+    guard('Sign-in', () => checkSignIn({site, worker, env})),
+    guard('Stripe', () =>
+      checkStripe({secretKey: value('STRIPE_SECRET_KEY'), webhookSecret: value('STRIPE_WEBHOOK_SECRET'), siteUrl, apiUrl: value('STRIPE_API_URL'), env}),
+    ),
+    guard('GitHub', () => checkGitHub({token: value('GITHUB_TOKEN'), repo: value('GITHUB_REPO'), permission: value('GITHUB_PERMISSION'), apiUrl: value('GITHUB_API_URL'), env})),
+    guard('Mail', () =>
+      checkMail({apiKey: value('MAILGUN_API_KEY'), domain: value('MAILGUN_DOMAIN'), signingKey: value('MAILGUN_WEBHOOK_SIGNING_KEY'), apiUrl: value('MAILGUN_API_URL'), siteUrl, env}),
+    ),
+  ]);
+  return sections.flat();
+}
+
+const TAGS = {ok: '  ok  ', warn: ' warn ', fail: ' FAIL '} as const;
+
+/** The checklist as printed: one line each, the fix under a failure or warning. */
+export function formatChecklist(lines: CheckLine[]): string {
+  const out = lines.flatMap((line) => [`[${TAGS[line.status]}] ${line.label}`, ...(line.fix ? [`         fix: ${line.fix}`] : [])]);
+  const failures = lines.filter((line) => line.status === 'fail').length;
+  const warnings = lines.filter((line) => line.status === 'warn').length;
+  out.push(
+    '',
+    failures > 0
+      ? `Preflight: ${failures} failure${failures === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}. Fix the failures, then run npm run preflight again.`
+      : `Preflight: ready to deploy (${warnings} warning${warnings === 1 ? '' : 's'}).`,
+  );
+  return out.join('\n');
+}
+
+/** 1 when any line failed: the deploy stops. */
+export const exitCodeOf = (lines: CheckLine[]) => (lines.some((line) => line.status === 'fail') ? 1 : 0);

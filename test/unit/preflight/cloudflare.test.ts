@@ -1,0 +1,65 @@
+/**
+ * @jest-environment node
+ *
+ * `npm run preflight`'s Cloudflare lines, on worker/wrangler.jsonc's `site` environment as
+ * wrangler reads it, with the secret list passed in (the real run asks `wrangler secret list`).
+ */
+import path from 'node:path';
+import {appConfig} from '../../../src/config';
+import {checkCloudflare, type WorkerConfig} from '../../../scripts/preflight/cloudflare';
+import {readWorkerConfig} from '../../../scripts/preflight/settings';
+import {linesOf, readyWorkerConfig, SECRET_NAMES} from './readyDeploy';
+
+const check = (config: WorkerConfig, secrets: string[] = SECRET_NAMES) =>
+  checkCloudflare({config, env: 'site', secretNames: async () => secrets, authProvider: 'firebase'});
+
+it('passes a filled-in site environment with every secret set', async () => {
+  const lines = await check(readyWorkerConfig());
+  expect(linesOf(lines, 'fail')).toEqual([]);
+  expect(linesOf(lines, 'warn')).toEqual([]);
+  expect(lines).toContainEqual({status: 'ok', label: `Cloudflare: SITE_URL is https://${appConfig.domainName}, the config's domain`});
+});
+
+it("fails the committed wrangler.jsonc's placeholder D1 id and local SITE_URL, as a fresh clone has them", async () => {
+  const committed = readWorkerConfig(path.join(__dirname, '..', '..', '..', 'worker', 'wrangler.jsonc'), 'site');
+  const failures = linesOf(await check(committed), 'fail');
+  expect(failures).toEqual([
+    expect.objectContaining({label: expect.stringContaining('the D1 database_id in worker/wrangler.jsonc (env.site) is the placeholder'), fix: expect.stringContaining('npx wrangler d1 create')}),
+    expect.objectContaining({label: expect.stringContaining(`the site is served on https://${appConfig.domainName}`)}),
+  ]);
+});
+
+it('fails a secret that is not set, with the command that sets it', async () => {
+  expect(linesOf(await check(readyWorkerConfig(), SECRET_NAMES.filter((name) => name !== 'STRIPE_WEBHOOK_SECRET')), 'fail')).toEqual([
+    {status: 'fail', label: 'Cloudflare: the secret STRIPE_WEBHOOK_SECRET is not set in env site', fix: 'cd worker && npx wrangler secret put STRIPE_WEBHOOK_SECRET --env site'},
+  ]);
+});
+
+it('fails a secret committed among the vars', async () => {
+  const config = readyWorkerConfig();
+  config.vars.STRIPE_SECRET_KEY = 'sk_live_committed';
+  expect(linesOf(await check(config), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('STRIPE_SECRET_KEY is in the vars of worker/wrangler.jsonc (env.site): committed in plain text')})]);
+});
+
+it('fails a setting that is both a secret and a var', async () => {
+  const config = readyWorkerConfig();
+  config.vars.GITHUB_REPO = 'owner/name';
+  expect(linesOf(await check(config), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('GITHUB_REPO is both a secret and in the vars')})]);
+});
+
+it('fails a stand-in address left on the deployed worker', async () => {
+  expect(linesOf(await check(readyWorkerConfig(), [...SECRET_NAMES, 'STRIPE_API_URL']), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('STRIPE_API_URL is set in env site: it is for development and tests only')}),
+  ]);
+});
+
+it("fails a SITE_URL on another domain than the config's", async () => {
+  const config = readyWorkerConfig();
+  config.vars.SITE_URL = 'https://example.com';
+  expect(linesOf(await check(config), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('SITE_URL is https://example.com')})]);
+});
+
+it('fails when Cloudflare cannot be asked (not logged in), saying how to log in', async () => {
+  const lines = await checkCloudflare({config: readyWorkerConfig(), env: 'site', secretNames: () => Promise.reject(new Error('not authenticated')), authProvider: 'firebase'});
+  expect(linesOf(lines, 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('not authenticated'), fix: expect.stringContaining('wrangler login')})]);
+});

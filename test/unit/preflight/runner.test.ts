@@ -1,0 +1,47 @@
+/**
+ * @jest-environment node
+ *
+ * The whole `npm run preflight` run against local mode's stand-ins: a ready deploy passes with
+ * exit code 0; one broken setting fails it with 1, named in the printed checklist with its fix.
+ */
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../../src/config';
+import {formatMoney} from '../../../src/config/money';
+import {exitCodeOf, formatChecklist, runChecks} from '../../../scripts/preflight/runner';
+import {readySettings, SECRET_NAMES, type Services, startServices} from './readyDeploy';
+
+let services: Services;
+beforeEach(async () => {
+  services = await startServices();
+});
+afterEach(() => services.close());
+
+const secretNames = async () => SECRET_NAMES;
+
+it('passes a deploy where every service is ready: no failure, no warning, exit code 0', async () => {
+  const lines = await runChecks({settings: await readySettings(services), secretNames});
+  const printed = formatChecklist(lines);
+  expect(printed).not.toContain('FAIL');
+  expect(printed).toContain('Preflight: ready to deploy (0 warnings).');
+  expect(exitCodeOf(lines)).toBe(0);
+  // Every service was asked.
+  for (const section of ['Cloudflare', 'Sign-in', 'Stripe', 'GitHub', 'Mail']) expect(printed).toContain(`] ${section}: `);
+});
+
+it('fails the run on one wrong price, printing the plan, both amounts and the fix', async () => {
+  const plan = appConfig.stripe.plans[0]!;
+  services.stripe.prices.get(plan.priceId.production)!.unit_amount = planAmount(plan) + 100;
+  const lines = await runChecks({settings: await readySettings(services), secretNames});
+  const printed = formatChecklist(lines);
+  expect(printed).toContain(`[ FAIL ] Stripe: plan ${plan.name}, price ${plan.priceId.production} charges ${formatMoney(planAmount(plan) + 100, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(plan), PLAN_CURRENCY)}`);
+  expect(printed).toMatch(/\n {9}fix: In https:\/\/dashboard\.stripe\.com\/products create a one-time price/);
+  expect(printed).toContain('Preflight: 1 failure, 0 warnings.');
+  expect(exitCodeOf(lines)).toBe(1);
+});
+
+it('fails the run, not crashes, when a service cannot be reached', async () => {
+  const settings = await readySettings(services);
+  await services.mailgun.close();
+  const lines = await runChecks({settings, secretNames});
+  expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: expect.stringContaining('Mail: could not reach Mailgun')}));
+  expect(exitCodeOf(lines)).toBe(1);
+});

@@ -1,0 +1,119 @@
+/**
+ * @jest-environment node
+ *
+ * `npm run preflight`'s Stripe lines, asked of the Stripe stand-in through the client the worker
+ * builds: one misconfiguration per test, each named in a failing line with its fix.
+ */
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../../src/config';
+import {formatMoney} from '../../../src/config/money';
+import {newPrice} from '../../../scripts/local/stripeApi';
+import {checkStripe, stripeWebhookUrl} from '../../../scripts/preflight/stripe';
+import {HANDLED_STRIPE_EVENTS} from '../../../worker/src/webhooks/stripeEvents';
+import {LIVE_KEY, linesOf, type Services, SITE_URL, startServices, TEST_KEY} from './readyDeploy';
+
+let services: Services;
+beforeEach(async () => {
+  services = await startServices();
+});
+afterEach(() => services.close());
+
+const [starter, advanced] = appConfig.stripe.plans;
+const check = (key = LIVE_KEY, fields: {webhookSecret?: string; siteUrl?: string} = {}) =>
+  checkStripe({secretKey: key, webhookSecret: 'whsec_preflight', siteUrl: SITE_URL, apiUrl: services.stripe.url, env: 'site', ...fields});
+
+it('passes a live key whose prices, webhook endpoint and portal are as the site needs', async () => {
+  const lines = await check();
+  expect(linesOf(lines, 'fail')).toEqual([]);
+  expect(linesOf(lines, 'warn')).toEqual([]);
+  for (const plan of appConfig.stripe.plans) {
+    expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`plan ${plan.name}, price ${plan.priceId.production}`)});
+  }
+  expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(stripeWebhookUrl(SITE_URL))});
+});
+
+it("fails a price whose amount differs from the site's, naming the plan, both amounts and the fix", async () => {
+  const id = advanced!.priceId.production;
+  const charged = planAmount(advanced!) - 1000;
+  services.stripe.prices.get(id)!.unit_amount = charged;
+  const [line] = linesOf(await check(), 'fail');
+  expect(line!.label).toContain(`plan ${advanced!.name}`);
+  expect(line!.label).toContain(`charges ${formatMoney(charged, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(advanced!), PLAN_CURRENCY)}`);
+  expect(line!.fix).toContain(`one-time price of ${formatMoney(planAmount(advanced!), PLAN_CURRENCY)}`);
+  expect(line!.fix).toContain('priceId.production');
+});
+
+it('fails a price that is archived', async () => {
+  services.stripe.prices.get(starter!.priceId.production)!.active = false;
+  const failures = linesOf(await check(), 'fail');
+  expect(failures).toEqual([expect.objectContaining({label: expect.stringMatching(new RegExp(`plan ${starter!.name}.*archived`))})]);
+});
+
+it('fails a recurring price: checkout is a single payment', async () => {
+  const id = starter!.priceId.production;
+  services.stripe.prices.set(id, newPrice({...services.stripe.prices.get(id)!, type: 'recurring', recurring: {interval: 'month'} as never}));
+  expect(linesOf(await check(), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('is recurring, not one-time')})]);
+});
+
+it('fails a price in another currency', async () => {
+  services.stripe.prices.get(starter!.priceId.production)!.currency = 'eur';
+  expect(linesOf(await check(), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining(`is in EUR, not ${PLAN_CURRENCY.toUpperCase()}`)})]);
+});
+
+it('fails a plan whose price is not in the account', async () => {
+  services.stripe.prices.delete(advanced!.priceId.production);
+  const [line] = linesOf(await check(), 'fail');
+  expect(line!.label).toContain(`No such price: '${advanced!.priceId.production}'`);
+  expect(line!.fix).toContain(`for ${advanced!.name}`);
+});
+
+it("fails a live key when the config's production price ids are test-mode prices", async () => {
+  const id = starter!.priceId.production;
+  services.stripe.prices.set(id, {...services.stripe.prices.get(id)!, livemode: false});
+  const [line] = linesOf(await check(), 'fail');
+  expect(line!.label).toContain('a similar object exists in test mode, but a live mode key was used');
+});
+
+it("warns that a test key on the site's own domain sells nothing real, and checks the test price ids", async () => {
+  const lines = await check(TEST_KEY);
+  expect(linesOf(lines, 'warn')).toEqual([expect.objectContaining({label: expect.stringContaining(`a test key on ${appConfig.domainName}`)})]);
+  expect(linesOf(lines, 'fail')).toEqual([]);
+  expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(starter!.priceId.test)});
+});
+
+it('fails a publishable key in place of the secret key', async () => {
+  expect(linesOf(await check('pk_live_preflight'), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('not a secret key')})]);
+});
+
+it('fails when no webhook endpoint points at the deployed webhook, naming the URL and the events to add', async () => {
+  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.url = 'https://old.example.com/api/webhook/stripe'));
+  const [line] = linesOf(await check(), 'fail');
+  expect(line!.label).toContain(`no live-mode webhook endpoint at ${stripeWebhookUrl(SITE_URL)}`);
+  expect(line!.label).toContain('https://old.example.com/api/webhook/stripe');
+  for (const event of HANDLED_STRIPE_EVENTS) expect(line!.fix).toContain(event);
+});
+
+it('fails a disabled webhook endpoint', async () => {
+  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.status = 'disabled'));
+  expect(linesOf(await check(), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('is disabled'), fix: expect.stringContaining('Enable it')})]);
+});
+
+it('fails a webhook endpoint that misses an event the worker handles', async () => {
+  const dropped = HANDLED_STRIPE_EVENTS.at(-1)!;
+  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.enabled_events = endpoint.enabled_events.filter((event) => event !== dropped)));
+  const [line] = linesOf(await check(), 'fail');
+  expect(line!.label).toContain(`does not listen to ${dropped}`);
+  expect(line!.fix).toContain(`add ${dropped}`);
+});
+
+it('fails without a webhook signing secret', async () => {
+  expect(linesOf(await check(LIVE_KEY, {webhookSecret: ''}), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('STRIPE_WEBHOOK_SECRET is not set'), fix: expect.stringContaining('wrangler secret put STRIPE_WEBHOOK_SECRET --env site')}),
+  ]);
+});
+
+it('fails when the customer portal has no configuration in the key\'s mode', async () => {
+  services.stripe.portalConfigurations.splice(0, Infinity, ...services.stripe.portalConfigurations.filter((configuration) => !configuration.livemode));
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('no live-mode customer portal configuration'), fix: expect.stringContaining('settings/billing/portal')}),
+  ]);
+});

@@ -1,0 +1,17 @@
+import type Stripe from 'stripe';
+
+/**
+ * The Stripe event types the worker acts on (webhooks/stripe.ts has one handler for each, held
+ * to this list by its type). The Stripe webhook endpoint must listen to every one: `npm run
+ * preflight` checks it against the seller's account.
+ */
+export const HANDLED_STRIPE_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+] as const satisfies readonly Stripe.Event.Type[];
+
+export type HandledStripeEvent = (typeof HANDLED_STRIPE_EVENTS)[number];
