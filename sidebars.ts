@@ -27,6 +27,7 @@ import {
   Megaphone,
   MousePointerClick,
   PanelBottom,
+  Palette,
   PanelTop,
   Rocket,
   Scale,
@@ -71,6 +72,7 @@ const sidebars = {
     doc('get-started', 'Get started', Rocket),
     section('tutorials', 'Tutorials', BookOpen, [
       doc('tutorials/ship-in-5-minutes', 'Ship in 5 minutes', Zap),
+      doc('tutorials/make-it-yours', 'Make it yours', Palette),
       doc('tutorials/static-page', 'Static page', FileText),
       doc('tutorials/user-authentication', 'User authentication', UserCheck),
       doc('tutorials/api-call', 'API call', Send),

@@ -63,7 +63,7 @@ export function medianByPerformance(runs: readonly Figures[]): Figures {
 
 const name = (page: AuditedPage) => (page.label ? `${page.path} (${page.label})` : page.path);
 
-/** A Markdown table, so the README can quote it as printed. */
+/** A Markdown table, so scripts/bench/README.md can quote it as printed. */
 export function formatTable(results: readonly PageResult[]): string {
   const header = ['site', 'page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP s', 'TBT ms', 'CLS', 'KB', 'perf runs'];
   const rows = results.map(({page, figures: f, performanceRuns}) => [

@@ -9,7 +9,8 @@
  * of the mix's routes alone at full load (10 connections, 5 s after a 2 s warm-up) on a `wrangler
  * dev` of its own with no DevTools client, and from those the rate the mix would reach if each
  * request cost what it costs alone. That wrangler is then stopped and the soak gets a fresh one,
- * whose inspector the heap probe holds from the start. Under wrangler 4.86 (README):
+ * whose inspector the heap probe holds from the start. Under wrangler 4.86
+ * (scripts/bench/README.md):
  * - a DevTools client costs every route about a third of its throughput, so the measurement has
  *   none;
  * - wrangler keeps every inspector message until a client connects and then replays them all, so

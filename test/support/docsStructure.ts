@@ -1,6 +1,6 @@
 /** The docs' URLs, exactly as the product promises them (spec §2, issue 5). */
 const SECTIONS = {
-  tutorials: ['ship-in-5-minutes', 'static-page', 'user-authentication', 'api-call', 'private-page', 'stripe-subscriptions', 'privacy-policy-with-gpt'],
+  tutorials: ['ship-in-5-minutes', 'make-it-yours', 'static-page', 'user-authentication', 'api-call', 'private-page', 'stripe-subscriptions', 'privacy-policy-with-gpt'],
   features: ['seo', 'database', 'emails', 'payments', 'google-oauth', 'magic-links', 'customer-support', 'error-handling', 'analytics', 'admin'],
   components: [
     'header',
@@ -27,7 +27,7 @@ const SECTIONS = {
 } as const;
 
 /** Pages the current docs have and the released 1.0 does not. */
-export const NEW_SINCE_1_0 = ['/docs/features/admin'];
+export const NEW_SINCE_1_0 = ['/docs/features/admin', '/docs/tutorials/make-it-yours'];
 
 export const COMPONENT_PAGES = SECTIONS.components.map((name) => `/docs/components/${name}`);
 

@@ -28,6 +28,8 @@ export const SEARCH_QUESTIONS: SearchQuestion[] = [
   {query: 'which guide should I read first', page: '/docs/tutorials'},
   {query: 'make the landing copy mine', page: '/docs/tutorials/ship-in-5-minutes'},
   {query: 'deploy my landing today', page: '/docs/tutorials/ship-in-5-minutes'},
+  {query: 'rewrite the documentation for my customers', page: '/docs/tutorials/make-it-yours'},
+  {query: 'freeze the docs at a release', page: '/docs/tutorials/make-it-yours'},
   {query: 'add a new route with its own title and meta description', page: '/docs/tutorials/static-page'},
   {query: 'how do people log in with Firebase or Supabase', page: '/docs/tutorials/user-authentication'},
   {query: 'where does someone land after signing in', page: '/docs/tutorials/user-authentication'},
