@@ -385,8 +385,11 @@ export interface RepositoryFixRequest {
 
 /**
  * How many differences of a kind one fix-all call fixes. Invitations: GitHub accepts at most 50
- * per repository in 24 hours. Removals: each costs up to three GitHub calls, and a Worker may make
- * only so many subrequests per request (1,000 on older paid plans).
+ * per repository in 24 hours. Removals: each costs up to three GitHub calls (withdraw, look up,
+ * remove), and a Worker may make only so many subrequests per request: 10,000 on the Paid plan
+ * (1,000 on older ones), so 100 removals stay well within it. On the Free plan (50) a call stops
+ * being able to reach GitHub after a dozen accounts; those past it are answered as failed, with
+ * the reason, and stay listed for the next call.
  */
 export const REPOSITORY_FIX_ALL_LIMITS: Record<RepositoryDifferenceKind, number> = {
   paid_missing: 50,
