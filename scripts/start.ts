@@ -27,7 +27,8 @@ import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
-import {FIXTURE_REPO, startGitHubStandIn} from './local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from './local/githubApi';
+import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
@@ -199,10 +200,13 @@ async function main() {
     closers.push(stripe.close);
     Object.assign(overrides, {STRIPE_SECRET_KEY: 'sk_test_local_mode', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: stripe.url});
   }
+  let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
-    const github = await startGitHubStandIn({anyUser: true, onEvent: (line) => say('[github]', line)});
+    github = await startGitHubStandIn({anyUser: true, onEvent: (line) => say('[github]', line)});
     closers.push(github.close);
-    Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url});
+    // The recording's owner account is a collaborator: it stands for the seller's own, which the
+    // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
+    Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url, GITHUB_EXEMPT: OWNER});
   }
   if (plan.local.includes('email')) {
     const mailgun = await startMailgunStandIn({
@@ -228,6 +232,13 @@ async function main() {
   if (migrated.status !== 0) {
     console.error(`The local D1 migrations failed:\n${migrated.stdout}\n${migrated.stderr}`);
     await stop(1);
+  }
+  if (github) {
+    const restored = repositoryFromGrants(readRecordedGrants(persist));
+    github.restore(restored);
+    if (restored.users.length > 0) {
+      say('[github]', `starts with ${restored.collaborators.length} collaborators and ${restored.invitations.length} open invitations, as the local D1 recorded them`);
+    }
   }
   const worker = run(
     '[worker]',

@@ -55,6 +55,14 @@ export const FIXTURE_REPO = 'octokit-fixture-org/add-and-remove-repository-colla
 export const INVITEE = 'octokit-fixture-user-b';
 export const OWNER = 'octokit-fixture-user-a';
 
+/** Accounts already on the repository, and already invited, with their GitHub ids. */
+export interface RepositoryState {
+  users: {login: string; id: number}[];
+  /** Logins of collaborators (each among `users`). */
+  collaborators: string[];
+  invitations: {id: number; login: string}[];
+}
+
 export interface Failure {
   status: number;
   headers?: Record<string, string>;
@@ -74,6 +82,8 @@ export interface GitHubStandIn {
   repository: Repository;
   /** Another account shaped like the recorded invitee. */
   addUser(login: string): GitHubUser;
+  /** Puts these accounts, collaborators and invitations on the repository (local mode: what the local D1 says GitHub was told). */
+  restore(state: RepositoryState): void;
   /** The account changes its login (its numeric id stays), as GitHub allows. */
   rename(login: string, newLogin: string): void;
   /** The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. */
@@ -203,6 +213,20 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
       const user = {...invitee, login, id: nextUserId++};
       users.set(login.toLowerCase(), user);
       return user;
+    },
+    restore(state) {
+      for (const {login, id} of state.users) {
+        users.set(login.toLowerCase(), {...invitee, login, id});
+        // New accounts and invitations get ids past the restored ones, as GitHub's never repeat.
+        nextUserId = Math.max(nextUserId, id + 1);
+      }
+      for (const login of state.collaborators) collaborators.add(login.toLowerCase());
+      for (const {id, login} of state.invitations) {
+        const user = users.get(login.toLowerCase());
+        if (!user) throw new Error(`No user ${login} for invitation ${id}`);
+        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user});
+        nextInvitationId = Math.max(nextInvitationId, id + 1);
+      }
     },
     rename(login, newLogin) {
       const user = users.get(login.toLowerCase());

@@ -3,10 +3,31 @@
  * the last 90 days (mostly paid, some refunded, disputed or unfinished), the GitHub access of most
  * paid ones, disputes, and a waitlist. The same count always gives the same rows (a seeded
  * generator), and `INSERT OR IGNORE` makes running it twice harmless.
+ *
+ * The local GitHub stand-in starts from these same rows (`localRepository.ts` reads the grants
+ * back from the local D1), so the repository audit shows only the differences seeded on purpose,
+ * each as Purchases shows it: a few paid invitations that failed (paid, not on the repository), a
+ * few refunds whose removal failed (revoked, still there), and `SEED_HAND_INVITED`.
  */
 import {appConfig} from '../../src/config';
 
 const DAY_MS = 24 * 3600_000;
+
+/** Every seeded purchase's session id starts so. */
+export const SEED_SESSION_PREFIX = 'cs_test_seed';
+
+/**
+ * Accounts the seller invited by hand, outside any purchase: on the seeded repository, and in no
+ * purchase (the audit's "on the repository without a paid purchase").
+ */
+export const SEED_HAND_INVITED: readonly {login: string; id: number}[] = [
+  {login: 'contractor-by-hand', id: 49_000_001},
+  {login: 'old-teammate', id: 49_000_002},
+];
+
+/** Of the paid grants, the share whose invitation GitHub refused; of refunds, whose removal failed. */
+const FAILED_INVITATIONS = 0.02;
+const FAILED_REMOVALS = 0.15;
 const ROWS_PER_STATEMENT = 200;
 
 /** A small deterministic generator (mulberry32), so a seed is the same on every machine. */
@@ -34,14 +55,20 @@ function inserts(table: string, columns: string[], rows: (string | number | null
 }
 
 export function seedSql(count: number, now = Date.now()): string {
+  return seedStatements(count, now).join('\n');
+}
+
+/** The seed's INSERT statements, one by one. */
+export function seedStatements(count: number, now = Date.now()): string[] {
   const random = generator(count);
   const plans = appConfig.stripe.plans;
   const purchases: (string | number | null)[][] = [];
   const grants: (string | number | null)[][] = [];
   const disputes: (string | number | null)[][] = [];
+  const jobs: (string | number | null)[][] = [];
   for (let i = 0; i < count; i++) {
     const id = String(i).padStart(6, '0');
-    const sessionId = `cs_test_seed${id}`;
+    const sessionId = `${SEED_SESSION_PREFIX}${id}`;
     const paymentIntent = `pi_seed${id}`;
     const plan = random() < 0.6 ? plans[plans.length - 1]! : plans[0]!;
     const created = now - Math.floor(random() * 90 * DAY_MS);
@@ -64,9 +91,23 @@ export function seedSql(count: number, now = Date.now()): string {
       'usd',
     ]);
     if (reason === 'disputed') disputes.push([`dp_seed${id}`, paymentIntent, 'needs_response', created + DAY_MS]);
-    if (status === 'paid' && random() < 0.7) {
-      const accepted = random() < 0.8;
-      grants.push([sessionId, guest ? '' : `seed-user-${id}`, `buyer-${id}`, 50_000_000 + i, 70_000_000 + i, accepted ? 'active' : 'pending', 1, created + 3600_000]);
+    // Most paid purchases have asked for access; most refunded or disputed ones had, before.
+    if (status !== 'open' && random() < 0.7) {
+      const at = created + 3600_000;
+      const grant = (state: string, invitation: number | null) =>
+        grants.push([sessionId, guest ? '' : `seed-user-${id}`, `buyer-${id}`, 50_000_000 + i, invitation, state, 1, at]);
+      const fate = random();
+      if (status === 'paid') {
+        if (fate < FAILED_INVITATIONS) grant('failed', null);
+        else grant(fate < 0.8 ? 'active' : 'pending', 70_000_000 + i);
+      } else if (fate < FAILED_REMOVALS) {
+        // The removal gave up: the grant says so, and Failures lists the job.
+        grant('removal_failed', 70_000_000 + i);
+        const payload = JSON.stringify({sessionId, version: 1, invitationId: 70_000_000 + i, githubUserId: 50_000_000 + i});
+        jobs.push([`remove:${sessionId}:1:${70_000_000 + i}`, 'github-remove', payload, 'failed', 12, at, 'GitHub answered 403: Must have admin rights to Repository.', at, at, sessionId]);
+      } else {
+        grant('revoked', 70_000_000 + i);
+      }
     }
   }
   const leads = Array.from({length: Math.ceil(count / 10)}, (_, i) => [
@@ -82,6 +123,7 @@ export function seedSql(count: number, now = Date.now()): string {
     ),
     ...inserts('access_grants', ['session_id', 'user_id', 'github_username', 'github_user_id', 'invitation_id', 'status', 'version', 'updated_at'], grants),
     ...inserts('disputes', ['id', 'payment_intent_id', 'status', 'updated_at'], disputes),
+    ...inserts('jobs', ['key', 'kind', 'payload', 'status', 'attempts', 'run_after', 'last_error', 'created_at', 'updated_at', 'session_id'], jobs),
     ...inserts('leads', ['id', 'email', 'created_at'], leads),
-  ].join('\n');
+  ];
 }

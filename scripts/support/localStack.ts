@@ -3,7 +3,7 @@
  * end-to-end tests and `npm run audit`. Its terminal output is kept: they read the printed
  * sign-in links, invitations and e-mails from it, as a person would.
  */
-import {type ChildProcess, spawn} from 'node:child_process';
+import {type ChildProcess, spawn, type SpawnOptions} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,13 +42,22 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** How long to wait for the ready line; 0 returns at once. */
   readyTimeoutMs?: number;
+  /** `npm run seed:local -- <seed>` into the fresh local D1 first: that many demo purchases. */
+  seed?: number;
 }
 
-export async function startLocalStack({ports = {}, flags = [], env = {}, readyTimeoutMs = 240_000}: StartOptions = {}): Promise<LocalStack> {
+export async function startLocalStack({ports = {}, flags = [], env = {}, readyTimeoutMs = 240_000, seed}: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
   const emulator = ports.emulator ?? (await freePort());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
+  if (seed !== undefined) {
+    const {code, output: printed} = await runToEnd(process.execPath, ['--import', 'tsx', 'scripts/seedLocal.ts', String(seed)], {
+      cwd: ROOT,
+      env: {...process.env, ...env, LOCAL_STATE_DIR: state},
+    });
+    if (code !== 0) throw new Error(`seed:local failed (${code}):\n${printed}`);
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local', ...flags], {
     cwd: ROOT,
     env: {
@@ -119,6 +128,18 @@ export async function startLocalStack({ports = {}, flags = [], env = {}, readyTi
     }
   }
   return stack;
+}
+
+/** Runs a command to its end without blocking this process (jest's timers keep running): its exit code and output. */
+function runToEnd(command: string, args: string[], options: SpawnOptions): Promise<{code: number | null; output: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {...options, stdio: ['ignore', 'pipe', 'pipe']});
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({code, output}));
+  });
 }
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

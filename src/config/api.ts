@@ -174,6 +174,11 @@ export const ADMIN_PATHS = {
   repositoryAudit: '/admin/repository-audit',
   /** POST {kind, githubUserId}: the one-click fix of one difference. */
   repositoryFix: '/admin/repository-audit/fix',
+  /**
+   * POST {kind}: fixes every difference of that kind, as the worker finds them now (never a list
+   * from the browser), at most `REPOSITORY_FIX_ALL_LIMITS[kind]` in one call; the rest is counted.
+   */
+  repositoryFixAll: '/admin/repository-audit/fix-all',
   /** GET ?page=: the waitlist. */
   leads: '/admin/leads',
   /** GET: the whole waitlist as CSV. */
@@ -350,11 +355,23 @@ export interface RepositoryDifference {
   /** collaborator, or a pending invitation. */
   on: 'collaborator' | 'invitation' | 'nowhere';
   sessionId: string | null;
+  /** The e-mail of that purchase, for the seller to know the buyer by. */
+  email: string | null;
 }
+
+export const REPOSITORY_DIFFERENCE_KINDS = ['unpaid_on_repository', 'paid_missing', 'revoked_present'] as const satisfies readonly RepositoryDifferenceKind[];
 
 export interface RepositoryAudit {
   repository: string;
   checkedAt: number;
+  /** What was compared: paid purchases that hold a seat, and who GitHub has on the repository. */
+  counts: {
+    /** Paid purchases whose access is granted (invited, accepted, queued or failed). */
+    paid: number;
+    collaborators: number;
+    /** Open invitations (not expired). */
+    invited: number;
+  };
   differences: RepositoryDifference[];
   /** The owner and GITHUB_EXEMPT accounts, left out of the comparison. */
   exempt: string[];
@@ -364,6 +381,36 @@ export interface RepositoryAudit {
 export interface RepositoryFixRequest {
   kind: RepositoryDifferenceKind;
   githubUserId: number;
+}
+
+/**
+ * How many differences of a kind one fix-all call fixes. Invitations: GitHub accepts at most 50
+ * per repository in 24 hours. Removals: each costs up to three GitHub calls (withdraw, look up,
+ * remove), and a Worker may make only so many subrequests per request: 10,000 on the Paid plan
+ * (1,000 on older ones), so 100 removals stay well within it. On the Free plan (50) a call stops
+ * being able to reach GitHub after a dozen accounts; those past it are answered as failed, with
+ * the reason, and stay listed for the next call.
+ */
+export const REPOSITORY_FIX_ALL_LIMITS: Record<RepositoryDifferenceKind, number> = {
+  paid_missing: 50,
+  unpaid_on_repository: 100,
+  revoked_present: 100,
+};
+
+/** POST repositoryFixAll */
+export interface RepositoryFixAllRequest {
+  kind: RepositoryDifferenceKind;
+}
+
+/** What a fix-all did: `status` is `fixed` when nothing failed and nothing is left. */
+export interface RepositoryFixAllResult extends AdminActionResult {
+  kind: RepositoryDifferenceKind;
+  /** Accounts fixed. */
+  done: number;
+  /** Accounts tried and not fixed, each with the reason, in the seller's words. */
+  failed: {login: string; githubUserId: number; reason: string}[];
+  /** Differences of this kind past the limit, not tried: for a later call. */
+  left: number;
 }
 
 export interface AdminLead {

@@ -16,6 +16,9 @@ import {
   type AdminRefundRequest,
   type Page,
   type RepositoryAudit,
+  type RepositoryDifferenceKind,
+  type RepositoryFixAllRequest,
+  type RepositoryFixAllResult,
   type RepositoryFixRequest,
   type PurchaseFilter,
   type SalesPeriod,
@@ -64,6 +67,9 @@ export function createAdminApi(options: ApiClientOptions) {
     retryJob: (jobId: number) => act(adminPath(ADMIN_PATHS.retryJob, {jobId})),
     repositoryAudit: () => get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit),
     repositoryFix: (fix: RepositoryFixRequest) => act(ADMIN_PATHS.repositoryFix, fix),
+    /** Every difference of the kind the worker finds now, up to its limit. */
+    repositoryFixAll: async (kind: RepositoryDifferenceKind) =>
+      (await json('POST', ADMIN_PATHS.repositoryFixAll, {kind} satisfies RepositoryFixAllRequest)) as RepositoryFixAllResult,
     leads: (page = 1) => get<Page<AdminLead>>(withQuery(ADMIN_PATHS.leads, {page})),
     /** The whole waitlist; a plain link could not carry the token, so it comes as a Blob. */
     leadsCsv: async () => (await response('GET', ADMIN_PATHS.leadsCsv)).blob(),

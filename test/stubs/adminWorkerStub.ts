@@ -18,6 +18,9 @@ import {
   type ErrorBody,
   type Page,
   type RepositoryAudit,
+  REPOSITORY_FIX_ALL_LIMITS,
+  type RepositoryFixAllRequest,
+  type RepositoryFixAllResult,
   type RepositoryFixRequest,
   type SalesPeriod,
   type SalesSummary,
@@ -129,7 +132,7 @@ export function defaultStore(): AdminStore {
       }),
     ],
     jobs: [],
-    audit: {repository: 'slipway/kit', checkedAt: NOW, differences: [], exempt: ['slipway-owner']},
+    audit: {repository: 'slipway/kit', checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: ['slipway-owner']},
     leads: [],
     log: [],
     pageSize: 25,
@@ -252,6 +255,19 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         };
         log('repository_fix', null, `${fix.kind} ${fix.githubUserId}`);
         return [200, {status: 'fixed', detail: `fixed ${fix.githubUserId}`} satisfies AdminActionResult];
+      }
+      case `POST ${ADMIN_PATHS.repositoryFixAll}`: {
+        // As the worker: the accounts are its own list, up to the kind's limit; the body names only the kind.
+        const {kind} = seen.body as RepositoryFixAllRequest;
+        const found = store.audit.differences.filter((entry) => entry.kind === kind);
+        const fixed = found.slice(0, REPOSITORY_FIX_ALL_LIMITS[kind]);
+        store.audit = {...store.audit, differences: store.audit.differences.filter((entry) => !fixed.includes(entry))};
+        for (const entry of fixed) log('repository_fix', entry.sessionId, `${kind} ${entry.githubUserId}`);
+        const left = found.length - fixed.length;
+        return [
+          200,
+          {kind, status: left > 0 ? 'partly_fixed' : 'fixed', detail: `fixed ${fixed.length}`, done: fixed.length, failed: [], left} satisfies RepositoryFixAllResult,
+        ];
       }
       case `GET ${ADMIN_PATHS.leads}`:
         return [200, pageOf(store.leads, seen.query, store.pageSize)];

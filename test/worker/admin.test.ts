@@ -78,6 +78,7 @@ describe('who gets in', () => {
     retryJob: {method: 'POST', body: {}},
     repositoryAudit: {method: 'GET'},
     repositoryFix: {method: 'POST', body: {kind: 'paid_missing', githubUserId: 1}},
+    repositoryFixAll: {method: 'POST', body: {kind: 'unpaid_on_repository'}},
     leads: {method: 'GET'},
     leadsCsv: {method: 'GET'},
     auditLog: {method: 'GET'},

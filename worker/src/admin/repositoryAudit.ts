@@ -1,6 +1,14 @@
-import type {RepositoryAudit, RepositoryDifference, RepositoryFixRequest} from '../../../src/config/api';
+import {
+  REPOSITORY_FIX_ALL_LIMITS,
+  type RepositoryAudit,
+  type RepositoryDifference,
+  type RepositoryDifferenceKind,
+  type RepositoryFixAllResult,
+  type RepositoryFixRequest,
+} from '../../../src/config/api';
 import {type Context, type Grant, liveHolderOf, readGrant, resendInvitation} from '../access/grants';
-import {repositoryFor} from '../access/github';
+import {type Repository, repositoryFor} from '../access/github';
+import {reportGitHub} from '../access/reportGitHub';
 import {HttpError} from '../errors';
 
 /**
@@ -10,7 +18,10 @@ import {HttpError} from '../errors';
  */
 interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
+  email: string | null;
 }
+
+type Invitations = Awaited<ReturnType<Repository['invitations']>>;
 
 /**
  * The grants a paid purchase still holds its seat by: not only a sent invitation (pending, active)
@@ -20,6 +31,11 @@ interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'githu
 const ENTITLED: readonly Grant['status'][] = ['queued', 'pending', 'active', 'failed'];
 
 export async function auditRepository(context: Context): Promise<RepositoryAudit> {
+  return (await compareRepository(context)).audit;
+}
+
+/** The audit, and the invitations GitHub listed for it (a fix withdraws from those). */
+async function compareRepository(context: Context): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
   const {settings, db} = context;
   const repository = repositoryFor(settings);
   const [collaborators, invitations, grants] = await Promise.all([
@@ -27,7 +43,7 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
     repository.invitations(),
     db
       .prepare(
-        `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status
+        `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status, p.email
          FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
       )
       .all<GrantRow>(),
@@ -47,8 +63,10 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
   const entitledById = new Map<number, GrantRow>();
   const entitledLogins = new Set<string>();
   const revoked = new Map<number, GrantRow>();
+  let paid = 0;
   for (const grant of grants.results) {
     if (grant.purchase_status === 'paid' && ENTITLED.includes(grant.status)) {
+      paid += 1;
       entitledLogins.add(grant.github_username.toLowerCase());
       // One account may be named by a live grant and by another purchase's failed one: keep the live.
       const known = grant.github_user_id === null ? undefined : entitledById.get(grant.github_user_id);
@@ -68,14 +86,16 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
       login,
       on,
       sessionId: gone?.session_id ?? null,
+      email: gone?.email ?? null,
     });
   }
   // A grant with no GitHub id yet is the outbox's to invite (Failures shows it if that fails).
   for (const [githubUserId, grant] of entitledById) {
     if (present.has(githubUserId) || presentLogins.has(grant.github_username.toLowerCase())) continue;
-    differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id});
+    differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id, email: grant.email});
   }
-  return {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), differences, exempt};
+  const counts = {paid, collaborators: collaborators.length, invited: invitations.filter((invitation) => !invitation.expired).length};
+  return {audit: {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), counts, differences, exempt}, invitations};
 }
 
 /**
@@ -87,10 +107,60 @@ export async function fixDifference(
   request: RepositoryFixRequest,
   done: string[] = [],
 ): Promise<{detail: string; sessionId: string | null}> {
-  const audit = await auditRepository(context);
+  const {audit, invitations} = await compareRepository(context);
   const difference = audit.differences.find((entry) => entry.kind === request.kind && entry.githubUserId === request.githubUserId);
   if (!difference) throw new HttpError(409, 'That difference is gone: the repository and the grants agree on this account now.', 'CONFLICT');
+  return applyFix(context, difference, invitations, done);
+}
 
+/** One fix-all's account, as the admin log writes it down. */
+export interface FixedAccount {
+  difference: RepositoryDifference;
+  outcome: 'done' | 'failed';
+  /** What was done, or why it failed and how far it got. */
+  detail: string;
+}
+
+/**
+ * Fixes every difference of `kind` as the worker finds them now, at most the kind's limit, one
+ * account after another: a failure is told to `record` with its reason and the next is tried.
+ */
+export async function fixAllOfKind(
+  context: Context,
+  kind: RepositoryDifferenceKind,
+  record: (account: FixedAccount) => Promise<unknown>,
+): Promise<RepositoryFixAllResult> {
+  const {audit, invitations} = await compareRepository(context);
+  const found = audit.differences.filter((difference) => difference.kind === kind);
+  const limit = REPOSITORY_FIX_ALL_LIMITS[kind];
+  const result: RepositoryFixAllResult = {kind, status: 'fixed', detail: '', done: 0, failed: [], left: Math.max(0, found.length - limit)};
+  for (const difference of found.slice(0, limit)) {
+    const done: string[] = [];
+    try {
+      const {detail} = await applyFix(context, difference, invitations, done);
+      result.done += 1;
+      await record({difference, outcome: 'done', detail});
+    } catch (err) {
+      const reported = reportGitHub(err);
+      const reason = reported instanceof HttpError ? reported.message : 'Something went wrong on our side.';
+      result.failed.push({login: difference.login, githubUserId: difference.githubUserId, reason});
+      const progress = done.length > 0 ? `Done before it stopped: ${done.join('; ')}.` : 'Nothing was changed on GitHub.';
+      await record({difference, outcome: 'failed', detail: `${reason} ${progress}`});
+    }
+  }
+  if (result.failed.length > 0 || result.left > 0) result.status = 'partly_fixed';
+  result.detail =
+    `${kind}: fixed ${result.done} of ${found.length}` +
+    `${result.failed.length > 0 ? `, ${result.failed.length} failed` : ''}${result.left > 0 ? `, ${result.left} left for a later call` : ''}`;
+  return result;
+}
+
+async function applyFix(
+  context: Context,
+  difference: RepositoryDifference,
+  invitations: Invitations,
+  done: string[],
+): Promise<{detail: string; sessionId: string | null}> {
   if (difference.kind === 'paid_missing') {
     const grant = await readGrant(context.db, difference.sessionId!);
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
@@ -109,7 +179,8 @@ export async function fixDifference(
     );
   }
   const repository = repositoryFor(context.settings);
-  for (const invitation of await repository.invitations()) {
+  // The invitations listed for the audit, a moment ago: one listing for a whole fix-all.
+  for (const invitation of invitations) {
     if (invitation.inviteeId !== difference.githubUserId) continue;
     await repository.withdrawInvitation(invitation.id);
     done.push(`withdrew invitation ${invitation.id} of @${difference.login}`);

@@ -17,6 +17,8 @@ import {
   DEFAULT_SALES_PERIOD,
   SALES_PERIODS,
   type RepositoryAudit,
+  REPOSITORY_DIFFERENCE_KINDS,
+  type RepositoryFixAllResult,
   type SalesSummary,
 } from '../../../src/config/api';
 import {appConfig} from '../../../src/config';
@@ -37,7 +39,7 @@ import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {refundPayment} from './refunds';
-import {auditRepository, fixDifference} from './repositoryAudit';
+import {auditRepository, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 
 /**
@@ -71,10 +73,12 @@ const refundBody = z.strictObject(
   },
   {message: 'The body takes only amount and reason'},
 );
+const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`});
 const fixBody = z.object({
-  kind: z.enum(['unpaid_on_repository', 'paid_missing', 'revoked_present'], {message: 'kind is not a kind of difference'}),
+  kind: differenceKind,
   githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
 });
+const fixAllBody = z.strictObject({kind: differenceKind}, {message: 'The body takes only kind: the worker finds the accounts itself'});
 
 export const adminRoutes = new Hono<AppEnv>()
   .use(`${API_PATHS.admin}/*`, requireAdmin)
@@ -220,6 +224,24 @@ export const adminRoutes = new Hono<AppEnv>()
       },
       () => (done.length > 0 ? `Done before it stopped: ${done.join('; ')}.` : 'Nothing was changed on GitHub.'),
     );
+  })
+
+  // The accounts are the worker's own audit, read now: a list from the browser is never trusted.
+  // Each account is written to the admin log as it is done, like a fix of one.
+  .post(ADMIN_PATHS.repositoryFixAll, async (c) => {
+    const {kind} = await readJson(c, fixAllBody);
+    const result = await github(() =>
+      fixAllOfKind(accessContext(c.env), kind, ({difference, outcome, detail}) =>
+        recordAction(c.env.DB, {
+          admin: admin(c),
+          action: 'repository_fix',
+          outcome,
+          sessionId: difference.sessionId,
+          detail: outcome === 'done' ? `${kind}: ${detail} (fix all).` : `Failed (fix all): @${difference.login}: ${detail}`,
+        }),
+      ),
+    );
+    return c.json(result satisfies RepositoryFixAllResult);
   })
 
   .get(ADMIN_PATHS.leads, async (c) => c.json((await leadsPage(c.env.DB, pageOf(c))) satisfies Page<AdminLead>))

@@ -12,7 +12,8 @@ export interface ActionOutcome {
 
 /**
  * Runs one action against the worker at a time, then `after` (a reload), and keeps what the
- * worker answered to show: its message on success, its `error` on failure.
+ * worker answered to show: the console's sentence (or one `done` writes from the answer) on
+ * success, its `error` on failure.
  */
 export function useAction() {
   const notAdmin = useContext(NotAdminContext);
@@ -20,11 +21,13 @@ export function useAction() {
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
 
   const run = useCallback(
-    async (action: () => Promise<ActionAnswer | void>, done: string, after?: () => void) => {
+    async <A extends ActionAnswer>(action: () => Promise<A | void>, done: string | ((answer: A) => string), after?: () => void) => {
       setBusy(true);
       setOutcome(null);
       try {
-        setOutcome({ok: true, text: answerText((await action()) ?? null, done)});
+        const answer = (await action()) ?? null;
+        // A sentence of its own from the answer (a fix-all's counts), or the console's with what the status adds.
+        setOutcome({ok: true, text: typeof done === 'function' ? done(answer as A) : answerText(answer, done)});
       } catch (error) {
         if (isNotAdmin(error)) notAdmin();
         setOutcome({ok: false, text: messageOf(error)});

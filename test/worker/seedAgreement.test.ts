@@ -1,0 +1,85 @@
+/**
+ * `npm run seed:local` and the local GitHub stand-in tell one story. The seed's rows go into the
+ * worker's D1, the stand-in starts from them as `npm start` starts it (`localRepository.ts`), and
+ * the seller's console then agrees with itself: the repository audit shows only the differences
+ * the seed made on purpose, and Purchases shows each of them the same way.
+ */
+import {ADMIN_PATHS, type AdminPurchase, type Page, type RepositoryAudit} from '../../src/config/api';
+import {OWNER} from '../../scripts/local/githubApi';
+import {RECORDED_GRANTS_SQL, type RecordedGrant, repositoryFromGrants} from '../../scripts/local/localRepository';
+import {SEED_HAND_INVITED, seedStatements} from '../../scripts/local/seedData';
+import {type SignedInUser, startStack, type Stack} from './stack';
+
+const ADMIN_EMAIL = 'seller@slipway.dev';
+const PURCHASES = 400;
+let stack: Stack;
+let admin: SignedInUser;
+
+interface SeededGrant {
+  session_id: string;
+  github_username: string;
+  status: string;
+  purchase: string;
+}
+
+let seeded: SeededGrant[];
+
+beforeAll(async () => {
+  stack = await startStack({ADMIN_EMAILS: ADMIN_EMAIL, GITHUB_EXEMPT: OWNER});
+  admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
+  for (const statement of seedStatements(PURCHASES)) await stack.worker.db.run(statement);
+  stack.github.restore(repositoryFromGrants(await stack.worker.db.all<RecordedGrant>(RECORDED_GRANTS_SQL)));
+  seeded = await stack.worker.db.all<SeededGrant>(
+    `SELECT g.session_id, g.github_username, g.status, p.status AS purchase
+     FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
+  );
+});
+afterAll(() => stack.stop());
+
+const get = async <T>(path: string) => (await (await stack.call(path, {token: admin.idToken})).json()) as T;
+const onRepository = () => ({
+  collaborators: stack.github.collaborators,
+  invited: new Set([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login.toLowerCase())),
+});
+
+test('every seeded paid buyer with access is on the stand-in’s repository, and no revoked one is', () => {
+  const {collaborators, invited} = onRepository();
+  const paid = seeded.filter((grant) => grant.purchase === 'paid' && ['active', 'pending'].includes(grant.status));
+  const revoked = seeded.filter((grant) => grant.status === 'revoked');
+  expect(paid.length).toBeGreaterThan(PURCHASES / 2);
+  expect(revoked.length).toBeGreaterThan(0);
+  for (const grant of paid) {
+    const login = grant.github_username.toLowerCase();
+    expect({login, status: grant.status, on: grant.status === 'active' ? collaborators.has(login) : invited.has(login)}).toEqual({login, status: grant.status, on: true});
+  }
+  for (const grant of revoked) {
+    const login = grant.github_username.toLowerCase();
+    expect({login, on: collaborators.has(login) || invited.has(login)}).toEqual({login, on: false});
+  }
+});
+
+test('the audit shows only the differences seeded on purpose, one kind each, and Purchases says the same of them', async () => {
+  const audit = await get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit);
+  const failedInvitations = seeded.filter((grant) => grant.status === 'failed');
+  const failedRemovals = seeded.filter((grant) => grant.status === 'removal_failed');
+  expect(failedInvitations.length).toBeGreaterThan(0);
+  expect(failedRemovals.length).toBeGreaterThan(0);
+  const byLogin = (a: {login: string}, b: {login: string}) => a.login.localeCompare(b.login);
+  expect(audit.differences.map(({kind, login, sessionId}) => ({kind, login, sessionId})).sort(byLogin)).toEqual(
+    [
+      ...failedInvitations.map((grant) => ({kind: 'paid_missing', login: grant.github_username, sessionId: grant.session_id})),
+      ...failedRemovals.map((grant) => ({kind: 'revoked_present', login: grant.github_username, sessionId: grant.session_id})),
+      ...SEED_HAND_INVITED.map(({login}) => ({kind: 'unpaid_on_repository', login, sessionId: null})),
+    ].sort(byLogin),
+  );
+  expect(audit.counts.paid).toBe(seeded.filter((grant) => grant.purchase === 'paid' && grant.status !== 'revoked').length);
+
+  // Purchases tells the same story of the first of each.
+  const purchase = async (sessionId: string) =>
+    (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.find((item) => item.sessionId === sessionId)!;
+  expect(await purchase(failedInvitations[0]!.session_id)).toMatchObject({state: 'paid', access: {status: 'failed'}});
+  expect(await purchase(failedRemovals[0]!.session_id)).toMatchObject({
+    state: expect.stringMatching(/^(refunded|disputed)$/),
+    access: {status: 'removal_failed'},
+  });
+});
