@@ -1,8 +1,12 @@
-import React, {useEffect, useId, useRef, useState} from 'react';
+import React, {useCallback, useEffect, useId, useRef, useState} from 'react';
+import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
+import {ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import type {AuthUser} from '../../../lib/auth/types';
+import {useApiClient} from '../../../lib/useApiClient';
 import UserAvatar from '../UserAvatar';
+import {adminAnswer} from './adminAnswer';
 import styles from './styles.module.css';
 
 /** The name on the button (§2): the display name, else the e-mail's local part, else "Account". */
@@ -19,16 +23,25 @@ export interface ButtonAccountProps {
    * and Logout only closes the popover. Leave it out everywhere else.
    */
   user?: AuthUser;
+  /** False in the console itself, where its link would lead to the page the seller is on. */
+  consoleLink?: boolean;
 }
 
-/** The signed-in user's button with a Logout popover; nothing at all when signed out. */
-export default function ButtonAccount({user}: ButtonAccountProps) {
-  return user ? <AccountMenu user={user} /> : <SignedInAccount />;
+/**
+ * The signed-in user's button with a Logout popover (and, for the seller, a link to the console);
+ * nothing at all when signed out.
+ */
+export default function ButtonAccount({user, consoleLink = true}: ButtonAccountProps) {
+  return user ? <AccountMenu user={user} /> : <SignedInAccount consoleLink={consoleLink} />;
 }
 
-function SignedInAccount() {
+function SignedInAccount({consoleLink}: {consoleLink: boolean}) {
   const {ready, user, client} = useAuth();
   const history = useHistory();
+  const api = useApiClient();
+  const uid = user?.uid;
+  // The worker decides, for this account's own token: the admins' e-mails never reach the browser.
+  const isAdmin = useCallback(() => adminAnswer(uid ?? '', () => api.isAdmin()), [api, uid]);
   if (!ready || !user) return null;
 
   async function logout() {
@@ -40,13 +53,35 @@ function SignedInAccount() {
     }
   }
 
-  return <AccountMenu user={user} onLogout={logout} />;
+  // Keyed by account: another account signed in here starts with no link until the worker answers.
+  return <AccountMenu key={user.uid} user={user} onLogout={logout} isAdmin={consoleLink ? isAdmin : undefined} />;
 }
 
-function AccountMenu({user, onLogout}: {user: AuthUser; onLogout?: () => Promise<void>}) {
+export interface AccountMenuProps {
+  user: AuthUser;
+  onLogout?: () => Promise<void>;
+  /** Asked when the menu opens: the link to the console shows only on a plain yes. */
+  isAdmin?: () => Promise<boolean>;
+}
+
+export function AccountMenu({user, onLogout, isAdmin}: AccountMenuProps) {
   const [open, setOpen] = useState(false);
+  const [admin, setAdmin] = useState(false);
   const popoverId = useId();
   const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open || !isAdmin) return undefined;
+    let current = true;
+    // Fail closed: a refusal, an error or no answer shows no link.
+    isAdmin().then(
+      (yes) => current && setAdmin(yes === true),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, isAdmin]);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -81,7 +116,12 @@ function AccountMenu({user, onLogout}: {user: AuthUser; onLogout?: () => Promise
       </button>
       {open && (
         <div id={popoverId} className={styles.popover}>
-          <button type="button" className={styles.logout} onClick={logout}>
+          {admin && (
+            <Link to={ROUTES.admin} className={styles.item} onClick={() => setOpen(false)}>
+              Seller console
+            </Link>
+          )}
+          <button type="button" className={styles.item} onClick={logout}>
             Logout
           </button>
         </div>
