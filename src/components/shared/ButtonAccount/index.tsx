@@ -1,3 +1,4 @@
+import clsx from 'clsx';
 import React, {useCallback, useEffect, useId, useRef, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
@@ -25,17 +26,19 @@ export interface ButtonAccountProps {
   user?: AuthUser;
   /** False in the console itself, where its link would lead to the page the seller is on. */
   consoleLink?: boolean;
+  /** The frame's own placement of the button and its popover (the console's sidebar). */
+  className?: string;
 }
 
 /**
  * The signed-in user's button with a Logout popover (and, for the seller, a link to the console);
  * nothing at all when signed out.
  */
-export default function ButtonAccount({user, consoleLink = true}: ButtonAccountProps) {
-  return user ? <AccountMenu user={user} /> : <SignedInAccount consoleLink={consoleLink} />;
+export default function ButtonAccount({user, consoleLink = true, className}: ButtonAccountProps) {
+  return user ? <AccountMenu user={user} className={className} /> : <SignedInAccount consoleLink={consoleLink} className={className} />;
 }
 
-function SignedInAccount({consoleLink}: {consoleLink: boolean}) {
+function SignedInAccount({consoleLink, className}: {consoleLink: boolean; className?: string}) {
   const {ready, user, client} = useAuth();
   const history = useHistory();
   const api = useApiClient();
@@ -54,17 +57,20 @@ function SignedInAccount({consoleLink}: {consoleLink: boolean}) {
   }
 
   // Keyed by account: another account signed in here starts with no link until the worker answers.
-  return <AccountMenu key={user.uid} user={user} onLogout={logout} isAdmin={consoleLink ? isAdmin : undefined} />;
+  return (
+    <AccountMenu key={user.uid} user={user} onLogout={logout} isAdmin={consoleLink ? isAdmin : undefined} className={className} />
+  );
 }
 
-export interface AccountMenuProps {
+interface AccountMenuProps {
   user: AuthUser;
   onLogout?: () => Promise<void>;
   /** Asked when the menu opens: the link to the console shows only on a plain yes. */
   isAdmin?: () => Promise<boolean>;
+  className?: string;
 }
 
-export function AccountMenu({user, onLogout, isAdmin}: AccountMenuProps) {
+function AccountMenu({user, onLogout, isAdmin, className}: AccountMenuProps) {
   const [open, setOpen] = useState(false);
   const [admin, setAdmin] = useState(false);
   const popoverId = useId();
@@ -101,7 +107,7 @@ export function AccountMenu({user, onLogout, isAdmin}: AccountMenuProps) {
   const logout = onLogout ?? (async () => setOpen(false));
 
   return (
-    <div className={styles.account} ref={root}>
+    <div className={clsx(styles.account, className)} ref={root}>
       <button
         type="button"
         className={styles.button}
