@@ -31,40 +31,43 @@ export default function ConsoleShell({nav, children}: ConsoleShellProps) {
   const signedIn = ready ? user : null;
   return (
     <div className={styles.shell}>
-      <header className={styles.bar}>
-        <div className={styles.brand}>
-          <Logo size={28} />
-          <span className={styles.product}>{appConfig.appName}</span>
-          <span className={styles.console}>Console</span>
-        </div>
-        {signedIn && (
-          <div className={styles.seller}>
-            {signedIn.email && (
-              <p className={styles.email}>
-                Signed in as <strong>{signedIn.email}</strong>
-              </p>
-            )}
-            <ButtonAccount consoleLink={false} className={styles.account} />
+      <header className={styles.frame}>
+        <div className={styles.bar}>
+          <div className={styles.brand}>
+            <Logo size={28} />
+            <span className={styles.product}>{appConfig.appName}</span>
+            <span className={styles.console}>Console</span>
           </div>
-        )}
-        {nav && (
-          <nav className={styles.nav} aria-label="Console">
-            <ul>
-              {nav.map(({label, href, current}) => (
-                <li key={href}>
-                  <Link to={href} aria-current={current ? 'page' : undefined}>
-                    {label}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        )}
-        <div className={styles.exits}>
-          <Link to={ROUTES.home}>
-            <span aria-hidden="true">← </span>Back to {appConfig.appName}
-          </Link>
-          <Link to={ROUTES.docs}>Docs</Link>
+          {signedIn && (
+            <div className={styles.seller}>
+              {signedIn.email && (
+                <p className={styles.email}>
+                  <span className={styles.signedInAs}>Signed in as </span>
+                  <strong>{signedIn.email}</strong>
+                </p>
+              )}
+              <ButtonAccount consoleLink={false} className={styles.account} />
+            </div>
+          )}
+          {nav && (
+            <nav className={styles.nav} aria-label="Console">
+              <ul>
+                {nav.map(({label, href, current}) => (
+                  <li key={href}>
+                    <Link to={href} aria-current={current ? 'page' : undefined}>
+                      {label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          <div className={styles.exits}>
+            <Link to={ROUTES.home}>
+              <span aria-hidden="true">← </span>Back to {appConfig.appName}
+            </Link>
+            <Link to={ROUTES.docs}>Docs</Link>
+          </div>
         </div>
       </header>
       <main id={SkipToContentFallbackId} className={styles.main}>
