@@ -32,6 +32,9 @@ export default {
         '^@docusaurus/Link$': '<rootDir>/test/support/docusaurus/Link.tsx',
         '^@docusaurus/router$': 'react-router-dom',
         '^@docusaurus/useBrokenLinks$': '<rootDir>/test/support/docusaurus/useBrokenLinks.ts',
+        '^@docusaurus/ErrorBoundary$': '<rootDir>/test/support/docusaurus/ErrorBoundary.tsx',
+        '^@docusaurus/theme-common$': '<rootDir>/test/support/docusaurus/themeCommon.ts',
+        '^@theme/ErrorPageContent$': '<rootDir>/src/theme/ErrorPageContent.tsx',
       },
     },
     {

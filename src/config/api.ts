@@ -41,6 +41,11 @@ export const API_PATHS = {
   mailgunWebhook: '/api/webhook/mailgun',
   /** Plausible's script and events, proxied: `/plausible/js/script.js`, `/plausible/api/event`. */
   plausible: '/plausible',
+  /**
+   * GET: whether the caller's own account may open the seller's console, for the account menu's
+   * link to it (display only: every ADMIN_PATHS call still checks). See IsAdminResponse.
+   */
+  isAdmin: '/isAdmin',
   /** The seller's console (admins only): see ADMIN_PATHS. */
   admin: '/admin',
 } as const;
@@ -84,6 +89,15 @@ export interface CheckoutSignInResponse {
  */
 export interface SignedInResponse {
   emailVerified: boolean;
+}
+
+/**
+ * GET /isAdmin: `admin` is true when the token's own account is one of the seller's admins. A
+ * signed-in buyer gets `false` (200, not the console's 403), so that opening the account menu logs
+ * no refused request in the browser's console.
+ */
+export interface IsAdminResponse {
+  admin: boolean;
 }
 
 /** POST /createBillingPortal */

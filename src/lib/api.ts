@@ -215,6 +215,14 @@ export function createApiClient(options: ApiClientOptions) {
       const body = (await call('POST', API_PATHS.signedIn, {})) as {emailVerified?: unknown};
       return {emailVerified: body?.emailVerified === true};
     },
+    /**
+     * Whether the signed-in account is one of the seller's admins, for the account menu's link to
+     * the console. Only a plain `true` counts: any other answer is no (fail closed).
+     */
+    async isAdmin(): Promise<boolean> {
+      const body = (await call('GET', API_PATHS.isAdmin)) as {admin?: unknown};
+      return body?.admin === true;
+    },
     /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
     async saveLead(email: string): Promise<LeadResult> {
       const body = (await call('POST', API_PATHS.leads, {email})) as {stored?: unknown};

@@ -1,12 +1,12 @@
 import React from 'react';
 import {appConfig} from '../config';
 import Admin from '../components/screens/Admin';
-import MarketingLayout from '../components/layout/MarketingLayout';
+import ConsoleLayout from '../components/layout/ConsoleLayout';
 
 export default function AdminPage() {
   return (
-    <MarketingLayout title="Console" description={`The seller's console of ${appConfig.appName}: sales, buyers, repository access and failures.`} noIndex>
+    <ConsoleLayout title="Console" description={`The seller's console of ${appConfig.appName}: sales, buyers, repository access and failures.`}>
       <Admin />
-    </MarketingLayout>
+    </ConsoleLayout>
   );
 }

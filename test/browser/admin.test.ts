@@ -1,13 +1,16 @@
 /**
+/**
  * The seller's console end to end, in Chromium, against `npm start -- --local` over the demo data
  * of `npm run seed:local`: a buyer pays and asks for access, then the admin npm start names signs
  * in through the emulator, finds the purchase, revokes it and grants it again, reads the admin log,
  * and fixes the repository differences the seed made on purpose. Accessible (axe) and usable on a
- * phone; a signed-in buyer sees that they are not an admin.
+ * phone, in a frame of its own (no storefront header or footer), reached from the admin's account
+ * menu; a signed-in buyer sees that they are not an admin, and no link to the console.
  */
 import type {Page} from 'playwright-core';
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
 import {SEED_HAND_INVITED} from '../../scripts/local/seedData';
+import {API_PATHS, appConfig} from '../../src/config';
 import {eventually} from './helpers';
 import {escapeRegExp, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
 import {axeViolations} from './axe';
@@ -18,6 +21,10 @@ jest.setTimeout(300_000);
 const session = useLocalSession({seed: 300});
 const PHONE = {width: 390, height: 844};
 const WIDE = {width: 1440, height: 900};
+/** The console's views, in the order its navigation lists them. */
+const VIEWS = ['Sales', 'Purchases', 'Failures', 'Repository', 'Leads', 'Admin log'];
+/** The storefront header's buy button, which the console must not show. */
+const BUY_BUTTON = `Get ${appConfig.appName}`;
 
 /** Whether the page is wider than the window: something pushes it sideways. */
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
@@ -251,9 +258,66 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it.each([
+    ['1440', WIDE],
+    ['390', PHONE],
+  ])('at %s px, the console is an app of its own: its views, the seller, a way back; no buy button, no storefront footer', async (_, size) => {
+    const {page, errors} = admin;
+    await page.setViewportSize(size);
+    await session.goto(page, '/admin?view=leads');
+    const nav = page.getByRole('navigation', {name: 'Console'});
+    await nav.getByRole('link', {name: 'Leads'}).waitFor();
+    expect(await nav.getByRole('link').allTextContents()).toEqual(VIEWS);
+    expect(await nav.getByRole('link', {name: 'Leads'}).getAttribute('aria-current')).toBe('page');
+    // Who is signed in, with their account menu, and the way back to the site.
+    await page.getByRole('banner').getByText(LOCAL_ADMIN_EMAIL, {exact: true}).waitFor();
+    await page.getByRole('button', {name: LOCAL_ADMIN_EMAIL.split('@')[0]}).waitFor();
+    expect(await page.getByRole('link', {name: `Back to ${appConfig.appName}`}).getAttribute('href')).toBe('/');
+    // None of the storefront's frame.
+    expect(await page.getByRole('button', {name: BUY_BUTTON}).count()).toBe(0);
+    expect(await page.getByRole('link', {name: BUY_BUTTON}).count()).toBe(0);
+    expect(await page.getByRole('contentinfo').count()).toBe(0);
+    expect(await page.getByRole('navigation', {name: 'Main'}).count()).toBe(0);
+
+    const [navBox, mainBox] = await Promise.all([nav.boundingBox(), page.getByRole('main').boundingBox()]);
+    if (size === WIDE) {
+      // A sidebar: the views beside the panel, not over it.
+      expect(navBox!.x + navBox!.width).toBeLessThanOrEqual(mainBox!.x);
+    } else {
+      // A bar over the panel, its views in one row that scrolls by itself: the last is reachable.
+      expect(navBox!.y + navBox!.height).toBeLessThanOrEqual(mainBox!.y);
+      await nav.getByRole('link', {name: 'Admin log'}).click();
+      await page.getByRole('table', {name: 'What the admins did, newest first'}).waitFor();
+      expect(await nav.getByRole('link', {name: 'Admin log'}).getAttribute('aria-current')).toBe('page');
+    }
+    expect(await overflows(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('links the admin’s account menu (on the dashboard) to the console', async () => {
+    const {page, errors} = admin;
+    await page.setViewportSize(WIDE);
+    await session.goto(page, '/dashboard');
+    await page.getByRole('banner').getByRole('button', {name: LOCAL_ADMIN_EMAIL.split('@')[0]}).click();
+    await page.getByRole('link', {name: 'Seller console'}).click();
+    await page.waitForURL(`${session.stack().siteUrl}/admin`);
+    await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Sales'}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('tells a signed-in buyer that the account is not an admin, and shows no data', async () => {
     const tab = await session.open('/');
-    await session.signInByMagicLink(tab, buyer.email.replace('buyer.', 'other.'));
+    const other = buyer.email.replace('buyer.', 'other.');
+    await session.signInByMagicLink(tab, other);
+    // Their account menu (signing in lands on the dashboard) has no way to the console: the worker said no.
+    const answered = tab.page.waitForResponse((response) => new URL(response.url()).pathname.endsWith(API_PATHS.isAdmin));
+    await tab.page.getByRole('banner').getByRole('button', {name: other.split('@')[0]}).click();
+    await tab.page.getByRole('button', {name: 'Logout'}).waitFor();
+    expect(await (await answered).json()).toEqual({admin: false});
+    expect(await tab.page.getByRole('link', {name: 'Seller console'}).count()).toBe(0);
+    expect(tab.errors).toEqual([]);
+
     await session.goto(tab.page, '/admin');
     await tab.page.getByRole('heading', {level: 1, name: 'This account is not an admin'}).waitFor();
     expect(await tab.page.getByRole('navigation', {name: 'Console'}).count()).toBe(0);

@@ -1,6 +1,7 @@
 import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import {AdminConsole} from '../../src/components/screens/Admin';
+import {appConfig, ROUTES} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {ADMIN_EMAIL, NOT_AN_ADMIN, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
@@ -28,6 +29,10 @@ describe('the seller’s console', () => {
       ['Admin log', '/admin?view=log'],
     ]);
     expect(within(nav).getByRole('link', {name: 'Sales'})).toHaveAttribute('aria-current', 'page');
+    // Its own frame: the way back to the site and to the docs, beside the views.
+    const frame = screen.getByRole('banner');
+    expect(within(frame).getByRole('link', {name: `Back to ${appConfig.appName}`})).toHaveAttribute('href', ROUTES.home);
+    expect(within(frame).getByRole('link', {name: 'Docs'})).toHaveAttribute('href', ROUTES.docs);
     expect(await asked()).toEqual(['/admin/sales']);
   });
 

@@ -1,19 +1,8 @@
-import React, {Component, type ReactNode} from 'react';
+import React, {type ReactNode} from 'react';
+import ErrorBoundary from '@docusaurus/ErrorBoundary';
 import {screen} from '@testing-library/react';
 import ErrorPageContent from '../../src/theme/ErrorPageContent';
 import {renderWithSite} from '../support/render';
-
-/** The shape of Docusaurus's ErrorBoundary: it renders its fallback with the error. */
-class Boundary extends Component<{children: ReactNode}, {error: Error | null}> {
-  state = {error: null as Error | null};
-  static getDerivedStateFromError(error: Error) {
-    return {error};
-  }
-  render() {
-    const {error} = this.state;
-    return error ? <ErrorPageContent error={error} tryAgain={() => this.setState({error: null})} /> : this.props.children;
-  }
-}
 
 function Broken(): ReactNode {
   throw new Error('pricing data missing');
@@ -24,9 +13,9 @@ describe('an unhandled render error', () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     try {
       renderWithSite(
-        <Boundary>
+        <ErrorBoundary fallback={(params) => <ErrorPageContent {...params} />}>
           <Broken />
-        </Boundary>,
+        </ErrorBoundary>,
       );
       expect(screen.getByRole('heading', {name: 'Something went wrong'})).toBeInTheDocument();
       expect(screen.getByRole('button', {name: 'Refresh'})).toBeInTheDocument();

@@ -165,6 +165,17 @@ describe('the worker API client', () => {
     await expect(client.createBillingPortal('http://localhost/dashboard')).rejects.toThrow('The server sent no billing portal URL');
     expect(JSON.parse(seen[1]!.body)).toEqual({returnUrl: 'http://localhost/dashboard'});
   });
+
+  it.each([
+    ['{"admin":true}', true],
+    ['{"admin":false}', false],
+    ['{"admin":"true"}', false],
+    ['{}', false],
+  ])('asks GET /isAdmin with the user\'s token; only a plain true is an admin: %s', async (body, admin) => {
+    reply = {status: 200, body};
+    await expect(createApiClient({baseUrl: server.url, idToken: async () => 'id-token-1'}).isAdmin()).resolves.toBe(admin);
+    expect(seen.map(({method, url, headers}) => [method, url, headers.authorization])).toEqual([['GET', '/isAdmin', 'Bearer id-token-1']]);
+  });
 });
 
 describe('the anti-forgery header (§7)', () => {

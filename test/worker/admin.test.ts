@@ -7,6 +7,7 @@ import {appConfig} from '../../src/config';
 import {
   adminPath,
   ADMIN_PATHS,
+  API_PATHS,
   type AdminAuditEntry,
   type AdminJob,
   type AdminPurchase,
@@ -109,6 +110,21 @@ describe('who gets in', () => {
     },
   );
 
+  test('GET /isAdmin answers the admin true, a buyer and an admin e-mail not verified false (200, no e-mail list), a visitor 401', async () => {
+    const ask = (token?: string) => stack.call(API_PATHS.isAdmin, {token});
+    expect((await ask()).status).toBe(401);
+    const answers = [];
+    for (const someone of [admin, buyer, unproved]) {
+      const response = await ask(someone.idToken);
+      answers.push([response.status, await response.json()]);
+    }
+    expect(answers).toEqual([
+      [200, {admin: true}],
+      [200, {admin: false}],
+      [200, {admin: false}],
+    ]);
+  });
+
   test('the admin e-mail that was refused gets in once it is verified', async () => {
     const proved = await stack.verify(unproved);
     expect((await stack.call(ADMIN_PATHS.sales, {token: proved.idToken})).status).toBe(200);
@@ -120,6 +136,7 @@ describe('who gets in', () => {
       const seller = await bare.signUp({verified: true});
       const response = await bare.call(ADMIN_PATHS.sales, {token: seller.idToken});
       expect(response.status).toBe(403);
+      expect(await (await bare.call(API_PATHS.isAdmin, {token: seller.idToken})).json()).toEqual({admin: false});
     } finally {
       await bare.stop();
     }

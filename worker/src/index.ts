@@ -3,6 +3,7 @@ import {bodyLimit} from 'hono/body-limit';
 import {cors} from 'hono/cors';
 import {secureHeaders} from 'hono/secure-headers';
 import {accessRoutes} from './access/routes';
+import {isAdminRoutes} from './admin/isAdminRoute';
 import {adminRoutes} from './admin/routes';
 import {authRoutes} from './auth/routes';
 import {analyticsRoutes} from './analytics';
@@ -33,6 +34,7 @@ api.route('/', paymentRoutes);
 api.route('/', accessRoutes);
 api.route('/', authRoutes);
 api.route('/', leadRoutes);
+api.route('/', isAdminRoutes);
 api.route('/', adminRoutes);
 api.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
 

@@ -1,6 +1,7 @@
 import {createMiddleware} from 'hono/factory';
 import type {AdminAction, AdminAuditEntry} from '../../../src/config/api';
 import type {AppEnv} from '../app';
+import type {AuthUser} from '../auth/user';
 import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {settingsOf} from '../settings';
@@ -11,14 +12,17 @@ import {settingsOf} from '../settings';
  */
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   await requireUser(c, async () => {
-    const user = currentUser(c);
-    const admins = settingsOf(c.env).adminEmails;
-    if (!user.email || !user.emailVerified || !admins.includes(user.email)) {
+    if (!isAdmin(currentUser(c), c.env)) {
       throw new HttpError(403, "Only the seller's admins may use the console", 'ADMIN_ONLY');
     }
     await next();
   });
 });
+
+/** The one rule: a verified e-mail listed in ADMIN_EMAILS (the console's routes and GET /isAdmin). */
+export function isAdmin(user: AuthUser, env: Env): boolean {
+  return Boolean(user.email && user.emailVerified && settingsOf(env).adminEmails.includes(user.email));
+}
 
 /** Writes down an admin action: who, what, when, on which purchase, and how it ended. */
 export function recordAction(

@@ -3,8 +3,8 @@ import Link from '@docusaurus/Link';
 import {ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import type {AuthUser} from '../../../lib/auth/types';
+import ConsoleShell, {type ConsoleNavItem} from '../../layout/ConsoleLayout/ConsoleShell';
 import RequireAuth from '../../layout/RequireAuth';
-import ButtonAccount from '../../shared/ButtonAccount';
 import {adminHref, useAdminQuery, VIEWS, type View} from './adminUrl';
 import AuditLog from './AuditLog';
 import Failures from './Failures';
@@ -25,20 +25,24 @@ const PANELS: Record<View, ComponentType> = {
   log: AuditLog,
 };
 
-/** The worker said 403 ADMIN_ONLY: say so, and show nothing else. */
+/** The console's views for the sidebar, the one open marked. */
+function navFor(current: View): ConsoleNavItem[] {
+  return (Object.keys(VIEWS) as View[]).map((name) => ({label: VIEWS[name], href: adminHref({view: name}), current: name === current}));
+}
+
+/** The worker said 403 ADMIN_ONLY: say so, and show nothing else (no views in the frame). */
 function NotAnAdmin({user}: {user: AuthUser}) {
   return (
-    <div className={styles.console}>
-      <div className={styles.top}>
+    <ConsoleShell>
+      <div className={styles.console}>
         <h1>This account is not an admin</h1>
-        <ButtonAccount />
+        <p>
+          You are signed in as <strong>{user.email ?? user.uid}</strong>. The console opens only for the verified e-mails in
+          the worker's <code>ADMIN_EMAILS</code>: sign out and sign in with one of them.
+        </p>
+        <Link to={ROUTES.dashboard}>Go to your dashboard</Link>
       </div>
-      <p>
-        You are signed in as <strong>{user.email ?? user.uid}</strong>. The console opens only for the verified e-mails in
-        the worker's <code>ADMIN_EMAILS</code>: sign out and sign in with one of them.
-      </p>
-      <Link to={ROUTES.dashboard}>Go to your dashboard</Link>
-    </div>
+    </ConsoleShell>
   );
 }
 
@@ -49,34 +53,27 @@ export function AdminConsole({user}: {user: AuthUser}) {
   const markNotAdmin = useCallback(() => setNotAdmin(true), []);
   if (notAdmin) return <NotAnAdmin user={user} />;
 
-  const current: View = purchase ? 'purchases' : view;
   const Panel = PANELS[view];
   return (
     <NotAdminContext.Provider value={markNotAdmin}>
-      <div className={styles.console}>
-        <div className={styles.top}>
-          <h1>Console</h1>
-          <ButtonAccount />
+      <ConsoleShell nav={navFor(purchase ? 'purchases' : view)}>
+        <div className={styles.console}>
+          {/* The frame shows "Console" by the product's name; the page's heading is for screen readers. */}
+          <h1 className="sr-only">Console</h1>
+          {purchase ? <PurchaseDetail key={purchase} sessionId={purchase} /> : <Panel />}
         </div>
-        <nav className={styles.nav} aria-label="Console">
-          <ul>
-            {(Object.keys(VIEWS) as View[]).map((name) => (
-              <li key={name}>
-                <Link to={adminHref({view: name})} aria-current={name === current ? 'page' : undefined}>
-                  {VIEWS[name]}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {purchase ? <PurchaseDetail key={purchase} sessionId={purchase} /> : <Panel />}
-      </div>
+      </ConsoleShell>
     </NotAdminContext.Provider>
   );
 }
 
-/** /admin: sign-in first (like the dashboard), then the console. */
+/** /admin: sign-in first (like the dashboard), then the console, in its own frame throughout. */
 export default function Admin() {
   const {user} = useAuth();
-  return <RequireAuth>{user && <AdminConsole user={user} />}</RequireAuth>;
+  if (user) return <AdminConsole user={user} />;
+  return (
+    <ConsoleShell>
+      <RequireAuth>{null}</RequireAuth>
+    </ConsoleShell>
+  );
 }

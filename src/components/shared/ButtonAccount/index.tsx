@@ -1,8 +1,13 @@
-import React, {useEffect, useId, useRef, useState} from 'react';
+import clsx from 'clsx';
+import React, {useCallback, useEffect, useId, useRef, useState} from 'react';
+import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
+import {ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import type {AuthUser} from '../../../lib/auth/types';
+import {useApiClient} from '../../../lib/useApiClient';
 import UserAvatar from '../UserAvatar';
+import {adminAnswer} from './adminAnswer';
 import styles from './styles.module.css';
 
 /** The name on the button (§2): the display name, else the e-mail's local part, else "Account". */
@@ -19,16 +24,27 @@ export interface ButtonAccountProps {
    * and Logout only closes the popover. Leave it out everywhere else.
    */
   user?: AuthUser;
+  /** False in the console itself, where its link would lead to the page the seller is on. */
+  consoleLink?: boolean;
+  /** The frame's own placement of the button and its popover (the console's sidebar). */
+  className?: string;
 }
 
-/** The signed-in user's button with a Logout popover; nothing at all when signed out. */
-export default function ButtonAccount({user}: ButtonAccountProps) {
-  return user ? <AccountMenu user={user} /> : <SignedInAccount />;
+/**
+ * The signed-in user's button with a Logout popover (and, for the seller, a link to the console);
+ * nothing at all when signed out.
+ */
+export default function ButtonAccount({user, consoleLink = true, className}: ButtonAccountProps) {
+  return user ? <AccountMenu user={user} className={className} /> : <SignedInAccount consoleLink={consoleLink} className={className} />;
 }
 
-function SignedInAccount() {
+function SignedInAccount({consoleLink, className}: {consoleLink: boolean; className?: string}) {
   const {ready, user, client} = useAuth();
   const history = useHistory();
+  const api = useApiClient();
+  const uid = user?.uid;
+  // The worker decides, for this account's own token: the admins' e-mails never reach the browser.
+  const isAdmin = useCallback(() => adminAnswer(uid ?? '', () => api.isAdmin()), [api, uid]);
   if (!ready || !user) return null;
 
   async function logout() {
@@ -40,13 +56,38 @@ function SignedInAccount() {
     }
   }
 
-  return <AccountMenu user={user} onLogout={logout} />;
+  // Keyed by account: another account signed in here starts with no link until the worker answers.
+  return (
+    <AccountMenu key={user.uid} user={user} onLogout={logout} isAdmin={consoleLink ? isAdmin : undefined} className={className} />
+  );
 }
 
-function AccountMenu({user, onLogout}: {user: AuthUser; onLogout?: () => Promise<void>}) {
+interface AccountMenuProps {
+  user: AuthUser;
+  onLogout?: () => Promise<void>;
+  /** Asked when the menu opens: the link to the console shows only on a plain yes. */
+  isAdmin?: () => Promise<boolean>;
+  className?: string;
+}
+
+function AccountMenu({user, onLogout, isAdmin, className}: AccountMenuProps) {
   const [open, setOpen] = useState(false);
+  const [admin, setAdmin] = useState(false);
   const popoverId = useId();
   const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open || !isAdmin) return undefined;
+    let current = true;
+    // Fail closed: a refusal, an error or no answer shows no link.
+    isAdmin().then(
+      (yes) => current && setAdmin(yes === true),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, isAdmin]);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -66,7 +107,7 @@ function AccountMenu({user, onLogout}: {user: AuthUser; onLogout?: () => Promise
   const logout = onLogout ?? (async () => setOpen(false));
 
   return (
-    <div className={styles.account} ref={root}>
+    <div className={clsx(styles.account, className)} ref={root}>
       <button
         type="button"
         className={styles.button}
@@ -81,7 +122,12 @@ function AccountMenu({user, onLogout}: {user: AuthUser; onLogout?: () => Promise
       </button>
       {open && (
         <div id={popoverId} className={styles.popover}>
-          <button type="button" className={styles.logout} onClick={logout}>
+          {admin && (
+            <Link to={ROUTES.admin} className={styles.item} onClick={() => setOpen(false)}>
+              Seller console
+            </Link>
+          )}
+          <button type="button" className={styles.item} onClick={logout}>
             Logout
           </button>
         </div>
