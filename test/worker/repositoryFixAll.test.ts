@@ -12,9 +12,10 @@ import {
 } from '../../src/config/api';
 import {appConfig} from '../../src/config';
 import {FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
-import {type SignedInUser, startStack, type Stack} from './stack';
+import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
-const ADMIN_EMAIL = 'seller@slipway.dev';
+/** Unique: the worker test files share one Auth emulator. */
+const ADMIN_EMAIL = uniqueEmail('seller');
 let stack: Stack;
 let admin: SignedInUser;
 

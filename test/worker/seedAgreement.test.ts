@@ -8,9 +8,10 @@ import {ADMIN_PATHS, type AdminPurchase, type Page, type RepositoryAudit} from '
 import {OWNER} from '../../scripts/local/githubApi';
 import {RECORDED_GRANTS_SQL, type RecordedGrant, repositoryFromGrants} from '../../scripts/local/localRepository';
 import {SEED_HAND_INVITED, seedStatements} from '../../scripts/local/seedData';
-import {type SignedInUser, startStack, type Stack} from './stack';
+import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
-const ADMIN_EMAIL = 'seller@slipway.dev';
+/** Unique: the worker test files share one Auth emulator. */
+const ADMIN_EMAIL = uniqueEmail('seller');
 const PURCHASES = 400;
 let stack: Stack;
 let admin: SignedInUser;
