@@ -20,7 +20,8 @@ import {
 import {type Failure, FIXTURE_REPO, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
-const ADMIN_EMAIL = 'seller@slipway.dev';
+/** Unique: the worker test files share one Auth emulator. */
+const ADMIN_EMAIL = uniqueEmail('seller');
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
 const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@slipway.dev`;
 let stack: Stack;
