@@ -6,6 +6,7 @@
 import {Octokit} from '@octokit/rest';
 import {RequestError} from '@octokit/request-error';
 import {type CheckLine, fail, messageOf, ok, secretPut, warn} from './lines';
+import {serviceName} from '../../src/config/serviceName';
 
 export interface GitHubCheckInput {
   token: string | undefined;
@@ -32,7 +33,7 @@ export async function checkGitHub(input: GitHubCheckInput): Promise<CheckLine[]>
   const [owner, name] = repo!.split('/') as [string, string];
   const octokit = new Octokit({
     auth: token,
-    userAgent: 'slipway-preflight',
+    userAgent: `${serviceName}-preflight`,
     ...(input.apiUrl && {baseUrl: input.apiUrl.replace(/\/$/, '')}),
     log: {debug: () => {}, info: () => {}, warn: () => {}, error: () => {}},
   });

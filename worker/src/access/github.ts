@@ -2,6 +2,7 @@ import {Octokit} from '@octokit/rest';
 import {RequestError} from '@octokit/request-error';
 import {HttpError} from '../errors';
 import type {Settings} from '../settings';
+import {serviceName} from '../../../src/config/serviceName';
 
 /**
  * The private repository's collaborators, through @octokit/rest. Every failure becomes a
@@ -58,7 +59,7 @@ export function repositoryFor(settings: Settings): Repository {
   const [owner, repo] = fullName.split('/') as [string, string];
   const octokit = new Octokit({
     auth: token,
-    userAgent: 'slipway-worker',
+    userAgent: `${serviceName}-worker`,
     ...(settings.GITHUB_API_URL && {baseUrl: settings.GITHUB_API_URL.replace(/\/$/, '')}),
     request: {fetch: (input: RequestInfo, init?: RequestInit) => fetch(input, init)},
     log: {debug: () => {}, info: () => {}, warn: () => {}, error: () => {}},
