@@ -27,8 +27,12 @@ import {
   SALES_PERIODS,
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
+import {serviceName} from '../../src/config/serviceName';
 
 export const ADMIN_EMAIL = 'admin@slipway.dev';
+/** The repository the stub's audits compare, and its owner, named after the product. */
+export const REPOSITORY = `${serviceName}/kit`;
+export const REPOSITORY_OWNER = `${serviceName}-owner`;
 export const NOT_AN_ADMIN: ErrorBody = {error: 'This account is not an admin.', code: 'ADMIN_ONLY'};
 
 export interface AdminStore {
@@ -132,7 +136,7 @@ export function defaultStore(): AdminStore {
       }),
     ],
     jobs: [],
-    audit: {repository: 'slipway/kit', checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: ['slipway-owner']},
+    audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER]},
     leads: [],
     log: [],
     pageSize: 25,

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import RepositoryAudit from '../../src/components/screens/Admin/RepositoryAudit';
 import type {RepositoryDifference} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
-import {NOW, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+import {NOW, REPOSITORY, REPOSITORY_OWNER, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
 const worker = useAdminWorkerStub();
 const show = () => renderWithSite(<RepositoryAudit />, {env: {WORKER_URL: worker().url}, url: '/admin?view=repository'});
@@ -24,10 +24,10 @@ const missing = (count: number): RepositoryDifference[] =>
 beforeEach(() =>
   worker().reset({
     audit: {
-      repository: 'slipway/kit',
+      repository: REPOSITORY,
       checkedAt: NOW,
       counts,
-      exempt: ['slipway-owner', 'ci-bot'],
+      exempt: [REPOSITORY_OWNER, 'ci-bot'],
       differences: [
         {kind: 'unpaid_on_repository', githubUserId: 11, login: 'handpicked', on: 'collaborator', sessionId: null, email: null},
         {kind: 'paid_missing', githubUserId: 22, login: 'ada-l', on: 'nowhere', sessionId: 'cs_test_ada', email: 'ada@example.com'},
@@ -47,8 +47,8 @@ describe('the Repository audit panel', () => {
     expect(screen.getByRole('heading', {name: 'On the repository without a paid purchase (1)'})).toBeInTheDocument();
     expect(screen.getByRole('heading', {name: 'Paid, but not on the repository (1)'})).toBeInTheDocument();
     expect(screen.getByRole('heading', {name: 'Revoked, but still on the repository (1)'})).toBeInTheDocument();
-    expect(screen.getByText(/Not compared/)).toHaveTextContent('@slipway-owner, @ci-bot');
-    expect(screen.getByText('slipway/kit')).toBeInTheDocument();
+    expect(screen.getByText(/Not compared/)).toHaveTextContent(`@${REPOSITORY_OWNER}, @ci-bot`);
+    expect(screen.getByText(REPOSITORY)).toBeInTheDocument();
     expect(screen.getByRole('link', {name: 'bob@example.com'})).toHaveAttribute('href', '/admin?purchase=cs_test_bob');
     // The seller reads e-mails and states, not the worker's ids.
     expect(screen.queryByText(/cs_test_/)).toBeNull();
@@ -58,7 +58,7 @@ describe('the Repository audit panel', () => {
     show();
     await userEvent.click(await screen.findByRole('button', {name: 'Remove @bobby'}));
     const question = screen.getByRole('group', {name: 'Remove @bobby'});
-    expect(question).toHaveTextContent('Are you sure? @bobby is removed from slipway/kit.');
+    expect(question).toHaveTextContent(`Are you sure? @bobby is removed from ${REPOSITORY}.`);
     expect(worker().actions()).toEqual([]);
     await userEvent.click(within(question).getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText('Remove @bobby: done.')).toHaveAttribute('role', 'status');
@@ -71,7 +71,7 @@ describe('the Repository audit panel', () => {
   });
 
   it('shows five rows of a long group until "Show all", and invites 50 of them at once, saying the rest wait for tomorrow', async () => {
-    worker().reset({audit: {repository: 'slipway/kit', checkedAt: NOW, counts, exempt: [], differences: missing(53)}});
+    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: missing(53)}});
     show();
     const group = (await screen.findByRole('heading', {name: 'Paid, but not on the repository (53)'})).closest('section')!;
     expect(within(group).getAllByRole('row')).toHaveLength(1 + 5);
@@ -83,7 +83,7 @@ describe('the Repository audit panel', () => {
     await userEvent.click(within(group).getByRole('button', {name: 'Invite 50 of 53'}));
     const question = within(group).getByRole('group', {name: 'Invite 50 of 53'});
     expect(question).toHaveTextContent(
-      'Are you sure? The first 50 of these 53 accounts listed here get a new invitation to slipway/kit for their paid purchase. ' +
+      `Are you sure? The first 50 of these 53 accounts listed here get a new invitation to ${REPOSITORY} for their paid purchase. ` +
         'GitHub takes at most 50 invitations a day for a repository, so the other 3 stay listed: invite them tomorrow. ' +
         'Each account is written to the admin log.',
     );
@@ -103,7 +103,7 @@ describe('the Repository audit panel', () => {
   }, 30_000);
 
   it('says when the repository matches the paid purchases', async () => {
-    worker().reset({audit: {repository: 'slipway/kit', checkedAt: NOW, counts, exempt: [], differences: []}});
+    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: []}});
     show();
     expect(await screen.findByText('All in order: the repository holds exactly the paid purchases.')).toBeInTheDocument();
     expect(screen.getByText(/Not compared/)).toHaveTextContent('nobody');
