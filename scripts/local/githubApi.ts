@@ -11,6 +11,7 @@ import path from 'node:path';
 import type {components} from '@octokit/openapi-types';
 import {ROOT} from '../support/site';
 import {listen} from '../support/listen';
+import {type ArchiveState, archiveHandler} from './githubArchive';
 
 interface Recorded {
   method: string;
@@ -80,6 +81,8 @@ export interface GitHubStandIn {
    * collaborator recording. Its `permissions` are the token's; change fields to misconfigure it.
    */
   repository: Repository;
+  /** Its releases and default branch, what the worker's downloads fetch; and the archives served. */
+  archives: ArchiveState;
   /** Another account shaped like the recorded invitee. */
   addUser(login: string): GitHubUser;
   /** Puts these accounts, collaborators and invitations on the repository (local mode: what the local D1 says GitHub was told). */
@@ -141,10 +144,13 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
   const notFound = (response: http.ServerResponse) =>
     send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest'});
 
+  const archives: ArchiveState = {releases: [], defaultBranch: repository.default_branch, served: []};
+  const answerArchive = archiveHandler(repoPath, archives, send, () => running.url);
+
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      const {pathname} = new URL(request.url ?? '/', 'http://github.local');
+      const {pathname, searchParams} = new URL(request.url ?? '/', 'http://github.local');
       const call = `${request.method} ${pathname}`;
       requests.push(call);
       const failure = failures.find((entry) => call.startsWith(entry.match) && entry.times > 0);
@@ -184,6 +190,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         }
       }
       if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
+      if (answerArchive(request.method ?? '', pathname, searchParams, response)) return;
       if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
         // As GitHub lists them: the recorded user bodies of everyone with access.
         return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
@@ -209,6 +216,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
     invitations,
     collaborators,
     repository,
+    archives,
     addUser(login) {
       const user = {...invitee, login, id: nextUserId++};
       users.set(login.toLowerCase(), user);

@@ -34,6 +34,10 @@ export const API_PATHS = {
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
   resendInvitation: '/resendInvitation',
+  /** POST: a one-time link to download the code, for a paid buyer (see DownloadLink). */
+  downloadLink: '/downloadLink',
+  /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */
+  download: '/download',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
@@ -138,6 +142,21 @@ export interface AccessStatus {
   usernameChanges?: number;
   /** How many more moves the purchase allows. */
   usernameChangesLeft?: number;
+}
+
+/**
+ * POST /downloadLink: where to download the code. The link is the buyer's alone, works once, and
+ * expires after a few minutes; the worker checks the purchase again when it is followed.
+ */
+export interface DownloadLink {
+  /** The path on the worker (`/download/<token>`): put it after the API base, as `apiUrl` does. */
+  path: string;
+  /** What the archive holds: the latest release's tag, or the default branch. */
+  ref: string;
+  /** Whether `ref` is a release (a tag) rather than the default branch. */
+  release: boolean;
+  /** When the link stops working (Unix ms). */
+  expiresAt: number;
 }
 
 /** POST /api/leads: 201 `stored: true` when new, 200 `stored: false` when already on the list. */
@@ -472,6 +491,9 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
   'XSRF_FAILED',
+  'DOWNLOADS_OFF',
+  'LINK_EXPIRED',
+  'LINK_USED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

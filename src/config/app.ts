@@ -81,6 +81,7 @@ export const appConfig = {
   },
   repository: {
     maxUsernameChanges: 3,
+    downloads: true,
   },
   affiliate: {
     url: 'https://slipway.lemonsqueezy.com/affiliates',

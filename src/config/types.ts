@@ -112,6 +112,12 @@ export interface AppConfig {
      * typo or move to a work account, too few to pass one seat around.
      */
     maxUsernameChanges: number;
+    /**
+     * Whether a paid buyer can also download the code as a .zip from the dashboard (the latest
+     * release, else the default branch), fetched by the worker with the seller's token. It gives
+     * the code at once, whatever GitHub's invitation cap allows today. False: GitHub only.
+     */
+    downloads: boolean;
   };
   /** The affiliate programme, linked from the docs sidebar. */
   affiliate: {

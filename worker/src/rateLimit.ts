@@ -13,6 +13,8 @@ export const limits = {
   accessStatus: {max: 30, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
+  /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
+  downloadLink: {max: 10, windowSeconds: 3600},
 } satisfies Record<string, Limit>;
 
 /** A write that only a request within its limit may make (see `limitedWrite`). */

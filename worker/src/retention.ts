@@ -1,6 +1,8 @@
 /**
  * What the worker keeps only for a while. A Mailgun token older than its 5-minute signature window
  * can never be replayed, and Stripe stops retrying an event after 3 days; 30 days leaves room.
+ * A download link never followed is worth nothing once expired; a followed one is the log of a
+ * download, and stays.
  */
 export const KEEP_MS = 30 * 24 * 3600_000;
 
@@ -9,5 +11,6 @@ export async function pruneRecords(db: D1Database, now = Date.now()) {
   await db.batch([
     db.prepare('DELETE FROM mailgun_tokens WHERE used_at < ?1').bind(before),
     db.prepare('DELETE FROM stripe_events WHERE processed_at IS NOT NULL AND processed_at < ?1').bind(before),
+    db.prepare('DELETE FROM download_links WHERE used_at IS NULL AND expires_at < ?1').bind(before),
   ]);
 }

@@ -49,6 +49,10 @@ export interface Repository {
   invitations(): Promise<Invitation[]>;
   /** The repository's direct collaborators: the accounts added to it, by hand or by invitation. */
   collaborators(): Promise<GitHubUser[]>;
+  /** What a download holds: the latest release's tag, or else the default branch. */
+  downloadRef(): Promise<{ref: string; release: boolean}>;
+  /** The repository at `ref` as a .zip: GitHub's archive, as a stream, never held in memory. */
+  zipball(ref: string): Promise<Response>;
 }
 
 export function repositoryFor(settings: Settings): Repository {
@@ -108,6 +112,24 @@ export function repositoryFor(settings: Settings): Repository {
           inviteeLogin: invitation.invitee?.login ?? null,
           expired: invitation.expired === true,
         }));
+      }),
+    downloadRef: () =>
+      call(async () => {
+        // 404 when the repository has no published release (drafts and pre-releases do not count).
+        const latest = await orNull(octokit.rest.repos.getLatestRelease({owner, repo}));
+        if (latest) return {ref: latest.data.tag_name, release: true};
+        return {ref: (await octokit.rest.repos.get({owner, repo})).data.default_branch, release: false};
+      }),
+    zipball: (ref) =>
+      call(async () => {
+        // GitHub answers 302 to a short-lived codeload URL that carries its own token. Following it
+        // by hand streams the archive through, and the seller's token is never sent to codeload.
+        const redirect = await octokit.rest.repos.downloadZipballArchive({owner, repo, ref, request: {redirect: 'manual'}});
+        const location = redirect.headers.location;
+        if (!location) throw new GitHubFailure(`GitHub answered ${redirect.status} without an archive location`, 502, true);
+        const archive = await fetch(location);
+        if (!archive.ok || !archive.body) throw new GitHubFailure(`GitHub's archive answered ${archive.status}`, archive.status, archive.status >= 500);
+        return archive;
       }),
   };
 }

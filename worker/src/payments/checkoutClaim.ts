@@ -1,4 +1,5 @@
 import {CHECKOUT_RETURN_PARAMS} from '../../../src/config/api';
+import {newSecretToken, tokenHash} from '../secretToken';
 
 /**
  * The proof that a browser came back from paying. Whoever creates a Checkout Session learns its id
@@ -9,15 +10,9 @@ import {CHECKOUT_RETURN_PARAMS} from '../../../src/config/api';
  */
 export const CLAIM_METADATA_KEY = 'claim_sha256';
 
-export function newClaim(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-export async function claimHash(claim: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(claim));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+/** A new claim: a one-time secret (see ../secretToken). */
+export const newClaim = newSecretToken;
+export const claimHash = tokenHash;
 
 /** Whether `claim` is the one whose hash the session keeps; compared in constant time. */
 export async function claimMatches(claim: string, storedHash: string | undefined): Promise<boolean> {

@@ -1,0 +1,128 @@
+import {Hono} from 'hono';
+import {API_PATHS, type DownloadLink} from '../../../src/config/api';
+import type {AppEnv} from '../app';
+import {currentUser, requireUser} from '../auth/middleware';
+import {HttpError} from '../errors';
+import {log} from '../log';
+import {accessContext} from '../outbox';
+import {paidPurchaseOf} from '../payments/purchases';
+import {enforceLimit, limits} from '../rateLimit';
+import {newSecretToken, tokenHash} from '../secretToken';
+import {archiveName, DOWNLOAD_LINK_TTL_MS, refuseWhenOff} from './downloadRules';
+import {GitHubFailure, repositoryFor} from './github';
+
+/**
+ * Downloads of the code, for a paid buyer, at once: whatever GitHub's invitation cap allows
+ * today, the archive does not wait. The dashboard asks for a link (signed in); the browser
+ * follows it (a navigation, which carries no token of its own). So the link itself is the
+ * credential, and it is kept narrow: random, stored only as its hash, the buyer's alone,
+ * a few minutes long, good for one download, and the purchase is checked again when it is used.
+ */
+
+interface LinkRow {
+  session_id: string;
+  user_id: string;
+  ref: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/**
+ * GitHub did not give the archive. Not the buyer's doing either way: 503, with what to do. A
+ * failure that retrying cannot fix (the repository is gone, the token may not read it) is the
+ * seller's to fix, so it is logged as an error.
+ */
+function archiveUnavailable(err: unknown, fields: Record<string, string>): unknown {
+  if (!(err instanceof GitHubFailure)) return err;
+  if (err.transient) {
+    log.warn('download.github_unavailable', {...fields, status: err.status, error: err.message});
+    return new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE', {'Retry-After': '60'});
+  }
+  log.error('download.github_refused', {...fields, status: err.status, error: err.message});
+  return new HttpError(503, 'The code cannot be downloaded right now. Please try again later, or write to support.', 'MISCONFIGURED');
+}
+
+async function settle(db: D1Database, hash: string, outcome: 'served' | 'refused' | 'failed', detail: string | null) {
+  await db.prepare('UPDATE download_links SET outcome = ?2, detail = ?3 WHERE token_hash = ?1').bind(hash, outcome, detail).run();
+}
+
+export const downloadRoutes = new Hono<AppEnv>()
+  /** A one-time link to the code, for the signed-in buyer's paid purchase. */
+  .post(API_PATHS.downloadLink, requireUser, async (c) => {
+    refuseWhenOff();
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
+    const purchase = await paidPurchaseOf(c.env.DB, user);
+    if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+    const context = accessContext(c.env);
+    let target: {ref: string; release: boolean};
+    try {
+      target = await repositoryFor(context.settings).downloadRef();
+    } catch (err) {
+      throw archiveUnavailable(err, {sessionId: purchase.session_id});
+    }
+    const token = newSecretToken();
+    const now = Date.now();
+    const expiresAt = now + DOWNLOAD_LINK_TTL_MS;
+    await c.env.DB.prepare(
+      'INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)',
+    )
+      .bind(await tokenHash(token), purchase.session_id, user.uid, target.ref, now, expiresAt)
+      .run();
+    return c.json({path: `${API_PATHS.download}/${token}`, ...target, expiresAt} satisfies DownloadLink);
+  })
+
+  /**
+   * The archive, streamed from GitHub. Refused (with a message the browser shows as the page):
+   * an unknown, expired or used link, downloads turned off, and a purchase no longer paid
+   * (refunded or disputed since the link was made).
+   */
+  .get(`${API_PATHS.download}/:token`, async (c) => {
+    refuseWhenOff();
+    const hash = await tokenHash(c.req.param('token'));
+    const now = Date.now();
+    // Marks the link used in the same statement that finds it: two clicks race for one download.
+    const link = await c.env.DB.prepare(
+      `UPDATE download_links SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
+       RETURNING session_id, user_id, ref, expires_at, used_at`,
+    )
+      .bind(hash, now)
+      .first<LinkRow>();
+    if (!link) {
+      const known = await c.env.DB.prepare('SELECT used_at, expires_at FROM download_links WHERE token_hash = ?1')
+        .bind(hash)
+        .first<Pick<LinkRow, 'used_at' | 'expires_at'>>();
+      if (!known) throw new HttpError(404, 'This download link is not valid. Get a new one from your dashboard.', 'NOT_FOUND');
+      if (known.used_at !== null) throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
+      throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
+    }
+    const stillPaid = await c.env.DB.prepare(
+      `SELECT 1 AS paid FROM purchases WHERE session_id = ?1 AND status = 'paid'`,
+    )
+      .bind(link.session_id)
+      .first<{paid: number}>();
+    if (!stillPaid) {
+      await settle(c.env.DB, hash, 'refused', 'the purchase is no longer paid');
+      log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
+      throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
+    }
+    const context = accessContext(c.env);
+    let archive: Response;
+    try {
+      archive = await repositoryFor(context.settings).zipball(link.ref);
+    } catch (err) {
+      await settle(c.env.DB, hash, 'failed', err instanceof Error ? err.message : String(err));
+      // The link is spent, and the buyer asks for another once GitHub answers.
+      throw archiveUnavailable(err, {sessionId: link.session_id, ref: link.ref});
+    }
+    await settle(c.env.DB, hash, 'served', null);
+    log.info('download_served', {sessionId: link.session_id, userId: link.user_id, ref: link.ref});
+    const headers = new Headers({
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', link.ref)}"`,
+      'Cache-Control': 'no-store',
+    });
+    const length = archive.headers.get('content-length');
+    if (length) headers.set('Content-Length', length);
+    return new Response(archive.body, {status: 200, headers});
+  });
