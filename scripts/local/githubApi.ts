@@ -144,7 +144,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
   const notFound = (response: http.ServerResponse) =>
     send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest'});
 
-  const archives: ArchiveState = {releases: [], defaultBranch: repository.default_branch, served: []};
+  const archives: ArchiveState = {releases: [], defaultBranch: repository.default_branch, served: [], codeloadWithAuthorization: 0};
   const answerArchive = archiveHandler(repoPath, archives, send, () => running.url);
 
   const server = http.createServer((request, response) => {
@@ -190,7 +190,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         }
       }
       if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
-      if (answerArchive(request.method ?? '', pathname, searchParams, response)) return;
+      if (answerArchive(request, pathname, searchParams, response)) return;
       if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
         // As GitHub lists them: the recorded user bodies of everyone with access.
         return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));

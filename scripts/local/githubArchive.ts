@@ -33,8 +33,9 @@ export interface ArchiveState {
   releases: {tag: string; draft?: boolean; prerelease?: boolean}[];
   /** The default branch, what a download holds when there is no release. */
   defaultBranch: string;
-  /** Every archive served: the ref, for assertions. */
+  /** Every archive served: the ref, and whether the codeload request carried an Authorization header. */
   served: string[];
+  codeloadWithAuthorization: number;
 }
 
 /** The files of the archive at `ref`: a README naming it, so a test can tell which ref it got. */
@@ -52,7 +53,8 @@ export function archiveHandler(repoPath: string, state: ArchiveState, send: Send
   const tokens = new Map<string, {ref: string; expiresAt: number}>();
   const [owner, repo] = repoPath.replace('/repos/', '').split('/') as [string, string];
   const codeloadPath = `/codeload/${owner}/${repo}/legacy.zip/`;
-  return (method: string, pathname: string, query: URLSearchParams, response: http.ServerResponse): boolean => {
+  return (request: http.IncomingMessage, pathname: string, query: URLSearchParams, response: http.ServerResponse): boolean => {
+    const {method} = request;
     if (method === 'GET' && pathname === `${repoPath}/releases/latest`) {
       const latest = state.releases.filter((release) => !release.draft && !release.prerelease).at(-1);
       if (!latest) {
@@ -85,6 +87,8 @@ export function archiveHandler(repoPath: string, state: ArchiveState, send: Send
         response.end('404: Not Found');
         return true;
       }
+      // codeload's URL carries its own token: a client that also sends the API token leaks it.
+      if (request.headers.authorization) state.codeloadWithAuthorization += 1;
       const folder = `${owner}-${repo}-${Buffer.from(ref).toString('hex').slice(0, 7)}/`;
       const files = Object.fromEntries(Object.entries(archiveFiles(`${owner}/${repo}`, ref)).map(([name, text]) => [folder + name, strToU8(text)]));
       const zip = zipSync(files);

@@ -10,6 +10,7 @@ import {
   apiUrl,
   CHECKOUT_RETURN_PARAMS,
   type CreateCheckoutSessionRequest,
+  type DownloadLink,
   type ErrorCode,
   ERROR_CODES,
   type LeadResult,
@@ -206,6 +207,14 @@ export function createApiClient(options: ApiClientOptions) {
     },
     async accessStatus(): Promise<AccessStatus> {
       return (await call('GET', API_PATHS.accessStatus)) as AccessStatus;
+    },
+    /** A one-time link to download the code (the buyer's alone, a few minutes long), as a full URL. */
+    async downloadLink(): Promise<DownloadLink & {url: string}> {
+      const body = (await call('POST', API_PATHS.downloadLink, {})) as Partial<DownloadLink>;
+      if (typeof body?.path !== 'string' || !body.path.startsWith(`${API_PATHS.download}/`) || typeof body.ref !== 'string') {
+        throw new ApiError('The server sent no download link', 502);
+      }
+      return {path: body.path, ref: body.ref, release: body.release === true, expiresAt: Number(body.expiresAt), url: apiUrl(options.baseUrl, body.path)};
     },
     async resendInvitation(): Promise<AccessResult> {
       return (await call('POST', API_PATHS.resendInvitation, {})) as AccessResult;

@@ -3,6 +3,8 @@
  * (Docusaurus dev server), the real worker (wrangler dev, local D1), the real Firebase Auth
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
+import fs from 'node:fs';
+import {strFromU8, unzipSync} from 'fflate';
 import {appConfig} from '../../src/config';
 import {startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {eventually} from './helpers';
@@ -107,6 +109,22 @@ describe('the buyer\'s journey on the local stack', () => {
     await page.reload();
     await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
     await expect(page.getByLabel('GitHub username').inputValue()).resolves.toBe(paid.username);
+    expect(errors).toEqual([]);
+  });
+
+  it('downloads the code at once from the dashboard: a .zip of the repository, while the invitation is pending', async () => {
+    const {page, errors, workerCalls} = paidTab;
+    workerCalls.length = 0;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', {name: 'Download the code (.zip)'}).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    const files = unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)));
+    const readme = Object.entries(files).find(([name]) => name.endsWith('/README.md'));
+    expect(strFromU8(readme![1])).toMatch(/^# .+\n\nThe code at .+\.\n$/);
+    await page.getByRole('status').filter({hasText: /Your download of .+ has started\./}).waitFor();
+    expect(workerCalls).toContain('POST /downloadLink');
+    // Still on the dashboard, with the invitation still pending: a download is not a navigation.
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
     expect(errors).toEqual([]);
   });
 

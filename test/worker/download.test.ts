@@ -5,6 +5,7 @@
  * In workerd with a real D1, against the GitHub stand-in's recorded release and archive answers.
  */
 import {unzipSync, strFromU8} from 'fflate';
+import {ROUTES} from '../../src/config';
 import {API_PATHS, type DownloadLink} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {archiveFiles} from '../../scripts/local/githubArchive';
@@ -18,6 +19,7 @@ afterAll(() => stack.stop());
 beforeEach(() => {
   stack.github.archives.releases.length = 0;
   stack.github.archives.served.length = 0;
+  stack.github.archives.codeloadWithAuthorization = 0;
   stack.github.clearFailures();
 });
 
@@ -60,6 +62,9 @@ describe('the archive', () => {
     const [readme] = Object.entries(files).filter(([name]) => name.endsWith('/README.md'));
     expect(strFromU8(readme![1])).toBe(archiveFiles(FIXTURE_REPO, link.ref)['README.md']);
     expect(stack.github.archives.served).toEqual([link.ref]);
+    // The seller's token went to GitHub's API only: not to codeload, not to the browser.
+    expect(stack.github.archives.codeloadWithAuthorization).toBe(0);
+    expect(response.headers.get('location')).toBeNull();
   });
 
   test('the latest published release wins over the branch; drafts and pre-releases do not count', async () => {
@@ -108,6 +113,18 @@ describe('who may download', () => {
     const link = await linkFor(user);
     const statuses = (await Promise.all([follow(link), follow(link), follow(link)])).map((response) => response.status).sort();
     expect(statuses).toEqual([200, 410, 410]);
+  });
+
+  test('a browser that follows a spent link reads plain words and the way back to the dashboard, not JSON', async () => {
+    const {user} = await paidBuyer();
+    const link = await linkFor(user);
+    await (await follow(link)).arrayBuffer();
+    const page = await stack.call(link.path, {headers: {'sec-fetch-mode': 'navigate', accept: 'text/html'}});
+    expect(page.status).toBe(410);
+    expect(page.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await page.text();
+    expect(text).toContain('already used');
+    expect(text).toContain(`${ROUTES.dashboard}`);
   });
 
   test('an expired link answers 410 LINK_EXPIRED', async () => {

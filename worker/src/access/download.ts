@@ -1,4 +1,5 @@
 import {Hono} from 'hono';
+import {ROUTES} from '../../../src/config/links';
 import {API_PATHS, type DownloadLink} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
@@ -7,6 +8,7 @@ import {log} from '../log';
 import {accessContext} from '../outbox';
 import {paidPurchaseOf} from '../payments/purchases';
 import {enforceLimit, limits} from '../rateLimit';
+import {settingsOf} from '../settings';
 import {newSecretToken, tokenHash} from '../secretToken';
 import {archiveName, DOWNLOAD_LINK_TTL_MS, refuseWhenOff} from './downloadRules';
 import {GitHubFailure, repositoryFor} from './github';
@@ -78,51 +80,64 @@ export const downloadRoutes = new Hono<AppEnv>()
    * (refunded or disputed since the link was made).
    */
   .get(`${API_PATHS.download}/:token`, async (c) => {
-    refuseWhenOff();
-    const hash = await tokenHash(c.req.param('token'));
-    const now = Date.now();
-    // Marks the link used in the same statement that finds it: two clicks race for one download.
-    const link = await c.env.DB.prepare(
-      `UPDATE download_links SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
-       RETURNING session_id, user_id, ref, expires_at, used_at`,
-    )
-      .bind(hash, now)
-      .first<LinkRow>();
-    if (!link) {
-      const known = await c.env.DB.prepare('SELECT used_at, expires_at FROM download_links WHERE token_hash = ?1')
-        .bind(hash)
-        .first<Pick<LinkRow, 'used_at' | 'expires_at'>>();
-      if (!known) throw new HttpError(404, 'This download link is not valid. Get a new one from your dashboard.', 'NOT_FOUND');
-      if (known.used_at !== null) throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
-      throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
-    }
-    const stillPaid = await c.env.DB.prepare(
-      `SELECT 1 AS paid FROM purchases WHERE session_id = ?1 AND status = 'paid'`,
-    )
-      .bind(link.session_id)
-      .first<{paid: number}>();
-    if (!stillPaid) {
-      await settle(c.env.DB, hash, 'refused', 'the purchase is no longer paid');
-      log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
-      throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
-    }
-    const context = accessContext(c.env);
-    let archive: Response;
     try {
-      archive = await repositoryFor(context.settings).zipball(link.ref);
+      return await serveDownload(c.env, c.req.param('token'));
     } catch (err) {
-      await settle(c.env.DB, hash, 'failed', err instanceof Error ? err.message : String(err));
-      // The link is spent, and the buyer asks for another once GitHub answers.
-      throw archiveUnavailable(err, {sessionId: link.session_id, ref: link.ref});
+      // A browser that followed the link shows the answer as the page: plain words and the way
+      // back, not JSON. Callers that ask for JSON get the usual error body.
+      const navigation = c.req.header('sec-fetch-mode') === 'navigate' || (c.req.header('accept') ?? '').includes('text/html');
+      if (!(err instanceof HttpError) || !navigation) throw err;
+      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+      const dashboard = new URL(ROUTES.dashboard, settingsOf(c.env).siteOrigin).toString();
+      return c.text(`${err.message}\n\nYour dashboard: ${dashboard}\n`, err.status);
     }
-    await settle(c.env.DB, hash, 'served', null);
-    log.info('download_served', {sessionId: link.session_id, userId: link.user_id, ref: link.ref});
-    const headers = new Headers({
-      'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', link.ref)}"`,
-      'Cache-Control': 'no-store',
-    });
-    const length = archive.headers.get('content-length');
-    if (length) headers.set('Content-Length', length);
-    return new Response(archive.body, {status: 200, headers});
   });
+
+/** Spends the link and streams the archive, or throws the HttpError that says why not. */
+async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Response> {
+  refuseWhenOff();
+  const hash = await tokenHash(token);
+  const now = Date.now();
+  // Marks the link used in the same statement that finds it: two clicks race for one download.
+  const link = await env.DB.prepare(
+    `UPDATE download_links SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
+     RETURNING session_id, user_id, ref, expires_at, used_at`,
+  )
+    .bind(hash, now)
+    .first<LinkRow>();
+  if (!link) {
+    const known = await env.DB.prepare('SELECT used_at, expires_at FROM download_links WHERE token_hash = ?1')
+      .bind(hash)
+      .first<Pick<LinkRow, 'used_at' | 'expires_at'>>();
+    if (!known) throw new HttpError(404, 'This download link is not valid. Get a new one from your dashboard.', 'NOT_FOUND');
+    if (known.used_at !== null) throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
+    throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
+  }
+  const stillPaid = await env.DB.prepare(`SELECT 1 AS paid FROM purchases WHERE session_id = ?1 AND status = 'paid'`)
+    .bind(link.session_id)
+    .first<{paid: number}>();
+  if (!stillPaid) {
+    await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
+    log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
+    throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
+  }
+  const context = accessContext(env);
+  let archive: Response;
+  try {
+    archive = await repositoryFor(context.settings).zipball(link.ref);
+  } catch (err) {
+    await settle(env.DB, hash, 'failed', err instanceof Error ? err.message : String(err));
+    // The link is spent, and the buyer asks for another once GitHub answers.
+    throw archiveUnavailable(err, {sessionId: link.session_id, ref: link.ref});
+  }
+  await settle(env.DB, hash, 'served', null);
+  log.info('download_served', {sessionId: link.session_id, userId: link.user_id, ref: link.ref});
+  const headers = new Headers({
+    'Content-Type': 'application/zip',
+    'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', link.ref)}"`,
+    'Cache-Control': 'no-store',
+  });
+  const length = archive.headers.get('content-length');
+  if (length) headers.set('Content-Length', length);
+  return new Response(archive.body, {status: 200, headers});
+}

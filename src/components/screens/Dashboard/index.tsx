@@ -13,6 +13,7 @@ import RequireAuth from '../../layout/RequireAuth';
 import Spinner from '../../shared/Spinner';
 import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
+import DownloadCode from './DownloadCode';
 import RequestAccess from './RequestAccess';
 import {useCheckoutSignIn} from './useCheckoutSignIn';
 import styles from './styles.module.css';
@@ -46,8 +47,9 @@ function SignedInDashboard({user}: {user: AuthUser}) {
     <div className={styles.dashboard}>
       <h1 className={styles.title}>Welcome, {accountName(user)}</h1>
       <p className={styles.welcome}>
-        Thank you for choosing {appConfig.appName}. Enter your GitHub username to be invited to the private repository,
-        then follow the documentation to ship your app.
+        Thank you for choosing {appConfig.appName}.{' '}
+        {appConfig.repository.downloads ? 'Download the code now, and enter your GitHub username' : 'Enter your GitHub username'} to be
+        invited to the private repository, then follow the documentation to ship your app.
       </p>
 
       <section className={styles.card} aria-labelledby="access-heading">
@@ -56,6 +58,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           <Spinner label="Loading your access" />
         ) : (
           <>
+            {known?.hasPaid && appConfig.repository.downloads && <DownloadCode />}
             {known && <AccessStatusPanel access={known} onChanged={refresh} />}
             <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
           </>
