@@ -23,6 +23,8 @@ it('passes a working token that administers a private repository of an organizat
   expect(linesOf(lines, 'warn')).toEqual([]);
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`the token works and reads ${FIXTURE_REPO}`)});
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining('owned by the organization')});
+  // Buyers are outside collaborators: the organization's repository is capped too.
+  expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`capped at ${USER_INVITATIONS_PER_DAY} invitations per repository per 24 hours`)});
 });
 
 it('fails a token GitHub refuses', async () => {
@@ -53,6 +55,20 @@ it('fails a token that may not manage collaborators', async () => {
   services.github.repository.permissions = {admin: false, maintain: false, push: true, triage: true, pull: true};
   expect(linesOf(await check(), 'fail')).toEqual([
     expect.objectContaining({label: expect.stringContaining('cannot invite or remove collaborators'), fix: expect.stringContaining('Administration: read and write')}),
+  ]);
+});
+
+it('checks that the token can read the code, for buyers\' downloads', async () => {
+  expect(await check()).toContainEqual({status: 'ok', label: expect.stringContaining(`the token can read the code of ${FIXTURE_REPO}`)});
+});
+
+it('fails a token that cannot read the code: buyers\' downloads would fail', async () => {
+  services.github.failNext(`GET /repos/${FIXTURE_REPO}/zipball`, {status: 403, body: {message: 'Resource not accessible by personal access token'}});
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({
+      label: expect.stringContaining(`the token cannot read the code of ${FIXTURE_REPO} (Resource not accessible by personal access token`),
+      fix: expect.stringContaining('Contents: Read-only'),
+    }),
   ]);
 });
 
