@@ -12,6 +12,7 @@ import type {AppEnv} from './app';
 import {errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
 import {log} from './log';
+import {contextOf} from './context';
 import {runDueJobs} from './outbox';
 import {sameOrigin, servedFromAssets} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
@@ -81,7 +82,7 @@ export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
     settingsOf(env); // a worker set up wrongly does no work at all
-    const ran = await runDueJobs(env);
+    const ran = await runDueJobs(contextOf(env));
     await pruneLimits(env.DB);
     await pruneRecords(env.DB);
     log.info('cron.done', {jobs: ran});

@@ -1,5 +1,6 @@
 import {afterPurchase, appConfig, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
+import {registerJob} from './outbox';
 import type {Settings} from './settings';
 
 /** One e-mail, as Mailgun's messages API takes it. */
@@ -123,3 +124,5 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
   };
 }
 
+
+registerJob<MailMessage>('mail', {run: ({settings}, message) => sendMail(settings, message)});

@@ -5,13 +5,15 @@ import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
-import {accessContext} from '../outbox';
-import {paidPurchaseOf} from '../payments/purchases';
+import {contextOf} from '../context';
+import {paidPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {reportGitHub} from './reportGitHub';
-import {grantForUser, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation} from './grants';
+import {grantForUser, readGrant} from './grants';
+import {requestAccess, resendInvitation} from './seat';
+import {invitationExpired, observeGrant} from './status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await paidPurchaseOf(db, user);
@@ -31,7 +33,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const body = await readJson(c, addUserToRepoBody);
     if (body.userId !== user.uid) throw new HttpError(403, 'You may only request access for your own account');
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
 
     let github: {login: string; id: number | null};
     try {
@@ -60,7 +62,7 @@ export const accessRoutes = new Hono<AppEnv>()
   .get(API_PATHS.accessStatus, requireUser, async (c) => {
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
     const purchase = await paidPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
     // The repository the invitations go to: the dashboard links to this one, never to another.
@@ -76,7 +78,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
     const grant = await readGrant(c.env.DB, purchase.session_id);
     if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
     if (!(await invitationExpired(context, grant))) {
       throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
     }

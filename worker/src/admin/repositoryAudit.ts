@@ -6,7 +6,9 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
-import {type Context, type Grant, liveHolderOf, readGrant, resendInvitation} from '../access/grants';
+import {type Context, type Grant, readGrant} from '../access/grants';
+import {liveHolderOf} from '../access/removal';
+import {resendInvitation} from '../access/seat';
 import {type Repository, repositoryFor} from '../access/github';
 import {reportGitHub} from '../access/reportGitHub';
 import {HttpError} from '../errors';
