@@ -81,6 +81,8 @@ export const appConfig = {
   },
   repository: {
     maxUsernameChanges: 3,
+    invitationsPerDay: 50,
+    queueBatch: 8,
   },
   affiliate: {
     url: 'https://slipway.lemonsqueezy.com/affiliates',

@@ -5,6 +5,7 @@ import {seatMail} from '../mail';
 import {registerJob, runJob} from '../outbox';
 import {GitHubFailure, repositoryFor} from './github';
 import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resultOf, TAKEN} from './grants';
+import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {removeNowOrLater} from './removal';
 
 /** Sending a grant's invitation: at once when GitHub takes it, else through the outbox's `github-invite` job. */
@@ -29,8 +30,11 @@ export async function inviteNowOrLater(context: Context, grant: Grant, {checked}
 }
 
 /**
- * Sends the invitation for one version of a grant. Throws RetryableError for transient failures
- * and PermanentError (after recording the grant as failed) for the rest. The outbox's
+ * Sends the invitation for one version of a grant, within GitHub's cap: with no slot left in the
+ * last 24 hours (or invitations queued before it), or when GitHub refuses it for the cap, it waits
+ * in the invitation queue and answers `queued`; drainQueue.ts sends it when its turn comes.
+ * Throws RetryableError for transient failures and PermanentError (after recording the grant as
+ * failed) for the rest. The outbox's
  * `github-invite` job calls this too, unchecked: time has passed, so it checks the account again.
  */
 export async function performInvite(
@@ -48,6 +52,15 @@ export async function performInvite(
     throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
   }
   const repository = repositoryFor(settings);
+  const repositoryName = settings.GITHUB_REPO!;
+  const slot = await takeSlot(db, repositoryName, sessionId);
+  if (slot === null) {
+    await waitInQueue(db, repositoryName, {sessionId, version});
+    log.info('access.invite_waits', {sessionId});
+    return {status: 'queued'};
+  }
+  // Given back unless GitHub took the invitation.
+  let giveBack = true;
   try {
     let github = {login: grant.github_username, id: grant.github_user_id};
     if (github.id === null) {
@@ -60,6 +73,7 @@ export async function performInvite(
       if (refusal) return await recordFailure(db, grant, refusal);
     }
     const outcome = await repository.invite(github.login);
+    giveBack = outcome.state !== 'invited';
     if (outcome.state === 'active') {
       // It became a collaborator between the check and the invitation: not ours to record.
       log.warn('access.already_collaborator', {sessionId, githubUserId: github.id});
@@ -88,14 +102,26 @@ export async function performInvite(
       const now = await readGrant(db, sessionId);
       return now ? resultOf(now) : {status: 'queued'};
     }
-    log.info('access.invited', {sessionId, githubUserId: github.id});
-    await tellOwner(context, recorded);
+    const waited = await leaveQueue(db, sessionId);
+    log.info('access.invited', {sessionId, githubUserId: github.id, waited});
+    await tellOwner(context, recorded, {waited});
     return resultOf(recorded);
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
+    if (err.capReached) {
+      // GitHub counts invitations this worker did not send (the seller's own): its word wins.
+      await waitInQueue(db, repositoryName, {sessionId, version});
+      await giveBackSlot(db, slot);
+      giveBack = false;
+      await windowFullFor(db, repositoryName);
+      log.warn('access.invite_cap_refused', {sessionId, error: err.message});
+      return {status: 'queued'};
+    }
     log.warn('access.github_refused', {sessionId, error: err.message});
     return recordFailure(db, grant, 'GitHub refused the invitation.');
+  } finally {
+    if (giveBack) await giveBackSlot(db, slot);
   }
 }
 
@@ -103,14 +129,14 @@ export async function performInvite(
  * E-mails the purchase's address which GitHub account holds its seat now (one e-mail per grant
  * version), through the outbox: the invitation stands whether or not the e-mail goes at once.
  */
-export async function tellOwner(context: Context, grant: Grant) {
+export async function tellOwner(context: Context, grant: Grant, {waited = false}: {waited?: boolean} = {}) {
   const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
   if (!purchase?.email) return;
   const id = await enqueue(context.db, {
     key: `seat:${grant.session_id}:${grant.version}`,
     kind: 'mail',
     sessionId: grant.session_id,
-    payload: seatMail(context.settings, {to: purchase.email, login: grant.github_username, repository: context.settings.GITHUB_REPO!}),
+    payload: seatMail(context.settings, {to: purchase.email, login: grant.github_username, repository: context.settings.GITHUB_REPO!, waited}),
   });
   if (id !== null) await runJob(context, id);
 }
@@ -124,6 +150,7 @@ async function recordFailure(db: D1Database, grant: Grant, reason: string): Prom
     )
     .bind(grant.session_id, grant.version, reason, Date.now())
     .run();
+  await leaveQueue(db, grant.session_id);
   log.warn('access.invite_failed', {sessionId: grant.session_id, reason});
   throw new PermanentError(reason);
 }

@@ -10,6 +10,7 @@ import {paidPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
+import {drainInvitationQueue} from './drainQueue';
 import {reportGitHub} from './reportGitHub';
 import {grantForUser, readGrant} from './grants';
 import {requestAccess, resendInvitation} from './seat';
@@ -68,7 +69,14 @@ export const accessRoutes = new Hono<AppEnv>()
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const base = {hasPaid: Boolean(purchase), repository: context.settings.GITHUB_REPO};
     if (!grant) return c.json({status: 'none', ...base} satisfies AccessStatus);
-    return c.json({...(await observeGrant(context, grant)), ...base} satisfies AccessStatus);
+    let seen = await observeGrant(context, grant);
+    if (seen.queue && seen.queue.expectedAt <= Date.now()) {
+      // The buyer's turn is due before the cron's next run: send the queue's head now.
+      await drainInvitationQueue(context, 1);
+      const now = await readGrant(c.env.DB, grant.session_id);
+      if (now) seen = await observeGrant(context, now);
+    }
+    return c.json({...seen, ...base} satisfies AccessStatus);
   })
 
   /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */

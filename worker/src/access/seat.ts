@@ -6,6 +6,7 @@ import {log} from '../log';
 import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
+import {giveBackSlot, takeSlot} from './invitationQueue';
 import {removeNowOrLater} from './removal';
 
 /**
@@ -126,11 +127,17 @@ async function moveSeat(
 ): Promise<AccessResult> {
   const {db} = context;
   const keeps = `@${current.github_username} keeps access.`;
+  // A move sends an invitation too, within the cap; it does not queue: the buyer keeps a working seat.
+  const full = new HttpError(429, `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again tomorrow.`, 'INVITATION_CAP');
+  const slot = await takeSlot(db, context.settings.GITHUB_REPO!, current.session_id);
+  if (slot === null) throw full;
   let outcome: InviteResult;
   try {
     outcome = await repositoryFor(context.settings).invite(request.github.login);
   } catch (err) {
+    await giveBackSlot(db, slot);
     if (!(err instanceof GitHubFailure)) throw err;
+    if (err.capReached) throw full;
     if (err.transient) {
       throw new HttpError(503, `GitHub is not answering right now. ${keeps} Try again in a few minutes.`, 'GITHUB_UNAVAILABLE');
     }
@@ -138,7 +145,10 @@ async function moveSeat(
     throw new PermanentError(`GitHub refused to invite @${request.github.login}. ${keeps}`);
   }
   // It became a collaborator between the check and the invitation: not this purchase's to take.
-  if (outcome.state === 'active') throw taken(TAKEN.collaborator(request.github.login));
+  if (outcome.state === 'active') {
+    await giveBackSlot(db, slot);
+    throw taken(TAKEN.collaborator(request.github.login));
+  }
   const now = Date.now();
   let recorded: Grant | null;
   try {

@@ -3,6 +3,7 @@ import type {Context} from '../context';
 import {log} from '../log';
 import {repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
+import {placeInQueue, type QueuePlace} from './invitationQueue';
 
 /** What the dashboard and the console read of a seat: the record, and GitHub's word on a pending invitation. */
 /** Polling the dashboard must not spend the token's quota: GitHub is read once a minute per grant. */
@@ -15,6 +16,8 @@ export interface ObservedGrant {
   expired: boolean;
   usernameChanges: number;
   usernameChangesLeft: number;
+  /** A queued invitation that waits for GitHub's cap: its place and when it is expected. */
+  queue?: QueuePlace;
 }
 
 /** A GitHub read that failed is tried again after this, not at the next poll. */
@@ -36,6 +39,10 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     usernameChanges: grant.username_changes,
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
   };
+  if (grant.status === 'queued') {
+    const queue = settings.GITHUB_REPO ? await placeInQueue(db, settings.GITHUB_REPO, grant.session_id) : null;
+    return {...base, expired: false, ...(queue && {queue})};
+  }
   if (grant.status !== 'pending') return {...base, expired: false};
   const now = Date.now();
   if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
