@@ -96,7 +96,7 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
         result.status === 'active'
           ? `@${wanted} already has access to the repository.`
           : result.status === 'queued'
-            ? `${ACCESS_MESSAGES.sent} GitHub is busy, so the invitation may take a few minutes.`
+            ? `${ACCESS_MESSAGES.sent} It is queued: the access panel says when it goes out.`
             : ACCESS_MESSAGES.sent,
       );
       onRequested();
