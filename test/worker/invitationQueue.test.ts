@@ -152,6 +152,23 @@ describe('the cap', () => {
   });
 });
 
+describe('a seat that moves', () => {
+  test('a move on a day the cap is spent is refused 429 INVITATION_CAP, and the account the buyer has keeps the seat', async () => {
+    const buyer = await paidBuyer();
+    expect((await requestAccess(buyer)).status).toBe(200);
+    await alreadySent(CAP - 1);
+    const other = githubAccount();
+    const response = await requestAccess({user: buyer.user, login: other});
+    expect(response.status).toBe(429);
+    expect(await response.json()).toEqual({
+      error: `GitHub's daily limit of invitations to the repository is reached. @${buyer.login} keeps access. Try again tomorrow.`,
+      code: 'INVITATION_CAP',
+    });
+    expect(invitedLogins()).toEqual([buyer.login]);
+    expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login, usernameChanges: 0});
+  });
+});
+
 describe("GitHub's own count", () => {
   test('a refusal that names the cap (invitations the seller sent by hand) puts the request back in the queue, never in failed', async () => {
     // GitHub counts 50 invitations today; the worker sent none of them.
