@@ -8,7 +8,11 @@ import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resul
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {removeNowOrLater} from './removal';
 
-/** Sending a grant's invitation: at once when GitHub takes it, else through the outbox's `github-invite` job. */
+/**
+ * Sending a grant's invitation: at once when GitHub takes it and the cap allows, else later (the
+ * outbox's `github-invite` job for a GitHub that is busy, the invitation queue for the cap).
+ */
+
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
 export async function inviteNowOrLater(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
   try {
@@ -34,8 +38,8 @@ export async function inviteNowOrLater(context: Context, grant: Grant, {checked}
  * last 24 hours (or invitations queued before it), or when GitHub refuses it for the cap, it waits
  * in the invitation queue and answers `queued`; drainQueue.ts sends it when its turn comes.
  * Throws RetryableError for transient failures and PermanentError (after recording the grant as
- * failed) for the rest. The outbox's
- * `github-invite` job calls this too, unchecked: time has passed, so it checks the account again.
+ * failed) for the rest. The outbox's `github-invite` job and the queue's drain call this too,
+ * unchecked: time has passed, so it checks the account again.
  */
 export async function performInvite(
   context: Context,

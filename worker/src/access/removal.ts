@@ -6,6 +6,8 @@ import {GitHubFailure, repositoryFor} from './github';
 import type {Grant} from './grants';
 
 /** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
+
+/** A removal job's payload: the grant version it is for, and what that version created on GitHub. */
 export interface RemovalPayload {
   sessionId: string;
   version: number;

@@ -5,7 +5,11 @@ import {repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 
-/** What the dashboard and the console read of a seat: the record, and GitHub's word on a pending invitation. */
+/**
+ * What the dashboard and the console read of a seat: the record, GitHub's word on a pending
+ * invitation, and a queued invitation's place in line.
+ */
+
 /** Polling the dashboard must not spend the token's quota: GitHub is read once a minute per grant. */
 export const CHECK_EVERY_MS = 60_000;
 
