@@ -96,6 +96,11 @@ export interface GitHubStandIn {
   failNext(match: string, failure: Failure, times?: number): void;
   /** GitHub answers again: the failures still due are dropped. */
   clearFailures(): void;
+  /**
+   * When each invitation of the last 24 hours was created (ms since the epoch), oldest first:
+   * past INVITATIONS_PER_DAY of them, GitHub refuses the next. Move entries back to let time pass.
+   */
+  invitationTimes: number[];
   close(): Promise<void>;
 }
 
@@ -114,6 +119,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
   const collaborators = new Set((collaboratorsAnswer.response as GitHubUser[]).map((user) => user.login.toLowerCase()));
   const invitations = new Map<number, Invitation>();
   const failures: {match: string; failure: Failure; times: number}[] = [];
+  const invitationTimes: number[] = [];
   const requests: string[] = [];
   let nextInvitationId = (invitationAnswer.response as Invitation).id;
   let nextUserId = 9_000_000;
@@ -183,6 +189,10 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
           if (collaborators.has(login)) return send(response, 204);
           const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !invitation.expired);
           if (open) return send(response, 201, open);
+          const now = Date.now();
+          while (invitationTimes.length > 0 && invitationTimes[0]! <= now - DAY_MS) invitationTimes.shift();
+          if (invitationTimes.length >= INVITATIONS_PER_DAY) return send(response, 422, INVITATION_CAP_REFUSAL);
+          invitationTimes.push(now);
           const invitation: Invitation = {...(invitationAnswer.response as Invitation), id: nextInvitationId++, invitee: user};
           invitations.set(invitation.id, invitation);
           onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
@@ -254,6 +264,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
       invitation.expired = true;
     },
+    invitationTimes,
     failNext(match, failure, times = 1) {
       failures.push({match, failure, times});
     },
@@ -264,6 +275,28 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
   };
   return standIn;
 }
+
+const DAY_MS = 24 * 3600_000;
+/** GitHub's cap: "You are limited to sending 50 invitations to a repository per 24 hour period". */
+export const INVITATIONS_PER_DAY = 50;
+/**
+ * GitHub's answer to the invitation past its cap. GitHub documents the cap (REST docs, "Add a
+ * repository collaborator") but not this answer, and no recording has it. This is the shape GitHub
+ * gives the endpoint's other refusals (422 "Validation Failed" with a reason in `errors`), the
+ * reason in the docs' own words, which is how the developers who met the cap quote it
+ * (octokit/octokit.net#1686). The worker relies only on the words naming the invitations' limit.
+ */
+export const INVITATION_CAP_REFUSAL = {
+  message: 'Validation Failed',
+  errors: [
+    {
+      resource: 'Repository',
+      code: 'custom',
+      message: `You are limited to sending ${INVITATIONS_PER_DAY} invitations to a repository per 24 hour period.`,
+    },
+  ],
+  documentation_url: 'https://docs.github.com/rest/collaborators/collaborators#add-a-repository-collaborator',
+};
 
 /** GitHub's recorded 422 body. */
 export const VALIDATION_FAILED = validationFailed.response;

@@ -142,6 +142,12 @@ export interface AccessStatus {
   usernameChanges?: number;
   /** How many more moves the purchase allows. */
   usernameChangesLeft?: number;
+  /**
+   * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
+   * is reached: its place in the first-in, first-out queue (1 goes next) and when it is expected
+   * to go out (ms since the epoch). Only the purchase's own account reads it.
+   */
+  queue?: {position: number; expectedAt: number};
 }
 
 /**
@@ -408,6 +414,20 @@ export interface RepositoryAudit {
   differences: RepositoryDifference[];
   /** The owner and GITHUB_EXEMPT accounts, left out of the comparison. */
   exempt: string[];
+  /** GitHub's cap on invitations, as the worker counts it (from D1, not from GitHub). */
+  invitations: InvitationWindow;
+}
+
+/** The repository's invitations against GitHub's cap, and the queue of those that wait. */
+export interface InvitationWindow {
+  /** Invitations allowed in any 24 hours (`appConfig.repository.invitationsPerDay`). */
+  cap: number;
+  /** Invitations the worker sent to the repository in the last 24 hours. */
+  usedLast24h: number;
+  /** Invitations waiting in the queue. */
+  queued: number;
+  /** When the last one waiting is expected to go out (ms since the epoch), or null with none waiting. */
+  drainsBy: number | null;
 }
 
 /** POST repositoryFix */
@@ -477,6 +497,7 @@ export const ERROR_CODES = [
   'SWAP_LIMIT',
   'GITHUB_REFUSED',
   'GITHUB_UNAVAILABLE',
+  'INVITATION_CAP',
   'UNSUPPORTED_MEDIA_TYPE',
   'BAD_SIGNATURE',
   'STALE_SIGNATURE',

@@ -82,6 +82,8 @@ export const appConfig = {
   repository: {
     maxUsernameChanges: 3,
     downloads: true,
+    invitationsPerDay: 50,
+    queueBatch: 8,
   },
   affiliate: {
     url: 'https://slipway.lemonsqueezy.com/affiliates',

@@ -118,6 +118,18 @@ export interface AppConfig {
      * the code at once, whatever GitHub's invitation cap allows today. False: GitHub only.
      */
     downloads: boolean;
+    /**
+     * How many invitations the worker sends to the repository in any 24 hours: GitHub's cap ("You
+     * are limited to sending 50 invitations to a repository per 24 hour period", REST docs, "Add a
+     * repository collaborator"). Requests past it wait in a first-in, first-out queue.
+     */
+    invitationsPerDay: number;
+    /**
+     * How many queued invitations one cron run sends at most. Each costs up to five GitHub calls
+     * (look-ups, the invitation, the e-mail), and a cron run on Cloudflare's Free plan may make 50
+     * subrequests; the next run carries on where this one stopped.
+     */
+    queueBatch: number;
   };
   /** The affiliate programme, linked from the docs sidebar. */
   affiliate: {

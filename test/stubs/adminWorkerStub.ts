@@ -28,6 +28,7 @@ import {
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
+import {appConfig} from '../../src/config';
 
 export const ADMIN_EMAIL = 'admin@slipway.dev';
 /** The repository the stub's audits compare, and its owner, named after the product. */
@@ -74,6 +75,9 @@ const DAY_MS = 86_400_000;
 export const NOW = Date.UTC(2026, 5, 30, 12, 0, 0);
 
 /** Thirty days, oldest first, with sales on some of them. */
+/** A repository with no invitation sent in the last 24 hours and none waiting. */
+export const EMPTY_WINDOW = {cap: appConfig.repository.invitationsPerDay, usedLast24h: 0, queued: 0, drainsBy: null};
+
 export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummary {
   const days = Array.from({length: 30}, (_, index) => {
     const day = new Date(NOW - (29 - index) * DAY_MS).toISOString().slice(0, 10);
@@ -136,7 +140,7 @@ export function defaultStore(): AdminStore {
       }),
     ],
     jobs: [],
-    audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER]},
+    audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER], invitations: EMPTY_WINDOW},
     leads: [],
     log: [],
     pageSize: 25,

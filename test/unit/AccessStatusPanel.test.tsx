@@ -45,6 +45,20 @@ describe('the access panel', () => {
     expect(within(panel).getByRole('link', {name: 'Open the repository'})).toHaveAttribute('href', 'https://github.com/acme/kit-private');
   });
 
+  it("tells a buyer waiting for GitHub's daily limit their place in line and when the invitation is expected", () => {
+    const expectedAt = Date.UTC(2030, 0, 15, 10, 0);
+    const panel = renderPanel({status: 'queued', hasPaid: true, username: 'octocat', queue: {position: 3, expectedAt}});
+    expect(within(panel).getByRole('heading', {name: 'Invitation queued: number 3 in line'})).toBeInTheDocument();
+    const local = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short'}).format(expectedAt);
+    expect(panel).toHaveTextContent(`The invitation for @octocat is expected around ${local}; we e-mail you when it goes out.`);
+  });
+
+  it('says a queued invitation without a place waits only for GitHub to answer', () => {
+    const panel = renderPanel({status: 'queued', hasPaid: true, username: 'octocat'});
+    expect(within(panel).getByRole('heading', {name: 'Invitation queued'})).toBeInTheDocument();
+    expect(within(panel).queryByText(/in line/)).toBeNull();
+  });
+
   it('offers no repository link when the worker did not name one', () => {
     const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat'});
     expect(within(panel).queryByRole('link', {name: 'Open the repository'})).toBeNull();

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import RepositoryAudit from '../../src/components/screens/Admin/RepositoryAudit';
 import type {RepositoryDifference} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
-import {NOW, REPOSITORY, REPOSITORY_OWNER, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+import {appConfig} from '../../src/config';
+import {EMPTY_WINDOW, NOW, REPOSITORY, REPOSITORY_OWNER, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
 const worker = useAdminWorkerStub();
 const show = () => renderWithSite(<RepositoryAudit />, {env: {WORKER_URL: worker().url}, url: '/admin?view=repository'});
@@ -28,6 +29,7 @@ beforeEach(() =>
       checkedAt: NOW,
       counts,
       exempt: [REPOSITORY_OWNER, 'ci-bot'],
+      invitations: EMPTY_WINDOW,
       differences: [
         {kind: 'unpaid_on_repository', githubUserId: 11, login: 'handpicked', on: 'collaborator', sessionId: null, email: null},
         {kind: 'paid_missing', githubUserId: 22, login: 'ada-l', on: 'nowhere', sessionId: 'cs_test_ada', email: 'ada@example.com'},
@@ -71,7 +73,7 @@ describe('the Repository audit panel', () => {
   });
 
   it('shows five rows of a long group until "Show all", and invites 50 of them at once, saying the rest wait for tomorrow', async () => {
-    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: missing(53)}});
+    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: missing(53), invitations: EMPTY_WINDOW}});
     show();
     const group = (await screen.findByRole('heading', {name: 'Paid, but not on the repository (53)'})).closest('section')!;
     expect(within(group).getAllByRole('row')).toHaveLength(1 + 5);
@@ -102,8 +104,21 @@ describe('the Repository audit panel', () => {
     // Queries by role over 53 rows are slow in jsdom, on a busy machine slower.
   }, 30_000);
 
+  it("shows GitHub's daily limit: the invitations of the last 24 hours, the queue, and when it will be empty", async () => {
+    const cap = appConfig.repository.invitationsPerDay;
+    const drainsBy = Date.UTC(2026, 5, 4, 9, 30);
+    worker().reset({
+      audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: [], invitations: {cap, usedLast24h: cap, queued: 7, drainsBy}},
+    });
+    show();
+    const figures = await screen.findByRole('region', {name: "Invitations and GitHub's daily limit"});
+    expect(within(figures).getByText('Invitations in the last 24 hours').nextElementSibling).toHaveTextContent(`${cap} of ${cap}`);
+    expect(within(figures).getByText('Waiting in the queue').nextElementSibling).toHaveTextContent('7');
+    expect(within(figures).getByText('Queue empty by').nextElementSibling).toHaveTextContent('4 Jun 2026, 09:30 UTC');
+  });
+
   it('says when the repository matches the paid purchases', async () => {
-    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: []}});
+    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: [], invitations: EMPTY_WINDOW}});
     show();
     expect(await screen.findByText('All in order: the repository holds exactly the paid purchases.')).toBeInTheDocument();
     expect(screen.getByText(/Not compared/)).toHaveTextContent('nobody');

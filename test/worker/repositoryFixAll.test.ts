@@ -106,6 +106,7 @@ describe('fix all of a kind', () => {
 
   test(`invites at most ${REPOSITORY_FIX_ALL_LIMITS.paid_missing} paid accounts a call (GitHub's daily limit) and says how many are left`, async () => {
     const limit = REPOSITORY_FIX_ALL_LIMITS.paid_missing;
+    await stack.newDay(); // the day's invitations, all of them
     const missing = await paidMissing(limit + 2);
     const before = await lastLogId();
 
@@ -120,8 +121,18 @@ describe('fix all of a kind', () => {
     expect(rows.every((row) => row.outcome === 'done' && /^paid_missing: invited @\S+ again: invited \(fix all\)\.$/.test(row.detail))).toBe(true);
     expect(await ofKind('paid_missing')).toHaveLength(2);
 
+    // The same day, GitHub's cap is spent: the other two wait in the worker's queue, not sent.
     const second = (await (await fixAll({kind: 'paid_missing'})).json()) as RepositoryFixAllResult;
     expect(second).toMatchObject({status: 'fixed', done: 2, failed: [], left: 0});
+    expect((await logRows(before)).slice(limit).map((row) => row.detail)).toEqual(
+      missing.filter(({login}) => !invited.has(login)).map(({login}) => `paid_missing: invited @${login} again: queued (fix all).`),
+    );
+    expect(missing.filter(({login}) => invitedLogins().has(login))).toHaveLength(limit);
+
+    // A day later, the cron sends them.
+    await stack.worker.db.run('UPDATE invitations_sent SET sent_at = sent_at - ?', 24 * 3600_000);
+    stack.github.invitationTimes.length = 0;
+    await stack.worker.scheduled();
     expect(missing.every(({login}) => invitedLogins().has(login))).toBe(true);
     expect(await ofKind('paid_missing')).toEqual([]);
   });

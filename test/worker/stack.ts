@@ -9,7 +9,7 @@ import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
 import {settledAccountSql} from '../../scripts/bench/idTokens';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
-import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../../scripts/local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from '../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
 import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
 
@@ -66,6 +66,11 @@ export interface Stack {
   exchange(sessionId: string, options?: {claim?: string | null; ip?: string}): Promise<Response>;
   /** A checkout the buyer completes and pays; returns the session id. */
   paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean}): Promise<string>;
+  /**
+   * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
+   * count (D1) and GitHub's (the stand-in), and none waiting in the queue.
+   */
+  newDay(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -218,6 +223,11 @@ export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
       stripe.complete(id, {email, paid});
       return id;
     },
+    async newDay() {
+      github.invitationTimes.length = 0;
+      await worker.db.run('DELETE FROM invitations_sent');
+      await worker.db.run('DELETE FROM invitation_queue');
+    },
     async stop() {
       await worker.dispose();
       await Promise.all([stripe.close(), github.close(), mailgun.close()]);
@@ -272,4 +282,20 @@ export function disputeEvent(
 /** A completed session's event, as Stripe sends it. */
 export function completedEvent(stack: Stack, sessionId: string, id?: string) {
   return stripeEvent('checkout.session.completed', stack.stripe.sessions.get(sessionId)!, id);
+}
+
+/**
+ * The test file's stack with one seller let into the console (a verified e-mail of its own: the
+ * worker test files share one Auth emulator), started before the file's tests and stopped after.
+ * The repository's owner is exempt from the audit, as a seller sets it.
+ */
+export function useSellerStack(): {readonly stack: Stack; readonly admin: SignedInUser} {
+  const seller = {} as {stack: Stack; admin: SignedInUser};
+  const email = uniqueEmail('seller');
+  beforeAll(async () => {
+    seller.stack = await startStack({ADMIN_EMAILS: email, GITHUB_EXEMPT: OWNER});
+    seller.admin = await seller.stack.signUp({email, verified: true});
+  });
+  afterAll(() => seller.stack.stop());
+  return seller;
 }

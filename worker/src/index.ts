@@ -13,6 +13,8 @@ import type {AppEnv} from './app';
 import {errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
 import {log} from './log';
+import {contextOf} from './context';
+import {drainInvitationQueue} from './access/drainQueue';
 import {runDueJobs} from './outbox';
 import {sameOrigin, servedFromAssets} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
@@ -83,9 +85,12 @@ export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
     settingsOf(env); // a worker set up wrongly does no work at all
-    const ran = await runDueJobs(env);
+    const context = contextOf(env);
+    // The invitation queue first: on a launch day it is what buyers wait for.
+    const invited = await drainInvitationQueue(context);
+    const ran = await runDueJobs(context);
     await pruneLimits(env.DB);
     await pruneRecords(env.DB);
-    log.info('cron.done', {jobs: ran});
+    log.info('cron.done', {jobs: ran, invited});
   },
 } satisfies ExportedHandler<Env>;

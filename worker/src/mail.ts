@@ -1,5 +1,6 @@
 import {afterPurchase, appConfig, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
+import {registerJob} from './outbox';
 import type {Settings} from './settings';
 
 /** One e-mail, as Mailgun's messages API takes it. */
@@ -101,7 +102,7 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
  * invitation goes out, so that a seat taken by whoever else held the purchase (the checkout's
  * creator) never goes unnoticed, and with the way to take it back.
  */
-export function seatMail(settings: Settings, seat: {to: string; login: string; repository: string}): MailMessage {
+export function seatMail(settings: Settings, seat: {to: string; login: string; repository: string; waited?: boolean}): MailMessage {
   const {appName, mailgun} = appConfig;
   // Signed in, /signin goes on to the dashboard.
   const signIn = `${settings.siteOrigin}${appConfig.auth.loginUrl}`;
@@ -113,6 +114,10 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
     text: [
       `The seat of your ${appName} purchase now belongs to the GitHub account @${seat.login}:`,
       `GitHub has e-mailed it an invitation to ${seat.repository}.`,
+      // A buyer whose invitation waited was told on the dashboard; this is the news it went.
+      ...(seat.waited
+        ? ['It waited in line: GitHub lets a repository send only so many invitations a day. It went out now.']
+        : []),
       '',
       'Not your account? Sign in with this e-mail address (ask for a sign-in link), enter your own GitHub',
       'username on the dashboard and press Request Access: the seat moves to you, however often it has moved.',
@@ -123,3 +128,5 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
   };
 }
 
+
+registerJob<MailMessage>('mail', {run: ({settings}, message) => sendMail(settings, message)});

@@ -1,45 +1,46 @@
-import type {Context as AccessContext, RemovalPayload} from './access/grants';
-import {performInvite, performRemoval, removalGaveUp, removalSucceeded} from './access/grants';
-import {claim, dueJobIds, type Job, markDone, markFailed} from './jobs';
+import type {Context} from './context';
+import {claim, dueJobIds, type Job, type JobKind, markDone, markFailed} from './jobs';
 import {log} from './log';
-import {type MailMessage, sendMail} from './mail';
-import {settingsOf} from './settings';
 
-/** Runs outbox jobs: at once after the request that queued them, and from the cron until done. */
-export function accessContext(env: Env): AccessContext {
-  return {db: env.DB, settings: settingsOf(env), runJob: (id) => runJob(env, id)};
+/**
+ * Runs outbox jobs: at once after the request that queued them, and from the cron until done.
+ * Each kind of job is registered here by the module that owns its work (mail.ts, access/), so the
+ * outbox knows how to run a job without knowing what it is for.
+ */
+export interface JobHandler<Payload> {
+  run(context: Context, payload: Payload): Promise<void>;
+  /** Called once when the outbox gives up on a job: whatever must not look done is marked here. */
+  gaveUp?(context: Context, payload: Payload, error: string): Promise<void>;
 }
 
-async function execute(env: Env, job: Job) {
-  const payload = JSON.parse(job.payload);
-  switch (job.kind) {
-    case 'mail':
-      return sendMail(settingsOf(env), payload as MailMessage);
-    case 'github-invite':
-      await performInvite(accessContext(env), payload.sessionId, payload.version);
-      return;
-    case 'github-remove':
-      await performRemoval(accessContext(env), payload as RemovalPayload);
-      await removalSucceeded(env.DB, payload as RemovalPayload);
-      return;
-  }
+const handlers = new Map<JobKind, JobHandler<never>>();
+
+export function registerJob<Payload>(kind: JobKind, handler: JobHandler<Payload>) {
+  handlers.set(kind, handler as JobHandler<never>);
+}
+
+function handlerOf(job: Job): JobHandler<unknown> {
+  const handler = handlers.get(job.kind);
+  // Thrown as an ordinary failure: the job is retried later rather than lost.
+  if (!handler) throw new Error(`No handler is registered for jobs of kind ${job.kind}`);
+  return handler as JobHandler<unknown>;
 }
 
 /** Claims and runs one job; a failure is recorded for the next attempt, never thrown. */
-export async function runJob(env: Env, id: number): Promise<void> {
-  const job = await claim(env.DB, id);
+export async function runJob(context: Context, id: number): Promise<void> {
+  const job = await claim(context.db, id);
   if (!job) return; // done, failed for good, not due yet, or running elsewhere
-  await runClaimed(env, job);
+  await runClaimed(context, job);
 }
 
 /** Runs a job this request holds the lease of (claimed, or added claimed); never throws. */
-export async function runClaimed(env: Env, job: Job): Promise<void> {
+export async function runClaimed(context: Context, job: Job): Promise<void> {
   try {
-    await execute(env, job);
-    await markDone(env.DB, job);
+    await handlerOf(job).run(context, JSON.parse(job.payload));
+    await markDone(context.db, job);
     log.info('job.done', {jobId: job.id, kind: job.kind, attempts: job.attempts});
   } catch (err) {
-    const outcome = await markFailed(env.DB, job, err);
+    const outcome = await markFailed(context.db, job, err);
     const fields = {jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, error: String(err)};
     if (outcome === 'retrying') {
       log.warn('job.failed', fields);
@@ -47,13 +48,13 @@ export async function runClaimed(env: Env, job: Job): Promise<void> {
     }
     // Given up: someone has to look at it.
     log.error('job.gave_up', fields);
-    if (job.kind === 'github-remove') await removalGaveUp(env.DB, JSON.parse(job.payload) as RemovalPayload, String(err));
+    await handlers.get(job.kind)?.gaveUp?.(context, JSON.parse(job.payload) as never, String(err));
   }
 }
 
 /** The scheduled handler's work: every due job, oldest first, a batch at a time. */
-export async function runDueJobs(env: Env, limit = 50): Promise<number> {
-  const ids = await dueJobIds(env.DB, limit);
-  for (const id of ids) await runJob(env, id);
+export async function runDueJobs(context: Context, limit = 50): Promise<number> {
+  const ids = await dueJobIds(context.db, limit);
+  for (const id of ids) await runJob(context, id);
   return ids.length;
 }

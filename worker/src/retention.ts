@@ -1,3 +1,5 @@
+import {pruneSentStatement} from './access/invitationQueue';
+
 /**
  * What the worker keeps only for a while. A Mailgun token older than its 5-minute signature window
  * can never be replayed, and Stripe stops retrying an event after 3 days; 30 days leaves room.
@@ -9,6 +11,7 @@ export const KEEP_MS = 30 * 24 * 3600_000;
 export async function pruneRecords(db: D1Database, now = Date.now()) {
   const before = now - KEEP_MS;
   await db.batch([
+    pruneSentStatement(db, now),
     db.prepare('DELETE FROM mailgun_tokens WHERE used_at < ?1').bind(before),
     db.prepare('DELETE FROM stripe_events WHERE processed_at IS NOT NULL AND processed_at < ?1').bind(before),
     db.prepare('DELETE FROM download_links WHERE used_at IS NULL AND expires_at < ?1').bind(before),

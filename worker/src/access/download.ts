@@ -5,8 +5,8 @@ import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {accessContext} from '../outbox';
-import {paidPurchaseOf} from '../payments/purchases';
+import {contextOf} from '../context';
+import {paidPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {newSecretToken, tokenHash} from '../secretToken';
@@ -56,7 +56,7 @@ export const downloadRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
     const purchase = await paidPurchaseOf(c.env.DB, user);
     if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
     let target: {ref: string; release: boolean};
     try {
       target = await repositoryFor(context.settings).downloadRef();
@@ -121,7 +121,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
     throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
   }
-  const context = accessContext(env);
+  const context = contextOf(env);
   let archive: Response;
   try {
     archive = await repositoryFor(context.settings).zipball(link.ref);

@@ -15,6 +15,8 @@ export class GitHubFailure extends Error {
     readonly status: number,
     readonly transient: boolean,
     readonly retryAfterMs?: number,
+    /** GitHub refused an invitation because the repository's invitations of the last 24 hours are used up. */
+    readonly capReached = false,
   ) {
     super(message);
   }
@@ -152,6 +154,14 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * GitHub's refusal of an invitation past its cap. GitHub documents the cap ("You are limited to
+ * sending 50 invitations to a repository per 24 hour period") but not its answer; those who met it
+ * quote that sentence back (octokit/octokit.net#1686). So any refusal whose words speak of the
+ * invitations' limit counts, whatever its status.
+ */
+const INVITATION_CAP = /invitations?\b.*\b(24 hours?|limit|exceeded|maximum)|(limit|exceeded|maximum)\b.*\binvitations?/i;
+
 function classify(err: unknown): GitHubFailure {
   if (!(err instanceof RequestError)) {
     return new GitHubFailure(`GitHub could not be reached: ${String(err)}`, 0, true);
@@ -167,7 +177,10 @@ function classify(err: unknown): GitHubFailure {
       : quotaSpent && Number.isFinite(resetAt)
         ? Math.max(0, resetAt * 1000 - Date.now())
         : undefined;
-  const data = err.response?.data as {message?: string} | undefined;
-  const message = `GitHub answered ${err.status}: ${data?.message ?? err.message}`;
-  return new GitHubFailure(message, err.status, rateLimited || err.status >= 500, retryAfterMs);
+  const data = err.response?.data as {message?: string; errors?: {message?: string}[]} | undefined;
+  // A 422's reason is in `errors[].message`; `message` alone says only "Validation Failed".
+  const reasons = (data?.errors ?? []).map((entry) => entry.message).filter(Boolean);
+  const message = `GitHub answered ${err.status}: ${[data?.message ?? err.message, ...reasons].join(': ')}`;
+  const capReached = !rateLimited && [403, 422, 429].includes(err.status) && INVITATION_CAP.test(message);
+  return new GitHubFailure(message, err.status, rateLimited || err.status >= 500, retryAfterMs, capReached);
 }

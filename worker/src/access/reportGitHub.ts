@@ -3,12 +3,18 @@ import {PermanentError} from '../jobs';
 import {log} from '../log';
 import {GitHubFailure} from './github';
 
+export const INVITATION_CAP_MESSAGE =
+  "GitHub's daily limit of invitations to the repository is reached. Nothing was changed; try again tomorrow.";
+
 /**
  * GitHub's refusals reach the buyer as our message with GitHub's status class; GitHub's own text
  * goes to the logs only. Our own answers pass through.
  */
 export function reportGitHub(err: unknown): unknown {
   if (err instanceof PermanentError) return new HttpError(422, err.message, 'GITHUB_REFUSED');
+  if (err instanceof GitHubFailure && err.capReached) {
+    return new HttpError(429, INVITATION_CAP_MESSAGE, 'INVITATION_CAP');
+  }
   if (err instanceof GitHubFailure) {
     log.warn('access.github_failed', {status: err.status, error: err.message});
     return err.transient

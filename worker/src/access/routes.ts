@@ -5,13 +5,16 @@ import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
-import {accessContext} from '../outbox';
-import {paidPurchaseOf} from '../payments/purchases';
+import {contextOf} from '../context';
+import {paidPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
+import {drainInvitationQueue} from './drainQueue';
 import {reportGitHub} from './reportGitHub';
-import {grantForUser, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation} from './grants';
+import {grantForUser, readGrant} from './grants';
+import {requestAccess, resendInvitation} from './seat';
+import {invitationExpired, observeGrant} from './status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await paidPurchaseOf(db, user);
@@ -31,7 +34,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const body = await readJson(c, addUserToRepoBody);
     if (body.userId !== user.uid) throw new HttpError(403, 'You may only request access for your own account');
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
 
     let github: {login: string; id: number | null};
     try {
@@ -60,13 +63,20 @@ export const accessRoutes = new Hono<AppEnv>()
   .get(API_PATHS.accessStatus, requireUser, async (c) => {
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
     const purchase = await paidPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const base = {hasPaid: Boolean(purchase), repository: context.settings.GITHUB_REPO};
     if (!grant) return c.json({status: 'none', ...base} satisfies AccessStatus);
-    return c.json({...(await observeGrant(context, grant)), ...base} satisfies AccessStatus);
+    let seen = await observeGrant(context, grant);
+    if (seen.queue && seen.queue.expectedAt <= Date.now()) {
+      // The buyer's turn is due before the cron's next run: send the queue's head now.
+      await drainInvitationQueue(context, 1);
+      const now = await readGrant(c.env.DB, grant.session_id);
+      if (now) seen = await observeGrant(context, now);
+    }
+    return c.json({...seen, ...base} satisfies AccessStatus);
   })
 
   /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */
@@ -76,7 +86,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
     const grant = await readGrant(c.env.DB, purchase.session_id);
     if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
-    const context = accessContext(c.env);
+    const context = contextOf(c.env);
     if (!(await invitationExpired(context, grant))) {
       throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
     }

@@ -6,7 +6,10 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
-import {type Context, type Grant, liveHolderOf, readGrant, resendInvitation} from '../access/grants';
+import {type Context, type Grant, readGrant} from '../access/grants';
+import {invitationWindow} from '../access/invitationQueue';
+import {liveHolderOf} from '../access/removal';
+import {resendInvitation} from '../access/seat';
 import {type Repository, repositoryFor} from '../access/github';
 import {reportGitHub} from '../access/reportGitHub';
 import {HttpError} from '../errors';
@@ -95,7 +98,8 @@ async function compareRepository(context: Context): Promise<{audit: RepositoryAu
     differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id, email: grant.email});
   }
   const counts = {paid, collaborators: collaborators.length, invited: invitations.filter((invitation) => !invitation.expired).length};
-  return {audit: {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), counts, differences, exempt}, invitations};
+  const window = await invitationWindow(db, settings.GITHUB_REPO!);
+  return {audit: {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), counts, differences, exempt, invitations: window}, invitations};
 }
 
 /**

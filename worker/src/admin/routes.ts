@@ -24,13 +24,16 @@ import {
 import {appConfig} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
-import {type Grant, invitationExpired, observeGrant, readGrant, requestAccess, resendInvitation, revokeAccess} from '../access/grants';
+import {type Grant, readGrant} from '../access/grants';
+import {requestAccess, resendInvitation, revokeAccess} from '../access/seat';
+import {invitationExpired, observeGrant} from '../access/status';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {parse, readJson} from '../http';
-import {accessContext, runJob} from '../outbox';
+import {contextOf} from '../context';
+import {runJob} from '../outbox';
 import {stripeFor} from '../payments/stripe';
 import {checkoutSessionId, githubUsername} from '../schemas';
 import {settingsOf} from '../settings';
@@ -105,7 +108,7 @@ export const adminRoutes = new Hono<AppEnv>()
     // A pending invitation may have been accepted or have expired since D1 last heard: the seller
     // is offered Resend only for one GitHub no longer honours (observeGrant reports `expired` only
     // for a pending one).
-    const seen = grant?.status === 'pending' ? await observeGrant(accessContext(c.env), grant) : null;
+    const seen = grant?.status === 'pending' ? await observeGrant(contextOf(c.env), grant) : null;
     return c.json({
       ...detail,
       access: detail.access && seen ? {...detail.access, status: seen.status} : detail.access,
@@ -118,7 +121,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const {username} = await readJson(c, grantBody);
     return audited(c, 'grant', sessionId, async () => {
       const purchase = await paidPurchase(c.env.DB, sessionId);
-      const context = accessContext(c.env);
+      const context = contextOf(c.env);
       const found = await repositoryFor(context.settings).lookupUser(username);
       if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
       const grant = await readGrant(c.env.DB, sessionId);
@@ -134,7 +137,7 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!grant || !['queued', 'pending', 'active', 'failed'].includes(grant.status)) {
         throw new HttpError(409, 'This purchase has no access to revoke.', 'CONFLICT');
       }
-      await revokeAccess(accessContext(c.env), sessionId, 'revoked by an admin');
+      await revokeAccess(contextOf(c.env), sessionId, 'revoked by an admin');
       return {status: (await readGrant(c.env.DB, sessionId))!.status, detail: `@${grant.github_username}: access revoked`};
     });
   })
@@ -147,7 +150,7 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!grant || grant.status !== 'pending') {
         throw new HttpError(409, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.', 'CONFLICT');
       }
-      const context = accessContext(c.env);
+      const context = contextOf(c.env);
       if (!(await invitationExpired(context, grant))) {
         throw new HttpError(409, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', 'CONFLICT');
       }
@@ -202,14 +205,14 @@ export const adminRoutes = new Hono<AppEnv>()
     return audited(c, 'retry_job', job?.session_id ?? null, async () => {
       const due = await makeDue(c.env.DB, id);
       if (!due) throw new HttpError(404, 'There is no failed or waiting job with that id.', 'NOT_FOUND');
-      await runJob(c.env, id);
+      await runJob(contextOf(c.env), id);
       const after = await c.env.DB.prepare('SELECT status, last_error FROM jobs WHERE id = ?1').bind(id).first<{status: string; last_error: string | null}>();
       const status = after!.status === 'done' ? 'done' : after!.status === 'failed' ? 'failed' : 'retrying';
       return {status, detail: `job ${id} (${due.kind}): ${status}`};
     });
   })
 
-  .get(ADMIN_PATHS.repositoryAudit, async (c) => c.json((await github(() => auditRepository(accessContext(c.env)))) satisfies RepositoryAudit))
+  .get(ADMIN_PATHS.repositoryAudit, async (c) => c.json((await github(() => auditRepository(contextOf(c.env)))) satisfies RepositoryAudit))
 
   .post(ADMIN_PATHS.repositoryFix, async (c) => {
     const request = await readJson(c, fixBody);
@@ -219,7 +222,7 @@ export const adminRoutes = new Hono<AppEnv>()
       'repository_fix',
       null,
       async () => {
-        const {detail, sessionId} = await fixDifference(accessContext(c.env), request, done);
+        const {detail, sessionId} = await fixDifference(contextOf(c.env), request, done);
         return {status: 'fixed', detail: `${request.kind}: ${detail}`, sessionId};
       },
       () => (done.length > 0 ? `Done before it stopped: ${done.join('; ')}.` : 'Nothing was changed on GitHub.'),
@@ -231,7 +234,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .post(ADMIN_PATHS.repositoryFixAll, async (c) => {
     const {kind} = await readJson(c, fixAllBody);
     const result = await github(() =>
-      fixAllOfKind(accessContext(c.env), kind, ({difference, outcome, detail}) =>
+      fixAllOfKind(contextOf(c.env), kind, ({difference, outcome, detail}) =>
         recordAction(c.env.DB, {
           admin: admin(c),
           action: 'repository_fix',

@@ -1,12 +1,13 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId} from '../../../src/config';
-import {revokeAccess} from '../access/grants';
+import {revokeAccess} from '../access/seat';
+import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
 import {saleMail, welcomeMail} from '../mail';
-import {accessContext, runClaimed} from '../outbox';
+import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
-import type {PurchaseStatus} from './purchases';
+import type {PurchaseStatus} from '../purchases';
 import {idOf, stripeFor} from './stripe';
 
 /**
@@ -103,9 +104,9 @@ export async function fulfillCheckout(
   const status = results[statusAt]!.results[0]!.status as PurchaseStatus;
   // The jobs added here are this request's to run; a repeat of the event added none.
   for (const {results: queued} of results.slice(statusAt + 1)) {
-    for (const job of queued as unknown as Job[]) await runClaimed(env, job);
+    for (const job of queued as unknown as Job[]) await runClaimed(contextOf(env), job);
   }
-  if (status === 'revoked') await revokeAccess(accessContext(env), sessionId, 'payment refunded or disputed');
+  if (status === 'revoked') await revokeAccess(contextOf(env), sessionId, 'payment refunded or disputed');
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
 }

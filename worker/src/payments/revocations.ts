@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
-import {restoreAccess, revokeAccess} from '../access/grants';
+import {restoreAccess, revokeAccess} from '../access/seat';
+import {contextOf} from '../context';
 import {log} from '../log';
-import {accessContext} from '../outbox';
 import {idOf} from './stripe';
 
 /**
@@ -36,7 +36,7 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
     ).bind(paymentIntentId, reason, now),
   ]);
   for (const {session_id} of updated!.results) {
-    await revokeAccess(accessContext(env), session_id, reason);
+    await revokeAccess(contextOf(env), session_id, reason);
   }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
 }
@@ -58,7 +58,7 @@ async function restorePayment(env: Env, paymentIntentId: string) {
     ).bind(paymentIntentId, Date.now()),
   ]);
   for (const {session_id} of restored!.results) {
-    await restoreAccess(accessContext(env), session_id);
+    await restoreAccess(contextOf(env), session_id);
   }
   log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
 }

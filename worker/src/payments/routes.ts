@@ -12,7 +12,7 @@ import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, userI
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
 import {fulfillCheckout} from './fulfilment';
-import {customerOf, paidPurchaseOf} from './purchases';
+import {customerOf, paidPurchaseOf} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
 
 const DAY_MS = 24 * 3600_000;

@@ -5,6 +5,7 @@ import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
 import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
+import {contextOf} from '../context';
 import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 import {formShape, readFields} from './formFields';
@@ -77,7 +78,7 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: M
   ]);
   if (fresh!.results.length === 0) throw new HttpError(406, 'This Mailgun token was already used', 'REPLAYED_SIGNATURE');
   const job = queued!.results[0] as Job | undefined;
-  if (job) await runClaimed(c.env, job);
+  if (job) await runClaimed(contextOf(c.env), job);
   log.info('mailgun.forwarded', {jobId: job?.id ?? null});
   return c.json({received: true});
 });

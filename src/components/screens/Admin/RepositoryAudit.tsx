@@ -12,6 +12,7 @@ import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import {adminHref} from './adminUrl';
 import Confirm from './Confirm';
+import InvitationWindow from './InvitationWindow';
 import {DataTable} from './DataTable';
 import {when} from './format';
 import {ActionResult, useAction} from './useAction';
@@ -181,6 +182,7 @@ function Summary({audit: checked, groups, onCheck, checking}: {audit: Audit; gro
           <dd>{checked.differences.length}</dd>
         </div>
       </dl>
+      <InvitationWindow window={checked.invitations} />
       {groups.length === 0 ? (
         <p className={styles.done}>All in order: the repository holds exactly the paid purchases.</p>
       ) : (

@@ -70,7 +70,7 @@ export function times(count: number): string {
  * it adds something the seller should know (the admin log keeps the worker's full detail).
  */
 const OUTCOMES: Record<string, string> = {
-  queued: 'GitHub is busy: the invitation goes out as soon as it answers.',
+  queued: 'The invitation is queued (GitHub busy, or its daily limit reached): it goes out by itself.',
   active: 'The account was already on the repository.',
   failed: 'It failed again: its last error is in the list.',
   retrying: 'It did not go through yet and will be tried again.',

@@ -18,11 +18,23 @@ function shownStatus(status: AccessStatus['status']): ShownStatus {
   return status === 'removal_failed' ? 'revoked' : status;
 }
 
+const dateTime = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short'});
+
+/** When a queued invitation is expected, in the buyer's own time zone. */
+function expected(at: number): string {
+  return at <= Date.now() ? 'within a few minutes' : `around ${dateTime.format(at)}`;
+}
+
 function describe(access: AccessStatus, status: ShownStatus): {title: string; text: string} | null {
   const who = access.username ? `@${access.username}` : 'your GitHub account';
   switch (status) {
     case 'queued':
-      return {title: 'Invitation queued', text: `GitHub is busy. The invitation for ${who} goes out as soon as it answers; nothing to do.`};
+      return access.queue
+        ? {
+            title: `Invitation queued: number ${access.queue.position} in line`,
+            text: `GitHub lets a repository send only so many invitations a day, and today's are used up. The invitation for ${who} is expected ${expected(access.queue.expectedAt)}; we e-mail you when it goes out. Nothing to do.`,
+          }
+        : {title: 'Invitation queued', text: `GitHub is busy. The invitation for ${who} goes out as soon as it answers; nothing to do.`};
     case 'pending':
       return access.expired
         ? {title: 'Invitation expired', text: `GitHub invitations last seven days, and the one for ${who} has run out. Send a new one.`}

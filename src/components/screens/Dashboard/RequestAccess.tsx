@@ -30,11 +30,16 @@ function isAboutTheUsername(error: unknown): error is ApiError {
 
 /**
  * The other refusals the buyer can act on, whose message says how: a purchase out of account
- * changes (429 SWAP_LIMIT, which names support), and a checkout sign-in that has ended (401
- * SESSION_ENDED: sign in with the purchase e-mail). A plain 429 or a 5xx is not theirs to fix.
+ * changes (429 SWAP_LIMIT, which names support), a move of the seat on a day GitHub's invitations
+ * are used up (429 INVITATION_CAP: the old account keeps access, try tomorrow), and a checkout
+ * sign-in that has ended (401 SESSION_ENDED: sign in with the purchase e-mail). A plain 429 or a
+ * 5xx is not theirs to fix.
  */
 function isBuyersToFix(error: unknown): error is ApiError {
-  return error instanceof ApiError && ((error.status === 429 && error.code === 'SWAP_LIMIT') || error.code === 'SESSION_ENDED');
+  return (
+    error instanceof ApiError &&
+    ((error.status === 429 && (error.code === 'SWAP_LIMIT' || error.code === 'INVITATION_CAP')) || error.code === 'SESSION_ENDED')
+  );
 }
 
 export interface RequestAccessProps {
@@ -96,7 +101,7 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
         result.status === 'active'
           ? `@${wanted} already has access to the repository.`
           : result.status === 'queued'
-            ? `${ACCESS_MESSAGES.sent} GitHub is busy, so the invitation may take a few minutes.`
+            ? `${ACCESS_MESSAGES.sent} It is queued: the access panel says when it goes out.`
             : ACCESS_MESSAGES.sent,
       );
       onRequested();

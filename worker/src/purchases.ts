@@ -1,4 +1,4 @@
-import type {AuthUser} from '../auth/user';
+import type {AuthUser} from './auth/user';
 
 export type PurchaseStatus = 'open' | 'paid' | 'failed' | 'revoked';
 

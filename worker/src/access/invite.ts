@@ -1,0 +1,167 @@
+import type {Context} from '../context';
+import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
+import {log} from '../log';
+import {seatMail} from '../mail';
+import {registerJob, runJob} from '../outbox';
+import {GitHubFailure, repositoryFor} from './github';
+import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resultOf, TAKEN} from './grants';
+import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
+import {removeNowOrLater} from './removal';
+
+/**
+ * Sending a grant's invitation: at once when GitHub takes it and the cap allows, else later (the
+ * outbox's `github-invite` job for a GitHub that is busy, the invitation queue for the cap).
+ */
+
+/** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
+export async function inviteNowOrLater(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
+  try {
+    return await performInvite(context, grant.session_id, grant.version, {checked});
+  } catch (err) {
+    if (err instanceof RetryableError) {
+      await enqueue(context.db, {
+        key: `invite:${grant.session_id}:${grant.version}`,
+        kind: 'github-invite',
+        sessionId: grant.session_id,
+        payload: {sessionId: grant.session_id, version: grant.version},
+        runAfter: Date.now() + (err.retryAfterMs ?? 60_000),
+      });
+      log.warn('access.invite_queued', {sessionId: grant.session_id, reason: err.message});
+      return {status: 'queued', retryAfterMs: err.retryAfterMs};
+    }
+    throw err;
+  }
+}
+
+/**
+ * Sends the invitation for one version of a grant, within GitHub's cap: with no slot left in the
+ * last 24 hours (or invitations queued before it), or when GitHub refuses it for the cap, it waits
+ * in the invitation queue and answers `queued`; drainQueue.ts sends it when its turn comes.
+ * Throws RetryableError for transient failures and PermanentError (after recording the grant as
+ * failed) for the rest. The outbox's `github-invite` job and the queue's drain call this too,
+ * unchecked: time has passed, so it checks the account again.
+ */
+export async function performInvite(
+  context: Context,
+  sessionId: string,
+  version: number,
+  {checked = false}: {checked?: boolean} = {},
+): Promise<AccessResult> {
+  const {db, settings} = context;
+  const grant = await readGrant(db, sessionId);
+  if (!grant || grant.version !== version || grant.status !== 'queued') {
+    return grant ? resultOf(grant) : {status: 'queued'};
+  }
+  if (await hasPendingJobs(db, `remove:${sessionId}:`)) {
+    throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
+  }
+  const repository = repositoryFor(settings);
+  const repositoryName = settings.GITHUB_REPO!;
+  const slot = await takeSlot(db, repositoryName, sessionId);
+  if (slot === null) {
+    await waitInQueue(db, repositoryName, {sessionId, version});
+    log.info('access.invite_waits', {sessionId});
+    return {status: 'queued'};
+  }
+  // Given back unless GitHub took the invitation.
+  let giveBack = true;
+  try {
+    let github = {login: grant.github_username, id: grant.github_user_id};
+    if (github.id === null) {
+      const user = await repository.lookupUser(grant.github_username);
+      if (!user) return await recordFailure(db, grant, `GitHub user ${grant.github_username} was not found`);
+      github = user;
+    }
+    if (!checked) {
+      const refusal = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null);
+      if (refusal) return await recordFailure(db, grant, refusal);
+    }
+    const outcome = await repository.invite(github.login);
+    giveBack = outcome.state !== 'invited';
+    if (outcome.state === 'active') {
+      // It became a collaborator between the check and the invitation: not ours to record.
+      log.warn('access.already_collaborator', {sessionId, githubUserId: github.id});
+      return await recordFailure(db, grant, TAKEN.collaborator(github.login));
+    }
+    let recorded: Grant | null;
+    try {
+      recorded = await db
+        .prepare(
+          `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, updated_at = ?5,
+             checked_at = ?5, invitation_expired = 0
+           WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
+             AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+           RETURNING *`,
+        )
+        .bind(sessionId, version, outcome.invitationId, github.id, Date.now())
+        .first<Grant>();
+    } catch (err) {
+      if (!isTakenById(err)) throw err;
+      recorded = null;
+    }
+    if (!recorded) {
+      // The grant changed, the purchase was revoked, or another purchase took the account while
+      // GitHub answered: withdraw this invitation.
+      await removeNowOrLater(context, {...grant, github_user_id: github.id, invitation_id: outcome.invitationId}, 'stale invitation');
+      const now = await readGrant(db, sessionId);
+      return now ? resultOf(now) : {status: 'queued'};
+    }
+    const waited = await leaveQueue(db, sessionId);
+    log.info('access.invited', {sessionId, githubUserId: github.id, waited});
+    await tellOwner(context, recorded, {waited});
+    return resultOf(recorded);
+  } catch (err) {
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
+    if (err.capReached) {
+      // GitHub counts invitations this worker did not send (the seller's own): its word wins.
+      await waitInQueue(db, repositoryName, {sessionId, version});
+      await giveBackSlot(db, slot);
+      giveBack = false;
+      await windowFullFor(db, repositoryName);
+      log.warn('access.invite_cap_refused', {sessionId, error: err.message});
+      return {status: 'queued'};
+    }
+    log.warn('access.github_refused', {sessionId, error: err.message});
+    return recordFailure(db, grant, 'GitHub refused the invitation.');
+  } finally {
+    if (giveBack) await giveBackSlot(db, slot);
+  }
+}
+
+/**
+ * E-mails the purchase's address which GitHub account holds its seat now (one e-mail per grant
+ * version), through the outbox: the invitation stands whether or not the e-mail goes at once.
+ */
+export async function tellOwner(context: Context, grant: Grant, {waited = false}: {waited?: boolean} = {}) {
+  const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
+  if (!purchase?.email) return;
+  const id = await enqueue(context.db, {
+    key: `seat:${grant.session_id}:${grant.version}`,
+    kind: 'mail',
+    sessionId: grant.session_id,
+    payload: seatMail(context.settings, {to: purchase.email, login: grant.github_username, repository: context.settings.GITHUB_REPO!, waited}),
+  });
+  if (id !== null) await runJob(context, id);
+}
+
+/** Records why an invitation failed, in our words (GitHub's own text stays in the logs). */
+async function recordFailure(db: D1Database, grant: Grant, reason: string): Promise<never> {
+  await db
+    .prepare(
+      `UPDATE access_grants SET status = 'failed', detail = ?3, updated_at = ?4
+       WHERE session_id = ?1 AND version = ?2`,
+    )
+    .bind(grant.session_id, grant.version, reason, Date.now())
+    .run();
+  await leaveQueue(db, grant.session_id);
+  log.warn('access.invite_failed', {sessionId: grant.session_id, reason});
+  throw new PermanentError(reason);
+}
+
+
+registerJob<{sessionId: string; version: number}>('github-invite', {
+  run: async (context, {sessionId, version}) => {
+    await performInvite(context, sessionId, version);
+  },
+});

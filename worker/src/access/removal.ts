@@ -1,0 +1,131 @@
+import type {Context} from '../context';
+import {enqueue, PermanentError, RetryableError} from '../jobs';
+import {log} from '../log';
+import {registerJob, runJob} from '../outbox';
+import {GitHubFailure, repositoryFor} from './github';
+import type {Grant} from './grants';
+
+/** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
+
+/** A removal job's payload: the grant version it is for, and what that version created on GitHub. */
+export interface RemovalPayload {
+  sessionId: string;
+  version: number;
+  invitationId: number;
+  githubUserId: number | null;
+}
+
+/**
+ * Queues the removal of what this worker created for a grant (its invitation, and the account
+ * that accepted it) and tries it at once; the cron retries failures. A grant with no invitation
+ * created nothing on GitHub, so there is nothing to remove.
+ */
+export async function removeNowOrLater(context: Context, grant: Grant, reason: string) {
+  if (grant.invitation_id === null) return;
+  const payload: RemovalPayload = {
+    sessionId: grant.session_id,
+    version: grant.version,
+    invitationId: grant.invitation_id,
+    githubUserId: grant.github_user_id,
+  };
+  const id = await enqueue(context.db, {
+    key: `remove:${grant.session_id}:${grant.version}:${grant.invitation_id}`,
+    kind: 'github-remove',
+    sessionId: grant.session_id,
+    payload,
+  });
+  log.info('access.removal_queued', {sessionId: grant.session_id, reason, jobId: id});
+  if (id !== null) await runJob(context, id);
+}
+
+/**
+ * The live grant (queued, pending or active) that holds this GitHub account or this invitation,
+ * other than `except` (the grant version a removal is for), or null. A removal retried after its
+ * invitation went may meet the same account invited since by another purchase, or by this one
+ * moved away and back: that seat is not the removal's to take.
+ */
+export async function liveHolderOf(
+  db: D1Database,
+  github: {githubUserId?: number | null; invitationId?: number | null},
+  except: {sessionId: string; version: number} = {sessionId: '', version: -1},
+): Promise<string | null> {
+  const holder = await db
+    .prepare(
+      `SELECT session_id FROM access_grants
+       WHERE status IN ('queued', 'pending', 'active')
+         AND (github_user_id = ?1 OR invitation_id = ?2) AND NOT (session_id = ?3 AND version = ?4)
+       LIMIT 1`,
+    )
+    .bind(github.githubUserId ?? null, github.invitationId ?? null, except.sessionId, except.version)
+    .first<{session_id: string}>();
+  return holder?.session_id ?? null;
+}
+
+/**
+ * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
+ * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
+ * live grant's invitation or account is left alone (`liveHolderOf`): the job ends done, logged.
+ */
+export async function performRemoval({db, settings}: Context, payload: RemovalPayload) {
+  const skip = (heldBy: string) =>
+    log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
+  try {
+    const repository = repositoryFor(settings);
+    // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
+    const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
+    if (invitationHolder) return skip(invitationHolder);
+    if (await repository.withdrawInvitation(payload.invitationId)) return;
+    if (payload.githubUserId === null) return;
+    const accountHolder = await liveHolderOf(db, {githubUserId: payload.githubUserId}, payload);
+    if (accountHolder) return skip(accountHolder);
+    const login = await repository.loginOf(payload.githubUserId);
+    if (login) await repository.removeCollaborator(login);
+  } catch (err) {
+    if (err instanceof GitHubFailure) {
+      throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+    }
+    throw err;
+  }
+}
+
+/** A removal that had failed for good went through after all (a retry): the grant is revoked. */
+export async function removalSucceeded(db: D1Database, payload: RemovalPayload) {
+  await db
+    .prepare(
+      `UPDATE access_grants SET status = 'revoked', detail = NULL, updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'removal_failed'`,
+    )
+    .bind(payload.sessionId, payload.version, Date.now())
+    .run();
+}
+
+/**
+ * The outbox gave up on a removal: a refunded buyer may still be on GitHub, so the grant must not
+ * look removed. A removal for an account the purchase already moved away from has no grant row
+ * left to mark; the failed job and the error log are its record.
+ */
+export async function removalGaveUp(db: D1Database, payload: RemovalPayload, error: string) {
+  const marked = await db
+    .prepare(
+      `UPDATE access_grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'revoked'
+       RETURNING session_id`,
+    )
+    .bind(payload.sessionId, payload.version, Date.now())
+    .first();
+  log.error('access.removal_failed', {
+    sessionId: payload.sessionId,
+    githubUserId: payload.githubUserId,
+    invitationId: payload.invitationId,
+    grantMarked: marked !== null,
+    error,
+  });
+}
+
+registerJob<RemovalPayload>('github-remove', {
+  run: async (context, payload) => {
+    await performRemoval(context, payload);
+    await removalSucceeded(context.db, payload);
+  },
+  gaveUp: (context, payload, error) => removalGaveUp(context.db, payload, error),
+});

@@ -1,0 +1,248 @@
+import {appConfig} from '../../../src/config';
+import type {Context} from '../context';
+import {HttpError} from '../errors';
+import {PermanentError} from '../jobs';
+import {log} from '../log';
+import {GitHubFailure, type InviteResult, repositoryFor} from './github';
+import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
+import {inviteNowOrLater, tellOwner} from './invite';
+import {giveBackSlot, takeSlot} from './invitationQueue';
+import {removeNowOrLater} from './removal';
+
+/**
+ * What happens to a grant, the seat's commands in one place (its record is grants.ts, what the
+ * dashboard reads of it status.ts):
+ * - requestAccess: a buyer (or the seller) points the seat at a GitHub account; it is invited now,
+ *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.
+ * - revokeAccess / restoreAccess: a refund or dispute takes it away (removal.ts), a dispute won gives it back.
+ * - resendInvitation: a fresh invitation for the same account after the last one expired.
+ */
+
+/**
+ * Points the purchase's access at `github` and invites that account. A different account that holds
+ * the seat on GitHub keeps it until the new one is invited (moveSeat).
+ * Refuses, changing nothing: an account this worker may not touch (409), and a move of the seat
+ * past the config's limit (429). `github.id` is null only when GitHub could not be asked; the
+ * outbox then checks before it invites.
+ *
+ * `byOwner`: the caller is the verified owner of the purchase's e-mail. Whoever else held the
+ * purchase (the checkout's creator, a payer's session) may have chosen the seat's account; the
+ * owner takes such a seat back whatever the count of moves, and that move is not counted.
+ */
+export async function requestAccess(
+  context: Context,
+  request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
+  {byAdmin = false}: {byAdmin?: boolean} = {},
+): Promise<AccessResult> {
+  const {db} = context;
+  const current = await readGrant(db, request.sessionId);
+  const sameAccount = isFor(current, request.github);
+  if (live(current) && sameAccount) return resultOf(current);
+
+  // Moving the seat away from an account this worker invited is what the limit counts; the
+  // seller's own moves do not.
+  const takeBack = request.byOwner === true && current !== null && current.chosen_by_owner === 0;
+  const move = !byAdmin && !takeBack && current !== null && current.invitation_id !== null && !sameAccount;
+  const max = appConfig.repository.maxUsernameChanges;
+  if (move && current.username_changes >= max) {
+    throw new HttpError(
+      429,
+      `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.mailgun.supportEmail} to change it again.`,
+      'SWAP_LIMIT',
+    );
+  }
+  if (request.github.id !== null) {
+    const refusal = await refusalFor(
+      context,
+      request.sessionId,
+      {login: request.github.login, id: request.github.id},
+      current?.invitation_id ?? null,
+    );
+    if (refusal) {
+      // A request of this purchase running alongside may have invited the account a moment ago.
+      const now = await readGrant(db, request.sessionId);
+      if (live(now) && isFor(now, request.github)) return resultOf(now);
+      throw taken(refusal);
+    }
+  } else if (live(current)) {
+    // Unchecked, a move could give up a working seat for an account we may not touch.
+    throw new HttpError(503, 'GitHub is not answering right now. Your current access is unchanged; try again in a few minutes.', 'GITHUB_UNAVAILABLE');
+  }
+
+  const chosenByOwner = byAdmin || request.byOwner === true ? 1 : 0;
+  if (live(current) && current.invitation_id !== null && !sameAccount) {
+    // A seat GitHub knows of moves only once the new account is invited (its id is known here).
+    return moveSeat(context, current, {...request, github: {login: request.github.login, id: request.github.id!}}, {counted: move, chosenByOwner});
+  }
+  const now = Date.now();
+  let claimed: Grant | null;
+  try {
+    claimed = current
+      ? await db
+          .prepare(
+            `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
+               status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
+               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8
+             WHERE session_id = ?1 AND version = ?4
+             RETURNING *`,
+          )
+          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner)
+          .first<Grant>()
+      : await db
+          .prepare(
+            `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
+             VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6)
+             ON CONFLICT (session_id) DO NOTHING
+             RETURNING *`,
+          )
+          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now, chosenByOwner)
+          .first<Grant>();
+  } catch (err) {
+    if (isTakenById(err)) throw taken(TAKEN.otherPurchase(request.github.login));
+    throw err;
+  }
+  if (!claimed) {
+    // Another request changed the grant first; report what it decided.
+    const winner = await readGrant(db, request.sessionId);
+    return winner ? resultOf(winner) : {status: 'queued'};
+  }
+  if (current?.status === 'failed') {
+    // What a failed grant left on GitHub (an expired invitation) goes before the new invitation.
+    await removeNowOrLater(context, current, 'invitation replaced');
+  }
+  return inviteNowOrLater(context, claimed, {checked: request.github.id !== null});
+}
+
+/**
+ * Moves a seat GitHub knows of (an invitation sent, or accepted) to another account. The new account
+ * is invited first; only once GitHub has taken that invitation does the record change and the old
+ * account go. A move GitHub refuses, or cannot take now, changes nothing: the old account keeps its
+ * access, and the caller hears so.
+ */
+async function moveSeat(
+  context: Context,
+  current: Grant,
+  request: {sessionId: string; userId: string; github: {login: string; id: number}},
+  {counted, chosenByOwner}: {counted: boolean; chosenByOwner: number},
+): Promise<AccessResult> {
+  const {db} = context;
+  const keeps = `@${current.github_username} keeps access.`;
+  // A move sends an invitation too, within the cap; it does not queue: the buyer keeps a working seat.
+  const full = new HttpError(429, `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again tomorrow.`, 'INVITATION_CAP');
+  const slot = await takeSlot(db, context.settings.GITHUB_REPO!, current.session_id);
+  if (slot === null) throw full;
+  let outcome: InviteResult;
+  try {
+    outcome = await repositoryFor(context.settings).invite(request.github.login);
+  } catch (err) {
+    await giveBackSlot(db, slot);
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.capReached) throw full;
+    if (err.transient) {
+      throw new HttpError(503, `GitHub is not answering right now. ${keeps} Try again in a few minutes.`, 'GITHUB_UNAVAILABLE');
+    }
+    log.warn('access.github_refused', {sessionId: current.session_id, error: err.message});
+    throw new PermanentError(`GitHub refused to invite @${request.github.login}. ${keeps}`);
+  }
+  // It became a collaborator between the check and the invitation: not this purchase's to take.
+  if (outcome.state === 'active') {
+    await giveBackSlot(db, slot);
+    throw taken(TAKEN.collaborator(request.github.login));
+  }
+  const now = Date.now();
+  let recorded: Grant | null;
+  try {
+    recorded = await db
+      .prepare(
+        `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = ?4, status = 'pending',
+           detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
+           checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8
+         WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         RETURNING *`,
+      )
+      .bind(current.session_id, request.github.login, request.github.id, outcome.invitationId, request.userId, now, counted ? 1 : 0, chosenByOwner, current.version)
+      .first<Grant>();
+  } catch (err) {
+    if (!isTakenById(err)) throw err;
+    recorded = null;
+  }
+  if (!recorded) {
+    // The grant changed while GitHub answered (a refund, another request): this invitation is stale.
+    await removeNowOrLater(context, {...current, github_user_id: request.github.id, invitation_id: outcome.invitationId}, 'stale invitation');
+    const winner = await readGrant(db, current.session_id);
+    return winner ? resultOf(winner) : {status: 'queued'};
+  }
+  log.info('access.moved', {sessionId: current.session_id, githubUserId: request.github.id});
+  await removeNowOrLater(context, current, 'replaced by another GitHub account');
+  await tellOwner(context, recorded);
+  return resultOf(recorded);
+}
+
+/** Takes access away for a purchase (refund, dispute): the record at once, GitHub through the outbox. */
+export async function revokeAccess(context: Context, sessionId: string, reason: string) {
+  const revoked = await context.db
+    .prepare(
+      `UPDATE access_grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3
+       WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
+       RETURNING *`,
+    )
+    .bind(sessionId, reason, Date.now())
+    .first<Grant>();
+  if (revoked) await removeNowOrLater(context, revoked, reason);
+}
+
+/**
+ * A dispute won: the purchase's account gets its seat back. A seat that was removed is invited
+ * again; one whose removal failed was never taken away, and the next status read says how it is.
+ */
+export async function restoreAccess(context: Context, sessionId: string) {
+  const grant = await readGrant(context.db, sessionId);
+  if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
+  const back = grant.status === 'revoked' ? 'queued' : 'pending';
+  let restored: Grant | null;
+  try {
+    restored = await context.db
+      .prepare(
+        `UPDATE access_grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
+           invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
+         WHERE session_id = ?1 AND version = ?2
+         RETURNING *`,
+      )
+      .bind(sessionId, grant.version, back, Date.now())
+      .first<Grant>();
+  } catch (err) {
+    if (!isTakenById(err)) throw err;
+    log.warn('access.not_restored', {sessionId, reason: 'another purchase holds the account'});
+    return;
+  }
+  log.info('access.restored', {sessionId, status: back});
+  if (restored?.status !== 'queued') return;
+  try {
+    await inviteNowOrLater(context, restored, {checked: false});
+  } catch (err) {
+    // Recorded on the grant; the buyer sees it and can ask again.
+    log.warn('access.restore_invite_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+  }
+}
+
+/** A fresh invitation for the same account after the last one expired; the old one is withdrawn. */
+export async function resendInvitation(
+  context: Context,
+  grant: Grant,
+  userId: string,
+  options: {byAdmin?: boolean} = {},
+): Promise<AccessResult> {
+  await context.db
+    .prepare(
+      `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
+       WHERE session_id = ?1 AND version = ?2`,
+    )
+    .bind(grant.session_id, grant.version, Date.now())
+    .run();
+  // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
+  return requestAccess(
+    context,
+    {sessionId: grant.session_id, userId, github: {login: grant.github_username, id: grant.github_user_id}, byOwner: grant.chosen_by_owner === 1},
+    options,
+  );
+}
