@@ -1,7 +1,7 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {log} from '../log';
-import {repositoryFor} from './github';
+import {type Repository, repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 
@@ -28,6 +28,61 @@ export interface ObservedGrant {
 export const RETRY_FAILED_READ_MS = 15_000;
 
 /**
+ * An accepted seat's login is read again at most this often: GitHub lets an account change its
+ * login at any time, and the grant follows the numeric id, so the dashboard and the console
+ * catch up with a rename within the hour.
+ */
+export const LOGIN_CHECK_EVERY_MS = 3600_000;
+
+/**
+ * Records the account's login of today when it is not the stored one (only while the grant is
+ * still the one read: `version`), and answers the login to show. A null login (GitHub did not
+ * say) leaves the stored one.
+ */
+async function renamed(db: D1Database, grant: Grant, login: string | null): Promise<string> {
+  if (login === null || login === grant.github_username) return grant.github_username;
+  await db
+    .prepare('UPDATE access_grants SET github_username = ?3 WHERE session_id = ?1 AND version = ?2')
+    .bind(grant.session_id, grant.version, login)
+    .run();
+  log.info('access.login_renamed', {sessionId: grant.session_id, githubUserId: grant.github_user_id, from: grant.github_username, to: login});
+  return login;
+}
+
+/**
+ * The account's login today, by the numeric id the grant follows (recorded when it changed). Null
+ * when GitHub has no such account any more, or the grant predates numeric ids.
+ */
+async function currentLogin(db: D1Database, repository: Repository, grant: Grant): Promise<string | null> {
+  if (grant.github_user_id === null) return null;
+  const login = await repository.loginOf(grant.github_user_id);
+  return login === null ? null : renamed(db, grant, login);
+}
+
+/** An active seat, with its login as GitHub says today (asked at most hourly, by one request). */
+async function observeActive({db, settings}: Context, grant: Grant, base: ObservedGrant, fresh: boolean): Promise<ObservedGrant> {
+  const now = Date.now();
+  if (grant.github_user_id === null) return base;
+  const claimed = await db
+    .prepare(
+      `UPDATE access_grants SET checked_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'active'
+         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
+       RETURNING session_id`,
+    )
+    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, LOGIN_CHECK_EVERY_MS)
+    .first();
+  if (!claimed) return base;
+  try {
+    const login = await currentLogin(db, repositoryFor(settings), grant);
+    return login ? {...base, username: login} : base;
+  } catch (err) {
+    log.warn('access.login_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
+    return base;
+  }
+}
+
+/**
  * A grant as GitHub sees it: an accepted invitation becomes `active`, and a pending one says
  * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now), by the
  * one request whose conditional UPDATE claims the read in D1; requests alongside it, and those
@@ -47,6 +102,7 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     const queue = settings.GITHUB_REPO ? await placeInQueue(db, settings.GITHUB_REPO, grant.session_id) : null;
     return {...base, expired: false, ...(queue && {queue})};
   }
+  if (grant.status === 'active') return observeActive({db, settings}, grant, {...base, expired: false}, fresh);
   if (grant.status !== 'pending') return {...base, expired: false};
   const now = Date.now();
   if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
@@ -62,7 +118,19 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
   if (!claimed) return base; // another request is asking GitHub, or just did
   try {
     const repository = repositoryFor(settings);
-    if (await repository.isCollaborator(grant.github_username)) {
+    // An open invitation names its invitee as they are called today; one that is gone was
+    // accepted (or withdrawn by hand), and the numeric id then says who to look for.
+    const invitation = (await repository.invitations()).find((candidate) => candidate.id === grant.invitation_id);
+    if (invitation && !invitation.expired) {
+      const login = await renamed(db, grant, invitation.inviteeLogin);
+      await db
+        .prepare(`UPDATE access_grants SET checked_at = ?3, invitation_expired = 0 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`)
+        .bind(grant.session_id, grant.version, now)
+        .run();
+      return {...base, username: login, expired: false};
+    }
+    const login = (await currentLogin(db, repository, grant)) ?? grant.github_username;
+    if (await repository.isCollaborator(login)) {
       await db
         .prepare(
           `UPDATE access_grants SET status = 'active', checked_at = ?3, invitation_expired = 0, updated_at = ?3
@@ -70,18 +138,13 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
         )
         .bind(grant.session_id, grant.version, now)
         .run();
-      return {...base, status: 'active', expired: false};
+      return {...base, username: login, status: 'active', expired: false};
     }
-    const invitation = (await repository.invitations()).find((candidate) => candidate.id === grant.invitation_id);
-    const expired = invitation === undefined || invitation.expired;
     await db
-      .prepare(
-        `UPDATE access_grants SET checked_at = ?3, invitation_expired = ?4
-         WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
-      )
-      .bind(grant.session_id, grant.version, now, expired ? 1 : 0)
+      .prepare(`UPDATE access_grants SET checked_at = ?3, invitation_expired = 1 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`)
+      .bind(grant.session_id, grant.version, now)
       .run();
-    return {...base, expired};
+    return {...base, username: login, expired: true};
   } catch (err) {
     log.warn('access.status_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
     // The claim holds for RETRY_FAILED_READ_MS instead of the minute.

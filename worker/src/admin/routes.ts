@@ -107,11 +107,12 @@ export const adminRoutes = new Hono<AppEnv>()
     const {detail, grant} = stored;
     // A pending invitation may have been accepted or have expired since D1 last heard: the seller
     // is offered Resend only for one GitHub no longer honours (observeGrant reports `expired` only
-    // for a pending one).
-    const seen = grant?.status === 'pending' ? await observeGrant(contextOf(c.env), grant) : null;
+    // for a pending one). And the account may have renamed: the seat follows its numeric id, and
+    // the seller sees its login of today.
+    const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeGrant(contextOf(c.env), grant) : null;
     return c.json({
       ...detail,
-      access: detail.access && seen ? {...detail.access, status: seen.status} : detail.access,
+      access: detail.access && seen ? {...detail.access, status: seen.status, username: seen.username} : detail.access,
       invitationExpired: seen?.expired ?? false,
     } satisfies AdminPurchaseDetail);
   })
