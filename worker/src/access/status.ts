@@ -59,20 +59,28 @@ async function currentLogin(db: D1Database, repository: Repository, grant: Grant
   return login === null ? null : renamed(db, grant, login);
 }
 
+/**
+ * Claims the grant's GitHub read in D1: true for the one request that may ask GitHub now (its
+ * last read is older than `everyMs`, or `fresh`), false for those alongside it.
+ */
+async function claimRead(db: D1Database, grant: Grant, status: 'pending' | 'active', now: number, fresh: boolean, everyMs: number) {
+  const claimed = await db
+    .prepare(
+      `UPDATE access_grants SET checked_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = ?6
+         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
+       RETURNING session_id`,
+    )
+    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, everyMs, status)
+    .first();
+  return claimed !== null;
+}
+
 /** An active seat, with its login as GitHub says today (asked at most hourly, by one request). */
 async function observeActive({db, settings}: Context, grant: Grant, base: ObservedGrant, fresh: boolean): Promise<ObservedGrant> {
   const now = Date.now();
   if (grant.github_user_id === null) return base;
-  const claimed = await db
-    .prepare(
-      `UPDATE access_grants SET checked_at = ?3
-       WHERE session_id = ?1 AND version = ?2 AND status = 'active'
-         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
-       RETURNING session_id`,
-    )
-    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, LOGIN_CHECK_EVERY_MS)
-    .first();
-  if (!claimed) return base;
+  if (!(await claimRead(db, grant, 'active', now, fresh, LOGIN_CHECK_EVERY_MS))) return base;
   try {
     const login = await currentLogin(db, repositoryFor(settings), grant);
     return login ? {...base, username: login} : base;
@@ -106,16 +114,8 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
   if (grant.status !== 'pending') return {...base, expired: false};
   const now = Date.now();
   if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
-  const claimed = await db
-    .prepare(
-      `UPDATE access_grants SET checked_at = ?3
-       WHERE session_id = ?1 AND version = ?2 AND status = 'pending'
-         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
-       RETURNING session_id`,
-    )
-    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, CHECK_EVERY_MS)
-    .first();
-  if (!claimed) return base; // another request is asking GitHub, or just did
+  // Another request is asking GitHub, or just did.
+  if (!(await claimRead(db, grant, 'pending', now, fresh, CHECK_EVERY_MS))) return base;
   try {
     const repository = repositoryFor(settings);
     // An open invitation names its invitee as they are called today; one that is gone was
