@@ -21,11 +21,10 @@ export const appConfig = {
     loginUrl: ROUTES.signIn,
     callbackUrl: ROUTES.dashboard,
   },
-  mailgun: {
+  mail: {
     subdomain: mailSubdomain,
     fromNoReply: `${appName} <noreply@${mailSubdomain}.${domainName}>`,
     fromAdmin: `${appName} team <team@${mailSubdomain}.${domainName}>`,
-    supportEmail: `support@${domainName}`,
     forwardRepliesTo: `founders@${domainName}`,
   },
   stripe: {
@@ -69,6 +68,7 @@ export const appConfig = {
     ],
   },
   support: {
+    email: `support@${domainName}`,
     replyTime: supportReplyTime,
   },
   crisp: {

@@ -74,13 +74,12 @@ export interface AppConfig {
     loginUrl: string;
     callbackUrl: string;
   };
-  mailgun: {
+  /** The product's e-mail addresses, whichever service sends them (Mailgun today). */
+  mail: {
     /** Subdomain that sends and receives mail, to keep the root domain's reputation apart. */
     subdomain: string;
     fromNoReply: string;
     fromAdmin: string;
-    /** Shown to buyers; empty hides every support link. */
-    supportEmail: string;
     /** Where replies received by the mail webhook are forwarded. */
     forwardRepliesTo: string;
   };
@@ -88,6 +87,8 @@ export interface AppConfig {
     plans: Plan[];
   };
   support: {
+    /** Where buyers write for help; shown to them, and empty hides every support link. */
+    email: string;
     /** How soon a person answers a support e-mail, as a phrase: "usually the same day". */
     replyTime: string;
   };

@@ -46,7 +46,7 @@ describe('the landing page in Chromium', () => {
     expect(await footer.getByRole('link', {name: 'Pricing'}).getAttribute('href')).toBe('/#pricing');
     expect(await footer.getByRole('link', {name: 'Terms of Service'}).getAttribute('href')).toBe('/tos');
     expect(await footer.getByRole('link', {name: 'Privacy Policy'}).getAttribute('href')).toBe('/privacy-policy');
-    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(`mailto:${appConfig.mailgun.supportEmail}`);
+    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(`mailto:${appConfig.support.email}`);
     const topApps = footer.getByRole('navigation', {name: 'Top Apps'});
     for (const app of appConfig.sisterApps) {
       const link = topApps.getByRole('link', {name: app.name});

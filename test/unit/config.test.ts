@@ -83,6 +83,14 @@ describe('the app config', () => {
     expect(appConfig.crisp.onlyShowOnRoutes.filter(isTokenPage)).toEqual([]);
   });
 
+  it('names its keys after what they hold: a vendor names only its own settings', () => {
+    // The support address, the senders and the plans are the product's, whichever service carries
+    // them; Crisp's key holds only where Crisp's bubble shows.
+    const vendors = new Set<string>([...landing.integrations.map((integration) => integration.icon), 'crisp', 'lemonsqueezy']);
+    expect(Object.keys(appConfig).filter((key) => vendors.has(key.toLowerCase()))).toEqual(['stripe', 'crisp']);
+    expect(appConfig.support.email).toBe(`support@${appConfig.domainName}`);
+  });
+
   it('imports nothing but its own files, so the worker can import it', () => {
     const dir = path.join(__dirname, '../../src/config');
     for (const file of readdirSync(dir)) {

@@ -398,7 +398,7 @@ describe('what the console shows', () => {
   });
 
   test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried through the outbox when Mailgun fails', async () => {
-    const seller = appConfig.mailgun.forwardRepliesTo;
+    const seller = appConfig.mail.forwardRepliesTo;
     stack.mailgun.failNext(503, 1, seller);
     const {user, sessionId} = await buyer();
     const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === seller && mail.fields.text?.includes(user.email));

@@ -297,7 +297,7 @@ describe('the Mailgun webhook', () => {
     expect(response.status).toBe(200);
     const forwarded = stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: A question');
     expect(forwarded).toHaveLength(1);
-    expect(forwarded[0]!.fields).toMatchObject({to: appConfig.mailgun.forwardRepliesTo, 'h:Reply-To': 'ada@example.com'});
+    expect(forwarded[0]!.fields).toMatchObject({to: appConfig.mail.forwardRepliesTo, 'h:Reply-To': 'ada@example.com'});
     expect(forwarded[0]!.fields.text).toContain('Hello!');
 
     const replay = await post(form);
