@@ -75,7 +75,7 @@ interface Route {
  * signed `checkout.session.completed`. Every third delivery repeats the one before.
  */
 function paidCheckouts(stripe: StripeStandIn): () => BenchRequest {
-  const plan = appConfig.stripe.plans[0]!;
+  const plan = appConfig.plans[0]!;
   let count = 0;
   let last: BenchRequest | undefined;
   return () => {

@@ -61,7 +61,7 @@ export function seedSql(count: number, now = Date.now()): string {
 /** The seed's INSERT statements, one by one. */
 export function seedStatements(count: number, now = Date.now()): string[] {
   const random = generator(count);
-  const plans = appConfig.stripe.plans;
+  const plans = appConfig.plans;
   const purchases: (string | number | null)[][] = [];
   const grants: (string | number | null)[][] = [];
   const disputes: (string | number | null)[][] = [];

@@ -234,7 +234,7 @@ export function newPortalConfiguration(fields: Partial<Stripe.BillingPortal.Conf
 /** Each plan's price in both modes, as the site shows it. */
 function planPrices(): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
-  for (const plan of appConfig.stripe.plans) {
+  for (const plan of appConfig.plans) {
     for (const [mode, id] of Object.entries(plan.priceId)) {
       prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: planAmount(plan), nickname: plan.name}));
     }

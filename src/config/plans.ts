@@ -1,7 +1,7 @@
 import {appConfig} from './app';
 import type {Plan} from './types';
 
-const plans: readonly Plan[] = appConfig.stripe.plans;
+const plans: readonly Plan[] = appConfig.plans;
 
 /** The plan the checkout button sells when no price is given: the featured one. */
 export function featuredPlan(): Plan {

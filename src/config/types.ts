@@ -83,9 +83,8 @@ export interface AppConfig {
     /** Where replies received by the mail webhook are forwarded. */
     forwardRepliesTo: string;
   };
-  stripe: {
-    plans: Plan[];
-  };
+  /** What the site sells, in the order the pricing section shows them. */
+  plans: Plan[];
   support: {
     /** Where buyers write for help; shown to them, and empty hides every support link. */
     email: string;

@@ -11,7 +11,7 @@ export function productJsonLd() {
     image: `${siteUrl}/img/opengraph-image.jpg`,
     url: `${siteUrl}/`,
     brand: {'@type': 'Brand', name: appConfig.appName},
-    offers: appConfig.stripe.plans.map((plan) => ({
+    offers: appConfig.plans.map((plan) => ({
       '@type': 'Offer',
       name: plan.name,
       price: plan.price.toFixed(2),

@@ -35,7 +35,7 @@ describe('the landing page in Chromium', () => {
 
     await page.getByRole('tab', {name: 'Emails', selected: true}).waitFor();
     const pricing = page.locator('#pricing');
-    for (const plan of appConfig.stripe.plans) {
+    for (const plan of appConfig.plans) {
       await pricing.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get Slipway ${plan.name}`}).waitFor();
     }
     await pricing.getByText('MOST POPULAR').waitFor();

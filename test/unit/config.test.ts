@@ -3,7 +3,7 @@ import path from 'node:path';
 import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
 
 describe('the app config', () => {
-  const plans = appConfig.stripe.plans;
+  const plans = appConfig.plans;
 
   it('names the product once, as Slipway', () => {
     expect(appConfig.appName).toBe('Slipway');
@@ -87,7 +87,7 @@ describe('the app config', () => {
     // The support address, the senders and the plans are the product's, whichever service carries
     // them; Crisp's key holds only where Crisp's bubble shows.
     const vendors = new Set<string>([...landing.integrations.map((integration) => integration.icon), 'crisp', 'lemonsqueezy']);
-    expect(Object.keys(appConfig).filter((key) => vendors.has(key.toLowerCase()))).toEqual(['stripe', 'crisp']);
+    expect(Object.keys(appConfig).filter((key) => vendors.has(key.toLowerCase()))).toEqual(['crisp']);
     expect(appConfig.support.email).toBe(`support@${appConfig.domainName}`);
   });
 

@@ -156,7 +156,7 @@ describe('what the console shows', () => {
     expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
     expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.closed', 'lost'))).status).toBe(200);
     const after = await get<SalesSummary>(ADMIN_PATHS.sales);
-    const advanced = appConfig.stripe.plans[1]!;
+    const advanced = appConfig.plans[1]!;
     expect(after.days).toHaveLength(30);
     expect(after.days.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
     expect(after.currency).toBe('usd');
@@ -257,7 +257,7 @@ describe('what the console shows', () => {
 
   test('purchases: filtered by state and plan, sorted by date or amount, and exported as CSV with the same filters', async () => {
     const tag = `filter-${Date.now().toString(36)}`;
-    const [starter, advanced] = appConfig.stripe.plans.map((plan) => plan.name) as [string, string];
+    const [starter, advanced] = appConfig.plans.map((plan) => plan.name) as [string, string];
     const rows: [string, string, string, string | null, number, number][] = [
       // [id, plan, status, revoke_reason, amount, minutes ago]
       ['a', starter, 'paid', null, 6900, 5],
@@ -646,7 +646,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
   test('more than is left is refused with how much is left, in words; Stripe is not asked and the log has the refusal', async () => {
     const {sessionId} = await buyer();
     // A checkout buys the Advanced plan; half of its price (rounded down to a dollar) goes back first.
-    const price = appConfig.stripe.plans[1]!.price;
+    const price = appConfig.plans[1]!.price;
     const first = Math.floor(price / 2);
     const dollars = (amount: number) => `$${amount.toFixed(2)}`;
     expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer'})).status).toBe(200);

@@ -51,7 +51,7 @@ function strangers(count: number): string[] {
  * limit of them without paying 50 times.
  */
 async function paidMissing(count: number, {onRepository = false} = {}): Promise<{login: string; sessionId: string}[]> {
-  const plan = appConfig.stripe.plans[0]!;
+  const plan = appConfig.plans[0]!;
   const made: {login: string; sessionId: string}[] = [];
   for (let i = 0; i < count; i++) {
     const {login, id} = stack.github.addUser(`paid-${Date.now().toString(36)}-${accounts++}`);

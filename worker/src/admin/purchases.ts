@@ -203,7 +203,7 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
 
 /** Purchases recorded before amounts were: the plan's price in the config. */
 export function fallbackAmount(plan: string | null): number | null {
-  const found = appConfig.stripe.plans.find((candidate) => candidate.name === plan);
+  const found = appConfig.plans.find((candidate) => candidate.name === plan);
   return found ? found.price * 100 : null;
 }
 
