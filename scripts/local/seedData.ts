@@ -81,7 +81,7 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       guest ? null : `seed-user-${id}`,
       `buyer${id}@example.com`,
       plan.priceId.test,
-      plan.name,
+      plan.id,
       paymentIntent,
       status,
       reason,

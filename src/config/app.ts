@@ -29,6 +29,7 @@ export const appConfig = {
   },
   plans: [
     {
+      id: 'starter',
       priceId: {
         test: 'price_1QslipwayStarterTest',
         production: 'price_1QslipwayStarterLive',
@@ -47,6 +48,7 @@ export const appConfig = {
       ],
     },
     {
+      id: 'advanced',
       priceId: {
         test: 'price_1QslipwayAdvancedTest',
         production: 'price_1QslipwayAdvancedLive',

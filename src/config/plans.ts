@@ -22,6 +22,20 @@ export function findPlanByPriceId(priceId: string): Plan | undefined {
 }
 
 /**
+ * The plan a purchase's record names: by its id, or by its name for a purchase recorded before
+ * the worker stored ids. Undefined for a plan no longer in the config.
+ */
+export function findStoredPlan(stored: string | null): Plan | undefined {
+  if (!stored) return undefined;
+  return plans.find((plan) => plan.id === stored) ?? plans.find((plan) => plan.name === stored);
+}
+
+/** What a person reads for a purchase's recorded plan: its name now, or what was recorded. */
+export function storedPlanName(stored: string | null): string | null {
+  return findStoredPlan(stored)?.name ?? stored;
+}
+
+/**
  * The price id the site sends for a plan. It names the plan; the worker charges that plan's price
  * in the mode its Stripe key decides (`sk_test_` or a live key), the one place the mode is decided.
  */

@@ -11,6 +11,11 @@ export interface PlanFeature {
 }
 
 export interface Plan {
+  /**
+   * The plan's stable id: the worker records it with each purchase, and finds the plan by it.
+   * Keep it once the plan has sold; rename the plan with `name`, which only people read.
+   */
+  id: string;
   /** Stripe price ids: test mode and live mode differ. */
   priceId: Record<StripeMode, string>;
   name: string;

@@ -41,7 +41,7 @@ describe('Pricing', () => {
     const plans: Plan[] = [
       {...appConfig.plans[0], price: 59, isFeatured: true},
       {...appConfig.plans[1], isFeatured: false},
-      {priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, features: [{name: 'Five seats'}]},
+      {id: 'team', priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, features: [{name: 'Five seats'}]},
     ];
     renderWithSite(<Pricing plans={plans} />);
     expect(within(card('Starter')).getByText('$59', {exact: false})).toBeInTheDocument();

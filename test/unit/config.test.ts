@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
+import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
 
 describe('the app config', () => {
   const plans = appConfig.plans;
@@ -28,6 +28,19 @@ describe('the app config', () => {
     expect(findPlanByPriceId(plans[0].priceId.production)?.name).toBe('Starter');
     expect(findPlanByPriceId('price_someone_elses')).toBeUndefined();
     expect(checkoutPriceId(plans[1])).toBe(plans[1].priceId.production);
+  });
+
+  it("gives every plan a stable id of its own, by which a purchase's record finds it (or by the name recorded before ids)", () => {
+    const ids = plans.map((plan) => plan.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const plan of plans) {
+      expect(findStoredPlan(plan.id)).toBe(plan);
+      expect(findStoredPlan(plan.name)).toBe(plan);
+      expect(storedPlanName(plan.id)).toBe(plan.name);
+    }
+    // A plan since removed from the config still reads as what was recorded.
+    expect(storedPlanName('retired-plan')).toBe('retired-plan');
+    expect(storedPlanName(null)).toBeNull();
   });
 
   it('lists features for every plan', () => {

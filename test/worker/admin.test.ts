@@ -258,13 +258,15 @@ describe('what the console shows', () => {
   test('purchases: filtered by state and plan, sorted by date or amount, and exported as CSV with the same filters', async () => {
     const tag = `filter-${Date.now().toString(36)}`;
     const [starter, advanced] = appConfig.plans.map((plan) => plan.name) as [string, string];
+    const [starterId, advancedId] = appConfig.plans.map((plan) => plan.id) as [string, string];
     const rows: [string, string, string, string | null, number, number][] = [
-      // [id, plan, status, revoke_reason, amount, minutes ago]
+      // [id, plan, status, revoke_reason, amount, minutes ago]. Purchases record the plan's id; 'a'
+      // was recorded before they did, by the plan's name, and must still read as that plan.
       ['a', starter, 'paid', null, 6900, 5],
-      ['b', advanced, 'paid', null, 9900, 4],
-      ['c', advanced, 'revoked', 'refunded', 9900, 3],
-      ['d', advanced, 'revoked', 'disputed', 9900, 2],
-      ['e', starter, 'open', null, 6900, 1],
+      ['b', advancedId, 'paid', null, 9900, 4],
+      ['c', advancedId, 'revoked', 'refunded', 9900, 3],
+      ['d', advancedId, 'revoked', 'disputed', 9900, 2],
+      ['e', starterId, 'open', null, 6900, 1],
     ];
     for (const [id, plan, status, reason, amount, ago] of rows) {
       await stack.worker.db.run(
@@ -282,6 +284,8 @@ describe('what the console shows', () => {
     const list = async (query: string) =>
       (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}&${query}`)).items.map((item) => item.email!.slice(tag.length + 1, tag.length + 2));
     expect(await list('')).toEqual(['e', 'd', 'c', 'b', 'a']);
+    const plansShown = (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}`)).items.map((item) => item.plan);
+    expect(plansShown).toEqual([starter, advanced, advanced, advanced, starter]);
     expect(await list('state=paid')).toEqual(['b', 'a']);
     expect(await list('state=refunded')).toEqual(['c']);
     expect(await list('state=disputed')).toEqual(['d']);

@@ -1,4 +1,5 @@
 import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api';
+import {storedPlanName} from '../../../src/config';
 import {fallbackAmount} from './purchases';
 
 /**
@@ -93,7 +94,8 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   for (const row of byBucket!.results) {
     const entry = days.get(row.day as string);
     if (!entry) continue;
-    const plan = (row.plan as string | null) ?? 'Other';
+    // Purchases recorded by id and, from before ids, by name: one plan, one entry.
+    const plan = storedPlanName(row.plan as string | null) ?? 'Other';
     entry.byPlan[plan] = (entry.byPlan[plan] ?? 0) + priced(row);
     entry.purchases += row.purchases as number;
   }
