@@ -58,6 +58,7 @@ export const appConfig = {
       price: 99,
       priceAnchor: 199,
       isFeatured: true,
+      soldOnDashboard: true,
       features: [
         {name: 'Everything in Starter'},
         {name: 'Cloudflare Worker backend'},

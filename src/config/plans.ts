@@ -4,13 +4,16 @@ import type {Plan} from './types';
 const plans: readonly Plan[] = appConfig.plans;
 
 /** The plan the checkout button sells when no price is given: the featured one. */
-export function featuredPlan(): Plan {
-  return plans.find((plan) => plan.isFeatured) ?? plans[plans.length - 1]!;
+export function featuredPlan(list: readonly Plan[] = plans): Plan {
+  return list.find((plan) => plan.isFeatured) ?? list[list.length - 1]!;
 }
 
-/** The plan the dashboard sells to a signed-in buyer who has not paid (§7): the second one. */
-export function dashboardPlan(): Plan {
-  return plans[1] ?? featuredPlan();
+/**
+ * The plan the dashboard sells to a signed-in buyer who has not paid (§7): the one marked
+ * `soldOnDashboard`, wherever it stands in the list, or else the featured one.
+ */
+export function dashboardPlan(list: readonly Plan[] = plans): Plan {
+  return list.find((plan) => plan.soldOnDashboard) ?? featuredPlan(list);
 }
 
 /**

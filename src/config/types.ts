@@ -25,6 +25,8 @@ export interface Plan {
   /** Crossed-out original price in USD. */
   priceAnchor?: number;
   isFeatured?: boolean;
+  /** The plan the dashboard sells to a signed-in buyer who has not paid; one plan at most. */
+  soldOnDashboard?: boolean;
   features: PlanFeature[];
 }
 

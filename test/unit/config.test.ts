@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
+import {appConfig, checkoutPriceId, dashboardPlan, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
 
 describe('the app config', () => {
   const plans = appConfig.plans;
@@ -41,6 +41,14 @@ describe('the app config', () => {
     // A plan since removed from the config still reads as what was recorded.
     expect(storedPlanName('retired-plan')).toBe('retired-plan');
     expect(storedPlanName(null)).toBeNull();
+  });
+
+  it('sells on the dashboard the plan marked for it, wherever the list puts it, else the featured one', () => {
+    const [starter, advanced] = plans;
+    expect(dashboardPlan()).toBe(advanced);
+    expect(dashboardPlan([advanced, starter]).name).toBe(advanced.name);
+    expect(dashboardPlan([{...starter, soldOnDashboard: true}, {...advanced, soldOnDashboard: false}]).name).toBe(starter.name);
+    expect(dashboardPlan([starter, {...advanced, soldOnDashboard: false}]).name).toBe(featuredPlan().name);
   });
 
   it('lists features for every plan', () => {
