@@ -9,7 +9,7 @@
  * each as Purchases shows it: a few paid invitations that failed (paid, not on the repository), a
  * few refunds whose removal failed (revoked, still there), and `SEED_HAND_INVITED`.
  */
-import {appConfig} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -87,8 +87,8 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       reason,
       created,
       created,
-      plan.price * 100,
-      'usd',
+      planAmount(plan),
+      PLAN_CURRENCY,
     ]);
     if (reason === 'disputed') disputes.push([`dp_seed${id}`, paymentIntent, 'needs_response', created + DAY_MS]);
     // Most paid purchases have asked for access; most refunded or disputed ones had, before.

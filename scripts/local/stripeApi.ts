@@ -146,7 +146,7 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
     amount_refunded: 0,
     captured: paid,
     created: Math.floor(Date.now() / 1000),
-    currency: session.currency ?? 'usd',
+    currency: session.currency ?? PLAN_CURRENCY,
     customer: session.customer,
     livemode: false,
     metadata: {},

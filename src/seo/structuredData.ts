@@ -1,4 +1,4 @@
-import {appConfig} from '../config';
+import {appConfig, PLAN_CURRENCY} from '../config';
 import {siteUrl} from './siteUrl';
 
 /** schema.org Product for the landing page: both plans as offers, and the rating of §9. */
@@ -15,7 +15,7 @@ export function productJsonLd() {
       '@type': 'Offer',
       name: plan.name,
       price: plan.price.toFixed(2),
-      priceCurrency: 'USD',
+      priceCurrency: PLAN_CURRENCY.toUpperCase(),
       availability: 'https://schema.org/InStock',
       url: `${siteUrl}/#pricing`,
     })),

@@ -112,6 +112,17 @@ describe('the app config', () => {
     expect(appConfig.support.email).toBe(`support@${appConfig.domainName}`);
   });
 
+  it('names the plans\' currency once, in PLAN_CURRENCY: the site, the worker and the local stand-ins read it there', () => {
+    const root = path.join(__dirname, '../..');
+    const spelled = ['src', 'worker/src', 'scripts'].flatMap((dir) =>
+      (readdirSync(path.join(root, dir), {recursive: true}) as string[])
+        .filter((file) => /\.tsx?$/.test(file))
+        .map((file) => path.join(dir, file))
+        .filter((file) => file !== path.join('src', 'config', 'plans.ts') && /['"`]usd['"`]/i.test(readFileSync(path.join(root, file), 'utf8'))),
+    );
+    expect(spelled).toEqual([]);
+  });
+
   it('imports nothing but its own files, so the worker can import it', () => {
     const dir = path.join(__dirname, '../../src/config');
     for (const file of readdirSync(dir)) {

@@ -3,7 +3,7 @@
  * history, failures, the repository audit, leads, the admin log), and that each action changes D1
  * and GitHub (the recorded stand-in) as it says, and is written to the admin log.
  */
-import {appConfig} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {
   adminPath,
   ADMIN_PATHS,
@@ -159,15 +159,15 @@ describe('what the console shows', () => {
     const advanced = appConfig.plans[1]!;
     expect(after.days).toHaveLength(30);
     expect(after.days.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
-    expect(after.currency).toBe('usd');
+    expect(after.currency).toBe(PLAN_CURRENCY);
     // Only the sale that stands counts: not the refund, not the disputes.
-    expect(after.revenue - before.revenue).toBe(advanced.price * 100);
+    expect(after.revenue - before.revenue).toBe(planAmount(advanced));
     expect(after.buyers - before.buyers).toBe(1);
     expect(after.refunds.count - before.refunds.count).toBe(1);
-    expect(after.refunds.amount - before.refunds.amount).toBe(advanced.price * 100);
+    expect(after.refunds.amount - before.refunds.amount).toBe(planAmount(advanced));
     expect(after.disputes).toEqual({open: before.disputes.open + 1, won: before.disputes.won, lost: before.disputes.lost + 1});
     const today = (summary: SalesSummary) => summary.days.at(-1)!.byPlan[advanced.name] ?? 0;
-    expect(today(after) - today(before)).toBe(advanced.price * 100);
+    expect(today(after) - today(before)).toBe(planAmount(advanced));
 
     const stateOf = async (sessionId: string) => (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.map((item) => item.state);
     expect(await stateOf(kept)).toEqual(['paid']);
@@ -187,7 +187,7 @@ describe('what the console shows', () => {
     for (const [index, [ago, amount]] of [[3, 1000], [20, 2000], [100, 4000], [500, 8000]].entries()) {
       await stack.worker.db.run(
         `INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
-         VALUES (?1, ?2, ?3, 'paid', ?4, ?4, ?5, 'usd')`,
+         VALUES (?1, ?2, ?3, 'paid', ?4, ?4, ?5, '${PLAN_CURRENCY}')`,
         `cs_test_period${now.toString(36)}${index}`,
         `period-${index}-${now}@example.com`,
         plan,
@@ -240,7 +240,7 @@ describe('what the console shows', () => {
       email: user.email,
       plan: 'Advanced',
       amount: 9900,
-      currency: 'usd',
+      currency: PLAN_CURRENCY,
       state: 'paid',
       access: {status: 'pending', username: login, usernameChanges: 0},
     });
@@ -271,7 +271,7 @@ describe('what the console shows', () => {
     for (const [id, plan, status, reason, amount, ago] of rows) {
       await stack.worker.db.run(
         `INSERT INTO purchases (session_id, email, plan, status, revoke_reason, created_at, updated_at, amount_total, currency)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, 'usd')`,
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, '${PLAN_CURRENCY}')`,
         `cs_test_${tag.replace('-', '')}${id}`,
         `${tag}-${id}@example.com`,
         plan,
@@ -315,8 +315,8 @@ describe('what the console shows', () => {
     const lines = (await exported.text()).split('\r\n');
     expect(lines[0]).toBe('created_at,session_id,email,plan,amount,amount_refunded,currency,state,github_username,access');
     expect(lines.slice(1, -1).map((line) => line.split(',').slice(2, 8))).toEqual([
-      [`${tag}-a@example.com`, starter, '6900', '0', 'usd', 'paid'],
-      [`${tag}-b@example.com`, advanced, '9900', '0', 'usd', 'paid'],
+      [`${tag}-a@example.com`, starter, '6900', '0', PLAN_CURRENCY, 'paid'],
+      [`${tag}-b@example.com`, advanced, '9900', '0', PLAN_CURRENCY, 'paid'],
     ]);
     expect(lines.at(-1)).toBe('');
   });

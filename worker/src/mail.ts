@@ -1,4 +1,4 @@
-import {afterPurchase, appConfig, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, PLAN_CURRENCY, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import type {Settings} from './settings';
 
@@ -47,7 +47,7 @@ export async function sendMail(settings: Settings, message: MailMessage): Promis
 /** Cents as the seller reads them: `$99.00`, `€49.00`, or the code for other currencies. */
 export function formatAmount(amount: number | null | undefined, currency: string | null | undefined): string {
   if (amount === null || amount === undefined) return 'an unknown amount';
-  const code = (currency ?? 'usd').toUpperCase();
+  const code = (currency ?? PLAN_CURRENCY).toUpperCase();
   return new Intl.NumberFormat('en-US', {style: 'currency', currency: code}).format(amount / 100);
 }
 

@@ -1,4 +1,4 @@
-import {appConfig, findStoredPlan, planAmount, storedPlanName} from '../../../src/config';
+import {appConfig, findStoredPlan, PLAN_CURRENCY, planAmount, storedPlanName} from '../../../src/config';
 import type {
   AdminPurchase,
   AdminPurchaseDetail,
@@ -192,8 +192,8 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
     email: row.email,
     plan: storedPlanName(row.plan),
     amount,
-    // The config's prices are in US dollars.
-    currency: row.currency ?? 'usd',
+    // Recorded before currencies were: the plans' currency.
+    currency: row.currency ?? PLAN_CURRENCY,
     state,
     // A full refund may have reached D1 only as a revocation (it came before the purchase did).
     amountRefunded: state === 'refunded' ? Math.max(row.amount_refunded, amount ?? 0) : row.amount_refunded,

@@ -1,5 +1,5 @@
 import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api';
-import {storedPlanName} from '../../../src/config';
+import {PLAN_CURRENCY, storedPlanName} from '../../../src/config';
 import {fallbackAmount} from './purchases';
 
 /**
@@ -102,7 +102,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   const sum = (rows: Record<string, unknown>[]) => rows.reduce((total, row) => total + priced(row), 0);
   const dispute = disputes!.results[0] ?? {};
   return {
-    currency: (currency!.results[0]?.currency as string | undefined) ?? 'usd',
+    currency: (currency!.results[0]?.currency as string | undefined) ?? PLAN_CURRENCY,
     period,
     since: window.since,
     interval: window.interval,
