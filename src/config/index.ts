@@ -5,4 +5,4 @@ export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from
 export * from './types';
 export * from './api';
 export {afterPurchase} from './afterPurchase';
-export {serviceName} from './serviceName';
+export {emulatorProject, serviceName, storageKey} from './serviceName';
