@@ -27,9 +27,11 @@ import {
   SALES_PERIODS,
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
+import {appConfig} from '../../src/config/app';
 import {serviceName} from '../../src/config/serviceName';
 
-export const ADMIN_EMAIL = 'admin@slipway.dev';
+/** The signed-in seller: an address on the product's own domain. */
+export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
 /** The repository the stub's audits compare, and its owner, named after the product. */
 export const REPOSITORY = `${serviceName}/kit`;
 export const REPOSITORY_OWNER = `${serviceName}-owner`;

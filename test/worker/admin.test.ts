@@ -23,13 +23,13 @@ import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, 
 /** Unique: the worker test files share one Auth emulator. */
 const ADMIN_EMAIL = uniqueEmail('seller');
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
-const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@slipway.dev`;
+const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@${appConfig.domainName}`;
 let stack: Stack;
 let admin: SignedInUser;
 
 beforeAll(async () => {
   // The recording's owner account stands for the seller's own: exempt from the audit.
-  stack = await startStack({ADMIN_EMAILS: `someone-else@slipway.dev, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
+  stack = await startStack({ADMIN_EMAILS: `someone-else@${appConfig.domainName}, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
 });
 afterAll(() => stack.stop());
