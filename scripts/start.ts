@@ -215,7 +215,7 @@ async function main() {
     closers.push(mailgun.close);
     Object.assign(overrides, {
       MAILGUN_API_KEY: 'local-mode-key',
-      MAILGUN_DOMAIN: `${appConfig.mailgun.subdomain}.${appConfig.domainName}`,
+      MAILGUN_DOMAIN: `${appConfig.mail.subdomain}.${appConfig.domainName}`,
       MAILGUN_API_URL: mailgun.url,
     });
   }

@@ -2,9 +2,10 @@
 import http from 'node:http';
 import type net from 'node:net';
 import {exportJWK, generateKeyPair, SignJWT} from 'jose';
+import {emulatorProject} from '../../src/config/serviceName';
 
 /** The Firebase project the benchmarks' tokens are for. */
-export const BENCH_PROJECT = 'demo-slipway';
+export const BENCH_PROJECT = emulatorProject;
 
 /** The signing keys, as Google serves them: cacheable, so the worker fetches them once. */
 export function serveJwks(jwks: object): Promise<{url: string; close(): void}> {

@@ -37,7 +37,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type Stripe from 'stripe';
-import {appConfig} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {startMailgunStandIn} from '../local/mailgunApi';
 import {startStripeStandIn, stripeEvent, type StripeStandIn} from '../local/stripeApi';
 import {listen} from '../support/listen';
@@ -75,7 +75,7 @@ interface Route {
  * signed `checkout.session.completed`. Every third delivery repeats the one before.
  */
 function paidCheckouts(stripe: StripeStandIn): () => BenchRequest {
-  const plan = appConfig.stripe.plans[0]!;
+  const plan = appConfig.plans[0]!;
   let count = 0;
   let last: BenchRequest | undefined;
   return () => {
@@ -87,8 +87,8 @@ function paidCheckouts(stripe: StripeStandIn): () => BenchRequest {
       customer: `cus_soak_${n}`,
       payment_intent: `pi_soak_${n}`,
       customer_details: {email: `soak.buyer.${n}@example.com`} as Stripe.Checkout.Session.CustomerDetails,
-      amount_total: plan.price * 100,
-      currency: 'usd',
+      amount_total: planAmount(plan),
+      currency: PLAN_CURRENCY,
       metadata: {plan: plan.name, priceId: plan.priceId.test},
     });
     last = signedEvent(stripeEvent('checkout.session.completed', session, `evt_soak_paid_${n}`), WEBHOOK_SECRET);

@@ -7,9 +7,10 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import fs from 'node:fs';
 import type {Socket} from 'node:net';
 import path from 'node:path';
+import {emulatorProject} from '../../src/config/serviceName';
 import {freePort, waitForHttp} from './ports';
 
-export const EMULATOR_PROJECT = 'demo-slipway';
+export const EMULATOR_PROJECT = emulatorProject;
 const ROOT = path.join(__dirname, '..', '..');
 
 export interface AuthEmulator {

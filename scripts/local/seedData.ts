@@ -9,7 +9,7 @@
  * each as Purchases shows it: a few paid invitations that failed (paid, not on the repository), a
  * few refunds whose removal failed (revoked, still there), and `SEED_HAND_INVITED`.
  */
-import {appConfig} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -61,7 +61,7 @@ export function seedSql(count: number, now = Date.now()): string {
 /** The seed's INSERT statements, one by one. */
 export function seedStatements(count: number, now = Date.now()): string[] {
   const random = generator(count);
-  const plans = appConfig.stripe.plans;
+  const plans = appConfig.plans;
   const purchases: (string | number | null)[][] = [];
   const grants: (string | number | null)[][] = [];
   const disputes: (string | number | null)[][] = [];
@@ -81,14 +81,14 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       guest ? null : `seed-user-${id}`,
       `buyer${id}@example.com`,
       plan.priceId.test,
-      plan.name,
+      plan.id,
       paymentIntent,
       status,
       reason,
       created,
       created,
-      plan.price * 100,
-      'usd',
+      planAmount(plan),
+      PLAN_CURRENCY,
     ]);
     if (reason === 'disputed') disputes.push([`dp_seed${id}`, paymentIntent, 'needs_response', created + DAY_MS]);
     // Most paid purchases have asked for access; most refunded or disputed ones had, before.

@@ -146,7 +146,7 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
     amount_refunded: 0,
     captured: paid,
     created: Math.floor(Date.now() / 1000),
-    currency: session.currency ?? 'usd',
+    currency: session.currency ?? PLAN_CURRENCY,
     customer: session.customer,
     livemode: false,
     metadata: {},
@@ -234,7 +234,7 @@ export function newPortalConfiguration(fields: Partial<Stripe.BillingPortal.Conf
 /** Each plan's price in both modes, as the site shows it. */
 function planPrices(): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
-  for (const plan of appConfig.stripe.plans) {
+  for (const plan of appConfig.plans) {
     for (const [mode, id] of Object.entries(plan.priceId)) {
       prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: planAmount(plan), nickname: plan.name}));
     }

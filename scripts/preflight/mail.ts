@@ -19,7 +19,7 @@ export interface MailCheckInput {
 
 const APP = 'https://app.mailgun.com';
 /** The domain the config's From addresses are on: mail from any other is refused or spam. */
-export const SENDING_DOMAIN = `${appConfig.mailgun.subdomain}.${appConfig.domainName}`;
+export const SENDING_DOMAIN = `${appConfig.mail.subdomain}.${appConfig.domainName}`;
 
 export function mailgunWebhookUrl(siteUrl: string): string {
   return new URL(API_PATHS.mailgunWebhook, siteUrl).href;
@@ -31,7 +31,7 @@ export async function checkMail(input: MailCheckInput): Promise<CheckLine[]> {
   if (!apiKey) lines.push(fail('Mail: MAILGUN_API_KEY is not set', `In Mailgun (${APP}), Settings, API Security: make a key; then ${secretPut('MAILGUN_API_KEY', env)}`));
   if (!domain) lines.push(fail('Mail: MAILGUN_DOMAIN is not set', `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN})`));
   else if (domain !== SENDING_DOMAIN) {
-    lines.push(fail(`Mail: MAILGUN_DOMAIN is ${domain}, but the e-mails are from ${SENDING_DOMAIN} (src/config)`, `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN}), or change mailgun.subdomain in src/config/app.ts`));
+    lines.push(fail(`Mail: MAILGUN_DOMAIN is ${domain}, but the e-mails are from ${SENDING_DOMAIN} (src/config)`, `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN}), or change mail.subdomain in src/config/app.ts`));
   }
   if (!input.signingKey) {
     lines.push(fail('Mail: MAILGUN_WEBHOOK_SIGNING_KEY is not set: the worker refuses inbound mail', `In Mailgun (${APP}), Settings, API Security: copy the HTTP webhook signing key; then ${secretPut('MAILGUN_WEBHOOK_SIGNING_KEY', env)}`));

@@ -34,7 +34,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
   const mode: StripeMode = isLiveKey(secretKey) ? 'production' : 'test';
   const stripe = stripeClient(secretKey, input.apiUrl);
   const lines = [modeLine(mode, input.siteUrl, env)];
-  const plans = input.plans ?? appConfig.stripe.plans;
+  const plans = input.plans ?? appConfig.plans;
   for (const plan of plans) lines.push(await priceLine(stripe, plan, mode));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));

@@ -5,8 +5,9 @@
  * scripts/bench/idTokens.ts). Node's own crypto, so that any test may import it (jose is ESM only).
  */
 import crypto from 'node:crypto';
+import {emulatorProject} from '../../src/config/serviceName';
 
-export async function offlineServiceAccount(projectId = 'demo-slipway'): Promise<string> {
+export async function offlineServiceAccount(projectId = emulatorProject): Promise<string> {
   const {privateKey} = crypto.generateKeyPairSync('rsa', {modulusLength: 2048, privateKeyEncoding: {type: 'pkcs8', format: 'pem'}, publicKeyEncoding: {type: 'spki', format: 'pem'}});
   return JSON.stringify({client_email: `worker@${projectId}.iam.gserviceaccount.com`, private_key: privateKey, project_id: projectId});
 }

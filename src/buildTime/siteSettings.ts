@@ -1,5 +1,6 @@
 import type {AuthProviderName} from '../lib/auth/types';
 import {SAME_ORIGIN_PREFIX} from '../config/api';
+import {emulatorProject} from '../config/serviceName';
 
 /** The services `npm start` can stand in for on this machine when their keys are absent. */
 export const LOCAL_SERVICES = ['sign-in', 'payments', 'github', 'email'] as const;
@@ -34,7 +35,7 @@ export interface SiteSettings {
 }
 
 export const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099';
-export const DEFAULT_FIREBASE_PROJECT = 'demo-slipway';
+export const DEFAULT_FIREBASE_PROJECT = emulatorProject;
 
 export const DEFAULT_WORKER_URL = 'http://127.0.0.1:8787';
 

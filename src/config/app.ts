@@ -21,54 +21,55 @@ export const appConfig = {
     loginUrl: ROUTES.signIn,
     callbackUrl: ROUTES.dashboard,
   },
-  mailgun: {
+  mail: {
     subdomain: mailSubdomain,
     fromNoReply: `${appName} <noreply@${mailSubdomain}.${domainName}>`,
     fromAdmin: `${appName} team <team@${mailSubdomain}.${domainName}>`,
-    supportEmail: `support@${domainName}`,
     forwardRepliesTo: `founders@${domainName}`,
   },
-  stripe: {
-    plans: [
-      {
-        priceId: {
-          test: 'price_1QslipwayStarterTest',
-          production: 'price_1QslipwayStarterLive',
-        },
-        name: 'Starter',
-        description: 'Everything you need to launch',
-        price: 69,
-        priceAnchor: 169,
-        features: [
-          {name: 'Landing page components'},
-          {name: 'SEO and structured data'},
-          {name: 'Firebase or Supabase auth'},
-          {name: 'Google sign-in and magic links'},
-          {name: 'Stripe one-time checkout'},
-          {name: 'Mailgun transactional e-mails'},
-        ],
+  plans: [
+    {
+      id: 'starter',
+      priceId: {
+        test: 'price_1QslipwayStarterTest',
+        production: 'price_1QslipwayStarterLive',
       },
-      {
-        priceId: {
-          test: 'price_1QslipwayAdvancedTest',
-          production: 'price_1QslipwayAdvancedLive',
-        },
-        name: 'Advanced',
-        description: 'Launch, then keep shipping',
-        price: 99,
-        priceAnchor: 199,
-        isFeatured: true,
-        features: [
-          {name: 'Everything in Starter'},
-          {name: 'Cloudflare Worker backend'},
-          {name: 'AI prompts for terms and privacy'},
-          {name: 'Lifetime updates'},
-          {name: `Help with your setup, answered ${supportReplyTime}`},
-        ],
+      name: 'Starter',
+      description: 'Everything you need to launch',
+      price: 69,
+      priceAnchor: 169,
+      features: [
+        {name: 'Landing page components'},
+        {name: 'SEO and structured data'},
+        {name: 'Firebase or Supabase auth'},
+        {name: 'Google sign-in and magic links'},
+        {name: 'Stripe one-time checkout'},
+        {name: 'Mailgun transactional e-mails'},
+      ],
+    },
+    {
+      id: 'advanced',
+      priceId: {
+        test: 'price_1QslipwayAdvancedTest',
+        production: 'price_1QslipwayAdvancedLive',
       },
-    ],
-  },
+      name: 'Advanced',
+      description: 'Launch, then keep shipping',
+      price: 99,
+      priceAnchor: 199,
+      isFeatured: true,
+      soldOnDashboard: true,
+      features: [
+        {name: 'Everything in Starter'},
+        {name: 'Cloudflare Worker backend'},
+        {name: 'AI prompts for terms and privacy'},
+        {name: 'Lifetime updates'},
+        {name: `Help with your setup, answered ${supportReplyTime}`},
+      ],
+    },
+  ],
   support: {
+    email: `support@${domainName}`,
     replyTime: supportReplyTime,
   },
   crisp: {

@@ -1,7 +1,7 @@
 import {appConfig} from './app';
 import type {AccordionFeature, ComparisonColumn, FaqItem, FeatureTab, GridFeature, Integration, LeadCopy, ProblemStep} from './types';
 
-const {appName, mailgun} = appConfig;
+const {appName} = appConfig;
 
 /** Everything the landing page says, in the order of its sections. */
 export const landing = {
@@ -87,11 +87,11 @@ export const landing = {
       },
       {
         question: 'Can I get a refund?',
-        answer: `Yes. You can ask for a full refund within 7 days of your purchase: send an e-mail to ${mailgun.supportEmail} and we refund you, no questions asked.`,
+        answer: `Yes. You can ask for a full refund within 7 days of your purchase: send an e-mail to ${appConfig.support.email} and we refund you, no questions asked.`,
       },
       {
         question: 'I have another question',
-        answer: `Write to ${mailgun.supportEmail}: a real person answers, ${appConfig.support.replyTime}.`,
+        answer: `Write to ${appConfig.support.email}: a real person answers, ${appConfig.support.replyTime}.`,
       },
     ] satisfies FaqItem[],
   },

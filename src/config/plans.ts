@@ -1,16 +1,19 @@
 import {appConfig} from './app';
 import type {Plan} from './types';
 
-const plans: readonly Plan[] = appConfig.stripe.plans;
+const plans: readonly Plan[] = appConfig.plans;
 
 /** The plan the checkout button sells when no price is given: the featured one. */
-export function featuredPlan(): Plan {
-  return plans.find((plan) => plan.isFeatured) ?? plans[plans.length - 1]!;
+export function featuredPlan(list: readonly Plan[] = plans): Plan {
+  return list.find((plan) => plan.isFeatured) ?? list[list.length - 1]!;
 }
 
-/** The plan the dashboard sells to a signed-in buyer who has not paid (§7): the second one. */
-export function dashboardPlan(): Plan {
-  return plans[1] ?? featuredPlan();
+/**
+ * The plan the dashboard sells to a signed-in buyer who has not paid (§7): the one marked
+ * `soldOnDashboard`, wherever it stands in the list, or else the featured one.
+ */
+export function dashboardPlan(list: readonly Plan[] = plans): Plan {
+  return list.find((plan) => plan.soldOnDashboard) ?? featuredPlan(list);
 }
 
 /**
@@ -19,6 +22,20 @@ export function dashboardPlan(): Plan {
  */
 export function findPlanByPriceId(priceId: string): Plan | undefined {
   return plans.find((plan) => plan.priceId.test === priceId || plan.priceId.production === priceId);
+}
+
+/**
+ * The plan a purchase's record names: by its id, or by its name for a purchase recorded before
+ * the worker stored ids. Undefined for a plan no longer in the config.
+ */
+export function findStoredPlan(stored: string | null): Plan | undefined {
+  if (!stored) return undefined;
+  return plans.find((plan) => plan.id === stored) ?? plans.find((plan) => plan.name === stored);
+}
+
+/** What a person reads for a purchase's recorded plan: its name now, or what was recorded. */
+export function storedPlanName(stored: string | null): string | null {
+  return findStoredPlan(stored)?.name ?? stored;
 }
 
 /**

@@ -11,6 +11,11 @@ export interface PlanFeature {
 }
 
 export interface Plan {
+  /**
+   * The plan's stable id: the worker records it with each purchase, and finds the plan by it.
+   * Keep it once the plan has sold; rename the plan with `name`, which only people read.
+   */
+  id: string;
   /** Stripe price ids: test mode and live mode differ. */
   priceId: Record<StripeMode, string>;
   name: string;
@@ -20,6 +25,8 @@ export interface Plan {
   /** Crossed-out original price in USD. */
   priceAnchor?: number;
   isFeatured?: boolean;
+  /** The plan the dashboard sells to a signed-in buyer who has not paid; one plan at most. */
+  soldOnDashboard?: boolean;
   features: PlanFeature[];
 }
 
@@ -74,20 +81,20 @@ export interface AppConfig {
     loginUrl: string;
     callbackUrl: string;
   };
-  mailgun: {
+  /** The product's e-mail addresses, whichever service sends them (Mailgun today). */
+  mail: {
     /** Subdomain that sends and receives mail, to keep the root domain's reputation apart. */
     subdomain: string;
     fromNoReply: string;
     fromAdmin: string;
-    /** Shown to buyers; empty hides every support link. */
-    supportEmail: string;
     /** Where replies received by the mail webhook are forwarded. */
     forwardRepliesTo: string;
   };
-  stripe: {
-    plans: Plan[];
-  };
+  /** What the site sells, in the order the pricing section shows them. */
+  plans: Plan[];
   support: {
+    /** Where buyers write for help; shown to them, and empty hides every support link. */
+    email: string;
     /** How soon a person answers a support e-mail, as a phrase: "usually the same day". */
     replyTime: string;
   };

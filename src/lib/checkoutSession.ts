@@ -6,9 +6,10 @@
  */
 
 import {CHECKOUT_CLAIM_PATTERN, CHECKOUT_RETURN_PARAMS} from '../config/api';
+import {storageKey} from '../config/serviceName';
 import {readItem, removeItem} from './browserStorage';
 
-const STORAGE_KEYS = {sessionId: 'slipway:checkout-session', claim: 'slipway:checkout-claim'} as const;
+const STORAGE_KEYS = {sessionId: storageKey('checkout-session'), claim: storageKey('checkout-claim')} as const;
 const CHECKOUT_SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
 
 /** Each parameter taken out of the address: its name, where it is kept, and the form it must have. */

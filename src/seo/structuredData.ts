@@ -1,4 +1,4 @@
-import {appConfig} from '../config';
+import {appConfig, PLAN_CURRENCY} from '../config';
 import {siteUrl} from './siteUrl';
 
 /** schema.org Product for the landing page: both plans as offers, and the rating of §9. */
@@ -11,11 +11,11 @@ export function productJsonLd() {
     image: `${siteUrl}/img/opengraph-image.jpg`,
     url: `${siteUrl}/`,
     brand: {'@type': 'Brand', name: appConfig.appName},
-    offers: appConfig.stripe.plans.map((plan) => ({
+    offers: appConfig.plans.map((plan) => ({
       '@type': 'Offer',
       name: plan.name,
       price: plan.price.toFixed(2),
-      priceCurrency: 'USD',
+      priceCurrency: PLAN_CURRENCY.toUpperCase(),
       availability: 'https://schema.org/InStock',
       url: `${siteUrl}/#pricing`,
     })),

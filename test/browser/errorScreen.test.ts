@@ -16,7 +16,7 @@ describe('the error screen in Chromium', () => {
   it('offers support by e-mail and goes Home', async () => {
     const {page} = await browser().open('/error');
     expect(await page.getByRole('main').getByRole('link', {name: 'Support'}).getAttribute('href')).toMatch(
-      new RegExp(`^mailto:${appConfig.mailgun.supportEmail}`),
+      new RegExp(`^mailto:${appConfig.support.email}`),
     );
     await page.getByRole('main').getByRole('link', {name: 'Home'}).click();
     await page.waitForURL(siteUrl('/'));

@@ -225,7 +225,7 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(await page.getByText(`Thank you for choosing ${appConfig.appName}`).count()).toBe(0);
     expect(await page.getByRole('link', {name: 'Repository'}).count()).toBe(0);
     expect(await page.getByLabel('GitHub username').count()).toBe(0);
-    for (const each of appConfig.stripe.plans) await page.getByRole('article', {name: each.name}).waitFor();
+    for (const each of appConfig.plans) await page.getByRole('article', {name: each.name}).waitFor();
     // The header still sells: this account has bought nothing.
     await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`, exact: true}).waitFor();
     expect(await axeViolations(page)).toEqual([]);

@@ -35,7 +35,7 @@ describe('the landing page in Chromium', () => {
 
     await page.getByRole('tab', {name: 'Emails', selected: true}).waitFor();
     const pricing = page.locator('#pricing');
-    for (const plan of appConfig.stripe.plans) {
+    for (const plan of appConfig.plans) {
       await pricing.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get Slipway ${plan.name}`}).waitFor();
     }
     await pricing.getByText('MOST POPULAR').waitFor();
@@ -46,7 +46,7 @@ describe('the landing page in Chromium', () => {
     expect(await footer.getByRole('link', {name: 'Pricing'}).getAttribute('href')).toBe('/#pricing');
     expect(await footer.getByRole('link', {name: 'Terms of Service'}).getAttribute('href')).toBe('/tos');
     expect(await footer.getByRole('link', {name: 'Privacy Policy'}).getAttribute('href')).toBe('/privacy-policy');
-    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(`mailto:${appConfig.mailgun.supportEmail}`);
+    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(`mailto:${appConfig.support.email}`);
     const topApps = footer.getByRole('navigation', {name: 'Top Apps'});
     for (const app of appConfig.sisterApps) {
       const link = topApps.getByRole('link', {name: app.name});

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type {Browser} from 'playwright-core';
 import {headersForPath, parseHeadersFile} from '../../src/buildTime/headersFile';
-import {ROUTES} from '../../src/config';
+import {ROUTES, serviceName} from '../../src/config';
 import {XSRF_HEADER} from '../../src/config/api';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
 import {launchChromium} from '../../scripts/support/chromium';
@@ -74,7 +74,7 @@ describe('one Worker serving the site and the API (wrangler dev --env site)', ()
 
   it('answers the API under /api, and asks changes for the token its first answer set', async () => {
     const health = await fetch(`${origin}/api/`);
-    expect(await health.json()).toEqual({name: 'slipway-worker', ok: true});
+    expect(await health.json()).toEqual({name: `${serviceName}-worker`, ok: true});
     const token = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1];
     expect(token).toBeDefined();
 

@@ -30,7 +30,8 @@ import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
 import {appConfig} from '../../src/config';
 
-export const ADMIN_EMAIL = 'admin@slipway.dev';
+/** The signed-in seller: an address on the product's own domain. */
+export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
 /** The repository the stub's audits compare, and its owner, named after the product. */
 export const REPOSITORY = `${serviceName}/kit`;
 export const REPOSITORY_OWNER = `${serviceName}-owner`;

@@ -21,7 +21,7 @@ describe('the access panel', () => {
   });
 
   it('with no account change left, sends the buyer to support', () => {
-    const {supportEmail} = appConfig.mailgun;
+    const {email: supportEmail} = appConfig.support;
     const panel = renderPanel({status: 'pending', hasPaid: true, username: 'octocat', usernameChanges: 3, usernameChangesLeft: 0});
     expect(panel).toHaveTextContent(`This purchase cannot change its GitHub account again; write to ${supportEmail}.`);
     expect(within(panel).getByRole('link', {name: supportEmail})).toHaveAttribute('href', `mailto:${supportEmail}`);

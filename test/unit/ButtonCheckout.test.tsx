@@ -8,7 +8,7 @@ import {initPixel} from '../../src/lib/tracking/pixel';
 import {renderWithSite} from '../support/render';
 import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
 
-const advanced = appConfig.stripe.plans.find((plan) => plan.name === 'Advanced')!;
+const advanced = appConfig.plans.find((plan) => plan.name === 'Advanced')!;
 
 describe('ButtonCheckout', () => {
   let worker: WorkerStub;

@@ -21,7 +21,7 @@ describe('the error screen', () => {
   it('falls back to an e-mail to support when no chat is configured', () => {
     renderWithSite(<ErrorScreen />);
     const support = screen.getByRole('link', {name: 'Support'});
-    expect(support.getAttribute('href')).toMatch(new RegExp(`^mailto:${appConfig.mailgun.supportEmail}\\?subject=`));
+    expect(support.getAttribute('href')).toMatch(new RegExp(`^mailto:${appConfig.support.email}\\?subject=`));
   });
 
   it('opens the chat when a chat id is configured', () => {
@@ -38,7 +38,7 @@ describe('the error screen', () => {
   it('offers the e-mail on a page that holds a token, where the chat never loads', () => {
     renderWithSite(<ErrorScreen />, {env: {CRISP_WEBSITE_ID: crispId}, url: ROUTES.dashboard});
     expect(screen.queryByRole('button', {name: 'Support'})).toBeNull();
-    expect(screen.getByRole('link', {name: 'Support'}).getAttribute('href')).toMatch(new RegExp(`^mailto:${appConfig.mailgun.supportEmail}\\?subject=`));
+    expect(screen.getByRole('link', {name: 'Support'}).getAttribute('href')).toMatch(new RegExp(`^mailto:${appConfig.support.email}\\?subject=`));
   });
 
   it('shows no Support action when there is neither a chat nor an address', () => {

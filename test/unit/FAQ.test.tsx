@@ -29,7 +29,7 @@ describe('FAQ', () => {
     renderWithSite(<FAQ />);
     expect(screen.getByRole('link', {name: /contact support/i})).toHaveAttribute(
       'href',
-      `mailto:${appConfig.mailgun.supportEmail}`,
+      `mailto:${appConfig.support.email}`,
     );
   });
 

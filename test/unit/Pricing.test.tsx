@@ -23,7 +23,7 @@ describe('Pricing', () => {
 
   it('shows both plans from the config with anchor price, price, features and the one-time promise', () => {
     renderWithSite(<Pricing />);
-    for (const plan of appConfig.stripe.plans) {
+    for (const plan of appConfig.plans) {
       const planCard = within(card(plan.name));
       expect(planCard.getByText(plan.description)).toBeInTheDocument();
       expect(planCard.getByText(`$${plan.priceAnchor}`, {exact: false, selector: 's'})).toBeInTheDocument();
@@ -39,9 +39,9 @@ describe('Pricing', () => {
 
   it('follows the config: a changed price, a new plan and a moved badge show up', () => {
     const plans: Plan[] = [
-      {...appConfig.stripe.plans[0], price: 59, isFeatured: true},
-      {...appConfig.stripe.plans[1], isFeatured: false},
-      {priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, features: [{name: 'Five seats'}]},
+      {...appConfig.plans[0], price: 59, isFeatured: true},
+      {...appConfig.plans[1], isFeatured: false},
+      {id: 'team', priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, features: [{name: 'Five seats'}]},
     ];
     renderWithSite(<Pricing plans={plans} />);
     expect(within(card('Starter')).getByText('$59', {exact: false})).toBeInTheDocument();

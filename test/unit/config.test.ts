@@ -1,9 +1,9 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, checkoutPriceId, featuredPlan, findPlanByPriceId, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
+import {appConfig, checkoutPriceId, dashboardPlan, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
 
 describe('the app config', () => {
-  const plans = appConfig.stripe.plans;
+  const plans = appConfig.plans;
 
   it('names the product once, as Slipway', () => {
     expect(appConfig.appName).toBe('Slipway');
@@ -28,6 +28,27 @@ describe('the app config', () => {
     expect(findPlanByPriceId(plans[0].priceId.production)?.name).toBe('Starter');
     expect(findPlanByPriceId('price_someone_elses')).toBeUndefined();
     expect(checkoutPriceId(plans[1])).toBe(plans[1].priceId.production);
+  });
+
+  it("gives every plan a stable id of its own, by which a purchase's record finds it (or by the name recorded before ids)", () => {
+    const ids = plans.map((plan) => plan.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const plan of plans) {
+      expect(findStoredPlan(plan.id)).toBe(plan);
+      expect(findStoredPlan(plan.name)).toBe(plan);
+      expect(storedPlanName(plan.id)).toBe(plan.name);
+    }
+    // A plan since removed from the config still reads as what was recorded.
+    expect(storedPlanName('retired-plan')).toBe('retired-plan');
+    expect(storedPlanName(null)).toBeNull();
+  });
+
+  it('sells on the dashboard the plan marked for it, wherever the list puts it, else the featured one', () => {
+    const [starter, advanced] = plans;
+    expect(dashboardPlan()).toBe(advanced);
+    expect(dashboardPlan([advanced, starter]).name).toBe(advanced.name);
+    expect(dashboardPlan([{...starter, soldOnDashboard: true}, {...advanced, soldOnDashboard: false}]).name).toBe(starter.name);
+    expect(dashboardPlan([starter, {...advanced, soldOnDashboard: false}]).name).toBe(featuredPlan().name);
   });
 
   it('lists features for every plan', () => {
@@ -81,6 +102,25 @@ describe('the app config', () => {
 
   it('shows the chat on no page that holds a token: it never loads there', () => {
     expect(appConfig.crisp.onlyShowOnRoutes.filter(isTokenPage)).toEqual([]);
+  });
+
+  it('names its keys after what they hold: a vendor names only its own settings', () => {
+    // The support address, the senders and the plans are the product's, whichever service carries
+    // them; Crisp's key holds only where Crisp's bubble shows.
+    const vendors = new Set<string>([...landing.integrations.map((integration) => integration.icon), 'crisp', 'lemonsqueezy']);
+    expect(Object.keys(appConfig).filter((key) => vendors.has(key.toLowerCase()))).toEqual(['crisp']);
+    expect(appConfig.support.email).toBe(`support@${appConfig.domainName}`);
+  });
+
+  it('names the plans\' currency once, in PLAN_CURRENCY: the site, the worker and the local stand-ins read it there', () => {
+    const root = path.join(__dirname, '../..');
+    const spelled = ['src', 'worker/src', 'scripts'].flatMap((dir) =>
+      (readdirSync(path.join(root, dir), {recursive: true}) as string[])
+        .filter((file) => /\.tsx?$/.test(file))
+        .map((file) => path.join(dir, file))
+        .filter((file) => file !== path.join('src', 'config', 'plans.ts') && /['"`]usd['"`]/i.test(readFileSync(path.join(root, file), 'utf8'))),
+    );
+    expect(spelled).toEqual([]);
   });
 
   it('imports nothing but its own files, so the worker can import it', () => {

@@ -78,7 +78,7 @@ test.each([
 });
 
 test('the disabled message says whom to write to: the support address of the config', () => {
-  expect(SESSION_ENDED.disabled).toContain(appConfig.mailgun.supportEmail);
+  expect(SESSION_ENDED.disabled).toContain(appConfig.support.email);
 });
 
 test.each([

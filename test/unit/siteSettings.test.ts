@@ -1,4 +1,5 @@
 import {DEFAULT_EMULATOR_HOST, DEFAULT_WORKER_URL, parseSiteSettings} from '../../src/buildTime/siteSettings';
+import {emulatorProject} from '../../src/config';
 
 describe('the site settings from .env', () => {
   it('builds with nothing set: the local worker, no trackers, sign-in on the emulator', () => {
@@ -9,7 +10,7 @@ describe('the site settings from .env', () => {
       crispWebsiteId: '',
       auth: {
         provider: 'firebase',
-        firebase: {apiKey: 'local-emulator-key', authDomain: 'demo-slipway.firebaseapp.com', projectId: 'demo-slipway', appId: ''},
+        firebase: {apiKey: 'local-emulator-key', authDomain: `${emulatorProject}.firebaseapp.com`, projectId: emulatorProject, appId: ''},
         firebaseEmulatorHost: DEFAULT_EMULATOR_HOST,
         supabase: {url: '', anonKey: ''},
       },

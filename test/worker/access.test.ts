@@ -353,7 +353,7 @@ describe('a seat is one person’s', () => {
     const refused = await requestAccess(user, githubAccount());
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({
-      error: `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.mailgun.supportEmail} to change it again.`,
+      error: `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.support.email} to change it again.`,
       code: 'SWAP_LIMIT',
     });
     expect(await grantOf(sessionId)).toEqual(before);

@@ -3,7 +3,7 @@
  * history, failures, the repository audit, leads, the admin log), and that each action changes D1
  * and GitHub (the recorded stand-in) as it says, and is written to the admin log.
  */
-import {appConfig} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {
   adminPath,
   ADMIN_PATHS,
@@ -23,13 +23,13 @@ import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, 
 /** Unique: the worker test files share one Auth emulator. */
 const ADMIN_EMAIL = uniqueEmail('seller');
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
-const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@slipway.dev`;
+const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@${appConfig.domainName}`;
 let stack: Stack;
 let admin: SignedInUser;
 
 beforeAll(async () => {
   // The recording's owner account stands for the seller's own: exempt from the audit.
-  stack = await startStack({ADMIN_EMAILS: `someone-else@slipway.dev, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
+  stack = await startStack({ADMIN_EMAILS: `someone-else@${appConfig.domainName}, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
 });
 afterAll(() => stack.stop());
@@ -156,18 +156,18 @@ describe('what the console shows', () => {
     expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
     expect((await stack.deliver(disputeEvent(stack, lost, 'charge.dispute.closed', 'lost'))).status).toBe(200);
     const after = await get<SalesSummary>(ADMIN_PATHS.sales);
-    const advanced = appConfig.stripe.plans[1]!;
+    const advanced = appConfig.plans[1]!;
     expect(after.days).toHaveLength(30);
     expect(after.days.at(-1)!.day).toBe(new Date().toISOString().slice(0, 10));
-    expect(after.currency).toBe('usd');
+    expect(after.currency).toBe(PLAN_CURRENCY);
     // Only the sale that stands counts: not the refund, not the disputes.
-    expect(after.revenue - before.revenue).toBe(advanced.price * 100);
+    expect(after.revenue - before.revenue).toBe(planAmount(advanced));
     expect(after.buyers - before.buyers).toBe(1);
     expect(after.refunds.count - before.refunds.count).toBe(1);
-    expect(after.refunds.amount - before.refunds.amount).toBe(advanced.price * 100);
+    expect(after.refunds.amount - before.refunds.amount).toBe(planAmount(advanced));
     expect(after.disputes).toEqual({open: before.disputes.open + 1, won: before.disputes.won, lost: before.disputes.lost + 1});
     const today = (summary: SalesSummary) => summary.days.at(-1)!.byPlan[advanced.name] ?? 0;
-    expect(today(after) - today(before)).toBe(advanced.price * 100);
+    expect(today(after) - today(before)).toBe(planAmount(advanced));
 
     const stateOf = async (sessionId: string) => (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.map((item) => item.state);
     expect(await stateOf(kept)).toEqual(['paid']);
@@ -187,7 +187,7 @@ describe('what the console shows', () => {
     for (const [index, [ago, amount]] of [[3, 1000], [20, 2000], [100, 4000], [500, 8000]].entries()) {
       await stack.worker.db.run(
         `INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
-         VALUES (?1, ?2, ?3, 'paid', ?4, ?4, ?5, 'usd')`,
+         VALUES (?1, ?2, ?3, 'paid', ?4, ?4, ?5, '${PLAN_CURRENCY}')`,
         `cs_test_period${now.toString(36)}${index}`,
         `period-${index}-${now}@example.com`,
         plan,
@@ -240,7 +240,7 @@ describe('what the console shows', () => {
       email: user.email,
       plan: 'Advanced',
       amount: 9900,
-      currency: 'usd',
+      currency: PLAN_CURRENCY,
       state: 'paid',
       access: {status: 'pending', username: login, usernameChanges: 0},
     });
@@ -257,19 +257,21 @@ describe('what the console shows', () => {
 
   test('purchases: filtered by state and plan, sorted by date or amount, and exported as CSV with the same filters', async () => {
     const tag = `filter-${Date.now().toString(36)}`;
-    const [starter, advanced] = appConfig.stripe.plans.map((plan) => plan.name) as [string, string];
+    const [starter, advanced] = appConfig.plans.map((plan) => plan.name) as [string, string];
+    const [starterId, advancedId] = appConfig.plans.map((plan) => plan.id) as [string, string];
     const rows: [string, string, string, string | null, number, number][] = [
-      // [id, plan, status, revoke_reason, amount, minutes ago]
+      // [id, plan, status, revoke_reason, amount, minutes ago]. Purchases record the plan's id; 'a'
+      // was recorded before they did, by the plan's name, and must still read as that plan.
       ['a', starter, 'paid', null, 6900, 5],
-      ['b', advanced, 'paid', null, 9900, 4],
-      ['c', advanced, 'revoked', 'refunded', 9900, 3],
-      ['d', advanced, 'revoked', 'disputed', 9900, 2],
-      ['e', starter, 'open', null, 6900, 1],
+      ['b', advancedId, 'paid', null, 9900, 4],
+      ['c', advancedId, 'revoked', 'refunded', 9900, 3],
+      ['d', advancedId, 'revoked', 'disputed', 9900, 2],
+      ['e', starterId, 'open', null, 6900, 1],
     ];
     for (const [id, plan, status, reason, amount, ago] of rows) {
       await stack.worker.db.run(
         `INSERT INTO purchases (session_id, email, plan, status, revoke_reason, created_at, updated_at, amount_total, currency)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, 'usd')`,
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, '${PLAN_CURRENCY}')`,
         `cs_test_${tag.replace('-', '')}${id}`,
         `${tag}-${id}@example.com`,
         plan,
@@ -282,6 +284,8 @@ describe('what the console shows', () => {
     const list = async (query: string) =>
       (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}&${query}`)).items.map((item) => item.email!.slice(tag.length + 1, tag.length + 2));
     expect(await list('')).toEqual(['e', 'd', 'c', 'b', 'a']);
+    const plansShown = (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${tag}`)).items.map((item) => item.plan);
+    expect(plansShown).toEqual([starter, advanced, advanced, advanced, starter]);
     expect(await list('state=paid')).toEqual(['b', 'a']);
     expect(await list('state=refunded')).toEqual(['c']);
     expect(await list('state=disputed')).toEqual(['d']);
@@ -311,8 +315,8 @@ describe('what the console shows', () => {
     const lines = (await exported.text()).split('\r\n');
     expect(lines[0]).toBe('created_at,session_id,email,plan,amount,amount_refunded,currency,state,github_username,access');
     expect(lines.slice(1, -1).map((line) => line.split(',').slice(2, 8))).toEqual([
-      [`${tag}-a@example.com`, starter, '6900', '0', 'usd', 'paid'],
-      [`${tag}-b@example.com`, advanced, '9900', '0', 'usd', 'paid'],
+      [`${tag}-a@example.com`, starter, '6900', '0', PLAN_CURRENCY, 'paid'],
+      [`${tag}-b@example.com`, advanced, '9900', '0', PLAN_CURRENCY, 'paid'],
     ]);
     expect(lines.at(-1)).toBe('');
   });
@@ -398,7 +402,7 @@ describe('what the console shows', () => {
   });
 
   test('a new sale is news: one e-mail to forwardRepliesTo with plan, amount and buyer, retried through the outbox when Mailgun fails', async () => {
-    const seller = appConfig.mailgun.forwardRepliesTo;
+    const seller = appConfig.mail.forwardRepliesTo;
     stack.mailgun.failNext(503, 1, seller);
     const {user, sessionId} = await buyer();
     const news = () => stack.mailgun.sent.filter((mail) => mail.fields.to === seller && mail.fields.text?.includes(user.email));
@@ -646,7 +650,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
   test('more than is left is refused with how much is left, in words; Stripe is not asked and the log has the refusal', async () => {
     const {sessionId} = await buyer();
     // A checkout buys the Advanced plan; half of its price (rounded down to a dollar) goes back first.
-    const price = appConfig.stripe.plans[1]!.price;
+    const price = appConfig.plans[1]!.price;
     const first = Math.floor(price / 2);
     const dollars = (amount: number) => `$${amount.toFixed(2)}`;
     expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer'})).status).toBe(200);

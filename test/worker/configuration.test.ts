@@ -104,7 +104,7 @@ describe('emulator mode answers only requests made on this machine', () => {
 });
 
 test('an rk_live_ key sells the production prices, like sk_live_', async () => {
-  const plan = appConfig.stripe.plans[1]!;
+  const plan = appConfig.plans[1]!;
   const stack = await startStack({STRIPE_SECRET_KEY: 'rk_live_51Hworkersuite', ...(await productionFirebase())});
   try {
     for (const priceId of [plan.priceId.test, plan.priceId.production]) {

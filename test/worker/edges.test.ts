@@ -101,7 +101,7 @@ describe('requests that are wrong get a 4xx and a message', () => {
 });
 
 test("the Stripe key decides the mode: either of a plan's price ids buys that plan at the key's price", async () => {
-  const plan = appConfig.stripe.plans[1]!;
+  const plan = appConfig.plans[1]!;
   const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '127.8.0.1'});
   expect(response.status).toBe(200);
   expect(stack.stripe.created.at(-1)).toMatchObject({line_items: [{price: plan.priceId.test}], metadata: {plan: plan.name, priceId: plan.priceId.test}});
@@ -297,7 +297,7 @@ describe('the Mailgun webhook', () => {
     expect(response.status).toBe(200);
     const forwarded = stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: A question');
     expect(forwarded).toHaveLength(1);
-    expect(forwarded[0]!.fields).toMatchObject({to: appConfig.mailgun.forwardRepliesTo, 'h:Reply-To': 'ada@example.com'});
+    expect(forwarded[0]!.fields).toMatchObject({to: appConfig.mail.forwardRepliesTo, 'h:Reply-To': 'ada@example.com'});
     expect(forwarded[0]!.fields.text).toContain('Hello!');
 
     const replay = await post(form);

@@ -14,6 +14,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {unstable_readConfig} from 'wrangler';
+import {serviceName} from '../../src/config';
 import {freePort, waitForHttp} from '../../scripts/local/ports';
 import {spawnGroup, stopGroup} from '../../scripts/processGroup';
 import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../../scripts/wrangler';
@@ -82,8 +83,8 @@ const REFUSAL = {
 
 describe('wrangler dev --env site with the committed defaults and FIREBASE_AUTH_EMULATOR_HOST', () => {
   test('on loopback it answers, as npm start needs', async () => {
-    expect(await get('127.0.0.1', '/api/')).toEqual({status: 200, body: {name: 'slipway-worker', ok: true}});
-    expect(await get('127.0.0.1', '/api/', {host: `localhost:${port}`})).toEqual({status: 200, body: {name: 'slipway-worker', ok: true}});
+    expect(await get('127.0.0.1', '/api/')).toEqual({status: 200, body: {name: `${serviceName}-worker`, ok: true}});
+    expect(await get('127.0.0.1', '/api/', {host: `localhost:${port}`})).toEqual({status: 200, body: {name: `${serviceName}-worker`, ok: true}});
   });
 
   const offLoopback: [string, () => Promise<{status: number; body: unknown}>][] = [

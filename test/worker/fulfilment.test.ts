@@ -3,7 +3,8 @@
  * payments, refunds and disputes. Each case is asserted on the store of record and on what the
  * buyer would notice (access, invitations, e-mails).
  */
-import {completedEvent, disputeEvent, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
+import {findPlanByPriceId} from '../../src/config';
+import {completedEvent, disputeEvent, PRICE_ADVANCED, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -16,15 +17,18 @@ const purchase = (sessionId: string) =>
   stack.worker.db.all<{status: string; revoke_reason: string | null}>('SELECT * FROM purchases WHERE session_id = ?', sessionId);
 const welcomeMailsTo = (email: string) => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
 
-test('a paid checkout is recorded once and sends one welcome e-mail with the dashboard link', async () => {
+test("a paid checkout is recorded once, by its plan's id, and sends one welcome e-mail naming the plan, with the dashboard link", async () => {
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email});
   const response = await stack.deliver(completedEvent(stack, sessionId));
   expect(response.status).toBe(200);
-  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', email, plan: 'Advanced'})]);
+  // The id, never the name: a plan renamed in the config keeps its purchases.
+  const plan = findPlanByPriceId(PRICE_ADVANCED)!;
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', email, plan: plan.id})]);
   const mails = welcomeMailsTo(email);
   expect(mails).toHaveLength(1);
   expect(mails[0]!.fields.text).toContain('http://localhost:4200/dashboard');
+  expect(mails[0]!.fields.text).toContain(`(${plan.name})`);
 });
 
 test('one event delivered twice in a row is handled once', async () => {

@@ -6,6 +6,7 @@
  */
 import {createHash} from 'node:crypto';
 import {appConfig} from '../../src/config';
+import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {INVITEE} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, PRICE_ADVANCED, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -38,7 +39,7 @@ const identity = (path: string) => `http://${stack.emulatorHost}/identitytoolkit
 
 /** The account as Firebase's admin API sees it. */
 async function account(uid: string): Promise<{validSince?: string; emailVerified?: boolean}> {
-  const response = await fetch(identity('projects/demo-slipway/accounts:lookup'), {
+  const response = await fetch(identity(`projects/${EMULATOR_PROJECT}/accounts:lookup`), {
     method: 'POST',
     headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
     body: JSON.stringify({localId: [uid]}),

@@ -10,7 +10,7 @@ import {
   type RepositoryDifferenceKind,
   type RepositoryFixAllResult,
 } from '../../src/config/api';
-import {appConfig} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -51,7 +51,7 @@ function strangers(count: number): string[] {
  * limit of them without paying 50 times.
  */
 async function paidMissing(count: number, {onRepository = false} = {}): Promise<{login: string; sessionId: string}[]> {
-  const plan = appConfig.stripe.plans[0]!;
+  const plan = appConfig.plans[0]!;
   const made: {login: string; sessionId: string}[] = [];
   for (let i = 0; i < count; i++) {
     const {login, id} = stack.github.addUser(`paid-${Date.now().toString(36)}-${accounts++}`);
@@ -59,8 +59,8 @@ async function paidMissing(count: number, {onRepository = false} = {}): Promise<
     const now = Date.now();
     await stack.worker.db.run(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id, status, created_at, updated_at, amount_total, currency)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'paid', ?8, ?8, ?9, 'usd')`,
-      sessionId, `cus_${login}`, `user-${login}`, `${login}@example.com`, plan.priceId.test, plan.name, `pi_${login}`, now, plan.price * 100,
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'paid', ?8, ?8, ?9, '${PLAN_CURRENCY}')`,
+      sessionId, `cus_${login}`, `user-${login}`, `${login}@example.com`, plan.priceId.test, plan.id, `pi_${login}`, now, planAmount(plan),
     );
     await stack.worker.db.run(
       `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, version, updated_at)

@@ -3,6 +3,7 @@
  * it, and the anti-forgery cookie-to-header check on every call that changes something (§7).
  */
 import http from 'node:http';
+import {serviceName} from '../../src/config';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 import {PRICE_ADVANCED, SITE_ORIGIN, startStack, type Stack, stripeEvent, uniqueEmail} from './stack';
 
@@ -38,7 +39,7 @@ describe('the worker on the site’s origin', () => {
   test('answers under /api, and its first answer hands the browser an anti-forgery cookie', async () => {
     const response = await stack.call('/api/');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({name: 'slipway-worker', ok: true});
+    expect(await response.json()).toEqual({name: `${serviceName}-worker`, ok: true});
     const cookie = response.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43}; Path=\/; SameSite=Strict$/);
     // Readable by the page: that is how the page echoes it.

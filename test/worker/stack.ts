@@ -17,8 +17,8 @@ export {stripeEvent};
 
 export const WEBHOOK_SECRET = 'whsec_test_secret_for_the_worker_suite';
 export const MAILGUN_SIGNING_KEY = 'mailgun-signing-key-for-tests';
-export const PRICE_ADVANCED = appConfig.stripe.plans[1]!.priceId.test;
-export const PRICE_STARTER = appConfig.stripe.plans[0]!.priceId.test;
+export const PRICE_ADVANCED = appConfig.plans[1]!.priceId.test;
+export const PRICE_STARTER = appConfig.plans[0]!.priceId.test;
 export {SITE_ORIGIN};
 
 

@@ -1,4 +1,5 @@
 import {Hono} from 'hono';
+import {serviceName} from '../../src/config/serviceName';
 import {bodyLimit} from 'hono/body-limit';
 import {cors} from 'hono/cors';
 import {secureHeaders} from 'hono/secure-headers';
@@ -40,7 +41,7 @@ api.route('/', authRoutes);
 api.route('/', leadRoutes);
 api.route('/', isAdminRoutes);
 api.route('/', adminRoutes);
-api.get('/', (c) => c.json({name: 'slipway-worker', ok: true}));
+api.get('/', (c) => c.json({name: `${serviceName}-worker`, ok: true}));
 
 // Not strict: `/api/` is the same as `/api`, the health check the site asks for a first token.
 const app = new Hono<AppEnv>({strict: false});

@@ -1,4 +1,4 @@
-import {afterPurchase, appConfig, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, PLAN_CURRENCY, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import {registerJob} from './outbox';
 import type {Settings} from './settings';
@@ -48,7 +48,7 @@ export async function sendMail(settings: Settings, message: MailMessage): Promis
 /** Cents as the seller reads them: `$99.00`, `€49.00`, or the code for other currencies. */
 export function formatAmount(amount: number | null | undefined, currency: string | null | undefined): string {
   if (amount === null || amount === undefined) return 'an unknown amount';
-  const code = (currency ?? 'usd').toUpperCase();
+  const code = (currency ?? PLAN_CURRENCY).toUpperCase();
   return new Intl.NumberFormat('en-US', {style: 'currency', currency: code}).format(amount / 100);
 }
 
@@ -57,12 +57,12 @@ export function saleMail(
   settings: Settings,
   sale: {plan: string; email: string | null; amount: number | null | undefined; currency: string | null | undefined},
 ): MailMessage {
-  const {appName, mailgun} = appConfig;
+  const {appName, mail} = appConfig;
   const amount = formatAmount(sale.amount, sale.currency);
   const find = `${settings.siteOrigin}${ROUTES.admin}${sale.email ? `?q=${encodeURIComponent(sale.email)}` : ''}`;
   return {
-    from: mailgun.fromNoReply,
-    to: mailgun.forwardRepliesTo,
+    from: mail.fromNoReply,
+    to: mail.forwardRepliesTo,
     subject: `New sale: ${appName} ${sale.plan}, ${amount}`,
     text: [
       `${sale.email ?? 'A buyer'} bought ${appName} ${sale.plan} for ${amount}.`,
@@ -75,11 +75,11 @@ export function saleMail(
 /** The one e-mail a buyer gets after paying: the link to the dashboard, where the code is claimed. */
 export function welcomeMail(settings: Settings, to: string, plan: string | null): MailMessage {
   const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
-  const {appName, mailgun} = appConfig;
+  const {appName, mail} = appConfig;
   return {
-    from: mailgun.fromNoReply,
+    from: mail.fromNoReply,
     to,
-    replyTo: mailgun.supportEmail,
+    replyTo: appConfig.support.email,
     subject: `Your ${appName} purchase: get the code`,
     text: [
       `Thank you for buying ${appName}${plan ? ` (${plan})` : ''}. Your dashboard: ${dashboard}`,
@@ -92,7 +92,7 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
       'Each time the seat goes to a GitHub account, we write to this address naming it. If it is not yours, sign in',
       'with this e-mail address and request access for your own account: the seat comes back to you.',
       '',
-      `Questions? Reply to this e-mail or write to ${mailgun.supportEmail}.`,
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
     ].join('\n'),
   };
 }
@@ -103,13 +103,13 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
  * creator) never goes unnoticed, and with the way to take it back.
  */
 export function seatMail(settings: Settings, seat: {to: string; login: string; repository: string; waited?: boolean}): MailMessage {
-  const {appName, mailgun} = appConfig;
+  const {appName, mail} = appConfig;
   // Signed in, /signin goes on to the dashboard.
   const signIn = `${settings.siteOrigin}${appConfig.auth.loginUrl}`;
   return {
-    from: mailgun.fromNoReply,
+    from: mail.fromNoReply,
     to: seat.to,
-    replyTo: mailgun.supportEmail,
+    replyTo: appConfig.support.email,
     subject: `Your ${appName} repository seat is with @${seat.login}`,
     text: [
       `The seat of your ${appName} purchase now belongs to the GitHub account @${seat.login}:`,
@@ -123,7 +123,7 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
       'username on the dashboard and press Request Access: the seat moves to you, however often it has moved.',
       signIn,
       '',
-      `Questions? Reply to this e-mail or write to ${mailgun.supportEmail}.`,
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
     ].join('\n'),
   };
 }

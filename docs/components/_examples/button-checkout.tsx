@@ -2,7 +2,7 @@ import React from 'react';
 import ButtonCheckout from '@site/src/components/shared/ButtonCheckout';
 import {appConfig, checkoutPriceId} from '@site/src/config';
 
-const starter = appConfig.stripe.plans[0];
+const starter = appConfig.plans[0];
 
 export default function ButtonCheckoutExample() {
   return (

@@ -3,5 +3,5 @@ import Pricing from '@site/src/components/landing/Pricing';
 import {appConfig, landing} from '@site/src/config';
 
 export default function PricingExample() {
-  return <Pricing plans={appConfig.stripe.plans} title={landing.pricing.title} subtitle={landing.pricing.subtitle} />;
+  return <Pricing plans={appConfig.plans} title={landing.pricing.title} subtitle={landing.pricing.subtitle} />;
 }

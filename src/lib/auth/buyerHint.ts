@@ -5,9 +5,10 @@
  * account it is for: a purchase opens nothing the worker has not checked itself.
  */
 import {useSyncExternalStore} from 'react';
+import {storageKey} from '../../config/serviceName';
 import {readItem, removeItem, writeItem} from '../browserStorage';
 
-const BUYER_HINT = 'slipway:buyer';
+const BUYER_HINT = storageKey('buyer');
 const listeners = new Set<() => void>();
 
 /** What the worker said of this account: a buyer, or not (which forgets any earlier note). */

@@ -9,5 +9,5 @@ export const SESSION_ENDED = {
   /** Signed out elsewhere, the session revoked, the account deleted, or a checkout sign-in past its hour. */
   ended: 'Your sign-in has ended. Sign in again.',
   /** The seller (or the provider) turned the account off. */
-  disabled: `This account has been turned off. Write to ${appConfig.mailgun.supportEmail} if you think that is a mistake.`,
+  disabled: `This account has been turned off. Write to ${appConfig.support.email} if you think that is a mistake.`,
 } as const;

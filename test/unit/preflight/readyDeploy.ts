@@ -92,7 +92,7 @@ export async function readySettings(services: Services, key = LIVE_KEY): Promise
       MAILGUN_WEBHOOK_SIGNING_KEY: 'mailgun-signing-key',
       MAILGUN_API_URL: services.mailgun.url,
       FIREBASE_SERVICE_ACCOUNT: await offlineServiceAccount(PROJECT),
-      ADMIN_EMAILS: appConfig.mailgun.forwardRepliesTo,
+      ADMIN_EMAILS: appConfig.mail.forwardRepliesTo,
     },
   };
 }

@@ -28,7 +28,7 @@ it('passes a deploy where every service is ready: no failure, no warning, exit c
 });
 
 it('fails the run on one wrong price, printing the plan, both amounts and the fix', async () => {
-  const plan = appConfig.stripe.plans[0]!;
+  const plan = appConfig.plans[0]!;
   services.stripe.prices.get(plan.priceId.production)!.unit_amount = planAmount(plan) + 100;
   const lines = await runChecks({settings: await readySettings(services), secretNames});
   const printed = formatChecklist(lines);

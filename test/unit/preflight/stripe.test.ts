@@ -17,7 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => services.close());
 
-const [starter, advanced] = appConfig.stripe.plans;
+const [starter, advanced] = appConfig.plans;
 const check = (key = LIVE_KEY, fields: {webhookSecret?: string; siteUrl?: string} = {}) =>
   checkStripe({secretKey: key, webhookSecret: 'whsec_preflight', siteUrl: SITE_URL, apiUrl: services.stripe.url, env: 'site', ...fields});
 
@@ -25,7 +25,7 @@ it('passes a live key whose prices, webhook endpoint and portal are as the site 
   const lines = await check();
   expect(linesOf(lines, 'fail')).toEqual([]);
   expect(linesOf(lines, 'warn')).toEqual([]);
-  for (const plan of appConfig.stripe.plans) {
+  for (const plan of appConfig.plans) {
     expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`plan ${plan.name}, price ${plan.priceId.production}`)});
   }
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(stripeWebhookUrl(SITE_URL))});

@@ -47,7 +47,7 @@ export async function requestAccess(
   if (move && current.username_changes >= max) {
     throw new HttpError(
       429,
-      `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.mailgun.supportEmail} to change it again.`,
+      `This purchase has already moved to another GitHub account ${max} times, the most it may. Write to ${appConfig.support.email} to change it again.`,
       'SWAP_LIMIT',
     );
   }

@@ -1,4 +1,4 @@
-import {appConfig} from '../../../src/config';
+import {appConfig, findStoredPlan, PLAN_CURRENCY, planAmount, storedPlanName} from '../../../src/config';
 import type {
   AdminPurchase,
   AdminPurchaseDetail,
@@ -81,7 +81,11 @@ function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
       WHERE github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
   }
   if (filter.state) conditions.push(STATE_WHERE[filter.state]);
-  if (filter.plan) conditions.push(`p.plan = ${param(filter.plan)}`);
+  if (filter.plan) {
+    // The filter names the plan; purchases record its id, or its name when recorded before ids were.
+    const plan = appConfig.plans.find((candidate) => candidate.name === filter.plan);
+    conditions.push(`p.plan IN (${param(plan?.id ?? filter.plan)}, ${param(filter.plan)})`);
+  }
   return {where: conditions.length ? `WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '', params};
 }
 
@@ -186,10 +190,10 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
     sessionId: row.session_id,
     createdAt: row.created_at,
     email: row.email,
-    plan: row.plan,
+    plan: storedPlanName(row.plan),
     amount,
-    // The config's prices are in US dollars.
-    currency: row.currency ?? 'usd',
+    // Recorded before currencies were: the plans' currency.
+    currency: row.currency ?? PLAN_CURRENCY,
     state,
     // A full refund may have reached D1 only as a revocation (it came before the purchase did).
     amountRefunded: state === 'refunded' ? Math.max(row.amount_refunded, amount ?? 0) : row.amount_refunded,
@@ -203,8 +207,8 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
 
 /** Purchases recorded before amounts were: the plan's price in the config. */
 export function fallbackAmount(plan: string | null): number | null {
-  const found = appConfig.stripe.plans.find((candidate) => candidate.name === plan);
-  return found ? found.price * 100 : null;
+  const found = findStoredPlan(plan);
+  return found ? planAmount(found) : null;
 }
 
 export function stateOf(row: {status: Row['status']; revoke_reason: string | null}): PurchaseState {

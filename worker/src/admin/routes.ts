@@ -55,7 +55,7 @@ const PAGE_RULE = 'page must be a whole number from 1 to 100000';
 const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PAGE_RULE).max(100_000, PAGE_RULE).default(1);
 const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
 const periodQuery = z.enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`}).default(DEFAULT_SALES_PERIOD);
-const planNames: string[] = appConfig.stripe.plans.map((plan) => plan.name);
+const planNames: string[] = appConfig.plans.map((plan) => plan.name);
 /** Each filter absent or one of its values: a value the list does not know is the caller's mistake, said so. */
 const purchaseFilter = z.object({
   q: searchQuery,

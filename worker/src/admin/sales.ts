@@ -1,4 +1,5 @@
 import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api';
+import {PLAN_CURRENCY, storedPlanName} from '../../../src/config';
 import {fallbackAmount} from './purchases';
 
 /**
@@ -93,14 +94,15 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   for (const row of byBucket!.results) {
     const entry = days.get(row.day as string);
     if (!entry) continue;
-    const plan = (row.plan as string | null) ?? 'Other';
+    // Purchases recorded by id and, from before ids, by name: one plan, one entry.
+    const plan = storedPlanName(row.plan as string | null) ?? 'Other';
     entry.byPlan[plan] = (entry.byPlan[plan] ?? 0) + priced(row);
     entry.purchases += row.purchases as number;
   }
   const sum = (rows: Record<string, unknown>[]) => rows.reduce((total, row) => total + priced(row), 0);
   const dispute = disputes!.results[0] ?? {};
   return {
-    currency: (currency!.results[0]?.currency as string | undefined) ?? 'usd',
+    currency: (currency!.results[0]?.currency as string | undefined) ?? PLAN_CURRENCY,
     period,
     since: window.since,
     interval: window.interval,

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId} from '../../../src/config';
+import {findPlanByPriceId, type Plan} from '../../../src/config';
 import {revokeAccess} from '../access/seat';
 import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
@@ -69,7 +69,8 @@ export async function fulfillCheckout(
       userId,
       email,
       priceId,
-      plan,
+      // The plan's id, never its name: the name may change, the purchases must still find their plan.
+      plan.id,
       paymentIntentId,
       observed,
       session.created * 1000,
@@ -92,8 +93,8 @@ export async function fulfillCheckout(
   // and the seller's news of the sale. They are queued in the same batch as the purchase, each
   // only if the purchase reads paid once recorded: stored together, in one round trip.
   const mails = [
-    ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan)}] : []),
-    {key: `sale:${sessionId}`, message: saleMail(settings, {plan, email, amount: session.amount_total, currency: session.currency})},
+    ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan.name)}] : []),
+    {key: `sale:${sessionId}`, message: saleMail(settings, {plan: plan.name, email, amount: session.amount_total, currency: session.currency})},
   ];
   const paidNow = {sql: `(SELECT status FROM purchases WHERE session_id = ?7) = 'paid'`, param: sessionId};
   const statusAt = statements.length - 1;
@@ -111,11 +112,11 @@ export async function fulfillCheckout(
   return {status, session, email};
 }
 
-function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: string} | null {
+function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan} | null {
   for (const item of session.line_items?.data ?? []) {
     const priceId = item.price?.id;
     const plan = priceId ? findPlanByPriceId(priceId) : undefined;
-    if (priceId && plan) return {priceId, plan: plan.name};
+    if (priceId && plan) return {priceId, plan};
   }
   return null;
 }

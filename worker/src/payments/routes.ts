@@ -1,5 +1,5 @@
 import {Hono} from 'hono';
-import {appConfig, findPlanByPriceId, ROUTES} from '../../../src/config';
+import {appConfig, findPlanByPriceId, ROUTES, storedPlanName} from '../../../src/config';
 import {API_PATHS, type CheckoutSignInResponse, type PaidResponse, type UrlResponse} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, optionalUser, requireUser} from '../auth/middleware';
@@ -68,7 +68,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const userId = parse(userIdQuery, c.req.query('userId'));
     if (userId !== user.uid) throw new HttpError(403, 'You may only ask about your own account');
     const purchase = await paidPurchaseOf(c.env.DB, user);
-    return c.json((purchase ? {hasPaid: true, plan: purchase.plan ?? undefined} : {hasPaid: false}) satisfies PaidResponse);
+    return c.json((purchase ? {hasPaid: true, plan: storedPlanName(purchase.plan) ?? undefined} : {hasPaid: false}) satisfies PaidResponse);
   })
 
   /**

@@ -62,8 +62,8 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: M
   const sender = field('sender') || field('from');
   const subject = field('subject') || '(no subject)';
   const forward = {
-    from: appConfig.mailgun.fromAdmin,
-    to: appConfig.mailgun.forwardRepliesTo,
+    from: appConfig.mail.fromAdmin,
+    to: appConfig.mail.forwardRepliesTo,
     replyTo: sender || undefined,
     subject: `Fwd: ${subject}`,
     text: `From: ${field('from') || sender}\nTo: ${field('recipient')}\nSubject: ${subject}\n\n${fitForRow(field('body-plain'))}`,

@@ -36,7 +36,7 @@ function Item({item}: {item: FaqItem}) {
 export default function FAQ({
   items = landing.faq.items,
   title = landing.faq.title,
-  supportEmail = appConfig.mailgun.supportEmail,
+  supportEmail = appConfig.support.email,
 }: FAQProps) {
   const id = useSectionAnchor('faq');
   return (

@@ -22,7 +22,7 @@ function LinkGroup({id, title, children}: {id: string; title: string; children: 
 }
 
 export default function Footer({
-  supportEmail = appConfig.mailgun.supportEmail,
+  supportEmail = appConfig.support.email,
   sisterApps = appConfig.sisterApps,
 }: FooterProps) {
   return (

@@ -46,7 +46,7 @@ function PlanCard({plan}: {plan: Plan}) {
 }
 
 export default function Pricing({
-  plans = appConfig.stripe.plans,
+  plans = appConfig.plans,
   title = landing.pricing.title,
   subtitle = landing.pricing.subtitle,
 }: PricingProps) {

@@ -114,7 +114,7 @@ export default function Purchases() {
           label="Plan"
           value={plan ?? ''}
           all="All plans"
-          options={appConfig.stripe.plans.map((entry) => entry.name)}
+          options={appConfig.plans.map((entry) => entry.name)}
           names={(name) => name}
           onChange={(value) => go({plan: value || undefined})}
         />

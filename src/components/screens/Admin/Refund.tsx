@@ -2,6 +2,7 @@ import React, {useEffect, useState} from 'react';
 import clsx from 'clsx';
 import {REFUND_REASONS, type AdminPurchaseDetail, type RefundReason} from '../../../config/api';
 import {moneyInput, parseMoney} from '../../../config/money';
+import {PLAN_CURRENCY} from '../../../config/plans';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
 import Confirm from './Confirm';
@@ -24,7 +25,7 @@ const REASONS: Record<RefundReason, string> = {
 export default function Refund({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
   const api = useAdminApi();
   const {busy, outcome, run} = useAction();
-  const currency = purchase.currency ?? 'usd';
+  const currency = purchase.currency ?? PLAN_CURRENCY;
   const left = Math.max(0, (purchase.amount ?? 0) - purchase.amountRefunded);
   const [amountText, setAmountText] = useState(() => moneyInput(left, currency));
   // Read again after a refund: the form offers what is left now.

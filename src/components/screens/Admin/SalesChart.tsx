@@ -16,7 +16,7 @@ const total = (entry: SalesDay) => Object.values(entry.byPlan).reduce((sum, amou
 /** The plans that sold in these days, the config's plans first and in its order. */
 export function plansSold(days: SalesDay[]): string[] {
   const sold = new Set(days.flatMap((entry) => Object.keys(entry.byPlan)));
-  const known: string[] = appConfig.stripe.plans.map((plan) => plan.name).filter((name) => sold.has(name));
+  const known: string[] = appConfig.plans.map((plan) => plan.name).filter((name) => sold.has(name));
   return [...known, ...[...sold].filter((name) => !known.includes(name)).sort()];
 }
 

@@ -56,7 +56,7 @@ function describe(access: AccessStatus, status: ShownStatus): {title: string; te
 /** How many more times the purchase may move its access to another GitHub account. */
 function changesLeft(left: number): ReactNode {
   if (left <= 0) {
-    const {supportEmail} = appConfig.mailgun;
+    const {email: supportEmail} = appConfig.support;
     return (
       <>
         This purchase cannot change its GitHub account again; write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.

@@ -52,7 +52,7 @@ export interface RequestAccessProps {
 }
 
 /**
- * §4: checks payment first (a buyer who has not paid goes to checkout for the second plan), then
+ * §4: checks payment first (a buyer who has not paid goes to checkout for `dashboardPlan()`), then
  * needs a username, then asks the worker for the invitation.
  */
 export default function RequestAccess({user, initialUsername = '', onRequested, redirect}: RequestAccessProps) {

@@ -15,7 +15,7 @@ export interface ErrorScreenProps {
  * chat when there is one, else an e-mail), or go home. The chat never loads
  * on a page that holds a token, so there it is the e-mail too.
  */
-export default function ErrorScreen({supportEmail = appConfig.mailgun.supportEmail}: ErrorScreenProps) {
+export default function ErrorScreen({supportEmail = appConfig.support.email}: ErrorScreenProps) {
   const {crispWebsiteId} = useSiteSettings();
   const chat = Boolean(crispWebsiteId) && !isTokenPage(useLocation().pathname);
   return (

@@ -11,7 +11,7 @@ interface Props {
 /** Products shipped with the kit, fastest first sale first. */
 export default function Leaderboard({entries = appConfig.leaderboard}: Props) {
   const ranked = [...entries].sort((a, b) => a.daysToFirstSale - b.daysToFirstSale);
-  const {supportEmail} = appConfig.mailgun;
+  const {email: supportEmail} = appConfig.support;
   return (
     <article className={styles.board}>
       <h1 className={styles.title}>Shipped with {appConfig.appName}</h1>

@@ -3,7 +3,7 @@ import ButtonCheckout from '@site/src/components/shared/ButtonCheckout';
 import {appConfig} from '@site/src/config';
 import {useSiteSettings} from '@site/src/lib/SiteSettingsContext';
 
-const starter = appConfig.stripe.plans[0];
+const starter = appConfig.plans[0];
 
 export default function ButtonCheckoutExample() {
   const {stripeMode} = useSiteSettings();
