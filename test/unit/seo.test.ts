@@ -50,10 +50,20 @@ describe('the manifest and structured data', () => {
     expect(webManifest()).toMatchObject({name: appConfig.appName, theme_color: appConfig.themeColor, start_url: '/'});
   });
 
-  it('describes the product with both offers and the rating', () => {
+  it('describes the product with an offer for each plan, at the price the config gives', () => {
     const product = productJsonLd();
-    expect(product.offers.map((offer) => offer.price)).toEqual(['69.00', '99.00']);
-    expect(product.aggregateRating).toEqual({'@type': 'AggregateRating', ratingValue: '4.8', reviewCount: 12});
+    expect(product.offers.map((offer) => offer.price)).toEqual(appConfig.stripe.plans.map((plan) => plan.price.toFixed(2)));
+  });
+
+  it("gives the seller's own rating with its count", () => {
+    expect(productJsonLd({value: 4.6, count: 31})).toMatchObject({
+      aggregateRating: {'@type': 'AggregateRating', ratingValue: '4.6', bestRating: '5', ratingCount: 31},
+    });
+  });
+
+  it('claims no rating at all when the seller has none', () => {
+    expect(productJsonLd(undefined)).not.toHaveProperty('aggregateRating');
+    expect(JSON.stringify(productJsonLd(undefined))).not.toMatch(/rating/i);
   });
 });
 
