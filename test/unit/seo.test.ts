@@ -1,7 +1,8 @@
 import {mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {appConfig} from '../../src/config';
+import {DEMO_CAPTIONS} from '../../src/components/landing/Hero/demoCaptions';
+import {appConfig, landing} from '../../src/config';
 import {DOCS_PRIORITY, robotsTxt, sitemapPriority, webManifest} from '../../src/seo/searchEngineFiles';
 import {productJsonLd} from '../../src/seo/structuredData';
 import {siteUrl} from '../../src/seo/siteUrl';
@@ -78,6 +79,14 @@ describe('the generated static files', () => {
     writeStaticFiles(dir);
     expect(readFileSync(path.join(dir, 'robots.txt'), 'utf8')).toBe(robotsTxt());
     expect(JSON.parse(readFileSync(path.join(dir, 'manifest.webmanifest'), 'utf8'))).toEqual(webManifest());
+  });
+
+  it("writes the demo video's captions from the config, one cue a scene, the first naming the product", () => {
+    writeStaticFiles(dir);
+    const vtt = readFileSync(path.join(dir, landing.hero.demoVideo.captions), 'utf8');
+    expect(vtt).toMatch(new RegExp(`^WEBVTT\n\n00:00:00\.000 --> 00:00:03\.000\n${appConfig.appName}: `));
+    expect(vtt.match(/ --> /g)).toHaveLength(DEMO_CAPTIONS.length);
+    expect(vtt).toContain(`00:00:03.000 --> 00:00:06.000\n${DEMO_CAPTIONS[1]}\n`);
   });
 
   // `docusaurus start` recompiles whenever a file in a static folder is written, even with the same bytes.
