@@ -6,9 +6,11 @@
  */
 
 import {CHECKOUT_CLAIM_PATTERN, CHECKOUT_RETURN_PARAMS} from '../config/api';
+import {serviceName} from '../config/serviceName';
 import {readItem, removeItem} from './browserStorage';
 
-const STORAGE_KEYS = {sessionId: 'slipway:checkout-session', claim: 'slipway:checkout-claim'} as const;
+/** Named after the product (serviceName), so a rename renames them too. */
+const STORAGE_KEYS = {sessionId: `${serviceName}:checkout-session`, claim: `${serviceName}:checkout-claim`} as const;
 const CHECKOUT_SESSION_ID = /^cs_(test|live)_[A-Za-z0-9]{1,200}$/;
 
 /** Each parameter taken out of the address: its name, where it is kept, and the form it must have. */

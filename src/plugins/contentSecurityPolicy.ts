@@ -1,7 +1,7 @@
 import {readdir, readFile, rename, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
-import {isTokenPage} from '../config';
+import {isTokenPage, serviceName} from '../config';
 import {contentSecurityPolicyRules, isOwnBundle, pageUrl, readScripts, withoutScripts, type BuiltPageScripts, type PolicySettings} from '../buildTime/contentSecurityPolicy';
 import {renderHeadersFile} from '../buildTime/headersFile';
 import {staleHostConfigs} from '../buildTime/hostHeaders';
@@ -52,7 +52,7 @@ export default function contentSecurityPolicy(settings: PolicySettings): Plugin 
         ]),
       );
       if (leftOut.size > 0) {
-        console.warn(`[slipway] Left out of the pages that hold a token (they run only the site's own code): ${[...leftOut].join(', ')}`);
+        console.warn(`[${serviceName}] Left out of the pages that hold a token (they run only the site's own code): ${[...leftOut].join(', ')}`);
       }
     },
   };

@@ -5,9 +5,11 @@
  * account it is for: a purchase opens nothing the worker has not checked itself.
  */
 import {useSyncExternalStore} from 'react';
+import {serviceName} from '../../config/serviceName';
 import {readItem, removeItem, writeItem} from '../browserStorage';
 
-const BUYER_HINT = 'slipway:buyer';
+/** Named after the product (serviceName), so a rename renames it too. */
+const BUYER_HINT = `${serviceName}:buyer`;
 const listeners = new Set<() => void>();
 
 /** What the worker said of this account: a buyer, or not (which forgets any earlier note). */
