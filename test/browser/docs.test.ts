@@ -4,6 +4,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
+import {appConfig} from '../../src/config';
 import {COMPONENT_PAGES} from '../support/docsStructure';
 import {ROOT} from '../../scripts/support/site';
 import {eventually, siteUrl, useBrowser} from './helpers';
@@ -41,7 +42,7 @@ describe('docs portal', () => {
       expect(await theme(page)).toBe('dark');
       expect(await backgroundLuminance(page)).toBeLessThan(0.1);
 
-      await page.getByRole('link', {name: 'Slipway logo Slipway'}).first().click();
+      await page.getByRole('link', {name: `${appConfig.appName} logo ${appConfig.appName}`}).first().click();
       await page.waitForURL(siteUrl('/'));
       await eventually(() => theme(page), (value) => expect(value).toBe('light'));
       expect(await backgroundLuminance(page)).toBeGreaterThan(0.9);
@@ -160,7 +161,7 @@ describe('docs portal', () => {
       await page.getByRole('button', {name: /\(current\)/}).hover();
       await page.getByRole('link', {name: '1.0', exact: true}).click();
       await page.waitForURL(/\/docs\/1\.0\/features\/payments$/);
-      await page.getByText(/documentation for Slipway 1\.0/).waitFor();
+      await page.getByText(`documentation for ${appConfig.appName} 1.0`).waitFor();
       await page.getByRole('link', {name: /latest version/}).waitFor();
       expect(await theme(page)).toBe('dark');
       expect(errors).toEqual([]);
