@@ -2,12 +2,13 @@ import path from 'node:path';
 import {config as loadEnv} from 'dotenv';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import {appConfig, ROUTES} from './src/config';
+import {appConfig, ROUTES, serviceName} from './src/config';
 import {GENERATED_STATIC_DIR} from './src/buildTime/generatedStatic';
 import {parseSiteSettings} from './src/buildTime/siteSettings';
 import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
 import {siteUrl} from './src/seo/siteUrl';
 import {writeStaticFiles} from './src/seo/writeStaticFiles';
+import bundleName from './src/plugins/bundleName';
 import checkoutSessionGuard from './src/plugins/checkoutSessionGuard';
 import contentSecurityPolicy from './src/plugins/contentSecurityPolicy';
 import docsColorMode from './src/plugins/docsColorMode';
@@ -31,7 +32,7 @@ const siteSettings = parseSiteSettings(process.env);
 if (process.argv.includes('build') && siteSettings.auth.provider === 'firebase' && siteSettings.auth.firebaseEmulatorHost) {
   // Fine for tests and local previews; a deployed site would send its buyers to a local emulator.
   console.warn(
-    `[slipway] This build signs in against the Firebase Auth emulator at ${siteSettings.auth.firebaseEmulatorHost}. ` +
+    `[${serviceName}] This build signs in against the Firebase Auth emulator at ${siteSettings.auth.firebaseEmulatorHost}. ` +
       'Set FIREBASE_API_KEY (and the rest of the Firebase web config) in .env before deploying.',
   );
 }
@@ -94,6 +95,7 @@ const config = {
     utilsCommonWithoutTslib,
     reactUtilsWithoutCollator,
     prefetchWhenIdle,
+    bundleName,
   ],
 
   themes: [

@@ -47,8 +47,9 @@ import {
   Wrench,
   Zap,
 } from 'lucide-static';
-import {appConfig, ROUTES} from './src/config';
+import {appConfig, ROUTES, type AppConfig} from './src/config';
 import {sidebarIcon} from './src/buildTime/sidebarIcon';
+import {affiliateLinks} from './src/buildTime/affiliateLinks';
 
 /** A page of the docs, with its sidebar title and icon. */
 function doc(id: string, label: string, icon: string) {
@@ -122,12 +123,7 @@ const sidebars = {
     doc('extras', 'Extras', Image),
     {type: 'html', value: '<hr aria-hidden="true" />', className: 'sidebar-divider', defaultStyle: false},
     {type: 'link', label: 'Leaderboard', href: ROUTES.leaderboard, customProps: sidebarIcon(Trophy)},
-    {
-      type: 'link',
-      label: `Affiliates: earn ${appConfig.affiliate.commissionPercent}% per sale`,
-      href: appConfig.affiliate.url,
-      customProps: sidebarIcon(HandCoins),
-    },
+    ...affiliateLinks((appConfig as AppConfig).affiliate, HandCoins),
   ],
 } satisfies SidebarsConfig;
 

@@ -13,7 +13,7 @@ import React from 'react';
 import {renderToStaticMarkup} from 'react-dom/server';
 import {posterFile} from '../src/components/landing/Hero/poster';
 import Logo from '../src/components/shared/Logo';
-import {appConfig, landing} from '../src/config';
+import {appConfig, landing, serviceName} from '../src/config';
 import {launchChromium} from './support/chromium';
 
 const root = path.join(__dirname, '..');
@@ -40,7 +40,8 @@ function socialCard(): string {
 }
 
 function demoPoster(): string {
-  const lines = [`$ git clone git@github.com:you/${appConfig.appName.toLowerCase()}.git`, '$ cd slipway && npm ci', '$ npm start', '', '  Site ready at http://localhost:4200', '  Landing page, checkout and docs are live.'];
+  // The folder a clone makes is the repository's name, which follows the product's (serviceName).
+  const lines = [`$ git clone git@github.com:you/${serviceName}.git`, `$ cd ${serviceName} && npm ci`, '$ npm start', '', '  Site ready at http://localhost:4200', '  Landing page, checkout and docs are live.'];
   return page(
     `<div style="width:1280px;height:720px;display:flex;align-items:center;justify-content:center;background:#0b1f1c">
       <div style="width:1040px;border-radius:18px;overflow:hidden;box-shadow:0 30px 80px rgba(0,0,0,.5)">

@@ -1,54 +1,49 @@
 /**
  * Records the demo video shown in the hero: a tour of this very site, one
- * scene every few seconds, with English captions. Needs ffmpeg
- * (`apt-get install -y ffmpeg`); run `npm run demo-video` after changing
- * the landing page.
+ * scene every few seconds, one scene a caption of
+ * src/components/landing/Hero/demoCaptions.ts (the build writes the captions
+ * file from those). Needs ffmpeg (`apt-get install -y ffmpeg`); run
+ * `npm run demo-video` after changing the landing page or the product's name.
  */
 import {execFileSync} from 'node:child_process';
-import {mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
-import {appConfig, landing} from '../src/config';
+import {DEMO_CAPTIONS, SECONDS_PER_SCENE} from '../src/components/landing/Hero/demoCaptions';
+import {landing} from '../src/config';
 import {launchChromium} from './support/chromium';
 import {buildSite, ROOT} from './support/site';
 import {serveStatic} from './support/staticServer';
 
-const SECONDS_PER_SCENE = 3;
-
-interface Scene {
-  caption: string;
-  show: (page: Page, base: string) => Promise<void>;
-}
+/** What the browser shows while a caption is on screen. */
+type Scene = (page: Page, base: string) => Promise<void>;
 
 async function scrollTo(page: Page, id: string) {
   await page.evaluate((target) => document.getElementById(target)!.scrollIntoView(), id);
   await page.waitForTimeout(300);
 }
 
+/** One scene for each of DEMO_CAPTIONS, in order. */
 const scenes: Scene[] = [
-  {caption: `${appConfig.appName}: a landing page that sells your app, ready on day one.`, show: async (page, base) => {
+  async (page, base) => {
     await page.goto(`${base}/`);
-  }},
-  {caption: 'Feature tabs rotate by themselves and stop when the visitor picks one.', show: (page) => scrollTo(page, 'features')},
-  {caption: 'Payments: Stripe Checkout sessions and webhooks, already wired.', show: async (page) => {
+  },
+  (page) => scrollTo(page, 'features'),
+  async (page) => {
     await page.getByRole('tab', {name: 'Payments'}).click();
-  }},
-  {caption: 'Two plans, one-time payments, prices from a single config file.', show: (page) => scrollTo(page, 'pricing')},
-  {caption: 'Answers before the question: an FAQ that opens one item at a time.', show: async (page) => {
+  },
+  (page) => scrollTo(page, 'pricing'),
+  async (page) => {
     await scrollTo(page, 'faq');
     await page.getByRole('button', {name: landing.faq.items[0].question}).click();
-  }},
-  {caption: 'Documentation for every part, in the same repository.', show: async (page, base) => {
+  },
+  async (page, base) => {
     await page.goto(`${base}/docs`);
-  }},
+  },
 ];
 
-function timestamp(seconds: number): string {
-  const date = new Date(seconds * 1000).toISOString();
-  return date.slice(11, 23);
-}
-
 async function main() {
+  if (scenes.length !== DEMO_CAPTIONS.length) throw new Error(`${scenes.length} scenes for ${DEMO_CAPTIONS.length} captions: give each caption its scene.`);
   const work = path.join(ROOT, '.bench', 'demo');
   rmSync(work, {recursive: true, force: true});
   mkdirSync(work, {recursive: true});
@@ -58,7 +53,7 @@ async function main() {
   const page = await browser.newPage({viewport: {width: 1280, height: 720}});
   try {
     for (const [index, scene] of scenes.entries()) {
-      await scene.show(page, server.url);
+      await scene(page, server.url);
       await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
       await page.screenshot({path: path.join(work, `scene${String(index).padStart(2, '0')}.png`)});
     }
@@ -76,9 +71,7 @@ async function main() {
     '-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '42', '-row-mt', '1',
     path.join(out, 'demo.webm'),
   ]);
-  const cues = scenes.map((scene, index) => `${timestamp(index * SECONDS_PER_SCENE)} --> ${timestamp((index + 1) * SECONDS_PER_SCENE)}\n${scene.caption}\n`);
-  writeFileSync(path.join(out, 'demo.en.vtt'), `WEBVTT\n\n${cues.join('\n')}`);
-  console.log(`Demo video and captions written to static/video/ (${scenes.length} scenes).`);
+  console.log(`Demo video written to static/video/ (${scenes.length} scenes; the build writes their captions).`);
 }
 
 main().catch((error) => {

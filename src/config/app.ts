@@ -76,19 +76,11 @@ export const appConfig = {
     onlyShowOnRoutes: ['/'],
   },
   sisterApps: [SISTER_APPS.dockside, SISTER_APPS.keelhaul, SISTER_APPS.moorings],
-  rating: {
-    value: 4.8,
-    count: 12,
-  },
   repository: {
     maxUsernameChanges: 3,
     downloads: true,
     invitationsPerDay: 50,
     queueBatch: 8,
-  },
-  affiliate: {
-    url: 'https://slipway.lemonsqueezy.com/affiliates',
-    commissionPercent: 30,
   },
   leaderboard: [
     {...SISTER_APPS.dockside, tagline: 'Status pages for small teams', daysToFirstSale: 6},

@@ -26,6 +26,8 @@ export const landing = {
       {name: 'Diego R.', src: '/img/avatars/diego.svg'},
       {name: 'Priya S.', src: '/img/avatars/priya.svg'},
     ],
+    /** How many makers the claim speaks for: the number in bold before it. */
+    count: 12,
     claim: 'makers ship faster with it',
   },
   integrations: [

@@ -104,8 +104,13 @@ export interface AppConfig {
   };
   /** Other apps by the same maker, linked as 'Top Apps' in the footer. */
   sisterApps: SisterApp[];
-  /** Shown in structured data; keep it true. */
-  rating: {
+  /**
+   * Your buyers' own rating of this product: the average of the reviews you collected from them,
+   * out of 5, and how many rated. The landing page's structured data gives it to search engines,
+   * whose rules allow only real ratings by customers, never the seller's own or a made-up one.
+   * Leave it out until you have such reviews: the structured data then claims no rating.
+   */
+  rating?: {
     value: number;
     count: number;
   };
@@ -138,8 +143,11 @@ export interface AppConfig {
      */
     queueBatch: number;
   };
-  /** The affiliate programme, linked from the docs sidebar. */
-  affiliate: {
+  /**
+   * Your own affiliate programme (its sign-up page at Lemon Squeezy, Rewardful, …), linked at the
+   * foot of the docs sidebar. Leave it out if you run none: nothing is linked.
+   */
+  affiliate?: {
     url: string;
     /** Share of each sale paid to the affiliate, in percent. */
     commissionPercent: number;

@@ -1,9 +1,25 @@
-import {appConfig, PLAN_CURRENCY} from '../config';
+import {appConfig, type AppConfig, PLAN_CURRENCY} from '../config';
 import {siteUrl} from './siteUrl';
 
-/** schema.org Product for the landing page: both plans as offers, and the rating of §9. */
-export function productJsonLd() {
+/**
+ * The product's rating as schema.org writes it, or nothing. Search engines allow only ratings
+ * customers gave, on the marked-up product, with their count: a made-up or self-given one breaks
+ * Google's review-snippet rules. So it is the seller's own `appConfig.rating`, and without one the
+ * page claims no rating at all.
+ */
+export function aggregateRating(rating: AppConfig['rating']) {
+  if (!rating) return undefined;
   return {
+    '@type': 'AggregateRating',
+    ratingValue: rating.value.toFixed(1),
+    bestRating: '5',
+    ratingCount: rating.count,
+  };
+}
+
+/** schema.org Product for the landing page: both plans as offers, and the buyers' rating if any. */
+export function productJsonLd(rating: AppConfig['rating'] = (appConfig as AppConfig).rating) {
+  const product = {
     '@context': 'https://schema.org',
     '@type': 'Product',
     name: appConfig.appName,
@@ -19,10 +35,7 @@ export function productJsonLd() {
       availability: 'https://schema.org/InStock',
       url: `${siteUrl}/#pricing`,
     })),
-    aggregateRating: {
-      '@type': 'AggregateRating',
-      ratingValue: appConfig.rating.value.toFixed(1),
-      reviewCount: appConfig.rating.count,
-    },
   };
+  const rated = aggregateRating(rating);
+  return rated ? {...product, aggregateRating: rated} : product;
 }

@@ -1,6 +1,7 @@
 import MDXComponents from '@theme-original/MDXComponents';
 import BackendTabs, {Firebase, Supabase} from '@site/src/components/docs/BackendTabs';
 import ComponentPreview from '@site/src/components/docs/ComponentPreview';
+import FileExcerpt from '@site/src/components/docs/FileExcerpt';
 
 /** Components every docs page may use without importing them. */
 export default {
@@ -9,4 +10,5 @@ export default {
   Firebase,
   Supabase,
   ComponentPreview,
+  FileExcerpt,
 };

@@ -1,5 +1,5 @@
 import type {BrowserContext} from 'playwright-core';
-import {appConfig, featuredPlan} from '../../src/config';
+import {appConfig, featuredPlan, landing} from '../../src/config';
 import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
 import {eventually, siteUrl, useBrowser} from './helpers';
 
@@ -25,7 +25,7 @@ describe('checkout from the landing page in Chromium', () => {
   it('creates a session for the featured plan and follows the URL it gets back', async () => {
     worker.answer({kind: 'url', url: siteUrl(`/success?sessionId=cs_test_browser&claim=${CLAIM}&utm_source=mail`)});
     const {page, errors} = await browser().open('/');
-    await page.getByRole('button', {name: 'Get Slipway Now'}).click();
+    await page.getByRole('button', {name: landing.cta.button}).click();
     await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
     expect(worker.requests).toEqual([
       {priceId: featuredPlan().priceId.production, successUrl: siteUrl('/success'), cancelUrl: siteUrl('/')},
@@ -86,7 +86,7 @@ describe('checkout from the landing page in Chromium', () => {
   it('shows the loading state while waiting, and the snack bar when the worker fails', async () => {
     worker.answer({kind: 'hold'});
     const {page, errors} = await browser().open('/');
-    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: 'Get Slipway Starter'});
+    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: `Get ${appConfig.appName} Starter`});
     await starter.click();
     await page.getByRole('progressbar', {name: 'Opening checkout'}).waitFor();
     expect(await starter.isDisabled()).toBe(true);
@@ -113,7 +113,7 @@ describe('checkout from the landing page in Chromium', () => {
     worker.answer({kind: 'hold'});
     const {page} = await browser().open('/');
     const animation = (element: Element) => ({name: getComputedStyle(element).animationName, duration: getComputedStyle(element).animationDuration});
-    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: 'Get Slipway Starter'});
+    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: `Get ${appConfig.appName} Starter`});
     await starter.click();
     const spinner = page.getByRole('progressbar', {name: 'Opening checkout'});
     await spinner.waitFor();
@@ -137,7 +137,7 @@ describe('checkout from the landing page in Chromium', () => {
     await worker.close();
     try {
       const {page} = await browser().open('/');
-      await page.getByRole('banner').getByRole('button', {name: 'Get Slipway'}).click();
+      await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`}).click();
       await page.getByText('Error: Could not reach the server. Check your connection and try again.').waitFor();
     } finally {
       worker = await startWorkerStub(Number(process.env.TEST_WORKER_PORT));

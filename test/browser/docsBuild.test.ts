@@ -5,6 +5,7 @@
 import {cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import {appConfig} from '../../src/config';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
 import {builtUrls} from '../support/builtPages';
 import {DOCS_URLS, NEW_SINCE_1_0} from '../support/docsStructure';
@@ -37,7 +38,7 @@ describe('the built docs', () => {
     const response = await fetch(siteUrl('/llms.txt'));
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(text).toMatch(/^# Slipway\n/);
+    expect(text.startsWith(`# ${appConfig.appName}\n`)).toBe(true);
     const listed = [...text.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((match) => new URL(match[1]).pathname.replace(/\/$/, '') || '/');
     expect(listed.map((url) => new URL(url, productionUrl).pathname)).toEqual(expect.arrayContaining(DOCS_URLS));
   });

@@ -19,7 +19,7 @@ describe('the landing page in Chromium', () => {
     ]);
 
     // Hero: both buttons, the demo, five avatars, five stars, the claim and seven integrations.
-    await page.getByRole('link', {name: 'Get Slipway Free'}).waitFor();
+    await page.getByRole('link', {name: landing.hero.primaryCta}).waitFor();
     expect(await page.getByRole('link', {name: 'Watch Demo'}).count()).toBe(2);
     const video = page.locator('video#demo');
     expect(await video.getAttribute('preload')).toBe('none');
@@ -36,11 +36,11 @@ describe('the landing page in Chromium', () => {
     await page.getByRole('tab', {name: 'Emails', selected: true}).waitFor();
     const pricing = page.locator('#pricing');
     for (const plan of appConfig.plans) {
-      await pricing.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get Slipway ${plan.name}`}).waitFor();
+      await pricing.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`}).waitFor();
     }
     await pricing.getByText('MOST POPULAR').waitFor();
     expect(await page.locator('#faq').getByRole('button', {expanded: false}).count()).toBe(landing.faq.items.length);
-    await page.getByRole('button', {name: 'Get Slipway Now'}).waitFor();
+    await page.getByRole('button', {name: landing.cta.button}).waitFor();
 
     const footer = page.getByRole('contentinfo');
     expect(await footer.getByRole('link', {name: 'Pricing'}).getAttribute('href')).toBe('/#pricing');

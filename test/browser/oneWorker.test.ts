@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type {Browser} from 'playwright-core';
 import {headersForPath, parseHeadersFile} from '../../src/buildTime/headersFile';
-import {ROUTES, serviceName} from '../../src/config';
+import {appConfig, ROUTES, serviceName} from '../../src/config';
 import {XSRF_HEADER} from '../../src/config/api';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
 import {launchChromium} from '../../scripts/support/chromium';
@@ -59,16 +59,16 @@ const titleOf = async (response: Response) => /<title[^>]*>([^<]*)<\/title>/.exe
 
 describe('one Worker serving the site and the API (wrangler dev --env site)', () => {
   it('serves the built pages at their clean URLs, and the site’s own 404 page for the rest', async () => {
-    expect(await titleOf(await fetch(`${origin}/`))).toMatch(/\| Slipway$/);
+    expect(await titleOf(await fetch(`${origin}/`))).toMatch(new RegExp(`\\| ${appConfig.appName}$`));
     const docs = await fetch(`${origin}/docs/features/payments`);
     expect(docs.status).toBe(200);
-    expect(await titleOf(docs)).toBe('Payments and the Stripe webhook | Slipway');
+    expect(await titleOf(docs)).toBe(`Payments and the Stripe webhook | ${appConfig.appName}`);
     expect((await fetch(`${origin}/dashboard`)).status).toBe(200);
     // Outside /api the worker is never asked: an unknown path, or an API path without the prefix.
     for (const missing of ['/no-such-page', '/userHasPaid']) {
       const response = await fetch(`${origin}${missing}`, {headers: {'sec-fetch-mode': 'navigate'}});
       expect(response.status).toBe(404);
-      expect(await titleOf(response)).toBe('Page Not Found | Slipway');
+      expect(await titleOf(response)).toBe(`Page Not Found | ${appConfig.appName}`);
     }
   });
 

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig} from '../../src/config';
+import {appConfig, type AppConfig} from '../../src/config';
+import {aggregateRating} from '../../src/seo/structuredData';
 import {robotsTxt} from '../../src/seo/searchEngineFiles';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
 import {builtPages} from '../support/builtPages';
@@ -55,16 +56,15 @@ describe('search engines and sharing', () => {
     expect(await meta('meta[name="twitter:image"]')).toBe(`${productionUrl}/img/twitter-image.jpg`);
   });
 
-  it('describes the product in JSON-LD: both offers in USD and a 4.8 rating from 12', async () => {
+  it("describes the product in JSON-LD: each plan's offer in USD, and the seller's own rating or none", async () => {
     const {page} = await browser().open('/');
     const product = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(product['@type']).toBe('Product');
     expect(product.name).toBe(appConfig.appName);
-    expect(product.offers.map((offer: {price: string; priceCurrency: string}) => [offer.price, offer.priceCurrency])).toEqual([
-      ['69.00', 'USD'],
-      ['99.00', 'USD'],
-    ]);
-    expect(product.aggregateRating).toMatchObject({ratingValue: '4.8', reviewCount: 12});
+    expect(product.offers.map((offer: {price: string; priceCurrency: string}) => [offer.price, offer.priceCurrency])).toEqual(
+      appConfig.plans.map((plan) => [plan.price.toFixed(2), 'USD']),
+    );
+    expect(product.aggregateRating).toEqual(aggregateRating((appConfig as AppConfig).rating));
   });
 
   it('preloads the logo, the social image and the manifest, and links the icons', async () => {

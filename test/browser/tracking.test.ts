@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type {BrowserContext, Page} from 'playwright-core';
 import {TRACKING_IDS} from './globalSetup';
-import {isTokenPage, ROUTES, TOKEN_PAGES} from '../../src/config';
+import {appConfig, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
 import {eventually, recordPopupScript, siteUrl, useBrowser} from './helpers';
 
 /**
@@ -96,7 +96,7 @@ describe('tracking in Chromium', () => {
 
     await page.getByRole('contentinfo').getByRole('link', {name: 'Privacy Policy'}).click();
     await page.getByRole('heading', {name: 'Privacy Policy', level: 1}).waitFor();
-    await page.getByRole('banner').getByRole('button', {name: 'Get Slipway'}).waitFor();
+    await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`}).waitFor();
 
     const state = await page.evaluate(() => ({
       pixel: window.fbq!.queue,
@@ -125,7 +125,7 @@ describe('tracking in Chromium', () => {
 
   it('with ids: fires CheckoutButtonClicked on a click and reports web vitals to Google Analytics', async () => {
     const {page} = await browser().open('/', {tracked: true, prepare: (context) => standInScripts(context, [])});
-    await page.getByRole('button', {name: 'Get Slipway Now'}).click();
+    await page.getByRole('button', {name: landing.cta.button}).click();
     await page.waitForFunction(() => window.fbq!.queue.some((call) => call[1] === 'CheckoutButtonClicked'));
     // LCP is final once the visitor interacts; the page load time comes after the load event.
     await page.waitForFunction(() => {

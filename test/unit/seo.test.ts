@@ -1,7 +1,8 @@
 import {mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {appConfig} from '../../src/config';
+import {DEMO_CAPTIONS} from '../../src/components/landing/Hero/demoCaptions';
+import {appConfig, landing} from '../../src/config';
 import {DOCS_PRIORITY, robotsTxt, sitemapPriority, webManifest} from '../../src/seo/searchEngineFiles';
 import {productJsonLd} from '../../src/seo/structuredData';
 import {siteUrl} from '../../src/seo/siteUrl';
@@ -50,10 +51,20 @@ describe('the manifest and structured data', () => {
     expect(webManifest()).toMatchObject({name: appConfig.appName, theme_color: appConfig.themeColor, start_url: '/'});
   });
 
-  it('describes the product with both offers and the rating', () => {
+  it('describes the product with an offer for each plan, at the price the config gives', () => {
     const product = productJsonLd();
-    expect(product.offers.map((offer) => offer.price)).toEqual(['69.00', '99.00']);
-    expect(product.aggregateRating).toEqual({'@type': 'AggregateRating', ratingValue: '4.8', reviewCount: 12});
+    expect(product.offers.map((offer) => offer.price)).toEqual(appConfig.plans.map((plan) => plan.price.toFixed(2)));
+  });
+
+  it("gives the seller's own rating with its count", () => {
+    expect(productJsonLd({value: 4.6, count: 31})).toMatchObject({
+      aggregateRating: {'@type': 'AggregateRating', ratingValue: '4.6', bestRating: '5', ratingCount: 31},
+    });
+  });
+
+  it('claims no rating at all when the seller has none', () => {
+    expect(productJsonLd(undefined)).not.toHaveProperty('aggregateRating');
+    expect(JSON.stringify(productJsonLd(undefined))).not.toMatch(/rating/i);
   });
 });
 
@@ -68,6 +79,14 @@ describe('the generated static files', () => {
     writeStaticFiles(dir);
     expect(readFileSync(path.join(dir, 'robots.txt'), 'utf8')).toBe(robotsTxt());
     expect(JSON.parse(readFileSync(path.join(dir, 'manifest.webmanifest'), 'utf8'))).toEqual(webManifest());
+  });
+
+  it("writes the demo video's captions from the config, one cue a scene, the first naming the product", () => {
+    writeStaticFiles(dir);
+    const vtt = readFileSync(path.join(dir, landing.hero.demoVideo.captions), 'utf8');
+    expect(vtt).toMatch(new RegExp(`^WEBVTT\n\n00:00:00\.000 --> 00:00:03\.000\n${appConfig.appName}: `));
+    expect(vtt.match(/ --> /g)).toHaveLength(DEMO_CAPTIONS.length);
+    expect(vtt).toContain(`00:00:03.000 --> 00:00:06.000\n${DEMO_CAPTIONS[1]}\n`);
   });
 
   // `docusaurus start` recompiles whenever a file in a static folder is written, even with the same bytes.

@@ -425,9 +425,13 @@ describe('what the console shows', () => {
     expect(news()).toHaveLength(1);
     expect(welcomes()).toHaveLength(1);
     expect((await get<AdminJob[]>(ADMIN_PATHS.jobs)).find((job) => job.id === saleJob!.id)).toBeUndefined();
+    // The sale is the Advanced plan (PRICE_ADVANCED), named and priced as the config says.
+    const advanced = appConfig.plans[1]!;
+    const sale = `${appConfig.appName} ${advanced.name}`;
+    const paid = `$${advanced.price.toFixed(2)}`;
     expect(news()[0]!.fields).toMatchObject({
-      subject: 'New sale: Slipway Advanced, $99.00',
-      text: expect.stringContaining(`${user.email} bought Slipway Advanced for $99.00.`),
+      subject: `New sale: ${sale}, ${paid}`,
+      text: expect.stringContaining(`${user.email} bought ${sale} for ${paid}.`),
     });
     expect(news()[0]!.fields.text).toContain(`/admin?q=${encodeURIComponent(user.email)}`);
   });

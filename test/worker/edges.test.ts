@@ -143,7 +143,7 @@ describe('bodies that are not JSON', () => {
 });
 
 test("Stripe's own error text reaches the logs, not the caller", async () => {
-  const stripeText = "No such price: 'price_1QslipwayAdvancedTest'; a similar object exists in live mode, but a test mode key was used";
+  const stripeText = `No such price: '${PRICE_ADVANCED}'; a similar object exists in live mode, but a test mode key was used`;
   stack.stripe.failNext('POST /v1/checkout/sessions', 400, {type: 'invalid_request_error', code: 'resource_missing', message: stripeText});
   const response = await checkout(validCheckout, {'cf-connecting-ip': '127.9.2.1'});
   expect(response.status).toBe(502);

@@ -1,6 +1,6 @@
 import React from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig, landing} from '../../../config';
+import {landing} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
 import TestimonialAvatars from '../../shared/TestimonialAvatars';
 import DemoVideo, {DEMO_ANCHOR} from './DemoVideo';
@@ -39,7 +39,7 @@ export default function Hero({
         </div>
         <TestimonialAvatars
           avatars={testimonials.avatars}
-          count={appConfig.rating.count}
+          count={testimonials.count}
           claim={testimonials.claim}
         />
       </div>
