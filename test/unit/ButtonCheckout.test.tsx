@@ -26,7 +26,7 @@ describe('ButtonCheckout', () => {
   function renderButton(props: Partial<React.ComponentProps<typeof ButtonCheckout>> = {}) {
     const redirect = jest.fn();
     renderWithSite(<ButtonCheckout redirect={redirect} {...props} />, {env: {WORKER_URL: worker.url}});
-    return {redirect, button: () => screen.getByRole('button', {name: /Get Slipway/})};
+    return {redirect, button: () => screen.getByRole('button', {name: new RegExp(`Get ${appConfig.appName}`)})};
   }
 
   it('shows a spinner while the session is created, then goes to the returned URL', async () => {
@@ -84,7 +84,7 @@ describe('ButtonCheckout', () => {
   it('says the server is unreachable when nothing answers', async () => {
     const redirect = jest.fn();
     renderWithSite(<ButtonCheckout redirect={redirect} />, {env: {WORKER_URL: 'http://127.0.0.1:9'}});
-    await userEvent.click(screen.getByRole('button', {name: /Get Slipway/}));
+    await userEvent.click(screen.getByRole('button', {name: new RegExp(`Get ${appConfig.appName}`)}));
     expect(await screen.findByText(`Error: ${UNREACHABLE_MESSAGE}`)).toBeInTheDocument();
     expect(redirect).not.toHaveBeenCalled();
   });

@@ -2,6 +2,7 @@ import React from 'react';
 import {fireEvent, screen, within} from '@testing-library/react';
 import Header, {headerLinks} from '../../src/components/landing/Header';
 import {renderWithSite} from '../support/render';
+import {appConfig} from '../../src/config';
 
 describe('the header', () => {
   it('links to the three sections, the login page and checkout', () => {
@@ -13,7 +14,7 @@ describe('the header', () => {
       '/#faq',
     ]);
     expect(within(nav).getByRole('link', {name: 'Login'})).toHaveAttribute('href', '/signin');
-    expect(within(nav).getByRole('button', {name: 'Get Slipway'})).toBeInTheDocument();
+    expect(within(nav).getByRole('button', {name: `Get ${appConfig.appName}`})).toBeInTheDocument();
   });
 
   it('opens and closes the mobile menu', () => {

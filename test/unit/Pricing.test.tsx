@@ -57,10 +57,10 @@ describe('Pricing', () => {
     // A same-document URL, the one kind of navigation jsdom performs, so the real redirect runs.
     worker.answer({kind: 'url', url: 'http://localhost/#checkout'});
     renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
-    await userEvent.click(within(card('Starter')).getByRole('button', {name: 'Get Slipway Starter'}));
+    await userEvent.click(within(card('Starter')).getByRole('button', {name: `Get ${appConfig.appName} ${appConfig.plans[0].name}`}));
     await waitFor(() => expect(window.location.hash).toBe('#checkout'));
     expect(worker.requests).toEqual([
-      {priceId: 'price_1QslipwayStarterLive', successUrl: 'http://localhost/success', cancelUrl: 'http://localhost/'},
+      {priceId: appConfig.plans[0].priceId.production, successUrl: 'http://localhost/success', cancelUrl: 'http://localhost/'},
     ]);
   });
 });

@@ -3,7 +3,7 @@
  * payments, refunds and disputes. Each case is asserted on the store of record and on what the
  * buyer would notice (access, invitations, e-mails).
  */
-import {findPlanByPriceId} from '../../src/config';
+import {appConfig, findPlanByPriceId} from '../../src/config';
 import {completedEvent, disputeEvent, PRICE_ADVANCED, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
 import type Stripe from 'stripe';
 
@@ -194,7 +194,7 @@ test("a paid session for another product's price (a Payment Link on the same acc
   expect(welcomeMailsTo(email)).toHaveLength(0);
   const exchange = await stack.exchange(foreign.id, {claim: 'x'.repeat(43)});
   expect(exchange.status).toBe(400);
-  expect(await exchange.json()).toEqual({error: 'This checkout session is not a purchase of Slipway'});
+  expect(await exchange.json()).toEqual({error: `This checkout session is not a purchase of ${appConfig.appName}`});
 });
 
 test('event types the worker does not handle are acknowledged with 2xx', async () => {
