@@ -138,7 +138,7 @@ export function oldFactPatterns(from: ProductFacts): Array<{fact: string; patter
   ];
   for (const plan of from.plans) {
     for (const amount of [plan.price, plan.priceAnchor].filter((value) => value !== undefined)) {
-      // As the page shows it ("$69", "$69.00"), and as the structured data writes it ("69.00").
+      // As the page shows it ("$N", "$N.00"), and as the structured data writes it ("N.00").
       patterns.push({fact: `price ${amount}`, pattern: new RegExp(`\\$${amount}(?![\\d])|(?<![\\d.])${amount}\\.00(?!\\d)`, 'g')});
     }
     for (const id of [plan.priceId.test, plan.priceId.production]) patterns.push({fact: `price id ${id}`, pattern: new RegExp(escape(id), 'g')});
