@@ -21,6 +21,11 @@ import {type Failure, FIXTURE_REPO, OWNER, VALIDATION_FAILED} from '../../script
 import {claimsOf, completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 /** Unique: the worker test files share one Auth emulator. */
+/** What a checkout of the stack pays: the Advanced plan (PRICE_ADVANCED), as the config prices it. */
+const ADVANCED_CENTS = planAmount(appConfig.plans[1]!);
+/** Cents as the console words them, without the dollar sign: 8400 is "84.00". */
+const cents = (amount: number) => (amount / 100).toFixed(2);
+
 const ADMIN_EMAIL = uniqueEmail('seller');
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
 const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@${appConfig.domainName}`;
@@ -238,8 +243,8 @@ describe('what the console shows', () => {
     expect(first.items[0]).toMatchObject({
       sessionId,
       email: user.email,
-      plan: 'Advanced',
-      amount: 9900,
+      plan: appConfig.plans[1]!.name,
+      amount: ADVANCED_CENTS,
       currency: PLAN_CURRENCY,
       state: 'paid',
       access: {status: 'pending', username: login, usernameChanges: 0},
@@ -593,7 +598,9 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect(answer.status).toBe(200);
     const {status, detail} = (await answer.json()) as {status: string; detail: string};
     expect(status).toBe('partly_refunded');
-    expect(detail).toMatch(/^\$15\.00 refunded \(requested by customer; Stripe re_\w+\); \$84\.00 left, and the buyer keeps access$/);
+    expect(detail).toMatch(
+      new RegExp(`^\\$15\\.00 refunded \\(requested by customer; Stripe re_\\w+\\); \\$${cents(ADVANCED_CENTS - 1500)} left, and the buyer keeps access$`),
+    );
     expect(stack.stripe.refundsCreated.at(-1)).toEqual({
       payment_intent: paymentOf(sessionId),
       amount: '1500',
@@ -604,7 +611,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
 
     await stripeConfirms(sessionId);
     const kept = await detailOf(sessionId);
-    expect(kept).toMatchObject({state: 'paid', amount: 9900, amountRefunded: 1500});
+    expect(kept).toMatchObject({state: 'paid', amount: ADVANCED_CENTS, amountRefunded: 1500});
     expect(kept.access!.status).not.toBe('revoked');
     expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(true);
     const logged = (await auditEntries())[0]!;
@@ -617,15 +624,15 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate'})).status).toBe(200);
     const full = await post(refundPath(sessionId), {reason: 'duplicate'});
     expect(full.status).toBe(200);
-    expect(await full.json()).toMatchObject({status: 'refunded', detail: expect.stringMatching(/^\$90\.00 refunded in full \(duplicate; /)});
-    expect(stack.stripe.refundsCreated.at(-1)).toMatchObject({amount: '9000'});
+    expect(await full.json()).toMatchObject({status: 'refunded', detail: expect.stringMatching(new RegExp(`^\\$${cents(ADVANCED_CENTS - 900)} refunded in full \\(duplicate; `))});
+    expect(stack.stripe.refundsCreated.at(-1)).toMatchObject({amount: String(ADVANCED_CENTS - 900)});
     // Until Stripe's webhook says so, nothing changed here: the webhook is the one path to revoking.
     const before = await detailOf(sessionId);
     expect(before.state).toBe('paid');
     expect(before.access!.status).not.toBe('revoked');
 
     await stripeConfirms(sessionId);
-    expect(await detailOf(sessionId)).toMatchObject({state: 'refunded', amountRefunded: 9900, access: {status: 'revoked'}});
+    expect(await detailOf(sessionId)).toMatchObject({state: 'refunded', amountRefunded: ADVANCED_CENTS, access: {status: 'revoked'}});
     expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
 
     const again = await post(refundPath(sessionId), {reason: 'duplicate'});
