@@ -138,7 +138,8 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', link.ref)}"`,
     'Cache-Control': 'no-store',
   });
+  // The archive's own length, when its bytes pass through as they came (not decoded on the way).
   const length = archive.headers.get('content-length');
-  if (length) headers.set('Content-Length', length);
+  if (length && !archive.headers.get('content-encoding')) headers.set('Content-Length', length);
   return new Response(archive.body, {status: 200, headers});
 }
