@@ -89,6 +89,8 @@ export interface GitHubStandIn {
   restore(state: RepositoryState): void;
   /** The account changes its login (its numeric id stays), as GitHub allows. */
   rename(login: string, newLogin: string): void;
+  /** The account is deleted: its id answers 404, its login is free, its access and invitations go. */
+  deleteAccount(login: string): void;
   /** The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. */
   accept(invitationId: number): void;
   expire(invitationId: number): void;
@@ -245,6 +247,13 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user});
         nextInvitationId = Math.max(nextInvitationId, id + 1);
       }
+    },
+    deleteAccount(login) {
+      const user = users.get(login.toLowerCase());
+      if (!user) throw new Error(`No user ${login}`);
+      users.delete(login.toLowerCase());
+      collaborators.delete(login.toLowerCase());
+      for (const [id, invitation] of invitations) if (invitation.invitee.id === user.id) invitations.delete(id);
     },
     rename(login, newLogin) {
       const user = users.get(login.toLowerCase());

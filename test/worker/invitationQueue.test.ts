@@ -130,6 +130,33 @@ describe('the cap', () => {
     expect(await accessStatus(newcomer.user)).toMatchObject({status: 'queued', queue: {position: 1}});
   });
 
+  test('one sender at a time: while another request holds the send, a due read sends nothing; a claim left by a dead worker lapses', async () => {
+    await alreadySent(CAP);
+    const buyer = await paidBuyer();
+    expect((await requestAccess(buyer)).status).toBe(202);
+    await oldestLeaveTheWindow(1);
+    const claim = (at: number) =>
+      seller.stack.worker.db.run('UPDATE access_grants SET sending_at = ? WHERE session_id = ?', at, buyer.sessionId);
+    const slotsUsed = async () =>
+      (await seller.stack.worker.db.all<{n: number}>('SELECT COUNT(*) AS n FROM invitations_sent WHERE repository = ? AND sent_at > ?', FIXTURE_REPO, Date.now() - DAY_MS))[0]!.n;
+    const before = await slotsUsed();
+
+    // The cron (say) is sending it now: the dashboard's read and a second cron run leave it alone.
+    await claim(Date.now());
+    expect(await accessStatus(buyer.user)).toMatchObject({status: 'queued'});
+    await seller.stack.worker.scheduled();
+    expect(invitedLogins()).toEqual([]);
+    expect(await slotsUsed()).toBe(before);
+
+    // That sender died two minutes ago: the next read sends, once, with one slot.
+    await claim(Date.now() - 121_000);
+    expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login});
+    expect(invitedLogins()).toEqual([buyer.login]);
+    expect(await slotsUsed()).toBe(before + 1);
+    const [row] = await seller.stack.worker.db.all<{sending_at: number | null}>('SELECT sending_at FROM access_grants WHERE session_id = ?', buyer.sessionId);
+    expect(row!.sending_at).toBeNull();
+  });
+
   test('the dashboard read of a buyer whose turn is due sends the invitation without waiting for the cron', async () => {
     await alreadySent(CAP);
     const buyer = await paidBuyer();

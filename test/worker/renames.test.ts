@@ -81,3 +81,14 @@ test('someone else takes the old login: the seat stays with the renamed account,
   expect(seller.stack.github.collaborators.has(newcomer.login.toLowerCase())).toBe(false);
   expect((await consoleDetail(sessionId)).access).toMatchObject({username: `${login}-mine`});
 });
+
+test('an invitee who deleted their account is not taken for whoever takes the old login and joins: the invitation reads expired', async () => {
+  const {user, sessionId, login} = await invitedBuyer();
+  seller.stack.github.deleteAccount(login);
+  const newcomer = seller.stack.github.addUser(login);
+  seller.stack.github.collaborators.add(newcomer.login.toLowerCase());
+  await later(sessionId, 60_000);
+  expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: true});
+  const [row] = await seller.stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId);
+  expect(row!.status).toBe('pending');
+});

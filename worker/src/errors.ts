@@ -32,7 +32,8 @@ export function onError(err: Error, c: Context) {
     const message = status === 413 ? 'Request body is too large' : err.message || 'Bad request';
     return c.json(errorBody(message), status);
   }
-  log.error('request.failed', {method: c.req.method, path: c.req.path, error: describe(err)});
+  // The route's pattern, not the path: a path may carry a secret (a download link's token).
+  log.error('request.failed', {method: c.req.method, route: c.req.routePath, error: describe(err)});
   return c.json(errorBody('Something went wrong on our side. Please try again.'), 500);
 }
 

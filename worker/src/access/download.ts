@@ -37,10 +37,10 @@ interface LinkRow {
 function archiveUnavailable(err: unknown, fields: Record<string, string>): unknown {
   if (!(err instanceof GitHubFailure)) return err;
   if (err.transient) {
-    log.warn('download.github_unavailable', {...fields, status: err.status, error: err.message});
+    log.warn('download.github_unavailable', {...fields, status: err.status});
     return new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE', {'Retry-After': '60'});
   }
-  log.error('download.github_refused', {...fields, status: err.status, error: err.message});
+  log.error('download.github_refused', {...fields, status: err.status});
   return new HttpError(503, 'The code cannot be downloaded right now. Please try again later, or write to support.', 'MISCONFIGURED');
 }
 
@@ -126,7 +126,8 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   try {
     archive = await repositoryFor(context.settings).zipball(link.ref);
   } catch (err) {
-    await settle(env.DB, hash, 'failed', err instanceof Error ? err.message : String(err));
+    // GitHub's status only: a failed fetch's message may quote codeload's URL, and its token.
+    await settle(env.DB, hash, 'failed', err instanceof GitHubFailure ? `GitHub answered ${err.status || 'nothing'}` : 'failed');
     // The link is spent, and the buyer asks for another once GitHub answers.
     throw archiveUnavailable(err, {sessionId: link.session_id, ref: link.ref});
   }
@@ -137,7 +138,8 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', link.ref)}"`,
     'Cache-Control': 'no-store',
   });
+  // The archive's own length, when its bytes pass through as they came (not decoded on the way).
   const length = archive.headers.get('content-length');
-  if (length) headers.set('Content-Length', length);
+  if (length && !archive.headers.get('content-encoding')) headers.set('Content-Length', length);
   return new Response(archive.body, {status: 200, headers});
 }

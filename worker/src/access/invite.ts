@@ -55,6 +55,40 @@ export async function performInvite(
   if (await hasPendingJobs(db, `remove:${sessionId}:`)) {
     throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
   }
+  const claimedAt = await claimSend(db, sessionId, version);
+  if (claimedAt === null) throw new RetryableError('Another request is sending this invitation', SEND_CLAIM_MS);
+  try {
+    return await sendClaimed(context, grant, {checked});
+  } finally {
+    await db.prepare('UPDATE access_grants SET sending_at = NULL WHERE session_id = ?1 AND sending_at = ?2').bind(sessionId, claimedAt).run();
+  }
+}
+
+/** How long a claim to send holds: past it, the worker that took it is taken for dead. */
+const SEND_CLAIM_MS = 120_000;
+
+/**
+ * Claims the sending of one queued grant version: the claim's time for the one caller that may
+ * send, null for the others (the cron, the outbox and a dashboard read can reach it together, and
+ * two sends would each take a slot of the day's cap, and the second would undo the first).
+ */
+async function claimSend(db: D1Database, sessionId: string, version: number): Promise<number | null> {
+  const now = Date.now();
+  const claimed = await db
+    .prepare(
+      `UPDATE access_grants SET sending_at = ?3
+       WHERE session_id = ?1 AND version = ?2 AND status = 'queued' AND (sending_at IS NULL OR sending_at <= ?3 - ?4)
+       RETURNING session_id`,
+    )
+    .bind(sessionId, version, now, SEND_CLAIM_MS)
+    .first();
+  return claimed ? now : null;
+}
+
+/** The invitation of a grant this caller has claimed (see performInvite). */
+async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
+  const {db, settings} = context;
+  const {session_id: sessionId, version} = grant;
   const repository = repositoryFor(settings);
   const repositoryName = settings.GITHUB_REPO!;
   const slot = await takeSlot(db, repositoryName, sessionId);
@@ -150,7 +184,7 @@ async function recordFailure(db: D1Database, grant: Grant, reason: string): Prom
   await db
     .prepare(
       `UPDATE access_grants SET status = 'failed', detail = ?3, updated_at = ?4
-       WHERE session_id = ?1 AND version = ?2`,
+       WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.version, reason, Date.now())
     .run();

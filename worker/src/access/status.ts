@@ -129,8 +129,12 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
         .run();
       return {...base, username: login, expired: false};
     }
-    const login = (await currentLogin(db, repository, grant)) ?? grant.github_username;
-    if (await repository.isCollaborator(login)) {
+    const current = await currentLogin(db, repository, grant);
+    // An account GitHub no longer knows by its id accepted nothing: its old login may be someone
+    // else's now, so it is not asked about.
+    const gone = current === null && grant.github_user_id !== null;
+    const login = current ?? grant.github_username;
+    if (!gone && (await repository.isCollaborator(login))) {
       await db
         .prepare(
           `UPDATE access_grants SET status = 'active', checked_at = ?3, invitation_expired = 0, updated_at = ?3
