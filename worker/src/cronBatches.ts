@@ -13,4 +13,9 @@ export const CRON_BATCHES = {
    * calls each (the account's login by id, the two checks, the withdrawal, the invitation, the e-mail).
    */
   expiryResends: 3,
+  /**
+   * Missing paid buyers the scheduled repository audit invites again, a run: the audit's two
+   * listings, up to 5 calls each, and the seller's digest.
+   */
+  auditFixes: 3,
 } as const;
