@@ -2,6 +2,8 @@ import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {log} from '../log';
+import {RetryableError} from '../jobs';
+import {SUBREQUESTS_PER} from '../subrequests';
 import {GitHubFailure, repositoryFor} from './github';
 import type {Grant} from './grants';
 import {DAY_MS, hasFreeSlot} from './invitationQueue';
@@ -24,6 +26,9 @@ export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
  */
 export const RESEND_BEFORE_EXPIRY_MS = DAY_MS;
 
+/** The most one re-send may fetch: an invitation's, and the status read of one gone from GitHub's list. */
+const RESEND_SUBREQUESTS = SUBREQUESTS_PER.invitation + 3;
+
 /**
  * Sends again at most `max` invitations due, oldest first; a re-sent invitation is new, so the
  * next run finds the ones this run left at the head of the list. Stops when no invitation can go
@@ -41,13 +46,14 @@ export async function resendExpiringInvitations(context: Context, max: number): 
     )
     .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max)
     .all<Grant>();
-  if (due.length === 0) return 0;
+  // The listing, and one re-send at least: else the next run, with its own subrequests.
+  if (due.length === 0 || !context.subrequests.has(1 + RESEND_SUBREQUESTS)) return 0;
   let resent = 0;
   try {
     // One listing for the batch: an invitation still on it was not accepted.
-    const listed = new Set((await repositoryFor(settings).invitations()).map((invitation) => invitation.id));
+    const listed = new Set((await repositoryFor(context).invitations()).map((invitation) => invitation.id));
     for (const grant of due) {
-      if (!(await hasFreeSlot(db, settings.GITHUB_REPO))) break;
+      if (!context.subrequests.has(RESEND_SUBREQUESTS) || !(await hasFreeSlot(db, settings.GITHUB_REPO))) break;
       if (!listed.has(grant.invitation_id!)) {
         // Gone from GitHub's list: accepted (or withdrawn by hand). The status read settles which.
         const seen = await observeGrant(context, grant, {fresh: true});
@@ -56,7 +62,8 @@ export async function resendExpiringInvitations(context: Context, max: number): 
       if (await resendOne(context, grant)) resent += 1;
     }
   } catch (err) {
-    if (!(err instanceof GitHubFailure)) throw err;
+    // GitHub cannot answer now, or this run's subrequests are spent: the next run carries on.
+    if (!(err instanceof GitHubFailure || err instanceof RetryableError)) throw err;
     log.warn('access.expiry_resends_paused', {error: err.message});
   }
   if (resent > 0) log.info('access.expiry_resent', {resent});
@@ -68,7 +75,7 @@ async function resendOne(context: Context, grant: Grant): Promise<boolean> {
   const {db} = context;
   // GitHub invites by login, and a login can change hands: the invitation goes to the grant's own
   // numeric account, by the login it has today, never to whoever took the login the grant had.
-  const login = await repositoryFor(context.settings).loginOf(grant.github_user_id!);
+  const login = await repositoryFor(context).loginOf(grant.github_user_id!);
   if (login === null) {
     // The account is deleted: nobody is left to invite. No more re-sends for this grant.
     await stopResending(db, grant);

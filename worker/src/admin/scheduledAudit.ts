@@ -7,10 +7,11 @@ import type {Grant} from '../access/grants';
 import {INVITATION_LIFETIME_MS} from '../access/expiryResends';
 import {DAY_MS, hasFreeSlot} from '../access/invitationQueue';
 import {reportGitHub} from '../access/reportGitHub';
-import {enqueue} from '../jobs';
+import {enqueue, RetryableError} from '../jobs';
 import {log} from '../log';
 import {type AuditDigest, auditDigestMail, digestHasNews} from '../mail';
 import {runJob} from '../outbox';
+import {SUBREQUESTS_PER} from '../subrequests';
 import {recordAction} from './auth';
 import {applyFix, compareRepository} from './repositoryAudit';
 
@@ -52,6 +53,8 @@ function reinvitable(grant: GrantState | undefined, listed: Set<number>): boolea
 export async function runScheduledAudit(context: Context, maxFixes: number): Promise<AuditDigest | null> {
   const {db, settings} = context;
   if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return null;
+  // The two listings and the digest at least, or the run waits for a cron run with room.
+  if (!context.subrequests.has(3)) return null;
   const run = await claimRun(db);
   if (!run) return null;
   let next = {at: Date.now() + AUDIT_EVERY_MS, continuing: false};
@@ -74,7 +77,8 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
     const missing = missingOf((grant) => reinvitable(grant, listed));
     for (const [index, difference] of missing.entries()) {
       const atCap = !(await hasFreeSlot(db, settings.GITHUB_REPO));
-      if (index >= maxFixes || atCap) {
+      // One subrequest kept for the digest.
+      if (index >= maxFixes || atCap || !context.subrequests.has(SUBREQUESTS_PER.invitation + 1)) {
         digest.left = missing.length - index;
         next = {at: Date.now() + (atCap ? RETRY_MS : 0), continuing: true};
         break;
@@ -95,7 +99,7 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
     if (!run.continuing && digestHasNews(digest)) await sendDigest(context, digest);
     return digest;
   } catch (err) {
-    if (!(err instanceof GitHubFailure)) throw err;
+    if (!(err instanceof GitHubFailure || err instanceof RetryableError)) throw err;
     // GitHub could not list the repository: looked at again later, as the run it was.
     log.warn('audit.scheduled_paused', {error: err.message});
     next = {at: Date.now() + RETRY_MS, continuing: run.continuing};
