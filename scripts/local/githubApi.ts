@@ -94,6 +94,11 @@ export interface GitHubStandIn {
   /** The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. */
   accept(invitationId: number): void;
   expire(invitationId: number): void;
+  /**
+   * The invitation was sent `ageMs` ago: its `created_at` moves back, and past 7 days GitHub lists
+   * it as expired, as it does.
+   */
+  ageInvitation(invitationId: number, ageMs: number): void;
   /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
   failNext(match: string, failure: Failure, times?: number): void;
   /** GitHub answers again: the failures still due are dropped. */
@@ -195,7 +200,12 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
           while (invitationTimes.length > 0 && invitationTimes[0]! <= now - DAY_MS) invitationTimes.shift();
           if (invitationTimes.length >= INVITATIONS_PER_DAY) return send(response, 422, INVITATION_CAP_REFUSAL);
           invitationTimes.push(now);
-          const invitation: Invitation = {...(invitationAnswer.response as Invitation), id: nextInvitationId++, invitee: user};
+          const invitation: Invitation = {
+            ...(invitationAnswer.response as Invitation),
+            id: nextInvitationId++,
+            invitee: user,
+            created_at: new Date(now).toISOString(),
+          };
           invitations.set(invitation.id, invitation);
           onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
           return send(response, 201, invitation, invitationAnswer.headers);
@@ -208,6 +218,10 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
       }
       if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
+        // GitHub lists an invitation past its 7 days as expired until it is withdrawn.
+        for (const invitation of invitations.values()) {
+          if (typeof invitation.created_at === 'string' && Date.parse(invitation.created_at) <= Date.now() - INVITATION_LIFETIME_MS) invitation.expired = true;
+        }
         return send(response, 200, [...invitations.values()]);
       }
       if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
@@ -244,7 +258,8 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
       for (const {id, login} of state.invitations) {
         const user = users.get(login.toLowerCase());
         if (!user) throw new Error(`No user ${login} for invitation ${id}`);
-        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user});
+        // Restored as sent now: the local D1 does not say when (the recording's date is years old).
+        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date().toISOString()});
         nextInvitationId = Math.max(nextInvitationId, id + 1);
       }
     },
@@ -273,6 +288,11 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
       invitation.expired = true;
     },
+    ageInvitation(invitationId, ageMs) {
+      const invitation = invitations.get(invitationId);
+      if (!invitation) throw new Error(`No invitation ${invitationId}`);
+      invitation.created_at = new Date(Date.now() - ageMs).toISOString();
+    },
     invitationTimes,
     failNext(match, failure, times = 1) {
       failures.push({match, failure, times});
@@ -286,6 +306,8 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
 }
 
 const DAY_MS = 24 * 3600_000;
+/** GitHub: "Invitations to a repository expire after 7 days." */
+const INVITATION_LIFETIME_MS = 7 * DAY_MS;
 /** GitHub's cap: "You are limited to sending 50 invitations to a repository per 24 hour period". */
 export const INVITATIONS_PER_DAY = 50;
 /**

@@ -81,6 +81,7 @@ export const appConfig = {
     downloads: true,
     invitationsPerDay: 50,
     queueBatch: 8,
+    resendsAfterExpiry: 3,
   },
   leaderboard: [
     {...SISTER_APPS.dockside, tagline: 'Status pages for small teams', daysToFirstSale: 6},

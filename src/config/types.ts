@@ -142,6 +142,13 @@ export interface AppConfig {
      * subrequests; the next run carries on where this one stopped.
      */
     queueBatch: number;
+    /**
+     * How many times the worker sends a buyer's invitation again on its own when it is about to
+     * expire (GitHub expires an invitation after 7 days) or has expired without being accepted.
+     * Each goes within the cap above and e-mails the buyer. After the last, the invitation is left
+     * to expire: the buyer can ask again from the dashboard, the seller resend from the console.
+     */
+    resendsAfterExpiry: number;
   };
   /**
    * Your own affiliate programme (its sign-up page at Lemon Squeezy, Rewardful, …), linked at the

@@ -16,6 +16,9 @@ import {leadRoutes} from './leads';
 import {log} from './log';
 import {contextOf} from './context';
 import {drainInvitationQueue} from './access/drainQueue';
+import {resendExpiringInvitations} from './access/expiryResends';
+import {runScheduledAudit} from './admin/scheduledAudit';
+import {CRON_BATCHES} from './cronBatches';
 import {runDueJobs} from './outbox';
 import {sameOrigin, servedFromAssets} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
@@ -27,7 +30,8 @@ import {stripeWebhook} from './webhooks/stripe';
 
 /**
  * The worker: payments, webhooks, repository access, leads and the analytics proxy, routed by
- * Hono (small, typed, made for Workers). The scheduled handler drains the outbox.
+ * Hono (small, typed, made for Workers). The scheduled handler drains the invitation queue and the
+ * outbox, sends expiring invitations again and runs the daily repository audit.
  */
 // The routes the browser calls, mounted twice below: at the worker's root (the worker on its own
 // origin) and under SAME_ORIGIN_PREFIX (the worker on the site's origin).
@@ -87,11 +91,14 @@ export default {
   async scheduled(_controller, env) {
     settingsOf(env); // a worker set up wrongly does no work at all
     const context = contextOf(env);
-    // The invitation queue first: on a launch day it is what buyers wait for.
-    const invited = await drainInvitationQueue(context);
+    // The invitation queue first: on a launch day it is what buyers wait for. Then the outbox, then
+    // the healing steps, which take only the slots of the cap the queue left (CRON_BATCHES bounds each).
+    const invited = await drainInvitationQueue(context, CRON_BATCHES.invitationQueue);
     const ran = await runDueJobs(context);
+    const resent = await resendExpiringInvitations(context, CRON_BATCHES.expiryResends);
+    const audit = await runScheduledAudit(context, CRON_BATCHES.auditFixes);
     await pruneLimits(env.DB);
     await pruneRecords(env.DB);
-    log.info('cron.done', {jobs: ran, invited});
+    log.info('cron.done', {jobs: ran, invited, resent, reinvited: audit?.reinvited.length ?? 0});
   },
 } satisfies ExportedHandler<Env>;
