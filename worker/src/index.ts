@@ -11,7 +11,7 @@ import {authRoutes} from './auth/routes';
 import {analyticsRoutes} from './analytics';
 import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_HEADER} from '../../src/config/api';
 import type {AppEnv} from './app';
-import {errorBody, onError} from './errors';
+import {describe, errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
 import {log} from './log';
 import {contextOf} from './context';
@@ -86,6 +86,16 @@ app.route('/', api);
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));
 app.onError(onError);
 
+/** One step of the cron: a failure is logged, and the steps after it still run. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (err) {
+    log.error('cron.step_failed', {step: name, error: describe(err)});
+    return null;
+  }
+}
+
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
@@ -93,12 +103,14 @@ export default {
     const context = contextOf(env);
     // The invitation queue first: on a launch day it is what buyers wait for. Then the outbox, then
     // the healing steps, which take only the slots of the cap the queue left (CRON_BATCHES bounds each).
-    const invited = await drainInvitationQueue(context, CRON_BATCHES.invitationQueue);
-    const ran = await runDueJobs(context);
-    const resent = await resendExpiringInvitations(context, CRON_BATCHES.expiryResends);
-    const audit = await runScheduledAudit(context, CRON_BATCHES.auditFixes);
-    await pruneLimits(env.DB);
-    await pruneRecords(env.DB);
+    const invited = await step('invitation_queue', () => drainInvitationQueue(context, CRON_BATCHES.invitationQueue));
+    const ran = await step('outbox', () => runDueJobs(context));
+    const resent = await step('expiry_resends', () => resendExpiringInvitations(context, CRON_BATCHES.expiryResends));
+    const audit = await step('scheduled_audit', () => runScheduledAudit(context, CRON_BATCHES.auditFixes));
+    await step('prune', async () => {
+      await pruneLimits(env.DB);
+      await pruneRecords(env.DB);
+    });
     log.info('cron.done', {jobs: ran, invited, resent, reinvited: audit?.reinvited.length ?? 0});
   },
 } satisfies ExportedHandler<Env>;
