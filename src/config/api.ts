@@ -43,6 +43,16 @@ export const API_PATHS = {
   leads: '/api/leads',
   stripeWebhook: '/api/webhook/stripe',
   mailgunWebhook: '/api/webhook/mailgun',
+  /**
+   * POST: GitHub's `release` webhook (signed with GITHUB_WEBHOOK_SECRET). A published release that
+   * is neither a draft nor a pre-release is e-mailed to the buyers entitled to it. See ReleaseWebhookResult.
+   */
+  githubWebhook: '/api/webhook/github',
+  /**
+   * `/api/unsubscribe/<token>`: the signed one-click link of every release e-mail (RFC 8058). POST
+   * unsubscribes from release e-mails, with no sign-in; GET shows a page with the button that does.
+   */
+  releaseUnsubscribe: '/api/unsubscribe',
   /** Plausible's script and events, proxied: `/plausible/js/script.js`, `/plausible/api/event`. */
   plausible: '/plausible',
   /**
@@ -53,6 +63,16 @@ export const API_PATHS = {
   /** The seller's console (admins only): see ADMIN_PATHS. */
   admin: '/admin',
 } as const;
+
+/**
+ * POST /api/webhook/github, once the signature is good: whether the delivery announced a release,
+ * and to how many buyers (e-mailed in batches through the outbox), or why not.
+ */
+export interface ReleaseWebhookResult {
+  announced: boolean;
+  reason?: string;
+  recipients?: number;
+}
 
 /** POST /createCheckoutSession. `priceId` is one of the config's plans, in either Stripe mode. */
 export interface CreateCheckoutSessionRequest {
@@ -366,7 +386,8 @@ export interface AdminActionResult {
 
 export interface AdminJob {
   id: number;
-  kind: 'mail' | 'github-invite' | 'github-remove';
+  /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
+  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove';
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: 'failed' | 'retrying';
   attempts: number;
