@@ -38,6 +38,13 @@ export const API_PATHS = {
   downloadLink: '/downloadLink',
   /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */
   download: '/download',
+  /**
+   * GET: "What's new", the releases the signed-in buyer's paid plans entitle them to, newest first,
+   * their notes rendered safely; and whether release e-mails go to them. See BuyerReleases.
+   */
+  releases: '/releases',
+  /** POST {subscribed}: the signed-in buyer turns release e-mails on again (or off). See ReleaseEmailsRequest. */
+  releaseEmails: '/releaseEmails',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
@@ -72,6 +79,32 @@ export interface ReleaseWebhookResult {
   announced: boolean;
   reason?: string;
   recipients?: number;
+}
+
+/** A release as the dashboard shows it. */
+export interface ReleaseNote {
+  tag: string;
+  name: string;
+  /** The notes as HTML the worker rendered from the Markdown: raw HTML as text, links only http(s). */
+  notesHtml: string;
+  /** The release's page on GitHub, when known. */
+  url: string | null;
+  publishedAt: number;
+}
+
+/**
+ * GET /releases. A plan with updates is entitled to every release; one without, to those
+ * published up to its purchase. `subscribed`: whether release e-mails go to the purchase's address.
+ */
+export interface BuyerReleases {
+  releases: ReleaseNote[];
+  includesUpdates: boolean;
+  subscribed: boolean;
+}
+
+/** POST /releaseEmails */
+export interface ReleaseEmailsRequest {
+  subscribed: boolean;
 }
 
 /** POST /createCheckoutSession. `priceId` is one of the config's plans, in either Stripe mode. */
@@ -238,6 +271,8 @@ export const ADMIN_PATHS = {
    * from the browser), at most `REPOSITORY_FIX_ALL_LIMITS[kind]` in one call; the rest is counted.
    */
   repositoryFixAll: '/admin/repository-audit/fix-all',
+  /** GET: each release announced, newest first, with how its e-mails went. See AdminRelease. */
+  releases: '/admin/releases',
   /** GET ?page=: the waitlist. */
   leads: '/admin/leads',
   /** GET: the whole waitlist as CSV. */
@@ -250,6 +285,23 @@ export function adminPath(path: string, params: {sessionId?: string; jobId?: num
   return path
     .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
     .replace(':jobId', String(params.jobId ?? ''));
+}
+
+/**
+ * A release in the console. Counts are of addresses: `emailed` in batches Mailgun accepted,
+ * `failed` in batches the outbox gave up on (retry them in Failures), `waiting` in batches not sent
+ * yet. `unsubscribed` is everyone who turned release e-mails off, whenever.
+ */
+export interface AdminRelease {
+  id: number;
+  tag: string;
+  name: string;
+  publishedAt: number;
+  recipients: number;
+  emailed: number;
+  failed: number;
+  waiting: number;
+  unsubscribed: number;
 }
 
 /** A page of a list: `page` starts at 1; `total` counts every row that matches. */
