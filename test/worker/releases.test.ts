@@ -6,7 +6,7 @@
 import {createHmac} from 'node:crypto';
 import examples from '@octokit/webhooks-examples';
 import type {ReleaseEvent} from '@octokit/webhooks-types';
-import {API_PATHS, appConfig, type Plan, PLAN_CURRENCY} from '../../src/config';
+import {ADMIN_PATHS, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import type {SentMail} from '../../scripts/local/mailgunApi';
 import {completedEvent, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
@@ -16,9 +16,10 @@ const plans: readonly Plan[] = appConfig.plans;
 const withUpdates = plans.find((plan) => plan.includesUpdates)!;
 const withoutUpdates = plans.find((plan) => !plan.includesUpdates)!;
 
+const SELLER = uniqueEmail('seller');
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({GITHUB_WEBHOOK_SECRET: SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite'});
+  stack = await startStack({GITHUB_WEBHOOK_SECRET: SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite', ADMIN_EMAILS: SELLER});
 });
 afterAll(() => stack.stop());
 
@@ -274,6 +275,101 @@ test('a buyer refunded after paying is not e-mailed the release', async () => {
   const recipients = copiesOf('Version 7').map((copy) => copy.recipient);
   expect(recipients).toContain(stays);
   expect(recipients).not.toContain(email);
+});
+
+describe("the dashboard's What's new and the console's list", () => {
+  const DAY = 86_400_000;
+  const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+
+  test('a buyer sees the releases their plan entitles them to, newest first, the notes rendered safely; a visitor and a non-buyer are refused', async () => {
+    const user = await stack.signUp({verified: true});
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const older = releaseEvent('published', {name: 'Version 9', published_at: at(DAY), body: 'Older <script>alert(1)</script> [x](javascript:alert(1))'});
+    const newer = releaseEvent('published', {name: 'Version 10', published_at: at(2 * DAY), body: '**Newer**'});
+    for (const event of [older, newer]) expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+
+    const response = await stack.call(API_PATHS.releases, {token: user.idToken});
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as BuyerReleases;
+    expect(answer).toMatchObject({includesUpdates: true, subscribed: true});
+    expect(answer.releases.slice(0, 2).map((release) => release.name)).toEqual(['Version 10', 'Version 9']);
+    expect(answer.releases[0]!.notesHtml).toContain('<strong>Newer</strong>');
+    expect(answer.releases[1]!.notesHtml).toContain('&lt;script&gt;');
+    expect(answer.releases[1]!.notesHtml).not.toMatch(/<script|javascript:/);
+
+    expect((await stack.call(API_PATHS.releases)).status).toBe(401);
+    const nonBuyer = await stack.signUp({verified: true});
+    const refused = await stack.call(API_PATHS.releases, {token: nonBuyer.idToken});
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
+  });
+
+  test(`a ${withoutUpdates.name} buyer sees the releases up to the purchase, not the later ones`, async () => {
+    const user = await stack.signUp({verified: true});
+    const now = Date.now();
+    await stack.worker.db.run(
+      `INSERT INTO purchases (session_id, user_id, email, plan, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'paid', ?5, ?5)`,
+      `cs_test_starter_${now}`, user.uid, user.email, withoutUpdates.id, now,
+    );
+    await deliver(releaseEvent('published', {name: 'Version 11', published_at: at(-DAY)}));
+    await deliver(releaseEvent('published', {name: 'Version 12', published_at: at(3 * DAY)}));
+    const answer = (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+    expect(answer.includesUpdates).toBe(false);
+    const names = answer.releases.map((release) => release.name);
+    expect(names).toContain('Version 11');
+    expect(names).not.toContain('Version 12');
+  });
+
+  test('a buyer turns release e-mails off and back on from the dashboard; the next release reaches them again', async () => {
+    const user = await stack.signUp({verified: true});
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const set = (body: unknown) => stack.call(API_PATHS.releaseEmails, {token: user.idToken, body});
+    const subscribed = async () => ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases).subscribed;
+
+    const bad = await set({subscribed: 'no'});
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({error: expect.stringContaining('subscribed')});
+    expect((await set({subscribed: false})).status).toBe(200);
+    expect(await subscribed()).toBe(false);
+    await deliver(releaseEvent('published', {name: 'Version 13'}));
+    await sendDueBatches();
+    expect(copiesOf('Version 13').map((copy) => copy.recipient)).not.toContain(user.email);
+
+    expect(await (await set({subscribed: true})).json()).toEqual({subscribed: true});
+    expect(await subscribed()).toBe(true);
+    await deliver(releaseEvent('published', {name: 'Version 14'}));
+    await sendDueBatches();
+    expect(copiesOf('Version 14').map((copy) => copy.recipient)).toContain(user.email);
+  });
+
+  test('the console lists each release with how many were e-mailed, failed and unsubscribed', async () => {
+    const admin = await stack.signUp({email: SELLER, verified: true});
+    const event = releaseEvent('published', {name: 'Version 15', published_at: at(10 * DAY)});
+    const answer = (await (await deliver(event)).json()) as {recipients: number};
+    // Mailgun refuses the first batch for good (a 400), so the outbox gives up on it.
+    const [first] = await stack.worker.db.all<{payload: string}>(`SELECT payload FROM jobs WHERE key = ?`, `release:${event.release.id}:updates:0`);
+    const firstBatch = (JSON.parse(first!.payload) as {recipients: string[]}).recipients;
+    stack.mailgun.failNext(400, 1, firstBatch[0]);
+    await sendDueBatches();
+
+    const response = await stack.call(ADMIN_PATHS.releases, {token: admin.idToken});
+    expect(response.status).toBe(200);
+    const [listed] = (await response.json()) as AdminRelease[];
+    const unsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
+    expect(listed).toEqual({
+      id: event.release.id,
+      tag: event.release.tag_name,
+      name: 'Version 15',
+      publishedAt: Date.parse(event.release.published_at!),
+      recipients: answer.recipients,
+      emailed: answer.recipients - firstBatch.length,
+      failed: firstBatch.length,
+      waiting: 0,
+      unsubscribed: unsubscribed.length,
+    });
+  });
 });
 
 test('2,500 buyers go out in three batches of at most 1,000; a batch that fails once is retried, and nobody gets two', async () => {
