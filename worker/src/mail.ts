@@ -1,6 +1,7 @@
 import {afterPurchase, appConfig, PLAN_CURRENCY, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import {registerJob} from './outbox';
+import type {Context} from './context';
 import type {Settings} from './settings';
 
 /** One e-mail, as Mailgun's messages API takes it. */
@@ -16,25 +17,27 @@ export interface MailMessage {
  * Sends through Mailgun's HTTP API with fetch: four form fields do not justify a client library
  * (mailgun.js brings form-data and axios, which Workers do not need).
  */
-export async function sendMail(settings: Settings, message: MailMessage): Promise<void> {
+/** Sends one message, spending one of the invocation's subrequests. */
+export async function sendMail(context: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
   const form = new FormData();
   form.set('from', message.from);
   form.set('to', message.to);
   form.set('subject', message.subject);
   form.set('text', message.text);
   if (message.replyTo) form.set('h:Reply-To', message.replyTo);
-  await postToMailgun(settings, form);
+  await postToMailgun(context, form);
 }
 
 /**
  * Posts a message's form to Mailgun's messages API. A rate limit, a 5xx or the network is worth
  * retrying (Retry-After kept); any other refusal is permanent.
  */
-export async function postToMailgun(settings: Settings, form: FormData): Promise<void> {
+export async function postToMailgun({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, form: FormData): Promise<void> {
   const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
   if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
   const base = (settings.MAILGUN_API_URL ?? 'https://api.mailgun.net').replace(/\/$/, '');
   let response: Response;
+  subrequests.spend();
   try {
     response = await fetch(`${base}/v3/${encodeURIComponent(domain)}/messages`, {
       method: 'POST',
@@ -137,4 +140,4 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
 }
 
 
-registerJob<MailMessage>('mail', {run: ({settings}, message) => sendMail(settings, message)});
+registerJob<MailMessage>('mail', {run: (context, message) => sendMail(context, message)});

@@ -1,4 +1,5 @@
 import {appConfig} from '../../../src/config';
+import type {Context} from '../context';
 import {PermanentError} from '../jobs';
 import {postToMailgun} from '../mail';
 import {registerJob} from '../outbox';
@@ -31,7 +32,8 @@ interface StoredRelease {
   html_url: string | null;
 }
 
-async function sendBatch(settings: Settings, db: D1Database, batch: ReleaseBatch): Promise<void> {
+async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
+  const {settings, db} = context;
   const secret = settings.UNSUBSCRIBE_SECRET;
   if (!secret) throw new PermanentError('Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links');
   const release = await db
@@ -59,7 +61,7 @@ async function sendBatch(settings: Settings, db: D1Database, batch: ReleaseBatch
   form.set('h:List-Unsubscribe', '<%recipient.unsubscribe%>');
   form.set('h:List-Unsubscribe-Post', 'List-Unsubscribe=One-Click');
   form.set('o:tag', 'release');
-  await postToMailgun(settings, form);
+  await postToMailgun(context, form);
 }
 
 interface ReleaseMessage {
@@ -101,4 +103,4 @@ function upgradeNote(settings: Settings, release: StoredRelease): ReleaseMessage
   };
 }
 
-registerJob<ReleaseBatch>('release-mail', {run: ({settings, db}, batch) => sendBatch(settings, db, batch)});
+registerJob<ReleaseBatch>('release-mail', {run: (context, batch) => sendBatch(context, batch)});
