@@ -38,6 +38,7 @@ export const appConfig = {
       description: 'Everything you need to launch',
       price: 69,
       priceAnchor: 169,
+      includesUpdates: false,
       features: [
         {name: 'Landing page components'},
         {name: 'SEO and structured data'},
@@ -59,15 +60,18 @@ export const appConfig = {
       priceAnchor: 199,
       isFeatured: true,
       soldOnDashboard: true,
+      includesUpdates: true,
       features: [
         {name: 'Everything in Starter'},
         {name: 'Cloudflare Worker backend'},
         {name: 'AI prompts for terms and privacy'},
-        {name: 'Lifetime updates'},
         {name: `Help with your setup, answered ${supportReplyTime}`},
       ],
     },
   ],
+  releases: {
+    noticeWithoutUpdates: 'upgrade-note',
+  },
   support: {
     email: `support@${domainName}`,
     replyTime: supportReplyTime,

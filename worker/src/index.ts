@@ -25,6 +25,9 @@ import {paymentRoutes} from './payments/routes';
 import {pruneLimits} from './rateLimit';
 import {pruneRecords} from './retention';
 import {emulatorOnLoopback, settingsOf} from './settings';
+import {githubWebhook} from './releases/webhook';
+import {releaseRoutes} from './releases/routes';
+import {unsubscribeRoutes} from './releases/unsubscribe';
 import {mailgunWebhook} from './webhooks/mailgun';
 import {stripeWebhook} from './webhooks/stripe';
 
@@ -41,6 +44,7 @@ api.route(API_PATHS.plausible, analyticsRoutes);
 api.route('/', paymentRoutes);
 api.route('/', accessRoutes);
 api.route('/', downloadRoutes);
+api.route('/', releaseRoutes);
 api.route('/', authRoutes);
 api.route('/', leadRoutes);
 api.route('/', isAdminRoutes);
@@ -81,6 +85,8 @@ app.use('*', sameOrigin);
 // answer before the body limit runs, and read their own raw bodies with their own limits.
 app.route(API_PATHS.stripeWebhook, stripeWebhook);
 app.route(API_PATHS.mailgunWebhook, mailgunWebhook);
+app.route(API_PATHS.githubWebhook, githubWebhook);
+app.route(API_PATHS.releaseUnsubscribe, unsubscribeRoutes);
 app.route(SAME_ORIGIN_PREFIX, api);
 app.route('/', api);
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));

@@ -18,15 +18,23 @@ export interface MailMessage {
  * (mailgun.js brings form-data and axios, which Workers do not need).
  */
 /** Sends one message, spending one of the invocation's subrequests. */
-export async function sendMail({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
-  const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
-  if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
+export async function sendMail(context: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
   const form = new FormData();
   form.set('from', message.from);
   form.set('to', message.to);
   form.set('subject', message.subject);
   form.set('text', message.text);
   if (message.replyTo) form.set('h:Reply-To', message.replyTo);
+  await postToMailgun(context, form);
+}
+
+/**
+ * Posts a message's form to Mailgun's messages API. A rate limit, a 5xx or the network is worth
+ * retrying (Retry-After kept); any other refusal is permanent.
+ */
+export async function postToMailgun({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, form: FormData): Promise<void> {
+  const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
+  if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
   const base = (settings.MAILGUN_API_URL ?? 'https://api.mailgun.net').replace(/\/$/, '');
   let response: Response;
   subrequests.spend();
