@@ -159,6 +159,8 @@ test('each entitled buyer gets one e-mail of their own: the name, the notes rend
       '- A **faster** checkout, see [the guide](https://example.com/guide)',
       '- <script>alert("x")</script> and <img src=x onerror=alert(1)>',
       '- [a trap](javascript:alert(1)) and [a relative link](/compare)',
+      // After an inline <kbd>, marked takes what follows for raw text: still text here.
+      '- Press <kbd> <img src=y onerror=alert(2)//',
     ].join('\n'),
   });
   const response = await deliver(event);
@@ -183,7 +185,8 @@ test('each entitled buyer gets one e-mail of their own: the name, the notes rend
     expect(fields.html).toContain('<a href="https://example.com/guide">the guide</a>');
     // Raw HTML is text; only http(s) links survive.
     expect(fields.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
-    expect(fields.html).not.toMatch(/<script|<img|onerror=alert\(1\)>|javascript:|href="\/compare"/);
+    expect(fields.html).not.toMatch(/<script|<img|<kbd|onerror=alert\(1\)>|javascript:|href="\/compare"/);
+    expect(fields.html).toContain('&lt;kbd&gt; &lt;img src=y onerror=alert(2)//');
     expect(fields.html).toContain('a trap');
     // RFC 8058: the link is this buyer's own, and a POST to it is one click.
     expect(fields['h:List-Unsubscribe']).toMatch(new RegExp(`^<https?://[^>]+${API_PATHS.releaseUnsubscribe}/[\\w.-]+>$`));
@@ -285,7 +288,7 @@ describe("the dashboard's What's new and the console's list", () => {
     const user = await stack.signUp({verified: true});
     const sessionId = await stack.paidCheckout({email: user.email, user});
     expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-    const older = releaseEvent('published', {name: 'Version 9', published_at: at(DAY), body: 'Older <script>alert(1)</script> [x](javascript:alert(1))'});
+    const older = releaseEvent('published', {name: 'Version 9', published_at: at(DAY), body: 'Older <script>alert(1)</script> [x](javascript:alert(1))', html_url: 'javascript:alert(1)'});
     const newer = releaseEvent('published', {name: 'Version 10', published_at: at(2 * DAY), body: '**Newer**'});
     for (const event of [older, newer]) expect(await (await deliver(event)).json()).toMatchObject({announced: true});
 
@@ -297,6 +300,9 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(answer.releases[0]!.notesHtml).toContain('<strong>Newer</strong>');
     expect(answer.releases[1]!.notesHtml).toContain('&lt;script&gt;');
     expect(answer.releases[1]!.notesHtml).not.toMatch(/<script|javascript:/);
+    // The release's page is a link on the dashboard: only an https:// one is kept.
+    expect(answer.releases[1]!.url).toBeNull();
+    expect(answer.releases[0]!.url).toMatch(/^https:\/\/github\.com\//);
 
     expect((await stack.call(API_PATHS.releases)).status).toBe(401);
     const nonBuyer = await stack.signUp({verified: true});
@@ -342,6 +348,22 @@ describe("the dashboard's What's new and the console's list", () => {
     await deliver(releaseEvent('published', {name: 'Version 14'}));
     await sendDueBatches();
     expect(copiesOf('Version 14').map((copy) => copy.recipient)).toContain(user.email);
+  });
+
+  test("release e-mails turned off by an address's own link stay off: another account's purchase for it cannot turn them back on", async () => {
+    const user = await stack.signUp({verified: true});
+    const giftee = uniqueEmail('giftee').toLowerCase();
+    const now = Date.now();
+    await stack.worker.db.run(
+      `INSERT INTO purchases (session_id, user_id, email, plan, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'paid', ?5, ?5)`,
+      `cs_test_gift_${now}`, user.uid, giftee, withUpdates.id, now,
+    );
+    // The address's owner pressed the unsubscribe link of a release e-mail.
+    await stack.worker.db.run('INSERT INTO release_unsubscribes (email, created_at) VALUES (?, ?)', giftee, now);
+    const response = await stack.call(API_PATHS.releaseEmails, {token: user.idToken, body: {subscribed: true}});
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({subscribed: false});
+    expect(await stack.worker.db.all('SELECT email FROM release_unsubscribes WHERE email = ?', giftee)).toHaveLength(1);
   });
 
   test('the console lists each release with how many were e-mailed, failed and unsubscribed', async () => {

@@ -20,6 +20,12 @@ const markdown = new Marked({
     html(token: Tokens.HTML | Tokens.Tag) {
       return escapeHtml(token.text);
     },
+    // Always escaped: after an inline <pre>, <code>, <kbd> or <script>, marked marks the text
+    // that follows as raw ("escaped") and its own renderer passes it on as it is, so text such as
+    // `<img src=x onerror=...` that is no well-formed tag would reach the page as markup.
+    text(token: Tokens.Text | Tokens.Escape) {
+      return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : escapeHtml(token.text);
+    },
     link(token: Tokens.Link) {
       const text = this.parser.parseInline(token.tokens);
       return WEB_URL.test(token.href) ? `<a href="${escapeHtml(token.href)}">${text}</a>` : text;

@@ -36,6 +36,9 @@ const releaseEvent = z.object({
 });
 type ReleaseEvent = z.infer<typeof releaseEvent>;
 
+/** The release's page, shown as a link on the dashboard: kept only when it is an https:// address. */
+const webPage = (url: string | null | undefined) => (url && /^https:\/\/[^\s"'<>]+$/i.test(url) ? url : null);
+
 /**
  * POST /api/webhook/github: GitHub's `release` webhook. Nothing is read before the
  * `X-Hub-Signature-256` checks out against GITHUB_WEBHOOK_SECRET (with @octokit/webhooks-methods,
@@ -118,7 +121,7 @@ async function announce(db: D1Database, {release}: ReleaseEvent, delivery: strin
         `INSERT INTO releases (id, delivery_id, tag, name, body, html_url, published_at, recipients, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING`,
       )
-      .bind(release.id, delivery, release.tag_name, release.name?.trim() || release.tag_name, release.body ?? '', release.html_url ?? null, publishedAt, recipients, now),
+      .bind(release.id, delivery, release.tag_name, release.name?.trim() || release.tag_name, release.body ?? '', webPage(release.html_url), publishedAt, recipients, now),
     // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
     ...batches.map((batch, index) =>
       enqueueStatement(db, {key: `release:${release.id}:${batch.audience}:${index}`, kind: 'release-mail', payload: batch, runAfter: now + index * BATCH_SPACING_MS}, now),
