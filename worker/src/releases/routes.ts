@@ -36,22 +36,31 @@ export const releaseRoutes = new Hono<AppEnv>()
       url: row.html_url,
       publishedAt: row.published_at,
     }));
-    const emails = addressesOf(purchases);
-    const unsubscribed = await c.env.DB.prepare('SELECT COUNT(*) AS count FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))')
-      .bind(JSON.stringify(emails))
-      .first<{count: number}>();
-    return c.json({releases, includesUpdates, subscribed: (unsubscribed?.count ?? 0) === 0} satisfies BuyerReleases);
+    return c.json({releases, includesUpdates, subscribed: await allSubscribed(c.env.DB, addressesOf(purchases))} satisfies BuyerReleases);
   })
   .post(API_PATHS.releaseEmails, requireUser, async (c) => {
     const {subscribed} = await readJson(c, releaseEmailsBody);
-    const emails = addressesOf(await paidOrRefuse(c.env.DB, currentUser(c)));
+    const user = currentUser(c);
+    const emails = addressesOf(await paidOrRefuse(c.env.DB, user));
+    // Off: for every address of the buyer's purchases. On again: only for the account's own
+    // verified address; one turned off by its own unsubscribe link stays off for anyone else.
+    const own = user.emailVerified && user.email ? emails.filter((email) => email.toLowerCase() === user.email!.toLowerCase()) : [];
     const statement = subscribed
-      ? c.env.DB.prepare('DELETE FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))').bind(JSON.stringify(emails))
+      ? c.env.DB.prepare('DELETE FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))').bind(JSON.stringify(own))
       : c.env.DB.prepare('INSERT INTO release_unsubscribes (email, created_at) SELECT value, ?2 FROM json_each(?1) WHERE TRUE ON CONFLICT (email) DO NOTHING')
           .bind(JSON.stringify(emails), Date.now());
     await statement.run();
-    return c.json({subscribed});
+    return c.json({subscribed: await allSubscribed(c.env.DB, emails)});
   });
+
+/** Whether release e-mails go to every one of these addresses (none of them unsubscribed). */
+async function allSubscribed(db: D1Database, emails: string[]): Promise<boolean> {
+  const unsubscribed = await db
+    .prepare('SELECT COUNT(*) AS count FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))')
+    .bind(JSON.stringify(emails))
+    .first<{count: number}>();
+  return (unsubscribed?.count ?? 0) === 0;
+}
 
 async function paidOrRefuse(db: D1Database, user: Parameters<typeof paidPurchasesOf>[1]): Promise<Purchase[]> {
   const purchases = await paidPurchasesOf(db, user);
