@@ -27,7 +27,7 @@ import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
-import {FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from './local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {planStart, type Vars} from './local/plan';
@@ -207,6 +207,8 @@ async function main() {
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
     Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url, GITHUB_EXEMPT: OWNER});
+    // `npm run release:local` signs its release with this; release e-mails' unsubscribe links with the other.
+    Object.assign(overrides, {GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex')});
   }
   if (plan.local.includes('email')) {
     const mailgun = await startMailgunStandIn({

@@ -55,6 +55,8 @@ export const FIXTURE_REPO = 'octokit-fixture-org/add-and-remove-repository-colla
 /** The recording's invitee, and its owner (already a collaborator). */
 export const INVITEE = 'octokit-fixture-user-b';
 export const OWNER = 'octokit-fixture-user-a';
+/** Local mode only: the worker's GITHUB_WEBHOOK_SECRET when `npm start` stands in for GitHub (see ./release.ts). */
+export const LOCAL_GITHUB_WEBHOOK_SECRET = 'local-mode-github-webhook-secret';
 
 /** Accounts already on the repository, and already invited, with their GitHub ids. */
 export interface RepositoryState {

@@ -7,6 +7,7 @@ import {
   type AccessStatus,
   type AddUserToRepoRequest,
   API_PATHS,
+  type BuyerReleases,
   apiUrl,
   CHECKOUT_RETURN_PARAMS,
   type CreateCheckoutSessionRequest,
@@ -15,6 +16,7 @@ import {
   ERROR_CODES,
   type LeadResult,
   type PaidResponse,
+  type ReleaseEmailsRequest,
   type SignedInResponse,
   type UrlResponse,
   XSRF_COOKIE,
@@ -215,6 +217,17 @@ export function createApiClient(options: ApiClientOptions) {
         throw new ApiError('The server sent no download link', 502);
       }
       return {path: body.path, ref: body.ref, release: body.release === true, expiresAt: Number(body.expiresAt), url: apiUrl(options.baseUrl, body.path)};
+    },
+    /** "What's new": the releases the buyer's plan entitles them to, newest first, and their e-mail choice. */
+    async releases(): Promise<BuyerReleases> {
+      const body = (await call('GET', API_PATHS.releases)) as Partial<BuyerReleases>;
+      if (!Array.isArray(body?.releases)) throw new ApiError('The server sent no releases', 502);
+      return {releases: body.releases, includesUpdates: body.includesUpdates === true, subscribed: body.subscribed === true};
+    },
+    /** Turns release e-mails on or off for the buyer's purchase; answers the choice now stored. */
+    async setReleaseEmails(subscribed: boolean): Promise<boolean> {
+      const body = (await call('POST', API_PATHS.releaseEmails, {subscribed} satisfies ReleaseEmailsRequest)) as {subscribed?: unknown};
+      return body?.subscribed === true;
     },
     async resendInvitation(): Promise<AccessResult> {
       return (await call('POST', API_PATHS.resendInvitation, {})) as AccessResult;

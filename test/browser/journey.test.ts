@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import {strFromU8, unzipSync} from 'fflate';
 import {appConfig} from '../../src/config';
+import {publishLocalRelease} from '../../scripts/local/release';
 import {startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {eventually} from './helpers';
 import {headerStates, recordHeaderStates} from './headerStates';
@@ -125,6 +126,24 @@ describe('the buyer\'s journey on the local stack', () => {
     // Still on the dashboard, with the invitation still pending: a download is not a navigation.
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a release on the dashboard's What's new once GitHub publishes it, its notes' markup as text, and e-mails it", async () => {
+    const {page, errors} = paidTab;
+    const tag = `v9.${Date.now().toString(36)}`;
+    const from = stack.output().length;
+    const published = await publishLocalRelease(stack.workerUrl, {tag, name: 'Tabs everywhere', notes: 'Adds **tabs**. <script>window.__released = 1</script>'});
+    expect(published.status).toBe(200);
+    await page.reload();
+    const release = page.getByRole('article', {name: new RegExp(`Tabs everywhere ${escapeRegExp(tag)}`)});
+    await release.waitFor();
+    await expect(release.locator('strong').textContent()).resolves.toBe('tabs');
+    await expect(release.innerText()).resolves.toContain('<script>window.__released = 1</script>');
+    expect(await page.evaluate(() => (window as unknown as {__released?: number}).__released)).toBeUndefined();
+    expect(await page.getByText('Release e-mails: on').count()).toBe(1);
+    // The local cron sends it within its minute, printed as the other e-mails are.
+    await stack.waitForLine(new RegExp(`\\[e-mail\\].*Tabs everywhere`), 150_000, from);
     expect(errors).toEqual([]);
   });
 

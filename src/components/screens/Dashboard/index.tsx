@@ -15,6 +15,7 @@ import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
 import DownloadCode from './DownloadCode';
 import RequestAccess from './RequestAccess';
+import WhatsNew from './WhatsNew';
 import {useCheckoutSignIn} from './useCheckoutSignIn';
 import styles from './styles.module.css';
 
@@ -79,6 +80,8 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           </Link>
         </div>
       </section>
+
+      {known?.hasPaid && <WhatsNew />}
 
       <section className={styles.card} aria-labelledby="billing-heading">
         <h2 id="billing-heading">Billing</h2>

@@ -1,0 +1,122 @@
+import React, {useCallback, useEffect, useState} from 'react';
+import Link from '@docusaurus/Link';
+import {appConfig, ROUTES} from '../../../config';
+import type {BuyerReleases} from '../../../config/api';
+import {ApiError} from '../../../lib/api';
+import {useApiClient} from '../../../lib/useApiClient';
+import Spinner from '../../shared/Spinner';
+import controls from '../../../css/controls.module.css';
+import styles from './styles.module.css';
+
+const published = new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC'});
+
+/**
+ * "What's new": the releases the buyer's plan entitles them to, newest first, with their notes, and
+ * whether release e-mails reach them (on, or off after an unsubscribe link, with the switch back).
+ * The notes are HTML the worker rendered from the release's Markdown, raw HTML shown as text and
+ * links only to http(s) (worker/src/releases/notes.ts): shown as the worker gives them.
+ */
+export default function WhatsNew() {
+  const api = useApiClient();
+  const [loaded, setLoaded] = useState<BuyerReleases | 'failed' | null>(null);
+  const [switching, setSwitching] = useState(false);
+  const [said, setSaid] = useState<{text: string; error: boolean} | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    api
+      .releases()
+      .then((releases) => current && setLoaded(releases))
+      .catch((error: unknown) => {
+        console.error('Reading the releases failed:', error);
+        if (current) setLoaded('failed');
+      });
+    return () => {
+      current = false;
+    };
+  }, [api]);
+
+  const switchEmails = useCallback(
+    async (subscribed: boolean) => {
+      setSwitching(true);
+      setSaid(null);
+      try {
+        const now = await api.setReleaseEmails(subscribed);
+        setLoaded((before) => (before && before !== 'failed' ? {...before, subscribed: now} : before));
+        setSaid(
+          now
+            ? {text: 'Release e-mails are on: the next release reaches you by e-mail.', error: false}
+            : subscribed
+              ? // Turned off by the address's own unsubscribe link: only its owner turns them on again.
+                {text: "Release e-mails stay off: they were turned off from the purchase e-mail's own link. Sign in with that address to turn them on.", error: true}
+              : {text: 'Release e-mails are off. Receipts and access e-mails still come.', error: false},
+        );
+      } catch (failure) {
+        setSaid({text: failure instanceof ApiError ? failure.message : 'That did not work. Please try again.', error: true});
+      } finally {
+        setSwitching(false);
+      }
+    },
+    [api],
+  );
+
+  return (
+    <section className={styles.card} aria-labelledby="whats-new-heading">
+      <h2 id="whats-new-heading">What's new</h2>
+      {loaded === null && <Spinner label="Loading the releases" />}
+      {loaded === 'failed' && (
+        <p className={styles.error} role="alert">
+          The releases could not be loaded. Please reload the page.
+        </p>
+      )}
+      {loaded && loaded !== 'failed' && (
+        <>
+          {!loaded.includesUpdates && (
+            <p className={styles.muted}>
+              Your plan includes the releases up to your purchase. Later ones come with the plans that include updates:{' '}
+              <Link to={`${ROUTES.home}#pricing`}>see the plans</Link>.
+            </p>
+          )}
+          {loaded.releases.length === 0 ? (
+            <p className={styles.muted}>No releases yet. When {appConfig.appName} ships one, it shows here.</p>
+          ) : (
+            <ol className={styles.releases}>
+              {loaded.releases.map((release) => (
+                <li key={release.tag}>
+                  <article aria-labelledby={`release-${release.tag}`}>
+                    <h3 id={`release-${release.tag}`}>
+                      {release.name} <span className={styles.muted}>{release.tag}</span>
+                    </h3>
+                    <p className={styles.muted}>
+                      <time dateTime={new Date(release.publishedAt).toISOString()}>{published.format(release.publishedAt)}</time>
+                      {release.url && (
+                        <>
+                          {' · '}
+                          <a href={release.url} target="_blank" rel="noopener noreferrer">
+                            On GitHub
+                          </a>
+                        </>
+                      )}
+                    </p>
+                    <div className={styles.notes} dangerouslySetInnerHTML={{__html: release.notesHtml}} />
+                  </article>
+                </li>
+              ))}
+            </ol>
+          )}
+          <div className={styles.releaseEmails}>
+            <p>Release e-mails: {loaded.subscribed ? 'on' : 'off'}</p>
+            <button type="button" className={controls.secondary} disabled={switching} aria-busy={switching} onClick={() => void switchEmails(!loaded.subscribed)}>
+              {loaded.subscribed ? 'Stop release e-mails' : 'E-mail me new releases'}
+            </button>
+          </div>
+          {said && (
+            <p className={said.error ? styles.error : styles.muted} role={said.error ? 'alert' : 'status'}>
+              {said.text}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

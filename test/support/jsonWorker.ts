@@ -1,0 +1,35 @@
+/**
+ * A worker for a component's jsdom test: answers each `METHOD /path` with the JSON the test sets
+ * (404 for any other), and records the calls with their bodies. Real HTTP, so the site's own API
+ * client (fetch, headers, error shapes) runs as it does against the worker.
+ */
+import http from 'node:http';
+import {listen} from '../../scripts/support/listen';
+
+export interface JsonWorker {
+  url: string;
+  calls: {route: string; body: unknown}[];
+  /** How `route` (`GET /releases`) answers from now on. */
+  answer(route: string, status: number, body: unknown): void;
+  close(): Promise<void>;
+}
+
+export async function startJsonWorker(): Promise<JsonWorker> {
+  const answers = new Map<string, {status: number; body: unknown}>();
+  const calls: JsonWorker['calls'] = [];
+  const server = await listen(
+    http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const route = `${request.method} ${new URL(request.url ?? '/', 'http://worker').pathname}`;
+        const text = Buffer.concat(chunks).toString('utf8');
+        calls.push({route, body: text ? JSON.parse(text) : null});
+        const {status, body} = answers.get(route) ?? {status: 404, body: {error: `No route for ${route}`}};
+        response.writeHead(status, {'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*'});
+        response.end(JSON.stringify(body));
+      });
+    }),
+  );
+  return {url: server.url, calls, answer: (route, status, body) => answers.set(route, {status, body}), close: server.close};
+}
