@@ -6,7 +6,7 @@ import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {API_PATHS, CHECKOUT_RETURN_PARAMS} from '../../src/config/api';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
-import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
+import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../../scripts/support/workerRuntime';
 import {settledAccountSql} from '../../scripts/bench/idTokens';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
 import {FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from '../../scripts/local/githubApi';
