@@ -4,6 +4,7 @@
  * from it, and the worker's routes and schemas are held to it, so a change on one side that the
  * other does not follow fails `npm run typecheck`. Plain TypeScript: both sides import it.
  */
+import {appConfig} from './app';
 
 /**
  * Where the worker answers on the site's own origin: one Worker that also serves the built site
@@ -416,6 +417,8 @@ export interface RepositoryAudit {
   exempt: string[];
   /** GitHub's cap on invitations, as the worker counts it (from D1, not from GitHub). */
   invitations: InvitationWindow;
+  /** How many differences of each kind one fix-all call fixes on this worker (its plan's subrequests). */
+  fixAllLimits: Record<RepositoryDifferenceKind, number>;
 }
 
 /** The repository's invitations against GitHub's cap, and the queue of those that wait. */
@@ -437,15 +440,14 @@ export interface RepositoryFixRequest {
 }
 
 /**
- * How many differences of a kind one fix-all call fixes. Invitations: GitHub accepts at most 50
- * per repository in 24 hours. Removals: each costs up to three GitHub calls (withdraw, look up,
- * remove), and a Worker may make only so many subrequests per request: 10,000 on the Paid plan
- * (1,000 on older ones), so 100 removals stay well within it. On the Free plan (50) a call stops
- * being able to reach GitHub after a dozen accounts; those past it are answered as failed, with
- * the reason, and stay listed for the next call.
+ * The most differences of a kind one fix-all call fixes. Invitations: GitHub accepts at most
+ * `appConfig.repository.invitationsPerDay` per repository in 24 hours (more wait in the queue).
+ * Removals: a hundred at a time. A call also stops where its subrequests would run out (50 on
+ * Cloudflare's Free plan, SUBREQUEST_LIMIT): the audit says how many one call fixes there
+ * (`RepositoryAudit.fixAllLimits`), and the rest stay listed for the next call.
  */
 export const REPOSITORY_FIX_ALL_LIMITS: Record<RepositoryDifferenceKind, number> = {
-  paid_missing: 50,
+  paid_missing: appConfig.repository.invitationsPerDay,
   unpaid_on_repository: 100,
   revoked_present: 100,
 };

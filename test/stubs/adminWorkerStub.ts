@@ -141,7 +141,7 @@ export function defaultStore(): AdminStore {
       }),
     ],
     jobs: [],
-    audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER], invitations: EMPTY_WINDOW},
+    audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER], invitations: EMPTY_WINDOW, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS},
     leads: [],
     log: [],
     pageSize: 25,
@@ -269,7 +269,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         // As the worker: the accounts are its own list, up to the kind's limit; the body names only the kind.
         const {kind} = seen.body as RepositoryFixAllRequest;
         const found = store.audit.differences.filter((entry) => entry.kind === kind);
-        const fixed = found.slice(0, REPOSITORY_FIX_ALL_LIMITS[kind]);
+        const fixed = found.slice(0, store.audit.fixAllLimits[kind]);
         store.audit = {...store.audit, differences: store.audit.differences.filter((entry) => !fixed.includes(entry))};
         for (const entry of fixed) log('repository_fix', entry.sessionId, `${kind} ${entry.githubUserId}`);
         const left = found.length - fixed.length;

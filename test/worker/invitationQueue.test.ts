@@ -9,7 +9,7 @@
 import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, type AccessStatus, type RepositoryAudit} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
-import {completedEvent, type SignedInUser, useSellerStack} from './stack';
+import {completedEvent, refundEvent, type SignedInUser, useSellerStack} from './stack';
 
 const DAY_MS = 24 * 3600_000;
 const {invitationsPerDay: CAP, queueBatch} = appConfig.repository;
@@ -221,6 +221,21 @@ describe("GitHub's own count", () => {
     await seller.stack.worker.scheduled();
     expect(invitedLogins()).toEqual([buyer.login]);
     expect(await grantStatus(buyer.sessionId)).toBe('pending');
+  });
+});
+
+describe('leaving the queue', () => {
+  test('a refunded buyer leaves the queue at once: those behind move up, and the console counts one fewer', async () => {
+    await alreadySent(CAP);
+    const [refunded, behind] = [await paidBuyer(), await paidBuyer()];
+    for (const buyer of [refunded, behind]) expect((await requestAccess(buyer)).status).toBe(202);
+    expect((await accessStatus(behind.user)).queue?.position).toBe(2);
+
+    expect((await seller.stack.deliver(refundEvent(seller.stack, refunded.sessionId))).status).toBe(200);
+    expect(await grantStatus(refunded.sessionId)).toBe('revoked');
+    expect((await accessStatus(behind.user)).queue?.position).toBe(1);
+    const audit = (await (await seller.stack.call(ADMIN_PATHS.repositoryAudit, {token: seller.admin.idToken})).json()) as RepositoryAudit;
+    expect(audit.invitations.queued).toBe(1);
   });
 });
 

@@ -290,11 +290,11 @@ export function completedEvent(stack: Stack, sessionId: string, id?: string) {
  * worker test files share one Auth emulator), started before the file's tests and stopped after.
  * The repository's owner is exempt from the audit, as a seller sets it.
  */
-export function useSellerStack(): {readonly stack: Stack; readonly admin: SignedInUser} {
+export function useSellerStack(overrides: WorkerVars = {}): {readonly stack: Stack; readonly admin: SignedInUser} {
   const seller = {} as {stack: Stack; admin: SignedInUser};
   const email = uniqueEmail('seller');
   beforeAll(async () => {
-    seller.stack = await startStack({ADMIN_EMAILS: email, GITHUB_EXEMPT: OWNER});
+    seller.stack = await startStack({ADMIN_EMAILS: email, GITHUB_EXEMPT: OWNER, ...overrides});
     seller.admin = await seller.stack.signUp({email, verified: true});
   });
   afterAll(() => seller.stack.stop());

@@ -1,11 +1,18 @@
 import {type Settings, settingsOf} from './settings';
+import {SubrequestBudget} from './subrequests';
 
-/** What the worker's work runs with, in a request or in the cron: the database and the settings. */
+/**
+ * What the worker's work runs with, in a request or in the cron: the database, the settings, and
+ * the subrequests this invocation has left. Make one per invocation and pass it down, so that
+ * everything the invocation does spends from the same budget.
+ */
 export interface Context {
   db: D1Database;
   settings: Settings;
+  subrequests: SubrequestBudget;
 }
 
 export function contextOf(env: Env): Context {
-  return {db: env.DB, settings: settingsOf(env)};
+  const settings = settingsOf(env);
+  return {db: env.DB, settings, subrequests: new SubrequestBudget(settings.subrequestLimit)};
 }

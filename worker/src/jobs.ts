@@ -120,6 +120,17 @@ export async function markFailed(db: D1Database, job: Job, err: unknown, now = D
   return permanent ? 'failed' : 'retrying';
 }
 
+/**
+ * Hands a claimed job back, due now and without counting the attempt: it stopped before doing
+ * anything (its invocation had no subrequests left), which is no fault of the job's.
+ */
+export async function release(db: D1Database, job: Job, now = Date.now()) {
+  await db
+    .prepare(`UPDATE jobs SET attempts = attempts - 1, run_after = ?2, updated_at = ?2 WHERE id = ?1 AND status = 'pending'`)
+    .bind(job.id, now)
+    .run();
+}
+
 /** Whether unfinished jobs exist under a key prefix (an invite waits for its removals). */
 export async function hasPendingJobs(db: D1Database, keyPrefix: string): Promise<boolean> {
   const row = await db

@@ -1,6 +1,7 @@
 import {afterPurchase, appConfig, PLAN_CURRENCY, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import {registerJob} from './outbox';
+import type {Context} from './context';
 import type {Settings} from './settings';
 
 /** One e-mail, as Mailgun's messages API takes it. */
@@ -16,7 +17,8 @@ export interface MailMessage {
  * Sends through Mailgun's HTTP API with fetch: four form fields do not justify a client library
  * (mailgun.js brings form-data and axios, which Workers do not need).
  */
-export async function sendMail(settings: Settings, message: MailMessage): Promise<void> {
+/** Sends one message, spending one of the invocation's subrequests. */
+export async function sendMail({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
   const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
   if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
   const form = new FormData();
@@ -27,6 +29,7 @@ export async function sendMail(settings: Settings, message: MailMessage): Promis
   if (message.replyTo) form.set('h:Reply-To', message.replyTo);
   const base = (settings.MAILGUN_API_URL ?? 'https://api.mailgun.net').replace(/\/$/, '');
   let response: Response;
+  subrequests.spend();
   try {
     response = await fetch(`${base}/v3/${encodeURIComponent(domain)}/messages`, {
       method: 'POST',
@@ -129,4 +132,4 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
 }
 
 
-registerJob<MailMessage>('mail', {run: ({settings}, message) => sendMail(settings, message)});
+registerJob<MailMessage>('mail', {run: (context, message) => sendMail(context, message)});

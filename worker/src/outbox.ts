@@ -1,6 +1,7 @@
 import type {Context} from './context';
-import {claim, dueJobIds, type Job, type JobKind, markDone, markFailed} from './jobs';
+import {claim, dueJobIds, type Job, type JobKind, markDone, markFailed, release} from './jobs';
 import {log} from './log';
+import {OutOfSubrequests, SUBREQUESTS_PER} from './subrequests';
 
 /**
  * Runs outbox jobs: at once after the request that queued them, and from the cron until done.
@@ -40,6 +41,11 @@ export async function runClaimed(context: Context, job: Job): Promise<void> {
     await markDone(context.db, job);
     log.info('job.done', {jobId: job.id, kind: job.kind, attempts: job.attempts});
   } catch (err) {
+    if (err instanceof OutOfSubrequests) {
+      await release(context.db, job);
+      log.info('job.deferred', {jobId: job.id, kind: job.kind, reason: err.message});
+      return;
+    }
     const outcome = await markFailed(context.db, job, err);
     const fields = {jobId: job.id, kind: job.kind, attempts: job.attempts, outcome, error: String(err)};
     if (outcome === 'retrying') {
@@ -52,9 +58,17 @@ export async function runClaimed(context: Context, job: Job): Promise<void> {
   }
 }
 
-/** The scheduled handler's work: every due job, oldest first, a batch at a time. */
+/**
+ * The scheduled handler's work: due jobs, oldest first, as many as the invocation's subrequests
+ * allow (at most `limit`); the rest wait for the next run. Answers how many ran.
+ */
 export async function runDueJobs(context: Context, limit = 50): Promise<number> {
   const ids = await dueJobIds(context.db, limit);
-  for (const id of ids) await runJob(context, id);
-  return ids.length;
+  let ran = 0;
+  for (const id of ids) {
+    if (!context.subrequests.has(SUBREQUESTS_PER.job)) break;
+    await runJob(context, id);
+    ran += 1;
+  }
+  return ran;
 }

@@ -45,6 +45,10 @@ const settingsSchema = z.object({
   ADMIN_EMAILS: optional,
   GITHUB_EXEMPT: optional,
   SAME_ORIGIN: optional.pipe(z.enum(['true', 'false'], {message: 'SAME_ORIGIN must be true or false'}).default('false')),
+  // The Free plan's 50 unless told otherwise: counting too few only spreads work over more cron runs.
+  SUBREQUEST_LIMIT: optional.pipe(
+    z.string().regex(/^[1-9]\d{0,7}$/, 'SUBREQUEST_LIMIT must be a whole number of subrequests, such as 50 or 10000').default('50'),
+  ),
 });
 
 function parseJson(value: string | undefined): unknown {
@@ -55,7 +59,7 @@ function parseJson(value: string | undefined): unknown {
   }
 }
 
-type Parsed = Omit<z.output<typeof settingsSchema>, 'SAME_ORIGIN'>;
+type Parsed = Omit<z.output<typeof settingsSchema>, 'SAME_ORIGIN' | 'SUBREQUEST_LIMIT'>;
 
 export interface Settings extends Parsed {
   /** The site's origin, e.g. `https://slipway.dev`. */
@@ -68,6 +72,8 @@ export interface Settings extends Parsed {
   githubExempt: string[];
   /** Which price ids the plans use: production for live keys, test otherwise. */
   stripeMode: StripeMode;
+  /** Fetches to the internet one invocation may make (Cloudflare's plan limit): see subrequests.ts. */
+  subrequestLimit: number;
 }
 
 const cache = new WeakMap<object, Settings | HttpError>();
@@ -90,7 +96,7 @@ export function settingsOf(env: Env): Settings {
 function check(env: Env): Settings | HttpError {
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) return misconfigured(`Worker variables are invalid: ${z.prettifyError(parsed.error)}`);
-  const {SAME_ORIGIN, ...vars} = parsed.data;
+  const {SAME_ORIGIN, SUBREQUEST_LIMIT, ...vars} = parsed.data;
   const live = isLiveKey(vars.STRIPE_SECRET_KEY);
   const siteUrl = new URL(vars.SITE_URL);
   if (vars.FIREBASE_AUTH_EMULATOR_HOST) {
@@ -117,6 +123,7 @@ function check(env: Env): Settings | HttpError {
     ...vars,
     siteOrigin: siteUrl.origin,
     sameOrigin: SAME_ORIGIN === 'true',
+    subrequestLimit: Number(SUBREQUEST_LIMIT),
     stripeMode: live ? 'production' : 'test',
     adminEmails: list(vars.ADMIN_EMAILS),
     githubExempt: list(vars.GITHUB_EXEMPT),

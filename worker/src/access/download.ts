@@ -59,7 +59,7 @@ export const downloadRoutes = new Hono<AppEnv>()
     const context = contextOf(c.env);
     let target: {ref: string; release: boolean};
     try {
-      target = await repositoryFor(context.settings).downloadRef();
+      target = await repositoryFor(context).downloadRef();
     } catch (err) {
       throw archiveUnavailable(err, {sessionId: purchase.session_id});
     }
@@ -124,7 +124,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   const context = contextOf(env);
   let archive: Response;
   try {
-    archive = await repositoryFor(context.settings).zipball(link.ref);
+    archive = await repositoryFor(context).zipball(link.ref);
   } catch (err) {
     // GitHub's status only: a failed fetch's message may quote codeload's URL, and its token.
     await settle(env.DB, hash, 'failed', err instanceof GitHubFailure ? `GitHub answered ${err.status || 'nothing'}` : 'failed');

@@ -2,15 +2,16 @@ import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
+import {SUBREQUESTS_PER} from '../subrequests';
 import {readGrant} from './grants';
 import {performInvite} from './invite';
 import {leaveQueue, queueHead} from './invitationQueue';
 
 /**
  * Sends the invitation queue's head, oldest first, while the window has slots: from the cron, and
- * from a dashboard read once a buyer's turn is due. At most `max` a call, so that a cron run stays
- * within its subrequests (Cloudflare's Free plan: 50); the next call carries on where this one
- * stopped. Stops at the first invitation that has to wait (the window is full, or GitHub says
+ * from a dashboard read once a buyer's turn is due. At most `max` a call, and only as many as the
+ * invocation's subrequests allow (Cloudflare's Free plan: 50); the next call carries on where this
+ * one stopped. Stops at the first invitation that has to wait (the window is full, or GitHub says
  * so) or that GitHub cannot take now. Answers how many went out.
  */
 export async function drainInvitationQueue(context: Context, max: number = appConfig.repository.queueBatch): Promise<number> {
@@ -18,6 +19,7 @@ export async function drainInvitationQueue(context: Context, max: number = appCo
   if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return 0;
   let sent = 0;
   for (const entry of await queueHead(db, settings.GITHUB_REPO, max)) {
+    if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
     const grant = await readGrant(db, entry.session_id);
     if (grant?.status !== 'queued') {
       // Refunded, failed or invited otherwise since it was queued: it waits for nothing.

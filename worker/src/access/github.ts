@@ -1,7 +1,8 @@
 import {Octokit} from '@octokit/rest';
 import {RequestError} from '@octokit/request-error';
 import {HttpError} from '../errors';
-import type {Settings} from '../settings';
+import type {Context} from '../context';
+import {OutOfSubrequests} from '../subrequests';
 import {serviceName} from '../../../src/config/serviceName';
 
 /**
@@ -57,8 +58,13 @@ export interface Repository {
   zipball(ref: string): Promise<Response>;
 }
 
-export function repositoryFor(settings: Settings): Repository {
+/** The repository, through the invocation's context: every call to GitHub spends one of its subrequests. */
+export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>): Repository {
   const {GITHUB_TOKEN: token, GITHUB_REPO: fullName} = settings;
+  const spent = (input: RequestInfo | URL, init?: RequestInit) => {
+    subrequests.spend();
+    return fetch(input, init);
+  };
   if (!token || !fullName) {
     throw new HttpError(503, 'Repository access is not configured yet. Please contact support.', 'NOT_CONFIGURED');
   }
@@ -67,7 +73,7 @@ export function repositoryFor(settings: Settings): Repository {
     auth: token,
     userAgent: `${serviceName}-worker`,
     ...(settings.GITHUB_API_URL && {baseUrl: settings.GITHUB_API_URL.replace(/\/$/, '')}),
-    request: {fetch: (input: RequestInfo, init?: RequestInit) => fetch(input, init)},
+    request: {fetch: spent},
     log: {debug: () => {}, info: () => {}, warn: () => {}, error: () => {}},
   });
 
@@ -129,7 +135,7 @@ export function repositoryFor(settings: Settings): Repository {
         const redirect = await octokit.rest.repos.downloadZipballArchive({owner, repo, ref, request: {redirect: 'manual'}});
         const location = redirect.headers.location;
         if (!location) throw new GitHubFailure(`GitHub answered ${redirect.status} without an archive location`, 502, true);
-        const archive = await fetch(location);
+        const archive = await spent(location);
         if (!archive.ok || !archive.body) throw new GitHubFailure(`GitHub's archive answered ${archive.status}`, archive.status, archive.status >= 500);
         return archive;
       }),
@@ -150,6 +156,9 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
+    // Octokit wraps what its fetch throws; a spent budget is no answer of GitHub's.
+    const cause = err instanceof RequestError ? err.cause : err;
+    if (cause instanceof OutOfSubrequests) throw cause;
     throw classify(err);
   }
 }

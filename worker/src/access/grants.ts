@@ -93,7 +93,7 @@ export async function refusalFor(
     .bind(github.id, sessionId)
     .first();
   if (other) return TAKEN.otherPurchase(github.login);
-  const repository = repositoryFor(context.settings);
+  const repository = repositoryFor(context);
   if (await repository.isCollaborator(github.login)) return TAKEN.collaborator(github.login);
   const open = (await repository.invitations()).find(
     (invitation) => invitation.inviteeId === github.id && !invitation.expired && invitation.id !== ownInvitationId,

@@ -89,7 +89,7 @@ async function claimSend(db: D1Database, sessionId: string, version: number): Pr
 async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
   const {db, settings} = context;
   const {session_id: sessionId, version} = grant;
-  const repository = repositoryFor(settings);
+  const repository = repositoryFor(context);
   const repositoryName = settings.GITHUB_REPO!;
   const slot = await takeSlot(db, repositoryName, sessionId);
   if (slot === null) {

@@ -66,11 +66,12 @@ export async function liveHolderOf(
  * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
  * live grant's invitation or account is left alone (`liveHolderOf`): the job ends done, logged.
  */
-export async function performRemoval({db, settings}: Context, payload: RemovalPayload) {
+export async function performRemoval(context: Context, payload: RemovalPayload) {
+  const {db} = context;
   const skip = (heldBy: string) =>
     log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
   try {
-    const repository = repositoryFor(settings);
+    const repository = repositoryFor(context);
     // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
     const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
     if (invitationHolder) return skip(invitationHolder);

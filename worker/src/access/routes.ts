@@ -38,7 +38,7 @@ export const accessRoutes = new Hono<AppEnv>()
 
     let github: {login: string; id: number | null};
     try {
-      const found = await repositoryFor(context.settings).lookupUser(body.username);
+      const found = await repositoryFor(context).lookupUser(body.username);
       if (!found) throw new HttpError(404, `GitHub user "${body.username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
       github = found;
     } catch (err) {

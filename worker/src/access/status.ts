@@ -77,12 +77,13 @@ async function claimRead(db: D1Database, grant: Grant, status: 'pending' | 'acti
 }
 
 /** An active seat, with its login as GitHub says today (asked at most hourly, by one request). */
-async function observeActive({db, settings}: Context, grant: Grant, base: ObservedGrant, fresh: boolean): Promise<ObservedGrant> {
+async function observeActive(context: Context, grant: Grant, base: ObservedGrant, fresh: boolean): Promise<ObservedGrant> {
+  const {db} = context;
   const now = Date.now();
   if (grant.github_user_id === null) return base;
   if (!(await claimRead(db, grant, 'active', now, fresh, LOGIN_CHECK_EVERY_MS))) return base;
   try {
-    const login = await currentLogin(db, repositoryFor(settings), grant);
+    const login = await currentLogin(db, repositoryFor(context), grant);
     return login ? {...base, username: login} : base;
   } catch (err) {
     log.warn('access.login_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
@@ -97,7 +98,8 @@ async function observeActive({db, settings}: Context, grant: Grant, base: Observ
  * within the minute, show the stored state. If GitHub cannot answer, the stored state is shown
  * and GitHub is asked again after RETRY_FAILED_READ_MS.
  */
-export async function observeGrant({db, settings}: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
+export async function observeGrant(context: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
+  const {db, settings} = context;
   const base = {
     status: grant.status,
     username: grant.github_username,
@@ -110,14 +112,14 @@ export async function observeGrant({db, settings}: Context, grant: Grant, {fresh
     const queue = settings.GITHUB_REPO ? await placeInQueue(db, settings.GITHUB_REPO, grant.session_id) : null;
     return {...base, expired: false, ...(queue && {queue})};
   }
-  if (grant.status === 'active') return observeActive({db, settings}, grant, {...base, expired: false}, fresh);
+  if (grant.status === 'active') return observeActive(context, grant, {...base, expired: false}, fresh);
   if (grant.status !== 'pending') return {...base, expired: false};
   const now = Date.now();
   if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
   // Another request is asking GitHub, or just did.
   if (!(await claimRead(db, grant, 'pending', now, fresh, CHECK_EVERY_MS))) return base;
   try {
-    const repository = repositoryFor(settings);
+    const repository = repositoryFor(context);
     // An open invitation names its invitee as they are called today; one that is gone was
     // accepted (or withdrawn by hand), and the numeric id then says who to look for.
     const invitation = (await repository.invitations()).find((candidate) => candidate.id === grant.invitation_id);

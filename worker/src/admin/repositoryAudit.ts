@@ -13,6 +13,7 @@ import {resendInvitation} from '../access/seat';
 import {type Repository, repositoryFor} from '../access/github';
 import {reportGitHub} from '../access/reportGitHub';
 import {HttpError} from '../errors';
+import {SUBREQUESTS_PER} from '../subrequests';
 
 /**
  * The repository as GitHub has it, against the paid grants: who is there without paying (added by
@@ -40,7 +41,7 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
 /** The audit, and the invitations GitHub listed for it (a fix withdraws from those). */
 async function compareRepository(context: Context): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
   const {settings, db} = context;
-  const repository = repositoryFor(settings);
+  const repository = repositoryFor(context);
   const [collaborators, invitations, grants] = await Promise.all([
     repository.collaborators(),
     repository.invitations(),
@@ -99,7 +100,21 @@ async function compareRepository(context: Context): Promise<{audit: RepositoryAu
   }
   const counts = {paid, collaborators: collaborators.length, invited: invitations.filter((invitation) => !invitation.expired).length};
   const window = await invitationWindow(db, settings.GITHUB_REPO!);
-  return {audit: {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), counts, differences, exempt, invitations: window}, invitations};
+  const fixAllLimits = {
+    paid_missing: fixAllLimit(context, 'paid_missing'),
+    unpaid_on_repository: fixAllLimit(context, 'unpaid_on_repository'),
+    revoked_present: fixAllLimit(context, 'revoked_present'),
+  };
+  return {audit: {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), counts, differences, exempt, invitations: window, fixAllLimits}, invitations};
+}
+
+/**
+ * How many of a kind a fix-all fixes after the audit's own reads: the kind's limit, or fewer when
+ * the invocation's subrequests would run out first (the Free plan's 50 take about a dozen).
+ */
+function fixAllLimit(context: Context, kind: RepositoryDifferenceKind): number {
+  const each = kind === 'paid_missing' ? SUBREQUESTS_PER.invitation : SUBREQUESTS_PER.fix;
+  return Math.min(REPOSITORY_FIX_ALL_LIMITS[kind], Math.floor(context.subrequests.left / each));
 }
 
 /**
@@ -136,7 +151,7 @@ export async function fixAllOfKind(
 ): Promise<RepositoryFixAllResult> {
   const {audit, invitations} = await compareRepository(context);
   const found = audit.differences.filter((difference) => difference.kind === kind);
-  const limit = REPOSITORY_FIX_ALL_LIMITS[kind];
+  const limit = fixAllLimit(context, kind);
   const result: RepositoryFixAllResult = {kind, status: 'fixed', detail: '', done: 0, failed: [], left: Math.max(0, found.length - limit)};
   for (const difference of found.slice(0, limit)) {
     const done: string[] = [];
@@ -182,7 +197,7 @@ async function applyFix(
       'CONFLICT',
     );
   }
-  const repository = repositoryFor(context.settings);
+  const repository = repositoryFor(context);
   // The invitations listed for the audit, a moment ago: one listing for a whole fix-all.
   for (const invitation of invitations) {
     if (invitation.inviteeId !== difference.githubUserId) continue;

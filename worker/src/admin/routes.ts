@@ -123,7 +123,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return audited(c, 'grant', sessionId, async () => {
       const purchase = await paidPurchase(c.env.DB, sessionId);
       const context = contextOf(c.env);
-      const found = await repositoryFor(context.settings).lookupUser(username);
+      const found = await repositoryFor(context).lookupUser(username);
       if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
       const grant = await readGrant(c.env.DB, sessionId);
       const result = await requestAccess(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found}, {byAdmin: true});

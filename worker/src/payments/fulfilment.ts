@@ -104,10 +104,11 @@ export async function fulfillCheckout(
   const results = await env.DB.batch<Record<string, unknown>>(statements);
   const status = results[statusAt]!.results[0]!.status as PurchaseStatus;
   // The jobs added here are this request's to run; a repeat of the event added none.
+  const context = contextOf(env);
   for (const {results: queued} of results.slice(statusAt + 1)) {
-    for (const job of queued as unknown as Job[]) await runClaimed(contextOf(env), job);
+    for (const job of queued as unknown as Job[]) await runClaimed(context, job);
   }
-  if (status === 'revoked') await revokeAccess(contextOf(env), sessionId, 'payment refunded or disputed');
+  if (status === 'revoked') await revokeAccess(context, sessionId, 'payment refunded or disputed');
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
 }

@@ -35,8 +35,9 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
        RETURNING session_id`,
     ).bind(paymentIntentId, reason, now),
   ]);
+  const context = contextOf(env);
   for (const {session_id} of updated!.results) {
-    await revokeAccess(contextOf(env), session_id, reason);
+    await revokeAccess(context, session_id, reason);
   }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
 }
@@ -57,8 +58,9 @@ async function restorePayment(env: Env, paymentIntentId: string) {
        RETURNING session_id`,
     ).bind(paymentIntentId, Date.now()),
   ]);
+  const context = contextOf(env);
   for (const {session_id} of restored!.results) {
-    await restoreAccess(contextOf(env), session_id);
+    await restoreAccess(context, session_id);
   }
   log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
 }

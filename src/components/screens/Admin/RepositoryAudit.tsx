@@ -2,7 +2,6 @@ import React, {useCallback, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {
   REPOSITORY_DIFFERENCE_KINDS,
-  REPOSITORY_FIX_ALL_LIMITS,
   type RepositoryAudit as Audit,
   type RepositoryDifference,
   type RepositoryDifferenceKind,
@@ -49,7 +48,7 @@ const WHERE: Record<RepositoryDifference['on'], string> = {
 /** What happens to the ones past the limit, said before and after. */
 const later = (kind: RepositoryDifferenceKind, left: number) =>
   kind === 'paid_missing'
-    ? `GitHub takes at most ${REPOSITORY_FIX_ALL_LIMITS.paid_missing} invitations a day for a repository, so the other ${left} stay listed: invite them tomorrow.`
+    ? `The other ${left} stay listed: invite them with the same button once this is done. Invitations past GitHub's daily cap wait in the queue.`
     : `The other ${left} stay listed: remove them with the same button once this is done.`;
 
 const KINDS: Record<RepositoryDifferenceKind, KindCopy> = {
@@ -123,6 +122,7 @@ export default function RepositoryAudit() {
                   kind={kind}
                   found={found}
                   repository={checked.repository}
+                  limit={checked.fixAllLimits[kind]}
                   busy={busy}
                   onFix={(difference) =>
                     void run(
@@ -207,16 +207,18 @@ function Summary({audit: checked, groups, onCheck, checking}: {audit: Audit; gro
 
 interface DifferenceGroupProps extends Group {
   repository: string;
+  /** How many one fix-all fixes: the worker says, from its plan's subrequests. */
+  limit: number;
   busy: boolean;
   onFix: (difference: RepositoryDifference) => void;
   onFixAll: () => void;
 }
 
 /** One kind of difference: what it means, its fix-all, and its first rows until "Show all". */
-function DifferenceGroup({kind, found, repository, busy, onFix, onFixAll}: DifferenceGroupProps) {
+function DifferenceGroup({kind, found, repository, limit, busy, onFix, onFixAll}: DifferenceGroupProps) {
   const [expanded, setExpanded] = useState(false);
   const copy = KINDS[kind];
-  const count = Math.min(found.length, REPOSITORY_FIX_ALL_LIMITS[kind]);
+  const count = Math.min(found.length, limit);
   const left = found.length - count;
   const shown = expanded ? found : found.slice(0, FIRST_ROWS);
   const tableId = `differences-${kind}`;
