@@ -133,7 +133,7 @@ async function moveSeat(
   if (slot === null) throw full;
   let outcome: InviteResult;
   try {
-    outcome = await repositoryFor(context.settings).invite(request.github.login);
+    outcome = await repositoryFor(context).invite(request.github.login);
   } catch (err) {
     await giveBackSlot(db, slot);
     if (!(err instanceof GitHubFailure)) throw err;
