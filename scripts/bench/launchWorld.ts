@@ -82,6 +82,7 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
     if (columns.length > 0) timeColumns.push({table: name, columns});
   }
 
+  const shifts = new Map<number, () => Promise<void>>();
   return {
     worker,
     github,
@@ -100,13 +101,17 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
       // rate limits' fixed windows are dropped instead (their key holds the window's start, and
       // moving keys could collide): a step of an hour or more leaves every window in the past.
       // The stand-in keeps its own times and reads `now`, which moves on by `ms`.
-      await worker.db.batch([
-        ...timeColumns.map(({table, columns}) => ({
-          sql: `UPDATE "${table}" SET ${columns.map((column) => `"${column}" = "${column}" - ?1`).join(', ')}`,
-          params: [ms],
-        })),
-        {sql: 'DELETE FROM rate_limits'},
-      ]);
+      let shift = shifts.get(ms);
+      if (!shift) {
+        // Prepared once for each step size: a prepare is a synchronous call into Miniflare's
+        // proxy, and thousands of them (a month of hourly steps) wear it out.
+        shift = worker.db.preparedBatch([
+          ...timeColumns.map(({table, columns}) => `UPDATE "${table}" SET ${columns.map((column) => `"${column}" = "${column}" - ${Math.round(ms)}`).join(', ')}`),
+          'DELETE FROM rate_limits',
+        ]);
+        shifts.set(ms, shift);
+      }
+      await shift();
       elapsed += ms;
     },
     async stop() {
