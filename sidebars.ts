@@ -92,6 +92,7 @@ const sidebars = {
       doc('features/error-handling', 'Error handling', CircleAlert),
       doc('features/analytics', 'Analytics', ChartLine),
       doc('features/admin', "Seller's console", LayoutDashboard),
+      doc('features/ship-an-update', 'Ship an update', Megaphone),
     ]),
     section('components', 'Components', LayoutTemplate, [
       doc('components/header', 'Header', PanelTop),

@@ -13,7 +13,7 @@
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
-import {INVITATION_EXPIRY_MS} from '../local/githubApi';
+import {INVITATION_LIFETIME_MS} from '../local/githubApi';
 import {stripeEvent} from '../local/stripeApi';
 import {SITE_ORIGIN} from '../support/workerRuntime';
 import type {LaunchWorld} from './launchWorld';
@@ -239,7 +239,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       if (buyer.invitedAt === undefined || buyer.accepted) continue;
       const since = at - buyer.invitedAt;
       if (buyer.plan === 'let expire') {
-        if (buyer.seen === undefined && since >= INVITATION_EXPIRY_MS + DAY_MS) buyer.seen = await dashboard(buyer);
+        if (buyer.seen === undefined && since >= INVITATION_LIFETIME_MS + DAY_MS) buyer.seen = await dashboard(buyer);
         continue;
       }
       if (buyer.plan === 'rename, then accept' && !buyer.renamed && since >= acceptDelay(buyer) / 2) rename(buyer);

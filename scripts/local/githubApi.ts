@@ -100,6 +100,11 @@ export interface GitHubStandIn {
   expire(invitationId: number): void;
   /** Whether GitHub lists the invitation as expired: seven days old, or expired by hand. */
   isExpired(invitation: Invitation): boolean;
+  /**
+   * The invitation was sent `ageMs` ago (on the stand-in's clock): its `created_at` moves back, and
+   * past 7 days GitHub lists it as expired, as it does.
+   */
+  ageInvitation(invitationId: number, ageMs: number): void;
   /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
   failNext(match: string, failure: Failure, times?: number): void;
   /** GitHub answers again: the failures still due are dropped. */
@@ -145,9 +150,9 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
   const contentRequestTimes: number[] = [];
   const refused = {secondaryLimit: [] as string[], invitationCap: [] as string[]};
   const requests: string[] = [];
-  /** When each invitation was created, on the stand-in's clock. */
-  const createdAt = new Map<number, number>();
-  const isExpired = (invitation: Invitation) => invitation.expired === true || now() - (createdAt.get(invitation.id) ?? now()) >= INVITATION_EXPIRY_MS;
+  // GitHub lists an invitation past its 7 days as expired until it is withdrawn.
+  const isExpired = (invitation: Invitation) =>
+    invitation.expired === true || (typeof invitation.created_at === 'string' && now() - Date.parse(invitation.created_at) >= INVITATION_LIFETIME_MS);
   /** An invitation as GitHub lists it: `expired` says whether it can still be accepted. */
   const listed = (invitation: Invitation): Invitation => ({...invitation, expired: isExpired(invitation)});
   let nextInvitationId = (invitationAnswer.response as Invitation).id;
@@ -242,7 +247,6 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
             expired: false,
           };
           invitations.set(invitation.id, invitation);
-          createdAt.set(invitation.id, at);
           onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
           return send(response, 201, invitation, invitationAnswer.headers);
         }
@@ -290,8 +294,8 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
       for (const {id, login} of state.invitations) {
         const user = users.get(login.toLowerCase());
         if (!user) throw new Error(`No user ${login} for invitation ${id}`);
-        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user});
-        createdAt.set(id, now());
+        // Restored as sent now: the local D1 does not say when (the recording's date is years old).
+        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date(now()).toISOString()});
         nextInvitationId = Math.max(nextInvitationId, id + 1);
       }
     },
@@ -322,6 +326,11 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
       invitation.expired = true;
     },
     isExpired,
+    ageInvitation(invitationId, ageMs) {
+      const invitation = invitations.get(invitationId);
+      if (!invitation) throw new Error(`No invitation ${invitationId}`);
+      invitation.created_at = new Date(now() - ageMs).toISOString();
+    },
     invitationTimes,
     contentRequestTimes,
     refused,
@@ -339,7 +348,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
 
 const DAY_MS = 24 * 3600_000;
 /** GitHub: "Invitations will expire after 7 days" (REST docs, "Add a repository collaborator"). */
-export const INVITATION_EXPIRY_MS = 7 * DAY_MS;
+export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
 
 /**
  * GitHub's secondary limits on content-creating requests ("Rate limits for the REST API", about

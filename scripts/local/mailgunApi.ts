@@ -1,16 +1,34 @@
 /**
  * A stand-in for Mailgun's API (no offline Mailgun exists): records each message as the form
  * fields Mailgun would receive, and can fail the next sends; answers the account's domains and
- * inbound routes as `npm run preflight` reads them.
+ * inbound routes as `npm run preflight` reads them. Batch sending as Mailgun's user manual
+ * describes it: several `to` fields (at most MAX_RECIPIENTS), and with `recipient-variables` one
+ * copy per recipient, its `%recipient.name%` filled in; without them, one copy that every
+ * recipient sees all the addresses of.
  */
 import http from 'node:http';
 import {listen} from '../support/listen';
 
 export interface SentMail {
   domain: string;
+  /** The form's fields; `to` holds every recipient, joined by ", ". */
   fields: Record<string, string>;
   authorization: string | undefined;
+  /** Each `to` address, in order. */
+  recipients: string[];
+  /** What each recipient receives: the fields with its recipient variables filled in. */
+  copies: DeliveredCopy[];
 }
+
+export interface DeliveredCopy {
+  /** The recipient's address. */
+  recipient: string;
+  /** The fields of this recipient's copy (`to` is what the copy shows in its To header). */
+  fields: Record<string, string>;
+}
+
+/** Mailgun's cap on the recipients of one call ("Batch sending", Mailgun's user manual). */
+export const MAX_RECIPIENTS = 1000;
 
 /**
  * A sending domain as `GET /v4/domains/{name}` answers it (Mailgun's API reference, Domains), the
@@ -43,7 +61,7 @@ export interface MailgunStandIn {
   domains: Map<string, MailgunDomain>;
   /** The account's inbound routes: none at start. */
   routes: MailgunRoute[];
-  /** The next `times` messages fail with `status`; with `to`, only the messages to that address. */
+  /** The next `times` messages fail with `status`; with `to`, only the messages (batches) that include that address. */
   failNext(status: number, times?: number, to?: string): void;
   close(): Promise<void>;
 }
@@ -76,18 +94,46 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     }).formData();
     const fields: Record<string, string> = {};
     form.forEach((value, key) => (fields[key] = String(value)));
-    if (failures.times > 0 && (failures.to === undefined || fields.to === failures.to)) {
+    const recipients = form.getAll('to').flatMap((value) => String(value).split(',')).map((address) => address.trim()).filter(Boolean);
+    fields.to = recipients.join(', ');
+    if (recipients.length > MAX_RECIPIENTS) {
+      json(response, 400, {message: `Too many recipients: at most ${MAX_RECIPIENTS} per message`});
+      return;
+    }
+    let variables: Record<string, Record<string, unknown>> | undefined;
+    try {
+      variables = fields['recipient-variables'] === undefined ? undefined : JSON.parse(fields['recipient-variables']);
+    } catch {
+      json(response, 400, {message: "'recipient-variables' parameter is not a valid JSON"});
+      return;
+    }
+    if (failures.times > 0 && (failures.to === undefined || recipients.includes(failures.to))) {
       failures.times -= 1;
       response.writeHead(failures.status, {'content-type': 'application/json'});
       response.end(JSON.stringify({message: 'Failure'}));
       return;
     }
-    const mail = {domain: decodeURIComponent(match[1]!), fields, authorization: request.headers.authorization};
+    const mail = {domain: decodeURIComponent(match[1]!), fields, authorization: request.headers.authorization, recipients, copies: copiesOf(fields, recipients, variables)};
     sent.push(mail);
     onSend?.(mail);
     response.writeHead(200, {'content-type': 'application/json'});
     response.end(JSON.stringify({id: `<${Date.now()}@mailgun.local>`, message: 'Queued. Thank you.'}));
   });
+  /**
+   * With recipient variables, one copy per address, `%recipient%` and `%recipient.name%` filled
+   * in everywhere (the body, the subject, the `h:` headers); without them, every copy shows all.
+   */
+  function copiesOf(fields: Record<string, string>, recipients: string[], variables?: Record<string, Record<string, unknown>>): DeliveredCopy[] {
+    if (!variables) return recipients.map((recipient) => ({recipient, fields}));
+    return recipients.map((recipient) => {
+      const own = variables[recipient] ?? {};
+      const fill = (text: string) =>
+        text.replace(/%recipient(?:\.([\w-]+))?%/g, (_all, name?: string) => (name === undefined ? recipient : String(own[name] ?? '')));
+      const copy = Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'recipient-variables').map(([key, value]) => [key, fill(value)]));
+      return {recipient, fields: {...copy, to: recipient}};
+    });
+  }
+
   function json(response: http.ServerResponse, status: number, body: unknown) {
     response.writeHead(status, {'content-type': 'application/json'});
     response.end(JSON.stringify(body));

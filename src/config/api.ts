@@ -39,11 +39,28 @@ export const API_PATHS = {
   downloadLink: '/downloadLink',
   /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */
   download: '/download',
+  /**
+   * GET: "What's new", the releases the signed-in buyer's paid plans entitle them to, newest first,
+   * their notes rendered safely; and whether release e-mails go to them. See BuyerReleases.
+   */
+  releases: '/releases',
+  /** POST {subscribed}: the signed-in buyer turns release e-mails on again (or off). See ReleaseEmailsRequest. */
+  releaseEmails: '/releaseEmails',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
   stripeWebhook: '/api/webhook/stripe',
   mailgunWebhook: '/api/webhook/mailgun',
+  /**
+   * POST: GitHub's `release` webhook (signed with GITHUB_WEBHOOK_SECRET). A published release that
+   * is neither a draft nor a pre-release is e-mailed to the buyers entitled to it. See ReleaseWebhookResult.
+   */
+  githubWebhook: '/api/webhook/github',
+  /**
+   * `/api/unsubscribe/<token>`: the signed one-click link of every release e-mail (RFC 8058). POST
+   * unsubscribes from release e-mails, with no sign-in; GET shows a page with the button that does.
+   */
+  releaseUnsubscribe: '/api/unsubscribe',
   /** Plausible's script and events, proxied: `/plausible/js/script.js`, `/plausible/api/event`. */
   plausible: '/plausible',
   /**
@@ -54,6 +71,42 @@ export const API_PATHS = {
   /** The seller's console (admins only): see ADMIN_PATHS. */
   admin: '/admin',
 } as const;
+
+/**
+ * POST /api/webhook/github, once the signature is good: whether the delivery announced a release,
+ * and to how many buyers (e-mailed in batches through the outbox), or why not.
+ */
+export interface ReleaseWebhookResult {
+  announced: boolean;
+  reason?: string;
+  recipients?: number;
+}
+
+/** A release as the dashboard shows it. */
+export interface ReleaseNote {
+  tag: string;
+  name: string;
+  /** The notes as HTML the worker rendered from the Markdown: raw HTML as text, links only http(s). */
+  notesHtml: string;
+  /** The release's page on GitHub, when known. */
+  url: string | null;
+  publishedAt: number;
+}
+
+/**
+ * GET /releases. A plan with updates is entitled to every release; one without, to those
+ * published up to its purchase. `subscribed`: whether release e-mails go to the purchase's address.
+ */
+export interface BuyerReleases {
+  releases: ReleaseNote[];
+  includesUpdates: boolean;
+  subscribed: boolean;
+}
+
+/** POST /releaseEmails */
+export interface ReleaseEmailsRequest {
+  subscribed: boolean;
+}
 
 /** POST /createCheckoutSession. `priceId` is one of the config's plans, in either Stripe mode. */
 export interface CreateCheckoutSessionRequest {
@@ -219,6 +272,8 @@ export const ADMIN_PATHS = {
    * from the browser), at most `REPOSITORY_FIX_ALL_LIMITS[kind]` in one call; the rest is counted.
    */
   repositoryFixAll: '/admin/repository-audit/fix-all',
+  /** GET: each release announced, newest first, with how its e-mails went. See AdminRelease. */
+  releases: '/admin/releases',
   /** GET ?page=: the waitlist. */
   leads: '/admin/leads',
   /** GET: the whole waitlist as CSV. */
@@ -231,6 +286,23 @@ export function adminPath(path: string, params: {sessionId?: string; jobId?: num
   return path
     .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
     .replace(':jobId', String(params.jobId ?? ''));
+}
+
+/**
+ * A release in the console. Counts are of addresses: `emailed` in batches Mailgun accepted,
+ * `failed` in batches the outbox gave up on (retry them in Failures), `waiting` in batches not sent
+ * yet. `unsubscribed` is everyone who turned release e-mails off, whenever.
+ */
+export interface AdminRelease {
+  id: number;
+  tag: string;
+  name: string;
+  publishedAt: number;
+  recipients: number;
+  emailed: number;
+  failed: number;
+  waiting: number;
+  unsubscribed: number;
 }
 
 /** A page of a list: `page` starts at 1; `total` counts every row that matches. */
@@ -367,7 +439,8 @@ export interface AdminActionResult {
 
 export interface AdminJob {
   id: number;
-  kind: 'mail' | 'github-invite' | 'github-remove';
+  /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
+  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove';
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: 'failed' | 'retrying';
   attempts: number;

@@ -38,6 +38,7 @@ export const appConfig = {
       description: 'Everything you need to launch',
       price: 69,
       priceAnchor: 169,
+      includesUpdates: false,
       features: [
         {name: 'Landing page components'},
         {name: 'SEO and structured data'},
@@ -59,15 +60,18 @@ export const appConfig = {
       priceAnchor: 199,
       isFeatured: true,
       soldOnDashboard: true,
+      includesUpdates: true,
       features: [
         {name: 'Everything in Starter'},
         {name: 'Cloudflare Worker backend'},
         {name: 'AI prompts for terms and privacy'},
-        {name: 'Lifetime updates'},
         {name: `Help with your setup, answered ${supportReplyTime}`},
       ],
     },
   ],
+  releases: {
+    noticeWithoutUpdates: 'upgrade-note',
+  },
   support: {
     email: `support@${domainName}`,
     replyTime: supportReplyTime,
@@ -81,6 +85,7 @@ export const appConfig = {
     downloads: true,
     invitationsPerDay: 50,
     queueBatch: 8,
+    resendsAfterExpiry: 3,
   },
   leaderboard: [
     {...SISTER_APPS.dockside, tagline: 'Status pages for small teams', daysToFirstSale: 6},

@@ -53,3 +53,19 @@ export const PLAN_CURRENCY = 'usd';
 export function planAmount(plan: Plan): number {
   return plan.price * 100;
 }
+
+/** The pricing card's line for a plan that includes later releases (`includesUpdates`). */
+export const UPDATES_FEATURE = 'Lifetime updates';
+
+/** What the pricing card lists for a plan: its features, and the updates it includes. */
+export function planFeatureNames(plan: Plan): string[] {
+  return [...plan.features.map((feature) => feature.name), ...(plan.includesUpdates ? [UPDATES_FEATURE] : [])];
+}
+
+/**
+ * The plans whose buyers get each release: their ids, and their names (a purchase recorded before
+ * the worker stored ids names its plan), as the purchases' `plan` column may hold either.
+ */
+export function planKeys(includesUpdates: boolean, list: readonly Plan[] = plans): string[] {
+  return list.filter((plan) => plan.includesUpdates === includesUpdates).flatMap((plan) => [plan.id, plan.name]);
+}

@@ -27,8 +27,20 @@ export interface Plan {
   isFeatured?: boolean;
   /** The plan the dashboard sells to a signed-in buyer who has not paid; one plan at most. */
   soldOnDashboard?: boolean;
+  /**
+   * Whether buyers of this plan get the releases you publish later: each GitHub release is
+   * e-mailed to them, and the pricing card promises it ("Lifetime updates", appended to
+   * `features`). A buyer of a plan without updates gets what `releases.noticeWithoutUpdates` says.
+   */
+  includesUpdates: boolean;
   features: PlanFeature[];
 }
+
+/**
+ * What a buyer whose plan does not include updates gets when a release is published: nothing, or
+ * a short note that a new version exists and how to upgrade to a plan that includes it.
+ */
+export type ReleaseNotice = 'none' | 'upgrade-note';
 
 export interface FaqItem {
   question: string;
@@ -92,6 +104,11 @@ export interface AppConfig {
   };
   /** What the site sells, in the order the pricing section shows them. */
   plans: Plan[];
+  /** What a GitHub release sends to the buyers (see the plans' `includesUpdates`). */
+  releases: {
+    /** Buyers of plans without updates: no e-mail, or a short note offering the upgrade. */
+    noticeWithoutUpdates: ReleaseNotice;
+  };
   support: {
     /** Where buyers write for help; shown to them, and empty hides every support link. */
     email: string;
@@ -142,6 +159,13 @@ export interface AppConfig {
      * subrequests; the next run carries on where this one stopped.
      */
     queueBatch: number;
+    /**
+     * How many times the worker sends a buyer's invitation again on its own when it is about to
+     * expire (GitHub expires an invitation after 7 days) or has expired without being accepted.
+     * Each goes within the cap above and e-mails the buyer. After the last, the invitation is left
+     * to expire: the buyer can ask again from the dashboard, the seller resend from the console.
+     */
+    resendsAfterExpiry: number;
   };
   /**
    * Your own affiliate programme (its sign-up page at Lemon Squeezy, Rewardful, …), linked at the

@@ -196,13 +196,34 @@ describe('docs portal', () => {
 
     it('wrap long lines with the word-wrap button on a small screen, on a page opened directly', async () => {
       const {page, errors} = await browser().open('/docs/features/payments', {width: 390, height: 800});
-      const block = page.locator('.theme-code-block').filter({has: page.getByRole('button', {name: /word wrap/i})}).first();
+      const blocks = page.locator('.theme-code-block');
+      const scrolling = await blocks.evaluateAll((all) => all.findIndex((block) => block.querySelector('pre')!.scrollWidth > block.querySelector('pre')!.clientWidth));
+      expect(scrolling).toBeGreaterThanOrEqual(0);
+      const block = blocks.nth(scrolling);
+      // The buttons come when the reader comes to the block, not while the page starts.
+      expect(await block.getByRole('button').count()).toBe(0);
       await block.hover();
       const code = block.locator('pre');
       const scrolls = () => code.evaluate((pre) => pre.scrollWidth > pre.clientWidth);
       expect(await scrolls()).toBe(true);
       await block.getByRole('button', {name: /word wrap/i}).click();
       await eventually(scrolls, (value) => expect(value).toBe(false));
+      expect(errors).toEqual([]);
+    });
+
+    it("reach a block's buttons from the keyboard: the code first, then its buttons", async () => {
+      const {page, errors} = await browser().open('/docs');
+      const block = page.locator('.theme-code-block').filter({hasText: 'npm ci'}).first();
+      await block.locator('pre').focus();
+      await page.keyboard.press('Tab');
+      // The first of its buttons, in this block (word wrap shows only for code wider than the block).
+      const focused = () =>
+        page.evaluate(() => ({
+          button: document.activeElement?.tagName === 'BUTTON' ? document.activeElement.getAttribute('aria-label') : null,
+          block: document.activeElement?.closest('.theme-code-block')?.textContent?.includes('npm ci') ?? false,
+        }));
+      await eventually(focused, (now) => expect(now).toEqual({button: expect.stringMatching(/^(Toggle word wrap|Copy code to clipboard)$/), block: true}));
+      expect(await block.getByRole('button', {name: 'Copy code to clipboard'}).isVisible()).toBe(true);
       expect(errors).toEqual([]);
     });
 

@@ -2,7 +2,7 @@ import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Pricing from '../../src/components/landing/Pricing';
-import {appConfig, type Plan} from '../../src/config';
+import {appConfig, type Plan, UPDATES_FEATURE} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
 
@@ -31,7 +31,10 @@ describe('Pricing', () => {
       expect(planCard.getByText('USD')).toBeInTheDocument();
       expect(planCard.getByText('One-time payment')).toBeInTheDocument();
       expect(planCard.getByText('Pay once. Access forever.')).toBeInTheDocument();
-      expect(planCard.getAllByRole('listitem').map((item) => item.textContent)).toEqual(plan.features.map((feature) => feature.name));
+      expect(planCard.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+        ...plan.features.map((feature) => feature.name),
+        ...(plan.includesUpdates ? [UPDATES_FEATURE] : []),
+      ]);
     }
     expect(within(card('Advanced')).getByText('MOST POPULAR')).toBeInTheDocument();
     expect(within(card('Starter')).queryByText('MOST POPULAR')).toBeNull();
@@ -39,9 +42,9 @@ describe('Pricing', () => {
 
   it('follows the config: a changed price, a new plan and a moved badge show up', () => {
     const plans: Plan[] = [
-      {...appConfig.plans[0], price: 59, isFeatured: true},
-      {...appConfig.plans[1], isFeatured: false},
-      {id: 'team', priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, features: [{name: 'Five seats'}]},
+      {...appConfig.plans[0], price: 59, isFeatured: true, includesUpdates: true},
+      {...appConfig.plans[1], isFeatured: false, includesUpdates: false},
+      {id: 'team', priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, includesUpdates: false, features: [{name: 'Five seats'}]},
     ];
     renderWithSite(<Pricing plans={plans} />);
     expect(within(card('Starter')).getByText('$59', {exact: false})).toBeInTheDocument();
@@ -49,6 +52,10 @@ describe('Pricing', () => {
     expect(within(card('Starter')).getByText('MOST POPULAR')).toBeInTheDocument();
     expect(within(card('Advanced')).queryByText('MOST POPULAR')).toBeNull();
     expect(within(card('Team')).getByText('Five seats')).toBeInTheDocument();
+    // The promise of updates follows each plan's flag, not a line of its features.
+    expect(within(card('Starter')).getByText(UPDATES_FEATURE)).toBeInTheDocument();
+    expect(within(card('Advanced')).queryByText(UPDATES_FEATURE)).toBeNull();
+    expect(within(card('Team')).queryByText(UPDATES_FEATURE)).toBeNull();
     // A plan without an anchor price shows no struck-through price.
     expect(card('Team').querySelector('s')).toBeNull();
   });

@@ -89,6 +89,7 @@ describe('who gets in', () => {
     leads: {method: 'GET'},
     leadsCsv: {method: 'GET'},
     auditLog: {method: 'GET'},
+    releases: {method: 'GET'},
   } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
   const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
   let buyer: SignedInUser;

@@ -8,7 +8,7 @@ import {API_PATHS, type AccessStatus} from '../../src/config/api';
 import {
   FIXTURE_REPO,
   type GitHubStandIn,
-  INVITATION_EXPIRY_MS,
+  INVITATION_LIFETIME_MS,
   INVITEE,
   SECONDARY_LIMITS,
   SECONDARY_LIMIT_REFUSAL,
@@ -70,7 +70,7 @@ describe("GitHub's side", () => {
     const created = await invite(INVITEE);
     expect(created.status).toBe(201);
     const {id} = (await created.json()) as {id: number};
-    clock += INVITATION_EXPIRY_MS - 1;
+    clock += INVITATION_LIFETIME_MS - 1;
     expect(await listInvitations()).toMatchObject([{id, expired: false}]);
     clock += 1;
     expect(await listInvitations()).toMatchObject([{id, expired: true}]);
@@ -125,7 +125,7 @@ describe('the worker against them', () => {
     const buyer = await paidBuyer();
     expect((await requestAccess(buyer)).status).toBe(200);
     const first = [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === buyer.login)!;
-    githubClock += INVITATION_EXPIRY_MS;
+    githubClock += INVITATION_LIFETIME_MS;
     // The dashboard's stored answer is good for a minute: let it pass.
     await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', buyer.sessionId);
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', expired: true});

@@ -11,23 +11,30 @@ import {authRoutes} from './auth/routes';
 import {analyticsRoutes} from './analytics';
 import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_HEADER} from '../../src/config/api';
 import type {AppEnv} from './app';
-import {errorBody, onError} from './errors';
+import {describe, errorBody, onError} from './errors';
 import {leadRoutes} from './leads';
 import {log} from './log';
 import {contextOf} from './context';
 import {drainInvitationQueue} from './access/drainQueue';
+import {resendExpiringInvitations} from './access/expiryResends';
+import {runScheduledAudit} from './admin/scheduledAudit';
+import {CRON_BATCHES} from './cronBatches';
 import {runDueJobs} from './outbox';
 import {sameOrigin, servedFromAssets} from './sameOrigin';
 import {paymentRoutes} from './payments/routes';
 import {pruneLimits} from './rateLimit';
 import {pruneRecords} from './retention';
 import {emulatorOnLoopback, settingsOf} from './settings';
+import {githubWebhook} from './releases/webhook';
+import {releaseRoutes} from './releases/routes';
+import {unsubscribeRoutes} from './releases/unsubscribe';
 import {mailgunWebhook} from './webhooks/mailgun';
 import {stripeWebhook} from './webhooks/stripe';
 
 /**
  * The worker: payments, webhooks, repository access, leads and the analytics proxy, routed by
- * Hono (small, typed, made for Workers). The scheduled handler drains the outbox.
+ * Hono (small, typed, made for Workers). The scheduled handler drains the invitation queue and the
+ * outbox, sends expiring invitations again and runs the daily repository audit.
  */
 // The routes the browser calls, mounted twice below: at the worker's root (the worker on its own
 // origin) and under SAME_ORIGIN_PREFIX (the worker on the site's origin).
@@ -37,6 +44,7 @@ api.route(API_PATHS.plausible, analyticsRoutes);
 api.route('/', paymentRoutes);
 api.route('/', accessRoutes);
 api.route('/', downloadRoutes);
+api.route('/', releaseRoutes);
 api.route('/', authRoutes);
 api.route('/', leadRoutes);
 api.route('/', isAdminRoutes);
@@ -77,21 +85,38 @@ app.use('*', sameOrigin);
 // answer before the body limit runs, and read their own raw bodies with their own limits.
 app.route(API_PATHS.stripeWebhook, stripeWebhook);
 app.route(API_PATHS.mailgunWebhook, mailgunWebhook);
+app.route(API_PATHS.githubWebhook, githubWebhook);
+app.route(API_PATHS.releaseUnsubscribe, unsubscribeRoutes);
 app.route(SAME_ORIGIN_PREFIX, api);
 app.route('/', api);
 app.notFound((c) => c.json(errorBody(`No route for ${c.req.method} ${c.req.path}`), 404));
 app.onError(onError);
+
+/** One step of the cron: a failure is logged, and the steps after it still run. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (err) {
+    log.error('cron.step_failed', {step: name, error: describe(err)});
+    return null;
+  }
+}
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
     settingsOf(env); // a worker set up wrongly does no work at all
     const context = contextOf(env);
-    // The invitation queue first: on a launch day it is what buyers wait for.
-    const invited = await drainInvitationQueue(context);
-    const ran = await runDueJobs(context);
-    await pruneLimits(env.DB);
-    await pruneRecords(env.DB);
-    log.info('cron.done', {jobs: ran, invited});
+    // The invitation queue first: on a launch day it is what buyers wait for. Then the outbox, then
+    // the healing steps, which take only the slots of the cap the queue left (CRON_BATCHES bounds each).
+    const invited = await step('invitation_queue', () => drainInvitationQueue(context, CRON_BATCHES.invitationQueue));
+    const ran = await step('outbox', () => runDueJobs(context));
+    const resent = await step('expiry_resends', () => resendExpiringInvitations(context, CRON_BATCHES.expiryResends));
+    const audit = await step('scheduled_audit', () => runScheduledAudit(context, CRON_BATCHES.auditFixes));
+    await step('prune', async () => {
+      await pruneLimits(env.DB);
+      await pruneRecords(env.DB);
+    });
+    log.info('cron.done', {jobs: ran, invited, resent, reinvited: audit?.reinvited.length ?? 0});
   },
 } satisfies ExportedHandler<Env>;

@@ -18,15 +18,23 @@ export interface MailMessage {
  * (mailgun.js brings form-data and axios, which Workers do not need).
  */
 /** Sends one message, spending one of the invocation's subrequests. */
-export async function sendMail({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
-  const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
-  if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
+export async function sendMail(context: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
   const form = new FormData();
   form.set('from', message.from);
   form.set('to', message.to);
   form.set('subject', message.subject);
   form.set('text', message.text);
   if (message.replyTo) form.set('h:Reply-To', message.replyTo);
+  await postToMailgun(context, form);
+}
+
+/**
+ * Posts a message's form to Mailgun's messages API. A rate limit, a 5xx or the network is worth
+ * retrying (Retry-After kept); any other refusal is permanent.
+ */
+export async function postToMailgun({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, form: FormData): Promise<void> {
+  const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
+  if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
   const base = (settings.MAILGUN_API_URL ?? 'https://api.mailgun.net').replace(/\/$/, '');
   let response: Response;
   subrequests.spend();
@@ -75,6 +83,66 @@ export function saleMail(
   };
 }
 
+/** What one scheduled repository audit found and did (admin/scheduledAudit.ts). */
+export interface AuditDigest {
+  repository: string;
+  /** Paid buyers missing from the repository, invited again. */
+  reinvited: {login: string; email: string | null}[];
+  /** Missing paid buyers whose invitation could not go, with the reason in the seller's words. */
+  failed: {login: string; reason: string}[];
+  /** On the repository without a paid grant: reported only, never removed by the schedule. */
+  unpaid: {login: string; on: string}[];
+  /** Refunded or disputed, still on the repository: reported only. */
+  revokedPresent: {login: string; email: string | null}[];
+  /** Missing paid buyers the schedule leaves to the queue or to the seller (queued, failed). */
+  missingLeft: {login: string; email: string | null}[];
+  /** Invitations that expired after the last automatic re-send. */
+  expiredForGood: {login: string; email: string | null}[];
+  /** Missing paid buyers left for the next runs (the batch or the cap stopped this one). */
+  left: number;
+}
+
+/** Whether the digest has anything to say: with nothing found and nothing done, no e-mail goes. */
+export function digestHasNews(digest: AuditDigest): boolean {
+  const {reinvited, failed, unpaid, revokedPresent, missingLeft, expiredForGood, left} = digest;
+  return [reinvited, failed, unpaid, revokedPresent, missingLeft, expiredForGood].some((list) => list.length > 0) || left > 0;
+}
+
+/** The seller's daily digest of the repository audit (to `forwardRepliesTo`, like news of a sale). */
+export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMessage {
+  const {appName, mail} = appConfig;
+  const who = (entry: {login: string; email?: string | null}) => `  @${entry.login}${entry.email ? ` (${entry.email})` : ''}`;
+  const section = (title: string, lines: string[]) => (lines.length > 0 ? ['', title, ...lines] : []);
+  const fixed = digest.reinvited.length;
+  const toLook = digest.failed.length + digest.unpaid.length + digest.revokedPresent.length + digest.missingLeft.length + digest.expiredForGood.length;
+  return {
+    from: mail.fromNoReply,
+    to: mail.forwardRepliesTo,
+    subject: `${appName} repository audit: ${fixed} re-invited, ${toLook} to look at`,
+    text: [
+      `Today's audit of ${digest.repository} compared who GitHub has on it with the paid purchases.`,
+      ...section('Paid, missing from the repository, invited again:', digest.reinvited.map(who)),
+      ...section('Paid, missing, and the invitation could not go:', digest.failed.map((entry) => `  @${entry.login}: ${entry.reason}`)),
+      ...section(
+        'Paid and missing, waiting in the invitation queue or failed (see Failures and the purchase):',
+        digest.missingLeft.map(who),
+      ),
+      ...section(
+        'On the repository without a paid purchase (left there: the audit removes nobody on its own):',
+        digest.unpaid.map((entry) => `  @${entry.login} (${entry.on})`),
+      ),
+      ...section('Refunded or disputed, still on the repository (left there):', digest.revokedPresent.map(who)),
+      ...section(
+        `Invitations that expired, not accepted after ${appConfig.repository.resendsAfterExpiry} re-sends (the buyer can ask again; you can resend):`,
+        digest.expiredForGood.map(who),
+      ),
+      ...(digest.left > 0 ? ['', `${digest.left} more missing buyers are invited again in the next runs, within GitHub's daily cap.`] : []),
+      '',
+      `Review and fix in your console: ${settings.siteOrigin}${ROUTES.admin}`,
+    ].join('\n'),
+  };
+}
+
 /** The one e-mail a buyer gets after paying: the link to the dashboard, where the code is claimed. */
 export function welcomeMail(settings: Settings, to: string, plan: string | null): MailMessage {
   const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
@@ -100,12 +168,28 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
   };
 }
 
+/** Why a buyer got the invitation again, and how often that happens before it is left to expire. */
+function resentLines(login: string, repository: string, count: number): string[] {
+  const max = appConfig.repository.resendsAfterExpiry;
+  return [
+    '',
+    'This is a new invitation: GitHub invitations expire after 7 days, and the last one was not accepted.',
+    `Accept it at https://github.com/${repository}/invitations (signed in to GitHub as @${login}).`,
+    count < max
+      ? `We send it again on our own ${max} times at most (this was ${count} of ${max}).`
+      : `This was the last time we send it on our own (${count} of ${max}): after it expires, ask again from your dashboard.`,
+  ];
+}
+
 /**
  * Who holds the purchase's seat now, for the owner of the purchase's e-mail: sent each time an
  * invitation goes out, so that a seat taken by whoever else held the purchase (the checkout's
  * creator) never goes unnoticed, and with the way to take it back.
  */
-export function seatMail(settings: Settings, seat: {to: string; login: string; repository: string; waited?: boolean}): MailMessage {
+export function seatMail(
+  settings: Settings,
+  seat: {to: string; login: string; repository: string; waited?: boolean; resent?: number},
+): MailMessage {
   const {appName, mail} = appConfig;
   // Signed in, /signin goes on to the dashboard.
   const signIn = `${settings.siteOrigin}${appConfig.auth.loginUrl}`;
@@ -113,7 +197,10 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
     from: mail.fromNoReply,
     to: seat.to,
     replyTo: appConfig.support.email,
-    subject: `Your ${appName} repository seat is with @${seat.login}`,
+    subject:
+      seat.resent === undefined
+        ? `Your ${appName} repository seat is with @${seat.login}`
+        : `Your ${appName} invitation was sent again to @${seat.login}`,
     text: [
       `The seat of your ${appName} purchase now belongs to the GitHub account @${seat.login}:`,
       `GitHub has e-mailed it an invitation to ${seat.repository}.`,
@@ -121,6 +208,8 @@ export function seatMail(settings: Settings, seat: {to: string; login: string; r
       ...(seat.waited
         ? ['It waited in line: GitHub lets a repository send only so many invitations a day. It went out now.']
         : []),
+      // The cron sent it again (expiryResends.ts): the buyer may have missed the first.
+      ...(seat.resent === undefined ? [] : resentLines(seat.login, seat.repository, seat.resent)),
       '',
       'Not your account? Sign in with this e-mail address (ask for a sign-in link), enter your own GitHub',
       'username on the dashboard and press Request Access: the seat moves to you, however often it has moved.',

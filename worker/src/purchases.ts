@@ -34,6 +34,15 @@ export function paidPurchaseOf(db: D1Database, user: AuthUser) {
     .first<Purchase>();
 }
 
+/** Every paid purchase of the user, the oldest first. */
+export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {
+  const {results} = await db
+    .prepare(`SELECT * FROM purchases WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at`)
+    .bind(...owner(user))
+    .all<Purchase>();
+  return results;
+}
+
 /** The Stripe customer behind any of the user's purchases (paid or not), for the billing portal. */
 export async function customerOf(db: D1Database, user: AuthUser): Promise<string | null> {
   const row = await db

@@ -34,7 +34,7 @@ export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const held = cookie && TOKEN.test(cookie) ? cookie : undefined;
   const secure = new URL(settingsOf(c.env).siteOrigin).protocol === 'https:';
   const token = held ?? newToken();
-  if (changesSomething(c.req.method) && !NO_TOKEN_ASKED.includes(path)) {
+  if (changesSomething(c.req.method) && !NO_TOKEN_ASKED.includes(path) && !signedLink(path)) {
     const echoed = c.req.header(XSRF_HEADER);
     if (!held || !echoed || !(await sameToken(held, echoed))) {
       throw new HttpError(
@@ -69,9 +69,17 @@ const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
  * Calls that cannot echo the token, and need not:
  * - webhooks: servers call them, and they prove themselves with a signature;
  * - Plausible's event: its script posts it without our header. It carries no identity and changes
- *   nothing of ours, and a page on another site could as well post the same event to Plausible.
+ *   nothing of ours, and a page on another site could as well post the same event to Plausible;
+ * - a release e-mail's one-click unsubscribe link: the mail provider posts it (RFC 8058), with no
+ *   cookie, and the link's own signature is what authorizes it.
  */
-const NO_TOKEN_ASKED: string[] = [API_PATHS.stripeWebhook, API_PATHS.mailgunWebhook, `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}${PLAUSIBLE_PATHS.event}`];
+const NO_TOKEN_ASKED: string[] = [
+  API_PATHS.stripeWebhook,
+  API_PATHS.mailgunWebhook,
+  API_PATHS.githubWebhook,
+  `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}${PLAUSIBLE_PATHS.event}`,
+];
+const signedLink = (path: string) => path.startsWith(`${API_PATHS.releaseUnsubscribe}/`);
 
 const changesSomething = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);
 

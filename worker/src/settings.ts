@@ -37,6 +37,8 @@ const settingsSchema = z.object({
     z.enum(['pull', 'triage', 'push', 'maintain', 'admin']).default('pull'),
   ),
   GITHUB_API_URL: optional,
+  GITHUB_WEBHOOK_SECRET: optional,
+  UNSUBSCRIBE_SECRET: optional,
   MAILGUN_API_KEY: optional,
   MAILGUN_DOMAIN: optional,
   MAILGUN_WEBHOOK_SIGNING_KEY: optional,

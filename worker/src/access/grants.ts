@@ -29,6 +29,12 @@ export interface Grant {
   invitation_expired: number;
   /** 1 when the verified owner of the purchase's e-mail (or the seller) chose this account. */
   chosen_by_owner: number;
+  /** When the current invitation was sent (ms): GitHub expires it 7 days later. */
+  invited_at: number | null;
+  /** How many times the cron sent this account's invitation again as it expired (expiryResends.ts). */
+  expiry_resends: number;
+  /** 1 when this version's invitation is such a re-send: the buyer's e-mail says so. */
+  resent_after_expiry: number;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};

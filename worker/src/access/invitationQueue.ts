@@ -38,6 +38,22 @@ export async function takeSlot(db: D1Database, repository: string, sessionId: st
   return row?.id ?? null;
 }
 
+/**
+ * Whether an invitation could go now without waiting: the window has a slot and nobody waits in
+ * the queue. The cron's own re-sends ask first, so that they never withdraw an invitation that
+ * still works only to queue its replacement (takeSlot still decides, for requests alongside).
+ */
+export async function hasFreeSlot(db: D1Database, repository: string, now = Date.now()): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM invitations_sent WHERE repository = ?1 AND sent_at > ?2 - ?4) < ?3
+         AND NOT EXISTS (SELECT 1 FROM ${WAITING} WHERE q.repository = ?1) AS free`,
+    )
+    .bind(repository, now, appConfig.repository.invitationsPerDay, DAY_MS)
+    .first<{free: number}>();
+  return row?.free === 1;
+}
+
 /** GitHub did not take the invitation: the slot is free again. */
 export async function giveBackSlot(db: D1Database, slotId: number) {
   await db.prepare('DELETE FROM invitations_sent WHERE id = ?1').bind(slotId).run();

@@ -128,7 +128,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       recorded = await db
         .prepare(
           `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, github_username = ?6, updated_at = ?5,
-             checked_at = ?5, invitation_expired = 0
+             checked_at = ?5, invitation_expired = 0, invited_at = ?5
            WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
              AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            RETURNING *`,
@@ -180,7 +180,13 @@ export async function tellOwner(context: Context, grant: Grant, {waited = false}
     key: `seat:${grant.session_id}:${grant.version}`,
     kind: 'mail',
     sessionId: grant.session_id,
-    payload: seatMail(context.settings, {to: purchase.email, login: grant.github_username, repository: context.settings.GITHUB_REPO!, waited}),
+    payload: seatMail(context.settings, {
+      to: purchase.email,
+      login: grant.github_username,
+      repository: context.settings.GITHUB_REPO!,
+      waited,
+      ...(grant.resent_after_expiry === 1 && {resent: grant.expiry_resends}),
+    }),
   });
   if (id !== null) await runJob(context, id);
 }

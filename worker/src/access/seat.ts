@@ -32,7 +32,7 @@ import {removeNowOrLater} from './removal';
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
-  {byAdmin = false}: {byAdmin?: boolean} = {},
+  {byAdmin = false, afterExpiry = false}: {byAdmin?: boolean; afterExpiry?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   const current = await readGrant(db, request.sessionId);
@@ -82,11 +82,13 @@ export async function requestAccess(
           .prepare(
             `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
-               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8
+               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
+               resent_after_expiry = ?9, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 ELSE 0 END
              WHERE session_id = ?1 AND version = ?4
              RETURNING *`,
           )
-          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner)
+          // The cron's re-send after expiry counts; any other request (the buyer's, the seller's) starts again.
+          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner, afterExpiry ? 1 : 0)
           .first<Grant>()
       : await db
           .prepare(
@@ -156,7 +158,7 @@ async function moveSeat(
       .prepare(
         `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = ?4, status = 'pending',
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
-           checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8
+           checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?6, expiry_resends = 0, resent_after_expiry = 0
          WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
          RETURNING *`,
       )
@@ -204,7 +206,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
     restored = await context.db
       .prepare(
         `UPDATE access_grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
-           invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
+           resent_after_expiry = 0, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE session_id = ?1 AND version = ?2
          RETURNING *`,
       )
@@ -225,12 +227,15 @@ export async function restoreAccess(context: Context, sessionId: string) {
   }
 }
 
-/** A fresh invitation for the same account after the last one expired; the old one is withdrawn. */
+/**
+ * A fresh invitation for the same account after the last one expired; the old one is withdrawn.
+ * `afterExpiry`: the cron's own re-send (expiryResends.ts), counted on the grant.
+ */
 export async function resendInvitation(
   context: Context,
   grant: Grant,
   userId: string,
-  options: {byAdmin?: boolean} = {},
+  options: {byAdmin?: boolean; afterExpiry?: boolean} = {},
 ): Promise<AccessResult> {
   await context.db
     .prepare(

@@ -25,7 +25,7 @@ interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'githu
   email: string | null;
 }
 
-type Invitations = Awaited<ReturnType<Repository['invitations']>>;
+export type Invitations = Awaited<ReturnType<Repository['invitations']>>;
 
 /**
  * The grants a paid purchase still holds its seat by: not only a sent invitation (pending, active)
@@ -39,7 +39,7 @@ export async function auditRepository(context: Context): Promise<RepositoryAudit
 }
 
 /** The audit, and the invitations GitHub listed for it (a fix withdraws from those). */
-async function compareRepository(context: Context): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
+export async function compareRepository(context: Context): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
   const {settings, db} = context;
   const repository = repositoryFor(context);
   const [collaborators, invitations, grants] = await Promise.all([
@@ -174,7 +174,7 @@ export async function fixAllOfKind(
   return result;
 }
 
-async function applyFix(
+export async function applyFix(
   context: Context,
   difference: RepositoryDifference,
   invitations: Invitations,

@@ -7,6 +7,7 @@ import {
   ADMIN_PATHS,
   API_PATHS,
   type AdminJob,
+  type AdminRelease,
   type AdminAuditEntry,
   type AdminLead,
   type AdminPurchase,
@@ -42,6 +43,7 @@ import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {refundPayment} from './refunds';
+import {releaseList} from './releases';
 import {auditRepository, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 
@@ -199,6 +201,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   .get(ADMIN_PATHS.jobs, async (c) => c.json((await failingJobs(c.env.DB)) satisfies AdminJob[]))
+  .get(ADMIN_PATHS.releases, async (c) => c.json((await releaseList(c.env.DB)) satisfies AdminRelease[]))
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
     const id = parse(jobId, c.req.param('jobId'));

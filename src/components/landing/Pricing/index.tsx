@@ -1,6 +1,6 @@
 import React from 'react';
 import clsx from 'clsx';
-import {appConfig, checkoutPriceId, landing, type Plan} from '../../../config';
+import {appConfig, checkoutPriceId, landing, type Plan, planFeatureNames} from '../../../config';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
 import ButtonCheckout from '../../shared/ButtonCheckout';
 import CheckList from '../../shared/CheckList';
@@ -34,7 +34,7 @@ function PlanCard({plan}: {plan: Plan}) {
         <span className={styles.currency}>USD</span>
       </p>
       <p className={styles.oneTime}>One-time payment</p>
-      <CheckList items={plan.features.map((feature) => feature.name)} className={styles.features} />
+      <CheckList items={planFeatureNames(plan)} className={styles.features} />
       <ButtonCheckout
         priceId={checkoutPriceId(plan)}
         label={`Get ${appConfig.appName} ${plan.name}`}

@@ -13,6 +13,7 @@ import styles from './styles.module.css';
 
 const JOB_KINDS: Record<AdminJob['kind'], string> = {
   mail: 'E-mail',
+  'release-mail': 'Release e-mails (a batch)',
   'github-invite': 'GitHub invitation',
   'github-remove': 'GitHub removal',
 };

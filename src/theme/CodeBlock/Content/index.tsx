@@ -1,11 +1,11 @@
 import React, {lazy, Suspense, useState, useSyncExternalStore} from 'react';
 import clsx from 'clsx';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
-import {usePrismTheme} from '@docusaurus/theme-common';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
 import type {Props} from '@theme/CodeBlock/Content';
 // The classic theme's own classes for the <pre> and <code>, so both look as its highlighted ones.
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
+import {useCodeTheme} from '../codeTheme';
 
 // Prism (~45 KB gzipped with its languages) and the tokenizing: only the server and client-side
 // navigations need them. The server renders without a Suspense boundary and waits for them.
@@ -19,7 +19,7 @@ function usePreProps(className: string | undefined) {
     // The theme's own <pre>, which keyboard users can focus to scroll.
     tabIndex: 0,
     className: clsx(className, 'prism-code', `language-${metadata.language}`, styles.codeBlock, 'thin-scrollbar'),
-    style: usePrismTheme().plain,
+    style: useCodeTheme().plain,
   };
 }
 

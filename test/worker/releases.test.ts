@@ -1,0 +1,411 @@
+/**
+ * A GitHub release reaches every buyer entitled to it, once: GitHub's own recorded `release`
+ * payloads (@octokit/webhooks-examples) delivered to the worker in workerd with a real D1, the
+ * e-mails caught by the Mailgun stand-in.
+ */
+import {createHmac} from 'node:crypto';
+import examples from '@octokit/webhooks-examples';
+import type {ReleaseEvent} from '@octokit/webhooks-types';
+import {ADMIN_PATHS, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
+import {FIXTURE_REPO} from '../../scripts/local/githubApi';
+import type {SentMail} from '../../scripts/local/mailgunApi';
+import {completedEvent, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
+
+const SECRET = 'github-webhook-secret-for-the-release-suite';
+const plans: readonly Plan[] = appConfig.plans;
+const withUpdates = plans.find((plan) => plan.includesUpdates)!;
+const withoutUpdates = plans.find((plan) => !plan.includesUpdates)!;
+
+const SELLER = uniqueEmail('seller');
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({GITHUB_WEBHOOK_SECRET: SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite', ADMIN_EMAILS: SELLER});
+});
+afterAll(() => stack.stop());
+
+const recorded = examples.find((definition) => definition.name === 'release')!.examples as ReleaseEvent[];
+
+let releases = 0;
+/**
+ * One of GitHub's recorded deliveries of `action`, made the seller's: of the worker's repository,
+ * with its own release id (each test its own release), and the notes and flags given.
+ */
+function releaseEvent(action: ReleaseEvent['action'], release: Partial<ReleaseEvent['release']> = {}): ReleaseEvent {
+  const example = structuredClone(recorded.find((candidate) => candidate.action === action)!);
+  example.repository.full_name = FIXTURE_REPO;
+  Object.assign(example.release, {id: 90_000_000 + ++releases, tag_name: `v1.${releases}.0`, name: `Version 1.${releases}`}, release);
+  return example;
+}
+
+let deliveries = 0;
+function deliver(event: unknown, {secret = SECRET, delivery = `delivery-${++deliveries}-${Date.now()}`, body, signature}: {secret?: string; delivery?: string; body?: string; signature?: string | null} = {}) {
+  const payload = body ?? JSON.stringify(event);
+  const signed = signature === undefined ? `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}` : signature;
+  return stack.worker.fetch(API_PATHS.githubWebhook, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'release',
+      'x-github-delivery': delivery,
+      ...(signed !== null && {'x-hub-signature-256': signed}),
+    },
+    body: payload,
+  });
+}
+
+/** The cron once every queued release batch is due (the batches are paced a minute apart). */
+async function sendDueBatches() {
+  await stack.worker.db.run(`UPDATE jobs SET run_after = 0 WHERE kind = 'release-mail' AND status = 'pending'`);
+  await stack.worker.scheduled();
+}
+
+/** Each copy Mailgun delivered of a release's e-mails (its subject names the release). */
+const copiesOf = (release: string) =>
+  stack.mailgun.sent.filter((mail) => mail.fields.subject?.includes(release)).flatMap((mail) => mail.copies);
+const callsFor = (release: string): SentMail[] => stack.mailgun.sent.filter((mail) => mail.fields.subject?.includes(release));
+
+let buyers = 0;
+/** A paid purchase of `plan` (or one refunded since), recorded as fulfilment records it. */
+async function buyer(plan = withUpdates, status: 'paid' | 'revoked' = 'paid') {
+  const email = uniqueEmail('release');
+  const now = Date.now();
+  await stack.worker.db.run(
+    `INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, '${PLAN_CURRENCY}')`,
+    `cs_test_release_${++buyers}_${now}`, email, plan.id, status, now, plan.price * 100,
+  );
+  return email;
+}
+
+describe('the signature', () => {
+  const refusals: [string, (payload: string) => {secret?: string; body?: string; signature?: string | null}][] = [
+    ['missing', () => ({signature: null})],
+    ['malformed', () => ({signature: 'sha256=not-hex'})],
+    ['forged: signed with another secret', () => ({secret: 'someone-elses-secret'})],
+    ['stale: the signature of another delivery, on this body', () => ({signature: `sha256=${createHmac('sha256', SECRET).update('{"action":"published"}').digest('hex')}`})],
+    ['a tampered body', (payload) => ({body: payload.replace('"draft":false', '"draft":false ')})],
+  ];
+
+  test.each(refusals)('%s: refused with 401, nothing stored, queued or sent', async (_label, make) => {
+    const entitled = await buyer();
+    const event = releaseEvent('published');
+    const payload = JSON.stringify(event);
+    const {body, ...rest} = make(payload);
+    const signed = body === undefined ? rest : {...rest, signature: `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`};
+    const response = await deliver(event, {body, ...signed});
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({error: expect.any(String), code: 'BAD_SIGNATURE'});
+    await sendDueBatches();
+    expect(await stack.worker.db.all('SELECT id FROM releases WHERE id = ?', event.release.id)).toEqual([]);
+    expect(copiesOf(event.release.name!).map((copy) => copy.recipient)).not.toContain(entitled);
+
+    // GitHub's genuine delivery still goes through.
+    expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+  });
+
+  test('with no GITHUB_WEBHOOK_SECRET, every delivery is refused (503), never taken unsigned', async () => {
+    const bare = await startStack({GITHUB_WEBHOOK_SECRET: '', UNSUBSCRIBE_SECRET: 'x'.repeat(32)});
+    try {
+      const event = releaseEvent('published');
+      for (const signature of [null, `sha256=${createHmac('sha256', '').update(JSON.stringify(event)).digest('hex')}`]) {
+        const response = await bare.worker.fetch(API_PATHS.githubWebhook, {
+          method: 'POST',
+          headers: {'x-github-event': 'release', 'x-github-delivery': 'd-1', ...(signature && {'x-hub-signature-256': signature})},
+          body: JSON.stringify(event),
+        });
+        expect(response.status).toBe(503);
+        expect(await response.json()).toMatchObject({code: 'NOT_CONFIGURED'});
+      }
+      expect(await bare.worker.db.all('SELECT id FROM releases')).toEqual([]);
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+
+test('a draft, a pre-release and every action but "published" are answered 200 and announce nothing', async () => {
+  const entitled = await buyer();
+  const events = [
+    releaseEvent('published', {draft: true}),
+    releaseEvent('published', {prerelease: true}),
+    ...(['prereleased', 'created', 'edited', 'released', 'deleted'] as const).map((action) => releaseEvent(action)),
+  ];
+  for (const event of events) {
+    const response = await deliver(event);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({announced: false, reason: expect.any(String)});
+  }
+  await sendDueBatches();
+  expect(await stack.worker.db.all(`SELECT id FROM releases WHERE id IN (${events.map((event) => event.release.id).join(',')})`)).toEqual([]);
+  for (const event of events) expect(copiesOf(event.release.name!)).toEqual([]);
+  expect(stack.mailgun.sent.flatMap((mail) => mail.recipients)).not.toContain(entitled);
+});
+
+test('a release of another repository (the secret shared with an organization webhook) is not announced', async () => {
+  const event = releaseEvent('published');
+  event.repository.full_name = 'someone/else';
+  expect(await (await deliver(event)).json()).toMatchObject({announced: false});
+  expect(await stack.worker.db.all('SELECT id FROM releases WHERE id = ?', event.release.id)).toEqual([]);
+});
+
+test('each entitled buyer gets one e-mail of their own: the name, the notes rendered safely, the dashboard and a one-click unsubscribe', async () => {
+  const [first, second] = [await buyer(), await buyer()];
+  const refunded = await buyer(withUpdates, 'revoked');
+  const event = releaseEvent('published', {
+    name: 'Version 2 with the new console',
+    body: [
+      '## What changed',
+      '',
+      '- A **faster** checkout, see [the guide](https://example.com/guide)',
+      '- <script>alert("x")</script> and <img src=x onerror=alert(1)>',
+      '- [a trap](javascript:alert(1)) and [a relative link](/compare)',
+    ].join('\n'),
+  });
+  const response = await deliver(event);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({announced: true});
+  await sendDueBatches();
+
+  const copies = copiesOf('Version 2 with the new console');
+  const forBuyers = copies.filter((copy) => copy.fields.text!.includes('your plan includes it'));
+  expect(forBuyers.map((copy) => copy.recipient)).toEqual(expect.arrayContaining([first, second]));
+  expect(copies.map((copy) => copy.recipient)).not.toContain(refunded);
+  for (const email of [first, second]) {
+    const mine = copies.filter((copy) => copy.recipient === email);
+    expect(mine).toHaveLength(1);
+    const {fields} = mine[0]!;
+    // Its own copy: no other buyer's address in sight.
+    expect(fields.to).toBe(email);
+    expect(fields.subject).toContain('Version 2 with the new console');
+    expect(fields.text).toContain('http://localhost:4200/dashboard');
+    expect(fields.html).toContain('<h2>What changed</h2>');
+    expect(fields.html).toContain('<strong>faster</strong>');
+    expect(fields.html).toContain('<a href="https://example.com/guide">the guide</a>');
+    // Raw HTML is text; only http(s) links survive.
+    expect(fields.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(fields.html).not.toMatch(/<script|<img|onerror=alert\(1\)>|javascript:|href="\/compare"/);
+    expect(fields.html).toContain('a trap');
+    // RFC 8058: the link is this buyer's own, and a POST to it is one click.
+    expect(fields['h:List-Unsubscribe']).toMatch(new RegExp(`^<https?://[^>]+${API_PATHS.releaseUnsubscribe}/[\\w.-]+>$`));
+    expect(fields['h:List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  }
+  const links = [first, second].map((email) => copies.find((copy) => copy.recipient === email)!.fields['h:List-Unsubscribe']);
+  expect(new Set(links).size).toBe(2);
+});
+
+test(`a buyer of ${withoutUpdates.name}, which leaves updates out, gets only the short upgrade note the config asks for`, async () => {
+  expect(appConfig.releases.noticeWithoutUpdates).toBe('upgrade-note');
+  const starter = await buyer(withoutUpdates);
+  const event = releaseEvent('published', {name: 'Version 3', body: 'Secret new feature notes'});
+  await deliver(event);
+  await sendDueBatches();
+  const mine = copiesOf('Version 3').filter((copy) => copy.recipient === starter);
+  expect(mine).toHaveLength(1);
+  expect(mine[0]!.fields.text).toContain('does not include updates');
+  expect(mine[0]!.fields.text).toContain('http://localhost:4200/#pricing');
+  expect(mine[0]!.fields.text).not.toContain('Secret new feature notes');
+  expect(mine[0]!.fields['h:List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+});
+
+test('a redelivery, and another delivery of the same release, send nothing again', async () => {
+  const entitled = await buyer();
+  const event = releaseEvent('published', {name: 'Version 4'});
+  await deliver(event, {delivery: 'redelivered-guid'});
+  await sendDueBatches();
+  expect(copiesOf('Version 4').filter((copy) => copy.recipient === entitled)).toHaveLength(1);
+  const jobs = await stack.worker.db.all(`SELECT id FROM jobs WHERE kind = 'release-mail'`);
+
+  for (const delivery of ['redelivered-guid', 'a-later-guid']) {
+    const again = await deliver(event, {delivery});
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({announced: false});
+  }
+  await sendDueBatches();
+  expect(copiesOf('Version 4').filter((copy) => copy.recipient === entitled)).toHaveLength(1);
+  expect(await stack.worker.db.all(`SELECT id FROM jobs WHERE kind = 'release-mail'`)).toEqual(jobs);
+});
+
+test('the one-click link unsubscribes with no sign-in; GET only asks; later releases skip the buyer, receipts still come', async () => {
+  const email = uniqueEmail('leaver');
+  const sessionId = await stack.paidCheckout({email});
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  await deliver(releaseEvent('published', {name: 'Version 5'}));
+  await sendDueBatches();
+  const [copy] = copiesOf('Version 5').filter((candidate) => candidate.recipient === email);
+  const link = new URL(/^<(.+)>$/.exec(copy!.fields['h:List-Unsubscribe']!)![1]!);
+
+  // A scanner that opens the link unsubscribes nobody.
+  const page = await stack.worker.fetch(link.pathname);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('<button type="submit">Unsubscribe</button>');
+  // A forged or altered link is refused.
+  expect((await stack.worker.fetch(`${link.pathname}x`, {method: 'POST'})).status).toBe(404);
+  const forged = `${API_PATHS.releaseUnsubscribe}/${Buffer.from(email).toString('base64url')}.${'A'.repeat(43)}`;
+  expect((await stack.worker.fetch(forged, {method: 'POST'})).status).toBe(404);
+  expect(await stack.worker.db.all('SELECT email FROM release_unsubscribes WHERE email = ?', email)).toEqual([]);
+
+  // The mail provider's one-click POST (RFC 8058).
+  const oneClick = await stack.worker.fetch(link.pathname, {
+    method: 'POST',
+    headers: {'content-type': 'application/x-www-form-urlencoded'},
+    body: 'List-Unsubscribe=One-Click',
+  });
+  expect(oneClick.status).toBe(200);
+  expect(await stack.worker.db.all('SELECT email FROM release_unsubscribes WHERE email = ?', email)).toEqual([{email}]);
+
+  await deliver(releaseEvent('published', {name: 'Version 6'}));
+  await sendDueBatches();
+  expect(copiesOf('Version 6').length).toBeGreaterThan(0);
+  expect(copiesOf('Version 6').map((candidate) => candidate.recipient)).not.toContain(email);
+
+  // A receipt is not a release e-mail: a second purchase is still welcomed.
+  const again = await stack.paidCheckout({email});
+  expect((await stack.deliver(completedEvent(stack, again))).status).toBe(200);
+  expect(stack.mailgun.sent.filter((mail) => mail.fields.to === email && !mail.fields['h:List-Unsubscribe'])).toHaveLength(2);
+});
+
+test('a buyer refunded after paying is not e-mailed the release', async () => {
+  const email = uniqueEmail('refunded');
+  const sessionId = await stack.paidCheckout({email});
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  expect((await stack.deliver(refundEvent(stack, sessionId))).status).toBe(200);
+  const stays = await buyer();
+  await deliver(releaseEvent('published', {name: 'Version 7'}));
+  await sendDueBatches();
+  const recipients = copiesOf('Version 7').map((copy) => copy.recipient);
+  expect(recipients).toContain(stays);
+  expect(recipients).not.toContain(email);
+});
+
+describe("the dashboard's What's new and the console's list", () => {
+  const DAY = 86_400_000;
+  const at = (offset: number) => new Date(Date.now() + offset).toISOString();
+
+  test('a buyer sees the releases their plan entitles them to, newest first, the notes rendered safely; a visitor and a non-buyer are refused', async () => {
+    const user = await stack.signUp({verified: true});
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const older = releaseEvent('published', {name: 'Version 9', published_at: at(DAY), body: 'Older <script>alert(1)</script> [x](javascript:alert(1))'});
+    const newer = releaseEvent('published', {name: 'Version 10', published_at: at(2 * DAY), body: '**Newer**'});
+    for (const event of [older, newer]) expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+
+    const response = await stack.call(API_PATHS.releases, {token: user.idToken});
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as BuyerReleases;
+    expect(answer).toMatchObject({includesUpdates: true, subscribed: true});
+    expect(answer.releases.slice(0, 2).map((release) => release.name)).toEqual(['Version 10', 'Version 9']);
+    expect(answer.releases[0]!.notesHtml).toContain('<strong>Newer</strong>');
+    expect(answer.releases[1]!.notesHtml).toContain('&lt;script&gt;');
+    expect(answer.releases[1]!.notesHtml).not.toMatch(/<script|javascript:/);
+
+    expect((await stack.call(API_PATHS.releases)).status).toBe(401);
+    const nonBuyer = await stack.signUp({verified: true});
+    const refused = await stack.call(API_PATHS.releases, {token: nonBuyer.idToken});
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
+  });
+
+  test(`a ${withoutUpdates.name} buyer sees the releases up to the purchase, not the later ones`, async () => {
+    const user = await stack.signUp({verified: true});
+    const now = Date.now();
+    await stack.worker.db.run(
+      `INSERT INTO purchases (session_id, user_id, email, plan, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'paid', ?5, ?5)`,
+      `cs_test_starter_${now}`, user.uid, user.email, withoutUpdates.id, now,
+    );
+    await deliver(releaseEvent('published', {name: 'Version 11', published_at: at(-DAY)}));
+    await deliver(releaseEvent('published', {name: 'Version 12', published_at: at(3 * DAY)}));
+    const answer = (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+    expect(answer.includesUpdates).toBe(false);
+    const names = answer.releases.map((release) => release.name);
+    expect(names).toContain('Version 11');
+    expect(names).not.toContain('Version 12');
+  });
+
+  test('a buyer turns release e-mails off and back on from the dashboard; the next release reaches them again', async () => {
+    const user = await stack.signUp({verified: true});
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const set = (body: unknown) => stack.call(API_PATHS.releaseEmails, {token: user.idToken, body});
+    const subscribed = async () => ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases).subscribed;
+
+    const bad = await set({subscribed: 'no'});
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({error: expect.stringContaining('subscribed')});
+    expect((await set({subscribed: false})).status).toBe(200);
+    expect(await subscribed()).toBe(false);
+    await deliver(releaseEvent('published', {name: 'Version 13'}));
+    await sendDueBatches();
+    expect(copiesOf('Version 13').map((copy) => copy.recipient)).not.toContain(user.email);
+
+    expect(await (await set({subscribed: true})).json()).toEqual({subscribed: true});
+    expect(await subscribed()).toBe(true);
+    await deliver(releaseEvent('published', {name: 'Version 14'}));
+    await sendDueBatches();
+    expect(copiesOf('Version 14').map((copy) => copy.recipient)).toContain(user.email);
+  });
+
+  test('the console lists each release with how many were e-mailed, failed and unsubscribed', async () => {
+    const admin = await stack.signUp({email: SELLER, verified: true});
+    const event = releaseEvent('published', {name: 'Version 15', published_at: at(10 * DAY)});
+    const answer = (await (await deliver(event)).json()) as {recipients: number};
+    // Mailgun refuses the first batch for good (a 400), so the outbox gives up on it.
+    const [first] = await stack.worker.db.all<{payload: string}>(`SELECT payload FROM jobs WHERE key = ?`, `release:${event.release.id}:updates:0`);
+    const firstBatch = (JSON.parse(first!.payload) as {recipients: string[]}).recipients;
+    stack.mailgun.failNext(400, 1, firstBatch[0]);
+    await sendDueBatches();
+
+    const response = await stack.call(ADMIN_PATHS.releases, {token: admin.idToken});
+    expect(response.status).toBe(200);
+    const [listed] = (await response.json()) as AdminRelease[];
+    const unsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
+    expect(listed).toEqual({
+      id: event.release.id,
+      tag: event.release.tag_name,
+      name: 'Version 15',
+      publishedAt: Date.parse(event.release.published_at!),
+      recipients: answer.recipients,
+      emailed: answer.recipients - firstBatch.length,
+      failed: firstBatch.length,
+      waiting: 0,
+      unsubscribed: unsubscribed.length,
+    });
+  });
+});
+
+test('2,500 buyers go out in three batches of at most 1,000; a batch that fails once is retried, and nobody gets two', async () => {
+  const now = Date.now();
+  // Seeded in one statement: 2,500 paid purchases of the plan with updates.
+  await stack.worker.db.run(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+     INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
+     SELECT 'cs_test_many_' || i, 'many-' || printf('%04d', i) || '@example.com', ?1, 'paid', ?2, ?2, ?3, '${PLAN_CURRENCY}' FROM n`,
+    withUpdates.id, now, withUpdates.price * 100,
+  );
+  const many = Array.from({length: 2500}, (_, index) => `many-${String(index + 1).padStart(4, '0')}@example.com`);
+  const everyone = (await stack.worker.db.all<{email: string}>(
+    `SELECT DISTINCT email FROM purchases WHERE status = 'paid' AND plan = ? AND email NOT IN (SELECT email FROM release_unsubscribes)`,
+    withUpdates.id,
+  )).map((row) => row.email);
+  expect(everyone).toEqual(expect.arrayContaining(many));
+
+  const event = releaseEvent('published', {name: 'Version 8'});
+  expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+  // The second batch (the addresses in the middle) fails once, as a Mailgun 503 would.
+  stack.mailgun.failNext(503, 1, 'many-1500@example.com');
+  await sendDueBatches();
+  const jobs = () => stack.worker.db.all<{status: string; attempts: number}>(
+    `SELECT status, attempts FROM jobs WHERE key LIKE ? ORDER BY key`, `release:${event.release.id}:updates:%`,
+  );
+  expect((await jobs()).map((job) => job.status).sort()).toEqual(['done', 'done', 'pending']);
+
+  await sendDueBatches();
+  const calls = callsFor('Version 8').filter((mail) => mail.fields.text!.includes('your plan includes it'));
+  expect(calls.map((call) => call.recipients.length).sort((a, b) => b - a)).toEqual(
+    [1000, 1000, everyone.length - 2000].sort((a, b) => b - a),
+  );
+  expect(Math.max(...calls.map((call) => call.recipients.length))).toBeLessThanOrEqual(1000);
+  const delivered = calls.flatMap((call) => call.copies.map((copy) => copy.recipient));
+  expect(delivered.sort()).toEqual([...everyone].sort());
+  expect(new Set(delivered).size).toBe(delivered.length);
+  expect((await jobs()).map(({status, attempts}) => `${status}:${attempts}`).sort()).toEqual(['done:1', 'done:1', 'done:2']);
+}, 120_000);

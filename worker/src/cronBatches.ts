@@ -1,0 +1,22 @@
+import {appConfig} from '../../src/config';
+
+/**
+ * How much each step of the cron does in one run, in one place. Cloudflare's Free plan gives a
+ * cron invocation 50 subrequests (and 10 ms of CPU); each step does a bounded batch and the next
+ * run (every 5 minutes) carries on where it stopped. The figures are GitHub and Mailgun calls;
+ * each step also stops before an item the invocation's SubrequestBudget (subrequests.ts) cannot fit.
+ */
+export const CRON_BATCHES = {
+  /** Queued invitations sent a run: up to 5 calls each (see appConfig.repository.queueBatch). */
+  invitationQueue: appConfig.repository.queueBatch,
+  /**
+   * Invitations sent again as they expire, a run: one listing of the invitations, then up to 6
+   * calls each (the account's login by id, the two checks, the withdrawal, the invitation, the e-mail).
+   */
+  expiryResends: 3,
+  /**
+   * Missing paid buyers the scheduled repository audit invites again, a run: the audit's two
+   * listings, up to 5 calls each, and the seller's digest.
+   */
+  auditFixes: 3,
+} as const;

@@ -1,0 +1,65 @@
+import {Hono} from 'hono';
+import {z} from 'zod';
+import {API_PATHS, type BuyerReleases, findStoredPlan, type ReleaseNote} from '../../../src/config';
+import type {AppEnv} from '../app';
+import {currentUser, requireUser} from '../auth/middleware';
+import {HttpError} from '../errors';
+import {readJson} from '../http';
+import {paidPurchasesOf, type Purchase} from '../purchases';
+import {renderNotes} from './notes';
+
+/** How many releases "What's new" lists: the latest ones. */
+const LISTED = 20;
+
+const releaseEmailsBody = z.strictObject({subscribed: z.boolean({message: 'subscribed must be true or false'})}, {message: 'The body takes only subscribed'});
+
+/**
+ * The buyer's side of releases, for the dashboard: what is new (only what the buyer's paid plans
+ * entitle them to, read from D1 for the signed-in account), and release e-mails on or off again.
+ */
+export const releaseRoutes = new Hono<AppEnv>()
+  .get(API_PATHS.releases, requireUser, async (c) => {
+    const purchases = await paidOrRefuse(c.env.DB, currentUser(c));
+    const includesUpdates = purchases.some((purchase) => findStoredPlan(purchase.plan)?.includesUpdates);
+    // Without updates, the releases up to the latest purchase are what was bought.
+    const until = includesUpdates ? Number.MAX_SAFE_INTEGER : Math.max(...purchases.map((purchase) => purchase.created_at));
+    const {results} = await c.env.DB.prepare(
+      `SELECT tag, name, body, html_url, published_at FROM releases WHERE published_at <= ?1
+       ORDER BY published_at DESC, id DESC LIMIT ?2`,
+    )
+      .bind(until, LISTED)
+      .all<{tag: string; name: string; body: string; html_url: string | null; published_at: number}>();
+    const releases: ReleaseNote[] = results.map((row) => ({
+      tag: row.tag,
+      name: row.name,
+      notesHtml: renderNotes(row.body),
+      url: row.html_url,
+      publishedAt: row.published_at,
+    }));
+    const emails = addressesOf(purchases);
+    const unsubscribed = await c.env.DB.prepare('SELECT COUNT(*) AS count FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))')
+      .bind(JSON.stringify(emails))
+      .first<{count: number}>();
+    return c.json({releases, includesUpdates, subscribed: (unsubscribed?.count ?? 0) === 0} satisfies BuyerReleases);
+  })
+  .post(API_PATHS.releaseEmails, requireUser, async (c) => {
+    const {subscribed} = await readJson(c, releaseEmailsBody);
+    const emails = addressesOf(await paidOrRefuse(c.env.DB, currentUser(c)));
+    const statement = subscribed
+      ? c.env.DB.prepare('DELETE FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))').bind(JSON.stringify(emails))
+      : c.env.DB.prepare('INSERT INTO release_unsubscribes (email, created_at) SELECT value, ?2 FROM json_each(?1) WHERE TRUE ON CONFLICT (email) DO NOTHING')
+          .bind(JSON.stringify(emails), Date.now());
+    await statement.run();
+    return c.json({subscribed});
+  });
+
+async function paidOrRefuse(db: D1Database, user: Parameters<typeof paidPurchasesOf>[1]): Promise<Purchase[]> {
+  const purchases = await paidPurchasesOf(db, user);
+  if (purchases.length === 0) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+  return purchases;
+}
+
+/** The addresses release e-mails go to: the purchases' own. */
+function addressesOf(purchases: Purchase[]): string[] {
+  return [...new Set(purchases.map((purchase) => purchase.email).filter((email): email is string => Boolean(email)))];
+}

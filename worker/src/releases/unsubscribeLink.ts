@@ -1,0 +1,42 @@
+/**
+ * The signed one-click unsubscribe link of a release e-mail: `<address, base64url>.<HMAC-SHA256 of
+ * it with UNSUBSCRIBE_SECRET, base64url>`. It names the address it unsubscribes, and nobody
+ * without the secret can make one for another address. It does not expire: RFC 8058 links must
+ * keep working for as long as the e-mail may be read.
+ */
+const PURPOSE = 'release-unsubscribe:';
+
+const toBase64Url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+function hmacKey(secret: string, usage: 'sign' | 'verify') {
+  return crypto.subtle.importKey('raw', new TextEncoder().encode(secret), {name: 'HMAC', hash: 'SHA-256'}, false, [usage]);
+}
+
+export async function unsubscribeToken(secret: string, email: string): Promise<string> {
+  const address = new TextEncoder().encode(email);
+  const signature = await crypto.subtle.sign('HMAC', await hmacKey(secret, 'sign'), new TextEncoder().encode(PURPOSE + email));
+  return `${toBase64Url(address)}.${toBase64Url(new Uint8Array(signature))}`;
+}
+
+/** The address a token unsubscribes, or null for a token this secret did not sign. */
+export async function addressOfToken(secret: string, token: string): Promise<string | null> {
+  const [encoded, signed, ...rest] = token.split('.');
+  if (!encoded || !signed || rest.length > 0 || token.length > 1000) return null;
+  const address = fromBase64Url(encoded);
+  const signature = fromBase64Url(signed);
+  if (!address || !signature) return null;
+  const email = new TextDecoder().decode(address);
+  // subtle.verify compares in constant time.
+  const valid = await crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), signature, new TextEncoder().encode(PURPOSE + email));
+  return valid ? email : null;
+}

@@ -1,0 +1,128 @@
+import {verify} from '@octokit/webhooks-methods';
+import {Hono} from 'hono';
+import {bodyLimit} from 'hono/body-limit';
+import {z} from 'zod';
+import {API_PATHS, appConfig, type ReleaseWebhookResult} from '../../../src/config';
+import type {AppEnv} from '../app';
+import {HttpError} from '../errors';
+import {enqueueStatement} from '../jobs';
+import {log} from '../log';
+import {type Settings, settingsOf} from '../settings';
+import {type Audience, audienceOf} from './audience';
+import {MAX_BATCH, type ReleaseBatch} from './releaseMail';
+
+/** GitHub caps a release's notes at 125,000 characters; its payload around them is small. */
+const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Batches go out a minute apart, not all at once: a new sending domain's reputation is built
+ * by a steady flow, and a burst of thousands is what mailbox providers throttle.
+ */
+export const BATCH_SPACING_MS = 60_000;
+
+/** What is read of GitHub's `release` event (its schema: @octokit/webhooks-types ReleaseEvent). */
+const releaseEvent = z.object({
+  action: z.string(),
+  release: z.object({
+    id: z.number().int().positive(),
+    tag_name: z.string().min(1).max(255),
+    name: z.string().max(1000).nullable(),
+    body: z.string().max(200_000).nullable(),
+    draft: z.boolean(),
+    prerelease: z.boolean(),
+    html_url: z.string().nullable().optional(),
+    published_at: z.string().nullable(),
+  }),
+  repository: z.object({full_name: z.string()}),
+});
+type ReleaseEvent = z.infer<typeof releaseEvent>;
+
+/**
+ * POST /api/webhook/github: GitHub's `release` webhook. Nothing is read before the
+ * `X-Hub-Signature-256` checks out against GITHUB_WEBHOOK_SECRET (with @octokit/webhooks-methods,
+ * a constant-time HMAC check); without the secret every delivery is refused. A release that is
+ * published, not a draft, not a pre-release, and of the worker's GITHUB_REPO is stored and its
+ * e-mails queued in the outbox, one job per batch; anything else is answered 200 and does nothing.
+ * Once by `X-GitHub-Delivery` and once by release id: a redelivery sends nothing again.
+ */
+export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MAX_BODY_BYTES}), async (c) => {
+  const settings = settingsOf(c.env);
+  const secret = settings.GITHUB_WEBHOOK_SECRET;
+  if (!secret) throw new HttpError(503, 'GitHub webhooks are not configured (GITHUB_WEBHOOK_SECRET)', 'NOT_CONFIGURED');
+  const signature = c.req.header('x-hub-signature-256') ?? '';
+  const body = await c.req.text();
+  if (!/^sha256=[0-9a-f]{64}$/.test(signature) || body === '') {
+    throw new HttpError(401, 'Missing or malformed X-Hub-Signature-256', 'BAD_SIGNATURE');
+  }
+  if (!(await verify(secret, body, signature))) throw new HttpError(401, 'The GitHub signature does not match', 'BAD_SIGNATURE');
+
+  const delivery = c.req.header('x-github-delivery') ?? '';
+  if (!/^[\w-]{1,100}$/.test(delivery)) throw new HttpError(400, 'X-GitHub-Delivery is missing or malformed');
+  const event = c.req.header('x-github-event') ?? '';
+  if (event !== 'release') {
+    // `ping` when the webhook is made, or an event the seller ticked by mistake.
+    return c.json<ReleaseWebhookResult>({announced: false, reason: `${event || 'An unnamed'} event is not a release`});
+  }
+  let parsed: ReleaseEvent;
+  try {
+    parsed = releaseEvent.parse(JSON.parse(body));
+  } catch {
+    throw new HttpError(400, 'The body is not a release event');
+  }
+  const skipped = notAnnounced(parsed, settings);
+  if (skipped) {
+    log.info('releases.not_announced', {delivery, releaseId: parsed.release.id, reason: skipped});
+    return c.json<ReleaseWebhookResult>({announced: false, reason: skipped});
+  }
+  if (!settings.UNSUBSCRIBE_SECRET) {
+    // Refused, so that GitHub keeps the delivery for a redelivery once the secret is set.
+    throw new HttpError(503, 'Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links', 'NOT_CONFIGURED');
+  }
+  const result = await announce(c.env.DB, parsed, delivery, `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`);
+  log.info('releases.received', {delivery, releaseId: parsed.release.id, ...result});
+  return c.json<ReleaseWebhookResult>(result);
+});
+
+/** Why this delivery announces nothing, or null when it does. */
+function notAnnounced({action, release, repository}: ReleaseEvent, settings: Settings): string | null {
+  if (action !== 'published') return `A "${action}" release event is not announced: only "published" is`;
+  if (release.draft) return 'A draft is not announced';
+  if (release.prerelease) return 'A pre-release is not announced';
+  if (!settings.GITHUB_REPO || repository.full_name.toLowerCase() !== settings.GITHUB_REPO.toLowerCase()) {
+    return `A release of ${repository.full_name} is not announced: the buyers' repository is ${settings.GITHUB_REPO ?? 'not set (GITHUB_REPO)'}`;
+  }
+  return null;
+}
+
+/** Stores the release and queues its batches, in one D1 batch; nothing when it was seen before. */
+async function announce(db: D1Database, {release}: ReleaseEvent, delivery: string, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
+  const seen = await db
+    .prepare('SELECT 1 AS found FROM releases WHERE id = ?1 OR delivery_id = ?2')
+    .bind(release.id, delivery)
+    .first();
+  if (seen) return {announced: false, reason: 'This release was announced already'};
+
+  const audiences: Audience[] = appConfig.releases.noticeWithoutUpdates === 'upgrade-note' ? ['updates', 'upgrade'] : ['updates'];
+  const batches: ReleaseBatch[] = [];
+  for (const audience of audiences) {
+    const emails = await audienceOf(db, audience);
+    for (let start = 0; start < emails.length; start += MAX_BATCH) {
+      batches.push({releaseId: release.id, audience, recipients: emails.slice(start, start + MAX_BATCH), unsubscribeUrl});
+    }
+  }
+  const recipients = batches.reduce((sum, batch) => sum + batch.recipients.length, 0);
+  const now = Date.now();
+  const publishedAt = Date.parse(release.published_at ?? '') || now;
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO releases (id, delivery_id, tag, name, body, html_url, published_at, recipients, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING`,
+      )
+      .bind(release.id, delivery, release.tag_name, release.name?.trim() || release.tag_name, release.body ?? '', release.html_url ?? null, publishedAt, recipients, now),
+    // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
+    ...batches.map((batch, index) =>
+      enqueueStatement(db, {key: `release:${release.id}:${batch.audience}:${index}`, kind: 'release-mail', payload: batch, runAfter: now + index * BATCH_SPACING_MS}, now),
+    ),
+  ]);
+  return {announced: true, recipients};
+}
