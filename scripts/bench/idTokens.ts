@@ -26,23 +26,31 @@ export function serveJwks(jwks: object): Promise<{url: string; close(): void}> {
 }
 
 /**
- * A Firebase-shaped ID token signed with our key, for a verified `email`: the worker runs its full
- * RS256 verification against the JWKS.
+ * Firebase-shaped ID tokens signed with one key of ours, for verified e-mails: the worker runs its
+ * full RS256 verification against the JWKS. `sign` makes one for each user, valid for an hour.
  */
-export async function idTokenAndKeys({uid, email}: {uid: string; email: string}) {
+export async function tokenSigner() {
   const kid = 'bench-key';
   const {publicKey, privateKey} = await generateKeyPair('RS256');
   const jwk = {...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig'};
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({email, email_verified: true})
-    .setProtectedHeader({alg: 'RS256', kid})
-    .setIssuer(`https://securetoken.google.com/${BENCH_PROJECT}`)
-    .setAudience(BENCH_PROJECT)
-    .setSubject(uid)
-    .setIssuedAt(now - 10)
-    .setExpirationTime(now + 3600)
-    .sign(privateKey);
-  return {token, jwks: {keys: [jwk]}};
+  const sign = ({uid, email}: {uid: string; email: string}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({email, email_verified: true})
+      .setProtectedHeader({alg: 'RS256', kid})
+      .setIssuer(`https://securetoken.google.com/${BENCH_PROJECT}`)
+      .setAudience(BENCH_PROJECT)
+      .setSubject(uid)
+      .setIssuedAt(now - 10)
+      .setExpirationTime(now + 3600)
+      .sign(privateKey);
+  };
+  return {sign, jwks: {keys: [jwk]}};
+}
+
+/** One such token for `email`, and the keys that verify it. */
+export async function idTokenAndKeys(user: {uid: string; email: string}) {
+  const {sign, jwks} = await tokenSigner();
+  return {token: await sign(user), jwks};
 }
 
 /** The SQL that records an account's first verified sign-in as done, as a real one leaves it. */

@@ -93,12 +93,18 @@ export interface GitHubStandIn {
   rename(login: string, newLogin: string): void;
   /** The account is deleted: its id answers 404, its login is free, its access and invitations go. */
   deleteAccount(login: string): void;
-  /** The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. */
-  accept(invitationId: number): void;
-  expire(invitationId: number): void;
   /**
-   * The invitation was sent `ageMs` ago: its `created_at` moves back, and past 7 days GitHub lists
-   * it as expired, as it does.
+   * The invitee accepts, as the recorded PATCH /user/repository_invitations/:id did. An expired
+   * invitation cannot be accepted (GitHub: "Invitations will expire after 7 days"): it throws.
+   */
+  accept(invitationId: number): void;
+  /** The invitation expires now, whatever its age. */
+  expire(invitationId: number): void;
+  /** Whether GitHub lists the invitation as expired: seven days old, or expired by hand. */
+  isExpired(invitation: Invitation): boolean;
+  /**
+   * The invitation was sent `ageMs` ago (on the stand-in's clock): its `created_at` moves back, and
+   * past 7 days GitHub lists it as expired, as it does.
    */
   ageInvitation(invitationId: number, ageMs: number): void;
   /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
@@ -110,6 +116,15 @@ export interface GitHubStandIn {
    * past INVITATIONS_PER_DAY of them, GitHub refuses the next. Move entries back to let time pass.
    */
   invitationTimes: number[];
+  /**
+   * When each content-creating request (POST, PATCH, PUT, DELETE) GitHub took in the last hour was
+   * made, oldest first: past SECONDARY_LIMITS of them a minute or an hour, GitHub refuses the next.
+   */
+  contentRequestTimes: number[];
+  /** Refusals for the secondary limits, and for the invitations' cap, as `METHOD /path`. */
+  refused: {secondaryLimit: string[]; invitationCap: string[]};
+  /** The stand-in's clock (ms since the epoch): `now` of the options. */
+  now(): number;
   close(): Promise<void>;
 }
 
@@ -119,9 +134,14 @@ export interface GitHubStandInOptions {
   anyUser?: boolean;
   /** Told of each invitation and removal, for the terminal. */
   onEvent?: (line: string) => void;
+  /**
+   * The clock the limits and the invitations' expiry read (ms since the epoch), Date.now unless
+   * given: a benchmark moves it on to simulate the days after a launch.
+   */
+  now?: () => number;
 }
 
-export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, now = Date.now}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -129,7 +149,14 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
   const invitations = new Map<number, Invitation>();
   const failures: {match: string; failure: Failure; times: number}[] = [];
   const invitationTimes: number[] = [];
+  const contentRequestTimes: number[] = [];
+  const refused = {secondaryLimit: [] as string[], invitationCap: [] as string[]};
   const requests: string[] = [];
+  // GitHub lists an invitation past its 7 days as expired until it is withdrawn.
+  const isExpired = (invitation: Invitation) =>
+    invitation.expired === true || (typeof invitation.created_at === 'string' && now() - Date.parse(invitation.created_at) >= INVITATION_LIFETIME_MS);
+  /** An invitation as GitHub lists it: `expired` says whether it can still be accepted. */
+  const listed = (invitation: Invitation): Invitation => ({...invitation, expired: isExpired(invitation)});
   let nextInvitationId = (invitationAnswer.response as Invitation).id;
   let nextUserId = 9_000_000;
   const repoPath = `/repos/${FIXTURE_REPO}`;
@@ -173,6 +200,15 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         failure.times -= 1;
         return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
       }
+      if (CONTENT_CREATING.has(request.method ?? '')) {
+        const waitSeconds = secondaryLimitWait(contentRequestTimes, now());
+        if (waitSeconds > 0) {
+          refused.secondaryLimit.push(call);
+          return send(response, 403, SECONDARY_LIMIT_REFUSAL, {'retry-after': waitSeconds});
+        }
+        // Counted when GitHub takes it; a refusal above is not counted again.
+        contentRequestTimes.push(now());
+      }
       let match: RegExpExecArray | null;
       if (request.method === 'GET' && (match = /^\/user\/(\d+)$/.exec(pathname))) {
         const user = [...users.values()].find((candidate) => candidate.id === Number(match![1]));
@@ -196,17 +232,21 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         }
         if (request.method === 'PUT') {
           if (collaborators.has(login)) return send(response, 204);
-          const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !invitation.expired);
-          if (open) return send(response, 201, open);
-          const now = Date.now();
-          while (invitationTimes.length > 0 && invitationTimes[0]! <= now - DAY_MS) invitationTimes.shift();
-          if (invitationTimes.length >= INVITATIONS_PER_DAY) return send(response, 422, INVITATION_CAP_REFUSAL);
-          invitationTimes.push(now);
+          const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !isExpired(invitation));
+          if (open) return send(response, 201, listed(open));
+          const at = now();
+          while (invitationTimes.length > 0 && invitationTimes[0]! <= at - DAY_MS) invitationTimes.shift();
+          if (invitationTimes.length >= INVITATIONS_PER_DAY) {
+            refused.invitationCap.push(call);
+            return send(response, 422, INVITATION_CAP_REFUSAL);
+          }
+          invitationTimes.push(at);
           const invitation: Invitation = {
             ...(invitationAnswer.response as Invitation),
             id: nextInvitationId++,
             invitee: user,
-            created_at: new Date(now).toISOString(),
+            created_at: new Date(at).toISOString(),
+            expired: false,
           };
           invitations.set(invitation.id, invitation);
           onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
@@ -220,11 +260,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
       }
       if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
-        // GitHub lists an invitation past its 7 days as expired until it is withdrawn.
-        for (const invitation of invitations.values()) {
-          if (typeof invitation.created_at === 'string' && Date.parse(invitation.created_at) <= Date.now() - INVITATION_LIFETIME_MS) invitation.expired = true;
-        }
-        return send(response, 200, [...invitations.values()]);
+        return send(response, 200, [...invitations.values()].map(listed));
       }
       if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
         const withdrawn = invitations.get(Number(match[1]));
@@ -261,7 +297,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
         const user = users.get(login.toLowerCase());
         if (!user) throw new Error(`No user ${login} for invitation ${id}`);
         // Restored as sent now: the local D1 does not say when (the recording's date is years old).
-        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date().toISOString()});
+        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date(now()).toISOString()});
         nextInvitationId = Math.max(nextInvitationId, id + 1);
       }
     },
@@ -282,6 +318,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
     accept(invitationId) {
       const invitation = invitations.get(invitationId);
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
+      if (isExpired(invitation)) throw new Error(`Invitation ${invitationId} has expired and cannot be accepted`);
       invitations.delete(invitationId);
       collaborators.add(invitation.invitee.login.toLowerCase());
     },
@@ -290,12 +327,16 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
       invitation.expired = true;
     },
+    isExpired,
     ageInvitation(invitationId, ageMs) {
       const invitation = invitations.get(invitationId);
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
-      invitation.created_at = new Date(Date.now() - ageMs).toISOString();
+      invitation.created_at = new Date(now() - ageMs).toISOString();
     },
     invitationTimes,
+    contentRequestTimes,
+    refused,
+    now,
     failNext(match, failure, times = 1) {
       failures.push({match, failure, times});
     },
@@ -308,8 +349,47 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent}: G
 }
 
 const DAY_MS = 24 * 3600_000;
-/** GitHub: "Invitations to a repository expire after 7 days." */
-const INVITATION_LIFETIME_MS = 7 * DAY_MS;
+/** GitHub: "Invitations will expire after 7 days" (REST docs, "Add a repository collaborator"). */
+export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
+
+/**
+ * GitHub's secondary limits on content-creating requests ("Rate limits for the REST API", about
+ * secondary rate limits): "no more than 80 content-generating requests per minute and no more
+ * than 500 content-generating requests per hour". Its points table counts POST, PATCH, PUT and
+ * DELETE as the requests that change something; reads are not limited here.
+ */
+export const SECONDARY_LIMITS = [
+  {max: 80, windowMs: 60_000},
+  {max: 500, windowMs: 3600_000},
+] as const;
+const CONTENT_CREATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Seconds until a content-creating request is allowed again (0: now), dropping the times older
+ * than the longest window: the oldest request of a full window has to leave it first.
+ */
+function secondaryLimitWait(times: number[], at: number): number {
+  const longest = Math.max(...SECONDARY_LIMITS.map((limit) => limit.windowMs));
+  while (times.length > 0 && times[0]! <= at - longest) times.shift();
+  let waitMs = 0;
+  for (const {max, windowMs} of SECONDARY_LIMITS) {
+    const inWindow = times.filter((time) => time > at - windowMs);
+    if (inWindow.length >= max) waitMs = Math.max(waitMs, inWindow[inWindow.length - max]! + windowMs - at);
+  }
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+}
+
+/**
+ * GitHub's answer past a secondary limit, as its docs describe it: "a 403 or 429 response and an
+ * error message that indicates that you exceeded a secondary rate limit", with a `retry-after`
+ * header giving the seconds to wait (set by the stand-in; the primary x-ratelimit-* headers of
+ * the recording stay, with quota left, as GitHub's do when only a secondary limit is hit). The
+ * message is the one GitHub sends.
+ */
+export const SECONDARY_LIMIT_REFUSAL = {
+  message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+  documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+};
 /** GitHub's cap: "You are limited to sending 50 invitations to a repository per 24 hour period". */
 export const INVITATIONS_PER_DAY = 50;
 /**

@@ -4,7 +4,9 @@
  * the login of today, not the one typed at the time. In workerd with a real D1 against the GitHub
  * stand-in, which renames accounts as GitHub does.
  */
+import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AccessStatus, type AdminPurchaseDetail} from '../../src/config/api';
+import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {completedEvent, type SignedInUser, useSellerStack} from './stack';
 
 const seller = useSellerStack();
@@ -91,4 +93,29 @@ test('an invitee who deleted their account is not taken for whoever takes the ol
   expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: true});
   const [row] = await seller.stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId);
   expect(row!.status).toBe('pending');
+});
+
+test('renamed while waiting in the queue, with the old login taken by someone else: the invitation goes to the renamed account, not to the newcomer, and does not fail', async () => {
+  const stack = seller.stack;
+  const cap = appConfig.repository.invitationsPerDay;
+  const fill = Array.from({length: cap}, (_, i) => ({sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', params: [FIXTURE_REPO, `cs_test_earlier_${i}`, Date.now() - 3600_000]}));
+  await stack.worker.db.batch(fill);
+  const user = await stack.signUp();
+  const sessionId = await stack.paidCheckout({email: user.email, user});
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  const login = githubAccount();
+  expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(202);
+
+  stack.github.rename(login, `${login}-waited`);
+  const newcomer = stack.github.addUser(login);
+  // The window frees (the queue stays).
+  await stack.worker.db.run('DELETE FROM invitations_sent');
+  stack.github.invitationTimes.length = 0;
+  await stack.worker.scheduled();
+
+  const invitees = [...stack.github.invitations.values()].map((invitation) => invitation.invitee.id);
+  expect(invitees).not.toContain(newcomer.id);
+  const invitation = [...stack.github.invitations.values()].find((candidate) => candidate.invitee.login === `${login}-waited`);
+  expect(invitation).toBeDefined();
+  expect(await accessStatus(user)).toMatchObject({status: 'pending', username: `${login}-waited`});
 });

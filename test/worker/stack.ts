@@ -6,7 +6,7 @@ import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {API_PATHS, CHECKOUT_RETURN_PARAMS} from '../../src/config/api';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
-import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../support/workerRuntime';
+import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../../scripts/support/workerRuntime';
 import {settledAccountSql} from '../../scripts/bench/idTokens';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
 import {FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from '../../scripts/local/githubApi';
@@ -100,10 +100,11 @@ export function settleAccount(stack: Stack, uid: string) {
 let guests = 0;
 let exchanges = 0;
 
-export async function startStack(overrides: WorkerVars = {}): Promise<Stack> {
+/** `githubNow`: the GitHub stand-in's clock, for a test that lets days pass on GitHub's side. */
+export async function startStack(overrides: WorkerVars = {}, {githubNow}: {githubNow?: () => number} = {}): Promise<Stack> {
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
   if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
-  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn(), startMailgunStandIn()]);
+  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now: githubNow}), startMailgunStandIn()]);
   const worker = await startWorker({
     ...baseVars(),
     FIREBASE_PROJECT_ID: EMULATOR_PROJECT,

@@ -105,6 +105,12 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       const user = await repository.lookupUser(grant.github_username);
       if (!user) return await recordFailure(db, grant, `GitHub user ${grant.github_username} was not found`);
       github = user;
+    } else if (!checked) {
+      // Time has passed (the queue, the outbox): the account may have been renamed meanwhile, and
+      // GitHub invites by login. The numeric id says who it is now.
+      const login = await repository.loginOf(github.id);
+      if (!login) return await recordFailure(db, grant, `GitHub user ${grant.github_username} no longer exists`);
+      github = {login, id: github.id};
     }
     if (!checked) {
       const refusal = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null);
@@ -121,13 +127,13 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     try {
       recorded = await db
         .prepare(
-          `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, updated_at = ?5,
+          `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, github_username = ?6, updated_at = ?5,
              checked_at = ?5, invitation_expired = 0, invited_at = ?5
            WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
              AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            RETURNING *`,
         )
-        .bind(sessionId, version, outcome.invitationId, github.id, Date.now())
+        .bind(sessionId, version, outcome.invitationId, github.id, Date.now(), github.login)
         .first<Grant>();
     } catch (err) {
       if (!isTakenById(err)) throw err;

@@ -1,16 +1,23 @@
 /**
- * The real worker bundle (built once by the worker suite's global set-up with
- * `wrangler deploy --dry-run`) running in workerd through Miniflare, with a fresh
- * local D1 that has every migration in `worker/migrations` applied.
+ * The real worker bundle (built with `wrangler deploy --dry-run`: once by the worker suite's global
+ * set-up, or by `npm run bench:launch`) running in workerd through Miniflare, with a fresh local
+ * D1 that has every migration in `worker/migrations` applied.
  */
+import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {Miniflare} from 'miniflare';
 import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
-import {WORKER_DIR} from '../../scripts/wrangler';
-import {ROOT} from '../../scripts/support/site';
+import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../wrangler';
+import {ROOT} from './site';
 
 export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
+
+/** Builds the worker bundle into `outDir` exactly as `wrangler deploy` would (a dry run). */
+export function buildWorkerBundle(outDir: string) {
+  fs.rmSync(outDir, {recursive: true, force: true});
+  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outDir], {cwd: WORKER_DIR, env: WRANGLER_ENV, stdio: 'pipe'});
+}
 
 export type WorkerVars = Record<string, string>;
 
@@ -24,6 +31,10 @@ export interface Database {
    * of thousands of them wear it out.
    */
   prepared<T = Record<string, unknown>>(sql: string): () => Promise<T[]>;
+  /** Statements run together in one round trip, as one transaction (D1's batch). */
+  batch(statements: {sql: string; params?: unknown[]}[]): Promise<void>;
+  /** Such a batch of statements without parameters prepared once, for a caller that runs it thousands of times. */
+  preparedBatch(sqls: string[]): () => Promise<void>;
 }
 
 export interface RunningWorker {
@@ -47,12 +58,15 @@ export function baseVars(): WorkerVars {
   return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
 }
 
-export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
+/** The worker of the bundle in `bundleDir` (the worker suite's, unless given). */
+export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR): Promise<RunningWorker> {
   const config = readConfig();
   const logs: string[] = [];
   const mf = new Miniflare({
     modules: true,
-    scriptPath: path.join(BUNDLE_DIR, 'index.js'),
+    scriptPath: path.join(bundleDir, 'index.js'),
+    // Module names are relative to this, and the bundle may live outside the working directory.
+    modulesRoot: bundleDir,
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
     bindings: vars,
@@ -68,6 +82,8 @@ export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
     const statements = unstable_splitSqlQuery(fs.readFileSync(path.join(migrations, file), 'utf8'));
     await d1.batch(statements.map((sql) => d1.prepare(sql)));
   }
+  type ScheduledHandler = (options: {cron: string}) => Promise<unknown>;
+  let scheduledHandler: Promise<ScheduledHandler> | undefined;
   const db: Database = {
     async all<T>(sql: string, ...params: unknown[]) {
       const {results} = await d1.prepare(sql).bind(...params).all();
@@ -79,6 +95,15 @@ export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
     prepared<T>(sql: string) {
       const statement = d1.prepare(sql);
       return async () => (await statement.all()).results as T[];
+    },
+    async batch(statements) {
+      await d1.batch(statements.map(({sql, params = []}) => d1.prepare(sql).bind(...params)));
+    },
+    preparedBatch(sqls) {
+      const statements = sqls.map((sql) => d1.prepare(sql));
+      return async () => {
+        await d1.batch(statements);
+      };
     },
   };
   return {
@@ -96,8 +121,10 @@ export async function startWorker(vars: WorkerVars): Promise<RunningWorker> {
     db,
     logs,
     scheduled: async () => {
-      const worker = (await mf.getWorker()) as unknown as {scheduled(options: {cron: string}): Promise<unknown>};
-      await worker.scheduled({cron: '*/5 * * * *'});
+      // Got once: each look-up through Miniflare's proxy is a synchronous call, and a benchmark
+      // runs the cron thousands of times.
+      scheduledHandler ??= mf.getWorker().then((worker) => (worker as unknown as {scheduled: ScheduledHandler}).scheduled);
+      await (await scheduledHandler)({cron: '*/5 * * * *'});
     },
     dispose: () => mf.dispose(),
   };

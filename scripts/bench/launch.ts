@@ -1,0 +1,99 @@
+/**
+ * `npm run bench:launch`: a launch day at the scale that matters for GitHub's cap, simulated
+ * against the GitHub stand-in made faithful to GitHub's limits (50 invitations a repository per
+ * 24 hours, 80 content-creating requests a minute and 500 an hour, invitations that expire after
+ * 7 days, accounts renamed). The worker bundle runs in workerd with a fresh local D1, the Stripe
+ * and Mailgun stand-ins, and ID tokens verified in full against a local JWKS (launchWorld.ts); the
+ * launch and the days after are launchDay.ts.
+ *
+ * `--buyers N` (1,000 by default) for a quicker run, `--days N` for another number of simulated
+ * days (by default until the queue has drained, and a week more for the last invitations to
+ * expire). Prints the time from payment to the first download, the invitations sent and the
+ * queue's length per simulated day, how buyers end, and the goals; exits 1 when a goal is missed:
+ * a buyer lost, a download that failed at the launch, a 5xx, an invitation past the cap, or one of
+ * the worker's guarantees broken. A benchmark, not a test: test/worker/launchBench.test.ts runs the
+ * same simulation small in `npm test`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {parseArgs} from 'node:util';
+import {appConfig} from '../../src/config';
+import {ensureDevVars} from '../wrangler';
+import {buildWorkerBundle} from '../support/workerRuntime';
+import {type LaunchFigures, missedGoals, simulateLaunch} from './launchDay';
+import {startLaunchWorld} from './launchWorld';
+
+const {values} = parseArgs({options: {buyers: {type: 'string', default: '1000'}, days: {type: 'string'}}});
+const buyers = Number(values.buyers);
+const days = values.days === undefined ? undefined : Number(values.days);
+if (!Number.isInteger(buyers) || buyers < 1 || (days !== undefined && (!Number.isInteger(days) || days < 0))) {
+  console.error(`Usage: npm run bench:launch -- [--buyers N] [--days N], whole numbers (buyers at least 1; not "${values.buyers}", "${values.days}").`);
+  process.exit(2);
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function print(figures: LaunchFigures) {
+  console.log(`\n${figures.buyers} paid checkouts in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`);
+  console.log(`Payment to first download: median ${seconds(figures.paymentToDownloadMs.median)}, p99 ${seconds(figures.paymentToDownloadMs.p99)}.`);
+  console.log(`\nPer simulated day (cap ${appConfig.repository.invitationsPerDay} invitations a repository per 24 hours; day 0 is the launch):`);
+  console.table(
+    figures.perDay.map((day) => ({
+      day: day.day,
+      'invitations sent': day.invitationsSent,
+      'queued at the end': day.queued,
+      'open invitations': day.open,
+      'expired invitations': day.expired,
+      accepted: day.collaborators,
+    })),
+  );
+  console.log('How the buyers end:');
+  for (const [state, count] of Object.entries(figures.endStates).sort(([, a], [, b]) => b - a)) console.log(`  ${String(count).padStart(6)}  ${state}`);
+  console.log(`\nRenamed accounts that accepted: ${figures.renames.renamed}; the dashboard showed the login of today for ${figures.renames.shownCurrent}.`);
+  console.log(
+    `Buyers who let their invitation expire: ${figures.expiredShown.letExpire}; ${figures.expiredShown.expiredInvitation} looked at their dashboard a day after it expired, and it said so for ${figures.expiredShown.shownExpired}.`,
+  );
+  console.log(`GitHub's secondary limits refused ${figures.secondaryLimitRefusals} content-creating requests.`);
+  console.log('\nGoals:');
+  const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
+  line(figures.lost.length === 0, `buyers lost (no accepted or open invitation and no working download): ${figures.lost.length}`);
+  const failed = Object.entries(figures.endStates).filter(([state]) => state.startsWith('grant failed')).reduce((sum, [, count]) => sum + count, 0);
+  line(failed === 0, `grants failed (no buyer here gives GitHub a reason to refuse): ${failed}`);
+  line(figures.launchDownloadsFailed === 0, `downloads that failed at the launch: ${figures.launchDownloadsFailed}`);
+  line(figures.fiveHundreds.length === 0, `answers of 5xx, and cron runs that threw: ${figures.fiveHundreds.length}`);
+  line(
+    figures.refusedForCap === 0 && figures.mostInADay <= appConfig.repository.invitationsPerDay,
+    `invitations past the cap, by GitHub's count: ${figures.refusedForCap} refused; at most ${figures.mostInADay} created in any 24 hours`,
+  );
+  line(figures.guarantees.onePurchasePerSession.length === 0, `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`);
+  line(figures.guarantees.untouchedCollaborators.length === 0, `the seller's own collaborators untouched: ${figures.guarantees.untouchedCollaborators.length} touched`);
+  line(figures.guarantees.onlyBuyersInvited.length === 0, `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`);
+  const missed = missedGoals(figures);
+  for (const text of missed) console.log(`\n  ${text}`);
+  return missed.length === 0;
+}
+
+async function main() {
+  ensureDevVars();
+  const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-bench-worker-'));
+  try {
+    console.log('Building the worker bundle (wrangler deploy --dry-run)…');
+    buildWorkerBundle(bundleDir);
+    const world = await startLaunchWorld({bundleDir});
+    try {
+      console.log(`Launch: ${buyers} buyers pay, ask for access and download…`);
+      const figures = await simulateLaunch(world, {buyers, days, progress: (text) => console.log(text)});
+      process.exitCode = print(figures) ? 0 : 1;
+    } finally {
+      await world.stop();
+    }
+  } finally {
+    fs.rmSync(bundleDir, {recursive: true, force: true});
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

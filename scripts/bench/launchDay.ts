@@ -1,0 +1,375 @@
+/**
+ * The launch `npm run bench:launch` simulates, and the figures it reads off it (the CLI prints
+ * them; test/worker/launchBench.test.ts runs it small). In a LaunchWorld:
+ * - the launch: `buyers` paid checkouts as fast as the worker takes them (a few minutes of real
+ *   time, so within the hour), each buyer then asking for access with a GitHub account of their
+ *   own and downloading the code through a download link;
+ * - the days after, an hour at a time: the world's clock moves on, the cron runs as Cloudflare
+ *   would run it, and buyers act on their invitations: most accept, some rename their account
+ *   first (after the invitation, or while it waits in the queue), some let it expire and see that
+ *   on their dashboard.
+ * Then every buyer's end state, GitHub's count of invitations, and the worker's guarantees.
+ */
+import type Stripe from 'stripe';
+import {appConfig} from '../../src/config';
+import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
+import {INVITATION_LIFETIME_MS} from '../local/githubApi';
+import {stripeEvent} from '../local/stripeApi';
+import {SITE_ORIGIN} from '../support/workerRuntime';
+import type {LaunchWorld} from './launchWorld';
+
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** The cron runs every 5 minutes (worker/wrangler.jsonc): 12 runs an hour. */
+const CRON_RUNS_PER_HOUR = 12;
+const CAP = appConfig.repository.invitationsPerDay;
+
+export interface LaunchOptions {
+  buyers: number;
+  /** Simulated days after the launch; by default, until the queue has drained and a week more. */
+  days?: number;
+  /** Buyers going through checkout at once during the launch. */
+  concurrency?: number;
+  /** Told of progress, for the terminal. */
+  progress?: (line: string) => void;
+}
+
+type Plan = 'accept' | 'rename, then accept' | 'rename while queued' | 'let expire';
+
+/** What each buyer does with their invitation: most accept, a fifth rename, a fifth never accept. */
+function planOf(index: number): Plan {
+  const tenth = index % 10;
+  if (tenth < 6) return 'accept';
+  if (tenth === 6) return 'rename, then accept';
+  if (tenth === 7) return 'rename while queued';
+  return 'let expire';
+}
+
+interface Buyer {
+  index: number;
+  plan: Plan;
+  uid: string;
+  email: string;
+  token: string;
+  githubId: number;
+  login: string;
+  sessionId?: string;
+  /** ms from the paid checkout's webhook to the downloaded archive (real time). */
+  paymentToDownloadMs?: number;
+  invitationId?: number;
+  invitedAt?: number;
+  renamed: boolean;
+  accepted: boolean;
+  /** The dashboard's answer after the buyer accepted, or after the invitation expired. */
+  seen?: AccessStatus;
+}
+
+export interface DayFigures {
+  day: number;
+  invitationsSent: number;
+  /** Grants waiting in the invitation queue at the day's end. */
+  queued: number;
+  /** Open invitations (not accepted, not expired) on GitHub at the day's end. */
+  open: number;
+  expired: number;
+  collaborators: number;
+}
+
+export interface LaunchFigures {
+  buyers: number;
+  days: number;
+  launchSeconds: number;
+  paymentToDownloadMs: {median: number; p99: number};
+  perDay: DayFigures[];
+  /** How each buyer ends: accepted, invited (open), expired, queued, failed (with the reason), … */
+  endStates: Record<string, number>;
+  /** Buyers with no accepted or open invitation and no download that works: must be 0. */
+  lost: string[];
+  /** Buyers whose download at the launch did not work: must be 0 (instant access). */
+  launchDownloadsFailed: number;
+  /** Every answer of 500 or more, and every cron run that threw: must be none. */
+  fiveHundreds: string[];
+  /** Invitations GitHub refused for its cap, and the most GitHub created in any 24 hours. */
+  refusedForCap: number;
+  mostInADay: number;
+  /** Content-creating requests GitHub refused for its secondary limits. */
+  secondaryLimitRefusals: number;
+  cronRuns: number;
+  /** Renamed buyers whose dashboard, after they accepted, showed their login of today. */
+  renames: {renamed: number; shownCurrent: number};
+  /** Buyers who let their invitation expire and whose dashboard says so. */
+  expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
+  /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
+  guarantees: {onePurchasePerSession: string[]; untouchedCollaborators: string[]; onlyBuyersInvited: string[]};
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Runs `work` on every item, `concurrency` at a time. */
+async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({length: Math.min(concurrency, items.length)}, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+/** Accounts on the repository before the launch that the worker never invited: the seller's own. */
+const SELLERS_OWN = ['seller-cofounder', 'seller-contractor'];
+
+export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions): Promise<LaunchFigures> {
+  const {worker, github, stripe, mailgun} = world;
+  const progress = options.progress ?? (() => {});
+  const days = options.days ?? Math.ceil(options.buyers / CAP) + 8;
+  const fiveHundreds: string[] = [];
+  const plan = appConfig.plans[0]!;
+
+  for (const login of SELLERS_OWN) {
+    github.addUser(login);
+    github.collaborators.add(login.toLowerCase());
+  }
+  const untouched = [...github.collaborators];
+
+  /** A call to the worker; a 5xx is recorded, whoever made it. */
+  async function call(path: string, init: RequestInit & {token?: string; ip?: string; json?: unknown} = {}) {
+    const {token, ip, json, ...rest} = init;
+    const response = await worker.fetch(path, {
+      method: json === undefined ? 'GET' : 'POST',
+      ...rest,
+      headers: {
+        ...(json !== undefined && {'content-type': 'application/json'}),
+        ...(token && {authorization: `Bearer ${token}`}),
+        ...(ip && {'cf-connecting-ip': ip}),
+        ...(rest.headers as Record<string, string>),
+      },
+      body: json === undefined ? rest.body : JSON.stringify(json),
+    });
+    if (response.status >= 500) fiveHundreds.push(`${rest.method ?? (json === undefined ? 'GET' : 'POST')} ${path.split('/').slice(0, 2).join('/')} → ${response.status}: ${(await response.clone().text()).slice(0, 200)}`);
+    return response;
+  }
+  const expect = async (response: Response, statuses: number[], what: string) => {
+    if (!statuses.includes(response.status)) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+
+  async function download(buyer: Buyer): Promise<boolean> {
+    const linkAnswer = await call(API_PATHS.downloadLink, {token: buyer.token, json: {}});
+    if (linkAnswer.status !== 200) return false;
+    const link = (await linkAnswer.json()) as DownloadLink;
+    const archive = await call(link.path);
+    return archive.status === 200 && (await archive.arrayBuffer()).byteLength > 0;
+  }
+
+  // The launch: every buyer pays, asks for access and downloads, `concurrency` at a time.
+  const buyers: Buyer[] = [];
+  for (let index = 0; index < options.buyers; index++) {
+    const uid = `launch-buyer-${index}`;
+    const email = `${uid}@example.com`;
+    const account = github.addUser(`${uid}-gh`);
+    buyers.push({index, plan: planOf(index), uid, email, token: await world.signIn({uid, email}), githubId: account.id, login: account.login, renamed: false, accepted: false});
+  }
+  const launchStarted = Date.now();
+  let done = 0;
+  await eachLimited(buyers, options.concurrency ?? 8, async (buyer) => {
+    const ip = `127.201.${Math.floor(buyer.index / 250) % 250}.${buyer.index % 250}`;
+    const checkout = await expect(
+      await call(API_PATHS.createCheckoutSession, {
+        token: buyer.token,
+        ip,
+        json: {priceId: plan.priceId.test, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email: buyer.email},
+      }),
+      [200],
+      'checkout',
+    );
+    const sessionId = /cs_test_\w+/.exec(((await checkout.json()) as {url: string}).url)![0];
+    buyer.sessionId = sessionId;
+    const session = stripe.complete(sessionId, {email: buyer.email, paid: true});
+    const payload = JSON.stringify(stripeEvent('checkout.session.completed', session as Stripe.Checkout.Session));
+    const deliver = () =>
+      call(API_PATHS.stripeWebhook, {method: 'POST', body: payload, headers: {'content-type': 'application/json', 'stripe-signature': world.signWebhook(payload)}});
+    await expect(await deliver(), [200], 'webhook');
+    const paidAt = performance.now();
+    // Stripe delivers an event again when an answer is lost: one purchase all the same.
+    if (buyer.index % 10 === 3) await expect(await deliver(), [200], 'repeated webhook');
+    await expect(await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: buyer.login, userId: buyer.uid}}), [200, 202], 'access');
+    if (await download(buyer)) buyer.paymentToDownloadMs = performance.now() - paidAt;
+    done += 1;
+    if (done % 100 === 0) progress(`  ${done} buyers paid, asked for access and downloaded (${Math.round((Date.now() - launchStarted) / 1000)} s)`);
+  });
+  const launchSeconds = (Date.now() - launchStarted) / 1000;
+  const launchEnd = world.now();
+
+  let cronRuns = 0;
+  async function cron() {
+    cronRuns += 1;
+    try {
+      await worker.scheduled();
+    } catch (err) {
+      fiveHundreds.push(`cron run ${cronRuns} threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async function dashboard(buyer: Buyer): Promise<AccessStatus | undefined> {
+    const response = await call(API_PATHS.accessStatus, {token: buyer.token});
+    return response.status === 200 ? ((await response.json()) as AccessStatus) : undefined;
+  }
+
+  const acceptDelay = (buyer: Buyer) => (1 + ((buyer.index * 37) % 96)) * HOUR_MS; // within 4 days
+  function rename(buyer: Buyer) {
+    const newLogin = `${buyer.login}-renamed`;
+    github.rename(buyer.login, newLogin);
+    buyer.login = newLogin;
+    buyer.renamed = true;
+  }
+
+  /** What the buyers do at this hour of the simulated clock. */
+  async function buyersAct(at: number) {
+    const openById = new Map([...github.invitations.values()].map((invitation) => [invitation.invitee.id, invitation]));
+    for (const buyer of buyers) {
+      const invitation = openById.get(buyer.githubId);
+      if (invitation && invitation.id !== buyer.invitationId) {
+        buyer.invitationId = invitation.id;
+        buyer.invitedAt = at;
+      }
+      if (buyer.plan === 'rename while queued' && !buyer.renamed && at >= launchEnd + 2 * HOUR_MS) rename(buyer);
+      if (buyer.invitedAt === undefined || buyer.accepted) continue;
+      const since = at - buyer.invitedAt;
+      if (buyer.plan === 'let expire') {
+        if (buyer.seen === undefined && since >= INVITATION_LIFETIME_MS + DAY_MS) buyer.seen = await dashboard(buyer);
+        continue;
+      }
+      if (buyer.plan === 'rename, then accept' && !buyer.renamed && since >= acceptDelay(buyer) / 2) rename(buyer);
+      if (since < acceptDelay(buyer) || !invitation || github.isExpired(invitation)) continue;
+      github.accept(invitation.id);
+      buyer.accepted = true;
+      buyer.seen = await dashboard(buyer);
+    }
+  }
+
+  const queuedGrants = worker.db.prepared<{n: number}>(`SELECT COUNT(*) AS n FROM access_grants WHERE status = 'queued'`);
+  const perDay: DayFigures[] = [];
+  async function closeDay(day: number) {
+    // Day 0 is the launch; day d the 24 hours that end now.
+    const start = day === 0 ? -Infinity : world.now() - DAY_MS;
+    const invitations = [...github.invitations.values()];
+    perDay.push({
+      day,
+      invitationsSent: world.invitationsCreated.filter(({at}) => at > start && at <= world.now()).length,
+      queued: (await queuedGrants())[0]!.n,
+      open: invitations.filter((invitation) => !github.isExpired(invitation)).length,
+      expired: invitations.filter((invitation) => github.isExpired(invitation)).length,
+      collaborators: github.collaborators.size - untouched.length,
+    });
+    const last = perDay.at(-1)!;
+    progress(`  day ${day}: ${last.invitationsSent} invitations sent, ${last.queued} queued, ${last.open} open, ${last.expired} expired, ${last.collaborators} accepted`);
+  }
+
+  await closeDay(0);
+  for (let day = 1; day <= days; day++) {
+    for (let hour = 0; hour < 24; hour++) {
+      await world.advance(HOUR_MS);
+      // An hour holds 12 cron runs. Between two of them only time passes, and the world's clock
+      // moves by the hour: a run that made no call to GitHub or Mailgun changed nothing the next
+      // run would see differently, so the hour's remaining runs are skipped as equivalent.
+      for (let run = 0; run < CRON_RUNS_PER_HOUR; run++) {
+        const before = github.requests.length + mailgun.sent.length;
+        await cron();
+        if (github.requests.length + mailgun.sent.length === before) break;
+      }
+      await buyersAct(world.now());
+    }
+    await closeDay(day);
+  }
+
+  // How every buyer ends.
+  const endStates: Record<string, number> = {};
+  const lost: string[] = [];
+  const grants = new Map(
+    (await worker.db.all<{session_id: string; status: string; detail: string | null}>('SELECT session_id, status, detail FROM access_grants')).map((grant) => [grant.session_id, grant]),
+  );
+  const invitationOf = new Map([...github.invitations.values()].map((invitation) => [invitation.invitee.id, invitation]));
+  for (const buyer of buyers) {
+    const invitation = invitationOf.get(buyer.githubId);
+    const grant = grants.get(buyer.sessionId ?? '');
+    let state: string;
+    if (github.collaborators.has(buyer.login.toLowerCase())) state = 'accepted';
+    else if (invitation && !github.isExpired(invitation)) state = 'invited, not accepted yet';
+    else if (invitation) state = 'invitation expired';
+    else if (grant?.status === 'queued') state = 'still queued';
+    else state = `grant ${grant?.status ?? 'missing'}${grant?.detail ? ` (${grant.detail})` : ''}`;
+    endStates[state] = (endStates[state] ?? 0) + 1;
+    const hasAccess = state === 'accepted' || state === 'invited, not accepted yet';
+    if (!hasAccess && !(await download(buyer))) lost.push(`${buyer.uid}: ${state}, and the download does not work`);
+  }
+
+  // GitHub's count: the most invitations it created in any 24 hours.
+  const times = world.invitationsCreated.map(({at}) => at);
+  let mostInADay = 0;
+  for (let first = 0, last = 0; last < times.length; last++) {
+    while (times[last]! - times[first]! >= DAY_MS) first++;
+    mostInADay = Math.max(mostInADay, last - first + 1);
+  }
+
+  const purchases = await worker.db.all<{session_id: string; n: number}>('SELECT session_id, COUNT(*) AS n FROM purchases GROUP BY session_id');
+  const buyerSessions = new Set(buyers.map((buyer) => buyer.sessionId));
+  const onePurchasePerSession = [
+    ...purchases.filter((row) => row.n !== 1).map((row) => `${row.session_id}: ${row.n} purchases`),
+    ...purchases.filter((row) => !buyerSessions.has(row.session_id)).map((row) => `${row.session_id}: a purchase no buyer paid for`),
+    ...(purchases.length === buyers.length ? [] : [`${purchases.length} purchases for ${buyers.length} paid sessions`]),
+  ];
+  const untouchedCollaborators = untouched.flatMap((login) => [
+    ...(github.collaborators.has(login) ? [] : [`@${login} is no longer a collaborator`]),
+    ...github.requests.filter((request) => request.startsWith('DELETE ') && request.toLowerCase().endsWith(`/collaborators/${login}`)).map((request) => `${request} (@${login})`),
+  ]);
+  const buyerLogins = new Set(buyers.flatMap((buyer) => [buyer.login.toLowerCase(), buyer.login.replace(/-renamed$/, '').toLowerCase()]));
+  const onlyBuyersInvited = world.invitationsCreated.filter(({login}) => !buyerLogins.has(login.toLowerCase())).map(({login}) => `@${login}`);
+
+  const letExpire = buyers.filter((buyer) => buyer.plan === 'let expire');
+  const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted);
+  const downloads = buyers.flatMap((buyer) => (buyer.paymentToDownloadMs === undefined ? [] : [buyer.paymentToDownloadMs])).sort((a, b) => a - b);
+  return {
+    buyers: buyers.length,
+    days,
+    launchSeconds,
+    paymentToDownloadMs: {median: percentile(downloads, 50), p99: percentile(downloads, 99)},
+    perDay,
+    endStates,
+    lost,
+    launchDownloadsFailed: buyers.filter((buyer) => buyer.paymentToDownloadMs === undefined).length,
+    fiveHundreds,
+    refusedForCap: github.refused.invitationCap.length,
+    mostInADay,
+    secondaryLimitRefusals: github.refused.secondaryLimit.length,
+    cronRuns,
+    renames: {renamed: renamed.length, shownCurrent: renamed.filter((buyer) => buyer.seen?.username === buyer.login).length},
+    expiredShown: {
+      letExpire: letExpire.length,
+      expiredInvitation: letExpire.filter((buyer) => buyer.seen !== undefined).length,
+      shownExpired: letExpire.filter((buyer) => buyer.seen?.expired === true).length,
+    },
+    guarantees: {onePurchasePerSession, untouchedCollaborators, onlyBuyersInvited},
+  };
+}
+
+/** The goals a launch must meet, each with what missed it: none when all are met. */
+export function missedGoals(figures: LaunchFigures): string[] {
+  const missed: string[] = [];
+  if (figures.lost.length > 0) missed.push(`${figures.lost.length} buyers lost: ${figures.lost.slice(0, 5).join('; ')}`);
+  // No buyer here gives GitHub a reason to refuse (no deleted account, no typo): a failed grant is
+  // the worker's doing, though the download still serves that buyer.
+  const failed = Object.entries(figures.endStates).filter(([state]) => state.startsWith('grant failed'));
+  if (failed.length > 0) missed.push(`grants failed: ${failed.map(([state, count]) => `${count} ${state}`).join('; ')}`);
+  if (figures.launchDownloadsFailed > 0) missed.push(`${figures.launchDownloadsFailed} buyers could not download at the launch`);
+  if (figures.fiveHundreds.length > 0) missed.push(`${figures.fiveHundreds.length} answers of 5xx: ${figures.fiveHundreds.slice(0, 5).join('; ')}`);
+  if (figures.refusedForCap > 0 || figures.mostInADay > CAP) {
+    missed.push(`invitations past the cap: GitHub refused ${figures.refusedForCap} for it, and created ${figures.mostInADay} in one 24 hours (cap ${CAP})`);
+  }
+  for (const [guarantee, broken] of Object.entries(figures.guarantees)) {
+    if (broken.length > 0) missed.push(`${guarantee}: ${broken.slice(0, 5).join('; ')}`);
+  }
+  return missed;
+}

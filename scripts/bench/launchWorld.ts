@@ -1,0 +1,123 @@
+/**
+ * The world `npm run bench:launch` simulates a launch in: the worker bundle in workerd (Miniflare)
+ * with a fresh local D1, the GitHub, Stripe and Mailgun stand-ins, and ID tokens the worker
+ * verifies in full against a local JWKS (no emulator). Its clock can be moved on by whole days
+ * although the worker's Date.now() cannot be faked: `advance` shifts the world back instead.
+ */
+import {appConfig} from '../../src/config';
+import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../local/githubApi';
+import {type MailgunStandIn, startMailgunStandIn} from '../local/mailgunApi';
+import {signStripePayload, startStripeStandIn, type StripeStandIn} from '../local/stripeApi';
+import {offlineServiceAccount} from '../support/offlineServiceAccount';
+import {baseVars, type RunningWorker, startWorker} from '../support/workerRuntime';
+import {BENCH_PROJECT, serveJwks, settledAccountSql, tokenSigner} from './idTokens';
+
+export const WEBHOOK_SECRET = 'whsec_launch_bench';
+
+export interface LaunchWorld {
+  worker: RunningWorker;
+  github: GitHubStandIn;
+  stripe: StripeStandIn;
+  mailgun: MailgunStandIn;
+  /** The invitations GitHub created, in order, on the simulated clock: GitHub's own count. */
+  invitationsCreated: {at: number; login: string}[];
+  /** An ID token for a buyer whose account is past its first verified sign-in. */
+  signIn(user: {uid: string; email: string}): Promise<string>;
+  /** A Stripe event's payload signed as Stripe signs it, for the worker's webhook. */
+  signWebhook(payload: string): string;
+  /** The simulated time now (ms since the epoch): the real clock plus what `advance` added. */
+  now(): number;
+  /** Simulated time passes: `ms` more of it. */
+  advance(ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Columns holding a time in ms that the worker compares with Date.now(): every INTEGER column
+ * named `…_at`, and the outbox's `run_after`. Found in the schema, so that a table added later
+ * moves with the rest.
+ */
+const TIME_COLUMN = /_at$|^run_after$/;
+
+export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): Promise<LaunchWorld> {
+  let elapsed = 0;
+  const now = () => Date.now() + elapsed;
+  const invitationsCreated: {at: number; login: string}[] = [];
+  const onEvent = (line: string) => {
+    const invited = /^invited @(\S+)/.exec(line);
+    if (invited) invitationsCreated.push({at: now(), login: invited[1]!});
+  };
+  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now, onEvent}), startMailgunStandIn()]);
+  const {sign, jwks} = await tokenSigner();
+  const jwksServer = await serveJwks(jwks);
+  const worker = await startWorker(
+    {
+      ...baseVars(),
+      FIREBASE_PROJECT_ID: BENCH_PROJECT,
+      // Empty: no emulator shortcut, every token goes through the RS256 check.
+      FIREBASE_AUTH_EMULATOR_HOST: '',
+      FIREBASE_JWKS_URL: jwksServer.url,
+      FIREBASE_SERVICE_ACCOUNT: await offlineServiceAccount(BENCH_PROJECT),
+      STRIPE_SECRET_KEY: 'sk_test_launch_bench',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      GITHUB_TOKEN: 'ghp_launch_bench',
+      GITHUB_REPO: FIXTURE_REPO,
+      GITHUB_API_URL: github.url,
+      MAILGUN_API_KEY: 'key-launch-bench',
+      MAILGUN_DOMAIN: `mail.${appConfig.domainName}`,
+      MAILGUN_API_URL: mailgun.url,
+    },
+    bundleDir,
+  );
+
+  const timeColumns: {table: string; columns: string[]}[] = [];
+  const tables = await worker.db.all<{name: string}>(
+    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'`,
+  );
+  for (const {name} of tables) {
+    const columns = (await worker.db.all<{name: string; type: string}>(`PRAGMA table_info("${name}")`))
+      .filter((column) => column.type.toUpperCase() === 'INTEGER' && TIME_COLUMN.test(column.name))
+      .map((column) => column.name);
+    if (columns.length > 0) timeColumns.push({table: name, columns});
+  }
+
+  const shifts = new Map<number, () => Promise<void>>();
+  return {
+    worker,
+    github,
+    stripe,
+    mailgun,
+    invitationsCreated,
+    async signIn(user) {
+      await worker.db.run(settledAccountSql(user.uid));
+      return sign(user);
+    },
+    signWebhook: (payload) => signStripePayload(payload, WEBHOOK_SECRET),
+    now,
+    async advance(ms) {
+      // The worker's clock is the real one: its stored times move back by `ms`, which is the same
+      // to every comparison it makes (`sent_at > now - 24 h`, `run_after <= now`, an expiry). The
+      // rate limits' fixed windows are dropped instead (their key holds the window's start, and
+      // moving keys could collide): a step of an hour or more leaves every window in the past.
+      // The stand-in keeps its own times and reads `now`, which moves on by `ms`.
+      let shift = shifts.get(ms);
+      if (!shift) {
+        // Prepared once for each step size: a prepare is a synchronous call into Miniflare's
+        // proxy, and thousands of them (a month of hourly steps) wear it out.
+        shift = worker.db.preparedBatch([
+          ...timeColumns.map(({table, columns}) => `UPDATE "${table}" SET ${columns.map((column) => `"${column}" = "${column}" - ${Math.round(ms)}`).join(', ')}`),
+          'DELETE FROM rate_limits',
+        ]);
+        shifts.set(ms, shift);
+      }
+      await shift();
+      elapsed += ms;
+    },
+    async stop() {
+      await worker.dispose();
+      jwksServer.close();
+      await Promise.all([stripe.close(), github.close(), mailgun.close()]);
+    },
+  };
+}
