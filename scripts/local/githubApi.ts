@@ -109,6 +109,11 @@ export interface GitHubStandIn {
   ageInvitation(invitationId: number, ageMs: number): void;
   /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
   failNext(match: string, failure: Failure, times?: number): void;
+  /**
+   * The next call matching `METHOD /path-prefix` is answered only once `action` is done: a test
+   * changes D1 while the worker waits on GitHub, as another request running alongside would.
+   */
+  beforeNext(match: string, action: () => Promise<unknown>): void;
   /** GitHub answers again: the failures still due are dropped. */
   clearFailures(): void;
   /**
@@ -148,6 +153,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
   const collaborators = new Set((collaboratorsAnswer.response as GitHubUser[]).map((user) => user.login.toLowerCase()));
   const invitations = new Map<number, Invitation>();
   const failures: {match: string; failure: Failure; times: number}[] = [];
+  const pauses: {match: string; action: () => Promise<unknown>}[] = [];
   const invitationTimes: number[] = [];
   const contentRequestTimes: number[] = [];
   const refused = {secondaryLimit: [] as string[], invitationCap: [] as string[]};
@@ -192,86 +198,93 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      const {pathname, searchParams} = new URL(request.url ?? '/', 'http://github.local');
-      const call = `${request.method} ${pathname}`;
-      requests.push(call);
-      const failure = failures.find((entry) => call.startsWith(entry.match) && entry.times > 0);
-      if (failure) {
-        failure.times -= 1;
-        return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
-      }
-      if (CONTENT_CREATING.has(request.method ?? '')) {
-        const waitSeconds = secondaryLimitWait(contentRequestTimes, now());
-        if (waitSeconds > 0) {
-          refused.secondaryLimit.push(call);
-          return send(response, 403, SECONDARY_LIMIT_REFUSAL, {'retry-after': waitSeconds});
-        }
-        // Counted when GitHub takes it; a refusal above is not counted again.
-        contentRequestTimes.push(now());
-      }
-      let match: RegExpExecArray | null;
-      if (request.method === 'GET' && (match = /^\/user\/(\d+)$/.exec(pathname))) {
-        const user = [...users.values()].find((candidate) => candidate.id === Number(match![1]));
-        return user ? send(response, 200, user) : notFound(response);
-      }
-      if (request.method === 'GET' && (match = /^\/users\/([^/]+)$/.exec(pathname))) {
-        const login = decodeURIComponent(match[1]!);
-        if (anyUser && !users.has(login.toLowerCase())) standIn.addUser(login);
-        const user = users.get(login.toLowerCase());
-        return user ? send(response, 200, user) : notFound(response);
-      }
-      if ((match = new RegExp(`^${repoPath}/collaborators/([^/]+)$`).exec(pathname))) {
-        const login = match[1]!.toLowerCase();
-        const user = users.get(login);
-        if (!user) return notFound(response);
-        if (request.method === 'GET') return collaborators.has(login) ? send(response, 204) : notFound(response);
-        if (request.method === 'DELETE') {
-          collaborators.delete(login);
-          onEvent?.(`removed @${user.login} from ${FIXTURE_REPO}`);
-          return send(response, removalAnswer.status, undefined, removalAnswer.headers);
-        }
-        if (request.method === 'PUT') {
-          if (collaborators.has(login)) return send(response, 204);
-          const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !isExpired(invitation));
-          if (open) return send(response, 201, listed(open));
-          const at = now();
-          while (invitationTimes.length > 0 && invitationTimes[0]! <= at - DAY_MS) invitationTimes.shift();
-          if (invitationTimes.length >= INVITATIONS_PER_DAY) {
-            refused.invitationCap.push(call);
-            return send(response, 422, INVITATION_CAP_REFUSAL);
-          }
-          invitationTimes.push(at);
-          const invitation: Invitation = {
-            ...(invitationAnswer.response as Invitation),
-            id: nextInvitationId++,
-            invitee: user,
-            created_at: new Date(at).toISOString(),
-            expired: false,
-          };
-          invitations.set(invitation.id, invitation);
-          onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
-          return send(response, 201, invitation, invitationAnswer.headers);
-        }
-      }
-      if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
-      if (answerArchive(request, pathname, searchParams, response)) return;
-      if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
-        // As GitHub lists them: the recorded user bodies of everyone with access.
-        return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
-      }
-      if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
-        return send(response, 200, [...invitations.values()].map(listed));
-      }
-      if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
-        const withdrawn = invitations.get(Number(match[1]));
-        if (!withdrawn) return notFound(response);
-        invitations.delete(withdrawn.id);
-        onEvent?.(`withdrew the invitation of @${withdrawn.invitee.login} (invitation ${withdrawn.id})`);
-        return send(response, 204);
-      }
-      notFound(response);
+      const call = `${request.method} ${new URL(request.url ?? '/', 'http://github.local').pathname}`;
+      const pause = pauses.findIndex((entry) => call.startsWith(entry.match));
+      if (pause < 0) return answer(request, response);
+      void pauses.splice(pause, 1)[0]!.action().finally(() => answer(request, response));
     });
   });
+
+  function answer(request: http.IncomingMessage, response: http.ServerResponse) {
+    const {pathname, searchParams} = new URL(request.url ?? '/', 'http://github.local');
+    const call = `${request.method} ${pathname}`;
+    requests.push(call);
+    const failure = failures.find((entry) => call.startsWith(entry.match) && entry.times > 0);
+    if (failure) {
+      failure.times -= 1;
+      return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
+    }
+    if (CONTENT_CREATING.has(request.method ?? '')) {
+      const waitSeconds = secondaryLimitWait(contentRequestTimes, now());
+      if (waitSeconds > 0) {
+        refused.secondaryLimit.push(call);
+        return send(response, 403, SECONDARY_LIMIT_REFUSAL, {'retry-after': waitSeconds});
+      }
+      // Counted when GitHub takes it; a refusal above is not counted again.
+      contentRequestTimes.push(now());
+    }
+    let match: RegExpExecArray | null;
+    if (request.method === 'GET' && (match = /^\/user\/(\d+)$/.exec(pathname))) {
+      const user = [...users.values()].find((candidate) => candidate.id === Number(match![1]));
+      return user ? send(response, 200, user) : notFound(response);
+    }
+    if (request.method === 'GET' && (match = /^\/users\/([^/]+)$/.exec(pathname))) {
+      const login = decodeURIComponent(match[1]!);
+      if (anyUser && !users.has(login.toLowerCase())) standIn.addUser(login);
+      const user = users.get(login.toLowerCase());
+      return user ? send(response, 200, user) : notFound(response);
+    }
+    if ((match = new RegExp(`^${repoPath}/collaborators/([^/]+)$`).exec(pathname))) {
+      const login = match[1]!.toLowerCase();
+      const user = users.get(login);
+      if (!user) return notFound(response);
+      if (request.method === 'GET') return collaborators.has(login) ? send(response, 204) : notFound(response);
+      if (request.method === 'DELETE') {
+        collaborators.delete(login);
+        onEvent?.(`removed @${user.login} from ${FIXTURE_REPO}`);
+        return send(response, removalAnswer.status, undefined, removalAnswer.headers);
+      }
+      if (request.method === 'PUT') {
+        if (collaborators.has(login)) return send(response, 204);
+        const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !isExpired(invitation));
+        if (open) return send(response, 201, listed(open));
+        const at = now();
+        while (invitationTimes.length > 0 && invitationTimes[0]! <= at - DAY_MS) invitationTimes.shift();
+        if (invitationTimes.length >= INVITATIONS_PER_DAY) {
+          refused.invitationCap.push(call);
+          return send(response, 422, INVITATION_CAP_REFUSAL);
+        }
+        invitationTimes.push(at);
+        const invitation: Invitation = {
+          ...(invitationAnswer.response as Invitation),
+          id: nextInvitationId++,
+          invitee: user,
+          created_at: new Date(at).toISOString(),
+          expired: false,
+        };
+        invitations.set(invitation.id, invitation);
+        onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
+        return send(response, 201, invitation, invitationAnswer.headers);
+      }
+    }
+    if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
+    if (answerArchive(request, pathname, searchParams, response)) return;
+    if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
+      // As GitHub lists them: the recorded user bodies of everyone with access.
+      return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
+    }
+    if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
+      return send(response, 200, [...invitations.values()].map(listed));
+    }
+    if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
+      const withdrawn = invitations.get(Number(match[1]));
+      if (!withdrawn) return notFound(response);
+      invitations.delete(withdrawn.id);
+      onEvent?.(`withdrew the invitation of @${withdrawn.invitee.login} (invitation ${withdrawn.id})`);
+      return send(response, 204);
+    }
+    notFound(response);
+  }
   const running = await listen(server, port);
 
   const standIn: GitHubStandIn = {
@@ -340,8 +353,12 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
     failNext(match, failure, times = 1) {
       failures.push({match, failure, times});
     },
+    beforeNext(match, action) {
+      pauses.push({match, action});
+    },
     clearFailures() {
       failures.length = 0;
+      pauses.length = 0;
     },
     close: running.close,
   };

@@ -7,13 +7,14 @@
  */
 import {appConfig} from '../../src/config';
 import type {AccessStatus} from '../../src/config/api';
-import {FIXTURE_REPO} from '../../scripts/local/githubApi';
+import {FIXTURE_REPO, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {completedEvent, type SignedInUser, useSellerStack} from './stack';
 
 const DAY_MS = 24 * 3600_000;
 const {invitationsPerDay: CAP, resendsAfterExpiry: MAX} = appConfig.repository;
 const seller = useSellerStack();
 beforeEach(async () => {
+  seller.stack.github.clearFailures();
   seller.stack.github.requests.length = 0;
   await seller.stack.newDay();
 });
@@ -156,5 +157,20 @@ describe('expiry re-sends', () => {
     expect(invitation.invitee.id).toBe(before.github_user_id);
     expect(invitationsOf(squatter.login)).toEqual([]);
     expect(resentMails(buyer)[0]!.fields.text).toContain(`@${renamed}`);
+  });
+
+  test('GitHub refusing one re-send leaves that grant failed for the seller, and the rest of the batch is still sent again', async () => {
+    const refused = await invitedBuyer();
+    const next = await invitedBuyer();
+    await invitationAged(refused, 6.95 * DAY_MS); // the oldest: tried first
+    await invitationAged(next, 6.9 * DAY_MS);
+    seller.stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
+
+    await seller.stack.worker.scheduled();
+    expect(await grantOf(refused)).toMatchObject({status: 'failed'});
+    expect(resentMails(refused)).toHaveLength(0);
+    expect(await grantOf(next)).toMatchObject({status: 'pending', expiry_resends: 1});
+    expect(resentMails(next)).toHaveLength(1);
+    expect(seller.stack.worker.logs.some((line) => line.includes('cron.step_failed'))).toBe(false);
   });
 });

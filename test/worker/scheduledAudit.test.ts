@@ -14,6 +14,7 @@ const seller = useSellerStack();
 const AUDIT_FIXES = CRON_BATCHES.auditFixes;
 
 beforeEach(async () => {
+  seller.stack.github.clearFailures();
   // Each test starts from a repository that holds no one but its owner.
   seller.stack.github.invitations.clear();
   for (const login of [...seller.stack.github.collaborators]) if (login !== FIXTURE_REPO.split('/')[0]) seller.stack.github.collaborators.delete(login);
@@ -197,4 +198,92 @@ describe('the scheduled repository audit', () => {
     // Looked at again within the hour, not at every run.
     expect(await nextAuditAt()).toBeGreaterThan(Date.now() + 30 * 60_000);
   });
+
+  test("a renamed buyer is invited by the account's numeric id, never whoever took the old login; a deleted account, nobody", async () => {
+    const buyer = await removedBuyer();
+    const renamed = `${buyer.login}-renamed`;
+    seller.stack.github.rename(buyer.login, renamed);
+    const squatter = seller.stack.github.addUser(buyer.login); // takes the free login
+    const gone = await removedBuyer();
+    seller.stack.github.deleteAccount(gone.login);
+    seller.stack.github.addUser(gone.login);
+    await auditDue();
+
+    await seller.stack.worker.scheduled();
+    expect(invitedLogins()).toEqual([renamed]);
+    const [invitation] = [...seller.stack.github.invitations.values()];
+    expect(invitation!.invitee.id).not.toBe(squatter.id);
+    expect(await grantState(buyer.sessionId)).toMatchObject({status: 'pending', github_username: renamed});
+    // The deleted account's seat is left as it was, and the seller is told why nobody was invited.
+    expect(await grantState(gone.sessionId)).toMatchObject({status: 'active', github_username: gone.login});
+    expect(digests()[0]!.fields.text).toContain(`@${gone.login}: The GitHub account @${gone.login} no longer exists: nobody was invited.`);
+    const log = await seller.stack.worker.db.all<{outcome: string; detail: string}>(
+      "SELECT outcome, detail FROM admin_audit WHERE action = 'repository_fix' AND session_id = ?",
+      buyer.sessionId,
+    );
+    expect(log).toEqual([{outcome: 'done', detail: `invited @${renamed} again: invited`}]);
+  });
+
+  test('an invitation the buyer declined (or the seller withdrew) is not sent again by the audit, day after day; the digest names it', async () => {
+    const {sessionId, login, invitationId} = await invitedBuyer('declines');
+    seller.stack.github.invitations.delete(invitationId); // declined: GitHub lists it no more
+    for (let day = 0; day < 2; day++) {
+      seller.stack.github.requests.length = 0;
+      seller.stack.mailgun.sent.length = 0;
+      await auditDue();
+      await seller.stack.worker.scheduled();
+      expect(seller.stack.github.requests.filter((request) => request.startsWith('PUT '))).toEqual([]);
+      expect(await grantState(sessionId)).toMatchObject({status: 'pending', invitation_id: invitationId});
+      expect(digests()[0]!.fields.text).toMatch(new RegExp(`invitation declined or withdrawn[^\\n]*:\\n  @${login}`));
+    }
+  });
+
+  test('an accepted buyer removed by hand is invited again as the grant was: who chose the account, and the re-sends after expiry, unchanged', async () => {
+    const buyer = await removedBuyer();
+    // Chosen by whoever held the purchase, not its verified owner, and sent again twice after expiry.
+    await seller.stack.worker.db.run('UPDATE access_grants SET chosen_by_owner = 0, expiry_resends = 2 WHERE session_id = ?', buyer.sessionId);
+    await auditDue();
+
+    await seller.stack.worker.scheduled();
+    expect(invitedLogins()).toEqual([buyer.login]);
+    expect(await grantState(buyer.sessionId)).toMatchObject({status: 'pending', chosen_by_owner: 0, expiry_resends: 2});
+  });
+
+  test('GitHub not answering mid re-invitation leaves the grant as it was (active), not failed, and the digest says it could not go', async () => {
+    const buyer = await removedBuyer();
+    // The check that the account is not on the repository already, asked just before inviting.
+    seller.stack.github.failNext(`GET /repos/${FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}}, 10);
+    await auditDue();
+
+    await seller.stack.worker.scheduled();
+    expect(invitedLogins()).toEqual([]);
+    expect(await grantState(buyer.sessionId)).toMatchObject({status: 'active', detail: null});
+    expect(digests()[0]!.fields.text).toMatch(new RegExp(`could not go:\\n  @${buyer.login}: `));
+  });
+
+  test('the buyer moves the seat while the audit looks the account up: the audit stops, and never moves the seat back', async () => {
+    const buyer = await removedBuyer();
+    const {login: other, id: otherId} = newAccount('moved-to');
+    seller.stack.github.beforeNext('GET /user/', async () => {
+      const moved = await seller.stack.call('/addUserToRepo', {token: buyer.user.idToken, body: {username: other, userId: buyer.user.uid}});
+      expect(moved.status).toBe(200);
+    });
+    await auditDue();
+
+    await seller.stack.worker.scheduled();
+    expect(invitedLogins()).toEqual([other]);
+    expect(await grantState(buyer.sessionId)).toMatchObject({status: 'pending', github_username: other, github_user_id: otherId});
+  });
 });
+
+interface GrantState {
+  status: string;
+  detail: string | null;
+  github_username: string;
+  github_user_id: number;
+  invitation_id: number | null;
+  chosen_by_owner: number;
+  expiry_resends: number;
+}
+const grantState = async (sessionId: string) =>
+  (await seller.stack.worker.db.all<GrantState>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0]!;

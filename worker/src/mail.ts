@@ -94,7 +94,7 @@ export interface AuditDigest {
   unpaid: {login: string; on: string}[];
   /** Refunded or disputed, still on the repository: reported only. */
   revokedPresent: {login: string; email: string | null}[];
-  /** Missing paid buyers the schedule leaves to the queue or to the seller (queued, failed). */
+  /** Missing paid buyers the schedule leaves to the queue or to the seller (queued, failed, an invitation declined or withdrawn). */
   missingLeft: {login: string; email: string | null}[];
   /** Invitations that expired after the last automatic re-send. */
   expiredForGood: {login: string; email: string | null}[];
@@ -124,7 +124,7 @@ export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMe
       ...section('Paid, missing from the repository, invited again:', digest.reinvited.map(who)),
       ...section('Paid, missing, and the invitation could not go:', digest.failed.map((entry) => `  @${entry.login}: ${entry.reason}`)),
       ...section(
-        'Paid and missing, waiting in the invitation queue or failed (see Failures and the purchase):',
+        'Paid and missing, waiting in the invitation queue, failed, or their invitation declined or withdrawn (see Failures and the purchase; you can resend):',
         digest.missingLeft.map(who),
       ),
       ...section(

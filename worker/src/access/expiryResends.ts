@@ -2,7 +2,7 @@ import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {RetryableError} from '../jobs';
+import {PermanentError, RetryableError} from '../jobs';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {GitHubFailure, repositoryFor} from './github';
 import type {Grant} from './grants';
@@ -73,24 +73,23 @@ export async function resendExpiringInvitations(context: Context, max: number): 
 /** One grant's invitation sent again; false when it was not (and why is logged). */
 async function resendOne(context: Context, grant: Grant): Promise<boolean> {
   const {db} = context;
-  // GitHub invites by login, and a login can change hands: the invitation goes to the grant's own
-  // numeric account, by the login it has today, never to whoever took the login the grant had.
-  const login = await repositoryFor(context).loginOf(grant.github_user_id!);
-  if (login === null) {
-    // The account is deleted: nobody is left to invite. No more re-sends for this grant.
-    await stopResending(db, grant);
-    log.warn('access.expiry_resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
-    return false;
-  }
   try {
-    await resendInvitation(context, {...grant, github_username: login}, grant.user_id, {afterExpiry: true});
+    // resendInvitation invites the grant's own numeric account, by the login it has today.
+    await resendInvitation(context, grant, grant.user_id, {afterExpiry: true});
     return true;
   } catch (err) {
-    // resendInvitation marks the grant failed before it asks; nothing else changed, so the
-    // invitation is pending (and expiring) again, as it was.
-    // A refusal (the account joined meanwhile, or has an invitation from the seller) is counted,
-    // so that a refusal that stays is not asked again at every run.
-    const refused = err instanceof HttpError;
+    if (err instanceof HttpError && err.code === 'GITHUB_USER_NOT_FOUND') {
+      // The account is deleted: nobody is left to invite. No more re-sends for this grant.
+      await stopResending(db, grant);
+      log.warn('access.expiry_resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
+      return false;
+    }
+    // resendInvitation marks the grant failed before it asks (and puts it back itself when GitHub
+    // does not answer). A refusal before the invitation (the account joined meanwhile, or has an
+    // invitation from the seller) changed nothing else: the invitation is pending (and expiring)
+    // again, as it was, and the refusal is counted, so that one that stays is not asked at every run.
+    // GitHub's refusal of the invitation itself (PermanentError) left the grant failed, for the seller.
+    const refused = err instanceof HttpError || err instanceof PermanentError;
     await db
       .prepare(
         `UPDATE access_grants SET status = 'pending', detail = NULL, expiry_resends = expiry_resends + ?3

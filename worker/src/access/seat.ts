@@ -1,7 +1,7 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
-import {PermanentError} from '../jobs';
+import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
@@ -28,11 +28,16 @@ import {removeNowOrLater} from './removal';
  * `byOwner`: the caller is the verified owner of the purchase's e-mail. Whoever else held the
  * purchase (the checkout's creator, a payer's session) may have chosen the seat's account; the
  * owner takes such a seat back whatever the count of moves, and that move is not counted.
+ *
+ * `healing`: the daily audit invites the same account again, as the grant was: the count of
+ * re-sends after expiry is kept. It is not `byAdmin`: the caller passes `byOwner` as the grant's
+ * `chosen_by_owner` (resendInvitation does), so who chose the account stays as it was and a real
+ * owner's later take-back of a seat someone else chose is still free.
  */
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
-  {byAdmin = false, afterExpiry = false}: {byAdmin?: boolean; afterExpiry?: boolean} = {},
+  {byAdmin = false, afterExpiry = false, healing = false}: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   const current = await readGrant(db, request.sessionId);
@@ -83,12 +88,13 @@ export async function requestAccess(
             `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = ?9, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 ELSE 0 END
+               resent_after_expiry = ?9, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
              WHERE session_id = ?1 AND version = ?4
              RETURNING *`,
           )
-          // The cron's re-send after expiry counts; any other request (the buyer's, the seller's) starts again.
-          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner, afterExpiry ? 1 : 0)
+          // The cron's re-send after expiry counts; the audit's keeps the count (a buyer who declines
+          // is not invited for ever); any other request (the buyer's, the seller's) starts again.
+          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner, afterExpiry ? 1 : 0, healing ? 1 : 0)
           .first<Grant>()
       : await db
           .prepare(
@@ -228,26 +234,63 @@ export async function restoreAccess(context: Context, sessionId: string) {
 }
 
 /**
- * A fresh invitation for the same account after the last one expired; the old one is withdrawn.
+ * A fresh invitation for the grant's own account (the last one expired, was declined, or the
+ * account was taken off the repository); the old invitation is withdrawn.
+ * GitHub invites by login, and a login changes hands when its account renames: the account is
+ * looked up by the grant's numeric id first and invited by the login it has today, never whoever
+ * took the stored one; an account GitHub no longer knows is refused (404 `GITHUB_USER_NOT_FOUND`), nobody invited.
+ * A grant that changed meanwhile (the buyer moved the seat) is left as it is now and answered.
+ * A GitHub that does not answer (or a run out of subrequests) leaves the grant as it was.
  * `afterExpiry`: the cron's own re-send (expiryResends.ts), counted on the grant.
+ * `healing`: the daily audit's (scheduledAudit.ts): see requestAccess.
  */
 export async function resendInvitation(
   context: Context,
   grant: Grant,
   userId: string,
-  options: {byAdmin?: boolean; afterExpiry?: boolean} = {},
+  options: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
-  await context.db
+  const {db} = context;
+  const login = await loginToday(context, grant);
+  const marked = await db
     .prepare(
       `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
-       WHERE session_id = ?1 AND version = ?2`,
+       WHERE session_id = ?1 AND version = ?2
+       RETURNING session_id`,
     )
     .bind(grant.session_id, grant.version, Date.now())
-    .run();
-  // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
-  return requestAccess(
-    context,
-    {sessionId: grant.session_id, userId, github: {login: grant.github_username, id: grant.github_user_id}, byOwner: grant.chosen_by_owner === 1},
-    options,
-  );
+    .first();
+  if (!marked) {
+    const now = await readGrant(db, grant.session_id);
+    return now ? resultOf(now) : {status: 'queued'};
+  }
+  try {
+    // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
+    return await requestAccess(
+      context,
+      {sessionId: grant.session_id, userId, github: {login, id: grant.github_user_id}, byOwner: grant.chosen_by_owner === 1},
+      options,
+    );
+  } catch (err) {
+    if (err instanceof RetryableError || (err instanceof GitHubFailure && err.transient)) {
+      // Nothing was asked of GitHub yet: the grant is as it was, for the next try.
+      await db
+        .prepare(
+          `UPDATE access_grants SET status = ?3, detail = ?4
+           WHERE session_id = ?1 AND version = ?2 AND status = 'failed'`,
+        )
+        .bind(grant.session_id, grant.version, grant.status, grant.detail)
+        .run();
+    }
+    throw err;
+  }
+}
+
+/** The login the grant's account has today, looked up by its numeric id (the stored one when none is known). */
+async function loginToday(context: Context, grant: Grant): Promise<string> {
+  if (grant.github_user_id === null) return grant.github_username;
+  const login = await repositoryFor(context).loginOf(grant.github_user_id);
+  if (login !== null) return login;
+  log.warn('access.resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
+  throw new HttpError(404, `The GitHub account @${grant.github_username} no longer exists: nobody was invited.`, 'GITHUB_USER_NOT_FOUND');
 }

@@ -179,12 +179,17 @@ export async function applyFix(
   difference: RepositoryDifference,
   invitations: Invitations,
   done: string[],
+  {healing = false}: {healing?: boolean} = {},
 ): Promise<{detail: string; sessionId: string | null}> {
   if (difference.kind === 'paid_missing') {
     const grant = await readGrant(context.db, difference.sessionId!);
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
-    const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
-    return {detail: `invited @${difference.login} again: ${result.status}`, sessionId: difference.sessionId};
+    // The seller's fix chooses the account as the seller; the schedule's leaves the grant's choice
+    // as it was (byAdmin would mark the seat the owner's, and the owner's take-back a counted move).
+    const result = await resendInvitation(context, grant, grant.user_id, healing ? {healing} : {byAdmin: true});
+    // By the login the account has today (resendInvitation looked it up by numeric id).
+    const invited = (await readGrant(context.db, grant.session_id))?.github_username ?? difference.login;
+    return {detail: `invited @${invited} again: ${result.status}`, sessionId: difference.sessionId};
   }
   // On the repository without a paid seat: the seller decided it goes, unless a live grant holds
   // it (its purchase refunded a moment ago, before the grant was revoked): that grant's own

@@ -17,8 +17,8 @@ import {applyFix, compareRepository} from './repositoryAudit';
 
 /**
  * The repository audit on a schedule (daily, from the cron that runs every 5 minutes), not only when the seller asks.
- * It invites again a paid buyer who had access (pending or accepted) and is missing from the
- * repository, within the invitation cap. It removes nobody: accounts on the repository without a
+ * It invites again a paid buyer who accepted and is missing from the repository (removed by hand),
+ * within the invitation cap; an invitation declined or withdrawn is the seller's to send again. It removes nobody: accounts on the repository without a
  * paid grant, and revoked ones still there, are reported to the seller, whose explicit fix in the
  * console removes them. Each re-invitation is written to the Admin log, as the seller's fixes are.
  * The seller gets a digest of what the daily run found and did; with nothing to say, no e-mail.
@@ -34,14 +34,23 @@ const LEASE_MS = 10 * 60_000;
 const RETRY_MS = 3600_000;
 
 /**
- * Whether the schedule invites this missing buyer again: one GitHub had taken and lost (accepted
- * and removed, or an invitation withdrawn by hand). Not a queued grant (the queue sends it), a
- * failed one (the seller's, on Failures), nor a pending one whose invitation GitHub still lists,
- * expired: sending those again is expiryResends.ts's, counted, so that a buyer who never accepts
- * is not invited for ever.
+ * Whether the schedule invites this missing buyer again: one who accepted (active) and was taken
+ * off the repository. Not a pending one: an invitation GitHub no longer lists was declined by the
+ * invitee or withdrawn by hand, and inviting it again every day would invite for ever someone
+ * who said no (the digest names it for the seller); one GitHub still lists, expired, is
+ * expiryResends.ts's, counted. Not a queued grant (the queue sends it) nor a failed one (the
+ * seller's, on Failures).
  */
-function reinvitable(grant: GrantState | undefined, listed: Set<number>): boolean {
-  if (grant?.status === 'active') return true;
+function reinvitable(grant: GrantState | undefined): boolean {
+  return grant?.status === 'active';
+}
+
+/**
+ * A missing buyer the schedule leaves to the queue or the seller: queued, failed, or pending with an
+ * invitation GitHub no longer lists (declined, or withdrawn by hand).
+ */
+function leftToOthers(grant: GrantState | undefined, listed: Set<number>): boolean {
+  if (grant?.status === 'queued' || grant?.status === 'failed') return true;
   return grant?.status === 'pending' && (grant.invitation_id === null || !listed.has(grant.invitation_id));
 }
 
@@ -70,11 +79,11 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
       failed: [],
       unpaid: audit.differences.filter((entry) => entry.kind === 'unpaid_on_repository').map(({login, on}) => ({login, on})),
       revokedPresent: audit.differences.filter((entry) => entry.kind === 'revoked_present').map(({login, email}) => ({login, email})),
-      missingLeft: missingOf((grant) => grant?.status === 'queued' || grant?.status === 'failed').map(({login, email}) => ({login, email})),
+      missingLeft: missingOf((grant) => leftToOthers(grant, listed)).map(({login, email}) => ({login, email})),
       expiredForGood: await expiredForGood(db),
       left: 0,
     };
-    const missing = missingOf((grant) => reinvitable(grant, listed));
+    const missing = missingOf(reinvitable);
     for (const [index, difference] of missing.entries()) {
       const atCap = !(await hasFreeSlot(db, settings.GITHUB_REPO));
       // One subrequest kept for the digest.
@@ -85,7 +94,7 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
       }
       const done: string[] = [];
       try {
-        const {detail} = await applyFix(context, difference, invitations, done);
+        const {detail} = await applyFix(context, difference, invitations, done, {healing: true});
         digest.reinvited.push({login: difference.login, email: difference.email});
         await recordAction(db, {admin: SCHEDULED_AUDITOR, action: 'repository_fix', outcome: 'done', sessionId: difference.sessionId, detail});
       } catch (err) {
