@@ -54,6 +54,10 @@ function print(figures: LaunchFigures) {
   console.log(
     `Buyers who let their invitation expire: ${figures.expiredShown.letExpire}; ${figures.expiredShown.expiredInvitation} looked at their dashboard a day after it expired, and it said so for ${figures.expiredShown.shownExpired}.`,
   );
+  const {seatMoves} = figures;
+  console.log(
+    `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and tried again later, ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
+  );
   console.log(`GitHub's secondary limits refused ${figures.secondaryLimitRefusals} content-creating requests.`);
   console.log('\nGoals:');
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
@@ -66,6 +70,8 @@ function print(figures: LaunchFigures) {
     figures.refusedForCap === 0 && figures.mostInADay <= appConfig.repository.invitationsPerDay,
     `invitations past the cap, by GitHub's count: ${figures.refusedForCap} refused; at most ${figures.mostInADay} created in any 24 hours`,
   );
+  line(seatMoves.wrongRefusals.length === 0, `moves past the limit answered otherwise than 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.length}`);
+  line(seatMoves.oldAccountsKept.length === 0, `accounts a seat moved away from, still on the repository or invited: ${seatMoves.oldAccountsKept.length}`);
   line(figures.guarantees.onePurchasePerSession.length === 0, `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`);
   line(figures.guarantees.untouchedCollaborators.length === 0, `the seller's own collaborators untouched: ${figures.guarantees.untouchedCollaborators.length} touched`);
   line(figures.guarantees.onlyBuyersInvited.length === 0, `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`);
