@@ -58,6 +58,14 @@ function print(figures: LaunchFigures) {
   console.log(
     `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and tried again later, ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
   );
+  if (figures.cronCpuMs) {
+    const cpu = (name: string, {runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) =>
+      console.log(`  ${name}: ${runs} runs, median ${median.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, most ${max.toFixed(1)} ms`);
+    console.log("workerd's CPU time per cron run (the worker and Miniflare's D1 together, more than Cloudflare counts; the Free plan allows 10 ms):");
+    cpu('runs that called GitHub or Mailgun', figures.cronCpuMs.busy);
+    cpu('runs with nothing to do', figures.cronCpuMs.idle);
+    cpu('baseline, a request that does nothing (GET /api)', figures.cronCpuMs.baseline);
+  }
   console.log(`GitHub's secondary limits refused ${figures.secondaryLimitRefusals} content-creating requests.`);
   console.log('\nGoals:');
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);

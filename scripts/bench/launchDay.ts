@@ -16,6 +16,7 @@ import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/
 import {INVITATION_LIFETIME_MS} from '../local/githubApi';
 import {stripeEvent} from '../local/stripeApi';
 import {SITE_ORIGIN} from '../support/workerRuntime';
+import {workerdCpu} from '../support/processCpu';
 import type {LaunchWorld} from './launchWorld';
 
 const HOUR_MS = 3600_000;
@@ -105,6 +106,13 @@ export interface LaunchFigures {
   /** Content-creating requests GitHub refused for its secondary limits. */
   secondaryLimitRefusals: number;
   cronRuns: number;
+  /**
+   * workerd's CPU time per cron run (ms; the worker and Miniflare's D1 together, so more than
+   * Cloudflare counts), for runs that called GitHub or Mailgun and for those that found nothing to
+   * do, and for the baseline measured in the same run: a request that does nothing (`GET /api`);
+   * null where it cannot be read (not Linux).
+   */
+  cronCpuMs: {busy: Spread; idle: Spread; baseline: Spread} | null;
   /** Renamed buyers whose dashboard, after they accepted, showed their login of today. */
   renames: {renamed: number; shownCurrent: number};
   /**
@@ -117,6 +125,18 @@ export interface LaunchFigures {
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
   guarantees: {onePurchasePerSession: string[]; untouchedCollaborators: string[]; onlyBuyersInvited: string[]};
+}
+
+interface Spread {
+  runs: number;
+  median: number;
+  p99: number;
+  max: number;
+}
+
+function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {runs: sorted.length, median: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN};
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -224,13 +244,26 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const launchEnd = world.now();
 
   let cronRuns = 0;
+  const readCpu = workerdCpu();
+  const cronCpu: {ms: number; busy: boolean}[] = [];
+  // The baseline, in the same run: what an invocation that does nothing costs workerd here.
+  const baselineCpu: number[] = [];
+  for (let run = 0; readCpu && run < 30; run++) {
+    const before = readCpu();
+    await (await call('/api')).arrayBuffer();
+    baselineCpu.push((readCpu() - before) / 1e6);
+  }
+
   async function cron() {
     cronRuns += 1;
+    const before = readCpu?.();
+    const calls = github.requests.length + mailgun.sent.length;
     try {
       await worker.scheduled();
     } catch (err) {
       fiveHundreds.push(`cron run ${cronRuns} threw: ${err instanceof Error ? err.message : String(err)}`);
     }
+    if (before !== undefined) cronCpu.push({ms: (readCpu!() - before) / 1e6, busy: github.requests.length + mailgun.sent.length > calls});
   }
 
   async function dashboard(buyer: Buyer): Promise<AccessStatus | undefined> {
@@ -421,6 +454,9 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     mostInADay,
     secondaryLimitRefusals: github.refused.secondaryLimit.length,
     cronRuns,
+    cronCpuMs: readCpu
+      ? {busy: spread(cronCpu.filter((run) => run.busy).map((run) => run.ms)), idle: spread(cronCpu.filter((run) => !run.busy).map((run) => run.ms)), baseline: spread(baselineCpu)}
+      : null,
     seatMoves,
     renames: {renamed: renamed.length, shownCurrent: renamed.filter((buyer) => buyer.seen?.username === buyer.login).length},
     expiredShown: {
