@@ -80,6 +80,15 @@ export const appConfig = {
     onlyShowOnRoutes: ['/'],
   },
   sisterApps: [SISTER_APPS.dockside, SISTER_APPS.keelhaul, SISTER_APPS.moorings],
+  checkout: {
+    // Off until Stripe Tax is set up in the dashboard: Stripe refuses the checkout before that.
+    calculateTax: false,
+    collectTaxIds: true,
+    // Works on any account, test mode included; each paid invoice costs a fee (docs: payments).
+    invoiceEveryPurchase: true,
+    // Off until the terms' URL is saved in the dashboard's Public details: Stripe refuses the checkout before that.
+    requireTermsAcceptance: false,
+  },
   repository: {
     maxUsernameChanges: 3,
     downloads: true,

@@ -6,3 +6,4 @@ export * from './types';
 export * from './api';
 export {afterPurchase} from './afterPurchase';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
+export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';

@@ -132,6 +132,35 @@ export interface AppConfig {
     count: number;
   };
   /**
+   * What Stripe Checkout does besides taking the payment: tax, tax IDs, an invoice, the terms.
+   * Each switch is sent by the worker with every Checkout Session it creates. What each needs in
+   * Stripe's dashboard, and what it costs, is in docs/features/payments.mdx.
+   */
+  checkout: {
+    /**
+     * Stripe Tax computes the sales tax or VAT for the buyer's address and adds it (Checkout's
+     * `automatic_tax`). Stripe refuses every session with it until Stripe Tax is set up in the
+     * dashboard (head office address, registrations): keep it false until then.
+     */
+    calculateTax: boolean;
+    /** Checkout offers business buyers a field for their VAT or other tax ID, printed on the receipt and the invoice. */
+    collectTaxIds: boolean;
+    /**
+     * Stripe makes a paid invoice after every purchase (`invoice_creation`): a numbered document
+     * with the buyer's and the seller's details, which businesses need for their books. The
+     * dashboard links it; without it, the dashboard links Stripe's payment receipt.
+     */
+    invoiceEveryPurchase: boolean;
+    /**
+     * The buyer ticks a box to accept the terms before paying (`consent_collection`), with the
+     * wording of `src/config/checkoutTerms.ts`: the terms, and the request for immediate delivery
+     * that EU consumers must make to lose their right of withdrawal. Stripe refuses every session
+     * with it until the terms' URL is set in the dashboard (Settings, Public details): keep it
+     * false until then.
+     */
+    requireTermsAcceptance: boolean;
+  };
+  /**
    * The private repository buyers are invited to is the worker's `GITHUB_REPO`: the worker invites
    * to it and tells the dashboard, so it is set in one place.
    */
