@@ -23,6 +23,16 @@ export interface HostedPages {
 export interface StripeStandInOptions {
   port?: number;
   hostedPages?: HostedPages;
+  /** The account's dashboard settings at start: a fresh account's (none) unless given. */
+  account?: Partial<AccountSettings>;
+}
+
+/** What the seller sets in Stripe's dashboard that Checkout's parameters depend on. */
+export interface AccountSettings {
+  /** Settings, Public details: the terms' URL. `consent_collection.terms_of_service` needs one. */
+  termsOfServiceUrl: string | null;
+  /** Stripe Tax set up (head office address, registrations). `automatic_tax` needs it. */
+  taxActive: boolean;
 }
 
 export interface StripeStandIn {
@@ -30,8 +40,15 @@ export interface StripeStandIn {
   sessions: Map<string, Stripe.Checkout.Session>;
   /** Bodies of the checkout sessions the worker created, as Stripe received them. */
   created: Record<string, unknown>[];
+  /** The account's dashboard settings; a test changes them as a seller would. */
+  account: AccountSettings;
+  /** Invoices by id: the one Checkout makes after a paid session with `invoice_creation` on. */
+  invoices: Map<string, Stripe.Invoice>;
   portals: Record<string, unknown>[];
-  /** The buyer pays (or starts an async payment that has not cleared yet). */
+  /**
+   * The buyer pays (or starts an async payment that has not cleared yet), having ticked the terms'
+   * box when the session asks for it. A paid session with `invoice_creation` gets its invoice.
+   */
   complete(id: string, options: {email: string; paid: boolean}): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
@@ -136,7 +153,7 @@ async function deliverCompleted(session: Stripe.Checkout.Session, hosted: Hosted
 }
 
 /** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) a card. */
-function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
+function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string): Payment {
   const intentId = nextId('pi_');
   const charge = {
     id: nextId('ch_'),
@@ -152,6 +169,7 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
     metadata: {},
     paid,
     payment_intent: intentId,
+    receipt_url: `${receiptBase}/receipts/payment/${intentId}`,
     refunded: false,
     refunds: {object: 'list', data: [], has_more: false, url: '/v1/refunds'},
     status: paid ? 'succeeded' : 'pending',
@@ -170,6 +188,33 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean): Payment {
   } as unknown as Stripe.PaymentIntent;
   return {intent, charge};
 }
+
+/**
+ * The paid invoice Checkout makes after a session with `invoice_creation` on: numbered, with its
+ * hosted page (`hosted_invoice_url`) and PDF, for the customer and the payment of the session.
+ */
+function newInvoice(session: Stripe.Checkout.Session, payment: Payment, hostedBase: string): Stripe.Invoice {
+  const id = nextId('in_');
+  return {
+    id,
+    object: 'invoice',
+    amount_due: payment.charge.amount,
+    amount_paid: payment.charge.amount,
+    amount_remaining: 0,
+    created: Math.floor(Date.now() / 1000),
+    currency: payment.charge.currency,
+    customer: session.customer,
+    customer_email: session.customer_details?.email ?? null,
+    hosted_invoice_url: `${hostedBase}/i/${id}`,
+    invoice_pdf: `${hostedBase}/i/${id}/pdf`,
+    livemode: false,
+    metadata: {},
+    number: `LOCAL-${String(++invoiceCount).padStart(4, '0')}`,
+    status: 'paid',
+    total: payment.charge.amount,
+  } as unknown as Stripe.Invoice;
+}
+let invoiceCount = 0;
 
 /** A one-time price as Stripe answers it. */
 export function newPrice(fields: Partial<Stripe.Price> & {id: string}): Stripe.Price {
@@ -251,7 +296,70 @@ function list<T>(data: T[], url: string): Stripe.ApiList<T> {
   return {object: 'list', data, has_more: false, url};
 }
 
-export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInOptions = {}): Promise<StripeStandIn> {
+type CreateBody = Record<string, unknown> & {
+  automatic_tax?: {enabled?: string};
+  consent_collection?: {terms_of_service?: string};
+  custom_text?: {terms_of_service_acceptance?: {message?: string}};
+  invoice_creation?: {enabled?: string};
+  tax_id_collection?: {enabled?: string};
+};
+
+/**
+ * What Stripe refuses in a Checkout Session's tax, invoice and terms parameters, given the
+ * account's settings: the terms' checkbox without a terms URL in the dashboard, custom terms text
+ * without the checkbox or past 1,200 characters, automatic tax before Stripe Tax is set up, an
+ * invoice outside payment mode. Null when Stripe would create the session.
+ */
+function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeErrorBody, 'type'> | null {
+  const termsRequired = body.consent_collection?.terms_of_service === 'required';
+  if (termsRequired && !account.termsOfServiceUrl) {
+    return {
+      param: 'consent_collection[terms_of_service]',
+      message:
+        'You cannot collect consent to your terms of service unless a URL is set in the Stripe Dashboard. Update your public business details at https://dashboard.stripe.com/settings/public.',
+    };
+  }
+  const termsText = body.custom_text?.terms_of_service_acceptance?.message;
+  if (termsText !== undefined && !termsRequired) {
+    return {
+      param: 'custom_text[terms_of_service_acceptance]',
+      message: 'custom_text[terms_of_service_acceptance] can only be set when consent_collection[terms_of_service] is required.',
+    };
+  }
+  if (termsText !== undefined && termsText.length > 1200) {
+    return {param: 'custom_text[terms_of_service_acceptance][message]', message: 'Text may be up to 1200 characters in length.'};
+  }
+  if (body.automatic_tax?.enabled === 'true' && !account.taxActive) {
+    return {
+      param: 'automatic_tax[enabled]',
+      message: 'Stripe Tax has not been activated on your account. Please visit https://stripe.com/docs/tax/set-up to get started.',
+    };
+  }
+  if (body.invoice_creation?.enabled === 'true' && (body.mode ?? 'payment') !== 'payment') {
+    return {param: 'invoice_creation', message: 'invoice_creation can only be used in payment mode.'};
+  }
+  return null;
+}
+
+/** The session's tax, invoice and terms fields, as Stripe answers them for what it was created with. */
+function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
+  const termsText = body.custom_text?.terms_of_service_acceptance?.message;
+  return {
+    automatic_tax: {enabled: body.automatic_tax?.enabled === 'true', liability: null, provider: null, status: null},
+    tax_id_collection: {enabled: body.tax_id_collection?.enabled === 'true', required: 'never'},
+    invoice_creation: body.invoice_creation?.enabled === 'true' ? ({enabled: true, invoice_data: {}} as Stripe.Checkout.Session.InvoiceCreation) : null,
+    consent_collection: body.consent_collection?.terms_of_service
+      ? ({terms_of_service: body.consent_collection.terms_of_service, promotions: null, payment_method_reuse_agreement: null} as Stripe.Checkout.Session.ConsentCollection)
+      : null,
+    custom_text: {after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: termsText === undefined ? null : {message: termsText}},
+    invoice: null,
+    consent: null,
+  };
+}
+
+export async function startStripeStandIn({port = 0, hostedPages, account: accountAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
+  const account: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...accountAtStart};
+  const invoices = new Map<string, Stripe.Invoice>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
   const refundsCreated: Record<string, unknown>[] = [];
@@ -362,7 +470,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
   }
 
   /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
-  async function pay(response: http.ServerResponse, id: string, email: string, hosted: HostedPages) {
+  async function pay(response: http.ServerResponse, id: string, email: string, termsAccepted: boolean, hosted: HostedPages) {
     const open = sessions.get(id);
     if (!open) return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
     if (open.status !== 'open') {
@@ -370,6 +478,9 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     }
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
       return html(response, 400, messagePage('checkout', 'E-mail needed', 'Enter a valid e-mail address to pay.', {href: `/checkout/${id}`, label: 'Back'}));
+    }
+    if (open.consent_collection?.terms_of_service === 'required' && !termsAccepted) {
+      return html(response, 400, messagePage('checkout', 'Terms not accepted', 'Tick the box to accept the terms before you pay.', {href: `/checkout/${id}`, label: 'Back'}));
     }
     const session = standIn.complete(id, {email, paid: true});
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
@@ -386,12 +497,25 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     if ((match = /^\/checkout\/([^/]+)$/.exec(url.pathname))) {
       const id = decodeURIComponent(match[1]!);
       if (request.method === 'POST') {
-        void pay(response, id, String(new URLSearchParams(raw).get('email') ?? '').trim(), hostedPages);
+        const form = new URLSearchParams(raw);
+        void pay(response, id, String(form.get('email') ?? '').trim(), form.get('terms') === 'accepted', hostedPages);
         return true;
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
       else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? ''));
+      return true;
+    }
+    if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
+      const payment = payments.get(decodeURIComponent(match[1]!));
+      if (!payment) html(response, 404, messagePage('receipt', 'Unknown receipt', 'There is no such payment.'));
+      else html(response, 200, messagePage('receipt', 'Receipt', `Paid ${(payment.charge.amount / 100).toFixed(2)} ${payment.charge.currency.toUpperCase()}, refunded ${(payment.charge.amount_refunded / 100).toFixed(2)}.`));
+      return true;
+    }
+    if ((match = /^\/i\/([^/]+)(\/pdf)?$/.exec(url.pathname))) {
+      const invoice = invoices.get(decodeURIComponent(match[1]!));
+      if (!invoice) html(response, 404, messagePage('invoice', 'Unknown invoice', 'There is no such invoice.'));
+      else html(response, 200, messagePage('invoice', `Invoice ${invoice.number}`, `Paid ${(invoice.amount_paid / 100).toFixed(2)} ${invoice.currency.toUpperCase()}.`));
       return true;
     }
     if ((match = /^\/billing\/([^/]+)$/.exec(url.pathname))) {
@@ -423,6 +547,8 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
+        const refusal = refusalOf(body, account);
+        if (refusal) return invalid(response, refusal);
         const items = body.line_items as {price: string}[] | undefined;
         const priceId = items?.[0]?.price ?? '';
         const plan = findPlanByPriceId(priceId);
@@ -435,6 +561,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
           metadata: (body.metadata as Record<string, string>) ?? {},
           success_url: body.success_url as string,
           cancel_url: body.cancel_url as string,
+          ...optionFields(body),
         });
         if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
         sessions.set(session.id, session);
@@ -445,8 +572,13 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
       if (request.method === 'GET' && match) {
         const session = sessions.get(match[1]!);
         if (!session) return notFound(response, match[1]!);
-        const expand = (query.expand as string[] | undefined) ?? [];
-        return send(response, 200, expand.includes('line_items') ? {...session, line_items: lineItems(sessionPrices.get(session.id) ?? null)} : session);
+        return send(response, 200, expandSession(session, (query.expand as string[] | undefined) ?? []));
+      }
+      const invoice = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && invoice) {
+        const found = invoices.get(invoice[1]!);
+        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such invoice: '${invoice[1]}'`}});
+        return send(response, 200, found);
       }
       const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && intent) {
@@ -485,6 +617,17 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     });
   });
   const portalsById = new Map<string, Partial<Stripe.BillingPortal.Session>>();
+
+  /** A session with the fields the request asked to expand: its line items, invoice, payment and charge. */
+  function expandSession(session: Stripe.Checkout.Session, expand: string[]): Stripe.Checkout.Session {
+    const expanded = {...session};
+    if (expand.includes('line_items')) expanded.line_items = lineItems(sessionPrices.get(session.id) ?? null);
+    if (expand.includes('invoice') && typeof session.invoice === 'string') expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
+    const payment = typeof session.payment_intent === 'string' ? payments.get(session.payment_intent) : undefined;
+    if (payment && expand.includes('payment_intent.latest_charge')) expanded.payment_intent = {...payment.intent, latest_charge: payment.charge};
+    else if (payment && expand.includes('payment_intent')) expanded.payment_intent = payment.intent;
+    return expanded;
+  }
   const running = await listen(server, port);
   const publicUrl = () => running.url;
 
@@ -500,6 +643,8 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     url: running.url,
     sessions,
     created,
+    account,
+    invoices,
     portals,
     payments,
     refundsCreated,
@@ -507,14 +652,18 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     webhookEndpoints,
     portalConfigurations,
     complete(id, {email, paid}) {
-      const session = update(id, {customer: nextId('cus_')});
-      const payment = newPayment(session, paid);
+      const session = update(id, {customer: nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
+      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com');
       payments.set(payment.intent.id, payment);
+      // Checkout finalizes the invoice once the payment succeeds.
+      const invoice = paid && session.invoice_creation?.enabled ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com') : null;
+      if (invoice) invoices.set(invoice.id!, invoice);
       return update(id, {
         status: 'complete',
         payment_status: paid ? 'paid' : 'unpaid',
         payment_intent: payment.intent.id,
-        customer_details: {email} as Stripe.Checkout.Session.CustomerDetails,
+        ...(invoice && {invoice: invoice.id}),
+        ...(session.consent_collection?.terms_of_service === 'required' && {consent: {terms_of_service: 'accepted', promotions: null}}),
         url: null,
       });
     },

@@ -22,6 +22,8 @@ function page(title: string, body: string): string {
   .local { padding: .5rem .75rem; margin-bottom: 1.5rem; background: #fef3c7; color: #78350f; border-radius: 8px; font-size: .85rem; }
   .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
+  .terms { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
+  .terms input { width: auto; margin: .3rem 0 0; }
   input { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; }
   button { width: 100%; padding: .75rem; border: 0; border-radius: 6px; background: #0f766e; color: #fff; font-size: 1rem; font-weight: 600; cursor: pointer; }
   a { color: #0b534d; }
@@ -32,7 +34,12 @@ function page(title: string, body: string): string {
 }
 
 /** Stripe's hosted pages that local mode draws, by what its notes call them. */
-const STRIPE_PAGES = {checkout: 'Stripe Checkout', portal: 'the Stripe billing portal'} as const;
+const STRIPE_PAGES = {
+  checkout: 'Stripe Checkout',
+  portal: 'the Stripe billing portal',
+  receipt: "a Stripe payment's receipt",
+  invoice: "Stripe's hosted invoice page",
+} as const;
 export type StripePage = keyof typeof STRIPE_PAGES;
 
 /** The note at the top of each page: which of Stripe's pages it stands in for. */
@@ -53,10 +60,21 @@ export function checkoutPage(session: Stripe.Checkout.Session, priceId: string):
 <form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">
-  <button type="submit">Pay ${escape(price)}</button>
+${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>
 </form>
 <p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
   );
+}
+
+/**
+ * The terms' checkbox Checkout shows with `consent_collection.terms_of_service: 'required'`: the
+ * session's custom text (its Markdown links as links), or Stripe's default sentence.
+ */
+function termsBox(message: string | undefined): string {
+  const text = message
+    ? escape(message).replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
+    : 'I agree to the Terms of Service.';
+  return `<label class="terms"><input name="terms" type="checkbox" value="accepted" required> ${text}</label>`;
 }
 
 /** A message on one of the stand-in pages (`stripePage`): an unknown session, a checkout already paid, the portal. */

@@ -11,6 +11,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, userIdQuery} from '../schemas';
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
+import {checkoutOptions} from './checkoutOptions';
 import {fulfillCheckout} from './fulfilment';
 import {customerOf, paidPurchaseOf} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
@@ -47,7 +48,7 @@ export const paymentRoutes = new Hono<AppEnv>()
         customer_creation: 'always',
         ...(user && {client_reference_id: user.uid}),
         ...(email && {customer_email: email}),
-        tax_id_collection: {enabled: true},
+        ...checkoutOptions(settings.siteOrigin),
         allow_promotion_codes: true,
         metadata: {plan: plan.name, priceId, [CLAIM_METADATA_KEY]: await claimHash(claim)},
         success_url: successUrlWith(body.successUrl, claim),

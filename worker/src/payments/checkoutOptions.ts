@@ -1,0 +1,28 @@
+import type Stripe from 'stripe';
+import {appConfig, type AppConfig, termsAcceptanceText} from '../../../src/config';
+
+type CheckoutSwitches = AppConfig['checkout'];
+
+/** The Checkout Session parameters that the config's `checkout` switches decide. */
+export type CheckoutOptions = Pick<
+  Stripe.Checkout.SessionCreateParams,
+  'automatic_tax' | 'tax_id_collection' | 'invoice_creation' | 'consent_collection' | 'custom_text'
+>;
+
+/**
+ * The config's tax, invoice and terms switches as Stripe takes them. A switch that is off is left
+ * out rather than sent as false, so the session is the one Stripe makes by default. The terms'
+ * text needs the checkbox: Stripe refuses `custom_text.terms_of_service_acceptance` without
+ * `consent_collection.terms_of_service: 'required'`.
+ */
+export function checkoutOptions(siteOrigin: string, switches: CheckoutSwitches = appConfig.checkout): CheckoutOptions {
+  return {
+    ...(switches.calculateTax && {automatic_tax: {enabled: true}}),
+    ...(switches.collectTaxIds && {tax_id_collection: {enabled: true}}),
+    ...(switches.invoiceEveryPurchase && {invoice_creation: {enabled: true}}),
+    ...(switches.requireTermsAcceptance && {
+      consent_collection: {terms_of_service: 'required'},
+      custom_text: {terms_of_service_acceptance: {message: termsAcceptanceText(siteOrigin)}},
+    }),
+  };
+}
