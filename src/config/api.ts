@@ -46,6 +46,11 @@ export const API_PATHS = {
   releases: '/releases',
   /** POST {subscribed}: the signed-in buyer turns release e-mails on again (or off). See ReleaseEmailsRequest. */
   releaseEmails: '/releaseEmails',
+  /**
+   * GET: the signed-in buyer's own purchases with where to read each one's receipt (Stripe's hosted
+   * invoice, else the payment's receipt), read from Stripe by the worker. See BuyerReceipts.
+   */
+  receipts: '/receipts',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
@@ -101,6 +106,29 @@ export interface BuyerReleases {
   releases: ReleaseNote[];
   includesUpdates: boolean;
   subscribed: boolean;
+}
+
+/** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
+export interface Receipt {
+  /** The plan's name as the config has it now. */
+  plan: string;
+  /** When the purchase was made (Unix ms). */
+  paidAt: number;
+  amount: number | null;
+  currency: string | null;
+  /** How much of it was refunded since (0 when none). */
+  refunded: number;
+  /**
+   * Stripe's page: the hosted invoice (`invoice`) when Checkout made one, else the charge's receipt
+   * (`receipt`); null when Stripe could not be read just now.
+   */
+  url: string | null;
+  kind: 'invoice' | 'receipt' | null;
+}
+
+/** GET /receipts: the caller's purchases that were paid (refunded ones too), newest first. */
+export interface BuyerReceipts {
+  receipts: Receipt[];
 }
 
 /** POST /releaseEmails */

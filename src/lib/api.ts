@@ -7,6 +7,7 @@ import {
   type AccessStatus,
   type AddUserToRepoRequest,
   API_PATHS,
+  type BuyerReceipts,
   type BuyerReleases,
   apiUrl,
   CHECKOUT_RETURN_PARAMS,
@@ -223,6 +224,12 @@ export function createApiClient(options: ApiClientOptions) {
       const body = (await call('GET', API_PATHS.releases)) as Partial<BuyerReleases>;
       if (!Array.isArray(body?.releases)) throw new ApiError('The server sent no releases', 502);
       return {releases: body.releases, includesUpdates: body.includesUpdates === true, subscribed: body.subscribed === true};
+    },
+    /** The buyer's own purchases, newest first, each with Stripe's invoice or receipt page. */
+    async receipts(): Promise<BuyerReceipts> {
+      const body = (await call('GET', API_PATHS.receipts)) as Partial<BuyerReceipts>;
+      if (!Array.isArray(body?.receipts)) throw new ApiError('The server sent no receipts', 502);
+      return {receipts: body.receipts};
     },
     /** Turns release e-mails on or off for the buyer's purchase; answers the choice now stored. */
     async setReleaseEmails(subscribed: boolean): Promise<boolean> {

@@ -12,6 +12,9 @@ export interface Purchase {
   payment_intent_id: string | null;
   status: PurchaseStatus;
   created_at: number;
+  /** What Stripe charged, in cents, and in which currency (null on purchases recorded before these were). */
+  amount_total: number | null;
+  currency: string | null;
 }
 
 /**
@@ -39,6 +42,18 @@ export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<P
   const {results} = await db
     .prepare(`SELECT * FROM purchases WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at`)
     .bind(...owner(user))
+    .all<Purchase>();
+  return results;
+}
+
+/**
+ * The user's purchases that were paid, refunded or disputed ones included (their receipts stand),
+ * the newest first, at most `limit`: what the receipts list shows.
+ */
+export async function receiptPurchasesOf(db: D1Database, user: AuthUser, limit: number): Promise<Purchase[]> {
+  const {results} = await db
+    .prepare(`SELECT * FROM purchases WHERE status IN ('paid', 'revoked') AND ${OWNED_BY_USER} ORDER BY created_at DESC LIMIT ?3`)
+    .bind(...owner(user), limit)
     .all<Purchase>();
   return results;
 }

@@ -12,6 +12,8 @@ export const limits = {
   /** The dashboard reads it on load and after each action: 30 a minute is a person reloading, not a script. */
   accessStatus: {max: 30, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
+  /** Each read asks Stripe once per purchase: a person reloading the dashboard, not a script. */
+  receipts: {max: 30, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},

@@ -14,6 +14,7 @@ import Spinner from '../../shared/Spinner';
 import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
 import DownloadCode from './DownloadCode';
+import Receipts from './Receipts';
 import RequestAccess from './RequestAccess';
 import WhatsNew from './WhatsNew';
 import {useCheckoutSignIn} from './useCheckoutSignIn';
@@ -82,6 +83,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
       </section>
 
       {known?.hasPaid && <WhatsNew />}
+      {known?.hasPaid && <Receipts />}
 
       <section className={styles.card} aria-labelledby="billing-heading">
         <h2 id="billing-heading">Billing</h2>
