@@ -9,7 +9,7 @@
 import path from 'node:path';
 import {parseArgs} from 'node:util';
 import {exitCodeOf, formatChecklist, runChecks} from './runner';
-import {readSettings, wranglerSecretNames} from './settings';
+import {readSettings, wranglerPendingMigrations, wranglerSecretNames} from './settings';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -18,7 +18,7 @@ async function main() {
   const env = values.env!;
   const settings = readSettings({root: ROOT, env, secretsFile: values.secrets && path.resolve(values.secrets), processEnv: process.env});
   console.log(`Preflight: the services a deploy of env ${env} uses (worker/wrangler.jsonc, .env${values.secrets ? `, ${values.secrets}` : ''} and this shell)\n`);
-  const lines = await runChecks({settings, secretNames: () => wranglerSecretNames(env)});
+  const lines = await runChecks({settings, secretNames: () => wranglerSecretNames(env), pendingMigrations: () => wranglerPendingMigrations(env)});
   console.log(formatChecklist(lines));
   process.exit(exitCodeOf(lines));
 }
