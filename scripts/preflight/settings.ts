@@ -67,7 +67,10 @@ function wranglerOutput(args: string[]): string {
     env: {...process.env, WRANGLER_SEND_METRICS: 'false'},
     encoding: 'utf8',
   });
-  if (result.status !== 0) throw new Error(`wrangler ${args.slice(0, 3).join(' ')} failed: ${wranglerError(`${result.stderr}\n${result.stdout}`)}`);
+  // The command's words, for the message: `wrangler secret list`, `wrangler d1 migrations list`.
+  const firstFlag = args.findIndex((arg) => arg.startsWith('-'));
+  const command = args.slice(0, firstFlag < 0 ? args.length : firstFlag).slice(0, 3).join(' ');
+  if (result.status !== 0) throw new Error(`wrangler ${command} failed: ${wranglerError(`${result.stderr}\n${result.stdout}`)}`);
   return result.stdout;
 }
 

@@ -32,5 +32,5 @@ it('names every migration of a new database, then none once they are applied', a
 });
 
 it("throws wrangler's own error when the environment has no such database", async () => {
-  await expect(wranglerPendingMigrations('no-such-env', local())).rejects.toThrow(/wrangler d1 migrations list failed: .+/);
+  await expect(wranglerPendingMigrations('no-such-env', local())).rejects.toThrow(/^wrangler d1 migrations list failed: .+/);
 });
