@@ -126,7 +126,23 @@ async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: Strip
   if (missing.length > 0) {
     return [...lines, fail(`Stripe: the webhook endpoint ${url} does not listen to ${missing.join(', ')}`, `At ${where}, Update details, Select events: add ${missing.join(', ')}`)];
   }
-  return [...lines, ok(`Stripe: webhook endpoint ${url} is enabled and listens to every event the worker handles`)];
+  return [...lines, ok(`Stripe: webhook endpoint ${url} is enabled and listens to every event the worker handles`), ...apiVersionLines(endpoint, mode, input.env)];
+}
+
+/**
+ * Stripe's go-live checklist: events are shaped by the endpoint's API version, or by the account's
+ * default when it has none, while the worker reads them with the version its `stripe` package is
+ * pinned to. A mismatch may work, so it warns. An endpoint's version is chosen when it is made.
+ */
+function apiVersionLines(endpoint: Stripe.WebhookEndpoint, mode: StripeMode, env: string): CheckLine[] {
+  if (endpoint.api_version === Stripe.API_VERSION) return [];
+  const shaped = endpoint.api_version ? `API version ${endpoint.api_version}` : "the account's default API version";
+  return [
+    warn(
+      `Stripe: the webhook endpoint ${endpoint.url} sends events in ${shaped}, not ${Stripe.API_VERSION}, the version the worker reads them with`,
+      `In ${dashboardOf(mode)}/webhooks add the endpoint again with API version ${Stripe.API_VERSION}, then delete the old one and ${secretPut('STRIPE_WEBHOOK_SECRET', env)} (the new endpoint's signing secret)`,
+    ),
+  ];
 }
 
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

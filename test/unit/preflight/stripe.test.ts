@@ -4,6 +4,7 @@
  * `npm run preflight`'s Stripe lines, asked of the Stripe stand-in through the client the worker
  * builds: one misconfiguration per test, each named in a failing line with its fix.
  */
+import Stripe from 'stripe';
 import {appConfig, PLAN_CURRENCY, planAmount} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {newPrice} from '../../../scripts/local/stripeApi';
@@ -103,6 +104,22 @@ it('fails a webhook endpoint that misses an event the worker handles', async () 
   const [line] = linesOf(await check(), 'fail');
   expect(line!.label).toContain(`does not listen to ${dropped}`);
   expect(line!.fix).toContain(`add ${dropped}`);
+});
+
+it.each([
+  ["the account's default API version", null],
+  ['API version 2024-06-20', '2024-06-20'],
+])("warns of a webhook endpoint that sends events in %s, not the worker's, saying to add it again with the worker's", async (shaped, version) => {
+  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.api_version = version));
+  const lines = await check();
+  expect(linesOf(lines, 'fail')).toEqual([]);
+  expect(linesOf(lines, 'warn')).toEqual([
+    {
+      status: 'warn',
+      label: `Stripe: the webhook endpoint ${stripeWebhookUrl(SITE_URL)} sends events in ${shaped}, not ${Stripe.API_VERSION}, the version the worker reads them with`,
+      fix: expect.stringContaining(`add the endpoint again with API version ${Stripe.API_VERSION}`),
+    },
+  ]);
 });
 
 it('fails without a webhook signing secret', async () => {
