@@ -2,9 +2,9 @@
  * `npm run preflight`: asks every service a deploy relies on whether it is ready, and prints a
  * checklist; exits 1 on any failure. `npm run deploy` runs it first. See README.md beside this.
  *
- *   npm run preflight                             the `site` environment, secrets from the shell
- *   npm run preflight -- --secrets ../prod.vars   secret values from a dotenv file
- *   npm run preflight -- --env other              another environment of worker/wrangler.jsonc
+ *   npm run preflight                                        the `site` environment, secrets from the shell
+ *   npm run preflight -- --secrets ~/production-secrets.env  secret values from a dotenv file
+ *   npm run preflight -- --env other                         another environment of worker/wrangler.jsonc
  */
 import path from 'node:path';
 import {parseArgs} from 'node:util';
