@@ -1,7 +1,8 @@
 /**
- * Stripe: the key's mode, each plan's price as the site shows it, the webhook endpoint at the
- * deployed worker and the customer portal. Asks Stripe with the client the worker itself builds
- * (so a local stand-in is reached the same way, through STRIPE_API_URL).
+ * Stripe: the key's mode, each plan's price as the site shows it, a live account's activation,
+ * the webhook endpoint at the deployed worker and the customer portal. Asks Stripe with the
+ * client the worker itself builds (so a local stand-in is reached the same way, through
+ * STRIPE_API_URL).
  */
 import Stripe from 'stripe';
 import {appConfig, PLAN_CURRENCY, planAmount, type Plan, type StripeMode} from '../../src/config';
@@ -36,6 +37,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
   const lines = [modeLine(mode, input.siteUrl, env)];
   const plans = input.plans ?? appConfig.plans;
   for (const plan of plans) lines.push(await priceLine(stripe, plan, mode));
+  if (mode === 'production') lines.push(...(await accountLines(stripe)));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));
   return lines;
@@ -93,6 +95,33 @@ async function priceLine(stripe: Stripe, plan: Plan, mode: StripeMode): Promise<
   }
   if (problems.length === 0) return ok(`${label}: one-time, active, ${shown} as the site shows`);
   return fail(`${label} ${problems.join('; ')}`, `${create}. A price's amount cannot be changed, so make a new one (or set the plan's price in src/config/app.ts to what Stripe charges)`);
+}
+
+/**
+ * Stripe's go-live checklist: a live key sells only once the account is activated. Test payments
+ * work before that, so a test key is not asked. A key that may not read the account only warns.
+ */
+async function accountLines(stripe: Stripe): Promise<CheckLine[]> {
+  const activate = `${DASHBOARD}: activate payments (business details, bank account, statement descriptor), as the dashboard's banner asks`;
+  let account: Stripe.Account;
+  try {
+    account = await stripe.accounts.retrieveCurrent();
+  } catch (error) {
+    return [warn(`Stripe: could not read the account (${messageOf(error)}), so whether it may take live payments is not checked`, activate)];
+  }
+  if (!account.charges_enabled) return [fail('Stripe: the account cannot take live payments yet (charges are not enabled): every checkout would fail', activate)];
+  const lines = [ok('Stripe: the account takes live payments')];
+  if (!account.payouts_enabled) lines.push(warn('Stripe: payouts are not enabled: sales are held in Stripe until you add a bank account', `${DASHBOARD}/settings/payouts`));
+  const supportEmail = account.business_profile?.support_email;
+  if (supportEmail !== appConfig.support.email) {
+    lines.push(
+      warn(
+        `Stripe: the account's support e-mail, shown on receipts, is ${supportEmail ?? 'not set'}, not ${appConfig.support.email} (src/config)`,
+        `${DASHBOARD}/settings/public: set the support e-mail to ${appConfig.support.email}`,
+      ),
+    );
+  }
+  return lines;
 }
 
 /** Where Stripe must deliver events: on one Worker, the site's own origin. */

@@ -30,6 +30,26 @@ it('passes a live key whose prices, webhook endpoint and portal are as the site 
     expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`plan ${plan.name}, price ${plan.priceId.production}`)});
   }
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(stripeWebhookUrl(SITE_URL))});
+  expect(lines).toContainEqual({status: 'ok', label: 'Stripe: the account takes live payments'});
+});
+
+it('fails a live key on an account not activated yet, and does not ask with a test key (test payments work before)', async () => {
+  services.stripe.account.charges_enabled = false;
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('the account cannot take live payments yet'), fix: expect.stringContaining('activate payments')}),
+  ]);
+  const test = await check(TEST_KEY);
+  expect(linesOf(test, 'fail')).toEqual([]);
+  expect(test.map((line) => line.label)).not.toContainEqual(expect.stringContaining('the account'));
+});
+
+it("warns of an account whose receipts name another support e-mail than the config's, or that holds the payouts", async () => {
+  services.stripe.account.business_profile!.support_email = 'old@example.com';
+  services.stripe.account.payouts_enabled = false;
+  expect(linesOf(await check(), 'warn').map((line) => line.label)).toEqual([
+    'Stripe: payouts are not enabled: sales are held in Stripe until you add a bank account',
+    `Stripe: the account's support e-mail, shown on receipts, is old@example.com, not ${appConfig.support.email} (src/config)`,
+  ]);
 });
 
 it("fails a price whose amount differs from the site's, naming the plan, both amounts and the fix", async () => {
