@@ -197,7 +197,7 @@ async function main() {
     const stripe = await startStripeStandIn({
       hostedPages: {webhookUrl: `${workerUrl}/api/webhook/stripe`, webhookSecret, onEvent: (line) => say('[stripe]', line)},
       // As a seller's account would be set up: the terms' URL saved, so the terms switch works locally.
-      account: {termsOfServiceUrl: `${siteUrl}${ROUTES.terms}`},
+      dashboardSettings: {termsOfServiceUrl: `${siteUrl}${ROUTES.terms}`},
     });
     closers.push(stripe.close);
     Object.assign(overrides, {STRIPE_SECRET_KEY: 'sk_test_local_mode', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: stripe.url});

@@ -24,7 +24,7 @@ export interface StripeStandInOptions {
   port?: number;
   hostedPages?: HostedPages;
   /** The account's dashboard settings at start: a fresh account's (none) unless given. */
-  account?: Partial<AccountSettings>;
+  dashboardSettings?: Partial<AccountSettings>;
 }
 
 /** What the seller sets in Stripe's dashboard that Checkout's parameters depend on. */
@@ -41,7 +41,7 @@ export interface StripeStandIn {
   /** Bodies of the checkout sessions the worker created, as Stripe received them. */
   created: Record<string, unknown>[];
   /** The account's dashboard settings; a test changes them as a seller would. */
-  account: AccountSettings;
+  dashboardSettings: AccountSettings;
   /** Invoices by id: the one Checkout makes after a paid session with `invoice_creation` on. */
   invoices: Map<string, Stripe.Invoice>;
   portals: Record<string, unknown>[];
@@ -373,8 +373,8 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
   };
 }
 
-export async function startStripeStandIn({port = 0, hostedPages, account: accountAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
-  const account: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...accountAtStart};
+export async function startStripeStandIn({port = 0, hostedPages, dashboardSettings: settingsAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
+  const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
   const invoices = new Map<string, Stripe.Invoice>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
@@ -563,7 +563,7 @@ export async function startStripeStandIn({port = 0, hostedPages, account: accoun
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
-        const refusal = refusalOf(body, account);
+        const refusal = refusalOf(body, dashboardSettings);
         if (refusal) return invalid(response, refusal);
         const items = body.line_items as {price: string}[] | undefined;
         const priceId = items?.[0]?.price ?? '';
@@ -660,7 +660,7 @@ export async function startStripeStandIn({port = 0, hostedPages, account: accoun
     url: running.url,
     sessions,
     created,
-    account,
+    dashboardSettings,
     invoices,
     portals,
     payments,

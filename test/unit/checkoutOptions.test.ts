@@ -63,7 +63,7 @@ test('an invoice for every purchase: the paid session has a paid invoice with it
 
 test('Stripe Tax: refused until it is set up in the dashboard, then asked for', async () => {
   expect(await refusal(create({calculateTax: true}))).toEqual({status: 400, param: 'automatic_tax[enabled]', message: expect.stringContaining('Stripe Tax has not been activated')});
-  stripeApi.account.taxActive = true;
+  stripeApi.dashboardSettings.taxActive = true;
   const session = await create({calculateTax: true});
   expect(session.automatic_tax.enabled).toBe(true);
 });
@@ -74,7 +74,7 @@ test("terms acceptance: refused until the terms' URL is set in the dashboard; th
     param: 'consent_collection[terms_of_service]',
     message: expect.stringContaining('terms of service unless a URL is set in the Stripe Dashboard'),
   });
-  stripeApi.account.termsOfServiceUrl = `${SITE}${ROUTES.terms}`;
+  stripeApi.dashboardSettings.termsOfServiceUrl = `${SITE}${ROUTES.terms}`;
   const session = await create({requireTermsAcceptance: true});
   expect(session.consent_collection?.terms_of_service).toBe('required');
   const text = session.custom_text.terms_of_service_acceptance?.message ?? '';
@@ -95,7 +95,7 @@ test("the local checkout page shows the required box with the session's text and
   const webhook = await listen(http.createServer((_request, response) => response.end('{}')), 0);
   const hosted = await startStripeStandIn({
     hostedPages: {webhookUrl: webhook.url, webhookSecret: 'whsec_local'},
-    account: {termsOfServiceUrl: `${SITE}${ROUTES.terms}`},
+    dashboardSettings: {termsOfServiceUrl: `${SITE}${ROUTES.terms}`},
   });
   try {
     const client = stripeClient('sk_test_checkout_page', hosted.url);
