@@ -161,6 +161,25 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it("lists the purchase under Receipts, with the link to Stripe's invoice (or receipt) for it", async () => {
+    const {page, errors} = paidTab;
+    const kind = appConfig.checkout.invoiceEveryPurchase ? 'Invoice' : 'Receipt';
+    const receipts = page.getByRole('region', {name: 'Receipts'});
+    const link = receipts.getByRole('link', {name: kind});
+    await link.waitFor();
+    expect(await receipts.getByRole('listitem').count()).toBe(1);
+    await expect(receipts.getByRole('listitem').textContent()).resolves.toContain(`${plan.name}, `);
+    const stripePage = await page.context().newPage();
+    try {
+      await stripePage.goto((await link.getAttribute('href'))!);
+      await stripePage.getByRole('heading', {name: new RegExp(`^${kind}`)}).waitFor();
+      await stripePage.getByText(/Local mode: this page stands in for Stripe's hosted invoice page|a Stripe payment's receipt/).waitFor();
+    } finally {
+      await stripePage.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('never shows the signed-out header while the signed-in dashboard reloads', async () => {
     const {page, errors} = paidTab;
     const name = paid.email.split('@')[0]!;
