@@ -137,6 +137,11 @@ export interface GitHubStandInOptions {
   port?: number;
   /** Local mode: every well-formed username is an account, so a buyer can type their own. */
   anyUser?: boolean;
+  /**
+   * Local mode: every ref has an archive. A release `npm run release:local` publishes reaches the
+   * worker only (as GitHub's webhook would), and the download then serves its tag.
+   */
+  anyRef?: boolean;
   /** Told of each invitation and removal, for the terminal. */
   onEvent?: (line: string) => void;
   /**
@@ -146,7 +151,7 @@ export interface GitHubStandInOptions {
   now?: () => number;
 }
 
-export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, now = Date.now}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, onEvent, now = Date.now}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -193,7 +198,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
     send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest'});
 
   const archives: ArchiveState = {releases: [], defaultBranch: repository.default_branch, served: [], codeloadWithAuthorization: 0};
-  const answerArchive = archiveHandler(repoPath, archives, send, () => running.url);
+  const answerArchive = archiveHandler(repoPath, archives, send, () => running.url, anyRef);
 
   const server = http.createServer((request, response) => {
     request.resume();

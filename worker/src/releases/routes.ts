@@ -6,6 +6,7 @@ import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {paidPurchasesOf, type Purchase} from '../purchases';
+import {latestStoredTag} from './latest';
 import {notesHtmlOf, type StoredNotes} from './storedNotes';
 
 /** How many releases "What's new" lists: the latest ones. */
@@ -38,7 +39,12 @@ export const releaseRoutes = new Hono<AppEnv>()
       url: row.html_url,
       publishedAt: row.published_at,
     }));
-    return c.json({releases, includesUpdates, subscribed: await allSubscribed(c.env.DB, addressesOf(purchases))} satisfies BuyerReleases);
+    return c.json({
+      releases,
+      includesUpdates,
+      subscribed: await allSubscribed(c.env.DB, addressesOf(purchases)),
+      latestTag: await latestStoredTag(c.env.DB),
+    } satisfies BuyerReleases);
   })
   .post(API_PATHS.releaseEmails, requireUser, async (c) => {
     const {subscribed} = await readJson(c, releaseEmailsBody);
