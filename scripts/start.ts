@@ -202,7 +202,7 @@ async function main() {
   }
   let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
-    github = await startGitHubStandIn({anyUser: true, onEvent: (line) => say('[github]', line)});
+    github = await startGitHubStandIn({anyUser: true, anyRef: true, onEvent: (line) => say('[github]', line)});
     closers.push(github.close);
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.

@@ -101,6 +101,8 @@ export interface BuyerReleases {
   releases: ReleaseNote[];
   includesUpdates: boolean;
   subscribed: boolean;
+  /** The release a download serves now (DownloadLink.ref), marked next to the download; null before the first. */
+  latestTag: string | null;
 }
 
 /** POST /releaseEmails */
@@ -211,7 +213,10 @@ export interface AccessStatus {
 export interface DownloadLink {
   /** The path on the worker (`/download/<token>`): put it after the API base, as `apiUrl` does. */
   path: string;
-  /** What the archive holds: the latest release's tag, or the default branch. */
+  /**
+   * What the archive holds: the newest release GitHub's webhook announced (BuyerReleases.latestTag);
+   * before any, GitHub's latest release, or the default branch.
+   */
   ref: string;
   /** Whether `ref` is a release (a tag) rather than the default branch. */
   release: boolean;

@@ -222,7 +222,12 @@ export function createApiClient(options: ApiClientOptions) {
     async releases(): Promise<BuyerReleases> {
       const body = (await call('GET', API_PATHS.releases)) as Partial<BuyerReleases>;
       if (!Array.isArray(body?.releases)) throw new ApiError('The server sent no releases', 502);
-      return {releases: body.releases, includesUpdates: body.includesUpdates === true, subscribed: body.subscribed === true};
+      return {
+        releases: body.releases,
+        includesUpdates: body.includesUpdates === true,
+        subscribed: body.subscribed === true,
+        latestTag: typeof body.latestTag === 'string' ? body.latestTag : null,
+      };
     },
     /** Turns release e-mails on or off for the buyer's purchase; answers the choice now stored. */
     async setReleaseEmails(subscribed: boolean): Promise<boolean> {

@@ -311,6 +311,36 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
   });
 
+  test('the notes are rendered once, when the release is stored: What\'s new serves the stored HTML, a script tag in it as text', async () => {
+    const user = await stack.signUp({verified: true});
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const event = releaseEvent('published', {name: 'Version 16', published_at: at(5 * DAY), body: 'Stored <script>alert(1)</script> **once**'});
+    expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+    const [stored] = await stack.worker.db.all<{notes_html: string}>('SELECT notes_html FROM releases WHERE id = ?', event.release.id);
+    expect(stored!.notes_html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(stored!.notes_html).toContain('<strong>once</strong>');
+    expect(stored!.notes_html).not.toContain('<script');
+    const listed = async () => {
+      const answer = (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+      return answer.releases.find((release) => release.name === 'Version 16')!.notesHtml;
+    };
+    expect(await listed()).toBe(stored!.notes_html);
+
+    // What the dashboard shows is the stored HTML, not the Markdown rendered again at each read.
+    await stack.worker.db.run('UPDATE releases SET notes_html = ? WHERE id = ?', '<p>As stored</p>', event.release.id);
+    expect(await listed()).toBe('<p>As stored</p>');
+
+    // Stored before the HTML was (the column NULL), or by an older renderer: rendered once on read, and stored.
+    for (const before of ['notes_html = NULL, notes_renderer = NULL', 'notes_renderer = 0']) {
+      await stack.worker.db.run(`UPDATE releases SET ${before} WHERE id = ?`, event.release.id);
+      expect(await listed()).toBe(stored!.notes_html);
+      const [again] = await stack.worker.db.all<{notes_html: string; notes_renderer: number}>('SELECT notes_html, notes_renderer FROM releases WHERE id = ?', event.release.id);
+      expect(again).toEqual({notes_html: stored!.notes_html, notes_renderer: expect.any(Number)});
+      expect(again!.notes_renderer).toBeGreaterThan(0);
+    }
+  });
+
   test(`a ${withoutUpdates.name} buyer sees the releases up to the purchase, not the later ones`, async () => {
     const user = await stack.signUp({verified: true});
     const now = Date.now();

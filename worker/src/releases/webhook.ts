@@ -9,6 +9,7 @@ import {enqueueStatement} from '../jobs';
 import {log} from '../log';
 import {type Settings, settingsOf} from '../settings';
 import {type Audience, audienceOf} from './audience';
+import {NOTES_RENDERER, renderNotes} from './notes';
 import {MAX_BATCH, type ReleaseBatch} from './releaseMail';
 
 /** GitHub caps a release's notes at 125,000 characters; its payload around them is small. */
@@ -118,10 +119,23 @@ async function announce(db: D1Database, {release}: ReleaseEvent, delivery: strin
   await db.batch([
     db
       .prepare(
-        `INSERT INTO releases (id, delivery_id, tag, name, body, html_url, published_at, recipients, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING`,
+        `INSERT INTO releases (id, delivery_id, tag, name, body, notes_html, notes_renderer, html_url, published_at, recipients, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT DO NOTHING`,
       )
-      .bind(release.id, delivery, release.tag_name, release.name?.trim() || release.tag_name, release.body ?? '', webPage(release.html_url), publishedAt, recipients, now),
+      .bind(
+        release.id,
+        delivery,
+        release.tag_name,
+        release.name?.trim() || release.tag_name,
+        release.body ?? '',
+        // Rendered once, here: the dashboard serves this HTML as stored (storedNotes.ts).
+        renderNotes(release.body ?? ''),
+        NOTES_RENDERER,
+        webPage(release.html_url),
+        publishedAt,
+        recipients,
+        now,
+      ),
     // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
     ...batches.map((batch, index) =>
       enqueueStatement(db, {key: `release:${release.id}:${batch.audience}:${index}`, kind: 'release-mail', payload: batch, runAfter: now + index * BATCH_SPACING_MS}, now),

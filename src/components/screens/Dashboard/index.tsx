@@ -25,6 +25,8 @@ function SignedInDashboard({user}: {user: AuthUser}) {
   const api = useApiClient();
   // null while loading; 'unknown' when the worker could not say (the form still works: it checks).
   const [access, setAccess] = useState<AccessStatus | 'unknown' | null>(null);
+  // The release a download serves, as What's new's answer names it.
+  const [latestTag, setLatestTag] = useState<string | null>(null);
 
   const refresh = useCallback(() => {
     api
@@ -59,7 +61,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           <Spinner label="Loading your access" />
         ) : (
           <>
-            {known?.hasPaid && appConfig.repository.downloads && <DownloadCode />}
+            {known?.hasPaid && appConfig.repository.downloads && <DownloadCode latestTag={latestTag} />}
             {known && <AccessStatusPanel access={known} onChanged={refresh} />}
             <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
           </>
@@ -81,7 +83,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
         </div>
       </section>
 
-      {known?.hasPaid && <WhatsNew />}
+      {known?.hasPaid && <WhatsNew onLatestTag={setLatestTag} />}
 
       <section className={styles.card} aria-labelledby="billing-heading">
         <h2 id="billing-heading">Billing</h2>
