@@ -8,7 +8,7 @@ import examples from '@octokit/webhooks-examples';
 import type {ReleaseEvent} from '@octokit/webhooks-types';
 import {ADMIN_PATHS, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
-import type {SentMail} from '../../scripts/local/mailgunApi';
+import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
 import {completedEvent, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
 
 const SECRET = 'github-webhook-secret-for-the-release-suite';
@@ -58,6 +58,24 @@ async function sendDueBatches() {
   await stack.worker.db.run(`UPDATE jobs SET run_after = 0 WHERE kind = 'release-mail' AND status = 'pending'`);
   await stack.worker.scheduled();
 }
+
+/** The cron until no release batch is left (a refused batch's halves are new jobs, due at once). */
+async function sendUntilDone() {
+  for (let round = 0; round < 40; round += 1) {
+    const [pending] = await stack.worker.db.all<{count: number}>(`SELECT COUNT(*) AS count FROM jobs WHERE kind = 'release-mail' AND status = 'pending'`);
+    if (pending!.count === 0) return;
+    await sendDueBatches();
+  }
+  throw new Error('Release batches were still pending after 40 runs of the cron');
+}
+
+interface DeliveryRow {
+  email: string;
+  status: string;
+  reason: string | null;
+}
+const deliveriesOf = (releaseId: number) =>
+  stack.worker.db.all<DeliveryRow>('SELECT email, status, reason FROM release_deliveries WHERE release_id = ? ORDER BY email', releaseId);
 
 /** Each copy Mailgun delivered of a release's e-mails (its subject names the release). */
 const copiesOf = (release: string) =>
@@ -392,6 +410,31 @@ describe("the dashboard's What's new and the console's list", () => {
       unsubscribed: unsubscribed.length,
     });
   });
+});
+
+test("an address Mailgun refuses (400) sinks only itself: the batch is split until it is alone, and only it is recorded failed, in Mailgun's words", async () => {
+  const good = [await buyer(), await buyer(), await buyer(), await buyer(withoutUpdates)];
+  const bad = await buyer();
+  stack.mailgun.refused.add(bad);
+  try {
+    const event = releaseEvent('published', {name: 'Version 16'});
+    expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+    await sendUntilDone();
+
+    const recipients = copiesOf('Version 16').map((copy) => copy.recipient);
+    expect(recipients).toEqual(expect.arrayContaining(good));
+    expect(recipients).not.toContain(bad);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    const rows = await deliveriesOf(event.release.id);
+    expect(rows.filter((row) => row.status === 'failed')).toEqual([{email: bad, status: 'failed', reason: INVALID_ADDRESS_MESSAGE}]);
+    // Everyone else Mailgun accepted is recorded sent, once.
+    expect(rows.filter((row) => row.status === 'sent').map((row) => row.email).sort()).toEqual([...recipients].sort());
+    // No batch is left failed in the outbox: the refusal is the address's, not the batch's.
+    expect(await stack.worker.db.all(`SELECT key FROM jobs WHERE key LIKE ? AND status <> 'done'`, `release:${event.release.id}:%`)).toEqual([]);
+  } finally {
+    stack.mailgun.refused.delete(bad);
+    await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, bad);
+  }
 });
 
 test('2,500 buyers go out in three batches of at most 1,000; a batch that fails once is retried, and nobody gets two', async () => {
