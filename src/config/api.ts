@@ -52,6 +52,12 @@ export const API_PATHS = {
   stripeWebhook: '/api/webhook/stripe',
   mailgunWebhook: '/api/webhook/mailgun',
   /**
+   * POST: Mailgun's event webhooks (tick "Delivered" and "Permanent failure"), signed with
+   * MAILGUN_WEBHOOK_SIGNING_KEY. Events of release e-mails move the console's per-buyer counts;
+   * others are answered 200 and ignored. See MailgunEventsResult.
+   */
+  mailgunEvents: '/api/webhook/mailgun/events',
+  /**
    * POST: GitHub's `release` webhook (signed with GITHUB_WEBHOOK_SECRET). A published release that
    * is neither a draft nor a pre-release is e-mailed to the buyers entitled to it. See ReleaseWebhookResult.
    */
@@ -71,6 +77,12 @@ export const API_PATHS = {
   /** The seller's console (admins only): see ADMIN_PATHS. */
   admin: '/admin',
 } as const;
+
+/** POST /api/webhook/mailgun/events, once the signature is good: whether the event changed a release e-mail's record. */
+export interface MailgunEventsResult {
+  received: true;
+  recorded: boolean;
+}
 
 /**
  * POST /api/webhook/github, once the signature is good: whether the delivery announced a release,

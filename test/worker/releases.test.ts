@@ -9,7 +9,8 @@ import type {ReleaseEvent} from '@octokit/webhooks-types';
 import {ADMIN_PATHS, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
-import {completedEvent, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
+import {type EventOptions, type MailgunEventData, signedEvent} from '../../scripts/local/mailgunEvents';
+import {completedEvent, MAILGUN_SIGNING_KEY, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
 
 const SECRET = 'github-webhook-secret-for-the-release-suite';
 const plans: readonly Plan[] = appConfig.plans;
@@ -435,6 +436,119 @@ test("an address Mailgun refuses (400) sinks only itself: the batch is split unt
     stack.mailgun.refused.delete(bad);
     await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, bad);
   }
+});
+
+describe("Mailgun's events: delivered and failed per buyer", () => {
+  const postEvent = (payload: unknown, worker = stack.worker) =>
+    worker.fetch(API_PATHS.mailgunEvents, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(payload)});
+  /** An event about a release e-mail, with the `v:` variables the worker sent the batch with. */
+  const releaseMailEvent = (event: MailgunEventData['event'], email: string, releaseId: number, options: EventOptions = {}) =>
+    signedEvent(MAILGUN_SIGNING_KEY, event, email, {variables: {'release-id': String(releaseId), 'release-audience': 'updates'}, ...options});
+
+  /** A release sent to three new buyers, whose rows start `sent`. */
+  async function sentRelease(name: string) {
+    const emails = [await buyer(), await buyer(), await buyer()];
+    const event = releaseEvent('published', {name});
+    await deliver(event);
+    await sendUntilDone();
+    // The batch carries the release as custom variables, which Mailgun hands back in each event.
+    const [call] = callsFor(name);
+    expect(call!.fields).toMatchObject({'v:release-id': String(event.release.id), 'v:release-audience': 'updates'});
+    return {emails, id: event.release.id};
+  }
+  const statusOf = async (id: number, email: string) => (await deliveriesOf(id)).find((row) => row.email === email);
+
+  test('delivered and a permanent failure are recorded; twice or out of order they still end right; a temporary failure changes nothing', async () => {
+    const {emails: [delivered, bounced, later], id} = await sentRelease('Version 17');
+    for (const email of [delivered, bounced, later]) expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
+
+    const answer = await postEvent(releaseMailEvent('delivered', delivered!, id));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({received: true, recorded: true});
+    const bounce = 'The email account that you tried to reach does not exist';
+    expect((await postEvent(releaseMailEvent('failed', bounced!, id, {message: bounce}))).status).toBe(200);
+    expect(await statusOf(id, delivered!)).toEqual({email: delivered, status: 'delivered', reason: null});
+    expect(await statusOf(id, bounced!)).toEqual({email: bounced, status: 'failed', reason: bounce});
+
+    // The same events again (new deliveries, new tokens), and a failure arriving after a delivery:
+    // delivered stays delivered, failed stays failed.
+    await postEvent(releaseMailEvent('delivered', delivered!, id));
+    await postEvent(releaseMailEvent('failed', delivered!, id));
+    await postEvent(releaseMailEvent('failed', bounced!, id, {message: 'another reason'}));
+    expect(await statusOf(id, delivered!)).toMatchObject({status: 'delivered'});
+    expect(await statusOf(id, bounced!)).toEqual({email: bounced, status: 'failed', reason: bounce});
+
+    // Mailgun still trying is not the end.
+    const temporary = await postEvent(releaseMailEvent('failed', later!, id, {severity: 'temporary'}));
+    expect(await temporary.json()).toEqual({received: true, recorded: false});
+    expect(await statusOf(id, later!)).toMatchObject({status: 'sent'});
+  });
+
+  test('an event that arrives before the batch is recorded is not undone by the record', async () => {
+    const email = await buyer();
+    const event = releaseEvent('published', {name: 'Version 18'});
+    await deliver(event);
+    // Mailgun's delivered event overtakes the worker's own write of the accepted batch.
+    expect(await (await postEvent(releaseMailEvent('delivered', email, event.release.id))).json()).toEqual({received: true, recorded: true});
+    await sendUntilDone();
+    expect(await statusOf(event.release.id, email)).toMatchObject({status: 'delivered'});
+  });
+
+  test("events of other mail (a receipt, a release the worker never stored) are answered 200 and change nothing", async () => {
+    const {emails: [email], id} = await sentRelease('Version 19');
+    const before = await stack.worker.db.all('SELECT * FROM release_deliveries ORDER BY release_id, email');
+    for (const payload of [
+      signedEvent(MAILGUN_SIGNING_KEY, 'delivered', email!),
+      signedEvent(MAILGUN_SIGNING_KEY, 'failed', email!, {variables: {'release-id': '12345', 'release-audience': 'updates'}}),
+      signedEvent(MAILGUN_SIGNING_KEY, 'opened', email!, {variables: {'release-id': String(id), 'release-audience': 'updates'}}),
+    ]) {
+      const answer = await postEvent(payload);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({received: true, recorded: false});
+    }
+    expect(await stack.worker.db.all('SELECT * FROM release_deliveries ORDER BY release_id, email')).toEqual(before);
+  });
+
+  test('the signature: forged and malformed are 401, a stale timestamp and a used token 406, and none of them changes a row', async () => {
+    const {emails: [email], id} = await sentRelease('Version 20');
+    const forged = releaseMailEvent('failed', email!, id);
+    forged.signature.signature = createHmac('sha256', 'someone-elses-key').update(forged.signature.timestamp + forged.signature.token).digest('hex');
+    const malformed = {...releaseMailEvent('failed', email!, id), signature: {timestamp: 'soon', token: 'x', signature: 'nope'}};
+    const unsigned = {'event-data': releaseMailEvent('failed', email!, id)['event-data']};
+    for (const payload of [forged, malformed, unsigned]) {
+      const answer = await postEvent(payload);
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toMatchObject({code: 'BAD_SIGNATURE'});
+    }
+    const stale = await postEvent(releaseMailEvent('failed', email!, id, {timestamp: Math.floor(Date.now() / 1000) - 3600}));
+    expect(stale.status).toBe(406);
+    expect(await stale.json()).toMatchObject({code: 'STALE_SIGNATURE'});
+    expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
+
+    // A genuine event, then the same post again: the replay is refused and changes nothing.
+    const genuine = releaseMailEvent('delivered', email!, id);
+    expect((await postEvent(genuine)).status).toBe(200);
+    await stack.worker.db.run(`UPDATE release_deliveries SET status = 'sent' WHERE release_id = ? AND email = ?`, id, email);
+    const replay = await postEvent(genuine);
+    expect(replay.status).toBe(406);
+    expect(await replay.json()).toMatchObject({code: 'REPLAYED_SIGNATURE'});
+    expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
+    // Signed, but no event: the caller's mistake, said so.
+    expect((await postEvent({signature: releaseMailEvent('delivered', email!, id).signature, 'event-data': 'not an event'})).status).toBe(400);
+  });
+
+  test('with no MAILGUN_WEBHOOK_SIGNING_KEY, every event is refused (503), never taken unsigned', async () => {
+    const bare = await startStack({MAILGUN_WEBHOOK_SIGNING_KEY: ''});
+    try {
+      for (const key of ['', MAILGUN_SIGNING_KEY]) {
+        const answer = await postEvent(signedEvent(key, 'delivered', 'someone@example.com'), bare.worker);
+        expect(answer.status).toBe(503);
+        expect(await answer.json()).toMatchObject({code: 'NOT_CONFIGURED'});
+      }
+    } finally {
+      await bare.stop();
+    }
+  });
 });
 
 test('2,500 buyers go out in three batches of at most 1,000; a batch that fails once is retried, and nobody gets two', async () => {
