@@ -286,6 +286,11 @@ export const ADMIN_PATHS = {
   repositoryFixAll: '/admin/repository-audit/fix-all',
   /** GET: each release announced, newest first, with how its e-mails went. See AdminRelease. */
   releases: '/admin/releases',
+  /**
+   * POST: queues the release's e-mail again for exactly the addresses whose e-mail failed, as the
+   * worker recorded them (never a list from the browser); 409 when none failed.
+   */
+  releaseResend: '/admin/releases/:releaseId/resend',
   /** GET ?page=: the waitlist. */
   leads: '/admin/leads',
   /** GET: the whole waitlist as CSV. */
@@ -294,16 +299,19 @@ export const ADMIN_PATHS = {
   auditLog: '/admin/audit-log',
 } as const;
 
-export function adminPath(path: string, params: {sessionId?: string; jobId?: number} = {}): string {
+export function adminPath(path: string, params: {sessionId?: string; jobId?: number; releaseId?: number} = {}): string {
   return path
     .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
-    .replace(':jobId', String(params.jobId ?? ''));
+    .replace(':jobId', String(params.jobId ?? ''))
+    .replace(':releaseId', String(params.releaseId ?? ''));
 }
 
 /**
- * A release in the console. Counts are of addresses: `emailed` in batches Mailgun accepted,
- * `failed` in batches the outbox gave up on (retry them in Failures), `waiting` in batches not sent
- * yet. `unsubscribed` is everyone who turned release e-mails off, whenever.
+ * A release in the console. Counts are of addresses, per buyer as the worker recorded them:
+ * `emailed` accepted by Mailgun and not failed since (`delivered` among them once Mailgun's
+ * event says so), `failed` refused by Mailgun or bounced for good (listed in `failures`, the first
+ * MAX_LISTED_FAILURES), `waiting` in batches not sent yet. `unsubscribed`: of the buyers this
+ * release was queued for, those who have turned release e-mails off.
  */
 export interface AdminRelease {
   id: number;
@@ -312,10 +320,21 @@ export interface AdminRelease {
   publishedAt: number;
   recipients: number;
   emailed: number;
+  delivered: number;
   failed: number;
   waiting: number;
   unsubscribed: number;
+  failures: AdminReleaseFailure[];
 }
+
+export interface AdminReleaseFailure {
+  email: string;
+  /** Mailgun's words: its refusal, or the receiving server's answer. */
+  reason: string | null;
+}
+
+/** How many of a release's failed addresses the console lists (all are counted, and all sent again). */
+export const MAX_LISTED_FAILURES = 100;
 
 /** A page of a list: `page` starts at 1; `total` counts every row that matches. */
 export interface Page<T> {
@@ -558,7 +577,7 @@ export interface AdminLead {
   createdAt: number;
 }
 
-export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix';
+export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix' | 'resend_release';
 
 export interface AdminAuditEntry {
   id: number;

@@ -6,7 +6,7 @@
 import {createHmac} from 'node:crypto';
 import examples from '@octokit/webhooks-examples';
 import type {ReleaseEvent} from '@octokit/webhooks-types';
-import {ADMIN_PATHS, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
+import {ADMIN_PATHS, adminPath, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
 import {type EventOptions, type MailgunEventData, signedEvent} from '../../scripts/local/mailgunEvents';
@@ -77,6 +77,17 @@ interface DeliveryRow {
 }
 const deliveriesOf = (releaseId: number) =>
   stack.worker.db.all<DeliveryRow>('SELECT email, status, reason FROM release_deliveries WHERE release_id = ? ORDER BY email', releaseId);
+
+const statusOf = async (id: number, email: string) => (await deliveriesOf(id)).find((row) => row.email === email);
+const postMailgunEvent = (payload: unknown, worker = stack.worker) =>
+  worker.fetch(API_PATHS.mailgunEvents, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(payload)});
+
+let seller: string | undefined;
+/** The seller's ID token (an address of ADMIN_EMAILS, verified), signed up once. */
+async function sellerToken(): Promise<string> {
+  seller ??= (await stack.signUp({email: SELLER, verified: true})).idToken;
+  return seller;
+}
 
 /** Each copy Mailgun delivered of a release's e-mails (its subject names the release). */
 const copiesOf = (release: string) =>
@@ -385,31 +396,92 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(await stack.worker.db.all('SELECT email FROM release_unsubscribes WHERE email = ?', giftee)).toHaveLength(1);
   });
 
-  test('the console lists each release with how many were e-mailed, failed and unsubscribed', async () => {
-    const admin = await stack.signUp({email: SELLER, verified: true});
-    const event = releaseEvent('published', {name: 'Version 15', published_at: at(10 * DAY)});
-    const answer = (await (await deliver(event)).json()) as {recipients: number};
-    // Mailgun refuses the first batch for good (a 400), so the outbox gives up on it.
-    const [first] = await stack.worker.db.all<{payload: string}>(`SELECT payload FROM jobs WHERE key = ?`, `release:${event.release.id}:updates:0`);
-    const firstBatch = (JSON.parse(first!.payload) as {recipients: string[]}).recipients;
-    stack.mailgun.failNext(400, 1, firstBatch[0]);
-    await sendDueBatches();
+  test("the console lists each release with how many were e-mailed, delivered, failed, waiting, and unsubscribed of its own audience", async () => {
+    const token = await sellerToken();
+    const refused = await buyer();
+    const delivered = await buyer();
+    const leaver = await buyer();
+    stack.mailgun.refused.add(refused);
+    try {
+      const event = releaseEvent('published', {name: 'Version 15', published_at: at(10 * DAY)});
+      const {recipients} = (await (await deliver(event)).json()) as {recipients: number};
+      const list = async () => ((await (await stack.call(ADMIN_PATHS.releases, {token})).json()) as AdminRelease[])[0]!;
+      expect(await list()).toMatchObject({id: event.release.id, emailed: 0, failed: 0, waiting: recipients});
 
-    const response = await stack.call(ADMIN_PATHS.releases, {token: admin.idToken});
-    expect(response.status).toBe(200);
-    const [listed] = (await response.json()) as AdminRelease[];
-    const unsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
-    expect(listed).toEqual({
-      id: event.release.id,
-      tag: event.release.tag_name,
-      name: 'Version 15',
-      publishedAt: Date.parse(event.release.published_at!),
-      recipients: answer.recipients,
-      emailed: answer.recipients - firstBatch.length,
-      failed: firstBatch.length,
-      waiting: 0,
-      unsubscribed: unsubscribed.length,
-    });
+      await sendUntilDone();
+      await postMailgunEvent(signedEvent(MAILGUN_SIGNING_KEY, 'delivered', delivered, {variables: {'release-id': String(event.release.id), 'release-audience': 'updates'}}));
+      // Unsubscribed after this release: counted. Others unsubscribed long before were never its audience.
+      await stack.worker.db.run('INSERT INTO release_unsubscribes (email, created_at) VALUES (?, ?)', leaver, Date.now());
+      const everUnsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
+      expect(everUnsubscribed.length).toBeGreaterThan(1);
+
+      expect(await list()).toEqual({
+        id: event.release.id,
+        tag: event.release.tag_name,
+        name: 'Version 15',
+        publishedAt: Date.parse(event.release.published_at!),
+        recipients,
+        emailed: recipients - 1,
+        delivered: 1,
+        failed: 1,
+        waiting: 0,
+        unsubscribed: 1,
+        failures: [{email: refused, reason: INVALID_ADDRESS_MESSAGE}],
+      });
+    } finally {
+      stack.mailgun.refused.delete(refused);
+      await stack.worker.db.run('DELETE FROM release_unsubscribes WHERE email = ?', leaver);
+    }
+  });
+
+  test('"Send again" e-mails exactly the addresses that failed, each checked again (a refund since is skipped), audited; 409 when none failed, 404 for an unknown release', async () => {
+    const token = await sellerToken();
+    const fixed = await buyer();
+    const refundedSince = await buyer();
+    const fine = await buyer();
+    stack.mailgun.refused.add(fixed);
+    const event = releaseEvent('published', {name: 'Version 21'});
+    const id = event.release.id;
+    await deliver(event);
+    try {
+      await sendUntilDone();
+    } finally {
+      // Mailgun takes the address again (the buyer fixed their mailbox).
+      stack.mailgun.refused.delete(fixed);
+    }
+    await postMailgunEvent(signedEvent(MAILGUN_SIGNING_KEY, 'failed', refundedSince, {variables: {'release-id': String(id), 'release-audience': 'updates'}}));
+    await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, refundedSince);
+    const failedBefore = (await deliveriesOf(id)).filter((row) => row.status === 'failed').map((row) => row.email).sort();
+    expect(failedBefore).toEqual([fixed, refundedSince].sort());
+    const copiesBefore = copiesOf('Version 21').length;
+
+    const resend = () => stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: id}), {token, body: {}});
+    const answer = await resend();
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({status: 'queued', detail: expect.stringContaining('2 addresses')});
+    await sendUntilDone();
+    // Only the failed addresses were sent again, and of them only the one still entitled.
+    expect(copiesOf('Version 21').slice(copiesBefore).map((copy) => copy.recipient)).toEqual([fixed]);
+    expect(await statusOf(id, fixed)).toMatchObject({status: 'sent'});
+    expect(await statusOf(id, refundedSince)).toMatchObject({status: 'failed'});
+    expect(await statusOf(id, fine)).toMatchObject({status: 'sent'});
+    const [audit] = await stack.worker.db.all<{action: string; outcome: string; admin_email: string; detail: string}>(
+      `SELECT action, outcome, admin_email, detail FROM admin_audit WHERE action = 'resend_release' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit).toMatchObject({action: 'resend_release', outcome: 'done', admin_email: SELLER.toLowerCase(), detail: expect.stringContaining(`release ${id}`)});
+
+    // A release with no failure: nothing to send again, said so.
+    const clean = releaseEvent('published', {name: 'Version 22'});
+    await deliver(clean);
+    await sendUntilDone();
+    const none = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: clean.release.id}), {token, body: {}});
+    expect(none.status).toBe(409);
+    expect(await none.json()).toMatchObject({code: 'CONFLICT', error: expect.stringContaining('No e-mail of this release failed')});
+    const unknown = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: 1}), {token, body: {}});
+    expect(unknown.status).toBe(404);
+    const malformed = await stack.call(ADMIN_PATHS.releaseResend.replace(':releaseId', 'v1.0'), {token, body: {}});
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({error: expect.stringContaining('releaseId')});
   });
 });
 
@@ -439,8 +511,7 @@ test("an address Mailgun refuses (400) sinks only itself: the batch is split unt
 });
 
 describe("Mailgun's events: delivered and failed per buyer", () => {
-  const postEvent = (payload: unknown, worker = stack.worker) =>
-    worker.fetch(API_PATHS.mailgunEvents, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(payload)});
+  const postEvent = postMailgunEvent;
   /** An event about a release e-mail, with the `v:` variables the worker sent the batch with. */
   const releaseMailEvent = (event: MailgunEventData['event'], email: string, releaseId: number, options: EventOptions = {}) =>
     signedEvent(MAILGUN_SIGNING_KEY, event, email, {variables: {'release-id': String(releaseId), 'release-audience': 'updates'}, ...options});
@@ -456,7 +527,6 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
     expect(call!.fields).toMatchObject({'v:release-id': String(event.release.id), 'v:release-audience': 'updates'});
     return {emails, id: event.release.id};
   }
-  const statusOf = async (id: number, email: string) => (await deliveriesOf(id)).find((row) => row.email === email);
 
   test('delivered and a permanent failure are recorded; twice or out of order they still end right; a temporary failure changes nothing', async () => {
     const {emails: [delivered, bounced, later], id} = await sentRelease('Version 17');
