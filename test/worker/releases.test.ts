@@ -458,7 +458,7 @@ describe("the dashboard's What's new and the console's list", () => {
     const resend = () => stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: id}), {token, body: {}});
     const answer = await resend();
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({status: 'queued', detail: expect.stringContaining('2 addresses')});
+    expect(await answer.json()).toMatchObject({status: 'sending_again', detail: expect.stringContaining('2 addresses')});
     await sendUntilDone();
     // Only the failed addresses were sent again, and of them only the one still entitled.
     expect(copiesOf('Version 21').slice(copiesBefore).map((copy) => copy.recipient)).toEqual([fixed]);

@@ -213,7 +213,7 @@ export const adminRoutes = new Hono<AppEnv>()
       const unsubscribeUrl = `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`;
       const {addresses, batches} = await resendFailed(contextOf(c.env), id, unsubscribeUrl);
       return {
-        status: 'queued',
+        status: 'sending_again',
         detail: `release ${id}: sent again to the ${addresses} ${addresses === 1 ? 'address' : 'addresses'} whose e-mail failed, in ${batches} ${batches === 1 ? 'batch' : 'batches'} (anyone unsubscribed or refunded since is skipped)`,
       };
     });
