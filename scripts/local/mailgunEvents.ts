@@ -7,6 +7,12 @@
  */
 import {createHmac, randomBytes} from 'node:crypto';
 
+/**
+ * The webhook signing key `npm start -- --local` gives the worker when Mailgun is stood in for,
+ * so that a local test can post Mailgun's events (a bounce) as Mailgun would sign them.
+ */
+export const LOCAL_MAILGUN_SIGNING_KEY = 'local-mode-mailgun-webhook-signing-key';
+
 export interface MailgunEventData {
   event: 'accepted' | 'delivered' | 'failed' | 'opened' | 'clicked' | 'unsubscribed' | 'complained';
   id: string;
