@@ -35,7 +35,7 @@ function deployOptions(args: string[]) {
   const secretsAt = extra.indexOf('--secrets');
   const secrets = secretsAt >= 0 ? extra.splice(secretsAt, 2) : [];
   if (secrets.length === 1) {
-    console.error('[deploy] --secrets needs a file: npm run deploy -- --secrets ../production.vars');
+    console.error('[deploy] --secrets needs a file: npm run deploy -- --secrets ~/production-secrets.env');
     process.exit(2);
   }
   return {extra, skipPreflight, secrets};

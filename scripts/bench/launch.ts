@@ -54,6 +54,18 @@ function print(figures: LaunchFigures) {
   console.log(
     `Buyers who let their invitation expire: ${figures.expiredShown.letExpire}; ${figures.expiredShown.expiredInvitation} looked at their dashboard a day after it expired, and it said so for ${figures.expiredShown.shownExpired}.`,
   );
+  const {seatMoves} = figures;
+  console.log(
+    `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and tried again later, ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
+  );
+  if (figures.cronCpuMs) {
+    const cpu = (name: string, {runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) =>
+      console.log(`  ${name}: ${runs} runs, median ${median.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, most ${max.toFixed(1)} ms`);
+    console.log("workerd's CPU time per cron run (the worker and Miniflare's D1 together, more than Cloudflare counts; the Free plan allows 10 ms):");
+    cpu('runs that called GitHub or Mailgun', figures.cronCpuMs.busy);
+    cpu('runs with nothing to do', figures.cronCpuMs.idle);
+    cpu('baseline, a request that does nothing (GET /api)', figures.cronCpuMs.baseline);
+  }
   console.log(`GitHub's secondary limits refused ${figures.secondaryLimitRefusals} content-creating requests.`);
   console.log('\nGoals:');
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
@@ -66,6 +78,8 @@ function print(figures: LaunchFigures) {
     figures.refusedForCap === 0 && figures.mostInADay <= appConfig.repository.invitationsPerDay,
     `invitations past the cap, by GitHub's count: ${figures.refusedForCap} refused; at most ${figures.mostInADay} created in any 24 hours`,
   );
+  line(seatMoves.wrongRefusals.length === 0, `moves past the limit answered otherwise than 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.length}`);
+  line(seatMoves.oldAccountsKept.length === 0, `accounts a seat moved away from, still on the repository or invited: ${seatMoves.oldAccountsKept.length}`);
   line(figures.guarantees.onePurchasePerSession.length === 0, `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`);
   line(figures.guarantees.untouchedCollaborators.length === 0, `the seller's own collaborators untouched: ${figures.guarantees.untouchedCollaborators.length} touched`);
   line(figures.guarantees.onlyBuyersInvited.length === 0, `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`);

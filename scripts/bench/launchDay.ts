@@ -16,6 +16,7 @@ import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/
 import {INVITATION_LIFETIME_MS} from '../local/githubApi';
 import {stripeEvent} from '../local/stripeApi';
 import {SITE_ORIGIN} from '../support/workerRuntime';
+import {workerdCpu} from '../support/processCpu';
 import type {LaunchWorld} from './launchWorld';
 
 const HOUR_MS = 3600_000;
@@ -34,12 +35,16 @@ export interface LaunchOptions {
   progress?: (line: string) => void;
 }
 
-type Plan = 'accept' | 'rename, then accept' | 'rename while queued' | 'let expire';
+type Plan = 'accept' | 'move seat' | 'rename, then accept' | 'rename while queued' | 'let expire';
 
-/** What each buyer does with their invitation: most accept, a fifth rename, a fifth never accept. */
+/**
+ * What each buyer does with their invitation: half accept, a tenth accept and then move their
+ * seat to other accounts until the config's limit refuses them, a fifth rename, a fifth never accept.
+ */
 function planOf(index: number): Plan {
   const tenth = index % 10;
-  if (tenth < 6) return 'accept';
+  if (tenth < 5) return 'accept';
+  if (tenth === 5) return 'move seat';
   if (tenth === 6) return 'rename, then accept';
   if (tenth === 7) return 'rename while queued';
   return 'let expire';
@@ -60,6 +65,12 @@ interface Buyer {
   invitedAt?: number;
   renamed: boolean;
   accepted: boolean;
+  /** Accounts the buyer moved the seat away from, and when they last accepted an invitation. */
+  movedFrom: {login: string; id: number}[];
+  acceptedAt?: number;
+  nextAccount?: {login: string; id: number};
+  /** The answer to a move past the limit: must be 429 SWAP_LIMIT. */
+  refusedMove?: string;
   /** The dashboard's answer after the buyer accepted, or after the invitation expired. */
   seen?: AccessStatus;
 }
@@ -95,12 +106,37 @@ export interface LaunchFigures {
   /** Content-creating requests GitHub refused for its secondary limits. */
   secondaryLimitRefusals: number;
   cronRuns: number;
+  /**
+   * workerd's CPU time per cron run (ms; the worker and Miniflare's D1 together, so more than
+   * Cloudflare counts), for runs that called GitHub or Mailgun and for those that found nothing to
+   * do, and for the baseline measured in the same run: a request that does nothing (`GET /api`);
+   * null where it cannot be read (not Linux).
+   */
+  cronCpuMs: {busy: Spread; idle: Spread; baseline: Spread} | null;
   /** Renamed buyers whose dashboard, after they accepted, showed their login of today. */
   renames: {renamed: number; shownCurrent: number};
+  /**
+   * Buyers who moved their seat: how many moves the worker took, how many it turned away for the
+   * day's cap (429 INVITATION_CAP, the seat unmoved; the buyer tried again), how many refused past the limit
+   * (with the wrong answers listed), and accounts moved away from that are still on the repository.
+   */
+  seatMoves: {buyers: number; moves: number; deferredForCap: number; refusedAtLimit: number; wrongRefusals: string[]; oldAccountsKept: string[]};
   /** Buyers who let their invitation expire and whose dashboard says so. */
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
   guarantees: {onePurchasePerSession: string[]; untouchedCollaborators: string[]; onlyBuyersInvited: string[]};
+}
+
+interface Spread {
+  runs: number;
+  median: number;
+  p99: number;
+  max: number;
+}
+
+function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {runs: sorted.length, median: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN};
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -124,7 +160,11 @@ const SELLERS_OWN = ['seller-cofounder', 'seller-contractor'];
 export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions): Promise<LaunchFigures> {
   const {worker, github, stripe, mailgun} = world;
   const progress = options.progress ?? (() => {});
-  const days = options.days ?? Math.ceil(options.buyers / CAP) + 8;
+  // Each seat move (a tenth of the buyers, up to the limit each) is one more invitation, and so is
+  // each re-send of an expired one (two tenths never accept).
+  const {maxUsernameChanges, resendsAfterExpiry} = appConfig.repository;
+  const invitations = options.buyers * (1 + maxUsernameChanges / 10 + (2 / 10) * resendsAfterExpiry);
+  const days = options.days ?? Math.ceil(invitations / CAP) + 8;
   const fiveHundreds: string[] = [];
   const plan = appConfig.plans[0]!;
 
@@ -170,7 +210,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const uid = `launch-buyer-${index}`;
     const email = `${uid}@example.com`;
     const account = github.addUser(`${uid}-gh`);
-    buyers.push({index, plan: planOf(index), uid, email, token: await world.signIn({uid, email}), githubId: account.id, login: account.login, renamed: false, accepted: false});
+    buyers.push({index, plan: planOf(index), uid, email, token: await world.signIn({uid, email}), githubId: account.id, login: account.login, renamed: false, accepted: false, movedFrom: []});
   }
   const launchStarted = Date.now();
   let done = 0;
@@ -204,13 +244,26 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const launchEnd = world.now();
 
   let cronRuns = 0;
+  const readCpu = workerdCpu();
+  const cronCpu: {ms: number; busy: boolean}[] = [];
+  // The baseline, in the same run: what an invocation that does nothing costs workerd here.
+  const baselineCpu: number[] = [];
+  for (let run = 0; readCpu && run < 30; run++) {
+    const before = readCpu();
+    await (await call('/api')).arrayBuffer();
+    baselineCpu.push((readCpu() - before) / 1e6);
+  }
+
   async function cron() {
     cronRuns += 1;
+    const before = readCpu?.();
+    const calls = github.requests.length + mailgun.sent.length;
     try {
       await worker.scheduled();
     } catch (err) {
       fiveHundreds.push(`cron run ${cronRuns} threw: ${err instanceof Error ? err.message : String(err)}`);
     }
+    if (before !== undefined) cronCpu.push({ms: (readCpu!() - before) / 1e6, busy: github.requests.length + mailgun.sent.length > calls});
   }
 
   async function dashboard(buyer: Buyer): Promise<AccessStatus | undefined> {
@@ -218,12 +271,48 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     return response.status === 200 ? ((await response.json()) as AccessStatus) : undefined;
   }
 
-  const acceptDelay = (buyer: Buyer) => (1 + ((buyer.index * 37) % 96)) * HOUR_MS; // within 4 days
+  // Within 4 days; a buyer about to move their seat accepts within 2 hours.
+  const acceptDelay = (buyer: Buyer) => (buyer.plan === 'move seat' ? 2 : 1 + ((buyer.index * 37) % 96)) * HOUR_MS;
   function rename(buyer: Buyer) {
     const newLogin = `${buyer.login}-renamed`;
     github.rename(buyer.login, newLogin);
     buyer.login = newLogin;
     buyer.renamed = true;
+  }
+
+  const MAX_MOVES = appConfig.repository.maxUsernameChanges;
+  const MOVE_AFTER_MS = 12 * HOUR_MS;
+  let movesDeferredForCap = 0;
+  /**
+   * Twelve hours after accepting, a 'move seat' buyer points the seat at a new account of theirs; once the
+   * config's limit of moves is reached, one more move must be refused (429 SWAP_LIMIT).
+   */
+  async function moveSeat(buyer: Buyer) {
+    if (buyer.movedFrom.length >= MAX_MOVES) {
+      if (buyer.refusedMove !== undefined) return;
+      const spare = github.addUser(`${buyer.uid}-gh-extra`);
+      const answer = await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: spare.login, userId: buyer.uid}});
+      const {code} = (await answer.json().catch(() => ({}))) as {code?: string};
+      buyer.refusedMove = `${answer.status} ${code ?? ''}`.trim();
+      return;
+    }
+    // The account made for a move the cap turned away is the one tried again.
+    const next = (buyer.nextAccount ??= github.addUser(`${buyer.uid}-gh-${buyer.movedFrom.length + 2}`));
+    const answer = await expect(await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: next.login, userId: buyer.uid}}), [200, 202, 429], 'seat move');
+    if (answer.status === 429) {
+      // The day's invitations are spent: the seat stays where it is, and the buyer tries again later.
+      const {code} = (await answer.json()) as {code?: string};
+      if (code !== 'INVITATION_CAP') throw new Error(`seat move: 429 ${code}`);
+      movesDeferredForCap += 1;
+      return;
+    }
+    buyer.movedFrom.push({login: buyer.login, id: buyer.githubId});
+    buyer.nextAccount = undefined;
+    buyer.login = next.login;
+    buyer.githubId = next.id;
+    buyer.accepted = false;
+    buyer.invitedAt = undefined;
+    buyer.invitationId = undefined;
   }
 
   /** What the buyers do at this hour of the simulated clock. */
@@ -236,6 +325,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
         buyer.invitedAt = at;
       }
       if (buyer.plan === 'rename while queued' && !buyer.renamed && at >= launchEnd + 2 * HOUR_MS) rename(buyer);
+      if (buyer.plan === 'move seat' && buyer.accepted && at - buyer.acceptedAt! >= MOVE_AFTER_MS) await moveSeat(buyer);
       if (buyer.invitedAt === undefined || buyer.accepted) continue;
       const since = at - buyer.invitedAt;
       if (buyer.plan === 'let expire') {
@@ -246,6 +336,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       if (since < acceptDelay(buyer) || !invitation || github.isExpired(invitation)) continue;
       github.accept(invitation.id);
       buyer.accepted = true;
+      buyer.acceptedAt = at;
       buyer.seen = await dashboard(buyer);
     }
   }
@@ -284,6 +375,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     }
     await closeDay(day);
   }
+  // The last hour's moves: the cron that follows them invites the new accounts and removes the old.
+  for (let run = 0; run < CRON_RUNS_PER_HOUR; run++) await cron();
 
   // How every buyer ends.
   const endStates: Record<string, number> = {};
@@ -325,9 +418,25 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     ...(github.collaborators.has(login) ? [] : [`@${login} is no longer a collaborator`]),
     ...github.requests.filter((request) => request.startsWith('DELETE ') && request.toLowerCase().endsWith(`/collaborators/${login}`)).map((request) => `${request} (@${login})`),
   ]);
-  const buyerLogins = new Set(buyers.flatMap((buyer) => [buyer.login.toLowerCase(), buyer.login.replace(/-renamed$/, '').toLowerCase()]));
+  const buyerLogins = new Set(
+    buyers.flatMap((buyer) => [buyer.login, buyer.login.replace(/-renamed$/, ''), ...buyer.movedFrom.map(({login}) => login)].map((login) => login.toLowerCase())),
+  );
   const onlyBuyersInvited = world.invitationsCreated.filter(({login}) => !buyerLogins.has(login.toLowerCase())).map(({login}) => `@${login}`);
 
+  const movers = buyers.filter((buyer) => buyer.plan === 'move seat');
+  const seatMoves = {
+    buyers: movers.length,
+    moves: movers.reduce((sum, buyer) => sum + buyer.movedFrom.length, 0),
+    deferredForCap: movesDeferredForCap,
+    refusedAtLimit: movers.filter((buyer) => buyer.refusedMove === '429 SWAP_LIMIT').length,
+    wrongRefusals: movers.flatMap((buyer) => (buyer.refusedMove && buyer.refusedMove !== '429 SWAP_LIMIT' ? [`${buyer.uid}: ${buyer.refusedMove}`] : [])),
+    oldAccountsKept: movers.flatMap((buyer) =>
+      buyer.movedFrom.flatMap(({login, id}) => [
+        ...(github.collaborators.has(login.toLowerCase()) ? [`@${login} (${buyer.uid}) is still a collaborator`] : []),
+        ...(invitationOf.has(id) && !github.isExpired(invitationOf.get(id)!) ? [`@${login} (${buyer.uid}) still has an open invitation`] : []),
+      ]),
+    ),
+  };
   const letExpire = buyers.filter((buyer) => buyer.plan === 'let expire');
   const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted);
   const downloads = buyers.flatMap((buyer) => (buyer.paymentToDownloadMs === undefined ? [] : [buyer.paymentToDownloadMs])).sort((a, b) => a - b);
@@ -345,6 +454,10 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     mostInADay,
     secondaryLimitRefusals: github.refused.secondaryLimit.length,
     cronRuns,
+    cronCpuMs: readCpu
+      ? {busy: spread(cronCpu.filter((run) => run.busy).map((run) => run.ms)), idle: spread(cronCpu.filter((run) => !run.busy).map((run) => run.ms)), baseline: spread(baselineCpu)}
+      : null,
+    seatMoves,
     renames: {renamed: renamed.length, shownCurrent: renamed.filter((buyer) => buyer.seen?.username === buyer.login).length},
     expiredShown: {
       letExpire: letExpire.length,
@@ -368,6 +481,9 @@ export function missedGoals(figures: LaunchFigures): string[] {
   if (figures.refusedForCap > 0 || figures.mostInADay > CAP) {
     missed.push(`invitations past the cap: GitHub refused ${figures.refusedForCap} for it, and created ${figures.mostInADay} in one 24 hours (cap ${CAP})`);
   }
+  const {seatMoves} = figures;
+  if (seatMoves.wrongRefusals.length > 0) missed.push(`a move past the limit was not refused with 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.slice(0, 5).join('; ')}`);
+  if (seatMoves.oldAccountsKept.length > 0) missed.push(`moved seats kept their old account: ${seatMoves.oldAccountsKept.slice(0, 5).join('; ')}`);
   for (const [guarantee, broken] of Object.entries(figures.guarantees)) {
     if (broken.length > 0) missed.push(`${guarantee}: ${broken.slice(0, 5).join('; ')}`);
   }

@@ -52,6 +52,8 @@ export interface StripeStandIn {
   prices: Map<string, Stripe.Price>;
   /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
   webhookEndpoints: Stripe.WebhookEndpoint[];
+  /** The accountaks itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
+  account: Stripe.Account;
   /** The account's customer portal configurations: at start, a default one in each mode. */
   portalConfigurations: Stripe.BillingPortal.Configuration[];
   close(): Promise<void>;
@@ -229,6 +231,20 @@ export function newPortalConfiguration(fields: Partial<Stripe.BillingPortal.Conf
     updated: Math.floor(Date.now() / 1000),
     ...fields,
   } as Stripe.BillingPortal.Configuration;
+}
+
+/** A seller's account as Stripe answers its own key: activated, with the support e-mail of src/config. */
+export function newAccount(fields: Partial<Stripe.Account> = {}): Stripe.Account {
+  return {
+    id: nextId('acct_'),
+    object: 'account',
+    business_profile: {name: appConfig.appName, support_email: appConfig.support.email, url: `https://${appConfig.domainName}`},
+    charges_enabled: true,
+    details_submitted: true,
+    payouts_enabled: true,
+    type: 'standard',
+    ...fields,
+  } as Stripe.Account;
 }
 
 /** Each plan's price in both modes, as the site shows it. */
@@ -465,6 +481,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
         const ofMode = <T extends {livemode: boolean}>(objects: T[]) => objects.filter((object) => object.livemode === live);
         if (url.pathname === '/v1/webhook_endpoints') return send(response, 200, list(ofMode(webhookEndpoints), url.pathname));
         if (url.pathname === '/v1/billing_portal/configurations') return send(response, 200, list(ofMode(portalConfigurations), url.pathname));
+        if (url.pathname === '/v1/account') return send(response, 200, standIn.account);
       }
       if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
         portals.push(body);
@@ -505,6 +522,7 @@ export async function startStripeStandIn({port = 0, hostedPages}: StripeStandInO
     refundsCreated,
     prices,
     webhookEndpoints,
+    account: newAccount(),
     portalConfigurations,
     complete(id, {email, paid}) {
       const session = update(id, {customer: nextId('cus_')});

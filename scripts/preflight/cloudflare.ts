@@ -1,5 +1,6 @@
 /**
- * Cloudflare: the deployed environment of worker/wrangler.jsonc has a real D1 database, every
+ * Cloudflare: the deployed environment of worker/wrangler.jsonc has a real D1 database (with its
+ * migrations applied, asked of Cloudflare by `wrangler d1 migrations list`), every
  * secret the worker needs (asked of Cloudflare by `wrangler secret list`), no secret among its
  * committed `vars`, and a SITE_URL on the config's domain.
  */
@@ -18,6 +19,8 @@ export interface CloudflareCheckInput {
   env: string;
   /** The names of the secrets set in that environment; the real run asks `wrangler secret list`. */
   secretNames: () => Promise<string[]>;
+  /** The migrations of worker/migrations/ not yet applied to that database on Cloudflare. */
+  pendingMigrations: () => Promise<string[]>;
   authProvider: string;
 }
 
@@ -36,7 +39,8 @@ const D1_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function checkCloudflare(input: CloudflareCheckInput): Promise<CheckLine[]> {
   const {config, env} = input;
   const where = `worker/wrangler.jsonc (env.${env})`;
-  const lines: CheckLine[] = [d1Line(config, env, where), siteUrlLine(config.vars.SITE_URL, where)];
+  const d1 = d1Line(config, env, where);
+  const lines: CheckLine[] = [d1, ...(d1.status === 'ok' ? [await migrationsLine(input.pendingMigrations, env)] : []), siteUrlLine(config.vars.SITE_URL, where)];
   if (env === 'site' && config.vars.SAME_ORIGIN !== 'true') {
     lines.push(fail(`Cloudflare: SAME_ORIGIN is not "true" in ${where}: the site is built to call /api on its own origin`, `Set "SAME_ORIGIN": "true" in env.${env}.vars of worker/wrangler.jsonc`));
   }
@@ -76,6 +80,25 @@ function d1Line(config: WorkerConfig, env: string, where: string): CheckLine {
   if (!database) return fail(`Cloudflare: ${where} has no D1 database bound as DB`, create);
   if (!D1_ID.test(id) || PLACEHOLDER_ID.test(id)) return fail(`Cloudflare: the D1 database_id in ${where} is ${id ? `the placeholder ${id}` : 'not set'}`, create);
   return ok(`Cloudflare: D1 database ${database.database_name ?? ''} (${id}) in env ${env}`);
+}
+
+/**
+ * Asking for the pending migrations also proves the database_id names a database of this account.
+ * Pending ones only warn: `npm run deploy` (and `worker:deploy`) apply them before the upload.
+ */
+async function migrationsLine(pendingMigrations: () => Promise<string[]>, env: string): Promise<CheckLine> {
+  const apply = `cd worker && npx wrangler d1 migrations apply DB --remote --env ${env} (npm run deploy does it before uploading the worker)`;
+  let pending: string[];
+  try {
+    pending = await pendingMigrations();
+  } catch (error) {
+    return fail(
+      `Cloudflare: could not read the D1 database's migrations in env ${env}: ${messageOf(error)}`,
+      `cd worker && npx wrangler d1 list: the database_id of env.${env} in worker/wrangler.jsonc must be one of these (npx wrangler login first)`,
+    );
+  }
+  if (pending.length > 0) return warn(`Cloudflare: ${pending.length} D1 migration${pending.length === 1 ? ' is' : 's are'} not applied yet: ${pending.join(', ')}`, apply);
+  return ok(`Cloudflare: every D1 migration is applied in env ${env}`);
 }
 
 function siteUrlLine(value: unknown, where: string): CheckLine {

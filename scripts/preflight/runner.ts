@@ -1,7 +1,8 @@
 /**
  * Runs every check against one set of settings and writes the checklist. The services' addresses
  * come from the settings (STRIPE_API_URL, GITHUB_API_URL, MAILGUN_API_URL), so tests point the
- * same run at the local stand-ins; only Cloudflare's secret list is passed in.
+ * same run at the local stand-ins; only what Cloudflare is asked (its secrets, the pending
+ * migrations) is passed in.
  */
 import {checkCloudflare} from './cloudflare';
 import {checkGitHub} from './github';
@@ -14,10 +15,11 @@ import {checkStripe} from './stripe';
 export interface PreflightRun {
   settings: PreflightSettings;
   secretNames: () => Promise<string[]>;
+  pendingMigrations: () => Promise<string[]>;
 }
 
 /** The checks, in the order they are printed; they ask their services at the same time. */
-export async function runChecks({settings, secretNames}: PreflightRun): Promise<CheckLine[]> {
+export async function runChecks({settings, secretNames, pendingMigrations}: PreflightRun): Promise<CheckLine[]> {
   const {worker, site, env, config} = settings;
   const value = (name: string) => valueOf(worker, name);
   const siteUrl = value('SITE_URL') ?? '';
@@ -26,7 +28,7 @@ export async function runChecks({settings, secretNames}: PreflightRun): Promise<
       .then(check)
       .catch((error: unknown) => [fail(`${name}: the check could not run: ${messageOf(error)}`, 'Fix the setting it names, then run npm run preflight again')]);
   const sections = await Promise.all([
-    guard('Cloudflare', () => checkCloudflare({config, env, secretNames, authProvider: value('AUTH_PROVIDER') ?? 'firebase'})),
+    guard('Cloudflare', () => checkCloudflare({config, env, secretNames, pendingMigrations, authProvider: value('AUTH_PROVIDER') ?? 'firebase'})),
     guard('Sign-in', () => checkSignIn({site, worker, env})),
     guard('Stripe', () =>
       checkStripe({secretKey: value('STRIPE_SECRET_KEY'), webhookSecret: value('STRIPE_WEBHOOK_SECRET'), siteUrl, apiUrl: value('STRIPE_API_URL'), env}),

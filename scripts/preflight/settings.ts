@@ -60,16 +60,38 @@ export function readWorkerConfig(file: string, env: string): WorkerConfig {
   return {d1_databases: config.d1_databases, vars: config.vars as Record<string, unknown>};
 }
 
-/** The names of the environment's secrets, from Cloudflare (needs `wrangler login`). */
-export async function wranglerSecretNames(env: string): Promise<string[]> {
-  const result = spawnSync(WRANGLER, ['secret', 'list', '--env', env, '--format', 'json'], {
+/** Runs wrangler in worker/ for the preflight; throws its error line when it fails. */
+function wranglerOutput(args: string[]): string {
+  const result = spawnSync(WRANGLER, args, {
     cwd: WORKER_DIR,
     env: {...process.env, WRANGLER_SEND_METRICS: 'false'},
     encoding: 'utf8',
   });
-  if (result.status !== 0) throw new Error(`wrangler secret list failed: ${wranglerError(`${result.stderr}\n${result.stdout}`)}`);
-  const json = result.stdout.slice(result.stdout.indexOf('['));
+  // The command's words, for the message: `wrangler secret list`, `wrangler d1 migrations list`.
+  const firstFlag = args.findIndex((arg) => arg.startsWith('-'));
+  const command = args.slice(0, firstFlag < 0 ? args.length : firstFlag).slice(0, 3).join(' ');
+  if (result.status !== 0) throw new Error(`wrangler ${command} failed: ${wranglerError(`${result.stderr}\n${result.stdout}`)}`);
+  return result.stdout;
+}
+
+/** The names of the environment's secrets, from Cloudflare (needs `wrangler login`). */
+export async function wranglerSecretNames(env: string): Promise<string[]> {
+  const stdout = wranglerOutput(['secret', 'list', '--env', env, '--format', 'json']);
+  const json = stdout.slice(stdout.indexOf('['));
   return (JSON.parse(json) as {name: string}[]).map((secret) => secret.name);
+}
+
+/**
+ * The migrations not yet applied to the environment's database on Cloudflare. `args` are the
+ * database's location: `--remote` for the deploy; tests pass `--local --persist-to <dir>`.
+ */
+export async function wranglerPendingMigrations(env: string, args: string[] = ['--remote']): Promise<string[]> {
+  return pendingMigrationNames(wranglerOutput(['d1', 'migrations', 'list', 'DB', '--env', env, ...args]));
+}
+
+/** The file names in `wrangler d1 migrations list`'s table (it has no JSON output). */
+export function pendingMigrationNames(output: string): string[] {
+  return [...output.matchAll(/\b\d+_[\w-]+\.sql\b/g)].map((match) => match[0]);
 }
 
 /** wrangler's ERROR line, without its colours (or its last words when it printed none). */

@@ -1,7 +1,8 @@
 /**
- * Stripe: the key's mode, each plan's price as the site shows it, the webhook endpoint at the
- * deployed worker and the customer portal. Asks Stripe with the client the worker itself builds
- * (so a local stand-in is reached the same way, through STRIPE_API_URL).
+ * Stripe: the key's mode, each plan's price as the site shows it, a live account's activation,
+ * the webhook endpoint at the deployed worker and the customer portal. Asks Stripe with the
+ * client the worker itself builds (so a local stand-in is reached the same way, through
+ * STRIPE_API_URL).
  */
 import Stripe from 'stripe';
 import {appConfig, PLAN_CURRENCY, planAmount, type Plan, type StripeMode} from '../../src/config';
@@ -36,6 +37,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
   const lines = [modeLine(mode, input.siteUrl, env)];
   const plans = input.plans ?? appConfig.plans;
   for (const plan of plans) lines.push(await priceLine(stripe, plan, mode));
+  if (mode === 'production') lines.push(...(await accountLines(stripe)));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));
   return lines;
@@ -95,6 +97,33 @@ async function priceLine(stripe: Stripe, plan: Plan, mode: StripeMode): Promise<
   return fail(`${label} ${problems.join('; ')}`, `${create}. A price's amount cannot be changed, so make a new one (or set the plan's price in src/config/app.ts to what Stripe charges)`);
 }
 
+/**
+ * Stripe's go-live checklist: a live key sells only once the account is activated. Test payments
+ * work before that, so a test key is not asked. A key that may not read the account only warns.
+ */
+async function accountLines(stripe: Stripe): Promise<CheckLine[]> {
+  const activate = `${DASHBOARD}: activate payments (business details, bank account, statement descriptor), as the dashboard's banner asks`;
+  let account: Stripe.Account;
+  try {
+    account = await stripe.accounts.retrieveCurrent();
+  } catch (error) {
+    return [warn(`Stripe: could not read the account (${messageOf(error)}), so whether it may take live payments is not checked`, activate)];
+  }
+  if (!account.charges_enabled) return [fail('Stripe: the account cannot take live payments yet (charges are not enabled): every checkout would fail', activate)];
+  const lines = [ok('Stripe: the account takes live payments')];
+  if (!account.payouts_enabled) lines.push(warn('Stripe: payouts are not enabled: sales are held in Stripe until you add a bank account', `${DASHBOARD}/settings/payouts`));
+  const supportEmail = account.business_profile?.support_email;
+  if (supportEmail !== appConfig.support.email) {
+    lines.push(
+      warn(
+        `Stripe: the account's support e-mail, shown on receipts, is ${supportEmail ?? 'not set'}, not ${appConfig.support.email} (src/config)`,
+        `${DASHBOARD}/settings/public: set the support e-mail to ${appConfig.support.email}`,
+      ),
+    );
+  }
+  return lines;
+}
+
 /** Where Stripe must deliver events: on one Worker, the site's own origin. */
 export function stripeWebhookUrl(siteUrl: string): string {
   return new URL(API_PATHS.stripeWebhook, siteUrl).href;
@@ -126,7 +155,23 @@ async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: Strip
   if (missing.length > 0) {
     return [...lines, fail(`Stripe: the webhook endpoint ${url} does not listen to ${missing.join(', ')}`, `At ${where}, Update details, Select events: add ${missing.join(', ')}`)];
   }
-  return [...lines, ok(`Stripe: webhook endpoint ${url} is enabled and listens to every event the worker handles`)];
+  return [...lines, ok(`Stripe: webhook endpoint ${url} is enabled and listens to every event the worker handles`), ...apiVersionLines(endpoint, mode, input.env)];
+}
+
+/**
+ * Stripe's go-live checklist: events are shaped by the endpoint's API version, or by the account's
+ * default when it has none, while the worker reads them with the version its `stripe` package is
+ * pinned to. A mismatch may work, so it warns. An endpoint's version is chosen when it is made.
+ */
+function apiVersionLines(endpoint: Stripe.WebhookEndpoint, mode: StripeMode, env: string): CheckLine[] {
+  if (endpoint.api_version === Stripe.API_VERSION) return [];
+  const shaped = endpoint.api_version ? `API version ${endpoint.api_version}` : "the account's default API version";
+  return [
+    warn(
+      `Stripe: the webhook endpoint ${endpoint.url} sends events in ${shaped}, not ${Stripe.API_VERSION}, the version the worker reads them with`,
+      `In ${dashboardOf(mode)}/webhooks add the endpoint again with API version ${Stripe.API_VERSION}, then delete the old one and ${secretPut('STRIPE_WEBHOOK_SECRET', env)} (the new endpoint's signing secret)`,
+    ),
+  ];
 }
 
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

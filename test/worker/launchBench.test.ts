@@ -40,6 +40,13 @@ test("buyers who renamed (one while waiting in the queue) are invited and shown 
   expect(Object.keys(figures.endStates).filter((state) => state.startsWith('grant'))).toEqual([]);
 });
 
+test('buyers who move their seat keep one account on the repository, and a move past the limit is refused with 429', () => {
+  expect(figures.seatMoves.moves).toBeGreaterThan(figures.seatMoves.buyers);
+  expect(figures.seatMoves.refusedAtLimit).toBeGreaterThan(0);
+  expect(figures.seatMoves.wrongRefusals).toEqual([]);
+  expect(figures.seatMoves.oldAccountsKept).toEqual([]);
+});
+
 test("the worker's guarantees hold, and the bench reports every goal met", () => {
   expect(figures.guarantees).toEqual({onePurchasePerSession: [], untouchedCollaborators: [], onlyBuyersInvited: []});
   expect(missedGoals(figures)).toEqual([]);

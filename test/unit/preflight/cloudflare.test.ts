@@ -10,14 +10,34 @@ import {checkCloudflare, type WorkerConfig} from '../../../scripts/preflight/clo
 import {readWorkerConfig} from '../../../scripts/preflight/settings';
 import {linesOf, readyWorkerConfig, SECRET_NAMES} from './readyDeploy';
 
-const check = (config: WorkerConfig, secrets: string[] = SECRET_NAMES) =>
-  checkCloudflare({config, env: 'site', secretNames: async () => secrets, authProvider: 'firebase'});
+const check = (config: WorkerConfig, secrets: string[] = SECRET_NAMES, pendingMigrations = async (): Promise<string[]> => []) =>
+  checkCloudflare({config, env: 'site', secretNames: async () => secrets, pendingMigrations, authProvider: 'firebase'});
 
 it('passes a filled-in site environment with every secret set', async () => {
   const lines = await check(readyWorkerConfig());
   expect(linesOf(lines, 'fail')).toEqual([]);
   expect(linesOf(lines, 'warn')).toEqual([]);
   expect(lines).toContainEqual({status: 'ok', label: `Cloudflare: SITE_URL is https://${appConfig.domainName}, the config's domain`});
+  expect(lines).toContainEqual({status: 'ok', label: 'Cloudflare: every D1 migration is applied in env site'});
+});
+
+it('warns of migrations not applied yet, naming them and the command that applies them', async () => {
+  const lines = await check(readyWorkerConfig(), SECRET_NAMES, async () => ['0014_releases.sql']);
+  expect(linesOf(lines, 'fail')).toEqual([]);
+  expect(linesOf(lines, 'warn')).toEqual([
+    {
+      status: 'warn',
+      label: 'Cloudflare: 1 D1 migration is not applied yet: 0014_releases.sql',
+      fix: 'cd worker && npx wrangler d1 migrations apply DB --remote --env site (npm run deploy does it before uploading the worker)',
+    },
+  ]);
+});
+
+it("fails a database_id Cloudflare does not know, with the command that lists the account's databases", async () => {
+  const lines = await check(readyWorkerConfig(), SECRET_NAMES, () => Promise.reject(new Error("Couldn't find DB with name 'DB'")));
+  expect(linesOf(lines, 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining("could not read the D1 database's migrations in env site: Couldn't find DB"), fix: expect.stringContaining('npx wrangler d1 list')}),
+  ]);
 });
 
 it("fails the committed wrangler.jsonc's placeholder D1 id and local SITE_URL, as a fresh clone has them", async () => {
@@ -60,6 +80,12 @@ it("fails a SITE_URL on another domain than the config's", async () => {
 });
 
 it('fails when Cloudflare cannot be asked (not logged in), saying how to log in', async () => {
-  const lines = await checkCloudflare({config: readyWorkerConfig(), env: 'site', secretNames: () => Promise.reject(new Error('not authenticated')), authProvider: 'firebase'});
+  const lines = await checkCloudflare({
+    config: readyWorkerConfig(),
+    env: 'site',
+    secretNames: () => Promise.reject(new Error('not authenticated')),
+    pendingMigrations: async () => [],
+    authProvider: 'firebase',
+  });
   expect(linesOf(lines, 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('not authenticated'), fix: expect.stringContaining('wrangler login')})]);
 });

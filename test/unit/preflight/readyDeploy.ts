@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
+import Stripe from 'stripe';
 import {appConfig} from '../../../src/config';
 import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../../scripts/local/mailgunApi';
@@ -51,7 +52,9 @@ export interface Services {
 export async function startServices(): Promise<Services> {
   const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn(), startMailgunStandIn()]);
   const url = stripeWebhookUrl(SITE_URL);
-  stripe.webhookEndpoints.push(newWebhookEndpoint({url, livemode: false}), newWebhookEndpoint({url, livemode: true}));
+  // Made with the API version the worker's Stripe library reads, as Stripe's go-live checklist says.
+  const api_version = Stripe.API_VERSION;
+  stripe.webhookEndpoints.push(newWebhookEndpoint({url, livemode: false, api_version}), newWebhookEndpoint({url, livemode: true, api_version}));
   mailgun.domains.set(SENDING_DOMAIN, {name: SENDING_DOMAIN, state: 'active', created_at: new Date().toUTCString(), type: 'custom'});
   mailgun.routes.push({
     id: 'route-1',

@@ -16,9 +16,10 @@ beforeEach(async () => {
 afterEach(() => services.close());
 
 const secretNames = async () => SECRET_NAMES;
+const pendingMigrations = async (): Promise<string[]> => [];
 
 it('passes a deploy where every service is ready: no failure, no warning, exit code 0', async () => {
-  const lines = await runChecks({settings: await readySettings(services), secretNames});
+  const lines = await runChecks({settings: await readySettings(services), secretNames, pendingMigrations});
   const printed = formatChecklist(lines);
   expect(printed).not.toContain('FAIL');
   expect(printed).toContain('Preflight: ready to deploy (0 warnings).');
@@ -30,7 +31,7 @@ it('passes a deploy where every service is ready: no failure, no warning, exit c
 it('fails the run on one wrong price, printing the plan, both amounts and the fix', async () => {
   const plan = appConfig.plans[0]!;
   services.stripe.prices.get(plan.priceId.production)!.unit_amount = planAmount(plan) + 100;
-  const lines = await runChecks({settings: await readySettings(services), secretNames});
+  const lines = await runChecks({settings: await readySettings(services), secretNames, pendingMigrations});
   const printed = formatChecklist(lines);
   expect(printed).toContain(`[ FAIL ] Stripe: plan ${plan.name}, price ${plan.priceId.production} charges ${formatMoney(planAmount(plan) + 100, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(plan), PLAN_CURRENCY)}`);
   expect(printed).toMatch(/\n {9}fix: In https:\/\/dashboard\.stripe\.com\/products create a one-time price/);
@@ -41,7 +42,7 @@ it('fails the run on one wrong price, printing the plan, both amounts and the fi
 it('fails the run, not crashes, when a service cannot be reached', async () => {
   const settings = await readySettings(services);
   await services.mailgun.close();
-  const lines = await runChecks({settings, secretNames});
+  const lines = await runChecks({settings, secretNames, pendingMigrations});
   expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: expect.stringContaining('Mail: could not reach Mailgun')}));
   expect(exitCodeOf(lines)).toBe(1);
 });

@@ -4,6 +4,7 @@
  * `npm run preflight`'s Stripe lines, asked of the Stripe stand-in through the client the worker
  * builds: one misconfiguration per test, each named in a failing line with its fix.
  */
+import Stripe from 'stripe';
 import {appConfig, PLAN_CURRENCY, planAmount} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {newPrice} from '../../../scripts/local/stripeApi';
@@ -29,6 +30,26 @@ it('passes a live key whose prices, webhook endpoint and portal are as the site 
     expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`plan ${plan.name}, price ${plan.priceId.production}`)});
   }
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(stripeWebhookUrl(SITE_URL))});
+  expect(lines).toContainEqual({status: 'ok', label: 'Stripe: the account takes live payments'});
+});
+
+it('fails a live key on an account not activated yet, and does not ask with a test key (test payments work before)', async () => {
+  services.stripe.account.charges_enabled = false;
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('the account cannot take live payments yet'), fix: expect.stringContaining('activate payments')}),
+  ]);
+  const test = await check(TEST_KEY);
+  expect(linesOf(test, 'fail')).toEqual([]);
+  expect(test.map((line) => line.label)).not.toContainEqual(expect.stringContaining('the account'));
+});
+
+it("warns of an account whose receipts name another support e-mail than the config's, or that holds the payouts", async () => {
+  services.stripe.account.business_profile!.support_email = 'old@example.com';
+  services.stripe.account.payouts_enabled = false;
+  expect(linesOf(await check(), 'warn').map((line) => line.label)).toEqual([
+    'Stripe: payouts are not enabled: sales are held in Stripe until you add a bank account',
+    `Stripe: the account's support e-mail, shown on receipts, is old@example.com, not ${appConfig.support.email} (src/config)`,
+  ]);
 });
 
 it("fails a price whose amount differs from the site's, naming the plan, both amounts and the fix", async () => {
@@ -103,6 +124,22 @@ it('fails a webhook endpoint that misses an event the worker handles', async () 
   const [line] = linesOf(await check(), 'fail');
   expect(line!.label).toContain(`does not listen to ${dropped}`);
   expect(line!.fix).toContain(`add ${dropped}`);
+});
+
+it.each([
+  ["the account's default API version", null],
+  ['API version 2024-06-20', '2024-06-20'],
+])("warns of a webhook endpoint that sends events in %s, not the worker's, saying to add it again with the worker's", async (shaped, version) => {
+  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.api_version = version));
+  const lines = await check();
+  expect(linesOf(lines, 'fail')).toEqual([]);
+  expect(linesOf(lines, 'warn')).toEqual([
+    {
+      status: 'warn',
+      label: `Stripe: the webhook endpoint ${stripeWebhookUrl(SITE_URL)} sends events in ${shaped}, not ${Stripe.API_VERSION}, the version the worker reads them with`,
+      fix: expect.stringContaining(`add the endpoint again with API version ${Stripe.API_VERSION}`),
+    },
+  ]);
 });
 
 it('fails without a webhook signing secret', async () => {
