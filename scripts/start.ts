@@ -30,6 +30,7 @@ import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmul
 import {FIXTURE_REPO, type GitHubStandIn, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {startMailgunStandIn} from './local/mailgunApi';
+import {LOCAL_MAILGUN_SIGNING_KEY} from './local/mailgunEvents';
 import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
 import {startStripeStandIn} from './local/stripeApi';
@@ -204,7 +205,7 @@ async function main() {
   }
   let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
-    github = await startGitHubStandIn({anyUser: true, onEvent: (line) => say('[github]', line)});
+    github = await startGitHubStandIn({anyUser: true, anyRef: true, onEvent: (line) => say('[github]', line)});
     closers.push(github.close);
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
@@ -221,6 +222,8 @@ async function main() {
       MAILGUN_API_KEY: 'local-mode-key',
       MAILGUN_DOMAIN: `${appConfig.mail.subdomain}.${appConfig.domainName}`,
       MAILGUN_API_URL: mailgun.url,
+      // Mailgun's event webhooks, posted locally by tests (a bounce) as Mailgun signs them.
+      MAILGUN_WEBHOOK_SIGNING_KEY: LOCAL_MAILGUN_SIGNING_KEY,
     });
   }
 

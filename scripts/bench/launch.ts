@@ -56,7 +56,7 @@ function print(figures: LaunchFigures) {
   );
   const {seatMoves} = figures;
   console.log(
-    `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and tried again later, ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
+    `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and ${seatMoves.deferredForRateLimit} for GitHub's secondary limit (each tried again later), ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
   );
   if (figures.cronCpuMs) {
     const cpu = (name: string, {runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) =>

@@ -117,10 +117,11 @@ export interface LaunchFigures {
   renames: {renamed: number; shownCurrent: number};
   /**
    * Buyers who moved their seat: how many moves the worker took, how many it turned away for the
-   * day's cap (429 INVITATION_CAP, the seat unmoved; the buyer tried again), how many refused past the limit
+   * day's cap (429 INVITATION_CAP) or for GitHub's secondary limit (429 RATE_LIMITED), the seat
+   * unmoved and the buyer trying again, how many refused past the limit
    * (with the wrong answers listed), and accounts moved away from that are still on the repository.
    */
-  seatMoves: {buyers: number; moves: number; deferredForCap: number; refusedAtLimit: number; wrongRefusals: string[]; oldAccountsKept: string[]};
+  seatMoves: {buyers: number; moves: number; deferredForCap: number; deferredForRateLimit: number; refusedAtLimit: number; wrongRefusals: string[]; oldAccountsKept: string[]};
   /** Buyers who let their invitation expire and whose dashboard says so. */
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
@@ -283,6 +284,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const MAX_MOVES = appConfig.repository.maxUsernameChanges;
   const MOVE_AFTER_MS = 12 * HOUR_MS;
   let movesDeferredForCap = 0;
+  let movesDeferredForRateLimit = 0;
   /**
    * Twelve hours after accepting, a 'move seat' buyer points the seat at a new account of theirs; once the
    * config's limit of moves is reached, one more move must be refused (429 SWAP_LIMIT).
@@ -300,10 +302,12 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const next = (buyer.nextAccount ??= github.addUser(`${buyer.uid}-gh-${buyer.movedFrom.length + 2}`));
     const answer = await expect(await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: next.login, userId: buyer.uid}}), [200, 202, 429], 'seat move');
     if (answer.status === 429) {
-      // The day's invitations are spent: the seat stays where it is, and the buyer tries again later.
+      // The day's invitations are spent, or GitHub's secondary limit asks for a pause: the seat
+      // stays where it is, and the buyer tries again later.
       const {code} = (await answer.json()) as {code?: string};
-      if (code !== 'INVITATION_CAP') throw new Error(`seat move: 429 ${code}`);
-      movesDeferredForCap += 1;
+      if (code === 'INVITATION_CAP') movesDeferredForCap += 1;
+      else if (code === 'RATE_LIMITED') movesDeferredForRateLimit += 1;
+      else throw new Error(`seat move: 429 ${code}`);
       return;
     }
     buyer.movedFrom.push({login: buyer.login, id: buyer.githubId});
@@ -428,6 +432,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     buyers: movers.length,
     moves: movers.reduce((sum, buyer) => sum + buyer.movedFrom.length, 0),
     deferredForCap: movesDeferredForCap,
+    deferredForRateLimit: movesDeferredForRateLimit,
     refusedAtLimit: movers.filter((buyer) => buyer.refusedMove === '429 SWAP_LIMIT').length,
     wrongRefusals: movers.flatMap((buyer) => (buyer.refusedMove && buyer.refusedMove !== '429 SWAP_LIMIT' ? [`${buyer.uid}: ${buyer.refusedMove}`] : [])),
     oldAccountsKept: movers.flatMap((buyer) =>

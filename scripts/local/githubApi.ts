@@ -46,6 +46,34 @@ const repositoryAnswer = recorded(scenario('get-repository'), 'get', '/repos/oct
 
 /** A repository as `GET /repos/{owner}/{repo}` answers it. */
 export type Repository = components['schemas']['full-repository'];
+/** A repository's webhook, as `GET /repos/{owner}/{repo}/hooks` lists it. */
+export type RepositoryHook = components['schemas']['hook'];
+
+let nextHookId = 12_345_678;
+/**
+ * A webhook as GitHub lists it (the shape and values of its docs' example answer): active, JSON,
+ * sending `events` to `url`. GitHub shows the secret only as asterisks, and only when one is set.
+ */
+export function newRepositoryHook({url, events = ['release'], active = true, contentType = 'json'}: {url: string; events?: string[]; active?: boolean; contentType?: string}): RepositoryHook {
+  const id = nextHookId++;
+  const self = `https://api.github.com/repos/${FIXTURE_REPO}/hooks/${id}`;
+  const at = new Date().toISOString();
+  return {
+    type: 'Repository',
+    id,
+    name: 'web',
+    active,
+    events,
+    config: {content_type: contentType, insecure_ssl: '0', url, secret: '********'},
+    updated_at: at,
+    created_at: at,
+    url: self,
+    test_url: `${self}/test`,
+    ping_url: `${self}/pings`,
+    deliveries_url: `${self}/deliveries`,
+    last_response: {code: null, status: 'unused', message: null},
+  };
+}
 
 type GitHubUser = {login: string; id: number; [key: string]: unknown};
 type Invitation = {id: number; invitee: GitHubUser; expired?: boolean; [key: string]: unknown};
@@ -83,6 +111,8 @@ export interface GitHubStandIn {
    * collaborator recording. Its `permissions` are the token's; change fields to misconfigure it.
    */
   repository: Repository;
+  /** `GET /repos/{owner}/{repo}/hooks`: the repository's webhooks (none until a test adds one). */
+  hooks: RepositoryHook[];
   /** Its releases and default branch, what the worker's downloads fetch; and the archives served. */
   archives: ArchiveState;
   /** Another account shaped like the recorded invitee. */
@@ -137,6 +167,11 @@ export interface GitHubStandInOptions {
   port?: number;
   /** Local mode: every well-formed username is an account, so a buyer can type their own. */
   anyUser?: boolean;
+  /**
+   * Local mode: every ref has an archive. A release `npm run release:local` publishes reaches the
+   * worker only (as GitHub's webhook would), and the download then serves its tag.
+   */
+  anyRef?: boolean;
   /** Told of each invitation and removal, for the terminal. */
   onEvent?: (line: string) => void;
   /**
@@ -146,7 +181,7 @@ export interface GitHubStandInOptions {
   now?: () => number;
 }
 
-export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, now = Date.now}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, onEvent, now = Date.now}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -192,8 +227,9 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
   const notFound = (response: http.ServerResponse) =>
     send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest'});
 
+  const hooks: RepositoryHook[] = [];
   const archives: ArchiveState = {releases: [], defaultBranch: repository.default_branch, served: [], codeloadWithAuthorization: 0};
-  const answerArchive = archiveHandler(repoPath, archives, send, () => running.url);
+  const answerArchive = archiveHandler(repoPath, archives, send, () => running.url, anyRef);
 
   const server = http.createServer((request, response) => {
     request.resume();
@@ -269,6 +305,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
     }
     if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
     if (answerArchive(request, pathname, searchParams, response)) return;
+    if (request.method === 'GET' && pathname === `${repoPath}/hooks`) return send(response, 200, hooks);
     if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
       // As GitHub lists them: the recorded user bodies of everyone with access.
       return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
@@ -293,6 +330,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, onEvent, no
     invitations,
     collaborators,
     repository,
+    hooks,
     archives,
     addUser(login) {
       const user = {...invitee, login, id: nextUserId++};

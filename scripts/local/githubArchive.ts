@@ -47,9 +47,10 @@ type Send = (response: http.ServerResponse, status: number, body?: unknown, head
 
 /**
  * Answers the release and archive calls for `repoPath` (`/repos/{owner}/{repo}`); false for any
- * other call. `baseUrl` is the stand-in's own address, where its codeload path is.
+ * other call. `baseUrl` is the stand-in's own address, where its codeload path is; `anyRef`: every
+ * ref has an archive (local mode).
  */
-export function archiveHandler(repoPath: string, state: ArchiveState, send: Send, baseUrl: () => string) {
+export function archiveHandler(repoPath: string, state: ArchiveState, send: Send, baseUrl: () => string, anyRef = false) {
   const tokens = new Map<string, {ref: string; expiresAt: number}>();
   const [owner, repo] = repoPath.replace('/repos/', '').split('/') as [string, string];
   const codeloadPath = `/codeload/${owner}/${repo}/legacy.zip/`;
@@ -68,7 +69,7 @@ export function archiveHandler(repoPath: string, state: ArchiveState, send: Send
     const zipball = new RegExp(`^${repoPath}/zipball/(.+)$`).exec(pathname);
     if (method === 'GET' && zipball) {
       const ref = decodeURIComponent(zipball[1]!);
-      const known = ref === state.defaultBranch || state.releases.some((release) => release.tag === ref);
+      const known = anyRef || ref === state.defaultBranch || state.releases.some((release) => release.tag === ref);
       if (!known) {
         send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/contents#download-a-repository-archive-zip'});
         return true;

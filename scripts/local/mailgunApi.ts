@@ -54,9 +54,25 @@ export interface MailgunRoute {
   created_at: string;
 }
 
+/** Mailgun's answer to a refused call (its API reference: every error is `{"message": ...}`). */
+export interface MailgunErrorAnswer {
+  message: string;
+}
+
+/** Mailgun's words when a `to` address is malformed or one it will not send to. */
+export const INVALID_ADDRESS_MESSAGE = "'to' parameter is not a valid address. please check documentation";
+
+/** Roughly what Mailgun accepts: `local@domain`, bare or as `Name <local@domain>`, no spaces in it. */
+const ADDRESS = /^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
 export interface MailgunStandIn {
   url: string;
   sent: SentMail[];
+  /**
+   * Addresses Mailgun refuses (as it refuses a malformed one): a call with any of them in `to` is
+   * answered 400 and sends nothing to anyone, as Mailgun does.
+   */
+  refused: Set<string>;
   /** The account's domains by name: none at start. */
   domains: Map<string, MailgunDomain>;
   /** The account's inbound routes: none at start. */
@@ -76,6 +92,7 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
   const sent: SentMail[] = [];
   const domains = new Map<string, MailgunDomain>();
   const routes: MailgunRoute[] = [];
+  const refused = new Set<string>();
   let failures: {status: number; times: number; to?: string} = {status: 0, times: 0};
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://mailgun.local');
@@ -97,14 +114,19 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     const recipients = form.getAll('to').flatMap((value) => String(value).split(',')).map((address) => address.trim()).filter(Boolean);
     fields.to = recipients.join(', ');
     if (recipients.length > MAX_RECIPIENTS) {
-      json(response, 400, {message: `Too many recipients: at most ${MAX_RECIPIENTS} per message`});
+      json(response, 400, {message: `Too many recipients: at most ${MAX_RECIPIENTS} per message`} satisfies MailgunErrorAnswer);
       return;
     }
     let variables: Record<string, Record<string, unknown>> | undefined;
     try {
       variables = fields['recipient-variables'] === undefined ? undefined : JSON.parse(fields['recipient-variables']);
     } catch {
-      json(response, 400, {message: "'recipient-variables' parameter is not a valid JSON"});
+      json(response, 400, {message: "'recipient-variables' parameter is not a valid JSON"} satisfies MailgunErrorAnswer);
+      return;
+    }
+    const bad = recipients.find((address) => !ADDRESS.test(address) || refused.has(address));
+    if (bad !== undefined) {
+      json(response, 400, {message: INVALID_ADDRESS_MESSAGE} satisfies MailgunErrorAnswer);
       return;
     }
     if (failures.times > 0 && (failures.to === undefined || recipients.includes(failures.to))) {
@@ -159,6 +181,7 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
   return {
     url: running.url,
     sent,
+    refused,
     domains,
     routes,
     failNext(status, times = 1, to) {

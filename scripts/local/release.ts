@@ -42,8 +42,12 @@ export function releaseDelivery({tag, name = tag, notes}: LocalRelease, now = ne
 }
 
 /** Delivers the release to the worker at `workerUrl`, signed as GitHub signs; answers the worker's word. */
-export async function publishLocalRelease(workerUrl: string, release: LocalRelease): Promise<{status: number; body: ReleaseWebhookResult | {error?: string}}> {
-  const payload = JSON.stringify(releaseDelivery(release));
+export async function publishLocalRelease(
+  workerUrl: string,
+  release: LocalRelease,
+): Promise<{status: number; body: ReleaseWebhookResult | {error?: string}; id: number}> {
+  const delivery = releaseDelivery(release);
+  const payload = JSON.stringify(delivery);
   const response = await fetch(`${workerUrl.replace(/\/$/, '')}${API_PATHS.githubWebhook}`, {
     method: 'POST',
     headers: {
@@ -54,7 +58,7 @@ export async function publishLocalRelease(workerUrl: string, release: LocalRelea
     },
     body: payload,
   });
-  return {status: response.status, body: (await response.json()) as ReleaseWebhookResult};
+  return {status: response.status, body: (await response.json()) as ReleaseWebhookResult, id: delivery.release.id};
 }
 
 async function main() {

@@ -20,7 +20,17 @@ export interface GitHubCheckInput {
   env: string;
 }
 
-const TOKENS = 'https://github.com/settings/personal-access-tokens/new';
+export const TOKENS = 'https://github.com/settings/personal-access-tokens/new';
+
+/** GitHub's REST API as the worker asks it, at GITHUB_API_URL when one is set. */
+export function githubClient(token: string, apiUrl?: string): Octokit {
+  return new Octokit({
+    auth: token,
+    userAgent: `${serviceName}-preflight`,
+    ...(apiUrl && {baseUrl: apiUrl.replace(/\/$/, '')}),
+    log: {debug: () => {}, info: () => {}, warn: () => {}, error: () => {}},
+  });
+}
 /** GitHub's limit for repositories a personal account owns (Docs: inviting collaborators). */
 export const USER_INVITATIONS_PER_DAY = 50;
 
@@ -33,12 +43,7 @@ export async function checkGitHub(input: GitHubCheckInput): Promise<CheckLine[]>
   }
   if (!token || lines.length > 0) return lines;
   const [owner, name] = repo!.split('/') as [string, string];
-  const octokit = new Octokit({
-    auth: token,
-    userAgent: `${serviceName}-preflight`,
-    ...(input.apiUrl && {baseUrl: input.apiUrl.replace(/\/$/, '')}),
-    log: {debug: () => {}, info: () => {}, warn: () => {}, error: () => {}},
-  });
+  const octokit = githubClient(token, input.apiUrl);
   let repository: Awaited<ReturnType<typeof octokit.rest.repos.get>>['data'];
   try {
     repository = (await octokit.rest.repos.get({owner, repo: name})).data;

@@ -8,6 +8,7 @@ import {checkCloudflare} from './cloudflare';
 import {checkGitHub} from './github';
 import {type CheckLine, fail, messageOf, valueOf} from './lines';
 import {checkMail} from './mail';
+import {checkReleaseWebhook} from './releaseWebhook';
 import type {PreflightSettings} from './settings';
 import {checkSignIn} from './signIn';
 import {checkStripe} from './stripe';
@@ -34,6 +35,17 @@ export async function runChecks({settings, secretNames, pendingMigrations}: Pref
       checkStripe({secretKey: value('STRIPE_SECRET_KEY'), webhookSecret: value('STRIPE_WEBHOOK_SECRET'), siteUrl, apiUrl: value('STRIPE_API_URL'), env}),
     ),
     guard('GitHub', () => checkGitHub({token: value('GITHUB_TOKEN'), repo: value('GITHUB_REPO'), permission: value('GITHUB_PERMISSION'), apiUrl: value('GITHUB_API_URL'), env})),
+    guard('GitHub webhook', () =>
+      checkReleaseWebhook({
+        token: value('GITHUB_TOKEN'),
+        repo: value('GITHUB_REPO'),
+        webhookSecret: value('GITHUB_WEBHOOK_SECRET'),
+        unsubscribeSecret: value('UNSUBSCRIBE_SECRET'),
+        siteUrl,
+        apiUrl: value('GITHUB_API_URL'),
+        env,
+      }),
+    ),
     guard('Mail', () =>
       checkMail({apiKey: value('MAILGUN_API_KEY'), domain: value('MAILGUN_DOMAIN'), signingKey: value('MAILGUN_WEBHOOK_SIGNING_KEY'), apiUrl: value('MAILGUN_API_URL'), siteUrl, env}),
     ),

@@ -57,6 +57,12 @@ export const API_PATHS = {
   stripeWebhook: '/api/webhook/stripe',
   mailgunWebhook: '/api/webhook/mailgun',
   /**
+   * POST: Mailgun's event webhooks (tick "Delivered" and "Permanent failure"), signed with
+   * MAILGUN_WEBHOOK_SIGNING_KEY. Events of release e-mails move the console's per-buyer counts;
+   * others are answered 200 and ignored. See MailgunEventsResult.
+   */
+  mailgunEvents: '/api/webhook/mailgun/events',
+  /**
    * POST: GitHub's `release` webhook (signed with GITHUB_WEBHOOK_SECRET). A published release that
    * is neither a draft nor a pre-release is e-mailed to the buyers entitled to it. See ReleaseWebhookResult.
    */
@@ -76,6 +82,12 @@ export const API_PATHS = {
   /** The seller's console (admins only): see ADMIN_PATHS. */
   admin: '/admin',
 } as const;
+
+/** POST /api/webhook/mailgun/events, once the signature is good: whether the event changed a release e-mail's record. */
+export interface MailgunEventsResult {
+  received: true;
+  recorded: boolean;
+}
 
 /**
  * POST /api/webhook/github, once the signature is good: whether the delivery announced a release,
@@ -106,6 +118,8 @@ export interface BuyerReleases {
   releases: ReleaseNote[];
   includesUpdates: boolean;
   subscribed: boolean;
+  /** The release a download serves now (DownloadLink.ref), marked next to the download; null before the first. */
+  latestTag: string | null;
 }
 
 /** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
@@ -239,7 +253,10 @@ export interface AccessStatus {
 export interface DownloadLink {
   /** The path on the worker (`/download/<token>`): put it after the API base, as `apiUrl` does. */
   path: string;
-  /** What the archive holds: the latest release's tag, or the default branch. */
+  /**
+   * What the archive holds: the newest release GitHub's webhook announced (BuyerReleases.latestTag);
+   * before any, GitHub's latest release, or the default branch.
+   */
   ref: string;
   /** Whether `ref` is a release (a tag) rather than the default branch. */
   release: boolean;
@@ -302,6 +319,11 @@ export const ADMIN_PATHS = {
   repositoryFixAll: '/admin/repository-audit/fix-all',
   /** GET: each release announced, newest first, with how its e-mails went. See AdminRelease. */
   releases: '/admin/releases',
+  /**
+   * POST: queues the release's e-mail again for exactly the addresses whose e-mail failed, as the
+   * worker recorded them (never a list from the browser); 409 when none failed.
+   */
+  releaseResend: '/admin/releases/:releaseId/resend',
   /** GET ?page=: the waitlist. */
   leads: '/admin/leads',
   /** GET: the whole waitlist as CSV. */
@@ -310,16 +332,19 @@ export const ADMIN_PATHS = {
   auditLog: '/admin/audit-log',
 } as const;
 
-export function adminPath(path: string, params: {sessionId?: string; jobId?: number} = {}): string {
+export function adminPath(path: string, params: {sessionId?: string; jobId?: number; releaseId?: number} = {}): string {
   return path
     .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
-    .replace(':jobId', String(params.jobId ?? ''));
+    .replace(':jobId', String(params.jobId ?? ''))
+    .replace(':releaseId', String(params.releaseId ?? ''));
 }
 
 /**
- * A release in the console. Counts are of addresses: `emailed` in batches Mailgun accepted,
- * `failed` in batches the outbox gave up on (retry them in Failures), `waiting` in batches not sent
- * yet. `unsubscribed` is everyone who turned release e-mails off, whenever.
+ * A release in the console. Counts are of addresses, per buyer as the worker recorded them:
+ * `emailed` accepted by Mailgun and not failed since (`delivered` among them once Mailgun's
+ * event says so), `failed` refused by Mailgun or bounced for good (listed in `failures`, the first
+ * MAX_LISTED_FAILURES), `waiting` in batches not sent yet. `unsubscribed`: of the buyers this
+ * release was queued for, those who have turned release e-mails off.
  */
 export interface AdminRelease {
   id: number;
@@ -328,10 +353,21 @@ export interface AdminRelease {
   publishedAt: number;
   recipients: number;
   emailed: number;
+  delivered: number;
   failed: number;
   waiting: number;
   unsubscribed: number;
+  failures: AdminReleaseFailure[];
 }
+
+export interface AdminReleaseFailure {
+  email: string;
+  /** Mailgun's words: its refusal, or the receiving server's answer. */
+  reason: string | null;
+}
+
+/** How many of a release's failed addresses the console lists (all are counted, and all sent again). */
+export const MAX_LISTED_FAILURES = 100;
 
 /** A page of a list: `page` starts at 1; `total` counts every row that matches. */
 export interface Page<T> {
@@ -574,7 +610,7 @@ export interface AdminLead {
   createdAt: number;
 }
 
-export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix';
+export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix' | 'resend_release';
 
 export interface AdminAuditEntry {
   id: number;

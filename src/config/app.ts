@@ -71,6 +71,7 @@ export const appConfig = {
   ],
   releases: {
     noticeWithoutUpdates: 'upgrade-note',
+    batchesPerHour: 60,
   },
   support: {
     email: `support@${domainName}`,

@@ -108,6 +108,12 @@ export interface AppConfig {
   releases: {
     /** Buyers of plans without updates: no e-mail, or a short note offering the upgrade. */
     noticeWithoutUpdates: ReleaseNotice;
+    /**
+     * How many batches of a release's e-mail (each up to 1,000 buyers, in one call to Mailgun) go
+     * out in an hour: the batches are spaced evenly, never sent all at once. A new sending domain
+     * builds its reputation by a steady, gradual flow (docs: Sending limit in Mailgun).
+     */
+    batchesPerHour: number;
   };
   support: {
     /** Where buyers write for help; shown to them, and empty hides every support link. */

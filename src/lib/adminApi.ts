@@ -14,6 +14,7 @@ import {
   type AdminPurchase,
   type AdminPurchaseDetail,
   type AdminRefundRequest,
+  type AdminRelease,
   type Page,
   type RepositoryAudit,
   type RepositoryDifferenceKind,
@@ -65,6 +66,9 @@ export function createAdminApi(options: ApiClientOptions) {
     refund: (sessionId: string, refund: AdminRefundRequest) => act(onPurchase(ADMIN_PATHS.refund, sessionId), refund),
     jobs: () => get<AdminJob[]>(ADMIN_PATHS.jobs),
     retryJob: (jobId: number) => act(adminPath(ADMIN_PATHS.retryJob, {jobId})),
+    releases: () => get<AdminRelease[]>(ADMIN_PATHS.releases),
+    /** The release's e-mail again, to the addresses the worker recorded failed. */
+    resendRelease: (releaseId: number) => act(adminPath(ADMIN_PATHS.releaseResend, {releaseId})),
     repositoryAudit: () => get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit),
     repositoryFix: (fix: RepositoryFixRequest) => act(ADMIN_PATHS.repositoryFix, fix),
     /** Every difference of the kind the worker finds now, up to its limit. */

@@ -223,7 +223,12 @@ export function createApiClient(options: ApiClientOptions) {
     async releases(): Promise<BuyerReleases> {
       const body = (await call('GET', API_PATHS.releases)) as Partial<BuyerReleases>;
       if (!Array.isArray(body?.releases)) throw new ApiError('The server sent no releases', 502);
-      return {releases: body.releases, includesUpdates: body.includesUpdates === true, subscribed: body.subscribed === true};
+      return {
+        releases: body.releases,
+        includesUpdates: body.includesUpdates === true,
+        subscribed: body.subscribed === true,
+        latestTag: typeof body.latestTag === 'string' ? body.latestTag : null,
+      };
     },
     /** The buyer's own purchases, newest first, each with Stripe's invoice or receipt page. */
     async receipts(): Promise<BuyerReceipts> {

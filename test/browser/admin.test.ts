@@ -8,11 +8,13 @@
  * menu; a signed-in buyer sees that they are not an admin, and no link to the console.
  */
 import type {Page} from 'playwright-core';
+import {LOCAL_MAILGUN_SIGNING_KEY, signedEvent} from '../../scripts/local/mailgunEvents';
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
+import {publishLocalRelease} from '../../scripts/local/release';
 import {SEED_HAND_INVITED} from '../../scripts/local/seedData';
 import {API_PATHS, appConfig} from '../../src/config';
 import {eventually} from './helpers';
-import {escapeRegExp, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
+import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
 import {axeViolations} from './axe';
 
 jest.setTimeout(300_000);
@@ -22,7 +24,7 @@ const session = useLocalSession({seed: 300});
 const PHONE = {width: 390, height: 844};
 const WIDE = {width: 1440, height: 900};
 /** The console's views, in the order its navigation lists them. */
-const VIEWS = ['Sales', 'Purchases', 'Failures', 'Repository', 'Leads', 'Admin log'];
+const VIEWS = ['Sales', 'Purchases', 'Failures', 'Releases', 'Repository', 'Leads', 'Admin log'];
 /** The storefront header's buy button, which the console must not show. */
 const BUY_BUTTON = `Get ${appConfig.appName}`;
 
@@ -231,6 +233,55 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it('lists a release with its e-mails, and sends it again, once confirmed, to the buyer whose e-mail bounced', async () => {
+    const {page, errors, workerCalls} = admin;
+    const stack = session.stack();
+    await page.setViewportSize(WIDE);
+    // A buyer, and a release GitHub publishes, which the local cron e-mails.
+    const bouncing = uniqueEmail('bounce');
+    await session.checkoutAsGuest(await session.open('/'), bouncing);
+    const name = `Release ${Date.now().toString(36)}`;
+    const from = stack.output().length;
+    const published = await publishLocalRelease(stack.workerUrl, {tag: `v7.${Date.now().toString(36)}`, name, notes: 'Faster.'});
+    expect(published.status).toBe(200);
+    const mailed = new RegExp(`\\[e-mail\\] +to [^\\n]*${escapeRegExp(bouncing)}[^\\n]*"[^"]*${escapeRegExp(name)}`);
+    await stack.waitForLine(mailed, 150_000, from);
+    // Mailgun's event: the buyer's mailbox refused it for good.
+    const bounce = signedEvent(LOCAL_MAILGUN_SIGNING_KEY, 'failed', bouncing, {
+      message: '550 5.1.1 The email account that you tried to reach does not exist',
+      variables: {'release-id': String(published.id), 'release-audience': plan.includesUpdates ? 'updates' : 'upgrade'},
+    });
+    const posted = await fetch(`${stack.workerUrl}${API_PATHS.mailgunEvents}`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(bounce)});
+    expect(await posted.json()).toEqual({received: true, recorded: true});
+
+    await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Releases'}).click();
+    const row = page.getByRole('row').filter({hasText: name});
+    await row.waitFor();
+    // The failed count folds the address and Mailgun's words.
+    await row.locator('summary').click();
+    await row.getByText(/5\.1\.1 The email account that you tried to reach does not exist/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Sent again only once confirmed, and only to the buyer who failed.
+    const resends = () => workerCalls.filter((call) => call.endsWith('/resend')).length;
+    await row.getByRole('button', {name: 'Send again to the 1 that failed'}).click();
+    const question = page.getByRole('group', {name: 'Send again to the 1 that failed'});
+    await question.getByText('Are you sure?').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(resends()).toBe(0);
+    const before = stack.output().length;
+    await question.getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(`${name} is being sent again to 1 address.`).waitFor();
+    await stack.waitForLine(new RegExp(`\\[e-mail\\] +to ${escapeRegExp(bouncing)}: "[^"]*${escapeRegExp(name)}`), 30_000, before);
+    await row.getByRole('button', {name: /Send again/}).waitFor({state: 'detached'});
+
+    await page.setViewportSize(PHONE);
+    expect(await overflows(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize(WIDE);
+    expect(errors).toEqual([]);
+  });
+
   it('fits a 390 px phone: the tables become cards, nothing scrolls sideways', async () => {
     const {page, errors} = admin;
     await page.setViewportSize(PHONE);
@@ -240,6 +291,7 @@ describe('the seller’s console on the local stack', () => {
       '/admin?view=purchases',
       `/admin?view=purchases&q=${encodeURIComponent(buyer.email)}&state=refunded`,
       '/admin?view=repository',
+      '/admin?view=releases',
       '/admin?view=log',
     ]) {
       await session.goto(page, path);

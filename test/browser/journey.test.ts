@@ -142,6 +142,8 @@ describe('the buyer\'s journey on the local stack', () => {
     await expect(release.innerText()).resolves.toContain('<script>window.__released = 1</script>');
     expect(await page.evaluate(() => (window as unknown as {__released?: number}).__released)).toBeUndefined();
     expect(await page.getByText('Release e-mails: on').count()).toBe(1);
+    // The download is marked with the release it now serves.
+    await page.getByText(`The .zip holds the latest release, ${tag}.`).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     // The local cron sends it within its minute, printed as the other e-mails are.
     await stack.waitForLine(new RegExp(`\\[e-mail\\].*Tabs everywhere`), 150_000, from);

@@ -15,6 +15,7 @@ import {
   type AdminLead,
   type AdminPurchaseDetail,
   type AdminRefundRequest,
+  type AdminRelease,
   type ErrorBody,
   type Page,
   type RepositoryAudit,
@@ -42,6 +43,8 @@ export interface AdminStore {
   /** Newest first. */
   purchases: AdminPurchaseDetail[];
   jobs: AdminJob[];
+  /** Newest first. */
+  releases: AdminRelease[];
   audit: RepositoryAudit;
   leads: AdminLead[];
   /** Newest first. */
@@ -141,6 +144,7 @@ export function defaultStore(): AdminStore {
       }),
     ],
     jobs: [],
+    releases: [],
     audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER], invitations: EMPTY_WINDOW, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS},
     leads: [],
     log: [],
@@ -149,13 +153,20 @@ export function defaultStore(): AdminStore {
 }
 
 /** The route of ADMIN_PATHS a path is, with its parameters. */
-function routeOf(path: string): {route: string; sessionId?: string; jobId?: number} | null {
+function routeOf(path: string): {route: string; sessionId?: string; jobId?: number; releaseId?: number} | null {
   for (const route of Object.values(ADMIN_PATHS)) {
-    const pattern = new RegExp(`^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace('.', '\\.')}$`);
+    const pattern = new RegExp(
+      `^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace(':releaseId', '(?<releaseId>\\d+)').replace('.', '\\.')}$`,
+    );
     const match = pattern.exec(path);
     if (match) {
-      const {sessionId, jobId} = match.groups ?? {};
-      return {route, sessionId: sessionId && decodeURIComponent(sessionId), jobId: jobId ? Number(jobId) : undefined};
+      const {sessionId, jobId, releaseId} = match.groups ?? {};
+      return {
+        route,
+        sessionId: sessionId && decodeURIComponent(sessionId),
+        jobId: jobId ? Number(jobId) : undefined,
+        releaseId: releaseId ? Number(releaseId) : undefined,
+      };
     }
   }
   return null;
@@ -194,7 +205,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   }
 
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
-  function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number}): [number, unknown] {
+  function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number; releaseId?: number}): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
     if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
     switch (`${seen.method} ${seen.route}`) {
@@ -253,6 +264,18 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         store.jobs = store.jobs.filter((entry) => entry !== job);
         log('retry_job', job.sessionId, `job ${job.id}`);
         return [200, {status: 'done', detail: `job ${job.id}: done`} satisfies AdminActionResult];
+      }
+      case `GET ${ADMIN_PATHS.releases}`:
+        return [200, store.releases];
+      case `POST ${ADMIN_PATHS.releaseResend}`: {
+        const release = store.releases.find((entry) => entry.id === params.releaseId);
+        if (!release) return [404, {error: 'There is no release with that id.', code: 'NOT_FOUND'} satisfies ErrorBody];
+        if (release.failed === 0) return [409, {error: 'No e-mail of this release failed: there is nobody to send it to again.', code: 'CONFLICT'} satisfies ErrorBody];
+        // As the worker: the failed addresses are queued again (waiting), and sent as the outbox runs.
+        const addresses = release.failed;
+        store.releases = store.releases.map((entry) => (entry === release ? {...entry, failed: 0, failures: [], waiting: entry.waiting + addresses} : entry));
+        log('resend_release', null, `release ${release.id}: ${addresses} addresses`);
+        return [200, {status: 'sending_again', detail: `release ${release.id}: sent again to the ${addresses} addresses whose e-mail failed`} satisfies AdminActionResult];
       }
       case `GET ${ADMIN_PATHS.repositoryAudit}`:
         return [200, store.audit];

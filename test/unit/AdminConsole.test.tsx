@@ -24,6 +24,7 @@ describe('the seller’s console', () => {
       ['Sales', '/admin'],
       ['Purchases', '/admin?view=purchases'],
       ['Failures', '/admin?view=failures'],
+      ['Releases', '/admin?view=releases'],
       ['Repository', '/admin?view=repository'],
       ['Leads', '/admin?view=leads'],
       ['Admin log', '/admin?view=log'],
@@ -39,6 +40,7 @@ describe('the seller’s console', () => {
   it.each([
     ['/admin?view=purchases', 'Purchases', '/admin/purchases'],
     ['/admin?view=failures', 'Failures', '/admin/jobs'],
+    ['/admin?view=releases', 'Releases', '/admin/releases'],
     ['/admin?view=repository', 'Repository audit', '/admin/repository-audit'],
     ['/admin?view=leads', 'Leads', '/admin/leads'],
     ['/admin?view=log', 'Admin log', '/admin/audit-log'],

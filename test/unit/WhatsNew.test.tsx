@@ -24,9 +24,9 @@ const release = (tag: string, publishedAt: number, notesHtml: string): ReleaseNo
   url: `https://github.com/owner/kit/releases/tag/${tag}`,
   publishedAt,
 });
-function show(answer: BuyerReleases, status = 200) {
-  worker.answer(GET, status, answer);
-  renderWithSite(<WhatsNew />, {env: {WORKER_URL: worker.url}});
+function show(answer: Omit<BuyerReleases, 'latestTag'> & Partial<BuyerReleases>, status = 200, onLatestTag?: (tag: string | null) => void) {
+  worker.answer(GET, status, {latestTag: null, ...answer});
+  renderWithSite(<WhatsNew onLatestTag={onLatestTag} />, {env: {WORKER_URL: worker.url}});
 }
 
 test('lists the releases as the worker sends them, newest first, with their notes, and a script in the notes stays text', async () => {

@@ -269,6 +269,13 @@ describe('only accounts this worker invited are touched', () => {
   test.each([
     ['refuses the new account (422)', {status: 422, body: VALIDATION_FAILED}, 422, 'GITHUB_REFUSED'],
     ['cannot take the invitation now (502)', {status: 502, body: {message: 'Server Error'}}, 503, 'GITHUB_UNAVAILABLE'],
+    // GitHub's secondary limit, as its REST docs describe it: a wait, answered 429 with Retry-After, not a 5xx.
+    [
+      'asks to slow down (its secondary rate limit)',
+      {status: 403, headers: {'retry-after': '60'}, body: {message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'}},
+      429,
+      'RATE_LIMITED',
+    ],
   ] as const)('a move GitHub %s changes nothing: the old account keeps its seat, and the answer says so', async (_label, failure, status, code) => {
     const {user, sessionId} = await paidBuyer();
     const login = githubAccount();
@@ -278,6 +285,7 @@ describe('only accounts this worker invited are touched', () => {
     stack.github.failNext('PUT /repos/', failure);
     const refused = await requestAccess(user, githubAccount());
     expect(refused.status).toBe(status);
+    expect(refused.headers.get('retry-after')).toBe(status === 429 ? '60' : null);
     expect(await refused.json()).toMatchObject({code, error: expect.stringContaining(`@${login} keeps access.`)});
     expect(await grantOf(sessionId)).toEqual(before);
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);

@@ -90,6 +90,7 @@ describe('who gets in', () => {
     leadsCsv: {method: 'GET'},
     auditLog: {method: 'GET'},
     releases: {method: 'GET'},
+    releaseResend: {method: 'POST', body: {}},
   } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
   const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
   let buyer: SignedInUser;
@@ -106,7 +107,7 @@ describe('who gets in', () => {
     async (name, template) => {
       const request: {method: string; body?: unknown} = requests[name];
       const send = (token?: string) =>
-        stack.call(adminPath(template, {sessionId: 'cs_test_any', jobId: 1}), {method: request.method, token, body: request.body});
+        stack.call(adminPath(template, {sessionId: 'cs_test_any', jobId: 1, releaseId: 1}), {method: request.method, token, body: request.body});
       expect((await send()).status).toBe(401);
       for (const someone of [buyer, unproved]) {
         const refused = await send(someone.idToken);

@@ -1,12 +1,12 @@
 /**
  * Downloads of the code: a paid buyer gets a one-time link, and following it streams GitHub's
- * archive (the latest release, else the default branch) through the worker. The link is the
+ * archive (the newest release announced, else GitHub's latest, else the default branch) through the worker. The link is the
  * buyer's alone, short-lived and good once; the purchase is checked again when it is followed.
  * In workerd with a real D1, against the GitHub stand-in's recorded release and archive answers.
  */
 import {unzipSync, strFromU8} from 'fflate';
 import {ROUTES} from '../../src/config';
-import {API_PATHS, type DownloadLink} from '../../src/config/api';
+import {API_PATHS, type BuyerReleases, type DownloadLink} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {archiveFiles} from '../../scripts/local/githubArchive';
 import {completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack} from './stack';
@@ -76,6 +76,28 @@ describe('the archive', () => {
     expect(response.status).toBe(200);
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
     expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([archiveFiles(FIXTURE_REPO, 'v1.1.0')['README.md']]);
+  });
+
+  test('the release the dashboard marks latest (the newest GitHub announced) is the release the link serves', async () => {
+    stack.github.archives.releases.push({tag: 'v1.0.0'}, {tag: 'v1.1.0'});
+    const now = Date.now();
+    // Stored as the release webhook stores an announced release.
+    await stack.worker.db.run(
+      `INSERT INTO releases (id, delivery_id, tag, name, body, published_at, recipients, created_at) VALUES
+       (71, 'delivery-latest-1', 'v1.0.0', 'Version 1.0', '', ?1, 0, ?1), (72, 'delivery-latest-2', 'v1.1.0', 'Version 1.1', '', ?2, 0, ?2)`,
+      now - 60_000, now,
+    );
+    try {
+      const {user} = await paidBuyer();
+      const shown = ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases).latestTag;
+      expect(shown).toBe('v1.1.0');
+      const link = await linkFor(user);
+      expect(link).toMatchObject({ref: shown, release: true});
+      const files = unzipSync(new Uint8Array(await (await follow(link)).arrayBuffer()));
+      expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([archiveFiles(FIXTURE_REPO, shown!)['README.md']]);
+    } finally {
+      await stack.worker.db.run('DELETE FROM releases WHERE id IN (71, 72)');
+    }
   });
 
   test('each download is logged: the link row says who, which purchase, which ref, when and how it ended', async () => {

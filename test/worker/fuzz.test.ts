@@ -13,7 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import fc from 'fast-check';
-import {ADMIN_PATHS, adminPath} from '../../src/config/api';
+import {ADMIN_PATHS, adminPath, API_PATHS} from '../../src/config/api';
 import {INVITEE} from '../../scripts/local/githubApi';
 import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {listen, type RunningServer} from '../../scripts/support/listen';
@@ -227,9 +227,36 @@ const mailgunWebhook = fc
     return call('POST', '/api/webhook/mailgun', {headers: {'content-type': 'multipart/form-data; boundary=fuzz'}, body});
   });
 
+/** Mailgun's event webhooks: JSON, signed or not, about a release e-mail or anything else. */
+const mailgunEvents = fc
+  .record({
+    signing: fc.constantFrom('good', 'stale', 'bad', 'missing'),
+    token: fc.oneof(fc.string({maxLength: 300}), fc.string({unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 50, maxLength: 50})),
+    data: fc.oneof(
+      fc.anything(),
+      fc.record({
+        event: fc.constantFrom('delivered', 'failed', 'opened', 'accepted', ''),
+        recipient: fc.oneof(fc.emailAddress(), fc.string({maxLength: 400})),
+        severity: fc.constantFrom('permanent', 'temporary', 'x'),
+        'delivery-status': fc.record({message: fc.string({maxLength: 600})}),
+        'user-variables': fc.oneof(
+          fc.constant([]),
+          fc.record({'release-id': fc.oneof(fc.nat().map(String), fc.string({maxLength: 30}), fc.integer()), 'release-audience': fc.constantFrom('updates', 'upgrade', 'x')}),
+        ),
+      }),
+    ),
+  })
+  .map(({signing, token, data}) => {
+    const timestamp = String(signing === 'stale' ? now() - 3600 : now());
+    const signature = signing === 'bad' ? 'f'.repeat(64) : crypto.createHmac('sha256', MAILGUN_SIGNING_KEY).update(`${timestamp}${token}`).digest('hex');
+    const body = JSON.stringify({...(signing !== 'missing' && {signature: {timestamp, token, signature}}), 'event-data': data});
+    return call('POST', API_PATHS.mailgunEvents, {headers: {'content-type': 'application/json'}, body});
+  });
+
 const sessionParam = fc.oneof(fc.constant('').map(() => paidSession), fc.constant('cs_test_doesnotexist'), fc.string({maxLength: 60}).map(encodeURIComponent));
 const jobParam = fc.oneof(fc.nat(50).map(String), fc.string({maxLength: 20}).map(encodeURIComponent));
-const adminRoute = (template: string) => fc.tuple(sessionParam, jobParam).map(([sessionId, jobId]) => adminPath(template, {sessionId, jobId: jobId as unknown as number}));
+const adminRoute = (template: string) =>
+  fc.tuple(sessionParam, jobParam).map(([sessionId, jobId]) => adminPath(template, {sessionId, jobId: jobId as unknown as number, releaseId: jobId as unknown as number}));
 
 /** Each public route, and how its requests are made. */
 const routes: [string, fc.Arbitrary<Call>][] = [
@@ -244,10 +271,11 @@ const routes: [string, fc.Arbitrary<Call>][] = [
   ['POST /api/leads', requestTo('POST', '/api/leads')],
   ['POST /api/webhook/stripe', stripeWebhook],
   ['POST /api/webhook/mailgun', mailgunWebhook],
+  ['POST /api/webhook/mailgun/events', mailgunEvents],
   ['GET /plausible/js/script.js', requestTo('GET', '/plausible/js/script.js')],
   ['POST /plausible/api/event', requestTo('POST', '/plausible/api/event')],
-  ['GET /admin/… (views)', requestTo('GET', fc.constantFrom(ADMIN_PATHS.sales, ADMIN_PATHS.purchases, ADMIN_PATHS.purchase, ADMIN_PATHS.jobs, ADMIN_PATHS.leads, ADMIN_PATHS.leadsCsv, ADMIN_PATHS.auditLog).chain(adminRoute))],
-  ['POST /admin/… (actions)', requestTo('POST', fc.constantFrom(ADMIN_PATHS.grant, ADMIN_PATHS.revoke, ADMIN_PATHS.resend, ADMIN_PATHS.resetUsernameChanges, ADMIN_PATHS.retryJob, ADMIN_PATHS.repositoryFix).chain(adminRoute))],
+  ['GET /admin/… (views)', requestTo('GET', fc.constantFrom(ADMIN_PATHS.sales, ADMIN_PATHS.purchases, ADMIN_PATHS.purchase, ADMIN_PATHS.jobs, ADMIN_PATHS.leads, ADMIN_PATHS.leadsCsv, ADMIN_PATHS.auditLog, ADMIN_PATHS.releases).chain(adminRoute))],
+  ['POST /admin/… (actions)', requestTo('POST', fc.constantFrom(ADMIN_PATHS.grant, ADMIN_PATHS.revoke, ADMIN_PATHS.resend, ADMIN_PATHS.resetUsernameChanges, ADMIN_PATHS.retryJob, ADMIN_PATHS.repositoryFix, ADMIN_PATHS.releaseResend).chain(adminRoute))],
   ['any other path', requestTo('GET', fc.webPath().map((path) => path || '/'))],
 ];
 

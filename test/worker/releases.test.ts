@@ -6,10 +6,11 @@
 import {createHmac} from 'node:crypto';
 import examples from '@octokit/webhooks-examples';
 import type {ReleaseEvent} from '@octokit/webhooks-types';
-import {ADMIN_PATHS, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
+import {ADMIN_PATHS, adminPath, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
-import type {SentMail} from '../../scripts/local/mailgunApi';
-import {completedEvent, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
+import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
+import {type EventOptions, type MailgunEventData, signedEvent} from '../../scripts/local/mailgunEvents';
+import {completedEvent, MAILGUN_SIGNING_KEY, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
 
 const SECRET = 'github-webhook-secret-for-the-release-suite';
 const plans: readonly Plan[] = appConfig.plans;
@@ -57,6 +58,35 @@ function deliver(event: unknown, {secret = SECRET, delivery = `delivery-${++deli
 async function sendDueBatches() {
   await stack.worker.db.run(`UPDATE jobs SET run_after = 0 WHERE kind = 'release-mail' AND status = 'pending'`);
   await stack.worker.scheduled();
+}
+
+/** The cron until no release batch is left (a refused batch's halves are new jobs, due at once). */
+async function sendUntilDone() {
+  for (let round = 0; round < 40; round += 1) {
+    const [pending] = await stack.worker.db.all<{count: number}>(`SELECT COUNT(*) AS count FROM jobs WHERE kind = 'release-mail' AND status = 'pending'`);
+    if (pending!.count === 0) return;
+    await sendDueBatches();
+  }
+  throw new Error('Release batches were still pending after 40 runs of the cron');
+}
+
+interface DeliveryRow {
+  email: string;
+  status: string;
+  reason: string | null;
+}
+const deliveriesOf = (releaseId: number) =>
+  stack.worker.db.all<DeliveryRow>('SELECT email, status, reason FROM release_deliveries WHERE release_id = ? ORDER BY email', releaseId);
+
+const statusOf = async (id: number, email: string) => (await deliveriesOf(id)).find((row) => row.email === email);
+const postMailgunEvent = (payload: unknown, worker = stack.worker) =>
+  worker.fetch(API_PATHS.mailgunEvents, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(payload)});
+
+let seller: string | undefined;
+/** The seller's ID token (an address of ADMIN_EMAILS, verified), signed up once. */
+async function sellerToken(): Promise<string> {
+  seller ??= (await stack.signUp({email: SELLER, verified: true})).idToken;
+  return seller;
 }
 
 /** Each copy Mailgun delivered of a release's e-mails (its subject names the release). */
@@ -311,6 +341,36 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
   });
 
+  test('the notes are rendered once, when the release is stored: What\'s new serves the stored HTML, a script tag in it as text', async () => {
+    const user = await stack.signUp({verified: true});
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+    const event = releaseEvent('published', {name: 'Version 16', published_at: at(5 * DAY), body: 'Stored <script>alert(1)</script> **once**'});
+    expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+    const [stored] = await stack.worker.db.all<{notes_html: string}>('SELECT notes_html FROM releases WHERE id = ?', event.release.id);
+    expect(stored!.notes_html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(stored!.notes_html).toContain('<strong>once</strong>');
+    expect(stored!.notes_html).not.toContain('<script');
+    const listed = async () => {
+      const answer = (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+      return answer.releases.find((release) => release.name === 'Version 16')!.notesHtml;
+    };
+    expect(await listed()).toBe(stored!.notes_html);
+
+    // What the dashboard shows is the stored HTML, not the Markdown rendered again at each read.
+    await stack.worker.db.run('UPDATE releases SET notes_html = ? WHERE id = ?', '<p>As stored</p>', event.release.id);
+    expect(await listed()).toBe('<p>As stored</p>');
+
+    // Stored before the HTML was (the column NULL), or by an older renderer: rendered once on read, and stored.
+    for (const before of ['notes_html = NULL, notes_renderer = NULL', 'notes_renderer = 0']) {
+      await stack.worker.db.run(`UPDATE releases SET ${before} WHERE id = ?`, event.release.id);
+      expect(await listed()).toBe(stored!.notes_html);
+      const [again] = await stack.worker.db.all<{notes_html: string; notes_renderer: number}>('SELECT notes_html, notes_renderer FROM releases WHERE id = ?', event.release.id);
+      expect(again).toEqual({notes_html: stored!.notes_html, notes_renderer: expect.any(Number)});
+      expect(again!.notes_renderer).toBeGreaterThan(0);
+    }
+  });
+
   test(`a ${withoutUpdates.name} buyer sees the releases up to the purchase, not the later ones`, async () => {
     const user = await stack.signUp({verified: true});
     const now = Date.now();
@@ -366,31 +426,228 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(await stack.worker.db.all('SELECT email FROM release_unsubscribes WHERE email = ?', giftee)).toHaveLength(1);
   });
 
-  test('the console lists each release with how many were e-mailed, failed and unsubscribed', async () => {
-    const admin = await stack.signUp({email: SELLER, verified: true});
-    const event = releaseEvent('published', {name: 'Version 15', published_at: at(10 * DAY)});
-    const answer = (await (await deliver(event)).json()) as {recipients: number};
-    // Mailgun refuses the first batch for good (a 400), so the outbox gives up on it.
-    const [first] = await stack.worker.db.all<{payload: string}>(`SELECT payload FROM jobs WHERE key = ?`, `release:${event.release.id}:updates:0`);
-    const firstBatch = (JSON.parse(first!.payload) as {recipients: string[]}).recipients;
-    stack.mailgun.failNext(400, 1, firstBatch[0]);
-    await sendDueBatches();
+  test("the console lists each release with how many were e-mailed, delivered, failed, waiting, and unsubscribed of its own audience", async () => {
+    const token = await sellerToken();
+    const refused = await buyer();
+    const delivered = await buyer();
+    const leaver = await buyer();
+    stack.mailgun.refused.add(refused);
+    try {
+      const event = releaseEvent('published', {name: 'Version 15', published_at: at(10 * DAY)});
+      const {recipients} = (await (await deliver(event)).json()) as {recipients: number};
+      const list = async () => ((await (await stack.call(ADMIN_PATHS.releases, {token})).json()) as AdminRelease[])[0]!;
+      expect(await list()).toMatchObject({id: event.release.id, emailed: 0, failed: 0, waiting: recipients});
 
-    const response = await stack.call(ADMIN_PATHS.releases, {token: admin.idToken});
-    expect(response.status).toBe(200);
-    const [listed] = (await response.json()) as AdminRelease[];
-    const unsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
-    expect(listed).toEqual({
-      id: event.release.id,
-      tag: event.release.tag_name,
-      name: 'Version 15',
-      publishedAt: Date.parse(event.release.published_at!),
-      recipients: answer.recipients,
-      emailed: answer.recipients - firstBatch.length,
-      failed: firstBatch.length,
-      waiting: 0,
-      unsubscribed: unsubscribed.length,
-    });
+      await sendUntilDone();
+      await postMailgunEvent(signedEvent(MAILGUN_SIGNING_KEY, 'delivered', delivered, {variables: {'release-id': String(event.release.id), 'release-audience': 'updates'}}));
+      // Unsubscribed after this release: counted. Others unsubscribed long before were never its audience.
+      await stack.worker.db.run('INSERT INTO release_unsubscribes (email, created_at) VALUES (?, ?)', leaver, Date.now());
+      const everUnsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
+      expect(everUnsubscribed.length).toBeGreaterThan(1);
+
+      expect(await list()).toEqual({
+        id: event.release.id,
+        tag: event.release.tag_name,
+        name: 'Version 15',
+        publishedAt: Date.parse(event.release.published_at!),
+        recipients,
+        emailed: recipients - 1,
+        delivered: 1,
+        failed: 1,
+        waiting: 0,
+        unsubscribed: 1,
+        failures: [{email: refused, reason: INVALID_ADDRESS_MESSAGE}],
+      });
+    } finally {
+      stack.mailgun.refused.delete(refused);
+      await stack.worker.db.run('DELETE FROM release_unsubscribes WHERE email = ?', leaver);
+    }
+  });
+
+  test('"Send again" e-mails exactly the addresses that failed, each checked again (a refund since is skipped), audited; 409 when none failed, 404 for an unknown release', async () => {
+    const token = await sellerToken();
+    const fixed = await buyer();
+    const refundedSince = await buyer();
+    const fine = await buyer();
+    stack.mailgun.refused.add(fixed);
+    const event = releaseEvent('published', {name: 'Version 21'});
+    const id = event.release.id;
+    await deliver(event);
+    try {
+      await sendUntilDone();
+    } finally {
+      // Mailgun takes the address again (the buyer fixed their mailbox).
+      stack.mailgun.refused.delete(fixed);
+    }
+    await postMailgunEvent(signedEvent(MAILGUN_SIGNING_KEY, 'failed', refundedSince, {variables: {'release-id': String(id), 'release-audience': 'updates'}}));
+    await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, refundedSince);
+    const failedBefore = (await deliveriesOf(id)).filter((row) => row.status === 'failed').map((row) => row.email).sort();
+    expect(failedBefore).toEqual([fixed, refundedSince].sort());
+    const copiesBefore = copiesOf('Version 21').length;
+
+    const resend = () => stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: id}), {token, body: {}});
+    const answer = await resend();
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({status: 'sending_again', detail: expect.stringContaining('2 addresses')});
+    await sendUntilDone();
+    // Only the failed addresses were sent again, and of them only the one still entitled.
+    expect(copiesOf('Version 21').slice(copiesBefore).map((copy) => copy.recipient)).toEqual([fixed]);
+    expect(await statusOf(id, fixed)).toMatchObject({status: 'sent'});
+    expect(await statusOf(id, refundedSince)).toMatchObject({status: 'failed'});
+    expect(await statusOf(id, fine)).toMatchObject({status: 'sent'});
+    const [audit] = await stack.worker.db.all<{action: string; outcome: string; admin_email: string; detail: string}>(
+      `SELECT action, outcome, admin_email, detail FROM admin_audit WHERE action = 'resend_release' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit).toMatchObject({action: 'resend_release', outcome: 'done', admin_email: SELLER.toLowerCase(), detail: expect.stringContaining(`release ${id}`)});
+
+    // A release with no failure: nothing to send again, said so.
+    const clean = releaseEvent('published', {name: 'Version 22'});
+    await deliver(clean);
+    await sendUntilDone();
+    const none = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: clean.release.id}), {token, body: {}});
+    expect(none.status).toBe(409);
+    expect(await none.json()).toMatchObject({code: 'CONFLICT', error: expect.stringContaining('No e-mail of this release failed')});
+    const unknown = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: 1}), {token, body: {}});
+    expect(unknown.status).toBe(404);
+    const malformed = await stack.call(ADMIN_PATHS.releaseResend.replace(':releaseId', 'v1.0'), {token, body: {}});
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({error: expect.stringContaining('releaseId')});
+  });
+});
+
+test("an address Mailgun refuses (400) sinks only itself: the batch is split until it is alone, and only it is recorded failed, in Mailgun's words", async () => {
+  const good = [await buyer(), await buyer(), await buyer(), await buyer(withoutUpdates)];
+  const bad = await buyer();
+  stack.mailgun.refused.add(bad);
+  try {
+    const event = releaseEvent('published', {name: 'Version 30'});
+    expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+    await sendUntilDone();
+
+    const recipients = copiesOf('Version 30').map((copy) => copy.recipient);
+    expect(recipients).toEqual(expect.arrayContaining(good));
+    expect(recipients).not.toContain(bad);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    const rows = await deliveriesOf(event.release.id);
+    expect(rows.filter((row) => row.status === 'failed')).toEqual([{email: bad, status: 'failed', reason: INVALID_ADDRESS_MESSAGE}]);
+    // Everyone else Mailgun accepted is recorded sent, once.
+    expect(rows.filter((row) => row.status === 'sent').map((row) => row.email).sort()).toEqual([...recipients].sort());
+    // No batch is left failed in the outbox: the refusal is the address's, not the batch's.
+    expect(await stack.worker.db.all(`SELECT key FROM jobs WHERE key LIKE ? AND status <> 'done'`, `release:${event.release.id}:%`)).toEqual([]);
+  } finally {
+    stack.mailgun.refused.delete(bad);
+    await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, bad);
+  }
+});
+
+describe("Mailgun's events: delivered and failed per buyer", () => {
+  const postEvent = postMailgunEvent;
+  /** An event about a release e-mail, with the `v:` variables the worker sent the batch with. */
+  const releaseMailEvent = (event: MailgunEventData['event'], email: string, releaseId: number, options: EventOptions = {}) =>
+    signedEvent(MAILGUN_SIGNING_KEY, event, email, {variables: {'release-id': String(releaseId), 'release-audience': 'updates'}, ...options});
+
+  /** A release sent to three new buyers, whose rows start `sent`. */
+  async function sentRelease(name: string) {
+    const emails = [await buyer(), await buyer(), await buyer()];
+    const event = releaseEvent('published', {name});
+    await deliver(event);
+    await sendUntilDone();
+    // The batch carries the release as custom variables, which Mailgun hands back in each event.
+    const [call] = callsFor(name);
+    expect(call!.fields).toMatchObject({'v:release-id': String(event.release.id), 'v:release-audience': 'updates'});
+    return {emails, id: event.release.id};
+  }
+
+  test('delivered and a permanent failure are recorded; twice or out of order they still end right; a temporary failure changes nothing', async () => {
+    const {emails: [delivered, bounced, later], id} = await sentRelease('Version 17');
+    for (const email of [delivered, bounced, later]) expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
+
+    const answer = await postEvent(releaseMailEvent('delivered', delivered!, id));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({received: true, recorded: true});
+    const bounce = 'The email account that you tried to reach does not exist';
+    expect((await postEvent(releaseMailEvent('failed', bounced!, id, {message: bounce}))).status).toBe(200);
+    expect(await statusOf(id, delivered!)).toEqual({email: delivered, status: 'delivered', reason: null});
+    expect(await statusOf(id, bounced!)).toEqual({email: bounced, status: 'failed', reason: bounce});
+
+    // The same events again (new deliveries, new tokens), and a failure arriving after a delivery:
+    // delivered stays delivered, failed stays failed.
+    await postEvent(releaseMailEvent('delivered', delivered!, id));
+    await postEvent(releaseMailEvent('failed', delivered!, id));
+    await postEvent(releaseMailEvent('failed', bounced!, id, {message: 'another reason'}));
+    expect(await statusOf(id, delivered!)).toMatchObject({status: 'delivered'});
+    expect(await statusOf(id, bounced!)).toEqual({email: bounced, status: 'failed', reason: bounce});
+
+    // Mailgun still trying is not the end.
+    const temporary = await postEvent(releaseMailEvent('failed', later!, id, {severity: 'temporary'}));
+    expect(await temporary.json()).toEqual({received: true, recorded: false});
+    expect(await statusOf(id, later!)).toMatchObject({status: 'sent'});
+  });
+
+  test('an event that arrives before the batch is recorded is not undone by the record', async () => {
+    const email = await buyer();
+    const event = releaseEvent('published', {name: 'Version 18'});
+    await deliver(event);
+    // Mailgun's delivered event overtakes the worker's own write of the accepted batch.
+    expect(await (await postEvent(releaseMailEvent('delivered', email, event.release.id))).json()).toEqual({received: true, recorded: true});
+    await sendUntilDone();
+    expect(await statusOf(event.release.id, email)).toMatchObject({status: 'delivered'});
+  });
+
+  test("events of other mail (a receipt, a release the worker never stored) are answered 200 and change nothing", async () => {
+    const {emails: [email], id} = await sentRelease('Version 19');
+    const before = await stack.worker.db.all('SELECT * FROM release_deliveries ORDER BY release_id, email');
+    for (const payload of [
+      signedEvent(MAILGUN_SIGNING_KEY, 'delivered', email!),
+      signedEvent(MAILGUN_SIGNING_KEY, 'failed', email!, {variables: {'release-id': '12345', 'release-audience': 'updates'}}),
+      signedEvent(MAILGUN_SIGNING_KEY, 'opened', email!, {variables: {'release-id': String(id), 'release-audience': 'updates'}}),
+    ]) {
+      const answer = await postEvent(payload);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({received: true, recorded: false});
+    }
+    expect(await stack.worker.db.all('SELECT * FROM release_deliveries ORDER BY release_id, email')).toEqual(before);
+  });
+
+  test('the signature: forged and malformed are 401, a stale timestamp and a used token 406, and none of them changes a row', async () => {
+    const {emails: [email], id} = await sentRelease('Version 20');
+    const forged = releaseMailEvent('failed', email!, id);
+    forged.signature.signature = createHmac('sha256', 'someone-elses-key').update(forged.signature.timestamp + forged.signature.token).digest('hex');
+    const malformed = {...releaseMailEvent('failed', email!, id), signature: {timestamp: 'soon', token: 'x', signature: 'nope'}};
+    const unsigned = {'event-data': releaseMailEvent('failed', email!, id)['event-data']};
+    for (const payload of [forged, malformed, unsigned]) {
+      const answer = await postEvent(payload);
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toMatchObject({code: 'BAD_SIGNATURE'});
+    }
+    const stale = await postEvent(releaseMailEvent('failed', email!, id, {timestamp: Math.floor(Date.now() / 1000) - 3600}));
+    expect(stale.status).toBe(406);
+    expect(await stale.json()).toMatchObject({code: 'STALE_SIGNATURE'});
+    expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
+
+    // A genuine event, then the same post again: the replay is refused and changes nothing.
+    const genuine = releaseMailEvent('delivered', email!, id);
+    expect((await postEvent(genuine)).status).toBe(200);
+    await stack.worker.db.run(`UPDATE release_deliveries SET status = 'sent' WHERE release_id = ? AND email = ?`, id, email);
+    const replay = await postEvent(genuine);
+    expect(replay.status).toBe(406);
+    expect(await replay.json()).toMatchObject({code: 'REPLAYED_SIGNATURE'});
+    expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
+    // Signed, but no event: the caller's mistake, said so.
+    expect((await postEvent({signature: releaseMailEvent('delivered', email!, id).signature, 'event-data': 'not an event'})).status).toBe(400);
+  });
+
+  test('with no MAILGUN_WEBHOOK_SIGNING_KEY, every event is refused (503), never taken unsigned', async () => {
+    const bare = await startStack({MAILGUN_WEBHOOK_SIGNING_KEY: ''});
+    try {
+      for (const key of ['', MAILGUN_SIGNING_KEY]) {
+        const answer = await postEvent(signedEvent(key, 'delivered', 'someone@example.com'), bare.worker);
+        expect(answer.status).toBe(503);
+        expect(await answer.json()).toMatchObject({code: 'NOT_CONFIGURED'});
+      }
+    } finally {
+      await bare.stop();
+    }
   });
 });
 

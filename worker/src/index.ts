@@ -30,6 +30,7 @@ import {githubWebhook} from './releases/webhook';
 import {releaseRoutes} from './releases/routes';
 import {unsubscribeRoutes} from './releases/unsubscribe';
 import {mailgunWebhook} from './webhooks/mailgun';
+import {mailgunEvents} from './webhooks/mailgunEvents';
 import {stripeWebhook} from './webhooks/stripe';
 
 /**
@@ -87,6 +88,7 @@ app.use('*', sameOrigin);
 // answer before the body limit runs, and read their own raw bodies with their own limits.
 app.route(API_PATHS.stripeWebhook, stripeWebhook);
 app.route(API_PATHS.mailgunWebhook, mailgunWebhook);
+app.route(API_PATHS.mailgunEvents, mailgunEvents);
 app.route(API_PATHS.githubWebhook, githubWebhook);
 app.route(API_PATHS.releaseUnsubscribe, unsubscribeRoutes);
 app.route(SAME_ORIGIN_PREFIX, api);

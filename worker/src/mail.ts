@@ -48,12 +48,34 @@ export async function postToMailgun({settings, subrequests}: Pick<Context, 'sett
     throw new RetryableError(`Mailgun could not be reached: ${String(err)}`);
   }
   if (response.ok) return;
-  const detail = `Mailgun answered ${response.status}: ${(await response.text()).slice(0, 200)}`;
+  const body = await response.text();
+  const detail = `Mailgun answered ${response.status}: ${body.slice(0, 200)}`;
   if (response.status === 429 || response.status >= 500) {
     const retryAfter = Number(response.headers.get('retry-after'));
     throw new RetryableError(detail, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
   }
-  throw new PermanentError(detail);
+  throw new MailgunRefused(response.status, detail, mailgunMessage(body));
+}
+
+/**
+ * Mailgun refused the message for good (a 4xx other than 429): `status` is its answer's, and
+ * `reason` its own words (the `message` of its JSON answer), for whoever must be told why.
+ */
+export class MailgunRefused extends PermanentError {
+  constructor(readonly status: number, detail: string, readonly reason: string) {
+    super(detail);
+  }
+}
+
+/** Mailgun's error answers are `{"message": "..."}`; anything else is kept as text. */
+function mailgunMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as {message?: unknown};
+    if (typeof parsed.message === 'string' && parsed.message) return parsed.message.slice(0, 500);
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return body.slice(0, 500) || 'Mailgun gave no reason';
 }
 
 /** Cents as the seller reads them: `$99.00`, `€49.00`, or the code for other currencies. */

@@ -76,6 +76,7 @@ const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
 const NO_TOKEN_ASKED: string[] = [
   API_PATHS.stripeWebhook,
   API_PATHS.mailgunWebhook,
+  API_PATHS.mailgunEvents,
   API_PATHS.githubWebhook,
   `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}${PLAUSIBLE_PATHS.event}`,
 ];

@@ -6,12 +6,13 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import Stripe from 'stripe';
 import {appConfig} from '../../../src/config';
-import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../../../scripts/local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, newRepositoryHook, startGitHubStandIn} from '../../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../../scripts/local/mailgunApi';
 import {newWebhookEndpoint, startStripeStandIn, type StripeStandIn} from '../../../scripts/local/stripeApi';
 import {mailgunWebhookUrl, SENDING_DOMAIN} from '../../../scripts/preflight/mail';
 import type {PreflightSettings} from '../../../scripts/preflight/settings';
 import {readWorkerConfig} from '../../../scripts/preflight/settings';
+import {githubWebhookUrl} from '../../../scripts/preflight/releaseWebhook';
 import {stripeWebhookUrl} from '../../../scripts/preflight/stripe';
 import {offlineServiceAccount} from '../../../scripts/support/offlineServiceAccount';
 import type {CheckLine} from '../../../scripts/preflight/lines';
@@ -36,6 +37,8 @@ export const SECRET_NAMES = [
   'MAILGUN_WEBHOOK_SIGNING_KEY',
   'FIREBASE_SERVICE_ACCOUNT',
   'ADMIN_EMAILS',
+  'GITHUB_WEBHOOK_SECRET',
+  'UNSUBSCRIBE_SECRET',
 ];
 
 export interface Services {
@@ -47,7 +50,8 @@ export interface Services {
 
 /**
  * The stand-ins, as a ready seller's accounts are: the plans' prices (the stand-in's own), a
- * webhook endpoint at the site in both modes, a verified sending domain and its inbound route.
+ * webhook endpoint at the site in both modes, GitHub's release webhook to the worker, a verified
+ * sending domain and its inbound route.
  */
 export async function startServices(): Promise<Services> {
   const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn(), startMailgunStandIn()]);
@@ -55,6 +59,8 @@ export async function startServices(): Promise<Services> {
   // Made with the API version the worker's Stripe library reads, as Stripe's go-live checklist says.
   const api_version = Stripe.API_VERSION;
   stripe.webhookEndpoints.push(newWebhookEndpoint({url, livemode: false, api_version}), newWebhookEndpoint({url, livemode: true, api_version}));
+  // GitHub's release webhook, set up as "Ship an update" says.
+  github.hooks.push(newRepositoryHook({url: githubWebhookUrl(SITE_URL)}));
   mailgun.domains.set(SENDING_DOMAIN, {name: SENDING_DOMAIN, state: 'active', created_at: new Date().toUTCString(), type: 'custom'});
   mailgun.routes.push({
     id: 'route-1',
@@ -90,6 +96,8 @@ export async function readySettings(services: Services, key = LIVE_KEY): Promise
       GITHUB_TOKEN: 'github_pat_preflight',
       GITHUB_REPO: FIXTURE_REPO,
       GITHUB_API_URL: services.github.url,
+      GITHUB_WEBHOOK_SECRET: 'github-webhook-secret',
+      UNSUBSCRIBE_SECRET: 'unsubscribe-secret',
       MAILGUN_API_KEY: 'mailgun-key',
       MAILGUN_DOMAIN: SENDING_DOMAIN,
       MAILGUN_WEBHOOK_SIGNING_KEY: 'mailgun-signing-key',

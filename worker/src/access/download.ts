@@ -11,6 +11,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {newSecretToken, tokenHash} from '../secretToken';
 import {archiveName, DOWNLOAD_LINK_TTL_MS, refuseWhenOff} from './downloadRules';
+import {latestStoredTag} from '../releases/latest';
 import {GitHubFailure, repositoryFor} from './github';
 
 /**
@@ -59,7 +60,10 @@ export const downloadRoutes = new Hono<AppEnv>()
     const context = contextOf(c.env);
     let target: {ref: string; release: boolean};
     try {
-      target = await repositoryFor(context).downloadRef();
+      // The newest release GitHub announced, the one the dashboard marks latest; before any was
+      // announced, GitHub's latest release or the default branch.
+      const stored = await latestStoredTag(c.env.DB);
+      target = stored ? {ref: stored, release: true} : await repositoryFor(context).downloadRef();
     } catch (err) {
       throw archiveUnavailable(err, {sessionId: purchase.session_id});
     }

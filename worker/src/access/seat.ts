@@ -146,6 +146,14 @@ async function moveSeat(
     await giveBackSlot(db, slot);
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.capReached) throw full;
+    if (err.transient && err.retryAfterMs !== undefined) {
+      // GitHub's rate limits (its secondary limit on invitations, say) are a wait, not an outage:
+      // the buyer hears how long, as from any limit of the worker's own.
+      const seconds = Math.max(1, Math.ceil(err.retryAfterMs / 1000));
+      throw new HttpError(429, `GitHub asks us to slow down for a moment. ${keeps} Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, 'RATE_LIMITED', {
+        'Retry-After': String(seconds),
+      });
+    }
     if (err.transient) {
       throw new HttpError(503, `GitHub is not answering right now. ${keeps} Try again in a few minutes.`, 'GITHUB_UNAVAILABLE');
     }

@@ -43,6 +43,7 @@ import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {refundPayment} from './refunds';
+import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
 import {auditRepository, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
@@ -69,6 +70,8 @@ const purchaseFilter = z.object({
   sort: z.enum(PURCHASE_SORTS, {message: `sort must be one of ${PURCHASE_SORTS.join(', ')}`}).optional(),
 });
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
+const RELEASE_ID_RULE = "releaseId must be a GitHub release's id, a whole number";
+const releaseIdParam = z.coerce.number({message: RELEASE_ID_RULE}).int(RELEASE_ID_RULE).positive(RELEASE_ID_RULE).max(Number.MAX_SAFE_INTEGER, RELEASE_ID_RULE);
 const grantBody = z.object({username: githubUsername});
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
 const refundBody = z.strictObject(
@@ -202,6 +205,19 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .get(ADMIN_PATHS.jobs, async (c) => c.json((await failingJobs(c.env.DB)) satisfies AdminJob[]))
   .get(ADMIN_PATHS.releases, async (c) => c.json((await releaseList(c.env.DB)) satisfies AdminRelease[]))
+
+  // The addresses are the worker's own record of this release's failures, never a list from the browser.
+  .post(ADMIN_PATHS.releaseResend, async (c) => {
+    const id = parse(releaseIdParam, c.req.param('releaseId'));
+    return audited(c, 'resend_release', null, async () => {
+      const unsubscribeUrl = `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`;
+      const {addresses, batches} = await resendFailed(contextOf(c.env), id, unsubscribeUrl);
+      return {
+        status: 'sending_again',
+        detail: `release ${id}: sent again to the ${addresses} ${addresses === 1 ? 'address' : 'addresses'} whose e-mail failed, in ${batches} ${batches === 1 ? 'batch' : 'batches'} (anyone unsubscribed or refunded since is skipped)`,
+      };
+    });
+  })
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
     const id = parse(jobId, c.req.param('jobId'));

@@ -38,6 +38,12 @@ const markdown = new Marked({
   },
 });
 
+/**
+ * The version of this renderer, stored beside the HTML it made (releases.notes_renderer). Add one
+ * whenever the rules above change: notes stored by an older renderer are rendered again on read.
+ */
+export const NOTES_RENDERER = 1;
+
 /** The notes as safe HTML. */
 export function renderNotes(notes: string): string {
   return markdown.parse(notes, {async: false});

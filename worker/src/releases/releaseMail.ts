@@ -1,10 +1,12 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
-import {PermanentError} from '../jobs';
-import {postToMailgun} from '../mail';
+import {enqueue, PermanentError} from '../jobs';
+import {log} from '../log';
+import {MailgunRefused, postToMailgun} from '../mail';
 import {registerJob} from '../outbox';
 import type {Settings} from '../settings';
 import {type Audience, audienceOf} from './audience';
+import {recordFailed, recordSent} from './deliveries';
 import {escapeHtml, renderNotes} from './notes';
 import {unsubscribeToken} from './unsubscribeLink';
 
@@ -20,10 +22,23 @@ export interface ReleaseBatch {
   recipients: string[];
   /** Where the worker answers the unsubscribe links (the origin GitHub's delivery came to, and the path). */
   unsubscribeUrl: string;
+  /**
+   * The batch's own outbox key (`release:<id>:…`), from which the halves of a refused batch take
+   * theirs. Batches queued before it existed have none; see keyOf.
+   */
+  key?: string;
 }
 
 /** Mailgun's cap on recipients per call ("Batch sending", its user manual). */
 export const MAX_BATCH = 1000;
+
+/**
+ * How far apart a release's batches go out: the hour shared evenly by the config's
+ * `releases.batchesPerHour`, so that a new sending domain sees a steady flow, never a burst.
+ */
+export function batchSpacingMs(): number {
+  return Math.ceil(3_600_000 / Math.max(1, appConfig.releases.batchesPerHour));
+}
 
 interface StoredRelease {
   tag: string;
@@ -61,7 +76,52 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   form.set('h:List-Unsubscribe', '<%recipient.unsubscribe%>');
   form.set('h:List-Unsubscribe-Post', 'List-Unsubscribe=One-Click');
   form.set('o:tag', 'release');
-  await postToMailgun(context, form);
+  // Custom variables, which Mailgun hands back in each event's `user-variables`: how a delivered
+  // or bounced event finds its release and its buyer's row (releases/events.ts).
+  form.set('v:release-id', String(batch.releaseId));
+  form.set('v:release-audience', batch.audience);
+  const sentAt = Date.now();
+  const delivery = {releaseId: batch.releaseId, audience: batch.audience, emails: recipients};
+  try {
+    await postToMailgun(context, form);
+  } catch (err) {
+    // Mailgun refuses a whole call for one bad address: the batch is split until it is alone.
+    if (err instanceof MailgunRefused && err.status === 400) return refused(context, {...batch, recipients}, err.reason);
+    throw err;
+  }
+  await recordSent(db, delivery, sentAt);
+}
+
+/**
+ * Mailgun answered 400 to the batch. Alone, the address is recorded failed with Mailgun's words;
+ * with others, the batch is queued again as two halves (new outbox jobs, keys derived from its
+ * own), each sent, and split again if refused, so that one bad address sinks only itself.
+ */
+async function refused({db}: Context, batch: ReleaseBatch, reason: string): Promise<void> {
+  if (batch.recipients.length === 1) {
+    await recordFailed(db, {releaseId: batch.releaseId, audience: batch.audience, emails: batch.recipients}, reason);
+    log.warn('releases.address_refused', {releaseId: batch.releaseId, reason});
+    return;
+  }
+  const middle = Math.ceil(batch.recipients.length / 2);
+  const key = keyOf(batch);
+  const halves = [batch.recipients.slice(0, middle), batch.recipients.slice(middle)];
+  for (const [index, recipients] of halves.entries()) {
+    const half: ReleaseBatch = {...batch, recipients, key: `${key}.${index + 1}`};
+    await enqueue(db, {key: half.key!, kind: 'release-mail', payload: half});
+  }
+  log.info('releases.batch_split', {releaseId: batch.releaseId, recipients: batch.recipients.length, reason});
+}
+
+/** The batch's outbox key; for a batch queued without one, a key made of what is unique to it. */
+function keyOf(batch: ReleaseBatch): string {
+  return batch.key ?? `release:${batch.releaseId}:${batch.audience}:from-${batch.recipients[0]}-${batch.recipients.length}`;
+}
+
+/** The outbox gave up on the batch (a refusal other than 400, or retries used up): its buyers failed. */
+async function gaveUp({db}: Context, batch: ReleaseBatch, error: string): Promise<void> {
+  const emails = await audienceOf(db, batch.audience, batch.recipients);
+  if (emails.length > 0) await recordFailed(db, {releaseId: batch.releaseId, audience: batch.audience, emails}, error);
 }
 
 interface ReleaseMessage {
@@ -103,4 +163,4 @@ function upgradeNote(settings: Settings, release: StoredRelease): ReleaseMessage
   };
 }
 
-registerJob<ReleaseBatch>('release-mail', {run: (context, batch) => sendBatch(context, batch)});
+registerJob<ReleaseBatch>('release-mail', {run: (context, batch) => sendBatch(context, batch), gaveUp});

@@ -6,7 +6,8 @@ import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {paidPurchasesOf, type Purchase} from '../purchases';
-import {renderNotes} from './notes';
+import {latestStoredTag} from './latest';
+import {notesHtmlOf, type StoredNotes} from './storedNotes';
 
 /** How many releases "What's new" lists: the latest ones. */
 const LISTED = 20;
@@ -24,19 +25,26 @@ export const releaseRoutes = new Hono<AppEnv>()
     // Without updates, the releases up to the latest purchase are what was bought.
     const until = includesUpdates ? Number.MAX_SAFE_INTEGER : Math.max(...purchases.map((purchase) => purchase.created_at));
     const {results} = await c.env.DB.prepare(
-      `SELECT tag, name, body, html_url, published_at FROM releases WHERE published_at <= ?1
+      `SELECT id, tag, name, body, notes_html, notes_renderer, html_url, published_at FROM releases WHERE published_at <= ?1
        ORDER BY published_at DESC, id DESC LIMIT ?2`,
     )
       .bind(until, LISTED)
-      .all<{tag: string; name: string; body: string; html_url: string | null; published_at: number}>();
+      .all<StoredNotes & {tag: string; name: string; html_url: string | null; published_at: number}>();
+    // Rendered when the release was stored (webhook.ts); only an older release is rendered here.
+    const notesHtml = await notesHtmlOf(c.env.DB, results);
     const releases: ReleaseNote[] = results.map((row) => ({
       tag: row.tag,
       name: row.name,
-      notesHtml: renderNotes(row.body),
+      notesHtml: notesHtml.get(row.id)!,
       url: row.html_url,
       publishedAt: row.published_at,
     }));
-    return c.json({releases, includesUpdates, subscribed: await allSubscribed(c.env.DB, addressesOf(purchases))} satisfies BuyerReleases);
+    return c.json({
+      releases,
+      includesUpdates,
+      subscribed: await allSubscribed(c.env.DB, addressesOf(purchases)),
+      latestTag: await latestStoredTag(c.env.DB),
+    } satisfies BuyerReleases);
   })
   .post(API_PATHS.releaseEmails, requireUser, async (c) => {
     const {subscribed} = await readJson(c, releaseEmailsBody);

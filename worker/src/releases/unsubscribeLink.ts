@@ -19,17 +19,16 @@ function fromBase64Url(text: string): Uint8Array | null {
 }
 
 // Imported once per secret and use, not once per address: a batch signs up to 1,000 links. An
-// import per link cost a 1,000-address batch about 11 ms of workerd's CPU time (of about 70).
-const keys = new Map<string, Promise<CryptoKey>>();
-function hmacKey(secret: string, usage: 'sign' | 'verify') {
+// import per link cost a 1,000-address batch about 11 ms of workerd's CPU time (of about 70). The
+// key itself is kept, not the import's promise: a promise made in one request and awaited in
+// another is what workerd warns against.
+const keys = new Map<string, CryptoKey>();
+async function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
   const id = `${usage}:${secret}`;
-  let key = keys.get(id);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), {name: 'HMAC', hash: 'SHA-256'}, false, [usage]);
-    // A failed import is not kept: the next call tries again.
-    key.catch(() => keys.delete(id));
-    keys.set(id, key);
-  }
+  const known = keys.get(id);
+  if (known) return known;
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), {name: 'HMAC', hash: 'SHA-256'}, false, [usage]);
+  keys.set(id, key);
   return key;
 }
 

@@ -9,15 +9,11 @@ import {enqueueStatement} from '../jobs';
 import {log} from '../log';
 import {type Settings, settingsOf} from '../settings';
 import {type Audience, audienceOf} from './audience';
-import {MAX_BATCH, type ReleaseBatch} from './releaseMail';
+import {NOTES_RENDERER, renderNotes} from './notes';
+import {batchSpacingMs, MAX_BATCH, type ReleaseBatch} from './releaseMail';
 
 /** GitHub caps a release's notes at 125,000 characters; its payload around them is small. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/**
- * Batches go out a minute apart, not all at once: a new sending domain's reputation is built
- * by a steady flow, and a burst of thousands is what mailbox providers throttle.
- */
-export const BATCH_SPACING_MS = 60_000;
 
 /** What is read of GitHub's `release` event (its schema: @octokit/webhooks-types ReleaseEvent). */
 const releaseEvent = z.object({
@@ -109,7 +105,9 @@ async function announce(db: D1Database, {release}: ReleaseEvent, delivery: strin
   for (const audience of audiences) {
     const emails = await audienceOf(db, audience);
     for (let start = 0; start < emails.length; start += MAX_BATCH) {
-      batches.push({releaseId: release.id, audience, recipients: emails.slice(start, start + MAX_BATCH), unsubscribeUrl});
+      // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
+      const key = `release:${release.id}:${audience}:${start / MAX_BATCH}`;
+      batches.push({releaseId: release.id, audience, recipients: emails.slice(start, start + MAX_BATCH), unsubscribeUrl, key});
     }
   }
   const recipients = batches.reduce((sum, batch) => sum + batch.recipients.length, 0);
@@ -118,13 +116,25 @@ async function announce(db: D1Database, {release}: ReleaseEvent, delivery: strin
   await db.batch([
     db
       .prepare(
-        `INSERT INTO releases (id, delivery_id, tag, name, body, html_url, published_at, recipients, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING`,
+        `INSERT INTO releases (id, delivery_id, tag, name, body, notes_html, notes_renderer, html_url, published_at, recipients, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT DO NOTHING`,
       )
-      .bind(release.id, delivery, release.tag_name, release.name?.trim() || release.tag_name, release.body ?? '', webPage(release.html_url), publishedAt, recipients, now),
-    // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
+      .bind(
+        release.id,
+        delivery,
+        release.tag_name,
+        release.name?.trim() || release.tag_name,
+        release.body ?? '',
+        // Rendered once, here: the dashboard serves this HTML as stored (storedNotes.ts).
+        renderNotes(release.body ?? ''),
+        NOTES_RENDERER,
+        webPage(release.html_url),
+        publishedAt,
+        recipients,
+        now,
+      ),
     ...batches.map((batch, index) =>
-      enqueueStatement(db, {key: `release:${release.id}:${batch.audience}:${index}`, kind: 'release-mail', payload: batch, runAfter: now + index * BATCH_SPACING_MS}, now),
+      enqueueStatement(db, {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()}, now),
     ),
   ]);
   return {announced: true, recipients};

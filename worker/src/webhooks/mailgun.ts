@@ -7,10 +7,9 @@ import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
 import {contextOf} from '../context';
 import {runClaimed} from '../outbox';
-import {settingsOf} from '../settings';
 import {formShape, readFields} from './formFields';
+import {checkMailgunSignature, mailgunSigningKey, replayed, spendTokenStatement} from './mailgunSignature';
 
-const MAX_AGE_SECONDS = 300;
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /**
  * Mailgun's parsed forward posts about 15 fields (signature, sender, subject, the bodies, the
@@ -21,14 +20,13 @@ const MAX_FORM_FIELDS = 200;
 
 /**
  * POST /api/webhook/mailgun: an inbound e-mail, forwarded to the config's forwardRepliesTo.
- * Mailgun signs `timestamp + token` with the webhook signing key; the timestamp must be fresh and
- * each token is accepted once. 406 tells Mailgun not to retry a message we will never take.
+ * Signed as every Mailgun webhook is (mailgunSignature.ts): a fresh timestamp, each token once.
+ * 406 tells Mailgun not to retry a message we will never take.
  * Cheapest refusals first: over 5 MB or MAX_FORM_FIELDS fields is 413, counted on the raw bytes;
  * then the signature, read from its three fields alone; only a signed post is parsed whole.
  */
 export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MAX_BODY_BYTES}), async (c) => {
-  const key = settingsOf(c.env).MAILGUN_WEBHOOK_SIGNING_KEY;
-  if (!key) throw new HttpError(503, 'Mailgun webhooks are not configured (MAILGUN_WEBHOOK_SIGNING_KEY)', 'NOT_CONFIGURED');
+  const key = mailgunSigningKey(c.env);
   const contentType = c.req.header('content-type') ?? '';
   const body = new Uint8Array(await c.req.arrayBuffer());
   const shape = formShape(body, contentType, MAX_FORM_FIELDS);
@@ -37,18 +35,8 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: M
     throw new HttpError(413, `The form has more than ${MAX_FORM_FIELDS} fields; an e-mail from Mailgun has far fewer`);
   }
   const signed = readFields(body, shape, ['timestamp', 'token', 'signature']);
-  const timestamp = signed.get('timestamp') ?? '';
   const token = signed.get('token') ?? '';
-  const signature = signed.get('signature') ?? '';
-  if (!/^\d{1,12}$/.test(timestamp) || !token || token.length > 256 || !/^[0-9a-f]{64}$/.test(signature)) {
-    throw new HttpError(401, 'Missing or malformed Mailgun signature', 'BAD_SIGNATURE');
-  }
-  if (!(await validSignature(key, timestamp + token, signature))) {
-    throw new HttpError(401, 'The Mailgun signature does not match', 'BAD_SIGNATURE');
-  }
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > MAX_AGE_SECONDS) {
-    throw new HttpError(406, 'The Mailgun timestamp is stale', 'STALE_SIGNATURE');
-  }
+  await checkMailgunSignature(key, {timestamp: signed.get('timestamp') ?? '', token, signature: signed.get('signature') ?? ''});
   let form: FormData;
   try {
     form = await new Response(body, {headers: {'content-type': contentType}}).formData();
@@ -72,11 +60,9 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: M
   // leaves Mailgun's retry to succeed instead of being refused as a replay.
   const [queued, fresh] = await c.env.DB.batch<Partial<Job> & {token?: string}>([
     enqueueClaimedStatement(c.env.DB, {key: `forward:${token}`, kind: 'mail', payload: forward}),
-    c.env.DB.prepare(
-      'INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token',
-    ).bind(token, Date.now()),
+    spendTokenStatement(c.env.DB, token),
   ]);
-  if (fresh!.results.length === 0) throw new HttpError(406, 'This Mailgun token was already used', 'REPLAYED_SIGNATURE');
+  if (fresh!.results.length === 0) throw replayed();
   const job = queued!.results[0] as Job | undefined;
   if (job) await runClaimed(contextOf(c.env), job);
   log.info('mailgun.forwarded', {jobId: job?.id ?? null});
@@ -94,12 +80,4 @@ function fitForRow(text: string): string {
   if (bytes.length <= MAX_FORWARDED_BYTES) return text;
   const kept = new TextDecoder().decode(bytes.slice(0, MAX_FORWARDED_BYTES)).replace(/\uFFFD$/, '');
   return `${kept}\n\n[Truncated: the message was ${Math.ceil(bytes.length / 1024)} KB; the first ${MAX_FORWARDED_BYTES / 1000} KB are above. The whole message is in Mailgun's logs.]`;
-}
-
-async function validSignature(key: string, data: string, signatureHex: string): Promise<boolean> {
-  const encoder = new TextEncoder();
-  const hmac = await crypto.subtle.importKey('raw', encoder.encode(key), {name: 'HMAC', hash: 'SHA-256'}, false, ['verify']);
-  const signature = new Uint8Array(signatureHex.match(/../g)!.map((byte) => parseInt(byte, 16)));
-  // subtle.verify compares in constant time.
-  return crypto.subtle.verify('HMAC', hmac, signature, encoder.encode(data));
 }

@@ -19,6 +19,7 @@ export const VIEWS = {
   sales: 'Sales',
   purchases: 'Purchases',
   failures: 'Failures',
+  releases: 'Releases',
   repository: 'Repository',
   leads: 'Leads',
   log: 'Admin log',

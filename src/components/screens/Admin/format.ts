@@ -45,6 +45,7 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   refund: 'Refunded',
   retry_job: 'Retried a job',
   repository_fix: 'Fixed a repository difference',
+  resend_release: 'Sent a release again to those who failed',
 };
 
 /** The Sales panel's periods, as its picker and its cards name them. */

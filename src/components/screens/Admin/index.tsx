@@ -11,6 +11,7 @@ import Failures from './Failures';
 import Leads from './Leads';
 import PurchaseDetail from './PurchaseDetail';
 import Purchases from './Purchases';
+import Releases from './Releases';
 import RepositoryAudit from './RepositoryAudit';
 import Sales from './Sales';
 import {NotAdminContext} from './useAdminData';
@@ -20,6 +21,7 @@ const PANELS: Record<View, ComponentType> = {
   sales: Sales,
   purchases: Purchases,
   failures: Failures,
+  releases: Releases,
   repository: RepositoryAudit,
   leads: Leads,
   log: AuditLog,

@@ -10,7 +10,14 @@ import styles from './styles.module.css';
  * one-time link and the browser follows it, so the archive streams to disk without passing
  * through this page. The link is asked for on each click, never kept.
  */
-export default function DownloadCode({follow = (url: string) => window.location.assign(url)}: {follow?: (url: string) => void}) {
+export default function DownloadCode({
+  follow = (url: string) => window.location.assign(url),
+  latestTag = null,
+}: {
+  follow?: (url: string) => void;
+  /** The release the download serves now, as the worker says (BuyerReleases.latestTag); null: none yet. */
+  latestTag?: string | null;
+}) {
   const api = useApiClient();
   const [busy, setBusy] = useState(false);
   const [started, setStarted] = useState<string | null>(null);
@@ -37,6 +44,11 @@ export default function DownloadCode({follow = (url: string) => window.location.
         {busy && <Spinner label="Preparing your download" />}
         Download the code (.zip)
       </button>
+      {latestTag && (
+        <p className={styles.muted}>
+          The .zip holds the latest release, <strong>{latestTag}</strong>.
+        </p>
+      )}
       {started && (
         <p className={styles.muted} role="status">
           Your download of {started} has started.

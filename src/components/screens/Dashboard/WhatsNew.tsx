@@ -15,8 +15,9 @@ const published = new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'long
  * whether release e-mails reach them (on, or off after an unsubscribe link, with the switch back).
  * The notes are HTML the worker rendered from the release's Markdown, raw HTML shown as text and
  * links only to http(s) (worker/src/releases/notes.ts): shown as the worker gives them.
+ * `onLatestTag` hears the tag a download serves now, for the dashboard's download.
  */
-export default function WhatsNew() {
+export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | null) => void}) {
   const api = useApiClient();
   const [loaded, setLoaded] = useState<BuyerReleases | 'failed' | null>(null);
   const [switching, setSwitching] = useState(false);
@@ -26,7 +27,12 @@ export default function WhatsNew() {
     let current = true;
     api
       .releases()
-      .then((releases) => current && setLoaded(releases))
+      .then((releases) => {
+        if (!current) return;
+        setLoaded(releases);
+        // The download is marked with the release it serves, from this same answer.
+        onLatestTag?.(releases.latestTag);
+      })
       .catch((error: unknown) => {
         console.error('Reading the releases failed:', error);
         if (current) setLoaded('failed');
@@ -34,7 +40,7 @@ export default function WhatsNew() {
     return () => {
       current = false;
     };
-  }, [api]);
+  }, [api, onLatestTag]);
 
   const switchEmails = useCallback(
     async (subscribed: boolean) => {

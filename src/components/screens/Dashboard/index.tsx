@@ -26,6 +26,8 @@ function SignedInDashboard({user}: {user: AuthUser}) {
   const api = useApiClient();
   // null while loading; 'unknown' when the worker could not say (the form still works: it checks).
   const [access, setAccess] = useState<AccessStatus | 'unknown' | null>(null);
+  // The release a download serves, as What's new's answer names it.
+  const [latestTag, setLatestTag] = useState<string | null>(null);
 
   const refresh = useCallback(() => {
     api
@@ -60,7 +62,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           <Spinner label="Loading your access" />
         ) : (
           <>
-            {known?.hasPaid && appConfig.repository.downloads && <DownloadCode />}
+            {known?.hasPaid && appConfig.repository.downloads && <DownloadCode latestTag={latestTag} />}
             {known && <AccessStatusPanel access={known} onChanged={refresh} />}
             <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
           </>
@@ -82,7 +84,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
         </div>
       </section>
 
-      {known?.hasPaid && <WhatsNew />}
+      {known?.hasPaid && <WhatsNew onLatestTag={setLatestTag} />}
       {known?.hasPaid && <Receipts />}
 
       <section className={styles.card} aria-labelledby="billing-heading">
