@@ -153,12 +153,12 @@ describe('the signature', () => {
   });
 });
 
-test('a draft, a pre-release and every action but "published" are answered 200 and announce nothing', async () => {
+test('a draft, a pre-release and every action but "published" and "released" are answered 200 and announce nothing', async () => {
   const entitled = await buyer();
   const events = [
     releaseEvent('published', {draft: true}),
     releaseEvent('published', {prerelease: true}),
-    ...(['prereleased', 'created', 'edited', 'released', 'deleted'] as const).map((action) => releaseEvent(action)),
+    ...(['prereleased', 'created', 'edited', 'deleted'] as const).map((action) => releaseEvent(action)),
   ];
   for (const event of events) {
     const response = await deliver(event);
@@ -169,6 +169,32 @@ test('a draft, a pre-release and every action but "published" are answered 200 a
   expect(await stack.worker.db.all(`SELECT id FROM releases WHERE id IN (${events.map((event) => event.release.id).join(',')})`)).toEqual([]);
   for (const event of events) expect(copiesOf(event.release.name!)).toEqual([]);
   expect(stack.mailgun.sent.flatMap((mail) => mail.recipients)).not.toContain(entitled);
+});
+
+test('a pre-release made a full release ("released") is announced once; deleted on GitHub, it leaves What\'s new and the latest mark, and its unsent e-mails stay unsent', async () => {
+  const user = await stack.signUp({verified: true});
+  const sessionId = await stack.paidCheckout({email: user.email, user});
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  const whatsNew = async () => (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+  const before = (await whatsNew()).latestTag;
+
+  // Published as a pre-release (not announced), then made a full release: GitHub sends "released".
+  const pre = releaseEvent('published', {name: 'Version 31', prerelease: true});
+  expect(await (await deliver(pre)).json()).toMatchObject({announced: false});
+  const released = releaseEvent('released', {...pre.release, prerelease: false});
+  expect(await (await deliver(released)).json()).toMatchObject({announced: true});
+  expect(await (await deliver(releaseEvent('published', {...pre.release, prerelease: false}))).json()).toMatchObject({announced: false});
+  expect((await whatsNew()).latestTag).toBe(pre.release.tag_name);
+  expect((await whatsNew()).releases.map((release) => release.name)).toContain('Version 31');
+
+  // Deleted before its e-mails went out: gone from the dashboard, the latest mark back to the one before, nothing sent.
+  const deleted = releaseEvent('deleted', {...pre.release, prerelease: false});
+  expect(await (await deliver(deleted)).json()).toMatchObject({announced: false, reason: expect.stringContaining('deleted')});
+  expect(await (await deliver(deleted)).json()).toMatchObject({announced: false});
+  await sendUntilDone();
+  expect(copiesOf('Version 31')).toEqual([]);
+  expect((await whatsNew()).releases.map((release) => release.name)).not.toContain('Version 31');
+  expect((await whatsNew()).latestTag).toBe(before);
 });
 
 test('a release of another repository (the secret shared with an organization webhook) is not announced', async () => {
@@ -513,6 +539,23 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({error: expect.stringContaining('releaseId')});
   });
+});
+
+test('a 400 that is the batch\'s own (not an address) is given up once, not split into a call per buyer; its buyers are recorded failed', async () => {
+  const everyone = [await buyer(), await buyer(), await buyer()];
+  const event = releaseEvent('published', {name: 'Version 32'});
+  expect(await (await deliver(event)).json()).toMatchObject({announced: true});
+  stack.mailgun.failNext(400, 100, everyone[0]);
+  try {
+    await sendUntilDone();
+  } finally {
+    stack.mailgun.failNext(400, 0);
+  }
+  expect(callsFor('Version 32').filter((mail) => mail.recipients.includes(everyone[0]!))).toEqual([]);
+  const jobs = await stack.worker.db.all<{key: string; status: string}>(`SELECT key, status FROM jobs WHERE key LIKE ?`, `release:${event.release.id}:updates:%`);
+  expect(jobs).toEqual([{key: `release:${event.release.id}:updates:0`, status: 'failed'}]);
+  const rows = await deliveriesOf(event.release.id);
+  for (const email of everyone) expect(rows.find((row) => row.email === email)).toMatchObject({status: 'failed', reason: expect.stringContaining('Failure')});
 });
 
 test("an address Mailgun refuses (400) sinks only itself: the batch is split until it is alone, and only it is recorded failed, in Mailgun's words", async () => {

@@ -25,7 +25,7 @@ export const releaseRoutes = new Hono<AppEnv>()
     // Without updates, the releases up to the latest purchase are what was bought.
     const until = includesUpdates ? Number.MAX_SAFE_INTEGER : Math.max(...purchases.map((purchase) => purchase.created_at));
     const {results} = await c.env.DB.prepare(
-      `SELECT id, tag, name, body, notes_html, notes_renderer, html_url, published_at FROM releases WHERE published_at <= ?1
+      `SELECT id, tag, name, body, notes_html, notes_renderer, html_url, published_at FROM releases WHERE published_at <= ?1 AND withdrawn_at IS NULL
        ORDER BY published_at DESC, id DESC LIMIT ?2`,
     )
       .bind(until, LISTED)

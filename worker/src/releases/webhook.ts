@@ -67,6 +67,11 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
   } catch {
     throw new HttpError(400, 'The body is not a release event');
   }
+  if (WITHDRAWN.has(parsed.action) && ofBuyersRepository(parsed, settings)) {
+    const withdrawn = await withdraw(c.env.DB, parsed.release.id);
+    log.info('releases.withdrawn', {delivery, releaseId: parsed.release.id, action: parsed.action, withdrawn});
+    return c.json<ReleaseWebhookResult>({announced: false, reason: `The release was ${parsed.action}: no longer listed, marked latest or downloaded`});
+  }
   const skipped = notAnnounced(parsed, settings);
   if (skipped) {
     log.info('releases.not_announced', {delivery, releaseId: parsed.release.id, reason: skipped});
@@ -81,15 +86,36 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
   return c.json<ReleaseWebhookResult>(result);
 });
 
+/**
+ * `published`: a release made public. `released`: a pre-release made a full release, which GitHub
+ * announces with this action and not `published` again (its docs, "Webhook events and payloads").
+ */
+const ANNOUNCED = new Set(['published', 'released']);
+/** A release taken back on GitHub: deleted, or made a draft again. */
+const WITHDRAWN = new Set(['deleted', 'unpublished']);
+
+const ofBuyersRepository = ({repository}: ReleaseEvent, settings: Settings) =>
+  Boolean(settings.GITHUB_REPO) && repository.full_name.toLowerCase() === settings.GITHUB_REPO!.toLowerCase();
+
 /** Why this delivery announces nothing, or null when it does. */
-function notAnnounced({action, release, repository}: ReleaseEvent, settings: Settings): string | null {
-  if (action !== 'published') return `A "${action}" release event is not announced: only "published" is`;
+function notAnnounced(event: ReleaseEvent, settings: Settings): string | null {
+  const {action, release, repository} = event;
+  if (!ANNOUNCED.has(action)) return `A "${action}" release event is not announced: only "published" and "released" are`;
   if (release.draft) return 'A draft is not announced';
   if (release.prerelease) return 'A pre-release is not announced';
-  if (!settings.GITHUB_REPO || repository.full_name.toLowerCase() !== settings.GITHUB_REPO.toLowerCase()) {
+  if (!ofBuyersRepository(event, settings)) {
     return `A release of ${repository.full_name} is not announced: the buyers' repository is ${settings.GITHUB_REPO ?? 'not set (GITHUB_REPO)'}`;
   }
   return null;
+}
+
+/** Marks a stored release withdrawn (once; a redelivery changes nothing); false when it was never stored. */
+async function withdraw(db: D1Database, releaseId: number): Promise<boolean> {
+  const row = await db
+    .prepare('UPDATE releases SET withdrawn_at = COALESCE(withdrawn_at, ?2) WHERE id = ?1 RETURNING id')
+    .bind(releaseId, Date.now())
+    .first();
+  return row !== null;
 }
 
 /** Stores the release and queues its batches, in one D1 batch; nothing when it was seen before. */
