@@ -52,10 +52,12 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   const secret = settings.UNSUBSCRIBE_SECRET;
   if (!secret) throw new PermanentError('Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links');
   const release = await db
-    .prepare('SELECT tag, name, body, html_url FROM releases WHERE id = ?1')
+    .prepare('SELECT tag, name, body, html_url, withdrawn_at FROM releases WHERE id = ?1')
     .bind(batch.releaseId)
-    .first<StoredRelease>();
+    .first<StoredRelease & {withdrawn_at: number | null}>();
   if (!release) throw new PermanentError(`Release ${batch.releaseId} is not stored`);
+  // Deleted or unpublished on GitHub since it was announced: the e-mails not yet sent stay unsent.
+  if (release.withdrawn_at !== null) return;
   // Checked again now: whoever unsubscribed or was refunded since the batch was queued is left out.
   const recipients = await audienceOf(db, batch.audience, batch.recipients);
   if (recipients.length === 0) return;
@@ -86,11 +88,25 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
     await postToMailgun(context, form);
   } catch (err) {
     // Mailgun refuses a whole call for one bad address: the batch is split until it is alone.
-    if (err instanceof MailgunRefused && err.status === 400) return refused(context, {...batch, recipients}, err.reason);
+    // Only a refusal that names the recipients: any other 400 (a bad sender, say) would refuse
+    // every half too, and is the batch's own, given up once.
+    if (err instanceof MailgunRefused && err.status === 400) {
+      if (RECIPIENT_REFUSAL.test(err.reason)) return refused(context, {...batch, recipients}, err.reason);
+      throw new PermanentError(`Mailgun refused the batch: ${err.reason}`);
+    }
     throw err;
   }
-  await recordSent(db, delivery, sentAt);
+  try {
+    await recordSent(db, delivery, sentAt);
+  } catch (err) {
+    // Mailgun took the batch: a retry would send it again to every buyer in it. The record is
+    // second to that; its loss is logged, and the console does not count these buyers as e-mailed.
+    log.error('releases.record_failed', {releaseId: batch.releaseId, recipients: recipients.length, error: err instanceof Error ? err.message : String(err)});
+  }
 }
+
+/** Mailgun's 400 for an address it will not send to names the `to` parameter ("'to' parameter is not a valid address"). */
+const RECIPIENT_REFUSAL = /'to'|\bto parameter|recipient/i;
 
 /**
  * Mailgun answered 400 to the batch. Alone, the address is recorded failed with Mailgun's words;
