@@ -100,6 +100,27 @@ describe('the archive', () => {
     }
   });
 
+  test('a release whose tag is gone from GitHub (deleted or renamed after it was announced): the download serves GitHub\'s latest instead, and says so in its log', async () => {
+    stack.github.archives.releases.push({tag: 'v1.2.0'});
+    const now = Date.now();
+    await stack.worker.db.run(
+      `INSERT INTO releases (id, delivery_id, tag, name, body, published_at, recipients, created_at) VALUES (73, 'delivery-gone-1', 'v9.9.9-gone', 'Gone', '', ?1, 0, ?1)`,
+      now,
+    );
+    try {
+      const {user} = await paidBuyer();
+      const link = await linkFor(user);
+      expect(link).toMatchObject({ref: 'v9.9.9-gone'});
+      const response = await follow(link);
+      expect(response.status).toBe(200);
+      const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+      expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([archiveFiles(FIXTURE_REPO, 'v1.2.0')['README.md']]);
+      expect(await linkRow(link)).toMatchObject({outcome: 'served', detail: expect.stringContaining('v9.9.9-gone is gone from GitHub')});
+    } finally {
+      await stack.worker.db.run('DELETE FROM releases WHERE id = 73');
+    }
+  });
+
   test('each download is logged: the link row says who, which purchase, which ref, when and how it ended', async () => {
     const {user, sessionId} = await paidBuyer();
     const link = await linkFor(user);

@@ -127,19 +127,32 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   }
   const context = contextOf(env);
   let archive: Response;
+  let ref = link.ref;
   try {
-    archive = await repositoryFor(context).zipball(link.ref);
+    const repository = repositoryFor(context);
+    try {
+      archive = await repository.zipball(ref);
+    } catch (err) {
+      // The tag is gone from GitHub (deleted or renamed after it was announced): the code as GitHub
+      // gives it now, its latest release or the default branch, rather than no download for anyone.
+      if (!(err instanceof GitHubFailure && err.status === 404)) throw err;
+      const now = await repository.downloadRef();
+      if (now.ref === ref) throw err;
+      log.warn('download.ref_gone', {sessionId: link.session_id, ref, instead: now.ref});
+      ref = now.ref;
+      archive = await repository.zipball(ref);
+    }
   } catch (err) {
     // GitHub's status only: a failed fetch's message may quote codeload's URL, and its token.
     await settle(env.DB, hash, 'failed', err instanceof GitHubFailure ? `GitHub answered ${err.status || 'nothing'}` : 'failed');
     // The link is spent, and the buyer asks for another once GitHub answers.
-    throw archiveUnavailable(err, {sessionId: link.session_id, ref: link.ref});
+    throw archiveUnavailable(err, {sessionId: link.session_id, ref});
   }
-  await settle(env.DB, hash, 'served', null);
-  log.info('download_served', {sessionId: link.session_id, userId: link.user_id, ref: link.ref});
+  await settle(env.DB, hash, 'served', ref === link.ref ? null : `${link.ref} is gone from GitHub: served ${ref}`);
+  log.info('download_served', {sessionId: link.session_id, userId: link.user_id, ref});
   const headers = new Headers({
     'Content-Type': 'application/zip',
-    'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', link.ref)}"`,
+    'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', ref)}"`,
     'Cache-Control': 'no-store',
   });
   // The archive's own length, when its bytes pass through as they came (not decoded on the way).
