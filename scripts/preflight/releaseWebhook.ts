@@ -64,7 +64,8 @@ export async function checkReleaseWebhook(input: ReleaseWebhookInput): Promise<C
     }
     return [...lines, fail(`GitHub: could not list the webhooks of ${repo}: ${messageOf(error)}`, 'Try again; https://www.githubstatus.com says whether GitHub is down')];
   }
-  const hook = hooks.find((candidate) => candidate.config.url === url);
+  // A trailing slash is the same address to GitHub's delivery.
+  const hook = hooks.find((candidate) => candidate.config.url?.replace(/\/+$/, '') === url.replace(/\/+$/, ''));
   if (!hook) {
     const elsewhere = hooks.map((candidate) => candidate.config.url).filter(Boolean);
     return [

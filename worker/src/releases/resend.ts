@@ -25,17 +25,20 @@ export async function resendFailed(context: Context, releaseId: number, unsubscr
     throw new HttpError(409, 'This release is already being sent again to those who failed: wait for it to finish.', 'CONFLICT');
   }
   const {results} = await db
-    .prepare(`SELECT email, audience FROM release_deliveries WHERE release_id = ?1 AND status = 'failed' ORDER BY audience, email`)
+    .prepare(`SELECT email, audience, updated_at FROM release_deliveries WHERE release_id = ?1 AND status = 'failed' ORDER BY audience, email`)
     .bind(releaseId)
-    .all<{email: string; audience: Audience}>();
+    .all<{email: string; audience: Audience; updated_at: number}>();
   if (results.length === 0) throw new HttpError(409, 'No e-mail of this release failed: there is nobody to send it to again.', 'CONFLICT');
 
   const now = Date.now();
+  // The keys name this round of failures (its latest), not the time of the request: two requests
+  // at once (two admins, a retried POST) queue the same jobs, which the outbox takes once.
+  const round = Math.max(...results.map((row) => row.updated_at));
   const batches: ReleaseBatch[] = [];
   for (const audience of ['updates', 'upgrade'] as const) {
     const emails = results.filter((row) => row.audience === audience).map((row) => row.email);
     for (let start = 0; start < emails.length; start += MAX_BATCH) {
-      const key = `${prefix}${now}:${audience}:${start / MAX_BATCH}`;
+      const key = `${prefix}${round}:${audience}:${start / MAX_BATCH}`;
       batches.push({releaseId, audience, recipients: emails.slice(start, start + MAX_BATCH), unsubscribeUrl, key});
     }
   }

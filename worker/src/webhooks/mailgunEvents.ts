@@ -8,8 +8,11 @@ import {log} from '../log';
 import {type DeliveryEvent, eventStatement} from '../releases/deliveries';
 import {checkMailgunSignature, mailgunSigningKey, replayed, spendTokenStatement} from './mailgunSignature';
 
-/** An event is a small JSON document (the message's headers at most); a megabyte is far more. */
-const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * An event is a small JSON document (a few KB: the message's headers at most). The body is parsed
+ * before its signature can be read, so the cap also bounds what an unsigned post costs.
+ */
+const MAX_BODY_BYTES = 64 * 1024;
 
 const signatureShape = z.object({
   signature: z.object({
