@@ -12,6 +12,7 @@ import {checkReleaseWebhook} from './releaseWebhook';
 import type {PreflightSettings} from './settings';
 import {checkSignIn} from './signIn';
 import {checkStripe} from './stripe';
+import {checkSupabaseRedirects} from './supabaseRedirects';
 
 export interface PreflightRun {
   settings: PreflightSettings;
@@ -31,6 +32,7 @@ export async function runChecks({settings, secretNames, pendingMigrations}: Pref
   const sections = await Promise.all([
     guard('Cloudflare', () => checkCloudflare({config, env, secretNames, pendingMigrations, authProvider: value('AUTH_PROVIDER') ?? 'firebase'})),
     guard('Sign-in', () => checkSignIn({site, worker, env})),
+    guard('Sign-in', () => checkSupabaseRedirects({site, siteUrl, apiUrl: valueOf(site, 'SUPABASE_MANAGEMENT_API_URL')})),
     guard('Stripe', () =>
       checkStripe({secretKey: value('STRIPE_SECRET_KEY'), webhookSecret: value('STRIPE_WEBHOOK_SECRET'), siteUrl, apiUrl: value('STRIPE_API_URL'), env}),
     ),
