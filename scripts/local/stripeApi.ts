@@ -69,7 +69,7 @@ export interface StripeStandIn {
   prices: Map<string, Stripe.Price>;
   /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
   webhookEndpoints: Stripe.WebhookEndpoint[];
-  /** The accountaks itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
+  /** The account itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
   account: Stripe.Account;
   /** The account's customer portal configurations: at start, a default one in each mode. */
   portalConfigurations: Stripe.BillingPortal.Configuration[];
