@@ -134,7 +134,7 @@ export interface BuyerReleases {
 
 /** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
 export interface Receipt {
-  /** The plan's name as the config has it now. */
+  /** The plan's name as the config has it now; for an upgrade's payment, "Upgrade: Starter → Advanced". */
   plan: string;
   /** When the purchase was made (Unix ms). */
   paidAt: number;

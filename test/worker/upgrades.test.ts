@@ -6,7 +6,7 @@
 import type Stripe from 'stripe';
 import {appConfig, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
-import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchaseDetail, type BuyerPlan, type BuyerReleases, type SalesSummary} from '../../src/config/api';
+import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchaseDetail, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
 
 const seller = useSellerStack();
@@ -159,6 +159,12 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   await payUpgrade(user, id);
   expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
   expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: difference}]);
+  // The upgrade is its own payment, with its own receipt beside the purchase's.
+  const {receipts} = (await (await stack().call(API_PATHS.receipts, {token: user.idToken})).json()) as BuyerReceipts;
+  expect(receipts.map((receipt) => [receipt.plan, receipt.amount])).toEqual([
+    [upgradeLabel(lower.name, higher.name), difference],
+    [lower.name, planAmount(lower)],
+  ]);
   // The purchase keeps the plan it was bought for: the upgrade is what adds the higher one.
   expect(await stack().worker.db.all('SELECT plan FROM purchases WHERE session_id = ?', sessionId)).toEqual([{plan: lower.id}]);
 });
