@@ -390,7 +390,7 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
   const name = body.name as string | undefined;
   if (name !== undefined && name.length > 40) return {param: 'name', message: 'Invalid string: must be at most 40 characters'};
   return {
-    id: (body.id as string | undefined) ?? nextId('').slice(0, 8),
+    id: (body.id as string | undefined) ?? nextId('coupon_'),
     object: 'coupon',
     amount_off: amountOff,
     percent_off: percentOff,
