@@ -67,6 +67,8 @@ export interface StripeStandIn {
    * it. A key sees only the objects of its own mode (`livemode`), as at Stripe.
    */
   prices: Map<string, Stripe.Price>;
+  /** Coupons by id, as the worker created them (an upgrade's credit), with their redemptions. */
+  coupons: Map<string, Stripe.Coupon>;
   /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
   webhookEndpoints: Stripe.WebhookEndpoint[];
   /** The account itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
@@ -373,6 +375,67 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
   };
 }
 
+/**
+ * Create a coupon, with the checks Stripe documents: one of `amount_off` and `percent_off`, a
+ * currency with `amount_off`, a name of at most 40 characters.
+ */
+function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<StripeErrorBody, 'type'> {
+  const amountOff = body.amount_off === undefined ? null : Number(body.amount_off);
+  const percentOff = body.percent_off === undefined ? null : Number(body.percent_off);
+  if ((amountOff === null) === (percentOff === null)) {
+    return {param: 'amount_off', message: 'You must pass either `percent_off` or `amount_off` (but not both).'};
+  }
+  if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff < 1)) return {code: 'parameter_invalid_integer', param: 'amount_off', message: 'Invalid positive integer'};
+  if (amountOff !== null && !body.currency) return {param: 'currency', message: 'You must pass `currency` when passing `amount_off`.'};
+  const name = body.name as string | undefined;
+  if (name !== undefined && name.length > 40) return {param: 'name', message: 'Invalid string: must be at most 40 characters'};
+  return {
+    id: (body.id as string | undefined) ?? nextId('coupon_'),
+    object: 'coupon',
+    amount_off: amountOff,
+    percent_off: percentOff,
+    currency: (body.currency as string | undefined) ?? null,
+    duration: (body.duration as Stripe.Coupon.Duration | undefined) ?? 'once',
+    duration_in_months: null,
+    max_redemptions: body.max_redemptions === undefined ? null : Number(body.max_redemptions),
+    times_redeemed: 0,
+    name: name ?? null,
+    metadata: (body.metadata as Stripe.Metadata | undefined) ?? {},
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    redeem_by: null,
+    valid: true,
+  } as Stripe.Coupon;
+}
+
+/**
+ * A session's `discounts`, as Stripe takes them: not with `allow_promotion_codes`, one at most, a
+ * coupon that exists and can still be redeemed. Answers the coupon, none, or Stripe's refusal.
+ */
+function discountOf(body: Record<string, unknown>, coupons: Map<string, Stripe.Coupon>): Stripe.Coupon | null | Omit<StripeErrorBody, 'type'> {
+  const discounts = body.discounts as {coupon?: string}[] | undefined;
+  if (!discounts || discounts.length === 0) return null;
+  if (body.allow_promotion_codes === 'true') {
+    return {param: 'discounts', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
+  }
+  if (discounts.length > 1) return {param: 'discounts', message: 'You may only specify one discount for a Checkout Session.'};
+  const coupon = coupons.get(discounts[0]!.coupon ?? '');
+  if (!coupon) return {code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${discounts[0]!.coupon}'`};
+  if (!coupon.valid) return {code: 'coupon_expired', param: 'discounts[0][coupon]', message: `Coupon expired: ${coupon.id}`};
+  return coupon;
+}
+
+/** The session's amounts with a coupon taken off the price (never below zero), as Stripe answers them. */
+function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Partial<Stripe.Checkout.Session> {
+  const off = !coupon ? 0 : Math.min(subtotal, coupon.amount_off ?? Math.round((subtotal * (coupon.percent_off ?? 0)) / 100));
+  return {
+    amount_subtotal: subtotal,
+    amount_total: subtotal - off,
+    total_details: {amount_discount: off, amount_shipping: 0, amount_tax: 0},
+    discounts: coupon ? [{coupon: coupon.id, promotion_code: null}] : [],
+  };
+}
+
 export async function startStripeStandIn({port = 0, hostedPages, dashboardSettings: settingsAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
   const invoices = new Map<string, Stripe.Invoice>();
@@ -386,6 +449,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   const portalConfigurations = [newPortalConfiguration(), newPortalConfiguration({livemode: true})];
   const created: Record<string, unknown>[] = [];
   const portals: Record<string, unknown>[] = [];
+  const coupons = new Map<string, Stripe.Coupon>();
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
     response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
@@ -519,7 +583,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
-      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? ''));
+      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', creditOf(session)));
       return true;
     }
     if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
@@ -565,13 +629,17 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
         created.push(body);
         const refusal = refusalOf(body, dashboardSettings);
         if (refusal) return invalid(response, refusal);
+        const discount = discountOf(body, coupons);
+        if (discount && !('object' in discount)) return invalid(response, discount);
         const items = body.line_items as {price: string}[] | undefined;
         const priceId = items?.[0]?.price ?? '';
         const plan = findPlanByPriceId(priceId);
         const session = newSession({
-          // What Stripe charges for the price: the plan's price, in cents.
+          // What Stripe charges for the price: the plan's price, in cents, less a coupon's credit.
           amount_total: plan ? planAmount(plan) : null,
+          ...(plan && discountedAmounts(planAmount(plan), discount)),
           currency: PLAN_CURRENCY,
+          customer: (body.customer as string) ?? null,
           customer_email: (body.customer_email as string) ?? null,
           client_reference_id: (body.client_reference_id as string) ?? null,
           metadata: (body.metadata as Record<string, string>) ?? {},
@@ -606,6 +674,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
         return send(response, 200, expand.includes('latest_charge') ? {...payment.intent, latest_charge: payment.charge} : payment.intent);
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
+      if (request.method === 'POST' && url.pathname === '/v1/coupons') {
+        const coupon = couponOrRefusal(body);
+        if (!('object' in coupon)) return invalid(response, coupon);
+        coupons.set(coupon.id, coupon);
+        return send(response, 200, coupon);
+      }
       if (request.method === 'GET') {
         const live = liveRequest(request);
         const price = /^\/v1\/prices\/([^/]+)$/.exec(url.pathname);
@@ -656,6 +730,22 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     return next;
   }
 
+  /** The coupon a session takes off its price, for the checkout page's credit line. */
+  function creditOf(session: Stripe.Checkout.Session): {name: string; amount: number} | undefined {
+    const coupon = coupons.get((session.discounts?.[0]?.coupon as string | undefined) ?? '');
+    return coupon ? {name: coupon.name ?? coupon.id, amount: session.total_details?.amount_discount ?? 0} : undefined;
+  }
+
+  /** A paid session uses up one redemption of its coupon; one past `max_redemptions` is no longer valid. */
+  function redeem(session: Stripe.Checkout.Session) {
+    for (const discount of session.discounts ?? []) {
+      const coupon = coupons.get(discount.coupon as string);
+      if (!coupon) continue;
+      coupon.times_redeemed += 1;
+      if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions) coupon.valid = false;
+    }
+  }
+
   const standIn: StripeStandIn = {
     url: running.url,
     sessions,
@@ -667,10 +757,13 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     refundsCreated,
     prices,
     webhookEndpoints,
+    coupons,
     account: newAccount(),
     portalConfigurations,
     complete(id, {email, paid}) {
-      const session = update(id, {customer: nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
+      const given = sessions.get(id)?.customer;
+      const session = update(id, {customer: given ?? nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
+      if (paid) redeem(session);
       const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com');
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.

@@ -47,16 +47,24 @@ function localNote(stripePage: StripePage): string {
   return `<p class="local"><strong>Local mode:</strong> this page stands in for ${STRIPE_PAGES[stripePage]}. No card is charged.</p>`;
 }
 
-export function checkoutPage(session: Stripe.Checkout.Session, priceId: string): string {
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * The checkout page: the plan, and what the session charges (Stripe's `amount_total`). A session
+ * with a coupon (an upgrade's credit for the plan bought before) shows the plan's price and the
+ * credit taken off it, as Checkout's summary does.
+ */
+export function checkoutPage(session: Stripe.Checkout.Session, priceId: string, credit?: {name: string; amount: number}): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
-  const price = plan ? `$${plan.price.toFixed(2)}` : '';
+  const price = plan ? dollars(session.amount_total ?? plan.price * 100) : '';
+  const creditLine = plan && credit ? `<p>${escape(plan.name)}: ${dollars(session.amount_subtotal ?? plan.price * 100)}<br>${escape(credit.name)}: −${dollars(credit.amount)}</p>\n` : '';
   const email = session.customer_email ?? '';
   return page(
     `Pay for ${name}`,
     `${localNote('checkout')}
 <h1>${escape(name)}</h1>
-<p class="price">${escape(price)} <small>one-time payment</small></p>
+${creditLine}<p class="price">${escape(price)} <small>one-time payment</small></p>
 <form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">

@@ -5,5 +5,6 @@ export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from
 export * from './types';
 export * from './api';
 export {afterPurchase} from './afterPurchase';
+export {upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';
