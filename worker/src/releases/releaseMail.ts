@@ -65,6 +65,12 @@ export function batchSpacingMs(): number {
 
 async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   const {settings, db} = context;
+  // One batch an invocation on the Free plan: a second would pass its 10 ms of CPU (freePlan.ts).
+  // Checked first, so that each batch waiting for the next run costs this one nothing more.
+  if (context.releaseBatchesLeft < 1) throw new NextRun('This run has sent its release batch; the next cron run sends the next');
+  // Queued bigger than this plan's batches (before a deploy that moved to the Free plan): in parts.
+  const size = releaseBatchSize(settings);
+  if (batch.recipients.length > size) return queueParts(db, batch, chunks(batch.recipients, size), 'part');
   const secret = settings.UNSUBSCRIBE_SECRET;
   if (!secret) throw new PermanentError('Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links');
   const release = await db
@@ -77,8 +83,6 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   // Checked again now: whoever unsubscribed or was refunded since the batch was queued is left out.
   const recipients = await audienceOf(db, batch.audience, batch.recipients);
   if (recipients.length === 0) return;
-  // One batch an invocation on the Free plan: a second would pass its 10 ms of CPU (cronBatches.ts).
-  if (context.releaseBatchesLeft < 1) throw new NextRun('This run has sent its release batch; the next cron run sends the next');
   context.releaseBatchesLeft -= 1;
   // The notes as rendered when the release was stored: not parsed again for every batch.
   const notesHtml = (await notesHtmlOf(db, [release])).get(release.id)!;
@@ -120,14 +124,26 @@ async function refused({db}: Context, batch: ReleaseBatch, reason: string): Prom
     log.warn('releases.address_refused', {releaseId: batch.releaseId, reason});
     return;
   }
-  const middle = Math.ceil(batch.recipients.length / 2);
-  const key = keyOf(batch);
-  const halves = [batch.recipients.slice(0, middle), batch.recipients.slice(middle)];
-  for (const [index, recipients] of halves.entries()) {
-    const half: ReleaseBatch = {...batch, recipients, key: `${key}.${index + 1}`};
-    await enqueue(db, {key: half.key!, kind: 'release-mail', payload: half});
-  }
+  await queueParts(db, batch, chunks(batch.recipients, Math.ceil(batch.recipients.length / 2)), '');
   log.info('releases.batch_split', {releaseId: batch.releaseId, recipients: batch.recipients.length, reason});
+}
+
+function chunks(recipients: string[], size: number): string[][] {
+  const parts: string[][] = [];
+  for (let start = 0; start < recipients.length; start += size) parts.push(recipients.slice(start, start + size));
+  return parts;
+}
+
+/**
+ * Queues a batch again as parts, each a job of its own, due at once, keyed from the batch's own
+ * key (`<key>.<label><n>`, n from 1): the same batch split the same way queues nothing twice.
+ */
+async function queueParts(db: D1Database, batch: ReleaseBatch, parts: string[][], label: string): Promise<void> {
+  const key = keyOf(batch);
+  for (const [index, recipients] of parts.entries()) {
+    const part: ReleaseBatch = {...batch, recipients, key: `${key}.${label}${index + 1}`};
+    await enqueue(db, {key: part.key!, kind: 'release-mail', payload: part});
+  }
 }
 
 /** The batch's outbox key; for a batch queued without one, a key made of what is unique to it. */
