@@ -1,6 +1,7 @@
 import React from 'react';
 import {screen, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import {YOUR_PLAN_ID} from '../../src/components/screens/Dashboard/YourPlan';
 import WhatsNew from '../../src/components/screens/Dashboard/WhatsNew';
 import {API_PATHS, type BuyerReleases, type ReleaseNote} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
@@ -49,10 +50,11 @@ test('lists the releases as the worker sends them, newest first, with their note
   expect(screen.queryByText(/Your plan includes the releases up to your purchase/)).toBeNull();
 });
 
-test('a plan without updates says which releases it has, and where the plans with updates are', async () => {
+test('a plan without updates says which releases it has, and points to the upgrade on the dashboard', async () => {
   show({includesUpdates: false, subscribed: true, releases: []});
   expect(await screen.findByText(/Your plan includes the releases up to your purchase/)).toBeInTheDocument();
-  expect(screen.getByRole('link', {name: 'see the plans'})).toHaveAttribute('href', '/#pricing');
+  // The Your plan card, which upgrades the purchase for the difference.
+  expect(screen.getByRole('link', {name: 'upgrade for the difference'})).toHaveAttribute('href', `#${YOUR_PLAN_ID}`);
   expect(screen.getByText(/^No releases yet\./)).toBeInTheDocument();
 });
 

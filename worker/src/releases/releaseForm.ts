@@ -81,14 +81,17 @@ function updateMessage(settings: {siteOrigin: string}, release: StoredRelease & 
   };
 }
 
-/** For a buyer whose plan leaves updates out: that a new version exists, and where plans are. */
+/**
+ * For a buyer whose plan leaves updates out: that a new version exists, and that the dashboard
+ * upgrades their purchase for the difference (its Your plan card).
+ */
 function upgradeNote(settings: {siteOrigin: string}, release: StoredRelease): ReleaseMessage {
   const {appName} = appConfig;
-  const pricing = `${settings.siteOrigin}/#pricing`;
-  const line = `${appName} ${release.name} is out. Your plan does not include updates; the plans that do are on our site.`;
+  const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
+  const line = `${appName} ${release.name} is out. Your plan does not include updates: upgrade to a plan that does, for the difference, from your dashboard.`;
   return {
     subject: `${appName} ${release.name} is out`,
-    text: `${line}\n\n${pricing}`,
-    html: `<p>${escapeHtml(line)}</p><p><a href="${escapeHtml(pricing)}">See the plans</a></p>`,
+    text: `${line}\n\n${dashboard}`,
+    html: `<p>${escapeHtml(line)}</p><p><a href="${escapeHtml(dashboard)}">Upgrade from your dashboard</a></p>`,
   };
 }

@@ -1,10 +1,10 @@
 import React, {useCallback, useEffect, useState} from 'react';
-import Link from '@docusaurus/Link';
-import {appConfig, ROUTES} from '../../../config';
+import {appConfig} from '../../../config';
 import type {BuyerReleases} from '../../../config/api';
 import {ApiError} from '../../../lib/api';
 import {useApiClient} from '../../../lib/useApiClient';
 import Spinner from '../../shared/Spinner';
+import {YOUR_PLAN_ID} from './YourPlan';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
 
@@ -80,7 +80,7 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
           {!loaded.includesUpdates && (
             <p className={styles.muted}>
               Your plan includes the releases up to your purchase. Later ones come with the plans that include updates:{' '}
-              <Link to={`${ROUTES.home}#pricing`}>see the plans</Link>.
+              <a href={`#${YOUR_PLAN_ID}`}>upgrade for the difference</a>.
             </p>
           )}
           {loaded.releases.length === 0 ? (

@@ -12,6 +12,9 @@ import styles from './styles.module.css';
 const readPlan = (api: ApiClient) => api.upgrades();
 
 /** The button's words: "Upgrade to Advanced for $30", the amount as the worker priced it. */
+/** The card's id: What's new links to it for a plan without updates. */
+export const YOUR_PLAN_ID = 'your-plan';
+
 export function upgradeLabelOf(offer: UpgradeOffer): string {
   return `Upgrade to ${offer.name} for ${formatPrice(offer.amount, offer.currency)}`;
 }
@@ -25,7 +28,7 @@ export default function YourPlan({redirect = (url: string) => window.location.as
   const loaded = useWorkerRead(readPlan, 'your plan');
 
   return (
-    <section className={styles.card} aria-labelledby="plan-heading">
+    <section className={styles.card} id={YOUR_PLAN_ID} aria-labelledby="plan-heading">
       <h2 id="plan-heading">Your plan</h2>
       {loaded === null && <Spinner label="Loading your plan" />}
       {loaded === 'failed' && (
