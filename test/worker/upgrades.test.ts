@@ -299,3 +299,26 @@ test('buyers are told apart: an upgrade is only for the caller\'s own purchase',
   const response = await askUpgrade(second, upgradeBody({upgradeOf: first.sessionId}));
   expect(response.status).toBe(402);
 });
+
+test('a buyer who holds the lower and the higher plan in two purchases is offered no upgrade, and cannot pay for one', async () => {
+  const {user} = await lowerBuyer();
+  const second = await stack().paidCheckout({email: user.email, user, priceId: higher.priceId.test});
+  expect((await stack().deliver(completedEvent(stack(), second))).status).toBe(200);
+  const shown = await planOf(user);
+  expect(shown.plan?.id).toBe(higher.id);
+  expect(shown.upgrades.map((offer) => offer.planId)).not.toContain(higher.id);
+  const refused = await askUpgrade(user);
+  expect(refused.status).toBe(409);
+  expect(((await refused.json()) as {error: string}).error).toContain(higher.name);
+});
+
+test('an upgrade priced from a plan the purchase is no longer on (another upgrade paid since, in another tab) is refused as stale and refunded', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const upgrade = await upgradeSession(user);
+  // What a third plan would do: the purchase moves on before this payment lands, so its credit is wrong.
+  await stack().worker.db.run('UPDATE purchases SET plan = ?2 WHERE session_id = ?1', sessionId, higher.id);
+  const refundsBefore = stack().stripe.refundsCreated.length;
+  await payUpgrade(user, upgrade);
+  expect(await upgradeRows(sessionId)).toEqual([{session_id: upgrade, status: 'refused', refused_reason: 'stale', amount_paid: difference}]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(upgrade)})]);
+});

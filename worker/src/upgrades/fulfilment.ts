@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, upgradeLabel, storedPlanName} from '../../../src/config';
 import {log} from '../log';
-import type {PurchaseStatus} from '../purchases';
+import {effectivePlan, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
 import {idOf, stripeFor} from '../payments/stripe';
 import {UPGRADE_METADATA} from './metadata';
@@ -21,8 +21,12 @@ interface UpgradeRow {
 }
 
 /** Why a paid upgrade is not applied. The first two are refunded at once: the buyer got nothing. */
-type Refusal = 'duplicate' | 'purchase not paid' | 'another buyer' | 'amount mismatch';
-const REFUNDED_AT_ONCE: Refusal[] = ['duplicate', 'purchase not paid'];
+/**
+ * Why a paid upgrade is not applied. `stale`: the purchase is no longer on the plan the upgrade
+ * was priced from (another upgrade was paid since, in another tab), so its credit is wrong.
+ */
+type Refusal = 'duplicate' | 'purchase not paid' | 'stale' | 'another buyer' | 'amount mismatch';
+const REFUNDED_AT_ONCE: Refusal[] = ['duplicate', 'purchase not paid', 'stale'];
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -50,24 +54,31 @@ export async function fulfillUpgrade(
 
   const paymentIntentId = idOf(session.payment_intent);
   const refusal = await refusalOf(env.DB, session, row);
+  // The purchase's state is checked again in the one statement that applies the upgrade: a refund
+  // of the purchase landing meanwhile cannot leave a paid upgrade on a revoked purchase, and an
+  // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong).
   const applied = await env.DB.prepare(
     `UPDATE upgrades SET
        status = CASE
          WHEN ?3 IS NOT NULL THEN 'refused'
          WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN 'revoked'
          WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'refused'
+         WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'refused'
+         WHEN (SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4) IS NOT ?8 THEN 'refused'
          ELSE 'paid' END,
        refused_reason = CASE
          WHEN ?3 IS NOT NULL THEN ?3
          WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN NULL
          WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'duplicate'
+         WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
+         WHEN (SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4) IS NOT ?8 THEN 'stale'
          END,
        revoke_reason = (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?2),
        payment_intent_id = ?2, amount_paid = ?6, paid_at = ?7, updated_at = ?7
      WHERE session_id = ?1 AND status IN ('open', 'failed')
      RETURNING status, refused_reason`,
   )
-    .bind(session.id, paymentIntentId, refusal, row.purchase_session_id, row.to_plan, paidAmount(session), Date.now())
+    .bind(session.id, paymentIntentId, refusal, row.purchase_session_id, row.to_plan, paidAmount(session), Date.now(), row.from_plan)
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
   const now = applied ?? (await env.DB.prepare('SELECT status, refused_reason FROM upgrades WHERE session_id = ?1').bind(session.id).first<UpgradeRow>())!;

@@ -2,7 +2,7 @@ import {findStoredPlan, type Plan, PLAN_CURRENCY, upgradeAmount, upgradesFrom} f
 import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
-import {hasRevokedPurchase, paidPurchaseOf, type Purchase} from '../purchases';
+import {hasRevokedPurchase, paidPurchasesOf, type Purchase} from '../purchases';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
@@ -18,11 +18,18 @@ export interface UpgradeQuote {
   currency: string;
 }
 
-/** The plan the user's paid purchase gives now, and the upgrades it may take, or null without one. */
+/**
+ * The user's paid purchase that gives the most now, and its plan, or null without one. A buyer
+ * may hold two (a guest purchase found by their e-mail, and one made signed in): upgrades are
+ * offered above the better, never to a plan they already have.
+ */
 export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase: Purchase; plan: Plan} | null> {
-  const purchase = await paidPurchaseOf(db, user);
-  const plan = purchase && findStoredPlan(purchase.plan);
-  return purchase && plan ? {purchase, plan} : null;
+  let best: {purchase: Purchase; plan: Plan} | null = null;
+  for (const purchase of await paidPurchasesOf(db, user)) {
+    const plan = findStoredPlan(purchase.plan);
+    if (plan && (!best || plan.price > best.plan.price)) best = {purchase, plan};
+  }
+  return best;
 }
 
 /** GET /upgrades: what the dashboard shows, priced here. */
