@@ -322,3 +322,24 @@ test('an upgrade priced from a plan the purchase is no longer on (another upgrad
   expect(await upgradeRows(sessionId)).toEqual([{session_id: upgrade, status: 'refused', refused_reason: 'stale', amount_paid: difference}]);
   expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(upgrade)})]);
 });
+
+test("the console refunds an upgrade by the upgrade's session: Stripe refunds that payment only, and the purchase returns to the lower plan", async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const upgrade = await upgradeSession(user);
+  await payUpgrade(user, upgrade);
+  const answer = await stack().call(adminPath(ADMIN_PATHS.refund, {sessionId: upgrade}), {
+    method: 'POST',
+    token: seller.admin.idToken,
+    body: {reason: 'requested_by_customer'},
+  });
+  expect(answer.status).toBe(200);
+  expect(await answer.json()).toMatchObject({
+    status: 'refunded',
+    detail: expect.stringMatching(new RegExp(`^\\${formatMoney(difference, PLAN_CURRENCY)} refunded in full .*; the purchase returns to ${lower.name} when Stripe confirms$`)),
+  });
+  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: intentOf(upgrade), amount: String(difference)});
+  await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
+  expect((await planOf(user)).plan?.id).toBe(lower.id);
+  // The purchase itself was not refunded, and keeps its access.
+  expect(stack().stripe.payments.get(intentOf(sessionId))!.charge).toMatchObject({amount_refunded: 0});
+});

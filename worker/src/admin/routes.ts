@@ -22,7 +22,7 @@ import {
   type RepositoryFixAllResult,
   type SalesSummary,
 } from '../../../src/config/api';
-import {appConfig} from '../../../src/config';
+import {appConfig, storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, readGrant} from '../access/grants';
@@ -182,9 +182,14 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     const request = await readJson(c, refundBody);
     return audited(c, 'refund', sessionId, async () => {
-      const purchase = await c.env.DB.prepare('SELECT payment_intent_id FROM purchases WHERE session_id = ?1')
+      // A purchase's session, or an upgrade's (its own payment, listed on its purchase's page): a
+      // refund of an upgrade takes back only the upgrade, as its webhook then decides.
+      const purchase = await c.env.DB.prepare(
+        `SELECT payment_intent_id, NULL AS from_plan FROM purchases WHERE session_id = ?1
+         UNION ALL SELECT payment_intent_id, from_plan FROM upgrades WHERE session_id = ?1 LIMIT 1`,
+      )
         .bind(sessionId)
-        .first<{payment_intent_id: string | null}>();
+        .first<{payment_intent_id: string | null; from_plan: string | null}>();
       if (!purchase) throw notFound();
       if (!purchase.payment_intent_id) throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
       const refund = await refundPayment(
@@ -195,7 +200,12 @@ export const adminRoutes = new Hono<AppEnv>()
       const amount = formatMoney(refund.refunded, refund.currency);
       const reason = request.reason.replaceAll('_', ' ');
       return refund.left === 0
-        ? {status: 'refunded', detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId}); access ends when Stripe confirms`}
+        ? {
+            status: 'refunded',
+            detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId}); ${
+              purchase.from_plan === null ? 'access ends' : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
+            } when Stripe confirms`,
+          }
         : {
             status: 'partly_refunded',
             detail: `${amount} refunded (${reason}; Stripe ${refund.refundId}); ${formatMoney(refund.left, refund.currency)} left, and the buyer keeps access`,
