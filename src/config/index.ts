@@ -7,3 +7,4 @@ export * from './api';
 export {afterPurchase} from './afterPurchase';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';
+export {countryName, fairPercentOff, fairPrice, type FairPrice, fairPriceCouponId} from './fairPrices';
