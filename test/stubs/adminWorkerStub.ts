@@ -113,6 +113,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     state: 'paid',
     amountRefunded: 0,
     stripeUrl: 'https://dashboard.stripe.com/test/payments/pi_ada',
+    fairPrice: null,
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
