@@ -8,6 +8,7 @@ import qs from 'qs';
 import Stripe from 'stripe';
 import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
+import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage} from './stripeCheckoutPage';
 
@@ -48,14 +49,18 @@ export interface StripeStandIn {
   /**
    * The buyer pays (or starts an async payment that has not cleared yet), having ticked the terms'
    * box when the session asks for it. A paid session with `invoice_creation` gets its invoice.
+   * The card is from `cardCountry`: by default the fair-price country the session was made for,
+   * else the United States.
    */
-  complete(id: string, options: {email: string; paid: boolean}): Stripe.Checkout.Session;
+  complete(id: string, options: {email: string; paid: boolean; cardCountry?: string}): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
   add(session: Partial<Stripe.Checkout.Session>): Stripe.Checkout.Session;
   /** The next API call matching `METHOD /path` answers this Stripe error instead. */
   failNext(match: string, status: number, error: {type: string; message: string; code?: string}): void;
+  /** The account's coupons by id: the worker makes its fair-price coupons on first use. */
+  coupons: Map<string, Stripe.Coupon>;
   /** Payments by payment intent id: each completed session's, with its one charge. */
   payments: Map<string, Payment>;
   /** Bodies of the refunds the worker created, as Stripe received them. */
@@ -155,7 +160,7 @@ async function deliverCompleted(session: Stripe.Checkout.Session, hosted: Hosted
 }
 
 /** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) a card. */
-function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string): Payment {
+function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string, cardCountry: string): Payment {
   const intentId = nextId('pi_');
   const charge = {
     id: nextId('ch_'),
@@ -171,6 +176,8 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase
     metadata: {},
     paid,
     payment_intent: intentId,
+    // Stripe's test card 4242 4242 4242 4242, issued in the country the payer picked.
+    payment_method_details: {type: 'card', card: {brand: 'visa', country: cardCountry, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'}},
     receipt_url: `${receiptBase}/receipts/payment/${intentId}`,
     refunded: false,
     refunds: {object: 'list', data: [], has_more: false, url: '/v1/refunds'},
@@ -217,6 +224,11 @@ function newInvoice(session: Stripe.Checkout.Session, payment: Payment, hostedBa
   } as unknown as Stripe.Invoice;
 }
 let invoiceCount = 0;
+
+/** The card's country a payer has by default: the fair-price country the session was made for, else the US. */
+export function defaultCardCountry(session: Stripe.Checkout.Session): string {
+  return session.metadata?.[FAIR_PRICE_COUNTRY_KEY] ?? 'US';
+}
 
 /** A one-time price as Stripe answers it. */
 export function newPrice(fields: Partial<Stripe.Price> & {id: string}): Stripe.Price {
@@ -357,6 +369,57 @@ function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeError
   return null;
 }
 
+/** A coupon as Stripe answers it: `percent_off` of the amount, for the one payment (`duration: once`). */
+export function newCoupon(fields: Partial<Stripe.Coupon> & {id: string}): Stripe.Coupon {
+  return {
+    object: 'coupon',
+    amount_off: null,
+    created: Math.floor(Date.now() / 1000),
+    currency: null,
+    duration: 'once',
+    duration_in_months: null,
+    livemode: false,
+    max_redemptions: null,
+    metadata: {},
+    name: null,
+    percent_off: null,
+    redeem_by: null,
+    times_redeemed: 0,
+    valid: true,
+    ...fields,
+  } as Stripe.Coupon;
+}
+
+type DiscountBody = {discounts?: {coupon?: string}[]; allow_promotion_codes?: string};
+
+/**
+ * What Stripe refuses in a session's discounts: both a discount and the promotion-code field
+ * (Stripe's own words, even with `allow_promotion_codes` false), more than one discount, or a
+ * coupon the account does not have. Null when Stripe would take them.
+ */
+function discountRefusal(body: DiscountBody, coupons: Map<string, Stripe.Coupon>): Omit<StripeErrorBody, 'type'> | null {
+  if (body.discounts !== undefined && body.allow_promotion_codes !== undefined) {
+    return {param: 'allow_promotion_codes', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
+  }
+  if ((body.discounts?.length ?? 0) > 1) return {param: 'discounts', message: 'You may only specify one discount.'};
+  const coupon = body.discounts?.[0]?.coupon;
+  if (coupon !== undefined && !coupons.has(coupon)) {
+    return {code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${coupon}'`};
+  }
+  return null;
+}
+
+/** The session's amounts, as Stripe works them out: the price, less the coupon's percent (to the cent). */
+function amountFields(listAmount: number | null, coupon: Stripe.Coupon | undefined): Partial<Stripe.Checkout.Session> {
+  const off = listAmount !== null && coupon?.percent_off ? Math.round((listAmount * coupon.percent_off) / 100) : 0;
+  return {
+    amount_subtotal: listAmount,
+    amount_total: listAmount === null ? null : listAmount - off,
+    discounts: coupon ? [{coupon: coupon.id, promotion_code: null}] : [],
+    total_details: {amount_discount: off, amount_shipping: 0, amount_tax: 0},
+  };
+}
+
 /** The session's tax, invoice and terms fields, as Stripe answers them for what it was created with. */
 function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
   const termsText = body.custom_text?.terms_of_service_acceptance?.message;
@@ -378,6 +441,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   const invoices = new Map<string, Stripe.Invoice>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
+  const coupons = new Map<string, Stripe.Coupon>();
   const refundsCreated: Record<string, unknown>[] = [];
   /** The price each checkout session was made for. */
   const sessionPrices = new Map<string, string>();
@@ -458,6 +522,31 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     if (hostedPages) void deliverRefunded(intent.id, hostedPages);
   }
 
+  /**
+   * Create a coupon, with the checks Stripe documents for a percent coupon: an id not taken yet,
+   * `percent_off` above 0 and at most 100, and a duration it knows.
+   */
+  function createCoupon(response: http.ServerResponse, body: Record<string, unknown>) {
+    const id = typeof body.id === 'string' && body.id !== '' ? body.id : nextId('');
+    if (coupons.has(id)) return invalid(response, {code: 'resource_already_exists', param: 'id', message: 'Coupon already exists.'});
+    const percentOff = Number(body.percent_off);
+    if (body.percent_off === undefined || !(percentOff > 0 && percentOff <= 100)) {
+      return invalid(response, {param: 'percent_off', message: 'Invalid percent_off: must be greater than 0 and less than or equal to 100'});
+    }
+    if (!['once', 'forever', 'repeating'].includes(String(body.duration ?? 'once'))) {
+      return invalid(response, {param: 'duration', message: 'Invalid duration: must be one of forever, once, or repeating'});
+    }
+    const coupon = newCoupon({
+      id,
+      percent_off: percentOff,
+      duration: (body.duration as Stripe.Coupon.Duration | undefined) ?? 'once',
+      name: (body.name as string | undefined) ?? null,
+      metadata: (body.metadata as Stripe.Metadata | undefined) ?? {},
+    });
+    coupons.set(id, coupon);
+    send(response, 200, coupon);
+  }
+
   /** A key sees its own mode's prices; Stripe names the other mode when the price is there. */
   function retrievePrice(response: http.ServerResponse, id: string, live: boolean) {
     const price = prices.get(id);
@@ -486,7 +575,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   }
 
   /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
-  async function pay(response: http.ServerResponse, id: string, email: string, termsAccepted: boolean, hosted: HostedPages) {
+  async function pay(response: http.ServerResponse, id: string, email: string, termsAccepted: boolean, cardCountry: string, hosted: HostedPages) {
     const open = sessions.get(id);
     if (!open) return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
     if (open.status !== 'open') {
@@ -498,7 +587,10 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     if (open.consent_collection?.terms_of_service === 'required' && !termsAccepted) {
       return html(response, 400, messagePage('checkout', 'Terms not accepted', 'Tick the box to accept the terms before you pay.', {href: `/checkout/${id}`, label: 'Back'}));
     }
-    const session = standIn.complete(id, {email, paid: true});
+    if (!/^[A-Z]{2}$/.test(cardCountry)) {
+      return html(response, 400, messagePage('checkout', 'Card country needed', "Pick the country of the card's issuer to pay.", {href: `/checkout/${id}`, label: 'Back'}));
+    }
+    const session = standIn.complete(id, {email, paid: true, cardCountry});
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
     const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status} ${await delivered.text()}`;
     hosted.onEvent?.(`paid ${session.metadata?.plan ?? ''} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
@@ -514,12 +606,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const id = decodeURIComponent(match[1]!);
       if (request.method === 'POST') {
         const form = new URLSearchParams(raw);
-        void pay(response, id, String(form.get('email') ?? '').trim(), form.get('terms') === 'accepted', hostedPages);
+        void pay(response, id, String(form.get('email') ?? '').trim(), form.get('terms') === 'accepted', String(form.get('cardCountry') ?? ''), hostedPages);
         return true;
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
-      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? ''));
+      else html(response, 200, checkoutPage(expandSession(session, ['discounts.coupon']), sessionPrices.get(id) ?? '', defaultCardCountry(session)));
       return true;
     }
     if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
@@ -563,14 +655,15 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
-        const refusal = refusalOf(body, dashboardSettings);
+        const refusal = refusalOf(body, dashboardSettings) ?? discountRefusal(body as DiscountBody, coupons);
         if (refusal) return invalid(response, refusal);
         const items = body.line_items as {price: string}[] | undefined;
         const priceId = items?.[0]?.price ?? '';
         const plan = findPlanByPriceId(priceId);
+        const coupon = coupons.get((body as DiscountBody).discounts?.[0]?.coupon ?? '');
         const session = newSession({
-          // What Stripe charges for the price: the plan's price, in cents.
-          amount_total: plan ? planAmount(plan) : null,
+          // What Stripe charges for the price: the plan's price, in cents, less the coupon.
+          ...amountFields(plan ? planAmount(plan) : null, coupon),
           currency: PLAN_CURRENCY,
           customer_email: (body.customer_email as string) ?? null,
           client_reference_id: (body.client_reference_id as string) ?? null,
@@ -606,6 +699,13 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
         return send(response, 200, expand.includes('latest_charge') ? {...payment.intent, latest_charge: payment.charge} : payment.intent);
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
+      if (request.method === 'POST' && url.pathname === '/v1/coupons') return createCoupon(response, body);
+      const couponPath = /^\/v1\/coupons\/([^/]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && couponPath) {
+        const found = coupons.get(decodeURIComponent(couponPath[1]!));
+        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such coupon: '${decodeURIComponent(couponPath[1]!)}'`}});
+        return send(response, 200, found);
+      }
       if (request.method === 'GET') {
         const live = liveRequest(request);
         const price = /^\/v1\/prices\/([^/]+)$/.exec(url.pathname);
@@ -638,6 +738,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   /** A session with the fields the request asked to expand: its line items, invoice, payment and charge. */
   function expandSession(session: Stripe.Checkout.Session, expand: string[]): Stripe.Checkout.Session {
     const expanded = {...session};
+    if (expand.includes('discounts.coupon')) expanded.discounts = session.discounts?.map((discount) => ({...discount, coupon: coupons.get(discount.coupon as string) ?? discount.coupon})) ?? null;
     if (expand.includes('line_items')) expanded.line_items = lineItems(sessionPrices.get(session.id) ?? null);
     if (expand.includes('invoice') && typeof session.invoice === 'string') expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
     const payment = typeof session.payment_intent === 'string' ? payments.get(session.payment_intent) : undefined;
@@ -664,14 +765,16 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     invoices,
     portals,
     payments,
+    coupons,
     refundsCreated,
     prices,
     webhookEndpoints,
     account: newAccount(),
     portalConfigurations,
-    complete(id, {email, paid}) {
+    complete(id, {email, paid, cardCountry}) {
       const session = update(id, {customer: nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
-      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com');
+      const country = cardCountry ?? defaultCardCountry(session);
+      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', country);
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.
       const invoice = paid && session.invoice_creation?.enabled ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com') : null;

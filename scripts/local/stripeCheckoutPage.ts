@@ -4,6 +4,8 @@
  */
 import type Stripe from 'stripe';
 import {findPlanByPriceId} from '../../src/config';
+import {formatMoney} from '../../src/config/money';
+import {isoCountries} from './countries';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[char]!);
@@ -21,9 +23,11 @@ function page(title: string, body: string): string {
   main { max-width: 26rem; margin: 3rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 8px 24px rgb(0 0 0 / 8%); }
   .local { padding: .5rem .75rem; margin-bottom: 1.5rem; background: #fef3c7; color: #78350f; border-radius: 8px; font-size: .85rem; }
   .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
+  .discount { margin: -1rem 0 1.5rem; color: #0b534d; }
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
   .terms { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
   .terms input { width: auto; margin: .3rem 0 0; }
+  select { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; background: #fff; }
   input { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; }
   button { width: 100%; padding: .75rem; border: 0; border-radius: 6px; background: #0f766e; color: #fff; font-size: 1rem; font-weight: 600; cursor: pointer; }
   a { color: #0b534d; }
@@ -47,23 +51,48 @@ function localNote(stripePage: StripePage): string {
   return `<p class="local"><strong>Local mode:</strong> this page stands in for ${STRIPE_PAGES[stripePage]}. No card is charged.</p>`;
 }
 
-export function checkoutPage(session: Stripe.Checkout.Session, priceId: string): string {
+/**
+ * The checkout page: the plan and what the session charges (`amount_total`, after any coupon, with
+ * the discount on its own line as Stripe shows it), the e-mail, the card's country (by default
+ * `cardCountry`) and Pay.
+ */
+export function checkoutPage(session: Stripe.Checkout.Session, priceId: string, cardCountry: string): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
-  const price = plan ? `$${plan.price.toFixed(2)}` : '';
+  const currency = session.currency ?? 'usd';
+  const price = plan && session.amount_total !== null ? formatMoney(session.amount_total, currency) : '';
+  const discount = session.total_details?.amount_discount ?? 0;
   const email = session.customer_email ?? '';
   return page(
     `Pay for ${name}`,
     `${localNote('checkout')}
 <h1>${escape(name)}</h1>
 <p class="price">${escape(price)} <small>one-time payment</small></p>
-<form method="post" action="/checkout/${encodeURIComponent(session.id)}">
+${discount > 0 ? `<p class="discount">${escape(discountLine(session, discount, currency))}</p>
+` : ''}<form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">
+  <label for="card-country">Card country</label>
+  <select id="card-country" name="cardCountry">${countryOptions(cardCountry)}</select>
 ${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>
 </form>
 <p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
   );
+}
+
+/** "Subtotal $69.00, discount (Fair price: 40% off) −$27.60", as Checkout itemizes a coupon. */
+function discountLine(session: Stripe.Checkout.Session, discount: number, currency: string): string {
+  const coupon = session.discounts?.[0]?.coupon;
+  const couponName = typeof coupon === 'object' && coupon ? coupon.name : null;
+  const subtotal = session.amount_subtotal ?? (session.amount_total ?? 0) + discount;
+  return `Subtotal ${formatMoney(subtotal, currency)}, discount${couponName ? ` (${couponName})` : ''} −${formatMoney(discount, currency)}`;
+}
+
+/** Every country, the default one selected. */
+function countryOptions(selected: string): string {
+  return isoCountries()
+    .map(({code, name}) => `<option value="${code}"${code === selected ? ' selected' : ''}>${escape(name)}</option>`)
+    .join('');
 }
 
 /**
