@@ -91,6 +91,7 @@ describe('who gets in', () => {
     auditLog: {method: 'GET'},
     releases: {method: 'GET'},
     releaseResend: {method: 'POST', body: {}},
+    acceptCardCountry: {method: 'POST', body: {}},
   } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
   const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
   let buyer: SignedInUser;
