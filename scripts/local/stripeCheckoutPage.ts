@@ -3,7 +3,7 @@
  * price, e-mail, Pay) and the billing portal. Plain HTML, no script: they work in any browser.
  */
 import type Stripe from 'stripe';
-import {findPlanByPriceId} from '../../src/config';
+import {findPlanByPriceId, PLAN_CURRENCY} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {isoCountries} from './countries';
 
@@ -59,7 +59,7 @@ function localNote(stripePage: StripePage): string {
 export function checkoutPage(session: Stripe.Checkout.Session, priceId: string, cardCountry: string): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
-  const currency = session.currency ?? 'usd';
+  const currency = session.currency ?? PLAN_CURRENCY;
   const price = plan && session.amount_total !== null ? formatMoney(session.amount_total, currency) : '';
   const discount = session.total_details?.amount_discount ?? 0;
   const email = session.customer_email ?? '';

@@ -1,6 +1,6 @@
 import React from 'react';
 import clsx from 'clsx';
-import {appConfig, checkoutPriceId, landing, type Plan, planFeatureNames} from '../../../config';
+import {appConfig, checkoutPriceId, landing, PLAN_CURRENCY, type Plan, planFeatureNames} from '../../../config';
 import type {PricesResponse} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 import {useFairPrices} from '../../../lib/useFairPrices';
@@ -18,7 +18,7 @@ export interface PricingProps {
 
 /** Whole dollars as the cards have always shown them ($69), cents only when there are some ($41.40). */
 function dollars(cents: number): string {
-  return cents % 100 === 0 ? `$${cents / 100}` : formatMoney(cents, 'usd');
+  return cents % 100 === 0 ? `$${cents / 100}` : formatMoney(cents, PLAN_CURRENCY);
 }
 
 /**

@@ -16,9 +16,12 @@ export function StateBadge({state}: {state: AdminPurchase['state']}) {
 export function CardCountryBadge({fairPrice}: {fairPrice: AdminPurchase['fairPrice']}) {
   if (fairPrice?.review !== 'flagged') return null;
   return (
-    <span className={styles.badge} data-tone="bad">
-      Card from {fairPrice.cardCountry}, priced for {fairPrice.country}
-    </span>
+    <>
+      {' '}
+      <span className={styles.badge} data-tone="bad">
+        Card from {fairPrice.cardCountry}, priced for {fairPrice.country}
+      </span>
+    </>
   );
 }
 

@@ -140,7 +140,8 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               </dd>
               <dt>State</dt>
               <dd>
-                <StateBadge state={purchase.state} /> <CardCountryBadge fairPrice={purchase.fairPrice} />
+                <StateBadge state={purchase.state} />
+                <CardCountryBadge fairPrice={purchase.fairPrice} />
               </dd>
               <dt>GitHub access</dt>
               <dd>

@@ -48,7 +48,8 @@ const COLUMNS: Column<AdminPurchase>[] = [
     label: 'State',
     cell: (purchase) => (
       <>
-        <StateBadge state={purchase.state} /> <CardCountryBadge fairPrice={purchase.fairPrice} />
+        <StateBadge state={purchase.state} />
+        <CardCountryBadge fairPrice={purchase.fairPrice} />
       </>
     ),
   },
