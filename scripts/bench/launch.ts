@@ -21,8 +21,11 @@ import {parseArgs} from 'node:util';
 import {appConfig} from '../../src/config';
 import {ensureDevVars} from '../wrangler';
 import {buildWorkerBundle} from '../support/workerRuntime';
-import {type LaunchFigures, missedGoals, simulateLaunch} from './launchDay';
+import {type CpuFigures, type LaunchFigures, missedGoals, simulateLaunch} from './launchDay';
 import {startLaunchWorld} from './launchWorld';
+
+/** CPU time a Worker's invocation may use on Cloudflare's Free plan (developers.cloudflare.com/workers/platform/limits). */
+const FREE_PLAN_CPU_MS = 10;
 
 const {values} = parseArgs({options: {buyers: {type: 'string', default: '1000'}, days: {type: 'string'}}});
 const buyers = Number(values.buyers);
@@ -58,14 +61,23 @@ function print(figures: LaunchFigures) {
   console.log(
     `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and ${seatMoves.deferredForRateLimit} for GitHub's secondary limit (each tried again later), ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
   );
-  if (figures.cronCpuMs) {
-    const cpu = (name: string, {runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) =>
-      console.log(`  ${name}: ${runs} runs, median ${median.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, most ${max.toFixed(1)} ms`);
-    console.log("workerd's CPU time per cron run (the worker and Miniflare's D1 together, more than Cloudflare counts; the Free plan allows 10 ms):");
-    cpu('runs that called GitHub or Mailgun', figures.cronCpuMs.busy);
-    cpu('runs with nothing to do', figures.cronCpuMs.idle);
-    cpu('baseline, a request that does nothing (GET /api)', figures.cronCpuMs.baseline);
-  }
+  const {release} = figures;
+  console.log(`The release published after the launch: ${release.recipients} buyers to e-mail, in ${release.batches} Mailgun batches; ${release.recipients - release.notOnce.length} got it exactly once.`);
+  const cpuTable = (title: string, cpu: CpuFigures | null) => {
+    if (!cpu) return;
+    const row = ({runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) => ({runs, 'median ms': median.toFixed(1), 'p99 ms': p99.toFixed(1), 'most ms': max.toFixed(1)});
+    console.log(title);
+    console.table({
+      'sent a batch of the release': row(cpu.release),
+      'called GitHub or Mailgun otherwise': row(cpu.busy),
+      'had nothing to do': row(cpu.idle),
+      'baseline: a request that does nothing (GET /api)': row(cpu.baseline),
+    });
+  };
+  cpuTable(
+    `workerd's CPU time per cron run, from /proc: the worker and Miniflare's D1 together, more than Cloudflare counts (the Free plan allows ${FREE_PLAN_CPU_MS} ms; npm run bench:release-cpu times a release batch alone):`,
+    figures.cronCpuMs,
+  );
   console.log(`GitHub's secondary limits refused ${figures.secondaryLimitRefusals} content-creating requests.`);
   console.log('\nGoals:');
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
@@ -80,6 +92,7 @@ function print(figures: LaunchFigures) {
   );
   line(seatMoves.wrongRefusals.length === 0, `moves past the limit answered otherwise than 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.length}`);
   line(seatMoves.oldAccountsKept.length === 0, `accounts a seat moved away from, still on the repository or invited: ${seatMoves.oldAccountsKept.length}`);
+  line(figures.release.notOnce.length === 0, `buyers the release did not reach exactly once: ${figures.release.notOnce.length}`);
   line(figures.guarantees.onePurchasePerSession.length === 0, `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`);
   line(figures.guarantees.untouchedCollaborators.length === 0, `the seller's own collaborators untouched: ${figures.guarantees.untouchedCollaborators.length} touched`);
   line(figures.guarantees.onlyBuyersInvited.length === 0, `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`);

@@ -14,6 +14,10 @@ import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
 import {INVITATION_LIFETIME_MS} from '../local/githubApi';
+import {createHmac} from 'node:crypto';
+import {featuredPlan} from '../../src/config/plans';
+import {LOCAL_GITHUB_WEBHOOK_SECRET} from '../local/githubApi';
+import {releaseDelivery} from '../local/release';
 import {stripeEvent} from '../local/stripeApi';
 import {SITE_ORIGIN} from '../support/workerRuntime';
 import {workerdCpu} from '../support/processCpu';
@@ -108,11 +112,13 @@ export interface LaunchFigures {
   cronRuns: number;
   /**
    * workerd's CPU time per cron run (ms; the worker and Miniflare's D1 together, so more than
-   * Cloudflare counts), for runs that called GitHub or Mailgun and for those that found nothing to
-   * do, and for the baseline measured in the same run: a request that does nothing (`GET /api`);
-   * null where it cannot be read (not Linux).
+   * Cloudflare counts), by what the run did: sent a batch of the release's e-mails, called GitHub or
+   * Mailgun otherwise, or found nothing to do; and the baseline measured in the same run, a request
+   * that does nothing (`GET /api`). Null where it cannot be read (not Linux).
    */
-  cronCpuMs: {busy: Spread; idle: Spread; baseline: Spread} | null;
+  cronCpuMs: CpuFigures | null;
+  /** The release published after the launch: buyers it should reach, and those it did not reach exactly once. */
+  release: {recipients: number; batches: number; notOnce: string[]};
   /** Renamed buyers whose dashboard, after they accepted, showed their login of today. */
   renames: {renamed: number; shownCurrent: number};
   /**
@@ -126,6 +132,14 @@ export interface LaunchFigures {
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
   guarantees: {onePurchasePerSession: string[]; untouchedCollaborators: string[]; onlyBuyersInvited: string[]};
+}
+
+/** CPU time per cron run by what it did, and the baseline. */
+export interface CpuFigures {
+  release: Spread;
+  busy: Spread;
+  idle: Spread;
+  baseline: Spread;
 }
 
 interface Spread {
@@ -167,7 +181,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const invitations = options.buyers * (1 + maxUsernameChanges / 10 + (2 / 10) * resendsAfterExpiry);
   const days = options.days ?? Math.ceil(invitations / CAP) + 8;
   const fiveHundreds: string[] = [];
-  const plan = appConfig.plans[0]!;
+  // The plan that includes updates, so that the release goes to every buyer in full batches.
+  const plan = featuredPlan();
 
   for (const login of SELLERS_OWN) {
     github.addUser(login);
@@ -244,27 +259,54 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const launchSeconds = (Date.now() - launchStarted) / 1000;
   const launchEnd = world.now();
 
+  // A release, published the hour after the launch: every buyer's plan includes updates, so each
+  // must get its e-mail once, in batches the cron sends.
+  const release = releaseDelivery({tag: 'v1.1.0', name: 'Version 1.1', notes: '## What changed\n\n- **Faster** builds.\n- A [new guide](https://example.com/guide).'});
+  const releasePayload = JSON.stringify(release);
+  const announced = await expect(
+    await call(API_PATHS.githubWebhook, {
+      method: 'POST',
+      body: releasePayload,
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'release',
+        'x-github-delivery': `launch-release-${release.release.id}`,
+        'x-hub-signature-256': `sha256=${createHmac('sha256', LOCAL_GITHUB_WEBHOOK_SECRET).update(releasePayload).digest('hex')}`,
+      },
+    }),
+    [200],
+    'release webhook',
+  );
+  const releaseRecipients = ((await announced.json()) as {recipients?: number}).recipients ?? 0;
+
   let cronRuns = 0;
   const readCpu = workerdCpu();
-  const cronCpu: {ms: number; busy: boolean}[] = [];
+  type Kind = 'release' | 'busy' | 'idle';
+  const cronCpu: {ms: number; kind: Kind}[] = [];
+  /** workerd's CPU milliseconds for a piece of work, or NaN where it cannot be read. */
+  async function measured(work: () => Promise<void>): Promise<number> {
+    const before = readCpu?.();
+    await work();
+    return before === undefined ? NaN : (readCpu!() - before) / 1e6;
+  }
   // The baseline, in the same run: what an invocation that does nothing costs workerd here.
   const baselineCpu: number[] = [];
-  for (let run = 0; readCpu && run < 30; run++) {
-    const before = readCpu();
-    await (await call('/api')).arrayBuffer();
-    baselineCpu.push((readCpu() - before) / 1e6);
-  }
+  for (let run = 0; run < 30; run++) baselineCpu.push(await measured(async () => void (await (await call('/api')).arrayBuffer())));
 
   async function cron() {
     cronRuns += 1;
-    const before = readCpu?.();
     const calls = github.requests.length + mailgun.sent.length;
-    try {
-      await worker.scheduled();
-    } catch (err) {
-      fiveHundreds.push(`cron run ${cronRuns} threw: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (before !== undefined) cronCpu.push({ms: (readCpu!() - before) / 1e6, busy: github.requests.length + mailgun.sent.length > calls});
+    const releaseBatches = mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release').length;
+    const ms = await measured(async () => {
+      try {
+        await worker.scheduled();
+      } catch (err) {
+        fiveHundreds.push(`cron run ${cronRuns} threw: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    const kind: Kind =
+      mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release').length > releaseBatches ? 'release' : github.requests.length + mailgun.sent.length > calls ? 'busy' : 'idle';
+    cronCpu.push({ms, kind});
   }
 
   async function dashboard(buyer: Buyer): Promise<AccessStatus | undefined> {
@@ -445,6 +487,18 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const letExpire = buyers.filter((buyer) => buyer.plan === 'let expire');
   const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted);
   const downloads = buyers.flatMap((buyer) => (buyer.paymentToDownloadMs === undefined ? [] : [buyer.paymentToDownloadMs])).sort((a, b) => a - b);
+  function cpuFigures(): CpuFigures {
+    const of = (kind: Kind) => spread(cronCpu.filter((run) => run.kind === kind).map((run) => run.ms));
+    return {release: of('release'), busy: of('busy'), idle: of('idle'), baseline: spread(baselineCpu)};
+  }
+  /** Who got the release's e-mail other than once. */
+  function releaseReach(): LaunchFigures['release'] {
+    const batches = mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release');
+    const copies = new Map<string, number>();
+    for (const mail of batches) for (const recipient of mail.recipients) copies.set(recipient, (copies.get(recipient) ?? 0) + 1);
+    const notOnce = buyers.filter((buyer) => copies.get(buyer.email) !== 1).map((buyer) => `${buyer.email} got it ${copies.get(buyer.email) ?? 0} times`);
+    return {recipients: releaseRecipients, batches: batches.length, notOnce};
+  }
   return {
     buyers: buyers.length,
     days,
@@ -459,9 +513,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     mostInADay,
     secondaryLimitRefusals: github.refused.secondaryLimit.length,
     cronRuns,
-    cronCpuMs: readCpu
-      ? {busy: spread(cronCpu.filter((run) => run.busy).map((run) => run.ms)), idle: spread(cronCpu.filter((run) => !run.busy).map((run) => run.ms)), baseline: spread(baselineCpu)}
-      : null,
+    cronCpuMs: readCpu ? cpuFigures() : null,
+    release: releaseReach(),
     seatMoves,
     renames: {renamed: renamed.length, shownCurrent: renamed.filter((buyer) => buyer.seen?.username === buyer.login).length},
     expiredShown: {
@@ -489,6 +542,7 @@ export function missedGoals(figures: LaunchFigures): string[] {
   const {seatMoves} = figures;
   if (seatMoves.wrongRefusals.length > 0) missed.push(`a move past the limit was not refused with 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.slice(0, 5).join('; ')}`);
   if (seatMoves.oldAccountsKept.length > 0) missed.push(`moved seats kept their old account: ${seatMoves.oldAccountsKept.slice(0, 5).join('; ')}`);
+  if (figures.release.notOnce.length > 0) missed.push(`the release did not reach every buyer once: ${figures.release.notOnce.slice(0, 5).join('; ')}`);
   for (const [guarantee, broken] of Object.entries(figures.guarantees)) {
     if (broken.length > 0) missed.push(`${guarantee}: ${broken.slice(0, 5).join('; ')}`);
   }

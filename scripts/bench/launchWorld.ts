@@ -5,7 +5,7 @@
  * although the worker's Date.now() cannot be faked: `advance` shifts the world back instead.
  */
 import {appConfig} from '../../src/config';
-import {FIXTURE_REPO, type GitHubStandIn, startGitHubStandIn} from '../local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, LOCAL_GITHUB_WEBHOOK_SECRET, startGitHubStandIn} from '../local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../local/mailgunApi';
 import {signStripePayload, startStripeStandIn, type StripeStandIn} from '../local/stripeApi';
 import {offlineServiceAccount} from '../support/offlineServiceAccount';
@@ -67,6 +67,9 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
       MAILGUN_API_KEY: 'key-launch-bench',
       MAILGUN_DOMAIN: `mail.${appConfig.domainName}`,
       MAILGUN_API_URL: mailgun.url,
+      // The release published after the launch: signed as the local stack signs it, with its links' secret.
+      GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET,
+      UNSUBSCRIBE_SECRET: 'launch-bench-unsubscribe-secret',
     },
     bundleDir,
   );

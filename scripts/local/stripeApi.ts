@@ -59,8 +59,6 @@ export interface StripeStandIn {
   add(session: Partial<Stripe.Checkout.Session>): Stripe.Checkout.Session;
   /** The next API call matching `METHOD /path` answers this Stripe error instead. */
   failNext(match: string, status: number, error: {type: string; message: string; code?: string}): void;
-  /** The account's coupons by id: the worker makes its fair-price coupons on first use. */
-  coupons: Map<string, Stripe.Coupon>;
   /** Payments by payment intent id: each completed session's, with its one charge. */
   payments: Map<string, Payment>;
   /** Bodies of the refunds the worker created, as Stripe received them. */
@@ -72,6 +70,8 @@ export interface StripeStandIn {
    * it. A key sees only the objects of its own mode (`livemode`), as at Stripe.
    */
   prices: Map<string, Stripe.Price>;
+  /** Coupons by id, as the worker created them (an upgrade's credit), with their redemptions. */
+  coupons: Map<string, Stripe.Coupon>;
   /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
   webhookEndpoints: Stripe.WebhookEndpoint[];
   /** The account itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
@@ -369,57 +369,6 @@ function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeError
   return null;
 }
 
-/** A coupon as Stripe answers it: `percent_off` of the amount, for the one payment (`duration: once`). */
-export function newCoupon(fields: Partial<Stripe.Coupon> & {id: string}): Stripe.Coupon {
-  return {
-    object: 'coupon',
-    amount_off: null,
-    created: Math.floor(Date.now() / 1000),
-    currency: null,
-    duration: 'once',
-    duration_in_months: null,
-    livemode: false,
-    max_redemptions: null,
-    metadata: {},
-    name: null,
-    percent_off: null,
-    redeem_by: null,
-    times_redeemed: 0,
-    valid: true,
-    ...fields,
-  } as Stripe.Coupon;
-}
-
-type DiscountBody = {discounts?: {coupon?: string}[]; allow_promotion_codes?: string};
-
-/**
- * What Stripe refuses in a session's discounts: both a discount and the promotion-code field
- * (Stripe's own words, even with `allow_promotion_codes` false), more than one discount, or a
- * coupon the account does not have. Null when Stripe would take them.
- */
-function discountRefusal(body: DiscountBody, coupons: Map<string, Stripe.Coupon>): Omit<StripeErrorBody, 'type'> | null {
-  if (body.discounts !== undefined && body.allow_promotion_codes !== undefined) {
-    return {param: 'allow_promotion_codes', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
-  }
-  if ((body.discounts?.length ?? 0) > 1) return {param: 'discounts', message: 'You may only specify one discount.'};
-  const coupon = body.discounts?.[0]?.coupon;
-  if (coupon !== undefined && !coupons.has(coupon)) {
-    return {code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${coupon}'`};
-  }
-  return null;
-}
-
-/** The session's amounts, as Stripe works them out: the price, less the coupon's percent (to the cent). */
-function amountFields(listAmount: number | null, coupon: Stripe.Coupon | undefined): Partial<Stripe.Checkout.Session> {
-  const off = listAmount !== null && coupon?.percent_off ? Math.round((listAmount * coupon.percent_off) / 100) : 0;
-  return {
-    amount_subtotal: listAmount,
-    amount_total: listAmount === null ? null : listAmount - off,
-    discounts: coupon ? [{coupon: coupon.id, promotion_code: null}] : [],
-    total_details: {amount_discount: off, amount_shipping: 0, amount_tax: 0},
-  };
-}
-
 /** The session's tax, invoice and terms fields, as Stripe answers them for what it was created with. */
 function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
   const termsText = body.custom_text?.terms_of_service_acceptance?.message;
@@ -436,12 +385,73 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
   };
 }
 
+/**
+ * Create a coupon, with the checks Stripe documents: one of `amount_off` and `percent_off`, a
+ * currency with `amount_off`, a name of at most 40 characters.
+ */
+function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<StripeErrorBody, 'type'> {
+  const amountOff = body.amount_off === undefined ? null : Number(body.amount_off);
+  const percentOff = body.percent_off === undefined ? null : Number(body.percent_off);
+  if ((amountOff === null) === (percentOff === null)) {
+    return {param: 'amount_off', message: 'You must pass either `percent_off` or `amount_off` (but not both).'};
+  }
+  if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff < 1)) return {code: 'parameter_invalid_integer', param: 'amount_off', message: 'Invalid positive integer'};
+  if (amountOff !== null && !body.currency) return {param: 'currency', message: 'You must pass `currency` when passing `amount_off`.'};
+  const name = body.name as string | undefined;
+  if (name !== undefined && name.length > 40) return {param: 'name', message: 'Invalid string: must be at most 40 characters'};
+  return {
+    id: (body.id as string | undefined) ?? nextId('coupon_'),
+    object: 'coupon',
+    amount_off: amountOff,
+    percent_off: percentOff,
+    currency: (body.currency as string | undefined) ?? null,
+    duration: (body.duration as Stripe.Coupon.Duration | undefined) ?? 'once',
+    duration_in_months: null,
+    max_redemptions: body.max_redemptions === undefined ? null : Number(body.max_redemptions),
+    times_redeemed: 0,
+    name: name ?? null,
+    metadata: (body.metadata as Stripe.Metadata | undefined) ?? {},
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    redeem_by: null,
+    valid: true,
+  } as Stripe.Coupon;
+}
+
+/**
+ * A session's `discounts`, as Stripe takes them: not with `allow_promotion_codes`, one at most, a
+ * coupon that exists and can still be redeemed. Answers the coupon, none, or Stripe's refusal.
+ */
+function discountOf(body: Record<string, unknown>, coupons: Map<string, Stripe.Coupon>): Stripe.Coupon | null | Omit<StripeErrorBody, 'type'> {
+  const discounts = body.discounts as {coupon?: string}[] | undefined;
+  if (!discounts || discounts.length === 0) return null;
+  // Whatever its value, false included, and Stripe names allow_promotion_codes (stripe/stripe-node#2248).
+  if (body.allow_promotion_codes !== undefined) {
+    return {param: 'allow_promotion_codes', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
+  }
+  if (discounts.length > 1) return {param: 'discounts', message: 'You may only specify one discount for a Checkout Session.'};
+  const coupon = coupons.get(discounts[0]!.coupon ?? '');
+  if (!coupon) return {code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${discounts[0]!.coupon}'`};
+  if (!coupon.valid) return {code: 'coupon_expired', param: 'discounts[0][coupon]', message: `Coupon expired: ${coupon.id}`};
+  return coupon;
+}
+
+/** The session's amounts with a coupon taken off the price (never below zero), as Stripe answers them. */
+function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Partial<Stripe.Checkout.Session> {
+  const off = !coupon ? 0 : Math.min(subtotal, coupon.amount_off ?? Math.round((subtotal * (coupon.percent_off ?? 0)) / 100));
+  return {
+    amount_subtotal: subtotal,
+    amount_total: subtotal - off,
+    total_details: {amount_discount: off, amount_shipping: 0, amount_tax: 0},
+    discounts: coupon ? [{coupon: coupon.id, promotion_code: null}] : [],
+  };
+}
+
 export async function startStripeStandIn({port = 0, hostedPages, dashboardSettings: settingsAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
   const invoices = new Map<string, Stripe.Invoice>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
-  const coupons = new Map<string, Stripe.Coupon>();
   const refundsCreated: Record<string, unknown>[] = [];
   /** The price each checkout session was made for. */
   const sessionPrices = new Map<string, string>();
@@ -450,6 +460,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   const portalConfigurations = [newPortalConfiguration(), newPortalConfiguration({livemode: true})];
   const created: Record<string, unknown>[] = [];
   const portals: Record<string, unknown>[] = [];
+  const coupons = new Map<string, Stripe.Coupon>();
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
     response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
@@ -522,31 +533,6 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     if (hostedPages) void deliverRefunded(intent.id, hostedPages);
   }
 
-  /**
-   * Create a coupon, with the checks Stripe documents for a percent coupon: an id not taken yet,
-   * `percent_off` above 0 and at most 100, and a duration it knows.
-   */
-  function createCoupon(response: http.ServerResponse, body: Record<string, unknown>) {
-    const id = typeof body.id === 'string' && body.id !== '' ? body.id : nextId('');
-    if (coupons.has(id)) return invalid(response, {code: 'resource_already_exists', param: 'id', message: 'Coupon already exists.'});
-    const percentOff = Number(body.percent_off);
-    if (body.percent_off === undefined || !(percentOff > 0 && percentOff <= 100)) {
-      return invalid(response, {param: 'percent_off', message: 'Invalid percent_off: must be greater than 0 and less than or equal to 100'});
-    }
-    if (!['once', 'forever', 'repeating'].includes(String(body.duration ?? 'once'))) {
-      return invalid(response, {param: 'duration', message: 'Invalid duration: must be one of forever, once, or repeating'});
-    }
-    const coupon = newCoupon({
-      id,
-      percent_off: percentOff,
-      duration: (body.duration as Stripe.Coupon.Duration | undefined) ?? 'once',
-      name: (body.name as string | undefined) ?? null,
-      metadata: (body.metadata as Stripe.Metadata | undefined) ?? {},
-    });
-    coupons.set(id, coupon);
-    send(response, 200, coupon);
-  }
-
   /** A key sees its own mode's prices; Stripe names the other mode when the price is there. */
   function retrievePrice(response: http.ServerResponse, id: string, live: boolean) {
     const price = prices.get(id);
@@ -612,7 +598,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
-      else html(response, 200, checkoutPage(expandSession(session, ['discounts.coupon']), sessionPrices.get(id) ?? '', defaultCardCountry(session)));
+      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', {credit: creditOf(session), cardCountry: defaultCardCountry(session)}));
       return true;
     }
     if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
@@ -656,16 +642,19 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
-        const refusal = refusalOf(body, dashboardSettings) ?? discountRefusal(body as DiscountBody, coupons);
+        const refusal = refusalOf(body, dashboardSettings);
         if (refusal) return invalid(response, refusal);
+        const discount = discountOf(body, coupons);
+        if (discount && !('object' in discount)) return invalid(response, discount);
         const items = body.line_items as {price: string}[] | undefined;
         const priceId = items?.[0]?.price ?? '';
         const plan = findPlanByPriceId(priceId);
-        const coupon = coupons.get((body as DiscountBody).discounts?.[0]?.coupon ?? '');
         const session = newSession({
-          // What Stripe charges for the price: the plan's price, in cents, less the coupon.
-          ...amountFields(plan ? planAmount(plan) : null, coupon),
+          // What Stripe charges for the price: the plan's price, in cents, less a coupon's credit.
+          amount_total: plan ? planAmount(plan) : null,
+          ...(plan && discountedAmounts(planAmount(plan), discount)),
           currency: PLAN_CURRENCY,
+          customer: (body.customer as string) ?? null,
           customer_email: (body.customer_email as string) ?? null,
           client_reference_id: (body.client_reference_id as string) ?? null,
           metadata: (body.metadata as Record<string, string>) ?? {},
@@ -700,11 +689,19 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
         return send(response, 200, expand.includes('latest_charge') ? {...payment.intent, latest_charge: payment.charge} : payment.intent);
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
-      if (request.method === 'POST' && url.pathname === '/v1/coupons') return createCoupon(response, body);
+      if (request.method === 'POST' && url.pathname === '/v1/coupons') {
+        // Ids are the caller's to choose (the worker's fair-price-40): one taken is refused.
+        if (typeof body.id === 'string' && coupons.has(body.id)) return invalid(response, {code: 'resource_already_exists', param: 'id', message: 'Coupon already exists.'});
+        const coupon = couponOrRefusal(body);
+        if (!('object' in coupon)) return invalid(response, coupon);
+        coupons.set(coupon.id, coupon);
+        return send(response, 200, coupon);
+      }
       const couponPath = /^\/v1\/coupons\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && couponPath) {
-        const found = coupons.get(decodeURIComponent(couponPath[1]!));
-        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such coupon: '${decodeURIComponent(couponPath[1]!)}'`}});
+        const id = decodeURIComponent(couponPath[1]!);
+        const found = coupons.get(id);
+        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such coupon: '${id}'`}});
         return send(response, 200, found);
       }
       if (request.method === 'GET') {
@@ -739,7 +736,6 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   /** A session with the fields the request asked to expand: its line items, invoice, payment and charge. */
   function expandSession(session: Stripe.Checkout.Session, expand: string[]): Stripe.Checkout.Session {
     const expanded = {...session};
-    if (expand.includes('discounts.coupon')) expanded.discounts = session.discounts?.map((discount) => ({...discount, coupon: coupons.get(discount.coupon as string) ?? discount.coupon})) ?? null;
     if (expand.includes('line_items')) expanded.line_items = lineItems(sessionPrices.get(session.id) ?? null);
     if (expand.includes('invoice') && typeof session.invoice === 'string') expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
     const payment = typeof session.payment_intent === 'string' ? payments.get(session.payment_intent) : undefined;
@@ -758,6 +754,22 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     return next;
   }
 
+  /** The coupon a session takes off its price, for the checkout page's credit line. */
+  function creditOf(session: Stripe.Checkout.Session): {name: string; amount: number} | undefined {
+    const coupon = coupons.get((session.discounts?.[0]?.coupon as string | undefined) ?? '');
+    return coupon ? {name: coupon.name ?? coupon.id, amount: session.total_details?.amount_discount ?? 0} : undefined;
+  }
+
+  /** A paid session uses up one redemption of its coupon; one past `max_redemptions` is no longer valid. */
+  function redeem(session: Stripe.Checkout.Session) {
+    for (const discount of session.discounts ?? []) {
+      const coupon = coupons.get(discount.coupon as string);
+      if (!coupon) continue;
+      coupon.times_redeemed += 1;
+      if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions) coupon.valid = false;
+    }
+  }
+
   const standIn: StripeStandIn = {
     url: running.url,
     sessions,
@@ -766,16 +778,17 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     invoices,
     portals,
     payments,
-    coupons,
     refundsCreated,
     prices,
     webhookEndpoints,
+    coupons,
     account: newAccount(),
     portalConfigurations,
     complete(id, {email, paid, cardCountry}) {
-      const session = update(id, {customer: nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
-      const country = cardCountry ?? defaultCardCountry(session);
-      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', country);
+      const given = sessions.get(id)?.customer;
+      const session = update(id, {customer: given ?? nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
+      if (paid) redeem(session);
+      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', cardCountry ?? defaultCardCountry(session));
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.
       const invoice = paid && session.invoice_creation?.enabled ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com') : null;

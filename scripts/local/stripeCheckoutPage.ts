@@ -3,8 +3,7 @@
  * price, e-mail, Pay) and the billing portal. Plain HTML, no script: they work in any browser.
  */
 import type Stripe from 'stripe';
-import {findPlanByPriceId, PLAN_CURRENCY} from '../../src/config';
-import {formatMoney} from '../../src/config/money';
+import {findPlanByPriceId} from '../../src/config';
 import {isoCountries} from './countries';
 
 const escape = (text: string) =>
@@ -23,7 +22,6 @@ function page(title: string, body: string): string {
   main { max-width: 26rem; margin: 3rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 8px 24px rgb(0 0 0 / 8%); }
   .local { padding: .5rem .75rem; margin-bottom: 1.5rem; background: #fef3c7; color: #78350f; border-radius: 8px; font-size: .85rem; }
   .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
-  .discount { margin: -1rem 0 1.5rem; color: #0b534d; }
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
   .terms { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
   .terms input { width: auto; margin: .3rem 0 0; }
@@ -51,25 +49,30 @@ function localNote(stripePage: StripePage): string {
   return `<p class="local"><strong>Local mode:</strong> this page stands in for ${STRIPE_PAGES[stripePage]}. No card is charged.</p>`;
 }
 
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
 /**
- * The checkout page: the plan and what the session charges (`amount_total`, after any coupon, with
- * the discount on its own line as Stripe shows it), the e-mail, the card's country (by default
- * `cardCountry`) and Pay.
+ * The checkout page: the plan, and what the session charges (Stripe's `amount_total`). A session
+ * with a coupon (an upgrade's credit for the plan bought before) shows the plan's price and the
+ * credit taken off it, as Checkout's summary does (an upgrade's credit, a fair price's discount).
+ * The card's country is the payer's to pick, `cardCountry` by default.
  */
-export function checkoutPage(session: Stripe.Checkout.Session, priceId: string, cardCountry: string): string {
+export function checkoutPage(
+  session: Stripe.Checkout.Session,
+  priceId: string,
+  {credit, cardCountry = 'US'}: {credit?: {name: string; amount: number}; cardCountry?: string} = {},
+): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
-  const currency = session.currency ?? PLAN_CURRENCY;
-  const price = plan && session.amount_total !== null ? formatMoney(session.amount_total, currency) : '';
-  const discount = session.total_details?.amount_discount ?? 0;
+  const price = plan ? dollars(session.amount_total ?? plan.price * 100) : '';
+  const creditLine = plan && credit ? `<p>${escape(plan.name)}: ${dollars(session.amount_subtotal ?? plan.price * 100)}<br>${escape(credit.name)}: −${dollars(credit.amount)}</p>\n` : '';
   const email = session.customer_email ?? '';
   return page(
     `Pay for ${name}`,
     `${localNote('checkout')}
 <h1>${escape(name)}</h1>
-<p class="price">${escape(price)} <small>one-time payment</small></p>
-${discount > 0 ? `<p class="discount">${escape(discountLine(session, discount, currency))}</p>
-` : ''}<form method="post" action="/checkout/${encodeURIComponent(session.id)}">
+${creditLine}<p class="price">${escape(price)} <small>one-time payment</small></p>
+<form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">
   <label for="card-country">Card country</label>
@@ -78,14 +81,6 @@ ${session.consent_collection?.terms_of_service === 'required' ? termsBox(session
 </form>
 <p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
   );
-}
-
-/** "Subtotal $69.00, discount (Fair price: 40% off) −$27.60", as Checkout itemizes a coupon. */
-function discountLine(session: Stripe.Checkout.Session, discount: number, currency: string): string {
-  const coupon = session.discounts?.[0]?.coupon;
-  const couponName = typeof coupon === 'object' && coupon ? coupon.name : null;
-  const subtotal = session.amount_subtotal ?? (session.amount_total ?? 0) + discount;
-  return `Subtotal ${formatMoney(subtotal, currency)}, discount${couponName ? ` (${couponName})` : ''} −${formatMoney(discount, currency)}`;
 }
 
 /** Every country, the default one selected. */

@@ -56,6 +56,16 @@ export const API_PATHS = {
    * and what each plan costs there, from the same calculation as the checkout. See PricesResponse.
    */
   prices: '/prices',
+  /**
+   * GET: the signed-in buyer's plan now (upgrades included) and the upgrades on offer, each priced
+   * by the worker from its own record of the purchase. See BuyerPlan.
+   */
+  upgrades: '/upgrades',
+  /**
+   * POST {planId, successUrl, cancelUrl}: a Checkout Session for upgrading the buyer's paid purchase
+   * to that plan, for the difference the worker computes. See CreateUpgradeSessionRequest.
+   */
+  createUpgradeSession: '/createUpgradeSession',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
@@ -129,7 +139,7 @@ export interface BuyerReleases {
 
 /** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
 export interface Receipt {
-  /** The plan's name as the config has it now. */
+  /** The plan's name as the config has it now; for an upgrade's payment, "Upgrade: Starter → Advanced". */
   plan: string;
   /** When the purchase was made (Unix ms). */
   paidAt: number;
@@ -161,6 +171,30 @@ export interface CreateCheckoutSessionRequest {
   successUrl: string;
   cancelUrl: string;
   email?: string;
+}
+
+/** One upgrade the buyer may pay for: the plan, and what it costs now (cents). */
+export interface UpgradeOffer {
+  planId: string;
+  name: string;
+  amount: number;
+  currency: string;
+}
+
+/** GET /upgrades: the plan the buyer's paid purchase gives now (null without one), and its upgrades. */
+export interface BuyerPlan {
+  plan: {id: string; name: string} | null;
+  upgrades: UpgradeOffer[];
+}
+
+/**
+ * POST /createUpgradeSession. `planId` is the plan to move up to (a config plan's id); the worker
+ * finds the purchase and its plan itself, and never reads an amount or a purchase from the browser.
+ */
+export interface CreateUpgradeSessionRequest {
+  planId: string;
+  successUrl: string;
+  cancelUrl: string;
 }
 
 /** Checkout and the billing portal answer where to send the browser. */
@@ -494,7 +528,8 @@ export interface AdminPurchase {
   } | null;
 }
 
-export type PurchaseEventKind = 'stripe' | 'invitation' | 'removal' | 'email' | 'admin';
+/** `upgrade`: an upgrade of the purchase to a higher plan, its own sale (its amount is the difference). */
+export type PurchaseEventKind = 'stripe' | 'invitation' | 'removal' | 'email' | 'admin' | 'upgrade';
 
 export interface PurchaseEvent {
   at: number;

@@ -22,6 +22,14 @@ export function formatMoney(amount: number | null, currency: string | null): str
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
+/** An amount as a price reads: without cents when it is whole ($30), else with them ($30.50). */
+export function formatPrice(amount: number, currency: string): string {
+  const format = formatOf(currency);
+  const unit = 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2);
+  if (amount % unit !== 0) return format.format(amount / unit);
+  return new Intl.NumberFormat('en-US', {style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 0, maximumFractionDigits: 0}).format(amount / unit);
+}
+
 /**
  * What a seller typed ("15", "15.50") in the currency's smallest unit, or null when it is not an
  * amount of that currency. For the form only: the worker decides what may be refunded.

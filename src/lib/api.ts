@@ -7,11 +7,13 @@ import {
   type AccessStatus,
   type AddUserToRepoRequest,
   API_PATHS,
+  type BuyerPlan,
   type BuyerReceipts,
   type BuyerReleases,
   apiUrl,
   CHECKOUT_RETURN_PARAMS,
   type CreateCheckoutSessionRequest,
+  type CreateUpgradeSessionRequest,
   type DownloadLink,
   type ErrorCode,
   ERROR_CODES,
@@ -235,6 +237,16 @@ export function createApiClient(options: ApiClientOptions) {
       const body = (await call('GET', API_PATHS.receipts)) as Partial<BuyerReceipts>;
       if (!Array.isArray(body?.receipts)) throw new ApiError('The server sent no receipts', 502);
       return {receipts: body.receipts};
+    },
+    /** The buyer's plan now (upgrades included) and the upgrades on offer, priced by the worker. */
+    async upgrades(): Promise<BuyerPlan> {
+      const body = (await call('GET', API_PATHS.upgrades)) as Partial<BuyerPlan>;
+      if (!Array.isArray(body?.upgrades)) throw new ApiError('The server sent no plan', 502);
+      return {plan: body.plan ?? null, upgrades: body.upgrades};
+    },
+    /** Stripe Checkout for upgrading the buyer's purchase to `planId`: the worker decides the amount. */
+    async createUpgradeSession(request: CreateUpgradeSessionRequest): Promise<UrlResponse> {
+      return urlFrom(await call('POST', API_PATHS.createUpgradeSession, request), 'checkout');
     },
     /** Turns release e-mails on or off for the buyer's purchase; answers the choice now stored. */
     async setReleaseEmails(subscribed: boolean): Promise<boolean> {

@@ -5,7 +5,7 @@
  * local page, Request Access, a magic-link sign-in read from the terminal).
  */
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
-import {appConfig, dashboardPlan} from '../../src/config';
+import {appConfig, dashboardPlan, type Plan} from '../../src/config';
 import {launchChromium} from '../../scripts/support/chromium';
 import {escapeRegExp, followMagicLink, startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
@@ -32,9 +32,9 @@ export interface LocalSession {
   /**
    * From the pricing to the dashboard as a guest: checkout on the local page, pay, the success
    * page once the signed webhook and the welcome e-mail are through, then Go to Dashboard, signed
-   * in by the session exchange.
+   * in by the session exchange. The dashboard's plan unless `chosen` names another.
    */
-  checkoutAsGuest: (tab: LocalTab, email: string) => Promise<void>;
+  checkoutAsGuest: (tab: LocalTab, email: string, chosen?: Plan) => Promise<void>;
   /** Request Access on the dashboard, until the stand-in prints the invitation. */
   requestAccess: (tab: LocalTab, username: string) => Promise<void>;
   /**
@@ -126,9 +126,10 @@ export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin
     await page.getByRole('banner').getByRole('button', {name}).waitFor();
   }
 
-  async function checkoutAsGuest(tab: LocalTab, email: string) {
+  async function checkoutAsGuest(tab: LocalTab, email: string, chosen: Plan = plan) {
     const {page} = tab;
     const stack = running();
+    const plan = chosen;
     await page
       .getByRole('article', {name: plan.name})
       .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})

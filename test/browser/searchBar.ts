@@ -70,7 +70,19 @@ async function readDropdown(page: Page): Promise<SearchAnswer | null> {
 export async function ask(page: Page, input: Locator, query: string): Promise<SearchAnswer> {
   await input.fill('');
   await page.keyboard.type(query);
-  await page.waitForFunction(() => (window as unknown as {searchCallsPending: () => number}).searchCallsPending() === 0, undefined, {timeout: 20_000});
+  // Every answer in, and the dropdown drawn: on a loaded machine it can open a moment after the
+  // last answer arrives (and under the dev server, with no index, there may be no call at all).
+  await page
+    .waitForFunction(
+      () => {
+        const listbox = document.querySelector('[role="listbox"]') as HTMLElement | null;
+        const drawn = listbox !== null && listbox.offsetParent !== null && listbox.innerText.trim() !== '';
+        return drawn && (window as unknown as {searchCallsPending: () => number}).searchCallsPending() === 0;
+      },
+      undefined,
+      {timeout: 20_000},
+    )
+    .catch(() => undefined);
   // The last answer renders in the same task it arrives in; one frame later the dropdown shows it.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
   const answer = await readDropdown(page);

@@ -33,3 +33,16 @@ export async function startJsonWorker(): Promise<JsonWorker> {
   );
   return {url: server.url, calls, answer: (route, status, body) => answers.set(route, {status, body}), close: server.close};
 }
+
+/** A JsonWorker for the test file: started before its tests, its calls cleared before each, closed after. */
+export function useJsonWorker(): () => JsonWorker {
+  let worker: JsonWorker | undefined;
+  beforeAll(async () => {
+    worker = await startJsonWorker();
+  });
+  afterAll(() => worker?.close());
+  beforeEach(() => {
+    if (worker) worker.calls.length = 0;
+  });
+  return () => worker!;
+}

@@ -8,6 +8,7 @@ import examples from '@octokit/webhooks-examples';
 import type {ReleaseEvent} from '@octokit/webhooks-types';
 import {ADMIN_PATHS, adminPath, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
+import {FREE_PLAN_RELEASE_BATCH, FREE_PLAN_SUBREQUESTS} from '../../worker/src/freePlan';
 import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
 import {type EventOptions, type MailgunEventData, signedEvent} from '../../scripts/local/mailgunEvents';
 import {completedEvent, MAILGUN_SIGNING_KEY, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
@@ -18,9 +19,12 @@ const withUpdates = plans.find((plan) => plan.includesUpdates)!;
 const withoutUpdates = plans.find((plan) => !plan.includesUpdates)!;
 
 const SELLER = uniqueEmail('seller');
+const RELEASE_VARS = {GITHUB_WEBHOOK_SECRET: SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite'};
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({GITHUB_WEBHOOK_SECRET: SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite', ADMIN_EMAILS: SELLER});
+  // The Paid plan's limits: batches of Mailgun's 1,000, as many an invocation as are due. The Free
+  // plan's smaller batches, one an invocation, have their own stack below.
+  stack = await startStack({...RELEASE_VARS, ADMIN_EMAILS: SELLER, SUBREQUEST_LIMIT: '10000'});
 });
 afterAll(() => stack.stop());
 
@@ -39,10 +43,13 @@ function releaseEvent(action: ReleaseEvent['action'], release: Partial<ReleaseEv
 }
 
 let deliveries = 0;
-function deliver(event: unknown, {secret = SECRET, delivery = `delivery-${++deliveries}-${Date.now()}`, body, signature}: {secret?: string; delivery?: string; body?: string; signature?: string | null} = {}) {
+function deliver(
+  event: unknown,
+  {secret = SECRET, delivery = `delivery-${++deliveries}-${Date.now()}`, body, signature, to = stack}: {secret?: string; delivery?: string; body?: string; signature?: string | null; to?: Stack} = {},
+) {
   const payload = body ?? JSON.stringify(event);
   const signed = signature === undefined ? `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}` : signature;
-  return stack.worker.fetch(API_PATHS.githubWebhook, {
+  return to.worker.fetch(API_PATHS.githubWebhook, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -731,3 +738,44 @@ test('2,500 buyers go out in three batches of at most 1,000; a batch that fails 
   expect(new Set(delivered).size).toBe(delivered.length);
   expect((await jobs()).map(({status, attempts}) => `${status}:${attempts}`).sort()).toEqual(['done:1', 'done:1', 'done:2']);
 }, 120_000);
+
+describe("on Cloudflare's Free plan (SUBREQUEST_LIMIT 50, as committed)", () => {
+  // A cron run there may use 10 ms of CPU, and a batch's CPU grows with its recipients
+  // (`npm run bench:release-cpu`): batches of FREE_PLAN_RELEASE_BATCH, one an invocation.
+  let free: Stack;
+  beforeAll(async () => {
+    free = await startStack({...RELEASE_VARS, SUBREQUEST_LIMIT: String(FREE_PLAN_SUBREQUESTS)});
+  });
+  afterAll(() => free.stop());
+
+  test("a release goes out in batches of the Free plan's size, one a cron run however many are due, each buyer once", async () => {
+    const buyers = FREE_PLAN_RELEASE_BATCH * 2 + 100;
+    const now = Date.now();
+    await free.worker.db.run(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
+       INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
+       SELECT 'cs_test_free_' || i, 'free-' || printf('%04d', i) || '@example.com', ?1, 'paid', ?2, ?2, ?3, '${PLAN_CURRENCY}' FROM n`,
+      withUpdates.id, now, withUpdates.price * 100, buyers,
+    );
+    const event = releaseEvent('published', {name: 'Version Free'});
+    const answer = await deliver(event, {to: free});
+    expect(await answer.json()).toMatchObject({announced: true, recipients: buyers});
+
+    const calls = () => free.mailgun.sent.filter((mail) => mail.fields.subject?.includes('Version Free'));
+    const sizes: number[] = [];
+    for (let run = 0; run < 3; run += 1) {
+      // Every batch due at once: still one goes out a run, and the rest wait for the next.
+      await free.worker.db.run(`UPDATE jobs SET run_after = 0 WHERE kind = 'release-mail' AND status = 'pending'`);
+      await free.worker.scheduled();
+      expect(calls()).toHaveLength(run + 1);
+      sizes.push(calls().at(-1)!.recipients.length);
+    }
+    expect(sizes).toEqual([FREE_PLAN_RELEASE_BATCH, FREE_PLAN_RELEASE_BATCH, 100]);
+    const delivered = calls().flatMap((call) => call.copies.map((copy) => copy.recipient));
+    expect(new Set(delivered).size).toBe(buyers);
+    expect(delivered).toHaveLength(buyers);
+    // The waiting batches were put back as they were: none lost an attempt to the wait.
+    const jobs = await free.worker.db.all<{status: string; attempts: number}>(`SELECT status, attempts FROM jobs WHERE key LIKE ?`, `release:${event.release.id}:%`);
+    expect(jobs.map(({status, attempts}) => `${status}:${attempts}`)).toEqual(['done:1', 'done:1', 'done:1']);
+  }, 120_000);
+});

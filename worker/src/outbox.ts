@@ -1,7 +1,7 @@
 import type {Context} from './context';
 import {claim, dueJobIds, type Job, type JobKind, markDone, markFailed, release} from './jobs';
 import {log} from './log';
-import {OutOfSubrequests, SUBREQUESTS_PER} from './subrequests';
+import {NextRun, SUBREQUESTS_PER} from './subrequests';
 
 /**
  * Runs outbox jobs: at once after the request that queued them, and from the cron until done.
@@ -41,7 +41,7 @@ export async function runClaimed(context: Context, job: Job): Promise<void> {
     await markDone(context.db, job);
     log.info('job.done', {jobId: job.id, kind: job.kind, attempts: job.attempts});
   } catch (err) {
-    if (err instanceof OutOfSubrequests) {
+    if (err instanceof NextRun) {
       await release(context.db, job);
       log.info('job.deferred', {jobId: job.id, kind: job.kind, reason: err.message});
       return;

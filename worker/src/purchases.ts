@@ -8,6 +8,7 @@ export interface Purchase {
   user_id: string | null;
   email: string | null;
   price_id: string | null;
+  /** The plan recorded: for paidPurchaseOf and paidPurchasesOf, the plan now (a paid upgrade's). */
   plan: string | null;
   payment_intent_id: string | null;
   status: PurchaseStatus;
@@ -29,21 +30,40 @@ function owner(user: AuthUser): [string, string | null] {
   return [user.uid, user.emailVerified && user.email ? user.email.toLowerCase() : null];
 }
 
-/** The user's paid purchase, the oldest first. */
+/**
+ * SQL for the plan a purchase gives now: its latest paid upgrade's plan, else the plan bought. An
+ * upgrade refunded or disputed is no longer paid, so the purchase is back to what it was before.
+ */
+export function effectivePlan(alias: string): string {
+  return `COALESCE((SELECT u.to_plan FROM upgrades u WHERE u.purchase_session_id = ${alias}.session_id AND u.status = 'paid'
+    ORDER BY u.paid_at DESC LIMIT 1), ${alias}.plan)`;
+}
+
+/** A purchase's columns, with `plan` the plan it gives now. */
+const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
+  payment_intent_id, status, created_at, amount_total, currency FROM purchases`;
+
+/** The user's paid purchase, the oldest first, with the plan it gives now. */
 export function paidPurchaseOf(db: D1Database, user: AuthUser) {
   return db
-    .prepare(`SELECT * FROM purchases WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at LIMIT 1`)
+    .prepare(`${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at LIMIT 1`)
     .bind(...owner(user))
     .first<Purchase>();
 }
 
-/** Every paid purchase of the user, the oldest first. */
+/** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {
   const {results} = await db
-    .prepare(`SELECT * FROM purchases WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at`)
+    .prepare(`${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at`)
     .bind(...owner(user))
     .all<Purchase>();
   return results;
+}
+
+/** Whether the user has a purchase that was refunded or disputed (status revoked): not to be upgraded. */
+export async function hasRevokedPurchase(db: D1Database, user: AuthUser): Promise<boolean> {
+  const row = await db.prepare(`SELECT 1 AS found FROM purchases WHERE status = 'revoked' AND ${OWNED_BY_USER} LIMIT 1`).bind(...owner(user)).first();
+  return row !== null;
 }
 
 /**

@@ -29,10 +29,20 @@ export class SubrequestBudget {
   }
 }
 
-/** This invocation's subrequests are spent: not the work's fault, so retried without counting. */
-export class OutOfSubrequests extends RetryableError {
+/**
+ * What this invocation may spend is spent: not the work's fault, so the job goes back to the outbox
+ * as it was (its attempt not counted) and the next cron run carries on.
+ */
+export class NextRun extends RetryableError {
+  constructor(message: string) {
+    super(message, 0);
+  }
+}
+
+/** This invocation's subrequests are spent. */
+export class OutOfSubrequests extends NextRun {
   constructor(limit: number) {
-    super(`This run's ${limit} subrequests are spent; the next cron run carries on`, 0);
+    super(`This run's ${limit} subrequests are spent; the next cron run carries on`);
   }
 }
 

@@ -13,6 +13,7 @@ import type {Grant} from '../access/grants';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from './refunds';
+import {upgradeEvent, upgradesOfStatement} from './upgradeEvents';
 
 /**
  * Purchases as the seller's console shows them: a page at a time, searched by e-mail, GitHub
@@ -149,7 +150,7 @@ export interface StoredPurchaseDetail {
 export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessionId: string): Promise<StoredPurchaseDetail | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
-  const [events, jobs, actions, grant] = await db.batch<Record<string, unknown>>([
+  const [events, jobs, actions, grant, upgrades] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `SELECT type, received_at, processed_at FROM stripe_events
@@ -161,6 +162,7 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       .bind(sessionId),
     db.prepare('SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
     db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
+    upgradesOfStatement(db, sessionId),
   ]);
   const history: PurchaseEvent[] = [
     ...events!.results.map((event) => ({
@@ -178,6 +180,7 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       detail: (action.detail as string | null) ?? undefined,
     })),
     ...grant!.results.map(grantEvent),
+    ...upgrades!.results.map(upgradeEvent),
   ].sort((a, b) => a.at - b.at);
   return {
     detail: {

@@ -1,6 +1,7 @@
 import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api';
 import {PLAN_CURRENCY, storedPlanName} from '../../../src/config';
 import {fallbackAmount} from './purchases';
+import {addUpgradeSales, upgradeSalesStatements} from './upgradeSales';
 
 /**
  * The console's figures over a period, for its cards and its chart together: revenue by day (7 or
@@ -56,7 +57,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   // ?1: the period's start (0 for all time), so one set of statements serves every period.
   const since = window.since ?? 0;
   const bucket = window.interval === 'day' ? '%Y-%m-%d' : '%Y-%m-01';
-  const [byBucket, totals, buyers, refunds, disputes, currency, first] = await db.batch<Record<string, unknown>>([
+  const [byBucket, totals, buyers, refunds, disputes, currency, first, upgradesPaid, upgradesRefunded] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `SELECT strftime('${bucket}', created_at / 1000, 'unixepoch') AS day, plan, COUNT(*) AS purchases,
@@ -88,6 +89,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
       .bind(since),
     db.prepare(`SELECT currency FROM purchases WHERE currency IS NOT NULL GROUP BY currency ORDER BY COUNT(*) DESC LIMIT 1`),
     db.prepare(`SELECT MIN(created_at) AS at FROM purchases WHERE status = 'paid'`),
+    ...upgradeSalesStatements(db, since, bucket),
   ]);
 
   const days = buckets(window.first((first!.results[0]?.at as number | null | undefined) ?? null), window.interval, now);
@@ -101,7 +103,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   }
   const sum = (rows: Record<string, unknown>[]) => rows.reduce((total, row) => total + priced(row), 0);
   const dispute = disputes!.results[0] ?? {};
-  return {
+  const summary: SalesSummary = {
     currency: (currency!.results[0]?.currency as string | undefined) ?? PLAN_CURRENCY,
     period,
     since: window.since,
@@ -112,6 +114,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
     refunds: {count: refunds!.results.reduce((total, row) => total + (row.count as number), 0), amount: sum(refunds!.results)},
     disputes: {open: Number(dispute.open ?? 0), won: Number(dispute.won ?? 0), lost: Number(dispute.lost ?? 0)},
   };
+  return addUpgradeSales(summary, upgradesPaid!.results, upgradesRefunded!.results);
 }
 
 /** A group's amount, counting purchases recorded before amounts were at their plan's price. */

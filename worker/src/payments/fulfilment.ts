@@ -10,6 +10,8 @@ import {settingsOf} from '../settings';
 import type {PurchaseStatus} from '../purchases';
 import {checkCardCountry} from './cardCountry';
 import {idOf, stripeFor} from './stripe';
+import {fulfillUpgrade} from '../upgrades/fulfilment';
+import {isUpgradeSession} from '../upgrades/metadata';
 
 /**
  * Fulfilment is one function of the Checkout Session id (Stripe's fulfilment guide): it reads the
@@ -24,6 +26,8 @@ export async function fulfillCheckout(
 ): Promise<{status: PurchaseStatus | 'ignored'; session: Stripe.Checkout.Session; email: string | null}> {
   const settings = settingsOf(env);
   const session = await stripeFor(settings).checkout.sessions.retrieve(sessionId, {expand: ['line_items']});
+  // An upgrade buys the higher plan's price too, but adds to a purchase rather than being one.
+  if (isUpgradeSession(session)) return fulfillUpgrade(env, session, options);
   // The Stripe account may sell other things too (a Payment Link, another product): only a
   // session that bought one of this config's prices is a purchase. Metadata is not proof.
   const bought = ourPlan(session);

@@ -9,6 +9,7 @@ import {receiptPurchasesOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {stripeFor} from './stripe';
+import {type PaidPayment, upgradePaymentsOf} from '../upgrades/receipts';
 
 /** How many purchases the list reads from Stripe at most: one call each, within a request's subrequests. */
 const MOST_RECEIPTS = 20;
@@ -21,16 +22,26 @@ const MOST_RECEIPTS = 20;
 export const receiptRoutes = new Hono<AppEnv>().get(API_PATHS.receipts, requireUser, async (c) => {
   const user = currentUser(c);
   await enforceLimit(c.env.DB, `receipts:${user.uid}`, limits.receipts);
-  const purchases = await receiptPurchasesOf(c.env.DB, user, MOST_RECEIPTS);
+  const purchases: PaidPayment[] = (await receiptPurchasesOf(c.env.DB, user, MOST_RECEIPTS)).map((purchase) => ({
+    sessionId: purchase.session_id,
+    plan: storedPlanName(purchase.plan) ?? 'Purchase',
+    paidAt: purchase.created_at,
+    amount: purchase.amount_total,
+    currency: purchase.currency,
+  }));
+  // An upgrade is its own payment, with its own receipt.
+  const payments = [...purchases, ...(await upgradePaymentsOf(c.env.DB, user.uid, MOST_RECEIPTS))]
+    .sort((a, b) => b.paidAt - a.paidAt)
+    .slice(0, MOST_RECEIPTS);
   const stripe = stripeFor(settingsOf(c.env));
   const receipts = await Promise.all(
-    purchases.map(async (purchase): Promise<Receipt> => {
-      const page = await stripePage(stripe, purchase.session_id);
+    payments.map(async (payment): Promise<Receipt> => {
+      const page = await stripePage(stripe, payment.sessionId);
       return {
-        plan: storedPlanName(purchase.plan) ?? 'Purchase',
-        paidAt: purchase.created_at,
-        amount: purchase.amount_total,
-        currency: purchase.currency,
+        plan: payment.plan,
+        paidAt: payment.paidAt,
+        amount: payment.amount,
+        currency: payment.currency,
         refunded: page?.refunded ?? 0,
         url: page?.url ?? null,
         kind: page?.kind ?? null,

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import {restoreAccess, revokeAccess} from '../access/seat';
 import {contextOf} from '../context';
 import {log} from '../log';
+import {restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
 import {idOf} from './stripe';
 
 /**
@@ -34,6 +35,8 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
        WHERE payment_intent_id = ?1
        RETURNING session_id`,
     ).bind(paymentIntentId, reason, now),
+    // A payment of an upgrade takes back only the upgrade (its purchase has another payment).
+    revokeUpgradeStatement(env.DB, paymentIntentId, reason, now),
   ]);
   const context = contextOf(env);
   for (const {session_id} of updated!.results) {
@@ -57,6 +60,7 @@ async function restorePayment(env: Env, paymentIntentId: string) {
        WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
        RETURNING session_id`,
     ).bind(paymentIntentId, Date.now()),
+    restoreUpgradeStatement(env.DB, paymentIntentId, unsettled, Date.now()),
   ]);
   const context = contextOf(env);
   for (const {session_id} of restored!.results) {

@@ -1,4 +1,5 @@
 import {planKeys} from '../../../src/config';
+import {effectivePlan} from '../purchases';
 
 /**
  * Who a release is e-mailed to. `updates`: buyers with a paid purchase (not refunded, not
@@ -12,13 +13,14 @@ const WITH_UPDATES = JSON.stringify(planKeys(true));
 const WITHOUT_UPDATES = JSON.stringify(planKeys(false));
 
 // ?1: the plans the audience bought; ?2: plans whose buyers are left out (or null); ?3: the
-// addresses to keep (or null for all). Purchases store each e-mail lower-cased.
+// addresses to keep (or null for all). Purchases store each e-mail lower-cased. A purchase's plan
+// is the one it gives now: an upgrade to a plan with updates brings its buyer into `updates`.
 const AUDIENCE_SQL = `
-  SELECT DISTINCT email FROM purchases
-  WHERE status = 'paid' AND email IS NOT NULL AND plan IN (SELECT value FROM json_each(?1))
+  SELECT DISTINCT email FROM purchases p
+  WHERE status = 'paid' AND email IS NOT NULL AND ${effectivePlan('p')} IN (SELECT value FROM json_each(?1))
     AND (?2 IS NULL OR email NOT IN (
-      SELECT email FROM purchases
-      WHERE status = 'paid' AND email IS NOT NULL AND plan IN (SELECT value FROM json_each(?2))))
+      SELECT email FROM purchases q
+      WHERE status = 'paid' AND email IS NOT NULL AND ${effectivePlan('q')} IN (SELECT value FROM json_each(?2))))
     AND (?3 IS NULL OR email IN (SELECT value FROM json_each(?3)))
     AND email NOT IN (SELECT email FROM release_unsubscribes)
   ORDER BY email`;

@@ -1,14 +1,16 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
+import {FREE_PLAN_RELEASE_BATCH, onFreePlan} from '../freePlan';
 import {enqueue, PermanentError} from '../jobs';
 import {log} from '../log';
 import {MailgunRefused, postToMailgun} from '../mail';
 import {registerJob} from '../outbox';
 import type {Settings} from '../settings';
+import {NextRun} from '../subrequests';
 import {type Audience, audienceOf} from './audience';
 import {recordFailed, recordSent} from './deliveries';
-import {escapeHtml, renderNotes} from './notes';
-import {unsubscribeToken} from './unsubscribeLink';
+import {releaseForm, type StoredRelease} from './releaseForm';
+import {notesHtmlOf, type StoredNotes} from './storedNotes';
 
 /**
  * One batch of a release's e-mail: up to MAX_BATCH buyers in one call to Mailgun's batch sending.
@@ -32,6 +34,27 @@ export interface ReleaseBatch {
 /** Mailgun's cap on recipients per call ("Batch sending", its user manual). */
 export const MAX_BATCH = 1000;
 
+/** Recipients of one release batch: Mailgun's cap on the Paid plan, FREE_PLAN_RELEASE_BATCH on the Free plan. */
+export function releaseBatchSize(settings: Pick<Settings, 'subrequestLimit'>): number {
+  return onFreePlan(settings) ? FREE_PLAN_RELEASE_BATCH : MAX_BATCH;
+}
+
+/**
+ * An audience's addresses as batches of the plan's size, each keyed `<keyPrefix><audience>:<n>`:
+ * the same addresses split the same way get the same keys, so queuing them twice sends nothing twice.
+ */
+export function batchesOf(
+  settings: Pick<Settings, 'subrequestLimit'>,
+  {releaseId, audience, emails, unsubscribeUrl, keyPrefix}: {releaseId: number; audience: Audience; emails: string[]; unsubscribeUrl: string; keyPrefix: string},
+): ReleaseBatch[] {
+  const size = releaseBatchSize(settings);
+  const batches: ReleaseBatch[] = [];
+  for (let start = 0; start < emails.length; start += size) {
+    batches.push({releaseId, audience, recipients: emails.slice(start, start + size), unsubscribeUrl, key: `${keyPrefix}${audience}:${start / size}`});
+  }
+  return batches;
+}
+
 /**
  * How far apart a release's batches go out: the hour shared evenly by the config's
  * `releases.batchesPerHour`, so that a new sending domain sees a steady flow, never a burst.
@@ -40,48 +63,26 @@ export function batchSpacingMs(): number {
   return Math.ceil(3_600_000 / Math.max(1, appConfig.releases.batchesPerHour));
 }
 
-interface StoredRelease {
-  tag: string;
-  name: string;
-  body: string;
-  html_url: string | null;
-}
-
 async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   const {settings, db} = context;
   const secret = settings.UNSUBSCRIBE_SECRET;
   if (!secret) throw new PermanentError('Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links');
   const release = await db
-    .prepare('SELECT tag, name, body, html_url, withdrawn_at FROM releases WHERE id = ?1')
+    .prepare('SELECT id, tag, name, body, notes_html, notes_renderer, html_url, withdrawn_at FROM releases WHERE id = ?1')
     .bind(batch.releaseId)
-    .first<StoredRelease & {withdrawn_at: number | null}>();
+    .first<StoredRelease & StoredNotes & {withdrawn_at: number | null}>();
   if (!release) throw new PermanentError(`Release ${batch.releaseId} is not stored`);
   // Deleted or unpublished on GitHub since it was announced: the e-mails not yet sent stay unsent.
   if (release.withdrawn_at !== null) return;
   // Checked again now: whoever unsubscribed or was refunded since the batch was queued is left out.
   const recipients = await audienceOf(db, batch.audience, batch.recipients);
   if (recipients.length === 0) return;
-  const variables: Record<string, {unsubscribe: string}> = {};
-  for (const email of recipients) {
-    variables[email] = {unsubscribe: `${batch.unsubscribeUrl}/${await unsubscribeToken(secret, email)}`};
-  }
-  const message = batch.audience === 'updates' ? updateMessage(settings, release) : upgradeNote(settings, release);
-  const form = new FormData();
-  form.set('from', appConfig.mail.fromNoReply);
-  for (const email of recipients) form.append('to', email);
-  form.set('recipient-variables', JSON.stringify(variables));
-  form.set('subject', message.subject);
-  form.set('text', `${message.text}\n\nNo more e-mails about new releases: %recipient.unsubscribe%\n`);
-  form.set('html', `${message.html}<hr><p><a href="%recipient.unsubscribe%">No more e-mails about new releases</a></p>`);
-  form.set('h:Reply-To', appConfig.support.email);
-  // RFC 8058 one-click unsubscribe, which Gmail and Yahoo ask of bulk senders.
-  form.set('h:List-Unsubscribe', '<%recipient.unsubscribe%>');
-  form.set('h:List-Unsubscribe-Post', 'List-Unsubscribe=One-Click');
-  form.set('o:tag', 'release');
-  // Custom variables, which Mailgun hands back in each event's `user-variables`: how a delivered
-  // or bounced event finds its release and its buyer's row (releases/events.ts).
-  form.set('v:release-id', String(batch.releaseId));
-  form.set('v:release-audience', batch.audience);
+  // One batch an invocation on the Free plan: a second would pass its 10 ms of CPU (cronBatches.ts).
+  if (context.releaseBatchesLeft < 1) throw new NextRun('This run has sent its release batch; the next cron run sends the next');
+  context.releaseBatchesLeft -= 1;
+  // The notes as rendered when the release was stored: not parsed again for every batch.
+  const notesHtml = (await notesHtmlOf(db, [release])).get(release.id)!;
+  const form = await releaseForm({settings, secret, release: {...release, notesHtml}, audience: batch.audience, releaseId: batch.releaseId, unsubscribeUrl: batch.unsubscribeUrl, recipients});
   const sentAt = Date.now();
   const delivery = {releaseId: batch.releaseId, audience: batch.audience, emails: recipients};
   try {
@@ -138,45 +139,6 @@ function keyOf(batch: ReleaseBatch): string {
 async function gaveUp({db}: Context, batch: ReleaseBatch, error: string): Promise<void> {
   const emails = await audienceOf(db, batch.audience, batch.recipients);
   if (emails.length > 0) await recordFailed(db, {releaseId: batch.releaseId, audience: batch.audience, emails}, error);
-}
-
-interface ReleaseMessage {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/** For a buyer whose plan includes updates: the release's name, its notes, and the dashboard. */
-function updateMessage(settings: Settings, release: StoredRelease): ReleaseMessage {
-  const {appName} = appConfig;
-  const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
-  const notes = release.body.trim();
-  return {
-    subject: `${appName} ${release.name} is out`,
-    text: [
-      `${appName} ${release.name} (${release.tag}) is out, and your plan includes it.`,
-      ...(notes ? ['', notes] : []),
-      '',
-      `Get it from your dashboard: ${dashboard}`,
-    ].join('\n'),
-    html: [
-      `<p>${escapeHtml(`${appName} ${release.name} (${release.tag}) is out, and your plan includes it.`)}</p>`,
-      notes ? renderNotes(notes) : '',
-      `<p><a href="${escapeHtml(dashboard)}">Get it from your dashboard</a></p>`,
-    ].join('\n'),
-  };
-}
-
-/** For a buyer whose plan leaves updates out: that a new version exists, and where plans are. */
-function upgradeNote(settings: Settings, release: StoredRelease): ReleaseMessage {
-  const {appName} = appConfig;
-  const pricing = `${settings.siteOrigin}/#pricing`;
-  const line = `${appName} ${release.name} is out. Your plan does not include updates; the plans that do are on our site.`;
-  return {
-    subject: `${appName} ${release.name} is out`,
-    text: `${line}\n\n${pricing}`,
-    html: `<p>${escapeHtml(line)}</p><p><a href="${escapeHtml(pricing)}">See the plans</a></p>`,
-  };
 }
 
 registerJob<ReleaseBatch>('release-mail', {run: (context, batch) => sendBatch(context, batch), gaveUp});

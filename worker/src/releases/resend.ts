@@ -3,7 +3,7 @@ import {HttpError} from '../errors';
 import {enqueue, hasPendingJobs} from '../jobs';
 import {runJob} from '../outbox';
 import type {Audience} from './audience';
-import {batchSpacingMs, MAX_BATCH, type ReleaseBatch} from './releaseMail';
+import {batchesOf, batchSpacingMs, type ReleaseBatch} from './releaseMail';
 
 export interface Resent {
   addresses: number;
@@ -11,7 +11,7 @@ export interface Resent {
 }
 
 /**
- * The console's "Send again to those who failed": one new batch (or more, past MAX_BATCH) of the
+ * The console's "Send again to those who failed": one new batch (or more, past releaseBatchSize) of the
  * release's e-mail for exactly the addresses the worker recorded failed, each job with a key of
  * its own. The batches are sent like the first ones, so each address is checked against the
  * audience again when it goes (unsubscribed or refunded since: skipped). The first goes at once.
@@ -37,10 +37,7 @@ export async function resendFailed(context: Context, releaseId: number, unsubscr
   const batches: ReleaseBatch[] = [];
   for (const audience of ['updates', 'upgrade'] as const) {
     const emails = results.filter((row) => row.audience === audience).map((row) => row.email);
-    for (let start = 0; start < emails.length; start += MAX_BATCH) {
-      const key = `${prefix}${round}:${audience}:${start / MAX_BATCH}`;
-      batches.push({releaseId, audience, recipients: emails.slice(start, start + MAX_BATCH), unsubscribeUrl, key});
-    }
+    batches.push(...batchesOf(context.settings, {releaseId, audience, emails, unsubscribeUrl, keyPrefix: `${prefix}${round}:`}));
   }
   const ids: (number | null)[] = [];
   for (const [index, batch] of batches.entries()) {

@@ -10,7 +10,7 @@ import {log} from '../log';
 import {type Settings, settingsOf} from '../settings';
 import {type Audience, audienceOf} from './audience';
 import {NOTES_RENDERER, renderNotes} from './notes';
-import {batchSpacingMs, MAX_BATCH, type ReleaseBatch} from './releaseMail';
+import {batchesOf, batchSpacingMs, type ReleaseBatch} from './releaseMail';
 
 /** GitHub caps a release's notes at 125,000 characters; its payload around them is small. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -81,7 +81,7 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
     // Refused, so that GitHub keeps the delivery for a redelivery once the secret is set.
     throw new HttpError(503, 'Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links', 'NOT_CONFIGURED');
   }
-  const result = await announce(c.env.DB, parsed, delivery, `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`);
+  const result = await announce(c.env.DB, settings, parsed, delivery, `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`);
   log.info('releases.received', {delivery, releaseId: parsed.release.id, ...result});
   return c.json<ReleaseWebhookResult>(result);
 });
@@ -119,7 +119,7 @@ async function withdraw(db: D1Database, releaseId: number): Promise<boolean> {
 }
 
 /** Stores the release and queues its batches, in one D1 batch; nothing when it was seen before. */
-async function announce(db: D1Database, {release}: ReleaseEvent, delivery: string, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
+async function announce(db: D1Database, settings: Settings, {release}: ReleaseEvent, delivery: string, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
   const seen = await db
     .prepare('SELECT 1 AS found FROM releases WHERE id = ?1 OR delivery_id = ?2')
     .bind(release.id, delivery)
@@ -129,12 +129,8 @@ async function announce(db: D1Database, {release}: ReleaseEvent, delivery: strin
   const audiences: Audience[] = appConfig.releases.noticeWithoutUpdates === 'upgrade-note' ? ['updates', 'upgrade'] : ['updates'];
   const batches: ReleaseBatch[] = [];
   for (const audience of audiences) {
-    const emails = await audienceOf(db, audience);
-    for (let start = 0; start < emails.length; start += MAX_BATCH) {
-      // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
-      const key = `release:${release.id}:${audience}:${start / MAX_BATCH}`;
-      batches.push({releaseId: release.id, audience, recipients: emails.slice(start, start + MAX_BATCH), unsubscribeUrl, key});
-    }
+    // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
+    batches.push(...batchesOf(settings, {releaseId: release.id, audience, emails: await audienceOf(db, audience), unsubscribeUrl, keyPrefix: `release:${release.id}:`}));
   }
   const recipients = batches.reduce((sum, batch) => sum + batch.recipients.length, 0);
   const now = Date.now();

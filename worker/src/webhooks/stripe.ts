@@ -8,6 +8,7 @@ import {fulfillCheckout} from '../payments/fulfilment';
 import {disputeChanged, revokePayment} from '../payments/revocations';
 import {isFresh, parseSignatureHeader, TOLERANCE_SECONDS} from '../payments/signatureHeader';
 import {idOf, stripeFor, subtleCrypto} from '../payments/stripe';
+import {recordUpgradeRefund} from '../upgrades/revocations';
 import {settingsOf} from '../settings';
 import type {HandledStripeEvent} from './stripeEvents';
 import {z} from 'zod';
@@ -140,7 +141,8 @@ async function refund(env: Env, charge: Stripe.Charge) {
   )
     .bind(id, charge.amount_refunded, Date.now())
     .first();
-  if (!charge.refunded) return recorded !== null;
+  const upgradeRecorded = await recordUpgradeRefund(env.DB, id, charge.amount_refunded);
+  if (!charge.refunded) return recorded !== null || upgradeRecorded;
   await revokePayment(env, id, 'refunded');
   return true;
 }

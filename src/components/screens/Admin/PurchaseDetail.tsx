@@ -21,6 +21,7 @@ const EVENT_KINDS: Record<PurchaseEventKind, string> = {
   removal: 'Removal',
   email: 'E-mail',
   admin: 'Admin',
+  upgrade: 'Upgrade',
 };
 
 function History({events}: {events: PurchaseEvent[]}) {

@@ -17,6 +17,7 @@ import DownloadCode from './DownloadCode';
 import Receipts from './Receipts';
 import RequestAccess from './RequestAccess';
 import WhatsNew from './WhatsNew';
+import YourPlan from './YourPlan';
 import {useCheckoutSignIn} from './useCheckoutSignIn';
 import styles from './styles.module.css';
 
@@ -84,6 +85,7 @@ function SignedInDashboard({user}: {user: AuthUser}) {
         </div>
       </section>
 
+      {known?.hasPaid && <YourPlan />}
       {known?.hasPaid && <WhatsNew onLatestTag={setLatestTag} />}
       {known?.hasPaid && <Receipts />}
 

@@ -1,0 +1,301 @@
+/**
+ * Upgrading a paid purchase to a higher plan for the difference, in workerd with a real D1 against
+ * the Stripe stand-in: the worker prices it from its own records, refuses what is not an upgrade,
+ * applies a paid upgrade once, and a refund takes back only what was paid for.
+ */
+import type Stripe from 'stripe';
+import {appConfig, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {formatMoney} from '../../src/config/money';
+import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchaseDetail, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
+import {completedEvent, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
+
+const seller = useSellerStack();
+const stack = () => seller.stack;
+
+/** The cheapest plan, and the one above it: names and prices come from the config. */
+const lower = [...appConfig.plans].sort((a, b) => a.price - b.price)[0]!;
+const higher = upgradesFrom(lower)[0]!;
+const difference = upgradeAmount(lower, higher);
+
+const upgradeBody = (fields: Record<string, unknown> = {}) => ({
+  planId: higher.id,
+  successUrl: `${SITE_ORIGIN}/dashboard`,
+  cancelUrl: `${SITE_ORIGIN}/dashboard`,
+  ...fields,
+});
+const askUpgrade = (user: SignedInUser | null, body: Record<string, unknown> = upgradeBody()) =>
+  stack().call(API_PATHS.createUpgradeSession, {method: 'POST', token: user?.idToken, body});
+
+/** A signed-in buyer of the lower plan, the purchase recorded. */
+async function lowerBuyer(): Promise<{user: SignedInUser; sessionId: string}> {
+  const user = await stack().signUp();
+  const sessionId = await stack().paidCheckout({email: user.email, user, priceId: lower.priceId.test});
+  expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+  return {user, sessionId};
+}
+
+/** The upgrade's Checkout Session the worker made for the buyer: its id. */
+async function upgradeSession(user: SignedInUser, body?: Record<string, unknown>): Promise<string> {
+  const response = await askUpgrade(user, body);
+  expect(response.status).toBe(200);
+  const {url} = (await response.json()) as {url: string};
+  return /cs_test_\w+/.exec(url)![0];
+}
+
+/** The buyer pays the upgrade's session and Stripe tells the worker. */
+async function payUpgrade(user: SignedInUser, sessionId: string, eventId?: string) {
+  stack().stripe.complete(sessionId, {email: user.email, paid: true});
+  expect((await stack().deliver(completedEvent(stack(), sessionId, eventId))).status).toBe(200);
+}
+
+const planOf = async (user: SignedInUser) => (await (await stack().call(API_PATHS.upgrades, {token: user.idToken})).json()) as BuyerPlan;
+const upgradeRows = (purchase: string) =>
+  stack().worker.db.all<{session_id: string; status: string; refused_reason: string | null; amount_paid: number | null}>(
+    'SELECT session_id, status, refused_reason, amount_paid FROM upgrades WHERE purchase_session_id = ? ORDER BY created_at',
+    purchase,
+  );
+const intentOf = (sessionId: string) => stack().stripe.sessions.get(sessionId)!.payment_intent as string;
+
+/** A refund of the payment at the stand-in, then Stripe's `charge.refunded` to the worker. */
+async function refund(sessionId: string) {
+  const response = await fetch(`${stack().stripe.url}/v1/refunds`, {
+    method: 'POST',
+    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({payment_intent: intentOf(sessionId)}),
+  });
+  expect(response.status).toBe(200);
+  expect((await stack().deliver(stack().stripe.refundedEvent(intentOf(sessionId)))).status).toBe(200);
+}
+
+test('a buyer of the lower plan is offered the higher one for the difference, and the session charges what the worker computed', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  expect(await planOf(user)).toEqual({
+    plan: {id: lower.id, name: lower.name},
+    upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
+  });
+
+  // The browser's amount, its idea of the purchase and of its plan are ignored.
+  const before = stack().stripe.created.length;
+  const id = await upgradeSession(user, upgradeBody({amount: 1, fromPlan: higher.id, upgradeOf: 'cs_test_someoneelse'}));
+  const sent = stack().stripe.created[before]!;
+  expect(sent).toMatchObject({
+    line_items: [{price: higher.priceId.test, quantity: '1'}],
+    client_reference_id: user.uid,
+    metadata: {kind: 'upgrade', upgradeOf: sessionId, fromPlan: lower.id, toPlan: higher.id, amount: String(difference)},
+  });
+  // One discount, the credit for the plan bought; promotion codes off, as Checkout takes one or the other.
+  expect(sent.allow_promotion_codes).toBeUndefined();
+  const coupon = stack().stripe.coupons.get((sent.discounts as {coupon: string}[])[0]!.coupon)!;
+  expect(coupon).toMatchObject({amount_off: planAmount(lower), currency: PLAN_CURRENCY, max_redemptions: 1, name: upgradeCreditName(lower)});
+  expect(stack().stripe.sessions.get(id)!.amount_total).toBe(difference);
+  // The upgrade's receipt and the purchase's are on one Stripe customer.
+  expect(sent.customer).toBe(stack().stripe.sessions.get(sessionId)!.customer);
+});
+
+describe('what is not an upgrade is refused with a 4xx that says why', () => {
+  test('signed out: 401', async () => {
+    expect((await askUpgrade(null)).status).toBe(401);
+  });
+
+  test('an unknown plan: 400', async () => {
+    const {user} = await lowerBuyer();
+    const response = await askUpgrade(user, upgradeBody({planId: 'platinum'}));
+    expect({status: response.status, body: await response.json()}).toEqual({status: 400, body: {error: 'Unknown plan: "platinum" is not one of the plans'}});
+  });
+
+  test('no paid purchase: 402 NOT_PAID, and Stripe is not asked', async () => {
+    const user = await stack().signUp({verified: true});
+    const before = stack().stripe.created.length;
+    const response = await askUpgrade(user);
+    expect(response.status).toBe(402);
+    expect(await response.json()).toMatchObject({code: 'NOT_PAID', error: expect.stringContaining('no paid purchase')});
+    expect(stack().stripe.created.length).toBe(before);
+  });
+
+  test('a refunded purchase: 403, it cannot be upgraded', async () => {
+    const {user, sessionId} = await lowerBuyer();
+    await refund(sessionId);
+    const response = await askUpgrade(user);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({code: 'NOT_PAID', error: expect.stringContaining('refunded or is disputed')});
+  });
+
+  test('already on that plan: 409', async () => {
+    const user = await stack().signUp();
+    const sessionId = await stack().paidCheckout({email: user.email, user, priceId: higher.priceId.test});
+    await stack().deliver(completedEvent(stack(), sessionId));
+    const response = await askUpgrade(user);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({code: 'CONFLICT', error: `Your purchase is ${higher.name}: ${higher.name} is not an upgrade of it.`});
+  });
+
+  test('an upgrade already paid: 409, no second session', async () => {
+    const {user} = await lowerBuyer();
+    await payUpgrade(user, await upgradeSession(user));
+    const before = stack().stripe.created.length;
+    const response = await askUpgrade(user);
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({code: 'CONFLICT', error: `You have already paid for the upgrade to ${higher.name}.`});
+    expect(stack().stripe.created.length).toBe(before);
+  });
+
+  test('a success URL off the site: 400', async () => {
+    const {user} = await lowerBuyer();
+    expect((await askUpgrade(user, upgradeBody({successUrl: 'https://evil.example/dashboard'}))).status).toBe(400);
+  });
+});
+
+test('a paid upgrade makes the purchase the higher plan, with its releases; a redelivered event changes nothing', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const id = await upgradeSession(user);
+  await payUpgrade(user, id);
+  expect(await planOf(user)).toEqual({plan: {id: higher.id, name: higher.name}, upgrades: []});
+  const paid = (await (await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})).json()) as {plan: string};
+  expect(paid.plan).toBe(higher.name);
+  const releases = (await (await stack().call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+  expect(releases.includesUpdates).toBe(higher.includesUpdates);
+
+  // The same event again, and another event about the same session: still one paid upgrade.
+  await payUpgrade(user, id);
+  expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+  expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: difference}]);
+  // The upgrade is its own payment, with its own receipt beside the purchase's.
+  const {receipts} = (await (await stack().call(API_PATHS.receipts, {token: user.idToken})).json()) as BuyerReceipts;
+  expect(receipts.map((receipt) => [receipt.plan, receipt.amount])).toEqual([
+    [upgradeLabel(lower.name, higher.name), difference],
+    [lower.name, planAmount(lower)],
+  ]);
+  // The purchase keeps the plan it was bought for: the upgrade is what adds the higher one.
+  expect(await stack().worker.db.all('SELECT plan FROM purchases WHERE session_id = ?', sessionId)).toEqual([{plan: lower.id}]);
+});
+
+test('two sessions paid for the same upgrade (two tabs): the first applies, the second is refused and refunded at once', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const first = await upgradeSession(user);
+  const second = await upgradeSession(user);
+  await payUpgrade(user, first);
+  const refundsBefore = stack().stripe.refundsCreated.length;
+  await payUpgrade(user, second);
+  expect(await upgradeRows(sessionId)).toEqual([
+    {session_id: first, status: 'paid', refused_reason: null, amount_paid: difference},
+    {session_id: second, status: 'refused', refused_reason: 'duplicate', amount_paid: difference},
+  ]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(second), reason: 'duplicate'})]);
+  // Stripe's charge.refunded for it leaves the applied upgrade alone.
+  await stack().deliver(stack().stripe.refundedEvent(intentOf(second)));
+  expect((await planOf(user)).plan?.id).toBe(higher.id);
+  // A redelivery of the second does not refund twice.
+  await payUpgrade(user, second);
+  expect(stack().stripe.refundsCreated.length).toBe(refundsBefore + 1);
+});
+
+test('a payment that is not the amount the worker computed is not applied', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const id = await upgradeSession(user);
+  stack().stripe.complete(id, {email: user.email, paid: true});
+  const session = stack().stripe.sessions.get(id)!;
+  stack().stripe.sessions.set(id, {...session, amount_total: 100, total_details: {...session.total_details!, amount_discount: session.amount_subtotal! - 100}});
+  await stack().deliver(completedEvent(stack(), id));
+  expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'amount mismatch'})]);
+  expect((await planOf(user)).plan?.id).toBe(lower.id);
+});
+
+test("an upgrade session paid by another buyer's account is not applied to the purchase", async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const id = await upgradeSession(user);
+  stack().stripe.complete(id, {email: user.email, paid: true});
+  const session = stack().stripe.sessions.get(id)!;
+  stack().stripe.sessions.set(id, {...session, client_reference_id: 'someone-else'});
+  await stack().deliver(completedEvent(stack(), id));
+  expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'another buyer'})]);
+  expect((await planOf(user)).plan?.id).toBe(lower.id);
+});
+
+describe('refunds', () => {
+  const requestAccess = async (user: SignedInUser) => {
+    const login = stack().github.addUser(`upgrader-${Date.now().toString(36)}`).login;
+    expect((await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+    return login;
+  };
+  const grantOf = async (sessionId: string) =>
+    (await stack().worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0]?.status;
+
+  test("a refund of the upgrade takes back only the upgrade: the purchase is the lower plan again, and keeps its access", async () => {
+    const {user, sessionId} = await lowerBuyer();
+    await requestAccess(user);
+    const id = await upgradeSession(user);
+    await payUpgrade(user, id);
+    const grant = await grantOf(sessionId);
+    await refund(id);
+    expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
+    expect(await planOf(user)).toEqual({
+      plan: {id: lower.id, name: lower.name},
+      upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
+    });
+    expect(await grantOf(sessionId)).toBe(grant);
+    expect(await stack().worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([{status: 'paid'}]);
+  });
+
+  test('the refund delivered before the upgrade\'s completion (out of order) still ends with the lower plan', async () => {
+    const {user, sessionId} = await lowerBuyer();
+    const id = await upgradeSession(user);
+    stack().stripe.complete(id, {email: user.email, paid: true});
+    const charge = stack().stripe.payments.get(intentOf(id))!.charge;
+    await stack().deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: charge.amount, refunded: true} as Stripe.Charge));
+    await stack().deliver(completedEvent(stack(), id));
+    expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
+    expect((await planOf(user)).plan?.id).toBe(lower.id);
+  });
+
+  test('a refund of the original purchase takes back everything: access, and the upgrade with it', async () => {
+    const {user, sessionId} = await lowerBuyer();
+    await requestAccess(user);
+    await payUpgrade(user, await upgradeSession(user));
+    await refund(sessionId);
+    expect(await planOf(user)).toEqual({plan: null, upgrades: []});
+    expect(await grantOf(sessionId)).toBe('revoked');
+    expect((await stack().call(API_PATHS.releases, {token: user.idToken})).status).toBeGreaterThanOrEqual(400);
+    // An upgrade paid after its purchase was refunded buys nothing, and is given back.
+    const late = await lowerBuyer();
+    const lateId = await upgradeSession(late.user);
+    await refund(late.sessionId);
+    const refundsBefore = stack().stripe.refundsCreated.length;
+    await payUpgrade(late.user, lateId);
+    expect(await upgradeRows(late.sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'purchase not paid'})]);
+    expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(lateId)})]);
+  });
+});
+
+test('the console shows the upgrade as its own kind of sale, and revenue counts its payment once', async () => {
+  const get = async <T,>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
+  const before = await get<SalesSummary>(ADMIN_PATHS.sales);
+  const {user, sessionId} = await lowerBuyer();
+  const id = await upgradeSession(user);
+  await payUpgrade(user, id);
+  const after = await get<SalesSummary>(ADMIN_PATHS.sales);
+  expect(after.revenue - before.revenue).toBe(planAmount(lower) + difference);
+  const label = upgradeLabel(lower.name, higher.name);
+  const today = (summary: SalesSummary) => summary.days.at(-1)!.byPlan;
+  expect((today(after)[label] ?? 0) - (today(before)[label] ?? 0)).toBe(difference);
+  expect((today(after)[lower.name] ?? 0) - (today(before)[lower.name] ?? 0)).toBe(planAmount(lower));
+  expect((today(after)[higher.name] ?? 0) - (today(before)[higher.name] ?? 0)).toBe(0);
+
+  const detail = await get<AdminPurchaseDetail>(adminPath(ADMIN_PATHS.purchase, {sessionId}));
+  expect(detail.history).toContainEqual(
+    expect.objectContaining({kind: 'upgrade', summary: label, status: 'paid', detail: `${formatMoney(difference, PLAN_CURRENCY)} (${id})`}),
+  );
+
+  // Refunded, it leaves revenue and counts among refunds.
+  await refund(id);
+  const refunded = await get<SalesSummary>(ADMIN_PATHS.sales);
+  expect(refunded.revenue - before.revenue).toBe(planAmount(lower));
+  expect(refunded.refunds.amount - before.refunds.amount).toBe(difference);
+});
+
+test('buyers are told apart: an upgrade is only for the caller\'s own purchase', async () => {
+  const first = await lowerBuyer();
+  const second = await stack().signUp({email: uniqueEmail('stranger')});
+  // The stranger has no purchase of their own: naming the first buyer's purchase changes nothing.
+  const response = await askUpgrade(second, upgradeBody({upgradeOf: first.sessionId}));
+  expect(response.status).toBe(402);
+});

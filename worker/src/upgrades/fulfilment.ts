@@ -1,0 +1,130 @@
+import type Stripe from 'stripe';
+import {findPlanByPriceId, upgradeLabel, storedPlanName} from '../../../src/config';
+import {log} from '../log';
+import type {PurchaseStatus} from '../purchases';
+import {settingsOf} from '../settings';
+import {idOf, stripeFor} from '../payments/stripe';
+import {UPGRADE_METADATA} from './metadata';
+
+/** An upgrade as the worker recorded it when it made the session (see migrations/0019_upgrades.sql). */
+interface UpgradeRow {
+  session_id: string;
+  purchase_session_id: string;
+  user_id: string;
+  email: string | null;
+  from_plan: string;
+  to_plan: string;
+  amount: number;
+  currency: string;
+  status: 'open' | 'paid' | 'revoked' | 'refused' | 'failed';
+  refused_reason: string | null;
+}
+
+/** Why a paid upgrade is not applied. The first two are refunded at once: the buyer got nothing. */
+type Refusal = 'duplicate' | 'purchase not paid' | 'another buyer' | 'amount mismatch';
+const REFUNDED_AT_ONCE: Refusal[] = ['duplicate', 'purchase not paid'];
+
+/**
+ * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
+ * of the session id, safe to run again, in any order of events. A paid session is checked against
+ * the worker's own row (the buyer who asked, the amount it computed) and the purchase it upgrades
+ * (the same buyer's, still paid); then one conditional UPDATE applies it, once per purchase and
+ * plan (a unique index holds it). A second payment for the same upgrade is refused and refunded.
+ */
+export async function fulfillUpgrade(
+  env: Env,
+  session: Stripe.Checkout.Session,
+  options: {paymentFailed?: boolean},
+): Promise<{status: PurchaseStatus | 'ignored'; session: Stripe.Checkout.Session; email: string | null}> {
+  const row = await env.DB.prepare('SELECT * FROM upgrades WHERE session_id = ?1').bind(session.id).first<UpgradeRow>();
+  if (!row || !matchesRecord(session, row)) {
+    log.error('upgrade.ignored', {sessionId: session.id, reason: row ? 'the session does not match the recorded upgrade' : 'no upgrade recorded'});
+    return {status: 'ignored', session, email: null};
+  }
+  const paid = session.status === 'complete' && session.payment_status === 'paid';
+  if (!paid) {
+    const failed = options.paymentFailed === true;
+    if (failed) await env.DB.prepare(`UPDATE upgrades SET status = 'failed', updated_at = ?2 WHERE session_id = ?1 AND status = 'open'`).bind(session.id, Date.now()).run();
+    return {status: failed ? 'failed' : 'open', session, email: row.email};
+  }
+
+  const paymentIntentId = idOf(session.payment_intent);
+  const refusal = await refusalOf(env.DB, session, row);
+  const applied = await env.DB.prepare(
+    `UPDATE upgrades SET
+       status = CASE
+         WHEN ?3 IS NOT NULL THEN 'refused'
+         WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN 'revoked'
+         WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'refused'
+         ELSE 'paid' END,
+       refused_reason = CASE
+         WHEN ?3 IS NOT NULL THEN ?3
+         WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN NULL
+         WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'duplicate'
+         END,
+       revoke_reason = (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?2),
+       payment_intent_id = ?2, amount_paid = ?6, paid_at = ?7, updated_at = ?7
+     WHERE session_id = ?1 AND status IN ('open', 'failed')
+     RETURNING status, refused_reason`,
+  )
+    .bind(session.id, paymentIntentId, refusal, row.purchase_session_id, row.to_plan, paidAmount(session), Date.now())
+    .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
+  // Null: an earlier delivery recorded it already; nothing more to do.
+  const now = applied ?? (await env.DB.prepare('SELECT status, refused_reason FROM upgrades WHERE session_id = ?1').bind(session.id).first<UpgradeRow>())!;
+  const label = upgradeLabel(storedPlanName(row.from_plan) ?? row.from_plan, storedPlanName(row.to_plan) ?? row.to_plan);
+  if (applied?.status === 'refused') {
+    log.error('upgrade.refused', {sessionId: session.id, upgradeOf: row.purchase_session_id, reason: applied.refused_reason, label});
+    if (paymentIntentId && REFUNDED_AT_ONCE.includes(applied.refused_reason!)) await refundRefused(env, session.id, paymentIntentId, applied.refused_reason!);
+  } else if (applied) {
+    log.info('upgrade.recorded', {sessionId: session.id, upgradeOf: row.purchase_session_id, status: applied.status, label});
+  }
+  return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
+}
+
+/** The session is the one the worker made for this row: same purchase, same plan, its price bought. */
+function matchesRecord(session: Stripe.Checkout.Session, row: UpgradeRow): boolean {
+  const metadata = session.metadata ?? {};
+  const bought = (session.line_items?.data ?? []).some((item) => item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan);
+  return metadata[UPGRADE_METADATA.upgradeOf] === row.purchase_session_id && metadata[UPGRADE_METADATA.toPlan] === row.to_plan && bought;
+}
+
+/**
+ * What the buyer paid for the upgrade itself: the price less the credit, before tax (Stripe Tax
+ * adds its own on top, and an inclusive price holds it already).
+ */
+function paidAmount(session: Stripe.Checkout.Session): number | null {
+  if (session.amount_subtotal === null || session.amount_subtotal === undefined) return session.amount_total ?? null;
+  return session.amount_subtotal - (session.total_details?.amount_discount ?? 0);
+}
+
+/** Why this paid upgrade must not be applied, or null: a duplicate is decided in the UPDATE itself. */
+async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: UpgradeRow): Promise<Refusal | null> {
+  if (session.client_reference_id !== row.user_id) return 'another buyer';
+  if (paidAmount(session) !== row.amount || session.currency !== row.currency) return 'amount mismatch';
+  const purchase = await db
+    .prepare('SELECT status, user_id, email FROM purchases WHERE session_id = ?1')
+    .bind(row.purchase_session_id)
+    .first<{status: PurchaseStatus; user_id: string | null; email: string | null}>();
+  if (!purchase) return 'purchase not paid';
+  const owned = purchase.user_id === row.user_id || (purchase.user_id === null && row.email !== null && purchase.email === row.email);
+  if (!owned) return 'another buyer';
+  return purchase.status === 'paid' ? null : 'purchase not paid';
+}
+
+/**
+ * Gives back a payment that bought nothing: a second payment for an upgrade already paid, or one
+ * for a purchase refunded or disputed meanwhile. Once per session (Stripe's idempotency key), and
+ * its `charge.refunded` leaves the refused upgrade as it is.
+ */
+async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
+  try {
+    await stripeFor(settingsOf(env)).refunds.create(
+      {payment_intent: paymentIntentId, reason: reason === 'duplicate' ? 'duplicate' : 'requested_by_customer', metadata: {upgradeSession: sessionId, refusedBecause: reason}},
+      {idempotencyKey: `upgrade-refused-${sessionId}`},
+    );
+    log.info('upgrade.refunded', {sessionId, reason});
+  } catch (err) {
+    // The seller sees the refused upgrade in the console, and refunds it there.
+    log.error('upgrade.refund_failed', {sessionId, reason, error: err instanceof Error ? err.message : String(err)});
+  }
+}

@@ -1,0 +1,66 @@
+import {findStoredPlan, type Plan, PLAN_CURRENCY, upgradeAmount, upgradesFrom} from '../../../src/config';
+import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
+import type {AuthUser} from '../auth/user';
+import {HttpError} from '../errors';
+import {hasRevokedPurchase, paidPurchaseOf, type Purchase} from '../purchases';
+
+/**
+ * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
+ * holds it, the plan it gives now (its paid upgrades included), and the config's current prices.
+ * Nothing the browser sends names the purchase, its plan or an amount.
+ */
+export interface UpgradeQuote {
+  purchase: Purchase;
+  from: Plan;
+  to: Plan;
+  /** Cents: the difference between the two plans' prices now. */
+  amount: number;
+  currency: string;
+}
+
+/** The plan the user's paid purchase gives now, and the upgrades it may take, or null without one. */
+export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase: Purchase; plan: Plan} | null> {
+  const purchase = await paidPurchaseOf(db, user);
+  const plan = purchase && findStoredPlan(purchase.plan);
+  return purchase && plan ? {purchase, plan} : null;
+}
+
+/** GET /upgrades: what the dashboard shows, priced here. */
+export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPlan> {
+  const current = await planOf(db, user);
+  if (!current) return {plan: null, upgrades: []};
+  const upgrades: UpgradeOffer[] = upgradesFrom(current.plan).map((to) => ({
+    planId: to.id,
+    name: to.name,
+    amount: upgradeAmount(current.plan, to),
+    currency: PLAN_CURRENCY,
+  }));
+  return {plan: {id: current.plan.id, name: current.plan.name}, upgrades};
+}
+
+/**
+ * The upgrade of the user's paid purchase to `planId`, or the 4xx that says why there is none:
+ * an unknown plan, no paid purchase (or one refunded or disputed), an upgrade to that plan already
+ * paid, or a purchase already on that plan or a higher one.
+ */
+export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: string): Promise<UpgradeQuote> {
+  const to = findStoredPlan(planId);
+  if (!to || to.id !== planId) throw new HttpError(400, `Unknown plan: "${planId}" is not one of the plans`);
+  const current = await planOf(db, user);
+  if (!current) {
+    if (await hasRevokedPurchase(db, user)) {
+      throw new HttpError(403, 'Your purchase was refunded or is disputed, so it cannot be upgraded. Please contact support.', 'NOT_PAID');
+    }
+    throw new HttpError(402, 'You have no paid purchase to upgrade. Buy a plan instead.', 'NOT_PAID');
+  }
+  const {purchase, plan: from} = current;
+  const paid = await db
+    .prepare(`SELECT 1 AS found FROM upgrades WHERE purchase_session_id = ?1 AND to_plan = ?2 AND status = 'paid'`)
+    .bind(purchase.session_id, to.id)
+    .first();
+  if (paid) throw new HttpError(409, `You have already paid for the upgrade to ${to.name}.`, 'CONFLICT');
+  if (!upgradesFrom(from).some((plan) => plan.id === to.id)) {
+    throw new HttpError(409, `Your purchase is ${from.name}: ${to.name} is not an upgrade of it.`, 'CONFLICT');
+  }
+  return {purchase, from, to, amount: upgradeAmount(from, to), currency: PLAN_CURRENCY};
+}

@@ -1,0 +1,42 @@
+/**
+ * Refunds and disputes of an upgrade's own payment, beside a purchase's (payments/revocations.ts):
+ * they take back only what the upgrade added. The upgrade is no longer paid, so its purchase gives
+ * the plan it had before (purchases.ts `effectivePlan`); the purchase and its repository access
+ * stay. A refused upgrade (a duplicate, refunded by the worker) stays refused.
+ */
+
+/** The statement that revokes the paid upgrade this payment bought; a final reason replaces `disputed`. */
+export function revokeUpgradeStatement(db: D1Database, paymentIntentId: string, reason: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
+         revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
+       WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')`,
+    )
+    .bind(paymentIntentId, reason, now);
+}
+
+/**
+ * The statement that applies the upgrade again once its only dispute is won (`unsettled`: the SQL
+ * that is true while a dispute of ?1 is still open or lost), unless another payment has bought the
+ * same upgrade since.
+ */
+export function restoreUpgradeStatement(db: D1Database, paymentIntentId: string, unsettled: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE upgrades SET status = 'paid', revoke_reason = NULL, updated_at = ?2
+       WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
+         AND NOT EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = upgrades.purchase_session_id
+           AND o.to_plan = upgrades.to_plan AND o.status = 'paid')`,
+    )
+    .bind(paymentIntentId, now);
+}
+
+/** Stripe's `charge.refunded` amount for an upgrade's payment (it only grows); whether it changed. */
+export async function recordUpgradeRefund(db: D1Database, paymentIntentId: string, amountRefunded: number): Promise<boolean> {
+  const recorded = await db
+    .prepare(`UPDATE upgrades SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`)
+    .bind(paymentIntentId, amountRefunded, Date.now())
+    .first();
+  return recorded !== null;
+}

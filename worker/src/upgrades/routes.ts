@@ -1,0 +1,71 @@
+import {Hono} from 'hono';
+import {z} from 'zod';
+import {API_PATHS, type BuyerPlan, type UrlResponse} from '../../../src/config/api';
+import type {AppEnv} from '../app';
+import {currentUser, requireUser} from '../auth/middleware';
+import {HttpError} from '../errors';
+import {isOnOrigin, readJson} from '../http';
+import {log} from '../log';
+import {paymentProviderError, stripeFor} from '../payments/stripe';
+import {enforceLimit, limits} from '../rateLimit';
+import {settingsOf} from '../settings';
+import {buyerPlan, quoteUpgrade} from './quote';
+import {createUpgradeCheckout} from './session';
+
+const urlsRequired = 'Success and cancel URLs are required';
+const url = z.string({message: urlsRequired}).max(2048).refine((value) => value.trim() !== '', urlsRequired);
+
+/**
+ * Only the plan to move up to, and where to come back. Anything else sent along (an amount, the
+ * purchase, its plan) is dropped here: the worker reads those from its own records.
+ */
+const upgradeBody = z.object({
+  planId: z.string({message: 'planId is required'}).min(1, 'planId is required').max(64, 'planId is too long'),
+  successUrl: url,
+  cancelUrl: url,
+});
+
+/** The buyer's plan now and its upgrades; and the Checkout Session of one, priced by the worker. */
+export const upgradeRoutes = new Hono<AppEnv>()
+  .get(API_PATHS.upgrades, requireUser, async (c) => c.json((await buyerPlan(c.env.DB, currentUser(c))) satisfies BuyerPlan))
+
+  .post(API_PATHS.createUpgradeSession, requireUser, async (c) => {
+    const settings = settingsOf(c.env);
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `upgrade:user:${user.uid}`, limits.checkout);
+    const body = await readJson(c, upgradeBody);
+    if (!isOnOrigin(body.successUrl, settings.siteOrigin) || !isOnOrigin(body.cancelUrl, settings.siteOrigin)) {
+      throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
+    }
+    const quote = await quoteUpgrade(c.env.DB, user, body.planId);
+    let created;
+    try {
+      created = await createUpgradeCheckout(stripeFor(settings), settings, {quote, user, ...body});
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      throw paymentProviderError(err);
+    }
+    const {session, couponId} = created;
+    if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
+    const now = Date.now();
+    // What fulfilment holds the payment to: this row, not the session's metadata.
+    await c.env.DB.prepare(
+      `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)`,
+    )
+      .bind(
+        session.id,
+        quote.purchase.session_id,
+        user.uid,
+        user.emailVerified && user.email ? user.email.toLowerCase() : null,
+        quote.from.id,
+        quote.to.id,
+        quote.amount,
+        quote.currency,
+        couponId,
+        now,
+      )
+      .run();
+    log.info('upgrade.created', {sessionId: session.id, upgradeOf: quote.purchase.session_id, from: quote.from.id, to: quote.to.id, amount: quote.amount});
+    return c.json({url: session.url} satisfies UrlResponse);
+  });
