@@ -9,6 +9,10 @@
  *   npm start -- --same-origin
  *                          the worker on the site's origin under /api, through the dev server's
  *                          proxy, as `npm run deploy` serves both in production
+ *   npm start -- --local --country BR
+ *                          the worker takes every visitor to be in that country (ISO code), to try
+ *                          fair prices: on this machine Cloudflare gives no real country. Works
+ *                          with the Auth emulator only (DEV_VISITOR_COUNTRY, development only)
  *   npm start -- --built   the production build (gzipped, as a static host serves it) in place
  *                          of the dev server: slower to start, no reload, but search works and
  *                          it is what visitors get (`npm run audit` measures the dashboard so)
@@ -44,6 +48,12 @@ const ports = {site: port('SITE_PORT', 4200), worker: port('WORKER_PORT', 8787),
 const forceLocal = process.argv.includes('--local');
 const sameOrigin = process.argv.includes('--same-origin');
 const built = process.argv.includes('--built');
+const countryAt = process.argv.indexOf('--country');
+const visitorCountry = countryAt === -1 ? undefined : (process.argv[countryAt + 1] ?? '').toUpperCase();
+if (visitorCountry !== undefined && !/^[A-Z]{2}$/.test(visitorCountry)) {
+  console.error('npm start: --country takes a two-letter country code, such as --country BR.');
+  process.exit(2);
+}
 if (sameOrigin && built) {
   // The built site is served by a plain static server here, which has no proxy to the worker.
   console.error('npm start: --same-origin works with the dev server only; leave out --built (npm run deploy -- --dry-run builds the one-Worker layout).');
@@ -189,9 +199,11 @@ async function main() {
     Object.assign(overrides, {AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
     Object.assign(siteOverrides, {AUTH_PROVIDER: 'firebase', FIREBASE_API_KEY: '', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
     printSignInLinks(emulator.host);
+    if (visitorCountry) overrides.DEV_VISITOR_COUNTRY = visitorCountry;
   } else {
     // A real project on the site: the worker must not accept the emulator's unsigned tokens.
     overrides.FIREBASE_AUTH_EMULATOR_HOST = '';
+    if (visitorCountry) say('[start]', '--country works with the Auth emulator only (npm start -- --local): ignored.');
   }
   if (plan.local.includes('payments')) {
     const webhookSecret = `whsec_local_${randomBytes(16).toString('hex')}`;
@@ -271,6 +283,7 @@ async function main() {
   const served = sameOrigin ? `, reached by the site at ${siteUrl}${SAME_ORIGIN_PREFIX}/` : '';
   say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''}${served})`);
   say('', `admin      ${siteUrl}${ROUTES.admin}: sign in as ${plan.admins}`);
+  if (overrides.DEV_VISITOR_COUNTRY) say('', `country    every visitor is taken to be in ${overrides.DEV_VISITOR_COUNTRY} (fair prices)`);
   if (plan.local.length > 0) {
     say('', 'Local mode, for the services without keys:');
     for (const service of plan.local) say('', SERVICE_LINES[service]);

@@ -8,6 +8,7 @@ import qs from 'qs';
 import Stripe from 'stripe';
 import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
+import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage} from './stripeCheckoutPage';
 
@@ -48,8 +49,10 @@ export interface StripeStandIn {
   /**
    * The buyer pays (or starts an async payment that has not cleared yet), having ticked the terms'
    * box when the session asks for it. A paid session with `invoice_creation` gets its invoice.
+   * The card is from `cardCountry`: by default the fair-price country the session was made for,
+   * else the United States.
    */
-  complete(id: string, options: {email: string; paid: boolean}): Stripe.Checkout.Session;
+  complete(id: string, options: {email: string; paid: boolean; cardCountry?: string}): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
@@ -157,7 +160,7 @@ async function deliverCompleted(session: Stripe.Checkout.Session, hosted: Hosted
 }
 
 /** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) a card. */
-function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string): Payment {
+function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string, cardCountry: string): Payment {
   const intentId = nextId('pi_');
   const charge = {
     id: nextId('ch_'),
@@ -173,6 +176,8 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase
     metadata: {},
     paid,
     payment_intent: intentId,
+    // Stripe's test card 4242 4242 4242 4242, issued in the country the payer picked.
+    payment_method_details: {type: 'card', card: {brand: 'visa', country: cardCountry, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'}},
     receipt_url: `${receiptBase}/receipts/payment/${intentId}`,
     refunded: false,
     refunds: {object: 'list', data: [], has_more: false, url: '/v1/refunds'},
@@ -219,6 +224,11 @@ function newInvoice(session: Stripe.Checkout.Session, payment: Payment, hostedBa
   } as unknown as Stripe.Invoice;
 }
 let invoiceCount = 0;
+
+/** The card's country a payer has by default: the fair-price country the session was made for, else the US. */
+export function defaultCardCountry(session: Stripe.Checkout.Session): string {
+  return session.metadata?.[FAIR_PRICE_COUNTRY_KEY] ?? 'US';
+}
 
 /** A one-time price as Stripe answers it. */
 export function newPrice(fields: Partial<Stripe.Price> & {id: string}): Stripe.Price {
@@ -415,8 +425,9 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
 function discountOf(body: Record<string, unknown>, coupons: Map<string, Stripe.Coupon>): Stripe.Coupon | null | Omit<StripeErrorBody, 'type'> {
   const discounts = body.discounts as {coupon?: string}[] | undefined;
   if (!discounts || discounts.length === 0) return null;
-  if (body.allow_promotion_codes === 'true') {
-    return {param: 'discounts', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
+  // Whatever its value, false included, and Stripe names allow_promotion_codes (stripe/stripe-node#2248).
+  if (body.allow_promotion_codes !== undefined) {
+    return {param: 'allow_promotion_codes', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
   }
   if (discounts.length > 1) return {param: 'discounts', message: 'You may only specify one discount for a Checkout Session.'};
   const coupon = coupons.get(discounts[0]!.coupon ?? '');
@@ -550,7 +561,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   }
 
   /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
-  async function pay(response: http.ServerResponse, id: string, email: string, termsAccepted: boolean, hosted: HostedPages) {
+  async function pay(response: http.ServerResponse, id: string, email: string, termsAccepted: boolean, cardCountry: string, hosted: HostedPages) {
     const open = sessions.get(id);
     if (!open) return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
     if (open.status !== 'open') {
@@ -562,7 +573,11 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     if (open.consent_collection?.terms_of_service === 'required' && !termsAccepted) {
       return html(response, 400, messagePage('checkout', 'Terms not accepted', 'Tick the box to accept the terms before you pay.', {href: `/checkout/${id}`, label: 'Back'}));
     }
-    const session = standIn.complete(id, {email, paid: true});
+    if (cardCountry !== '' && !/^[A-Z]{2}$/.test(cardCountry)) {
+      return html(response, 400, messagePage('checkout', 'Card country needed', "Pick the country of the card's issuer to pay.", {href: `/checkout/${id}`, label: 'Back'}));
+    }
+    // A form without the picker (an older page, a test's POST) pays with the default card.
+    const session = standIn.complete(id, {email, paid: true, ...(cardCountry && {cardCountry})});
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
     const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status} ${await delivered.text()}`;
     hosted.onEvent?.(`paid ${session.metadata?.plan ?? ''} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
@@ -578,12 +593,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const id = decodeURIComponent(match[1]!);
       if (request.method === 'POST') {
         const form = new URLSearchParams(raw);
-        void pay(response, id, String(form.get('email') ?? '').trim(), form.get('terms') === 'accepted', hostedPages);
+        void pay(response, id, String(form.get('email') ?? '').trim(), form.get('terms') === 'accepted', String(form.get('cardCountry') ?? ''), hostedPages);
         return true;
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
-      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', creditOf(session)));
+      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', {credit: creditOf(session), cardCountry: defaultCardCountry(session)}));
       return true;
     }
     if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
@@ -675,10 +690,19 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
       if (request.method === 'POST' && url.pathname === '/v1/coupons') {
+        // Ids are the caller's to choose (the worker's fair-price-40): one taken is refused.
+        if (typeof body.id === 'string' && coupons.has(body.id)) return invalid(response, {code: 'resource_already_exists', param: 'id', message: 'Coupon already exists.'});
         const coupon = couponOrRefusal(body);
         if (!('object' in coupon)) return invalid(response, coupon);
         coupons.set(coupon.id, coupon);
         return send(response, 200, coupon);
+      }
+      const couponPath = /^\/v1\/coupons\/([^/]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && couponPath) {
+        const id = decodeURIComponent(couponPath[1]!);
+        const found = coupons.get(id);
+        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such coupon: '${id}'`}});
+        return send(response, 200, found);
       }
       if (request.method === 'GET') {
         const live = liveRequest(request);
@@ -760,11 +784,11 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     coupons,
     account: newAccount(),
     portalConfigurations,
-    complete(id, {email, paid}) {
+    complete(id, {email, paid, cardCountry}) {
       const given = sessions.get(id)?.customer;
       const session = update(id, {customer: given ?? nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
       if (paid) redeem(session);
-      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com');
+      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', cardCountry ?? defaultCardCountry(session));
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.
       const invoice = paid && session.invoice_creation?.enabled ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com') : null;

@@ -4,6 +4,7 @@
  */
 import type Stripe from 'stripe';
 import {findPlanByPriceId} from '../../src/config';
+import {isoCountries} from './countries';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[char]!);
@@ -24,6 +25,7 @@ function page(title: string, body: string): string {
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
   .terms { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
   .terms input { width: auto; margin: .3rem 0 0; }
+  select { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; background: #fff; }
   input { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; }
   button { width: 100%; padding: .75rem; border: 0; border-radius: 6px; background: #0f766e; color: #fff; font-size: 1rem; font-weight: 600; cursor: pointer; }
   a { color: #0b534d; }
@@ -52,9 +54,14 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 /**
  * The checkout page: the plan, and what the session charges (Stripe's `amount_total`). A session
  * with a coupon (an upgrade's credit for the plan bought before) shows the plan's price and the
- * credit taken off it, as Checkout's summary does.
+ * credit taken off it, as Checkout's summary does (an upgrade's credit, a fair price's discount).
+ * The card's country is the payer's to pick, `cardCountry` by default.
  */
-export function checkoutPage(session: Stripe.Checkout.Session, priceId: string, credit?: {name: string; amount: number}): string {
+export function checkoutPage(
+  session: Stripe.Checkout.Session,
+  priceId: string,
+  {credit, cardCountry = 'US'}: {credit?: {name: string; amount: number}; cardCountry?: string} = {},
+): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
   const price = plan ? dollars(session.amount_total ?? plan.price * 100) : '';
@@ -68,10 +75,19 @@ ${creditLine}<p class="price">${escape(price)} <small>one-time payment</small></
 <form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">
+  <label for="card-country">Card country</label>
+  <select id="card-country" name="cardCountry">${countryOptions(cardCountry)}</select>
 ${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>
 </form>
 <p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
   );
+}
+
+/** Every country, the default one selected. */
+function countryOptions(selected: string): string {
+  return isoCountries()
+    .map(({code, name}) => `<option value="${code}"${code === selected ? ' selected' : ''}>${escape(name)}</option>`)
+    .join('');
 }
 
 /**

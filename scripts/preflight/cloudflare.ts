@@ -32,7 +32,7 @@ const NEVER_IN_VARS = [...SECRETS, 'FIREBASE_SERVICE_ACCOUNT', 'SUPABASE_SERVICE
 /** Settings the docs put in secrets (kept out of the repository) that may be vars as well. */
 const SETTINGS = ['GITHUB_REPO', 'MAILGUN_DOMAIN'];
 /** Development and test settings: on a deployed worker they point at stand-ins or the emulator. */
-export const DEVELOPMENT_ONLY = ['STRIPE_API_URL', 'GITHUB_API_URL', 'FIREBASE_AUTH_EMULATOR_HOST'];
+export const DEVELOPMENT_ONLY = ['STRIPE_API_URL', 'GITHUB_API_URL', 'FIREBASE_AUTH_EMULATOR_HOST', 'DEV_VISITOR_COUNTRY'];
 const PLACEHOLDER_ID = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
 const D1_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

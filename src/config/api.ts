@@ -52,6 +52,11 @@ export const API_PATHS = {
    */
   receipts: '/receipts',
   /**
+   * GET: the visitor's country (from Cloudflare, never from the browser), its fair-price discount
+   * and what each plan costs there, from the same calculation as the checkout. See PricesResponse.
+   */
+  prices: '/prices',
+  /**
    * GET: the signed-in buyer's plan now (upgrades included) and the upgrades on offer, each priced
    * by the worker from its own record of the purchase. See BuyerPlan.
    */
@@ -193,6 +198,19 @@ export interface CreateUpgradeSessionRequest {
 }
 
 /** Checkout and the billing portal answer where to send the browser. */
+/** GET prices: amounts in cents, as the checkout charges them. */
+export interface PricesResponse {
+  /** ISO 3166-1 alpha-2, as Cloudflare gave it; null when it is not known. */
+  country: string | null;
+  /** The country's name in English ("Brazil"); null with no country. */
+  countryName: string | null;
+  /** Whole percent off every plan; 0 when none applies (the list prices). */
+  percentOff: number;
+  currency: string;
+  /** Each plan by its id in the config. */
+  plans: {id: string; amount: number; listAmount: number}[];
+}
+
 export interface UrlResponse {
   url: string;
 }
@@ -331,6 +349,11 @@ export const ADMIN_PATHS = {
   revoke: '/admin/purchases/:sessionId/revoke',
   /** POST: a fresh invitation for the same account, once its pending one expired (else 409). */
   resend: '/admin/purchases/:sessionId/resend',
+  /**
+   * POST: the seller accepts a purchase flagged because its card's country is not the one its
+   * fair-price discount was given for (AdminFairPrice): the flag clears, the buyer keeps it all.
+   */
+  acceptCardCountry: '/admin/purchases/:sessionId/accept-card-country',
   /** POST: the purchase may move its seat again, as if it never had. */
   resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',
   /**
@@ -455,6 +478,10 @@ export type PurchaseState = (typeof PURCHASE_STATES)[number];
 export const PURCHASE_SORTS = ['newest', 'oldest', 'amount_high', 'amount_low'] as const;
 export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
 
+/** What a purchase may be flagged for: a card from another country than its discount's. */
+export const PURCHASE_FLAGS = ['card_country'] as const;
+export type PurchaseFlag = (typeof PURCHASE_FLAGS)[number];
+
 /** The purchases list's query (`GET purchases` and `purchasesCsv`); every field may be left out. */
 export interface PurchaseFilter {
   q?: string;
@@ -462,6 +489,21 @@ export interface PurchaseFilter {
   /** A plan's name in the config. */
   plan?: string;
   sort?: PurchaseSort;
+  /** Only the purchases flagged for this and not yet accepted by the seller. */
+  flagged?: PurchaseFlag;
+}
+
+/**
+ * A purchase made with a fair-price discount (appConfig.fairPrices): the country and percent it was
+ * given for, and the country of the card that paid (null until Stripe said; '' for a payment that
+ * was no card). `review` is 'flagged' when the card is from another country, until the seller
+ * accepts it ('accepted') or refunds it.
+ */
+export interface AdminFairPrice {
+  country: string;
+  percentOff: number | null;
+  cardCountry: string | null;
+  review: 'flagged' | 'accepted' | null;
 }
 
 export interface AdminPurchase {
@@ -477,6 +519,8 @@ export interface AdminPurchase {
   amountRefunded: number;
   /** The payment's page in Stripe's dashboard, in the mode of the worker's key; null before a payment. */
   stripeUrl: string | null;
+  /** Null for a purchase at the list price. */
+  fairPrice: AdminFairPrice | null;
   access: {
     status: GrantStatus;
     username: string;
@@ -645,7 +689,7 @@ export interface AdminLead {
   createdAt: number;
 }
 
-export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'retry_job' | 'repository_fix' | 'resend_release';
+export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'accept_card_country' | 'retry_job' | 'repository_fix' | 'resend_release';
 
 export interface AdminAuditEntry {
   id: number;

@@ -90,6 +90,22 @@ export const appConfig = {
     // Off until the terms' URL is saved in the dashboard's Public details: Stripe refuses the checkout before that.
     requireTermsAcceptance: false,
   },
+  // Tiers from the World Bank's "Price level ratio of PPP conversion factor (GDP) to market
+  // exchange rate" (indicator PA.NUS.PPPC.RF, 2023 values): a country whose prices are about half
+  // of the United States' gets about half off, rounded down to a tier of ten, at most 60% off.
+  // Approximate by design; check https://data.worldbank.org/indicator/PA.NUS.PPPC.RF before a
+  // change. Not listed: full price.
+  fairPrices: {
+    enabled: true,
+    capPercent: 60,
+    tiers: [
+      {percentOff: 60, countries: ['AF', 'BD', 'BT', 'EG', 'ET', 'GH', 'IN', 'KE', 'KG', 'KH', 'LA', 'LK', 'MM', 'NG', 'NP', 'PK', 'TJ', 'UA', 'UZ']},
+      {percentOff: 50, countries: ['AR', 'BO', 'CO', 'DZ', 'HN', 'ID', 'MA', 'NI', 'PH', 'PY', 'TN', 'TR', 'VN']},
+      {percentOff: 40, countries: ['AM', 'BR', 'CN', 'DO', 'EC', 'GE', 'GT', 'KZ', 'MX', 'MY', 'PE', 'RS', 'TH', 'ZA']},
+      {percentOff: 30, countries: ['AL', 'BA', 'BG', 'CL', 'CR', 'HU', 'JO', 'MK', 'MN', 'PL', 'RO']},
+      {percentOff: 20, countries: ['CZ', 'EE', 'GR', 'HR', 'LT', 'LV', 'OM', 'PT', 'SA', 'SI', 'SK']},
+    ],
+  },
   repository: {
     maxUsernameChanges: 3,
     downloads: true,

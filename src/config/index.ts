@@ -8,3 +8,4 @@ export {afterPurchase} from './afterPurchase';
 export {upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';
+export {countryName, fairPercentOff, fairPrice, type FairPrice, fairPriceCouponId} from './fairPrices';

@@ -42,6 +42,23 @@ export interface Plan {
  */
 export type ReleaseNotice = 'none' | 'upgrade-note';
 
+/** Country discounts (see AppConfig.fairPrices). */
+export interface FairPrices {
+  /** False: every visitor pays the list price, and promotion codes work everywhere. */
+  enabled: boolean;
+  /** No tier may take more than this off, whatever it says: a typo must not give the product away. */
+  capPercent: number;
+  /** Each country in one tier at most; a country in none pays the list price. */
+  tiers: FairPriceTier[];
+}
+
+export interface FairPriceTier {
+  /** Whole percent off the list price, 1 to 99 (and no more than `capPercent`). */
+  percentOff: number;
+  /** ISO 3166-1 alpha-2 codes, upper case, as Cloudflare gives them (`request.cf.country`). */
+  countries: string[];
+}
+
 export interface FaqItem {
   question: string;
   answer: string;
@@ -166,6 +183,12 @@ export interface AppConfig {
      */
     requireTermsAcceptance: boolean;
   };
+  /**
+   * Fair prices worldwide: a visitor from a country with lower purchasing power pays less. The
+   * worker reads the country from Cloudflare, never from the browser, and charges through a Stripe
+   * coupon; the pricing section shows the same amounts (`fairPrice` in src/config/fairPrices.ts).
+   */
+  fairPrices: FairPrices;
   /**
    * The private repository buyers are invited to is the worker's `GITHUB_REPO`: the worker invites
    * to it and tells the dashboard, so it is set in one place.

@@ -62,6 +62,8 @@ export function createAdminApi(options: ApiClientOptions) {
       act(onPurchase(ADMIN_PATHS.grant, sessionId), {username} satisfies AdminGrantRequest),
     revoke: (sessionId: string) => act(onPurchase(ADMIN_PATHS.revoke, sessionId)),
     resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
+    /** Clears a purchase's card-country flag: the seller accepts it as it is. */
+    acceptCardCountry: (sessionId: string) => act(onPurchase(ADMIN_PATHS.acceptCardCountry, sessionId)),
     resetUsernameChanges: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resetUsernameChanges, sessionId)),
     refund: (sessionId: string, refund: AdminRefundRequest) => act(onPurchase(ADMIN_PATHS.refund, sessionId), refund),
     jobs: () => get<AdminJob[]>(ADMIN_PATHS.jobs),

@@ -52,15 +52,18 @@ export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}
 export {escapeRegExp};
 
 /** Starts the stack and Chromium before the file's tests, and stops both after. */
-/** `seed`: that many demo purchases in the local D1 first, as `npm run seed:local` makes them. */
-export function useLocalSession({sameOrigin = false, seed}: {sameOrigin?: boolean; seed?: number} = {}): LocalSession {
+/**
+ * `seed`: that many demo purchases in the local D1 first, as `npm run seed:local` makes them.
+ * `country`: the country the worker takes every visitor to be in (`npm start -- --country`).
+ */
+export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin?: boolean; seed?: number; country?: string} = {}): LocalSession {
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     browser = await launchChromium({offline: true});
-    stack = await startLocalStack({flags: sameOrigin ? ['--same-origin'] : [], seed});
+    stack = await startLocalStack({flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])], seed});
     // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
   }, seed === undefined ? 300_000 : 420_000);
 

@@ -113,6 +113,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     state: 'paid',
     amountRefunded: 0,
     stripeUrl: 'https://dashboard.stripe.com/test/payments/pi_ada',
+    fairPrice: null,
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
@@ -190,7 +191,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   /** The purchases a query means, as the worker reads it: search, state, plan, then the order. */
   function matchingPurchases(query: URLSearchParams): AdminPurchaseDetail[] {
     const q = (query.get('q') ?? '').toLowerCase();
-    const [state, plan, sort] = [query.get('state'), query.get('plan'), query.get('sort') ?? 'newest'];
+    const [state, plan, sort, flagged] = [query.get('state'), query.get('plan'), query.get('sort') ?? 'newest', query.get('flagged')];
     const order: Record<string, (a: AdminPurchaseDetail, b: AdminPurchaseDetail) => number> = {
       newest: (a, b) => b.createdAt - a.createdAt,
       oldest: (a, b) => a.createdAt - b.createdAt,
@@ -201,6 +202,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       .filter((entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)))
       .filter((entry) => !state || entry.state === state)
       .filter((entry) => !plan || entry.plan === plan)
+      .filter((entry) => flagged !== 'card_country' || entry.fairPrice?.review === 'flagged')
       .sort(order[sort]);
   }
 
@@ -241,6 +243,11 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         found!.invitationExpired = false;
         log('resend', found!.sessionId, null);
         return [200, {status: 'invited', detail: 'a new invitation went out'} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.acceptCardCountry}`:
+        if (found!.fairPrice?.review !== 'flagged') return [409, {error: 'This purchase is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
+        found!.fairPrice = {...found!.fairPrice, review: 'accepted'};
+        log('accept_card_country', found!.sessionId, null);
+        return [200, {status: 'accepted', detail: 'card accepted'} satisfies AdminActionResult];
       case `POST ${ADMIN_PATHS.resetUsernameChanges}`:
         if (found!.access) found!.access.usernameChanges = 0;
         log('reset_username_changes', found!.sessionId, null);

@@ -6,7 +6,8 @@
  * either side fails the typecheck.
  */
 import http from 'node:http';
-import {API_PATHS, type CreateCheckoutSessionRequest, type ErrorBody, type UrlResponse} from '../../src/config/api';
+import {appConfig, planAmount} from '../../src/config';
+import {API_PATHS, type CreateCheckoutSessionRequest, type ErrorBody, type PricesResponse, type UrlResponse} from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 
 export type CheckoutAnswer =
@@ -18,6 +19,10 @@ export interface WorkerStub {
   url: string;
   requests: CreateCheckoutSessionRequest[];
   answer: (next: CheckoutAnswer) => void;
+  /** What GET prices answers from now on: the list prices, for a visitor in no tier, unless told. */
+  prices: (next: PricesResponse) => void;
+  /** How many times GET prices was asked. */
+  readonly pricesAsked: number;
   /** Answers the held request with a URL. */
   release: (url: string) => void;
   /** Resolves once a request is being held (the site may load its auth SDK before sending). */
@@ -25,10 +30,23 @@ export interface WorkerStub {
   close: () => Promise<void>;
 }
 
+/** GET prices for a visitor whose country has no discount: every plan at its list price. */
+export function listPrices(): PricesResponse {
+  return {
+    country: 'US',
+    countryName: 'United States',
+    percentOff: 0,
+    currency: 'usd',
+    plans: appConfig.plans.map((plan) => ({id: plan.id, amount: planAmount(plan), listAmount: planAmount(plan)})),
+  };
+}
+
 export async function startWorkerStub(port = 0): Promise<WorkerStub> {
   const requests: CreateCheckoutSessionRequest[] = [];
   let answer: CheckoutAnswer = {kind: 'error', status: 503, body: {error: 'No answer set', code: 'NOT_CONFIGURED'}};
   const held: http.ServerResponse[] = [];
+  let prices = listPrices();
+  let pricesAsked = 0;
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
     response.writeHead(status, {'Content-Type': 'application/json'});
@@ -42,6 +60,11 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
     response.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS');
     if (request.method === 'OPTIONS') {
       response.writeHead(204).end();
+      return;
+    }
+    if (request.method === 'GET' && request.url === API_PATHS.prices) {
+      pricesAsked++;
+      send(response, 200, prices);
       return;
     }
     if (request.method !== 'POST' || request.url !== API_PATHS.createCheckoutSession) {
@@ -64,6 +87,12 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
     requests,
     answer: (next) => {
       answer = next;
+    },
+    prices: (next) => {
+      prices = next;
+    },
+    get pricesAsked() {
+      return pricesAsked;
     },
     waitForHeld: async () => {
       while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));

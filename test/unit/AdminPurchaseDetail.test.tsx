@@ -176,4 +176,24 @@ describe('a purchase’s page', () => {
     render('cs_test_missing');
     expect(await screen.findByRole('alert')).toHaveTextContent('No such purchase.');
   });
+
+  it('shows a fair-price purchase whose card is from elsewhere as flagged, and clears the flag once Accept is confirmed', async () => {
+    worker().reset({purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged'}})]});
+    await open();
+    expect(screen.getByText('Card from US, priced for BR')).toBeInTheDocument();
+    const section = screen.getByRole('region', {name: 'Fair price'});
+    expect(section).toHaveTextContent('Priced for Brazil (BR): 40% off. The card that paid is from United States (US).');
+    await confirm('Accept');
+    expect(await screen.findByText('Accepted: the flag is cleared.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/purchases/cs_test_ada/accept-card-country']);
+    expect(await screen.findByText("Accepted by an admin despite the card's country.")).toBeInTheDocument();
+    expect(screen.queryByRole('button', {name: 'Accept'})).toBeNull();
+    expect(screen.queryByText('Card from US, priced for BR')).toBeNull();
+  });
+
+  it('shows nothing of fair prices for a purchase at the list price', async () => {
+    await open();
+    expect(screen.queryByRole('region', {name: 'Fair price'})).toBeNull();
+    expect(screen.queryByRole('button', {name: 'Accept'})).toBeNull();
+  });
 });

@@ -2,9 +2,9 @@ import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Pricing from '../../src/components/landing/Pricing';
-import {appConfig, type Plan, UPDATES_FEATURE} from '../../src/config';
+import {appConfig, countryName, fairPrice, type Plan, UPDATES_FEATURE} from '../../src/config';
 import {renderWithSite} from '../support/render';
-import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
+import {listPrices, startWorkerStub, type WorkerStub} from '../stubs/workerStub';
 
 function card(name: string) {
   return screen.getByRole('article', {name});
@@ -18,6 +18,7 @@ describe('Pricing', () => {
   afterAll(() => worker.close());
   beforeEach(() => {
     worker.requests.length = 0;
+    worker.prices(listPrices());
     window.history.replaceState(null, '', '/');
   });
 
@@ -69,5 +70,33 @@ describe('Pricing', () => {
     expect(worker.requests).toEqual([
       {priceId: appConfig.plans[0].priceId.production, successUrl: 'http://localhost/success', cancelUrl: 'http://localhost/'},
     ]);
+  });
+
+  it("shows the worker's fair price for the visitor's country, says so plainly, and keeps the anchor the list's", async () => {
+    const tier = appConfig.fairPrices.tiers[0]!;
+    const country = tier.countries[0]!;
+    worker.prices({
+      country,
+      countryName: countryName(country),
+      percentOff: tier.percentOff,
+      currency: 'usd',
+      plans: appConfig.plans.map((plan) => ({id: plan.id, amount: fairPrice(plan, country).amount, listAmount: plan.price * 100})),
+    });
+    renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
+    await screen.findByText(`Prices adjusted for ${countryName(country)}: ${tier.percentOff}% off`);
+    for (const plan of appConfig.plans) {
+      const amount = fairPrice(plan, country).amount;
+      const shown = amount % 100 === 0 ? `$${amount / 100}` : `$${(amount / 100).toFixed(2)}`;
+      expect(within(card(plan.name)).getByText(shown, {exact: false})).toBeInTheDocument();
+      expect(within(card(plan.name)).queryByText(`$${plan.price}`, {exact: true})).toBeNull();
+      expect(within(card(plan.name)).getByText(`$${plan.priceAnchor}`, {exact: false, selector: 's'})).toBeInTheDocument();
+    }
+  });
+
+  it('shows the list prices and no notice when the worker gives no discount, or cannot be reached', async () => {
+    renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
+    await waitFor(() => expect(worker.pricesAsked).toBeGreaterThan(0));
+    expect(screen.queryByText(/Prices adjusted for/)).toBeNull();
+    for (const plan of appConfig.plans) expect(within(card(plan.name)).getByText(`$${plan.price}`, {exact: false})).toBeInTheDocument();
   });
 });

@@ -42,8 +42,11 @@ export interface Stack {
   github: GitHubStandIn;
   mailgun: MailgunStandIn;
   emulatorHost: string;
-  /** A JSON call to the worker, with a bearer token when given. */
-  call(path: string, options?: {method?: string; token?: string; body?: unknown; headers?: Record<string, string>}): Promise<Response>;
+  /**
+   * A JSON call to the worker, with a bearer token when given. `cf`: what Cloudflare's edge says of
+   * the connection (`request.cf`: its `country`), as Miniflare passes it to the worker.
+   */
+  call(path: string, options?: {method?: string; token?: string; body?: unknown; headers?: Record<string, string>; cf?: Record<string, unknown>}): Promise<Response>;
   /** Delivers a Stripe event signed the way Stripe signs it (or with the given header). */
   deliver(event: Stripe.Event, options?: {signature?: string | null; payload?: string; timestamp?: number}): Promise<Response>;
   /** A new account in the Auth emulator; `verified` marks its e-mail verified. */
@@ -140,8 +143,9 @@ export async function startStack(overrides: WorkerVars = {}, {githubNow}: {githu
     github,
     mailgun,
     emulatorHost,
-    call(path, {method, token, body, headers = {}} = {}) {
+    call(path, {method, token, body, headers = {}, cf} = {}) {
       return worker.fetch(path, {
+        ...(cf && {cf}),
         method: method ?? (body === undefined ? 'GET' : 'POST'),
         headers: {
           ...(body !== undefined && {'content-type': 'application/json'}),

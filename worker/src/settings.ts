@@ -22,6 +22,8 @@ const settingsSchema = z.object({
   FIREBASE_PROJECT_ID: optional,
   FIREBASE_AUTH_EMULATOR_HOST: optional,
   FIREBASE_SERVICE_ACCOUNT: optional,
+  // Development only (fairPrices.ts): read in emulator mode alone, which answers only loopback.
+  DEV_VISITOR_COUNTRY: optional.pipe(z.string().regex(/^[A-Za-z]{2}$/, 'DEV_VISITOR_COUNTRY must be a two-letter country code, such as BR').optional()),
   FIREBASE_JWKS_URL: optional,
   SUPABASE_URL: optional,
   SUPABASE_SERVICE_ROLE_KEY: optional,

@@ -39,10 +39,14 @@ interface Row {
   grant_status: GrantStatus | null;
   github_username: string | null;
   username_changes: number | null;
+  fair_price_country: string | null;
+  fair_price_percent: number | null;
+  card_country: string | null;
+  country_review: 'flagged' | 'accepted' | null;
 }
 
 const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
-    p.payment_intent_id, p.customer_id, p.user_id,
+    p.payment_intent_id, p.customer_id, p.user_id, p.fair_price_country, p.fair_price_percent, p.card_country, p.country_review,
     g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
 
@@ -82,6 +86,7 @@ function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
       WHERE github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
   }
   if (filter.state) conditions.push(STATE_WHERE[filter.state]);
+  if (filter.flagged === 'card_country') conditions.push("p.country_review = 'flagged'");
   if (filter.plan) {
     // The filter names the plan; purchases record its id, or its name when recorded before ids were.
     const plan = appConfig.plans.find((candidate) => candidate.name === filter.plan);
@@ -114,7 +119,7 @@ export async function listPurchases(db: D1Database, links: PaymentLinks, filter:
 export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: PurchaseFilter): Promise<string> {
   const {where, params} = filterFor(filter);
   const {results} = await db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']}`).bind(...params).all<Row>();
-  const header = ['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access'];
+  const header = ['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access', 'fair_price_country', 'card_country', 'country_review'];
   const lines = results.map((row) => {
     const purchase = toPurchase(row, links);
     return [
@@ -128,6 +133,9 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
       purchase.state,
       purchase.access?.username ?? '',
       purchase.access?.status ?? '',
+      purchase.fairPrice?.country ?? '',
+      purchase.fairPrice?.cardCountry ?? '',
+      purchase.fairPrice?.review ?? '',
     ];
   });
   return csv([header, ...lines]);
@@ -201,6 +209,9 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
     // A full refund may have reached D1 only as a revocation (it came before the purchase did).
     amountRefunded: state === 'refunded' ? Math.max(row.amount_refunded, amount ?? 0) : row.amount_refunded,
     stripeUrl: stripePaymentUrl(links.stripeKey, row.payment_intent_id),
+    fairPrice: row.fair_price_country
+      ? {country: row.fair_price_country, percentOff: row.fair_price_percent, cardCountry: row.card_country, review: row.country_review}
+      : null,
     access:
       row.grant_status && row.github_username
         ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}

@@ -13,6 +13,7 @@ import {
   type AdminPurchase,
   type Page,
   REFUND_REASONS,
+  PURCHASE_FLAGS,
   PURCHASE_SORTS,
   PURCHASE_STATES,
   DEFAULT_SALES_PERIOD,
@@ -42,6 +43,7 @@ import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
+import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment} from './refunds';
 import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
@@ -68,6 +70,7 @@ const purchaseFilter = z.object({
     .refine((name) => planNames.includes(name), {message: `plan must be one of ${planNames.join(', ')}`})
     .optional(),
   sort: z.enum(PURCHASE_SORTS, {message: `sort must be one of ${PURCHASE_SORTS.join(', ')}`}).optional(),
+  flagged: z.enum(PURCHASE_FLAGS, {message: `flagged must be one of ${PURCHASE_FLAGS.join(', ')}`}).optional(),
 });
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const RELEASE_ID_RULE = "releaseId must be a GitHub release's id, a whole number";
@@ -162,6 +165,15 @@ export const adminRoutes = new Hono<AppEnv>()
       }
       const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
       return {status: result.status, detail: `@${grant.github_username}: ${result.status}`};
+    });
+  })
+
+  .post(ADMIN_PATHS.acceptCardCountry, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    return audited(c, 'accept_card_country', sessionId, async () => {
+      const accepted = await acceptCardCountry(c.env.DB, sessionId);
+      if (!accepted) throw notFound();
+      return {status: 'accepted', detail: `card from ${accepted.card_country} accepted for the ${accepted.fair_price_country} fair price`};
     });
   })
 
@@ -300,7 +312,13 @@ function linksOf(c: Context<AppEnv>) {
 }
 
 function purchaseFilterOf(c: Context<AppEnv>) {
-  return parse(purchaseFilter, {q: c.req.query('q'), state: c.req.query('state'), plan: c.req.query('plan'), sort: c.req.query('sort')});
+  return parse(purchaseFilter, {
+    q: c.req.query('q'),
+    state: c.req.query('state'),
+    plan: c.req.query('plan'),
+    sort: c.req.query('sort'),
+    flagged: c.req.query('flagged'),
+  });
 }
 
 function pageOf(c: Context<AppEnv>): number {

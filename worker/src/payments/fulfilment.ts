@@ -8,6 +8,7 @@ import {saleMail, welcomeMail} from '../mail';
 import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 import type {PurchaseStatus} from '../purchases';
+import {checkCardCountry} from './cardCountry';
 import {idOf, stripeFor} from './stripe';
 import {fulfillUpgrade} from '../upgrades/fulfilment';
 import {isUpgradeSession} from '../upgrades/metadata';
@@ -113,6 +114,7 @@ export async function fulfillCheckout(
     for (const job of queued as unknown as Job[]) await runClaimed(context, job);
   }
   if (status === 'revoked') await revokeAccess(context, sessionId, 'payment refunded or disputed');
+  if (status === 'paid') await checkCardCountry(env, session);
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
 }

@@ -12,6 +12,8 @@ import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, userI
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
 import {checkoutOptions} from './checkoutOptions';
+import {fairPriceParams} from './fairPriceCheckout';
+import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
 import {customerOf, paidPurchaseOf} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
@@ -42,20 +44,23 @@ export const paymentRoutes = new Hono<AppEnv>()
     const claim = newClaim();
     const email = user?.email ?? body.email ?? undefined;
     try {
-      const session = await stripeFor(settings).checkout.sessions.create({
+      const stripe = stripeFor(settings);
+      // The visitor's country from Cloudflare decides the price (fairPriceCheckout.ts), never the body.
+      const fair = await fairPriceParams(stripe, plan, visitorCountry(c.env, c.req.raw));
+      const session = await stripe.checkout.sessions.create({
         mode: 'payment',
         line_items: [{price: priceId, quantity: 1}],
         customer_creation: 'always',
         ...(user && {client_reference_id: user.uid}),
         ...(email && {customer_email: email}),
         ...checkoutOptions(settings.siteOrigin),
-        allow_promotion_codes: true,
-        metadata: {plan: plan.name, priceId, [CLAIM_METADATA_KEY]: await claimHash(claim)},
+        ...(fair.discounts ? {discounts: fair.discounts} : {allow_promotion_codes: fair.allow_promotion_codes}),
+        metadata: {plan: plan.name, priceId, [CLAIM_METADATA_KEY]: await claimHash(claim), ...fair.metadata},
         success_url: successUrlWith(body.successUrl, claim),
         cancel_url: body.cancelUrl,
       });
       if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
-      log.info('checkout.created', {sessionId: session.id, plan: plan.name, signedIn: Boolean(user)});
+      log.info('checkout.created', {sessionId: session.id, plan: plan.name, signedIn: Boolean(user), ...fair.metadata});
       return c.json({url: session.url} satisfies UrlResponse);
     } catch (err) {
       if (err instanceof HttpError) throw err;

@@ -1,6 +1,9 @@
 import React from 'react';
 import clsx from 'clsx';
-import {appConfig, checkoutPriceId, landing, type Plan, planFeatureNames} from '../../../config';
+import {appConfig, checkoutPriceId, landing, PLAN_CURRENCY, type Plan, planFeatureNames} from '../../../config';
+import type {PricesResponse} from '../../../config/api';
+import {formatMoney} from '../../../config/money';
+import {useFairPrices} from '../../../lib/useFairPrices';
 import {useSectionAnchor} from '../../../lib/useSectionAnchor';
 import ButtonCheckout from '../../shared/ButtonCheckout';
 import CheckList from '../../shared/CheckList';
@@ -13,7 +16,21 @@ export interface PricingProps {
   subtitle?: string;
 }
 
-function PlanCard({plan}: {plan: Plan}) {
+/** Whole dollars as the cards have always shown them ($69), cents only when there are some ($41.40). */
+function dollars(cents: number): string {
+  return cents % 100 === 0 ? `$${cents / 100}` : formatMoney(cents, PLAN_CURRENCY);
+}
+
+/**
+ * The plan's price for this visitor: the worker's fair price when it gives one (the amount the
+ * checkout charges), else the list price. The anchor stays the list's, as does the structured data.
+ */
+function shownPrice(plan: Plan, prices: PricesResponse | null): string {
+  const fair = prices && prices.percentOff > 0 ? prices.plans.find((entry) => entry.id === plan.id) : undefined;
+  return fair ? dollars(fair.amount) : `$${plan.price}`;
+}
+
+function PlanCard({plan, prices}: {plan: Plan; prices: PricesResponse | null}) {
   const headingId = `plan-${plan.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
     <article className={clsx(styles.card, plan.isFeatured && styles.featured)} aria-labelledby={headingId}>
@@ -29,7 +46,8 @@ function PlanCard({plan}: {plan: Plan}) {
           </s>
         )}
         <span className={styles.amount}>
-          <span className="sr-only">Now </span>${plan.price}
+          <span className="sr-only">Now </span>
+          {shownPrice(plan, prices)}
         </span>
         <span className={styles.currency}>USD</span>
       </p>
@@ -51,11 +69,17 @@ export default function Pricing({
   subtitle = landing.pricing.subtitle,
 }: PricingProps) {
   const id = useSectionAnchor('pricing');
+  const prices = useFairPrices();
   return (
     <LandingSection id={id} titleId="pricing-title" kicker="Pricing" title={title} subtitle={subtitle} classNames={styles}>
+      {prices && prices.percentOff > 0 && prices.countryName && (
+        <p className={styles.fairPrice}>
+          Prices adjusted for {prices.countryName}: {prices.percentOff}% off
+        </p>
+      )}
       <div className={styles.grid}>
         {plans.map((plan) => (
-          <PlanCard key={plan.name} plan={plan} />
+          <PlanCard key={plan.name} plan={plan} prices={prices} />
         ))}
       </div>
     </LandingSection>

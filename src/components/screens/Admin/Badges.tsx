@@ -12,6 +12,19 @@ export function StateBadge({state}: {state: AdminPurchase['state']}) {
   );
 }
 
+/** A fair-price purchase whose card is from another country: flagged until the seller accepts it. */
+export function CardCountryBadge({fairPrice}: {fairPrice: AdminPurchase['fairPrice']}) {
+  if (fairPrice?.review !== 'flagged') return null;
+  return (
+    <>
+      {' '}
+      <span className={styles.badge} data-tone="bad">
+        Card from {fairPrice.cardCountry}, priced for {fairPrice.country}
+      </span>
+    </>
+  );
+}
+
 export function AccessBadge({access}: {access: AdminPurchase['access']}) {
   if (!access) return <span className={styles.muted}>Not asked for</span>;
   const tone = access.status === 'active' ? 'good' : ['revoked', 'removal_failed', 'failed'].includes(access.status) ? 'bad' : 'quiet';

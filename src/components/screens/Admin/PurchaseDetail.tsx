@@ -5,7 +5,8 @@ import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
 import {adminHref} from './adminUrl';
-import {AccessBadge, StateBadge} from './Badges';
+import {AccessBadge, CardCountryBadge, StateBadge} from './Badges';
+import CardCountryReview from './CardCountryReview';
 import Confirm from './Confirm';
 import Field from './Field';
 import Refund from './Refund';
@@ -141,6 +142,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dt>State</dt>
               <dd>
                 <StateBadge state={purchase.state} />
+                <CardCountryBadge fairPrice={purchase.fairPrice} />
               </dd>
               <dt>GitHub access</dt>
               <dd>
@@ -174,6 +176,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
               </dl>
             </details>
+            <CardCountryReview purchase={purchase} reload={loaded.reload} />
             <AccessActions purchase={purchase} reload={loaded.reload} />
             <Refund purchase={purchase} reload={loaded.reload} />
             <section aria-labelledby="history-heading">

@@ -2,14 +2,14 @@ import React, {useCallback, useEffect, useState, type FormEvent} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
 import {appConfig} from '../../../config';
-import {PURCHASE_SORTS, PURCHASE_STATES, type AdminPurchase, type PurchaseSort} from '../../../config/api';
+import {PURCHASE_FLAGS, PURCHASE_SORTS, PURCHASE_STATES, type AdminPurchase, type PurchaseSort} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import {adminHref, useAdminQuery, type AdminQuery} from './adminUrl';
-import {AccessBadge, StateBadge} from './Badges';
+import {AccessBadge, CardCountryBadge, StateBadge} from './Badges';
 import {DataTable, Pager, type Column} from './DataTable';
 import Field from './Field';
-import {money, PURCHASE_STATES as STATE_NAMES, when} from './format';
+import {money, PURCHASE_FLAGS as FLAG_NAMES, PURCHASE_STATES as STATE_NAMES, when} from './format';
 import {useDownload} from './useDownload';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import controls from '../../../css/controls.module.css';
@@ -44,7 +44,15 @@ const COLUMNS: Column<AdminPurchase>[] = [
       </>
     ),
   },
-  {label: 'State', cell: (purchase) => <StateBadge state={purchase.state} />},
+  {
+    label: 'State',
+    cell: (purchase) => (
+      <>
+        <StateBadge state={purchase.state} />
+        <CardCountryBadge fairPrice={purchase.fairPrice} />
+      </>
+    ),
+  },
   {label: 'GitHub access', cell: (purchase) => <AccessBadge access={purchase.access} />},
 ];
 
@@ -72,21 +80,21 @@ function Choice<T extends string>(props: {id: string; label: string; value: T | 
  */
 export default function Purchases() {
   const query = useAdminQuery();
-  const {q = '', page = 1, state, plan, sort} = query;
+  const {q = '', page = 1, state, plan, sort, flagged} = query;
   const history = useHistory();
   const api = useAdminApi();
   const [search, setSearch] = useState(q);
   useEffect(() => setSearch(q), [q]);
-  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.purchases({q, page, state, plan, sort}), [q, page, state, plan, sort]));
-  const filtered = Boolean(q || state || plan);
+  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.purchases({q, page, state, plan, sort, flagged}), [q, page, state, plan, sort, flagged]));
+  const filtered = Boolean(q || state || plan || flagged);
   const csv = useDownload(
-    () => api.purchasesCsv({q, state, plan, sort}),
+    () => api.purchasesCsv({q, state, plan, sort, flagged}),
     'purchases',
     filtered ? 'The matching purchases were downloaded as CSV.' : 'Every purchase was downloaded as CSV.',
   );
 
   /** Another filter or order starts again at the first page. */
-  const go = (change: Partial<AdminQuery>) => history.push(adminHref({view: 'purchases', q, state, plan, sort, ...change, page: undefined}));
+  const go = (change: Partial<AdminQuery>) => history.push(adminHref({view: 'purchases', q, state, plan, sort, flagged, ...change, page: undefined}));
 
   function find(event: FormEvent) {
     event.preventDefault();
@@ -118,6 +126,7 @@ export default function Purchases() {
           names={(name) => name}
           onChange={(value) => go({plan: value || undefined})}
         />
+        <Choice id="purchase-flagged" label="Flagged" value={flagged ?? ''} all="Flagged or not" options={PURCHASE_FLAGS} names={(name) => FLAG_NAMES[name]} onChange={(value) => go({flagged: value || undefined})} />
         <Choice id="purchase-sort" label="Order" value={sort ?? 'newest'} options={PURCHASE_SORTS} names={(name) => SORTS[name]} onChange={(value) => go({sort: (value || undefined) as PurchaseSort | undefined})} />
         {filtered && (
           <Link to={adminHref({view: 'purchases', sort})} className={styles.clear}>
@@ -133,10 +142,10 @@ export default function Purchases() {
               columns={COLUMNS}
               rows={found.items}
               rowKey={(purchase) => purchase.sessionId}
-              flagged={(purchase) => purchase.access?.status === 'removal_failed'}
-              empty={filtered ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan ? ' with these filters' : ''}.` : 'No purchases yet.'}
+              flagged={(purchase) => purchase.access?.status === 'removal_failed' || purchase.fairPrice?.review === 'flagged'}
+              empty={filtered ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan || flagged ? ' with these filters' : ''}.` : 'No purchases yet.'}
             />
-            <Pager page={found} noun="purchases" href={(next) => adminHref({view: 'purchases', q, state, plan, sort, page: next})} />
+            <Pager page={found} noun="purchases" href={(next) => adminHref({view: 'purchases', q, state, plan, sort, flagged, page: next})} />
           </>
         )}
       </ShowLoaded>

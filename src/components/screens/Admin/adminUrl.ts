@@ -7,9 +7,11 @@ import {useLocation} from '@docusaurus/router';
 import {ROUTES} from '../../../config';
 import {
   DEFAULT_SALES_PERIOD,
+  PURCHASE_FLAGS,
   PURCHASE_SORTS,
   PURCHASE_STATES,
   SALES_PERIODS,
+  type PurchaseFlag,
   type PurchaseSort,
   type PurchaseState,
   type SalesPeriod,
@@ -38,6 +40,8 @@ export interface AdminQuery {
   state?: PurchaseState;
   plan?: string;
   sort?: PurchaseSort;
+  /** Only the purchases flagged for this, not yet accepted. */
+  flagged?: PurchaseFlag;
 }
 
 /** The value if it is one of `values`, else undefined (a hand-edited address shows everything). */
@@ -65,16 +69,18 @@ export function readAdminQuery(search: string): AdminQuery {
     state: oneOf(PURCHASE_STATES, params.get('state')),
     plan: params.get('plan') || undefined,
     sort: oneOf(PURCHASE_SORTS, params.get('sort')),
+    flagged: oneOf(PURCHASE_FLAGS, params.get('flagged')),
   };
 }
 
-export function adminHref({view, purchase, q, page, period, state, plan, sort}: Partial<AdminQuery>): string {
+export function adminHref({view, purchase, q, page, period, state, plan, sort, flagged}: Partial<AdminQuery>): string {
   const params = new URLSearchParams();
   if (purchase) params.set('purchase', purchase);
   else if (view && view !== 'sales') params.set('view', view);
   if (q) params.set('q', q);
   if (state) params.set('state', state);
   if (plan) params.set('plan', plan);
+  if (flagged) params.set('flagged', flagged);
   if (sort && sort !== 'newest') params.set('sort', sort);
   if (page && page > 1) params.set('page', String(page));
   if (period && period !== DEFAULT_SALES_PERIOD) params.set('period', period);

@@ -1,6 +1,6 @@
 import type {AdminActionResult} from '../../../config/api';
 /** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
-import type {AdminAction, GrantStatus, PurchaseState, SalesPeriod} from '../../../config/api';
+import type {AdminAction, GrantStatus, PurchaseFlag, PurchaseState, SalesPeriod} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 
 /** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */
@@ -37,6 +37,11 @@ export const ACCESS_STATES: Record<GrantStatus, string> = {
   failed: 'Invitation failed',
 };
 
+/** What a purchase may be flagged for, as the filter names it. */
+export const PURCHASE_FLAGS: Record<PurchaseFlag, string> = {
+  card_country: "Card from another country than the fair price's",
+};
+
 export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   grant: 'Granted access',
   revoke: 'Revoked access',
@@ -46,6 +51,7 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   retry_job: 'Retried a job',
   repository_fix: 'Fixed a repository difference',
   resend_release: 'Sent a release again to those who failed',
+  accept_card_country: "Accepted a card from another country than the fair price's",
 };
 
 /** The Sales panel's periods, as its picker and its cards name them. */

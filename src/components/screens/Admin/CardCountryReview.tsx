@@ -1,0 +1,58 @@
+import React from 'react';
+import {countryName} from '../../../config';
+import type {AdminPurchaseDetail} from '../../../config/api';
+import {useAdminApi} from '../../../lib/useAdminApi';
+import Spinner from '../../shared/Spinner';
+import Confirm from './Confirm';
+import {ActionResult, useAction} from './useAction';
+import styles from './styles.module.css';
+
+const named = (country: string) => `${countryName(country)} (${country})`;
+
+/** What the card that paid says, in a sentence: its country, or why none is known. */
+function cardLine(cardCountry: string | null): string {
+  if (cardCountry === null) return 'Stripe has not said yet where the card is from.';
+  if (cardCountry === '') return 'It was paid without a card, so there is no card country to compare.';
+  return `The card that paid is from ${named(cardCountry)}.`;
+}
+
+/**
+ * A purchase made at a fair price: which country's price it got, and where the card that paid is
+ * from. A card from elsewhere is flagged: the seller accepts it here (the flag clears, and the
+ * admin log says who) or refunds it with the refund form below.
+ */
+export default function CardCountryReview({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
+  const api = useAdminApi();
+  const {busy, outcome, run} = useAction();
+  const {fairPrice, sessionId} = purchase;
+  if (!fairPrice) return null;
+  const flagged = fairPrice.review === 'flagged';
+  return (
+    <section aria-labelledby="fair-price-heading">
+      <h3 id="fair-price-heading">Fair price</h3>
+      <p>
+        Priced for {named(fairPrice.country)}
+        {fairPrice.percentOff !== null && <>: {fairPrice.percentOff}% off</>}. {cardLine(fairPrice.cardCountry)}
+      </p>
+      {flagged && (
+        <>
+          <p className={styles.muted}>
+            The card is from another country than the price. A traveller, a VPN or a card from a bank abroad can explain it;
+            accept the purchase as it is, or refund it below.
+          </p>
+          <div className={styles.actions}>
+            <Confirm
+              label="Accept"
+              question="The purchase keeps its price and the flag clears; the admin log records it."
+              disabled={busy}
+              onConfirm={() => void run(() => api.acceptCardCountry(sessionId), 'Accepted: the flag is cleared.', reload)}
+            />
+          </div>
+        </>
+      )}
+      {fairPrice.review === 'accepted' && <p className={styles.muted}>Accepted by an admin despite the card's country.</p>}
+      {busy && <Spinner label="Sending" />}
+      <ActionResult outcome={outcome} />
+    </section>
+  );
+}
