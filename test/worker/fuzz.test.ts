@@ -268,6 +268,9 @@ const routes: [string, fc.Arbitrary<Call>][] = [
   ['GET /accessStatus', requestTo('GET', '/accessStatus')],
   ['POST /resendInvitation', requestTo('POST', '/resendInvitation')],
   ['POST /signedIn', requestTo('POST', '/signedIn')],
+  ['GET /prices', requestTo('GET', API_PATHS.prices)],
+  ['GET /upgrades', requestTo('GET', API_PATHS.upgrades)],
+  ['POST /createUpgradeSession', requestTo('POST', API_PATHS.createUpgradeSession)],
   ['POST /api/leads', requestTo('POST', '/api/leads')],
   ['POST /api/webhook/stripe', stripeWebhook],
   ['POST /api/webhook/mailgun', mailgunWebhook],
@@ -275,7 +278,7 @@ const routes: [string, fc.Arbitrary<Call>][] = [
   ['GET /plausible/js/script.js', requestTo('GET', '/plausible/js/script.js')],
   ['POST /plausible/api/event', requestTo('POST', '/plausible/api/event')],
   ['GET /admin/… (views)', requestTo('GET', fc.constantFrom(ADMIN_PATHS.sales, ADMIN_PATHS.purchases, ADMIN_PATHS.purchase, ADMIN_PATHS.jobs, ADMIN_PATHS.leads, ADMIN_PATHS.leadsCsv, ADMIN_PATHS.auditLog, ADMIN_PATHS.releases).chain(adminRoute))],
-  ['POST /admin/… (actions)', requestTo('POST', fc.constantFrom(ADMIN_PATHS.grant, ADMIN_PATHS.revoke, ADMIN_PATHS.resend, ADMIN_PATHS.resetUsernameChanges, ADMIN_PATHS.retryJob, ADMIN_PATHS.repositoryFix, ADMIN_PATHS.releaseResend).chain(adminRoute))],
+  ['POST /admin/… (actions)', requestTo('POST', fc.constantFrom(ADMIN_PATHS.grant, ADMIN_PATHS.revoke, ADMIN_PATHS.resend, ADMIN_PATHS.resetUsernameChanges, ADMIN_PATHS.retryJob, ADMIN_PATHS.repositoryFix, ADMIN_PATHS.releaseResend, ADMIN_PATHS.acceptCardCountry).chain(adminRoute))],
   ['any other path', requestTo('GET', fc.webPath().map((path) => path || '/'))],
 ];
 

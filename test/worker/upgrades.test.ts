@@ -6,7 +6,7 @@
 import type Stripe from 'stripe';
 import {appConfig, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
-import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchaseDetail, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
+import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
 
 const seller = useSellerStack();
@@ -342,4 +342,16 @@ test("the console refunds an upgrade by the upgrade's session: Stripe refunds th
   expect((await planOf(user)).plan?.id).toBe(lower.id);
   // The purchase itself was not refunded, and keeps its access.
   expect(stack().stripe.payments.get(intentOf(sessionId))!.charge).toMatchObject({amount_refunded: 0});
+});
+
+test("the console's purchases list shows an upgraded purchase's plan now, and the plan filter finds it there", async () => {
+  const get = async <T,>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
+  const {user, sessionId} = await lowerBuyer();
+  await payUpgrade(user, await upgradeSession(user));
+  const listed = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`);
+  expect(listed.items.map((item) => [item.plan, item.amount])).toEqual([[higher.name, planAmount(lower)]]);
+  const byHigher = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(higher.name)}`);
+  expect(byHigher.items.map((item) => item.sessionId)).toEqual([sessionId]);
+  const byLower = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(lower.name)}`);
+  expect(byLower.items).toEqual([]);
 });

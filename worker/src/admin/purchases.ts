@@ -9,6 +9,7 @@ import type {
   PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
+import {effectivePlan} from '../purchases';
 import type {Grant} from '../access/grants';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
@@ -27,7 +28,10 @@ interface Row {
   session_id: string;
   created_at: number;
   email: string | null;
+  /** The plan the purchase gives now: a paid upgrade's, else the plan bought. */
   plan: string | null;
+  /** The plan bought, which the amount of a purchase recorded before amounts were is read from. */
+  plan_bought: string | null;
   amount_total: number | null;
   amount_refunded: number;
   currency: string | null;
@@ -45,7 +49,7 @@ interface Row {
   country_review: 'flagged' | 'accepted' | null;
 }
 
-const SELECT = `SELECT p.session_id, p.created_at, p.email, p.plan, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
+const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')} AS plan, p.plan AS plan_bought, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id, p.fair_price_country, p.fair_price_percent, p.card_country, p.country_review,
     g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
@@ -90,7 +94,7 @@ function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
   if (filter.plan) {
     // The filter names the plan; purchases record its id, or its name when recorded before ids were.
     const plan = appConfig.plans.find((candidate) => candidate.name === filter.plan);
-    conditions.push(`p.plan IN (${param(plan?.id ?? filter.plan)}, ${param(filter.plan)})`);
+    conditions.push(`${effectivePlan('p')} IN (${param(plan?.id ?? filter.plan)}, ${param(filter.plan)})`);
   }
   return {where: conditions.length ? `WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '', params};
 }
@@ -195,7 +199,7 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
 }
 
 function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
-  const amount = row.amount_total ?? fallbackAmount(row.plan);
+  const amount = row.amount_total ?? fallbackAmount(row.plan_bought);
   const state = stateOf(row);
   return {
     sessionId: row.session_id,
