@@ -4,7 +4,7 @@
  * applies a paid upgrade once, and a refund takes back only what was paid for.
  */
 import type Stripe from 'stripe';
-import {appConfig, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {appConfig, planAmount, PLAN_CURRENCY, planFeatureNames, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
@@ -354,4 +354,23 @@ test("the console's purchases list shows an upgraded purchase's plan now, and th
   expect(byHigher.items.map((item) => item.sessionId)).toEqual([sessionId]);
   const byLower = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(lower.name)}`);
   expect(byLower.items).toEqual([]);
+});
+
+test('an applied upgrade e-mails the buyer what it adds and the seller the sale, once each', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const upgrade = await upgradeSession(user);
+  const mailsFor = (subject: string) => stack().mailgun.sent.filter((mail) => mail.fields.subject?.startsWith(subject));
+  const buyerSubject = `Your ${appConfig.appName} purchase is now ${higher.name}`;
+  const before = {buyer: mailsFor(buyerSubject).length, seller: mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).length};
+  await payUpgrade(user, upgrade);
+  await payUpgrade(user, upgrade, 'evt_redelivered_upgrade_mail');
+  const toBuyer = mailsFor(buyerSubject).slice(before.buyer);
+  expect(toBuyer).toHaveLength(1);
+  expect(toBuyer[0]!.recipients).toEqual([user.email]);
+  const added = planFeatureNames(higher).filter((feature) => !planFeatureNames(lower).includes(feature));
+  for (const feature of added) expect(toBuyer[0]!.fields.text).toContain(`- ${feature}`);
+  expect(toBuyer[0]!.fields.text).toContain(formatMoney(difference, PLAN_CURRENCY));
+  const toSeller = mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).slice(before.seller);
+  expect(toSeller).toHaveLength(1);
+  expect(toSeller[0]!.fields.text).toContain(encodeURIComponent(sessionId));
 });

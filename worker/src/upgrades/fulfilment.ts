@@ -5,6 +5,7 @@ import {effectivePlan, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
 import {idOf, stripeFor} from '../payments/stripe';
 import {UPGRADE_METADATA} from './metadata';
+import {type AppliedUpgrade, sendUpgradeMails} from './upgradeMail';
 
 /** An upgrade as the worker recorded it when it made the session (see migrations/0019_upgrades.sql). */
 interface UpgradeRow {
@@ -20,10 +21,10 @@ interface UpgradeRow {
   refused_reason: string | null;
 }
 
-/** Why a paid upgrade is not applied. The first two are refunded at once: the buyer got nothing. */
 /**
- * Why a paid upgrade is not applied. `stale`: the purchase is no longer on the plan the upgrade
- * was priced from (another upgrade was paid since, in another tab), so its credit is wrong.
+ * Why a paid upgrade is not applied. The first three are refunded at once: the buyer got nothing.
+ * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
+ * paid since, in another tab), so its credit is wrong.
  */
 type Refusal = 'duplicate' | 'purchase not paid' | 'stale' | 'another buyer' | 'amount mismatch';
 const REFUNDED_AT_ONCE: Refusal[] = ['duplicate', 'purchase not paid', 'stale'];
@@ -88,6 +89,7 @@ export async function fulfillUpgrade(
     if (paymentIntentId && REFUNDED_AT_ONCE.includes(applied.refused_reason!)) await refundRefused(env, session.id, paymentIntentId, applied.refused_reason!);
   } else if (applied) {
     log.info('upgrade.recorded', {sessionId: session.id, upgradeOf: row.purchase_session_id, status: applied.status, label});
+    if (applied.status === 'paid') await sendUpgradeMails(env, await appliedUpgrade(env.DB, row, session));
   }
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }
@@ -138,4 +140,18 @@ async function refundRefused(env: Env, sessionId: string, paymentIntentId: strin
     // The seller sees the refused upgrade in the console, and refunds it there.
     log.error('upgrade.refund_failed', {sessionId, reason, error: err instanceof Error ? err.message : String(err)});
   }
+}
+
+/** The applied upgrade as its e-mails tell it: to the paying account's address, else the purchase's. */
+async function appliedUpgrade(db: D1Database, row: UpgradeRow, session: Stripe.Checkout.Session): Promise<AppliedUpgrade> {
+  const purchase = await db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(row.purchase_session_id).first<{email: string | null}>();
+  return {
+    sessionId: row.session_id,
+    purchaseSessionId: row.purchase_session_id,
+    email: row.email ?? purchase?.email ?? null,
+    fromPlan: row.from_plan,
+    toPlan: row.to_plan,
+    amount: session.amount_total ?? null,
+    currency: session.currency ?? row.currency,
+  };
 }

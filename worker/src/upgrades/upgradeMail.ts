@@ -1,0 +1,78 @@
+import {appConfig, findStoredPlan, planFeatureNames, ROUTES, storedPlanName, upgradeLabel} from '../../../src/config';
+import {contextOf} from '../context';
+import {enqueue} from '../jobs';
+import {formatAmount, type MailMessage} from '../mail';
+import {runJob} from '../outbox';
+import {settingsOf, type Settings} from '../settings';
+
+/**
+ * The e-mails of an upgrade once it is applied, as a purchase has its own: the buyer's
+ * confirmation (what the higher plan adds, and the dashboard), and the seller's news of the sale.
+ * Keyed by the upgrade's session, so a redelivered event sends neither twice.
+ */
+export interface AppliedUpgrade {
+  sessionId: string;
+  purchaseSessionId: string;
+  /** The address of the account that paid, else the purchase's. */
+  email: string | null;
+  fromPlan: string;
+  toPlan: string;
+  amount: number | null;
+  currency: string;
+}
+
+/** What the higher plan has that the lower one lacks, in the pricing card's words. */
+export function addedFeatures(fromPlan: string, toPlan: string): string[] {
+  const from = findStoredPlan(fromPlan);
+  const to = findStoredPlan(toPlan);
+  if (!to) return [];
+  const had = new Set(from ? planFeatureNames(from) : []);
+  return planFeatureNames(to).filter((feature) => !had.has(feature));
+}
+
+export function upgradeConfirmation(settings: Settings, upgrade: AppliedUpgrade & {email: string}): MailMessage {
+  const {appName, mail} = appConfig;
+  const toName = storedPlanName(upgrade.toPlan) ?? upgrade.toPlan;
+  const added = addedFeatures(upgrade.fromPlan, upgrade.toPlan);
+  return {
+    from: mail.fromNoReply,
+    to: upgrade.email,
+    replyTo: appConfig.support.email,
+    subject: `Your ${appName} purchase is now ${toName}`,
+    text: [
+      `Thank you: your ${appName} purchase is now ${toName} (${formatAmount(upgrade.amount, upgrade.currency)} paid for the upgrade).`,
+      ...(added.length > 0 ? ['', 'What it adds:', ...added.map((feature) => `- ${feature}`)] : []),
+      '',
+      `Your dashboard: ${settings.siteOrigin}${appConfig.auth.callbackUrl}`,
+      '',
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
+    ].join('\n'),
+  };
+}
+
+export function upgradeSale(settings: Settings, upgrade: AppliedUpgrade): MailMessage {
+  const {appName, mail} = appConfig;
+  const label = upgradeLabel(storedPlanName(upgrade.fromPlan) ?? upgrade.fromPlan, storedPlanName(upgrade.toPlan) ?? upgrade.toPlan);
+  const amount = formatAmount(upgrade.amount, upgrade.currency);
+  const find = `${settings.siteOrigin}${ROUTES.admin}?q=${encodeURIComponent(upgrade.purchaseSessionId)}`;
+  return {
+    from: mail.fromNoReply,
+    to: mail.forwardRepliesTo,
+    subject: `New sale: ${appName} ${label}, ${amount}`,
+    text: [`${upgrade.email ?? 'A buyer'} upgraded their ${appName} purchase (${label}) for ${amount}.`, '', `The purchase in your console: ${find}`].join('\n'),
+  };
+}
+
+/** Queues both e-mails and sends them now; the outbox retries what fails. */
+export async function sendUpgradeMails(env: Env, upgrade: AppliedUpgrade): Promise<void> {
+  const settings = settingsOf(env);
+  const mails: {key: string; message: MailMessage}[] = [
+    ...(upgrade.email ? [{key: `upgrade:${upgrade.sessionId}`, message: upgradeConfirmation(settings, {...upgrade, email: upgrade.email})}] : []),
+    {key: `upgrade-sale:${upgrade.sessionId}`, message: upgradeSale(settings, upgrade)},
+  ];
+  const context = contextOf(env);
+  for (const {key, message} of mails) {
+    const id = await enqueue(env.DB, {key, kind: 'mail', payload: message, sessionId: upgrade.purchaseSessionId});
+    if (id !== null) await runJob(context, id);
+  }
+}
