@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type {BrowserContext, Page} from 'playwright-core';
 import {TRACKING_IDS} from './globalSetup';
-import {appConfig, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
+import {API_PATHS, appConfig, isTokenPage, landing, ROUTES, TOKEN_PAGES} from '../../src/config';
 import {eventually, recordPopupScript, siteUrl, useBrowser} from './helpers';
 
 /**
@@ -82,7 +82,10 @@ describe('tracking in Chromium', () => {
     await page.getByRole('heading', {name: 'Terms of Service', level: 1}).waitFor();
     await page.getByRole('link', {name: 'Back'}).click();
     await page.getByRole('heading', {level: 1}).first().waitFor();
-    const outside = requests.filter((url) => !url.startsWith(siteUrl('')) && !url.startsWith('data:'));
+    // The site's own worker is not outside: the pricing section asks it for the visitor's prices, and nothing else.
+    const toWorker = requests.filter((url) => url.startsWith(`${workerUrl()}/`));
+    expect(new Set(toWorker.map((url) => new URL(url).pathname))).toEqual(new Set([API_PATHS.prices]));
+    const outside = requests.filter((url) => !url.startsWith(siteUrl('')) && !url.startsWith('data:') && !toWorker.includes(url));
     expect(outside).toEqual([]);
     expect(await page.evaluate(() => [typeof window.fbq, typeof window.gtag, typeof window.$crisp])).toEqual(['undefined', 'undefined', 'undefined']);
     expect(errors).toEqual([]);

@@ -39,7 +39,7 @@ export const ACCESS_STATES: Record<GrantStatus, string> = {
 
 /** What a purchase may be flagged for, as the filter names it. */
 export const PURCHASE_FLAGS: Record<PurchaseFlag, string> = {
-  card_country: "Card from another country than the fair price's",
+  card_country: 'Card from another country',
 };
 
 export const ADMIN_ACTIONS: Record<AdminAction, string> = {
