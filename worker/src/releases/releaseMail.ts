@@ -47,12 +47,7 @@ export function batchesOf(
   settings: Pick<Settings, 'subrequestLimit'>,
   {releaseId, audience, emails, unsubscribeUrl, keyPrefix}: {releaseId: number; audience: Audience; emails: string[]; unsubscribeUrl: string; keyPrefix: string},
 ): ReleaseBatch[] {
-  const size = releaseBatchSize(settings);
-  const batches: ReleaseBatch[] = [];
-  for (let start = 0; start < emails.length; start += size) {
-    batches.push({releaseId, audience, recipients: emails.slice(start, start + size), unsubscribeUrl, key: `${keyPrefix}${audience}:${start / size}`});
-  }
-  return batches;
+  return chunks(emails, releaseBatchSize(settings)).map((recipients, index) => ({releaseId, audience, recipients, unsubscribeUrl, key: `${keyPrefix}${audience}:${index}`}));
 }
 
 /**
