@@ -73,6 +73,44 @@ describe('the dev server (npm start)', () => {
     expect(await problems(tab)).toEqual([]);
   });
 
+  it('keeps word wrap on when the highlighted code arrives after the reader turned it on', async () => {
+    const tab = await session.open('/signin');
+    const {page} = tab;
+    // Prism's chunk is held back, so the block shows its plain code until it is let through.
+    let letPrismThrough: () => void = () => undefined;
+    const prismHeld = new Promise<void>((resolve) => {
+      letPrismThrough = resolve;
+    });
+    const held: string[] = [];
+    // Under the dev server, webpack names the chunk after its modules: Prism's languages and ./Highlighted.
+    await page.route(/prism.*\.js$/, async (route) => {
+      held.push(route.request().url());
+      await prismHeld;
+      await route.continue();
+    });
+    await session.goto(page, '/docs');
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    const block = page.getByRole('main').locator('.theme-code-block').filter({hasText: `const appName = '${appConfig.appName}';`});
+    await eventually(
+      () => held.length,
+      (count) => expect(count).toBeGreaterThan(0),
+      60_000,
+    );
+    expect(await block.locator('.token').count()).toBe(0);
+    await block.hover();
+    await block.getByRole('button', {name: 'Toggle word wrap'}).click();
+    letPrismThrough();
+    // Highlighted: Prism's tokens are drawn, in a <code> that was not there at the click.
+    await block.locator('.token').first().waitFor();
+    expect(await block.locator('code').evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre-wrap');
+    await block.getByRole('button', {name: 'Toggle word wrap'}).click();
+    await eventually(
+      () => block.locator('code').evaluate((element) => getComputedStyle(element).whiteSpace),
+      (whiteSpace) => expect(whiteSpace).toBe('pre'),
+    );
+    expect(await problems(tab)).toEqual([]);
+  });
+
   it('says in the search box that search needs the production build', async () => {
     const tab = await session.open('/docs');
     // The helpers that read the dropdown count the search worker's calls from the page's start.

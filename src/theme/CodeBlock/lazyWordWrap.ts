@@ -8,6 +8,14 @@ export interface LazyWordWrap extends WordWrap {
   measure(): void;
 }
 
+/** Wraps a block's code, as the theme's word-wrap button does. */
+export function wrapCode(code: HTMLElement | null | undefined): void {
+  if (!code) return;
+  code.style.whiteSpace = 'pre-wrap';
+  // Very long words and tokens wrap too, so that no scrollbar is left.
+  code.style.overflowWrap = 'anywhere';
+}
+
 /**
  * The theme's useCodeWordWrap, less its work on mount. The theme measures every block as soon as it
  * mounts, watches hidden tab panels and listens to resizes: on a page with 40 blocks, 40 state
@@ -25,9 +33,7 @@ export function useLazyCodeWordWrap(): LazyWordWrap {
     if (isEnabled) {
       code.removeAttribute('style');
     } else {
-      code.style.whiteSpace = 'pre-wrap';
-      // Very long words and tokens wrap too, so that no scrollbar is left.
-      code.style.overflowWrap = 'anywhere';
+      wrapCode(code);
     }
     setIsEnabled((value) => !value);
   }, [isEnabled]);

@@ -1,4 +1,4 @@
-import React, {lazy, Suspense, useState, useSyncExternalStore} from 'react';
+import React, {lazy, Suspense, useLayoutEffect, useState, useSyncExternalStore} from 'react';
 import clsx from 'clsx';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
@@ -6,6 +6,7 @@ import type {Props} from '@theme/CodeBlock/Content';
 // The classic theme's own classes for the <pre> and <code>, so both look as its highlighted ones.
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 import {useCodeTheme} from '../codeTheme';
+import {wrapCode} from '../lazyWordWrap';
 
 // Prism (~45 KB gzipped with its languages) and the tokenizing: only the server and client-side
 // navigations need them. The server renders without a Suspense boundary and waits for them.
@@ -41,6 +42,19 @@ function Plain({className}: Props) {
       <code className={styles.codeBlockLines}>{metadata.code}</code>
     </pre>
   );
+}
+
+/**
+ * Prism's code, with the word wrap the reader may have turned on while the plain code showed. The
+ * theme's toggle styles the <code> it finds; the highlighted block arrives with a <code> of its own.
+ */
+function HighlightedKeepingWordWrap(props: Props) {
+  const {wordWrap} = useCodeBlockContext();
+  const {codeBlockRef, isEnabled} = wordWrap;
+  useLayoutEffect(() => {
+    if (isEnabled) wrapCode(codeBlockRef.current?.querySelector('code'));
+  }, [codeBlockRef, isEnabled]);
+  return <Highlighted {...props} />;
 }
 
 const noSubscription = () => () => undefined;
@@ -79,7 +93,7 @@ export default function Content(props: Props) {
   if (hydrating) return <ServerHighlighted {...props} />;
   return (
     <Suspense fallback={<Plain {...props} />}>
-      <Highlighted {...props} />
+      <HighlightedKeepingWordWrap {...props} />
     </Suspense>
   );
 }
