@@ -31,7 +31,8 @@ import {serveStatic} from '../support/staticServer';
 import {formatTable, formatUnreachable, GOALS, medianByPerformance, missedGoals, type AuditedPage, type Figures, type PageResult} from './auditReport';
 import {resolvesPublicNames, runLighthouse} from './lighthouse';
 
-const RUNS = 3;
+/** Lighthouse runs per page: issue 23 asks for every docs page type at 97 or more in each of 5. */
+const RUNS = Number(process.env.AUDIT_RUNS ?? 5);
 const WORK_DIR = path.join(ROOT, '.bench', 'audit');
 
 const SLIPWAY_PAGES: AuditedPage[] = [
@@ -166,7 +167,7 @@ async function main() {
 
   const results: PageResult[] = targets.map((target) => {
     const all = runs.get(target)!;
-    return {page: target.page, figures: medianByPerformance(all), performanceRuns: all.map((figures) => figures.performance)};
+    return {page: target.page, figures: medianByPerformance(all), performanceRuns: all.map((figures) => figures.performance), tbtRuns: all.map((figures) => figures.tbtMs)};
   });
   console.log(`\nLighthouse ${RUNS}×, mobile, simulated throttling, served gzipped; the median run by performance (KB: transferred)\n`);
   console.log(formatTable(results));
@@ -178,7 +179,7 @@ async function main() {
   );
   const misses = missedGoals(results);
   console.log(
-    `\nGoals: / performance ≥ ${GOALS.homePerformance}; every docs page type ≥ ${GOALS.docsPerformance} and above the stock docs page; ` +
+    `\nGoals: / performance ≥ ${GOALS.homePerformance}; every docs page type ≥ ${GOALS.docsPerformance} in each run, under ${GOALS.docsTbtMs} ms of blocking time in each run, and above the stock docs page (median); ` +
       `accessibility, best practices and SEO ${GOALS.otherScores} everywhere (but the is-crawlable audit that /signin's noindex fails on purpose).`,
   );
   console.log(misses.length ? `MISSED (${misses.length}):\n${misses.map((miss) => `  - ${miss}`).join('\n')}` : 'Every goal met.');

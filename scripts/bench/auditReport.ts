@@ -50,9 +50,15 @@ export interface PageResult {
   figures: Figures;
   /** Every run's performance score, in the order they ran, to show the spread. */
   performanceRuns: number[];
+  /** Every run's total blocking time in ms, in the same order. */
+  tbtRuns: number[];
 }
 
-export const GOALS = {homePerformance: 99, docsPerformance: 97, otherScores: 100} as const;
+/**
+ * Issue 15's goals, and issue 23's for the docs: 97 or more in every run, not only the median, and
+ * under 150 ms of blocking time in every run.
+ */
+export const GOALS = {homePerformance: 99, docsPerformance: 97, docsTbtMs: 150, otherScores: 100} as const;
 
 /** The run whose performance score is the median (the lower middle of an even count). */
 export function medianByPerformance(runs: readonly Figures[]): Figures {
@@ -89,13 +95,18 @@ export function missedGoals(results: readonly PageResult[]): string[] {
   const misses: string[] = [];
   const ours = results.filter((result) => result.page.site === 'Slipway');
   const stockDocs = results.find((result) => result.page.site === 'stock' && result.page.role === 'docs');
-  for (const {page, figures} of ours) {
+  for (const {page, figures, performanceRuns, tbtRuns} of ours) {
     if (page.role === 'home' && figures.performance < GOALS.homePerformance) {
       misses.push(`${name(page)}: performance ${figures.performance} < ${GOALS.homePerformance}`);
     }
     if (page.role === 'docs') {
-      if (figures.performance < GOALS.docsPerformance) {
-        misses.push(`${name(page)}: performance ${figures.performance} < ${GOALS.docsPerformance}`);
+      const lowest = Math.min(...performanceRuns);
+      if (lowest < GOALS.docsPerformance) {
+        misses.push(`${name(page)}: performance ${lowest} < ${GOALS.docsPerformance} in a run (runs: ${performanceRuns.join(' ')})`);
+      }
+      const longest = Math.round(Math.max(...tbtRuns));
+      if (longest >= GOALS.docsTbtMs) {
+        misses.push(`${name(page)}: blocking time ${longest} ms ≥ ${GOALS.docsTbtMs} ms in a run`);
       }
       if (stockDocs && figures.performance <= stockDocs.figures.performance) {
         misses.push(`${name(page)}: performance ${figures.performance} not above the stock docs page's ${stockDocs.figures.performance}`);
