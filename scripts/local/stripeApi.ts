@@ -50,9 +50,10 @@ export interface StripeStandIn {
    * The buyer pays (or starts an async payment that has not cleared yet), having ticked the terms'
    * box when the session asks for it. A paid session with `invoice_creation` gets its invoice.
    * The card is from `cardCountry`: by default the fair-price country the session was made for,
-   * else the United States.
+   * else the United States. `paidWith` another method than a card: Link (its funding source in
+   * `cardCountry`, as Stripe's `payment_method_details.link.country`) or Cash App (no country).
    */
-  complete(id: string, options: {email: string; paid: boolean; cardCountry?: string}): Stripe.Checkout.Session;
+  complete(id: string, options: {email: string; paid: boolean; cardCountry?: string; paidWith?: PaidWith}): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
@@ -159,8 +160,19 @@ async function deliverCompleted(session: Stripe.Checkout.Session, hosted: Hosted
   });
 }
 
-/** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) a card. */
-function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string, cardCountry: string): Payment {
+/** How the buyer paid: Checkout offers every method the seller turned on, not only cards. */
+export type PaidWith = 'card' | 'link' | 'cashapp';
+
+/** The charge's `payment_method_details` for a payment method, as Stripe gives them. */
+function methodDetails(paidWith: PaidWith, country: string): Stripe.Charge.PaymentMethodDetails {
+  if (paidWith === 'link') return {type: 'link', link: {country}} as Stripe.Charge.PaymentMethodDetails;
+  if (paidWith === 'cashapp') return {type: 'cashapp', cashapp: {buyer_id: 'C_0000000000', cashtag: '$buyer'}} as Stripe.Charge.PaymentMethodDetails;
+  // Stripe's test card 4242 4242 4242 4242, issued in the country the payer picked.
+  return {type: 'card', card: {brand: 'visa', country, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'}} as Stripe.Charge.PaymentMethodDetails;
+}
+
+/** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) it. */
+function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string, cardCountry: string, paidWith: PaidWith = 'card'): Payment {
   const intentId = nextId('pi_');
   const charge = {
     id: nextId('ch_'),
@@ -176,8 +188,7 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase
     metadata: {},
     paid,
     payment_intent: intentId,
-    // Stripe's test card 4242 4242 4242 4242, issued in the country the payer picked.
-    payment_method_details: {type: 'card', card: {brand: 'visa', country: cardCountry, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'}},
+    payment_method_details: methodDetails(paidWith, cardCountry),
     receipt_url: `${receiptBase}/receipts/payment/${intentId}`,
     refunded: false,
     refunds: {object: 'list', data: [], has_more: false, url: '/v1/refunds'},
@@ -784,11 +795,11 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     coupons,
     account: newAccount(),
     portalConfigurations,
-    complete(id, {email, paid, cardCountry}) {
+    complete(id, {email, paid, cardCountry, paidWith}) {
       const given = sessions.get(id)?.customer;
       const session = update(id, {customer: given ?? nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
       if (paid) redeem(session);
-      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', cardCountry ?? defaultCardCountry(session));
+      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', cardCountry ?? defaultCardCountry(session), paidWith);
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.
       const invoice = paid && session.invoice_creation?.enabled ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com') : null;

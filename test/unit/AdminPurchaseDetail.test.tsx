@@ -191,6 +191,15 @@ describe('a purchase’s page', () => {
     expect(screen.queryByText('Card from US, priced for BR')).toBeNull();
   });
 
+  it('flags a fair-price purchase paid by a method that tells no country, and says there was nothing to compare', async () => {
+    worker().reset({purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: '', review: 'flagged'}})]});
+    await open();
+    expect(screen.getByText('No card country, priced for BR')).toBeInTheDocument();
+    const section = screen.getByRole('region', {name: 'Fair price'});
+    expect(section).toHaveTextContent('It was paid by a method that tells no country (not a card), so the price could not be checked against it.');
+    expect(section).toHaveTextContent('Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.');
+  });
+
   it('shows nothing of fair prices for a purchase at the list price', async () => {
     await open();
     expect(screen.queryByRole('region', {name: 'Fair price'})).toBeNull();

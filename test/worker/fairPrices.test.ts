@@ -8,6 +8,7 @@
 import {appConfig, countryName, fairPrice, fairPriceCouponId, findPlanByPriceId} from '../../src/config';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminAuditEntry, type AdminPurchase, type AdminPurchaseDetail, type Page, type PricesResponse} from '../../src/config/api';
 import {completedEvent, PRICE_ADVANCED, productionFirebase, SITE_ORIGIN, type Stack, startStack, uniqueEmail, useSellerStack} from './stack';
+import type {PaidWith} from '../../scripts/local/stripeApi';
 
 /** A country in a tier of the config, with its percent, and one in none. */
 const [DISCOUNTED, PERCENT] = (() => {
@@ -125,9 +126,9 @@ describe('the checkout and GET /prices', () => {
     // The worker's log masks session ids: the lines are counted.
     const mismatchLogs = () => stack().worker.logs.filter((line) => line.includes('fair_price.card_country_mismatch')).length;
 
-    async function paidFrom(cardCountry?: string) {
+    async function paidFrom(cardCountry?: string, paidWith?: PaidWith) {
       const {id} = await checkoutFrom(stack(), DISCOUNTED);
-      stack().stripe.complete(id, {email: uniqueEmail('fair'), paid: true, ...(cardCountry && {cardCountry})});
+      stack().stripe.complete(id, {email: uniqueEmail('fair'), paid: true, ...(cardCountry && {cardCountry}), ...(paidWith && {paidWith})});
       expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
       return id;
     }
@@ -136,6 +137,24 @@ describe('the checkout and GET /prices', () => {
       const id = await paidFrom();
       expect(await row(id)).toEqual({card_country: DISCOUNTED, country_review: null, fair_price_country: DISCOUNTED, fair_price_percent: PERCENT});
       expect((await flaggedList()).items.map((purchase) => purchase.sessionId)).not.toContain(id);
+    });
+
+    test("Link's funding source counts as the card: from the discount's country it is not flagged, from elsewhere it is", async () => {
+      const home = await paidFrom(DISCOUNTED, 'link');
+      expect(await row(home)).toMatchObject({card_country: DISCOUNTED, country_review: null});
+      const abroad = await paidFrom(ELSEWHERE, 'link');
+      expect(await row(abroad)).toMatchObject({card_country: ELSEWHERE, country_review: 'flagged'});
+    });
+
+    test('a payment by a method that tells no country (Cash App) is flagged too, not accepted unseen', async () => {
+      const id = await paidFrom(undefined, 'cashapp');
+      expect(await row(id)).toMatchObject({card_country: '', country_review: 'flagged', fair_price_country: DISCOUNTED});
+      const listed = (await flaggedList()).items.find((purchase) => purchase.sessionId === id);
+      expect(listed?.fairPrice).toEqual({country: DISCOUNTED, percentOff: PERCENT, cardCountry: '', review: 'flagged'});
+      const accepted = await stack().call(adminPath(ADMIN_PATHS.acceptCardCountry, {sessionId: id}), {token: seller.admin.idToken, method: 'POST', body: {}});
+      expect(accepted.status).toBe(200);
+      const audit = (await get<Page<AdminAuditEntry>>(ADMIN_PATHS.auditLog)).items.find((entry) => entry.sessionId === id);
+      expect(audit?.detail).toContain('payment with no card country accepted');
     });
 
     test('a card from elsewhere flags the purchase once, and the console lists it until the seller accepts it, audited', async () => {

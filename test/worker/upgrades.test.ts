@@ -189,26 +189,41 @@ test('two sessions paid for the same upgrade (two tabs): the first applies, the 
   expect(stack().stripe.refundsCreated.length).toBe(refundsBefore + 1);
 });
 
-test('a payment that is not the amount the worker computed is not applied', async () => {
+test('a payment that is not the amount the worker computed is not applied, and is refunded at once', async () => {
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);
+  const refundsBefore = stack().stripe.refundsCreated.length;
   stack().stripe.complete(id, {email: user.email, paid: true});
   const session = stack().stripe.sessions.get(id)!;
   stack().stripe.sessions.set(id, {...session, amount_total: 100, total_details: {...session.total_details!, amount_discount: session.amount_subtotal! - 100}});
   await stack().deliver(completedEvent(stack(), id));
   expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'amount mismatch'})]);
   expect((await planOf(user)).plan?.id).toBe(lower.id);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(id)})]);
 });
 
-test("an upgrade session paid by another buyer's account is not applied to the purchase", async () => {
+test("an upgrade session paid by another buyer's account is not applied to the purchase, and the payer is refunded", async () => {
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);
+  const refundsBefore = stack().stripe.refundsCreated.length;
   stack().stripe.complete(id, {email: user.email, paid: true});
   const session = stack().stripe.sessions.get(id)!;
   stack().stripe.sessions.set(id, {...session, client_reference_id: 'someone-else'});
   await stack().deliver(completedEvent(stack(), id));
   expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'another buyer'})]);
   expect((await planOf(user)).plan?.id).toBe(lower.id);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(id)})]);
+});
+
+test("a purchase recorded before plan ids (its plan's name stored) upgrades like any other, not refused as stale", async () => {
+  const {user, sessionId} = await lowerBuyer();
+  await stack().worker.db.run('UPDATE purchases SET plan = ?2 WHERE session_id = ?1', sessionId, lower.name);
+  const id = await upgradeSession(user);
+  const refundsBefore = stack().stripe.refundsCreated.length;
+  await payUpgrade(user, id);
+  expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: difference}]);
+  expect((await planOf(user)).plan?.id).toBe(higher.id);
+  expect(stack().stripe.refundsCreated.length).toBe(refundsBefore);
 });
 
 describe('refunds', () => {

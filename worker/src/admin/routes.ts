@@ -173,7 +173,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return audited(c, 'accept_card_country', sessionId, async () => {
       const accepted = await acceptCardCountry(c.env.DB, sessionId);
       if (!accepted) throw notFound();
-      return {status: 'accepted', detail: `card from ${accepted.card_country} accepted for the ${accepted.fair_price_country} fair price`};
+      return {status: 'accepted', detail: `${accepted.card_country ? `card from ${accepted.card_country}` : 'payment with no card country'} accepted for the ${accepted.fair_price_country} fair price`};
     });
   })
 

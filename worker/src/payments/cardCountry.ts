@@ -6,9 +6,21 @@ import {idOf, stripeFor} from './stripe';
 import {settingsOf} from '../settings';
 
 /**
+ * Where the money that paid comes from, as the charge says: a card's issuing country, or the
+ * funding source's under Link. '' when the method tells no country (Cash App, Amazon Pay, a bank
+ * debit, …): Checkout offers every method the seller turned on, not only cards.
+ */
+export function fundingCountry(charge: Stripe.Charge | null): string {
+  const details = charge?.payment_method_details;
+  return (details?.card?.country ?? details?.link?.country ?? '').toUpperCase();
+}
+
+/**
  * After a paid checkout that had a country discount: the country of the card that paid (the
- * payment's latest charge, `payment_method_details.card.country`) against the country the discount
- * was given for. A card from elsewhere flags the purchase for the seller's console (admin), who
+ * payment's latest charge, `payment_method_details.card.country`, or Link's funding source) against
+ * the country the discount was given for. A card from elsewhere, or a payment that tells no
+ * country at all, flags the purchase (a discount taken through a VPN and paid by a method without
+ * a country would otherwise pass unseen) for the seller's console (admin), who
  * accepts it or refunds it: a VPN or a friend abroad is not proof of abuse, so nothing is taken
  * back on its own. Checked once per purchase: a webhook delivered again finds the card recorded
  * and neither asks Stripe nor flags twice (nor flags again what the seller accepted). A failure to
@@ -24,8 +36,8 @@ export async function checkCardCountry(env: Env, session: Stripe.Checkout.Sessio
     if (!known || known.card_country !== null) return;
     const intent = await stripeFor(settingsOf(env)).paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge']});
     const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
-    const cardCountry = charge?.payment_method_details?.card?.country?.toUpperCase() ?? '';
-    const flagged = cardCountry !== '' && cardCountry !== country.toUpperCase();
+    const cardCountry = fundingCountry(charge);
+    const flagged = cardCountry !== country.toUpperCase();
     const recorded = await env.DB.prepare(
       `UPDATE purchases SET fair_price_country = ?2, fair_price_percent = ?3, card_country = ?4, country_review = ?5
        WHERE session_id = ?1 AND card_country IS NULL RETURNING session_id`,

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, upgradeLabel, storedPlanName} from '../../../src/config';
+import {findPlanByPriceId, findStoredPlan, upgradeLabel, storedPlanName} from '../../../src/config';
 import {log} from '../log';
 import {effectivePlan, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
@@ -22,12 +22,11 @@ interface UpgradeRow {
 }
 
 /**
- * Why a paid upgrade is not applied. The first three are refunded at once: the buyer got nothing.
+ * Why a paid upgrade is not applied; each is refunded at once, since the payer got nothing.
  * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
  * paid since, in another tab), so its credit is wrong.
  */
 type Refusal = 'duplicate' | 'purchase not paid' | 'stale' | 'another buyer' | 'amount mismatch';
-const REFUNDED_AT_ONCE: Refusal[] = ['duplicate', 'purchase not paid', 'stale'];
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -58,6 +57,8 @@ export async function fulfillUpgrade(
   // The purchase's state is checked again in the one statement that applies the upgrade: a refund
   // of the purchase landing meanwhile cannot leave a paid upgrade on a revoked purchase, and an
   // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong).
+  // A purchase recorded before the worker stored plan ids names its plan: either is the same plan.
+  const fromPlanName = findStoredPlan(row.from_plan)?.name ?? row.from_plan;
   const applied = await env.DB.prepare(
     `UPDATE upgrades SET
        status = CASE
@@ -65,28 +66,28 @@ export async function fulfillUpgrade(
          WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN 'revoked'
          WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'refused'
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'refused'
-         WHEN (SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4) IS NOT ?8 THEN 'refused'
+         WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'refused'
          ELSE 'paid' END,
        refused_reason = CASE
          WHEN ?3 IS NOT NULL THEN ?3
          WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN NULL
          WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'duplicate'
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
-         WHEN (SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4) IS NOT ?8 THEN 'stale'
+         WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
          END,
        revoke_reason = (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?2),
        payment_intent_id = ?2, amount_paid = ?6, paid_at = ?7, updated_at = ?7
      WHERE session_id = ?1 AND status IN ('open', 'failed')
      RETURNING status, refused_reason`,
   )
-    .bind(session.id, paymentIntentId, refusal, row.purchase_session_id, row.to_plan, paidAmount(session), Date.now(), row.from_plan)
+    .bind(session.id, paymentIntentId, refusal, row.purchase_session_id, row.to_plan, paidAmount(session), Date.now(), row.from_plan, fromPlanName)
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
   const now = applied ?? (await env.DB.prepare('SELECT status, refused_reason FROM upgrades WHERE session_id = ?1').bind(session.id).first<UpgradeRow>())!;
   const label = upgradeLabel(storedPlanName(row.from_plan) ?? row.from_plan, storedPlanName(row.to_plan) ?? row.to_plan);
   if (applied?.status === 'refused') {
     log.error('upgrade.refused', {sessionId: session.id, upgradeOf: row.purchase_session_id, reason: applied.refused_reason, label});
-    if (paymentIntentId && REFUNDED_AT_ONCE.includes(applied.refused_reason!)) await refundRefused(env, session.id, paymentIntentId, applied.refused_reason!);
+    if (paymentIntentId) await refundRefused(env, session.id, paymentIntentId, applied.refused_reason!);
   } else if (applied) {
     log.info('upgrade.recorded', {sessionId: session.id, upgradeOf: row.purchase_session_id, status: applied.status, label});
     if (applied.status === 'paid') await sendUpgradeMails(env, await appliedUpgrade(env.DB, row, session));
@@ -125,8 +126,9 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
 }
 
 /**
- * Gives back a payment that bought nothing: a second payment for an upgrade already paid, or one
- * for a purchase refunded or disputed meanwhile. Once per session (Stripe's idempotency key), and
+ * Gives back a payment that bought nothing: a second payment for an upgrade already paid, one for
+ * a purchase refunded or disputed meanwhile, one that is not what the worker priced or not the
+ * asking buyer's. Once per session (Stripe's idempotency key), and
  * its `charge.refunded` leaves the refused upgrade as it is.
  */
 async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {

@@ -12,14 +12,14 @@ export function StateBadge({state}: {state: AdminPurchase['state']}) {
   );
 }
 
-/** A fair-price purchase whose card is from another country: flagged until the seller accepts it. */
+/** A fair-price purchase whose card is from another country, or that tells none: flagged until the seller accepts it. */
 export function CardCountryBadge({fairPrice}: {fairPrice: AdminPurchase['fairPrice']}) {
   if (fairPrice?.review !== 'flagged') return null;
   return (
     <>
       {' '}
       <span className={styles.badge} data-tone="bad">
-        Card from {fairPrice.cardCountry}, priced for {fairPrice.country}
+        {fairPrice.cardCountry ? `Card from ${fairPrice.cardCountry}` : 'No card country'}, priced for {fairPrice.country}
       </span>
     </>
   );

@@ -12,7 +12,7 @@ const named = (country: string) => `${countryName(country)} (${country})`;
 /** What the card that paid says, in a sentence: its country, or why none is known. */
 function cardLine(cardCountry: string | null): string {
   if (cardCountry === null) return 'Stripe has not said yet where the card is from.';
-  if (cardCountry === '') return 'It was paid without a card, so there is no card country to compare.';
+  if (cardCountry === '') return 'It was paid by a method that tells no country (not a card), so the price could not be checked against it.';
   return `The card that paid is from ${named(cardCountry)}.`;
 }
 
@@ -37,8 +37,9 @@ export default function CardCountryReview({purchase, reload}: {purchase: AdminPu
       {flagged && (
         <>
           <p className={styles.muted}>
-            The card is from another country than the price. A traveller, a VPN or a card from a bank abroad can explain it;
-            accept the purchase as it is, or refund it below.
+            {fairPrice.cardCountry === ''
+              ? 'Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.'
+              : 'The card is from another country than the price. A traveller, a VPN or a card from a bank abroad can explain it; accept the purchase as it is, or refund it below.'}
           </p>
           <div className={styles.actions}>
             <Confirm
