@@ -281,6 +281,29 @@ describe('refunds', () => {
   });
 });
 
+test("the console's full refund of a purchase gives back its upgrade's payment too; a partial one leaves the upgrade alone", async () => {
+  const refundFromConsole = (sessionId: string, body: Record<string, unknown>) =>
+    stack().call(adminPath(ADMIN_PATHS.refund, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {reason: 'requested_by_customer', ...body}});
+  const {user, sessionId} = await lowerBuyer();
+  const upgrade = await upgradeSession(user);
+  await payUpgrade(user, upgrade);
+
+  const partly = await refundFromConsole(sessionId, {amount: 100});
+  expect(partly.status).toBe(200);
+  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent, amount: '100'});
+  expect(stack().stripe.refundsCreated.filter((refund) => refund.payment_intent === intentOf(upgrade))).toEqual([]);
+
+  const before = stack().stripe.refundsCreated.length;
+  const full = await refundFromConsole(sessionId, {});
+  expect(full.status).toBe(200);
+  const {detail} = (await full.json()) as {detail: string};
+  expect(detail).toContain(`its upgrade's ${formatMoney(difference, PLAN_CURRENCY)} too`);
+  expect(stack().stripe.refundsCreated.slice(before)).toEqual([
+    expect.objectContaining({payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent, amount: String(planAmount(lower) - 100)}),
+    expect.objectContaining({payment_intent: intentOf(upgrade), amount: String(difference)}),
+  ]);
+});
+
 test('the console shows the upgrade as its own kind of sale, and revenue counts its payment once', async () => {
   const get = async <T,>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
   const before = await get<SalesSummary>(ADMIN_PATHS.sales);

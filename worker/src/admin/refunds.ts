@@ -3,7 +3,8 @@ import type {AdminRefundRequest} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
 import {HttpError} from '../errors';
 import {isLiveKey} from '../payments/stripeClient';
-import {paymentProviderError} from '../payments/stripe';
+import {paymentProviderError, stripeFor} from '../payments/stripe';
+import {settingsOf} from '../settings';
 
 /**
  * A refund from the seller's console, through Stripe. What is left to refund is read from Stripe's
@@ -20,6 +21,8 @@ export interface RefundOutcome {
   refundId: string;
 }
 
+const ALREADY_REFUNDED = 'This payment has already been refunded in full.';
+
 export async function refundPayment(
   stripe: Stripe,
   payment: {paymentIntentId: string; sessionId: string; admin: string},
@@ -28,7 +31,7 @@ export async function refundPayment(
   const charge = await paidCharge(stripe, payment.paymentIntentId);
   const left = charge.amount - charge.amount_refunded;
   const currency = charge.currency;
-  if (left <= 0) throw new HttpError(409, 'This payment has already been refunded in full.', 'CONFLICT');
+  if (left <= 0) throw new HttpError(409, ALREADY_REFUNDED, 'CONFLICT');
   const amount = request.amount ?? left;
   if (amount > left) {
     throw new HttpError(
@@ -54,6 +57,32 @@ export async function refundPayment(
   return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id};
 }
 
+/**
+ * After a purchase is refunded in full from the console: each of its paid upgrades is refunded in
+ * full too, so that the buyer is not left paying for an upgrade of a purchase they no longer hold.
+ * Returns what to add to the console's line ('' when the purchase had none); an upgrade Stripe
+ * would not refund is named there, for the seller to refund from its own row.
+ */
+export async function refundUpgradesOf(env: Env, purchaseSessionId: string, admin: string, reason: AdminRefundRequest['reason']): Promise<string> {
+  const {results} = await env.DB.prepare(
+    `SELECT session_id, payment_intent_id FROM upgrades WHERE purchase_session_id = ?1 AND status = 'paid' AND payment_intent_id IS NOT NULL`,
+  )
+    .bind(purchaseSessionId)
+    .all<{session_id: string; payment_intent_id: string}>();
+  const parts: string[] = [];
+  for (const upgrade of results) {
+    try {
+      const refund = await refundPayment(stripeFor(settingsOf(env)), {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, admin}, {reason});
+      parts.push(`its upgrade's ${formatMoney(refund.refunded, refund.currency)} too (Stripe ${refund.refundId})`);
+    } catch (err) {
+      // Already refunded in full is what was wanted; anything else is for the seller to see.
+      if (err instanceof HttpError && err.message === ALREADY_REFUNDED) continue;
+      parts.push(`its upgrade ${upgrade.session_id} was NOT refunded (${err instanceof Error ? err.message : String(err)}): refund it from its row`);
+    }
+  }
+  return parts.map((part) => `, ${part}`).join('');
+}
+
 /** The payment's charge, which must have gone through: there is nothing to refund before that. */
 async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Charge> {
   let intent: Stripe.PaymentIntent;
@@ -76,7 +105,7 @@ async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stri
 function refusal(err: unknown): HttpError {
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === 'charge_already_refunded') {
-      return new HttpError(409, 'This payment has already been refunded in full.', 'CONFLICT');
+      return new HttpError(409, ALREADY_REFUNDED, 'CONFLICT');
     }
     if (err.code === 'amount_too_large') {
       return new HttpError(409, 'Another refund of this payment got there first: read the purchase again and refund what is left.', 'CONFLICT');

@@ -44,7 +44,7 @@ import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {acceptCardCountry} from './cardCountryReview';
-import {refundPayment} from './refunds';
+import {refundPayment, refundUpgradesOf} from './refunds';
 import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
 import {auditRepository, fixAllOfKind, fixDifference} from './repositoryAudit';
@@ -211,10 +211,12 @@ export const adminRoutes = new Hono<AppEnv>()
       );
       const amount = formatMoney(refund.refunded, refund.currency);
       const reason = request.reason.replaceAll('_', ' ');
+      // A purchase refunded in full takes back everything, its upgrades' payments too.
+      const upgrades = refund.left === 0 && purchase.from_plan === null ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason) : '';
       return refund.left === 0
         ? {
             status: 'refunded',
-            detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId}); ${
+            detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId})${upgrades}; ${
               purchase.from_plan === null ? 'access ends' : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
             } when Stripe confirms`,
           }
