@@ -424,7 +424,7 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
     metadata: (body.metadata as Stripe.Metadata | undefined) ?? {},
     created: Math.floor(Date.now() / 1000),
     livemode: false,
-    redeem_by: null,
+    redeem_by: body.redeem_by === undefined ? null : Number(body.redeem_by),
     valid: true,
   } as Stripe.Coupon;
 }

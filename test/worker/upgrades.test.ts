@@ -169,9 +169,27 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   expect(await stack().worker.db.all('SELECT plan FROM purchases WHERE session_id = ?', sessionId)).toEqual([{plan: lower.id}]);
 });
 
+test('asked again while its session is open, the same session serves: no second session, no second credit coupon; once Stripe expires it, a new one is made', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const couponsBefore = stack().stripe.coupons.size;
+  const first = await upgradeSession(user);
+  expect(await upgradeSession(user)).toBe(first);
+  expect(stack().stripe.coupons.size).toBe(couponsBefore + 1);
+  const coupon = [...stack().stripe.coupons.values()].at(-1)!;
+  // Unused, the credit lapses shortly after its session would (24 hours).
+  expect(coupon.redeem_by! - Math.floor(Date.now() / 1000)).toBeGreaterThan(24 * 60 * 60);
+  expect(coupon.redeem_by! - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(25 * 60 * 60);
+  stack().stripe.sessions.set(first, {...stack().stripe.sessions.get(first)!, status: 'expired', url: null});
+  const next = await upgradeSession(user);
+  expect(next).not.toBe(first);
+  expect((await upgradeRows(sessionId)).map((row) => row.session_id)).toEqual([first, next]);
+});
+
 test('two sessions paid for the same upgrade (two tabs): the first applies, the second is refused and refunded at once', async () => {
   const {user, sessionId} = await lowerBuyer();
   const first = await upgradeSession(user);
+  // Made almost a day ago, it is still open, and the next ask makes a session of its own.
+  await stack().worker.db.run('UPDATE upgrades SET created_at = created_at - ?2 WHERE session_id = ?1', first, 23.5 * 60 * 60 * 1000);
   const second = await upgradeSession(user);
   await payUpgrade(user, first);
   const refundsBefore = stack().stripe.refundsCreated.length;

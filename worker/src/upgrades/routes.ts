@@ -10,7 +10,7 @@ import {paymentProviderError, stripeFor} from '../payments/stripe';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {buyerPlan, quoteUpgrade} from './quote';
-import {createUpgradeCheckout} from './session';
+import {createUpgradeCheckout, openUpgradeSession} from './session';
 
 const urlsRequired = 'Success and cancel URLs are required';
 const url = z.string({message: urlsRequired}).max(2048).refine((value) => value.trim() !== '', urlsRequired);
@@ -38,6 +38,10 @@ export const upgradeRoutes = new Hono<AppEnv>()
       throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
     }
     const quote = await quoteUpgrade(c.env.DB, user, body.planId);
+    // Asked again (a second click, a reload): the session still open for the same upgrade serves,
+    // rather than one more credit coupon in the seller's Stripe account on every click.
+    const open = await openUpgradeSession(c.env.DB, stripeFor(settings), {quote, user});
+    if (open) return c.json({url: open} satisfies UrlResponse);
     let created;
     try {
       created = await createUpgradeCheckout(stripeFor(settings), settings, {quote, user, ...body});

@@ -14,6 +14,33 @@ import type {UpgradeQuote} from './quote';
  * The coupon is the upgrade's alone (one redemption), and the session carries the purchase it
  * upgrades in its metadata.
  */
+/** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
+const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
+
+/**
+ * The URL of the upgrade session the worker made for this buyer, purchase, plan and amount, if
+ * Stripe still has it open; else null. Only the worker's own rows are looked at, so a session id
+ * from the browser plays no part.
+ */
+export async function openUpgradeSession(db: D1Database, stripe: Stripe, request: {quote: UpgradeQuote; user: AuthUser}): Promise<string | null> {
+  const {quote, user} = request;
+  const row = await db
+    .prepare(
+      `SELECT session_id FROM upgrades WHERE purchase_session_id = ?1 AND user_id = ?2 AND to_plan = ?3 AND amount = ?4 AND status = 'open' AND created_at > ?5
+       ORDER BY created_at DESC LIMIT 1`,
+    )
+    .bind(quote.purchase.session_id, user.uid, quote.to.id, quote.amount, Date.now() - REUSABLE_FOR_MS)
+    .first<{session_id: string}>();
+  if (!row) return null;
+  try {
+    const session = await stripe.checkout.sessions.retrieve(row.session_id);
+    return session.status === 'open' && session.url ? session.url : null;
+  } catch {
+    // Stripe could not say: a new session does no harm.
+    return null;
+  }
+}
+
 export async function createUpgradeCheckout(
   stripe: Stripe,
   settings: Settings,
@@ -27,6 +54,8 @@ export async function createUpgradeCheckout(
     max_redemptions: 1,
     name: upgradeCreditName(quote.from),
     metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
+    // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
+    redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,
   });
   const session = await stripe.checkout.sessions.create({
     mode: 'payment',
