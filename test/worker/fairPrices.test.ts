@@ -89,6 +89,17 @@ describe('the checkout and GET /prices', () => {
     expect(await pricesFor(stack(), FULL_PRICE, {'cf-ipcountry': DISCOUNTED, 'x-country': DISCOUNTED})).toMatchObject({country: FULL_PRICE, percentOff: 0});
   });
 
+  test('with no country from Cloudflare (XX: unknown, T1: Tor), a country header is not taken as a fallback: the list price', async () => {
+    const forged = {'cf-ipcountry': DISCOUNTED, 'x-country': DISCOUNTED};
+    // (A request with no `cf` at all cannot be made here: Miniflare gives every request its own.)
+    for (const country of ['XX', 'T1']) {
+      const {sent, session} = await checkoutFrom(stack(), country, {headers: forged});
+      expect(sent.discounts).toBeUndefined();
+      expect(session.amount_total).toBe(PLAN.price * 100);
+      expect(await pricesFor(stack(), country, forged)).toMatchObject({country: null, percentOff: 0});
+    }
+  });
+
   test('GET /prices answers the country, its name, the percent and every plan’s amount, the same the checkout charges', async () => {
     const prices = await pricesFor(stack(), DISCOUNTED);
     expect(prices).toEqual({
