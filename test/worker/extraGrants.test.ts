@@ -214,3 +214,14 @@ describe('a plan that names a key the worker has no repository for', () => {
     expect((await accessStatus(user, bare)).extraRepositories).toEqual([{key: 'prompts', status: 'not_configured', detail: expect.stringContaining('No repository is set for "prompts"')}]);
   });
 });
+
+test('a GITHUB_EXTRA_REPOS value that is not key=owner/name stops the worker with a 503 that names it, rather than guess a repository', async () => {
+  const wrong = await startStack({GITHUB_EXTRA_REPOS: 'prompts=slipway-prompts'});
+  try {
+    const response = await wrong.call('/');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({code: 'MISCONFIGURED', error: expect.stringContaining('GITHUB_EXTRA_REPOS must be key=owner/name pairs')});
+  } finally {
+    await wrong.stop();
+  }
+});
