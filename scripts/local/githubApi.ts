@@ -137,6 +137,11 @@ export interface GitHubStandIn {
    * past 7 days GitHub lists it as expired, as it does.
    */
   ageInvitation(invitationId: number, ageMs: number): void;
+  /**
+   * Another private repository of the same owner (one of the options' `extraRepositories`): its
+   * own collaborators (the owner at first), invitations and cap, answered like the recording's.
+   */
+  extra(fullName: string): RepositoryRecord;
   /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
   failNext(match: string, failure: Failure, times?: number): void;
   /**
@@ -163,8 +168,24 @@ export interface GitHubStandIn {
   close(): Promise<void>;
 }
 
+/** One repository's collaborators (lower-case logins), invitations, and its cap's last 24 hours. */
+export interface RepositoryRecord {
+  invitations: Map<number, Invitation>;
+  collaborators: Set<string>;
+  invitationTimes: number[];
+}
+
+/** An extra repository for tests and local mode: the prompts a plan may grant (GITHUB_EXTRA_REPOS). */
+export const EXTRA_FIXTURE_REPO = 'octokit-fixture-org/slipway-prompts';
+
 export interface GitHubStandInOptions {
   port?: number;
+  /**
+   * More repositories (`owner/name`) the token administers, besides the recording's: each has its
+   * own collaborators, invitations and cap of invitations, as on GitHub. Invitation ids are unique
+   * across them, as GitHub's are.
+   */
+  extraRepositories?: string[];
   /** Local mode: every well-formed username is an account, so a buyer can type their own. */
   anyUser?: boolean;
   /**
@@ -181,7 +202,7 @@ export interface GitHubStandInOptions {
   now?: () => number;
 }
 
-export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, onEvent, now = Date.now}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, onEvent, now = Date.now, extraRepositories = []}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -190,6 +211,23 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
   const failures: {match: string; failure: Failure; times: number}[] = [];
   const pauses: {match: string; action: () => Promise<unknown>}[] = [];
   const invitationTimes: number[] = [];
+  const records = new Map<string, RepositoryRecord & {path: string}>();
+  records.set(FIXTURE_REPO.toLowerCase(), {invitations, collaborators, invitationTimes, path: `/repos/${FIXTURE_REPO}`});
+  for (const fullName of extraRepositories) {
+    records.set(fullName.toLowerCase(), {invitations: new Map(), collaborators: new Set([OWNER.toLowerCase()]), invitationTimes: [], path: `/repos/${fullName}`});
+  }
+  /** The repository a path is about (`/repos/{owner}/{name}/...`), when the stand-in has it. */
+  const recordOf = (pathname: string) => {
+    const found = /^\/repos\/([^/]+\/[^/]+)(\/|$)/.exec(pathname);
+    return found ? records.get(decodeURIComponent(found[1]!).toLowerCase()) : undefined;
+  };
+  const findInvitation = (invitationId: number) => {
+    for (const record of records.values()) {
+      const invitation = record.invitations.get(invitationId);
+      if (invitation) return {invitation, record};
+    }
+    return undefined;
+  };
   const contentRequestTimes: number[] = [];
   const refused = {secondaryLimit: [] as string[], invitationCap: [] as string[]};
   const requests: string[] = [];
@@ -270,14 +308,17 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       const user = users.get(login.toLowerCase());
       return user ? send(response, 200, user) : notFound(response);
     }
-    if ((match = new RegExp(`^${repoPath}/collaborators/([^/]+)$`).exec(pathname))) {
+    const target = recordOf(pathname);
+    if (target && (match = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)$/.exec(pathname))) {
+      const {collaborators, invitations, invitationTimes} = target;
+      const fullName = target.path.slice('/repos/'.length);
       const login = match[1]!.toLowerCase();
       const user = users.get(login);
       if (!user) return notFound(response);
       if (request.method === 'GET') return collaborators.has(login) ? send(response, 204) : notFound(response);
       if (request.method === 'DELETE') {
         collaborators.delete(login);
-        onEvent?.(`removed @${user.login} from ${FIXTURE_REPO}`);
+        onEvent?.(`removed @${user.login} from ${fullName}`);
         return send(response, removalAnswer.status, undefined, removalAnswer.headers);
       }
       if (request.method === 'PUT') {
@@ -299,24 +340,29 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
           expired: false,
         };
         invitations.set(invitation.id, invitation);
-        onEvent?.(`invited @${user.login} to ${FIXTURE_REPO} (invitation ${invitation.id})`);
+        onEvent?.(`invited @${user.login} to ${fullName} (invitation ${invitation.id})`);
         return send(response, 201, invitation, invitationAnswer.headers);
       }
     }
     if (request.method === 'GET' && pathname === repoPath) return send(response, 200, repository);
+    if (target && request.method === 'GET' && pathname === target.path) {
+      // Another repository of the same owner, as private and administered as the recording's.
+      const fullName = target.path.slice('/repos/'.length);
+      return send(response, 200, {...repository, name: fullName.split('/')[1], full_name: fullName});
+    }
     if (answerArchive(request, pathname, searchParams, response)) return;
     if (request.method === 'GET' && pathname === `${repoPath}/hooks`) return send(response, 200, hooks);
-    if (request.method === 'GET' && pathname === `${repoPath}/collaborators`) {
+    if (target && request.method === 'GET' && pathname === `${target.path}/collaborators`) {
       // As GitHub lists them: the recorded user bodies of everyone with access.
-      return send(response, 200, [...collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
+      return send(response, 200, [...target.collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
     }
-    if (request.method === 'GET' && pathname === `${repoPath}/invitations`) {
-      return send(response, 200, [...invitations.values()].map(listed));
+    if (target && request.method === 'GET' && pathname === `${target.path}/invitations`) {
+      return send(response, 200, [...target.invitations.values()].map(listed));
     }
-    if (request.method === 'DELETE' && (match = new RegExp(`^${repoPath}/invitations/(\\d+)$`).exec(pathname))) {
-      const withdrawn = invitations.get(Number(match[1]));
+    if (target && request.method === 'DELETE' && (match = /^\/repos\/[^/]+\/[^/]+\/invitations\/(\d+)$/.exec(pathname))) {
+      const withdrawn = target.invitations.get(Number(match[1]));
       if (!withdrawn) return notFound(response);
-      invitations.delete(withdrawn.id);
+      target.invitations.delete(withdrawn.id);
       onEvent?.(`withdrew the invitation of @${withdrawn.invitee.login} (invitation ${withdrawn.id})`);
       return send(response, 204);
     }
@@ -356,35 +402,43 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       const user = users.get(login.toLowerCase());
       if (!user) throw new Error(`No user ${login}`);
       users.delete(login.toLowerCase());
-      collaborators.delete(login.toLowerCase());
-      for (const [id, invitation] of invitations) if (invitation.invitee.id === user.id) invitations.delete(id);
+      for (const record of records.values()) {
+        record.collaborators.delete(login.toLowerCase());
+        for (const [id, invitation] of record.invitations) if (invitation.invitee.id === user.id) record.invitations.delete(id);
+      }
     },
     rename(login, newLogin) {
       const user = users.get(login.toLowerCase());
       if (!user) throw new Error(`No user ${login}`);
       users.delete(login.toLowerCase());
       users.set(newLogin.toLowerCase(), Object.assign(user, {login: newLogin}));
-      if (collaborators.delete(login.toLowerCase())) collaborators.add(newLogin.toLowerCase());
+      for (const record of records.values()) if (record.collaborators.delete(login.toLowerCase())) record.collaborators.add(newLogin.toLowerCase());
     },
     accept(invitationId) {
-      const invitation = invitations.get(invitationId);
-      if (!invitation) throw new Error(`No invitation ${invitationId}`);
+      const found = findInvitation(invitationId);
+      if (!found) throw new Error(`No invitation ${invitationId}`);
+      const {invitation, record} = found;
       if (isExpired(invitation)) throw new Error(`Invitation ${invitationId} has expired and cannot be accepted`);
-      invitations.delete(invitationId);
-      collaborators.add(invitation.invitee.login.toLowerCase());
+      record.invitations.delete(invitationId);
+      record.collaborators.add(invitation.invitee.login.toLowerCase());
     },
     expire(invitationId) {
-      const invitation = invitations.get(invitationId);
+      const invitation = findInvitation(invitationId)?.invitation;
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
       invitation.expired = true;
     },
     isExpired,
     ageInvitation(invitationId, ageMs) {
-      const invitation = invitations.get(invitationId);
+      const invitation = findInvitation(invitationId)?.invitation;
       if (!invitation) throw new Error(`No invitation ${invitationId}`);
       invitation.created_at = new Date(now() - ageMs).toISOString();
     },
     invitationTimes,
+    extra(fullName) {
+      const record = records.get(fullName.toLowerCase());
+      if (!record || fullName.toLowerCase() === FIXTURE_REPO.toLowerCase()) throw new Error(`The stand-in has no extra repository ${fullName}`);
+      return record;
+    },
     contentRequestTimes,
     refused,
     now,

@@ -5,6 +5,7 @@
  * migrations) is passed in.
  */
 import {checkCloudflare} from './cloudflare';
+import {checkExtraRepositories} from './extraRepositories';
 import {checkGitHub} from './github';
 import {type CheckLine, fail, messageOf, valueOf} from './lines';
 import {checkMail} from './mail';
@@ -37,6 +38,7 @@ export async function runChecks({settings, secretNames, pendingMigrations}: Pref
       checkStripe({secretKey: value('STRIPE_SECRET_KEY'), webhookSecret: value('STRIPE_WEBHOOK_SECRET'), siteUrl, apiUrl: value('STRIPE_API_URL'), env}),
     ),
     guard('GitHub', () => checkGitHub({token: value('GITHUB_TOKEN'), repo: value('GITHUB_REPO'), permission: value('GITHUB_PERMISSION'), apiUrl: value('GITHUB_API_URL'), env})),
+    guard('GitHub', () => checkExtraRepositories({token: value('GITHUB_TOKEN'), extraRepos: value('GITHUB_EXTRA_REPOS'), apiUrl: value('GITHUB_API_URL'), env})),
     guard('GitHub webhook', () =>
       checkReleaseWebhook({
         token: value('GITHUB_TOKEN'),

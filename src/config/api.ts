@@ -296,6 +296,37 @@ export interface AccessStatus {
    * to go out (ms since the epoch). Only the purchase's own account reads it.
    */
   queue?: {position: number; expectedAt: number};
+  /**
+   * The private repositories the purchase's plan grants besides the kit (src/config: a plan's
+   * `extraRepositories`), each with its own state. Only for a paid purchase whose plan lists some.
+   */
+  extraRepositories?: ExtraRepositoryAccess[];
+}
+
+/**
+ * An extra repository's grant, as the worker records it: queued (to be invited: waiting for the
+ * next run, or for GitHub's daily cap), pending (invited), active (accepted), revoked (taken back:
+ * a refund, an upgrade refunded, the seat moved), failed (not granted; `detail` says why).
+ */
+export const EXTRA_GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'failed'] as const;
+export type ExtraGrantStatus = (typeof EXTRA_GRANT_STATUSES)[number];
+
+/** One extra repository the plan grants, as the dashboard shows it. */
+export interface ExtraRepositoryAccess {
+  /** The key in src/config's `extraRepositories`: its name and what it holds come from there. */
+  key: string;
+  /** `owner/name`, when the worker has a repository for the key. */
+  repository?: string;
+  /**
+   * `none`: nothing yet; the kit's invitation comes first, and the same GitHub account gets this
+   * one. `not_configured`: the seller set no repository for the key, so nothing is sent.
+   */
+  status: 'none' | 'not_configured' | ExtraGrantStatus;
+  /** The GitHub account it is for. */
+  username?: string;
+  detail?: string;
+  /** Queued because GitHub's cap of invitations to that repository in 24 hours is reached. */
+  waitsForCap?: boolean;
 }
 
 /**
@@ -550,7 +581,20 @@ export interface AdminPurchaseDetail extends AdminPurchase {
    * it be sent again. False for access that is not pending.
    */
   invitationExpired: boolean;
+  /** The extra repositories this purchase was granted or refused (worker/src/access/extraGrants.ts), by key. */
+  extraGrants: AdminExtraGrant[];
   history: PurchaseEvent[];
+}
+
+/** One extra repository's grant as D1 records it: `detail` says why it is failed, revoked or still queued. */
+export interface AdminExtraGrant {
+  key: string;
+  /** `owner/name`; null when the key had no repository set (GITHUB_EXTRA_REPOS). */
+  repository: string | null;
+  status: ExtraGrantStatus;
+  username: string | null;
+  detail: string | null;
+  updatedAt: number;
 }
 
 /** The reasons Stripe takes for a refund (`reason` of Create a refund). */
@@ -583,7 +627,7 @@ export interface AdminActionResult {
 export interface AdminJob {
   id: number;
   /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
-  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove';
+  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants';
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: 'failed' | 'retrying';
   attempts: number;

@@ -61,6 +61,7 @@ export const appConfig = {
       isFeatured: true,
       soldOnDashboard: true,
       includesUpdates: true,
+      extraRepositories: ['prompts'],
       features: [
         {name: 'Everything in Starter'},
         {name: 'Cloudflare Worker backend'},
@@ -69,6 +70,9 @@ export const appConfig = {
       ],
     },
   ],
+  extraRepositories: {
+    prompts: {name: 'AI prompts', holds: 'Prompts for the terms of service and privacy policy'},
+  },
   releases: {
     noticeWithoutUpdates: 'upgrade-note',
     batchesPerHour: 60,

@@ -69,3 +69,14 @@ export function planFeatureNames(plan: Plan): string[] {
 export function planKeys(includesUpdates: boolean, list: readonly Plan[] = plans): string[] {
   return list.filter((plan) => plan.includesUpdates === includesUpdates).flatMap((plan) => [plan.id, plan.name]);
 }
+
+/** The keys of the extra repositories a plan grants besides the kit (`Plan.extraRepositories`). */
+export function extraRepositoryKeys(plan: Plan | undefined): string[] {
+  return [...(plan?.extraRepositories ?? [])];
+}
+
+/** The extra repositories `to` grants that `from` does not: what an upgrade adds. */
+export function extraRepositoriesAdded(from: Plan, to: Plan): string[] {
+  const had = new Set(extraRepositoryKeys(from));
+  return extraRepositoryKeys(to).filter((key) => !had.has(key));
+}

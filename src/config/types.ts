@@ -33,7 +33,22 @@ export interface Plan {
    * `features`). A buyer of a plan without updates gets what `releases.noticeWithoutUpdates` says.
    */
   includesUpdates: boolean;
+  /**
+   * Private repositories the plan grants besides the kit's (`GITHUB_REPO`): keys of
+   * `AppConfig.extraRepositories`. The worker maps each key to a GitHub repository with its
+   * `GITHUB_EXTRA_REPOS` variable, and invites the kit's GitHub account to it while the purchase's
+   * plan (an upgrade's, once paid) lists the key. A key with no repository there grants nothing.
+   */
+  extraRepositories?: string[];
   features: PlanFeature[];
+}
+
+/** A private repository some plans grant besides the kit (see Plan.extraRepositories). */
+export interface ExtraRepository {
+  /** What buyers read for it on the dashboard and in the upgrade offer: "AI prompts". */
+  name: string;
+  /** What it holds, in a sentence. */
+  holds: string;
 }
 
 /**
@@ -121,6 +136,12 @@ export interface AppConfig {
   };
   /** What the site sells, in the order the pricing section shows them. */
   plans: Plan[];
+  /**
+   * The private repositories plans may grant besides the kit, by key (`Plan.extraRepositories`).
+   * Which GitHub repository a key is lives in the worker's `GITHUB_EXTRA_REPOS`
+   * (`prompts=owner/name`), beside `GITHUB_REPO`: set where the repositories are, not in the code.
+   */
+  extraRepositories: Record<string, ExtraRepository>;
   /** What a GitHub release sends to the buyers (see the plans' `includesUpdates`). */
   releases: {
     /** Buyers of plans without updates: no e-mail, or a short note offering the upgrade. */

@@ -8,6 +8,7 @@
  * menu; a signed-in buyer sees that they are not an admin, and no link to the console.
  */
 import type {Page} from 'playwright-core';
+import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {LOCAL_MAILGUN_SIGNING_KEY, signedEvent} from '../../scripts/local/mailgunEvents';
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
 import {publishLocalRelease} from '../../scripts/local/release';
@@ -84,7 +85,8 @@ describe('the seller’s console on the local stack', () => {
     expect(revokes()).toBe(1);
 
     // Grant it again, to the same account.
-    const invited = new RegExp(`\\[github\\] +invited @${buyer.username} `);
+    // The kit's invitations only: the plan's extra repositories (the prompts) print their own.
+    const invited = new RegExp(`\\[github\\] +invited @${buyer.username} to ${escapeRegExp(FIXTURE_REPO)} `);
     expect(printed(invited)).toBe(1);
     await page.getByLabel('GitHub username').fill(buyer.username);
     await page.getByRole('button', {name: 'Grant access'}).click();

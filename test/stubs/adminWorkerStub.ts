@@ -119,6 +119,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     customerId: 'cus_ada',
     userId: 'uid-ada',
     invitationExpired: false,
+    extraGrants: [{key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'ada-l', detail: null, updatedAt: NOW - DAY_MS + 180_000}],
     history: [
       {at: NOW - DAY_MS, kind: 'stripe', summary: 'checkout.session.completed'},
       {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},

@@ -63,4 +63,23 @@ describe('the access panel', () => {
     const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat'});
     expect(within(panel).queryByRole('link', {name: 'Open the repository'})).toBeNull();
   });
+
+  it('lists each extra repository of the plan with its state: invited, active, waiting for the cap, not set up', () => {
+    const {name} = appConfig.extraRepositories.prompts;
+    const extras = (entry: NonNullable<AccessStatus['extraRepositories']>[number]) =>
+      within(renderPanel({status: 'pending', hasPaid: true, username: 'octocat', extraRepositories: [entry]})).getByRole('region', {name: 'More repositories in your plan'});
+    expect(extras({key: 'prompts', repository: 'slipway/prompts', status: 'pending', username: 'octocat'})).toHaveTextContent(
+      `${name} (${appConfig.extraRepositories.prompts.holds}): Invited: accept the invitation for @octocat on GitHub`,
+    );
+    document.body.innerHTML = '';
+    const active = extras({key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'octocat'});
+    expect(active).toHaveTextContent('Active: @octocat can read it.');
+    expect(within(active).getByRole('link', {name: `Open ${name}`})).toHaveAttribute('href', 'https://github.com/slipway/prompts');
+    document.body.innerHTML = '';
+    expect(extras({key: 'prompts', repository: 'slipway/prompts', status: 'queued', username: 'octocat', waitsForCap: true})).toHaveTextContent(
+      'waiting for GitHub’s daily limit of invitations to this repository',
+    );
+    document.body.innerHTML = '';
+    expect(extras({key: 'prompts', status: 'not_configured'})).toHaveTextContent('the seller has not set up this repository');
+  });
 });

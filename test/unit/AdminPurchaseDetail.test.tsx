@@ -39,6 +39,12 @@ describe('a purchase’s page', () => {
     expect(screen.getByRole('link', {name: '← All purchases'})).toHaveAttribute('href', '/admin?view=purchases');
   });
 
+  it('lists the extra repositories the purchase was granted, each with its state, repository and account', async () => {
+    await open();
+    expect(screen.getByText('AI prompts (extra repository)')).toBeInTheDocument();
+    expect(screen.getByText('active · slipway/prompts · @ada-l')).toBeInTheDocument();
+  });
+
   it('asks before revoking, sends nothing on Cancel, and revokes on Confirm, then shows the new state', async () => {
     await open();
     await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));

@@ -47,3 +47,10 @@ test('on the highest plan: the plan, and no upgrade', async () => {
   expect(await screen.findByText(higher.name)).toBeInTheDocument();
   expect(screen.queryByRole('button')).toBeNull();
 });
+
+test('the upgrade offer names the repository the higher plan adds, from the config', async () => {
+  show(offered);
+  await screen.findByRole('button', {name: label});
+  const {name, holds} = appConfig.extraRepositories.prompts;
+  expect(screen.getByText(`${higher.name} adds: ${name} (a private repository: ${holds.toLowerCase()}).`)).toBeInTheDocument();
+});

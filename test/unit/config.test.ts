@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, checkoutPriceId, dashboardPlan, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
+import {appConfig, checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryKeys, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
 
 describe('the app config', () => {
   const plans = appConfig.plans;
@@ -53,6 +53,18 @@ describe('the app config', () => {
     expect(dashboardPlan([advanced, starter]).name).toBe(advanced.name);
     expect(dashboardPlan([{...starter, soldOnDashboard: true}, {...advanced, soldOnDashboard: false}]).name).toBe(starter.name);
     expect(dashboardPlan([starter, {...advanced, soldOnDashboard: false}]).name).toBe(featuredPlan().name);
+  });
+
+  it('grants the prompts repository with Advanced only, and every key a plan names is described for buyers', () => {
+    const [starter, advanced] = plans;
+    expect(extraRepositoryKeys(starter)).toEqual([]);
+    expect(extraRepositoryKeys(advanced)).toEqual(['prompts']);
+    expect(extraRepositoriesAdded(starter, advanced)).toEqual(['prompts']);
+    const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
+    for (const key of plans.flatMap((plan) => extraRepositoryKeys(plan))) {
+      expect(described[key]?.name.trim()).toBeTruthy();
+      expect(described[key]?.holds.trim()).toBeTruthy();
+    }
   });
 
   it('lists features for every plan', () => {

@@ -9,7 +9,7 @@ import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../../scripts/support/workerRuntime';
 import {settledAccountSql} from '../../scripts/bench/idTokens';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
-import {FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from '../../scripts/local/githubApi';
+import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from '../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
 import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
 
@@ -107,7 +107,7 @@ let exchanges = 0;
 export async function startStack(overrides: WorkerVars = {}, {githubNow}: {githubNow?: () => number} = {}): Promise<Stack> {
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
   if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
-  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now: githubNow}), startMailgunStandIn()]);
+  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}), startMailgunStandIn()]);
   const worker = await startWorker({
     ...baseVars(),
     FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
@@ -230,6 +230,7 @@ export async function startStack(overrides: WorkerVars = {}, {githubNow}: {githu
     },
     async newDay() {
       github.invitationTimes.length = 0;
+      github.extra(EXTRA_FIXTURE_REPO).invitationTimes.length = 0;
       await worker.db.run('DELETE FROM invitations_sent');
       await worker.db.run('DELETE FROM invitation_queue');
     },

@@ -19,4 +19,9 @@ export const CRON_BATCHES = {
    * listings, up to 5 calls each, and the seller's digest.
    */
   auditFixes: 3,
+  /**
+   * Purchases whose extra repositories (access/extraGrants.ts) wait to be invited, a run: up to 4
+   * calls each (the login by id, the two checks, the invitation), after the kit's own queue.
+   */
+  extraGrants: 3,
 } as const;

@@ -35,6 +35,16 @@ const settingsSchema = z.object({
   GITHUB_REPO: optional.pipe(
     z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'GITHUB_REPO must be owner/name').optional(),
   ),
+  // Extra private repositories the plans grant (src/config: Plan.extraRepositories), key=owner/name, comma-separated.
+  GITHUB_EXTRA_REPOS: optional.pipe(
+    z
+      .string()
+      .regex(
+        /^\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*(,\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*)*$/,
+        'GITHUB_EXTRA_REPOS must be key=owner/name pairs, comma-separated, such as prompts=your-name/your-prompts',
+      )
+      .optional(),
+  ),
   GITHUB_PERMISSION: optional.pipe(
     z.enum(['pull', 'triage', 'push', 'maintain', 'admin']).default('pull'),
   ),
@@ -78,6 +88,11 @@ export interface Settings extends Parsed {
   stripeMode: StripeMode;
   /** Fetches to the internet one invocation may make (Cloudflare's plan limit): see subrequests.ts. */
   subrequestLimit: number;
+  /**
+   * The extra repositories' `owner/name` by key (GITHUB_EXTRA_REPOS). A key a plan names that is
+   * missing here grants nothing: the worker never guesses a repository (access/extraGrants.ts).
+   */
+  extraRepos: Record<string, string>;
 }
 
 const cache = new WeakMap<object, Settings | HttpError>();
@@ -131,7 +146,18 @@ function check(env: Env): Settings | HttpError {
     stripeMode: live ? 'production' : 'test',
     adminEmails: list(vars.ADMIN_EMAILS),
     githubExempt: list(vars.GITHUB_EXEMPT),
+    extraRepos: pairs(vars.GITHUB_EXTRA_REPOS),
   };
+}
+
+/** `key=owner/name` pairs (already checked by the schema), the first of a repeated key winning. */
+function pairs(value: string | undefined): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    const [key, repository] = pair.split('=').map((part) => part.trim());
+    if (key && repository && !(key in found)) found[key] = repository;
+  }
+  return found;
 }
 
 /** A comma-separated variable, lower-cased, blanks dropped. */

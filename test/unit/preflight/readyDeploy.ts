@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import Stripe from 'stripe';
 import {appConfig} from '../../../src/config';
-import {FIXTURE_REPO, type GitHubStandIn, newRepositoryHook, startGitHubStandIn} from '../../../scripts/local/githubApi';
+import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, type GitHubStandIn, newRepositoryHook, startGitHubStandIn} from '../../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../../scripts/local/mailgunApi';
 import {newWebhookEndpoint, startStripeStandIn, type StripeStandIn} from '../../../scripts/local/stripeApi';
 import {mailgunWebhookUrl, SENDING_DOMAIN} from '../../../scripts/preflight/mail';
@@ -32,6 +32,7 @@ export const SECRET_NAMES = [
   'STRIPE_WEBHOOK_SECRET',
   'GITHUB_TOKEN',
   'GITHUB_REPO',
+  'GITHUB_EXTRA_REPOS',
   'MAILGUN_API_KEY',
   'MAILGUN_DOMAIN',
   'MAILGUN_WEBHOOK_SIGNING_KEY',
@@ -54,7 +55,7 @@ export interface Services {
  * sending domain and its inbound route.
  */
 export async function startServices(): Promise<Services> {
-  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn(), startMailgunStandIn()]);
+  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({extraRepositories: [EXTRA_FIXTURE_REPO]}), startMailgunStandIn()]);
   const url = stripeWebhookUrl(SITE_URL);
   // Made with the API version the worker's Stripe library reads, as Stripe's go-live checklist says.
   const api_version = Stripe.API_VERSION;
@@ -95,6 +96,7 @@ export async function readySettings(services: Services, key = LIVE_KEY): Promise
       STRIPE_API_URL: services.stripe.url,
       GITHUB_TOKEN: 'github_pat_preflight',
       GITHUB_REPO: FIXTURE_REPO,
+      GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`,
       GITHUB_API_URL: services.github.url,
       GITHUB_WEBHOOK_SECRET: 'github-webhook-secret',
       UNSUBSCRIBE_SECRET: 'unsubscribe-secret',

@@ -4,7 +4,7 @@
  * The whole `npm run preflight` run against local mode's stand-ins: a ready deploy passes with
  * exit code 0; one broken setting fails it with 1, named in the printed checklist with its fix.
  */
-import {appConfig, PLAN_CURRENCY, planAmount} from '../../../src/config';
+import {appConfig, extraRepositoryKeys, PLAN_CURRENCY, planAmount} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {exitCodeOf, formatChecklist, runChecks} from '../../../scripts/preflight/runner';
 import {readySettings, SECRET_NAMES, type Services, startServices} from './readyDeploy';
@@ -44,5 +44,16 @@ it('fails the run, not crashes, when a service cannot be reached', async () => {
   await services.mailgun.close();
   const lines = await runChecks({settings, secretNames, pendingMigrations});
   expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: expect.stringContaining('Mail: could not reach Mailgun')}));
+  expect(exitCodeOf(lines)).toBe(1);
+});
+
+it('fails the run when a plan grants an extra repository that GITHUB_EXTRA_REPOS does not name: buyers would get nothing for it', async () => {
+  const settings = await readySettings(services);
+  delete settings.worker.GITHUB_EXTRA_REPOS;
+  const lines = await runChecks({settings, secretNames, pendingMigrations});
+  const granting = appConfig.plans.filter((plan) => extraRepositoryKeys(plan).includes('prompts')).map((plan) => plan.name);
+  expect(lines).toContainEqual(
+    expect.objectContaining({status: 'fail', label: expect.stringContaining(`${granting.join(', ')} grants "prompts" (${appConfig.extraRepositories.prompts.name}), but GITHUB_EXTRA_REPOS names no repository for it`)}),
+  );
   expect(exitCodeOf(lines)).toBe(1);
 });

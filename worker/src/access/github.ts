@@ -58,9 +58,13 @@ export interface Repository {
   zipball(ref: string): Promise<Response>;
 }
 
-/** The repository, through the invocation's context: every call to GitHub spends one of its subrequests. */
-export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>): Repository {
-  const {GITHUB_TOKEN: token, GITHUB_REPO: fullName} = settings;
+/**
+ * The repository, through the invocation's context: every call to GitHub spends one of its
+ * subrequests. The kit's (`GITHUB_REPO`) unless `fullName` names another the seller set (an extra
+ * repository of GITHUB_EXTRA_REPOS, access/extraGrants.ts).
+ */
+export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, fullName = settings.GITHUB_REPO): Repository {
+  const {GITHUB_TOKEN: token} = settings;
   const spent = (input: RequestInfo | URL, init?: RequestInit) => {
     subrequests.spend();
     return fetch(input, init);

@@ -3,6 +3,7 @@ import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {seatMail} from '../mail';
 import {registerJob, runJob} from '../outbox';
+import {reconcileExtraGrantsSoon} from './extraGrants';
 import {GitHubFailure, repositoryFor} from './github';
 import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resultOf, TAKEN} from './grants';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
@@ -149,6 +150,8 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     const waited = await leaveQueue(db, sessionId);
     log.info('access.invited', {sessionId, githubUserId: github.id, waited});
     await tellOwner(context, recorded, {waited});
+    // The same account gets the extra repositories the plan grants (extraGrants.ts).
+    await reconcileExtraGrantsSoon(context, sessionId, `seat:${recorded.version}`);
     return resultOf(recorded);
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;

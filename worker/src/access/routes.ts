@@ -11,6 +11,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {drainInvitationQueue} from './drainQueue';
+import {extraAccessOf} from './extraGrants';
 import {reportGitHub} from './reportGitHub';
 import {grantForUser, readGrant} from './grants';
 import {requestAccess, resendInvitation} from './seat';
@@ -68,7 +69,12 @@ export const accessRoutes = new Hono<AppEnv>()
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const base = {hasPaid: Boolean(purchase), repository: context.settings.GITHUB_REPO};
-    if (!grant) return c.json({status: 'none', ...base} satisfies AccessStatus);
+    // Read after the kit's grant: its invitation accepted just now may have invited these.
+    const extras = async () => {
+      const list = purchase ? await extraAccessOf(context, purchase) : [];
+      return list.length > 0 ? {extraRepositories: list} : {};
+    };
+    if (!grant) return c.json({status: 'none', ...base, ...(await extras())} satisfies AccessStatus);
     let seen = await observeGrant(context, grant);
     if (seen.queue && seen.queue.expectedAt <= Date.now()) {
       // The buyer's turn is due before the cron's next run: send the queue's head now.
@@ -76,7 +82,7 @@ export const accessRoutes = new Hono<AppEnv>()
       const now = await readGrant(c.env.DB, grant.session_id);
       if (now) seen = await observeGrant(context, now);
     }
-    return c.json({...seen, ...base} satisfies AccessStatus);
+    return c.json({...seen, ...base, ...(await extras())} satisfies AccessStatus);
   })
 
   /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */

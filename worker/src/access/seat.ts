@@ -6,6 +6,7 @@ import {log} from '../log';
 import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
+import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, takeSlot} from './invitationQueue';
 import {removeNowOrLater} from './removal';
 
@@ -191,6 +192,8 @@ async function moveSeat(
   log.info('access.moved', {sessionId: current.session_id, githubUserId: request.github.id});
   await removeNowOrLater(context, current, 'replaced by another GitHub account');
   await tellOwner(context, recorded);
+  // The extra repositories move with the seat: the old account's go, the new one is invited.
+  await reconcileExtraGrantsSoon(context, current.session_id, `seat:${recorded.version}`);
   return resultOf(recorded);
 }
 
@@ -205,6 +208,7 @@ export async function revokeAccess(context: Context, sessionId: string, reason: 
     .bind(sessionId, reason, Date.now())
     .first<Grant>();
   if (revoked) await removeNowOrLater(context, revoked, reason);
+  if (revoked) await reconcileExtraGrantsSoon(context, sessionId, `revoked:${revoked.version}`);
 }
 
 /**
@@ -232,6 +236,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
     return;
   }
   log.info('access.restored', {sessionId, status: back});
+  if (restored?.status === 'pending') await reconcileExtraGrantsSoon(context, sessionId, `restored:${restored.version}`);
   if (restored?.status !== 'queued') return;
   try {
     await inviteNowOrLater(context, restored, {checked: false});

@@ -1,6 +1,7 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {log} from '../log';
+import {reconcileExtraGrantsSoon} from './extraGrants';
 import {type Repository, repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
@@ -144,6 +145,7 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
         )
         .bind(grant.session_id, grant.version, now)
         .run();
+      await reconcileExtraGrantsSoon(context, grant.session_id, `active:${grant.version}`);
       return {...base, username: login, status: 'active', expired: false};
     }
     await db

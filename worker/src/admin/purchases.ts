@@ -147,7 +147,7 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
 
 /** A purchase's page as D1 has it, and its grant, whose pending invitation the route asks GitHub about. */
 export interface StoredPurchaseDetail {
-  detail: Omit<AdminPurchaseDetail, 'invitationExpired'>;
+  detail: Omit<AdminPurchaseDetail, 'invitationExpired' | 'extraGrants'>;
   grant: Grant | null;
 }
 
@@ -239,6 +239,7 @@ const JOB_SUMMARY: Record<string, (key: string) => string> = {
     key.startsWith('sale:') ? 'New-sale e-mail to the seller' : key.startsWith('seat:') ? 'Seat e-mail to the buyer' : 'Welcome e-mail to the buyer',
   'github-invite': () => 'Invitation (queued while GitHub was busy)',
   'github-remove': () => 'Removal from the repository',
+  'extra-grants': () => 'Extra repositories brought in step with the plan',
 };
 
 function jobEvent(job: Record<string, unknown>): PurchaseEvent {

@@ -43,6 +43,7 @@ import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
+import {extraGrantsOf, observeExtraGrant} from '../access/extraGrants';
 import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from './refunds';
 import {resendFailed} from '../releases/resend';
@@ -117,9 +118,19 @@ export const adminRoutes = new Hono<AppEnv>()
     // is offered Resend only for one GitHub no longer honours (observeGrant reports `expired` only
     // for a pending one). And the account may have renamed: the seat follows its numeric id, and
     // the seller sees its login of today.
-    const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeGrant(contextOf(c.env), grant) : null;
+    const context = contextOf(c.env);
+    const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeGrant(context, grant) : null;
+    const extras = await Promise.all((await extraGrantsOf(c.env.DB, detail.sessionId)).map((row) => observeExtraGrant(context, row)));
     return c.json({
       ...detail,
+      extraGrants: extras.map((row) => ({
+        key: row.repository_key,
+        repository: row.repository,
+        status: row.status,
+        username: row.github_username,
+        detail: row.detail,
+        updatedAt: row.updated_at,
+      })),
       access: detail.access && seen ? {...detail.access, status: seen.status, username: seen.username} : detail.access,
       invitationExpired: seen?.expired ?? false,
     } satisfies AdminPurchaseDetail);

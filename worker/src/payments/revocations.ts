@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import {reconcileExtraGrantsSoon} from '../access/extraGrants';
 import {restoreAccess, revokeAccess} from '../access/seat';
 import {contextOf} from '../context';
 import {log} from '../log';
@@ -23,7 +24,7 @@ const CLOSED = [...CLOSED_WON, 'lost'];
  */
 export async function revokePayment(env: Env, paymentIntentId: string, reason: RevokeReason) {
   const now = Date.now();
-  const [, updated] = await env.DB.batch<{session_id: string}>([
+  const [, updated, upgrades] = await env.DB.batch<{session_id: string; purchase_session_id: string}>([
     env.DB.prepare(
       `INSERT INTO payment_revocations (payment_intent_id, reason, created_at) VALUES (?1, ?2, ?3)
        ON CONFLICT (payment_intent_id) DO UPDATE SET reason = excluded.reason
@@ -42,6 +43,10 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
   for (const {session_id} of updated!.results) {
     await revokeAccess(context, session_id, reason);
   }
+  // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes.
+  for (const {purchase_session_id} of upgrades!.results) {
+    await reconcileExtraGrantsSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
+  }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
 }
 
@@ -51,7 +56,8 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
  */
 async function restorePayment(env: Env, paymentIntentId: string) {
   const unsettled = `EXISTS (SELECT 1 FROM disputes WHERE payment_intent_id = ?1 AND status NOT IN ('won', 'warning_closed'))`;
-  const [, restored] = await env.DB.batch<{session_id: string}>([
+  const now = Date.now();
+  const [, restored, upgrades] = await env.DB.batch<{session_id: string; purchase_session_id: string}>([
     env.DB.prepare(
       `DELETE FROM payment_revocations WHERE payment_intent_id = ?1 AND reason = 'disputed' AND NOT ${unsettled}`,
     ).bind(paymentIntentId),
@@ -65,6 +71,9 @@ async function restorePayment(env: Env, paymentIntentId: string) {
   const context = contextOf(env);
   for (const {session_id} of restored!.results) {
     await restoreAccess(context, session_id);
+  }
+  for (const {purchase_session_id} of upgrades!.results) {
+    await reconcileExtraGrantsSoon(context, purchase_session_id, `upgrade-restored:${paymentIntentId}:${now}`);
   }
   log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
 }

@@ -1,5 +1,7 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, findStoredPlan, upgradeLabel, storedPlanName} from '../../../src/config';
+import {reconcileExtraGrantsSoon} from '../access/extraGrants';
+import {contextOf} from '../context';
 import {log} from '../log';
 import {effectivePlan, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
@@ -90,7 +92,11 @@ export async function fulfillUpgrade(
     if (paymentIntentId) await refundRefused(env, session.id, paymentIntentId, applied.refused_reason!);
   } else if (applied) {
     log.info('upgrade.recorded', {sessionId: session.id, upgradeOf: row.purchase_session_id, status: applied.status, label});
-    if (applied.status === 'paid') await sendUpgradeMails(env, await appliedUpgrade(env.DB, row, session));
+    if (applied.status === 'paid') {
+      await sendUpgradeMails(env, await appliedUpgrade(env.DB, row, session));
+      // What the new plan adds on GitHub (extra repositories), once: the job's key is the upgrade's.
+      await reconcileExtraGrantsSoon(contextOf(env), row.purchase_session_id, `upgrade:${session.id}`);
+    }
   }
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }

@@ -11,7 +11,8 @@ export function revokeUpgradeStatement(db: D1Database, paymentIntentId: string, 
     .prepare(
       `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
          revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
-       WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')`,
+       WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')
+       RETURNING purchase_session_id`,
     )
     .bind(paymentIntentId, reason, now);
 }
@@ -27,7 +28,8 @@ export function restoreUpgradeStatement(db: D1Database, paymentIntentId: string,
       `UPDATE upgrades SET status = 'paid', revoke_reason = NULL, updated_at = ?2
        WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
          AND NOT EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = upgrades.purchase_session_id
-           AND o.to_plan = upgrades.to_plan AND o.status = 'paid')`,
+           AND o.to_plan = upgrades.to_plan AND o.status = 'paid')
+       RETURNING purchase_session_id`,
     )
     .bind(paymentIntentId, now);
 }

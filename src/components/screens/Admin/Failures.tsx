@@ -16,6 +16,7 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'release-mail': 'Release e-mails (a batch)',
   'github-invite': 'GitHub invitation',
   'github-remove': 'GitHub removal',
+  'extra-grants': 'Extra repositories (invite or take back)',
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */

@@ -1,5 +1,6 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
+import {appConfig} from '../../../config';
 import type {AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
@@ -46,6 +47,12 @@ function History({events}: {events: PurchaseEvent[]}) {
       ))}
     </ol>
   );
+}
+
+/** The console's name for an extra repository's key: its name in the config, else the key. */
+function extraRepositoryLabel(key: string): string {
+  const described = (appConfig.extraRepositories as Record<string, {name: string}>)[key];
+  return described ? `${described.name} (extra repository)` : `${key} (extra repository)`;
 }
 
 /** Grant, revoke, resend, reset: each confirmed in the page, then the purchase is read again. */
@@ -151,6 +158,17 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                   <> · the buyer moved it to another GitHub account {times(purchase.access.usernameChanges)}</>
                 )}
               </dd>
+              {purchase.extraGrants.map((grant) => (
+                <React.Fragment key={grant.key}>
+                  <dt>{extraRepositoryLabel(grant.key)}</dt>
+                  <dd>
+                    {grant.status}
+                    {grant.repository && <> · {grant.repository}</>}
+                    {grant.username && <> · @{grant.username}</>}
+                    {grant.detail && <> · {grant.detail}</>}
+                  </dd>
+                </React.Fragment>
+              ))}
               <dt>Payment</dt>
               <dd>
                 {purchase.stripeUrl ? (

@@ -4,6 +4,7 @@ import type {AccessStatus} from '../../../config/api';
 import {useApiClient} from '../../../lib/useApiClient';
 import {useSnackbar} from '../../shared/Snackbar';
 import {ACCESS_MESSAGES} from './RequestAccess';
+import ExtraRepositories from './ExtraRepositories';
 import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
 import controls from '../../../css/controls.module.css';
@@ -107,6 +108,7 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
           Resend invitation
         </button>
       )}
+      {status !== 'revoked' && <ExtraRepositories entries={access.extraRepositories ?? []} />}
     </section>
   );
 }

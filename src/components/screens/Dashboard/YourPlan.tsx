@@ -1,5 +1,5 @@
 import React, {useState} from 'react';
-import {ROUTES} from '../../../config';
+import {appConfig, extraRepositoriesAdded, findStoredPlan, ROUTES} from '../../../config';
 import type {BuyerPlan, UpgradeOffer} from '../../../config/api';
 import {formatPrice} from '../../../config/money';
 import {ApiError, type ApiClient} from '../../../lib/api';
@@ -14,6 +14,18 @@ const readPlan = (api: ApiClient) => api.upgrades();
 /** The button's words: "Upgrade to Advanced for $30", the amount as the worker priced it. */
 /** The card's id: What's new links to it for a plan without updates. */
 export const YOUR_PLAN_ID = 'your-plan';
+
+/**
+ * The repositories an upgrade adds, as buyers read them ("AI prompts: Prompts for the terms of
+ * service and privacy policy"), from the config the worker grants by.
+ */
+export function addedRepositories(fromPlanId: string, toPlanId: string): string[] {
+  const from = findStoredPlan(fromPlanId);
+  const to = findStoredPlan(toPlanId);
+  if (!from || !to) return [];
+  const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
+  return extraRepositoriesAdded(from, to).map((key) => (described[key] ? `${described[key].name} (a private repository: ${described[key].holds.toLowerCase()})` : key));
+}
 
 export function upgradeLabelOf(offer: UpgradeOffer): string {
   return `Upgrade to ${offer.name} for ${formatPrice(offer.amount, offer.currency)}`;
@@ -65,14 +77,20 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
       <p>
         Your plan: <strong>{plan.plan.name}</strong>
       </p>
-      {plan.upgrades.map((offer) => (
-        <p key={offer.planId}>
-          <button type="button" className={controls.primary} onClick={() => upgrade(offer)} disabled={busy !== null} aria-busy={busy === offer.planId}>
-            {busy === offer.planId && <Spinner label="Opening the checkout" />}
-            {upgradeLabelOf(offer)}
-          </button>
-        </p>
-      ))}
+      {plan.upgrades.map((offer) => {
+        const adds = addedRepositories(plan.plan!.id, offer.planId);
+        return (
+          <React.Fragment key={offer.planId}>
+            <p>
+              <button type="button" className={controls.primary} onClick={() => upgrade(offer)} disabled={busy !== null} aria-busy={busy === offer.planId}>
+                {busy === offer.planId && <Spinner label="Opening the checkout" />}
+                {upgradeLabelOf(offer)}
+              </button>
+            </p>
+            {adds.length > 0 && <p>{`${offer.name} adds: ${adds.join('; ')}.`}</p>}
+          </React.Fragment>
+        );
+      })}
       {plan.upgrades.length > 0 && (
         <p className={styles.muted}>
           You pay only the difference between the two plans. Your repository access stays as it is.

@@ -1,0 +1,69 @@
+/**
+ * The extra repositories the plans grant (src/config: a plan's `extraRepositories`): each key a
+ * plan names has a repository in GITHUB_EXTRA_REPOS, and the token may invite and remove
+ * collaborators there, on a private repository. A key without one grants buyers nothing (the
+ * worker never guesses a repository), so a plan would promise what is not delivered: a failure.
+ */
+import {RequestError} from '@octokit/request-error';
+import {appConfig, extraRepositoryKeys} from '../../src/config';
+import {githubClient} from './github';
+import {type CheckLine, fail, messageOf, ok, secretPut} from './lines';
+
+export interface ExtraRepositoriesCheckInput {
+  token: string | undefined;
+  /** GITHUB_EXTRA_REPOS: `key=owner/name`, comma-separated. */
+  extraRepos: string | undefined;
+  apiUrl?: string;
+  env: string;
+}
+
+const PAIR = /^([\w-]+)=([\w.-]+\/[\w.-]+)$/;
+
+export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput): Promise<CheckLine[]> {
+  const wanted = new Map<string, string[]>();
+  for (const plan of appConfig.plans) {
+    for (const key of extraRepositoryKeys(plan)) wanted.set(key, [...(wanted.get(key) ?? []), plan.name]);
+  }
+  if (wanted.size === 0) return [];
+  const pairs = (input.extraRepos ?? '').split(',').map((pair) => pair.replace(/\s+/g, '')).filter(Boolean);
+  const bad = pairs.filter((pair) => !PAIR.test(pair));
+  if (bad.length > 0) {
+    return [fail(`GitHub: GITHUB_EXTRA_REPOS has "${bad[0]}", not key=owner/name`, `${secretPut('GITHUB_EXTRA_REPOS', input.env)} (such as prompts=your-name/your-prompts)`)];
+  }
+  const named = new Map(pairs.map((pair) => PAIR.exec(pair)!).map((match) => [match[1]!, match[2]!]));
+  const lines: CheckLine[] = [];
+  for (const [key, plans] of wanted) {
+    const repository = named.get(key);
+    if (!repository) {
+      lines.push(
+        fail(
+          `GitHub: ${plans.join(', ')} grants "${key}" (${described(key)}), but GITHUB_EXTRA_REPOS names no repository for it: buyers would get nothing for it`,
+          `${secretPut('GITHUB_EXTRA_REPOS', input.env)} (${key}=owner/name, a private repository the token administers), or take "${key}" out of the plan's extraRepositories in src/config/app.ts`,
+        ),
+      );
+      continue;
+    }
+    if (input.token) lines.push(await repositoryLine(input.token, input.apiUrl, key, repository));
+  }
+  return lines;
+}
+
+function described(key: string): string {
+  return (appConfig.extraRepositories as Record<string, {name: string}>)[key]?.name ?? 'not described in appConfig.extraRepositories';
+}
+
+/** The same questions as for GITHUB_REPO: found with the token, private, and the token may invite. */
+async function repositoryLine(token: string, apiUrl: string | undefined, key: string, fullName: string): Promise<CheckLine> {
+  const [owner, repo] = fullName.split('/') as [string, string];
+  try {
+    const {data} = await githubClient(token, apiUrl).rest.repos.get({owner, repo});
+    if (!data.private) return fail(`GitHub: ${fullName} ("${key}") is public: anyone can read what buyers pay for`, `https://github.com/${fullName}/settings, Danger Zone, Change visibility: Private`);
+    if (data.permissions?.admin !== true) {
+      return fail(`GitHub: the token cannot invite or remove collaborators on ${fullName} ("${key}"; needs admin)`, `Give the token Administration: read and write on ${fullName}`);
+    }
+    return ok(`GitHub: the token may invite and remove collaborators on ${fullName} ("${key}")`);
+  } catch (error) {
+    const status = error instanceof RequestError ? error.status : 0;
+    return fail(`GitHub: ${fullName} ("${key}") could not be read with this token (${status || messageOf(error)})`, `Check GITHUB_EXTRA_REPOS, and give the token access to ${fullName}`);
+  }
+}

@@ -1,0 +1,58 @@
+import React from 'react';
+import {appConfig, githubRepositoryUrl} from '../../../config';
+import type {ExtraRepositoryAccess} from '../../../config/api';
+import styles from './styles.module.css';
+
+const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
+
+/** What the buyer reads of one extra repository's state: short, and what to do if anything. */
+function stateOf(entry: ExtraRepositoryAccess): string {
+  const who = entry.username ? `@${entry.username}` : 'your GitHub account';
+  switch (entry.status) {
+    case 'none':
+      return 'Invited with the same GitHub account once the kit’s invitation goes out.';
+    case 'not_configured':
+      return 'Not available yet: the seller has not set up this repository. Contact support.';
+    case 'queued':
+      return entry.waitsForCap
+        ? 'Invitation queued: waiting for GitHub’s daily limit of invitations to this repository. Nothing to do.'
+        : `Invitation queued for ${who}; it goes out within a few minutes.`;
+    case 'pending':
+      return `Invited: accept the invitation for ${who} on GitHub (its e-mail, or github.com/notifications).`;
+    case 'active':
+      return `Active: ${who} can read it.`;
+    case 'revoked':
+      return 'Access removed.';
+    case 'failed':
+      return `Not granted: ${entry.detail ?? 'GitHub refused the invitation.'} Contact support.`;
+  }
+}
+
+/**
+ * The private repositories the buyer's plan grants besides the kit, each with its own state: the
+ * worker invites the kit's GitHub account to each (worker/src/access/extraGrants.ts).
+ */
+export default function ExtraRepositories({entries}: {entries: ExtraRepositoryAccess[]}) {
+  if (entries.length === 0) return null;
+  return (
+    <section aria-label="More repositories in your plan">
+      <h3 className={styles.statusTitle}>More repositories in your plan</h3>
+      <ul>
+        {entries.map((entry) => {
+          const about = described[entry.key];
+          return (
+            <li key={entry.key} data-status={entry.status}>
+              <strong>{about?.name ?? entry.key}</strong>
+              {about && <> ({about.holds})</>}: {stateOf(entry)}{' '}
+              {entry.status === 'active' && entry.repository && (
+                <a className={styles.link} href={githubRepositoryUrl(entry.repository)} target="_blank" rel="noopener noreferrer">
+                  Open {about?.name ?? entry.key}
+                </a>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * What a plan grants besides the kit: the extra private repositories of src/config's plans
+ * (Advanced: the prompts), mapped to GitHub by GITHUB_EXTRA_REPOS. In workerd with a real D1
+ * against the GitHub stand-in (two repositories, each with its own invitations and cap) and the
+ * Stripe stand-in: the kit's account is invited to each repository the plan grants now, once,
+ * within that repository's cap, and loses it when the plan, the payment or the seat says so.
+ */
+import {appConfig, extraRepositoryKeys, upgradesFrom} from '../../src/config';
+import {API_PATHS, type AccessStatus} from '../../src/config/api';
+import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
+import {completedEvent, refundEvent, type SignedInUser, SITE_ORIGIN, type Stack, startStack, useSellerStack} from './stack';
+
+const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
+const stack = () => seller.stack;
+
+const starter = appConfig.plans.find((plan) => plan.id === 'starter')!;
+const advanced = appConfig.plans.find((plan) => plan.id === 'advanced')!;
+
+let accounts = 0;
+/** A GitHub account no other test has used (a seat is one account across all purchases). */
+const githubAccount = (on: Stack = stack()) => on.github.addUser(`prompt-${Date.now().toString(36)}-${accounts++}`);
+
+/** A signed-in buyer of `plan`, paid, who asked for access with a GitHub account of their own. */
+async function seatedBuyer(priceId: string, on: Stack = stack()) {
+  const user = await on.signUp();
+  const sessionId = await on.paidCheckout({email: user.email, user, priceId});
+  expect((await on.deliver(completedEvent(on, sessionId))).status).toBe(200);
+  const account = githubAccount(on);
+  const asked = await requestAccess(on, user, account.login);
+  expect(asked.status).toBe(200);
+  return {user, sessionId, account};
+}
+
+const requestAccess = (on: Stack, user: SignedInUser, username: string) =>
+  on.call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username, userId: user.uid}});
+const accessStatus = async (user: SignedInUser, on: Stack = stack()) => (await (await on.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
+
+const prompts = (on: Stack = stack()) => on.github.extra(EXTRA_FIXTURE_REPO);
+/** The open invitations of a repository for one account id. */
+const invitationsFor = (invitations: Map<number, {id: number; invitee: {id: number}}>, accountId: number) =>
+  [...invitations.values()].filter((invitation) => invitation.invitee.id === accountId).map((invitation) => invitation.id);
+const promptInvitationsFor = (accountId: number) => invitationsFor(prompts().invitations, accountId);
+const kitInvitationsFor = (accountId: number) => invitationsFor(stack().github.invitations, accountId);
+const extraRows = (sessionId: string, on: Stack = stack()) =>
+  on.worker.db.all<{repository_key: string; repository: string | null; github_user_id: number; invitation_id: number | null; status: string; detail: string | null}>(
+    'SELECT repository_key, repository, github_user_id, invitation_id, status, detail FROM extra_grants WHERE session_id = ?',
+    sessionId,
+  );
+/** The minute a pending grant's GitHub read is cached for has passed. */
+const aMinuteLater = (sessionId: string) => stack().worker.db.run('UPDATE extra_grants SET checked_at = NULL WHERE session_id = ?', sessionId);
+
+/** The upgrade to Advanced, asked for and paid, with Stripe's completion delivered `times` times. */
+async function upgradeToAdvanced(user: SignedInUser, times = 1): Promise<string> {
+  const response = await stack().call(API_PATHS.createUpgradeSession, {
+    method: 'POST',
+    token: user.idToken,
+    body: {planId: advanced.id, successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`},
+  });
+  expect(response.status).toBe(200);
+  const upgradeId = /cs_test_\w+/.exec(((await response.json()) as {url: string}).url)![0];
+  stack().stripe.complete(upgradeId, {email: user.email, paid: true});
+  for (let i = 0; i < times; i++) expect((await stack().deliver(completedEvent(stack(), upgradeId, `evt_upgrade_${upgradeId}`))).status).toBe(200);
+  return upgradeId;
+}
+
+/** A full refund of a session's payment at the stand-in, then Stripe's `charge.refunded`. */
+async function refundPayment(sessionId: string) {
+  const intent = stack().stripe.sessions.get(sessionId)!.payment_intent as string;
+  const response = await fetch(`${stack().stripe.url}/v1/refunds`, {
+    method: 'POST',
+    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({payment_intent: intent}),
+  });
+  expect(response.status).toBe(200);
+  expect((await stack().deliver(stack().stripe.refundedEvent(intent))).status).toBe(200);
+}
+
+test('the config: Advanced grants the prompts repository besides the kit, Starter only the kit, and an upgrade adds it', () => {
+  expect(advanced.extraRepositories).toEqual(['prompts']);
+  expect(extraRepositoryKeys(starter)).toEqual([]);
+  expect(upgradesFrom(starter)).toContain(advanced);
+});
+
+test('an Advanced buyer is invited to the kit and to the prompts, the same GitHub account; the dashboard shows both, and the prompts as active once accepted', async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  const [invitation] = promptInvitationsFor(account.id);
+  expect(invitation).toBeDefined();
+  expect(await extraRows(sessionId)).toEqual([
+    {repository_key: 'prompts', repository: EXTRA_FIXTURE_REPO, github_user_id: account.id, invitation_id: invitation, status: 'pending', detail: null},
+  ]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([{key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'pending', username: account.login}]);
+
+  stack().github.accept(invitation!);
+  await aMinuteLater(sessionId);
+  expect((await accessStatus(user)).extraRepositories).toEqual([{key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'active', username: account.login}]);
+});
+
+test('a Starter buyer is invited to the kit only: nothing is asked of the prompts repository', async () => {
+  const before = stack().github.requests.filter((request) => request.includes(EXTRA_FIXTURE_REPO)).length;
+  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toEqual([]);
+  expect((await accessStatus(user)).extraRepositories).toBeUndefined();
+  expect(stack().github.requests.filter((request) => request.includes(EXTRA_FIXTURE_REPO)).length).toBe(before);
+});
+
+test('a Starter buyer who upgrades is invited to the prompts once, though Stripe delivers the completion twice', async () => {
+  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+  await upgradeToAdvanced(user, 2);
+  expect(promptInvitationsFor(account.id)).toHaveLength(1);
+  const puts = stack().github.requests.filter((request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`);
+  expect(puts).toHaveLength(1);
+  expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'pending', github_user_id: account.id}]);
+  expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'pending'}]);
+});
+
+test('a refund of the upgrade takes back the prompts (the accepted account is removed), and the kit stays', async () => {
+  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+  const upgradeId = await upgradeToAdvanced(user);
+  const [invitation] = promptInvitationsFor(account.id);
+  stack().github.accept(invitation!);
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+
+  await refundPayment(upgradeId);
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(false);
+  expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'revoked', detail: 'no longer in the plan'}]);
+  // The kit's invitation is untouched, and the dashboard offers nothing it no longer grants.
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  const status = await accessStatus(user);
+  expect(status).toMatchObject({status: 'pending', username: account.login});
+  expect(status.extraRepositories).toBeUndefined();
+});
+
+test('a refund of the purchase takes back both: the kit and the prompts invitations are withdrawn', async () => {
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  expect(promptInvitationsFor(account.id)).toHaveLength(1);
+  expect((await stack().deliver(refundEvent(stack(), sessionId))).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toEqual([]);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
+});
+
+test("a seat moved to another account: the old account's prompts invitation is withdrawn, and the new account is invited", async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const next = githubAccount();
+  expect((await requestAccess(stack(), user, next.login)).status).toBe(200);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  const [invitation] = promptInvitationsFor(next.id);
+  expect(invitation).toBeDefined();
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: next.id, invitation_id: invitation}]);
+});
+
+test("the prompts repository's daily cap reached: its invitation stays queued (the kit's goes), and the cron sends it when the window frees", async () => {
+  const cap = appConfig.repository.invitationsPerDay;
+  const sentAt = Date.now() - 3600_000;
+  for (let i = 0; i < cap; i++) {
+    await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_earlier_${i}`, sentAt + i);
+  }
+  try {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    expect(kitInvitationsFor(account.id)).toHaveLength(1);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
+    expect((await accessStatus(user)).extraRepositories).toEqual([
+      {key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'queued', username: account.login, waitsForCap: true, detail: expect.any(String)},
+    ]);
+
+    await stack().worker.scheduled(); // still full: nothing goes, and nothing fails
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued'}]);
+
+    await stack().worker.db.run('UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?', EXTRA_FIXTURE_REPO);
+    await stack().worker.scheduled();
+    expect(promptInvitationsFor(account.id)).toHaveLength(1);
+    expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'pending'}]);
+  } finally {
+    await stack().newDay();
+  }
+});
+
+test('an account already on the prompts repository is not invited, and a refund leaves it there: the worker removes only what it created', async () => {
+  const user = await stack().signUp();
+  const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
+  await stack().deliver(completedEvent(stack(), sessionId));
+  const account = githubAccount();
+  prompts().collaborators.add(account.login.toLowerCase()); // added by the seller by hand
+  expect((await requestAccess(stack(), user, account.login)).status).toBe(200);
+  expect(stack().github.requests).not.toContain(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'active', invitation_id: null, detail: expect.stringContaining('already a collaborator')}]);
+
+  await stack().deliver(refundEvent(stack(), sessionId));
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+  expect(stack().github.requests).not.toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
+});
+
+describe('a plan that names a key the worker has no repository for', () => {
+  let bare: Stack;
+  beforeAll(async () => {
+    bare = await startStack({GITHUB_EXEMPT: OWNER});
+  });
+  afterAll(() => bare.stop());
+
+  test('grants nothing for it, asks nothing of GitHub about it, and the record and the dashboard say why', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test, bare);
+    expect(invitationsFor(bare.github.invitations, account.id)).toHaveLength(1);
+    expect(invitationsFor(prompts(bare).invitations, account.id)).toEqual([]);
+    expect(bare.github.requests.filter((request) => !request.includes(FIXTURE_REPO) && request.includes('/repos/'))).toEqual([]);
+    expect(await extraRows(sessionId, bare)).toEqual([
+      {repository_key: 'prompts', repository: null, github_user_id: account.id, invitation_id: null, status: 'failed', detail: expect.stringContaining('GITHUB_EXTRA_REPOS')},
+    ]);
+    expect((await accessStatus(user, bare)).extraRepositories).toEqual([{key: 'prompts', status: 'not_configured', detail: expect.stringContaining('No repository is set for "prompts"')}]);
+  });
+});
+
+test('a GITHUB_EXTRA_REPOS value that is not key=owner/name stops the worker with a 503 that names it, rather than guess a repository', async () => {
+  const wrong = await startStack({GITHUB_EXTRA_REPOS: 'prompts=slipway-prompts'});
+  try {
+    const response = await wrong.call('/');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({code: 'MISCONFIGURED', error: expect.stringContaining('GITHUB_EXTRA_REPOS must be key=owner/name pairs')});
+  } finally {
+    await wrong.stop();
+  }
+});

@@ -1,0 +1,429 @@
+import {extraRepositoryKeys, findStoredPlan} from '../../../src/config';
+import type {ExtraGrantStatus, ExtraRepositoryAccess} from '../../../src/config/api';
+import type {Context} from '../context';
+import {enqueue, PermanentError, RetryableError} from '../jobs';
+import {log} from '../log';
+import {registerJob, runJob} from '../outbox';
+import {effectivePlan} from '../purchases';
+import {NextRun, SUBREQUESTS_PER} from '../subrequests';
+import {GitHubFailure, type Repository, repositoryFor} from './github';
+import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
+
+/**
+ * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
+ * mapped to GitHub by the worker's GITHUB_EXTRA_REPOS), kept in step with the purchase by one
+ * function, `reconcileExtraGrants`. What is wanted follows from the records alone: the purchase
+ * is paid, its kit seat (access_grants) has a GitHub account invited or active, and its plan now
+ * (its latest paid upgrade's, purchases.ts `effectivePlan`) lists the key. Whatever is granted and
+ * no longer wanted (a refund, an upgrade refunded, the seat moved to another account) is taken
+ * back: the invitation this worker created is withdrawn, or the account it invited removed; an
+ * account it did not invite is never touched. The kit's own grant code is left as it is: its
+ * events (an invitation sent, accepted, a refund, an upgrade) only queue a reconcile here.
+ */
+export interface ExtraGrant {
+  session_id: string;
+  repository_key: string;
+  repository: string | null;
+  github_user_id: number | null;
+  github_username: string | null;
+  invitation_id: number | null;
+  status: ExtraGrantStatus;
+  detail: string | null;
+  sending_at: number | null;
+  checked_at: number | null;
+  queued_at: number | null;
+  invited_at: number | null;
+  updated_at: number;
+}
+
+const LIVE: readonly ExtraGrantStatus[] = ['queued', 'pending', 'active'];
+const isLive = (row: ExtraGrant | null): row is ExtraGrant => row !== null && LIVE.includes(row.status);
+
+/** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
+export const EXTRA_DETAIL = {
+  notConfigured: (key: string) => `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
+  /** A queued grant with this detail waits for the repository's window of invitations to free. */
+  waitsForCap: "Waiting for GitHub's daily limit of invitations to this repository.",
+  alreadyCollaborator: (login: string) => `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,
+  openInvitation: (login: string) => `@${login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
+  accountGone: 'The GitHub account no longer exists.',
+  refused: 'GitHub refused the invitation.',
+} as const;
+
+/** How long a claim to send holds: past it, the run that took it is taken for dead. */
+const SEND_CLAIM_MS = 120_000;
+
+/** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
+const CHECK_EVERY_MS = 60_000;
+
+interface Wanted {
+  /** The keys the purchase's plan now grants, or none when it grants nothing (not paid, no seat). */
+  keys: string[];
+  account: {id: number; login: string} | null;
+}
+
+/** What the purchase should hold now, from D1 alone. */
+async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
+  const row = await db
+    .prepare(
+      `SELECT p.status AS purchase_status, ${effectivePlan('p')} AS plan, g.status AS grant_status, g.github_user_id, g.github_username
+       FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id
+       WHERE p.session_id = ?1`,
+    )
+    .bind(sessionId)
+    .first<{purchase_status: string; plan: string | null; grant_status: string | null; github_user_id: number | null; github_username: string | null}>();
+  const seated = row !== null && (row.grant_status === 'pending' || row.grant_status === 'active') && row.github_user_id !== null;
+  if (!row || row.purchase_status !== 'paid' || !seated) return {keys: [], account: null};
+  return {keys: extraRepositoryKeys(findStoredPlan(row.plan)), account: {id: row.github_user_id!, login: row.github_username!}};
+}
+
+export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<ExtraGrant[]> {
+  const {results} = await db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 ORDER BY repository_key').bind(sessionId).all<ExtraGrant>();
+  return results;
+}
+
+function readRow(db: D1Database, sessionId: string, key: string) {
+  return db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<ExtraGrant>();
+}
+
+/**
+ * Makes the purchase's extra grants what its records call for: takes back each one no longer
+ * wanted (or for another account, or another repository than GITHUB_EXTRA_REPOS names now), then
+ * invites the seat's account to each wanted repository it is not invited to yet, within the
+ * repository's daily cap (past it the grant stays queued: the cron sends it later). Safe to run
+ * any number of times, from anywhere. Throws RetryableError when GitHub cannot answer now, and
+ * NextRun when this invocation's subrequests are spent; what was done is recorded either way.
+ */
+export async function reconcileExtraGrants(context: Context, sessionId: string): Promise<void> {
+  const {db, settings} = context;
+  const wanted = await wantedFor(db, sessionId);
+  for (const row of await extraGrantsOf(db, sessionId)) {
+    if (!isLive(row)) continue;
+    if (!context.subrequests.has(SUBREQUESTS_PER.fix)) throw new NextRun(`This run cannot fit taking back ${row.repository}`);
+    const stays =
+      wanted.keys.includes(row.repository_key) && row.github_user_id === wanted.account?.id && row.repository === (settings.extraRepos[row.repository_key] ?? null);
+    if (!stays) await takeBack(context, row, wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan');
+  }
+  for (const key of wanted.keys) {
+    const account = wanted.account!;
+    const repository = settings.extraRepos[key];
+    const row = await readRow(db, sessionId, key);
+    if (!repository) {
+      // Fail closed: a key with no repository grants nothing, and the record says why.
+      await record(db, sessionId, key, {status: 'failed', repository: null, account, detail: EXTRA_DETAIL.notConfigured(key)});
+      continue;
+    }
+    if (isLive(row) && row.status !== 'queued') continue;
+    if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) throw new NextRun(`This run cannot fit the invitation to ${repository}`);
+    if (!isLive(row)) await record(db, sessionId, key, {status: 'queued', repository, account, detail: null});
+    await sendIfClaimed(context, sessionId, key);
+  }
+}
+
+/** Writes a grant that holds nothing on GitHub (queued, or failed before any invitation), for this account. */
+async function record(
+  db: D1Database,
+  sessionId: string,
+  key: string,
+  {status, repository, account, detail}: {status: 'queued' | 'failed'; repository: string | null; account: {id: number; login: string}; detail: string | null},
+) {
+  const now = Date.now();
+  await db
+    .prepare(
+      `INSERT INTO extra_grants (session_id, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+       ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
+         github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
+         queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, updated_at = excluded.updated_at
+       WHERE extra_grants.status NOT IN ('queued', 'pending', 'active')`,
+    )
+    .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
+    .run();
+}
+
+/**
+ * Sends a queued grant's invitation, by the one run that claims it (a request, the outbox and the
+ * cron can reach the same grant together, and two sends would each take a slot of the day's cap).
+ */
+async function sendIfClaimed(context: Context, sessionId: string, key: string) {
+  const {db} = context;
+  const now = Date.now();
+  if (!(await claim(db, {session_id: sessionId, repository_key: key}, 'sending_at', 'queued', now, SEND_CLAIM_MS))) return;
+  const claimed = (await readRow(db, sessionId, key))!;
+  try {
+    await sendClaimed(context, claimed);
+  } finally {
+    await db.prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3').bind(sessionId, key, now).run();
+  }
+}
+
+/**
+ * Claims a grant's send (`sending_at`) or GitHub read (`checked_at`) while it has `status`: true
+ * for the one caller whose conditional UPDATE took it, none other within `holdMs`.
+ */
+async function claim(
+  db: D1Database,
+  grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>,
+  column: 'sending_at' | 'checked_at',
+  status: ExtraGrantStatus,
+  now: number,
+  holdMs: number,
+): Promise<boolean> {
+  const claimed = await db
+    .prepare(
+      `UPDATE extra_grants SET ${column} = ?3
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
+       RETURNING session_id`,
+    )
+    .bind(grant.session_id, grant.repository_key, now, status, holdMs)
+    .first();
+  return claimed !== null;
+}
+
+/** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
+async function sendClaimed(context: Context, grant: ExtraGrant) {
+  const {db} = context;
+  const repositoryName = grant.repository!;
+  const slot = await takeSlot(db, repositoryName, grant.session_id);
+  if (slot === null) return waitForCap(db, grant);
+  let giveBack = true;
+  try {
+    const repository = repositoryFor(context, repositoryName);
+    // GitHub invites by login, and logins change hands: the numeric id says who the account is today.
+    const login = await repository.loginOf(grant.github_user_id!);
+    if (!login) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.accountGone});
+    // GitHub's PUT would silently change an existing collaborator's permission: not ours to touch.
+    if (await repository.isCollaborator(login)) return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
+    // GitHub answers a PUT for an account with an open invitation with that invitation: not ours either.
+    const open = (await repository.invitations()).find((invitation) => invitation.inviteeId === grant.github_user_id && !invitation.expired);
+    if (open) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.openInvitation(login)});
+    const outcome = await repository.invite(login);
+    giveBack = outcome.state !== 'invited';
+    if (outcome.state === 'active') return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
+    const now = Date.now();
+    const recorded = await db
+      .prepare(
+        `UPDATE extra_grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6
+         WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'
+           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         RETURNING session_id`,
+      )
+      .bind(grant.session_id, grant.repository_key, grant.github_user_id, outcome.invitationId, login, now)
+      .first();
+    if (!recorded) {
+      // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
+      await repository.withdrawInvitation(outcome.invitationId);
+      log.info('extra_access.stale_invitation_withdrawn', {sessionId: grant.session_id, key: grant.repository_key});
+      return;
+    }
+    log.info('extra_access.invited', {sessionId: grant.session_id, key: grant.repository_key, githubUserId: grant.github_user_id});
+  } catch (err) {
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
+    if (err.capReached) {
+      // GitHub also counts the invitations the seller sent by hand: its word wins.
+      await giveBackSlot(db, slot);
+      giveBack = false;
+      await windowFullFor(db, repositoryName);
+      return await waitForCap(db, grant);
+    }
+    log.warn('extra_access.github_refused', {sessionId: grant.session_id, key: grant.repository_key, error: err.message});
+    await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.refused});
+  } finally {
+    if (giveBack) await giveBackSlot(db, slot);
+  }
+}
+
+/** A queued grant stays queued past the cap, never failed: the cron sends it when the window frees. */
+async function waitForCap(db: D1Database, grant: ExtraGrant) {
+  await db
+    .prepare(`UPDATE extra_grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`)
+    .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, Date.now())
+    .run();
+  log.info('extra_access.invite_waits', {sessionId: grant.session_id, key: grant.repository_key});
+}
+
+/** Ends a queued grant without an invitation of ours: active (the account was there already) or failed. */
+async function settle(db: D1Database, grant: ExtraGrant, {status, detail, login}: {status: 'active' | 'failed'; detail: string; login?: string}) {
+  await db
+    .prepare(
+      `UPDATE extra_grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7
+       WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.github_user_id, status, detail, login ?? null, Date.now())
+    .run();
+  log.warn('extra_access.not_invited', {sessionId: grant.session_id, key: grant.repository_key, status, detail});
+}
+
+/**
+ * Takes back a grant no longer wanted: only what this worker created on GitHub (the invitation it
+ * recorded, or, once that was accepted, the account it invited), then records it revoked. An
+ * account that another live grant of the same repository holds now is left alone.
+ */
+async function takeBack(context: Context, row: ExtraGrant, reason: string) {
+  const {db} = context;
+  if (row.invitation_id !== null && row.repository !== null) {
+    try {
+      const repository = repositoryFor(context, row.repository);
+      if (!(await heldElsewhere(db, row, 'invitation_id', row.invitation_id)) && !(await repository.withdrawInvitation(row.invitation_id))) {
+        // Gone: accepted (or withdrawn by hand). The account it invited is removed, by its id today.
+        if (row.github_user_id !== null && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
+          await removeAccount(repository, row.github_user_id);
+        }
+      }
+    } catch (err) {
+      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+      throw err;
+    }
+  }
+  await db
+    .prepare(
+      `UPDATE extra_grants SET status = 'revoked', detail = ?4, sending_at = NULL, updated_at = ?5
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?3`,
+    )
+    .bind(row.session_id, row.repository_key, row.status, reason, Date.now())
+    .run();
+  log.info('extra_access.revoked', {sessionId: row.session_id, key: row.repository_key, reason, invitationId: row.invitation_id});
+}
+
+async function removeAccount(repository: Repository, githubUserId: number) {
+  const login = await repository.loginOf(githubUserId);
+  if (login) await repository.removeCollaborator(login);
+}
+
+/** Whether another purchase's live grant of the same repository holds this invitation or account. */
+async function heldElsewhere(db: D1Database, row: ExtraGrant, column: 'invitation_id' | 'github_user_id', value: number): Promise<boolean> {
+  const other = await db
+    .prepare(
+      `SELECT 1 AS found FROM extra_grants
+       WHERE repository = ?1 AND ${column} = ?2 AND session_id != ?3 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
+    )
+    .bind(row.repository, value, row.session_id)
+    .first();
+  return other !== null;
+}
+
+/**
+ * Queues a reconcile of the purchase's extra grants through the outbox and runs it at once; the
+ * cron retries it. `cause` names the event (one job per event: a webhook delivered twice queues
+ * one). A purchase whose plan grants no extra repository and that holds none is skipped.
+ */
+export async function reconcileExtraGrantsSoon(context: Context, sessionId: string, cause: string) {
+  const {db} = context;
+  const found = await db
+    .prepare(
+      `SELECT ${effectivePlan('p')} AS plan,
+         EXISTS (SELECT 1 FROM extra_grants e WHERE e.session_id = ?1 AND e.status IN ('queued', 'pending', 'active')) AS live
+       FROM purchases p WHERE p.session_id = ?1`,
+    )
+    .bind(sessionId)
+    .first<{plan: string | null; live: number}>();
+  if (!found || (found.live === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0)) return;
+  const id = await enqueue(db, {key: `extra:${sessionId}:${cause}`, kind: 'extra-grants', sessionId, payload: {sessionId}});
+  if (id !== null) await runJob(context, id);
+}
+
+/**
+ * The cron's part: purchases with an extra grant still queued (past the cap, or a run that ran out
+ * of subrequests), and those refused only for a key the seller has set a repository for since,
+ * oldest first, at most `max` a run and as many as the invocation's subrequests allow.
+ */
+export async function drainExtraGrants(context: Context, max: number): Promise<number> {
+  const {db, settings} = context;
+  const configured = Object.keys(settings.extraRepos);
+  if (!settings.GITHUB_TOKEN) return 0;
+  const {results} = await db
+    .prepare(
+      `SELECT session_id FROM extra_grants
+       WHERE status = 'queued' OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1)))
+       GROUP BY session_id ORDER BY MIN(queued_at) LIMIT ?2`,
+    )
+    .bind(JSON.stringify(configured), max)
+    .all<{session_id: string}>();
+  let done = 0;
+  for (const {session_id: sessionId} of results) {
+    if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
+    try {
+      await reconcileExtraGrants(context, sessionId);
+      done += 1;
+    } catch (err) {
+      if (err instanceof RetryableError) {
+        log.warn('extra_access.drain_paused', {sessionId, reason: err.message});
+        break;
+      }
+      log.error('extra_access.drain_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+    }
+  }
+  return done;
+}
+
+/**
+ * A pending grant as GitHub sees it, for the dashboard and the console: once the invitation is no
+ * longer open and the account is a collaborator, it is active. GitHub is asked at most once a
+ * minute per grant, by the one request that claims the read; a failed read shows the record.
+ */
+export async function observeExtraGrant(context: Context, row: ExtraGrant): Promise<ExtraGrant> {
+  const {db} = context;
+  if (row.status !== 'pending' || row.repository === null || row.github_user_id === null) return row;
+  const now = Date.now();
+  if (!(await claim(db, row, 'checked_at', 'pending', now, CHECK_EVERY_MS))) return row;
+  try {
+    const repository = repositoryFor(context, row.repository);
+    if ((await repository.invitations()).some((invitation) => invitation.id === row.invitation_id)) return row;
+    const login = await repository.loginOf(row.github_user_id);
+    if (!login || !(await repository.isCollaborator(login))) return row;
+    const active = await db
+      .prepare(
+        `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4
+         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
+      )
+      .bind(row.session_id, row.repository_key, login, now)
+      .first<ExtraGrant>();
+    return active ?? row;
+  } catch (err) {
+    log.warn('extra_access.status_unread', {sessionId: row.session_id, key: row.repository_key, error: err instanceof Error ? err.message : String(err)});
+    return row;
+  }
+}
+
+registerJob<{sessionId: string}>('extra-grants', {
+  run: (context, {sessionId}) => reconcileExtraGrants(context, sessionId),
+  gaveUp: async (_context, {sessionId}, error) => {
+    // The grants stay as recorded (a live one may still be on GitHub): the console lists the failed job.
+    log.error('extra_access.gave_up', {sessionId, error});
+  },
+});
+
+/**
+ * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
+ * (now) grants, in the plan's order, with the grant's state as GitHub last said.
+ */
+export async function extraAccessOf(context: Context, purchase: {session_id: string; plan: string | null}): Promise<ExtraRepositoryAccess[]> {
+  const keys = extraRepositoryKeys(findStoredPlan(purchase.plan));
+  if (keys.length === 0) return [];
+  const rows = new Map((await extraGrantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
+  const entries: ExtraRepositoryAccess[] = [];
+  for (const key of keys) {
+    const repository = context.settings.extraRepos[key];
+    const recorded = rows.get(key);
+    // A grant for another repository than the one set now is on its way out: not this key's state.
+    const row = recorded && (recorded.repository === null || recorded.repository === repository) ? await observeExtraGrant(context, recorded) : undefined;
+    if (!repository) {
+      entries.push({key, status: 'not_configured', detail: EXTRA_DETAIL.notConfigured(key)});
+      continue;
+    }
+    if (!row || row.status === 'revoked' || (row.status === 'failed' && row.repository === null)) {
+      entries.push({key, repository, status: 'none'});
+      continue;
+    }
+    entries.push({
+      key,
+      repository,
+      status: row.status,
+      ...(row.github_username && {username: row.github_username}),
+      ...(row.detail && {detail: row.detail}),
+      ...(row.status === 'queued' && row.detail === EXTRA_DETAIL.waitsForCap && {waitsForCap: true}),
+    });
+  }
+  return entries;
+}
