@@ -11,7 +11,8 @@ const show = (url: string, user = admin) => renderWithSite(<AdminConsole user={u
 
 /** Waits until the panel has its answer, then says which endpoints were asked. */
 async function asked(): Promise<string[]> {
-  await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull());
+  // A loaded machine (the full suite on two cores) can take longer than waitFor's 1 s default.
+  await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull(), {timeout: 10_000});
   return worker().requests.map((seen) => seen.path);
 }
 
