@@ -572,6 +572,31 @@ export interface PurchaseEvent {
   detail?: string;
 }
 
+/**
+ * An upgrade's state in the console: `paid` (applied), `refunded` or `disputed` (taken back: the
+ * purchase is on `fromPlan` again), `refused` (paid but never applied; the worker refunds it),
+ * `failed` (the payment failed).
+ */
+export type UpgradeState = 'paid' | 'refunded' | 'disputed' | 'refused' | 'failed';
+
+/** One upgrade of a purchase that reached a payment: its own Stripe payment, refunded on its own. */
+export interface AdminUpgrade {
+  /** The upgrade's Checkout Session: what POST refund takes to refund this payment only. */
+  sessionId: string;
+  /** The plans' names as the config has them now. */
+  fromPlan: string;
+  toPlan: string;
+  state: UpgradeState;
+  /** Cents paid (the difference between the plans), and refunded so far, as Stripe's webhooks last said. */
+  amount: number;
+  amountRefunded: number;
+  currency: string;
+  /** Null for a payment that never went through: nothing to refund. */
+  paymentIntentId: string | null;
+  /** When it was paid (Unix ms); null when it was not. */
+  paidAt: number | null;
+}
+
 export interface AdminPurchaseDetail extends AdminPurchase {
   paymentIntentId: string | null;
   customerId: string | null;
@@ -583,6 +608,8 @@ export interface AdminPurchaseDetail extends AdminPurchase {
   invitationExpired: boolean;
   /** The extra repositories this purchase was granted or refused (worker/src/access/extraGrants.ts), by key. */
   extraGrants: AdminExtraGrant[];
+  /** Its upgrades that reached a payment, the oldest first. */
+  upgrades: AdminUpgrade[];
   history: PurchaseEvent[];
 }
 

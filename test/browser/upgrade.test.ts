@@ -4,11 +4,15 @@
  * higher plan's price less the credit for the first purchase), and comes back to the higher plan.
  * The buyer's GitHub account, invited to the kit first, is then invited to the repository the
  * higher plan adds (the prompts: GITHUB_EXTRA_REPOS in local mode), and the dashboard shows it.
+ * Then the seller refunds the upgrade from the console, a part and then the rest, and the purchase
+ * is the lower plan again.
  */
+import type {Page} from 'playwright-core';
+import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
 import {appConfig, extraRepositoriesAdded, upgradeCreditName, upgradesFrom} from '../../src/config';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {axeViolations} from './axe';
-import {escapeRegExp, uniqueEmail, useLocalSession} from './localSession';
+import {escapeRegExp, type LocalTab, uniqueEmail, useLocalSession} from './localSession';
 
 jest.setTimeout(300_000);
 
@@ -16,10 +20,19 @@ const session = useLocalSession();
 const lower = [...appConfig.plans].sort((a, b) => a.price - b.price)[0]!;
 const higher = upgradesFrom(lower)[0]!;
 const difference = higher.price - lower.price;
+const PHONE = {width: 390, height: 844};
+const WIDE = {width: 1440, height: 900};
+
+/** The buyer, and their tab on the dashboard, shared by the seller's refund below. */
+const email = uniqueEmail('upgrader');
+let buyer: LocalTab;
+
+/** Whether the page is wider than the window: something pushes it sideways. */
+const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 it('a buyer of the lower plan upgrades for the difference on the local checkout page, and the dashboard then shows the higher plan and the second repository invited', async () => {
-  const email = uniqueEmail('upgrader');
   const tab = await session.open('/');
+  buyer = tab;
   const {page, errors} = tab;
   await session.checkoutAsGuest(tab, email, lower);
 
@@ -58,4 +71,62 @@ it('a buyer of the lower plan upgrades for the difference on the local checkout 
   const extras = page.getByRole('region', {name: 'More repositories in your plan'});
   await session.waitToSee(tab, extras.getByText(new RegExp(`${escapeRegExp(added[0]!)}.*Invited: accept the invitation for @${username} on GitHub`)));
   expect(errors).toEqual([]);
+});
+
+it('the seller refunds the upgrade from the console, a part at 1440 px and the rest at 390 px; the purchase is then the lower plan again, its own payment untouched', async () => {
+  const stack = session.stack();
+  const refunded = (cents: number) => new RegExp(`\\[stripe\\] +refunded ${cents} of pi_\\w+; webhook delivered`);
+  const admin = await session.open('/', WIDE);
+  const {page, errors} = admin;
+  await session.signInByMagicLink(admin, LOCAL_ADMIN_EMAIL, {from: '/admin'});
+  await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Purchases'}).click();
+  await page.getByLabel('E-mail, GitHub username or session id').fill(email);
+  await page.getByRole('button', {name: 'Search'}).click();
+  await page.getByRole('link', {name: email}).click();
+  await page.getByRole('heading', {name: 'Purchase'}).waitFor();
+  const plan = page.locator('dt:text-is("Plan") + dd');
+  expect(await plan.textContent()).toBe(higher.name);
+
+  // The upgrade is its own payment, with its own refund; the purchase's form is apart.
+  const upgrade = page.getByRole('region', {name: `Upgrade: ${lower.name} → ${higher.name}`});
+  await session.waitToSee(admin, upgrade.getByText(`$${difference}.00 can still be refunded.`));
+  await upgrade.getByLabel('Amount (USD)').fill('10');
+  await upgrade.getByLabel('Reason').selectOption({label: 'A duplicate payment'});
+  await upgrade.getByRole('button', {name: 'Refund the upgrade'}).click();
+  const question = upgrade.getByRole('group', {name: 'Refund the upgrade'});
+  await question.getByText(`$10.00 goes back to the buyer through Stripe; they keep ${higher.name}.`).waitFor();
+  expect(await axeViolations(page)).toEqual([]);
+  await question.getByRole('button', {name: 'Confirm'}).click();
+  await upgrade.getByText(`Refunded $10.00. $${difference - 10}.00 is left, and they keep ${higher.name}.`).waitFor();
+  await stack.waitForLine(refunded(1000));
+  await page.reload();
+  await upgrade.getByText(`$10.00 refunded so far; $${difference - 10}.00 can still be refunded.`).waitFor();
+  expect(await plan.textContent()).toBe(higher.name);
+
+  // The rest, on a phone: the refund in full takes the upgrade back once Stripe confirms it.
+  await page.setViewportSize(PHONE);
+  expect(await overflows(page)).toBe(false);
+  expect(await axeViolations(page)).toEqual([]);
+  await upgrade.getByRole('button', {name: 'Refund the upgrade'}).click();
+  await question.getByText(`$${difference - 10}.00 goes back to the buyer through Stripe, and the purchase returns to ${lower.name}.`).waitFor();
+  expect(await axeViolations(page)).toEqual([]);
+  await question.getByRole('button', {name: 'Confirm'}).click();
+  await upgrade.getByText(`Refunded $${difference - 10}.00 in full. The purchase returns to ${lower.name} once Stripe confirms it.`).waitFor();
+  await stack.waitForLine(refunded(difference * 100));
+  await page.reload();
+  await upgrade.getByText('Refunded in full.').waitFor();
+  await upgrade.getByText('Refunded', {exact: true}).waitFor();
+  expect(await plan.textContent()).toBe(lower.name);
+  // The purchase's own payment was not refunded: all of it can still be.
+  await page.getByRole('region', {name: 'Refund'}).getByText(`$${lower.price}.00 can still be refunded.`).waitFor();
+  expect(await overflows(page)).toBe(false);
+  expect(await axeViolations(page)).toEqual([]);
+  expect(errors).toEqual([]);
+
+  // The buyer's dashboard: the lower plan again, and the upgrade on offer once more.
+  await session.goto(buyer.page, '/dashboard');
+  const yours = buyer.page.getByRole('region', {name: 'Your plan'});
+  await session.waitToSee(buyer, yours.getByText(`Your plan: ${lower.name}`));
+  await yours.getByRole('button', {name: `Upgrade to ${higher.name} for $${difference}`}).waitFor();
+  expect(buyer.errors).toEqual([]);
 });

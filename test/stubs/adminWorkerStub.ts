@@ -120,6 +120,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     userId: 'uid-ada',
     invitationExpired: false,
     extraGrants: [{key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'ada-l', detail: null, updatedAt: NOW - DAY_MS + 180_000}],
+    upgrades: [],
     history: [
       {at: NOW - DAY_MS, kind: 'stripe', summary: 'checkout.session.completed'},
       {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},
@@ -189,6 +190,25 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, outcome: 'done', sessionId, detail});
   }
 
+  /**
+   * As the worker does for an upgrade's session: that payment only; Stripe's webhook then takes a
+   * fully refunded upgrade back, and the purchase gives the plan it had before.
+   */
+  function refundUpgrade(owner: AdminPurchaseDetail, sessionId: string, seen: SeenRequest): [number, unknown] {
+    const upgrade = owner.upgrades.find((entry) => entry.sessionId === sessionId)!;
+    const {amount, reason} = seen.body as AdminRefundRequest;
+    const left = upgrade.amount - upgrade.amountRefunded;
+    if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
+    if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
+    upgrade.amountRefunded += amount ?? left;
+    if (upgrade.amountRefunded === upgrade.amount) {
+      upgrade.state = 'refunded';
+      owner.plan = upgrade.fromPlan;
+    }
+    log('refund', upgrade.sessionId, `${amount ?? left} (${reason})`);
+    return [200, {status: upgrade.state === 'refunded' ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
+  }
+
   /** The purchases a query means, as the worker reads it: search, state, plan, then the order. */
   function matchingPurchases(query: URLSearchParams): AdminPurchaseDetail[] {
     const q = (query.get('q') ?? '').toLowerCase();
@@ -210,6 +230,9 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
   function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number; releaseId?: number}): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
+    // The refund route also takes an upgrade's session: it refunds that payment only.
+    const upgradeOwner = store.purchases.find((entry) => entry.upgrades.some((upgrade) => upgrade.sessionId === params.sessionId));
+    if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.refund}`) return refundUpgrade(upgradeOwner, params.sessionId!, seen);
     if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
     switch (`${seen.method} ${seen.route}`) {
       case `GET ${ADMIN_PATHS.sales}`: {
@@ -219,7 +242,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         return [200, {...store.sales, period: period as SalesPeriod}];
       }
       case `GET ${ADMIN_PATHS.purchases}`:
-        return [200, pageOf(matchingPurchases(seen.query).map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, ...row}) => row), seen.query, store.pageSize)];
+        return [200, pageOf(matchingPurchases(seen.query).map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, upgrades: _g, ...row}) => row), seen.query, store.pageSize)];
       case `GET ${ADMIN_PATHS.purchasesCsv}`:
         return [200, ['email,state', ...matchingPurchases(seen.query).map((entry) => `${entry.email},${entry.state}`)].join('\n') + '\n'];
       case `GET ${ADMIN_PATHS.purchase}`:

@@ -92,6 +92,80 @@ describe('a purchase’s page', () => {
     expect(worker().actions().map((seen) => seen.body)).toEqual([{reason: 'requested_by_customer'}]);
   });
 
+  it("refunds an upgrade by its own session, part then the rest; the page then shows it refunded and the plan before it", async () => {
+    const upgrade = {
+      sessionId: 'cs_test_ada_up',
+      fromPlan: 'Starter',
+      toPlan: 'Advanced',
+      state: 'paid' as const,
+      amount: 3000,
+      amountRefunded: 0,
+      currency: 'usd',
+      paymentIntentId: 'pi_ada_up',
+      paidAt: Date.parse('2026-06-03T14:05:00Z'),
+    };
+    worker().reset({purchases: [purchase({amount: 6900, upgrades: [upgrade]})]});
+    await open();
+    const section = screen.getByRole('region', {name: 'Upgrade: Starter → Advanced'});
+    expect(section).toHaveTextContent('Paid $30.00, paid 3 Jun 2026, 14:05 UTC');
+    expect(section).toHaveTextContent('A full refund returns the purchase to Starter once Stripe confirms it (its access stays); a partial one keeps Advanced.');
+    // The purchase's own refund is apart, still all of its payment.
+    expect(within(screen.getByRole('region', {name: 'Refund'})).getByLabelText('Amount (USD)')).toHaveValue('69.00');
+
+    const amount = within(section).getByLabelText('Amount (USD)');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '10');
+    await userEvent.selectOptions(within(section).getByLabelText('Reason'), 'A duplicate payment');
+    await userEvent.click(within(section).getByRole('button', {name: 'Refund the upgrade'}));
+    const question = within(section).getByRole('group', {name: 'Refund the upgrade'});
+    expect(question).toHaveTextContent('$10.00 goes back to the buyer through Stripe; they keep Advanced.');
+    await userEvent.click(within(question).getByRole('button', {name: 'Confirm'}));
+    expect(await within(section).findByText('Refunded $10.00. $20.00 is left, and they keep Advanced.')).toHaveAttribute('role', 'status');
+    expect(await within(section).findByText(/\$10\.00 refunded so far; \$20\.00 can still be refunded/)).toBeInTheDocument();
+
+    await userEvent.click(within(section).getByRole('button', {name: 'Refund the upgrade'}));
+    expect(within(section).getByRole('group', {name: 'Refund the upgrade'})).toHaveTextContent(
+      '$20.00 goes back to the buyer through Stripe, and the purchase returns to Starter.',
+    );
+    await userEvent.click(within(section).getByRole('button', {name: 'Confirm'}));
+    expect(await within(section).findByText('Refunded $20.00 in full. The purchase returns to Starter once Stripe confirms it.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+      ['/admin/purchases/cs_test_ada_up/refund', {amount: 1000, reason: 'duplicate'}],
+      // The reason chosen stays chosen for the rest.
+      ['/admin/purchases/cs_test_ada_up/refund', {reason: 'duplicate'}],
+    ]);
+    // Read again: the upgrade refunded, the purchase on Starter, its own payment untouched.
+    await within(section).findByText('Refunded in full.');
+    expect(within(section).getByText('Refunded', {exact: true})).toBeInTheDocument();
+    expect(screen.getByText('Plan').nextElementSibling).toHaveTextContent('Starter');
+    expect(within(screen.getByRole('region', {name: 'Refund'})).getByLabelText('Amount (USD)')).toHaveValue('69.00');
+  });
+
+  it('offers no refund for an upgrade that was disputed, refused or failed, and says why', async () => {
+    const base = {fromPlan: 'Starter', toPlan: 'Advanced', amount: 3000, amountRefunded: 0, currency: 'usd', paymentIntentId: 'pi_x', paidAt: null};
+    worker().reset({
+      purchases: [
+        purchase({
+          upgrades: [
+            {...base, sessionId: 'cs_test_up_disputed', state: 'disputed'},
+            {...base, sessionId: 'cs_test_up_refused', state: 'refused'},
+            {...base, sessionId: 'cs_test_up_failed', state: 'failed', paymentIntentId: null},
+          ],
+        }),
+      ],
+    });
+    await open();
+    expect(screen.queryByRole('button', {name: 'Refund the upgrade'})).toBeNull();
+    expect(screen.getByText(/^The buyer disputed this payment: answer the dispute in Stripe/)).toBeInTheDocument();
+    expect(screen.getByText(/^Paid but never applied/)).toBeInTheDocument();
+    expect(screen.getByText('The payment failed: nothing to refund.')).toBeInTheDocument();
+  });
+
+  it('shows no upgrades section for a purchase never upgraded', async () => {
+    await open();
+    expect(screen.queryByRole('heading', {name: 'Upgrades'})).toBeNull();
+  });
+
   it('will not send an amount that is not one, or more than is left; says what it takes', async () => {
     await open();
     const amount = screen.getByLabelText('Amount (USD)');

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import {appConfig} from '../../src/config';
+import {API_PATHS, appConfig} from '../../src/config';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, productionFirebase, SITE_ORIGIN, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -186,6 +186,22 @@ describe('rate limits', () => {
     expect((await buy(first, '127.0.3.2')).status).toBe(429);
     // Neither: the other account from a fresh address.
     expect((await buy(second, '127.0.3.3')).status).toBe(200);
+  });
+
+  /** `limits.prices` in worker/src/rateLimit.ts: page loads a minute per address. */
+  const PRICES_LIMIT = 60;
+
+  test(`prices: ${PRICES_LIMIT} a minute per address (page loads), then 429 RATE_LIMITED with Retry-After; another address still gets its prices`, async () => {
+    await awayFromWindowEdge();
+    const ask = (ip: string) => stack.call(API_PATHS.prices, {headers: {'cf-connecting-ip': ip}});
+    for (let i = 0; i < PRICES_LIMIT; i++) expect((await ask('127.0.2.30')).status).toBe(200);
+    const limited = await ask('127.0.2.30');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toEqual({error: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED'});
+    const other = await ask('127.0.2.31');
+    expect(other.status).toBe(200);
+    expect(await other.json()).toMatchObject({currency: expect.any(String), plans: expect.any(Array)});
   });
 
   test('leads: 5 a minute per address', async () => {

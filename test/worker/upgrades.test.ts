@@ -400,6 +400,47 @@ test("the console refunds an upgrade by the upgrade's session: Stripe refunds th
   expect(stack().stripe.payments.get(intentOf(sessionId))!.charge).toMatchObject({amount_refunded: 0});
 });
 
+test("the console's purchase page lists its upgrade with what its own refund needs, then shows it refunded and the purchase on the lower plan", async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const detailOf = async () =>
+    (await (await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})).json()) as AdminPurchaseDetail;
+  const upgrade = await upgradeSession(user);
+  await payUpgrade(user, upgrade);
+  const paid = await detailOf();
+  expect(paid.plan).toBe(higher.name);
+  expect(paid.upgrades).toEqual([
+    {
+      sessionId: upgrade,
+      fromPlan: lower.name,
+      toPlan: higher.name,
+      state: 'paid',
+      amount: difference,
+      amountRefunded: 0,
+      currency: PLAN_CURRENCY,
+      paymentIntentId: intentOf(upgrade),
+      paidAt: expect.any(Number),
+    },
+  ]);
+
+  // A part, then the rest, as the console's form sends them.
+  const refundUpgrade = (body: Record<string, unknown>) =>
+    stack().call(adminPath(ADMIN_PATHS.refund, {sessionId: upgrade}), {method: 'POST', token: seller.admin.idToken, body});
+  expect((await refundUpgrade({amount: 100, reason: 'duplicate'})).status).toBe(200);
+  await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
+  const part = await detailOf();
+  expect(part.upgrades[0]).toMatchObject({state: 'paid', amountRefunded: 100});
+  expect(part.plan).toBe(higher.name);
+  expect((await refundUpgrade({reason: 'requested_by_customer'})).status).toBe(200);
+  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: intentOf(upgrade), amount: String(difference - 100)});
+  await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
+  const refunded = await detailOf();
+  expect(refunded.upgrades[0]).toMatchObject({state: 'refunded', amountRefunded: difference});
+  expect(refunded).toMatchObject({plan: lower.name, state: 'paid', amountRefunded: 0});
+  // Nothing is left to refund on the upgrade: the worker says so, and Stripe is not asked again.
+  const again = await refundUpgrade({reason: 'requested_by_customer'});
+  expect({status: again.status, body: await again.json()}).toEqual({status: 409, body: {error: 'This payment has already been refunded in full.', code: 'CONFLICT'}});
+});
+
 test("the console's purchases list shows an upgraded purchase's plan now, and the plan filter finds it there", async () => {
   const get = async <T,>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
   const {user, sessionId} = await lowerBuyer();

@@ -1,3 +1,4 @@
+import {findStoredPlan} from '../../src/config';
 import type {AuthUser} from './auth/user';
 
 export type PurchaseStatus = 'open' | 'paid' | 'failed' | 'revoked';
@@ -8,7 +9,7 @@ export interface Purchase {
   user_id: string | null;
   email: string | null;
   price_id: string | null;
-  /** The plan recorded: for paidPurchaseOf and paidPurchasesOf, the plan now (a paid upgrade's). */
+  /** The plan recorded: for bestPaidPurchaseOf, seatPurchaseOf and paidPurchasesOf, the plan now (a paid upgrade's). */
   plan: string | null;
   payment_intent_id: string | null;
   status: PurchaseStatus;
@@ -43,21 +44,53 @@ export function effectivePlan(alias: string): string {
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
   payment_intent_id, status, created_at, amount_total, currency FROM purchases`;
 
-/** The user's paid purchase, the oldest first, with the plan it gives now. */
-export function paidPurchaseOf(db: D1Database, user: AuthUser) {
-  return db
-    .prepare(`${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at LIMIT 1`)
-    .bind(...owner(user))
-    .first<Purchase>();
-}
-
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {
   const {results} = await db
-    .prepare(`${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at`)
+    .prepare(`${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER} ORDER BY created_at, session_id`)
     .bind(...owner(user))
     .all<Purchase>();
   return results;
+}
+
+/**
+ * The purchase that gives the user the most, of `purchases` (the oldest first): the highest plan
+ * now, its paid upgrades included, by the config's prices (the order upgrades climb); of equal
+ * plans, the oldest. A plan no longer in the config ranks below every plan, so a buyer who holds
+ * one is still a buyer. Null for none.
+ */
+function bestPurchase<P extends Pick<Purchase, 'plan'>>(purchases: readonly P[]): P | null {
+  const rank = (purchase: P) => findStoredPlan(purchase.plan)?.price ?? -1;
+  let best: P | null = null;
+  for (const purchase of purchases) if (!best || rank(purchase) > rank(best)) best = purchase;
+  return best;
+}
+
+/**
+ * The user's paid purchase that gives them the most (bestPurchase), with the plan it gives now:
+ * the one purchase that says what the user holds, wherever a single one is chosen for them.
+ */
+export async function bestPaidPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
+  return bestPurchase(await paidPurchasesOf(db, user));
+}
+
+/**
+ * The paid purchase whose repository seat is the user's: of those that hold an access grant, the
+ * best; else the best of all. A buyer who bought a higher plan after the first was granted keeps
+ * the seat where it is, and is never given a second one by asking again.
+ */
+export async function seatPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
+  const {results} = await db
+    .prepare(
+      `SELECT p.*, EXISTS (SELECT 1 FROM access_grants g WHERE g.session_id = p.session_id) AS holds_seat
+       FROM (${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER}) p ORDER BY p.created_at, p.session_id`,
+    )
+    .bind(...owner(user))
+    .all<Purchase & {holds_seat: number}>();
+  const seated = bestPurchase(results.filter((row) => row.holds_seat === 1)) ?? bestPurchase(results);
+  if (!seated) return null;
+  const {holds_seat: _held, ...purchase} = seated;
+  return purchase;
 }
 
 /** Whether the user has a purchase that was refunded or disputed (status revoked): not to be upgraded. */
@@ -78,8 +111,13 @@ export async function receiptPurchasesOf(db: D1Database, user: AuthUser, limit: 
   return results;
 }
 
-/** The Stripe customer behind any of the user's purchases (paid or not), for the billing portal. */
+/**
+ * The Stripe customer for the billing portal: the best paid purchase's (its upgrades' receipts are
+ * on it too), else the one behind any of the user's purchases, paid or not.
+ */
 export async function customerOf(db: D1Database, user: AuthUser): Promise<string | null> {
+  const best = await bestPaidPurchaseOf(db, user);
+  if (best?.customer_id) return best.customer_id;
   const row = await db
     .prepare(
       `SELECT customer_id FROM purchases WHERE customer_id IS NOT NULL AND ${OWNED_BY_USER}

@@ -12,6 +12,11 @@ export const limits = {
   /** The dashboard reads it on load and after each action: 30 a minute is a person reloading, not a script. */
   accessStatus: {max: 30, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
+  /**
+   * The pricing section asks once a page load, and the browser keeps the answer five minutes: 60
+   * a minute per address is a household or an office behind one address reloading, not a script.
+   */
+  prices: {max: 60, windowSeconds: 60},
   /** Each read asks Stripe once per purchase: a person reloading the dashboard, not a script. */
   receipts: {max: 30, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},

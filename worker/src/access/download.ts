@@ -6,7 +6,7 @@ import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {log} from '../log';
 import {contextOf} from '../context';
-import {paidPurchaseOf} from '../purchases';
+import {bestPaidPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {newSecretToken, tokenHash} from '../secretToken';
@@ -55,7 +55,7 @@ export const downloadRoutes = new Hono<AppEnv>()
     refuseWhenOff();
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
-    const purchase = await paidPurchaseOf(c.env.DB, user);
+    const purchase = await bestPaidPurchaseOf(c.env.DB, user);
     if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
     const context = contextOf(c.env);
     let target: {ref: string; release: boolean};

@@ -6,7 +6,7 @@ import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {contextOf} from '../context';
-import {paidPurchaseOf} from '../purchases';
+import {seatPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
@@ -18,7 +18,7 @@ import {requestAccess, resendInvitation} from './seat';
 import {invitationExpired, observeGrant} from './status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
-  const purchase = await paidPurchaseOf(db, user);
+  const purchase = await seatPurchaseOf(db, user);
   if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
   return purchase;
 }
@@ -65,7 +65,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
     const context = contextOf(c.env);
-    const purchase = await paidPurchaseOf(c.env.DB, user);
+    const purchase = await seatPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const base = {hasPaid: Boolean(purchase), repository: context.settings.GITHUB_REPO};

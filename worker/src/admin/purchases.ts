@@ -14,7 +14,7 @@ import type {Grant} from '../access/grants';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from './refunds';
-import {upgradeEvent, upgradesOfStatement} from './upgradeEvents';
+import {adminUpgrade, upgradeEvent, upgradesOfStatement} from './upgradeEvents';
 
 /**
  * Purchases as the seller's console shows them: a page at a time, searched by e-mail, GitHub
@@ -192,6 +192,7 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       paymentIntentId: row.payment_intent_id,
       customerId: row.customer_id,
       userId: row.user_id,
+      upgrades: upgrades!.results.map(adminUpgrade),
       history,
     },
     grant: (grant!.results[0] as unknown as Grant | undefined) ?? null,

@@ -1,12 +1,17 @@
 import {storedPlanName, upgradeLabel} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
-import type {PurchaseEvent} from '../../../src/config/api';
+import type {AdminUpgrade, PurchaseEvent, UpgradeState} from '../../../src/config/api';
 
-/** A purchase's upgrades that reached a payment (or its failure), for its page in the console. */
+/**
+ * A purchase's upgrades on its page in the console: each as a line of the history, and as an
+ * upgrade of its own that the seller may refund.
+ */
+
+/** A purchase's upgrades that reached a payment (or its failure), the oldest first. */
 export function upgradesOfStatement(db: D1Database, sessionId: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT session_id, from_plan, to_plan, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, paid_at, updated_at
+      `SELECT session_id, from_plan, to_plan, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, payment_intent_id, paid_at, updated_at
        FROM upgrades WHERE purchase_session_id = ?1 AND status != 'open' ORDER BY created_at`,
     )
     .bind(sessionId);
@@ -27,4 +32,28 @@ export function upgradeEvent(row: Record<string, unknown>): PurchaseEvent {
       ...(refunded > 0 ? [`refunded ${formatMoney(refunded, row.currency as string)}`] : []),
     ].join('; '),
   };
+}
+
+/** One upgrade as the console's refund needs it: its own payment, what was paid and refunded. */
+export function adminUpgrade(row: Record<string, unknown>): AdminUpgrade {
+  const state = upgradeState(row.status as string, row.revoke_reason as string | null);
+  const amount = (row.amount_paid ?? row.amount) as number;
+  const refunded = Number(row.amount_refunded ?? 0);
+  return {
+    sessionId: row.session_id as string,
+    fromPlan: storedPlanName(row.from_plan as string) ?? 'Other',
+    toPlan: storedPlanName(row.to_plan as string) ?? 'Other',
+    state,
+    amount,
+    // A full refund may have reached D1 only as a revocation (charge.refunded's amount not yet recorded).
+    amountRefunded: state === 'refunded' ? Math.max(refunded, amount) : refunded,
+    currency: row.currency as string,
+    paymentIntentId: (row.payment_intent_id as string | null) ?? null,
+    paidAt: (row.paid_at as number | null) ?? null,
+  };
+}
+
+function upgradeState(status: string, revokeReason: string | null): UpgradeState {
+  if (status === 'revoked') return revokeReason === 'refunded' ? 'refunded' : 'disputed';
+  return status as UpgradeState;
 }

@@ -15,7 +15,7 @@ import {checkoutOptions} from './checkoutOptions';
 import {fairPriceParams} from './fairPriceCheckout';
 import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
-import {customerOf, paidPurchaseOf} from '../purchases';
+import {bestPaidPurchaseOf, customerOf} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
 
 const DAY_MS = 24 * 3600_000;
@@ -73,7 +73,7 @@ export const paymentRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const userId = parse(userIdQuery, c.req.query('userId'));
     if (userId !== user.uid) throw new HttpError(403, 'You may only ask about your own account');
-    const purchase = await paidPurchaseOf(c.env.DB, user);
+    const purchase = await bestPaidPurchaseOf(c.env.DB, user);
     return c.json((purchase ? {hasPaid: true, plan: storedPlanName(purchase.plan) ?? undefined} : {hasPaid: false}) satisfies PaidResponse);
   })
 

@@ -2,7 +2,7 @@ import {findStoredPlan, type Plan, PLAN_CURRENCY, upgradeAmount, upgradesFrom} f
 import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
-import {hasRevokedPurchase, paidPurchasesOf, type Purchase} from '../purchases';
+import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
@@ -19,17 +19,15 @@ export interface UpgradeQuote {
 }
 
 /**
- * The user's paid purchase that gives the most now, and its plan, or null without one. A buyer
- * may hold two (a guest purchase found by their e-mail, and one made signed in): upgrades are
- * offered above the better, never to a plan they already have.
+ * The user's paid purchase that gives the most now (bestPaidPurchaseOf), and its plan, or null
+ * without one, or when its plan is no longer in the config. A buyer may hold two (a guest purchase
+ * found by their e-mail, and one made signed in): upgrades are offered above the better, never to
+ * a plan they already have.
  */
 export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase: Purchase; plan: Plan} | null> {
-  let best: {purchase: Purchase; plan: Plan} | null = null;
-  for (const purchase of await paidPurchasesOf(db, user)) {
-    const plan = findStoredPlan(purchase.plan);
-    if (plan && (!best || plan.price > best.plan.price)) best = {purchase, plan};
-  }
-  return best;
+  const purchase = await bestPaidPurchaseOf(db, user);
+  const plan = purchase ? findStoredPlan(purchase.plan) : undefined;
+  return purchase && plan ? {purchase, plan} : null;
 }
 
 /** GET /upgrades: what the dashboard shows, priced here. */

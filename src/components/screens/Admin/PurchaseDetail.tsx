@@ -11,6 +11,7 @@ import CardCountryReview from './CardCountryReview';
 import Confirm from './Confirm';
 import Field from './Field';
 import Refund from './Refund';
+import Upgrades from './Upgrades';
 import {EVENT_STATES, money, stripeEvent, times, when} from './format';
 import {ActionResult, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
@@ -197,6 +198,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
             <CardCountryReview purchase={purchase} reload={loaded.reload} />
             <AccessActions purchase={purchase} reload={loaded.reload} />
             <Refund purchase={purchase} reload={loaded.reload} />
+            <Upgrades purchase={purchase} reload={loaded.reload} />
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />

@@ -1,6 +1,6 @@
 import type {AdminActionResult} from '../../../config/api';
 /** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
-import type {AdminAction, GrantStatus, PurchaseFlag, PurchaseState, SalesPeriod} from '../../../config/api';
+import type {AdminAction, GrantStatus, PurchaseFlag, PurchaseState, SalesPeriod, UpgradeState} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 
 /** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */
@@ -25,6 +25,14 @@ export const PURCHASE_STATES: Record<PurchaseState, string> = {
   refunded: 'Refunded',
   disputed: 'Disputed',
   open: 'Not paid yet',
+  failed: 'Payment failed',
+};
+
+export const UPGRADE_STATES: Record<UpgradeState, string> = {
+  paid: 'Paid',
+  refunded: 'Refunded',
+  disputed: 'Disputed',
+  refused: 'Not applied',
   failed: 'Payment failed',
 };
 

@@ -1,0 +1,66 @@
+import React from 'react';
+import type {AdminPurchaseDetail, AdminUpgrade} from '../../../config/api';
+import RefundForm, {type RefundEffects} from './RefundForm';
+import {money, UPGRADE_STATES, when} from './format';
+import styles from './styles.module.css';
+
+/** An upgrade's refund: a full one takes back only what it added, once Stripe confirms it. */
+function effectsOf(upgrade: AdminUpgrade): RefundEffects {
+  return {
+    full: `the purchase returns to ${upgrade.fromPlan}`,
+    partial: `they keep ${upgrade.toPlan}`,
+    summary: `A full refund returns the purchase to ${upgrade.fromPlan} once Stripe confirms it (its access stays); a partial one keeps ${upgrade.toPlan}.`,
+    afterFull: `The purchase returns to ${upgrade.fromPlan} once Stripe confirms it.`,
+  };
+}
+
+/** Why an upgrade that is neither paid nor refunded has no refund here. */
+const NO_REFUND: Partial<Record<AdminUpgrade['state'], string>> = {
+  disputed: 'The buyer disputed this payment: answer the dispute in Stripe. The purchase is back on the plan before it meanwhile.',
+  refused: 'Paid but never applied (the worker refunds such a payment itself).',
+  failed: 'The payment failed: nothing to refund.',
+};
+
+function Upgrade({upgrade, index, reload}: {upgrade: AdminUpgrade; index: number; reload: () => void}) {
+  const heading = `upgrade-${index}-heading`;
+  const label = `Upgrade: ${upgrade.fromPlan} → ${upgrade.toPlan}`;
+  return (
+    <section aria-labelledby={heading} className={styles.upgrade}>
+      <h4 id={heading}>{label}</h4>
+      <p>
+        <span className={styles.badge} data-tone={upgrade.state === 'paid' ? 'good' : 'bad'}>
+          {UPGRADE_STATES[upgrade.state]}
+        </span>{' '}
+        {money(upgrade.amount, upgrade.currency)}
+        {upgrade.paidAt !== null && <>, paid {when(upgrade.paidAt)}</>}
+        {upgrade.amountRefunded > 0 && <> · {money(upgrade.amountRefunded, upgrade.currency)} refunded</>}
+      </p>
+      {upgrade.state === 'paid' || upgrade.state === 'refunded' ? (
+        <RefundForm
+          payment={{...upgrade, refunded: upgrade.state === 'refunded'}}
+          effects={effectsOf(upgrade)}
+          label="Refund the upgrade"
+          reload={reload}
+        />
+      ) : (
+        <p className={styles.muted}>{NO_REFUND[upgrade.state]}</p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The purchase's upgrades, each its own payment with its own refund (by the upgrade's session):
+ * refunding one takes back only the plan it added, never the purchase or its access.
+ */
+export default function Upgrades({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
+  if (purchase.upgrades.length === 0) return null;
+  return (
+    <section aria-labelledby="upgrades-heading">
+      <h3 id="upgrades-heading">Upgrades</h3>
+      {purchase.upgrades.map((upgrade, index) => (
+        <Upgrade key={upgrade.sessionId} upgrade={upgrade} index={index} reload={reload} />
+      ))}
+    </section>
+  );
+}
