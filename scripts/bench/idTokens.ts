@@ -55,5 +55,6 @@ export async function idTokenAndKeys(user: {uid: string; email: string}) {
 
 /** The SQL that records an account's first verified sign-in as done, as a real one leaves it. */
 export function settledAccountSql(uid: string): string {
-  return `INSERT INTO verified_accounts (user_id, state, checked_at) VALUES ('${uid.replace(/'/g, "''")}', 'done', 0)`;
+  // OR IGNORE: a token signed again later (the hourly refresh) finds the account settled already.
+  return `INSERT OR IGNORE INTO verified_accounts (user_id, state, checked_at) VALUES ('${uid.replace(/'/g, "''")}', 'done', 0)`;
 }

@@ -60,6 +60,8 @@ interface Buyer {
   uid: string;
   email: string;
   token: string;
+  /** When `token` was signed (real time): Firebase's ID tokens last an hour, and clients refresh them. */
+  signedInAt: number;
   githubId: number;
   login: string;
   sessionId?: string;
@@ -191,6 +193,18 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const untouched = [...github.collaborators];
 
   /** A call to the worker; a 5xx is recorded, whoever made it. */
+  /**
+   * The buyer's ID token, signed again when it is 50 minutes old, as the Firebase SDK refreshes it
+   * before its hour ends: a 1,000-buyer run lasts longer than one token.
+   */
+  async function tokenOf(buyer: Buyer): Promise<string> {
+    if (Date.now() - buyer.signedInAt > 50 * 60_000) {
+      buyer.token = await world.signIn({uid: buyer.uid, email: buyer.email});
+      buyer.signedInAt = Date.now();
+    }
+    return buyer.token;
+  }
+
   async function call(path: string, init: RequestInit & {token?: string; ip?: string; json?: unknown} = {}) {
     const {token, ip, json, ...rest} = init;
     const response = await worker.fetch(path, {
@@ -213,7 +227,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   };
 
   async function download(buyer: Buyer): Promise<boolean> {
-    const linkAnswer = await call(API_PATHS.downloadLink, {token: buyer.token, json: {}});
+    const linkAnswer = await call(API_PATHS.downloadLink, {token: await tokenOf(buyer), json: {}});
     if (linkAnswer.status !== 200) return false;
     const link = (await linkAnswer.json()) as DownloadLink;
     const archive = await call(link.path);
@@ -226,7 +240,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const uid = `launch-buyer-${index}`;
     const email = `${uid}@example.com`;
     const account = github.addUser(`${uid}-gh`);
-    buyers.push({index, plan: planOf(index), uid, email, token: await world.signIn({uid, email}), githubId: account.id, login: account.login, renamed: false, accepted: false, movedFrom: []});
+    buyers.push({index, plan: planOf(index), uid, email, token: await world.signIn({uid, email}), signedInAt: Date.now(), githubId: account.id, login: account.login, renamed: false, accepted: false, movedFrom: []});
   }
   const launchStarted = Date.now();
   let done = 0;
@@ -234,7 +248,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const ip = `127.201.${Math.floor(buyer.index / 250) % 250}.${buyer.index % 250}`;
     const checkout = await expect(
       await call(API_PATHS.createCheckoutSession, {
-        token: buyer.token,
+        token: await tokenOf(buyer),
         ip,
         json: {priceId: plan.priceId.test, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email: buyer.email},
       }),
@@ -251,7 +265,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const paidAt = performance.now();
     // Stripe delivers an event again when an answer is lost: one purchase all the same.
     if (buyer.index % 10 === 3) await expect(await deliver(), [200], 'repeated webhook');
-    await expect(await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: buyer.login, userId: buyer.uid}}), [200, 202], 'access');
+    await expect(await call(API_PATHS.addUserToRepo, {token: await tokenOf(buyer), json: {username: buyer.login, userId: buyer.uid}}), [200, 202], 'access');
     if (await download(buyer)) buyer.paymentToDownloadMs = performance.now() - paidAt;
     done += 1;
     if (done % 100 === 0) progress(`  ${done} buyers paid, asked for access and downloaded (${Math.round((Date.now() - launchStarted) / 1000)} s)`);
@@ -310,7 +324,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   }
 
   async function dashboard(buyer: Buyer): Promise<AccessStatus | undefined> {
-    const response = await call(API_PATHS.accessStatus, {token: buyer.token});
+    const response = await call(API_PATHS.accessStatus, {token: await tokenOf(buyer)});
     return response.status === 200 ? ((await response.json()) as AccessStatus) : undefined;
   }
 
@@ -335,14 +349,14 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     if (buyer.movedFrom.length >= MAX_MOVES) {
       if (buyer.refusedMove !== undefined) return;
       const spare = github.addUser(`${buyer.uid}-gh-extra`);
-      const answer = await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: spare.login, userId: buyer.uid}});
+      const answer = await call(API_PATHS.addUserToRepo, {token: await tokenOf(buyer), json: {username: spare.login, userId: buyer.uid}});
       const {code} = (await answer.json().catch(() => ({}))) as {code?: string};
       buyer.refusedMove = `${answer.status} ${code ?? ''}`.trim();
       return;
     }
     // The account made for a move the cap turned away is the one tried again.
     const next = (buyer.nextAccount ??= github.addUser(`${buyer.uid}-gh-${buyer.movedFrom.length + 2}`));
-    const answer = await expect(await call(API_PATHS.addUserToRepo, {token: buyer.token, json: {username: next.login, userId: buyer.uid}}), [200, 202, 429], 'seat move');
+    const answer = await expect(await call(API_PATHS.addUserToRepo, {token: await tokenOf(buyer), json: {username: next.login, userId: buyer.uid}}), [200, 202, 429], 'seat move');
     if (answer.status === 429) {
       // The day's invitations are spent, or GitHub's secondary limit asks for a pause: the seat
       // stays where it is, and the buyer tries again later.
