@@ -14,10 +14,41 @@ export function upgradesFrom(from: Plan, list: readonly Plan[] = plans): Plan[] 
   return list.filter((plan) => plan.price > from.price).sort((a, b) => a.price - b.price);
 }
 
-/** What an upgrade costs: the difference between the two plans' current prices, in cents. */
+/** What an upgrade costs at list prices: the difference between the two plans' current prices, in cents. */
 export function upgradeAmount(from: Plan, to: Plan): number {
   return planAmount(to) - planAmount(from);
 }
+
+/** What the buyer paid for the purchase being upgraded, as the worker recorded it. */
+export interface PaidForPlan {
+  /** Cents Stripe charged (null on a purchase recorded before the worker kept it). */
+  paid: number | null;
+  /** Cents refunded since. */
+  refunded: number;
+  /** The fair-price percent the purchase was sold at, or null at the list price. */
+  percentOff: number | null;
+}
+
+/**
+ * What an upgrade costs this buyer, in cents: the higher plan at the price they were sold at (the
+ * list price, or less the fair-price percent their purchase got), less a credit of what they paid
+ * for the plan they hold, never more than that plan's price now. So a buyer at list prices pays
+ * the difference (`upgradeAmount`); a fair-price buyer the difference of fair prices; and a
+ * purchase paid less (a promotion code, a price since raised, a partial refund) is credited only
+ * what it paid. A purchase recorded without its amount is credited the plan's price.
+ */
+export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan): number {
+  const percentOff = bought.percentOff ?? 0;
+  const toPrice = Math.round((planAmount(to) * (100 - percentOff)) / 100);
+  const paid = bought.paid === null ? planAmount(from) : Math.max(0, bought.paid - bought.refunded);
+  return toPrice - Math.min(planAmount(from), paid);
+}
+
+/**
+ * Stripe's smallest charge in US dollars (50 cents): an upgrade that would cost less is not sold
+ * through Checkout (Stripe refuses the session).
+ */
+export const SMALLEST_CHARGE = 50;
 
 /** How the seller's console and the receipts name an upgrade: "Upgrade: Starter → Advanced". */
 export function upgradeLabel(fromName: string, toName: string): string {

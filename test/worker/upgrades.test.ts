@@ -145,6 +145,24 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
   });
 });
 
+test('a purchase partly refunded is credited only what it kept: the offer and the session charge the rest, and it is applied', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const kept = planAmount(lower) - 2000;
+  const response = await fetch(`${stack().stripe.url}/v1/refunds`, {
+    method: 'POST',
+    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({payment_intent: intentOf(sessionId), amount: '2000'}),
+  });
+  expect(response.status).toBe(200);
+  expect((await stack().deliver(stack().stripe.refundedEvent(intentOf(sessionId)))).status).toBe(200);
+  const owed = planAmount(higher) - kept;
+  expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY}]);
+  const id = await upgradeSession(user);
+  expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
+  await payUpgrade(user, id);
+  expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: owed}]);
+});
+
 test('a paid upgrade makes the purchase the higher plan, with its releases; a redelivered event changes nothing', async () => {
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);

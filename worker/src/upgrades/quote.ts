@@ -1,4 +1,4 @@
-import {findStoredPlan, type Plan, PLAN_CURRENCY, upgradeAmount, upgradesFrom} from '../../../src/config';
+import {findStoredPlan, type Plan, PLAN_CURRENCY, SMALLEST_CHARGE, upgradeAmountFor, upgradesFrom} from '../../../src/config';
 import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
@@ -13,7 +13,7 @@ export interface UpgradeQuote {
   purchase: Purchase;
   from: Plan;
   to: Plan;
-  /** Cents: the difference between the two plans' prices now. */
+  /** Cents: the higher plan's price for this buyer less what they paid for theirs (`upgradeAmountFor`). */
   amount: number;
   currency: string;
 }
@@ -30,16 +30,18 @@ export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase:
   return purchase && plan ? {purchase, plan} : null;
 }
 
+/** What the upgrade from the purchase's plan to `to` costs its buyer, from D1's record of the purchase. */
+function amountFor(purchase: Purchase, from: Plan, to: Plan): number {
+  return upgradeAmountFor(from, to, {paid: purchase.amount_total, refunded: purchase.amount_refunded ?? 0, percentOff: purchase.fair_price_percent ?? null});
+}
+
 /** GET /upgrades: what the dashboard shows, priced here. */
 export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPlan> {
   const current = await planOf(db, user);
   if (!current) return {plan: null, upgrades: []};
-  const upgrades: UpgradeOffer[] = upgradesFrom(current.plan).map((to) => ({
-    planId: to.id,
-    name: to.name,
-    amount: upgradeAmount(current.plan, to),
-    currency: PLAN_CURRENCY,
-  }));
+  const upgrades: UpgradeOffer[] = upgradesFrom(current.plan)
+    .map((to) => ({planId: to.id, name: to.name, amount: amountFor(current.purchase, current.plan, to), currency: PLAN_CURRENCY}))
+    .filter((offer) => offer.amount >= SMALLEST_CHARGE);
   return {plan: {id: current.plan.id, name: current.plan.name}, upgrades};
 }
 
@@ -67,5 +69,9 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
   if (!upgradesFrom(from).some((plan) => plan.id === to.id)) {
     throw new HttpError(409, `Your purchase is ${from.name}: ${to.name} is not an upgrade of it.`, 'CONFLICT');
   }
-  return {purchase, from, to, amount: upgradeAmount(from, to), currency: PLAN_CURRENCY};
+  const amount = amountFor(purchase, from, to);
+  if (amount < SMALLEST_CHARGE) {
+    throw new HttpError(409, `What you paid covers ${to.name} already, within Stripe's smallest charge: please contact support to move up.`, 'CONFLICT');
+  }
+  return {purchase, from, to, amount, currency: PLAN_CURRENCY};
 }

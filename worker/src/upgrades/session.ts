@@ -48,7 +48,9 @@ export async function createUpgradeCheckout(
 ): Promise<{session: Stripe.Checkout.Session; couponId: string}> {
   const {quote, user} = request;
   const coupon = await stripe.coupons.create({
-    amount_off: planAmount(quote.from),
+    // What takes the higher plan's price down to the amount quoted: the credit for what was paid
+    // (and, for a fair-price buyer, the percent their purchase was sold at).
+    amount_off: planAmount(quote.to) - quote.amount,
     currency: quote.currency,
     duration: 'once',
     max_redemptions: 1,
