@@ -189,12 +189,16 @@ describe('rate limits', () => {
   });
 
   /** `limits.prices` in worker/src/rateLimit.ts: page loads a minute per address. */
-  const PRICES_LIMIT = 60;
+  const PRICES_LIMIT = 300;
 
   test(`prices: ${PRICES_LIMIT} a minute per address (page loads), then 429 RATE_LIMITED with Retry-After; another address still gets its prices`, async () => {
     await awayFromWindowEdge();
     const ask = (ip: string) => stack.call(API_PATHS.prices, {headers: {'cf-connecting-ip': ip}});
-    for (let i = 0; i < PRICES_LIMIT; i++) expect((await ask('127.0.2.30')).status).toBe(200);
+    // In bursts, so that all of them fit well inside the minute's window even on a loaded machine.
+    for (let asked = 0; asked < PRICES_LIMIT; asked += 50) {
+      const statuses = await Promise.all(Array.from({length: Math.min(50, PRICES_LIMIT - asked)}, async () => (await ask('127.0.2.30')).status));
+      expect(statuses.every((status) => status === 200)).toBe(true);
+    }
     const limited = await ask('127.0.2.30');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

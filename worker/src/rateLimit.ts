@@ -13,10 +13,11 @@ export const limits = {
   accessStatus: {max: 30, windowSeconds: 60},
   leads: {max: 5, windowSeconds: 60},
   /**
-   * The pricing section asks once a page load, and the browser keeps the answer five minutes: 60
-   * a minute per address is a household or an office behind one address reloading, not a script.
+   * The pricing section asks once a page load, and the browser keeps the answer five minutes. Many
+   * visitors can share one address (an office, a mobile carrier's NAT), and a visitor past the
+   * limit sees list prices: 300 a minute stops a script in a loop, not a crowd.
    */
-  prices: {max: 60, windowSeconds: 60},
+  prices: {max: 300, windowSeconds: 60},
   /** Each read asks Stripe once per purchase: a person reloading the dashboard, not a script. */
   receipts: {max: 30, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
