@@ -57,8 +57,11 @@ export function upgradeLabel(fromName: string, toName: string): string {
 
 /**
  * The credit line on the upgrade's Stripe receipt (a coupon's name: at most 40 characters), so the
- * buyer reads the plan's price, then what their first purchase takes off it.
+ * buyer reads the plan's price, then what takes it down to theirs. For a fair-price buyer the one
+ * coupon holds the fair-price percent too (Checkout takes one discount), and the line says so:
+ * "Credit for your Starter purchase" would pass the whole discount off as the credit.
  */
-export function upgradeCreditName(from: Plan): string {
-  return `Credit for your ${from.name} purchase`.slice(0, 40);
+export function upgradeCreditName(from: Plan, percentOff: number | null = null): string {
+  const name = percentOff ? `${from.name} credit and ${percentOff}% fair price` : `Credit for your ${from.name} purchase`;
+  return name.slice(0, 40);
 }

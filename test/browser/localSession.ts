@@ -100,7 +100,10 @@ export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin
       // ERR_ABORTED: the page went elsewhere first, which is no failure of the worker's.
       if (!request.url().startsWith(running().apiBase) || request.failure()?.errorText === 'net::ERR_ABORTED') return;
       const path = new URL(request.url()).pathname;
-      const printed = running().output().split('\n').filter((line) => line.includes(path)).slice(-6);
+      // Its lines for the path, and any that say why it answered no worker of ours: wrangler
+      // reloading the worker (its 503 "Your worker restarted mid-request"), a refusal by the settings.
+      const why = /Reloading local server|restarted mid-request|settings\.refused/;
+      const printed = running().output().split('\n').filter((line) => line.includes(path) || why.test(line)).slice(-8);
       errors.push(`${request.method()} ${path} failed (${request.failure()?.errorText}); the worker printed:\n${printed.join('\n')}`);
     });
     await goto(page, path);

@@ -1,4 +1,4 @@
-import {appConfig, planAmount, upgradeAmount, upgradeAmountFor, upgradesFrom} from '../../src/config';
+import {appConfig, planAmount, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradesFrom} from '../../src/config';
 
 const lower = [...appConfig.plans].sort((a, b) => a.price - b.price)[0]!;
 const higher = upgradesFrom(lower)[0]!;
@@ -24,5 +24,14 @@ describe('what an upgrade costs a buyer (upgradeAmountFor)', () => {
 
   it('credits the plan price to a purchase recorded before the worker kept its amount', () => {
     expect(upgradeAmountFor(lower, higher, {paid: null, refunded: 0, percentOff: null})).toBe(upgradeAmount(lower, higher));
+  });
+});
+
+describe("the credit's line on the upgrade's receipt (upgradeCreditName)", () => {
+  it('names the plan bought, and for a fair-price buyer the percent too, within the 40 characters of a coupon name', () => {
+    expect(upgradeCreditName(lower)).toBe(`Credit for your ${lower.name} purchase`);
+    const fair = upgradeCreditName(lower, 40);
+    expect(fair).toBe(`${lower.name} credit and 40% fair price`);
+    expect(fair.length).toBeLessThanOrEqual(40);
   });
 });

@@ -68,7 +68,8 @@ export interface Stack {
   /** The checkout exchange as the payer's browser makes it (with the claim, unless given another). */
   exchange(sessionId: string, options?: {claim?: string | null; ip?: string}): Promise<Response>;
   /** A checkout the buyer completes and pays (the featured plan, unless `priceId` says); returns the session id. */
-  paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean; priceId?: string}): Promise<string>;
+  /** `country`: where Cloudflare places the buyer (`request.cf.country`), for a fair price. */
+  paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean; priceId?: string; country?: string}): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
    * count (D1) and GitHub's (the stand-in), and none waiting in the queue.
@@ -214,9 +215,10 @@ export async function startStack(overrides: WorkerVars = {}, {githubNow}: {githu
       // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
       return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
     },
-    async paidCheckout({email, user, paid = true, priceId = PRICE_ADVANCED}) {
+    async paidCheckout({email, user, paid = true, priceId = PRICE_ADVANCED, country}) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
+        ...(country && {cf: {country}}),
         // Guests are rate-limited by address: each one comes from its own (on loopback: emulator
         // mode answers no other caller, and 127.0.0.0/8 has addresses enough).
         headers: {'cf-connecting-ip': `127.200.${Math.floor(guests / 250) % 250}.${guests++ % 250}`},

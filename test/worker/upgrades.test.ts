@@ -4,7 +4,7 @@
  * applies a paid upgrade once, and a refund takes back only what was paid for.
  */
 import type Stripe from 'stripe';
-import {appConfig, planAmount, PLAN_CURRENCY, planFeatureNames, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {appConfig, fairPrice, planAmount, PLAN_CURRENCY, planFeatureNames, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
@@ -161,6 +161,22 @@ test('a purchase partly refunded is credited only what it kept: the offer and th
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
   await payUpgrade(user, id);
   expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: owed}]);
+});
+
+test("a fair-price buyer upgrades for the difference of fair prices, and the receipt's credit line names the fair price too", async () => {
+  const tier = appConfig.fairPrices.tiers.find((candidate) => candidate.countries.length > 0)!;
+  const [country, percent] = [tier.countries[0]!, tier.percentOff];
+  const user = await stack().signUp();
+  const sessionId = await stack().paidCheckout({email: user.email, user, priceId: lower.priceId.test, country});
+  expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+  const owed = fairPrice(higher, country).amount - fairPrice(lower, country).amount;
+  expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY}]);
+  const id = await upgradeSession(user);
+  expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
+  const sent = stack().stripe.created.at(-1)!;
+  const coupon = stack().stripe.coupons.get((sent.discounts as {coupon: string}[])[0]!.coupon)!;
+  expect(coupon).toMatchObject({amount_off: planAmount(higher) - owed, name: upgradeCreditName(lower, percent)});
+  expect(coupon.name).toContain(`${percent}%`);
 });
 
 test('a paid upgrade makes the purchase the higher plan, with its releases; a redelivered event changes nothing', async () => {

@@ -54,7 +54,7 @@ export async function createUpgradeCheckout(
     currency: quote.currency,
     duration: 'once',
     max_redemptions: 1,
-    name: upgradeCreditName(quote.from),
+    name: upgradeCreditName(quote.from, quote.purchase.fair_price_percent ?? null),
     metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
     // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
     redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,
