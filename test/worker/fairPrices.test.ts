@@ -168,6 +168,32 @@ describe('the checkout and GET /prices', () => {
       expect(audit?.detail).toContain('payment with no card country accepted');
     });
 
+    test("a Stripe that cannot be read keeps the discount recorded, and the cron reads the card later; one that never answers flags it", async () => {
+      const {id} = await checkoutFrom(stack(), DISCOUNTED);
+      stack().stripe.complete(id, {email: uniqueEmail('fair'), paid: true, cardCountry: ELSEWHERE});
+      // Twice: the worker's Stripe client retries a 500 once itself.
+      const unreadable = () => [1, 2].forEach(() => stack().stripe.failNext('GET /v1/payment_intents/', 500, {type: 'api_error', message: 'An unknown error occurred'}));
+      unreadable();
+      expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+      // The purchase is recorded with its discount (an upgrade prices from it); the card is not yet.
+      expect(await row(id)).toEqual({card_country: null, country_review: null, fair_price_country: DISCOUNTED, fair_price_percent: PERCENT});
+      const due = () => stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'card-country' AND session_id = ?1 AND status = 'pending'", id);
+      await due();
+      await stack().worker.scheduled();
+      expect(await row(id)).toMatchObject({card_country: ELSEWHERE, country_review: 'flagged'});
+
+      // Never readable: after the outbox's last attempt the purchase is flagged for the seller.
+      const {id: never} = await checkoutFrom(stack(), DISCOUNTED);
+      stack().stripe.complete(never, {email: uniqueEmail('fair'), paid: true});
+      unreadable();
+      expect((await stack().deliver(completedEvent(stack(), never))).status).toBe(200);
+      // Every attempt the outbox allows failed too (attempts far past its last): the next is its last.
+      await stack().worker.db.run("UPDATE jobs SET attempts = 999, run_after = 0 WHERE kind = 'card-country' AND session_id = ?1", never);
+      unreadable();
+      await stack().worker.scheduled();
+      expect(await row(never)).toMatchObject({card_country: '', country_review: 'flagged', fair_price_country: DISCOUNTED});
+    });
+
     test('a card from elsewhere flags the purchase once, and the console lists it until the seller accepts it, audited', async () => {
       const logged = mismatchLogs();
       const id = await paidFrom(ELSEWHERE);

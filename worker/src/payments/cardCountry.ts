@@ -1,9 +1,11 @@
 import type Stripe from 'stripe';
+import type {Context} from '../context';
 import {log} from '../log';
 import {describe} from '../errors';
+import {enqueue, PermanentError} from '../jobs';
+import {registerJob, runJob} from '../outbox';
 import {FAIR_PRICE_COUNTRY_KEY, FAIR_PRICE_PERCENT_KEY} from './fairPriceCheckout';
 import {idOf, stripeFor} from './stripe';
-import {settingsOf} from '../settings';
 
 /**
  * Where the money that paid comes from, as the charge says: a card's issuing country, or the
@@ -15,6 +17,14 @@ export function fundingCountry(charge: Stripe.Charge | null): string {
   return (details?.card?.country ?? details?.link?.country ?? '').toUpperCase();
 }
 
+/** What the outbox job `card-country` checks: one paid purchase's payment against its discount's country. */
+interface CardCountryCheck {
+  sessionId: string;
+  paymentIntentId: string;
+  /** The country the discount was given for, upper-case. */
+  country: string;
+}
+
 /**
  * After a paid checkout that had a country discount: the country of the card that paid (the
  * payment's latest charge, `payment_method_details.card.country`, or Link's funding source) against
@@ -23,29 +33,62 @@ export function fundingCountry(charge: Stripe.Charge | null): string {
  * a country would otherwise pass unseen) for the seller's console (admin), who
  * accepts it or refunds it: a VPN or a friend abroad is not proof of abuse, so nothing is taken
  * back on its own. Checked once per purchase: a webhook delivered again finds the card recorded
- * and neither asks Stripe nor flags twice (nor flags again what the seller accepted). A failure to
- * read Stripe is logged, and the next fulfilment of the session (a redelivery, the success page)
- * tries again; it never stands between the buyer and the purchase.
+ * and neither asks Stripe nor flags twice (nor flags again what the seller accepted).
+ *
+ * The discount itself (country, percent) is recorded at once, from the session: an upgrade is
+ * priced from it, whatever Stripe answers next. Reading the card goes through the outbox, so a
+ * Stripe that does not answer is asked again by the cron (with the outbox's backoff) instead of
+ * leaving the purchase unchecked; it never stands between the buyer and the purchase.
  */
-export async function checkCardCountry(env: Env, session: Stripe.Checkout.Session): Promise<void> {
-  const country = session.metadata?.[FAIR_PRICE_COUNTRY_KEY];
+export async function checkCardCountry(context: Context, session: Stripe.Checkout.Session): Promise<void> {
+  const country = session.metadata?.[FAIR_PRICE_COUNTRY_KEY]?.toUpperCase();
   const paymentIntentId = idOf(session.payment_intent);
   if (!country || !paymentIntentId) return;
-  try {
-    const known = await env.DB.prepare('SELECT card_country FROM purchases WHERE session_id = ?1').bind(session.id).first<{card_country: string | null}>();
-    if (!known || known.card_country !== null) return;
-    const intent = await stripeFor(settingsOf(env)).paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge']});
-    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
-    const cardCountry = fundingCountry(charge);
-    const flagged = cardCountry !== country.toUpperCase();
-    const recorded = await env.DB.prepare(
-      `UPDATE purchases SET fair_price_country = ?2, fair_price_percent = ?3, card_country = ?4, country_review = ?5
+  const unchecked = await context.db
+    .prepare(
+      `UPDATE purchases SET fair_price_country = ?2, fair_price_percent = ?3
        WHERE session_id = ?1 AND card_country IS NULL RETURNING session_id`,
     )
-      .bind(session.id, country.toUpperCase(), Number(session.metadata?.[FAIR_PRICE_PERCENT_KEY]) || null, cardCountry, flagged ? 'flagged' : null)
-      .first();
-    if (recorded && flagged) log.warn('fair_price.card_country_mismatch', {sessionId: session.id, country, cardCountry});
-  } catch (err) {
-    log.error('fair_price.card_country_unread', {sessionId: session.id, error: describe(err)});
-  }
+    .bind(session.id, country, Number(session.metadata?.[FAIR_PRICE_PERCENT_KEY]) || null)
+    .first();
+  if (!unchecked) return;
+  const check: CardCountryCheck = {sessionId: session.id, paymentIntentId, country};
+  const id = await enqueue(context.db, {key: `card-country:${session.id}`, kind: 'card-country', sessionId: session.id, payload: check});
+  if (id !== null) await runJob(context, id);
 }
+
+async function readCardCountry(context: Context, check: CardCountryCheck): Promise<void> {
+  let charge: Stripe.Charge | null;
+  try {
+    const intent = await stripeFor(context.settings).paymentIntents.retrieve(check.paymentIntentId, {expand: ['latest_charge']});
+    charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  } catch (err) {
+    log.warn('fair_price.card_country_unread', {sessionId: check.sessionId, error: describe(err)});
+    // Stripe refusing the read (the payment is not in this account) will not change: the seller looks.
+    const status = (err as {statusCode?: number}).statusCode;
+    if (status !== undefined && status >= 400 && status < 500 && status !== 429) throw new PermanentError(describe(err));
+    throw err; // the outbox retries it later
+  }
+  const cardCountry = fundingCountry(charge);
+  const flagged = cardCountry !== check.country;
+  const recorded = await record(context.db, check.sessionId, cardCountry, flagged);
+  if (recorded && flagged) log.warn('fair_price.card_country_mismatch', {sessionId: check.sessionId, country: check.country, cardCountry});
+}
+
+function record(db: D1Database, sessionId: string, cardCountry: string, flagged: boolean) {
+  return db
+    .prepare(`UPDATE purchases SET card_country = ?2, country_review = ?3 WHERE session_id = ?1 AND card_country IS NULL RETURNING session_id`)
+    .bind(sessionId, cardCountry, flagged ? 'flagged' : null)
+    .first();
+}
+
+registerJob<CardCountryCheck>('card-country', {
+  run: readCardCountry,
+  // Never read after every retry: flagged like a payment that tells no country, for the seller to
+  // decide, rather than a discount nobody checked.
+  async gaveUp(context, check) {
+    if (await record(context.db, check.sessionId, '', true)) {
+      log.warn('fair_price.card_country_mismatch', {sessionId: check.sessionId, country: check.country, cardCountry: 'unread'});
+    }
+  },
+});

@@ -114,7 +114,7 @@ export async function fulfillCheckout(
     for (const job of queued as unknown as Job[]) await runClaimed(context, job);
   }
   if (status === 'revoked') await revokeAccess(context, sessionId, 'payment refunded or disputed');
-  if (status === 'paid') await checkCardCountry(env, session);
+  if (status === 'paid') await checkCardCountry(context, session);
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
 }
