@@ -371,6 +371,33 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(promptsRequests('PUT')).toHaveLength(1);
   });
 
+  test('a re-send never jumps the queue: while a grant of the repository waits, queued, the expiring invitation is left as it is', async () => {
+    const expiring = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(expiring.sessionId);
+    await promptsAged(expiring.sessionId, 6.9 * DAY_MS);
+    const at = Date.now() - 3600_000;
+    for (let i = 0; i < CAP; i++) {
+      await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_earlier_${i}`, at);
+    }
+    const waiting = await seatedBuyer(advanced.priceId.test);
+    expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'queued'}]);
+    // The window frees, but GitHub does not answer the queued grant's invitation this run: it still waits.
+    await stack().worker.db.run('UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?', EXTRA_FIXTURE_REPO);
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${waiting.account.login}`, {status: 502, body: {message: 'Server Error'}});
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'queued'}]);
+    expect(stack().github.requests).not.toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(await extraRows(expiring.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    expect(await resendsOf(expiring.sessionId)).toBe(0);
+
+    await stack().worker.scheduled(); // the queued grant goes first, then the re-send
+    expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'pending'}]);
+    expect(await resendsOf(expiring.sessionId)).toBe(1);
+    expect(resentMails(expiring.user)).toHaveLength(1);
+  });
+
   test("a refunded purchase's prompts invitation is not sent again, though its take-back waits for GitHub; a paid one of the same age is", async () => {
     const refunded = await seatedBuyer(advanced.priceId.test);
     const paid = await seatedBuyer(advanced.priceId.test);
