@@ -225,3 +225,225 @@ test('a GITHUB_EXTRA_REPOS value that is not key=owner/name stops the worker wit
     await wrong.stop();
   }
 });
+
+describe("an extra repository's invitation that expires is sent again", () => {
+  const DAY_MS = 24 * 3600_000;
+  const {invitationsPerDay: CAP, resendsAfterExpiry: MAX} = appConfig.repository;
+  const promptsName = appConfig.extraRepositories.prompts!.name;
+  beforeEach(async () => {
+    stack().github.clearFailures();
+    await stack().newDay();
+  });
+
+  /** The purchase's prompts invitation was sent `ageMs` ago, as D1 and GitHub both say. */
+  async function promptsAged(sessionId: string, ageMs: number) {
+    const [row] = await extraRows(sessionId);
+    await stack().worker.db.run('UPDATE extra_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?', Date.now() - ageMs, sessionId);
+    stack().github.ageInvitation(row!.invitation_id!, ageMs);
+  }
+  const resendsOf = async (sessionId: string) =>
+    (await stack().worker.db.all<{expiry_resends: number}>('SELECT expiry_resends FROM extra_grants WHERE session_id = ?', sessionId))[0]!.expiry_resends;
+  const resentMails = (user: SignedInUser) =>
+    stack().mailgun.sent.filter((mail) => mail.fields.to === user.email && (mail.fields.subject ?? '').includes(`invitation to ${promptsName} was sent again`));
+  const promptsRequests = (method: string) => stack().github.requests.filter((request) => request.startsWith(`${method} /repos/${EXTRA_FIXTURE_REPO}/`));
+
+  test('a prompts invitation 6.9 days old is sent again by the cron: the old one withdrawn, a new one to the same account, the buyer e-mailed, the kit left as it is', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const fresh = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    const kitBefore = kitInvitationsFor(account.id);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    await promptsAged(fresh.sessionId, 5 * DAY_MS); // two days left: not yet
+
+    await stack().worker.scheduled();
+
+    const [after] = await extraRows(sessionId);
+    expect(after).toMatchObject({status: 'pending', github_user_id: account.id, repository: EXTRA_FIXTURE_REPO});
+    expect(after!.invitation_id).not.toBe(before!.invitation_id);
+    expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
+    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(await resendsOf(sessionId)).toBe(1);
+    expect(kitInvitationsFor(account.id)).toEqual(kitBefore);
+
+    const mails = resentMails(user);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.fields.subject).toContain(appConfig.appName);
+    expect(mails[0]!.fields.text).toContain(`@${account.login}`);
+    expect(mails[0]!.fields.text).toContain(`https://github.com/${EXTRA_FIXTURE_REPO}/invitations`);
+    expect(mails[0]!.fields.text).toContain(`1 of ${MAX}`);
+
+    expect(await resendsOf(fresh.sessionId)).toBe(0);
+    expect(resentMails(fresh.user)).toEqual([]);
+    // Sent again, it is fresh: the next run leaves it.
+    await stack().worker.scheduled();
+    expect(await resendsOf(sessionId)).toBe(1);
+  });
+
+  test(`at most ${MAX} times a grant, then it is left to expire; a seat moved to another account starts the count again`, async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    for (let round = 1; round <= MAX + 1; round++) {
+      await promptsAged(sessionId, 7.5 * DAY_MS); // expired, not accepted
+      await stack().worker.scheduled();
+      expect(await resendsOf(sessionId)).toBe(Math.min(round, MAX));
+    }
+    expect(resentMails(user)).toHaveLength(MAX);
+    expect(resentMails(user).at(-1)!.fields.text).toContain(`${MAX} of ${MAX}`);
+    expect(resentMails(user).at(-1)!.fields.text).toContain(appConfig.support.email);
+    expect(promptInvitationsFor(account.id)).toHaveLength(1);
+
+    const next = githubAccount();
+    expect((await requestAccess(stack(), user, next.login)).status).toBe(200);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: next.id}]);
+    expect(await resendsOf(sessionId)).toBe(0);
+  });
+
+  test('a prompts invitation accepted meanwhile is not sent again: the grant becomes active', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    stack().github.accept(before!.invitation_id!);
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'active', invitation_id: before!.invitation_id}]);
+    expect(await resendsOf(sessionId)).toBe(0);
+    expect(promptsRequests('PUT')).toEqual([]);
+    expect(resentMails(user)).toEqual([]);
+    expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+  });
+
+  test("sent again only to the grant's own numeric account: after a rename, never to whoever took the old login", async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    const {login: oldLogin, id} = account; // the stand-in renames the account object itself
+    const renamed = `${oldLogin}-renamed`;
+    stack().github.rename(oldLogin, renamed);
+    const squatter = stack().github.addUser(oldLogin); // takes the free login
+
+    await stack().worker.scheduled();
+    const [after] = await extraRows(sessionId);
+    expect(after).toMatchObject({status: 'pending', github_user_id: id});
+    expect(await resendsOf(sessionId)).toBe(1);
+    expect(prompts().invitations.get(after!.invitation_id!)!.invitee.id).toBe(id);
+    expect(promptInvitationsFor(squatter.id)).toEqual([]);
+    expect(resentMails(user)[0]!.fields.text).toContain(`@${renamed}`);
+  });
+
+  test('an account the seller added by hand while the invitation waited: the invitation is withdrawn, not sent again, and a refund leaves the account', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    prompts().collaborators.add(account.login.toLowerCase());
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(promptsRequests('PUT')).toEqual([]);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'active', invitation_id: null, detail: expect.stringContaining('already a collaborator')}]);
+    expect(resentMails(user)).toEqual([]);
+
+    await stack().deliver(refundEvent(stack(), sessionId));
+    expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
+  });
+
+  test("the prompts repository's window full: the expiring invitation is left as it is (not withdrawn), and goes once a slot frees", async () => {
+    const {user, sessionId} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    const at = Date.now() - 3600_000;
+    for (let i = 0; i < CAP; i++) {
+      await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_other_${i}`, at);
+    }
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(promptsRequests('PUT')).toEqual([]);
+    expect(promptsRequests('DELETE')).toEqual([]);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    expect(await resendsOf(sessionId)).toBe(0);
+    expect(resentMails(user)).toEqual([]);
+
+    await stack().newDay();
+    await stack().worker.scheduled();
+    expect(await resendsOf(sessionId)).toBe(1);
+    expect(promptsRequests('PUT')).toHaveLength(1);
+  });
+
+  test('a re-send never jumps the queue: while a grant of the repository waits, queued, the expiring invitation is left as it is', async () => {
+    const expiring = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(expiring.sessionId);
+    await promptsAged(expiring.sessionId, 6.9 * DAY_MS);
+    const at = Date.now() - 3600_000;
+    for (let i = 0; i < CAP; i++) {
+      await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_earlier_${i}`, at);
+    }
+    const waiting = await seatedBuyer(advanced.priceId.test);
+    expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'queued'}]);
+    // The window frees, but GitHub does not answer the queued grant's invitation this run: it still waits.
+    await stack().worker.db.run('UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?', EXTRA_FIXTURE_REPO);
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${waiting.account.login}`, {status: 502, body: {message: 'Server Error'}});
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'queued'}]);
+    expect(stack().github.requests).not.toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(await extraRows(expiring.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    expect(await resendsOf(expiring.sessionId)).toBe(0);
+
+    await stack().worker.scheduled(); // the queued grant goes first, then the re-send
+    expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'pending'}]);
+    expect(await resendsOf(expiring.sessionId)).toBe(1);
+    expect(resentMails(expiring.user)).toHaveLength(1);
+  });
+
+  test("a refunded purchase's prompts invitation is not sent again, though its take-back waits for GitHub; a paid one of the same age is", async () => {
+    const refunded = await seatedBuyer(advanced.priceId.test);
+    const paid = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(refunded.sessionId);
+    // GitHub does not answer the take-back's withdrawal: the grant stays pending, its job waits to retry.
+    stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {status: 502, body: {message: 'Server Error'}});
+    expect((await stack().deliver(refundEvent(stack(), refunded.sessionId))).status).toBe(200);
+    expect(await extraRows(refunded.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    await promptsAged(refunded.sessionId, 6.95 * DAY_MS); // the oldest: first in line
+    await promptsAged(paid.sessionId, 6.9 * DAY_MS);
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(await resendsOf(refunded.sessionId)).toBe(0);
+    expect(promptInvitationsFor(refunded.account.id)).toEqual([before!.invitation_id]);
+    expect(stack().github.requests).not.toContain(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${refunded.account.login}`);
+    expect(resentMails(refunded.user)).toEqual([]);
+    expect(await resendsOf(paid.sessionId)).toBe(1);
+    expect(resentMails(paid.user)).toHaveLength(1);
+  });
+
+  test('a deleted GitHub account stops the re-sends: nothing is sent, and the grant is not asked about again', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    stack().github.deleteAccount(account.login);
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(await resendsOf(sessionId)).toBe(MAX);
+    expect(promptsRequests('PUT')).toEqual([]);
+    expect(resentMails(user)).toEqual([]);
+  });
+
+  test('GitHub not answering pauses the re-sends, and the next run sends it', async () => {
+    const {user, sessionId} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    stack().github.failNext(`GET /repos/${EXTRA_FIXTURE_REPO}/invitations`, {status: 502, body: {message: 'Server Error'}});
+
+    await stack().worker.scheduled();
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    expect(await resendsOf(sessionId)).toBe(0);
+    expect(stack().worker.logs.some((line) => line.includes('cron.step_failed'))).toBe(false);
+
+    await stack().worker.scheduled();
+    expect(await resendsOf(sessionId)).toBe(1);
+    expect(resentMails(user)).toHaveLength(1);
+  });
+});

@@ -24,4 +24,10 @@ export const CRON_BATCHES = {
    * calls each (the login by id, the two checks, the invitation), after the kit's own queue.
    */
   extraGrants: 3,
+  /**
+   * Extra repositories' invitations sent again as they expire (access/extraExpiryResends.ts), a
+   * run: one listing per repository, then up to 8 calls each (the status read of one no longer
+   * listed, the login by id, the check, the withdrawal, the invitation, a stale one's withdrawal, the e-mail).
+   */
+  extraExpiryResends: 3,
 } as const;

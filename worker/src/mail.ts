@@ -190,8 +190,11 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
   };
 }
 
-/** Why a buyer got the invitation again, and how often that happens before it is left to expire. */
-function resentLines(login: string, repository: string, count: number): string[] {
+/**
+ * Why a buyer got the invitation again, and how often that happens before it is left to expire;
+ * `afterLast` is what the buyer can do then.
+ */
+function resentLines(login: string, repository: string, count: number, afterLast = 'ask again from your dashboard'): string[] {
   const max = appConfig.repository.resendsAfterExpiry;
   return [
     '',
@@ -199,8 +202,31 @@ function resentLines(login: string, repository: string, count: number): string[]
     `Accept it at https://github.com/${repository}/invitations (signed in to GitHub as @${login}).`,
     count < max
       ? `We send it again on our own ${max} times at most (this was ${count} of ${max}).`
-      : `This was the last time we send it on our own (${count} of ${max}): after it expires, ask again from your dashboard.`,
+      : `This was the last time we send it on our own (${count} of ${max}): after it expires, ${afterLast}.`,
   ];
+}
+
+/**
+ * An extra repository's invitation (a plan's `extraRepositories`), sent again by the cron as it
+ * expired (access/extraExpiryResends.ts). The dashboard has no button for an extra repository's
+ * invitation, so after the last re-send the buyer is sent to support.
+ */
+export function extraResentMail(resend: {to: string; login: string; repository: string; key: string; count: number}): MailMessage {
+  const {appName, mail, support} = appConfig;
+  // Described once in src/config (`extraRepositories`), by key; a key described nowhere reads as itself.
+  const name = (appConfig.extraRepositories as Record<string, {name: string}>)[resend.key]?.name ?? resend.key;
+  return {
+    from: mail.fromNoReply,
+    to: resend.to,
+    replyTo: support.email,
+    subject: `Your ${appName} invitation to ${name} was sent again to @${resend.login}`,
+    text: [
+      `Your ${appName} purchase includes ${name}, the private repository ${resend.repository}.`,
+      ...resentLines(resend.login, resend.repository, resend.count, `write to ${support.email}`),
+      '',
+      `Questions? Reply to this e-mail or write to ${support.email}.`,
+    ].join('\n'),
+  };
 }
 
 /**

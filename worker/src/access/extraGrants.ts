@@ -6,7 +6,7 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, type Repository, repositoryFor} from './github';
+import {GitHubFailure, type Invitation, type Repository, repositoryFor} from './github';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 
 /**
@@ -33,6 +33,8 @@ export interface ExtraGrant {
   checked_at: number | null;
   queued_at: number | null;
   invited_at: number | null;
+  /** How many times the cron sent this account's invitation again as it expired (extraExpiryResends.ts). */
+  expiry_resends: number;
   updated_at: number;
 }
 
@@ -56,14 +58,14 @@ const SEND_CLAIM_MS = 120_000;
 /** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
 const CHECK_EVERY_MS = 60_000;
 
-interface Wanted {
+export interface Wanted {
   /** The keys the purchase's plan now grants, or none when it grants nothing (not paid, no seat). */
   keys: string[];
   account: {id: number; login: string} | null;
 }
 
 /** What the purchase should hold now, from D1 alone. */
-async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
+export async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
   const row = await db
     .prepare(
       `SELECT p.status AS purchase_status, ${effectivePlan('p')} AS plan, g.status AS grant_status, g.github_user_id, g.github_username
@@ -75,6 +77,11 @@ async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
   const seated = row !== null && (row.grant_status === 'pending' || row.grant_status === 'active') && row.github_user_id !== null;
   if (!row || row.purchase_status !== 'paid' || !seated) return {keys: [], account: null};
   return {keys: extraRepositoryKeys(findStoredPlan(row.plan)), account: {id: row.github_user_id!, login: row.github_username!}};
+}
+
+/** Whether a live grant is still what the purchase should hold: its key, its account, the repository set for the key now. */
+export function stillWanted(wanted: Wanted, settings: Context['settings'], row: ExtraGrant): boolean {
+  return wanted.keys.includes(row.repository_key) && row.github_user_id === wanted.account?.id && row.repository === (settings.extraRepos[row.repository_key] ?? null);
 }
 
 export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<ExtraGrant[]> {
@@ -100,9 +107,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
   for (const row of await extraGrantsOf(db, sessionId)) {
     if (!isLive(row)) continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.fix)) throw new NextRun(`This run cannot fit taking back ${row.repository}`);
-    const stays =
-      wanted.keys.includes(row.repository_key) && row.github_user_id === wanted.account?.id && row.repository === (settings.extraRepos[row.repository_key] ?? null);
-    if (!stays) await takeBack(context, row, wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan');
+    if (!stillWanted(wanted, settings, row)) await takeBack(context, row, wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan');
   }
   for (const key of wanted.keys) {
     const account = wanted.account!;
@@ -134,7 +139,7 @@ async function record(
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
        ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
-         queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, updated_at = excluded.updated_at
+         queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, updated_at = excluded.updated_at
        WHERE extra_grants.status NOT IN ('queued', 'pending', 'active')`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
@@ -161,7 +166,7 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
  * Claims a grant's send (`sending_at`) or GitHub read (`checked_at`) while it has `status`: true
  * for the one caller whose conditional UPDATE took it, none other within `holdMs`.
  */
-async function claim(
+export async function claim(
   db: D1Database,
   grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>,
   column: 'sending_at' | 'checked_at',
@@ -365,25 +370,42 @@ export async function drainExtraGrants(context: Context, max: number): Promise<n
 export async function observeExtraGrant(context: Context, row: ExtraGrant): Promise<ExtraGrant> {
   const {db} = context;
   if (row.status !== 'pending' || row.repository === null || row.github_user_id === null) return row;
-  const now = Date.now();
-  if (!(await claim(db, row, 'checked_at', 'pending', now, CHECK_EVERY_MS))) return row;
+  if (!(await claim(db, row, 'checked_at', 'pending', Date.now(), CHECK_EVERY_MS))) return row;
   try {
-    const repository = repositoryFor(context, row.repository);
-    if ((await repository.invitations()).some((invitation) => invitation.id === row.invitation_id)) return row;
-    const login = await repository.loginOf(row.github_user_id);
-    if (!login || !(await repository.isCollaborator(login))) return row;
-    const active = await db
-      .prepare(
-        `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4
-         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
-      )
-      .bind(row.session_id, row.repository_key, login, now)
-      .first<ExtraGrant>();
-    return active ?? row;
+    return (await activeIfAccepted(context, row)) ?? row;
   } catch (err) {
     log.warn('extra_access.status_unread', {sessionId: row.session_id, key: row.repository_key, error: err instanceof Error ? err.message : String(err)});
     return row;
   }
+}
+
+/**
+ * Records a pending grant active when GitHub says its invitation was accepted: gone from the
+ * repository's invitations (`listed`, when the caller has just read them) and the account, by its
+ * id, a collaborator. Answers the active grant, or null when it is still pending. Throws
+ * GitHubFailure when GitHub cannot answer.
+ */
+export async function activeIfAccepted(context: Context, row: ExtraGrant, listed?: readonly Invitation[]): Promise<ExtraGrant | null> {
+  const repository = repositoryFor(context, row.repository!);
+  if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id)) return null;
+  const login = await repository.loginOf(row.github_user_id!);
+  if (!login || !(await repository.isCollaborator(login))) return null;
+  return markActive(context.db, row, login);
+}
+
+/**
+ * A pending grant whose account is a collaborator now. `notOurs`: not by the invitation this worker
+ * recorded (it withdrew it), so the grant forgets it, and a refund never removes the account.
+ */
+export async function markActive(db: D1Database, row: ExtraGrant, login: string, {notOurs = false} = {}): Promise<ExtraGrant | null> {
+  return db
+    .prepare(
+      `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4,
+         invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
+    )
+    .bind(row.session_id, row.repository_key, login, Date.now(), notOurs ? 1 : 0, EXTRA_DETAIL.alreadyCollaborator(login))
+    .first<ExtraGrant>();
 }
 
 registerJob<{sessionId: string}>('extra-grants', {

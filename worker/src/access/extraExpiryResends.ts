@@ -1,0 +1,233 @@
+import {appConfig} from '../../../src/config';
+import type {Context} from '../context';
+import {enqueue, RetryableError} from '../jobs';
+import {log} from '../log';
+import {extraResentMail} from '../mail';
+import {runJob} from '../outbox';
+import {SUBREQUESTS_PER} from '../subrequests';
+import {INVITATION_LIFETIME_MS, RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
+import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, markActive, stillWanted, wantedFor} from './extraGrants';
+import {GitHubFailure, type Invitation, repositoryFor} from './github';
+import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
+
+/**
+ * The extra repositories' invitations (extraGrants.ts) heal themselves as the kit's do
+ * (expiryResends.ts): a day before GitHub expires one that was not accepted, the cron withdraws the
+ * invitation this worker created and invites the grant's own numeric account again, within that
+ * repository's cap, at most `repository.resendsAfterExpiry` times a grant, and e-mails the buyer
+ * each time. A grant its purchase no longer wants (a refund whose reconcile has not run yet) is
+ * never sent again: its reconcile takes it back.
+ */
+
+/**
+ * The most one re-send may fetch: the status read of an invitation gone from GitHub's list (the
+ * login, the collaborator check), then an invitation's (the login, the check, the withdrawal, the
+ * invitation, the withdrawal of a stale one, the e-mail).
+ */
+const RESEND_SUBREQUESTS = SUBREQUESTS_PER.invitation + 2;
+
+/** How long a claim to send again holds: past it, the run that took it is taken for dead. */
+const RESEND_CLAIM_MS = 120_000;
+
+/**
+ * Sends again at most `max` due extra invitations, oldest first. A repository whose window is
+ * full, or whose queued grants wait, is left for a later run (a working invitation is never
+ * withdrawn only to queue its replacement); GitHub not answering, or this run's subrequests spent,
+ * pause the batch. Answers how many were sent again.
+ */
+export async function resendExpiringExtraGrants(context: Context, max: number): Promise<number> {
+  const {db, settings} = context;
+  if (!settings.GITHUB_TOKEN) return 0;
+  const {results: due} = await db
+    .prepare(
+      `SELECT e.* FROM extra_grants e JOIN purchases p ON p.session_id = e.session_id AND p.status = 'paid'
+       WHERE e.status = 'pending' AND e.invitation_id IS NOT NULL AND e.github_user_id IS NOT NULL AND e.repository IS NOT NULL
+         AND e.invited_at <= ?1 AND e.expiry_resends < ?2
+       ORDER BY e.invited_at LIMIT ?3`,
+    )
+    .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max)
+    .all<ExtraGrant>();
+  // One listing of each repository's invitations for the batch: one still on it was not accepted.
+  const listings = new Map<string, Invitation[]>();
+  const waiting = new Set<string>();
+  let resent = 0;
+  try {
+    for (const grant of due) {
+      const repository = grant.repository!;
+      if (waiting.has(repository)) continue;
+      if (!(await windowOpen(db, repository))) {
+        waiting.add(repository);
+        continue;
+      }
+      let listed = listings.get(repository);
+      if (!context.subrequests.has(RESEND_SUBREQUESTS + (listed ? 0 : 1))) break;
+      if (!listed) listings.set(repository, (listed = await repositoryFor(context, repository).invitations()));
+      if (await resendIfDue(context, grant, listed)) resent += 1;
+    }
+  } catch (err) {
+    // GitHub cannot answer now, or this run's subrequests are spent: the next run carries on.
+    if (!(err instanceof GitHubFailure || err instanceof RetryableError)) throw err;
+    log.warn('extra_access.expiry_resends_paused', {error: err.message});
+  }
+  if (resent > 0) log.info('extra_access.expiry_resent', {resent});
+  return resent;
+}
+
+/**
+ * Whether an invitation to the repository could go now without waiting: the window has a slot,
+ * and no extra grant of it is queued (those wait for the window, and go first).
+ */
+async function windowOpen(db: D1Database, repository: string): Promise<boolean> {
+  const queued = await db.prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`).bind(repository).first();
+  return queued === null && (await hasFreeSlot(db, repository));
+}
+
+/** One due grant: active if it was accepted, else sent again by the one run that claims it. */
+async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly Invitation[]): Promise<boolean> {
+  const {db, settings} = context;
+  if (!stillWanted(await wantedFor(db, grant.session_id), settings, grant)) return false; // its reconcile takes it back
+  const open = listed.some((invitation) => invitation.id === grant.invitation_id);
+  // Gone from GitHub's list: accepted (or withdrawn by hand). Accepted, it is active and stays.
+  if (!open && (await activeIfAccepted(context, grant, listed))) return false;
+  // GitHub answers a PUT for an account with an open invitation with that invitation: one this
+  // worker did not send (the seller's) is not its to replace.
+  if (listed.some((invitation) => invitation.inviteeId === grant.github_user_id && invitation.id !== grant.invitation_id && !invitation.expired)) {
+    await countWithoutSending(db, grant, 'the account has an open invitation this worker did not send');
+    return false;
+  }
+  const now = Date.now();
+  if (!(await claim(db, grant, 'sending_at', 'pending', now, RESEND_CLAIM_MS))) return false;
+  try {
+    return await resendClaimed(context, grant, open);
+  } finally {
+    await db
+      .prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
+      .bind(grant.session_id, grant.repository_key, now)
+      .run();
+  }
+}
+
+/**
+ * Withdraws the grant's invitation (`open`: still listed) and invites the same numeric account
+ * again, within a slot of the repository's cap taken first. False when it was not sent (and why
+ * is recorded or logged); throws GitHubFailure when GitHub does not answer.
+ */
+async function resendClaimed(context: Context, grant: ExtraGrant, open: boolean): Promise<boolean> {
+  const {db} = context;
+  const repositoryName = grant.repository!;
+  const slot = await takeSlot(db, repositoryName, grant.session_id);
+  if (slot === null) return false; // a request alongside took the last slot: a later run
+  let giveBack = true;
+  // Once true, no invitation of this worker's is left for the account: a failure must not leave the grant pending.
+  let oldGone = false;
+  try {
+    const repository = repositoryFor(context, repositoryName);
+    // GitHub invites by login, and logins change hands: the numeric id says who the account is today.
+    const login = await repository.loginOf(grant.github_user_id!);
+    if (!login) {
+      // The account is deleted: nobody is left to invite. No more re-sends for this grant.
+      await countWithoutSending(db, grant, 'the GitHub account is gone', appConfig.repository.resendsAfterExpiry);
+      return false;
+    }
+    const collaborator = await repository.isCollaborator(login);
+    if (open && !(await repository.withdrawInvitation(grant.invitation_id!))) {
+      // Accepted between the listing and now (the account is there), or withdrawn by hand: a later run reads which.
+      if (collaborator) await markActive(db, grant, login);
+      return false;
+    }
+    oldGone = true;
+    // Added by another way (the seller, by hand) while this worker's invitation waited: it is
+    // withdrawn, and the account, which this worker did not add, is never removed by it.
+    if (collaborator) {
+      await markActive(db, grant, login, {notOurs: true});
+      return false;
+    }
+    const outcome = await repository.invite(login);
+    giveBack = outcome.state !== 'invited';
+    if (outcome.state === 'active') {
+      await markActive(db, grant, login, {notOurs: true});
+      return false;
+    }
+    const now = Date.now();
+    const recorded = await db
+      .prepare(
+        `UPDATE extra_grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
+           expiry_resends = expiry_resends + 1
+         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
+           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         RETURNING expiry_resends`,
+      )
+      .bind(grant.session_id, grant.repository_key, grant.invitation_id, outcome.invitationId, login, now)
+      .first<{expiry_resends: number}>();
+    if (!recorded) {
+      // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
+      await repository.withdrawInvitation(outcome.invitationId);
+      log.info('extra_access.stale_invitation_withdrawn', {sessionId: grant.session_id, key: grant.repository_key});
+      return false;
+    }
+    log.info('extra_access.expiry_resent_one', {sessionId: grant.session_id, key: grant.repository_key, resends: recorded.expiry_resends});
+    await tellBuyer(context, grant, login, recorded.expiry_resends, outcome.invitationId);
+    return true;
+  } catch (err) {
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.capReached) {
+      // GitHub also counts the invitations the seller sent by hand: its word wins.
+      await giveBackSlot(db, slot);
+      giveBack = false;
+      await windowFullFor(db, repositoryName);
+    }
+    // The old invitation is gone (withdrawn, or no longer listed) and no new one went: the grant
+    // waits, queued, and the cron sends it as any other (or, refused, it is failed for the seller).
+    if (oldGone) await invitationLost(db, grant, err.transient || err.capReached);
+    if (err.transient) throw err; // the batch pauses
+    if (!oldGone) await countWithoutSending(db, grant, err.message);
+    return false;
+  } finally {
+    if (giveBack) await giveBackSlot(db, slot);
+  }
+}
+
+/**
+ * The grant's invitation was withdrawn and GitHub did not take the new one. `retry`: it did not
+ * answer, or its cap was reached: the grant is queued again (drainExtraGrants sends it). Else
+ * GitHub refused it: failed, for the seller.
+ */
+async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean) {
+  await db
+    .prepare(
+      `UPDATE extra_grants SET status = ?4, detail = ?5, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
+         expiry_resends = expiry_resends + 1, updated_at = ?6
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.invitation_id, retry ? 'queued' : 'failed', retry ? null : EXTRA_DETAIL.refused, Date.now())
+    .run();
+  log.warn('extra_access.expiry_resend_lost', {sessionId: grant.session_id, key: grant.repository_key, queued: retry});
+}
+
+/**
+ * A re-send that did not happen, and will not by waiting: counted (or, `to`, stopped), so that a
+ * grant that stays so is not asked about at every run. The invitation stays as it was.
+ */
+async function countWithoutSending(db: D1Database, grant: ExtraGrant, reason: string, to?: number) {
+  await db
+    .prepare(
+      `UPDATE extra_grants SET expiry_resends = COALESCE(?4, expiry_resends + 1)
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.invitation_id, to ?? null)
+    .run();
+  log.warn('extra_access.expiry_resend_skipped', {sessionId: grant.session_id, key: grant.repository_key, reason});
+}
+
+/** E-mails the purchase's address that the invitation went again, through the outbox (one per invitation). */
+async function tellBuyer(context: Context, grant: ExtraGrant, login: string, count: number, invitationId: number) {
+  const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
+  if (!purchase?.email) return;
+  const id = await enqueue(context.db, {
+    key: `extra-resent:${grant.session_id}:${grant.repository_key}:${invitationId}`,
+    kind: 'mail',
+    sessionId: grant.session_id,
+    payload: extraResentMail({to: purchase.email, login, repository: grant.repository!, key: grant.repository_key, count}),
+  });
+  if (id !== null) await runJob(context, id);
+}
