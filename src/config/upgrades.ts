@@ -62,6 +62,8 @@ export function upgradeLabel(fromName: string, toName: string): string {
  * "Credit for your Starter purchase" would pass the whole discount off as the credit.
  */
 export function upgradeCreditName(from: Plan, percentOff: number | null = null): string {
-  const name = percentOff ? `${from.name} credit and ${percentOff}% fair price` : `Credit for your ${from.name} purchase`;
-  return name.slice(0, 40);
+  if (!percentOff) return `Credit for your ${from.name} purchase`.slice(0, 40);
+  // A long plan name is cut, never the percent.
+  const fairPart = ` credit and ${percentOff}% fair price`;
+  return `${from.name.slice(0, 40 - fairPart.length)}${fairPart}`;
 }

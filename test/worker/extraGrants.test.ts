@@ -133,6 +133,28 @@ test('a refund of the upgrade takes back the prompts (the accepted account is re
   expect(status.extraRepositories).toBeUndefined();
 });
 
+test('a take-back that meets a re-send (a new invitation recorded meanwhile) takes that one back too: nothing is left open on GitHub', async () => {
+  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+  const upgradeId = await upgradeToAdvanced(user);
+  const [first] = promptInvitationsFor(account.id);
+  let second = 0;
+  // While the take-back's withdrawal is on its way, the cron's re-send (extraExpiryResends.ts) does
+  // its work: the invitation withdrawn, a new one sent to the account, and recorded.
+  stack().github.beforeNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${first}`, async () => {
+    const api = (path: string, method: string) => fetch(`${stack().github.url}/repos/${EXTRA_FIXTURE_REPO}${path}`, {method, headers: {authorization: 'token local'}});
+    expect((await api(`/invitations/${first}`, 'DELETE')).status).toBe(204);
+    second = ((await (await api(`/collaborators/${account.login}`, 'PUT')).json()) as {id: number}).id;
+    await stack().worker.db.run('UPDATE extra_grants SET invitation_id = ?, invited_at = ? WHERE session_id = ?', second, Date.now(), sessionId);
+  });
+  await refundPayment(upgradeId);
+  expect(second).toBeGreaterThan(0);
+  // The take-back found its invitation gone and the grant changed under it: its job runs again.
+  await stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'extra-grants' AND session_id = ? AND status = 'pending'", sessionId);
+  await stack().worker.scheduled();
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'revoked', invitation_id: second, detail: 'no longer in the plan'}]);
+});
+
 test('a refund of the purchase takes back both: the kit and the prompts invitations are withdrawn', async () => {
   const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
   expect(promptInvitationsFor(account.id)).toHaveLength(1);
@@ -233,6 +255,8 @@ describe("an extra repository's invitation that expires is sent again", () => {
   beforeEach(async () => {
     stack().github.clearFailures();
     await stack().newDay();
+    // And GitHub's secondary limit (content requests a minute): these tests make many in a row.
+    stack().github.contentRequestTimes.length = 0;
   });
 
   /** The purchase's prompts invitation was sent `ageMs` ago, as D1 and GitHub both say. */
@@ -417,6 +441,33 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(resentMails(refunded.user)).toEqual([]);
     expect(await resendsOf(paid.sessionId)).toBe(1);
     expect(resentMails(paid.user)).toHaveLength(1);
+  });
+
+  test('grants left for their reconcile (an upgrade refunded, its take-back waiting for GitHub) never hold back the re-sends behind them, and are handed to it', async () => {
+    const unwanted = [];
+    for (let i = 0; i < 3; i++) {
+      const buyer = await seatedBuyer(starter.priceId.test);
+      const upgradeId = await upgradeToAdvanced(buyer.user);
+      const [invitation] = promptInvitationsFor(buyer.account.id);
+      stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${invitation}`, {status: 502, body: {message: 'Server Error'}});
+      await refundPayment(upgradeId);
+      expect(await extraRows(buyer.sessionId)).toMatchObject([{status: 'pending'}]);
+      await promptsAged(buyer.sessionId, (6.99 - i * 0.01) * DAY_MS); // older than the paid one: first in line
+      unwanted.push(buyer);
+    }
+    const paid = await seatedBuyer(advanced.priceId.test);
+    await promptsAged(paid.sessionId, 6.9 * DAY_MS);
+    stack().github.requests.length = 0;
+
+    for (let run = 0; run < 3 && (await resendsOf(paid.sessionId)) === 0; run++) await stack().worker.scheduled();
+    expect(await resendsOf(paid.sessionId)).toBe(1);
+    // The ones no longer wanted are neither sent again nor left: their reconcile takes them back.
+    await stack().worker.scheduled();
+    for (const buyer of unwanted) {
+      expect(await resendsOf(buyer.sessionId)).toBe(0);
+      expect(promptInvitationsFor(buyer.account.id)).toEqual([]);
+      expect(await extraRows(buyer.sessionId)).toMatchObject([{status: 'revoked'}]);
+    }
   });
 
   test('a deleted GitHub account stops the re-sends: nothing is sent, and the grant is not asked about again', async () => {

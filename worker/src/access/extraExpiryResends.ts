@@ -26,6 +26,9 @@ import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQu
  */
 const RESEND_SUBREQUESTS = SUBREQUESTS_PER.invitation + 2;
 
+/** How many due grants a run reads for each re-send it may make (see `resendExpiringExtraGrants`). */
+const SCANNED_PER_RESEND = 10;
+
 /** How long a claim to send again holds: past it, the run that took it is taken for dead. */
 const RESEND_CLAIM_MS = 120_000;
 
@@ -45,7 +48,9 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
          AND e.invited_at <= ?1 AND e.expiry_resends < ?2
        ORDER BY e.invited_at LIMIT ?3`,
     )
-    .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max)
+    // More than `max` are read: the oldest may be grants left for their reconcile, or of a
+    // repository whose window is full, and they must not hold back the ones behind them.
+    .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max * SCANNED_PER_RESEND)
     .all<ExtraGrant>();
   // One listing of each repository's invitations for the batch: one still on it was not accepted.
   const listings = new Map<string, Invitation[]>();
@@ -53,8 +58,16 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
   let resent = 0;
   try {
     for (const grant of due) {
+      if (resent >= max) break;
       const repository = grant.repository!;
       if (waiting.has(repository)) continue;
+      // Asked of D1 before GitHub: a grant its purchase no longer wants (a refund or a seat move
+      // whose take-back waits, a repository the seller has changed since) is its reconcile's, which
+      // this queues; its repository is not even listed (the token may no longer read it).
+      if (!stillWanted(await wantedFor(db, grant.session_id), settings, grant)) {
+        await enqueue(db, {key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`, kind: 'extra-grants', sessionId: grant.session_id, payload: {sessionId: grant.session_id}});
+        continue;
+      }
       if (!(await windowOpen(db, repository))) {
         waiting.add(repository);
         continue;
@@ -84,8 +97,7 @@ async function windowOpen(db: D1Database, repository: string): Promise<boolean> 
 
 /** One due grant: active if it was accepted, else sent again by the one run that claims it. */
 async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly Invitation[]): Promise<boolean> {
-  const {db, settings} = context;
-  if (!stillWanted(await wantedFor(db, grant.session_id), settings, grant)) return false; // its reconcile takes it back
+  const {db} = context;
   const open = listed.some((invitation) => invitation.id === grant.invitation_id);
   // Gone from GitHub's list: accepted (or withdrawn by hand). Accepted, it is active and stays.
   if (!open && (await activeIfAccepted(context, grant, listed))) return false;
@@ -96,7 +108,8 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
     return false;
   }
   const now = Date.now();
-  if (!(await claim(db, grant, 'sending_at', 'pending', now, RESEND_CLAIM_MS))) return false;
+  // Only while the row still holds the invitation this run read: another run may have sent it again since.
+  if (!(await claim(db, grant, 'sending_at', 'pending', now, RESEND_CLAIM_MS, grant.invitation_id))) return false;
   try {
     return await resendClaimed(context, grant, open);
   } finally {

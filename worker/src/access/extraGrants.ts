@@ -173,14 +173,17 @@ export async function claim(
   status: ExtraGrantStatus,
   now: number,
   holdMs: number,
+  /** When given, only while the grant still holds this invitation. */
+  invitationId?: number | null,
 ): Promise<boolean> {
   const claimed = await db
     .prepare(
       `UPDATE extra_grants SET ${column} = ?3
        WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
+         AND (?6 = 0 OR invitation_id IS ?7)
        RETURNING session_id`,
     )
-    .bind(grant.session_id, grant.repository_key, now, status, holdMs)
+    .bind(grant.session_id, grant.repository_key, now, status, holdMs, invitationId === undefined ? 0 : 1, invitationId ?? null)
     .first();
   return claimed !== null;
 }
@@ -281,13 +284,19 @@ async function takeBack(context: Context, row: ExtraGrant, reason: string) {
       throw err;
     }
   }
-  await db
+  // Only the grant as it was read: a re-send (extraExpiryResends.ts) may have replaced its
+  // invitation meanwhile, or a status read made it active. Marked revoked, that new invitation
+  // would stay open on GitHub with nothing to withdraw it; so the job runs again, on the new row.
+  const revoked = await db
     .prepare(
       `UPDATE extra_grants SET status = 'revoked', detail = ?4, sending_at = NULL, updated_at = ?5
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?3`,
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?3 AND invitation_id IS ?6 RETURNING session_id`,
     )
-    .bind(row.session_id, row.repository_key, row.status, reason, Date.now())
-    .run();
+    .bind(row.session_id, row.repository_key, row.status, reason, Date.now(), row.invitation_id)
+    .first();
+  if (!revoked && isLive(await readRow(db, row.session_id, row.repository_key))) {
+    throw new RetryableError(`The grant to ${row.repository} changed while it was taken back; it is taken back again`, 0);
+  }
   log.info('extra_access.revoked', {sessionId: row.session_id, key: row.repository_key, reason, invitationId: row.invitation_id});
 }
 

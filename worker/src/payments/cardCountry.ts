@@ -3,6 +3,7 @@ import type {Context} from '../context';
 import {log} from '../log';
 import {describe} from '../errors';
 import {enqueue, PermanentError} from '../jobs';
+import {NextRun} from '../subrequests';
 import {registerJob, runJob} from '../outbox';
 import {FAIR_PRICE_COUNTRY_KEY, FAIR_PRICE_PERCENT_KEY} from './fairPriceCheckout';
 import {idOf, stripeFor} from './stripe';
@@ -57,7 +58,14 @@ export async function checkCardCountry(context: Context, session: Stripe.Checkou
   if (id !== null) await runJob(context, id);
 }
 
+/** The read, and the Stripe client's one retry of it (`maxNetworkRetries`). */
+const READ_SUBREQUESTS = 2;
+
 async function readCardCountry(context: Context, check: CardCountryCheck): Promise<void> {
+  // Stripe's client fetches by itself, past the budget's wrappers: counted here, so that the cron's
+  // later steps (invitations, re-sends) know what this invocation has left.
+  if (!context.subrequests.has(READ_SUBREQUESTS)) throw new NextRun("This run cannot fit reading the card's country");
+  for (let i = 0; i < READ_SUBREQUESTS; i++) context.subrequests.spend();
   let charge: Stripe.Charge | null;
   try {
     const intent = await stripeFor(context.settings).paymentIntents.retrieve(check.paymentIntentId, {expand: ['latest_charge']});
