@@ -336,6 +336,20 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
   });
 
+  test('an invitation declined, or withdrawn by hand, is not sent again: the cron does not undo that choice', async () => {
+    const {user, sessionId} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    prompts().invitations.delete(before!.invitation_id!); // gone from GitHub's list, the account not a collaborator
+    stack().github.requests.length = 0;
+
+    await stack().worker.scheduled();
+    expect(promptsRequests('PUT')).toEqual([]);
+    expect(resentMails(user)).toEqual([]);
+    expect(await resendsOf(sessionId)).toBe(MAX); // not asked about again
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+  });
+
   test("sent again only to the grant's own numeric account: after a rename, never to whoever took the old login", async () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     await promptsAged(sessionId, 6.9 * DAY_MS);

@@ -99,8 +99,15 @@ async function windowOpen(db: D1Database, repository: string): Promise<boolean> 
 async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly Invitation[]): Promise<boolean> {
   const {db} = context;
   const open = listed.some((invitation) => invitation.id === grant.invitation_id);
-  // Gone from GitHub's list: accepted (or withdrawn by hand). Accepted, it is active and stays.
-  if (!open && (await activeIfAccepted(context, grant, listed))) return false;
+  // Gone from GitHub's list (which keeps an expired invitation until it is withdrawn): accepted,
+  // it is active and stays. Else the buyer declined it or someone withdrew it by hand: a choice,
+  // which the cron does not undo (the kit's re-sends too go only to an invitation GitHub lists).
+  if (!open) {
+    if (!(await activeIfAccepted(context, grant, listed))) {
+      await countWithoutSending(db, grant, 'the invitation was declined or withdrawn by hand', appConfig.repository.resendsAfterExpiry);
+    }
+    return false;
+  }
   // GitHub answers a PUT for an account with an open invitation with that invitation: one this
   // worker did not send (the seller's) is not its to replace.
   if (listed.some((invitation) => invitation.inviteeId === grant.github_user_id && invitation.id !== grant.invitation_id && !invitation.expired)) {
