@@ -118,7 +118,7 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
   // Only while the row still holds the invitation this run read: another run may have sent it again since.
   if (!(await claim(db, grant, 'sending_at', 'pending', now, RESEND_CLAIM_MS, grant.invitation_id))) return false;
   try {
-    return await resendClaimed(context, grant, open);
+    return await resendClaimed(context, grant);
   } finally {
     await db
       .prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
@@ -128,11 +128,11 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
 }
 
 /**
- * Withdraws the grant's invitation (`open`: still listed) and invites the same numeric account
+ * Withdraws the grant's invitation (still listed) and invites the same numeric account
  * again, within a slot of the repository's cap taken first. False when it was not sent (and why
  * is recorded or logged); throws GitHubFailure when GitHub does not answer.
  */
-async function resendClaimed(context: Context, grant: ExtraGrant, open: boolean): Promise<boolean> {
+async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boolean> {
   const {db} = context;
   const repositoryName = grant.repository!;
   const slot = await takeSlot(db, repositoryName, grant.session_id);
@@ -150,7 +150,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant, open: boolean)
       return false;
     }
     const collaborator = await repository.isCollaborator(login);
-    if (open && !(await repository.withdrawInvitation(grant.invitation_id!))) {
+    if (!(await repository.withdrawInvitation(grant.invitation_id!))) {
       // Accepted between the listing and now (the account is there), or withdrawn by hand: a later run reads which.
       if (collaborator) await markActive(db, grant, login);
       return false;
@@ -196,7 +196,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant, open: boolean)
       giveBack = false;
       await windowFullFor(db, repositoryName);
     }
-    // The old invitation is gone (withdrawn, or no longer listed) and no new one went: the grant
+    // The old invitation is withdrawn and no new one went: the grant
     // waits, queued, and the cron sends it as any other (or, refused, it is failed for the seller).
     if (oldGone) await invitationLost(db, grant, err.transient || err.capReached);
     if (err.transient) throw err; // the batch pauses
