@@ -7,13 +7,16 @@
  * with the median performance score kept. The runs go round the pages in turn, so a busy moment
  * on the machine spreads over all of them instead of sinking one.
  *
- * - Slipway, built with no settings (as `npm run bench` builds it): `/`, the three docs page types
- *   (a plain page, a page with Firebase/Supabase tabs, a component page with a live preview),
- *   `/signin` and `/success`.
- * - `/dashboard` signed in: `npm start -- --local --built`, the production build served gzipped
- *   against the local worker and the Firebase Auth emulator. A fresh user signs in by magic link
- *   in a Chromium profile that Lighthouse then audits with its storage kept. The user has not
- *   bought, so the dashboard shows Request Access, as it does a buyer's first visit.
+ * - Slipway as `npm start -- --local --built` serves it: the production build served gzipped
+ *   against the local worker and the Firebase Auth emulator, with no tracking ids. The worker is
+ *   there because the pages ask it things (the pricing section asks `/prices` for the visitor's
+ *   fair prices); a static build with no worker behind it logs a failed request on `/` and the
+ *   pricing docs page, which costs best practices points no deployed site loses.
+ *   - A visitor's `/`, the three docs page types (a plain page, a page with Firebase/Supabase
+ *     tabs, a component page with a live preview), `/signin` and `/success`.
+ *   - `/dashboard` signed in: a fresh user signs in by magic link in a Chromium profile that
+ *     Lighthouse then audits with its storage kept. The user has not bought, so the dashboard
+ *     shows Request Access, as it does a buyer's first visit.
  * - The stock template: `/` and `/docs/intro`.
  *
  * It prints one table and the verdict, and exits 1 when a goal is missed. Everything it starts is
@@ -111,10 +114,9 @@ async function main() {
   const stockDir = path.join(WORK_DIR, 'stock');
   stockTemplate(stockDir);
   const stockUrl = await serveBuild('the stock Docusaurus classic template', () => buildSite(path.join(WORK_DIR, 'stock-build'), {}, stockDir), path.join(WORK_DIR, 'stock-build'));
-  const siteUrl = await serveBuild('Slipway', () => buildSite(path.join(WORK_DIR, 'site-build'), {}), path.join(WORK_DIR, 'site-build'));
 
   console.log('Starting the local stack with its production build (npm start -- --local --built)…');
-  // No tracking ids from a developer's .env: the same site the plain build is.
+  // No tracking ids from a developer's .env: the site as a plain build is, with nothing added.
   stack = await startLocalStack({flags: ['--built'], env: {META_PIXEL_ID: '', GA_MEASUREMENT_ID: '', CRISP_WEBSITE_ID: ''}, readyTimeoutMs: 20 * 60_000});
   const running = stack;
   cleanups.push(() => running.interrupt());
@@ -132,7 +134,7 @@ async function main() {
   cleanups.push(() => visitor.close());
 
   const targets: Target[] = [
-    ...SLIPWAY_PAGES.map((page) => ({page, url: siteUrl + page.path, port: visitorPort, keepStorage: false})),
+    ...SLIPWAY_PAGES.map((page) => ({page, url: running.siteUrl + page.path, port: visitorPort, keepStorage: false})),
     {page: DASHBOARD, url: running.siteUrl + DASHBOARD.path, port: signedInPort, keepStorage: true},
     ...STOCK_PAGES.map((page) => ({page, url: stockUrl + page.path, port: visitorPort, keepStorage: false})),
   ];
@@ -149,7 +151,7 @@ async function main() {
     for (const target of targets) {
       const {figures, benchmarkIndex} = await runLighthouse(target.url, {port: target.port, keepStorage: target.keepStorage, offline}).catch(
         (error: unknown) => {
-          // The signed-in page runs on the local stack: say what it printed last, or that it stopped.
+          // Slipway's pages run on the local stack: say what it printed last, or that it stopped.
           if (target.url.startsWith(running.siteUrl)) {
             const state = running.process.exitCode === null ? 'still running' : `stopped (exit ${running.process.exitCode})`;
             console.error(`The local stack is ${state}; the last it printed:\n${running.output().split('\n').slice(-40).join('\n')}`);
