@@ -48,7 +48,13 @@ export async function checkCloudflare(input: CloudflareCheckInput): Promise<Chec
   try {
     secrets = await input.secretNames();
   } catch (error) {
-    return [...lines, fail(`Cloudflare: could not list the secrets of env ${env}: ${messageOf(error)}`, 'cd worker && npx wrangler login, then run this again')];
+    const message = messageOf(error);
+    // Cloudflare's "workers.api.error.script_not_found" (10007): no deploy and no secret yet.
+    const noWorker = /10007|does not exist|not found/i.test(message);
+    const fix = noWorker
+      ? `Set the secrets first (docs: Deployment, Set the secrets): npm run secrets -- ~/production-secrets.env, and answer Yes when Wrangler offers to create the Worker of env ${env}`
+      : 'cd worker && npx wrangler login, then run this again';
+    return [...lines, fail(`Cloudflare: could not list the secrets of env ${env}: ${message}`, fix)];
   }
   const vars = new Set(Object.keys(config.vars));
   const needed = [...SECRETS, ...(PROVIDER_SECRETS[input.authProvider] ?? [])];

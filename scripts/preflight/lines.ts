@@ -32,3 +32,11 @@ export function secretPut(name: string, env: string): string {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The warning for a service not asked: its secret is on Cloudflare, its value not on this machine. */
+export function notAsked(service: string, secret: string): CheckLine {
+  return warn(
+    `${service}: not asked: ${secret} is set on Cloudflare, but its value is not on this machine (Cloudflare never gives one back)`,
+    `To check ${service} too, give the values: npm run preflight -- --secrets <your secrets file>, or ${secret}=… in this shell`,
+  );
+}

@@ -4,7 +4,7 @@
  * only: the site's (`.env` and the shell, as the build does) and the worker's.
  */
 import {serviceAccountSchema} from '../../worker/src/auth/serviceAccount';
-import {type CheckLine, fail, ok, secretPut, valueOf, type Vars, warn} from './lines';
+import {type CheckLine, fail, notAsked, ok, secretPut, valueOf, type Vars, warn} from './lines';
 
 export interface SignInCheckInput {
   /** What the site's build reads: `.env` under the shell's environment. */
@@ -12,21 +12,23 @@ export interface SignInCheckInput {
   /** The worker's variables as deployed. */
   worker: Vars;
   env: string;
+  /** The secrets set on Cloudflare: one set there whose value this machine lacks is not checked, and a warning says so. */
+  onCloudflare?: readonly string[];
 }
 
 const CONSOLE = 'https://console.firebase.google.com';
 const EMULATOR_VARIABLES = ['FIREBASE_AUTH_EMULATOR_HOST', 'FIREBASE_EMULATOR_HUB', 'FIRESTORE_EMULATOR_HOST'];
 
-export function checkSignIn({site, worker, env}: SignInCheckInput): CheckLine[] {
+export function checkSignIn({site, worker, env, onCloudflare = []}: SignInCheckInput): CheckLine[] {
   const siteProvider = valueOf(site, 'AUTH_PROVIDER') ?? 'firebase';
   const workerProvider = valueOf(worker, 'AUTH_PROVIDER') ?? 'firebase';
   if (siteProvider !== workerProvider) {
     return [fail(`Sign-in: the site signs in with ${siteProvider} (.env) but the worker checks ${workerProvider} tokens`, `Set AUTH_PROVIDER to the same provider in .env and in worker/wrangler.jsonc (env.${env}.vars)`)];
   }
-  return siteProvider === 'supabase' ? supabase(site, worker, env) : firebase(site, worker, env);
+  return siteProvider === 'supabase' ? supabase(site, worker, env, onCloudflare) : firebase(site, worker, env, onCloudflare);
 }
 
-function firebase(site: Vars, worker: Vars, env: string): CheckLine[] {
+function firebase(site: Vars, worker: Vars, env: string, onCloudflare: readonly string[]): CheckLine[] {
   const lines: CheckLine[] = [];
   const siteProject = valueOf(site, 'FIREBASE_PROJECT_ID');
   const workerProject = valueOf(worker, 'FIREBASE_PROJECT_ID');
@@ -41,7 +43,7 @@ function firebase(site: Vars, worker: Vars, env: string): CheckLine[] {
   } else if (siteProject && siteProject !== workerProject) {
     lines.push(fail(`Sign-in: the site signs in to ${siteProject} but the worker verifies tokens of ${workerProject}`, `Make FIREBASE_PROJECT_ID the same in .env and worker/wrangler.jsonc (env.${env}.vars)`));
   }
-  lines.push(...serviceAccount(worker, workerProject, env));
+  lines.push(...(!valueOf(worker, 'FIREBASE_SERVICE_ACCOUNT') && onCloudflare.includes('FIREBASE_SERVICE_ACCOUNT') ? [notAsked('Sign-in', 'FIREBASE_SERVICE_ACCOUNT')] : serviceAccount(worker, workerProject, env)));
   lines.push(...emulatorLines(site, worker, env));
   if (!lines.some((line) => line.status === 'fail')) lines.unshift(ok(`Sign-in: Firebase project ${workerProject} on the site and the worker`));
   return lines;
@@ -74,16 +76,19 @@ function emulatorLines(site: Vars, worker: Vars, env: string): CheckLine[] {
   return lines;
 }
 
-function supabase(site: Vars, worker: Vars, env: string): CheckLine[] {
+function supabase(site: Vars, worker: Vars, env: string, onCloudflare: readonly string[]): CheckLine[] {
   const lines: CheckLine[] = [];
   const keys = 'Supabase dashboard, Project Settings, API';
   if (!valueOf(site, 'SUPABASE_URL') || !valueOf(site, 'SUPABASE_ANON_KEY')) lines.push(fail('Sign-in: .env lacks SUPABASE_URL or SUPABASE_ANON_KEY', `${keys}: copy the project URL and the anon key into .env`));
-  if (!valueOf(worker, 'SUPABASE_URL')) lines.push(fail("Sign-in: the worker's SUPABASE_URL is not set", secretPut('SUPABASE_URL', env)));
+  const held = (name: string) => !valueOf(worker, name) && onCloudflare.includes(name);
+  if (held('SUPABASE_URL')) lines.push(notAsked('Sign-in', 'SUPABASE_URL'));
+  else if (!valueOf(worker, 'SUPABASE_URL')) lines.push(fail("Sign-in: the worker's SUPABASE_URL is not set", secretPut('SUPABASE_URL', env)));
   else if (valueOf(site, 'SUPABASE_URL') && valueOf(site, 'SUPABASE_URL')!.replace(/\/+$/, '') !== valueOf(worker, 'SUPABASE_URL')!.replace(/\/+$/, '')) {
     lines.push(fail('Sign-in: the site and the worker name different SUPABASE_URLs', `Make SUPABASE_URL the same in .env and for the worker (${secretPut('SUPABASE_URL', env)})`));
   }
-  if (!valueOf(worker, 'SUPABASE_SERVICE_ROLE_KEY')) lines.push(fail('Sign-in: SUPABASE_SERVICE_ROLE_KEY is not set', `${keys}: copy the service_role key; then ${secretPut('SUPABASE_SERVICE_ROLE_KEY', env)}`));
-  if (!valueOf(worker, 'SUPABASE_JWT_SECRET')) lines.push(warn('Sign-in: no SUPABASE_JWT_SECRET: guests who pay sign in with the purchase e-mail instead of at once'));
-  if (!lines.some((line) => line.status === 'fail')) lines.unshift(ok(`Sign-in: Supabase at ${valueOf(worker, 'SUPABASE_URL')} on the site and the worker`));
+  if (held('SUPABASE_SERVICE_ROLE_KEY')) lines.push(notAsked('Sign-in', 'SUPABASE_SERVICE_ROLE_KEY'));
+  else if (!valueOf(worker, 'SUPABASE_SERVICE_ROLE_KEY')) lines.push(fail('Sign-in: SUPABASE_SERVICE_ROLE_KEY is not set', `${keys}: copy the service_role key; then ${secretPut('SUPABASE_SERVICE_ROLE_KEY', env)}`));
+  if (!valueOf(worker, 'SUPABASE_JWT_SECRET') && !onCloudflare.includes('SUPABASE_JWT_SECRET')) lines.push(warn('Sign-in: no SUPABASE_JWT_SECRET: guests who pay sign in with the purchase e-mail instead of at once'));
+  if (!lines.some((line) => line.status === 'fail')) lines.unshift(ok(`Sign-in: Supabase at ${valueOf(worker, 'SUPABASE_URL') ?? valueOf(site, 'SUPABASE_URL')} on the site and the worker`));
   return lines;
 }

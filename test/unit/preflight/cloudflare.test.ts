@@ -89,3 +89,17 @@ it('fails when Cloudflare cannot be asked (not logged in), saying how to log in'
   });
   expect(linesOf(lines, 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('not authenticated'), fix: expect.stringContaining('wrangler login')})]);
 });
+
+it('fails before the first deploy, when the Worker does not exist yet, saying to set the secrets first', async () => {
+  const lines = await checkCloudflare({
+    config: readyWorkerConfig(),
+    env: 'site',
+    // What `wrangler secret list` prints for a Worker Cloudflare does not have.
+    secretNames: () => Promise.reject(new Error('This Worker does not exist on your account. [code: 10007]')),
+    pendingMigrations: async () => [],
+    authProvider: 'firebase',
+  });
+  expect(linesOf(lines, 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('10007'), fix: expect.stringContaining('npm run secrets -- ~/production-secrets.env, and answer Yes')}),
+  ]);
+});

@@ -57,3 +57,28 @@ it('fails the run when a plan grants an extra repository that GITHUB_EXTRA_REPOS
   );
   expect(exitCodeOf(lines)).toBe(1);
 });
+
+it('passes a redeploy whose secret values are on Cloudflare only (the file deleted), warning for each service it could not ask', async () => {
+  const settings = await readySettings(services);
+  for (const name of SECRET_NAMES) delete settings.worker[name];
+  const lines = await runChecks({settings, secretNames, pendingMigrations});
+  const printed = formatChecklist(lines);
+  expect(printed).not.toContain('FAIL');
+  for (const [service, secret] of [['Stripe', 'STRIPE_SECRET_KEY'], ['GitHub', 'GITHUB_TOKEN'], ['Mail', 'MAILGUN_API_KEY'], ['Sign-in', 'FIREBASE_SERVICE_ACCOUNT']]) {
+    expect(lines).toContainEqual(
+      expect.objectContaining({status: 'warn', label: `${service}: not asked: ${secret} is set on Cloudflare, but its value is not on this machine (Cloudflare never gives one back)`}),
+    );
+  }
+  // Nothing was asked of the services whose key this machine lacks.
+  expect(services.github.requests).toEqual([]);
+  expect(exitCodeOf(lines)).toBe(0);
+});
+
+it('still fails a secret that is neither on this machine nor on Cloudflare', async () => {
+  const settings = await readySettings(services);
+  delete settings.worker.STRIPE_SECRET_KEY;
+  const lines = await runChecks({settings, secretNames: async () => SECRET_NAMES.filter((name) => name !== 'STRIPE_SECRET_KEY'), pendingMigrations});
+  expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: 'Stripe: STRIPE_SECRET_KEY is not set'}));
+  expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: 'Cloudflare: the secret STRIPE_SECRET_KEY is not set in env site'}));
+  expect(exitCodeOf(lines)).toBe(1);
+});

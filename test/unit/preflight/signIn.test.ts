@@ -77,4 +77,14 @@ describe('Supabase', () => {
       expect.objectContaining({label: expect.stringContaining('SUPABASE_SERVICE_ROLE_KEY is not set')}),
     ]);
   });
+
+  it('warns, not fails, for keys set on Cloudflare whose values this machine lacks (a redeploy)', () => {
+    const onCloudflare = ['SUPABASE_URL', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_JWT_SECRET'];
+    const lines = checkSignIn({site: {...supabase, SUPABASE_ANON_KEY: 'anon'}, worker: {AUTH_PROVIDER: 'supabase'}, env: 'site', onCloudflare});
+    expect(linesOf(lines, 'fail')).toEqual([]);
+    expect(linesOf(lines, 'warn').map((line) => line.label)).toEqual([
+      expect.stringContaining('Sign-in: not asked: SUPABASE_URL is set on Cloudflare'),
+      expect.stringContaining('Sign-in: not asked: SUPABASE_SERVICE_ROLE_KEY is set on Cloudflare'),
+    ]);
+  });
 });
