@@ -13,7 +13,8 @@ import {LOCAL_MAILGUN_SIGNING_KEY, signedEvent} from '../../scripts/local/mailgu
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
 import {publishLocalRelease} from '../../scripts/local/release';
 import {SEED_HAND_INVITED} from '../../scripts/local/seedData';
-import {API_PATHS, appConfig} from '../../src/config';
+import {API_PATHS, appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {formatMoney} from '../../src/config/money';
 import {eventually} from './helpers';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
 import {axeViolations} from './axe';
@@ -116,27 +117,32 @@ describe('the seller’s console on the local stack', () => {
   it('refunds part of the purchase, then the rest, through Stripe; the webhook that follows ends access; the log says so', async () => {
     const {page, errors} = admin;
     const refunded = (cents: number) => new RegExp(`\\[stripe\\] +refunded ${cents} of pi_\\w+; webhook delivered`);
+    // The purchase is the dashboard plan's, at its list price: the figures follow a re-price.
+    const paid = planAmount(plan);
+    const part = 1000;
+    const partly = formatMoney(part, PLAN_CURRENCY);
+    const rest = formatMoney(paid - part, PLAN_CURRENCY);
     await openPurchase(page);
     await page.getByRole('link', {name: 'Open in Stripe'}).waitFor();
     expect(await page.getByRole('link', {name: /Open in Stripe/}).getAttribute('href')).toMatch(/^https:\/\/dashboard\.stripe\.com\/test\/payments\/pi_\w+$/);
 
-    await page.getByLabel('Amount (USD)').fill('10');
+    await page.getByLabel(`Amount (${PLAN_CURRENCY.toUpperCase()})`).fill(String(part / 100));
     await page.getByLabel('Reason').selectOption({label: 'A duplicate payment'});
     await page.getByRole('button', {name: 'Refund', exact: true}).click();
     const question = page.getByRole('group', {name: 'Refund'});
-    await question.getByText('$10.00 goes back to the buyer through Stripe; they keep their access.').waitFor();
+    await question.getByText(`${partly} goes back to the buyer through Stripe; they keep their access.`).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await question.getByRole('button', {name: 'Confirm'}).click();
-    await page.getByText(/^Refunded \$10\.00\./).waitFor();
-    await session.stack().waitForLine(refunded(1000));
+    await page.getByText(new RegExp(`^Refunded ${escapeRegExp(partly)}\\.`)).waitFor();
+    await session.stack().waitForLine(refunded(part));
     await page.reload();
-    await page.getByText(/\$10\.00 refunded so far; \$89\.00 can still be refunded/).waitFor();
+    await page.getByText(new RegExp(`${escapeRegExp(partly)} refunded so far; ${escapeRegExp(rest)} can still be refunded`)).waitFor();
     await page.getByText('Invitation pending').first().waitFor();
 
     await page.getByRole('button', {name: 'Refund', exact: true}).click();
     await question.getByRole('button', {name: 'Confirm'}).click();
-    await page.getByText(/^Refunded \$89\.00 in full\./).waitFor();
-    await session.stack().waitForLine(refunded(9900));
+    await page.getByText(new RegExp(`^Refunded ${escapeRegExp(rest)} in full\\.`)).waitFor();
+    await session.stack().waitForLine(refunded(paid));
     await page.reload();
     await page.getByText('Refunded in full.').waitFor();
     await page.getByText('Revoked', {exact: true}).first().waitFor();
