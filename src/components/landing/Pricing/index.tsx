@@ -49,7 +49,7 @@ function PlanCard({plan, prices}: {plan: Plan; prices: PricesResponse | null}) {
           <span className="sr-only">Now </span>
           {shownPrice(plan, prices)}
         </span>
-        <span className={styles.currency}>USD</span>
+        <span className={styles.currency}>{PLAN_CURRENCY.toUpperCase()}</span>
       </p>
       <p className={styles.oneTime}>One-time payment</p>
       <CheckList items={planFeatureNames(plan)} className={styles.features} />
