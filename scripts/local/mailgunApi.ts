@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import {listen} from '../support/listen';
+import type {DomainData, Route} from 'mailgun.js/definitions';
 
 export interface SentMail {
   domain: string;
@@ -32,27 +33,17 @@ export const MAX_RECIPIENTS = 1000;
 
 /**
  * A sending domain as `GET /v4/domains/{name}` answers it (Mailgun's API reference, Domains), the
- * fields read here: the repository has no Mailgun client package to take types from.
+ * fields read here, typed by Mailgun's own Node SDK (mailgun.js, a dev dependency for its types
+ * only). `state`: `active` once its DNS records are verified; `unverified` or `disabled` otherwise.
  */
-export interface MailgunDomain {
-  name: string;
-  /** `active` once its DNS records are verified; `unverified` or `disabled` otherwise. */
-  state: 'active' | 'unverified' | 'disabled';
-  created_at: string;
-  type: 'custom' | 'sandbox';
-}
+export type MailgunDomain = Pick<DomainData, 'name' | 'state' | 'created_at' | 'type'>;
 
-/** An inbound route as `GET /v3/routes` lists it (Mailgun's API reference, Routes). */
-export interface MailgunRoute {
-  id: string;
-  priority: number;
-  description: string;
-  /** e.g. `match_recipient(".*@mail.example.com")` */
-  expression: string;
-  /** e.g. `forward("https://example.com/api/webhook/mailgun")`, `stop()` */
-  actions: string[];
-  created_at: string;
-}
+/**
+ * An inbound route as `GET /v3/routes` lists it (Mailgun's API reference, Routes), typed by
+ * mailgun.js: `expression` e.g. `match_recipient(".*@mail.example.com")`, `actions` e.g.
+ * `forward("https://example.com/api/webhook/mailgun")`, `stop()`.
+ */
+export type MailgunRoute = Route;
 
 /** Mailgun's answer to a refused call (its API reference: every error is `{"message": ...}`). */
 export interface MailgunErrorAnswer {

@@ -2,10 +2,12 @@
  * Mailgun's event webhooks, as it posts them (its user manual, "Webhook Payloads" and "Securing
  * Webhooks"): JSON with a `signature` (an HMAC-SHA256 of `timestamp + token` with the webhook
  * signing key) and the `event-data`, whose `user-variables` are the message's `v:` variables. The
- * fields here are those the worker reads and a few around them; Mailgun sends more, and the
- * repository has no Mailgun client package to take the types from.
+ * fields here are those the worker reads and a few around them; Mailgun sends more. Their names
+ * and types are those of Mailgun's Node SDK (mailgun.js's `DomainEvent`, a dev dependency for its
+ * types only), narrowed where the manual lists the values (`event`, `severity`).
  */
 import {createHmac, randomBytes} from 'node:crypto';
+import type {DomainEvent} from 'mailgun.js/definitions';
 
 /**
  * The webhook signing key `npm start -- --local` gives the worker when Mailgun is stood in for,
@@ -13,12 +15,8 @@ import {createHmac, randomBytes} from 'node:crypto';
  */
 export const LOCAL_MAILGUN_SIGNING_KEY = 'local-mode-mailgun-webhook-signing-key';
 
-export interface MailgunEventData {
+export interface MailgunEventData extends Pick<DomainEvent, 'id' | 'timestamp' | 'recipient' | 'recipient-domain' | 'tags'> {
   event: 'accepted' | 'delivered' | 'failed' | 'opened' | 'clicked' | 'unsubscribed' | 'complained';
-  id: string;
-  timestamp: number;
-  recipient: string;
-  'recipient-domain': string;
   /** On `failed`: `permanent` (Mailgun gave up) or `temporary` (it tries again). */
   severity?: 'permanent' | 'temporary';
   /** On `failed`: e.g. `bounce`, `suppress-bounce`, `generic`. */
@@ -26,7 +24,6 @@ export interface MailgunEventData {
   'delivery-status'?: {code?: number; message?: string; description?: string; 'attempt-no'?: number};
   /** The message's `v:` variables; `[]` when it had none. */
   'user-variables': Record<string, string> | [];
-  tags: string[];
   message: {headers: {'message-id': string; subject?: string; to?: string}};
 }
 
