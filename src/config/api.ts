@@ -35,6 +35,7 @@ export const API_PATHS = {
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
   resendInvitation: '/resendInvitation',
+  resendExtraInvitation: '/resendExtraInvitation',
   /** POST: a one-time link to download the code, for a paid buyer (see DownloadLink). */
   downloadLink: '/downloadLink',
   /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */
@@ -327,6 +328,19 @@ export interface ExtraRepositoryAccess {
   detail?: string;
   /** Queued because GitHub's cap of invitations to that repository in 24 hours is reached. */
   waitsForCap?: boolean;
+  /** A pending invitation past GitHub's 7 days: the buyer may ask for a new one (`resendExtraInvitation`). */
+  expired?: boolean;
+}
+
+/** POST /resendExtraInvitation: a new invitation to one extra repository of the plan, once its last one expired. */
+export interface ResendExtraInvitationRequest {
+  /** The repository's key in src/config's `extraRepositories`. */
+  key: string;
+}
+
+/** What /resendExtraInvitation answers: the grant's state after it (queued until it goes out). */
+export interface ResendExtraInvitationResult {
+  status: ExtraGrantStatus;
 }
 
 /**
@@ -380,6 +394,8 @@ export const ADMIN_PATHS = {
   revoke: '/admin/purchases/:sessionId/revoke',
   /** POST: a fresh invitation for the same account, once its pending one expired (else 409). */
   resend: '/admin/purchases/:sessionId/resend',
+  /** POST {key}: a fresh invitation to one of the plan's extra repositories, once its pending one expired (else 409). */
+  resendExtra: '/admin/purchases/:sessionId/resend-extra',
   /**
    * POST: the seller accepts a purchase flagged because its card's country is not the one its
    * fair-price discount was given for (AdminFairPrice): the flag clears, the buyer keeps it all.
@@ -622,6 +638,8 @@ export interface AdminExtraGrant {
   username: string | null;
   detail: string | null;
   updatedAt: number;
+  /** A pending invitation past GitHub's 7 days: the seller may send a new one (`resendExtra`). */
+  expired: boolean;
 }
 
 /** The reasons Stripe takes for a refund (`reason` of Create a refund). */

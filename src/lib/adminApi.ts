@@ -22,6 +22,7 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
   type PurchaseFilter,
+  type ResendExtraInvitationRequest,
   type SalesPeriod,
   type SalesSummary,
 } from '../config/api';
@@ -62,6 +63,8 @@ export function createAdminApi(options: ApiClientOptions) {
       act(onPurchase(ADMIN_PATHS.grant, sessionId), {username} satisfies AdminGrantRequest),
     revoke: (sessionId: string) => act(onPurchase(ADMIN_PATHS.revoke, sessionId)),
     resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
+    /** A fresh invitation to the plan's extra repository `key`, once its pending one expired. */
+    resendExtra: (sessionId: string, key: string) => act(onPurchase(ADMIN_PATHS.resendExtra, sessionId), {key} satisfies ResendExtraInvitationRequest),
     /** Clears a purchase's card-country flag: the seller accepts it as it is. */
     acceptCardCountry: (sessionId: string) => act(onPurchase(ADMIN_PATHS.acceptCardCountry, sessionId)),
     resetUsernameChanges: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resetUsernameChanges, sessionId)),

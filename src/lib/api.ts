@@ -20,6 +20,8 @@ import {
   type LeadResult,
   type PaidResponse,
   type ReleaseEmailsRequest,
+  type ResendExtraInvitationRequest,
+  type ResendExtraInvitationResult,
   type SignedInResponse,
   type UrlResponse,
   XSRF_COOKIE,
@@ -255,6 +257,10 @@ export function createApiClient(options: ApiClientOptions) {
     },
     async resendInvitation(): Promise<AccessResult> {
       return (await call('POST', API_PATHS.resendInvitation, {})) as AccessResult;
+    },
+    /** A new invitation to one of the plan's extra repositories (by its key), once the last one expired. */
+    async resendExtraInvitation(key: string): Promise<ResendExtraInvitationResult> {
+      return (await call('POST', API_PATHS.resendExtraInvitation, {key} satisfies ResendExtraInvitationRequest)) as ResendExtraInvitationResult;
     },
     /** Tells the worker a sign-in just finished: its account's first verified sign-in is checked now. */
     async signedIn(): Promise<SignedInResponse> {

@@ -119,7 +119,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     customerId: 'cus_ada',
     userId: 'uid-ada',
     invitationExpired: false,
-    extraGrants: [{key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'ada-l', detail: null, updatedAt: NOW - DAY_MS + 180_000}],
+    extraGrants: [{key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'ada-l', detail: null, updatedAt: NOW - DAY_MS + 180_000, expired: false}],
     upgrades: [],
     history: [
       {at: NOW - DAY_MS, kind: 'stripe', summary: 'checkout.session.completed'},
@@ -267,6 +267,17 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         found!.invitationExpired = false;
         log('resend', found!.sessionId, null);
         return [200, {status: 'invited', detail: 'a new invitation went out'} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.resendExtra}`: {
+        // As the worker: only a pending extra grant of that key whose invitation expired (409 otherwise).
+        const key = (seen.body as {key?: string} | null)?.key;
+        const grant = found!.extraGrants.find((entry) => entry.key === key);
+        if (!grant || grant.status !== 'pending' || !grant.expired) {
+          return [409, {error: 'The invitation is still valid: check your e-mail or github.com/notifications', code: 'CONFLICT'} satisfies ErrorBody];
+        }
+        grant.expired = false;
+        log('resend', found!.sessionId, `${key}: pending`);
+        return [200, {status: 'pending', detail: `${key}: pending`} satisfies AdminActionResult];
+      }
       case `POST ${ADMIN_PATHS.acceptCardCountry}`:
         if (found!.fairPrice?.review !== 'flagged') return [409, {error: 'This purchase is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
         found!.fairPrice = {...found!.fairPrice, review: 'accepted'};

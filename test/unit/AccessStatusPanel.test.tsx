@@ -1,8 +1,10 @@
 import React from 'react';
-import {screen, within} from '@testing-library/react';
+import {screen, waitFor, within} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import AccessStatusPanel from '../../src/components/screens/Dashboard/AccessStatusPanel';
 import {appConfig} from '../../src/config';
-import type {AccessStatus} from '../../src/config/api';
+import {API_PATHS, type AccessStatus} from '../../src/config/api';
+import {useJsonWorker} from '../support/jsonWorker';
 import {renderWithSite} from '../support/render';
 
 function renderPanel(access: AccessStatus) {
@@ -81,5 +83,39 @@ describe('the access panel', () => {
     );
     document.body.innerHTML = '';
     expect(extras({key: 'prompts', status: 'not_configured'})).toHaveTextContent('the seller has not set up this repository');
+  });
+
+  describe("an extra repository's invitation that expired after the last re-send", () => {
+    const worker = useJsonWorker();
+    const {name} = appConfig.extraRepositories.prompts;
+    const expired: AccessStatus = {
+      status: 'active',
+      hasPaid: true,
+      username: 'octocat',
+      extraRepositories: [{key: 'prompts', repository: 'slipway/prompts', status: 'pending', username: 'octocat', expired: true}],
+    };
+
+    it('says so and sends a new one for that repository on a click, then reads the status again', async () => {
+      worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 200, {status: 'pending'});
+      const onChanged = jest.fn();
+      renderWithSite(<AccessStatusPanel access={expired} onChanged={onChanged} />, {env: {WORKER_URL: worker().url}});
+      const extras = screen.getByRole('region', {name: 'More repositories in your plan'});
+      expect(extras).toHaveTextContent(`Invitation expired: GitHub invitations last seven days, and the one for @octocat has run out.`);
+      await userEvent.click(within(extras).getByRole('button', {name: `Resend the invitation to ${name}`}));
+      await waitFor(() => expect(onChanged).toHaveBeenCalled());
+      expect(worker().calls).toEqual([{route: `POST ${API_PATHS.resendExtraInvitation}`, body: {key: 'prompts'}}]);
+      expect(await screen.findByText(`A new invitation to ${name} is on its way.`)).toBeInTheDocument();
+    });
+
+    it("shows the worker's refusal in its words, and offers no button for an invitation not expired", async () => {
+      worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 409, {error: 'The invitation is still valid: check your e-mail or github.com/notifications', code: 'CONFLICT'});
+      renderWithSite(<AccessStatusPanel access={expired} onChanged={() => {}} />, {env: {WORKER_URL: worker().url}});
+      await userEvent.click(screen.getByRole('button', {name: `Resend the invitation to ${name}`}));
+      expect(await screen.findByText('Error: The invitation is still valid: check your e-mail or github.com/notifications')).toBeInTheDocument();
+      document.body.innerHTML = '';
+      const valid = {...expired, extraRepositories: [{...expired.extraRepositories![0]!, expired: undefined}]};
+      renderWithSite(<AccessStatusPanel access={valid} onChanged={() => {}} />, {env: {WORKER_URL: worker().url}});
+      expect(screen.queryByRole('button', {name: /Resend the invitation/})).toBeNull();
+    });
   });
 });

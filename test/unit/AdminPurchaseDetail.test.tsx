@@ -2,6 +2,7 @@ import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
+import {appConfig} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {purchase, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
@@ -225,6 +226,20 @@ describe('a purchase’s page', () => {
     await waitFor(() => expect(screen.queryByText(/moved it to another GitHub account/)).toBeNull());
     expect(screen.queryByRole('button', {name: 'Reset username changes'})).toBeNull();
     expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
+  });
+
+  it("resends an extra repository's invitation that expired after its last re-send, once confirmed, and none that has not", async () => {
+    const prompts = {key: 'prompts', repository: 'slipway/prompts', status: 'pending' as const, username: 'ada-l', detail: null, updatedAt: 0};
+    worker().reset({purchases: [purchase({extraGrants: [{...prompts, expired: true}]})]});
+    await open();
+    expect(screen.getByText('pending, expired · slipway/prompts · @ada-l')).toBeInTheDocument();
+    const {name} = appConfig.extraRepositories.prompts;
+    await confirm(`Resend ${name} invitation`);
+    expect(await screen.findByText(`Invitation to ${name} resent to @ada-l.`)).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/resend-extra', {key: 'prompts'}]]);
+    // Read again: the fresh invitation is not one to send again.
+    await waitFor(() => expect(screen.queryByRole('button', {name: `Resend ${name} invitation`})).toBeNull());
+    expect(screen.getByText('pending · slipway/prompts · @ada-l')).toBeInTheDocument();
   });
 
   it('offers no resend for an invitation GitHub still honours, and says when it will', async () => {

@@ -92,6 +92,7 @@ describe('who gets in', () => {
     releases: {method: 'GET'},
     releaseResend: {method: 'POST', body: {}},
     acceptCardCountry: {method: 'POST', body: {}},
+    resendExtra: {method: 'POST', body: {key: 'prompts'}},
   } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
   const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
   let buyer: SignedInUser;

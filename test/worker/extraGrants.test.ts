@@ -6,7 +6,7 @@
  * within that repository's cap, and loses it when the plan, the payment or the seat says so.
  */
 import {appConfig, extraRepositoryKeys, upgradesFrom} from '../../src/config';
-import {API_PATHS, type AccessStatus} from '../../src/config/api';
+import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type AccessStatus} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {completedEvent, refundEvent, type SignedInUser, SITE_ORIGIN, type Stack, startStack, useSellerStack} from './stack';
 
@@ -312,7 +312,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
     }
     expect(resentMails(user)).toHaveLength(MAX);
     expect(resentMails(user).at(-1)!.fields.text).toContain(`${MAX} of ${MAX}`);
-    expect(resentMails(user).at(-1)!.fields.text).toContain(appConfig.support.email);
+    expect(resentMails(user).at(-1)!.fields.text).toContain('after it expires, ask again from your dashboard');
     expect(promptInvitationsFor(account.id)).toHaveLength(1);
 
     const next = githubAccount();
@@ -494,6 +494,113 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(await resendsOf(sessionId)).toBe(MAX);
     expect(promptsRequests('PUT')).toEqual([]);
     expect(resentMails(user)).toEqual([]);
+  });
+
+  describe('after the last re-send', () => {
+    const renew = (user: SignedInUser, key: unknown = 'prompts') => stack().call(API_PATHS.resendExtraInvitation, {token: user.idToken, body: {key}});
+    const promptsEntry = async (user: SignedInUser) => (await accessStatus(user)).extraRepositories?.find((entry) => entry.key === 'prompts');
+    /** A buyer whose prompts invitation the cron sent again its last time, and which then expired too. */
+    async function expiredForGood() {
+      const buyer = await seatedBuyer(advanced.priceId.test);
+      await stack().worker.db.run('UPDATE extra_grants SET expiry_resends = ? WHERE session_id = ?', MAX, buyer.sessionId);
+      await promptsAged(buyer.sessionId, 7.5 * DAY_MS);
+      await stack().worker.scheduled(); // the cron leaves it: its re-sends are spent
+      expect(await resendsOf(buyer.sessionId)).toBe(MAX);
+      return buyer;
+    }
+
+    test('the dashboard says the prompts invitation expired, and the buyer gets a new one: the old withdrawn, the same account invited, the count started again', async () => {
+      const {user, sessionId, account} = await expiredForGood();
+      const [before] = await extraRows(sessionId);
+      expect(await promptsEntry(user)).toMatchObject({status: 'pending', expired: true, username: account.login});
+
+      const response = await renew(user);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({status: 'pending'});
+      const [after] = await extraRows(sessionId);
+      expect(after).toMatchObject({status: 'pending', github_user_id: account.id, repository: EXTRA_FIXTURE_REPO});
+      expect(after!.invitation_id).not.toBe(before!.invitation_id);
+      expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+      expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
+      expect(await resendsOf(sessionId)).toBe(0);
+      const entry = await promptsEntry(user);
+      expect(entry).toMatchObject({status: 'pending'});
+      expect(entry!.expired).toBeUndefined();
+    });
+
+    test('refused with a clear 4xx, and nothing sent: an invitation still valid, a key the plan does not grant, no key, no purchase', async () => {
+      const {user, sessionId} = await seatedBuyer(advanced.priceId.test);
+      const [before] = await extraRows(sessionId);
+      stack().github.requests.length = 0;
+      const valid = await renew(user);
+      expect(valid.status).toBe(409);
+      expect(((await valid.json()) as {error: string}).error).toMatch(/still valid/);
+      const other = await renew(user, 'not-a-key');
+      expect(other.status).toBe(409);
+      expect((await renew(user, '')).status).toBe(400);
+      expect((await renew(user, 42)).status).toBe(400);
+      expect(promptsRequests('PUT')).toEqual([]);
+      expect(promptsRequests('DELETE')).toEqual([]);
+      expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+
+      const visitor = await stack().signUp();
+      expect((await renew(visitor)).status).toBe(402);
+      expect((await stack().call(API_PATHS.resendExtraInvitation, {body: {key: 'prompts'}})).status).toBe(401);
+    });
+
+    test("another buyer cannot renew someone's invitation: each acts on their own purchase only", async () => {
+      const owner = await expiredForGood();
+      const [before] = await extraRows(owner.sessionId);
+      const starterBuyer = await seatedBuyer(starter.priceId.test);
+      expect((await renew(starterBuyer.user)).status).toBe(409);
+      expect(await extraRows(owner.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    });
+
+    test("with the prompts repository's window full, the new invitation waits at the back of its queue (202 queued), and goes when a slot frees", async () => {
+      const {user, sessionId, account} = await expiredForGood();
+      const at = Date.now() - 3600_000;
+      for (let i = 0; i < CAP; i++) {
+        await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_renew_${i}`, at);
+      }
+      stack().github.requests.length = 0;
+      const response = await renew(user);
+      expect(response.status).toBe(202);
+      expect(await response.json()).toEqual({status: 'queued'});
+      expect(promptsRequests('PUT')).toEqual([]);
+      expect(await promptsEntry(user)).toMatchObject({status: 'queued', waitsForCap: true});
+
+      await stack().newDay();
+      await stack().worker.scheduled();
+      expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+      expect(promptInvitationsFor(account.id)).toHaveLength(1);
+    });
+
+    test("the seller's daily digest lists it, by its repository, in the run after it expired for good", async () => {
+      const {user, account} = await expiredForGood();
+      await stack().worker.db.run(
+        `INSERT INTO scheduled_runs (name, next_run_at) VALUES ('repository-audit', 0) ON CONFLICT (name) DO UPDATE SET next_run_at = 0, continuing = 0`,
+      );
+      const digestsBefore = stack().mailgun.sent.length;
+      await stack().worker.scheduled();
+      const digest = stack().mailgun.sent.slice(digestsBefore).find((mail) => mail.fields.to === appConfig.mail.forwardRepliesTo && /repository audit/.test(mail.fields.subject ?? ''));
+      expect(digest?.fields.text).toMatch(new RegExp(`Invitations that expired, not accepted after ${MAX} re-sends[^\\n]*:\\n(  .*\\n)*  @${account.login} \\(${user.email.replace(/[.+]/g, '\\$&')}\\), to ${EXTRA_FIXTURE_REPO}`));
+    });
+
+    test('the seller renews it from the console (audited)', async () => {
+      const {sessionId, account} = await expiredForGood();
+      const [before] = await extraRows(sessionId);
+      const detail = async () =>
+        (await (await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})).json()) as AdminPurchaseDetail;
+      expect((await detail()).extraGrants).toMatchObject([{key: 'prompts', status: 'pending', expired: true}]);
+
+      const response = await stack().call(adminPath(ADMIN_PATHS.resendExtra, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {key: 'prompts'}});
+      expect(response.status).toBe(200);
+      expect((await detail()).extraGrants).toMatchObject([{key: 'prompts', status: 'pending', expired: false}]);
+      expect(promptInvitationsFor(account.id)).not.toContain(before!.invitation_id);
+      expect(await stack().worker.db.all('SELECT action, outcome FROM admin_audit WHERE session_id = ? ORDER BY id DESC LIMIT 1', sessionId)).toEqual([
+        {action: 'resend', outcome: 'done'},
+      ]);
+    });
   });
 
   test('GitHub not answering pauses the re-sends, and the next run sends it', async () => {

@@ -118,8 +118,8 @@ export interface AuditDigest {
   revokedPresent: {login: string; email: string | null}[];
   /** Missing paid buyers the schedule leaves to the queue or to the seller (queued, failed, an invitation declined or withdrawn). */
   missingLeft: {login: string; email: string | null}[];
-  /** Invitations that expired after the last automatic re-send. */
-  expiredForGood: {login: string; email: string | null}[];
+  /** Invitations that expired after the last automatic re-send; `repository` for a plan's extra repository. */
+  expiredForGood: {login: string; email: string | null; repository?: string}[];
   /** Missing paid buyers left for the next runs (the batch or the cap stopped this one). */
   left: number;
 }
@@ -156,7 +156,7 @@ export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMe
       ...section('Refunded or disputed, still on the repository (left there):', digest.revokedPresent.map(who)),
       ...section(
         `Invitations that expired, not accepted after ${appConfig.repository.resendsAfterExpiry} re-sends (the buyer can ask again; you can resend):`,
-        digest.expiredForGood.map(who),
+        digest.expiredForGood.map((entry) => `${who(entry)}${entry.repository ? `, to ${entry.repository}` : ''}`),
       ),
       ...(digest.left > 0 ? ['', `${digest.left} more missing buyers are invited again in the next runs, within GitHub's daily cap.`] : []),
       '',
@@ -208,8 +208,8 @@ function resentLines(login: string, repository: string, count: number, afterLast
 
 /**
  * An extra repository's invitation (a plan's `extraRepositories`), sent again by the cron as it
- * expired (access/extraExpiryResends.ts). The dashboard has no button for an extra repository's
- * invitation, so after the last re-send the buyer is sent to support.
+ * expired (access/extraExpiryResends.ts). After the last re-send, the dashboard offers a new one
+ * (access/extraRenew.ts), as it does for the kit's.
  */
 export function extraResentMail(resend: {to: string; login: string; repository: string; key: string; count: number}): MailMessage {
   const {appName, mail, support} = appConfig;
@@ -222,7 +222,7 @@ export function extraResentMail(resend: {to: string; login: string; repository: 
     subject: `Your ${appName} invitation to ${name} was sent again to @${resend.login}`,
     text: [
       `Your ${appName} purchase includes ${name}, the private repository ${resend.repository}.`,
-      ...resentLines(resend.login, resend.repository, resend.count, `write to ${support.email}`),
+      ...resentLines(resend.login, resend.repository, resend.count),
       '',
       `Questions? Reply to this e-mail or write to ${support.email}.`,
     ].join('\n'),

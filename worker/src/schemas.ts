@@ -5,6 +5,7 @@ import {
   type BillingPortalRequest,
   type CreateCheckoutSessionRequest,
   type LeadRequest,
+  type ResendExtraInvitationRequest,
 } from '../../src/config/api';
 
 /**
@@ -56,6 +57,11 @@ export const addUserToRepoBody = z.object({
 
 export const leadBody = z.object({email});
 
+/** A key of src/config's `extraRepositories`: the route checks it against the buyer's plan. */
+export const resendExtraInvitationBody = z.object({
+  key: z.string({message: 'key is required: the repository to invite you to again'}).trim().min(1, 'key is required: the repository to invite you to again').max(64, 'key is too long'),
+});
+
 export const checkoutSessionId = z
   .string({message: 'sessionId is required'})
   .regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/, 'sessionId is not a Checkout Session id');
@@ -76,5 +82,6 @@ const agreements: [
   Agrees<typeof billingPortalBody, BillingPortalRequest>,
   Agrees<typeof addUserToRepoBody, AddUserToRepoRequest>,
   Agrees<typeof leadBody, LeadRequest>,
-] = [true, true, true, true];
+  Agrees<typeof resendExtraInvitationBody, ResendExtraInvitationRequest>,
+] = [true, true, true, true, true];
 void agreements;

@@ -4,7 +4,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {PermanentError, RetryableError} from '../jobs';
 import {SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, repositoryFor} from './github';
+import {GitHubFailure, INVITATION_LIFETIME_MS, repositoryFor} from './github';
 import type {Grant} from './grants';
 import {DAY_MS, hasFreeSlot} from './invitationQueue';
 import {resendInvitation} from './seat';
@@ -18,8 +18,6 @@ import {observeGrant} from './status';
  * dashboard and the seller's console show it expired, and the seller's daily digest lists it.
  */
 
-/** GitHub expires a repository invitation 7 days after it was sent. */
-export const INVITATION_LIFETIME_MS = 7 * DAY_MS;
 /**
  * How long before it expires an invitation is sent again: a day leaves room for a window that is
  * full for hours, or a GitHub that does not answer, before the buyer meets an expired link.

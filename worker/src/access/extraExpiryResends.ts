@@ -5,9 +5,9 @@ import {log} from '../log';
 import {extraResentMail} from '../mail';
 import {runJob} from '../outbox';
 import {SUBREQUESTS_PER} from '../subrequests';
-import {INVITATION_LIFETIME_MS, RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
+import {RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
 import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, markActive, stillWanted, wantedFor} from './extraGrants';
-import {GitHubFailure, type Invitation, repositoryFor} from './github';
+import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 
 /**

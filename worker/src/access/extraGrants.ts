@@ -6,7 +6,7 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, type Invitation, type Repository, repositoryFor} from './github';
+import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, type Repository, repositoryFor} from './github';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 
 /**
@@ -425,6 +425,11 @@ registerJob<{sessionId: string}>('extra-grants', {
   },
 });
 
+/** Whether a pending grant's invitation is past GitHub's 7 days, by the worker's own record of when it went. */
+export function extraInvitationExpired(row: Pick<ExtraGrant, 'status' | 'invited_at'>, now = Date.now()): boolean {
+  return row.status === 'pending' && row.invited_at !== null && row.invited_at + INVITATION_LIFETIME_MS <= now;
+}
+
 /**
  * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
  * (now) grants, in the plan's order, with the grant's state as GitHub last said.
@@ -454,6 +459,8 @@ export async function extraAccessOf(context: Context, purchase: {session_id: str
       ...(row.github_username && {username: row.github_username}),
       ...(row.detail && {detail: row.detail}),
       ...(row.status === 'queued' && row.detail === EXTRA_DETAIL.waitsForCap && {waitsForCap: true}),
+      // The buyer may then ask for a new one (extraRenew.ts), as for the kit's.
+      ...(extraInvitationExpired(row) && {expired: true}),
     });
   }
   return entries;

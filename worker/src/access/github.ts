@@ -23,6 +23,9 @@ export class GitHubFailure extends Error {
   }
 }
 
+/** GitHub expires a repository invitation 7 days after it was sent. */
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
 export interface GitHubUser {
   id: number;
   login: string;

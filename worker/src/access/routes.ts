@@ -1,5 +1,5 @@
 import {Hono} from 'hono';
-import {API_PATHS, type AccessResult, type AccessStatus} from '../../../src/config/api';
+import {API_PATHS, type AccessResult, type AccessStatus, type ResendExtraInvitationResult} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
@@ -8,10 +8,11 @@ import {readJson} from '../http';
 import {contextOf} from '../context';
 import {seatPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
-import {addUserToRepoBody} from '../schemas';
+import {addUserToRepoBody, resendExtraInvitationBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {drainInvitationQueue} from './drainQueue';
 import {extraAccessOf} from './extraGrants';
+import {renewExtraInvitation} from './extraRenew';
 import {reportGitHub} from './reportGitHub';
 import {grantForUser, readGrant} from './grants';
 import {requestAccess, resendInvitation} from './seat';
@@ -99,6 +100,24 @@ export const accessRoutes = new Hono<AppEnv>()
     try {
       const result = await resendInvitation(context, grant, user.uid);
       return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
+    } catch (err) {
+      throw reportGitHub(err);
+    }
+  })
+
+  /**
+   * A new invitation to one of the plan's extra repositories, when the last one expired (after the
+   * cron's re-sends). Only the purchase's own grant, by the key its plan lists; 409 otherwise.
+   * 200 with the grant's state, 202 while it waits in that repository's queue.
+   */
+  .post(API_PATHS.resendExtraInvitation, requireUser, async (c) => {
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
+    const {key} = await readJson(c, resendExtraInvitationBody);
+    const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
+    try {
+      const status = await renewExtraInvitation(contextOf(c.env), purchase.session_id, key);
+      return c.json({status} satisfies ResendExtraInvitationResult, status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
     }

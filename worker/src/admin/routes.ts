@@ -37,13 +37,14 @@ import {parse, readJson} from '../http';
 import {contextOf} from '../context';
 import {runJob} from '../outbox';
 import {stripeFor} from '../payments/stripe';
-import {checkoutSessionId, githubUsername} from '../schemas';
+import {checkoutSessionId, githubUsername, resendExtraInvitationBody} from '../schemas';
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
-import {extraGrantsOf, observeExtraGrant} from '../access/extraGrants';
+import {extraGrantsOf, extraInvitationExpired, observeExtraGrant} from '../access/extraGrants';
+import {renewExtraInvitation} from '../access/extraRenew';
 import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from './refunds';
 import {resendFailed} from '../releases/resend';
@@ -130,6 +131,7 @@ export const adminRoutes = new Hono<AppEnv>()
         username: row.github_username,
         detail: row.detail,
         updatedAt: row.updated_at,
+        expired: extraInvitationExpired(row),
       })),
       access: detail.access && seen ? {...detail.access, status: seen.status, username: seen.username} : detail.access,
       invitationExpired: seen?.expired ?? false,
@@ -176,6 +178,16 @@ export const adminRoutes = new Hono<AppEnv>()
       }
       const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
       return {status: result.status, detail: `@${grant.github_username}: ${result.status}`};
+    });
+  })
+
+  .post(ADMIN_PATHS.resendExtra, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const {key} = await readJson(c, resendExtraInvitationBody);
+    return audited(c, 'resend', sessionId, async () => {
+      await paidPurchase(c.env.DB, sessionId);
+      const status = await renewExtraInvitation(contextOf(c.env), sessionId, key);
+      return {status, detail: `${key}: ${status}`};
     });
   })
 

@@ -2,9 +2,8 @@ import {appConfig} from '../../../src/config';
 import type {RepositoryDifference} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
-import {GitHubFailure} from '../access/github';
+import {GitHubFailure, INVITATION_LIFETIME_MS} from '../access/github';
 import type {Grant} from '../access/grants';
-import {INVITATION_LIFETIME_MS} from '../access/expiryResends';
 import {DAY_MS, hasFreeSlot} from '../access/invitationQueue';
 import {reportGitHub} from '../access/reportGitHub';
 import {enqueue, RetryableError} from '../jobs';
@@ -152,20 +151,26 @@ async function grantStates(db: D1Database, differences: RepositoryDifference[]):
 }
 
 /**
- * Invitations the cron stopped sending again (expiryResends.ts) that expired since the last daily
- * run: each is in one digest, not in every one after.
+ * Invitations the cron stopped sending again (expiryResends.ts, and extraExpiryResends.ts for the
+ * plans' extra repositories, named by `repository`) that expired since the last daily run: each is
+ * in one digest, not in every one after.
  */
 async function expiredForGood(db: D1Database, now = Date.now()) {
   const {results} = await db
     .prepare(
-      `SELECT g.github_username AS login, p.email FROM access_grants g JOIN purchases p ON p.session_id = g.session_id
-       WHERE g.status = 'pending' AND p.status = 'paid' AND g.expiry_resends >= ?1
-         AND g.invited_at <= ?2 AND g.invited_at > ?2 - ?3
-       ORDER BY g.invited_at LIMIT 50`,
+      `SELECT login, email, repository FROM (
+         SELECT g.github_username AS login, p.email, NULL AS repository, g.invited_at FROM access_grants g
+           JOIN purchases p ON p.session_id = g.session_id
+           WHERE g.status = 'pending' AND p.status = 'paid' AND g.expiry_resends >= ?1 AND g.invited_at <= ?2 AND g.invited_at > ?2 - ?3
+         UNION ALL
+         SELECT e.github_username, p.email, e.repository, e.invited_at FROM extra_grants e
+           JOIN purchases p ON p.session_id = e.session_id
+           WHERE e.status = 'pending' AND p.status = 'paid' AND e.expiry_resends >= ?1 AND e.invited_at <= ?2 AND e.invited_at > ?2 - ?3)
+       ORDER BY invited_at LIMIT 50`,
     )
     .bind(appConfig.repository.resendsAfterExpiry, now - INVITATION_LIFETIME_MS, AUDIT_EVERY_MS)
-    .all<{login: string; email: string | null}>();
-  return results;
+    .all<{login: string; email: string | null; repository: string | null}>();
+  return results.map(({login, email, repository}) => ({login, email, ...(repository !== null && {repository})}));
 }
 
 /** The digest, through the outbox's mail job (sent now, retried by the cron if Mailgun is busy). */

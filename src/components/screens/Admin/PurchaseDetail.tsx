@@ -50,10 +50,14 @@ function History({events}: {events: PurchaseEvent[]}) {
   );
 }
 
-/** The console's name for an extra repository's key: its name in the config, else the key. */
+/** An extra repository's name in the config, else its key. */
+function extraRepositoryName(key: string): string {
+  return (appConfig.extraRepositories as Record<string, {name: string}>)[key]?.name ?? key;
+}
+
+/** The console's name for an extra repository's key in the facts list. */
 function extraRepositoryLabel(key: string): string {
-  const described = (appConfig.extraRepositories as Record<string, {name: string}>)[key];
-  return described ? `${described.name} (extra repository)` : `${key} (extra repository)`;
+  return `${extraRepositoryName(key)} (extra repository)`;
 }
 
 /** Grant, revoke, resend, reset: each confirmed in the page, then the purchase is read again. */
@@ -69,6 +73,8 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
   const revocable = access !== null && ['queued', 'pending', 'active', 'failed'].includes(access.status);
   const pending = access?.status === 'pending';
   const resendable = pending && purchase.invitationExpired;
+  // The plan's extra repositories whose invitation expired after the cron's last re-send.
+  const expiredExtras = purchase.extraGrants.filter((grant) => grant.status === 'pending' && grant.expired);
 
   return (
     <section aria-labelledby="access-actions-heading">
@@ -108,6 +114,15 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
             onConfirm={() => void run(() => api.resend(sessionId), `Invitation resent to @${access.username}.`, reload)}
           />
         )}
+        {expiredExtras.map((grant) => (
+          <Confirm
+            key={grant.key}
+            label={`Resend ${extraRepositoryName(grant.key)} invitation`}
+            question={`A fresh invitation to ${grant.repository} goes to @${grant.username}, in place of the one GitHub no longer honours.`}
+            disabled={busy}
+            onConfirm={() => void run(() => api.resendExtra(sessionId, grant.key), `Invitation to ${extraRepositoryName(grant.key)} resent to @${grant.username}.`, reload)}
+          />
+        ))}
         {access && access.usernameChanges > 0 && (
           <Confirm
             label="Reset username changes"
@@ -163,7 +178,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 <React.Fragment key={grant.key}>
                   <dt>{extraRepositoryLabel(grant.key)}</dt>
                   <dd>
-                    {grant.status}
+                    {grant.status === 'pending' && grant.expired ? 'pending, expired' : grant.status}
                     {grant.repository && <> · {grant.repository}</>}
                     {grant.username && <> · @{grant.username}</>}
                     {grant.detail && <> · {grant.detail}</>}

@@ -108,7 +108,7 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
           Resend invitation
         </button>
       )}
-      {status !== 'revoked' && <ExtraRepositories entries={access.extraRepositories ?? []} />}
+      {status !== 'revoked' && <ExtraRepositories entries={access.extraRepositories ?? []} onChanged={onChanged} />}
     </section>
   );
 }

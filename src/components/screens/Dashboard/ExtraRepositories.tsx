@@ -1,7 +1,11 @@
-import React from 'react';
+import React, {useState} from 'react';
 import {appConfig, githubRepositoryUrl} from '../../../config';
 import type {ExtraRepositoryAccess} from '../../../config/api';
+import {useApiClient} from '../../../lib/useApiClient';
+import {useSnackbar} from '../../shared/Snackbar';
+import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
+import controls from '../../../css/controls.module.css';
 
 const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
 
@@ -18,7 +22,9 @@ function stateOf(entry: ExtraRepositoryAccess): string {
         ? 'Invitation queued: waiting for GitHub’s daily limit of invitations to this repository. Nothing to do.'
         : `Invitation queued for ${who}; it goes out within a few minutes.`;
     case 'pending':
-      return `Invited: accept the invitation for ${who} on GitHub (its e-mail, or github.com/notifications).`;
+      return entry.expired
+        ? `Invitation expired: GitHub invitations last seven days, and the one for ${who} has run out. Send a new one.`
+        : `Invited: accept the invitation for ${who} on GitHub (its e-mail, or github.com/notifications).`;
     case 'active':
       return `Active: ${who} can read it.`;
     case 'revoked':
@@ -32,22 +38,48 @@ function stateOf(entry: ExtraRepositoryAccess): string {
  * The private repositories the buyer's plan grants besides the kit, each with its own state: the
  * worker invites the kit's GitHub account to each (worker/src/access/extraGrants.ts).
  */
-export default function ExtraRepositories({entries}: {entries: ExtraRepositoryAccess[]}) {
+export default function ExtraRepositories({entries, onChanged}: {entries: ExtraRepositoryAccess[]; onChanged: () => void}) {
+  const api = useApiClient();
+  const snackbar = useSnackbar();
+  const [resending, setResending] = useState<string | null>(null);
   if (entries.length === 0) return null;
+
+  async function resend(entry: ExtraRepositoryAccess, name: string) {
+    setResending(entry.key);
+    try {
+      const {status} = await api.resendExtraInvitation(entry.key);
+      snackbar.show(status === 'queued' ? `A new invitation to ${name} is queued; it goes out as soon as GitHub allows.` : `A new invitation to ${name} is on its way.`);
+      onChanged();
+    } catch (error) {
+      snackbar.show(error instanceof Error ? `Error: ${error.message}` : `Error resending the invitation to ${name}.`);
+      onChanged();
+    } finally {
+      setResending(null);
+    }
+  }
+
   return (
     <section aria-label="More repositories in your plan">
       <h3 className={styles.statusTitle}>More repositories in your plan</h3>
       <ul>
         {entries.map((entry) => {
           const about = described[entry.key];
+          const name = about?.name ?? entry.key;
+          const busy = resending === entry.key;
           return (
             <li key={entry.key} data-status={entry.status}>
               <strong>{about?.name ?? entry.key}</strong>
               {about && <> ({about.holds})</>}: {stateOf(entry)}{' '}
               {entry.status === 'active' && entry.repository && (
                 <a className={styles.link} href={githubRepositoryUrl(entry.repository)} target="_blank" rel="noopener noreferrer">
-                  Open {about?.name ?? entry.key}
+                  Open {name}
                 </a>
+              )}
+              {entry.status === 'pending' && entry.expired && (
+                <button type="button" className={controls.secondary} onClick={() => void resend(entry, name)} disabled={busy} aria-busy={busy}>
+                  {busy && <Spinner label="Resending" />}
+                  Resend the invitation to {name}
+                </button>
               )}
             </li>
           );

@@ -1,0 +1,76 @@
+import type {ExtraGrantStatus} from '../../../src/config/api';
+import type {Context} from '../context';
+import {HttpError} from '../errors';
+import {enqueue} from '../jobs';
+import {log} from '../log';
+import {activeIfAccepted, claim, type ExtraGrant, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
+import {repositoryFor} from './github';
+
+/**
+ * A buyer's own request for a new invitation to an extra repository of their plan, once the last
+ * one expired: after the cron's re-sends (extraExpiryResends.ts) are spent, or before they came.
+ * GitHub honours an invitation for 7 days; after the last automatic re-send the grant stays
+ * "pending" on an invitation nobody can accept, and this is the way out, as the kit's
+ * "Send a new one" is for its own invitation.
+ *
+ * The expired invitation this worker recorded is withdrawn and the grant queued again, at the back
+ * of the repository's queue: it then goes out as a first invitation does (reconcileExtraGrants),
+ * within that repository's daily cap, to the kit seat's account by its numeric id. The re-send
+ * count starts again, so the new invitation heals itself as the first did.
+ */
+
+/** How long the renewal's claim on the grant holds: past it, the request that took it is taken for dead. */
+const RENEW_CLAIM_MS = 120_000;
+
+/**
+ * Renews the purchase's expired invitation to the repository of `key`. Answers the grant's state
+ * after it (queued while it waits for the cap or the next run, pending once sent, active when it
+ * turns out the buyer had accepted). Refuses with 409 what is not an expired invitation of theirs.
+ */
+export async function renewExtraInvitation(context: Context, sessionId: string, key: string): Promise<ExtraGrantStatus> {
+  const {db, settings} = context;
+  const row = await db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<ExtraGrant>();
+  if (!row || row.status !== 'pending' || row.invitation_id === null || row.repository === null) {
+    throw new HttpError(409, 'There is no invitation to this repository to send again', 'CONFLICT');
+  }
+  // A grant its purchase no longer wants (a refund, the seat moved) is its reconcile's to take back.
+  if (!stillWanted(await wantedFor(db, sessionId), settings, row)) {
+    await enqueue(db, {key: `extra:${sessionId}:unwanted:${row.invitation_id}`, kind: 'extra-grants', sessionId, payload: {sessionId}});
+    throw new HttpError(409, 'This repository is no longer part of your purchase', 'CONFLICT');
+  }
+  const repository = repositoryFor(context, row.repository);
+  const listed = await repository.invitations();
+  const ours = listed.find((invitation) => invitation.id === row.invitation_id);
+  // GitHub's word on an invitation it lists; the worker's own record for one it no longer does.
+  if (ours && !ours.expired) {
+    throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications', 'CONFLICT');
+  }
+  if (!ours && (await activeIfAccepted(context, row, listed))) return 'active';
+  // Gone and not accepted (declined, or withdrawn by hand), or expired: the buyer asks for a new one.
+  const now = Date.now();
+  // One request or cron run at a time: a re-send under way has taken the grant already.
+  if (!(await claim(db, row, 'sending_at', 'pending', now, RENEW_CLAIM_MS, row.invitation_id))) {
+    throw new HttpError(409, 'An invitation is being sent right now. Look again in a minute.', 'CONFLICT');
+  }
+  let queued = false;
+  try {
+    if (ours && !(await repository.withdrawInvitation(row.invitation_id)) && (await activeIfAccepted(context, row))) return 'active';
+    const renewed = await db
+      .prepare(
+        `UPDATE extra_grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
+           queued_at = ?4, updated_at = ?4, expiry_resends = 0
+         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3 RETURNING session_id`,
+      )
+      .bind(sessionId, key, row.invitation_id, now)
+      .first();
+    queued = renewed !== null;
+  } finally {
+    await db.prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3').bind(sessionId, key, now).run();
+  }
+  if (queued) {
+    log.info('extra_access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
+    await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${row.invitation_id}`);
+  }
+  const after = await db.prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<{status: ExtraGrantStatus}>();
+  return after?.status ?? 'queued';
+}
