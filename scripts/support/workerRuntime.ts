@@ -5,6 +5,7 @@
  */
 import {execFileSync} from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {Miniflare} from 'miniflare';
 import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
@@ -13,10 +14,42 @@ import {ROOT} from './site';
 
 export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
 
-/** Builds the worker bundle into `outDir` exactly as `wrangler deploy` would (a dry run). */
-export function buildWorkerBundle(outDir: string) {
+/** Builds the worker bundle (of worker/, unless another copy is given) into `outDir` exactly as `wrangler deploy` would (a dry run). */
+export function buildWorkerBundle(outDir: string, workerDir = WORKER_DIR) {
   fs.rmSync(outDir, {recursive: true, force: true});
-  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outDir], {cwd: WORKER_DIR, env: WRANGLER_ENV, stdio: 'pipe'});
+  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outDir], {cwd: workerDir, env: WRANGLER_ENV, stdio: 'pipe'});
+}
+
+/** One change to a file of `src/config`: `from`, which must be there, becomes `to`. */
+export interface ConfigEdit {
+  file: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * The worker bundle as a seller with another choice in `src/config` would deploy it. The worker
+ * reads the config when it is built, not from its settings, so a test of another choice needs a
+ * bundle of its own: built from a copy of worker/ and src/config/ (edited) beside the repository's
+ * node_modules, exactly as buildWorkerBundle builds. Throws when an edit's `from` is not found, so
+ * that a change to the config cannot leave the test running the committed choice unnoticed.
+ */
+export function buildWorkerBundleWithConfig(outDir: string, edits: ConfigEdit[]) {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-variant-'));
+  try {
+    fs.cpSync(WORKER_DIR, path.join(copy, 'worker'), {recursive: true, filter: (source) => !/[\\/](\.wrangler|\.dev\.vars)$/.test(source)});
+    fs.cpSync(path.join(ROOT, 'src', 'config'), path.join(copy, 'src', 'config'), {recursive: true});
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    for (const {file, from, to} of edits) {
+      const target = path.join(copy, 'src', 'config', file);
+      const text = fs.readFileSync(target, 'utf8');
+      if (!text.includes(from)) throw new Error(`src/config/${file} has no ${JSON.stringify(from)} to change`);
+      fs.writeFileSync(target, text.replace(from, to));
+    }
+    buildWorkerBundle(outDir, path.join(copy, 'worker'));
+  } finally {
+    fs.rmSync(copy, {recursive: true, force: true});
+  }
 }
 
 export type WorkerVars = Record<string, string>;

@@ -148,8 +148,10 @@ export interface AppConfig {
     noticeWithoutUpdates: ReleaseNotice;
     /**
      * How many batches of a release's e-mail (each up to 1,000 buyers, in one call to Mailgun) go
-     * out in an hour: the batches are spaced evenly, never sent all at once. A new sending domain
-     * builds its reputation by a steady, gradual flow (docs: Sending limit in Mailgun).
+     * out in an hour: the batches are spaced evenly, never sent all at once, and each goes at the
+     * first cron run (every 5 minutes) after its time. On Cloudflare's Free plan a run sends one
+     * batch at most, so more than 12 an hour changes nothing there. A new sending domain builds
+     * its reputation by a steady, gradual flow (docs: Sending limit in Mailgun).
      */
     batchesPerHour: number;
   };

@@ -4,22 +4,18 @@
  * e-mails caught by the Mailgun stand-in.
  */
 import {createHmac} from 'node:crypto';
-import examples from '@octokit/webhooks-examples';
-import type {ReleaseEvent} from '@octokit/webhooks-types';
 import {ADMIN_PATHS, adminPath, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
-import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {FREE_PLAN_RELEASE_BATCH, FREE_PLAN_SUBREQUESTS} from '../../worker/src/freePlan';
 import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
 import {type EventOptions, type MailgunEventData, signedEvent} from '../../scripts/local/mailgunEvents';
+import {type DeliveryOptions, deliverRelease, RELEASE_VARS, RELEASE_WEBHOOK_SECRET as SECRET, releaseEvent, seedBuyers} from './releaseDeliveries';
 import {completedEvent, MAILGUN_SIGNING_KEY, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
 
-const SECRET = 'github-webhook-secret-for-the-release-suite';
 const plans: readonly Plan[] = appConfig.plans;
 const withUpdates = plans.find((plan) => plan.includesUpdates)!;
 const withoutUpdates = plans.find((plan) => !plan.includesUpdates)!;
 
 const SELLER = uniqueEmail('seller');
-const RELEASE_VARS = {GITHUB_WEBHOOK_SECRET: SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite'};
 let stack: Stack;
 beforeAll(async () => {
   // The Paid plan's limits: batches of Mailgun's 1,000, as many an invocation as are due. The Free
@@ -28,38 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const recorded = examples.find((definition) => definition.name === 'release')!.examples as ReleaseEvent[];
-
-let releases = 0;
-/**
- * One of GitHub's recorded deliveries of `action`, made the seller's: of the worker's repository,
- * with its own release id (each test its own release), and the notes and flags given.
- */
-function releaseEvent(action: ReleaseEvent['action'], release: Partial<ReleaseEvent['release']> = {}): ReleaseEvent {
-  const example = structuredClone(recorded.find((candidate) => candidate.action === action)!);
-  example.repository.full_name = FIXTURE_REPO;
-  Object.assign(example.release, {id: 90_000_000 + ++releases, tag_name: `v1.${releases}.0`, name: `Version 1.${releases}`}, release);
-  return example;
-}
-
-let deliveries = 0;
-function deliver(
-  event: unknown,
-  {secret = SECRET, delivery = `delivery-${++deliveries}-${Date.now()}`, body, signature, to = stack}: {secret?: string; delivery?: string; body?: string; signature?: string | null; to?: Stack} = {},
-) {
-  const payload = body ?? JSON.stringify(event);
-  const signed = signature === undefined ? `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}` : signature;
-  return to.worker.fetch(API_PATHS.githubWebhook, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': 'release',
-      'x-github-delivery': delivery,
-      ...(signed !== null && {'x-hub-signature-256': signed}),
-    },
-    body: payload,
-  });
-}
+/** GitHub's delivery of `event`, to this suite's stack unless `to` says another. */
+const deliver = (event: unknown, {to = stack, ...options}: DeliveryOptions & {to?: Stack} = {}) => deliverRelease(to, event, options);
 
 /** The cron once every queued release batch is due (the batches are paced a minute apart). */
 async function sendDueBatches() {
@@ -703,15 +669,8 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
 });
 
 test('2,500 buyers go out in three batches of at most 1,000; a batch that fails once is retried, and nobody gets two', async () => {
-  const now = Date.now();
   // Seeded in one statement: 2,500 paid purchases of the plan with updates.
-  await stack.worker.db.run(
-    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
-     INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
-     SELECT 'cs_test_many_' || i, 'many-' || printf('%04d', i) || '@example.com', ?1, 'paid', ?2, ?2, ?3, '${PLAN_CURRENCY}' FROM n`,
-    withUpdates.id, now, withUpdates.price * 100,
-  );
-  const many = Array.from({length: 2500}, (_, index) => `many-${String(index + 1).padStart(4, '0')}@example.com`);
+  const many = await seedBuyers(stack, {plan: withUpdates, count: 2500, label: 'many'});
   const everyone = (await stack.worker.db.all<{email: string}>(
     `SELECT DISTINCT email FROM purchases WHERE status = 'paid' AND plan = ? AND email NOT IN (SELECT email FROM release_unsubscribes)`,
     withUpdates.id,
@@ -751,13 +710,7 @@ describe("on Cloudflare's Free plan (SUBREQUEST_LIMIT 50, as committed)", () => 
 
   test("a release goes out in batches of the Free plan's size, one a cron run however many are due, each buyer once", async () => {
     const buyers = FREE_PLAN_RELEASE_BATCH * 2 + 100;
-    const now = Date.now();
-    await free.worker.db.run(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
-       INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
-       SELECT 'cs_test_free_' || i, 'free-' || printf('%04d', i) || '@example.com', ?1, 'paid', ?2, ?2, ?3, '${PLAN_CURRENCY}' FROM n`,
-      withUpdates.id, now, withUpdates.price * 100, buyers,
-    );
+    await seedBuyers(free, {plan: withUpdates, count: buyers, label: 'free'});
     const event = releaseEvent('published', {name: 'Version Free'});
     const answer = await deliver(event, {to: free});
     expect(await answer.json()).toMatchObject({announced: true, recipients: buyers});
