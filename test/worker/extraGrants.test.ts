@@ -202,6 +202,33 @@ test("the prompts repository's daily cap reached: its invitation stays queued (t
   }
 });
 
+test('first in, first out: a buyer who asks while an older prompts grant waits, queued, waits behind it even when a slot has just freed', async () => {
+  const cap = appConfig.repository.invitationsPerDay;
+  const sentAt = Date.now() - 3600_000;
+  for (let i = 0; i < cap; i++) {
+    await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_fifo_${i}`, sentAt + i);
+  }
+  let second: Awaited<ReturnType<typeof seatedBuyer>>;
+  try {
+    const first = await seatedBuyer(advanced.priceId.test);
+    expect(await extraRows(first.sessionId)).toMatchObject([{status: 'queued'}]);
+    // One slot frees (the oldest of the day leaves the window) before the cron's next run.
+    await stack().worker.db.run('DELETE FROM invitations_sent WHERE session_id = ?', 'cs_test_fifo_0');
+    second = await seatedBuyer(advanced.priceId.test);
+    expect(await extraRows(second.sessionId)).toMatchObject([{status: 'queued'}]);
+    expect(promptInvitationsFor(second.account.id)).toEqual([]);
+
+    await stack().worker.scheduled(); // the one slot goes to the first in line
+    expect(promptInvitationsFor(first.account.id)).toHaveLength(1);
+    expect(promptInvitationsFor(second.account.id)).toEqual([]);
+    expect(await extraRows(second.sessionId)).toMatchObject([{status: 'queued'}]);
+  } finally {
+    await stack().newDay();
+  }
+  await stack().worker.scheduled(); // a new day: the second goes too
+  expect(promptInvitationsFor(second!.account.id)).toHaveLength(1);
+});
+
 test('an account already on the prompts repository is not invited, and a refund leaves it there: the worker removes only what it created', async () => {
   const user = await stack().signUp();
   const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});

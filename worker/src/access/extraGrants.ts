@@ -121,8 +121,29 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     if (isLive(row) && row.status !== 'queued') continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) throw new NextRun(`This run cannot fit the invitation to ${repository}`);
     if (!isLive(row)) await record(db, sessionId, key, {status: 'queued', repository, account, detail: null});
+    // First in, first out: while older grants of the repository wait, this one waits behind them
+    // (the cron's drain sends them oldest first), even if a slot has just freed.
+    if (await queuedAhead(db, repository, sessionId, key)) {
+      await waitForCap(db, {session_id: sessionId, repository_key: key});
+      continue;
+    }
     await sendIfClaimed(context, sessionId, key);
   }
+}
+
+/** Whether another grant of the repository was queued before this one and still waits. */
+async function queuedAhead(db: D1Database, repository: string, sessionId: string, key: string): Promise<boolean> {
+  const ahead = await db
+    .prepare(
+      `SELECT 1 AS found FROM extra_grants o, extra_grants me
+       WHERE me.session_id = ?2 AND me.repository_key = ?3
+         AND o.repository = ?1 AND o.status = 'queued' AND o.queued_at < me.queued_at
+         AND NOT (o.session_id = ?2 AND o.repository_key = ?3)
+       LIMIT 1`,
+    )
+    .bind(repository, sessionId, key)
+    .first();
+  return ahead !== null;
 }
 
 /** Writes a grant that holds nothing on GitHub (queued, or failed before any invitation), for this account. */
@@ -243,7 +264,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
 }
 
 /** A queued grant stays queued past the cap, never failed: the cron sends it when the window frees. */
-async function waitForCap(db: D1Database, grant: ExtraGrant) {
+async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
   await db
     .prepare(`UPDATE extra_grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`)
     .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, Date.now())
