@@ -672,7 +672,7 @@ export interface AdminActionResult {
 export interface AdminJob {
   id: number;
   /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
-  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'card-country';
+  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: 'failed' | 'retrying';
   attempts: number;

@@ -155,6 +155,30 @@ test('a take-back that meets a re-send (a new invitation recorded meanwhile) tak
   expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'revoked', invitation_id: second, detail: 'no longer in the plan'}]);
 });
 
+test('an invitation GitHub creates while the purchase is refunded is withdrawn, and a GitHub that fails that withdrawal is asked again by the cron, never left open', async () => {
+  const user = await stack().signUp();
+  const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
+  expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+  const account = githubAccount();
+  // The refund lands while GitHub answers the prompts invitation; the withdrawal that follows fails once.
+  stack().github.beforeNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`, async () => {
+    await stack().worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", sessionId);
+    stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {status: 502, body: {message: 'Server Error'}});
+  });
+  await requestAccess(stack(), user, account.login);
+  const [stale] = promptInvitationsFor(account.id);
+  expect(stale).toBeDefined(); // GitHub's withdrawal failed: still open, and the job waits
+  const jobs = () =>
+    stack().worker.db.all<{status: string}>("SELECT status FROM jobs WHERE kind = 'extra-withdraw' AND session_id = ?", sessionId);
+  expect(await jobs()).toEqual([{status: 'pending'}]);
+
+  await stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'extra-withdraw' AND session_id = ?", sessionId);
+  await stack().worker.scheduled();
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${stale}`);
+  expect(await jobs()).toEqual([{status: 'done'}]);
+});
+
 test('a refund of the purchase takes back both: the kit and the prompts invitations are withdrawn', async () => {
   const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
   expect(promptInvitationsFor(account.id)).toHaveLength(1);

@@ -6,7 +6,7 @@ import {extraResentMail} from '../mail';
 import {runJob} from '../outbox';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
-import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, markActive, stillWanted, wantedFor} from './extraGrants';
+import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, markActive, stillWanted, wantedFor, withdrawStale} from './extraGrants';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 
@@ -181,8 +181,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
       .first<{expiry_resends: number}>();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-      await repository.withdrawInvitation(outcome.invitationId);
-      log.info('extra_access.stale_invitation_withdrawn', {sessionId: grant.session_id, key: grant.repository_key});
+      await withdrawStale(context, grant, outcome.invitationId);
       return false;
     }
     log.info('extra_access.expiry_resent_one', {sessionId: grant.session_id, key: grant.repository_key, resends: recorded.expiry_resends});

@@ -241,8 +241,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
       .first();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-      await repository.withdrawInvitation(outcome.invitationId);
-      log.info('extra_access.stale_invitation_withdrawn', {sessionId: grant.session_id, key: grant.repository_key});
+      await withdrawStale(context, grant, outcome.invitationId);
       return;
     }
     log.info('extra_access.invited', {sessionId: grant.session_id, key: grant.repository_key, githubUserId: grant.github_user_id});
@@ -437,6 +436,52 @@ export async function markActive(db: D1Database, row: ExtraGrant, login: string,
     .bind(row.session_id, row.repository_key, login, Date.now(), notOurs ? 1 : 0, EXTRA_DETAIL.alreadyCollaborator(login))
     .first<ExtraGrant>();
 }
+
+/** A stale invitation: created by this worker while its grant was being taken back. */
+interface StaleInvitation {
+  sessionId: string;
+  key: string;
+  repository: string;
+  invitationId: number;
+  githubUserId: number | null;
+}
+
+/**
+ * Withdraws an invitation GitHub created while its grant was taken back (a refund, the seat moved,
+ * meanwhile), through the outbox: a GitHub that does not answer now is asked again by the cron,
+ * never left with an open invitation a refunded buyer could still accept.
+ */
+export async function withdrawStale(context: Context, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'repository' | 'github_user_id'>, invitationId: number) {
+  const payload: StaleInvitation = {sessionId: grant.session_id, key: grant.repository_key, repository: grant.repository!, invitationId, githubUserId: grant.github_user_id};
+  const id = await enqueue(context.db, {key: `extra-withdraw:${payload.repository}:${invitationId}`, kind: 'extra-withdraw', sessionId: grant.session_id, payload});
+  if (id !== null) await runJob(context, id);
+}
+
+registerJob<StaleInvitation>('extra-withdraw', {
+  run: async (context, stale) => {
+    try {
+      const repository = repositoryFor(context, stale.repository);
+      if (!(await repository.withdrawInvitation(stale.invitationId)) && stale.githubUserId !== null) {
+        // Gone: accepted before the withdrawal (or withdrawn by hand). The account it let in is
+        // removed, unless a live grant of the repository holds that account now (its own purchase
+        // invited it again since, or another purchase of the same account).
+        const held = await context.db
+          .prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`)
+          .bind(stale.repository, stale.githubUserId)
+          .first();
+        if (held === null) await removeAccount(repository, stale.githubUserId);
+      }
+    } catch (err) {
+      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+      throw err;
+    }
+    log.info('extra_access.stale_invitation_withdrawn', {sessionId: stale.sessionId, key: stale.key, invitationId: stale.invitationId});
+  },
+  gaveUp: async (_context, stale, error) => {
+    // An invitation of this worker's may still be open on GitHub: the console lists the failed job.
+    log.error('extra_access.stale_withdrawal_failed', {sessionId: stale.sessionId, key: stale.key, invitationId: stale.invitationId, error});
+  },
+});
 
 registerJob<{sessionId: string}>('extra-grants', {
   run: (context, {sessionId}) => reconcileExtraGrants(context, sessionId),

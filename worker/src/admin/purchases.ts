@@ -241,6 +241,7 @@ const JOB_SUMMARY: Record<string, (key: string) => string> = {
   'github-invite': () => 'Invitation (queued while GitHub was busy)',
   'github-remove': () => 'Removal from the repository',
   'extra-grants': () => 'Extra repositories brought in step with the plan',
+  'extra-withdraw': () => 'A stale invitation to an extra repository withdrawn',
   'card-country': () => "The card's country read from Stripe (fair price)",
 };
 
@@ -249,7 +250,7 @@ function jobEvent(job: Record<string, unknown>): PurchaseEvent {
   const status = job.status === 'pending' && (job.attempts as number) > 0 ? 'retrying' : (job.status as string);
   return {
     at: job.created_at as number,
-    kind: kind === 'mail' ? 'email' : kind === 'github-remove' ? 'removal' : kind === 'card-country' ? 'stripe' : 'invitation',
+    kind: kind === 'mail' ? 'email' : kind === 'github-remove' || kind === 'extra-withdraw' ? 'removal' : kind === 'card-country' ? 'stripe' : 'invitation',
     summary: JOB_SUMMARY[kind]?.(job.key as string) ?? kind,
     status,
     detail: job.last_error ? maskSessionIds(job.last_error as string) : undefined,
