@@ -6,7 +6,7 @@ import {extraResentMail} from '../mail';
 import {runJob} from '../outbox';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
-import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, markActive, stillWanted, wantedFor, withdrawStale} from './extraGrants';
+import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, handToReconcile, markActive, stillWanted, wantedFor, withdrawStale} from './extraGrants';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 
@@ -65,7 +65,7 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
       // whose take-back waits, a repository the seller has changed since) is its reconcile's, which
       // this queues; its repository is not even listed (the token may no longer read it).
       if (!stillWanted(await wantedFor(db, grant.session_id), settings, grant)) {
-        await enqueue(db, {key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`, kind: 'extra-grants', sessionId: grant.session_id, payload: {sessionId: grant.session_id}});
+        await handToReconcile(db, grant);
         continue;
       }
       if (!(await windowOpen(db, repository))) {

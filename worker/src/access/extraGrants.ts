@@ -338,6 +338,14 @@ async function heldElsewhere(db: D1Database, row: ExtraGrant, column: 'invitatio
 }
 
 /**
+ * Hands a grant its purchase no longer wants (found by the cron's re-send or a buyer's renewal) to
+ * its reconcile, which the cron runs: one job per invitation, however often it is found.
+ */
+export async function handToReconcile(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'invitation_id'>) {
+  await enqueue(db, {key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`, kind: 'extra-grants', sessionId: grant.session_id, payload: {sessionId: grant.session_id}});
+}
+
+/**
  * Queues a reconcile of the purchase's extra grants through the outbox and runs it at once; the
  * cron retries it. `cause` names the event (one job per event: a webhook delivered twice queues
  * one). A purchase whose plan grants no extra repository and that holds none is skipped.

@@ -1,9 +1,8 @@
 import type {ExtraGrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
-import {enqueue} from '../jobs';
 import {log} from '../log';
-import {activeIfAccepted, claim, type ExtraGrant, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
+import {activeIfAccepted, claim, type ExtraGrant, handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
 import {repositoryFor} from './github';
 
 /**
@@ -35,7 +34,7 @@ export async function renewExtraInvitation(context: Context, sessionId: string, 
   }
   // A grant its purchase no longer wants (a refund, the seat moved) is its reconcile's to take back.
   if (!stillWanted(await wantedFor(db, sessionId), settings, row)) {
-    await enqueue(db, {key: `extra:${sessionId}:unwanted:${row.invitation_id}`, kind: 'extra-grants', sessionId, payload: {sessionId}});
+    await handToReconcile(db, row);
     throw new HttpError(409, 'This repository is no longer part of your purchase', 'CONFLICT');
   }
   const repository = repositoryFor(context, row.repository);
