@@ -543,7 +543,8 @@ export interface PurchaseFilter {
 /**
  * A purchase made with a fair-price discount (appConfig.fairPrices): the country and percent it was
  * given for, and the country of the card that paid (null until Stripe said; '' for a payment that
- * was no card). `review` is 'flagged' when the card is from another country, until the seller
+ * was no card). `review` is 'flagged' when the card is from another country, tells none, or was
+ * never read (flagged with `cardCountry` null: the worker gave up asking Stripe), until the seller
  * accepts it ('accepted') or refunds it.
  */
 export interface AdminFairPrice {

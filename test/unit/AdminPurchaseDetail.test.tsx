@@ -295,6 +295,16 @@ describe('a purchase’s page', () => {
     expect(section).toHaveTextContent('Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.');
   });
 
+  it('tells a card Stripe never let the worker read from a payment that tells no country, and says how to read it again', async () => {
+    worker().reset({purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: null, review: 'flagged'}})]});
+    await open();
+    expect(screen.getByText('Card never read, priced for BR')).toBeInTheDocument();
+    const section = screen.getByRole('region', {name: 'Fair price'});
+    expect(section).toHaveTextContent(`Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`);
+    expect(section).not.toHaveTextContent('tells no country');
+    expect(screen.getByRole('button', {name: 'Accept'})).toBeEnabled();
+  });
+
   it('shows nothing of fair prices for a purchase at the list price', async () => {
     await open();
     expect(screen.queryByRole('region', {name: 'Fair price'})).toBeNull();

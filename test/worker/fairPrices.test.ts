@@ -184,14 +184,27 @@ describe('the checkout and GET /prices', () => {
 
       // Never readable: after the outbox's last attempt the purchase is flagged for the seller.
       const {id: never} = await checkoutFrom(stack(), DISCOUNTED);
-      stack().stripe.complete(never, {email: uniqueEmail('fair'), paid: true});
+      stack().stripe.complete(never, {email: uniqueEmail('fair'), paid: true, cardCountry: DISCOUNTED});
       unreadable();
       expect((await stack().deliver(completedEvent(stack(), never))).status).toBe(200);
       // Every attempt the outbox allows failed too (attempts far past its last): the next is its last.
       await stack().worker.db.run("UPDATE jobs SET attempts = 999, run_after = 0 WHERE kind = 'card-country' AND session_id = ?1", never);
       unreadable();
       await stack().worker.scheduled();
-      expect(await row(never)).toMatchObject({card_country: '', country_review: 'flagged', fair_price_country: DISCOUNTED});
+      // Flagged with no country: the console tells "never read" from a payment that tells none ('').
+      expect(await row(never)).toMatchObject({card_country: null, country_review: 'flagged', fair_price_country: DISCOUNTED});
+      const listed = (await flaggedList()).items.find((purchase) => purchase.sessionId === never);
+      expect(listed?.fairPrice).toEqual({country: DISCOUNTED, percentOff: PERCENT, cardCountry: null, review: 'flagged'});
+      const exported = await (await stack().call(`${ADMIN_PATHS.purchasesCsv}?flagged=card_country`, {token: seller.admin.idToken})).text();
+      expect(exported.split('\n').find((line) => line.includes(never))).toMatch(new RegExp(`,${DISCOUNTED},unread,flagged\\s*$`));
+
+      // The seller retries the job from the console once Stripe answers: the card matches, the flag clears.
+      const [job] = await stack().worker.db.all<{id: number; status: string}>("SELECT id, status FROM jobs WHERE kind = 'card-country' AND session_id = ?1", never);
+      expect(job?.status).toBe('failed');
+      const retried = await stack().call(adminPath(ADMIN_PATHS.retryJob, {jobId: job!.id}), {token: seller.admin.idToken, method: 'POST', body: {}});
+      expect(retried.status).toBe(200);
+      expect(await row(never)).toMatchObject({card_country: DISCOUNTED, country_review: null});
+      expect((await flaggedList()).items.map((purchase) => purchase.sessionId)).not.toContain(never);
     });
 
     test('a card from elsewhere flags the purchase once, and the console lists it until the seller accepts it, audited', async () => {

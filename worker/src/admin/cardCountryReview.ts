@@ -13,7 +13,7 @@ export async function acceptCardCountry(db: D1Database, sessionId: string) {
        RETURNING fair_price_country, card_country`,
     )
     .bind(sessionId)
-    .first<{fair_price_country: string; card_country: string}>();
+    .first<{fair_price_country: string; card_country: string | null}>();
   if (accepted) return accepted;
   const found = await db.prepare('SELECT country_review FROM purchases WHERE session_id = ?1').bind(sessionId).first<{country_review: string | null}>();
   if (!found) return null;

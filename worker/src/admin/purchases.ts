@@ -138,7 +138,8 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
       purchase.access?.username ?? '',
       purchase.access?.status ?? '',
       purchase.fairPrice?.country ?? '',
-      purchase.fairPrice?.cardCountry ?? '',
+      // 'unread': the worker gave up asking Stripe; '' is a payment that tells no country.
+      purchase.fairPrice && purchase.fairPrice.cardCountry === null && purchase.fairPrice.review !== null ? 'unread' : (purchase.fairPrice?.cardCountry ?? ''),
       purchase.fairPrice?.review ?? '',
     ];
   });

@@ -196,7 +196,8 @@ export const adminRoutes = new Hono<AppEnv>()
     return audited(c, 'accept_card_country', sessionId, async () => {
       const accepted = await acceptCardCountry(c.env.DB, sessionId);
       if (!accepted) throw notFound();
-      return {status: 'accepted', detail: `${accepted.card_country ? `card from ${accepted.card_country}` : 'payment with no card country'} accepted for the ${accepted.fair_price_country} fair price`};
+      const card = accepted.card_country === null ? 'card never read from Stripe' : accepted.card_country ? `card from ${accepted.card_country}` : 'payment with no card country';
+      return {status: 'accepted', detail: `${card} accepted for the ${accepted.fair_price_country} fair price`};
     });
   })
 

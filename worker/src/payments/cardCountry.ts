@@ -83,20 +83,31 @@ async function readCardCountry(context: Context, check: CardCountryCheck): Promi
   if (recorded && flagged) log.warn('fair_price.card_country_mismatch', {sessionId: check.sessionId, country: check.country, cardCountry});
 }
 
+/**
+ * Records the card's country once. What the seller accepted stays accepted; a flag set because the
+ * card could not be read clears when a later read (the console's retry of the job) finds it matches.
+ */
 function record(db: D1Database, sessionId: string, cardCountry: string, flagged: boolean) {
   return db
-    .prepare(`UPDATE purchases SET card_country = ?2, country_review = ?3 WHERE session_id = ?1 AND card_country IS NULL RETURNING session_id`)
+    .prepare(
+      `UPDATE purchases SET card_country = ?2, country_review = CASE WHEN country_review = 'accepted' THEN 'accepted' ELSE ?3 END
+       WHERE session_id = ?1 AND card_country IS NULL RETURNING session_id`,
+    )
     .bind(sessionId, cardCountry, flagged ? 'flagged' : null)
     .first();
 }
 
 registerJob<CardCountryCheck>('card-country', {
   run: readCardCountry,
-  // Never read after every retry: flagged like a payment that tells no country, for the seller to
-  // decide, rather than a discount nobody checked.
+  // Never read after every retry: flagged for the seller to decide, rather than a discount nobody
+  // checked. The card's country stays unknown (NULL): flagged with no country is how the console
+  // tells "Stripe never said" from a payment that tells no country (''), and a retry of the job
+  // from the console can still record it.
   async gaveUp(context, check) {
-    if (await record(context.db, check.sessionId, '', true)) {
-      log.warn('fair_price.card_country_mismatch', {sessionId: check.sessionId, country: check.country, cardCountry: 'unread'});
-    }
+    const flagged = await context.db
+      .prepare(`UPDATE purchases SET country_review = 'flagged' WHERE session_id = ?1 AND card_country IS NULL AND country_review IS NULL RETURNING session_id`)
+      .bind(check.sessionId)
+      .first();
+    if (flagged) log.warn('fair_price.card_country_mismatch', {sessionId: check.sessionId, country: check.country, cardCountry: 'unread'});
   },
 });

@@ -12,14 +12,16 @@ export function StateBadge({state}: {state: AdminPurchase['state']}) {
   );
 }
 
-/** A fair-price purchase whose card is from another country, or that tells none: flagged until the seller accepts it. */
+/** A fair-price purchase whose card is from another country, tells none, or was never read: flagged until the seller accepts it. */
+const cardOf = (cardCountry: string | null) => (cardCountry === null ? 'Card never read' : cardCountry ? `Card from ${cardCountry}` : 'No card country');
+
 export function CardCountryBadge({fairPrice}: {fairPrice: AdminPurchase['fairPrice']}) {
   if (fairPrice?.review !== 'flagged') return null;
   return (
     <>
       {' '}
       <span className={styles.badge} data-tone="bad">
-        {fairPrice.cardCountry ? `Card from ${fairPrice.cardCountry}` : 'No card country'}, priced for {fairPrice.country}
+        {cardOf(fairPrice.cardCountry)}, priced for {fairPrice.country}
       </span>
     </>
   );

@@ -9,8 +9,12 @@ import styles from './styles.module.css';
 
 const named = (country: string) => `${countryName(country)} (${country})`;
 
-/** What the card that paid says, in a sentence: its country, or why none is known. */
-function cardLine(cardCountry: string | null): string {
+/**
+ * What the card that paid says, in a sentence: its country, or why none is known. Flagged with no
+ * country at all: the worker gave up asking Stripe (the `card-country` job failed).
+ */
+function cardLine(cardCountry: string | null, flagged: boolean): string {
+  if (cardCountry === null && flagged) return `Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`;
   if (cardCountry === null) return 'Stripe has not said yet where the card is from.';
   if (cardCountry === '') return 'It was paid by a method that tells no country (not a card), so the price could not be checked against it.';
   return `The card that paid is from ${named(cardCountry)}.`;
@@ -32,12 +36,12 @@ export default function CardCountryReview({purchase, reload}: {purchase: AdminPu
       <h3 id="fair-price-heading">Fair price</h3>
       <p>
         Priced for {named(fairPrice.country)}
-        {fairPrice.percentOff !== null && <>: {fairPrice.percentOff}% off</>}. {cardLine(fairPrice.cardCountry)}
+        {fairPrice.percentOff !== null && <>: {fairPrice.percentOff}% off</>}. {cardLine(fairPrice.cardCountry, flagged)}
       </p>
       {flagged && (
         <>
           <p className={styles.muted}>
-            {fairPrice.cardCountry === ''
+            {fairPrice.cardCountry === '' || fairPrice.cardCountry === null
               ? 'Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.'
               : 'The card is from another country than the price. A traveller, a VPN or a card from a bank abroad can explain it; accept the purchase as it is, or refund it below.'}
           </p>
