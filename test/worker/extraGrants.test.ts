@@ -669,4 +669,28 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(await resendsOf(sessionId)).toBe(1);
     expect(resentMails(user)).toHaveLength(1);
   });
+
+  test('a re-send whose new invitation GitHub did not take (the old one withdrawn) waits, queued, and the buyer is e-mailed when the queue sends it', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}});
+
+    await stack().worker.scheduled();
+    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
+    expect(resentMails(user)).toEqual([]);
+
+    await stack().worker.scheduled();
+    const [after] = await extraRows(sessionId);
+    expect(after).toMatchObject({status: 'pending', github_user_id: account.id});
+    expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
+    const mails = resentMails(user);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.fields.text).toContain(`@${account.login}`);
+    expect(mails[0]!.fields.text).toContain(`1 of ${MAX}`);
+    // Once: the next run neither sends it again nor e-mails again.
+    await stack().worker.scheduled();
+    expect(resentMails(user)).toHaveLength(1);
+  });
 });

@@ -1,14 +1,13 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
-import {enqueue, RetryableError} from '../jobs';
+import {RetryableError} from '../jobs';
 import {log} from '../log';
-import {extraResentMail} from '../mail';
-import {runJob} from '../outbox';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
 import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, handToReconcile, markActive, stillWanted, wantedFor, withdrawStale} from './extraGrants';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
+import {tellExtraResent} from './extraResentNotice';
 
 /**
  * The extra repositories' invitations (extraGrants.ts) heal themselves as the kit's do
@@ -185,7 +184,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
       return false;
     }
     log.info('extra_access.expiry_resent_one', {sessionId: grant.session_id, key: grant.repository_key, resends: recorded.expiry_resends});
-    await tellBuyer(context, grant, login, recorded.expiry_resends, outcome.invitationId);
+    await tellExtraResent(context, grant, {login, count: recorded.expiry_resends, invitationId: outcome.invitationId});
     return true;
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
@@ -236,17 +235,4 @@ async function countWithoutSending(db: D1Database, grant: ExtraGrant, reason: st
     .bind(grant.session_id, grant.repository_key, grant.invitation_id, to ?? null)
     .run();
   log.warn('extra_access.expiry_resend_skipped', {sessionId: grant.session_id, key: grant.repository_key, reason});
-}
-
-/** E-mails the purchase's address that the invitation went again, through the outbox (one per invitation). */
-async function tellBuyer(context: Context, grant: ExtraGrant, login: string, count: number, invitationId: number) {
-  const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
-  if (!purchase?.email) return;
-  const id = await enqueue(context.db, {
-    key: `extra-resent:${grant.session_id}:${grant.repository_key}:${invitationId}`,
-    kind: 'mail',
-    sessionId: grant.session_id,
-    payload: extraResentMail({to: purchase.email, login, repository: grant.repository!, key: grant.repository_key, count}),
-  });
-  if (id !== null) await runJob(context, id);
 }

@@ -8,6 +8,7 @@ import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, type Repository, repositoryFor} from './github';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
+import {tellExtraResent} from './extraResentNotice';
 
 /**
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
@@ -245,6 +246,9 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
       return;
     }
     log.info('extra_access.invited', {sessionId: grant.session_id, key: grant.repository_key, githubUserId: grant.github_user_id});
+    // A re-send of an expiring invitation that had to wait (extraExpiryResends.ts `invitationLost`,
+    // which counts it): the buyer hears of the new invitation as from any re-send.
+    if (grant.expiry_resends > 0) await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId: outcome.invitationId});
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
