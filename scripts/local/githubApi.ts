@@ -173,6 +173,8 @@ export interface RepositoryRecord {
   invitations: Map<number, Invitation>;
   collaborators: Set<string>;
   invitationTimes: number[];
+  /** Its releases and default branch, and the archives served (the kit's are the stand-in's `archives`). */
+  archives: ArchiveState;
 }
 
 /** An extra repository for tests and local mode: the prompts a plan may grant (GITHUB_EXTRA_REPOS). */
@@ -212,9 +214,11 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
   const pauses: {match: string; action: () => Promise<unknown>}[] = [];
   const invitationTimes: number[] = [];
   const records = new Map<string, RepositoryRecord & {path: string}>();
-  records.set(FIXTURE_REPO.toLowerCase(), {invitations, collaborators, invitationTimes, path: `/repos/${FIXTURE_REPO}`});
+  const newArchives = (): ArchiveState => ({releases: [], defaultBranch: (repositoryAnswer.response as Repository).default_branch, served: [], codeloadWithAuthorization: 0});
+  const archives = newArchives();
+  records.set(FIXTURE_REPO.toLowerCase(), {invitations, collaborators, invitationTimes, archives, path: `/repos/${FIXTURE_REPO}`});
   for (const fullName of extraRepositories) {
-    records.set(fullName.toLowerCase(), {invitations: new Map(), collaborators: new Set([OWNER.toLowerCase()]), invitationTimes: [], path: `/repos/${fullName}`});
+    records.set(fullName.toLowerCase(), {invitations: new Map(), collaborators: new Set([OWNER.toLowerCase()]), invitationTimes: [], archives: newArchives(), path: `/repos/${fullName}`});
   }
   /** The repository a path is about (`/repos/{owner}/{name}/...`), when the stand-in has it. */
   const recordOf = (pathname: string) => {
@@ -266,8 +270,8 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
     send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest'});
 
   const hooks: RepositoryHook[] = [];
-  const archives: ArchiveState = {releases: [], defaultBranch: repository.default_branch, served: [], codeloadWithAuthorization: 0};
-  const answerArchive = archiveHandler(repoPath, archives, send, () => running.url, anyRef);
+  // Each repository's releases and archives, answered at its own path (the kit's and every extra one).
+  const archiveAnswers = [...records.values()].map((record) => archiveHandler(record.path, record.archives, send, () => running.url, anyRef));
 
   const server = http.createServer((request, response) => {
     request.resume();
@@ -350,7 +354,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       const fullName = target.path.slice('/repos/'.length);
       return send(response, 200, {...repository, name: fullName.split('/')[1], full_name: fullName});
     }
-    if (answerArchive(request, pathname, searchParams, response)) return;
+    if (archiveAnswers.some((answerArchive) => answerArchive(request, pathname, searchParams, response))) return;
     if (request.method === 'GET' && pathname === `${repoPath}/hooks`) return send(response, 200, hooks);
     if (target && request.method === 'GET' && pathname === `${target.path}/collaborators`) {
       // As GitHub lists them: the recorded user bodies of everyone with access.

@@ -344,15 +344,25 @@ export interface ResendExtraInvitationResult {
 }
 
 /**
+ * POST /downloadLink's body: `repository`, the key (src/config `extraRepositories`) of an extra
+ * repository the buyer's plan grants, for its code; absent (or `{}`), the kit's.
+ */
+export interface DownloadLinkRequest {
+  repository?: string;
+}
+
+/**
  * POST /downloadLink: where to download the code. The link is the buyer's alone, works once, and
- * expires after a few minutes; the worker checks the purchase again when it is followed.
+ * expires after a few minutes; the worker checks the purchase (and, for an extra repository, that
+ * the plan still grants it) again when it is followed.
  */
 export interface DownloadLink {
   /** The path on the worker (`/download/<token>`): put it after the API base, as `apiUrl` does. */
   path: string;
   /**
    * What the archive holds: the newest release GitHub's webhook announced (BuyerReleases.latestTag);
-   * before any, GitHub's latest release, or the default branch.
+   * before any, GitHub's latest release, or the default branch. An extra repository's: its latest
+   * release on GitHub, or its default branch.
    */
   ref: string;
   /** Whether `ref` is a release (a tag) rather than the default branch. */
@@ -823,6 +833,7 @@ export const ERROR_CODES = [
   'DOWNLOADS_OFF',
   'LINK_EXPIRED',
   'LINK_USED',
+  'NOT_IN_PLAN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

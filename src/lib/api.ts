@@ -15,6 +15,7 @@ import {
   type CreateCheckoutSessionRequest,
   type CreateUpgradeSessionRequest,
   type DownloadLink,
+  type DownloadLinkRequest,
   type ErrorCode,
   ERROR_CODES,
   type LeadResult,
@@ -215,9 +216,13 @@ export function createApiClient(options: ApiClientOptions) {
     async accessStatus(): Promise<AccessStatus> {
       return (await call('GET', API_PATHS.accessStatus)) as AccessStatus;
     },
-    /** A one-time link to download the code (the buyer's alone, a few minutes long), as a full URL. */
-    async downloadLink(): Promise<DownloadLink & {url: string}> {
-      const body = (await call('POST', API_PATHS.downloadLink, {})) as Partial<DownloadLink>;
+    /**
+     * A one-time link to download the code (the buyer's alone, a few minutes long), as a full URL:
+     * the kit's, or with `repository` (a key of src/config `extraRepositories`) that repository's.
+     */
+    async downloadLink(repository?: string): Promise<DownloadLink & {url: string}> {
+      const request: DownloadLinkRequest = repository === undefined ? {} : {repository};
+      const body = (await call('POST', API_PATHS.downloadLink, request)) as Partial<DownloadLink>;
       if (typeof body?.path !== 'string' || !body.path.startsWith(`${API_PATHS.download}/`) || typeof body.ref !== 'string') {
         throw new ApiError('The server sent no download link', 502);
       }

@@ -70,6 +70,10 @@ it('a buyer of the lower plan upgrades for the difference on the local checkout 
   await page.reload();
   const extras = page.getByRole('region', {name: 'More repositories in your plan'});
   await session.waitToSee(tab, extras.getByText(new RegExp(`${escapeRegExp(added[0]!)}.*Invited: accept the invitation for @${username} on GitHub`)));
+  // Its code downloads at once, from that repository, without waiting for the invitation.
+  const [download] = await Promise.all([page.waitForEvent('download'), extras.getByRole('button', {name: `Download ${added[0]} (.zip)`}).click()]);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^${escapeRegExp(EXTRA_FIXTURE_REPO.replace('/', '-'))}-.+\\.zip$`));
+  await extras.getByText(new RegExp(`Your download of ${escapeRegExp(added[0]!)}, .+, has started\\.`)).waitFor();
   expect(errors).toEqual([]);
 });
 

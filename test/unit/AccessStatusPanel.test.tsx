@@ -6,6 +6,7 @@ import {appConfig} from '../../src/config';
 import {API_PATHS, type AccessStatus} from '../../src/config/api';
 import {useJsonWorker} from '../support/jsonWorker';
 import {renderWithSite} from '../support/render';
+import ExtraRepositories from '../../src/components/screens/Dashboard/ExtraRepositories';
 
 function renderPanel(access: AccessStatus) {
   renderWithSite(<AccessStatusPanel access={access} onChanged={() => {}} />);
@@ -83,6 +84,37 @@ describe('the access panel', () => {
     );
     document.body.innerHTML = '';
     expect(extras({key: 'prompts', status: 'not_configured'})).toHaveTextContent('the seller has not set up this repository');
+  });
+
+  describe("an extra repository's code, downloaded at once", () => {
+    const worker = useJsonWorker();
+    const {name} = appConfig.extraRepositories.prompts;
+    const entry = {key: 'prompts', repository: 'slipway/prompts', status: 'queued', username: 'octocat', waitsForCap: true} as const;
+    function renderExtras(entries: NonNullable<AccessStatus['extraRepositories']>) {
+      const followed: string[] = [];
+      renderWithSite(<ExtraRepositories entries={entries} onChanged={() => {}} follow={(url) => followed.push(url)} />, {env: {WORKER_URL: worker().url}});
+      return followed;
+    }
+
+    it("asks the worker for that repository's link and follows it, while the invitation still waits for GitHub's limit", async () => {
+      worker().answer(`POST ${API_PATHS.downloadLink}`, 200, {path: `${API_PATHS.download}/token-1`, ref: 'main', release: false, expiresAt: Date.now() + 300_000});
+      const followed = renderExtras([entry]);
+      await userEvent.click(screen.getByRole('button', {name: `Download ${name} (.zip)`}));
+      expect(await screen.findByText(`Your download of ${name}, the main branch, has started.`)).toHaveAttribute('role', 'status');
+      expect(worker().calls).toEqual([{route: `POST ${API_PATHS.downloadLink}`, body: {repository: 'prompts'}}]);
+      expect(followed).toEqual([`${worker().url}${API_PATHS.download}/token-1`]);
+    });
+
+    it("shows the worker's refusal beside it, and offers no download of a repository the seller has not set up", async () => {
+      worker().answer(`POST ${API_PATHS.downloadLink}`, 403, {error: 'Your plan does not include this repository.', code: 'NOT_IN_PLAN'});
+      const followed = renderExtras([entry]);
+      await userEvent.click(screen.getByRole('button', {name: `Download ${name} (.zip)`}));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Your plan does not include this repository.');
+      expect(followed).toEqual([]);
+      document.body.innerHTML = '';
+      renderExtras([{key: 'prompts', status: 'not_configured'}]);
+      expect(screen.queryByRole('button', {name: /^Download/})).toBeNull();
+    });
   });
 
   describe("an extra repository's invitation that expired after the last re-send", () => {

@@ -6,8 +6,10 @@
  * within that repository's cap, and loses it when the plan, the payment or the seat says so.
  */
 import {appConfig, extraRepositoryKeys, upgradesFrom} from '../../src/config';
-import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type AccessStatus} from '../../src/config/api';
+import {unzipSync, strFromU8} from 'fflate';
+import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
+import {archiveFiles} from '../../scripts/local/githubArchive';
 import {completedEvent, refundEvent, type SignedInUser, SITE_ORIGIN, type Stack, startStack, useSellerStack} from './stack';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
@@ -285,6 +287,86 @@ describe('a plan that names a key the worker has no repository for', () => {
       {repository_key: 'prompts', repository: null, github_user_id: account.id, invitation_id: null, status: 'failed', detail: expect.stringContaining('GITHUB_EXTRA_REPOS')},
     ]);
     expect((await accessStatus(user, bare)).extraRepositories).toEqual([{key: 'prompts', status: 'not_configured', detail: expect.stringContaining('No repository is set for "prompts"')}]);
+  });
+
+  test('refuses a download of it with a 503 that says the seller has not set it up: no guess at a repository', async () => {
+    const user = await bare.signUp();
+    const sessionId = await bare.paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
+    expect((await bare.deliver(completedEvent(bare, sessionId))).status).toBe(200);
+    const response = await bare.call(API_PATHS.downloadLink, {token: user.idToken, body: {repository: 'prompts'}});
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({code: 'NOT_CONFIGURED', error: expect.stringContaining('the seller has not set it up')});
+  });
+});
+
+describe("downloads of an extra repository's code", () => {
+  const askForLink = (user: SignedInUser, body: object) => stack().call(API_PATHS.downloadLink, {token: user.idToken, body});
+  async function linkFor(user: SignedInUser, body: object): Promise<DownloadLink> {
+    const response = await askForLink(user, body);
+    expect(response.status).toBe(200);
+    return (await response.json()) as DownloadLink;
+  }
+  /** What a .zip holds: its README, which names the repository and the ref. */
+  async function readmeOf(response: Response): Promise<string> {
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    const [readme] = Object.entries(files).filter(([name]) => name.endsWith('/README.md'));
+    return strFromU8(readme![1]);
+  }
+  const linkOutcome = async (link: DownloadLink) =>
+    (await stack().worker.db.all<{outcome: string | null; detail: string | null; repository_key: string | null}>('SELECT outcome, detail, repository_key FROM download_links ORDER BY created_at DESC LIMIT 1'))[0];
+  beforeEach(() => {
+    prompts().archives.releases.length = 0;
+    prompts().archives.served.length = 0;
+    stack().github.archives.served.length = 0;
+  });
+
+  test("an Advanced buyer downloads the prompts at once, from the prompts repository (its own latest release), not the kit's", async () => {
+    const {user} = await seatedBuyer(advanced.priceId.test);
+    const branch = await linkFor(user, {repository: 'prompts'});
+    expect(branch).toMatchObject({release: false});
+    const response = await stack().call(branch.path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${EXTRA_FIXTURE_REPO.replace('/', '-')}-${branch.ref}.zip"`);
+    expect(await readmeOf(response)).toBe(archiveFiles(EXTRA_FIXTURE_REPO, branch.ref)['README.md']);
+    expect(prompts().archives.served).toEqual([branch.ref]);
+    expect(stack().github.archives.served).toEqual([]);
+
+    prompts().archives.releases.push({tag: 'prompts-v2'});
+    const release = await linkFor(user, {repository: 'prompts'});
+    expect(release).toMatchObject({ref: 'prompts-v2', release: true});
+    expect(await readmeOf(await stack().call(release.path))).toBe(archiveFiles(EXTRA_FIXTURE_REPO, 'prompts-v2')['README.md']);
+    // The kit's download is as it was: its own repository.
+    const kit = await linkFor(user, {});
+    expect(await readmeOf(await stack().call(kit.path))).toBe(archiveFiles(FIXTURE_REPO, kit.ref)['README.md']);
+  });
+
+  test('a Starter buyer may not download the prompts (403), nor anyone a key no plan has; a key that is no string is a 400', async () => {
+    const {user} = await seatedBuyer(starter.priceId.test);
+    for (const repository of ['prompts', 'everything']) {
+      const refused = await askForLink(user, {repository});
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({code: 'NOT_IN_PLAN', error: 'Your plan does not include this repository.'});
+    }
+    const bad = await askForLink(user, {repository: 5});
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({error: expect.stringContaining('repository')});
+    expect(prompts().archives.served).toEqual([]);
+  });
+
+  test('a link made after an upgrade is refused when followed once the upgrade was refunded; the kit still downloads', async () => {
+    const {user} = await seatedBuyer(starter.priceId.test);
+    const upgradeId = await upgradeToAdvanced(user);
+    const link = await linkFor(user, {repository: 'prompts'});
+    await refundPayment(upgradeId);
+
+    const refused = await stack().call(link.path);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({code: 'NOT_IN_PLAN'});
+    expect(await linkOutcome(link)).toEqual({outcome: 'refused', detail: 'the plan does not grant prompts now', repository_key: 'prompts'});
+    expect(prompts().archives.served).toEqual([]);
+    expect((await askForLink(user, {repository: 'prompts'})).status).toBe(403);
+    const kit = await linkFor(user, {});
+    expect((await stack().call(kit.path)).status).toBe(200);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type AddUserToRepoRequest,
   type BillingPortalRequest,
   type CreateCheckoutSessionRequest,
+  type DownloadLinkRequest,
   type LeadRequest,
   type ResendExtraInvitationRequest,
 } from '../../src/config/api';
@@ -62,6 +63,11 @@ export const resendExtraInvitationBody = z.object({
   key: z.string({message: 'key is required: the repository to invite you to again'}).trim().min(1, 'key is required: the repository to invite you to again').max(64, 'key is too long'),
 });
 
+/** An extra repository's key (src/config `extraRepositories`), or none for the kit: the route checks it against the plan. */
+export const downloadLinkBody = z.object({
+  repository: z.string({message: 'repository must be the key of a repository in your plan'}).trim().min(1, 'repository must not be empty').max(64, 'repository is too long').optional(),
+});
+
 export const checkoutSessionId = z
   .string({message: 'sessionId is required'})
   .regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/, 'sessionId is not a Checkout Session id');
@@ -83,5 +89,6 @@ const agreements: [
   Agrees<typeof addUserToRepoBody, AddUserToRepoRequest>,
   Agrees<typeof leadBody, LeadRequest>,
   Agrees<typeof resendExtraInvitationBody, ResendExtraInvitationRequest>,
-] = [true, true, true, true, true];
+  Agrees<typeof downloadLinkBody, DownloadLinkRequest>,
+] = [true, true, true, true, true, true];
 void agreements;

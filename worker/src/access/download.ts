@@ -1,12 +1,15 @@
 import {Hono} from 'hono';
+import {extraRepositoryKeys, findStoredPlan} from '../../../src/config';
 import {ROUTES} from '../../../src/config/links';
 import {API_PATHS, type DownloadLink} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {contextOf} from '../context';
-import {bestPaidPurchaseOf} from '../purchases';
+import {contextOf, type Context} from '../context';
+import {readJson} from '../http';
+import {bestPaidPurchaseOf, effectivePlan} from '../purchases';
+import {downloadLinkBody} from '../schemas';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {newSecretToken, tokenHash} from '../secretToken';
@@ -20,6 +23,10 @@ import {GitHubFailure, repositoryFor} from './github';
  * follows it (a navigation, which carries no token of its own). So the link itself is the
  * credential, and it is kept narrow: random, stored only as its hash, the buyer's alone,
  * a few minutes long, good for one download, and the purchase is checked again when it is used.
+ *
+ * The same holds for each extra repository the plan grants (src/config `extraRepositories`, mapped
+ * to GitHub by GITHUB_EXTRA_REPOS): a link names its key, and the plan the purchase gives now (an
+ * upgrade refunded since takes it away) must grant that key when the link is made and when it is used.
  */
 
 interface LinkRow {
@@ -28,6 +35,24 @@ interface LinkRow {
   ref: string;
   expires_at: number;
   used_at: number | null;
+  /** An extra repository's key; null for the kit. */
+  repository_key: string | null;
+}
+
+/**
+ * The GitHub repository an extra key's download comes from, for a purchase whose plan (now) grants
+ * it: 403 when the plan does not, 503 when the seller set no repository for it (fail closed).
+ */
+function extraRepositoryFor(settings: Context['settings'], plan: string | null, key: string): string {
+  if (!extraRepositoryKeys(findStoredPlan(plan)).includes(key)) {
+    throw new HttpError(403, 'Your plan does not include this repository.', 'NOT_IN_PLAN');
+  }
+  const repository = settings.extraRepos[key];
+  if (!repository) {
+    log.error('download.extra_not_configured', {key});
+    throw new HttpError(503, 'This repository cannot be downloaded yet: the seller has not set it up. Please write to support.', 'NOT_CONFIGURED');
+  }
+  return repository;
 }
 
 /**
@@ -55,15 +80,22 @@ export const downloadRoutes = new Hono<AppEnv>()
     refuseWhenOff();
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
+    const {repository: key} = await readJson(c, downloadLinkBody);
     const purchase = await bestPaidPurchaseOf(c.env.DB, user);
     if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
     const context = contextOf(c.env);
+    const extra = key === undefined ? null : extraRepositoryFor(context.settings, purchase.plan, key);
     let target: {ref: string; release: boolean};
     try {
-      // The newest release GitHub announced, the one the dashboard marks latest; before any was
-      // announced, GitHub's latest release or the default branch.
-      const stored = await latestStoredTag(c.env.DB);
-      target = stored ? {ref: stored, release: true} : await repositoryFor(context).downloadRef();
+      if (extra) {
+        // The releases the worker records are the kit's: an extra repository's latest is GitHub's.
+        target = await repositoryFor(context, extra).downloadRef();
+      } else {
+        // The newest release GitHub announced, the one the dashboard marks latest; before any was
+        // announced, GitHub's latest release or the default branch.
+        const stored = await latestStoredTag(c.env.DB);
+        target = stored ? {ref: stored, release: true} : await repositoryFor(context).downloadRef();
+      }
     } catch (err) {
       throw archiveUnavailable(err, {sessionId: purchase.session_id});
     }
@@ -71,9 +103,9 @@ export const downloadRoutes = new Hono<AppEnv>()
     const now = Date.now();
     const expiresAt = now + DOWNLOAD_LINK_TTL_MS;
     await c.env.DB.prepare(
-      'INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)',
+      'INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at, repository_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)',
     )
-      .bind(await tokenHash(token), purchase.session_id, user.uid, target.ref, now, expiresAt)
+      .bind(await tokenHash(token), purchase.session_id, user.uid, target.ref, now, expiresAt, key ?? null)
       .run();
     return c.json({path: `${API_PATHS.download}/${token}`, ...target, expiresAt} satisfies DownloadLink);
   })
@@ -105,7 +137,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   // Marks the link used in the same statement that finds it: two clicks race for one download.
   const link = await env.DB.prepare(
     `UPDATE download_links SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
-     RETURNING session_id, user_id, ref, expires_at, used_at`,
+     RETURNING session_id, user_id, ref, expires_at, used_at, repository_key`,
   )
     .bind(hash, now)
     .first<LinkRow>();
@@ -117,19 +149,30 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     if (known.used_at !== null) throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
     throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
   }
-  const stillPaid = await env.DB.prepare(`SELECT 1 AS paid FROM purchases WHERE session_id = ?1 AND status = 'paid'`)
+  const stillPaid = await env.DB.prepare(`SELECT ${effectivePlan('p')} AS plan FROM purchases p WHERE p.session_id = ?1 AND p.status = 'paid'`)
     .bind(link.session_id)
-    .first<{paid: number}>();
+    .first<{plan: string | null}>();
   if (!stillPaid) {
     await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
     throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
   }
   const context = contextOf(env);
+  let repositoryName = context.settings.GITHUB_REPO ?? 'code';
+  if (link.repository_key !== null) {
+    try {
+      repositoryName = extraRepositoryFor(context.settings, stillPaid.plan, link.repository_key);
+    } catch (err) {
+      const notInPlan = err instanceof HttpError && err.status === 403;
+      await settle(env.DB, hash, 'refused', notInPlan ? `the plan does not grant ${link.repository_key} now` : `no repository is set for ${link.repository_key}`);
+      if (notInPlan) log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_in_plan', key: link.repository_key});
+      throw err;
+    }
+  }
   let archive: Response;
   let ref = link.ref;
   try {
-    const repository = repositoryFor(context);
+    const repository = link.repository_key === null ? repositoryFor(context) : repositoryFor(context, repositoryName);
     try {
       archive = await repository.zipball(ref);
     } catch (err) {
@@ -152,7 +195,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   log.info('download_served', {sessionId: link.session_id, userId: link.user_id, ref});
   const headers = new Headers({
     'Content-Type': 'application/zip',
-    'Content-Disposition': `attachment; filename="${archiveName(context.settings.GITHUB_REPO ?? 'code', ref)}"`,
+    'Content-Disposition': `attachment; filename="${archiveName(repositoryName, ref)}"`,
     'Cache-Control': 'no-store',
   });
   // The archive's own length, when its bytes pass through as they came (not decoded on the way).

@@ -1,7 +1,6 @@
-import React, {useState} from 'react';
-import {ApiError} from '../../../lib/api';
-import {useApiClient} from '../../../lib/useApiClient';
+import React from 'react';
 import Spinner from '../../shared/Spinner';
+import {followLink, useDownload} from './useDownload';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
 
@@ -11,31 +10,14 @@ import styles from './styles.module.css';
  * through this page. The link is asked for on each click, never kept.
  */
 export default function DownloadCode({
-  follow = (url: string) => window.location.assign(url),
+  follow = followLink,
   latestTag = null,
 }: {
   follow?: (url: string) => void;
   /** The release the download serves now, as the worker says (BuyerReleases.latestTag); null: none yet. */
   latestTag?: string | null;
 }) {
-  const api = useApiClient();
-  const [busy, setBusy] = useState(false);
-  const [started, setStarted] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function download() {
-    setBusy(true);
-    setError(null);
-    try {
-      const link = await api.downloadLink();
-      follow(link.url);
-      setStarted(link.release ? `release ${link.ref}` : `the ${link.ref} branch`);
-    } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The download could not start. Please try again.');
-    } finally {
-      setBusy(false);
-    }
-  }
+  const {busy, started, error, download} = useDownload(follow);
 
   return (
     <div className={styles.download}>

@@ -6,6 +6,7 @@ import {useSnackbar} from '../../shared/Snackbar';
 import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
 import controls from '../../../css/controls.module.css';
+import {followLink, useDownload} from './useDownload';
 
 const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
 
@@ -34,11 +35,51 @@ function stateOf(entry: ExtraRepositoryAccess): string {
   }
 }
 
+/** Whether the repository's code can be downloaded now: the plan grants it and the seller set it up. */
+const downloadable = (entry: ExtraRepositoryAccess) => appConfig.repository.downloads && entry.status !== 'not_configured' && entry.status !== 'revoked';
+
+/**
+ * The repository's code as a .zip, at once, as the kit's (DownloadCode): no need to wait for the
+ * invitation, which GitHub's daily limit may hold back.
+ */
+function DownloadExtra({entry, name, follow}: {entry: ExtraRepositoryAccess; name: string; follow: (url: string) => void}) {
+  const {busy, started, error, download} = useDownload(follow, entry.key);
+  return (
+    <>
+      <button type="button" className={controls.secondary} onClick={() => void download()} disabled={busy} aria-busy={busy}>
+        {busy && <Spinner label={`Preparing your download of ${name}`} />}
+        Download {name} (.zip)
+      </button>
+      {started && (
+        <span className={styles.muted} role="status">
+          {' '}
+          Your download of {name}, {started}, has started.
+        </span>
+      )}
+      {error && (
+        <span className={styles.error} role="alert">
+          {' '}
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
+
 /**
  * The private repositories the buyer's plan grants besides the kit, each with its own state: the
- * worker invites the kit's GitHub account to each (worker/src/access/extraGrants.ts).
+ * worker invites the kit's GitHub account to each (worker/src/access/extraGrants.ts), and each can
+ * be downloaded at once (access/download.ts) when downloads are on.
  */
-export default function ExtraRepositories({entries, onChanged}: {entries: ExtraRepositoryAccess[]; onChanged: () => void}) {
+export default function ExtraRepositories({
+  entries,
+  onChanged,
+  follow = followLink,
+}: {
+  entries: ExtraRepositoryAccess[];
+  onChanged: () => void;
+  follow?: (url: string) => void;
+}) {
   const api = useApiClient();
   const snackbar = useSnackbar();
   const [resending, setResending] = useState<string | null>(null);
@@ -80,7 +121,8 @@ export default function ExtraRepositories({entries, onChanged}: {entries: ExtraR
                   {busy && <Spinner label="Resending" />}
                   Resend the invitation to {name}
                 </button>
-              )}
+              )}{' '}
+              {downloadable(entry) && <DownloadExtra entry={entry} name={name} follow={follow} />}
             </li>
           );
         })}
