@@ -717,8 +717,16 @@ export interface RepositoryDifference {
 
 export const REPOSITORY_DIFFERENCE_KINDS = ['unpaid_on_repository', 'paid_missing', 'revoked_present'] as const satisfies readonly RepositoryDifferenceKind[];
 
+/**
+ * GET repositoryAudit: the kit's repository, or with `?repository=<key>` one of the plan's extra
+ * repositories (GITHUB_EXTRA_REPOS), against its own grants.
+ */
 export interface RepositoryAudit {
   repository: string;
+  /** The extra repository's key this audit is of; null for the kit's. */
+  key: string | null;
+  /** The extra repositories the worker has (GITHUB_EXTRA_REPOS), each with an audit of its own. */
+  extraRepositories: {key: string; repository: string}[];
   checkedAt: number;
   /** What was compared: paid purchases that hold a seat, and who GitHub has on the repository. */
   counts: {
@@ -749,10 +757,11 @@ export interface InvitationWindow {
   drainsBy: number | null;
 }
 
-/** POST repositoryFix */
+/** POST repositoryFix. `repository`: an extra repository's key (RepositoryAudit.key); none for the kit. */
 export interface RepositoryFixRequest {
   kind: RepositoryDifferenceKind;
   githubUserId: number;
+  repository?: string;
 }
 
 /**
@@ -768,9 +777,10 @@ export const REPOSITORY_FIX_ALL_LIMITS: Record<RepositoryDifferenceKind, number>
   revoked_present: 100,
 };
 
-/** POST repositoryFixAll */
+/** POST repositoryFixAll. `repository`: an extra repository's key (RepositoryAudit.key); none for the kit. */
 export interface RepositoryFixAllRequest {
   kind: RepositoryDifferenceKind;
+  repository?: string;
 }
 
 /** What a fix-all did: `status` is `fixed` when nothing failed and nothing is left. */

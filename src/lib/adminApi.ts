@@ -74,11 +74,12 @@ export function createAdminApi(options: ApiClientOptions) {
     releases: () => get<AdminRelease[]>(ADMIN_PATHS.releases),
     /** The release's e-mail again, to the addresses the worker recorded failed. */
     resendRelease: (releaseId: number) => act(adminPath(ADMIN_PATHS.releaseResend, {releaseId})),
-    repositoryAudit: () => get<RepositoryAudit>(ADMIN_PATHS.repositoryAudit),
+    /** The kit's repository, or with `repository` (an extra repository's key) that one. */
+    repositoryAudit: (repository?: string) => get<RepositoryAudit>(withQuery(ADMIN_PATHS.repositoryAudit, {repository})),
     repositoryFix: (fix: RepositoryFixRequest) => act(ADMIN_PATHS.repositoryFix, fix),
-    /** Every difference of the kind the worker finds now, up to its limit. */
-    repositoryFixAll: async (kind: RepositoryDifferenceKind) =>
-      (await json('POST', ADMIN_PATHS.repositoryFixAll, {kind} satisfies RepositoryFixAllRequest)) as RepositoryFixAllResult,
+    /** Every difference of the kind the worker finds now, up to its limit, on the kit's repository or the extra one `repository`. */
+    repositoryFixAll: async (kind: RepositoryDifferenceKind, repository?: string) =>
+      (await json('POST', ADMIN_PATHS.repositoryFixAll, {kind, ...(repository !== undefined && {repository})} satisfies RepositoryFixAllRequest)) as RepositoryFixAllResult,
     leads: (page = 1) => get<Page<AdminLead>>(withQuery(ADMIN_PATHS.leads, {page})),
     /** The whole waitlist; a plain link could not carry the token, so it comes as a Blob. */
     leadsCsv: async () => (await response('GET', ADMIN_PATHS.leadsCsv)).blob(),

@@ -46,6 +46,8 @@ export interface AdminStore {
   /** Newest first. */
   releases: AdminRelease[];
   audit: RepositoryAudit;
+  /** The extra repositories' audits, by key (`?repository=<key>`); the kit's `audit` lists them in `extraRepositories`. */
+  extraAudits: Record<string, RepositoryAudit>;
   leads: AdminLead[];
   /** Newest first. */
   log: AdminAuditEntry[];
@@ -148,7 +150,18 @@ export function defaultStore(): AdminStore {
     ],
     jobs: [],
     releases: [],
-    audit: {repository: REPOSITORY, checkedAt: NOW, counts: {paid: 0, collaborators: 0, invited: 0}, differences: [], exempt: [REPOSITORY_OWNER], invitations: EMPTY_WINDOW, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS},
+    audit: {
+      repository: REPOSITORY,
+      key: null,
+      extraRepositories: [],
+      checkedAt: NOW,
+      counts: {paid: 0, collaborators: 0, invited: 0},
+      differences: [],
+      exempt: [REPOSITORY_OWNER],
+      invitations: EMPTY_WINDOW,
+      fixAllLimits: REPOSITORY_FIX_ALL_LIMITS,
+    },
+    extraAudits: {},
     leads: [],
     log: [],
     pageSize: 25,
@@ -319,23 +332,28 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         log('resend_release', null, `release ${release.id}: ${addresses} addresses`);
         return [200, {status: 'sending_again', detail: `release ${release.id}: sent again to the ${addresses} addresses whose e-mail failed`} satisfies AdminActionResult];
       }
-      case `GET ${ADMIN_PATHS.repositoryAudit}`:
-        return [200, store.audit];
+      case `GET ${ADMIN_PATHS.repositoryAudit}`: {
+        const key = seen.query.get('repository') ?? undefined;
+        return key === undefined ? [200, store.audit] : store.extraAudits[key] ? [200, store.extraAudits[key]] : [404, {error: `There is no extra repository "${key}".`, code: 'NOT_FOUND'} satisfies ErrorBody];
+      }
       case `POST ${ADMIN_PATHS.repositoryFix}`: {
         const fix = seen.body as RepositoryFixRequest;
-        store.audit = {
-          ...store.audit,
-          differences: store.audit.differences.filter((entry) => entry.kind !== fix.kind || entry.githubUserId !== fix.githubUserId),
-        };
+        const audit = fix.repository === undefined ? store.audit : store.extraAudits[fix.repository]!;
+        const fixed = {...audit, differences: audit.differences.filter((entry) => entry.kind !== fix.kind || entry.githubUserId !== fix.githubUserId)};
+        if (fix.repository === undefined) store.audit = fixed;
+        else store.extraAudits[fix.repository] = fixed;
         log('repository_fix', null, `${fix.kind} ${fix.githubUserId}`);
         return [200, {status: 'fixed', detail: `fixed ${fix.githubUserId}`} satisfies AdminActionResult];
       }
       case `POST ${ADMIN_PATHS.repositoryFixAll}`: {
         // As the worker: the accounts are its own list, up to the kind's limit; the body names only the kind.
-        const {kind} = seen.body as RepositoryFixAllRequest;
-        const found = store.audit.differences.filter((entry) => entry.kind === kind);
-        const fixed = found.slice(0, store.audit.fixAllLimits[kind]);
-        store.audit = {...store.audit, differences: store.audit.differences.filter((entry) => !fixed.includes(entry))};
+        const {kind, repository} = seen.body as RepositoryFixAllRequest;
+        const audit = repository === undefined ? store.audit : store.extraAudits[repository]!;
+        const found = audit.differences.filter((entry) => entry.kind === kind);
+        const fixed = found.slice(0, audit.fixAllLimits[kind]);
+        const after = {...audit, differences: audit.differences.filter((entry) => !fixed.includes(entry))};
+        if (repository === undefined) store.audit = after;
+        else store.extraAudits[repository] = after;
         for (const entry of fixed) log('repository_fix', entry.sessionId, `${kind} ${entry.githubUserId}`);
         const left = found.length - fixed.length;
         return [

@@ -26,6 +26,8 @@ beforeEach(() =>
   worker().reset({
     audit: {
       repository: REPOSITORY,
+      key: null,
+      extraRepositories: [],
       checkedAt: NOW,
       counts,
       exempt: [REPOSITORY_OWNER, 'ci-bot'],
@@ -76,7 +78,7 @@ describe('the Repository audit panel', () => {
   it('shows five rows of a long group until "Show all", and invites as many at once as the worker can, saying the rest stay listed', async () => {
     // A worker on the Free plan: 50 subrequests a call, so a fix-all invites 7 (the worker says).
     const fixAllLimits = {...REPOSITORY_FIX_ALL_LIMITS, paid_missing: 7};
-    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: missing(53), invitations: EMPTY_WINDOW, fixAllLimits}});
+    worker().reset({audit: {repository: REPOSITORY, key: null, extraRepositories: [], checkedAt: NOW, counts, exempt: [], differences: missing(53), invitations: EMPTY_WINDOW, fixAllLimits}});
     show();
     const group = (await screen.findByRole('heading', {name: 'Paid, but not on the repository (53)'})).closest('section')!;
     expect(within(group).getAllByRole('row')).toHaveLength(1 + 5);
@@ -106,7 +108,7 @@ describe('the Repository audit panel', () => {
     const cap = appConfig.repository.invitationsPerDay;
     const drainsBy = Date.UTC(2026, 5, 4, 9, 30);
     worker().reset({
-      audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: [], invitations: {cap, usedLast24h: cap, queued: 7, drainsBy}, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS},
+      audit: {repository: REPOSITORY, key: null, extraRepositories: [], checkedAt: NOW, counts, exempt: [], differences: [], invitations: {cap, usedLast24h: cap, queued: 7, drainsBy}, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS},
     });
     show();
     const figures = await screen.findByRole('region', {name: "Invitations and GitHub's daily limit"});
@@ -115,8 +117,51 @@ describe('the Repository audit panel', () => {
     expect(within(figures).getByText('Queue empty by').nextElementSibling).toHaveTextContent('4 Jun 2026, 09:30 UTC');
   });
 
+  it("audits each extra repository of the plans on its own, and fixes there say which repository they are for", async () => {
+    const prompts = 'acme/kit-prompts';
+    const kit = {repository: REPOSITORY, key: null, checkedAt: NOW, counts, exempt: [], differences: [], invitations: EMPTY_WINDOW, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS};
+    worker().reset({
+      audit: {...kit, extraRepositories: [{key: 'prompts', repository: prompts}]},
+      extraAudits: {
+        prompts: {
+          ...kit,
+          repository: prompts,
+          key: 'prompts',
+          extraRepositories: [{key: 'prompts', repository: prompts}],
+          differences: [
+            {kind: 'paid_missing', githubUserId: 22, login: 'ada-l', on: 'nowhere', sessionId: 'cs_test_ada', email: 'ada@example.com'},
+            {kind: 'paid_missing', githubUserId: 23, login: 'grace-h', on: 'nowhere', sessionId: 'cs_test_grace', email: 'grace@example.com'},
+          ],
+        },
+      },
+    });
+    show();
+    const choice = await screen.findByRole('group', {name: 'Repository to audit'});
+    expect(within(choice).getByRole('button', {name: `${appConfig.appName} (the kit)`})).toHaveAttribute('aria-pressed', 'true');
+    expect(await screen.findByText('All in order: the repository holds exactly the paid purchases.')).toBeInTheDocument();
+
+    await userEvent.click(within(choice).getByRole('button', {name: appConfig.extraRepositories.prompts.name}));
+    expect(await screen.findByRole('heading', {name: 'Paid, but not on the repository (2)'})).toBeInTheDocument();
+    expect(screen.getByText(prompts)).toBeInTheDocument();
+    expect(within(choice).getByRole('button', {name: appConfig.extraRepositories.prompts.name})).toHaveAttribute('aria-pressed', 'true');
+    expect(worker().requests.filter((seen) => seen.path === '/admin/repository-audit').map((seen) => seen.query.get('repository'))).toEqual([null, 'prompts']);
+
+    await userEvent.click(screen.getByRole('button', {name: 'Invite @ada-l'}));
+    const question = screen.getByRole('group', {name: 'Invite @ada-l'});
+    expect(question).toHaveTextContent(`A new invitation to ${prompts} goes to @ada-l for their paid purchase.`);
+    await userEvent.click(within(question).getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Invite @ada-l: done.')).toHaveAttribute('role', 'status');
+    await userEvent.click(await screen.findByRole('button', {name: 'Invite all 1'}));
+    await userEvent.click(within(screen.getByRole('group', {name: 'Invite all 1'})).getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Invited 1 account to the repository.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+      ['/admin/repository-audit/fix', {kind: 'paid_missing', githubUserId: 22, repository: 'prompts'}],
+      ['/admin/repository-audit/fix-all', {kind: 'paid_missing', repository: 'prompts'}],
+    ]);
+  });
+
   it('says when the repository matches the paid purchases', async () => {
-    worker().reset({audit: {repository: REPOSITORY, checkedAt: NOW, counts, exempt: [], differences: [], invitations: EMPTY_WINDOW, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS}});
+    worker().reset({audit: {repository: REPOSITORY, key: null, extraRepositories: [], checkedAt: NOW, counts, exempt: [], differences: [], invitations: EMPTY_WINDOW, fixAllLimits: REPOSITORY_FIX_ALL_LIMITS}});
     show();
     expect(await screen.findByText('All in order: the repository holds exactly the paid purchases.')).toBeInTheDocument();
     expect(screen.getByText(/Not compared/)).toHaveTextContent('nobody');

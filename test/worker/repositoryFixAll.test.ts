@@ -175,7 +175,7 @@ describe('what the browser may not decide', () => {
 
     const listed = await fixAll({kind: 'unpaid_on_repository', githubUserIds: [1, 2, 3], logins: [paying!.login]});
     expect(listed.status).toBe(400);
-    expect(await listed.json()).toMatchObject({error: 'The body takes only kind: the worker finds the accounts itself'});
+    expect(await listed.json()).toMatchObject({error: 'The body takes only kind and repository: the worker finds the accounts itself'});
     expect(stack.github.collaborators.has(stranger!.toLowerCase())).toBe(true);
 
     expect(await (await fixAll({kind: 'unpaid_on_repository'})).json()).toMatchObject({done: 1, failed: []});

@@ -6,6 +6,7 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
+import {reconcileExtraGrantsSoon} from '../access/extraGrants';
 import {type Context, type Grant, readGrant} from '../access/grants';
 import {invitationWindow} from '../access/invitationQueue';
 import {liveHolderOf} from '../access/removal';
@@ -19,6 +20,9 @@ import {SUBREQUESTS_PER} from '../subrequests';
  * The repository as GitHub has it, against the paid grants: who is there without paying (added by
  * hand, or a removal that failed), which paid grants are missing, and which revoked ones are still
  * there. The repository's owner and GITHUB_EXEMPT are left out. Each difference has a fix.
+ *
+ * The same for each extra repository a plan grants (GITHUB_EXTRA_REPOS, access/extraGrants.ts),
+ * against its own grants (extra_grants): its audit is asked for by its key.
  */
 interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
@@ -27,6 +31,42 @@ interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'githu
 
 export type Invitations = Awaited<ReturnType<Repository['invitations']>>;
 
+/** The repository an audit is of: the kit's (`key` null), or an extra one by its key. */
+export interface AuditTarget {
+  key: string | null;
+  name: string;
+}
+
+/** The kit's repository, or the extra one of `key`: 404 for a key the worker has no repository for. */
+export function auditTarget(settings: Context['settings'], key?: string): AuditTarget {
+  if (key === undefined) return {key: null, name: settings.GITHUB_REPO!};
+  const name = settings.extraRepos[key];
+  if (!name) {
+    const known = Object.keys(settings.extraRepos);
+    throw new HttpError(404, `There is no extra repository "${key}" (GITHUB_EXTRA_REPOS names ${known.length > 0 ? known.join(', ') : 'none'}).`, 'NOT_FOUND');
+  }
+  return {key, name};
+}
+
+/** Every grant of the repository, with its purchase: the kit's seats, or an extra repository's grants. */
+async function grantsOf(db: D1Database, target: AuditTarget) {
+  if (target.key === null) {
+    return db
+      .prepare(
+        `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status, p.email
+         FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
+      )
+      .all<GrantRow>();
+  }
+  return db
+    .prepare(
+      `SELECT e.session_id, e.github_user_id, COALESCE(e.github_username, '') AS github_username, e.status, p.status AS purchase_status, p.email
+       FROM extra_grants e JOIN purchases p ON p.session_id = e.session_id WHERE e.repository = ?1`,
+    )
+    .bind(target.name)
+    .all<GrantRow>();
+}
+
 /**
  * The grants a paid purchase still holds its seat by: not only a sent invitation (pending, active)
  * but one queued while GitHub was busy, or one that failed. Leaving those out would list a paying
@@ -34,24 +74,18 @@ export type Invitations = Awaited<ReturnType<Repository['invitations']>>;
  */
 const ENTITLED: readonly Grant['status'][] = ['queued', 'pending', 'active', 'failed'];
 
-export async function auditRepository(context: Context): Promise<RepositoryAudit> {
-  return (await compareRepository(context)).audit;
+export async function auditRepository(context: Context, target: AuditTarget = auditTarget(context.settings)): Promise<RepositoryAudit> {
+  return (await compareRepository(context, target)).audit;
 }
 
 /** The audit, and the invitations GitHub listed for it (a fix withdraws from those). */
-export async function compareRepository(context: Context): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
+export async function compareRepository(
+  context: Context,
+  target: AuditTarget = auditTarget(context.settings),
+): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
   const {settings, db} = context;
-  const repository = repositoryFor(context);
-  const [collaborators, invitations, grants] = await Promise.all([
-    repository.collaborators(),
-    repository.invitations(),
-    db
-      .prepare(
-        `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status, p.email
-         FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
-      )
-      .all<GrantRow>(),
-  ]);
+  const repository = target.key === null ? repositoryFor(context) : repositoryFor(context, target.name);
+  const [collaborators, invitations, grants] = await Promise.all([repository.collaborators(), repository.invitations(), grantsOf(db, target)]);
   const exempt = [settings.GITHUB_REPO!.split('/')[0]!.toLowerCase(), ...settings.githubExempt];
 
   const present = new Map<number, {login: string; on: 'collaborator' | 'invitation'}>();
@@ -99,13 +133,17 @@ export async function compareRepository(context: Context): Promise<{audit: Repos
     differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id, email: grant.email});
   }
   const counts = {paid, collaborators: collaborators.length, invited: invitations.filter((invitation) => !invitation.expired).length};
-  const window = await invitationWindow(db, settings.GITHUB_REPO!);
+  const window = await invitationWindow(db, target.name);
   const fixAllLimits = {
     paid_missing: fixAllLimit(context, 'paid_missing'),
     unpaid_on_repository: fixAllLimit(context, 'unpaid_on_repository'),
     revoked_present: fixAllLimit(context, 'revoked_present'),
   };
-  return {audit: {repository: settings.GITHUB_REPO!, checkedAt: Date.now(), counts, differences, exempt, invitations: window, fixAllLimits}, invitations};
+  const extraRepositories = Object.entries(settings.extraRepos).map(([key, name]) => ({key, repository: name}));
+  return {
+    audit: {repository: target.name, key: target.key, extraRepositories, checkedAt: Date.now(), counts, differences, exempt, invitations: window, fixAllLimits},
+    invitations,
+  };
 }
 
 /**
@@ -126,10 +164,11 @@ export async function fixDifference(
   request: RepositoryFixRequest,
   done: string[] = [],
 ): Promise<{detail: string; sessionId: string | null}> {
-  const {audit, invitations} = await compareRepository(context);
+  const target = auditTarget(context.settings, request.repository);
+  const {audit, invitations} = await compareRepository(context, target);
   const difference = audit.differences.find((entry) => entry.kind === request.kind && entry.githubUserId === request.githubUserId);
   if (!difference) throw new HttpError(409, 'That difference is gone: the repository and the grants agree on this account now.', 'CONFLICT');
-  return applyFix(context, difference, invitations, done);
+  return applyFix(context, difference, invitations, done, {target});
 }
 
 /** One fix-all's account, as the admin log writes it down. */
@@ -148,15 +187,16 @@ export async function fixAllOfKind(
   context: Context,
   kind: RepositoryDifferenceKind,
   record: (account: FixedAccount) => Promise<unknown>,
+  target: AuditTarget = auditTarget(context.settings),
 ): Promise<RepositoryFixAllResult> {
-  const {audit, invitations} = await compareRepository(context);
+  const {audit, invitations} = await compareRepository(context, target);
   const found = audit.differences.filter((difference) => difference.kind === kind);
   const limit = fixAllLimit(context, kind);
   const result: RepositoryFixAllResult = {kind, status: 'fixed', detail: '', done: 0, failed: [], left: Math.max(0, found.length - limit)};
   for (const difference of found.slice(0, limit)) {
     const done: string[] = [];
     try {
-      const {detail} = await applyFix(context, difference, invitations, done);
+      const {detail} = await applyFix(context, difference, invitations, done, {target});
       result.done += 1;
       await record({difference, outcome: 'done', detail});
     } catch (err) {
@@ -179,8 +219,9 @@ export async function applyFix(
   difference: RepositoryDifference,
   invitations: Invitations,
   done: string[],
-  {healing = false}: {healing?: boolean} = {},
+  {healing = false, target = auditTarget(context.settings)}: {healing?: boolean; target?: AuditTarget} = {},
 ): Promise<{detail: string; sessionId: string | null}> {
+  if (target.key !== null) return applyExtraFix(context, target as AuditTarget & {key: string}, difference, invitations, done);
   if (difference.kind === 'paid_missing') {
     const grant = await readGrant(context.db, difference.sessionId!);
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
@@ -202,18 +243,7 @@ export async function applyFix(
       'CONFLICT',
     );
   }
-  const repository = repositoryFor(context);
-  // The invitations listed for the audit, a moment ago: one listing for a whole fix-all.
-  for (const invitation of invitations) {
-    if (invitation.inviteeId !== difference.githubUserId) continue;
-    await repository.withdrawInvitation(invitation.id);
-    done.push(`withdrew invitation ${invitation.id} of @${difference.login}`);
-  }
-  const login = await repository.loginOf(difference.githubUserId);
-  if (login) {
-    await repository.removeCollaborator(login);
-    done.push(`removed @${login} from the repository`);
-  }
+  await removeAccount(repositoryFor(context), difference, invitations, done, 'the repository');
   await recordRemoved(context.db, difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
 }
@@ -239,4 +269,80 @@ async function recordRemoved(db: D1Database, githubUserId: number) {
       )
       .bind(githubUserId, now),
   ]);
+}
+
+/**
+ * Takes the account off the repository: its invitations (as listed for the audit, a moment ago:
+ * one listing for a whole fix-all) withdrawn, and the collaborator, by the login its numeric id has
+ * today, removed. Each step is added to `done` as it happens.
+ */
+async function removeAccount(repository: Repository, difference: RepositoryDifference, invitations: Invitations, done: string[], where: string) {
+  for (const invitation of invitations) {
+    if (invitation.inviteeId !== difference.githubUserId) continue;
+    await repository.withdrawInvitation(invitation.id);
+    done.push(`withdrew invitation ${invitation.id} of @${difference.login}`);
+  }
+  const login = await repository.loginOf(difference.githubUserId);
+  if (login) {
+    await repository.removeCollaborator(login);
+    done.push(`removed @${login} from ${where}`);
+  }
+}
+
+/**
+ * A fix on an extra repository. A paid grant missing there is queued again (its invitation, if
+ * GitHub still lists it expired, withdrawn first) and sent by its reconcile, within that
+ * repository's cap. An account there without a live grant is removed, as on the kit's; one a live
+ * grant holds is that grant's reconcile's to take back.
+ */
+async function applyExtraFix(
+  context: Context,
+  target: AuditTarget & {key: string},
+  difference: RepositoryDifference,
+  invitations: Invitations,
+  done: string[],
+): Promise<{detail: string; sessionId: string | null}> {
+  const {db} = context;
+  const repository = repositoryFor(context, target.name);
+  if (difference.kind === 'paid_missing') {
+    const sessionId = difference.sessionId!;
+    const grant = await db
+      .prepare('SELECT invitation_id, status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3')
+      .bind(sessionId, target.key, target.name)
+      .first<{invitation_id: number | null; status: string}>();
+    if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
+    const ours = invitations.find((invitation) => invitation.id === grant.invitation_id);
+    if (ours) {
+      await repository.withdrawInvitation(ours.id);
+      done.push(`withdrew the expired invitation ${ours.id} of @${difference.login}`);
+    }
+    const now = Date.now();
+    // A grant already queued keeps its place: only its reconcile is run again.
+    const queued = await db
+      .prepare(
+        `UPDATE extra_grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
+           queued_at = CASE WHEN status = 'queued' THEN queued_at ELSE ?4 END, expiry_resends = 0, updated_at = ?4
+         WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3 AND status IN ('queued', 'pending', 'active', 'failed')
+         RETURNING session_id`,
+      )
+      .bind(sessionId, target.key, target.name, now)
+      .first();
+    if (!queued) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
+    await reconcileExtraGrantsSoon(context, sessionId, `audit:${target.key}:${now}`);
+    const after = await db.prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, target.key).first<{status: string}>();
+    return {detail: `invited @${difference.login} to ${target.name} again: ${after?.status ?? 'queued'}`, sessionId};
+  }
+  const holder = await db
+    .prepare(`SELECT session_id FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`)
+    .bind(target.name, difference.githubUserId)
+    .first<{session_id: string}>();
+  if (holder) {
+    throw new HttpError(
+      409,
+      `@${difference.login} holds a live grant to ${target.name} of purchase ${holder.session_id}: revoke that purchase's access from its page instead.`,
+      'CONFLICT',
+    );
+  }
+  await removeAccount(repository, difference, invitations, done, target.name);
+  return {detail: `removed @${difference.login} from ${target.name} (${difference.on})`, sessionId: difference.sessionId};
 }

@@ -49,7 +49,7 @@ import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from './refunds';
 import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
-import {auditRepository, fixAllOfKind, fixDifference} from './repositoryAudit';
+import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 
 /**
@@ -87,11 +87,17 @@ const refundBody = z.strictObject(
   {message: 'The body takes only amount and reason'},
 );
 const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`});
+/** An extra repository's key (GITHUB_EXTRA_REPOS), for its own audit; none for the kit's. */
+const repositoryKey = z.string({message: 'repository must be the key of an extra repository'}).trim().min(1, 'repository must not be empty').max(64, 'repository is too long');
 const fixBody = z.object({
   kind: differenceKind,
   githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
+  repository: repositoryKey.optional(),
 });
-const fixAllBody = z.strictObject({kind: differenceKind}, {message: 'The body takes only kind: the worker finds the accounts itself'});
+const fixAllBody = z.strictObject(
+  {kind: differenceKind, repository: repositoryKey.optional()},
+  {message: 'The body takes only kind and repository: the worker finds the accounts itself'},
+);
 
 export const adminRoutes = new Hono<AppEnv>()
   .use(`${API_PATHS.admin}/*`, requireAdmin)
@@ -280,7 +286,12 @@ export const adminRoutes = new Hono<AppEnv>()
     });
   })
 
-  .get(ADMIN_PATHS.repositoryAudit, async (c) => c.json((await github(() => auditRepository(contextOf(c.env)))) satisfies RepositoryAudit))
+  .get(ADMIN_PATHS.repositoryAudit, async (c) => {
+    const context = contextOf(c.env);
+    const key = c.req.query('repository');
+    const target = auditTarget(context.settings, key === undefined ? undefined : parse(repositoryKey, key));
+    return c.json((await github(() => auditRepository(context, target))) satisfies RepositoryAudit);
+  })
 
   .post(ADMIN_PATHS.repositoryFix, async (c) => {
     const request = await readJson(c, fixBody);
@@ -300,16 +311,22 @@ export const adminRoutes = new Hono<AppEnv>()
   // The accounts are the worker's own audit, read now: a list from the browser is never trusted.
   // Each account is written to the admin log as it is done, like a fix of one.
   .post(ADMIN_PATHS.repositoryFixAll, async (c) => {
-    const {kind} = await readJson(c, fixAllBody);
+    const {kind, repository} = await readJson(c, fixAllBody);
+    const context = contextOf(c.env);
+    const target = auditTarget(context.settings, repository);
     const result = await github(() =>
-      fixAllOfKind(contextOf(c.env), kind, ({difference, outcome, detail}) =>
-        recordAction(c.env.DB, {
-          admin: admin(c),
-          action: 'repository_fix',
-          outcome,
-          sessionId: difference.sessionId,
-          detail: outcome === 'done' ? `${kind}: ${detail} (fix all).` : `Failed (fix all): @${difference.login}: ${detail}`,
-        }),
+      fixAllOfKind(
+        context,
+        kind,
+        ({difference, outcome, detail}) =>
+          recordAction(c.env.DB, {
+            admin: admin(c),
+            action: 'repository_fix',
+            outcome,
+            sessionId: difference.sessionId,
+            detail: outcome === 'done' ? `${kind}: ${detail} (fix all).` : `Failed (fix all): @${difference.login}: ${detail}`,
+          }),
+        target,
       ),
     );
     return c.json(result satisfies RepositoryFixAllResult);

@@ -7,6 +7,7 @@ import {
   type RepositoryDifferenceKind,
   type RepositoryFixAllResult,
 } from '../../../config/api';
+import {appConfig} from '../../../config';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import {adminHref} from './adminUrl';
@@ -101,8 +102,11 @@ function fixAllText(result: RepositoryFixAllResult): string {
  */
 export default function RepositoryAudit() {
   const api = useAdminApi();
-  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.repositoryAudit(), []));
+  // The kit's repository (undefined), or an extra one's key: each has its own audit.
+  const [key, setKey] = useState<string | undefined>(undefined);
+  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.repositoryAudit(key), [key]));
   const {busy, outcome, run} = useAction();
+  const repository = key === undefined ? {} : {repository: key};
 
   return (
     <section className={styles.panel} aria-labelledby="repository-heading">
@@ -114,6 +118,7 @@ export default function RepositoryAudit() {
           );
           return (
             <>
+              <RepositoryChoice audit={checked} chosen={key} onChoose={setKey} />
               <Summary audit={checked} groups={groups} onCheck={loaded.reload} checking={loaded.loading} />
               <ActionResult outcome={outcome} />
               {groups.map(({kind, found}) => (
@@ -126,12 +131,12 @@ export default function RepositoryAudit() {
                   busy={busy}
                   onFix={(difference) =>
                     void run(
-                      () => api.repositoryFix({kind, githubUserId: difference.githubUserId}),
+                      () => api.repositoryFix({kind, githubUserId: difference.githubUserId, ...repository}),
                       `${KINDS[kind].verb} @${difference.login}: done.`,
                       loaded.reload,
                     )
                   }
-                  onFixAll={() => void run(() => api.repositoryFixAll(kind), fixAllText, loaded.reload)}
+                  onFixAll={() => void run(() => api.repositoryFixAll(kind, key), fixAllText, loaded.reload)}
                 />
               ))}
               <p className={styles.muted}>
@@ -143,6 +148,26 @@ export default function RepositoryAudit() {
         }}
       </ShowLoaded>
     </section>
+  );
+}
+
+const extraNames = appConfig.extraRepositories as Record<string, {name: string}>;
+
+/**
+ * Which repository is audited: the kit's, or one of the plan's extra repositories the worker has
+ * (GITHUB_EXTRA_REPOS). Shown only when there is more than the kit.
+ */
+function RepositoryChoice({audit: checked, chosen, onChoose}: {audit: Audit; chosen: string | undefined; onChoose: (key: string | undefined) => void}) {
+  if (checked.extraRepositories.length === 0) return null;
+  const choices = [{key: undefined, label: `${appConfig.appName} (the kit)`}, ...checked.extraRepositories.map(({key}) => ({key, label: extraNames[key]?.name ?? key}))];
+  return (
+    <div role="group" aria-label="Repository to audit" className={styles.actions}>
+      {choices.map((choice) => (
+        <button key={choice.key ?? 'kit'} type="button" className={controls.secondary} aria-pressed={chosen === choice.key} onClick={() => onChoose(choice.key)}>
+          {choice.label}
+        </button>
+      ))}
+    </div>
   );
 }
 
