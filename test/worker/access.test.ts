@@ -201,6 +201,70 @@ describe('invitations', () => {
   });
 });
 
+describe("an invitation GitHub created whose answer was lost", () => {
+  const LOST = {status: 502, body: {message: 'Server Error'}, afterActing: true};
+  const retryDue = () => stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+  const openFor = (login: string) => [...stack.github.invitations.values()].filter((invitation) => invitation.invitee.login === login);
+  const seatMails = (user: SignedInUser, login: string) =>
+    stack.mailgun.sent.filter((mail) => mail.fields.to === user.email && mail.fields.subject === `Your ${appConfig.appName} repository seat is with @${login}`);
+
+  test('is adopted by the retry: the grant is pending with the invitation GitHub holds, the only one, and the buyer is e-mailed once', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    stack.github.failNext('PUT /repos/', LOST);
+    expect((await requestAccess(user, login)).status).toBe(202);
+    // GitHub holds the invitation; the worker, which never heard of it, waits to try again.
+    const [created] = openFor(login);
+    expect(created).toBeDefined();
+    expect(await grantOf(sessionId)).toMatchObject({status: 'queued', invitation_id: null});
+
+    await retryDue();
+    await stack.worker.scheduled();
+
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: created!.id, detail: null, invite_attempted_at: null});
+    expect(openFor(login).map((invitation) => invitation.id)).toEqual([created!.id]);
+    expect(puts()).toHaveLength(1);
+    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: login});
+    expect(seatMails(user, login)).toHaveLength(1);
+    // The slot of the day's cap is taken, as the PUT's own would have been.
+    const [{sent}] = await stack.worker.db.all<{sent: number}>('SELECT COUNT(*) AS sent FROM invitations_sent WHERE session_id = ?', sessionId);
+    expect(sent).toBe(1);
+  });
+
+  test("an open invitation older than the worker's attempt (the seller's, by hand) is still refused on the retry, and left alone", async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect((await requestAccess(user, login)).status).toBe(202);
+    // The seller invited the account by hand an hour before the worker's attempt.
+    const byHand = {id: 434343, invitee: {login, id: (await githubUser(login)).id}, created_at: new Date(Date.now() - 3600_000).toISOString()};
+    stack.github.invitations.set(byHand.id, byHand);
+
+    await retryDue();
+    await stack.worker.scheduled();
+
+    expect(await grantOf(sessionId)).toMatchObject({status: 'failed', invitation_id: null, detail: `@${login} already has a pending invitation to the repository. Choose another GitHub account.`});
+    expect(stack.github.invitations.has(byHand.id)).toBe(true);
+    expect(puts()).toHaveLength(1);
+  });
+
+  test('an open invitation found by a send that never asked GitHub (no attempt recorded) is refused', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect((await requestAccess(user, login)).status).toBe(202);
+    await stack.worker.db.run('UPDATE access_grants SET invite_attempted_at = NULL WHERE session_id = ?', sessionId);
+    // Created just now, but no attempt of the worker's says it is its own.
+    stack.github.invitations.set(434344, {id: 434344, invitee: {login, id: (await githubUser(login)).id}, created_at: new Date().toISOString()});
+
+    await retryDue();
+    await stack.worker.scheduled();
+
+    expect(await grantOf(sessionId)).toMatchObject({status: 'failed'});
+    expect(stack.github.invitations.has(434344)).toBe(true);
+  });
+});
+
 describe('only accounts this worker invited are touched', () => {
   test("an existing collaborator is refused with 409 and no PUT: GitHub would change that collaborator's permission", async () => {
     const {user, sessionId} = await paidBuyer();

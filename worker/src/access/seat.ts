@@ -89,7 +89,7 @@ export async function requestAccess(
             `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = ?9, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
+               resent_after_expiry = ?9, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
              WHERE session_id = ?1 AND version = ?4
              RETURNING *`,
           )
@@ -224,7 +224,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
     restored = await context.db
       .prepare(
         `UPDATE access_grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
-           resent_after_expiry = 0, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
+           resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE session_id = ?1 AND version = ?2
          RETURNING *`,
       )
