@@ -285,9 +285,12 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
     const [created] = promptInvitationsFor(account.id);
     expect(created).toBeDefined();
     expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
+    stack().github.ageInvitation(created!, 2 * 60_000); // the cron comes a little later
 
     await stack().worker.scheduled();
 
+    const [{invited_at: invitedAt}] = await stack().worker.db.all<{invited_at: number}>('SELECT invited_at FROM extra_grants WHERE session_id = ?', sessionId);
+    expect(invitedAt).toBe(Date.parse(prompts().invitations.get(created!)!.created_at as string));
     expect(await extraRows(sessionId)).toEqual([
       {repository_key: 'prompts', repository: EXTRA_FIXTURE_REPO, github_user_id: account.id, invitation_id: created, status: 'pending', detail: null},
     ]);

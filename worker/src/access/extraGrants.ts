@@ -7,7 +7,7 @@ import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, type InviteResult, type Repository, repositoryFor} from './github';
-import {lostAnswerInvitation} from './lostAnswer';
+import {lostAnswerInvitation, sentAt} from './lostAnswer';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
 
@@ -245,13 +245,13 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
     const now = Date.now();
     const recorded = await db
       .prepare(
-        `UPDATE extra_grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
+        `UPDATE extra_grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?7, checked_at = ?6, updated_at = ?6,
            invite_attempted_at = NULL
          WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'
            AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
          RETURNING session_id`,
       )
-      .bind(grant.session_id, grant.repository_key, grant.github_user_id, outcome.invitationId, login, now)
+      .bind(grant.session_id, grant.repository_key, grant.github_user_id, outcome.invitationId, login, now, sentAt(adopted, now))
       .first();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.

@@ -89,24 +89,11 @@ export function isTakenById(err: unknown): boolean {
 
 /**
  * Why this purchase may not invite this account, or null when it may: another purchase holds it,
- * it is already a collaborator, or someone else's invitation for it is open.
+ * it is already a collaborator, or someone else's invitation for it is open. For a send that asked
+ * GitHub before (`attemptedAt`, the grant's `invite_attempted_at`), an open invitation that attempt
+ * created, whose answer was lost, is not someone else's but the worker's own: `adopt` it (lostAnswer.ts).
  */
 export async function refusalFor(
-  context: Context,
-  sessionId: string,
-  github: {login: string; id: number},
-  ownInvitationId: number | null,
-): Promise<string | null> {
-  const found = await checkAccount(context, sessionId, github, ownInvitationId, null);
-  return found && 'refusal' in found ? found.refusal : null;
-}
-
-/**
- * refusalFor for a send that asked GitHub before (`attemptedAt`, the grant's `invite_attempted_at`):
- * an open invitation that attempt created, whose answer was lost, is not someone else's but the
- * worker's own, to adopt (lostAnswer.ts).
- */
-export async function checkAccount(
   context: Context,
   sessionId: string,
   github: {login: string; id: number},

@@ -5,8 +5,9 @@ import {seatMail} from '../mail';
 import {registerJob, runJob} from '../outbox';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
-import {type AccessResult, checkAccount, type Grant, isTakenById, readGrant, resultOf, TAKEN} from './grants';
+import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resultOf, TAKEN} from './grants';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
+import {sentAt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
 
 /**
@@ -117,7 +118,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     // as that attempt's answer (lostAnswer.ts). A checked send is a new version's first: it has none.
     let adopted: Invitation | null = null;
     if (!checked) {
-      const found = await checkAccount(context, sessionId, {login: github.login, id: github.id!}, null, grant.invite_attempted_at);
+      const found = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null, grant.invite_attempted_at);
       if (found && 'refusal' in found) return await recordFailure(db, grant, found.refusal);
       adopted = found?.adopt ?? null;
     }
@@ -141,12 +142,12 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       recorded = await db
         .prepare(
           `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, github_username = ?6, updated_at = ?5,
-             checked_at = ?5, invitation_expired = 0, invited_at = ?5, invite_attempted_at = NULL
+             checked_at = ?5, invitation_expired = 0, invited_at = ?7, invite_attempted_at = NULL
            WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
              AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            RETURNING *`,
         )
-        .bind(sessionId, version, outcome.invitationId, github.id, Date.now(), github.login)
+        .bind(sessionId, version, outcome.invitationId, github.id, Date.now(), github.login, sentAt(adopted))
         .first<Grant>();
     } catch (err) {
       if (!isTakenById(err)) throw err;

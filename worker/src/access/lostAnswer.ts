@@ -35,3 +35,11 @@ export function lostAnswerInvitation(invitations: readonly Invitation[], invitee
     ) ?? null
   );
 }
+
+/**
+ * When the recorded invitation was sent: now, or when GitHub created the adopted one of a lost
+ * answer (GitHub expires it 7 days after that, and the re-sends before expiry count from it).
+ */
+export function sentAt(adopted: Invitation | null, now = Date.now()): number {
+  return adopted ? Math.min(adopted.createdAt, now) : now;
+}
