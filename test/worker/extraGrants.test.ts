@@ -781,8 +781,8 @@ describe("an extra repository's invitation that expires is sent again", () => {
     });
   });
 
-  test("GitHub's answer to the re-sent invitation lost after the old one was withdrawn: the next run adopts the new invitation, pending, not failed", async () => {
-    const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  test("GitHub's answer to the re-sent invitation lost after the old one was withdrawn: the next run adopts the new invitation, pending, not failed, and the buyer is e-mailed once", async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     const [before] = await extraRows(sessionId);
     await promptsAged(sessionId, 6.9 * DAY_MS);
     stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}, afterActing: true});
@@ -798,6 +798,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
     // The first invitation's PUT and the re-send's: the adoption asks GitHub for nothing more.
     expect(stack().github.requests.filter((request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`)).toHaveLength(2);
     expect(await resendsOf(sessionId)).toBe(1);
+    expect(resentMails(user)).toHaveLength(1);
   });
 
   test('GitHub not answering pauses the re-sends, and the next run sends it', async () => {
