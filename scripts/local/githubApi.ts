@@ -98,6 +98,12 @@ export interface Failure {
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /**
+   * GitHub does what was asked (creates the invitation, say) and only then is its answer lost: the
+   * caller gets this failure (a 502 from a proxy, a 504 past a timeout) instead of GitHub's answer.
+   * Without it the call fails before GitHub acts.
+   */
+  afterActing?: boolean;
 }
 
 export interface GitHubStandIn {
@@ -142,7 +148,7 @@ export interface GitHubStandIn {
    * own collaborators (the owner at first), invitations and cap, answered like the recording's.
    */
   extra(fullName: string): RepositoryRecord;
-  /** The next calls matching `METHOD /path-prefix` fail like this, `times` times. */
+  /** The next calls matching `METHOD /path-prefix` fail like this, `times` times (after acting, with `failure.afterActing`). */
   failNext(match: string, failure: Failure, times?: number): void;
   /**
    * The next call matching `METHOD /path-prefix` is answered only once `action` is done: a test
@@ -255,7 +261,15 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
     permissions: {admin: true, maintain: true, push: true, triage: true, pull: true},
   };
 
+  /** Calls GitHub acted on whose answer is lost: this failure goes out instead (Failure.afterActing). */
+  const lostAnswers = new WeakMap<http.ServerResponse, Failure>();
+
   function send(response: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string | number> = {}) {
+    const lost = lostAnswers.get(response);
+    if (lost) {
+      lostAnswers.delete(response);
+      return send(response, lost.status, lost.body ?? {message: 'Failure'}, lost.headers);
+    }
     const base = {...invitationAnswer.headers, ...headers} as Record<string, string | number>;
     delete base['content-length'];
     delete base['connection'];
@@ -290,7 +304,8 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
     const failure = failures.find((entry) => call.startsWith(entry.match) && entry.times > 0);
     if (failure) {
       failure.times -= 1;
-      return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
+      if (!failure.failure.afterActing) return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
+      lostAnswers.set(response, failure.failure);
     }
     if (CONTENT_CREATING.has(request.method ?? '')) {
       const waitSeconds = secondaryLimitWait(contentRequestTimes, now());

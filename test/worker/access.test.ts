@@ -42,6 +42,15 @@ const grantOf = async (sessionId: string) =>
   (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0];
 const puts = () => stack.github.requests.filter((request) => request.startsWith('PUT '));
 const invitationOf = (login: string) => [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
+
+/** A paid buyer invited with one account (`first`), who is about to move the seat to `second`. */
+async function seatedBuyerMovingOn() {
+  const {user, sessionId} = await paidBuyer();
+  const first = githubAccount();
+  await requestAccess(user, first);
+  return {user, sessionId, first, firstInvitation: invitationOf(first)!.id, second: githubAccount()};
+}
+
 /** The minute the status answer may be cached for has passed. */
 const aMinuteLater = (sessionId: string) =>
   stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', sessionId);
@@ -201,6 +210,91 @@ describe('invitations', () => {
   });
 });
 
+describe("an invitation GitHub created whose answer was lost", () => {
+  const LOST = {status: 502, body: {message: 'Server Error'}, afterActing: true};
+  const retryDue = () => stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+  const openFor = (login: string) => [...stack.github.invitations.values()].filter((invitation) => invitation.invitee.login === login);
+  const seatMails = (user: SignedInUser, login: string) =>
+    stack.mailgun.sent.filter((mail) => mail.fields.to === user.email && mail.fields.subject === `Your ${appConfig.appName} repository seat is with @${login}`);
+
+  test('is adopted by the retry: the grant is pending with the invitation GitHub holds, the only one, and the buyer is e-mailed once', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    stack.github.failNext('PUT /repos/', LOST);
+    expect((await requestAccess(user, login)).status).toBe(202);
+    // GitHub holds the invitation; the worker, which never heard of it, waits to try again.
+    const [created] = openFor(login);
+    expect(created).toBeDefined();
+    expect(await grantOf(sessionId)).toMatchObject({status: 'queued', invitation_id: null});
+    // The retry comes a little later (GitHub's clock a little behind the worker's, too).
+    stack.github.ageInvitation(created!.id, 2 * 60_000);
+
+    await retryDue();
+    await stack.worker.scheduled();
+
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: created!.id, detail: null, invite_attempted_at: null});
+    // Sent when GitHub created it: GitHub expires it 7 days after that, and the re-send counts from it.
+    expect((await grantOf(sessionId))!.invited_at).toBe(Date.parse(created!.created_at as string));
+    expect(openFor(login).map((invitation) => invitation.id)).toEqual([created!.id]);
+    expect(puts()).toHaveLength(1);
+    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: login});
+    expect(seatMails(user, login)).toHaveLength(1);
+    // The slot of the day's cap is taken, as the PUT's own would have been.
+    const [{sent}] = await stack.worker.db.all<{sent: number}>('SELECT COUNT(*) AS sent FROM invitations_sent WHERE session_id = ?', sessionId);
+    expect(sent).toBe(1);
+  });
+
+  test("a seat move whose answer was lost: the old account keeps its seat, and the buyer's next request moves it with the invitation GitHub holds", async () => {
+    const {user, sessionId, first, firstInvitation, second} = await seatedBuyerMovingOn();
+    stack.github.failNext('PUT /repos/', LOST);
+    expect((await requestAccess(user, second)).status).toBe(503);
+    expect(await grantOf(sessionId)).toMatchObject({github_username: first, invitation_id: firstInvitation, status: 'pending'});
+    const [created] = openFor(second);
+    expect(created).toBeDefined();
+
+    const response = await requestAccess(user, second);
+    expect(await response.json()).toEqual({status: 'invited'});
+    expect(await grantOf(sessionId)).toMatchObject({github_username: second, invitation_id: created!.id, status: 'pending', username_changes: 1, invite_attempted_at: null});
+    expect(openFor(second).map((invitation) => invitation.id)).toEqual([created!.id]);
+    expect(stack.github.invitations.has(firstInvitation)).toBe(false);
+    expect(puts()).toHaveLength(2); // the first account's, and the lost one: none more
+    expect(seatMails(user, second)).toHaveLength(1);
+  });
+
+  test("an open invitation older than the worker's attempt (the seller's, by hand) is still refused on the retry, and left alone", async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect((await requestAccess(user, login)).status).toBe(202);
+    // The seller invited the account by hand an hour before the worker's attempt.
+    const byHand = {id: 434343, invitee: {login, id: (await githubUser(login)).id}, created_at: new Date(Date.now() - 3600_000).toISOString()};
+    stack.github.invitations.set(byHand.id, byHand);
+
+    await retryDue();
+    await stack.worker.scheduled();
+
+    expect(await grantOf(sessionId)).toMatchObject({status: 'failed', invitation_id: null, detail: `@${login} already has a pending invitation to the repository. Choose another GitHub account.`});
+    expect(stack.github.invitations.has(byHand.id)).toBe(true);
+    expect(puts()).toHaveLength(1);
+  });
+
+  test('an open invitation found by a send that never asked GitHub (no attempt recorded) is refused', async () => {
+    const {user, sessionId} = await paidBuyer();
+    const login = githubAccount();
+    stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
+    expect((await requestAccess(user, login)).status).toBe(202);
+    await stack.worker.db.run('UPDATE access_grants SET invite_attempted_at = NULL WHERE session_id = ?', sessionId);
+    // Created just now, but no attempt of the worker's says it is its own.
+    stack.github.invitations.set(434344, {id: 434344, invitee: {login, id: (await githubUser(login)).id}, created_at: new Date().toISOString()});
+
+    await retryDue();
+    await stack.worker.scheduled();
+
+    expect(await grantOf(sessionId)).toMatchObject({status: 'failed'});
+    expect(stack.github.invitations.has(434344)).toBe(true);
+  });
+});
+
 describe('only accounts this worker invited are touched', () => {
   test("an existing collaborator is refused with 409 and no PUT: GitHub would change that collaborator's permission", async () => {
     const {user, sessionId} = await paidBuyer();
@@ -287,7 +381,8 @@ describe('only accounts this worker invited are touched', () => {
     expect(refused.status).toBe(status);
     expect(refused.headers.get('retry-after')).toBe(status === 429 ? '60' : null);
     expect(await refused.json()).toMatchObject({code, error: expect.stringContaining(`@${login} keeps access.`)});
-    expect(await grantOf(sessionId)).toEqual(before);
+    // Only the time of the attempt is kept, when GitHub did not answer: it may have created the invitation.
+    expect(await grantOf(sessionId)).toEqual({...before, invite_attempted_at: status === 422 ? null : expect.any(Number)});
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
     expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
     await stack.worker.scheduled();
@@ -323,11 +418,7 @@ describe('only accounts this worker invited are touched', () => {
 
 describe('a seat is one person’s', () => {
   test('a second username replaces the first: the new account is invited first, then the old invitation withdrawn, and the move is counted', async () => {
-    const {user, sessionId} = await paidBuyer();
-    const first = githubAccount();
-    await requestAccess(user, first);
-    const firstInvitation = invitationOf(first)!.id;
-    const second = githubAccount();
+    const {user, sessionId, first, firstInvitation, second} = await seatedBuyerMovingOn();
     const response = await requestAccess(user, second);
     expect(await response.json()).toEqual({status: 'invited'});
     expect([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login)).toEqual([second]);

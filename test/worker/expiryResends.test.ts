@@ -159,6 +159,27 @@ describe('expiry re-sends', () => {
     expect(resentMails(buyer)[0]!.fields.text).toContain(`@${renamed}`);
   });
 
+  test("GitHub's answer to the re-sent invitation lost after the old one was withdrawn: the retry adopts the new invitation, pending, and the buyer is e-mailed once", async () => {
+    const buyer = await invitedBuyer();
+    const before = await grantOf(buyer);
+    await invitationAged(buyer, 6.9 * DAY_MS);
+    seller.stack.github.requests.length = 0;
+    seller.stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}, afterActing: true});
+
+    await seller.stack.worker.scheduled();
+    const [created] = invitationsOf(buyer.login);
+    expect(created).toBeDefined();
+    expect(created).not.toBe(before.invitation_id);
+    expect(await grantOf(buyer)).toMatchObject({status: 'queued', invitation_id: null});
+
+    await seller.stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+    await seller.stack.worker.scheduled();
+    expect(await grantOf(buyer)).toMatchObject({status: 'pending', invitation_id: created, github_user_id: before.github_user_id, expiry_resends: 1});
+    expect(invitationsOf(buyer.login)).toEqual([created]);
+    expect(puts()).toHaveLength(1); // the re-send's: the adoption asks GitHub for nothing more
+    expect(resentMails(buyer)).toHaveLength(1);
+  });
+
   test('GitHub refusing one re-send leaves that grant failed for the seller, and the rest of the batch is still sent again', async () => {
     const refused = await invitedBuyer();
     const next = await invitedBuyer();

@@ -271,6 +271,51 @@ test('an account already on the prompts repository is not invited, and a refund 
   expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
 });
 
+describe('a prompts invitation GitHub created whose answer was lost', () => {
+  const promptsPut = `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`;
+  beforeEach(async () => {
+    stack().github.clearFailures();
+    await stack().newDay();
+    stack().github.contentRequestTimes.length = 0;
+  });
+
+  test('is adopted by the cron: the grant is pending with the invitation GitHub holds, the only one, and the dashboard says pending', async () => {
+    stack().github.failNext(promptsPut, {status: 502, body: {message: 'Server Error'}, afterActing: true});
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [created] = promptInvitationsFor(account.id);
+    expect(created).toBeDefined();
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
+    stack().github.ageInvitation(created!, 2 * 60_000); // the cron comes a little later
+
+    await stack().worker.scheduled();
+
+    const [{invited_at: invitedAt}] = await stack().worker.db.all<{invited_at: number}>('SELECT invited_at FROM extra_grants WHERE session_id = ?', sessionId);
+    expect(invitedAt).toBe(Date.parse(prompts().invitations.get(created!)!.created_at as string));
+    expect(await extraRows(sessionId)).toEqual([
+      {repository_key: 'prompts', repository: EXTRA_FIXTURE_REPO, github_user_id: account.id, invitation_id: created, status: 'pending', detail: null},
+    ]);
+    expect(promptInvitationsFor(account.id)).toEqual([created]);
+    expect(stack().github.requests.filter((request) => request === `${promptsPut}${account.login}`)).toHaveLength(1);
+    expect((await accessStatus(user)).extraRepositories).toEqual([{key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'pending', username: account.login}]);
+  });
+
+  test("an open invitation older than the worker's attempt (the seller's, by hand) is refused, and left alone", async () => {
+    stack().github.failNext(promptsPut, {status: 502, body: {message: 'Server Error'}});
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued'}]);
+    // The seller invited the account by hand an hour before the worker's attempt.
+    prompts().invitations.set(454545, {id: 454545, invitee: account, created_at: new Date(Date.now() - 3600_000).toISOString()});
+
+    await stack().worker.scheduled();
+
+    expect(await extraRows(sessionId)).toMatchObject([
+      {status: 'failed', invitation_id: null, detail: `@${account.login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`},
+    ]);
+    expect(promptInvitationsFor(account.id)).toEqual([454545]);
+    expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'failed'}]);
+  });
+});
+
 describe('a plan that names a key the worker has no repository for', () => {
   let bare: Stack;
   beforeAll(async () => {
@@ -734,6 +779,26 @@ describe("an extra repository's invitation that expires is sent again", () => {
         {action: 'resend', outcome: 'done'},
       ]);
     });
+  });
+
+  test("GitHub's answer to the re-sent invitation lost after the old one was withdrawn: the next run adopts the new invitation, pending, not failed, and the buyer is e-mailed once", async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}, afterActing: true});
+
+    await stack().worker.scheduled();
+    const [created] = promptInvitationsFor(account.id);
+    expect(created).not.toBe(before!.invitation_id);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
+
+    await stack().worker.scheduled();
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: created, detail: null}]);
+    expect(promptInvitationsFor(account.id)).toEqual([created]);
+    // The first invitation's PUT and the re-send's: the adoption asks GitHub for nothing more.
+    expect(stack().github.requests.filter((request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`)).toHaveLength(2);
+    expect(await resendsOf(sessionId)).toBe(1);
+    expect(resentMails(user)).toHaveLength(1);
   });
 
   test('GitHub not answering pauses the re-sends, and the next run sends it', async () => {

@@ -4,7 +4,7 @@ import {RetryableError} from '../jobs';
 import {log} from '../log';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
-import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, handToReconcile, markActive, stillWanted, wantedFor, withdrawStale} from './extraGrants';
+import {activeIfAccepted, claim, EXTRA_DETAIL, type ExtraGrant, handToReconcile, markActive, recordAttempt, stillWanted, wantedFor, withdrawStale} from './extraGrants';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
@@ -161,6 +161,8 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
       await markActive(db, grant, login, {notOurs: true});
       return false;
     }
+    // Should GitHub's answer be lost, the grant is queued again (invitationLost) and its send adopts what this PUT created.
+    await recordAttempt(db, grant, 'pending');
     const outcome = await repository.invite(login);
     giveBack = outcome.state !== 'invited';
     if (outcome.state === 'active') {
@@ -171,7 +173,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
     const recorded = await db
       .prepare(
         `UPDATE extra_grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
-           expiry_resends = expiry_resends + 1
+           expiry_resends = expiry_resends + 1, invite_attempted_at = NULL
          WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
            AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
          RETURNING expiry_resends`,

@@ -6,7 +6,8 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, type Repository, repositoryFor} from './github';
+import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, type InviteResult, type Repository, repositoryFor} from './github';
+import {lostAnswerInvitation, sentAt} from './lostAnswer';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
 
@@ -36,6 +37,8 @@ export interface ExtraGrant {
   invited_at: number | null;
   /** How many times the cron sent this account's invitation again as it expired (extraExpiryResends.ts). */
   expiry_resends: number;
+  /** When the worker last asked GitHub to invite the account, until the invitation is recorded (lostAnswer.ts). */
+  invite_attempted_at: number | null;
   updated_at: number;
 }
 
@@ -161,7 +164,8 @@ async function record(
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
        ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
-         queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, updated_at = excluded.updated_at
+         queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
+         updated_at = excluded.updated_at
        WHERE extra_grants.status NOT IN ('queued', 'pending', 'active')`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
@@ -224,21 +228,30 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
     if (!login) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.accountGone});
     // GitHub's PUT would silently change an existing collaborator's permission: not ours to touch.
     if (await repository.isCollaborator(login)) return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
+    const invitations = await repository.invitations();
+    // Unless an earlier attempt of this grant created it and its answer was lost (lostAnswer.ts),
     // GitHub answers a PUT for an account with an open invitation with that invitation: not ours either.
-    const open = (await repository.invitations()).find((invitation) => invitation.inviteeId === grant.github_user_id && !invitation.expired);
-    if (open) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.openInvitation(login)});
-    const outcome = await repository.invite(login);
+    const adopted = lostAnswerInvitation(invitations, grant.github_user_id!, grant.invite_attempted_at);
+    const open = invitations.find((invitation) => invitation.inviteeId === grant.github_user_id && !invitation.expired);
+    if (open && !adopted) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.openInvitation(login)});
+    if (adopted) {
+      log.warn('extra_access.lost_answer_adopted', {sessionId: grant.session_id, key: grant.repository_key, invitationId: adopted.id});
+    } else {
+      await recordAttempt(db, grant, 'queued');
+    }
+    const outcome: InviteResult = adopted ? {state: 'invited', invitationId: adopted.id} : await repository.invite(login);
     giveBack = outcome.state !== 'invited';
     if (outcome.state === 'active') return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
     const now = Date.now();
     const recorded = await db
       .prepare(
-        `UPDATE extra_grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6
+        `UPDATE extra_grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?7, checked_at = ?6, updated_at = ?6,
+           invite_attempted_at = NULL
          WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'
            AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
          RETURNING session_id`,
       )
-      .bind(grant.session_id, grant.repository_key, grant.github_user_id, outcome.invitationId, login, now)
+      .bind(grant.session_id, grant.repository_key, grant.github_user_id, outcome.invitationId, login, now, sentAt(adopted, now))
       .first();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
@@ -266,6 +279,18 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
   }
 }
 
+/**
+ * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
+ * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
+ * grant is as the caller claimed it (`status`).
+ */
+export async function recordAttempt(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>, status: 'queued' | 'pending') {
+  await db
+    .prepare(`UPDATE extra_grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`)
+    .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
+    .run();
+}
+
 /** A queued grant stays queued past the cap, never failed: the cron sends it when the window frees. */
 async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
   await db
@@ -279,7 +304,7 @@ async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' |
 async function settle(db: D1Database, grant: ExtraGrant, {status, detail, login}: {status: 'active' | 'failed'; detail: string; login?: string}) {
   await db
     .prepare(
-      `UPDATE extra_grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7
+      `UPDATE extra_grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7, invite_attempted_at = NULL
        WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.repository_key, grant.github_user_id, status, detail, login ?? null, Date.now())

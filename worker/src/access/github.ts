@@ -38,6 +38,8 @@ export interface Invitation {
   inviteeId: number | null;
   inviteeLogin: string | null;
   expired: boolean;
+  /** When GitHub created it (ms since the epoch, GitHub's `created_at`). */
+  createdAt: number;
 }
 
 export interface Repository {
@@ -126,6 +128,7 @@ export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' 
           inviteeId: invitation.invitee?.id ?? null,
           inviteeLogin: invitation.invitee?.login ?? null,
           expired: invitation.expired === true,
+          createdAt: Date.parse(invitation.created_at),
         }));
       }),
     downloadRef: () =>

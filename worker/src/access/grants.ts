@@ -1,7 +1,8 @@
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
-import {repositoryFor} from './github';
+import {type Invitation, repositoryFor} from './github';
+import {lostAnswerInvitation} from './lostAnswer';
 
 /**
  * Repository access, granted and revoked by one module (as Polar does for GitHub benefits): this
@@ -35,6 +36,8 @@ export interface Grant {
   expiry_resends: number;
   /** 1 when this version's invitation is such a re-send: the buyer's e-mail says so. */
   resent_after_expiry: number;
+  /** When this version's invitation was last asked of GitHub, until it is recorded (lostAnswer.ts). */
+  invite_attempted_at: number | null;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
@@ -86,24 +89,27 @@ export function isTakenById(err: unknown): boolean {
 
 /**
  * Why this purchase may not invite this account, or null when it may: another purchase holds it,
- * it is already a collaborator, or someone else's invitation for it is open.
+ * it is already a collaborator, or someone else's invitation for it is open. For a send that asked
+ * GitHub before (`attemptedAt`, the grant's `invite_attempted_at`), an open invitation that attempt
+ * created, whose answer was lost, is not someone else's but the worker's own: `adopt` it (lostAnswer.ts).
  */
 export async function refusalFor(
   context: Context,
   sessionId: string,
   github: {login: string; id: number},
   ownInvitationId: number | null,
-): Promise<string | null> {
+  attemptedAt: number | null,
+): Promise<{refusal: string} | {adopt: Invitation} | null> {
   const other = await context.db
     .prepare(`SELECT 1 AS found FROM access_grants WHERE github_user_id = ?1 AND session_id != ?2 AND status IN ${HELD}`)
     .bind(github.id, sessionId)
     .first();
-  if (other) return TAKEN.otherPurchase(github.login);
+  if (other) return {refusal: TAKEN.otherPurchase(github.login)};
   const repository = repositoryFor(context);
-  if (await repository.isCollaborator(github.login)) return TAKEN.collaborator(github.login);
-  const open = (await repository.invitations()).find(
-    (invitation) => invitation.inviteeId === github.id && !invitation.expired && invitation.id !== ownInvitationId,
-  );
-  return open ? TAKEN.invited(github.login) : null;
+  if (await repository.isCollaborator(github.login)) return {refusal: TAKEN.collaborator(github.login)};
+  const invitations = (await repository.invitations()).filter((invitation) => invitation.id !== ownInvitationId);
+  const lost = lostAnswerInvitation(invitations, github.id, attemptedAt);
+  if (lost) return {adopt: lost};
+  const open = invitations.find((invitation) => invitation.inviteeId === github.id && !invitation.expired);
+  return open ? {refusal: TAKEN.invited(github.login)} : null;
 }
-

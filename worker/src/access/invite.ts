@@ -4,9 +4,10 @@ import {log} from '../log';
 import {seatMail} from '../mail';
 import {registerJob, runJob} from '../outbox';
 import {reconcileExtraGrantsSoon} from './extraGrants';
-import {GitHubFailure, repositoryFor} from './github';
+import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
 import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resultOf, TAKEN} from './grants';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
+import {sentAt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
 
 /**
@@ -113,11 +114,23 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       if (!login) return await recordFailure(db, grant, `GitHub user ${grant.github_username} no longer exists`);
       github = {login, id: github.id};
     }
+    // An invitation that an earlier attempt of this grant created, whose answer was lost, is taken
+    // as that attempt's answer (lostAnswer.ts). A checked send is a new version's first: it has none.
+    let adopted: Invitation | null = null;
     if (!checked) {
-      const refusal = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null);
-      if (refusal) return await recordFailure(db, grant, refusal);
+      const found = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null, grant.invite_attempted_at);
+      if (found && 'refusal' in found) return await recordFailure(db, grant, found.refusal);
+      adopted = found?.adopt ?? null;
     }
-    const outcome = await repository.invite(github.login);
+    if (adopted) {
+      log.warn('access.lost_answer_adopted', {sessionId, githubUserId: github.id, invitationId: adopted.id});
+    } else {
+      await db
+        .prepare(`UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`)
+        .bind(sessionId, version, Date.now())
+        .run();
+    }
+    const outcome: InviteResult = adopted ? {state: 'invited', invitationId: adopted.id} : await repository.invite(github.login);
     giveBack = outcome.state !== 'invited';
     if (outcome.state === 'active') {
       // It became a collaborator between the check and the invitation: not ours to record.
@@ -129,12 +142,12 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       recorded = await db
         .prepare(
           `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, github_username = ?6, updated_at = ?5,
-             checked_at = ?5, invitation_expired = 0, invited_at = ?5
+             checked_at = ?5, invitation_expired = 0, invited_at = ?7, invite_attempted_at = NULL
            WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
              AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            RETURNING *`,
         )
-        .bind(sessionId, version, outcome.invitationId, github.id, Date.now(), github.login)
+        .bind(sessionId, version, outcome.invitationId, github.id, Date.now(), github.login, sentAt(adopted))
         .first<Grant>();
     } catch (err) {
       if (!isTakenById(err)) throw err;
@@ -198,7 +211,7 @@ export async function tellOwner(context: Context, grant: Grant, {waited = false}
 async function recordFailure(db: D1Database, grant: Grant, reason: string): Promise<never> {
   await db
     .prepare(
-      `UPDATE access_grants SET status = 'failed', detail = ?3, updated_at = ?4
+      `UPDATE access_grants SET status = 'failed', detail = ?3, updated_at = ?4, invite_attempted_at = NULL
        WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.version, reason, Date.now())

@@ -3,11 +3,12 @@ import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
-import {GitHubFailure, type InviteResult, repositoryFor} from './github';
+import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
 import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, takeSlot} from './invitationQueue';
+import {sentAt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
 
 /**
@@ -57,28 +58,34 @@ export async function requestAccess(
       'SWAP_LIMIT',
     );
   }
+  // A seat GitHub knows of moves only once the new account is invited (moveSeat). A move whose
+  // answer GitHub lost left its attempt on the grant: the invitation it created is the move's own.
+  const moving = live(current) && current.invitation_id !== null && !sameAccount;
+  let adopted: Invitation | null = null;
   if (request.github.id !== null) {
-    const refusal = await refusalFor(
+    const found = await refusalFor(
       context,
       request.sessionId,
       {login: request.github.login, id: request.github.id},
       current?.invitation_id ?? null,
+      moving ? current.invite_attempted_at : null,
     );
-    if (refusal) {
+    if (found && 'refusal' in found) {
       // A request of this purchase running alongside may have invited the account a moment ago.
       const now = await readGrant(db, request.sessionId);
       if (live(now) && isFor(now, request.github)) return resultOf(now);
-      throw taken(refusal);
+      throw taken(found.refusal);
     }
+    adopted = found?.adopt ?? null;
   } else if (live(current)) {
     // Unchecked, a move could give up a working seat for an account we may not touch.
     throw new HttpError(503, 'GitHub is not answering right now. Your current access is unchanged; try again in a few minutes.', 'GITHUB_UNAVAILABLE');
   }
 
   const chosenByOwner = byAdmin || request.byOwner === true ? 1 : 0;
-  if (live(current) && current.invitation_id !== null && !sameAccount) {
-    // A seat GitHub knows of moves only once the new account is invited (its id is known here).
-    return moveSeat(context, current, {...request, github: {login: request.github.login, id: request.github.id!}}, {counted: move, chosenByOwner});
+  if (moving) {
+    // Its id is known here: an unchecked move was refused above.
+    return moveSeat(context, current, {...request, github: {login: request.github.login, id: request.github.id!}}, {counted: move, chosenByOwner, adopted});
   }
   const now = Date.now();
   let claimed: Grant | null;
@@ -89,7 +96,7 @@ export async function requestAccess(
             `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = ?9, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
+               resent_after_expiry = ?9, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
              WHERE session_id = ?1 AND version = ?4
              RETURNING *`,
           )
@@ -132,7 +139,7 @@ async function moveSeat(
   context: Context,
   current: Grant,
   request: {sessionId: string; userId: string; github: {login: string; id: number}},
-  {counted, chosenByOwner}: {counted: boolean; chosenByOwner: number},
+  {counted, chosenByOwner, adopted}: {counted: boolean; chosenByOwner: number; adopted: Invitation | null},
 ): Promise<AccessResult> {
   const {db} = context;
   const keeps = `@${current.github_username} keeps access.`;
@@ -142,9 +149,17 @@ async function moveSeat(
   if (slot === null) throw full;
   let outcome: InviteResult;
   try {
-    outcome = await repositoryFor(context).invite(request.github.login);
+    if (adopted) {
+      log.warn('access.lost_answer_adopted', {sessionId: current.session_id, githubUserId: request.github.id, invitationId: adopted.id});
+      outcome = {state: 'invited', invitationId: adopted.id};
+    } else {
+      await attempted(db, current, Date.now());
+      outcome = await repositoryFor(context).invite(request.github.login);
+    }
   } catch (err) {
     await giveBackSlot(db, slot);
+    // Only a GitHub that did not answer may have created the invitation: the next request adopts it.
+    if (!(err instanceof GitHubFailure && err.transient)) await attempted(db, current, null);
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.capReached) throw full;
     if (err.transient && err.retryAfterMs !== undefined) {
@@ -173,11 +188,12 @@ async function moveSeat(
       .prepare(
         `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = ?4, status = 'pending',
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
-           checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?6, expiry_resends = 0, resent_after_expiry = 0
+           checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
+           invite_attempted_at = NULL
          WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
          RETURNING *`,
       )
-      .bind(current.session_id, request.github.login, request.github.id, outcome.invitationId, request.userId, now, counted ? 1 : 0, chosenByOwner, current.version)
+      .bind(current.session_id, request.github.login, request.github.id, outcome.invitationId, request.userId, now, counted ? 1 : 0, chosenByOwner, current.version, sentAt(adopted, now))
       .first<Grant>();
   } catch (err) {
     if (!isTakenById(err)) throw err;
@@ -195,6 +211,11 @@ async function moveSeat(
   // The extra repositories move with the seat: the old account's go, the new one is invited.
   await reconcileExtraGrantsSoon(context, current.session_id, `seat:${recorded.version}`);
   return resultOf(recorded);
+}
+
+/** Records on the grant when a move last asked GitHub for its invitation (lostAnswer.ts), or clears it. */
+async function attempted(db: D1Database, grant: Grant, at: number | null) {
+  await db.prepare('UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2').bind(grant.session_id, grant.version, at).run();
 }
 
 /** Takes access away for a purchase (refund, dispute): the record at once, GitHub through the outbox. */
@@ -224,7 +245,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
     restored = await context.db
       .prepare(
         `UPDATE access_grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
-           resent_after_expiry = 0, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
+           resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE session_id = ?1 AND version = ?2
          RETURNING *`,
       )

@@ -1,0 +1,45 @@
+import type {Invitation} from './github';
+
+/**
+ * An invitation GitHub created whose answer the worker never got: GitHub took the PUT, then a 502,
+ * a 504 or a timeout reached the worker instead of the 201. The send is retried (the outbox, the
+ * cron), and the retry finds an open invitation for the account that no record of the worker names.
+ * Refused as someone else's, it would fail a paying buyer's grant over a GitHub hiccup.
+ *
+ * So each grant records when the worker last asked GitHub to invite its account
+ * (`invite_attempted_at`, set just before the PUT, cleared once the invitation is recorded), and an
+ * open invitation for the same numeric account created around that attempt is the worker's own:
+ * the send adopts it as the PUT's answer. One created well before the attempt (the seller's, by
+ * hand), or found with no attempt recorded, is still refused: the worker acts only on what it created.
+ */
+
+/** How far GitHub's clock (an invitation's `created_at`) and the worker's may differ. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The longest GitHub may take to create the invitation after the attempt was recorded: the PUT is
+ * sent right after, and no invocation of the worker waits longer than a cron run's 15 minutes.
+ */
+const LONGEST_ANSWER_MS = 15 * 60_000;
+
+/** The open invitation of `inviteeId` that the worker's attempt at `attemptedAt` created, if there is one. */
+export function lostAnswerInvitation(invitations: readonly Invitation[], inviteeId: number, attemptedAt: number | null): Invitation | null {
+  if (attemptedAt === null) return null;
+  return (
+    invitations.find(
+      (invitation) =>
+        invitation.inviteeId === inviteeId &&
+        !invitation.expired &&
+        invitation.createdAt >= attemptedAt - CLOCK_SKEW_MS &&
+        invitation.createdAt <= attemptedAt + LONGEST_ANSWER_MS + CLOCK_SKEW_MS,
+    ) ?? null
+  );
+}
+
+/**
+ * When the recorded invitation was sent: now, or when GitHub created the adopted one of a lost
+ * answer (GitHub expires it 7 days after that, and the re-sends before expiry count from it).
+ */
+export function sentAt(adopted: Invitation | null, now = Date.now()): number {
+  return adopted ? Math.min(adopted.createdAt, now) : now;
+}
