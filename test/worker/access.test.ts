@@ -217,7 +217,8 @@ describe("an invitation GitHub created whose answer was lost", () => {
   const seatMails = (user: SignedInUser, login: string) =>
     stack.mailgun.sent.filter((mail) => mail.fields.to === user.email && mail.fields.subject === `Your ${appConfig.appName} repository seat is with @${login}`);
 
-  test('is adopted by the retry: the grant is pending with the invitation GitHub holds, the only one, and the buyer is e-mailed once', async () => {
+  /** A paid buyer's first invitation: GitHub created it, and its answer was lost. */
+  async function lostFirstInvitation() {
     const {user, sessionId} = await paidBuyer();
     const login = githubAccount();
     stack.github.failNext('PUT /repos/', LOST);
@@ -226,6 +227,11 @@ describe("an invitation GitHub created whose answer was lost", () => {
     const [created] = openFor(login);
     expect(created).toBeDefined();
     expect(await grantOf(sessionId)).toMatchObject({status: 'queued', invitation_id: null});
+    return {user, sessionId, login, created: created!};
+  }
+
+  test('is adopted by the retry: the grant is pending with the invitation GitHub holds, the only one, and the buyer is e-mailed once', async () => {
+    const {user, sessionId, login, created} = await lostFirstInvitation();
     // The retry comes a little later (GitHub's clock a little behind the worker's, too).
     stack.github.ageInvitation(created!.id, 2 * 60_000);
 
@@ -242,6 +248,20 @@ describe("an invitation GitHub created whose answer was lost", () => {
     // The slot of the day's cap is taken, as the PUT's own would have been.
     const [{sent}] = await stack.worker.db.all<{sent: number}>('SELECT COUNT(*) AS sent FROM invitations_sent WHERE session_id = ?', sessionId);
     expect(sent).toBe(1);
+  });
+
+  test('a refund before the retry withdraws the invitation GitHub created: the refunded buyer has nothing open to accept', async () => {
+    const {sessionId, login, created} = await lostFirstInvitation();
+
+    expect((await refund(sessionId)).status).toBe(200);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked', invitation_id: null});
+    expect(openFor(login)).toEqual([]);
+    expect(stack.github.requests).toContain(`DELETE /repos/${FIXTURE_REPO}/invitations/${created.id}`);
+    // The retry that comes later sends nothing for a revoked grant.
+    await retryDue();
+    await stack.worker.scheduled();
+    expect(openFor(login)).toEqual([]);
+    expect(puts()).toHaveLength(1);
   });
 
   test("a seat move whose answer was lost: the old account keeps its seat, and the buyer's next request moves it with the invitation GitHub holds", async () => {

@@ -279,6 +279,22 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
     stack().github.contentRequestTimes.length = 0;
   });
 
+  test('a refund before the cron withdraws the invitation GitHub created: nothing is left open for the refunded account', async () => {
+    stack().github.failNext(promptsPut, {status: 502, body: {message: 'Server Error'}, afterActing: true});
+    const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [created] = promptInvitationsFor(account.id);
+    expect(created).toBeDefined();
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
+
+    await refundPayment(sessionId);
+
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', invitation_id: null}]);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${created}`);
+    await stack().worker.scheduled();
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+  });
+
   test('is adopted by the cron: the grant is pending with the invitation GitHub holds, the only one, and the dashboard says pending', async () => {
     stack().github.failNext(promptsPut, {status: 502, body: {message: 'Server Error'}, afterActing: true});
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);

@@ -332,6 +332,20 @@ async function takeBack(context: Context, row: ExtraGrant, reason: string) {
       if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
       throw err;
     }
+  } else if (row.repository !== null && row.github_user_id !== null && row.invite_attempted_at !== null) {
+    // Asked of GitHub, and the answer lost (lostAnswer.ts): the invitation that attempt created, if
+    // GitHub lists it, is withdrawn, so that nothing is left open for an account no longer granted.
+    try {
+      const repository = repositoryFor(context, row.repository);
+      const created = lostAnswerInvitation(await repository.invitations(), row.github_user_id, row.invite_attempted_at);
+      if (created && !(await heldElsewhere(db, row, 'invitation_id', created.id)) && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
+        await repository.withdrawInvitation(created.id);
+        log.info('extra_access.lost_answer_withdrawn', {sessionId: row.session_id, key: row.repository_key, invitationId: created.id});
+      }
+    } catch (err) {
+      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+      throw err;
+    }
   }
   // Only the grant as it was read: a re-send (extraExpiryResends.ts) may have replaced its
   // invitation meanwhile, or a status read made it active. Marked revoked, that new invitation

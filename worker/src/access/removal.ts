@@ -4,6 +4,7 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {GitHubFailure, repositoryFor} from './github';
 import type {Grant} from './grants';
+import {lostAnswerInvitation} from './lostAnswer';
 
 /** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
 
@@ -11,25 +12,31 @@ import type {Grant} from './grants';
 export interface RemovalPayload {
   sessionId: string;
   version: number;
-  invitationId: number;
+  /** The invitation the grant recorded; null for one whose answer was lost (found by `attemptedAt`). */
+  invitationId: number | null;
   githubUserId: number | null;
+  /** When the grant last asked GitHub for an invitation whose answer never came (lostAnswer.ts). */
+  attemptedAt?: number;
 }
 
 /**
  * Queues the removal of what this worker created for a grant (its invitation, and the account
  * that accepted it) and tries it at once; the cron retries failures. A grant with no invitation
- * created nothing on GitHub, so there is nothing to remove.
+ * recorded created nothing on GitHub, unless it asked GitHub and the answer was lost: the
+ * invitation that attempt may have created is looked for, and withdrawn.
  */
 export async function removeNowOrLater(context: Context, grant: Grant, reason: string) {
-  if (grant.invitation_id === null) return;
+  const lost = grant.invitation_id === null && grant.invite_attempted_at !== null && grant.github_user_id !== null;
+  if (grant.invitation_id === null && !lost) return;
   const payload: RemovalPayload = {
     sessionId: grant.session_id,
     version: grant.version,
     invitationId: grant.invitation_id,
     githubUserId: grant.github_user_id,
+    ...(lost && {attemptedAt: grant.invite_attempted_at!}),
   };
   const id = await enqueue(context.db, {
-    key: `remove:${grant.session_id}:${grant.version}:${grant.invitation_id}`,
+    key: `remove:${grant.session_id}:${grant.version}:${grant.invitation_id ?? 'lost-answer'}`,
     kind: 'github-remove',
     sessionId: grant.session_id,
     payload,
@@ -72,6 +79,17 @@ export async function performRemoval(context: Context, payload: RemovalPayload) 
     log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
   try {
     const repository = repositoryFor(context);
+    if (payload.invitationId === null) {
+      // The grant's attempt whose answer was lost: the invitation it created, if GitHub lists it.
+      // One the account accepted already cannot be told from an account added by hand: left alone.
+      const created = lostAnswerInvitation(await repository.invitations(), payload.githubUserId!, payload.attemptedAt ?? null);
+      if (!created) return;
+      const holder = await liveHolderOf(db, {invitationId: created.id, githubUserId: payload.githubUserId}, payload);
+      if (holder) return skip(holder);
+      await repository.withdrawInvitation(created.id);
+      log.info('access.lost_answer_withdrawn', {sessionId: payload.sessionId, invitationId: created.id});
+      return;
+    }
     // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
     const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
     if (invitationHolder) return skip(invitationHolder);
