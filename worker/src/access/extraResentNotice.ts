@@ -2,7 +2,6 @@ import type {Context} from '../context';
 import {enqueue} from '../jobs';
 import {extraResentMail} from '../mail';
 import {runJob} from '../outbox';
-import type {ExtraGrant} from './extraGrants';
 
 /**
  * E-mails the purchase's address that its invitation to an extra repository went again, through
@@ -13,7 +12,8 @@ import type {ExtraGrant} from './extraGrants';
  */
 export async function tellExtraResent(
   context: Context,
-  grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'repository'>,
+  // The grant's row (extraGrants.ts `ExtraGrant`), as far as the e-mail needs it.
+  grant: {session_id: string; repository_key: string; repository: string | null},
   {login, count, invitationId}: {login: string; count: number; invitationId: number},
 ) {
   const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
