@@ -57,6 +57,15 @@ export {escapeRegExp};
  * `country`: the country the worker takes every visitor to be in (`npm start -- --country`).
  */
 export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin?: boolean; seed?: number; country?: string} = {}): LocalSession {
+  // One more go for a test that fails, its first errors printed. wrangler dev (4.86) puts a proxy
+  // in front of the worker; when the proxy's connection to the worker drops, it answers a POST or a
+  // preflight 503 "Your worker restarted mid-request" (it compares the request's URL, path and all,
+  // with the worker's bare origin, so it takes every dropped connection for a restart) and retries
+  // only GETs. No worker code runs, so nothing of the product's is at fault, and it is rare: one
+  // preflight in a whole CI run of thousands, on a busy machine. A failure of the product's fails
+  // both goes. Each test opens its own tabs with a fresh profile and a unique e-mail, so a second
+  // go starts clean.
+  jest.retryTimes(1, {logErrorsBeforeRetry: true});
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -101,7 +110,8 @@ export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin
       if (!request.url().startsWith(running().apiBase) || request.failure()?.errorText === 'net::ERR_ABORTED') return;
       const path = new URL(request.url()).pathname;
       // Its lines for the path, and any that say why it answered no worker of ours: wrangler
-      // reloading the worker (its 503 "Your worker restarted mid-request"), a refusal by the settings.
+      // reloading the worker, a refusal by the settings. A 503 to an OPTIONS with neither is wrangler's
+      // proxy losing its connection to the worker (see jest.retryTimes above).
       const why = /Reloading local server|restarted mid-request|settings\.refused/;
       const printed = running().output().split('\n').filter((line) => line.includes(path) || why.test(line)).slice(-8);
       errors.push(`${request.method()} ${path} failed (${request.failure()?.errorText}); the worker printed:\n${printed.join('\n')}`);
