@@ -1,15 +1,16 @@
 import {extraRepositoryKeys, findStoredPlan} from '../../../src/config';
-import type {ExtraGrantStatus, ExtraRepositoryAccess} from '../../../src/config/api';
 import type {Context} from '../context';
-import {enqueue, PermanentError, RetryableError} from '../jobs';
+import {enqueue, RetryableError} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, type InviteResult, type Repository, repositoryFor} from './github';
+import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {lostAnswerInvitation, sentAt} from './lostAnswer';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
+import {claim, EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, isLive, readExtraGrant, recordAttempt} from './extraGrantRecords';
+import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
 
 /**
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
@@ -21,46 +22,13 @@ import {tellExtraResent} from './extraResentNotice';
  * back: the invitation this worker created is withdrawn, or the account it invited removed; an
  * account it did not invite is never touched. The kit's own grant code is left as it is: its
  * events (an invitation sent, accepted, a refund, an upgrade) only queue a reconcile here.
+ *
+ * The table and its shared writes are in extraGrantRecords.ts, the take-back in extraTakeBack.ts,
+ * and what the dashboard and the console read in extraGrantStatus.ts.
  */
-export interface ExtraGrant {
-  session_id: string;
-  repository_key: string;
-  repository: string | null;
-  github_user_id: number | null;
-  github_username: string | null;
-  invitation_id: number | null;
-  status: ExtraGrantStatus;
-  detail: string | null;
-  sending_at: number | null;
-  checked_at: number | null;
-  queued_at: number | null;
-  invited_at: number | null;
-  /** How many times the cron sent this account's invitation again as it expired (extraExpiryResends.ts). */
-  expiry_resends: number;
-  /** When the worker last asked GitHub to invite the account, until the invitation is recorded (lostAnswer.ts). */
-  invite_attempted_at: number | null;
-  updated_at: number;
-}
-
-const LIVE: readonly ExtraGrantStatus[] = ['queued', 'pending', 'active'];
-const isLive = (row: ExtraGrant | null): row is ExtraGrant => row !== null && LIVE.includes(row.status);
-
-/** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
-export const EXTRA_DETAIL = {
-  notConfigured: (key: string) => `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
-  /** A queued grant with this detail waits for the repository's window of invitations to free. */
-  waitsForCap: "Waiting for GitHub's daily limit of invitations to this repository.",
-  alreadyCollaborator: (login: string) => `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,
-  openInvitation: (login: string) => `@${login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
-  accountGone: 'The GitHub account no longer exists.',
-  refused: 'GitHub refused the invitation.',
-} as const;
 
 /** How long a claim to send holds: past it, the run that took it is taken for dead. */
 const SEND_CLAIM_MS = 120_000;
-
-/** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
-const CHECK_EVERY_MS = 60_000;
 
 export interface Wanted {
   /** The keys the purchase's plan now grants, or none when it grants nothing (not paid, no seat). */
@@ -88,15 +56,6 @@ export function stillWanted(wanted: Wanted, settings: Context['settings'], row: 
   return wanted.keys.includes(row.repository_key) && row.github_user_id === wanted.account?.id && row.repository === (settings.extraRepos[row.repository_key] ?? null);
 }
 
-export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<ExtraGrant[]> {
-  const {results} = await db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 ORDER BY repository_key').bind(sessionId).all<ExtraGrant>();
-  return results;
-}
-
-function readRow(db: D1Database, sessionId: string, key: string) {
-  return db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<ExtraGrant>();
-}
-
 /**
  * Makes the purchase's extra grants what its records call for: takes back each one no longer
  * wanted (or for another account, or another repository than GITHUB_EXTRA_REPOS names now), then
@@ -111,12 +70,12 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
   for (const row of await extraGrantsOf(db, sessionId)) {
     if (!isLive(row)) continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.fix)) throw new NextRun(`This run cannot fit taking back ${row.repository}`);
-    if (!stillWanted(wanted, settings, row)) await takeBack(context, row, wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan');
+    if (!stillWanted(wanted, settings, row)) await takeBackExtraGrant(context, row, wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan');
   }
   for (const key of wanted.keys) {
     const account = wanted.account!;
     const repository = settings.extraRepos[key];
-    const row = await readRow(db, sessionId, key);
+    const row = await readExtraGrant(db, sessionId, key);
     if (!repository) {
       // Fail closed: a key with no repository grants nothing, and the record says why.
       await record(db, sessionId, key, {status: 'failed', repository: null, account, detail: EXTRA_DETAIL.notConfigured(key)});
@@ -180,38 +139,12 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
   const {db} = context;
   const now = Date.now();
   if (!(await claim(db, {session_id: sessionId, repository_key: key}, 'sending_at', 'queued', now, SEND_CLAIM_MS))) return;
-  const claimed = (await readRow(db, sessionId, key))!;
+  const claimed = (await readExtraGrant(db, sessionId, key))!;
   try {
     await sendClaimed(context, claimed);
   } finally {
     await db.prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3').bind(sessionId, key, now).run();
   }
-}
-
-/**
- * Claims a grant's send (`sending_at`) or GitHub read (`checked_at`) while it has `status`: true
- * for the one caller whose conditional UPDATE took it, none other within `holdMs`.
- */
-export async function claim(
-  db: D1Database,
-  grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>,
-  column: 'sending_at' | 'checked_at',
-  status: ExtraGrantStatus,
-  now: number,
-  holdMs: number,
-  /** When given, only while the grant still holds this invitation. */
-  invitationId?: number | null,
-): Promise<boolean> {
-  const claimed = await db
-    .prepare(
-      `UPDATE extra_grants SET ${column} = ?3
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
-         AND (?6 = 0 OR invitation_id IS ?7)
-       RETURNING session_id`,
-    )
-    .bind(grant.session_id, grant.repository_key, now, status, holdMs, invitationId === undefined ? 0 : 1, invitationId ?? null)
-    .first();
-  return claimed !== null;
 }
 
 /** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
@@ -279,18 +212,6 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
   }
 }
 
-/**
- * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
- * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
- * grant is as the caller claimed it (`status`).
- */
-export async function recordAttempt(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>, status: 'queued' | 'pending') {
-  await db
-    .prepare(`UPDATE extra_grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`)
-    .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
-    .run();
-}
-
 /** A queued grant stays queued past the cap, never failed: the cron sends it when the window frees. */
 async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
   await db
@@ -310,74 +231,6 @@ async function settle(db: D1Database, grant: ExtraGrant, {status, detail, login}
     .bind(grant.session_id, grant.repository_key, grant.github_user_id, status, detail, login ?? null, Date.now())
     .run();
   log.warn('extra_access.not_invited', {sessionId: grant.session_id, key: grant.repository_key, status, detail});
-}
-
-/**
- * Takes back a grant no longer wanted: only what this worker created on GitHub (the invitation it
- * recorded, or, once that was accepted, the account it invited), then records it revoked. An
- * account that another live grant of the same repository holds now is left alone.
- */
-async function takeBack(context: Context, row: ExtraGrant, reason: string) {
-  const {db} = context;
-  if (row.invitation_id !== null && row.repository !== null) {
-    try {
-      const repository = repositoryFor(context, row.repository);
-      if (!(await heldElsewhere(db, row, 'invitation_id', row.invitation_id)) && !(await repository.withdrawInvitation(row.invitation_id))) {
-        // Gone: accepted (or withdrawn by hand). The account it invited is removed, by its id today.
-        if (row.github_user_id !== null && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
-          await removeAccount(repository, row.github_user_id);
-        }
-      }
-    } catch (err) {
-      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-      throw err;
-    }
-  } else if (row.repository !== null && row.github_user_id !== null && row.invite_attempted_at !== null) {
-    // Asked of GitHub, and the answer lost (lostAnswer.ts): the invitation that attempt created, if
-    // GitHub lists it, is withdrawn, so that nothing is left open for an account no longer granted.
-    try {
-      const repository = repositoryFor(context, row.repository);
-      const created = lostAnswerInvitation(await repository.invitations(), row.github_user_id, row.invite_attempted_at);
-      if (created && !(await heldElsewhere(db, row, 'invitation_id', created.id)) && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
-        await repository.withdrawInvitation(created.id);
-        log.info('extra_access.lost_answer_withdrawn', {sessionId: row.session_id, key: row.repository_key, invitationId: created.id});
-      }
-    } catch (err) {
-      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-      throw err;
-    }
-  }
-  // Only the grant as it was read: a re-send (extraExpiryResends.ts) may have replaced its
-  // invitation meanwhile, or a status read made it active. Marked revoked, that new invitation
-  // would stay open on GitHub with nothing to withdraw it; so the job runs again, on the new row.
-  const revoked = await db
-    .prepare(
-      `UPDATE extra_grants SET status = 'revoked', detail = ?4, sending_at = NULL, updated_at = ?5
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?3 AND invitation_id IS ?6 RETURNING session_id`,
-    )
-    .bind(row.session_id, row.repository_key, row.status, reason, Date.now(), row.invitation_id)
-    .first();
-  if (!revoked && isLive(await readRow(db, row.session_id, row.repository_key))) {
-    throw new RetryableError(`The grant to ${row.repository} changed while it was taken back; it is taken back again`, 0);
-  }
-  log.info('extra_access.revoked', {sessionId: row.session_id, key: row.repository_key, reason, invitationId: row.invitation_id});
-}
-
-async function removeAccount(repository: Repository, githubUserId: number) {
-  const login = await repository.loginOf(githubUserId);
-  if (login) await repository.removeCollaborator(login);
-}
-
-/** Whether another purchase's live grant of the same repository holds this invitation or account. */
-async function heldElsewhere(db: D1Database, row: ExtraGrant, column: 'invitation_id' | 'github_user_id', value: number): Promise<boolean> {
-  const other = await db
-    .prepare(
-      `SELECT 1 AS found FROM extra_grants
-       WHERE repository = ?1 AND ${column} = ?2 AND session_id != ?3 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
-    )
-    .bind(row.repository, value, row.session_id)
-    .first();
-  return other !== null;
 }
 
 /**
@@ -442,98 +295,6 @@ export async function drainExtraGrants(context: Context, max: number): Promise<n
   return done;
 }
 
-/**
- * A pending grant as GitHub sees it, for the dashboard and the console: once the invitation is no
- * longer open and the account is a collaborator, it is active. GitHub is asked at most once a
- * minute per grant, by the one request that claims the read; a failed read shows the record.
- */
-export async function observeExtraGrant(context: Context, row: ExtraGrant): Promise<ExtraGrant> {
-  const {db} = context;
-  if (row.status !== 'pending' || row.repository === null || row.github_user_id === null) return row;
-  if (!(await claim(db, row, 'checked_at', 'pending', Date.now(), CHECK_EVERY_MS))) return row;
-  try {
-    return (await activeIfAccepted(context, row)) ?? row;
-  } catch (err) {
-    log.warn('extra_access.status_unread', {sessionId: row.session_id, key: row.repository_key, error: err instanceof Error ? err.message : String(err)});
-    return row;
-  }
-}
-
-/**
- * Records a pending grant active when GitHub says its invitation was accepted: gone from the
- * repository's invitations (`listed`, when the caller has just read them) and the account, by its
- * id, a collaborator. Answers the active grant, or null when it is still pending. Throws
- * GitHubFailure when GitHub cannot answer.
- */
-export async function activeIfAccepted(context: Context, row: ExtraGrant, listed?: readonly Invitation[]): Promise<ExtraGrant | null> {
-  const repository = repositoryFor(context, row.repository!);
-  if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id)) return null;
-  const login = await repository.loginOf(row.github_user_id!);
-  if (!login || !(await repository.isCollaborator(login))) return null;
-  return markActive(context.db, row, login);
-}
-
-/**
- * A pending grant whose account is a collaborator now. `notOurs`: not by the invitation this worker
- * recorded (it withdrew it), so the grant forgets it, and a refund never removes the account.
- */
-export async function markActive(db: D1Database, row: ExtraGrant, login: string, {notOurs = false} = {}): Promise<ExtraGrant | null> {
-  return db
-    .prepare(
-      `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4,
-         invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
-    )
-    .bind(row.session_id, row.repository_key, login, Date.now(), notOurs ? 1 : 0, EXTRA_DETAIL.alreadyCollaborator(login))
-    .first<ExtraGrant>();
-}
-
-/** A stale invitation: created by this worker while its grant was being taken back. */
-interface StaleInvitation {
-  sessionId: string;
-  key: string;
-  repository: string;
-  invitationId: number;
-  githubUserId: number | null;
-}
-
-/**
- * Withdraws an invitation GitHub created while its grant was taken back (a refund, the seat moved,
- * meanwhile), through the outbox: a GitHub that does not answer now is asked again by the cron,
- * never left with an open invitation a refunded buyer could still accept.
- */
-export async function withdrawStale(context: Context, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'repository' | 'github_user_id'>, invitationId: number) {
-  const payload: StaleInvitation = {sessionId: grant.session_id, key: grant.repository_key, repository: grant.repository!, invitationId, githubUserId: grant.github_user_id};
-  const id = await enqueue(context.db, {key: `extra-withdraw:${payload.repository}:${invitationId}`, kind: 'extra-withdraw', sessionId: grant.session_id, payload});
-  if (id !== null) await runJob(context, id);
-}
-
-registerJob<StaleInvitation>('extra-withdraw', {
-  run: async (context, stale) => {
-    try {
-      const repository = repositoryFor(context, stale.repository);
-      if (!(await repository.withdrawInvitation(stale.invitationId)) && stale.githubUserId !== null) {
-        // Gone: accepted before the withdrawal (or withdrawn by hand). The account it let in is
-        // removed, unless a live grant of the repository holds that account now (its own purchase
-        // invited it again since, or another purchase of the same account).
-        const held = await context.db
-          .prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`)
-          .bind(stale.repository, stale.githubUserId)
-          .first();
-        if (held === null) await removeAccount(repository, stale.githubUserId);
-      }
-    } catch (err) {
-      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-      throw err;
-    }
-    log.info('extra_access.stale_invitation_withdrawn', {sessionId: stale.sessionId, key: stale.key, invitationId: stale.invitationId});
-  },
-  gaveUp: async (_context, stale, error) => {
-    // An invitation of this worker's may still be open on GitHub: the console lists the failed job.
-    log.error('extra_access.stale_withdrawal_failed', {sessionId: stale.sessionId, key: stale.key, invitationId: stale.invitationId, error});
-  },
-});
-
 registerJob<{sessionId: string}>('extra-grants', {
   run: (context, {sessionId}) => reconcileExtraGrants(context, sessionId),
   gaveUp: async (_context, {sessionId}, error) => {
@@ -542,43 +303,3 @@ registerJob<{sessionId: string}>('extra-grants', {
   },
 });
 
-/** Whether a pending grant's invitation is past GitHub's 7 days, by the worker's own record of when it went. */
-export function extraInvitationExpired(row: Pick<ExtraGrant, 'status' | 'invited_at'>, now = Date.now()): boolean {
-  return row.status === 'pending' && row.invited_at !== null && row.invited_at + INVITATION_LIFETIME_MS <= now;
-}
-
-/**
- * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
- * (now) grants, in the plan's order, with the grant's state as GitHub last said.
- */
-export async function extraAccessOf(context: Context, purchase: {session_id: string; plan: string | null}): Promise<ExtraRepositoryAccess[]> {
-  const keys = extraRepositoryKeys(findStoredPlan(purchase.plan));
-  if (keys.length === 0) return [];
-  const rows = new Map((await extraGrantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
-  const entries: ExtraRepositoryAccess[] = [];
-  for (const key of keys) {
-    const repository = context.settings.extraRepos[key];
-    const recorded = rows.get(key);
-    // A grant for another repository than the one set now is on its way out: not this key's state.
-    const row = recorded && (recorded.repository === null || recorded.repository === repository) ? await observeExtraGrant(context, recorded) : undefined;
-    if (!repository) {
-      entries.push({key, status: 'not_configured', detail: EXTRA_DETAIL.notConfigured(key)});
-      continue;
-    }
-    if (!row || row.status === 'revoked' || (row.status === 'failed' && row.repository === null)) {
-      entries.push({key, repository, status: 'none'});
-      continue;
-    }
-    entries.push({
-      key,
-      repository,
-      status: row.status,
-      ...(row.github_username && {username: row.github_username}),
-      ...(row.detail && {detail: row.detail}),
-      ...(row.status === 'queued' && row.detail === EXTRA_DETAIL.waitsForCap && {waitsForCap: true}),
-      // The buyer may then ask for a new one (extraRenew.ts), as for the kit's.
-      ...(extraInvitationExpired(row) && {expired: true}),
-    });
-  }
-  return entries;
-}

@@ -2,7 +2,9 @@ import type {ExtraGrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {activeIfAccepted, claim, type ExtraGrant, handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
+import {claim, type ExtraGrant} from './extraGrantRecords';
+import {activeIfAccepted} from './extraGrantStatus';
+import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
 import {repositoryFor} from './github';
 
 /**

@@ -12,7 +12,7 @@ import {runJob} from '../outbox';
  */
 export async function tellExtraResent(
   context: Context,
-  // The grant's row (extraGrants.ts `ExtraGrant`), as far as the e-mail needs it.
+  // The grant's row (extraGrantRecords.ts `ExtraGrant`), as far as the e-mail needs it.
   grant: {session_id: string; repository_key: string; repository: string | null},
   {login, count, invitationId}: {login: string; count: number; invitationId: number},
 ) {

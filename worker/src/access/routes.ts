@@ -11,7 +11,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendExtraInvitationBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {drainInvitationQueue} from './drainQueue';
-import {extraAccessOf} from './extraGrants';
+import {extraAccessOf} from './extraGrantStatus';
 import {renewExtraInvitation} from './extraRenew';
 import {reportGitHub} from './reportGitHub';
 import {grantForUser, readGrant} from './grants';

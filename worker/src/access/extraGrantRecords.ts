@@ -1,0 +1,108 @@
+import type {ExtraGrantStatus} from '../../../src/config/api';
+import {INVITATION_LIFETIME_MS} from './github';
+
+/**
+ * The extra_grants table (extraGrants.ts keeps it in step with the purchase): its row, why a grant
+ * is as it is, and the reads and writes that the send, the take-back, the status read and the
+ * expiry re-send share.
+ */
+export interface ExtraGrant {
+  session_id: string;
+  repository_key: string;
+  repository: string | null;
+  github_user_id: number | null;
+  github_username: string | null;
+  invitation_id: number | null;
+  status: ExtraGrantStatus;
+  detail: string | null;
+  sending_at: number | null;
+  checked_at: number | null;
+  queued_at: number | null;
+  invited_at: number | null;
+  /** How many times the cron sent this account's invitation again as it expired (extraExpiryResends.ts). */
+  expiry_resends: number;
+  /** When the worker last asked GitHub to invite the account, until the invitation is recorded (lostAnswer.ts). */
+  invite_attempted_at: number | null;
+  updated_at: number;
+}
+
+export const LIVE: readonly ExtraGrantStatus[] = ['queued', 'pending', 'active'];
+export const isLive = (row: ExtraGrant | null): row is ExtraGrant => row !== null && LIVE.includes(row.status);
+
+/** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
+export const EXTRA_DETAIL = {
+  notConfigured: (key: string) => `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
+  /** A queued grant with this detail waits for the repository's window of invitations to free. */
+  waitsForCap: "Waiting for GitHub's daily limit of invitations to this repository.",
+  alreadyCollaborator: (login: string) => `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,
+  openInvitation: (login: string) => `@${login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
+  accountGone: 'The GitHub account no longer exists.',
+  refused: 'GitHub refused the invitation.',
+} as const;
+
+export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<ExtraGrant[]> {
+  const {results} = await db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 ORDER BY repository_key').bind(sessionId).all<ExtraGrant>();
+  return results;
+}
+
+export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
+  return db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<ExtraGrant>();
+}
+
+/**
+ * Claims a grant's send (`sending_at`) or GitHub read (`checked_at`) while it has `status`: true
+ * for the one caller whose conditional UPDATE took it, none other within `holdMs`.
+ */
+export async function claim(
+  db: D1Database,
+  grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>,
+  column: 'sending_at' | 'checked_at',
+  status: ExtraGrantStatus,
+  now: number,
+  holdMs: number,
+  /** When given, only while the grant still holds this invitation. */
+  invitationId?: number | null,
+): Promise<boolean> {
+  const claimed = await db
+    .prepare(
+      `UPDATE extra_grants SET ${column} = ?3
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
+         AND (?6 = 0 OR invitation_id IS ?7)
+       RETURNING session_id`,
+    )
+    .bind(grant.session_id, grant.repository_key, now, status, holdMs, invitationId === undefined ? 0 : 1, invitationId ?? null)
+    .first();
+  return claimed !== null;
+}
+
+/**
+ * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
+ * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
+ * grant is as the caller claimed it (`status`).
+ */
+export async function recordAttempt(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>, status: 'queued' | 'pending') {
+  await db
+    .prepare(`UPDATE extra_grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`)
+    .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
+    .run();
+}
+
+/**
+ * A pending grant whose account is a collaborator now. `notOurs`: not by the invitation this worker
+ * recorded (it withdrew it), so the grant forgets it, and a refund never removes the account.
+ */
+export async function markActive(db: D1Database, row: ExtraGrant, login: string, {notOurs = false} = {}): Promise<ExtraGrant | null> {
+  return db
+    .prepare(
+      `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4,
+         invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
+    )
+    .bind(row.session_id, row.repository_key, login, Date.now(), notOurs ? 1 : 0, EXTRA_DETAIL.alreadyCollaborator(login))
+    .first<ExtraGrant>();
+}
+
+/** Whether a pending grant's invitation is past GitHub's 7 days, by the worker's own record of when it went. */
+export function extraInvitationExpired(row: Pick<ExtraGrant, 'status' | 'invited_at'>, now = Date.now()): boolean {
+  return row.status === 'pending' && row.invited_at !== null && row.invited_at + INVITATION_LIFETIME_MS <= now;
+}
