@@ -10,7 +10,7 @@ import {unzipSync, strFromU8} from 'fflate';
 import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {archiveFiles} from '../../scripts/local/githubArchive';
-import {completedEvent, refundEvent, type SignedInUser, SITE_ORIGIN, type Stack, startStack, useSellerStack} from './stack';
+import {completedEvent, refundAtStripe, refundEvent, type SignedInUser, SITE_ORIGIN, type Stack, startStack, useSellerStack} from './stack';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
 const stack = () => seller.stack;
@@ -66,16 +66,7 @@ async function upgradeToAdvanced(user: SignedInUser, times = 1): Promise<string>
 }
 
 /** A full refund of a session's payment at the stand-in, then Stripe's `charge.refunded`. */
-async function refundPayment(sessionId: string) {
-  const intent = stack().stripe.sessions.get(sessionId)!.payment_intent as string;
-  const response = await fetch(`${stack().stripe.url}/v1/refunds`, {
-    method: 'POST',
-    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({payment_intent: intent}),
-  });
-  expect(response.status).toBe(200);
-  expect((await stack().deliver(stack().stripe.refundedEvent(intent))).status).toBe(200);
-}
+const refundPayment = (sessionId: string) => refundAtStripe(stack(), sessionId);
 
 test('the config: Advanced grants the prompts repository besides the kit, Starter only the kit, and an upgrade adds it', () => {
   expect(advanced.extraRepositories).toEqual(['prompts']);

@@ -7,7 +7,7 @@
 import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, API_PATHS, type AdminAuditEntry, type Page, type RepositoryAudit, type RepositoryFixAllResult} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO} from '../../scripts/local/githubApi';
-import {completedEvent, useSellerStack} from './stack';
+import {completedEvent, refundAtStripe, useSellerStack} from './stack';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
 const stack = () => seller.stack;
@@ -87,14 +87,7 @@ test('a paid grant whose prompts invitation was withdrawn by hand is listed miss
 test("a refunded buyer put back on the prompts by hand is listed revoked, and the fix-all of the prompts removes them", async () => {
   const buyer = await advancedBuyer();
   stack().github.accept([...stack().github.invitations.values()].find((entry) => entry.invitee.id === buyer.account.id)!.id);
-  const intent = stack().stripe.sessions.get(buyer.sessionId)!.payment_intent as string;
-  const refund = await fetch(`${stack().stripe.url}/v1/refunds`, {
-    method: 'POST',
-    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({payment_intent: intent}),
-  });
-  expect(refund.status).toBe(200);
-  expect((await stack().deliver(stack().stripe.refundedEvent(intent))).status).toBe(200);
+  await refundAtStripe(stack(), buyer.sessionId);
   expect(prompts().invitations.has(buyer.invitationId)).toBe(false);
   prompts().collaborators.add(buyer.account.login.toLowerCase());
 

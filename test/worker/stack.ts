@@ -290,6 +290,22 @@ export function disputeEvent(
   } as Stripe.Dispute);
 }
 
+/**
+ * A refund at the Stripe stand-in of a paid session's payment, all of it or `amount` cents, as the
+ * seller makes one in Stripe's dashboard; then Stripe's `charge.refunded`, delivered to the worker.
+ */
+export async function refundAtStripe(stack: Stack, sessionId: string, amount?: number) {
+  const intent = stack.stripe.sessions.get(sessionId)!.payment_intent as string;
+  const refund = await fetch(`${stack.stripe.url}/v1/refunds`, {
+    method: 'POST',
+    headers: {authorization: 'Bearer sk_test_worker_suite', 'content-type': 'application/x-www-form-urlencoded'},
+    body: new URLSearchParams({payment_intent: intent, ...(amount !== undefined && {amount: String(amount)})}),
+  });
+  if (refund.status !== 200) throw new Error(`The stand-in refused the refund: ${refund.status} ${await refund.text()}`);
+  const delivered = await stack.deliver(stack.stripe.refundedEvent(intent));
+  if (delivered.status !== 200) throw new Error(`The worker answered charge.refunded ${delivered.status}: ${await delivered.text()}`);
+}
+
 /** A completed session's event, as Stripe sends it. */
 export function completedEvent(stack: Stack, sessionId: string, id?: string) {
   return stripeEvent('checkout.session.completed', stack.stripe.sessions.get(sessionId)!, id);

@@ -7,7 +7,7 @@ import type Stripe from 'stripe';
 import {appConfig, fairPrice, planAmount, PLAN_CURRENCY, planFeatureNames, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
-import {completedEvent, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
+import {completedEvent, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
 
 const seller = useSellerStack();
 const stack = () => seller.stack;
@@ -57,15 +57,7 @@ const upgradeRows = (purchase: string) =>
 const intentOf = (sessionId: string) => stack().stripe.sessions.get(sessionId)!.payment_intent as string;
 
 /** A refund of the payment at the stand-in, then Stripe's `charge.refunded` to the worker. */
-async function refund(sessionId: string) {
-  const response = await fetch(`${stack().stripe.url}/v1/refunds`, {
-    method: 'POST',
-    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({payment_intent: intentOf(sessionId)}),
-  });
-  expect(response.status).toBe(200);
-  expect((await stack().deliver(stack().stripe.refundedEvent(intentOf(sessionId)))).status).toBe(200);
-}
+const refund = (sessionId: string) => refundAtStripe(stack(), sessionId);
 
 test('a buyer of the lower plan is offered the higher one for the difference, and the session charges what the worker computed', async () => {
   const {user, sessionId} = await lowerBuyer();
@@ -148,13 +140,7 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
 test('a purchase partly refunded is credited only what it kept: the offer and the session charge the rest, and it is applied', async () => {
   const {user, sessionId} = await lowerBuyer();
   const kept = planAmount(lower) - 2000;
-  const response = await fetch(`${stack().stripe.url}/v1/refunds`, {
-    method: 'POST',
-    headers: {authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded'},
-    body: new URLSearchParams({payment_intent: intentOf(sessionId), amount: '2000'}),
-  });
-  expect(response.status).toBe(200);
-  expect((await stack().deliver(stack().stripe.refundedEvent(intentOf(sessionId)))).status).toBe(200);
+  await refundAtStripe(stack(), sessionId, 2000);
   const owed = planAmount(higher) - kept;
   expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY}]);
   const id = await upgradeSession(user);
