@@ -31,7 +31,7 @@ import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
-import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, type GitHubStandIn, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {LOCAL_MAILGUN_SIGNING_KEY} from './local/mailgunEvents';
@@ -217,13 +217,13 @@ async function main() {
   }
   let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
-    github = await startGitHubStandIn({anyUser: true, anyRef: true, extraRepositories: [EXTRA_FIXTURE_REPO], onEvent: (line) => say('[github]', line)});
+    github = await startGitHubStandIn({anyUser: true, anyRef: true, extraRepositories: Object.values(LOCAL_EXTRA_REPOS), onEvent: (line) => say('[github]', line)});
     closers.push(github.close);
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
     Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url, GITHUB_EXEMPT: OWNER});
     // The plans' extra repositories (Advanced: the prompts) are a second repository of the stand-in.
-    overrides.GITHUB_EXTRA_REPOS = `prompts=${EXTRA_FIXTURE_REPO}`;
+    overrides.GITHUB_EXTRA_REPOS = Object.entries(LOCAL_EXTRA_REPOS).map(([key, repository]) => `${key}=${repository}`).join(',');
     // `npm run release:local` signs its release with this; release e-mails' unsubscribe links with the other.
     Object.assign(overrides, {GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex')});
   }
@@ -255,10 +255,12 @@ async function main() {
     await stop(1);
   }
   if (github) {
-    const restored = repositoryFromGrants(readRecordedGrants(persist));
+    const {grants, extraGrants} = readRecordedGrants(persist);
+    const restored = repositoryFromGrants(grants, extraGrants);
     github.restore(restored);
     if (restored.users.length > 0) {
-      say('[github]', `starts with ${restored.collaborators.length} collaborators and ${restored.invitations.length} open invitations, as the local D1 recorded them`);
+      const extras = (restored.extra ?? []).map((extra) => `, ${extra.repository} ${extra.collaborators.length} and ${extra.invitations.length}`).join('');
+      say('[github]', `starts with ${restored.collaborators.length} collaborators and ${restored.invitations.length} open invitations${extras}, as the local D1 recorded them`);
     }
   }
   const worker = run(

@@ -92,6 +92,8 @@ export interface RepositoryState {
   /** Logins of collaborators (each among `users`). */
   collaborators: string[];
   invitations: {id: number; login: string}[];
+  /** The same for extra repositories of the stand-in (`extraRepositories`), by `owner/name`. */
+  extra?: {repository: string; collaborators: string[]; invitations: {id: number; login: string}[]}[];
 }
 
 export interface Failure {
@@ -123,7 +125,7 @@ export interface GitHubStandIn {
   archives: ArchiveState;
   /** Another account shaped like the recorded invitee. */
   addUser(login: string): GitHubUser;
-  /** Puts these accounts, collaborators and invitations on the repository (local mode: what the local D1 says GitHub was told). */
+  /** Puts these accounts, collaborators and invitations on the repositories (local mode: what the local D1 says GitHub was told). */
   restore(state: RepositoryState): void;
   /** The account changes its login (its numeric id stays), as GitHub allows. */
   rename(login: string, newLogin: string): void;
@@ -185,6 +187,9 @@ export interface RepositoryRecord {
 
 /** An extra repository for tests and local mode: the prompts a plan may grant (GITHUB_EXTRA_REPOS). */
 export const EXTRA_FIXTURE_REPO = 'octokit-fixture-org/slipway-prompts';
+
+/** Local mode's GITHUB_EXTRA_REPOS: each key of the plans' `extraRepositories` the stand-in has a repository for. */
+export const LOCAL_EXTRA_REPOS: Readonly<Record<string, string>> = {prompts: EXTRA_FIXTURE_REPO};
 
 export interface GitHubStandInOptions {
   port?: number;
@@ -408,13 +413,21 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
         // New accounts and invitations get ids past the restored ones, as GitHub's never repeat.
         nextUserId = Math.max(nextUserId, id + 1);
       }
-      for (const login of state.collaborators) collaborators.add(login.toLowerCase());
-      for (const {id, login} of state.invitations) {
-        const user = users.get(login.toLowerCase());
-        if (!user) throw new Error(`No user ${login} for invitation ${id}`);
-        // Restored as sent now: the local D1 does not say when (the recording's date is years old).
-        invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date(now()).toISOString()});
-        nextInvitationId = Math.max(nextInvitationId, id + 1);
+      const fill = (record: RepositoryRecord, on: Pick<RepositoryState, 'collaborators' | 'invitations'>) => {
+        for (const login of on.collaborators) record.collaborators.add(login.toLowerCase());
+        for (const {id, login} of on.invitations) {
+          const user = users.get(login.toLowerCase());
+          if (!user) throw new Error(`No user ${login} for invitation ${id}`);
+          // Restored as sent now: the local D1 does not say when (the recording's date is years old).
+          record.invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date(now()).toISOString()});
+          nextInvitationId = Math.max(nextInvitationId, id + 1);
+        }
+      };
+      fill(records.get(FIXTURE_REPO.toLowerCase())!, state);
+      for (const extra of state.extra ?? []) {
+        const record = records.get(extra.repository.toLowerCase());
+        if (!record) throw new Error(`The stand-in has no repository ${extra.repository} to restore`);
+        fill(record, extra);
       }
     },
     deleteAccount(login) {

@@ -7,9 +7,13 @@
  * The local GitHub stand-in starts from these same rows (`localRepository.ts` reads the grants
  * back from the local D1), so the repository audit shows only the differences seeded on purpose,
  * each as Purchases shows it: a few paid invitations that failed (paid, not on the repository), a
- * few refunds whose removal failed (revoked, still there), and `SEED_HAND_INVITED`.
+ * few refunds whose removal failed (revoked, still there), and `SEED_HAND_INVITED`. A plan's extra
+ * repositories (Advanced: the prompts, local mode's `LOCAL_EXTRA_REPOS`) follow the kit's seat, as
+ * the worker grants them: invited or accepted while the seat is, taken back on a refund; their
+ * audits show no difference.
  */
-import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {appConfig, extraRepositoryKeys, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {LOCAL_EXTRA_REPOS} from './githubApi';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -64,6 +68,7 @@ export function seedStatements(count: number, now = Date.now()): string[] {
   const plans = appConfig.plans;
   const purchases: (string | number | null)[][] = [];
   const grants: (string | number | null)[][] = [];
+  const extraGrants: (string | number | null)[][] = [];
   const disputes: (string | number | null)[][] = [];
   const jobs: (string | number | null)[][] = [];
   for (let i = 0; i < count; i++) {
@@ -94,8 +99,18 @@ export function seedStatements(count: number, now = Date.now()): string[] {
     // Most paid purchases have asked for access; most refunded or disputed ones had, before.
     if (status !== 'open' && random() < 0.7) {
       const at = created + 3600_000;
-      const grant = (state: string, invitation: number | null) =>
+      const grant = (state: string, invitation: number | null) => {
         grants.push([sessionId, guest ? '' : `seed-user-${id}`, `buyer-${id}`, 50_000_000 + i, invitation, state, 1, at]);
+        // The same account on each extra repository the plan grants, once the seat has one: one in
+        // five of the accepted kits has its prompts still waiting to be accepted; a refund took both back.
+        if (state === 'failed') return;
+        extraRepositoryKeys(plan).forEach((key, k) => {
+          const repository = LOCAL_EXTRA_REPOS[key];
+          if (!repository) return;
+          const extraState = state === 'revoked' || state === 'removal_failed' ? 'revoked' : state === 'active' && i % 5 === 0 ? 'pending' : state;
+          extraGrants.push([sessionId, key, repository, 50_000_000 + i, `buyer-${id}`, 80_000_000 + k * 1_000_000 + i, extraState, at, at]);
+        });
+      };
       const fate = random();
       if (status === 'paid') {
         if (fate < FAILED_INVITATIONS) grant('failed', null);
@@ -122,6 +137,7 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       purchases,
     ),
     ...inserts('access_grants', ['session_id', 'user_id', 'github_username', 'github_user_id', 'invitation_id', 'status', 'version', 'updated_at'], grants),
+    ...inserts('extra_grants', ['session_id', 'repository_key', 'repository', 'github_user_id', 'github_username', 'invitation_id', 'status', 'queued_at', 'updated_at'], extraGrants),
     ...inserts('disputes', ['id', 'payment_intent_id', 'status', 'updated_at'], disputes),
     ...inserts('jobs', ['key', 'kind', 'payload', 'status', 'attempts', 'run_after', 'last_error', 'created_at', 'updated_at', 'session_id'], jobs),
     ...inserts('leads', ['id', 'email', 'created_at'], leads),

@@ -5,8 +5,8 @@
  * the seed made on purpose, and Purchases shows each of them the same way.
  */
 import {ADMIN_PATHS, type AdminPurchase, type Page, type RepositoryAudit} from '../../src/config/api';
-import {OWNER} from '../../scripts/local/githubApi';
-import {RECORDED_GRANTS_SQL, type RecordedGrant, repositoryFromGrants} from '../../scripts/local/localRepository';
+import {LOCAL_EXTRA_REPOS, OWNER} from '../../scripts/local/githubApi';
+import {RECORDED_EXTRA_GRANTS_SQL, RECORDED_GRANTS_SQL, type RecordedExtraGrant, type RecordedGrant, repositoryFromGrants} from '../../scripts/local/localRepository';
 import {SEED_HAND_INVITED, seedStatements} from '../../scripts/local/seedData';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -24,15 +24,24 @@ interface SeededGrant {
 }
 
 let seeded: SeededGrant[];
+let seededPrompts: (SeededGrant & {plan: string})[];
 
 beforeAll(async () => {
-  stack = await startStack({ADMIN_EMAILS: ADMIN_EMAIL, GITHUB_EXEMPT: OWNER});
+  // As `npm start` sets the worker up in local mode: the prompts are the stand-in's second repository.
+  const extraRepos = Object.entries(LOCAL_EXTRA_REPOS).map(([key, repository]) => `${key}=${repository}`).join(',');
+  stack = await startStack({ADMIN_EMAILS: ADMIN_EMAIL, GITHUB_EXEMPT: OWNER, GITHUB_EXTRA_REPOS: extraRepos});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
   for (const statement of seedStatements(PURCHASES)) await stack.worker.db.run(statement);
-  stack.github.restore(repositoryFromGrants(await stack.worker.db.all<RecordedGrant>(RECORDED_GRANTS_SQL)));
+  stack.github.restore(
+    repositoryFromGrants(await stack.worker.db.all<RecordedGrant>(RECORDED_GRANTS_SQL), await stack.worker.db.all<RecordedExtraGrant>(RECORDED_EXTRA_GRANTS_SQL)),
+  );
   seeded = await stack.worker.db.all<SeededGrant>(
     `SELECT g.session_id, g.github_username, g.status, p.status AS purchase
      FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
+  );
+  seededPrompts = await stack.worker.db.all<SeededGrant & {plan: string}>(
+    `SELECT e.session_id, e.github_username, e.status, p.status AS purchase, p.plan
+     FROM extra_grants e JOIN purchases p ON p.session_id = e.session_id WHERE e.repository_key = 'prompts'`,
   );
 });
 afterAll(() => stack.stop());
@@ -83,4 +92,24 @@ test('the audit shows only the differences seeded on purpose, one kind each, and
     state: expect.stringMatching(/^(refunded|disputed)$/),
     access: {status: 'removal_failed'},
   });
+});
+
+test("the prompts follow each seeded Advanced seat: on the stand-in's prompts repository as the grant says, and their audit shows no difference", async () => {
+  const prompts = stack.github.extra(LOCAL_EXTRA_REPOS.prompts!);
+  const invited = new Set([...prompts.invitations.values()].map((invitation) => invitation.invitee.login.toLowerCase()));
+  // Every paid Advanced buyer whose kit seat is invited or accepted, and no one else.
+  const seated = seeded.filter((grant) => grant.purchase === 'paid' && ['active', 'pending'].includes(grant.status)).map((grant) => grant.session_id);
+  const advancedSeated = seated.filter((sessionId) => seededPrompts.some((grant) => grant.session_id === sessionId));
+  expect(advancedSeated.length).toBeGreaterThan(PURCHASES / 4);
+  expect(seededPrompts.every((grant) => grant.plan === 'advanced')).toBe(true);
+  expect(new Set(['active', 'pending', 'revoked'])).toEqual(new Set(seededPrompts.map((grant) => grant.status)));
+  for (const grant of seededPrompts) {
+    const login = grant.github_username.toLowerCase();
+    const on = grant.status === 'active' ? prompts.collaborators.has(login) : grant.status === 'pending' ? invited.has(login) : !prompts.collaborators.has(login) && !invited.has(login);
+    expect({login, status: grant.status, purchase: grant.purchase, on}).toEqual({login, status: grant.status, purchase: grant.status === 'revoked' ? 'revoked' : 'paid', on: true});
+  }
+
+  const audit = await get<RepositoryAudit>(`${ADMIN_PATHS.repositoryAudit}?repository=prompts`);
+  expect(audit.differences).toEqual([]);
+  expect(audit.counts.paid).toBe(seededPrompts.filter((grant) => grant.status !== 'revoked').length);
 });
