@@ -58,13 +58,12 @@ export {escapeRegExp};
  */
 export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin?: boolean; seed?: number; country?: string} = {}): LocalSession {
   // One more go for a test that fails, its first errors printed. wrangler dev (4.86) puts a proxy
-  // in front of the worker; when the proxy's connection to the worker drops, it answers a POST or a
-  // preflight 503 "Your worker restarted mid-request" (it compares the request's URL, path and all,
-  // with the worker's bare origin, so it takes every dropped connection for a restart) and retries
-  // only GETs. No worker code runs, so nothing of the product's is at fault, and it is rare: one
-  // preflight in a whole CI run of thousands, on a busy machine. A failure of the product's fails
-  // both goes. Each test opens its own tabs with a fresh profile and a unique e-mail, so a second
-  // go starts clean.
+  // in front of the worker. When the proxy's connection to the worker drops, it takes that for a
+  // restart (it compares the request's URL, path and all, with the worker's bare origin) and
+  // answers a POST or a preflight 503 "Your worker restarted mid-request", which the worker never
+  // sent. Rare (one preflight in a whole CI run, on a busy machine) and the dev tool's, not the
+  // product's: a failure of the product's fails both goes. A second go opens new tabs with fresh
+  // profiles; what the first changed on the stack (a purchase, a fix) stays.
   jest.retryTimes(1, {logErrorsBeforeRetry: true});
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
