@@ -259,8 +259,10 @@ async function main() {
     const restored = repositoryFromGrants(grants, extraGrants);
     github.restore(restored);
     if (restored.users.length > 0) {
-      const extras = (restored.extra ?? []).map((extra) => `, ${extra.repository} ${extra.collaborators.length} and ${extra.invitations.length}`).join('');
-      say('[github]', `starts with ${restored.collaborators.length} collaborators and ${restored.invitations.length} open invitations${extras}, as the local D1 recorded them`);
+      const on = (repository: string, {collaborators, invitations}: {collaborators: string[]; invitations: unknown[]}) =>
+        `${collaborators.length} collaborators and ${invitations.length} open invitations on ${repository}`;
+      const counts = [on(FIXTURE_REPO, restored), ...(restored.extra ?? []).map((extra) => on(extra.repository, extra))];
+      say('[github]', `starts with ${counts.join('; ')}, as the local D1 recorded them`);
     }
   }
   const worker = run(
