@@ -102,7 +102,8 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       const grant = (state: string, invitation: number | null) => {
         grants.push([sessionId, guest ? '' : `seed-user-${id}`, `buyer-${id}`, 50_000_000 + i, invitation, state, 1, at]);
         // The same account on each extra repository the plan grants, once the seat has one: one in
-        // five of the accepted kits has its prompts still waiting to be accepted; a refund took both back.
+        // five of the accepted kits has its prompts still waiting to be accepted; a refund took the
+        // prompts back (even where the kit's removal failed).
         if (state === 'failed') return;
         extraRepositoryKeys(plan).forEach((key, k) => {
           const repository = LOCAL_EXTRA_REPOS[key];
