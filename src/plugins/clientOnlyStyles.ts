@@ -3,12 +3,12 @@ import type {Plugin} from '@docusaurus/types';
 /**
  * The CSS of components the server never renders: the search bar, which
  * src/theme/SearchBar loads lazily, the spinner it and the search page show
- * while the index loads, and the dashboard and the seller's console, which show only after
- * sign-in.
+ * while the index loads, the dashboard and the seller's console, which show only after
+ * sign-in, and the console's frame, which its page draws once its scripts run.
  */
 const CLIENT_ONLY_CSS = [
   /docusaurus-search-local[\\/].*[\\/](SearchBar[\\/]SearchBar|LoadingRing[\\/]LoadingRing)\.module\.css$/,
-  /[\\/]src[\\/]components[\\/]screens[\\/](Dashboard|Admin)[\\/].*\.css$/,
+  /[\\/]src[\\/]components[\\/](screens[\\/](Dashboard|Admin)|layout[\\/]ConsoleLayout)[\\/].*\.css$/,
 ];
 
 /**

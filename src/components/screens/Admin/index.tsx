@@ -1,5 +1,6 @@
 import React, {useCallback, useState, type ComponentType} from 'react';
 import Link from '@docusaurus/Link';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import {ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import type {AuthUser} from '../../../lib/auth/types';
@@ -69,9 +70,15 @@ export function AdminConsole({user}: {user: AuthUser}) {
   );
 }
 
-/** /admin: sign-in first (like the dashboard), then the console, in its own frame throughout. */
+/**
+ * /admin: sign-in first (like the dashboard), then the console, in its own frame from the moment
+ * the page's scripts run. The server's HTML has only the loading state: the frame's CSS comes with
+ * this page's chunk, not in the stylesheet every storefront page loads (src/plugins/clientOnlyStyles).
+ */
 export default function Admin() {
   const {user} = useAuth();
+  const isBrowser = useIsBrowser();
+  if (!isBrowser) return <RequireAuth>{null}</RequireAuth>;
   if (user) return <AdminConsole user={user} />;
   return (
     <ConsoleShell>
