@@ -180,7 +180,7 @@ export interface AppConfig {
   /**
    * What Stripe Checkout does besides taking the payment: tax, tax IDs, an invoice, the terms.
    * Each switch is sent by the worker with every Checkout Session it creates. What each needs in
-   * Stripe's dashboard, and what it costs, is in docs/features/payments.mdx.
+   * Stripe's dashboard, and what it costs, is in docs/features/taxes-and-receipts.mdx.
    */
   checkout: {
     /**
