@@ -1,6 +1,7 @@
 import React, {useCallback, useState, type ComponentType} from 'react';
 import Link from '@docusaurus/Link';
 import useIsBrowser from '@docusaurus/useIsBrowser';
+import {SkipToContentFallbackId} from '@docusaurus/theme-common';
 import {ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import type {AuthUser} from '../../../lib/auth/types';
@@ -78,7 +79,13 @@ export function AdminConsole({user}: {user: AuthUser}) {
 export default function Admin() {
   const {user} = useAuth();
   const isBrowser = useIsBrowser();
-  if (!isBrowser) return <RequireAuth>{null}</RequireAuth>;
+  if (!isBrowser) {
+    return (
+      <main id={SkipToContentFallbackId}>
+        <RequireAuth>{null}</RequireAuth>
+      </main>
+    );
+  }
   if (user) return <AdminConsole user={user} />;
   return (
     <ConsoleShell>
