@@ -24,6 +24,7 @@ import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
 import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
+import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
 import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
@@ -135,6 +136,7 @@ const config = {
       {
         docs: {
           sidebarPath: './sidebars.ts',
+          remarkPlugins: [[remarkFileExcerpt, {siteDir: __dirname}]],
           lastVersion: 'current',
           versions: {
             current: {label: `${packageJson.version.split('.').slice(0, 2).join('.')} (current)`},

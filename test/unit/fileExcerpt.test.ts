@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import {excerpt} from '../../src/components/docs/FileExcerpt/excerpt';
+import {excerpt} from '../../src/buildTime/fileExcerpt';
 
 const file = ['const a = 1;', 'const b = 2;', 'export const config = {', '  name: a,', '  plans: [', '    {price: b},', '  ],', '};'].join('\n');
 
