@@ -23,6 +23,7 @@ import docsSearch from './src/plugins/docsSearch';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
 import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
+import browserSiteConfig from './src/plugins/browserSiteConfig';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
 import packageJson from './package.json';
@@ -95,6 +96,7 @@ const config = {
     docsSearch,
     utilsCommonWithoutTslib,
     reactUtilsWithoutCollator,
+    browserSiteConfig,
     prefetchWhenIdle,
     bundleName,
   ],

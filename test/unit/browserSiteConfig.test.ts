@@ -1,0 +1,48 @@
+import {readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {browserSiteConfig} from '../../src/plugins/browserSiteConfig';
+
+const ROOT = path.join(__dirname, '..', '..');
+/** The browser code that reads the site config: Docusaurus's client, the themes in use, and ours. */
+const CLIENT_DIRS = [
+  'node_modules/@docusaurus/core/lib/client',
+  'node_modules/@docusaurus/theme-classic/lib/theme',
+  'node_modules/@docusaurus/theme-common/lib',
+  'node_modules/@docusaurus/plugin-content-docs/lib/client',
+  'node_modules/@easyops-cn/docusaurus-search-local/dist/client',
+  'src',
+];
+
+describe("the site config the browser gets", () => {
+  const full = {
+    title: 'Slipway',
+    url: 'https://slipway.dev',
+    customFields: {siteSettings: {workerUrl: '/api'}},
+    themeConfig: {navbar: {title: 'Slipway'}, metadata: [{name: 'keywords', content: 'kit'}]},
+    headTags: [{tagName: 'link', attributes: {rel: 'manifest'}}],
+    presets: [['classic', {docs: {}}]],
+    themes: ['search'],
+    plugins: [null],
+    clientModules: ['./src/clientModules/tracking.ts'],
+    staticDirectories: ['static'],
+    future: {experimental_router: 'browser'},
+  };
+
+  it('keeps what pages read and drops what only the build reads', () => {
+    const config = browserSiteConfig(full);
+    expect(config).toEqual({title: full.title, url: full.url, customFields: full.customFields, themeConfig: full.themeConfig, future: full.future});
+    expect(full.headTags).toHaveLength(1);
+  });
+
+  it('drops only keys no browser code reads', () => {
+    const dropped = Object.keys(full).filter((key) => !(key in browserSiteConfig(full)));
+    const reads = new RegExp(`siteConfig\\??\\.(${dropped.join('|')})\\b`);
+    const readers = CLIENT_DIRS.flatMap((dir) =>
+      readdirSync(path.join(ROOT, dir), {recursive: true, withFileTypes: true})
+        .filter((entry) => entry.isFile() && /\.(m?js|tsx?)$/.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        .filter((file) => reads.test(readFileSync(file, 'utf8'))),
+    );
+    expect(readers.map((file) => path.relative(ROOT, file))).toEqual([]);
+  });
+});
