@@ -24,6 +24,7 @@ import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
 import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
 import browserSiteConfig from './src/plugins/browserSiteConfig';
+import docsVersionSlim from './src/plugins/docsVersionSlim';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
 import packageJson from './package.json';
@@ -97,6 +98,7 @@ const config = {
     utilsCommonWithoutTslib,
     reactUtilsWithoutCollator,
     browserSiteConfig,
+    docsVersionSlim,
     prefetchWhenIdle,
     bundleName,
   ],
