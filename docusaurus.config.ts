@@ -25,6 +25,7 @@ import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
 import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
 import browserSiteConfig from './src/plugins/browserSiteConfig';
 import docsVersionSlim from './src/plugins/docsVersionSlim';
+import lightProgressBar from './src/plugins/lightProgressBar';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
 import packageJson from './package.json';
@@ -79,7 +80,7 @@ const config = {
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
   staticDirectories: ['static', writeStaticFiles(GENERATED_STATIC_DIR)],
 
-  clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/progressBar.ts', './src/clientModules/hashOnClientDraw.ts'],
+  clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/hashOnClientDraw.ts'],
 
   plugins: [
     // First: its <head> script must run before any other script reads the address.
@@ -99,6 +100,7 @@ const config = {
     reactUtilsWithoutCollator,
     browserSiteConfig,
     docsVersionSlim,
+    lightProgressBar,
     prefetchWhenIdle,
     bundleName,
   ],
