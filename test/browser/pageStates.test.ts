@@ -99,14 +99,17 @@ describe('the copy about support', () => {
 });
 
 describe('the 404 page', () => {
-  it('names what was not found, in the site’s own page, with search, the docs and the home page', async () => {
-    const {page, errors} = await browser().open('/pricing-plans-2019');
+  // A missing docs address too: the docs' routes answer it in the browser, and the host with 404.html.
+  it.each(['/pricing-plans-2019', '/docs/features/no-such-page'])('names what was not found at %s, in the site’s own page, with search, the docs and the home page', async (missing) => {
+    const {page, errors} = await browser().open(missing);
     await page.getByRole('heading', {level: 1, name: 'Page not found'}).waitFor();
     const main = page.getByRole('main');
-    await main.getByText('There is no page at /pricing-plans-2019.').waitFor();
+    await main.getByText(`There is no page at ${missing}.`).waitFor();
     // The site's header, not the docs' navbar and sidebar.
     await page.getByRole('banner').getByRole('link', {name: `${appConfig.appName} home`}).waitFor();
     expect(await page.locator('.navbar').count()).toBe(0);
+    // Light, as the site's pages are, even under /docs (whose pages are dark).
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     expect(await main.getByRole('link', {name: 'Documentation'}).getAttribute('href')).toBe(ROUTES.docs);
     expect(await main.getByRole('link', {name: 'Home'}).getAttribute('href')).toBe(ROUTES.home);
 
