@@ -1,7 +1,6 @@
-import React from 'react';
+import React, {lazy} from 'react';
 import {matchPath, useLocation} from '@docusaurus/router';
 import DocsRoot from '@theme-original/DocsRoot';
-import NotFound from '@theme/NotFound';
 import type DocsRootType from '@theme/DocsRoot';
 import type {WrapperProps} from '@docusaurus/types';
 
@@ -14,6 +13,9 @@ interface Route {
   strict?: boolean;
   routes?: Route[];
 }
+
+/** The site's 404 page, fetched only when an address needs it, not with every docs page. */
+const NotFound = lazy(() => import('@theme/NotFound'));
 
 /** Whether some page of the docs, down the route tree, is at `pathname`. */
 function hasPageAt(routes: readonly Route[] | undefined, pathname: string): boolean {
