@@ -17,15 +17,16 @@ import {serveStatic} from '../support/staticServer';
 
 /**
  * Each page's ceiling, in gzipped KB before interaction: no page may get heavier than it was when
- * these were measured (issue 15, after the work that lightened them, rounded up to the next KB;
- * / has its own goal of 130 KB of script). Raise one only with a reason in the commit.
+ * these were measured (issue 23, 2026-11-27, after the work that brought every page back under the
+ * ceilings of issue 15, rounded up to the next KB; / has its own goal of 130 KB of script). Raise
+ * one only with a reason in the commit.
  */
 const BUDGETS: Record<string, {scriptKB: number; styleKB: number}> = {
-  '/': {scriptKB: 130, styleKB: 20},
-  '/docs/features/payments': {scriptKB: 165, styleKB: 20},
-  '/docs/features/magic-links': {scriptKB: 160, styleKB: 20},
+  '/': {scriptKB: 129, styleKB: 20},
+  '/docs/features/payments': {scriptKB: 163, styleKB: 20},
+  '/docs/features/magic-links': {scriptKB: 156, styleKB: 20},
   '/docs/components/pricing': {scriptKB: 163, styleKB: 20},
-  '/signin': {scriptKB: 160, styleKB: 20},
+  '/signin': {scriptKB: 159, styleKB: 20},
   '/success': {scriptKB: 119, styleKB: 20},
 };
 const STOCK_PAGES = ['/', '/docs/intro'];
