@@ -26,6 +26,7 @@ import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
 import browserSiteConfig from './src/plugins/browserSiteConfig';
 import docsVersionSlim from './src/plugins/docsVersionSlim';
 import lightProgressBar from './src/plugins/lightProgressBar';
+import fileExcerptDependencies from './src/plugins/fileExcerptDependencies';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
 import packageJson from './package.json';
@@ -101,6 +102,7 @@ const config = {
     browserSiteConfig,
     docsVersionSlim,
     lightProgressBar,
+    fileExcerptDependencies,
     prefetchWhenIdle,
     bundleName,
   ],

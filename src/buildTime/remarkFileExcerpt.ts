@@ -32,8 +32,8 @@ const COMPONENT = 'FileExcerpt';
 /** The value of a literal array of arrays of strings, read from its syntax tree (nothing is run). */
 function literalParts(program: EstreeNode | undefined, where: string): ExcerptPart[] {
   const array = program?.body?.[0]?.expression;
-  const fail = () => new Error(`${where}: <${COMPONENT}> parts must be a literal array of [from, to?] strings.`);
-  if (array?.type !== 'ArrayExpression') throw fail();
+  const fail = () => new Error(`${where}: <${COMPONENT}> parts must be a literal, non-empty array of [from, to?] strings.`);
+  if (array?.type !== 'ArrayExpression' || array.elements!.length === 0) throw fail();
   return array.elements!.map((part) => {
     if (part?.type !== 'ArrayExpression' || part.elements!.length < 1 || part.elements!.length > 2) throw fail();
     const strings = part.elements!.map((element) => {
@@ -56,8 +56,17 @@ export function fileExcerptBlock(node: MdxNode, siteDir: string, page: string): 
   const partsValue = attribute(node, 'parts') as {data?: {estree?: EstreeNode}} | undefined;
   const parts = literalParts(partsValue?.data?.estree, where);
   const language = attribute(node, 'language');
-  const text = readFileSync(path.join(siteDir, file), 'utf8');
-  return {type: 'code', lang: typeof language === 'string' ? language : 'ts', meta: `title="${file}"`, value: excerpt(text, parts, file)};
+  let text: string;
+  try {
+    text = readFileSync(path.join(siteDir, file), 'utf8');
+  } catch {
+    throw new Error(`${where}: <${COMPONENT}> quotes ${file}, which is not a file of the repository.`);
+  }
+  try {
+    return {type: 'code', lang: typeof language === 'string' ? language : 'ts', meta: `title="${file}"`, value: excerpt(text, parts, file)};
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`);
+  }
 }
 
 /** The remark plugin: every `<FileExcerpt>` of a page, replaced by its code block. */
@@ -67,7 +76,7 @@ export default function remarkFileExcerpt(options: {siteDir: string}) {
     const visit = (parent: MdxNode) => {
       parent.children?.forEach((child, index) => {
         if ((child.type === 'mdxJsxFlowElement' || child.type === 'mdxJsxTextElement') && child.name === COMPONENT) {
-          if (child.type === 'mdxJsxTextElement') throw new Error(`${page}: <${COMPONENT}> must stand on its own line.`);
+          if (child.type === 'mdxJsxTextElement') throw new Error(`${page}:${child.position?.start.line ?? '?'}: <${COMPONENT}> must stand on its own line.`);
           parent.children![index] = fileExcerptBlock(child, options.siteDir, page);
         } else {
           visit(child);
