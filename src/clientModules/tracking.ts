@@ -18,13 +18,16 @@ const configured = Boolean(settings.metaPixelId || settings.gaMeasurementId || s
 
 const tracking =
   ExecutionEnvironment.canUseDOM && configured && !isTokenPage(window.location.pathname)
-    ? import('../lib/tracking/start').then((start) => {
-        start.startTracking(settings);
-        return start;
-      })
+    ? import('../lib/tracking/start')
+        .then((start) => {
+          start.startTracking(settings);
+          return start;
+        })
+        // A chunk that cannot load (a tab left open across a deploy) leaves the page untracked, not erroring on every navigation.
+        .catch(() => null)
     : null;
 
 export function onRouteDidUpdate({location}: {location: Location}): void {
   const url = window.location.href;
-  void tracking?.then((start) => start.trackNavigation(url, location.pathname));
+  void tracking?.then((start) => start?.trackNavigation(url, location.pathname));
 }
