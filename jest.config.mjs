@@ -33,6 +33,7 @@ export default {
         '^@docusaurus/router$': 'react-router-dom',
         '^@docusaurus/useBrokenLinks$': '<rootDir>/test/support/docusaurus/useBrokenLinks.ts',
         '^@docusaurus/ErrorBoundary$': '<rootDir>/test/support/docusaurus/ErrorBoundary.tsx',
+        '^@docusaurus/useIsBrowser$': '<rootDir>/test/support/docusaurus/useIsBrowser.ts',
         '^@docusaurus/theme-common$': '<rootDir>/test/support/docusaurus/themeCommon.ts',
         '^@theme/ErrorPageContent$': '<rootDir>/src/theme/ErrorPageContent.tsx',
       },
