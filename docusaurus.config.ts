@@ -26,7 +26,6 @@ import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
 import browserSiteConfig from './src/plugins/browserSiteConfig';
 import docsVersionSlim from './src/plugins/docsVersionSlim';
 import lightProgressBar from './src/plugins/lightProgressBar';
-import fileExcerptDependencies from './src/plugins/fileExcerptDependencies';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
 import packageJson from './package.json';
@@ -102,7 +101,6 @@ const config = {
     browserSiteConfig,
     docsVersionSlim,
     lightProgressBar,
-    fileExcerptDependencies,
     prefetchWhenIdle,
     bundleName,
   ],

@@ -23,8 +23,6 @@ describe('a quote of a file in the docs', () => {
 });
 
 describe('<FileExcerpt> in a docs page, as the page compiles', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const dependencies = require('../../src/plugins/fileExcerptDependencies/loader.js') as (this: unknown, source: string) => string;
 
   const siteDir = mkdtempSync(path.join(os.tmpdir(), 'excerpt-'));
   writeFileSync(path.join(siteDir, 'config.ts'), file);
@@ -51,12 +49,5 @@ describe('<FileExcerpt> in a docs page, as the page compiles', () => {
     expect(() => compile(page([{name: 'file', value: 'config.ts'}, {name: 'parts', value: partsTree([['const z']])}]))).toThrow('docs/page.mdx:12: config.ts holds no line with "const z"');
     expect(() => compile(page([{name: 'file', value: 'config.ts'}, {name: 'parts', value: partsTree([])}]))).toThrow('parts must be a literal, non-empty array');
     expect(() => compile(page([{name: 'parts', value: partsTree([['a']])}]))).toThrow('needs file=');
-  });
-
-  it('makes each quoted file a dependency of the page, so a change to the file compiles the page again', () => {
-    const added: string[] = [];
-    const source = '<FileExcerpt file="src/config/app.ts" parts={[["a"]]} />\n\n<FileExcerpt\n  file="worker/wrangler.jsonc"\n  parts={[["b"]]}\n/>\n';
-    expect(dependencies.call({getOptions: () => ({siteDir: '/site'}), addDependency: (file: string) => added.push(file)}, source)).toBe(source);
-    expect(added).toEqual([path.join('/site', 'src/config/app.ts'), path.join('/site', 'worker/wrangler.jsonc')]);
   });
 });
