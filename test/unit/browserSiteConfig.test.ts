@@ -15,10 +15,10 @@ const CLIENT_DIRS = [
 
 describe("the site config the browser gets", () => {
   const full = {
-    title: 'Slipway',
-    url: 'https://slipway.dev',
+    title: 'A site',
+    url: 'https://example.com',
     customFields: {siteSettings: {workerUrl: '/api'}},
-    themeConfig: {navbar: {title: 'Slipway'}, metadata: [{name: 'keywords', content: 'kit'}]},
+    themeConfig: {navbar: {title: 'A site'}, metadata: [{name: 'keywords', content: 'kit'}]},
     headTags: [{tagName: 'link', attributes: {rel: 'manifest'}}],
     presets: [['classic', {docs: {}}]],
     themes: ['search'],
