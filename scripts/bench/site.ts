@@ -95,7 +95,7 @@ function timedColdBuild(siteDir: string, outDir: string): number {
 }
 
 function row(name: string, weight: Weight, seconds?: number): string {
-  return `${name.padEnd(34)}${kb(weight.scripts).toFixed(1).padStart(12)}${kb(weight.styles).toFixed(1).padStart(12)}${String(weight.files).padStart(8)}${seconds === undefined ? '' : seconds.toFixed(1).padStart(12)}`;
+  return `${name.padEnd(38)}${kb(weight.scripts).toFixed(1).padStart(12)}${kb(weight.styles).toFixed(1).padStart(12)}${String(weight.files).padStart(8)}${seconds === undefined ? '' : seconds.toFixed(1).padStart(12)}`;
 }
 
 async function main() {
@@ -105,7 +105,7 @@ async function main() {
 
   console.log('Building the stock Docusaurus classic template (cold)…');
   const stockSeconds = timedColdBuild(stockDir, path.join(benchDir, 'stock-build'));
-  console.log('Building Slipway (cold)…');
+  console.log('Building this site (cold)…');
   const siteSeconds = timedColdBuild(ROOT, path.join(benchDir, 'site-build'));
 
   const stock = await weighPages(path.join(benchDir, 'stock-build'), STOCK_PAGES);
@@ -114,13 +114,13 @@ async function main() {
   const stockHome = stock.get('/')!;
 
   console.log(`\nEach page before interaction, gzipped (1 KB = 1024 bytes)\n`);
-  console.log(`${''.padEnd(34)}${'script KB'.padStart(12)}${'style KB'.padStart(12)}${'files'.padStart(8)}${'build s'.padStart(12)}`);
-  console.log(row('Slipway /', siteHome, siteSeconds));
+  console.log(`${''.padEnd(38)}${'script KB'.padStart(12)}${'style KB'.padStart(12)}${'files'.padStart(8)}${'build s'.padStart(12)}`);
+  console.log(row('this site /', siteHome, siteSeconds));
   console.log(row('stock classic template /', stockHome, stockSeconds));
   console.log(
-    `${'Slipway / stock, /'.padEnd(34)}${(siteHome.scripts / stockHome.scripts).toFixed(2).padStart(12)}${(siteHome.styles / stockHome.styles).toFixed(2).padStart(12)}${''.padStart(8)}${(siteSeconds / stockSeconds).toFixed(2).padStart(12)}`,
+    `${'this site / stock, /'.padEnd(38)}${(siteHome.scripts / stockHome.scripts).toFixed(2).padStart(12)}${(siteHome.styles / stockHome.styles).toFixed(2).padStart(12)}${''.padStart(8)}${(siteSeconds / stockSeconds).toFixed(2).padStart(12)}`,
   );
-  for (const [pagePath, weight] of site) if (pagePath !== '/') console.log(row(`Slipway ${pagePath}`, weight));
+  for (const [pagePath, weight] of site) if (pagePath !== '/') console.log(row(`this site ${pagePath}`, weight));
   console.log(row('stock classic template /docs/intro', stock.get('/docs/intro')!));
 
   const problems: string[] = [];
