@@ -28,6 +28,7 @@ import docsVersionSlim from './src/plugins/docsVersionSlim';
 import lightProgressBar from './src/plugins/lightProgressBar';
 import {docsCodeTheme} from './src/buildTime/codeTheme';
 import remarkFileExcerpt from './src/buildTime/remarkFileExcerpt';
+import fileExcerptInputs from './src/plugins/fileExcerptInputs';
 import packageJson from './package.json';
 
 // The root .env holds the site's public settings; the shell's own variables win.
@@ -100,6 +101,8 @@ const config = {
     reactUtilsWithoutCollator,
     browserSiteConfig,
     docsVersionSlim,
+    // The files docs pages quote (<FileExcerpt>) are inputs of those pages, so a quote never goes stale.
+    fileExcerptInputs,
     lightProgressBar,
     prefetchWhenIdle,
     bundleName,
