@@ -65,7 +65,7 @@ export const SEARCH_QUESTIONS: SearchQuestion[] = [
   {query: 'cron retries failed e-mails', page: '/docs/features/emails'},
   {query: 'test card', page: '/docs/features/payments'},
   {query: 'try a purchase locally without being charged', page: '/docs/features/payments'},
-  {query: 'refund a buyer and remove their access', page: '/docs/features/payments'},
+  {query: 'what happens to access when a payment is refunded', page: '/docs/features/payments'},
   {query: 'where do I put the price ids of my plans', page: '/docs/features/payments'},
   {query: 'customer billing portal', page: '/docs/features/payments'},
   {query: 'reduce chargebacks and disputes', page: '/docs/features/payments'},
@@ -97,6 +97,8 @@ export const SEARCH_QUESTIONS: SearchQuestion[] = [
   {query: 'who can open /admin', page: '/docs/features/admin'},
   {query: 'revoke or grant a buyer access by hand', page: '/docs/features/admin'},
   {query: 'give a buyer a seat manually', page: '/docs/features/admin'},
+  // The console's Refund form refunds through Stripe; the webhook that follows revokes access.
+  {query: 'refund a buyer and remove their access', page: '/docs/features/admin'},
   {query: 'sales chart by plan', page: '/docs/features/admin'},
 
   // Components
