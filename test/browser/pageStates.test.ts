@@ -119,4 +119,21 @@ describe('the 404 page', () => {
     // A 404 answer for the missing page is the console's one expected line.
     expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
   });
+
+  it('is drawn when a reader already in the docs goes to a missing docs address without a reload, and Back returns', async () => {
+    const {page, errors} = await browser().open('/docs/features/payments');
+    const title = page.getByRole('main').getByRole('heading', {level: 1});
+    const docsTitle = await title.innerText();
+    // The router follows the address as it does for a link in the page (a stale link in a docs page).
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/docs/features/no-such-page');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await page.getByRole('heading', {level: 1, name: 'Page not found'}).waitFor();
+    await page.getByRole('main').getByText('There is no page at /docs/features/no-such-page.').waitFor();
+    expect(await page.locator('.navbar').count()).toBe(0);
+    await page.goBack();
+    await page.getByRole('main').getByRole('heading', {level: 1, name: docsTitle}).waitFor();
+    expect(errors).toEqual([]);
+  });
 });
