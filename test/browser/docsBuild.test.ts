@@ -2,7 +2,7 @@
  * The docs as built: every promised URL is a page, llms.txt lists them, and
  * a broken link or anchor stops the build.
  */
-import {cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {appConfig} from '../../src/config';
@@ -32,6 +32,20 @@ describe('the built docs', () => {
     const html = await response.text();
     expect(html).toMatch(/<h1[^>]*>[^<]+/);
     expect(html).not.toMatch(/>TODO</);
+  });
+
+  it("ship each docs version's data without the pages' descriptions (src/plugins/docsVersionSlim)", () => {
+    const scripts = path.join(outDir(), 'assets', 'js');
+    const versions = readdirSync(scripts)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(path.join(scripts, name), 'utf8'))
+      .filter((text) => text.includes('"docsSidebars"'));
+    // The current version and 1.0, each with its pages' ids and titles.
+    expect(versions.length).toBeGreaterThanOrEqual(2);
+    for (const text of versions) {
+      expect(text.includes('"id":"features/payments","title":')).toBe(true);
+      expect(text.match(/"description":"[^"]{0,40}/g) ?? []).toEqual([]);
+    }
   });
 
   it('list every docs page in /llms.txt with its absolute URL', async () => {
