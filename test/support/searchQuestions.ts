@@ -65,7 +65,7 @@ export const SEARCH_QUESTIONS: SearchQuestion[] = [
   {query: 'cron retries failed e-mails', page: '/docs/features/emails'},
   {query: 'test card', page: '/docs/features/payments'},
   {query: 'try a purchase locally without being charged', page: '/docs/features/payments'},
-  {query: 'what happens to access when a payment is refunded', page: '/docs/features/payments'},
+  {query: 'a buyer opened a dispute with their bank', page: '/docs/features/payments'},
   {query: 'where do I put the price ids of my plans', page: '/docs/features/payments'},
   {query: 'customer billing portal', page: '/docs/features/payments'},
   {query: 'reduce chargebacks and disputes', page: '/docs/features/payments'},
