@@ -31,7 +31,7 @@ import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
-import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
+import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {LOCAL_MAILGUN_SIGNING_KEY} from './local/mailgunEvents';
@@ -223,7 +223,7 @@ async function main() {
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
     Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url, GITHUB_EXEMPT: OWNER});
     // The plans' extra repositories (Advanced: the prompts) are a second repository of the stand-in.
-    overrides.GITHUB_EXTRA_REPOS = Object.entries(LOCAL_EXTRA_REPOS).map(([key, repository]) => `${key}=${repository}`).join(',');
+    overrides.GITHUB_EXTRA_REPOS = LOCAL_GITHUB_EXTRA_REPOS;
     // `npm run release:local` signs its release with this; release e-mails' unsubscribe links with the other.
     Object.assign(overrides, {GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex')});
   }

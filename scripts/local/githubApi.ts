@@ -191,6 +191,11 @@ export const EXTRA_FIXTURE_REPO = 'octokit-fixture-org/slipway-prompts';
 /** Local mode's GITHUB_EXTRA_REPOS: each key of the plans' `extraRepositories` the stand-in has a repository for. */
 export const LOCAL_EXTRA_REPOS: Readonly<Record<string, string>> = {prompts: EXTRA_FIXTURE_REPO};
 
+/** The same, as the worker's GITHUB_EXTRA_REPOS variable reads it (`key=owner/name,…`). */
+export const LOCAL_GITHUB_EXTRA_REPOS = Object.entries(LOCAL_EXTRA_REPOS)
+  .map(([key, repository]) => `${key}=${repository}`)
+  .join(',');
+
 export interface GitHubStandInOptions {
   port?: number;
   /**

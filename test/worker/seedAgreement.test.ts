@@ -5,7 +5,7 @@
  * the seed made on purpose, and Purchases shows each of them the same way.
  */
 import {ADMIN_PATHS, type AdminPurchase, type Page, type RepositoryAudit} from '../../src/config/api';
-import {LOCAL_EXTRA_REPOS, OWNER} from '../../scripts/local/githubApi';
+import {LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, OWNER} from '../../scripts/local/githubApi';
 import {RECORDED_EXTRA_GRANTS_SQL, RECORDED_GRANTS_SQL, type RecordedExtraGrant, type RecordedGrant, repositoryFromGrants} from '../../scripts/local/localRepository';
 import {SEED_HAND_INVITED, seedStatements} from '../../scripts/local/seedData';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
@@ -28,8 +28,7 @@ let seededPrompts: (SeededGrant & {plan: string})[];
 
 beforeAll(async () => {
   // As `npm start` sets the worker up in local mode: the prompts are the stand-in's second repository.
-  const extraRepos = Object.entries(LOCAL_EXTRA_REPOS).map(([key, repository]) => `${key}=${repository}`).join(',');
-  stack = await startStack({ADMIN_EMAILS: ADMIN_EMAIL, GITHUB_EXEMPT: OWNER, GITHUB_EXTRA_REPOS: extraRepos});
+  stack = await startStack({ADMIN_EMAILS: ADMIN_EMAIL, GITHUB_EXEMPT: OWNER, GITHUB_EXTRA_REPOS: LOCAL_GITHUB_EXTRA_REPOS});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
   for (const statement of seedStatements(PURCHASES)) await stack.worker.db.run(statement);
   stack.github.restore(
