@@ -34,9 +34,23 @@ describe("the site config the browser gets", () => {
     expect(full.headTags).toHaveLength(1);
   });
 
+  /** Code that reads one of `keys` from the site config, however it is written. */
+  const readsOneOf = (keys: string[]) => {
+    const key = `(${keys.join('|')})`;
+    return new RegExp(
+      [`siteConfig\\??\\.${key}\\b`, `siteConfig\\??\\.?\\[['"\`]${key}\\b`, `\\{[^{}]*\\b${key}\\b[^{}]*\\}\\s*=\\s*siteConfig\\b`, `siteConfig\\s*:\\s*\\{[^{}]*\\b${key}\\b`].join('|'),
+    );
+  };
+
+  it('finds a reader of a key however it reads it', () => {
+    const reads = readsOneOf(['headTags']);
+    const readers = ['siteConfig.headTags', "siteConfig?.['headTags']", 'const {title, headTags} = siteConfig;', 'const {siteConfig: {headTags}} = useDocusaurusContext();'];
+    expect(readers.filter((code) => !reads.test(code))).toEqual([]);
+    expect(['siteConfig.title', 'const {title} = siteConfig;', 'const headTags = [];'].filter((code) => reads.test(code))).toEqual([]);
+  });
+
   it('drops only keys no browser code reads', () => {
-    const dropped = Object.keys(full).filter((key) => !(key in browserSiteConfig(full)));
-    const reads = new RegExp(`siteConfig\\??\\.(${dropped.join('|')})\\b`);
+    const reads = readsOneOf(Object.keys(full).filter((key) => !(key in browserSiteConfig(full))));
     const readers = CLIENT_DIRS.flatMap((dir) =>
       readdirSync(path.join(ROOT, dir), {recursive: true, withFileTypes: true})
         .filter((entry) => entry.isFile() && /\.(m?js|tsx?)$/.test(entry.name))
