@@ -1,6 +1,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
+import {swapInBrowserBuild} from './swapInBrowserBuild';
 
 /**
  * The parts of the site config only the build reads: the tags and scripts the HTML template
@@ -19,18 +20,12 @@ export function browserSiteConfig(siteConfig: object): Record<string, unknown> {
 
 /**
  * In the browser build, `@generated/docusaurus.config` is a copy without the build-only keys
- * (about 0.8 KB gzipped less on every page). The server build keeps the whole config.
+ * (about 0.8 KB gzipped less on every page). The server build keeps the whole config. The copy is
+ * written as the plugin loads, from the config Docusaurus has validated.
  */
 export default function browserSiteConfigPlugin(context: LoadContext): Plugin {
-  return {
-    name: 'browser-site-config',
-    configureWebpack(_config, isServer, {currentBundler}) {
-      if (isServer) return {};
-      const dir = path.join(context.generatedFilesDir, 'browser-site-config');
-      mkdirSync(dir, {recursive: true});
-      const file = path.join(dir, 'docusaurus.config.mjs');
-      writeFileSync(file, `export default ${JSON.stringify(browserSiteConfig(context.siteConfig))};\n`);
-      return {plugins: [new currentBundler.instance.NormalModuleReplacementPlugin(/^@generated\/docusaurus\.config$/, file)]};
-    },
-  };
+  const file = path.join(context.generatedFilesDir, 'browser-site-config', 'docusaurus.config.mjs');
+  mkdirSync(path.dirname(file), {recursive: true});
+  writeFileSync(file, `export default ${JSON.stringify(browserSiteConfig(context.siteConfig))};\n`);
+  return swapInBrowserBuild('browser-site-config', /^@generated\/docusaurus\.config$/, file);
 }
