@@ -1,7 +1,6 @@
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
-import {swapInBrowserBuild} from './swapInBrowserBuild';
 
 /**
  * The parts of the site config only the build reads: the tags and scripts the HTML template
@@ -20,12 +19,22 @@ export function browserSiteConfig(siteConfig: object): Record<string, unknown> {
 
 /**
  * In the browser build, `@generated/docusaurus.config` is a copy without the build-only keys
- * (about 0.8 KB gzipped less on every page). The server build keeps the whole config. The copy is
- * written as the plugin loads, from the config Docusaurus has validated.
+ * (about 0.8 KB gzipped less on every page). The server build keeps the whole config.
+ *
+ * The copy is written here, as the bundler is configured, not as the plugin loads: only by then
+ * have the themes validated `themeConfig` and filled in their defaults (the docs pages read
+ * `themeConfig.docs.versionPersistence`). Written earlier, it broke every docs page.
  */
 export default function browserSiteConfigPlugin(context: LoadContext): Plugin {
-  const file = path.join(context.generatedFilesDir, 'browser-site-config', 'docusaurus.config.mjs');
-  mkdirSync(path.dirname(file), {recursive: true});
-  writeFileSync(file, `export default ${JSON.stringify(browserSiteConfig(context.siteConfig))};\n`);
-  return swapInBrowserBuild('browser-site-config', /^@generated\/docusaurus\.config$/, file);
+  return {
+    name: 'browser-site-config',
+    configureWebpack(_config, isServer, {currentBundler}) {
+      if (isServer) return {};
+      const dir = path.join(context.generatedFilesDir, 'browser-site-config');
+      mkdirSync(dir, {recursive: true});
+      const file = path.join(dir, 'docusaurus.config.mjs');
+      writeFileSync(file, `export default ${JSON.stringify(browserSiteConfig(context.siteConfig))};\n`);
+      return {plugins: [new currentBundler.instance.NormalModuleReplacementPlugin(/^@generated\/docusaurus\.config$/, file)]};
+    },
+  };
 }
