@@ -3,7 +3,7 @@
  *
  * The docs describe this very repository, so each claim they make is held to
  * it: TypeScript samples compile (or, when titled with a real file, are
- * quoted from it verbatim), npm scripts and file paths exist, and the
+ * quoted from it verbatim), a diff applies to the file it names, npm scripts and file paths exist, and the
  * variables of an environment sample are the ones the example files list.
  */
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
@@ -23,7 +23,16 @@ const ENV_FILES: Record<string, string> = {
 
 /** Git-ignored folders that tools create when they first run (wrangler's local D1, the build). */
 const OUTPUT_FOLDERS = ['worker/.wrangler/', 'build/', '.docusaurus/'];
-const quotesRealFile = (block: CodeBlock) => block.title !== undefined && !(block.title in ENV_FILES) && existsSync(path.join(ROOT, block.title));
+const quotesRealFile = (block: CodeBlock) => block.lang !== 'diff' && block.title !== undefined && !(block.title in ENV_FILES) && existsSync(path.join(ROOT, block.title));
+const changesRealFile = (block: CodeBlock) => block.lang === 'diff' && block.title !== undefined && existsSync(path.join(ROOT, block.title));
+
+/** What a diff expects the file to hold before the change: its context and removed lines. */
+const beforeTheChange = (diff: string) =>
+  diff
+    .split('\n')
+    .filter((line) => !line.startsWith('+'))
+    .map((line) => line.slice(1))
+    .join('\n');
 
 /** Where a sample compiles: at its titled path, or beside its page. */
 function snippetFile(block: CodeBlock): string {
@@ -77,6 +86,16 @@ describe.each(pages.map((page) => [path.relative(ROOT, page.file), page] as cons
       ),
     );
     expect(drift).toEqual([]);
+  });
+
+  it('shows changes to real files that apply to them as they are', () => {
+    const untitled = page.blocks.filter((block) => block.lang === 'diff' && block.title === undefined).map((block) => `line ${block.line}: a diff without title="the/file/it/changes"`);
+    const drift = page.blocks.filter(changesRealFile).flatMap((block) =>
+      missingFromFile(beforeTheChange(block.code), readFileSync(path.join(ROOT, block.title!), 'utf8')).map(
+        (run) => `line ${block.line}, ${block.title}: the diff expects, and the file does not hold:\n${run}`,
+      ),
+    );
+    expect([...untitled, ...drift]).toEqual([]);
   });
 
   it('names only npm scripts that exist', () => {
