@@ -9,8 +9,9 @@ export function featuredPlan(list: readonly Plan[] = plans): Plan {
 }
 
 /**
- * The plan the dashboard sells to a signed-in buyer who has not paid (§7): the one marked
- * `soldOnDashboard`, wherever it stands in the list, or else the featured one.
+ * The plan the dashboard sells when it cannot tell whether the user has paid (their access status
+ * did not load): the one marked `soldOnDashboard`, wherever it stands in the list, or else the
+ * featured one. A user the worker says has not paid is shown every plan instead.
  */
 export function dashboardPlan(list: readonly Plan[] = plans): Plan {
   return list.find((plan) => plan.soldOnDashboard) ?? featuredPlan(list);

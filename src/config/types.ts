@@ -25,7 +25,7 @@ export interface Plan {
   /** Crossed-out original price in USD. */
   priceAnchor?: number;
   isFeatured?: boolean;
-  /** The plan the dashboard sells to a signed-in buyer who has not paid; one plan at most. */
+  /** The plan the dashboard sells when it cannot tell whether the user has paid (see dashboardPlan); one plan at most. */
   soldOnDashboard?: boolean;
   /**
    * Whether buyers of this plan get the releases you publish later: each GitHub release is
