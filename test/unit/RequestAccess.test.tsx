@@ -67,7 +67,7 @@ describe('Request Access', () => {
   it.each([
     [429, 'SWAP_LIMIT', 'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.'],
     [401, 'SESSION_ENDED', 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.'],
-    [429, 'INVITATION_CAP', "GitHub's daily limit of invitations to the repository is reached. @octocat keeps access. Try again tomorrow."],
+    [429, 'INVITATION_CAP', "GitHub's daily limit of invitations to the repository is reached. @octocat keeps access. Try again in about 5 hours."],
   ])('shows the worker’s own words for a %d %s, which the buyer can act on', async (status, code, error) => {
     answer = {status, body: {error, code}};
     await requestAccessFor('octocat-typo');

@@ -187,10 +187,31 @@ describe('a seat that moves', () => {
     const other = githubAccount();
     const response = await requestAccess({user: buyer.user, login: other});
     expect(response.status).toBe(429);
+    // The oldest invitation of the window (an hour old) leaves it in 23 hours: the move can go then.
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThan(23 * 3600 - 120);
+    expect(retryAfter).toBeLessThanOrEqual(23 * 3600);
     expect(await response.json()).toEqual({
-      error: `GitHub's daily limit of invitations to the repository is reached. @${buyer.login} keeps access. Try again tomorrow.`,
+      error: `GitHub's daily limit of invitations to the repository is reached. @${buyer.login} keeps access. Try again in about 23 hours.`,
       code: 'INVITATION_CAP',
     });
+    expect(invitedLogins()).toEqual([buyer.login]);
+    expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login, usernameChanges: 0});
+  });
+
+  test("a move GitHub refuses for its own count (invitations sent by hand) is refused 429 with the worker's pause in Retry-After, and the seat stays", async () => {
+    const buyer = await paidBuyer();
+    expect((await requestAccess(buyer)).status).toBe(200);
+    // GitHub counts a full day of invitations; the worker sent one of them.
+    for (let i = 0; i < CAP; i++) seller.stack.github.invitationTimes.push(Date.now() - 3600_000 + i);
+    const other = githubAccount();
+    const response = await requestAccess({user: buyer.user, login: other});
+    expect(response.status).toBe(429);
+    // The worker takes GitHub's word for half an hour before it asks again.
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThan(25 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(30 * 60);
+    expect(await response.json()).toMatchObject({code: 'INVITATION_CAP', error: expect.stringContaining(`@${buyer.login} keeps access. Try again in 30 minutes.`)});
     expect(invitedLogins()).toEqual([buyer.login]);
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login, usernameChanges: 0});
   });

@@ -155,6 +155,16 @@ export async function placeInQueue(db: D1Database, repository: string, sessionId
   return {position: row.position, expectedAt: times[row.position - 1]!};
 }
 
+/**
+ * When an invitation that does not queue (a seat's move) can next have a slot: once every
+ * invitation waiting in the queue has gone, and one more has left the window.
+ */
+export async function nextFreeSlotAt(db: D1Database, repository: string, now = Date.now()): Promise<number> {
+  const row = await db.prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`).bind(repository).first<{queued: number}>();
+  const queued = row?.queued ?? 0;
+  return expectedTimes(await sentInWindow(db, repository, now), queued + 1, now)[queued]!;
+}
+
 /** The repository's window and queue as the seller's console shows them. */
 export async function invitationWindow(db: D1Database, repository: string, now = Date.now()): Promise<InvitationWindow> {
   const sent = await sentInWindow(db, repository, now);

@@ -7,7 +7,7 @@ import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from '
 import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
 import {reconcileExtraGrantsSoon} from './extraGrants';
-import {giveBackSlot, takeSlot} from './invitationQueue';
+import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
 
@@ -143,10 +143,17 @@ async function moveSeat(
 ): Promise<AccessResult> {
   const {db} = context;
   const keeps = `@${current.github_username} keeps access.`;
-  // A move sends an invitation too, within the cap; it does not queue: the buyer keeps a working seat.
-  const full = new HttpError(429, `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again tomorrow.`, 'INVITATION_CAP');
-  const slot = await takeSlot(db, context.settings.GITHUB_REPO!, current.session_id);
-  if (slot === null) throw full;
+  // A move sends an invitation too, within the cap; it does not queue: the buyer keeps a working
+  // seat, and hears when a slot frees (Retry-After, and in words).
+  const repository = context.settings.GITHUB_REPO!;
+  const full = async () => {
+    const seconds = Math.max(1, Math.ceil((await nextFreeSlotAt(db, repository) - Date.now()) / 1000));
+    return new HttpError(429, `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again in ${inWords(seconds)}.`, 'INVITATION_CAP', {
+      'Retry-After': String(seconds),
+    });
+  };
+  const slot = await takeSlot(db, repository, current.session_id);
+  if (slot === null) throw await full();
   let outcome: InviteResult;
   try {
     if (adopted) {
@@ -161,12 +168,16 @@ async function moveSeat(
     // Only a GitHub that did not answer may have created the invitation: the next request adopts it.
     if (!(err instanceof GitHubFailure && err.transient)) await attempted(db, current, null);
     if (!(err instanceof GitHubFailure)) throw err;
-    if (err.capReached) throw full;
+    if (err.capReached) {
+      // GitHub also counts the invitations the seller sent by hand: take its word for a while.
+      await windowFullFor(db, repository);
+      throw await full();
+    }
     if (err.transient && err.retryAfterMs !== undefined) {
       // GitHub's rate limits (its secondary limit on invitations, say) are a wait, not an outage:
       // the buyer hears how long, as from any limit of the worker's own.
       const seconds = Math.max(1, Math.ceil(err.retryAfterMs / 1000));
-      throw new HttpError(429, `GitHub asks us to slow down for a moment. ${keeps} Try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}.`, 'RATE_LIMITED', {
+      throw new HttpError(429, `GitHub asks us to slow down for a moment. ${keeps} Try again in ${inWords(seconds)}.`, 'RATE_LIMITED', {
         'Retry-After': String(seconds),
       });
     }
@@ -327,4 +338,12 @@ async function loginToday(context: Context, grant: Grant): Promise<string> {
   if (login !== null) return login;
   log.warn('access.resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
   throw new HttpError(404, `The GitHub account @${grant.github_username} no longer exists: nobody was invited.`, 'GITHUB_USER_NOT_FOUND');
+}
+
+/** A wait as the buyer reads it: "12 minutes", "about 5 hours". */
+export function inWords(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `about ${hours} hour${hours === 1 ? '' : 's'}`;
 }
