@@ -341,7 +341,7 @@ async function loginToday(context: Context, grant: Grant): Promise<string> {
 }
 
 /** A wait as the buyer reads it: "12 minutes", "about 5 hours". */
-export function inWords(seconds: number): string {
+function inWords(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
   const hours = Math.ceil(minutes / 60);
