@@ -32,7 +32,6 @@ export function quotedFiles(siteDir: string, contentDirs: readonly string[] = CO
 }
 
 interface LoaderItem {
-  loader?: string;
   options?: {remarkPlugins?: unknown[]; dependencies?: string[]};
 }
 interface Rule {

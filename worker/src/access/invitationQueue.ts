@@ -107,6 +107,12 @@ export async function queueHead(db: D1Database, repository: string, limit: numbe
   return results;
 }
 
+/** How many invitations wait in the repository's queue. */
+async function waitingCount(db: D1Database, repository: string): Promise<number> {
+  const row = await db.prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`).bind(repository).first<{queued: number}>();
+  return row?.queued ?? 0;
+}
+
 /** The invitations sent in the last 24 hours, oldest first. */
 async function sentInWindow(db: D1Database, repository: string, now: number): Promise<number[]> {
   const {results} = await db
@@ -160,16 +166,14 @@ export async function placeInQueue(db: D1Database, repository: string, sessionId
  * invitation waiting in the queue has gone, and one more has left the window.
  */
 export async function nextFreeSlotAt(db: D1Database, repository: string, now = Date.now()): Promise<number> {
-  const row = await db.prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`).bind(repository).first<{queued: number}>();
-  const queued = row?.queued ?? 0;
+  const queued = await waitingCount(db, repository);
   return expectedTimes(await sentInWindow(db, repository, now), queued + 1, now)[queued]!;
 }
 
 /** The repository's window and queue as the seller's console shows them. */
 export async function invitationWindow(db: D1Database, repository: string, now = Date.now()): Promise<InvitationWindow> {
   const sent = await sentInWindow(db, repository, now);
-  const row = await db.prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`).bind(repository).first<{queued: number}>();
-  const queued = row?.queued ?? 0;
+  const queued = await waitingCount(db, repository);
   const times = expectedTimes(sent, queued, now);
   return {cap: appConfig.repository.invitationsPerDay, usedLast24h: sent.length, queued, drainsBy: times.at(-1) ?? null};
 }
