@@ -212,6 +212,10 @@ describe('a seat that moves', () => {
     expect(retryAfter).toBeGreaterThan(25 * 60);
     expect(retryAfter).toBeLessThanOrEqual(30 * 60);
     expect(await response.json()).toMatchObject({code: 'INVITATION_CAP', error: expect.stringContaining(`@${buyer.login} keeps access. Try again in 30 minutes.`)});
+    // Asked again within the pause, the worker answers alone: GitHub is not asked to refuse twice.
+    const puts = seller.stack.github.requests.filter((request) => request.startsWith('PUT ')).length;
+    expect((await requestAccess({user: buyer.user, login: githubAccount()})).status).toBe(429);
+    expect(seller.stack.github.requests.filter((request) => request.startsWith('PUT ')).length).toBe(puts);
     expect(invitedLogins()).toEqual([buyer.login]);
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login, usernameChanges: 0});
   });
