@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
 import {freePort} from '../local/ports';
+import {appConfig, type Plan} from '../../src/config';
 import {SAME_ORIGIN_PREFIX} from '../../src/config/api';
 import {ROOT} from './site';
 
@@ -162,4 +163,30 @@ export async function followMagicLink(page: Page, stack: LocalStack, email: stri
   const line = await stack.waitForLine(printedSignInLine('link', email), 30_000, from);
   await page.goto(line.slice(line.indexOf('http')));
   await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+}
+
+/**
+ * On the pricing, signed out: buys `plan` as `email` on the local checkout page and comes back to
+ * `/success` once the signed webhook and the welcome e-mail are through, as a guest buyer does.
+ * The dashboard is one click further (Go to Dashboard, signed in by the session exchange).
+ */
+export async function buyAsGuest(page: Page, stack: LocalStack, email: string, plan: Plan): Promise<void> {
+  await page
+    .getByRole('article', {name: plan.name})
+    .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
+    .click();
+  // The local checkout page shows the plan and its price, then pays.
+  await page.waitForURL(/\/checkout\/cs_test_/);
+  await page.getByRole('heading', {name: plan.name}).waitFor();
+  const price = `$${plan.price}.00`;
+  if (!(await page.textContent('body'))?.includes(price)) throw new Error(`The local checkout page does not show ${plan.name}'s price, ${price}.`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', {name: `Pay ${price}`}).click();
+
+  // Stripe's return carries the session id, which leaves the address bar as the page loads.
+  await page.waitForURL(`${stack.siteUrl}/success`);
+  await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+  await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
+  await stack.waitForLine(new RegExp(`paid ${escapeRegExp(plan.name)} as ${escapeRegExp(email)} .*webhook delivered`));
+  await stack.waitForLine(new RegExp(`\\[e-mail\\] +to ${escapeRegExp(email)}`));
 }

@@ -5,9 +5,9 @@
  * local page, Request Access, a magic-link sign-in read from the terminal).
  */
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
-import {appConfig, dashboardPlan, type Plan} from '../../src/config';
+import {dashboardPlan, type Plan} from '../../src/config';
 import {launchChromium} from '../../scripts/support/chromium';
-import {escapeRegExp, followMagicLink, startLocalStack, type LocalStack} from '../../scripts/support/localStack';
+import {buyAsGuest, escapeRegExp, followMagicLink, startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
 
 export interface LocalTab {
@@ -140,27 +140,7 @@ export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin
 
   async function checkoutAsGuest(tab: LocalTab, email: string, chosen: Plan = plan) {
     const {page} = tab;
-    const stack = running();
-    const plan = chosen;
-    await page
-      .getByRole('article', {name: plan.name})
-      .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
-      .click();
-
-    // The local checkout page shows the plan and its price, then pays.
-    await page.waitForURL(/\/checkout\/cs_test_/);
-    await page.getByRole('heading', {name: plan.name}).waitFor();
-    expect(await page.textContent('body')).toContain(`$${plan.price}.00`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', {name: `Pay $${plan.price}.00`}).click();
-
-    // Stripe's return carries the session id, which leaves the address bar as the page loads.
-    await page.waitForURL(`${stack.siteUrl}/success`);
-    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
-    await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
-    await stack.waitForLine(new RegExp(`paid ${plan.name} as ${escapeRegExp(email)} .*webhook delivered`));
-    await stack.waitForLine(new RegExp(`\\[e-mail\\] +to ${escapeRegExp(email)}`));
-
+    await buyAsGuest(page, running(), email, chosen);
     await page.getByRole('link', {name: 'Go to Dashboard'}).click();
     await page.getByRole('heading', {name: `Welcome, ${email.split('@')[0]}`}).waitFor();
   }
