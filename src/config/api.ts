@@ -287,6 +287,11 @@ export interface AccessStatus {
   /** A pending invitation GitHub no longer honours (after seven days). */
   expired?: boolean;
   detail?: string;
+  /**
+   * The seller revoked the access in the console (not a refund or a dispute): the buyer cannot ask
+   * for it again, nor download the code, until the seller grants it again.
+   */
+  revokedBySeller?: boolean;
   /** How many times this purchase has moved its access to another GitHub account. */
   usernameChanges?: number;
   /** How many more moves the purchase allows. */
@@ -823,6 +828,7 @@ export const ERROR_CODES = [
   'GITHUB_USER_NOT_FOUND',
   'GITHUB_ACCOUNT_TAKEN',
   'SWAP_LIMIT',
+  'ACCESS_REVOKED',
   'GITHUB_REFUSED',
   'GITHUB_UNAVAILABLE',
   'INVITATION_CAP',

@@ -47,12 +47,14 @@ describe('the seller’s console on the local stack', () => {
 
   const buyer = {email: uniqueEmail('buyer'), username: `seat-${Date.now().toString(36)}`};
   let admin: LocalTab;
+  /** The buyer's own tab, signed in on their dashboard. */
+  let paid: LocalTab;
 
   it('names the admin in the terminal, and lets them in with a magic link', async () => {
     expect(session.stack().output()).toMatch(new RegExp(`/admin: sign in as ${escapeRegExp(LOCAL_ADMIN_EMAIL)}`));
 
     // A purchase to look after: a guest pays and asks for access.
-    const paid = await session.open('/');
+    paid = await session.open('/');
     await session.checkoutAsGuest(paid, buyer.email);
     await session.requestAccess(paid, buyer.username);
 
@@ -85,6 +87,16 @@ describe('the seller’s console on the local stack', () => {
     await page.getByText('Revoked', {exact: true}).first().waitFor();
     expect(revokes()).toBe(1);
 
+    // The buyer's dashboard says the seller took it away, and offers no way back but writing to them.
+    await session.goto(paid.page, '/dashboard');
+    const access = paid.page.getByRole('region', {name: 'Repository access'});
+    await access.getByRole('heading', {name: 'Access revoked'}).waitFor();
+    await access.getByText(`The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`).waitFor();
+    expect(await paid.page.getByRole('button', {name: 'Request Access'}).count()).toBe(0);
+    expect(await paid.page.getByRole('button', {name: /^Download the code/}).count()).toBe(0);
+    expect(await axeViolations(paid.page)).toEqual([]);
+    expect(paid.errors).toEqual([]);
+
     // Grant it again, to the same account.
     // The kit's invitations only: the plan's extra repositories (the prompts) print their own.
     const invited = new RegExp(`\\[github\\] +invited @${buyer.username} to ${escapeRegExp(FIXTURE_REPO)} `);
@@ -95,6 +107,10 @@ describe('the seller’s console on the local stack', () => {
     await page.getByText(`Access granted to @${buyer.username}.`).waitFor();
     await eventually(() => printed(invited), (count) => expect(count).toBe(2), 30_000);
     await page.getByText('Invitation pending').first().waitFor();
+    // The buyer is invited again, and may download again.
+    await session.goto(paid.page, '/dashboard');
+    await paid.page.getByRole('region', {name: 'Repository access'}).getByRole('heading', {name: 'Invitation pending'}).waitFor();
+    await paid.page.getByRole('button', {name: /^Download the code/}).waitFor();
     // The history names both actions.
     const history = page.getByRole('list', {name: 'History, newest first'});
     await history.getByText(/^revoke by /).waitFor();

@@ -43,6 +43,15 @@ describe('the access panel', () => {
     expect(within(panel).queryByText(/change the GitHub account/)).toBeNull();
   });
 
+  it('says when the seller revoked the access (not a refund), and whom to write to', () => {
+    const panel = renderPanel({status: 'revoked', hasPaid: true, username: 'octocat', usernameChangesLeft: 2, revokedBySeller: true});
+    expect(within(panel).getByRole('heading', {name: 'Access revoked'})).toBeInTheDocument();
+    expect(
+      within(panel).getByText(`The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`),
+    ).toBeInTheDocument();
+    expect(within(panel).queryByText(/refunded or disputed/)).toBeNull();
+  });
+
   it('links active access to the repository the worker invited to', () => {
     const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat', repository: 'acme/kit-private'});
     expect(within(panel).getByRole('link', {name: 'Open the repository'})).toHaveAttribute('href', 'https://github.com/acme/kit-private');

@@ -12,6 +12,7 @@ import {
   type AdminJob,
   type AdminPurchase,
   type AdminPurchaseDetail,
+  type DownloadLink,
   type Page,
   type RepositoryAudit,
   type SalesSummary,
@@ -506,6 +507,46 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login})).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
     expect(invitationOf(login!)).toBeDefined();
     expect((await auditEntries()).slice(0, 2).map((entry) => entry.action)).toEqual(['grant', 'revoke']);
+  });
+
+  test('revoke lasts until the seller grants again: the buyer cannot ask for the seat back, download, or have it back by a dispute won', async () => {
+    const {user, sessionId, login} = await buyer({seat: true, accept: true});
+    const askForLink = () => stack.call(API_PATHS.downloadLink, {token: user.idToken, body: {}});
+    const before = (await (await askForLink()).json()) as DownloadLink;
+    expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked', revoked_by_seller: 1});
+
+    // The same account, or another: refused, nobody invited.
+    const other = githubAccount();
+    for (const username of [login!, other]) {
+      const again = await stack.call('/addUserToRepo', {token: user.idToken, body: {username, userId: user.uid}});
+      expect(again.status).toBe(403);
+      expect(await again.json()).toEqual({
+        error: `The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`,
+        code: 'ACCESS_REVOKED',
+      });
+    }
+    expect(invitationOf(login!)).toBeUndefined();
+    expect(invitationOf(other)).toBeUndefined();
+    // No download: a link made before is refused when followed, and no new one is made.
+    const followed = await stack.call(before.path);
+    expect(followed.status).toBe(403);
+    expect(await followed.json()).toMatchObject({code: 'ACCESS_REVOKED'});
+    expect((await askForLink()).status).toBe(403);
+    // The dashboard reads why.
+    expect(await (await stack.call('/accessStatus', {token: user.idToken})).json()).toMatchObject({hasPaid: true, status: 'revoked', revokedBySeller: true});
+
+    // A dispute opened and won gives back what the dispute took, not what the seller did.
+    expect((await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect((await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'))).status).toBe(200);
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked', revoked_by_seller: 1});
+    expect(invitationOf(login!)).toBeUndefined();
+
+    // The seller's Grant access lifts it.
+    expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login})).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', revoked_by_seller: 0});
+    expect((await askForLink()).status).toBe(200);
+    expect((await stack.call('/accessStatus', {token: user.idToken}).then((response) => response.json())) as Record<string, unknown>).not.toHaveProperty('revokedBySeller');
   });
 
   test('resend: a fresh invitation, the expired one withdrawn', async () => {

@@ -1,3 +1,4 @@
+import {appConfig} from '../../../src/config';
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
@@ -38,6 +39,8 @@ export interface Grant {
   resent_after_expiry: number;
   /** When this version's invitation was last asked of GitHub, until it is recorded (lostAnswer.ts). */
   invite_attempted_at: number | null;
+  /** 1 when the seller revoked the access in the console: it stays revoked until the seller grants it (seat.ts). */
+  revoked_by_seller: number;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
@@ -69,6 +72,18 @@ export function isFor(grant: Grant | null, github: {login: string; id: number | 
 
 export function resultOf(grant: Grant): AccessResult {
   return {status: grant.status === 'active' ? 'active' : grant.status === 'pending' ? 'invited' : 'queued'};
+}
+
+/**
+ * The seller's revocation lasts: the buyer hears it from every way back to the code (the seat,
+ * a download), and only the seller's Grant access lifts it.
+ */
+export function revokedBySeller() {
+  return new HttpError(
+    403,
+    `The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`,
+    'ACCESS_REVOKED',
+  );
 }
 
 export function taken(message: string) {

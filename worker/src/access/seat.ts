@@ -4,7 +4,7 @@ import {HttpError} from '../errors';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
-import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
+import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, revokedBySeller, taken, TAKEN} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
@@ -43,6 +43,7 @@ export async function requestAccess(
 ): Promise<AccessResult> {
   const {db} = context;
   const current = await readGrant(db, request.sessionId);
+  if (current?.revoked_by_seller === 1 && !byAdmin) throw revokedBySeller();
   const sameAccount = isFor(current, request.github);
   if (live(current) && sameAccount) return resultOf(current);
 
@@ -96,7 +97,7 @@ export async function requestAccess(
             `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = ?9, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
+               resent_after_expiry = ?9, invite_attempted_at = NULL, revoked_by_seller = 0, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
              WHERE session_id = ?1 AND version = ?4
              RETURNING *`,
           )
@@ -229,15 +230,19 @@ async function attempted(db: D1Database, grant: Grant, at: number | null) {
   await db.prepare('UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2').bind(grant.session_id, grant.version, at).run();
 }
 
-/** Takes access away for a purchase (refund, dispute): the record at once, GitHub through the outbox. */
-export async function revokeAccess(context: Context, sessionId: string, reason: string) {
+/**
+ * Takes access away for a purchase: the record at once, GitHub through the outbox. A refund or a
+ * dispute, or `bySeller` the seller's Revoke access, which lasts until the seller grants access
+ * again (requestAccess and the download refuse the buyer, restoreAccess leaves it).
+ */
+export async function revokeAccess(context: Context, sessionId: string, reason: string, {bySeller = false} = {}) {
   const revoked = await context.db
     .prepare(
-      `UPDATE access_grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3
+      `UPDATE access_grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3, revoked_by_seller = ?4
        WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
        RETURNING *`,
     )
-    .bind(sessionId, reason, Date.now())
+    .bind(sessionId, reason, Date.now(), bySeller ? 1 : 0)
     .first<Grant>();
   if (revoked) await removeNowOrLater(context, revoked, reason);
   if (revoked) await reconcileExtraGrantsSoon(context, sessionId, `revoked:${revoked.version}`);
@@ -250,6 +255,11 @@ export async function revokeAccess(context: Context, sessionId: string, reason: 
 export async function restoreAccess(context: Context, sessionId: string) {
   const grant = await readGrant(context.db, sessionId);
   if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
+  if (grant.revoked_by_seller === 1) {
+    // The seller took it away for a reason of their own: a dispute won does not overrule them.
+    log.info('access.not_restored', {sessionId, reason: 'revoked by the seller'});
+    return;
+  }
   const back = grant.status === 'revoked' ? 'queued' : 'pending';
   let restored: Grant | null;
   try {

@@ -166,7 +166,7 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!grant || !['queued', 'pending', 'active', 'failed'].includes(grant.status)) {
         throw new HttpError(409, 'This purchase has no access to revoke.', 'CONFLICT');
       }
-      await revokeAccess(contextOf(c.env), sessionId, 'revoked by an admin');
+      await revokeAccess(contextOf(c.env), sessionId, 'revoked by an admin', {bySeller: true});
       return {status: (await readGrant(c.env.DB, sessionId))!.status, detail: `@${grant.github_username}: access revoked`};
     });
   })

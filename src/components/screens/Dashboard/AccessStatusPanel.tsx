@@ -46,7 +46,12 @@ function describe(access: AccessStatus, status: ShownStatus): {title: string; te
     case 'active':
       return {title: 'Access active', text: `${who} can read the repository.`};
     case 'revoked':
-      return {title: 'Access revoked', text: 'This purchase was refunded or disputed, so repository access was removed.'};
+      return access.revokedBySeller
+        ? {
+            title: 'Access revoked',
+            text: `The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`,
+          }
+        : {title: 'Access revoked', text: 'This purchase was refunded or disputed, so repository access was removed.'};
     case 'failed':
       return {title: 'Invitation failed', text: `${access.detail ?? 'GitHub refused the invitation.'} Try another username or contact support.`};
     default:

@@ -63,9 +63,10 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           <Spinner label="Loading your access" />
         ) : (
           <>
-            {known?.hasPaid && appConfig.repository.downloads && <DownloadCode latestTag={latestTag} />}
+            {known?.hasPaid && !known.revokedBySeller && appConfig.repository.downloads && <DownloadCode latestTag={latestTag} />}
             {known && <AccessStatusPanel access={known} onChanged={refresh} />}
-            <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
+            {/* Only the seller can give back access they revoked: the panel says whom to write to. */}
+            {!known?.revokedBySeller && <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />}
           </>
         )}
         <ol className={styles.steps}>
