@@ -136,6 +136,11 @@ export interface GitHubStandIn {
    * invitation cannot be accepted (GitHub: "Invitations will expire after 7 days"): it throws.
    */
   accept(invitationId: number): void;
+  /**
+   * The invitee declines (GitHub's DELETE /user/repository_invitations/:id): the invitation is gone
+   * from the repository's list, and nobody was added.
+   */
+  decline(invitationId: number): void;
   /** The invitation expires now, whatever its age. */
   expire(invitationId: number): void;
   /** Whether GitHub lists the invitation as expired: seven days old, or expired by hand. */
@@ -458,6 +463,11 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       if (isExpired(invitation)) throw new Error(`Invitation ${invitationId} has expired and cannot be accepted`);
       record.invitations.delete(invitationId);
       record.collaborators.add(invitation.invitee.login.toLowerCase());
+    },
+    decline(invitationId) {
+      const found = findInvitation(invitationId);
+      if (!found) throw new Error(`No invitation ${invitationId}`);
+      found.record.invitations.delete(invitationId);
     },
     expire(invitationId) {
       const invitation = findInvitation(invitationId)?.invitation;

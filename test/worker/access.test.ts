@@ -177,6 +177,30 @@ describe('invitations', () => {
     expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: false});
   });
 
+  test("a buyer who declines and asks again gets 3 new invitations a day, then 429 with the reason and Retry-After: the repository's daily invitations are everyone's", async () => {
+    const {user} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    for (let round = 1; round <= 3; round++) {
+      stack.github.decline(invitationOf(login)!.id);
+      const resent = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
+      expect(await resent.json()).toEqual({status: 'invited'});
+    }
+    stack.github.decline(invitationOf(login)!.id);
+    const putsBefore = puts().length;
+    const refused = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      error: `This purchase has asked for 3 new invitations today, the most in a day. Try again after midnight UTC, or write to ${appConfig.support.email}.`,
+      code: 'RATE_LIMITED',
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(86_400);
+    expect(puts()).toHaveLength(putsBefore);
+    expect(invitationOf(login)).toBeUndefined();
+  });
+
   test('the server checks payment itself, and only for the caller', async () => {
     const unpaid = await stack.signUp();
     const refused = await requestAccess(unpaid, githubAccount());

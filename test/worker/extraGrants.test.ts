@@ -733,6 +733,23 @@ describe("an extra repository's invitation that expires is sent again", () => {
       expect((await stack().call(API_PATHS.resendExtraInvitation, {body: {key: 'prompts'}})).status).toBe(401);
     });
 
+    test('a buyer who declines and asks again gets 3 new invitations to it a day, then 429 with the reason: its daily invitations are everyone\'s', async () => {
+      const {user, account} = await seatedBuyer(advanced.priceId.test);
+      for (let round = 1; round <= 3; round++) {
+        stack().github.decline(promptInvitationsFor(account.id)[0]!);
+        const renewed = await renew(user);
+        expect(await renewed.json()).toEqual({status: 'pending'});
+      }
+      stack().github.decline(promptInvitationsFor(account.id)[0]!);
+      stack().github.requests.length = 0;
+      const refused = await renew(user);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as {error: string}).error).toMatch(/^This purchase has asked for 3 new invitations today/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(promptsRequests('PUT')).toEqual([]);
+      expect(promptInvitationsFor(account.id)).toEqual([]);
+    });
+
     test("another buyer cannot renew someone's invitation: each acts on their own purchase only", async () => {
       const owner = await expiredForGood();
       const [before] = await extraRows(owner.sessionId);

@@ -1,10 +1,15 @@
+import {appConfig} from '../../src/config';
 import {HttpError} from './errors';
 
 export interface Limit {
   /** Requests allowed per window. */
   max: number;
   windowSeconds: number;
+  /** What a refused caller is told, when "wait a moment" is not the truth (a window of a day). */
+  refusal?: string;
 }
+
+const DAY_SECONDS = 86_400;
 
 export const limits = {
   checkout: {max: 10, windowSeconds: 60},
@@ -23,6 +28,17 @@ export const limits = {
   checkoutExchange: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},
+  /**
+   * A buyer's new invitation after the last one expired or was declined, per purchase and
+   * repository. Each takes one of GitHub's 50 invitations a day to the repository, shared by every
+   * buyer: without this, declining and asking again in a loop would use them all up. Windows are
+   * UTC days.
+   */
+  invitationResends: {
+    max: 3,
+    windowSeconds: DAY_SECONDS,
+    refusal: `This purchase has asked for 3 new invitations today, the most in a day. Try again after midnight UTC, or write to ${appConfig.support.email}.`,
+  },
 } satisfies Record<string, Limit>;
 
 /** A write that only a request within its limit may make (see `limitedWrite`). */
@@ -53,7 +69,7 @@ function countStatement(db: D1Database, key: string, windowStart: number) {
 function refuseOverLimit(count: number | undefined, limit: Limit, windowEnd: number, now: number) {
   if ((count ?? 0) <= limit.max) return;
   const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
-  throw new HttpError(429, 'Too many requests. Please wait a moment and try again.', 'RATE_LIMITED', {
+  throw new HttpError(429, limit.refusal ?? 'Too many requests. Please wait a moment and try again.', 'RATE_LIMITED', {
     'Retry-After': String(retryAfter),
   });
 }
@@ -88,7 +104,10 @@ export async function limitedWrite<T>(db: D1Database, key: string, limit: Limit,
   return (written!.results[0] as T | undefined) ?? null;
 }
 
-/** Old windows are useless; the scheduled handler clears them. */
+/** The longest window: a counter younger than this may still be in use. */
+const LONGEST_WINDOW_MS = Math.max(...Object.values(limits).map((limit: Limit) => limit.windowSeconds)) * 1000;
+
+/** Windows that have ended are useless; the scheduled handler clears them. */
 export async function pruneLimits(db: D1Database, now = Date.now()) {
-  await db.prepare('DELETE FROM rate_limits WHERE window_start < ?1').bind(now - 3600_000).run();
+  await db.prepare('DELETE FROM rate_limits WHERE window_start < ?1').bind(now - LONGEST_WINDOW_MS).run();
 }

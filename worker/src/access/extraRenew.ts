@@ -6,6 +6,7 @@ import {claim, type ExtraGrant} from './extraGrantRecords';
 import {activeIfAccepted} from './extraGrantStatus';
 import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
 import {repositoryFor} from './github';
+import {enforceLimit, limits} from '../rateLimit';
 
 /**
  * A buyer's own request for a new invitation to an extra repository of their plan, once the last
@@ -47,7 +48,9 @@ export async function renewExtraInvitation(context: Context, sessionId: string, 
     throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications', 'CONFLICT');
   }
   if (!ours && (await activeIfAccepted(context, row, listed))) return 'active';
-  // Gone and not accepted (declined, or withdrawn by hand), or expired: the buyer asks for a new one.
+  // Gone and not accepted (declined, or withdrawn by hand), or expired: the buyer asks for a new one,
+  // a few a day (each takes one of the repository's daily invitations).
+  await enforceLimit(db, `resend:${sessionId}:${key}`, limits.invitationResends);
   const now = Date.now();
   // One request or cron run at a time: a re-send under way has taken the grant already.
   if (!(await claim(db, row, 'sending_at', 'pending', now, RENEW_CLAIM_MS, row.invitation_id))) {

@@ -97,6 +97,7 @@ export const accessRoutes = new Hono<AppEnv>()
     if (!(await invitationExpired(context, grant))) {
       throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
     }
+    await enforceLimit(c.env.DB, `resend:${purchase.session_id}`, limits.invitationResends);
     try {
       const result = await resendInvitation(context, grant, user.uid);
       return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
