@@ -55,6 +55,11 @@ test("the prompts' audit compares the prompts repository with its own grants, an
   const unknown = await admin(`${ADMIN_PATHS.repositoryAudit}?repository=everything`);
   expect(unknown.status).toBe(404);
   expect(await unknown.json()).toMatchObject({code: 'NOT_FOUND', error: expect.stringContaining('GITHUB_EXTRA_REPOS names prompts')});
+  // Names every object has are not repositories either (a 404, not a 500 from Object's own).
+  for (const name of ['__proto__', 'constructor', 'toString']) {
+    expect((await admin(`${ADMIN_PATHS.repositoryAudit}?repository=${name}`)).status).toBe(404);
+    expect((await admin(ADMIN_PATHS.repositoryFixAll, {kind: 'revoked_present', repository: name})).status).toBe(404);
+  }
 
   // The fix removes the stranger from the prompts, and the admin log says so.
   const fixed = await admin(ADMIN_PATHS.repositoryFix, {kind: 'unpaid_on_repository', githubUserId: stranger.id, repository: 'prompts'});

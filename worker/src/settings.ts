@@ -150,9 +150,12 @@ function check(env: Env): Settings | HttpError {
   };
 }
 
-/** `key=owner/name` pairs (already checked by the schema), the first of a repeated key winning. */
+/**
+ * `key=owner/name` pairs (already checked by the schema), the first of a repeated key winning. With
+ * no prototype: a key a caller sends (`__proto__`, `constructor`) finds nothing, not Object's own.
+ */
 function pairs(value: string | undefined): Record<string, string> {
-  const found: Record<string, string> = {};
+  const found: Record<string, string> = Object.create(null);
   for (const pair of (value ?? '').split(',')) {
     const [key, repository] = pair.split('=').map((part) => part.trim());
     if (key && repository && !(key in found)) found[key] = repository;
