@@ -188,6 +188,21 @@ describe('rate limits', () => {
     expect((await buy(second, '127.0.3.3')).status).toBe(200);
   });
 
+  test('the billing portal: 10 a minute per buyer, then 429 with Retry-After, and Stripe is not asked', async () => {
+    await awayFromWindowEdge();
+    const buyer = await stack.signUp();
+    const sessionId = await stack.paidCheckout({email: buyer.email, user: buyer});
+    await stack.deliver(completedEvent(stack, sessionId));
+    const open = () => stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+    for (let i = 0; i < 10; i++) expect((await open()).status).toBe(200);
+    const portals = stack.stripe.portals.length;
+    const limited = await open();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toMatchObject({code: 'RATE_LIMITED'});
+    expect(stack.stripe.portals).toHaveLength(portals);
+  });
+
   /** `limits.prices` in worker/src/rateLimit.ts: page loads a minute per address. */
   const PRICES_LIMIT = 300;
 

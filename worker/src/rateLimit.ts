@@ -25,6 +25,8 @@ export const limits = {
   prices: {max: 300, windowSeconds: 60},
   /** Each read asks Stripe once per purchase: a person reloading the dashboard, not a script. */
   receipts: {max: 30, windowSeconds: 60},
+  /** Each call is a write to Stripe, whose rate limit every visitor's checkout shares: a person clicking, not a script. */
+  billingPortal: {max: 10, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},

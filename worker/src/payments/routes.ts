@@ -158,6 +158,7 @@ export const paymentRoutes = new Hono<AppEnv>()
 
   /** Stripe's billing portal for a buyer with a Stripe customer; the return URL stays on the site. */
   .post(API_PATHS.createBillingPortal, requireUser, async (c) => {
+    await enforceLimit(c.env.DB, `portal:${currentUser(c).uid}`, limits.billingPortal);
     const settings = settingsOf(c.env);
     const {returnUrl} = await readJson(c, billingPortalBody);
     if (!isOnOrigin(returnUrl, settings.siteOrigin)) {
