@@ -77,6 +77,17 @@ test('a partial refund keeps access; a full one revokes it', async () => {
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
 });
 
+test('a partial refund that arrives before its completion is on the purchase once it is recorded, which keeps access', async () => {
+  const email = uniqueEmail();
+  const sessionId = await stack.paidCheckout({email});
+  expect((await stack.deliver(refundEvent(stack, sessionId, false))).status).toBe(200);
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', amount_refunded: 1000})]);
+  // The completion again (Stripe redelivers) keeps it.
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', amount_refunded: 1000})]);
+});
+
 test('an unpaid (async) session grants nothing until its async success', async () => {
   const email = uniqueEmail();
   const sessionId = await stack.paidCheckout({email, paid: false});

@@ -48,11 +48,13 @@ export async function fulfillCheckout(
   const statements = [
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
-         status, revoke_reason, created_at, updated_at, amount_total, currency)
+         status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
-         (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12)
+         (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12,
+         -- A refund Stripe delivered before this completion (webhooks/stripe.ts refund).
+         COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0))
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -67,6 +69,7 @@ export async function fulfillCheckout(
          revoke_reason = COALESCE(purchases.revoke_reason, excluded.revoke_reason),
          amount_total = COALESCE(excluded.amount_total, purchases.amount_total),
          currency = COALESCE(excluded.currency, purchases.currency),
+         amount_refunded = MAX(purchases.amount_refunded, excluded.amount_refunded),
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,

@@ -135,7 +135,14 @@ function fulfil(options: {paymentFailed?: boolean} = {}) {
 async function refund(env: Env, charge: Stripe.Charge) {
   const id = idOf(charge.payment_intent);
   if (!id) return false;
-  // Events may come out of order: the amount refunded only grows.
+  // Events may come out of order: the amount refunded only grows. Kept by payment too, first, for a
+  // purchase whose completion has not arrived yet (fulfilment reads it when it records the purchase).
+  await env.DB.prepare(
+    `INSERT INTO payment_refunds (payment_intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
+     ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = MAX(amount_refunded, excluded.amount_refunded), updated_at = excluded.updated_at`,
+  )
+    .bind(id, charge.amount_refunded, Date.now())
+    .run();
   const recorded = await env.DB.prepare(
     `UPDATE purchases SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`,
   )
