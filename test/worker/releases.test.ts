@@ -170,6 +170,42 @@ test('a pre-release made a full release ("released") is announced once; deleted 
   expect((await whatsNew()).latestTag).toBe(before);
 });
 
+test('a release made a draft and published again is listed and marked latest again (what downloads serve), and e-mailed once to each buyer: who had it not twice, who bought since too', async () => {
+  const user = await stack.signUp();
+  const sessionId = await stack.paidCheckout({email: user.email, user});
+  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  const whatsNew = async () => (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+  const before = (await whatsNew()).latestTag;
+  const early = await buyer();
+  const published = releaseEvent('published', {name: 'Version 41'});
+  expect(await (await deliver(published)).json()).toMatchObject({announced: true});
+  await sendUntilDone();
+  expect(copiesOf('Version 41').map((copy) => copy.recipient)).toEqual(expect.arrayContaining([early, user.email.toLowerCase()]));
+  const firstCopies = copiesOf('Version 41').length;
+
+  // Made a draft again. GitHub's recordings hold no "unpublished" delivery: its deleted one, with
+  // the action GitHub sends ("A release or pre-release was unpublished") and the draft it becomes.
+  const unpublished = {...releaseEvent('deleted', {...published.release, draft: true}), action: 'unpublished'};
+  expect(await (await deliver(unpublished)).json()).toMatchObject({announced: false, reason: expect.stringContaining('unpublished')});
+  expect((await whatsNew()).releases.map((release) => release.name)).not.toContain('Version 41');
+  expect((await whatsNew()).latestTag).toBe(before);
+
+  // Published again, a new delivery: back on the dashboard, and only the buyer since is e-mailed.
+  const since = await buyer();
+  const again = releaseEvent('published', published.release);
+  const republished = await deliver(again, {delivery: 'republish-41'});
+  expect(await republished.json()).toEqual({announced: true, recipients: 1});
+  expect((await whatsNew()).releases.map((release) => release.name)).toContain('Version 41');
+  expect((await whatsNew()).latestTag).toBe(published.release.tag_name);
+  // The same delivery again (GitHub redelivers) changes nothing.
+  expect(await (await deliver(again, {delivery: 'republish-41'})).json()).toMatchObject({announced: false});
+  await sendUntilDone();
+  const copies = copiesOf('Version 41').map((copy) => copy.recipient);
+  expect(copies).toHaveLength(firstCopies + 1);
+  expect(copies.filter((recipient) => recipient === since)).toHaveLength(1);
+  expect(copies.filter((recipient) => recipient === early)).toHaveLength(1);
+});
+
 test('a release of another repository (the secret shared with an organization webhook) is not announced', async () => {
   const event = releaseEvent('published');
   event.repository.full_name = 'someone/else';

@@ -118,21 +118,34 @@ async function withdraw(db: D1Database, releaseId: number): Promise<boolean> {
   return row !== null;
 }
 
-/** Stores the release and queues its batches, in one D1 batch; nothing when it was seen before. */
+const AUDIENCES: Audience[] = appConfig.releases.noticeWithoutUpdates === 'upgrade-note' ? ['updates', 'upgrade'] : ['updates'];
+
+/** The release's e-mail batches for every audience, to its buyers but those in `skip`. */
+async function releaseBatches(db: D1Database, settings: Settings, releaseId: number, unsubscribeUrl: string, keyPrefix: string, skip = new Set<string>()) {
+  const batches: ReleaseBatch[] = [];
+  for (const audience of AUDIENCES) {
+    const emails = (await audienceOf(db, audience)).filter((email) => !skip.has(email));
+    batches.push(...batchesOf(settings, {releaseId, audience, emails, unsubscribeUrl, keyPrefix}));
+  }
+  return {batches, recipients: batches.reduce((sum, batch) => sum + batch.recipients.length, 0)};
+}
+
+/**
+ * Stores the release and queues its batches, in one D1 batch; nothing when it was seen before,
+ * unless it was withdrawn since (made a draft and published again, a new delivery): republish.
+ */
 async function announce(db: D1Database, settings: Settings, {release}: ReleaseEvent, delivery: string, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
   const seen = await db
-    .prepare('SELECT 1 AS found FROM releases WHERE id = ?1 OR delivery_id = ?2')
+    .prepare('SELECT id, delivery_id, withdrawn_at FROM releases WHERE id = ?1 OR delivery_id = ?2')
     .bind(release.id, delivery)
-    .first();
+    .first<{id: number; delivery_id: string; withdrawn_at: number | null}>();
+  if (seen && seen.id === release.id && seen.withdrawn_at !== null && seen.delivery_id !== delivery) {
+    return republish(db, settings, release.id, seen.withdrawn_at, unsubscribeUrl);
+  }
   if (seen) return {announced: false, reason: 'This release was announced already'};
 
-  const audiences: Audience[] = appConfig.releases.noticeWithoutUpdates === 'upgrade-note' ? ['updates', 'upgrade'] : ['updates'];
-  const batches: ReleaseBatch[] = [];
-  for (const audience of audiences) {
-    // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
-    batches.push(...batchesOf(settings, {releaseId: release.id, audience, emails: await audienceOf(db, audience), unsubscribeUrl, keyPrefix: `release:${release.id}:`}));
-  }
-  const recipients = batches.reduce((sum, batch) => sum + batch.recipients.length, 0);
+  // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
+  const {batches, recipients} = await releaseBatches(db, settings, release.id, unsubscribeUrl, `release:${release.id}:`);
   const now = Date.now();
   const publishedAt = Date.parse(release.published_at ?? '') || now;
   await db.batch([
@@ -159,5 +172,34 @@ async function announce(db: D1Database, settings: Settings, {release}: ReleaseEv
       enqueueStatement(db, {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()}, now),
     ),
   ]);
+  return {announced: true, recipients};
+}
+
+/**
+ * A release made a draft on GitHub (withdrawn) and published again: listed, marked latest and
+ * downloaded again, and e-mailed to the buyers who have not had it (their batches were dropped
+ * while it was withdrawn, or they bought since). Who had it keeps one e-mail. Keyed by the
+ * withdrawal it undoes: two deliveries of the same republish queue nothing twice.
+ */
+async function republish(db: D1Database, settings: Settings, releaseId: number, withdrawnAt: number, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
+  // E-mailed already, or in a batch still waiting (it sends now that the release is back).
+  const had = await db
+    .prepare(
+      `SELECT email FROM release_deliveries WHERE release_id = ?1
+       UNION SELECT e.value FROM jobs j, json_each(j.payload, '$.recipients') e
+       WHERE j.kind = 'release-mail' AND j.status = 'pending' AND j.key LIKE 'release:' || ?1 || ':%'`,
+    )
+    .bind(releaseId)
+    .all<{email: string}>();
+  const skip = new Set(had.results.map((row) => row.email));
+  const {batches, recipients} = await releaseBatches(db, settings, releaseId, unsubscribeUrl, `release:${releaseId}:again:${withdrawnAt}:`, skip);
+  const now = Date.now();
+  await db.batch([
+    db.prepare('UPDATE releases SET withdrawn_at = NULL WHERE id = ?1 AND withdrawn_at = ?2').bind(releaseId, withdrawnAt),
+    ...batches.map((batch, index) =>
+      enqueueStatement(db, {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()}, now),
+    ),
+  ]);
+  log.info('releases.republished', {releaseId, recipients});
   return {announced: true, recipients};
 }
