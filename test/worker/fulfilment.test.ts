@@ -158,6 +158,23 @@ describe('a dispute won gives access back', () => {
     expect(grant).toMatchObject({status: 'pending', github_username: login});
   });
 
+  test('opened while a first request asks GitHub (before its grant exists): the invitation is withdrawn and the grant revoked, not left queued; won, the account is invited again', async () => {
+    const user = await stack.signUp();
+    const sessionId = await stack.paidCheckout({email: user.email, user});
+    await stack.deliver(completedEvent(stack, sessionId));
+    const login = stack.github.addUser(`race-${Date.now().toString(36)}-${logins++}`).login;
+    // The request has checked the payment; the dispute lands while it looks the account up.
+    stack.github.beforeNext(`GET /users/${login}`, () => stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response')));
+    await requestAccess(user, login);
+    const grant = async () => (await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0];
+    expect(await grant()).toMatchObject({status: 'revoked'});
+    expect(invitedAgain(login)).toBe(false);
+
+    await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));
+    expect(await grant()).toMatchObject({status: 'pending'});
+    expect(invitedAgain(login)).toBe(true);
+  });
+
   test('won before its created event (Stripe delivers out of order): access stays', async () => {
     const {user, sessionId, login} = await buyerWithSeat();
     await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));

@@ -157,6 +157,17 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       // The grant changed, the purchase was revoked, or another purchase took the account while
       // GitHub answered: withdraw this invitation.
       await removeNowOrLater(context, {...grant, github_user_id: github.id, invitation_id: outcome.invitationId}, 'stale invitation');
+      // A refund or dispute that ran before this grant existed (between the request's payment check
+      // and its insert) revoked nothing: the grant is revoked here, or it would wait queued for ever
+      // and hold the account from every other purchase. A dispute won restores it as any other.
+      await db
+        .prepare(
+          `UPDATE access_grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?3
+           WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
+             AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')`,
+        )
+        .bind(sessionId, version, Date.now())
+        .run();
       const now = await readGrant(db, sessionId);
       return now ? resultOf(now) : {status: 'queued'};
     }
