@@ -23,6 +23,7 @@ import docsSearch from './src/plugins/docsSearch';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
 import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
+import routeInItsOwnTask from './src/plugins/routeInItsOwnTask';
 import browserSiteConfig from './src/plugins/browserSiteConfig';
 import docsVersionSlim from './src/plugins/docsVersionSlim';
 import lightProgressBar from './src/plugins/lightProgressBar';
@@ -105,6 +106,7 @@ const config = {
     fileExcerptInputs,
     lightProgressBar,
     prefetchWhenIdle,
+    routeInItsOwnTask,
     bundleName,
   ],
 

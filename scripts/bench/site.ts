@@ -24,7 +24,8 @@ import {serveStatic} from '../support/staticServer';
 const BUDGETS: Record<string, {scriptKB: number; styleKB: number}> = {
   '/': {scriptKB: 129, styleKB: 20},
   '/docs/features/payments': {scriptKB: 163, styleKB: 20},
-  '/docs/features/magic-links': {scriptKB: 156, styleKB: 20},
+  // 156 until the page's start was split in short tasks (src/plugins/routeInItsOwnTask, 2026-11-28): 156.0.
+  '/docs/features/magic-links': {scriptKB: 157, styleKB: 20},
   '/docs/components/pricing': {scriptKB: 163, styleKB: 20},
   '/signin': {scriptKB: 159, styleKB: 20},
   '/success': {scriptKB: 119, styleKB: 20},

@@ -1,8 +1,9 @@
-import React, {useLayoutEffect} from 'react';
+import React, {startTransition, useLayoutEffect} from 'react';
 import DocRoot from '@theme-original/DocRoot';
 import type DocRootType from '@theme/DocRoot';
 import type {WrapperProps} from '@docusaurus/types';
 import {useColorMode} from '@docusaurus/theme-common';
+import {isFirstHydration} from '../lib/firstHydration';
 
 type Props = WrapperProps<typeof DocRootType>;
 
@@ -21,7 +22,14 @@ function KeepDocsDark() {
   // The runtime takes a second argument its published type leaves out (Docusaurus 3.10).
   const setColorMode = useColorMode().setColorMode as (mode: 'dark' | null, options: {persist: boolean}) => void;
   useLayoutEffect(() => {
-    setColorMode('dark', {persist: false});
+    // While the page hydrates, a transition: an update set in a layout effect is otherwise
+    // synchronous, and the hydration's commit would then run every passive effect and render the
+    // page again before it yields (one long task). The page's colours are the server's already
+    // (setColorMode sets data-theme at once); only React's copy waits. On a client navigation,
+    // at once, so that the code blocks are never drawn in the light theme.
+    const dark = () => setColorMode('dark', {persist: false});
+    if (isFirstHydration()) startTransition(dark);
+    else dark();
     return () => setColorMode(null, {persist: false});
   }, [setColorMode]);
   return null;

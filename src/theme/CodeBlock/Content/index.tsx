@@ -1,4 +1,4 @@
-import React, {lazy, Suspense, useLayoutEffect, useState, useSyncExternalStore} from 'react';
+import React, {lazy, Suspense, useLayoutEffect, useState, type RefObject} from 'react';
 import clsx from 'clsx';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
@@ -7,6 +7,7 @@ import type {Props} from '@theme/CodeBlock/Content';
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 import {useCodeTheme} from '../codeTheme';
 import {wrapCode} from '../lazyWordWrap';
+import {isFirstHydration} from '../../../lib/firstHydration';
 
 // Prism (~45 KB gzipped with its languages) and the tokenizing: only the server and client-side
 // navigations need them. The server renders without a Suspense boundary and waits for them.
@@ -57,27 +58,20 @@ function HighlightedKeepingWordWrap(props: Props) {
   return <Highlighted {...props} />;
 }
 
-const noSubscription = () => () => undefined;
-
 /**
- * Whether this block was first drawn by hydrating the server's HTML, which is
- * then in the <pre> to keep. React reads a store's server snapshot only while
- * it hydrates, and the client snapshot in every other render: every render
- * under the dev server (it sends pages without their HTML: Docusaurus's client
- * entry calls createRoot there, hydrateRoot on a build), after a client-side
- * navigation, and when React gives up a hydration and draws the page afresh.
- * The first render is not enough to tell: it is also the dev server's, and
- * then there is no server HTML, and no <code> for the theme's word-wrap
- * button to find. Kept from that first render, since React renders again
- * with the client snapshot once hydrated, and the server's HTML must stay.
+ * Whether this block was first drawn by hydrating the server's HTML, which is then in the <pre>
+ * to keep: rendered during the page's first hydration (src/lib/firstHydration), kept from that
+ * first render. Not a useSyncExternalStore with a server snapshot of its own: React renders such
+ * a hook again, synchronously, right after hydrating it (the client snapshot differs), and that
+ * synchronous render takes every update the page's start has queued with it (the colour mode,
+ * the window size, the sidebar the small screen drops) into one long task.
+ * When React gave the hydration up and drew the block afresh, its <pre> is empty: highlighted then.
  */
-function useHydratedFromServer(): boolean {
-  const hydrating = useSyncExternalStore(
-    noSubscription,
-    () => false,
-    () => true,
-  );
-  const [fromServer] = useState(hydrating);
+function useHydratedFromServer(pre: RefObject<HTMLPreElement | null>): boolean {
+  const [fromServer, setFromServer] = useState(isFirstHydration);
+  useLayoutEffect(() => {
+    if (fromServer && pre.current && !pre.current.hasChildNodes()) setFromServer(false);
+  }, [fromServer, pre]);
   return fromServer;
 }
 
@@ -88,7 +82,7 @@ function useHydratedFromServer(): boolean {
  * client-side navigation, the dev server).
  */
 export default function Content(props: Props) {
-  const hydrating = useHydratedFromServer();
+  const hydrating = useHydratedFromServer(useCodeBlockContext().wordWrap.codeBlockRef);
   if (!ExecutionEnvironment.canUseDOM) return <Highlighted {...props} />;
   if (hydrating) return <ServerHighlighted {...props} />;
   return (
