@@ -7,7 +7,7 @@
  * with the median performance score kept. The runs go round the pages in turn, so a busy moment
  * on the machine spreads over all of them instead of sinking one.
  *
- * - Slipway as `npm start -- --local --built` serves it: the production build served gzipped
+ * - This site as `npm start -- --local --built` serves it: the production build served gzipped
  *   against the local worker and the Firebase Auth emulator, with no tracking ids. The worker is
  *   there because the pages ask it things (the pricing section asks `/prices` for the visitor's
  *   fair prices); a static build with no worker behind it logs a failed request on `/` and the
@@ -32,22 +32,22 @@ import {dashboardPlan} from '../../src/config';
 import {buyAsGuest, startLocalStack, type LocalStack} from '../support/localStack';
 import {buildSite, ROOT, stockTemplate} from '../support/site';
 import {serveStatic} from '../support/staticServer';
-import {formatTable, formatUnreachable, GOALS, medianByPerformance, missedGoals, type AuditedPage, type Figures, type PageResult} from './auditReport';
+import {formatTable, formatUnreachable, GOALS, medianByPerformance, missedGoals, siteName, type AuditedPage, type Figures, type PageResult} from './auditReport';
 import {resolvesPublicNames, runLighthouse} from './lighthouse';
 
 /** Lighthouse runs per page: issue 23 asks for every docs page type at 97 or more in each of 5. */
 const RUNS = Number(process.env.AUDIT_RUNS ?? 5);
 const WORK_DIR = path.join(ROOT, '.bench', 'audit');
 
-const SLIPWAY_PAGES: AuditedPage[] = [
-  {site: 'Slipway', path: '/', role: 'home'},
-  {site: 'Slipway', path: '/docs/features/payments', label: 'docs, plain', role: 'docs'},
-  {site: 'Slipway', path: '/docs/features/magic-links', label: 'docs, tabs', role: 'docs'},
-  {site: 'Slipway', path: '/docs/components/pricing', label: 'docs, live preview', role: 'docs'},
-  {site: 'Slipway', path: '/signin', label: 'noindex', role: 'app', deliberate: {seo: ['is-crawlable']}},
-  {site: 'Slipway', path: '/success', role: 'app'},
+const OUR_PAGES: AuditedPage[] = [
+  {site: 'ours', path: '/', role: 'home'},
+  {site: 'ours', path: '/docs/features/payments', label: 'docs, plain', role: 'docs'},
+  {site: 'ours', path: '/docs/features/magic-links', label: 'docs, tabs', role: 'docs'},
+  {site: 'ours', path: '/docs/components/pricing', label: 'docs, live preview', role: 'docs'},
+  {site: 'ours', path: '/signin', label: 'noindex', role: 'app', deliberate: {seo: ['is-crawlable']}},
+  {site: 'ours', path: '/success', role: 'app'},
 ];
-const DASHBOARD: AuditedPage = {site: 'Slipway', path: '/dashboard', label: 'a buyer, signed in', role: 'app'};
+const DASHBOARD: AuditedPage = {site: 'ours', path: '/dashboard', label: 'a buyer, signed in', role: 'app'};
 const STOCK_PAGES: AuditedPage[] = [
   {site: 'stock', path: '/', role: 'home'},
   {site: 'stock', path: '/docs/intro', role: 'docs'},
@@ -148,7 +148,7 @@ async function main() {
   cleanups.push(() => visitor.close());
 
   const targets: Target[] = [
-    ...SLIPWAY_PAGES.map((page) => ({page, url: running.siteUrl + page.path, port: visitorPort, keepStorage: false})),
+    ...OUR_PAGES.map((page) => ({page, url: running.siteUrl + page.path, port: visitorPort, keepStorage: false})),
     {page: DASHBOARD, url: running.siteUrl + DASHBOARD.path, port: signedInPort, keepStorage: true},
     ...STOCK_PAGES.map((page) => ({page, url: stockUrl + page.path, port: visitorPort, keepStorage: false})),
   ];
@@ -165,7 +165,7 @@ async function main() {
     for (const target of targets) {
       const {figures, benchmarkIndex} = await runLighthouse(target.url, {port: target.port, keepStorage: target.keepStorage, offline}).catch(
         (error: unknown) => {
-          // Slipway's pages run on the local stack: say what it printed last, or that it stopped.
+          // Our pages run on the local stack: say what it printed last, or that it stopped.
           if (target.url.startsWith(running.siteUrl)) {
             const state = running.process.exitCode === null ? 'still running' : `stopped (exit ${running.process.exitCode})`;
             console.error(`The local stack is ${state}; the last it printed:\n${running.output().split('\n').slice(-40).join('\n')}`);
@@ -175,7 +175,7 @@ async function main() {
       );
       runs.get(target)!.push(figures);
       benchmarkIndexes.push(benchmarkIndex);
-      console.log(`run ${round}/${RUNS}  ${target.page.site.padEnd(8)}${target.page.path.padEnd(30)}performance ${figures.performance}`);
+      console.log(`run ${round}/${RUNS}  ${siteName(target.page.site).padEnd(8)}${target.page.path.padEnd(30)}performance ${figures.performance}`);
     }
   }
   // The session must have outlived every run, or the dashboard figures are another page's.
