@@ -10,6 +10,8 @@ export interface Limit {
 }
 
 const DAY_SECONDS = 86_400;
+/** New invitations a buyer may ask for in a UTC day, per purchase and repository (`invitationResends`). */
+const RESENDS_A_DAY = 3;
 
 export const limits = {
   checkout: {max: 10, windowSeconds: 60},
@@ -37,9 +39,9 @@ export const limits = {
    * UTC days.
    */
   invitationResends: {
-    max: 3,
+    max: RESENDS_A_DAY,
     windowSeconds: DAY_SECONDS,
-    refusal: `This purchase has asked for 3 new invitations today, the most in a day. Try again after midnight UTC, or write to ${appConfig.support.email}.`,
+    refusal: `This purchase has asked for ${RESENDS_A_DAY} new invitations today, the most in a day. Try again after midnight UTC, or write to ${appConfig.support.email}.`,
   },
 } satisfies Record<string, Limit>;
 
