@@ -300,6 +300,18 @@ describe('refunds', () => {
     expect((await planOf(user)).plan?.id).toBe(lower.id);
   });
 
+  test("a partial refund of the upgrade delivered before its completion is on the upgrade once it is recorded, which keeps the higher plan", async () => {
+    const {user, sessionId} = await lowerBuyer();
+    const id = await upgradeSession(user);
+    stack().stripe.complete(id, {email: user.email, paid: true});
+    const charge = stack().stripe.payments.get(intentOf(id))!.charge;
+    await stack().deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: 500, refunded: false} as Stripe.Charge));
+    await stack().deliver(completedEvent(stack(), id));
+    expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
+    expect(await stack().worker.db.all('SELECT amount_refunded FROM upgrades WHERE session_id = ?', id)).toEqual([{amount_refunded: 500}]);
+    expect((await planOf(user)).plan?.id).toBe(higher.id);
+  });
+
   test('a refund of the original purchase takes back everything: access, and the upgrade with it', async () => {
     const {user, sessionId} = await lowerBuyer();
     await requestAccess(user);

@@ -78,6 +78,8 @@ export async function fulfillUpgrade(
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
          END,
        revoke_reason = (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?2),
+       -- A partial refund Stripe delivered before this completion (webhooks/stripe.ts refund).
+       amount_refunded = MAX(amount_refunded, COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?2), 0)),
        payment_intent_id = ?2, amount_paid = ?6, paid_at = ?7, updated_at = ?7
      WHERE session_id = ?1 AND status IN ('open', 'failed')
      RETURNING status, refused_reason`,
