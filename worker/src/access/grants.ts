@@ -1,4 +1,4 @@
-import {appConfig} from '../../../src/config';
+import {afterPurchase} from '../../../src/config';
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
@@ -79,11 +79,7 @@ export function resultOf(grant: Grant): AccessResult {
  * a download), and only the seller's Grant access lifts it.
  */
 export function revokedBySeller() {
-  return new HttpError(
-    403,
-    `The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`,
-    'ACCESS_REVOKED',
-  );
+  return new HttpError(403, afterPurchase.revokedBySeller, 'ACCESS_REVOKED');
 }
 
 export function taken(message: string) {

@@ -1,5 +1,5 @@
 import React, {useState, type ReactNode} from 'react';
-import {appConfig, githubRepositoryUrl} from '../../../config';
+import {afterPurchase, appConfig, githubRepositoryUrl} from '../../../config';
 import type {AccessStatus} from '../../../config/api';
 import {useApiClient} from '../../../lib/useApiClient';
 import {useSnackbar} from '../../shared/Snackbar';
@@ -46,12 +46,10 @@ function describe(access: AccessStatus, status: ShownStatus): {title: string; te
     case 'active':
       return {title: 'Access active', text: `${who} can read the repository.`};
     case 'revoked':
-      return access.revokedBySeller
-        ? {
-            title: 'Access revoked',
-            text: `The seller revoked this purchase's access to the code. Write to ${appConfig.support.email} if you think this is a mistake.`,
-          }
-        : {title: 'Access revoked', text: 'This purchase was refunded or disputed, so repository access was removed.'};
+      return {
+        title: 'Access revoked',
+        text: access.revokedBySeller ? afterPurchase.revokedBySeller : 'This purchase was refunded or disputed, so repository access was removed.',
+      };
     case 'failed':
       return {title: 'Invitation failed', text: `${access.detail ?? 'GitHub refused the invitation.'} Try another username or contact support.`};
     default:
