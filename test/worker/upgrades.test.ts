@@ -84,6 +84,30 @@ test('a buyer of the lower plan is offered the higher one for the difference, an
   expect(sent.customer).toBe(stack().stripe.sessions.get(sessionId)!.customer);
 });
 
+test("the upgrade's checkout has the signed-in e-mail, as the first checkout does: the purchase's Stripe customer brings it, and Checkout shows it locked", async () => {
+  const user = await stack().signUp();
+  const before = stack().stripe.created.length;
+  const sessionId = await stack().paidCheckout({email: user.email, user, priceId: lower.priceId.test});
+  expect(stack().stripe.created[before]).toMatchObject({customer_creation: 'always', customer_email: user.email});
+  expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+
+  const id = await upgradeSession(user);
+  const sent = stack().stripe.created.at(-1)!;
+  const customer = stack().stripe.sessions.get(sessionId)!.customer as string;
+  expect(sent).toMatchObject({customer, customer_update: {name: 'auto', address: 'auto'}});
+  // Stripe takes a customer or an e-mail, never both (the stand-in refuses both as Stripe does):
+  // the customer's e-mail is the one Checkout shows, and it is the signed-in buyer's.
+  expect(sent).not.toHaveProperty('customer_email');
+  expect(stack().stripe.customers.get(customer)?.email).toBe(user.email);
+
+  // A purchase recorded without its customer: the session is given the signed-in e-mail itself.
+  await stack().worker.db.run('UPDATE purchases SET customer_id = NULL WHERE session_id = ?1', sessionId);
+  stack().stripe.sessions.set(id, {...stack().stripe.sessions.get(id)!, status: 'expired', url: null});
+  await upgradeSession(user);
+  expect(stack().stripe.created.at(-1)).toMatchObject({customer_creation: 'always', customer_email: user.email});
+  expect(stack().stripe.created.at(-1)).not.toHaveProperty('customer');
+});
+
 describe('what is not an upgrade is refused with a 4xx that says why', () => {
   test('signed out: 401', async () => {
     expect((await askUpgrade(null)).status).toBe(401);
