@@ -6,9 +6,10 @@
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
-import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planAmount, storedPlanName, upgradeLabel} from '../../src/config';
 import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
 import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
+import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage} from './stripeCheckoutPage';
 
@@ -73,6 +74,11 @@ export interface StripeStandIn {
   prices: Map<string, Stripe.Price>;
   /** Coupons by id, as the worker created them (an upgrade's credit), with their redemptions. */
   coupons: Map<string, Stripe.Coupon>;
+  /**
+   * Customers by id: each one Checkout made when a session completed, with the e-mail entered
+   * there. A session made for a customer (`customer`) shows its e-mail, prefilled and locked.
+   */
+  customers: Map<string, Stripe.Customer>;
   /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
   webhookEndpoints: Stripe.WebhookEndpoint[];
   /** The account itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
@@ -315,6 +321,11 @@ export function newAccount(fields: Partial<Stripe.Account> = {}): Stripe.Account
   } as Stripe.Account;
 }
 
+/** A customer as Checkout makes it on completion (`customer_creation: 'always'`), with the e-mail entered. */
+export function newCustomer(id: string, email: string): Stripe.Customer {
+  return {id, object: 'customer', created: Math.floor(Date.now() / 1000), email, livemode: false, metadata: {}, name: null} as unknown as Stripe.Customer;
+}
+
 /** Each plan's price in both modes, as the site shows it. */
 function planPrices(): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
@@ -336,6 +347,8 @@ function list<T>(data: T[], url: string): Stripe.ApiList<T> {
 }
 
 type CreateBody = Record<string, unknown> & {
+  customer?: string;
+  customer_email?: string;
   automatic_tax?: {enabled?: string};
   consent_collection?: {terms_of_service?: string};
   custom_text?: {terms_of_service_acceptance?: {message?: string}};
@@ -344,10 +357,11 @@ type CreateBody = Record<string, unknown> & {
 };
 
 /**
- * What Stripe refuses in a Checkout Session's tax, invoice and terms parameters, given the
- * account's settings: the terms' checkbox without a terms URL in the dashboard, custom terms text
- * without the checkbox or past 1,200 characters, automatic tax before Stripe Tax is set up, an
- * invoice outside payment mode. Null when Stripe would create the session.
+ * What Stripe refuses in a Checkout Session's tax, invoice, terms and customer parameters, given
+ * the account's settings: the terms' checkbox without a terms URL in the dashboard, custom terms
+ * text without the checkbox or past 1,200 characters, automatic tax before Stripe Tax is set up, an
+ * invoice outside payment mode, a customer and an e-mail both. Null when Stripe would create the
+ * session.
  */
 function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeErrorBody, 'type'> | null {
   const termsRequired = body.consent_collection?.terms_of_service === 'required';
@@ -376,6 +390,10 @@ function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeError
   }
   if (body.invoice_creation?.enabled === 'true' && (body.mode ?? 'payment') !== 'payment') {
     return {param: 'invoice_creation', message: 'invoice_creation can only be used in payment mode.'};
+  }
+  // A customer brings its own e-mail, which Checkout shows locked: Stripe takes one or the other.
+  if (body.customer !== undefined && body.customer_email !== undefined) {
+    return {param: 'customer_email', message: 'You may only specify one of these parameters: customer, customer_email.'};
   }
   return null;
 }
@@ -458,6 +476,19 @@ function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Part
   };
 }
 
+/**
+ * What a session bought, for the terminal's line: an upgrade as the console and the receipts name
+ * it ("Upgrade: Starter → Advanced", from the worker's metadata), else the plan of its price.
+ */
+export function boughtName(session: Stripe.Checkout.Session, priceId: string): string {
+  const metadata = session.metadata ?? {};
+  if (isUpgradeSession(session)) {
+    const [from, to] = [metadata[UPGRADE_METADATA.fromPlan] ?? '', metadata[UPGRADE_METADATA.toPlan] ?? ''];
+    return upgradeLabel(storedPlanName(from) ?? from, storedPlanName(to) ?? to);
+  }
+  return metadata.plan ?? findPlanByPriceId(priceId)?.name ?? priceId;
+}
+
 export async function startStripeStandIn({port = 0, hostedPages, dashboardSettings: settingsAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
   const invoices = new Map<string, Stripe.Invoice>();
@@ -472,6 +503,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   const created: Record<string, unknown>[] = [];
   const portals: Record<string, unknown>[] = [];
   const coupons = new Map<string, Stripe.Coupon>();
+  const customers = new Map<string, Stripe.Customer>();
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
     response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
@@ -591,7 +623,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     const session = standIn.complete(id, {email, paid: true, ...(cardCountry && {cardCountry})});
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
     const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status} ${await delivered.text()}`;
-    hosted.onEvent?.(`paid ${session.metadata?.plan ?? ''} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
+    hosted.onEvent?.(`paid ${boughtName(session, sessionPrices.get(id) ?? '')} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
     const next = session.success_url!.replace('{CHECKOUT_SESSION_ID}', id);
     response.writeHead(303, {location: next});
     response.end();
@@ -609,7 +641,10 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       }
       const session = sessions.get(id);
       if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
-      else html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', {credit: creditOf(session), cardCountry: defaultCardCountry(session)}));
+      else {
+        const customerEmail = customers.get((session.customer as string | null) ?? '')?.email ?? undefined;
+        html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', {credit: creditOf(session), cardCountry: defaultCardCountry(session), customerEmail}));
+      }
       return true;
     }
     if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
@@ -793,11 +828,15 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     prices,
     webhookEndpoints,
     coupons,
+    customers,
     account: newAccount(),
     portalConfigurations,
     complete(id, {email, paid, cardCountry, paidWith}) {
-      const given = sessions.get(id)?.customer;
-      const session = update(id, {customer: given ?? nextId('cus_'), customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
+      const given = sessions.get(id)?.customer as string | null | undefined;
+      const customer = given ?? nextId('cus_');
+      // Checkout makes the customer with the e-mail entered, or gives it to one that had none.
+      if (!customers.get(customer)?.email) customers.set(customer, newCustomer(customer, email));
+      const session = update(id, {customer, customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
       if (paid) redeem(session);
       const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', cardCountry ?? defaultCardCountry(session), paidWith);
       payments.set(payment.intent.id, payment);

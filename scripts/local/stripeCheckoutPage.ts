@@ -55,18 +55,21 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  * The checkout page: the plan, and what the session charges (Stripe's `amount_total`). A session
  * with a coupon (an upgrade's credit for the plan bought before) shows the plan's price and the
  * credit taken off it, as Checkout's summary does (an upgrade's credit, a fair price's discount).
- * The card's country is the payer's to pick, `cardCountry` by default.
+ * The card's country is the payer's to pick, `cardCountry` by default. The e-mail is the one the
+ * session was given (`customer_email`, to change at will); for a session made for a customer (an
+ * upgrade, on its purchase's customer), `customerEmail`, the customer's, shown locked as Checkout
+ * shows it.
  */
 export function checkoutPage(
   session: Stripe.Checkout.Session,
   priceId: string,
-  {credit, cardCountry = 'US'}: {credit?: {name: string; amount: number}; cardCountry?: string} = {},
+  {credit, cardCountry = 'US', customerEmail}: {credit?: {name: string; amount: number}; cardCountry?: string; customerEmail?: string} = {},
 ): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
   const price = plan ? dollars(session.amount_total ?? plan.price * 100) : '';
   const creditLine = plan && credit ? `<p>${escape(plan.name)}: ${dollars(session.amount_subtotal ?? plan.price * 100)}<br>${escape(credit.name)}: −${dollars(credit.amount)}</p>\n` : '';
-  const email = session.customer_email ?? '';
+  const email = customerEmail ?? session.customer_email ?? '';
   return page(
     `Pay for ${name}`,
     `${localNote('checkout')}
@@ -74,7 +77,7 @@ export function checkoutPage(
 ${creditLine}<p class="price">${escape(price)} <small>one-time payment</small></p>
 <form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
-  <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}">
+  <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}"${customerEmail ? ' readonly' : ''}>
   <label for="card-country">Card country</label>
   <select id="card-country" name="cardCountry">${countryOptions(cardCountry)}</select>
 ${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>

@@ -414,6 +414,7 @@ export const ADMIN_PATHS = {
   /**
    * POST: the seller accepts a purchase flagged because its card's country is not the one its
    * fair-price discount was given for (AdminFairPrice): the flag clears, the buyer keeps it all.
+   * An upgrade's session accepts that upgrade's own payment, as `refund` takes it.
    */
   acceptCardCountry: '/admin/purchases/:sessionId/accept-card-country',
   /** POST: the purchase may move its seat again, as if it never had. */
@@ -540,7 +541,7 @@ export type PurchaseState = (typeof PURCHASE_STATES)[number];
 export const PURCHASE_SORTS = ['newest', 'oldest', 'amount_high', 'amount_low'] as const;
 export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
 
-/** What a purchase may be flagged for: a card from another country than its discount's. */
+/** What a purchase may be flagged for: a card from another country than its discount's (its own payment's, or an upgrade's). */
 export const PURCHASE_FLAGS = ['card_country'] as const;
 export type PurchaseFlag = (typeof PURCHASE_FLAGS)[number];
 
@@ -556,11 +557,11 @@ export interface PurchaseFilter {
 }
 
 /**
- * A purchase made with a fair-price discount (appConfig.fairPrices): the country and percent it was
- * given for, and the country of the card that paid (null until Stripe said; '' for a payment that
- * was no card). `review` is 'flagged' when the card is from another country, tells none, or was
- * never read (flagged with `cardCountry` null: the worker gave up asking Stripe), until the seller
- * accepts it ('accepted') or refunds it.
+ * A purchase (or an upgrade) made with a fair-price discount (appConfig.fairPrices): the country and
+ * percent it was given for, and the country of the card that paid (null until Stripe said; '' for
+ * a payment that was no card). `review` is 'flagged' when the card is from another country, tells
+ * none, or was never read (flagged with `cardCountry` null: the worker gave up asking Stripe), until
+ * the seller accepts it ('accepted') or refunds it.
  */
 export interface AdminFairPrice {
   country: string;
@@ -584,6 +585,11 @@ export interface AdminPurchase {
   stripeUrl: string | null;
   /** Null for a purchase at the list price. */
   fairPrice: AdminFairPrice | null;
+  /**
+   * An upgrade of this purchase, sold at its fair price, whose own payment is flagged for its
+   * card's country (the oldest, if more), until the seller accepts or refunds it; else null.
+   */
+  flaggedUpgrade: AdminFairPrice | null;
   access: {
     status: GrantStatus;
     username: string;
@@ -627,6 +633,8 @@ export interface AdminUpgrade {
   paymentIntentId: string | null;
   /** When it was paid (Unix ms); null when it was not. */
   paidAt: number | null;
+  /** Null for an upgrade at list prices; else its fair price and its own card's country check. */
+  fairPrice: AdminFairPrice | null;
 }
 
 export interface AdminPurchaseDetail extends AdminPurchase {

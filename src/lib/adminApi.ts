@@ -65,7 +65,7 @@ export function createAdminApi(options: ApiClientOptions) {
     resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
     /** A fresh invitation to the plan's extra repository `key`, once its pending one expired. */
     resendExtra: (sessionId: string, key: string) => act(onPurchase(ADMIN_PATHS.resendExtra, sessionId), {key} satisfies ResendExtraInvitationRequest),
-    /** Clears a purchase's card-country flag: the seller accepts it as it is. */
+    /** Clears a purchase's card-country flag (or an upgrade's, by its session): the seller accepts it as it is. */
     acceptCardCountry: (sessionId: string) => act(onPurchase(ADMIN_PATHS.acceptCardCountry, sessionId)),
     resetUsernameChanges: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resetUsernameChanges, sessionId)),
     refund: (sessionId: string, refund: AdminRefundRequest) => act(onPurchase(ADMIN_PATHS.refund, sessionId), refund),

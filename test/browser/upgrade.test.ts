@@ -9,7 +9,7 @@
  */
 import type {Page} from 'playwright-core';
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
-import {appConfig, extraRepositoriesAdded, upgradeCreditName, upgradesFrom} from '../../src/config';
+import {appConfig, extraRepositoriesAdded, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {axeViolations} from './axe';
 import {escapeRegExp, type LocalTab, uniqueEmail, useLocalSession} from './localSession';
@@ -56,12 +56,15 @@ it('a buyer of the lower plan upgrades for the difference on the local checkout 
   const body = await page.textContent('body');
   expect(body).toContain(`${higher.name}: $${higher.price}.00`);
   expect(body).toContain(`${upgradeCreditName(lower)}: −$${lower.price}.00`);
-  await page.getByLabel('Email').fill(email);
+  // The buyer's e-mail, as Checkout shows it for the purchase's customer: filled in, and locked.
+  const emailField = page.getByLabel('Email');
+  expect([await emailField.inputValue(), await emailField.isEditable()]).toEqual([email, false]);
   await page.getByRole('button', {name: `Pay $${difference}.00`}).click();
 
   // Back on the dashboard once Stripe's signed webhook is through: the higher plan, no more upgrade.
+  // The terminal names what was paid for: the upgrade.
   await page.waitForURL(`${session.stack().siteUrl}/dashboard`);
-  await session.stack().waitForLine(new RegExp(`paid .* as ${escapeRegExp(email)} .*webhook delivered`));
+  await session.stack().waitForLine(new RegExp(`paid ${escapeRegExp(upgradeLabel(lower.name, higher.name))} as ${escapeRegExp(email)} .*webhook delivered`));
   await session.waitToSee(tab, plan.getByText(`Your plan: ${higher.name}`));
   expect(await plan.getByRole('button', {name: /^Upgrade to /}).count()).toBe(0);
 

@@ -16,6 +16,7 @@ import {
   type AdminPurchaseDetail,
   type AdminRefundRequest,
   type AdminRelease,
+  type AdminUpgrade,
   type ErrorBody,
   type Page,
   type RepositoryAudit,
@@ -104,6 +105,23 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
   };
 }
 
+/** A paid upgrade of the purchase `purchase()` makes, Starter to Advanced, at list prices unless told. */
+export function upgrade(overrides: Partial<AdminUpgrade> = {}): AdminUpgrade {
+  return {
+    sessionId: 'cs_test_ada_up',
+    fromPlan: 'Starter',
+    toPlan: 'Advanced',
+    state: 'paid',
+    amount: 3000,
+    amountRefunded: 0,
+    currency: 'usd',
+    paymentIntentId: 'pi_ada_up',
+    paidAt: Date.parse('2026-06-03T14:05:00Z'),
+    fairPrice: null,
+    ...overrides,
+  };
+}
+
 export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPurchaseDetail {
   return {
     sessionId: 'cs_test_ada',
@@ -116,6 +134,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     amountRefunded: 0,
     stripeUrl: 'https://dashboard.stripe.com/test/payments/pi_ada',
     fairPrice: null,
+    flaggedUpgrade: null,
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
@@ -222,6 +241,16 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     return [200, {status: upgrade.state === 'refunded' ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
   }
 
+  /** As the worker does for an upgrade's session: that upgrade's flag clears, logged on its purchase. */
+  function acceptUpgradeCard(owner: AdminPurchaseDetail, sessionId: string): [number, unknown] {
+    const upgrade = owner.upgrades.find((entry) => entry.sessionId === sessionId)!;
+    if (upgrade.fairPrice?.review !== 'flagged') return [409, {error: 'This upgrade is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
+    upgrade.fairPrice = {...upgrade.fairPrice, review: 'accepted'};
+    owner.flaggedUpgrade = owner.upgrades.find((entry) => entry.fairPrice?.review === 'flagged')?.fairPrice ?? null;
+    log('accept_card_country', owner.sessionId, `card accepted, on the upgrade's payment (${sessionId})`);
+    return [200, {status: 'accepted', detail: 'card accepted'} satisfies AdminActionResult];
+  }
+
   /** The purchases a query means, as the worker reads it: search, state, plan, then the order. */
   function matchingPurchases(query: URLSearchParams): AdminPurchaseDetail[] {
     const q = (query.get('q') ?? '').toLowerCase();
@@ -236,7 +265,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       .filter((entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)))
       .filter((entry) => !state || entry.state === state)
       .filter((entry) => !plan || entry.plan === plan)
-      .filter((entry) => flagged !== 'card_country' || entry.fairPrice?.review === 'flagged')
+      .filter((entry) => flagged !== 'card_country' || entry.fairPrice?.review === 'flagged' || entry.upgrades.some((upgrade) => upgrade.fairPrice?.review === 'flagged'))
       .sort(order[sort]);
   }
 
@@ -246,6 +275,8 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     // The refund route also takes an upgrade's session: it refunds that payment only.
     const upgradeOwner = store.purchases.find((entry) => entry.upgrades.some((upgrade) => upgrade.sessionId === params.sessionId));
     if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.refund}`) return refundUpgrade(upgradeOwner, params.sessionId!, seen);
+    // So does the accept of a card's country: that upgrade's own payment.
+    if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.acceptCardCountry}`) return acceptUpgradeCard(upgradeOwner, params.sessionId!);
     if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
     switch (`${seen.method} ${seen.route}`) {
       case `GET ${ADMIN_PATHS.sales}`: {

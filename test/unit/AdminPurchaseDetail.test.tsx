@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
 import {appConfig} from '../../src/config';
 import {renderWithSite} from '../support/render';
-import {purchase, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+import {purchase, upgrade, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
 const worker = useAdminWorkerStub();
 
@@ -94,18 +94,7 @@ describe('a purchase’s page', () => {
   });
 
   it("refunds an upgrade by its own session, part then the rest; the page then shows it refunded and the plan before it", async () => {
-    const upgrade = {
-      sessionId: 'cs_test_ada_up',
-      fromPlan: 'Starter',
-      toPlan: 'Advanced',
-      state: 'paid' as const,
-      amount: 3000,
-      amountRefunded: 0,
-      currency: 'usd',
-      paymentIntentId: 'pi_ada_up',
-      paidAt: Date.parse('2026-06-03T14:05:00Z'),
-    };
-    worker().reset({purchases: [purchase({amount: 6900, upgrades: [upgrade]})]});
+    worker().reset({purchases: [purchase({amount: 6900, upgrades: [upgrade()]})]});
     await open();
     const section = screen.getByRole('region', {name: 'Upgrade: Starter → Advanced'});
     expect(section).toHaveTextContent('Paid $30.00, paid 3 Jun 2026, 14:05 UTC');
@@ -143,7 +132,7 @@ describe('a purchase’s page', () => {
   });
 
   it('offers no refund for an upgrade that was disputed, refused or failed, and says why', async () => {
-    const base = {fromPlan: 'Starter', toPlan: 'Advanced', amount: 3000, amountRefunded: 0, currency: 'usd', paymentIntentId: 'pi_x', paidAt: null};
+    const base = {fromPlan: 'Starter', toPlan: 'Advanced', amount: 3000, amountRefunded: 0, currency: 'usd', paymentIntentId: 'pi_x', paidAt: null, fairPrice: null};
     worker().reset({
       purchases: [
         purchase({
@@ -303,6 +292,29 @@ describe('a purchase’s page', () => {
     expect(section).toHaveTextContent(`Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`);
     expect(section).not.toHaveTextContent('tells no country');
     expect(screen.getByRole('button', {name: 'Accept'})).toBeEnabled();
+  });
+
+  it("shows an upgrade paid with a card from elsewhere as flagged, on the purchase and on the upgrade, and accepts that upgrade's payment by its own session", async () => {
+    const flagged = {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged' as const};
+    // The purchase's own card matched: only the upgrade's is flagged.
+    const own = {country: 'BR', percentOff: 40, cardCountry: 'BR', review: null};
+    worker().reset({purchases: [purchase({fairPrice: own, flaggedUpgrade: flagged, upgrades: [upgrade({amount: 1800, fairPrice: flagged})]})]});
+    await open();
+    expect(screen.getByText('State').nextElementSibling).toHaveTextContent('Upgrade: Card from US, priced for BR');
+    expect(within(screen.getByRole('region', {name: 'Fair price'})).getByText(/The card that paid is from Brazil \(BR\)\./)).toBeInTheDocument();
+    const section = screen.getByRole('region', {name: 'Upgrade: Starter → Advanced'});
+    const review = within(section).getByRole('region', {name: "Fair price of the upgrade's payment"});
+    expect(review).toHaveTextContent('Priced for Brazil (BR): 40% off. The card that paid is from United States (US).');
+    expect(review).toHaveTextContent('accept the upgrade as it is, or refund it below.');
+
+    await userEvent.click(within(review).getByRole('button', {name: 'Accept'}));
+    expect(within(review).getByRole('group', {name: 'Accept'})).toHaveTextContent('The upgrade keeps its price and the flag clears');
+    await userEvent.click(within(review).getByRole('button', {name: 'Confirm'}));
+    expect(await within(review).findByText('Accepted: the flag is cleared.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/purchases/cs_test_ada_up/accept-card-country']);
+    expect(await within(section).findByText("Accepted by an admin despite the card's country.")).toBeInTheDocument();
+    expect(screen.queryByText(/Card from US, priced for BR/)).toBeNull();
+    expect(screen.queryByRole('button', {name: 'Accept'})).toBeNull();
   });
 
   it('shows nothing of fair prices for a purchase at the list price', async () => {

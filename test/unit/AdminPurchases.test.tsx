@@ -3,7 +3,7 @@ import {screen, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Purchases from '../../src/components/screens/Admin/Purchases';
 import {renderWithSite} from '../support/render';
-import {purchase, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+import {purchase, upgrade, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
 const worker = useAdminWorkerStub();
 const show = (url = '/admin?view=purchases') => renderWithSite(<Purchases />, {env: {WORKER_URL: worker().url}, url});
@@ -86,6 +86,24 @@ describe('the Purchases panel', () => {
     expect(saved).toEqual(['email,state\nada@example.com,paid\n']);
     expect(click).toHaveBeenCalledTimes(1);
     click.mockRestore();
+  });
+
+  it('lists under Flagged a purchase whose own card, or whose upgrade\'s card, is from another country than its price, each marked for which', async () => {
+    const flagged = {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged' as const};
+    worker().reset({
+      purchases: [
+        purchase({sessionId: 'cs_test_ada', email: 'ada@example.com', fairPrice: flagged}),
+        purchase({sessionId: 'cs_test_bob', email: 'bob@example.com'}),
+        purchase({sessionId: 'cs_test_cy', email: 'cy@example.com', fairPrice: {...flagged, cardCountry: 'BR', review: null}, flaggedUpgrade: flagged, upgrades: [upgrade({sessionId: 'cs_test_cy_up', fairPrice: flagged})]}),
+      ],
+    });
+    show('/admin?view=purchases&flagged=card_country');
+    const table = await screen.findByRole('table', {name: 'Purchases that match the filters, newest first'});
+    const states = within(table).getAllByRole('row').slice(1).map((row) => [within(row).getAllByRole('cell')[1]!.textContent, within(row).getAllByRole('cell')[4]!.textContent]);
+    expect(states).toEqual([
+      ['ada@example.com', 'Paid Card from US, priced for BR'],
+      ['cy@example.com', 'Paid Upgrade: Card from US, priced for BR'],
+    ]);
   });
 
   it('says when nothing matches', async () => {

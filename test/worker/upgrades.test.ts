@@ -6,7 +6,7 @@
 import type Stripe from 'stripe';
 import {appConfig, fairPrice, planAmount, PLAN_CURRENCY, planFeatureNames, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
-import {ADMIN_PATHS, adminPath, API_PATHS, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
+import {ADMIN_PATHS, adminPath, API_PATHS, type AdminAuditEntry, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
 
 const seller = useSellerStack();
@@ -82,6 +82,30 @@ test('a buyer of the lower plan is offered the higher one for the difference, an
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(difference);
   // The upgrade's receipt and the purchase's are on one Stripe customer.
   expect(sent.customer).toBe(stack().stripe.sessions.get(sessionId)!.customer);
+});
+
+test("the upgrade's checkout has the signed-in e-mail, as the first checkout does: the purchase's Stripe customer brings it, and Checkout shows it locked", async () => {
+  const user = await stack().signUp();
+  const before = stack().stripe.created.length;
+  const sessionId = await stack().paidCheckout({email: user.email, user, priceId: lower.priceId.test});
+  expect(stack().stripe.created[before]).toMatchObject({customer_creation: 'always', customer_email: user.email});
+  expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+
+  const id = await upgradeSession(user);
+  const sent = stack().stripe.created.at(-1)!;
+  const customer = stack().stripe.sessions.get(sessionId)!.customer as string;
+  expect(sent).toMatchObject({customer, customer_update: {name: 'auto', address: 'auto'}});
+  // Stripe takes a customer or an e-mail, never both (the stand-in refuses both as Stripe does):
+  // the customer's e-mail is the one Checkout shows, and it is the signed-in buyer's.
+  expect(sent).not.toHaveProperty('customer_email');
+  expect(stack().stripe.customers.get(customer)?.email).toBe(user.email);
+
+  // A purchase recorded without its customer: the session is given the signed-in e-mail itself.
+  await stack().worker.db.run('UPDATE purchases SET customer_id = NULL WHERE session_id = ?1', sessionId);
+  stack().stripe.sessions.set(id, {...stack().stripe.sessions.get(id)!, status: 'expired', url: null});
+  await upgradeSession(user);
+  expect(stack().stripe.created.at(-1)).toMatchObject({customer_creation: 'always', customer_email: user.email});
+  expect(stack().stripe.created.at(-1)).not.toHaveProperty('customer');
 });
 
 describe('what is not an upgrade is refused with a 4xx that says why', () => {
@@ -163,6 +187,108 @@ test("a fair-price buyer upgrades for the difference of fair prices, and the rec
   const coupon = stack().stripe.coupons.get((sent.discounts as {coupon: string}[])[0]!.coupon)!;
   expect(coupon).toMatchObject({amount_off: planAmount(higher) - owed, name: upgradeCreditName(lower, percent)});
   expect(coupon.name).toContain(`${percent}%`);
+});
+
+describe("fair prices: an upgrade follows the rule of the purchase's card's country", () => {
+  const tier = appConfig.fairPrices.tiers.find((candidate) => candidate.countries.length > 0)!;
+  const [DISCOUNTED, PERCENT] = [tier.countries[0]!, tier.percentOff];
+  const ELSEWHERE = appConfig.fairPrices.tiers.flatMap((candidate) => candidate.countries).find((code) => code !== DISCOUNTED)!;
+  const fairDifference = fairPrice(higher, DISCOUNTED).amount - fairPrice(lower, DISCOUNTED).amount;
+  const admin = (path: string, method: 'GET' | 'POST' = 'GET') => stack().call(path, {token: seller.admin.idToken, method, ...(method === 'POST' && {body: {}})});
+  const acceptCard = (sessionId: string) => admin(adminPath(ADMIN_PATHS.acceptCardCountry, {sessionId}), 'POST');
+  const flaggedList = async () => ((await (await admin(`${ADMIN_PATHS.purchases}?flagged=card_country`)).json()) as Page<AdminPurchase>).items;
+  const mismatchLogs = () => stack().worker.logs.filter((line) => line.includes('fair_price.card_country_mismatch')).length;
+
+  let buyers = 1;
+  /** A signed-in buyer of the lower plan at the fair price of DISCOUNTED, paid with a card from `cardCountry`. */
+  async function fairBuyer(cardCountry: string): Promise<{user: SignedInUser; sessionId: string}> {
+    const user = await stack().signUp();
+    const response = await stack().call(API_PATHS.createCheckoutSession, {
+      token: user.idToken,
+      cf: {country: DISCOUNTED},
+      // Checkouts are limited by address: each buyer comes from its own.
+      headers: {'cf-connecting-ip': `127.201.0.${buyers++}`},
+      body: {priceId: lower.priceId.test, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`},
+    });
+    expect(response.status).toBe(200);
+    const sessionId = /cs_test_\w+/.exec(((await response.json()) as {url: string}).url)![0];
+    stack().stripe.complete(sessionId, {email: user.email, paid: true, cardCountry});
+    expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+    return {user, sessionId};
+  }
+
+  test("an upgrade quoted for a purchase flagged for its card's country is priced without the discount, until the seller accepts the purchase", async () => {
+    const {user, sessionId} = await fairBuyer(ELSEWHERE);
+    // Flagged: the higher plan at its list price, less what the purchase paid (its fair price).
+    const listed = planAmount(higher) - fairPrice(lower, DISCOUNTED).amount;
+    expect(listed).toBeGreaterThan(fairDifference);
+    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: listed, currency: PLAN_CURRENCY}]);
+    const before = stack().stripe.created.length;
+    const id = await upgradeSession(user);
+    expect(stack().stripe.sessions.get(id)!.amount_total).toBe(listed);
+    const sent = stack().stripe.created[before]!;
+    expect(sent.metadata).not.toHaveProperty('fairPriceCountry');
+    const coupon = stack().stripe.coupons.get((sent.discounts as {coupon: string}[])[0]!.coupon)!;
+    // The credit line names no fair price: none was given.
+    expect(coupon).toMatchObject({amount_off: fairPrice(lower, DISCOUNTED).amount, name: upgradeCreditName(lower)});
+
+    // The seller accepts the purchase as it is: its discount holds for the upgrade again.
+    expect((await acceptCard(sessionId)).status).toBe(200);
+    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY}]);
+    const accepted = await upgradeSession(user);
+    expect(accepted).not.toBe(id);
+    expect(stack().stripe.sessions.get(accepted)!.amount_total).toBe(fairDifference);
+    expect(stack().stripe.created.at(-1)!.metadata).toMatchObject({fairPriceCountry: DISCOUNTED, fairPricePercent: String(PERCENT)});
+  });
+
+  test('an upgrade paid with a card from another country than its discount is flagged as the purchase would be, and the console shows it until the seller accepts it', async () => {
+    const {user, sessionId} = await fairBuyer(DISCOUNTED);
+    const id = await upgradeSession(user);
+    expect(stack().stripe.sessions.get(id)!.amount_total).toBe(fairDifference);
+    expect(stack().stripe.created.at(-1)!.metadata).toMatchObject({fairPriceCountry: DISCOUNTED, fairPricePercent: String(PERCENT)});
+    const logged = mismatchLogs();
+    stack().stripe.complete(id, {email: user.email, paid: true, cardCountry: ELSEWHERE});
+    expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+    const review = () =>
+      stack().worker.db.all('SELECT fair_price_country, fair_price_percent, card_country, country_review FROM upgrades WHERE session_id = ?1', id);
+    expect(await review()).toEqual([{fair_price_country: DISCOUNTED, fair_price_percent: PERCENT, card_country: ELSEWHERE, country_review: 'flagged'}]);
+    // Applied all the same: a card from elsewhere is the seller's to judge, as for a purchase.
+    expect((await planOf(user)).plan?.id).toBe(higher.id);
+    expect(mismatchLogs()).toBe(logged + 1);
+    // Stripe delivers again: one flag, one log line.
+    expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+    expect(mismatchLogs()).toBe(logged + 1);
+
+    // The console: the purchase is in the Flagged list for its upgrade, and its page says which payment.
+    const flagged = {country: DISCOUNTED, percentOff: PERCENT, cardCountry: ELSEWHERE, review: 'flagged'};
+    const listed = (await flaggedList()).find((purchase) => purchase.sessionId === sessionId);
+    expect(listed).toMatchObject({fairPrice: {cardCountry: DISCOUNTED, review: null}, flaggedUpgrade: flagged});
+    const detail = (await (await admin(adminPath(ADMIN_PATHS.purchase, {sessionId}))).json()) as AdminPurchaseDetail;
+    expect(detail.upgrades).toEqual([expect.objectContaining({sessionId: id, fairPrice: flagged})]);
+    expect(detail.history).toContainEqual(expect.objectContaining({summary: "The card's country of an upgrade's payment read from Stripe (fair price)", status: 'done'}));
+    const exported = await (await admin(`${ADMIN_PATHS.purchasesCsv}?flagged=card_country`)).text();
+    expect(exported.split('\n').find((line) => line.includes(sessionId))).toMatch(new RegExp(`,${DISCOUNTED},${DISCOUNTED},,flagged\\s*$`));
+
+    // The seller accepts the upgrade's payment by its session: logged on its purchase.
+    expect((await acceptCard(id)).status).toBe(200);
+    expect(await review()).toEqual([expect.objectContaining({country_review: 'accepted'})]);
+    expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
+    const audit = ((await (await admin(ADMIN_PATHS.auditLog)).json()) as Page<AdminAuditEntry>).items.find((entry) => entry.action === 'accept_card_country' && entry.sessionId === sessionId);
+    expect(audit?.detail).toContain(`card from ${ELSEWHERE} accepted for the ${DISCOUNTED} fair price, on the upgrade's payment (${id})`);
+    const again = await acceptCard(id);
+    expect({status: again.status, body: await again.json()}).toEqual({status: 409, body: {error: 'This upgrade was already accepted.', code: 'CONFLICT'}});
+    // Delivered again after the decision: still accepted.
+    expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+    expect(await review()).toEqual([expect.objectContaining({country_review: 'accepted'})]);
+  });
+
+  test("an upgrade paid with a card from the discount's country is recorded and not flagged", async () => {
+    const {user, sessionId} = await fairBuyer(DISCOUNTED);
+    const id = await upgradeSession(user);
+    await payUpgrade(user, id);
+    expect(await stack().worker.db.all('SELECT card_country, country_review FROM upgrades WHERE session_id = ?1', id)).toEqual([{card_country: DISCOUNTED, country_review: null}]);
+    expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
+  });
 });
 
 test('a paid upgrade makes the purchase the higher plan, with its releases; a redelivered event changes nothing', async () => {
@@ -451,6 +577,7 @@ test("the console's purchase page lists its upgrade with what its own refund nee
       currency: PLAN_CURRENCY,
       paymentIntentId: intentOf(upgrade),
       paidAt: expect.any(Number),
+      fairPrice: null,
     },
   ]);
 

@@ -17,9 +17,12 @@ export interface Purchase {
   /** What Stripe charged, in cents, and in which currency (null on purchases recorded before these were). */
   amount_total: number | null;
   currency: string | null;
-  /** Cents refunded so far (Stripe's webhooks), and the fair-price percent the purchase got, if any. */
+  /** Cents refunded so far (Stripe's webhooks), and the fair-price country and percent the purchase got, if any. */
   amount_refunded?: number;
+  fair_price_country?: string | null;
   fair_price_percent?: number | null;
+  /** 1 while the purchase or one of its upgrades is flagged for its card's country (countryFlagged). */
+  country_flagged?: number;
 }
 
 /**
@@ -43,9 +46,21 @@ export function effectivePlan(alias: string): string {
     ORDER BY u.paid_at DESC LIMIT 1), ${alias}.plan)`;
 }
 
+/**
+ * SQL for whether a purchase waits on the seller for its card's country: its own payment, or one of
+ * its upgrades', was flagged (payments/cardCountry.ts) and the seller has not accepted it. Until
+ * then its fair-price discount is not taken as settled: the console's Flagged filter lists it, and
+ * a further upgrade is priced without the discount (fairPriceCheckout.ts `heldFairPrice`).
+ */
+export function countryFlagged(alias: string): string {
+  return `(${alias}.country_review = 'flagged' OR EXISTS (SELECT 1 FROM upgrades fu
+    WHERE fu.purchase_session_id = ${alias}.session_id AND fu.country_review = 'flagged'))`;
+}
+
 /** A purchase's columns, with `plan` the plan it gives now. */
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
-  payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_percent FROM purchases`;
+  payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_country, fair_price_percent,
+  ${countryFlagged('purchases')} AS country_flagged FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {

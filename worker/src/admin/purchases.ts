@@ -1,5 +1,6 @@
 import {appConfig, findStoredPlan, PLAN_CURRENCY, planAmount, storedPlanName} from '../../../src/config';
 import type {
+  AdminFairPrice,
   AdminPurchase,
   AdminPurchaseDetail,
   GrantStatus,
@@ -9,7 +10,7 @@ import type {
   PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
-import {effectivePlan} from '../purchases';
+import {countryFlagged, effectivePlan} from '../purchases';
 import type {Grant} from '../access/grants';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
@@ -47,10 +48,14 @@ interface Row {
   fair_price_percent: number | null;
   card_country: string | null;
   country_review: 'flagged' | 'accepted' | null;
+  /** JSON: an upgrade of the purchase flagged for its card's country (its country, percent and card). */
+  flagged_upgrade: string | null;
 }
 
 const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')} AS plan, p.plan AS plan_bought, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id, p.fair_price_country, p.fair_price_percent, p.card_country, p.country_review,
+    (SELECT json_object('country', u.fair_price_country, 'percentOff', u.fair_price_percent, 'cardCountry', u.card_country, 'review', u.country_review)
+      FROM upgrades u WHERE u.purchase_session_id = p.session_id AND u.country_review = 'flagged' ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
     g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
 
@@ -90,7 +95,8 @@ function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
       WHERE github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
   }
   if (filter.state) conditions.push(STATE_WHERE[filter.state]);
-  if (filter.flagged === 'card_country') conditions.push("p.country_review = 'flagged'");
+  // The purchase's own payment, or one of its upgrades': either waits on the seller.
+  if (filter.flagged === 'card_country') conditions.push(countryFlagged('p'));
   if (filter.plan) {
     // The filter names the plan; purchases record its id, or its name when recorded before ids were.
     const plan = appConfig.plans.find((candidate) => candidate.name === filter.plan);
@@ -123,7 +129,10 @@ export async function listPurchases(db: D1Database, links: PaymentLinks, filter:
 export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: PurchaseFilter): Promise<string> {
   const {where, params} = filterFor(filter);
   const {results} = await db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']}`).bind(...params).all<Row>();
-  const header = ['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access', 'fair_price_country', 'card_country', 'country_review'];
+  const header = [
+    ...['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access'],
+    ...['fair_price_country', 'card_country', 'country_review', 'upgrade_country_review'],
+  ];
   const lines = results.map((row) => {
     const purchase = toPurchase(row, links);
     return [
@@ -141,6 +150,8 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
       // 'unread': the worker gave up asking Stripe; '' is a payment that tells no country.
       purchase.fairPrice && purchase.fairPrice.cardCountry === null && purchase.fairPrice.review !== null ? 'unread' : (purchase.fairPrice?.cardCountry ?? ''),
       purchase.fairPrice?.review ?? '',
+      // An upgrade's own payment flagged: the purchase is in the Flagged filter for it.
+      purchase.flaggedUpgrade ? 'flagged' : '',
     ];
   });
   return csv([header, ...lines]);
@@ -163,7 +174,7 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       )
       .bind(sessionId, row.payment_intent_id),
     db
-      .prepare('SELECT key, kind, status, attempts, last_error, payload, created_at, updated_at FROM jobs WHERE session_id = ?1 ORDER BY id')
+      .prepare('SELECT key, kind, status, attempts, last_error, payload, created_at, updated_at, session_id FROM jobs WHERE session_id = ?1 ORDER BY id')
       .bind(sessionId),
     db.prepare('SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
     db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
@@ -218,6 +229,7 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
     fairPrice: row.fair_price_country
       ? {country: row.fair_price_country, percentOff: row.fair_price_percent, cardCountry: row.card_country, review: row.country_review}
       : null,
+    flaggedUpgrade: row.flagged_upgrade ? (JSON.parse(row.flagged_upgrade) as AdminFairPrice) : null,
     access:
       row.grant_status && row.github_username
         ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}
@@ -236,14 +248,15 @@ export function stateOf(row: {status: Row['status']; revoke_reason: string | nul
   return row.revoke_reason === 'refunded' ? 'refunded' : 'disputed';
 }
 
-const JOB_SUMMARY: Record<string, (key: string) => string> = {
+const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = {
   mail: (key) =>
     key.startsWith('sale:') ? 'New-sale e-mail to the seller' : key.startsWith('seat:') ? 'Seat e-mail to the buyer' : 'Welcome e-mail to the buyer',
   'github-invite': () => 'Invitation (queued while GitHub was busy)',
   'github-remove': () => 'Removal from the repository',
   'extra-grants': () => 'Extra repositories brought in step with the plan',
   'extra-withdraw': () => 'A stale invitation to an extra repository withdrawn',
-  'card-country': () => "The card's country read from Stripe (fair price)",
+  // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
+  'card-country': (key, sessionId) => `The card's country${key === `card-country:${sessionId}` ? '' : " of an upgrade's payment"} read from Stripe (fair price)`,
 };
 
 function jobEvent(job: Record<string, unknown>): PurchaseEvent {
@@ -252,7 +265,7 @@ function jobEvent(job: Record<string, unknown>): PurchaseEvent {
   return {
     at: job.created_at as number,
     kind: kind === 'mail' ? 'email' : kind === 'github-remove' || kind === 'extra-withdraw' ? 'removal' : kind === 'card-country' ? 'stripe' : 'invitation',
-    summary: JOB_SUMMARY[kind]?.(job.key as string) ?? kind,
+    summary: JOB_SUMMARY[kind]?.(job.key as string, job.session_id as string) ?? kind,
     status,
     detail: job.last_error ? maskSessionIds(job.last_error as string) : undefined,
   };

@@ -204,7 +204,10 @@ export const adminRoutes = new Hono<AppEnv>()
       const accepted = await acceptCardCountry(c.env.DB, sessionId);
       if (!accepted) throw notFound();
       const card = accepted.card_country === null ? 'card never read from Stripe' : accepted.card_country ? `card from ${accepted.card_country}` : 'payment with no card country';
-      return {status: 'accepted', detail: `${card} accepted for the ${accepted.fair_price_country} fair price`};
+      const detail = `${card} accepted for the ${accepted.fair_price_country} fair price`;
+      // An upgrade's payment: logged on its purchase, whose page lists its upgrades.
+      if (accepted.upgrade_of) return {status: 'accepted', detail: `${detail}, on the upgrade's payment (${sessionId})`, sessionId: accepted.upgrade_of};
+      return {status: 'accepted', detail};
     });
   })
 

@@ -1,6 +1,6 @@
 import {storedPlanName, upgradeLabel} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
-import type {AdminUpgrade, PurchaseEvent, UpgradeState} from '../../../src/config/api';
+import type {AdminFairPrice, AdminUpgrade, PurchaseEvent, UpgradeState} from '../../../src/config/api';
 
 /**
  * A purchase's upgrades on its page in the console: each as a line of the history, and as an
@@ -11,7 +11,8 @@ import type {AdminUpgrade, PurchaseEvent, UpgradeState} from '../../../src/confi
 export function upgradesOfStatement(db: D1Database, sessionId: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT session_id, from_plan, to_plan, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, payment_intent_id, paid_at, updated_at
+      `SELECT session_id, from_plan, to_plan, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, payment_intent_id, paid_at, updated_at,
+         fair_price_country, fair_price_percent, card_country, country_review
        FROM upgrades WHERE purchase_session_id = ?1 AND status != 'open' ORDER BY created_at`,
     )
     .bind(sessionId);
@@ -50,6 +51,15 @@ export function adminUpgrade(row: Record<string, unknown>): AdminUpgrade {
     currency: row.currency as string,
     paymentIntentId: (row.payment_intent_id as string | null) ?? null,
     paidAt: (row.paid_at as number | null) ?? null,
+    // Sold at the purchase's fair price: its own card's country, checked as the purchase's was.
+    fairPrice: row.fair_price_country
+      ? {
+          country: row.fair_price_country as string,
+          percentOff: (row.fair_price_percent as number | null) ?? null,
+          cardCountry: (row.card_country as string | null) ?? null,
+          review: (row.country_review as AdminFairPrice['review']) ?? null,
+        }
+      : null,
   };
 }
 

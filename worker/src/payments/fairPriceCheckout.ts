@@ -20,10 +20,42 @@ export async function fairPriceParams(stripe: Stripe, plan: Plan, country: strin
   const {percentOff} = fairPrice(plan, country);
   if (percentOff === 0 || !country) return {allow_promotion_codes: true, metadata: {}};
   const coupon = await fairPriceCoupon(stripe, percentOff);
-  return {
-    discounts: [{coupon}],
-    metadata: {[FAIR_PRICE_COUNTRY_KEY]: country, [FAIR_PRICE_PERCENT_KEY]: String(percentOff)},
-  };
+  return {discounts: [{coupon}], metadata: fairPriceMetadata({country, percentOff})};
+}
+
+/** A discount given for a country: the country (ISO 3166-1 alpha-2, upper-case) and its whole percent off. */
+export interface GivenFairPrice {
+  country: string;
+  percentOff: number;
+}
+
+/**
+ * What a session sold at a fair price records in its metadata: the country and the percent. After
+ * payment, the card that paid is checked against that country (cardCountry.ts), whether the
+ * session is a purchase or an upgrade.
+ */
+export function fairPriceMetadata(given: GivenFairPrice): Record<string, string> {
+  return {[FAIR_PRICE_COUNTRY_KEY]: given.country, [FAIR_PRICE_PERCENT_KEY]: String(given.percentOff)};
+}
+
+/** What `heldFairPrice` reads of a purchase (purchases.ts `Purchase`; not imported, as the site's stand-ins import this file). */
+interface FairPricedPurchase {
+  fair_price_country?: string | null;
+  fair_price_percent?: number | null;
+  country_flagged?: number;
+}
+
+/**
+ * The discount a purchase's upgrade is sold at: the purchase's own (its country and percent), once
+ * its card's country is settled. While the purchase or one of its upgrades is flagged for its
+ * card's country (purchases.ts `countryFlagged`), the discount is in doubt, as it was for the
+ * purchase until the seller looks: the upgrade is priced without it. The seller's accept settles
+ * it, and the discount applies again; a refund ends the purchase, and with it any upgrade.
+ */
+export function heldFairPrice(purchase: FairPricedPurchase): GivenFairPrice | null {
+  const {fair_price_country: country, fair_price_percent: percentOff} = purchase;
+  if (!country || !percentOff || purchase.country_flagged) return null;
+  return {country, percentOff};
 }
 
 /**

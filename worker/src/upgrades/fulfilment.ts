@@ -5,6 +5,7 @@ import {contextOf} from '../context';
 import {log} from '../log';
 import {effectivePlan, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
+import {checkCardCountry} from '../payments/cardCountry';
 import {idOf, stripeFor} from '../payments/stripe';
 import {UPGRADE_METADATA} from './metadata';
 import {type AppliedUpgrade, sendUpgradeMails} from './upgradeMail';
@@ -100,6 +101,9 @@ export async function fulfillUpgrade(
       await reconcileExtraGrantsSoon(contextOf(env), row.purchase_session_id, `upgrade:${session.id}`);
     }
   }
+  // Sold at its purchase's fair price: its card is checked as a purchase's is, once (a redelivery
+  // finds it recorded), whichever delivery applied it.
+  if (now.status === 'paid') await checkCardCountry(contextOf(env), session, row.purchase_session_id);
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }
 

@@ -2,6 +2,7 @@ import {findStoredPlan, type Plan, PLAN_CURRENCY, SMALLEST_CHARGE, upgradeAmount
 import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
+import {type GivenFairPrice, heldFairPrice} from '../payments/fairPriceCheckout';
 import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
 
 /**
@@ -16,6 +17,8 @@ export interface UpgradeQuote {
   /** Cents: the higher plan's price for this buyer less what they paid for theirs (`upgradeAmountFor`). */
   amount: number;
   currency: string;
+  /** The fair-price discount the upgrade is sold at (the purchase's, `heldFairPrice`), or null at list prices. */
+  fairPrice: GivenFairPrice | null;
 }
 
 /**
@@ -32,7 +35,8 @@ export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase:
 
 /** What the upgrade from the purchase's plan to `to` costs its buyer, from D1's record of the purchase. */
 function amountFor(purchase: Purchase, from: Plan, to: Plan): number {
-  return upgradeAmountFor(from, to, {paid: purchase.amount_total, refunded: purchase.amount_refunded ?? 0, percentOff: purchase.fair_price_percent ?? null});
+  const percentOff = heldFairPrice(purchase)?.percentOff ?? null;
+  return upgradeAmountFor(from, to, {paid: purchase.amount_total, refunded: purchase.amount_refunded ?? 0, percentOff});
 }
 
 /** GET /upgrades: what the dashboard shows, priced here. */
@@ -73,5 +77,5 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
   if (amount < SMALLEST_CHARGE) {
     throw new HttpError(409, `What you paid covers ${to.name} already, within Stripe's smallest charge: please contact support to move up.`, 'CONFLICT');
   }
-  return {purchase, from, to, amount, currency: PLAN_CURRENCY};
+  return {purchase, from, to, amount, currency: PLAN_CURRENCY, fairPrice: heldFairPrice(purchase)};
 }

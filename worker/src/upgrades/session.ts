@@ -2,18 +2,11 @@ import type Stripe from 'stripe';
 import {planAmount, upgradeCreditName} from '../../../src/config';
 import type {AuthUser} from '../auth/user';
 import {checkoutOptions} from '../payments/checkoutOptions';
+import {fairPriceMetadata} from '../payments/fairPriceCheckout';
 import type {Settings} from '../settings';
 import {UPGRADE_KIND, UPGRADE_METADATA} from './metadata';
 import type {UpgradeQuote} from './quote';
 
-/**
- * The Checkout Session for an upgrade: the higher plan's own price, less a one-time credit for the
- * plan already bought (an `amount_off` coupon named "Credit for your Starter purchase"), so the
- * buyer's receipt reads what happened. Checkout takes either `discounts` or
- * `allow_promotion_codes`, not both: the worker has priced the upgrade, so promotion codes are off.
- * The coupon is the upgrade's alone (one redemption), and the session carries the purchase it
- * upgrades in its metadata.
- */
 /** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
 const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
 
@@ -41,6 +34,14 @@ export async function openUpgradeSession(db: D1Database, stripe: Stripe, request
   }
 }
 
+/**
+ * The Checkout Session for an upgrade: the higher plan's own price, less a one-time credit for the
+ * plan already bought (an `amount_off` coupon named "Credit for your Starter purchase"), so the
+ * buyer's receipt reads what happened. Checkout takes either `discounts` or
+ * `allow_promotion_codes`, not both: the worker has priced the upgrade, so promotion codes are off.
+ * The coupon is the upgrade's alone (one redemption), and the session carries the purchase it
+ * upgrades in its metadata, and the fair price it was sold at, if any (`quote.fairPrice`).
+ */
 export async function createUpgradeCheckout(
   stripe: Stripe,
   settings: Settings,
@@ -54,7 +55,7 @@ export async function createUpgradeCheckout(
     currency: quote.currency,
     duration: 'once',
     max_redemptions: 1,
-    name: upgradeCreditName(quote.from, quote.purchase.fair_price_percent ?? null),
+    name: upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null),
     metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
     // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
     redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,
@@ -76,6 +77,8 @@ export async function createUpgradeCheckout(
       [UPGRADE_METADATA.fromPlan]: quote.from.id,
       [UPGRADE_METADATA.toPlan]: quote.to.id,
       [UPGRADE_METADATA.amount]: String(quote.amount),
+      // Sold at a fair price: the card that pays is checked against its country, as a purchase's is.
+      ...(quote.fairPrice && fairPriceMetadata(quote.fairPrice)),
     },
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,

@@ -1,5 +1,5 @@
 import React from 'react';
-import type {AdminPurchase} from '../../../config/api';
+import type {AdminFairPrice, AdminPurchase} from '../../../config/api';
 import {ACCESS_STATES, PURCHASE_STATES} from './format';
 import styles from './styles.module.css';
 
@@ -12,15 +12,19 @@ export function StateBadge({state}: {state: AdminPurchase['state']}) {
   );
 }
 
-/** A fair-price purchase whose card is from another country, tells none, or was never read: flagged until the seller accepts it. */
+/**
+ * A fair-price payment whose card is from another country, tells none, or was never read: flagged
+ * until the seller accepts it. `upgrade`: the payment is one of the purchase's upgrades', not its own.
+ */
 const cardOf = (cardCountry: string | null) => (cardCountry === null ? 'Card never read' : cardCountry ? `Card from ${cardCountry}` : 'No card country');
 
-export function CardCountryBadge({fairPrice}: {fairPrice: AdminPurchase['fairPrice']}) {
+export function CardCountryBadge({fairPrice, upgrade = false}: {fairPrice: AdminFairPrice | null; upgrade?: boolean}) {
   if (fairPrice?.review !== 'flagged') return null;
   return (
     <>
       {' '}
       <span className={styles.badge} data-tone="bad">
+        {upgrade && 'Upgrade: '}
         {cardOf(fairPrice.cardCountry)}, priced for {fairPrice.country}
       </span>
     </>

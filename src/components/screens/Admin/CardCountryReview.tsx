@@ -1,6 +1,6 @@
 import React from 'react';
 import {countryName} from '../../../config';
-import type {AdminPurchaseDetail} from '../../../config/api';
+import type {AdminFairPrice} from '../../../config/api';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
 import Confirm from './Confirm';
@@ -20,20 +20,35 @@ function cardLine(cardCountry: string | null, flagged: boolean): string {
   return `The card that paid is from ${named(cardCountry)}.`;
 }
 
+/** What was paid at a fair price: the purchase itself, or one of its upgrades (its own payment). */
+type Payment = 'purchase' | 'upgrade';
+
 /**
- * A purchase made at a fair price: which country's price it got, and where the card that paid is
- * from. A card from elsewhere is flagged: the seller accepts it here (the flag clears, and the
- * admin log says who) or refunds it with the refund form below.
+ * A purchase, or an upgrade, made at a fair price: which country's price it got, and where the card
+ * that paid is from. A card from elsewhere is flagged: the seller accepts it here (the flag clears,
+ * and the admin log says who) or refunds it with the refund form below. An upgrade's review sits
+ * under the upgrade's own heading (so an h5), and accepts by the upgrade's session.
  */
-export default function CardCountryReview({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
+export default function CardCountryReview({
+  sessionId,
+  fairPrice,
+  reload,
+  payment = 'purchase',
+}: {
+  sessionId: string;
+  fairPrice: AdminFairPrice | null;
+  reload: () => void;
+  payment?: Payment;
+}) {
   const api = useAdminApi();
   const {busy, outcome, run} = useAction();
-  const {fairPrice, sessionId} = purchase;
   if (!fairPrice) return null;
   const flagged = fairPrice.review === 'flagged';
+  const headingId = `fair-price-heading-${sessionId}`;
+  const Heading = payment === 'purchase' ? 'h3' : 'h5';
   return (
-    <section aria-labelledby="fair-price-heading">
-      <h3 id="fair-price-heading">Fair price</h3>
+    <section aria-labelledby={headingId}>
+      <Heading id={headingId}>{payment === 'purchase' ? 'Fair price' : "Fair price of the upgrade's payment"}</Heading>
       <p>
         Priced for {named(fairPrice.country)}
         {fairPrice.percentOff !== null && <>: {fairPrice.percentOff}% off</>}. {cardLine(fairPrice.cardCountry, flagged)}
@@ -42,13 +57,13 @@ export default function CardCountryReview({purchase, reload}: {purchase: AdminPu
         <>
           <p className={styles.muted}>
             {fairPrice.cardCountry === '' || fairPrice.cardCountry === null
-              ? 'Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.'
-              : 'The card is from another country than the price. A traveller, a VPN or a card from a bank abroad can explain it; accept the purchase as it is, or refund it below.'}
+              ? `Nothing shows the buyer is in the country of the price. Accept the ${payment} as it is, or refund it below.`
+              : `The card is from another country than the price. A traveller, a VPN or a card from a bank abroad can explain it; accept the ${payment} as it is, or refund it below.`}
           </p>
           <div className={styles.actions}>
             <Confirm
               label="Accept"
-              question="The purchase keeps its price and the flag clears; the admin log records it."
+              question={`The ${payment} keeps its price and the flag clears; the admin log records it.`}
               disabled={busy}
               onConfirm={() => void run(() => api.acceptCardCountry(sessionId), 'Accepted: the flag is cleared.', reload)}
             />

@@ -166,6 +166,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dd>
                 <StateBadge state={purchase.state} />
                 <CardCountryBadge fairPrice={purchase.fairPrice} />
+                <CardCountryBadge fairPrice={purchase.flaggedUpgrade} upgrade />
               </dd>
               <dt>GitHub access</dt>
               <dd>
@@ -210,7 +211,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
               </dl>
             </details>
-            <CardCountryReview purchase={purchase} reload={loaded.reload} />
+            <CardCountryReview sessionId={purchase.sessionId} fairPrice={purchase.fairPrice} reload={loaded.reload} />
             <AccessActions purchase={purchase} reload={loaded.reload} />
             <Refund purchase={purchase} reload={loaded.reload} />
             <Upgrades purchase={purchase} reload={loaded.reload} />

@@ -50,6 +50,7 @@ const COLUMNS: Column<AdminPurchase>[] = [
       <>
         <StateBadge state={purchase.state} />
         <CardCountryBadge fairPrice={purchase.fairPrice} />
+        <CardCountryBadge fairPrice={purchase.flaggedUpgrade} upgrade />
       </>
     ),
   },

@@ -1,5 +1,7 @@
 import React from 'react';
 import type {AdminPurchaseDetail, AdminUpgrade} from '../../../config/api';
+import {CardCountryBadge} from './Badges';
+import CardCountryReview from './CardCountryReview';
 import RefundForm, {type RefundEffects} from './RefundForm';
 import {money, UPGRADE_STATES, when} from './format';
 import styles from './styles.module.css';
@@ -34,7 +36,9 @@ function Upgrade({upgrade, index, reload}: {upgrade: AdminUpgrade; index: number
         {money(upgrade.amount, upgrade.currency)}
         {upgrade.paidAt !== null && <>, paid {when(upgrade.paidAt)}</>}
         {upgrade.amountRefunded > 0 && <> · {money(upgrade.amountRefunded, upgrade.currency)} refunded</>}
+        <CardCountryBadge fairPrice={upgrade.fairPrice} />
       </p>
+      <CardCountryReview sessionId={upgrade.sessionId} fairPrice={upgrade.fairPrice} reload={reload} payment="upgrade" />
       {upgrade.state === 'paid' || upgrade.state === 'refunded' ? (
         <RefundForm
           payment={{...upgrade, refunded: upgrade.state === 'refunded'}}
@@ -51,7 +55,8 @@ function Upgrade({upgrade, index, reload}: {upgrade: AdminUpgrade; index: number
 
 /**
  * The purchase's upgrades, each its own payment with its own refund (by the upgrade's session):
- * refunding one takes back only the plan it added, never the purchase or its access.
+ * refunding one takes back only the plan it added, never the purchase or its access. One sold at
+ * the purchase's fair price has its own card's country, flagged and accepted on its own.
  */
 export default function Upgrades({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
   if (purchase.upgrades.length === 0) return null;

@@ -1,0 +1,97 @@
+/**
+ * @jest-environment node
+ *
+ * Local mode's checkout, as a buyer and the terminal meet it: the Stripe stand-in's checkout page
+ * shows the e-mail the session was given, or, for a session made for a customer (an upgrade, on
+ * its purchase's customer), that customer's e-mail, locked as Stripe Checkout locks it; and each
+ * payment prints one line (`[stripe] paid … as …`) naming what was bought: the plan, or the upgrade.
+ */
+import http from 'node:http';
+import {getByRole} from '@testing-library/dom';
+import {JSDOM} from 'jsdom';
+import type Stripe from 'stripe';
+import {appConfig, upgradeLabel, upgradesFrom} from '../../src/config';
+import {startStripeStandIn, type StripeStandIn} from '../../scripts/local/stripeApi';
+import {listen} from '../../scripts/support/listen';
+import {UPGRADE_KIND, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
+import {stripeClient} from '../../worker/src/payments/stripeClient';
+
+const SITE = 'https://shop.example';
+const EMAIL = 'buyer@example.com';
+const lower = [...appConfig.plans].sort((a, b) => a.price - b.price)[0]!;
+const higher = upgradesFrom(lower)[0]!;
+
+let webhook: Awaited<ReturnType<typeof listen>>;
+let hosted: StripeStandIn;
+let stripe: Stripe;
+/** What the stand-in printed, as `npm start` shows it after `[stripe]`. */
+const printed: string[] = [];
+
+beforeAll(async () => {
+  // The worker's webhook, as far as these pages care: it takes the event.
+  webhook = await listen(http.createServer((_request, response) => response.end('{}')), 0);
+  hosted = await startStripeStandIn({hostedPages: {webhookUrl: webhook.url, webhookSecret: 'whsec_local', onEvent: (line) => printed.push(line)}});
+  stripe = stripeClient('sk_test_local_checkout', hosted.url);
+});
+afterAll(() => Promise.all([hosted.close(), webhook.close()]));
+
+const urls = {success_url: `${SITE}/success`, cancel_url: `${SITE}/`};
+
+/** The checkout page's e-mail field, as the buyer finds it. */
+async function emailField(session: Stripe.Checkout.Session): Promise<HTMLInputElement> {
+  const {document} = new JSDOM(await (await fetch(session.url!)).text()).window;
+  return getByRole(document.body, 'textbox', {name: 'Email'}) as HTMLInputElement;
+}
+
+/** The buyer presses Pay with what the form holds: the stand-in completes the session and prints its line. */
+async function pay(session: Stripe.Checkout.Session, email: string) {
+  const response = await fetch(session.url!, {method: 'POST', body: new URLSearchParams({email, cardCountry: 'US'}), redirect: 'manual'});
+  expect(response.status).toBe(303);
+}
+
+test("a first checkout shows the e-mail it was given, still to change, and the terminal names the plan paid for; the upgrade's then shows its customer's, locked, and the terminal names the upgrade", async () => {
+  const first = await stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{price: lower.priceId.test, quantity: 1}],
+    customer_creation: 'always',
+    customer_email: EMAIL,
+    ...urls,
+  });
+  const given = await emailField(first);
+  expect(given.value).toBe(EMAIL);
+  expect(given.readOnly).toBe(false);
+  await pay(first, EMAIL);
+  expect(printed.at(-1)).toBe(`paid ${lower.name} as ${EMAIL} (${first.id}); webhook delivered`);
+
+  // The upgrade, as the worker makes it: on the purchase's customer, which brings its own e-mail.
+  const customer = hosted.sessions.get(first.id)!.customer as string;
+  expect(hosted.customers.get(customer)?.email).toBe(EMAIL);
+  const upgrade = await stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{price: higher.priceId.test, quantity: 1}],
+    customer,
+    customer_update: {name: 'auto', address: 'auto'},
+    metadata: {[UPGRADE_METADATA.kind]: UPGRADE_KIND, [UPGRADE_METADATA.upgradeOf]: first.id, [UPGRADE_METADATA.fromPlan]: lower.id, [UPGRADE_METADATA.toPlan]: higher.id},
+    ...urls,
+  });
+  const locked = await emailField(upgrade);
+  expect(locked.value).toBe(EMAIL);
+  expect(locked.readOnly).toBe(true);
+  await pay(upgrade, locked.value);
+  expect(printed.at(-1)).toBe(`paid ${upgradeLabel(lower.name, higher.name)} as ${EMAIL} (${upgrade.id}); webhook delivered`);
+});
+
+test('a session given both a customer and an e-mail is refused, in Stripe’s words', async () => {
+  const both = stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{price: higher.priceId.test, quantity: 1}],
+    customer: 'cus_someone',
+    customer_email: EMAIL,
+    ...urls,
+  });
+  await expect(both).rejects.toMatchObject({
+    statusCode: 400,
+    param: 'customer_email',
+    message: 'You may only specify one of these parameters: customer, customer_email.',
+  });
+});
