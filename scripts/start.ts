@@ -32,6 +32,7 @@ import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
 import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
+import {kitArchive} from './local/kitArchive';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {startMailgunStandIn} from './local/mailgunApi';
 import {LOCAL_MAILGUN_SIGNING_KEY} from './local/mailgunEvents';
@@ -61,6 +62,8 @@ if (sameOrigin && built) {
 }
 const DOCUSAURUS = require.resolve('@docusaurus/core/bin/docusaurus.mjs');
 const stateDir = process.env.LOCAL_STATE_DIR ? path.resolve(process.env.LOCAL_STATE_DIR) : undefined;
+/** What local mode's downloads hold: this very kit, made from git when there is a `.git` here. */
+const kit = kitArchive(ROOT);
 
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -161,7 +164,7 @@ function printSignInLinks(host: string) {
 const SERVICE_LINES: Record<LocalService, string> = {
   'sign-in': `sign-in    Firebase Auth emulator on 127.0.0.1:${ports.emulator}; sign-in links are printed here`,
   payments: 'payments   a local checkout page stands in for Stripe; no card is charged',
-  github: 'github     invitations are recorded and printed here',
+  github: `github     invitations are recorded and printed here; a download holds ${kit.holds}`,
   email: 'e-mail     messages are printed here',
 };
 
@@ -217,7 +220,13 @@ async function main() {
   }
   let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
-    github = await startGitHubStandIn({anyUser: true, anyRef: true, extraRepositories: Object.values(LOCAL_EXTRA_REPOS), onEvent: (line) => say('[github]', line)});
+    github = await startGitHubStandIn({
+      anyUser: true,
+      anyRef: true,
+      kitArchive: kit,
+      extraRepositories: Object.values(LOCAL_EXTRA_REPOS),
+      onEvent: (line) => say('[github]', line),
+    });
     closers.push(github.close);
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
