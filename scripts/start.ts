@@ -34,7 +34,7 @@ import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmul
 import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
 import {kitArchive} from './local/kitArchive';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
-import {startMailgunStandIn} from './local/mailgunApi';
+import {type SentMail, startMailgunStandIn} from './local/mailgunApi';
 import {LOCAL_MAILGUN_SIGNING_KEY} from './local/mailgunEvents';
 import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
@@ -237,9 +237,7 @@ async function main() {
     Object.assign(overrides, {GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex')});
   }
   if (plan.local.includes('email')) {
-    const mailgun = await startMailgunStandIn({
-      onSend: ({fields}) => say('[e-mail]', `to ${fields.to}: "${fields.subject}"\n${indent(fields.text ?? '')}`),
-    });
+    const mailgun = await startMailgunStandIn({onSend: printMail});
     closers.push(mailgun.close);
     Object.assign(overrides, {
       MAILGUN_API_KEY: 'local-mode-key',
@@ -307,6 +305,21 @@ async function main() {
     say('', 'Every service uses the keys in .env and worker/.dev.vars.');
   }
   say('[start]', `Ready on ${siteUrl}. Ctrl-C stops everything.`);
+}
+
+/** Copies of one batch printed in full; the rest are counted (a release e-mail to every buyer is one call per 1,000). */
+const PRINTED_COPIES = 3;
+
+/**
+ * A message as its recipients receive it: each copy with its own recipient variables filled in by
+ * the stand-in, as Mailgun fills them (an unsubscribe link, not `%recipient.unsubscribe%`). Without
+ * recipient variables, Mailgun sends one message that shows every address: printed once.
+ */
+function printMail({fields, copies}: SentMail) {
+  const batch = fields['recipient-variables'] !== undefined;
+  const shown = copies.slice(0, batch ? PRINTED_COPIES : 1);
+  for (const copy of shown) say('[e-mail]', `to ${copy.fields.to}: "${copy.fields.subject}"\n${indent(copy.fields.text ?? '')}`);
+  if (batch && copies.length > shown.length) say('[e-mail]', `and ${copies.length - shown.length} more copies of it, each with its own recipient's variables`);
 }
 
 /** Deployed, a cron retries the worker's queued jobs; `wrangler dev` runs no crons, so do it here. */

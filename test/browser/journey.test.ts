@@ -4,7 +4,7 @@
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
 import fs from 'node:fs';
-import {appConfig} from '../../src/config';
+import {API_PATHS, appConfig} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {publishLocalRelease} from '../../scripts/local/release';
 import {kitArchive} from '../../scripts/local/kitArchive';
@@ -177,8 +177,11 @@ describe('the buyer\'s journey on the local stack', () => {
     // The download is marked with the release it now serves.
     await page.getByText(`The .zip holds the latest release, ${tag}.`).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    // The local cron sends it within its minute, printed as the other e-mails are.
-    await stack.waitForLine(new RegExp(`\\[e-mail\\].*Tabs everywhere`), 150_000, from);
+    // The local cron sends it within its minute, printed as the other e-mails are: as the buyer gets
+    // it, Mailgun's recipient variables filled in (their own unsubscribe link, not a placeholder).
+    await stack.waitForLine(/\[e-mail\] +to \S+@\S+: ".*Tabs everywhere/, 150_000, from);
+    await stack.waitForLine(new RegExp(`: http\\S*${API_PATHS.releaseUnsubscribe}/\\S+$`), 30_000, from);
+    expect(stack.output().slice(from)).not.toMatch(/%recipient|%unsubscribe_url%/);
     expect(errors).toEqual([]);
   });
 
