@@ -26,6 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import {stripVTControlCharacters} from 'node:util';
 import {parse as parseEnv} from 'dotenv';
 import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
@@ -40,6 +41,7 @@ import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
 import {startStripeStandIn} from './local/stripeApi';
 import {spawnGroup, stopGroup} from './processGroup';
+import {SERVE_ADVICE} from './support/site';
 import {serveStatic} from './support/staticServer';
 import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
 
@@ -80,12 +82,20 @@ function readVars(file: string): Vars {
   return fs.existsSync(file) ? parseEnv(fs.readFileSync(file)) : {};
 }
 
-/** Starts a process in its own group (so stopping it stops its children), its output prefixed. */
-function spawnPrefixed(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+/**
+ * Starts a process in its own group (so stopping it stops its children), its output prefixed:
+ * every line but the blank ones and those `leaveOut` matches.
+ */
+function spawnPrefixed(
+  prefix: string,
+  command: string,
+  args: string[],
+  {leaveOut, ...options}: {cwd: string; env: NodeJS.ProcessEnv; leaveOut?: RegExp},
+): ChildProcess {
   const child = spawnGroup(command, args, options);
   children.push(child);
   for (const stream of [child.stdout!, child.stderr!]) {
-    readline.createInterface({input: stream}).on('line', (line) => line.trim() && say(prefix, line));
+    readline.createInterface({input: stream}).on('line', (line) => line.trim() && !leaveOut?.test(stripVTControlCharacters(line)) && say(prefix, line));
   }
   return child;
 }
@@ -100,7 +110,8 @@ function run(prefix: string, command: string, args: string[], options: {cwd: str
 /** `--built`: `docusaurus build` into `outDir`, then the build served on the site's port, gzipped, with the headers of its `_headers` (its Content-Security-Policy). */
 async function buildAndServe(outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   say('[site]', 'Building the site (production build, a few minutes)…');
-  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env});
+  // Docusaurus's closing advice is to serve the build: this command serves it next.
+  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env, leaveOut: SERVE_ADVICE});
   const code = await new Promise<number | null>((resolve) => build.once('exit', (exitCode) => resolve(exitCode)));
   // Stopped by Ctrl-C: `stop` exits on its own.
   if (stopping) await new Promise<never>(() => undefined);
