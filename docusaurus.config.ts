@@ -2,7 +2,7 @@ import path from 'node:path';
 import {config as loadEnv} from 'dotenv';
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import {appConfig, ROUTES, serviceName} from './src/config';
+import {appConfig, ROUTES} from './src/config';
 import {GENERATED_STATIC_DIR} from './src/buildTime/generatedStatic';
 import {parseSiteSettings} from './src/buildTime/siteSettings';
 import {SITEMAP_IGNORED, sitemapPriority} from './src/seo/searchEngineFiles';
@@ -20,6 +20,7 @@ import signedInHint from './src/plugins/signedInHint';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import workerProxy from './src/plugins/workerProxy';
 import docsSearch from './src/plugins/docsSearch';
+import emulatorBuildNotice from './src/plugins/emulatorBuildNotice';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
 import reactUtilsWithoutCollator from './src/plugins/reactUtilsWithoutCollator';
 import prefetchWhenIdle from './src/plugins/prefetchWhenIdle';
@@ -35,13 +36,6 @@ import packageJson from './package.json';
 // The root .env holds the site's public settings; the shell's own variables win.
 loadEnv({path: path.join(__dirname, '.env'), quiet: true});
 const siteSettings = parseSiteSettings(process.env);
-if (process.argv.includes('build') && siteSettings.auth.provider === 'firebase' && siteSettings.auth.firebaseEmulatorHost) {
-  // Fine for tests and local previews; a deployed site would send its buyers to a local emulator.
-  console.warn(
-    `[${serviceName}] This build signs in against the Firebase Auth emulator at ${siteSettings.auth.firebaseEmulatorHost}. ` +
-      'Set FIREBASE_API_KEY (and the rest of the Firebase web config) in .env before deploying.',
-  );
-}
 
 const config = {
   title: appConfig.appName,
@@ -108,6 +102,7 @@ const config = {
     prefetchWhenIdle,
     routeInItsOwnTask,
     bundleName,
+    () => emulatorBuildNotice(siteSettings),
   ],
 
   themes: [

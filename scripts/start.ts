@@ -26,19 +26,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import {stripVTControlCharacters} from 'node:util';
 import {parse as parseEnv} from 'dotenv';
 import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
 import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
+import {kitArchive} from './local/kitArchive';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
-import {startMailgunStandIn} from './local/mailgunApi';
+import {type SentMail, startMailgunStandIn} from './local/mailgunApi';
 import {LOCAL_MAILGUN_SIGNING_KEY} from './local/mailgunEvents';
 import {planStart, type Vars} from './local/plan';
 import {portInUse, waitForHttp} from './local/ports';
 import {startStripeStandIn} from './local/stripeApi';
 import {spawnGroup, stopGroup} from './processGroup';
+import {SERVE_ADVICE} from './support/site';
 import {serveStatic} from './support/staticServer';
 import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
 
@@ -61,6 +64,8 @@ if (sameOrigin && built) {
 }
 const DOCUSAURUS = require.resolve('@docusaurus/core/bin/docusaurus.mjs');
 const stateDir = process.env.LOCAL_STATE_DIR ? path.resolve(process.env.LOCAL_STATE_DIR) : undefined;
+/** What local mode's downloads hold: this very kit, made from git when there is a `.git` here. */
+const kit = kitArchive(ROOT);
 
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -77,12 +82,20 @@ function readVars(file: string): Vars {
   return fs.existsSync(file) ? parseEnv(fs.readFileSync(file)) : {};
 }
 
-/** Starts a process in its own group (so stopping it stops its children), its output prefixed. */
-function spawnPrefixed(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+/**
+ * Starts a process in its own group (so stopping it stops its children), its output prefixed:
+ * every line but the blank ones and those `leaveOut` matches.
+ */
+function spawnPrefixed(
+  prefix: string,
+  command: string,
+  args: string[],
+  {leaveOut, ...options}: {cwd: string; env: NodeJS.ProcessEnv; leaveOut?: RegExp},
+): ChildProcess {
   const child = spawnGroup(command, args, options);
   children.push(child);
   for (const stream of [child.stdout!, child.stderr!]) {
-    readline.createInterface({input: stream}).on('line', (line) => line.trim() && say(prefix, line));
+    readline.createInterface({input: stream}).on('line', (line) => line.trim() && !leaveOut?.test(stripVTControlCharacters(line)) && say(prefix, line));
   }
   return child;
 }
@@ -97,7 +110,8 @@ function run(prefix: string, command: string, args: string[], options: {cwd: str
 /** `--built`: `docusaurus build` into `outDir`, then the build served on the site's port, gzipped, with the headers of its `_headers` (its Content-Security-Policy). */
 async function buildAndServe(outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   say('[site]', 'Building the site (production build, a few minutes)…');
-  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env});
+  // Docusaurus's closing advice is to serve the build: this command serves it next.
+  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env, leaveOut: SERVE_ADVICE});
   const code = await new Promise<number | null>((resolve) => build.once('exit', (exitCode) => resolve(exitCode)));
   // Stopped by Ctrl-C: `stop` exits on its own.
   if (stopping) await new Promise<never>(() => undefined);
@@ -161,7 +175,7 @@ function printSignInLinks(host: string) {
 const SERVICE_LINES: Record<LocalService, string> = {
   'sign-in': `sign-in    Firebase Auth emulator on 127.0.0.1:${ports.emulator}; sign-in links are printed here`,
   payments: 'payments   a local checkout page stands in for Stripe; no card is charged',
-  github: 'github     invitations are recorded and printed here',
+  github: `github     invitations are recorded and printed here; a download holds ${kit.holds}`,
   email: 'e-mail     messages are printed here',
 };
 
@@ -217,7 +231,13 @@ async function main() {
   }
   let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
-    github = await startGitHubStandIn({anyUser: true, anyRef: true, extraRepositories: Object.values(LOCAL_EXTRA_REPOS), onEvent: (line) => say('[github]', line)});
+    github = await startGitHubStandIn({
+      anyUser: true,
+      anyRef: true,
+      kitArchive: kit,
+      extraRepositories: Object.values(LOCAL_EXTRA_REPOS),
+      onEvent: (line) => say('[github]', line),
+    });
     closers.push(github.close);
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
@@ -228,9 +248,7 @@ async function main() {
     Object.assign(overrides, {GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex')});
   }
   if (plan.local.includes('email')) {
-    const mailgun = await startMailgunStandIn({
-      onSend: ({fields}) => say('[e-mail]', `to ${fields.to}: "${fields.subject}"\n${indent(fields.text ?? '')}`),
-    });
+    const mailgun = await startMailgunStandIn({onSend: printMail});
     closers.push(mailgun.close);
     Object.assign(overrides, {
       MAILGUN_API_KEY: 'local-mode-key',
@@ -298,6 +316,21 @@ async function main() {
     say('', 'Every service uses the keys in .env and worker/.dev.vars.');
   }
   say('[start]', `Ready on ${siteUrl}. Ctrl-C stops everything.`);
+}
+
+/** Copies of one batch printed in full; the rest are counted (a release e-mail to every buyer is one call per 1,000). */
+const PRINTED_COPIES = 3;
+
+/**
+ * A message as its recipients receive it: each copy with its own recipient variables filled in by
+ * the stand-in, as Mailgun fills them (an unsubscribe link, not `%recipient.unsubscribe%`). Without
+ * recipient variables, Mailgun sends one message that shows every address: printed once.
+ */
+function printMail({fields, copies}: SentMail) {
+  const batch = fields['recipient-variables'] !== undefined;
+  const shown = copies.slice(0, batch ? PRINTED_COPIES : 1);
+  for (const copy of shown) say('[e-mail]', `to ${copy.fields.to}: "${copy.fields.subject}"\n${indent(copy.fields.text ?? '')}`);
+  if (batch && copies.length > shown.length) say('[e-mail]', `and ${copies.length - shown.length} more copies of it, each with its own recipient's variables`);
 }
 
 /** Deployed, a cron retries the worker's queued jobs; `wrangler dev` runs no crons, so do it here. */

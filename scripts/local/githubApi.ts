@@ -11,7 +11,8 @@ import path from 'node:path';
 import type {components} from '@octokit/openapi-types';
 import {ROOT} from '../support/site';
 import {listen} from '../support/listen';
-import {type ArchiveState, archiveHandler} from './githubArchive';
+import {type ArchiveSource, type ArchiveState, archiveHandler, FIXTURE_ARCHIVE_HOLDS} from './githubArchive';
+import {escapeHtml, standInPage} from './standInPage';
 
 interface Recorded {
   method: string;
@@ -216,6 +217,11 @@ export interface GitHubStandInOptions {
    * worker only (as GitHub's webhook would), and the download then serves its tag.
    */
   anyRef?: boolean;
+  /**
+   * What the kit repository's archives hold (`archives.source`): local mode's is the kit itself
+   * (./kitArchive.ts); without it, a README naming the ref.
+   */
+  kitArchive?: ArchiveSource;
   /** Told of each invitation and removal, for the terminal. */
   onEvent?: (line: string) => void;
   /**
@@ -225,7 +231,7 @@ export interface GitHubStandInOptions {
   now?: () => number;
 }
 
-export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, onEvent, now = Date.now, extraRepositories = []}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, kitArchive, onEvent, now = Date.now, extraRepositories = []}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -236,7 +242,7 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
   const invitationTimes: number[] = [];
   const records = new Map<string, RepositoryRecord & {path: string}>();
   const newArchives = (): ArchiveState => ({releases: [], defaultBranch: (repositoryAnswer.response as Repository).default_branch, served: [], codeloadWithAuthorization: 0});
-  const archives = newArchives();
+  const archives: ArchiveState = {...newArchives(), ...(kitArchive && {source: kitArchive})};
   records.set(FIXTURE_REPO.toLowerCase(), {invitations, collaborators, invitationTimes, archives, path: `/repos/${FIXTURE_REPO}`});
   for (const fullName of extraRepositories) {
     records.set(fullName.toLowerCase(), {invitations: new Map(), collaborators: new Set([OWNER.toLowerCase()]), invitationTimes: [], archives: newArchives(), path: `/repos/${fullName}`});
@@ -400,7 +406,27 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       onEvent?.(`withdrew the invitation of @${withdrawn.invitee.login} (invitation ${withdrawn.id})`);
       return send(response, 204);
     }
+    const page = /^\/([^/]+\/[^/]+)(\/.*)?$/.exec(pathname);
+    const pageOf = page && records.get(decodeURIComponent(page[1]!).toLowerCase());
+    if (request.method === 'GET' && pageOf) return repositoryPage(response, pageOf, pathname);
     notFound(response);
+  }
+
+  /**
+   * A repository's page (github.com/{owner}/{repo}, and what is below it: its invitations, a
+   * release), as the worker links a buyer to it on the stand-in (its `repositoryPage`): what the
+   * repository would be on GitHub, and what local mode does in its place.
+   */
+  function repositoryPage(response: http.ServerResponse, record: RepositoryRecord & {path: string}, pathname: string) {
+    const fullName = record.path.slice('/repos/'.length);
+    const below = pathname.length > fullName.length + 1 ? `<p>You asked for <code>${escapeHtml(pathname)}</code>: on GitHub, a page of this repository.</p>` : '';
+    const body = `<p class="local"><strong>Local mode:</strong> this page stands in for a private repository on GitHub.</p>
+<h1>${escapeHtml(fullName)}</h1>
+<p>On GitHub, this is a private repository buyers are invited to: once they accept the invitation, they read and clone the code here.</p>
+${below}<p>In local mode nothing is on GitHub. Invitations are recorded and printed in the terminal that runs <code>npm start</code>, and a download from the dashboard holds ${escapeHtml(record.archives.source?.holds ?? FIXTURE_ARCHIVE_HOLDS)}.</p>
+<p>With <code>GITHUB_TOKEN</code> and <code>GITHUB_REPO</code> set in <code>worker/.dev.vars</code>, <code>npm start</code> (without <code>--local</code>) uses GitHub itself, and the dashboard links to your repository on github.com.</p>`;
+    response.writeHead(200, {'content-type': 'text/html; charset=utf-8'});
+    response.end(standInPage(fullName, body));
   }
   const running = await listen(server, port);
 

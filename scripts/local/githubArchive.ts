@@ -2,8 +2,10 @@
  * The GitHub stand-in's releases and archives, for the worker's downloads: `GET .../releases/latest`
  * (GitHub's recorded release body from @octokit/fixtures' `release-assets`, or 404 when there is no
  * published release), `GET .../zipball/{ref}` (the recorded `get-archive` answer: a 302 to a codeload
- * URL with a short-lived token of its own) and that codeload URL (a real .zip, built with fflate, of
- * one folder named as GitHub names it, `{owner}-{repo}-{sha}/`).
+ * URL with a short-lived token of its own) and that codeload URL: a real .zip of one folder named as
+ * GitHub names it, `{owner}-{repo}-{first 7 characters of the commit}/`. What it holds is the
+ * repository's `source`: local mode's is the kit itself (./kitArchive.ts); without one, a README
+ * naming the ref, so a test can tell which ref it got.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -36,11 +38,35 @@ export interface ArchiveState {
   /** Every archive served: the ref, and whether the codeload request carried an Authorization header. */
   served: string[];
   codeloadWithAuthorization: number;
+  /** What the archives hold; without it, `archiveFiles`. */
+  source?: ArchiveSource;
 }
 
-/** The files of the archive at `ref`: a README naming it, so a test can tell which ref it got. */
+/** A repository's code as its archives hold it. */
+export interface ArchiveSource {
+  /** What it is, for the terminal: "this kit's files tracked at HEAD…". */
+  holds: string;
+  /** The .zip of the code, its files in one folder named `folderFor(commit)`. */
+  zip(folderFor: (commit: string) => string): Promise<Uint8Array>;
+}
+
+/** The files of the archive at `ref` without a `source`: a README naming it, so a test can tell which ref it got. */
 export function archiveFiles(repository: string, ref: string): Record<string, string> {
   return {'README.md': `# ${repository}\n\nThe code at ${ref}.\n`};
+}
+
+/** What an archive without a `source` holds. */
+export const FIXTURE_ARCHIVE_HOLDS = 'a README naming the release or branch it is of';
+
+/** The archive of `ref` without a `source`: `archiveFiles`, its folder named after the ref (there is no commit). */
+function readmeSource(repository: string, ref: string): ArchiveSource {
+  return {
+    holds: FIXTURE_ARCHIVE_HOLDS,
+    async zip(folderFor) {
+      const folder = folderFor(Buffer.from(ref).toString('hex'));
+      return zipSync(Object.fromEntries(Object.entries(archiveFiles(repository, ref)).map(([name, text]) => [`${folder}/${name}`, strToU8(text)])));
+    },
+  };
 }
 
 type Send = (response: http.ServerResponse, status: number, body?: unknown, headers?: Record<string, string | number>) => void;
@@ -90,16 +116,24 @@ export function archiveHandler(repoPath: string, state: ArchiveState, send: Send
       }
       // codeload's URL carries its own token: a client that also sends the API token leaks it.
       if (request.headers.authorization) state.codeloadWithAuthorization += 1;
-      const folder = `${owner}-${repo}-${Buffer.from(ref).toString('hex').slice(0, 7)}/`;
-      const files = Object.fromEntries(Object.entries(archiveFiles(`${owner}/${repo}`, ref)).map(([name, text]) => [folder + name, strToU8(text)]));
-      const zip = zipSync(files);
-      state.served.push(ref);
-      response.writeHead(200, {
-        'content-type': 'application/zip',
-        'content-disposition': `attachment; filename=${owner}-${repo}-${ref}.zip`,
-        'content-length': zip.byteLength,
-      });
-      response.end(Buffer.from(zip));
+      const source = state.source ?? readmeSource(`${owner}/${repo}`, ref);
+      source
+        .zip((commit) => `${owner}-${repo}-${commit.slice(0, 7)}`)
+        .then((zip) => {
+          state.served.push(ref);
+          response.writeHead(200, {
+            'content-type': 'application/zip',
+            'content-disposition': `attachment; filename=${owner}-${repo}-${ref}.zip`,
+            'content-length': zip.byteLength,
+          });
+          response.end(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+        })
+        .catch((error: unknown) => {
+          // The stand-in could not make the archive (git failed): GitHub's own failure, a 5xx.
+          console.error(`The GitHub stand-in could not make the archive of ${ref}:`, error);
+          response.writeHead(500, {'content-type': 'text/plain; charset=utf-8'});
+          response.end('500: Internal Server Error');
+        });
       return true;
     }
     return false;

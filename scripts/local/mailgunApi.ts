@@ -4,10 +4,14 @@
  * inbound routes as `npm run preflight` reads them. Batch sending as Mailgun's user manual
  * describes it: several `to` fields (at most MAX_RECIPIENTS), and with `recipient-variables` one
  * copy per recipient, its `%recipient.name%` filled in; without them, one copy that every
- * recipient sees all the addresses of.
+ * recipient sees all the addresses of. Mailgun's own unsubscribe variables (`%unsubscribe_url%`,
+ * `%tag_unsubscribe_url%`: its user manual, "Tracking Unsubscribes") become links to the stand-in,
+ * which records the unsubscribe and leaves the address out of the domain's (or the tag's) later
+ * messages, as Mailgun does. Mailing lists are not stood in for.
  */
 import http from 'node:http';
 import {listen} from '../support/listen';
+import {escapeHtml, standInPage} from './standInPage';
 import type {DomainData, Route} from 'mailgun.js/definitions';
 
 export interface SentMail {
@@ -26,6 +30,17 @@ export interface DeliveredCopy {
   recipient: string;
   /** The fields of this recipient's copy (`to` is what the copy shows in its To header). */
   fields: Record<string, string>;
+}
+
+/**
+ * An address that followed one of Mailgun's unsubscribe links: from every message of the domain
+ * (`%unsubscribe_url%`), or from those with one of `tags` (`%tag_unsubscribe_url%`).
+ */
+export interface Unsubscribe {
+  address: string;
+  domain: string;
+  /** The message's tags (`o:tag`) it unsubscribed from; absent: all of the domain's messages. */
+  tags?: string[];
 }
 
 /** Mailgun's cap on the recipients of one call ("Batch sending", Mailgun's user manual). */
@@ -68,6 +83,8 @@ export interface MailgunStandIn {
   domains: Map<string, MailgunDomain>;
   /** The account's inbound routes: none at start. */
   routes: MailgunRoute[];
+  /** Who followed an unsubscribe link: left out of the copies of later messages it covers. */
+  unsubscribes: Unsubscribe[];
   /** The next `times` messages fail with `status`; with `to`, only the messages (batches) that include that address. */
   failNext(status: number, times?: number, to?: string): void;
   close(): Promise<void>;
@@ -84,13 +101,14 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
   const domains = new Map<string, MailgunDomain>();
   const routes: MailgunRoute[] = [];
   const refused = new Set<string>();
+  const unsubscribes: Unsubscribe[] = [];
   let failures: {status: number; times: number; to?: string} = {status: 0, times: 0};
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://mailgun.local');
     const match = /^\/v3\/([^/]+)\/messages$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.method === 'GET' && lookup(url, response)) return;
+    if (request.method === 'GET' && (lookup(url, response) || unsubscribePage(url, response))) return;
     if (request.method !== 'POST' || !match) {
       response.writeHead(404).end();
       return;
@@ -126,7 +144,9 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
       response.end(JSON.stringify({message: 'Failure'}));
       return;
     }
-    const mail = {domain: decodeURIComponent(match[1]!), fields, authorization: request.headers.authorization, recipients, copies: copiesOf(fields, recipients, variables)};
+    const domain = decodeURIComponent(match[1]!);
+    const tags = form.getAll('o:tag').map(String);
+    const mail = {domain, fields, authorization: request.headers.authorization, recipients, copies: copiesOf({domain, tags}, fields, recipients, variables)};
     sent.push(mail);
     onSend?.(mail);
     response.writeHead(200, {'content-type': 'application/json'});
@@ -135,16 +155,61 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
   /**
    * With recipient variables, one copy per address, `%recipient%` and `%recipient.name%` filled
    * in everywhere (the body, the subject, the `h:` headers); without them, every copy shows all.
+   * In each, Mailgun's unsubscribe variables become the recipient's own link. An address that
+   * unsubscribed from the domain, or from one of the message's tags, gets no copy.
    */
-  function copiesOf(fields: Record<string, string>, recipients: string[], variables?: Record<string, Record<string, unknown>>): DeliveredCopy[] {
-    if (!variables) return recipients.map((recipient) => ({recipient, fields}));
-    return recipients.map((recipient) => {
+  function copiesOf(
+    message: {domain: string; tags: string[]},
+    fields: Record<string, string>,
+    recipients: string[],
+    variables?: Record<string, Record<string, unknown>>,
+  ): DeliveredCopy[] {
+    const wanted = recipients.filter((recipient) => !unsubscribed(recipient, message));
+    const links = (recipient: string) => (text: string) =>
+      text
+        .replace(/%unsubscribe_url%/g, unsubscribeLink({address: recipient, domain: message.domain}))
+        .replace(/%tag_unsubscribe_url%/g, unsubscribeLink({address: recipient, domain: message.domain, tags: message.tags}));
+    const fillAll = (fill: (text: string) => string, from: Record<string, string>) =>
+      Object.fromEntries(Object.entries(from).filter(([key]) => key !== 'recipient-variables').map(([key, value]) => [key, fill(value)]));
+    if (!variables) return wanted.map((recipient) => ({recipient, fields: fillAll(links(recipient), fields)}));
+    return wanted.map((recipient) => {
       const own = variables[recipient] ?? {};
       const fill = (text: string) =>
-        text.replace(/%recipient(?:\.([\w-]+))?%/g, (_all, name?: string) => (name === undefined ? recipient : String(own[name] ?? '')));
-      const copy = Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'recipient-variables').map(([key, value]) => [key, fill(value)]));
-      return {recipient, fields: {...copy, to: recipient}};
+        links(recipient)(text.replace(/%recipient(?:\.([\w-]+))?%/g, (_all, name?: string) => (name === undefined ? recipient : String(own[name] ?? ''))));
+      return {recipient, fields: {...fillAll(fill, fields), to: recipient}};
     });
+  }
+
+  function unsubscribed(address: string, message: {domain: string; tags: string[]}): boolean {
+    return unsubscribes.some(
+      (entry) => entry.address === address && entry.domain === message.domain && (!entry.tags || entry.tags.some((tag) => message.tags.includes(tag))),
+    );
+  }
+
+  /** The link Mailgun puts in a copy for `%unsubscribe_url%` (no `tags`) or `%tag_unsubscribe_url%`. */
+  function unsubscribeLink({address, domain, tags}: Unsubscribe): string {
+    const query = new URLSearchParams({address, domain});
+    for (const tag of tags ?? []) query.append('tag', tag);
+    return `${running.url}/unsubscribe/${tags ? 'tags' : 'domain'}?${query}`;
+  }
+
+  /** Following an unsubscribe link: recorded, and a page that says so; false for any other path. */
+  function unsubscribePage(url: URL, response: http.ServerResponse): boolean {
+    const kind = /^\/unsubscribe\/(domain|tags)$/.exec(url.pathname)?.[1];
+    const address = url.searchParams.get('address');
+    const domain = url.searchParams.get('domain');
+    if (!kind || !address || !domain) return false;
+    const entry: Unsubscribe = kind === 'tags' ? {address, domain, tags: url.searchParams.getAll('tag')} : {address, domain};
+    unsubscribes.push(entry);
+    const from = entry.tags ? `the messages of ${domain} tagged ${entry.tags.join(', ') || '(no tag)'}` : `every message of ${domain}`;
+    response.writeHead(200, {'content-type': 'text/html; charset=utf-8'});
+    response.end(
+      standInPage(
+        'Unsubscribed',
+        `<p class="local"><strong>Local mode:</strong> this page stands in for Mailgun's unsubscribe page.</p><h1>Unsubscribed</h1><p>${escapeHtml(address)} will no longer receive ${escapeHtml(from)}.</p>`,
+      ),
+    );
+    return true;
   }
 
   function json(response: http.ServerResponse, status: number, body: unknown) {
@@ -175,6 +240,7 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     refused,
     domains,
     routes,
+    unsubscribes,
     failNext(status, times = 1, to) {
       failures = {status, times, to};
     },

@@ -1,38 +1,26 @@
 /**
  * The pages a local-mode buyer sees in place of Stripe's hosted ones: the checkout page (plan,
- * price, e-mail, Pay) and the billing portal. Plain HTML, no script: they work in any browser.
+ * price, e-mail, Pay) and the billing portal. Plain HTML, no script (./standInPage.ts): they work
+ * in any browser.
  */
 import type Stripe from 'stripe';
 import {findPlanByPriceId} from '../../src/config';
 import {isoCountries} from './countries';
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[char]!);
+import {escapeHtml as escape, standInPage} from './standInPage';
 
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escape(title)}</title>
-<style>
-  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; background: #f6f9fc; color: #1a1f36; }
-  main { max-width: 26rem; margin: 3rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 8px 24px rgb(0 0 0 / 8%); }
-  .local { padding: .5rem .75rem; margin-bottom: 1.5rem; background: #fef3c7; color: #78350f; border-radius: 8px; font-size: .85rem; }
-  .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
+  return standInPage(
+    title,
+    body,
+    `  .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
   .terms { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
   .terms input { width: auto; margin: .3rem 0 0; }
   select { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; background: #fff; }
   input { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; }
   button { width: 100%; padding: .75rem; border: 0; border-radius: 6px; background: #0f766e; color: #fff; font-size: 1rem; font-weight: 600; cursor: pointer; }
-  a { color: #0b534d; }
-</style>
-</head>
-<body><main>${body}</main></body>
-</html>`;
+`,
+  );
 }
 
 /** Stripe's hosted pages that local mode draws, by what its notes call them. */

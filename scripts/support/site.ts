@@ -26,8 +26,17 @@ const SETTINGS = [
 ] as const;
 export type BuildSettings = Partial<Record<(typeof SETTINGS)[number], string>>;
 
-/** `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot leak in. */
-export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): void {
+/**
+ * The line Docusaurus ends a build with, "Use npm run serve command to test your build locally.":
+ * `npm start -- --built` serves the build itself, so it leaves the line out.
+ */
+export const SERVE_ADVICE = /^\[INFO\] Use .*npm run serve.* command to test your build locally\.$/;
+
+/**
+ * `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot
+ * leak in. Answers what the build printed (stdout, then stderr).
+ */
+export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): string {
   const env: NodeJS.ProcessEnv = {...process.env};
   for (const name of SETTINGS) env[name] = settings[name] ?? '';
   const result = spawnSync(process.execPath, [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir], {
@@ -38,6 +47,7 @@ export function buildSite(outDir: string, settings: BuildSettings, siteDir: stri
   if (result.status !== 0) {
     throw new Error(`The site did not build (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
+  return `${result.stdout}\n${result.stderr}`;
 }
 
 /** The classic template exactly as `npx create-docusaurus classic` writes it, in `dir` (inside this repo, so it uses our node_modules). */

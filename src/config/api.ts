@@ -282,6 +282,11 @@ export interface AccessStatus {
   hasPaid: boolean;
   /** The private repository buyers are invited to (`owner/name`), when the worker is set up for it. */
   repository?: string;
+  /**
+   * Its page, with `repository`: on github.com, or, in local mode, the GitHub stand-in's page
+   * saying what the repository would be (the worker knows which GitHub it talks to).
+   */
+  repositoryUrl?: string;
   /** The GitHub account the access is for. */
   username?: string;
   /** A pending invitation GitHub no longer honours (after seven days). */
@@ -323,6 +328,8 @@ export interface ExtraRepositoryAccess {
   key: string;
   /** `owner/name`, when the worker has a repository for the key. */
   repository?: string;
+  /** Its page, with `repository` (as AccessStatus's `repositoryUrl`). */
+  repositoryUrl?: string;
   /**
    * `none`: nothing yet; the kit's invitation comes first, and the same GitHub account gets this
    * one. `not_configured`: the seller set no repository for the key, so nothing is sent.

@@ -43,11 +43,3 @@ export const SISTER_APPS = {
   keelhaul: {name: 'Keelhaul', url: 'https://keelhaul.io'},
   moorings: {name: 'Moorings', url: 'https://moorings.app'},
 } as const;
-
-/**
- * A repository's page on GitHub. Which repository buyers are invited to is the worker's setting
- * (`GITHUB_REPO`), and `/accessStatus` says it: the dashboard links to that one.
- */
-export function githubRepositoryUrl(fullName: string): string {
-  return `https://github.com/${fullName}`;
-}

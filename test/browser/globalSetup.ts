@@ -22,6 +22,8 @@ export const TRACKING_IDS = {
 const BUILDS = path.join(ROOT, '.test-build');
 /** The worker port the last builds were pointed at, kept beside them for a reuse. */
 const PORT_FILE = path.join(BUILDS, 'worker-port');
+/** What the plain build printed, for test/browser/buildOutput.test.ts. */
+const BUILD_OUTPUT = path.join(BUILDS, 'site-build-output.txt');
 
 /**
  * With `TEST_REUSE_BUILD=1`, the builds already in .test-build/ and the worker port they were
@@ -30,7 +32,7 @@ const PORT_FILE = path.join(BUILDS, 'worker-port');
  * always a fresh build, so a run never tests stale pages by accident.
  */
 function reusableBuild(dirs: string[]): number | null {
-  if (process.env.TEST_REUSE_BUILD !== '1' || !existsSync(PORT_FILE)) return null;
+  if (process.env.TEST_REUSE_BUILD !== '1' || !existsSync(PORT_FILE) || !existsSync(BUILD_OUTPUT)) return null;
   if (!dirs.every((dir) => existsSync(path.join(dir, 'index.html')))) return null;
   return Number(readFileSync(PORT_FILE, 'utf8'));
 }
@@ -49,7 +51,7 @@ export default async function globalSetup(): Promise<void> {
   let workerPort = reusableBuild([outDir, trackedDir]);
   if (workerPort === null) {
     workerPort = await freePort();
-    buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`});
+    writeFileSync(BUILD_OUTPUT, buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`}));
     buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
     writeFileSync(PORT_FILE, String(workerPort));
   }
@@ -61,4 +63,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TRACKED_SITE_URL = tracked.url;
   process.env.TEST_TRACKED_SITE_DIR = trackedDir;
   process.env.TEST_WORKER_PORT = String(workerPort);
+  process.env.TEST_SITE_BUILD_OUTPUT = BUILD_OUTPUT;
 }

@@ -4,14 +4,18 @@
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
 import fs from 'node:fs';
-import {strFromU8, unzipSync} from 'fflate';
-import {appConfig} from '../../src/config';
+import {API_PATHS, appConfig} from '../../src/config';
+import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {publishLocalRelease} from '../../scripts/local/release';
+import {kitArchive} from '../../scripts/local/kitArchive';
+import {kitFiles} from '../../scripts/support/kitFiles';
+import {ROOT} from '../../scripts/support/site';
 import {startLocalStack, type LocalStack} from '../../scripts/support/localStack';
 import {eventually} from './helpers';
 import {headerStates, recordHeaderStates} from './headerStates';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab as Tab} from './localSession';
 import {axeViolations} from './axe';
+import {type DownloadedKit, expectedKit, removeKit, runUnitTestsIn, unpackKit} from '../support/downloadedKit';
 
 jest.setTimeout(300_000);
 
@@ -21,6 +25,9 @@ let stack: LocalStack;
 beforeAll(() => {
   stack = session.stack();
 });
+/** The kit as the dashboard's download gave it, unpacked. */
+let kit: DownloadedKit;
+afterAll(() => kit && removeKit(kit));
 
 describe('the buyer\'s journey on the local stack', () => {
   const paid = {email: uniqueEmail('guest'), username: `buyer-${Date.now().toString(36)}`};
@@ -113,20 +120,45 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it('downloads the code at once from the dashboard: a .zip of the repository, while the invitation is pending', async () => {
+  it('downloads the code at once from the dashboard: this very kit, as GitHub archives it, while the invitation is pending', async () => {
     const {page, errors, workerCalls} = paidTab;
     workerCalls.length = 0;
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', {name: 'Download the code (.zip)'}).click()]);
     expect(download.suggestedFilename()).toMatch(/\.zip$/);
-    const files = unzipSync(new Uint8Array(fs.readFileSync((await download.path())!)));
-    const readme = Object.entries(files).find(([name]) => name.endsWith('/README.md'));
-    expect(strFromU8(readme![1])).toMatch(/^# .+\n\nThe code at .+\.\n$/);
+    // Local mode hands out the kit itself (its files at HEAD), in one folder named as GitHub names it.
+    kit = unpackKit(new Uint8Array(fs.readFileSync((await download.path())!)));
+    const expected = expectedKit(FIXTURE_REPO);
+    expect(kit.folder).toMatch(expected.folder);
+    expect(kit.files).toEqual(expected.files);
     await page.getByRole('status').filter({hasText: /Your download of .+ has started\./}).waitFor();
     expect(workerCalls).toContain('POST /downloadLink');
     // Still on the dashboard, with the invitation still pending: a download is not a navigation.
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('links the repository to a local page saying what it stands for, never to a github.com repository', async () => {
+    const {page, errors} = paidTab;
+    const link = page.getByRole('link', {name: 'Repository', exact: true});
+    expect(new URL((await link.getAttribute('href'))!).origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    try {
+      await opened.getByRole('heading', {name: FIXTURE_REPO}).waitFor();
+      await opened.getByText('Local mode: this page stands in for a private repository on GitHub.').waitFor();
+      await opened.getByText(`a download from the dashboard holds ${kitArchive(ROOT).holds}`, {exact: false}).waitFor();
+    } finally {
+      await opened.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("passes, downloaded, what reads the kit's files: no .git, the README's commands there, and every file found without git", async () => {
+    expect(kit.files).not.toContain('.git');
+    // Found without git (a .gitignore walk) as git lists them: the checks over every file see them all.
+    expect(kitFiles(kit.dir)).toEqual(kit.files);
+    const {code, output} = await runUnitTestsIn(kit, ['test/unit/conflictMarkers.test.ts', 'test/unit/kitCommands.test.ts']);
+    expect([code, output]).toEqual([0, expect.stringMatching(/Tests: +\d+ passed, \d+ total/)]);
   });
 
   it("shows a release on the dashboard's What's new once GitHub publishes it, its notes' markup as text, and e-mails it", async () => {
@@ -145,8 +177,11 @@ describe('the buyer\'s journey on the local stack', () => {
     // The download is marked with the release it now serves.
     await page.getByText(`The .zip holds the latest release, ${tag}.`).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    // The local cron sends it within its minute, printed as the other e-mails are.
-    await stack.waitForLine(new RegExp(`\\[e-mail\\].*Tabs everywhere`), 150_000, from);
+    // The local cron sends it within its minute, printed as the other e-mails are: as the buyer gets
+    // it, Mailgun's recipient variables filled in (their own unsubscribe link, not a placeholder).
+    await stack.waitForLine(/\[e-mail\] +to \S+@\S+: ".*Tabs everywhere/, 150_000, from);
+    await stack.waitForLine(new RegExp(`: http\\S*${API_PATHS.releaseUnsubscribe}/\\S+$`), 30_000, from);
+    expect(stack.output().slice(from)).not.toMatch(/%recipient|%unsubscribe_url%/);
     expect(errors).toEqual([]);
   });
 

@@ -4,11 +4,11 @@
  * domain's e-mail addresses follow the domain), and a scan of a built site for the facts it had
  * before. The rename test builds the copy once and holds every built text file to it.
  */
-import {execFileSync} from 'node:child_process';
-import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {appConfig} from '../../src/config';
+import {kitFiles} from '../../scripts/support/kitFiles';
 
 export interface PlanFacts {
   price: number;
@@ -75,16 +75,13 @@ export function rewriteConfig(source: string, from: ProductFacts, to: ProductFac
 }
 
 /**
- * A copy of the repository's files in a temporary folder (those git tracks, and new ones it does
- * not ignore yet: what a clone of this work would hold), sharing this checkout's node_modules,
+ * A copy of the repository's files in a temporary folder (what a clone of this work would hold:
+ * scripts/support/kitFiles.ts, with or without a `.git`), sharing this checkout's node_modules,
  * with `src/config/app.ts` saying `to`.
  */
 export function renamedCopy(root: string, from: ProductFacts, to: ProductFacts): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'renamed-site-'));
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {cwd: root, encoding: 'utf8'})
-    .split('\0')
-    .filter((file) => file && existsSync(path.join(root, file)));
-  for (const file of files) {
+  for (const file of kitFiles(root)) {
     mkdirSync(path.dirname(path.join(dir, file)), {recursive: true});
     cpSync(path.join(root, file), path.join(dir, file));
   }

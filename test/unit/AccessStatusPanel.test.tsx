@@ -52,9 +52,9 @@ describe('the access panel', () => {
     expect(within(panel).queryByText(/refunded or disputed/)).toBeNull();
   });
 
-  it('links active access to the repository the worker invited to', () => {
-    const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat', repository: 'acme/kit-private'});
-    expect(within(panel).getByRole('link', {name: 'Open the repository'})).toHaveAttribute('href', 'https://github.com/acme/kit-private');
+  it("links active access to the repository the worker invited to, at the page the worker names (local mode's is the stand-in's)", () => {
+    const panel = renderPanel({status: 'active', hasPaid: true, username: 'octocat', repository: 'acme/kit-private', repositoryUrl: 'http://127.0.0.1:4567/acme/kit-private'});
+    expect(within(panel).getByRole('link', {name: 'Open the repository'})).toHaveAttribute('href', 'http://127.0.0.1:4567/acme/kit-private');
   });
 
   it("tells a buyer waiting for GitHub's daily limit their place in line and when the invitation is expected", () => {
@@ -84,7 +84,7 @@ describe('the access panel', () => {
       `${name} (${appConfig.extraRepositories.prompts.holds}): Invited: accept the invitation for @octocat on GitHub`,
     );
     document.body.innerHTML = '';
-    const active = extras({key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'octocat'});
+    const active = extras({key: 'prompts', repository: 'slipway/prompts', repositoryUrl: 'https://github.com/slipway/prompts', status: 'active', username: 'octocat'});
     expect(active).toHaveTextContent('Active: @octocat can read it.');
     expect(within(active).getByRole('link', {name: `Open ${name}`})).toHaveAttribute('href', 'https://github.com/slipway/prompts');
     document.body.innerHTML = '';

@@ -72,7 +72,8 @@ describe('invitations', () => {
       status: 'pending',
     });
     // The repository the invitation is for: the dashboard links to this one.
-    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true, repository: FIXTURE_REPO});
+    // Its page is on the GitHub the worker talks to: here the stand-in, which draws it (never an unrelated github.com page).
+    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true, repository: FIXTURE_REPO, repositoryUrl: `${stack.github.url}/${FIXTURE_REPO}`});
 
     stack.github.accept(invitation!.id);
     await aMinuteLater(sessionId);

@@ -9,6 +9,9 @@ import {ROUTES} from '../../src/config';
 import {API_PATHS, type BuyerReleases, type DownloadLink} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {archiveFiles} from '../../scripts/local/githubArchive';
+import {kitArchive} from '../../scripts/local/kitArchive';
+import {ROOT} from '../../scripts/support/site';
+import {expectedKit, removeKit, unpackKit} from '../support/downloadedKit';
 import {completedEvent, disputeEvent, refundEvent, type SignedInUser, startStack, type Stack} from './stack';
 
 let stack: Stack;
@@ -118,6 +121,25 @@ describe('the archive', () => {
       expect(await linkRow(link)).toMatchObject({outcome: 'served', detail: expect.stringContaining('v9.9.9-gone is gone from GitHub')});
     } finally {
       await stack.worker.db.run('DELETE FROM releases WHERE id = 73');
+    }
+  });
+
+  test("with local mode's source, the download is this very kit: its files at HEAD, in one folder named after the commit as GitHub names it", async () => {
+    stack.github.archives.source = kitArchive(ROOT);
+    try {
+      const {user} = await paidBuyer();
+      const response = await follow(await linkFor(user));
+      expect(response.status).toBe(200);
+      const kit = unpackKit(new Uint8Array(await response.arrayBuffer()));
+      try {
+        const expected = expectedKit(FIXTURE_REPO);
+        expect(kit.folder).toMatch(expected.folder);
+        expect(kit.files).toEqual(expected.files);
+      } finally {
+        removeKit(kit);
+      }
+    } finally {
+      delete stack.github.archives.source;
     }
   });
 

@@ -38,6 +38,8 @@ const requestAccess = (on: Stack, user: SignedInUser, username: string) =>
 const accessStatus = async (user: SignedInUser, on: Stack = stack()) => (await (await on.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
 
 const prompts = (on: Stack = stack()) => on.github.extra(EXTRA_FIXTURE_REPO);
+/** The prompts repository as the dashboard names it: its page is the stand-in's, the GitHub the worker talks to. */
+const promptsNamed = () => ({key: 'prompts', repository: EXTRA_FIXTURE_REPO, repositoryUrl: `${stack().github.url}/${EXTRA_FIXTURE_REPO}`});
 /** The open invitations of a repository for one account id. */
 const invitationsFor = (invitations: Map<number, {id: number; invitee: {id: number}}>, accountId: number) =>
   [...invitations.values()].filter((invitation) => invitation.invitee.id === accountId).map((invitation) => invitation.id);
@@ -82,11 +84,11 @@ test('an Advanced buyer is invited to the kit and to the prompts, the same GitHu
   expect(await extraRows(sessionId)).toEqual([
     {repository_key: 'prompts', repository: EXTRA_FIXTURE_REPO, github_user_id: account.id, invitation_id: invitation, status: 'pending', detail: null},
   ]);
-  expect((await accessStatus(user)).extraRepositories).toEqual([{key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'pending', username: account.login}]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([{...promptsNamed(), status: 'pending', username: account.login}]);
 
   stack().github.accept(invitation!);
   await aMinuteLater(sessionId);
-  expect((await accessStatus(user)).extraRepositories).toEqual([{key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'active', username: account.login}]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([{...promptsNamed(), status: 'active', username: account.login}]);
 });
 
 test('a Starter buyer is invited to the kit only: nothing is asked of the prompts repository', async () => {
@@ -203,7 +205,7 @@ test("the prompts repository's daily cap reached: its invitation stays queued (t
     expect(promptInvitationsFor(account.id)).toEqual([]);
     expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
     expect((await accessStatus(user)).extraRepositories).toEqual([
-      {key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'queued', username: account.login, waitsForCap: true, detail: expect.any(String)},
+      {...promptsNamed(), status: 'queued', username: account.login, waitsForCap: true, detail: expect.any(String)},
     ]);
 
     await stack().worker.scheduled(); // still full: nothing goes, and nothing fails
@@ -303,7 +305,7 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
     ]);
     expect(promptInvitationsFor(account.id)).toEqual([created]);
     expect(stack().github.requests.filter((request) => request === `${promptsPut}${account.login}`)).toHaveLength(1);
-    expect((await accessStatus(user)).extraRepositories).toEqual([{key: 'prompts', repository: EXTRA_FIXTURE_REPO, status: 'pending', username: account.login}]);
+    expect((await accessStatus(user)).extraRepositories).toEqual([{...promptsNamed(), status: 'pending', username: account.login}]);
   });
 
   test("an open invitation older than the worker's attempt (the seller's, by hand) is refused, and left alone", async () => {

@@ -3,6 +3,7 @@ import type {ExtraRepositoryAccess} from '../../../src/config/api';
 import type {Context} from '../context';
 import {log} from '../log';
 import {type Invitation, repositoryFor} from './github';
+import {repositoryPage} from './repositoryPage';
 import {claim, EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, extraInvitationExpired, markActive} from './extraGrantRecords';
 
 /** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
@@ -57,13 +58,13 @@ export async function extraAccessOf(context: Context, purchase: {session_id: str
       entries.push({key, status: 'not_configured', detail: EXTRA_DETAIL.notConfigured(key)});
       continue;
     }
+    const named = {key, repository, repositoryUrl: repositoryPage(context.settings, repository)};
     if (!row || row.status === 'revoked' || (row.status === 'failed' && row.repository === null)) {
-      entries.push({key, repository, status: 'none'});
+      entries.push({...named, status: 'none'});
       continue;
     }
     entries.push({
-      key,
-      repository,
+      ...named,
       status: row.status,
       ...(row.github_username && {username: row.github_username}),
       ...(row.detail && {detail: row.detail}),

@@ -10,6 +10,7 @@ import {seatPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendExtraInvitationBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
+import {repositoryPage} from './repositoryPage';
 import {drainInvitationQueue} from './drainQueue';
 import {extraAccessOf} from './extraGrantStatus';
 import {renewExtraInvitation} from './extraRenew';
@@ -69,7 +70,8 @@ export const accessRoutes = new Hono<AppEnv>()
     const purchase = await seatPurchaseOf(c.env.DB, user);
     const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
     // The repository the invitations go to: the dashboard links to this one, never to another.
-    const base = {hasPaid: Boolean(purchase), repository: context.settings.GITHUB_REPO};
+    const {GITHUB_REPO: repository} = context.settings;
+    const base = {hasPaid: Boolean(purchase), ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)})};
     // Read after the kit's grant: its invitation accepted just now may have invited these.
     const extras = async () => {
       const list = purchase ? await extraAccessOf(context, purchase) : [];

@@ -1,5 +1,5 @@
 import React, {useState, type ReactNode} from 'react';
-import {afterPurchase, appConfig, githubRepositoryUrl} from '../../../config';
+import {afterPurchase, appConfig} from '../../../config';
 import type {AccessStatus} from '../../../config/api';
 import {useApiClient} from '../../../lib/useApiClient';
 import {useSnackbar} from '../../shared/Snackbar';
@@ -100,8 +100,8 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
       <h2 className={styles.statusTitle}>{shown.title}</h2>
       <p>{shown.text}</p>
       {typeof left === 'number' && <p>{changesLeft(left)}</p>}
-      {status === 'active' && access.repository && (
-        <a className={styles.link} href={githubRepositoryUrl(access.repository)} target="_blank" rel="noopener noreferrer">
+      {status === 'active' && access.repositoryUrl && (
+        <a className={styles.link} href={access.repositoryUrl} target="_blank" rel="noopener noreferrer">
           Open the repository
         </a>
       )}

@@ -1,5 +1,5 @@
 import React, {useState} from 'react';
-import {appConfig, githubRepositoryUrl} from '../../../config';
+import {appConfig} from '../../../config';
 import type {ExtraRepositoryAccess} from '../../../config/api';
 import {useApiClient} from '../../../lib/useApiClient';
 import {useSnackbar} from '../../shared/Snackbar';
@@ -111,8 +111,8 @@ export default function ExtraRepositories({
             <li key={entry.key} data-status={entry.status}>
               <strong>{about?.name ?? entry.key}</strong>
               {about && <> ({about.holds})</>}: {stateOf(entry)}{' '}
-              {entry.status === 'active' && entry.repository && (
-                <a className={styles.link} href={githubRepositoryUrl(entry.repository)} target="_blank" rel="noopener noreferrer">
+              {entry.status === 'active' && entry.repositoryUrl && (
+                <a className={styles.link} href={entry.repositoryUrl} target="_blank" rel="noopener noreferrer">
                   Open {name}
                 </a>
               )}

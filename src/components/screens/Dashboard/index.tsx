@@ -1,6 +1,6 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {afterPurchase, appConfig, checkoutPriceId, dashboardPlan, githubRepositoryUrl, ROUTES} from '../../../config';
+import {afterPurchase, appConfig, checkoutPriceId, dashboardPlan, ROUTES} from '../../../config';
 import type {AccessStatus} from '../../../config/api';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {rememberBuyer} from '../../../lib/auth/buyerHint';
@@ -75,8 +75,8 @@ function SignedInDashboard({user}: {user: AuthUser}) {
           ))}
         </ol>
         <div className={styles.links}>
-          {known?.repository && (
-            <a className={styles.link} href={githubRepositoryUrl(known.repository)} target="_blank" rel="noopener noreferrer">
+          {known?.repositoryUrl && (
+            <a className={styles.link} href={known.repositoryUrl} target="_blank" rel="noopener noreferrer">
               Repository
             </a>
           )}
