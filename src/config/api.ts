@@ -136,6 +136,11 @@ export interface BuyerReleases {
   subscribed: boolean;
   /** The release a download serves now (DownloadLink.ref), marked next to the download; null before the first. */
   latestTag: string | null;
+  /**
+   * For a plan without updates: the releases published after the purchase, which it does not
+   * list, how many and the newest (absent when there are none).
+   */
+  later?: {count: number; latest: {tag: string; name: string; publishedAt: number}};
 }
 
 /** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
