@@ -4,7 +4,8 @@ export {checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryK
 export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export * from './types';
 export * from './api';
-export {afterPurchase} from './afterPurchase';
+export {afterPurchase, codeIncludes} from './afterPurchase';
+export {endedPurchase, type EndedState, hasEnded, standingNotes} from './paymentStanding';
 export {releaseLabel, tagBesideName, whatsNewWords} from './releases';
 export {formatDay} from './dates';
 export {addedRepositoriesLine, SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
