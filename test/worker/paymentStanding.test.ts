@@ -113,3 +113,11 @@ test('an account that never bought reads no payment at all', async () => {
   expect(answer).toMatchObject({hasPaid: false, status: 'none'});
   expect(answer).not.toHaveProperty('payment');
 });
+
+test('a purchase revoked for a reason that is not about its payment is never called refunded or disputed', async () => {
+  const {user, sessionId} = await paidBuyer();
+  await stack.worker.db.run("UPDATE purchases SET status = 'revoked', revoke_reason = 'another reason' WHERE session_id = ?", sessionId);
+  const answer = await accessStatus(user);
+  expect(answer).toMatchObject({hasPaid: false});
+  expect(answer).not.toHaveProperty('payment');
+});

@@ -2,6 +2,7 @@ import {findStoredPlan, storedPlanName} from '../../../src/config';
 import type {AccessStatus, PaymentStanding, PaymentState} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {bestPurchase, type Purchase, purchasesWithOutcomeOf, type PurchaseWithOutcome} from '../purchases';
+import type {RevokeReason} from './revocations';
 
 /**
  * What became of the buyer's payments, for the dashboard to say in its own words for each: paid,
@@ -12,12 +13,16 @@ import {bestPurchase, type Purchase, purchasesWithOutcomeOf, type PurchaseWithOu
 /** How many of the account's purchases are read: far more than anyone holds. */
 const MOST_PURCHASES = 20;
 
-/** A purchase's state, from its status and why it was revoked (a final reason replaces `disputed`). */
-function stateOf(purchase: PurchaseWithOutcome): PaymentState {
+/** Why revocations.ts revoked a payment (RevokeReason), as the buyer's dashboard names it. */
+const ENDED_BY: Record<RevokeReason, PaymentState> = {refunded: 'refunded', disputed: 'disputed', 'dispute lost': 'dispute_lost'};
+
+/**
+ * A purchase's state, from its status and why it was revoked (a final reason replaces `disputed`);
+ * null for a revocation that is not about the payment, which this must never call a refund.
+ */
+function stateOf(purchase: PurchaseWithOutcome): PaymentState | null {
   if (purchase.status === 'paid') return (purchase.amount_refunded ?? 0) > 0 ? 'partly_refunded' : 'paid';
-  if (purchase.revoke_reason === 'disputed') return 'disputed';
-  if (purchase.revoke_reason === 'dispute lost') return 'dispute_lost';
-  return 'refunded';
+  return Object.hasOwn(ENDED_BY, purchase.revoke_reason ?? '') ? ENDED_BY[purchase.revoke_reason as RevokeReason] : null;
 }
 
 /** When it came to that state; the revocation's record, then the purchase's last change, when the precise event is not kept. */
@@ -37,8 +42,9 @@ function sinceOf(purchase: PurchaseWithOutcome, state: PaymentState): number | u
   }
 }
 
-export function standingOf(purchase: PurchaseWithOutcome): PaymentStanding {
+export function standingOf(purchase: PurchaseWithOutcome): PaymentStanding | null {
   const state = stateOf(purchase);
+  if (!state) return null;
   const since = sinceOf(purchase, state);
   return {
     state,
@@ -64,14 +70,16 @@ export async function paymentStandingOf(
   seat: Pick<Purchase, 'session_id'> | null,
 ): Promise<{standing: Pick<AccessStatus, 'payment' | 'otherEnded' | 'plan'>; ended: Pick<Purchase, 'session_id'> | null}> {
   const purchases = await purchasesWithOutcomeOf(db, user, MOST_PURCHASES);
-  const ended = purchases.find((purchase) => purchase.status === 'revoked') ?? null;
-  if (!seat) return {standing: ended ? {payment: standingOf(ended)} : {}, ended};
+  const ended = purchases.filter((purchase) => purchase.status === 'revoked').find((purchase) => standingOf(purchase) !== null) ?? null;
+  const endedStanding = ended && standingOf(ended);
+  if (!seat) return {standing: endedStanding ? {payment: endedStanding} : {}, ended};
   const own = purchases.find((purchase) => purchase.session_id === seat.session_id);
+  const ownStanding = own && standingOf(own);
   const held = findStoredPlan(bestPurchase(purchases.filter((purchase) => purchase.status === 'paid'))?.plan ?? null);
   return {
     standing: {
-      ...(own && {payment: standingOf(own)}),
-      ...(ended && {otherEnded: standingOf(ended)}),
+      ...(ownStanding && {payment: ownStanding}),
+      ...(endedStanding && {otherEnded: endedStanding}),
       ...(held && {plan: {id: held.id, name: held.name}}),
     },
     ended,
