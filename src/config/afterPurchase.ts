@@ -4,6 +4,25 @@
  * GitHub sends the repository's invitation itself, once the buyer names an account.
  */
 import {appConfig} from './app';
+import type {Plan} from './types';
+
+const plans: readonly Plan[] = appConfig.plans;
+
+/**
+ * What the buyer's plan gets of the code, as the dashboard's Get the code says it: the same
+ * repository and download for every plan; updates only with a plan that includes them (the pricing
+ * card's "Lifetime updates", the Terms of Service's promise). A plan without them is promised the
+ * kit as it was on the day of the purchase, and told which plans include them.
+ */
+export function codeIncludes(plan: Plan, list: readonly Plan[] = plans): string {
+  const {downloads} = appConfig.repository;
+  const where = downloads ? 'the private repository on GitHub and the download here' : 'the private repository on GitHub';
+  if (plan.includesUpdates) {
+    return `Your ${plan.name} plan includes lifetime updates: each release is listed under What's new and e-mailed to you, and ${where} hold${downloads ? '' : 's'} the latest.`;
+  }
+  const withUpdates = list.filter((other) => other.includesUpdates).map((other) => other.name).join(' or ');
+  return `Your ${plan.name} plan includes the kit as it is on the day of your purchase, through ${where}. It does not promise later updates${withUpdates ? `: ${withUpdates} includes them, and Your plan below upgrades for the difference` : ''}.`;
+}
 
 export const afterPurchase = {
   /**

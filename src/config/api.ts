@@ -136,6 +136,11 @@ export interface BuyerReleases {
   subscribed: boolean;
   /** The release a download serves now (DownloadLink.ref), marked next to the download; null before the first. */
   latestTag: string | null;
+  /**
+   * For a plan without updates: the releases published after the purchase, which it does not
+   * list, how many and the newest (absent when there are none).
+   */
+  later?: {count: number; latest: {tag: string; name: string; publishedAt: number}};
 }
 
 /** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
@@ -276,10 +281,55 @@ export interface AccessResult {
 export const GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'removal_failed', 'failed'] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
+/**
+ * What became of a purchase's payment, as the worker's records say (Stripe's webhooks): `paid`;
+ * `partly_refunded` (part of it went back; the purchase and its access stay); `refunded` (in full:
+ * access taken back, for good); `disputed` (the buyer's bank was asked to reverse it: access is
+ * taken back while the dispute is open, and comes back if it closes in the seller's favour);
+ * `dispute_lost` (the bank reversed it: access taken back, for good).
+ */
+export const PAYMENT_STATES = ['paid', 'partly_refunded', 'refunded', 'disputed', 'dispute_lost'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/** One purchase's payment and what became of it, for the dashboard to say. Amounts in cents. */
+export interface PaymentStanding {
+  state: PaymentState;
+  /** The plan it gives (a paid upgrade's), by the config's id (null for a plan no longer there), and its name. */
+  plan: {id: string | null; name: string};
+  /** When it was bought (Unix ms). */
+  boughtAt: number;
+  /**
+   * When it came to `state` (Unix ms), as the webhook told the worker: the last refund
+   * (`partly_refunded`, `refunded`), the dispute opened (`disputed`) or closed (`dispute_lost`).
+   * Absent for `paid`.
+   */
+  since?: number;
+  /** What it paid (null on a purchase recorded before amounts were), and how much went back. */
+  amount: number | null;
+  refunded: number;
+  currency: string | null;
+}
+
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
 export interface AccessStatus {
   status: 'none' | GrantStatus;
   hasPaid: boolean;
+  /**
+   * The payment the dashboard is about: with `hasPaid`, the paid purchase whose access this is;
+   * without, the account's latest purchase that was refunded or disputed. Absent when the account
+   * has no purchase at all.
+   */
+  payment?: PaymentStanding;
+  /**
+   * With `hasPaid`, the account's latest other purchase that was refunded or disputed (a buyer who
+   * bought again after a refund, or had a second purchase refunded): its access went, this one's stays.
+   */
+  otherEnded?: PaymentStanding;
+  /**
+   * With `hasPaid`, the plan the account holds now: its best paid purchase's, upgrades included
+   * (what GET /upgrades names), for what the dashboard says the plan includes.
+   */
+  plan?: {id: string; name: string};
   /** The private repository buyers are invited to (`owner/name`), when the worker is set up for it. */
   repository?: string;
   /**

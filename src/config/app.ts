@@ -46,6 +46,7 @@ export const appConfig = {
         {name: 'Google sign-in and magic links'},
         {name: 'Stripe one-time checkout'},
         {name: 'Mailgun transactional e-mails'},
+        {name: 'Cloudflare Worker backend'},
       ],
     },
     {
@@ -62,9 +63,9 @@ export const appConfig = {
       soldOnDashboard: true,
       includesUpdates: true,
       extraRepositories: ['prompts'],
+      // The card opens with "Everything in Starter"; the features are what Advanced adds to it.
+      includesPlan: 'starter',
       features: [
-        {name: 'Everything in Starter'},
-        {name: 'Cloudflare Worker backend'},
         {name: 'AI prompts for terms and privacy'},
         {name: `Help with your setup, answered ${supportReplyTime}`},
       ],

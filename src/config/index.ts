@@ -1,11 +1,14 @@
 export {appConfig} from './app';
 export {landing, landingExtras} from './landing';
-export {checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryKeys, featuredPlan, findPlanByPriceId, findStoredPlan, PLAN_CURRENCY, planAmount, planFeatureNames, planKeys, storedPlanName, UPDATES_FEATURE} from './plans';
+export {checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryKeys, featuredPlan, findPlanByPriceId, findStoredPlan, PLAN_CURRENCY, planAdds, planAmount, planFeatureNames, planKeys, storedPlanName, UPDATES_FEATURE} from './plans';
 export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export * from './types';
 export * from './api';
-export {afterPurchase} from './afterPurchase';
-export {SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
+export {afterPurchase, codeIncludes} from './afterPurchase';
+export {endedPurchase, type EndedState, hasEnded, standingNotes} from './paymentStanding';
+export {releaseLabel, tagBesideName, whatsNewWords} from './releases';
+export {formatDay} from './dates';
+export {addedRepositoriesLine, SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';
 export {countryName, fairPercentOff, fairPrice, type FairPrice, fairPriceCouponId} from './fairPrices';

@@ -58,9 +58,38 @@ export function planAmount(plan: Plan): number {
 /** The pricing card's line for a plan that includes later releases (`includesUpdates`). */
 export const UPDATES_FEATURE = 'Lifetime updates';
 
-/** What the pricing card lists for a plan: its features, and the updates it includes. */
-export function planFeatureNames(plan: Plan): string[] {
-  return [...plan.features.map((feature) => feature.name), ...(plan.includesUpdates ? [UPDATES_FEATURE] : [])];
+/** The plan a plan includes (`includesPlan`), when it names one of `list`. */
+function includedPlan(plan: Plan, list: readonly Plan[]): Plan | undefined {
+  return plan.includesPlan === undefined ? undefined : list.find((other) => other.id === plan.includesPlan && other.id !== plan.id);
+}
+
+/**
+ * What the pricing card lists for a plan: "Everything in <the plan it includes>" first, then its
+ * features, then the updates it includes.
+ */
+export function planFeatureNames(plan: Plan, list: readonly Plan[] = plans): string[] {
+  const included = includedPlan(plan, list);
+  return [
+    ...(included ? [`Everything in ${included.name}`] : []),
+    ...plan.features.map((feature) => feature.name),
+    ...(plan.includesUpdates ? [UPDATES_FEATURE] : []),
+  ];
+}
+
+/** Everything a plan gives, in the card's words, the plans it includes spelled out (a loop of them stops). */
+function grantedLines(plan: Plan, list: readonly Plan[], seen: ReadonlySet<string> = new Set()): string[] {
+  const included = includedPlan(plan, list);
+  const inherited = included && !seen.has(included.id) ? grantedLines(included, list, new Set([...seen, plan.id])) : [];
+  return [...new Set([...inherited, ...plan.features.map((feature) => feature.name), ...(plan.includesUpdates ? [UPDATES_FEATURE] : [])])];
+}
+
+/**
+ * What `to` gives that `from` does not, in the pricing card's words: the one list the dashboard's
+ * upgrade offer, the upgrade e-mail and the card (below its "Everything in" line) say.
+ */
+export function planAdds(from: Plan, to: Plan, list: readonly Plan[] = plans): string[] {
+  const had = new Set(grantedLines(from, list));
+  return grantedLines(to, list).filter((line) => !had.has(line));
 }
 
 /**

@@ -40,6 +40,13 @@ export interface Plan {
    * plan (an upgrade's, once paid) lists the key. A key with no repository there grants nothing.
    */
   extraRepositories?: string[];
+  /**
+   * The id of a lower plan this one includes: its card opens with "Everything in <that plan>", and
+   * `features` lists only what this plan adds to it. The dashboard's upgrade offer, the upgrade
+   * e-mail and the card all read what a plan adds from here (`planAdds`).
+   */
+  includesPlan?: string;
+  /** What the plan gives, one pricing-card line each (with `includesPlan`, what it adds to that plan). */
   features: PlanFeature[];
 }
 

@@ -4,7 +4,7 @@
  * The worker alone decides the amount it charges (from its own record of the purchase's plan).
  */
 import {appConfig} from './app';
-import {planAmount} from './plans';
+import {extraRepositoriesAdded, planAmount} from './plans';
 import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -66,4 +66,18 @@ export function upgradeCreditName(from: Plan, percentOff: number | null = null):
   // A long plan name is cut, never the percent.
   const fairPart = ` credit and ${percentOff}% fair price`;
   return `${from.name.slice(0, 40 - fairPart.length)}${fairPart}`;
+}
+
+/**
+ * How the upgrade offer says where what it adds arrives, for the extra repositories the higher plan
+ * grants: "AI prompts (prompts for the terms of service and privacy policy) come in a private
+ * repository of their own, and the GitHub account that has the code is invited to it." Null when
+ * the upgrade adds none.
+ */
+export function addedRepositoriesLine(from: Plan, to: Plan): string | null {
+  const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
+  const names = extraRepositoriesAdded(from, to).map((key) => (described[key] ? `${described[key].name} (${described[key].holds.toLowerCase()})` : key));
+  if (names.length === 0) return null;
+  const one = names.length === 1;
+  return `${names.join(' and ')} ${one ? 'comes in a private repository of its own' : 'come in private repositories of their own'}, and the GitHub account that has the code is invited to ${one ? 'it' : 'them'}.`;
 }

@@ -237,6 +237,7 @@ export function createApiClient(options: ApiClientOptions) {
         includesUpdates: body.includesUpdates === true,
         subscribed: body.subscribed === true,
         latestTag: typeof body.latestTag === 'string' ? body.latestTag : null,
+        ...(body.later && typeof body.later.count === 'number' && body.later.latest && {later: body.later}),
       };
     },
     /** The buyer's own purchases, newest first, each with Stripe's invoice or receipt page. */

@@ -175,6 +175,22 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it("tells the refunded buyer on their dashboard that the purchase was refunded, when, and what it means for access; the receipt stays", async () => {
+    const {page, errors} = paid;
+    await session.goto(page, '/dashboard');
+    await page.getByRole('heading', {level: 1, name: `Your ${appConfig.appName} purchase was refunded`}).waitFor();
+    const told = page.getByRole('region', {name: 'What this means for you'});
+    const amount = escapeRegExp(formatMoney(planAmount(plan), PLAN_CURRENCY));
+    await told.getByText(new RegExp(`purchase of \\d{1,2} \\w+ \\d{4} was refunded in full on \\d{1,2} \\w+ \\d{4}: ${amount} went back`)).waitFor();
+    await told.getByText(new RegExp(`^With the refund, its access to the code ended: @${escapeRegExp(buyer.username)}'s invitation`)).waitFor();
+    const receipts = page.getByRole('region', {name: 'Receipts'});
+    await receipts.getByText(new RegExp(`${amount} refunded`)).waitFor();
+    expect(await page.getByText(/You have not bought|has no purchase/).count()).toBe(0);
+    expect(await page.getByRole('button', {name: 'Request Access'}).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('a period picker drives the figures and the chart; purchases filter by state', async () => {
     const {page, errors} = admin;
     await session.goto(page, '/admin');

@@ -4,6 +4,8 @@
  * emulator, and the local checkout page, GitHub and Mailgun stand-ins that local mode runs.
  */
 import fs from 'node:fs';
+import type {Locator} from 'playwright-core';
+import {strFromU8, unzipSync} from 'fflate';
 import {API_PATHS, appConfig} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {publishLocalRelease} from '../../scripts/local/release';
@@ -20,6 +22,27 @@ import {type DownloadedKit, expectedKit, removeKit, runUnitTestsIn, unpackKit} f
 jest.setTimeout(300_000);
 
 const session = useLocalSession();
+
+/**
+ * The parts of the Request Access form (its label, field, button and answer) that something else
+ * is drawn over, the form scrolled to the bottom of the window and to its top in turn: a message
+ * fixed over the page (a snack bar) covers what lies under it there.
+ */
+function coveredPartsOf(form: Locator): Promise<string[]> {
+  return form.evaluate((element) => {
+    const parts = [...element.querySelectorAll('label, input, button, [role="status"]')].filter((part) => part.textContent !== '' || part.tagName === 'INPUT');
+    const covered = new Set<string>();
+    for (const block of ['end', 'start'] as const) {
+      element.scrollIntoView({block});
+      for (const part of parts) {
+        const box = part.getBoundingClientRect();
+        const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        if (!top || !part.contains(top)) covered.add(`${part.tagName.toLowerCase()} "${part.textContent?.trim() ?? ''}" (scrolled to the ${block})`);
+      }
+    }
+    return [...covered];
+  });
+}
 const {open, goto, signInByMagicLink} = session;
 let stack: LocalStack;
 beforeAll(() => {
@@ -55,6 +78,14 @@ describe('the buyer\'s journey on the local stack', () => {
 
     await session.requestAccess(paidTab, paid.username);
     await expect(page.getByRole('region', {name: 'Repository access'}).textContent()).resolves.toContain(`@${paid.username}`);
+    // The answer is in the form it answers, and nothing covers the form, on a desktop and on a phone.
+    const form = page.getByRole('form', {name: 'Request access to the repository'});
+    await form.getByRole('status').filter({hasText: 'Check your email!'}).waitFor();
+    for (const size of [{width: 1280, height: 900}, {width: 390, height: 844}]) {
+      await page.setViewportSize(size);
+      expect(await coveredPartsOf(form)).toEqual([]);
+    }
+    await page.setViewportSize({width: 1280, height: 900});
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

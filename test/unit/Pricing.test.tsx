@@ -32,7 +32,10 @@ describe('Pricing', () => {
       expect(planCard.getByText('USD')).toBeInTheDocument();
       expect(planCard.getByText('One-time payment')).toBeInTheDocument();
       expect(planCard.getByText('Pay once. Access forever.')).toBeInTheDocument();
+      // A plan that includes a lower one says so first, then lists what it adds.
+      const included = appConfig.plans.find((other) => 'includesPlan' in plan && other.id === plan.includesPlan);
       expect(planCard.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+        ...(included ? [`Everything in ${included.name}`] : []),
         ...plan.features.map((feature) => feature.name),
         ...(plan.includesUpdates ? [UPDATES_FEATURE] : []),
       ]);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import React from 'react';
 import {screen, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import RequestAccess, {ACCESS_MESSAGES} from '../../src/components/screens/Dashboard/RequestAccess';
+import RequestAccess, {ACCESS_MESSAGES, USERNAME_MESSAGE_MS} from '../../src/components/screens/Dashboard/RequestAccess';
 import {renderWithSite} from '../support/render';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 
@@ -33,7 +33,13 @@ beforeEach(() => {
   requested.length = 0;
   consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
 });
-afterEach(() => consoleError.mockRestore());
+afterEach(() => {
+  consoleError.mockRestore();
+  jest.restoreAllMocks();
+});
+
+/** The Request Access form, which its answers are shown in. */
+const form = () => screen.getByRole('form', {name: 'Request access to the repository'});
 
 async function requestAccessFor(username: string) {
   renderWithSite(
@@ -68,10 +74,10 @@ describe('Request Access', () => {
     [429, 'SWAP_LIMIT', 'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.'],
     [401, 'SESSION_ENDED', 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.'],
     [429, 'INVITATION_CAP', "GitHub's daily limit of invitations to the repository is reached. @octocat keeps access. Try again in about 5 hours."],
-  ])('shows the worker’s own words for a %d %s, which the buyer can act on', async (status, code, error) => {
+  ])('shows the worker’s own words for a %d %s, which the buyer can act on, under the form', async (status, code, error) => {
     answer = {status, body: {error, code}};
     await requestAccessFor('octocat-typo');
-    expect(await within(screen.getByRole('status')).findByText(error)).toBeInTheDocument();
+    expect(await within(form()).findByRole('alert')).toHaveTextContent(error);
     expect(screen.getByRole('textbox', {name: 'GitHub username'})).toHaveAttribute('aria-invalid', 'false');
     expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
   });
@@ -83,7 +89,53 @@ describe('Request Access', () => {
   ])('keeps to the general message for a %d %s', async (status, code, error) => {
     answer = {status, body: {error, code}};
     await requestAccessFor('octocat');
-    expect(await within(screen.getByRole('status')).findByText(ACCESS_MESSAGES.failed)).toBeInTheDocument();
+    expect(await within(form()).findByRole('alert')).toHaveTextContent(ACCESS_MESSAGES.failed);
     expect(screen.queryByText(error)).toBeNull();
+  });
+
+  it('says the invitation went under the form, where the buyer is looking, and not in the snack bar', async () => {
+    answer = {status: 200, body: {status: 'invited'}};
+    await requestAccessFor('octocat');
+    expect(await within(form()).findByText(ACCESS_MESSAGES.sent)).toHaveAttribute('role', 'status');
+    // Once: the snack bar, fixed over the page, could cover the form it answers.
+    expect(screen.getAllByText(ACCESS_MESSAGES.sent)).toHaveLength(1);
+  });
+
+  it("shows only the latest answer: after an empty username, the worker's refusal of the next one replaces Fill out username", async () => {
+    // The message's own timer is held, so that the test does not depend on how fast it types.
+    const fades: number[] = [];
+    const setTimer = global.setTimeout;
+    jest.spyOn(global, 'setTimeout').mockImplementation(((callback: () => void, ms?: number, ...rest: unknown[]) => {
+      if (ms !== USERNAME_MESSAGE_MS) return setTimer(callback, ms, ...rest);
+      fades.push(ms);
+      return setTimer(() => {}, 0);
+    }) as typeof setTimeout);
+    const refusal = 'A GitHub username has letters, digits and single hyphens between them';
+    answer = {status: 400, body: {error: refusal, code: 'INVALID_REQUEST'}};
+    renderWithSite(
+      <RequestAccess user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}} onRequested={() => {}} />,
+      {env: {WORKER_URL: worker.url}},
+    );
+    const field = screen.getByRole('textbox', {name: 'GitHub username'});
+    await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
+    expect(await screen.findByText(ACCESS_MESSAGES.usernameRequired)).toBeInTheDocument();
+    // The 3 s after which the message goes on its own never end here: it must give way to the answer.
+    expect(fades).toEqual([USERNAME_MESSAGE_MS]);
+    await userEvent.type(field, 'not_valid');
+    await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
+    expect(await within(form()).findByText(refusal)).toBeInTheDocument();
+    expect(screen.queryByText(ACCESS_MESSAGES.usernameRequired)).toBeNull();
+    expect(within(form()).getAllByRole('alert')).toHaveLength(1);
+    expect(field).toHaveAccessibleDescription(refusal);
+  });
+
+  it('keeps Fill out username after a refusal it follows, and shows nothing of the refusal', async () => {
+    answer = {status: 404, body: {error: 'GitHub has no user called octocat-typo.', code: 'NOT_FOUND'}};
+    await requestAccessFor('octocat-typo');
+    await within(form()).findByText('GitHub has no user called octocat-typo.');
+    await userEvent.clear(screen.getByRole('textbox', {name: 'GitHub username'}));
+    await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
+    expect(await within(form()).findByRole('alert')).toHaveTextContent(ACCESS_MESSAGES.usernameRequired);
+    expect(screen.queryByText('GitHub has no user called octocat-typo.')).toBeNull();
   });
 });

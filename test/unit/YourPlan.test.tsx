@@ -2,7 +2,7 @@ import React from 'react';
 import {screen, waitFor} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import YourPlan from '../../src/components/screens/Dashboard/YourPlan';
-import {appConfig, PLAN_CURRENCY, ROUTES, upgradeAmount, upgradesFrom} from '../../src/config';
+import {appConfig, planAdds, PLAN_CURRENCY, ROUTES, upgradeAmount, upgradesFrom} from '../../src/config';
 import {API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
 import {useJsonWorker} from '../support/jsonWorker';
@@ -48,9 +48,12 @@ test('on the highest plan: the plan, and no upgrade', async () => {
   expect(screen.queryByRole('button')).toBeNull();
 });
 
-test('the upgrade offer names the repository the higher plan adds, from the config', async () => {
+test('the upgrade offer names all the higher plan adds, and the repository what it adds comes in', async () => {
   show(offered);
   await screen.findByRole('button', {name: label});
+  expect(screen.getByText(`${higher.name} adds: ${planAdds(lower, higher).join('; ')}.`)).toBeInTheDocument();
   const {name, holds} = appConfig.extraRepositories.prompts;
-  expect(screen.getByText(`${higher.name} adds: ${name} (a private repository: ${holds.toLowerCase()}).`)).toBeInTheDocument();
+  expect(
+    screen.getByText(`${name} (${holds.toLowerCase()}) comes in a private repository of its own, and the GitHub account that has the code is invited to it.`),
+  ).toBeInTheDocument();
 });

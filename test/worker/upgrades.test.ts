@@ -4,7 +4,7 @@
  * applies a paid upgrade once, and a refund takes back only what was paid for.
  */
 import type Stripe from 'stripe';
-import {appConfig, fairPrice, planAmount, PLAN_CURRENCY, planFeatureNames, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {appConfig, fairPrice, planAdds, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminAuditEntry, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
@@ -623,8 +623,10 @@ test('an applied upgrade e-mails the buyer what it adds and the seller the sale,
   const toBuyer = mailsFor(buyerSubject).slice(before.buyer);
   expect(toBuyer).toHaveLength(1);
   expect(toBuyer[0]!.recipients).toEqual([user.email]);
-  const added = planFeatureNames(higher).filter((feature) => !planFeatureNames(lower).includes(feature));
-  for (const feature of added) expect(toBuyer[0]!.fields.text).toContain(`- ${feature}`);
+  // What the higher plan adds, all of it, as the pricing card and the dashboard's offer list it.
+  const added = planAdds(lower, higher);
+  expect(toBuyer[0]!.fields.text).toContain(`${['What it adds:', ...added.map((feature) => `- ${feature}`)].join('\n')}\n\n`);
+  expect(toBuyer[0]!.fields.text).not.toContain('Everything in');
   expect(toBuyer[0]!.fields.text).toContain(formatMoney(difference, PLAN_CURRENCY));
   const toSeller = mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).slice(before.seller);
   expect(toSeller).toHaveLength(1);

@@ -77,7 +77,7 @@ export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<P
  * plans, the oldest. A plan no longer in the config ranks below every plan, so a buyer who holds
  * one is still a buyer. Null for none.
  */
-function bestPurchase<P extends Pick<Purchase, 'plan'>>(purchases: readonly P[]): P | null {
+export function bestPurchase<P extends Pick<Purchase, 'plan'>>(purchases: readonly P[]): P | null {
   const rank = (purchase: P) => findStoredPlan(purchase.plan)?.price ?? -1;
   let best: P | null = null;
   for (const purchase of purchases) if (!best || rank(purchase) > rank(best)) best = purchase;
@@ -126,6 +126,40 @@ export async function receiptPurchasesOf(db: D1Database, user: AuthUser, limit: 
     .prepare(`SELECT * FROM purchases WHERE status IN ('paid', 'revoked') AND ${OWNED_BY_USER} ORDER BY created_at DESC LIMIT ?3`)
     .bind(...owner(user), limit)
     .all<Purchase>();
+  return results;
+}
+
+/** A purchase paid, or refunded or disputed since, with the times of what became of its payment. */
+export interface PurchaseWithOutcome extends Purchase {
+  revoke_reason: string | null;
+  updated_at: number;
+  /** When Stripe last told of a refund of its payment (payment_refunds). */
+  refunded_at: number | null;
+  /** When its payment was first refunded or disputed (payment_revocations). */
+  revoked_at: number | null;
+  /** When the earliest dispute still open was opened, and when the last lost one closed (disputes). */
+  dispute_opened_at: number | null;
+  dispute_lost_at: number | null;
+}
+
+/**
+ * The user's purchases that were paid, refunded or disputed ones included, the newest first, at
+ * most `limit`, each with the plan it gives now and the times of its refunds and disputes: what
+ * the dashboard says became of them.
+ */
+export async function purchasesWithOutcomeOf(db: D1Database, user: AuthUser, limit: number): Promise<PurchaseWithOutcome[]> {
+  const {results} = await db
+    .prepare(
+      `SELECT p.session_id, p.customer_id, p.user_id, p.email, p.price_id, ${effectivePlan('p')} AS plan, p.payment_intent_id, p.status,
+         p.created_at, p.updated_at, p.amount_total, p.currency, p.amount_refunded, p.fair_price_percent, p.revoke_reason,
+         (SELECT r.updated_at FROM payment_refunds r WHERE r.payment_intent_id = p.payment_intent_id) AS refunded_at,
+         (SELECT v.created_at FROM payment_revocations v WHERE v.payment_intent_id = p.payment_intent_id) AS revoked_at,
+         (SELECT MIN(d.updated_at) FROM disputes d WHERE d.payment_intent_id = p.payment_intent_id AND d.status NOT IN ('won', 'warning_closed', 'lost')) AS dispute_opened_at,
+         (SELECT MAX(d.updated_at) FROM disputes d WHERE d.payment_intent_id = p.payment_intent_id AND d.status = 'lost') AS dispute_lost_at
+       FROM purchases p WHERE p.status IN ('paid', 'revoked') AND ${OWNED_BY_USER} ORDER BY p.created_at DESC, p.session_id DESC LIMIT ?3`,
+    )
+    .bind(...owner(user), limit)
+    .all<PurchaseWithOutcome>();
   return results;
 }
 

@@ -6,6 +6,7 @@ import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {contextOf} from '../context';
+import {paymentStandingOf} from '../payments/standing';
 import {seatPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendExtraInvitationBody} from '../schemas';
@@ -60,7 +61,8 @@ export const accessRoutes = new Hono<AppEnv>()
 
   /**
    * What the dashboard shows: none, queued, pending (with `expired`), active, revoked,
-   * removal_failed or failed, and how many more times the seat may move to another account.
+   * removal_failed or failed, and how many more times the seat may move to another account; and
+   * what became of the payment (paid, partly refunded, refunded, disputed, lost) and since when.
    * 30 a minute per user (429 after), and GitHub is read at most once a minute per grant.
    */
   .get(API_PATHS.accessStatus, requireUser, async (c) => {
@@ -68,10 +70,14 @@ export const accessRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
     const context = contextOf(c.env);
     const purchase = await seatPurchaseOf(c.env.DB, user);
-    const grant = purchase ? await readGrant(c.env.DB, purchase.session_id) : await grantForUser(c.env.DB, user.uid);
+    // What became of the payments, so that a refunded buyer reads that, not that they never bought.
+    const {standing, ended} = await paymentStandingOf(c.env.DB, user, purchase);
+    const grant = purchase
+      ? await readGrant(c.env.DB, purchase.session_id)
+      : ((ended && (await readGrant(c.env.DB, ended.session_id))) ?? (await grantForUser(c.env.DB, user.uid)));
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const {GITHUB_REPO: repository} = context.settings;
-    const base = {hasPaid: Boolean(purchase), ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)})};
+    const base = {hasPaid: Boolean(purchase), ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}), ...standing};
     // Read after the kit's grant: its invitation accepted just now may have invited these.
     const extras = async () => {
       const list = purchase ? await extraAccessOf(context, purchase) : [];

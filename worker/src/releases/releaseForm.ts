@@ -1,4 +1,4 @@
-import {appConfig} from '../../../src/config';
+import {appConfig, releaseLabel} from '../../../src/config';
 import type {Audience} from './audience';
 import {escapeHtml} from './notes';
 import {unsubscribeToken} from './unsubscribeLink';
@@ -65,16 +65,18 @@ function updateMessage(settings: {siteOrigin: string}, release: StoredRelease & 
   const {appName} = appConfig;
   const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
   const notes = release.body.trim();
+  // The tag once: a release named by its tag reads "Slipway v1.2.0 is out", not "v1.2.0 (v1.2.0)".
+  const out = `${appName} ${releaseLabel(release)} is out, and your plan includes it.`;
   return {
     subject: `${appName} ${release.name} is out`,
     text: [
-      `${appName} ${release.name} (${release.tag}) is out, and your plan includes it.`,
+      out,
       ...(notes ? ['', notes] : []),
       '',
       `Get it from your dashboard: ${dashboard}`,
     ].join('\n'),
     html: [
-      `<p>${escapeHtml(`${appName} ${release.name} (${release.tag}) is out, and your plan includes it.`)}</p>`,
+      `<p>${escapeHtml(out)}</p>`,
       notes ? release.notesHtml : '',
       `<p><a href="${escapeHtml(dashboard)}">Get it from your dashboard</a></p>`,
     ].join('\n'),

@@ -44,6 +44,8 @@ export const releaseRoutes = new Hono<AppEnv>()
       includesUpdates,
       subscribed: await allSubscribed(c.env.DB, addressesOf(purchases)),
       latestTag: await latestStoredTag(c.env.DB),
+      // Without updates, what was published since is told too: never "no releases" while there are.
+      ...(!includesUpdates && (await laterThan(c.env.DB, until))),
     } satisfies BuyerReleases);
   })
   .post(API_PATHS.releaseEmails, requireUser, async (c) => {
@@ -60,6 +62,18 @@ export const releaseRoutes = new Hono<AppEnv>()
     await statement.run();
     return c.json({subscribed: await allSubscribed(c.env.DB, emails)});
   });
+
+/** The releases published after `until` and not withdrawn: how many, and the newest; nothing when none. */
+async function laterThan(db: D1Database, until: number): Promise<Pick<BuyerReleases, 'later'>> {
+  const row = await db
+    .prepare(
+      `SELECT tag, name, published_at, COUNT(*) OVER () AS count FROM releases WHERE published_at > ?1 AND withdrawn_at IS NULL
+       ORDER BY published_at DESC, id DESC LIMIT 1`,
+    )
+    .bind(until)
+    .first<{tag: string; name: string; published_at: number; count: number}>();
+  return row ? {later: {count: row.count, latest: {tag: row.tag, name: row.name, publishedAt: row.published_at}}} : {};
+}
 
 /** Whether release e-mails go to every one of these addresses (none of them unsubscribed). */
 async function allSubscribed(db: D1Database, emails: string[]): Promise<boolean> {

@@ -1,4 +1,4 @@
-import {appConfig, findStoredPlan, planFeatureNames, ROUTES, storedPlanName, upgradeLabel} from '../../../src/config';
+import {appConfig, findStoredPlan, planAdds, ROUTES, storedPlanName, upgradeLabel} from '../../../src/config';
 import {contextOf} from '../context';
 import {enqueue} from '../jobs';
 import {formatAmount, type MailMessage} from '../mail';
@@ -21,13 +21,14 @@ export interface AppliedUpgrade {
   currency: string;
 }
 
-/** What the higher plan has that the lower one lacks, in the pricing card's words. */
+/**
+ * What the higher plan has that the lower one lacks (`planAdds`: the list the dashboard's offer
+ * and the pricing card say too). A plan no longer in the config adds nothing anyone can name.
+ */
 export function addedFeatures(fromPlan: string, toPlan: string): string[] {
   const from = findStoredPlan(fromPlan);
   const to = findStoredPlan(toPlan);
-  if (!to) return [];
-  const had = new Set(from ? planFeatureNames(from) : []);
-  return planFeatureNames(to).filter((feature) => !had.has(feature));
+  return from && to ? planAdds(from, to) : [];
 }
 
 export function upgradeConfirmation(settings: Settings, upgrade: AppliedUpgrade & {email: string}): MailMessage {

@@ -30,7 +30,7 @@ function shownPrice(plan: Plan, prices: PricesResponse | null): string {
   return fair ? dollars(fair.amount) : `$${plan.price}`;
 }
 
-function PlanCard({plan, prices}: {plan: Plan; prices: PricesResponse | null}) {
+function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; prices: PricesResponse | null}) {
   const headingId = `plan-${plan.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
     <article className={clsx(styles.card, plan.isFeatured && styles.featured)} aria-labelledby={headingId}>
@@ -52,7 +52,7 @@ function PlanCard({plan, prices}: {plan: Plan; prices: PricesResponse | null}) {
         <span className={styles.currency}>{PLAN_CURRENCY.toUpperCase()}</span>
       </p>
       <p className={styles.oneTime}>One-time payment</p>
-      <CheckList items={planFeatureNames(plan)} className={styles.features} />
+      <CheckList items={planFeatureNames(plan, plans)} className={styles.features} />
       <ButtonCheckout
         priceId={checkoutPriceId(plan)}
         label={`Get ${appConfig.appName} ${plan.name}`}
@@ -79,7 +79,7 @@ export default function Pricing({
       )}
       <div className={styles.grid}>
         {plans.map((plan) => (
-          <PlanCard key={plan.name} plan={plan} prices={prices} />
+          <PlanCard key={plan.name} plan={plan} plans={plans} prices={prices} />
         ))}
       </div>
     </LandingSection>

@@ -21,7 +21,8 @@ export default function DownloadCode({
 
   return (
     <div className={styles.download}>
-      <p className={styles.muted}>No need to wait for GitHub: download the code now, and get updates through the repository.</p>
+      {/* What the plan includes, updates or not, is said above it (codeIncludes). */}
+      <p className={styles.muted}>No need to wait for GitHub: download the code now.</p>
       <button type="button" className={controls.secondary} onClick={download} disabled={busy} aria-busy={busy}>
         {busy && <Spinner label="Preparing your download" />}
         Download the code (.zip)

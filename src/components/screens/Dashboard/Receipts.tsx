@@ -1,12 +1,12 @@
 import React from 'react';
 import type {Receipt} from '../../../config/api';
+import {formatDay} from '../../../config';
 import {formatMoney} from '../../../config/money';
 import type {ApiClient} from '../../../lib/api';
 import {useWorkerRead} from '../../../lib/useWorkerRead';
 import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
 
-const paidOn = new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC'});
 const LINK_TEXT = {invoice: 'Invoice', receipt: 'Receipt'} as const;
 
 const readReceipts = (api: ApiClient) => api.receipts();
@@ -46,7 +46,7 @@ function ReceiptLine({receipt}: {receipt: Receipt}) {
   return (
     <>
       {receipt.plan}, {formatMoney(receipt.amount, receipt.currency)}, paid on{' '}
-      <time dateTime={new Date(receipt.paidAt).toISOString()}>{paidOn.format(receipt.paidAt)}</time>
+      <time dateTime={new Date(receipt.paidAt).toISOString()}>{formatDay(receipt.paidAt)}</time>
       {receipt.refunded > 0 && <>, {formatMoney(receipt.refunded, receipt.currency)} refunded</>}
       {' · '}
       {receipt.url && receipt.kind ? (

@@ -55,22 +55,32 @@ export interface RequestAccessProps {
  * §4: checks payment first (a buyer who has not paid goes to checkout for `dashboardPlan()`), then
  * needs a username, then asks the worker for the invitation.
  */
+/**
+ * The answer to the last Request Access, shown under the form, where the buyer is looking (a snack
+ * bar would cover the form on a short screen): a refusal of the username on the field, the news
+ * that the invitation went, or a failure. Only the latest is shown: each request clears the last.
+ */
+type Answer = {kind: 'field'; text: string; fades?: boolean} | {kind: 'sent'; text: string} | {kind: 'failed'; text: string};
+
+/**
+ * §4: checks payment first (a buyer who has not paid goes to checkout for `dashboardPlan()`), then
+ * needs a username, then asks the worker for the invitation.
+ */
 export default function RequestAccess({user, initialUsername = '', onRequested, redirect}: RequestAccessProps) {
   const api = useApiClient();
   const snackbar = useSnackbar();
   const checkout = useCheckout({onError: snackbar.show});
   const [username, setUsername] = useState(initialUsername);
   const [loading, setLoading] = useState(false);
-  const [usernameMissing, setUsernameMissing] = useState(false);
-  // The worker's refusal of the username as typed: it stays on the field until the username changes.
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<Answer | null>(null);
 
   useEffect(() => setUsername((current) => current || initialUsername), [initialUsername]);
+  // "Fill out username" stays 3 s (§5); a later answer replaces it at once.
   useEffect(() => {
-    if (!usernameMissing) return undefined;
-    const timer = setTimeout(() => setUsernameMissing(false), USERNAME_MESSAGE_MS);
+    if (answer?.kind !== 'field' || !answer.fades) return undefined;
+    const timer = setTimeout(() => setAnswer((current) => (current === answer ? null : current)), USERNAME_MESSAGE_MS);
     return () => clearTimeout(timer);
-  }, [usernameMissing]);
+  }, [answer]);
 
   async function hasPaid(): Promise<boolean> {
     try {
@@ -84,7 +94,7 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
 
   async function request(event: FormEvent) {
     event.preventDefault();
-    setRefusal(null);
+    setAnswer(null);
     setLoading(true);
     try {
       if (!(await hasPaid())) {
@@ -93,31 +103,33 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
       }
       const wanted = username.trim();
       if (!wanted) {
-        setUsernameMissing(true);
+        setAnswer({kind: 'field', text: ACCESS_MESSAGES.usernameRequired, fades: true});
         return;
       }
       const result = await api.addUserToRepo({username: wanted, userId: user.uid});
-      snackbar.show(
-        result.status === 'active'
-          ? `@${wanted} already has access to the repository.`
-          : result.status === 'queued'
-            ? `${ACCESS_MESSAGES.sent} It is queued: the access panel says when it goes out.`
-            : ACCESS_MESSAGES.sent,
-      );
+      setAnswer({
+        kind: 'sent',
+        text:
+          result.status === 'active'
+            ? `@${wanted} already has access to the repository.`
+            : result.status === 'queued'
+              ? `${ACCESS_MESSAGES.sent} It is queued: the access panel says when it goes out.`
+              : ACCESS_MESSAGES.sent,
+      });
       onRequested();
     } catch (error) {
       console.error('Requesting access failed:', error);
-      if (isAboutTheUsername(error)) setRefusal(error.message);
-      else snackbar.show(isBuyersToFix(error) ? error.message : ACCESS_MESSAGES.failed);
+      if (isAboutTheUsername(error)) setAnswer({kind: 'field', text: error.message});
+      else setAnswer({kind: 'failed', text: isBuyersToFix(error) ? error.message : ACCESS_MESSAGES.failed});
     } finally {
       setLoading(false);
     }
   }
 
   const busy = loading || checkout.loading;
-  const fieldError = usernameMissing ? ACCESS_MESSAGES.usernameRequired : refusal;
+  const fieldError = answer?.kind === 'field' ? answer.text : null;
   return (
-    <form className={styles.request} onSubmit={request} noValidate>
+    <form className={styles.request} onSubmit={request} noValidate aria-label="Request access to the repository">
       <label htmlFor="github-username" className={styles.label}>
         GitHub username
       </label>
@@ -134,7 +146,8 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
           value={username}
           onChange={(event) => {
             setUsername(event.target.value);
-            setRefusal(null);
+            // An answer about the username as it was is no longer about this one.
+            setAnswer(null);
           }}
           aria-invalid={fieldError !== null}
           aria-describedby={fieldError ? 'github-username-error' : undefined}
@@ -149,6 +162,15 @@ export default function RequestAccess({user, initialUsername = '', onRequested, 
           {fieldError}
         </p>
       )}
+      {answer?.kind === 'failed' && (
+        <p className={styles.error} role="alert">
+          {answer.text}
+        </p>
+      )}
+      {/* There before its words, so that a screen reader reads them out when they come. */}
+      <p className={styles.answer} role="status">
+        {answer?.kind === 'sent' ? answer.text : null}
+      </p>
     </form>
   );
 }

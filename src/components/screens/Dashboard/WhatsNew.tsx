@@ -1,5 +1,5 @@
 import React, {useCallback, useEffect, useState} from 'react';
-import {appConfig} from '../../../config';
+import {formatDay, tagBesideName, whatsNewWords} from '../../../config';
 import type {BuyerReleases} from '../../../config/api';
 import {ApiError} from '../../../lib/api';
 import {useApiClient} from '../../../lib/useApiClient';
@@ -7,8 +7,6 @@ import Spinner from '../../shared/Spinner';
 import {YOUR_PLAN_ID} from './YourPlan';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
-
-const published = new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC'});
 
 /**
  * "What's new": the releases the buyer's plan entitles them to, newest first, with their notes, and
@@ -79,22 +77,23 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
         <>
           {!loaded.includesUpdates && (
             <p className={styles.muted}>
-              Your plan includes the releases up to your purchase. Later ones come with the plans that include updates:{' '}
-              <a href={`#${YOUR_PLAN_ID}`}>upgrade for the difference</a>.
+              {whatsNewWords.withoutUpdates()} <a href={`#${YOUR_PLAN_ID}`}>{whatsNewWords.upgradeLink}</a>.
             </p>
           )}
+          {loaded.later && <p>{whatsNewWords.later(loaded.later)}</p>}
           {loaded.releases.length === 0 ? (
-            <p className={styles.muted}>No releases yet. When {appConfig.appName} ships one, it shows here.</p>
+            <p className={styles.muted}>{loaded.includesUpdates || !loaded.later ? whatsNewWords.none : whatsNewWords.noneUpToPurchase}</p>
           ) : (
             <ol className={styles.releases}>
               {loaded.releases.map((release) => (
                 <li key={release.tag}>
                   <article aria-labelledby={`release-${release.tag}`}>
                     <h3 id={`release-${release.tag}`}>
-                      {release.name} <span className={styles.muted}>{release.tag}</span>
+                      {release.name}
+                      {tagBesideName(release) && <span className={styles.muted}> {release.tag}</span>}
                     </h3>
                     <p className={styles.muted}>
-                      <time dateTime={new Date(release.publishedAt).toISOString()}>{published.format(release.publishedAt)}</time>
+                      <time dateTime={new Date(release.publishedAt).toISOString()}>{formatDay(release.publishedAt)}</time>
                       {release.url && (
                         <>
                           {' · '}

@@ -1,5 +1,5 @@
 import React, {useState} from 'react';
-import {appConfig, extraRepositoriesAdded, findStoredPlan, ROUTES} from '../../../config';
+import {addedRepositoriesLine, findStoredPlan, planAdds, ROUTES} from '../../../config';
 import type {BuyerPlan, UpgradeOffer} from '../../../config/api';
 import {formatPrice} from '../../../config/money';
 import {ApiError, type ApiClient} from '../../../lib/api';
@@ -11,22 +11,10 @@ import styles from './styles.module.css';
 
 const readPlan = (api: ApiClient) => api.upgrades();
 
-/** The button's words: "Upgrade to Advanced for $30", the amount as the worker priced it. */
 /** The card's id: What's new links to it for a plan without updates. */
 export const YOUR_PLAN_ID = 'your-plan';
 
-/**
- * The repositories an upgrade adds, as buyers read them ("AI prompts: Prompts for the terms of
- * service and privacy policy"), from the config the worker grants by.
- */
-export function addedRepositories(fromPlanId: string, toPlanId: string): string[] {
-  const from = findStoredPlan(fromPlanId);
-  const to = findStoredPlan(toPlanId);
-  if (!from || !to) return [];
-  const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
-  return extraRepositoriesAdded(from, to).map((key) => (described[key] ? `${described[key].name} (a private repository: ${described[key].holds.toLowerCase()})` : key));
-}
-
+/** The button's words: "Upgrade to Advanced for $30", the amount as the worker priced it. */
 export function upgradeLabelOf(offer: UpgradeOffer): string {
   return `Upgrade to ${offer.name} for ${formatPrice(offer.amount, offer.currency)}`;
 }
@@ -78,7 +66,10 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
         Your plan: <strong>{plan.plan.name}</strong>
       </p>
       {plan.upgrades.map((offer) => {
-        const adds = addedRepositories(plan.plan!.id, offer.planId);
+        const from = findStoredPlan(plan.plan!.id);
+        const to = findStoredPlan(offer.planId);
+        const adds = from && to ? planAdds(from, to) : [];
+        const repositories = from && to ? addedRepositoriesLine(from, to) : null;
         return (
           <React.Fragment key={offer.planId}>
             <p>
@@ -88,6 +79,7 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
               </button>
             </p>
             {adds.length > 0 && <p>{`${offer.name} adds: ${adds.join('; ')}.`}</p>}
+            {repositories && <p className={styles.muted}>{repositories}</p>}
           </React.Fragment>
         );
       })}

@@ -1,6 +1,6 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {afterPurchase, appConfig, checkoutPriceId, dashboardPlan, ROUTES} from '../../../config';
+import {afterPurchase, appConfig, checkoutPriceId, codeIncludes, dashboardPlan, findStoredPlan, hasEnded, ROUTES, standingNotes} from '../../../config';
 import type {AccessStatus} from '../../../config/api';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {rememberBuyer} from '../../../lib/auth/buyerHint';
@@ -14,6 +14,7 @@ import Spinner from '../../shared/Spinner';
 import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
 import DownloadCode from './DownloadCode';
+import EndedPurchase from './EndedPurchase';
 import Receipts from './Receipts';
 import RequestAccess from './RequestAccess';
 import WhatsNew from './WhatsNew';
@@ -23,7 +24,8 @@ import styles from './styles.module.css';
 
 const plan = dashboardPlan();
 
-function SignedInDashboard({user}: {user: AuthUser}) {
+/** The dashboard of a signed-in user, as the worker says their purchase stands. */
+export function SignedInDashboard({user}: {user: AuthUser}) {
   const api = useApiClient();
   // null while loading; 'unknown' when the worker could not say (the form still works: it checks).
   const [access, setAccess] = useState<AccessStatus | 'unknown' | null>(null);
@@ -46,7 +48,12 @@ function SignedInDashboard({user}: {user: AuthUser}) {
     if (known) rememberBuyer(user.uid, known.hasPaid);
   }, [known, user.uid]);
 
-  if (known && !known.hasPaid) return <NotABuyer user={user} />;
+  if (known && !known.hasPaid) {
+    // Bought, then refunded or disputed: told so, with the date and what it means, never "not bought".
+    return hasEnded(known.payment) ? <EndedPurchase access={known} payment={known.payment} /> : <NotABuyer user={user} />;
+  }
+  const heldPlan = findStoredPlan(known?.plan?.id ?? null);
+  const notes = known ? standingNotes(known.payment, known.otherEnded) : [];
 
   return (
     <div className={styles.dashboard}>
@@ -56,9 +63,15 @@ function SignedInDashboard({user}: {user: AuthUser}) {
         {appConfig.repository.downloads ? 'Download the code now, and enter your GitHub username' : 'Enter your GitHub username'} to be
         invited to the private repository, then follow the documentation to ship your app.
       </p>
+      {notes.map((note) => (
+        <p key={note} className={styles.note} role="note">
+          {note}
+        </p>
+      ))}
 
       <section className={styles.card} aria-labelledby="access-heading">
         <h2 id="access-heading">Get the code</h2>
+        {heldPlan && <p className={styles.muted}>{codeIncludes(heldPlan)}</p>}
         {access === null ? (
           <Spinner label="Loading your access" />
         ) : (

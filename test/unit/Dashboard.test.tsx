@@ -1,0 +1,159 @@
+/**
+ * The dashboard says what became of the buyer's purchase, in each state the worker reports
+ * (GET /accessStatus's `payment` and `otherEnded`): refunded in full, disputed, reversed by a lost
+ * dispute, partly refunded, another purchase refunded, revoked by the seller, and never bought. And
+ * the Get the code card says what the plan held gets of the code.
+ */
+import React from 'react';
+import {screen, waitFor, within} from '@testing-library/react';
+import {SignedInDashboard} from '../../src/components/screens/Dashboard';
+import {afterPurchase, appConfig, type AccessStatus, API_PATHS, type PaymentStanding} from '../../src/config';
+import {renderWithSite} from '../support/render';
+import {useJsonWorker} from '../support/jsonWorker';
+
+const worker = useJsonWorker();
+const {appName} = appConfig;
+const [starter, advanced] = appConfig.plans;
+
+const BOUGHT = Date.UTC(2026, 4, 3, 10);
+const LATER = Date.UTC(2026, 4, 5, 23, 30);
+const user = {uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null};
+
+function standing(overrides: Partial<PaymentStanding>): PaymentStanding {
+  return {state: 'paid', plan: {id: advanced.id, name: advanced.name}, boughtAt: BOUGHT, amount: 9900, refunded: 0, currency: 'usd', ...overrides};
+}
+
+let consoleError: jest.SpyInstance;
+beforeEach(() => {
+  // The plans' fair prices and the billing calls the test's worker does not answer are logged.
+  consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(async () => {
+  // Every card has read its answer before the next test (and the worker's close) comes.
+  await waitFor(() => expect(screen.queryAllByRole('progressbar')).toEqual([]));
+  consoleError.mockRestore();
+});
+
+function show(access: AccessStatus) {
+  worker().answer(`GET ${API_PATHS.accessStatus}`, 200, access);
+  worker().answer(`GET ${API_PATHS.receipts}`, 200, {
+    receipts: [{plan: advanced.name, paidAt: BOUGHT, amount: 9900, currency: 'usd', refunded: access.payment?.refunded ?? 0, url: 'https://pay.stripe.com/receipts/1', kind: 'receipt'}],
+  });
+  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: []});
+  worker().answer(`GET ${API_PATHS.releases}`, 200, {releases: [], includesUpdates: true, subscribed: true, latestTag: null});
+  renderWithSite(<SignedInDashboard user={user} />, {env: {WORKER_URL: worker().url}});
+}
+
+const refunded = standing({state: 'refunded', since: LATER, refunded: 9900});
+
+describe('a purchase refunded in full', () => {
+  it('says it was refunded, when and how much, that the access ended, and keeps the receipts; never that the buyer did not buy', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: refunded});
+    expect(await screen.findByRole('heading', {level: 1, name: `Your ${appName} purchase was refunded`})).toBeInTheDocument();
+    const main = screen.getByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(`Your ${appName} ${advanced.name} purchase of 3 May 2026 was refunded in full on 5 May 2026: $99.00 went back to the payment method you used.`);
+    expect(main).toHaveTextContent(
+      "With the refund, its access to the code ended: @octocat's invitation to the private repository on GitHub is withdrawn, or the account removed from it, and the code can no longer be downloaded here.",
+    );
+    expect(main).toHaveTextContent('Your receipts stay below, the refund with them.');
+    const receipts = screen.getByRole('region', {name: 'Receipts'});
+    expect(await within(receipts).findByRole('link', {name: 'Receipt'})).toBeInTheDocument();
+    expect(receipts).toHaveTextContent('$99.00 refunded');
+    // The plans, to buy again; no form, no download, no "not bought".
+    expect(screen.getByRole('article', {name: advanced.name})).toBeInTheDocument();
+    expect(screen.queryByText(/You have not bought/)).toBeNull();
+    expect(screen.queryByText(/has no purchase/)).toBeNull();
+    expect(screen.queryByRole('textbox', {name: 'GitHub username'})).toBeNull();
+    expect(screen.queryByRole('button', {name: /Download the code/})).toBeNull();
+  });
+
+  it('says no GitHub account was invited when none was', async () => {
+    show({status: 'none', hasPaid: false, payment: refunded});
+    expect(await screen.findByRole('region', {name: 'What this means for you'})).toHaveTextContent(
+      'its access to the code ended: no GitHub account is invited for it, and the code can no longer be downloaded here.',
+    );
+  });
+});
+
+it('says an open dispute suspends the access until it closes, and offers no plans meanwhile', async () => {
+  show({status: 'revoked', hasPaid: false, username: 'octocat', payment: standing({state: 'disputed', since: LATER})});
+  expect(await screen.findByRole('heading', {level: 1, name: `Your ${appName} purchase is disputed`})).toBeInTheDocument();
+  const main = screen.getByRole('region', {name: 'What this means for you'});
+  expect(main).toHaveTextContent(`Your ${appName} ${advanced.name} purchase of 3 May 2026 has been disputed with your bank or card issuer since 5 May 2026.`);
+  expect(main).toHaveTextContent("While the dispute is open, its access to the code is suspended: @octocat's invitation");
+  expect(main).toHaveTextContent("If the dispute closes in the seller's favour, the access comes back by itself, for the same GitHub account");
+  expect(main).toHaveTextContent(`write to ${appConfig.support.email}`);
+  expect(screen.getByRole('region', {name: 'Receipts'})).toBeInTheDocument();
+  expect(screen.queryByRole('article', {name: advanced.name})).toBeNull();
+});
+
+it('says a lost dispute reversed the payment, when, and that the access ended', async () => {
+  show({status: 'revoked', hasPaid: false, username: 'octocat', payment: standing({state: 'dispute_lost', since: LATER})});
+  expect(await screen.findByRole('heading', {level: 1, name: `Your ${appName} purchase was reversed`})).toBeInTheDocument();
+  const main = screen.getByRole('region', {name: 'What this means for you'});
+  expect(main).toHaveTextContent(
+    `Your ${appName} ${advanced.name} purchase of 3 May 2026 was reversed by your bank or card issuer on 5 May 2026, when its dispute closed in your favour: the payment was returned to you.`,
+  );
+  expect(main).toHaveTextContent('With that, its access to the code ended');
+  expect(screen.getByRole('region', {name: 'Receipts'})).toBeInTheDocument();
+  expect(screen.getByRole('article', {name: advanced.name})).toBeInTheDocument();
+});
+
+it('says a partial refund keeps the purchase and its access, with the amount and the date', async () => {
+  const payment = standing({state: 'partly_refunded', since: LATER, refunded: 1000});
+  show({status: 'active', hasPaid: true, username: 'octocat', payment, plan: {id: advanced.id, name: advanced.name}});
+  expect(await screen.findByRole('note')).toHaveTextContent(
+    `$10.00 of the $99.00 you paid for your ${appName} ${advanced.name} purchase of 3 May 2026 was refunded on 5 May 2026. A partial refund keeps the purchase, its plan and its access.`,
+  );
+  expect(screen.getByRole('heading', {name: 'Access active'})).toBeInTheDocument();
+  expect(screen.getByRole('textbox', {name: 'GitHub username'})).toBeInTheDocument();
+});
+
+it('tells a buyer who bought again after a refund that the other purchase was refunded, and that this one is paid', async () => {
+  const payment = standing({state: 'paid', plan: {id: starter.id, name: starter.name}, boughtAt: Date.UTC(2026, 4, 9)});
+  show({status: 'pending', hasPaid: true, username: 'octocat', payment, otherEnded: refunded, plan: {id: starter.id, name: starter.name}});
+  expect(await screen.findByRole('note')).toHaveTextContent(
+    `Your other ${appName} ${advanced.name} purchase of 3 May 2026 was refunded in full on 5 May 2026, so its access ended. Your ${appName} ${starter.name} purchase of 9 May 2026 is paid, and the access below is its own.`,
+  );
+  expect(screen.getByRole('heading', {name: 'Invitation pending'})).toBeInTheDocument();
+});
+
+it('a paid purchase with nothing to tell carries no note', async () => {
+  show({status: 'active', hasPaid: true, username: 'octocat', payment: standing({}), plan: {id: advanced.id, name: advanced.name}});
+  await screen.findByRole('heading', {name: 'Access active'});
+  expect(screen.queryByRole('note')).toBeNull();
+});
+
+it("says the seller revoked the access, in the config's words, with no form to ask again", async () => {
+  show({status: 'revoked', hasPaid: true, username: 'octocat', revokedBySeller: true, payment: standing({}), plan: {id: advanced.id, name: advanced.name}});
+  expect(await screen.findByText(afterPurchase.revokedBySeller)).toBeInTheDocument();
+  expect(screen.queryByRole('textbox', {name: 'GitHub username'})).toBeNull();
+  expect(screen.queryByRole('note')).toBeNull();
+});
+
+it('tells an account that never bought so, with the plans', async () => {
+  show({status: 'none', hasPaid: false});
+  expect(await screen.findByRole('heading', {level: 1, name: `You have not bought ${appName} yet`})).toBeInTheDocument();
+  expect(screen.getByText(/this account has no purchase/)).toBeInTheDocument();
+});
+
+describe('Get the code says what the plan gets', () => {
+  it('a plan without updates: the kit as on the day of the purchase, no promise of updates, and which plan has them', async () => {
+    show({status: 'active', hasPaid: true, username: 'octocat', payment: standing({plan: {id: starter.id, name: starter.name}}), plan: {id: starter.id, name: starter.name}});
+    const card = await screen.findByRole('region', {name: 'Get the code'});
+    await within(card).findByRole('button', {name: /Download the code/});
+    expect(card).toHaveTextContent(
+      `Your ${starter.name} plan includes the kit as it is on the day of your purchase, through the private repository on GitHub and the download here. It does not promise later updates: ${advanced.name} includes them, and Your plan below upgrades for the difference.`,
+    );
+    expect(card).not.toHaveTextContent(/updates through the repository/);
+  });
+
+  it('a plan with updates: lifetime updates, listed and e-mailed, and the latest in the repository and the download', async () => {
+    show({status: 'active', hasPaid: true, username: 'octocat', payment: standing({}), plan: {id: advanced.id, name: advanced.name}});
+    const card = await screen.findByRole('region', {name: 'Get the code'});
+    await within(card).findByRole('button', {name: /Download the code/});
+    expect(card).toHaveTextContent(
+      `Your ${advanced.name} plan includes lifetime updates: each release is listed under What's new and e-mailed to you, and the private repository on GitHub and the download here hold the latest.`,
+    );
+  });
+});
