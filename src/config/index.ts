@@ -2,6 +2,7 @@ export {appConfig} from './app';
 export {landing, landingExtras} from './landing';
 export {checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryKeys, featuredPlan, findPlanByPriceId, findStoredPlan, PLAN_CURRENCY, planAmount, planFeatureNames, planKeys, storedPlanName, UPDATES_FEATURE} from './plans';
 export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
+export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export * from './types';
 export * from './api';
 export {afterPurchase} from './afterPurchase';
