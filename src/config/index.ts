@@ -6,6 +6,7 @@ export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export * from './types';
 export * from './api';
 export {afterPurchase} from './afterPurchase';
+export {afterPasswordReset, passwordReset} from './passwordReset';
 export {SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';

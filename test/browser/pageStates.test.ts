@@ -4,7 +4,7 @@
  * signed-in states (a non-buyer, a buyer's header) need the local stack: journey.test.ts.
  */
 import type {Page} from 'playwright-core';
-import {afterPurchase, appConfig, landing, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, landing, passwordReset, ROUTES} from '../../src/config';
 import {recordPopupScript, siteUrl, useBrowser} from './helpers';
 
 const browser = useBrowser();
@@ -22,6 +22,16 @@ describe('a signed-out visitor on the dashboard', () => {
     const {page, errors} = await browser().open(ROUTES.signIn);
     await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
     expect(await page.getByText(/come straight back/).count()).toBe(0);
+    expect(await page.getByText(passwordReset.changed).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the sign-in page', () => {
+  it('says the password changed when a reset continues to it (passwordSignIn.test.ts follows the real reset)', async () => {
+    const {page, errors} = await browser().open(passwordReset.signInPage);
+    await page.getByRole('status').filter({hasText: passwordReset.changed}).waitFor();
+    await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
     expect(errors).toEqual([]);
   });
 });
