@@ -34,6 +34,19 @@ describe('the sign-in page', () => {
     await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
     expect(errors).toEqual([]);
   });
+
+  it('keeps its card off both edges of a 390 px phone', async () => {
+    const width = 390;
+    const {page, errors} = await browser().open(ROUTES.signIn, {width, height: 844, prepare: (context) => recordPopupScript(context).then(() => undefined)});
+    // The card is the box its title heads.
+    const card = page.getByRole('heading', {level: 1, name: `Sign in to ${appConfig.appName}`}).locator('..');
+    const box = (await card.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(12);
+    expect(width - (box.x + box.width)).toBeGreaterThanOrEqual(12);
+    // Nothing in it pushes the page wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('the success page', () => {
