@@ -55,8 +55,14 @@ export {escapeRegExp};
 /**
  * `seed`: that many demo purchases in the local D1 first, as `npm run seed:local` makes them.
  * `country`: the country the worker takes every visitor to be in (`npm start -- --country`).
+ * `env`: the site's settings on top of the local ones, as `.env` would set them (tracking ids).
  */
-export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin?: boolean; seed?: number; country?: string} = {}): LocalSession {
+export function useLocalSession({
+  sameOrigin = false,
+  seed,
+  country,
+  env,
+}: {sameOrigin?: boolean; seed?: number; country?: string; env?: Record<string, string>} = {}): LocalSession {
   // One more go for a test that fails, its first errors printed. wrangler dev (4.86) puts a proxy
   // in front of the worker. When the proxy's connection to the worker drops, it takes that for a
   // restart (it compares the request's URL, path and all, with the worker's bare origin) and
@@ -71,7 +77,7 @@ export function useLocalSession({sameOrigin = false, seed, country}: {sameOrigin
 
   beforeAll(async () => {
     browser = await launchChromium({offline: true});
-    stack = await startLocalStack({flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])], seed});
+    stack = await startLocalStack({flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])], seed, env});
     // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
   }, seed === undefined ? 300_000 : 420_000);
 

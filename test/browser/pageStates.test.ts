@@ -4,7 +4,7 @@
  * signed-in states (a non-buyer, a buyer's header) need the local stack: journey.test.ts.
  */
 import type {Page} from 'playwright-core';
-import {afterPurchase, appConfig, landing, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, landing, passwordReset, ROUTES} from '../../src/config';
 import {recordPopupScript, siteUrl, useBrowser} from './helpers';
 
 const browser = useBrowser();
@@ -22,6 +22,29 @@ describe('a signed-out visitor on the dashboard', () => {
     const {page, errors} = await browser().open(ROUTES.signIn);
     await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
     expect(await page.getByText(/come straight back/).count()).toBe(0);
+    expect(await page.getByText(passwordReset.changed).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the sign-in page', () => {
+  it('says the password changed when a reset continues to it (passwordSignIn.test.ts follows the real reset)', async () => {
+    const {page, errors} = await browser().open(passwordReset.signInPage);
+    await page.getByRole('status').filter({hasText: passwordReset.changed}).waitFor();
+    await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps its card off both edges of a 390 px phone', async () => {
+    const width = 390;
+    const {page, errors} = await browser().open(ROUTES.signIn, {width, height: 844, prepare: (context) => recordPopupScript(context).then(() => undefined)});
+    // The card is the box its title heads.
+    const card = page.getByRole('heading', {level: 1, name: `Sign in to ${appConfig.appName}`}).locator('..');
+    const box = (await card.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(12);
+    expect(width - (box.x + box.width)).toBeGreaterThanOrEqual(12);
+    // Nothing in it pushes the page wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
     expect(errors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  */
 import type {Page} from 'playwright-core';
 import {NEW_PASSWORD_PLACEHOLDER} from '../../scripts/local/authEmulator';
-import {appConfig} from '../../src/config';
+import {appConfig, passwordReset} from '../../src/config';
 import {PASSWORD_ERRORS} from '../../src/lib/auth/passwordErrors';
 import {axeViolations} from './axe';
 import {followMagicLink, printedSignInLine} from '../../scripts/support/localStack';
@@ -143,9 +143,10 @@ describe('e-mail and password sign-in on the local stack', () => {
     expect(link).toContain(NEW_PASSWORD_PLACEHOLDER);
     const newPassword = 'a brand new passphrase';
     await page.goto(link.replace(NEW_PASSWORD_PLACEHOLDER, encodeURIComponent(newPassword)));
-    // The reset page continues to sign-in, still on the way to /admin.
-    await page.waitForURL(`${stack.siteUrl}/signin?next=%2Fadmin`);
+    // The reset page continues to sign-in, which says the password changed, still on the way to /admin.
+    await page.waitForURL(`${stack.siteUrl}${passwordReset.signInPage}&next=%2Fadmin`);
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    await page.getByRole('status').filter({hasText: passwordReset.changed}).waitFor();
 
     await fillAndPress(page, account.email, account.password, 'Sign in');
     await page.getByRole('alert').filter({hasText: PASSWORD_ERRORS.wrongPassword}).waitFor();

@@ -1,5 +1,5 @@
 import {appConfig, ROUTES} from '../../src/config';
-import {returnPath, withReturnPath} from '../../src/lib/auth/returnTo';
+import {returnPath, sentFrom, signInFor, withReturnPath} from '../../src/lib/auth/returnTo';
 
 describe('where a sign-in returns', () => {
   it('returns to the page that asked, path, query and hash', () => {
@@ -21,11 +21,27 @@ describe('where a sign-in returns', () => {
     expect(returnPath(new URL(afterFinish, 'https://slipway.example').search)).toBe('/admin');
   });
 
-  it.each(['//evil.example/', '/\\evil.example', 'https://evil.example/admin', 'javascript:alert(1)', 'admin', '/admin\\..\\x'])(
-    'never leaves the site for %p',
+  // The query as a crafted link writes it: URLSearchParams decodes `%09` to a tab, which the browser drops.
+  it.each(['/%09/evil.example', '/%0A/evil.example', '/%0D/evil.example', '%09//evil.example', '/%5C/evil.example', '/.//evil.example', '//evil.example/'])(
+    'never leaves the site for ?next=%s',
+    (next) => {
+      expect(returnPath(`?next=${next}`)).toBe(appConfig.auth.callbackUrl);
+      expect(sentFrom(`?next=${next}`)).toBeNull();
+    },
+  );
+
+  it.each(['//evil.example/', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', 'https://evil.example/admin', 'javascript:alert(1)'])(
+    'never leaves the site for %j',
     (next) => {
       expect(returnPath(`?next=${encodeURIComponent(next)}`)).toBe(appConfig.auth.callbackUrl);
       expect(withReturnPath('/signin', next)).toBe('/signin');
+      expect(signInFor(next)).toBe(appConfig.auth.loginUrl);
     },
   );
+
+  it('hands on the page as the browser reads it, never the string as written', () => {
+    expect(returnPath(`?next=${encodeURIComponent(' /ad\tmin\\..\\docs')}`)).toBe('/docs');
+    expect(returnPath(`?next=${encodeURIComponent(`${window.location.origin}/admin?q=ada`)}`)).toBe('/admin?q=ada');
+    expect(signInFor('/ad\tmin')).toBe('/signin?next=%2Fadmin');
+  });
 });

@@ -1,5 +1,6 @@
 import type {Context} from 'hono';
 import type {z} from 'zod';
+import {NEXT_PARAM, siteUrl} from '../../src/config';
 import {addressKey} from './address';
 import {HttpError} from './errors';
 
@@ -44,11 +45,13 @@ export function clientIp(c: Context): string {
   return addressKey(clientAddress(c));
 }
 
-/** Whether an absolute URL is on the given origin (no open redirects). */
-export function isOnOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
+/**
+ * A URL Stripe is to send the browser back to (a checkout's success and cancel URLs, the billing
+ * portal's return URL), as the browser will follow it (`siteUrl`): 400 naming it when it leads
+ * off the site, or to a sign-in whose `next=` does (a real checkout link as a lure).
+ */
+export function pageOfSite(url: string, origin: string, name: string): string {
+  const page = siteUrl(url, origin);
+  if (page === null) throw new HttpError(400, `${name} must be a page of ${origin}, and so must any ${NEXT_PARAM}= in it`);
+  return page;
 }

@@ -5,7 +5,7 @@ import type {AppEnv} from '../app';
 import {currentUser, optionalUser, requireUser} from '../auth/middleware';
 import {accountsFor} from '../auth/accountsFor';
 import {HttpError} from '../errors';
-import {clientIp, isOnOrigin, parse, readJson} from '../http';
+import {clientIp, pageOfSite, parse, readJson} from '../http';
 import {log} from '../log';
 import {enforceLimit, limits} from '../rateLimit';
 import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, userIdQuery} from '../schemas';
@@ -33,12 +33,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     if (!plan) throw new HttpError(400, 'Unknown price ID: it is not one of the plans');
     // The key decides the mode: the plan's price in that mode is what Stripe charges.
     const priceId = plan.priceId[settings.stripeMode];
-    if (!isOnOrigin(body.successUrl, settings.siteOrigin) || !isOnOrigin(body.cancelUrl, settings.siteOrigin)) {
-      throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
-    }
+    const successUrl = pageOfSite(body.successUrl, settings.siteOrigin, 'The success URL');
+    const cancelUrl = pageOfSite(body.cancelUrl, settings.siteOrigin, 'The cancel URL');
     // The payer's browser lands there with the claim: the site's success page, which hands it on
     // to the dashboard and runs no one else's script.
-    if (new URL(body.successUrl).pathname !== ROUTES.success) {
+    if (new URL(successUrl).pathname !== ROUTES.success) {
       throw new HttpError(400, `The success URL must be ${settings.siteOrigin}${ROUTES.success}`);
     }
     const claim = newClaim();
@@ -56,8 +55,8 @@ export const paymentRoutes = new Hono<AppEnv>()
         ...checkoutOptions(settings.siteOrigin),
         ...(fair.discounts ? {discounts: fair.discounts} : {allow_promotion_codes: fair.allow_promotion_codes}),
         metadata: {plan: plan.name, priceId, [CLAIM_METADATA_KEY]: await claimHash(claim), ...fair.metadata},
-        success_url: successUrlWith(body.successUrl, claim),
-        cancel_url: body.cancelUrl,
+        success_url: successUrlWith(successUrl, claim),
+        cancel_url: cancelUrl,
       });
       if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
       log.info('checkout.created', {sessionId: session.id, plan: plan.name, signedIn: Boolean(user), ...fair.metadata});
@@ -160,10 +159,7 @@ export const paymentRoutes = new Hono<AppEnv>()
   .post(API_PATHS.createBillingPortal, requireUser, async (c) => {
     await enforceLimit(c.env.DB, `portal:${currentUser(c).uid}`, limits.billingPortal);
     const settings = settingsOf(c.env);
-    const {returnUrl} = await readJson(c, billingPortalBody);
-    if (!isOnOrigin(returnUrl, settings.siteOrigin)) {
-      throw new HttpError(400, `The return URL must be on ${settings.siteOrigin}`);
-    }
+    const returnUrl = pageOfSite((await readJson(c, billingPortalBody)).returnUrl, settings.siteOrigin, 'The return URL');
     const customer = await customerOf(c.env.DB, currentUser(c));
     if (!customer) throw new HttpError(404, 'No billing account was found for this user');
     try {

@@ -4,7 +4,7 @@ import {API_PATHS, type BuyerPlan, type UrlResponse} from '../../../src/config/a
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
-import {isOnOrigin, readJson} from '../http';
+import {pageOfSite, readJson} from '../http';
 import {log} from '../log';
 import {paymentProviderError, stripeFor} from '../payments/stripe';
 import {enforceLimit, limits} from '../rateLimit';
@@ -34,9 +34,8 @@ export const upgradeRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `upgrade:user:${user.uid}`, limits.checkout);
     const body = await readJson(c, upgradeBody);
-    if (!isOnOrigin(body.successUrl, settings.siteOrigin) || !isOnOrigin(body.cancelUrl, settings.siteOrigin)) {
-      throw new HttpError(400, `Success and cancel URLs must be on ${settings.siteOrigin}`);
-    }
+    const successUrl = pageOfSite(body.successUrl, settings.siteOrigin, 'The success URL');
+    const cancelUrl = pageOfSite(body.cancelUrl, settings.siteOrigin, 'The cancel URL');
     const quote = await quoteUpgrade(c.env.DB, user, body.planId);
     // Asked again (a second click, a reload): the session still open for the same upgrade serves,
     // rather than one more credit coupon in the seller's Stripe account on every click.
@@ -44,7 +43,7 @@ export const upgradeRoutes = new Hono<AppEnv>()
     if (open) return c.json({url: open} satisfies UrlResponse);
     let created;
     try {
-      created = await createUpgradeCheckout(stripeFor(settings), settings, {quote, user, ...body});
+      created = await createUpgradeCheckout(stripeFor(settings), settings, {quote, user, successUrl, cancelUrl});
     } catch (err) {
       if (err instanceof HttpError) throw err;
       throw paymentProviderError(err);

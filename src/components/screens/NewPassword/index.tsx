@@ -1,5 +1,6 @@
 import React, {useRef, useState, type FormEvent} from 'react';
 import {useHistory, useLocation} from '@docusaurus/router';
+import {passwordReset} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {accountName} from '../../shared/ButtonAccount';
 import {returnPath} from '../../../lib/auth/returnTo';
@@ -46,7 +47,7 @@ function NewPasswordForm() {
     setSaving(true);
     try {
       await (await client()).updatePassword(password);
-      snackbar.show('Your new password is saved.');
+      snackbar.show(passwordReset.saved);
       history.replace(returnPath(search));
     } catch (error) {
       console.error('Saving the new password failed:', error);

@@ -1,7 +1,7 @@
 import React, {useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory, useLocation} from '@docusaurus/router';
-import {appConfig, ROUTES} from '../../../config';
+import {afterPasswordReset, appConfig, passwordReset, ROUTES} from '../../../config';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {returnPath, sentFrom, withReturnPath} from '../../../lib/auth/returnTo';
 import {finishSignInUrl, rememberEmail} from '../../../lib/auth/emailLink';
@@ -57,7 +57,11 @@ export default function SignIn() {
   const [googleError, setGoogleError] = useState<string | null>(null);
   // The page is prerendered without a query: read it once hydrated, so hydration matches.
   const [from, setFrom] = useState<string | null>(null);
-  useEffect(() => setFrom(sentFrom(search)), [search]);
+  const [passwordChanged, setPasswordChanged] = useState(false);
+  useEffect(() => {
+    setFrom(sentFrom(search));
+    setPasswordChanged(afterPasswordReset(search));
+  }, [search]);
 
   useEffect(() => {
     if (ready && user) history.replace(returnPath(search));
@@ -96,7 +100,8 @@ export default function SignIn() {
       setSent({kind: 'register', email});
     } else if (action === 'reset') {
       await auth.sendPasswordReset(email, {
-        signIn: `${origin}${withReturnPath(ROUTES.signIn, next)}`,
+        // Firebase's reset page continues here once the new password is set: the page then says so.
+        signIn: `${origin}${withReturnPath(passwordReset.signInPage, next)}`,
         newPassword: `${origin}${withReturnPath(ROUTES.finishSignIn, withReturnPath(ROUTES.newPassword, next))}`,
       });
       setSent({kind: 'reset', email});
@@ -166,6 +171,7 @@ export default function SignIn() {
   return (
     <div className={styles.signedOutOnly}>
       <AuthCard title={TITLES[mode]}>
+        {passwordChanged && mode === 'sign-in' && <p role="status">{passwordReset.changed}</p>}
         {from && mode === 'sign-in' && <p>{whySignIn(from)}</p>}
         {mode !== 'reset' && (
           <>
