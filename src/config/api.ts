@@ -589,6 +589,11 @@ export interface AdminPurchase {
     username: string;
     usernameChanges: number;
   } | null;
+  /**
+   * When the seller revoked the purchase's access to the code (Unix ms): its seat, its downloads and
+   * its download links, until the seller grants access again. Null while it is not revoked.
+   */
+  revokedBySellerAt: number | null;
 }
 
 /** `upgrade`: an upgrade of the purchase to a higher plan, its own sale (its amount is the difference). */
@@ -671,9 +676,13 @@ export interface AdminRefundRequest {
   reason: RefundReason;
 }
 
-/** POST grant */
+/**
+ * POST grant: invites `username` to the purchase's seat, and gives back what the seller's revocation
+ * took. Without one, only that right comes back (the buyer may download and ask for an invitation
+ * again): for a purchase that never had a seat.
+ */
 export interface AdminGrantRequest {
-  username: string;
+  username?: string;
 }
 
 /**

@@ -117,6 +117,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     stripeUrl: 'https://dashboard.stripe.com/test/payments/pi_ada',
     fairPrice: null,
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
+    revokedBySellerAt: null,
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
     userId: 'uid-ada',
@@ -261,18 +262,28 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       case `GET ${ADMIN_PATHS.purchase}`:
         return [200, found];
       case `POST ${ADMIN_PATHS.grant}`: {
+        // As the worker: the account named is invited; none gives back only what the seller's revocation took.
         const {username} = seen.body as AdminGrantRequest;
+        if (username === undefined) {
+          if (found!.revokedBySellerAt === null || found!.access) return [400, {error: 'Name the GitHub account to invite.'} satisfies ErrorBody];
+          found!.revokedBySellerAt = null;
+          log('grant', found!.sessionId, 'access given back');
+          return [200, {status: 'granted', detail: 'access given back'} satisfies AdminActionResult];
+        }
         found!.access = {status: 'pending', username, usernameChanges: found!.access?.usernameChanges ?? 0};
+        found!.revokedBySellerAt = null;
         found!.invitationExpired = false;
         found!.history.push({at: NOW + 5000, kind: 'admin', summary: `Granted @${username}`});
         log('grant', found!.sessionId, `@${username}`);
         return [200, {status: 'invited', detail: `@${username}: invited`} satisfies AdminActionResult];
       }
       case `POST ${ADMIN_PATHS.revoke}`:
-        if (!found!.access || found!.access.status === 'revoked') return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
-        found!.access = {...found!.access, status: 'revoked'};
+        // As the worker: a paid purchase's right to the code, with its seat if it has one.
+        if (found!.state !== 'paid' || found!.revokedBySellerAt !== null) return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
+        found!.revokedBySellerAt = NOW + 5000;
+        if (found!.access) found!.access = {...found!.access, status: 'revoked'};
         log('revoke', found!.sessionId, null);
-        return [200, {status: 'revoked', detail: `@${found!.access.username}: access revoked`} satisfies AdminActionResult];
+        return [200, {status: 'revoked', detail: found!.access ? `@${found!.access.username}: access revoked` : 'access revoked'} satisfies AdminActionResult];
       case `POST ${ADMIN_PATHS.resend}`:
         if (found!.access?.status !== 'pending' || !found!.invitationExpired) {
           return [409, {error: 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', code: 'CONFLICT'} satisfies ErrorBody];

@@ -64,6 +64,33 @@ describe('a purchase’s page', () => {
     expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
   });
 
+  it('revokes a purchase that only downloads (no GitHub account): says so, then gives it back with Grant access and no account', async () => {
+    worker().reset({purchases: [purchase({access: null, extraGrants: [], history: []})]});
+    await open();
+    expect(screen.getByText('Not asked for')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
+    expect(screen.getByRole('group', {name: 'Revoke access'})).toHaveTextContent(
+      'Are you sure? The buyer can no longer download the code, nor ask for an invitation, until you grant access again. Download links already made stop working.',
+    );
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Access revoked: the buyer can no longer download the code.')).toHaveAttribute('role', 'status');
+    expect(await screen.findByText(/by the seller: no downloads \(no GitHub account was asked for\)/)).toBeInTheDocument();
+    expect(screen.getByText(/^Access revoked by the seller on .+: the buyer can neither download the code nor ask for an invitation\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
+
+    // Nothing typed: Grant access gives back the right alone.
+    await userEvent.click(screen.getByRole('button', {name: 'Grant access'}));
+    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent('The buyer may download the code and ask for an invitation again.');
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Access given back: the buyer may download the code and ask for an invitation.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+      ['/admin/purchases/cs_test_ada/revoke', {}],
+      ['/admin/purchases/cs_test_ada/grant', {}],
+    ]);
+    expect(await screen.findByText('Not asked for')).toBeInTheDocument();
+    expect(screen.getByRole('button', {name: 'Revoke access'})).toBeInTheDocument();
+  });
+
   it('refunds part of the payment with its reason, once confirmed; the buyer keeps access and the page says what is left', async () => {
     await open();
     expect(screen.getByText(/\$99\.00 can still be refunded/)).toBeInTheDocument();

@@ -3,7 +3,7 @@
  * history, failures, the repository audit, leads, the admin log), and that each action changes D1
  * and GitHub (the recorded stand-in) as it says, and is written to the admin log.
  */
-import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {afterPurchase, appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {
   adminPath,
   ADMIN_PATHS,
@@ -53,6 +53,10 @@ const githubAccount = () => stack.github.addUser(`admin-test-${Date.now().toStri
 const invitationOf = (login: string) => [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
 const grantOf = async (sessionId: string) =>
   (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0];
+/** When the seller revoked the purchase's access (null: not revoked), as D1 records it. */
+const revokedAt = async (sessionId: string) =>
+  (await stack.worker.db.all<{revoked_by_seller_at: number | null}>('SELECT revoked_by_seller_at FROM purchases WHERE session_id = ?', sessionId))[0]!.revoked_by_seller_at;
+const detailOf = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
 const auditEntries = async () => (await get<Page<AdminAuditEntry>>(ADMIN_PATHS.auditLog)).items;
 
 async function buyer(options: {seat?: boolean; accept?: boolean} = {}) {
@@ -515,6 +519,7 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     const before = (await (await askForLink()).json()) as DownloadLink;
     expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
     expect(await grantOf(sessionId)).toMatchObject({status: 'revoked', revoked_by_seller: 1});
+    expect(await revokedAt(sessionId)).toEqual(expect.any(Number));
 
     // The same account, or another: refused, nobody invited.
     const other = githubAccount();
@@ -545,8 +550,75 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     // The seller's Grant access lifts it.
     expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login})).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
     expect(await grantOf(sessionId)).toMatchObject({status: 'pending', revoked_by_seller: 0});
+    expect(await revokedAt(sessionId)).toBeNull();
     expect((await askForLink()).status).toBe(200);
     expect((await stack.call('/accessStatus', {token: user.idToken}).then((response) => response.json())) as Record<string, unknown>).not.toHaveProperty('revokedBySeller');
+  });
+
+  test('revoke ends a purchase that only downloads: the link made before is refused, no new link, Request Access refused; Grant access gives it back', async () => {
+    // The attack: a buyer who never asked for an invitation, with a download link in hand.
+    const {user, sessionId} = await buyer();
+    const askForLink = () => stack.call(API_PATHS.downloadLink, {token: user.idToken, body: {}});
+    const before = (await (await askForLink()).json()) as DownloadLink;
+    const linksOf = async () => (await stack.worker.db.all('SELECT token_hash FROM download_links WHERE session_id = ?', sessionId)).length;
+    const served = stack.github.archives.served.length;
+
+    const revoked = await post(purchasePath(ADMIN_PATHS.revoke, sessionId));
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toEqual({status: 'revoked', detail: 'access revoked (no GitHub account was invited); no download of the code until access is granted again'});
+    expect(await grantOf(sessionId)).toBeUndefined();
+    const refusal = {error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'};
+
+    // The link made before is refused when followed, and GitHub serves nothing.
+    const followed = await stack.call(before.path);
+    expect(followed.status).toBe(403);
+    expect(await followed.json()).toEqual(refusal);
+    expect(stack.github.archives.served).toHaveLength(served);
+    // No new link is made.
+    const made = await linksOf();
+    const asked = await askForLink();
+    expect(asked.status).toBe(403);
+    expect(await asked.json()).toEqual(refusal);
+    expect(await linksOf()).toBe(made);
+    // Request Access is refused, and nobody is invited.
+    const login = githubAccount();
+    const requested = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}});
+    expect(requested.status).toBe(403);
+    expect(await requested.json()).toEqual(refusal);
+    expect(invitationOf(login)).toBeUndefined();
+    expect(await grantOf(sessionId)).toBeUndefined();
+    // The dashboard says the seller revoked it; the console says so, and a second revoke is refused.
+    expect(await (await stack.call('/accessStatus', {token: user.idToken})).json()).toMatchObject({hasPaid: true, status: 'revoked', revokedBySeller: true});
+    expect(await detailOf(sessionId)).toMatchObject({access: null, revokedBySellerAt: expect.any(Number)});
+    const twice = await post(purchasePath(ADMIN_PATHS.revoke, sessionId));
+    expect(twice.status).toBe(409);
+    expect(await twice.json()).toEqual({error: "This purchase's access is already revoked. Grant access gives it back.", code: 'CONFLICT'});
+
+    // Grant access with no account named gives back the right: downloads, and asking for an invitation.
+    expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {})).json()).toEqual({
+      status: 'granted',
+      detail: 'access given back: the buyer may download the code and ask for an invitation again',
+    });
+    expect((await askForLink()).status).toBe(200);
+    const status = (await (await stack.call('/accessStatus', {token: user.idToken})).json()) as Record<string, unknown>;
+    expect(status).toMatchObject({hasPaid: true, status: 'none'});
+    expect(status).not.toHaveProperty('revokedBySeller');
+    expect((await auditEntries()).slice(0, 3).map((entry) => [entry.action, entry.outcome])).toEqual([
+      ['grant', 'done'],
+      ['revoke', 'failed'],
+      ['revoke', 'done'],
+    ]);
+    // A second Grant access with no account has nothing to give back.
+    expect((await post(purchasePath(ADMIN_PATHS.grant, sessionId), {})).status).toBe(409);
+  });
+
+  test('Grant access with no account named, for a purchase that had a seat, asks for the account: the seat comes back by an invitation', async () => {
+    const {sessionId, login} = await buyer({seat: true});
+    expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
+    const bare = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {});
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toEqual({error: `Name the GitHub account to invite: this purchase's was @${login}.`});
+    expect(await detailOf(sessionId)).toMatchObject({revokedBySellerAt: expect.any(Number), access: {status: 'revoked'}});
   });
 
   test('resend: a fresh invitation, the expired one withdrawn', async () => {
@@ -633,7 +705,6 @@ describe('access actions change D1 and GitHub, and are logged', () => {
 describe('refunds go through Stripe; its webhook then decides access', () => {
   const refundPath = (sessionId: string) => purchasePath(ADMIN_PATHS.refund, sessionId);
   const paymentOf = (sessionId: string) => stack.stripe.sessions.get(sessionId)!.payment_intent as string;
-  const detailOf = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
   /** Stripe's `charge.refunded` for the payment as it now is, delivered as Stripe would. */
   const stripeConfirms = async (sessionId: string) => expect((await stack.deliver(stack.stripe.refundedEvent(paymentOf(sessionId)))).status).toBe(200);
 

@@ -20,6 +20,8 @@ export interface Purchase {
   /** Cents refunded so far (Stripe's webhooks), and the fair-price percent the purchase got, if any. */
   amount_refunded?: number;
   fair_price_percent?: number | null;
+  /** When the seller revoked the purchase's access to the code (sellerRevocation.ts); null while it is not. */
+  revoked_by_seller_at: number | null;
 }
 
 /**
@@ -45,7 +47,7 @@ export function effectivePlan(alias: string): string {
 
 /** A purchase's columns, with `plan` the plan it gives now. */
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
-  payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_percent FROM purchases`;
+  payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_percent, revoked_by_seller_at FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {
