@@ -670,10 +670,15 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 /**
  * POST refund. Without `amount`, all that is left to refund; with it, that many cents (a partial
  * refund keeps the buyer's access). The worker reads what is left from Stripe, never from here.
+ * `refundedBefore`: the cents refunded so far as the page showed them when the seller decided.
+ * It names the action: the same refund asked again on the same view (a double click, a second tab,
+ * another admin) is the first one, answered as it was, never a second refund; and a new refund is
+ * made only while Stripe has refunded exactly that much (else 409: read the purchase again).
  */
 export interface AdminRefundRequest {
   amount?: number;
   reason: RefundReason;
+  refundedBefore: number;
 }
 
 /**

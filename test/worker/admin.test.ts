@@ -28,6 +28,8 @@ const ADVANCED_CENTS = planAmount(appConfig.plans[1]!);
 const cents = (amount: number) => (amount / 100).toFixed(2);
 
 const ADMIN_EMAIL = uniqueEmail('seller');
+/** A second admin, for two admins acting at once. */
+const CO_ADMIN_EMAIL = uniqueEmail('co-admin');
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
 const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@${appConfig.domainName}`;
 let stack: Stack;
@@ -35,7 +37,7 @@ let admin: SignedInUser;
 
 beforeAll(async () => {
   // The recording's owner account stands for the seller's own: exempt from the audit.
-  stack = await startStack({ADMIN_EMAILS: `someone-else@${appConfig.domainName}, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
+  stack = await startStack({ADMIN_EMAILS: `someone-else@${appConfig.domainName}, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN},${CO_ADMIN_EMAIL}`, GITHUB_EXEMPT: OWNER});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
 });
 afterAll(() => stack.stop());
@@ -85,7 +87,7 @@ describe('who gets in', () => {
     revoke: {method: 'POST', body: {}},
     resend: {method: 'POST', body: {}},
     resetUsernameChanges: {method: 'POST', body: {}},
-    refund: {method: 'POST', body: {reason: 'requested_by_customer'}},
+    refund: {method: 'POST', body: {reason: 'requested_by_customer', refundedBefore: 0}},
     jobs: {method: 'GET'},
     retryJob: {method: 'POST', body: {}},
     repositoryAudit: {method: 'GET'},
@@ -710,7 +712,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
 
   test('a partial refund: Stripe refunds that much with the reason; the buyer keeps access; the log says how much and what is left', async () => {
     const {sessionId, login} = await buyer({seat: true, accept: true});
-    const answer = await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer'});
+    const answer = await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer', refundedBefore: 0});
     expect(answer.status).toBe(200);
     const {status, detail} = (await answer.json()) as {status: string; detail: string};
     expect(status).toBe('partly_refunded');
@@ -721,7 +723,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
       payment_intent: paymentOf(sessionId),
       amount: '1500',
       reason: 'requested_by_customer',
-      metadata: {session_id: sessionId, refunded_by: ADMIN_EMAIL},
+      metadata: {session_id: sessionId, refunded_by: ADMIN_EMAIL, console_action: `console-refund:${paymentOf(sessionId)}:0:0`},
     });
     expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 1500, refunded: false});
 
@@ -737,8 +739,8 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
 
   test('refunding what is left is a full refund: Stripe confirms, access ends, the purchase reads Refunded; nothing is left to refund after', async () => {
     const {sessionId, login} = await buyer({seat: true, accept: true});
-    expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate'})).status).toBe(200);
-    const full = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
+    const full = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 900});
     expect(full.status).toBe(200);
     expect(await full.json()).toMatchObject({status: 'refunded', detail: expect.stringMatching(new RegExp(`^\\$${cents(ADVANCED_CENTS - 900)} refunded in full \\(duplicate; `))});
     expect(stack.stripe.refundsCreated.at(-1)).toMatchObject({amount: String(ADVANCED_CENTS - 900)});
@@ -751,20 +753,97 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect(await detailOf(sessionId)).toMatchObject({state: 'refunded', amountRefunded: ADVANCED_CENTS, access: {status: 'revoked'}});
     expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
 
-    const again = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const again = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: ADVANCED_CENTS});
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({error: 'This payment has already been refunded in full.', code: 'CONFLICT'});
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', detail: expect.stringMatching(/^Failed: This payment has already been refunded in full\./)});
   });
 
+  test('two refunds of the same $10 at once (a double click, two tabs) make one refund at Stripe, and both answer that refund; the console shows it at once', async () => {
+    const {sessionId} = await buyer({seat: true, accept: true});
+    const asked = stack.stripe.refundsCreated.length;
+    const body = {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0};
+    const answers = await Promise.all([post(refundPath(sessionId), body), post(refundPath(sessionId), body)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const [first, second] = (await Promise.all(answers.map((answer) => answer.json()))) as {status: string; detail: string}[];
+    expect(second).toEqual(first);
+    expect(first).toMatchObject({status: 'partly_refunded', detail: expect.stringMatching(new RegExp(`^\\$10\\.00 refunded \\(requested by customer; Stripe re_\\w+\\); \\$${cents(ADVANCED_CENTS - 1000)} left`))});
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 1);
+    const charge = stack.stripe.payments.get(paymentOf(sessionId))!.charge;
+    expect(charge).toMatchObject({amount_refunded: 1000});
+    expect(charge.refunds!.data).toHaveLength(1);
+    expect(first!.detail).toContain(charge.refunds!.data[0]!.id);
+    // The console reads what Stripe refunded before Stripe's webhook arrives.
+    expect(await detailOf(sessionId)).toMatchObject({state: 'paid', amountRefunded: 1000});
+
+    // The same action once more, after the first has finished (a tab that was not read again): the same answer, no refund.
+    const late = await post(refundPath(sessionId), body);
+    expect(late.status).toBe(200);
+    expect(await late.json()).toEqual(first);
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 1);
+    const logged = (await auditEntries()).slice(0, 3);
+    expect(logged.map((entry) => [entry.action, entry.outcome])).toEqual([['refund', 'done'], ['refund', 'done'], ['refund', 'done']]);
+
+    // The next refund is decided on the page as it reads now, and is a refund of its own.
+    const next = await post(refundPath(sessionId), {...body, refundedBefore: 1000});
+    expect(next.status).toBe(200);
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 2);
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(2000);
+  });
+
+  test('a refund decided on a page out of date makes no refund: another amount or reason on the same view, or a view Stripe no longer matches, is 409', async () => {
+    const {sessionId} = await buyer();
+    expect((await post(refundPath(sessionId), {amount: 1000, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
+    const asked = stack.stripe.refundsCreated.length;
+    for (const body of [
+      {amount: 500, reason: 'duplicate', refundedBefore: 0},
+      {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0},
+      {reason: 'duplicate', refundedBefore: 0},
+    ]) {
+      const raced = await post(refundPath(sessionId), body);
+      expect({body, status: raced.status, answer: await raced.json()}).toEqual({
+        body,
+        status: 409,
+        answer: {error: 'Another refund of this payment got there first: read the purchase again and refund what is left.', code: 'CONFLICT'},
+      });
+    }
+    // A refund made in Stripe's dashboard meanwhile: the page's $5.00 is not Stripe's $10.00.
+    const stale = await post(refundPath(sessionId), {amount: 1000, reason: 'duplicate', refundedBefore: 500});
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toEqual({
+      error: 'This payment changed since the page was read: Stripe has refunded $10.00 of it, not $5.00. Read the purchase again.',
+      code: 'CONFLICT',
+    });
+    expect(stack.stripe.refundsCreated).toHaveLength(asked);
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(1000);
+  });
+
+  test('two admins refunding the same purchase at once make one refund: the other hears the same refund, or that it got there first', async () => {
+    const other = await stack.signUp({email: CO_ADMIN_EMAIL, verified: true});
+    const {sessionId} = await buyer();
+    const asked = stack.stripe.refundsCreated.length;
+    const body = {reason: 'requested_by_customer', refundedBefore: 0};
+    const [mine, theirs] = await Promise.all([post(refundPath(sessionId), body), post(refundPath(sessionId), body, other)]);
+    const answers = await Promise.all([mine, theirs].map(async (answer) => ({status: answer.status, body: (await answer.json()) as Record<string, unknown>})));
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 1);
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(ADVANCED_CENTS);
+    const made = answers.find((answer) => answer.status === 200)!;
+    expect(made.body).toMatchObject({status: 'refunded'});
+    for (const answer of answers) {
+      expect([made, {status: 409, body: {error: 'Another refund of this payment got there first: read the purchase again and refund what is left.', code: 'CONFLICT'}}]).toContainEqual(answer);
+    }
+  });
+
   test.each([
-    [{amount: 0, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: -100, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: 10.5, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: '1000', reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: 1000}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
-    [{amount: 1000, reason: 'changed_mind'}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
-    [{amount: 1000, reason: 'duplicate', currency: 'eur'}, 'The body takes only amount and reason'],
+    [{amount: 0, reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: -100, reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 10.5, reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: '1000', reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 1000, refundedBefore: 0}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'changed_mind', refundedBefore: 0}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'duplicate'}, 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0'],
+    [{amount: 1000, reason: 'duplicate', refundedBefore: -1}, 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0'],
+    [{amount: 1000, reason: 'duplicate', refundedBefore: 0, currency: 'eur'}, 'The body takes only amount, reason and refundedBefore'],
   ])('a refund the caller got wrong (%j) is a 400 that says why, and Stripe is never asked', async (body, message) => {
     const {sessionId} = await buyer();
     const asked = stack.stripe.refundsCreated.length;
@@ -780,9 +859,9 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     const price = appConfig.plans[1]!.price;
     const first = Math.floor(price / 2);
     const dollars = (amount: number) => `$${amount.toFixed(2)}`;
-    expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer'})).status).toBe(200);
+    expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer', refundedBefore: 0})).status).toBe(200);
     const asked = stack.stripe.refundsCreated.length;
-    const refused = await post(refundPath(sessionId), {amount: (price - first) * 100 + 1, reason: 'requested_by_customer'});
+    const refused = await post(refundPath(sessionId), {amount: (price - first) * 100 + 1, reason: 'requested_by_customer', refundedBefore: first * 100});
     expect(refused.status).toBe(400);
     const message = `At most ${dollars(price - first)} is left to refund on this payment (${dollars(first)} of ${dollars(price)} refunded already).`;
     expect(await refused.json()).toEqual({error: message});
@@ -797,17 +876,17 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
       code: 'amount_too_large',
       message: 'Refund amount ($99.00) is greater than unrefunded amount on charge ($10.00)',
     });
-    const raced = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const raced = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(raced.status).toBe(409);
     expect((await raced.json()).error).toMatch(/^Another refund of this payment got there first/);
 
     stack.stripe.failNext('POST /v1/refunds', 400, {type: 'invalid_request_error', code: 'charge_disputed', message: 'Charge ch_x has been charged back.'});
-    const disputed = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const disputed = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(disputed.status).toBe(409);
     expect((await disputed.json()).error).toBe('The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.');
 
     stack.stripe.failNext('POST /v1/refunds', 401, {type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****'});
-    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({code: 'PAYMENT_PROVIDER'});
 
@@ -819,10 +898,10 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     const user = await stack.signUp();
     const sessionId = await stack.paidCheckout({email: user.email, user, paid: false});
     expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({error: 'This payment has not gone through, so there is nothing to refund yet.', code: 'CONFLICT'});
-    expect((await post(refundPath('cs_test_nobody'), {reason: 'duplicate'})).status).toBe(404);
+    expect((await post(refundPath('cs_test_nobody'), {reason: 'duplicate', refundedBefore: 0})).status).toBe(404);
   });
 
   test("each purchase links to its payment in Stripe's test-mode dashboard (the worker's key is a test key)", async () => {

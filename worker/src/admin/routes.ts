@@ -36,7 +36,6 @@ import {HttpError} from '../errors';
 import {parse, readJson} from '../http';
 import {contextOf} from '../context';
 import {runJob} from '../outbox';
-import {stripeFor} from '../payments/stripe';
 import {checkoutSessionId, githubUsername, resendExtraInvitationBody} from '../schemas';
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
@@ -81,12 +80,14 @@ const releaseIdParam = z.coerce.number({message: RELEASE_ID_RULE}).int(RELEASE_I
 /** No username: give back the right a revocation took, to a purchase that never had a seat. */
 const grantBody = z.object({username: githubUsername.optional()});
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
+const REFUNDED_BEFORE_RULE = 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
 const refundBody = z.strictObject(
   {
     amount: z.number({message: AMOUNT_RULE}).int(AMOUNT_RULE).positive(AMOUNT_RULE).max(99_999_999, AMOUNT_RULE).optional(),
     reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
+    refundedBefore: z.number({message: REFUNDED_BEFORE_RULE}).int(REFUNDED_BEFORE_RULE).min(0, REFUNDED_BEFORE_RULE).max(99_999_999, REFUNDED_BEFORE_RULE),
   },
-  {message: 'The body takes only amount and reason'},
+  {message: 'The body takes only amount, reason and refundedBefore'},
 );
 const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`});
 /** An extra repository's key (GITHUB_EXTRA_REPOS), for its own audit; none for the kit's. */
@@ -250,14 +251,16 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!purchase) throw notFound();
       if (!purchase.payment_intent_id) throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
       const refund = await refundPayment(
-        stripeFor(settingsOf(c.env)),
+        c.env,
         {paymentIntentId: purchase.payment_intent_id, sessionId, admin: admin(c)},
         request,
+        {refundedBefore: request.refundedBefore},
       );
       const amount = formatMoney(refund.refunded, refund.currency);
       const reason = request.reason.replaceAll('_', ' ');
-      // A purchase refunded in full takes back everything, its upgrades' payments too.
-      const upgrades = refund.left === 0 && purchase.from_plan === null ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason) : '';
+      // A purchase refunded in full takes back everything, its upgrades' payments too, as part of the same action.
+      const upgrades =
+        refund.left === 0 && purchase.from_plan === null ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason, refund.action) : '';
       return refund.left === 0
         ? {
             status: 'refunded',

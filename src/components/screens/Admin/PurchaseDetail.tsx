@@ -13,7 +13,7 @@ import Field from './Field';
 import Refund from './Refund';
 import Upgrades from './Upgrades';
 import {EVENT_STATES, money, stripeEvent, times, when} from './format';
-import {ActionResult, useAction} from './useAction';
+import {ActionResult, ActionScope, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import styles from './styles.module.css';
 
@@ -237,10 +237,13 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
               </dl>
             </details>
-            <CardCountryReview purchase={purchase} reload={loaded.reload} />
-            <AccessActions purchase={purchase} reload={loaded.reload} />
-            <Refund purchase={purchase} reload={loaded.reload} />
-            <Upgrades purchase={purchase} reload={loaded.reload} />
+            {/* One action's sentence at a time: the last one's, so none stands beside what a later one changed. */}
+            <ActionScope>
+              <CardCountryReview purchase={purchase} reload={loaded.reload} />
+              <AccessActions purchase={purchase} reload={loaded.reload} />
+              <Refund purchase={purchase} reload={loaded.reload} />
+              <Upgrades purchase={purchase} reload={loaded.reload} />
+            </ActionScope>
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />
