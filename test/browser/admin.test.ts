@@ -376,8 +376,14 @@ describe('the seller’s console on the local stack', () => {
       // A sidebar: the views beside the panel, not over it.
       expect(navBox!.x + navBox!.width).toBeLessThanOrEqual(mainBox!.x);
     } else {
-      // A bar over the panel, its views in one row that scrolls by itself: the last is reachable.
+      // A bar over the panel, its views wrapped onto rows: each one whole in sight, none to scroll to.
       expect(navBox!.y + navBox!.height).toBeLessThanOrEqual(mainBox!.y);
+      const boxes = await nav.getByRole('link').evaluateAll((links) => links.map((link) => {
+        const box = link.getBoundingClientRect();
+        return {view: link.textContent, left: box.left, right: box.right};
+      }));
+      expect(boxes.filter((box) => box.left < 0 || box.right > size.width)).toEqual([]);
+      expect(await nav.locator('ul').evaluate((list) => list.scrollWidth <= list.clientWidth)).toBe(true);
       await nav.getByRole('link', {name: 'Admin log'}).click();
       await page.getByRole('table', {name: 'What the admins did, newest first'}).waitFor();
       expect(await nav.getByRole('link', {name: 'Admin log'}).getAttribute('aria-current')).toBe('page');
