@@ -869,7 +869,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', sessionId, detail: `Failed: ${message} Access unchanged: none.`});
   });
 
-  test("Stripe's refusals in the seller's words: another refund first (409), a disputed payment (409), a key Stripe refuses (502); each logged", async () => {
+  test("Stripe's refusals in the seller's words: another refund first (409), a disputed payment (409), a key Stripe refuses (502), the same refund still running (409); each logged", async () => {
     const {sessionId} = await buyer();
     stack.stripe.failNext('POST /v1/refunds', 400, {
       type: 'invalid_request_error',
@@ -890,8 +890,16 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({code: 'PAYMENT_PROVIDER'});
 
+    // The same refund still running at Stripe, once and again when the client retries: it is on its way.
+    const inUse = {type: 'invalid_request_error', code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotency Key.'};
+    stack.stripe.failNext('POST /v1/refunds', 409, inUse);
+    stack.stripe.failNext('POST /v1/refunds', 409, inUse);
+    const running = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
+    expect(running.status).toBe(409);
+    expect(await running.json()).toEqual({error: 'This refund is already on its way from another request: read the purchase again in a moment.', code: 'CONFLICT'});
+
     expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(0);
-    expect((await auditEntries()).slice(0, 3).map((entry) => entry.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect((await auditEntries()).slice(0, 4).map((entry) => entry.outcome)).toEqual(['failed', 'failed', 'failed', 'failed']);
   });
 
   test('a payment that has not gone through (an async payment still clearing) has nothing to refund: 409', async () => {

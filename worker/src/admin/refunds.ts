@@ -9,8 +9,9 @@ import {settingsOf} from '../settings';
 
 /**
  * A refund from the seller's console, through Stripe. What is left to refund is read from Stripe's
- * charge at the moment of the refund, never from D1 or the browser: D1 learns of refunds only from
- * webhooks, which may still be on their way. Stripe's `charge.refunded` webhook that follows does
+ * charge at the moment of the refund, never from D1 or the browser: a refund made in Stripe's
+ * dashboard reaches D1 only with its webhook, which may still be on its way (what Stripe says is
+ * refunded is recorded in D1 here too). Stripe's `charge.refunded` webhook that follows does
  * the rest, as for a refund made in Stripe's dashboard: a full refund revokes access, a partial one
  * keeps it.
  *
@@ -177,6 +178,10 @@ function refusal(err: unknown): HttpError {
   // The same action asked with other parameters (another admin, another reason) while the first
   // was on its way: Stripe refuses the key's reuse, and the first one stands.
   if (err instanceof Stripe.errors.StripeIdempotencyError) return new HttpError(409, RACED, 'CONFLICT');
+  // The same action still running at Stripe after the client's retry (a 409): its answer is the one to read.
+  if (err instanceof Stripe.errors.StripeError && err.code === 'idempotency_key_in_use') {
+    return new HttpError(409, 'This refund is already on its way from another request: read the purchase again in a moment.', 'CONFLICT');
+  }
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === 'charge_already_refunded') {
       return new HttpError(409, ALREADY_REFUNDED, 'CONFLICT');
