@@ -216,6 +216,38 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase
 }
 
 /**
+ * A charge as the API gives it: its `refunds` only when the request expanded them (since API
+ * version 2022-11-15), and then the newest ten, as an expanded list holds.
+ */
+function chargeAsListed(charge: Stripe.Charge, withRefunds: boolean): Stripe.Charge {
+  const {refunds, ...rest} = charge;
+  if (!withRefunds || !refunds) return rest as Stripe.Charge;
+  return {...rest, refunds: {...refunds, data: refunds.data.slice(0, 10), has_more: refunds.data.length > 10}} as Stripe.Charge;
+}
+
+/** Stripe's rules for `Idempotency-Key` (docs.stripe.com/api/idempotent_requests). */
+const IDEMPOTENCY = {
+  /** Stripe may prune a key once it is 24 hours old; a key reused after that makes a new request. */
+  keptMs: 24 * 3600_000,
+  mismatch: (key: string) =>
+    `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+  inUse: (key: string) =>
+    `There is currently another in-progress request using this Idempotency Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
+};
+
+/** Parameters as Stripe compares them: the same object, whatever the order of its keys. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
  * The paid invoice Checkout makes after a session with `invoice_creation` on: numbered, with its
  * hosted page (`hosted_invoice_url`) and PDF, for the customer and the payment of the session.
  */
@@ -505,7 +537,48 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   const coupons = new Map<string, Stripe.Coupon>();
   const customers = new Map<string, Stripe.Customer>();
 
+  /**
+   * Idempotent requests, as Stripe documents them: the status and body of the first POST with a
+   * key are saved once its endpoint runs, and a repeat with the same key and parameters gets them
+   * again (`Idempotent-Replayed: true`) without running anything; the same key with other
+   * parameters is an `idempotency_error`; one sent while the first is still running, a 409
+   * `idempotency_key_in_use` (nothing saved). A key older than 24 hours is forgotten.
+   */
+  const idempotent = new Map<string, {fingerprint: string; at: number; answer?: {status: number; body: unknown}}>();
+  /** The key a response's request holds while its endpoint runs: `send` saves the answer under it. */
+  const runningKeys = new WeakMap<http.ServerResponse, string>();
+
+  /** Answers a repeat or a misuse of a key, and true; or claims the key for this request, and false. */
+  function replayed(request: http.IncomingMessage, response: http.ServerResponse, path: string, body: unknown): boolean {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || typeof key !== 'string' || key === '') return false;
+    const fingerprint = `${request.method} ${path} ${canonical(body)}`;
+    const seen = idempotent.get(key);
+    if (seen && Date.now() - seen.at < IDEMPOTENCY.keptMs) {
+      if (seen.fingerprint !== fingerprint) {
+        send(response, 400, {error: {type: 'idempotency_error', message: IDEMPOTENCY.mismatch(key)}});
+      } else if (!seen.answer) {
+        send(response, 409, {error: {type: 'invalid_request_error', code: 'idempotency_key_in_use', message: IDEMPOTENCY.inUse(key)}});
+      } else {
+        response.writeHead(seen.answer.status, {'content-type': 'application/json', 'request-id': nextId('req_'), 'idempotent-replayed': 'true'});
+        response.end(JSON.stringify(seen.answer.body));
+      }
+      return true;
+    }
+    idempotent.set(key, {fingerprint, at: Date.now()});
+    runningKeys.set(response, key);
+    return false;
+  }
+
   function send(response: http.ServerResponse, status: number, body: unknown) {
+    const key = runningKeys.get(response);
+    if (key !== undefined) {
+      runningKeys.delete(response);
+      const claimed = idempotent.get(key);
+      // A path no endpoint answers ran nothing: Stripe saves no result for it.
+      if (claimed && status === 404 && /^Unrecognized request URL/.test((body as {error?: {message?: string}}).error?.message ?? '')) idempotent.delete(key);
+      else if (claimed) claimed.answer = {status, body};
+    }
     response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
     response.end(JSON.stringify(body));
   }
@@ -686,6 +759,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       }
       const body = qs.parse(raw) as Record<string, unknown>;
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
+      if (replayed(request, response, url.pathname, body)) return;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
         const refusal = refusalOf(body, dashboardSettings);
@@ -732,7 +806,8 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
           return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${intent[1]}'`}});
         }
         const expand = (query.expand as string[] | undefined) ?? [];
-        return send(response, 200, expand.includes('latest_charge') ? {...payment.intent, latest_charge: payment.charge} : payment.intent);
+        const refunds = expand.includes('latest_charge.refunds');
+        return send(response, 200, refunds || expand.includes('latest_charge') ? {...payment.intent, latest_charge: chargeAsListed(payment.charge, refunds)} : payment.intent);
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
       if (request.method === 'POST' && url.pathname === '/v1/coupons') {
@@ -785,7 +860,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     if (expand.includes('line_items')) expanded.line_items = lineItems(sessionPrices.get(session.id) ?? null);
     if (expand.includes('invoice') && typeof session.invoice === 'string') expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
     const payment = typeof session.payment_intent === 'string' ? payments.get(session.payment_intent) : undefined;
-    if (payment && expand.includes('payment_intent.latest_charge')) expanded.payment_intent = {...payment.intent, latest_charge: payment.charge};
+    if (payment && expand.includes('payment_intent.latest_charge')) expanded.payment_intent = {...payment.intent, latest_charge: chargeAsListed(payment.charge, false)};
     else if (payment && expand.includes('payment_intent')) expanded.payment_intent = payment.intent;
     return expanded;
   }
@@ -863,7 +938,7 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     refundedEvent(paymentIntentId) {
       const payment = payments.get(paymentIntentId);
       if (!payment) throw new Error(`No payment ${paymentIntentId}`);
-      return stripeEvent('charge.refunded', structuredClone(payment.charge));
+      return stripeEvent('charge.refunded', structuredClone(chargeAsListed(payment.charge, false)));
     },
     failNext(match, status, error) {
       failures.push({match, status, error});

@@ -91,8 +91,24 @@ export function baseVars(): WorkerVars {
   return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
 }
 
-/** The worker of the bundle in `bundleDir` (the worker suite's, unless given). */
-export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR): Promise<RunningWorker> {
+const MIGRATIONS_DIR = path.join(WORKER_DIR, 'migrations');
+
+/** The files of `worker/migrations`, in the order Wrangler applies them. */
+export function migrationFiles(): string[] {
+  return fs.readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.sql')).sort();
+}
+
+/** One migration's statements, split as Wrangler splits them, to run in one batch. */
+export function migrationStatements(file: string): string[] {
+  return unstable_splitSqlQuery(fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
+}
+
+/**
+ * The worker of the bundle in `bundleDir` (the worker suite's, unless given). `migrateBefore`: a
+ * file of `worker/migrations`, for a test of the migration that moves data: the D1 stops at the
+ * one before it, for the test to fill as that schema's worker left it, then apply the rest.
+ */
+export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR, {migrateBefore}: {migrateBefore?: string} = {}): Promise<RunningWorker> {
   const config = readConfig();
   const logs: string[] = [];
   const mf = new Miniflare({
@@ -110,10 +126,11 @@ export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR): Pro
   });
   const url = (await mf.ready).toString().replace(/\/$/, '');
   const d1 = await mf.getD1Database('DB');
-  const migrations = path.join(WORKER_DIR, 'migrations');
-  for (const file of fs.readdirSync(migrations).filter((name) => name.endsWith('.sql')).sort()) {
-    const statements = unstable_splitSqlQuery(fs.readFileSync(path.join(migrations, file), 'utf8'));
-    await d1.batch(statements.map((sql) => d1.prepare(sql)));
+  const files = migrationFiles();
+  if (migrateBefore !== undefined && !files.includes(migrateBefore)) throw new Error(`worker/migrations has no ${migrateBefore}`);
+  for (const file of files) {
+    if (migrateBefore !== undefined && file >= migrateBefore) break;
+    await d1.batch(migrationStatements(file).map((sql) => d1.prepare(sql)));
   }
   type ScheduledHandler = (options: {cron: string}) => Promise<unknown>;
   let scheduledHandler: Promise<ScheduledHandler> | undefined;

@@ -652,6 +652,11 @@ export interface AdminPurchase {
     username: string;
     usernameChanges: number;
   } | null;
+  /**
+   * When the seller revoked the purchase's access to the code (Unix ms): its seat, its downloads and
+   * its download links, until the seller grants access again. Null while it is not revoked.
+   */
+  revokedBySellerAt: number | null;
 }
 
 /** `upgrade`: an upgrade of the purchase to a higher plan, its own sale (its amount is the difference). */
@@ -730,15 +735,24 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 /**
  * POST refund. Without `amount`, all that is left to refund; with it, that many cents (a partial
  * refund keeps the buyer's access). The worker reads what is left from Stripe, never from here.
+ * `refundedBefore`: the cents refunded so far as the page showed them when the seller decided.
+ * It names the action: the same refund asked again on the same view (a double click, a second tab,
+ * another admin) is the first one, answered as it was, never a second refund; and a new refund is
+ * made only while Stripe has refunded exactly that much (else 409: read the purchase again).
  */
 export interface AdminRefundRequest {
   amount?: number;
   reason: RefundReason;
+  refundedBefore: number;
 }
 
-/** POST grant */
+/**
+ * POST grant: invites `username` to the purchase's seat, and gives back what the seller's revocation
+ * took. Without one, only that right comes back (the buyer may download and ask for an invitation
+ * again): for a purchase that never had a seat.
+ */
 export interface AdminGrantRequest {
-  username: string;
+  username?: string;
 }
 
 /**

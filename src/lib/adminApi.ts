@@ -59,8 +59,9 @@ export function createAdminApi(options: ApiClientOptions) {
     purchasesCsv: async ({q, ...filter}: PurchaseFilter = {}) =>
       (await response('GET', withQuery(ADMIN_PATHS.purchasesCsv, {q: q?.trim(), ...filter}))).blob(),
     purchase: (sessionId: string) => get<AdminPurchaseDetail>(onPurchase(ADMIN_PATHS.purchase, sessionId)),
-    grant: (sessionId: string, username: string) =>
-      act(onPurchase(ADMIN_PATHS.grant, sessionId), {username} satisfies AdminGrantRequest),
+    /** Invites `username`; with none, gives back only what the seller's revocation took (a purchase with no seat). */
+    grant: (sessionId: string, username?: string) =>
+      act(onPurchase(ADMIN_PATHS.grant, sessionId), (username === undefined ? {} : {username}) satisfies AdminGrantRequest),
     revoke: (sessionId: string) => act(onPurchase(ADMIN_PATHS.revoke, sessionId)),
     resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
     /** A fresh invitation to the plan's extra repository `key`, once its pending one expired. */

@@ -13,7 +13,7 @@ import {LOCAL_MAILGUN_SIGNING_KEY, signedEvent} from '../../scripts/local/mailgu
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
 import {publishLocalRelease} from '../../scripts/local/release';
 import {SEED_HAND_INVITED} from '../../scripts/local/seedData';
-import {API_PATHS, appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {API_PATHS, appConfig, extraRepositoryKeys, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {eventually} from './helpers';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
@@ -130,7 +130,7 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it('refunds part of the purchase, then the rest, through Stripe; the webhook that follows ends access; the log says so', async () => {
+  it('refunds part of the purchase, then the rest, through Stripe; the page shows each, and what the webhook that follows ends, without a reload; the log says so', async () => {
     const {page, errors} = admin;
     const refunded = (cents: number) => new RegExp(`\\[stripe\\] +refunded ${cents} of pi_\\w+; webhook delivered`);
     // The purchase is the dashboard plan's, at its list price: the figures follow a re-price.
@@ -141,6 +141,17 @@ describe('the seller’s console on the local stack', () => {
     await openPurchase(page);
     await page.getByRole('link', {name: 'Open in Stripe'}).waitFor();
     expect(await page.getByRole('link', {name: /Open in Stripe/}).getAttribute('href')).toMatch(/^https:\/\/dashboard\.stripe\.com\/test\/payments\/pi_\w+$/);
+    // The plan's extra repositories, as the purchase's facts list them: invited with the seat.
+    const extras = extraRepositoryKeys(plan).map((key) =>
+      page.getByText(`${(appConfig.extraRepositories as Record<string, {name: string}>)[key]!.name} (extra repository)`, {exact: true}).locator('xpath=following-sibling::dd[1]'),
+    );
+    for (const extra of extras) expect(await extra.textContent()).toMatch(/^(queued|pending|active)/);
+    // The same account granted again (nothing changes): the console's sentence says so, until the next action.
+    const granted = `Access granted to @${buyer.username}.`;
+    await page.getByLabel('GitHub username').fill(buyer.username);
+    await page.getByRole('button', {name: 'Grant access'}).click();
+    await page.getByRole('group', {name: 'Grant access'}).getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(granted).waitFor();
 
     await page.getByLabel(`Amount (${PLAN_CURRENCY.toUpperCase()})`).fill(String(part / 100));
     await page.getByLabel('Reason').selectOption({label: 'A duplicate payment'});
@@ -150,8 +161,9 @@ describe('the seller’s console on the local stack', () => {
     expect(await axeViolations(page)).toEqual([]);
     await question.getByRole('button', {name: 'Confirm'}).click();
     await page.getByText(new RegExp(`^Refunded ${escapeRegExp(partly)}\\.`)).waitFor();
+    expect(await page.getByText(granted).count()).toBe(0);
     await session.stack().waitForLine(refunded(part));
-    await page.reload();
+    // No reload: the page reads what Stripe refunded, and offers what is left.
     await page.getByText(new RegExp(`${escapeRegExp(partly)} refunded so far; ${escapeRegExp(rest)} can still be refunded`)).waitFor();
     await page.getByText('Invitation pending').first().waitFor();
 
@@ -159,18 +171,22 @@ describe('the seller’s console on the local stack', () => {
     await question.getByRole('button', {name: 'Confirm'}).click();
     await page.getByText(new RegExp(`^Refunded ${escapeRegExp(rest)} in full\\.`)).waitFor();
     await session.stack().waitForLine(refunded(paid));
-    await page.reload();
+    // Still no reload: the page follows Stripe's confirmation until access, the extra repositories included, has ended.
+    await page.getByText(`Refunded ${rest} in full. Stripe confirmed it: the buyer's access has ended.`).waitFor({timeout: 60_000});
     await page.getByText('Refunded in full.').waitFor();
     await page.getByText('Revoked', {exact: true}).first().waitFor();
+    for (const extra of extras) expect(await extra.textContent()).toMatch(/^revoked/);
+    expect(await page.getByText(/^Waiting for Stripe/).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Admin log'}).click();
     const log = page.getByRole('table', {name: 'What the admins did, newest first'});
     await log.waitFor();
     const rows = await log.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)));
-    expect(rows.slice(0, 2)).toEqual([
+    expect(rows.slice(0, 3)).toEqual([
       [LOCAL_ADMIN_EMAIL, 'Refunded'],
       [LOCAL_ADMIN_EMAIL, 'Refunded'],
+      [LOCAL_ADMIN_EMAIL, 'Granted access'],
     ]);
     expect(errors).toEqual([]);
   });
@@ -376,8 +392,14 @@ describe('the seller’s console on the local stack', () => {
       // A sidebar: the views beside the panel, not over it.
       expect(navBox!.x + navBox!.width).toBeLessThanOrEqual(mainBox!.x);
     } else {
-      // A bar over the panel, its views in one row that scrolls by itself: the last is reachable.
+      // A bar over the panel, its views wrapped onto rows: each one whole in sight, none to scroll to.
       expect(navBox!.y + navBox!.height).toBeLessThanOrEqual(mainBox!.y);
+      const boxes = await nav.getByRole('link').evaluateAll((links) => links.map((link) => {
+        const box = link.getBoundingClientRect();
+        return {view: link.textContent, left: box.left, right: box.right};
+      }));
+      expect(boxes.filter((box) => box.left < 0 || box.right > size.width)).toEqual([]);
+      expect(await nav.locator('ul').evaluate((list) => list.scrollWidth <= list.clientWidth)).toBe(true);
       await nav.getByRole('link', {name: 'Admin log'}).click();
       await page.getByRole('table', {name: 'What the admins did, newest first'}).waitFor();
       expect(await nav.getByRole('link', {name: 'Admin log'}).getAttribute('aria-current')).toBe('page');

@@ -53,6 +53,12 @@ export interface AdminStore {
   /** Newest first. */
   log: AdminAuditEntry[];
   pageSize: number;
+  /**
+   * How many reads of a purchase after a full refund Stripe's confirmation takes to arrive (its
+   * webhook): the refunded amount shows at once, as the worker records what Stripe answered; the
+   * state, the seat and the extra repositories change when the webhook does. 1: the next read.
+   */
+  confirmationAfterReads: number;
 }
 
 export interface SeenRequest {
@@ -136,6 +142,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     fairPrice: null,
     flaggedUpgrade: null,
     access: {status: 'active', username: 'ada-l', usernameChanges: 1},
+    revokedBySellerAt: null,
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
     userId: 'uid-ada',
@@ -184,6 +191,7 @@ export function defaultStore(): AdminStore {
     leads: [],
     log: [],
     pageSize: 25,
+    confirmationAfterReads: 1,
   };
 }
 
@@ -228,17 +236,42 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
    */
   function refundUpgrade(owner: AdminPurchaseDetail, sessionId: string, seen: SeenRequest): [number, unknown] {
     const upgrade = owner.upgrades.find((entry) => entry.sessionId === sessionId)!;
-    const {amount, reason} = seen.body as AdminRefundRequest;
-    const left = upgrade.amount - upgrade.amountRefunded;
-    if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
-    if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
-    upgrade.amountRefunded += amount ?? left;
-    if (upgrade.amountRefunded === upgrade.amount) {
+    return refundOf(upgrade, seen, () => {
       upgrade.state = 'refunded';
       owner.plan = upgrade.fromPlan;
+    });
+  }
+
+  /** Stripe's confirmations still on their way, by purchase: what each does, and after how many more reads. */
+  const confirmations = new Map<string, {reads: number; confirm: () => void}[]>();
+
+  /**
+   * As the worker does: what is left is the worker's to know (409 when the page's figures are not
+   * Stripe's); the amount refunded shows at once, and a full refund's confirmation (Stripe's
+   * webhook) arrives `confirmationAfterReads` reads of the purchase later.
+   */
+  function refundOf(payment: {sessionId: string; amount: number | null; amountRefunded: number}, seen: SeenRequest, confirm: () => void): [number, unknown] {
+    const {amount, reason, refundedBefore} = seen.body as AdminRefundRequest;
+    const left = (payment.amount ?? 0) - payment.amountRefunded;
+    if (refundedBefore !== payment.amountRefunded) return [409, {error: 'This payment changed since the page was read.', code: 'CONFLICT'} satisfies ErrorBody];
+    if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
+    if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
+    payment.amountRefunded += amount ?? left;
+    const full = payment.amountRefunded === payment.amount;
+    if (full) {
+      const owner = store.purchases.find((entry) => entry === payment || entry.upgrades.includes(payment as AdminUpgrade))!;
+      confirmations.set(owner.sessionId, [...(confirmations.get(owner.sessionId) ?? []), {reads: store.confirmationAfterReads, confirm}]);
     }
-    log('refund', upgrade.sessionId, `${amount ?? left} (${reason})`);
-    return [200, {status: upgrade.state === 'refunded' ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
+    log('refund', payment.sessionId, `${amount ?? left} (${reason})`);
+    return [200, {status: full ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
+  }
+
+  /** A read of the purchase: Stripe's confirmations due by now have arrived. */
+  function read(found: AdminPurchaseDetail): AdminPurchaseDetail {
+    const waiting = (confirmations.get(found.sessionId) ?? []).map((entry) => ({...entry, reads: entry.reads - 1}));
+    for (const entry of waiting) if (entry.reads <= 0) entry.confirm();
+    confirmations.set(found.sessionId, waiting.filter((entry) => entry.reads > 0));
+    return found;
   }
 
   /** As the worker does for an upgrade's session: that upgrade's flag clears, logged on its purchase. */
@@ -290,20 +323,30 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       case `GET ${ADMIN_PATHS.purchasesCsv}`:
         return [200, ['email,state', ...matchingPurchases(seen.query).map((entry) => `${entry.email},${entry.state}`)].join('\n') + '\n'];
       case `GET ${ADMIN_PATHS.purchase}`:
-        return [200, found];
+        return [200, read(found!)];
       case `POST ${ADMIN_PATHS.grant}`: {
+        // As the worker: the account named is invited; none gives back only what the seller's revocation took.
         const {username} = seen.body as AdminGrantRequest;
+        if (username === undefined) {
+          if (found!.revokedBySellerAt === null || found!.access) return [400, {error: 'Name the GitHub account to invite.'} satisfies ErrorBody];
+          found!.revokedBySellerAt = null;
+          log('grant', found!.sessionId, 'access given back');
+          return [200, {status: 'granted', detail: 'access given back'} satisfies AdminActionResult];
+        }
         found!.access = {status: 'pending', username, usernameChanges: found!.access?.usernameChanges ?? 0};
+        found!.revokedBySellerAt = null;
         found!.invitationExpired = false;
         found!.history.push({at: NOW + 5000, kind: 'admin', summary: `Granted @${username}`});
         log('grant', found!.sessionId, `@${username}`);
         return [200, {status: 'invited', detail: `@${username}: invited`} satisfies AdminActionResult];
       }
       case `POST ${ADMIN_PATHS.revoke}`:
-        if (!found!.access || found!.access.status === 'revoked') return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
-        found!.access = {...found!.access, status: 'revoked'};
+        // As the worker: a paid purchase's right to the code, with its seat if it has one.
+        if (found!.state !== 'paid' || found!.revokedBySellerAt !== null) return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
+        found!.revokedBySellerAt = NOW + 5000;
+        if (found!.access) found!.access = {...found!.access, status: 'revoked'};
         log('revoke', found!.sessionId, null);
-        return [200, {status: 'revoked', detail: `@${found!.access.username}: access revoked`} satisfies AdminActionResult];
+        return [200, {status: 'revoked', detail: found!.access ? `@${found!.access.username}: access revoked` : 'access revoked'} satisfies AdminActionResult];
       case `POST ${ADMIN_PATHS.resend}`:
         if (found!.access?.status !== 'pending' || !found!.invitationExpired) {
           return [409, {error: 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', code: 'CONFLICT'} satisfies ErrorBody];
@@ -331,17 +374,13 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         if (found!.access) found!.access.usernameChanges = 0;
         log('reset_username_changes', found!.sessionId, null);
         return [200, {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult];
-      case `POST ${ADMIN_PATHS.refund}`: {
-        // As the worker does: what is left is the worker's to know; the webhook then revokes a full refund.
-        const {amount, reason} = seen.body as AdminRefundRequest;
-        const left = (found!.amount ?? 0) - found!.amountRefunded;
-        if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
-        if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
-        found!.amountRefunded += amount ?? left;
-        if (found!.amountRefunded === found!.amount) found!.state = 'refunded';
-        log('refund', found!.sessionId, `${amount ?? left} (${reason})`);
-        return [200, {status: found!.state === 'refunded' ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
-      }
+      case `POST ${ADMIN_PATHS.refund}`:
+        // Stripe's webhook then revokes the seat and the extra repositories of a full refund.
+        return refundOf(found!, seen, () => {
+          found!.state = 'refunded';
+          if (found!.access) found!.access = {...found!.access, status: 'revoked'};
+          found!.extraGrants = found!.extraGrants.map((grant) => ({...grant, status: 'revoked'}));
+        });
       case `GET ${ADMIN_PATHS.jobs}`:
         return [200, store.jobs];
       case `POST ${ADMIN_PATHS.retryJob}`: {
@@ -438,6 +477,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       store = {...defaultStore(), ...overrides};
       requests.length = 0;
       refusals.clear();
+      confirmations.clear();
       logId = 0;
     },
     close: running.close,

@@ -64,6 +64,57 @@ describe('a purchase’s page', () => {
     expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
   });
 
+  it('revokes a purchase that only downloads (no GitHub account): says so, then gives it back with Grant access and no account', async () => {
+    worker().reset({purchases: [purchase({access: null, extraGrants: [], history: []})]});
+    await open();
+    expect(screen.getByText('Not asked for')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
+    expect(screen.getByRole('group', {name: 'Revoke access'})).toHaveTextContent(
+      'Are you sure? The buyer can no longer download the code, nor ask for an invitation, until you grant access again. Download links already made stop working.',
+    );
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Access revoked: the buyer can no longer download the code.')).toHaveAttribute('role', 'status');
+    expect(await screen.findByText(/by the seller: no downloads \(no GitHub account was asked for\)/)).toBeInTheDocument();
+    expect(screen.getByText(/^Access revoked by the seller on .+: the buyer can neither download the code nor ask for an invitation\./)).toBeInTheDocument();
+    expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
+
+    // Nothing typed: Grant access gives back the right alone.
+    await userEvent.click(screen.getByRole('button', {name: 'Grant access'}));
+    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent('The buyer may download the code and ask for an invitation again.');
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('Access given back: the buyer may download the code and ask for an invitation.')).toHaveAttribute('role', 'status');
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+      ['/admin/purchases/cs_test_ada/revoke', {}],
+      ['/admin/purchases/cs_test_ada/grant', {}],
+    ]);
+    expect(await screen.findByText('Not asked for')).toBeInTheDocument();
+    expect(screen.getByRole('button', {name: 'Revoke access'})).toBeInTheDocument();
+  });
+
+  it('says only what the last action did: a full refund after a grant leaves no "Access granted" beside it, and the page follows Stripe until access has ended', async () => {
+    worker().reset({purchases: [purchase({access: null, history: []})], confirmationAfterReads: 2});
+    await open();
+    await userEvent.type(screen.getByRole('textbox', {name: 'GitHub username'}), 'octocat');
+    await confirm('Grant access');
+    expect(await screen.findByText('Access granted to @octocat.')).toBeInTheDocument();
+    expect(screen.getByText('active · slipway/prompts · @ada-l')).toBeInTheDocument();
+
+    await confirm('Refund');
+    expect(await screen.findByText("Refunded $99.00 in full. The buyer's access ends once Stripe confirms it.")).toBeInTheDocument();
+    expect(screen.queryByText('Access granted to @octocat.')).toBeNull();
+    const said = () => screen.getAllByRole('status').map((status) => status.textContent!.trim()).filter(Boolean);
+    expect(said()).toEqual([
+      "Refunded $99.00 in full. The buyer's access ends once Stripe confirms it.",
+      'Waiting for Stripe to confirm the refund: this page reads the purchase again until it does.',
+    ]);
+    // No reload: the page reads the purchase again until Stripe's confirmation shows.
+    expect(await screen.findByText("Refunded $99.00 in full. Stripe confirmed it: the buyer's access has ended.", {}, {timeout: 10_000})).toBeInTheDocument();
+    expect(screen.getByText('revoked · slipway/prompts · @ada-l')).toBeInTheDocument();
+    expect(within(screen.getByText('GitHub access').nextElementSibling as HTMLElement).getByText('Revoked')).toBeInTheDocument();
+    expect(screen.queryByText(/^Waiting for Stripe/)).toBeNull();
+    expect(said()).toEqual(["Refunded $99.00 in full. Stripe confirmed it: the buyer's access has ended."]);
+  });
+
   it('refunds part of the payment with its reason, once confirmed; the buyer keeps access and the page says what is left', async () => {
     await open();
     expect(screen.getByText(/\$99\.00 can still be refunded/)).toBeInTheDocument();
@@ -78,7 +129,7 @@ describe('a purchase’s page', () => {
     expect(worker().actions()).toEqual([]);
     await userEvent.click(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText(/^Refunded \$15\.50\./)).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/refund', {amount: 1550, reason: 'duplicate'}]]);
+    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/refund', {amount: 1550, reason: 'duplicate', refundedBefore: 0}]]);
     expect(await screen.findByText(/\$15\.50 refunded so far; \$83\.50 can still be refunded/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('Amount (USD)')).toHaveValue('83.50'));
   });
@@ -90,7 +141,7 @@ describe('a purchase’s page', () => {
     expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent('$99.00 goes back to the buyer through Stripe, and their access to the repository ends.');
     await userEvent.click(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText('Refunded in full.')).toBeInTheDocument();
-    expect(worker().actions().map((seen) => seen.body)).toEqual([{reason: 'requested_by_customer'}]);
+    expect(worker().actions().map((seen) => seen.body)).toEqual([{reason: 'requested_by_customer', refundedBefore: 0}]);
   });
 
   it("refunds an upgrade by its own session, part then the rest; the page then shows it refunded and the plan before it", async () => {
@@ -120,9 +171,9 @@ describe('a purchase’s page', () => {
     await userEvent.click(within(section).getByRole('button', {name: 'Confirm'}));
     expect(await within(section).findByText('Refunded $20.00 in full. The purchase returns to Starter once Stripe confirms it.')).toHaveAttribute('role', 'status');
     expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
-      ['/admin/purchases/cs_test_ada_up/refund', {amount: 1000, reason: 'duplicate'}],
+      ['/admin/purchases/cs_test_ada_up/refund', {amount: 1000, reason: 'duplicate', refundedBefore: 0}],
       // The reason chosen stays chosen for the rest.
-      ['/admin/purchases/cs_test_ada_up/refund', {reason: 'duplicate'}],
+      ['/admin/purchases/cs_test_ada_up/refund', {reason: 'duplicate', refundedBefore: 1000}],
     ]);
     // Read again: the upgrade refunded, the purchase on Starter, its own payment untouched.
     await within(section).findByText('Refunded in full.');

@@ -3,7 +3,7 @@
  * history, failures, the repository audit, leads, the admin log), and that each action changes D1
  * and GitHub (the recorded stand-in) as it says, and is written to the admin log.
  */
-import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {afterPurchase, appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {
   adminPath,
   ADMIN_PATHS,
@@ -28,6 +28,8 @@ const ADVANCED_CENTS = planAmount(appConfig.plans[1]!);
 const cents = (amount: number) => (amount / 100).toFixed(2);
 
 const ADMIN_EMAIL = uniqueEmail('seller');
+/** A second admin, for two admins acting at once. */
+const CO_ADMIN_EMAIL = uniqueEmail('co-admin');
 /** Listed in ADMIN_EMAILS too, and signed up unverified (the Auth emulator outlives one run: a new one each). */
 const UNPROVED_ADMIN = `co-seller.${Date.now().toString(36)}@${appConfig.domainName}`;
 let stack: Stack;
@@ -35,7 +37,7 @@ let admin: SignedInUser;
 
 beforeAll(async () => {
   // The recording's owner account stands for the seller's own: exempt from the audit.
-  stack = await startStack({ADMIN_EMAILS: `someone-else@${appConfig.domainName}, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN}`, GITHUB_EXEMPT: OWNER});
+  stack = await startStack({ADMIN_EMAILS: `someone-else@${appConfig.domainName}, ${ADMIN_EMAIL.toUpperCase()},${UNPROVED_ADMIN},${CO_ADMIN_EMAIL}`, GITHUB_EXEMPT: OWNER});
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
 });
 afterAll(() => stack.stop());
@@ -53,6 +55,10 @@ const githubAccount = () => stack.github.addUser(`admin-test-${Date.now().toStri
 const invitationOf = (login: string) => [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
 const grantOf = async (sessionId: string) =>
   (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0];
+/** When the seller revoked the purchase's access (null: not revoked), as D1 records it. */
+const revokedAt = async (sessionId: string) =>
+  (await stack.worker.db.all<{revoked_by_seller_at: number | null}>('SELECT revoked_by_seller_at FROM purchases WHERE session_id = ?', sessionId))[0]!.revoked_by_seller_at;
+const detailOf = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
 const auditEntries = async () => (await get<Page<AdminAuditEntry>>(ADMIN_PATHS.auditLog)).items;
 
 async function buyer(options: {seat?: boolean; accept?: boolean} = {}) {
@@ -81,7 +87,7 @@ describe('who gets in', () => {
     revoke: {method: 'POST', body: {}},
     resend: {method: 'POST', body: {}},
     resetUsernameChanges: {method: 'POST', body: {}},
-    refund: {method: 'POST', body: {reason: 'requested_by_customer'}},
+    refund: {method: 'POST', body: {reason: 'requested_by_customer', refundedBefore: 0}},
     jobs: {method: 'GET'},
     retryJob: {method: 'POST', body: {}},
     repositoryAudit: {method: 'GET'},
@@ -515,6 +521,7 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     const before = (await (await askForLink()).json()) as DownloadLink;
     expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
     expect(await grantOf(sessionId)).toMatchObject({status: 'revoked', revoked_by_seller: 1});
+    expect(await revokedAt(sessionId)).toEqual(expect.any(Number));
 
     // The same account, or another: refused, nobody invited.
     const other = githubAccount();
@@ -545,8 +552,75 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     // The seller's Grant access lifts it.
     expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login})).json()).toEqual({status: 'invited', detail: `@${login}: invited`});
     expect(await grantOf(sessionId)).toMatchObject({status: 'pending', revoked_by_seller: 0});
+    expect(await revokedAt(sessionId)).toBeNull();
     expect((await askForLink()).status).toBe(200);
     expect((await stack.call('/accessStatus', {token: user.idToken}).then((response) => response.json())) as Record<string, unknown>).not.toHaveProperty('revokedBySeller');
+  });
+
+  test('revoke ends a purchase that only downloads: the link made before is refused, no new link, Request Access refused; Grant access gives it back', async () => {
+    // The attack: a buyer who never asked for an invitation, with a download link in hand.
+    const {user, sessionId} = await buyer();
+    const askForLink = () => stack.call(API_PATHS.downloadLink, {token: user.idToken, body: {}});
+    const before = (await (await askForLink()).json()) as DownloadLink;
+    const linksOf = async () => (await stack.worker.db.all('SELECT token_hash FROM download_links WHERE session_id = ?', sessionId)).length;
+    const served = stack.github.archives.served.length;
+
+    const revoked = await post(purchasePath(ADMIN_PATHS.revoke, sessionId));
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toEqual({status: 'revoked', detail: 'access revoked (no GitHub account was invited); no download of the code until access is granted again'});
+    expect(await grantOf(sessionId)).toBeUndefined();
+    const refusal = {error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'};
+
+    // The link made before is refused when followed, and GitHub serves nothing.
+    const followed = await stack.call(before.path);
+    expect(followed.status).toBe(403);
+    expect(await followed.json()).toEqual(refusal);
+    expect(stack.github.archives.served).toHaveLength(served);
+    // No new link is made.
+    const made = await linksOf();
+    const asked = await askForLink();
+    expect(asked.status).toBe(403);
+    expect(await asked.json()).toEqual(refusal);
+    expect(await linksOf()).toBe(made);
+    // Request Access is refused, and nobody is invited.
+    const login = githubAccount();
+    const requested = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}});
+    expect(requested.status).toBe(403);
+    expect(await requested.json()).toEqual(refusal);
+    expect(invitationOf(login)).toBeUndefined();
+    expect(await grantOf(sessionId)).toBeUndefined();
+    // The dashboard says the seller revoked it; the console says so, and a second revoke is refused.
+    expect(await (await stack.call('/accessStatus', {token: user.idToken})).json()).toMatchObject({hasPaid: true, status: 'revoked', revokedBySeller: true});
+    expect(await detailOf(sessionId)).toMatchObject({access: null, revokedBySellerAt: expect.any(Number)});
+    const twice = await post(purchasePath(ADMIN_PATHS.revoke, sessionId));
+    expect(twice.status).toBe(409);
+    expect(await twice.json()).toEqual({error: "This purchase's access is already revoked. Grant access gives it back.", code: 'CONFLICT'});
+
+    // Grant access with no account named gives back the right: downloads, and asking for an invitation.
+    expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {})).json()).toEqual({
+      status: 'granted',
+      detail: 'access given back: the buyer may download the code and ask for an invitation again',
+    });
+    expect((await askForLink()).status).toBe(200);
+    const status = (await (await stack.call('/accessStatus', {token: user.idToken})).json()) as Record<string, unknown>;
+    expect(status).toMatchObject({hasPaid: true, status: 'none'});
+    expect(status).not.toHaveProperty('revokedBySeller');
+    expect((await auditEntries()).slice(0, 3).map((entry) => [entry.action, entry.outcome])).toEqual([
+      ['grant', 'done'],
+      ['revoke', 'failed'],
+      ['revoke', 'done'],
+    ]);
+    // A second Grant access with no account has nothing to give back.
+    expect((await post(purchasePath(ADMIN_PATHS.grant, sessionId), {})).status).toBe(409);
+  });
+
+  test('Grant access with no account named, for a purchase that had a seat, asks for the account: the seat comes back by an invitation', async () => {
+    const {sessionId, login} = await buyer({seat: true});
+    expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
+    const bare = await post(purchasePath(ADMIN_PATHS.grant, sessionId), {});
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toEqual({error: `Name the GitHub account to invite: this purchase's was @${login}.`});
+    expect(await detailOf(sessionId)).toMatchObject({revokedBySellerAt: expect.any(Number), access: {status: 'revoked'}});
   });
 
   test('resend: a fresh invitation, the expired one withdrawn', async () => {
@@ -633,13 +707,12 @@ describe('access actions change D1 and GitHub, and are logged', () => {
 describe('refunds go through Stripe; its webhook then decides access', () => {
   const refundPath = (sessionId: string) => purchasePath(ADMIN_PATHS.refund, sessionId);
   const paymentOf = (sessionId: string) => stack.stripe.sessions.get(sessionId)!.payment_intent as string;
-  const detailOf = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
   /** Stripe's `charge.refunded` for the payment as it now is, delivered as Stripe would. */
   const stripeConfirms = async (sessionId: string) => expect((await stack.deliver(stack.stripe.refundedEvent(paymentOf(sessionId)))).status).toBe(200);
 
   test('a partial refund: Stripe refunds that much with the reason; the buyer keeps access; the log says how much and what is left', async () => {
     const {sessionId, login} = await buyer({seat: true, accept: true});
-    const answer = await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer'});
+    const answer = await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer', refundedBefore: 0});
     expect(answer.status).toBe(200);
     const {status, detail} = (await answer.json()) as {status: string; detail: string};
     expect(status).toBe('partly_refunded');
@@ -650,7 +723,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
       payment_intent: paymentOf(sessionId),
       amount: '1500',
       reason: 'requested_by_customer',
-      metadata: {session_id: sessionId, refunded_by: ADMIN_EMAIL},
+      metadata: {session_id: sessionId, refunded_by: ADMIN_EMAIL, console_action: `console-refund:${paymentOf(sessionId)}:0:0`},
     });
     expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 1500, refunded: false});
 
@@ -666,8 +739,8 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
 
   test('refunding what is left is a full refund: Stripe confirms, access ends, the purchase reads Refunded; nothing is left to refund after', async () => {
     const {sessionId, login} = await buyer({seat: true, accept: true});
-    expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate'})).status).toBe(200);
-    const full = await post(refundPath(sessionId), {reason: 'duplicate'});
+    expect((await post(refundPath(sessionId), {amount: 900, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
+    const full = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 900});
     expect(full.status).toBe(200);
     expect(await full.json()).toMatchObject({status: 'refunded', detail: expect.stringMatching(new RegExp(`^\\$${cents(ADVANCED_CENTS - 900)} refunded in full \\(duplicate; `))});
     expect(stack.stripe.refundsCreated.at(-1)).toMatchObject({amount: String(ADVANCED_CENTS - 900)});
@@ -680,20 +753,97 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect(await detailOf(sessionId)).toMatchObject({state: 'refunded', amountRefunded: ADVANCED_CENTS, access: {status: 'revoked'}});
     expect(stack.github.collaborators.has(login!.toLowerCase())).toBe(false);
 
-    const again = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const again = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: ADVANCED_CENTS});
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({error: 'This payment has already been refunded in full.', code: 'CONFLICT'});
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', detail: expect.stringMatching(/^Failed: This payment has already been refunded in full\./)});
   });
 
+  test('two refunds of the same $10 at once (a double click, two tabs) make one refund at Stripe, and both answer that refund; the console shows it at once', async () => {
+    const {sessionId} = await buyer({seat: true, accept: true});
+    const asked = stack.stripe.refundsCreated.length;
+    const body = {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0};
+    const answers = await Promise.all([post(refundPath(sessionId), body), post(refundPath(sessionId), body)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const [first, second] = (await Promise.all(answers.map((answer) => answer.json()))) as {status: string; detail: string}[];
+    expect(second).toEqual(first);
+    expect(first).toMatchObject({status: 'partly_refunded', detail: expect.stringMatching(new RegExp(`^\\$10\\.00 refunded \\(requested by customer; Stripe re_\\w+\\); \\$${cents(ADVANCED_CENTS - 1000)} left`))});
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 1);
+    const charge = stack.stripe.payments.get(paymentOf(sessionId))!.charge;
+    expect(charge).toMatchObject({amount_refunded: 1000});
+    expect(charge.refunds!.data).toHaveLength(1);
+    expect(first!.detail).toContain(charge.refunds!.data[0]!.id);
+    // The console reads what Stripe refunded before Stripe's webhook arrives.
+    expect(await detailOf(sessionId)).toMatchObject({state: 'paid', amountRefunded: 1000});
+
+    // The same action once more, after the first has finished (a tab that was not read again): the same answer, no refund.
+    const late = await post(refundPath(sessionId), body);
+    expect(late.status).toBe(200);
+    expect(await late.json()).toEqual(first);
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 1);
+    const logged = (await auditEntries()).slice(0, 3);
+    expect(logged.map((entry) => [entry.action, entry.outcome])).toEqual([['refund', 'done'], ['refund', 'done'], ['refund', 'done']]);
+
+    // The next refund is decided on the page as it reads now, and is a refund of its own.
+    const next = await post(refundPath(sessionId), {...body, refundedBefore: 1000});
+    expect(next.status).toBe(200);
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 2);
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(2000);
+  });
+
+  test('a refund decided on a page out of date makes no refund: another amount or reason on the same view, or a view Stripe no longer matches, is 409', async () => {
+    const {sessionId} = await buyer();
+    expect((await post(refundPath(sessionId), {amount: 1000, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
+    const asked = stack.stripe.refundsCreated.length;
+    for (const body of [
+      {amount: 500, reason: 'duplicate', refundedBefore: 0},
+      {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0},
+      {reason: 'duplicate', refundedBefore: 0},
+    ]) {
+      const raced = await post(refundPath(sessionId), body);
+      expect({body, status: raced.status, answer: await raced.json()}).toEqual({
+        body,
+        status: 409,
+        answer: {error: 'Another refund of this payment got there first: read the purchase again and refund what is left.', code: 'CONFLICT'},
+      });
+    }
+    // A refund made in Stripe's dashboard meanwhile: the page's $5.00 is not Stripe's $10.00.
+    const stale = await post(refundPath(sessionId), {amount: 1000, reason: 'duplicate', refundedBefore: 500});
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toEqual({
+      error: 'This payment changed since the page was read: Stripe has refunded $10.00 of it, not $5.00. Read the purchase again.',
+      code: 'CONFLICT',
+    });
+    expect(stack.stripe.refundsCreated).toHaveLength(asked);
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(1000);
+  });
+
+  test('two admins refunding the same purchase at once make one refund: the other hears the same refund, or that it got there first', async () => {
+    const other = await stack.signUp({email: CO_ADMIN_EMAIL, verified: true});
+    const {sessionId} = await buyer();
+    const asked = stack.stripe.refundsCreated.length;
+    const body = {reason: 'requested_by_customer', refundedBefore: 0};
+    const [mine, theirs] = await Promise.all([post(refundPath(sessionId), body), post(refundPath(sessionId), body, other)]);
+    const answers = await Promise.all([mine, theirs].map(async (answer) => ({status: answer.status, body: (await answer.json()) as Record<string, unknown>})));
+    expect(stack.stripe.refundsCreated).toHaveLength(asked + 1);
+    expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(ADVANCED_CENTS);
+    const made = answers.find((answer) => answer.status === 200)!;
+    expect(made.body).toMatchObject({status: 'refunded'});
+    for (const answer of answers) {
+      expect([made, {status: 409, body: {error: 'Another refund of this payment got there first: read the purchase again and refund what is left.', code: 'CONFLICT'}}]).toContainEqual(answer);
+    }
+  });
+
   test.each([
-    [{amount: 0, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: -100, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: 10.5, reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: '1000', reason: 'duplicate'}, 'amount must be a whole number of cents, at least 1'],
-    [{amount: 1000}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
-    [{amount: 1000, reason: 'changed_mind'}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
-    [{amount: 1000, reason: 'duplicate', currency: 'eur'}, 'The body takes only amount and reason'],
+    [{amount: 0, reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: -100, reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 10.5, reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: '1000', reason: 'duplicate', refundedBefore: 0}, 'amount must be a whole number of cents, at least 1'],
+    [{amount: 1000, refundedBefore: 0}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'changed_mind', refundedBefore: 0}, 'reason must be one of requested_by_customer, duplicate, fraudulent'],
+    [{amount: 1000, reason: 'duplicate'}, 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0'],
+    [{amount: 1000, reason: 'duplicate', refundedBefore: -1}, 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0'],
+    [{amount: 1000, reason: 'duplicate', refundedBefore: 0, currency: 'eur'}, 'The body takes only amount, reason and refundedBefore'],
   ])('a refund the caller got wrong (%j) is a 400 that says why, and Stripe is never asked', async (body, message) => {
     const {sessionId} = await buyer();
     const asked = stack.stripe.refundsCreated.length;
@@ -709,9 +859,9 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     const price = appConfig.plans[1]!.price;
     const first = Math.floor(price / 2);
     const dollars = (amount: number) => `$${amount.toFixed(2)}`;
-    expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer'})).status).toBe(200);
+    expect((await post(refundPath(sessionId), {amount: first * 100, reason: 'requested_by_customer', refundedBefore: 0})).status).toBe(200);
     const asked = stack.stripe.refundsCreated.length;
-    const refused = await post(refundPath(sessionId), {amount: (price - first) * 100 + 1, reason: 'requested_by_customer'});
+    const refused = await post(refundPath(sessionId), {amount: (price - first) * 100 + 1, reason: 'requested_by_customer', refundedBefore: first * 100});
     expect(refused.status).toBe(400);
     const message = `At most ${dollars(price - first)} is left to refund on this payment (${dollars(first)} of ${dollars(price)} refunded already).`;
     expect(await refused.json()).toEqual({error: message});
@@ -719,39 +869,47 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', sessionId, detail: `Failed: ${message} Access unchanged: none.`});
   });
 
-  test("Stripe's refusals in the seller's words: another refund first (409), a disputed payment (409), a key Stripe refuses (502); each logged", async () => {
+  test("Stripe's refusals in the seller's words: another refund first (409), a disputed payment (409), a key Stripe refuses (502), the same refund still running (409); each logged", async () => {
     const {sessionId} = await buyer();
     stack.stripe.failNext('POST /v1/refunds', 400, {
       type: 'invalid_request_error',
       code: 'amount_too_large',
       message: 'Refund amount ($99.00) is greater than unrefunded amount on charge ($10.00)',
     });
-    const raced = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const raced = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(raced.status).toBe(409);
     expect((await raced.json()).error).toMatch(/^Another refund of this payment got there first/);
 
     stack.stripe.failNext('POST /v1/refunds', 400, {type: 'invalid_request_error', code: 'charge_disputed', message: 'Charge ch_x has been charged back.'});
-    const disputed = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const disputed = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(disputed.status).toBe(409);
     expect((await disputed.json()).error).toBe('The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.');
 
     stack.stripe.failNext('POST /v1/refunds', 401, {type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****'});
-    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({code: 'PAYMENT_PROVIDER'});
 
+    // The same refund still running at Stripe, once and again when the client retries: it is on its way.
+    const inUse = {type: 'invalid_request_error', code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotency Key.'};
+    stack.stripe.failNext('POST /v1/refunds', 409, inUse);
+    stack.stripe.failNext('POST /v1/refunds', 409, inUse);
+    const running = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
+    expect(running.status).toBe(409);
+    expect(await running.json()).toEqual({error: 'This refund is already on its way from another request: read the purchase again in a moment.', code: 'CONFLICT'});
+
     expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge.amount_refunded).toBe(0);
-    expect((await auditEntries()).slice(0, 3).map((entry) => entry.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect((await auditEntries()).slice(0, 4).map((entry) => entry.outcome)).toEqual(['failed', 'failed', 'failed', 'failed']);
   });
 
   test('a payment that has not gone through (an async payment still clearing) has nothing to refund: 409', async () => {
     const user = await stack.signUp();
     const sessionId = await stack.paidCheckout({email: user.email, user, paid: false});
     expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-    const refused = await post(refundPath(sessionId), {reason: 'duplicate'});
+    const refused = await post(refundPath(sessionId), {reason: 'duplicate', refundedBefore: 0});
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({error: 'This payment has not gone through, so there is nothing to refund yet.', code: 'CONFLICT'});
-    expect((await post(refundPath('cs_test_nobody'), {reason: 'duplicate'})).status).toBe(404);
+    expect((await post(refundPath('cs_test_nobody'), {reason: 'duplicate', refundedBefore: 0})).status).toBe(404);
   });
 
   test("each purchase links to its payment in Stripe's test-mode dashboard (the worker's key is a test key)", async () => {

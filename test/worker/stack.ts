@@ -107,8 +107,12 @@ let exchanges = 0;
 /**
  * `githubNow`: the GitHub stand-in's clock, for a test that lets days pass on GitHub's side.
  * `bundleDir`: another build of the worker (buildWorkerBundleWithConfig), for another choice in the config.
+ * `migrateBefore`: a D1 at the migration before this one (startWorker), for a test of a migration.
  */
-export async function startStack(overrides: WorkerVars = {}, {githubNow, bundleDir}: {githubNow?: () => number; bundleDir?: string} = {}): Promise<Stack> {
+export async function startStack(
+  overrides: WorkerVars = {},
+  {githubNow, bundleDir, migrateBefore}: {githubNow?: () => number; bundleDir?: string; migrateBefore?: string} = {},
+): Promise<Stack> {
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
   if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
   const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}), startMailgunStandIn()]);
@@ -127,7 +131,7 @@ export async function startStack(overrides: WorkerVars = {}, {githubNow, bundleD
     MAILGUN_API_URL: mailgun.url,
     MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_SIGNING_KEY,
     ...overrides,
-  }, bundleDir);
+  }, bundleDir, {migrateBefore});
   const identity = `http://${emulatorHost}/identitytoolkit.googleapis.com/v1`;
 
   async function emulator(path: string, body: unknown, owner = false) {

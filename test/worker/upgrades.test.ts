@@ -464,13 +464,13 @@ test("the console's full refund of a purchase gives back its upgrade's payment t
   const upgrade = await upgradeSession(user);
   await payUpgrade(user, upgrade);
 
-  const partly = await refundFromConsole(sessionId, {amount: 100});
+  const partly = await refundFromConsole(sessionId, {amount: 100, refundedBefore: 0});
   expect(partly.status).toBe(200);
   expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent, amount: '100'});
   expect(stack().stripe.refundsCreated.filter((refund) => refund.payment_intent === intentOf(upgrade))).toEqual([]);
 
   const before = stack().stripe.refundsCreated.length;
-  const full = await refundFromConsole(sessionId, {});
+  const full = await refundFromConsole(sessionId, {refundedBefore: 100});
   expect(full.status).toBe(200);
   const {detail} = (await full.json()) as {detail: string};
   expect(detail).toContain(`its upgrade's ${formatMoney(difference, PLAN_CURRENCY)} too`);
@@ -544,7 +544,7 @@ test("the console refunds an upgrade by the upgrade's session: Stripe refunds th
   const answer = await stack().call(adminPath(ADMIN_PATHS.refund, {sessionId: upgrade}), {
     method: 'POST',
     token: seller.admin.idToken,
-    body: {reason: 'requested_by_customer'},
+    body: {reason: 'requested_by_customer', refundedBefore: 0},
   });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toMatchObject({
@@ -584,19 +584,19 @@ test("the console's purchase page lists its upgrade with what its own refund nee
   // A part, then the rest, as the console's form sends them.
   const refundUpgrade = (body: Record<string, unknown>) =>
     stack().call(adminPath(ADMIN_PATHS.refund, {sessionId: upgrade}), {method: 'POST', token: seller.admin.idToken, body});
-  expect((await refundUpgrade({amount: 100, reason: 'duplicate'})).status).toBe(200);
+  expect((await refundUpgrade({amount: 100, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
   await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
   const part = await detailOf();
   expect(part.upgrades[0]).toMatchObject({state: 'paid', amountRefunded: 100});
   expect(part.plan).toBe(higher.name);
-  expect((await refundUpgrade({reason: 'requested_by_customer'})).status).toBe(200);
+  expect((await refundUpgrade({reason: 'requested_by_customer', refundedBefore: 100})).status).toBe(200);
   expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: intentOf(upgrade), amount: String(difference - 100)});
   await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
   const refunded = await detailOf();
   expect(refunded.upgrades[0]).toMatchObject({state: 'refunded', amountRefunded: difference});
   expect(refunded).toMatchObject({plan: lower.name, state: 'paid', amountRefunded: 0});
   // Nothing is left to refund on the upgrade: the worker says so, and Stripe is not asked again.
-  const again = await refundUpgrade({reason: 'requested_by_customer'});
+  const again = await refundUpgrade({reason: 'requested_by_customer', refundedBefore: difference});
   expect({status: again.status, body: await again.json()}).toEqual({status: 409, body: {error: 'This payment has already been refunded in full.', code: 'CONFLICT'}});
 });
 

@@ -23,6 +23,8 @@ export interface Purchase {
   fair_price_percent?: number | null;
   /** 1 while the purchase or one of its upgrades is flagged for its card's country (countryFlagged). */
   country_flagged?: number;
+  /** When the seller revoked the purchase's access to the code (sellerRevocation.ts); null while it is not. */
+  revoked_by_seller_at: number | null;
 }
 
 /**
@@ -60,7 +62,7 @@ export function countryFlagged(alias: string): string {
 /** A purchase's columns, with `plan` the plan it gives now. */
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
   payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_country, fair_price_percent,
-  ${countryFlagged('purchases')} AS country_flagged FROM purchases`;
+  ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {

@@ -16,7 +16,7 @@ import {newSecretToken, tokenHash} from '../secretToken';
 import {archiveName, DOWNLOAD_LINK_TTL_MS, refuseWhenOff} from './downloadRules';
 import {latestStoredTag} from '../releases/latest';
 import {GitHubFailure, repositoryFor} from './github';
-import {readGrant, revokedBySeller} from './grants';
+import {revokedBySeller} from './sellerRevocation';
 
 /**
  * Downloads of the code, for a paid buyer, at once: whatever GitHub's invitation cap allows
@@ -84,7 +84,8 @@ export const downloadRoutes = new Hono<AppEnv>()
     const {repository: key} = await readJson(c, downloadLinkBody);
     const purchase = await bestPaidPurchaseOf(c.env.DB, user);
     if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
-    if ((await readGrant(c.env.DB, purchase.session_id))?.revoked_by_seller === 1) throw revokedBySeller();
+    // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as well.
+    if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
     const context = contextOf(c.env);
     const extra = key === undefined ? null : extraRepositoryFor(context.settings, purchase.plan, key);
     let target: {ref: string; release: boolean};
@@ -152,17 +153,16 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
   }
   const stillPaid = await env.DB.prepare(
-    `SELECT ${effectivePlan('p')} AS plan, (SELECT g.revoked_by_seller FROM access_grants g WHERE g.session_id = p.session_id) AS revoked_by_seller
-     FROM purchases p WHERE p.session_id = ?1 AND p.status = 'paid'`,
+    `SELECT ${effectivePlan('p')} AS plan, p.revoked_by_seller_at FROM purchases p WHERE p.session_id = ?1 AND p.status = 'paid'`,
   )
     .bind(link.session_id)
-    .first<{plan: string | null; revoked_by_seller: number | null}>();
+    .first<{plan: string | null; revoked_by_seller_at: number | null}>();
   if (!stillPaid) {
     await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
     throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
   }
-  if (stillPaid.revoked_by_seller === 1) {
+  if (stillPaid.revoked_by_seller_at !== null) {
     // Revoked in the console after the link was made.
     await settle(env.DB, hash, 'refused', 'the seller revoked the access');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'revoked_by_seller'});

@@ -1,4 +1,3 @@
-import {afterPurchase} from '../../../src/config';
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
@@ -39,7 +38,11 @@ export interface Grant {
   resent_after_expiry: number;
   /** When this version's invitation was last asked of GitHub, until it is recorded (lostAnswer.ts). */
   invite_attempted_at: number | null;
-  /** 1 when the seller revoked the access in the console: it stays revoked until the seller grants it (seat.ts). */
+  /**
+   * 1 when the seller's revocation took this grant away. The purchase holds the revocation now
+   * (sellerRevocation.ts, migration 0027); this copy is written in step and read by nothing, so
+   * that the worker before 0027 can be deployed again. A later migration drops it.
+   */
   revoked_by_seller: number;
 }
 
@@ -72,14 +75,6 @@ export function isFor(grant: Grant | null, github: {login: string; id: number | 
 
 export function resultOf(grant: Grant): AccessResult {
   return {status: grant.status === 'active' ? 'active' : grant.status === 'pending' ? 'invited' : 'queued'};
-}
-
-/**
- * The seller's revocation lasts: the buyer hears it from every way back to the code (the seat,
- * a download), and only the seller's Grant access lifts it.
- */
-export function revokedBySeller() {
-  return new HttpError(403, afterPurchase.revokedBySeller, 'ACCESS_REVOKED');
 }
 
 export function taken(message: string) {

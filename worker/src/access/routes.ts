@@ -83,6 +83,16 @@ export const accessRoutes = new Hono<AppEnv>()
       const list = purchase ? await extraAccessOf(context, purchase) : [];
       return list.length > 0 ? {extraRepositories: list} : {};
     };
+    if (purchase?.revoked_by_seller_at != null) {
+      // The seller ended the purchase's right to the code: said so whether or not it ever had a seat.
+      const seen = grant ? await observeGrant(context, grant) : null;
+      return c.json({
+        ...(seen ?? {usernameChanges: 0, usernameChangesLeft: 0}),
+        status: seen?.status === 'removal_failed' ? 'removal_failed' : 'revoked',
+        ...base,
+        revokedBySeller: true,
+      } satisfies AccessStatus);
+    }
     if (!grant) return c.json({status: 'none', ...base, ...(await extras())} satisfies AccessStatus);
     let seen = await observeGrant(context, grant);
     if (seen.queue && seen.queue.expectedAt <= Date.now()) {

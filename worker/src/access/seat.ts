@@ -4,12 +4,20 @@ import {HttpError} from '../errors';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
-import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, revokedBySeller, taken, TAKEN} from './grants';
+import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
+import {isRevokedBySeller, liftSellerRevocation, recordSellerRevocation, revokedBySeller} from './sellerRevocation';
+
+/**
+ * A condition on ?1, the purchase's session: the seller has not revoked it. The statements that
+ * point a seat at an account hold to it, so a request checked just before the seller's revocation
+ * cannot write after it.
+ */
+const NOT_REVOKED_BY_SELLER = 'NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL)';
 
 /**
  * What happens to a grant, the seat's commands in one place (its record is grants.ts, what the
@@ -17,6 +25,8 @@ import {removeNowOrLater} from './removal';
  * - requestAccess: a buyer (or the seller) points the seat at a GitHub account; it is invited now,
  *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.
  * - revokeAccess / restoreAccess: a refund or dispute takes it away (removal.ts), a dispute won gives it back.
+ * - revokeBySeller / grantBySeller: the seller's Revoke access ends the purchase's right to the code
+ *   (sellerRevocation.ts), its seat included; the seller's Grant access gives it back.
  * - resendInvitation: a fresh invitation for the same account after the last one expired.
  */
 
@@ -42,8 +52,8 @@ export async function requestAccess(
   {byAdmin = false, afterExpiry = false, healing = false}: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
+  if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
   const current = await readGrant(db, request.sessionId);
-  if (current?.revoked_by_seller === 1 && !byAdmin) throw revokedBySeller();
   const sameAccount = isFor(current, request.github);
   if (live(current) && sameAccount) return resultOf(current);
 
@@ -98,27 +108,29 @@ export async function requestAccess(
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
                resent_after_expiry = ?9, invite_attempted_at = NULL, revoked_by_seller = 0, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
-             WHERE session_id = ?1 AND version = ?4
+             WHERE session_id = ?1 AND version = ?4 AND (?11 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
           )
           // The cron's re-send after expiry counts; the audit's keeps the count (a buyer who declines
           // is not invited for ever); any other request (the buyer's, the seller's) starts again.
-          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner, afterExpiry ? 1 : 0, healing ? 1 : 0)
+          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner, afterExpiry ? 1 : 0, healing ? 1 : 0, byAdmin ? 1 : 0)
           .first<Grant>()
       : await db
           .prepare(
             `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
-             VALUES (?1, ?2, ?3, ?4, 'queued', ?5, ?6)
+             SELECT ?1, ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
              ON CONFLICT (session_id) DO NOTHING
              RETURNING *`,
           )
-          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now, chosenByOwner)
+          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now, chosenByOwner, byAdmin ? 1 : 0)
           .first<Grant>();
   } catch (err) {
     if (isTakenById(err)) throw taken(TAKEN.otherPurchase(request.github.login));
     throw err;
   }
   if (!claimed) {
+    // The seller revoked the purchase since it was checked above.
+    if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
     // Another request changed the grant first; report what it decided.
     const winner = await readGrant(db, request.sessionId);
     return winner ? resultOf(winner) : {status: 'queued'};
@@ -202,7 +214,7 @@ async function moveSeat(
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
            checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
            invite_attempted_at = NULL
-         WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid' AND revoked_by_seller_at IS NULL)
          RETURNING *`,
       )
       .bind(current.session_id, request.github.login, request.github.id, outcome.invitationId, request.userId, now, counted ? 1 : 0, chosenByOwner, current.version, sentAt(adopted, now))
@@ -231,9 +243,8 @@ async function attempted(db: D1Database, grant: Grant, at: number | null) {
 }
 
 /**
- * Takes access away for a purchase: the record at once, GitHub through the outbox. A refund or a
- * dispute, or `bySeller` the seller's Revoke access, which lasts until the seller grants access
- * again (requestAccess and the download refuse the buyer, restoreAccess leaves it).
+ * Takes the seat away from a purchase: the record at once, GitHub through the outbox (and the plan's
+ * extra repositories with it). A refund or a dispute, or `bySeller` the seller's (revokeBySeller).
  */
 export async function revokeAccess(context: Context, sessionId: string, reason: string, {bySeller = false} = {}) {
   const revoked = await context.db
@@ -249,13 +260,45 @@ export async function revokeAccess(context: Context, sessionId: string, reason: 
 }
 
 /**
+ * The seller's Revoke access: the paid purchase loses its right to the code, however it gets it. The
+ * purchase records it first, so that no new invitation or download link follows, and no link made
+ * before serves; then its seat, if it has one, is taken away. False when there was nothing to
+ * revoke (the purchase is not paid, or the seller revoked it already).
+ */
+export async function revokeBySeller(context: Context, sessionId: string): Promise<boolean> {
+  if (!(await recordSellerRevocation(context.db, sessionId))) return false;
+  log.info('access.revoked_by_seller', {sessionId});
+  await revokeAccess(context, sessionId, 'revoked by an admin', {bySeller: true});
+  return true;
+}
+
+/**
+ * The seller's Grant access: invites `github` to the purchase's seat (whatever the seat was, by the
+ * seller's own right: `byAdmin`), then gives back the right a revocation of the seller's took. With
+ * no account named (a purchase that never had a seat: it only downloaded) it only gives back that
+ * right: the buyer may download, and ask for an invitation, again. `access` is null when nobody
+ * was invited; `lifted`, whether there was a revocation to lift.
+ */
+export async function grantBySeller(
+  context: Context,
+  request: {sessionId: string; userId: string; github: {login: string; id: number} | null},
+): Promise<{access: AccessResult | null; lifted: boolean}> {
+  const {sessionId, userId, github} = request;
+  // The invitation first: one GitHub refuses leaves the purchase as it was, revoked included.
+  const access = github ? await requestAccess(context, {sessionId, userId, github}, {byAdmin: true}) : null;
+  const lifted = await liftSellerRevocation(context.db, sessionId);
+  if (lifted) log.info('access.given_back_by_seller', {sessionId});
+  return {access, lifted};
+}
+
+/**
  * A dispute won: the purchase's account gets its seat back. A seat that was removed is invited
  * again; one whose removal failed was never taken away, and the next status read says how it is.
  */
 export async function restoreAccess(context: Context, sessionId: string) {
   const grant = await readGrant(context.db, sessionId);
   if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
-  if (grant.revoked_by_seller === 1) {
+  if (await isRevokedBySeller(context.db, sessionId)) {
     // The seller took it away for a reason of their own: a dispute won does not overrule them.
     log.info('access.not_restored', {sessionId, reason: 'revoked by the seller'});
     return;

@@ -23,8 +23,6 @@ export interface ObservedGrant {
   usernameChangesLeft: number;
   /** A queued invitation that waits for GitHub's cap: its place and when it is expected. */
   queue?: QueuePlace;
-  /** The seller revoked the access in the console (seat.ts revokeAccess). */
-  revokedBySeller?: boolean;
 }
 
 /** A GitHub read that failed is tried again after this, not at the next poll. */
@@ -110,7 +108,6 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     expired: grant.invitation_expired === 1,
     usernameChanges: grant.username_changes,
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
-    ...(grant.revoked_by_seller === 1 && {revokedBySeller: true}),
   };
   if (grant.status === 'queued') {
     const queue = settings.GITHUB_REPO ? await placeInQueue(db, settings.GITHUB_REPO, grant.session_id) : null;

@@ -50,13 +50,14 @@ interface Row {
   country_review: 'flagged' | 'accepted' | null;
   /** JSON: an upgrade of the purchase flagged for its card's country (its country, percent and card). */
   flagged_upgrade: string | null;
+  revoked_by_seller_at: number | null;
 }
 
 const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')} AS plan, p.plan AS plan_bought, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id, p.fair_price_country, p.fair_price_percent, p.card_country, p.country_review,
     (SELECT json_object('country', u.fair_price_country, 'percentOff', u.fair_price_percent, 'cardCountry', u.card_country, 'review', u.country_review)
       FROM upgrades u WHERE u.purchase_session_id = p.session_id AND u.country_review = 'flagged' ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
-    g.status AS grant_status, g.github_username, g.username_changes
+    p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
 
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
@@ -234,6 +235,7 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
       row.grant_status && row.github_username
         ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}
         : null,
+    revokedBySellerAt: row.revoked_by_seller_at,
   };
 }
 

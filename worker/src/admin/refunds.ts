@@ -3,15 +3,26 @@ import type {AdminRefundRequest} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
 import {HttpError} from '../errors';
 import {isLiveKey} from '../payments/stripeClient';
+import {recordAmountRefunded} from '../payments/revocations';
 import {paymentProviderError, stripeFor} from '../payments/stripe';
 import {settingsOf} from '../settings';
 
 /**
  * A refund from the seller's console, through Stripe. What is left to refund is read from Stripe's
- * charge at the moment of the refund, never from D1 or the browser: D1 learns of refunds only from
- * webhooks, which may still be on their way. Stripe's `charge.refunded` webhook that follows does
+ * charge at the moment of the refund, never from D1 or the browser: a refund made in Stripe's
+ * dashboard reaches D1 only with its webhook, which may still be on its way (what Stripe says is
+ * refunded is recorded in D1 here too). Stripe's `charge.refunded` webhook that follows does
  * the rest, as for a refund made in Stripe's dashboard: a full refund revokes access, a partial one
  * keeps it.
+ *
+ * Idempotent: a refund is one action, named by the worker from what it was decided on (the
+ * payment, and how much of it the seller's page showed refunded: `refundedBefore`), or, for an
+ * upgrade refunded with its purchase, by the purchase's own action. The name is Stripe's
+ * idempotency key and is written on the refund (metadata `console_action`), so the same action
+ * asked again (a double click, a second tab, another admin) makes no second refund: asked while
+ * the first is on its way, Stripe answers it the first one's refund; asked after, the worker finds
+ * that refund on the charge and answers it. A new refund is made only while Stripe has refunded
+ * exactly what the page showed. Stripe keeps a key for 24 hours; the metadata has no such limit.
  */
 export interface RefundOutcome {
   refunded: number;
@@ -19,18 +30,63 @@ export interface RefundOutcome {
   left: number;
   currency: string;
   refundId: string;
+  /** The action's name, for the refunds that are part of it (refundUpgradesOf). */
+  action: string;
 }
 
+/**
+ * What a refund action was decided on: the amount refunded as the seller's page showed it, or the
+ * console action (of the purchase) this refund is part of, which refunds all that is left.
+ */
+export type RefundAction = {refundedBefore: number} | {partOf: string};
+
 const ALREADY_REFUNDED = 'This payment has already been refunded in full.';
+const RACED = 'Another refund of this payment got there first: read the purchase again and refund what is left.';
+/** The refund's metadata key that holds the action's name. */
+const ACTION = 'console_action';
+
+/** A refund Stripe will not pay out after all: it is not the answer to any action. */
+const undone = (refund: Stripe.Refund) => refund.status === 'failed' || refund.status === 'canceled';
 
 export async function refundPayment(
-  stripe: Stripe,
+  env: Env,
   payment: {paymentIntentId: string; sessionId: string; admin: string},
-  request: AdminRefundRequest,
+  request: Pick<AdminRefundRequest, 'amount' | 'reason'>,
+  action: RefundAction,
 ): Promise<RefundOutcome> {
+  const stripe = stripeFor(settingsOf(env));
   const charge = await paidCharge(stripe, payment.paymentIntentId);
-  const left = charge.amount - charge.amount_refunded;
+  // What Stripe says is refunded is what the console shows next, without waiting for the webhook.
+  const recorded = (amountRefunded: number) => recordAmountRefunded(env.DB, payment.paymentIntentId, amountRefunded);
+  await recorded(charge.amount_refunded);
   const currency = charge.currency;
+  // The newest ten, as Stripe lists a charge's refunds: the one an action made on the same view is
+  // among them, or so much has been refunded since that the amount no longer matches the view.
+  const refunds = charge.refunds?.data ?? [];
+  // A refund that failed leaves the amount as it was: the same action may be asked again, so the
+  // name counts them, and such a retry is an action of its own.
+  const failed = refunds.filter(undone).length;
+  const key =
+    'partOf' in action
+      ? `${action.partOf}+${payment.paymentIntentId}:${failed}`
+      : `console-refund:${payment.paymentIntentId}:${action.refundedBefore}:${failed}`;
+  const done = refunds.find((refund) => refund.metadata?.[ACTION] === key && !undone(refund));
+  if (done) {
+    // The same action, asked again: the refund it made is the answer, if it is the one asked for
+    // ("all that is left" on the page's view, or on the purchase's action's, which is the same refund).
+    const asked = request.amount ?? ('refundedBefore' in action ? charge.amount - action.refundedBefore : done.amount);
+    const same = done.amount === asked && done.reason === request.reason;
+    if (!same) throw new HttpError(409, RACED, 'CONFLICT');
+    return {refunded: done.amount, left: charge.amount - charge.amount_refunded, currency, refundId: done.id, action: key};
+  }
+  if ('refundedBefore' in action && charge.amount_refunded !== action.refundedBefore) {
+    throw new HttpError(
+      409,
+      `This payment changed since the page was read: Stripe has refunded ${formatMoney(charge.amount_refunded, currency)} of it, not ${formatMoney(action.refundedBefore, currency)}. Read the purchase again.`,
+      'CONFLICT',
+    );
+  }
+  const left = charge.amount - charge.amount_refunded;
   if (left <= 0) throw new HttpError(409, ALREADY_REFUNDED, 'CONFLICT');
   const amount = request.amount ?? left;
   if (amount > left) {
@@ -41,20 +97,24 @@ export async function refundPayment(
   }
   let refund: Stripe.Refund;
   try {
-    refund = await stripe.refunds.create({
-      payment_intent: payment.paymentIntentId,
-      amount,
-      reason: request.reason,
-      // Found again from Stripe's dashboard: which purchase, and who asked.
-      metadata: {session_id: payment.sessionId, refunded_by: payment.admin},
-    });
+    refund = await stripe.refunds.create(
+      {
+        payment_intent: payment.paymentIntentId,
+        amount,
+        reason: request.reason,
+        // Found again from Stripe's dashboard: which purchase, who asked, and the action.
+        metadata: {session_id: payment.sessionId, refunded_by: payment.admin, [ACTION]: key},
+      },
+      {idempotencyKey: key},
+    );
   } catch (err) {
     throw refusal(err);
   }
-  if (refund.status === 'failed' || refund.status === 'canceled') {
+  if (undone(refund)) {
     throw new HttpError(502, `Stripe did not refund the payment (${refund.status}). Nothing was refunded.`, 'PAYMENT_PROVIDER');
   }
-  return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id};
+  await recorded(charge.amount_refunded + refund.amount);
+  return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id, action: key};
 }
 
 /**
@@ -63,7 +123,13 @@ export async function refundPayment(
  * Returns what to add to the console's line ('' when the purchase had none); an upgrade Stripe
  * would not refund is named there, for the seller to refund from its own row.
  */
-export async function refundUpgradesOf(env: Env, purchaseSessionId: string, admin: string, reason: AdminRefundRequest['reason']): Promise<string> {
+export async function refundUpgradesOf(
+  env: Env,
+  purchaseSessionId: string,
+  admin: string,
+  reason: AdminRefundRequest['reason'],
+  partOf: string,
+): Promise<string> {
   const {results} = await env.DB.prepare(
     `SELECT session_id, payment_intent_id FROM upgrades WHERE purchase_session_id = ?1 AND status = 'paid' AND payment_intent_id IS NOT NULL`,
   )
@@ -72,7 +138,12 @@ export async function refundUpgradesOf(env: Env, purchaseSessionId: string, admi
   const parts: string[] = [];
   for (const upgrade of results) {
     try {
-      const refund = await refundPayment(stripeFor(settingsOf(env)), {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, admin}, {reason});
+      const refund = await refundPayment(
+        env,
+        {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, admin},
+        {reason},
+        {partOf},
+      );
       parts.push(`its upgrade's ${formatMoney(refund.refunded, refund.currency)} too (Stripe ${refund.refundId})`);
     } catch (err) {
       // Already refunded in full is what was wanted; anything else is for the seller to see.
@@ -87,7 +158,8 @@ export async function refundUpgradesOf(env: Env, purchaseSessionId: string, admi
 async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Charge> {
   let intent: Stripe.PaymentIntent;
   try {
-    intent = await stripe.paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge']});
+    // With its refunds, to find the refund an action made (Stripe lists a charge's refunds only when asked).
+    intent = await stripe.paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge.refunds']});
   } catch (err) {
     throw refusal(err);
   }
@@ -103,13 +175,18 @@ async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stri
  * anything else is the payment provider's failure, its text kept for the logs.
  */
 function refusal(err: unknown): HttpError {
+  // The same action asked with other parameters (another admin, another reason) while the first
+  // was on its way: Stripe refuses the key's reuse, and the first one stands.
+  if (err instanceof Stripe.errors.StripeIdempotencyError) return new HttpError(409, RACED, 'CONFLICT');
+  // The same action still running at Stripe after the client's retry (a 409): its answer is the one to read.
+  if (err instanceof Stripe.errors.StripeError && err.code === 'idempotency_key_in_use') {
+    return new HttpError(409, 'This refund is already on its way from another request: read the purchase again in a moment.', 'CONFLICT');
+  }
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === 'charge_already_refunded') {
       return new HttpError(409, ALREADY_REFUNDED, 'CONFLICT');
     }
-    if (err.code === 'amount_too_large') {
-      return new HttpError(409, 'Another refund of this payment got there first: read the purchase again and refund what is left.', 'CONFLICT');
-    }
+    if (err.code === 'amount_too_large') return new HttpError(409, RACED, 'CONFLICT');
     if (err.code === 'charge_disputed' || err.code === 'refund_disputed_payment') {
       return new HttpError(409, 'The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.', 'CONFLICT');
     }

@@ -27,7 +27,7 @@ import {appConfig, storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, readGrant} from '../access/grants';
-import {requestAccess, resendInvitation, revokeAccess} from '../access/seat';
+import {grantBySeller, resendInvitation, revokeBySeller} from '../access/seat';
 import {invitationExpired, observeGrant} from '../access/status';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
@@ -36,7 +36,6 @@ import {HttpError} from '../errors';
 import {parse, readJson} from '../http';
 import {contextOf} from '../context';
 import {runJob} from '../outbox';
-import {stripeFor} from '../payments/stripe';
 import {checkoutSessionId, githubUsername, resendExtraInvitationBody} from '../schemas';
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
@@ -78,14 +77,17 @@ const purchaseFilter = z.object({
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const RELEASE_ID_RULE = "releaseId must be a GitHub release's id, a whole number";
 const releaseIdParam = z.coerce.number({message: RELEASE_ID_RULE}).int(RELEASE_ID_RULE).positive(RELEASE_ID_RULE).max(Number.MAX_SAFE_INTEGER, RELEASE_ID_RULE);
-const grantBody = z.object({username: githubUsername});
+/** No username: give back the right a revocation took, to a purchase that never had a seat. */
+const grantBody = z.object({username: githubUsername.optional()});
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
+const REFUNDED_BEFORE_RULE = 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
 const refundBody = z.strictObject(
   {
     amount: z.number({message: AMOUNT_RULE}).int(AMOUNT_RULE).positive(AMOUNT_RULE).max(99_999_999, AMOUNT_RULE).optional(),
     reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
+    refundedBefore: z.number({message: REFUNDED_BEFORE_RULE}).int(REFUNDED_BEFORE_RULE).min(0, REFUNDED_BEFORE_RULE).max(99_999_999, REFUNDED_BEFORE_RULE),
   },
-  {message: 'The body takes only amount and reason'},
+  {message: 'The body takes only amount, reason and refundedBefore'},
 );
 const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`});
 /** An extra repository's key (GITHUB_EXTRA_REPOS), for its own audit; none for the kit's. */
@@ -151,23 +153,36 @@ export const adminRoutes = new Hono<AppEnv>()
     return audited(c, 'grant', sessionId, async () => {
       const purchase = await paidPurchase(c.env.DB, sessionId);
       const context = contextOf(c.env);
+      const grant = await readGrant(c.env.DB, sessionId);
+      if (username === undefined) {
+        // Only the right comes back: a seat is given back by inviting an account, named here.
+        if (grant) throw new HttpError(400, `Name the GitHub account to invite: this purchase's was @${grant.github_username}.`);
+        if (purchase.revoked_by_seller_at === null) {
+          throw new HttpError(409, 'This purchase has nothing to give back: its access is not revoked. Name a GitHub account to invite.', 'CONFLICT');
+        }
+        await grantBySeller(context, {sessionId, userId: purchase.user_id ?? '', github: null});
+        return {status: 'granted', detail: 'access given back: the buyer may download the code and ask for an invitation again'};
+      }
       const found = await repositoryFor(context).lookupUser(username);
       if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
-      const grant = await readGrant(c.env.DB, sessionId);
-      const result = await requestAccess(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found}, {byAdmin: true});
-      return {status: result.status, detail: `@${found.login}: ${result.status}`};
+      const {access} = await grantBySeller(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found});
+      return {status: access!.status, detail: `@${found.login}: ${access!.status}`};
     });
   })
 
   .post(ADMIN_PATHS.revoke, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
     return audited(c, 'revoke', sessionId, async () => {
-      const grant = await readGrant(c.env.DB, sessionId);
-      if (!grant || !['queued', 'pending', 'active', 'failed'].includes(grant.status)) {
-        throw new HttpError(409, 'This purchase has no access to revoke.', 'CONFLICT');
+      const purchase = await paidPurchase(c.env.DB, sessionId);
+      if (purchase.revoked_by_seller_at !== null) {
+        throw new HttpError(409, "This purchase's access is already revoked. Grant access gives it back.", 'CONFLICT');
       }
-      await revokeAccess(contextOf(c.env), sessionId, 'revoked by an admin', {bySeller: true});
-      return {status: (await readGrant(c.env.DB, sessionId))!.status, detail: `@${grant.github_username}: access revoked`};
+      // The purchase's right to the code, however it gets it: its seat, if it has one, and its downloads.
+      const revoked = await revokeBySeller(contextOf(c.env), sessionId);
+      if (!revoked) throw new HttpError(409, 'This purchase changed meanwhile: read it again.', 'CONFLICT');
+      const grant = await readGrant(c.env.DB, sessionId);
+      const seat = grant ? `@${grant.github_username}: access revoked` : 'access revoked (no GitHub account was invited)';
+      return {status: 'revoked', detail: `${seat}; no download of the code until access is granted again`};
     });
   })
 
@@ -239,14 +254,16 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!purchase) throw notFound();
       if (!purchase.payment_intent_id) throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
       const refund = await refundPayment(
-        stripeFor(settingsOf(c.env)),
+        c.env,
         {paymentIntentId: purchase.payment_intent_id, sessionId, admin: admin(c)},
         request,
+        {refundedBefore: request.refundedBefore},
       );
       const amount = formatMoney(refund.refunded, refund.currency);
       const reason = request.reason.replaceAll('_', ' ');
-      // A purchase refunded in full takes back everything, its upgrades' payments too.
-      const upgrades = refund.left === 0 && purchase.from_plan === null ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason) : '';
+      // A purchase refunded in full takes back everything, its upgrades' payments too, as part of the same action.
+      const upgrades =
+        refund.left === 0 && purchase.from_plan === null ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason, refund.action) : '';
       return refund.left === 0
         ? {
             status: 'refunded',
@@ -380,9 +397,9 @@ const notFound = () => new HttpError(404, 'There is no purchase with that sessio
 
 async function paidPurchase(db: D1Database, sessionId: string) {
   const purchase = await db
-    .prepare('SELECT status, user_id FROM purchases WHERE session_id = ?1')
+    .prepare('SELECT status, user_id, revoked_by_seller_at FROM purchases WHERE session_id = ?1')
     .bind(sessionId)
-    .first<{status: string; user_id: string | null}>();
+    .first<{status: string; user_id: string | null; revoked_by_seller_at: number | null}>();
   if (!purchase) throw notFound();
   if (purchase.status !== 'paid') throw new HttpError(409, 'This purchase is not paid (refunded, disputed or unfinished).', 'CONFLICT');
   return purchase;

@@ -3,7 +3,7 @@ import {reconcileExtraGrantsSoon} from '../access/extraGrants';
 import {restoreAccess, revokeAccess} from '../access/seat';
 import {contextOf} from '../context';
 import {log} from '../log';
-import {restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
+import {recordUpgradeRefund, restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
 import {idOf} from './stripe';
 
 /**
@@ -16,6 +16,30 @@ export type RevokeReason = 'refunded' | 'disputed' | 'dispute lost';
 /** Dispute statuses that end a dispute in the seller's favour (`warning_closed`: an inquiry dropped). */
 const CLOSED_WON = ['won', 'warning_closed'];
 const CLOSED = [...CLOSED_WON, 'lost'];
+
+/**
+ * How much Stripe has refunded of a payment, as Stripe last said (a `charge.refunded` webhook, or
+ * the console's own refund as Stripe answered it): the amount only grows, so events out of order
+ * change nothing. Kept by payment intent too, first, for a purchase whose completion has not
+ * arrived yet (fulfilment reads it when it records the purchase). Whether a purchase or an upgrade
+ * changed.
+ */
+export async function recordAmountRefunded(db: D1Database, paymentIntentId: string, amountRefunded: number): Promise<boolean> {
+  const now = Date.now();
+  await db
+    .prepare(
+      `INSERT INTO payment_refunds (payment_intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = MAX(amount_refunded, excluded.amount_refunded), updated_at = excluded.updated_at`,
+    )
+    .bind(paymentIntentId, amountRefunded, now)
+    .run();
+  const recorded = await db
+    .prepare(`UPDATE purchases SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`)
+    .bind(paymentIntentId, amountRefunded, now)
+    .first();
+  const upgradeRecorded = await recordUpgradeRefund(db, paymentIntentId, amountRefunded);
+  return recorded !== null || upgradeRecorded;
+}
 
 /**
  * Takes access away for a payment. The revocation is stored by payment intent first, so that a

@@ -5,10 +5,9 @@ import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
 import {log} from '../log';
 import {fulfillCheckout} from '../payments/fulfilment';
-import {disputeChanged, revokePayment} from '../payments/revocations';
+import {disputeChanged, recordAmountRefunded, revokePayment} from '../payments/revocations';
 import {isFresh, parseSignatureHeader, TOLERANCE_SECONDS} from '../payments/signatureHeader';
 import {idOf, stripeFor, subtleCrypto} from '../payments/stripe';
-import {recordUpgradeRefund} from '../upgrades/revocations';
 import {settingsOf} from '../settings';
 import type {HandledStripeEvent} from './stripeEvents';
 import {z} from 'zod';
@@ -135,21 +134,9 @@ function fulfil(options: {paymentFailed?: boolean} = {}) {
 async function refund(env: Env, charge: Stripe.Charge) {
   const id = idOf(charge.payment_intent);
   if (!id) return false;
-  // Events may come out of order: the amount refunded only grows. Kept by payment too, first, for a
-  // purchase whose completion has not arrived yet (fulfilment reads it when it records the purchase).
-  await env.DB.prepare(
-    `INSERT INTO payment_refunds (payment_intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
-     ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = MAX(amount_refunded, excluded.amount_refunded), updated_at = excluded.updated_at`,
-  )
-    .bind(id, charge.amount_refunded, Date.now())
-    .run();
-  const recorded = await env.DB.prepare(
-    `UPDATE purchases SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`,
-  )
-    .bind(id, charge.amount_refunded, Date.now())
-    .first();
-  const upgradeRecorded = await recordUpgradeRefund(env.DB, id, charge.amount_refunded);
-  if (!charge.refunded) return recorded !== null || upgradeRecorded;
+  // Events may come out of order: the amount refunded only grows.
+  const recorded = await recordAmountRefunded(env.DB, id, charge.amount_refunded);
+  if (!charge.refunded) return recorded;
   await revokePayment(env, id, 'refunded');
   return true;
 }

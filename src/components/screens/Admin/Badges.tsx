@@ -31,8 +31,24 @@ export function CardCountryBadge({fairPrice, upgrade = false}: {fairPrice: Admin
   );
 }
 
-export function AccessBadge({access}: {access: AdminPurchase['access']}) {
-  if (!access) return <span className={styles.muted}>Not asked for</span>;
+/**
+ * The purchase's access to the code: its GitHub seat, and whether the seller revoked it, which ends
+ * its downloads too (a purchase that never asked for an invitation included).
+ */
+export function AccessBadge({purchase}: {purchase: Pick<AdminPurchase, 'access' | 'revokedBySellerAt'>}) {
+  const {access, revokedBySellerAt} = purchase;
+  const bySeller = revokedBySellerAt !== null;
+  if (!access) {
+    if (!bySeller) return <span className={styles.muted}>Not asked for</span>;
+    return (
+      <>
+        <span className={styles.badge} data-tone="bad">
+          {ACCESS_STATES.revoked}
+        </span>{' '}
+        by the seller: no downloads (no GitHub account was asked for)
+      </>
+    );
+  }
   const tone = access.status === 'active' ? 'good' : ['revoked', 'removal_failed', 'failed'].includes(access.status) ? 'bad' : 'quiet';
   return (
     <>
@@ -40,6 +56,7 @@ export function AccessBadge({access}: {access: AdminPurchase['access']}) {
       <span className={styles.badge} data-tone={tone}>
         {ACCESS_STATES[access.status]}
       </span>
+      {bySeller && (access.status === 'revoked' ? ' by the seller, downloads too' : ' (revoked by the seller, downloads too)')}
     </>
   );
 }

@@ -13,7 +13,7 @@ import Field from './Field';
 import Refund from './Refund';
 import Upgrades from './Upgrades';
 import {EVENT_STATES, money, stripeEvent, times, when} from './format';
-import {ActionResult, useAction} from './useAction';
+import {ActionResult, ActionScope, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import styles from './styles.module.css';
 
@@ -64,28 +64,51 @@ function extraRepositoryLabel(key: string): string {
 function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
   const api = useAdminApi();
   const {busy, outcome, run} = useAction();
-  const {access, sessionId} = purchase;
+  const {access, sessionId, revokedBySellerAt} = purchase;
   const [username, setUsername] = useState(access?.username ?? '');
   useEffect(() => setUsername((current) => current || access?.username || ''), [access?.username]);
   const wanted = username.trim().replace(/^@/, '');
-  // What the worker takes: a revoke of a seat it holds, a resend of a pending invitation GitHub
-  // says expired (it asks again before sending); a failed invitation is sent again with Grant access.
-  const revocable = access !== null && ['queued', 'pending', 'active', 'failed'].includes(access.status);
+  // The seller's revocation ends a paid purchase's right to the code, whatever way it gets it: its
+  // seat if it has one, and its downloads (a purchase that only downloads has no seat).
+  const revokedBySeller = revokedBySellerAt !== null;
+  const revocable = purchase.state === 'paid' && !revokedBySeller;
+  // With no account named, Grant access gives back only the right to download and to ask: for a
+  // purchase that never had a seat (one that had is given back by inviting an account).
+  const giveBackOnly = revokedBySeller && access === null && !wanted;
+  // What the worker takes: a resend of a pending invitation GitHub says expired (it asks again
+  // before sending); a failed invitation is sent again with Grant access.
   const pending = access?.status === 'pending';
   const resendable = pending && purchase.invitationExpired;
   // The plan's extra repositories whose invitation expired after the cron's last re-send.
   const expiredExtras = purchase.extraGrants.filter((grant) => grant.status === 'pending' && grant.expired);
+  const seat = access && ['queued', 'pending', 'active', 'failed'].includes(access.status) ? access.username : null;
 
   return (
     <section aria-labelledby="access-actions-heading">
       <h3 id="access-actions-heading">Access</h3>
+      {revokedBySeller && (
+        <p className={styles.muted}>
+          Access revoked by the seller on {when(revokedBySellerAt)}: the buyer can neither download the code nor ask for an invitation. Grant
+          access gives it back.
+        </p>
+      )}
       <div className={styles.grant}>
         <Field id="grant-username" label="GitHub username" value={username} onChange={setUsername} maxLength={40}>
           <Confirm
             label="Grant access"
-            question={`@${wanted} is invited to the repository for this purchase.`}
-            disabled={busy || !wanted}
-            onConfirm={() => void run(() => api.grant(sessionId, wanted), `Access granted to @${wanted}.`, reload)}
+            question={
+              giveBackOnly
+                ? 'The buyer may download the code and ask for an invitation again.'
+                : `@${wanted} is invited to the repository for this purchase${revokedBySeller ? ', and the buyer may download the code again' : ''}.`
+            }
+            disabled={busy || !(wanted || giveBackOnly)}
+            onConfirm={() =>
+              void run(
+                () => (giveBackOnly ? api.grant(sessionId) : api.grant(sessionId, wanted)),
+                giveBackOnly ? 'Access given back: the buyer may download the code and ask for an invitation.' : `Access granted to @${wanted}.`,
+                reload,
+              )
+            }
           />
         </Field>
       </div>
@@ -101,9 +124,13 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
           <Confirm
             label="Revoke access"
             danger
-            question={`@${access.username} loses the repository: the invitation is withdrawn or the collaborator removed.`}
+            question={
+              seat
+                ? `@${seat} loses the repository: the invitation is withdrawn or the collaborator removed. The buyer can no longer download the code, nor ask for access again, until you grant it.`
+                : 'The buyer can no longer download the code, nor ask for an invitation, until you grant access again. Download links already made stop working.'
+            }
             disabled={busy}
-            onConfirm={() => void run(() => api.revoke(sessionId), `Access revoked for @${access.username}.`, reload)}
+            onConfirm={() => void run(() => api.revoke(sessionId), seat ? `Access revoked for @${seat}.` : 'Access revoked: the buyer can no longer download the code.', reload)}
           />
         )}
         {resendable && (
@@ -170,7 +197,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               </dd>
               <dt>GitHub access</dt>
               <dd>
-                <AccessBadge access={purchase.access} />
+                <AccessBadge purchase={purchase} />
                 {purchase.access && purchase.access.usernameChanges > 0 && (
                   <> · the buyer moved it to another GitHub account {times(purchase.access.usernameChanges)}</>
                 )}
@@ -211,10 +238,13 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 <dd className={styles.code}>{purchase.userId ?? '—'}</dd>
               </dl>
             </details>
-            <CardCountryReview sessionId={purchase.sessionId} fairPrice={purchase.fairPrice} reload={loaded.reload} />
-            <AccessActions purchase={purchase} reload={loaded.reload} />
-            <Refund purchase={purchase} reload={loaded.reload} />
-            <Upgrades purchase={purchase} reload={loaded.reload} />
+            {/* One action's sentence at a time: the last one's, so none stands beside what a later one changed. */}
+            <ActionScope>
+              <CardCountryReview sessionId={purchase.sessionId} fairPrice={purchase.fairPrice} reload={loaded.reload} />
+              <AccessActions purchase={purchase} reload={loaded.reload} />
+              <Refund purchase={purchase} reload={loaded.reload} />
+              <Upgrades purchase={purchase} reload={loaded.reload} />
+            </ActionScope>
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />

@@ -54,7 +54,7 @@ const COLUMNS: Column<AdminPurchase>[] = [
       </>
     ),
   },
-  {label: 'GitHub access', cell: (purchase) => <AccessBadge access={purchase.access} />},
+  {label: 'GitHub access', cell: (purchase) => <AccessBadge purchase={purchase} />},
 ];
 
 /** A labelled select whose choice applies at once (the list is read again). */

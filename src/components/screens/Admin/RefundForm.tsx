@@ -29,6 +29,11 @@ export interface RefundablePayment {
   paymentIntentId: string | null;
   /** Refunded in full, as Stripe's webhook said. */
   refunded: boolean;
+  /**
+   * Whether the page shows all that follows a full refund (Stripe's webhook has arrived and done
+   * its work: access ended, the plan back): until then the form reads the purchase again.
+   */
+  settled: boolean;
 }
 
 /** What a refund of this payment does, in the words of the question and of the answer. */
@@ -41,7 +46,13 @@ export interface RefundEffects {
   summary: string;
   /** Said once a full refund is sent: what follows when Stripe confirms it. */
   afterFull: string;
+  /** Said once Stripe has confirmed a full refund, and the page shows what followed. */
+  confirmed: string;
 }
+
+/** How often, and how many times, the page is read again while Stripe's confirmation is awaited. */
+export const CONFIRMATION_READ_EVERY_MS = 2000;
+export const CONFIRMATION_READS = 30;
 
 /**
  * A refund of one payment, full or partial, with its reason: sent to Stripe by the worker, which
@@ -62,17 +73,56 @@ export default function RefundForm({
 }) {
   const api = useAdminApi();
   const id = useId();
-  const {busy, outcome, run} = useAction();
+  const {busy, outcome, run, say} = useAction();
   const currency = payment.currency ?? PLAN_CURRENCY;
   const left = Math.max(0, (payment.amount ?? 0) - payment.amountRefunded);
   const [amountText, setAmountText] = useState(() => moneyInput(left, currency));
   // Read again after a refund: the form offers what is left now.
   useEffect(() => setAmountText(moneyInput(left, currency)), [left, currency]);
   const [reason, setReason] = useState<RefundReason>('requested_by_customer');
+  // The figures a refund was sent on: the same view is never sent twice; once the page is read
+  // again with what Stripe refunded, the form is for the next refund.
+  const [sentOn, setSentOn] = useState<number | null>(null);
+  const spent = sentOn === payment.amountRefunded;
+  // After a full refund: read the page again until it shows what Stripe's confirmation does.
+  const [awaiting, setAwaiting] = useState<{said: string; reads: number} | null>(null);
+  const [unconfirmed, setUnconfirmed] = useState(false);
+  useEffect(() => {
+    if (!awaiting) return;
+    if (payment.settled) {
+      setAwaiting(null);
+      say({ok: true, text: `${awaiting.said} ${effects.confirmed}`});
+      return;
+    }
+    if (awaiting.reads >= CONFIRMATION_READS) {
+      setAwaiting(null);
+      setUnconfirmed(true);
+      return;
+    }
+    const next = setTimeout(() => {
+      setAwaiting({...awaiting, reads: awaiting.reads + 1});
+      reload();
+    }, CONFIRMATION_READ_EVERY_MS);
+    return () => clearTimeout(next);
+  }, [awaiting, payment.settled, effects.confirmed, reload, say]);
   const amount = parseMoney(amountText, currency);
   const invalid = amount === null || amount < 1 || amount > left;
   const full = amount === left;
 
+  const confirmation = (
+    <>
+      {awaiting && (
+        <p className={styles.muted} role="status">
+          <Spinner label="Waiting for Stripe" /> Waiting for Stripe to confirm the refund: this page reads the purchase again until it does.
+        </p>
+      )}
+      {unconfirmed && (
+        <p className={styles.muted} role="status">
+          Stripe has not confirmed the refund yet. What follows it shows here once Stripe does and the purchase is read again.
+        </p>
+      )}
+    </>
+  );
   if (!payment.paymentIntentId || left === 0 || payment.refunded) {
     return (
       <>
@@ -80,6 +130,7 @@ export default function RefundForm({
           {payment.refunded || (payment.paymentIntentId && left === 0) ? 'Refunded in full.' : 'Nothing to refund: this purchase was never paid.'}
         </p>
         <ActionResult outcome={outcome} />
+        {confirmation}
       </>
     );
   }
@@ -120,26 +171,33 @@ export default function RefundForm({
         <Confirm
           label={label}
           danger
-          disabled={busy || invalid}
+          disabled={busy || spent || invalid}
           question={
             full
               ? `${money(left, currency)} goes back to the buyer through Stripe, and ${effects.full}.`
               : `${money(amount ?? 0, currency)} goes back to the buyer through Stripe; ${effects.partial}.`
           }
-          onConfirm={() =>
+          onConfirm={() => {
+            const refundedBefore = payment.amountRefunded;
+            const said = `Refunded ${money(left, currency)} in full.`;
             void run(
-              // A full refund is asked as "all that is left", so a refund made in Stripe meanwhile is not counted twice.
-              () => api.refund(payment.sessionId, full ? {reason} : {amount: amount!, reason}),
-              full
-                ? `Refunded ${money(left, currency)} in full. ${effects.afterFull}`
-                : `Refunded ${money(amount, currency)}. ${money(left - amount!, currency)} is left, and ${effects.partial}.`,
+              // A full refund is asked as "all that is left", so a refund made in Stripe meanwhile is
+              // not counted twice; `refundedBefore` is what this page showed, the action's own name.
+              async () => {
+                const answer = await api.refund(payment.sessionId, full ? {reason, refundedBefore} : {amount: amount!, reason, refundedBefore});
+                setSentOn(refundedBefore);
+                if (full) setAwaiting({said, reads: 0});
+                return answer;
+              },
+              full ? `${said} ${effects.afterFull}` : `Refunded ${money(amount, currency)}. ${money(left - amount!, currency)} is left, and ${effects.partial}.`,
               reload,
-            )
-          }
+            );
+          }}
         />
       </div>
       {busy && <Spinner label="Refunding" />}
       <ActionResult outcome={outcome} />
+      {confirmation}
     </>
   );
 }

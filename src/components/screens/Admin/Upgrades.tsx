@@ -1,9 +1,10 @@
 import React from 'react';
+import {extraRepositoryKeys, findStoredPlan} from '../../../config';
 import type {AdminPurchaseDetail, AdminUpgrade} from '../../../config/api';
 import {CardCountryBadge} from './Badges';
 import CardCountryReview from './CardCountryReview';
 import RefundForm, {type RefundEffects} from './RefundForm';
-import {money, UPGRADE_STATES, when} from './format';
+import {LIVE_ACCESS, money, UPGRADE_STATES, when} from './format';
 import styles from './styles.module.css';
 
 /** An upgrade's refund: a full one takes back only what it added, once Stripe confirms it. */
@@ -13,7 +14,17 @@ function effectsOf(upgrade: AdminUpgrade): RefundEffects {
     partial: `they keep ${upgrade.toPlan}`,
     summary: `A full refund returns the purchase to ${upgrade.fromPlan} once Stripe confirms it (its access stays); a partial one keeps ${upgrade.toPlan}.`,
     afterFull: `The purchase returns to ${upgrade.fromPlan} once Stripe confirms it.`,
+    confirmed: `Stripe confirmed it: the purchase is back on ${upgrade.fromPlan}.`,
   };
+}
+
+/**
+ * Whether the page shows all a full refund of the upgrade does: the upgrade refunded, and the
+ * extra repositories only its plan granted taken back.
+ */
+function refundSettled(purchase: AdminPurchaseDetail, upgrade: AdminUpgrade): boolean {
+  const kept = extraRepositoryKeys(findStoredPlan(upgrade.fromPlan));
+  return upgrade.state === 'refunded' && purchase.extraGrants.every((grant) => kept.includes(grant.key) || !LIVE_ACCESS.includes(grant.status));
 }
 
 /** Why an upgrade that is neither paid nor refunded has no refund here. */
@@ -23,7 +34,7 @@ const NO_REFUND: Partial<Record<AdminUpgrade['state'], string>> = {
   failed: 'The payment failed: nothing to refund.',
 };
 
-function Upgrade({upgrade, index, reload}: {upgrade: AdminUpgrade; index: number; reload: () => void}) {
+function Upgrade({purchase, upgrade, index, reload}: {purchase: AdminPurchaseDetail; upgrade: AdminUpgrade; index: number; reload: () => void}) {
   const heading = `upgrade-${index}-heading`;
   const label = `Upgrade: ${upgrade.fromPlan} → ${upgrade.toPlan}`;
   return (
@@ -41,7 +52,7 @@ function Upgrade({upgrade, index, reload}: {upgrade: AdminUpgrade; index: number
       <CardCountryReview sessionId={upgrade.sessionId} fairPrice={upgrade.fairPrice} reload={reload} payment="upgrade" />
       {upgrade.state === 'paid' || upgrade.state === 'refunded' ? (
         <RefundForm
-          payment={{...upgrade, refunded: upgrade.state === 'refunded'}}
+          payment={{...upgrade, refunded: upgrade.state === 'refunded', settled: refundSettled(purchase, upgrade)}}
           effects={effectsOf(upgrade)}
           label="Refund the upgrade"
           reload={reload}
@@ -64,7 +75,7 @@ export default function Upgrades({purchase, reload}: {purchase: AdminPurchaseDet
     <section aria-labelledby="upgrades-heading">
       <h3 id="upgrades-heading">Upgrades</h3>
       {purchase.upgrades.map((upgrade, index) => (
-        <Upgrade key={upgrade.sessionId} upgrade={upgrade} index={index} reload={reload} />
+        <Upgrade key={upgrade.sessionId} purchase={purchase} upgrade={upgrade} index={index} reload={reload} />
       ))}
     </section>
   );

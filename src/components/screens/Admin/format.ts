@@ -36,6 +36,9 @@ export const UPGRADE_STATES: Record<UpgradeState, string> = {
   failed: 'Payment failed',
 };
 
+/** Access that still gives the buyer something: an invitation on its way or out, or a seat in use. */
+export const LIVE_ACCESS: readonly string[] = ['queued', 'pending', 'active'];
+
 export const ACCESS_STATES: Record<GrantStatus, string> = {
   queued: 'Invitation queued',
   pending: 'Invitation pending',
