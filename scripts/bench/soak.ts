@@ -16,23 +16,30 @@
  * - wrangler keeps every inspector message until a client connects and then replays them all, so
  *   the probe cannot join a wrangler that has already been loaded;
  * - the whole mix at full load leaves thousands of sockets in CLOSE-WAIT, so the routes are loaded
- *   one at a time.
+ *   one at a time;
+ * - now and then its proxy loses a POST on the way to the worker and answers 503 itself, saying
+ *   the worker restarted when it did not (`PROXY_LOST`), so those are counted apart from the
+ *   worker's answers, while the worker's isolate stays the one the soak started with.
  * `SOAK_RATE=<req/s>` skips the measurement and uses the given rate instead.
  *
  * It prints the requests sent, the answers by route and status, and the worker's memory at one
  * minute (or at a fifth of a shorter run), each minute after, and at the end: the worker isolate's
- * V8 heap (`isolateHeap.ts`), the lowest reading of the minute before (its live data, or near it),
- * and beside it the RSS of the workerd processes that `wrangler dev` started (from /proc).
+ * V8 heap after a full collection (`isolateHeap.ts`), its live data, with the reading just before
+ * the collection beside it, and the RSS of the workerd processes that `wrangler dev` started (from
+ * /proc). `SOAK_SNAPSHOTS=<directory>` also writes a heap snapshot of the isolate there at the first
+ * reading and at the end, to compare in Chrome DevTools' Memory panel.
  *
  * The heap is what is judged: it is the worker's own memory, the one Cloudflare limits (128 MB an
  * isolate). workerd's RSS under `wrangler dev` also holds wrangler's dev proxy and the local D1
  * simulator, whose database grows with every row the soak stores. It is printed, not judged.
- * Exits 1 on any 5xx or failed request, or when the heap at the end is more than 10% above that at
- * one minute. A benchmark, not a test: it is not part of `npm test`.
+ * Exits 1 on any 5xx of the worker or failed request, when the worker restarted (its isolate's id
+ * changed), or when the heap at the end is more than 10% above that at one minute. A benchmark,
+ * not a test: it is not part of `npm test`.
  *
  * Everything runs offline: Stripe and Mailgun are the local stand-ins `npm start` uses, and the
  * analytics script comes from a small server here.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +56,7 @@ import {type BenchRequest, newLeads, recordedEvents, signedEvent, userHasPaid} f
 import {inspectorPortOf, processGroupOf, stopWrangler} from './wranglerDev';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
+const SNAPSHOT_DIR = process.env.SOAK_SNAPSHOTS;
 const GIVEN_RATE = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
 const CONNECTIONS = 10;
 const MEASURE_SECONDS = 5;
@@ -56,12 +64,6 @@ const WARM_UP_SECONDS = 2;
 const FIRST_SAMPLE_SECONDS = Math.min(60, SOAK_SECONDS / 5);
 /** How much the worker's memory may grow from the first sample to the end. */
 const MAX_GROWTH = 0.1;
-const HEAP_SAMPLE_MS = 1000;
-/**
- * The heap holds garbage until V8 collects it, and workerd's inspector cannot be asked to collect:
- * the lowest reading of a whole minute comes after a collection, or near one.
- */
-const HEAP_WINDOW_SECONDS = 60;
 const WEBHOOK_SECRET = 'whsec_soak';
 const USER_ID = 'soak-user';
 
@@ -121,22 +123,38 @@ function mix(stripe: StripeStandIn, token: string): Route[] {
     paid, lead, recorded, home, paid, exchange, lead, recorded, paid, checkout];
 }
 
+/**
+ * What wrangler 4.86's dev proxy answers, itself, when its connection to the worker's workerd
+ * fails under a POST (`templates/startDevWorker/ProxyWorker.ts`; a GET it sends again). It says
+ * the worker restarted, but it says so for every such failure: it compares the request's whole
+ * URL with the worker's bare origin, which never match. The failure itself is likely the one of
+ * workers-sdk#14641 (two 5-second idle timeouts of the proxy's pooled connections meeting). The
+ * worker never wrote this answer, so it is counted apart, and only while the worker's isolate is the
+ * one the soak started with.
+ */
+const PROXY_LOST = 'Your worker restarted mid-request.';
+
 /** Runs the mix in turn, tallying each route's answers by status and keeping the first 5xx bodies. */
 function mixed(routes: Route[]) {
   const tally = new Map<string, Map<number, number>>();
   const serverErrors: string[] = [];
+  const proxyLost = new Map<string, number>();
   let turn = 0;
   const next = () => {
     const route = routes[turn++ % routes.length]!;
     return {route, request: route.next()};
   };
   const count = (name: string, status: number, body: string) => {
+    if (status === 503 && body.startsWith(PROXY_LOST)) {
+      proxyLost.set(name, (proxyLost.get(name) ?? 0) + 1);
+      return;
+    }
     const byStatus = tally.get(name) ?? new Map<number, number>();
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
     tally.set(name, byStatus);
     if (status >= 500 && serverErrors.length < 5) serverErrors.push(`${name}: ${status} ${body.slice(0, 300)}`);
   };
-  return {next, count, tally, serverErrors};
+  return {next, count, tally, serverErrors, proxyLost};
 }
 
 /** Each route's requests per second alone at full load, measured as bench:worker measures. */
@@ -216,31 +234,39 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     // Before any load: wrangler's inspector proxy keeps every message of the worker's inspector (a
     // console event per log line) in memory until a DevTools client connects, then replays them all
     // to it. Connected from the start, the probe takes them as they come.
-    const heap = await probeHeap(inspectorPortOf(workerUrl));
+    const wake = () => fetch(`${workerUrl}/`, {signal: AbortSignal.timeout(10_000)}).then((response) => response.arrayBuffer());
+    const heap = await probeHeap(inspectorPortOf(workerUrl), wake);
+    const isolateAtStart = await heap.isolateId();
+    if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, {recursive: true});
 
     const soak = mixed(routes);
     const started = Date.now();
     const elapsed = () => (Date.now() - started) / 1000;
-    const heapSamples: {at: number; used: number}[] = [];
-    const heapTimer = setInterval(() => {
-      heap.used().then((used) => heapSamples.push({at: elapsed(), used}), () => undefined);
-    }, HEAP_SAMPLE_MS);
-    /** The isolate heap's lowest figure in the window before `at`: its live data, or near it. */
-    const heapLow = (at: number) => {
-      const inWindow = heapSamples.filter((s) => s.at > at - HEAP_WINDOW_SECONDS && s.at <= at).map((s) => s.used);
-      return inWindow.length ? Math.min(...inWindow) : NaN;
-    };
     const samples: {at: number; rss: number; heap: number}[] = [];
-    const sample = (at: number) => {
+    const sample = async (at: number, snapshotName?: string) => {
       const {rss, each} = workerdMemory(group);
-      samples.push({at, rss, heap: heapLow(at)});
-      const heapText = `worker isolate heap, lowest of the last ${HEAP_WINDOW_SECONDS} s: ${megabytes(heapLow(at))}`;
-      console.log(`  ${at.toFixed(0).padStart(4)} s: workerd RSS ${megabytes(rss)} (${each.map(megabytes).join(' + ')}); ${heapText}`);
+      const reading = await heap.collected().catch((error: Error) => {
+        console.log(`  ${at.toFixed(0).padStart(4)} s: the isolate heap could not be read: ${error.message}`);
+        return undefined;
+      });
+      samples.push({at, rss, heap: reading?.after ?? NaN});
+      if (!reading) return;
+      const {after, before} = reading;
+      const heapText = `worker isolate heap after a full collection ${megabytes(after)} (${megabytes(before)} before it)`;
+      console.log(`  ${at.toFixed(0).padStart(4)} s: ${heapText}; workerd RSS ${megabytes(rss)} (${each.map(megabytes).join(' + ')})`);
+      if (SNAPSHOT_DIR && snapshotName) {
+        const file = path.join(SNAPSHOT_DIR, `${snapshotName}.heapsnapshot`);
+        await heap.snapshot(file).then(
+          () => console.log(`        heap snapshot: ${file}`),
+          (error: Error) => console.log(`        no heap snapshot: ${error.message}`),
+        );
+      }
     };
+    const sampling: Promise<void>[] = [];
     console.log(`Soaking for ${SOAK_SECONDS} s…`);
     const timers = [FIRST_SAMPLE_SECONDS, ...Array.from({length: Math.floor(SOAK_SECONDS / 60)}, (_, i) => (i + 1) * 60)]
       .filter((at, i, all) => at < SOAK_SECONDS && all.indexOf(at) === i)
-      .map((at) => setTimeout(() => sample(at), at * 1000));
+      .map((at) => setTimeout(() => sampling.push(sample(at, at === FIRST_SAMPLE_SECONDS ? 'first' : undefined)), at * 1000));
     const result = await load(
       {
         baseUrl: workerUrl,
@@ -254,8 +280,9 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
       {seconds: SOAK_SECONDS, connections: CONNECTIONS, overallRate: rate},
     );
     timers.forEach(clearTimeout);
-    sample(elapsed());
-    clearInterval(heapTimer);
+    await Promise.all(sampling);
+    await sample(elapsed(), 'end');
+    const isolateAtEnd = await heap.isolateId().catch((error: Error) => `unknown (${error.message})`);
     heap.close();
 
     const first = samples.find((s) => s.at === FIRST_SAMPLE_SECONDS) ?? samples[0]!;
@@ -274,11 +301,19 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     console.log(`E-mails sent to the Mailgun stand-in: ${mailgun.sent.length}`);
     console.log(`5xx answers: ${serverErrors}`);
     for (const line of soak.serverErrors) console.log(`  ${line}`);
-    console.log(`worker isolate heap (low): ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
+    const proxyLost = [...soak.proxyLost.values()].reduce((sum, n) => sum + n, 0);
+    const restarted = isolateAtEnd !== isolateAtStart;
+    console.log(`The worker's isolate: ${isolateAtStart} at the start, ${restarted ? isolateAtEnd : 'the same'} at the end`);
+    if (proxyLost > 0) {
+      const byRoute = [...soak.proxyLost].map(([name, n]) => `${name} ${n}`).join(', ');
+      console.log(`Requests wrangler dev's proxy lost on the way to the worker (its 503 "${PROXY_LOST}"): ${proxyLost} (${byRoute})`);
+    }
+    console.log(`worker isolate heap after a full collection: ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
     console.log(`workerd RSS (wrangler dev's processes): ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(end.rss / first.rss - 1)}; printed, not judged)`);
 
     const problems = [
       ...(serverErrors > 0 ? [`${serverErrors} answers were 5xx`] : []),
+      ...(restarted ? [`the worker restarted (isolate ${isolateAtStart}, then ${isolateAtEnd})`] : []),
       ...(result.errors > 0 ? [`${result.errors} requests failed`] : []),
       ...(!(growth <= MAX_GROWTH) ? [Number.isNaN(growth) ? 'the isolate heap could not be read' : `the worker's heap grew ${(growth * 100).toFixed(1)}%`] : []),
     ];
