@@ -2,8 +2,8 @@
  * `npm run bench:soak`: the worker under `wrangler dev` with a steady mix of traffic for 5 minutes
  * (`SOAK_SECONDS` to try it shorter): userHasPaid, Stripe webhooks (events it only records, paid
  * checkouts that fulfil a purchase and queue two e-mails, and repeats of those as Stripe sends
- * when an answer is lost), new leads, and the public GETs (`/`, the analytics script, a checkout
- * exchange with a malformed id).
+ * when an answer is lost), new leads, and the public GETs (the health check at `/api`, the
+ * analytics script, a checkout exchange with a malformed id).
  *
  * The rate is half the throughput bench:worker measures, in this same run and the same way: each
  * of the mix's routes alone at full load (10 connections, 5 s after a 2 s warm-up) on a `wrangler
@@ -17,9 +17,10 @@
  *   the probe cannot join a wrangler that has already been loaded;
  * - the whole mix at full load leaves thousands of sockets in CLOSE-WAIT, so the routes are loaded
  *   one at a time;
- * - now and then its proxy loses a POST on the way to the worker and answers 503 itself, saying
- *   the worker restarted when it did not (`PROXY_LOST`), so those are counted apart from the
- *   worker's answers, while the worker's isolate stays the one the soak started with.
+ * - now and then its proxy loses a request on the way to the worker: a GET it sends again, a POST
+ *   it answers with a 503 of its own saying the worker restarted when it did not (`PROXY_LOST`),
+ *   and one for `/` ends wrangler dev. So those 503s are counted apart from the worker's answers,
+ *   while the worker's isolate stays the one the soak started with, and nothing asks for `/`.
  * `SOAK_RATE=<req/s>` skips the measurement and uses the given rate instead.
  *
  * It prints the requests sent, the answers by route and status, and the worker's memory at one
@@ -45,6 +46,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Stripe from 'stripe';
 import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {SAME_ORIGIN_PREFIX} from '../../src/config/api';
 import {startMailgunStandIn} from '../local/mailgunApi';
 import {startStripeStandIn, stripeEvent, type StripeStandIn} from '../local/stripeApi';
 import {listen} from '../support/listen';
@@ -115,7 +117,7 @@ function mix(stripe: StripeStandIn, token: string): Route[] {
   const recorded = route('webhook (recorded)', recordedEvents(WEBHOOK_SECRET, 'soak'));
   const checkout = route('webhook (paid checkout)', paidCheckouts(stripe));
   const lead = route('/api/leads', newLeads('soak'));
-  const home = route('GET /', get('/'));
+  const home = route(`GET ${HEALTH_PATH}`, get(HEALTH_PATH));
   const script = route('GET analytics script', get('/plausible/js/script.js'));
   const exchange = route('GET exchange (bad id)', malformedExchanges());
   // 20 requests in an order that spreads each route over the cycle.
@@ -133,6 +135,13 @@ function mix(stripe: StripeStandIn, token: string): Route[] {
  * one the soak started with.
  */
 const PROXY_LOST = 'Your worker restarted mid-request.';
+
+/**
+ * The worker's health check, as the site asks for it (under SAME_ORIGIN_PREFIX), not at `/`: the
+ * same comparison matches for `/` alone, and there wrangler 4.86 takes a lost connection for a
+ * fatal error and exits, ending the soak (seen here at load 22 on 2 cores).
+ */
+const HEALTH_PATH = SAME_ORIGIN_PREFIX;
 
 /** Runs the mix in turn, tallying each route's answers by status and keeping the first 5xx bodies. */
 function mixed(routes: Route[]) {
@@ -234,7 +243,7 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     // Before any load: wrangler's inspector proxy keeps every message of the worker's inspector (a
     // console event per log line) in memory until a DevTools client connects, then replays them all
     // to it. Connected from the start, the probe takes them as they come.
-    const wake = () => fetch(`${workerUrl}/`, {signal: AbortSignal.timeout(10_000)}).then((response) => response.arrayBuffer());
+    const wake = () => fetch(`${workerUrl}${HEALTH_PATH}`, {signal: AbortSignal.timeout(10_000)}).then((response) => response.arrayBuffer());
     const heap = await probeHeap(inspectorPortOf(workerUrl), wake);
     const isolateAtStart = await heap.isolateId();
     if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, {recursive: true});
