@@ -55,7 +55,7 @@ import {workerdMemory} from './procStats';
 import {load} from './load';
 import {runWorkerBench} from './workerBench';
 import {type BenchRequest, newLeads, recordedEvents, signedEvent, userHasPaid} from './workerRequests';
-import {inspectorPortOf, processGroupOf, stopWrangler} from './wranglerDev';
+import {inspectorPortOf, processGroupOf, reloadsOf, stopWrangler} from './wranglerDev';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const SNAPSHOT_DIR = process.env.SOAK_SNAPSHOTS;
@@ -292,6 +292,7 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     await Promise.all(sampling);
     await sample(elapsed(), 'end');
     const isolateAtEnd = await heap.isolateId().catch((error: Error) => `unknown (${error.message})`);
+    const reloads = reloadsOf(workerUrl);
     heap.close();
 
     const first = samples.find((s) => s.at === FIRST_SAMPLE_SECONDS) ?? samples[0]!;
@@ -313,6 +314,8 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     const proxyLost = [...soak.proxyLost.values()].reduce((sum, n) => sum + n, 0);
     const restarted = isolateAtEnd !== isolateAtStart;
     console.log(`The worker's isolate: ${isolateAtStart} at the start, ${restarted ? isolateAtEnd : 'the same'} at the end`);
+    // A file the bundle was built from changed (this worktree's, or one behind a node_modules link).
+    if (reloads > 0) console.log(`wrangler dev rebuilt and restarted the worker ${reloads} time(s) during the soak: a file of its bundle changed`);
     if (proxyLost > 0) {
       const byRoute = [...soak.proxyLost].map(([name, n]) => `${name} ${n}`).join(', ');
       console.log(`Requests wrangler dev's proxy lost on the way to the worker (its 503 "${PROXY_LOST}"): ${proxyLost} (${byRoute})`);
@@ -322,7 +325,7 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
 
     const problems = [
       ...(serverErrors > 0 ? [`${serverErrors} answers were 5xx`] : []),
-      ...(restarted ? [`the worker restarted (isolate ${isolateAtStart}, then ${isolateAtEnd})`] : []),
+      ...(restarted ? [`the worker restarted (isolate ${isolateAtStart}, then ${isolateAtEnd}${reloads > 0 ? `; wrangler dev reloaded it ${reloads} time(s)` : ''})`] : []),
       ...(result.errors > 0 ? [`${result.errors} requests failed`] : []),
       ...(!(growth <= MAX_GROWTH) ? [Number.isNaN(growth) ? 'the isolate heap could not be read' : `the worker's heap grew ${(growth * 100).toFixed(1)}%`] : []),
     ];
