@@ -4,14 +4,21 @@
  */
 import type {ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
+import readline from 'node:readline';
 import {freePort} from '../local/ports';
 import {signalGroup, spawnGroup, stopGroup} from '../processGroup';
 import {WRANGLER, WRANGLER_ENV} from '../wrangler';
 
 /** Children run in their own process group so that wrangler's workerd goes down with it. */
 const children = new Set<ChildProcess>();
-/** Each running wrangler's process group (its pid) and inspector port, by the URL it serves. */
-const running = new Map<string, {child: ChildProcess; group: number; inspectorPort: number}>();
+/**
+ * Each running wrangler's process group (its pid), inspector port and how many times it has
+ * reloaded the worker, by the URL it serves.
+ */
+const running = new Map<string, {child: ChildProcess; group: number; inspectorPort: number; reloads: {count: number}}>();
+
+/** What wrangler 4.86 prints when it rebuilds and restarts the worker, for a change to a file the bundle was built from. */
+const RELOADING = 'Reloading local server';
 
 export async function stopChildren() {
   await Promise.all(
@@ -43,6 +50,9 @@ export const processGroupOf = (url: string): number => runningAt(url).group;
 /** The port of that wrangler's inspector (the worker's isolate, through wrangler's proxy). */
 export const inspectorPortOf = (url: string): number => runningAt(url).inspectorPort;
 
+/** How many times that wrangler has restarted the worker since it was ready. */
+export const reloadsOf = (url: string): number => runningAt(url).reloads.count;
+
 process.on('exit', () => children.forEach((child) => signalGroup(child, 'SIGKILL')));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => process.exit(130));
@@ -67,6 +77,12 @@ export async function startWrangler(name: string, args: string[], cwd: string, l
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  const reloads = {count: 0};
+  for (const stream of [child.stdout!, child.stderr!]) {
+    readline.createInterface({input: stream}).on('line', (line) => {
+      if (line.includes(RELOADING)) reloads.count += 1;
+    });
+  }
   if (logFile) {
     const log = fs.createWriteStream(logFile);
     child.stdout!.pipe(log);
@@ -82,7 +98,7 @@ export async function startWrangler(name: string, args: string[], cwd: string, l
       const response = await fetch(`${url}/`, {signal: AbortSignal.timeout(5000)});
       if (response.status === 200) {
         await response.json();
-        running.set(url, {child, group: child.pid!, inspectorPort});
+        running.set(url, {child, group: child.pid!, inspectorPort, reloads});
         return url;
       }
     } catch {
