@@ -282,6 +282,21 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     expect(await review()).toEqual([expect.objectContaining({country_review: 'accepted'})]);
   });
 
+  test("an upgrade flagged for its card and then refunded settles the doubt: the purchase leaves Flagged, and its next upgrade is priced at its discount again", async () => {
+    const {user, sessionId} = await fairBuyer(DISCOUNTED);
+    const id = await upgradeSession(user);
+    stack().stripe.complete(id, {email: user.email, paid: true, cardCountry: ELSEWHERE});
+    expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+    expect((await flaggedList()).map((purchase) => purchase.sessionId)).toContain(sessionId);
+
+    // The seller answers the flag with a refund of the upgrade, as the docs offer (accept or refund).
+    await refund(id);
+    expect((await planOf(user)).plan?.id).toBe(lower.id);
+    expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
+    // The purchase's own card was from its discount's country: the next upgrade keeps the discount.
+    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY}]);
+  });
+
   test("an upgrade paid with a card from the discount's country is recorded and not flagged", async () => {
     const {user, sessionId} = await fairBuyer(DISCOUNTED);
     const id = await upgradeSession(user);
