@@ -18,21 +18,16 @@ export const NEXT_PARAM = 'next';
  * checkout's cancel URL, a reset link's second hop) follows that one next.
  */
 export function sitePath(value: string, origin: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value, origin);
-  } catch {
-    return null;
-  }
-  if (url.origin !== origin) return null;
+  const url = parsed(value, origin);
+  if (url?.origin !== origin) return null;
   const path = `${url.pathname}${url.search}${url.hash}`;
   // Read again, the parsed path must lead to the same place: `/.//evil.example` parses to the path
-  // `//evil.example`, which a second reading takes for another host.
-  if (new URL(path, origin).href !== url.href) return null;
+  // `//evil.example`, which a second reading takes for another host (and `/.//`, for no URL at all).
+  if (parsed(path, origin)?.href !== url.href) return null;
   // The site's router decodes the path (history's decodeURI) before the browser reads it:
   // `/%5C/evil.example` becomes `/\/evil.example` there, another host again.
   const routed = decoded(url.pathname);
-  if (routed === null || new URL(routed, origin).origin !== origin) return null;
+  if (routed === null || parsed(routed, origin)?.origin !== origin) return null;
   const next = url.searchParams.get(NEXT_PARAM);
   if (next !== null && sitePath(next, origin) === null) return null;
   return path;
@@ -51,6 +46,19 @@ export function siteUrl(value: string, origin: string): string | null {
   }
   const path = sitePath(absolute, origin);
   return path === null ? null : `${origin}${path}`;
+}
+
+/**
+ * `value` read from a page of `origin`, or null when the parser refuses it. A path can be one that
+ * no URL has, so refusing it is an answer, never a throw: `/.//` reads again as `//` (no host), and
+ * `/%5C` decodes to a slash and a backslash, the same.
+ */
+function parsed(value: string, origin: string): URL | null {
+  try {
+    return new URL(value, origin);
+  } catch {
+    return null;
+  }
 }
 
 function decoded(pathname: string): string | null {

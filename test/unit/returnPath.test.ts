@@ -46,6 +46,8 @@ describe('a path to return to, read as the browser will read it', () => {
     ['an encoded tab, which the router decodes (`%09`)', '/%09/evil.example'],
     ['an encoded newline, which the router decodes (`%0A`)', '/%0a/evil.example'],
     ['a malformed escape, which the router cannot decode', '/%E0'],
+    ['a dot segment that leaves only two slashes, which reads again as no URL at all (never a throw)', '/.//'],
+    ['an encoded backslash alone, which the router decodes to two slashes and no host (never a throw)', '/%5C'],
     ['a sign-in whose own next= leaves the site (a tab)', '/signin?next=%2F%09%2Fevil.example'],
     ['a reset link whose next= two hops down leaves the site', '/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252F%250A%252Fevil.example'],
   ])('refuses %s', (_label, value) => {
@@ -64,6 +66,8 @@ describe('a URL the worker hands Stripe to return to', () => {
     ['another site', 'https://evil.example/success'],
     ['a tab that makes the path another host', `${SITE}/\t/evil.example`],
     ['a path that starts with two slashes after a dot segment', `${SITE}/.//evil.example`],
+    ['a path the parser cannot read again (never a throw: the worker answers 400)', `${SITE}/.//`],
+    ['an encoded backslash the router decodes to no host (never a throw)', `${SITE}/%5C`],
     ['a page of the site whose next= leaves it (the cancel URL lure)', `${SITE}/signin?next=/%09/evil.example`],
     ['the same, with a newline', `${SITE}/signin?next=/%0A/evil.example`],
     ['not a URL', 'not a url'],

@@ -39,6 +39,14 @@ describe('where a sign-in returns', () => {
     },
   );
 
+  // A crafted link to the sign-in page that nothing can read as a page: the page goes on to the
+  // default one, rather than throwing in its effect and leaving the visitor on an error screen.
+  it.each([`/.//`, '/%5C', '/%5c%5c'])('goes to the callback URL for %j, a path the parser cannot read again', (next) => {
+    expect(returnPath(`?next=${encodeURIComponent(next)}`)).toBe(appConfig.auth.callbackUrl);
+    expect(sentFrom(`?next=${encodeURIComponent(next)}`)).toBeNull();
+    expect(signInFor(next)).toBe(appConfig.auth.loginUrl);
+  });
+
   it('hands on the page as the browser reads it, never the string as written', () => {
     expect(returnPath(`?next=${encodeURIComponent(' /ad\tmin\\..\\docs')}`)).toBe('/docs');
     expect(returnPath(`?next=${encodeURIComponent(`${window.location.origin}/admin?q=ada`)}`)).toBe('/admin?q=ada');

@@ -4,8 +4,9 @@
  * (`refundAtStripe`, then Stripe's own `charge.refunded`), disputes as Stripe sends them, and a
  * buyer who bought again after a refund. The receipts stay, the refund with them.
  */
+import type Stripe from 'stripe';
 import {API_PATHS, appConfig, type AccessStatus, type BuyerReceipts} from '../../src/config';
-import {completedEvent, disputeEvent, PRICE_STARTER, refundAtStripe, type SignedInUser, startStack, type Stack} from './stack';
+import {completedEvent, disputeEvent, PRICE_STARTER, refundAtStripe, type SignedInUser, startStack, type Stack, stripeEvent} from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -66,6 +67,27 @@ test('a partial refund keeps the purchase paid and its access, and says how much
   await refundAtStripe(stack, sessionId, 1500);
   const answer = await accessStatus(user);
   expect(answer).toMatchObject({hasPaid: true, payment: {state: 'partly_refunded', amount: advanced.price * 100, refunded: 1500}, plan: {id: advanced.id}});
+  expect(answer.payment!.since).toBeGreaterThanOrEqual(before);
+});
+
+test('a refund is dated when Stripe refunded it: a late copy of its event, or an older one out of order, does not move the date', async () => {
+  const {user, sessionId} = await paidBuyer();
+  await refundAtStripe(stack, sessionId, 1500);
+  const intent = stack.stripe.sessions.get(sessionId)!.payment_intent as string;
+  // Refunded a month ago, as far as the worker knows.
+  const monthAgo = Date.now() - 30 * 24 * 3600_000;
+  await stack.worker.db.run('UPDATE payment_refunds SET updated_at = ?1 WHERE payment_intent_id = ?2', monthAgo, intent);
+  const charge = stack.stripe.payments.get(intent)!.charge;
+  // Stripe delivers the same charge.refunded again (a new event id), and an older one late.
+  expect((await stack.deliver(stack.stripe.refundedEvent(intent))).status).toBe(200);
+  expect((await stack.deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: 500} as Stripe.Charge))).status).toBe(200);
+  expect(await accessStatus(user)).toMatchObject({payment: {state: 'partly_refunded', refunded: 1500, since: monthAgo}});
+
+  // A refund of more is a new date.
+  const before = Date.now();
+  await refundAtStripe(stack, sessionId, 1000);
+  const answer = await accessStatus(user);
+  expect(answer).toMatchObject({payment: {state: 'partly_refunded', refunded: 2500}});
   expect(answer.payment!.since).toBeGreaterThanOrEqual(before);
 });
 

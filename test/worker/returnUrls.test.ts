@@ -32,6 +32,9 @@ const OFF_SITE = [
   ['a reset link whose next= leaves two hops down', `${SITE_ORIGIN}/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252F%2509%252Fevil.example`],
   ['a path that starts with two slashes once the parser drops a tab', `${SITE_ORIGIN}/\t/evil.example`],
   ['a dot segment that leaves the path starting with two slashes', `${SITE_ORIGIN}/.//evil.example`],
+  // Paths no URL has once read again (`//` and no host): a 400 like the others, never a 500.
+  ['a dot segment that leaves only two slashes', `${SITE_ORIGIN}/.//`],
+  ['an encoded backslash alone, which the router decodes to two slashes', `${SITE_ORIGIN}/%5C`],
   ['another site', 'https://evil.example/'],
 ] as const;
 

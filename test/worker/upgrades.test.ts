@@ -4,7 +4,7 @@
  * applies a paid upgrade once, and a refund takes back only what was paid for.
  */
 import type Stripe from 'stripe';
-import {appConfig, fairPrice, planAdds, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {afterPurchase, appConfig, fairPrice, planAdds, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminAuditEntry, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
 import {completedEvent, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
@@ -282,6 +282,21 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     expect(await review()).toEqual([expect.objectContaining({country_review: 'accepted'})]);
   });
 
+  test("an upgrade flagged for its card and then refunded settles the doubt: the purchase leaves Flagged, and its next upgrade is priced at its discount again", async () => {
+    const {user, sessionId} = await fairBuyer(DISCOUNTED);
+    const id = await upgradeSession(user);
+    stack().stripe.complete(id, {email: user.email, paid: true, cardCountry: ELSEWHERE});
+    expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
+    expect((await flaggedList()).map((purchase) => purchase.sessionId)).toContain(sessionId);
+
+    // The seller answers the flag with a refund of the upgrade, as the docs offer (accept or refund).
+    await refund(id);
+    expect((await planOf(user)).plan?.id).toBe(lower.id);
+    expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
+    // The purchase's own card was from its discount's country: the next upgrade keeps the discount.
+    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY}]);
+  });
+
   test("an upgrade paid with a card from the discount's country is recorded and not flagged", async () => {
     const {user, sessionId} = await fairBuyer(DISCOUNTED);
     const id = await upgradeSession(user);
@@ -455,6 +470,31 @@ describe('refunds', () => {
     expect(await upgradeRows(late.sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'purchase not paid'})]);
     expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(lateId)})]);
   });
+});
+
+test("a purchase whose access the seller revoked is offered no upgrade and sold none; one paid in a checkout opened before is refused and refunded; Grant access offers it again", async () => {
+  const sellerPost = (path: string) => stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {}});
+  const {user, sessionId} = await lowerBuyer();
+  // A checkout the buyer opened before the seller's revocation, paid after it.
+  const opened = await upgradeSession(user);
+  expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
+
+  // The dashboard is offered nothing, and the worker makes no session: a higher plan would give nothing.
+  expect(await planOf(user)).toEqual({plan: {id: lower.id, name: lower.name}, upgrades: []});
+  const sessionsBefore = stack().stripe.created.length;
+  const asked = await askUpgrade(user);
+  expect({status: asked.status, body: await asked.json()}).toEqual({status: 403, body: {error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'}});
+  expect(stack().stripe.created).toHaveLength(sessionsBefore);
+
+  const refundsBefore = stack().stripe.refundsCreated.length;
+  await payUpgrade(user, opened);
+  expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({session_id: opened, status: 'refused', refused_reason: 'access revoked'})]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(opened)})]);
+  expect((await planOf(user)).plan?.id).toBe(lower.id);
+
+  // The seller's Grant access gives the purchase its right back, and with it the offer.
+  expect((await sellerPost(ADMIN_PATHS.grant)).status).toBe(200);
+  expect((await planOf(user)).upgrades).toEqual([expect.objectContaining({planId: higher.id, amount: difference})]);
 });
 
 test("the console's full refund of a purchase gives back its upgrade's payment too; a partial one leaves the upgrade alone", async () => {

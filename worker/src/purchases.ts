@@ -56,7 +56,17 @@ export function effectivePlan(alias: string): string {
  */
 export function countryFlagged(alias: string): string {
   return `(${alias}.country_review = 'flagged' OR EXISTS (SELECT 1 FROM upgrades fu
-    WHERE fu.purchase_session_id = ${alias}.session_id AND fu.country_review = 'flagged'))`;
+    WHERE fu.purchase_session_id = ${alias}.session_id AND ${upgradeFlagged('fu')}))`;
+}
+
+/**
+ * SQL for whether an upgrade's own payment is flagged for its card's country and still in doubt:
+ * not accepted, and a payment that stands or may stand again (paid, or disputed). Refunded, or lost
+ * to a dispute, the payment is gone and so is the doubt (migration 0026): the seller's refund is
+ * one of the two answers to a flag, the accept the other.
+ */
+export function upgradeFlagged(alias: string): string {
+  return `(${alias}.country_review = 'flagged' AND (${alias}.status = 'paid' OR ${alias}.revoke_reason = 'disputed'))`;
 }
 
 /** A purchase's columns, with `plan` the plan it gives now. */

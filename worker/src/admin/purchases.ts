@@ -10,7 +10,7 @@ import type {
   PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
-import {countryFlagged, effectivePlan} from '../purchases';
+import {countryFlagged, effectivePlan, upgradeFlagged} from '../purchases';
 import type {Grant} from '../access/grants';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
@@ -56,7 +56,7 @@ interface Row {
 const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')} AS plan, p.plan AS plan_bought, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id, p.fair_price_country, p.fair_price_percent, p.card_country, p.country_review,
     (SELECT json_object('country', u.fair_price_country, 'percentOff', u.fair_price_percent, 'cardCountry', u.card_country, 'review', u.country_review)
-      FROM upgrades u WHERE u.purchase_session_id = p.session_id AND u.country_review = 'flagged' ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
+      FROM upgrades u WHERE u.purchase_session_id = p.session_id AND ${upgradeFlagged('u')} ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
     p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes
   FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
 

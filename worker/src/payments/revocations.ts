@@ -21,15 +21,18 @@ const CLOSED = [...CLOSED_WON, 'lost'];
  * How much Stripe has refunded of a payment, as Stripe last said (a `charge.refunded` webhook, or
  * the console's own refund as Stripe answered it): the amount only grows, so events out of order
  * change nothing. Kept by payment intent too, first, for a purchase whose completion has not
- * arrived yet (fulfilment reads it when it records the purchase). Whether a purchase or an upgrade
- * changed.
+ * arrived yet (fulfilment reads it when it records the purchase). Its time is when the amount last
+ * grew: the buyer's dashboard dates the refund by it (standing.ts), so a late copy of an event, or
+ * the console reading the charge before a refund it then refuses, leaves it. Whether a purchase or
+ * an upgrade changed.
  */
 export async function recordAmountRefunded(db: D1Database, paymentIntentId: string, amountRefunded: number): Promise<boolean> {
   const now = Date.now();
   await db
     .prepare(
       `INSERT INTO payment_refunds (payment_intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = MAX(amount_refunded, excluded.amount_refunded), updated_at = excluded.updated_at`,
+       ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = excluded.amount_refunded, updated_at = excluded.updated_at
+         WHERE excluded.amount_refunded > payment_refunds.amount_refunded`,
     )
     .bind(paymentIntentId, amountRefunded, now)
     .run();

@@ -27,9 +27,11 @@ interface UpgradeRow {
 /**
  * Why a paid upgrade is not applied; each is refunded at once, since the payer got nothing.
  * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
- * paid since, in another tab), so its credit is wrong.
+ * paid since, in another tab), so its credit is wrong. `access revoked`: the seller revoked the
+ * purchase's access since the session was made (access/sellerRevocation.ts), so the higher plan
+ * would give nothing.
  */
-type Refusal = 'duplicate' | 'purchase not paid' | 'stale' | 'another buyer' | 'amount mismatch';
+type Refusal = 'duplicate' | 'purchase not paid' | 'access revoked' | 'stale' | 'another buyer' | 'amount mismatch';
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -128,19 +130,20 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
   if (session.client_reference_id !== row.user_id) return 'another buyer';
   if (paidAmount(session) !== row.amount || session.currency !== row.currency) return 'amount mismatch';
   const purchase = await db
-    .prepare('SELECT status, user_id, email FROM purchases WHERE session_id = ?1')
+    .prepare('SELECT status, user_id, email, revoked_by_seller_at FROM purchases WHERE session_id = ?1')
     .bind(row.purchase_session_id)
-    .first<{status: PurchaseStatus; user_id: string | null; email: string | null}>();
+    .first<{status: PurchaseStatus; user_id: string | null; email: string | null; revoked_by_seller_at: number | null}>();
   if (!purchase) return 'purchase not paid';
   const owned = purchase.user_id === row.user_id || (purchase.user_id === null && row.email !== null && purchase.email === row.email);
   if (!owned) return 'another buyer';
-  return purchase.status === 'paid' ? null : 'purchase not paid';
+  if (purchase.status !== 'paid') return 'purchase not paid';
+  return purchase.revoked_by_seller_at === null ? null : 'access revoked';
 }
 
 /**
  * Gives back a payment that bought nothing: a second payment for an upgrade already paid, one for
- * a purchase refunded or disputed meanwhile, one that is not what the worker priced or not the
- * asking buyer's. Once per session (Stripe's idempotency key), and
+ * a purchase refunded or disputed meanwhile (or whose access the seller revoked), one that is not
+ * what the worker priced or not the asking buyer's. Once per session (Stripe's idempotency key), and
  * its `charge.refunded` leaves the refused upgrade as it is.
  */
 async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {

@@ -4,6 +4,7 @@ import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {type GivenFairPrice, heldFairPrice} from '../payments/fairPriceCheckout';
 import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
+import {revokedBySeller} from '../access/sellerRevocation';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
@@ -43,6 +44,8 @@ function amountFor(purchase: Purchase, from: Plan, to: Plan): number {
 export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPlan> {
   const current = await planOf(db, user);
   if (!current) return {plan: null, upgrades: []};
+  // The seller ended the purchase's right to the code: a higher plan of it would give nothing.
+  if (current.purchase.revoked_by_seller_at !== null) return {plan: {id: current.plan.id, name: current.plan.name}, upgrades: []};
   const upgrades: UpgradeOffer[] = upgradesFrom(current.plan)
     .map((to) => ({planId: to.id, name: to.name, amount: amountFor(current.purchase, current.plan, to), currency: PLAN_CURRENCY}))
     .filter((offer) => offer.amount >= SMALLEST_CHARGE);
@@ -51,8 +54,9 @@ export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPl
 
 /**
  * The upgrade of the user's paid purchase to `planId`, or the 4xx that says why there is none:
- * an unknown plan, no paid purchase (or one refunded or disputed), an upgrade to that plan already
- * paid, or a purchase already on that plan or a higher one.
+ * an unknown plan, no paid purchase (or one refunded or disputed), a purchase whose access the
+ * seller revoked, an upgrade to that plan already paid, or a purchase already on that plan or a
+ * higher one.
  */
 export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: string): Promise<UpgradeQuote> {
   const to = findStoredPlan(planId);
@@ -65,6 +69,8 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
     throw new HttpError(402, 'You have no paid purchase to upgrade. Buy a plan instead.', 'NOT_PAID');
   }
   const {purchase, plan: from} = current;
+  // Until the seller grants access again, an upgrade would be paid for and give nothing.
+  if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
   const paid = await db
     .prepare(`SELECT 1 AS found FROM upgrades WHERE purchase_session_id = ?1 AND to_plan = ?2 AND status = 'paid'`)
     .bind(purchase.session_id, to.id)
