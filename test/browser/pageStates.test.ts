@@ -5,6 +5,7 @@
  */
 import type {Page} from 'playwright-core';
 import {afterPurchase, appConfig, landing, ROUTES} from '../../src/config';
+import {API_PATHS} from '../../src/config/api';
 import {recordPopupScript, siteUrl, useBrowser} from './helpers';
 
 const browser = useBrowser();
@@ -27,11 +28,21 @@ describe('a signed-out visitor on the dashboard', () => {
 });
 
 describe('the success page', () => {
-  it('tells the story the e-mail and the dashboard tell: a link to the dashboard, then three steps', async () => {
-    const {page, errors} = await browser().open(ROUTES.success);
-    await page.getByText(afterPurchase.email).waitFor();
-    expect(await page.getByRole('list', {name: 'Get the code'}).getByRole('listitem').allTextContents()).toEqual(afterPurchase.steps);
-    expect(await page.getByText(/link to the private repository/i).count()).toBe(0);
+  it('opened with no checkout, thanks nobody and claims no e-mail: it says there is no purchase here, with the ways on', async () => {
+    const {page, errors, requests} = await browser().open(ROUTES.success);
+    const copy = afterPurchase.successPage;
+    await page.getByRole('heading', {name: copy.none.title}).waitFor();
+    await page.getByText(copy.signInHint).waitFor();
+    expect(await page.getByRole('heading', {name: copy.paid.title}).count()).toBe(0);
+    expect(await page.getByText(afterPurchase.email).count()).toBe(0);
+    expect(await page.getByRole('link', {name: copy.actions.dashboard}).getAttribute('href')).toBe(ROUTES.dashboard);
+    expect(await page.getByRole('link', {name: copy.actions.plans}).getAttribute('href')).toBe('/#pricing');
+    expect(await page.getByRole('link', {name: copy.actions.support}).getAttribute('href')).toBe(`mailto:${appConfig.support.email}`);
+    // Nothing to ask about: the worker is not called.
+    expect(requests.filter((url) => url.includes(API_PATHS.checkoutStatus))).toEqual([]);
+    // Its title and description, the same for every visitor, claim no purchase either.
+    expect(await page.title()).toContain(copy.meta.title);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(copy.meta.description);
     expect(errors).toEqual([]);
   });
 });
