@@ -5,6 +5,7 @@ export {githubRepositoryUrl, isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from
 export * from './types';
 export * from './api';
 export {afterPurchase} from './afterPurchase';
+export {legal} from './legal';
 export {SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';

@@ -4,7 +4,7 @@
  * signed-in states (a non-buyer, a buyer's header) need the local stack: journey.test.ts.
  */
 import type {Page} from 'playwright-core';
-import {afterPurchase, appConfig, landing, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, landing, legal, ROUTES} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
 import {recordPopupScript, siteUrl, useBrowser} from './helpers';
 
@@ -43,6 +43,21 @@ describe('the success page', () => {
     // Its title and description, the same for every visitor, claim no purchase either.
     expect(await page.title()).toContain(copy.meta.title);
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(copy.meta.description);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the legal pages', () => {
+  it.each([
+    [ROUTES.terms, legal.terms.lastUpdated],
+    [ROUTES.privacy, legal.privacy.lastUpdated],
+  ])('%s says the day its text last changed, from src/config', async (path, lastUpdated) => {
+    const {page, errors} = await browser().open(path);
+    const date = page.getByRole('main').locator(`time[datetime="${lastUpdated}"]`);
+    const [year, month, day] = lastUpdated.split('-').map(Number);
+    const written = new Date(Date.UTC(year!, month! - 1, day!)).toLocaleDateString('en-US', {month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC'});
+    expect(await date.textContent()).toBe(written);
+    expect(await page.getByRole('main').textContent()).toContain(`Last updated: ${written}`);
     expect(errors).toEqual([]);
   });
 });
