@@ -124,6 +124,13 @@ describe('the dev server (npm start)', () => {
     expect(tab.errors).toEqual([]);
   });
 
+  it("opens the Get started page from /docs/get-started, its file's address, query and fragment kept", async () => {
+    const {page, errors} = await session.open('/docs/get-started?backend=supabase#environment-files');
+    await page.waitForURL(`${session.stack().siteUrl}/docs?backend=supabase#environment-files`);
+    await page.getByRole('main').getByRole('heading', {name: 'Get started', level: 1}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('thanks nobody on /success opened with no checkout: it says there is no purchase to confirm here', async () => {
     const {page, errors, workerCalls} = await session.open('/success');
     const copy = afterPurchase.successPage;
