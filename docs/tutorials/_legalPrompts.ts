@@ -26,7 +26,6 @@ FACTS
   is the CNIL.
 - The site and the product are not directed to children under 13, and we do not knowingly collect
   data from children under 13.
-- Last updated: [DATE]
 
 DATA WE COLLECT AND WHY
 - Account and sign-in: e-mail address; with Google sign-in, also name and profile photo. Sign-in
@@ -63,7 +62,7 @@ right to complain to the CNIL; children; changes to the policy; governing law; c
 FORMAT
 Output MDX for a Docusaurus site, and nothing else:
 - The first line is exactly: import {appConfig} from '@site/src/config';
-- Then an empty line, then: **Last updated: [DATE]**
+- Then an empty line, then the text. No "Last updated" line: the page prints its date itself.
 - No top-level "#" heading. Use "##" for numbered sections and "###" below them.
 - Write the product name as {appConfig.appName} and the website as https://{appConfig.domainName}.
 - Write every mention of the support e-mail as this exact link:

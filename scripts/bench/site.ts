@@ -27,8 +27,12 @@ const BUDGETS: Record<string, {scriptKB: number; styleKB: number}> = {
   // 156 until the page's start was split in short tasks (src/plugins/routeInItsOwnTask, 2026-11-28): 156.0.
   '/docs/features/magic-links': {scriptKB: 157, styleKB: 20},
   '/docs/components/pricing': {scriptKB: 163, styleKB: 20},
-  '/signin': {scriptKB: 159, styleKB: 20},
-  '/success': {scriptKB: 119, styleKB: 20},
+  // 159 until issue 38 (2026-12-02), 158.5 then 159.1: the hero's true integrations (Supabase's and
+  // GitHub's logos, in the icons chunk /signin shares with the hero) and the /docs/get-started route.
+  '/signin': {scriptKB: 160, styleKB: 20},
+  // 119 until issue 38 (2026-12-02), 117.9 then 119.3: the page asks the worker whether its checkout
+  // is paid, and has a sentence for each answer, where it thanked every visitor.
+  '/success': {scriptKB: 120, styleKB: 20},
 };
 const STOCK_PAGES = ['/', '/docs/intro'];
 /** Strings only the auth and payment SDKs carry; none may load before interaction. */

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
 import {freePort} from '../local/ports';
-import {appConfig, type Plan} from '../../src/config';
+import {afterPurchase, appConfig, type Plan} from '../../src/config';
 import {SAME_ORIGIN_PREFIX} from '../../src/config/api';
 import {ROOT} from './site';
 
@@ -186,7 +186,8 @@ export async function buyAsGuest(page: Page, stack: LocalStack, email: string, p
   // Stripe's return carries the session id, which leaves the address bar as the page loads.
   await page.waitForURL(`${stack.siteUrl}/success`);
   await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
-  await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
+  // Thanked only once the worker has read the checkout as paid.
+  await page.getByRole('heading', {name: afterPurchase.successPage.paid.title}).waitFor();
   await stack.waitForLine(new RegExp(`paid ${escapeRegExp(plan.name)} as ${escapeRegExp(email)} .*webhook delivered`));
   await stack.waitForLine(new RegExp(`\\[e-mail\\] +to ${escapeRegExp(email)}`));
 }

@@ -37,4 +37,37 @@ export const afterPurchase = {
     'Accept the invitation to the private repository that GitHub e-mails you.',
     'Start with the documentation.',
   ],
+  /**
+   * The success page, for each answer the worker gives about the checkout the browser came back
+   * from (`CheckoutStatus`), or for none: it thanks a buyer only for a checkout Stripe says is paid.
+   */
+  successPage: {
+    /** The page's title and description, the same for every visitor: they claim nothing. */
+    meta: {
+      title: 'Your purchase',
+      description: `Where Stripe sends you back after paying for ${appConfig.appName}: the page checks the payment with Stripe, then leads to your dashboard.`,
+    },
+    checking: 'Checking your payment with Stripe…',
+    paid: {title: 'Purchase Successful!', text: `Thank you for buying ${appConfig.appName}.`},
+    note: 'E-mails can take a minute or two to arrive. Look in your spam folder too.',
+    processing: {
+      title: 'Payment not confirmed yet',
+      text: 'Stripe has not confirmed your payment yet: some payment methods take a few days. Once it does, we e-mail you the link to your dashboard.',
+    },
+    unpaid: {title: 'No payment was made', text: 'This checkout was not paid, so nothing was charged and there is no purchase.'},
+    failed: {title: 'The payment did not go through', text: 'Stripe could not take the payment for this checkout, so there is no purchase.'},
+    revoked: {
+      title: 'This purchase has ended',
+      text: `It was paid, then refunded or disputed, so it no longer gives access to the ${appConfig.appName} code.`,
+    },
+    none: {
+      title: 'No purchase to confirm here',
+      text: 'This page confirms a payment when Stripe sends you back from one, and no paid checkout came back to it.',
+    },
+    /** Followed by what went wrong: the worker's own words, or that it could not be reached. */
+    unchecked: {title: 'We could not check your payment'},
+    /** Where the page cannot thank anyone: no checkout, one refused, unpaid or failed, or no answer. */
+    signInHint: `If you bought ${appConfig.appName}, sign in to your dashboard with the e-mail you paid with.`,
+    actions: {dashboard: 'Go to Dashboard', plans: 'See the plans', support: 'Write to support', retry: 'Try again'},
+  },
 } as const;

@@ -31,6 +31,11 @@ export const API_PATHS = {
   createCheckoutSession: '/createCheckoutSession',
   userHasPaid: '/userHasPaid',
   retrieveUserFromCheckoutSession: '/retrieveUserFromCheckoutSession',
+  /**
+   * POST {sessionId, claim}: whether the checkout the payer's browser came back from is paid, for
+   * the success page. Consumes nothing. See CheckoutStatusRequest.
+   */
+  checkoutStatus: '/checkoutStatus',
   createBillingPortal: '/createBillingPortal',
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
@@ -239,6 +244,28 @@ export const CHECKOUT_CLAIM_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** GET /retrieveUserFromCheckoutSession?sessionId=&claim= : a one-time sign-in for a guest purchase. */
 export interface CheckoutSignInResponse {
   token: string;
+}
+
+/**
+ * POST /checkoutStatus: the id and the claim Stripe's success URL brought back, in the body (never
+ * in a URL that a log would keep). Both are needed, as for the exchange: the id alone tells nothing.
+ */
+export interface CheckoutStatusRequest {
+  sessionId: string;
+  claim: string;
+}
+
+/**
+ * What the worker read from Stripe (and recorded) for that checkout: `paid`; `processing`, completed
+ * with a payment Stripe has not confirmed yet (a bank debit takes days; the welcome e-mail goes once
+ * it is); `unpaid`, never completed (nothing charged); `failed`, the payment did not go through;
+ * `revoked`, paid, then refunded or disputed: it no longer gives access to the code.
+ */
+export const CHECKOUT_STATUSES = ['paid', 'processing', 'unpaid', 'failed', 'revoked'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+
+export interface CheckoutStatusResponse {
+  status: CheckoutStatus;
 }
 
 /**

@@ -10,6 +10,7 @@ export {afterPasswordReset, passwordReset} from './passwordReset';
 export {endedPurchase, type EndedState, hasEnded, standingNotes} from './paymentStanding';
 export {releaseLabel, tagBesideName, whatsNewWords} from './releases';
 export {formatDay} from './dates';
+export {legal} from './legal';
 export {addedRepositoriesLine, SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';

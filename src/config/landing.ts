@@ -1,4 +1,5 @@
 import {appConfig} from './app';
+import {ROUTES} from './links';
 import type {AccordionFeature, ComparisonColumn, FaqItem, FeatureTab, GridFeature, Integration, LeadCopy, ProblemStep} from './types';
 
 const {appName} = appConfig;
@@ -9,6 +10,12 @@ export const landing = {
     headline: 'Ship your SaaS in days, not weeks',
     subheadline: `${appName} gives you the sign-in, payments, e-mails, SEO and docs every web app needs, so you spend your time on the part only you can build.`,
     primaryCta: `Get ${appName} Free`,
+    /**
+     * What the free button opens: the docs, which are free to read. The plans are what costs
+     * money, and the pricing is one scroll down; the note says which is which.
+     */
+    primaryCtaTo: ROUTES.docs,
+    primaryCtaNote: 'The docs are free: read every page, no account needed. The code comes with a plan.',
     demoVideo: {
       src: '/video/demo.webm',
       type: 'video/webm',
@@ -30,12 +37,14 @@ export const landing = {
     count: 12,
     claim: 'makers ship faster with it',
   },
+  // Only what the kit's code works with: its sign-in is Firebase's or Supabase's, its data is in
+  // Cloudflare D1, and its pages are styled with CSS modules (no CSS framework to name).
   integrations: [
-    {name: 'Anthropic', role: 'AI provider', icon: 'anthropic'},
-    {name: 'Tailwind CSS', role: 'CSS framework', icon: 'tailwindcss'},
     {name: 'Stripe', role: 'Payments', icon: 'stripe'},
-    {name: 'Cloudflare', role: 'Backend', icon: 'cloudflare'},
-    {name: 'Firebase', role: 'Auth and database', icon: 'firebase'},
+    {name: 'Cloudflare', role: 'Backend and database', icon: 'cloudflare'},
+    {name: 'Firebase', role: 'Sign-in', icon: 'firebase'},
+    {name: 'Supabase', role: 'Sign-in, the other backend', icon: 'supabase'},
+    {name: 'GitHub', role: 'Access to the code you sell', icon: 'github'},
     {name: 'Plausible', role: 'Analytics', icon: 'plausibleanalytics'},
     {name: 'Mailgun', role: 'E-mails', icon: 'mailgun'},
   ] satisfies Integration[],

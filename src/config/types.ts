@@ -100,20 +100,16 @@ export interface ProblemStep {
   text: string;
 }
 
-/** A third-party service shown in the hero's integrations row. */
+/**
+ * A third-party service shown in the hero's integrations row: one the kit's code works with
+ * (test/unit/integrations.test.ts holds each to the package or the code that uses it).
+ */
 export interface Integration {
   name: string;
   /** What it does for the kit, shown as the icon's label. */
   role: string;
   /** simple-icons slug; the hero maps it to the icon's path. */
-  icon:
-    | 'anthropic'
-    | 'tailwindcss'
-    | 'stripe'
-    | 'cloudflare'
-    | 'firebase'
-    | 'plausibleanalytics'
-    | 'mailgun';
+  icon: 'stripe' | 'cloudflare' | 'firebase' | 'supabase' | 'github' | 'mailgun' | 'plausibleanalytics';
 }
 
 export interface SisterApp {

@@ -12,6 +12,9 @@ import {
   type BuyerReleases,
   apiUrl,
   CHECKOUT_RETURN_PARAMS,
+  CHECKOUT_STATUSES,
+  type CheckoutStatus,
+  type CheckoutStatusRequest,
   type CreateCheckoutSessionRequest,
   type CreateUpgradeSessionRequest,
   type DownloadLink,
@@ -54,6 +57,14 @@ export interface ApiClientOptions {
    * whose e-mail's owner has since signed in), so the site can sign out.
    */
   onSessionEnded?: () => void;
+}
+
+/**
+ * Whether the worker refused a request for good (a 4xx other than 429): the same request will be
+ * refused again. Unreachable, rate-limited or failing (5xx), it may be answered later.
+ */
+export function refusedForGood(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
 }
 
 export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
@@ -206,6 +217,12 @@ export function createApiClient(options: ApiClientOptions) {
       };
       if (typeof body?.token !== 'string' || !body.token) throw new ApiError('The server sent no sign-in token', 502);
       return {token: body.token};
+    },
+    /** Whether the checkout this browser came back from is paid (the success page): the id and claim go in the body. */
+    async checkoutStatus(request: CheckoutStatusRequest): Promise<CheckoutStatus> {
+      const {status} = ((await call('POST', API_PATHS.checkoutStatus, request)) ?? {}) as {status?: unknown};
+      if (!(CHECKOUT_STATUSES as readonly unknown[]).includes(status)) throw new ApiError('The server sent no checkout status', 502);
+      return status as CheckoutStatus;
     },
     async createBillingPortal(returnUrl: string): Promise<UrlResponse> {
       return urlFrom(await call('POST', API_PATHS.createBillingPortal, {returnUrl}), 'billing portal');

@@ -1,11 +1,12 @@
 import React from 'react';
-import {appConfig} from '../config';
+import {afterPurchase} from '../config';
 import MarketingLayout from '../components/layout/MarketingLayout';
 import SuccessContent from '../components/screens/SuccessContent';
 
 export default function Success() {
+  const {title, description} = afterPurchase.successPage.meta;
   return (
-    <MarketingLayout title="Purchase successful" description={`Your ${appConfig.appName} purchase went through.`}>
+    <MarketingLayout title={title} description={description}>
       <SuccessContent />
     </MarketingLayout>
   );

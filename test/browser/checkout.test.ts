@@ -1,5 +1,5 @@
 import type {BrowserContext} from 'playwright-core';
-import {appConfig, featuredPlan, landing} from '../../src/config';
+import {afterPurchase, appConfig, featuredPlan, landing} from '../../src/config';
 import {startWorkerStub, type WorkerStub} from '../stubs/workerStub';
 import {eventually, siteUrl, useBrowser} from './helpers';
 
@@ -20,21 +20,38 @@ describe('checkout from the landing page in Chromium', () => {
   afterAll(() => worker.close());
   beforeEach(() => {
     worker.requests.length = 0;
+    worker.statusRequests.length = 0;
   });
 
-  it('creates a session for the featured plan and follows the URL it gets back', async () => {
+  it('creates a session for the featured plan, follows the URL it gets back, and thanks the buyer once the worker says it is paid', async () => {
     worker.answer({kind: 'url', url: siteUrl(`/success?sessionId=cs_test_browser&claim=${CLAIM}&utm_source=mail`)});
+    worker.checkoutStatus({status: 'paid'});
     const {page, errors} = await browser().open('/');
     await page.getByRole('button', {name: landing.cta.button}).click();
-    await page.getByRole('heading', {name: 'Purchase Successful!'}).waitFor();
+    await page.getByRole('heading', {name: afterPurchase.successPage.paid.title}).waitFor();
     expect(worker.requests).toEqual([
       {priceId: featuredPlan().priceId.production, successUrl: siteUrl('/success'), cancelUrl: siteUrl('/')},
     ]);
+    // The success page asked with the id and its claim, in the body.
+    expect(worker.statusRequests).toEqual([{sessionId: 'cs_test_browser', claim: CLAIM}]);
     // The session id and its claim leave the address bar (tracking.test.ts follows them to the dashboard).
     await page.waitForURL(siteUrl('/success?utm_source=mail'));
     // The link takes the query once the page has hydrated.
     const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
     await eventually(() => dashboardLink.getAttribute('href'), (href) => expect(href).toBe('/dashboard?utm_source=mail'));
+    expect(errors).toEqual([]);
+  });
+
+  it('back from a checkout the worker says is not paid: says so, thanks nobody, and offers the plans again', async () => {
+    worker.checkoutStatus({status: 'unpaid'});
+    const {page, errors} = await browser().open(`/success?sessionId=cs_test_unpaid&claim=${CLAIM}`);
+    const copy = afterPurchase.successPage;
+    await page.getByRole('heading', {name: copy.unpaid.title}).waitFor();
+    await page.getByText(copy.unpaid.text).waitFor();
+    expect(await page.getByRole('heading', {name: copy.paid.title}).count()).toBe(0);
+    expect(await page.getByText(afterPurchase.email).count()).toBe(0);
+    expect(await page.getByRole('link', {name: copy.actions.plans}).getAttribute('href')).toBe('/#pricing');
+    expect(worker.statusRequests).toEqual([{sessionId: 'cs_test_unpaid', claim: CLAIM}]);
     expect(errors).toEqual([]);
   });
 

@@ -5,7 +5,7 @@
  * other browser tests read the build. One `npm start -- --local`, one Chromium, pages in turn.
  */
 import {builtPages} from '../support/builtPages';
-import {appConfig, landing} from '../../src/config';
+import {afterPurchase, appConfig, landing} from '../../src/config';
 import {eventually} from './helpers';
 import {useLocalSession, type LocalTab} from './localSession';
 import {ask, focusSearchBar, watchSearchWorker} from './searchBar';
@@ -122,6 +122,23 @@ describe('the dev server (npm start)', () => {
     expect(empty).toMatch(/no search index/);
     expect(empty).toContain('npm start -- --built');
     expect(tab.errors).toEqual([]);
+  });
+
+  it("opens the Get started page from /docs/get-started, its file's address, query and fragment kept", async () => {
+    const {page, errors} = await session.open('/docs/get-started?backend=supabase#environment-files');
+    await page.waitForURL(`${session.stack().siteUrl}/docs?backend=supabase#environment-files`);
+    await page.getByRole('main').getByRole('heading', {name: 'Get started', level: 1}).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('thanks nobody on /success opened with no checkout: it says there is no purchase to confirm here', async () => {
+    const {page, errors, workerCalls} = await session.open('/success');
+    const copy = afterPurchase.successPage;
+    await page.getByRole('heading', {name: copy.none.title}).waitFor();
+    expect(await page.getByRole('heading', {name: copy.paid.title}).count()).toBe(0);
+    expect(await page.getByText(afterPurchase.email).count()).toBe(0);
+    expect(workerCalls.filter((call) => call.includes('checkoutStatus'))).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('lands at the pricing when /#pricing is opened directly', async () => {

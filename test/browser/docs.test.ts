@@ -7,6 +7,7 @@ import type {Page} from 'playwright-core';
 import {appConfig, type AppConfig} from '../../src/config';
 import {COMPONENT_PAGES} from '../support/docsStructure';
 import {ROOT} from '../../scripts/support/site';
+import {launchChromium} from '../../scripts/support/chromium';
 import {eventually, siteUrl, useBrowser} from './helpers';
 
 /** Relative luminance of the page background (the body's, else the root's), 0 (black) to 1 (white). */
@@ -173,6 +174,29 @@ describe('docs portal', () => {
       await page.getByRole('option', {name: /Payments and the Stripe webhook/}).first().waitFor();
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/docs\/1\.0\/features\/payments/);
+    });
+  });
+
+  describe("a page's other address", () => {
+    it("/docs/get-started, the Get started page's file, opens that page, query and fragment kept", async () => {
+      const {page, errors} = await browser().open('/docs/get-started?backend=supabase#environment-files');
+      await page.waitForURL(siteUrl('/docs?backend=supabase#environment-files'));
+      await page.getByRole('main').getByRole('heading', {name: 'Get started', level: 1}).waitFor();
+      expect(errors).toEqual([]);
+    });
+
+    it('links to it without JavaScript, and keeps itself out of search engines', async () => {
+      const chromium = await launchChromium({offline: true});
+      try {
+        const page = await (await chromium.newContext({javaScriptEnabled: false})).newPage();
+        const response = await page.goto(siteUrl('/docs/get-started'));
+        expect(await response!.text()).toMatch(/<meta[^>]* name="?robots"? content="?noindex/);
+        await page.getByRole('link', {name: '/docs'}).click();
+        await page.waitForURL(siteUrl('/docs'));
+        await page.getByRole('main').getByRole('heading', {name: 'Get started', level: 1}).waitFor();
+      } finally {
+        await chromium.close();
+      }
     });
   });
 

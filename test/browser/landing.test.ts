@@ -18,7 +18,7 @@ describe('the landing page in Chromium', () => {
       landing.cta.title,
     ]);
 
-    // Hero: both buttons, the demo, five avatars, five stars, the claim and seven integrations.
+    // Hero: both buttons, the demo, five avatars, five stars, the claim and the integrations.
     await page.getByRole('link', {name: landing.hero.primaryCta}).waitFor();
     expect(await page.getByRole('link', {name: 'Watch Demo'}).count()).toBe(2);
     const video = page.locator('video#demo');
@@ -53,6 +53,20 @@ describe('the landing page in Chromium', () => {
       expect(await link.getAttribute('href')).toBe(app.url);
       expect(await link.getAttribute('target')).toBe('_blank');
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('opens something free from its free button, and says so: the docs, free to read', async () => {
+    const {page, errors} = await browser().open('/');
+    const free = page.getByRole('link', {name: landing.hero.primaryCta});
+    // The note under the buttons says what is free and what costs money, and describes the button.
+    expect(await free.getAttribute('href')).toBe(landing.hero.primaryCtaTo);
+    expect(await free.evaluate((link) => document.getElementById(link.getAttribute('aria-describedby')!)?.textContent)).toBe(landing.hero.primaryCtaNote);
+    await free.click();
+    await page.waitForURL(siteUrl(landing.hero.primaryCtaTo));
+    const main = page.getByRole('main');
+    await main.getByRole('heading', {name: 'Get started', level: 1}).waitFor();
+    await main.getByText(landing.hero.primaryCtaNote).waitFor();
     expect(errors).toEqual([]);
   });
 

@@ -4,7 +4,8 @@
  * signed-in states (a non-buyer, a buyer's header) need the local stack: journey.test.ts.
  */
 import type {Page} from 'playwright-core';
-import {afterPurchase, appConfig, landing, passwordReset, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, landing, legal, passwordReset, ROUTES} from '../../src/config';
+import {API_PATHS} from '../../src/config/api';
 import {recordPopupScript, siteUrl, useBrowser} from './helpers';
 
 const browser = useBrowser();
@@ -50,11 +51,36 @@ describe('the sign-in page', () => {
 });
 
 describe('the success page', () => {
-  it('tells the story the e-mail and the dashboard tell: a link to the dashboard, then three steps', async () => {
-    const {page, errors} = await browser().open(ROUTES.success);
-    await page.getByText(afterPurchase.email).waitFor();
-    expect(await page.getByRole('list', {name: 'Get the code'}).getByRole('listitem').allTextContents()).toEqual(afterPurchase.steps);
-    expect(await page.getByText(/link to the private repository/i).count()).toBe(0);
+  it('opened with no checkout, thanks nobody and claims no e-mail: it says there is no purchase here, with the ways on', async () => {
+    const {page, errors, requests} = await browser().open(ROUTES.success);
+    const copy = afterPurchase.successPage;
+    await page.getByRole('heading', {name: copy.none.title}).waitFor();
+    await page.getByText(copy.signInHint).waitFor();
+    expect(await page.getByRole('heading', {name: copy.paid.title}).count()).toBe(0);
+    expect(await page.getByText(afterPurchase.email).count()).toBe(0);
+    expect(await page.getByRole('link', {name: copy.actions.dashboard}).getAttribute('href')).toBe(ROUTES.dashboard);
+    expect(await page.getByRole('link', {name: copy.actions.plans}).getAttribute('href')).toBe('/#pricing');
+    expect(await page.getByRole('link', {name: copy.actions.support}).getAttribute('href')).toBe(`mailto:${appConfig.support.email}`);
+    // Nothing to ask about: the worker is not called.
+    expect(requests.filter((url) => url.includes(API_PATHS.checkoutStatus))).toEqual([]);
+    // Its title and description, the same for every visitor, claim no purchase either.
+    expect(await page.title()).toContain(copy.meta.title);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(copy.meta.description);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the legal pages', () => {
+  it.each([
+    [ROUTES.terms, legal.terms.lastUpdated],
+    [ROUTES.privacy, legal.privacy.lastUpdated],
+  ])('%s says the day its text last changed, from src/config', async (path, lastUpdated) => {
+    const {page, errors} = await browser().open(path);
+    const date = page.getByRole('main').locator(`time[datetime="${lastUpdated}"]`);
+    const [year, month, day] = lastUpdated.split('-').map(Number);
+    const written = new Date(Date.UTC(year!, month! - 1, day!)).toLocaleDateString('en-US', {month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC'});
+    expect(await date.textContent()).toBe(written);
+    expect(await page.getByRole('main').textContent()).toContain(`Last updated: ${written}`);
     expect(errors).toEqual([]);
   });
 });

@@ -34,6 +34,17 @@ async function holdExchange(context: BrowserContext, exchanges: string[]) {
   });
 }
 
+/**
+ * Answers the success page's question about the checkout (POST checkoutStatus): paid. Records the
+ * body, where the id and the claim go (never in an address).
+ */
+async function answerPaid(context: BrowserContext, bodies: string[]) {
+  await context.route(`${workerUrl()}${API_PATHS.checkoutStatus}`, (route) => {
+    bodies.push(route.request().postData() ?? '');
+    return route.fulfill({status: 200, contentType: 'application/json', headers: {'Access-Control-Allow-Origin': '*'}, body: JSON.stringify({status: 'paid'})});
+  });
+}
+
 /** The requests a page made outside the site and its worker, the stand-ins' included. */
 async function trackingSaw(page: Page, requests: string[], loaded: string[]) {
   const ownOrigins = [siteUrl('', 'TEST_TRACKED_SITE_URL'), workerUrl()];
@@ -149,11 +160,13 @@ describe('tracking in Chromium', () => {
     const claim = newClaim();
     const loaded: string[] = [];
     const exchanges: string[] = [];
+    const asked: string[] = [];
     const {page, errors, requests} = await browser().open(`/success?sessionId=${sessionId}&claim=${claim}&utm_source=mail`, {
       tracked: true,
       prepare: async (context) => {
         await standInScripts(context, loaded);
         await holdExchange(context, exchanges);
+        await answerPaid(context, asked);
       },
     });
     const addresses = [page.url()];
@@ -162,6 +175,8 @@ describe('tracking in Chromium', () => {
 
     const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
     await eventually(() => dashboardLink.getAttribute('href'), (href) => expect(href).toBe('/dashboard?utm_source=mail'));
+    // The success page asked the worker, the id and the claim in the body.
+    expect(asked.map((body) => JSON.parse(body))).toEqual([{sessionId, claim}]);
     await dashboardLink.click();
     await page.getByRole('progressbar', {name: 'Loading'}).waitFor();
     addresses.push(page.url());

@@ -1,5 +1,6 @@
 /**
- * A stand-in for the worker's checkout endpoint, for the built site's browser tests: a real HTTP
+ * A stand-in for the worker's checkout endpoints (the checkout, the success page's status, the
+ * prices), for the built site's browser tests: a real HTTP
  * server on the port the site was built against, which records what the site sent and answers as
  * the test tells it to, including holding the answer (the real worker cannot be paused mid-call).
  * Typed with the contract (`src/config/api.ts`), never with the client's own types, so a drift of
@@ -7,7 +8,15 @@
  */
 import http from 'node:http';
 import {appConfig, planAmount} from '../../src/config';
-import {API_PATHS, type CreateCheckoutSessionRequest, type ErrorBody, type PricesResponse, type UrlResponse} from '../../src/config/api';
+import {
+  API_PATHS,
+  type CheckoutStatusRequest,
+  type CheckoutStatusResponse,
+  type CreateCheckoutSessionRequest,
+  type ErrorBody,
+  type PricesResponse,
+  type UrlResponse,
+} from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 
 export type CheckoutAnswer =
@@ -23,6 +32,10 @@ export interface WorkerStub {
   prices: (next: PricesResponse) => void;
   /** How many times GET prices was asked. */
   readonly pricesAsked: number;
+  /** What POST checkoutStatus answers from now on (until told, a 503 the page shows as no answer). */
+  checkoutStatus: (next: CheckoutStatusResponse | {error: ErrorBody; status: number}) => void;
+  /** The bodies the success page sent to POST checkoutStatus. */
+  statusRequests: CheckoutStatusRequest[];
   /** Answers the held request with a URL. */
   release: (url: string) => void;
   /** Resolves once a request is being held (the site may load its auth SDK before sending). */
@@ -47,6 +60,8 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
   const held: http.ServerResponse[] = [];
   let prices = listPrices();
   let pricesAsked = 0;
+  let statusAnswer: CheckoutStatusResponse | {error: ErrorBody; status: number} = {status: 503, error: {error: 'No answer set', code: 'NOT_CONFIGURED'}};
+  const statusRequests: CheckoutStatusRequest[] = [];
 
   function send(response: http.ServerResponse, status: number, body: unknown) {
     response.writeHead(status, {'Content-Type': 'application/json'});
@@ -67,13 +82,20 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
       send(response, 200, prices);
       return;
     }
-    if (request.method !== 'POST' || request.url !== API_PATHS.createCheckoutSession) {
+    const known = [API_PATHS.createCheckoutSession, API_PATHS.checkoutStatus] as string[];
+    if (request.method !== 'POST' || !known.includes(request.url ?? '')) {
       send(response, 404, {error: 'Not found'} satisfies ErrorBody);
       return;
     }
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
+      if (request.url === API_PATHS.checkoutStatus) {
+        statusRequests.push(JSON.parse(raw) as CheckoutStatusRequest);
+        if ('error' in statusAnswer) send(response, statusAnswer.status, statusAnswer.error);
+        else send(response, 200, statusAnswer);
+        return;
+      }
       requests.push(JSON.parse(raw) as CreateCheckoutSessionRequest);
       if (answer.kind === 'url') send(response, 200, {url: answer.url} satisfies UrlResponse);
       else if (answer.kind === 'error') send(response, answer.status, answer.body);
@@ -94,6 +116,10 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
     get pricesAsked() {
       return pricesAsked;
     },
+    checkoutStatus: (next) => {
+      statusAnswer = next;
+    },
+    statusRequests,
     waitForHeld: async () => {
       while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     },

@@ -98,18 +98,6 @@ describe('the app config', () => {
     expect(landing.cta.button).toMatch(/^Get /);
   });
 
-  it('lists the seven integrations of §2', () => {
-    expect(landing.integrations.map((integration) => integration.role)).toEqual([
-      'AI provider',
-      'CSS framework',
-      'Payments',
-      'Backend',
-      'Auth and database',
-      'Analytics',
-      'E-mails',
-    ]);
-  });
-
   it('names the pages that hold a token once: sign-in and its steps, the dashboard, the success page and the console', () => {
     expect([...TOKEN_PAGES].sort()).toEqual([ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin].sort());
     expect([`${ROUTES.dashboard}/`, ROUTES.success].every(isTokenPage)).toBe(true);

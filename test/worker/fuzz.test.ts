@@ -130,6 +130,16 @@ const jsonBody = fc.oneof(
   {weight: 3, arbitrary: fc.record({priceId: fc.oneof(fc.constant(PRICE_ADVANCED), fc.string(), anything), successUrl: url, cancelUrl: url, email}, {requiredKeys: []})},
   {weight: 2, arbitrary: fc.record({username: githubLogin, userId: fc.oneof(fc.constant('self'), uid, anything)}, {requiredKeys: []})},
   {weight: 2, arbitrary: fc.record({email, returnUrl: url}, {requiredKeys: []})},
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      {
+        sessionId: fc.oneof(fc.constant('').map(() => paidSession), fc.constant('cs_test_doesnotexist'), fc.string({maxLength: 60}), anything),
+        claim: fc.oneof(fc.constant('').map(() => paidClaim), fc.string({maxLength: 60}), anything),
+      },
+      {requiredKeys: []},
+    ),
+  },
   fc.record({kind: fc.oneof(fc.constantFrom('unpaid_on_repository', 'paid_missing', 'revoked_present'), anything), githubUserId: fc.oneof(fc.integer(), anything)}, {requiredKeys: []}),
   fc.jsonValue(),
 ).map((value) => JSON.stringify(value, (key, field) => (field === 'self' && key === 'userId' ? buyerUid : field)));
@@ -263,6 +273,7 @@ const routes: [string, fc.Arbitrary<Call>][] = [
   ['POST /createCheckoutSession', requestTo('POST', '/createCheckoutSession')],
   ['GET /userHasPaid', requestTo('GET', '/userHasPaid')],
   ['GET /retrieveUserFromCheckoutSession', requestTo('GET', '/retrieveUserFromCheckoutSession')],
+  ['POST /checkoutStatus', requestTo('POST', API_PATHS.checkoutStatus)],
   ['POST /createBillingPortal', requestTo('POST', '/createBillingPortal')],
   ['POST /addUserToRepo', requestTo('POST', '/addUserToRepo')],
   ['GET /accessStatus', requestTo('GET', '/accessStatus')],

@@ -30,6 +30,8 @@ export const limits = {
   /** Each call is a write to Stripe, whose rate limit every visitor's checkout shares: a person clicking, not a script. */
   billingPortal: {max: 10, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
+  /** The success page asks once a load, and each answer reads Stripe: a person reloading, not a script. */
+  checkoutStatus: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},
   /**

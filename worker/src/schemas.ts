@@ -3,6 +3,7 @@ import {
   CHECKOUT_CLAIM_PATTERN,
   type AddUserToRepoRequest,
   type BillingPortalRequest,
+  type CheckoutStatusRequest,
   type CreateCheckoutSessionRequest,
   type DownloadLinkRequest,
   type LeadRequest,
@@ -76,6 +77,9 @@ export const checkoutClaim = z
   .string({message: 'claim is required: open the link your browser came back from the payment with'})
   .regex(CHECKOUT_CLAIM_PATTERN, 'claim is not a checkout claim');
 
+/** What the success page sends: the id and the claim its address brought back from Stripe. */
+export const checkoutStatusBody = z.object({sessionId: checkoutSessionId, claim: checkoutClaim});
+
 export const userIdQuery = z.string({message: 'userId is required'}).min(1, 'userId is required').max(128);
 
 /**
@@ -90,5 +94,6 @@ const agreements: [
   Agrees<typeof leadBody, LeadRequest>,
   Agrees<typeof resendExtraInvitationBody, ResendExtraInvitationRequest>,
   Agrees<typeof downloadLinkBody, DownloadLinkRequest>,
-] = [true, true, true, true, true, true];
+  Agrees<typeof checkoutStatusBody, CheckoutStatusRequest>,
+] = [true, true, true, true, true, true, true];
 void agreements;

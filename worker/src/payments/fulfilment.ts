@@ -65,6 +65,9 @@ export async function fulfillCheckout(
          status = CASE
            WHEN purchases.status = 'revoked' OR excluded.status = 'revoked' THEN 'revoked'
            WHEN purchases.status = 'paid' THEN 'paid'
+           -- Stripe's session still reads complete and unpaid after its async payment failed: a
+           -- later read from the success path must not make the failure a payment in progress.
+           WHEN purchases.status = 'failed' AND excluded.status = 'open' THEN 'failed'
            ELSE excluded.status END,
          revoke_reason = COALESCE(purchases.revoke_reason, excluded.revoke_reason),
          amount_total = COALESCE(excluded.amount_total, purchases.amount_total),

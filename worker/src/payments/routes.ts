@@ -1,6 +1,14 @@
 import {Hono} from 'hono';
+import type Stripe from 'stripe';
 import {appConfig, findPlanByPriceId, ROUTES, storedPlanName} from '../../../src/config';
-import {API_PATHS, type CheckoutSignInResponse, type PaidResponse, type UrlResponse} from '../../../src/config/api';
+import {
+  API_PATHS,
+  type CheckoutSignInResponse,
+  type CheckoutStatus,
+  type CheckoutStatusResponse,
+  type PaidResponse,
+  type UrlResponse,
+} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, optionalUser, requireUser} from '../auth/middleware';
 import {accountsFor} from '../auth/accountsFor';
@@ -8,14 +16,14 @@ import {HttpError} from '../errors';
 import {clientIp, pageOfSite, parse, readJson} from '../http';
 import {log} from '../log';
 import {enforceLimit, limits} from '../rateLimit';
-import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, userIdQuery} from '../schemas';
+import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, checkoutStatusBody, userIdQuery} from '../schemas';
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
 import {checkoutOptions} from './checkoutOptions';
 import {fairPriceParams} from './fairPriceCheckout';
 import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
-import {bestPaidPurchaseOf, customerOf} from '../purchases';
+import {bestPaidPurchaseOf, customerOf, type PurchaseStatus} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
 
 const DAY_MS = 24 * 3600_000;
@@ -90,26 +98,15 @@ export const paymentRoutes = new Hono<AppEnv>()
     const sessionId = parse(checkoutSessionId, c.req.query('sessionId'));
     const claim = parse(checkoutClaim, c.req.query('claim'));
     const settings = settingsOf(c.env);
-    let fulfilled;
-    try {
-      fulfilled = await fulfillCheckout(c.env, sessionId);
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      if ((err as {statusCode?: number}).statusCode === 404) throw new HttpError(400, 'Unknown checkout session');
-      throw paymentProviderError(err);
-    }
-    const {session, status, email} = fulfilled;
-    if (status === 'ignored') throw new HttpError(400, `This checkout session is not a purchase of ${appConfig.appName}`);
+    const {session, status, email} = await fulfilledFromSuccessPath(c.env, sessionId);
+    if (status === 'ignored') throw notOurs();
     if (status !== 'paid') throw new HttpError(400, 'This checkout session is not paid');
     if (Date.now() - session.created * 1000 > DAY_MS) {
       throw new HttpError(400, 'This checkout session is more than 24 hours old. Please sign in instead.');
     }
     if (!email) throw new HttpError(400, 'This checkout session has no e-mail address');
     if (session.client_reference_id) throw signInInstead();
-    if (!(await claimMatches(claim, session.metadata?.[CLAIM_METADATA_KEY]))) {
-      log.warn('checkout.claim_refused', {sessionId});
-      throw new HttpError(409, 'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.', 'SIGN_IN_REQUIRED');
-    }
+    await requireClaim(session, claim, 'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.');
 
     const accounts = accountsFor(settings);
     let account = await checkoutAccount(c.env.DB, sessionId);
@@ -155,6 +152,22 @@ export const paymentRoutes = new Hono<AppEnv>()
     return c.json({token} satisfies CheckoutSignInResponse);
   })
 
+  /**
+   * What the success page says (issue 38: it thanked anyone who opened it): whether the checkout
+   * the payer's browser came back from is paid, read from Stripe now and recorded, as Stripe's
+   * fulfilment guide has the success path do too (the webhook may not have arrived, and the page
+   * says the welcome e-mail is sent). The claim is needed, as for the exchange, so the id alone
+   * tells its holder nothing; nothing is consumed, so the dashboard's exchange still works after.
+   */
+  .post(API_PATHS.checkoutStatus, async (c) => {
+    await enforceLimit(c.env.DB, `checkout-status:${clientIp(c)}`, limits.checkoutStatus);
+    const {sessionId, claim} = await readJson(c, checkoutStatusBody);
+    const {session, status} = await fulfilledFromSuccessPath(c.env, sessionId);
+    await requireClaim(session, claim, 'This link does not confirm a purchase. Sign in with the e-mail you paid with to reach yours.');
+    if (status === 'ignored') throw notOurs();
+    return c.json({status: checkoutStatusOf(status, session)} satisfies CheckoutStatusResponse);
+  })
+
   /** Stripe's billing portal for a buyer with a Stripe customer; the return URL stays on the site. */
   .post(API_PATHS.createBillingPortal, requireUser, async (c) => {
     await enforceLimit(c.env.DB, `portal:${currentUser(c).uid}`, limits.billingPortal);
@@ -169,6 +182,34 @@ export const paymentRoutes = new Hono<AppEnv>()
       throw paymentProviderError(err);
     }
   });
+
+/** Fulfilment run from the success path: Stripe's 404 is the caller's unknown id, any other failure Stripe's. */
+async function fulfilledFromSuccessPath(env: Env, sessionId: string) {
+  try {
+    return await fulfillCheckout(env, sessionId);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if ((err as {statusCode?: number}).statusCode === 404) throw new HttpError(400, 'Unknown checkout session');
+    throw paymentProviderError(err);
+  }
+}
+
+/** The claim Stripe's redirect brought must be the one whose hash the session keeps (checkoutClaim.ts); a wrong one consumes nothing. */
+async function requireClaim(session: Stripe.Checkout.Session, claim: string, refusal: string): Promise<void> {
+  if (await claimMatches(claim, session.metadata?.[CLAIM_METADATA_KEY])) return;
+  log.warn('checkout.claim_refused', {sessionId: session.id});
+  throw new HttpError(409, refusal, 'SIGN_IN_REQUIRED');
+}
+
+function notOurs() {
+  return new HttpError(400, `This checkout session is not a purchase of ${appConfig.appName}`);
+}
+
+/** The purchase as recorded, in the success page's terms: a completed checkout not yet paid waits for its payment. */
+function checkoutStatusOf(status: PurchaseStatus, session: Stripe.Checkout.Session): CheckoutStatus {
+  if (status === 'open') return session.status === 'complete' ? 'processing' : 'unpaid';
+  return status;
+}
 
 // Neither answer names the e-mail: the caller holds only a session id, which others may have read.
 function signInInstead() {

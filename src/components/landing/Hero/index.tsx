@@ -27,7 +27,7 @@ export default function Hero({
         </h1>
         <p className={styles.subtitle}>{content.subheadline}</p>
         <div className={styles.actions}>
-          <Link to="/#pricing" className={styles.primary}>
+          <Link to={content.primaryCtaTo} className={styles.primary} aria-describedby="hero-cta-note">
             {content.primaryCta}
           </Link>
           <Link to={`/#${DEMO_ANCHOR}`} className={styles.secondary}>
@@ -36,6 +36,9 @@ export default function Hero({
             </svg>
             Watch Demo
           </Link>
+          <p id="hero-cta-note" className={styles.ctaNote}>
+            {content.primaryCtaNote}
+          </p>
         </div>
         <TestimonialAvatars
           avatars={testimonials.avatars}

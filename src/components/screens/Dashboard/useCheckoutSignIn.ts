@@ -1,7 +1,7 @@
 import {useEffect, useRef, useState} from 'react';
 import {useHistory} from '@docusaurus/router';
 import {appConfig} from '../../../config';
-import {ApiError} from '../../../lib/api';
+import {ApiError, refusedForGood} from '../../../lib/api';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {clearCheckoutSession, readCheckoutSession} from '../../../lib/checkoutSession';
 import {useApiClient} from '../../../lib/useApiClient';
@@ -11,14 +11,6 @@ import {messageOf} from '../../../lib/errorMessage';
 /** The worker's answers that send the buyer to sign in with the purchase e-mail instead. */
 const SIGN_IN_INSTEAD = ['SIGN_IN_REQUIRED', 'SESSION_USED'];
 const SIGN_IN_WITH_PURCHASE_EMAIL = 'Sign in with the e-mail you paid with to reach your purchase.';
-
-/**
- * Whether the worker refused the id for good. Unreachable, rate-limited or failing (5xx), it may
- * take the same id later, so a reload can try again.
- */
-function refusedForGood(error: unknown): boolean {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
-}
 
 /**
  * §4: a buyer back from Stripe brings a checkout session id and its claim (kept out of the address
@@ -65,6 +57,7 @@ export function useCheckoutSignIn(): boolean {
         setWorking(false);
       } catch (error) {
         console.error('Signing in from the checkout failed:', error);
+        // Refused for good, the id is spent; otherwise a reload can try the same id again.
         if (refusedForGood(error)) clearCheckoutSession();
         if (error instanceof ApiError && error.code && SIGN_IN_INSTEAD.includes(error.code)) {
           // The purchase reaches the account of its e-mail once its owner signs in.

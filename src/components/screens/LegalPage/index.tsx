@@ -6,10 +6,15 @@ import styles from './styles.module.css';
 export interface LegalPageProps {
   title: string;
   description: string;
+  /** The day the text last changed, YYYY-MM-DD: its entry in src/config's `legal`. */
+  lastUpdated: string;
   children: ReactNode;
 }
 
-export default function LegalPage({title, description, children}: LegalPageProps) {
+/** "November 27, 2026": in UTC, so the prerendered page and the browser write the same day. */
+const day = new Intl.DateTimeFormat('en-US', {month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC'});
+
+export default function LegalPage({title, description, lastUpdated, children}: LegalPageProps) {
   return (
     <MarketingLayout title={title} description={description}>
       <article className={styles.article}>
@@ -20,7 +25,14 @@ export default function LegalPage({title, description, children}: LegalPageProps
           Back
         </Link>
         <h1 className={styles.title}>{title}</h1>
-        <div className={styles.body}>{children}</div>
+        <div className={styles.body}>
+          <p>
+            <strong>
+              Last updated: <time dateTime={lastUpdated}>{day.format(new Date(`${lastUpdated}T00:00:00Z`))}</time>
+            </strong>
+          </p>
+          {children}
+        </div>
       </article>
     </MarketingLayout>
   );
