@@ -291,11 +291,44 @@ export type GrantStatus = (typeof GRANT_STATUSES)[number];
 export const PAYMENT_STATES = ['paid', 'partly_refunded', 'refunded', 'disputed', 'dispute_lost'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-/** One purchase's payment and what became of it, for the dashboard to say. Amounts in cents. */
+/** A plan a payment bought: by the config's id (null for a plan no longer there), and its name. */
+export interface StandingPlan {
+  id: string | null;
+  name: string;
+}
+
+/**
+ * One upgrade applied to a purchase, and what became of its payment: its own, apart from the
+ * purchase's (worker/src/upgrades/), so refunded, disputed or kept on its own. Amounts in cents.
+ */
+export interface UpgradeStanding {
+  state: PaymentState;
+  /** The plan it upgraded the purchase to. */
+  plan: StandingPlan;
+  /** When it was paid (Unix ms). */
+  paidAt: number;
+  /** When it came to `state`, as PaymentStanding's `since`; absent for `paid`. */
+  since?: number;
+  /** What it paid (null when not recorded), and how much went back. */
+  amount: number | null;
+  refunded: number;
+  currency: string;
+}
+
+/**
+ * One purchase's payment and what became of it, with its upgrades', for the dashboard to say.
+ * `state`, `since` and the amounts are the purchase's own payment's, which decides its access.
+ * Amounts in cents.
+ */
 export interface PaymentStanding {
   state: PaymentState;
-  /** The plan it gives (a paid upgrade's), by the config's id (null for a plan no longer there), and its name. */
-  plan: {id: string | null; name: string};
+  /** The plan the purchase's own payment bought (its upgrades are in `upgrades`). */
+  plan: StandingPlan;
+  /**
+   * With a payment that stands (`paid`, `partly_refunded`), the plan the purchase gives now: its
+   * latest upgrade still paid, else `plan`.
+   */
+  planNow?: StandingPlan;
   /** When it was bought (Unix ms). */
   boughtAt: number;
   /**
@@ -308,6 +341,17 @@ export interface PaymentStanding {
   amount: number | null;
   refunded: number;
   currency: string | null;
+  /**
+   * The upgrades applied to it, the oldest first. A refund or dispute of the purchase leaves their
+   * payments as they were (a refund at Stripe refunds one payment; the console's full refund
+   * refunds the upgrades too), so each says its own.
+   */
+  upgrades: UpgradeStanding[];
+  /**
+   * The purchase and its upgrades added up: what was paid in all (null when an amount is not
+   * recorded), and how much of it was refunded. Absent when their currencies differ.
+   */
+  total?: {amount: number | null; refunded: number};
 }
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
