@@ -352,6 +352,12 @@ export interface PaymentStanding {
    * recorded), and how much of it was refunded. Absent when their currencies differ.
    */
   total?: {amount: number | null; refunded: number};
+  /**
+   * The seller revoked the purchase's access in the console (worker/src/access/sellerRevocation.ts)
+   * and has not granted it again. On a purchase refunded or disputed since, it came first: a dispute
+   * won does not give back what the seller took.
+   */
+  revokedBySeller?: true;
 }
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
@@ -385,6 +391,12 @@ export interface AccessStatus {
   username?: string;
   /** A pending invitation GitHub no longer honours (after seven days). */
   expired?: boolean;
+  /**
+   * With `revoked`: its removal from GitHub is still being tried (GitHub did not answer the first
+   * try), so the account may still be on the repository. `removal_failed`: the tries ended, and it
+   * may be there until the seller removes it by hand.
+   */
+  removing?: boolean;
   detail?: string;
   /**
    * The seller revoked the access in the console (not a refund or a dispute): the buyer cannot ask

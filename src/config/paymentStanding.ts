@@ -5,10 +5,12 @@
  * state has its own words, with its dates, from the worker's answer (AccessStatus.payment,
  * AccessStatus.otherEnded). A purchase's upgrades are payments of their own: a refund of the
  * purchase at Stripe leaves them charged, and the words add up what truly went back. The seller's
- * revocation is told in `afterPurchase.revokedBySeller`.
+ * revocation is told in `afterPurchase.revokedBySeller`; on a purchase refunded or disputed since,
+ * here, and what is said of GitHub is what the purchase's grant says is so (a removal still tried,
+ * or failed, is not called done).
  */
 import {appConfig} from './app';
-import type {PaymentStanding, UpgradeStanding} from './api';
+import type {AccessStatus, PaymentStanding, UpgradeStanding} from './api';
 import {formatDay} from './dates';
 import {formatMoney} from './money';
 
@@ -118,30 +120,74 @@ function besideTheDispute(standing: PaymentStanding, covers: 'does' | 'did'): st
   return ` The dispute ${covers} not cover ${itsUpgrades(standing.upgrades)}, ${own}: ${upgradeFates(standing.upgrades, 'it')}.`;
 }
 
-/** What became of its access, after "so": ended, or suspended while a dispute is open. */
-function itsAccess(state: EndedState): string {
-  return state === 'disputed' ? 'its access is suspended while the dispute is open' : 'its access ended';
+/** What became of its access, after "so": ended, suspended while a dispute is open, or revoked by the seller before. */
+function itsAccess(standing: PaymentStanding & {state: EndedState}): string {
+  if (standing.state !== 'disputed') return 'its access ended';
+  return standing.revokedBySeller ? 'its access, which the seller had revoked before, stays revoked' : 'its access is suspended while the dispute is open';
 }
 
-/** What happened to the access: withdrawn from the GitHub account it was for, and the download stopped. */
-function accessTaken(username: string | undefined): string {
-  const github = username
-    ? `@${username}'s invitation to the private repository on GitHub is withdrawn, or the account removed from it`
-    : 'no GitHub account is invited for it';
-  return appConfig.repository.downloads ? `${github}, and the code can no longer be downloaded here` : github;
+/** What the words of an ended purchase read of its access record (GET /accessStatus): the grant's status, its account, a removal still tried. */
+export type EndedAccess = Pick<AccessStatus, 'status' | 'username' | 'removing'>;
+
+/**
+ * Where the purchase's GitHub account stands, as its grant says: none invited (or none that
+ * GitHub took), off the repository, still being taken off it (the outbox retries), or perhaps still
+ * on it (the removal failed for good, or the grant was never taken back).
+ */
+function onGitHub(access: EndedAccess): 'none' | 'removed' | 'removing' | 'still' {
+  if (!access.username || access.status === 'none' || access.status === 'failed') return 'none';
+  if (access.status === 'revoked') return access.removing ? 'removing' : 'removed';
+  return 'still';
 }
 
-/** The words of the dashboard of a buyer whose only purchase left was refunded or disputed. */
-export function endedPurchase(standing: PaymentStanding & {state: EndedState}, username?: string): {title: string; paragraphs: string[]} {
+/**
+ * What became of the access, after `lead` ("With the refund, its access to the code ended"): the
+ * GitHub account's invitation withdrawn or the account removed, only once its grant says so, and
+ * the download stopped.
+ */
+function accessTaken(lead: string, access: EndedAccess): string {
+  const who = `@${access.username ?? ''}`;
+  const {downloads} = appConfig.repository;
+  const andDownload = downloads ? ', and the code can no longer be downloaded here' : '';
+  const downloadOnly = downloads ? ': the code can no longer be downloaded here' : '';
+  switch (onGitHub(access)) {
+    case 'none':
+      return `${lead}: no GitHub account is invited for it${andDownload}.`;
+    case 'removed':
+      return `${lead}: ${who}'s invitation to the private repository on GitHub is withdrawn, or the account removed from it${andDownload}.`;
+    case 'removing':
+      return `${lead}${downloadOnly}. ${who}'s invitation to the private repository on GitHub is being withdrawn, or the account removed from it: GitHub did not answer the first try, and it is tried again, so the account may still be on it for now.`;
+    case 'still':
+      return `${lead}${downloadOnly}. Removing ${who} from the private repository on GitHub failed, though, so the account may still be on it until the seller removes it.`;
+  }
+}
+
+/** How a dispute open can end for the access: back by itself, unless the seller had revoked it. */
+function disputeOutcome(standing: PaymentStanding, access: EndedAccess): string {
+  const yours = 'the money is returned to you and the access ends for good';
+  if (standing.revokedBySeller) {
+    return `If the dispute closes in the seller's favour, the purchase is paid again, but its access does not come back by itself: the seller revoked it, and only the seller can grant it again. If it closes in yours, ${yours}.`;
+  }
+  const same = onGitHub(access) === 'none' ? '' : ', for the same GitHub account';
+  return `If the dispute closes in the seller's favour, the access comes back by itself${same}; if it closes in yours, ${yours}.`;
+}
+
+/**
+ * The words of the dashboard of a buyer whose only purchase left was refunded or disputed, with
+ * `access`, the purchase's access record: what is so on GitHub, and whether the seller revoked it first.
+ */
+export function endedPurchase(standing: PaymentStanding & {state: EndedState}, access: EndedAccess): {title: string; paragraphs: string[]} {
   const {appName, support} = appConfig;
   const opening = `Your ${purchaseOf(standing)} ${whatBecame(standing)}`;
+  const before = (event: string) => `The seller had revoked its access to the code before the ${event}`;
+  const licence = 'Its licence to use the code ended too, as the Terms of Service say.';
   switch (standing.state) {
     case 'refunded':
       return {
         title: `Your ${appName} purchase was refunded`,
         paragraphs: [
           refundedInFull(standing),
-          `With the refund, its access to the code ended: ${accessTaken(username)}. Its licence to use the code ended too, as the Terms of Service say.`,
+          `${accessTaken(standing.revokedBySeller ? before('refund') : 'With the refund, its access to the code ended', access)} ${licence}`,
           `Your receipts stay below, the refund with them. To use ${appName} again, choose a plan.`,
         ],
       };
@@ -150,7 +196,7 @@ export function endedPurchase(standing: PaymentStanding & {state: EndedState}, u
         title: `Your ${appName} purchase is disputed`,
         paragraphs: [
           `${opening}. A dispute asks the bank to reverse the payment, here of ${formatMoney(standing.amount, standing.currency)}.${besideTheDispute(standing, 'does')}`,
-          `While the dispute is open, its access to the code is suspended: ${accessTaken(username)}. If the dispute closes in the seller's favour, the access comes back by itself, for the same GitHub account; if it closes in yours, the money is returned to you and the access ends for good.`,
+          `${accessTaken(standing.revokedBySeller ? before('dispute') : 'While the dispute is open, its access to the code is suspended', access)} ${disputeOutcome(standing, access)}`,
           `Your receipts stay below. Questions about the dispute: write to ${support.email}.`,
         ],
       };
@@ -159,7 +205,7 @@ export function endedPurchase(standing: PaymentStanding & {state: EndedState}, u
         title: `Your ${appName} purchase was reversed`,
         paragraphs: [
           `${opening}: the payment was returned to you.${besideTheDispute(standing, 'did')}${askBack(standing.upgrades)}`,
-          `With that, its access to the code ended: ${accessTaken(username)}. Its licence to use the code ended too, as the Terms of Service say.`,
+          `${accessTaken(standing.revokedBySeller ? before('dispute') : 'With that, its access to the code ended', access)} ${licence}`,
           `Your receipts stay below. To use ${appName} again, choose a plan.`,
         ],
       };
@@ -196,7 +242,7 @@ export function standingNotes(payment: PaymentStanding | undefined, otherEnded: 
   if (hasEnded(otherEnded)) {
     const upgrades = otherEnded.upgrades.length > 0 ? `${capitalized(upgradeFates(otherEnded.upgrades, itsUpgrades(otherEnded.upgrades)))}.` : '';
     const current = payment ? `Your ${purchaseOf(payment)} is paid, and the access below is its own.` : '';
-    notes.push([`Your other ${purchaseOf(otherEnded)} ${whatBecame(otherEnded)}, so ${itsAccess(otherEnded.state)}.`, upgrades, current].filter(Boolean).join(' '));
+    notes.push([`Your other ${purchaseOf(otherEnded)} ${whatBecame(otherEnded)}, so ${itsAccess(otherEnded)}.`, upgrades, current].filter(Boolean).join(' '));
   }
   return notes;
 }

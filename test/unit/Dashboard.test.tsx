@@ -118,6 +118,51 @@ describe('a purchase with an upgrade, each a payment of its own', () => {
   });
 });
 
+describe('what it says of GitHub is what the grant says, and a dispute promises only what is so', () => {
+  it('a removal still tried: the invitation is being withdrawn, the account may still be on the repository for now', async () => {
+    show({status: 'revoked', removing: true, hasPaid: false, username: 'octocat', payment: refunded});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      "With the refund, its access to the code ended: the code can no longer be downloaded here. @octocat's invitation to the private repository on GitHub is being withdrawn, or the account removed from it: GitHub did not answer the first try, and it is tried again, so the account may still be on it for now.",
+    );
+    expect(main).not.toHaveTextContent(/is withdrawn/);
+  });
+
+  it('a removal that failed: the account may still be on the repository, never "withdrawn, or the account removed"', async () => {
+    show({status: 'removal_failed', hasPaid: false, username: 'octocat', payment: refunded});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      'With the refund, its access to the code ended: the code can no longer be downloaded here. Removing @octocat from the private repository on GitHub failed, though, so the account may still be on it until the seller removes it. Its licence to use the code ended too',
+    );
+    expect(main).not.toHaveTextContent(/withdrawn|account removed/);
+  });
+
+  it('a dispute of a purchase the seller had revoked: the access does not come back by itself if the seller wins', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: standing({state: 'disputed', since: LATER, revokedBySeller: true})});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      "The seller had revoked its access to the code before the dispute: @octocat's invitation to the private repository on GitHub is withdrawn, or the account removed from it, and the code can no longer be downloaded here. If the dispute closes in the seller's favour, the purchase is paid again, but its access does not come back by itself: the seller revoked it, and only the seller can grant it again. If it closes in yours, the money is returned to you and the access ends for good.",
+    );
+    expect(main).not.toHaveTextContent(/comes back by itself/);
+  });
+
+  it('a refund of a purchase the seller had revoked says the seller revoked it first', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: {...refunded, revokedBySeller: true}});
+    expect(await screen.findByRole('region', {name: 'What this means for you'})).toHaveTextContent(
+      "The seller had revoked its access to the code before the refund: @octocat's invitation",
+    );
+  });
+
+  it('another purchase disputed after the seller revoked it: its access stays revoked, not suspended', async () => {
+    const payment = standing({state: 'paid', plan: {id: starter.id, name: starter.name}, boughtAt: Date.UTC(2026, 4, 9)});
+    const otherEnded = standing({state: 'disputed', since: LATER, revokedBySeller: true});
+    show({status: 'pending', hasPaid: true, username: 'octocat', payment, otherEnded, plan: {id: starter.id, name: starter.name}});
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      `Your other ${appName} ${advanced.name} purchase of 3 May 2026 has been disputed with your bank or card issuer since 5 May 2026, so its access, which the seller had revoked before, stays revoked.`,
+    );
+  });
+});
+
 it('says an open dispute suspends the access until it closes, and offers no plans meanwhile', async () => {
   show({status: 'revoked', hasPaid: false, username: 'octocat', payment: standing({state: 'disputed', since: LATER})});
   expect(await screen.findByRole('heading', {level: 1, name: `Your ${appName} purchase is disputed`})).toBeInTheDocument();

@@ -5,7 +5,9 @@
  * buyer who bought again after a refund. The receipts stay, the refund with them. A purchase's
  * upgrades are payments of their own: the standing tells each, and adds up what was paid and what
  * went back, whether the purchase was refunded at Stripe alone, with its upgrades from the console,
- * or an upgrade on its own.
+ * or an upgrade on its own. What the page says of GitHub is what the purchase's grant says (a
+ * removal GitHub has not carried out is not told as done), and a dispute of a purchase whose access
+ * the seller revoked first promises nothing back.
  */
 import type Stripe from 'stripe';
 import {adminPath, ADMIN_PATHS, API_PATHS, appConfig, type AccessStatus, type BuyerReceipts, endedPurchase, hasEnded, planAmount, standingNotes, upgradeAmount} from '../../src/config';
@@ -28,6 +30,12 @@ async function accessStatus(user: SignedInUser): Promise<AccessStatus> {
   const response = await stack().call(API_PATHS.accessStatus, {token: user.idToken});
   expect(response.status).toBe(200);
   return (await response.json()) as AccessStatus;
+}
+
+/** The words the dashboard shows for the purchase the answer says ended, with the answer's access record. */
+function endedWords(answer: AccessStatus): string {
+  expect(hasEnded(answer.payment)).toBe(true);
+  return endedPurchase(answer.payment as Parameters<typeof endedPurchase>[0], answer).paragraphs.join(' ');
 }
 
 const boughtAt = async (sessionId: string) =>
@@ -159,12 +167,6 @@ describe('a purchase with an upgrade: each payment told, and the whole added up'
     return {user, sessionId, upgrade, upgradedAt: upgradedAt!};
   }
 
-  /** The words the dashboard shows for the purchase the answer says ended. */
-  function endedWords(answer: AccessStatus): string {
-    expect(hasEnded(answer.payment)).toBe(true);
-    return endedPurchase(answer.payment as Parameters<typeof endedPurchase>[0], answer.username).paragraphs.join(' ');
-  }
-
   test('paid: the plan bought is Starter, the plan it gives now Advanced, and the upgrade is a payment of its own', async () => {
     const {user, sessionId, upgradedAt} = await upgradedBuyer();
     expect(await accessStatus(user)).toMatchObject({
@@ -269,5 +271,81 @@ describe('a purchase with an upgrade: each payment told, and the whole added up'
     expect(answer).toMatchObject({hasPaid: true, payment: {state: 'paid', planNow: {id: starter!.id}, upgrades: [{state: 'disputed'}]}});
     expect(answer.payment!.upgrades[0]!.since).toBeGreaterThanOrEqual(opened);
     expect(standingNotes(answer.payment, answer.otherEnded)[0]).toContain('so what it added is suspended while the dispute is open');
+  });
+});
+
+describe('what the page says of the access is what is so', () => {
+  afterEach(() => stack().github.clearFailures());
+
+  /** A buyer whose GitHub account is invited to the repository. */
+  async function invitedBuyer() {
+    const {user, sessionId} = await paidBuyer();
+    const login = stack().github.addUser(`standing-${Date.now().toString(36)}`).login;
+    expect((await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+    return {user, sessionId, login};
+  }
+  const invited = (login: string) => [...stack().github.invitations.values()].some((invitation) => invitation.invitee.login === login);
+  const runRemovals = async () => {
+    await stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
+    await stack().worker.scheduled();
+  };
+  const withdrawn = (login: string) => `@${login}'s invitation to the private repository on GitHub is withdrawn`;
+
+  test('a refund whose removal GitHub has not carried out yet says it is being withdrawn, and withdrawn only once it is', async () => {
+    const {user, sessionId, login} = await invitedBuyer();
+    stack().github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}});
+    await refundAtStripe(stack(), sessionId);
+    expect(invited(login)).toBe(true);
+    const waiting = await accessStatus(user);
+    expect(waiting).toMatchObject({hasPaid: false, status: 'revoked', removing: true, payment: {state: 'refunded'}});
+    expect(endedWords(waiting)).toContain(`@${login}'s invitation to the private repository on GitHub is being withdrawn, or the account removed from it`);
+    expect(endedWords(waiting)).not.toContain(withdrawn(login));
+
+    await runRemovals();
+    expect(invited(login)).toBe(false);
+    const done = await accessStatus(user);
+    expect(done).toMatchObject({status: 'revoked'});
+    expect(done).not.toHaveProperty('removing');
+    expect(endedWords(done)).toContain(withdrawn(login));
+  });
+
+  test('a refund whose removal failed for good says so: the account may still be on the repository, never that it was removed', async () => {
+    const {user, sessionId, login} = await invitedBuyer();
+    stack().github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}}, 100);
+    await refundAtStripe(stack(), sessionId);
+    for (let attempt = 0; attempt < 12; attempt++) await runRemovals();
+    expect(invited(login)).toBe(true);
+    const answer = await accessStatus(user);
+    expect(answer).toMatchObject({hasPaid: false, status: 'removal_failed', username: login, payment: {state: 'refunded'}});
+    const words = endedWords(answer);
+    expect(words).toContain(`Removing @${login} from the private repository on GitHub failed, though, so the account may still be on it until the seller removes it.`);
+    expect(words).not.toContain(withdrawn(login));
+    expect(words).not.toContain('account removed');
+  });
+
+  test('a dispute of a purchase whose access the seller revoked first promises no access back, and a dispute won gives none', async () => {
+    const {user, sessionId} = await invitedBuyer();
+    expect((await stack().call(adminPath(ADMIN_PATHS.revoke, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {}})).status).toBe(200);
+    expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    const open = await accessStatus(user);
+    expect(open).toMatchObject({hasPaid: false, status: 'revoked', payment: {state: 'disputed', revokedBySeller: true}});
+    const words = endedWords(open);
+    expect(words).toContain('The seller had revoked its access to the code before the dispute');
+    expect(words).toContain("If the dispute closes in the seller's favour, the purchase is paid again, but its access does not come back by itself");
+    expect(words).not.toContain('comes back by itself');
+
+    // Won: the purchase is paid again, and its access is still the seller's to give back.
+    expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.closed', 'won'))).status).toBe(200);
+    expect(await accessStatus(user)).toMatchObject({hasPaid: true, status: 'revoked', revokedBySeller: true, payment: {state: 'paid', revokedBySeller: true}});
+  });
+
+  test('a dispute of a purchase the seller never revoked says the access comes back by itself, and it does', async () => {
+    const {user, sessionId, login} = await invitedBuyer();
+    expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    const open = await accessStatus(user);
+    expect(open.payment).not.toHaveProperty('revokedBySeller');
+    expect(endedWords(open)).toContain("If the dispute closes in the seller's favour, the access comes back by itself, for the same GitHub account");
+    expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.closed', 'won'))).status).toBe(200);
+    expect(await accessStatus(user)).toMatchObject({hasPaid: true, username: login, status: expect.stringMatching(/^(queued|pending)$/)});
   });
 });

@@ -108,6 +108,7 @@ export function standingOf(purchase: PurchaseWithOutcome, upgrades: readonly Upg
     ...payment,
     upgrades: own,
     ...(total && {total}),
+    ...(purchase.revoked_by_seller_at != null && {revokedBySeller: true as const}),
   };
 }
 
