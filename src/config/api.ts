@@ -318,11 +318,44 @@ export type GrantStatus = (typeof GRANT_STATUSES)[number];
 export const PAYMENT_STATES = ['paid', 'partly_refunded', 'refunded', 'disputed', 'dispute_lost'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-/** One purchase's payment and what became of it, for the dashboard to say. Amounts in cents. */
+/** A plan a payment bought: by the config's id (null for a plan no longer there), and its name. */
+export interface StandingPlan {
+  id: string | null;
+  name: string;
+}
+
+/**
+ * One upgrade applied to a purchase, and what became of its payment: its own, apart from the
+ * purchase's (worker/src/upgrades/), so refunded, disputed or kept on its own. Amounts in cents.
+ */
+export interface UpgradeStanding {
+  state: PaymentState;
+  /** The plan it upgraded the purchase to. */
+  plan: StandingPlan;
+  /** When it was paid (Unix ms). */
+  paidAt: number;
+  /** When it came to `state`, as PaymentStanding's `since`; absent for `paid`. */
+  since?: number;
+  /** What it paid (null when not recorded), and how much went back. */
+  amount: number | null;
+  refunded: number;
+  currency: string;
+}
+
+/**
+ * One purchase's payment and what became of it, with its upgrades', for the dashboard to say.
+ * `state`, `since` and the amounts are the purchase's own payment's, which decides its access.
+ * Amounts in cents.
+ */
 export interface PaymentStanding {
   state: PaymentState;
-  /** The plan it gives (a paid upgrade's), by the config's id (null for a plan no longer there), and its name. */
-  plan: {id: string | null; name: string};
+  /** The plan the purchase's own payment bought (its upgrades are in `upgrades`). */
+  plan: StandingPlan;
+  /**
+   * With a payment that stands (`paid`, `partly_refunded`), the plan the purchase gives now: its
+   * latest upgrade still paid, else `plan`.
+   */
+  planNow?: StandingPlan;
   /** When it was bought (Unix ms). */
   boughtAt: number;
   /**
@@ -335,6 +368,23 @@ export interface PaymentStanding {
   amount: number | null;
   refunded: number;
   currency: string | null;
+  /**
+   * The upgrades applied to it, the oldest first. A refund or dispute of the purchase leaves their
+   * payments as they were (a refund at Stripe refunds one payment; the console's full refund
+   * refunds the upgrades too), so each says its own.
+   */
+  upgrades: UpgradeStanding[];
+  /**
+   * The purchase and its upgrades added up: what was paid in all (null when an amount is not
+   * recorded), and how much of it was refunded. Absent when their currencies differ.
+   */
+  total?: {amount: number | null; refunded: number};
+  /**
+   * The seller revoked the purchase's access in the console (worker/src/access/sellerRevocation.ts)
+   * and has not granted it again. On a purchase refunded or disputed since, it came first: a dispute
+   * won does not give back what the seller took.
+   */
+  revokedBySeller?: true;
 }
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
@@ -368,6 +418,12 @@ export interface AccessStatus {
   username?: string;
   /** A pending invitation GitHub no longer honours (after seven days). */
   expired?: boolean;
+  /**
+   * With `revoked`: its removal from GitHub is still being tried (GitHub did not answer the first
+   * try), so the account may still be on the repository. `removal_failed`: the tries ended, and it
+   * may be there until the seller removes it by hand.
+   */
+  removing?: boolean;
   detail?: string;
   /**
    * The seller revoked the access in the console (not a refund or a dispute): the buyer cannot ask

@@ -7,7 +7,7 @@ export * from './types';
 export * from './api';
 export {afterPurchase, codeIncludes} from './afterPurchase';
 export {afterPasswordReset, passwordReset} from './passwordReset';
-export {endedPurchase, type EndedState, hasEnded, standingNotes} from './paymentStanding';
+export {type EndedAccess, endedPurchase, type EndedState, hasEnded, standingNotes} from './paymentStanding';
 export {releaseLabel, tagBesideName, whatsNewWords} from './releases';
 export {formatDay} from './dates';
 export {legal} from './legal';

@@ -7,7 +7,7 @@
 import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import {SignedInDashboard} from '../../src/components/screens/Dashboard';
-import {afterPurchase, appConfig, type AccessStatus, API_PATHS, type PaymentStanding} from '../../src/config';
+import {afterPurchase, appConfig, type AccessStatus, API_PATHS, type PaymentStanding, type UpgradeStanding} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {useJsonWorker} from '../support/jsonWorker';
 
@@ -20,7 +20,15 @@ const LATER = Date.UTC(2026, 4, 5, 23, 30);
 const user = {uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null};
 
 function standing(overrides: Partial<PaymentStanding>): PaymentStanding {
-  return {state: 'paid', plan: {id: advanced.id, name: advanced.name}, boughtAt: BOUGHT, amount: 9900, refunded: 0, currency: 'usd', ...overrides};
+  return {state: 'paid', plan: {id: advanced.id, name: advanced.name}, boughtAt: BOUGHT, amount: 9900, refunded: 0, currency: 'usd', upgrades: [], ...overrides};
+}
+
+const UPGRADED = Date.UTC(2026, 4, 4, 9);
+/** A Starter purchase of $69 upgraded to Advanced for $30 on 4 May, each payment as `upgrade` and `purchase` say. */
+function upgraded(purchase: Partial<PaymentStanding>, upgrade: Partial<UpgradeStanding>): PaymentStanding {
+  const upgrades = [{state: 'paid', plan: {id: advanced.id, name: advanced.name}, paidAt: UPGRADED, amount: 3000, refunded: 0, currency: 'usd', ...upgrade} satisfies UpgradeStanding];
+  const own = {plan: {id: starter.id, name: starter.name}, amount: 6900, ...purchase};
+  return standing({...own, upgrades, total: {amount: 9900, refunded: (own.refunded ?? 0) + upgrades[0]!.refunded}});
 }
 
 let consoleError: jest.SpyInstance;
@@ -71,6 +79,86 @@ describe('a purchase refunded in full', () => {
     show({status: 'none', hasPaid: false, payment: refunded});
     expect(await screen.findByRole('region', {name: 'What this means for you'})).toHaveTextContent(
       'its access to the code ended: no GitHub account is invited for it, and the code can no longer be downloaded here.',
+    );
+  });
+});
+
+describe('a purchase with an upgrade, each a payment of its own', () => {
+  it('refunded at Stripe with its upgrade still charged: names the plan bought, and says $69 of the $99 paid went back and the upgrade\'s $30 did not', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: upgraded({state: 'refunded', since: LATER, refunded: 6900}, {})});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      `Your ${appName} ${starter.name} purchase of 3 May 2026 was refunded in full on 5 May 2026, but not its upgrade to ${advanced.name} of 4 May 2026: $69.00 of the $99.00 you paid went back to the payment method you used, and the $30.00 you paid for the upgrade was not refunded. To ask for what was not refunded, write to ${appConfig.support.email}.`,
+    );
+  });
+
+  it('refunded with its upgrade (the console\'s full refund): all $99 paid went back', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: upgraded({state: 'refunded', since: LATER, refunded: 6900}, {state: 'refunded', since: LATER, refunded: 3000})});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      `Your ${appName} ${starter.name} purchase of 3 May 2026 was refunded in full on 5 May 2026, and so was its upgrade to ${advanced.name} of 4 May 2026: $99.00, all you paid, went back to the payment method you used.`,
+    );
+    expect(main).not.toHaveTextContent(/not refunded/);
+  });
+
+  it('disputed: the dispute is about the purchase\'s payment, and the upgrade\'s is told apart', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: upgraded({state: 'disputed', since: LATER}, {})});
+    expect(await screen.findByRole('region', {name: 'What this means for you'})).toHaveTextContent(
+      `A dispute asks the bank to reverse the payment, here of $69.00. The dispute does not cover its upgrade to ${advanced.name} of 4 May 2026, a payment of its own: the $30.00 you paid for it was not refunded.`,
+    );
+  });
+
+  it('the upgrade refunded on its own, the purchase paid: a note says so, when, and the plan the purchase gives now', async () => {
+    const payment = upgraded({planNow: {id: starter.id, name: starter.name}}, {state: 'refunded', since: LATER, refunded: 3000});
+    show({status: 'active', hasPaid: true, username: 'octocat', payment, plan: {id: starter.id, name: starter.name}});
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      `The $30.00 you paid for the upgrade to ${advanced.name} of 4 May 2026 was refunded in full on 5 May 2026, so what it added was taken back: your ${appName} ${starter.name} purchase of 3 May 2026 gives the ${starter.name} plan now.`,
+    );
+    expect(screen.getByRole('heading', {name: 'Access active'})).toBeInTheDocument();
+  });
+});
+
+describe('what it says of GitHub is what the grant says, and a dispute promises only what is so', () => {
+  it('a removal still tried: the invitation is being withdrawn, the account may still be on the repository for now', async () => {
+    show({status: 'revoked', removing: true, hasPaid: false, username: 'octocat', payment: refunded});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      "With the refund, its access to the code ended: the code can no longer be downloaded here. @octocat's invitation to the private repository on GitHub is being withdrawn, or the account removed from it: GitHub did not answer the first try, and it is tried again, so the account may still be on it for now.",
+    );
+    expect(main).not.toHaveTextContent(/is withdrawn/);
+  });
+
+  it('a removal that failed: the account may still be on the repository, never "withdrawn, or the account removed"', async () => {
+    show({status: 'removal_failed', hasPaid: false, username: 'octocat', payment: refunded});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      'With the refund, its access to the code ended: the code can no longer be downloaded here. Removing @octocat from the private repository on GitHub failed, though, so the account may still be on it until the seller removes it. Its licence to use the code ended too',
+    );
+    expect(main).not.toHaveTextContent(/withdrawn|account removed/);
+  });
+
+  it('a dispute of a purchase the seller had revoked: the access does not come back by itself if the seller wins', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: standing({state: 'disputed', since: LATER, revokedBySeller: true})});
+    const main = await screen.findByRole('region', {name: 'What this means for you'});
+    expect(main).toHaveTextContent(
+      "The seller had revoked its access to the code before the dispute: @octocat's invitation to the private repository on GitHub is withdrawn, or the account removed from it, and the code can no longer be downloaded here. If the dispute closes in the seller's favour, the purchase is paid again, but its access does not come back by itself: the seller revoked it, and only the seller can grant it again. If it closes in yours, the money is returned to you and the access ends for good.",
+    );
+    expect(main).not.toHaveTextContent(/comes back by itself/);
+  });
+
+  it('a refund of a purchase the seller had revoked says the seller revoked it first', async () => {
+    show({status: 'revoked', hasPaid: false, username: 'octocat', payment: {...refunded, revokedBySeller: true}});
+    expect(await screen.findByRole('region', {name: 'What this means for you'})).toHaveTextContent(
+      "The seller had revoked its access to the code before the refund: @octocat's invitation",
+    );
+  });
+
+  it('another purchase disputed after the seller revoked it: its access stays revoked, not suspended', async () => {
+    const payment = standing({state: 'paid', plan: {id: starter.id, name: starter.name}, boughtAt: Date.UTC(2026, 4, 9)});
+    const otherEnded = standing({state: 'disputed', since: LATER, revokedBySeller: true});
+    show({status: 'pending', hasPaid: true, username: 'octocat', payment, otherEnded, plan: {id: starter.id, name: starter.name}});
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      `Your other ${appName} ${advanced.name} purchase of 3 May 2026 has been disputed with your bank or card issuer since 5 May 2026, so its access, which the seller had revoked before, stays revoked.`,
     );
   });
 });

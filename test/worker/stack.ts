@@ -310,6 +310,24 @@ export async function refundAtStripe(stack: Stack, sessionId: string, amount?: n
   if (delivered.status !== 200) throw new Error(`The worker answered charge.refunded ${delivered.status}: ${await delivered.text()}`);
 }
 
+/**
+ * The upgrade's Checkout Session the worker makes for the buyer (`body`: POST /createUpgradeSession's,
+ * a plan id and the return URLs), its id.
+ */
+export async function upgradeSessionOf(stack: Stack, user: SignedInUser, body: Record<string, unknown>): Promise<string> {
+  const response = await stack.call(API_PATHS.createUpgradeSession, {method: 'POST', token: user.idToken, body});
+  if (response.status !== 200) throw new Error(`The worker answered createUpgradeSession ${response.status}: ${await response.text()}`);
+  const {url} = (await response.json()) as {url: string};
+  return /cs_test_\w+/.exec(url)![0];
+}
+
+/** The buyer pays an upgrade's session at the Stripe stand-in, and Stripe tells the worker. */
+export async function payUpgradeOf(stack: Stack, user: SignedInUser, sessionId: string, eventId?: string) {
+  stack.stripe.complete(sessionId, {email: user.email, paid: true});
+  const delivered = await stack.deliver(completedEvent(stack, sessionId, eventId));
+  if (delivered.status !== 200) throw new Error(`The worker answered the upgrade's checkout.session.completed ${delivered.status}: ${await delivered.text()}`);
+}
+
 /** A completed session's event, as Stripe sends it. */
 export function completedEvent(stack: Stack, sessionId: string, id?: string) {
   return stripeEvent('checkout.session.completed', stack.stripe.sessions.get(sessionId)!, id);

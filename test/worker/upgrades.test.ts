@@ -7,7 +7,7 @@ import type Stripe from 'stripe';
 import {afterPurchase, appConfig, fairPrice, planAdds, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AdminAuditEntry, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
-import {completedEvent, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, useSellerStack} from './stack';
+import {completedEvent, payUpgradeOf, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, upgradeSessionOf, useSellerStack} from './stack';
 
 const seller = useSellerStack();
 const stack = () => seller.stack;
@@ -35,18 +35,10 @@ async function lowerBuyer(): Promise<{user: SignedInUser; sessionId: string}> {
 }
 
 /** The upgrade's Checkout Session the worker made for the buyer: its id. */
-async function upgradeSession(user: SignedInUser, body?: Record<string, unknown>): Promise<string> {
-  const response = await askUpgrade(user, body);
-  expect(response.status).toBe(200);
-  const {url} = (await response.json()) as {url: string};
-  return /cs_test_\w+/.exec(url)![0];
-}
+const upgradeSession = (user: SignedInUser, body: Record<string, unknown> = upgradeBody()) => upgradeSessionOf(stack(), user, body);
 
 /** The buyer pays the upgrade's session and Stripe tells the worker. */
-async function payUpgrade(user: SignedInUser, sessionId: string, eventId?: string) {
-  stack().stripe.complete(sessionId, {email: user.email, paid: true});
-  expect((await stack().deliver(completedEvent(stack(), sessionId, eventId))).status).toBe(200);
-}
+const payUpgrade = (user: SignedInUser, sessionId: string, eventId?: string) => payUpgradeOf(stack(), user, sessionId, eventId);
 
 const planOf = async (user: SignedInUser) => (await (await stack().call(API_PATHS.upgrades, {token: user.idToken})).json()) as BuyerPlan;
 const upgradeRows = (purchase: string) =>

@@ -141,9 +141,14 @@ export async function receiptPurchasesOf(db: D1Database, user: AuthUser, limit: 
   return results;
 }
 
-/** A purchase paid, or refunded or disputed since, with the times of what became of its payment. */
-export interface PurchaseWithOutcome extends Purchase {
+/**
+ * What became of one payment (a purchase's or an upgrade's), as the Stripe webhook recorded it: its
+ * status (`paid`, or `revoked` with why), how much of it was refunded, and when each thing happened.
+ */
+export interface PaymentOutcome {
+  status: string;
   revoke_reason: string | null;
+  amount_refunded?: number;
   updated_at: number;
   /** When Stripe last told of a refund of its payment (payment_refunds). */
   refunded_at: number | null;
@@ -154,6 +159,21 @@ export interface PurchaseWithOutcome extends Purchase {
   dispute_lost_at: number | null;
 }
 
+/** SQL for PaymentOutcome's times, of the payment intent `${alias}.payment_intent_id`: the same records for a purchase and an upgrade. */
+function outcomeTimes(alias: string): string {
+  return `(SELECT r.updated_at FROM payment_refunds r WHERE r.payment_intent_id = ${alias}.payment_intent_id) AS refunded_at,
+    (SELECT v.created_at FROM payment_revocations v WHERE v.payment_intent_id = ${alias}.payment_intent_id) AS revoked_at,
+    (SELECT MIN(d.updated_at) FROM disputes d WHERE d.payment_intent_id = ${alias}.payment_intent_id AND d.status NOT IN ('won', 'warning_closed', 'lost')) AS dispute_opened_at,
+    (SELECT MAX(d.updated_at) FROM disputes d WHERE d.payment_intent_id = ${alias}.payment_intent_id AND d.status = 'lost') AS dispute_lost_at`;
+}
+
+/** A purchase paid, or refunded or disputed since, with the times of what became of its payment. */
+export interface PurchaseWithOutcome extends Purchase, PaymentOutcome {
+  status: PurchaseStatus;
+  /** The plan its own payment bought (`plan` is the plan it gives now, its paid upgrades included). */
+  bought_plan: string | null;
+}
+
 /**
  * The user's purchases that were paid, refunded or disputed ones included, the newest first, at
  * most `limit`, each with the plan it gives now and the times of its refunds and disputes: what
@@ -162,16 +182,41 @@ export interface PurchaseWithOutcome extends Purchase {
 export async function purchasesWithOutcomeOf(db: D1Database, user: AuthUser, limit: number): Promise<PurchaseWithOutcome[]> {
   const {results} = await db
     .prepare(
-      `SELECT p.session_id, p.customer_id, p.user_id, p.email, p.price_id, ${effectivePlan('p')} AS plan, p.payment_intent_id, p.status,
-         p.created_at, p.updated_at, p.amount_total, p.currency, p.amount_refunded, p.fair_price_percent, p.revoke_reason,
-         (SELECT r.updated_at FROM payment_refunds r WHERE r.payment_intent_id = p.payment_intent_id) AS refunded_at,
-         (SELECT v.created_at FROM payment_revocations v WHERE v.payment_intent_id = p.payment_intent_id) AS revoked_at,
-         (SELECT MIN(d.updated_at) FROM disputes d WHERE d.payment_intent_id = p.payment_intent_id AND d.status NOT IN ('won', 'warning_closed', 'lost')) AS dispute_opened_at,
-         (SELECT MAX(d.updated_at) FROM disputes d WHERE d.payment_intent_id = p.payment_intent_id AND d.status = 'lost') AS dispute_lost_at
+      `SELECT p.session_id, p.customer_id, p.user_id, p.email, p.price_id, ${effectivePlan('p')} AS plan, p.plan AS bought_plan, p.payment_intent_id,
+         p.status, p.created_at, p.updated_at, p.amount_total, p.currency, p.amount_refunded, p.fair_price_percent, p.revoke_reason,
+         p.revoked_by_seller_at, ${outcomeTimes('p')}
        FROM purchases p WHERE p.status IN ('paid', 'revoked') AND ${OWNED_BY_USER} ORDER BY p.created_at DESC, p.session_id DESC LIMIT ?3`,
     )
     .bind(...owner(user), limit)
     .all<PurchaseWithOutcome>();
+  return results;
+}
+
+/** An upgrade that was applied to its purchase (paid, or refunded or disputed since), with the times of what became of its payment. */
+export interface UpgradeWithOutcome extends PaymentOutcome {
+  purchase_session_id: string;
+  to_plan: string;
+  amount_paid: number | null;
+  currency: string;
+  paid_at: number;
+}
+
+/**
+ * The upgrades applied to these purchases, the oldest first, each with what became of its own
+ * payment. A refused one (a duplicate, or paid after its purchase ended) bought nothing and was
+ * given back at once: it is no part of the purchase, and its receipt says so on its own.
+ */
+export async function upgradesWithOutcomeOf(db: D1Database, purchaseSessionIds: readonly string[]): Promise<UpgradeWithOutcome[]> {
+  if (purchaseSessionIds.length === 0) return [];
+  const {results} = await db
+    .prepare(
+      `SELECT u.purchase_session_id, u.to_plan, u.status, u.revoke_reason, u.amount_paid, u.amount_refunded, u.currency, u.paid_at,
+         u.updated_at, ${outcomeTimes('u')}
+       FROM upgrades u WHERE u.purchase_session_id IN (SELECT value FROM json_each(?1)) AND u.status IN ('paid', 'revoked') AND u.paid_at IS NOT NULL
+       ORDER BY u.paid_at, u.session_id`,
+    )
+    .bind(JSON.stringify(purchaseSessionIds))
+    .all<UpgradeWithOutcome>();
   return results;
 }
 

@@ -1,5 +1,5 @@
 import type {Context} from '../context';
-import {enqueue, PermanentError, RetryableError} from '../jobs';
+import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {GitHubFailure, repositoryFor} from './github';
@@ -19,6 +19,18 @@ export interface RemovalPayload {
   attemptedAt?: number;
 }
 
+/** The start of the keys of a grant version's removal jobs (one per invitation it recorded). */
+const removalKeys = (grant: Pick<Grant, 'session_id' | 'version'>) => `remove:${grant.session_id}:${grant.version}:`;
+
+/**
+ * Whether a grant taken away still waits for its removal from GitHub: GitHub did not answer the
+ * first try, and the outbox tries again (until it gives up: `removal_failed`). Until then the
+ * account may still be on the repository, and the buyer's dashboard says so.
+ */
+export function removalUnderWay(db: D1Database, grant: Pick<Grant, 'session_id' | 'version'>): Promise<boolean> {
+  return hasPendingJobs(db, removalKeys(grant));
+}
+
 /**
  * Queues the removal of what this worker created for a grant (its invitation, and the account
  * that accepted it) and tries it at once; the cron retries failures. A grant with no invitation
@@ -36,7 +48,7 @@ export async function removeNowOrLater(context: Context, grant: Grant, reason: s
     ...(lost && {attemptedAt: grant.invite_attempted_at!}),
   };
   const id = await enqueue(context.db, {
-    key: `remove:${grant.session_id}:${grant.version}:${grant.invitation_id ?? 'lost-answer'}`,
+    key: `${removalKeys(grant)}${grant.invitation_id ?? 'lost-answer'}`,
     kind: 'github-remove',
     sessionId: grant.session_id,
     payload,

@@ -5,6 +5,7 @@ import {reconcileExtraGrantsSoon} from './extraGrants';
 import {type Repository, repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
+import {removalUnderWay} from './removal';
 
 /**
  * What the dashboard and the console read of a seat: the record, GitHub's word on a pending
@@ -23,6 +24,8 @@ export interface ObservedGrant {
   usernameChangesLeft: number;
   /** A queued invitation that waits for GitHub's cap: its place and when it is expected. */
   queue?: QueuePlace;
+  /** A revoked grant whose removal from GitHub is still being tried (removal.ts `removalUnderWay`). */
+  removing?: boolean;
 }
 
 /** A GitHub read that failed is tried again after this, not at the next poll. */
@@ -114,6 +117,7 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     return {...base, expired: false, ...(queue && {queue})};
   }
   if (grant.status === 'active') return observeActive(context, grant, {...base, expired: false}, fresh);
+  if (grant.status === 'revoked' && (await removalUnderWay(db, grant))) return {...base, expired: false, removing: true};
   if (grant.status !== 'pending') return {...base, expired: false};
   const now = Date.now();
   if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;

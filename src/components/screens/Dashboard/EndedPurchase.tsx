@@ -7,12 +7,13 @@ import styles from './styles.module.css';
 
 /**
  * The dashboard of an account whose purchase was refunded or disputed and that holds no other paid
- * one: what became of the payment and when, what that means for the access to the code, and the
- * receipts, which stay. The plans follow, to buy again, unless a dispute is still open (its outcome
- * decides whether the purchase comes back).
+ * one: what became of the payment and when, what that means for the access to the code (as its
+ * grant says: a removal from GitHub that failed is not told as done), and the receipts, which stay.
+ * The plans follow, to buy again, unless a dispute is still open (its outcome decides whether the
+ * purchase comes back).
  */
 export default function EndedPurchase({access, payment}: {access: AccessStatus; payment: PaymentStanding & {state: EndedState}}) {
-  const words = endedPurchase(payment, access.username);
+  const words = endedPurchase(payment, access);
   return (
     <>
       <div className={styles.dashboard}>
