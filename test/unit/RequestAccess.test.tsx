@@ -103,30 +103,35 @@ describe('Request Access', () => {
 
   it("shows only the latest answer: after an empty username, the worker's refusal of the next one replaces Fill out username", async () => {
     // The message's own timer is held, so that the test does not depend on how fast it types.
+    // A plain function, not a jest mock: Testing Library takes a mocked setTimeout for fake timers.
     const fades: number[] = [];
     const setTimer = global.setTimeout;
-    jest.spyOn(global, 'setTimeout').mockImplementation(((callback: () => void, ms?: number, ...rest: unknown[]) => {
+    global.setTimeout = ((callback: () => void, ms?: number, ...rest: unknown[]) => {
       if (ms !== USERNAME_MESSAGE_MS) return setTimer(callback, ms, ...rest);
       fades.push(ms);
       return setTimer(() => {}, 0);
-    }) as typeof setTimeout);
-    const refusal = 'A GitHub username has letters, digits and single hyphens between them';
-    answer = {status: 400, body: {error: refusal, code: 'INVALID_REQUEST'}};
-    renderWithSite(
-      <RequestAccess user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}} onRequested={() => {}} />,
-      {env: {WORKER_URL: worker.url}},
-    );
-    const field = screen.getByRole('textbox', {name: 'GitHub username'});
-    await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
-    expect(await screen.findByText(ACCESS_MESSAGES.usernameRequired)).toBeInTheDocument();
-    // The 3 s after which the message goes on its own never end here: it must give way to the answer.
-    expect(fades).toEqual([USERNAME_MESSAGE_MS]);
-    await userEvent.type(field, 'not_valid');
-    await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
-    expect(await within(form()).findByText(refusal)).toBeInTheDocument();
-    expect(screen.queryByText(ACCESS_MESSAGES.usernameRequired)).toBeNull();
-    expect(within(form()).getAllByRole('alert')).toHaveLength(1);
-    expect(field).toHaveAccessibleDescription(refusal);
+    }) as typeof setTimeout;
+    try {
+      const refusal = 'A GitHub username has letters, digits and single hyphens between them';
+      answer = {status: 400, body: {error: refusal, code: 'INVALID_REQUEST'}};
+      renderWithSite(
+        <RequestAccess user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}} onRequested={() => {}} />,
+        {env: {WORKER_URL: worker.url}},
+      );
+      const field = screen.getByRole('textbox', {name: 'GitHub username'});
+      await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
+      expect(await screen.findByText(ACCESS_MESSAGES.usernameRequired)).toBeInTheDocument();
+      // The 3 s after which the message goes on its own never end here: it must give way to the answer.
+      expect(fades).toEqual([USERNAME_MESSAGE_MS]);
+      await userEvent.type(field, 'not_valid');
+      await userEvent.click(screen.getByRole('button', {name: 'Request Access'}));
+      expect(await within(form()).findByText(refusal)).toBeInTheDocument();
+      expect(screen.queryByText(ACCESS_MESSAGES.usernameRequired)).toBeNull();
+      expect(within(form()).getAllByRole('alert')).toHaveLength(1);
+      expect(field).toHaveAccessibleDescription(refusal);
+    } finally {
+      global.setTimeout = setTimer;
+    }
   });
 
   it('keeps Fill out username after a refusal it follows, and shows nothing of the refusal', async () => {
