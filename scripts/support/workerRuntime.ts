@@ -124,13 +124,21 @@ export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR, {mig
       logs.push(message);
     },
   });
-  const url = (await mf.ready).toString().replace(/\/$/, '');
-  const d1 = await mf.getD1Database('DB');
-  const files = migrationFiles();
-  if (migrateBefore !== undefined && !files.includes(migrateBefore)) throw new Error(`worker/migrations has no ${migrateBefore}`);
-  for (const file of files) {
-    if (migrateBefore !== undefined && file >= migrateBefore) break;
-    await d1.batch(migrationStatements(file).map((sql) => d1.prepare(sql)));
+  let url: string;
+  let d1: Awaited<ReturnType<Miniflare['getD1Database']>>;
+  try {
+    url = (await mf.ready).toString().replace(/\/$/, '');
+    d1 = await mf.getD1Database('DB');
+    const files = migrationFiles();
+    if (migrateBefore !== undefined && !files.includes(migrateBefore)) throw new Error(`worker/migrations has no ${migrateBefore}`);
+    for (const file of files) {
+      if (migrateBefore !== undefined && file >= migrateBefore) break;
+      await d1.batch(migrationStatements(file).map((sql) => d1.prepare(sql)));
+    }
+  } catch (error) {
+    // A worker that did not start leaves no workerd behind: it would keep the test runner from exiting.
+    await mf.dispose().catch(() => {});
+    throw error;
   }
   type ScheduledHandler = (options: {cron: string}) => Promise<unknown>;
   let scheduledHandler: Promise<ScheduledHandler> | undefined;

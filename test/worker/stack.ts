@@ -116,6 +116,8 @@ export async function startStack(
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
   if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
   const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}), startMailgunStandIn()]);
+  const closeStandIns = () => Promise.all([stripe.close(), github.close(), mailgun.close()]);
+  // A worker that fails to start leaves no stand-in listening: it would keep the test runner from exiting.
   const worker = await startWorker({
     ...baseVars(),
     FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
@@ -131,7 +133,10 @@ export async function startStack(
     MAILGUN_API_URL: mailgun.url,
     MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_SIGNING_KEY,
     ...overrides,
-  }, bundleDir, {migrateBefore});
+  }, bundleDir, {migrateBefore}).catch(async (error: unknown) => {
+    await closeStandIns();
+    throw error;
+  });
   const identity = `http://${emulatorHost}/identitytoolkit.googleapis.com/v1`;
 
   async function emulator(path: string, body: unknown, owner = false) {
@@ -245,7 +250,7 @@ export async function startStack(
     },
     async stop() {
       await worker.dispose();
-      await Promise.all([stripe.close(), github.close(), mailgun.close()]);
+      await closeStandIns();
     },
   };
   return stack;
