@@ -1,7 +1,7 @@
 import {findStoredPlan, storedPlanName} from '../../../src/config';
 import type {AccessStatus, PaymentStanding, PaymentState} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
-import {bestPurchase, type Purchase, purchasesWithOutcomeOf, type PurchaseWithOutcome} from '../purchases';
+import {bestPurchase, inForce, type Purchase, purchasesWithOutcomeOf, type PurchaseWithOutcome} from '../purchases';
 import type {RevokeReason} from './revocations';
 
 /**
@@ -60,7 +60,7 @@ export function standingOf(purchase: PurchaseWithOutcome): PaymentStanding | nul
 /**
  * The payments part of GET /accessStatus. `seat` is the paid purchase whose access the dashboard
  * shows (null when the account has none paid): its payment, the latest other purchase refunded or
- * disputed, and the plan the account holds now. Without a paid one, the latest purchase refunded
+ * disputed, and the plan the account holds now (its best paid purchase in force). Without a paid one, the latest purchase refunded
  * or disputed is the payment. `ended` is that latest purchase refunded or disputed, whose access
  * record the dashboard reads when no paid purchase has one.
  */
@@ -75,7 +75,8 @@ export async function paymentStandingOf(
   if (!seat) return {standing: endedStanding ? {payment: endedStanding} : {}, ended};
   const own = purchases.find((purchase) => purchase.session_id === seat.session_id);
   const ownStanding = own && standingOf(own);
-  const held = findStoredPlan(bestPurchase(purchases.filter((purchase) => purchase.status === 'paid'))?.plan ?? null);
+  // The plan of the purchase that stands for the buyer (purchases.ts `bestPaidPurchaseOf`, whose rule this is).
+  const held = findStoredPlan(bestPurchase(inForce(purchases.filter((purchase) => purchase.status === 'paid')))?.plan ?? null);
   return {
     standing: {
       ...(ownStanding && {payment: ownStanding}),
