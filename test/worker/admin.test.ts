@@ -832,6 +832,47 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', detail: expect.stringMatching(/^Failed: This payment has already been refunded in full\./)});
   });
 
+  describe('a refund that fails later (a closed card): Stripe lowers what it has refunded, and the console follows', () => {
+    /** A partial refund of $15 from the console, confirmed by Stripe's webhook: its refund's id. */
+    async function refundedThenFailed(sessionId: string): Promise<string> {
+      expect((await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer', refundedBefore: 0})).status).toBe(200);
+      await stripeConfirms(sessionId);
+      expect(await detailOf(sessionId)).toMatchObject({amountRefunded: 1500});
+      return stack.stripe.payments.get(paymentOf(sessionId))!.charge.refunds!.data[0]!.id;
+    }
+
+    test('its webhook never came: the console\'s refund reads Stripe\'s figure, asks for the page again once, and the page read again refunds', async () => {
+      const {sessionId} = await buyer({seat: true});
+      stack.stripe.failRefund(await refundedThenFailed(sessionId));
+      expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 0, refunded: false});
+      // The page still shows $15 refunded: Stripe says $0 now, so this refund is not made...
+      const stale = await post(refundPath(sessionId), {amount: 1000, reason: 'requested_by_customer', refundedBefore: 1500});
+      expect(stale.status).toBe(409);
+      expect(await stale.json()).toEqual({
+        error: 'This payment changed since the page was read: Stripe has refunded $0.00 of it, not $15.00. Read the purchase again.',
+        code: 'CONFLICT',
+      });
+      // ...and the page read again shows Stripe's figure, from which a refund goes through.
+      expect(await detailOf(sessionId)).toMatchObject({state: 'paid', amountRefunded: 0});
+      const again = await post(refundPath(sessionId), {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0});
+      expect(again.status).toBe(200);
+      expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 1000});
+    });
+
+    test('its webhook (charge.refund.updated, status failed) records Stripe\'s figure as it stands; the buyer keeps access', async () => {
+      const {sessionId} = await buyer({seat: true});
+      const failed = stack.stripe.failRefund(await refundedThenFailed(sessionId));
+      expect(failed).toMatchObject({type: 'charge.refund.updated', data: {object: {status: 'failed', failure_reason: 'expired_or_canceled_card'}}});
+      expect((await stack.deliver(failed)).status).toBe(200);
+      const page = await detailOf(sessionId);
+      expect(page).toMatchObject({state: 'paid', amountRefunded: 0, access: {status: 'pending'}});
+      expect(page.history.map((event) => event.summary)).toContain('charge.refund.updated');
+      // The page the seller reads now matches Stripe: a refund from it goes through.
+      expect((await post(refundPath(sessionId), {amount: 500, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
+      expect(await detailOf(sessionId)).toMatchObject({amountRefunded: 500});
+    });
+  });
+
   test('two refunds of the same $10 at once (a double click, two tabs) make one refund at Stripe, and both answer that refund; the console shows it at once', async () => {
     const {sessionId} = await buyer({seat: true, accept: true});
     const asked = stack.stripe.refundsCreated.length;
