@@ -68,6 +68,13 @@ export interface StripeStandIn {
   /** The `charge.refunded` event Stripe sends after a refund of this payment, from the charge as it now is. */
   refundedEvent(paymentIntentId: string): Stripe.Event;
   /**
+   * The refund fails later, as Stripe's does when the card was closed or reported lost (its test
+   * card 4000 0000 0000 5126): its status becomes `failed` with a `failure_reason`, the money goes
+   * back to the seller's balance, and the charge's `amount_refunded` goes down by it. Answers the
+   * `charge.refund.updated` event Stripe then sends, the refund as it now is.
+   */
+  failRefund(refundId: string, failureReason?: Stripe.Refund['failure_reason']): Stripe.Event;
+  /**
    * The account's prices by id: at start, each plan's test and production price as the site shows
    * it. A key sees only the objects of its own mode (`livemode`), as at Stripe.
    */
@@ -939,6 +946,19 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const payment = payments.get(paymentIntentId);
       if (!payment) throw new Error(`No payment ${paymentIntentId}`);
       return stripeEvent('charge.refunded', structuredClone(chargeAsListed(payment.charge, false)));
+    },
+    failRefund(refundId, failureReason = 'expired_or_canceled_card') {
+      const payment = [...payments.values()].find(({charge}) => charge.refunds?.data.some((refund) => refund.id === refundId));
+      const refund = payment?.charge.refunds!.data.find((candidate) => candidate.id === refundId);
+      if (!payment || !refund) throw new Error(`No refund ${refundId}`);
+      if (refund.status !== 'succeeded' && refund.status !== 'pending') throw new Error(`Refund ${refundId} is ${refund.status}: only one on its way can fail`);
+      const previous = {status: refund.status, failure_reason: null, failure_balance_transaction: null};
+      Object.assign(refund, {status: 'failed', failure_reason: failureReason, failure_balance_transaction: nextId('txn_')});
+      payment.charge.amount_refunded -= refund.amount;
+      payment.charge.refunded = payment.charge.amount_refunded === payment.charge.amount;
+      const event = stripeEvent('charge.refund.updated', structuredClone(refund));
+      (event.data as {previous_attributes?: unknown}).previous_attributes = previous;
+      return event;
     },
     failNext(match, status, error) {
       failures.push({match, status, error});

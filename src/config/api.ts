@@ -795,7 +795,23 @@ export interface AdminPurchaseDetail extends AdminPurchase {
   extraGrants: AdminExtraGrant[];
   /** Its upgrades that reached a payment, the oldest first. */
   upgrades: AdminUpgrade[];
+  /**
+   * The buyer's other paid purchases, the oldest first: made with the same sign-in account, or to
+   * the same e-mail (a guest purchase, which the account of that e-mail holds once it is verified).
+   * The seller's revocation is each purchase's own: revoking this one leaves each of these the
+   * buyer's way to the code until it is revoked too (`revokedBySellerAt`).
+   */
+  otherPaidPurchases: AdminOtherPurchase[];
   history: PurchaseEvent[];
+}
+
+/** Another paid purchase of the same buyer, as its purchase page names it. */
+export interface AdminOtherPurchase {
+  sessionId: string;
+  /** The plan it gives now, as the config names it (null for one the config no longer has). */
+  plan: string | null;
+  createdAt: number;
+  revokedBySellerAt: number | null;
 }
 
 /** One extra repository's grant as D1 records it: `detail` says why it is failed, revoked or still queued. */

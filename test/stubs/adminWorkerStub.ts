@@ -149,6 +149,7 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     invitationExpired: false,
     extraGrants: [{key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'ada-l', detail: null, updatedAt: NOW - DAY_MS + 180_000, expired: false}],
     upgrades: [],
+    otherPaidPurchases: [],
     history: [
       {at: NOW - DAY_MS, kind: 'stripe', summary: 'checkout.session.completed'},
       {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},

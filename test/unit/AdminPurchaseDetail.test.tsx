@@ -2,6 +2,7 @@ import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
+import {day} from '../../src/components/screens/Admin/format';
 import {appConfig} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {purchase, upgrade, useAdminWorkerStub} from '../stubs/adminWorkerStub';
@@ -62,6 +63,35 @@ describe('a purchase’s page', () => {
     // The purchase is read again: the access is revoked, and Revoke is gone.
     expect(await screen.findByText('Revoked')).toBeInTheDocument();
     expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
+  });
+
+  it("names the buyer's other paid purchases that still give the code, and its Revoke says revoking this one leaves them", async () => {
+    const at = (day: number) => Date.UTC(2026, 5, day, 9, 0, 0);
+    worker().reset({
+      purchases: [
+        purchase({
+          otherPaidPurchases: [
+            {sessionId: 'cs_test_ada_starter', plan: 'Starter', createdAt: at(2), revokedBySellerAt: null},
+            // Revoked already: it gives the buyer nothing, so it is not named.
+            {sessionId: 'cs_test_ada_old', plan: 'Advanced', createdAt: at(1), revokedBySellerAt: at(3)},
+          ],
+        }),
+      ],
+    });
+    await open();
+    expect(screen.getByRole('link', {name: `Starter, ${day(at(2))}`})).toHaveAttribute('href', '/admin?purchase=cs_test_ada_starter');
+    expect(screen.queryByRole('link', {name: new RegExp(`^Advanced, ${day(at(1))}`)})).toBeNull();
+    await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
+    expect(screen.getByRole('group', {name: 'Revoke access'})).toHaveTextContent(
+      `The buyer also holds another paid purchase (Starter, ${day(at(2))}), which keeps the code: revoke it too to end all of their access.`,
+    );
+  });
+
+  it('says nothing of other purchases when the buyer holds none', async () => {
+    await open();
+    await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
+    expect(screen.getByRole('group', {name: 'Revoke access'})).not.toHaveTextContent('other paid purchase');
+    expect(screen.queryByText(/other paid purchase/)).toBeNull();
   });
 
   it('revokes a purchase that only downloads (no GitHub account): says so, then gives it back with Grant access and no account', async () => {

@@ -614,6 +614,79 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect((await post(purchasePath(ADMIN_PATHS.grant, sessionId), {})).status).toBe(409);
   });
 
+  describe('a buyer who holds two paid purchases (a lower plan with the seat, then a higher one): the revocation is each purchase\'s own', () => {
+    const [lower, higher] = [...appConfig.plans].sort((a, b) => a.price - b.price) as [(typeof appConfig.plans)[number], (typeof appConfig.plans)[number]];
+    async function twoPurchases() {
+      const user = await stack.signUp();
+      const paid = async (priceId: string) => {
+        const sessionId = await stack.paidCheckout({email: user.email, user, priceId});
+        expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+        return sessionId;
+      };
+      const seated = await paid(lower.priceId.test);
+      const login = githubAccount();
+      expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+      const other = await paid(higher.priceId.test);
+      return {user, seated, other, login};
+    }
+    const statusOf = async (user: SignedInUser) => (await (await stack.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as Record<string, unknown>;
+    const askForLink = (user: SignedInUser) => stack.call(API_PATHS.downloadLink, {token: user.idToken, body: {}});
+    /** The purchase the last link was made for. */
+    const linkPurchase = async (user: SignedInUser) =>
+      (await stack.worker.db.all<{session_id: string}>('SELECT session_id FROM download_links WHERE user_id = ? ORDER BY created_at DESC LIMIT 1', user.uid))[0]!.session_id;
+
+    test('the console names the other purchase on each page, and its Revoke says the other keeps the code', async () => {
+      const {seated, other} = await twoPurchases();
+      const [seatedPage, otherPage] = [await detailOf(seated), await detailOf(other)];
+      expect(seatedPage.otherPaidPurchases).toEqual([{sessionId: other, plan: higher.name, createdAt: otherPage.createdAt, revokedBySellerAt: null}]);
+      expect(otherPage.otherPaidPurchases).toEqual([{sessionId: seated, plan: lower.name, createdAt: seatedPage.createdAt, revokedBySellerAt: null}]);
+      expect((await post(purchasePath(ADMIN_PATHS.revoke, other))).status).toBe(200);
+      expect((await detailOf(seated)).otherPaidPurchases).toEqual([expect.objectContaining({sessionId: other, revokedBySellerAt: expect.any(Number)})]);
+    });
+
+    test('the seat\'s purchase revoked: the dashboard, the download and Request Access all go by the other, which the seller left', async () => {
+      const {user, seated, other, login} = await twoPurchases();
+      expect((await post(purchasePath(ADMIN_PATHS.revoke, seated))).status).toBe(200);
+      expect(invitationOf(login)).toBeUndefined();
+      // Not "revoked" beside a download that works: the other purchase gives the code, and says so.
+      const status = await statusOf(user);
+      expect(status).toMatchObject({hasPaid: true, status: 'none', plan: {id: higher.id, name: higher.name}});
+      expect(status).not.toHaveProperty('revokedBySeller');
+      expect((await askForLink(user)).status).toBe(200);
+      expect(await linkPurchase(user)).toBe(other);
+      // The buyer may ask for an invitation through the other purchase.
+      const asked = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: user.uid}});
+      expect(asked.status).toBe(200);
+      expect(await grantOf(other)).toMatchObject({status: 'pending'});
+
+      // Both revoked: the dashboard says so, and nothing is served or invited.
+      expect((await post(purchasePath(ADMIN_PATHS.revoke, other))).status).toBe(200);
+      expect(await statusOf(user)).toMatchObject({hasPaid: true, status: 'revoked', revokedBySeller: true});
+      const refused = await askForLink(user);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'});
+      expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: user.uid}})).status).toBe(403);
+    });
+
+    test('the other (higher) purchase revoked: the seat\'s purchase still gives the dashboard\'s access and the download, and its plan is the one shown', async () => {
+      const {user, seated, other, login} = await twoPurchases();
+      expect((await post(purchasePath(ADMIN_PATHS.revoke, other))).status).toBe(200);
+      const status = await statusOf(user);
+      expect(status).toMatchObject({hasPaid: true, status: 'pending', username: login, plan: {id: lower.id, name: lower.name}});
+      expect(status).not.toHaveProperty('revokedBySeller');
+      // Not "pending" beside a Download the worker refuses.
+      const link = await askForLink(user);
+      expect(link.status).toBe(200);
+      expect(await linkPurchase(user)).toBe(seated);
+      expect((await stack.call(((await link.json()) as DownloadLink).path)).status).toBe(200);
+      expect(await (await stack.call(`${API_PATHS.userHasPaid}?userId=${encodeURIComponent(user.uid)}`, {token: user.idToken})).json()).toEqual({hasPaid: true, plan: lower.name});
+
+      expect((await post(purchasePath(ADMIN_PATHS.revoke, seated))).status).toBe(200);
+      expect(await statusOf(user)).toMatchObject({status: 'revoked', revokedBySeller: true});
+      expect((await askForLink(user)).status).toBe(403);
+    });
+  });
+
   test('Grant access with no account named, for a purchase that had a seat, asks for the account: the seat comes back by an invitation', async () => {
     const {sessionId, login} = await buyer({seat: true});
     expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
@@ -757,6 +830,47 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({error: 'This payment has already been refunded in full.', code: 'CONFLICT'});
     expect((await auditEntries())[0]).toMatchObject({action: 'refund', outcome: 'failed', detail: expect.stringMatching(/^Failed: This payment has already been refunded in full\./)});
+  });
+
+  describe('a refund that fails later (a closed card): Stripe lowers what it has refunded, and the console follows', () => {
+    /** A partial refund of $15 from the console, confirmed by Stripe's webhook: its refund's id. */
+    async function refundedThenFailed(sessionId: string): Promise<string> {
+      expect((await post(refundPath(sessionId), {amount: 1500, reason: 'requested_by_customer', refundedBefore: 0})).status).toBe(200);
+      await stripeConfirms(sessionId);
+      expect(await detailOf(sessionId)).toMatchObject({amountRefunded: 1500});
+      return stack.stripe.payments.get(paymentOf(sessionId))!.charge.refunds!.data[0]!.id;
+    }
+
+    test('its webhook never came: the console\'s refund reads Stripe\'s figure, asks for the page again once, and the page read again refunds', async () => {
+      const {sessionId} = await buyer({seat: true});
+      stack.stripe.failRefund(await refundedThenFailed(sessionId));
+      expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 0, refunded: false});
+      // The page still shows $15 refunded: Stripe says $0 now, so this refund is not made...
+      const stale = await post(refundPath(sessionId), {amount: 1000, reason: 'requested_by_customer', refundedBefore: 1500});
+      expect(stale.status).toBe(409);
+      expect(await stale.json()).toEqual({
+        error: 'This payment changed since the page was read: Stripe has refunded $0.00 of it, not $15.00. Read the purchase again.',
+        code: 'CONFLICT',
+      });
+      // ...and the page read again shows Stripe's figure, from which a refund goes through.
+      expect(await detailOf(sessionId)).toMatchObject({state: 'paid', amountRefunded: 0});
+      const again = await post(refundPath(sessionId), {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0});
+      expect(again.status).toBe(200);
+      expect(stack.stripe.payments.get(paymentOf(sessionId))!.charge).toMatchObject({amount_refunded: 1000});
+    });
+
+    test('its webhook (charge.refund.updated, status failed) records Stripe\'s figure as it stands; the buyer keeps access', async () => {
+      const {sessionId} = await buyer({seat: true});
+      const failed = stack.stripe.failRefund(await refundedThenFailed(sessionId));
+      expect(failed).toMatchObject({type: 'charge.refund.updated', data: {object: {status: 'failed', failure_reason: 'expired_or_canceled_card'}}});
+      expect((await stack.deliver(failed)).status).toBe(200);
+      const page = await detailOf(sessionId);
+      expect(page).toMatchObject({state: 'paid', amountRefunded: 0, access: {status: 'pending'}});
+      expect(page.history.map((event) => event.summary)).toContain('charge.refund.updated');
+      // The page the seller reads now matches Stripe: a refund from it goes through.
+      expect((await post(refundPath(sessionId), {amount: 500, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
+      expect(await detailOf(sessionId)).toMatchObject({amountRefunded: 500});
+    });
   });
 
   test('two refunds of the same $10 at once (a double click, two tabs) make one refund at Stripe, and both answer that refund; the console shows it at once', async () => {

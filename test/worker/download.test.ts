@@ -4,6 +4,10 @@
  * buyer's alone, short-lived and good once; the purchase is checked again when it is followed.
  * In workerd with a real D1, against the GitHub stand-in's recorded release and archive answers.
  */
+import {execFileSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {unzipSync, strFromU8} from 'fflate';
 import {ROUTES} from '../../src/config';
 import {API_PATHS, type BuyerReleases, type DownloadLink} from '../../src/config/api';
@@ -140,6 +144,25 @@ describe('the archive', () => {
       }
     } finally {
       delete stack.github.archives.source;
+    }
+  });
+
+  test('with local mode\'s source in a git repository with no commit yet (`git init` in a downloaded kit), the download is the files git would add, not an error', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-no-commit-'));
+    try {
+      fs.copyFileSync(path.join(ROOT, '.gitignore'), path.join(dir, '.gitignore'));
+      fs.writeFileSync(path.join(dir, 'README.md'), '# The kit, before its first commit\n');
+      fs.writeFileSync(path.join(dir, '.env.production'), 'SECRET=not-for-the-buyer\n');
+      execFileSync('git', ['init', '--quiet'], {cwd: dir});
+      stack.github.archives.source = kitArchive(dir);
+      const {user} = await paidBuyer();
+      const response = await follow(await linkFor(user));
+      expect(response.status).toBe(200);
+      const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+      expect(Object.keys(files).map((name) => name.slice(name.indexOf('/') + 1)).sort()).toEqual(['.gitignore', 'README.md']);
+    } finally {
+      delete stack.github.archives.source;
+      fs.rmSync(dir, {recursive: true, force: true});
     }
   });
 

@@ -9,7 +9,7 @@ export interface Purchase {
   user_id: string | null;
   email: string | null;
   price_id: string | null;
-  /** The plan recorded: for bestPaidPurchaseOf, seatPurchaseOf and paidPurchasesOf, the plan now (a paid upgrade's). */
+  /** The plan recorded: for bestPaidPurchaseOf, accessPurchaseOf and paidPurchasesOf, the plan now (a paid upgrade's). */
   plan: string | null;
   payment_intent_id: string | null;
   status: PurchaseStatus;
@@ -34,6 +34,15 @@ export interface Purchase {
  * Binds ?1 (uid) and ?2 (verified e-mail or null).
  */
 const OWNED_BY_USER = '(user_id = ?1 OR (?2 IS NOT NULL AND user_id IS NULL AND email = ?2))';
+
+/**
+ * SQL for whether purchase `other` may be the same buyer's as purchase `of`: made with the same
+ * sign-in account, or to the same e-mail (a guest purchase, which OWNED_BY_USER gives the account
+ * of that e-mail once it is verified). For the seller's console, which sees purchases, not accounts.
+ */
+export function sameBuyer(other: string, of: string): string {
+  return `((${of}.user_id IS NOT NULL AND ${other}.user_id = ${of}.user_id) OR (${of}.email IS NOT NULL AND ${other}.email = ${of}.email))`;
+}
 
 function owner(user: AuthUser): [string, string | null] {
   return [user.uid, user.emailVerified && user.email ? user.email.toLowerCase() : null];
@@ -97,19 +106,33 @@ export function bestPurchase<P extends Pick<Purchase, 'plan'>>(purchases: readon
 }
 
 /**
- * The user's paid purchase that gives them the most (bestPurchase), with the plan it gives now:
- * the one purchase that says what the user holds, wherever a single one is chosen for them.
+ * Of a user's paid purchases, those a choice for them is made among. The seller's revocation is
+ * the purchase's (access/sellerRevocation.ts), so a purchase the seller revoked stands for the buyer
+ * only when the seller revoked every one: then the one chosen says revoked, and nothing is served.
+ * Every place that chooses one purchase for the user chooses among these, so the dashboard, the
+ * download, the invitation, the plan and the upgrade offer never disagree about a revocation.
  */
-export async function bestPaidPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
-  return bestPurchase(await paidPurchasesOf(db, user));
+export function inForce<P extends Pick<Purchase, 'revoked_by_seller_at'>>(purchases: readonly P[]): readonly P[] {
+  const kept = purchases.filter((purchase) => purchase.revoked_by_seller_at === null);
+  return kept.length > 0 ? kept : purchases;
 }
 
 /**
- * The paid purchase whose repository seat is the user's: of those that hold an access grant, the
- * best; else the best of all. A buyer who bought a higher plan after the first was granted keeps
- * the seat where it is, and is never given a second one by asking again.
+ * The user's paid purchase that gives them the most (bestPurchase) of those in force (inForce), with
+ * the plan it gives now: what the user holds (GET /userHasPaid, the upgrade offer, the billing portal).
  */
-export async function seatPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
+export async function bestPaidPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
+  return bestPurchase(inForce(await paidPurchasesOf(db, user)));
+}
+
+/**
+ * The paid purchase whose access to the code is the user's, of those in force (inForce): of those
+ * that hold an access grant, the best; else the best of all. A buyer who bought a higher plan after
+ * the first was granted keeps the seat where it is, and is never given a second one by asking
+ * again. What the dashboard shows (GET /accessStatus), what a download link is made for, and what
+ * an invitation is asked for all read this one purchase.
+ */
+export async function accessPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
   const {results} = await db
     .prepare(
       `SELECT p.*, EXISTS (SELECT 1 FROM access_grants g WHERE g.session_id = p.session_id) AS holds_seat
@@ -117,9 +140,10 @@ export async function seatPurchaseOf(db: D1Database, user: AuthUser): Promise<Pu
     )
     .bind(...owner(user))
     .all<Purchase & {holds_seat: number}>();
-  const seated = bestPurchase(results.filter((row) => row.holds_seat === 1)) ?? bestPurchase(results);
-  if (!seated) return null;
-  const {holds_seat: _held, ...purchase} = seated;
+  const candidates = inForce(results);
+  const chosen = bestPurchase(candidates.filter((row) => row.holds_seat === 1)) ?? bestPurchase(candidates);
+  if (!chosen) return null;
+  const {holds_seat: _held, ...purchase} = chosen;
   return purchase;
 }
 

@@ -8,7 +8,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {contextOf, type Context} from '../context';
 import {readJson} from '../http';
-import {bestPaidPurchaseOf, effectivePlan} from '../purchases';
+import {accessPurchaseOf, effectivePlan} from '../purchases';
 import {downloadLinkBody} from '../schemas';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
@@ -76,15 +76,19 @@ async function settle(db: D1Database, hash: string, outcome: 'served' | 'refused
 }
 
 export const downloadRoutes = new Hono<AppEnv>()
-  /** A one-time link to the code, for the signed-in buyer's paid purchase. */
+  /**
+   * A one-time link to the code, for the purchase whose access the dashboard shows (accessPurchaseOf):
+   * refused exactly when the dashboard says the seller revoked it.
+   */
   .post(API_PATHS.downloadLink, requireUser, async (c) => {
     refuseWhenOff();
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
     const {repository: key} = await readJson(c, downloadLinkBody);
-    const purchase = await bestPaidPurchaseOf(c.env.DB, user);
+    const purchase = await accessPurchaseOf(c.env.DB, user);
     if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
-    // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as well.
+    // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as
+    // well. Chosen among those in force, this one is revoked only when every one of the buyer's is.
     if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
     const context = contextOf(c.env);
     const extra = key === undefined ? null : extraRepositoryFor(context.settings, purchase.plan, key);

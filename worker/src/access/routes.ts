@@ -7,7 +7,7 @@ import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {contextOf} from '../context';
 import {paymentStandingOf} from '../payments/standing';
-import {seatPurchaseOf} from '../purchases';
+import {accessPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendExtraInvitationBody} from '../schemas';
 import {GitHubFailure, repositoryFor} from './github';
@@ -21,7 +21,7 @@ import {requestAccess, resendInvitation} from './seat';
 import {invitationExpired, observeGrant} from './status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
-  const purchase = await seatPurchaseOf(db, user);
+  const purchase = await accessPurchaseOf(db, user);
   if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
   return purchase;
 }
@@ -69,7 +69,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
     const context = contextOf(c.env);
-    const purchase = await seatPurchaseOf(c.env.DB, user);
+    const purchase = await accessPurchaseOf(c.env.DB, user);
     // What became of the payments, so that a refunded buyer reads that, not that they never bought.
     const {standing, ended} = await paymentStandingOf(c.env.DB, user, purchase);
     const grant = purchase

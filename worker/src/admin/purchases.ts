@@ -1,6 +1,7 @@
 import {appConfig, findStoredPlan, PLAN_CURRENCY, planAmount, storedPlanName} from '../../../src/config';
 import type {
   AdminFairPrice,
+  AdminOtherPurchase,
   AdminPurchase,
   AdminPurchaseDetail,
   GrantStatus,
@@ -10,7 +11,7 @@ import type {
   PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
-import {countryFlagged, effectivePlan, upgradeFlagged} from '../purchases';
+import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
 import type {Grant} from '../access/grants';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
@@ -167,7 +168,7 @@ export interface StoredPurchaseDetail {
 export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessionId: string): Promise<StoredPurchaseDetail | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
-  const [events, jobs, actions, grant, upgrades] = await db.batch<Record<string, unknown>>([
+  const [events, jobs, actions, grant, upgrades, others] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `SELECT type, received_at, processed_at FROM stripe_events
@@ -180,6 +181,14 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
     db.prepare('SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
     db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
     upgradesOfStatement(db, sessionId),
+    // The seller's revocation is each purchase's own: the page says which others the buyer holds.
+    db
+      .prepare(
+        `SELECT q.session_id, ${effectivePlan('q')} AS plan, q.created_at, q.revoked_by_seller_at FROM purchases p JOIN purchases q
+           ON q.session_id != p.session_id AND q.status = 'paid' AND ${sameBuyer('q', 'p')}
+         WHERE p.session_id = ?1 ORDER BY q.created_at, q.session_id`,
+      )
+      .bind(sessionId),
   ]);
   const history: PurchaseEvent[] = [
     ...events!.results.map((event) => ({
@@ -206,6 +215,14 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       customerId: row.customer_id,
       userId: row.user_id,
       upgrades: upgrades!.results.map(adminUpgrade),
+      otherPaidPurchases: others!.results.map(
+        (other): AdminOtherPurchase => ({
+          sessionId: other.session_id as string,
+          plan: storedPlanName(other.plan as string | null),
+          createdAt: other.created_at as number,
+          revokedBySellerAt: other.revoked_by_seller_at as number | null,
+        }),
+      ),
       history,
     },
     grant: (grant!.results[0] as unknown as Grant | undefined) ?? null,

@@ -56,9 +56,9 @@ export async function refundPayment(
 ): Promise<RefundOutcome> {
   const stripe = stripeFor(settingsOf(env));
   const charge = await paidCharge(stripe, payment.paymentIntentId);
-  // What Stripe says is refunded is what the console shows next, without waiting for the webhook.
-  const recorded = (amountRefunded: number) => recordAmountRefunded(env.DB, payment.paymentIntentId, amountRefunded);
-  await recorded(charge.amount_refunded);
+  // What Stripe says is refunded is what the console shows next, without waiting for the webhook:
+  // as it stands, lower too (a refund that failed since), so the page read again matches Stripe.
+  await recordAmountRefunded(env.DB, payment.paymentIntentId, charge.amount_refunded, {asItStands: true});
   const currency = charge.currency;
   // The newest ten, as Stripe lists a charge's refunds: the one an action made on the same view is
   // among them, or so much has been refunded since that the amount no longer matches the view.
@@ -113,7 +113,7 @@ export async function refundPayment(
   if (undone(refund)) {
     throw new HttpError(502, `Stripe did not refund the payment (${refund.status}). Nothing was refunded.`, 'PAYMENT_PROVIDER');
   }
-  await recorded(charge.amount_refunded + refund.amount);
+  await recordAmountRefunded(env.DB, payment.paymentIntentId, charge.amount_refunded + refund.amount);
   return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id, action: key};
 }
 

@@ -18,29 +18,38 @@ const CLOSED_WON = ['won', 'warning_closed'];
 const CLOSED = [...CLOSED_WON, 'lost'];
 
 /**
- * How much Stripe has refunded of a payment, as Stripe last said (a `charge.refunded` webhook, or
- * the console's own refund as Stripe answered it): the amount only grows, so events out of order
- * change nothing. Kept by payment intent too, first, for a purchase whose completion has not
- * arrived yet (fulfilment reads it when it records the purchase). Its time is when the amount last
- * grew: the buyer's dashboard dates the refund by it (standing.ts), so a late copy of an event, or
- * the console reading the charge before a refund it then refuses, leaves it. Whether a purchase or
- * an upgrade changed.
+ * How much Stripe has refunded of a payment, as Stripe said (a `charge.refunded` webhook, or the
+ * console's own refund as Stripe answered it). Kept by payment intent too, first, for a purchase
+ * whose completion has not arrived yet (fulfilment reads it when it records the purchase). A
+ * webhook's figure is a copy of the charge at one moment, and copies arrive in any order: it is
+ * taken only when it is more than D1 has. `asItStands`: the figure was just read from Stripe's charge
+ * (the console's refund reads it, and so does a refund that failed: Stripe then lowers it), so it
+ * is taken lower too; D1 kept above Stripe's own figure, the console's page would never match
+ * Stripe again, and every refund from it would be refused. Its time is when the amount last grew:
+ * the buyer's dashboard dates the refund by it (standing.ts), so a late copy of an event, or the
+ * console reading the charge before a refund it then refuses, leaves it. Whether a purchase or an
+ * upgrade changed.
  */
-export async function recordAmountRefunded(db: D1Database, paymentIntentId: string, amountRefunded: number): Promise<boolean> {
+export async function recordAmountRefunded(db: D1Database, paymentIntentId: string, amountRefunded: number, {asItStands = false} = {}): Promise<boolean> {
   const now = Date.now();
+  const taken = asItStands ? 1 : 0;
   await db
     .prepare(
       `INSERT INTO payment_refunds (payment_intent_id, amount_refunded, updated_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = excluded.amount_refunded, updated_at = excluded.updated_at
-         WHERE excluded.amount_refunded > payment_refunds.amount_refunded`,
+       ON CONFLICT (payment_intent_id) DO UPDATE SET amount_refunded = excluded.amount_refunded,
+         updated_at = CASE WHEN excluded.amount_refunded > payment_refunds.amount_refunded THEN excluded.updated_at ELSE payment_refunds.updated_at END
+         WHERE excluded.amount_refunded > payment_refunds.amount_refunded OR (?4 = 1 AND excluded.amount_refunded != payment_refunds.amount_refunded)`,
     )
-    .bind(paymentIntentId, amountRefunded, now)
+    .bind(paymentIntentId, amountRefunded, now, taken)
     .run();
   const recorded = await db
-    .prepare(`UPDATE purchases SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`)
-    .bind(paymentIntentId, amountRefunded, now)
+    .prepare(
+      `UPDATE purchases SET amount_refunded = ?2, updated_at = ?3
+       WHERE payment_intent_id = ?1 AND (amount_refunded < ?2 OR (?4 = 1 AND amount_refunded != ?2)) RETURNING session_id`,
+    )
+    .bind(paymentIntentId, amountRefunded, now, taken)
     .first();
-  const upgradeRecorded = await recordUpgradeRefund(db, paymentIntentId, amountRefunded);
+  const upgradeRecorded = await recordUpgradeRefund(db, paymentIntentId, amountRefunded, {asItStands});
   return recorded !== null || upgradeRecorded;
 }
 

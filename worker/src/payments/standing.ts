@@ -3,6 +3,7 @@ import type {AccessStatus, PaymentStanding, PaymentState, StandingPlan, UpgradeS
 import type {AuthUser} from '../auth/user';
 import {
   bestPurchase,
+  inForce,
   type PaymentOutcome,
   type Purchase,
   purchasesWithOutcomeOf,
@@ -115,7 +116,7 @@ export function standingOf(purchase: PurchaseWithOutcome, upgrades: readonly Upg
 /**
  * The payments part of GET /accessStatus. `seat` is the paid purchase whose access the dashboard
  * shows (null when the account has none paid): its payment, the latest other purchase refunded or
- * disputed, and the plan the account holds now. Without a paid one, the latest purchase refunded
+ * disputed, and the plan the account holds now (its best paid purchase in force). Without a paid one, the latest purchase refunded
  * or disputed is the payment. `ended` is that latest purchase refunded or disputed, whose access
  * record the dashboard reads when no paid purchase has one.
  */
@@ -132,7 +133,8 @@ export async function paymentStandingOf(
   const endedStanding = ended && standingOf(ended, upgrades);
   if (!seat) return {standing: endedStanding ? {payment: endedStanding} : {}, ended};
   const ownStanding = own && standingOf(own, upgrades);
-  const held = findStoredPlan(bestPurchase(purchases.filter((purchase) => purchase.status === 'paid'))?.plan ?? null);
+  // The plan of the purchase that stands for the buyer (purchases.ts `bestPaidPurchaseOf`, whose rule this is).
+  const held = findStoredPlan(bestPurchase(inForce(purchases.filter((purchase) => purchase.status === 'paid')))?.plan ?? null);
   return {
     standing: {
       ...(ownStanding && {payment: ownStanding}),

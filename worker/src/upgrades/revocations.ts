@@ -34,11 +34,17 @@ export function restoreUpgradeStatement(db: D1Database, paymentIntentId: string,
     .bind(paymentIntentId, now);
 }
 
-/** Stripe's `charge.refunded` amount for an upgrade's payment (it only grows); whether it changed. */
-export async function recordUpgradeRefund(db: D1Database, paymentIntentId: string, amountRefunded: number): Promise<boolean> {
+/**
+ * Stripe's amount refunded of an upgrade's payment, as payments/revocations.ts `recordAmountRefunded`
+ * takes it (only more, unless `asItStands`); whether it changed.
+ */
+export async function recordUpgradeRefund(db: D1Database, paymentIntentId: string, amountRefunded: number, {asItStands = false} = {}): Promise<boolean> {
   const recorded = await db
-    .prepare(`UPDATE upgrades SET amount_refunded = ?2, updated_at = ?3 WHERE payment_intent_id = ?1 AND amount_refunded < ?2 RETURNING session_id`)
-    .bind(paymentIntentId, amountRefunded, Date.now())
+    .prepare(
+      `UPDATE upgrades SET amount_refunded = ?2, updated_at = ?3
+       WHERE payment_intent_id = ?1 AND (amount_refunded < ?2 OR (?4 = 1 AND amount_refunded != ?2)) RETURNING session_id`,
+    )
+    .bind(paymentIntentId, amountRefunded, Date.now(), asItStands ? 1 : 0)
     .first();
   return recorded !== null;
 }

@@ -94,6 +94,7 @@ const shapes = {
   'checkout.session.async_payment_succeeded': checkoutSession,
   'checkout.session.async_payment_failed': checkoutSession,
   'charge.refunded': about(z.object({refunded: z.boolean(), amount_refunded: z.number().int().nonnegative(), payment_intent: reference}).loose()),
+  'charge.refund.updated': about(z.object({status: z.string().max(64).nullable(), payment_intent: reference}).loose()),
   'charge.dispute.created': dispute,
   'charge.dispute.closed': dispute,
 } satisfies Record<HandledStripeEvent, z.ZodType>;
@@ -142,6 +143,25 @@ async function refund(env: Env, charge: Stripe.Charge) {
 }
 
 /**
+ * A refund Stripe will not pay out after all: it failed (the card was closed or reported lost) or
+ * was canceled. Stripe gives the money back to the seller and lowers the charge's amount refunded,
+ * and the event carries the refund, not the charge: the figure is read from Stripe as it stands and
+ * recorded so, lower too. D1 kept above it, the console's page would never match Stripe again, and
+ * every refund from it would be refused. Access does not change: a partial refund never took it,
+ * and a full refund's revocation is final (revocations.ts).
+ */
+async function refundUndone(env: Env, refund: Stripe.Refund) {
+  if (refund.status !== 'failed' && refund.status !== 'canceled') return false;
+  const id = idOf(refund.payment_intent);
+  if (!id) return false;
+  const intent = await stripeFor(settingsOf(env)).paymentIntents.retrieve(id, {expand: ['latest_charge']});
+  const charge = intent.latest_charge;
+  if (!charge || typeof charge === 'string') return false;
+  log.info('stripe.refund_undone', {paymentIntentId: id, refundId: refund.id, status: refund.status, amountRefunded: charge.amount_refunded});
+  return recordAmountRefunded(env.DB, id, charge.amount_refunded, {asItStands: true});
+}
+
+/**
  * The events the worker acts on, one handler each; a handler answers whether it changed anything.
  * Every other type is acknowledged so Stripe stops sending it.
  */
@@ -150,6 +170,7 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'checkout.session.async_payment_succeeded': fulfil(),
   'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
   'charge.refunded': (env, event) => refund(env, event.data.object),
+  'charge.refund.updated': (env, event) => refundUndone(env, event.data.object),
   // Open: access waits for the outcome. Closed: lost is final, won gives access back.
   'charge.dispute.created': (env, event) => disputeChanged(env, event.data.object),
   'charge.dispute.closed': (env, event) => disputeChanged(env, event.data.object),

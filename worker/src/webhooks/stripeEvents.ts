@@ -10,6 +10,7 @@ export const HANDLED_STRIPE_EVENTS = [
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'charge.refunded',
+  'charge.refund.updated',
   'charge.dispute.created',
   'charge.dispute.closed',
 ] as const satisfies readonly Stripe.Event.Type[];

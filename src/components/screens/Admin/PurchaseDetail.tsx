@@ -12,7 +12,7 @@ import Confirm from './Confirm';
 import Field from './Field';
 import Refund from './Refund';
 import Upgrades from './Upgrades';
-import {EVENT_STATES, money, stripeEvent, times, when} from './format';
+import {day, EVENT_STATES, money, stripeEvent, times, when} from './format';
 import {ActionResult, ActionScope, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import styles from './styles.module.css';
@@ -82,6 +82,14 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
   // The plan's extra repositories whose invitation expired after the cron's last re-send.
   const expiredExtras = purchase.extraGrants.filter((grant) => grant.status === 'pending' && grant.expired);
   const seat = access && ['queued', 'pending', 'active', 'failed'].includes(access.status) ? access.username : null;
+  // The revocation is each purchase's own: the buyer's other paid purchases not revoked keep the code.
+  const others = purchase.otherPaidPurchases.filter((other) => other.revokedBySellerAt === null);
+  const keptBy =
+    others.length === 0
+      ? ''
+      : ` The buyer also holds ${others.length === 1 ? 'another paid purchase' : `${others.length} other paid purchases`} (${others
+          .map((other) => `${other.plan ?? 'a plan no longer sold'}, ${day(other.createdAt)}`)
+          .join('; ')}), which ${others.length === 1 ? 'keeps' : 'keep'} the code: revoke ${others.length === 1 ? 'it' : 'each'} too to end all of their access.`;
 
   return (
     <section aria-labelledby="access-actions-heading">
@@ -112,6 +120,20 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
           />
         </Field>
       </div>
+      {others.length > 0 && (
+        <p className={styles.muted}>
+          The buyer's other paid {others.length === 1 ? 'purchase' : 'purchases'}, each with access of its own until revoked:{' '}
+          {others.map((other, index) => (
+            <React.Fragment key={other.sessionId}>
+              {index > 0 && ', '}
+              <Link to={adminHref({purchase: other.sessionId})}>
+                {other.plan ?? 'a plan no longer sold'}, {day(other.createdAt)}
+              </Link>
+            </React.Fragment>
+          ))}
+          .
+        </p>
+      )}
       {pending && (
         <p className={styles.muted}>
           {purchase.invitationExpired
@@ -124,11 +146,11 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
           <Confirm
             label="Revoke access"
             danger
-            question={
+            question={`${
               seat
                 ? `@${seat} loses the repository: the invitation is withdrawn or the collaborator removed. The buyer can no longer download the code, nor ask for access again, until you grant it.`
                 : 'The buyer can no longer download the code, nor ask for an invitation, until you grant access again. Download links already made stop working.'
-            }
+            }${keptBy}`}
             disabled={busy}
             onConfirm={() => void run(() => api.revoke(sessionId), seat ? `Access revoked for @${seat}.` : 'Access revoked: the buyer can no longer download the code.', reload)}
           />

@@ -106,6 +106,8 @@ const STRIPE_EVENTS: Record<string, string> = {
   'checkout.session.async_payment_succeeded': 'Delayed payment went through',
   'checkout.session.async_payment_failed': 'Delayed payment failed',
   'charge.refunded': 'Stripe refunded the payment',
+  // A refund that failed or was canceled is one: the payment's amount refunded went back down.
+  'charge.refund.updated': 'Stripe updated a refund',
   'charge.dispute.created': 'The buyer disputed the payment',
   'charge.dispute.closed': 'The dispute closed',
 };
