@@ -27,8 +27,13 @@ function docsRoutes(): string[] {
 /** What is wrong with the page open in `tab` now: the error screen, or what it logged (the start of each). */
 async function problems({page, errors}: LocalTab): Promise<string[]> {
   const found = errors.map((error) => error.replace(/\s+/g, ' ').slice(0, 300));
-  if (await page.getByRole('heading', {name: 'Something went wrong'}).isVisible()) found.unshift('the error screen');
-  else if (!(await page.getByRole('main').getByRole('heading', {level: 1}).first().isVisible())) found.unshift('no page heading');
+  const errorScreen = page.getByRole('heading', {name: 'Something went wrong'});
+  const heading = page.getByRole('main').getByRole('heading', {level: 1}).first();
+  // An address that sends the reader on (/docs/get-started) draws its page only after the router
+  // has moved and loaded that page's code: wait for one outcome or the other, not a fixed time.
+  await errorScreen.or(heading).first().waitFor({timeout: 30_000}).catch(() => undefined);
+  if (await errorScreen.isVisible()) found.unshift('the error screen');
+  else if (!(await heading.isVisible())) found.unshift('no page heading');
   return found;
 }
 
