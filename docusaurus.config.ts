@@ -128,7 +128,10 @@ const config = {
   headTags: [
     // The same credentials mode on both, or the browser fetches the manifest twice.
     {tagName: 'link', attributes: {rel: 'manifest', href: '/manifest.webmanifest', crossorigin: 'use-credentials'}},
-    {tagName: 'link', attributes: {rel: 'preload', href: '/manifest.webmanifest', as: 'fetch', crossorigin: 'use-credentials'}},
+    {
+      tagName: 'link',
+      attributes: {rel: 'preload', href: '/manifest.webmanifest', as: 'fetch', crossorigin: 'use-credentials'},
+    },
     {tagName: 'link', attributes: {rel: 'preload', href: '/img/logo.png', as: 'image'}},
     {tagName: 'link', attributes: {rel: 'preload', href: '/img/opengraph-image.jpg', as: 'image'}},
     {tagName: 'link', attributes: {rel: 'icon', type: 'image/png', sizes: '512x512', href: '/img/icon.png'}},
@@ -169,7 +172,10 @@ const config = {
   themeConfig: {
     image: 'img/opengraph-image.jpg',
     metadata: [
-      {name: 'keywords', content: 'SaaS boilerplate, starter kit, Docusaurus, Stripe, Firebase, Supabase, Cloudflare Workers'},
+      {
+        name: 'keywords',
+        content: 'SaaS boilerplate, starter kit, Docusaurus, Stripe, Firebase, Supabase, Cloudflare Workers',
+      },
       {name: 'twitter:card', content: 'summary_large_image'},
       {property: 'og:type', content: 'website'},
       {property: 'og:site_name', content: appConfig.appName},

@@ -25,7 +25,9 @@ export default {
       testMatch: ['<rootDir>/test/unit/**/*.test.{ts,tsx}'],
       transform: {'^.+\\.(t|j)sx?$': swc},
       // @octokit/rest and what it brings ship ES modules only (preflight asks GitHub with it).
-      transformIgnorePatterns: ['/node_modules/(?!(@octokit|universal-user-agent|before-after-hook|json-with-bigint)/)'],
+      transformIgnorePatterns: [
+        '/node_modules/(?!(@octokit|universal-user-agent|before-after-hook|json-with-bigint)/)',
+      ],
       setupFilesAfterEnv: ['<rootDir>/test/support/setupUnit.ts'],
       moduleNameMapper: {
         '\\.module\\.css$': '<rootDir>/test/support/cssModule.js',

@@ -41,7 +41,14 @@ function socialCard(): string {
 
 function demoPoster(): string {
   // The folder a clone makes is the repository's name, which follows the product's (serviceName).
-  const lines = [`$ git clone git@github.com:you/${serviceName}.git`, `$ cd ${serviceName} && npm ci`, '$ npm start', '', '  Site ready at http://localhost:4200', '  Landing page, checkout and docs are live.'];
+  const lines = [
+    `$ git clone git@github.com:you/${serviceName}.git`,
+    `$ cd ${serviceName} && npm ci`,
+    '$ npm start',
+    '',
+    '  Site ready at http://localhost:4200',
+    '  Landing page, checkout and docs are live.',
+  ];
   return page(
     `<div style="width:1280px;height:720px;display:flex;align-items:center;justify-content:center;background:#0b1f1c">
       <div style="width:1040px;border-radius:18px;overflow:hidden;box-shadow:0 30px 80px rgba(0,0,0,.5)">
@@ -96,7 +103,10 @@ function avatar(name: string, colour: string): string {
 async function main() {
   mkdirSync(path.join(img, 'avatars'), {recursive: true});
   landing.testimonials.avatars.forEach((entry, index) => {
-    writeFileSync(path.join(root, 'static', entry.src), avatar(entry.name, avatarColours[index % avatarColours.length]));
+    writeFileSync(
+      path.join(root, 'static', entry.src),
+      avatar(entry.name, avatarColours[index % avatarColours.length]),
+    );
   });
 
   const browser = await launchChromium();
@@ -132,12 +142,34 @@ async function main() {
 
   writeFileSync(path.join(img, 'logo.png'), await square(512));
   writeFileSync(path.join(img, 'icon.png'), await square(512));
-  writeFileSync(path.join(img, 'apple-icon.png'), await shoot(page(`<div style="width:180px;height:180px;background:${appConfig.themeColor};display:flex;align-items:center;justify-content:center">${logo(180)}</div>`), 180, 180));
+  writeFileSync(
+    path.join(img, 'apple-icon.png'),
+    await shoot(
+      page(
+        `<div style="width:180px;height:180px;background:${appConfig.themeColor};display:flex;align-items:center;justify-content:center">${logo(180)}</div>`,
+      ),
+      180,
+      180,
+    ),
+  );
   writeFileSync(
     path.join(img, 'logoAndName.png'),
-    await shoot(page(`<div style="height:160px;display:flex;align-items:center;gap:28px;padding:0 24px;font-size:96px;font-weight:800;color:#0f172a">${logo(128)}<span>${appConfig.appName}</span></div>`), 720, 160),
+    await shoot(
+      page(
+        `<div style="height:160px;display:flex;align-items:center;gap:28px;padding:0 24px;font-size:96px;font-weight:800;color:#0f172a">${logo(128)}<span>${appConfig.appName}</span></div>`,
+      ),
+      720,
+      160,
+    ),
   );
-  writeFileSync(path.join(root, 'static', 'favicon.ico'), ico([{size: 48, data: await square(48)}, {size: 32, data: await square(32)}, {size: 16, data: await square(16)}]));
+  writeFileSync(
+    path.join(root, 'static', 'favicon.ico'),
+    ico([
+      {size: 48, data: await square(48)},
+      {size: 32, data: await square(32)},
+      {size: 16, data: await square(16)},
+    ]),
+  );
   const cardTab = await browser.newPage({viewport: {width: 1200, height: 660}});
   await cardTab.setContent(socialCard());
   const card = await cardTab.screenshot({type: 'jpeg', quality: 70});

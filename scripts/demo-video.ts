@@ -43,7 +43,8 @@ const scenes: Scene[] = [
 ];
 
 async function main() {
-  if (scenes.length !== DEMO_CAPTIONS.length) throw new Error(`${scenes.length} scenes for ${DEMO_CAPTIONS.length} captions: give each caption its scene.`);
+  if (scenes.length !== DEMO_CAPTIONS.length)
+    throw new Error(`${scenes.length} scenes for ${DEMO_CAPTIONS.length} captions: give each caption its scene.`);
   const work = path.join(ROOT, '.bench', 'demo');
   rmSync(work, {recursive: true, force: true});
   mkdirSync(work, {recursive: true});
@@ -65,10 +66,23 @@ async function main() {
   const out = path.join(ROOT, 'static', 'video');
   mkdirSync(out, {recursive: true});
   execFileSync('ffmpeg', [
-    '-y', '-loglevel', 'error',
-    '-framerate', `1/${SECONDS_PER_SCENE}`, '-i', path.join(work, 'scene%02d.png'),
-    '-vf', 'fps=12,format=yuv420p',
-    '-c:v', 'libvpx-vp9', '-b:v', '0', '-crf', '42', '-row-mt', '1',
+    '-y',
+    '-loglevel',
+    'error',
+    '-framerate',
+    `1/${SECONDS_PER_SCENE}`,
+    '-i',
+    path.join(work, 'scene%02d.png'),
+    '-vf',
+    'fps=12,format=yuv420p',
+    '-c:v',
+    'libvpx-vp9',
+    '-b:v',
+    '0',
+    '-crf',
+    '42',
+    '-row-mt',
+    '1',
     path.join(out, 'demo.webm'),
   ]);
   console.log(`Demo video written to static/video/ (${scenes.length} scenes; the build writes their captions).`);

@@ -44,9 +44,16 @@ function deployOptions(args: string[]) {
 const {extra, skipPreflight, secrets} = deployOptions(process.argv.slice(2));
 const dryRun = extra.includes('--dry-run');
 if (skipPreflight) {
-  console.warn(`\n${'!'.repeat(78)}\n[deploy] --skip-preflight: NOT checking Stripe, GitHub, Mailgun, sign-in or Cloudflare first.\n[deploy] A wrong price, webhook or secret will reach buyers. Run npm run preflight yourself.\n${'!'.repeat(78)}`);
+  console.warn(
+    `\n${'!'.repeat(78)}\n[deploy] --skip-preflight: NOT checking Stripe, GitHub, Mailgun, sign-in or Cloudflare first.\n[deploy] A wrong price, webhook or secret will reach buyers. Run npm run preflight yourself.\n${'!'.repeat(78)}`,
+  );
 } else {
-  run('Preflight: is every service ready? (npm run preflight; --skip-preflight skips it)', process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'scripts', 'preflight', 'index.ts'), ...secrets], ROOT);
+  run(
+    'Preflight: is every service ready? (npm run preflight; --skip-preflight skips it)',
+    process.execPath,
+    [require.resolve('tsx/cli'), path.join(ROOT, 'scripts', 'preflight', 'index.ts'), ...secrets],
+    ROOT,
+  );
 }
 run(
   `Building the site with WORKER_URL=${SAME_ORIGIN_PREFIX}`,
@@ -55,5 +62,16 @@ run(
   ROOT,
   {...process.env, WORKER_URL: SAME_ORIGIN_PREFIX},
 );
-if (!dryRun) run('Applying the D1 migrations to Cloudflare', WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--remote', '--env', 'site'], WORKER_DIR);
-run('Deploying the worker and the site (wrangler deploy --env site)', WRANGLER, ['deploy', '--env', 'site', ...extra], WORKER_DIR);
+if (!dryRun)
+  run(
+    'Applying the D1 migrations to Cloudflare',
+    WRANGLER,
+    ['d1', 'migrations', 'apply', 'DB', '--remote', '--env', 'site'],
+    WORKER_DIR,
+  );
+run(
+  'Deploying the worker and the site (wrangler deploy --env site)',
+  WRANGLER,
+  ['deploy', '--env', 'site', ...extra],
+  WORKER_DIR,
+);

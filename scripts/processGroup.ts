@@ -9,7 +9,11 @@ import {type ChildProcess, spawn} from 'node:child_process';
 export const STOP_GRACE_MS = 5000;
 
 /** Starts `command` as the leader of a new process group, its stdout and stderr piped. */
-export function spawnGroup(command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+export function spawnGroup(
+  command: string,
+  args: string[],
+  options: {cwd: string; env: NodeJS.ProcessEnv},
+): ChildProcess {
   return spawn(command, args, {...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true});
 }
 
@@ -33,7 +37,9 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * 'exit', so it resolves at once instead of waiting forever.
  */
 export async function stopGroup(child: ChildProcess, graceMs = STOP_GRACE_MS): Promise<void> {
-  const exited = hasExited(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = hasExited(child)
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
   signalGroup(child, 'SIGTERM');
   const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
   await exited;

@@ -23,14 +23,27 @@ export interface SecretsReview {
   warnings: string[];
 }
 
-export function reviewSecrets(values: Record<string, string>, vars: Record<string, unknown>, known: string[], env: string): SecretsReview {
+export function reviewSecrets(
+  values: Record<string, string>,
+  vars: Record<string, unknown>,
+  known: string[],
+  env: string,
+): SecretsReview {
   const refused: string[] = [];
   const warnings: string[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (value.trim() === '') refused.push(`${name} is empty: leave the line out, or it replaces the secret with nothing`);
-    if (name in vars) refused.push(`${name} is a var of env.${env} in worker/wrangler.jsonc: a secret of the same name is refused by Cloudflare. Keep it in one place`);
-    if (DEVELOPMENT_ONLY.includes(name)) refused.push(`${name} serves development and tests only: on the deployed worker it points at a stand-in or the emulator. Leave it out`);
-    if (!known.includes(name)) warnings.push(`${name} is not a variable the worker reads (worker/.dev.vars.example): a typo?`);
+    if (value.trim() === '')
+      refused.push(`${name} is empty: leave the line out, or it replaces the secret with nothing`);
+    if (name in vars)
+      refused.push(
+        `${name} is a var of env.${env} in worker/wrangler.jsonc: a secret of the same name is refused by Cloudflare. Keep it in one place`,
+      );
+    if (DEVELOPMENT_ONLY.includes(name))
+      refused.push(
+        `${name} serves development and tests only: on the deployed worker it points at a stand-in or the emulator. Leave it out`,
+      );
+    if (!known.includes(name))
+      warnings.push(`${name} is not a variable the worker reads (worker/.dev.vars.example): a typo?`);
   }
   return {refused, warnings};
 }
@@ -42,7 +55,9 @@ function main() {
   const env = envAt >= 0 ? args[envAt + 1] : 'site';
   const file = args.find((arg, index) => !arg.startsWith('--') && (envAt < 0 || index !== envAt + 1));
   if (!file || !env || !fs.existsSync(file)) {
-    console.error('Usage: npm run secrets -- <file> [--env site] [--dry-run]   (a .env-format file kept outside the repository)');
+    console.error(
+      'Usage: npm run secrets -- <file> [--env site] [--dry-run]   (a .env-format file kept outside the repository)',
+    );
     process.exit(2);
   }
   const values = parseEnv(fs.readFileSync(file));
@@ -60,7 +75,10 @@ function main() {
     console.log(`[secrets] --dry-run: would upload ${names.length} secrets to env.${env}: ${names.join(', ')}`);
     return;
   }
-  const result = spawnSync(WRANGLER, ['secret', 'bulk', path.resolve(file), '--env', env], {cwd: WORKER_DIR, stdio: 'inherit'});
+  const result = spawnSync(WRANGLER, ['secret', 'bulk', path.resolve(file), '--env', env], {
+    cwd: WORKER_DIR,
+    stdio: 'inherit',
+  });
   process.exit(result.status ?? 1);
 }
 

@@ -11,7 +11,9 @@ import {ensureDevVars, WORKER_DIR, wranglerSync} from './wrangler';
 
 const count = Number(process.argv[2] ?? 1000);
 if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
-  console.error(`Usage: npm run seed:local -- <purchases>, a whole number from 1 to 1,000,000 (not "${process.argv[2]}").`);
+  console.error(
+    `Usage: npm run seed:local -- <purchases>, a whole number from 1 to 1,000,000 (not "${process.argv[2]}").`,
+  );
   process.exit(1);
 }
 const persist = process.env.LOCAL_STATE_DIR ? ['--persist-to', path.resolve(process.env.LOCAL_STATE_DIR)] : [];

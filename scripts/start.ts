@@ -32,7 +32,15 @@ import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
-import {FIXTURE_REPO, type GitHubStandIn, LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, LOCAL_GITHUB_WEBHOOK_SECRET, OWNER, startGitHubStandIn} from './local/githubApi';
+import {
+  FIXTURE_REPO,
+  type GitHubStandIn,
+  LOCAL_EXTRA_REPOS,
+  LOCAL_GITHUB_EXTRA_REPOS,
+  LOCAL_GITHUB_WEBHOOK_SECRET,
+  OWNER,
+  startGitHubStandIn,
+} from './local/githubApi';
 import {kitArchive} from './local/kitArchive';
 import {readRecordedGrants, repositoryFromGrants} from './local/localRepository';
 import {type SentMail, startMailgunStandIn} from './local/mailgunApi';
@@ -47,7 +55,11 @@ import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
 
 const ROOT = path.join(__dirname, '..');
 const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
-const ports = {site: port('SITE_PORT', 4200), worker: port('WORKER_PORT', 8787), emulator: port('AUTH_EMULATOR_PORT', 9099)};
+const ports = {
+  site: port('SITE_PORT', 4200),
+  worker: port('WORKER_PORT', 8787),
+  emulator: port('AUTH_EMULATOR_PORT', 9099),
+};
 const forceLocal = process.argv.includes('--local');
 const sameOrigin = process.argv.includes('--same-origin');
 const built = process.argv.includes('--built');
@@ -59,7 +71,9 @@ if (visitorCountry !== undefined && !/^[A-Z]{2}$/.test(visitorCountry)) {
 }
 if (sameOrigin && built) {
   // The built site is served by a plain static server here, which has no proxy to the worker.
-  console.error('npm start: --same-origin works with the dev server only; leave out --built (npm run deploy -- --dry-run builds the one-Worker layout).');
+  console.error(
+    'npm start: --same-origin works with the dev server only; leave out --built (npm run deploy -- --dry-run builds the one-Worker layout).',
+  );
   process.exit(2);
 }
 const DOCUSAURUS = require.resolve('@docusaurus/core/bin/docusaurus.mjs');
@@ -95,13 +109,20 @@ function spawnPrefixed(
   const child = spawnGroup(command, args, options);
   children.push(child);
   for (const stream of [child.stdout!, child.stderr!]) {
-    readline.createInterface({input: stream}).on('line', (line) => line.trim() && !leaveOut?.test(stripVTControlCharacters(line)) && say(prefix, line));
+    readline
+      .createInterface({input: stream})
+      .on('line', (line) => line.trim() && !leaveOut?.test(stripVTControlCharacters(line)) && say(prefix, line));
   }
   return child;
 }
 
 /** Runs a long-lived process: its end ends everything. */
-function run(prefix: string, command: string, args: string[], options: {cwd: string; env: NodeJS.ProcessEnv}): ChildProcess {
+function run(
+  prefix: string,
+  command: string,
+  args: string[],
+  options: {cwd: string; env: NodeJS.ProcessEnv},
+): ChildProcess {
   const child = spawnPrefixed(prefix, command, args, options);
   stopAllWhenItExits(prefix, child);
   return child;
@@ -111,7 +132,11 @@ function run(prefix: string, command: string, args: string[], options: {cwd: str
 async function buildAndServe(outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   say('[site]', 'Building the site (production build, a few minutes)…');
   // Docusaurus's closing advice is to serve the build: this command serves it next.
-  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {cwd: ROOT, env, leaveOut: SERVE_ADVICE});
+  const build = spawnPrefixed('[site]', process.execPath, [DOCUSAURUS, 'build', '--out-dir', outDir], {
+    cwd: ROOT,
+    env,
+    leaveOut: SERVE_ADVICE,
+  });
   const code = await new Promise<number | null>((resolve) => build.once('exit', (exitCode) => resolve(exitCode)));
   // Stopped by Ctrl-C: `stop` exits on its own.
   if (stopping) await new Promise<never>(() => undefined);
@@ -135,7 +160,10 @@ function stopAllWhenItExits(prefix: string, child: ChildProcess) {
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    await Promise.all([...children.map((child) => stopGroup(child)), ...closers.map((close) => close().catch(() => undefined))]);
+    await Promise.all([
+      ...children.map((child) => stopGroup(child)),
+      ...closers.map((close) => close().catch(() => undefined)),
+    ]);
   }
   process.exit(code);
 }
@@ -163,7 +191,8 @@ function printSignInLinks(host: string) {
           if (seen.has(code.oobCode)) continue;
           seen.add(code.oobCode);
           if (code.requestType === 'EMAIL_SIGNIN') say('[sign-in]', `link for ${code.email}: ${signInLink(code)}`);
-          else if (code.requestType === 'PASSWORD_RESET') say('[sign-in]', `password reset for ${code.email}: ${passwordResetLink(code)}`);
+          else if (code.requestType === 'PASSWORD_RESET')
+            say('[sign-in]', `password reset for ${code.email}: ${passwordResetLink(code)}`);
           else say('[sign-in]', `${code.requestType} for ${code.email}: ${code.oobLink}`);
         }
       })
@@ -200,7 +229,11 @@ async function main() {
   closers.push(async () => fs.rmSync(workDir, {recursive: true, force: true}));
 
   // What the worker is told on top of .dev.vars: the site's address and the stand-ins'.
-  const overrides: Record<string, string> = {SITE_URL: siteUrl, ADMIN_EMAILS: plan.admins, SAME_ORIGIN: String(sameOrigin)};
+  const overrides: Record<string, string> = {
+    SITE_URL: siteUrl,
+    ADMIN_EMAILS: plan.admins,
+    SAME_ORIGIN: String(sameOrigin),
+  };
   const siteOverrides: Record<string, string> = sameOrigin
     ? {WORKER_URL: SAME_ORIGIN_PREFIX, WORKER_PROXY_TARGET: workerUrl, LOCAL_MODE: plan.local.join(',')}
     : {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
@@ -210,8 +243,17 @@ async function main() {
     const emulator = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
     children.push(emulator.process);
     stopAllWhenItExits('[sign-in]', emulator.process);
-    Object.assign(overrides, {AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
-    Object.assign(siteOverrides, {AUTH_PROVIDER: 'firebase', FIREBASE_API_KEY: '', FIREBASE_PROJECT_ID: EMULATOR_PROJECT, FIREBASE_AUTH_EMULATOR_HOST: emulator.host});
+    Object.assign(overrides, {
+      AUTH_PROVIDER: 'firebase',
+      FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    });
+    Object.assign(siteOverrides, {
+      AUTH_PROVIDER: 'firebase',
+      FIREBASE_API_KEY: '',
+      FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    });
     printSignInLinks(emulator.host);
     if (visitorCountry) overrides.DEV_VISITOR_COUNTRY = visitorCountry;
   } else {
@@ -222,12 +264,20 @@ async function main() {
   if (plan.local.includes('payments')) {
     const webhookSecret = `whsec_local_${randomBytes(16).toString('hex')}`;
     const stripe = await startStripeStandIn({
-      hostedPages: {webhookUrl: `${workerUrl}/api/webhook/stripe`, webhookSecret, onEvent: (line) => say('[stripe]', line)},
+      hostedPages: {
+        webhookUrl: `${workerUrl}/api/webhook/stripe`,
+        webhookSecret,
+        onEvent: (line) => say('[stripe]', line),
+      },
       // As a seller's account would be set up: the terms' URL saved, so the terms switch works locally.
       dashboardSettings: {termsOfServiceUrl: `${siteUrl}${ROUTES.terms}`},
     });
     closers.push(stripe.close);
-    Object.assign(overrides, {STRIPE_SECRET_KEY: 'sk_test_local_mode', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: stripe.url});
+    Object.assign(overrides, {
+      STRIPE_SECRET_KEY: 'sk_test_local_mode',
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_URL: stripe.url,
+    });
   }
   let github: GitHubStandIn | undefined;
   if (plan.local.includes('github')) {
@@ -241,11 +291,19 @@ async function main() {
     closers.push(github.close);
     // The recording's owner account is a collaborator: it stands for the seller's own, which the
     // repository audit leaves out (GITHUB_EXEMPT), as a seller lists themselves on their real repository.
-    Object.assign(overrides, {GITHUB_TOKEN: 'local-mode-token', GITHUB_REPO: FIXTURE_REPO, GITHUB_API_URL: github.url, GITHUB_EXEMPT: OWNER});
+    Object.assign(overrides, {
+      GITHUB_TOKEN: 'local-mode-token',
+      GITHUB_REPO: FIXTURE_REPO,
+      GITHUB_API_URL: github.url,
+      GITHUB_EXEMPT: OWNER,
+    });
     // The plans' extra repositories (Advanced: the prompts) are a second repository of the stand-in.
     overrides.GITHUB_EXTRA_REPOS = LOCAL_GITHUB_EXTRA_REPOS;
     // `npm run release:local` signs its release with this; release e-mails' unsubscribe links with the other.
-    Object.assign(overrides, {GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex')});
+    Object.assign(overrides, {
+      GITHUB_WEBHOOK_SECRET: LOCAL_GITHUB_WEBHOOK_SECRET,
+      UNSUBSCRIBE_SECRET: randomBytes(32).toString('hex'),
+    });
   }
   if (plan.local.includes('email')) {
     const mailgun = await startMailgunStandIn({onSend: printMail});
@@ -260,7 +318,12 @@ async function main() {
   }
 
   const overridesFile = path.join(workDir, 'local.vars');
-  fs.writeFileSync(overridesFile, Object.entries(overrides).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n'));
+  fs.writeFileSync(
+    overridesFile,
+    Object.entries(overrides)
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join('\n'),
+  );
   const persist = stateDir ? ['--persist-to', stateDir] : [];
   say('[worker]', 'Applying the local D1 migrations…');
   const migrated = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
@@ -277,17 +340,34 @@ async function main() {
     const restored = repositoryFromGrants(grants, extraGrants);
     github.restore(restored);
     if (restored.users.length > 0) {
-      const on = (repository: string, {collaborators, invitations}: {collaborators: string[]; invitations: unknown[]}) =>
-        `${collaborators.length} collaborators and ${invitations.length} open invitations on ${repository}`;
-      const counts = [on(FIXTURE_REPO, restored), ...(restored.extra ?? []).map((extra) => on(extra.repository, extra))];
+      const on = (
+        repository: string,
+        {collaborators, invitations}: {collaborators: string[]; invitations: unknown[]},
+      ) => `${collaborators.length} collaborators and ${invitations.length} open invitations on ${repository}`;
+      const counts = [
+        on(FIXTURE_REPO, restored),
+        ...(restored.extra ?? []).map((extra) => on(extra.repository, extra)),
+      ];
       say('[github]', `starts with ${counts.join('; ')}, as the local D1 recorded them`);
     }
   }
   const worker = run(
     '[worker]',
     WRANGLER,
-    ['dev', '--ip', '127.0.0.1', '--port', String(ports.worker), '--test-scheduled', '--show-interactive-dev-session=false',
-      '--env-file', path.join(WORKER_DIR, '.dev.vars'), '--env-file', overridesFile, ...persist],
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(ports.worker),
+      '--test-scheduled',
+      '--show-interactive-dev-session=false',
+      '--env-file',
+      path.join(WORKER_DIR, '.dev.vars'),
+      '--env-file',
+      overridesFile,
+      ...persist,
+    ],
     {cwd: WORKER_DIR, env: WRANGLER_ENV},
   );
   // NODE_ENV is Docusaurus's to set: an inherited one (jest's "test") matches no browserslist entry.
@@ -295,10 +375,18 @@ async function main() {
   const site = built
     ? buildAndServe(path.join(workDir, 'build'), siteProcessEnv)
     : waitForHttp(siteUrl, {
-        child: run('[site]', process.execPath, [DOCUSAURUS, 'start', '--port', String(ports.site), '--host', 'localhost', '--no-open'], {cwd: ROOT, env: siteProcessEnv}),
+        child: run(
+          '[site]',
+          process.execPath,
+          [DOCUSAURUS, 'start', '--port', String(ports.site), '--host', 'localhost', '--no-open'],
+          {cwd: ROOT, env: siteProcessEnv},
+        ),
         timeoutMs: 180_000,
       });
-  await Promise.all([waitForHttp(`${workerUrl}${sameOrigin ? `${SAME_ORIGIN_PREFIX}/` : '/'}`, {child: worker, timeoutMs: 120_000}), site]);
+  await Promise.all([
+    waitForHttp(`${workerUrl}${sameOrigin ? `${SAME_ORIGIN_PREFIX}/` : '/'}`, {child: worker, timeoutMs: 120_000}),
+    site,
+  ]);
   if (plan.local.length > 0) runCronLocally(workerUrl);
 
   console.log('');
@@ -307,7 +395,8 @@ async function main() {
   const served = sameOrigin ? `, reached by the site at ${siteUrl}${SAME_ORIGIN_PREFIX}/` : '';
   say('', `worker     ${workerUrl} (local D1${stateDir ? ` in ${stateDir}` : ''}${served})`);
   say('', `admin      ${siteUrl}${ROUTES.admin}: sign in as ${plan.admins}`);
-  if (overrides.DEV_VISITOR_COUNTRY) say('', `country    every visitor is taken to be in ${overrides.DEV_VISITOR_COUNTRY} (fair prices)`);
+  if (overrides.DEV_VISITOR_COUNTRY)
+    say('', `country    every visitor is taken to be in ${overrides.DEV_VISITOR_COUNTRY} (fair prices)`);
   if (plan.local.length > 0) {
     say('', 'Local mode, for the services without keys:');
     for (const service of plan.local) say('', SERVICE_LINES[service]);
@@ -329,8 +418,10 @@ const PRINTED_COPIES = 3;
 function printMail({fields, copies}: SentMail) {
   const batch = fields['recipient-variables'] !== undefined;
   const shown = copies.slice(0, batch ? PRINTED_COPIES : 1);
-  for (const copy of shown) say('[e-mail]', `to ${copy.fields.to}: "${copy.fields.subject}"\n${indent(copy.fields.text ?? '')}`);
-  if (batch && copies.length > shown.length) say('[e-mail]', `and ${copies.length - shown.length} more copies of it, each with its own recipient's variables`);
+  for (const copy of shown)
+    say('[e-mail]', `to ${copy.fields.to}: "${copy.fields.subject}"\n${indent(copy.fields.text ?? '')}`);
+  if (batch && copies.length > shown.length)
+    say('[e-mail]', `and ${copies.length - shown.length} more copies of it, each with its own recipient's variables`);
 }
 
 /** Deployed, a cron retries the worker's queued jobs; `wrangler dev` runs no crons, so do it here. */

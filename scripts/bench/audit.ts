@@ -32,7 +32,16 @@ import {dashboardPlan} from '../../src/config';
 import {buyAsGuest, startLocalStack, type LocalStack} from '../support/localStack';
 import {buildSite, ROOT, stockTemplate} from '../support/site';
 import {serveStatic} from '../support/staticServer';
-import {formatTable, formatUnreachable, GOALS, medianByPerformance, missedGoals, type AuditedPage, type Figures, type PageResult} from './auditReport';
+import {
+  formatTable,
+  formatUnreachable,
+  GOALS,
+  medianByPerformance,
+  missedGoals,
+  type AuditedPage,
+  type Figures,
+  type PageResult,
+} from './auditReport';
 import {resolvesPublicNames, runLighthouse} from './lighthouse';
 
 /** Lighthouse runs per page: issue 23 asks for every docs page type at 97 or more in each of 5. */
@@ -58,7 +67,8 @@ const cleanups: Array<() => Promise<unknown>> = [];
 let cleaning: Promise<void> | undefined;
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('While stopping:', error));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error: unknown) => console.error('While stopping:', error));
   })();
   return cleaning;
 }
@@ -115,7 +125,10 @@ async function lostSession(context: BrowserContext, running: LocalStack): Promis
     await page.getByRole('heading', {name: 'Get the code'}).waitFor({timeout: 30_000});
     return null;
   } catch {
-    const headings = await page.getByRole('heading', {level: 1}).allTextContents().catch(() => []);
+    const headings = await page
+      .getByRole('heading', {level: 1})
+      .allTextContents()
+      .catch(() => []);
     return `the buyer's session did not outlive the runs: ${page.url()} showed ${headings.length ? headings.map((h) => `"${h}"`).join(', ') : 'no heading'}, so the dashboard's figures may be another page's`;
   } finally {
     await page.close();
@@ -127,11 +140,19 @@ async function main() {
   cleanups.push(async () => rmWorkDir());
   const stockDir = path.join(WORK_DIR, 'stock');
   stockTemplate(stockDir);
-  const stockUrl = await serveBuild('the stock Docusaurus classic template', () => buildSite(path.join(WORK_DIR, 'stock-build'), {}, stockDir), path.join(WORK_DIR, 'stock-build'));
+  const stockUrl = await serveBuild(
+    'the stock Docusaurus classic template',
+    () => buildSite(path.join(WORK_DIR, 'stock-build'), {}, stockDir),
+    path.join(WORK_DIR, 'stock-build'),
+  );
 
   console.log('Starting the local stack with its production build (npm start -- --local --built)…');
   // No tracking ids from a developer's .env: the site as a plain build is, with nothing added.
-  stack = await startLocalStack({flags: ['--built'], env: {META_PIXEL_ID: '', GA_MEASUREMENT_ID: '', CRISP_WEBSITE_ID: ''}, readyTimeoutMs: 20 * 60_000});
+  stack = await startLocalStack({
+    flags: ['--built'],
+    env: {META_PIXEL_ID: '', GA_MEASUREMENT_ID: '', CRISP_WEBSITE_ID: ''},
+    readyTimeoutMs: 20 * 60_000,
+  });
   const running = stack;
   cleanups.push(() => running.interrupt());
 
@@ -163,19 +184,26 @@ async function main() {
   const benchmarkIndexes: number[] = [];
   for (let round = 1; round <= RUNS; round += 1) {
     for (const target of targets) {
-      const {figures, benchmarkIndex} = await runLighthouse(target.url, {port: target.port, keepStorage: target.keepStorage, offline}).catch(
-        (error: unknown) => {
-          // Our pages run on the local stack: say what it printed last, or that it stopped.
-          if (target.url.startsWith(running.siteUrl)) {
-            const state = running.process.exitCode === null ? 'still running' : `stopped (exit ${running.process.exitCode})`;
-            console.error(`The local stack is ${state}; the last it printed:\n${running.output().split('\n').slice(-40).join('\n')}`);
-          }
-          throw error;
-        },
-      );
+      const {figures, benchmarkIndex} = await runLighthouse(target.url, {
+        port: target.port,
+        keepStorage: target.keepStorage,
+        offline,
+      }).catch((error: unknown) => {
+        // Our pages run on the local stack: say what it printed last, or that it stopped.
+        if (target.url.startsWith(running.siteUrl)) {
+          const state =
+            running.process.exitCode === null ? 'still running' : `stopped (exit ${running.process.exitCode})`;
+          console.error(
+            `The local stack is ${state}; the last it printed:\n${running.output().split('\n').slice(-40).join('\n')}`,
+          );
+        }
+        throw error;
+      });
       runs.get(target)!.push(figures);
       benchmarkIndexes.push(benchmarkIndex);
-      console.log(`run ${round}/${RUNS}  ${target.page.site.padEnd(10)}${target.page.path.padEnd(30)}performance ${figures.performance}`);
+      console.log(
+        `run ${round}/${RUNS}  ${target.page.site.padEnd(10)}${target.page.path.padEnd(30)}performance ${figures.performance}`,
+      );
     }
   }
   // The session must have outlived every run, or the dashboard figures are another page's.
@@ -183,12 +211,22 @@ async function main() {
 
   const results: PageResult[] = targets.map((target) => {
     const all = runs.get(target)!;
-    return {page: target.page, figures: medianByPerformance(all), performanceRuns: all.map((figures) => figures.performance), tbtRuns: all.map((figures) => figures.tbtMs)};
+    return {
+      page: target.page,
+      figures: medianByPerformance(all),
+      performanceRuns: all.map((figures) => figures.performance),
+      tbtRuns: all.map((figures) => figures.tbtMs),
+    };
   });
-  console.log(`\nLighthouse ${RUNS}×, mobile, simulated throttling, served gzipped; the median run by performance (KB: transferred)\n`);
+  console.log(
+    `\nLighthouse ${RUNS}×, mobile, simulated throttling, served gzipped; the median run by performance (KB: transferred)\n`,
+  );
   console.log(formatTable(results));
   const unreachable = formatUnreachable(results);
-  if (unreachable.length) console.log(`\nOut of reach offline (not counted as console errors):\n${unreachable.map((line) => `  - ${line}`).join('\n')}`);
+  if (unreachable.length)
+    console.log(
+      `\nOut of reach offline (not counted as console errors):\n${unreachable.map((line) => `  - ${line}`).join('\n')}`,
+    );
   console.log(
     `\nLighthouse's benchmark index of this machine during the runs: ${Math.round(Math.min(...benchmarkIndexes))} to ${Math.round(Math.max(...benchmarkIndexes))} ` +
       '(higher is faster; a busy machine lowers every performance score, so compare the two sites, measured together).',
@@ -198,7 +236,9 @@ async function main() {
     `\nGoals: / performance ≥ ${GOALS.homePerformance}; every docs page type ≥ ${GOALS.docsPerformance} in each run, under ${GOALS.docsTbtMs} ms of blocking time in each run, and above the stock docs page (median); ` +
       `accessibility, best practices and SEO ${GOALS.otherScores} everywhere (but the is-crawlable audit that /signin's noindex fails on purpose).`,
   );
-  console.log(misses.length ? `MISSED (${misses.length}):\n${misses.map((miss) => `  - ${miss}`).join('\n')}` : 'Every goal met.');
+  console.log(
+    misses.length ? `MISSED (${misses.length}):\n${misses.map((miss) => `  - ${miss}`).join('\n')}` : 'Every goal met.',
+  );
   process.exitCode = misses.length ? 1 : 0;
 }
 

@@ -103,14 +103,18 @@ export function missedGoals(results: readonly PageResult[]): string[] {
     if (page.role === 'docs') {
       const lowest = Math.min(...performanceRuns);
       if (lowest < GOALS.docsPerformance) {
-        misses.push(`${name(page)}: performance ${lowest} < ${GOALS.docsPerformance} in a run (runs: ${performanceRuns.join(' ')})`);
+        misses.push(
+          `${name(page)}: performance ${lowest} < ${GOALS.docsPerformance} in a run (runs: ${performanceRuns.join(' ')})`,
+        );
       }
       const longest = Math.round(Math.max(...tbtRuns));
       if (longest >= GOALS.docsTbtMs) {
         misses.push(`${name(page)}: blocking time ${longest} ms ≥ ${GOALS.docsTbtMs} ms in a run`);
       }
       if (stockDocs && figures.performance <= stockDocs.figures.performance) {
-        misses.push(`${name(page)}: performance ${figures.performance} not above the stock docs page's ${stockDocs.figures.performance}`);
+        misses.push(
+          `${name(page)}: performance ${figures.performance} not above the stock docs page's ${stockDocs.figures.performance}`,
+        );
       }
     }
     const others: Array<[OtherCategory, string]> = [
@@ -126,8 +130,13 @@ export function missedGoals(results: readonly PageResult[]): string[] {
       const undeliberate = failing.filter((id) => !deliberate.includes(id));
       // Below 100 with nothing failing but what the page means to fail is the goal met.
       if (failing.length > 0 && undeliberate.length === 0) continue;
-      const logged = undeliberate.includes('errors-in-console') && figures.consoleErrors?.length ? `; logged: ${figures.consoleErrors.join(' | ')}` : '';
-      misses.push(`${name(page)}: ${title} ${score} < ${GOALS.otherScores}${undeliberate.length ? ` (${undeliberate.join(', ')}${logged})` : ''}`);
+      const logged =
+        undeliberate.includes('errors-in-console') && figures.consoleErrors?.length
+          ? `; logged: ${figures.consoleErrors.join(' | ')}`
+          : '';
+      misses.push(
+        `${name(page)}: ${title} ${score} < ${GOALS.otherScores}${undeliberate.length ? ` (${undeliberate.join(', ')}${logged})` : ''}`,
+      );
     }
   }
   return misses;

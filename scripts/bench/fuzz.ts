@@ -24,11 +24,21 @@ const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-fuzz-'))
 
 console.log(`Fuzzing every public route with ${runs} requests each (seed ${seed}); this takes a while…`);
 const started = Date.now();
-const jest = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--selectProjects', 'worker', '--testPathPatterns', 'test/worker/fuzz.test.ts'], {
-  cwd: ROOT,
-  env: {...process.env, FUZZ_RUNS: runs, FUZZ_SEED: seed, FUZZ_REPORT: report},
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const jest = spawnSync(
+  process.execPath,
+  [
+    path.join(ROOT, 'node_modules/jest/bin/jest.js'),
+    '--selectProjects',
+    'worker',
+    '--testPathPatterns',
+    'test/worker/fuzz.test.ts',
+  ],
+  {
+    cwd: ROOT,
+    env: {...process.env, FUZZ_RUNS: runs, FUZZ_SEED: seed, FUZZ_REPORT: report},
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 
 if (!fs.existsSync(report)) {
   console.error(`The fuzz test wrote no figures (jest exited ${jest.status}).`);
@@ -46,6 +56,15 @@ const rows = Object.entries(routes).map(([route, {requests, byStatus, ms}]) => (
 }));
 console.table(rows);
 const total = rows.reduce((sum, row) => sum + row.requests, 0);
-const fiveHundreds = Object.values(routes).reduce((sum, route) => sum + Object.entries(route.byStatus).filter(([status]) => Number(status) >= 500).reduce((n, [, count]) => n + count, 0), 0);
-console.log(`${total} requests in ${Math.round((Date.now() - started) / 1000)} s, seed ${seed}: ${fiveHundreds} answered 5xx; ${jest.status === 0 ? 'no property failed' : 'a property FAILED (see above)'}.`);
+const fiveHundreds = Object.values(routes).reduce(
+  (sum, route) =>
+    sum +
+    Object.entries(route.byStatus)
+      .filter(([status]) => Number(status) >= 500)
+      .reduce((n, [, count]) => n + count, 0),
+  0,
+);
+console.log(
+  `${total} requests in ${Math.round((Date.now() - started) / 1000)} s, seed ${seed}: ${fiveHundreds} answered 5xx; ${jest.status === 0 ? 'no property failed' : 'a property FAILED (see above)'}.`,
+);
 process.exitCode = jest.status === 0 ? 0 : 1;

@@ -48,7 +48,8 @@ const ANSWER_TIMEOUT_MS = 30_000;
 const WAKE_EVERY_MS = 1000;
 
 export async function probeHeap(inspectorPort: number, wake: () => Promise<unknown>): Promise<HeapProbe> {
-  if (typeof WebSocket === 'undefined') throw new Error('No WebSocket in this Node: run it with --experimental-websocket');
+  if (typeof WebSocket === 'undefined')
+    throw new Error('No WebSocket in this Node: run it with --experimental-websocket');
   // Wrangler's inspector proxy refuses a connection without an Origin header. Node's WebSocket
   // (undici's) takes headers in its second argument; the DOM typings in scope do not know that.
   const init = {headers: {origin: 'http://127.0.0.1'}};
@@ -64,7 +65,10 @@ export async function probeHeap(inspectorPort: number, wake: () => Promise<unkno
     const answer = JSON.parse(String(message.data)) as Answer;
     if (answer.method === 'HeapProfiler.addHeapSnapshotChunk') snapshotChunks?.push(answer.params!.chunk!);
     // workerd answers the commands it handles itself (takeHeapSnapshot) with the command echoed.
-    if (answer.id !== undefined && (answer.result !== undefined || answer.error !== undefined || answer.method !== undefined)) {
+    if (
+      answer.id !== undefined &&
+      (answer.result !== undefined || answer.error !== undefined || answer.method !== undefined)
+    ) {
       waiting.get(answer.id)?.(answer);
       waiting.delete(answer.id);
     }

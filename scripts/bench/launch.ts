@@ -31,16 +31,24 @@ const {values} = parseArgs({options: {buyers: {type: 'string', default: '1000'},
 const buyers = Number(values.buyers);
 const days = values.days === undefined ? undefined : Number(values.days);
 if (!Number.isInteger(buyers) || buyers < 1 || (days !== undefined && (!Number.isInteger(days) || days < 0))) {
-  console.error(`Usage: npm run bench:launch -- [--buyers N] [--days N], whole numbers (buyers at least 1; not "${values.buyers}", "${values.days}").`);
+  console.error(
+    `Usage: npm run bench:launch -- [--buyers N] [--days N], whole numbers (buyers at least 1; not "${values.buyers}", "${values.days}").`,
+  );
   process.exit(2);
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function print(figures: LaunchFigures) {
-  console.log(`\n${figures.buyers} paid checkouts in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`);
-  console.log(`Payment to first download: median ${seconds(figures.paymentToDownloadMs.median)}, p99 ${seconds(figures.paymentToDownloadMs.p99)}.`);
-  console.log(`\nPer simulated day (cap ${appConfig.repository.invitationsPerDay} invitations a repository per 24 hours; day 0 is the launch):`);
+  console.log(
+    `\n${figures.buyers} paid checkouts in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`,
+  );
+  console.log(
+    `Payment to first download: median ${seconds(figures.paymentToDownloadMs.median)}, p99 ${seconds(figures.paymentToDownloadMs.p99)}.`,
+  );
+  console.log(
+    `\nPer simulated day (cap ${appConfig.repository.invitationsPerDay} invitations a repository per 24 hours; day 0 is the launch):`,
+  );
   console.table(
     figures.perDay.map((day) => ({
       day: day.day,
@@ -52,8 +60,11 @@ function print(figures: LaunchFigures) {
     })),
   );
   console.log('How the buyers end:');
-  for (const [state, count] of Object.entries(figures.endStates).sort(([, a], [, b]) => b - a)) console.log(`  ${String(count).padStart(6)}  ${state}`);
-  console.log(`\nRenamed accounts that accepted: ${figures.renames.renamed}; the dashboard showed the login of today for ${figures.renames.shownCurrent}.`);
+  for (const [state, count] of Object.entries(figures.endStates).sort(([, a], [, b]) => b - a))
+    console.log(`  ${String(count).padStart(6)}  ${state}`);
+  console.log(
+    `\nRenamed accounts that accepted: ${figures.renames.renamed}; the dashboard showed the login of today for ${figures.renames.shownCurrent}.`,
+  );
   console.log(
     `Buyers who let their invitation expire: ${figures.expiredShown.letExpire}; ${figures.expiredShown.expiredInvitation} looked at their dashboard a day after it expired, and it said so for ${figures.expiredShown.shownExpired}.`,
   );
@@ -62,10 +73,17 @@ function print(figures: LaunchFigures) {
     `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and ${seatMoves.deferredForRateLimit} for GitHub's secondary limit (each tried again later), ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
   );
   const {release} = figures;
-  console.log(`The release published after the launch: ${release.recipients} buyers to e-mail, in ${release.batches} Mailgun batches; ${release.recipients - release.notOnce.length} got it exactly once.`);
+  console.log(
+    `The release published after the launch: ${release.recipients} buyers to e-mail, in ${release.batches} Mailgun batches; ${release.recipients - release.notOnce.length} got it exactly once.`,
+  );
   const cpuTable = (title: string, cpu: CpuFigures | null) => {
     if (!cpu) return;
-    const row = ({runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) => ({runs, 'median ms': median.toFixed(1), 'p99 ms': p99.toFixed(1), 'most ms': max.toFixed(1)});
+    const row = ({runs, median, p99, max}: {runs: number; median: number; p99: number; max: number}) => ({
+      runs,
+      'median ms': median.toFixed(1),
+      'p99 ms': p99.toFixed(1),
+      'most ms': max.toFixed(1),
+    });
     console.log(title);
     console.table({
       'sent a batch of the release': row(cpu.release),
@@ -81,8 +99,13 @@ function print(figures: LaunchFigures) {
   console.log(`GitHub's secondary limits refused ${figures.secondaryLimitRefusals} content-creating requests.`);
   console.log('\nGoals:');
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
-  line(figures.lost.length === 0, `buyers lost (no accepted or open invitation and no working download): ${figures.lost.length}`);
-  const failed = Object.entries(figures.endStates).filter(([state]) => state.startsWith('grant failed')).reduce((sum, [, count]) => sum + count, 0);
+  line(
+    figures.lost.length === 0,
+    `buyers lost (no accepted or open invitation and no working download): ${figures.lost.length}`,
+  );
+  const failed = Object.entries(figures.endStates)
+    .filter(([state]) => state.startsWith('grant failed'))
+    .reduce((sum, [, count]) => sum + count, 0);
   line(failed === 0, `grants failed (no buyer here gives GitHub a reason to refuse): ${failed}`);
   line(figures.launchDownloadsFailed === 0, `downloads that failed at the launch: ${figures.launchDownloadsFailed}`);
   line(figures.fiveHundreds.length === 0, `answers of 5xx, and cron runs that threw: ${figures.fiveHundreds.length}`);
@@ -90,12 +113,30 @@ function print(figures: LaunchFigures) {
     figures.refusedForCap === 0 && figures.mostInADay <= appConfig.repository.invitationsPerDay,
     `invitations past the cap, by GitHub's count: ${figures.refusedForCap} refused; at most ${figures.mostInADay} created in any 24 hours`,
   );
-  line(seatMoves.wrongRefusals.length === 0, `moves past the limit answered otherwise than 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.length}`);
-  line(seatMoves.oldAccountsKept.length === 0, `accounts a seat moved away from, still on the repository or invited: ${seatMoves.oldAccountsKept.length}`);
-  line(figures.release.notOnce.length === 0, `buyers the release did not reach exactly once: ${figures.release.notOnce.length}`);
-  line(figures.guarantees.onePurchasePerSession.length === 0, `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`);
-  line(figures.guarantees.untouchedCollaborators.length === 0, `the seller's own collaborators untouched: ${figures.guarantees.untouchedCollaborators.length} touched`);
-  line(figures.guarantees.onlyBuyersInvited.length === 0, `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`);
+  line(
+    seatMoves.wrongRefusals.length === 0,
+    `moves past the limit answered otherwise than 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.length}`,
+  );
+  line(
+    seatMoves.oldAccountsKept.length === 0,
+    `accounts a seat moved away from, still on the repository or invited: ${seatMoves.oldAccountsKept.length}`,
+  );
+  line(
+    figures.release.notOnce.length === 0,
+    `buyers the release did not reach exactly once: ${figures.release.notOnce.length}`,
+  );
+  line(
+    figures.guarantees.onePurchasePerSession.length === 0,
+    `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`,
+  );
+  line(
+    figures.guarantees.untouchedCollaborators.length === 0,
+    `the seller's own collaborators untouched: ${figures.guarantees.untouchedCollaborators.length} touched`,
+  );
+  line(
+    figures.guarantees.onlyBuyersInvited.length === 0,
+    `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`,
+  );
   const missed = missedGoals(figures);
   for (const text of missed) console.log(`\n  ${text}`);
   return missed.length === 0;

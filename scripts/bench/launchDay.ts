@@ -129,7 +129,15 @@ export interface LaunchFigures {
    * unmoved and the buyer trying again, how many refused past the limit
    * (with the wrong answers listed), and accounts moved away from that are still on the repository.
    */
-  seatMoves: {buyers: number; moves: number; deferredForCap: number; deferredForRateLimit: number; refusedAtLimit: number; wrongRefusals: string[]; oldAccountsKept: string[]};
+  seatMoves: {
+    buyers: number;
+    moves: number;
+    deferredForCap: number;
+    deferredForRateLimit: number;
+    refusedAtLimit: number;
+    wrongRefusals: string[];
+    oldAccountsKept: string[];
+  };
   /** Buyers who let their invitation expire and whose dashboard says so. */
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
@@ -218,7 +226,10 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       },
       body: json === undefined ? rest.body : JSON.stringify(json),
     });
-    if (response.status >= 500) fiveHundreds.push(`${rest.method ?? (json === undefined ? 'GET' : 'POST')} ${path.split('/').slice(0, 2).join('/')} → ${response.status}: ${(await response.clone().text()).slice(0, 200)}`);
+    if (response.status >= 500)
+      fiveHundreds.push(
+        `${rest.method ?? (json === undefined ? 'GET' : 'POST')} ${path.split('/').slice(0, 2).join('/')} → ${response.status}: ${(await response.clone().text()).slice(0, 200)}`,
+      );
     return response;
   }
   const expect = async (response: Response, statuses: number[], what: string) => {
@@ -240,7 +251,19 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const uid = `launch-buyer-${index}`;
     const email = `${uid}@example.com`;
     const account = github.addUser(`${uid}-gh`);
-    buyers.push({index, plan: planOf(index), uid, email, token: await world.signIn({uid, email}), signedInAt: Date.now(), githubId: account.id, login: account.login, renamed: false, accepted: false, movedFrom: []});
+    buyers.push({
+      index,
+      plan: planOf(index),
+      uid,
+      email,
+      token: await world.signIn({uid, email}),
+      signedInAt: Date.now(),
+      githubId: account.id,
+      login: account.login,
+      renamed: false,
+      accepted: false,
+      movedFrom: [],
+    });
   }
   const launchStarted = Date.now();
   let done = 0;
@@ -250,7 +273,12 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       await call(API_PATHS.createCheckoutSession, {
         token: await tokenOf(buyer),
         ip,
-        json: {priceId: plan.priceId.test, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email: buyer.email},
+        json: {
+          priceId: plan.priceId.test,
+          successUrl: `${SITE_ORIGIN}/success`,
+          cancelUrl: `${SITE_ORIGIN}/`,
+          email: buyer.email,
+        },
       }),
       [200],
       'checkout',
@@ -260,22 +288,40 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const session = stripe.complete(sessionId, {email: buyer.email, paid: true});
     const payload = JSON.stringify(stripeEvent('checkout.session.completed', session as Stripe.Checkout.Session));
     const deliver = () =>
-      call(API_PATHS.stripeWebhook, {method: 'POST', body: payload, headers: {'content-type': 'application/json', 'stripe-signature': world.signWebhook(payload)}});
+      call(API_PATHS.stripeWebhook, {
+        method: 'POST',
+        body: payload,
+        headers: {'content-type': 'application/json', 'stripe-signature': world.signWebhook(payload)},
+      });
     await expect(await deliver(), [200], 'webhook');
     const paidAt = performance.now();
     // Stripe delivers an event again when an answer is lost: one purchase all the same.
     if (buyer.index % 10 === 3) await expect(await deliver(), [200], 'repeated webhook');
-    await expect(await call(API_PATHS.addUserToRepo, {token: await tokenOf(buyer), json: {username: buyer.login, userId: buyer.uid}}), [200, 202], 'access');
+    await expect(
+      await call(API_PATHS.addUserToRepo, {
+        token: await tokenOf(buyer),
+        json: {username: buyer.login, userId: buyer.uid},
+      }),
+      [200, 202],
+      'access',
+    );
     if (await download(buyer)) buyer.paymentToDownloadMs = performance.now() - paidAt;
     done += 1;
-    if (done % 100 === 0) progress(`  ${done} buyers paid, asked for access and downloaded (${Math.round((Date.now() - launchStarted) / 1000)} s)`);
+    if (done % 100 === 0)
+      progress(
+        `  ${done} buyers paid, asked for access and downloaded (${Math.round((Date.now() - launchStarted) / 1000)} s)`,
+      );
   });
   const launchSeconds = (Date.now() - launchStarted) / 1000;
   const launchEnd = world.now();
 
   // A release, published the hour after the launch: every buyer's plan includes updates, so each
   // must get its e-mail once, in batches the cron sends.
-  const release = releaseDelivery({tag: 'v1.1.0', name: 'Version 1.1', notes: '## What changed\n\n- **Faster** builds.\n- A [new guide](https://example.com/guide).'});
+  const release = releaseDelivery({
+    tag: 'v1.1.0',
+    name: 'Version 1.1',
+    notes: '## What changed\n\n- **Faster** builds.\n- A [new guide](https://example.com/guide).',
+  });
   const releasePayload = JSON.stringify(release);
   const announced = await expect(
     await call(API_PATHS.githubWebhook, {
@@ -305,7 +351,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   }
   // The baseline, in the same run: what an invocation that does nothing costs workerd here.
   const baselineCpu: number[] = [];
-  for (let run = 0; run < 30; run++) baselineCpu.push(await measured(async () => void (await (await call('/api')).arrayBuffer())));
+  for (let run = 0; run < 30; run++)
+    baselineCpu.push(await measured(async () => void (await (await call('/api')).arrayBuffer())));
 
   async function cron() {
     cronRuns += 1;
@@ -319,7 +366,11 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       }
     });
     const kind: Kind =
-      mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release').length > releaseBatches ? 'release' : github.requests.length + mailgun.sent.length > calls ? 'busy' : 'idle';
+      mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release').length > releaseBatches
+        ? 'release'
+        : github.requests.length + mailgun.sent.length > calls
+          ? 'busy'
+          : 'idle';
     cronCpu.push({ms, kind});
   }
 
@@ -349,14 +400,24 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     if (buyer.movedFrom.length >= MAX_MOVES) {
       if (buyer.refusedMove !== undefined) return;
       const spare = github.addUser(`${buyer.uid}-gh-extra`);
-      const answer = await call(API_PATHS.addUserToRepo, {token: await tokenOf(buyer), json: {username: spare.login, userId: buyer.uid}});
+      const answer = await call(API_PATHS.addUserToRepo, {
+        token: await tokenOf(buyer),
+        json: {username: spare.login, userId: buyer.uid},
+      });
       const {code} = (await answer.json().catch(() => ({}))) as {code?: string};
       buyer.refusedMove = `${answer.status} ${code ?? ''}`.trim();
       return;
     }
     // The account made for a move the cap turned away is the one tried again.
     const next = (buyer.nextAccount ??= github.addUser(`${buyer.uid}-gh-${buyer.movedFrom.length + 2}`));
-    const answer = await expect(await call(API_PATHS.addUserToRepo, {token: await tokenOf(buyer), json: {username: next.login, userId: buyer.uid}}), [200, 202, 429], 'seat move');
+    const answer = await expect(
+      await call(API_PATHS.addUserToRepo, {
+        token: await tokenOf(buyer),
+        json: {username: next.login, userId: buyer.uid},
+      }),
+      [200, 202, 429],
+      'seat move',
+    );
     if (answer.status === 429) {
       // The day's invitations are spent, or GitHub's secondary limit asks for a pause: the seat
       // stays where it is, and the buyer tries again later.
@@ -385,7 +446,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
         buyer.invitedAt = at;
       }
       if (buyer.plan === 'rename while queued' && !buyer.renamed && at >= launchEnd + 2 * HOUR_MS) rename(buyer);
-      if (buyer.plan === 'move seat' && buyer.accepted && at - buyer.acceptedAt! >= MOVE_AFTER_MS) await moveSeat(buyer);
+      if (buyer.plan === 'move seat' && buyer.accepted && at - buyer.acceptedAt! >= MOVE_AFTER_MS)
+        await moveSeat(buyer);
       if (buyer.invitedAt === undefined || buyer.accepted) continue;
       const since = at - buyer.invitedAt;
       if (buyer.plan === 'let expire') {
@@ -401,7 +463,9 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     }
   }
 
-  const queuedGrants = worker.db.prepared<{n: number}>(`SELECT COUNT(*) AS n FROM access_grants WHERE status = 'queued'`);
+  const queuedGrants = worker.db.prepared<{n: number}>(
+    `SELECT COUNT(*) AS n FROM access_grants WHERE status = 'queued'`,
+  );
   const perDay: DayFigures[] = [];
   async function closeDay(day: number) {
     // Day 0 is the launch; day d the 24 hours that end now.
@@ -416,7 +480,9 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       collaborators: github.collaborators.size - untouched.length,
     });
     const last = perDay.at(-1)!;
-    progress(`  day ${day}: ${last.invitationsSent} invitations sent, ${last.queued} queued, ${last.open} open, ${last.expired} expired, ${last.collaborators} accepted`);
+    progress(
+      `  day ${day}: ${last.invitationsSent} invitations sent, ${last.queued} queued, ${last.open} open, ${last.expired} expired, ${last.collaborators} accepted`,
+    );
   }
 
   await closeDay(0);
@@ -442,9 +508,15 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const endStates: Record<string, number> = {};
   const lost: string[] = [];
   const grants = new Map(
-    (await worker.db.all<{session_id: string; status: string; detail: string | null}>('SELECT session_id, status, detail FROM access_grants')).map((grant) => [grant.session_id, grant]),
+    (
+      await worker.db.all<{session_id: string; status: string; detail: string | null}>(
+        'SELECT session_id, status, detail FROM access_grants',
+      )
+    ).map((grant) => [grant.session_id, grant]),
   );
-  const invitationOf = new Map([...github.invitations.values()].map((invitation) => [invitation.invitee.id, invitation]));
+  const invitationOf = new Map(
+    [...github.invitations.values()].map((invitation) => [invitation.invitee.id, invitation]),
+  );
   for (const buyer of buyers) {
     const invitation = invitationOf.get(buyer.githubId);
     const grant = grants.get(buyer.sessionId ?? '');
@@ -467,21 +539,33 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     mostInADay = Math.max(mostInADay, last - first + 1);
   }
 
-  const purchases = await worker.db.all<{session_id: string; n: number}>('SELECT session_id, COUNT(*) AS n FROM purchases GROUP BY session_id');
+  const purchases = await worker.db.all<{session_id: string; n: number}>(
+    'SELECT session_id, COUNT(*) AS n FROM purchases GROUP BY session_id',
+  );
   const buyerSessions = new Set(buyers.map((buyer) => buyer.sessionId));
   const onePurchasePerSession = [
     ...purchases.filter((row) => row.n !== 1).map((row) => `${row.session_id}: ${row.n} purchases`),
-    ...purchases.filter((row) => !buyerSessions.has(row.session_id)).map((row) => `${row.session_id}: a purchase no buyer paid for`),
+    ...purchases
+      .filter((row) => !buyerSessions.has(row.session_id))
+      .map((row) => `${row.session_id}: a purchase no buyer paid for`),
     ...(purchases.length === buyers.length ? [] : [`${purchases.length} purchases for ${buyers.length} paid sessions`]),
   ];
   const untouchedCollaborators = untouched.flatMap((login) => [
     ...(github.collaborators.has(login) ? [] : [`@${login} is no longer a collaborator`]),
-    ...github.requests.filter((request) => request.startsWith('DELETE ') && request.toLowerCase().endsWith(`/collaborators/${login}`)).map((request) => `${request} (@${login})`),
+    ...github.requests
+      .filter((request) => request.startsWith('DELETE ') && request.toLowerCase().endsWith(`/collaborators/${login}`))
+      .map((request) => `${request} (@${login})`),
   ]);
   const buyerLogins = new Set(
-    buyers.flatMap((buyer) => [buyer.login, buyer.login.replace(/-renamed$/, ''), ...buyer.movedFrom.map(({login}) => login)].map((login) => login.toLowerCase())),
+    buyers.flatMap((buyer) =>
+      [buyer.login, buyer.login.replace(/-renamed$/, ''), ...buyer.movedFrom.map(({login}) => login)].map((login) =>
+        login.toLowerCase(),
+      ),
+    ),
   );
-  const onlyBuyersInvited = world.invitationsCreated.filter(({login}) => !buyerLogins.has(login.toLowerCase())).map(({login}) => `@${login}`);
+  const onlyBuyersInvited = world.invitationsCreated
+    .filter(({login}) => !buyerLogins.has(login.toLowerCase()))
+    .map(({login}) => `@${login}`);
 
   const movers = buyers.filter((buyer) => buyer.plan === 'move seat');
   const seatMoves = {
@@ -490,17 +574,23 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     deferredForCap: movesDeferredForCap,
     deferredForRateLimit: movesDeferredForRateLimit,
     refusedAtLimit: movers.filter((buyer) => buyer.refusedMove === '429 SWAP_LIMIT').length,
-    wrongRefusals: movers.flatMap((buyer) => (buyer.refusedMove && buyer.refusedMove !== '429 SWAP_LIMIT' ? [`${buyer.uid}: ${buyer.refusedMove}`] : [])),
+    wrongRefusals: movers.flatMap((buyer) =>
+      buyer.refusedMove && buyer.refusedMove !== '429 SWAP_LIMIT' ? [`${buyer.uid}: ${buyer.refusedMove}`] : [],
+    ),
     oldAccountsKept: movers.flatMap((buyer) =>
       buyer.movedFrom.flatMap(({login, id}) => [
         ...(github.collaborators.has(login.toLowerCase()) ? [`@${login} (${buyer.uid}) is still a collaborator`] : []),
-        ...(invitationOf.has(id) && !github.isExpired(invitationOf.get(id)!) ? [`@${login} (${buyer.uid}) still has an open invitation`] : []),
+        ...(invitationOf.has(id) && !github.isExpired(invitationOf.get(id)!)
+          ? [`@${login} (${buyer.uid}) still has an open invitation`]
+          : []),
       ]),
     ),
   };
   const letExpire = buyers.filter((buyer) => buyer.plan === 'let expire');
   const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted);
-  const downloads = buyers.flatMap((buyer) => (buyer.paymentToDownloadMs === undefined ? [] : [buyer.paymentToDownloadMs])).sort((a, b) => a - b);
+  const downloads = buyers
+    .flatMap((buyer) => (buyer.paymentToDownloadMs === undefined ? [] : [buyer.paymentToDownloadMs]))
+    .sort((a, b) => a - b);
   function cpuFigures(): CpuFigures {
     const of = (kind: Kind) => spread(cronCpu.filter((run) => run.kind === kind).map((run) => run.ms));
     return {release: of('release'), busy: of('busy'), idle: of('idle'), baseline: spread(baselineCpu)};
@@ -509,8 +599,11 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   function releaseReach(): LaunchFigures['release'] {
     const batches = mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release');
     const copies = new Map<string, number>();
-    for (const mail of batches) for (const recipient of mail.recipients) copies.set(recipient, (copies.get(recipient) ?? 0) + 1);
-    const notOnce = buyers.filter((buyer) => copies.get(buyer.email) !== 1).map((buyer) => `${buyer.email} got it ${copies.get(buyer.email) ?? 0} times`);
+    for (const mail of batches)
+      for (const recipient of mail.recipients) copies.set(recipient, (copies.get(recipient) ?? 0) + 1);
+    const notOnce = buyers
+      .filter((buyer) => copies.get(buyer.email) !== 1)
+      .map((buyer) => `${buyer.email} got it ${copies.get(buyer.email) ?? 0} times`);
     return {recipients: releaseRecipients, batches: batches.length, notOnce};
   }
   return {
@@ -530,7 +623,10 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     cronCpuMs: readCpu ? cpuFigures() : null,
     release: releaseReach(),
     seatMoves,
-    renames: {renamed: renamed.length, shownCurrent: renamed.filter((buyer) => buyer.seen?.username === buyer.login).length},
+    renames: {
+      renamed: renamed.length,
+      shownCurrent: renamed.filter((buyer) => buyer.seen?.username === buyer.login).length,
+    },
     expiredShown: {
       letExpire: letExpire.length,
       expiredInvitation: letExpire.filter((buyer) => buyer.seen !== undefined).length,
@@ -543,20 +639,31 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
 /** The goals a launch must meet, each with what missed it: none when all are met. */
 export function missedGoals(figures: LaunchFigures): string[] {
   const missed: string[] = [];
-  if (figures.lost.length > 0) missed.push(`${figures.lost.length} buyers lost: ${figures.lost.slice(0, 5).join('; ')}`);
+  if (figures.lost.length > 0)
+    missed.push(`${figures.lost.length} buyers lost: ${figures.lost.slice(0, 5).join('; ')}`);
   // No buyer here gives GitHub a reason to refuse (no deleted account, no typo): a failed grant is
   // the worker's doing, though the download still serves that buyer.
   const failed = Object.entries(figures.endStates).filter(([state]) => state.startsWith('grant failed'));
-  if (failed.length > 0) missed.push(`grants failed: ${failed.map(([state, count]) => `${count} ${state}`).join('; ')}`);
-  if (figures.launchDownloadsFailed > 0) missed.push(`${figures.launchDownloadsFailed} buyers could not download at the launch`);
-  if (figures.fiveHundreds.length > 0) missed.push(`${figures.fiveHundreds.length} answers of 5xx: ${figures.fiveHundreds.slice(0, 5).join('; ')}`);
+  if (failed.length > 0)
+    missed.push(`grants failed: ${failed.map(([state, count]) => `${count} ${state}`).join('; ')}`);
+  if (figures.launchDownloadsFailed > 0)
+    missed.push(`${figures.launchDownloadsFailed} buyers could not download at the launch`);
+  if (figures.fiveHundreds.length > 0)
+    missed.push(`${figures.fiveHundreds.length} answers of 5xx: ${figures.fiveHundreds.slice(0, 5).join('; ')}`);
   if (figures.refusedForCap > 0 || figures.mostInADay > CAP) {
-    missed.push(`invitations past the cap: GitHub refused ${figures.refusedForCap} for it, and created ${figures.mostInADay} in one 24 hours (cap ${CAP})`);
+    missed.push(
+      `invitations past the cap: GitHub refused ${figures.refusedForCap} for it, and created ${figures.mostInADay} in one 24 hours (cap ${CAP})`,
+    );
   }
   const {seatMoves} = figures;
-  if (seatMoves.wrongRefusals.length > 0) missed.push(`a move past the limit was not refused with 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.slice(0, 5).join('; ')}`);
-  if (seatMoves.oldAccountsKept.length > 0) missed.push(`moved seats kept their old account: ${seatMoves.oldAccountsKept.slice(0, 5).join('; ')}`);
-  if (figures.release.notOnce.length > 0) missed.push(`the release did not reach every buyer once: ${figures.release.notOnce.slice(0, 5).join('; ')}`);
+  if (seatMoves.wrongRefusals.length > 0)
+    missed.push(
+      `a move past the limit was not refused with 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.slice(0, 5).join('; ')}`,
+    );
+  if (seatMoves.oldAccountsKept.length > 0)
+    missed.push(`moved seats kept their old account: ${seatMoves.oldAccountsKept.slice(0, 5).join('; ')}`);
+  if (figures.release.notOnce.length > 0)
+    missed.push(`the release did not reach every buyer once: ${figures.release.notOnce.slice(0, 5).join('; ')}`);
   for (const [guarantee, broken] of Object.entries(figures.guarantees)) {
     if (broken.length > 0) missed.push(`${guarantee}: ${broken.slice(0, 5).join('; ')}`);
   }

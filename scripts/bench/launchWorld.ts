@@ -47,7 +47,11 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
     const invited = /^invited @(\S+)/.exec(line);
     if (invited) invitationsCreated.push({at: now(), login: invited[1]!});
   };
-  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now, onEvent}), startMailgunStandIn()]);
+  const [stripe, github, mailgun] = await Promise.all([
+    startStripeStandIn(),
+    startGitHubStandIn({now, onEvent}),
+    startMailgunStandIn(),
+  ]);
   const {sign, jwks} = await tokenSigner();
   const jwksServer = await serveJwks(jwks);
   const worker = await startWorker(
@@ -109,7 +113,10 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
         // Prepared once for each step size: a prepare is a synchronous call into Miniflare's
         // proxy, and thousands of them (a month of hourly steps) wear it out.
         shift = worker.db.preparedBatch([
-          ...timeColumns.map(({table, columns}) => `UPDATE "${table}" SET ${columns.map((column) => `"${column}" = "${column}" - ${Math.round(ms)}`).join(', ')}`),
+          ...timeColumns.map(
+            ({table, columns}) =>
+              `UPDATE "${table}" SET ${columns.map((column) => `"${column}" = "${column}" - ${Math.round(ms)}`).join(', ')}`,
+          ),
           'DELETE FROM rate_limits',
         ]);
         shifts.set(ms, shift);

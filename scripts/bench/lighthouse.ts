@@ -6,7 +6,11 @@ import {lookup} from 'node:dns/promises';
 import type {Figures, OtherCategory} from './auditReport';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const OTHER_CATEGORIES: Record<OtherCategory, (typeof CATEGORIES)[number]> = {accessibility: 'accessibility', bestPractices: 'best-practices', seo: 'seo'};
+const OTHER_CATEGORIES: Record<OtherCategory, (typeof CATEGORIES)[number]> = {
+  accessibility: 'accessibility',
+  bestPractices: 'best-practices',
+  seo: 'seo',
+};
 
 export interface RunOptions {
   /** The browser's `--remote-debugging-port`. */
@@ -28,7 +32,13 @@ const DNS_FAILURE = 'ERR_NAME_NOT_RESOLVED';
 /** Whether this machine can look a public host name up; the audit runs offline when it cannot. */
 export async function resolvesPublicNames(host = 'apis.google.com'): Promise<boolean> {
   const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), 3000).unref());
-  return Promise.race([lookup(host).then(() => true, () => false), timeout]);
+  return Promise.race([
+    lookup(host).then(
+      () => true,
+      () => false,
+    ),
+    timeout,
+  ]);
 }
 
 export interface Run {
@@ -40,11 +50,17 @@ export interface Run {
   benchmarkIndex: number;
 }
 
-export async function runLighthouse(url: string, {port, keepStorage = false, offline = false}: RunOptions): Promise<Run> {
+export async function runLighthouse(
+  url: string,
+  {port, keepStorage = false, offline = false}: RunOptions,
+): Promise<Run> {
   // Lighthouse is an ES module; the scripts run as CommonJS.
   const {default: lighthouse} = await import('lighthouse');
   const config = offline
-    ? {extends: 'lighthouse:default', audits: [{path: 'errors-in-console', options: {ignoredPatterns: [IGNORED_BY_DEFAULT, DNS_FAILURE]}}]}
+    ? {
+        extends: 'lighthouse:default',
+        audits: [{path: 'errors-in-console', options: {ignoredPatterns: [IGNORED_BY_DEFAULT, DNS_FAILURE]}}],
+      }
     : undefined;
   const result = await lighthouse(
     url,
@@ -53,10 +69,12 @@ export async function runLighthouse(url: string, {port, keepStorage = false, off
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
   const {lhr} = result;
-  if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError)
+    throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   // A page that sent the browser elsewhere (a lost session sends /dashboard to /signin) is not the page asked for.
   const landed = new URL(lhr.finalDisplayedUrl);
-  if (landed.pathname !== new URL(url).pathname) throw new Error(`${url} ended on ${lhr.finalDisplayedUrl}: Lighthouse measured another page.`);
+  if (landed.pathname !== new URL(url).pathname)
+    throw new Error(`${url} ended on ${lhr.finalDisplayedUrl}: Lighthouse measured another page.`);
 
   const score = (id: (typeof CATEGORIES)[number]) => {
     const value = lhr.categories[id]?.score;
@@ -91,8 +109,11 @@ export async function runLighthouse(url: string, {port, keepStorage = false, off
 
 /** Each error the page logged, with the address it names: "Failed to load resource: … (https://…)". */
 function consoleErrors(details: unknown): string[] {
-  const items = (details as {items?: {description?: string; sourceLocation?: {url?: string}}[]} | undefined)?.items ?? [];
-  return items.map(({description = '', sourceLocation}) => (sourceLocation?.url ? `${description} (${sourceLocation.url})` : description));
+  const items =
+    (details as {items?: {description?: string; sourceLocation?: {url?: string}}[]} | undefined)?.items ?? [];
+  return items.map(({description = '', sourceLocation}) =>
+    sourceLocation?.url ? `${description} (${sourceLocation.url})` : description,
+  );
 }
 
 /** The requests to other hosts that got no answer (status -1, as Lighthouse records a failed fetch). */

@@ -34,7 +34,10 @@ export function load(
     requests: [
       {
         setupRequest: (request, context) => ({...request, ...target.next(context as ConnectionContext)}),
-        ...(target.onResponse && {onResponse: (status: number, body: string, context: object) => target.onResponse!(status, body, context as ConnectionContext)}),
+        ...(target.onResponse && {
+          onResponse: (status: number, body: string, context: object) =>
+            target.onResponse!(status, body, context as ConnectionContext),
+        }),
       },
     ],
   });

@@ -21,7 +21,12 @@ function readProc(pid: number): Proc | null {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
     const fields = stat.slice(close + 2).split(' ');
-    return {pid, name: stat.slice(stat.indexOf('(') + 1, close), group: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12])};
+    return {
+      pid,
+      name: stat.slice(stat.indexOf('(') + 1, close),
+      group: Number(fields[2]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+    };
   } catch {
     return null; // gone since the directory was listed
   }

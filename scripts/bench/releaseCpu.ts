@@ -35,7 +35,20 @@ const sizes = [...new Set([1, 50, 100, FREE_PLAN_RELEASE_BATCH, 500, MAX_RECIPIE
 function bundle(): string {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-cpu-'));
   const entry = path.join(__dirname, 'releaseCpuWorker.ts');
-  wranglerSync(['deploy', entry, '--dry-run', '--outdir', outDir, '--name', 'release-cpu', '--compatibility-date', workerCompatibilityDate()], os.tmpdir());
+  wranglerSync(
+    [
+      'deploy',
+      entry,
+      '--dry-run',
+      '--outdir',
+      outDir,
+      '--name',
+      'release-cpu',
+      '--compatibility-date',
+      workerCompatibilityDate(),
+    ],
+    os.tmpdir(),
+  );
   return outDir;
 }
 
@@ -43,11 +56,16 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   const outDir = bundle();
-  const mf = new Miniflare({modules: true, scriptPath: path.join(outDir, 'releaseCpuWorker.js'), modulesRoot: outDir, compatibilityDate: workerCompatibilityDate()});
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: path.join(outDir, 'releaseCpuWorker.js'),
+    modulesRoot: outDir,
+    compatibilityDate: workerCompatibilityDate(),
+  });
   try {
     const url = await mf.ready;
     const readCpu = workerdCpu();
-    if (!readCpu) throw new Error('workerd\'s CPU time cannot be read here (no /proc)');
+    if (!readCpu) throw new Error("workerd's CPU time cannot be read here (no /proc)");
     /** workerd's CPU milliseconds for one batch of `size`, built and encoded. */
     const batchCpuMs = async (size: number) => {
       const before = readCpu();
@@ -79,11 +97,13 @@ function report(medians: Map<number, number>) {
     sizes.map((size) => ({
       recipients: size,
       'median ms': medians.get(size)!.toFixed(2),
-      'the batch\'s own ms': own(size).toFixed(2),
+      "the batch's own ms": own(size).toFixed(2),
       ...(size === FREE_PLAN_RELEASE_BATCH ? {'': 'the Free plan batch'} : {}),
     })),
   );
-  console.log(`About ${((own(MAX_RECIPIENTS) / (MAX_RECIPIENTS - 1)) * 1000).toFixed(1)} µs a recipient; a one-recipient batch, the baseline, ${baseline.toFixed(2)} ms.`);
+  console.log(
+    `About ${((own(MAX_RECIPIENTS) / (MAX_RECIPIENTS - 1)) * 1000).toFixed(1)} µs a recipient; a one-recipient batch, the baseline, ${baseline.toFixed(2)} ms.`,
+  );
   const freePlan = own(FREE_PLAN_RELEASE_BATCH);
   const fits = freePlan <= FREE_PLAN_BATCH_CPU_MS;
   console.log(

@@ -6,7 +6,8 @@
 import {releaseForm} from '../../worker/src/releases/releaseForm';
 import {renderNotes} from '../../worker/src/releases/notes';
 
-const notes = '## What changed\n\n- **Faster** builds, and a [new guide](https://example.com/guide).\n- Fixes to the sign-in page.\n';
+const notes =
+  '## What changed\n\n- **Faster** builds, and a [new guide](https://example.com/guide).\n- Fixes to the sign-in page.\n';
 const release = {tag: 'v1.1.0', name: 'Version 1.1', body: notes, html_url: null, notesHtml: renderNotes(notes)};
 
 export default {
@@ -21,7 +22,10 @@ export default {
       unsubscribeUrl: 'https://example.com/api/unsubscribe',
       recipients: Array.from({length: size}, (_, index) => `buyer-${index}@example.com`),
     });
-    const body = await new Request('https://api.mailgun.net/v3/example.com/messages', {method: 'POST', body: form}).arrayBuffer();
+    const body = await new Request('https://api.mailgun.net/v3/example.com/messages', {
+      method: 'POST',
+      body: form,
+    }).arrayBuffer();
     return new Response(String(body.byteLength));
   },
 };

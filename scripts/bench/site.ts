@@ -119,7 +119,9 @@ async function main() {
   const stockHome = stock.get('/')!;
 
   console.log(`\nEach page before interaction, gzipped (1 KB = 1024 bytes)\n`);
-  console.log(`${''.padEnd(38)}${'script KB'.padStart(12)}${'style KB'.padStart(12)}${'files'.padStart(8)}${'build s'.padStart(12)}`);
+  console.log(
+    `${''.padEnd(38)}${'script KB'.padStart(12)}${'style KB'.padStart(12)}${'files'.padStart(8)}${'build s'.padStart(12)}`,
+  );
   console.log(row('this site /', siteHome, siteSeconds));
   console.log(row('stock classic template /', stockHome, stockSeconds));
   console.log(
@@ -131,16 +133,21 @@ async function main() {
   const problems: string[] = [];
   for (const [pagePath, weight] of site) {
     const budget = BUDGETS[pagePath]!;
-    if (kb(weight.scripts) > budget.scriptKB) problems.push(`${pagePath}: script ${kb(weight.scripts).toFixed(1)} KB > ${budget.scriptKB} KB`);
-    if (kb(weight.styles) > budget.styleKB) problems.push(`${pagePath}: style ${kb(weight.styles).toFixed(1)} KB > ${budget.styleKB} KB`);
+    if (kb(weight.scripts) > budget.scriptKB)
+      problems.push(`${pagePath}: script ${kb(weight.scripts).toFixed(1)} KB > ${budget.scriptKB} KB`);
+    if (kb(weight.styles) > budget.styleKB)
+      problems.push(`${pagePath}: style ${kb(weight.styles).toFixed(1)} KB > ${budget.styleKB} KB`);
   }
-  if (siteHome.sdks.length) problems.push(`/: auth or payment SDK code loaded before interaction: ${siteHome.sdks.join(', ')}`);
+  if (siteHome.sdks.length)
+    problems.push(`/: auth or payment SDK code loaded before interaction: ${siteHome.sdks.join(', ')}`);
   console.log(
     `\nBudgets (script / style KB): ${Object.entries(BUDGETS)
       .map(([pagePath, budget]) => `${pagePath} ${budget.scriptKB} / ${budget.styleKB}`)
       .join('; ')}; no auth or payment SDK on / before interaction`,
   );
-  console.log(problems.length ? `OVER BUDGET:\n${problems.map((problem) => `  - ${problem}`).join('\n')}` : 'Within budget.');
+  console.log(
+    problems.length ? `OVER BUDGET:\n${problems.map((problem) => `  - ${problem}`).join('\n')}` : 'Within budget.',
+  );
   process.exitCode = problems.length ? 1 : 0;
 }
 

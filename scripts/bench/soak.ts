@@ -107,7 +107,11 @@ function malformedExchanges(): () => BenchRequest {
   return () => {
     const n = ++count;
     const ip = `10.200.${(n >> 8) & 255}.${n & 255}`;
-    return {method: 'GET', path: '/retrieveUserFromCheckoutSession?sessionId=not-a-session', headers: {'cf-connecting-ip': ip}};
+    return {
+      method: 'GET',
+      path: '/retrieveUserFromCheckoutSession?sessionId=not-a-session',
+      headers: {'cf-connecting-ip': ip},
+    };
   };
 }
 
@@ -122,8 +126,28 @@ function mix(stripe: StripeStandIn, token: string): Route[] {
   const script = route('GET analytics script', get('/plausible/js/script.js'));
   const exchange = route('GET exchange (bad id)', malformedExchanges());
   // 20 requests in an order that spreads each route over the cycle.
-  return [paid, recorded, lead, home, paid, checkout, lead, paid, recorded, script,
-    paid, lead, recorded, home, paid, exchange, lead, recorded, paid, checkout];
+  return [
+    paid,
+    recorded,
+    lead,
+    home,
+    paid,
+    checkout,
+    lead,
+    paid,
+    recorded,
+    script,
+    paid,
+    lead,
+    recorded,
+    home,
+    paid,
+    exchange,
+    lead,
+    recorded,
+    paid,
+    checkout,
+  ];
 }
 
 /**
@@ -176,7 +200,9 @@ async function routeThroughputs(baseUrl: string, routes: Route[]): Promise<Map<s
     const full = await load(target, {seconds: MEASURE_SECONDS, connections: CONNECTIONS});
     const serverErrors = Object.keys(full.statusCodeStats ?? {}).filter((status) => Number(status) >= 500);
     if (full.errors > 0 || serverErrors.length > 0) {
-      throw new Error(`${route.name} alone at full load: ${full.errors} failed requests, answers ${JSON.stringify(full.statusCodeStats)}`);
+      throw new Error(
+        `${route.name} alone at full load: ${full.errors} failed requests, answers ${JSON.stringify(full.statusCodeStats)}`,
+      );
     }
     throughput.set(route.name, full.requests.average);
   }
@@ -195,7 +221,8 @@ function mixThroughput(routes: Route[], throughput: Map<string, number>): number
 /** The analytics script Plausible would serve, from loopback. */
 async function servePlausible() {
   const server = http.createServer((request, response) => {
-    if (request.url === '/js/script.js') response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
+    if (request.url === '/js/script.js')
+      response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
     else response.writeHead(404).end();
   });
   return listen(server);
@@ -204,12 +231,19 @@ async function servePlausible() {
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const signed = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
 
-for (const [variable, value] of [['SOAK_SECONDS', SOAK_SECONDS], ['SOAK_RATE', GIVEN_RATE ?? 1]] as const) {
+for (const [variable, value] of [
+  ['SOAK_SECONDS', SOAK_SECONDS],
+  ['SOAK_RATE', GIVEN_RATE ?? 1],
+] as const) {
   if (!(value > 0)) throw new Error(`${variable} must be a positive number, not ${process.env[variable]}`);
 }
 
 runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, async ({token, startWorker}) => {
-  const [stripe, mailgun, plausible] = await Promise.all([startStripeStandIn(), startMailgunStandIn(), servePlausible()]);
+  const [stripe, mailgun, plausible] = await Promise.all([
+    startStripeStandIn(),
+    startMailgunStandIn(),
+    servePlausible(),
+  ]);
   try {
     const vars = {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -225,7 +259,9 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
 
     let rate = GIVEN_RATE;
     if (rate === undefined) {
-      console.log('Measuring each route alone at full load, as bench:worker does (its own wrangler dev, no DevTools client)…');
+      console.log(
+        'Measuring each route alone at full load, as bench:worker does (its own wrangler dev, no DevTools client)…',
+      );
       const measureUrl = await startWorker(vars);
       const throughput = await routeThroughputs(measureUrl, routes);
       await stopWrangler(measureUrl);
@@ -244,7 +280,10 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     // Before any load: wrangler's inspector proxy keeps every message of the worker's inspector (a
     // console event per log line) in memory until a DevTools client connects, then replays them all
     // to it. Connected from the start, the probe takes them as they come.
-    const wake = () => fetch(`${workerUrl}${HEALTH_PATH}`, {signal: AbortSignal.timeout(10_000)}).then((response) => response.arrayBuffer());
+    const wake = () =>
+      fetch(`${workerUrl}${HEALTH_PATH}`, {signal: AbortSignal.timeout(10_000)}).then((response) =>
+        response.arrayBuffer(),
+      );
     const heap = await probeHeap(inspectorPortOf(workerUrl), wake);
     const isolateAtStart = await heap.isolateId();
     if (SNAPSHOT_DIR) fs.mkdirSync(SNAPSHOT_DIR, {recursive: true});
@@ -265,7 +304,9 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
       const {after, before} = reading;
       const heapText = `worker isolate heap after a full collection ${megabytes(after)} (${megabytes(before)} before it)`;
       const when = paused ? 'load paused' : 'under load';
-      console.log(`  ${at.toFixed(0).padStart(4)} s, ${when}: ${heapText}; workerd RSS ${megabytes(rss)} (${each.map(megabytes).join(' + ')})`);
+      console.log(
+        `  ${at.toFixed(0).padStart(4)} s, ${when}: ${heapText}; workerd RSS ${megabytes(rss)} (${each.map(megabytes).join(' + ')})`,
+      );
       if (SNAPSHOT_DIR && snapshotName) {
         const file = path.join(SNAPSHOT_DIR, `${snapshotName}.heapsnapshot`);
         await heap.snapshot(file).then(
@@ -315,9 +356,14 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
       0,
     );
 
-    console.log(`\nRequests: ${result.total} in ${SOAK_SECONDS} s (${(result.total / SOAK_SECONDS).toFixed(1)} req/s, target ${rate}); failed requests (timeouts, resets): ${result.errors}`);
+    console.log(
+      `\nRequests: ${result.total} in ${SOAK_SECONDS} s (${(result.total / SOAK_SECONDS).toFixed(1)} req/s, target ${rate}); failed requests (timeouts, resets): ${result.errors}`,
+    );
     for (const [name, byStatus] of soak.tally) {
-      const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+      const statuses = [...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' ');
       console.log(`  ${name.padEnd(26)}${statuses}`);
     }
     console.log(`E-mails sent to the Mailgun stand-in: ${mailgun.sent.length}`);
@@ -325,23 +371,46 @@ runWorkerBench({name: 'soak', user: {uid: USER_ID, email: 'soak@example.com'}}, 
     for (const line of soak.serverErrors) console.log(`  ${line}`);
     const proxyLost = [...soak.proxyLost.values()].reduce((sum, n) => sum + n, 0);
     const restarted = isolateAtEnd !== isolateAtStart;
-    console.log(`The worker's isolate: ${isolateAtStart} at the start, ${restarted ? isolateAtEnd : 'the same'} at the end`);
+    console.log(
+      `The worker's isolate: ${isolateAtStart} at the start, ${restarted ? isolateAtEnd : 'the same'} at the end`,
+    );
     // A file the bundle was built from changed (this worktree's, or one behind a node_modules link).
-    if (reloads > 0) console.log(`wrangler dev rebuilt and restarted the worker ${reloads} time(s) during the soak: a file of its bundle changed`);
+    if (reloads > 0)
+      console.log(
+        `wrangler dev rebuilt and restarted the worker ${reloads} time(s) during the soak: a file of its bundle changed`,
+      );
     if (proxyLost > 0) {
       const byRoute = [...soak.proxyLost].map(([name, n]) => `${name} ${n}`).join(', ');
-      console.log(`Requests wrangler dev's proxy lost on the way to the worker (its 503 "${PROXY_LOST}"): ${proxyLost} (${byRoute})`);
+      console.log(
+        `Requests wrangler dev's proxy lost on the way to the worker (its 503 "${PROXY_LOST}"): ${proxyLost} (${byRoute})`,
+      );
     }
-    console.log(`worker isolate heap after a full collection, load paused: ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`);
-    console.log(`workerd RSS (wrangler dev's processes): ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(end.rss / first.rss - 1)}; printed, not judged)`);
+    console.log(
+      `worker isolate heap after a full collection, load paused: ${megabytes(first.heap)} at ${first.at.toFixed(0)} s, ${megabytes(end.heap)} at the end (${signed(growth)}; limit +${MAX_GROWTH * 100}%)`,
+    );
+    console.log(
+      `workerd RSS (wrangler dev's processes): ${megabytes(first.rss)} at ${first.at.toFixed(0)} s, ${megabytes(end.rss)} at the end (${signed(end.rss / first.rss - 1)}; printed, not judged)`,
+    );
 
     const problems = [
       ...(serverErrors > 0 ? [`${serverErrors} answers were 5xx`] : []),
-      ...(restarted ? [`the worker restarted (isolate ${isolateAtStart}, then ${isolateAtEnd}${reloads > 0 ? `; wrangler dev reloaded it ${reloads} time(s)` : ''})`] : []),
+      ...(restarted
+        ? [
+            `the worker restarted (isolate ${isolateAtStart}, then ${isolateAtEnd}${reloads > 0 ? `; wrangler dev reloaded it ${reloads} time(s)` : ''})`,
+          ]
+        : []),
       ...(result.errors > 0 ? [`${result.errors} requests failed`] : []),
-      ...(!(growth <= MAX_GROWTH) ? [Number.isNaN(growth) ? 'the isolate heap could not be read' : `the worker's heap grew ${(growth * 100).toFixed(1)}%`] : []),
+      ...(!(growth <= MAX_GROWTH)
+        ? [
+            Number.isNaN(growth)
+              ? 'the isolate heap could not be read'
+              : `the worker's heap grew ${(growth * 100).toFixed(1)}%`,
+          ]
+        : []),
     ];
-    console.log(problems.length ? `\nFAILED: ${problems.join('; ')}` : "\nPassed: no 5xx, and the worker's memory held.");
+    console.log(
+      problems.length ? `\nFAILED: ${problems.join('; ')}` : "\nPassed: no 5xx, and the worker's memory held.",
+    );
     return problems.length === 0;
   } finally {
     await Promise.all([stripe.close(), mailgun.close(), plausible.close()]);

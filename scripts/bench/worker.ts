@@ -58,7 +58,13 @@ function targets(urls: {empty: string; d1: string; worker: string}, token: strin
     {name: 'one D1 read', baseUrl: urls.d1, expectStatus: 200, next: constant},
     {name: 'one D1 write', baseUrl: urls.d1, expectStatus: 200, next: () => ({method: 'POST', path: '/', headers: {}})},
     // A user without a purchase: the usual answer, and the same D1 lookup as a paid one.
-    {name: 'userHasPaid', baseUrl: urls.worker, expectStatus: 200, expectBody: '{"hasPaid":false}', next: userHasPaid(USER_ID, token)},
+    {
+      name: 'userHasPaid',
+      baseUrl: urls.worker,
+      expectStatus: 200,
+      expectBody: '{"hasPaid":false}',
+      next: userHasPaid(USER_ID, token),
+    },
     {name: 'stripe webhook', baseUrl: urls.worker, expectStatus: 200, next: recordedEvents(WEBHOOK_SECRET)},
     {name: '/api/leads', baseUrl: urls.worker, expectStatus: 201, next: newLeads()},
   ];
@@ -108,7 +114,9 @@ const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 
 function printTable(rounds: Rounds) {
   const columns = ['req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs empty', 'vs floor', 'CPU ms/req', 'CPU/floor'];
-  console.log(`\n${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_SECONDS} s per target; medians over the rounds\n`);
+  console.log(
+    `\n${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_SECONDS} s per target; medians over the rounds\n`,
+  );
   console.log(`${'target'.padEnd(16)}${columns.map((column) => column.padStart(11)).join('')}`);
   for (const [name, results] of rounds) {
     const floor = FLOORS[name];
@@ -122,7 +130,9 @@ function printTable(rounds: Rounds) {
       percent(ratio(rounds, name, 'empty worker')),
       floor ? percent(ratio(rounds, name, floor)) : '',
       median(results.map((r) => r.cpuMsPerRequest)).toFixed(2),
-      floor ? percent(median(results.map((r, round) => r.cpuMsPerRequest / rounds.get(floor)![round]!.cpuMsPerRequest))) : '',
+      floor
+        ? percent(median(results.map((r, round) => r.cpuMsPerRequest / rounds.get(floor)![round]!.cpuMsPerRequest)))
+        : '',
     ];
     console.log(`${name.padEnd(16)}${cells.map((cell) => cell.padStart(11)).join('')}`);
   }
@@ -133,58 +143,84 @@ function printVerdicts(rounds: Rounds): void {
   console.log('');
   for (const [name, floor] of Object.entries(FLOORS)) {
     const share = ratio(rounds, name, floor);
-    const perRound = rounds.get(name)!.map((r, round) => percent(r.requests.average / rounds.get(floor)!.at(round)!.requests.average));
+    const perRound = rounds
+      .get(name)!
+      .map((r, round) => percent(r.requests.average / rounds.get(floor)!.at(round)!.requests.average));
     const verdict = share >= GOAL ? 'met' : 'MISSED';
-    console.log(`${name}: ${percent(share)} of ${floor} (goal ≥ ${percent(GOAL)}; rounds ${perRound.join(', ')}): ${verdict}`);
+    console.log(
+      `${name}: ${percent(share)} of ${floor} (goal ≥ ${percent(GOAL)}; rounds ${perRound.join(', ')}): ${verdict}`,
+    );
   }
 }
 
-for (const [variable, value] of [['BENCH_DURATION', DURATION_SECONDS], ['BENCH_ROUNDS', ROUNDS]] as const) {
+for (const [variable, value] of [
+  ['BENCH_DURATION', DURATION_SECONDS],
+  ['BENCH_ROUNDS', ROUNDS],
+] as const) {
   if (!(value > 0)) throw new Error(`${variable} must be a positive number, not ${process.env[variable]}`);
 }
 
-runWorkerBench({name: 'worker', user: {uid: USER_ID, email: 'bench@example.com'}}, async ({stateDir, token, startWorker}) => {
-  const emptyDir = path.join(stateDir, 'empty');
-  fs.mkdirSync(emptyDir);
-  const d1Dir = path.join(stateDir, 'd1');
-  fs.mkdirSync(d1Dir);
-  fs.writeFileSync(
-    path.join(d1Dir, 'wrangler.json'),
-    JSON.stringify({
-      name: 'bench-d1',
-      main: D1_WORKER,
-      compatibility_date: workerCompatibilityDate(),
-      d1_databases: [{binding: 'DB', database_name: 'bench', database_id: '00000000-0000-0000-0000-000000000001'}],
-    }),
-  );
+runWorkerBench(
+  {name: 'worker', user: {uid: USER_ID, email: 'bench@example.com'}},
+  async ({stateDir, token, startWorker}) => {
+    const emptyDir = path.join(stateDir, 'empty');
+    fs.mkdirSync(emptyDir);
+    const d1Dir = path.join(stateDir, 'd1');
+    fs.mkdirSync(d1Dir);
+    fs.writeFileSync(
+      path.join(d1Dir, 'wrangler.json'),
+      JSON.stringify({
+        name: 'bench-d1',
+        main: D1_WORKER,
+        compatibility_date: workerCompatibilityDate(),
+        d1_databases: [{binding: 'DB', database_name: 'bench', database_id: '00000000-0000-0000-0000-000000000001'}],
+      }),
+    );
 
-  console.log('Starting the worker and the two baselines under wrangler dev…');
-  const [workerUrl, emptyUrl, d1Url] = await Promise.all([
-    startWorker({STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_SECRET_KEY: 'sk_test_bench'}),
-    // Run from a directory without a wrangler config, so worker/wrangler.jsonc is not picked up.
-    startWrangler('empty worker', [EMPTY_WORKER, '--name', 'bench-empty', '--compatibility-date', workerCompatibilityDate(), '--persist-to', emptyDir], emptyDir),
-    startWrangler('D1 worker', ['--persist-to', d1Dir], d1Dir),
-  ]);
+    console.log('Starting the worker and the two baselines under wrangler dev…');
+    const [workerUrl, emptyUrl, d1Url] = await Promise.all([
+      startWorker({STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_SECRET_KEY: 'sk_test_bench'}),
+      // Run from a directory without a wrangler config, so worker/wrangler.jsonc is not picked up.
+      startWrangler(
+        'empty worker',
+        [
+          EMPTY_WORKER,
+          '--name',
+          'bench-empty',
+          '--compatibility-date',
+          workerCompatibilityDate(),
+          '--persist-to',
+          emptyDir,
+        ],
+        emptyDir,
+      ),
+      startWrangler('D1 worker', ['--persist-to', d1Dir], d1Dir),
+    ]);
 
-  const all = targets({empty: emptyUrl, d1: d1Url, worker: workerUrl}, token);
-  for (const target of all) {
-    await check(target);
-    await load(target, {seconds: WARM_UP_SECONDS, connections: CONNECTIONS});
-  }
-  const rounds: Rounds = new Map(all.map((target) => [target.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    const inOrder = LOAD_ORDER.map((name) => all.find((target) => target.name === name)!);
-    const order = round % 2 ? inOrder.reverse() : inOrder;
-    console.log(`Round ${round + 1} of ${ROUNDS}: ${order.map((target) => target.name).join(', ')}`);
-    for (const target of order) rounds.get(target.name)!.push(await measure(target));
-  }
+    const all = targets({empty: emptyUrl, d1: d1Url, worker: workerUrl}, token);
+    for (const target of all) {
+      await check(target);
+      await load(target, {seconds: WARM_UP_SECONDS, connections: CONNECTIONS});
+    }
+    const rounds: Rounds = new Map(all.map((target) => [target.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const inOrder = LOAD_ORDER.map((name) => all.find((target) => target.name === name)!);
+      const order = round % 2 ? inOrder.reverse() : inOrder;
+      console.log(`Round ${round + 1} of ${ROUNDS}: ${order.map((target) => target.name).join(', ')}`);
+      for (const target of order) rounds.get(target.name)!.push(await measure(target));
+    }
 
-  printTable(rounds);
-  printVerdicts(rounds);
-  const failed = [...rounds].filter(([, results]) => results.some((r) => r.errors + r.non2xx > 0));
-  for (const [name, results] of failed) {
-    console.log(`${name}: status codes ${results.map((r) => JSON.stringify(r.statusCodeStats ?? {})).join(' ')}`);
-  }
-  console.log(failed.length ? `\nFAILED: errors or non-2xx answers from ${failed.map(([name]) => name).join(', ')}` : '\nNo errors.');
-  return failed.length === 0;
-});
+    printTable(rounds);
+    printVerdicts(rounds);
+    const failed = [...rounds].filter(([, results]) => results.some((r) => r.errors + r.non2xx > 0));
+    for (const [name, results] of failed) {
+      console.log(`${name}: status codes ${results.map((r) => JSON.stringify(r.statusCodeStats ?? {})).join(' ')}`);
+    }
+    console.log(
+      failed.length
+        ? `\nFAILED: errors or non-2xx answers from ${failed.map(([name]) => name).join(', ')}`
+        : '\nNo errors.',
+    );
+    return failed.length === 0;
+  },
+);

@@ -39,7 +39,11 @@ export function runWorkerBench(
       console.log('Applying migrations to a fresh local D1…');
       wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
       // The bench's user is past its first verified sign-in, as every returning buyer is.
-      wranglerSync(['d1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--command', settledAccountSql(user.uid)], WORKER_DIR, {CI: 'true'});
+      wranglerSync(
+        ['d1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--command', settledAccountSql(user.uid)],
+        WORKER_DIR,
+        {CI: 'true'},
+      );
       const serviceAccount = await offlineServiceAccount(BENCH_PROJECT);
       const startWorker = (vars: Record<string, string> = {}, logFile?: string) => {
         const all: Record<string, string> = {
@@ -51,7 +55,11 @@ export function runWorkerBench(
           FIREBASE_SERVICE_ACCOUNT: serviceAccount,
           ...vars,
         };
-        const args = ['--persist-to', stateDir, ...Object.entries(all).flatMap(([key, value]) => ['--var', `${key}:${value}`])];
+        const args = [
+          '--persist-to',
+          stateDir,
+          ...Object.entries(all).flatMap(([key, value]) => ['--var', `${key}:${value}`]),
+        ];
         return startWrangler('worker', args, WORKER_DIR, logFile);
       };
       process.exitCode = (await bench({stateDir, token, startWorker})) ? 0 : 1;

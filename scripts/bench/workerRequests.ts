@@ -15,7 +15,11 @@ export interface BenchRequest {
 
 /** The paid check for the bench's own user (a user without a purchase answers `{"hasPaid":false}`). */
 export function userHasPaid(uid: string, token: string): () => BenchRequest {
-  return () => ({method: 'GET', path: `/userHasPaid?userId=${encodeURIComponent(uid)}`, headers: {authorization: `Bearer ${token}`}});
+  return () => ({
+    method: 'GET',
+    path: `/userHasPaid?userId=${encodeURIComponent(uid)}`,
+    headers: {authorization: `Bearer ${token}`},
+  });
 }
 
 /** A signed Stripe webhook around this event, as Stripe delivers it. */
@@ -37,7 +41,11 @@ export function recordedEvents(secret: string, label = 'bench'): () => BenchRequ
   let count = 0;
   return () =>
     signedEvent(
-      stripeEvent('customer.created', {id: 'cus_bench', object: 'customer'} as Stripe.Customer, `evt_${label}_${++count}`),
+      stripeEvent(
+        'customer.created',
+        {id: 'cus_bench', object: 'customer'} as Stripe.Customer,
+        `evt_${label}_${++count}`,
+      ),
       secret,
     );
 }
@@ -53,7 +61,10 @@ export function newLeads(label = 'bench'): () => BenchRequest {
     return {
       method: 'POST',
       path: '/api/leads',
-      headers: {'content-type': 'application/json', 'cf-connecting-ip': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`},
+      headers: {
+        'content-type': 'application/json',
+        'cf-connecting-ip': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+      },
       body: JSON.stringify({email: `${label}.${n}@example.com`}),
     };
   };

@@ -15,7 +15,10 @@ const children = new Set<ChildProcess>();
  * Each running wrangler's process group (its pid), inspector port and how many times it has
  * reloaded the worker, by the URL it serves.
  */
-const running = new Map<string, {child: ChildProcess; group: number; inspectorPort: number; reloads: {count: number}}>();
+const running = new Map<
+  string,
+  {child: ChildProcess; group: number; inspectorPort: number; reloads: {count: number}}
+>();
 
 /** What wrangler 4.86 prints when it rebuilds and restarts the worker, for a change to a file the bundle was built from. */
 const RELOADING = 'Reloading local server';
@@ -66,7 +69,17 @@ export async function startWrangler(name: string, args: string[], cwd: string, l
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child = spawnGroup(
     WRANGLER,
-    ['dev', ...args, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false'],
+    [
+      'dev',
+      ...args,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspectorPort),
+      '--show-interactive-dev-session=false',
+    ],
     {cwd, env: WRANGLER_ENV},
   );
   children.add(child);

@@ -38,7 +38,12 @@ export async function startAuthEmulator(workDir: string, port = 0): Promise<Auth
   const child = spawn(
     path.join(ROOT, 'node_modules', '.bin', 'firebase'),
     ['emulators:start', '--only', 'auth', '--project', EMULATOR_PROJECT, '--config', config],
-    {cwd: workDir, env: {...process.env, NO_UPDATE_NOTIFIER: '1', CI: 'true'}, stdio: ['ignore', 'pipe', 'pipe'], detached: true},
+    {
+      cwd: workDir,
+      env: {...process.env, NO_UPDATE_NOTIFIER: '1', CI: 'true'},
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
   );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

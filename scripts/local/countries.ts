@@ -6,11 +6,39 @@
  */
 const NOT_ISO_COUNTRIES = new Set([
   // Groupings and user-assigned codes.
-  'EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'XK', 'ZZ',
+  'EU',
+  'EZ',
+  'UN',
+  'QO',
+  'XA',
+  'XB',
+  'XK',
+  'ZZ',
   // Exceptionally reserved or transitional, not assigned to a country.
-  'AC', 'CP', 'CQ', 'DG', 'EA', 'FX', 'IC', 'TA', 'UK',
+  'AC',
+  'CP',
+  'CQ',
+  'DG',
+  'EA',
+  'FX',
+  'IC',
+  'TA',
+  'UK',
   // Withdrawn.
-  'AN', 'BU', 'CS', 'DD', 'DY', 'HV', 'NH', 'RH', 'SU', 'TP', 'VD', 'YD', 'YU', 'ZR',
+  'AN',
+  'BU',
+  'CS',
+  'DD',
+  'DY',
+  'HV',
+  'NH',
+  'RH',
+  'SU',
+  'TP',
+  'VD',
+  'YD',
+  'YU',
+  'ZR',
 ]);
 
 export interface Country {

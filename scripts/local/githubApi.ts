@@ -23,7 +23,12 @@ interface Recorded {
 }
 
 function scenario(name: string): Recorded[] {
-  const file = path.join(ROOT, 'node_modules/@octokit/fixtures/scenarios/api.github.com', name, 'normalized-fixture.json');
+  const file = path.join(
+    ROOT,
+    'node_modules/@octokit/fixtures/scenarios/api.github.com',
+    name,
+    'normalized-fixture.json',
+  );
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Recorded[];
 }
 
@@ -32,14 +37,18 @@ const errorsScenario = scenario('errors');
 
 /** The last recorded answer to `method` on a path ending in `suffix` with `status`. */
 function recorded(list: Recorded[], method: string, suffix: string, status: number): Recorded {
-  const found = list.filter((entry) => entry.method === method && entry.status === status && entry.path.endsWith(suffix)).pop();
+  const found = list
+    .filter((entry) => entry.method === method && entry.status === status && entry.path.endsWith(suffix))
+    .pop();
   if (!found) throw new Error(`The fixture has no ${method} ${suffix} answering ${status}`);
   return found;
 }
 
 const invitationAnswer = recorded(collaboratorScenario, 'put', '/collaborators/octokit-fixture-user-b', 201);
 // The first list is taken after user b accepted, the last after user b was removed again.
-const collaboratorsWithInvitee = collaboratorScenario.find((entry) => entry.method === 'get' && entry.path.endsWith('/collaborators'))!;
+const collaboratorsWithInvitee = collaboratorScenario.find(
+  (entry) => entry.method === 'get' && entry.path.endsWith('/collaborators'),
+)!;
 const collaboratorsAnswer = recorded(collaboratorScenario, 'get', '/collaborators', 200);
 const removalAnswer = recorded(collaboratorScenario, 'delete', '/collaborators/octokit-fixture-user-b', 204);
 const validationFailed = recorded(errorsScenario, 'post', '/labels', 422);
@@ -55,7 +64,17 @@ let nextHookId = 12_345_678;
  * A webhook as GitHub lists it (the shape and values of its docs' example answer): active, JSON,
  * sending `events` to `url`. GitHub shows the secret only as asterisks, and only when one is set.
  */
-export function newRepositoryHook({url, events = ['release'], active = true, contentType = 'json'}: {url: string; events?: string[]; active?: boolean; contentType?: string}): RepositoryHook {
+export function newRepositoryHook({
+  url,
+  events = ['release'],
+  active = true,
+  contentType = 'json',
+}: {
+  url: string;
+  events?: string[];
+  active?: boolean;
+  contentType?: string;
+}): RepositoryHook {
   const id = nextHookId++;
   const self = `https://api.github.com/repos/${FIXTURE_REPO}/hooks/${id}`;
   const at = new Date().toISOString();
@@ -231,7 +250,15 @@ export interface GitHubStandInOptions {
   now?: () => number;
 }
 
-export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = false, kitArchive, onEvent, now = Date.now, extraRepositories = []}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
+export async function startGitHubStandIn({
+  port = 0,
+  anyUser = false,
+  anyRef = false,
+  kitArchive,
+  onEvent,
+  now = Date.now,
+  extraRepositories = [],
+}: GitHubStandInOptions = {}): Promise<GitHubStandIn> {
   const invitee = (invitationAnswer.response as Invitation).invitee;
   const users = new Map<string, GitHubUser>();
   for (const user of collaboratorsWithInvitee.response as GitHubUser[]) users.set(user.login.toLowerCase(), user);
@@ -241,11 +268,28 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
   const pauses: {match: string; action: () => Promise<unknown>}[] = [];
   const invitationTimes: number[] = [];
   const records = new Map<string, RepositoryRecord & {path: string}>();
-  const newArchives = (): ArchiveState => ({releases: [], defaultBranch: (repositoryAnswer.response as Repository).default_branch, served: [], codeloadWithAuthorization: 0});
+  const newArchives = (): ArchiveState => ({
+    releases: [],
+    defaultBranch: (repositoryAnswer.response as Repository).default_branch,
+    served: [],
+    codeloadWithAuthorization: 0,
+  });
   const archives: ArchiveState = {...newArchives(), ...(kitArchive && {source: kitArchive})};
-  records.set(FIXTURE_REPO.toLowerCase(), {invitations, collaborators, invitationTimes, archives, path: `/repos/${FIXTURE_REPO}`});
+  records.set(FIXTURE_REPO.toLowerCase(), {
+    invitations,
+    collaborators,
+    invitationTimes,
+    archives,
+    path: `/repos/${FIXTURE_REPO}`,
+  });
   for (const fullName of extraRepositories) {
-    records.set(fullName.toLowerCase(), {invitations: new Map(), collaborators: new Set([OWNER.toLowerCase()]), invitationTimes: [], archives: newArchives(), path: `/repos/${fullName}`});
+    records.set(fullName.toLowerCase(), {
+      invitations: new Map(),
+      collaborators: new Set([OWNER.toLowerCase()]),
+      invitationTimes: [],
+      archives: newArchives(),
+      path: `/repos/${fullName}`,
+    });
   }
   /** The repository a path is about (`/repos/{owner}/{name}/...`), when the stand-in has it. */
   const recordOf = (pathname: string) => {
@@ -264,7 +308,8 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
   const requests: string[] = [];
   // GitHub lists an invitation past its 7 days as expired until it is withdrawn.
   const isExpired = (invitation: Invitation) =>
-    invitation.expired === true || (typeof invitation.created_at === 'string' && now() - Date.parse(invitation.created_at) >= INVITATION_LIFETIME_MS);
+    invitation.expired === true ||
+    (typeof invitation.created_at === 'string' && now() - Date.parse(invitation.created_at) >= INVITATION_LIFETIME_MS);
   /** An invitation as GitHub lists it: `expired` says whether it can still be accepted. */
   const listed = (invitation: Invitation): Invitation => ({...invitation, expired: isExpired(invitation)});
   let nextInvitationId = (invitationAnswer.response as Invitation).id;
@@ -285,7 +330,12 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
   /** Calls GitHub acted on whose answer is lost: this failure goes out instead (Failure.afterActing). */
   const lostAnswers = new WeakMap<http.ServerResponse, Failure>();
 
-  function send(response: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string | number> = {}) {
+  function send(
+    response: http.ServerResponse,
+    status: number,
+    body?: unknown,
+    headers: Record<string, string | number> = {},
+  ) {
     const lost = lostAnswers.get(response);
     if (lost) {
       lostAnswers.delete(response);
@@ -306,7 +356,9 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
 
   const hooks: RepositoryHook[] = [];
   // Each repository's releases and archives, answered at its own path (the kit's and every extra one).
-  const archiveAnswers = [...records.values()].map((record) => archiveHandler(record.path, record.archives, send, () => running.url, anyRef));
+  const archiveAnswers = [...records.values()].map((record) =>
+    archiveHandler(record.path, record.archives, send, () => running.url, anyRef),
+  );
 
   const server = http.createServer((request, response) => {
     request.resume();
@@ -314,7 +366,10 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       const call = `${request.method} ${new URL(request.url ?? '/', 'http://github.local').pathname}`;
       const pause = pauses.findIndex((entry) => call.startsWith(entry.match));
       if (pause < 0) return answer(request, response);
-      void pauses.splice(pause, 1)[0]!.action().finally(() => answer(request, response));
+      void pauses
+        .splice(pause, 1)[0]!
+        .action()
+        .finally(() => answer(request, response));
     });
   });
 
@@ -325,7 +380,13 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
     const failure = failures.find((entry) => call.startsWith(entry.match) && entry.times > 0);
     if (failure) {
       failure.times -= 1;
-      if (!failure.failure.afterActing) return send(response, failure.failure.status, failure.failure.body ?? {message: 'Failure'}, failure.failure.headers);
+      if (!failure.failure.afterActing)
+        return send(
+          response,
+          failure.failure.status,
+          failure.failure.body ?? {message: 'Failure'},
+          failure.failure.headers,
+        );
       lostAnswers.set(response, failure.failure);
     }
     if (CONTENT_CREATING.has(request.method ?? '')) {
@@ -363,7 +424,9 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
       }
       if (request.method === 'PUT') {
         if (collaborators.has(login)) return send(response, 204);
-        const open = [...invitations.values()].find((invitation) => invitation.invitee.login.toLowerCase() === login && !isExpired(invitation));
+        const open = [...invitations.values()].find(
+          (invitation) => invitation.invitee.login.toLowerCase() === login && !isExpired(invitation),
+        );
         if (open) return send(response, 201, listed(open));
         const at = now();
         while (invitationTimes.length > 0 && invitationTimes[0]! <= at - DAY_MS) invitationTimes.shift();
@@ -394,12 +457,20 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
     if (request.method === 'GET' && pathname === `${repoPath}/hooks`) return send(response, 200, hooks);
     if (target && request.method === 'GET' && pathname === `${target.path}/collaborators`) {
       // As GitHub lists them: the recorded user bodies of everyone with access.
-      return send(response, 200, [...target.collaborators].map((login) => users.get(login)).filter((user) => user !== undefined));
+      return send(
+        response,
+        200,
+        [...target.collaborators].map((login) => users.get(login)).filter((user) => user !== undefined),
+      );
     }
     if (target && request.method === 'GET' && pathname === `${target.path}/invitations`) {
       return send(response, 200, [...target.invitations.values()].map(listed));
     }
-    if (target && request.method === 'DELETE' && (match = /^\/repos\/[^/]+\/[^/]+\/invitations\/(\d+)$/.exec(pathname))) {
+    if (
+      target &&
+      request.method === 'DELETE' &&
+      (match = /^\/repos\/[^/]+\/[^/]+\/invitations\/(\d+)$/.exec(pathname))
+    ) {
       const withdrawn = target.invitations.get(Number(match[1]));
       if (!withdrawn) return notFound(response);
       target.invitations.delete(withdrawn.id);
@@ -419,7 +490,10 @@ export async function startGitHubStandIn({port = 0, anyUser = false, anyRef = fa
    */
   function repositoryPage(response: http.ServerResponse, record: RepositoryRecord & {path: string}, pathname: string) {
     const fullName = record.path.slice('/repos/'.length);
-    const below = pathname.length > fullName.length + 1 ? `<p>You asked for <code>${escapeHtml(pathname)}</code>: on GitHub, a page of this repository.</p>` : '';
+    const below =
+      pathname.length > fullName.length + 1
+        ? `<p>You asked for <code>${escapeHtml(pathname)}</code>: on GitHub, a page of this repository.</p>`
+        : '';
     const body = `<p class="local"><strong>Local mode:</strong> this page stands in for a private repository on GitHub.</p>
 <h1>${escapeHtml(fullName)}</h1>
 <p>On GitHub, this is a private repository buyers are invited to: once they accept the invitation, they read and clone the code here.</p>
@@ -455,7 +529,12 @@ ${below}<p>In local mode nothing is on GitHub. Invitations are recorded and prin
           const user = users.get(login.toLowerCase());
           if (!user) throw new Error(`No user ${login} for invitation ${id}`);
           // Restored as sent now: the local D1 does not say when (the recording's date is years old).
-          record.invitations.set(id, {...(invitationAnswer.response as Invitation), id, invitee: user, created_at: new Date(now()).toISOString()});
+          record.invitations.set(id, {
+            ...(invitationAnswer.response as Invitation),
+            id,
+            invitee: user,
+            created_at: new Date(now()).toISOString(),
+          });
           nextInvitationId = Math.max(nextInvitationId, id + 1);
         }
       };
@@ -472,7 +551,8 @@ ${below}<p>In local mode nothing is on GitHub. Invitations are recorded and prin
       users.delete(login.toLowerCase());
       for (const record of records.values()) {
         record.collaborators.delete(login.toLowerCase());
-        for (const [id, invitation] of record.invitations) if (invitation.invitee.id === user.id) record.invitations.delete(id);
+        for (const [id, invitation] of record.invitations)
+          if (invitation.invitee.id === user.id) record.invitations.delete(id);
       }
     },
     rename(login, newLogin) {
@@ -480,7 +560,8 @@ ${below}<p>In local mode nothing is on GitHub. Invitations are recorded and prin
       if (!user) throw new Error(`No user ${login}`);
       users.delete(login.toLowerCase());
       users.set(newLogin.toLowerCase(), Object.assign(user, {login: newLogin}));
-      for (const record of records.values()) if (record.collaborators.delete(login.toLowerCase())) record.collaborators.add(newLogin.toLowerCase());
+      for (const record of records.values())
+        if (record.collaborators.delete(login.toLowerCase())) record.collaborators.add(newLogin.toLowerCase());
     },
     accept(invitationId) {
       const found = findInvitation(invitationId);
@@ -509,7 +590,8 @@ ${below}<p>In local mode nothing is on GitHub. Invitations are recorded and prin
     invitationTimes,
     extra(fullName) {
       const record = records.get(fullName.toLowerCase());
-      if (!record || fullName.toLowerCase() === FIXTURE_REPO.toLowerCase()) throw new Error(`The stand-in has no extra repository ${fullName}`);
+      if (!record || fullName.toLowerCase() === FIXTURE_REPO.toLowerCase())
+        throw new Error(`The stand-in has no extra repository ${fullName}`);
       return record;
     },
     contentRequestTimes,
@@ -570,7 +652,8 @@ function secondaryLimitWait(times: number[], at: number): number {
  */
 export const SECONDARY_LIMIT_REFUSAL = {
   message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-  documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+  documentation_url:
+    'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
 };
 /** GitHub's cap: "You are limited to sending 50 invitations to a repository per 24 hour period". */
 export const INVITATIONS_PER_DAY = 50;

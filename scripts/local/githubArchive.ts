@@ -16,11 +16,24 @@ import type {components} from '@octokit/openapi-types';
 import {ROOT} from '../support/site';
 
 type Release = components['schemas']['release'];
-type Recorded = {method: string; path: string; status: number; response: unknown; headers: Record<string, string | number>};
+type Recorded = {
+  method: string;
+  path: string;
+  status: number;
+  response: unknown;
+  headers: Record<string, string | number>;
+};
 
 function recorded(name: string, method: string, status: number): Recorded {
-  const file = path.join(ROOT, 'node_modules/@octokit/fixtures/scenarios/api.github.com', name, 'normalized-fixture.json');
-  const found = (JSON.parse(fs.readFileSync(file, 'utf8')) as Recorded[]).find((entry) => entry.method === method && entry.status === status);
+  const file = path.join(
+    ROOT,
+    'node_modules/@octokit/fixtures/scenarios/api.github.com',
+    name,
+    'normalized-fixture.json',
+  );
+  const found = (JSON.parse(fs.readFileSync(file, 'utf8')) as Recorded[]).find(
+    (entry) => entry.method === method && entry.status === status,
+  );
   if (!found) throw new Error(`The ${name} fixture has no ${method} answering ${status}`);
   return found;
 }
@@ -64,31 +77,60 @@ function readmeSource(repository: string, ref: string): ArchiveSource {
     holds: FIXTURE_ARCHIVE_HOLDS,
     async zip(folderFor) {
       const folder = folderFor(Buffer.from(ref).toString('hex'));
-      return zipSync(Object.fromEntries(Object.entries(archiveFiles(repository, ref)).map(([name, text]) => [`${folder}/${name}`, strToU8(text)])));
+      return zipSync(
+        Object.fromEntries(
+          Object.entries(archiveFiles(repository, ref)).map(([name, text]) => [`${folder}/${name}`, strToU8(text)]),
+        ),
+      );
     },
   };
 }
 
-type Send = (response: http.ServerResponse, status: number, body?: unknown, headers?: Record<string, string | number>) => void;
+type Send = (
+  response: http.ServerResponse,
+  status: number,
+  body?: unknown,
+  headers?: Record<string, string | number>,
+) => void;
 
 /**
  * Answers the release and archive calls for `repoPath` (`/repos/{owner}/{repo}`); false for any
  * other call. `baseUrl` is the stand-in's own address, where its codeload path is; `anyRef`: every
  * ref has an archive (local mode).
  */
-export function archiveHandler(repoPath: string, state: ArchiveState, send: Send, baseUrl: () => string, anyRef = false) {
+export function archiveHandler(
+  repoPath: string,
+  state: ArchiveState,
+  send: Send,
+  baseUrl: () => string,
+  anyRef = false,
+) {
   const tokens = new Map<string, {ref: string; expiresAt: number}>();
   const [owner, repo] = repoPath.replace('/repos/', '').split('/') as [string, string];
   const codeloadPath = `/codeload/${owner}/${repo}/legacy.zip/`;
-  return (request: http.IncomingMessage, pathname: string, query: URLSearchParams, response: http.ServerResponse): boolean => {
+  return (
+    request: http.IncomingMessage,
+    pathname: string,
+    query: URLSearchParams,
+    response: http.ServerResponse,
+  ): boolean => {
     const {method} = request;
     if (method === 'GET' && pathname === `${repoPath}/releases/latest`) {
       const latest = state.releases.filter((release) => !release.draft && !release.prerelease).at(-1);
       if (!latest) {
-        send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest/releases/releases#get-the-latest-release'});
+        send(response, 404, {
+          message: 'Not Found',
+          documentation_url: 'https://docs.github.com/rest/releases/releases#get-the-latest-release',
+        });
         return true;
       }
-      const body = {...(releaseAnswer.response as Release), tag_name: latest.tag, name: latest.tag, draft: false, prerelease: false};
+      const body = {
+        ...(releaseAnswer.response as Release),
+        tag_name: latest.tag,
+        name: latest.tag,
+        draft: false,
+        prerelease: false,
+      };
       send(response, 200, body);
       return true;
     }
@@ -97,13 +139,19 @@ export function archiveHandler(repoPath: string, state: ArchiveState, send: Send
       const ref = decodeURIComponent(zipball[1]!);
       const known = anyRef || ref === state.defaultBranch || state.releases.some((release) => release.tag === ref);
       if (!known) {
-        send(response, 404, {message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/contents#download-a-repository-archive-zip'});
+        send(response, 404, {
+          message: 'Not Found',
+          documentation_url: 'https://docs.github.com/rest/repos/contents#download-a-repository-archive-zip',
+        });
         return true;
       }
       const token = randomBytes(16).toString('hex');
       tokens.set(token, {ref, expiresAt: Date.now() + CODELOAD_TTL_MS});
       const {headers} = archiveRedirect;
-      send(response, 302, undefined, {...headers, location: `${baseUrl()}${codeloadPath}${encodeURIComponent(ref)}?token=${token}`});
+      send(response, 302, undefined, {
+        ...headers,
+        location: `${baseUrl()}${codeloadPath}${encodeURIComponent(ref)}?token=${token}`,
+      });
       return true;
     }
     if (method === 'GET' && pathname.startsWith(codeloadPath)) {

@@ -31,7 +31,8 @@ const SYMLINK: ZipOptions = {os: 3, attrs: (0o120777 << 16) >>> 0};
 export function kitArchive(root: string): ArchiveSource {
   if (hasGit(root)) {
     return {
-      holds: "this kit's files tracked at HEAD, as `git archive` makes them (before the first commit, the files git would add)",
+      holds:
+        "this kit's files tracked at HEAD, as `git archive` makes them (before the first commit, the files git would add)",
       async zip(folderFor) {
         const commit = await headOf(root);
         if (commit === null) return filesZip(root, folderFor);
@@ -70,7 +71,12 @@ function filesZip(root: string, folderFor: (commit: string) => string): Uint8Arr
     return {file, link, bytes: new Uint8Array(link ? Buffer.from(fs.readlinkSync(full)) : fs.readFileSync(full))};
   });
   const digest = createHash('sha1');
-  for (const {file, link, bytes} of files) digest.update(`${file}\0${link ? 'link' : bytes.byteLength}\0`).update(bytes);
+  for (const {file, link, bytes} of files)
+    digest.update(`${file}\0${link ? 'link' : bytes.byteLength}\0`).update(bytes);
   const folder = folderFor(digest.digest('hex'));
-  return zipSync(Object.fromEntries(files.map(({file, link, bytes}) => [`${folder}/${file}`, link ? ([bytes, SYMLINK] as const) : bytes])));
+  return zipSync(
+    Object.fromEntries(
+      files.map(({file, link, bytes}) => [`${folder}/${file}`, link ? ([bytes, SYMLINK] as const) : bytes]),
+    ),
+  );
 }

@@ -48,14 +48,23 @@ interface Access {
   invitations: {id: number; userId: number}[];
 }
 
-export function repositoryFromGrants(grants: readonly RecordedGrant[], extraGrants: readonly RecordedExtraGrant[] = []): RepositoryState {
+export function repositoryFromGrants(
+  grants: readonly RecordedGrant[],
+  extraGrants: readonly RecordedExtraGrant[] = [],
+): RepositoryState {
   const users = new Map<number, {login: string; id: number}>();
   const kit: Access = {collaborators: new Set(), invitations: []};
   const extra = new Map<string, Access>();
-  const place = (access: Access, grant: {github_user_id: number; github_username: string; invitation_id: number | null}, collaborator: boolean, pending: boolean) => {
+  const place = (
+    access: Access,
+    grant: {github_user_id: number; github_username: string; invitation_id: number | null},
+    collaborator: boolean,
+    pending: boolean,
+  ) => {
     users.set(grant.github_user_id, {login: grant.github_username, id: grant.github_user_id});
     if (collaborator) access.collaborators.add(grant.github_user_id);
-    else if (pending && grant.invitation_id !== null) access.invitations.push({id: grant.invitation_id, userId: grant.github_user_id});
+    else if (pending && grant.invitation_id !== null)
+      access.invitations.push({id: grant.invitation_id, userId: grant.github_user_id});
   };
   for (const grant of grants) place(kit, grant, COLLABORATOR.includes(grant.status), grant.status === 'pending');
   for (const grant of extraGrants) {
@@ -84,10 +93,22 @@ export function repositoryFromGrants(grants: readonly RecordedGrant[], extraGran
 export function readRecordedGrants(persist: string[]): {grants: RecordedGrant[]; extraGrants: RecordedExtraGrant[]} {
   const result = spawnSync(
     WRANGLER,
-    ['d1', 'execute', 'DB', '--local', '--json', '--command', `${RECORDED_GRANTS_SQL}; ${RECORDED_EXTRA_GRANTS_SQL}`, ...persist],
+    [
+      'd1',
+      'execute',
+      'DB',
+      '--local',
+      '--json',
+      '--command',
+      `${RECORDED_GRANTS_SQL}; ${RECORDED_EXTRA_GRANTS_SQL}`,
+      ...persist,
+    ],
     {cwd: WORKER_DIR, env: WRANGLER_ENV, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024},
   );
   if (result.status !== 0) throw new Error(`Reading the local D1's grants failed:\n${result.stdout}\n${result.stderr}`);
-  const [grants, extraGrants] = JSON.parse(result.stdout) as [{results: RecordedGrant[]}, {results: RecordedExtraGrant[]}];
+  const [grants, extraGrants] = JSON.parse(result.stdout) as [
+    {results: RecordedGrant[]},
+    {results: RecordedExtraGrant[]},
+  ];
   return {grants: grants.results, extraGrants: extraGrants.results};
 }

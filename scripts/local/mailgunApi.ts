@@ -120,17 +120,25 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     }).formData();
     const fields: Record<string, string> = {};
     form.forEach((value, key) => (fields[key] = String(value)));
-    const recipients = form.getAll('to').flatMap((value) => String(value).split(',')).map((address) => address.trim()).filter(Boolean);
+    const recipients = form
+      .getAll('to')
+      .flatMap((value) => String(value).split(','))
+      .map((address) => address.trim())
+      .filter(Boolean);
     fields.to = recipients.join(', ');
     if (recipients.length > MAX_RECIPIENTS) {
-      json(response, 400, {message: `Too many recipients: at most ${MAX_RECIPIENTS} per message`} satisfies MailgunErrorAnswer);
+      json(response, 400, {
+        message: `Too many recipients: at most ${MAX_RECIPIENTS} per message`,
+      } satisfies MailgunErrorAnswer);
       return;
     }
     let variables: Record<string, Record<string, unknown>> | undefined;
     try {
       variables = fields['recipient-variables'] === undefined ? undefined : JSON.parse(fields['recipient-variables']);
     } catch {
-      json(response, 400, {message: "'recipient-variables' parameter is not a valid JSON"} satisfies MailgunErrorAnswer);
+      json(response, 400, {
+        message: "'recipient-variables' parameter is not a valid JSON",
+      } satisfies MailgunErrorAnswer);
       return;
     }
     const bad = recipients.find((address) => !ADDRESS.test(address) || refused.has(address));
@@ -146,7 +154,13 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     }
     const domain = decodeURIComponent(match[1]!);
     const tags = form.getAll('o:tag').map(String);
-    const mail = {domain, fields, authorization: request.headers.authorization, recipients, copies: copiesOf({domain, tags}, fields, recipients, variables)};
+    const mail = {
+      domain,
+      fields,
+      authorization: request.headers.authorization,
+      recipients,
+      copies: copiesOf({domain, tags}, fields, recipients, variables),
+    };
     sent.push(mail);
     onSend?.(mail);
     response.writeHead(200, {'content-type': 'application/json'});
@@ -168,21 +182,35 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     const links = (recipient: string) => (text: string) =>
       text
         .replace(/%unsubscribe_url%/g, unsubscribeLink({address: recipient, domain: message.domain}))
-        .replace(/%tag_unsubscribe_url%/g, unsubscribeLink({address: recipient, domain: message.domain, tags: message.tags}));
+        .replace(
+          /%tag_unsubscribe_url%/g,
+          unsubscribeLink({address: recipient, domain: message.domain, tags: message.tags}),
+        );
     const fillAll = (fill: (text: string) => string, from: Record<string, string>) =>
-      Object.fromEntries(Object.entries(from).filter(([key]) => key !== 'recipient-variables').map(([key, value]) => [key, fill(value)]));
+      Object.fromEntries(
+        Object.entries(from)
+          .filter(([key]) => key !== 'recipient-variables')
+          .map(([key, value]) => [key, fill(value)]),
+      );
     if (!variables) return wanted.map((recipient) => ({recipient, fields: fillAll(links(recipient), fields)}));
     return wanted.map((recipient) => {
       const own = variables[recipient] ?? {};
       const fill = (text: string) =>
-        links(recipient)(text.replace(/%recipient(?:\.([\w-]+))?%/g, (_all, name?: string) => (name === undefined ? recipient : String(own[name] ?? ''))));
+        links(recipient)(
+          text.replace(/%recipient(?:\.([\w-]+))?%/g, (_all, name?: string) =>
+            name === undefined ? recipient : String(own[name] ?? ''),
+          ),
+        );
       return {recipient, fields: {...fillAll(fill, fields), to: recipient}};
     });
   }
 
   function unsubscribed(address: string, message: {domain: string; tags: string[]}): boolean {
     return unsubscribes.some(
-      (entry) => entry.address === address && entry.domain === message.domain && (!entry.tags || entry.tags.some((tag) => message.tags.includes(tag))),
+      (entry) =>
+        entry.address === address &&
+        entry.domain === message.domain &&
+        (!entry.tags || entry.tags.some((tag) => message.tags.includes(tag))),
     );
   }
 
@@ -199,9 +227,12 @@ export async function startMailgunStandIn({port = 0, onSend}: MailgunStandInOpti
     const address = url.searchParams.get('address');
     const domain = url.searchParams.get('domain');
     if (!kind || !address || !domain) return false;
-    const entry: Unsubscribe = kind === 'tags' ? {address, domain, tags: url.searchParams.getAll('tag')} : {address, domain};
+    const entry: Unsubscribe =
+      kind === 'tags' ? {address, domain, tags: url.searchParams.getAll('tag')} : {address, domain};
     unsubscribes.push(entry);
-    const from = entry.tags ? `the messages of ${domain} tagged ${entry.tags.join(', ') || '(no tag)'}` : `every message of ${domain}`;
+    const from = entry.tags
+      ? `the messages of ${domain} tagged ${entry.tags.join(', ') || '(no tag)'}`
+      : `every message of ${domain}`;
     response.writeHead(200, {'content-type': 'text/html; charset=utf-8'});
     response.end(
       standInPage(

@@ -15,7 +15,10 @@ import type {DomainEvent} from 'mailgun.js/definitions';
  */
 export const LOCAL_MAILGUN_SIGNING_KEY = 'local-mode-mailgun-webhook-signing-key';
 
-export interface MailgunEventData extends Pick<DomainEvent, 'id' | 'timestamp' | 'recipient' | 'recipient-domain' | 'tags'> {
+export interface MailgunEventData extends Pick<
+  DomainEvent,
+  'id' | 'timestamp' | 'recipient' | 'recipient-domain' | 'tags'
+> {
   event: 'accepted' | 'delivered' | 'failed' | 'opened' | 'clicked' | 'unsubscribed' | 'complained';
   /** On `failed`: `permanent` (Mailgun gave up) or `temporary` (it tries again). */
   severity?: 'permanent' | 'temporary';
@@ -43,12 +46,23 @@ export interface EventOptions {
 }
 
 /** One event about one recipient, signed with `key` as Mailgun signs it. */
-export function signedEvent(key: string, event: MailgunEventData['event'], recipient: string, options: EventOptions = {}): MailgunEventPayload {
+export function signedEvent(
+  key: string,
+  event: MailgunEventData['event'],
+  recipient: string,
+  options: EventOptions = {},
+): MailgunEventPayload {
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const token = options.token ?? randomBytes(25).toString('hex');
   const failed = event === 'failed';
   return {
-    signature: {timestamp, token, signature: createHmac('sha256', key).update(timestamp + token).digest('hex')},
+    signature: {
+      timestamp,
+      token,
+      signature: createHmac('sha256', key)
+        .update(timestamp + token)
+        .digest('hex'),
+    },
     'event-data': {
       event,
       id: randomBytes(11).toString('base64url'),
@@ -57,7 +71,11 @@ export function signedEvent(key: string, event: MailgunEventData['event'], recip
       'recipient-domain': recipient.split('@')[1] ?? '',
       ...(failed && {severity: options.severity ?? 'permanent', reason: 'bounce'}),
       'delivery-status': failed
-        ? {code: 550, message: options.message ?? '5.1.1 The email account that you tried to reach does not exist', 'attempt-no': 1}
+        ? {
+            code: 550,
+            message: options.message ?? '5.1.1 The email account that you tried to reach does not exist',
+            'attempt-no': 1,
+          }
         : {code: 250, message: 'OK', 'attempt-no': 1},
       'user-variables': options.variables ?? [],
       tags: ['release'],

@@ -34,6 +34,7 @@ export function planStart(siteEnv: Vars, workerVars: Vars, forceLocal = false): 
   if (forceLocal || !filled(workerVars, 'STRIPE_SECRET_KEY')) local.push('payments');
   if (forceLocal || !filled(workerVars, 'GITHUB_TOKEN')) local.push('github');
   if (forceLocal || !filled(workerVars, 'MAILGUN_API_KEY')) local.push('email');
-  const admins = forceLocal || !filled(workerVars, 'ADMIN_EMAILS') ? LOCAL_ADMIN_EMAIL : workerVars.ADMIN_EMAILS!.trim();
+  const admins =
+    forceLocal || !filled(workerVars, 'ADMIN_EMAILS') ? LOCAL_ADMIN_EMAIL : workerVars.ADMIN_EMAILS!.trim();
   return {local, emulator, admins};
 }

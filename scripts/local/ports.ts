@@ -11,7 +11,11 @@ import {createServer} from 'node:net';
  */
 export function ephemeralRange(): {low: number; high: number} {
   try {
-    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const [low, high] = fs
+      .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     if (low && high && low > 2048) return {low, high};
   } catch {
     // not Linux: fall through to the IANA dynamic range, which macOS and Windows use
@@ -44,7 +48,10 @@ export async function portInUse(port: number): Promise<boolean> {
 }
 
 /** Resolves once `url` answers any HTTP status; rejects when `child` exits first or time runs out. */
-export async function waitForHttp(url: string, {child, timeoutMs = 60_000}: {child?: ChildProcess; timeoutMs?: number} = {}) {
+export async function waitForHttp(
+  url: string,
+  {child, timeoutMs = 60_000}: {child?: ChildProcess; timeoutMs?: number} = {},
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) throw new Error(`the process exited with code ${child.exitCode}`);

@@ -74,15 +74,22 @@ async function main() {
   try {
     answer = await publishLocalRelease(values.worker, {tag: values.tag, name: values.name, notes: values.notes});
   } catch (err) {
-    console.error(`The worker at ${values.worker} did not answer (${String(err)}). Start it first: npm start -- --local`);
+    console.error(
+      `The worker at ${values.worker} did not answer (${String(err)}). Start it first: npm start -- --local`,
+    );
     process.exit(1);
   }
   const {status, body} = answer;
   if (status === 200 && 'announced' in body && body.announced) {
-    console.log(`Published ${values.tag}: ${body.recipients ?? 0} buyers are e-mailed from the worker's next cron run, printed in the npm start terminal.`);
+    console.log(
+      `Published ${values.tag}: ${body.recipients ?? 0} buyers are e-mailed from the worker's next cron run, printed in the npm start terminal.`,
+    );
   } else {
     console.error(`The worker answered ${status}: ${JSON.stringify(body)}`);
-    if (status === 401) console.error('Is the local stack running with GitHub stood in (npm start -- --local)? It sets the local webhook secret.');
+    if (status === 401)
+      console.error(
+        'Is the local stack running with GitHub stood in (npm start -- --local)? It sets the local webhook secret.',
+      );
     process.exit(1);
   }
 }

@@ -78,7 +78,14 @@ export function seedStatements(count: number, now = Date.now()): string[] {
     const plan = random() < 0.6 ? plans[plans.length - 1]! : plans[0]!;
     const created = now - Math.floor(random() * 90 * DAY_MS);
     const roll = random();
-    const [status, reason] = roll < 0.9 ? ['paid', null] : roll < 0.95 ? ['revoked', 'refunded'] : roll < 0.97 ? ['revoked', 'disputed'] : ['open', null];
+    const [status, reason] =
+      roll < 0.9
+        ? ['paid', null]
+        : roll < 0.95
+          ? ['revoked', 'refunded']
+          : roll < 0.97
+            ? ['revoked', 'disputed']
+            : ['open', null];
     const guest = random() < 0.3;
     purchases.push([
       sessionId,
@@ -100,7 +107,16 @@ export function seedStatements(count: number, now = Date.now()): string[] {
     if (status !== 'open' && random() < 0.7) {
       const at = created + 3600_000;
       const grant = (state: string, invitation: number | null) => {
-        grants.push([sessionId, guest ? '' : `seed-user-${id}`, `buyer-${id}`, 50_000_000 + i, invitation, state, 1, at]);
+        grants.push([
+          sessionId,
+          guest ? '' : `seed-user-${id}`,
+          `buyer-${id}`,
+          50_000_000 + i,
+          invitation,
+          state,
+          1,
+          at,
+        ]);
         // The same account on each extra repository the plan grants, once the seat has one: one in
         // five of the accepted kits has its prompts still waiting to be accepted; a refund took the
         // prompts back (even where the kit's removal failed).
@@ -108,8 +124,23 @@ export function seedStatements(count: number, now = Date.now()): string[] {
         extraRepositoryKeys(plan).forEach((key, k) => {
           const repository = LOCAL_EXTRA_REPOS[key];
           if (!repository) return;
-          const extraState = state === 'revoked' || state === 'removal_failed' ? 'revoked' : state === 'active' && i % 5 === 0 ? 'pending' : state;
-          extraGrants.push([sessionId, key, repository, 50_000_000 + i, `buyer-${id}`, 80_000_000 + k * 1_000_000 + i, extraState, at, at]);
+          const extraState =
+            state === 'revoked' || state === 'removal_failed'
+              ? 'revoked'
+              : state === 'active' && i % 5 === 0
+                ? 'pending'
+                : state;
+          extraGrants.push([
+            sessionId,
+            key,
+            repository,
+            50_000_000 + i,
+            `buyer-${id}`,
+            80_000_000 + k * 1_000_000 + i,
+            extraState,
+            at,
+            at,
+          ]);
         });
       };
       const fate = random();
@@ -119,8 +150,24 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       } else if (fate < FAILED_REMOVALS) {
         // The removal gave up: the grant says so, and Failures lists the job.
         grant('removal_failed', 70_000_000 + i);
-        const payload = JSON.stringify({sessionId, version: 1, invitationId: 70_000_000 + i, githubUserId: 50_000_000 + i});
-        jobs.push([`remove:${sessionId}:1:${70_000_000 + i}`, 'github-remove', payload, 'failed', 12, at, 'GitHub answered 403: Must have admin rights to Repository.', at, at, sessionId]);
+        const payload = JSON.stringify({
+          sessionId,
+          version: 1,
+          invitationId: 70_000_000 + i,
+          githubUserId: 50_000_000 + i,
+        });
+        jobs.push([
+          `remove:${sessionId}:1:${70_000_000 + i}`,
+          'github-remove',
+          payload,
+          'failed',
+          12,
+          at,
+          'GitHub answered 403: Must have admin rights to Repository.',
+          at,
+          at,
+          sessionId,
+        ]);
       } else {
         grant('revoked', 70_000_000 + i);
       }
@@ -134,13 +181,69 @@ export function seedStatements(count: number, now = Date.now()): string[] {
   return [
     ...inserts(
       'purchases',
-      ['session_id', 'customer_id', 'user_id', 'email', 'price_id', 'plan', 'payment_intent_id', 'status', 'revoke_reason', 'created_at', 'updated_at', 'amount_total', 'currency'],
+      [
+        'session_id',
+        'customer_id',
+        'user_id',
+        'email',
+        'price_id',
+        'plan',
+        'payment_intent_id',
+        'status',
+        'revoke_reason',
+        'created_at',
+        'updated_at',
+        'amount_total',
+        'currency',
+      ],
       purchases,
     ),
-    ...inserts('access_grants', ['session_id', 'user_id', 'github_username', 'github_user_id', 'invitation_id', 'status', 'version', 'updated_at'], grants),
-    ...inserts('extra_grants', ['session_id', 'repository_key', 'repository', 'github_user_id', 'github_username', 'invitation_id', 'status', 'queued_at', 'updated_at'], extraGrants),
+    ...inserts(
+      'access_grants',
+      [
+        'session_id',
+        'user_id',
+        'github_username',
+        'github_user_id',
+        'invitation_id',
+        'status',
+        'version',
+        'updated_at',
+      ],
+      grants,
+    ),
+    ...inserts(
+      'extra_grants',
+      [
+        'session_id',
+        'repository_key',
+        'repository',
+        'github_user_id',
+        'github_username',
+        'invitation_id',
+        'status',
+        'queued_at',
+        'updated_at',
+      ],
+      extraGrants,
+    ),
     ...inserts('disputes', ['id', 'payment_intent_id', 'status', 'updated_at'], disputes),
-    ...inserts('jobs', ['key', 'kind', 'payload', 'status', 'attempts', 'run_after', 'last_error', 'created_at', 'updated_at', 'session_id'], jobs),
+    ...inserts(
+      'jobs',
+      [
+        'key',
+        'kind',
+        'payload',
+        'status',
+        'attempts',
+        'run_after',
+        'last_error',
+        'created_at',
+        'updated_at',
+        'session_id',
+      ],
+      jobs,
+    ),
     ...inserts('leads', ['id', 'email', 'created_at'], leads),
   ];
 }

@@ -54,7 +54,10 @@ export interface StripeStandIn {
    * else the United States. `paidWith` another method than a card: Link (its funding source in
    * `cardCountry`, as Stripe's `payment_method_details.link.country`) or Cash App (no country).
    */
-  complete(id: string, options: {email: string; paid: boolean; cardCountry?: string; paidWith?: PaidWith}): Stripe.Checkout.Session;
+  complete(
+    id: string,
+    options: {email: string; paid: boolean; cardCountry?: string; paidWith?: PaidWith},
+  ): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
@@ -101,16 +104,33 @@ export interface Payment {
   charge: Stripe.Charge;
 }
 
-type StripeErrorBody = {type: string; message: string; code?: Stripe.PaymentIntent.LastPaymentError.Code; param?: string};
+type StripeErrorBody = {
+  type: string;
+  message: string;
+  code?: Stripe.PaymentIntent.LastPaymentError.Code;
+  param?: string;
+};
 
-const REFUND_REASONS: string[] = ['duplicate', 'fraudulent', 'requested_by_customer'] satisfies Stripe.RefundCreateParams.Reason[];
+const REFUND_REASONS: string[] = [
+  'duplicate',
+  'fraudulent',
+  'requested_by_customer',
+] satisfies Stripe.RefundCreateParams.Reason[];
 
 let counter = 0;
-const nextId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const nextId = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 function lineItems(priceId: string | null): Stripe.ApiList<Stripe.LineItem> {
   const data = priceId
-    ? [{id: nextId('li_'), object: 'item', price: {id: priceId, object: 'price'}, quantity: 1} as unknown as Stripe.LineItem]
+    ? [
+        {
+          id: nextId('li_'),
+          object: 'item',
+          price: {id: priceId, object: 'price'},
+          quantity: 1,
+        } as unknown as Stripe.LineItem,
+      ]
     : [];
   return {object: 'list', data, has_more: false, url: '/v1/checkout/sessions/line_items'};
 }
@@ -179,13 +199,26 @@ export type PaidWith = 'card' | 'link' | 'cashapp';
 /** The charge's `payment_method_details` for a payment method, as Stripe gives them. */
 function methodDetails(paidWith: PaidWith, country: string): Stripe.Charge.PaymentMethodDetails {
   if (paidWith === 'link') return {type: 'link', link: {country}} as Stripe.Charge.PaymentMethodDetails;
-  if (paidWith === 'cashapp') return {type: 'cashapp', cashapp: {buyer_id: 'C_0000000000', cashtag: '$buyer'}} as Stripe.Charge.PaymentMethodDetails;
+  if (paidWith === 'cashapp')
+    return {
+      type: 'cashapp',
+      cashapp: {buyer_id: 'C_0000000000', cashtag: '$buyer'},
+    } as Stripe.Charge.PaymentMethodDetails;
   // Stripe's test card 4242 4242 4242 4242, issued in the country the payer picked.
-  return {type: 'card', card: {brand: 'visa', country, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'}} as Stripe.Charge.PaymentMethodDetails;
+  return {
+    type: 'card',
+    card: {brand: 'visa', country, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'},
+  } as Stripe.Charge.PaymentMethodDetails;
 }
 
 /** A payment and its charge as Stripe holds them once Checkout has charged (or started charging) it. */
-function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase: string, cardCountry: string, paidWith: PaidWith = 'card'): Payment {
+function newPayment(
+  session: Stripe.Checkout.Session,
+  paid: boolean,
+  receiptBase: string,
+  cardCountry: string,
+  paidWith: PaidWith = 'card',
+): Payment {
   const intentId = nextId('pi_');
   const charge = {
     id: nextId('ch_'),
@@ -229,7 +262,10 @@ function newPayment(session: Stripe.Checkout.Session, paid: boolean, receiptBase
 function chargeAsListed(charge: Stripe.Charge, withRefunds: boolean): Stripe.Charge {
   const {refunds, ...rest} = charge;
   if (!withRefunds || !refunds) return rest as Stripe.Charge;
-  return {...rest, refunds: {...refunds, data: refunds.data.slice(0, 10), has_more: refunds.data.length > 10}} as Stripe.Charge;
+  return {
+    ...rest,
+    refunds: {...refunds, data: refunds.data.slice(0, 10), has_more: refunds.data.length > 10},
+  } as Stripe.Charge;
 }
 
 /** Stripe's rules for `Idempotency-Key` (docs.stripe.com/api/idempotent_requests). */
@@ -329,7 +365,9 @@ export function newWebhookEndpoint(fields: Partial<Stripe.WebhookEndpoint> & {ur
 }
 
 /** The customer portal configuration Stripe saves from its dashboard's settings page. */
-export function newPortalConfiguration(fields: Partial<Stripe.BillingPortal.Configuration> = {}): Stripe.BillingPortal.Configuration {
+export function newPortalConfiguration(
+  fields: Partial<Stripe.BillingPortal.Configuration> = {},
+): Stripe.BillingPortal.Configuration {
   return {
     id: nextId('bpc_'),
     object: 'billing_portal.configuration',
@@ -351,7 +389,11 @@ export function newAccount(fields: Partial<Stripe.Account> = {}): Stripe.Account
   return {
     id: nextId('acct_'),
     object: 'account',
-    business_profile: {name: appConfig.appName, support_email: appConfig.support.email, url: `https://${appConfig.domainName}`},
+    business_profile: {
+      name: appConfig.appName,
+      support_email: appConfig.support.email,
+      url: `https://${appConfig.domainName}`,
+    },
     charges_enabled: true,
     details_submitted: true,
     payouts_enabled: true,
@@ -362,7 +404,15 @@ export function newAccount(fields: Partial<Stripe.Account> = {}): Stripe.Account
 
 /** A customer as Checkout makes it on completion (`customer_creation: 'always'`), with the e-mail entered. */
 export function newCustomer(id: string, email: string): Stripe.Customer {
-  return {id, object: 'customer', created: Math.floor(Date.now() / 1000), email, livemode: false, metadata: {}, name: null} as unknown as Stripe.Customer;
+  return {
+    id,
+    object: 'customer',
+    created: Math.floor(Date.now() / 1000),
+    email,
+    livemode: false,
+    metadata: {},
+    name: null,
+  } as unknown as Stripe.Customer;
 }
 
 /** Each plan's price in both modes, as the site shows it. */
@@ -370,7 +420,10 @@ function planPrices(): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
   for (const plan of appConfig.plans) {
     for (const [mode, id] of Object.entries(plan.priceId)) {
-      prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: planAmount(plan), nickname: plan.name}));
+      prices.set(
+        id,
+        newPrice({id, livemode: mode === 'production', unit_amount: planAmount(plan), nickname: plan.name}),
+      );
     }
   }
   return prices;
@@ -415,16 +468,21 @@ function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeError
   if (termsText !== undefined && !termsRequired) {
     return {
       param: 'custom_text[terms_of_service_acceptance]',
-      message: 'custom_text[terms_of_service_acceptance] can only be set when consent_collection[terms_of_service] is required.',
+      message:
+        'custom_text[terms_of_service_acceptance] can only be set when consent_collection[terms_of_service] is required.',
     };
   }
   if (termsText !== undefined && termsText.length > 1200) {
-    return {param: 'custom_text[terms_of_service_acceptance][message]', message: 'Text may be up to 1200 characters in length.'};
+    return {
+      param: 'custom_text[terms_of_service_acceptance][message]',
+      message: 'Text may be up to 1200 characters in length.',
+    };
   }
   if (body.automatic_tax?.enabled === 'true' && !account.taxActive) {
     return {
       param: 'automatic_tax[enabled]',
-      message: 'Stripe Tax has not been activated on your account. Please visit https://stripe.com/docs/tax/set-up to get started.',
+      message:
+        'Stripe Tax has not been activated on your account. Please visit https://stripe.com/docs/tax/set-up to get started.',
     };
   }
   if (body.invoice_creation?.enabled === 'true' && (body.mode ?? 'payment') !== 'payment') {
@@ -432,7 +490,10 @@ function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeError
   }
   // A customer brings its own e-mail, which Checkout shows locked: Stripe takes one or the other.
   if (body.customer !== undefined && body.customer_email !== undefined) {
-    return {param: 'customer_email', message: 'You may only specify one of these parameters: customer, customer_email.'};
+    return {
+      param: 'customer_email',
+      message: 'You may only specify one of these parameters: customer, customer_email.',
+    };
   }
   return null;
 }
@@ -443,11 +504,23 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
   return {
     automatic_tax: {enabled: body.automatic_tax?.enabled === 'true', liability: null, provider: null, status: null},
     tax_id_collection: {enabled: body.tax_id_collection?.enabled === 'true', required: 'never'},
-    invoice_creation: body.invoice_creation?.enabled === 'true' ? ({enabled: true, invoice_data: {}} as Stripe.Checkout.Session.InvoiceCreation) : null,
+    invoice_creation:
+      body.invoice_creation?.enabled === 'true'
+        ? ({enabled: true, invoice_data: {}} as Stripe.Checkout.Session.InvoiceCreation)
+        : null,
     consent_collection: body.consent_collection?.terms_of_service
-      ? ({terms_of_service: body.consent_collection.terms_of_service, promotions: null, payment_method_reuse_agreement: null} as Stripe.Checkout.Session.ConsentCollection)
+      ? ({
+          terms_of_service: body.consent_collection.terms_of_service,
+          promotions: null,
+          payment_method_reuse_agreement: null,
+        } as Stripe.Checkout.Session.ConsentCollection)
       : null,
-    custom_text: {after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: termsText === undefined ? null : {message: termsText}},
+    custom_text: {
+      after_submit: null,
+      shipping_address: null,
+      submit: null,
+      terms_of_service_acceptance: termsText === undefined ? null : {message: termsText},
+    },
     invoice: null,
     consent: null,
   };
@@ -463,10 +536,13 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
   if ((amountOff === null) === (percentOff === null)) {
     return {param: 'amount_off', message: 'You must pass either `percent_off` or `amount_off` (but not both).'};
   }
-  if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff < 1)) return {code: 'parameter_invalid_integer', param: 'amount_off', message: 'Invalid positive integer'};
-  if (amountOff !== null && !body.currency) return {param: 'currency', message: 'You must pass `currency` when passing `amount_off`.'};
+  if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff < 1))
+    return {code: 'parameter_invalid_integer', param: 'amount_off', message: 'Invalid positive integer'};
+  if (amountOff !== null && !body.currency)
+    return {param: 'currency', message: 'You must pass `currency` when passing `amount_off`.'};
   const name = body.name as string | undefined;
-  if (name !== undefined && name.length > 40) return {param: 'name', message: 'Invalid string: must be at most 40 characters'};
+  if (name !== undefined && name.length > 40)
+    return {param: 'name', message: 'Invalid string: must be at most 40 characters'};
   return {
     id: (body.id as string | undefined) ?? nextId('coupon_'),
     object: 'coupon',
@@ -490,23 +566,38 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
  * A session's `discounts`, as Stripe takes them: not with `allow_promotion_codes`, one at most, a
  * coupon that exists and can still be redeemed. Answers the coupon, none, or Stripe's refusal.
  */
-function discountOf(body: Record<string, unknown>, coupons: Map<string, Stripe.Coupon>): Stripe.Coupon | null | Omit<StripeErrorBody, 'type'> {
+function discountOf(
+  body: Record<string, unknown>,
+  coupons: Map<string, Stripe.Coupon>,
+): Stripe.Coupon | null | Omit<StripeErrorBody, 'type'> {
   const discounts = body.discounts as {coupon?: string}[] | undefined;
   if (!discounts || discounts.length === 0) return null;
   // Whatever its value, false included, and Stripe names allow_promotion_codes (stripe/stripe-node#2248).
   if (body.allow_promotion_codes !== undefined) {
-    return {param: 'allow_promotion_codes', message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.'};
+    return {
+      param: 'allow_promotion_codes',
+      message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.',
+    };
   }
-  if (discounts.length > 1) return {param: 'discounts', message: 'You may only specify one discount for a Checkout Session.'};
+  if (discounts.length > 1)
+    return {param: 'discounts', message: 'You may only specify one discount for a Checkout Session.'};
   const coupon = coupons.get(discounts[0]!.coupon ?? '');
-  if (!coupon) return {code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${discounts[0]!.coupon}'`};
-  if (!coupon.valid) return {code: 'coupon_expired', param: 'discounts[0][coupon]', message: `Coupon expired: ${coupon.id}`};
+  if (!coupon)
+    return {
+      code: 'resource_missing',
+      param: 'discounts[0][coupon]',
+      message: `No such coupon: '${discounts[0]!.coupon}'`,
+    };
+  if (!coupon.valid)
+    return {code: 'coupon_expired', param: 'discounts[0][coupon]', message: `Coupon expired: ${coupon.id}`};
   return coupon;
 }
 
 /** The session's amounts with a coupon taken off the price (never below zero), as Stripe answers them. */
 function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Partial<Stripe.Checkout.Session> {
-  const off = !coupon ? 0 : Math.min(subtotal, coupon.amount_off ?? Math.round((subtotal * (coupon.percent_off ?? 0)) / 100));
+  const off = !coupon
+    ? 0
+    : Math.min(subtotal, coupon.amount_off ?? Math.round((subtotal * (coupon.percent_off ?? 0)) / 100));
   return {
     amount_subtotal: subtotal,
     amount_total: subtotal - off,
@@ -528,7 +619,11 @@ export function boughtName(session: Stripe.Checkout.Session, priceId: string): s
   return metadata.plan ?? findPlanByPriceId(priceId)?.name ?? priceId;
 }
 
-export async function startStripeStandIn({port = 0, hostedPages, dashboardSettings: settingsAtStart = {}}: StripeStandInOptions = {}): Promise<StripeStandIn> {
+export async function startStripeStandIn({
+  port = 0,
+  hostedPages,
+  dashboardSettings: settingsAtStart = {},
+}: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
   const invoices = new Map<string, Stripe.Invoice>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
@@ -556,7 +651,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   const runningKeys = new WeakMap<http.ServerResponse, string>();
 
   /** Answers a repeat or a misuse of a key, and true; or claims the key for this request, and false. */
-  function replayed(request: http.IncomingMessage, response: http.ServerResponse, path: string, body: unknown): boolean {
+  function replayed(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    path: string,
+    body: unknown,
+  ): boolean {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || typeof key !== 'string' || key === '') return false;
     const fingerprint = `${request.method} ${path} ${canonical(body)}`;
@@ -565,9 +665,15 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       if (seen.fingerprint !== fingerprint) {
         send(response, 400, {error: {type: 'idempotency_error', message: IDEMPOTENCY.mismatch(key)}});
       } else if (!seen.answer) {
-        send(response, 409, {error: {type: 'invalid_request_error', code: 'idempotency_key_in_use', message: IDEMPOTENCY.inUse(key)}});
+        send(response, 409, {
+          error: {type: 'invalid_request_error', code: 'idempotency_key_in_use', message: IDEMPOTENCY.inUse(key)},
+        });
       } else {
-        response.writeHead(seen.answer.status, {'content-type': 'application/json', 'request-id': nextId('req_'), 'idempotent-replayed': 'true'});
+        response.writeHead(seen.answer.status, {
+          'content-type': 'application/json',
+          'request-id': nextId('req_'),
+          'idempotent-replayed': 'true',
+        });
         response.end(JSON.stringify(seen.answer.body));
       }
       return true;
@@ -583,7 +689,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       runningKeys.delete(response);
       const claimed = idempotent.get(key);
       // A path no endpoint answers ran nothing: Stripe saves no result for it.
-      if (claimed && status === 404 && /^Unrecognized request URL/.test((body as {error?: {message?: string}}).error?.message ?? '')) idempotent.delete(key);
+      if (
+        claimed &&
+        status === 404 &&
+        /^Unrecognized request URL/.test((body as {error?: {message?: string}}).error?.message ?? '')
+      )
+        idempotent.delete(key);
       else if (claimed) claimed.answer = {status, body};
     }
     response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
@@ -608,22 +719,43 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     refundsCreated.push(body);
     const intentId = body.payment_intent as string | undefined;
     if (!intentId && !body.charge) {
-      return invalid(response, {code: 'parameter_missing', message: 'One of the following params should be provided for this request: payment_intent or charge.'});
+      return invalid(response, {
+        code: 'parameter_missing',
+        message: 'One of the following params should be provided for this request: payment_intent or charge.',
+      });
     }
     const payment = intentId ? payments.get(intentId) : undefined;
-    if (!payment) return invalid(response, {code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${intentId}'`});
+    if (!payment)
+      return invalid(response, {
+        code: 'resource_missing',
+        param: 'payment_intent',
+        message: `No such payment_intent: '${intentId}'`,
+      });
     if (body.reason !== undefined && !REFUND_REASONS.includes(body.reason as string)) {
-      return invalid(response, {param: 'reason', message: 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer'});
+      return invalid(response, {
+        param: 'reason',
+        message: 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer',
+      });
     }
     const {charge, intent} = payment;
     if (intent.status !== 'succeeded') {
-      return invalid(response, {message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`});
+      return invalid(response, {
+        message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+      });
     }
-    if (charge.refunded) return invalid(response, {code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.`});
+    if (charge.refunded)
+      return invalid(response, {
+        code: 'charge_already_refunded',
+        message: `Charge ${charge.id} has already been refunded.`,
+      });
     const left = charge.amount - charge.amount_refunded;
     const amount = body.amount === undefined ? left : Number(body.amount);
     if (!Number.isInteger(amount) || amount < 1 || !/^\d+$/.test(String(body.amount ?? left))) {
-      return invalid(response, {code: 'parameter_invalid_integer', param: 'amount', message: 'Invalid positive integer'});
+      return invalid(response, {
+        code: 'parameter_invalid_integer',
+        param: 'amount',
+        message: 'Invalid positive integer',
+      });
     }
     if (amount > left) {
       const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -663,7 +795,14 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     const elsewhere = price
       ? `; a similar object exists in ${price.livemode ? 'live' : 'test'} mode, but a ${live ? 'live' : 'test'} mode key was used to make this request.`
       : '';
-    send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'price', message: `No such price: '${id}'${elsewhere}`}});
+    send(response, 404, {
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'price',
+        message: `No such price: '${id}'${elsewhere}`,
+      },
+    });
   }
 
   /** As Stripe does after a refund: a signed `charge.refunded` to the worker's webhook. */
@@ -671,11 +810,16 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
     const payload = JSON.stringify(standIn.refundedEvent(intentId));
     const delivered = await fetch(hosted.webhookUrl, {
       method: 'POST',
-      headers: {'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, hosted.webhookSecret)},
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signStripePayload(payload, hosted.webhookSecret),
+      },
       body: payload,
     }).catch((error: Error) => error);
     const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status}`;
-    hosted.onEvent?.(`refunded ${payments.get(intentId)!.charge.amount_refunded} of ${intentId}; webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
+    hosted.onEvent?.(
+      `refunded ${payments.get(intentId)!.charge.amount_refunded} of ${intentId}; webhook ${failure ? `failed: ${failure}` : 'delivered'}`,
+    );
   }
 
   function html(response: http.ServerResponse, status: number, body: string) {
@@ -684,26 +828,69 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   }
 
   /** The buyer pays on the local checkout page: complete, tell the worker, go to the success URL. */
-  async function pay(response: http.ServerResponse, id: string, email: string, termsAccepted: boolean, cardCountry: string, hosted: HostedPages) {
+  async function pay(
+    response: http.ServerResponse,
+    id: string,
+    email: string,
+    termsAccepted: boolean,
+    cardCountry: string,
+    hosted: HostedPages,
+  ) {
     const open = sessions.get(id);
-    if (!open) return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
+    if (!open)
+      return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
     if (open.status !== 'open') {
-      return html(response, 409, messagePage('checkout', 'Already paid', 'This checkout is complete.', {href: open.success_url!, label: 'Continue'}));
+      return html(
+        response,
+        409,
+        messagePage('checkout', 'Already paid', 'This checkout is complete.', {
+          href: open.success_url!,
+          label: 'Continue',
+        }),
+      );
     }
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
-      return html(response, 400, messagePage('checkout', 'E-mail needed', 'Enter a valid e-mail address to pay.', {href: `/checkout/${id}`, label: 'Back'}));
+      return html(
+        response,
+        400,
+        messagePage('checkout', 'E-mail needed', 'Enter a valid e-mail address to pay.', {
+          href: `/checkout/${id}`,
+          label: 'Back',
+        }),
+      );
     }
     if (open.consent_collection?.terms_of_service === 'required' && !termsAccepted) {
-      return html(response, 400, messagePage('checkout', 'Terms not accepted', 'Tick the box to accept the terms before you pay.', {href: `/checkout/${id}`, label: 'Back'}));
+      return html(
+        response,
+        400,
+        messagePage('checkout', 'Terms not accepted', 'Tick the box to accept the terms before you pay.', {
+          href: `/checkout/${id}`,
+          label: 'Back',
+        }),
+      );
     }
     if (cardCountry !== '' && !/^[A-Z]{2}$/.test(cardCountry)) {
-      return html(response, 400, messagePage('checkout', 'Card country needed', "Pick the country of the card's issuer to pay.", {href: `/checkout/${id}`, label: 'Back'}));
+      return html(
+        response,
+        400,
+        messagePage('checkout', 'Card country needed', "Pick the country of the card's issuer to pay.", {
+          href: `/checkout/${id}`,
+          label: 'Back',
+        }),
+      );
     }
     // A form without the picker (an older page, a test's POST) pays with the default card.
     const session = standIn.complete(id, {email, paid: true, ...(cardCountry && {cardCountry})});
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
-    const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status} ${await delivered.text()}`;
-    hosted.onEvent?.(`paid ${boughtName(session, sessionPrices.get(id) ?? '')} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`);
+    const failure =
+      delivered instanceof Error
+        ? delivered.message
+        : delivered.ok
+          ? null
+          : `${delivered.status} ${await delivered.text()}`;
+    hosted.onEvent?.(
+      `paid ${boughtName(session, sessionPrices.get(id) ?? '')} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`,
+    );
     const next = session.success_url!.replace('{CHECKOUT_SESSION_ID}', id);
     response.writeHead(303, {location: next});
     response.end();
@@ -716,35 +903,81 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const id = decodeURIComponent(match[1]!);
       if (request.method === 'POST') {
         const form = new URLSearchParams(raw);
-        void pay(response, id, String(form.get('email') ?? '').trim(), form.get('terms') === 'accepted', String(form.get('cardCountry') ?? ''), hostedPages);
+        void pay(
+          response,
+          id,
+          String(form.get('email') ?? '').trim(),
+          form.get('terms') === 'accepted',
+          String(form.get('cardCountry') ?? ''),
+          hostedPages,
+        );
         return true;
       }
       const session = sessions.get(id);
-      if (!session) html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
+      if (!session)
+        html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
       else {
         const customerEmail = customers.get((session.customer as string | null) ?? '')?.email ?? undefined;
-        html(response, 200, checkoutPage(session, sessionPrices.get(id) ?? '', {credit: creditOf(session), cardCountry: defaultCardCountry(session), customerEmail}));
+        html(
+          response,
+          200,
+          checkoutPage(session, sessionPrices.get(id) ?? '', {
+            credit: creditOf(session),
+            cardCountry: defaultCardCountry(session),
+            customerEmail,
+          }),
+        );
       }
       return true;
     }
     if ((match = /^\/receipts\/payment\/([^/]+)$/.exec(url.pathname))) {
       const payment = payments.get(decodeURIComponent(match[1]!));
       if (!payment) html(response, 404, messagePage('receipt', 'Unknown receipt', 'There is no such payment.'));
-      else html(response, 200, messagePage('receipt', 'Receipt', `Paid ${(payment.charge.amount / 100).toFixed(2)} ${payment.charge.currency.toUpperCase()}, refunded ${(payment.charge.amount_refunded / 100).toFixed(2)}.`));
+      else
+        html(
+          response,
+          200,
+          messagePage(
+            'receipt',
+            'Receipt',
+            `Paid ${(payment.charge.amount / 100).toFixed(2)} ${payment.charge.currency.toUpperCase()}, refunded ${(payment.charge.amount_refunded / 100).toFixed(2)}.`,
+          ),
+        );
       return true;
     }
     if ((match = /^\/i\/([^/]+)(\/pdf)?$/.exec(url.pathname))) {
       const invoice = invoices.get(decodeURIComponent(match[1]!));
       if (!invoice) html(response, 404, messagePage('invoice', 'Unknown invoice', 'There is no such invoice.'));
-      else html(response, 200, messagePage('invoice', `Invoice ${invoice.number}`, `Paid ${(invoice.amount_paid / 100).toFixed(2)} ${invoice.currency.toUpperCase()}.`));
+      else
+        html(
+          response,
+          200,
+          messagePage(
+            'invoice',
+            `Invoice ${invoice.number}`,
+            `Paid ${(invoice.amount_paid / 100).toFixed(2)} ${invoice.currency.toUpperCase()}.`,
+          ),
+        );
       return true;
     }
     if ((match = /^\/billing\/([^/]+)$/.exec(url.pathname))) {
       const portal = portalsById.get(decodeURIComponent(match[1]!));
-      if (!portal) html(response, 404, messagePage('portal', 'Unknown portal session', 'Open the billing portal from the dashboard again.'));
+      if (!portal)
+        html(
+          response,
+          404,
+          messagePage('portal', 'Unknown portal session', 'Open the billing portal from the dashboard again.'),
+        );
       else {
         hostedPages.onEvent?.(`billing portal opened for ${portal.customer}`);
-        html(response, 200, messagePage('portal', 'Billing portal', 'In local mode there are no invoices or cards to manage.', {href: portal.return_url!, label: 'Return'}));
+        html(
+          response,
+          200,
+          messagePage('portal', 'Billing portal', 'In local mode there are no invoices or cards to manage.', {
+            href: portal.return_url!,
+            label: 'Return',
+          }),
+        );
       }
       return true;
     }
@@ -803,23 +1036,43 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const invoice = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && invoice) {
         const found = invoices.get(invoice[1]!);
-        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such invoice: '${invoice[1]}'`}});
+        if (!found)
+          return send(response, 404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              message: `No such invoice: '${invoice[1]}'`,
+            },
+          });
         return send(response, 200, found);
       }
       const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && intent) {
         const payment = payments.get(intent[1]!);
         if (!payment) {
-          return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${intent[1]}'`}});
+          return send(response, 404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              message: `No such payment_intent: '${intent[1]}'`,
+            },
+          });
         }
         const expand = (query.expand as string[] | undefined) ?? [];
         const refunds = expand.includes('latest_charge.refunds');
-        return send(response, 200, refunds || expand.includes('latest_charge') ? {...payment.intent, latest_charge: chargeAsListed(payment.charge, refunds)} : payment.intent);
+        return send(
+          response,
+          200,
+          refunds || expand.includes('latest_charge')
+            ? {...payment.intent, latest_charge: chargeAsListed(payment.charge, refunds)}
+            : payment.intent,
+        );
       }
       if (request.method === 'POST' && url.pathname === '/v1/refunds') return createRefund(response, body);
       if (request.method === 'POST' && url.pathname === '/v1/coupons') {
         // Ids are the caller's to choose (the worker's fair-price-40): one taken is refused.
-        if (typeof body.id === 'string' && coupons.has(body.id)) return invalid(response, {code: 'resource_already_exists', param: 'id', message: 'Coupon already exists.'});
+        if (typeof body.id === 'string' && coupons.has(body.id))
+          return invalid(response, {code: 'resource_already_exists', param: 'id', message: 'Coupon already exists.'});
         const coupon = couponOrRefusal(body);
         if (!('object' in coupon)) return invalid(response, coupon);
         coupons.set(coupon.id, coupon);
@@ -829,16 +1082,27 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       if (request.method === 'GET' && couponPath) {
         const id = decodeURIComponent(couponPath[1]!);
         const found = coupons.get(id);
-        if (!found) return send(response, 404, {error: {type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such coupon: '${id}'`}});
+        if (!found)
+          return send(response, 404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              param: 'id',
+              message: `No such coupon: '${id}'`,
+            },
+          });
         return send(response, 200, found);
       }
       if (request.method === 'GET') {
         const live = liveRequest(request);
         const price = /^\/v1\/prices\/([^/]+)$/.exec(url.pathname);
         if (price) return retrievePrice(response, decodeURIComponent(price[1]!), live);
-        const ofMode = <T extends {livemode: boolean}>(objects: T[]) => objects.filter((object) => object.livemode === live);
-        if (url.pathname === '/v1/webhook_endpoints') return send(response, 200, list(ofMode(webhookEndpoints), url.pathname));
-        if (url.pathname === '/v1/billing_portal/configurations') return send(response, 200, list(ofMode(portalConfigurations), url.pathname));
+        const ofMode = <T extends {livemode: boolean}>(objects: T[]) =>
+          objects.filter((object) => object.livemode === live);
+        if (url.pathname === '/v1/webhook_endpoints')
+          return send(response, 200, list(ofMode(webhookEndpoints), url.pathname));
+        if (url.pathname === '/v1/billing_portal/configurations')
+          return send(response, 200, list(ofMode(portalConfigurations), url.pathname));
         if (url.pathname === '/v1/account') return send(response, 200, standIn.account);
       }
       if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
@@ -856,7 +1120,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
         }
         return send(response, 200, portal);
       }
-      send(response, 404, {error: {type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${url.pathname})`}});
+      send(response, 404, {
+        error: {
+          type: 'invalid_request_error',
+          message: `Unrecognized request URL (${request.method}: ${url.pathname})`,
+        },
+      });
     });
   });
   const portalsById = new Map<string, Partial<Stripe.BillingPortal.Session>>();
@@ -865,9 +1134,11 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
   function expandSession(session: Stripe.Checkout.Session, expand: string[]): Stripe.Checkout.Session {
     const expanded = {...session};
     if (expand.includes('line_items')) expanded.line_items = lineItems(sessionPrices.get(session.id) ?? null);
-    if (expand.includes('invoice') && typeof session.invoice === 'string') expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
+    if (expand.includes('invoice') && typeof session.invoice === 'string')
+      expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
     const payment = typeof session.payment_intent === 'string' ? payments.get(session.payment_intent) : undefined;
-    if (payment && expand.includes('payment_intent.latest_charge')) expanded.payment_intent = {...payment.intent, latest_charge: chargeAsListed(payment.charge, false)};
+    if (payment && expand.includes('payment_intent.latest_charge'))
+      expanded.payment_intent = {...payment.intent, latest_charge: chargeAsListed(payment.charge, false)};
     else if (payment && expand.includes('payment_intent')) expanded.payment_intent = payment.intent;
     return expanded;
   }
@@ -920,17 +1191,28 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       if (!customers.get(customer)?.email) customers.set(customer, newCustomer(customer, email));
       const session = update(id, {customer, customer_details: {email} as Stripe.Checkout.Session.CustomerDetails});
       if (paid) redeem(session);
-      const payment = newPayment(session, paid, hostedPages ? publicUrl() : 'https://pay.stripe.com', cardCountry ?? defaultCardCountry(session), paidWith);
+      const payment = newPayment(
+        session,
+        paid,
+        hostedPages ? publicUrl() : 'https://pay.stripe.com',
+        cardCountry ?? defaultCardCountry(session),
+        paidWith,
+      );
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.
-      const invoice = paid && session.invoice_creation?.enabled ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com') : null;
+      const invoice =
+        paid && session.invoice_creation?.enabled
+          ? newInvoice(session, payment, hostedPages ? publicUrl() : 'https://invoice.stripe.com')
+          : null;
       if (invoice) invoices.set(invoice.id!, invoice);
       return update(id, {
         status: 'complete',
         payment_status: paid ? 'paid' : 'unpaid',
         payment_intent: payment.intent.id,
         ...(invoice && {invoice: invoice.id}),
-        ...(session.consent_collection?.terms_of_service === 'required' && {consent: {terms_of_service: 'accepted', promotions: null}}),
+        ...(session.consent_collection?.terms_of_service === 'required' && {
+          consent: {terms_of_service: 'accepted', promotions: null},
+        }),
         url: null,
       });
     },
@@ -938,7 +1220,12 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       const payment = payments.get(sessions.get(id)?.payment_intent as string);
       if (payment) {
         payment.intent.status = paid ? 'succeeded' : 'requires_payment_method';
-        Object.assign(payment.charge, {status: paid ? 'succeeded' : 'failed', paid, captured: paid, amount_captured: paid ? payment.charge.amount : 0});
+        Object.assign(payment.charge, {
+          status: paid ? 'succeeded' : 'failed',
+          paid,
+          captured: paid,
+          amount_captured: paid ? payment.charge.amount : 0,
+        });
       }
       return update(id, {payment_status: paid ? 'paid' : 'unpaid'});
     },
@@ -948,12 +1235,19 @@ export async function startStripeStandIn({port = 0, hostedPages, dashboardSettin
       return stripeEvent('charge.refunded', structuredClone(chargeAsListed(payment.charge, false)));
     },
     failRefund(refundId, failureReason = 'expired_or_canceled_card') {
-      const payment = [...payments.values()].find(({charge}) => charge.refunds?.data.some((refund) => refund.id === refundId));
+      const payment = [...payments.values()].find(({charge}) =>
+        charge.refunds?.data.some((refund) => refund.id === refundId),
+      );
       const refund = payment?.charge.refunds!.data.find((candidate) => candidate.id === refundId);
       if (!payment || !refund) throw new Error(`No refund ${refundId}`);
-      if (refund.status !== 'succeeded' && refund.status !== 'pending') throw new Error(`Refund ${refundId} is ${refund.status}: only one on its way can fail`);
+      if (refund.status !== 'succeeded' && refund.status !== 'pending')
+        throw new Error(`Refund ${refundId} is ${refund.status}: only one on its way can fail`);
       const previous = {status: refund.status, failure_reason: null, failure_balance_transaction: null};
-      Object.assign(refund, {status: 'failed', failure_reason: failureReason, failure_balance_transaction: nextId('txn_')});
+      Object.assign(refund, {
+        status: 'failed',
+        failure_reason: failureReason,
+        failure_balance_transaction: nextId('txn_'),
+      });
       payment.charge.amount_refunded -= refund.amount;
       payment.charge.refunded = payment.charge.amount_refunded === payment.charge.amount;
       const event = stripeEvent('charge.refund.updated', structuredClone(refund));

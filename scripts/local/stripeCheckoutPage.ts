@@ -51,12 +51,19 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 export function checkoutPage(
   session: Stripe.Checkout.Session,
   priceId: string,
-  {credit, cardCountry = 'US', customerEmail}: {credit?: {name: string; amount: number}; cardCountry?: string; customerEmail?: string} = {},
+  {
+    credit,
+    cardCountry = 'US',
+    customerEmail,
+  }: {credit?: {name: string; amount: number}; cardCountry?: string; customerEmail?: string} = {},
 ): string {
   const plan = findPlanByPriceId(priceId);
   const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
   const price = plan ? dollars(session.amount_total ?? plan.price * 100) : '';
-  const creditLine = plan && credit ? `<p>${escape(plan.name)}: ${dollars(session.amount_subtotal ?? plan.price * 100)}<br>${escape(credit.name)}: −${dollars(credit.amount)}</p>\n` : '';
+  const creditLine =
+    plan && credit
+      ? `<p>${escape(plan.name)}: ${dollars(session.amount_subtotal ?? plan.price * 100)}<br>${escape(credit.name)}: −${dollars(credit.amount)}</p>\n`
+      : '';
   const email = customerEmail ?? session.customer_email ?? '';
   return page(
     `Pay for ${name}`,
@@ -87,13 +94,21 @@ function countryOptions(selected: string): string {
  */
 function termsBox(message: string | undefined): string {
   const text = message
-    ? escape(message).replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>')
+    ? escape(message).replace(
+        /\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g,
+        '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>',
+      )
     : 'I agree to the Terms of Service.';
   return `<label class="terms"><input name="terms" type="checkbox" value="accepted" required> ${text}</label>`;
 }
 
 /** A message on one of the stand-in pages (`stripePage`): an unknown session, a checkout already paid, the portal. */
-export function messagePage(stripePage: StripePage, title: string, text: string, link?: {href: string; label: string}): string {
+export function messagePage(
+  stripePage: StripePage,
+  title: string,
+  text: string,
+  link?: {href: string; label: string},
+): string {
   return page(
     title,
     `${localNote(stripePage)}<h1>${escape(title)}</h1><p>${escape(text)}</p>${link ? `<p><a href="${escape(link.href)}">${escape(link.label)}</a></p>` : ''}`,

@@ -25,10 +25,18 @@ export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput)
     for (const key of extraRepositoryKeys(plan)) wanted.set(key, [...(wanted.get(key) ?? []), plan.name]);
   }
   if (wanted.size === 0) return [];
-  const pairs = (input.extraRepos ?? '').split(',').map((pair) => pair.replace(/\s+/g, '')).filter(Boolean);
+  const pairs = (input.extraRepos ?? '')
+    .split(',')
+    .map((pair) => pair.replace(/\s+/g, ''))
+    .filter(Boolean);
   const bad = pairs.filter((pair) => !PAIR.test(pair));
   if (bad.length > 0) {
-    return [fail(`GitHub: GITHUB_EXTRA_REPOS has "${bad[0]}", not key=owner/name`, `${secretPut('GITHUB_EXTRA_REPOS', input.env)} (such as prompts=your-name/your-prompts)`)];
+    return [
+      fail(
+        `GitHub: GITHUB_EXTRA_REPOS has "${bad[0]}", not key=owner/name`,
+        `${secretPut('GITHUB_EXTRA_REPOS', input.env)} (such as prompts=your-name/your-prompts)`,
+      ),
+    ];
   }
   const named = new Map(pairs.map((pair) => PAIR.exec(pair)!).map((match) => [match[1]!, match[2]!]));
   const lines: CheckLine[] = [];
@@ -49,21 +57,39 @@ export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput)
 }
 
 function described(key: string): string {
-  return (appConfig.extraRepositories as Record<string, {name: string}>)[key]?.name ?? 'not described in appConfig.extraRepositories';
+  return (
+    (appConfig.extraRepositories as Record<string, {name: string}>)[key]?.name ??
+    'not described in appConfig.extraRepositories'
+  );
 }
 
 /** The same questions as for GITHUB_REPO: found with the token, private, and the token may invite. */
-async function repositoryLine(token: string, apiUrl: string | undefined, key: string, fullName: string): Promise<CheckLine> {
+async function repositoryLine(
+  token: string,
+  apiUrl: string | undefined,
+  key: string,
+  fullName: string,
+): Promise<CheckLine> {
   const [owner, repo] = fullName.split('/') as [string, string];
   try {
     const {data} = await githubClient(token, apiUrl).rest.repos.get({owner, repo});
-    if (!data.private) return fail(`GitHub: ${fullName} ("${key}") is public: anyone can read what buyers pay for`, `https://github.com/${fullName}/settings, Danger Zone, Change visibility: Private`);
+    if (!data.private)
+      return fail(
+        `GitHub: ${fullName} ("${key}") is public: anyone can read what buyers pay for`,
+        `https://github.com/${fullName}/settings, Danger Zone, Change visibility: Private`,
+      );
     if (data.permissions?.admin !== true) {
-      return fail(`GitHub: the token cannot invite or remove collaborators on ${fullName} ("${key}"; needs admin)`, `Give the token Administration: read and write on ${fullName}`);
+      return fail(
+        `GitHub: the token cannot invite or remove collaborators on ${fullName} ("${key}"; needs admin)`,
+        `Give the token Administration: read and write on ${fullName}`,
+      );
     }
     return ok(`GitHub: the token may invite and remove collaborators on ${fullName} ("${key}")`);
   } catch (error) {
     const status = error instanceof RequestError ? error.status : 0;
-    return fail(`GitHub: ${fullName} ("${key}") could not be read with this token (${status || messageOf(error)})`, `Check GITHUB_EXTRA_REPOS, and give the token access to ${fullName}`);
+    return fail(
+      `GitHub: ${fullName} ("${key}") could not be read with this token (${status || messageOf(error)})`,
+      `Check GITHUB_EXTRA_REPOS, and give the token access to ${fullName}`,
+    );
   }
 }

@@ -37,9 +37,20 @@ export const USER_INVITATIONS_PER_DAY = 50;
 export async function checkGitHub(input: GitHubCheckInput): Promise<CheckLine[]> {
   const {token, repo, env} = input;
   const lines: CheckLine[] = [];
-  if (!token) lines.push(fail('GitHub: GITHUB_TOKEN is not set', `Make a token at ${TOKENS} (repository access: the private repository; Administration: read and write; Contents: read-only), then ${secretPut('GITHUB_TOKEN', env)}`));
+  if (!token)
+    lines.push(
+      fail(
+        'GitHub: GITHUB_TOKEN is not set',
+        `Make a token at ${TOKENS} (repository access: the private repository; Administration: read and write; Contents: read-only), then ${secretPut('GITHUB_TOKEN', env)}`,
+      ),
+    );
   if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-    lines.push(fail(`GitHub: GITHUB_REPO is ${repo ? `"${repo}", not owner/name` : 'not set'}`, `${secretPut('GITHUB_REPO', env)} (the private repository buyers are invited to, as owner/name)`));
+    lines.push(
+      fail(
+        `GitHub: GITHUB_REPO is ${repo ? `"${repo}", not owner/name` : 'not set'}`,
+        `${secretPut('GITHUB_REPO', env)} (the private repository buyers are invited to, as owner/name)`,
+      ),
+    );
   }
   if (!token || lines.length > 0) return lines;
   const [owner, name] = repo!.split('/') as [string, string];
@@ -49,25 +60,57 @@ export async function checkGitHub(input: GitHubCheckInput): Promise<CheckLine[]>
     repository = (await octokit.rest.repos.get({owner, repo: name})).data;
   } catch (error) {
     const status = error instanceof RequestError ? error.status : 0;
-    if (status === 401) return [fail(`GitHub: the token is refused (${messageOf(error)})`, `Make a new token at ${TOKENS}, then ${secretPut('GITHUB_TOKEN', env)}`)];
+    if (status === 401)
+      return [
+        fail(
+          `GitHub: the token is refused (${messageOf(error)})`,
+          `Make a new token at ${TOKENS}, then ${secretPut('GITHUB_TOKEN', env)}`,
+        ),
+      ];
     if (status === 404 || status === 403) {
-      return [fail(`GitHub: ${repo} is not found with this token (${status})`, `Check GITHUB_REPO, and give the token access to ${repo} at https://github.com/settings/tokens`)];
+      return [
+        fail(
+          `GitHub: ${repo} is not found with this token (${status})`,
+          `Check GITHUB_REPO, and give the token access to ${repo} at https://github.com/settings/tokens`,
+        ),
+      ];
     }
-    return [fail(`GitHub: could not read ${repo}: ${messageOf(error)}`, 'Try again; https://www.githubstatus.com says whether GitHub is down')];
+    return [
+      fail(
+        `GitHub: could not read ${repo}: ${messageOf(error)}`,
+        'Try again; https://www.githubstatus.com says whether GitHub is down',
+      ),
+    ];
   }
   lines.push(ok(`GitHub: the token works and reads ${repository.full_name}`));
   if (!repository.private) {
-    lines.push(fail(`GitHub: ${repository.full_name} is public: anyone can read what buyers pay for`, `https://github.com/${repository.full_name}/settings, Danger Zone, Change visibility: Private`));
+    lines.push(
+      fail(
+        `GitHub: ${repository.full_name} is public: anyone can read what buyers pay for`,
+        `https://github.com/${repository.full_name}/settings, Danger Zone, Change visibility: Private`,
+      ),
+    );
   }
   if (repository.permissions?.admin !== true) {
-    lines.push(fail(`GitHub: the token cannot invite or remove collaborators on ${repository.full_name} (needs admin)`, `Give the token Administration: read and write on ${repository.full_name} (${TOKENS}), or use an account that is an admin of it; then ${secretPut('GITHUB_TOKEN', env)}`));
+    lines.push(
+      fail(
+        `GitHub: the token cannot invite or remove collaborators on ${repository.full_name} (needs admin)`,
+        `Give the token Administration: read and write on ${repository.full_name} (${TOKENS}), or use an account that is an admin of it; then ${secretPut('GITHUB_TOKEN', env)}`,
+      ),
+    );
   } else {
     lines.push(ok(`GitHub: the token may invite and remove collaborators on ${repository.full_name}`));
   }
   if (appConfig.repository.downloads) lines.push(await downloadLine(octokit, repository, env));
   lines.push(ownerLine(repository.owner));
   const permission = input.permission ?? 'pull';
-  if (permission !== 'pull') lines.push(warn(`GitHub: invitations grant ${permission}, more than reading the code (GITHUB_PERMISSION)`, 'Set GITHUB_PERMISSION to pull in worker/wrangler.jsonc unless buyers should push'));
+  if (permission !== 'pull')
+    lines.push(
+      warn(
+        `GitHub: invitations grant ${permission}, more than reading the code (GITHUB_PERMISSION)`,
+        'Set GITHUB_PERMISSION to pull in worker/wrangler.jsonc unless buyers should push',
+      ),
+    );
   return lines;
 }
 
@@ -75,7 +118,11 @@ export async function checkGitHub(input: GitHubCheckInput): Promise<CheckLine[]>
  * Buyers' downloads (`repository.downloads` in src/config) fetch the archive with this token: the
  * same call the worker makes, up to GitHub's redirect, which is not followed.
  */
-async function downloadLine(octokit: Octokit, repository: {full_name: string; default_branch: string; owner: {login: string}; name: string}, env: string): Promise<CheckLine> {
+async function downloadLine(
+  octokit: Octokit,
+  repository: {full_name: string; default_branch: string; owner: {login: string}; name: string},
+  env: string,
+): Promise<CheckLine> {
   try {
     const answer = await octokit.rest.repos.downloadZipballArchive({
       owner: repository.owner.login,
@@ -83,8 +130,12 @@ async function downloadLine(octokit: Octokit, repository: {full_name: string; de
       ref: repository.default_branch,
       request: {redirect: 'manual'},
     });
-    if (answer.status === 302 && answer.headers.location) return ok(`GitHub: the token can read the code of ${repository.full_name}, for buyers' downloads`);
-    return fail(`GitHub: ${repository.full_name}'s archive answered ${answer.status}, not a download`, 'Try again; https://www.githubstatus.com says whether GitHub is down');
+    if (answer.status === 302 && answer.headers.location)
+      return ok(`GitHub: the token can read the code of ${repository.full_name}, for buyers' downloads`);
+    return fail(
+      `GitHub: ${repository.full_name}'s archive answered ${answer.status}, not a download`,
+      'Try again; https://www.githubstatus.com says whether GitHub is down',
+    );
   } catch (error) {
     return fail(
       `GitHub: the token cannot read the code of ${repository.full_name} (${messageOf(error)}), so buyers' downloads fail`,

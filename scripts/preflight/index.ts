@@ -16,9 +16,20 @@ const ROOT = path.join(__dirname, '..', '..');
 async function main() {
   const {values} = parseArgs({options: {secrets: {type: 'string'}, env: {type: 'string', default: 'site'}}});
   const env = values.env!;
-  const settings = readSettings({root: ROOT, env, secretsFile: values.secrets && path.resolve(values.secrets), processEnv: process.env});
-  console.log(`Preflight: the services a deploy of env ${env} uses (worker/wrangler.jsonc, .env${values.secrets ? `, ${values.secrets}` : ''} and this shell)\n`);
-  const lines = await runChecks({settings, secretNames: () => wranglerSecretNames(env), pendingMigrations: () => wranglerPendingMigrations(env)});
+  const settings = readSettings({
+    root: ROOT,
+    env,
+    secretsFile: values.secrets && path.resolve(values.secrets),
+    processEnv: process.env,
+  });
+  console.log(
+    `Preflight: the services a deploy of env ${env} uses (worker/wrangler.jsonc, .env${values.secrets ? `, ${values.secrets}` : ''} and this shell)\n`,
+  );
+  const lines = await runChecks({
+    settings,
+    secretNames: () => wranglerSecretNames(env),
+    pendingMigrations: () => wranglerPendingMigrations(env),
+  });
   console.log(formatChecklist(lines));
   process.exit(exitCodeOf(lines));
 }

@@ -16,7 +16,6 @@ export type {Vars};
 
 export const fail = (label: string, fix: string): CheckLine => ({status: 'fail', label, fix});
 
-
 /** The value, trimmed, or undefined when blank: how the worker reads its variables. */
 export function valueOf(vars: Vars, name: string): string | undefined {
   const value = vars[name]?.trim();

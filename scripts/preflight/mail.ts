@@ -28,13 +28,30 @@ export function mailgunWebhookUrl(siteUrl: string): string {
 export async function checkMail(input: MailCheckInput): Promise<CheckLine[]> {
   const {apiKey, domain, env} = input;
   const lines: CheckLine[] = [];
-  if (!apiKey) lines.push(fail('Mail: MAILGUN_API_KEY is not set', `In Mailgun (${APP}), Settings, API Security: make a key; then ${secretPut('MAILGUN_API_KEY', env)}`));
-  if (!domain) lines.push(fail('Mail: MAILGUN_DOMAIN is not set', `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN})`));
+  if (!apiKey)
+    lines.push(
+      fail(
+        'Mail: MAILGUN_API_KEY is not set',
+        `In Mailgun (${APP}), Settings, API Security: make a key; then ${secretPut('MAILGUN_API_KEY', env)}`,
+      ),
+    );
+  if (!domain)
+    lines.push(fail('Mail: MAILGUN_DOMAIN is not set', `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN})`));
   else if (domain !== SENDING_DOMAIN) {
-    lines.push(fail(`Mail: MAILGUN_DOMAIN is ${domain}, but the e-mails are from ${SENDING_DOMAIN} (src/config)`, `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN}), or change mail.subdomain in src/config/app.ts`));
+    lines.push(
+      fail(
+        `Mail: MAILGUN_DOMAIN is ${domain}, but the e-mails are from ${SENDING_DOMAIN} (src/config)`,
+        `${secretPut('MAILGUN_DOMAIN', env)} (${SENDING_DOMAIN}), or change mail.subdomain in src/config/app.ts`,
+      ),
+    );
   }
   if (!input.signingKey) {
-    lines.push(fail('Mail: MAILGUN_WEBHOOK_SIGNING_KEY is not set: the worker refuses inbound mail', `In Mailgun (${APP}), Settings, API Security: copy the HTTP webhook signing key; then ${secretPut('MAILGUN_WEBHOOK_SIGNING_KEY', env)}`));
+    lines.push(
+      fail(
+        'Mail: MAILGUN_WEBHOOK_SIGNING_KEY is not set: the worker refuses inbound mail',
+        `In Mailgun (${APP}), Settings, API Security: copy the HTTP webhook signing key; then ${secretPut('MAILGUN_WEBHOOK_SIGNING_KEY', env)}`,
+      ),
+    );
   }
   if (!apiKey || !domain) return lines;
   const base = (input.apiUrl ?? 'https://api.mailgun.net').replace(/\/$/, '');
@@ -43,23 +60,46 @@ export async function checkMail(input: MailCheckInput): Promise<CheckLine[]> {
     return {status: response.status, body: response.ok ? ((await response.json()) as T) : undefined};
   };
   try {
-    lines.push(domainLine(domain, await get<{domain: MailgunDomain}>(`/v4/domains/${encodeURIComponent(domain)}`), env));
-    lines.push(routeLine(mailgunWebhookUrl(input.siteUrl), await get<{items: MailgunRoute[]}>('/v3/routes?limit=1000')));
+    lines.push(
+      domainLine(domain, await get<{domain: MailgunDomain}>(`/v4/domains/${encodeURIComponent(domain)}`), env),
+    );
+    lines.push(
+      routeLine(mailgunWebhookUrl(input.siteUrl), await get<{items: MailgunRoute[]}>('/v3/routes?limit=1000')),
+    );
   } catch (error) {
-    lines.push(fail(`Mail: could not reach Mailgun at ${base}: ${messageOf(error)}`, 'Check MAILGUN_API_URL (https://api.eu.mailgun.net for EU domains)'));
+    lines.push(
+      fail(
+        `Mail: could not reach Mailgun at ${base}: ${messageOf(error)}`,
+        'Check MAILGUN_API_URL (https://api.eu.mailgun.net for EU domains)',
+      ),
+    );
   }
   return lines;
 }
 
 function domainLine(domain: string, answer: {status: number; body?: {domain: MailgunDomain}}, env: string): CheckLine {
-  if (answer.status === 401 || answer.status === 403) return fail(`Mail: Mailgun refuses the API key (${answer.status})`, `In Mailgun (${APP}), Settings, API Security: make a key; then ${secretPut('MAILGUN_API_KEY', env)}`);
+  if (answer.status === 401 || answer.status === 403)
+    return fail(
+      `Mail: Mailgun refuses the API key (${answer.status})`,
+      `In Mailgun (${APP}), Settings, API Security: make a key; then ${secretPut('MAILGUN_API_KEY', env)}`,
+    );
   if (answer.status === 404) {
-    return fail(`Mail: ${domain} is not a domain of this Mailgun account (or is in the other region)`, `In Mailgun (${APP}), Send, Sending, Domains: Add new domain ${domain}; for a domain in the EU region set MAILGUN_API_URL to https://api.eu.mailgun.net`);
+    return fail(
+      `Mail: ${domain} is not a domain of this Mailgun account (or is in the other region)`,
+      `In Mailgun (${APP}), Send, Sending, Domains: Add new domain ${domain}; for a domain in the EU region set MAILGUN_API_URL to https://api.eu.mailgun.net`,
+    );
   }
-  if (!answer.body) return fail(`Mail: Mailgun answered ${answer.status} for ${domain}`, 'Try again; https://status.mailgun.com says whether Mailgun is down');
+  if (!answer.body)
+    return fail(
+      `Mail: Mailgun answered ${answer.status} for ${domain}`,
+      'Try again; https://status.mailgun.com says whether Mailgun is down',
+    );
   const {state} = answer.body.domain;
   if (state !== 'active') {
-    return fail(`Mail: ${domain} is ${state}, not verified: Mailgun will not send from it`, `In Mailgun (${APP}), Send, Sending, Domains, ${domain}: add the DNS records it lists at your DNS host, then Verify`);
+    return fail(
+      `Mail: ${domain} is ${state}, not verified: Mailgun will not send from it`,
+      `In Mailgun (${APP}), Send, Sending, Domains, ${domain}: add the DNS records it lists at your DNS host, then Verify`,
+    );
   }
   return ok(`Mail: ${domain} is verified (active)`);
 }
@@ -67,8 +107,11 @@ function domainLine(domain: string, answer: {status: number; body?: {domain: Mai
 function routeLine(webhookUrl: string, answer: {status: number; body?: {items: MailgunRoute[]}}): CheckLine {
   const create = `In Mailgun (${APP}), Receive, Routes, Create route: Match recipient .*@${SENDING_DOMAIN}, Forward to ${webhookUrl}`;
   if (!answer.body) return fail(`Mail: could not list the inbound routes (${answer.status})`, create);
-  const forwards = answer.body.items.some((route) => route.actions.some((action) => forwardTarget(action) === webhookUrl));
-  if (!forwards) return fail(`Mail: no inbound route forwards to ${webhookUrl}: replies to ${SENDING_DOMAIN} are lost`, create);
+  const forwards = answer.body.items.some((route) =>
+    route.actions.some((action) => forwardTarget(action) === webhookUrl),
+  );
+  if (!forwards)
+    return fail(`Mail: no inbound route forwards to ${webhookUrl}: replies to ${SENDING_DOMAIN} are lost`, create);
   return ok(`Mail: an inbound route forwards to ${webhookUrl}`);
 }
 

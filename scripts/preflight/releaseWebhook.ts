@@ -32,7 +32,7 @@ export async function checkReleaseWebhook(input: ReleaseWebhookInput): Promise<C
   if (!input.webhookSecret) {
     return [
       warn(
-        'GitHub: GITHUB_WEBHOOK_SECRET is not set: releases will not be announced to buyers (no e-mail, nothing in What\'s new)',
+        "GitHub: GITHUB_WEBHOOK_SECRET is not set: releases will not be announced to buyers (no e-mail, nothing in What's new)",
         `${secretPut('GITHUB_WEBHOOK_SECRET', env)} and ${secretPut('UNSUBSCRIBE_SECRET', env)} (two random values: openssl rand -hex 32), then add the webhook (docs: Ship an update)`,
       ),
     ];
@@ -41,7 +41,12 @@ export async function checkReleaseWebhook(input: ReleaseWebhookInput): Promise<C
   if (!token || !repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) return [];
   const lines: CheckLine[] = [];
   if (!input.unsubscribeSecret) {
-    lines.push(fail('GitHub: UNSUBSCRIBE_SECRET is not set: the worker refuses every release delivery (503)', `${secretPut('UNSUBSCRIBE_SECRET', env)} (a random value: openssl rand -hex 32)`));
+    lines.push(
+      fail(
+        'GitHub: UNSUBSCRIBE_SECRET is not set: the worker refuses every release delivery (503)',
+        `${secretPut('UNSUBSCRIBE_SECRET', env)} (a random value: openssl rand -hex 32)`,
+      ),
+    );
   }
   const url = githubWebhookUrl(input.siteUrl);
   const settings = `Payload URL ${url}, Content type application/json, Secret: the value of GITHUB_WEBHOOK_SECRET, "Let me select individual events": Releases only, Active`;
@@ -62,7 +67,13 @@ export async function checkReleaseWebhook(input: ReleaseWebhookInput): Promise<C
         ),
       ];
     }
-    return [...lines, fail(`GitHub: could not list the webhooks of ${repo}: ${messageOf(error)}`, 'Try again; https://www.githubstatus.com says whether GitHub is down')];
+    return [
+      ...lines,
+      fail(
+        `GitHub: could not list the webhooks of ${repo}: ${messageOf(error)}`,
+        'Try again; https://www.githubstatus.com says whether GitHub is down',
+      ),
+    ];
   }
   // A trailing slash is the same address to GitHub's delivery.
   const hook = hooks.find((candidate) => candidate.config.url?.replace(/\/+$/, '') === url.replace(/\/+$/, ''));
@@ -79,10 +90,18 @@ export async function checkReleaseWebhook(input: ReleaseWebhookInput): Promise<C
   const wrong = [
     ...(hook.active ? [] : ['it is inactive']),
     ...(hook.config.content_type === 'json' ? [] : [`it sends ${hook.config.content_type ?? 'form'}, not json`]),
-    ...(hook.events.includes('release') || hook.events.includes('*') ? [] : [`it does not send release events (only ${hook.events.join(', ') || 'none'})`]),
+    ...(hook.events.includes('release') || hook.events.includes('*')
+      ? []
+      : [`it does not send release events (only ${hook.events.join(', ') || 'none'})`]),
   ];
   if (wrong.length > 0) {
-    return [...lines, fail(`GitHub: the webhook to ${url}: ${wrong.join('; ')}`, `https://github.com/${repo}/settings/hooks/${hook.id}: ${settings}`)];
+    return [
+      ...lines,
+      fail(
+        `GitHub: the webhook to ${url}: ${wrong.join('; ')}`,
+        `https://github.com/${repo}/settings/hooks/${hook.id}: ${settings}`,
+      ),
+    ];
   }
   return [...lines, ok(`GitHub: an active webhook sends release events to ${url}, as JSON`)];
 }

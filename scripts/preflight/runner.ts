@@ -37,27 +37,63 @@ export async function runChecks({settings, secretNames, pendingMigrations}: Pref
   const guard = (name: string, check: () => Promise<CheckLine[]> | CheckLine[]) =>
     Promise.resolve()
       .then(check)
-      .catch((error: unknown) => [fail(`${name}: the check could not run: ${messageOf(error)}`, 'Fix the setting it names, then run npm run preflight again')]);
+      .catch((error: unknown) => [
+        fail(
+          `${name}: the check could not run: ${messageOf(error)}`,
+          'Fix the setting it names, then run npm run preflight again',
+        ),
+      ]);
   /** `check`, unless the secret that opens the service is on Cloudflare only: then a warning that it was not asked. */
-  const withValueOf = (secret: string, service: string, check: () => Promise<CheckLine[]> | CheckLine[]) => async (): Promise<CheckLine[]> => {
-    if (value(secret) || !(await onCloudflare()).includes(secret)) return check();
-    return [notAsked(service, secret)];
-  };
+  const withValueOf =
+    (secret: string, service: string, check: () => Promise<CheckLine[]> | CheckLine[]) =>
+    async (): Promise<CheckLine[]> => {
+      if (value(secret) || !(await onCloudflare()).includes(secret)) return check();
+      return [notAsked(service, secret)];
+    };
   const sections = await Promise.all([
-    guard('Cloudflare', () => checkCloudflare({config, env, secretNames: () => listed, pendingMigrations, authProvider: value('AUTH_PROVIDER') ?? 'firebase'})),
+    guard('Cloudflare', () =>
+      checkCloudflare({
+        config,
+        env,
+        secretNames: () => listed,
+        pendingMigrations,
+        authProvider: value('AUTH_PROVIDER') ?? 'firebase',
+      }),
+    ),
     guard('Sign-in', async () => checkSignIn({site, worker, env, onCloudflare: await onCloudflare()})),
-    guard('Sign-in', () => checkSupabaseRedirects({site, siteUrl, apiUrl: valueOf(site, 'SUPABASE_MANAGEMENT_API_URL')})),
+    guard('Sign-in', () =>
+      checkSupabaseRedirects({site, siteUrl, apiUrl: valueOf(site, 'SUPABASE_MANAGEMENT_API_URL')}),
+    ),
     guard(
       'Stripe',
       withValueOf('STRIPE_SECRET_KEY', 'Stripe', () =>
-        checkStripe({secretKey: value('STRIPE_SECRET_KEY'), webhookSecret: value('STRIPE_WEBHOOK_SECRET'), siteUrl, apiUrl: value('STRIPE_API_URL'), env}),
+        checkStripe({
+          secretKey: value('STRIPE_SECRET_KEY'),
+          webhookSecret: value('STRIPE_WEBHOOK_SECRET'),
+          siteUrl,
+          apiUrl: value('STRIPE_API_URL'),
+          env,
+        }),
       ),
     ),
     guard(
       'GitHub',
       withValueOf('GITHUB_TOKEN', 'GitHub', async () => [
-        ...(await checkGitHub({token: value('GITHUB_TOKEN'), repo: value('GITHUB_REPO'), permission: value('GITHUB_PERMISSION'), apiUrl: value('GITHUB_API_URL'), env})),
-        ...(await guard('GitHub', () => checkExtraRepositories({token: value('GITHUB_TOKEN'), extraRepos: value('GITHUB_EXTRA_REPOS'), apiUrl: value('GITHUB_API_URL'), env}))),
+        ...(await checkGitHub({
+          token: value('GITHUB_TOKEN'),
+          repo: value('GITHUB_REPO'),
+          permission: value('GITHUB_PERMISSION'),
+          apiUrl: value('GITHUB_API_URL'),
+          env,
+        })),
+        ...(await guard('GitHub', () =>
+          checkExtraRepositories({
+            token: value('GITHUB_TOKEN'),
+            extraRepos: value('GITHUB_EXTRA_REPOS'),
+            apiUrl: value('GITHUB_API_URL'),
+            env,
+          }),
+        )),
         ...(await guard('GitHub webhook', () =>
           checkReleaseWebhook({
             token: value('GITHUB_TOKEN'),
@@ -74,7 +110,14 @@ export async function runChecks({settings, secretNames, pendingMigrations}: Pref
     guard(
       'Mail',
       withValueOf('MAILGUN_API_KEY', 'Mail', () =>
-        checkMail({apiKey: value('MAILGUN_API_KEY'), domain: value('MAILGUN_DOMAIN'), signingKey: value('MAILGUN_WEBHOOK_SIGNING_KEY'), apiUrl: value('MAILGUN_API_URL'), siteUrl, env}),
+        checkMail({
+          apiKey: value('MAILGUN_API_KEY'),
+          domain: value('MAILGUN_DOMAIN'),
+          signingKey: value('MAILGUN_WEBHOOK_SIGNING_KEY'),
+          apiUrl: value('MAILGUN_API_URL'),
+          siteUrl,
+          env,
+        }),
       ),
     ),
   ]);
@@ -85,7 +128,10 @@ const TAGS = {ok: '  ok  ', warn: ' warn ', fail: ' FAIL '} as const;
 
 /** The checklist as printed: one line each, the fix under a failure or warning. */
 export function formatChecklist(lines: CheckLine[]): string {
-  const out = lines.flatMap((line) => [`[${TAGS[line.status]}] ${line.label}`, ...(line.fix ? [`         fix: ${line.fix}`] : [])]);
+  const out = lines.flatMap((line) => [
+    `[${TAGS[line.status]}] ${line.label}`,
+    ...(line.fix ? [`         fix: ${line.fix}`] : []),
+  ]);
   const failures = lines.filter((line) => line.status === 'fail').length;
   const warnings = lines.filter((line) => line.status === 'warn').length;
   out.push(

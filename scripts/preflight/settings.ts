@@ -41,7 +41,11 @@ export function readSettings(sources: SettingsSources): PreflightSettings {
   const {root, env, secretsFile, processEnv} = sources;
   if (secretsFile && !fs.existsSync(secretsFile)) throw new Error(`--secrets ${secretsFile}: no such file`);
   const config = readWorkerConfig(sources.wranglerConfig ?? path.join(WORKER_DIR, 'wrangler.jsonc'), env);
-  const shell = Object.fromEntries(workerVariableNames().filter((name) => processEnv[name] !== undefined).map((name) => [name, processEnv[name]]));
+  const shell = Object.fromEntries(
+    workerVariableNames()
+      .filter((name) => processEnv[name] !== undefined)
+      .map((name) => [name, processEnv[name]]),
+  );
   const deployedVars = Object.fromEntries(Object.entries(config.vars).map(([name, value]) => [name, String(value)]));
   return {
     env,
@@ -69,8 +73,12 @@ function wranglerOutput(args: string[]): string {
   });
   // The command's words, for the message: `wrangler secret list`, `wrangler d1 migrations list`.
   const firstFlag = args.findIndex((arg) => arg.startsWith('-'));
-  const command = args.slice(0, firstFlag < 0 ? args.length : firstFlag).slice(0, 3).join(' ');
-  if (result.status !== 0) throw new Error(`wrangler ${command} failed: ${wranglerError(`${result.stderr}\n${result.stdout}`)}`);
+  const command = args
+    .slice(0, firstFlag < 0 ? args.length : firstFlag)
+    .slice(0, 3)
+    .join(' ');
+  if (result.status !== 0)
+    throw new Error(`wrangler ${command} failed: ${wranglerError(`${result.stderr}\n${result.stdout}`)}`);
   return result.stdout;
 }
 
@@ -97,7 +105,17 @@ export function pendingMigrationNames(output: string): string[] {
 /** wrangler's ERROR line, without its colours (or its last words when it printed none). */
 function wranglerError(output: string): string {
   // eslint-disable-next-line no-control-regex
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean);
+  const plain = output
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const error = plain.find((line) => line.includes('[ERROR]'));
-  return (error ?? plain.filter((line) => !line.startsWith('🪵')).slice(-2).join(' ')).replace(/^✘ \[ERROR\] /, '');
+  return (
+    error ??
+    plain
+      .filter((line) => !line.startsWith('🪵'))
+      .slice(-2)
+      .join(' ')
+  ).replace(/^✘ \[ERROR\] /, '');
 }

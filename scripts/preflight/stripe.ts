@@ -28,9 +28,20 @@ const DASHBOARD = 'https://dashboard.stripe.com';
 
 export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]> {
   const {secretKey, env} = input;
-  if (!secretKey) return [fail('Stripe: STRIPE_SECRET_KEY is not set', `Copy the secret key from ${DASHBOARD}/apikeys, then ${secretPut('STRIPE_SECRET_KEY', env)}`)];
+  if (!secretKey)
+    return [
+      fail(
+        'Stripe: STRIPE_SECRET_KEY is not set',
+        `Copy the secret key from ${DASHBOARD}/apikeys, then ${secretPut('STRIPE_SECRET_KEY', env)}`,
+      ),
+    ];
   if (!/^(sk|rk)_(test|live)_/.test(secretKey)) {
-    return [fail('Stripe: STRIPE_SECRET_KEY is not a secret key (sk_… or rk_…)', `Use the secret key from ${DASHBOARD}/apikeys, not the publishable one: ${secretPut('STRIPE_SECRET_KEY', env)}`)];
+    return [
+      fail(
+        'Stripe: STRIPE_SECRET_KEY is not a secret key (sk_… or rk_…)',
+        `Use the secret key from ${DASHBOARD}/apikeys, not the publishable one: ${secretPut('STRIPE_SECRET_KEY', env)}`,
+      ),
+    ];
   }
   const mode: StripeMode = isLiveKey(secretKey) ? 'production' : 'test';
   const stripe = stripeClient(secretKey, input.apiUrl);
@@ -59,7 +70,9 @@ function modeLine(mode: StripeMode, siteUrl: string, env: string): CheckLine {
     );
   }
   if (mode === 'production' && !onDomain) {
-    return warn(`Stripe: a live key while SITE_URL (${siteUrl}) is not ${appConfig.domainName}: real money, on another address`);
+    return warn(
+      `Stripe: a live key while SITE_URL (${siteUrl}) is not ${appConfig.domainName}: real money, on another address`,
+    );
   }
   return ok(`Stripe: a ${modeName(mode)} key: the plans' ${mode} price ids are charged`);
 }
@@ -86,15 +99,20 @@ async function priceLine(stripe: Stripe, plan: Plan, mode: StripeMode): Promise<
     return fail(`${label}: ${messageOf(error)}`, create);
   }
   const problems: string[] = [];
-  if (price.livemode !== (mode === 'production')) problems.push(`is a ${price.livemode ? 'live' : 'test'}-mode price but the key is ${modeName(mode)}`);
+  if (price.livemode !== (mode === 'production'))
+    problems.push(`is a ${price.livemode ? 'live' : 'test'}-mode price but the key is ${modeName(mode)}`);
   if (!price.active) problems.push('is archived (inactive)');
   if (price.type !== 'one_time') problems.push(`is ${price.type}, not one-time: checkout is a single payment`);
-  if (price.currency !== PLAN_CURRENCY) problems.push(`is in ${price.currency.toUpperCase()}, not ${PLAN_CURRENCY.toUpperCase()}`);
+  if (price.currency !== PLAN_CURRENCY)
+    problems.push(`is in ${price.currency.toUpperCase()}, not ${PLAN_CURRENCY.toUpperCase()}`);
   else if (price.unit_amount !== expected) {
     problems.push(`charges ${formatMoney(price.unit_amount, price.currency)} but the site shows ${shown}`);
   }
   if (problems.length === 0) return ok(`${label}: one-time, active, ${shown} as the site shows`);
-  return fail(`${label} ${problems.join('; ')}`, `${create}. A price's amount cannot be changed, so make a new one (or set the plan's price in src/config/app.ts to what Stripe charges)`);
+  return fail(
+    `${label} ${problems.join('; ')}`,
+    `${create}. A price's amount cannot be changed, so make a new one (or set the plan's price in src/config/app.ts to what Stripe charges)`,
+  );
 }
 
 /**
@@ -107,11 +125,28 @@ async function accountLines(stripe: Stripe): Promise<CheckLine[]> {
   try {
     account = await stripe.accounts.retrieveCurrent();
   } catch (error) {
-    return [warn(`Stripe: could not read the account (${messageOf(error)}), so whether it may take live payments is not checked`, activate)];
+    return [
+      warn(
+        `Stripe: could not read the account (${messageOf(error)}), so whether it may take live payments is not checked`,
+        activate,
+      ),
+    ];
   }
-  if (!account.charges_enabled) return [fail('Stripe: the account cannot take live payments yet (charges are not enabled): every checkout would fail', activate)];
+  if (!account.charges_enabled)
+    return [
+      fail(
+        'Stripe: the account cannot take live payments yet (charges are not enabled): every checkout would fail',
+        activate,
+      ),
+    ];
   const lines = [ok('Stripe: the account takes live payments')];
-  if (!account.payouts_enabled) lines.push(warn('Stripe: payouts are not enabled: sales are held in Stripe until you add a bank account', `${DASHBOARD}/settings/payouts`));
+  if (!account.payouts_enabled)
+    lines.push(
+      warn(
+        'Stripe: payouts are not enabled: sales are held in Stripe until you add a bank account',
+        `${DASHBOARD}/settings/payouts`,
+      ),
+    );
   const supportEmail = account.business_profile?.support_email;
   if (supportEmail !== appConfig.support.email) {
     lines.push(
@@ -135,27 +170,55 @@ async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: Strip
   const add = `In ${dashboardOf(mode)}/webhooks add an endpoint ${url} listening to ${events}; then put its signing secret: ${secretPut('STRIPE_WEBHOOK_SECRET', input.env)}`;
   const lines: CheckLine[] = [];
   if (!input.webhookSecret?.startsWith('whsec_')) {
-    lines.push(fail(`Stripe: STRIPE_WEBHOOK_SECRET is ${input.webhookSecret ? 'not a signing secret (whsec_…)' : 'not set'}: the worker refuses every webhook`, add));
+    lines.push(
+      fail(
+        `Stripe: STRIPE_WEBHOOK_SECRET is ${input.webhookSecret ? 'not a signing secret (whsec_…)' : 'not set'}: the worker refuses every webhook`,
+        add,
+      ),
+    );
   }
   let endpoints: Stripe.WebhookEndpoint[];
   try {
     endpoints = await stripe.webhookEndpoints.list({limit: 100}).autoPagingToArray({limit: 1000});
   } catch (error) {
-    return [...lines, fail(`Stripe: could not list webhook endpoints: ${messageOf(error)}`, `Use a key that may read webhook endpoints (${DASHBOARD}/apikeys)`)];
+    return [
+      ...lines,
+      fail(
+        `Stripe: could not list webhook endpoints: ${messageOf(error)}`,
+        `Use a key that may read webhook endpoints (${DASHBOARD}/apikeys)`,
+      ),
+    ];
   }
   const endpoint = endpoints.find((candidate) => sameUrl(candidate.url, url));
   if (!endpoint) {
     const others = endpoints.map((other) => other.url).join(', ');
-    return [...lines, fail(`Stripe: no ${modeName(mode)}-mode webhook endpoint at ${url}${others ? ` (there are: ${others})` : ''}`, add)];
+    return [
+      ...lines,
+      fail(
+        `Stripe: no ${modeName(mode)}-mode webhook endpoint at ${url}${others ? ` (there are: ${others})` : ''}`,
+        add,
+      ),
+    ];
   }
   const where = `${dashboardOf(mode)}/webhooks/${endpoint.id}`;
-  if (endpoint.status !== 'enabled') return [...lines, fail(`Stripe: the webhook endpoint ${url} is ${endpoint.status}`, `Enable it at ${where}`)];
+  if (endpoint.status !== 'enabled')
+    return [...lines, fail(`Stripe: the webhook endpoint ${url} is ${endpoint.status}`, `Enable it at ${where}`)];
   const listened = new Set(endpoint.enabled_events);
   const missing = HANDLED_STRIPE_EVENTS.filter((event) => !listened.has('*') && !listened.has(event));
   if (missing.length > 0) {
-    return [...lines, fail(`Stripe: the webhook endpoint ${url} does not listen to ${missing.join(', ')}`, `At ${where}, Update details, Select events: add ${missing.join(', ')}`)];
+    return [
+      ...lines,
+      fail(
+        `Stripe: the webhook endpoint ${url} does not listen to ${missing.join(', ')}`,
+        `At ${where}, Update details, Select events: add ${missing.join(', ')}`,
+      ),
+    ];
   }
-  return [...lines, ok(`Stripe: webhook endpoint ${url} is enabled and listens to every event the worker handles`), ...apiVersionLines(endpoint, mode, input.env)];
+  return [
+    ...lines,
+    ok(`Stripe: webhook endpoint ${url} is enabled and listens to every event the worker handles`),
+    ...apiVersionLines(endpoint, mode, input.env),
+  ];
 }
 
 /**
@@ -186,7 +249,10 @@ async function portalLine(stripe: Stripe, mode: StripeMode): Promise<CheckLine> 
     return fail(`Stripe: could not read the customer portal's configuration: ${messageOf(error)}`, save);
   }
   if (!configurations.some((configuration) => configuration.is_default && configuration.active)) {
-    return fail(`Stripe: no ${modeName(mode)}-mode customer portal configuration: the dashboard's billing button would fail`, save);
+    return fail(
+      `Stripe: no ${modeName(mode)}-mode customer portal configuration: the dashboard's billing button would fail`,
+      save,
+    );
   }
   return ok(`Stripe: the customer portal is configured (${modeName(mode)} mode)`);
 }

@@ -50,25 +50,60 @@ export function redirectAllowed(url: string, config: SupabaseAuthConfig): boolea
     });
 }
 
-export async function checkSupabaseRedirects({site, siteUrl, apiUrl = 'https://api.supabase.com'}: SupabaseRedirectsInput): Promise<CheckLine[]> {
+export async function checkSupabaseRedirects({
+  site,
+  siteUrl,
+  apiUrl = 'https://api.supabase.com',
+}: SupabaseRedirectsInput): Promise<CheckLine[]> {
   if ((valueOf(site, 'AUTH_PROVIDER') ?? 'firebase') !== 'supabase') return [];
   const wanted = [ROUTES.finishSignIn, ROUTES.newPassword].map((route) => `${siteUrl.replace(/\/+$/, '')}${route}`);
   const byHand = `${SETTINGS_PAGE}: add ${wanted.join(' and ')} to Redirect URLs (or make ${siteUrl} the Site URL)`;
   const token = valueOf(site, 'SUPABASE_ACCESS_TOKEN');
-  if (!token) return [warn("Sign-in: Supabase's Redirect URLs not checked (give SUPABASE_ACCESS_TOKEN, a personal access token, to this run to check them)", byHand)];
+  if (!token)
+    return [
+      warn(
+        "Sign-in: Supabase's Redirect URLs not checked (give SUPABASE_ACCESS_TOKEN, a personal access token, to this run to check them)",
+        byHand,
+      ),
+    ];
   const ref = /^https:\/\/([a-z0-9]+)\.supabase\.co\/?$/.exec(valueOf(site, 'SUPABASE_URL') ?? '')?.[1];
-  if (!ref) return [warn("Sign-in: Supabase's Redirect URLs not checked: SUPABASE_URL is not a hosted project's https://<ref>.supabase.co", byHand)];
+  if (!ref)
+    return [
+      warn(
+        "Sign-in: Supabase's Redirect URLs not checked: SUPABASE_URL is not a hosted project's https://<ref>.supabase.co",
+        byHand,
+      ),
+    ];
 
-  const response = await fetch(`${apiUrl.replace(/\/+$/, '')}/v1/projects/${ref}/config/auth`, {headers: {authorization: `Bearer ${token}`}});
+  const response = await fetch(`${apiUrl.replace(/\/+$/, '')}/v1/projects/${ref}/config/auth`, {
+    headers: {authorization: `Bearer ${token}`},
+  });
   if (response.status === 401 || response.status === 403) {
-    return [fail(`Sign-in: Supabase refused SUPABASE_ACCESS_TOKEN for project ${ref} (${response.status})`, 'Supabase dashboard, Account, Access Tokens: generate a token of an account that is a member of the project')];
+    return [
+      fail(
+        `Sign-in: Supabase refused SUPABASE_ACCESS_TOKEN for project ${ref} (${response.status})`,
+        'Supabase dashboard, Account, Access Tokens: generate a token of an account that is a member of the project',
+      ),
+    ];
   }
-  if (response.status === 404) return [fail(`Sign-in: Supabase knows no project ${ref}`, 'Copy SUPABASE_URL again from Project Settings, API')];
-  if (!response.ok) return [fail(`Sign-in: Supabase's Management API answered ${response.status}`, 'Try again in a minute; https://status.supabase.com says whether it is down')];
+  if (response.status === 404)
+    return [fail(`Sign-in: Supabase knows no project ${ref}`, 'Copy SUPABASE_URL again from Project Settings, API')];
+  if (!response.ok)
+    return [
+      fail(
+        `Sign-in: Supabase's Management API answered ${response.status}`,
+        'Try again in a minute; https://status.supabase.com says whether it is down',
+      ),
+    ];
   const config = (await response.json()) as SupabaseAuthConfig;
   const refused = wanted.filter((url) => !redirectAllowed(url, config));
   if (refused.length > 0) {
-    return [fail(`Sign-in: Supabase would not send sign-in links back to ${refused.join(' and ')}`, `${SETTINGS_PAGE}: add ${refused.join(' and ')} to Redirect URLs (or make ${siteUrl} the Site URL)`)];
+    return [
+      fail(
+        `Sign-in: Supabase would not send sign-in links back to ${refused.join(' and ')}`,
+        `${SETTINGS_PAGE}: add ${refused.join(' and ')} to Redirect URLs (or make ${siteUrl} the Site URL)`,
+      ),
+    ];
   }
   return [ok(`Sign-in: Supabase sends sign-in and password links back to ${siteUrl}`)];
 }

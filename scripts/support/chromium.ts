@@ -50,7 +50,10 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
 }
 
 /** Headless Chromium on a profile kept in `userDataDir`, so every tab shares its storage (a signed-in session). */
-export async function launchPersistentChromium(userDataDir: string, options: LaunchOptions = {}): Promise<BrowserContext> {
+export async function launchPersistentChromium(
+  userDataDir: string,
+  options: LaunchOptions = {},
+): Promise<BrowserContext> {
   assertChromium();
   return chromium.launchPersistentContext(userDataDir, {executablePath: CHROMIUM_PATH, args: args(options)});
 }

@@ -21,7 +21,11 @@ export function hasGit(root: string): boolean {
  */
 export function kitFiles(root: string): string[] {
   const files = hasGit(root)
-    ? execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024})
+    ? execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      })
         .split('\0')
         .filter((file) => file && fs.existsSync(path.join(root, file)))
     : walk(root, '', []);

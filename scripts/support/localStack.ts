@@ -47,16 +47,26 @@ export interface StartOptions {
   seed?: number;
 }
 
-export async function startLocalStack({ports = {}, flags = [], env = {}, readyTimeoutMs = 240_000, seed}: StartOptions = {}): Promise<LocalStack> {
+export async function startLocalStack({
+  ports = {},
+  flags = [],
+  env = {},
+  readyTimeoutMs = 240_000,
+  seed,
+}: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
   const emulator = ports.emulator ?? (await freePort());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
   if (seed !== undefined) {
-    const {code, output: printed} = await runToEnd(process.execPath, ['--import', 'tsx', 'scripts/seedLocal.ts', String(seed)], {
-      cwd: ROOT,
-      env: {...process.env, ...env, LOCAL_STATE_DIR: state},
-    });
+    const {code, output: printed} = await runToEnd(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/seedLocal.ts', String(seed)],
+      {
+        cwd: ROOT,
+        env: {...process.env, ...env, LOCAL_STATE_DIR: state},
+      },
+    );
     if (code !== 0) throw new Error(`seed:local failed (${code}):\n${printed}`);
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local', ...flags], {
@@ -93,7 +103,10 @@ export async function startLocalStack({ports = {}, flags = [], env = {}, readyTi
         reject(new Error(`No line matching ${pattern} within ${timeoutMs} ms. Output:\n${output}`));
       }, timeoutMs);
       function check() {
-        const line = output.slice(from).split('\n').find((candidate) => pattern.test(candidate));
+        const line = output
+          .slice(from)
+          .split('\n')
+          .find((candidate) => pattern.test(candidate));
         if (line !== undefined || child.exitCode !== null) {
           clearTimeout(timer);
           waiters.delete(check);
@@ -109,7 +122,9 @@ export async function startLocalStack({ports = {}, flags = [], env = {}, readyTi
   const stack: LocalStack = {
     siteUrl: `http://localhost:${site}`,
     workerUrl: `http://127.0.0.1:${worker}`,
-    apiBase: flags.includes('--same-origin') ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}` : `http://127.0.0.1:${worker}`,
+    apiBase: flags.includes('--same-origin')
+      ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}`
+      : `http://127.0.0.1:${worker}`,
     emulatorHost: `127.0.0.1:${emulator}`,
     process: child,
     exited,
@@ -132,7 +147,11 @@ export async function startLocalStack({ports = {}, flags = [], env = {}, readyTi
 }
 
 /** Runs a command to its end without blocking this process (jest's timers keep running): its exit code and output. */
-function runToEnd(command: string, args: string[], options: SpawnOptions): Promise<{code: number | null; output: string}> {
+function runToEnd(
+  command: string,
+  args: string[],
+  options: SpawnOptions,
+): Promise<{code: number | null; output: string}> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {...options, stdio: ['ignore', 'pipe', 'pipe']});
     let output = '';
@@ -179,7 +198,8 @@ export async function buyAsGuest(page: Page, stack: LocalStack, email: string, p
   await page.waitForURL(/\/checkout\/cs_test_/);
   await page.getByRole('heading', {name: plan.name}).waitFor();
   const price = `$${plan.price}.00`;
-  if (!(await page.textContent('body'))?.includes(price)) throw new Error(`The local checkout page does not show ${plan.name}'s price, ${price}.`);
+  if (!(await page.textContent('body'))?.includes(price))
+    throw new Error(`The local checkout page does not show ${plan.name}'s price, ${price}.`);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', {name: `Pay ${price}`}).click();
 

@@ -8,6 +8,14 @@ import crypto from 'node:crypto';
 import {emulatorProject} from '../../src/config/serviceName';
 
 export async function offlineServiceAccount(projectId = emulatorProject): Promise<string> {
-  const {privateKey} = crypto.generateKeyPairSync('rsa', {modulusLength: 2048, privateKeyEncoding: {type: 'pkcs8', format: 'pem'}, publicKeyEncoding: {type: 'spki', format: 'pem'}});
-  return JSON.stringify({client_email: `worker@${projectId}.iam.gserviceaccount.com`, private_key: privateKey, project_id: projectId});
+  const {privateKey} = crypto.generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: {type: 'pkcs8', format: 'pem'},
+    publicKeyEncoding: {type: 'spki', format: 'pem'},
+  });
+  return JSON.stringify({
+    client_email: `worker@${projectId}.iam.gserviceaccount.com`,
+    private_key: privateKey,
+    project_id: projectId,
+  });
 }

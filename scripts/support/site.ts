@@ -39,11 +39,15 @@ export const SERVE_ADVICE = /^\[INFO\] Use .*npm run serve.* command to test you
 export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): string {
   const env: NodeJS.ProcessEnv = {...process.env};
   for (const name of SETTINGS) env[name] = settings[name] ?? '';
-  const result = spawnSync(process.execPath, [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir], {
-    cwd: siteDir,
-    env,
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir],
+    {
+      cwd: siteDir,
+      env,
+      encoding: 'utf8',
+    },
+  );
   if (result.status !== 0) {
     throw new Error(`The site did not build (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }

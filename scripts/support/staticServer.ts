@@ -22,16 +22,40 @@ export interface StaticOptions {
 }
 
 /** What static hosts compress: text. Images, fonts and video are compressed already. */
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.xml', '.map', '.webmanifest', '.ico']);
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.svg',
+  '.txt',
+  '.xml',
+  '.map',
+  '.webmanifest',
+  '.ico',
+]);
 
 /** Serves a built site the way `docusaurus serve` does: clean URLs, no trailing slash. */
-export function serveStatic(dir: string, port = 0, {compress = false, headersFile = false}: StaticOptions = {}): Promise<RunningServer> {
+export function serveStatic(
+  dir: string,
+  port = 0,
+  {compress = false, headersFile = false}: StaticOptions = {},
+): Promise<RunningServer> {
   const rules: HeaderRule[] = headersFile ? parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8')) : [];
   // A build does not change while it is served: each file is gzipped once.
   const gzipped = new Map<string, Promise<Buffer>>();
   const gzipOnce = (file: string) => {
     if (!gzipped.has(file)) {
-      gzipped.set(file, readFile(file).then((body) => new Promise<Buffer>((resolve, reject) => gzip(body, (error, out) => (error ? reject(error) : resolve(out))))));
+      gzipped.set(
+        file,
+        readFile(file).then(
+          (body) =>
+            new Promise<Buffer>((resolve, reject) =>
+              gzip(body, (error, out) => (error ? reject(error) : resolve(out))),
+            ),
+        ),
+      );
     }
     return gzipped.get(file)!;
   };
@@ -54,7 +78,10 @@ export function serveStatic(dir: string, port = 0, {compress = false, headersFil
     // serve-handler opens the file, then writes the head with the file's length: open it gzipped
     // instead, and put the encoding in place of that length.
     let encoded = false;
-    const writeHead = response.writeHead.bind(response) as (status: number, headers?: http.OutgoingHttpHeaders) => http.ServerResponse;
+    const writeHead = response.writeHead.bind(response) as (
+      status: number,
+      headers?: http.OutgoingHttpHeaders,
+    ) => http.ServerResponse;
     response.writeHead = ((status: number, headers: http.OutgoingHttpHeaders = {}) => {
       const out: http.OutgoingHttpHeaders = {...headers, Vary: 'Accept-Encoding'};
       if (encoded) {

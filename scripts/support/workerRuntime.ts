@@ -17,7 +17,11 @@ export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
 /** Builds the worker bundle (of worker/, unless another copy is given) into `outDir` exactly as `wrangler deploy` would (a dry run). */
 export function buildWorkerBundle(outDir: string, workerDir = WORKER_DIR) {
   fs.rmSync(outDir, {recursive: true, force: true});
-  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outDir], {cwd: workerDir, env: WRANGLER_ENV, stdio: 'pipe'});
+  execFileSync(WRANGLER, ['deploy', '--dry-run', '--outdir', outDir], {
+    cwd: workerDir,
+    env: WRANGLER_ENV,
+    stdio: 'pipe',
+  });
 }
 
 /** One change to a file of `src/config`: `from`, which must be there, becomes `to`. */
@@ -37,7 +41,10 @@ export interface ConfigEdit {
 export function buildWorkerBundleWithConfig(outDir: string, edits: ConfigEdit[]) {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-variant-'));
   try {
-    fs.cpSync(WORKER_DIR, path.join(copy, 'worker'), {recursive: true, filter: (source) => !/[\\/](\.wrangler|\.dev\.vars)$/.test(source)});
+    fs.cpSync(WORKER_DIR, path.join(copy, 'worker'), {
+      recursive: true,
+      filter: (source) => !/[\\/](\.wrangler|\.dev\.vars)$/.test(source),
+    });
     fs.cpSync(path.join(ROOT, 'src', 'config'), path.join(copy, 'src', 'config'), {recursive: true});
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
     for (const {file, from, to} of edits) {
@@ -95,7 +102,10 @@ const MIGRATIONS_DIR = path.join(WORKER_DIR, 'migrations');
 
 /** The files of `worker/migrations`, in the order Wrangler applies them. */
 export function migrationFiles(): string[] {
-  return fs.readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.sql')).sort();
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
 }
 
 /** One migration's statements, split as Wrangler splits them, to run in one batch. */
@@ -108,7 +118,11 @@ export function migrationStatements(file: string): string[] {
  * file of `worker/migrations`, for a test of the migration that moves data: the D1 stops at the
  * one before it, for the test to fill as that schema's worker left it, then apply the rest.
  */
-export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR, {migrateBefore}: {migrateBefore?: string} = {}): Promise<RunningWorker> {
+export async function startWorker(
+  vars: WorkerVars,
+  bundleDir = BUNDLE_DIR,
+  {migrateBefore}: {migrateBefore?: string} = {},
+): Promise<RunningWorker> {
   const config = readConfig();
   const logs: string[] = [];
   const mf = new Miniflare({
@@ -130,7 +144,8 @@ export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR, {mig
     url = (await mf.ready).toString().replace(/\/$/, '');
     d1 = await mf.getD1Database('DB');
     const files = migrationFiles();
-    if (migrateBefore !== undefined && !files.includes(migrateBefore)) throw new Error(`worker/migrations has no ${migrateBefore}`);
+    if (migrateBefore !== undefined && !files.includes(migrateBefore))
+      throw new Error(`worker/migrations has no ${migrateBefore}`);
     for (const file of files) {
       if (migrateBefore !== undefined && file >= migrateBefore) break;
       await d1.batch(migrationStatements(file).map((sql) => d1.prepare(sql)));
@@ -144,11 +159,17 @@ export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR, {mig
   let scheduledHandler: Promise<ScheduledHandler> | undefined;
   const db: Database = {
     async all<T>(sql: string, ...params: unknown[]) {
-      const {results} = await d1.prepare(sql).bind(...params).all();
+      const {results} = await d1
+        .prepare(sql)
+        .bind(...params)
+        .all();
       return results as T[];
     },
     async run(sql: string, ...params: unknown[]) {
-      await d1.prepare(sql).bind(...params).run();
+      await d1
+        .prepare(sql)
+        .bind(...params)
+        .run();
     },
     prepared<T>(sql: string) {
       const statement = d1.prepare(sql);
@@ -181,8 +202,12 @@ export async function startWorker(vars: WorkerVars, bundleDir = BUNDLE_DIR, {mig
     scheduled: async () => {
       // Got once: each look-up through Miniflare's proxy is a synchronous call, and a benchmark
       // runs the cron thousands of times.
-      scheduledHandler ??= mf.getWorker().then((worker) => (worker as unknown as {scheduled: ScheduledHandler}).scheduled);
-      await (await scheduledHandler)({cron: '*/5 * * * *'});
+      scheduledHandler ??= mf
+        .getWorker()
+        .then((worker) => (worker as unknown as {scheduled: ScheduledHandler}).scheduled);
+      await (
+        await scheduledHandler
+      )({cron: '*/5 * * * *'});
     },
     dispose: () => mf.dispose(),
   };

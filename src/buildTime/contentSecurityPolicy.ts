@@ -37,10 +37,22 @@ export interface PageScripts {
 
 /** MIME types the HTML standard runs as classic scripts. */
 const JAVASCRIPT_TYPES = new Set([
-  'application/ecmascript', 'application/javascript', 'application/x-ecmascript', 'application/x-javascript',
-  'text/ecmascript', 'text/javascript', 'text/javascript1.0', 'text/javascript1.1', 'text/javascript1.2',
-  'text/javascript1.3', 'text/javascript1.4', 'text/javascript1.5', 'text/jscript', 'text/livescript',
-  'text/x-ecmascript', 'text/x-javascript',
+  'application/ecmascript',
+  'application/javascript',
+  'application/x-ecmascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'text/javascript',
+  'text/javascript1.0',
+  'text/javascript1.1',
+  'text/javascript1.2',
+  'text/javascript1.3',
+  'text/javascript1.4',
+  'text/javascript1.5',
+  'text/jscript',
+  'text/livescript',
+  'text/x-ecmascript',
+  'text/x-javascript',
 ]);
 /** The other script types that run, and that `script-src` governs. */
 const OTHER_RUNNING_TYPES = new Set(['module', 'importmap', 'speculationrules']);
@@ -69,10 +81,14 @@ export function readScripts(html: string, file: string): PageScripts {
     if ('tagName' in node) {
       for (const attr of node.attrs) {
         if (/^on[a-z]+$/i.test(attr.name)) {
-          throw new Error(`${file}: <${node.tagName} ${attr.name}="…"> is an inline event handler, which the Content-Security-Policy refuses; add the listener from a script instead.`);
+          throw new Error(
+            `${file}: <${node.tagName} ${attr.name}="…"> is an inline event handler, which the Content-Security-Policy refuses; add the listener from a script instead.`,
+          );
         }
         if (URL_ATTRIBUTES.has(attr.name) && /^\s*javascript:/i.test(attr.value)) {
-          throw new Error(`${file}: <${node.tagName} ${attr.name}="${attr.value.slice(0, 40)}…"> is a javascript: URL, which the Content-Security-Policy refuses.`);
+          throw new Error(
+            `${file}: <${node.tagName} ${attr.name}="${attr.value.slice(0, 40)}…"> is a javascript: URL, which the Content-Security-Policy refuses.`,
+          );
         }
       }
       if (node.tagName === 'script' && runs(attribute(node, 'type'), attribute(node, 'language'))) {
@@ -94,7 +110,9 @@ export function readScripts(html: string, file: string): PageScripts {
 
 /** The page without the given script elements. */
 export function withoutScripts(html: string, scripts: PageScripts['external']): string {
-  return [...scripts].sort((a, b) => b.start - a.start).reduce((out, script) => out.slice(0, script.start) + out.slice(script.end), html);
+  return [...scripts]
+    .sort((a, b) => b.start - a.start)
+    .reduce((out, script) => out.slice(0, script.start) + out.slice(script.end), html);
 }
 
 export function scriptHash(text: string): string {
@@ -118,7 +136,9 @@ export function isOwnBundle(src: string, siteOrigin: string): boolean {
   return foreignOrigin(src, siteOrigin) === null && new URL(src, `${siteOrigin}/`).pathname.startsWith('/assets/js/');
 }
 
-export type PolicySettings = Pick<SiteSettings, 'metaPixelId' | 'gaMeasurementId' | 'crispWebsiteId'> & {auth: Pick<SiteSettings['auth'], 'provider'>};
+export type PolicySettings = Pick<SiteSettings, 'metaPixelId' | 'gaMeasurementId' | 'crispWebsiteId'> & {
+  auth: Pick<SiteSettings['auth'], 'provider'>;
+};
 
 export interface BuiltPageScripts {
   url: string;
@@ -126,7 +146,12 @@ export interface BuiltPageScripts {
 }
 
 function policy(scriptSources: string[]): string {
-  return [`script-src 'self' ${[...new Set(scriptSources)].join(' ')}`.trimEnd(), "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'"].join('; ');
+  return [
+    `script-src 'self' ${[...new Set(scriptSources)].join(' ')}`.trimEnd(),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 /**
@@ -135,22 +160,39 @@ function policy(scriptSources: string[]): string {
  * the site's bundles (a `scripts` entry of docusaurus.config.ts) is taken out of the page before
  * this is called (src/plugins/contentSecurityPolicy.ts); one still there stops the build.
  */
-export function contentSecurityPolicyRules(pages: BuiltPageScripts[], settings: PolicySettings, siteOrigin: string): HeaderRule[] {
+export function contentSecurityPolicyRules(
+  pages: BuiltPageScripts[],
+  settings: PolicySettings,
+  siteOrigin: string,
+): HeaderRule[] {
   const signIn = settings.auth.provider === 'firebase' ? THIRD_PARTY_SCRIPTS.firebaseGoogleSignIn.hosts : [];
-  const hashesOf = (list: BuiltPageScripts[]) => [...new Set(list.flatMap((page) => page.scripts.inline.map(scriptHash)))].sort();
-  const foreign = (page: BuiltPageScripts) => page.scripts.external.map((script) => foreignOrigin(script.src, siteOrigin)).filter((origin): origin is string => origin !== null);
+  const hashesOf = (list: BuiltPageScripts[]) =>
+    [...new Set(list.flatMap((page) => page.scripts.inline.map(scriptHash)))].sort();
+  const foreign = (page: BuiltPageScripts) =>
+    page.scripts.external
+      .map((script) => foreignOrigin(script.src, siteOrigin))
+      .filter((origin): origin is string => origin !== null);
 
   const tokenPages = pages.filter((page) => isTokenPage(page.url));
   for (const page of tokenPages) {
     const others = page.scripts.external.filter((script) => !isOwnBundle(script.src, siteOrigin));
     if (others.length > 0) {
-      throw new Error(`${page.url} holds a token and loads ${others.map((script) => script.src).join(', ')}: the pages that hold a token run only the site's own bundles.`);
+      throw new Error(
+        `${page.url} holds a token and loads ${others.map((script) => script.src).join(', ')}: the pages that hold a token run only the site's own bundles.`,
+      );
     }
   }
   const configured = pages.flatMap(foreign).sort();
   const everywhere: HeaderRule = {
     path: '/*',
-    headers: {'Content-Security-Policy': policy([...hashesOf(pages), ...signIn, ...trackingScriptHosts(settings), ...configured])},
+    headers: {
+      'Content-Security-Policy': policy([
+        ...hashesOf(pages),
+        ...signIn,
+        ...trackingScriptHosts(settings),
+        ...configured,
+      ]),
+    },
   };
   const tokenPolicy = policy([...hashesOf(tokenPages), ...signIn]);
   const tokenRules = TOKEN_PAGES.filter((route) => tokenPages.some((page) => page.url === route)).map((route) => ({

@@ -17,7 +17,9 @@ export const HEADERS_FILE_LIMITS = {rules: 100, lineLength: 2000};
 
 export function renderHeadersFile(rules: HeaderRule[], comment: string[] = []): string {
   if (rules.length > HEADERS_FILE_LIMITS.rules) {
-    throw new Error(`_headers would hold ${rules.length} rules; Cloudflare reads at most ${HEADERS_FILE_LIMITS.rules}.`);
+    throw new Error(
+      `_headers would hold ${rules.length} rules; Cloudflare reads at most ${HEADERS_FILE_LIMITS.rules}.`,
+    );
   }
   const lines = [...comment.map((line) => `# ${line}`.trimEnd())];
   for (const rule of rules) {
@@ -25,7 +27,10 @@ export function renderHeadersFile(rules: HeaderRule[], comment: string[] = []): 
     for (const [name, value] of Object.entries(rule.headers)) lines.push(`  ${name}: ${value}`);
   }
   const long = lines.find((line) => line.length > HEADERS_FILE_LIMITS.lineLength);
-  if (long) throw new Error(`_headers would have a line of ${long.length} characters; Cloudflare reads at most ${HEADERS_FILE_LIMITS.lineLength}: ${long.slice(0, 120)}…`);
+  if (long)
+    throw new Error(
+      `_headers would have a line of ${long.length} characters; Cloudflare reads at most ${HEADERS_FILE_LIMITS.lineLength}: ${long.slice(0, 120)}…`,
+    );
   return `${lines.join('\n').trimStart()}\n`;
 }
 
@@ -39,7 +44,8 @@ export function parseHeadersFile(text: string): HeaderRule[] {
     }
     const header = /^\s+([^:\s]+):\s*(.*)$/.exec(line);
     const rule = rules.at(-1);
-    if (!header || !rule) throw new Error(`_headers line ${index + 1} is neither a path nor a header under one: ${line}`);
+    if (!header || !rule)
+      throw new Error(`_headers line ${index + 1} is neither a path nor a header under one: ${line}`);
     rule.headers[header[1]!] = header[2]!.trim();
   }
   return rules;

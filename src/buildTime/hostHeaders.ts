@@ -49,7 +49,11 @@ export function hostHeaders(host: Host, rules: HeaderRule[]): string {
  * build's: every value, and no other. Returns what is wrong, or an empty list.
  */
 export function staleHostConfigs(rootDir: string, rules: HeaderRule[]): string[] {
-  const values = rules.flatMap((rule) => Object.entries(rule.headers).filter(([name]) => name === 'Content-Security-Policy').map(([, value]) => value));
+  const values = rules.flatMap((rule) =>
+    Object.entries(rule.headers)
+      .filter(([name]) => name === 'Content-Security-Policy')
+      .map(([, value]) => value),
+  );
   return HOSTS.flatMap((host) => {
     const file = path.join(rootDir, HOST_CONFIG[host]);
     if (!existsSync(file)) return [];

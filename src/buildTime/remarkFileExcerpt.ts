@@ -32,7 +32,8 @@ const COMPONENT = 'FileExcerpt';
 /** The value of a literal array of arrays of strings, read from its syntax tree (nothing is run). */
 function literalParts(program: EstreeNode | undefined, where: string): ExcerptPart[] {
   const array = program?.body?.[0]?.expression;
-  const fail = () => new Error(`${where}: <${COMPONENT}> parts must be a literal, non-empty array of [from, to?] strings.`);
+  const fail = () =>
+    new Error(`${where}: <${COMPONENT}> parts must be a literal, non-empty array of [from, to?] strings.`);
   if (array?.type !== 'ArrayExpression' || array.elements!.length === 0) throw fail();
   return array.elements!.map((part) => {
     if (part?.type !== 'ArrayExpression' || part.elements!.length < 1 || part.elements!.length > 2) throw fail();
@@ -49,10 +50,15 @@ function attribute(node: MdxNode, name: string): unknown {
 }
 
 /** The code block that stands for one `<FileExcerpt>`, with the file read from `siteDir`. */
-export function fileExcerptBlock(node: MdxNode, siteDir: string, page: string): MdxNode & {lang: string; meta: string; value: string} {
+export function fileExcerptBlock(
+  node: MdxNode,
+  siteDir: string,
+  page: string,
+): MdxNode & {lang: string; meta: string; value: string} {
   const where = `${page}:${node.position?.start.line ?? '?'}`;
   const file = attribute(node, 'file');
-  if (typeof file !== 'string' || !file) throw new Error(`${where}: <${COMPONENT}> needs file="path/in/the/repository".`);
+  if (typeof file !== 'string' || !file)
+    throw new Error(`${where}: <${COMPONENT}> needs file="path/in/the/repository".`);
   const partsValue = attribute(node, 'parts') as {data?: {estree?: EstreeNode}} | undefined;
   const parts = literalParts(partsValue?.data?.estree, where);
   const language = attribute(node, 'language');
@@ -63,7 +69,12 @@ export function fileExcerptBlock(node: MdxNode, siteDir: string, page: string): 
     throw new Error(`${where}: <${COMPONENT}> quotes ${file}, which is not a file of the repository.`);
   }
   try {
-    return {type: 'code', lang: typeof language === 'string' ? language : 'ts', meta: `title="${file}"`, value: excerpt(text, parts, file)};
+    return {
+      type: 'code',
+      lang: typeof language === 'string' ? language : 'ts',
+      meta: `title="${file}"`,
+      value: excerpt(text, parts, file),
+    };
   } catch (error) {
     throw new Error(`${where}: ${(error as Error).message}`);
   }
@@ -76,7 +87,8 @@ export default function remarkFileExcerpt(options: {siteDir: string}) {
     const visit = (parent: MdxNode) => {
       parent.children?.forEach((child, index) => {
         if ((child.type === 'mdxJsxFlowElement' || child.type === 'mdxJsxTextElement') && child.name === COMPONENT) {
-          if (child.type === 'mdxJsxTextElement') throw new Error(`${page}:${child.position?.start.line ?? '?'}: <${COMPONENT}> must stand on its own line.`);
+          if (child.type === 'mdxJsxTextElement')
+            throw new Error(`${page}:${child.position?.start.line ?? '?'}: <${COMPONENT}> must stand on its own line.`);
           parent.children![index] = fileExcerptBlock(child, options.siteDir, page);
         } else {
           visit(child);

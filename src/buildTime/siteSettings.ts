@@ -55,13 +55,17 @@ function workerUrl(env: Env): string {
   // The worker on the site's own origin (one Worker serving both, a rewrite, or the dev proxy).
   if (value.replace(/\/+$/, '') === SAME_ORIGIN_PREFIX) return SAME_ORIGIN_PREFIX;
   if (value.startsWith('/')) {
-    throw new Error(`WORKER_URL="${value}": on the site's own origin the worker answers under ${SAME_ORIGIN_PREFIX} only. Fix it in .env.`);
+    throw new Error(
+      `WORKER_URL="${value}": on the site's own origin the worker answers under ${SAME_ORIGIN_PREFIX} only. Fix it in .env.`,
+    );
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`WORKER_URL="${value}" is not a URL: expected something like https://api.example.com, or ${SAME_ORIGIN_PREFIX} on the site's own origin. Fix it in .env.`);
+    throw new Error(
+      `WORKER_URL="${value}" is not a URL: expected something like https://api.example.com, or ${SAME_ORIGIN_PREFIX} on the site's own origin. Fix it in .env.`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new Error(`WORKER_URL="${value}" must start with http:// or https://. Fix it in .env.`);

@@ -16,11 +16,16 @@ const plans: readonly Plan[] = appConfig.plans;
  */
 export function codeIncludes(plan: Plan, list: readonly Plan[] = plans): string {
   const {downloads} = appConfig.repository;
-  const where = downloads ? 'the private repository on GitHub and the download here' : 'the private repository on GitHub';
+  const where = downloads
+    ? 'the private repository on GitHub and the download here'
+    : 'the private repository on GitHub';
   if (plan.includesUpdates) {
     return `Your ${plan.name} plan includes lifetime updates: each release is listed under What's new and e-mailed to you, and ${where} hold${downloads ? '' : 's'} the latest.`;
   }
-  const withUpdates = list.filter((other) => other.includesUpdates).map((other) => other.name).join(' or ');
+  const withUpdates = list
+    .filter((other) => other.includesUpdates)
+    .map((other) => other.name)
+    .join(' or ');
   return `Your ${plan.name} plan includes the kit as it is on the day of your purchase, through ${where}. It does not promise later updates${withUpdates ? `: ${withUpdates} includes them, and Your plan below upgrades for the difference` : ''}.`;
 }
 
@@ -54,8 +59,14 @@ export const afterPurchase = {
       title: 'Payment not confirmed yet',
       text: 'Stripe has not confirmed your payment yet: some payment methods take a few days. Once it does, we e-mail you the link to your dashboard.',
     },
-    unpaid: {title: 'No payment was made', text: 'This checkout was not paid, so nothing was charged and there is no purchase.'},
-    failed: {title: 'The payment did not go through', text: 'Stripe could not take the payment for this checkout, so there is no purchase.'},
+    unpaid: {
+      title: 'No payment was made',
+      text: 'This checkout was not paid, so nothing was charged and there is no purchase.',
+    },
+    failed: {
+      title: 'The payment did not go through',
+      text: 'Stripe could not take the payment for this checkout, so there is no purchase.',
+    },
     revoked: {
       title: 'This purchase has ended',
       text: `It was paid, then refunded or disputed, so it no longer gives access to the ${appConfig.appName} code.`,

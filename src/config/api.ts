@@ -22,7 +22,8 @@ export const XSRF_HEADER = 'X-XSRF-TOKEN';
  * same-origin prefix. Paths already under the prefix (leads, webhooks) are not prefixed twice.
  */
 export function apiUrl(baseUrl: string, path: string): string {
-  if (baseUrl === SAME_ORIGIN_PREFIX && (path === SAME_ORIGIN_PREFIX || path.startsWith(`${SAME_ORIGIN_PREFIX}/`))) return path;
+  if (baseUrl === SAME_ORIGIN_PREFIX && (path === SAME_ORIGIN_PREFIX || path.startsWith(`${SAME_ORIGIN_PREFIX}/`)))
+    return path;
   return `${baseUrl}${path}`;
 }
 
@@ -866,7 +867,8 @@ export interface AdminActionResult {
 export interface AdminJob {
   id: number;
   /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
-  kind: 'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
+  kind:
+    'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: 'failed' | 'retrying';
   attempts: number;
@@ -898,7 +900,11 @@ export interface RepositoryDifference {
   email: string | null;
 }
 
-export const REPOSITORY_DIFFERENCE_KINDS = ['unpaid_on_repository', 'paid_missing', 'revoked_present'] as const satisfies readonly RepositoryDifferenceKind[];
+export const REPOSITORY_DIFFERENCE_KINDS = [
+  'unpaid_on_repository',
+  'paid_missing',
+  'revoked_present',
+] as const satisfies readonly RepositoryDifferenceKind[];
 
 /**
  * GET repositoryAudit: the kit's repository, or with `?repository=<key>` one of the plan's extra
@@ -982,7 +988,16 @@ export interface AdminLead {
   createdAt: number;
 }
 
-export type AdminAction = 'grant' | 'revoke' | 'resend' | 'reset_username_changes' | 'refund' | 'accept_card_country' | 'retry_job' | 'repository_fix' | 'resend_release';
+export type AdminAction =
+  | 'grant'
+  | 'revoke'
+  | 'resend'
+  | 'reset_username_changes'
+  | 'refund'
+  | 'accept_card_country'
+  | 'retry_job'
+  | 'repository_fix'
+  | 'resend_release';
 
 export interface AdminAuditEntry {
   id: number;

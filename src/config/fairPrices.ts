@@ -32,7 +32,11 @@ export function fairPercentOff(country: string | null | undefined, config: FairP
  * What the plan costs a visitor from `country`. Stripe takes a percent coupon off the amount and
  * rounds to the cent; prices are whole dollars, so the result is exact and both sides agree.
  */
-export function fairPrice(plan: Plan, country: string | null | undefined, config: FairPrices = appConfig.fairPrices): FairPrice {
+export function fairPrice(
+  plan: Plan,
+  country: string | null | undefined,
+  config: FairPrices = appConfig.fairPrices,
+): FairPrice {
   const listAmount = planAmount(plan);
   const percentOff = fairPercentOff(country, config);
   return {amount: Math.round((listAmount * (100 - percentOff)) / 100), listAmount, percentOff};

@@ -1,6 +1,21 @@
 export {appConfig} from './app';
 export {landing, landingExtras} from './landing';
-export {checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryKeys, featuredPlan, findPlanByPriceId, findStoredPlan, PLAN_CURRENCY, planAdds, planAmount, planFeatureNames, planKeys, storedPlanName, UPDATES_FEATURE} from './plans';
+export {
+  checkoutPriceId,
+  dashboardPlan,
+  extraRepositoriesAdded,
+  extraRepositoryKeys,
+  featuredPlan,
+  findPlanByPriceId,
+  findStoredPlan,
+  PLAN_CURRENCY,
+  planAdds,
+  planAmount,
+  planFeatureNames,
+  planKeys,
+  storedPlanName,
+  UPDATES_FEATURE,
+} from './plans';
 export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export * from './types';
@@ -11,7 +26,15 @@ export {type EndedAccess, endedPurchase, type EndedState, hasEnded, standingNote
 export {releaseLabel, tagBesideName, whatsNewWords} from './releases';
 export {formatDay} from './dates';
 export {legal} from './legal';
-export {addedRepositoriesLine, SMALLEST_CHARGE, upgradeAmount, upgradeAmountFor, upgradeCreditName, upgradeLabel, upgradesFrom} from './upgrades';
+export {
+  addedRepositoriesLine,
+  SMALLEST_CHARGE,
+  upgradeAmount,
+  upgradeAmountFor,
+  upgradeCreditName,
+  upgradeLabel,
+  upgradesFrom,
+} from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';
 export {countryName, fairPercentOff, fairPrice, type FairPrice, fairPriceCouponId} from './fairPrices';

@@ -1,6 +1,15 @@
 import {appConfig} from './app';
 import {ROUTES} from './links';
-import type {AccordionFeature, ComparisonColumn, FaqItem, FeatureTab, GridFeature, Integration, LeadCopy, ProblemStep} from './types';
+import type {
+  AccordionFeature,
+  ComparisonColumn,
+  FaqItem,
+  FeatureTab,
+  GridFeature,
+  Integration,
+  LeadCopy,
+  ProblemStep,
+} from './types';
 
 const {appName} = appConfig;
 
@@ -50,8 +59,7 @@ export const landing = {
   ] satisfies Integration[],
   problem: {
     title: '80% of side projects never launch',
-    subtitle:
-      'Sign-in, payments and e-mails eat the evenings you meant for your product.',
+    subtitle: 'Sign-in, payments and e-mails eat the evenings you meant for your product.',
     steps: [
       {emoji: '🧑‍💻', text: '8 hrs to add payments'},
       {emoji: '😮‍💨', text: 'Struggle to find time'},
@@ -182,7 +190,8 @@ export const landingExtras = {
       },
       {
         title: 'Analytics',
-        description: 'Google Analytics and the Meta pixel, each on once its id is in .env, and a Plausible proxy in the worker.',
+        description:
+          'Google Analytics and the Meta pixel, each on once its id is in .env, and a Plausible proxy in the worker.',
         icon: 'analytics',
       },
       {
@@ -202,7 +211,8 @@ export const landingExtras = {
       },
       {
         title: 'Docs for every part',
-        description: 'Tutorials, features and components, with a Firebase and Supabase switch on every page where the two differ.',
+        description:
+          'Tutorials, features and components, with a Firebase and Supabase switch on every page where the two differ.',
         icon: 'docs',
         span: 3,
       },

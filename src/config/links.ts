@@ -29,7 +29,14 @@ export const ROUTES = {
  * is on, and their Content-Security-Policy names no third-party host (SECURITY.md, "Pages that
  * hold a token").
  */
-export const TOKEN_PAGES = [ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin] as const;
+export const TOKEN_PAGES = [
+  ROUTES.signIn,
+  ROUTES.finishSignIn,
+  ROUTES.newPassword,
+  ROUTES.dashboard,
+  ROUTES.success,
+  ROUTES.admin,
+] as const;
 
 /** Whether a path is one of TOKEN_PAGES, with or without a trailing slash. */
 export function isTokenPage(pathname: string): boolean {

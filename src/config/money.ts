@@ -27,7 +27,12 @@ export function formatPrice(amount: number, currency: string): string {
   const format = formatOf(currency);
   const unit = 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2);
   if (amount % unit !== 0) return format.format(amount / unit);
-  return new Intl.NumberFormat('en-US', {style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: 0, maximumFractionDigits: 0}).format(amount / unit);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 0,
+  }).format(amount / unit);
 }
 
 /**

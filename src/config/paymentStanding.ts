@@ -27,7 +27,8 @@ function purchaseOf(standing: PaymentStanding): string {
 }
 
 /** When a payment came to its state (when it was made, if the worker has no date). */
-const since = (payment: PaymentStanding | UpgradeStanding) => formatDay(payment.since ?? ('boughtAt' in payment ? payment.boughtAt : payment.paidAt));
+const since = (payment: PaymentStanding | UpgradeStanding) =>
+  formatDay(payment.since ?? ('boughtAt' in payment ? payment.boughtAt : payment.paidAt));
 
 const money = (payment: {currency: string | null}, amount: number) => formatMoney(amount, payment.currency);
 
@@ -42,7 +43,9 @@ function itsUpgrades(upgrades: readonly UpgradeStanding[]): string {
 
 /** "the $30.00 you paid for {what}", or "the payment for {what}" when its amount is not recorded. */
 function paidFor(upgrade: UpgradeStanding, what: string): string {
-  return upgrade.amount === null ? `the payment for ${what}` : `the ${money(upgrade, upgrade.amount)} you paid for ${what}`;
+  return upgrade.amount === null
+    ? `the payment for ${what}`
+    : `the ${money(upgrade, upgrade.amount)} you paid for ${what}`;
 }
 
 /**
@@ -67,7 +70,11 @@ function upgradeFate(upgrade: UpgradeStanding, what: string): string {
 
 /** Each upgrade's fate, as one sentence's clause: the one upgrade is `one` ("it", "the upgrade"), several are named by their plan. */
 function upgradeFates(upgrades: readonly UpgradeStanding[], one: string): string {
-  return and(upgrades.map((upgrade) => upgradeFate(upgrade, upgrades.length === 1 ? one : `the upgrade to ${upgrade.plan.name}`)));
+  return and(
+    upgrades.map((upgrade) =>
+      upgradeFate(upgrade, upgrades.length === 1 ? one : `the upgrade to ${upgrade.plan.name}`),
+    ),
+  );
 }
 
 /** Where to ask for what of an upgrade was kept, when a purchase ended for good and some was. */
@@ -123,7 +130,9 @@ function besideTheDispute(standing: PaymentStanding, covers: 'does' | 'did'): st
 /** What became of its access, after "so": ended, suspended while a dispute is open, or revoked by the seller before. */
 function itsAccess(standing: PaymentStanding & {state: EndedState}): string {
   if (standing.state !== 'disputed') return 'its access ended';
-  return standing.revokedBySeller ? 'its access, which the seller had revoked before, stays revoked' : 'its access is suspended while the dispute is open';
+  return standing.revokedBySeller
+    ? 'its access, which the seller had revoked before, stays revoked'
+    : 'its access is suspended while the dispute is open';
 }
 
 /** What the words of an ended purchase read of its access record (GET /accessStatus): the grant's status, its account, a removal still tried. */
@@ -176,7 +185,10 @@ function disputeOutcome(standing: PaymentStanding, access: EndedAccess): string 
  * The words of the dashboard of a buyer whose only purchase left was refunded or disputed, with
  * `access`, the purchase's access record: what is so on GitHub, and whether the seller revoked it first.
  */
-export function endedPurchase(standing: PaymentStanding & {state: EndedState}, access: EndedAccess): {title: string; paragraphs: string[]} {
+export function endedPurchase(
+  standing: PaymentStanding & {state: EndedState},
+  access: EndedAccess,
+): {title: string; paragraphs: string[]} {
   const {appName, support} = appConfig;
   const opening = `Your ${purchaseOf(standing)} ${whatBecame(standing)}`;
   const before = (event: string) => `The seller had revoked its access to the code before the ${event}`;
@@ -219,7 +231,10 @@ export function endedPurchase(standing: PaymentStanding & {state: EndedState}, a
 function upgradeNote(payment: PaymentStanding, upgrade: UpgradeStanding): string {
   const fate = capitalized(upgradeFate(upgrade, `the upgrade to ${upgrade.plan.name} of ${formatDay(upgrade.paidAt)}`));
   if (upgrade.state === 'partly_refunded') return `${fate}. A partial refund keeps the upgrade and its plan.`;
-  const what = upgrade.state === 'disputed' ? 'what it added is suspended while the dispute is open' : 'what it added was taken back';
+  const what =
+    upgrade.state === 'disputed'
+      ? 'what it added is suspended while the dispute is open'
+      : 'what it added was taken back';
   const plan = payment.planNow ? `: your ${purchaseOf(payment)} gives the ${payment.planNow.name} plan now` : '';
   return `${fate}, so ${what}${plan}.`;
 }
@@ -240,9 +255,20 @@ export function standingNotes(payment: PaymentStanding | undefined, otherEnded: 
     if (payment && upgrade.state !== 'paid') notes.push(upgradeNote(payment, upgrade));
   }
   if (hasEnded(otherEnded)) {
-    const upgrades = otherEnded.upgrades.length > 0 ? `${capitalized(upgradeFates(otherEnded.upgrades, itsUpgrades(otherEnded.upgrades)))}.` : '';
+    const upgrades =
+      otherEnded.upgrades.length > 0
+        ? `${capitalized(upgradeFates(otherEnded.upgrades, itsUpgrades(otherEnded.upgrades)))}.`
+        : '';
     const current = payment ? `Your ${purchaseOf(payment)} is paid, and the access below is its own.` : '';
-    notes.push([`Your other ${purchaseOf(otherEnded)} ${whatBecame(otherEnded)}, so ${itsAccess(otherEnded)}.`, upgrades, current].filter(Boolean).join(' '));
+    notes.push(
+      [
+        `Your other ${purchaseOf(otherEnded)} ${whatBecame(otherEnded)}, so ${itsAccess(otherEnded)}.`,
+        upgrades,
+        current,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
   }
   return notes;
 }

@@ -60,7 +60,9 @@ export const UPDATES_FEATURE = 'Lifetime updates';
 
 /** The plan a plan includes (`includesPlan`), when it names one of `list`. */
 function includedPlan(plan: Plan, list: readonly Plan[]): Plan | undefined {
-  return plan.includesPlan === undefined ? undefined : list.find((other) => other.id === plan.includesPlan && other.id !== plan.id);
+  return plan.includesPlan === undefined
+    ? undefined
+    : list.find((other) => other.id === plan.includesPlan && other.id !== plan.id);
 }
 
 /**
@@ -80,7 +82,13 @@ export function planFeatureNames(plan: Plan, list: readonly Plan[] = plans): str
 function grantedLines(plan: Plan, list: readonly Plan[], seen: ReadonlySet<string> = new Set()): string[] {
   const included = includedPlan(plan, list);
   const inherited = included && !seen.has(included.id) ? grantedLines(included, list, new Set([...seen, plan.id])) : [];
-  return [...new Set([...inherited, ...plan.features.map((feature) => feature.name), ...(plan.includesUpdates ? [UPDATES_FEATURE] : [])])];
+  return [
+    ...new Set([
+      ...inherited,
+      ...plan.features.map((feature) => feature.name),
+      ...(plan.includesUpdates ? [UPDATES_FEATURE] : []),
+    ]),
+  ];
 }
 
 /**

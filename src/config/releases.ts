@@ -19,7 +19,10 @@ interface Named {
  */
 export function tagBesideName(release: Named): string | null {
   const tag = release.tag.trim().toLowerCase();
-  const words = release.name.trim().toLowerCase().split(/[^\w.+-]+/);
+  const words = release.name
+    .trim()
+    .toLowerCase()
+    .split(/[^\w.+-]+/);
   return words.includes(tag) ? null : release.tag;
 }
 

@@ -278,16 +278,7 @@ export interface LeaderboardEntry {
  * each section maps the name to its Lucide icon.
  */
 export type FeatureIcon =
-  | 'payments'
-  | 'sign-in'
-  | 'emails'
-  | 'seo'
-  | 'database'
-  | 'rate-limit'
-  | 'analytics'
-  | 'support'
-  | 'docs'
-  | 'worker';
+  'payments' | 'sign-in' | 'emails' | 'seo' | 'database' | 'rate-limit' | 'analytics' | 'support' | 'docs' | 'worker';
 
 /** One side of the with/without comparison: a title and its list. */
 export interface ComparisonColumn {

@@ -76,7 +76,9 @@ export function upgradeCreditName(from: Plan, percentOff: number | null = null):
  */
 export function addedRepositoriesLine(from: Plan, to: Plan): string | null {
   const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
-  const names = extraRepositoriesAdded(from, to).map((key) => (described[key] ? `${described[key].name} (${described[key].holds.toLowerCase()})` : key));
+  const names = extraRepositoriesAdded(from, to).map((key) =>
+    described[key] ? `${described[key].name} (${described[key].holds.toLowerCase()})` : key,
+  );
   if (names.length === 0) return null;
   const one = names.length === 1;
   return `${names.join(' and ')} ${one ? 'comes in a private repository of its own' : 'come in private repositories of their own'}, and the GitHub account that has the code is invited to ${one ? 'it' : 'them'}.`;

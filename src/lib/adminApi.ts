@@ -61,11 +61,15 @@ export function createAdminApi(options: ApiClientOptions) {
     purchase: (sessionId: string) => get<AdminPurchaseDetail>(onPurchase(ADMIN_PATHS.purchase, sessionId)),
     /** Invites `username`; with none, gives back only what the seller's revocation took (a purchase with no seat). */
     grant: (sessionId: string, username?: string) =>
-      act(onPurchase(ADMIN_PATHS.grant, sessionId), (username === undefined ? {} : {username}) satisfies AdminGrantRequest),
+      act(
+        onPurchase(ADMIN_PATHS.grant, sessionId),
+        (username === undefined ? {} : {username}) satisfies AdminGrantRequest,
+      ),
     revoke: (sessionId: string) => act(onPurchase(ADMIN_PATHS.revoke, sessionId)),
     resend: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resend, sessionId)),
     /** A fresh invitation to the plan's extra repository `key`, once its pending one expired. */
-    resendExtra: (sessionId: string, key: string) => act(onPurchase(ADMIN_PATHS.resendExtra, sessionId), {key} satisfies ResendExtraInvitationRequest),
+    resendExtra: (sessionId: string, key: string) =>
+      act(onPurchase(ADMIN_PATHS.resendExtra, sessionId), {key} satisfies ResendExtraInvitationRequest),
     /** Clears a purchase's card-country flag (or an upgrade's, by its session): the seller accepts it as it is. */
     acceptCardCountry: (sessionId: string) => act(onPurchase(ADMIN_PATHS.acceptCardCountry, sessionId)),
     resetUsernameChanges: (sessionId: string) => act(onPurchase(ADMIN_PATHS.resetUsernameChanges, sessionId)),
@@ -76,11 +80,15 @@ export function createAdminApi(options: ApiClientOptions) {
     /** The release's e-mail again, to the addresses the worker recorded failed. */
     resendRelease: (releaseId: number) => act(adminPath(ADMIN_PATHS.releaseResend, {releaseId})),
     /** The kit's repository, or with `repository` (an extra repository's key) that one. */
-    repositoryAudit: (repository?: string) => get<RepositoryAudit>(withQuery(ADMIN_PATHS.repositoryAudit, {repository})),
+    repositoryAudit: (repository?: string) =>
+      get<RepositoryAudit>(withQuery(ADMIN_PATHS.repositoryAudit, {repository})),
     repositoryFix: (fix: RepositoryFixRequest) => act(ADMIN_PATHS.repositoryFix, fix),
     /** Every difference of the kind the worker finds now, up to its limit, on the kit's repository or the extra one `repository`. */
     repositoryFixAll: async (kind: RepositoryDifferenceKind, repository?: string) =>
-      (await json('POST', ADMIN_PATHS.repositoryFixAll, {kind, ...(repository !== undefined && {repository})} satisfies RepositoryFixAllRequest)) as RepositoryFixAllResult,
+      (await json('POST', ADMIN_PATHS.repositoryFixAll, {
+        kind,
+        ...(repository !== undefined && {repository}),
+      } satisfies RepositoryFixAllRequest)) as RepositoryFixAllResult,
     leads: (page = 1) => get<Page<AdminLead>>(withQuery(ADMIN_PATHS.leads, {page})),
     /** The whole waitlist; a plain link could not carry the token, so it comes as a Blob. */
     leadsCsv: async () => (await response('GET', ADMIN_PATHS.leadsCsv)).blob(),

@@ -101,8 +101,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
     body = undefined;
   }
   const {error, code} = (body ?? {}) as {error?: unknown; code?: unknown};
-  const message =
-    typeof error === 'string' && error.trim() ? error : `Request failed with status ${response.status}`;
+  const message = typeof error === 'string' && error.trim() ? error : `Request failed with status ${response.status}`;
   return new ApiError(message, response.status, isErrorCode(code) ? code : undefined);
 }
 
@@ -142,7 +141,8 @@ export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, 
     const url = apiUrl(baseUrl, path);
     // The worker sets the anti-forgery cookie on any answer: a first change in this browser asks
     // for one so that it has a token to send.
-    if (carriesXsrf(method, url) && !cookieValue(cookies(), XSRF_COOKIE)) await fetch(apiUrl(baseUrl, '/')).catch(() => undefined);
+    if (carriesXsrf(method, url) && !cookieValue(cookies(), XSRF_COOKIE))
+      await fetch(apiUrl(baseUrl, '/')).catch(() => undefined);
     const headers: Record<string, string> = {...xsrfHeader(method, url, cookies())};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -210,7 +210,10 @@ export function createApiClient(options: ApiClientOptions) {
       return {hasPaid: body?.hasPaid === true, ...(typeof body?.plan === 'string' ? {plan: body.plan} : {})};
     },
     async retrieveUserFromCheckoutSession(sessionId: string, claim: string): Promise<{token: string}> {
-      const query = new URLSearchParams({[CHECKOUT_RETURN_PARAMS.sessionId]: sessionId, [CHECKOUT_RETURN_PARAMS.claim]: claim});
+      const query = new URLSearchParams({
+        [CHECKOUT_RETURN_PARAMS.sessionId]: sessionId,
+        [CHECKOUT_RETURN_PARAMS.claim]: claim,
+      });
       const path = `${API_PATHS.retrieveUserFromCheckoutSession}?${query}`;
       const body = (await call('GET', path)) as {
         token?: unknown;
@@ -221,7 +224,8 @@ export function createApiClient(options: ApiClientOptions) {
     /** Whether the checkout this browser came back from is paid (the success page): the id and claim go in the body. */
     async checkoutStatus(request: CheckoutStatusRequest): Promise<CheckoutStatus> {
       const {status} = ((await call('POST', API_PATHS.checkoutStatus, request)) ?? {}) as {status?: unknown};
-      if (!(CHECKOUT_STATUSES as readonly unknown[]).includes(status)) throw new ApiError('The server sent no checkout status', 502);
+      if (!(CHECKOUT_STATUSES as readonly unknown[]).includes(status))
+        throw new ApiError('The server sent no checkout status', 502);
       return status as CheckoutStatus;
     },
     async createBillingPortal(returnUrl: string): Promise<UrlResponse> {
@@ -240,10 +244,20 @@ export function createApiClient(options: ApiClientOptions) {
     async downloadLink(repository?: string): Promise<DownloadLink & {url: string}> {
       const request: DownloadLinkRequest = repository === undefined ? {} : {repository};
       const body = (await call('POST', API_PATHS.downloadLink, request)) as Partial<DownloadLink>;
-      if (typeof body?.path !== 'string' || !body.path.startsWith(`${API_PATHS.download}/`) || typeof body.ref !== 'string') {
+      if (
+        typeof body?.path !== 'string' ||
+        !body.path.startsWith(`${API_PATHS.download}/`) ||
+        typeof body.ref !== 'string'
+      ) {
         throw new ApiError('The server sent no download link', 502);
       }
-      return {path: body.path, ref: body.ref, release: body.release === true, expiresAt: Number(body.expiresAt), url: apiUrl(options.baseUrl, body.path)};
+      return {
+        path: body.path,
+        ref: body.ref,
+        release: body.release === true,
+        expiresAt: Number(body.expiresAt),
+        url: apiUrl(options.baseUrl, body.path),
+      };
     },
     /** "What's new": the releases the buyer's plan entitles them to, newest first, and their e-mail choice. */
     async releases(): Promise<BuyerReleases> {
@@ -275,7 +289,9 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** Turns release e-mails on or off for the buyer's purchase; answers the choice now stored. */
     async setReleaseEmails(subscribed: boolean): Promise<boolean> {
-      const body = (await call('POST', API_PATHS.releaseEmails, {subscribed} satisfies ReleaseEmailsRequest)) as {subscribed?: unknown};
+      const body = (await call('POST', API_PATHS.releaseEmails, {subscribed} satisfies ReleaseEmailsRequest)) as {
+        subscribed?: unknown;
+      };
       return body?.subscribed === true;
     },
     async resendInvitation(): Promise<AccessResult> {
@@ -283,7 +299,9 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** A new invitation to one of the plan's extra repositories (by its key), once the last one expired. */
     async resendExtraInvitation(key: string): Promise<ResendExtraInvitationResult> {
-      return (await call('POST', API_PATHS.resendExtraInvitation, {key} satisfies ResendExtraInvitationRequest)) as ResendExtraInvitationResult;
+      return (await call('POST', API_PATHS.resendExtraInvitation, {
+        key,
+      } satisfies ResendExtraInvitationRequest)) as ResendExtraInvitationResult;
     },
     /** Tells the worker a sign-in just finished: its account's first verified sign-in is checked now. */
     async signedIn(): Promise<SignedInResponse> {

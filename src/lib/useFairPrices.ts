@@ -6,7 +6,11 @@ import {useSiteSettings} from './SiteSettingsContext';
 
 function isPrices(body: unknown): body is PricesResponse {
   const answer = body as Partial<PricesResponse> | null;
-  return typeof answer?.percentOff === 'number' && Array.isArray(answer.plans) && (answer.countryName === null || typeof answer.countryName === 'string');
+  return (
+    typeof answer?.percentOff === 'number' &&
+    Array.isArray(answer.plans) &&
+    (answer.countryName === null || typeof answer.countryName === 'string')
+  );
 }
 
 /**

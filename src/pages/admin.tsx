@@ -5,7 +5,9 @@ import ConsoleLayout from '../components/layout/ConsoleLayout';
 
 export default function AdminPage() {
   return (
-    <ConsoleLayout title="Console" description={`The seller's console of ${appConfig.appName}: sales, buyers, repository access and failures.`}>
+    <ConsoleLayout
+      title="Console"
+      description={`The seller's console of ${appConfig.appName}: sales, buyers, repository access and failures.`}>
       <Admin />
     </ConsoleLayout>
   );

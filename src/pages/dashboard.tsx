@@ -5,7 +5,9 @@ import MarketingLayout from '../components/layout/MarketingLayout';
 
 export default function DashboardPage() {
   return (
-    <MarketingLayout title="Dashboard" description={`Your ${appConfig.appName} purchase: access to the code repository and your billing.`}>
+    <MarketingLayout
+      title="Dashboard"
+      description={`Your ${appConfig.appName} purchase: access to the code repository and your billing.`}>
       <Dashboard />
     </MarketingLayout>
   );

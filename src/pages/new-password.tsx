@@ -5,7 +5,10 @@ import NewPassword from '../components/screens/NewPassword';
 
 export default function NewPasswordPage() {
   return (
-    <MarketingLayout title="Choose your password" description={`Choose the password of your ${appConfig.appName} account.`} noIndex>
+    <MarketingLayout
+      title="Choose your password"
+      description={`Choose the password of your ${appConfig.appName} account.`}
+      noIndex>
       <NewPassword />
     </MarketingLayout>
   );

@@ -5,7 +5,10 @@ import Terms from './_legal/tos.mdx';
 
 export default function TermsOfService() {
   return (
-    <LegalPage title="Terms of Service" description={`The terms that govern buying and using ${appConfig.appName}.`} lastUpdated={legal.terms.lastUpdated}>
+    <LegalPage
+      title="Terms of Service"
+      description={`The terms that govern buying and using ${appConfig.appName}.`}
+      lastUpdated={legal.terms.lastUpdated}>
       <Terms />
     </LegalPage>
   );

@@ -34,7 +34,9 @@ export default function browserSiteConfigPlugin(context: LoadContext): Plugin {
       mkdirSync(dir, {recursive: true});
       const file = path.join(dir, 'docusaurus.config.mjs');
       writeFileSync(file, `export default ${JSON.stringify(browserSiteConfig(context.siteConfig))};\n`);
-      return {plugins: [new currentBundler.instance.NormalModuleReplacementPlugin(/^@generated\/docusaurus\.config$/, file)]};
+      return {
+        plugins: [new currentBundler.instance.NormalModuleReplacementPlugin(/^@generated\/docusaurus\.config$/, file)],
+      };
     },
   };
 }

@@ -2,7 +2,15 @@ import {readdir, readFile, rename, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {Plugin} from '@docusaurus/types';
 import {isTokenPage, serviceName} from '../config';
-import {contentSecurityPolicyRules, isOwnBundle, pageUrl, readScripts, withoutScripts, type BuiltPageScripts, type PolicySettings} from '../buildTime/contentSecurityPolicy';
+import {
+  contentSecurityPolicyRules,
+  isOwnBundle,
+  pageUrl,
+  readScripts,
+  withoutScripts,
+  type BuiltPageScripts,
+  type PolicySettings,
+} from '../buildTime/contentSecurityPolicy';
 import {renderHeadersFile} from '../buildTime/headersFile';
 import {staleHostConfigs} from '../buildTime/hostHeaders';
 
@@ -31,7 +39,9 @@ export default function contentSecurityPolicy(settings: PolicySettings): Plugin 
         const url = pageUrl(relative);
         const html = await readFile(file, 'utf8');
         let scripts = readScripts(html, relative);
-        const others = isTokenPage(url) ? scripts.external.filter((script) => !isOwnBundle(script.src, siteOrigin)) : [];
+        const others = isTokenPage(url)
+          ? scripts.external.filter((script) => !isOwnBundle(script.src, siteOrigin))
+          : [];
         if (others.length > 0) {
           for (const script of others) leftOut.add(script.src);
           const kept = withoutScripts(html, others);
@@ -52,7 +62,9 @@ export default function contentSecurityPolicy(settings: PolicySettings): Plugin 
         ]),
       );
       if (leftOut.size > 0) {
-        console.warn(`[${serviceName}] Left out of the pages that hold a token (they run only the site's own code): ${[...leftOut].join(', ')}`);
+        console.warn(
+          `[${serviceName}] Left out of the pages that hold a token (they run only the site's own code): ${[...leftOut].join(', ')}`,
+        );
       }
     },
   };

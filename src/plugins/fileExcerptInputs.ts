@@ -51,11 +51,22 @@ export default function fileExcerptInputs(context: {siteDir: string}): Plugin {
     configureWebpack(config) {
       const dependencies = quotedFiles(context.siteDir);
       const loaders = (config.module?.rules ?? [])
-        .flatMap((rule) => (rule && typeof rule === 'object' && Array.isArray((rule as Rule).use) ? ((rule as Rule).use as unknown[]) : []))
+        .flatMap((rule) =>
+          rule && typeof rule === 'object' && Array.isArray((rule as Rule).use)
+            ? ((rule as Rule).use as unknown[])
+            : [],
+        )
         .filter((item): item is LoaderItem => !!item && typeof item === 'object')
-        .filter((item) => item.options?.remarkPlugins?.some((plugin) => (Array.isArray(plugin) ? plugin[0] : plugin) === remarkFileExcerpt));
+        .filter((item) =>
+          item.options?.remarkPlugins?.some(
+            (plugin) => (Array.isArray(plugin) ? plugin[0] : plugin) === remarkFileExcerpt,
+          ),
+        );
       // Fail closed: without the rule, quotes could go stale silently.
-      if (loaders.length === 0) throw new Error('file-excerpt-inputs: no MDX loader runs remarkFileExcerpt, so the files docs pages quote cannot be made their inputs. Keep it in the docs preset\'s remarkPlugins.');
+      if (loaders.length === 0)
+        throw new Error(
+          "file-excerpt-inputs: no MDX loader runs remarkFileExcerpt, so the files docs pages quote cannot be made their inputs. Keep it in the docs preset's remarkPlugins.",
+        );
       for (const item of loaders) {
         item.options!.dependencies = [...new Set([...(item.options!.dependencies ?? []), ...dependencies])];
       }

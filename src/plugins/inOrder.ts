@@ -10,7 +10,8 @@ export default function inOrder(name: string, ...plugins: Array<() => Plugin>): 
     const loaded = plugins.map((plugin) => plugin());
     for (const plugin of loaded) {
       const others = Object.keys(plugin).filter((key) => key !== 'name' && key !== 'postBuild');
-      if (others.length > 0) throw new Error(`src/plugins/inOrder.ts runs postBuild only; ${plugin.name} also has ${others.join(', ')}.`);
+      if (others.length > 0)
+        throw new Error(`src/plugins/inOrder.ts runs postBuild only; ${plugin.name} also has ${others.join(', ')}.`);
     }
     return {
       name,

@@ -39,7 +39,9 @@ export default function paintFirst(): Plugin {
 
 async function htmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, {recursive: true, withFileTypes: true});
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.html')).map((entry) => path.join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** Docusaurus's bundle tags as its HTML minifier writes them, quoted or not. */
@@ -56,7 +58,10 @@ const ANY_BUNDLE_SCRIPT = /<script[^>]*\/assets\/js\/(?:runtime~main|main)\.\w+\
  */
 export function runBundlesAfterPaint(html: string, file: string): string {
   const scripts = [...html.matchAll(BUNDLE_TAG)].map((match) => match[1]!);
-  const preloaded = html.replace(BUNDLE_TAG, (_tag, src: string) => `<link rel="preload" as="script" fetchpriority="low" href="${src}" ${BUNDLE_PRELOAD}>`);
+  const preloaded = html.replace(
+    BUNDLE_TAG,
+    (_tag, src: string) => `<link rel="preload" as="script" fetchpriority="low" href="${src}" ${BUNDLE_PRELOAD}>`,
+  );
   if (ANY_BUNDLE_SCRIPT.test(preloaded)) {
     throw new Error(`src/plugins/paintFirst.ts: ${file} loads a bundle in a tag it does not know; update BUNDLE_TAG.`);
   }
@@ -85,7 +90,8 @@ function runAfterFirstPaint(): void {
       document.head.appendChild(script);
     }
   };
-  if (document.visibilityState === 'hidden' || !window.PerformanceObserver?.supportedEntryTypes?.includes('paint')) return add();
+  if (document.visibilityState === 'hidden' || !window.PerformanceObserver?.supportedEntryTypes?.includes('paint'))
+    return add();
   new PerformanceObserver((entries) => {
     if (entries.getEntriesByName('first-contentful-paint').length) setTimeout(add);
   }).observe({type: 'paint', buffered: true});

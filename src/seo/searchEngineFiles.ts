@@ -33,7 +33,15 @@ const PRIORITIES: Record<string, number> = {
 export const DOCS_PRIORITY = 0.6;
 
 /** Routes that exist but have no place in a search index. */
-export const SITEMAP_IGNORED = [ROUTES.error, ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.admin, '/search', `${ROUTES.docs}/tags/**`];
+export const SITEMAP_IGNORED = [
+  ROUTES.error,
+  ROUTES.signIn,
+  ROUTES.finishSignIn,
+  ROUTES.newPassword,
+  ROUTES.admin,
+  '/search',
+  `${ROUTES.docs}/tags/**`,
+];
 
 export function sitemapPriority(url: string): number | null {
   const {pathname} = new URL(url, siteUrl);

@@ -19,7 +19,8 @@ export default function Root({children}: {children: ReactNode}) {
   // The last layout effect of the first commit: every component of the hydration has rendered.
   useLayoutEffect(endFirstHydration, []);
   // Before any page renders: another party's scripts and the pages that hold a token never share a document.
-  if (ExecutionEnvironment.canUseDOM && loadsThirdPartyScripts(settings, siteConfig.scripts)) keepTokenPagesApart(history, window.location.pathname);
+  if (ExecutionEnvironment.canUseDOM && loadsThirdPartyScripts(settings, siteConfig.scripts))
+    keepTokenPagesApart(history, window.location.pathname);
   return (
     <SiteSettingsProvider value={settings}>
       <AuthProvider settings={settings.auth}>

@@ -19,9 +19,13 @@ const files = new Map(builtPages(dir).map((page) => [page.url, page.file]));
 const [, other] = BACKENDS;
 
 /** Whether the page as built offers the backend tabs: then axe reads it on each backend. */
-const hasBackendTabs = (url: string) => new RegExp(`role=tab\\b[^>]*>${other.label}<`).test(readFileSync(files.get(url)!, 'utf8'));
+const hasBackendTabs = (url: string) =>
+  new RegExp(`role=tab\\b[^>]*>${other.label}<`).test(readFileSync(files.get(url)!, 'utf8'));
 
-const pages = [...sitemapPaths(dir), ...OUTSIDE_SITEMAP].map((url) => ({url, tabs: files.has(url) && hasBackendTabs(url)}));
+const pages = [...sitemapPaths(dir), ...OUTSIDE_SITEMAP].map((url) => ({
+  url,
+  tabs: files.has(url) && hasBackendTabs(url),
+}));
 
 describe('accessibility (axe-core): no violation of any impact', () => {
   const browser = useBrowser();
@@ -34,7 +38,8 @@ describe('accessibility (axe-core): no violation of any impact', () => {
     const {page, errors} = await browser().open(url);
     try {
       // The dashboard sends a signed-out visitor to sign in, and back to it after: check where they stay.
-      if (url === ROUTES.dashboard) await page.waitForURL(`${siteUrl(ROUTES.signIn)}?next=${encodeURIComponent(ROUTES.dashboard)}`);
+      if (url === ROUTES.dashboard)
+        await page.waitForURL(`${siteUrl(ROUTES.signIn)}?next=${encodeURIComponent(ROUTES.dashboard)}`);
       expect(await axeViolations(page)).toEqual([]);
       if (tabs) {
         // Every tab group on the page follows the one choice. Only the tab groups changed, and axe

@@ -10,7 +10,9 @@ export async function axeViolations(page: Page, {within}: {within?: string} = {}
   // A fade still running reads as low contrast (a page just reached by a redirect, its features
   // panel fading in): check what the visitor sees once it has settled. Endless ones (a spinner) never do.
   await page.waitForFunction(() =>
-    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
   );
   const builder = new AxeBuilder({page})
     // Only violations are read: axe then keeps one example of each passing rule, not every node.
@@ -21,5 +23,9 @@ export async function axeViolations(page: Page, {within}: {within?: string} = {}
     .setLegacyMode(page.frames().length === 1);
   if (within) builder.include(within);
   const {violations} = await builder.analyze();
-  return violations.map((violation) => ({rule: violation.id, impact: violation.impact, nodes: violation.nodes.map((node) => node.target.join(' '))}));
+  return violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    nodes: violation.nodes.map((node) => node.target.join(' ')),
+  }));
 }

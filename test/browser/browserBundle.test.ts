@@ -18,8 +18,11 @@ it("carries the site config's settings for pages, as the themes completed them, 
   // Read by the pages: the theme's settings and the site's own (customFields.siteSettings).
   // `versionPersistence` is a default the docs theme fills in as it validates the theme config:
   // a copy made before that breaks every docs page.
-  for (const key of ['themeConfig', 'versionPersistence', 'customFields', 'siteSettings', 'baseUrlIssueBanner']) expect(main.includes(key)).toBe(true);
+  for (const key of ['themeConfig', 'versionPersistence', 'customFields', 'siteSettings', 'baseUrlIssueBanner'])
+    expect(main.includes(key)).toBe(true);
   // A key of the config object, quoted by the minifier or not.
-  const keysFound = ['headTags', 'presets', 'themes', 'plugins', 'clientModules', 'staticDirectories'].filter((key) => new RegExp(`["{,]${key}"?:`).test(main));
+  const keysFound = ['headTags', 'presets', 'themes', 'plugins', 'clientModules', 'staticDirectories'].filter((key) =>
+    new RegExp(`["{,]${key}"?:`).test(main),
+  );
   expect(keysFound).toEqual([]);
 });

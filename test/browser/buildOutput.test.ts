@@ -14,7 +14,9 @@ const printed = stripVTControlCharacters(fs.readFileSync(process.env.TEST_SITE_B
   .filter(Boolean);
 
 it('says once that the build signs in against the Firebase Auth emulator', () => {
-  expect(printed.filter((line) => line.includes('This build signs in against the Firebase Auth emulator'))).toHaveLength(1);
+  expect(
+    printed.filter((line) => line.includes('This build signs in against the Firebase Auth emulator')),
+  ).toHaveLength(1);
 });
 
 it("ends with Docusaurus's advice to serve the build, the line `npm start -- --built` leaves out as it serves the build itself", () => {

@@ -38,7 +38,10 @@ describe('checkout from the landing page in Chromium', () => {
     await page.waitForURL(siteUrl('/success?utm_source=mail'));
     // The link takes the query once the page has hydrated.
     const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
-    await eventually(() => dashboardLink.getAttribute('href'), (href) => expect(href).toBe('/dashboard?utm_source=mail'));
+    await eventually(
+      () => dashboardLink.getAttribute('href'),
+      (href) => expect(href).toBe('/dashboard?utm_source=mail'),
+    );
     expect(errors).toEqual([]);
   });
 
@@ -57,32 +60,48 @@ describe('checkout from the landing page in Chromium', () => {
 
   it.each([
     [410, 'SESSION_USED', 'This checkout was already used to sign in. Sign in with the e-mail you paid with.'],
-    [409, 'SIGN_IN_REQUIRED', 'An account already uses this e-mail. Sign in with it (magic link or Google) to reach your purchase.'],
-  ])('on a %d %s from the exchange, sends the buyer to sign in with the worker’s message, once', async (status, code, message) => {
-    const exchanges: string[] = [];
-    const exchange = async (context: BrowserContext) => {
-      await context.route(`${workerUrl()}/retrieveUserFromCheckoutSession**`, (route) => {
-        exchanges.push(route.request().url());
-        return route.fulfill({
-          status,
-          contentType: 'application/json',
-          headers: {'Access-Control-Allow-Origin': '*'},
-          body: JSON.stringify({error: message, code}),
+    [
+      409,
+      'SIGN_IN_REQUIRED',
+      'An account already uses this e-mail. Sign in with it (magic link or Google) to reach your purchase.',
+    ],
+  ])(
+    'on a %d %s from the exchange, sends the buyer to sign in with the worker’s message, once',
+    async (status, code, message) => {
+      const exchanges: string[] = [];
+      const exchange = async (context: BrowserContext) => {
+        await context.route(`${workerUrl()}/retrieveUserFromCheckoutSession**`, (route) => {
+          exchanges.push(route.request().url());
+          return route.fulfill({
+            status,
+            contentType: 'application/json',
+            headers: {'Access-Control-Allow-Origin': '*'},
+            body: JSON.stringify({error: message, code}),
+          });
         });
+      };
+      const {page, errors} = await browser().open(`/dashboard?sessionId=cs_test_spent&claim=${CLAIM}`, {
+        prepare: exchange,
       });
-    };
-    const {page, errors} = await browser().open(`/dashboard?sessionId=cs_test_spent&claim=${CLAIM}`, {prepare: exchange});
-    await page.getByRole('status').getByText(message).waitFor();
-    await page.waitForURL(siteUrl(appConfig.auth.loginUrl));
-    expect(exchanges).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=cs_test_spent&claim=${CLAIM}`]);
+      await page.getByRole('status').getByText(message).waitFor();
+      await page.waitForURL(siteUrl(appConfig.auth.loginUrl));
+      expect(exchanges).toEqual([
+        `${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=cs_test_spent&claim=${CLAIM}`,
+      ]);
 
-    // The id is spent: back on the dashboard, nothing is exchanged and the visitor is sent to sign in.
-    await page.goto(siteUrl('/dashboard'));
-    await page.waitForURL(siteUrl(`${appConfig.auth.loginUrl}?next=${encodeURIComponent('/dashboard')}`));
-    expect(exchanges).toHaveLength(1);
-    // Logged, as §8 asks: the failed response by the browser, the refusal by the dashboard.
-    expect(errors.filter((error) => !error.startsWith('Signing in from the checkout failed:') && !error.includes(`status of ${status}`))).toEqual([]);
-  });
+      // The id is spent: back on the dashboard, nothing is exchanged and the visitor is sent to sign in.
+      await page.goto(siteUrl('/dashboard'));
+      await page.waitForURL(siteUrl(`${appConfig.auth.loginUrl}?next=${encodeURIComponent('/dashboard')}`));
+      expect(exchanges).toHaveLength(1);
+      // Logged, as §8 asks: the failed response by the browser, the refusal by the dashboard.
+      expect(
+        errors.filter(
+          (error) =>
+            !error.startsWith('Signing in from the checkout failed:') && !error.includes(`status of ${status}`),
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it('sends a buyer who came back without the claim to sign in with the purchase e-mail, and exchanges nothing', async () => {
     const exchanges: string[] = [];
@@ -103,7 +122,9 @@ describe('checkout from the landing page in Chromium', () => {
   it('shows the loading state while waiting, and the snack bar when the worker fails', async () => {
     worker.answer({kind: 'hold'});
     const {page, errors} = await browser().open('/');
-    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: `Get ${appConfig.appName} Starter`});
+    const starter = page
+      .getByRole('article', {name: 'Starter'})
+      .getByRole('button', {name: `Get ${appConfig.appName} Starter`});
     await starter.click();
     await page.getByRole('progressbar', {name: 'Opening checkout'}).waitFor();
     expect(await starter.isDisabled()).toBe(true);
@@ -122,15 +143,22 @@ describe('checkout from the landing page in Chromium', () => {
     await snack.waitFor({state: 'detached'});
     expect(page.url()).toBe(siteUrl('/'));
     // The failures are logged, as §8 asks: the 400 by the browser, both by the button.
-    expect(errors.filter((error) => !error.startsWith('Checkout failed:') && !error.includes('status of 400'))).toEqual([]);
+    expect(errors.filter((error) => !error.startsWith('Checkout failed:') && !error.includes('status of 400'))).toEqual(
+      [],
+    );
     expect(errors.filter((error) => error.startsWith('Checkout failed:'))).toHaveLength(2);
   });
 
   it('keeps motion down for a visitor who asks for less: a slower spinner, a snack bar without the slide', async () => {
     worker.answer({kind: 'hold'});
     const {page} = await browser().open('/');
-    const animation = (element: Element) => ({name: getComputedStyle(element).animationName, duration: getComputedStyle(element).animationDuration});
-    const starter = page.getByRole('article', {name: 'Starter'}).getByRole('button', {name: `Get ${appConfig.appName} Starter`});
+    const animation = (element: Element) => ({
+      name: getComputedStyle(element).animationName,
+      duration: getComputedStyle(element).animationDuration,
+    });
+    const starter = page
+      .getByRole('article', {name: 'Starter'})
+      .getByRole('button', {name: `Get ${appConfig.appName} Starter`});
     await starter.click();
     const spinner = page.getByRole('progressbar', {name: 'Opening checkout'});
     await spinner.waitFor();
@@ -154,7 +182,10 @@ describe('checkout from the landing page in Chromium', () => {
     await worker.close();
     try {
       const {page} = await browser().open('/');
-      await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`}).click();
+      await page
+        .getByRole('banner')
+        .getByRole('button', {name: `Get ${appConfig.appName}`})
+        .click();
       await page.getByText('Error: Could not reach the server. Check your connection and try again.').waitFor();
     } finally {
       worker = await startWorkerStub(Number(process.env.TEST_WORKER_PORT));

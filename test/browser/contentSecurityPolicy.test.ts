@@ -17,10 +17,21 @@ import {eventually, recordPopupScript, siteUrl, useBrowser, watchPage} from './h
 import {focusSearchBar} from './searchBar';
 
 /** A page of each kind that holds no token: the landing page, a legal page, the error page, the search page, the 404 page, current and frozen docs. */
-const KINDS_OF_PAGE = [ROUTES.home, ROUTES.terms, ROUTES.error, '/search', '/404', '/docs/features/payments', '/docs/1.0'];
+const KINDS_OF_PAGE = [
+  ROUTES.home,
+  ROUTES.terms,
+  ROUTES.error,
+  '/search',
+  '/404',
+  '/docs/features/payments',
+  '/docs/1.0',
+];
 
 type Build = 'TEST_SITE_URL' | 'TEST_TRACKED_SITE_URL';
-const DIRS: Record<Build, string> = {TEST_SITE_URL: process.env.TEST_SITE_DIR!, TEST_TRACKED_SITE_URL: process.env.TEST_TRACKED_SITE_DIR!};
+const DIRS: Record<Build, string> = {
+  TEST_SITE_URL: process.env.TEST_SITE_DIR!,
+  TEST_TRACKED_SITE_URL: process.env.TEST_TRACKED_SITE_DIR!,
+};
 
 interface Violation {
   directive: string;
@@ -50,7 +61,11 @@ function recordViolations(): void {
 }
 
 /** The tracking scripts' addresses, answered here with an empty script: the tests run offline. */
-const TRACKING_PATTERNS = [THIRD_PARTY_SCRIPTS.metaPixel.src, THIRD_PARTY_SCRIPTS.googleAnalytics.src, THIRD_PARTY_SCRIPTS.crisp.src].map((src) => `${new URL(src).origin}/**`);
+const TRACKING_PATTERNS = [
+  THIRD_PARTY_SCRIPTS.metaPixel.src,
+  THIRD_PARTY_SCRIPTS.googleAnalytics.src,
+  THIRD_PARTY_SCRIPTS.crisp.src,
+].map((src) => `${new URL(src).origin}/**`);
 
 async function standIns(context: BrowserContext): Promise<{script: string; page: string}[]> {
   // Each script with the path of the document that asked for it.
@@ -68,7 +83,8 @@ async function watchViolations(context: BrowserContext): Promise<void> {
   await context.addInitScript(recordViolations);
 }
 
-const hydrated = (page: Page, timeout?: number) => page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true', undefined, {timeout});
+const hydrated = (page: Page, timeout?: number) =>
+  page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true', undefined, {timeout});
 
 /** Adds a script by address to the page, as a third-party script would add another, and waits for it to load or be refused. */
 function inject(page: Page, src: string): Promise<'loaded' | 'refused'> {
@@ -117,10 +133,16 @@ describe('the Content-Security-Policy of the built pages', () => {
         const [loadedBefore, violationsBefore] = [loaded.length, violations.length];
         const response = await page.goto(siteUrl(url, build));
         // A page whose scripts are refused never hydrates: what was refused says why.
-        const didHydrate = await hydrated(page, 15_000).then(() => true, () => false);
+        const didHydrate = await hydrated(page, 15_000).then(
+          () => true,
+          () => false,
+        );
         // With tracking ids, the pixel, gtag.js and Crisp load on every page but those that hold a token.
         if (build === 'TEST_TRACKED_SITE_URL' && !isTokenPage(url)) {
-          await eventually(() => loaded.length - loadedBefore, (count) => expect(count).toBe(TRACKING_PATTERNS.length)).catch(() => undefined);
+          await eventually(
+            () => loaded.length - loadedBefore,
+            (count) => expect(count).toBe(TRACKING_PATTERNS.length),
+          ).catch(() => undefined);
         }
         const policy = response!.headers()['content-security-policy'];
         const expected = headersForPath(rules, url)['Content-Security-Policy'];
@@ -131,10 +153,23 @@ describe('the Content-Security-Policy of the built pages', () => {
           errors: [...errors],
           // A page that moves on by itself (the signed-out dashboard) may load tracking where it lands:
           // only a document on a page that holds a token must load none.
-          thirdParty: loaded.slice(loadedBefore).filter((entry) => !isTokenPage(url) || isTokenPage(entry.page)).map((entry) => entry.script),
+          thirdParty: loaded
+            .slice(loadedBefore)
+            .filter((entry) => !isTokenPage(url) || isTokenPage(entry.page))
+            .map((entry) => entry.script),
         };
-        const thirdPartyWrong = isTokenPage(url) || build === 'TEST_SITE_URL' ? found.thirdParty.length > 0 : found.thirdParty.length !== TRACKING_PATTERNS.length;
-        if (found.policy !== undefined || !didHydrate || found.violations.length > 0 || found.errors.length > 0 || thirdPartyWrong) wrong[url] = found;
+        const thirdPartyWrong =
+          isTokenPage(url) || build === 'TEST_SITE_URL'
+            ? found.thirdParty.length > 0
+            : found.thirdParty.length !== TRACKING_PATTERNS.length;
+        if (
+          found.policy !== undefined ||
+          !didHydrate ||
+          found.violations.length > 0 ||
+          found.errors.length > 0 ||
+          thirdPartyWrong
+        )
+          wrong[url] = found;
         await page.close();
         // Five broken pages say enough, and a page that never hydrates waits out its timeout.
         if (Object.keys(wrong).length === 5) break;
@@ -145,17 +180,25 @@ describe('the Content-Security-Policy of the built pages', () => {
     return wrong;
   }
 
-  it('runs every built page with no script refused and no console error', async () => {
-    const urls = builtPages(DIRS.TEST_SITE_URL).map((page) => page.url);
-    expect(urls).toEqual(expect.arrayContaining([...TOKEN_PAGES, ...KINDS_OF_PAGE]));
-    expect(await sweep('TEST_SITE_URL', urls)).toEqual({});
-  }, SWEEP_MS);
+  it(
+    'runs every built page with no script refused and no console error',
+    async () => {
+      const urls = builtPages(DIRS.TEST_SITE_URL).map((page) => page.url);
+      expect(urls).toEqual(expect.arrayContaining([...TOKEN_PAGES, ...KINDS_OF_PAGE]));
+      expect(await sweep('TEST_SITE_URL', urls)).toEqual({});
+    },
+    SWEEP_MS,
+  );
 
   // The tracked build's pages hold the same inline scripts; its policy adds the tracking hosts. One
   // page of each kind shows them allowed where they run and absent where they do not.
-  it('with tracking ids: runs each kind of page too, the tracking scripts loading on every page but those that hold a token', async () => {
-    expect(await sweep('TEST_TRACKED_SITE_URL', [...TOKEN_PAGES, ...KINDS_OF_PAGE])).toEqual({});
-  }, SWEEP_MS);
+  it(
+    'with tracking ids: runs each kind of page too, the tracking scripts loading on every page but those that hold a token',
+    async () => {
+      expect(await sweep('TEST_TRACKED_SITE_URL', [...TOKEN_PAGES, ...KINDS_OF_PAGE])).toEqual({});
+    },
+    SWEEP_MS,
+  );
 
   it('lets the docs search run its index in a worker', async () => {
     const {page, errors} = await browser().open('/docs/features/payments', {prepare: watchViolations});
@@ -173,7 +216,10 @@ describe('the Content-Security-Policy of the built pages', () => {
       script.textContent = 'window.injected = true';
       document.body.appendChild(script);
     });
-    await eventually(() => page.evaluate(() => window.cspViolations), (seen) => expect(seen).toEqual([{directive: 'script-src-elem', blocked: 'inline'}]));
+    await eventually(
+      () => page.evaluate(() => window.cspViolations),
+      (seen) => expect(seen).toEqual([{directive: 'script-src-elem', blocked: 'inline'}]),
+    );
     expect(await page.evaluate(() => window.injected)).toBeUndefined();
   });
 
@@ -193,7 +239,10 @@ describe('the Content-Security-Policy of the built pages', () => {
     for (const route of TOKEN_PAGES) {
       const {page} = await opened(route);
       expect([route, await inject(page, pixel)]).toEqual([route, 'refused']);
-      expect(await page.evaluate(() => window.cspViolations)).toContainEqual({directive: 'script-src-elem', blocked: pixel});
+      expect(await page.evaluate(() => window.cspViolations)).toContainEqual({
+        directive: 'script-src-elem',
+        blocked: pixel,
+      });
     }
   });
 
@@ -203,7 +252,10 @@ describe('the Content-Security-Policy of the built pages', () => {
     const framing = await page.context().newPage();
     const {errors} = watchPage(framing);
     await framing.setContent(`<iframe src="${siteUrl(ROUTES.signIn)}"></iframe>`);
-    await eventually(() => errors.join('\n'), (logged) => expect(logged).toMatch(/frame-ancestors 'none'/));
+    await eventually(
+      () => errors.join('\n'),
+      (logged) => expect(logged).toMatch(/frame-ancestors 'none'/),
+    );
     const frame = framing.frames()[1]!;
     expect(await frame.evaluate(() => document.title).catch(() => 'not readable')).not.toContain(appConfig.appName);
   });

@@ -31,7 +31,11 @@ async function problems({page, errors}: LocalTab): Promise<string[]> {
   const heading = page.getByRole('main').getByRole('heading', {level: 1}).first();
   // An address that sends the reader on (/docs/get-started) draws its page only after the router
   // has moved and loaded that page's code: wait for one outcome or the other, not a fixed time.
-  await errorScreen.or(heading).first().waitFor({timeout: 30_000}).catch(() => undefined);
+  await errorScreen
+    .or(heading)
+    .first()
+    .waitFor({timeout: 30_000})
+    .catch(() => undefined);
   if (await errorScreen.isVisible()) found.unshift('the error screen');
   else if (!(await heading.isVisible())) found.unshift('no page heading');
   return found;
@@ -59,7 +63,10 @@ describe('the dev server (npm start)', () => {
   it('keeps a docs page with code working on Reload and on Back, and its code wraps on request', async () => {
     const tab = await session.open('/docs');
     const {page} = tab;
-    const block = page.getByRole('main').locator('.theme-code-block').filter({hasText: `const appName = '${appConfig.appName}';`});
+    const block = page
+      .getByRole('main')
+      .locator('.theme-code-block')
+      .filter({hasText: `const appName = '${appConfig.appName}';`});
     await block.waitFor();
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
@@ -95,7 +102,10 @@ describe('the dev server (npm start)', () => {
     });
     await session.goto(page, '/docs');
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
-    const block = page.getByRole('main').locator('.theme-code-block').filter({hasText: `const appName = '${appConfig.appName}';`});
+    const block = page
+      .getByRole('main')
+      .locator('.theme-code-block')
+      .filter({hasText: `const appName = '${appConfig.appName}';`});
     await eventually(
       () => held.length,
       (count) => expect(count).toBeGreaterThan(0),
@@ -175,7 +185,8 @@ describe('the dev server (npm start)', () => {
               range.setStart(node, match.index);
               range.setEnd(node, match.index + match[0].length);
               // One box per line the word is drawn on.
-              if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) found.push(match[0]);
+              if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1)
+                found.push(match[0]);
             }
           }
         }
@@ -193,7 +204,10 @@ describe('the dev server (npm start)', () => {
         const body = getComputedStyle(document.body).fontFamily;
         return [...document.querySelectorAll('button')]
           .filter((button) => button.getClientRects().length > 0)
-          .map((button) => ({label: button.textContent!.trim() || button.getAttribute('aria-label'), font: getComputedStyle(button).fontFamily}))
+          .map((button) => ({
+            label: button.textContent!.trim() || button.getAttribute('aria-label'),
+            font: getComputedStyle(button).fontFamily,
+          }))
           .filter(({font}) => font !== body)
           .map(({label, font}) => `${label}: ${font} (the text: ${body})`);
       });

@@ -30,7 +30,10 @@ async function searchFor(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+k');
   const input = page.getByPlaceholder(/search/i).first();
   await input.waitFor();
-  await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
+  await eventually(
+    () => input.evaluate((element) => element === document.activeElement),
+    (value) => expect(value).toBe(true),
+  );
   await page.keyboard.type(text);
 }
 
@@ -43,9 +46,15 @@ describe('docs portal', () => {
       expect(await theme(page)).toBe('dark');
       expect(await backgroundLuminance(page)).toBeLessThan(0.1);
 
-      await page.getByRole('link', {name: `${appConfig.appName} logo ${appConfig.appName}`}).first().click();
+      await page
+        .getByRole('link', {name: `${appConfig.appName} logo ${appConfig.appName}`})
+        .first()
+        .click();
       await page.waitForURL(siteUrl('/'));
-      await eventually(() => theme(page), (value) => expect(value).toBe('light'));
+      await eventually(
+        () => theme(page),
+        (value) => expect(value).toBe('light'),
+      );
       expect(await backgroundLuminance(page)).toBeGreaterThan(0.9);
 
       await page.goto(siteUrl('/'));
@@ -68,40 +77,61 @@ describe('docs portal', () => {
 
     it('defaults to Firebase', async () => {
       const {page} = await browser().open('/docs');
-      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Firebase'));
+      await eventually(
+        () => selectedTab(page).textContent(),
+        (value) => expect(value).toBe('Firebase'),
+      );
     });
 
     it('holds a choice made on one page on every other page', async () => {
       const {page, errors} = await browser().open('/docs');
       await page.getByRole('tab', {name: 'Supabase'}).first().click();
-      await eventually(() => page.url(), (value) => expect(value).toContain('backend=supabase'));
-      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+      await eventually(
+        () => page.url(),
+        (value) => expect(value).toContain('backend=supabase'),
+      );
+      await eventually(
+        () => selectedTab(page).textContent(),
+        (value) => expect(value).toBe('Supabase'),
+      );
 
       await page.getByRole('link', {name: 'Database', exact: true}).click();
       await page.waitForURL(/\/docs\/features\/database/);
-      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+      await eventually(
+        () => selectedTab(page).textContent(),
+        (value) => expect(value).toBe('Supabase'),
+      );
       expect(await page.getByRole('tabpanel').first().textContent()).toMatch(/profiles/);
 
       // A fresh load of another page in the same browser remembers it too.
       await page.goto(siteUrl('/docs/features/magic-links'));
-      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+      await eventually(
+        () => selectedTab(page).textContent(),
+        (value) => expect(value).toBe('Supabase'),
+      );
       expect(errors).toEqual([]);
     });
 
-    it('shows the other backend\'s code, highlighted, when the reader switches tabs on a page opened directly', async () => {
+    it("shows the other backend's code, highlighted, when the reader switches tabs on a page opened directly", async () => {
       const {page, errors} = await browser().open('/docs/features/database');
       await page.getByRole('tab', {name: 'Supabase'}).first().click();
       const panel = page.getByRole('tabpanel').filter({hasText: 'create table public.profiles'});
       await panel.waitFor();
       expect(await panel.locator('pre .token.keyword').first().textContent()).toBe('create');
       await page.getByRole('tab', {name: 'Firebase'}).first().click();
-      await eventually(() => panel.isVisible(), (value) => expect(value).toBe(false));
+      await eventually(
+        () => panel.isVisible(),
+        (value) => expect(value).toBe(false),
+      );
       expect(errors).toEqual([]);
     });
 
     it('opens a shared link with ?backend=supabase on Supabase, in a browser that never chose', async () => {
       const {page} = await browser().open('/docs/tutorials/api-call?backend=supabase');
-      await eventually(() => selectedTab(page).textContent(), (value) => expect(value).toBe('Supabase'));
+      await eventually(
+        () => selectedTab(page).textContent(),
+        (value) => expect(value).toBe('Supabase'),
+      );
     });
   });
 
@@ -116,20 +146,33 @@ describe('docs portal', () => {
     it('turns the link into the search box when the reader points at it or tabs to it', async () => {
       const {page, errors} = await browser().open('/docs/features/payments');
       await page.getByRole('link', {name: 'Search', exact: true}).hover();
-      await page.getByPlaceholder(/search/i).first().waitFor();
+      await page
+        .getByPlaceholder(/search/i)
+        .first()
+        .waitFor();
 
       const tab = await browser().open('/docs/features/payments');
       await tab.page.getByRole('link', {name: 'Search', exact: true}).focus();
       const input = tab.page.getByPlaceholder(/search/i).first();
-      await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
+      await eventually(
+        () => input.evaluate((element) => element === document.activeElement),
+        (value) => expect(value).toBe(true),
+      );
       await tab.page.keyboard.type('webhook');
-      await tab.page.getByRole('option', {name: /Payments and the Stripe webhook/}).first().waitFor();
+      await tab.page
+        .getByRole('option', {name: /Payments and the Stripe webhook/})
+        .first()
+        .waitFor();
       expect([...errors, ...tab.errors]).toEqual([]);
     });
 
     it('marks the searched word on the page a result of the search page opens', async () => {
       const {page, errors} = await browser().open('/search?q=webhook');
-      await page.locator('a[href^="/docs/features/payments"]').filter({hasText: /webhook/i}).first().click();
+      await page
+        .locator('a[href^="/docs/features/payments"]')
+        .filter({hasText: /webhook/i})
+        .first()
+        .click();
       await page.waitForURL(/\/docs\/features\/payments\?_highlight=webhook/);
       await eventually(
         () => page.locator('article mark').allTextContents(),
@@ -142,14 +185,21 @@ describe('docs portal', () => {
       const {page, errors} = await browser().open('/search?q=webhook');
       await page.getByRole('heading', {name: 'Search results for "webhook"'}).waitFor();
       // The search page has no sidebar: a link to the payments page here is a result.
-      await page.locator('a[href^="/docs/features/payments"]').filter({hasText: /webhook/i}).first().waitFor();
+      await page
+        .locator('a[href^="/docs/features/payments"]')
+        .filter({hasText: /webhook/i})
+        .first()
+        .waitFor();
       expect(errors).toEqual([]);
     });
 
     it('opens from the keyboard shortcut and takes the reader to the payments page', async () => {
       const {page, errors} = await browser().open('/docs');
       await searchFor(page, 'webhook');
-      await page.getByRole('option', {name: /Payments and the Stripe webhook/}).first().waitFor();
+      await page
+        .getByRole('option', {name: /Payments and the Stripe webhook/})
+        .first()
+        .waitFor();
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/docs\/features\/payments/);
       expect(errors).toEqual([]);
@@ -171,7 +221,10 @@ describe('docs portal', () => {
     it('searches the version being read', async () => {
       const {page} = await browser().open('/docs/1.0');
       await searchFor(page, 'webhook');
-      await page.getByRole('option', {name: /Payments and the Stripe webhook/}).first().waitFor();
+      await page
+        .getByRole('option', {name: /Payments and the Stripe webhook/})
+        .first()
+        .waitFor();
       await page.keyboard.press('Enter');
       await page.waitForURL(/\/docs\/1\.0\/features\/payments/);
     });
@@ -209,7 +262,10 @@ describe('docs portal', () => {
       await page.waitForURL(siteUrl('/docs'));
       const install = page.locator('pre').filter({hasText: 'npm ci'}).first();
       const command = install.getByText('npm', {exact: true}).first();
-      await eventually(() => command.getAttribute('class'), (value) => expect(value).toMatch(/\btoken\b.*\bfunction\b/));
+      await eventually(
+        () => command.getAttribute('class'),
+        (value) => expect(value).toMatch(/\btoken\b.*\bfunction\b/),
+      );
       const colours = await install.evaluate((pre) => {
         const npm = [...pre.querySelectorAll('span')].find((span) => span.textContent === 'npm')!;
         return {npm: getComputedStyle(npm).color, text: getComputedStyle(pre).color};
@@ -221,7 +277,9 @@ describe('docs portal', () => {
     it('wrap long lines with the word-wrap button on a small screen, on a page opened directly', async () => {
       const {page, errors} = await browser().open('/docs/features/payments', {width: 390, height: 800});
       const blocks = page.locator('.theme-code-block');
-      const scrolling = await blocks.evaluateAll((all) => all.findIndex((block) => block.querySelector('pre')!.scrollWidth > block.querySelector('pre')!.clientWidth));
+      const scrolling = await blocks.evaluateAll((all) =>
+        all.findIndex((block) => block.querySelector('pre')!.scrollWidth > block.querySelector('pre')!.clientWidth),
+      );
       expect(scrolling).toBeGreaterThanOrEqual(0);
       const block = blocks.nth(scrolling);
       // The buttons come when the reader comes to the block, not while the page starts.
@@ -243,19 +301,31 @@ describe('docs portal', () => {
       // The first of its buttons, in this block (word wrap shows only for code wider than the block).
       const focused = () =>
         page.evaluate(() => ({
-          button: document.activeElement?.tagName === 'BUTTON' ? document.activeElement.getAttribute('aria-label') : null,
+          button:
+            document.activeElement?.tagName === 'BUTTON' ? document.activeElement.getAttribute('aria-label') : null,
           block: document.activeElement?.closest('.theme-code-block')?.textContent?.includes('npm ci') ?? false,
         }));
-      await eventually(focused, (now) => expect(now).toEqual({button: expect.stringMatching(/^(Toggle word wrap|Copy code to clipboard)$/), block: true}));
+      await eventually(focused, (now) =>
+        expect(now).toEqual({
+          button: expect.stringMatching(/^(Toggle word wrap|Copy code to clipboard)$/),
+          block: true,
+        }),
+      );
       expect(await block.getByRole('button', {name: 'Copy code to clipboard'}).isVisible()).toBe(true);
       expect(errors).toEqual([]);
     });
 
     it('keep the highlighting the server rendered when a docs page is opened directly', async () => {
       const {page, errors} = await browser().open('/docs');
-      await expect(page.locator('pre').filter({hasText: 'npm ci'}).first().getByText('npm', {exact: true}).first().getAttribute('class')).resolves.toMatch(
-        /\btoken\b.*\bfunction\b/,
-      );
+      await expect(
+        page
+          .locator('pre')
+          .filter({hasText: 'npm ci'})
+          .first()
+          .getByText('npm', {exact: true})
+          .first()
+          .getAttribute('class'),
+      ).resolves.toMatch(/\btoken\b.*\bfunction\b/);
       // A client that highlighted differently from the server would report a hydration mismatch.
       expect(errors).toEqual([]);
     });
@@ -268,11 +338,16 @@ describe('docs portal', () => {
       await preview.waitFor();
       const box = await preview.boundingBox();
       expect(box!.height).toBeGreaterThan(20);
-      expect((await preview.innerText()).trim().length + (await preview.locator('img, svg, input, button').count())).toBeGreaterThan(0);
+      expect(
+        (await preview.innerText()).trim().length + (await preview.locator('img, svg, input, button').count()),
+      ).toBeGreaterThan(0);
       // The light stage inside the dark docs.
       expect(await theme(page)).toBe('dark');
       expect(await preview.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
-      await page.getByRole('link', {name: /all components/i}).last().waitFor();
+      await page
+        .getByRole('link', {name: /all components/i})
+        .last()
+        .waitFor();
       expect(errors).toEqual([]);
     });
 
@@ -287,7 +362,10 @@ describe('docs portal', () => {
       const code = page.locator('.theme-code-block').filter({hasText: 'HeroExample'}).first();
       await code.hover();
       await code.getByRole('button', {name: /copy/i}).click();
-      await eventually(() => page.evaluate(() => navigator.clipboard.readText()), (value) => expect(value).toBe(source));
+      await eventually(
+        () => page.evaluate(() => navigator.clipboard.readText()),
+        (value) => expect(value).toBe(source),
+      );
     });
   });
 
@@ -298,12 +376,16 @@ describe('docs portal', () => {
       const links = sidebar.locator('a.menu__link');
       expect(await links.count()).toBeGreaterThan(45);
       const withoutIcon = await links.evaluateAll((elements) =>
-        elements.filter((element) => getComputedStyle(element, '::before').maskImage === 'none').map((element) => element.textContent),
+        elements
+          .filter((element) => getComputedStyle(element, '::before').maskImage === 'none')
+          .map((element) => element.textContent),
       );
       expect(withoutIcon).toEqual([]);
       // Each icon is a file the page fetches (src/buildTime/sidebarIcon.ts): every one is there.
       const icons = await links.evaluateAll((elements) => [
-        ...new Set(elements.map((element) => /url\("?([^")]+)"?\)/.exec(getComputedStyle(element, '::before').maskImage)![1])),
+        ...new Set(
+          elements.map((element) => /url\("?([^")]+)"?\)/.exec(getComputedStyle(element, '::before').maskImage)![1]),
+        ),
       ]);
       expect(icons.length).toBeGreaterThan(30);
       for (const icon of icons) {
@@ -329,7 +411,10 @@ describe('docs portal', () => {
       const {page} = await browser().open('/docs/features/payments');
       const sidebar = page.getByRole('navigation', {name: 'Docs sidebar'});
       await page.mouse.wheel(0, 3000);
-      await eventually(() => page.evaluate(() => window.scrollY), (value) => expect(value).toBeGreaterThan(500));
+      await eventually(
+        () => page.evaluate(() => window.scrollY),
+        (value) => expect(value).toBeGreaterThan(500),
+      );
       const box = await sidebar.boundingBox();
       expect(box!.y).toBeLessThan(200);
       expect(box!.y + box!.height).toBeGreaterThan(0);
@@ -340,19 +425,30 @@ describe('docs portal', () => {
       const toggle = page.getByRole('button', {name: /toggle navigation bar/i});
       await toggle.click();
       const panel = page.locator('.navbar-sidebar');
-      await eventually(async () => (await panel.boundingBox())?.width, (value) => expect(value).toBe(390));
+      await eventually(
+        async () => (await panel.boundingBox())?.width,
+        (value) => expect(value).toBe(390),
+      );
       await page.getByRole('link', {name: 'Payments', exact: true}).last().waitFor();
       const links = panel.locator('.theme-doc-sidebar-menu a.menu__link');
       expect(await links.count()).toBeGreaterThan(45);
       const withoutIcon = await links.evaluateAll((elements) =>
-        elements.filter((element) => getComputedStyle(element, '::before').maskImage === 'none').map((element) => element.textContent),
+        elements
+          .filter((element) => getComputedStyle(element, '::before').maskImage === 'none')
+          .map((element) => element.textContent),
       );
       expect(withoutIcon).toEqual([]);
 
       await panel.getByRole('button', {name: /close navigation bar/i}).click();
-      await eventually(() => panel.isVisible(), (value) => expect(value).toBe(false));
+      await eventually(
+        () => panel.isVisible(),
+        (value) => expect(value).toBe(false),
+      );
       await toggle.click();
-      await eventually(async () => (await panel.boundingBox())?.x, (value) => expect(value).toBe(0));
+      await eventually(
+        async () => (await panel.boundingBox())?.x,
+        (value) => expect(value).toBe(0),
+      );
       await panel.getByRole('link', {name: 'Emails', exact: true}).click();
       await page.waitForURL(/\/docs\/features\/emails$/);
       expect(errors).toEqual([]);

@@ -22,7 +22,9 @@ describe('the built docs', () => {
 
   it('hold the released version 1.0 under /docs/1.0, with every page it had', () => {
     const urls = builtUrls(outDir());
-    const released = DOCS_URLS.filter((url) => !NEW_SINCE_1_0.includes(url)).map((url) => url.replace(/^\/docs/, '/docs/1.0'));
+    const released = DOCS_URLS.filter((url) => !NEW_SINCE_1_0.includes(url)).map((url) =>
+      url.replace(/^\/docs/, '/docs/1.0'),
+    );
     expect(released.filter((url) => !urls.has(url))).toEqual([]);
   });
 
@@ -53,7 +55,9 @@ describe('the built docs', () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text.startsWith(`# ${appConfig.appName}\n`)).toBe(true);
-    const listed = [...text.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((match) => new URL(match[1]).pathname.replace(/\/$/, '') || '/');
+    const listed = [...text.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map(
+      (match) => new URL(match[1]).pathname.replace(/\/$/, '') || '/',
+    );
     expect(listed.map((url) => new URL(url, productionUrl).pathname)).toEqual(expect.arrayContaining(DOCS_URLS));
   });
 });
@@ -75,16 +79,24 @@ describe('the build', () => {
 
   it.each([
     ['a link to a page that does not exist', 'See [the missing page](/docs/features/no-such-page).', /no-such-page/],
-    ['a link to an anchor that does not exist', 'See [payments](/docs/features/payments#no-such-heading).', /no-such-heading/],
-  ])('fails on %s', (_name, markdown, culprit) => {
-    const dir = siteWithExtraPage(markdown);
-    // The bundler's cache lives in the shared node_modules; keep this copy out of it.
-    process.env.DOCUSAURUS_NO_PERSISTENT_CACHE = 'true';
-    try {
-      expect(() => buildSite(path.join(dir, 'out'), {}, dir)).toThrow(culprit);
-    } finally {
-      delete process.env.DOCUSAURUS_NO_PERSISTENT_CACHE;
-      rmSync(dir, {recursive: true, force: true});
-    }
-  }, 180_000);
+    [
+      'a link to an anchor that does not exist',
+      'See [payments](/docs/features/payments#no-such-heading).',
+      /no-such-heading/,
+    ],
+  ])(
+    'fails on %s',
+    (_name, markdown, culprit) => {
+      const dir = siteWithExtraPage(markdown);
+      // The bundler's cache lives in the shared node_modules; keep this copy out of it.
+      process.env.DOCUSAURUS_NO_PERSISTENT_CACHE = 'true';
+      try {
+        expect(() => buildSite(path.join(dir, 'out'), {}, dir)).toThrow(culprit);
+      } finally {
+        delete process.env.DOCUSAURUS_NO_PERSISTENT_CACHE;
+        rmSync(dir, {recursive: true, force: true});
+      }
+    },
+    180_000,
+  );
 });

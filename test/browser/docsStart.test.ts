@@ -59,7 +59,9 @@ function redrawnProse(page: Page): Promise<{redrawn: string[]; total: number}> {
     const elements = [...document.querySelectorAll('article .markdown :is(p, li, h2, h3)')];
     const redrawn = elements.filter((element) => {
       const key = Object.keys(element).find((name) => name.startsWith('__reactFiber$'));
-      const fiber = (element as unknown as Record<string, {alternate: {memoizedProps: unknown} | null; memoizedProps: unknown}>)[key!];
+      const fiber = (
+        element as unknown as Record<string, {alternate: {memoizedProps: unknown} | null; memoizedProps: unknown}>
+      )[key!];
       return fiber?.alternate != null && fiber.alternate.memoizedProps !== fiber.memoizedProps;
     });
     return {redrawn: redrawn.map((element) => element.textContent!.slice(0, 60)), total: elements.length};
@@ -67,7 +69,9 @@ function redrawnProse(page: Page): Promise<{redrawn: string[]; total: number}> {
 }
 
 const prefetchLinks = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="prefetch"]')].map((link) => new URL(link.href).pathname));
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="prefetch"]')].map((link) => new URL(link.href).pathname),
+  );
 
 describe('a built docs page on a phone', () => {
   it.each(DOCS_PAGES)('%s draws its text once: hydrating keeps it, and nothing draws it again', async (path) => {
@@ -80,7 +84,9 @@ describe('a built docs page on a phone', () => {
   });
 
   it.each(DOCS_PAGES)('%s starts without the collator', async (path) => {
-    const {page, errors} = await browser().open(path, {phone: true, prepare: async (context: BrowserContext) => {
+    const {page, errors} = await browser().open(path, {
+      phone: true,
+      prepare: async (context: BrowserContext) => {
         await context.addInitScript(countCollatorUse);
       },
     });
@@ -90,7 +96,9 @@ describe('a built docs page on a phone', () => {
   });
 
   it('prefetches the pages it links to only in idle time, each file once, and still navigates at once', async () => {
-    const {page, errors} = await browser().open('/docs/features/payments', {width: 1280, prepare: async (context) => {
+    const {page, errors} = await browser().open('/docs/features/payments', {
+      width: 1280,
+      prepare: async (context) => {
         await context.addInitScript(holdIdleCallbacks);
       },
     });
@@ -98,7 +106,9 @@ describe('a built docs page on a phone', () => {
     // The sidebar's links are in view, and the browser has had no idle moment yet.
     expect(await prefetchLinks(page)).toEqual([]);
 
-    expect(await page.evaluate(() => (window as unknown as {releaseIdle: () => number}).releaseIdle())).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as {releaseIdle: () => number}).releaseIdle())).toBeGreaterThan(
+      0,
+    );
     await eventually(
       () => prefetchLinks(page),
       (links) => expect(links.length).toBeGreaterThan(5),

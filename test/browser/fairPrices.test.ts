@@ -21,7 +21,10 @@ describe(`a visitor from ${COUNTRY}`, () => {
   it('sees the adjusted prices on the landing page and pays the same amount on the checkout page', async () => {
     const tab = await session.open('/');
     const {page, errors, workerCalls} = tab;
-    await session.waitToSee(tab, page.getByText(`Prices adjusted for ${countryName(COUNTRY)}: ${tier.percentOff}% off`));
+    await session.waitToSee(
+      tab,
+      page.getByText(`Prices adjusted for ${countryName(COUNTRY)}: ${tier.percentOff}% off`),
+    );
     const card = page.getByRole('article', {name: plan.name});
     await card.getByText(onCard).waitFor();
     // The anchor stays the list's, and the look-up was one small GET after load.

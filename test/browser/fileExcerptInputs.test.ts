@@ -52,7 +52,10 @@ beforeAll(async () => {
   mkdirSync(path.join(SITE, 'docs'), {recursive: true});
   // The bundler reads the browsers to build for from package.json, as for the real site.
   const {browserslist} = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {browserslist: unknown};
-  writeFileSync(path.join(SITE, 'package.json'), JSON.stringify({name: 'file-excerpt-site', private: true, browserslist}));
+  writeFileSync(
+    path.join(SITE, 'package.json'),
+    JSON.stringify({name: 'file-excerpt-site', private: true, browserslist}),
+  );
   writeFileSync(path.join(SITE, 'docusaurus.config.ts'), CONFIG);
   writeFileSync(path.join(SITE, 'docs', 'index.mdx'), PAGE);
   writeFileSync(path.join(SITE, 'prices.ts'), 'export const price = 10;\n');
@@ -66,7 +69,8 @@ beforeAll(async () => {
     detached: true,
   });
   let output = '';
-  for (const stream of [server.stdout!, server.stderr!]) stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  for (const stream of [server.stdout!, server.stderr!])
+    stream.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   await waitForHttp(siteUrl, {child: server, timeoutMs: 180_000}).catch((error: Error) => {
     throw new Error(`The small site's dev server did not start: ${error.message}\n${output}`);
   });
@@ -90,7 +94,11 @@ it('shows the new text of a quoted file once the file changes, under the dev ser
   const {errors} = watchPage(page);
   await page.goto(siteUrl);
   const quote = page.getByRole('main').locator('pre');
-  await eventually(() => quote.innerText(), (text) => expect(text).toContain('export const price = 10;'), 60_000);
+  await eventually(
+    () => quote.innerText(),
+    (text) => expect(text).toContain('export const price = 10;'),
+    60_000,
+  );
 
   writeFileSync(path.join(SITE, 'prices.ts'), 'export const price = 20;\n');
   // Each reload gets what the dev server has compiled by then; it compiles the page again only

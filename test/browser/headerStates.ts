@@ -13,7 +13,8 @@ export type HeaderState = 'login' | 'account' | 'neither';
 export function recordHeaderStates(name: string) {
   const states: string[] = [];
   (window as unknown as {headerStates: string[]}).headerStates = states;
-  const shown = (link: HTMLElement) => link.getClientRects().length > 0 && getComputedStyle(link).visibility !== 'hidden';
+  const shown = (link: HTMLElement) =>
+    link.getClientRects().length > 0 && getComputedStyle(link).visibility !== 'hidden';
   // The parser has passed the header's end once any node follows it (outside it) in the document.
   // A frame painted mid-parse, the header begun and its links not yet read, says nothing of sign-in.
   const parsed = (header: Element) => {
@@ -37,4 +38,5 @@ export function recordHeaderStates(name: string) {
   requestAnimationFrame(sample);
 }
 
-export const headerStates = (page: Page) => page.evaluate(() => (window as unknown as {headerStates: HeaderState[]}).headerStates);
+export const headerStates = (page: Page) =>
+  page.evaluate(() => (window as unknown as {headerStates: HeaderState[]}).headerStates);

@@ -4,7 +4,10 @@ import {API_PATHS} from '../../src/config/api';
 
 export function siteUrl(path = '/', variable: 'TEST_SITE_URL' | 'TEST_TRACKED_SITE_URL' = 'TEST_SITE_URL'): string {
   const base = process.env[variable];
-  if (!base) throw new Error('TEST_SITE_URL is not set: the browser project runs through jest, which builds and serves the site first.');
+  if (!base)
+    throw new Error(
+      'TEST_SITE_URL is not set: the browser project runs through jest, which builds and serves the site first.',
+    );
   return `${base}${path}`;
 }
 
@@ -40,7 +43,10 @@ export interface BrowserSession {
  * the page logs nothing of its own. Chromium still logs the failed load; only that line is let by.
  */
 function unansweredPriceLookUp(message: ConsoleMessage): boolean {
-  return message.text().startsWith('Failed to load resource') && new URL(message.location().url || 'about:blank').pathname.endsWith(API_PATHS.prices);
+  return (
+    message.text().startsWith('Failed to load resource') &&
+    new URL(message.location().url || 'about:blank').pathname.endsWith(API_PATHS.prices)
+  );
 }
 
 /** Collects the page's console errors, uncaught exceptions and requested URLs from now on. */
@@ -109,7 +115,11 @@ export function useBrowser(): () => BrowserSession {
 }
 
 /** Reads a value until it passes the check (an `expect`), or fails with the last reading after the timeout. */
-export async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => void, timeoutMs = 5000): Promise<void> {
+export async function eventually<T>(
+  read: () => Promise<T> | T,
+  check: (value: T) => void,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

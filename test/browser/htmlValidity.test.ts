@@ -19,7 +19,10 @@ describe('HTML validity (Nu Html Checker)', () => {
   it('finds no error in any built page beyond the allow-list', () => {
     const unexplained = errors
       .filter((error) => !allowedBy(error))
-      .map((error) => `${path.relative(dir(), new URL(error.url ?? 'file:/').pathname)}:${error.lastLine ?? '?'} ${error.message} [${error.extract ?? ''}]`);
+      .map(
+        (error) =>
+          `${path.relative(dir(), new URL(error.url ?? 'file:/').pathname)}:${error.lastLine ?? '?'} ${error.message} [${error.extract ?? ''}]`,
+      );
     expect(unexplained).toEqual([]);
   });
 

@@ -30,14 +30,17 @@ const session = useLocalSession();
  */
 function coveredPartsOf(form: Locator): Promise<string[]> {
   return form.evaluate((element) => {
-    const parts = [...element.querySelectorAll('label, input, button, [role="status"]')].filter((part) => part.textContent !== '' || part.tagName === 'INPUT');
+    const parts = [...element.querySelectorAll('label, input, button, [role="status"]')].filter(
+      (part) => part.textContent !== '' || part.tagName === 'INPUT',
+    );
     const covered = new Set<string>();
     for (const block of ['end', 'start'] as const) {
       element.scrollIntoView({block});
       for (const part of parts) {
         const box = part.getBoundingClientRect();
         const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-        if (!top || !part.contains(top)) covered.add(`${part.tagName.toLowerCase()} "${part.textContent?.trim() ?? ''}" (scrolled to the ${block})`);
+        if (!top || !part.contains(top))
+          covered.add(`${part.tagName.toLowerCase()} "${part.textContent?.trim() ?? ''}" (scrolled to the ${block})`);
       }
     }
     return [...covered];
@@ -52,7 +55,7 @@ beforeAll(() => {
 let kit: DownloadedKit;
 afterAll(() => kit && removeKit(kit));
 
-describe('the buyer\'s journey on the local stack', () => {
+describe("the buyer's journey on the local stack", () => {
   const paid = {email: uniqueEmail('guest'), username: `buyer-${Date.now().toString(36)}`};
   let paidTab: Tab;
 
@@ -77,11 +80,16 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     await session.requestAccess(paidTab, paid.username);
-    await expect(page.getByRole('region', {name: 'Repository access'}).textContent()).resolves.toContain(`@${paid.username}`);
+    await expect(page.getByRole('region', {name: 'Repository access'}).textContent()).resolves.toContain(
+      `@${paid.username}`,
+    );
     // The answer is in the form it answers, and nothing covers the form, on a desktop and on a phone.
     const form = page.getByRole('form', {name: 'Request access to the repository'});
     await form.getByRole('status').filter({hasText: 'Check your email!'}).waitFor();
-    for (const size of [{width: 1280, height: 900}, {width: 390, height: 844}]) {
+    for (const size of [
+      {width: 1280, height: 900},
+      {width: 390, height: 844},
+    ]) {
       await page.setViewportSize(size);
       expect(await coveredPartsOf(form)).toEqual([]);
     }
@@ -107,7 +115,7 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows the worker\'s refusal of a username on the field, read out with it, until the username changes', async () => {
+  it("shows the worker's refusal of a username on the field, read out with it, until the username changes", async () => {
     const {page, errors} = paidTab;
     const field = page.getByLabel('GitHub username');
     await field.fill('not a username');
@@ -118,12 +126,19 @@ describe('the buyer\'s journey on the local stack', () => {
     const describedBy = (await field.getAttribute('aria-describedby'))!;
     expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(await alert.textContent());
     // On the field only: the snack bar stays empty.
-    expect(await page.getByRole('status').filter({hasText: /GitHub username/}).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('status')
+        .filter({hasText: /GitHub username/})
+        .count(),
+    ).toBe(0);
     await field.fill(paid.username);
     expect(await field.getAttribute('aria-invalid')).toBe('false');
     await alert.waitFor({state: 'detached'});
     // The worker refused it (400), which the browser logs; nothing else went wrong.
-    expect(errors.filter((error) => !error.startsWith('Requesting access failed:') && !error.includes('status of 400'))).toEqual([]);
+    expect(
+      errors.filter((error) => !error.startsWith('Requesting access failed:') && !error.includes('status of 400')),
+    ).toEqual([]);
     // This tab goes on to the next tests, which expect no errors of their own.
     errors.length = 0;
   });
@@ -154,14 +169,20 @@ describe('the buyer\'s journey on the local stack', () => {
   it('downloads the code at once from the dashboard: this very kit, as GitHub archives it, while the invitation is pending', async () => {
     const {page, errors, workerCalls} = paidTab;
     workerCalls.length = 0;
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', {name: 'Download the code (.zip)'}).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', {name: 'Download the code (.zip)'}).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.zip$/);
     // Local mode hands out the kit itself (its files at HEAD), in one folder named as GitHub names it.
     kit = unpackKit(new Uint8Array(fs.readFileSync((await download.path())!)));
     const expected = expectedKit(FIXTURE_REPO);
     expect(kit.folder).toMatch(expected.folder);
     expect(kit.files).toEqual(expected.files);
-    await page.getByRole('status').filter({hasText: /Your download of .+ has started\./}).waitFor();
+    await page
+      .getByRole('status')
+      .filter({hasText: /Your download of .+ has started\./})
+      .waitFor();
     expect(workerCalls).toContain('POST /downloadLink');
     // Still on the dashboard, with the invitation still pending: a download is not a navigation.
     expect(new URL(page.url()).pathname).toBe('/dashboard');
@@ -188,7 +209,10 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(kit.files).not.toContain('.git');
     // Found without git (a .gitignore walk) as git lists them: the checks over every file see them all.
     expect(kitFiles(kit.dir)).toEqual(kit.files);
-    const {code, output} = await runUnitTestsIn(kit, ['test/unit/conflictMarkers.test.ts', 'test/unit/kitCommands.test.ts']);
+    const {code, output} = await runUnitTestsIn(kit, [
+      'test/unit/conflictMarkers.test.ts',
+      'test/unit/kitCommands.test.ts',
+    ]);
     expect([code, output]).toEqual([0, expect.stringMatching(/Tests: +\d+ passed, \d+ total/)]);
   });
 
@@ -196,7 +220,11 @@ describe('the buyer\'s journey on the local stack', () => {
     const {page, errors} = paidTab;
     const tag = `v9.${Date.now().toString(36)}`;
     const from = stack.output().length;
-    const published = await publishLocalRelease(stack.workerUrl, {tag, name: 'Tabs everywhere', notes: 'Adds **tabs**. <script>window.__released = 1</script>'});
+    const published = await publishLocalRelease(stack.workerUrl, {
+      tag,
+      name: 'Tabs everywhere',
+      notes: 'Adds **tabs**. <script>window.__released = 1</script>',
+    });
     expect(published.status).toBe(200);
     await page.reload();
     const release = page.getByRole('article', {name: new RegExp(`Tabs everywhere ${escapeRegExp(tag)}`)});
@@ -241,7 +269,9 @@ describe('the buyer\'s journey on the local stack', () => {
     try {
       await stripePage.goto((await link.getAttribute('href'))!);
       await stripePage.getByRole('heading', {name: new RegExp(`^${kind}`)}).waitFor();
-      await stripePage.getByText(/Local mode: this page stands in for Stripe's hosted invoice page|a Stripe payment's receipt/).waitFor();
+      await stripePage
+        .getByText(/Local mode: this page stands in for Stripe's hosted invoice page|a Stripe payment's receipt/)
+        .waitFor();
     } finally {
       await stripePage.close();
     }
@@ -254,7 +284,10 @@ describe('the buyer\'s journey on the local stack', () => {
     await page.addInitScript(recordHeaderStates, name);
     await page.reload();
     await page.getByRole('heading', {name: 'Invitation pending'}).waitFor();
-    await eventually(() => headerStates(page), (states) => expect(states.at(-1)).toBe('account'));
+    await eventually(
+      () => headerStates(page),
+      (states) => expect(states.at(-1)).toBe('account'),
+    );
     // From the first painted frame on: nothing, then the account; never "Login".
     expect(await headerStates(page)).not.toContain('login');
     expect(errors).toEqual([]);
@@ -279,7 +312,10 @@ describe('the buyer\'s journey on the local stack', () => {
     // A fresh load of / (the static page, then the bundle): the account, and never "Login".
     await goto(page, '/');
     await account.waitFor();
-    await eventually(() => headerStates(page), (states) => expect(states.at(-1)).toBe('account'));
+    await eventually(
+      () => headerStates(page),
+      (states) => expect(states.at(-1)).toBe('account'),
+    );
     expect(await headerStates(page)).not.toContain('login');
 
     // On a phone, the menu shows the account too.
@@ -293,7 +329,7 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it('signs in with a magic link from the emulator\'s out-of-band codes and lands on the dashboard', async () => {
+  it("signs in with a magic link from the emulator's out-of-band codes and lands on the dashboard", async () => {
     const tab = await open('/');
     await signInByMagicLink(tab, uniqueEmail('reader'));
     // The account button names the user by the e-mail's local part when there is no display name.
@@ -307,11 +343,19 @@ describe('the buyer\'s journey on the local stack', () => {
   it('names the account by its display name, with its photo, when the account has them', async () => {
     const email = uniqueEmail('named');
     // An account made beforehand with a name and a photo, as Google sign-in would make it.
-    const created = await fetch(`http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
-      method: 'POST',
-      headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
-      body: JSON.stringify({email, displayName: 'Ada Lovelace', photoUrl: `${stack.siteUrl}/img/icon.png`, emailVerified: true}),
-    });
+    const created = await fetch(
+      `http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`,
+      {
+        method: 'POST',
+        headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
+        body: JSON.stringify({
+          email,
+          displayName: 'Ada Lovelace',
+          photoUrl: `${stack.siteUrl}/img/icon.png`,
+          emailVerified: true,
+        }),
+      },
+    );
     expect(created.status).toBe(200);
     const tab = await open('/');
     await signInByMagicLink(tab, email, {name: 'Ada Lovelace'});
@@ -334,9 +378,15 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(await page.getByLabel('GitHub username').count()).toBe(0);
     for (const each of appConfig.plans) await page.getByRole('article', {name: each.name}).waitFor();
     // The header still sells: this account has bought nothing.
-    await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`, exact: true}).waitFor();
+    await page
+      .getByRole('banner')
+      .getByRole('button', {name: `Get ${appConfig.appName}`, exact: true})
+      .waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`}).click();
+    await page
+      .getByRole('article', {name: plan.name})
+      .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
+      .click();
     await page.waitForURL(/\/checkout\/cs_test_/);
     await page.getByRole('heading', {name: plan.name}).waitFor();
     // The signed-in e-mail is prefilled on the checkout page.
@@ -381,7 +431,7 @@ describe('the buyer\'s journey on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows the worker\'s refusal in the snack bar and returns the checkout button to idle', async () => {
+  it("shows the worker's refusal in the snack bar and returns the checkout button to idle", async () => {
     const {page, errors} = await open('/');
     // The worker allows 10 checkouts a minute from one address, counted in fixed one-minute
     // windows: begin early in one, so the click below falls in the same window as the calls.
@@ -392,7 +442,11 @@ describe('the buyer\'s journey on the local stack', () => {
       await fetch(`${stack.workerUrl}/createCheckoutSession`, {
         method: 'POST',
         headers: {'content-type': 'application/json', origin: stack.siteUrl},
-        body: JSON.stringify({priceId: plan.priceId.test, successUrl: `${stack.siteUrl}/success`, cancelUrl: `${stack.siteUrl}/`}),
+        body: JSON.stringify({
+          priceId: plan.priceId.test,
+          successUrl: `${stack.siteUrl}/success`,
+          cancelUrl: `${stack.siteUrl}/`,
+        }),
       });
     }
     const button = page.getByRole('article', {name: plan.name}).getByRole('button');

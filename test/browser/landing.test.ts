@@ -6,7 +6,10 @@ describe('the landing page in Chromium', () => {
 
   it('shows every section in order: header, hero, problem, features, pricing, FAQ, call to action, footer', async () => {
     const {page, errors} = await browser().open('/');
-    await page.getByRole('banner').getByRole('link', {name: `${appConfig.appName} home`}).waitFor();
+    await page
+      .getByRole('banner')
+      .getByRole('link', {name: `${appConfig.appName} home`})
+      .waitFor();
 
     const headings = await page.locator('main h1, main h2').allTextContents();
     expect(headings).toEqual([
@@ -36,7 +39,10 @@ describe('the landing page in Chromium', () => {
     await page.getByRole('tab', {name: 'Emails', selected: true}).waitFor();
     const pricing = page.locator('#pricing');
     for (const plan of appConfig.plans) {
-      await pricing.getByRole('article', {name: plan.name}).getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`}).waitFor();
+      await pricing
+        .getByRole('article', {name: plan.name})
+        .getByRole('button', {name: `Get ${appConfig.appName} ${plan.name}`})
+        .waitFor();
     }
     await pricing.getByText('MOST POPULAR').waitFor();
     expect(await page.locator('#faq').getByRole('button', {expanded: false}).count()).toBe(landing.faq.items.length);
@@ -46,7 +52,9 @@ describe('the landing page in Chromium', () => {
     expect(await footer.getByRole('link', {name: 'Pricing'}).getAttribute('href')).toBe('/#pricing');
     expect(await footer.getByRole('link', {name: 'Terms of Service'}).getAttribute('href')).toBe('/tos');
     expect(await footer.getByRole('link', {name: 'Privacy Policy'}).getAttribute('href')).toBe('/privacy-policy');
-    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(`mailto:${appConfig.support.email}`);
+    expect(await footer.getByRole('link', {name: 'Support'}).getAttribute('href')).toBe(
+      `mailto:${appConfig.support.email}`,
+    );
     const topApps = footer.getByRole('navigation', {name: 'Top Apps'});
     for (const app of appConfig.sisterApps) {
       const link = topApps.getByRole('link', {name: app.name});
@@ -61,7 +69,9 @@ describe('the landing page in Chromium', () => {
     const free = page.getByRole('link', {name: landing.hero.primaryCta});
     // The note under the buttons says what is free and what costs money, and describes the button.
     expect(await free.getAttribute('href')).toBe(landing.hero.primaryCtaTo);
-    expect(await free.evaluate((link) => document.getElementById(link.getAttribute('aria-describedby')!)?.textContent)).toBe(landing.hero.primaryCtaNote);
+    expect(
+      await free.evaluate((link) => document.getElementById(link.getAttribute('aria-describedby')!)?.textContent),
+    ).toBe(landing.hero.primaryCtaNote);
     await free.click();
     await page.waitForURL(siteUrl(landing.hero.primaryCtaTo));
     const main = page.getByRole('main');
@@ -90,47 +100,54 @@ describe('the landing page in Chromium', () => {
       const video = document.querySelector<HTMLVideoElement>('video#demo')!;
       return !video.paused && video.currentTime > 0 && video.duration > 10;
     });
-    expect(await page.locator('video#demo track[kind="captions"]').getAttribute('src')).toBe(landing.hero.demoVideo.captions);
+    expect(await page.locator('video#demo track[kind="captions"]').getAttribute('src')).toBe(
+      landing.hero.demoVideo.captions,
+    );
     expect(errors).toEqual([]);
   });
 
   it.each([
     ['a phone', 390, 844],
     ['a laptop', 1280, 800],
-  ])('shows the demo poster on %s as one WebP, wide enough to be sharp and no wider than it needs, fetched first', async (_name, width, height) => {
-    const {page, errors, requests} = await browser().open('/', {width, height});
-    const poster = page.locator('img[src^="/img/demo-poster-"]');
-    await poster.waitFor();
-    expect(await poster.getAttribute('fetchpriority')).toBe('high');
-    expect(await poster.getAttribute('loading')).toBe('eager');
-    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[src^="/img/demo-poster-"]')!.complete);
-    const shown = await poster.evaluate((image: HTMLImageElement) => ({
-      file: new URL(image.currentSrc).pathname,
-      needed: image.getBoundingClientRect().width * window.devicePixelRatio,
-    }));
-    expect(shown.file).toMatch(/^\/img\/demo-poster-\d+\.webp$/);
-    // The file's own width in pixels, not the width the srcset makes it stand for.
-    const pixels = await page.evaluate(async (src) => {
-      const image = new Image();
-      image.src = src;
-      await image.decode();
-      return image.naturalWidth;
-    }, shown.file);
-    expect(pixels).toBeGreaterThanOrEqual(shown.needed);
-    const wideEnough = landing.hero.demoVideo.poster.widths.filter((candidate) => candidate >= shown.needed);
-    expect(pixels).toBe(Math.min(...wideEnough));
-    // The poster under the video is what the visitor sees: the video covers it exactly.
-    const [image, video] = await Promise.all([poster.boundingBox(), page.locator('video#demo').boundingBox()]);
-    expect(image).toEqual(video);
-    expect(requests.filter((url) => url.includes('/img/demo-poster-'))).toHaveLength(1);
-    expect(errors).toEqual([]);
-  });
+  ])(
+    'shows the demo poster on %s as one WebP, wide enough to be sharp and no wider than it needs, fetched first',
+    async (_name, width, height) => {
+      const {page, errors, requests} = await browser().open('/', {width, height});
+      const poster = page.locator('img[src^="/img/demo-poster-"]');
+      await poster.waitFor();
+      expect(await poster.getAttribute('fetchpriority')).toBe('high');
+      expect(await poster.getAttribute('loading')).toBe('eager');
+      await page.waitForFunction(
+        () => document.querySelector<HTMLImageElement>('img[src^="/img/demo-poster-"]')!.complete,
+      );
+      const shown = await poster.evaluate((image: HTMLImageElement) => ({
+        file: new URL(image.currentSrc).pathname,
+        needed: image.getBoundingClientRect().width * window.devicePixelRatio,
+      }));
+      expect(shown.file).toMatch(/^\/img\/demo-poster-\d+\.webp$/);
+      // The file's own width in pixels, not the width the srcset makes it stand for.
+      const pixels = await page.evaluate(async (src) => {
+        const image = new Image();
+        image.src = src;
+        await image.decode();
+        return image.naturalWidth;
+      }, shown.file);
+      expect(pixels).toBeGreaterThanOrEqual(shown.needed);
+      const wideEnough = landing.hero.demoVideo.poster.widths.filter((candidate) => candidate >= shown.needed);
+      expect(pixels).toBe(Math.min(...wideEnough));
+      // The poster under the video is what the visitor sees: the video covers it exactly.
+      const [image, video] = await Promise.all([poster.boundingBox(), page.locator('video#demo').boundingBox()]);
+      expect(image).toEqual(video);
+      expect(requests.filter((url) => url.includes('/img/demo-poster-'))).toHaveLength(1);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('has a login link to /signin', async () => {
     const {page} = await browser().open('/');
-    expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Login'}).getAttribute('href')).toBe(
-      appConfig.auth.loginUrl,
-    );
+    expect(
+      await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Login'}).getAttribute('href'),
+    ).toBe(appConfig.auth.loginUrl);
   });
 
   describe('at 375 px wide', () => {
@@ -138,7 +155,9 @@ describe('the landing page in Chromium', () => {
       const {page, errors} = await browser().open('/', {width: 375, height: 740});
       const burger = page.getByRole('button', {name: 'Open main menu'});
       expect(await burger.getAttribute('aria-expanded')).toBe('false');
-      expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'FAQ'}).isVisible()).toBe(false);
+      expect(await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'FAQ'}).isVisible()).toBe(
+        false,
+      );
 
       await burger.click();
       expect(await burger.getAttribute('aria-expanded')).toBe('true');

@@ -33,24 +33,30 @@ describe('every built page', () => {
     // Chromium's own parser reads each file once, as a visitor's browser would, without running it.
     const page = await browser.newPage();
     for (const {file, url} of builtPages(process.env.TEST_SITE_DIR!)) {
-      const read = await page.evaluate((html) => {
-        const document = new DOMParser().parseFromString(html, 'text/html');
-        // The text a reader sees, but code blocks (where braces are code) and what never shows.
-        const pieces: {text: string; code: boolean}[] = [];
-        const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const element = node.parentElement;
-          if (!node.nodeValue?.includes('{') || !element || element.closest('pre, script, style, noscript, template')) continue;
-          pieces.push({text: node.nodeValue, code: element.closest('code') !== null});
-        }
-        const description = document.querySelector('meta[name="description"]')?.getAttribute('content');
-        if (description) pieces.push({text: description, code: false});
-        return {
-          hrefs: [...document.querySelectorAll('[href]')].map((element) => element.getAttribute('href')!),
-          anchors: [...document.querySelectorAll('[id], a[name]')].map((element) => element.id || element.getAttribute('name')!),
-          pieces,
-        };
-      }, readFileSync(file, 'utf8'));
+      const read = await page.evaluate(
+        (html) => {
+          const document = new DOMParser().parseFromString(html, 'text/html');
+          // The text a reader sees, but code blocks (where braces are code) and what never shows.
+          const pieces: {text: string; code: boolean}[] = [];
+          const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const element = node.parentElement;
+            if (!node.nodeValue?.includes('{') || !element || element.closest('pre, script, style, noscript, template'))
+              continue;
+            pieces.push({text: node.nodeValue, code: element.closest('code') !== null});
+          }
+          const description = document.querySelector('meta[name="description"]')?.getAttribute('content');
+          if (description) pieces.push({text: description, code: false});
+          return {
+            hrefs: [...document.querySelectorAll('[href]')].map((element) => element.getAttribute('href')!),
+            anchors: [...document.querySelectorAll('[id], a[name]')].map(
+              (element) => element.id || element.getAttribute('name')!,
+            ),
+            pieces,
+          };
+        },
+        readFileSync(file, 'utf8'),
+      );
       links.push({url, hrefs: read.hrefs, anchors: read.anchors});
       texts.push({url, hrefs: read.hrefs, pieces: read.pieces});
     }
@@ -62,7 +68,10 @@ describe('every built page', () => {
     expect(links.find((links) => links.url === '/')!.hrefs).toContain('/tos');
     expect(links.find((links) => links.url === '/docs/features/payments')!.anchors.length).toBeGreaterThan(5);
 
-    const broken = brokenLinks(links, new Set(builtFiles(process.env.TEST_SITE_DIR!)), [productionUrl, new URL(siteUrl()).origin]);
+    const broken = brokenLinks(links, new Set(builtFiles(process.env.TEST_SITE_DIR!)), [
+      productionUrl,
+      new URL(siteUrl()).origin,
+    ]);
     expect(broken).toEqual([]);
   });
 

@@ -7,7 +7,13 @@
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
 import {dashboardPlan, type Plan} from '../../src/config';
 import {launchChromium} from '../../scripts/support/chromium';
-import {buyAsGuest, escapeRegExp, followMagicLink, startLocalStack, type LocalStack} from '../../scripts/support/localStack';
+import {
+  buyAsGuest,
+  escapeRegExp,
+  followMagicLink,
+  startLocalStack,
+  type LocalStack,
+} from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
 
 export interface LocalTab {
@@ -28,7 +34,11 @@ export interface LocalSession {
    * page, that page sends the visitor to sign in, where the line `why` says so, and the link brings
    * them back to it.
    */
-  signInByMagicLink: (tab: LocalTab, email: string, options?: {name?: string; from?: string; why?: string}) => Promise<void>;
+  signInByMagicLink: (
+    tab: LocalTab,
+    email: string,
+    options?: {name?: string; from?: string; why?: string},
+  ) => Promise<void>;
   /**
    * From the pricing to the dashboard as a guest: checkout on the local page, pay, the success
    * page once the signed webhook and the welcome e-mail are through, then Go to Dashboard, signed
@@ -75,11 +85,18 @@ export function useLocalSession({
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    browser = await launchChromium({offline: true});
-    stack = await startLocalStack({flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])], seed, env});
-    // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
-  }, seed === undefined ? 300_000 : 420_000);
+  beforeAll(
+    async () => {
+      browser = await launchChromium({offline: true});
+      stack = await startLocalStack({
+        flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])],
+        seed,
+        env,
+      });
+      // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
+    },
+    seed === undefined ? 300_000 : 420_000,
+  );
 
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
@@ -118,8 +135,14 @@ export function useLocalSession({
       // reloading the worker, a refusal by the settings. A 503 to an OPTIONS with neither is wrangler's
       // proxy losing its connection to the worker (see jest.retryTimes above).
       const why = /Reloading local server|restarted mid-request|settings\.refused/;
-      const printed = running().output().split('\n').filter((line) => line.includes(path) || why.test(line)).slice(-8);
-      errors.push(`${request.method()} ${path} failed (${request.failure()?.errorText}); the worker printed:\n${printed.join('\n')}`);
+      const printed = running()
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(path) || why.test(line))
+        .slice(-8);
+      errors.push(
+        `${request.method()} ${path} failed (${request.failure()?.errorText}); the worker printed:\n${printed.join('\n')}`,
+      );
     });
     await goto(page, path);
     return {page, errors, workerCalls};

@@ -27,20 +27,43 @@ let stateDir: string;
 let output = '';
 
 beforeAll(async () => {
-  if (!process.env.TEST_SITE_DIR) throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
+  if (!process.env.TEST_SITE_DIR)
+    throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
   siteDir = process.env.TEST_SITE_DIR;
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-one-worker-'));
-  wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--env', 'site', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
+  wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--env', 'site', '--persist-to', stateDir], WORKER_DIR, {
+    CI: 'true',
+  });
   const [port, inspector] = [await freePort(), await freePort()];
   origin = `http://127.0.0.1:${port}`;
   worker = spawnGroup(
     WRANGLER,
-    ['dev', '--env', 'site', '--assets', siteDir, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
-      '--persist-to', stateDir, '--show-interactive-dev-session=false',
+    [
+      'dev',
+      '--env',
+      'site',
+      '--assets',
+      siteDir,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--persist-to',
+      stateDir,
+      '--show-interactive-dev-session=false',
       // The developer's .dev.vars may say otherwise; this is the deployed configuration.
       // Outside emulator mode the worker refuses to run without a service account (issue 22).
-      '--var', `SITE_URL:${origin}`, '--var', 'SAME_ORIGIN:true', '--var', 'FIREBASE_AUTH_EMULATOR_HOST:',
-      '--var', `FIREBASE_SERVICE_ACCOUNT:${await offlineServiceAccount()}`],
+      '--var',
+      `SITE_URL:${origin}`,
+      '--var',
+      'SAME_ORIGIN:true',
+      '--var',
+      'FIREBASE_AUTH_EMULATOR_HOST:',
+      '--var',
+      `FIREBASE_SERVICE_ACCOUNT:${await offlineServiceAccount()}`,
+    ],
     {cwd: WORKER_DIR, env: WRANGLER_ENV},
   );
   worker.stdout!.on('data', (chunk) => (output += chunk));
@@ -79,7 +102,11 @@ describe('one Worker serving the site and the API (wrangler dev --env site)', ()
     expect(token).toBeDefined();
 
     const lead = (headers: Record<string, string>) =>
-      fetch(`${origin}/api/leads`, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify({email: `one.worker.${Date.now()}@example.com`})});
+      fetch(`${origin}/api/leads`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json', ...headers},
+        body: JSON.stringify({email: `one.worker.${Date.now()}@example.com`}),
+      });
     const refused = await lead({});
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({code: 'XSRF_FAILED'});
@@ -90,7 +117,10 @@ describe('one Worker serving the site and the API (wrangler dev --env site)', ()
     const rules = parseHeadersFile(fs.readFileSync(path.join(siteDir, '_headers'), 'utf8'));
     for (const page of [ROUTES.home, ROUTES.signIn, ROUTES.dashboard, '/docs/features/payments', '/no-such-page']) {
       const response = await fetch(`${origin}${page}`, {headers: {'sec-fetch-mode': 'navigate'}});
-      expect([page, response.headers.get('content-security-policy')]).toEqual([page, headersForPath(rules, page)['Content-Security-Policy']]);
+      expect([page, response.headers.get('content-security-policy')]).toEqual([
+        page,
+        headersForPath(rules, page)['Content-Security-Policy'],
+      ]);
     }
     // A page that holds a token gets two policies, `/*`'s and its own: the browser enforces both.
     expect(headersForPath(rules, ROUTES.signIn)['Content-Security-Policy']).toContain(", script-src 'self'");
@@ -108,7 +138,8 @@ describe('one Worker serving the site and the API (wrangler dev --env site)', ()
       const {errors} = watchPage(page);
       const failed: string[] = [];
       page.on('response', (response) => {
-        if (response.url().startsWith(origin) && response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+        if (response.url().startsWith(origin) && response.status() >= 400)
+          failed.push(`${response.status()} ${response.url()}`);
       });
       await page.goto(`${origin}/`);
       await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');

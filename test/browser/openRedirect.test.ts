@@ -24,11 +24,14 @@ const LURES = [
 
 /** A verified account with a password, as one registered on /signin is. */
 async function accountWithPassword(session: LocalSession, email: string, password: string) {
-  const created = await fetch(`http://${session.stack().emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
-    body: JSON.stringify({email, password, emailVerified: true}),
-  });
+  const created = await fetch(
+    `http://${session.stack().emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=local`,
+    {
+      method: 'POST',
+      headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
+      body: JSON.stringify({email, password, emailVerified: true}),
+    },
+  );
   expect(created.status).toBe(200);
 }
 
@@ -72,27 +75,33 @@ describe.each([
     return email.split('@')[0]!;
   }
 
-  it.each(LURES)('with %s: a visitor who signs in with a password ends on the dashboard, not the other site', async (_form, next) => {
-    const tab = await session.open(`${ROUTES.signIn}?next=${next}`);
-    const {page, errors} = tab;
-    const visits = await watchOtherSite(page);
-    const name = await signIn(tab);
-    expect(await whereTheyLand(page)).toBe(`${session.stack().siteUrl}${ROUTES.dashboard}`);
-    await session.waitToSee(tab, page.getByRole('banner').getByRole('button', {name}));
-    expect(visits).toEqual([]);
-    expect(errors).toEqual([]);
-  });
+  it.each(LURES)(
+    'with %s: a visitor who signs in with a password ends on the dashboard, not the other site',
+    async (_form, next) => {
+      const tab = await session.open(`${ROUTES.signIn}?next=${next}`);
+      const {page, errors} = tab;
+      const visits = await watchOtherSite(page);
+      const name = await signIn(tab);
+      expect(await whereTheyLand(page)).toBe(`${session.stack().siteUrl}${ROUTES.dashboard}`);
+      await session.waitToSee(tab, page.getByRole('banner').getByRole('button', {name}));
+      expect(visits).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 
-  it.each(LURES)('with %s: a visitor already signed in is sent on at once, to the dashboard, not the other site', async (_form, next) => {
-    const tab = await session.open(ROUTES.signIn);
-    const {page, errors} = tab;
-    const name = await signIn(tab);
-    await session.waitToSee(tab, page.getByRole('banner').getByRole('button', {name}));
-    const visits = await watchOtherSite(page);
-    await page.goto(`${session.stack().siteUrl}${ROUTES.signIn}?next=${next}`);
-    expect(await whereTheyLand(page)).toBe(`${session.stack().siteUrl}${ROUTES.dashboard}`);
-    await session.waitToSee(tab, page.getByRole('banner').getByRole('button', {name}));
-    expect(visits).toEqual([]);
-    expect(errors).toEqual([]);
-  });
+  it.each(LURES)(
+    'with %s: a visitor already signed in is sent on at once, to the dashboard, not the other site',
+    async (_form, next) => {
+      const tab = await session.open(ROUTES.signIn);
+      const {page, errors} = tab;
+      const name = await signIn(tab);
+      await session.waitToSee(tab, page.getByRole('banner').getByRole('button', {name}));
+      const visits = await watchOtherSite(page);
+      await page.goto(`${session.stack().siteUrl}${ROUTES.signIn}?next=${next}`);
+      expect(await whereTheyLand(page)).toBe(`${session.stack().siteUrl}${ROUTES.dashboard}`);
+      await session.waitToSee(tab, page.getByRole('banner').getByRole('button', {name}));
+      expect(visits).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 });

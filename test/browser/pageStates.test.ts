@@ -15,7 +15,9 @@ describe('a signed-out visitor on the dashboard', () => {
     const {page, errors} = await browser().open(ROUTES.dashboard);
     await page.waitForURL(siteUrl(`${ROUTES.signIn}?next=${encodeURIComponent(ROUTES.dashboard)}`));
     await page.getByRole('heading', {name: `Sign in to ${appConfig.appName}`}).waitFor();
-    await page.getByText(`Your dashboard is where you get the ${appConfig.appName} code. Sign in with the e-mail you paid with`).waitFor();
+    await page
+      .getByText(`Your dashboard is where you get the ${appConfig.appName} code. Sign in with the e-mail you paid with`)
+      .waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -38,7 +40,11 @@ describe('the sign-in page', () => {
 
   it('keeps its card off both edges of a 390 px phone', async () => {
     const width = 390;
-    const {page, errors} = await browser().open(ROUTES.signIn, {width, height: 844, prepare: (context) => recordPopupScript(context).then(() => undefined)});
+    const {page, errors} = await browser().open(ROUTES.signIn, {
+      width,
+      height: 844,
+      prepare: (context) => recordPopupScript(context).then(() => undefined),
+    });
     // The card is the box its title heads.
     const card = page.getByRole('heading', {level: 1, name: `Sign in to ${appConfig.appName}`}).locator('..');
     const box = (await card.boundingBox())!;
@@ -60,7 +66,9 @@ describe('the success page', () => {
     expect(await page.getByText(afterPurchase.email).count()).toBe(0);
     expect(await page.getByRole('link', {name: copy.actions.dashboard}).getAttribute('href')).toBe(ROUTES.dashboard);
     expect(await page.getByRole('link', {name: copy.actions.plans}).getAttribute('href')).toBe('/#pricing');
-    expect(await page.getByRole('link', {name: copy.actions.support}).getAttribute('href')).toBe(`mailto:${appConfig.support.email}`);
+    expect(await page.getByRole('link', {name: copy.actions.support}).getAttribute('href')).toBe(
+      `mailto:${appConfig.support.email}`,
+    );
     // Nothing to ask about: the worker is not called.
     expect(requests.filter((url) => url.includes(API_PATHS.checkoutStatus))).toEqual([]);
     // Its title and description, the same for every visitor, claim no purchase either.
@@ -78,7 +86,12 @@ describe('the legal pages', () => {
     const {page, errors} = await browser().open(path);
     const date = page.getByRole('main').locator(`time[datetime="${lastUpdated}"]`);
     const [year, month, day] = lastUpdated.split('-').map(Number);
-    const written = new Date(Date.UTC(year!, month! - 1, day!)).toLocaleDateString('en-US', {month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC'});
+    const written = new Date(Date.UTC(year!, month! - 1, day!)).toLocaleDateString('en-US', {
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
     expect(await date.textContent()).toBe(written);
     expect(await page.getByRole('main').textContent()).toContain(`Last updated: ${written}`);
     expect(errors).toEqual([]);
@@ -87,7 +100,9 @@ describe('the legal pages', () => {
 
 describe('Google sign-in in local mode', () => {
   it('says that Google needs a real Firebase project, and points to the link or the password', async () => {
-    const {page, errors} = await browser().open(ROUTES.signIn, {prepare: (context) => recordPopupScript(context).then(() => undefined)});
+    const {page, errors} = await browser().open(ROUTES.signIn, {
+      prepare: (context) => recordPopupScript(context).then(() => undefined),
+    });
     await page.getByRole('button', {name: 'Sign in with Google'}).click();
     const alert = page.getByRole('alert').filter({hasText: 'Google sign-in needs a real Firebase project'});
     await alert.waitFor();
@@ -122,7 +137,9 @@ describe('the hero video before it plays', () => {
     const {page, errors} = await browser().open('/', {width, height: 900});
     const video = page.getByLabel(landing.hero.demoVideo.title);
     await video.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => [...document.images].filter((image) => image.src.includes('demo-poster')).every((image) => image.complete));
+    await page.waitForFunction(() =>
+      [...document.images].filter((image) => image.src.includes('demo-poster')).every((image) => image.complete),
+    );
     // The picture above the player's control bar, as the visitor sees it, and the poster alone.
     const box = (await video.boundingBox())!;
     const clip = {x: box.x, y: box.y, width: box.width, height: box.height * 0.6};
@@ -149,25 +166,31 @@ describe('the copy about support', () => {
 
 describe('the 404 page', () => {
   // A missing docs address too: the docs' routes answer it in the browser, and the host with 404.html.
-  it.each(['/pricing-plans-2019', '/docs/features/no-such-page'])('names what was not found at %s, in the site’s own page, with search, the docs and the home page', async (missing) => {
-    const {page, errors} = await browser().open(missing);
-    await page.getByRole('heading', {level: 1, name: 'Page not found'}).waitFor();
-    const main = page.getByRole('main');
-    await main.getByText(`There is no page at ${missing}.`).waitFor();
-    // The site's header, not the docs' navbar and sidebar.
-    await page.getByRole('banner').getByRole('link', {name: `${appConfig.appName} home`}).waitFor();
-    expect(await page.locator('.navbar').count()).toBe(0);
-    // Light, as the site's pages are, even under /docs (whose pages are dark).
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-    expect(await main.getByRole('link', {name: 'Documentation'}).getAttribute('href')).toBe(ROUTES.docs);
-    expect(await main.getByRole('link', {name: 'Home'}).getAttribute('href')).toBe(ROUTES.home);
+  it.each(['/pricing-plans-2019', '/docs/features/no-such-page'])(
+    'names what was not found at %s, in the site’s own page, with search, the docs and the home page',
+    async (missing) => {
+      const {page, errors} = await browser().open(missing);
+      await page.getByRole('heading', {level: 1, name: 'Page not found'}).waitFor();
+      const main = page.getByRole('main');
+      await main.getByText(`There is no page at ${missing}.`).waitFor();
+      // The site's header, not the docs' navbar and sidebar.
+      await page
+        .getByRole('banner')
+        .getByRole('link', {name: `${appConfig.appName} home`})
+        .waitFor();
+      expect(await page.locator('.navbar').count()).toBe(0);
+      // Light, as the site's pages are, even under /docs (whose pages are dark).
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+      expect(await main.getByRole('link', {name: 'Documentation'}).getAttribute('href')).toBe(ROUTES.docs);
+      expect(await main.getByRole('link', {name: 'Home'}).getAttribute('href')).toBe(ROUTES.home);
 
-    await main.getByRole('searchbox', {name: 'Search the docs'}).fill('webhook');
-    await main.getByRole('button', {name: 'Search'}).click();
-    await page.waitForURL(siteUrl(`${ROUTES.search}?q=webhook`));
-    // A 404 answer for the missing page is the console's one expected line.
-    expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
-  });
+      await main.getByRole('searchbox', {name: 'Search the docs'}).fill('webhook');
+      await main.getByRole('button', {name: 'Search'}).click();
+      await page.waitForURL(siteUrl(`${ROUTES.search}?q=webhook`));
+      // A 404 answer for the missing page is the console's one expected line.
+      expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+    },
+  );
 
   it('is drawn when a reader already in the docs goes to a missing docs address without a reload, and Back returns', async () => {
     const {page, errors} = await browser().open('/docs/features/payments');

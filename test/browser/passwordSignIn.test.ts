@@ -36,7 +36,9 @@ async function register(tab: LocalTab, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', {name: 'Create account', exact: true}).click();
   await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-  expect(await page.getByRole('status').filter({hasText: email}).textContent()).toContain('confirm your e-mail, then choose your password');
+  expect(await page.getByRole('status').filter({hasText: email}).textContent()).toContain(
+    'confirm your e-mail, then choose your password',
+  );
   const line = await session.stack().waitForLine(printedSignInLine('link', email));
   await page.goto(line.slice(line.indexOf('http')));
   await page.getByRole('heading', {name: 'Choose your password'}).waitFor();
@@ -59,7 +61,10 @@ describe('e-mail and password sign-in on the local stack', () => {
     await register(registered, account.email);
     await choosePassword(registered.page, account.password);
     await registered.page.waitForURL(`${session.stack().siteUrl}/dashboard`);
-    await registered.page.getByRole('banner').getByRole('button', {name: localPart(account.email)}).waitFor();
+    await registered.page
+      .getByRole('banner')
+      .getByRole('button', {name: localPart(account.email)})
+      .waitFor();
     expect(registered.errors).toEqual([]);
   });
 
@@ -71,14 +76,21 @@ describe('e-mail and password sign-in on the local stack', () => {
       (window as unknown as {formSeen: boolean[]}).formSeen = seen;
       const sample = () => {
         const heading = [...document.querySelectorAll('h1')].find((h1) => h1.textContent === title);
-        seen.push(heading !== undefined && heading.getClientRects().length > 0 && getComputedStyle(heading).visibility !== 'hidden');
+        seen.push(
+          heading !== undefined &&
+            heading.getClientRects().length > 0 &&
+            getComputedStyle(heading).visibility !== 'hidden',
+        );
         requestAnimationFrame(sample);
       };
       requestAnimationFrame(sample);
     }, `Sign in to ${appConfig.appName}`);
     await session.goto(page, '/signin');
     await page.waitForURL(`${session.stack().siteUrl}/dashboard`);
-    await page.getByRole('banner').getByRole('button', {name: localPart(account.email)}).waitFor();
+    await page
+      .getByRole('banner')
+      .getByRole('button', {name: localPart(account.email)})
+      .waitFor();
     const frames = await page.evaluate(() => (window as unknown as {formSeen: boolean[]}).formSeen);
     expect(frames.length).toBeGreaterThan(0);
     expect(frames).not.toContain(true);
@@ -89,7 +101,10 @@ describe('e-mail and password sign-in on the local stack', () => {
     const {page, errors} = await session.open('/signin');
     await fillAndPress(page, account.email, account.password, 'Sign in');
     await page.waitForURL(`${session.stack().siteUrl}/dashboard`);
-    await page.getByRole('banner').getByRole('button', {name: localPart(account.email)}).waitFor();
+    await page
+      .getByRole('banner')
+      .getByRole('button', {name: localPart(account.email)})
+      .waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -135,7 +150,9 @@ describe('e-mail and password sign-in on the local stack', () => {
     await page.getByLabel('Email').fill(account.email);
     await page.getByRole('button', {name: 'Send reset link'}).click();
     await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-    expect(await page.getByRole('status').filter({hasText: account.email}).textContent()).toContain('a link to choose a new password');
+    expect(await page.getByRole('status').filter({hasText: account.email}).textContent()).toContain(
+      'a link to choose a new password',
+    );
 
     // The e-mail's link, as npm start prints it: the new password goes in place of the placeholder.
     const line = await stack.waitForLine(printedSignInLine('password reset', account.email));
@@ -162,11 +179,14 @@ describe('e-mail and password sign-in on the local stack', () => {
     const stack = session.stack();
     const email = uniqueEmail('squatted');
     // Anyone may register an address with Firebase's public API before its owner ever signs in.
-    const squatted = await fetch(`http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`, {
-      method: 'POST',
-      headers: {'content-type': 'application/json'},
-      body: JSON.stringify({email, password: 'the squatter knows this', returnSecureToken: true}),
-    });
+    const squatted = await fetch(
+      `http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`,
+      {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify({email, password: 'the squatter knows this', returnSecureToken: true}),
+      },
+    );
     expect(squatted.status).toBe(200);
 
     const tab = await session.open('/signin');
@@ -193,7 +213,9 @@ describe('e-mail and password sign-in on the local stack', () => {
     await page.getByLabel('Email').fill(stranger);
     await page.getByRole('button', {name: 'Send reset link'}).click();
     await page.getByRole('heading', {name: 'Check your inbox'}).waitFor();
-    expect(await page.getByRole('status').filter({hasText: stranger}).textContent()).toContain('a link to choose a new password');
+    expect(await page.getByRole('status').filter({hasText: stranger}).textContent()).toContain(
+      'a link to choose a new password',
+    );
     // The emulator refused (no such account); the page said nothing about it.
     expect(errors.filter((error) => !refusedByProvider(error))).toEqual([]);
   });

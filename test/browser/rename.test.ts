@@ -11,7 +11,15 @@ import path from 'node:path';
 import {buildSite, ROOT} from '../../scripts/support/site';
 import versions from '../../versions.json';
 import {RENAME_ALLOWED} from '../support/renameAllowList';
-import {currentFacts, findLeaks, frozenReleaseFiles, renamedCopy, renamedFacts, unexplained, type Leak} from '../support/renamedSite';
+import {
+  currentFacts,
+  findLeaks,
+  frozenReleaseFiles,
+  renamedCopy,
+  renamedFacts,
+  unexplained,
+  type Leak,
+} from '../support/renamedSite';
 
 const from = currentFacts();
 const to = renamedFacts(from);
@@ -43,7 +51,9 @@ describe('a rename and re-price in src/config alone', () => {
     expect(home).toContain(`Get ${to.appName} Free`);
     const product = JSON.parse(/<script[^>]*application\/ld\+json[^>]*>(.*?)<\/script>/s.exec(home)![1]!);
     expect(product).toMatchObject({name: to.appName, url: `https://${to.domainName}/`});
-    expect(product.offers.map((offer: {price: string}) => offer.price)).toEqual(to.plans.map((plan) => plan.price.toFixed(2)));
+    expect(product.offers.map((offer: {price: string}) => offer.price)).toEqual(
+      to.plans.map((plan) => plan.price.toFixed(2)),
+    );
     expect(read('llms.txt').startsWith(`# ${to.appName}\n`)).toBe(true);
     expect(read('video/demo.en.vtt')).toContain(`${to.appName}: `);
     // The docs quote the config as it is.

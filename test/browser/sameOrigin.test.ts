@@ -25,14 +25,24 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
 
     const stack = session.stack();
     expect(stack.output()).toContain(`reached by the site at ${stack.siteUrl}/api/`);
-    expect(workerCalls).toEqual(expect.arrayContaining(['POST /api/createCheckoutSession', 'GET /api/retrieveUserFromCheckoutSession', 'POST /api/addUserToRepo']));
+    expect(workerCalls).toEqual(
+      expect.arrayContaining([
+        'POST /api/createCheckoutSession',
+        'GET /api/retrieveUserFromCheckoutSession',
+        'POST /api/addUserToRepo',
+      ]),
+    );
     // No preflight anywhere, and the worker's own port is never called by the page.
     expect(requests.filter((request) => request.method() === 'OPTIONS').map((request) => request.url())).toEqual([]);
-    expect(requests.filter((request) => request.url().startsWith(stack.workerUrl)).map((request) => request.url())).toEqual([]);
+    expect(
+      requests.filter((request) => request.url().startsWith(stack.workerUrl)).map((request) => request.url()),
+    ).toEqual([]);
 
     const cookie = (await page.context().cookies(stack.siteUrl)).find((candidate) => candidate.name === XSRF_COOKIE);
     expect(cookie).toMatchObject({sameSite: 'Strict', httpOnly: false});
-    const changes = requests.filter((request) => request.method() === 'POST' && request.url().startsWith(stack.apiBase));
+    const changes = requests.filter(
+      (request) => request.method() === 'POST' && request.url().startsWith(stack.apiBase),
+    );
     expect(changes.length).toBeGreaterThanOrEqual(2);
     for (const change of changes) expect((await change.allHeaders())[XSRF_HEADER.toLowerCase()]).toBe(cookie!.value);
     expect(errors).toEqual([]);
@@ -51,9 +61,13 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
 
     await session.checkoutAsGuest(tab, uniqueEmail('stale.token'));
 
-    const fresh = (await page.context().cookies(stack.siteUrl)).find((candidate) => candidate.name === XSRF_COOKIE)!.value;
+    const fresh = (await page.context().cookies(stack.siteUrl)).find(
+      (candidate) => candidate.name === XSRF_COOKIE,
+    )!.value;
     expect(fresh).not.toBe('not-a-token');
-    const sent = await Promise.all(checkouts.map(async (request) => (await request.allHeaders())[XSRF_HEADER.toLowerCase()]));
+    const sent = await Promise.all(
+      checkouts.map(async (request) => (await request.allHeaders())[XSRF_HEADER.toLowerCase()]),
+    );
     expect(sent).toEqual(['not-a-token', fresh]);
     // The refused first try is the only thing the console shows.
     expect(errors.filter((error) => !/status of 403/.test(error))).toEqual([]);
@@ -62,9 +76,16 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
   it('refuses a change that does not echo the cookie, with the worker’s message', async () => {
     const tab = await session.open('/');
     const answer = await tab.page.evaluate(async () => {
-      const response = await fetch('/api/leads', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({email: 'forged@example.com'})});
+      const response = await fetch('/api/leads', {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({email: 'forged@example.com'}),
+      });
       return {status: response.status, body: await response.json()};
     });
-    expect(answer).toEqual({status: 403, body: {error: expect.stringContaining('anti-forgery token'), code: 'XSRF_FAILED'}});
+    expect(answer).toEqual({
+      status: 403,
+      body: {error: expect.stringContaining('anti-forgery token'), code: 'XSRF_FAILED'},
+    });
   });
 });

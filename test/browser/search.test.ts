@@ -40,7 +40,10 @@ describe('docs search', () => {
     }
     const found = SEARCH_QUESTIONS.length - misses.length;
     console.log(
-      [`${found} of ${SEARCH_QUESTIONS.length} questions found their page in the first 3 suggestions.`, ...misses.map((miss) => `  miss: ${miss}`)].join('\n'),
+      [
+        `${found} of ${SEARCH_QUESTIONS.length} questions found their page in the first 3 suggestions.`,
+        ...misses.map((miss) => `  miss: ${miss}`),
+      ].join('\n'),
     );
     expect(found / SEARCH_QUESTIONS.length).toBeGreaterThanOrEqual(TARGET);
     expect(errors).toEqual([]);
@@ -76,7 +79,9 @@ describe('docs search', () => {
     const {page} = await open('/docs/1.0/features/payments');
     const input = await focusSearchBar(page);
     await ask(page, input, 'kubernetes helm');
-    expect(await page.getByRole('listbox').getByRole('link', {name: 'Payments'}).getAttribute('href')).toBe('/docs/1.0/features/payments');
+    expect(await page.getByRole('listbox').getByRole('link', {name: 'Payments'}).getAttribute('href')).toBe(
+      '/docs/1.0/features/payments',
+    );
   });
 
   it('lists the matching pages on the search page, inside its main landmark', async () => {

@@ -32,7 +32,9 @@ export function watchSearchWorker(): void {
         pending.add(message.id);
         if (!watched.has(this)) {
           watched.add(this);
-          this.addEventListener('message', (event) => pending.delete((event as MessageEvent<{id?: string}>).data?.id ?? ''));
+          this.addEventListener('message', (event) =>
+            pending.delete((event as MessageEvent<{id?: string}>).data?.id ?? ''),
+          );
         }
       }
       post.apply(this, args);
@@ -48,7 +50,10 @@ export async function focusSearchBar(page: Page): Promise<Locator> {
   await page.keyboard.press('Control+k');
   await input.waitFor();
   if (!(await input.evaluate((element) => element === document.activeElement))) await page.keyboard.press('Control+k');
-  await eventually(() => input.evaluate((element) => element === document.activeElement), (value) => expect(value).toBe(true));
+  await eventually(
+    () => input.evaluate((element) => element === document.activeElement),
+    (value) => expect(value).toBe(true),
+  );
   return input;
 }
 

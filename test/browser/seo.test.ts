@@ -15,7 +15,11 @@ function pngSize(data: Buffer): {width: number; height: number} {
 
 async function fetchBuffer(urlPath: string): Promise<{status: number; type: string | null; body: Buffer}> {
   const response = await fetch(siteUrl(urlPath));
-  return {status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer())};
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 describe('search engines and sharing', () => {
@@ -61,16 +65,20 @@ describe('search engines and sharing', () => {
     const product = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(product['@type']).toBe('Product');
     expect(product.name).toBe(appConfig.appName);
-    expect(product.offers.map((offer: {price: string; priceCurrency: string}) => [offer.price, offer.priceCurrency])).toEqual(
-      appConfig.plans.map((plan) => [plan.price.toFixed(2), 'USD']),
-    );
+    expect(
+      product.offers.map((offer: {price: string; priceCurrency: string}) => [offer.price, offer.priceCurrency]),
+    ).toEqual(appConfig.plans.map((plan) => [plan.price.toFixed(2), 'USD']));
     expect(product.aggregateRating).toEqual(aggregateRating((appConfig as AppConfig).rating));
   });
 
   it('preloads the logo, the social image and the manifest, and links the icons', async () => {
     const {page} = await browser().open('/');
-    const preloads = await page.locator('link[rel="preload"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(preloads).toEqual(expect.arrayContaining(['/img/logo.png', '/img/opengraph-image.jpg', '/manifest.webmanifest']));
+    const preloads = await page
+      .locator('link[rel="preload"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(preloads).toEqual(
+      expect.arrayContaining(['/img/logo.png', '/img/opengraph-image.jpg', '/manifest.webmanifest']),
+    );
     expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
     expect(await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')).toBe('/img/apple-icon.png');
     const manifest = JSON.parse((await fetchBuffer('/manifest.webmanifest')).body.toString('utf8'));
@@ -134,8 +142,14 @@ describe('search engines and sharing', () => {
     const [poster, ...rest] = images.filter(isPoster);
     expect(rest).toEqual([]);
     const others = images.filter((image) => !isPoster(image));
-    expect(poster).toEqual({src: expect.stringMatching(/^\/img\/demo-poster-\d+\.webp$/), loading: 'eager', decoding: 'async', fetchpriority: 'high'});
-    for (const image of others) expect(image).toEqual({src: image.src, loading: 'lazy', decoding: 'async', fetchpriority: null});
+    expect(poster).toEqual({
+      src: expect.stringMatching(/^\/img\/demo-poster-\d+\.webp$/),
+      loading: 'eager',
+      decoding: 'async',
+      fetchpriority: 'high',
+    });
+    for (const image of others)
+      expect(image).toEqual({src: image.src, loading: 'lazy', decoding: 'async', fetchpriority: null});
   });
 
   it('gives every built page a description, which search engines show under its title', () => {

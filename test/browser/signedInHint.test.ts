@@ -18,7 +18,11 @@ const FIREBASE_MARKERS = ['identitytoolkit.googleapis.com', 'securetoken.googlea
 function collectScripts(context: BrowserContext): string[] {
   const bodies: string[] = [];
   context.on('response', (response) => {
-    if (response.request().resourceType() === 'script') response.text().then((text) => bodies.push(text), () => undefined);
+    if (response.request().resourceType() === 'script')
+      response.text().then(
+        (text) => bodies.push(text),
+        () => undefined,
+      );
   });
   return bodies;
 }
@@ -49,7 +53,10 @@ describe('the header on the built site', () => {
         await context.addInitScript(recordHeaderStates, '');
       },
     });
-    await eventually(() => headerStates(page), (states) => expect(states.at(-1)).toBe('login'));
+    await eventually(
+      () => headerStates(page),
+      (states) => expect(states.at(-1)).toBe('login'),
+    );
     // Hidden on the first painted frame (the static HTML has it), shown once the provider said nobody.
     expect(await headerStates(page)).toEqual(['neither', 'login']);
     expect(await page.evaluate((key) => window.localStorage.getItem(key), SIGNED_IN_HINT)).toBeNull();
@@ -77,7 +84,10 @@ describe('the header on the built site', () => {
       () => scripts.some((text) => FIREBASE_MARKERS.some((marker) => text.includes(marker))),
       (loaded) => expect(loaded).toBe(true),
     );
-    await eventually(() => page.evaluate((key) => window.localStorage.getItem(key), SIGNED_IN_HINT), (hint) => expect(hint).toBeNull());
+    await eventually(
+      () => page.evaluate((key) => window.localStorage.getItem(key), SIGNED_IN_HINT),
+      (hint) => expect(hint).toBeNull(),
+    );
     expect(popupScript).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -91,6 +101,10 @@ describe('the header on the built site', () => {
       },
     });
     await page.getByRole('button', {name: /Google/}).waitFor();
-    await eventually(() => popupScript, (seen) => expect(seen).toEqual([expect.stringMatching(/^https:\/\/apis\.google\.com\/js\/api\.js/)]), 15_000);
+    await eventually(
+      () => popupScript,
+      (seen) => expect(seen).toEqual([expect.stringMatching(/^https:\/\/apis\.google\.com\/js\/api\.js/)]),
+      15_000,
+    );
   });
 });

@@ -20,7 +20,12 @@ describe('the built stylesheets', () => {
 
   it('style every class a server-rendered page uses before any script runs', async () => {
     const cssDir = path.join(outDir(), 'assets', 'css');
-    const sheets = new Map(readdirSync(cssDir).map((file) => [`/assets/css/${file}`, classesIn(readFileSync(path.join(cssDir, file), 'utf8'))]));
+    const sheets = new Map(
+      readdirSync(cssDir).map((file) => [
+        `/assets/css/${file}`,
+        classesIn(readFileSync(path.join(cssDir, file), 'utf8')),
+      ]),
+    );
     const browser = await launchChromium({offline: true});
     const unstyled: string[] = [];
     const linked = new Set<string>();
@@ -30,12 +35,16 @@ describe('the built stylesheets', () => {
       for (const url of builtUrls(outDir())) {
         await page.goto(siteUrl(url), {waitUntil: 'domcontentloaded'});
         const {hrefs, classes} = await page.evaluate(() => ({
-          hrefs: [...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].map((link) => new URL(link.href).pathname),
+          hrefs: [...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].map(
+            (link) => new URL(link.href).pathname,
+          ),
           classes: [...new Set([...document.querySelectorAll('[class]')].flatMap((element) => [...element.classList]))],
         }));
         hrefs.forEach((href) => linked.add(href));
         const styledNow = new Set(hrefs.flatMap((href) => [...(sheets.get(href) ?? [])]));
-        const styledLater = new Set([...sheets].filter(([href]) => !hrefs.includes(href)).flatMap(([, names]) => [...names]));
+        const styledLater = new Set(
+          [...sheets].filter(([href]) => !hrefs.includes(href)).flatMap(([, names]) => [...names]),
+        );
         for (const name of classes) {
           if (styledLater.has(name) && !styledNow.has(name)) unstyled.push(`${url}: .${name}`);
         }

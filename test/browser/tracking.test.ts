@@ -9,7 +9,11 @@ import {eventually, recordPopupScript, siteUrl, useBrowser} from './helpers';
  * be reached offline; stand-ins answer those URLs with an empty script, so
  * the site's own code (queues, events, visibility) runs for real.
  */
-const THIRD_PARTY = ['https://connect.facebook.net/**', 'https://www.googletagmanager.com/**', 'https://client.crisp.chat/**'];
+const THIRD_PARTY = [
+  'https://connect.facebook.net/**',
+  'https://www.googletagmanager.com/**',
+  'https://client.crisp.chat/**',
+];
 
 /** Answers the tracking scripts; `loaded` gets each address asked for, `fromPages` the path of the page that asked. */
 async function standInScripts(context: BrowserContext, loaded: string[], fromPages: string[] = []) {
@@ -41,14 +45,24 @@ async function holdExchange(context: BrowserContext, exchanges: string[]) {
 async function answerPaid(context: BrowserContext, bodies: string[]) {
   await context.route(`${workerUrl()}${API_PATHS.checkoutStatus}`, (route) => {
     bodies.push(route.request().postData() ?? '');
-    return route.fulfill({status: 200, contentType: 'application/json', headers: {'Access-Control-Allow-Origin': '*'}, body: JSON.stringify({status: 'paid'})});
+    return route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      headers: {'Access-Control-Allow-Origin': '*'},
+      body: JSON.stringify({status: 'paid'}),
+    });
   });
 }
 
 /** The requests a page made outside the site and its worker, the stand-ins' included. */
 async function trackingSaw(page: Page, requests: string[], loaded: string[]) {
   const ownOrigins = [siteUrl('', 'TEST_TRACKED_SITE_URL'), workerUrl()];
-  return {thirdPartyRequests: [...requests.filter((url) => !ownOrigins.some((origin) => url.startsWith(origin)) && !url.startsWith('data:')), ...loaded]};
+  return {
+    thirdPartyRequests: [
+      ...requests.filter((url) => !ownOrigins.some((origin) => url.startsWith(origin)) && !url.startsWith('data:')),
+      ...loaded,
+    ],
+  };
 }
 
 /** What the pixel, Google Analytics and Crisp define on the page, by type: all 'undefined' where none started. */
@@ -96,21 +110,33 @@ describe('tracking in Chromium', () => {
     // The site's own worker is not outside: the pricing section asks it for the visitor's prices, and nothing else.
     const toWorker = requests.filter((url) => url.startsWith(`${workerUrl()}/`));
     expect(new Set(toWorker.map((url) => new URL(url).pathname))).toEqual(new Set([API_PATHS.prices]));
-    const outside = requests.filter((url) => !url.startsWith(siteUrl('')) && !url.startsWith('data:') && !toWorker.includes(url));
+    const outside = requests.filter(
+      (url) => !url.startsWith(siteUrl('')) && !url.startsWith('data:') && !toWorker.includes(url),
+    );
     expect(outside).toEqual([]);
-    expect(await page.evaluate(() => [typeof window.fbq, typeof window.gtag, typeof window.$crisp])).toEqual(['undefined', 'undefined', 'undefined']);
+    expect(await page.evaluate(() => [typeof window.fbq, typeof window.gtag, typeof window.$crisp])).toEqual([
+      'undefined',
+      'undefined',
+      'undefined',
+    ]);
     expect(errors).toEqual([]);
   });
 
   it('with ids: loads each script once, sends PageView on every navigation and shows the chat only on /', async () => {
     const loaded: string[] = [];
-    const {page, errors} = await browser().open('/', {tracked: true, prepare: (context) => standInScripts(context, loaded)});
+    const {page, errors} = await browser().open('/', {
+      tracked: true,
+      prepare: (context) => standInScripts(context, loaded),
+    });
     const home = siteUrl('/', 'TEST_TRACKED_SITE_URL');
     await page.waitForFunction(() => (window.fbq?.queue ?? []).some((call) => call[1] === 'PageView'));
 
     await page.getByRole('contentinfo').getByRole('link', {name: 'Privacy Policy'}).click();
     await page.getByRole('heading', {name: 'Privacy Policy', level: 1}).waitFor();
-    await page.getByRole('banner').getByRole('button', {name: `Get ${appConfig.appName}`}).waitFor();
+    await page
+      .getByRole('banner')
+      .getByRole('button', {name: `Get ${appConfig.appName}`})
+      .waitFor();
 
     const state = await page.evaluate(() => ({
       pixel: window.fbq!.queue,
@@ -143,11 +169,17 @@ describe('tracking in Chromium', () => {
     await page.waitForFunction(() => window.fbq!.queue.some((call) => call[1] === 'CheckoutButtonClicked'));
     // LCP is final once the visitor interacts; the page load time comes after the load event.
     await page.waitForFunction(() => {
-      const labels = window.dataLayer!.map((entry) => [...(entry as IArguments)]).filter((call) => call[1] === 'web_vitals').map((call) => (call[2] as {event_label: string}).event_label);
+      const labels = window
+        .dataLayer!.map((entry) => [...(entry as IArguments)])
+        .filter((call) => call[1] === 'web_vitals')
+        .map((call) => (call[2] as {event_label: string}).event_label);
       return labels.includes('PageLoadTime') && labels.includes('LCP');
     });
     const vitals = await page.evaluate(() =>
-      window.dataLayer!.map((entry) => [...(entry as IArguments)]).filter((call) => call[1] === 'web_vitals').map((call) => call[2]),
+      window
+        .dataLayer!.map((entry) => [...(entry as IArguments)])
+        .filter((call) => call[1] === 'web_vitals')
+        .map((call) => call[2]),
     );
     for (const event of vitals as Array<{event_category: string; value: number; non_interaction: boolean}>) {
       expect(event).toMatchObject({event_category: 'Web Vitals', non_interaction: true});
@@ -161,20 +193,26 @@ describe('tracking in Chromium', () => {
     const loaded: string[] = [];
     const exchanges: string[] = [];
     const asked: string[] = [];
-    const {page, errors, requests} = await browser().open(`/success?sessionId=${sessionId}&claim=${claim}&utm_source=mail`, {
-      tracked: true,
-      prepare: async (context) => {
-        await standInScripts(context, loaded);
-        await holdExchange(context, exchanges);
-        await answerPaid(context, asked);
+    const {page, errors, requests} = await browser().open(
+      `/success?sessionId=${sessionId}&claim=${claim}&utm_source=mail`,
+      {
+        tracked: true,
+        prepare: async (context) => {
+          await standInScripts(context, loaded);
+          await holdExchange(context, exchanges);
+          await answerPaid(context, asked);
+        },
       },
-    });
+    );
     const addresses = [page.url()];
     page.on('framenavigated', (frame) => frame === page.mainFrame() && addresses.push(frame.url()));
     await markDocument(page);
 
     const dashboardLink = page.getByRole('link', {name: 'Go to Dashboard'});
-    await eventually(() => dashboardLink.getAttribute('href'), (href) => expect(href).toBe('/dashboard?utm_source=mail'));
+    await eventually(
+      () => dashboardLink.getAttribute('href'),
+      (href) => expect(href).toBe('/dashboard?utm_source=mail'),
+    );
     // The success page asked the worker, the id and the claim in the body.
     expect(asked.map((body) => JSON.parse(body))).toEqual([{sessionId, claim}]);
     await dashboardLink.click();
@@ -182,7 +220,11 @@ describe('tracking in Chromium', () => {
     addresses.push(page.url());
 
     // The exchange goes out once the sign-in SDK has loaded.
-    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}&claim=${claim}`]));
+    await eventually(
+      () => exchanges,
+      (seen) =>
+        expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}&claim=${claim}`]),
+    );
     // Both pages hold a token: the dashboard opened in the same document, and nothing third-party ran in it.
     expect(await sameDocument(page)).toBe(true);
     expect(await thirdPartyGlobals(page)).toEqual(['undefined', 'undefined', 'undefined']);
@@ -207,7 +249,11 @@ describe('tracking in Chromium', () => {
 
     expect(page.url()).toBe(siteUrl('/dashboard#access', 'TEST_TRACKED_SITE_URL'));
     // The exchange goes out once the sign-in SDK has loaded.
-    await eventually(() => exchanges, (seen) => expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}&claim=${claim}`]));
+    await eventually(
+      () => exchanges,
+      (seen) =>
+        expect(seen).toEqual([`${workerUrl()}/retrieveUserFromCheckoutSession?sessionId=${sessionId}&claim=${claim}`]),
+    );
     expect(await thirdPartyGlobals(page)).toEqual(['undefined', 'undefined', 'undefined']);
     expect((await trackingSaw(page, requests, loaded)).thirdPartyRequests).toEqual([]);
     expect(errors).toEqual([]);
@@ -216,7 +262,9 @@ describe('tracking in Chromium', () => {
   it('with ids: Login on a tracked page loads /signin as a new page, where no third-party script runs', async () => {
     const loaded: string[] = [];
     const {page, errors} = await openTracked(ROUTES.home, loaded);
-    await page.waitForFunction(() => typeof window.fbq === 'function' && typeof window.gtag === 'function' && Array.isArray(window.$crisp));
+    await page.waitForFunction(
+      () => typeof window.fbq === 'function' && typeof window.gtag === 'function' && Array.isArray(window.$crisp),
+    );
     await markDocument(page);
     const before = loaded.length;
 
@@ -251,7 +299,10 @@ describe('tracking in Chromium', () => {
     await page.waitForURL(siteUrl(ROUTES.privacy, 'TEST_TRACKED_SITE_URL'));
     await page.waitForFunction(() => typeof window.fbq === 'function');
     expect(await sameDocument(page)).toBe(false);
-    await eventually(() => loaded.length, (count) => expect(count).toBe(3));
+    await eventually(
+      () => loaded.length,
+      (count) => expect(count).toBe(3),
+    );
     expect(errors).toEqual([]);
   });
 
@@ -275,7 +326,10 @@ describe('tracking in Chromium', () => {
         // holds a token, and its Content-Security-Policy would refuse one.
         await context.route(/\/success(\?|$)/, async (route) => {
           const response = await route.fetch();
-          const html = (await response.text()).replace('</head>', '<script defer src="/js/deferred.js"></script></head>');
+          const html = (await response.text()).replace(
+            '</head>',
+            '<script defer src="/js/deferred.js"></script></head>',
+          );
           await route.fulfill({response, body: html});
         });
         await context.route(siteUrl('/js/deferred.js', 'TEST_TRACKED_SITE_URL'), (route) =>

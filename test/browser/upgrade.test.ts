@@ -41,7 +41,9 @@ async function buyAndUpgrade(tab: LocalTab, upgrader: string, username: string) 
   const {page} = tab;
   await session.checkoutAsGuest(tab, upgrader, lower);
   await session.requestAccess(tab, username);
-  const added = extraRepositoriesAdded(lower, higher).map((key) => (appConfig.extraRepositories as Record<string, {name: string}>)[key]!.name);
+  const added = extraRepositoriesAdded(lower, higher).map(
+    (key) => (appConfig.extraRepositories as Record<string, {name: string}>)[key]!.name,
+  );
   expect(added).toEqual([appConfig.extraRepositories.prompts.name]);
 
   const plan = page.getByRole('region', {name: 'Your plan'});
@@ -67,7 +69,13 @@ async function buyAndUpgrade(tab: LocalTab, upgrader: string, username: string) 
   // Back on the dashboard once Stripe's signed webhook is through: the higher plan, no more upgrade.
   // The terminal names what was paid for: the upgrade.
   await page.waitForURL(`${session.stack().siteUrl}/dashboard`);
-  await session.stack().waitForLine(new RegExp(`paid ${escapeRegExp(upgradeLabel(lower.name, higher.name))} as ${escapeRegExp(upgrader)} .*webhook delivered`));
+  await session
+    .stack()
+    .waitForLine(
+      new RegExp(
+        `paid ${escapeRegExp(upgradeLabel(lower.name, higher.name))} as ${escapeRegExp(upgrader)} .*webhook delivered`,
+      ),
+    );
   await session.waitToSee(tab, plan.getByText(`Your plan: ${higher.name}`));
   expect(await plan.getByRole('button', {name: /^Upgrade to /}).count()).toBe(0);
   return {plan, added};
@@ -81,13 +89,25 @@ it('a buyer of the lower plan upgrades for the difference on the local checkout 
   const {added} = await buyAndUpgrade(tab, email, username);
 
   // The same GitHub account is invited to the repository the upgrade added; the dashboard lists it.
-  await session.stack().waitForLine(new RegExp(`\\[github\\] +invited @${username} to ${escapeRegExp(EXTRA_FIXTURE_REPO)} `));
+  await session
+    .stack()
+    .waitForLine(new RegExp(`\\[github\\] +invited @${username} to ${escapeRegExp(EXTRA_FIXTURE_REPO)} `));
   await page.reload();
   const extras = page.getByRole('region', {name: 'More repositories in your plan'});
-  await session.waitToSee(tab, extras.getByText(new RegExp(`${escapeRegExp(added[0]!)}.*Invited: accept the invitation for @${username} on GitHub`)));
+  await session.waitToSee(
+    tab,
+    extras.getByText(
+      new RegExp(`${escapeRegExp(added[0]!)}.*Invited: accept the invitation for @${username} on GitHub`),
+    ),
+  );
   // Its code downloads at once, from that repository, without waiting for the invitation.
-  const [download] = await Promise.all([page.waitForEvent('download'), extras.getByRole('button', {name: `Download ${added[0]} (.zip)`}).click()]);
-  expect(download.suggestedFilename()).toMatch(new RegExp(`^${escapeRegExp(EXTRA_FIXTURE_REPO.replace('/', '-'))}-.+\\.zip$`));
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    extras.getByRole('button', {name: `Download ${added[0]} (.zip)`}).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^${escapeRegExp(EXTRA_FIXTURE_REPO.replace('/', '-'))}-.+\\.zip$`),
+  );
   await extras.getByText(new RegExp(`Your download of ${escapeRegExp(added[0]!)}, .+, has started\\.`)).waitFor();
   expect(errors).toEqual([]);
 });
@@ -135,10 +155,18 @@ it('the seller refunds the upgrade from the console, a part at 1440 px and the r
   expect(await overflows(page)).toBe(false);
   expect(await axeViolations(page)).toEqual([]);
   await upgrade.getByRole('button', {name: 'Refund the upgrade'}).click();
-  await question.getByText(`$${difference - 10}.00 goes back to the buyer through Stripe, and the purchase returns to ${lower.name}.`).waitFor();
+  await question
+    .getByText(
+      `$${difference - 10}.00 goes back to the buyer through Stripe, and the purchase returns to ${lower.name}.`,
+    )
+    .waitFor();
   expect(await axeViolations(page)).toEqual([]);
   await question.getByRole('button', {name: 'Confirm'}).click();
-  await upgrade.getByText(`Refunded $${difference - 10}.00 in full. The purchase returns to ${lower.name} once Stripe confirms it.`).waitFor();
+  await upgrade
+    .getByText(
+      `Refunded $${difference - 10}.00 in full. The purchase returns to ${lower.name} once Stripe confirms it.`,
+    )
+    .waitFor();
   await stack.waitForLine(refunded(difference * 100));
   await page.reload();
   await upgrade.getByText('Refunded in full.').waitFor();

@@ -147,7 +147,17 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     customerId: 'cus_ada',
     userId: 'uid-ada',
     invitationExpired: false,
-    extraGrants: [{key: 'prompts', repository: 'slipway/prompts', status: 'active', username: 'ada-l', detail: null, updatedAt: NOW - DAY_MS + 180_000, expired: false}],
+    extraGrants: [
+      {
+        key: 'prompts',
+        repository: 'slipway/prompts',
+        status: 'active',
+        username: 'ada-l',
+        detail: null,
+        updatedAt: NOW - DAY_MS + 180_000,
+        expired: false,
+      },
+    ],
     upgrades: [],
     otherPaidPurchases: [],
     history: [
@@ -228,7 +238,15 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   let logId = 0;
 
   function log(action: AdminAction, sessionId: string | null, detail: string | null) {
-    store.log.unshift({id: ++logId, at: NOW + logId * 1000, admin: ADMIN_EMAIL, action, outcome: 'done', sessionId, detail});
+    store.log.unshift({
+      id: ++logId,
+      at: NOW + logId * 1000,
+      admin: ADMIN_EMAIL,
+      action,
+      outcome: 'done',
+      sessionId,
+      detail,
+    });
   }
 
   /**
@@ -251,34 +269,53 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
    * Stripe's); the amount refunded shows at once, and a full refund's confirmation (Stripe's
    * webhook) arrives `confirmationAfterReads` reads of the purchase later.
    */
-  function refundOf(payment: {sessionId: string; amount: number | null; amountRefunded: number}, seen: SeenRequest, confirm: () => void): [number, unknown] {
+  function refundOf(
+    payment: {sessionId: string; amount: number | null; amountRefunded: number},
+    seen: SeenRequest,
+    confirm: () => void,
+  ): [number, unknown] {
     const {amount, reason, refundedBefore} = seen.body as AdminRefundRequest;
     const left = (payment.amount ?? 0) - payment.amountRefunded;
-    if (refundedBefore !== payment.amountRefunded) return [409, {error: 'This payment changed since the page was read.', code: 'CONFLICT'} satisfies ErrorBody];
-    if (left <= 0) return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
-    if ((amount ?? left) > left) return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
+    if (refundedBefore !== payment.amountRefunded)
+      return [409, {error: 'This payment changed since the page was read.', code: 'CONFLICT'} satisfies ErrorBody];
+    if (left <= 0)
+      return [409, {error: 'This payment has already been refunded in full.', code: 'CONFLICT'} satisfies ErrorBody];
+    if ((amount ?? left) > left)
+      return [400, {error: `At most ${left} cents are left to refund on this payment.`} satisfies ErrorBody];
     payment.amountRefunded += amount ?? left;
     const full = payment.amountRefunded === payment.amount;
     if (full) {
-      const owner = store.purchases.find((entry) => entry === payment || entry.upgrades.includes(payment as AdminUpgrade))!;
-      confirmations.set(owner.sessionId, [...(confirmations.get(owner.sessionId) ?? []), {reads: store.confirmationAfterReads, confirm}]);
+      const owner = store.purchases.find(
+        (entry) => entry === payment || entry.upgrades.includes(payment as AdminUpgrade),
+      )!;
+      confirmations.set(owner.sessionId, [
+        ...(confirmations.get(owner.sessionId) ?? []),
+        {reads: store.confirmationAfterReads, confirm},
+      ]);
     }
     log('refund', payment.sessionId, `${amount ?? left} (${reason})`);
-    return [200, {status: full ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult];
+    return [
+      200,
+      {status: full ? 'refunded' : 'partly_refunded', detail: `${amount ?? left} refunded`} satisfies AdminActionResult,
+    ];
   }
 
   /** A read of the purchase: Stripe's confirmations due by now have arrived. */
   function read(found: AdminPurchaseDetail): AdminPurchaseDetail {
     const waiting = (confirmations.get(found.sessionId) ?? []).map((entry) => ({...entry, reads: entry.reads - 1}));
     for (const entry of waiting) if (entry.reads <= 0) entry.confirm();
-    confirmations.set(found.sessionId, waiting.filter((entry) => entry.reads > 0));
+    confirmations.set(
+      found.sessionId,
+      waiting.filter((entry) => entry.reads > 0),
+    );
     return found;
   }
 
   /** As the worker does for an upgrade's session: that upgrade's flag clears, logged on its purchase. */
   function acceptUpgradeCard(owner: AdminPurchaseDetail, sessionId: string): [number, unknown] {
     const upgrade = owner.upgrades.find((entry) => entry.sessionId === sessionId)!;
-    if (upgrade.fairPrice?.review !== 'flagged') return [409, {error: 'This upgrade is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
+    if (upgrade.fairPrice?.review !== 'flagged')
+      return [409, {error: 'This upgrade is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
     upgrade.fairPrice = {...upgrade.fairPrice, review: 'accepted'};
     owner.flaggedUpgrade = owner.upgrades.find((entry) => entry.fairPrice?.review === 'flagged')?.fairPrice ?? null;
     log('accept_card_country', owner.sessionId, `card accepted, on the upgrade's payment (${sessionId})`);
@@ -288,7 +325,12 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   /** The purchases a query means, as the worker reads it: search, state, plan, then the order. */
   function matchingPurchases(query: URLSearchParams): AdminPurchaseDetail[] {
     const q = (query.get('q') ?? '').toLowerCase();
-    const [state, plan, sort, flagged] = [query.get('state'), query.get('plan'), query.get('sort') ?? 'newest', query.get('flagged')];
+    const [state, plan, sort, flagged] = [
+      query.get('state'),
+      query.get('plan'),
+      query.get('sort') ?? 'newest',
+      query.get('flagged'),
+    ];
     const order: Record<string, (a: AdminPurchaseDetail, b: AdminPurchaseDetail) => number> = {
       newest: (a, b) => b.createdAt - a.createdAt,
       oldest: (a, b) => a.createdAt - b.createdAt,
@@ -296,40 +338,71 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       amount_low: (a, b) => (a.amount ?? 0) - (b.amount ?? 0),
     };
     return store.purchases
-      .filter((entry) => !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)))
+      .filter(
+        (entry) =>
+          !q || [entry.email, entry.sessionId, entry.access?.username].some((text) => text?.toLowerCase().includes(q)),
+      )
       .filter((entry) => !state || entry.state === state)
       .filter((entry) => !plan || entry.plan === plan)
-      .filter((entry) => flagged !== 'card_country' || entry.fairPrice?.review === 'flagged' || entry.upgrades.some((upgrade) => upgrade.fairPrice?.review === 'flagged'))
+      .filter(
+        (entry) =>
+          flagged !== 'card_country' ||
+          entry.fairPrice?.review === 'flagged' ||
+          entry.upgrades.some((upgrade) => upgrade.fairPrice?.review === 'flagged'),
+      )
       .sort(order[sort]);
   }
 
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
-  function answer(seen: SeenRequest, params: {sessionId?: string; jobId?: number; releaseId?: number}): [number, unknown] {
+  function answer(
+    seen: SeenRequest,
+    params: {sessionId?: string; jobId?: number; releaseId?: number},
+  ): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
     // The refund route also takes an upgrade's session: it refunds that payment only.
-    const upgradeOwner = store.purchases.find((entry) => entry.upgrades.some((upgrade) => upgrade.sessionId === params.sessionId));
-    if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.refund}`) return refundUpgrade(upgradeOwner, params.sessionId!, seen);
+    const upgradeOwner = store.purchases.find((entry) =>
+      entry.upgrades.some((upgrade) => upgrade.sessionId === params.sessionId),
+    );
+    if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.refund}`)
+      return refundUpgrade(upgradeOwner, params.sessionId!, seen);
     // So does the accept of a card's country: that upgrade's own payment.
-    if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.acceptCardCountry}`) return acceptUpgradeCard(upgradeOwner, params.sessionId!);
-    if (params.sessionId !== undefined && !found) return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
+    if (upgradeOwner && `${seen.method} ${seen.route}` === `POST ${ADMIN_PATHS.acceptCardCountry}`)
+      return acceptUpgradeCard(upgradeOwner, params.sessionId!);
+    if (params.sessionId !== undefined && !found)
+      return [404, {error: 'No such purchase.', code: 'NOT_FOUND'} satisfies ErrorBody];
     switch (`${seen.method} ${seen.route}`) {
       case `GET ${ADMIN_PATHS.sales}`: {
         // The period the console asked for comes back, as the worker's does; the figures are the store's.
         const period = seen.query.get('period') ?? store.sales.period;
-        if (!(SALES_PERIODS as readonly string[]).includes(period)) return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
+        if (!(SALES_PERIODS as readonly string[]).includes(period))
+          return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
         return [200, {...store.sales, period: period as SalesPeriod}];
       }
       case `GET ${ADMIN_PATHS.purchases}`:
-        return [200, pageOf(matchingPurchases(seen.query).map(({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, upgrades: _g, ...row}) => row), seen.query, store.pageSize)];
+        return [
+          200,
+          pageOf(
+            matchingPurchases(seen.query).map(
+              ({history: _h, paymentIntentId: _p, customerId: _c, userId: _u, upgrades: _g, ...row}) => row,
+            ),
+            seen.query,
+            store.pageSize,
+          ),
+        ];
       case `GET ${ADMIN_PATHS.purchasesCsv}`:
-        return [200, ['email,state', ...matchingPurchases(seen.query).map((entry) => `${entry.email},${entry.state}`)].join('\n') + '\n'];
+        return [
+          200,
+          ['email,state', ...matchingPurchases(seen.query).map((entry) => `${entry.email},${entry.state}`)].join('\n') +
+            '\n',
+        ];
       case `GET ${ADMIN_PATHS.purchase}`:
         return [200, read(found!)];
       case `POST ${ADMIN_PATHS.grant}`: {
         // As the worker: the account named is invited; none gives back only what the seller's revocation took.
         const {username} = seen.body as AdminGrantRequest;
         if (username === undefined) {
-          if (found!.revokedBySellerAt === null || found!.access) return [400, {error: 'Name the GitHub account to invite.'} satisfies ErrorBody];
+          if (found!.revokedBySellerAt === null || found!.access)
+            return [400, {error: 'Name the GitHub account to invite.'} satisfies ErrorBody];
           found!.revokedBySellerAt = null;
           log('grant', found!.sessionId, 'access given back');
           return [200, {status: 'granted', detail: 'access given back'} satisfies AdminActionResult];
@@ -343,14 +416,27 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       }
       case `POST ${ADMIN_PATHS.revoke}`:
         // As the worker: a paid purchase's right to the code, with its seat if it has one.
-        if (found!.state !== 'paid' || found!.revokedBySellerAt !== null) return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
+        if (found!.state !== 'paid' || found!.revokedBySellerAt !== null)
+          return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
         found!.revokedBySellerAt = NOW + 5000;
         if (found!.access) found!.access = {...found!.access, status: 'revoked'};
         log('revoke', found!.sessionId, null);
-        return [200, {status: 'revoked', detail: found!.access ? `@${found!.access.username}: access revoked` : 'access revoked'} satisfies AdminActionResult];
+        return [
+          200,
+          {
+            status: 'revoked',
+            detail: found!.access ? `@${found!.access.username}: access revoked` : 'access revoked',
+          } satisfies AdminActionResult,
+        ];
       case `POST ${ADMIN_PATHS.resend}`:
         if (found!.access?.status !== 'pending' || !found!.invitationExpired) {
-          return [409, {error: 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', code: 'CONFLICT'} satisfies ErrorBody];
+          return [
+            409,
+            {
+              error: 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.',
+              code: 'CONFLICT',
+            } satisfies ErrorBody,
+          ];
         }
         found!.invitationExpired = false;
         log('resend', found!.sessionId, null);
@@ -360,21 +446,31 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         const key = (seen.body as {key?: string} | null)?.key;
         const grant = found!.extraGrants.find((entry) => entry.key === key);
         if (!grant || grant.status !== 'pending' || !grant.expired) {
-          return [409, {error: 'The invitation is still valid: check your e-mail or github.com/notifications', code: 'CONFLICT'} satisfies ErrorBody];
+          return [
+            409,
+            {
+              error: 'The invitation is still valid: check your e-mail or github.com/notifications',
+              code: 'CONFLICT',
+            } satisfies ErrorBody,
+          ];
         }
         grant.expired = false;
         log('resend', found!.sessionId, `${key}: pending`);
         return [200, {status: 'pending', detail: `${key}: pending`} satisfies AdminActionResult];
       }
       case `POST ${ADMIN_PATHS.acceptCardCountry}`:
-        if (found!.fairPrice?.review !== 'flagged') return [409, {error: 'This purchase is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
+        if (found!.fairPrice?.review !== 'flagged')
+          return [409, {error: 'This purchase is not flagged.', code: 'CONFLICT'} satisfies ErrorBody];
         found!.fairPrice = {...found!.fairPrice, review: 'accepted'};
         log('accept_card_country', found!.sessionId, null);
         return [200, {status: 'accepted', detail: 'card accepted'} satisfies AdminActionResult];
       case `POST ${ADMIN_PATHS.resetUsernameChanges}`:
         if (found!.access) found!.access.usernameChanges = 0;
         log('reset_username_changes', found!.sessionId, null);
-        return [200, {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult];
+        return [
+          200,
+          {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult,
+        ];
       case `POST ${ADMIN_PATHS.refund}`:
         // Stripe's webhook then revokes the seat and the extra repositories of a full refund.
         return refundOf(found!, seen, () => {
@@ -396,21 +492,45 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       case `POST ${ADMIN_PATHS.releaseResend}`: {
         const release = store.releases.find((entry) => entry.id === params.releaseId);
         if (!release) return [404, {error: 'There is no release with that id.', code: 'NOT_FOUND'} satisfies ErrorBody];
-        if (release.failed === 0) return [409, {error: 'No e-mail of this release failed: there is nobody to send it to again.', code: 'CONFLICT'} satisfies ErrorBody];
+        if (release.failed === 0)
+          return [
+            409,
+            {
+              error: 'No e-mail of this release failed: there is nobody to send it to again.',
+              code: 'CONFLICT',
+            } satisfies ErrorBody,
+          ];
         // As the worker: the failed addresses are queued again (waiting), and sent as the outbox runs.
         const addresses = release.failed;
-        store.releases = store.releases.map((entry) => (entry === release ? {...entry, failed: 0, failures: [], waiting: entry.waiting + addresses} : entry));
+        store.releases = store.releases.map((entry) =>
+          entry === release ? {...entry, failed: 0, failures: [], waiting: entry.waiting + addresses} : entry,
+        );
         log('resend_release', null, `release ${release.id}: ${addresses} addresses`);
-        return [200, {status: 'sending_again', detail: `release ${release.id}: sent again to the ${addresses} addresses whose e-mail failed`} satisfies AdminActionResult];
+        return [
+          200,
+          {
+            status: 'sending_again',
+            detail: `release ${release.id}: sent again to the ${addresses} addresses whose e-mail failed`,
+          } satisfies AdminActionResult,
+        ];
       }
       case `GET ${ADMIN_PATHS.repositoryAudit}`: {
         const key = seen.query.get('repository') ?? undefined;
-        return key === undefined ? [200, store.audit] : store.extraAudits[key] ? [200, store.extraAudits[key]] : [404, {error: `There is no extra repository "${key}".`, code: 'NOT_FOUND'} satisfies ErrorBody];
+        return key === undefined
+          ? [200, store.audit]
+          : store.extraAudits[key]
+            ? [200, store.extraAudits[key]]
+            : [404, {error: `There is no extra repository "${key}".`, code: 'NOT_FOUND'} satisfies ErrorBody];
       }
       case `POST ${ADMIN_PATHS.repositoryFix}`: {
         const fix = seen.body as RepositoryFixRequest;
         const audit = fix.repository === undefined ? store.audit : store.extraAudits[fix.repository]!;
-        const fixed = {...audit, differences: audit.differences.filter((entry) => entry.kind !== fix.kind || entry.githubUserId !== fix.githubUserId)};
+        const fixed = {
+          ...audit,
+          differences: audit.differences.filter(
+            (entry) => entry.kind !== fix.kind || entry.githubUserId !== fix.githubUserId,
+          ),
+        };
         if (fix.repository === undefined) store.audit = fixed;
         else store.extraAudits[fix.repository] = fixed;
         log('repository_fix', null, `${fix.kind} ${fix.githubUserId}`);
@@ -429,13 +549,26 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         const left = found.length - fixed.length;
         return [
           200,
-          {kind, status: left > 0 ? 'partly_fixed' : 'fixed', detail: `fixed ${fixed.length}`, done: fixed.length, failed: [], left} satisfies RepositoryFixAllResult,
+          {
+            kind,
+            status: left > 0 ? 'partly_fixed' : 'fixed',
+            detail: `fixed ${fixed.length}`,
+            done: fixed.length,
+            failed: [],
+            left,
+          } satisfies RepositoryFixAllResult,
         ];
       }
       case `GET ${ADMIN_PATHS.leads}`:
         return [200, pageOf(store.leads, seen.query, store.pageSize)];
       case `GET ${ADMIN_PATHS.leadsCsv}`:
-        return [200, ['email,created_at', ...store.leads.map((lead) => `${lead.email},${new Date(lead.createdAt).toISOString()}`)].join('\n') + '\n'];
+        return [
+          200,
+          [
+            'email,created_at',
+            ...store.leads.map((lead) => `${lead.email},${new Date(lead.createdAt).toISOString()}`),
+          ].join('\n') + '\n',
+        ];
       case `GET ${ADMIN_PATHS.auditLog}`:
         return [200, pageOf(store.log, seen.query, store.pageSize)];
       default:
@@ -459,7 +592,11 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       };
       requests.push(seen);
       const refusal = refusals.get(seen.route) ?? refusals.get('*');
-      const [status, body] = refusal ? [refusal.status, refusal.body] : matched ? answer(seen, matched) : [404, {error: 'Not found'}];
+      const [status, body] = refusal
+        ? [refusal.status, refusal.body]
+        : matched
+          ? answer(seen, matched)
+          : [404, {error: 'Not found'}];
       response.writeHead(status, {'Content-Type': typeof body === 'string' ? 'text/csv' : 'application/json'});
       response.end(typeof body === 'string' ? body : JSON.stringify(body));
     });

@@ -44,7 +44,10 @@ export interface SupabaseAuthStandIn {
    * Imitates the worker's checkout sign-in token: an access token for `email`'s user, signed with
    * the JWT secret, with no session behind it and no refresh token. `expiresIn` may be negative.
    */
-  issueCheckoutAccessToken(email: string, options?: {userMetadata?: Record<string, unknown>; expiresIn?: number}): string;
+  issueCheckoutAccessToken(
+    email: string,
+    options?: {userMetadata?: Record<string, unknown>; expiresIn?: number},
+  ): string;
   /** The project's "Confirm email" setting (on by default in Supabase, off here unless set). */
   requireEmailConfirmation(on: boolean): void;
   /** Answers the next request to `path` (e.g. '/otp') with a GoTrue error. */
@@ -101,11 +104,14 @@ function verifyJwt(token: string, secret: string): Claims {
   const [header = '', payload = '', signature = ''] = token.split('.');
   const expected = crypto.createHmac('sha256', secret).update(`${header}.${payload}`).digest();
   const given = Buffer.from(signature, 'base64url');
-  const claims = given.length === expected.length && crypto.timingSafeEqual(given, expected)
-    ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as Claims)
-    : null;
-  if (!claims) throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, signature is invalid');
-  if (claims.exp <= Date.now() / 1000) throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has expired');
+  const claims =
+    given.length === expected.length && crypto.timingSafeEqual(given, expected)
+      ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as Claims)
+      : null;
+  if (!claims)
+    throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, signature is invalid');
+  if (claims.exp <= Date.now() / 1000)
+    throw new GoTrueError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has expired');
   return claims;
 }
 
@@ -149,7 +155,10 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
 
   // GoTrue keeps the token's hash, sha224 of e-mail + OTP, which is what links and generate_link carry.
   const newTokenHash = (email: string, kind: LinkKind = 'email'): string => {
-    const hash = crypto.createHash('sha224').update(email + crypto.randomInt(1e6)).digest('hex');
+    const hash = crypto
+      .createHash('sha224')
+      .update(email + crypto.randomInt(1e6))
+      .digest('hex');
     tokenHashes.set(hash, {email, kind});
     return hash;
   };
@@ -230,15 +239,24 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
     const user = [...users.values()].find((known) => known.id === claims.sub);
     if (!user) throw new GoTrueError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
     if (!claims.session_id) return {sessionId: null, email: user.email!};
-    if (!sessions.has(claims.session_id)) throw new GoTrueError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    if (!sessions.has(claims.session_id))
+      throw new GoTrueError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
     return {sessionId: claims.session_id, email: user.email!};
   };
 
-  const handle = (method: string, path: string, query: URLSearchParams, body: Record<string, any>, authorization?: string): unknown => {
+  const handle = (
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: Record<string, any>,
+    authorization?: string,
+  ): unknown => {
     if (method === 'POST' && path === '/otp') {
       const email = String(body.email ?? '').toLowerCase();
-      if (!email) throw new GoTrueError(400, 'validation_failed', 'Only an email address or phone number should be provided');
-      if (!users.has(email) && body.create_user === false) throw new GoTrueError(422, 'otp_disabled', 'Signups not allowed for otp');
+      if (!email)
+        throw new GoTrueError(400, 'validation_failed', 'Only an email address or phone number should be provided');
+      if (!users.has(email) && body.create_user === false)
+        throw new GoTrueError(422, 'otp_disabled', 'Signups not allowed for otp');
       userFor(email, body.data);
       sendLink('email', email, query, body);
       return {};
@@ -256,8 +274,10 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       const flow = authCodes.get(body.auth_code);
       if (!flow) throw new GoTrueError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
       const verifier = String(body.code_verifier ?? '');
-      const challenge = flow.method === 's256' ? crypto.createHash('sha256').update(verifier).digest('base64url') : verifier;
-      if (challenge !== flow.challenge) throw new GoTrueError(403, 'bad_code_verifier', 'code challenge does not match previously saved code verifier');
+      const challenge =
+        flow.method === 's256' ? crypto.createHash('sha256').update(verifier).digest('base64url') : verifier;
+      if (challenge !== flow.challenge)
+        throw new GoTrueError(403, 'bad_code_verifier', 'code challenge does not match previously saved code verifier');
       authCodes.delete(body.auth_code);
       const sent = tokenHashes.get(flow.tokenHash);
       if (!sent) throw otpExpired();
@@ -279,7 +299,16 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       const user = userFor(email, body.data);
       const now = new Date().toISOString();
       user.identities = [
-        {id: user.id, identity_id: crypto.randomUUID(), user_id: user.id, provider: 'email', identity_data: {email, sub: user.id}, created_at: now, updated_at: now, last_sign_in_at: now},
+        {
+          id: user.id,
+          identity_id: crypto.randomUUID(),
+          user_id: user.id,
+          provider: 'email',
+          identity_data: {email, sub: user.id},
+          created_at: now,
+          updated_at: now,
+          last_sign_in_at: now,
+        },
       ];
       passwords.set(email, password);
       if (!confirmEmail) return startSession(email);
@@ -291,7 +320,8 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
       if (!passwords.has(email) || passwords.get(email) !== body.password) {
         throw new GoTrueError(400, 'invalid_credentials', 'Invalid login credentials');
       }
-      if (!users.get(email)!.email_confirmed_at) throw new GoTrueError(400, 'email_not_confirmed', 'Email not confirmed');
+      if (!users.get(email)!.email_confirmed_at)
+        throw new GoTrueError(400, 'email_not_confirmed', 'Email not confirmed');
       return startSession(email);
     }
     if (method === 'POST' && path === '/recover') {
@@ -313,7 +343,8 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
     }
     if (method === 'POST' && path === '/token' && query.get('grant_type') === 'refresh_token') {
       const found = [...sessions].find(([, session]) => session.refreshToken === body.refresh_token);
-      if (!found) throw new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      if (!found)
+        throw new GoTrueError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
       return tokensFor(found[0]);
     }
     if (method === 'GET' && path === '/user') {
@@ -359,7 +390,13 @@ export async function startSupabaseAuthStandIn(): Promise<SupabaseAuthStandIn> {
         failures.delete(path);
         throw failure;
       }
-      const result = handle(request.method ?? 'GET', path, requestUrl.searchParams, JSON.parse(raw || '{}'), request.headers.authorization);
+      const result = handle(
+        request.method ?? 'GET',
+        path,
+        requestUrl.searchParams,
+        JSON.parse(raw || '{}'),
+        request.headers.authorization,
+      );
       send(result === null ? 204 : 200, result);
     } catch (caught) {
       const error = caught instanceof GoTrueError ? caught : new GoTrueError(500, 'unexpected_failure', String(caught));

@@ -20,9 +20,7 @@ import {
 import {listen} from '../../scripts/support/listen';
 
 export type CheckoutAnswer =
-  | {kind: 'url'; url: string}
-  | {kind: 'error'; status: number; body: ErrorBody}
-  | {kind: 'hold'};
+  {kind: 'url'; url: string} | {kind: 'error'; status: number; body: ErrorBody} | {kind: 'hold'};
 
 export interface WorkerStub {
   url: string;
@@ -60,7 +58,10 @@ export async function startWorkerStub(port = 0): Promise<WorkerStub> {
   const held: http.ServerResponse[] = [];
   let prices = listPrices();
   let pricesAsked = 0;
-  let statusAnswer: CheckoutStatusResponse | {error: ErrorBody; status: number} = {status: 503, error: {error: 'No answer set', code: 'NOT_CONFIGURED'}};
+  let statusAnswer: CheckoutStatusResponse | {error: ErrorBody; status: number} = {
+    status: 503,
+    error: {error: 'No answer set', code: 'NOT_CONFIGURED'},
+  };
   const statusRequests: CheckoutStatusRequest[] = [];
 
   function send(response: http.ServerResponse, status: number, body: unknown) {

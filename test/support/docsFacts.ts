@@ -74,7 +74,8 @@ export function npmScriptsNamed(page: DocPage): string[] {
   return [...named];
 }
 
-const REPO_PATH = /^(?:src|worker|static|docs|scripts|test)\/[\w./@[\]-]+$|^(?:\.env\.example|README\.md|package\.json|docusaurus\.config\.ts|sidebars\.ts|tsconfig\.json|firebase\.json)$/;
+const REPO_PATH =
+  /^(?:src|worker|static|docs|scripts|test)\/[\w./@[\]-]+$|^(?:\.env\.example|README\.md|package\.json|docusaurus\.config\.ts|sidebars\.ts|tsconfig\.json|firebase\.json)$/;
 
 /** Inline code that names a file or folder of the repository. */
 export function repoPathsNamed(page: DocPage): string[] {

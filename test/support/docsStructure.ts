@@ -1,7 +1,27 @@
 /** The docs' URLs, exactly as the product promises them (spec §2, issue 5). */
 const SECTIONS = {
-  tutorials: ['ship-in-5-minutes', 'make-it-yours', 'static-page', 'user-authentication', 'api-call', 'private-page', 'stripe-subscriptions', 'privacy-policy-with-gpt'],
-  features: ['seo', 'database', 'emails', 'payments', 'google-oauth', 'magic-links', 'customer-support', 'error-handling', 'analytics', 'admin'],
+  tutorials: [
+    'ship-in-5-minutes',
+    'make-it-yours',
+    'static-page',
+    'user-authentication',
+    'api-call',
+    'private-page',
+    'stripe-subscriptions',
+    'privacy-policy-with-gpt',
+  ],
+  features: [
+    'seo',
+    'database',
+    'emails',
+    'payments',
+    'google-oauth',
+    'magic-links',
+    'customer-support',
+    'error-handling',
+    'analytics',
+    'admin',
+  ],
   components: [
     'header',
     'hero',
@@ -34,7 +54,10 @@ export const COMPONENT_PAGES = SECTIONS.components.map((name) => `/docs/componen
 /** Every docs URL, without trailing slashes: the section indexes, their pages, and the single pages. */
 export const DOCS_URLS: string[] = [
   '/docs',
-  ...Object.entries(SECTIONS).flatMap(([section, pages]) => [`/docs/${section}`, ...pages.map((page) => `/docs/${section}/${page}`)]),
+  ...Object.entries(SECTIONS).flatMap(([section, pages]) => [
+    `/docs/${section}`,
+    ...pages.map((page) => `/docs/${section}/${page}`),
+  ]),
   '/docs/deployment',
   '/docs/extras',
 ];

@@ -25,7 +25,8 @@ export interface DownloadedKit {
 export function unpackKit(zip: Uint8Array): DownloadedKit {
   const entries = Object.entries(unzipSync(zip)).filter(([name]) => !name.endsWith('/'));
   const folders = [...new Set(entries.map(([name]) => name.split('/')[0]!))];
-  if (folders.length !== 1) throw new Error(`The archive holds ${folders.length} top folders, not one: ${folders.slice(0, 5).join(', ')}`);
+  if (folders.length !== 1)
+    throw new Error(`The archive holds ${folders.length} top folders, not one: ${folders.slice(0, 5).join(', ')}`);
   const [folder] = folders as [string];
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'downloaded-kit-')), folder);
   const files: string[] = [];
@@ -52,7 +53,8 @@ export function removeKit(kit: DownloadedKit): void {
 export function expectedKit(repository: string): {files: string[]; folder: RegExp} {
   const named = (commit: string) => new RegExp(`^${repository.replace('/', '-').replace(/[.]/g, '\\.')}-${commit}$`);
   if (!hasGit(ROOT)) return {files: kitFiles(ROOT), folder: named('[0-9a-f]{7}')};
-  const git = (...args: string[]) => execFileSync('git', args, {cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024});
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024});
   return {
     files: git('ls-tree', '-r', '-z', '--name-only', 'HEAD').split('\0').filter(Boolean).sort(),
     folder: named(git('rev-parse', 'HEAD').trim().slice(0, 7)),
@@ -63,7 +65,10 @@ export function expectedKit(repository: string): {files: string[]; folder: RegEx
  * Runs unit test files inside the unpacked kit with its own jest config, one process, as its
  * buyer's `npm test` would: the exit code and what it printed.
  */
-export function runUnitTestsIn(kit: DownloadedKit, testFiles: string[]): Promise<{code: number | null; output: string}> {
+export function runUnitTestsIn(
+  kit: DownloadedKit,
+  testFiles: string[],
+): Promise<{code: number | null; output: string}> {
   // This run's own jest variables would tell the inner jest it is one of our workers.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('JEST_')));
   const jest = path.join(kit.dir, 'node_modules', 'jest', 'bin', 'jest.js');

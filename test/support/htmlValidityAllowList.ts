@@ -17,7 +17,8 @@ export interface AllowedHtmlError {
 
 export const HTML_VALIDITY_ALLOW_LIST: AllowedHtmlError[] = [
   {
-    message: 'Element “div” not allowed as child of element “code” in this context. (Suppressing further errors from this subtree.)',
+    message:
+      'Element “div” not allowed as child of element “code” in this context. (Suppressing further errors from this subtree.)',
     extract: /<div class=token-line[ >]/,
     reason:
       'Docusaurus’s CodeBlock renders each line of a code block as <div class="token-line"> inside <code> ' +
@@ -27,5 +28,7 @@ export const HTML_VALIDITY_ALLOW_LIST: AllowedHtmlError[] = [
 
 /** The allow-list entry that explains this error, if one does. */
 export function allowedBy(error: NuMessage): AllowedHtmlError | undefined {
-  return HTML_VALIDITY_ALLOW_LIST.find((entry) => entry.message === error.message && entry.extract.test(error.extract ?? ''));
+  return HTML_VALIDITY_ALLOW_LIST.find(
+    (entry) => entry.message === error.message && entry.extract.test(error.extract ?? ''),
+  );
 }

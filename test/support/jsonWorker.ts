@@ -31,7 +31,12 @@ export async function startJsonWorker(): Promise<JsonWorker> {
       });
     }),
   );
-  return {url: server.url, calls, answer: (route, status, body) => answers.set(route, {status, body}), close: server.close};
+  return {
+    url: server.url,
+    calls,
+    answer: (route, status, body) => answers.set(route, {status, body}),
+    close: server.close,
+  };
 }
 
 /** A JsonWorker for the test file: started before its tests, its calls cleared before each, closed after. */

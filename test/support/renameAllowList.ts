@@ -47,7 +47,7 @@ export const RENAME_ALLOWED: AllowedLeak[] = [
     token: new RegExp(`^demo-${escape(service)}$`),
     reason:
       "the Firebase Auth emulator's demo project as worker/wrangler.jsonc sets it (`FIREBASE_PROJECT_ID`), quoted by the " +
-      "Deployment page: Wrangler reads that file, not src/config, and local mode passes the project derived from the " +
-      "config to the worker itself; a seller replaces it with the real project before deploying (the preflight refuses demo-)",
+      'Deployment page: Wrangler reads that file, not src/config, and local mode passes the project derived from the ' +
+      'config to the worker itself; a seller replaces it with the real project before deploying (the preflight refuses demo-)',
   },
 ];

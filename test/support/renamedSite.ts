@@ -59,7 +59,8 @@ function replacements(from: ProductFacts, to: ProductFacts): Array<[string, stri
     pairs.push([`test: '${plan.priceId.test}',`, `test: '${next.priceId.test}',`]);
     pairs.push([`production: '${plan.priceId.production}',`, `production: '${next.priceId.production}',`]);
     pairs.push([`price: ${plan.price},\n`, `price: ${next.price},\n`]);
-    if (plan.priceAnchor !== undefined) pairs.push([`priceAnchor: ${plan.priceAnchor},\n`, `priceAnchor: ${next.priceAnchor},\n`]);
+    if (plan.priceAnchor !== undefined)
+      pairs.push([`priceAnchor: ${plan.priceAnchor},\n`, `priceAnchor: ${next.priceAnchor},\n`]);
   });
   return pairs;
 }
@@ -68,7 +69,10 @@ export function rewriteConfig(source: string, from: ProductFacts, to: ProductFac
   let text = source;
   for (const [before, after] of replacements(from, to)) {
     const count = text.split(before).length - 1;
-    if (count !== 1) throw new Error(`src/config/app.ts spells \`${before.trim()}\` ${count} times, not once: teach test/support/renamedSite.ts the config's new shape.`);
+    if (count !== 1)
+      throw new Error(
+        `src/config/app.ts spells \`${before.trim()}\` ${count} times, not once: teach test/support/renamedSite.ts the config's new shape.`,
+      );
     text = text.replace(before, after);
   }
   return text;
@@ -136,9 +140,13 @@ export function oldFactPatterns(from: ProductFacts): Array<{fact: string; patter
   for (const plan of from.plans) {
     for (const amount of [plan.price, plan.priceAnchor].filter((value) => value !== undefined)) {
       // As the page shows it ("$N", "$N.00"), and as the structured data writes it ("N.00").
-      patterns.push({fact: `price ${amount}`, pattern: new RegExp(`\\$${amount}(?![\\d])|(?<![\\d.])${amount}\\.00(?!\\d)`, 'g')});
+      patterns.push({
+        fact: `price ${amount}`,
+        pattern: new RegExp(`\\$${amount}(?![\\d])|(?<![\\d.])${amount}\\.00(?!\\d)`, 'g'),
+      });
     }
-    for (const id of [plan.priceId.test, plan.priceId.production]) patterns.push({fact: `price id ${id}`, pattern: new RegExp(escape(id), 'g')});
+    for (const id of [plan.priceId.test, plan.priceId.production])
+      patterns.push({fact: `price id ${id}`, pattern: new RegExp(escape(id), 'g')});
   }
   return patterns;
 }
@@ -179,7 +187,8 @@ export function frozenReleaseFiles(siteDir: string, versions: readonly string[])
       if (file.startsWith(`docs/${version}/`) || file === `docs/${version}.html`) frozen.add(file);
       else if (file.startsWith('assets/js/') && file.endsWith('.js')) {
         const text = readFileSync(path.join(siteDir, file), 'utf8');
-        if (text.includes(`versioned_docs/version-${version}/`) || text.includes(`"version":"${version}"`)) frozen.add(file);
+        if (text.includes(`versioned_docs/version-${version}/`) || text.includes(`"version":"${version}"`))
+          frozen.add(file);
       }
     }
   }
@@ -197,7 +206,10 @@ export interface AllowedLeak {
  * The leaks no allowed entry covers, and the entries nothing matched (an entry outliving its
  * reason is a leak waiting to be let through, so it fails the test too).
  */
-export function unexplained(leaks: readonly Leak[], allowed: readonly AllowedLeak[]): {leaks: Leak[]; unused: AllowedLeak[]} {
+export function unexplained(
+  leaks: readonly Leak[],
+  allowed: readonly AllowedLeak[],
+): {leaks: Leak[]; unused: AllowedLeak[]} {
   const used = new Set<AllowedLeak>();
   const open = leaks.filter((leak) => {
     const entry = allowed.find((candidate) => candidate.token.test(leak.token));

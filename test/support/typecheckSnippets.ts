@@ -23,12 +23,16 @@ export interface SnippetError {
 }
 
 function readConfig(configFile: string): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configFile,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`Cannot read ${configFile}`);
   return parsed;
 }
@@ -42,12 +46,18 @@ function compile(snippets: Snippet[], configFile: string, extraRoots: string[]):
   host.readFile = (file) => virtual.get(path.normalize(file)) ?? readFile.call(host, file);
   host.getSourceFile = (file, language, onError, create) => {
     const code = virtual.get(path.normalize(file));
-    return code === undefined ? getSourceFile.call(host, file, language, onError, create) : ts.createSourceFile(file, code, language, true);
+    return code === undefined
+      ? getSourceFile.call(host, file, language, onError, create)
+      : ts.createSourceFile(file, code, language, true);
   };
   // The config's own declaration files (the worker's generated bindings) stay in scope.
   const ambient = config.fileNames.filter((file) => file.endsWith('.d.ts'));
   const checked = [...virtual.keys(), ...extraRoots.map((file) => path.normalize(file))];
-  const program = ts.createProgram({rootNames: [...checked, ...ambient], options: {...config.options, noEmit: true}, host});
+  const program = ts.createProgram({
+    rootNames: [...checked, ...ambient],
+    options: {...config.options, noEmit: true},
+    host,
+  });
   return checked
     .flatMap((file) => {
       const sourceFile = program.getSourceFile(file);
@@ -68,8 +78,16 @@ function compile(snippets: Snippet[], configFile: string, extraRoots: string[]):
  */
 export function typecheckSnippets(snippets: Snippet[], extraRoots: string[] = []): SnippetError[] {
   const groups = [
-    {configFile: path.join(ROOT, 'worker', 'tsconfig.json'), group: snippets.filter((s) => isWorkerFile(s.file)), roots: []},
-    {configFile: path.join(ROOT, 'tsconfig.json'), group: snippets.filter((s) => !isWorkerFile(s.file)), roots: extraRoots},
+    {
+      configFile: path.join(ROOT, 'worker', 'tsconfig.json'),
+      group: snippets.filter((s) => isWorkerFile(s.file)),
+      roots: [],
+    },
+    {
+      configFile: path.join(ROOT, 'tsconfig.json'),
+      group: snippets.filter((s) => !isWorkerFile(s.file)),
+      roots: extraRoots,
+    },
   ];
   const errors: SnippetError[] = [];
   for (const {configFile, group, roots} of groups) {

@@ -47,11 +47,17 @@ export function mdxScopeNames(sources: string[]): Set<string> {
     const source = written.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '');
     for (const [, clause] of source.matchAll(/^import\s+(?!type\s)([^'"]+?)\s+from\s+['"]/gm)) {
       for (const part of clause!.replace(/[{}]/g, ',').split(',')) {
-        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.replace(/^\*\s*/, '');
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)
+          .pop()!
+          .replace(/^\*\s*/, '');
         if (/^[A-Za-z_$][\w$]*$/.test(name) && !part.trim().startsWith('type ')) names.add(name);
       }
     }
-    for (const [, name] of source.matchAll(/^export\s+(?:const|let|function|class)\s+([A-Za-z_$][\w$]*)/gm)) names.add(name!);
+    for (const [, name] of source.matchAll(/^export\s+(?:const|let|function|class)\s+([A-Za-z_$][\w$]*)/gm))
+      names.add(name!);
   }
   return names;
 }
@@ -72,10 +78,12 @@ export function unrenderedExpressions(pages: PageText[], scope: Set<string>): Un
   const found: Unrendered[] = [];
   for (const page of pages) {
     for (const {text, code} of page.pieces) {
-      for (const expression of unrenderedIn(text, scope, code)) found.push({page: page.url, where: code ? 'inline code' : 'text', expression});
+      for (const expression of unrenderedIn(text, scope, code))
+        found.push({page: page.url, where: code ? 'inline code' : 'text', expression});
     }
     for (const href of new Set(page.hrefs)) {
-      for (const expression of unrenderedIn(decoded(href), scope, false)) found.push({page: page.url, where: 'href', expression});
+      for (const expression of unrenderedIn(decoded(href), scope, false))
+        found.push({page: page.url, where: 'href', expression});
     }
   }
   return found;

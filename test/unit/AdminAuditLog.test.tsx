@@ -10,9 +10,33 @@ describe('the Admin log panel', () => {
   it('shows who did what, when, how it ended, on which purchase, newest first', async () => {
     worker().reset({
       log: [
-        {id: 2, at: NOW, admin: ADMIN_EMAIL, action: 'grant', outcome: 'done', sessionId: 'cs_test_ada', detail: '@ada-l'},
-        {id: 1, at: NOW - 60_000, admin: 'other@slipway.dev', action: 'revoke', outcome: 'done', sessionId: 'cs_test_ada', detail: null},
-        {id: 3, at: NOW + 60_000, admin: ADMIN_EMAIL, action: 'repository_fix', outcome: 'failed', sessionId: null, detail: 'Failed: GitHub is not answering'},
+        {
+          id: 2,
+          at: NOW,
+          admin: ADMIN_EMAIL,
+          action: 'grant',
+          outcome: 'done',
+          sessionId: 'cs_test_ada',
+          detail: '@ada-l',
+        },
+        {
+          id: 1,
+          at: NOW - 60_000,
+          admin: 'other@slipway.dev',
+          action: 'revoke',
+          outcome: 'done',
+          sessionId: 'cs_test_ada',
+          detail: null,
+        },
+        {
+          id: 3,
+          at: NOW + 60_000,
+          admin: ADMIN_EMAIL,
+          action: 'repository_fix',
+          outcome: 'failed',
+          sessionId: null,
+          detail: 'Failed: GitHub is not answering',
+        },
       ],
     });
     renderWithSite(<AuditLog />, {env: {WORKER_URL: worker().url}, url: '/admin?view=log'});
@@ -20,9 +44,20 @@ describe('the Admin log panel', () => {
     const rows = within(table)
       .getAllByRole('row')
       .slice(1)
-      .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
     expect(rows).toEqual([
-      ['30 Jun 2026, 12:01 UTC', ADMIN_EMAIL, 'Fixed a repository difference', 'Failed', '—', 'Failed: GitHub is not answering'],
+      [
+        '30 Jun 2026, 12:01 UTC',
+        ADMIN_EMAIL,
+        'Fixed a repository difference',
+        'Failed',
+        '—',
+        'Failed: GitHub is not answering',
+      ],
       ['30 Jun 2026, 12:00 UTC', ADMIN_EMAIL, 'Granted access', 'Done', 'cs_test_ada', '@ada-l'],
       ['30 Jun 2026, 11:59 UTC', 'other@slipway.dev', 'Revoked access', 'Done', 'cs_test_ada', '—'],
     ]);

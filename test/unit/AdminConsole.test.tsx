@@ -7,7 +7,8 @@ import {ADMIN_EMAIL, NOT_AN_ADMIN, useAdminWorkerStub} from '../stubs/adminWorke
 
 const worker = useAdminWorkerStub();
 const admin = {uid: 'uid-admin', email: ADMIN_EMAIL, displayName: null, photoURL: null};
-const show = (url: string, user = admin) => renderWithSite(<AdminConsole user={user} />, {env: {WORKER_URL: worker().url}, url});
+const show = (url: string, user = admin) =>
+  renderWithSite(<AdminConsole user={user} />, {env: {WORKER_URL: worker().url}, url});
 
 /** Waits until the panel has its answer, then says which endpoints were asked. */
 async function asked(): Promise<string[]> {
@@ -21,7 +22,11 @@ describe('the seller’s console', () => {
     show('/admin');
     expect(await screen.findByRole('heading', {name: 'Sales'})).toBeInTheDocument();
     const nav = screen.getByRole('navigation', {name: 'Console'});
-    expect(within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
       ['Sales', '/admin'],
       ['Purchases', '/admin?view=purchases'],
       ['Failures', '/admin?view=failures'],
@@ -33,7 +38,10 @@ describe('the seller’s console', () => {
     expect(within(nav).getByRole('link', {name: 'Sales'})).toHaveAttribute('aria-current', 'page');
     // Its own frame: the way back to the site and to the docs, beside the views.
     const frame = screen.getByRole('banner');
-    expect(within(frame).getByRole('link', {name: `Back to ${appConfig.appName}`})).toHaveAttribute('href', ROUTES.home);
+    expect(within(frame).getByRole('link', {name: `Back to ${appConfig.appName}`})).toHaveAttribute(
+      'href',
+      ROUTES.home,
+    );
     expect(within(frame).getByRole('link', {name: 'Docs'})).toHaveAttribute('href', ROUTES.docs);
     expect(await asked()).toEqual(['/admin/sales']);
   });

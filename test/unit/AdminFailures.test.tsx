@@ -29,7 +29,15 @@ describe('the Failures panel', () => {
     worker().reset({
       jobs: [
         job({id: 7}),
-        job({id: 9, kind: 'github-remove', state: 'failed', attempts: 8, lastError: 'GitHub answered 500', sessionId: 'cs_test_bob', removalFailed: true}),
+        job({
+          id: 9,
+          kind: 'github-remove',
+          state: 'failed',
+          attempts: 8,
+          lastError: 'GitHub answered 500',
+          sessionId: 'cs_test_bob',
+          removalFailed: true,
+        }),
       ],
     });
     show();
@@ -37,21 +45,23 @@ describe('the Failures panel', () => {
     expect(alarm).toHaveTextContent('A removal failed for good: a refunded or disputed buyer may still be on GitHub.');
     const [, first, second] = screen.getAllByRole('row');
     expect(first).toHaveClass('flagged');
-    expect(within(first!).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 5)).toEqual([
-      'GitHub removal Removal failed for good',
-      'Failed',
-      '8',
-      'GitHub answered 500',
-      'cs_test_bob',
-    ]);
-    expect(within(first!).getByRole('link', {name: 'cs_test_bob'})).toHaveAttribute('href', '/admin?purchase=cs_test_bob');
+    expect(
+      within(first!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent)
+        .slice(0, 5),
+    ).toEqual(['GitHub removal Removal failed for good', 'Failed', '8', 'GitHub answered 500', 'cs_test_bob']);
+    expect(within(first!).getByRole('link', {name: 'cs_test_bob'})).toHaveAttribute(
+      'href',
+      '/admin?purchase=cs_test_bob',
+    );
     expect(second).not.toHaveClass('flagged');
-    expect(within(second!).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 4)).toEqual([
-      'E-mail',
-      'Retries at 30 Jun 2026, 12:10 UTC',
-      '2',
-      'Mailgun answered 503',
-    ]);
+    expect(
+      within(second!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent)
+        .slice(0, 4),
+    ).toEqual(['E-mail', 'Retries at 30 Jun 2026, 12:10 UTC', '2', 'Mailgun answered 503']);
   });
 
   it('retries a job and reloads the list', async () => {
@@ -59,7 +69,11 @@ describe('the Failures panel', () => {
     show();
     await userEvent.click(await screen.findByRole('button', {name: 'Retry E-mail job 7'}));
     expect(await screen.findByText('E-mail job 7 ran again.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/jobs/7/retry']);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/jobs/7/retry']);
     expect(await screen.findByText('Nothing failed: every e-mail and GitHub job went through.')).toBeInTheDocument();
   });
 

@@ -6,14 +6,22 @@ import {renderWithSite} from '../support/render';
 import {NOW, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
 const worker = useAdminWorkerStub();
-const leads = Array.from({length: 3}, (_, index) => ({email: `lead${index}@example.com`, createdAt: NOW - index * 3_600_000}));
+const leads = Array.from({length: 3}, (_, index) => ({
+  email: `lead${index}@example.com`,
+  createdAt: NOW - index * 3_600_000,
+}));
 
 describe('the Leads panel', () => {
   it('lists the waitlist a page at a time', async () => {
     worker().reset({leads, pageSize: 2});
     renderWithSite(<Leads />, {env: {WORKER_URL: worker().url}, url: '/admin?view=leads&page=2'});
     const table = await screen.findByRole('table', {name: 'The waitlist'});
-    expect(within(table).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['lead2@example.com30 Jun 2026, 10:00 UTC']);
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.textContent),
+    ).toEqual(['lead2@example.com30 Jun 2026, 10:00 UTC']);
     const pages = screen.getByRole('navigation', {name: 'Pages of e-mails'});
     expect(pages).toHaveTextContent('Page 2 of 2, 3 e-mails');
     expect(within(pages).getByRole('link', {name: 'Previous'})).toHaveAttribute('href', '/admin?view=leads');
@@ -29,7 +37,9 @@ describe('the Leads panel', () => {
       return 'blob:leads';
     });
     URL.revokeObjectURL = jest.fn();
-    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       names.push(this.download);
     });
     try {

@@ -10,7 +10,10 @@ import {purchase, upgrade, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 const worker = useAdminWorkerStub();
 
 function render(sessionId: string) {
-  renderWithSite(<PurchaseDetail sessionId={sessionId} />, {env: {WORKER_URL: worker().url}, url: `/admin?purchase=${sessionId}`});
+  renderWithSite(<PurchaseDetail sessionId={sessionId} />, {
+    env: {WORKER_URL: worker().url},
+    url: `/admin?purchase=${sessionId}`,
+  });
 }
 
 async function open(sessionId = 'cs_test_ada') {
@@ -30,14 +33,17 @@ describe('a purchase’s page', () => {
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByText('cs_test_ada')).toBeInTheDocument();
     // The payment is a link to its page in Stripe's dashboard, in the worker's mode.
-    expect(screen.getByRole('link', {name: /Open in Stripe/})).toHaveAttribute('href', 'https://dashboard.stripe.com/test/payments/pi_ada');
+    expect(screen.getByRole('link', {name: /Open in Stripe/})).toHaveAttribute(
+      'href',
+      'https://dashboard.stripe.com/test/payments/pi_ada',
+    );
     expect(screen.getByText(/moved it to another GitHub account once/)).toBeInTheDocument();
     const history = screen.getByRole('list', {name: 'History, newest first'});
-    expect(within(history).getAllByRole('listitem').map((item) => item.querySelector('strong')!.textContent)).toEqual([
-      'Invited @ada-l',
-      'Welcome e-mail',
-      'Checkout completed',
-    ]);
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('strong')!.textContent),
+    ).toEqual(['Invited @ada-l', 'Welcome e-mail', 'Checkout completed']);
     expect(screen.getByRole('link', {name: '← All purchases'})).toHaveAttribute('href', '/admin?view=purchases');
   });
 
@@ -59,7 +65,11 @@ describe('a purchase’s page', () => {
 
     await confirm('Revoke access');
     expect(await screen.findByText('Access revoked for @ada-l.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/purchases/cs_test_ada/revoke']);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/purchases/cs_test_ada/revoke']);
     // The purchase is read again: the access is revoked, and Revoke is gone.
     expect(await screen.findByText('Revoked')).toBeInTheDocument();
     expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
@@ -79,7 +89,10 @@ describe('a purchase’s page', () => {
       ],
     });
     await open();
-    expect(screen.getByRole('link', {name: `Starter, ${day(at(2))}`})).toHaveAttribute('href', '/admin?purchase=cs_test_ada_starter');
+    expect(screen.getByRole('link', {name: `Starter, ${day(at(2))}`})).toHaveAttribute(
+      'href',
+      '/admin?purchase=cs_test_ada_starter',
+    );
     expect(screen.queryByRole('link', {name: new RegExp(`^Advanced, ${day(at(1))}`)})).toBeNull();
     await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
     expect(screen.getByRole('group', {name: 'Revoke access'})).toHaveTextContent(
@@ -103,17 +116,34 @@ describe('a purchase’s page', () => {
       'Are you sure? The buyer can no longer download the code, nor ask for an invitation, until you grant access again. Download links already made stop working.',
     );
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
-    expect(await screen.findByText('Access revoked: the buyer can no longer download the code.')).toHaveAttribute('role', 'status');
-    expect(await screen.findByText(/by the seller: no downloads \(no GitHub account was asked for\)/)).toBeInTheDocument();
-    expect(screen.getByText(/^Access revoked by the seller on .+: the buyer can neither download the code nor ask for an invitation\./)).toBeInTheDocument();
+    expect(await screen.findByText('Access revoked: the buyer can no longer download the code.')).toHaveAttribute(
+      'role',
+      'status',
+    );
+    expect(
+      await screen.findByText(/by the seller: no downloads \(no GitHub account was asked for\)/),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /^Access revoked by the seller on .+: the buyer can neither download the code nor ask for an invitation\./,
+      ),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', {name: 'Revoke access'})).toBeNull();
 
     // Nothing typed: Grant access gives back the right alone.
     await userEvent.click(screen.getByRole('button', {name: 'Grant access'}));
-    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent('The buyer may download the code and ask for an invitation again.');
+    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent(
+      'The buyer may download the code and ask for an invitation again.',
+    );
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
-    expect(await screen.findByText('Access given back: the buyer may download the code and ask for an invitation.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+    expect(
+      await screen.findByText('Access given back: the buyer may download the code and ask for an invitation.'),
+    ).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([
       ['/admin/purchases/cs_test_ada/revoke', {}],
       ['/admin/purchases/cs_test_ada/grant', {}],
     ]);
@@ -130,17 +160,31 @@ describe('a purchase’s page', () => {
     expect(screen.getByText('active · slipway/prompts · @ada-l')).toBeInTheDocument();
 
     await confirm('Refund');
-    expect(await screen.findByText("Refunded $99.00 in full. The buyer's access ends once Stripe confirms it.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Refunded $99.00 in full. The buyer's access ends once Stripe confirms it."),
+    ).toBeInTheDocument();
     expect(screen.queryByText('Access granted to @octocat.')).toBeNull();
-    const said = () => screen.getAllByRole('status').map((status) => status.textContent!.trim()).filter(Boolean);
+    const said = () =>
+      screen
+        .getAllByRole('status')
+        .map((status) => status.textContent!.trim())
+        .filter(Boolean);
     expect(said()).toEqual([
       "Refunded $99.00 in full. The buyer's access ends once Stripe confirms it.",
       'Waiting for Stripe to confirm the refund: this page reads the purchase again until it does.',
     ]);
     // No reload: the page reads the purchase again until Stripe's confirmation shows.
-    expect(await screen.findByText("Refunded $99.00 in full. Stripe confirmed it: the buyer's access has ended.", {}, {timeout: 10_000})).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        "Refunded $99.00 in full. Stripe confirmed it: the buyer's access has ended.",
+        {},
+        {timeout: 10_000},
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByText('revoked · slipway/prompts · @ada-l')).toBeInTheDocument();
-    expect(within(screen.getByText('GitHub access').nextElementSibling as HTMLElement).getByText('Revoked')).toBeInTheDocument();
+    expect(
+      within(screen.getByText('GitHub access').nextElementSibling as HTMLElement).getByText('Revoked'),
+    ).toBeInTheDocument();
     expect(screen.queryByText(/^Waiting for Stripe/)).toBeNull();
     expect(said()).toEqual(["Refunded $99.00 in full. Stripe confirmed it: the buyer's access has ended."]);
   });
@@ -155,11 +199,17 @@ describe('a purchase’s page', () => {
     await userEvent.selectOptions(screen.getByLabelText('Reason'), 'A duplicate payment');
     expect(screen.getByText('A partial refund.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', {name: 'Refund'}));
-    expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent('$15.50 goes back to the buyer through Stripe; they keep their access.');
+    expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent(
+      '$15.50 goes back to the buyer through Stripe; they keep their access.',
+    );
     expect(worker().actions()).toEqual([]);
     await userEvent.click(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText(/^Refunded \$15\.50\./)).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/refund', {amount: 1550, reason: 'duplicate', refundedBefore: 0}]]);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([['/admin/purchases/cs_test_ada/refund', {amount: 1550, reason: 'duplicate', refundedBefore: 0}]]);
     expect(await screen.findByText(/\$15\.50 refunded so far; \$83\.50 can still be refunded/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('Amount (USD)')).toHaveValue('83.50'));
   });
@@ -168,18 +218,26 @@ describe('a purchase’s page', () => {
     await open();
     expect(screen.getByText('A full refund.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', {name: 'Refund'}));
-    expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent('$99.00 goes back to the buyer through Stripe, and their access to the repository ends.');
+    expect(screen.getByRole('group', {name: 'Refund'})).toHaveTextContent(
+      '$99.00 goes back to the buyer through Stripe, and their access to the repository ends.',
+    );
     await userEvent.click(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText('Refunded in full.')).toBeInTheDocument();
-    expect(worker().actions().map((seen) => seen.body)).toEqual([{reason: 'requested_by_customer', refundedBefore: 0}]);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.body),
+    ).toEqual([{reason: 'requested_by_customer', refundedBefore: 0}]);
   });
 
-  it("refunds an upgrade by its own session, part then the rest; the page then shows it refunded and the plan before it", async () => {
+  it('refunds an upgrade by its own session, part then the rest; the page then shows it refunded and the plan before it', async () => {
     worker().reset({purchases: [purchase({amount: 6900, upgrades: [upgrade()]})]});
     await open();
     const section = screen.getByRole('region', {name: 'Upgrade: Starter → Advanced'});
     expect(section).toHaveTextContent('Paid $30.00, paid 3 Jun 2026, 14:05 UTC');
-    expect(section).toHaveTextContent('A full refund returns the purchase to Starter once Stripe confirms it (its access stays); a partial one keeps Advanced.');
+    expect(section).toHaveTextContent(
+      'A full refund returns the purchase to Starter once Stripe confirms it (its access stays); a partial one keeps Advanced.',
+    );
     // The purchase's own refund is apart, still all of its payment.
     expect(within(screen.getByRole('region', {name: 'Refund'})).getByLabelText('Amount (USD)')).toHaveValue('69.00');
 
@@ -191,16 +249,28 @@ describe('a purchase’s page', () => {
     const question = within(section).getByRole('group', {name: 'Refund the upgrade'});
     expect(question).toHaveTextContent('$10.00 goes back to the buyer through Stripe; they keep Advanced.');
     await userEvent.click(within(question).getByRole('button', {name: 'Confirm'}));
-    expect(await within(section).findByText('Refunded $10.00. $20.00 is left, and they keep Advanced.')).toHaveAttribute('role', 'status');
-    expect(await within(section).findByText(/\$10\.00 refunded so far; \$20\.00 can still be refunded/)).toBeInTheDocument();
+    expect(
+      await within(section).findByText('Refunded $10.00. $20.00 is left, and they keep Advanced.'),
+    ).toHaveAttribute('role', 'status');
+    expect(
+      await within(section).findByText(/\$10\.00 refunded so far; \$20\.00 can still be refunded/),
+    ).toBeInTheDocument();
 
     await userEvent.click(within(section).getByRole('button', {name: 'Refund the upgrade'}));
     expect(within(section).getByRole('group', {name: 'Refund the upgrade'})).toHaveTextContent(
       '$20.00 goes back to the buyer through Stripe, and the purchase returns to Starter.',
     );
     await userEvent.click(within(section).getByRole('button', {name: 'Confirm'}));
-    expect(await within(section).findByText('Refunded $20.00 in full. The purchase returns to Starter once Stripe confirms it.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+    expect(
+      await within(section).findByText(
+        'Refunded $20.00 in full. The purchase returns to Starter once Stripe confirms it.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([
       ['/admin/purchases/cs_test_ada_up/refund', {amount: 1000, reason: 'duplicate', refundedBefore: 0}],
       // The reason chosen stays chosen for the rest.
       ['/admin/purchases/cs_test_ada_up/refund', {reason: 'duplicate', refundedBefore: 1000}],
@@ -213,7 +283,16 @@ describe('a purchase’s page', () => {
   });
 
   it('offers no refund for an upgrade that was disputed, refused or failed, and says why', async () => {
-    const base = {fromPlan: 'Starter', toPlan: 'Advanced', amount: 3000, amountRefunded: 0, currency: 'usd', paymentIntentId: 'pi_x', paidAt: null, fairPrice: null};
+    const base = {
+      fromPlan: 'Starter',
+      toPlan: 'Advanced',
+      amount: 3000,
+      amountRefunded: 0,
+      currency: 'usd',
+      paymentIntentId: 'pi_x',
+      paidAt: null,
+      fairPrice: null,
+    };
     worker().reset({
       purchases: [
         purchase({
@@ -265,17 +344,27 @@ describe('a purchase’s page', () => {
     expect(screen.getByRole('button', {name: 'Grant access'})).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', {name: 'GitHub username'}), '@octocat');
     await userEvent.click(screen.getByRole('button', {name: 'Grant access'}));
-    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent('@octocat is invited to the repository for this purchase.');
+    expect(screen.getByRole('group', {name: 'Grant access'})).toHaveTextContent(
+      '@octocat is invited to the repository for this purchase.',
+    );
     expect(worker().actions()).toEqual([]);
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText('Access granted to @octocat.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/grant', {username: 'octocat'}]]);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([['/admin/purchases/cs_test_ada/grant', {username: 'octocat'}]]);
     expect(await screen.findByText('Invitation pending')).toBeInTheDocument();
     expect(screen.getByText('Granted @octocat')).toBeInTheDocument();
   });
 
   it('resends an invitation GitHub says expired and resets the username changes, each once confirmed', async () => {
-    worker().reset({purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}, invitationExpired: true})]});
+    worker().reset({
+      purchases: [
+        purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}, invitationExpired: true}),
+      ],
+    });
     await open();
     expect(screen.getByText("GitHub says @ada-l's invitation expired before it was accepted.")).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', {name: 'Resend invitation'}));
@@ -288,10 +377,11 @@ describe('a purchase’s page', () => {
     expect(worker().actions()).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText('Username changes reset.')).toBeInTheDocument();
-    expect(worker().actions().map((seen) => seen.path)).toEqual([
-      '/admin/purchases/cs_test_ada/resend',
-      '/admin/purchases/cs_test_ada/reset-username-changes',
-    ]);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/purchases/cs_test_ada/resend', '/admin/purchases/cs_test_ada/reset-username-changes']);
     // Read again: no changes left to reset, and the fresh invitation is not one to send again.
     await waitFor(() => expect(screen.queryByText(/moved it to another GitHub account/)).toBeNull());
     expect(screen.queryByRole('button', {name: 'Reset username changes'})).toBeNull();
@@ -299,39 +389,62 @@ describe('a purchase’s page', () => {
   });
 
   it("resends an extra repository's invitation that expired after its last re-send, once confirmed, and none that has not", async () => {
-    const prompts = {key: 'prompts', repository: 'slipway/prompts', status: 'pending' as const, username: 'ada-l', detail: null, updatedAt: 0};
+    const prompts = {
+      key: 'prompts',
+      repository: 'slipway/prompts',
+      status: 'pending' as const,
+      username: 'ada-l',
+      detail: null,
+      updatedAt: 0,
+    };
     worker().reset({purchases: [purchase({extraGrants: [{...prompts, expired: true}]})]});
     await open();
     expect(screen.getByText('pending, expired · slipway/prompts · @ada-l')).toBeInTheDocument();
     const {name} = appConfig.extraRepositories.prompts;
     await confirm(`Resend ${name} invitation`);
     expect(await screen.findByText(`Invitation to ${name} resent to @ada-l.`)).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([['/admin/purchases/cs_test_ada/resend-extra', {key: 'prompts'}]]);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([['/admin/purchases/cs_test_ada/resend-extra', {key: 'prompts'}]]);
     // Read again: the fresh invitation is not one to send again.
     await waitFor(() => expect(screen.queryByRole('button', {name: `Resend ${name} invitation`})).toBeNull());
     expect(screen.getByText('pending · slipway/prompts · @ada-l')).toBeInTheDocument();
   });
 
   it('offers no resend for an invitation GitHub still honours, and says when it will', async () => {
-    worker().reset({purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 0}, invitationExpired: false})]});
+    worker().reset({
+      purchases: [
+        purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 0}, invitationExpired: false}),
+      ],
+    });
     await open();
     expect(screen.getByText('Invitation pending')).toBeInTheDocument();
     expect(
-      screen.getByText('@ada-l has not accepted the invitation yet. GitHub honours one for seven days; once it expires, it can be sent again here.'),
+      screen.getByText(
+        '@ada-l has not accepted the invitation yet. GitHub honours one for seven days; once it expires, it can be sent again here.',
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
     expect(screen.getByRole('button', {name: 'Revoke access'})).toBeInTheDocument();
   });
 
-  it.each(['active', 'failed', 'queued', 'revoked'] as const)('offers no resend for access that is %s, only for a pending invitation', async (status) => {
-    worker().reset({purchases: [purchase({access: {status, username: 'ada-l', usernameChanges: 0}})]});
-    await open();
-    expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
-    expect(screen.getByRole('button', {name: 'Grant access'})).toBeInTheDocument();
-  });
+  it.each(['active', 'failed', 'queued', 'revoked'] as const)(
+    'offers no resend for access that is %s, only for a pending invitation',
+    async (status) => {
+      worker().reset({purchases: [purchase({access: {status, username: 'ada-l', usernameChanges: 0}})]});
+      await open();
+      expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
+      expect(screen.getByRole('button', {name: 'Grant access'})).toBeInTheDocument();
+    },
+  );
 
   it('shows the worker’s error when an action is refused', async () => {
-    worker().refuse('/admin/purchases/:sessionId/revoke', 503, {error: 'GitHub is not answering right now.', code: 'GITHUB_UNAVAILABLE'});
+    worker().refuse('/admin/purchases/:sessionId/revoke', 503, {
+      error: 'GitHub is not answering right now.',
+      code: 'GITHUB_UNAVAILABLE',
+    });
     await open();
     await confirm('Revoke access');
     expect(await screen.findByRole('alert')).toHaveTextContent('GitHub is not answering right now.');
@@ -343,34 +456,52 @@ describe('a purchase’s page', () => {
   });
 
   it('shows a fair-price purchase whose card is from elsewhere as flagged, and clears the flag once Accept is confirmed', async () => {
-    worker().reset({purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged'}})]});
+    worker().reset({
+      purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged'}})],
+    });
     await open();
     expect(screen.getByText('Card from US, priced for BR')).toBeInTheDocument();
     const section = screen.getByRole('region', {name: 'Fair price'});
-    expect(section).toHaveTextContent('Priced for Brazil (BR): 40% off. The card that paid is from United States (US).');
+    expect(section).toHaveTextContent(
+      'Priced for Brazil (BR): 40% off. The card that paid is from United States (US).',
+    );
     await confirm('Accept');
     expect(await screen.findByText('Accepted: the flag is cleared.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/purchases/cs_test_ada/accept-card-country']);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/purchases/cs_test_ada/accept-card-country']);
     expect(await screen.findByText("Accepted by an admin despite the card's country.")).toBeInTheDocument();
     expect(screen.queryByRole('button', {name: 'Accept'})).toBeNull();
     expect(screen.queryByText('Card from US, priced for BR')).toBeNull();
   });
 
   it('flags a fair-price purchase paid by a method that tells no country, and says there was nothing to compare', async () => {
-    worker().reset({purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: '', review: 'flagged'}})]});
+    worker().reset({
+      purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: '', review: 'flagged'}})],
+    });
     await open();
     expect(screen.getByText('No card country, priced for BR')).toBeInTheDocument();
     const section = screen.getByRole('region', {name: 'Fair price'});
-    expect(section).toHaveTextContent('It was paid by a method that tells no country (not a card), so the price could not be checked against it.');
-    expect(section).toHaveTextContent('Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.');
+    expect(section).toHaveTextContent(
+      'It was paid by a method that tells no country (not a card), so the price could not be checked against it.',
+    );
+    expect(section).toHaveTextContent(
+      'Nothing shows the buyer is in the country of the price. Accept the purchase as it is, or refund it below.',
+    );
   });
 
   it('tells a card Stripe never let the worker read from a payment that tells no country, and says how to read it again', async () => {
-    worker().reset({purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: null, review: 'flagged'}})]});
+    worker().reset({
+      purchases: [purchase({fairPrice: {country: 'BR', percentOff: 40, cardCountry: null, review: 'flagged'}})],
+    });
     await open();
     expect(screen.getByText('Card never read, priced for BR')).toBeInTheDocument();
     const section = screen.getByRole('region', {name: 'Fair price'});
-    expect(section).toHaveTextContent(`Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`);
+    expect(section).toHaveTextContent(
+      `Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`,
+    );
     expect(section).not.toHaveTextContent('tells no country');
     expect(screen.getByRole('button', {name: 'Accept'})).toBeEnabled();
   });
@@ -379,20 +510,32 @@ describe('a purchase’s page', () => {
     const flagged = {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged' as const};
     // The purchase's own card matched: only the upgrade's is flagged.
     const own = {country: 'BR', percentOff: 40, cardCountry: 'BR', review: null};
-    worker().reset({purchases: [purchase({fairPrice: own, flaggedUpgrade: flagged, upgrades: [upgrade({amount: 1800, fairPrice: flagged})]})]});
+    worker().reset({
+      purchases: [
+        purchase({fairPrice: own, flaggedUpgrade: flagged, upgrades: [upgrade({amount: 1800, fairPrice: flagged})]}),
+      ],
+    });
     await open();
     expect(screen.getByText('State').nextElementSibling).toHaveTextContent('Upgrade: Card from US, priced for BR');
-    expect(within(screen.getByRole('region', {name: 'Fair price'})).getByText(/The card that paid is from Brazil \(BR\)\./)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', {name: 'Fair price'})).getByText(/The card that paid is from Brazil \(BR\)\./),
+    ).toBeInTheDocument();
     const section = screen.getByRole('region', {name: 'Upgrade: Starter → Advanced'});
     const review = within(section).getByRole('region', {name: "Fair price of the upgrade's payment"});
     expect(review).toHaveTextContent('Priced for Brazil (BR): 40% off. The card that paid is from United States (US).');
     expect(review).toHaveTextContent('accept the upgrade as it is, or refund it below.');
 
     await userEvent.click(within(review).getByRole('button', {name: 'Accept'}));
-    expect(within(review).getByRole('group', {name: 'Accept'})).toHaveTextContent('The upgrade keeps its price and the flag clears');
+    expect(within(review).getByRole('group', {name: 'Accept'})).toHaveTextContent(
+      'The upgrade keeps its price and the flag clears',
+    );
     await userEvent.click(within(review).getByRole('button', {name: 'Confirm'}));
     expect(await within(review).findByText('Accepted: the flag is cleared.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/purchases/cs_test_ada_up/accept-card-country']);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/purchases/cs_test_ada_up/accept-card-country']);
     expect(await within(section).findByText("Accepted by an admin despite the card's country.")).toBeInTheDocument();
     expect(screen.queryByText(/Card from US, priced for BR/)).toBeNull();
     expect(screen.queryByRole('button', {name: 'Accept'})).toBeNull();

@@ -12,32 +12,26 @@ describe('the Purchases panel', () => {
   it('lists each purchase: date, buyer, plan, amount, state and GitHub access with its state', async () => {
     show();
     const table = await screen.findByRole('table', {name: 'Purchases, newest first'});
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'Date',
-      'Buyer',
-      'Plan',
-      'Amount',
-      'State',
-      'GitHub access',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Date', 'Buyer', 'Plan', 'Amount', 'State', 'GitHub access']);
     const [, ada, bob] = within(table).getAllByRole('row');
-    expect(within(ada!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
-      '29 Jun 2026, 12:00 UTC',
-      'ada@example.com',
-      'Advanced',
-      '$99.00',
-      'Paid',
-      '@ada-l Active',
-    ]);
-    expect(within(bob!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
-      '28 Jun 2026, 12:00 UTC',
-      'bob@example.com',
-      'Starter',
-      '$69.00',
-      'Refunded',
-      '@bobby Removal failed',
-    ]);
-    expect(within(ada!).getByRole('link', {name: 'ada@example.com'})).toHaveAttribute('href', '/admin?purchase=cs_test_ada');
+    expect(
+      within(ada!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['29 Jun 2026, 12:00 UTC', 'ada@example.com', 'Advanced', '$99.00', 'Paid', '@ada-l Active']);
+    expect(
+      within(bob!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['28 Jun 2026, 12:00 UTC', 'bob@example.com', 'Starter', '$69.00', 'Refunded', '@bobby Removal failed']);
+    expect(within(ada!).getByRole('link', {name: 'ada@example.com'})).toHaveAttribute(
+      'href',
+      '/admin?purchase=cs_test_ada',
+    );
   });
 
   it('searches by what the seller types and asks the worker for the first page', async () => {
@@ -57,7 +51,12 @@ describe('the Purchases panel', () => {
     await screen.findByRole('table', {name: 'Purchases, newest first'});
     await userEvent.selectOptions(screen.getByLabelText('State'), 'Refunded');
     const refunded = await screen.findByRole('table', {name: 'Purchases that match the filters, newest first'});
-    expect(within(refunded).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['bob@example.com']);
+    expect(
+      within(refunded)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent),
+    ).toEqual(['bob@example.com']);
     expect(worker().requests.at(-1)!.query.get('state')).toBe('refunded');
 
     await userEvent.selectOptions(screen.getByLabelText('State'), 'All states');
@@ -65,8 +64,16 @@ describe('the Purchases panel', () => {
     await userEvent.selectOptions(screen.getByLabelText('Order'), 'Lowest amount first');
     await screen.findByRole('table', {name: 'Purchases that match the filters, lowest amount first'});
     const last = worker().requests.at(-1)!;
-    expect([last.query.get('state'), last.query.get('plan'), last.query.get('sort'), last.query.get('page')]).toEqual([null, 'Advanced', 'amount_low', '1']);
-    expect(screen.getByRole('link', {name: 'Clear filters'})).toHaveAttribute('href', '/admin?view=purchases&sort=amount_low');
+    expect([last.query.get('state'), last.query.get('plan'), last.query.get('sort'), last.query.get('page')]).toEqual([
+      null,
+      'Advanced',
+      'amount_low',
+      '1',
+    ]);
+    expect(screen.getByRole('link', {name: 'Clear filters'})).toHaveAttribute(
+      'href',
+      '/admin?view=purchases&sort=amount_low',
+    );
   });
 
   it('downloads the purchases the filters match as CSV, with the same filters', async () => {
@@ -82,24 +89,40 @@ describe('the Purchases panel', () => {
     await userEvent.click(screen.getByRole('button', {name: 'Download CSV'}));
     expect(await screen.findByText('The matching purchases were downloaded as CSV.')).toHaveAttribute('role', 'status');
     const asked = worker().requests.at(-1)!;
-    expect([asked.path, asked.query.get('state'), asked.query.get('plan')]).toEqual(['/admin/purchases.csv', 'paid', 'Advanced']);
+    expect([asked.path, asked.query.get('state'), asked.query.get('plan')]).toEqual([
+      '/admin/purchases.csv',
+      'paid',
+      'Advanced',
+    ]);
     expect(saved).toEqual(['email,state\nada@example.com,paid\n']);
     expect(click).toHaveBeenCalledTimes(1);
     click.mockRestore();
   });
 
-  it('lists under Flagged a purchase whose own card, or whose upgrade\'s card, is from another country than its price, each marked for which', async () => {
+  it("lists under Flagged a purchase whose own card, or whose upgrade's card, is from another country than its price, each marked for which", async () => {
     const flagged = {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged' as const};
     worker().reset({
       purchases: [
         purchase({sessionId: 'cs_test_ada', email: 'ada@example.com', fairPrice: flagged}),
         purchase({sessionId: 'cs_test_bob', email: 'bob@example.com'}),
-        purchase({sessionId: 'cs_test_cy', email: 'cy@example.com', fairPrice: {...flagged, cardCountry: 'BR', review: null}, flaggedUpgrade: flagged, upgrades: [upgrade({sessionId: 'cs_test_cy_up', fairPrice: flagged})]}),
+        purchase({
+          sessionId: 'cs_test_cy',
+          email: 'cy@example.com',
+          fairPrice: {...flagged, cardCountry: 'BR', review: null},
+          flaggedUpgrade: flagged,
+          upgrades: [upgrade({sessionId: 'cs_test_cy_up', fairPrice: flagged})],
+        }),
       ],
     });
     show('/admin?view=purchases&flagged=card_country');
     const table = await screen.findByRole('table', {name: 'Purchases that match the filters, newest first'});
-    const states = within(table).getAllByRole('row').slice(1).map((row) => [within(row).getAllByRole('cell')[1]!.textContent, within(row).getAllByRole('cell')[4]!.textContent]);
+    const states = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [
+        within(row).getAllByRole('cell')[1]!.textContent,
+        within(row).getAllByRole('cell')[4]!.textContent,
+      ]);
     expect(states).toEqual([
       ['ada@example.com', 'Paid Card from US, priced for BR'],
       ['cy@example.com', 'Paid Upgrade: Card from US, priced for BR'],
@@ -112,17 +135,27 @@ describe('the Purchases panel', () => {
   });
 
   it('pages through the purchases, keeping the search', async () => {
-    const many = Array.from({length: 5}, (_, index) => purchase({sessionId: `cs_test_${index}`, email: `buyer${index}@example.com`}));
+    const many = Array.from({length: 5}, (_, index) =>
+      purchase({sessionId: `cs_test_${index}`, email: `buyer${index}@example.com`}),
+    );
     worker().reset({purchases: many, pageSize: 2});
     show('/admin?view=purchases&q=buyer&page=2');
     const pages = await screen.findByRole('navigation', {name: 'Pages of purchases'});
     expect(pages).toHaveTextContent('Page 2 of 3, 5 purchases');
-    expect(within(pages).getByRole('link', {name: 'Previous'})).toHaveAttribute('href', '/admin?view=purchases&q=buyer');
-    expect(within(pages).getByRole('link', {name: 'Next'})).toHaveAttribute('href', '/admin?view=purchases&q=buyer&page=3');
-    expect(screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
-      'buyer2@example.com',
-      'buyer3@example.com',
-    ]);
+    expect(within(pages).getByRole('link', {name: 'Previous'})).toHaveAttribute(
+      'href',
+      '/admin?view=purchases&q=buyer',
+    );
+    expect(within(pages).getByRole('link', {name: 'Next'})).toHaveAttribute(
+      'href',
+      '/admin?view=purchases&q=buyer&page=3',
+    );
+    expect(
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent),
+    ).toEqual(['buyer2@example.com', 'buyer3@example.com']);
     expect(worker().requests.at(-1)!.query.get('page')).toBe('2');
   });
 });

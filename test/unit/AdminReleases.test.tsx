@@ -31,23 +31,38 @@ function release(overrides: Partial<AdminRelease>): AdminRelease {
 
 describe('the Releases panel', () => {
   it('lists each release with e-mailed, delivered, failed (with the reasons), waiting and unsubscribed', async () => {
-    worker().reset({releases: [release({}), release({id: 100, tag: 'v1.0.0', name: 'Version 1', publishedAt: NOW - 86_400_000 * 40, failed: 0, failures: [], waiting: 0})]});
+    worker().reset({
+      releases: [
+        release({}),
+        release({
+          id: 100,
+          tag: 'v1.0.0',
+          name: 'Version 1',
+          publishedAt: NOW - 86_400_000 * 40,
+          failed: 0,
+          failures: [],
+          waiting: 0,
+        }),
+      ],
+    });
     show();
     const table = await screen.findByRole('table', {name: 'Releases and their e-mails'});
     const [, first, second] = within(table).getAllByRole('row');
-    expect(within(first!).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 7)).toEqual([
-      'Version 2 v2.0.0',
-      '30 Jun 2026',
-      '117',
-      '110',
-      expect.stringMatching(/^2/),
-      '1',
-      '3',
-    ]);
+    expect(
+      within(first!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent)
+        .slice(0, 7),
+    ).toEqual(['Version 2 v2.0.0', '30 Jun 2026', '117', '110', expect.stringMatching(/^2/), '1', '3']);
     expect(first).toHaveClass('flagged');
     await userEvent.click(within(first!).getByText('2'));
     expect(within(first!).getByText(/gone@example.com: 550 5.1.1/)).toBeVisible();
-    expect(within(second!).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 2)).toEqual(['Version 1 v1.0.0', '21 May 2026']);
+    expect(
+      within(second!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent)
+        .slice(0, 2),
+    ).toEqual(['Version 1 v1.0.0', '21 May 2026']);
     expect(within(second!).queryByRole('button')).toBeNull();
   });
 
@@ -60,16 +75,28 @@ describe('the Releases panel', () => {
     expect(ask).toHaveTextContent('Version 2 is e-mailed again to the 2 addresses whose e-mail failed');
     await userEvent.click(within(ask).getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText('Version 2 is being sent again to 2 addresses.')).toHaveAttribute('role', 'status');
-    expect(worker().actions().map((seen) => seen.path)).toEqual(['/admin/releases/101/resend']);
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/releases/101/resend']);
     // Reloaded: nothing failed now, and the two wait with the one before them.
     await waitFor(() => expect(screen.queryByRole('button', {name: /Send again/})).toBeNull());
     const [, row] = screen.getAllByRole('row');
-    expect(within(row!).getAllByRole('cell').map((cell) => cell.textContent).slice(4, 6)).toEqual(['0', '3']);
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent)
+        .slice(4, 6),
+    ).toEqual(['0', '3']);
   });
 
   it('shows the worker’s refusal', async () => {
     worker().reset({releases: [release({})]});
-    worker().refuse('/admin/releases/:releaseId/resend', 409, {error: 'This release is already being sent again to those who failed: wait for it to finish.', code: 'CONFLICT'});
+    worker().refuse('/admin/releases/:releaseId/resend', 409, {
+      error: 'This release is already being sent again to those who failed: wait for it to finish.',
+      code: 'CONFLICT',
+    });
     show();
     await userEvent.click(await screen.findByRole('button', {name: 'Send again to the 2 that failed'}));
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
@@ -79,6 +106,8 @@ describe('the Releases panel', () => {
   it('says so when no release was announced yet', async () => {
     worker().reset({releases: []});
     show();
-    expect(await screen.findByText('No release announced yet: publish one on GitHub and it shows here.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No release announced yet: publish one on GitHub and it shows here.'),
+    ).toBeInTheDocument();
   });
 });

@@ -26,7 +26,9 @@ describe('the Sales panel', () => {
     const chart = await screen.findByRole('img', {name: /Revenue by day and plan, last 30 days/});
     const summary = salesSummary();
     const total = summary.days.reduce((sum, day) => sum + Object.values(day.byPlan).reduce((a, b) => a + b, 0), 0);
-    expect(chart).toHaveAccessibleName(expect.stringContaining(`$${(total / 100).toLocaleString('en-US', {minimumFractionDigits: 2})}`));
+    expect(chart).toHaveAccessibleName(
+      expect.stringContaining(`$${(total / 100).toLocaleString('en-US', {minimumFractionDigits: 2})}`),
+    );
     expect(chart).toHaveAccessibleName(expect.stringMatching(/By plan: Starter \$[\d,.]+, Advanced \$[\d,.]+\./));
     // One bar a plan a day that sold it.
     const bars = summary.days.reduce((count, day) => count + Object.values(day.byPlan).filter(Boolean).length, 0);
@@ -38,17 +40,32 @@ describe('the Sales panel', () => {
     await userEvent.click(await screen.findByText('The numbers, day by day'));
     const table = screen.getByRole('table', {name: 'Revenue by day and plan'});
     expect(within(table).getAllByRole('row')).toHaveLength(31);
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Day', 'Starter', 'Advanced', 'Total', 'Purchases']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Day', 'Starter', 'Advanced', 'Total', 'Purchases']);
   });
 
   it('a period picker drives the cards and the chart together, and keeps the period in the address', async () => {
-    worker().reset({sales: salesSummary({period: '12m', interval: 'month', since: Date.UTC(2025, 6, 1), days: [
-      {day: '2026-05-01', byPlan: {Starter: 6900}, purchases: 1},
-      {day: '2026-06-01', byPlan: {Advanced: 9900}, purchases: 1},
-    ]})});
+    worker().reset({
+      sales: salesSummary({
+        period: '12m',
+        interval: 'month',
+        since: Date.UTC(2025, 6, 1),
+        days: [
+          {day: '2026-05-01', byPlan: {Starter: 6900}, purchases: 1},
+          {day: '2026-06-01', byPlan: {Advanced: 9900}, purchases: 1},
+        ],
+      }),
+    });
     renderWithSite(<Sales />, {env: {WORKER_URL: worker().url}, url: '/admin?period=12m'});
     const picker = screen.getByRole('list', {name: 'Period'});
-    expect(within(picker).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('aria-current')])).toEqual([
+    expect(
+      within(picker)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('aria-current')]),
+    ).toEqual([
       ['Last 7 days', '/admin?period=7d', null],
       ['Last 30 days', '/admin', null],
       ['Last 12 months', '/admin?period=12m', 'true'],
@@ -59,7 +76,9 @@ describe('the Sales panel', () => {
     const chart = screen.getByRole('img', {name: /Revenue by month and plan, last 12 months/});
     expect(chart).toHaveAccessibleName(expect.stringContaining('May 2026 to Jun 2026'));
     await userEvent.click(screen.getByText('The numbers, month by month'));
-    expect(within(screen.getByRole('table', {name: 'Revenue by month and plan'})).getAllByRole('columnheader')[0]).toHaveTextContent('Month');
+    expect(
+      within(screen.getByRole('table', {name: 'Revenue by month and plan'})).getAllByRole('columnheader')[0],
+    ).toHaveTextContent('Month');
   });
 
   it('writes amounts in the summary’s currency, by its own smallest unit', async () => {

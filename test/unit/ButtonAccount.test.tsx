@@ -122,9 +122,12 @@ describe('the account menu’s link to the seller’s console', () => {
 
   it('asks nothing for a preview user (the docs), who is nobody signed in', async () => {
     signIn(ADMIN_TOKEN);
-    renderWithSite(<ButtonAccount user={{uid: 'preview', email: 'ada@example.com', displayName: 'Ada', photoURL: null}} />, {
-      env: {WORKER_URL: worker.url},
-    });
+    renderWithSite(
+      <ButtonAccount user={{uid: 'preview', email: 'ada@example.com', displayName: 'Ada', photoURL: null}} />,
+      {
+        env: {WORKER_URL: worker.url},
+      },
+    );
     await openMenu('Ada');
     await settle();
     expect(asked).toEqual([]);

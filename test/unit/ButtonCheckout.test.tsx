@@ -75,7 +75,10 @@ describe('ButtonCheckout', () => {
     expect(screen.getByRole('button', {name: 'Close'})).toBeInTheDocument();
     expect(button()).toBeEnabled();
     expect(redirect).not.toHaveBeenCalled();
-    expect(consoleError).toHaveBeenCalledWith('Checkout failed:', expect.objectContaining({message: 'Price ID is required', status: 400}));
+    expect(consoleError).toHaveBeenCalledWith(
+      'Checkout failed:',
+      expect.objectContaining({message: 'Price ID is required', status: 400}),
+    );
 
     await userEvent.click(screen.getByRole('button', {name: 'Close'}));
     expect(screen.queryByText('Error: Price ID is required')).toBeNull();

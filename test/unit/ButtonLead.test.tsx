@@ -115,11 +115,16 @@ describe('ButtonLead', () => {
   });
 
   it('shows the rate limit message on 429', async () => {
-    answer = {status: 429, body: {error: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED'}};
+    answer = {
+      status: 429,
+      body: {error: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED'},
+    };
     const {input, button} = renderForm();
     await userEvent.type(input(), 'ada@example.com');
     await userEvent.click(button());
-    expect(await screen.findByRole('alert')).toHaveTextContent('Too many requests. Please wait a moment and try again.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many requests. Please wait a moment and try again.',
+    );
   });
 
   it('says the server is unreachable when nothing answers', async () => {
@@ -138,7 +143,7 @@ describe('saveLead', () => {
     await expect(api.saveLead('ada@example.com')).resolves.toEqual({stored: false});
   });
 
-  it('throws the worker\'s message and status on 400', async () => {
+  it("throws the worker's message and status on 400", async () => {
     answer = {status: 400, body: {error: 'A valid e-mail address is required'}};
     await expect(createApiClient({baseUrl: worker.url}).saveLead('nope')).rejects.toMatchObject({
       message: 'A valid e-mail address is required',

@@ -8,15 +8,13 @@ import {renderWithSite} from '../support/render';
 
 // The Firebase client is the SDK a visitor must not load: a stand-in that says who is signed in.
 let signedIn: AuthUser | null = null;
-const createFirebaseAuth = jest.fn(
-  (): Partial<AuthClient> => ({
-    provider: 'firebase',
-    onUserChanged(listener) {
-      listener(signedIn);
-      return () => undefined;
-    },
-  }),
-);
+const createFirebaseAuth = jest.fn((): Partial<AuthClient> => ({
+  provider: 'firebase',
+  onUserChanged(listener) {
+    listener(signedIn);
+    return () => undefined;
+  },
+}));
 jest.mock('../../src/lib/auth/firebase', () => ({createFirebaseAuth: () => createFirebaseAuth()}));
 
 function renderButton() {
@@ -56,7 +54,12 @@ describe('ButtonSignin', () => {
 
   it('shows the avatar when the user has one', async () => {
     window.localStorage.setItem('auth:signedIn', '1');
-    signedIn = {uid: 'u2', email: 'grace@example.com', displayName: 'Grace Hopper', photoURL: 'https://example.com/grace.png'};
+    signedIn = {
+      uid: 'u2',
+      email: 'grace@example.com',
+      displayName: 'Grace Hopper',
+      photoURL: 'https://example.com/grace.png',
+    };
     const {container} = renderButton();
     const link = await screen.findByRole('link', {name: 'Grace Hopper'});
     expect(link).toHaveAttribute('href', '/dashboard');

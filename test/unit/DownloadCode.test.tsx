@@ -50,7 +50,10 @@ test('asks the worker for a fresh link on each click and follows it, saying what
 });
 
 test('the default branch is named as a branch', async () => {
-  answer = {status: 200, body: {path: `${API_PATHS.download}/x`, ref: 'main', release: false, expiresAt: Date.now() + 300_000}};
+  answer = {
+    status: 200,
+    body: {path: `${API_PATHS.download}/x`, ref: 'main', release: false, expiresAt: Date.now() + 300_000},
+  };
   renderButton();
   await click();
   expect(await screen.findByText('Your download of the main branch has started.')).toHaveAttribute('role', 'status');
@@ -58,10 +61,15 @@ test('the default branch is named as a branch', async () => {
 
 test('a refusal shows the worker’s own words, and nothing is followed', async () => {
   const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
-  answer = {status: 503, body: {error: 'GitHub is not answering right now. Please try again in a few minutes.', code: 'GITHUB_UNAVAILABLE'}};
+  answer = {
+    status: 503,
+    body: {error: 'GitHub is not answering right now. Please try again in a few minutes.', code: 'GITHUB_UNAVAILABLE'},
+  };
   const followed = renderButton();
   await click();
-  expect(await screen.findByRole('alert')).toHaveTextContent('GitHub is not answering right now. Please try again in a few minutes.');
+  expect(await screen.findByRole('alert')).toHaveTextContent(
+    'GitHub is not answering right now. Please try again in a few minutes.',
+  );
   expect(followed).toEqual([]);
   expect(screen.getByRole('button', {name: 'Download the code (.zip)'})).toBeEnabled();
   consoleError.mockRestore();

@@ -21,7 +21,10 @@ describe('an unhandled render error', () => {
       expect(screen.getByRole('button', {name: 'Refresh'})).toBeInTheDocument();
       expect(screen.getByRole('link', {name: 'Support'})).toBeInTheDocument();
       expect(screen.getByRole('link', {name: 'Home'})).toBeInTheDocument();
-      expect(consoleError).toHaveBeenCalledWith('Unhandled page error:', expect.objectContaining({message: 'pricing data missing'}));
+      expect(consoleError).toHaveBeenCalledWith(
+        'Unhandled page error:',
+        expect.objectContaining({message: 'pricing data missing'}),
+      );
     } finally {
       consoleError.mockRestore();
     }

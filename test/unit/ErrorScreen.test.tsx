@@ -38,7 +38,9 @@ describe('the error screen', () => {
   it('offers the e-mail on a page that holds a token, where the chat never loads', () => {
     renderWithSite(<ErrorScreen />, {env: {CRISP_WEBSITE_ID: crispId}, url: ROUTES.dashboard});
     expect(screen.queryByRole('button', {name: 'Support'})).toBeNull();
-    expect(screen.getByRole('link', {name: 'Support'}).getAttribute('href')).toMatch(new RegExp(`^mailto:${appConfig.support.email}\\?subject=`));
+    expect(screen.getByRole('link', {name: 'Support'}).getAttribute('href')).toMatch(
+      new RegExp(`^mailto:${appConfig.support.email}\\?subject=`),
+    );
   });
 
   it('shows no Support action when there is neither a chat nor an address', () => {

@@ -52,9 +52,9 @@ describe('FeaturesAccordion', () => {
   it.each([0, 1, 6])('refuses %i features with a clear error', (count) => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      expect(() => render(<FeaturesAccordion features={Array.from({length: count}, (_, index) => feature(index + 1))} />)).toThrow(
-        `FeaturesAccordion takes ${MIN_FEATURES} to ${MAX_FEATURES} features; it was given ${count}.`,
-      );
+      expect(() =>
+        render(<FeaturesAccordion features={Array.from({length: count}, (_, index) => feature(index + 1))} />),
+      ).toThrow(`FeaturesAccordion takes ${MIN_FEATURES} to ${MAX_FEATURES} features; it was given ${count}.`);
     } finally {
       consoleError.mockRestore();
     }

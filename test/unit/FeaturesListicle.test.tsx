@@ -24,7 +24,9 @@ class ControlledObserver {
     return [];
   }
   show(ratio: number) {
-    const entries = this.targets.map((target) => ({target, isIntersecting: ratio > 0, intersectionRatio: ratio}) as IntersectionObserverEntry);
+    const entries = this.targets.map(
+      (target) => ({target, isIntersecting: ratio > 0, intersectionRatio: ratio}) as IntersectionObserverEntry,
+    );
     act(() => this.callback(entries, this as unknown as IntersectionObserver));
   }
 }

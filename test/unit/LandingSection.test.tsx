@@ -5,7 +5,13 @@ import LandingSection from '../../src/components/landing/LandingSection';
 describe('LandingSection', () => {
   it('is a region named by its h2 title, with the kicker above and the subtitle and content below', () => {
     render(
-      <LandingSection id="pricing" titleId="pricing-title" kicker="Pricing" title="Pay once" subtitle="Yours forever" after={<hr />}>
+      <LandingSection
+        id="pricing"
+        titleId="pricing-title"
+        kicker="Pricing"
+        title="Pay once"
+        subtitle="Yours forever"
+        after={<hr />}>
         <p>The plans</p>
       </LandingSection>,
     );
@@ -14,7 +20,12 @@ describe('LandingSection', () => {
     expect(section).toHaveAttribute('aria-labelledby', 'pricing-title');
     expect(screen.getByRole('heading', {level: 2, name: 'Pay once'})).toHaveAttribute('id', 'pricing-title');
     const column = section.firstElementChild!;
-    expect([...column.children].map((child) => child.textContent)).toEqual(['Pricing', 'Pay once', 'Yours forever', 'The plans']);
+    expect([...column.children].map((child) => child.textContent)).toEqual([
+      'Pricing',
+      'Pay once',
+      'Yours forever',
+      'The plans',
+    ]);
     // What comes after the column stays inside the section.
     expect(section.lastElementChild).toBe(screen.getByRole('separator'));
   });
@@ -30,7 +41,13 @@ describe('LandingSection', () => {
   });
 
   it('adds the section stylesheet classes, by part, to the frame', () => {
-    render(<LandingSection title="Features" subtitle="All of them" classNames={{section: 'own-section', inner: 'own-inner', title: 'own-title', subtitle: 'own-subtitle'}} />);
+    render(
+      <LandingSection
+        title="Features"
+        subtitle="All of them"
+        classNames={{section: 'own-section', inner: 'own-inner', title: 'own-title', subtitle: 'own-subtitle'}}
+      />,
+    );
     const section = screen.getByRole('region', {name: 'Features'});
     expect(section).toHaveClass('own-section');
     expect(section.firstElementChild).toHaveClass('inner', 'own-inner');

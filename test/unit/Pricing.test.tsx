@@ -48,7 +48,14 @@ describe('Pricing', () => {
     const plans: Plan[] = [
       {...appConfig.plans[0], price: 59, isFeatured: true, includesUpdates: true},
       {...appConfig.plans[1], isFeatured: false, includesUpdates: false},
-      {id: 'team', priceId: {test: 'price_team_test', production: 'price_team_live'}, name: 'Team', price: 249, includesUpdates: false, features: [{name: 'Five seats'}]},
+      {
+        id: 'team',
+        priceId: {test: 'price_team_test', production: 'price_team_live'},
+        name: 'Team',
+        price: 249,
+        includesUpdates: false,
+        features: [{name: 'Five seats'}],
+      },
     ];
     renderWithSite(<Pricing plans={plans} />);
     expect(within(card('Starter')).getByText('$59', {exact: false})).toBeInTheDocument();
@@ -68,10 +75,16 @@ describe('Pricing', () => {
     // A same-document URL, the one kind of navigation jsdom performs, so the real redirect runs.
     worker.answer({kind: 'url', url: 'http://localhost/#checkout'});
     renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
-    await userEvent.click(within(card('Starter')).getByRole('button', {name: `Get ${appConfig.appName} ${appConfig.plans[0].name}`}));
+    await userEvent.click(
+      within(card('Starter')).getByRole('button', {name: `Get ${appConfig.appName} ${appConfig.plans[0].name}`}),
+    );
     await waitFor(() => expect(window.location.hash).toBe('#checkout'));
     expect(worker.requests).toEqual([
-      {priceId: appConfig.plans[0].priceId.production, successUrl: 'http://localhost/success', cancelUrl: 'http://localhost/'},
+      {
+        priceId: appConfig.plans[0].priceId.production,
+        successUrl: 'http://localhost/success',
+        cancelUrl: 'http://localhost/',
+      },
     ]);
   });
 
@@ -83,7 +96,11 @@ describe('Pricing', () => {
       countryName: countryName(country),
       percentOff: tier.percentOff,
       currency: 'usd',
-      plans: appConfig.plans.map((plan) => ({id: plan.id, amount: fairPrice(plan, country).amount, listAmount: plan.price * 100})),
+      plans: appConfig.plans.map((plan) => ({
+        id: plan.id,
+        amount: fairPrice(plan, country).amount,
+        listAmount: plan.price * 100,
+      })),
     });
     renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
     await screen.findByText(`Prices adjusted for ${countryName(country)}: ${tier.percentOff}% off`);
@@ -92,7 +109,9 @@ describe('Pricing', () => {
       const shown = amount % 100 === 0 ? `$${amount / 100}` : `$${(amount / 100).toFixed(2)}`;
       expect(within(card(plan.name)).getByText(shown, {exact: false})).toBeInTheDocument();
       expect(within(card(plan.name)).queryByText(`$${plan.price}`, {exact: true})).toBeNull();
-      expect(within(card(plan.name)).getByText(`$${plan.priceAnchor}`, {exact: false, selector: 's'})).toBeInTheDocument();
+      expect(
+        within(card(plan.name)).getByText(`$${plan.priceAnchor}`, {exact: false, selector: 's'}),
+      ).toBeInTheDocument();
     }
   });
 
@@ -100,6 +119,7 @@ describe('Pricing', () => {
     renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
     await waitFor(() => expect(worker.pricesAsked).toBeGreaterThan(0));
     expect(screen.queryByText(/Prices adjusted for/)).toBeNull();
-    for (const plan of appConfig.plans) expect(within(card(plan.name)).getByText(`$${plan.price}`, {exact: false})).toBeInTheDocument();
+    for (const plan of appConfig.plans)
+      expect(within(card(plan.name)).getByText(`$${plan.price}`, {exact: false})).toBeInTheDocument();
   });
 });

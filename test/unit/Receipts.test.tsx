@@ -34,15 +34,30 @@ test("lists each purchase with Stripe's invoice or receipt link, as the worker s
   show({
     receipts: [
       receipt({}),
-      receipt({plan: starter!.name, paidAt: Date.UTC(2026, 9, 2), amount: starter!.price * 100, refunded: starter!.price * 100, url: 'https://pay.stripe.com/receipts/payment/pi_2', kind: 'receipt'}),
+      receipt({
+        plan: starter!.name,
+        paidAt: Date.UTC(2026, 9, 2),
+        amount: starter!.price * 100,
+        refunded: starter!.price * 100,
+        url: 'https://pay.stripe.com/receipts/payment/pi_2',
+        kind: 'receipt',
+      }),
     ],
   });
   const items = within(await screen.findByRole('list')).getAllByRole('listitem');
   expect(items).toHaveLength(2);
-  expect(items[0]).toHaveTextContent(`${advanced!.name}, ${formatMoney(advanced!.price * 100, PLAN_CURRENCY)}, paid on 20 November 2026`);
-  expect(within(items[0]!).getByRole('link', {name: 'Invoice'})).toHaveAttribute('href', 'https://invoice.stripe.com/i/acct_1/in_1');
+  expect(items[0]).toHaveTextContent(
+    `${advanced!.name}, ${formatMoney(advanced!.price * 100, PLAN_CURRENCY)}, paid on 20 November 2026`,
+  );
+  expect(within(items[0]!).getByRole('link', {name: 'Invoice'})).toHaveAttribute(
+    'href',
+    'https://invoice.stripe.com/i/acct_1/in_1',
+  );
   expect(items[1]).toHaveTextContent(`${formatMoney(starter!.price * 100, PLAN_CURRENCY)} refunded`);
-  expect(within(items[1]!).getByRole('link', {name: 'Receipt'})).toHaveAttribute('href', 'https://pay.stripe.com/receipts/payment/pi_2');
+  expect(within(items[1]!).getByRole('link', {name: 'Receipt'})).toHaveAttribute(
+    'href',
+    'https://pay.stripe.com/receipts/payment/pi_2',
+  );
   expect(items[0]).not.toHaveTextContent('refunded');
 });
 

@@ -33,7 +33,10 @@ function Page({readOnReload}: {readOnReload: boolean}) {
   const [payment, setPayment] = useState(paymentOf);
   const reload = () => {
     // As the console's page does: a read of the purchase from the worker (where Stripe's webhook shows).
-    if (readOnReload) void fetch(`${worker().url}${adminPath(ADMIN_PATHS.purchase, {sessionId: payment.sessionId})}`).then(() => setPayment(paymentOf()));
+    if (readOnReload)
+      void fetch(`${worker().url}${adminPath(ADMIN_PATHS.purchase, {sessionId: payment.sessionId})}`).then(() =>
+        setPayment(paymentOf()),
+      );
   };
   return (
     <>
@@ -49,7 +52,10 @@ function render(readOnReload = false) {
   renderWithSite(<Page readOnReload={readOnReload} />, {env: {WORKER_URL: worker().url}});
 }
 
-const refunds = () => worker().actions().filter((seen) => seen.path.endsWith('/refund'));
+const refunds = () =>
+  worker()
+    .actions()
+    .filter((seen) => seen.path.endsWith('/refund'));
 
 it('a double click on Confirm sends one refund, named by the figures the page shows; none again on those figures until the page reads what Stripe refunded', async () => {
   render();
@@ -57,8 +63,13 @@ it('a double click on Confirm sends one refund, named by the figures the page sh
   await userEvent.type(screen.getByLabelText('Amount (USD)'), '10');
   await userEvent.click(screen.getByRole('button', {name: 'Refund'}));
   await userEvent.dblClick(within(screen.getByRole('group', {name: 'Refund'})).getByRole('button', {name: 'Confirm'}));
-  expect(await screen.findByText('Refunded $10.00. $89.00 is left, and they keep their access.')).toHaveAttribute('role', 'status');
-  expect(refunds().map((seen) => seen.body)).toEqual([{amount: 1000, reason: 'requested_by_customer', refundedBefore: 0}]);
+  expect(await screen.findByText('Refunded $10.00. $89.00 is left, and they keep their access.')).toHaveAttribute(
+    'role',
+    'status',
+  );
+  expect(refunds().map((seen) => seen.body)).toEqual([
+    {amount: 1000, reason: 'requested_by_customer', refundedBefore: 0},
+  ]);
   // The answer is in, the page not read again yet: the same figures would name the same refund.
   expect(screen.getByRole('button', {name: 'Refund'})).toBeDisabled();
   await userEvent.click(screen.getByRole('button', {name: 'Refund'}));
@@ -84,7 +95,9 @@ it('after a full refund, reads the page again until Stripe confirms it, then say
   await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
   expect(await screen.findByText('Refunded $99.00 in full. Access ends once Stripe confirms it.')).toBeInTheDocument();
   expect(await screen.findByText(/^Waiting for Stripe to confirm the refund/)).toBeInTheDocument();
-  expect(await screen.findByText('Refunded $99.00 in full. Stripe confirmed it: access has ended.', {}, {timeout: 10_000})).toHaveAttribute('role', 'status');
+  expect(
+    await screen.findByText('Refunded $99.00 in full. Stripe confirmed it: access has ended.', {}, {timeout: 10_000}),
+  ).toHaveAttribute('role', 'status');
   await waitFor(() => expect(screen.queryByText(/^Waiting for Stripe/)).toBeNull());
   expect(refunds()).toHaveLength(1);
 });

@@ -2,7 +2,10 @@ import http from 'node:http';
 import React from 'react';
 import {screen, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import RequestAccess, {ACCESS_MESSAGES, USERNAME_MESSAGE_MS} from '../../src/components/screens/Dashboard/RequestAccess';
+import RequestAccess, {
+  ACCESS_MESSAGES,
+  USERNAME_MESSAGE_MS,
+} from '../../src/components/screens/Dashboard/RequestAccess';
 import {renderWithSite} from '../support/render';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 
@@ -43,7 +46,10 @@ const form = () => screen.getByRole('form', {name: 'Request access to the reposi
 
 async function requestAccessFor(username: string) {
   renderWithSite(
-    <RequestAccess user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}} onRequested={() => {}} />,
+    <RequestAccess
+      user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}}
+      onRequested={() => {}}
+    />,
     {env: {WORKER_URL: worker.url}},
   );
   await userEvent.type(screen.getByRole('textbox', {name: 'GitHub username'}), username);
@@ -54,33 +60,51 @@ describe('Request Access', () => {
   it.each([
     [400, 'INVALID_REQUEST', 'That is not a valid GitHub username.'],
     [404, 'NOT_FOUND', 'GitHub has no user called octocat-typo.'],
-    [409, 'GITHUB_ACCOUNT_TAKEN', '@octocat-typo already has access to the repository through another purchase. Use another GitHub account.'],
-  ])('shows the worker’s own words for a %d %s on the field, until the username changes', async (status, code, error) => {
-    answer = {status, body: {error, code}};
-    await requestAccessFor('octocat-typo');
-    const field = screen.getByRole('textbox', {name: 'GitHub username'});
-    expect(within(await screen.findByRole('alert')).getByText(error)).toBeInTheDocument();
-    expect(field).toHaveAttribute('aria-invalid', 'true');
-    expect(field).toHaveAccessibleDescription(error);
-    expect(screen.getAllByText(error)).toHaveLength(1);
-    expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
+    [
+      409,
+      'GITHUB_ACCOUNT_TAKEN',
+      '@octocat-typo already has access to the repository through another purchase. Use another GitHub account.',
+    ],
+  ])(
+    'shows the worker’s own words for a %d %s on the field, until the username changes',
+    async (status, code, error) => {
+      answer = {status, body: {error, code}};
+      await requestAccessFor('octocat-typo');
+      const field = screen.getByRole('textbox', {name: 'GitHub username'});
+      expect(within(await screen.findByRole('alert')).getByText(error)).toBeInTheDocument();
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription(error);
+      expect(screen.getAllByText(error)).toHaveLength(1);
+      expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
 
-    await userEvent.type(field, 'x');
-    expect(field).toHaveAttribute('aria-invalid', 'false');
-    expect(screen.queryByText(error)).toBeNull();
-  });
+      await userEvent.type(field, 'x');
+      expect(field).toHaveAttribute('aria-invalid', 'false');
+      expect(screen.queryByText(error)).toBeNull();
+    },
+  );
 
   it.each([
-    [429, 'SWAP_LIMIT', 'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.'],
+    [
+      429,
+      'SWAP_LIMIT',
+      'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.',
+    ],
     [401, 'SESSION_ENDED', 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.'],
-    [429, 'INVITATION_CAP', "GitHub's daily limit of invitations to the repository is reached. @octocat keeps access. Try again in about 5 hours."],
-  ])('shows the worker’s own words for a %d %s, which the buyer can act on, under the form', async (status, code, error) => {
-    answer = {status, body: {error, code}};
-    await requestAccessFor('octocat-typo');
-    expect(await within(form()).findByRole('alert')).toHaveTextContent(error);
-    expect(screen.getByRole('textbox', {name: 'GitHub username'})).toHaveAttribute('aria-invalid', 'false');
-    expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
-  });
+    [
+      429,
+      'INVITATION_CAP',
+      "GitHub's daily limit of invitations to the repository is reached. @octocat keeps access. Try again in about 5 hours.",
+    ],
+  ])(
+    'shows the worker’s own words for a %d %s, which the buyer can act on, under the form',
+    async (status, code, error) => {
+      answer = {status, body: {error, code}};
+      await requestAccessFor('octocat-typo');
+      expect(await within(form()).findByRole('alert')).toHaveTextContent(error);
+      expect(screen.getByRole('textbox', {name: 'GitHub username'})).toHaveAttribute('aria-invalid', 'false');
+      expect(requested).toEqual([{username: 'octocat-typo', userId: 'buyer-1'}]);
+    },
+  );
 
   it.each([
     [429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.'],
@@ -115,7 +139,10 @@ describe('Request Access', () => {
       const refusal = 'A GitHub username has letters, digits and single hyphens between them';
       answer = {status: 400, body: {error: refusal, code: 'INVALID_REQUEST'}};
       renderWithSite(
-        <RequestAccess user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}} onRequested={() => {}} />,
+        <RequestAccess
+          user={{uid: 'buyer-1', email: 'ada@example.com', displayName: null, photoURL: null}}
+          onRequested={() => {}}
+        />,
         {env: {WORKER_URL: worker.url}},
       );
       const field = screen.getByRole('textbox', {name: 'GitHub username'});

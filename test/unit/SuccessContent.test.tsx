@@ -57,7 +57,10 @@ describe('the success page', () => {
     const steps = within(screen.getByRole('list', {name: 'Get the code'})).getAllByRole('listitem');
     expect(steps.map((step) => step.textContent)).toEqual(afterPurchase.steps);
     expect(screen.getByText(/a minute or two/i)).toBeInTheDocument();
-    expect(screen.getByRole('link', {name: copy.actions.dashboard})).toHaveAttribute('href', '/dashboard?utm_source=mail&plan=advanced');
+    expect(screen.getByRole('link', {name: copy.actions.dashboard})).toHaveAttribute(
+      'href',
+      '/dashboard?utm_source=mail&plan=advanced',
+    );
     // The id and its claim went in the body, never in an address; they still wait for the dashboard's exchange.
     expect(worker().calls).toEqual([{route: STATUS, body: {sessionId: SESSION, claim: CLAIM}}]);
     expect(readCheckoutSession()).toEqual({sessionId: SESSION, claim: CLAIM});
@@ -69,9 +72,15 @@ describe('the success page', () => {
     expectNoThanks();
     expect(screen.getByText(copy.none.text)).toBeInTheDocument();
     expect(screen.getByText(copy.signInHint)).toBeInTheDocument();
-    expect(screen.getByRole('link', {name: copy.actions.dashboard})).toHaveAttribute('href', appConfig.auth.callbackUrl);
+    expect(screen.getByRole('link', {name: copy.actions.dashboard})).toHaveAttribute(
+      'href',
+      appConfig.auth.callbackUrl,
+    );
     expect(screen.getByRole('link', {name: copy.actions.plans})).toHaveAttribute('href', '/#pricing');
-    expect(screen.getByRole('link', {name: copy.actions.support})).toHaveAttribute('href', `mailto:${appConfig.support.email}`);
+    expect(screen.getByRole('link', {name: copy.actions.support})).toHaveAttribute(
+      'href',
+      `mailto:${appConfig.support.email}`,
+    );
     expect(worker().calls).toEqual([]);
   });
 
@@ -88,14 +97,17 @@ describe('the success page', () => {
     ['unpaid', copy.unpaid, 'cleared'],
     ['failed', copy.failed, 'cleared'],
     ['revoked', copy.revoked, 'cleared'],
-  ])('a checkout the worker says is %s: says so, thanks nobody, and the id is %s', async (status, {title, text}, kept) => {
-    worker().answer(STATUS, 200, {status});
-    open(`/success?claim=${CLAIM}&sessionId=${SESSION}`);
-    expect(await screen.findByRole('heading', {name: title})).toBeInTheDocument();
-    expect(screen.getByText(text)).toBeInTheDocument();
-    expectNoThanks();
-    expect(readCheckoutSession()).toEqual(kept === 'kept' ? {sessionId: SESSION, claim: CLAIM} : null);
-  });
+  ])(
+    'a checkout the worker says is %s: says so, thanks nobody, and the id is %s',
+    async (status, {title, text}, kept) => {
+      worker().answer(STATUS, 200, {status});
+      open(`/success?claim=${CLAIM}&sessionId=${SESSION}`);
+      expect(await screen.findByRole('heading', {name: title})).toBeInTheDocument();
+      expect(screen.getByText(text)).toBeInTheDocument();
+      expectNoThanks();
+      expect(readCheckoutSession()).toEqual(kept === 'kept' ? {sessionId: SESSION, claim: CLAIM} : null);
+    },
+  );
 
   it('a checkout the worker refuses (unknown, or not this claim): no purchase here, and the id is forgotten', async () => {
     worker().answer(STATUS, 409, {error: 'This link does not confirm a purchase.', code: 'SIGN_IN_REQUIRED'});
@@ -106,7 +118,10 @@ describe('the success page', () => {
   });
 
   it('no answer: says it could not check and why, thanks nobody, and asks again on Try again', async () => {
-    worker().answer(STATUS, 503, {error: 'Stripe could not be reached. Try again in a minute.', code: 'PAYMENT_PROVIDER'});
+    worker().answer(STATUS, 503, {
+      error: 'Stripe could not be reached. Try again in a minute.',
+      code: 'PAYMENT_PROVIDER',
+    });
     open(`/success?claim=${CLAIM}&sessionId=${SESSION}`);
     expect(await screen.findByRole('heading', {name: copy.unchecked.title})).toBeInTheDocument();
     expect(screen.getByText('Stripe could not be reached. Try again in a minute.')).toBeInTheDocument();

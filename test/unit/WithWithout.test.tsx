@@ -10,7 +10,11 @@ describe('WithWithout', () => {
     for (const column of [without, gains]) {
       const heading = screen.getByRole('heading', {level: 3, name: column.title});
       const list = within(heading.parentElement!).getByRole('list');
-      expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(column.items);
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(column.items);
     }
   });
 

@@ -24,20 +24,31 @@ function show(answer: BuyerPlan, redirect = jest.fn()) {
 const label = `Upgrade to ${higher.name} for $${higher.price - lower.price}`;
 
 test('shows the plan and the upgrade priced by the worker; the click sends only the plan, and follows Checkout', async () => {
-  jsonWorker().answer(`POST ${API_PATHS.createUpgradeSession}`, 200, {url: 'https://checkout.stripe.com/c/pay/cs_test_up'});
+  jsonWorker().answer(`POST ${API_PATHS.createUpgradeSession}`, 200, {
+    url: 'https://checkout.stripe.com/c/pay/cs_test_up',
+  });
   const redirect = show(offered);
   expect(await screen.findByText(lower.name)).toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', {name: label}));
   await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_up'));
   const back = `${window.location.origin}${ROUTES.dashboard}`;
-  expect(jsonWorker().calls.find((call) => call.route === `POST ${API_PATHS.createUpgradeSession}`)?.body).toEqual({planId: higher.id, successUrl: back, cancelUrl: back});
+  expect(jsonWorker().calls.find((call) => call.route === `POST ${API_PATHS.createUpgradeSession}`)?.body).toEqual({
+    planId: higher.id,
+    successUrl: back,
+    cancelUrl: back,
+  });
 });
 
 test("shows the worker's refusal, and leaves the button to try again", async () => {
-  jsonWorker().answer(`POST ${API_PATHS.createUpgradeSession}`, 409, {error: `You have already paid for the upgrade to ${higher.name}.`, code: 'CONFLICT'});
+  jsonWorker().answer(`POST ${API_PATHS.createUpgradeSession}`, 409, {
+    error: `You have already paid for the upgrade to ${higher.name}.`,
+    code: 'CONFLICT',
+  });
   const redirect = show(offered);
   await userEvent.click(await screen.findByRole('button', {name: label}));
-  expect(await screen.findByRole('alert')).toHaveTextContent(`You have already paid for the upgrade to ${higher.name}.`);
+  expect(await screen.findByRole('alert')).toHaveTextContent(
+    `You have already paid for the upgrade to ${higher.name}.`,
+  );
   expect(redirect).not.toHaveBeenCalled();
   expect(screen.getByRole('button', {name: label})).toBeEnabled();
 });
@@ -54,6 +65,8 @@ test('the upgrade offer names all the higher plan adds, and the repository what 
   expect(screen.getByText(`${higher.name} adds: ${planAdds(lower, higher).join('; ')}.`)).toBeInTheDocument();
   const {name, holds} = appConfig.extraRepositories.prompts;
   expect(
-    screen.getByText(`${name} (${holds.toLowerCase()}) comes in a private repository of its own, and the GitHub account that has the code is invited to it.`),
+    screen.getByText(
+      `${name} (${holds.toLowerCase()}) comes in a private repository of its own, and the GitHub account that has the code is invited to it.`,
+    ),
   ).toBeInTheDocument();
 });

@@ -1,6 +1,6 @@
 import {accountName} from '../../src/components/shared/ButtonAccount';
 
-describe('the account button\'s name (§2)', () => {
+describe("the account button's name (§2)", () => {
   it.each([
     [{displayName: 'Ada Lovelace', email: 'ada@example.com'}, 'Ada Lovelace'],
     [{displayName: '  ', email: 'ada.l@example.com'}, 'ada.l'],

@@ -41,14 +41,20 @@ describe('the console’s client', () => {
     worker().reset({leads: [{email: 'lead@example.com', createdAt: 0}]});
     const blob = await createAdminApi({baseUrl: worker().url, idToken: async () => 'admin-token'}).leadsCsv();
     expect(await blob.text()).toBe('email,created_at\nlead@example.com,1970-01-01T00:00:00.000Z\n');
-    expect(worker().requests.map((seen) => [seen.path, seen.authorization])).toEqual([['/admin/leads.csv', 'Bearer admin-token']]);
+    expect(worker().requests.map((seen) => [seen.path, seen.authorization])).toEqual([
+      ['/admin/leads.csv', 'Bearer admin-token'],
+    ]);
   });
 
   it('posts each action with its body', async () => {
     const api = createAdminApi({baseUrl: worker().url});
     await api.grant('cs_test_ada', 'octocat');
     await api.repositoryFix({kind: 'paid_missing', githubUserId: 5});
-    expect(worker().actions().map((seen) => [seen.path, seen.body])).toEqual([
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([
       ['/admin/purchases/cs_test_ada/grant', {username: 'octocat'}],
       ['/admin/repository-audit/fix', {kind: 'paid_missing', githubUserId: 5}],
     ]);

@@ -64,7 +64,7 @@ describe('the worker API client', () => {
     });
   });
 
-  it('carries the worker\'s error message, status and code', async () => {
+  it("carries the worker's error message, status and code", async () => {
     reply = {status: 401, body: JSON.stringify({error: 'Unauthorized', code: 'TOKEN_EXPIRED'})};
     expect(await failure()).toMatchObject({message: 'Unauthorized', status: 401, code: 'TOKEN_EXPIRED'});
   });
@@ -90,7 +90,7 @@ describe('the worker API client', () => {
     expect(error).toMatchObject({message: UNREACHABLE_MESSAGE, status: 0});
   });
 
-  it('sends the signed-in user\'s token as a bearer token, and none for a visitor', async () => {
+  it("sends the signed-in user's token as a bearer token, and none for a visitor", async () => {
     reply = {status: 200, body: JSON.stringify({hasPaid: true, plan: 'Advanced'})};
     const signedIn = createApiClient({baseUrl: server.url, idToken: async () => 'id-token-1'});
     await expect(signedIn.userHasPaid('user/1')).resolves.toEqual({hasPaid: true, plan: 'Advanced'});
@@ -103,7 +103,9 @@ describe('the worker API client', () => {
   });
 
   it('tells the site when the worker says the session has ended for good, and does not retry', async () => {
-    replies = [{status: 401, body: JSON.stringify({error: 'This sign-in from the checkout has ended.', code: 'SESSION_ENDED'})}];
+    replies = [
+      {status: 401, body: JSON.stringify({error: 'This sign-in from the checkout has ended.', code: 'SESSION_ENDED'})},
+    ];
     const {client, ended, refreshes} = signedIn(() => 'checkout-token');
     await expect(client.accessStatus()).rejects.toMatchObject({status: 401, code: 'SESSION_ENDED'});
     expect(ended).toEqual(['ended']);
@@ -112,24 +114,32 @@ describe('the worker API client', () => {
 
   it.each([
     ['reading the token', [] as Reply[], [false]],
-    ['refreshing it after TOKEN_EXPIRED', [{status: 401, body: JSON.stringify({error: 'Token expired', code: 'TOKEN_EXPIRED'})}], [false, true]],
-  ])('ends a session the sign-in provider says is over (%s) as the worker\'s SESSION_ENDED, in its words', async (_when, answers, asked) => {
-    replies = [...answers];
-    const {client, ended, refreshes} = signedIn((refresh) => {
-      if (refresh === asked.at(-1)) throw new SessionEndedError('Your sign-in has ended. Sign in again.', 'refresh_token_not_found');
-      return 'stale-token';
-    });
-    await expect(client.addUserToRepo({username: 'octocat', userId: 'u1'})).rejects.toMatchObject({
-      name: 'ApiError',
-      message: 'Your sign-in has ended. Sign in again.',
-      status: 401,
-      code: 'SESSION_ENDED',
-    });
-    expect(ended).toEqual(['ended']);
-    expect(refreshes).toEqual(asked);
-    // Nothing went out with a token the provider had given up on.
-    expect(seen.map((entry) => entry.headers.authorization)).toEqual(answers.map(() => 'Bearer stale-token'));
-  });
+    [
+      'refreshing it after TOKEN_EXPIRED',
+      [{status: 401, body: JSON.stringify({error: 'Token expired', code: 'TOKEN_EXPIRED'})}],
+      [false, true],
+    ],
+  ])(
+    "ends a session the sign-in provider says is over (%s) as the worker's SESSION_ENDED, in its words",
+    async (_when, answers, asked) => {
+      replies = [...answers];
+      const {client, ended, refreshes} = signedIn((refresh) => {
+        if (refresh === asked.at(-1))
+          throw new SessionEndedError('Your sign-in has ended. Sign in again.', 'refresh_token_not_found');
+        return 'stale-token';
+      });
+      await expect(client.addUserToRepo({username: 'octocat', userId: 'u1'})).rejects.toMatchObject({
+        name: 'ApiError',
+        message: 'Your sign-in has ended. Sign in again.',
+        status: 401,
+        code: 'SESSION_ENDED',
+      });
+      expect(ended).toEqual(['ended']);
+      expect(refreshes).toEqual(asked);
+      // Nothing went out with a token the provider had given up on.
+      expect(seen.map((entry) => entry.headers.authorization)).toEqual(answers.map(() => 'Bearer stale-token'));
+    },
+  );
 
   it('lets any other failure to read the token through as it is, and does not sign out', async () => {
     const {client, ended} = signedIn(() => {
@@ -161,8 +171,12 @@ describe('the worker API client', () => {
   it('needs a token and a billing URL in those answers', async () => {
     reply = {status: 200, body: '{}'};
     const client = createApiClient({baseUrl: server.url});
-    await expect(client.retrieveUserFromCheckoutSession('cs_1', 'a-claim')).rejects.toThrow('The server sent no sign-in token');
-    await expect(client.createBillingPortal('http://localhost/dashboard')).rejects.toThrow('The server sent no billing portal URL');
+    await expect(client.retrieveUserFromCheckoutSession('cs_1', 'a-claim')).rejects.toThrow(
+      'The server sent no sign-in token',
+    );
+    await expect(client.createBillingPortal('http://localhost/dashboard')).rejects.toThrow(
+      'The server sent no billing portal URL',
+    );
     expect(JSON.parse(seen[1]!.body)).toEqual({returnUrl: 'http://localhost/dashboard'});
   });
 
@@ -171,10 +185,14 @@ describe('the worker API client', () => {
     ['{"admin":false}', false],
     ['{"admin":"true"}', false],
     ['{}', false],
-  ])('asks GET /isAdmin with the user\'s token; only a plain true is an admin: %s', async (body, admin) => {
+  ])("asks GET /isAdmin with the user's token; only a plain true is an admin: %s", async (body, admin) => {
     reply = {status: 200, body};
-    await expect(createApiClient({baseUrl: server.url, idToken: async () => 'id-token-1'}).isAdmin()).resolves.toBe(admin);
-    expect(seen.map(({method, url, headers}) => [method, url, headers.authorization])).toEqual([['GET', '/isAdmin', 'Bearer id-token-1']]);
+    await expect(createApiClient({baseUrl: server.url, idToken: async () => 'id-token-1'}).isAdmin()).resolves.toBe(
+      admin,
+    );
+    expect(seen.map(({method, url, headers}) => [method, url, headers.authorization])).toEqual([
+      ['GET', '/isAdmin', 'Bearer id-token-1'],
+    ]);
   });
 });
 
@@ -199,7 +217,7 @@ describe('the anti-forgery header (§7)', () => {
     expect(xsrfHeader('POST', '/api/leads', 'theme=light')).toEqual({});
   });
 
-  it('goes out with a relative-URL client, and never to the worker\'s own origin', async () => {
+  it("goes out with a relative-URL client, and never to the worker's own origin", async () => {
     const calls: {url: string; headers: Record<string, string>}[] = [];
     const realFetch = global.fetch;
     global.fetch = (async (url: string, init: RequestInit) => {
@@ -208,7 +226,9 @@ describe('the anti-forgery header (§7)', () => {
     }) as typeof fetch;
     try {
       await createApiClient({baseUrl: SAME_ORIGIN_PREFIX, cookies: () => cookies}).createBillingPortal('/dashboard');
-      await createApiClient({baseUrl: 'https://api.example.com', cookies: () => cookies}).createBillingPortal('/dashboard');
+      await createApiClient({baseUrl: 'https://api.example.com', cookies: () => cookies}).createBillingPortal(
+        '/dashboard',
+      );
     } finally {
       global.fetch = realFetch;
     }
@@ -232,7 +252,11 @@ describe('the anti-forgery header (§7)', () => {
     } finally {
       global.fetch = realFetch;
     }
-    expect(calls.map(({url, method}) => `${method} ${url}`)).toEqual(['GET /api/', 'POST /api/leads', 'POST /api/leads']);
+    expect(calls.map(({url, method}) => `${method} ${url}`)).toEqual([
+      'GET /api/',
+      'POST /api/leads',
+      'POST /api/leads',
+    ]);
     expect(calls[1]!.headers['X-XSRF-TOKEN']).toBe('fresh');
   });
 });

@@ -13,7 +13,7 @@ const CLIENT_DIRS = [
   'src',
 ];
 
-describe("the site config the browser gets", () => {
+describe('the site config the browser gets', () => {
   const full = {
     title: 'A site',
     url: 'https://example.com',
@@ -30,7 +30,13 @@ describe("the site config the browser gets", () => {
 
   it('keeps what pages read and drops what only the build reads', () => {
     const config = browserSiteConfig(full);
-    expect(config).toEqual({title: full.title, url: full.url, customFields: full.customFields, themeConfig: full.themeConfig, future: full.future});
+    expect(config).toEqual({
+      title: full.title,
+      url: full.url,
+      customFields: full.customFields,
+      themeConfig: full.themeConfig,
+      future: full.future,
+    });
     expect(full.headTags).toHaveLength(1);
   });
 
@@ -38,15 +44,27 @@ describe("the site config the browser gets", () => {
   const readsOneOf = (keys: string[]) => {
     const key = `(${keys.join('|')})`;
     return new RegExp(
-      [`siteConfig\\??\\.${key}\\b`, `siteConfig\\??\\.?\\[['"\`]${key}\\b`, `\\{[^{}]*\\b${key}\\b[^{}]*\\}\\s*=\\s*siteConfig\\b`, `siteConfig\\s*:\\s*\\{[^{}]*\\b${key}\\b`].join('|'),
+      [
+        `siteConfig\\??\\.${key}\\b`,
+        `siteConfig\\??\\.?\\[['"\`]${key}\\b`,
+        `\\{[^{}]*\\b${key}\\b[^{}]*\\}\\s*=\\s*siteConfig\\b`,
+        `siteConfig\\s*:\\s*\\{[^{}]*\\b${key}\\b`,
+      ].join('|'),
     );
   };
 
   it('finds a reader of a key however it reads it', () => {
     const reads = readsOneOf(['headTags']);
-    const readers = ['siteConfig.headTags', "siteConfig?.['headTags']", 'const {title, headTags} = siteConfig;', 'const {siteConfig: {headTags}} = useDocusaurusContext();'];
+    const readers = [
+      'siteConfig.headTags',
+      "siteConfig?.['headTags']",
+      'const {title, headTags} = siteConfig;',
+      'const {siteConfig: {headTags}} = useDocusaurusContext();',
+    ];
     expect(readers.filter((code) => !reads.test(code))).toEqual([]);
-    expect(['siteConfig.title', 'const {title} = siteConfig;', 'const headTags = [];'].filter((code) => reads.test(code))).toEqual([]);
+    expect(
+      ['siteConfig.title', 'const {title} = siteConfig;', 'const headTags = [];'].filter((code) => reads.test(code)),
+    ).toEqual([]);
   });
 
   it('drops only keys no browser code reads', () => {

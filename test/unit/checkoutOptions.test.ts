@@ -16,7 +16,12 @@ import {checkoutOptions} from '../../worker/src/payments/checkoutOptions';
 import {stripeClient} from '../../worker/src/payments/stripeClient';
 
 const SITE = 'https://shop.example';
-const ALL_OFF: AppConfig['checkout'] = {calculateTax: false, collectTaxIds: false, invoiceEveryPurchase: false, requireTermsAcceptance: false};
+const ALL_OFF: AppConfig['checkout'] = {
+  calculateTax: false,
+  collectTaxIds: false,
+  invoiceEveryPurchase: false,
+  requireTermsAcceptance: false,
+};
 const priceId = appConfig.plans[0]!.priceId.test;
 
 let stripeApi: StripeStandIn;
@@ -36,11 +41,23 @@ function create(switches: Partial<AppConfig['checkout']>) {
     ...checkoutOptions(SITE, {...ALL_OFF, ...switches}),
   });
 }
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: Stripe.errors.StripeError) => ({status: error.statusCode, param: error.param, message: error.message}));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: Stripe.errors.StripeError) => ({status: error.statusCode, param: error.param, message: error.message}),
+  );
 
 test('all off: none of the four parameters reaches Stripe, and the session has no invoice or terms box', async () => {
   const session = await create({});
-  expect(Object.keys(stripeApi.created[0]!)).toEqual(expect.not.arrayContaining(['automatic_tax', 'tax_id_collection', 'invoice_creation', 'consent_collection', 'custom_text']));
+  expect(Object.keys(stripeApi.created[0]!)).toEqual(
+    expect.not.arrayContaining([
+      'automatic_tax',
+      'tax_id_collection',
+      'invoice_creation',
+      'consent_collection',
+      'custom_text',
+    ]),
+  );
   expect(session.invoice_creation).toBeNull();
   expect(session.consent_collection).toBeNull();
   const paid = stripeApi.complete(session.id, {email: 'buyer@example.com', paid: true});
@@ -58,11 +75,19 @@ test('an invoice for every purchase: the paid session has a paid invoice with it
   expect(stripeApi.created[0]).toMatchObject({invoice_creation: {enabled: 'true'}});
   const paid = stripeApi.complete(session.id, {email: 'buyer@example.com', paid: true});
   const invoice = await stripe.invoices.retrieve(paid.invoice as string);
-  expect(invoice).toMatchObject({status: 'paid', amount_paid: paid.amount_total, hosted_invoice_url: expect.stringMatching(/^https:\/\//)});
+  expect(invoice).toMatchObject({
+    status: 'paid',
+    amount_paid: paid.amount_total,
+    hosted_invoice_url: expect.stringMatching(/^https:\/\//),
+  });
 });
 
 test('Stripe Tax: refused until it is set up in the dashboard, then asked for', async () => {
-  expect(await refusal(create({calculateTax: true}))).toEqual({status: 400, param: 'automatic_tax[enabled]', message: expect.stringContaining('Stripe Tax has not been activated')});
+  expect(await refusal(create({calculateTax: true}))).toEqual({
+    status: 400,
+    param: 'automatic_tax[enabled]',
+    message: expect.stringContaining('Stripe Tax has not been activated'),
+  });
   stripeApi.dashboardSettings.taxActive = true;
   const session = await create({calculateTax: true});
   expect(session.automatic_tax.enabled).toBe(true);
@@ -81,18 +106,32 @@ test("terms acceptance: refused until the terms' URL is set in the dashboard; th
   expect(text).toContain(`(${SITE}${ROUTES.terms})`);
   expect(text).toContain(immediateDeliveryRequest);
   expect(text.length).toBeLessThanOrEqual(1200);
-  expect(stripeApi.complete(session.id, {email: 'buyer@example.com', paid: true}).consent).toEqual({terms_of_service: 'accepted', promotions: null});
+  expect(stripeApi.complete(session.id, {email: 'buyer@example.com', paid: true}).consent).toEqual({
+    terms_of_service: 'accepted',
+    promotions: null,
+  });
 });
 
 test('the terms text alone, without the box, is refused as Stripe refuses it', async () => {
-  const body = {mode: 'payment', line_items: [{price: priceId, quantity: 1}], success_url: `${SITE}/success`, cancel_url: `${SITE}/`};
-  const alone = stripe.checkout.sessions.create({...body, custom_text: {terms_of_service_acceptance: {message: 'I agree.'}}});
+  const body = {
+    mode: 'payment',
+    line_items: [{price: priceId, quantity: 1}],
+    success_url: `${SITE}/success`,
+    cancel_url: `${SITE}/`,
+  };
+  const alone = stripe.checkout.sessions.create({
+    ...body,
+    custom_text: {terms_of_service_acceptance: {message: 'I agree.'}},
+  });
   expect(await refusal(alone)).toMatchObject({status: 400, param: 'custom_text[terms_of_service_acceptance]'});
 });
 
 test("the local checkout page shows the required box with the session's text and the terms link, and will not take a payment without it", async () => {
   // The worker's webhook, as far as this page cares: it takes the event.
-  const webhook = await listen(http.createServer((_request, response) => response.end('{}')), 0);
+  const webhook = await listen(
+    http.createServer((_request, response) => response.end('{}')),
+    0,
+  );
   const hosted = await startStripeStandIn({
     hostedPages: {webhookUrl: webhook.url, webhookSecret: 'whsec_local'},
     dashboardSettings: {termsOfServiceUrl: `${SITE}${ROUTES.terms}`},
@@ -109,7 +148,10 @@ test("the local checkout page shows the required box with the session's text and
     const {document} = new JSDOM(await (await fetch(session.url!)).text()).window;
     const box = getByRole(document.body, 'checkbox', {name: new RegExp(immediateDeliveryRequest.slice(0, 30))});
     expect(box).toBeRequired();
-    expect(getByRole(document.body, 'link', {name: 'Terms of Service'})).toHaveAttribute('href', `${SITE}${ROUTES.terms}`);
+    expect(getByRole(document.body, 'link', {name: 'Terms of Service'})).toHaveAttribute(
+      'href',
+      `${SITE}${ROUTES.terms}`,
+    );
 
     const pay = (form: Record<string, string>) =>
       fetch(session.url!, {method: 'POST', body: new URLSearchParams(form), redirect: 'manual'});
@@ -118,7 +160,10 @@ test("the local checkout page shows the required box with the session's text and
     expect(await refused.text()).toContain('Tick the box to accept the terms');
     expect(hosted.sessions.get(session.id)?.status).toBe('open');
     expect((await pay({email: 'buyer@example.com', terms: 'accepted'})).status).toBe(303);
-    expect(hosted.sessions.get(session.id)).toMatchObject({status: 'complete', consent: {terms_of_service: 'accepted'}});
+    expect(hosted.sessions.get(session.id)).toMatchObject({
+      status: 'complete',
+      consent: {terms_of_service: 'accepted'},
+    });
   } finally {
     await Promise.all([hosted.close(), webhook.close()]);
   }

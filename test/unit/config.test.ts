@@ -1,6 +1,21 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, checkoutPriceId, dashboardPlan, extraRepositoriesAdded, extraRepositoryKeys, featuredPlan, findPlanByPriceId, findStoredPlan, isTokenPage, landing, planFeatureNames, ROUTES, storedPlanName, TOKEN_PAGES} from '../../src/config';
+import {
+  appConfig,
+  checkoutPriceId,
+  dashboardPlan,
+  extraRepositoriesAdded,
+  extraRepositoryKeys,
+  featuredPlan,
+  findPlanByPriceId,
+  findStoredPlan,
+  isTokenPage,
+  landing,
+  planFeatureNames,
+  ROUTES,
+  storedPlanName,
+  TOKEN_PAGES,
+} from '../../src/config';
 
 describe('the app config', () => {
   const plans = appConfig.plans;
@@ -51,7 +66,12 @@ describe('the app config', () => {
     const [starter, advanced] = plans;
     expect(dashboardPlan()).toBe(advanced);
     expect(dashboardPlan([advanced, starter]).name).toBe(advanced.name);
-    expect(dashboardPlan([{...starter, soldOnDashboard: true}, {...advanced, soldOnDashboard: false}]).name).toBe(starter.name);
+    expect(
+      dashboardPlan([
+        {...starter, soldOnDashboard: true},
+        {...advanced, soldOnDashboard: false},
+      ]).name,
+    ).toBe(starter.name);
     expect(dashboardPlan([starter, {...advanced, soldOnDashboard: false}]).name).toBe(featuredPlan().name);
   });
 
@@ -99,7 +119,9 @@ describe('the app config', () => {
   });
 
   it('names the pages that hold a token once: sign-in and its steps, the dashboard, the success page and the console', () => {
-    expect([...TOKEN_PAGES].sort()).toEqual([ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin].sort());
+    expect([...TOKEN_PAGES].sort()).toEqual(
+      [ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin].sort(),
+    );
     expect([`${ROUTES.dashboard}/`, ROUTES.success].every(isTokenPage)).toBe(true);
     expect([ROUTES.home, ROUTES.docs, ROUTES.terms, `${ROUTES.signIn}-help`].some(isTokenPage)).toBe(false);
   });
@@ -111,18 +133,26 @@ describe('the app config', () => {
   it('names its keys after what they hold: a vendor names only its own settings', () => {
     // The support address, the senders and the plans are the product's, whichever service carries
     // them; Crisp's key holds only where Crisp's bubble shows.
-    const vendors = new Set<string>([...landing.integrations.map((integration) => integration.icon), 'crisp', 'lemonsqueezy']);
+    const vendors = new Set<string>([
+      ...landing.integrations.map((integration) => integration.icon),
+      'crisp',
+      'lemonsqueezy',
+    ]);
     expect(Object.keys(appConfig).filter((key) => vendors.has(key.toLowerCase()))).toEqual(['crisp']);
     expect(appConfig.support.email).toBe(`support@${appConfig.domainName}`);
   });
 
-  it('names the plans\' currency once, in PLAN_CURRENCY: the site, the worker and the local stand-ins read it there', () => {
+  it("names the plans' currency once, in PLAN_CURRENCY: the site, the worker and the local stand-ins read it there", () => {
     const root = path.join(__dirname, '../..');
     const spelled = ['src', 'worker/src', 'scripts'].flatMap((dir) =>
       (readdirSync(path.join(root, dir), {recursive: true}) as string[])
         .filter((file) => /\.tsx?$/.test(file))
         .map((file) => path.join(dir, file))
-        .filter((file) => file !== path.join('src', 'config', 'plans.ts') && /['"`]usd['"`]/i.test(readFileSync(path.join(root, file), 'utf8'))),
+        .filter(
+          (file) =>
+            file !== path.join('src', 'config', 'plans.ts') &&
+            /['"`]usd['"`]/i.test(readFileSync(path.join(root, file), 'utf8')),
+        ),
     );
     expect(spelled).toEqual([]);
   });

@@ -11,7 +11,7 @@ import {ROOT} from '../../scripts/support/site';
 
 const MARKER = /^(<{7}|>{7}) |^={7}$/m;
 
-test('no file of the kit holds a merge conflict\'s markers', () => {
+test("no file of the kit holds a merge conflict's markers", () => {
   const files = kitFiles(ROOT);
   // The kit's own files were found (a check of nothing would pass too).
   expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'test/unit/conflictMarkers.test.ts']));

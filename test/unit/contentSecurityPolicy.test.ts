@@ -8,7 +8,13 @@ import {mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
-import {contentSecurityPolicyRules, readScripts, scriptHash, type BuiltPageScripts, type PolicySettings} from '../../src/buildTime/contentSecurityPolicy';
+import {
+  contentSecurityPolicyRules,
+  readScripts,
+  scriptHash,
+  type BuiltPageScripts,
+  type PolicySettings,
+} from '../../src/buildTime/contentSecurityPolicy';
 import {headersForPath, parseHeadersFile, renderHeadersFile, type HeaderRule} from '../../src/buildTime/headersFile';
 import {hostHeaders, staleHostConfigs} from '../../src/buildTime/hostHeaders';
 import {appConfig, isTokenPage, ROUTES, TOKEN_PAGES} from '../../src/config';
@@ -17,8 +23,17 @@ import contentSecurityPolicy from '../../src/plugins/contentSecurityPolicy';
 import {siteUrl} from '../../src/seo/siteUrl';
 
 const NO_IDS: PolicySettings = {metaPixelId: '', gaMeasurementId: '', crispWebsiteId: '', auth: {provider: 'supabase'}};
-const ALL_IDS: PolicySettings = {metaPixelId: '1234567890123456', gaMeasurementId: 'G-TEST000001', crispWebsiteId: '00000000-0000-4000-8000-000000000001', auth: {provider: 'firebase'}};
-const TRACKING_HOSTS = [...THIRD_PARTY_SCRIPTS.metaPixel.hosts, ...THIRD_PARTY_SCRIPTS.googleAnalytics.hosts, ...THIRD_PARTY_SCRIPTS.crisp.hosts];
+const ALL_IDS: PolicySettings = {
+  metaPixelId: '1234567890123456',
+  gaMeasurementId: 'G-TEST000001',
+  crispWebsiteId: '00000000-0000-4000-8000-000000000001',
+  auth: {provider: 'firebase'},
+};
+const TRACKING_HOSTS = [
+  ...THIRD_PARTY_SCRIPTS.metaPixel.hosts,
+  ...THIRD_PARTY_SCRIPTS.googleAnalytics.hosts,
+  ...THIRD_PARTY_SCRIPTS.crisp.hosts,
+];
 const SIGN_IN_HOST = THIRD_PARTY_SCRIPTS.firebaseGoogleSignIn.hosts[0];
 
 const page = (body: string) => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
@@ -46,7 +61,11 @@ describe('readScripts', () => {
   });
 
   it.each([
-    ['an inline event handler', '<img src="/a.png" onload="this.dataset.ready=1">', /index\.html: <img onload="…"> is an inline event handler/],
+    [
+      'an inline event handler',
+      '<img src="/a.png" onload="this.dataset.ready=1">',
+      /index\.html: <img onload="…"> is an inline event handler/,
+    ],
     ['one in an SVG', '<svg><rect onclick="go()"></rect></svg>', /<rect onclick="…">/],
     ['a javascript: URL', '<a href="javascript:go()">Go</a>', /<a href="javascript:go\(\)…"> is a javascript: URL/],
   ])('stops the build at %s, which no hash can allow', (_name, body, message) => {
@@ -73,7 +92,9 @@ describe('contentSecurityPolicyRules', () => {
     );
     expect(tokenRules.map((rule) => rule.path)).toEqual([...TOKEN_PAGES]);
     // A page that holds a token is allowed the inline scripts it holds, and no other.
-    expect(tokenRules[0]!.headers['Content-Security-Policy']).toBe(`script-src 'self' ${scriptHash('theme()')}; object-src 'none'; base-uri 'self'; frame-ancestors 'none'`);
+    expect(tokenRules[0]!.headers['Content-Security-Policy']).toBe(
+      `script-src 'self' ${scriptHash('theme()')}; object-src 'none'; base-uri 'self'; frame-ancestors 'none'`,
+    );
   });
 
   it('with tracking ids: names their hosts for every page but those that hold a token; with Firebase, Google sign-in on all', () => {
@@ -90,7 +111,9 @@ describe('contentSecurityPolicyRules', () => {
 
   it('names no tracking host for a service whose id is not set', () => {
     const [everywhere] = contentSecurityPolicyRules(built(), {...NO_IDS, metaPixelId: ALL_IDS.metaPixelId}, siteUrl);
-    expect(scriptSources(everywhere!.headers['Content-Security-Policy']!).filter((source) => source.startsWith('https:'))).toEqual([...THIRD_PARTY_SCRIPTS.metaPixel.hosts]);
+    expect(
+      scriptSources(everywhere!.headers['Content-Security-Policy']!).filter((source) => source.startsWith('https:')),
+    ).toEqual([...THIRD_PARTY_SCRIPTS.metaPixel.hosts]);
   });
 
   it('allows where a page loads a script by address from (a `scripts` entry); a page that holds a token must load none', () => {
@@ -119,8 +142,12 @@ describe('the _headers file', () => {
   });
 
   it('refuses what Cloudflare would not read: a line over 2,000 characters, more than 100 rules', () => {
-    expect(() => renderHeadersFile([{path: '/*', headers: {'Content-Security-Policy': 'x'.repeat(2000)}}])).toThrow(/a line of 2027 characters/);
-    expect(() => renderHeadersFile(Array.from({length: 101}, (_, index) => ({path: `/${index}`, headers: {}})))).toThrow(/101 rules/);
+    expect(() => renderHeadersFile([{path: '/*', headers: {'Content-Security-Policy': 'x'.repeat(2000)}}])).toThrow(
+      /a line of 2027 characters/,
+    );
+    expect(() =>
+      renderHeadersFile(Array.from({length: 101}, (_, index) => ({path: `/${index}`, headers: {}}))),
+    ).toThrow(/101 rules/);
   });
 });
 
@@ -138,7 +165,10 @@ describe('the plugin after a build', () => {
   async function build(pages: Record<string, string>): Promise<string> {
     for (const [file, html] of Object.entries(pages)) writeFileSync(path.join(outDir, file), html);
     const plugin = contentSecurityPolicy(ALL_IDS) as Plugin;
-    await plugin.postBuild!({outDir, siteDir: root, siteConfig: {url: siteUrl}} as unknown as Parameters<NonNullable<Plugin['postBuild']>>[0] & LoadContext);
+    await plugin.postBuild!({outDir, siteDir: root, siteConfig: {url: siteUrl}} as unknown as Parameters<
+      NonNullable<Plugin['postBuild']>
+    >[0] &
+      LoadContext);
     return readFileSync(path.join(outDir, '_headers'), 'utf8');
   }
 
@@ -148,7 +178,13 @@ describe('the plugin after a build', () => {
     const html = page(`<script>theme()</script>${scriptsEntry}${bundle}`);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const headers = await build({'index.html': html, 'signin.html': html, 'docs/payments.html': html});
-    expect(warn.mock.calls).toEqual([[expect.stringContaining('Left out of the pages that hold a token (they run only the site\'s own code): /api/plausible/js/script.js')]]);
+    expect(warn.mock.calls).toEqual([
+      [
+        expect.stringContaining(
+          "Left out of the pages that hold a token (they run only the site's own code): /api/plausible/js/script.js",
+        ),
+      ],
+    ]);
     warn.mockRestore();
     expect(readFileSync(path.join(outDir, 'index.html'), 'utf8')).toBe(html);
     expect(readFileSync(path.join(outDir, 'docs/payments.html'), 'utf8')).toBe(html);
@@ -161,15 +197,22 @@ describe('the plugin after a build', () => {
     const pages = {'index.html': page('<script>theme()</script>'), 'signin.html': page('<script>theme()</script>')};
     const rules = parseHeadersFile(await build(pages));
     writeFileSync(path.join(root, 'vercel.json'), hostHeaders('vercel', rules));
-    writeFileSync(path.join(root, 'render.yaml'), `services:\n  - type: web\n    runtime: static\n${hostHeaders('render', rules)}`);
+    writeFileSync(
+      path.join(root, 'render.yaml'),
+      `services:\n  - type: web\n    runtime: static\n${hostHeaders('render', rules)}`,
+    );
     expect(staleHostConfigs(root, rules)).toEqual([]);
     await expect(build(pages)).resolves.toContain('/signin');
 
     // A new inline script: its hash is in no host file yet.
     const changed = {...pages, 'index.html': page('<script>theme()</script><script>added()</script>')};
-    await expect(build(changed)).rejects.toThrow(/vercel\.json sets a Content-Security-Policy that is not this build's[\s\S]*"source": "\/\(\.\*\)"/);
+    await expect(build(changed)).rejects.toThrow(
+      /vercel\.json sets a Content-Security-Policy that is not this build's[\s\S]*"source": "\/\(\.\*\)"/,
+    );
     rmSync(path.join(root, 'vercel.json'));
-    await expect(build(changed)).rejects.toThrow(/render\.yaml sets a Content-Security-Policy that is not this build's[\s\S]*- path: \/\*/);
+    await expect(build(changed)).rejects.toThrow(
+      /render\.yaml sets a Content-Security-Policy that is not this build's[\s\S]*- path: \/\*/,
+    );
   });
 
   it('leaves alone a vercel.json that sets no policy', async () => {

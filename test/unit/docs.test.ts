@@ -8,7 +8,16 @@
  */
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {DOCS_DIR, ROOT, docPages, envNames, missingFromFile, npmScriptsNamed, repoPathsNamed, type CodeBlock} from '../support/docsFacts';
+import {
+  DOCS_DIR,
+  ROOT,
+  docPages,
+  envNames,
+  missingFromFile,
+  npmScriptsNamed,
+  repoPathsNamed,
+  type CodeBlock,
+} from '../support/docsFacts';
 import {typecheckSnippets, type Snippet, type SnippetError} from '../support/typecheckSnippets';
 
 const pages = docPages();
@@ -23,8 +32,13 @@ const ENV_FILES: Record<string, string> = {
 
 /** Git-ignored folders that tools create when they first run (wrangler's local D1, the build). */
 const OUTPUT_FOLDERS = ['worker/.wrangler/', 'build/', '.docusaurus/'];
-const quotesRealFile = (block: CodeBlock) => block.lang !== 'diff' && block.title !== undefined && !(block.title in ENV_FILES) && existsSync(path.join(ROOT, block.title));
-const changesRealFile = (block: CodeBlock) => block.lang === 'diff' && block.title !== undefined && existsSync(path.join(ROOT, block.title));
+const quotesRealFile = (block: CodeBlock) =>
+  block.lang !== 'diff' &&
+  block.title !== undefined &&
+  !(block.title in ENV_FILES) &&
+  existsSync(path.join(ROOT, block.title));
+const changesRealFile = (block: CodeBlock) =>
+  block.lang === 'diff' && block.title !== undefined && existsSync(path.join(ROOT, block.title));
 
 /** What a diff expects the file to hold before the change: its context and removed lines. */
 const beforeTheChange = (diff: string) =>
@@ -38,7 +52,11 @@ const beforeTheChange = (diff: string) =>
 function snippetFile(block: CodeBlock): string {
   if (block.title && /^[\w.@[\]-]+(\/[\w.@[\]-]+)*\.tsx?$/.test(block.title)) return path.join(ROOT, block.title);
   const ext = block.lang === 'ts' || block.lang === 'typescript' ? 'ts' : 'tsx';
-  return path.join(ROOT, path.dirname(block.page), `${path.basename(block.page).replace(/\.mdx?$/, '')}.snippet-line-${block.line}.${ext}`);
+  return path.join(
+    ROOT,
+    path.dirname(block.page),
+    `${path.basename(block.page).replace(/\.mdx?$/, '')}.snippet-line-${block.line}.${ext}`,
+  );
 }
 
 function where(error: SnippetError): string {
@@ -80,21 +98,27 @@ describe.each(pages.map((page) => [path.relative(ROOT, page.file), page] as cons
   });
 
   it('quotes real files as they are', () => {
-    const drift = page.blocks.filter(quotesRealFile).flatMap((block) =>
-      missingFromFile(block.code, readFileSync(path.join(ROOT, block.title!), 'utf8')).map(
-        (run) => `line ${block.line}, ${block.title}: not in the file:\n${run}`,
-      ),
-    );
+    const drift = page.blocks
+      .filter(quotesRealFile)
+      .flatMap((block) =>
+        missingFromFile(block.code, readFileSync(path.join(ROOT, block.title!), 'utf8')).map(
+          (run) => `line ${block.line}, ${block.title}: not in the file:\n${run}`,
+        ),
+      );
     expect(drift).toEqual([]);
   });
 
   it('shows changes to real files that apply to them as they are', () => {
-    const untitled = page.blocks.filter((block) => block.lang === 'diff' && block.title === undefined).map((block) => `line ${block.line}: a diff without title="the/file/it/changes"`);
-    const drift = page.blocks.filter(changesRealFile).flatMap((block) =>
-      missingFromFile(beforeTheChange(block.code), readFileSync(path.join(ROOT, block.title!), 'utf8')).map(
-        (run) => `line ${block.line}, ${block.title}: the diff expects, and the file does not hold:\n${run}`,
-      ),
-    );
+    const untitled = page.blocks
+      .filter((block) => block.lang === 'diff' && block.title === undefined)
+      .map((block) => `line ${block.line}: a diff without title="the/file/it/changes"`);
+    const drift = page.blocks
+      .filter(changesRealFile)
+      .flatMap((block) =>
+        missingFromFile(beforeTheChange(block.code), readFileSync(path.join(ROOT, block.title!), 'utf8')).map(
+          (run) => `line ${block.line}, ${block.title}: the diff expects, and the file does not hold:\n${run}`,
+        ),
+      );
     expect([...untitled, ...drift]).toEqual([]);
   });
 
@@ -105,8 +129,14 @@ describe.each(pages.map((page) => [path.relative(ROOT, page.file), page] as cons
   it('names only files that exist or that the page creates', () => {
     // The environment files are git-ignored copies of their examples: a fresh clone has only the
     // examples. The output folders appear on the first run of what makes them.
-    const created = new Set([...Object.keys(ENV_FILES), ...OUTPUT_FOLDERS, ...page.blocks.flatMap((block) => (block.title ? [block.title] : []))]);
-    const missing = repoPathsNamed(page).filter((file) => !created.has(file) && !existsSync(path.join(ROOT, file.replace(/\/$/, ''))));
+    const created = new Set([
+      ...Object.keys(ENV_FILES),
+      ...OUTPUT_FOLDERS,
+      ...page.blocks.flatMap((block) => (block.title ? [block.title] : [])),
+    ]);
+    const missing = repoPathsNamed(page).filter(
+      (file) => !created.has(file) && !existsSync(path.join(ROOT, file.replace(/\/$/, ''))),
+    );
     expect(missing).toEqual([]);
   });
 

@@ -64,21 +64,35 @@ describe('quotes', () => {
 });
 
 it('reads the variables of an environment sample', () => {
-  expect(envNames('# comment\nAUTH_PROVIDER=supabase\nexport SUPABASE_URL=x\nnot_a_var=1')).toEqual(['AUTH_PROVIDER', 'SUPABASE_URL']);
+  expect(envNames('# comment\nAUTH_PROVIDER=supabase\nexport SUPABASE_URL=x\nnot_a_var=1')).toEqual([
+    'AUTH_PROVIDER',
+    'SUPABASE_URL',
+  ]);
 });
 
 describe('type-checking samples', () => {
   it('reports a type error at the line of the sample', () => {
     const errors = typecheckSnippets([
-      {file: path.join(ROOT, 'docs', 'checker-sample.tsx'), code: "import {appConfig} from '@site/src/config';\nconst name: number = appConfig.appName;\nexport {};\n"},
+      {
+        file: path.join(ROOT, 'docs', 'checker-sample.tsx'),
+        code: "import {appConfig} from '@site/src/config';\nconst name: number = appConfig.appName;\nexport {};\n",
+      },
     ]);
-    expect(errors).toEqual([expect.objectContaining({line: 2, message: expect.stringContaining("not assignable to type 'number'")})]);
+    expect(errors).toEqual([
+      expect.objectContaining({line: 2, message: expect.stringContaining("not assignable to type 'number'")}),
+    ]);
   }, 60_000);
 
   it('resolves relative imports from the path a sample is titled with, and checks worker samples with the worker config', () => {
     const errors = typecheckSnippets([
-      {file: path.join(ROOT, 'src', 'pages', 'checker-sample.tsx'), code: "import {appConfig} from '../config';\nexport const name: string = appConfig.appName;\n"},
-      {file: path.join(ROOT, 'worker', 'src', 'checker-sample.ts'), code: 'export async function rows(db: D1Database) {\n  return db.prepare("select 1").all();\n}\n'},
+      {
+        file: path.join(ROOT, 'src', 'pages', 'checker-sample.tsx'),
+        code: "import {appConfig} from '../config';\nexport const name: string = appConfig.appName;\n",
+      },
+      {
+        file: path.join(ROOT, 'worker', 'src', 'checker-sample.ts'),
+        code: 'export async function rows(db: D1Database) {\n  return db.prepare("select 1").all();\n}\n',
+      },
     ]);
     expect(errors).toEqual([]);
   }, 60_000);

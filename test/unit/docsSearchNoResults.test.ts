@@ -6,7 +6,8 @@
 import {noResultsHtml} from '../../src/plugins/docsSearch/noResults';
 
 const classes = {root: 'root', list: 'list'};
-const links = (html: string) => [...html.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, text]) => `${text} ${href}`);
+const links = (html: string) =>
+  [...html.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, text]) => `${text} ${href}`);
 
 it('says nothing matched, quoting the query as typed', () => {
   expect(noResultsHtml('  <b>helm</b> ', '/docs', classes)).toContain('No results for “&#60;b&#62;helm&#60;/b&#62;”.');

@@ -5,7 +5,15 @@
  * search plugin builds its own: what a reader sees first for a few kinds of query.
  */
 import lunr from 'lunr';
-import {CONTENT, HEADING, KEYWORDS, rankSearch, TITLE, type SearchDocument, type WrappedIndex} from '../../src/plugins/docsSearch/rank';
+import {
+  CONTENT,
+  HEADING,
+  KEYWORDS,
+  rankSearch,
+  TITLE,
+  type SearchDocument,
+  type WrappedIndex,
+} from '../../src/plugins/docsSearch/rank';
 
 interface Page {
   url: string;
@@ -51,14 +59,23 @@ const SITE = indexOf([
       {heading: 'Refunds', text: 'A full refund revokes the access.'},
     ],
   },
-  {url: '/docs/components/testimonial-avatars', title: 'Testimonial avatars', sections: [{text: 'Five faces of happy buyers.'}]},
+  {
+    url: '/docs/components/testimonial-avatars',
+    title: 'Testimonial avatars',
+    sections: [{text: 'Five faces of happy buyers.'}],
+  },
   {url: '/docs/extras', title: 'Extras', sections: [{heading: 'Logo and icons', text: 'The favicon has three sizes.'}]},
   {url: '/docs/components/faq', title: 'FAQ', sections: [{text: 'Questions, and a refund within 7 days.'}]},
-  {url: '/docs/deployment', title: 'Deployment', sections: [{heading: 'Deploy the worker', text: 'Watch the logs with wrangler tail.'}]},
+  {
+    url: '/docs/deployment',
+    title: 'Deployment',
+    sections: [{heading: 'Deploy the worker', text: 'Watch the logs with wrangler tail.'}],
+  },
 ]);
 
 /** The pages of the suggestions, in order. */
-const pagesFor = (input: string) => rankSearch(SITE, input, 8).map((result) => (result.type === TITLE ? result.document.u : result.page!.u));
+const pagesFor = (input: string) =>
+  rankSearch(SITE, input, 8).map((result) => (result.type === TITLE ? result.document.u : result.page!.u));
 
 it('finds what each word finds when no section holds them all', () => {
   expect(pagesFor('favicon refund ')).toEqual(expect.arrayContaining(['/docs/extras', '/docs/features/payments']));
@@ -82,7 +99,11 @@ it('shows the page itself first when its title is what matched', () => {
 
 it('reads the word being typed as the start of a longer one, after whole words', () => {
   expect(pagesFor('paym')[0]).toBe('/docs/features/payments');
-  expect(pagesFor('test')).toEqual(['/docs/features/payments', '/docs/components/testimonial-avatars', '/docs/features/payments']);
+  expect(pagesFor('test')).toEqual([
+    '/docs/features/payments',
+    '/docs/components/testimonial-avatars',
+    '/docs/features/payments',
+  ]);
 });
 
 it('forgives a typo in a long word, not in a short one', () => {

@@ -11,7 +11,11 @@ test('off: 404 DOWNLOADS_OFF pointing to the GitHub invitation; on: nothing to r
     refused = error;
   }
   expect(refused).toBeInstanceOf(HttpError);
-  expect(refused).toMatchObject({status: 404, code: 'DOWNLOADS_OFF', message: expect.stringContaining('GitHub invitation')});
+  expect(refused).toMatchObject({
+    status: 404,
+    code: 'DOWNLOADS_OFF',
+    message: expect.stringContaining('GitHub invitation'),
+  });
 });
 
 test('the archive is named after the repository and the ref, with only characters every file system takes', () => {

@@ -38,7 +38,10 @@ describe('the files docs pages quote', () => {
 });
 
 describe('the quoted files as inputs of the docs pages', () => {
-  type Rules = Array<{test?: RegExp; use: Array<{loader: string; options: {remarkPlugins?: unknown[]; dependencies?: string[]}}>}>;
+  type Rules = Array<{
+    test?: RegExp;
+    use: Array<{loader: string; options: {remarkPlugins?: unknown[]; dependencies?: string[]}}>;
+  }>;
   const configure = (dir: string, rules: Rules) => {
     const plugin = fileExcerptInputs({siteDir: dir} as LoadContext) as Required<Pick<Plugin, 'configureWebpack'>>;
     return plugin.configureWebpack({module: {rules}} as never, false, {} as never, undefined);
@@ -46,9 +49,15 @@ describe('the quoted files as inputs of the docs pages', () => {
   const dir = site({'docs/a.mdx': `<FileExcerpt file="app.ts" parts={[['a']]} />`});
 
   it("are added to the MDX loader that runs the quoting plugin, next to the docs plugin's own, once", () => {
-    const docs = {loader: '@docusaurus/mdx-loader', options: {remarkPlugins: [[remarkFileExcerpt, {siteDir: dir}]], dependencies: ['/site/.docusaurus/docs.json']}};
+    const docs = {
+      loader: '@docusaurus/mdx-loader',
+      options: {remarkPlugins: [[remarkFileExcerpt, {siteDir: dir}]], dependencies: ['/site/.docusaurus/docs.json']},
+    };
     const pages = {loader: '@docusaurus/mdx-loader', options: {remarkPlugins: []}};
-    const rules: Rules = [{test: /\.mdx?$/, use: [docs]}, {test: /\.mdx?$/, use: [pages]}];
+    const rules: Rules = [
+      {test: /\.mdx?$/, use: [docs]},
+      {test: /\.mdx?$/, use: [pages]},
+    ];
     configure(dir, rules);
     // The server build runs it on the same rule again.
     configure(dir, rules);
@@ -57,6 +66,8 @@ describe('the quoted files as inputs of the docs pages', () => {
   });
 
   it('stop the build when no MDX loader runs the quoting plugin, rather than let quotes go stale', () => {
-    expect(() => configure(dir, [{use: [{loader: '@docusaurus/mdx-loader', options: {remarkPlugins: []}}]}])).toThrow('no MDX loader runs remarkFileExcerpt');
+    expect(() => configure(dir, [{use: [{loader: '@docusaurus/mdx-loader', options: {remarkPlugins: []}}]}])).toThrow(
+      'no MDX loader runs remarkFileExcerpt',
+    );
   });
 });

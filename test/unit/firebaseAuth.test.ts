@@ -7,7 +7,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {EMULATOR_PROJECT, startAuthEmulator, stopAuthEmulator, type AuthEmulator} from '../../scripts/local/authEmulator';
+import {
+  EMULATOR_PROJECT,
+  startAuthEmulator,
+  stopAuthEmulator,
+  type AuthEmulator,
+} from '../../scripts/local/authEmulator';
 import {appConfig} from '../../src/config';
 import {createApiClient} from '../../src/lib/api';
 import {createFirebaseAuth, sessionEndedBy} from '../../src/lib/auth/firebase';
@@ -25,7 +30,10 @@ beforeAll(async () => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-firebase-auth-'));
   emulator = await startAuthEmulator(workDir);
   // One client for the file: the SDK initialises Auth once per app.
-  auth = createFirebaseAuth({config: {apiKey: 'fake-api-key', projectId: EMULATOR_PROJECT, authDomain: 'localhost'}, emulatorHost: emulator.host});
+  auth = createFirebaseAuth({
+    config: {apiKey: 'fake-api-key', projectId: EMULATOR_PROJECT, authDomain: 'localhost'},
+    emulatorHost: emulator.host,
+  });
   auth.onUserChanged((user) => users.push(user));
 });
 
@@ -37,11 +45,14 @@ afterAll(async () => {
 
 /** The emulator's admin API, as the seller's Firebase console or the Admin SDK would call it. */
 async function admin(action: 'accounts:update' | 'accounts:delete', body: Record<string, unknown>) {
-  const response = await fetch(`http://${emulator.host}/identitytoolkit.googleapis.com/v1/projects/${EMULATOR_PROJECT}/${action}`, {
-    method: 'POST',
-    headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
-    body: JSON.stringify(body),
-  });
+  const response = await fetch(
+    `http://${emulator.host}/identitytoolkit.googleapis.com/v1/projects/${EMULATOR_PROJECT}/${action}`,
+    {
+      method: 'POST',
+      headers: {'content-type': 'application/json', authorization: 'Bearer owner'},
+      body: JSON.stringify(body),
+    },
+  );
   if (!response.ok) throw new Error(`${action}: ${response.status} ${await response.text()}`);
 }
 
@@ -61,21 +72,43 @@ async function signedInBuyer(): Promise<string> {
 }
 
 test.each([
-  ['turned off (disabled)', (uid: string) => admin('accounts:update', {localId: uid, disableUser: true}), SESSION_ENDED.disabled, 'auth/user-disabled'],
-  ['deleted', (uid: string) => admin('accounts:delete', {localId: uid}), SESSION_ENDED.ended, 'auth/invalid-refresh-token'],
-])('an account %s: the next token refresh ends the session in plain words, and a worker call signs out as SESSION_ENDED', async (_label, change, message, code) => {
-  await change(await signedInBuyer());
-  await expect(auth.idToken(true)).rejects.toMatchObject({name: 'SessionEndedError', message, code});
+  [
+    'turned off (disabled)',
+    (uid: string) => admin('accounts:update', {localId: uid, disableUser: true}),
+    SESSION_ENDED.disabled,
+    'auth/user-disabled',
+  ],
+  [
+    'deleted',
+    (uid: string) => admin('accounts:delete', {localId: uid}),
+    SESSION_ENDED.ended,
+    'auth/invalid-refresh-token',
+  ],
+])(
+  'an account %s: the next token refresh ends the session in plain words, and a worker call signs out as SESSION_ENDED',
+  async (_label, change, message, code) => {
+    await change(await signedInBuyer());
+    await expect(auth.idToken(true)).rejects.toMatchObject({name: 'SessionEndedError', message, code});
 
-  // A worker call whose token must be renewed (the worker answered TOKEN_EXPIRED after the hour;
-  // here every call asks for a fresh one) sends nothing: it signs out and fails as the worker's
-  // SESSION_ENDED would, with the same words. Nothing listens on port 9.
-  await change(await signedInBuyer());
-  const ended: string[] = [];
-  const worker = createApiClient({baseUrl: 'http://127.0.0.1:9', idToken: () => auth.idToken(true), onSessionEnded: () => ended.push('ended')});
-  await expect(worker.accessStatus()).rejects.toMatchObject({name: 'ApiError', status: 401, code: 'SESSION_ENDED', message});
-  expect(ended).toEqual(['ended']);
-});
+    // A worker call whose token must be renewed (the worker answered TOKEN_EXPIRED after the hour;
+    // here every call asks for a fresh one) sends nothing: it signs out and fails as the worker's
+    // SESSION_ENDED would, with the same words. Nothing listens on port 9.
+    await change(await signedInBuyer());
+    const ended: string[] = [];
+    const worker = createApiClient({
+      baseUrl: 'http://127.0.0.1:9',
+      idToken: () => auth.idToken(true),
+      onSessionEnded: () => ended.push('ended'),
+    });
+    await expect(worker.accessStatus()).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 401,
+      code: 'SESSION_ENDED',
+      message,
+    });
+    expect(ended).toEqual(['ended']);
+  },
+);
 
 test('the disabled message says whom to write to: the support address of the config', () => {
   expect(SESSION_ENDED.disabled).toContain(appConfig.support.email);
@@ -92,6 +125,9 @@ test.each([
   expect(ended).toMatchObject({message, code});
 });
 
-test.each(['auth/network-request-failed', 'auth/too-many-requests', 'auth/internal-error', undefined])('%s does not end the session: it is not an answer about the account', (code) => {
-  expect(sessionEndedBy(Object.assign(new Error('Firebase: Error.'), {code}))).toBeNull();
-});
+test.each(['auth/network-request-failed', 'auth/too-many-requests', 'auth/internal-error', undefined])(
+  '%s does not end the session: it is not an answer about the account',
+  (code) => {
+    expect(sessionEndedBy(Object.assign(new Error('Firebase: Error.'), {code}))).toBeNull();
+  },
+);

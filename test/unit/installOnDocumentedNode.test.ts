@@ -17,7 +17,9 @@ interface LockedPackage {
 }
 
 const ROOT = path.join(__dirname, '..', '..');
-const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {packages: Record<string, LockedPackage>};
+const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockedPackage>;
+};
 const installed = Object.entries(lock.packages).filter(([where]) => where !== '');
 /** The package's name from its place in the lock (`node_modules/a/node_modules/@b/c` is `@b/c`). */
 const nameOf = (where: string) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
@@ -41,7 +43,9 @@ test('every locked package runs on the oldest Node package.json admits', () => {
 
 test('every install script in the lock is allowed or denied in allowScripts', () => {
   const policy = (packageJson as {allowScripts?: Record<string, boolean>}).allowScripts ?? {};
-  const unreviewed = installed.filter(([where, entry]) => entry.hasInstallScript && !(nameOf(where) in policy)).map(([where]) => where);
+  const unreviewed = installed
+    .filter(([where, entry]) => entry.hasInstallScript && !(nameOf(where) in policy))
+    .map(([where]) => where);
   expect(unreviewed).toEqual([]);
   // And no entry outlives its package (`npm install-scripts prune` would drop it).
   const withScripts = new Set(installed.filter(([, entry]) => entry.hasInstallScript).map(([where]) => nameOf(where)));

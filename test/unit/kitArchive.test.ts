@@ -50,14 +50,17 @@ async function archived(root: string) {
   const entries = Object.entries(unzipSync(zip)).filter(([name]) => !name.endsWith('/'));
   const folders = new Set(entries.map(([name]) => name.split('/')[0]));
   expect(folders.size).toBe(1);
-  return {zip, files: Object.fromEntries(entries.map(([name, bytes]) => [name.slice(name.indexOf('/') + 1), strFromU8(bytes)]))};
+  return {
+    zip,
+    files: Object.fromEntries(entries.map(([name, bytes]) => [name.slice(name.indexOf('/') + 1), strFromU8(bytes)])),
+  };
 }
 
 /** The Unix mode each entry of the zip records (central directory: external attributes >> 16). */
 function unixModes(zip: Uint8Array): Record<string, number> {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   const modes: Record<string, number> = {};
-  for (let at = 0; at + 46 <= zip.byteLength; ) {
+  for (let at = 0; at + 46 <= zip.byteLength;) {
     if (view.getUint32(at, true) !== 0x02014b50) {
       at += 1;
       continue;
@@ -88,9 +91,14 @@ describe('a kit without git (run from a downloaded archive)', () => {
     const {zip, files} = await archived(dir);
     expect(Object.values(files).join('')).not.toContain('PRIVATE KEY OUTSIDE THE KIT');
     // As `git archive` stores a symlink: an entry whose text is the link's target, marked a link.
-    expect(files).toMatchObject({'deploy-key': path.join(outside, 'id_rsa'), shared: outside, 'README-link.md': 'README.md'});
+    expect(files).toMatchObject({
+      'deploy-key': path.join(outside, 'id_rsa'),
+      shared: outside,
+      'README-link.md': 'README.md',
+    });
     const modes = unixModes(zip);
-    for (const link of ['deploy-key', 'shared', 'README-link.md']) expect([link, modes[link]! & 0o170000]).toEqual([link, S_IFLNK]);
+    for (const link of ['deploy-key', 'shared', 'README-link.md'])
+      expect([link, modes[link]! & 0o170000]).toEqual([link, S_IFLNK]);
     expect(modes['README.md']! & 0o170000).not.toBe(S_IFLNK);
   });
 });
@@ -109,7 +117,12 @@ describe('a kit in a git repository', () => {
   test('with a commit: the files tracked at HEAD, the secrets files left out by the .gitignore', async () => {
     git('add', '--all');
     git('-c', 'user.name=Seller', '-c', 'user.email=seller@example.com', 'commit', '--quiet', '-m', 'The kit');
-    expect(git('ls-files').split('\n').filter(Boolean).sort()).toEqual(['.env.example', '.gitignore', 'README.md', 'worker/.dev.vars.example']);
+    expect(git('ls-files').split('\n').filter(Boolean).sort()).toEqual([
+      '.env.example',
+      '.gitignore',
+      'README.md',
+      'worker/.dev.vars.example',
+    ]);
     const {files} = await archived(dir);
     expect(Object.keys(files).sort()).toEqual(['.env.example', '.gitignore', 'README.md', 'worker/.dev.vars.example']);
   });

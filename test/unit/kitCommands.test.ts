@@ -16,9 +16,18 @@ const pkg = readJson('package.json');
 const readme = readPage(path.join(ROOT, 'README.md'));
 
 /** What the README's commands make, and a clone or an archive does not hold. */
-const MADE_BY_THE_COMMANDS = ['node_modules/', '.env', 'worker/.dev.vars', 'worker/.wrangler/', '.docusaurus/', '.test-build/', 'build/'];
+const MADE_BY_THE_COMMANDS = [
+  'node_modules/',
+  '.env',
+  'worker/.dev.vars',
+  'worker/.wrangler/',
+  '.docusaurus/',
+  '.test-build/',
+  'build/',
+];
 /** A file or folder of MADE_BY_THE_COMMANDS, or a file in one of its folders. */
-const madeByTheCommands = (file: string) => MADE_BY_THE_COMMANDS.some((output) => (output.endsWith('/') ? `${file}/`.startsWith(output) : file === output));
+const madeByTheCommands = (file: string) =>
+  MADE_BY_THE_COMMANDS.some((output) => (output.endsWith('/') ? `${file}/`.startsWith(output) : file === output));
 
 it("gives the README's two commands, and package.json has the scripts they run", () => {
   const setUp = readme.blocks.find((block) => block.lang === 'bash')?.code ?? '';
@@ -29,18 +38,22 @@ it("gives the README's two commands, and package.json has the scripts they run",
 
 it('names only npm scripts that exist, and only files that exist or that the commands make', () => {
   expect(npmScriptsNamed(readme).filter((script) => !(script in pkg.scripts))).toEqual([]);
-  expect(repoPathsNamed(readme).filter((file) => !madeByTheCommands(file) && !fs.existsSync(path.join(ROOT, file)))).toEqual([]);
+  expect(
+    repoPathsNamed(readme).filter((file) => !madeByTheCommands(file) && !fs.existsSync(path.join(ROOT, file))),
+  ).toEqual([]);
 });
 
 it('has a package-lock.json that `npm ci` takes: its root is package.json', () => {
   const lock = readJson('package-lock.json');
   const root = lock.packages[''];
   expect({name: lock.name, version: lock.version}).toEqual({name: pkg.name, version: pkg.version});
-  for (const field of ['dependencies', 'devDependencies', 'engines'] as const) expect([field, root[field]]).toEqual([field, pkg[field]]);
+  for (const field of ['dependencies', 'devDependencies', 'engines'] as const)
+    expect([field, root[field]]).toEqual([field, pkg[field]]);
 });
 
 it('holds the example files `npm start` copies', () => {
-  for (const example of ['.env.example', 'worker/.dev.vars.example']) expect(fs.existsSync(path.join(ROOT, example))).toBe(true);
+  for (const example of ['.env.example', 'worker/.dev.vars.example'])
+    expect(fs.existsSync(path.join(ROOT, example))).toBe(true);
 });
 
 it("counts as the kit's files none of what the commands make: the checks over every file read the kit's own", () => {

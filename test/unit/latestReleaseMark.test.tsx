@@ -27,13 +27,25 @@ function Dashboard() {
   );
 }
 
-const answer = (latestTag: string | null): BuyerReleases => ({includesUpdates: true, subscribed: true, releases: [], latestTag});
+const answer = (latestTag: string | null): BuyerReleases => ({
+  includesUpdates: true,
+  subscribed: true,
+  releases: [],
+  latestTag,
+});
 
 test('names the release the download serves next to the button, and the download is of that release', async () => {
   worker.answer(`GET ${API_PATHS.releases}`, 200, answer('v1.4.0'));
-  worker.answer(`POST ${API_PATHS.downloadLink}`, 200, {path: `${API_PATHS.download}/token`, ref: 'v1.4.0', release: true, expiresAt: Date.now() + 300_000} satisfies DownloadLink);
+  worker.answer(`POST ${API_PATHS.downloadLink}`, 200, {
+    path: `${API_PATHS.download}/token`,
+    ref: 'v1.4.0',
+    release: true,
+    expiresAt: Date.now() + 300_000,
+  } satisfies DownloadLink);
   renderWithSite(<Dashboard />, {env: {WORKER_URL: worker.url}});
-  expect(await screen.findByText(/The \.zip holds the latest release,/)).toHaveTextContent('The .zip holds the latest release, v1.4.0.');
+  expect(await screen.findByText(/The \.zip holds the latest release,/)).toHaveTextContent(
+    'The .zip holds the latest release, v1.4.0.',
+  );
   await userEvent.click(screen.getByRole('button', {name: 'Download the code (.zip)'}));
   expect(await screen.findByText('Your download of release v1.4.0 has started.')).toHaveAttribute('role', 'status');
 });

@@ -14,8 +14,16 @@ import path from 'node:path';
 import {legal} from '../../src/config';
 
 const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; sha256: string}> = {
-  terms: {file: 'src/pages/_legal/tos.mdx', lastUpdated: '2026-11-27', sha256: 'a5c02c1eaa2d426d5193f4785dfd126a92c77de3fb3af514e8527c48e2210070'},
-  privacy: {file: 'src/pages/_legal/privacy-policy.mdx', lastUpdated: '2026-11-23', sha256: '41b0c887a30ebf7644a9e33e0bf93bdaae15ba263a85acd4308fdacf010b5284'},
+  terms: {
+    file: 'src/pages/_legal/tos.mdx',
+    lastUpdated: '2026-11-27',
+    sha256: 'a5c02c1eaa2d426d5193f4785dfd126a92c77de3fb3af514e8527c48e2210070',
+  },
+  privacy: {
+    file: 'src/pages/_legal/privacy-policy.mdx',
+    lastUpdated: '2026-11-23',
+    sha256: '41b0c887a30ebf7644a9e33e0bf93bdaae15ba263a85acd4308fdacf010b5284',
+  },
 };
 
 /** The text's hash, with Windows line endings read as a Unix checkout has them. */
@@ -25,18 +33,21 @@ function textHash(file: string): string {
 }
 
 describe('the legal pages’ "Last updated"', () => {
-  it.each(Object.entries(RECORDED).map(([key, recorded]) => [recorded.file, key, recorded] as const))('of %s is the day that text last changed', (_file, key, recorded) => {
-    const stated = legal[key as keyof typeof legal].lastUpdated;
-    const sha256 = textHash(recorded.file);
-    if (sha256 !== recorded.sha256) {
-      throw new Error(
-        `${recorded.file} changed since ${recorded.lastUpdated}, the day its page states. Set legal.${key}.lastUpdated ` +
-          `in src/config/legal.ts to the day this text takes effect, and record that day here: ` +
-          `${key}: {file: '${recorded.file}', lastUpdated: '<that day>', sha256: '${sha256}'}`,
-      );
-    }
-    // The date may move only with its text: a new date is recorded beside the text it is for.
-    expect(stated).toBe(recorded.lastUpdated);
-    expect(new Date(`${stated}T00:00:00Z`).toISOString().slice(0, 10)).toBe(stated);
-  });
+  it.each(Object.entries(RECORDED).map(([key, recorded]) => [recorded.file, key, recorded] as const))(
+    'of %s is the day that text last changed',
+    (_file, key, recorded) => {
+      const stated = legal[key as keyof typeof legal].lastUpdated;
+      const sha256 = textHash(recorded.file);
+      if (sha256 !== recorded.sha256) {
+        throw new Error(
+          `${recorded.file} changed since ${recorded.lastUpdated}, the day its page states. Set legal.${key}.lastUpdated ` +
+            `in src/config/legal.ts to the day this text takes effect, and record that day here: ` +
+            `${key}: {file: '${recorded.file}', lastUpdated: '<that day>', sha256: '${sha256}'}`,
+        );
+      }
+      // The date may move only with its text: a new date is recorded beside the text it is for.
+      expect(stated).toBe(recorded.lastUpdated);
+      expect(new Date(`${stated}T00:00:00Z`).toISOString().slice(0, 10)).toBe(stated);
+    },
+  );
 });

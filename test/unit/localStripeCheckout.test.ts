@@ -29,8 +29,13 @@ const printed: string[] = [];
 
 beforeAll(async () => {
   // The worker's webhook, as far as these pages care: it takes the event.
-  webhook = await listen(http.createServer((_request, response) => response.end('{}')), 0);
-  hosted = await startStripeStandIn({hostedPages: {webhookUrl: webhook.url, webhookSecret: 'whsec_local', onEvent: (line) => printed.push(line)}});
+  webhook = await listen(
+    http.createServer((_request, response) => response.end('{}')),
+    0,
+  );
+  hosted = await startStripeStandIn({
+    hostedPages: {webhookUrl: webhook.url, webhookSecret: 'whsec_local', onEvent: (line) => printed.push(line)},
+  });
   stripe = stripeClient('sk_test_local_checkout', hosted.url);
 });
 afterAll(() => Promise.all([hosted.close(), webhook.close()]));
@@ -45,7 +50,11 @@ async function emailField(session: Stripe.Checkout.Session): Promise<HTMLInputEl
 
 /** The buyer presses Pay with what the form holds: the stand-in completes the session and prints its line. */
 async function pay(session: Stripe.Checkout.Session, email: string) {
-  const response = await fetch(session.url!, {method: 'POST', body: new URLSearchParams({email, cardCountry: 'US'}), redirect: 'manual'});
+  const response = await fetch(session.url!, {
+    method: 'POST',
+    body: new URLSearchParams({email, cardCountry: 'US'}),
+    redirect: 'manual',
+  });
   expect(response.status).toBe(303);
 }
 
@@ -71,14 +80,21 @@ test("a first checkout shows the e-mail it was given, still to change, and the t
     line_items: [{price: higher.priceId.test, quantity: 1}],
     customer,
     customer_update: {name: 'auto', address: 'auto'},
-    metadata: {[UPGRADE_METADATA.kind]: UPGRADE_KIND, [UPGRADE_METADATA.upgradeOf]: first.id, [UPGRADE_METADATA.fromPlan]: lower.id, [UPGRADE_METADATA.toPlan]: higher.id},
+    metadata: {
+      [UPGRADE_METADATA.kind]: UPGRADE_KIND,
+      [UPGRADE_METADATA.upgradeOf]: first.id,
+      [UPGRADE_METADATA.fromPlan]: lower.id,
+      [UPGRADE_METADATA.toPlan]: higher.id,
+    },
     ...urls,
   });
   const locked = await emailField(upgrade);
   expect(locked.value).toBe(EMAIL);
   expect(locked.readOnly).toBe(true);
   await pay(upgrade, locked.value);
-  expect(printed.at(-1)).toBe(`paid ${upgradeLabel(lower.name, higher.name)} as ${EMAIL} (${upgrade.id}); webhook delivered`);
+  expect(printed.at(-1)).toBe(
+    `paid ${upgradeLabel(lower.name, higher.name)} as ${EMAIL} (${upgrade.id}); webhook delivered`,
+  );
 });
 
 test('a session given both a customer and an e-mail is refused, in Stripe’s words', async () => {

@@ -43,8 +43,16 @@ const textOf = (recipient: string) => mailgun.sent.at(-1)!.copies.find((copy) =>
 
 test("fills in each recipient's own variables, in the subject and the body, and shows each only their address", async () => {
   expect(await send(batch('Hello %recipient.name%. No more: %recipient.unsubscribe%'))).toBe(200);
-  expect(textOf('ada@example.com')).toMatchObject({to: 'ada@example.com', subject: 'News for Ada', text: 'Hello Ada. No more: https://example.com/unsubscribe?a'});
-  expect(textOf('bob@example.com')).toMatchObject({to: 'bob@example.com', subject: 'News for Bob', text: 'Hello Bob. No more: https://example.com/unsubscribe?b'});
+  expect(textOf('ada@example.com')).toMatchObject({
+    to: 'ada@example.com',
+    subject: 'News for Ada',
+    text: 'Hello Ada. No more: https://example.com/unsubscribe?a',
+  });
+  expect(textOf('bob@example.com')).toMatchObject({
+    to: 'bob@example.com',
+    subject: 'News for Bob',
+    text: 'Hello Bob. No more: https://example.com/unsubscribe?b',
+  });
   expect(JSON.stringify(mailgun.sent.at(-1)!.copies)).not.toMatch(/%recipient|recipient-variables/);
 });
 
@@ -54,7 +62,9 @@ test("turns %tag_unsubscribe_url% into the recipient's own link, which stops tha
   expect(link).toContain(encodeURIComponent('ada@example.com'));
   const page = await fetch(link);
   expect(page.status).toBe(200);
-  expect(await page.text()).toContain('ada@example.com will no longer receive the messages of mail.example.com tagged release.');
+  expect(await page.text()).toContain(
+    'ada@example.com will no longer receive the messages of mail.example.com tagged release.',
+  );
   expect(mailgun.unsubscribes).toEqual([{address: 'ada@example.com', domain: DOMAIN, tags: ['release']}]);
 
   await send(batch('Another release'));
@@ -67,7 +77,9 @@ test("turns %tag_unsubscribe_url% into the recipient's own link, which stops tha
 test('turns %unsubscribe_url% into a link that stops every message of the domain to that address', async () => {
   await send(batch('Stop all: %unsubscribe_url%'));
   const link = /Stop all: (\S+)$/.exec(textOf('bob@example.com')!.text!)![1]!;
-  expect(await (await fetch(link)).text()).toContain('bob@example.com will no longer receive every message of mail.example.com.');
+  expect(await (await fetch(link)).text()).toContain(
+    'bob@example.com will no longer receive every message of mail.example.com.',
+  );
   await send(batch('A receipt', 'receipt'));
   expect(mailgun.sent.at(-1)!.copies.map((copy) => copy.recipient)).toEqual(['ada@example.com']);
 });

@@ -25,14 +25,19 @@ describe('runBundlesAfterPaint', () => {
 
   it('adds the runner at the end of the body; it reads the bundles from their preloads', () => {
     const html = runBundlesAfterPaint(PAGE, 'index.html');
-    expect(html).toMatch(/<p>Text<\/p><script>\(function runAfterFirstPaint\(\) \{.*\}\)\(\)<\/script><\/body><\/html>$/);
+    expect(html).toMatch(
+      /<p>Text<\/p><script>\(function runAfterFirstPaint\(\) \{.*\}\)\(\)<\/script><\/body><\/html>$/,
+    );
     expect(html).toContain("document.querySelectorAll('link[data-paint-first]')");
     expect(html).not.toMatch(/\n/);
   });
 
   it('writes the same runner whatever the bundles are called, so its hash in the Content-Security-Policy holds from build to build', () => {
     const runner = (html: string) => html.slice(html.lastIndexOf('<script>'));
-    const renamed = PAGE.replace(MAIN, '/assets/js/main.0123abcd.js').replace(RUNTIME, '/assets/js/runtime~main.89abcdef.js');
+    const renamed = PAGE.replace(MAIN, '/assets/js/main.0123abcd.js').replace(
+      RUNTIME,
+      '/assets/js/runtime~main.89abcdef.js',
+    );
     expect(runner(runBundlesAfterPaint(renamed, 'index.html'))).toBe(runner(runBundlesAfterPaint(PAGE, 'index.html')));
   });
 
@@ -41,13 +46,15 @@ describe('runBundlesAfterPaint', () => {
     expect(runBundlesAfterPaint(quoted, 'index.html')).toContain(`href="${MAIN}"`);
   });
 
-  it("leaves a static page without the bundles as it is", () => {
+  it('leaves a static page without the bundles as it is', () => {
     const page = '<html><head></head><body><p>Plain</p></body></html>';
     expect(runBundlesAfterPaint(page, 'static/plain.html')).toBe(page);
   });
 
   it('stops the build, naming the page, when main.js is loaded in a way it does not know', () => {
     const changed = PAGE.replace(`<script src=${MAIN} defer></script>`, `<script type=module src=${MAIN}></script>`);
-    expect(() => runBundlesAfterPaint(changed, 'docs/intro.html')).toThrow(/docs\/intro\.html loads a bundle in a tag it does not know/);
+    expect(() => runBundlesAfterPaint(changed, 'docs/intro.html')).toThrow(
+      /docs\/intro\.html loads a bundle in a tag it does not know/,
+    );
   });
 });

@@ -8,7 +8,16 @@ import React from 'react';
 import {screen, within} from '@testing-library/react';
 import Pricing from '../../src/components/landing/Pricing';
 import YourPlan from '../../src/components/screens/Dashboard/YourPlan';
-import {appConfig, planAdds, planFeatureNames, PLAN_CURRENCY, type Plan, upgradeAmount, upgradesFrom, UPDATES_FEATURE} from '../../src/config';
+import {
+  appConfig,
+  planAdds,
+  planFeatureNames,
+  PLAN_CURRENCY,
+  type Plan,
+  upgradeAmount,
+  upgradesFrom,
+  UPDATES_FEATURE,
+} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
 import {useJsonWorker} from '../support/jsonWorker';
@@ -57,12 +66,30 @@ test('the pricing card and the dashboard offer list the same additions, all of t
 });
 
 test("a plan that includes another adds only what the other lacks; its card spells the other's name", () => {
-  const base: Plan = {id: 'solo', priceId: {test: 'price_solo_test', production: 'price_solo_live'}, name: 'Solo', price: 10, includesUpdates: false, features: [{name: 'The kit'}]};
-  const team: Plan = {...base, id: 'team', name: 'Team', price: 30, includesUpdates: true, includesPlan: 'solo', features: [{name: 'Five seats'}]};
+  const base: Plan = {
+    id: 'solo',
+    priceId: {test: 'price_solo_test', production: 'price_solo_live'},
+    name: 'Solo',
+    price: 10,
+    includesUpdates: false,
+    features: [{name: 'The kit'}],
+  };
+  const team: Plan = {
+    ...base,
+    id: 'team',
+    name: 'Team',
+    price: 30,
+    includesUpdates: true,
+    includesPlan: 'solo',
+    features: [{name: 'Five seats'}],
+  };
   const list = [base, team];
   expect(planFeatureNames(team, list)).toEqual(['Everything in Solo', 'Five seats', UPDATES_FEATURE]);
   expect(planAdds(base, team, list)).toEqual(['Five seats', UPDATES_FEATURE]);
   // A plan that lists the same line again adds nothing by it.
-  expect(planAdds(base, {...team, features: [{name: 'The kit'}, {name: 'Five seats'}]}, list)).toEqual(['Five seats', UPDATES_FEATURE]);
+  expect(planAdds(base, {...team, features: [{name: 'The kit'}, {name: 'Five seats'}]}, list)).toEqual([
+    'Five seats',
+    UPDATES_FEATURE,
+  ]);
   expect(planAdds(team, base, list)).toEqual([]);
 });

@@ -9,8 +9,12 @@ import {repositoryPage} from '../../worker/src/access/repositoryPage';
 
 test("a repository's page is on github.com, or on the stand-in the worker talks to", () => {
   expect(repositoryPage({GITHUB_API_URL: undefined}, 'acme/kit-private')).toBe('https://github.com/acme/kit-private');
-  expect(repositoryPage({GITHUB_API_URL: 'http://127.0.0.1:4567/'}, 'acme/kit-private')).toBe('http://127.0.0.1:4567/acme/kit-private');
-  expect(repositoryPage({GITHUB_API_URL: 'http://localhost:4567'}, 'acme/kit-private')).toBe('http://localhost:4567/acme/kit-private');
+  expect(repositoryPage({GITHUB_API_URL: 'http://127.0.0.1:4567/'}, 'acme/kit-private')).toBe(
+    'http://127.0.0.1:4567/acme/kit-private',
+  );
+  expect(repositoryPage({GITHUB_API_URL: 'http://localhost:4567'}, 'acme/kit-private')).toBe(
+    'http://localhost:4567/acme/kit-private',
+  );
 });
 
 // GITHUB_API_URL is for development and tests; set in a deployed worker anyway, it names an API,

@@ -49,7 +49,10 @@ describe('a path to return to, read as the browser will read it', () => {
     ['a dot segment that leaves only two slashes, which reads again as no URL at all (never a throw)', '/.//'],
     ['an encoded backslash alone, which the router decodes to two slashes and no host (never a throw)', '/%5C'],
     ['a sign-in whose own next= leaves the site (a tab)', '/signin?next=%2F%09%2Fevil.example'],
-    ['a reset link whose next= two hops down leaves the site', '/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252F%250A%252Fevil.example'],
+    [
+      'a reset link whose next= two hops down leaves the site',
+      '/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252F%250A%252Fevil.example',
+    ],
   ])('refuses %s', (_label, value) => {
     expect(sitePath(value, SITE)).toBeNull();
   });

@@ -14,9 +14,15 @@ class NormalModuleReplacementPlugin {
   ) {}
 }
 const bundler = {currentBundler: {instance: {NormalModuleReplacementPlugin}}} as never;
-const contextWith = (router?: 'browser' | 'hash') => ({siteConfig: {future: {experimental_router: router}}}) as unknown as LoadContext;
+const contextWith = (router?: 'browser' | 'hash') =>
+  ({siteConfig: {future: {experimental_router: router}}}) as unknown as LoadContext;
 const configure = (plugin: Plugin, isServer: boolean) =>
-  (plugin as Required<Pick<Plugin, 'configureWebpack'>>).configureWebpack({} as never, isServer, bundler, undefined) as {plugins?: NormalModuleReplacementPlugin[]};
+  (plugin as Required<Pick<Plugin, 'configureWebpack'>>).configureWebpack(
+    {} as never,
+    isServer,
+    bundler,
+    undefined,
+  ) as {plugins?: NormalModuleReplacementPlugin[]};
 
 describe('routeInItsOwnTask', () => {
   it("swaps Docusaurus's client entry for its own in the browser build, as written and as resolved", () => {

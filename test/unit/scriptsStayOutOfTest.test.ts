@@ -19,7 +19,11 @@ const relative = (file: string) => path.relative(ROOT, file);
 /** The file a relative specifier names, the way tsx and TypeScript resolve it. */
 function resolveImport(from: string, specifier: string): string {
   const base = path.resolve(path.dirname(from), specifier);
-  const candidates = [base, ...['.ts', '.tsx', '.js'].map((ext) => base + ext), ...['index.ts', 'index.tsx', 'index.js'].map((index) => path.join(base, index))];
+  const candidates = [
+    base,
+    ...['.ts', '.tsx', '.js'].map((ext) => base + ext),
+    ...['index.ts', 'index.tsx', 'index.js'].map((index) => path.join(base, index)),
+  ];
   const found = candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
   // An import this walk cannot follow must fail the test, not hide what lies behind it.
   if (!found) throw new Error(`${relative(from)} imports '${specifier}', which names no file`);
@@ -52,7 +56,12 @@ function scriptFiles(dir: string): string[] {
   });
 }
 
-const entries = ['scripts/start.ts', ...scriptFiles(SCRIPTS_DIR).map(relative).filter((file) => file !== path.join('scripts', 'start.ts'))];
+const entries = [
+  'scripts/start.ts',
+  ...scriptFiles(SCRIPTS_DIR)
+    .map(relative)
+    .filter((file) => file !== path.join('scripts', 'start.ts')),
+];
 
 it.each(entries)('%s reaches nothing under test/', (entry) => {
   const intoTest = [...reachable(path.join(ROOT, entry)).values()]
@@ -65,6 +74,11 @@ it('follows npm start through its imports to the local stand-ins', () => {
   // Guards the walk itself: a walk that followed nothing would pass the test above vacuously.
   const reached = [...reachable(path.join(ROOT, 'scripts', 'start.ts')).keys()].map(relative);
   expect(reached).toEqual(
-    expect.arrayContaining(['scripts/local/stripeApi.ts', 'scripts/local/stripeCheckoutPage.ts', 'scripts/support/listen.ts', 'src/config/index.ts']),
+    expect.arrayContaining([
+      'scripts/local/stripeApi.ts',
+      'scripts/local/stripeCheckoutPage.ts',
+      'scripts/support/listen.ts',
+      'src/config/index.ts',
+    ]),
   );
 });

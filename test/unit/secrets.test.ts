@@ -13,9 +13,21 @@ import {reviewSecrets} from '../../scripts/secrets';
 const KNOWN = ['STRIPE_SECRET_KEY', 'GITHUB_TOKEN', 'SITE_URL', 'STRIPE_API_URL'];
 
 test('a clean file passes; an empty value, a var of the environment and a development-only setting are refused; an unknown name warns', () => {
-  expect(reviewSecrets({STRIPE_SECRET_KEY: 'sk_live_x', GITHUB_TOKEN: 'github_pat_x'}, {SITE_URL: 'https://shop.example.com'}, KNOWN, 'site')).toEqual({refused: [], warnings: []});
+  expect(
+    reviewSecrets(
+      {STRIPE_SECRET_KEY: 'sk_live_x', GITHUB_TOKEN: 'github_pat_x'},
+      {SITE_URL: 'https://shop.example.com'},
+      KNOWN,
+      'site',
+    ),
+  ).toEqual({refused: [], warnings: []});
   const {refused, warnings} = reviewSecrets(
-    {STRIPE_SECRET_KEY: '', SITE_URL: 'https://shop.example.com', STRIPE_API_URL: 'http://127.0.0.1:12111', GITHB_TOKEN: 'github_pat_x'},
+    {
+      STRIPE_SECRET_KEY: '',
+      SITE_URL: 'https://shop.example.com',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+      GITHB_TOKEN: 'github_pat_x',
+    },
     {SITE_URL: 'https://shop.example.com'},
     KNOWN,
     'site',
@@ -34,7 +46,9 @@ describe('the command (--dry-run)', () => {
     const file = path.join(dir, 'production-secrets.env');
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
     try {
-      return spawnSync(process.execPath, [require.resolve('tsx/cli'), 'scripts/secrets.ts', file, '--dry-run'], {encoding: 'utf8'});
+      return spawnSync(process.execPath, [require.resolve('tsx/cli'), 'scripts/secrets.ts', file, '--dry-run'], {
+        encoding: 'utf8',
+      });
     } finally {
       fs.rmSync(dir, {recursive: true, force: true});
     }

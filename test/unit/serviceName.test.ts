@@ -32,7 +32,9 @@ describe('the files that cannot read the config agree with one another', () => {
   it('worker/wrangler.jsonc: both layouts use one demo project and one D1 database', () => {
     expect(api!.vars.FIREBASE_PROJECT_ID).toMatch(/^demo-[a-z0-9-]+$/);
     expect(site!.vars.FIREBASE_PROJECT_ID).toBe(api!.vars.FIREBASE_PROJECT_ID);
-    expect(site!.d1_databases.map((database) => database.database_name)).toEqual(api!.d1_databases.map((database) => database.database_name));
+    expect(site!.d1_databases.map((database) => database.database_name)).toEqual(
+      api!.d1_databases.map((database) => database.database_name),
+    );
   });
 
   it("worker/wrangler.jsonc: the two Workers' names differ (the API alone, and the one-Worker site)", () => {
@@ -48,7 +50,9 @@ describe('the files that cannot read the config agree with one another', () => {
   });
 
   it('the stylesheets: custom properties are named for what they are, not after the product', () => {
-    const sheets = (readdirSync(path.join(ROOT, 'src'), {recursive: true}) as string[]).filter((file) => file.endsWith('.css'));
+    const sheets = (readdirSync(path.join(ROOT, 'src'), {recursive: true}) as string[]).filter((file) =>
+      file.endsWith('.css'),
+    );
     expect(sheets.length).toBeGreaterThan(10);
     expect(sheets.filter((file) => read(path.join('src', file)).includes(`--${serviceName}-`))).toEqual([]);
   });

@@ -2,7 +2,13 @@
  * The inline <head> script that marks <html> before the first paint, so CSS hides "Login" in a
  * browser where someone signed in; and the record the provider's answers keep.
  */
-import {HINT_ATTRIBUTE, maybeSignedIn, rememberSignedIn, SIGNED_IN_HINT, signedInHintScript} from '../../src/lib/auth/signedInHint';
+import {
+  HINT_ATTRIBUTE,
+  maybeSignedIn,
+  rememberSignedIn,
+  SIGNED_IN_HINT,
+  signedInHintScript,
+} from '../../src/lib/auth/signedInHint';
 
 const runHeadScript = () => new Function(signedInHintScript())();
 

@@ -10,7 +10,18 @@ const check = (...hrefs: string[]) => brokenLinks([{...home, hrefs}, docs], FILE
 describe('brokenLinks', () => {
   it('accepts links to built pages, their anchors and built files, written in any of the site’s forms', () => {
     expect(
-      check('/docs', 'docs', '/docs/', '/docs#install', '/#pricing', '#faq', '/img/logo.png', 'https://slipway.dev/docs', 'http://127.0.0.1:4321/#faq', '/docs?backend=supabase#install'),
+      check(
+        '/docs',
+        'docs',
+        '/docs/',
+        '/docs#install',
+        '/#pricing',
+        '#faq',
+        '/img/logo.png',
+        'https://slipway.dev/docs',
+        'http://127.0.0.1:4321/#faq',
+        '/docs?backend=supabase#install',
+      ),
     ).toEqual([]);
   });
 

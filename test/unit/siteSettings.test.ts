@@ -10,7 +10,12 @@ describe('the site settings from .env', () => {
       crispWebsiteId: '',
       auth: {
         provider: 'firebase',
-        firebase: {apiKey: 'local-emulator-key', authDomain: `${emulatorProject}.firebaseapp.com`, projectId: emulatorProject, appId: ''},
+        firebase: {
+          apiKey: 'local-emulator-key',
+          authDomain: `${emulatorProject}.firebaseapp.com`,
+          projectId: emulatorProject,
+          appId: '',
+        },
         firebaseEmulatorHost: DEFAULT_EMULATOR_HOST,
         supabase: {url: '', anonKey: ''},
       },
@@ -18,7 +23,7 @@ describe('the site settings from .env', () => {
     });
   });
 
-  it('reads every setting, trimming spaces and the worker URL\'s trailing slash', () => {
+  it("reads every setting, trimming spaces and the worker URL's trailing slash", () => {
     expect(
       parseSiteSettings({
         WORKER_URL: ' https://api.slipway.dev/ ',
@@ -34,7 +39,7 @@ describe('the site settings from .env', () => {
     });
   });
 
-  it.each(['/api', '/api/'])('takes WORKER_URL=%s as the worker on the site\'s own origin', (value) => {
+  it.each(['/api', '/api/'])("takes WORKER_URL=%s as the worker on the site's own origin", (value) => {
     expect(parseSiteSettings({WORKER_URL: value}).workerUrl).toBe('/api');
   });
 
@@ -47,29 +52,56 @@ describe('the site settings from .env', () => {
     [{CRISP_WEBSITE_ID: 'abc'}, /CRISP_WEBSITE_ID="abc" is not valid/],
     [{AUTH_PROVIDER: 'auth0'}, /AUTH_PROVIDER="auth0" must be "firebase" or "supabase"/],
     [{AUTH_PROVIDER: 'supabase'}, /needs SUPABASE_URL and SUPABASE_ANON_KEY/],
-    [{FIREBASE_AUTH_EMULATOR_HOST: 'http://localhost'}, /FIREBASE_AUTH_EMULATOR_HOST="http:\/\/localhost" is not valid/],
+    [
+      {FIREBASE_AUTH_EMULATOR_HOST: 'http://localhost'},
+      /FIREBASE_AUTH_EMULATOR_HOST="http:\/\/localhost" is not valid/,
+    ],
     [{LOCAL_MODE: 'payments,stripe'}, /LOCAL_MODE names "stripe"/],
   ])('stops the build with a message naming the bad value: %p', (env, message) => {
     expect(() => parseSiteSettings(env)).toThrow(message);
   });
 
   it('uses a real Firebase project once its key is set, and the emulator only when asked', () => {
-    const real = parseSiteSettings({FIREBASE_API_KEY: 'AIzaReal', FIREBASE_PROJECT_ID: 'slipway-prod', FIREBASE_APP_ID: '1:2:web:3'});
+    const real = parseSiteSettings({
+      FIREBASE_API_KEY: 'AIzaReal',
+      FIREBASE_PROJECT_ID: 'slipway-prod',
+      FIREBASE_APP_ID: '1:2:web:3',
+    });
     expect(real.auth).toMatchObject({
-      firebase: {apiKey: 'AIzaReal', projectId: 'slipway-prod', authDomain: 'slipway-prod.firebaseapp.com', appId: '1:2:web:3'},
+      firebase: {
+        apiKey: 'AIzaReal',
+        projectId: 'slipway-prod',
+        authDomain: 'slipway-prod.firebaseapp.com',
+        appId: '1:2:web:3',
+      },
       firebaseEmulatorHost: '',
     });
     expect(real.localMode).toEqual([]);
-    expect(parseSiteSettings({FIREBASE_API_KEY: 'AIzaReal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9199'}).auth.firebaseEmulatorHost).toBe('127.0.0.1:9199');
+    expect(
+      parseSiteSettings({FIREBASE_API_KEY: 'AIzaReal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9199'}).auth
+        .firebaseEmulatorHost,
+    ).toBe('127.0.0.1:9199');
   });
 
   it('switches to Supabase with its URL and anon key, and then no Firebase emulator is named', () => {
-    const settings = parseSiteSettings({AUTH_PROVIDER: 'supabase', SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_ANON_KEY: 'anon'});
-    expect(settings.auth).toMatchObject({provider: 'supabase', supabase: {url: 'https://abc.supabase.co', anonKey: 'anon'}});
+    const settings = parseSiteSettings({
+      AUTH_PROVIDER: 'supabase',
+      SUPABASE_URL: 'https://abc.supabase.co/',
+      SUPABASE_ANON_KEY: 'anon',
+    });
+    expect(settings.auth).toMatchObject({
+      provider: 'supabase',
+      supabase: {url: 'https://abc.supabase.co', anonKey: 'anon'},
+    });
     expect(settings.localMode).toEqual([]);
   });
 
   it('lists the services npm start stands in for, in a fixed order', () => {
-    expect(parseSiteSettings({LOCAL_MODE: 'email, payments,github'}).localMode).toEqual(['sign-in', 'payments', 'github', 'email']);
+    expect(parseSiteSettings({LOCAL_MODE: 'email, payments,github'}).localMode).toEqual([
+      'sign-in',
+      'payments',
+      'github',
+      'email',
+    ]);
   });
 });

@@ -63,7 +63,8 @@ function watch(auth: AuthClient) {
       // Say what did come, rather than let jest's timeout say only that something did not.
       const deadline = Date.now() + 8000;
       while (reports.length < n) {
-        if (Date.now() > deadline) throw new Error(`Waited 8 s for report ${n}; reports so far: ${JSON.stringify(reports)}`);
+        if (Date.now() > deadline)
+          throw new Error(`Waited 8 s for report ${n}; reports so far: ${JSON.stringify(reports)}`);
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, 250);
@@ -134,7 +135,12 @@ describe('completeSignInLink', () => {
 
     const user = await watcher.report(2);
     expect(user).toMatchObject({email, displayName: null, photoURL: null});
-    expect(verifiedClaims(await auth.idToken())).toMatchObject({sub: user!.uid, email, aud: 'authenticated', role: 'authenticated'});
+    expect(verifiedClaims(await auth.idToken())).toMatchObject({
+      sub: user!.uid,
+      email,
+      aud: 'authenticated',
+      role: 'authenticated',
+    });
   });
 
   it('signs in from a PKCE `?code=` link opened in the browser that asked for it', async () => {
@@ -168,8 +174,12 @@ describe('completeSignInLink', () => {
 });
 
 describe('passwords', () => {
-  const resetUrls = {signIn: 'https://slipway.example/signin', newPassword: 'https://slipway.example/finish-sign-in?next=%2Fnew-password'};
-  const lastLink = (email: string, kind: string) => supabase.linkRequests.filter((request) => request.email === email && request.kind === kind).at(-1);
+  const resetUrls = {
+    signIn: 'https://slipway.example/signin',
+    newPassword: 'https://slipway.example/finish-sign-in?next=%2Fnew-password',
+  };
+  const lastLink = (email: string, kind: string) =>
+    supabase.linkRequests.filter((request) => request.email === email && request.kind === kind).at(-1);
 
   /** A new account as the site makes one: a link proves the e-mail, then the password is chosen. */
   async function register(email: string, password: string): Promise<AuthClient> {
@@ -210,7 +220,9 @@ describe('passwords', () => {
 
     const wrong = newClient();
     await expect(wrong.signInWithPassword(email, 'not it')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
-    await expect(wrong.signInWithPassword(uniqueEmail(), 'a good password')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
+    await expect(wrong.signInWithPassword(uniqueEmail(), 'a good password')).rejects.toThrow(
+      PASSWORD_ERRORS.wrongPassword,
+    );
     await expect(wrong.idToken()).resolves.toBeNull();
 
     const right = newClient();
@@ -237,7 +249,9 @@ describe('passwords', () => {
     await expect(auth.updatePassword('the old password')).rejects.toThrow(PASSWORD_ERRORS.samePassword);
     await auth.updatePassword('the new password');
 
-    await expect(newClient().signInWithPassword(email, 'the old password')).rejects.toThrow(PASSWORD_ERRORS.wrongPassword);
+    await expect(newClient().signInWithPassword(email, 'the old password')).rejects.toThrow(
+      PASSWORD_ERRORS.wrongPassword,
+    );
     await expect(newClient().signInWithPassword(email, 'the new password')).resolves.toBeUndefined();
   });
 
@@ -261,7 +275,9 @@ describe('passwords', () => {
 describe('signInWithCheckoutToken', () => {
   it("signs in as the user of the worker's access token, with nothing to refresh it", async () => {
     const email = uniqueEmail();
-    const token = supabase.issueCheckoutAccessToken(email, {userMetadata: {full_name: 'Ada Lovelace', avatar_url: 'https://example.com/ada.png'}});
+    const token = supabase.issueCheckoutAccessToken(email, {
+      userMetadata: {full_name: 'Ada Lovelace', avatar_url: 'https://example.com/ada.png'},
+    });
     const auth = newClient();
     const watcher = watch(auth);
     await watcher.report(1);
@@ -269,11 +285,18 @@ describe('signInWithCheckoutToken', () => {
     await auth.signInWithCheckoutToken(token);
 
     const user = await watcher.report(2);
-    expect(user).toEqual({uid: expect.any(String), email, displayName: 'Ada Lovelace', photoURL: 'https://example.com/ada.png'});
+    expect(user).toEqual({
+      uid: expect.any(String),
+      email,
+      displayName: 'Ada Lovelace',
+      photoURL: 'https://example.com/ada.png',
+    });
     expect(await auth.idToken()).toBe(token);
     expect(verifiedClaims(token)).toMatchObject({sub: user!.uid, email});
     // Nothing can refresh it, and the buyer is told what to do; the token itself stays good until it expires.
-    await expect(auth.idToken(true)).rejects.toEqual(new SessionEndedError(CHECKOUT_TOKEN_REFUSED, 'checkout_sign_in_over'));
+    await expect(auth.idToken(true)).rejects.toEqual(
+      new SessionEndedError(CHECKOUT_TOKEN_REFUSED, 'checkout_sign_in_over'),
+    );
     await expect(auth.idToken()).resolves.toBe(token);
   });
 
@@ -301,7 +324,11 @@ describe('signInWithCheckoutToken', () => {
     // A call to the worker in that minute sends nothing, and ends like the worker's SESSION_ENDED:
     // the buyer reads what to do, and the site signs out.
     const ended: string[] = [];
-    const worker = createApiClient({baseUrl: 'http://127.0.0.1:9', idToken: (refresh) => auth.idToken(refresh), onSessionEnded: () => ended.push('ended')});
+    const worker = createApiClient({
+      baseUrl: 'http://127.0.0.1:9',
+      idToken: (refresh) => auth.idToken(refresh),
+      onSessionEnded: () => ended.push('ended'),
+    });
     await expect(worker.addUserToRepo({username: 'octocat', userId: watcher.reports[1]!.uid})).rejects.toMatchObject({
       message: SESSION_ENDED.ended,
       status: 401,
@@ -322,7 +349,13 @@ describe('signInWithCheckoutToken', () => {
 
   it.each([
     ['an expired', () => supabase.issueCheckoutAccessToken(uniqueEmail(), {expiresIn: -60})],
-    ['a wrongly signed', () => supabase.issueCheckoutAccessToken(uniqueEmail()).replace(/\.[^.]+$/, `.${crypto.randomBytes(32).toString('base64url')}`)],
+    [
+      'a wrongly signed',
+      () =>
+        supabase
+          .issueCheckoutAccessToken(uniqueEmail())
+          .replace(/\.[^.]+$/, `.${crypto.randomBytes(32).toString('base64url')}`),
+    ],
     ['a malformed', () => 'not-a-token'],
   ])('refuses %s token with a message a buyer can act on, and leaves nobody signed in', async (_kind, tokenFor) => {
     const auth = newClient();
@@ -358,7 +391,11 @@ describe('idToken', () => {
     await signInWithLink(elsewhere, email);
     await elsewhere.signOut(); // scope 'global': every session of this user
 
-    await expect(here.idToken(true)).rejects.toMatchObject({name: 'SessionEndedError', message: SESSION_ENDED.ended, code: 'refresh_token_not_found'});
+    await expect(here.idToken(true)).rejects.toMatchObject({
+      name: 'SessionEndedError',
+      message: SESSION_ENDED.ended,
+      code: 'refresh_token_not_found',
+    });
   });
 });
 
@@ -380,7 +417,11 @@ describe('signOut', () => {
 });
 
 describe('isSignInLink', () => {
-  const auth = createSupabaseAuth({url: 'http://127.0.0.1:1', anonKey: 'anon', storage: {getItem: () => null, setItem: () => {}, removeItem: () => {}}});
+  const auth = createSupabaseAuth({
+    url: 'http://127.0.0.1:1',
+    anonKey: 'anon',
+    storage: {getItem: () => null, setItem: () => {}, removeItem: () => {}},
+  });
 
   it.each([
     ['https://slipway.example/login?code=4b1c5e0e-2f0a-4d7c-9f1b-0d7e6c2a9a11', true],

@@ -42,7 +42,8 @@ describe('the Meta pixel', () => {
 describe('Google Analytics web vitals', () => {
   // jsdom has no Performance Timeline; web-vitals reads it once loaded.
   beforeAll(() => {
-    if (!performance.getEntriesByType) Object.defineProperty(performance, 'getEntriesByType', {value: () => [], configurable: true});
+    if (!performance.getEntriesByType)
+      Object.defineProperty(performance, 'getEntriesByType', {value: () => [], configurable: true});
   });
 
   it('loads gtag.js for the measurement id and configures it', () => {
@@ -58,7 +59,12 @@ describe('Google Analytics web vitals', () => {
     ['CLS', 0.1234, 123],
     ['PageLoadTime', 2045.5, 2046],
   ] as const)('sends %s %d as a rounded, non-interaction web_vitals event', (name, value, rounded) => {
-    expect(webVitalEvent(name, value)).toEqual({event_category: 'Web Vitals', event_label: name, value: rounded, non_interaction: true});
+    expect(webVitalEvent(name, value)).toEqual({
+      event_category: 'Web Vitals',
+      event_label: name,
+      value: rounded,
+      non_interaction: true,
+    });
   });
 });
 

@@ -19,14 +19,29 @@ const scope = mdxScopeNames([MDX]);
 
 describe('unrendered MDX expressions', () => {
   it("reads the names an MDX page imports and exports, not its samples' imports or its types", () => {
-    expect([...scope].sort()).toEqual(['FREE_PLAN_RELEASE_BATCH', 'React', 'appConfig', 'higherPlan', 'service', 'useState']);
+    expect([...scope].sort()).toEqual([
+      'FREE_PLAN_RELEASE_BATCH',
+      'React',
+      'appConfig',
+      'higherPlan',
+      'service',
+      'useState',
+    ]);
   });
 
   it('finds what a page shows as written in prose, in inline code and in a link', () => {
-    expect(unrenderedIn('The worker on https://api.{appConfig.domainName}/...', scope, false)).toEqual(['{appConfig.domainName}']);
-    expect(unrenderedIn("ships with '{appConfig.releases.noticeWithoutUpdates}'", scope, true)).toEqual(['{appConfig.releases.noticeWithoutUpdates}']);
-    expect(unrenderedIn('batches of { FREE_PLAN_RELEASE_BATCH } buyers', scope, true)).toEqual(['{ FREE_PLAN_RELEASE_BATCH }']);
-    expect(unrenderedIn("{higherPlan.name} grants {appConfig.plans[1]?.name} and {service('x')}", scope, false)).toHaveLength(3);
+    expect(unrenderedIn('The worker on https://api.{appConfig.domainName}/...', scope, false)).toEqual([
+      '{appConfig.domainName}',
+    ]);
+    expect(unrenderedIn("ships with '{appConfig.releases.noticeWithoutUpdates}'", scope, true)).toEqual([
+      '{appConfig.releases.noticeWithoutUpdates}',
+    ]);
+    expect(unrenderedIn('batches of { FREE_PLAN_RELEASE_BATCH } buyers', scope, true)).toEqual([
+      '{ FREE_PLAN_RELEASE_BATCH }',
+    ]);
+    expect(
+      unrenderedIn("{higherPlan.name} grants {appConfig.plans[1]?.name} and {service('x')}", scope, false),
+    ).toHaveLength(3);
     // A config string typed with the wrong quotes: its template never ran.
     expect(unrenderedIn('Get ${appName} Free', scope, false)).toEqual(['${appName}']);
     // Any name with a property access: a path into an object is never a placeholder.
@@ -56,7 +71,11 @@ describe('unrendered MDX expressions', () => {
           {text: 'https://api.{appConfig.domainName}/...', code: true},
           {text: 'Nothing here, {owner}.', code: false},
         ],
-        hrefs: ['https://api.%7BappConfig.domainName%7D/...', 'https://slipway.dev/docs', 'https://api.%7BappConfig.domainName%7D/...'],
+        hrefs: [
+          'https://api.%7BappConfig.domainName%7D/...',
+          'https://slipway.dev/docs',
+          'https://api.%7BappConfig.domainName%7D/...',
+        ],
       },
       {url: '/docs', pieces: [{text: 'Fine.', code: false}], hrefs: ['%E0%A4%A']},
     ];

@@ -11,8 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import {WORKER_DIR, WRANGLER_ENV} from '../../scripts/wrangler';
 
-const script: string = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts['worker:deploy'];
-const wranglerCommands = script.split('&&').map((part) => part.trim()).filter((part) => part.startsWith('wrangler '));
+const script: string = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).scripts[
+  'worker:deploy'
+];
+const wranglerCommands = script
+  .split('&&')
+  .map((part) => part.trim())
+  .filter((part) => part.startsWith('wrangler '));
 
 it('names the environment in every wrangler command it runs', () => {
   expect(wranglerCommands.length).toBeGreaterThanOrEqual(2);
@@ -24,7 +29,11 @@ it("deploys the top level without Wrangler's warning about environments", () => 
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'worker-deploy-'));
   try {
     // The script's own command, through the shell as npm runs it, made a dry run.
-    const result = spawnSync('sh', ['-c', `npx ${deploy} --dry-run --outdir ${outdir}`], {cwd: WORKER_DIR, env: WRANGLER_ENV, encoding: 'utf8'});
+    const result = spawnSync('sh', ['-c', `npx ${deploy} --dry-run --outdir ${outdir}`], {
+      cwd: WORKER_DIR,
+      env: WRANGLER_ENV,
+      encoding: 'utf8',
+    });
     const output = `${result.stdout}\n${result.stderr}`;
     expect(result.status).toBe(0);
     expect(output).not.toMatch(/Multiple environments are defined/);

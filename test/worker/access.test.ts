@@ -39,9 +39,12 @@ const requestAccess = (user: SignedInUser, username: string) =>
 const accessStatus = async (user: SignedInUser) =>
   (await stack.call('/accessStatus', {token: user.idToken})).json() as Promise<Record<string, unknown>>;
 const grantOf = async (sessionId: string) =>
-  (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0];
+  (
+    await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId)
+  )[0];
 const puts = () => stack.github.requests.filter((request) => request.startsWith('PUT '));
-const invitationOf = (login: string) => [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
+const invitationOf = (login: string) =>
+  [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
 
 /** A paid buyer invited with one account (`first`), who is about to move the seat to `second`. */
 async function seatedBuyerMovingOn() {
@@ -73,7 +76,14 @@ describe('invitations', () => {
     });
     // The repository the invitation is for: the dashboard links to this one.
     // Its page is on the GitHub the worker talks to: here the stand-in, which draws it (never an unrelated github.com page).
-    expect(await accessStatus(user)).toMatchObject({status: 'pending', username: INVITEE, expired: false, hasPaid: true, repository: FIXTURE_REPO, repositoryUrl: `${stack.github.url}/${FIXTURE_REPO}`});
+    expect(await accessStatus(user)).toMatchObject({
+      status: 'pending',
+      username: INVITEE,
+      expired: false,
+      hasPaid: true,
+      repository: FIXTURE_REPO,
+      repositoryUrl: `${stack.github.url}/${FIXTURE_REPO}`,
+    });
 
     stack.github.accept(invitation!.id);
     await aMinuteLater(sessionId);
@@ -140,7 +150,8 @@ describe('invitations', () => {
     expect(job!.run_after).toBeGreaterThan(Date.now() + 30_000); // back-off, not a hot loop
 
     // Let the clock pass the back-off: the cron tries again, fails again, then succeeds.
-    const due = () => stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+    const due = () =>
+      stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
     await due();
     await stack.worker.scheduled();
     expect((await inviteJob())[0]).toMatchObject({attempts: 1, last_error: expect.stringContaining('502')});
@@ -209,7 +220,10 @@ describe('invitations', () => {
     expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
 
     const {user} = await paidBuyer();
-    const forSomeoneElse = await stack.call('/addUserToRepo', {token: user.idToken, body: {username: githubAccount(), userId: unpaid.uid}});
+    const forSomeoneElse = await stack.call('/addUserToRepo', {
+      token: user.idToken,
+      body: {username: githubAccount(), userId: unpaid.uid},
+    });
     expect(forSomeoneElse.status).toBe(403);
     expect(puts()).toEqual([]);
   });
@@ -235,12 +249,18 @@ describe('invitations', () => {
   });
 });
 
-describe("an invitation GitHub created whose answer was lost", () => {
+describe('an invitation GitHub created whose answer was lost', () => {
   const LOST = {status: 502, body: {message: 'Server Error'}, afterActing: true};
-  const retryDue = () => stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
-  const openFor = (login: string) => [...stack.github.invitations.values()].filter((invitation) => invitation.invitee.login === login);
+  const retryDue = () =>
+    stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+  const openFor = (login: string) =>
+    [...stack.github.invitations.values()].filter((invitation) => invitation.invitee.login === login);
   const seatMails = (user: SignedInUser, login: string) =>
-    stack.mailgun.sent.filter((mail) => mail.fields.to === user.email && mail.fields.subject === `Your ${appConfig.appName} repository seat is with @${login}`);
+    stack.mailgun.sent.filter(
+      (mail) =>
+        mail.fields.to === user.email &&
+        mail.fields.subject === `Your ${appConfig.appName} repository seat is with @${login}`,
+    );
 
   /** A paid buyer's first invitation: GitHub created it, and its answer was lost. */
   async function lostFirstInvitation() {
@@ -263,7 +283,12 @@ describe("an invitation GitHub created whose answer was lost", () => {
     await retryDue();
     await stack.worker.scheduled();
 
-    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', invitation_id: created!.id, detail: null, invite_attempted_at: null});
+    expect(await grantOf(sessionId)).toMatchObject({
+      status: 'pending',
+      invitation_id: created!.id,
+      detail: null,
+      invite_attempted_at: null,
+    });
     // Sent when GitHub created it: GitHub expires it 7 days after that, and the re-send counts from it.
     expect((await grantOf(sessionId))!.invited_at).toBe(Date.parse(created!.created_at as string));
     expect(openFor(login).map((invitation) => invitation.id)).toEqual([created!.id]);
@@ -271,7 +296,10 @@ describe("an invitation GitHub created whose answer was lost", () => {
     expect(await accessStatus(user)).toMatchObject({status: 'pending', username: login});
     expect(seatMails(user, login)).toHaveLength(1);
     // The slot of the day's cap is taken, as the PUT's own would have been.
-    const [{sent}] = await stack.worker.db.all<{sent: number}>('SELECT COUNT(*) AS sent FROM invitations_sent WHERE session_id = ?', sessionId);
+    const [{sent}] = await stack.worker.db.all<{sent: number}>(
+      'SELECT COUNT(*) AS sent FROM invitations_sent WHERE session_id = ?',
+      sessionId,
+    );
     expect(sent).toBe(1);
   });
 
@@ -293,13 +321,23 @@ describe("an invitation GitHub created whose answer was lost", () => {
     const {user, sessionId, first, firstInvitation, second} = await seatedBuyerMovingOn();
     stack.github.failNext('PUT /repos/', LOST);
     expect((await requestAccess(user, second)).status).toBe(503);
-    expect(await grantOf(sessionId)).toMatchObject({github_username: first, invitation_id: firstInvitation, status: 'pending'});
+    expect(await grantOf(sessionId)).toMatchObject({
+      github_username: first,
+      invitation_id: firstInvitation,
+      status: 'pending',
+    });
     const [created] = openFor(second);
     expect(created).toBeDefined();
 
     const response = await requestAccess(user, second);
     expect(await response.json()).toEqual({status: 'invited'});
-    expect(await grantOf(sessionId)).toMatchObject({github_username: second, invitation_id: created!.id, status: 'pending', username_changes: 1, invite_attempted_at: null});
+    expect(await grantOf(sessionId)).toMatchObject({
+      github_username: second,
+      invitation_id: created!.id,
+      status: 'pending',
+      username_changes: 1,
+      invite_attempted_at: null,
+    });
     expect(openFor(second).map((invitation) => invitation.id)).toEqual([created!.id]);
     expect(stack.github.invitations.has(firstInvitation)).toBe(false);
     expect(puts()).toHaveLength(2); // the first account's, and the lost one: none more
@@ -312,13 +350,21 @@ describe("an invitation GitHub created whose answer was lost", () => {
     stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
     expect((await requestAccess(user, login)).status).toBe(202);
     // The seller invited the account by hand an hour before the worker's attempt.
-    const byHand = {id: 434343, invitee: {login, id: (await githubUser(login)).id}, created_at: new Date(Date.now() - 3600_000).toISOString()};
+    const byHand = {
+      id: 434343,
+      invitee: {login, id: (await githubUser(login)).id},
+      created_at: new Date(Date.now() - 3600_000).toISOString(),
+    };
     stack.github.invitations.set(byHand.id, byHand);
 
     await retryDue();
     await stack.worker.scheduled();
 
-    expect(await grantOf(sessionId)).toMatchObject({status: 'failed', invitation_id: null, detail: `@${login} already has a pending invitation to the repository. Choose another GitHub account.`});
+    expect(await grantOf(sessionId)).toMatchObject({
+      status: 'failed',
+      invitation_id: null,
+      detail: `@${login} already has a pending invitation to the repository. Choose another GitHub account.`,
+    });
     expect(stack.github.invitations.has(byHand.id)).toBe(true);
     expect(puts()).toHaveLength(1);
   });
@@ -330,7 +376,11 @@ describe("an invitation GitHub created whose answer was lost", () => {
     expect((await requestAccess(user, login)).status).toBe(202);
     await stack.worker.db.run('UPDATE access_grants SET invite_attempted_at = NULL WHERE session_id = ?', sessionId);
     // Created just now, but no attempt of the worker's says it is its own.
-    stack.github.invitations.set(434344, {id: 434344, invitee: {login, id: (await githubUser(login)).id}, created_at: new Date().toISOString()});
+    stack.github.invitations.set(434344, {
+      id: 434344,
+      invitee: {login, id: (await githubUser(login)).id},
+      created_at: new Date().toISOString(),
+    });
 
     await retryDue();
     await stack.worker.scheduled();
@@ -373,7 +423,9 @@ describe('only accounts this worker invited are touched', () => {
     const second = await paidBuyer();
     const response = await requestAccess(second.user, login);
     expect(response.status).toBe(409);
-    expect((await response.json()).error).toBe(`@${login} already has access through another purchase. Choose another GitHub account.`);
+    expect((await response.json()).error).toBe(
+      `@${login} already has access through another purchase. Choose another GitHub account.`,
+    );
     expect(puts()).toHaveLength(1);
     expect(await grantOf(second.sessionId)).toBeUndefined();
   });
@@ -411,28 +463,38 @@ describe('only accounts this worker invited are touched', () => {
     // GitHub's secondary limit, as its REST docs describe it: a wait, answered 429 with Retry-After, not a 5xx.
     [
       'asks to slow down (its secondary rate limit)',
-      {status: 403, headers: {'retry-after': '60'}, body: {message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'}},
+      {
+        status: 403,
+        headers: {'retry-after': '60'},
+        body: {message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'},
+      },
       429,
       'RATE_LIMITED',
     ],
-  ] as const)('a move GitHub %s changes nothing: the old account keeps its seat, and the answer says so', async (_label, failure, status, code) => {
-    const {user, sessionId} = await paidBuyer();
-    const login = githubAccount();
-    await requestAccess(user, login);
-    stack.github.accept(invitationOf(login)!.id);
-    const before = await grantOf(sessionId);
-    stack.github.failNext('PUT /repos/', failure);
-    const refused = await requestAccess(user, githubAccount());
-    expect(refused.status).toBe(status);
-    expect(refused.headers.get('retry-after')).toBe(status === 429 ? '60' : null);
-    expect(await refused.json()).toMatchObject({code, error: expect.stringContaining(`@${login} keeps access.`)});
-    // Only the time of the attempt is kept, when GitHub did not answer: it may have created the invitation.
-    expect(await grantOf(sessionId)).toEqual({...before, invite_attempted_at: status === 422 ? null : expect.any(Number)});
-    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
-    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
-    await stack.worker.scheduled();
-    expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
-  });
+  ] as const)(
+    'a move GitHub %s changes nothing: the old account keeps its seat, and the answer says so',
+    async (_label, failure, status, code) => {
+      const {user, sessionId} = await paidBuyer();
+      const login = githubAccount();
+      await requestAccess(user, login);
+      stack.github.accept(invitationOf(login)!.id);
+      const before = await grantOf(sessionId);
+      stack.github.failNext('PUT /repos/', failure);
+      const refused = await requestAccess(user, githubAccount());
+      expect(refused.status).toBe(status);
+      expect(refused.headers.get('retry-after')).toBe(status === 429 ? '60' : null);
+      expect(await refused.json()).toMatchObject({code, error: expect.stringContaining(`@${login} keeps access.`)});
+      // Only the time of the attempt is kept, when GitHub did not answer: it may have created the invitation.
+      expect(await grantOf(sessionId)).toEqual({
+        ...before,
+        invite_attempted_at: status === 422 ? null : expect.any(Number),
+      });
+      expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+      expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
+      await stack.worker.scheduled();
+      expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
+    },
+  );
 
   test('a refund removes the account this worker invited by its numeric id, even after a rename, and not the one now holding its old name', async () => {
     const {user, sessionId} = await paidBuyer();
@@ -471,7 +533,10 @@ describe('a seat is one person’s', () => {
       stack.github.requests.indexOf(`DELETE ${REPO}/invitations/${firstInvitation}`),
     );
     expect(await grantOf(sessionId)).toMatchObject({github_username: second, status: 'pending', username_changes: 1});
-    expect(await accessStatus(user)).toMatchObject({usernameChanges: 1, usernameChangesLeft: appConfig.repository.maxUsernameChanges - 1});
+    expect(await accessStatus(user)).toMatchObject({
+      usernameChanges: 1,
+      usernameChangesLeft: appConfig.repository.maxUsernameChanges - 1,
+    });
   });
 
   test('a second username after the first accepted removes the first collaborator', async () => {
@@ -570,7 +635,9 @@ describe('removals', () => {
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
     expect(await grantOf(sessionId)).toMatchObject({status: 'removal_failed'});
     expect(await accessStatus(user)).toMatchObject({status: 'removal_failed'});
-    const errors = stack.worker.logs.map((line) => JSON.parse(line) as {level: string; event: string}).filter((entry) => entry.level === 'error');
+    const errors = stack.worker.logs
+      .map((line) => JSON.parse(line) as {level: string; event: string})
+      .filter((entry) => entry.level === 'error');
     expect(errors.map((entry) => entry.event)).toContain('access.removal_failed');
   });
 });
@@ -583,12 +650,20 @@ describe('a removal never hits the wrong person', () => {
     await stack.worker.scheduled();
   };
   const removalJobs = (sessionId: string) =>
-    stack.worker.db.all<{status: string}>("SELECT status FROM jobs WHERE kind = 'github-remove' AND session_id = ?", sessionId);
+    stack.worker.db.all<{status: string}>(
+      "SELECT status FROM jobs WHERE kind = 'github-remove' AND session_id = ?",
+      sessionId,
+    );
   /** The skipped removals the worker logged (session ids are masked to their last 6 characters). */
   const skipped = (sessionId: string, heldBy = sessionId) =>
-    stack.worker.logs.filter((line) => line.includes('access.removal_skipped') && line.includes(sessionId.slice(-6)) && line.includes(heldBy.slice(-6)));
+    stack.worker.logs.filter(
+      (line) =>
+        line.includes('access.removal_skipped') &&
+        line.includes(sessionId.slice(-6)) &&
+        line.includes(heldBy.slice(-6)),
+    );
 
-  test('a refund\'s removal, retried after its invitation is gone, leaves the account another purchase has invited since', async () => {
+  test("a refund's removal, retried after its invitation is gone, leaves the account another purchase has invited since", async () => {
     const first = await paidBuyer();
     const login = githubAccount();
     await requestAccess(first.user, login);
@@ -603,13 +678,18 @@ describe('a removal never hits the wrong person', () => {
     const second = await paidBuyer();
     expect((await requestAccess(second.user, login)).status).toBe(200);
     stack.github.accept(invitationOf(login)!.id);
-    expect(await grantOf(second.sessionId)).toMatchObject({status: 'pending', github_user_id: (await grantOf(first.sessionId))!.github_user_id});
+    expect(await grantOf(second.sessionId)).toMatchObject({
+      status: 'pending',
+      github_user_id: (await grantOf(first.sessionId))!.github_user_id,
+    });
 
     stack.github.requests.length = 0;
     await retryRemovals();
     // The invitation was not there to withdraw (404), and the account is the second purchase's now.
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
-    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([`DELETE ${REPO}/invitations/${declined}`]);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([
+      `DELETE ${REPO}/invitations/${declined}`,
+    ]);
     expect(await removalJobs(first.sessionId)).toEqual([{status: 'done'}]);
     expect(skipped(first.sessionId, second.sessionId)).toHaveLength(1);
   });
@@ -644,7 +724,10 @@ describe('a removal never hits the wrong person', () => {
     await requestAccess(user, login);
     stack.github.accept(invitationOf(login)!.id);
     // The buyer moves to another account; removing the first fails for good (GitHub refuses).
-    stack.github.failNext(`DELETE ${REPO}/collaborators/`, {status: 403, body: {message: 'Must have admin rights to Repository.'}});
+    stack.github.failNext(`DELETE ${REPO}/collaborators/`, {
+      status: 403,
+      body: {message: 'Must have admin rights to Repository.'},
+    });
     await requestAccess(user, githubAccount());
     expect(await removalJobs(sessionId)).toEqual([{status: 'failed'}]);
     // The account left by itself; the buyer moves back to it, and accepts again.
@@ -654,10 +737,15 @@ describe('a removal never hits the wrong person', () => {
 
     // The seller retries the failed removal (the console's Retry makes it due again).
     stack.github.requests.length = 0;
-    await stack.worker.db.run("UPDATE jobs SET status = 'pending', run_after = 0 WHERE kind = 'github-remove' AND status = 'failed' AND session_id = ?", sessionId);
+    await stack.worker.db.run(
+      "UPDATE jobs SET status = 'pending', run_after = 0 WHERE kind = 'github-remove' AND status = 'failed' AND session_id = ?",
+      sessionId,
+    );
     await retryRemovals();
     expect(stack.github.collaborators.has(login.toLowerCase())).toBe(true);
-    expect(stack.github.requests.filter((request) => request.startsWith('DELETE ') && request.includes('/collaborators/'))).toEqual([]);
+    expect(
+      stack.github.requests.filter((request) => request.startsWith('DELETE ') && request.includes('/collaborators/')),
+    ).toEqual([]);
     expect(skipped(sessionId)).toHaveLength(1);
   });
 });
@@ -685,7 +773,9 @@ describe('status reads', () => {
     await requestAccess(user, githubAccount());
     await aMinuteLater(sessionId);
     stack.github.requests.length = 0;
-    const answers = await Promise.all(Array.from({length: 30}, () => stack.call('/accessStatus', {token: user.idToken})));
+    const answers = await Promise.all(
+      Array.from({length: 30}, () => stack.call('/accessStatus', {token: user.idToken})),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
     for (const answer of answers) expect(await answer.json()).toMatchObject({status: 'pending'});
     // One read is this call; without the claim, each poll made it.
@@ -702,7 +792,10 @@ describe('status reads', () => {
     for (let poll = 0; poll < 5; poll++) expect(await accessStatus(user)).toMatchObject({status: 'pending'});
     expect(statusReads()).toHaveLength(1); // the failed one
 
-    await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 15000 WHERE session_id = ?', sessionId);
+    await stack.worker.db.run(
+      'UPDATE access_grants SET checked_at = checked_at - 15000 WHERE session_id = ?',
+      sessionId,
+    );
     expect(await accessStatus(user)).toMatchObject({status: 'pending'});
     expect(statusReads()).toHaveLength(2); // asked again: the invitations
   });
@@ -713,7 +806,9 @@ describe('status reads', () => {
     await aMinuteLater(sessionId);
     stack.github.requests.length = 0;
     // Twice the limit and one: whichever way the minute's windows fall, one of them is over.
-    const answers = await Promise.all(Array.from({length: 2 * STATUS_LIMIT + 1}, () => stack.call('/accessStatus', {token: user.idToken})));
+    const answers = await Promise.all(
+      Array.from({length: 2 * STATUS_LIMIT + 1}, () => stack.call('/accessStatus', {token: user.idToken})),
+    );
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused.length).toBeGreaterThan(0);
     expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429)).toEqual([]);

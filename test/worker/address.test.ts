@@ -15,7 +15,11 @@ const groups = fc.array(group, {minLength: 8, maxLength: 8});
 const ipv4 = fc.array(fc.integer({min: 0, max: 255}), {minLength: 4, maxLength: 4});
 
 /** The /64, written plainly: the oracle. */
-const networkOf = (address: number[]) => `${address.slice(0, 4).map((value) => value.toString(16).padStart(4, '0')).join(':')}::/64`;
+const networkOf = (address: number[]) =>
+  `${address
+    .slice(0, 4)
+    .map((value) => value.toString(16).padStart(4, '0'))
+    .join(':')}::/64`;
 
 /** Every way to write one IPv6 address: full, without leading zeros, upper case, `::` anywhere it fits, a zone. */
 function spellings(address: number[]): string[] {
@@ -41,7 +45,8 @@ describe('addressKey: what a rate limit counts a caller by', () => {
     fc.assert(
       fc.property(groups, (address) => {
         for (const spelling of spellings(address)) {
-          if (!net.isIPv6(spelling.replace(/^\[|\]$/g, '').replace(/%.*$/, ''))) throw new Error(`Not an address: ${spelling}`);
+          if (!net.isIPv6(spelling.replace(/^\[|\]$/g, '').replace(/%.*$/, '')))
+            throw new Error(`Not an address: ${spelling}`);
           // An IPv4-mapped address is the IPv4 one (next test); every other is its /64.
           const mapped = address.slice(0, 5).every((value) => value === 0) && address[5] === 0xffff;
           if (!mapped) expect(addressKey(spelling)).toBe(networkOf(address));
@@ -70,7 +75,14 @@ describe('addressKey: what a rate limit counts a caller by', () => {
         const dotted = octets.join('.');
         const high = ((octets[0]! << 8) | octets[1]!).toString(16);
         const low = ((octets[2]! << 8) | octets[3]!).toString(16);
-        for (const spelling of [dotted, `::ffff:${dotted}`, `::FFFF:${dotted}`, `0:0:0:0:0:ffff:${dotted}`, `::ffff:${high}:${low}`, `[::ffff:${dotted}]`]) {
+        for (const spelling of [
+          dotted,
+          `::ffff:${dotted}`,
+          `::FFFF:${dotted}`,
+          `0:0:0:0:0:ffff:${dotted}`,
+          `::ffff:${high}:${low}`,
+          `[::ffff:${dotted}]`,
+        ]) {
           expect(addressKey(spelling)).toBe(dotted);
         }
       }),
@@ -80,10 +92,13 @@ describe('addressKey: what a rate limit counts a caller by', () => {
 
   test('never throws, and anything that is not an address is kept short', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({unit: fc.constantFrom(...':.0123456789abcdefABCDEF[]%'.split(''))})), (text) => {
-        const key = addressKey(text);
-        expect(key.length).toBeLessThanOrEqual(64);
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.string({unit: fc.constantFrom(...':.0123456789abcdefABCDEF[]%'.split(''))})),
+        (text) => {
+          const key = addressKey(text);
+          expect(key.length).toBeLessThanOrEqual(64);
+        },
+      ),
       {numRuns: RUNS},
     );
     expect(addressKey('local')).toBe('local');
@@ -119,15 +134,30 @@ describe('loopback', () => {
       }),
       {numRuns: RUNS},
     );
-    for (const yes of ['::1', '0:0:0:0:0:0:0:1', '[::1]', '127.0.0.1', '127.255.0.9']) expect(isLoopbackAddress(yes)).toBe(true);
-    for (const no of ['', 'local', '::', '::2', '10.0.0.1', '128.0.0.1', 'fd00::1', 'localhost']) expect(isLoopbackAddress(no)).toBe(false);
+    for (const yes of ['::1', '0:0:0:0:0:0:0:1', '[::1]', '127.0.0.1', '127.255.0.9'])
+      expect(isLoopbackAddress(yes)).toBe(true);
+    for (const no of ['', 'local', '::', '::2', '10.0.0.1', '128.0.0.1', 'fd00::1', 'localhost'])
+      expect(isLoopbackAddress(no)).toBe(false);
   });
 
   test('host names: localhost, *.localhost and loopback addresses, as a URL spells them', () => {
-    for (const host of ['http://localhost:8787/', 'http://LOCALHOST/', 'http://app.localhost/', 'http://127.0.0.1:4200/', 'http://[::1]:8787/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const host of [
+      'http://localhost:8787/',
+      'http://LOCALHOST/',
+      'http://app.localhost/',
+      'http://127.0.0.1:4200/',
+      'http://[::1]:8787/',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       expect(isLoopbackHost(new URL(host).hostname)).toBe(true);
     }
-    for (const host of ['https://slipway.dev/', 'http://192.0.2.2:8787/', 'http://[fd00::2]/', 'http://localhost.evil.example/', 'http://127.0.0.1.nip.io/']) {
+    for (const host of [
+      'https://slipway.dev/',
+      'http://192.0.2.2:8787/',
+      'http://[fd00::2]/',
+      'http://localhost.evil.example/',
+      'http://127.0.0.1.nip.io/',
+    ]) {
       expect(isLoopbackHost(new URL(host).hostname)).toBe(false);
     }
   });

@@ -27,7 +27,10 @@ beforeAll(async () => {
   keyServer = await listen(
     http.createServer((_request, response) => {
       keyFetches += 1;
-      response.writeHead(200, {'content-type': 'application/json', 'cache-control': 'public, max-age=19800, must-revalidate'});
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'cache-control': 'public, max-age=19800, must-revalidate',
+      });
       response.end(JSON.stringify({keys: [jwk]}));
     }),
   );
@@ -46,7 +49,10 @@ const now = () => Math.floor(Date.now() / 1000);
 
 function token(
   claims: Record<string, unknown> = {},
-  {key = signingKey, header = {alg: 'RS256', kid: KID}}: {key?: CryptoKey | Uint8Array; header?: Record<string, unknown>} = {},
+  {
+    key = signingKey,
+    header = {alg: 'RS256', kid: KID},
+  }: {key?: CryptoKey | Uint8Array; header?: Record<string, unknown>} = {},
 ) {
   return new SignJWT({email: 'ada@example.com', email_verified: true, ...claims})
     .setProtectedHeader(header as {alg: string})
@@ -72,12 +78,21 @@ test('a well-signed RS256 token is accepted, and the key set is fetched once whi
 });
 
 const badTokens: [string, () => Promise<string>, string?][] = [
-  ['alg none outside emulator mode', async () => {
-    const header = Buffer.from(JSON.stringify({alg: 'none', typ: 'JWT'})).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({iss: ISSUER, aud: EMULATOR_PROJECT, sub: 'user-ada', iat: now() - 5, exp: now() + 3600})).toString('base64url');
-    return `${header}.${payload}.`;
-  }],
-  ['HS256 for Firebase', () => token({}, {key: new TextEncoder().encode('a-shared-secret-of-enough-length!'), header: {alg: 'HS256', kid: KID}})],
+  [
+    'alg none outside emulator mode',
+    async () => {
+      const header = Buffer.from(JSON.stringify({alg: 'none', typ: 'JWT'})).toString('base64url');
+      const payload = Buffer.from(
+        JSON.stringify({iss: ISSUER, aud: EMULATOR_PROJECT, sub: 'user-ada', iat: now() - 5, exp: now() + 3600}),
+      ).toString('base64url');
+      return `${header}.${payload}.`;
+    },
+  ],
+  [
+    'HS256 for Firebase',
+    () =>
+      token({}, {key: new TextEncoder().encode('a-shared-secret-of-enough-length!'), header: {alg: 'HS256', kid: KID}}),
+  ],
   ['an unknown kid', () => token({}, {key: otherKey, header: {alg: 'RS256', kid: 'unknown-key'}})],
   ['no kid', () => token({}, {header: {alg: 'RS256'}})],
   ['a forged signature under the known kid', () => token({}, {key: otherKey})],
@@ -89,11 +104,16 @@ const badTokens: [string, () => Promise<string>, string?][] = [
   ['an overlong sub', () => token({sub: 'x'.repeat(129)})],
   ['an unsigned token', async () => (await token()).split('.').slice(0, 2).join('.') + '.'],
   ['garbage', async () => 'not-a-token'],
-  ['a tampered payload', async () => {
-    const [header, , signature] = (await token()).split('.');
-    const payload = Buffer.from(JSON.stringify({iss: ISSUER, aud: EMULATOR_PROJECT, sub: 'user-ada', iat: now() - 5, exp: now() + 99999})).toString('base64url');
-    return `${header}.${payload}.${signature}`;
-  }],
+  [
+    'a tampered payload',
+    async () => {
+      const [header, , signature] = (await token()).split('.');
+      const payload = Buffer.from(
+        JSON.stringify({iss: ISSUER, aud: EMULATOR_PROJECT, sub: 'user-ada', iat: now() - 5, exp: now() + 99999}),
+      ).toString('base64url');
+      return `${header}.${payload}.${signature}`;
+    },
+  ],
 ];
 
 // The table's labels only: jest's each hangs formatting rows that hold these async closures.
@@ -118,7 +138,10 @@ test('signing keys that cannot be fetched answer 503 with a code, not 500', asyn
   );
   const stack = await startStack({...(await productionFirebase()), FIREBASE_JWKS_URL: `${failing.url}/jwks`});
   try {
-    const expected = {error: 'Sign-in cannot be checked right now. Please try again in a minute.', code: 'AUTH_UNAVAILABLE'};
+    const expected = {
+      error: 'Sign-in cannot be checked right now. Please try again in a minute.',
+      code: 'AUTH_UNAVAILABLE',
+    };
     const answer = await hasPaid(stack, `Bearer ${await token()}`);
     expect(answer.status).toBe(503);
     expect(await answer.json()).toEqual(expected);
@@ -157,7 +180,11 @@ test('emulator tokens are accepted only where the emulator is configured', async
 
 test('Supabase access tokens: HS256 with the project secret only', async () => {
   const secret = 'super-secret-jwt-token-with-at-least-32-characters';
-  const supabase = await startStack({AUTH_PROVIDER: 'supabase', SUPABASE_URL: 'http://127.0.0.1:54321', SUPABASE_JWT_SECRET: secret});
+  const supabase = await startStack({
+    AUTH_PROVIDER: 'supabase',
+    SUPABASE_URL: 'http://127.0.0.1:54321',
+    SUPABASE_JWT_SECRET: secret,
+  });
   try {
     const sign = (key: CryptoKey | Uint8Array, alg: string, claims: Record<string, unknown> = {}) =>
       new SignJWT({role: 'authenticated', email: 'ada@example.com', ...claims})
@@ -171,11 +198,19 @@ test('Supabase access tokens: HS256 with the project secret only', async () => {
     const uid = '2b3f4c1e-8f1d-4c55-a0d5-3b0c2a9e7d11';
     const good = await hasPaid(supabase, `Bearer ${await sign(new TextEncoder().encode(secret), 'HS256')}`, uid);
     expect(good.status).toBe(200);
-    const wrongSecret = await hasPaid(supabase, `Bearer ${await sign(new TextEncoder().encode('x'.repeat(40)), 'HS256')}`, uid);
+    const wrongSecret = await hasPaid(
+      supabase,
+      `Bearer ${await sign(new TextEncoder().encode('x'.repeat(40)), 'HS256')}`,
+      uid,
+    );
     expect(wrongSecret.status).toBe(401);
     const rs256 = await hasPaid(supabase, `Bearer ${await sign(signingKey, 'RS256')}`, uid);
     expect(rs256.status).toBe(401);
-    const expired = await hasPaid(supabase, `Bearer ${await sign(new TextEncoder().encode(secret), 'HS256', {exp: now() - 5})}`, uid);
+    const expired = await hasPaid(
+      supabase,
+      `Bearer ${await sign(new TextEncoder().encode(secret), 'HS256', {exp: now() - 5})}`,
+      uid,
+    );
     expect(await expired.json()).toEqual({error: 'Token expired', code: 'TOKEN_EXPIRED'});
   } finally {
     await supabase.stop();

@@ -30,8 +30,10 @@ async function buy(user: SignedInUser, plan: Plan): Promise<string> {
   return sessionId;
 }
 
-const getJson = async <T,>(path: string, user: SignedInUser) => (await (await stack.call(path, {token: user.idToken})).json()) as T;
-const hasPaid = (user: SignedInUser) => getJson<PaidResponse>(`${API_PATHS.userHasPaid}?userId=${encodeURIComponent(user.uid)}`, user);
+const getJson = async <T>(path: string, user: SignedInUser) =>
+  (await (await stack.call(path, {token: user.idToken})).json()) as T;
+const hasPaid = (user: SignedInUser) =>
+  getJson<PaidResponse>(`${API_PATHS.userHasPaid}?userId=${encodeURIComponent(user.uid)}`, user);
 const buyerPlan = (user: SignedInUser) => getJson<BuyerPlan>(API_PATHS.upgrades, user);
 const accessStatus = (user: SignedInUser) => getJson<AccessStatus>(API_PATHS.accessStatus, user);
 const requestAccess = (user: SignedInUser, username: string) =>
@@ -41,11 +43,17 @@ async function downloadPurchase(user: SignedInUser): Promise<string> {
   const response = await stack.call(API_PATHS.downloadLink, {token: user.idToken, body: {}});
   expect(response.status).toBe(200);
   await ((await response.json()) as Promise<DownloadLink>);
-  const [row] = await stack.worker.db.all<{session_id: string}>('SELECT session_id FROM download_links WHERE user_id = ? ORDER BY created_at DESC LIMIT 1', user.uid);
+  const [row] = await stack.worker.db.all<{session_id: string}>(
+    'SELECT session_id FROM download_links WHERE user_id = ? ORDER BY created_at DESC LIMIT 1',
+    user.uid,
+  );
   return row!.session_id;
 }
 const grantsOf = (user: SignedInUser) =>
-  stack.worker.db.all<{session_id: string; github_username: string}>('SELECT session_id, github_username FROM access_grants WHERE user_id = ?', user.uid);
+  stack.worker.db.all<{session_id: string; github_username: string}>(
+    'SELECT session_id, github_username FROM access_grants WHERE user_id = ?',
+    user.uid,
+  );
 
 test('a buyer of the lower plan who later buys the higher one reads the higher plan in userHasPaid, the upgrade offer and the dashboard; the seat stays on the first purchase', async () => {
   const user = await stack.signUp();
@@ -97,9 +105,17 @@ test("the billing portal opens on the best purchase's Stripe customer, where its
   const best = await buy(user, higher);
   // Each checkout makes a customer of its own (customer_creation: always).
   const customerOf = async (sessionId: string) =>
-    (await stack.worker.db.all<{customer_id: string}>('SELECT customer_id FROM purchases WHERE session_id = ?', sessionId))[0]!.customer_id;
+    (
+      await stack.worker.db.all<{customer_id: string}>(
+        'SELECT customer_id FROM purchases WHERE session_id = ?',
+        sessionId,
+      )
+    )[0]!.customer_id;
   expect(await customerOf(first)).not.toBe(await customerOf(best));
-  const response = await stack.call(API_PATHS.createBillingPortal, {token: user.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+  const response = await stack.call(API_PATHS.createBillingPortal, {
+    token: user.idToken,
+    body: {returnUrl: `${SITE_ORIGIN}/dashboard`},
+  });
   expect(response.status).toBe(200);
   expect(stack.stripe.portals.at(-1)).toMatchObject({customer: await customerOf(best)});
 });

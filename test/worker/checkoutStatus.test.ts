@@ -21,7 +21,8 @@ const statusOf = async (sessionId: string) => {
   expect(answer.status).toBe(200);
   return ((await answer.json()) as CheckoutStatusResponse).status;
 };
-const purchase = (sessionId: string) => stack.worker.db.all<{status: string}>('SELECT status FROM purchases WHERE session_id = ?', sessionId);
+const purchase = (sessionId: string) =>
+  stack.worker.db.all<{status: string}>('SELECT status FROM purchases WHERE session_id = ?', sessionId);
 const mailsTo = (email: string) => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
 
 test('a paid checkout asked with its claim is paid, and the exchange still signs the payer in after: nothing is consumed', async () => {
@@ -87,7 +88,11 @@ describe('the id alone tells nobody anything', () => {
     ['no claim', (sessionId: string) => ({sessionId}), /claim is required/],
     ['a malformed claim', (sessionId: string) => ({sessionId, claim: '<img src=x>'}), /claim is not a checkout claim/],
     ['no id', () => ({claim: 'x'.repeat(43)}), /sessionId is required/],
-    ['an unknown id', () => ({sessionId: 'cs_test_doesnotexist1234', claim: 'x'.repeat(43)}), /Unknown checkout session/],
+    [
+      'an unknown id',
+      () => ({sessionId: 'cs_test_doesnotexist1234', claim: 'x'.repeat(43)}),
+      /Unknown checkout session/,
+    ],
   ])('%s: 400 with a message', async (_case, body, message) => {
     const sessionId = await stack.paidCheckout({email: uniqueEmail('bad')});
     const answer = await ask(body(sessionId));
@@ -104,7 +109,8 @@ describe('the id alone tells nobody anything', () => {
 
   test('rate-limited per address: 10 a minute, then 429 with Retry-After', async () => {
     const ip = '127.63.0.99';
-    for (let i = 0; i < 10; i++) expect((await ask({sessionId: 'cs_test_doesnotexist1234', claim: 'x'.repeat(43)}, ip)).status).toBe(400);
+    for (let i = 0; i < 10; i++)
+      expect((await ask({sessionId: 'cs_test_doesnotexist1234', claim: 'x'.repeat(43)}, ip)).status).toBe(400);
     const limited = await ask({sessionId: 'cs_test_doesnotexist1234', claim: 'x'.repeat(43)}, ip);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);

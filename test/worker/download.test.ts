@@ -46,7 +46,9 @@ async function linkFor(user: SignedInUser): Promise<DownloadLink> {
 /** Follows the link as the browser does: a plain GET, no token, no cookie. */
 const follow = (link: DownloadLink) => stack.call(link.path);
 const linkRow = async (link: DownloadLink) =>
-  (await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM download_links ORDER BY created_at DESC LIMIT 1'))[0];
+  (
+    await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM download_links ORDER BY created_at DESC LIMIT 1')
+  )[0];
 const errorOf = async (response: Response) => (await response.json()) as {error: string; code?: string};
 
 describe('the archive', () => {
@@ -75,14 +77,21 @@ describe('the archive', () => {
   });
 
   test('the latest published release wins over the branch; drafts and pre-releases do not count', async () => {
-    stack.github.archives.releases.push({tag: 'v1.0.0'}, {tag: 'v1.1.0'}, {tag: 'v2.0.0-beta.1', prerelease: true}, {tag: 'v2.0.0', draft: true});
+    stack.github.archives.releases.push(
+      {tag: 'v1.0.0'},
+      {tag: 'v1.1.0'},
+      {tag: 'v2.0.0-beta.1', prerelease: true},
+      {tag: 'v2.0.0', draft: true},
+    );
     const {user} = await paidBuyer();
     const link = await linkFor(user);
     expect(link).toMatchObject({ref: 'v1.1.0', release: true});
     const response = await follow(link);
     expect(response.status).toBe(200);
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-    expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([archiveFiles(FIXTURE_REPO, 'v1.1.0')['README.md']]);
+    expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([
+      archiveFiles(FIXTURE_REPO, 'v1.1.0')['README.md'],
+    ]);
   });
 
   test('the release the dashboard marks latest (the newest GitHub announced) is the release the link serves', async () => {
@@ -92,22 +101,26 @@ describe('the archive', () => {
     await stack.worker.db.run(
       `INSERT INTO releases (id, delivery_id, tag, name, body, published_at, recipients, created_at) VALUES
        (71, 'delivery-latest-1', 'v1.0.0', 'Version 1.0', '', ?1, 0, ?1), (72, 'delivery-latest-2', 'v1.1.0', 'Version 1.1', '', ?2, 0, ?2)`,
-      now - 60_000, now,
+      now - 60_000,
+      now,
     );
     try {
       const {user} = await paidBuyer();
-      const shown = ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases).latestTag;
+      const shown = ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases)
+        .latestTag;
       expect(shown).toBe('v1.1.0');
       const link = await linkFor(user);
       expect(link).toMatchObject({ref: shown, release: true});
       const files = unzipSync(new Uint8Array(await (await follow(link)).arrayBuffer()));
-      expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([archiveFiles(FIXTURE_REPO, shown!)['README.md']]);
+      expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([
+        archiveFiles(FIXTURE_REPO, shown!)['README.md'],
+      ]);
     } finally {
       await stack.worker.db.run('DELETE FROM releases WHERE id IN (71, 72)');
     }
   });
 
-  test('a release whose tag is gone from GitHub (deleted or renamed after it was announced): the download serves GitHub\'s latest instead, and says so in its log', async () => {
+  test("a release whose tag is gone from GitHub (deleted or renamed after it was announced): the download serves GitHub's latest instead, and says so in its log", async () => {
     stack.github.archives.releases.push({tag: 'v1.2.0'});
     const now = Date.now();
     await stack.worker.db.run(
@@ -121,8 +134,13 @@ describe('the archive', () => {
       const response = await follow(link);
       expect(response.status).toBe(200);
       const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-      expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([archiveFiles(FIXTURE_REPO, 'v1.2.0')['README.md']]);
-      expect(await linkRow(link)).toMatchObject({outcome: 'served', detail: expect.stringContaining('v9.9.9-gone is gone from GitHub')});
+      expect(Object.values(files).map((bytes) => strFromU8(bytes))).toEqual([
+        archiveFiles(FIXTURE_REPO, 'v1.2.0')['README.md'],
+      ]);
+      expect(await linkRow(link)).toMatchObject({
+        outcome: 'served',
+        detail: expect.stringContaining('v9.9.9-gone is gone from GitHub'),
+      });
     } finally {
       await stack.worker.db.run('DELETE FROM releases WHERE id = 73');
     }
@@ -147,7 +165,7 @@ describe('the archive', () => {
     }
   });
 
-  test('with local mode\'s source in a git repository with no commit yet (`git init` in a downloaded kit), the download is the files git would add, not an error', async () => {
+  test("with local mode's source in a git repository with no commit yet (`git init` in a downloaded kit), the download is the files git would add, not an error", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-no-commit-'));
     try {
       fs.copyFileSync(path.join(ROOT, '.gitignore'), path.join(dir, '.gitignore'));
@@ -159,7 +177,11 @@ describe('the archive', () => {
       const response = await follow(await linkFor(user));
       expect(response.status).toBe(200);
       const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-      expect(Object.keys(files).map((name) => name.slice(name.indexOf('/') + 1)).sort()).toEqual(['.gitignore', 'README.md']);
+      expect(
+        Object.keys(files)
+          .map((name) => name.slice(name.indexOf('/') + 1))
+          .sort(),
+      ).toEqual(['.gitignore', 'README.md']);
     } finally {
       delete stack.github.archives.source;
       fs.rmSync(dir, {recursive: true, force: true});
@@ -169,7 +191,13 @@ describe('the archive', () => {
   test('each download is logged: the link row says who, which purchase, which ref, when and how it ended', async () => {
     const {user, sessionId} = await paidBuyer();
     const link = await linkFor(user);
-    expect(await linkRow(link)).toMatchObject({session_id: sessionId, user_id: user.uid, ref: link.ref, used_at: null, outcome: null});
+    expect(await linkRow(link)).toMatchObject({
+      session_id: sessionId,
+      user_id: user.uid,
+      ref: link.ref,
+      used_at: null,
+      outcome: null,
+    });
     await (await follow(link)).arrayBuffer();
     expect(await linkRow(link)).toMatchObject({session_id: sessionId, outcome: 'served', used_at: expect.any(Number)});
   });
@@ -199,7 +227,9 @@ describe('who may download', () => {
   test('two clicks at once download once', async () => {
     const {user} = await paidBuyer();
     const link = await linkFor(user);
-    const statuses = (await Promise.all([follow(link), follow(link), follow(link)])).map((response) => response.status).sort();
+    const statuses = (await Promise.all([follow(link), follow(link), follow(link)]))
+      .map((response) => response.status)
+      .sort();
     expect(statuses).toEqual([200, 410, 410]);
   });
 
@@ -218,7 +248,11 @@ describe('who may download', () => {
   test('an expired link answers 410 LINK_EXPIRED', async () => {
     const {user} = await paidBuyer();
     const link = await linkFor(user);
-    await stack.worker.db.run('UPDATE download_links SET expires_at = ?1 WHERE used_at IS NULL AND user_id = ?2', Date.now() - 1, user.uid);
+    await stack.worker.db.run(
+      'UPDATE download_links SET expires_at = ?1 WHERE used_at IS NULL AND user_id = ?2',
+      Date.now() - 1,
+      user.uid,
+    );
     const response = await follow(link);
     expect(response.status).toBe(410);
     expect(await errorOf(response)).toMatchObject({code: 'LINK_EXPIRED'});
@@ -238,7 +272,10 @@ describe('who may download', () => {
     const {user} = await paidBuyer();
     const link = await linkFor(user);
     const token = link.path.split('/').pop()!;
-    const rows = await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM download_links WHERE user_id = ?1', user.uid);
+    const rows = await stack.worker.db.all<Record<string, unknown>>(
+      'SELECT * FROM download_links WHERE user_id = ?1',
+      user.uid,
+    );
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -259,7 +296,9 @@ describe('who may download', () => {
   test('a disputed purchase can no longer download', async () => {
     const {user, sessionId} = await paidBuyer();
     const link = await linkFor(user);
-    expect((await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect(
+      (await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'))).status,
+    ).toBe(200);
     expect((await follow(link)).status).toBe(403);
     expect((await askForLink(user)).status).toBe(402);
   });
@@ -287,9 +326,12 @@ describe('when GitHub fails', () => {
     expect((await follow(await linkFor(user))).status).toBe(200);
   });
 
-  test('a repository the token cannot read: 503 MISCONFIGURED, a message for the buyer, not GitHub\'s', async () => {
+  test("a repository the token cannot read: 503 MISCONFIGURED, a message for the buyer, not GitHub's", async () => {
     const {user} = await paidBuyer();
-    stack.github.failNext(`GET /repos/${FIXTURE_REPO}/releases/latest`, {status: 403, body: {message: 'Resource not accessible by personal access token'}});
+    stack.github.failNext(`GET /repos/${FIXTURE_REPO}/releases/latest`, {
+      status: 403,
+      body: {message: 'Resource not accessible by personal access token'},
+    });
     const response = await askForLink(user);
     expect(response.status).toBe(503);
     const body = await errorOf(response);
@@ -307,7 +349,10 @@ describe('kept and pruned', () => {
     const monthAgo = Date.now() - 31 * 24 * 3600_000;
     await stack.worker.db.run('UPDATE download_links SET expires_at = ?1 WHERE user_id = ?2', monthAgo, user.uid);
     await stack.worker.scheduled();
-    const rows = await stack.worker.db.all<Record<string, unknown>>('SELECT outcome FROM download_links WHERE user_id = ?1', user.uid);
+    const rows = await stack.worker.db.all<Record<string, unknown>>(
+      'SELECT outcome FROM download_links WHERE user_id = ?1',
+      user.uid,
+    );
     expect(rows).toEqual([{outcome: 'served'}]);
     expect(unused.path).not.toBe(used.path);
   });

@@ -6,7 +6,17 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import {API_PATHS, appConfig} from '../../src/config';
 import {listen, type RunningServer} from '../../scripts/support/listen';
-import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, PRICE_STARTER, productionFirebase, SITE_ORIGIN, startStack, type Stack, uniqueEmail} from './stack';
+import {
+  completedEvent,
+  MAILGUN_SIGNING_KEY,
+  PRICE_ADVANCED,
+  PRICE_STARTER,
+  productionFirebase,
+  SITE_ORIGIN,
+  startStack,
+  type Stack,
+  uniqueEmail,
+} from './stack';
 
 let stack: Stack;
 let plausible: RunningServer;
@@ -37,7 +47,8 @@ afterAll(async () => {
   await plausible.close();
 });
 
-const checkout = (body: unknown, headers: Record<string, string> = {}) => stack.call('/createCheckoutSession', {body, headers});
+const checkout = (body: unknown, headers: Record<string, string> = {}) =>
+  stack.call('/createCheckoutSession', {body, headers});
 const validCheckout = {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`};
 
 describe('CORS', () => {
@@ -52,7 +63,11 @@ describe('CORS', () => {
     const preflight = (origin: string) =>
       stack.call('/addUserToRepo', {
         method: 'OPTIONS',
-        headers: {origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type'},
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
     const ours = await preflight(SITE_ORIGIN);
     expect(ours.status).toBe(204);
@@ -69,8 +84,14 @@ describe('requests that are wrong get a 4xx and a message', () => {
     [{priceId: PRICE_ADVANCED}, 'Success and cancel URLs are required'],
     [{priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`}, 'Success and cancel URLs are required'],
     [{...validCheckout, priceId: 'price_someone_elses'}, 'Unknown price ID: it is not one of the plans'],
-    [{...validCheckout, successUrl: 'https://evil.example/success'}, `The success URL must be a page of ${SITE_ORIGIN}, and so must any next= in it`],
-    [{...validCheckout, cancelUrl: '//evil.example/'}, `The cancel URL must be a page of ${SITE_ORIGIN}, and so must any next= in it`],
+    [
+      {...validCheckout, successUrl: 'https://evil.example/success'},
+      `The success URL must be a page of ${SITE_ORIGIN}, and so must any next= in it`,
+    ],
+    [
+      {...validCheckout, cancelUrl: '//evil.example/'},
+      `The cancel URL must be a page of ${SITE_ORIGIN}, and so must any next= in it`,
+    ],
     [{...validCheckout, email: 'not-an-email'}, 'A valid e-mail address is required'],
     [[], 'The body must be a JSON object'],
     ['"text"', 'The body must be a JSON object'],
@@ -86,13 +107,21 @@ describe('requests that are wrong get a 4xx and a message', () => {
     const notJson = await checkout('{"priceId":', {'cf-connecting-ip': '127.1.0.1'});
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({error: 'The body must be JSON'});
-    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {'cf-connecting-ip': '127.1.0.2'});
+    const huge = await checkout(JSON.stringify({...validCheckout, padding: 'x'.repeat(20_000)}), {
+      'cf-connecting-ip': '127.1.0.2',
+    });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({error: 'Request body is too large'});
   });
 
   test('no state changes on GET: the POST endpoints do not answer GET', async () => {
-    for (const path of ['/createCheckoutSession', '/addUserToRepo', '/createBillingPortal', '/api/leads', '/api/webhook/stripe']) {
+    for (const path of [
+      '/createCheckoutSession',
+      '/addUserToRepo',
+      '/createBillingPortal',
+      '/api/leads',
+      '/api/webhook/stripe',
+    ]) {
       const response = await stack.call(path);
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({error: `No route for GET ${path}`});
@@ -102,21 +131,33 @@ describe('requests that are wrong get a 4xx and a message', () => {
 
 test("the Stripe key decides the mode: either of a plan's price ids buys that plan at the key's price", async () => {
   const plan = appConfig.plans[1]!;
-  const response = await checkout({...validCheckout, priceId: plan.priceId.production}, {'cf-connecting-ip': '127.8.0.1'});
+  const response = await checkout(
+    {...validCheckout, priceId: plan.priceId.production},
+    {'cf-connecting-ip': '127.8.0.1'},
+  );
   expect(response.status).toBe(200);
-  expect(stack.stripe.created.at(-1)).toMatchObject({line_items: [{price: plan.priceId.test}], metadata: {plan: plan.name, priceId: plan.priceId.test}});
+  expect(stack.stripe.created.at(-1)).toMatchObject({
+    line_items: [{price: plan.priceId.test}],
+    metadata: {plan: plan.name, priceId: plan.priceId.test},
+  });
 });
 
 describe('bodies that are not JSON', () => {
   test.each([
     ['/api/leads', {email: 'ada@example.com'}],
-    ['/createCheckoutSession', {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`}],
+    [
+      '/createCheckoutSession',
+      {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`},
+    ],
   ])('a cross-site form post to %s (no preflight) is 415 and changes nothing', async (path, fields) => {
     const created = stack.stripe.created.length;
     for (const [type, body] of [
       ['application/x-www-form-urlencoded', new URLSearchParams(fields as Record<string, string>).toString()],
       ['text/plain', JSON.stringify(fields)],
-      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nada@example.com\r\n--x--`],
+      [
+        'multipart/form-data; boundary=x',
+        `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nada@example.com\r\n--x--`,
+      ],
     ]) {
       const response = await stack.worker.fetch(path, {
         method: 'POST',
@@ -144,7 +185,11 @@ describe('bodies that are not JSON', () => {
 
 test("Stripe's own error text reaches the logs, not the caller", async () => {
   const stripeText = `No such price: '${PRICE_ADVANCED}'; a similar object exists in live mode, but a test mode key was used`;
-  stack.stripe.failNext('POST /v1/checkout/sessions', 400, {type: 'invalid_request_error', code: 'resource_missing', message: stripeText});
+  stack.stripe.failNext('POST /v1/checkout/sessions', 400, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: stripeText,
+  });
   const response = await checkout(validCheckout, {'cf-connecting-ip': '127.9.2.1'});
   expect(response.status).toBe(502);
   expect(await response.json()).toEqual({
@@ -163,7 +208,8 @@ describe('rate limits', () => {
 
   test('checkout: 10 a minute per caller, then 429 with Retry-After', async () => {
     const headers = {'cf-connecting-ip': '127.0.2.10'};
-    for (let i = 0; i < 10; i++) expect((await checkout({...validCheckout, priceId: PRICE_STARTER}, headers)).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await checkout({...validCheckout, priceId: PRICE_STARTER}, headers)).status).toBe(200);
     const limited = await checkout(validCheckout, headers);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -176,7 +222,10 @@ describe('rate limits', () => {
     await awayFromWindowEdge();
     const [first, second] = [await stack.signUp(), await stack.signUp()];
     const buy = (user: {idToken: string}, ip: string) =>
-      checkout({...validCheckout, priceId: PRICE_STARTER}, {'cf-connecting-ip': ip, authorization: `Bearer ${user.idToken}`});
+      checkout(
+        {...validCheckout, priceId: PRICE_STARTER},
+        {'cf-connecting-ip': ip, authorization: `Bearer ${user.idToken}`},
+      );
     for (let i = 0; i < 10; i++) expect((await buy(first, '127.0.3.1')).status).toBe(200);
     // Another account from the same address: the address has had its 10.
     const sameAddress = await buy(second, '127.0.3.1');
@@ -193,7 +242,8 @@ describe('rate limits', () => {
     const buyer = await stack.signUp();
     const sessionId = await stack.paidCheckout({email: buyer.email, user: buyer});
     await stack.deliver(completedEvent(stack, sessionId));
-    const open = () => stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+    const open = () =>
+      stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
     for (let i = 0; i < 10; i++) expect((await open()).status).toBe(200);
     const portals = stack.stripe.portals.length;
     const limited = await open();
@@ -211,13 +261,18 @@ describe('rate limits', () => {
     const ask = (ip: string) => stack.call(API_PATHS.prices, {headers: {'cf-connecting-ip': ip}});
     // In bursts, so that all of them fit well inside the minute's window even on a loaded machine.
     for (let asked = 0; asked < PRICES_LIMIT; asked += 50) {
-      const statuses = await Promise.all(Array.from({length: Math.min(50, PRICES_LIMIT - asked)}, async () => (await ask('127.0.2.30')).status));
+      const statuses = await Promise.all(
+        Array.from({length: Math.min(50, PRICES_LIMIT - asked)}, async () => (await ask('127.0.2.30')).status),
+      );
       expect(statuses.every((status) => status === 200)).toBe(true);
     }
     const limited = await ask('127.0.2.30');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await limited.json()).toEqual({error: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED'});
+    expect(await limited.json()).toEqual({
+      error: 'Too many requests. Please wait a moment and try again.',
+      code: 'RATE_LIMITED',
+    });
     const other = await ask('127.0.2.31');
     expect(other.status).toBe(200);
     expect(await other.json()).toMatchObject({currency: expect.any(String), plans: expect.any(Array)});
@@ -240,17 +295,23 @@ describe('rate limits', () => {
     await awayFromWindowEdge();
     const headers = {'cf-connecting-ip': '127.0.2.21'};
     const emails = Array.from({length: 12}, () => uniqueEmail('race'));
-    const statuses = await Promise.all(emails.map(async (email) => (await stack.call('/api/leads', {body: {email}, headers})).status));
+    const statuses = await Promise.all(
+      emails.map(async (email) => (await stack.call('/api/leads', {body: {email}, headers})).status),
+    );
     expect(statuses.filter((status) => status === 201)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
-    const stored = await stack.worker.db.all<{email: string}>(`SELECT email FROM leads WHERE email IN (${emails.map(() => '?').join(', ')})`, ...emails);
+    const stored = await stack.worker.db.all<{email: string}>(
+      `SELECT email FROM leads WHERE email IN (${emails.map(() => '?').join(', ')})`,
+      ...emails,
+    );
     expect(stored).toHaveLength(5);
   });
 
   test('leads: refused bodies count against the limit too, and over it the answer is 429', async () => {
     await awayFromWindowEdge();
     const headers = {'cf-connecting-ip': '127.0.2.22'};
-    for (let i = 0; i < 5; i++) expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(400);
     expect((await stack.call('/api/leads', {body: {email: 'nope'}, headers})).status).toBe(429);
     const email = uniqueEmail('after');
     expect((await stack.call('/api/leads', {body: {email}, headers})).status).toBe(429);
@@ -262,9 +323,16 @@ describe('rate limits', () => {
     // Outside emulator mode: emulator mode answers only callers on loopback.
     const production = await startStack(await productionFirebase());
     try {
-      const lead = (ip: string) => production.call('/api/leads', {body: {email: uniqueEmail('v6')}, headers: {'cf-connecting-ip': ip}});
+      const lead = (ip: string) =>
+        production.call('/api/leads', {body: {email: uniqueEmail('v6')}, headers: {'cf-connecting-ip': ip}});
       // Five addresses of 2001:db8:1:2::/64, written as Cloudflare might send them.
-      for (const ip of ['2001:db8:1:2::1', '2001:DB8:1:2::2', '2001:0db8:0001:0002:ffff:ffff:ffff:fffe', '2001:db8:1:2:1::', '2001:db8:1:2:a:b:c:d']) {
+      for (const ip of [
+        '2001:db8:1:2::1',
+        '2001:DB8:1:2::2',
+        '2001:0db8:0001:0002:ffff:ffff:ffff:fffe',
+        '2001:db8:1:2:1::',
+        '2001:db8:1:2:a:b:c:d',
+      ]) {
         expect((await lead(ip)).status).toBe(201);
       }
       const sixth = await lead('2001:db8:1:2:dead:beef:0:1');
@@ -294,15 +362,24 @@ test('leads: a valid e-mail is stored once (201 new, 200 known); an invalid one 
 
 test('the billing portal: 404 without a Stripe customer, the URL for a buyer, the return URL held to the site', async () => {
   const stranger = await stack.signUp();
-  const none = await stack.call('/createBillingPortal', {token: stranger.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+  const none = await stack.call('/createBillingPortal', {
+    token: stranger.idToken,
+    body: {returnUrl: `${SITE_ORIGIN}/dashboard`},
+  });
   expect(none.status).toBe(404);
 
   const buyer = await stack.signUp();
   const sessionId = await stack.paidCheckout({email: buyer.email, user: buyer});
   await stack.deliver(completedEvent(stack, sessionId));
-  const offSite = await stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: 'https://evil.example/'}});
+  const offSite = await stack.call('/createBillingPortal', {
+    token: buyer.idToken,
+    body: {returnUrl: 'https://evil.example/'},
+  });
   expect(offSite.status).toBe(400);
-  const portal = await stack.call('/createBillingPortal', {token: buyer.idToken, body: {returnUrl: `${SITE_ORIGIN}/dashboard`}});
+  const portal = await stack.call('/createBillingPortal', {
+    token: buyer.idToken,
+    body: {returnUrl: `${SITE_ORIGIN}/dashboard`},
+  });
   expect(portal.status).toBe(200);
   expect(await portal.json()).toEqual({url: expect.stringMatching(/^https:\/\/billing\.stripe\.com\//)});
   expect(stack.stripe.portals.at(-1)).toEqual({
@@ -313,7 +390,14 @@ test('the billing portal: 404 without a Stripe customer, the URL for a buyer, th
 });
 
 describe('the Mailgun webhook', () => {
-  function signedForm(fields: Record<string, string>, {timestamp = Math.floor(Date.now() / 1000), token = crypto.randomBytes(25).toString('hex'), key = MAILGUN_SIGNING_KEY} = {}) {
+  function signedForm(
+    fields: Record<string, string>,
+    {
+      timestamp = Math.floor(Date.now() / 1000),
+      token = crypto.randomBytes(25).toString('hex'),
+      key = MAILGUN_SIGNING_KEY,
+    } = {},
+  ) {
     const signature = crypto.createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex');
     return new URLSearchParams({...fields, timestamp: String(timestamp), token, signature});
   }
@@ -324,7 +408,13 @@ describe('the Mailgun webhook', () => {
       headers: {'content-type': 'application/x-www-form-urlencoded'},
       body: form.toString(),
     });
-  const message = {sender: 'ada@example.com', from: 'Ada <ada@example.com>', subject: 'A question', 'body-plain': 'Hello!', recipient: 'team@mail.slipway.dev'};
+  const message = {
+    sender: 'ada@example.com',
+    from: 'Ada <ada@example.com>',
+    subject: 'A question',
+    'body-plain': 'Hello!',
+    recipient: 'team@mail.slipway.dev',
+  };
 
   test('a signed message is forwarded to forwardRepliesTo, once', async () => {
     const form = signedForm(message);
@@ -340,7 +430,7 @@ describe('the Mailgun webhook', () => {
     expect(stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: A question')).toHaveLength(1);
   });
 
-  test('a failure while storing the message leaves Mailgun\'s retry to succeed: the token and the job are stored together', async () => {
+  test("a failure while storing the message leaves Mailgun's retry to succeed: the token and the job are stored together", async () => {
     // Something fails after the signature was accepted (here: the database refuses the job).
     await stack.worker.db.run(
       "CREATE TRIGGER refuse_forward BEFORE INSERT ON jobs WHEN NEW.key LIKE 'forward:%' BEGIN SELECT RAISE(ABORT, 'disk full'); END",
@@ -361,18 +451,30 @@ describe('the Mailgun webhook', () => {
     const [forwarded] = stack.mailgun.sent.filter((mail) => mail.fields.subject === 'Fwd: Long');
     expect(forwarded!.fields.text).toContain('Lorem ipsum dolor sit amet.');
     expect(forwarded!.fields.text).not.toContain('THE END');
-    expect(forwarded!.fields.text).toMatch(/\[Truncated: the message was 1094 KB; the first 500 KB are above\. The whole message is in Mailgun's logs\.\]$/);
+    expect(forwarded!.fields.text).toMatch(
+      /\[Truncated: the message was 1094 KB; the first 500 KB are above\. The whole message is in Mailgun's logs\.\]$/,
+    );
     expect(forwarded!.fields.text.length).toBeLessThan(510_000);
   });
 
   /** A form as Mailgun posts one with attachments (multipart/form-data), `extra` raw parts appended. */
-  function multipart(fields: Record<string, string>, {extra = '', attachment}: {extra?: string; attachment?: string} = {}) {
+  function multipart(
+    fields: Record<string, string>,
+    {extra = '', attachment}: {extra?: string; attachment?: string} = {},
+  ) {
     const boundary = `----mailgun${crypto.randomBytes(8).toString('hex')}`;
-    const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    const parts = Object.entries(fields).map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
     if (attachment !== undefined) {
-      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="attachment-1"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${attachment}\r\n`);
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="attachment-1"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${attachment}\r\n`,
+      );
     }
-    return {body: `${parts.join('')}${extra.replaceAll('BOUNDARY', boundary)}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}`};
+    return {
+      body: `${parts.join('')}${extra.replaceAll('BOUNDARY', boundary)}--${boundary}--\r\n`,
+      type: `multipart/form-data; boundary=${boundary}`,
+    };
   }
   const postRaw = (body: string, type: string) =>
     stack.worker.fetch('/api/webhook/mailgun', {method: 'POST', headers: {'content-type': type}, body});
@@ -389,18 +491,35 @@ describe('the Mailgun webhook', () => {
   });
 
   test.each([
-    ['urlencoded', (form: URLSearchParams) => ({body: `${form.toString()}${'&'.repeat(50_000)}`, type: 'application/x-www-form-urlencoded'})],
-    ['multipart', (form: URLSearchParams) => multipart(Object.fromEntries(form), {extra: '--BOUNDARY\r\nContent-Disposition: form-data; name="x"\r\n\r\n\r\n'.repeat(20_000)})],
-  ])('a signed %s post of tens of thousands of empty fields is refused with 413 before it is parsed, and nothing is stored', async (_kind, build) => {
-    const form = signedForm({...message, subject: 'Flood'});
-    const {body, type} = build(form);
-    const before = stack.mailgun.sent.length;
-    const response = await postRaw(body, type);
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({error: "The form has more than 200 fields; an e-mail from Mailgun has far fewer"});
-    expect(await stored(form.get('token')!)).toEqual({tokens: [], jobs: []});
-    expect(stack.mailgun.sent.length).toBe(before);
-  });
+    [
+      'urlencoded',
+      (form: URLSearchParams) => ({
+        body: `${form.toString()}${'&'.repeat(50_000)}`,
+        type: 'application/x-www-form-urlencoded',
+      }),
+    ],
+    [
+      'multipart',
+      (form: URLSearchParams) =>
+        multipart(Object.fromEntries(form), {
+          extra: '--BOUNDARY\r\nContent-Disposition: form-data; name="x"\r\n\r\n\r\n'.repeat(20_000),
+        }),
+    ],
+  ])(
+    'a signed %s post of tens of thousands of empty fields is refused with 413 before it is parsed, and nothing is stored',
+    async (_kind, build) => {
+      const form = signedForm({...message, subject: 'Flood'});
+      const {body, type} = build(form);
+      const before = stack.mailgun.sent.length;
+      const response = await postRaw(body, type);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({
+        error: 'The form has more than 200 fields; an e-mail from Mailgun has far fewer',
+      });
+      expect(await stored(form.get('token')!)).toEqual({tokens: [], jobs: []});
+      expect(stack.mailgun.sent.length).toBe(before);
+    },
+  );
 
   test('a post over 5 MB is refused with 413, and nothing is stored', async () => {
     const form = signedForm({...message, subject: 'Huge', 'body-plain': 'x'.repeat(5 * 1024 * 1024)});
@@ -414,7 +533,10 @@ describe('the Mailgun webhook', () => {
     // Signed with another key, and its last part never closed: parsing the whole form first
     // answered 400 for the form, before anyone knew who sent it.
     const {body, type} = multipart(Object.fromEntries(signedForm(message, {key: 'another-key'})));
-    const unclosed = body.replace(/--\r\n$/, '\r\nContent-Disposition: form-data; name="body-html"\r\n\r\n<p>never closed');
+    const unclosed = body.replace(
+      /--\r\n$/,
+      '\r\nContent-Disposition: form-data; name="body-html"\r\n\r\n<p>never closed',
+    );
     const response = await postRaw(unclosed, type);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({error: 'The Mailgun signature does not match', code: 'BAD_SIGNATURE'});
@@ -439,7 +561,9 @@ test('the analytics proxy takes bodies up to the JSON limit (16 KB) only', async
 });
 
 test('an analytics upstream that fails or cannot be reached answers 502 JSON', async () => {
-  const down = await listen(http.createServer((_request, response) => response.writeHead(500).end('<html>oops</html>')));
+  const down = await listen(
+    http.createServer((_request, response) => response.writeHead(500).end('<html>oops</html>')),
+  );
   const broken = await startStack({PLAUSIBLE_HOST: down.url});
   try {
     const expected = {error: 'Analytics is unavailable right now', code: 'UPSTREAM_UNAVAILABLE'};
@@ -456,10 +580,15 @@ test('an analytics upstream that fails or cannot be reached answers 502 JSON', a
 });
 
 describe("Plausible's refusals answer in our shape, never in Plausible's", () => {
-  const event = () => stack.call('/plausible/api/event', {body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'}});
+  const event = () =>
+    stack.call('/plausible/api/event', {body: {n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'}});
 
-  test('a refused event is 400 ANALYTICS_REFUSED; Plausible\'s own text stays in the logs', async () => {
-    plausibleAnswers.push({status: 400, body: '{"errors":{"domain":["is invalid (plausible-internal-detail)"]}}', headers: {'content-type': 'application/json'}});
+  test("a refused event is 400 ANALYTICS_REFUSED; Plausible's own text stays in the logs", async () => {
+    plausibleAnswers.push({
+      status: 400,
+      body: '{"errors":{"domain":["is invalid (plausible-internal-detail)"]}}',
+      headers: {'content-type': 'application/json'},
+    });
     const response = await event();
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({error: 'Analytics did not accept this event', code: 'ANALYTICS_REFUSED'});
@@ -471,16 +600,27 @@ describe("Plausible's refusals answer in our shape, never in Plausible's", () =>
     [null, '60'],
     ['Wed, 21 Oct 2015 07:28:00 GMT', '60'], // a date already past
     ['86400', '60'], // more than an hour: not a wait we pass on
-  ])('Plausible\'s 429 (Retry-After %p) is our 429 RATE_LIMITED with Retry-After %s', async (given, expected) => {
-    plausibleAnswers.push({status: 429, body: 'Too many requests (plausible-internal-detail)', headers: given ? {'retry-after': given} : {}});
+  ])("Plausible's 429 (Retry-After %p) is our 429 RATE_LIMITED with Retry-After %s", async (given, expected) => {
+    plausibleAnswers.push({
+      status: 429,
+      body: 'Too many requests (plausible-internal-detail)',
+      headers: given ? {'retry-after': given} : {},
+    });
     const response = await event();
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe(expected);
-    expect(await response.json()).toEqual({error: 'Analytics is busy right now. Please try again later.', code: 'RATE_LIMITED'});
+    expect(await response.json()).toEqual({
+      error: 'Analytics is busy right now. Please try again later.',
+      code: 'RATE_LIMITED',
+    });
   });
 
-  test.each([404, 403, 410])('the script answered %i is our 502, without Plausible\'s body', async (status) => {
-    plausibleAnswers.push({status, body: '<html>plausible-internal-detail</html>', headers: {'content-type': 'text/html'}});
+  test.each([404, 403, 410])("the script answered %i is our 502, without Plausible's body", async (status) => {
+    plausibleAnswers.push({
+      status,
+      body: '<html>plausible-internal-detail</html>',
+      headers: {'content-type': 'text/html'},
+    });
     const response = await stack.call('/plausible/js/script.js');
     expect(response.status).toBe(502);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -497,24 +637,46 @@ test("the analytics proxy forwards Plausible's script and events with the visito
     headers: {'cf-connecting-ip': '127.0.113.7'},
   });
   expect(event.status).toBe(202);
-  expect(plausibleSeen.at(-1)).toMatchObject({path: '/api/event', forwardedFor: '127.0.113.7', body: expect.stringContaining('pageview')});
+  expect(plausibleSeen.at(-1)).toMatchObject({
+    path: '/api/event',
+    forwardedFor: '127.0.113.7',
+    body: expect.stringContaining('pageview'),
+  });
 });
 
 test('the cron prunes Mailgun tokens and processed Stripe events older than 30 days, and keeps the rest', async () => {
   const day = 24 * 3600_000;
   const old = Date.now() - 31 * day;
   const recent = Date.now() - 29 * day;
-  await stack.worker.db.run('INSERT INTO mailgun_tokens (token, used_at) VALUES (?, ?), (?, ?)', 'old-token', old, 'recent-token', recent);
+  await stack.worker.db.run(
+    'INSERT INTO mailgun_tokens (token, used_at) VALUES (?, ?), (?, ?)',
+    'old-token',
+    old,
+    'recent-token',
+    recent,
+  );
   await stack.worker.db.run(
     'INSERT INTO stripe_events (id, type, received_at, processed_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, NULL)',
-    'evt_old', 'checkout.session.completed', old, old,
-    'evt_recent', 'checkout.session.completed', recent, recent,
-    'evt_unfinished', 'checkout.session.completed', old,
+    'evt_old',
+    'checkout.session.completed',
+    old,
+    old,
+    'evt_recent',
+    'checkout.session.completed',
+    recent,
+    recent,
+    'evt_unfinished',
+    'checkout.session.completed',
+    old,
   );
   await stack.worker.scheduled();
-  expect(await stack.worker.db.all("SELECT token FROM mailgun_tokens WHERE token IN ('old-token', 'recent-token')")).toEqual([{token: 'recent-token'}]);
   expect(
-    await stack.worker.db.all("SELECT id FROM stripe_events WHERE id IN ('evt_old', 'evt_recent', 'evt_unfinished') ORDER BY id"),
+    await stack.worker.db.all("SELECT token FROM mailgun_tokens WHERE token IN ('old-token', 'recent-token')"),
+  ).toEqual([{token: 'recent-token'}]);
+  expect(
+    await stack.worker.db.all(
+      "SELECT id FROM stripe_events WHERE id IN ('evt_old', 'evt_recent', 'evt_unfinished') ORDER BY id",
+    ),
   ).toEqual([{id: 'evt_recent'}, {id: 'evt_unfinished'}]);
 });
 
@@ -525,7 +687,10 @@ test('a welcome e-mail that Mailgun refuses for a while is sent by the cron, onc
   await stack.deliver(completedEvent(stack, sessionId));
   const sent = () => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
   expect(sent()).toHaveLength(0);
-  const [job] = await stack.worker.db.all<{status: string; last_error: string}>('SELECT * FROM jobs WHERE key = ?', `welcome:${sessionId}`);
+  const [job] = await stack.worker.db.all<{status: string; last_error: string}>(
+    'SELECT * FROM jobs WHERE key = ?',
+    `welcome:${sessionId}`,
+  );
   expect(job).toMatchObject({status: 'pending', last_error: expect.stringContaining('503')});
 
   await stack.worker.db.run('UPDATE jobs SET run_after = 0 WHERE key = ?', `welcome:${sessionId}`);

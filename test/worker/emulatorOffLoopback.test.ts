@@ -39,15 +39,32 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(assets, '404.html'), '<!doctype html><title>Page Not Found</title>');
   // The "site" environment's committed vars, each passed on, so that a developer's .dev.vars
   // (which wrangler dev reads too) cannot change what is tested.
-  const defaults = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc'), env: 'site'}).vars as Record<string, string>;
+  const defaults = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc'), env: 'site'}).vars as Record<
+    string,
+    string
+  >;
   const vars = {...defaults, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', STRIPE_SECRET_KEY: ''};
   port = await freePort();
   const inspector = await freePort();
   worker = spawnGroup(
     WRANGLER,
-    ['dev', '--env', 'site', '--assets', assets, '--ip', '0.0.0.0', '--port', String(port), '--inspector-port', String(inspector),
-      '--persist-to', path.join(dir, 'state'), '--show-interactive-dev-session=false',
-      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
+    [
+      'dev',
+      '--env',
+      'site',
+      '--assets',
+      assets,
+      '--ip',
+      '0.0.0.0',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--persist-to',
+      path.join(dir, 'state'),
+      '--show-interactive-dev-session=false',
+      ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
+    ],
     {cwd: WORKER_DIR, env: WRANGLER_ENV},
   );
   worker.stdout!.on('data', (chunk) => (output += chunk));
@@ -63,7 +80,11 @@ afterAll(async () => {
 });
 
 /** GET through node:http, which sends the Host header it is given (fetch does not). */
-function get(address: string, pathname: string, headers: Record<string, string> = {}): Promise<{status: number; body: unknown}> {
+function get(
+  address: string,
+  pathname: string,
+  headers: Record<string, string> = {},
+): Promise<{status: number; body: unknown}> {
   return new Promise((resolve, reject) => {
     const request = http.get({host: address, port, path: pathname, headers}, (response) => {
       let text = '';
@@ -84,15 +105,25 @@ const REFUSAL = {
 describe('wrangler dev --env site with the committed defaults and FIREBASE_AUTH_EMULATOR_HOST', () => {
   test('on loopback it answers, as npm start needs', async () => {
     expect(await get('127.0.0.1', '/api/')).toEqual({status: 200, body: {name: `${serviceName}-worker`, ok: true}});
-    expect(await get('127.0.0.1', '/api/', {host: `localhost:${port}`})).toEqual({status: 200, body: {name: `${serviceName}-worker`, ok: true}});
+    expect(await get('127.0.0.1', '/api/', {host: `localhost:${port}`})).toEqual({
+      status: 200,
+      body: {name: `${serviceName}-worker`, ok: true},
+    });
   });
 
   const offLoopback: [string, () => Promise<{status: number; body: unknown}>][] = [
-    ['with another Host (the name a deployed worker is reached by)', () => get('127.0.0.1', '/api/', {host: 'slipway.dev'})],
-    ['with the cf-connecting-ip of another caller', () => get('127.0.0.1', '/api/', {'cf-connecting-ip': '203.0.113.9'})],
+    [
+      'with another Host (the name a deployed worker is reached by)',
+      () => get('127.0.0.1', '/api/', {host: 'slipway.dev'}),
+    ],
+    [
+      'with the cf-connecting-ip of another caller',
+      () => get('127.0.0.1', '/api/', {'cf-connecting-ip': '203.0.113.9'}),
+    ],
   ];
   // Every machine with a network has this one; wrangler dev then sets cf-connecting-ip to it.
-  if (lanAddress) offLoopback.unshift([`on this machine's network address (${lanAddress})`, () => get(lanAddress, '/api/')]);
+  if (lanAddress)
+    offLoopback.unshift([`on this machine's network address (${lanAddress})`, () => get(lanAddress, '/api/')]);
 
   test.each(offLoopback)('a request %s is 503 MISCONFIGURED, naming the variable', async (_label, send) => {
     expect(await send()).toEqual({status: 503, body: REFUSAL});

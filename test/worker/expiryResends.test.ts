@@ -32,7 +32,10 @@ async function invitedBuyer(): Promise<Buyer> {
   const sessionId = await seller.stack.paidCheckout({email: user.email, user});
   expect((await seller.stack.deliver(completedEvent(seller.stack, sessionId))).status).toBe(200);
   const login = seller.stack.github.addUser(`expiring-${Date.now().toString(36)}-${accounts++}`).login;
-  const response = await seller.stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}});
+  const response = await seller.stack.call('/addUserToRepo', {
+    token: user.idToken,
+    body: {username: login, userId: user.uid},
+  });
   expect(response.status).toBe(200);
   return {user, sessionId, login};
 }
@@ -50,14 +53,22 @@ const grantOf = async (buyer: Buyer) =>
 /** The buyer's invitation was sent `ageMs` ago, as D1 and GitHub both say. */
 async function invitationAged(buyer: Buyer, ageMs: number) {
   const grant = await grantOf(buyer);
-  await seller.stack.worker.db.run('UPDATE access_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?', Date.now() - ageMs, buyer.sessionId);
+  await seller.stack.worker.db.run(
+    'UPDATE access_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?',
+    Date.now() - ageMs,
+    buyer.sessionId,
+  );
   seller.stack.github.ageInvitation(grant.invitation_id, ageMs);
 }
 
 const invitationsOf = (login: string) =>
-  [...seller.stack.github.invitations.values()].filter((invitation) => invitation.invitee.login === login).map((invitation) => invitation.id);
+  [...seller.stack.github.invitations.values()]
+    .filter((invitation) => invitation.invitee.login === login)
+    .map((invitation) => invitation.id);
 const resentMails = (buyer: Buyer) =>
-  seller.stack.mailgun.sent.filter((mail) => mail.fields.to === buyer.user.email && /sent again/.test(mail.fields.subject ?? ''));
+  seller.stack.mailgun.sent.filter(
+    (mail) => mail.fields.to === buyer.user.email && /sent again/.test(mail.fields.subject ?? ''),
+  );
 const puts = () => seller.stack.github.requests.filter((request) => request.startsWith('PUT '));
 
 describe('expiry re-sends', () => {
@@ -101,7 +112,9 @@ describe('expiry re-sends', () => {
     expect(resentMails(buyer).at(-1)!.fields.text).toContain(`${MAX} of ${MAX}`);
     expect(invitationsOf(buyer.login)).toHaveLength(1);
 
-    const status = (await (await seller.stack.call('/accessStatus', {token: buyer.user.idToken})).json()) as AccessStatus;
+    const status = (await (
+      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
+    ).json()) as AccessStatus;
     expect(status).toMatchObject({status: 'pending', username: buyer.login, expired: true});
   });
 
@@ -112,7 +125,12 @@ describe('expiry re-sends', () => {
     // The rest of the day's invitations went to others.
     const at = Date.now() - 3600_000;
     for (let i = 0; i < CAP - 1; i++) {
-      await seller.stack.worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', FIXTURE_REPO, `cs_test_other_${i}`, at);
+      await seller.stack.worker.db.run(
+        'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        FIXTURE_REPO,
+        `cs_test_other_${i}`,
+        at,
+      );
       seller.stack.github.invitationTimes.push(at);
     }
     seller.stack.github.requests.length = 0;
@@ -120,7 +138,11 @@ describe('expiry re-sends', () => {
     await seller.stack.worker.scheduled();
     expect(puts()).toEqual([]);
     expect(seller.stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
-    expect(await grantOf(buyer)).toMatchObject({status: 'pending', invitation_id: before.invitation_id, expiry_resends: 0});
+    expect(await grantOf(buyer)).toMatchObject({
+      status: 'pending',
+      invitation_id: before.invitation_id,
+      expiry_resends: 0,
+    });
     expect(resentMails(buyer)).toHaveLength(0);
 
     await seller.stack.newDay();
@@ -152,7 +174,12 @@ describe('expiry re-sends', () => {
 
     await seller.stack.worker.scheduled();
     const after = await grantOf(buyer);
-    expect(after).toMatchObject({status: 'pending', github_user_id: before.github_user_id, github_username: renamed, expiry_resends: 1});
+    expect(after).toMatchObject({
+      status: 'pending',
+      github_user_id: before.github_user_id,
+      github_username: renamed,
+      expiry_resends: 1,
+    });
     const invitation = seller.stack.github.invitations.get(after.invitation_id)!;
     expect(invitation.invitee.id).toBe(before.github_user_id);
     expect(invitationsOf(squatter.login)).toEqual([]);
@@ -172,9 +199,16 @@ describe('expiry re-sends', () => {
     expect(created).not.toBe(before.invitation_id);
     expect(await grantOf(buyer)).toMatchObject({status: 'queued', invitation_id: null});
 
-    await seller.stack.worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'");
+    await seller.stack.worker.db.run(
+      "UPDATE jobs SET run_after = 0 WHERE kind = 'github-invite' AND status = 'pending'",
+    );
     await seller.stack.worker.scheduled();
-    expect(await grantOf(buyer)).toMatchObject({status: 'pending', invitation_id: created, github_user_id: before.github_user_id, expiry_resends: 1});
+    expect(await grantOf(buyer)).toMatchObject({
+      status: 'pending',
+      invitation_id: created,
+      github_user_id: before.github_user_id,
+      expiry_resends: 1,
+    });
     expect(invitationsOf(buyer.login)).toEqual([created]);
     expect(puts()).toHaveLength(1); // the re-send's: the adoption asks GitHub for nothing more
     expect(resentMails(buyer)).toHaveLength(1);

@@ -7,10 +7,26 @@
  */
 import {appConfig, extraRepositoryKeys, upgradesFrom} from '../../src/config';
 import {unzipSync, strFromU8} from 'fflate';
-import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
+import {
+  ADMIN_PATHS,
+  adminPath,
+  type AdminPurchaseDetail,
+  API_PATHS,
+  type AccessStatus,
+  type DownloadLink,
+} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {archiveFiles} from '../../scripts/local/githubArchive';
-import {completedEvent, refundAtStripe, refundEvent, type SignedInUser, SITE_ORIGIN, type Stack, startStack, useSellerStack} from './stack';
+import {
+  completedEvent,
+  refundAtStripe,
+  refundEvent,
+  type SignedInUser,
+  SITE_ORIGIN,
+  type Stack,
+  startStack,
+  useSellerStack,
+} from './stack';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
 const stack = () => seller.stack;
@@ -35,23 +51,38 @@ async function seatedBuyer(priceId: string, on: Stack = stack()) {
 
 const requestAccess = (on: Stack, user: SignedInUser, username: string) =>
   on.call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username, userId: user.uid}});
-const accessStatus = async (user: SignedInUser, on: Stack = stack()) => (await (await on.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
+const accessStatus = async (user: SignedInUser, on: Stack = stack()) =>
+  (await (await on.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
 
 const prompts = (on: Stack = stack()) => on.github.extra(EXTRA_FIXTURE_REPO);
 /** The prompts repository as the dashboard names it: its page is the stand-in's, the GitHub the worker talks to. */
-const promptsNamed = () => ({key: 'prompts', repository: EXTRA_FIXTURE_REPO, repositoryUrl: `${stack().github.url}/${EXTRA_FIXTURE_REPO}`});
+const promptsNamed = () => ({
+  key: 'prompts',
+  repository: EXTRA_FIXTURE_REPO,
+  repositoryUrl: `${stack().github.url}/${EXTRA_FIXTURE_REPO}`,
+});
 /** The open invitations of a repository for one account id. */
 const invitationsFor = (invitations: Map<number, {id: number; invitee: {id: number}}>, accountId: number) =>
-  [...invitations.values()].filter((invitation) => invitation.invitee.id === accountId).map((invitation) => invitation.id);
+  [...invitations.values()]
+    .filter((invitation) => invitation.invitee.id === accountId)
+    .map((invitation) => invitation.id);
 const promptInvitationsFor = (accountId: number) => invitationsFor(prompts().invitations, accountId);
 const kitInvitationsFor = (accountId: number) => invitationsFor(stack().github.invitations, accountId);
 const extraRows = (sessionId: string, on: Stack = stack()) =>
-  on.worker.db.all<{repository_key: string; repository: string | null; github_user_id: number; invitation_id: number | null; status: string; detail: string | null}>(
+  on.worker.db.all<{
+    repository_key: string;
+    repository: string | null;
+    github_user_id: number;
+    invitation_id: number | null;
+    status: string;
+    detail: string | null;
+  }>(
     'SELECT repository_key, repository, github_user_id, invitation_id, status, detail FROM extra_grants WHERE session_id = ?',
     sessionId,
   );
 /** The minute a pending grant's GitHub read is cached for has passed. */
-const aMinuteLater = (sessionId: string) => stack().worker.db.run('UPDATE extra_grants SET checked_at = NULL WHERE session_id = ?', sessionId);
+const aMinuteLater = (sessionId: string) =>
+  stack().worker.db.run('UPDATE extra_grants SET checked_at = NULL WHERE session_id = ?', sessionId);
 
 /** The upgrade to Advanced, asked for and paid, with Stripe's completion delivered `times` times. */
 async function upgradeToAdvanced(user: SignedInUser, times = 1): Promise<string> {
@@ -63,7 +94,8 @@ async function upgradeToAdvanced(user: SignedInUser, times = 1): Promise<string>
   expect(response.status).toBe(200);
   const upgradeId = /cs_test_\w+/.exec(((await response.json()) as {url: string}).url)![0];
   stack().stripe.complete(upgradeId, {email: user.email, paid: true});
-  for (let i = 0; i < times; i++) expect((await stack().deliver(completedEvent(stack(), upgradeId, `evt_upgrade_${upgradeId}`))).status).toBe(200);
+  for (let i = 0; i < times; i++)
+    expect((await stack().deliver(completedEvent(stack(), upgradeId, `evt_upgrade_${upgradeId}`))).status).toBe(200);
   return upgradeId;
 }
 
@@ -82,13 +114,24 @@ test('an Advanced buyer is invited to the kit and to the prompts, the same GitHu
   const [invitation] = promptInvitationsFor(account.id);
   expect(invitation).toBeDefined();
   expect(await extraRows(sessionId)).toEqual([
-    {repository_key: 'prompts', repository: EXTRA_FIXTURE_REPO, github_user_id: account.id, invitation_id: invitation, status: 'pending', detail: null},
+    {
+      repository_key: 'prompts',
+      repository: EXTRA_FIXTURE_REPO,
+      github_user_id: account.id,
+      invitation_id: invitation,
+      status: 'pending',
+      detail: null,
+    },
   ]);
-  expect((await accessStatus(user)).extraRepositories).toEqual([{...promptsNamed(), status: 'pending', username: account.login}]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'pending', username: account.login},
+  ]);
 
   stack().github.accept(invitation!);
   await aMinuteLater(sessionId);
-  expect((await accessStatus(user)).extraRepositories).toEqual([{...promptsNamed(), status: 'active', username: account.login}]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'active', username: account.login},
+  ]);
 });
 
 test('a Starter buyer is invited to the kit only: nothing is asked of the prompts repository', async () => {
@@ -105,9 +148,13 @@ test('a Starter buyer who upgrades is invited to the prompts once, though Stripe
   const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
   await upgradeToAdvanced(user, 2);
   expect(promptInvitationsFor(account.id)).toHaveLength(1);
-  const puts = stack().github.requests.filter((request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`);
+  const puts = stack().github.requests.filter(
+    (request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`,
+  );
   expect(puts).toHaveLength(1);
-  expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'pending', github_user_id: account.id}]);
+  expect(await extraRows(sessionId)).toMatchObject([
+    {repository_key: 'prompts', status: 'pending', github_user_id: account.id},
+  ]);
   expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'pending'}]);
 });
 
@@ -120,7 +167,9 @@ test('a refund of the upgrade takes back the prompts (the accepted account is re
 
   await refundPayment(upgradeId);
   expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(false);
-  expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'revoked', detail: 'no longer in the plan'}]);
+  expect(await extraRows(sessionId)).toMatchObject([
+    {repository_key: 'prompts', status: 'revoked', detail: 'no longer in the plan'},
+  ]);
   // The kit's invitation is untouched, and the dashboard offers nothing it no longer grants.
   expect(kitInvitationsFor(account.id)).toHaveLength(1);
   const status = await accessStatus(user);
@@ -136,18 +185,32 @@ test('a take-back that meets a re-send (a new invitation recorded meanwhile) tak
   // While the take-back's withdrawal is on its way, the cron's re-send (extraExpiryResends.ts) does
   // its work: the invitation withdrawn, a new one sent to the account, and recorded.
   stack().github.beforeNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${first}`, async () => {
-    const api = (path: string, method: string) => fetch(`${stack().github.url}/repos/${EXTRA_FIXTURE_REPO}${path}`, {method, headers: {authorization: 'token local'}});
+    const api = (path: string, method: string) =>
+      fetch(`${stack().github.url}/repos/${EXTRA_FIXTURE_REPO}${path}`, {
+        method,
+        headers: {authorization: 'token local'},
+      });
     expect((await api(`/invitations/${first}`, 'DELETE')).status).toBe(204);
     second = ((await (await api(`/collaborators/${account.login}`, 'PUT')).json()) as {id: number}).id;
-    await stack().worker.db.run('UPDATE extra_grants SET invitation_id = ?, invited_at = ? WHERE session_id = ?', second, Date.now(), sessionId);
+    await stack().worker.db.run(
+      'UPDATE extra_grants SET invitation_id = ?, invited_at = ? WHERE session_id = ?',
+      second,
+      Date.now(),
+      sessionId,
+    );
   });
   await refundPayment(upgradeId);
   expect(second).toBeGreaterThan(0);
   // The take-back found its invitation gone and the grant changed under it: its job runs again.
-  await stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'extra-grants' AND session_id = ? AND status = 'pending'", sessionId);
+  await stack().worker.db.run(
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'extra-grants' AND session_id = ? AND status = 'pending'",
+    sessionId,
+  );
   await stack().worker.scheduled();
   expect(promptInvitationsFor(account.id)).toEqual([]);
-  expect(await extraRows(sessionId)).toMatchObject([{repository_key: 'prompts', status: 'revoked', invitation_id: second, detail: 'no longer in the plan'}]);
+  expect(await extraRows(sessionId)).toMatchObject([
+    {repository_key: 'prompts', status: 'revoked', invitation_id: second, detail: 'no longer in the plan'},
+  ]);
 });
 
 test('an invitation GitHub creates while the purchase is refunded is withdrawn, and a GitHub that fails that withdrawal is asked again by the cron, never left open', async () => {
@@ -158,16 +221,25 @@ test('an invitation GitHub creates while the purchase is refunded is withdrawn, 
   // The refund lands while GitHub answers the prompts invitation; the withdrawal that follows fails once.
   stack().github.beforeNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`, async () => {
     await stack().worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", sessionId);
-    stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {status: 502, body: {message: 'Server Error'}});
+    stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
+      status: 502,
+      body: {message: 'Server Error'},
+    });
   });
   await requestAccess(stack(), user, account.login);
   const [stale] = promptInvitationsFor(account.id);
   expect(stale).toBeDefined(); // GitHub's withdrawal failed: still open, and the job waits
   const jobs = () =>
-    stack().worker.db.all<{status: string}>("SELECT status FROM jobs WHERE kind = 'extra-withdraw' AND session_id = ?", sessionId);
+    stack().worker.db.all<{status: string}>(
+      "SELECT status FROM jobs WHERE kind = 'extra-withdraw' AND session_id = ?",
+      sessionId,
+    );
   expect(await jobs()).toEqual([{status: 'pending'}]);
 
-  await stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'extra-withdraw' AND session_id = ?", sessionId);
+  await stack().worker.db.run(
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'extra-withdraw' AND session_id = ?",
+    sessionId,
+  );
   await stack().worker.scheduled();
   expect(promptInvitationsFor(account.id)).toEqual([]);
   expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${stale}`);
@@ -190,14 +262,21 @@ test("a seat moved to another account: the old account's prompts invitation is w
   expect(promptInvitationsFor(account.id)).toEqual([]);
   const [invitation] = promptInvitationsFor(next.id);
   expect(invitation).toBeDefined();
-  expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: next.id, invitation_id: invitation}]);
+  expect(await extraRows(sessionId)).toMatchObject([
+    {status: 'pending', github_user_id: next.id, invitation_id: invitation},
+  ]);
 });
 
 test("the prompts repository's daily cap reached: its invitation stays queued (the kit's goes), and the cron sends it when the window frees", async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;
   for (let i = 0; i < cap; i++) {
-    await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_earlier_${i}`, sentAt + i);
+    await stack().worker.db.run(
+      'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+      EXTRA_FIXTURE_REPO,
+      `cs_test_earlier_${i}`,
+      sentAt + i,
+    );
   }
   try {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
@@ -212,7 +291,10 @@ test("the prompts repository's daily cap reached: its invitation stays queued (t
     expect(promptInvitationsFor(account.id)).toEqual([]);
     expect(await extraRows(sessionId)).toMatchObject([{status: 'queued'}]);
 
-    await stack().worker.db.run('UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?', EXTRA_FIXTURE_REPO);
+    await stack().worker.db.run(
+      'UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?',
+      EXTRA_FIXTURE_REPO,
+    );
     await stack().worker.scheduled();
     expect(promptInvitationsFor(account.id)).toHaveLength(1);
     expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'pending'}]);
@@ -225,7 +307,12 @@ test('first in, first out: a buyer who asks while an older prompts grant waits, 
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;
   for (let i = 0; i < cap; i++) {
-    await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_fifo_${i}`, sentAt + i);
+    await stack().worker.db.run(
+      'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+      EXTRA_FIXTURE_REPO,
+      `cs_test_fifo_${i}`,
+      sentAt + i,
+    );
   }
   let second: Awaited<ReturnType<typeof seatedBuyer>>;
   try {
@@ -256,7 +343,9 @@ test('an account already on the prompts repository is not invited, and a refund 
   prompts().collaborators.add(account.login.toLowerCase()); // added by the seller by hand
   expect((await requestAccess(stack(), user, account.login)).status).toBe(200);
   expect(stack().github.requests).not.toContain(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`);
-  expect(await extraRows(sessionId)).toMatchObject([{status: 'active', invitation_id: null, detail: expect.stringContaining('already a collaborator')}]);
+  expect(await extraRows(sessionId)).toMatchObject([
+    {status: 'active', invitation_id: null, detail: expect.stringContaining('already a collaborator')},
+  ]);
 
   await stack().deliver(refundEvent(stack(), sessionId));
   expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
@@ -298,14 +387,26 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
 
     await stack().worker.scheduled();
 
-    const [{invited_at: invitedAt}] = await stack().worker.db.all<{invited_at: number}>('SELECT invited_at FROM extra_grants WHERE session_id = ?', sessionId);
+    const [{invited_at: invitedAt}] = await stack().worker.db.all<{invited_at: number}>(
+      'SELECT invited_at FROM extra_grants WHERE session_id = ?',
+      sessionId,
+    );
     expect(invitedAt).toBe(Date.parse(prompts().invitations.get(created!)!.created_at as string));
     expect(await extraRows(sessionId)).toEqual([
-      {repository_key: 'prompts', repository: EXTRA_FIXTURE_REPO, github_user_id: account.id, invitation_id: created, status: 'pending', detail: null},
+      {
+        repository_key: 'prompts',
+        repository: EXTRA_FIXTURE_REPO,
+        github_user_id: account.id,
+        invitation_id: created,
+        status: 'pending',
+        detail: null,
+      },
     ]);
     expect(promptInvitationsFor(account.id)).toEqual([created]);
     expect(stack().github.requests.filter((request) => request === `${promptsPut}${account.login}`)).toHaveLength(1);
-    expect((await accessStatus(user)).extraRepositories).toEqual([{...promptsNamed(), status: 'pending', username: account.login}]);
+    expect((await accessStatus(user)).extraRepositories).toEqual([
+      {...promptsNamed(), status: 'pending', username: account.login},
+    ]);
   });
 
   test("an open invitation older than the worker's attempt (the seller's, by hand) is refused, and left alone", async () => {
@@ -313,12 +414,20 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     expect(await extraRows(sessionId)).toMatchObject([{status: 'queued'}]);
     // The seller invited the account by hand an hour before the worker's attempt.
-    prompts().invitations.set(454545, {id: 454545, invitee: account, created_at: new Date(Date.now() - 3600_000).toISOString()});
+    prompts().invitations.set(454545, {
+      id: 454545,
+      invitee: account,
+      created_at: new Date(Date.now() - 3600_000).toISOString(),
+    });
 
     await stack().worker.scheduled();
 
     expect(await extraRows(sessionId)).toMatchObject([
-      {status: 'failed', invitation_id: null, detail: `@${account.login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`},
+      {
+        status: 'failed',
+        invitation_id: null,
+        detail: `@${account.login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
+      },
     ]);
     expect(promptInvitationsFor(account.id)).toEqual([454545]);
     expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'failed'}]);
@@ -336,11 +445,22 @@ describe('a plan that names a key the worker has no repository for', () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test, bare);
     expect(invitationsFor(bare.github.invitations, account.id)).toHaveLength(1);
     expect(invitationsFor(prompts(bare).invitations, account.id)).toEqual([]);
-    expect(bare.github.requests.filter((request) => !request.includes(FIXTURE_REPO) && request.includes('/repos/'))).toEqual([]);
+    expect(
+      bare.github.requests.filter((request) => !request.includes(FIXTURE_REPO) && request.includes('/repos/')),
+    ).toEqual([]);
     expect(await extraRows(sessionId, bare)).toEqual([
-      {repository_key: 'prompts', repository: null, github_user_id: account.id, invitation_id: null, status: 'failed', detail: expect.stringContaining('GITHUB_EXTRA_REPOS')},
+      {
+        repository_key: 'prompts',
+        repository: null,
+        github_user_id: account.id,
+        invitation_id: null,
+        status: 'failed',
+        detail: expect.stringContaining('GITHUB_EXTRA_REPOS'),
+      },
     ]);
-    expect((await accessStatus(user, bare)).extraRepositories).toEqual([{key: 'prompts', status: 'not_configured', detail: expect.stringContaining('No repository is set for "prompts"')}]);
+    expect((await accessStatus(user, bare)).extraRepositories).toEqual([
+      {key: 'prompts', status: 'not_configured', detail: expect.stringContaining('No repository is set for "prompts"')},
+    ]);
   });
 
   test('refuses a download of it with a 503 that says the seller has not set it up: no guess at a repository', async () => {
@@ -349,12 +469,16 @@ describe('a plan that names a key the worker has no repository for', () => {
     expect((await bare.deliver(completedEvent(bare, sessionId))).status).toBe(200);
     const response = await bare.call(API_PATHS.downloadLink, {token: user.idToken, body: {repository: 'prompts'}});
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({code: 'NOT_CONFIGURED', error: expect.stringContaining('the seller has not set it up')});
+    expect(await response.json()).toMatchObject({
+      code: 'NOT_CONFIGURED',
+      error: expect.stringContaining('the seller has not set it up'),
+    });
   });
 });
 
 describe("downloads of an extra repository's code", () => {
-  const askForLink = (user: SignedInUser, body: object) => stack().call(API_PATHS.downloadLink, {token: user.idToken, body});
+  const askForLink = (user: SignedInUser, body: object) =>
+    stack().call(API_PATHS.downloadLink, {token: user.idToken, body});
   async function linkFor(user: SignedInUser, body: object): Promise<DownloadLink> {
     const response = await askForLink(user, body);
     expect(response.status).toBe(200);
@@ -367,7 +491,11 @@ describe("downloads of an extra repository's code", () => {
     return strFromU8(readme![1]);
   }
   const linkOutcome = async (link: DownloadLink) =>
-    (await stack().worker.db.all<{outcome: string | null; detail: string | null; repository_key: string | null}>('SELECT outcome, detail, repository_key FROM download_links ORDER BY created_at DESC LIMIT 1'))[0];
+    (
+      await stack().worker.db.all<{outcome: string | null; detail: string | null; repository_key: string | null}>(
+        'SELECT outcome, detail, repository_key FROM download_links ORDER BY created_at DESC LIMIT 1',
+      )
+    )[0];
   beforeEach(() => {
     prompts().archives.releases.length = 0;
     prompts().archives.served.length = 0;
@@ -380,7 +508,9 @@ describe("downloads of an extra repository's code", () => {
     expect(branch).toMatchObject({release: false});
     const response = await stack().call(branch.path);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${EXTRA_FIXTURE_REPO.replace('/', '-')}-${branch.ref}.zip"`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="${EXTRA_FIXTURE_REPO.replace('/', '-')}-${branch.ref}.zip"`,
+    );
     expect(await readmeOf(response)).toBe(archiveFiles(EXTRA_FIXTURE_REPO, branch.ref)['README.md']);
     expect(prompts().archives.served).toEqual([branch.ref]);
     expect(stack().github.archives.served).toEqual([]);
@@ -388,7 +518,9 @@ describe("downloads of an extra repository's code", () => {
     prompts().archives.releases.push({tag: 'prompts-v2'});
     const release = await linkFor(user, {repository: 'prompts'});
     expect(release).toMatchObject({ref: 'prompts-v2', release: true});
-    expect(await readmeOf(await stack().call(release.path))).toBe(archiveFiles(EXTRA_FIXTURE_REPO, 'prompts-v2')['README.md']);
+    expect(await readmeOf(await stack().call(release.path))).toBe(
+      archiveFiles(EXTRA_FIXTURE_REPO, 'prompts-v2')['README.md'],
+    );
     // The kit's download is as it was: its own repository.
     const kit = await linkFor(user, {});
     expect(await readmeOf(await stack().call(kit.path))).toBe(archiveFiles(FIXTURE_REPO, kit.ref)['README.md']);
@@ -399,7 +531,10 @@ describe("downloads of an extra repository's code", () => {
     for (const repository of ['prompts', 'everything']) {
       const refused = await askForLink(user, {repository});
       expect(refused.status).toBe(403);
-      expect(await refused.json()).toMatchObject({code: 'NOT_IN_PLAN', error: 'Your plan does not include this repository.'});
+      expect(await refused.json()).toMatchObject({
+        code: 'NOT_IN_PLAN',
+        error: 'Your plan does not include this repository.',
+      });
     }
     const bad = await askForLink(user, {repository: 5});
     expect(bad.status).toBe(400);
@@ -416,7 +551,11 @@ describe("downloads of an extra repository's code", () => {
     const refused = await stack().call(link.path);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({code: 'NOT_IN_PLAN'});
-    expect(await linkOutcome(link)).toEqual({outcome: 'refused', detail: 'the plan does not grant prompts now', repository_key: 'prompts'});
+    expect(await linkOutcome(link)).toEqual({
+      outcome: 'refused',
+      detail: 'the plan does not grant prompts now',
+      repository_key: 'prompts',
+    });
     expect(prompts().archives.served).toEqual([]);
     expect((await askForLink(user, {repository: 'prompts'})).status).toBe(403);
     const kit = await linkFor(user, {});
@@ -429,7 +568,10 @@ test('a GITHUB_EXTRA_REPOS value that is not key=owner/name stops the worker wit
   try {
     const response = await wrong.call('/');
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({code: 'MISCONFIGURED', error: expect.stringContaining('GITHUB_EXTRA_REPOS must be key=owner/name pairs')});
+    expect(await response.json()).toMatchObject({
+      code: 'MISCONFIGURED',
+      error: expect.stringContaining('GITHUB_EXTRA_REPOS must be key=owner/name pairs'),
+    });
   } finally {
     await wrong.stop();
   }
@@ -449,14 +591,28 @@ describe("an extra repository's invitation that expires is sent again", () => {
   /** The purchase's prompts invitation was sent `ageMs` ago, as D1 and GitHub both say. */
   async function promptsAged(sessionId: string, ageMs: number) {
     const [row] = await extraRows(sessionId);
-    await stack().worker.db.run('UPDATE extra_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?', Date.now() - ageMs, sessionId);
+    await stack().worker.db.run(
+      'UPDATE extra_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?',
+      Date.now() - ageMs,
+      sessionId,
+    );
     stack().github.ageInvitation(row!.invitation_id!, ageMs);
   }
   const resendsOf = async (sessionId: string) =>
-    (await stack().worker.db.all<{expiry_resends: number}>('SELECT expiry_resends FROM extra_grants WHERE session_id = ?', sessionId))[0]!.expiry_resends;
+    (
+      await stack().worker.db.all<{expiry_resends: number}>(
+        'SELECT expiry_resends FROM extra_grants WHERE session_id = ?',
+        sessionId,
+      )
+    )[0]!.expiry_resends;
   const resentMails = (user: SignedInUser) =>
-    stack().mailgun.sent.filter((mail) => mail.fields.to === user.email && (mail.fields.subject ?? '').includes(`invitation to ${promptsName} was sent again`));
-  const promptsRequests = (method: string) => stack().github.requests.filter((request) => request.startsWith(`${method} /repos/${EXTRA_FIXTURE_REPO}/`));
+    stack().mailgun.sent.filter(
+      (mail) =>
+        mail.fields.to === user.email &&
+        (mail.fields.subject ?? '').includes(`invitation to ${promptsName} was sent again`),
+    );
+  const promptsRequests = (method: string) =>
+    stack().github.requests.filter((request) => request.startsWith(`${method} /repos/${EXTRA_FIXTURE_REPO}/`));
 
   test('a prompts invitation 6.9 days old is sent again by the cron: the old one withdrawn, a new one to the same account, the buyer e-mailed, the kit left as it is', async () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
@@ -472,7 +628,9 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(after).toMatchObject({status: 'pending', github_user_id: account.id, repository: EXTRA_FIXTURE_REPO});
     expect(after!.invitation_id).not.toBe(before!.invitation_id);
     expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
-    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(stack().github.requests).toContain(
+      `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`,
+    );
     expect(await resendsOf(sessionId)).toBe(1);
     expect(kitInvitationsFor(account.id)).toEqual(kitBefore);
 
@@ -564,8 +722,12 @@ describe("an extra repository's invitation that expires is sent again", () => {
     await stack().worker.scheduled();
     expect(promptsRequests('PUT')).toEqual([]);
     expect(promptInvitationsFor(account.id)).toEqual([]);
-    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
-    expect(await extraRows(sessionId)).toMatchObject([{status: 'active', invitation_id: null, detail: expect.stringContaining('already a collaborator')}]);
+    expect(stack().github.requests).toContain(
+      `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`,
+    );
+    expect(await extraRows(sessionId)).toMatchObject([
+      {status: 'active', invitation_id: null, detail: expect.stringContaining('already a collaborator')},
+    ]);
     expect(resentMails(user)).toEqual([]);
 
     await stack().deliver(refundEvent(stack(), sessionId));
@@ -579,7 +741,12 @@ describe("an extra repository's invitation that expires is sent again", () => {
     await promptsAged(sessionId, 6.9 * DAY_MS);
     const at = Date.now() - 3600_000;
     for (let i = 0; i < CAP; i++) {
-      await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_other_${i}`, at);
+      await stack().worker.db.run(
+        'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        EXTRA_FIXTURE_REPO,
+        `cs_test_other_${i}`,
+        at,
+      );
     }
     stack().github.requests.length = 0;
 
@@ -602,19 +769,34 @@ describe("an extra repository's invitation that expires is sent again", () => {
     await promptsAged(expiring.sessionId, 6.9 * DAY_MS);
     const at = Date.now() - 3600_000;
     for (let i = 0; i < CAP; i++) {
-      await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_earlier_${i}`, at);
+      await stack().worker.db.run(
+        'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        EXTRA_FIXTURE_REPO,
+        `cs_test_earlier_${i}`,
+        at,
+      );
     }
     const waiting = await seatedBuyer(advanced.priceId.test);
     expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'queued'}]);
     // The window frees, but GitHub does not answer the queued grant's invitation this run: it still waits.
-    await stack().worker.db.run('UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?', EXTRA_FIXTURE_REPO);
-    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${waiting.account.login}`, {status: 502, body: {message: 'Server Error'}});
+    await stack().worker.db.run(
+      'UPDATE invitations_sent SET sent_at = sent_at - 86400000 WHERE repository = ?',
+      EXTRA_FIXTURE_REPO,
+    );
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${waiting.account.login}`, {
+      status: 502,
+      body: {message: 'Server Error'},
+    });
     stack().github.requests.length = 0;
 
     await stack().worker.scheduled();
     expect(await extraRows(waiting.sessionId)).toMatchObject([{status: 'queued'}]);
-    expect(stack().github.requests).not.toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
-    expect(await extraRows(expiring.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    expect(stack().github.requests).not.toContain(
+      `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`,
+    );
+    expect(await extraRows(expiring.sessionId)).toMatchObject([
+      {status: 'pending', invitation_id: before!.invitation_id},
+    ]);
     expect(await resendsOf(expiring.sessionId)).toBe(0);
 
     await stack().worker.scheduled(); // the queued grant goes first, then the re-send
@@ -628,9 +810,14 @@ describe("an extra repository's invitation that expires is sent again", () => {
     const paid = await seatedBuyer(advanced.priceId.test);
     const [before] = await extraRows(refunded.sessionId);
     // GitHub does not answer the take-back's withdrawal: the grant stays pending, its job waits to retry.
-    stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {status: 502, body: {message: 'Server Error'}});
+    stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
+      status: 502,
+      body: {message: 'Server Error'},
+    });
     expect((await stack().deliver(refundEvent(stack(), refunded.sessionId))).status).toBe(200);
-    expect(await extraRows(refunded.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    expect(await extraRows(refunded.sessionId)).toMatchObject([
+      {status: 'pending', invitation_id: before!.invitation_id},
+    ]);
     await promptsAged(refunded.sessionId, 6.95 * DAY_MS); // the oldest: first in line
     await promptsAged(paid.sessionId, 6.9 * DAY_MS);
     stack().github.requests.length = 0;
@@ -638,7 +825,9 @@ describe("an extra repository's invitation that expires is sent again", () => {
     await stack().worker.scheduled();
     expect(await resendsOf(refunded.sessionId)).toBe(0);
     expect(promptInvitationsFor(refunded.account.id)).toEqual([before!.invitation_id]);
-    expect(stack().github.requests).not.toContain(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${refunded.account.login}`);
+    expect(stack().github.requests).not.toContain(
+      `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${refunded.account.login}`,
+    );
     expect(resentMails(refunded.user)).toEqual([]);
     expect(await resendsOf(paid.sessionId)).toBe(1);
     expect(resentMails(paid.user)).toHaveLength(1);
@@ -650,7 +839,10 @@ describe("an extra repository's invitation that expires is sent again", () => {
       const buyer = await seatedBuyer(starter.priceId.test);
       const upgradeId = await upgradeToAdvanced(buyer.user);
       const [invitation] = promptInvitationsFor(buyer.account.id);
-      stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${invitation}`, {status: 502, body: {message: 'Server Error'}});
+      stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${invitation}`, {
+        status: 502,
+        body: {message: 'Server Error'},
+      });
       await refundPayment(upgradeId);
       expect(await extraRows(buyer.sessionId)).toMatchObject([{status: 'pending'}]);
       await promptsAged(buyer.sessionId, (6.99 - i * 0.01) * DAY_MS); // older than the paid one: first in line
@@ -684,12 +876,18 @@ describe("an extra repository's invitation that expires is sent again", () => {
   });
 
   describe('after the last re-send', () => {
-    const renew = (user: SignedInUser, key: unknown = 'prompts') => stack().call(API_PATHS.resendExtraInvitation, {token: user.idToken, body: {key}});
-    const promptsEntry = async (user: SignedInUser) => (await accessStatus(user)).extraRepositories?.find((entry) => entry.key === 'prompts');
+    const renew = (user: SignedInUser, key: unknown = 'prompts') =>
+      stack().call(API_PATHS.resendExtraInvitation, {token: user.idToken, body: {key}});
+    const promptsEntry = async (user: SignedInUser) =>
+      (await accessStatus(user)).extraRepositories?.find((entry) => entry.key === 'prompts');
     /** A buyer whose prompts invitation the cron sent again its last time, and which then expired too. */
     async function expiredForGood() {
       const buyer = await seatedBuyer(advanced.priceId.test);
-      await stack().worker.db.run('UPDATE extra_grants SET expiry_resends = ? WHERE session_id = ?', MAX, buyer.sessionId);
+      await stack().worker.db.run(
+        'UPDATE extra_grants SET expiry_resends = ? WHERE session_id = ?',
+        MAX,
+        buyer.sessionId,
+      );
       await promptsAged(buyer.sessionId, 7.5 * DAY_MS);
       await stack().worker.scheduled(); // the cron leaves it: its re-sends are spent
       expect(await resendsOf(buyer.sessionId)).toBe(MAX);
@@ -707,7 +905,9 @@ describe("an extra repository's invitation that expires is sent again", () => {
       const [after] = await extraRows(sessionId);
       expect(after).toMatchObject({status: 'pending', github_user_id: account.id, repository: EXTRA_FIXTURE_REPO});
       expect(after!.invitation_id).not.toBe(before!.invitation_id);
-      expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+      expect(stack().github.requests).toContain(
+        `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`,
+      );
       expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
       expect(await resendsOf(sessionId)).toBe(0);
       const entry = await promptsEntry(user);
@@ -735,7 +935,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
       expect((await stack().call(API_PATHS.resendExtraInvitation, {body: {key: 'prompts'}})).status).toBe(401);
     });
 
-    test('a buyer who declines and asks again gets 3 new invitations to it a day, then 429 with the reason: its daily invitations are everyone\'s', async () => {
+    test("a buyer who declines and asks again gets 3 new invitations to it a day, then 429 with the reason: its daily invitations are everyone's", async () => {
       const {user, account} = await seatedBuyer(advanced.priceId.test);
       for (let round = 1; round <= 3; round++) {
         stack().github.decline(promptInvitationsFor(account.id)[0]!);
@@ -746,7 +946,9 @@ describe("an extra repository's invitation that expires is sent again", () => {
       stack().github.requests.length = 0;
       const refused = await renew(user);
       expect(refused.status).toBe(429);
-      expect(((await refused.json()) as {error: string}).error).toMatch(/^This purchase has asked for 3 new invitations today/);
+      expect(((await refused.json()) as {error: string}).error).toMatch(
+        /^This purchase has asked for 3 new invitations today/,
+      );
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(promptsRequests('PUT')).toEqual([]);
       expect(promptInvitationsFor(account.id)).toEqual([]);
@@ -757,14 +959,21 @@ describe("an extra repository's invitation that expires is sent again", () => {
       const [before] = await extraRows(owner.sessionId);
       const starterBuyer = await seatedBuyer(starter.priceId.test);
       expect((await renew(starterBuyer.user)).status).toBe(409);
-      expect(await extraRows(owner.sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+      expect(await extraRows(owner.sessionId)).toMatchObject([
+        {status: 'pending', invitation_id: before!.invitation_id},
+      ]);
     });
 
     test("with the prompts repository's window full, the new invitation waits at the back of its queue (202 queued), and goes when a slot frees", async () => {
       const {user, sessionId, account} = await expiredForGood();
       const at = Date.now() - 3600_000;
       for (let i = 0; i < CAP; i++) {
-        await stack().worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', EXTRA_FIXTURE_REPO, `cs_test_renew_${i}`, at);
+        await stack().worker.db.run(
+          'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+          EXTRA_FIXTURE_REPO,
+          `cs_test_renew_${i}`,
+          at,
+        );
       }
       stack().github.requests.length = 0;
       const response = await renew(user);
@@ -786,24 +995,42 @@ describe("an extra repository's invitation that expires is sent again", () => {
       );
       const digestsBefore = stack().mailgun.sent.length;
       await stack().worker.scheduled();
-      const digest = stack().mailgun.sent.slice(digestsBefore).find((mail) => mail.fields.to === appConfig.mail.forwardRepliesTo && /repository audit/.test(mail.fields.subject ?? ''));
-      expect(digest?.fields.text).toMatch(new RegExp(`Invitations that expired, not accepted after ${MAX} re-sends[^\\n]*:\\n(  .*\\n)*  @${account.login} \\(${user.email.replace(/[.+]/g, '\\$&')}\\), to ${EXTRA_FIXTURE_REPO}`));
+      const digest = stack()
+        .mailgun.sent.slice(digestsBefore)
+        .find(
+          (mail) =>
+            mail.fields.to === appConfig.mail.forwardRepliesTo && /repository audit/.test(mail.fields.subject ?? ''),
+        );
+      expect(digest?.fields.text).toMatch(
+        new RegExp(
+          `Invitations that expired, not accepted after ${MAX} re-sends[^\\n]*:\\n(  .*\\n)*  @${account.login} \\(${user.email.replace(/[.+]/g, '\\$&')}\\), to ${EXTRA_FIXTURE_REPO}`,
+        ),
+      );
     });
 
     test('the seller renews it from the console (audited)', async () => {
       const {sessionId, account} = await expiredForGood();
       const [before] = await extraRows(sessionId);
       const detail = async () =>
-        (await (await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})).json()) as AdminPurchaseDetail;
+        (await (
+          await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
+        ).json()) as AdminPurchaseDetail;
       expect((await detail()).extraGrants).toMatchObject([{key: 'prompts', status: 'pending', expired: true}]);
 
-      const response = await stack().call(adminPath(ADMIN_PATHS.resendExtra, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {key: 'prompts'}});
+      const response = await stack().call(adminPath(ADMIN_PATHS.resendExtra, {sessionId}), {
+        method: 'POST',
+        token: seller.admin.idToken,
+        body: {key: 'prompts'},
+      });
       expect(response.status).toBe(200);
       expect((await detail()).extraGrants).toMatchObject([{key: 'prompts', status: 'pending', expired: false}]);
       expect(promptInvitationsFor(account.id)).not.toContain(before!.invitation_id);
-      expect(await stack().worker.db.all('SELECT action, outcome FROM admin_audit WHERE session_id = ? ORDER BY id DESC LIMIT 1', sessionId)).toEqual([
-        {action: 'resend', outcome: 'done'},
-      ]);
+      expect(
+        await stack().worker.db.all(
+          'SELECT action, outcome FROM admin_audit WHERE session_id = ? ORDER BY id DESC LIMIT 1',
+          sessionId,
+        ),
+      ).toEqual([{action: 'resend', outcome: 'done'}]);
     });
   });
 
@@ -811,7 +1038,11 @@ describe("an extra repository's invitation that expires is sent again", () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     const [before] = await extraRows(sessionId);
     await promptsAged(sessionId, 6.9 * DAY_MS);
-    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}, afterActing: true});
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {
+      status: 502,
+      body: {message: 'Server Error'},
+      afterActing: true,
+    });
 
     await stack().worker.scheduled();
     const [created] = promptInvitationsFor(account.id);
@@ -822,7 +1053,11 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: created, detail: null}]);
     expect(promptInvitationsFor(account.id)).toEqual([created]);
     // The first invitation's PUT and the re-send's: the adoption asks GitHub for nothing more.
-    expect(stack().github.requests.filter((request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`)).toHaveLength(2);
+    expect(
+      stack().github.requests.filter(
+        (request) => request === `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`,
+      ),
+    ).toHaveLength(2);
     expect(await resendsOf(sessionId)).toBe(1);
     expect(resentMails(user)).toHaveLength(1);
   });
@@ -831,7 +1066,10 @@ describe("an extra repository's invitation that expires is sent again", () => {
     const {user, sessionId} = await seatedBuyer(advanced.priceId.test);
     const [before] = await extraRows(sessionId);
     await promptsAged(sessionId, 6.9 * DAY_MS);
-    stack().github.failNext(`GET /repos/${EXTRA_FIXTURE_REPO}/invitations`, {status: 502, body: {message: 'Server Error'}});
+    stack().github.failNext(`GET /repos/${EXTRA_FIXTURE_REPO}/invitations`, {
+      status: 502,
+      body: {message: 'Server Error'},
+    });
 
     await stack().worker.scheduled();
     expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
@@ -847,10 +1085,15 @@ describe("an extra repository's invitation that expires is sent again", () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     const [before] = await extraRows(sessionId);
     await promptsAged(sessionId, 6.9 * DAY_MS);
-    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}});
+    stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {
+      status: 502,
+      body: {message: 'Server Error'},
+    });
 
     await stack().worker.scheduled();
-    expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`);
+    expect(stack().github.requests).toContain(
+      `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`,
+    );
     expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
     expect(resentMails(user)).toEqual([]);
 

@@ -5,7 +5,14 @@
  * the prompts repository beside the kit's, each with its own people and invitations.
  */
 import {appConfig} from '../../src/config';
-import {ADMIN_PATHS, API_PATHS, type AdminAuditEntry, type Page, type RepositoryAudit, type RepositoryFixAllResult} from '../../src/config/api';
+import {
+  ADMIN_PATHS,
+  API_PATHS,
+  type AdminAuditEntry,
+  type Page,
+  type RepositoryAudit,
+  type RepositoryFixAllResult,
+} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {completedEvent, refundAtStripe, useSellerStack} from './stack';
 
@@ -21,7 +28,14 @@ async function advancedBuyer() {
   const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
   expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
   const account = stack().github.addUser(`audited-${Date.now().toString(36)}-${accounts++}`);
-  expect((await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: account.login, userId: user.uid}})).status).toBe(200);
+  expect(
+    (
+      await stack().call(API_PATHS.addUserToRepo, {
+        token: user.idToken,
+        body: {username: account.login, userId: user.uid},
+      })
+    ).status,
+  ).toBe(200);
   const invitation = [...prompts().invitations.values()].find((entry) => entry.invitee.id === account.id);
   expect(invitation).toBeDefined();
   return {user, sessionId, account, invitationId: invitation!.id};
@@ -30,11 +44,14 @@ async function advancedBuyer() {
 const admin = (path: string, body?: object) =>
   stack().call(path, {token: seller.admin.idToken, ...(body && {method: 'POST', body})});
 async function auditOf(repository?: string): Promise<RepositoryAudit> {
-  const response = await admin(repository === undefined ? ADMIN_PATHS.repositoryAudit : `${ADMIN_PATHS.repositoryAudit}?repository=${repository}`);
+  const response = await admin(
+    repository === undefined ? ADMIN_PATHS.repositoryAudit : `${ADMIN_PATHS.repositoryAudit}?repository=${repository}`,
+  );
   expect(response.status).toBe(200);
   return (await response.json()) as RepositoryAudit;
 }
-const differenceOf = (audit: RepositoryAudit, login: string) => audit.differences.find((entry) => entry.login === login);
+const differenceOf = (audit: RepositoryAudit, login: string) =>
+  audit.differences.find((entry) => entry.login === login);
 
 test("the prompts' audit compares the prompts repository with its own grants, and the kit's names it without mixing them", async () => {
   const buyer = await advancedBuyer();
@@ -42,19 +59,34 @@ test("the prompts' audit compares the prompts repository with its own grants, an
   prompts().collaborators.add(stranger.login.toLowerCase());
 
   const audit = await auditOf('prompts');
-  expect(audit).toMatchObject({repository: EXTRA_FIXTURE_REPO, key: 'prompts', extraRepositories: [{key: 'prompts', repository: EXTRA_FIXTURE_REPO}]});
+  expect(audit).toMatchObject({
+    repository: EXTRA_FIXTURE_REPO,
+    key: 'prompts',
+    extraRepositories: [{key: 'prompts', repository: EXTRA_FIXTURE_REPO}],
+  });
   expect(differenceOf(audit, buyer.account.login)).toBeUndefined();
-  expect(differenceOf(audit, stranger.login)).toMatchObject({kind: 'unpaid_on_repository', on: 'collaborator', sessionId: null});
+  expect(differenceOf(audit, stranger.login)).toMatchObject({
+    kind: 'unpaid_on_repository',
+    on: 'collaborator',
+    sessionId: null,
+  });
   expect(audit.invitations.usedLast24h).toBeGreaterThanOrEqual(1);
 
   // The kit's audit: its own repository, where the stranger is not, and the prompts listed for their own audit.
   const kit = await auditOf();
-  expect(kit).toMatchObject({repository: FIXTURE_REPO, key: null, extraRepositories: [{key: 'prompts', repository: EXTRA_FIXTURE_REPO}]});
+  expect(kit).toMatchObject({
+    repository: FIXTURE_REPO,
+    key: null,
+    extraRepositories: [{key: 'prompts', repository: EXTRA_FIXTURE_REPO}],
+  });
   expect(differenceOf(kit, stranger.login)).toBeUndefined();
 
   const unknown = await admin(`${ADMIN_PATHS.repositoryAudit}?repository=everything`);
   expect(unknown.status).toBe(404);
-  expect(await unknown.json()).toMatchObject({code: 'NOT_FOUND', error: expect.stringContaining('GITHUB_EXTRA_REPOS names prompts')});
+  expect(await unknown.json()).toMatchObject({
+    code: 'NOT_FOUND',
+    error: expect.stringContaining('GITHUB_EXTRA_REPOS names prompts'),
+  });
   // Names every object has are not repositories either (a 404, not a 500 from Object's own).
   for (const name of ['__proto__', 'constructor', 'toString']) {
     expect((await admin(`${ADMIN_PATHS.repositoryAudit}?repository=${name}`)).status).toBe(404);
@@ -62,12 +94,20 @@ test("the prompts' audit compares the prompts repository with its own grants, an
   }
 
   // The fix removes the stranger from the prompts, and the admin log says so.
-  const fixed = await admin(ADMIN_PATHS.repositoryFix, {kind: 'unpaid_on_repository', githubUserId: stranger.id, repository: 'prompts'});
+  const fixed = await admin(ADMIN_PATHS.repositoryFix, {
+    kind: 'unpaid_on_repository',
+    githubUserId: stranger.id,
+    repository: 'prompts',
+  });
   expect(fixed.status).toBe(200);
   expect(prompts().collaborators.has(stranger.login.toLowerCase())).toBe(false);
   expect(differenceOf(await auditOf('prompts'), stranger.login)).toBeUndefined();
   const log = (await (await admin(ADMIN_PATHS.auditLog)).json()) as Page<AdminAuditEntry>;
-  expect(log.items[0]).toMatchObject({action: 'repository_fix', outcome: 'done', detail: expect.stringContaining(`removed @${stranger.login} from ${EXTRA_FIXTURE_REPO}`)});
+  expect(log.items[0]).toMatchObject({
+    action: 'repository_fix',
+    outcome: 'done',
+    detail: expect.stringContaining(`removed @${stranger.login} from ${EXTRA_FIXTURE_REPO}`),
+  });
 });
 
 test('a paid grant whose prompts invitation was withdrawn by hand is listed missing, and the fix invites the same account again', async () => {
@@ -75,33 +115,56 @@ test('a paid grant whose prompts invitation was withdrawn by hand is listed miss
   prompts().invitations.delete(buyer.invitationId);
 
   const missing = differenceOf(await auditOf('prompts'), buyer.account.login);
-  expect(missing).toMatchObject({kind: 'paid_missing', on: 'nowhere', sessionId: buyer.sessionId, email: buyer.user.email});
+  expect(missing).toMatchObject({
+    kind: 'paid_missing',
+    on: 'nowhere',
+    sessionId: buyer.sessionId,
+    email: buyer.user.email,
+  });
   // Not on the kit's: its invitation is there.
   expect(differenceOf(await auditOf(), buyer.account.login)).toBeUndefined();
 
-  const fixed = await admin(ADMIN_PATHS.repositoryFix, {kind: 'paid_missing', githubUserId: buyer.account.id, repository: 'prompts'});
+  const fixed = await admin(ADMIN_PATHS.repositoryFix, {
+    kind: 'paid_missing',
+    githubUserId: buyer.account.id,
+    repository: 'prompts',
+  });
   expect(fixed.status).toBe(200);
   const again = [...prompts().invitations.values()].filter((entry) => entry.invitee.id === buyer.account.id);
   expect(again).toHaveLength(1);
   expect(again[0]!.id).not.toBe(buyer.invitationId);
-  const [grant] = await stack().worker.db.all<{status: string; invitation_id: number}>('SELECT status, invitation_id FROM extra_grants WHERE session_id = ?', buyer.sessionId);
+  const [grant] = await stack().worker.db.all<{status: string; invitation_id: number}>(
+    'SELECT status, invitation_id FROM extra_grants WHERE session_id = ?',
+    buyer.sessionId,
+  );
   expect(grant).toEqual({status: 'pending', invitation_id: again[0]!.id});
   expect(differenceOf(await auditOf('prompts'), buyer.account.login)).toBeUndefined();
 });
 
-test("a refunded buyer put back on the prompts by hand is listed revoked, and the fix-all of the prompts removes them", async () => {
+test('a refunded buyer put back on the prompts by hand is listed revoked, and the fix-all of the prompts removes them', async () => {
   const buyer = await advancedBuyer();
-  stack().github.accept([...stack().github.invitations.values()].find((entry) => entry.invitee.id === buyer.account.id)!.id);
+  stack().github.accept(
+    [...stack().github.invitations.values()].find((entry) => entry.invitee.id === buyer.account.id)!.id,
+  );
   await refundAtStripe(stack(), buyer.sessionId);
   expect(prompts().invitations.has(buyer.invitationId)).toBe(false);
   prompts().collaborators.add(buyer.account.login.toLowerCase());
 
-  expect(differenceOf(await auditOf('prompts'), buyer.account.login)).toMatchObject({kind: 'revoked_present', sessionId: buyer.sessionId});
+  expect(differenceOf(await auditOf('prompts'), buyer.account.login)).toMatchObject({
+    kind: 'revoked_present',
+    sessionId: buyer.sessionId,
+  });
   const response = await admin(ADMIN_PATHS.repositoryFixAll, {kind: 'revoked_present', repository: 'prompts'});
   expect(response.status).toBe(200);
-  expect((await response.json()) as RepositoryFixAllResult).toMatchObject({kind: 'revoked_present', failed: [], left: 0});
+  expect((await response.json()) as RepositoryFixAllResult).toMatchObject({
+    kind: 'revoked_present',
+    failed: [],
+    left: 0,
+  });
   expect(prompts().collaborators.has(buyer.account.login.toLowerCase())).toBe(false);
   expect(differenceOf(await auditOf('prompts'), buyer.account.login)).toBeUndefined();
   // A body naming a repository the worker does not have is refused before anything is done.
-  expect((await admin(ADMIN_PATHS.repositoryFixAll, {kind: 'revoked_present', repository: 'everything'})).status).toBe(404);
+  expect((await admin(ADMIN_PATHS.repositoryFixAll, {kind: 'revoked_present', repository: 'everything'})).status).toBe(
+    404,
+  );
 });

@@ -28,7 +28,8 @@ async function guestPurchase(email: string, on = stack) {
 }
 
 const signedIn = (session: {idToken: string}, on = stack) => on.call('/signedIn', {token: session.idToken, body: {}});
-const hasPaid = (session: {uid: string; idToken: string}) => stack.call(`/userHasPaid?userId=${session.uid}`, {token: session.idToken});
+const hasPaid = (session: {uid: string; idToken: string}) =>
+  stack.call(`/userHasPaid?userId=${session.uid}`, {token: session.idToken});
 const requestAccess = (session: {uid: string; idToken: string}) =>
   stack.call('/addUserToRepo', {token: session.idToken, body: {username: INVITEE, userId: session.uid}});
 
@@ -114,7 +115,9 @@ describe('a password someone set before the owner proved the e-mail', () => {
     const answers = await Promise.all(Array.from({length: 5}, () => hasPaid(owner)));
     expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
     for (const answer of answers) expect(await answer.json()).toMatchObject({code: 'SESSION_ENDED'});
-    expect(stack.worker.logs.filter((line) => line.includes('auth.unproven_password_removed') && line.includes(owner.uid))).toHaveLength(1);
+    expect(
+      stack.worker.logs.filter((line) => line.includes('auth.unproven_password_removed') && line.includes(owner.uid)),
+    ).toHaveLength(1);
   });
 });
 
@@ -136,10 +139,18 @@ describe('passwords the owner chose are kept', () => {
     await stack.signUp({email});
     const identity = `http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1`;
     const post = (path: string, body: unknown) =>
-      fetch(`${identity}/${path}?key=fake-api-key`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)});
+      fetch(`${identity}/${path}?key=fake-api-key`, {
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: JSON.stringify(body),
+      });
     await post('accounts:sendOobCode', {requestType: 'PASSWORD_RESET', email});
-    const code = (await oobCodes(stack.emulatorHost)).filter((entry) => entry.email === email && entry.requestType === 'PASSWORD_RESET').pop()!;
-    expect((await post('accounts:resetPassword', {oobCode: code.oobCode, newPassword: 'chosen by the reset'})).status).toBe(200);
+    const code = (await oobCodes(stack.emulatorHost))
+      .filter((entry) => entry.email === email && entry.requestType === 'PASSWORD_RESET')
+      .pop()!;
+    expect(
+      (await post('accounts:resetPassword', {oobCode: code.oobCode, newPassword: 'chosen by the reset'})).status,
+    ).toBe(200);
 
     const owner = (await stack.signInWithPassword(email, 'chosen by the reset'))!;
     expect(claimsOf(owner.idToken)).toMatchObject({email_verified: true});

@@ -11,7 +11,11 @@ import {formShape, readFields} from '../../worker/src/webhooks/formFields';
 const RUNS = 500;
 const NAMES = ['timestamp', 'token', 'signature'] as const;
 const name = fc.oneof(fc.constantFrom(...NAMES, 'subject', 'body-plain', 'attachment-1'), fc.string({maxLength: 12}));
-const value = fc.oneof(fc.string({maxLength: 40}), fc.string({unit: 'grapheme', maxLength: 10}), fc.constantFrom('', '&=+%', 'a\r\nb', '--x'));
+const value = fc.oneof(
+  fc.string({maxLength: 40}),
+  fc.string({unit: 'grapheme', maxLength: 10}),
+  fc.constantFrom('', '&=+%', 'a\r\nb', '--x'),
+);
 const fields = fc.array(fc.record({name, value, file: fc.boolean()}), {maxLength: 30});
 
 const bytes = async (body: BodyInit) => new Uint8Array(await new Response(body).arrayBuffer());
@@ -47,7 +51,8 @@ test('multipart: as many parts as FormData writes, and the same first text value
       expect(shape.fields).toHaveLength(list.length);
       const parsed = await new Response(body, {headers: {'content-type': type}}).formData();
       const read = readFields(body, shape, NAMES);
-      for (const key of NAMES) expect(read.get(key)).toBe(parsed.getAll(key).find((entry) => typeof entry === 'string'));
+      for (const key of NAMES)
+        expect(read.get(key)).toBe(parsed.getAll(key).find((entry) => typeof entry === 'string'));
     }),
     {numRuns: RUNS},
   );
@@ -58,7 +63,12 @@ test('more fields than allowed is tooMany, counted without reading them; a body 
   expect(formShape(many, 'application/x-www-form-urlencoded', 200)).toBe('tooMany');
   expect(formShape(await bytes('a=1' + '&'.repeat(199)), 'application/x-www-form-urlencoded', 200)).not.toBe('tooMany');
   const part = '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n\r\n';
-  expect(formShape(await bytes(`${part.repeat(201)}--b--\r\n`), 'multipart/form-data; boundary=b', 200)).toBe('tooMany');
-  expect(formShape(await bytes(`${part.repeat(200)}--b--\r\n`), 'multipart/form-data; boundary="b"', 200)).not.toBe('tooMany');
-  for (const type of ['application/json', 'text/plain', 'multipart/form-data', '']) expect(formShape(many, type, 200)).toBeNull();
+  expect(formShape(await bytes(`${part.repeat(201)}--b--\r\n`), 'multipart/form-data; boundary=b', 200)).toBe(
+    'tooMany',
+  );
+  expect(formShape(await bytes(`${part.repeat(200)}--b--\r\n`), 'multipart/form-data; boundary="b"', 200)).not.toBe(
+    'tooMany',
+  );
+  for (const type of ['application/json', 'text/plain', 'multipart/form-data', ''])
+    expect(formShape(many, type, 200)).toBeNull();
 });

@@ -4,7 +4,16 @@
  * buyer would notice (access, invitations, e-mails).
  */
 import {appConfig, findPlanByPriceId} from '../../src/config';
-import {completedEvent, disputeEvent, PRICE_ADVANCED, refundEvent, startStack, stripeEvent, type Stack, uniqueEmail} from './stack';
+import {
+  completedEvent,
+  disputeEvent,
+  PRICE_ADVANCED,
+  refundEvent,
+  startStack,
+  stripeEvent,
+  type Stack,
+  uniqueEmail,
+} from './stack';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -14,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const purchase = (sessionId: string) =>
-  stack.worker.db.all<{status: string; revoke_reason: string | null}>('SELECT * FROM purchases WHERE session_id = ?', sessionId);
+  stack.worker.db.all<{status: string; revoke_reason: string | null}>(
+    'SELECT * FROM purchases WHERE session_id = ?',
+    sessionId,
+  );
 const welcomeMailsTo = (email: string) => stack.mailgun.sent.filter((mail) => mail.fields.to === email);
 
 test("a paid checkout is recorded once, by its plan's id, and sends one welcome e-mail naming the plan, with the dashboard link", async () => {
@@ -117,11 +129,15 @@ test('a dispute revokes at once; a lost dispute stays revoked, and a later won e
   await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
   expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'disputed'})]);
   await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'lost'));
-  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'})]);
+  expect(await purchase(sessionId)).toEqual([
+    expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'}),
+  ]);
   // The lost dispute's outcome is final: a late event about it, or a second dispute won, changes nothing.
   await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
   await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won', 'dp_second'));
-  expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'})]);
+  expect(await purchase(sessionId)).toEqual([
+    expect.objectContaining({status: 'revoked', revoke_reason: 'dispute lost'}),
+  ]);
 });
 
 describe('a dispute won gives access back', () => {
@@ -140,9 +156,12 @@ describe('a dispute won gives access back', () => {
     return {user, sessionId, login};
   }
   const hasPaid = async (user: {uid: string; idToken: string}) =>
-    ((await (await stack.call(`/userHasPaid?userId=${user.uid}`, {token: user.idToken})).json()) as {hasPaid: boolean}).hasPaid;
+    ((await (await stack.call(`/userHasPaid?userId=${user.uid}`, {token: user.idToken})).json()) as {hasPaid: boolean})
+      .hasPaid;
   const invitedAgain = (login: string) =>
-    [...stack.github.invitations.values()].some((invitation) => invitation.invitee.login === login && !invitation.expired);
+    [...stack.github.invitations.values()].some(
+      (invitation) => invitation.invitee.login === login && !invitation.expired,
+    );
 
   test('opened then won: the purchase is paid again and the same account is invited again', async () => {
     const {user, sessionId, login} = await buyerWithSeat();
@@ -154,7 +173,10 @@ describe('a dispute won gives access back', () => {
     expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', revoke_reason: null})]);
     expect(await hasPaid(user)).toBe(true);
     expect(invitedAgain(login)).toBe(true);
-    const [grant] = await stack.worker.db.all<{status: string; github_username: string}>('SELECT * FROM access_grants WHERE session_id = ?', sessionId);
+    const [grant] = await stack.worker.db.all<{status: string; github_username: string}>(
+      'SELECT * FROM access_grants WHERE session_id = ?',
+      sessionId,
+    );
     expect(grant).toMatchObject({status: 'pending', github_username: login});
   });
 
@@ -164,9 +186,14 @@ describe('a dispute won gives access back', () => {
     await stack.deliver(completedEvent(stack, sessionId));
     const login = stack.github.addUser(`race-${Date.now().toString(36)}-${logins++}`).login;
     // The request has checked the payment; the dispute lands while it looks the account up.
-    stack.github.beforeNext(`GET /users/${login}`, () => stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response')));
+    stack.github.beforeNext(`GET /users/${login}`, () =>
+      stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response')),
+    );
     await requestAccess(user, login);
-    const grant = async () => (await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0];
+    const grant = async () =>
+      (
+        await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId)
+      )[0];
     expect(await grant()).toMatchObject({status: 'revoked'});
     expect(invitedAgain(login)).toBe(false);
 
@@ -188,7 +215,9 @@ describe('a dispute won gives access back', () => {
     await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response'));
     await stack.deliver(refundEvent(stack, sessionId));
     await stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.closed', 'won'));
-    expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'})]);
+    expect(await purchase(sessionId)).toEqual([
+      expect.objectContaining({status: 'revoked', revoke_reason: 'refunded'}),
+    ]);
     expect(await hasPaid(user)).toBe(false);
   });
 
@@ -226,7 +255,9 @@ test("a paid session for another product's price (a Payment Link on the same acc
 });
 
 test('event types the worker does not handle are acknowledged with 2xx', async () => {
-  const response = await stack.deliver(stripeEvent('customer.created', {id: 'cus_x', object: 'customer'} as Stripe.Customer));
+  const response = await stack.deliver(
+    stripeEvent('customer.created', {id: 'cus_x', object: 'customer'} as Stripe.Customer),
+  );
   expect(response.status).toBe(200);
   expect(await response.json()).toMatchObject({received: true, handled: false});
 });

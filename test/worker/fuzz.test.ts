@@ -17,7 +17,17 @@ import {ADMIN_PATHS, adminPath, API_PATHS} from '../../src/config/api';
 import {INVITEE} from '../../scripts/local/githubApi';
 import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {listen, type RunningServer} from '../../scripts/support/listen';
-import {completedEvent, MAILGUN_SIGNING_KEY, PRICE_ADVANCED, SITE_ORIGIN, signPayload, startStack, type Stack, stripeEvent, uniqueEmail} from './stack';
+import {
+  completedEvent,
+  MAILGUN_SIGNING_KEY,
+  PRICE_ADVANCED,
+  SITE_ORIGIN,
+  signPayload,
+  startStack,
+  type Stack,
+  stripeEvent,
+  uniqueEmail,
+} from './stack';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 22);
@@ -39,7 +49,10 @@ beforeAll(async () => {
   plausible = await listen(
     http.createServer((request, response) => {
       request.resume();
-      const ok = request.url === '/js/script.js' ? request.method === 'GET' : request.url === '/api/event' && request.method === 'POST';
+      const ok =
+        request.url === '/js/script.js'
+          ? request.method === 'GET'
+          : request.url === '/api/event' && request.method === 'POST';
       response.writeHead(ok ? 202 : 400, {'content-type': 'text/plain'}).end(ok ? 'ok' : 'Bad request');
     }),
   );
@@ -53,11 +66,13 @@ beforeAll(async () => {
   await stack.deliver(completedEvent(stack, guest));
   [paidSession, paidClaim] = [guest, stack.claimOf(guest)];
   // Their first verified sign-in is behind them, as for any returning caller.
-  for (const token of [tokens.buyer, tokens.admin]) expect((await stack.call('/signedIn', {token, body: {}})).status).toBe(200);
+  for (const token of [tokens.buyer, tokens.admin])
+    expect((await stack.call('/signedIn', {token, body: {}})).status).toBe(200);
   await recordWrites();
 });
 afterAll(async () => {
-  if (process.env.FUZZ_REPORT) fs.writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({seed: SEED, runs: RUNS, routes: figures}, null, 2));
+  if (process.env.FUZZ_REPORT)
+    fs.writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({seed: SEED, runs: RUNS, routes: figures}, null, 2));
   await stack?.stop();
   await plausible?.close();
 });
@@ -75,9 +90,18 @@ async function recordWrites() {
   for (const {name} of tables) {
     // An update counts when a value changed; writing the same values again (and a new updated_at,
     // as an idempotent re-record does) changes no state.
-    const columns = (await stack.worker.db.all<{name: string}>(`SELECT name FROM pragma_table_info('${name}')`)).map((column) => column.name);
-    const changed = columns.filter((column) => column !== 'updated_at').map((column) => `OLD.${column} IS NOT NEW.${column}`).join(' OR ');
-    for (const [event, when] of [['INSERT', ''], ['DELETE', ''], ['UPDATE', `WHEN ${changed}`]]) {
+    const columns = (await stack.worker.db.all<{name: string}>(`SELECT name FROM pragma_table_info('${name}')`)).map(
+      (column) => column.name,
+    );
+    const changed = columns
+      .filter((column) => column !== 'updated_at')
+      .map((column) => `OLD.${column} IS NOT NEW.${column}`)
+      .join(' OR ');
+    for (const [event, when] of [
+      ['INSERT', ''],
+      ['DELETE', ''],
+      ['UPDATE', `WHEN ${changed}`],
+    ]) {
       await stack.worker.db.run(
         `CREATE TRIGGER fuzz_${name}_${event!.toLowerCase()} AFTER ${event} ON ${name} ${when} BEGIN INSERT INTO fuzz_writes (what) VALUES ('${event} ${name}'); END`,
       );
@@ -97,16 +121,33 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 
 /** An unsigned token as the emulator issues them (accepted in emulator mode), for any uid: unverified. */
 function emulatorToken(claims: Record<string, unknown>) {
-  const payload = {iss: `https://securetoken.google.com/${EMULATOR_PROJECT}`, aud: EMULATOR_PROJECT, iat: now() - 5, exp: now() + 3600, auth_time: now() - 5, ...claims};
+  const payload = {
+    iss: `https://securetoken.google.com/${EMULATOR_PROJECT}`,
+    aud: EMULATOR_PROJECT,
+    iat: now() - 5,
+    exp: now() + 3600,
+    auth_time: now() - 5,
+    ...claims,
+  };
   return `${b64({alg: 'none', typ: 'JWT'})}.${b64(payload)}.`;
 }
 
-const uid = fc.oneof(fc.string({unit: fc.constantFrom(...'abcXYZ019'.split('')), minLength: 1, maxLength: 28}), fc.string({maxLength: 140}));
+const uid = fc.oneof(
+  fc.string({unit: fc.constantFrom(...'abcXYZ019'.split('')), minLength: 1, maxLength: 28}),
+  fc.string({maxLength: 140}),
+);
 const authorization = fc.oneof(
   {weight: 2, arbitrary: fc.constant(undefined)},
   {weight: 3, arbitrary: fc.constantFrom('buyer', 'admin').map((who) => `Bearer ${tokens[who as 'buyer' | 'admin']}`)},
-  {weight: 3, arbitrary: uid.map((sub) => `Bearer ${emulatorToken({sub, email: `${sub.slice(0, 8)}@example.com`, email_verified: false})}`)},
-  fc.record({sub: uid, aud: fc.string(), iss: fc.string(), exp: fc.integer(), iat: fc.integer()}).map((claims) => `Bearer ${emulatorToken(claims)}`),
+  {
+    weight: 3,
+    arbitrary: uid.map(
+      (sub) => `Bearer ${emulatorToken({sub, email: `${sub.slice(0, 8)}@example.com`, email_verified: false})}`,
+    ),
+  },
+  fc
+    .record({sub: uid, aud: fc.string(), iss: fc.string(), exp: fc.integer(), iat: fc.integer()})
+    .map((claims) => `Bearer ${emulatorToken(claims)}`),
   fc.string({maxLength: 300}).map((value) => `Bearer ${value}`),
   fc.string({maxLength: 100}),
   fc.constant(`Bearer ${'a'.repeat(9000)}`),
@@ -114,35 +155,93 @@ const authorization = fc.oneof(
 // Emulator mode answers only callers on this machine (503 otherwise, by design): loopback
 // addresses in their spellings, each its own rate-limit bucket. address.test.ts covers the rest.
 const loopback = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)).map((parts) => `127.${parts.join('.')}`);
-const clientIp = fc.oneof(loopback, loopback.map((address) => `::ffff:${address}`), fc.constant('::1'), fc.constant(undefined));
+const clientIp = fc.oneof(
+  loopback,
+  loopback.map((address) => `::ffff:${address}`),
+  fc.constant('::1'),
+  fc.constant(undefined),
+);
 const contentType = fc.oneof(
-  fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=fuzz', undefined),
+  fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=fuzz',
+    undefined,
+  ),
   fc.string({maxLength: 60}),
 );
 
-const anything = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.double(), fc.array(fc.string(), {maxLength: 3}), fc.object({maxDepth: 1}));
+const anything = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.array(fc.string(), {maxLength: 3}),
+  fc.object({maxDepth: 1}),
+);
 const email = fc.oneof(fc.emailAddress(), fc.string({maxLength: 300}), anything);
-const url = fc.oneof(fc.constantFrom(`${SITE_ORIGIN}/success`, `${SITE_ORIGIN}/`, `${SITE_ORIGIN}/dashboard`), fc.webUrl(), fc.string({maxLength: 3000}), anything);
-const githubLogin = fc.oneof(fc.constantFrom(INVITEE, 'octocat'), fc.string({unit: fc.constantFrom(...'abc-09_.'.split('')), maxLength: 45}), anything);
+const url = fc.oneof(
+  fc.constantFrom(`${SITE_ORIGIN}/success`, `${SITE_ORIGIN}/`, `${SITE_ORIGIN}/dashboard`),
+  fc.webUrl(),
+  fc.string({maxLength: 3000}),
+  anything,
+);
+const githubLogin = fc.oneof(
+  fc.constantFrom(INVITEE, 'octocat'),
+  fc.string({unit: fc.constantFrom(...'abc-09_.'.split('')), maxLength: 45}),
+  anything,
+);
 
 /** JSON bodies shaped like each route's, and anything else. */
-const jsonBody = fc.oneof(
-  {weight: 3, arbitrary: fc.record({priceId: fc.oneof(fc.constant(PRICE_ADVANCED), fc.string(), anything), successUrl: url, cancelUrl: url, email}, {requiredKeys: []})},
-  {weight: 2, arbitrary: fc.record({username: githubLogin, userId: fc.oneof(fc.constant('self'), uid, anything)}, {requiredKeys: []})},
-  {weight: 2, arbitrary: fc.record({email, returnUrl: url}, {requiredKeys: []})},
-  {
-    weight: 2,
-    arbitrary: fc.record(
+const jsonBody = fc
+  .oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record(
+        {priceId: fc.oneof(fc.constant(PRICE_ADVANCED), fc.string(), anything), successUrl: url, cancelUrl: url, email},
+        {requiredKeys: []},
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record(
+        {username: githubLogin, userId: fc.oneof(fc.constant('self'), uid, anything)},
+        {requiredKeys: []},
+      ),
+    },
+    {weight: 2, arbitrary: fc.record({email, returnUrl: url}, {requiredKeys: []})},
+    {
+      weight: 2,
+      arbitrary: fc.record(
+        {
+          sessionId: fc.oneof(
+            fc.constant('').map(() => paidSession),
+            fc.constant('cs_test_doesnotexist'),
+            fc.string({maxLength: 60}),
+            anything,
+          ),
+          claim: fc.oneof(
+            fc.constant('').map(() => paidClaim),
+            fc.string({maxLength: 60}),
+            anything,
+          ),
+        },
+        {requiredKeys: []},
+      ),
+    },
+    fc.record(
       {
-        sessionId: fc.oneof(fc.constant('').map(() => paidSession), fc.constant('cs_test_doesnotexist'), fc.string({maxLength: 60}), anything),
-        claim: fc.oneof(fc.constant('').map(() => paidClaim), fc.string({maxLength: 60}), anything),
+        kind: fc.oneof(fc.constantFrom('unpaid_on_repository', 'paid_missing', 'revoked_present'), anything),
+        githubUserId: fc.oneof(fc.integer(), anything),
       },
       {requiredKeys: []},
     ),
-  },
-  fc.record({kind: fc.oneof(fc.constantFrom('unpaid_on_repository', 'paid_missing', 'revoked_present'), anything), githubUserId: fc.oneof(fc.integer(), anything)}, {requiredKeys: []}),
-  fc.jsonValue(),
-).map((value) => JSON.stringify(value, (key, field) => (field === 'self' && key === 'userId' ? buyerUid : field)));
+    fc.jsonValue(),
+  )
+  .map((value) => JSON.stringify(value, (key, field) => (field === 'self' && key === 'userId' ? buyerUid : field)));
 const body = fc.oneof(
   {weight: 6, arbitrary: jsonBody},
   fc.string({maxLength: 500}),
@@ -152,7 +251,13 @@ const body = fc.oneof(
 );
 const query = fc.dictionary(
   fc.constantFrom('userId', 'sessionId', 'claim', 'q', 'page', 'x'),
-  fc.oneof(fc.string({maxLength: 80}), fc.constant(buyerUid).map(() => buyerUid), fc.constant('').map(() => paidSession), fc.constant('').map(() => paidClaim), fc.nat().map(String)),
+  fc.oneof(
+    fc.string({maxLength: 80}),
+    fc.constant(buyerUid).map(() => buyerUid),
+    fc.constant('').map(() => paidSession),
+    fc.constant('').map(() => paidClaim),
+    fc.nat().map(String),
+  ),
   {maxKeys: 4},
 );
 
@@ -163,9 +268,17 @@ interface Call {
   body?: string;
 }
 
-function call(method: string, path: string, parts: {query?: Record<string, string>; headers: Record<string, string | undefined>; body?: string}): Call {
+function call(
+  method: string,
+  path: string,
+  parts: {query?: Record<string, string>; headers: Record<string, string | undefined>; body?: string},
+): Call {
   const search = parts.query && Object.keys(parts.query).length > 0 ? `?${new URLSearchParams(parts.query)}` : '';
-  const headers = Object.fromEntries(Object.entries(parts.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && /^[\t\x20-\x7e\x80-\xff]*$/.test(entry[1])));
+  const headers = Object.fromEntries(
+    Object.entries(parts.headers).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && /^[\t\x20-\x7e\x80-\xff]*$/.test(entry[1]),
+    ),
+  );
   return {method, path: `${path}${search}`, headers, body: ['GET', 'HEAD'].includes(method) ? undefined : parts.body};
 }
 
@@ -173,7 +286,10 @@ function call(method: string, path: string, parts: {query?: Record<string, strin
 function requestTo(method: 'GET' | 'POST', path: fc.Arbitrary<string> | string) {
   return fc
     .record({
-      method: fc.oneof({weight: 9, arbitrary: fc.constant(method)}, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD')),
+      method: fc.oneof(
+        {weight: 9, arbitrary: fc.constant(method)},
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+      ),
       path: typeof path === 'string' ? fc.constant(path) : path,
       query,
       authorization,
@@ -182,21 +298,44 @@ function requestTo(method: 'GET' | 'POST', path: fc.Arbitrary<string> | string) 
       body,
     })
     .map(({method: verb, path: target, query: search, authorization: auth, ip, contentType: type, body: payload}) =>
-      call(verb, target, {query: search, headers: {authorization: auth, 'cf-connecting-ip': ip, 'content-type': type}, body: payload}),
+      call(verb, target, {
+        query: search,
+        headers: {authorization: auth, 'cf-connecting-ip': ip, 'content-type': type},
+        body: payload,
+      }),
     );
 }
 
 /** A Stripe event of a type the worker handles, or not, around an object of any shape. */
 const stripePayload = fc
   .record({
-    type: fc.constantFrom('checkout.session.completed', 'checkout.session.async_payment_failed', 'charge.refunded', 'charge.dispute.created', 'charge.dispute.closed', 'customer.created', 'x'),
+    type: fc.constantFrom(
+      'checkout.session.completed',
+      'checkout.session.async_payment_failed',
+      'charge.refunded',
+      'charge.dispute.created',
+      'charge.dispute.closed',
+      'customer.created',
+      'x',
+    ),
     object: fc.oneof(
-      fc.record({id: fc.oneof(fc.constant('cs_test_unknown'), fc.string({maxLength: 40}), anything), payment_intent: fc.oneof(fc.string({maxLength: 30}), anything), refunded: fc.boolean(), amount_refunded: fc.oneof(fc.nat(), anything), status: fc.string()}, {requiredKeys: []}),
+      fc.record(
+        {
+          id: fc.oneof(fc.constant('cs_test_unknown'), fc.string({maxLength: 40}), anything),
+          payment_intent: fc.oneof(fc.string({maxLength: 30}), anything),
+          refunded: fc.boolean(),
+          amount_refunded: fc.oneof(fc.nat(), anything),
+          status: fc.string(),
+        },
+        {requiredKeys: []},
+      ),
       anything,
     ),
     id: fc.oneof(fc.string({maxLength: 40}), anything),
   })
-  .map(({type, object, id}) => JSON.stringify({...stripeEvent('customer.created', {} as never), id, type, data: {object}}));
+  .map(({type, object, id}) =>
+    JSON.stringify({...stripeEvent('customer.created', {} as never), id, type, data: {object}}),
+  );
 const stripeWebhook = fc
   .record({
     payload: fc.oneof({weight: 4, arbitrary: stripePayload}, fc.string({maxLength: 400})),
@@ -214,34 +353,68 @@ const stripeWebhook = fc
       garbage,
       none: undefined,
     }[signing];
-    return call('POST', '/api/webhook/stripe', {headers: {'content-type': 'application/json', 'stripe-signature': signature}, body});
+    return call('POST', '/api/webhook/stripe', {
+      headers: {'content-type': 'application/json', 'stripe-signature': signature},
+      body,
+    });
   });
 
 /** Mailgun's inbound form, urlencoded or multipart, signed or not, with many or few fields. */
 const mailgunWebhook = fc
   .record({
-    fields: fc.dictionary(fc.constantFrom('sender', 'from', 'subject', 'body-plain', 'recipient', 'x'), fc.string({maxLength: 200}), {maxKeys: 5}),
+    fields: fc.dictionary(
+      fc.constantFrom('sender', 'from', 'subject', 'body-plain', 'recipient', 'x'),
+      fc.string({maxLength: 200}),
+      {maxKeys: 5},
+    ),
     signing: fc.constantFrom('good', 'stale', 'bad', 'missing'),
-    token: fc.oneof(fc.string({maxLength: 300}), fc.string({unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 50, maxLength: 50})),
+    token: fc.oneof(
+      fc.string({maxLength: 300}),
+      fc.string({unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 50, maxLength: 50}),
+    ),
     multipart: fc.boolean(),
     emptyParts: fc.nat({max: 3000}),
   })
   .map(({fields, signing, token, multipart, emptyParts}) => {
     const timestamp = String(signing === 'stale' ? now() - 3600 : now());
     const signature =
-      signing === 'bad' ? 'f'.repeat(64) : crypto.createHmac('sha256', MAILGUN_SIGNING_KEY).update(`${timestamp}${token}`).digest('hex');
-    const all: [string, string][] = [...Object.entries(fields), ...(signing === 'missing' ? [] : ([['timestamp', timestamp], ['token', token], ['signature', signature]] as [string, string][]))];
+      signing === 'bad'
+        ? 'f'.repeat(64)
+        : crypto.createHmac('sha256', MAILGUN_SIGNING_KEY).update(`${timestamp}${token}`).digest('hex');
+    const all: [string, string][] = [
+      ...Object.entries(fields),
+      ...(signing === 'missing'
+        ? []
+        : ([
+            ['timestamp', timestamp],
+            ['token', token],
+            ['signature', signature],
+          ] as [string, string][])),
+    ];
     for (let part = 0; part < emptyParts; part++) all.push([`e${part}`, '']);
-    if (!multipart) return call('POST', '/api/webhook/mailgun', {headers: {'content-type': 'application/x-www-form-urlencoded'}, body: new URLSearchParams(all).toString()});
-    const body = all.map(([name, value]) => `--fuzz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + '--fuzz--\r\n';
-    return call('POST', '/api/webhook/mailgun', {headers: {'content-type': 'multipart/form-data; boundary=fuzz'}, body});
+    if (!multipart)
+      return call('POST', '/api/webhook/mailgun', {
+        headers: {'content-type': 'application/x-www-form-urlencoded'},
+        body: new URLSearchParams(all).toString(),
+      });
+    const body =
+      all
+        .map(([name, value]) => `--fuzz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .join('') + '--fuzz--\r\n';
+    return call('POST', '/api/webhook/mailgun', {
+      headers: {'content-type': 'multipart/form-data; boundary=fuzz'},
+      body,
+    });
   });
 
 /** Mailgun's event webhooks: JSON, signed or not, about a release e-mail or anything else. */
 const mailgunEvents = fc
   .record({
     signing: fc.constantFrom('good', 'stale', 'bad', 'missing'),
-    token: fc.oneof(fc.string({maxLength: 300}), fc.string({unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 50, maxLength: 50})),
+    token: fc.oneof(
+      fc.string({maxLength: 300}),
+      fc.string({unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: 50, maxLength: 50}),
+    ),
     data: fc.oneof(
       fc.anything(),
       fc.record({
@@ -251,22 +424,39 @@ const mailgunEvents = fc
         'delivery-status': fc.record({message: fc.string({maxLength: 600})}),
         'user-variables': fc.oneof(
           fc.constant([]),
-          fc.record({'release-id': fc.oneof(fc.nat().map(String), fc.string({maxLength: 30}), fc.integer()), 'release-audience': fc.constantFrom('updates', 'upgrade', 'x')}),
+          fc.record({
+            'release-id': fc.oneof(fc.nat().map(String), fc.string({maxLength: 30}), fc.integer()),
+            'release-audience': fc.constantFrom('updates', 'upgrade', 'x'),
+          }),
         ),
       }),
     ),
   })
   .map(({signing, token, data}) => {
     const timestamp = String(signing === 'stale' ? now() - 3600 : now());
-    const signature = signing === 'bad' ? 'f'.repeat(64) : crypto.createHmac('sha256', MAILGUN_SIGNING_KEY).update(`${timestamp}${token}`).digest('hex');
-    const body = JSON.stringify({...(signing !== 'missing' && {signature: {timestamp, token, signature}}), 'event-data': data});
+    const signature =
+      signing === 'bad'
+        ? 'f'.repeat(64)
+        : crypto.createHmac('sha256', MAILGUN_SIGNING_KEY).update(`${timestamp}${token}`).digest('hex');
+    const body = JSON.stringify({
+      ...(signing !== 'missing' && {signature: {timestamp, token, signature}}),
+      'event-data': data,
+    });
     return call('POST', API_PATHS.mailgunEvents, {headers: {'content-type': 'application/json'}, body});
   });
 
-const sessionParam = fc.oneof(fc.constant('').map(() => paidSession), fc.constant('cs_test_doesnotexist'), fc.string({maxLength: 60}).map(encodeURIComponent));
+const sessionParam = fc.oneof(
+  fc.constant('').map(() => paidSession),
+  fc.constant('cs_test_doesnotexist'),
+  fc.string({maxLength: 60}).map(encodeURIComponent),
+);
 const jobParam = fc.oneof(fc.nat(50).map(String), fc.string({maxLength: 20}).map(encodeURIComponent));
 const adminRoute = (template: string) =>
-  fc.tuple(sessionParam, jobParam).map(([sessionId, jobId]) => adminPath(template, {sessionId, jobId: jobId as unknown as number, releaseId: jobId as unknown as number}));
+  fc
+    .tuple(sessionParam, jobParam)
+    .map(([sessionId, jobId]) =>
+      adminPath(template, {sessionId, jobId: jobId as unknown as number, releaseId: jobId as unknown as number}),
+    );
 
 /** Each public route, and how its requests are made. */
 const routes: [string, fc.Arbitrary<Call>][] = [
@@ -288,9 +478,49 @@ const routes: [string, fc.Arbitrary<Call>][] = [
   ['POST /api/webhook/mailgun/events', mailgunEvents],
   ['GET /plausible/js/script.js', requestTo('GET', '/plausible/js/script.js')],
   ['POST /plausible/api/event', requestTo('POST', '/plausible/api/event')],
-  ['GET /admin/… (views)', requestTo('GET', fc.constantFrom(ADMIN_PATHS.sales, ADMIN_PATHS.purchases, ADMIN_PATHS.purchase, ADMIN_PATHS.jobs, ADMIN_PATHS.leads, ADMIN_PATHS.leadsCsv, ADMIN_PATHS.auditLog, ADMIN_PATHS.releases).chain(adminRoute))],
-  ['POST /admin/… (actions)', requestTo('POST', fc.constantFrom(ADMIN_PATHS.grant, ADMIN_PATHS.revoke, ADMIN_PATHS.resend, ADMIN_PATHS.resetUsernameChanges, ADMIN_PATHS.retryJob, ADMIN_PATHS.repositoryFix, ADMIN_PATHS.releaseResend, ADMIN_PATHS.acceptCardCountry).chain(adminRoute))],
-  ['any other path', requestTo('GET', fc.webPath().map((path) => path || '/'))],
+  [
+    'GET /admin/… (views)',
+    requestTo(
+      'GET',
+      fc
+        .constantFrom(
+          ADMIN_PATHS.sales,
+          ADMIN_PATHS.purchases,
+          ADMIN_PATHS.purchase,
+          ADMIN_PATHS.jobs,
+          ADMIN_PATHS.leads,
+          ADMIN_PATHS.leadsCsv,
+          ADMIN_PATHS.auditLog,
+          ADMIN_PATHS.releases,
+        )
+        .chain(adminRoute),
+    ),
+  ],
+  [
+    'POST /admin/… (actions)',
+    requestTo(
+      'POST',
+      fc
+        .constantFrom(
+          ADMIN_PATHS.grant,
+          ADMIN_PATHS.revoke,
+          ADMIN_PATHS.resend,
+          ADMIN_PATHS.resetUsernameChanges,
+          ADMIN_PATHS.retryJob,
+          ADMIN_PATHS.repositoryFix,
+          ADMIN_PATHS.releaseResend,
+          ADMIN_PATHS.acceptCardCountry,
+        )
+        .chain(adminRoute),
+    ),
+  ],
+  [
+    'any other path',
+    requestTo(
+      'GET',
+      fc.webPath().map((path) => path || '/'),
+    ),
+  ],
 ];
 
 /** The smallest body limit of the worker's routes (its JSON routes'). */
@@ -306,7 +536,11 @@ describe(`${RUNS} generated requests a route (seed ${SEED}): no 5xx, and a refus
     let before = await writes();
     await fc.assert(
       fc.asyncProperty(arbitrary, async (request) => {
-        const sent = stack.worker.fetch(request.path, {method: request.method, headers: request.headers, body: request.body});
+        const sent = stack.worker.fetch(request.path, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+        });
         // Over a body limit, the worker answers 413 as soon as it has read past the limit, and may
         // close the connection while the rest of the body is still being written: a refusal too.
         const response = await sent.catch((error: unknown) => {
@@ -322,7 +556,10 @@ describe(`${RUNS} generated requests a route (seed ${SEED}): no 5xx, and a refus
         const said = `${request.method} ${request.path.slice(0, 200)} answered ${response.status} ${text.slice(0, 200)}`;
         if (response.status >= 500) throw new Error(`A 5xx: ${said}`);
         if (response.status >= 400 && wrote > 0) {
-          const what = await stack.worker.db.all<{what: string}>('SELECT what FROM fuzz_writes ORDER BY id DESC LIMIT ?', wrote);
+          const what = await stack.worker.db.all<{what: string}>(
+            'SELECT what FROM fuzz_writes ORDER BY id DESC LIMIT ?',
+            wrote,
+          );
           throw new Error(`A refused request wrote ${what.map((row) => row.what).join(', ')}: ${said}`);
         }
         if (response.status >= 400 && text !== '' && response.headers.get('content-type')?.includes('json')) {

@@ -22,14 +22,18 @@ test('the committed Env matches wrangler.jsonc', () => {
     );
     expect(result.status).toBe(0);
     // The second line names the command and a hash of it; the declarations are what must match.
-    const declarations = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter((_, index) => index !== 1);
+    const declarations = (file: string) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((_, index) => index !== 1);
     expect(declarations(fresh)).toEqual(declarations(path.join(WORKER_DIR, 'worker-configuration.d.ts')));
   } finally {
     fs.rmSync(fresh, {force: true});
   }
 });
 
-test('the runtime types are the release of the compatibility date, and the worker\'s tsconfig uses them', () => {
+test("the runtime types are the release of the compatibility date, and the worker's tsconfig uses them", () => {
   const date = workerCompatibilityDate().replace(/-/g, '');
   expect(packageJson.devDependencies['@cloudflare/workers-types']).toMatch(new RegExp(`^4\\.${date}\\.\\d+$`));
   const tsconfig = fs.readFileSync(path.join(WORKER_DIR, 'tsconfig.json'), 'utf8');

@@ -29,8 +29,10 @@ describe("GitHub's side", () => {
 
   // A content-creating request that changes nothing here: withdrawing an invitation that is not there.
   const withdraw = () => fetch(`${github.url}/repos/${FIXTURE_REPO}/invitations/1`, {method: 'DELETE'});
-  const invite = (login: string) => fetch(`${github.url}/repos/${FIXTURE_REPO}/collaborators/${login}`, {method: 'PUT', body: '{}'});
-  const listInvitations = async () => (await (await fetch(`${github.url}/repos/${FIXTURE_REPO}/invitations`)).json()) as {id: number; expired: boolean}[];
+  const invite = (login: string) =>
+    fetch(`${github.url}/repos/${FIXTURE_REPO}/collaborators/${login}`, {method: 'PUT', body: '{}'});
+  const listInvitations = async () =>
+    (await (await fetch(`${github.url}/repos/${FIXTURE_REPO}/invitations`)).json()) as {id: number; expired: boolean}[];
 
   test(`past ${PER_MINUTE.max} content-creating requests in a minute: 403, retry-after, GitHub's message; reads still answer; a minute later it takes them again`, async () => {
     for (let i = 0; i < PER_MINUTE.max; i++) expect((await withdraw()).status).toBe(404);
@@ -99,10 +101,15 @@ describe('the worker against them', () => {
     return {user, sessionId, login: stack.github.addUser(`limits-${Date.now().toString(36)}-${accounts++}`).login};
   }
   const requestAccess = (buyer: {user: SignedInUser; login: string}) =>
-    stack.call(API_PATHS.addUserToRepo, {token: buyer.user.idToken, body: {username: buyer.login, userId: buyer.user.uid}});
-  const accessStatus = async (user: SignedInUser) => (await (await stack.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
+    stack.call(API_PATHS.addUserToRepo, {
+      token: buyer.user.idToken,
+      body: {username: buyer.login, userId: buyer.user.uid},
+    });
+  const accessStatus = async (user: SignedInUser) =>
+    (await (await stack.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
   const grantStatus = async (sessionId: string) =>
-    (await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0]?.status;
+    (await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0]
+      ?.status;
 
   test("an invitation refused for GitHub's secondary limit waits (202 queued) and goes out when the limit allows, never failed", async () => {
     const buyer = await paidBuyer();
@@ -124,15 +131,22 @@ describe('the worker against them', () => {
   test('seven days after the invitation went out, the dashboard says it expired, and the buyer can have it sent again', async () => {
     const buyer = await paidBuyer();
     expect((await requestAccess(buyer)).status).toBe(200);
-    const first = [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === buyer.login)!;
+    const first = [...stack.github.invitations.values()].find(
+      (invitation) => invitation.invitee.login === buyer.login,
+    )!;
     githubClock += INVITATION_LIFETIME_MS;
     // The dashboard's stored answer is good for a minute: let it pass.
-    await stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', buyer.sessionId);
+    await stack.worker.db.run(
+      'UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?',
+      buyer.sessionId,
+    );
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', expired: true});
 
     const resent = await stack.call(API_PATHS.resendInvitation, {token: buyer.user.idToken, body: {}});
     expect(await resent.json()).toEqual({status: 'invited'});
-    const open = [...stack.github.invitations.values()].filter((invitation) => invitation.invitee.login === buyer.login && !stack.github.isExpired(invitation));
+    const open = [...stack.github.invitations.values()].filter(
+      (invitation) => invitation.invitee.login === buyer.login && !stack.github.isExpired(invitation),
+    );
     expect(open).toHaveLength(1);
     expect(open[0]!.id).not.toBe(first.id);
   });

@@ -21,7 +21,10 @@ afterAll(() => stack.stop());
  * well-formed stranger's for sessions the stand-in made without a success URL).
  */
 const exchange = (sessionId: string, ip?: string) =>
-  stack.exchange(sessionId, {claim: stack.stripe.sessions.get(sessionId)?.success_url ? stack.claimOf(sessionId) : 'x'.repeat(43), ...(ip && {ip})});
+  stack.exchange(sessionId, {
+    claim: stack.stripe.sessions.get(sessionId)?.success_url ? stack.claimOf(sessionId) : 'x'.repeat(43),
+    ...(ip && {ip}),
+  });
 
 async function guestPurchase(email: string) {
   const sessionId = await stack.paidCheckout({email});
@@ -58,12 +61,20 @@ async function firebaseAccepts(idToken: string): Promise<boolean> {
 }
 
 const hasPaid = async (user: {uid: string; idToken: string}) =>
-  (await (await stack.call(`/userHasPaid?userId=${user.uid}`, {token: user.idToken})).json()) as {hasPaid: boolean; plan?: string};
+  (await (await stack.call(`/userHasPaid?userId=${user.uid}`, {token: user.idToken})).json()) as {
+    hasPaid: boolean;
+    plan?: string;
+  };
 
 test('checkout as a guest, webhook, custom token, sign-in, paid, and access', async () => {
   const email = uniqueEmail('guest');
   const checkout = await stack.call('/createCheckoutSession', {
-    body: {priceId: PRICE_ADVANCED, successUrl: 'http://localhost:4200/success', cancelUrl: 'http://localhost:4200/', email},
+    body: {
+      priceId: PRICE_ADVANCED,
+      successUrl: 'http://localhost:4200/success',
+      cancelUrl: 'http://localhost:4200/',
+      email,
+    },
   });
   expect(checkout.status).toBe(200);
   const sent = stack.stripe.created.at(-1)!;
@@ -74,7 +85,9 @@ test('checkout as a guest, webhook, custom token, sign-in, paid, and access', as
     customer_email: email,
     tax_id_collection: {enabled: 'true'},
     allow_promotion_codes: 'true',
-    success_url: expect.stringMatching(/^http:\/\/localhost:4200\/success\?claim=[\w-]{43}&sessionId=\{CHECKOUT_SESSION_ID\}$/),
+    success_url: expect.stringMatching(
+      /^http:\/\/localhost:4200\/success\?claim=[\w-]{43}&sessionId=\{CHECKOUT_SESSION_ID\}$/,
+    ),
     cancel_url: 'http://localhost:4200/',
   });
   expect(sent).not.toHaveProperty('client_reference_id');
@@ -87,7 +100,9 @@ test('checkout as a guest, webhook, custom token, sign-in, paid, and access', as
   const user = await stack.signInWithCustomToken(await tokenFor(sessionId));
   expect(user.claims.email).toBe(email);
   expect(await hasPaid(user)).toEqual({hasPaid: true, plan: 'Advanced'});
-  expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: INVITEE, userId: user.uid}})).status).toBe(200);
+  expect(
+    (await stack.call('/addUserToRepo', {token: user.idToken, body: {username: INVITEE, userId: user.uid}})).status,
+  ).toBe(200);
 });
 
 test('the success path alone fulfils the purchase when the webhook is late', async () => {
@@ -143,7 +158,8 @@ describe('paying with someone else’s e-mail gives the payer nothing of theirs'
     expect(answer.status).toBe(409);
     const body = await answer.json();
     expect(body).toEqual({
-      error: 'An account already uses the e-mail of this purchase. Sign in with that e-mail (magic link or Google) to reach your purchase.',
+      error:
+        'An account already uses the e-mail of this purchase. Sign in with that e-mail (magic link or Google) to reach your purchase.',
       code: 'SIGN_IN_REQUIRED',
     });
     expect(JSON.stringify(body)).not.toContain(owner.email);
@@ -177,9 +193,13 @@ describe('paying with someone else’s e-mail gives the payer nothing of theirs'
     });
     expect(seat.status).toBe(200);
     // The seat moved is the payer's own purchase, never the owner's.
-    expect(await stack.worker.db.all('SELECT session_id FROM access_grants WHERE session_id IN (?, ?)', ownersPurchase, payersPurchase)).toEqual([
-      {session_id: payersPurchase},
-    ]);
+    expect(
+      await stack.worker.db.all(
+        'SELECT session_id FROM access_grants WHERE session_id IN (?, ?)',
+        ownersPurchase,
+        payersPurchase,
+      ),
+    ).toEqual([{session_id: payersPurchase}]);
   });
 
   test("the owner's first verified sign-in ends the payer's session at Firebase and at the worker", async () => {
@@ -236,7 +256,8 @@ describe('paying with someone else’s e-mail gives the payer nothing of theirs'
     expect(await hasPaid(squatter)).toEqual({hasPaid: false});
     expect((await exchange(sessionId)).status).toBe(409);
     expect(
-      (await stack.call('/addUserToRepo', {token: squatter.idToken, body: {username: INVITEE, userId: squatter.uid}})).status,
+      (await stack.call('/addUserToRepo', {token: squatter.idToken, body: {username: INVITEE, userId: squatter.uid}}))
+        .status,
     ).toBe(402);
 
     // Once the owner proves the address (a magic link, say), the guest purchase is theirs.
@@ -300,14 +321,19 @@ describe('the seat follows whoever paid, not whoever started the checkout', () =
 
     const withoutClaim = await stack.exchange(sessionId, {claim: null});
     expect(withoutClaim.status).toBe(400);
-    expect(await withoutClaim.json()).toEqual({error: 'claim is required: open the link your browser came back from the payment with'});
+    expect(await withoutClaim.json()).toEqual({
+      error: 'claim is required: open the link your browser came back from the payment with',
+    });
     const guessed = await stack.exchange(sessionId, {claim: `${claim.slice(0, 42)}${claim.endsWith('A') ? 'B' : 'A'}`});
     expect(guessed.status).toBe(409);
     expect(await guessed.json()).toEqual({
-      error: 'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.',
+      error:
+        'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.',
       code: 'SIGN_IN_REQUIRED',
     });
-    expect(await stack.worker.db.all('SELECT session_id FROM checkout_accounts WHERE session_id = ?', sessionId)).toEqual([]);
+    expect(
+      await stack.worker.db.all('SELECT session_id FROM checkout_accounts WHERE session_id = ?', sessionId),
+    ).toEqual([]);
 
     const payer = await stack.signInWithCustomToken(await tokenFor(sessionId));
     expect(payer.claims.email).toBe(email);
@@ -318,7 +344,8 @@ describe('the seat follows whoever paid, not whoever started the checkout', () =
     const sessionId = await guestPurchase(email);
     // Whoever held the purchase before its owner proved the e-mail: here, its checkout sign-in.
     const holder = await stack.signInWithCustomToken(await tokenFor(sessionId));
-    const account = (label: string) => stack.github.addUser(`${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`).login;
+    const account = (label: string) =>
+      stack.github.addUser(`${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`).login;
     const ask = (session: {uid: string; idToken: string}, username: string) =>
       stack.call('/addUserToRepo', {token: session.idToken, body: {username, userId: session.uid}});
     const max = appConfig.repository.maxUsernameChanges;
@@ -326,19 +353,33 @@ describe('the seat follows whoever paid, not whoever started the checkout', () =
     for (const login of taken) expect((await ask(holder, login)).status).toBe(200);
     expect((await ask(holder, account('one-too-many'))).status).toBe(429);
 
-    const seatMails = () => stack.mailgun.sent.filter((mail) => mail.fields.to === email && /repository seat is with/.test(mail.fields.subject ?? ''));
-    expect(seatMails().map((mail) => mail.fields.subject)).toEqual(taken.map((login) => `Your ${appConfig.appName} repository seat is with @${login}`));
+    const seatMails = () =>
+      stack.mailgun.sent.filter(
+        (mail) => mail.fields.to === email && /repository seat is with/.test(mail.fields.subject ?? ''),
+      );
+    expect(seatMails().map((mail) => mail.fields.subject)).toEqual(
+      taken.map((login) => `Your ${appConfig.appName} repository seat is with @${login}`),
+    );
     expect(seatMails()[0]!.fields.text).toContain('Not your account? Sign in with this e-mail address');
 
     const owner = await stack.signInWithEmailLink(email);
     const mine = account('owners-own');
     expect((await ask(owner, mine)).status).toBe(200);
-    expect((await stack.worker.db.all('SELECT github_username, username_changes, chosen_by_owner FROM access_grants WHERE session_id = ?', sessionId))[0]).toEqual({
+    expect(
+      (
+        await stack.worker.db.all(
+          'SELECT github_username, username_changes, chosen_by_owner FROM access_grants WHERE session_id = ?',
+          sessionId,
+        )
+      )[0],
+    ).toEqual({
       github_username: mine,
       username_changes: max,
       chosen_by_owner: 1,
     });
-    expect([...stack.github.invitations.values()].filter((invitation) => taken.includes(invitation.invitee.login))).toEqual([]);
+    expect(
+      [...stack.github.invitations.values()].filter((invitation) => taken.includes(invitation.invitee.login)),
+    ).toEqual([]);
     expect(seatMails().at(-1)!.fields.subject).toBe(`Your ${appConfig.appName} repository seat is with @${mine}`);
     expect((await ask(holder, account('back-again'))).status).toBe(401);
     // The owner's own seat moves as anyone's: the limit counts again.

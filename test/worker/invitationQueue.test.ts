@@ -32,11 +32,23 @@ async function paidBuyer(): Promise<{user: SignedInUser; sessionId: string; logi
 }
 
 const requestAccess = (buyer: {user: SignedInUser; login: string}) =>
-  seller.stack.call('/addUserToRepo', {token: buyer.user.idToken, body: {username: buyer.login, userId: buyer.user.uid}});
-const accessStatus = async (user: SignedInUser) => (await (await seller.stack.call('/accessStatus', {token: user.idToken})).json()) as AccessStatus;
+  seller.stack.call('/addUserToRepo', {
+    token: buyer.user.idToken,
+    body: {username: buyer.login, userId: buyer.user.uid},
+  });
+const accessStatus = async (user: SignedInUser) =>
+  (await (await seller.stack.call('/accessStatus', {token: user.idToken})).json()) as AccessStatus;
 const grantStatus = async (sessionId: string) =>
-  (await seller.stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0]?.status;
-const invitedLogins = () => [...seller.stack.github.invitations.values()].sort((a, b) => a.id - b.id).map((invitation) => invitation.invitee.login);
+  (
+    await seller.stack.worker.db.all<{status: string}>(
+      'SELECT status FROM access_grants WHERE session_id = ?',
+      sessionId,
+    )
+  )[0]?.status;
+const invitedLogins = () =>
+  [...seller.stack.github.invitations.values()]
+    .sort((a, b) => a.id - b.id)
+    .map((invitation) => invitation.invitee.login);
 
 /** `count` invitations the worker sent `agoMs` ago, as D1 and GitHub both count them. */
 async function alreadySent(count: number, agoMs = 3600_000): Promise<number> {
@@ -77,7 +89,11 @@ describe('the cap', () => {
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({status: 'queued'});
     expect(invitedLogins()).toEqual([fiftieth.login]); // never sent past the cap
-    expect(seller.stack.github.requests.filter((request) => request.startsWith('PUT ') && request.endsWith(fiftyFirst.login))).toEqual([]);
+    expect(
+      seller.stack.github.requests.filter(
+        (request) => request.startsWith('PUT ') && request.endsWith(fiftyFirst.login),
+      ),
+    ).toEqual([]);
 
     const status = await accessStatus(fiftyFirst.user);
     expect(status).toMatchObject({status: 'queued', username: fiftyFirst.login, queue: {position: 1}});
@@ -106,7 +122,9 @@ describe('the cap', () => {
     expect(await accessStatus(third.user)).toMatchObject({status: 'queued', queue: {position: 1}});
 
     const sentNews = (buyer: {user: SignedInUser}) =>
-      seller.stack.mailgun.sent.filter((mail) => mail.fields.to === buyer.user.email && /waited in line/.test(mail.fields.text ?? ''));
+      seller.stack.mailgun.sent.filter(
+        (mail) => mail.fields.to === buyer.user.email && /waited in line/.test(mail.fields.text ?? ''),
+      );
     expect(sentNews(first)).toHaveLength(1);
     expect(sentNews(first)[0]!.fields.text).toContain(`@${first.login}`);
     expect(sentNews(third)).toHaveLength(0);
@@ -138,7 +156,13 @@ describe('the cap', () => {
     const claim = (at: number) =>
       seller.stack.worker.db.run('UPDATE access_grants SET sending_at = ? WHERE session_id = ?', at, buyer.sessionId);
     const slotsUsed = async () =>
-      (await seller.stack.worker.db.all<{n: number}>('SELECT COUNT(*) AS n FROM invitations_sent WHERE repository = ? AND sent_at > ?', FIXTURE_REPO, Date.now() - DAY_MS))[0]!.n;
+      (
+        await seller.stack.worker.db.all<{n: number}>(
+          'SELECT COUNT(*) AS n FROM invitations_sent WHERE repository = ? AND sent_at > ?',
+          FIXTURE_REPO,
+          Date.now() - DAY_MS,
+        )
+      )[0]!.n;
     const before = await slotsUsed();
 
     // The cron (say) is sending it now: the dashboard's read and a second cron run leave it alone.
@@ -153,7 +177,10 @@ describe('the cap', () => {
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login});
     expect(invitedLogins()).toEqual([buyer.login]);
     expect(await slotsUsed()).toBe(before + 1);
-    const [row] = await seller.stack.worker.db.all<{sending_at: number | null}>('SELECT sending_at FROM access_grants WHERE session_id = ?', buyer.sessionId);
+    const [row] = await seller.stack.worker.db.all<{sending_at: number | null}>(
+      'SELECT sending_at FROM access_grants WHERE session_id = ?',
+      buyer.sessionId,
+    );
     expect(row!.sending_at).toBeNull();
   });
 
@@ -196,7 +223,11 @@ describe('a seat that moves', () => {
       code: 'INVITATION_CAP',
     });
     expect(invitedLogins()).toEqual([buyer.login]);
-    expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login, usernameChanges: 0});
+    expect(await accessStatus(buyer.user)).toMatchObject({
+      status: 'pending',
+      username: buyer.login,
+      usernameChanges: 0,
+    });
   });
 
   test("a move GitHub refuses for its own count (invitations sent by hand) is refused 429 with the worker's pause in Retry-After, and the seat stays", async () => {
@@ -211,13 +242,20 @@ describe('a seat that moves', () => {
     const retryAfter = Number(response.headers.get('Retry-After'));
     expect(retryAfter).toBeGreaterThan(25 * 60);
     expect(retryAfter).toBeLessThanOrEqual(30 * 60);
-    expect(await response.json()).toMatchObject({code: 'INVITATION_CAP', error: expect.stringContaining(`@${buyer.login} keeps access. Try again in 30 minutes.`)});
+    expect(await response.json()).toMatchObject({
+      code: 'INVITATION_CAP',
+      error: expect.stringContaining(`@${buyer.login} keeps access. Try again in 30 minutes.`),
+    });
     // Asked again within the pause, the worker answers alone: GitHub is not asked to refuse twice.
     const puts = seller.stack.github.requests.filter((request) => request.startsWith('PUT ')).length;
     expect((await requestAccess({user: buyer.user, login: githubAccount()})).status).toBe(429);
     expect(seller.stack.github.requests.filter((request) => request.startsWith('PUT ')).length).toBe(puts);
     expect(invitedLogins()).toEqual([buyer.login]);
-    expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login, usernameChanges: 0});
+    expect(await accessStatus(buyer.user)).toMatchObject({
+      status: 'pending',
+      username: buyer.login,
+      usernameChanges: 0,
+    });
   });
 });
 
@@ -259,7 +297,9 @@ describe('leaving the queue', () => {
     expect((await seller.stack.deliver(refundEvent(seller.stack, refunded.sessionId))).status).toBe(200);
     expect(await grantStatus(refunded.sessionId)).toBe('revoked');
     expect((await accessStatus(behind.user)).queue?.position).toBe(1);
-    const audit = (await (await seller.stack.call(ADMIN_PATHS.repositoryAudit, {token: seller.admin.idToken})).json()) as RepositoryAudit;
+    const audit = (await (
+      await seller.stack.call(ADMIN_PATHS.repositoryAudit, {token: seller.admin.idToken})
+    ).json()) as RepositoryAudit;
     expect(audit.invitations.queued).toBe(1);
   });
 });

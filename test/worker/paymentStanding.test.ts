@@ -10,9 +10,32 @@
  * the seller revoked first promises nothing back.
  */
 import type Stripe from 'stripe';
-import {adminPath, ADMIN_PATHS, API_PATHS, appConfig, type AccessStatus, type BuyerReceipts, endedPurchase, hasEnded, planAmount, standingNotes, upgradeAmount} from '../../src/config';
+import {
+  adminPath,
+  ADMIN_PATHS,
+  API_PATHS,
+  appConfig,
+  type AccessStatus,
+  type BuyerReceipts,
+  endedPurchase,
+  hasEnded,
+  planAmount,
+  standingNotes,
+  upgradeAmount,
+} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
-import {completedEvent, disputeEvent, payUpgradeOf, PRICE_STARTER, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, upgradeSessionOf, useSellerStack} from './stack';
+import {
+  completedEvent,
+  disputeEvent,
+  payUpgradeOf,
+  PRICE_STARTER,
+  refundAtStripe,
+  type SignedInUser,
+  SITE_ORIGIN,
+  stripeEvent,
+  upgradeSessionOf,
+  useSellerStack,
+} from './stack';
 
 const seller = useSellerStack();
 const stack = () => seller.stack;
@@ -39,14 +62,27 @@ function endedWords(answer: AccessStatus): string {
 }
 
 const boughtAt = async (sessionId: string) =>
-  (await stack().worker.db.all<{created_at: number}>('SELECT created_at FROM purchases WHERE session_id = ?', sessionId))[0]!.created_at;
+  (
+    await stack().worker.db.all<{created_at: number}>(
+      'SELECT created_at FROM purchases WHERE session_id = ?',
+      sessionId,
+    )
+  )[0]!.created_at;
 
 test('a buyer refunded in full at Stripe reads "refunded", with when and how much; access is revoked; the receipt stays, the refund on it', async () => {
   const {user, sessionId} = await paidBuyer();
   const login = stack().github.addUser(`refunded-${Date.now().toString(36)}`).login;
-  expect((await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+  expect(
+    (await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}}))
+      .status,
+  ).toBe(200);
   const paid = await accessStatus(user);
-  expect(paid).toMatchObject({hasPaid: true, status: 'pending', payment: {state: 'paid', plan: {id: advanced.id, name: advanced.name}, refunded: 0}, plan: {id: advanced.id}});
+  expect(paid).toMatchObject({
+    hasPaid: true,
+    status: 'pending',
+    payment: {state: 'paid', plan: {id: advanced.id, name: advanced.name}, refunded: 0},
+    plan: {id: advanced.id},
+  });
   expect(paid.payment).not.toHaveProperty('since');
 
   const before = Date.now();
@@ -57,7 +93,14 @@ test('a buyer refunded in full at Stripe reads "refunded", with when and how muc
     hasPaid: false,
     status: 'revoked',
     username: login,
-    payment: {state: 'refunded', plan: {id: advanced.id, name: advanced.name}, boughtAt: await boughtAt(sessionId), amount: advanced.price * 100, refunded: advanced.price * 100, currency: 'usd'},
+    payment: {
+      state: 'refunded',
+      plan: {id: advanced.id, name: advanced.name},
+      boughtAt: await boughtAt(sessionId),
+      amount: advanced.price * 100,
+      refunded: advanced.price * 100,
+      currency: 'usd',
+    },
   });
   expect(answer.payment!.since).toBeGreaterThanOrEqual(before);
   expect(answer.payment!.since).toBeLessThanOrEqual(after);
@@ -66,7 +109,9 @@ test('a buyer refunded in full at Stripe reads "refunded", with when and how muc
   expect(answer).not.toHaveProperty('otherEnded');
 
   const receipts = (await (await stack().call(API_PATHS.receipts, {token: user.idToken})).json()) as BuyerReceipts;
-  expect(receipts.receipts).toEqual([expect.objectContaining({plan: advanced.name, amount: advanced.price * 100, refunded: advanced.price * 100})]);
+  expect(receipts.receipts).toEqual([
+    expect.objectContaining({plan: advanced.name, amount: advanced.price * 100, refunded: advanced.price * 100}),
+  ]);
   expect(receipts.receipts[0]!.url).toMatch(/^https?:\/\//);
 });
 
@@ -75,7 +120,11 @@ test('a partial refund keeps the purchase paid and its access, and says how much
   const before = Date.now();
   await refundAtStripe(stack(), sessionId, 1500);
   const answer = await accessStatus(user);
-  expect(answer).toMatchObject({hasPaid: true, payment: {state: 'partly_refunded', amount: advanced.price * 100, refunded: 1500}, plan: {id: advanced.id}});
+  expect(answer).toMatchObject({
+    hasPaid: true,
+    payment: {state: 'partly_refunded', amount: advanced.price * 100, refunded: 1500},
+    plan: {id: advanced.id},
+  });
   expect(answer.payment!.since).toBeGreaterThanOrEqual(before);
 });
 
@@ -85,12 +134,20 @@ test('a refund is dated when Stripe refunded it: a late copy of its event, or an
   const intent = stack().stripe.sessions.get(sessionId)!.payment_intent as string;
   // Refunded a month ago, as far as the worker knows.
   const monthAgo = Date.now() - 30 * 24 * 3600_000;
-  await stack().worker.db.run('UPDATE payment_refunds SET updated_at = ?1 WHERE payment_intent_id = ?2', monthAgo, intent);
+  await stack().worker.db.run(
+    'UPDATE payment_refunds SET updated_at = ?1 WHERE payment_intent_id = ?2',
+    monthAgo,
+    intent,
+  );
   const charge = stack().stripe.payments.get(intent)!.charge;
   // Stripe delivers the same charge.refunded again (a new event id), and an older one late.
   expect((await stack().deliver(stack().stripe.refundedEvent(intent))).status).toBe(200);
-  expect((await stack().deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: 500} as Stripe.Charge))).status).toBe(200);
-  expect(await accessStatus(user)).toMatchObject({payment: {state: 'partly_refunded', refunded: 1500, since: monthAgo}});
+  expect(
+    (await stack().deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: 500} as Stripe.Charge))).status,
+  ).toBe(200);
+  expect(await accessStatus(user)).toMatchObject({
+    payment: {state: 'partly_refunded', refunded: 1500, since: monthAgo},
+  });
 
   // A refund of more is a new date.
   const before = Date.now();
@@ -103,7 +160,9 @@ test('a refund is dated when Stripe refunded it: a late copy of its event, or an
 test('an open dispute reads "disputed" since it was opened; lost, "dispute_lost" since it closed; neither is "never bought"', async () => {
   const {user, sessionId} = await paidBuyer();
   const opened = Date.now();
-  expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+  expect(
+    (await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status,
+  ).toBe(200);
   const open = await accessStatus(user);
   expect(open).toMatchObject({hasPaid: false, payment: {state: 'disputed', plan: {id: advanced.id}}});
   expect(open.payment!.since).toBeGreaterThanOrEqual(opened);
@@ -147,7 +206,10 @@ test('an account that never bought reads no payment at all', async () => {
 
 test('a purchase revoked for a reason that is not about its payment is never called refunded or disputed', async () => {
   const {user, sessionId} = await paidBuyer();
-  await stack().worker.db.run("UPDATE purchases SET status = 'revoked', revoke_reason = 'another reason' WHERE session_id = ?", sessionId);
+  await stack().worker.db.run(
+    "UPDATE purchases SET status = 'revoked', revoke_reason = 'another reason' WHERE session_id = ?",
+    sessionId,
+  );
   const answer = await accessStatus(user);
   expect(answer).toMatchObject({hasPaid: false});
   expect(answer).not.toHaveProperty('payment');
@@ -161,9 +223,16 @@ describe('a purchase with an upgrade: each payment told, and the whole added up'
   /** A buyer of Starter who upgraded to Advanced: the purchase's and the upgrade's sessions. */
   async function upgradedBuyer() {
     const {user, sessionId} = await paidBuyer(undefined, PRICE_STARTER);
-    const upgrade = await upgradeSessionOf(stack(), user, {planId: advanced!.id, successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`});
+    const upgrade = await upgradeSessionOf(stack(), user, {
+      planId: advanced!.id,
+      successUrl: `${SITE_ORIGIN}/dashboard`,
+      cancelUrl: `${SITE_ORIGIN}/dashboard`,
+    });
     await payUpgradeOf(stack(), user, upgrade);
-    const [{paid_at: upgradedAt}] = await stack().worker.db.all<{paid_at: number}>('SELECT paid_at FROM upgrades WHERE session_id = ?', upgrade);
+    const [{paid_at: upgradedAt}] = await stack().worker.db.all<{paid_at: number}>(
+      'SELECT paid_at FROM upgrades WHERE session_id = ?',
+      upgrade,
+    );
     return {user, sessionId, upgrade, upgradedAt: upgradedAt!};
   }
 
@@ -178,7 +247,16 @@ describe('a purchase with an upgrade: each payment told, and the whole added up'
         boughtAt: await boughtAt(sessionId),
         amount: lower,
         refunded: 0,
-        upgrades: [{state: 'paid', plan: {id: advanced!.id, name: advanced!.name}, paidAt: upgradedAt, amount: difference, refunded: 0, currency: 'usd'}],
+        upgrades: [
+          {
+            state: 'paid',
+            plan: {id: advanced!.id, name: advanced!.name},
+            paidAt: upgradedAt,
+            amount: difference,
+            refunded: 0,
+            currency: 'usd',
+          },
+        ],
         total: {amount: lower + difference, refunded: 0},
       },
       plan: {id: advanced!.id},
@@ -221,7 +299,10 @@ describe('a purchase with an upgrade: each payment told, and the whole added up'
     expect(refunded.status).toBe(200);
     // Stripe's charge.refunded for each payment, as it sends them.
     for (const id of [sessionId, upgrade]) {
-      expect((await stack().deliver(stack().stripe.refundedEvent(stack().stripe.sessions.get(id)!.payment_intent as string))).status).toBe(200);
+      expect(
+        (await stack().deliver(stack().stripe.refundedEvent(stack().stripe.sessions.get(id)!.payment_intent as string)))
+          .status,
+      ).toBe(200);
     }
     const answer = await accessStatus(user);
     expect(answer).toMatchObject({
@@ -266,11 +347,18 @@ describe('a purchase with an upgrade: each payment told, and the whole added up'
   test('the upgrade disputed on its own: it reads disputed since the dispute opened, the purchase paid', async () => {
     const {user, upgrade} = await upgradedBuyer();
     const opened = Date.now();
-    expect((await stack().deliver(disputeEvent(stack(), upgrade, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect(
+      (await stack().deliver(disputeEvent(stack(), upgrade, 'charge.dispute.created', 'needs_response'))).status,
+    ).toBe(200);
     const answer = await accessStatus(user);
-    expect(answer).toMatchObject({hasPaid: true, payment: {state: 'paid', planNow: {id: starter!.id}, upgrades: [{state: 'disputed'}]}});
+    expect(answer).toMatchObject({
+      hasPaid: true,
+      payment: {state: 'paid', planNow: {id: starter!.id}, upgrades: [{state: 'disputed'}]},
+    });
     expect(answer.payment!.upgrades[0]!.since).toBeGreaterThanOrEqual(opened);
-    expect(standingNotes(answer.payment, answer.otherEnded)[0]).toContain('so what it added is suspended while the dispute is open');
+    expect(standingNotes(answer.payment, answer.otherEnded)[0]).toContain(
+      'so what it added is suspended while the dispute is open',
+    );
   });
 });
 
@@ -281,10 +369,14 @@ describe('what the page says of the access is what is so', () => {
   async function invitedBuyer() {
     const {user, sessionId} = await paidBuyer();
     const login = stack().github.addUser(`standing-${Date.now().toString(36)}`).login;
-    expect((await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+    expect(
+      (await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}}))
+        .status,
+    ).toBe(200);
     return {user, sessionId, login};
   }
-  const invited = (login: string) => [...stack().github.invitations.values()].some((invitation) => invitation.invitee.login === login);
+  const invited = (login: string) =>
+    [...stack().github.invitations.values()].some((invitation) => invitation.invitee.login === login);
   const runRemovals = async () => {
     await stack().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending'");
     await stack().worker.scheduled();
@@ -298,7 +390,9 @@ describe('what the page says of the access is what is so', () => {
     expect(invited(login)).toBe(true);
     const waiting = await accessStatus(user);
     expect(waiting).toMatchObject({hasPaid: false, status: 'revoked', removing: true, payment: {state: 'refunded'}});
-    expect(endedWords(waiting)).toContain(`@${login}'s invitation to the private repository on GitHub is being withdrawn, or the account removed from it`);
+    expect(endedWords(waiting)).toContain(
+      `@${login}'s invitation to the private repository on GitHub is being withdrawn, or the account removed from it`,
+    );
     expect(endedWords(waiting)).not.toContain(withdrawn(login));
 
     await runRemovals();
@@ -316,36 +410,72 @@ describe('what the page says of the access is what is so', () => {
     for (let attempt = 0; attempt < 12; attempt++) await runRemovals();
     expect(invited(login)).toBe(true);
     const answer = await accessStatus(user);
-    expect(answer).toMatchObject({hasPaid: false, status: 'removal_failed', username: login, payment: {state: 'refunded'}});
+    expect(answer).toMatchObject({
+      hasPaid: false,
+      status: 'removal_failed',
+      username: login,
+      payment: {state: 'refunded'},
+    });
     const words = endedWords(answer);
-    expect(words).toContain(`Removing @${login} from the private repository on GitHub failed, though, so the account may still be on it until the seller removes it.`);
+    expect(words).toContain(
+      `Removing @${login} from the private repository on GitHub failed, though, so the account may still be on it until the seller removes it.`,
+    );
     expect(words).not.toContain(withdrawn(login));
     expect(words).not.toContain('account removed');
   });
 
   test('a dispute of a purchase whose access the seller revoked first promises no access back, and a dispute won gives none', async () => {
     const {user, sessionId} = await invitedBuyer();
-    expect((await stack().call(adminPath(ADMIN_PATHS.revoke, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {}})).status).toBe(200);
-    expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect(
+      (
+        await stack().call(adminPath(ADMIN_PATHS.revoke, {sessionId}), {
+          method: 'POST',
+          token: seller.admin.idToken,
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status,
+    ).toBe(200);
     const open = await accessStatus(user);
-    expect(open).toMatchObject({hasPaid: false, status: 'revoked', payment: {state: 'disputed', revokedBySeller: true}});
+    expect(open).toMatchObject({
+      hasPaid: false,
+      status: 'revoked',
+      payment: {state: 'disputed', revokedBySeller: true},
+    });
     const words = endedWords(open);
     expect(words).toContain('The seller had revoked its access to the code before the dispute');
-    expect(words).toContain("If the dispute closes in the seller's favour, the purchase is paid again, but its access does not come back by itself");
+    expect(words).toContain(
+      "If the dispute closes in the seller's favour, the purchase is paid again, but its access does not come back by itself",
+    );
     expect(words).not.toContain('comes back by itself');
 
     // Won: the purchase is paid again, and its access is still the seller's to give back.
     expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.closed', 'won'))).status).toBe(200);
-    expect(await accessStatus(user)).toMatchObject({hasPaid: true, status: 'revoked', revokedBySeller: true, payment: {state: 'paid', revokedBySeller: true}});
+    expect(await accessStatus(user)).toMatchObject({
+      hasPaid: true,
+      status: 'revoked',
+      revokedBySeller: true,
+      payment: {state: 'paid', revokedBySeller: true},
+    });
   });
 
   test('a dispute of a purchase the seller never revoked says the access comes back by itself, and it does', async () => {
     const {user, sessionId, login} = await invitedBuyer();
-    expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status).toBe(200);
+    expect(
+      (await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status,
+    ).toBe(200);
     const open = await accessStatus(user);
     expect(open.payment).not.toHaveProperty('revokedBySeller');
-    expect(endedWords(open)).toContain("If the dispute closes in the seller's favour, the access comes back by itself, for the same GitHub account");
+    expect(endedWords(open)).toContain(
+      "If the dispute closes in the seller's favour, the access comes back by itself, for the same GitHub account",
+    );
     expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.closed', 'won'))).status).toBe(200);
-    expect(await accessStatus(user)).toMatchObject({hasPaid: true, username: login, status: expect.stringMatching(/^(queued|pending)$/)});
+    expect(await accessStatus(user)).toMatchObject({
+      hasPaid: true,
+      username: login,
+      status: expect.stringMatching(/^(queued|pending)$/),
+    });
   });
 });

@@ -43,7 +43,15 @@ describe('pure properties (10,000 cases each)', () => {
   });
 
   test('the body schemas never throw and accept only well-formed bodies', () => {
-    const field = fc.oneof(fc.string(), fc.emailAddress(), fc.constant(PRICE_ADVANCED), fc.integer(), fc.constant(null), fc.constant(undefined), fc.anything());
+    const field = fc.oneof(
+      fc.string(),
+      fc.emailAddress(),
+      fc.constant(PRICE_ADVANCED),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.anything(),
+    );
     const bodies = fc.oneof(
       fc.anything(),
       fc.record({priceId: field, successUrl: field, cancelUrl: field, email: field}, {requiredKeys: []}),
@@ -120,15 +128,17 @@ describe('the running worker under generated input', () => {
   const nextIp = () => `127.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip++ & 255}`;
   const jsonBodies = fc.oneof(
     fc.json(),
-    fc.record(
-      {
-        priceId: fc.oneof(fc.string(), fc.constant(PRICE_ADVANCED)),
-        successUrl: fc.oneof(fc.webUrl(), fc.constant(`${SITE_ORIGIN}/success`), fc.string()),
-        cancelUrl: fc.oneof(fc.webUrl(), fc.constant(`${SITE_ORIGIN}/`), fc.string()),
-        email: fc.oneof(fc.emailAddress(), fc.string()),
-      },
-      {requiredKeys: []},
-    ).map((body) => JSON.stringify(body)),
+    fc
+      .record(
+        {
+          priceId: fc.oneof(fc.string(), fc.constant(PRICE_ADVANCED)),
+          successUrl: fc.oneof(fc.webUrl(), fc.constant(`${SITE_ORIGIN}/success`), fc.string()),
+          cancelUrl: fc.oneof(fc.webUrl(), fc.constant(`${SITE_ORIGIN}/`), fc.string()),
+          email: fc.oneof(fc.emailAddress(), fc.string()),
+        },
+        {requiredKeys: []},
+      )
+      .map((body) => JSON.stringify(body)),
   );
 
   test('checkout and leads never answer 5xx, and accept only valid bodies', async () => {
@@ -151,7 +161,12 @@ describe('the running worker under generated input', () => {
   });
 
   test('the Stripe webhook answers 400 to every generated signature header and stores nothing', async () => {
-    const payload = JSON.stringify({id: 'evt_generated', object: 'event', type: 'checkout.session.completed', data: {object: {id: 'cs_test_x'}}});
+    const payload = JSON.stringify({
+      id: 'evt_generated',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: {object: {id: 'cs_test_x'}},
+    });
     const genuine = signPayload(payload);
     const headers = fc.oneof(
       fc.string(),

@@ -12,7 +12,10 @@ import type {Stack} from './stack';
 
 export const RELEASE_WEBHOOK_SECRET = 'github-webhook-secret-for-the-release-suite';
 /** The worker's settings release e-mails need: the webhook's secret and the unsubscribe links' one. */
-export const RELEASE_VARS = {GITHUB_WEBHOOK_SECRET: RELEASE_WEBHOOK_SECRET, UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite'};
+export const RELEASE_VARS = {
+  GITHUB_WEBHOOK_SECRET: RELEASE_WEBHOOK_SECRET,
+  UNSUBSCRIBE_SECRET: 'unsubscribe-secret-for-the-release-suite',
+};
 
 const recorded = examples.find((definition) => definition.name === 'release')!.examples as ReleaseEvent[];
 
@@ -21,10 +24,17 @@ let releases = 0;
  * One of GitHub's recorded deliveries of `action`, made the seller's: of the worker's repository,
  * with its own release id (each test its own release), and the notes and flags given.
  */
-export function releaseEvent(action: ReleaseEvent['action'], release: Partial<ReleaseEvent['release']> = {}): ReleaseEvent {
+export function releaseEvent(
+  action: ReleaseEvent['action'],
+  release: Partial<ReleaseEvent['release']> = {},
+): ReleaseEvent {
   const example = structuredClone(recorded.find((candidate) => candidate.action === action)!);
   example.repository.full_name = FIXTURE_REPO;
-  Object.assign(example.release, {id: 90_000_000 + ++releases, tag_name: `v1.${releases}.0`, name: `Version 1.${releases}`}, release);
+  Object.assign(
+    example.release,
+    {id: 90_000_000 + ++releases, tag_name: `v1.${releases}.0`, name: `Version 1.${releases}`},
+    release,
+  );
   return example;
 }
 
@@ -42,10 +52,16 @@ let deliveries = 0;
 export function deliverRelease(
   to: Stack,
   event: unknown,
-  {secret = RELEASE_WEBHOOK_SECRET, delivery = `delivery-${++deliveries}-${Date.now()}`, body, signature}: DeliveryOptions = {},
+  {
+    secret = RELEASE_WEBHOOK_SECRET,
+    delivery = `delivery-${++deliveries}-${Date.now()}`,
+    body,
+    signature,
+  }: DeliveryOptions = {},
 ) {
   const payload = body ?? JSON.stringify(event);
-  const signed = signature === undefined ? `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}` : signature;
+  const signed =
+    signature === undefined ? `sha256=${createHmac('sha256', secret).update(payload).digest('hex')}` : signature;
   return to.worker.fetch(API_PATHS.githubWebhook, {
     method: 'POST',
     headers: {
@@ -62,13 +78,20 @@ export function deliverRelease(
  * `count` paid purchases of `plan`, seeded in one statement, their addresses
  * `<label>-0001@example.com` onwards; answers the addresses in that order.
  */
-export async function seedBuyers(stack: Stack, {plan, count, label}: {plan: Plan; count: number; label: string}): Promise<string[]> {
+export async function seedBuyers(
+  stack: Stack,
+  {plan, count, label}: {plan: Plan; count: number; label: string},
+): Promise<string[]> {
   const now = Date.now();
   await stack.worker.db.run(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?4)
      INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
      SELECT 'cs_test_' || ?5 || '_' || i, ?5 || '-' || printf('%04d', i) || '@example.com', ?1, 'paid', ?2, ?2, ?3, '${PLAN_CURRENCY}' FROM n`,
-    plan.id, now, plan.price * 100, count, label,
+    plan.id,
+    now,
+    plan.price * 100,
+    count,
+    label,
   );
   return Array.from({length: count}, (_, index) => `${label}-${String(index + 1).padStart(4, '0')}@example.com`);
 }

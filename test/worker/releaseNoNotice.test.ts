@@ -22,7 +22,9 @@ let stack: Stack;
 beforeAll(async () => {
   bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-no-notice-'));
   const setting = (notice: ReleaseNotice) => `noticeWithoutUpdates: '${notice}'`;
-  buildWorkerBundleWithConfig(bundleDir, [{file: 'app.ts', from: setting(appConfig.releases.noticeWithoutUpdates), to: setting(CHOICE)}]);
+  buildWorkerBundleWithConfig(bundleDir, [
+    {file: 'app.ts', from: setting(appConfig.releases.noticeWithoutUpdates), to: setting(CHOICE)},
+  ]);
   stack = await startStack({...RELEASE_VARS, SUBREQUEST_LIMIT: '10000'}, {bundleDir});
 }, 180_000);
 afterAll(async () => {
@@ -39,7 +41,9 @@ test(`with '${CHOICE}', a buyer of ${withoutUpdates.name} gets no e-mail of a re
   expect(answer.status).toBe(200);
   // Only the buyer with updates counts, and only their audience is queued: no upgrade-note batch.
   expect(await answer.json()).toEqual({announced: true, recipients: 1});
-  expect(await stack.worker.db.all(`SELECT key FROM jobs WHERE key LIKE ?`, `release:${id}:%`)).toEqual([{key: `release:${id}:updates:0`}]);
+  expect(await stack.worker.db.all(`SELECT key FROM jobs WHERE key LIKE ?`, `release:${id}:%`)).toEqual([
+    {key: `release:${id}:updates:0`},
+  ]);
 
   await stack.worker.db.run(`UPDATE jobs SET run_after = 0 WHERE kind = 'release-mail' AND status = 'pending'`);
   await stack.worker.scheduled();
@@ -52,5 +56,7 @@ test(`with '${CHOICE}', a buyer of ${withoutUpdates.name} gets no e-mail of a re
   expect(mine[0]!.fields.html).toContain('<strong>new</strong>');
   // Nothing at all to the buyer without updates: no note, no release, in no call.
   expect(stack.mailgun.sent.flatMap((mail) => mail.recipients)).not.toContain(leftOut);
-  expect(await stack.worker.db.all('SELECT email, status FROM release_deliveries WHERE release_id = ?', id)).toEqual([{email: entitled, status: 'sent'}]);
+  expect(await stack.worker.db.all('SELECT email, status FROM release_deliveries WHERE release_id = ?', id)).toEqual([
+    {email: entitled, status: 'sent'},
+  ]);
 });

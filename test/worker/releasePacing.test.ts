@@ -22,7 +22,8 @@ const SPACING = HOUR / appConfig.releases.batchesPerHour;
 function cronEvery(): number {
   const crons = unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')}).triggers.crons ?? [];
   const minutes = /^\*\/(\d+) \* \* \* \*$/.exec(crons[0] ?? '')?.[1];
-  if (crons.length !== 1 || !minutes) throw new Error(`The pacing suite reads one "*/N * * * *" cron trigger, not ${JSON.stringify(crons)}`);
+  if (crons.length !== 1 || !minutes)
+    throw new Error(`The pacing suite reads one "*/N * * * *" cron trigger, not ${JSON.stringify(crons)}`);
   return Number(minutes) * 60_000;
 }
 const CRON_EVERY = cronEvery();
@@ -44,7 +45,11 @@ async function queuedBatches(stack: Stack, releaseId: number): Promise<QueuedBat
     `SELECT key, run_after, created_at, payload FROM jobs WHERE kind = 'release-mail' AND key LIKE ? ORDER BY id`,
     `release:${releaseId}:%`,
   );
-  return rows.map((row) => ({key: row.key, offset: row.run_after - row.created_at, recipients: (JSON.parse(row.payload) as {recipients: string[]}).recipients}));
+  return rows.map((row) => ({
+    key: row.key,
+    offset: row.run_after - row.created_at,
+    recipients: (JSON.parse(row.payload) as {recipients: string[]}).recipients,
+  }));
 }
 
 /** The first is due at once, and each next one SPACING later (to the millisecond the worker rounds up to). */
@@ -65,24 +70,36 @@ function expectPaced(batches: QueuedBatch[]) {
  */
 async function cronAt(stack: Stack, releaseId: number, batches: QueuedBatch[], elapsed: number): Promise<string[]> {
   const now = Date.now();
-  await stack.worker.db.batch(batches.map((batch) => ({
-    sql: `UPDATE jobs SET run_after = ?2 WHERE key = ?1 AND status = 'pending'`,
-    params: [batch.key, now + batch.offset - elapsed],
-  })));
+  await stack.worker.db.batch(
+    batches.map((batch) => ({
+      sql: `UPDATE jobs SET run_after = ?2 WHERE key = ?1 AND status = 'pending'`,
+      params: [batch.key, now + batch.offset - elapsed],
+    })),
+  );
   const before = stack.mailgun.sent.length;
   await stack.worker.scheduled();
-  const keyOf = (call: SentMail) => batches.find((batch) => batch.recipients[0] === call.recipients[0])?.key ?? `a call to ${call.recipients[0]}`;
-  return stack.mailgun.sent.slice(before).filter((call) => call.fields['v:release-id'] === String(releaseId)).map(keyOf);
+  const keyOf = (call: SentMail) =>
+    batches.find((batch) => batch.recipients[0] === call.recipients[0])?.key ?? `a call to ${call.recipients[0]}`;
+  return stack.mailgun.sent
+    .slice(before)
+    .filter((call) => call.fields['v:release-id'] === String(releaseId))
+    .map(keyOf);
 }
 
 /** Each batch job of the release as `status:attempts`, in the order queued. */
 const jobStates = async (stack: Stack, releaseId: number) =>
-  (await stack.worker.db.all<{status: string; attempts: number}>(`SELECT status, attempts FROM jobs WHERE key LIKE ? ORDER BY id`, `release:${releaseId}:%`))
-    .map(({status, attempts}) => `${status}:${attempts}`);
+  (
+    await stack.worker.db.all<{status: string; attempts: number}>(
+      `SELECT status, attempts FROM jobs WHERE key LIKE ? ORDER BY id`,
+      `release:${releaseId}:%`,
+    )
+  ).map(({status, attempts}) => `${status}:${attempts}`);
 
 /** Every address that received a copy of the release, once per copy. */
 const recipientsOf = (stack: Stack, releaseId: number) =>
-  stack.mailgun.sent.filter((call) => call.fields['v:release-id'] === String(releaseId)).flatMap((call) => call.copies.map((copy) => copy.recipient));
+  stack.mailgun.sent
+    .filter((call) => call.fields['v:release-id'] === String(releaseId))
+    .flatMap((call) => call.copies.map((copy) => copy.recipient));
 
 describe("on Cloudflare's Paid plan: batches of Mailgun's 1,000, as many a run as are due", () => {
   const UPDATE_BATCHES = 6;
@@ -91,7 +108,11 @@ describe("on Cloudflare's Paid plan: batches of Mailgun's 1,000, as many a run a
   beforeAll(async () => {
     paid = await startStack({...RELEASE_VARS, SUBREQUEST_LIMIT: '10000'});
     // Six batches of buyers with updates (the last a half one), then one of the upgrade note.
-    const updates = await seedBuyers(paid, {plan: withUpdates, count: MAX_RECIPIENTS * (UPDATE_BATCHES - 1) + MAX_RECIPIENTS / 2, label: 'paced'});
+    const updates = await seedBuyers(paid, {
+      plan: withUpdates,
+      count: MAX_RECIPIENTS * (UPDATE_BATCHES - 1) + MAX_RECIPIENTS / 2,
+      label: 'paced',
+    });
     const notes = await seedBuyers(paid, {plan: withoutUpdates, count: 3, label: 'paced-note'});
     buyers = [...updates, ...notes];
   }, 120_000);
@@ -130,8 +151,16 @@ describe("on Cloudflare's Paid plan: batches of Mailgun's 1,000, as many a run a
     const {id, batches} = await announced('Version Cadence');
     const runs: string[][] = [];
     const expected: string[][] = [];
-    for (let elapsed = 0; runs.flat().length < batches.length && elapsed <= batches.at(-1)!.offset + CRON_EVERY; elapsed += CRON_EVERY) {
-      expected.push(batches.filter((batch) => batch.offset <= elapsed && batch.offset > elapsed - CRON_EVERY).map((batch) => batch.key));
+    for (
+      let elapsed = 0;
+      runs.flat().length < batches.length && elapsed <= batches.at(-1)!.offset + CRON_EVERY;
+      elapsed += CRON_EVERY
+    ) {
+      expected.push(
+        batches
+          .filter((batch) => batch.offset <= elapsed && batch.offset > elapsed - CRON_EVERY)
+          .map((batch) => batch.key),
+      );
       runs.push(await cronAt(paid, id, batches, elapsed));
     }
     expect(runs).toEqual(expected);
@@ -155,7 +184,12 @@ describe(`on Cloudflare's Free plan: batches of ${FREE_PLAN_RELEASE_BATCH}, one 
     expect(await (await deliverRelease(free, event)).json()).toEqual({announced: true, recipients: buyers.length});
     const id = event.release.id;
     const batches = await queuedBatches(free, id);
-    expect(batches.map((batch) => batch.recipients.length)).toEqual([FREE_PLAN_RELEASE_BATCH, FREE_PLAN_RELEASE_BATCH, FREE_PLAN_RELEASE_BATCH, 50]);
+    expect(batches.map((batch) => batch.recipients.length)).toEqual([
+      FREE_PLAN_RELEASE_BATCH,
+      FREE_PLAN_RELEASE_BATCH,
+      FREE_PLAN_RELEASE_BATCH,
+      50,
+    ]);
     expectPaced(batches);
 
     expect(await cronAt(free, id, batches, 0)).toEqual([batches[0]!.key]);

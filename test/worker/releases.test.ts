@@ -4,11 +4,27 @@
  * e-mails caught by the Mailgun stand-in.
  */
 import {createHmac} from 'node:crypto';
-import {ADMIN_PATHS, adminPath, type AdminRelease, API_PATHS, appConfig, type BuyerReleases, type Plan, PLAN_CURRENCY} from '../../src/config';
+import {
+  ADMIN_PATHS,
+  adminPath,
+  type AdminRelease,
+  API_PATHS,
+  appConfig,
+  type BuyerReleases,
+  type Plan,
+  PLAN_CURRENCY,
+} from '../../src/config';
 import {FREE_PLAN_RELEASE_BATCH, FREE_PLAN_SUBREQUESTS} from '../../worker/src/freePlan';
 import {INVALID_ADDRESS_MESSAGE, type SentMail} from '../../scripts/local/mailgunApi';
 import {type EventOptions, type MailgunEventData, signedEvent} from '../../scripts/local/mailgunEvents';
-import {type DeliveryOptions, deliverRelease, RELEASE_VARS, RELEASE_WEBHOOK_SECRET as SECRET, releaseEvent, seedBuyers} from './releaseDeliveries';
+import {
+  type DeliveryOptions,
+  deliverRelease,
+  RELEASE_VARS,
+  RELEASE_WEBHOOK_SECRET as SECRET,
+  releaseEvent,
+  seedBuyers,
+} from './releaseDeliveries';
 import {completedEvent, MAILGUN_SIGNING_KEY, refundEvent, startStack, type Stack, uniqueEmail} from './stack';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -25,7 +41,8 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 /** GitHub's delivery of `event`, to this suite's stack unless `to` says another. */
-const deliver = (event: unknown, {to = stack, ...options}: DeliveryOptions & {to?: Stack} = {}) => deliverRelease(to, event, options);
+const deliver = (event: unknown, {to = stack, ...options}: DeliveryOptions & {to?: Stack} = {}) =>
+  deliverRelease(to, event, options);
 
 /** The cron once every queued release batch is due (the batches are paced a minute apart). */
 async function sendDueBatches() {
@@ -36,7 +53,9 @@ async function sendDueBatches() {
 /** The cron until no release batch is left (a refused batch's halves are new jobs, due at once). */
 async function sendUntilDone() {
   for (let round = 0; round < 40; round += 1) {
-    const [pending] = await stack.worker.db.all<{count: number}>(`SELECT COUNT(*) AS count FROM jobs WHERE kind = 'release-mail' AND status = 'pending'`);
+    const [pending] = await stack.worker.db.all<{count: number}>(
+      `SELECT COUNT(*) AS count FROM jobs WHERE kind = 'release-mail' AND status = 'pending'`,
+    );
     if (pending!.count === 0) return;
     await sendDueBatches();
   }
@@ -49,11 +68,18 @@ interface DeliveryRow {
   reason: string | null;
 }
 const deliveriesOf = (releaseId: number) =>
-  stack.worker.db.all<DeliveryRow>('SELECT email, status, reason FROM release_deliveries WHERE release_id = ? ORDER BY email', releaseId);
+  stack.worker.db.all<DeliveryRow>(
+    'SELECT email, status, reason FROM release_deliveries WHERE release_id = ? ORDER BY email',
+    releaseId,
+  );
 
 const statusOf = async (id: number, email: string) => (await deliveriesOf(id)).find((row) => row.email === email);
 const postMailgunEvent = (payload: unknown, worker = stack.worker) =>
-  worker.fetch(API_PATHS.mailgunEvents, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(payload)});
+  worker.fetch(API_PATHS.mailgunEvents, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify(payload),
+  });
 
 let seller: string | undefined;
 /** The seller's ID token (an address of ADMIN_EMAILS, verified), signed up once. */
@@ -65,7 +91,8 @@ async function sellerToken(): Promise<string> {
 /** Each copy Mailgun delivered of a release's e-mails (its subject names the release). */
 const copiesOf = (release: string) =>
   stack.mailgun.sent.filter((mail) => mail.fields.subject?.includes(release)).flatMap((mail) => mail.copies);
-const callsFor = (release: string): SentMail[] => stack.mailgun.sent.filter((mail) => mail.fields.subject?.includes(release));
+const callsFor = (release: string): SentMail[] =>
+  stack.mailgun.sent.filter((mail) => mail.fields.subject?.includes(release));
 
 let buyers = 0;
 /** A paid purchase of `plan` (or one refunded since), recorded as fulfilment records it. */
@@ -75,7 +102,12 @@ async function buyer(plan = withUpdates, status: 'paid' | 'revoked' = 'paid') {
   await stack.worker.db.run(
     `INSERT INTO purchases (session_id, email, plan, status, created_at, updated_at, amount_total, currency)
      VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, '${PLAN_CURRENCY}')`,
-    `cs_test_release_${++buyers}_${now}`, email, plan.id, status, now, plan.price * 100,
+    `cs_test_release_${++buyers}_${now}`,
+    email,
+    plan.id,
+    status,
+    now,
+    plan.price * 100,
   );
   return email;
 }
@@ -85,7 +117,10 @@ describe('the signature', () => {
     ['missing', () => ({signature: null})],
     ['malformed', () => ({signature: 'sha256=not-hex'})],
     ['forged: signed with another secret', () => ({secret: 'someone-elses-secret'})],
-    ['stale: the signature of another delivery, on this body', () => ({signature: `sha256=${createHmac('sha256', SECRET).update('{"action":"published"}').digest('hex')}`})],
+    [
+      'stale: the signature of another delivery, on this body',
+      () => ({signature: `sha256=${createHmac('sha256', SECRET).update('{"action":"published"}').digest('hex')}`}),
+    ],
     ['a tampered body', (payload) => ({body: payload.replace('"draft":false', '"draft":false ')})],
   ];
 
@@ -94,7 +129,10 @@ describe('the signature', () => {
     const event = releaseEvent('published');
     const payload = JSON.stringify(event);
     const {body, ...rest} = make(payload);
-    const signed = body === undefined ? rest : {...rest, signature: `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`};
+    const signed =
+      body === undefined
+        ? rest
+        : {...rest, signature: `sha256=${createHmac('sha256', SECRET).update(payload).digest('hex')}`};
     const response = await deliver(event, {body, ...signed});
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({error: expect.any(String), code: 'BAD_SIGNATURE'});
@@ -110,10 +148,17 @@ describe('the signature', () => {
     const bare = await startStack({GITHUB_WEBHOOK_SECRET: '', UNSUBSCRIBE_SECRET: 'x'.repeat(32)});
     try {
       const event = releaseEvent('published');
-      for (const signature of [null, `sha256=${createHmac('sha256', '').update(JSON.stringify(event)).digest('hex')}`]) {
+      for (const signature of [
+        null,
+        `sha256=${createHmac('sha256', '').update(JSON.stringify(event)).digest('hex')}`,
+      ]) {
         const response = await bare.worker.fetch(API_PATHS.githubWebhook, {
           method: 'POST',
-          headers: {'x-github-event': 'release', 'x-github-delivery': 'd-1', ...(signature && {'x-hub-signature-256': signature})},
+          headers: {
+            'x-github-event': 'release',
+            'x-github-delivery': 'd-1',
+            ...(signature && {'x-hub-signature-256': signature}),
+          },
           body: JSON.stringify(event),
         });
         expect(response.status).toBe(503);
@@ -139,7 +184,11 @@ test('a draft, a pre-release and every action but "published" and "released" are
     expect(await response.json()).toEqual({announced: false, reason: expect.any(String)});
   }
   await sendDueBatches();
-  expect(await stack.worker.db.all(`SELECT id FROM releases WHERE id IN (${events.map((event) => event.release.id).join(',')})`)).toEqual([]);
+  expect(
+    await stack.worker.db.all(
+      `SELECT id FROM releases WHERE id IN (${events.map((event) => event.release.id).join(',')})`,
+    ),
+  ).toEqual([]);
   for (const event of events) expect(copiesOf(event.release.name!)).toEqual([]);
   expect(stack.mailgun.sent.flatMap((mail) => mail.recipients)).not.toContain(entitled);
 });
@@ -148,7 +197,8 @@ test('a pre-release made a full release ("released") is announced once; deleted 
   const user = await stack.signUp({verified: true});
   const sessionId = await stack.paidCheckout({email: user.email, user});
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-  const whatsNew = async () => (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+  const whatsNew = async () =>
+    (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
   const before = (await whatsNew()).latestTag;
 
   // Published as a pre-release (not announced), then made a full release: GitHub sends "released".
@@ -156,13 +206,18 @@ test('a pre-release made a full release ("released") is announced once; deleted 
   expect(await (await deliver(pre)).json()).toMatchObject({announced: false});
   const released = releaseEvent('released', {...pre.release, prerelease: false});
   expect(await (await deliver(released)).json()).toMatchObject({announced: true});
-  expect(await (await deliver(releaseEvent('published', {...pre.release, prerelease: false}))).json()).toMatchObject({announced: false});
+  expect(await (await deliver(releaseEvent('published', {...pre.release, prerelease: false}))).json()).toMatchObject({
+    announced: false,
+  });
   expect((await whatsNew()).latestTag).toBe(pre.release.tag_name);
   expect((await whatsNew()).releases.map((release) => release.name)).toContain('Version 31');
 
   // Deleted before its e-mails went out: gone from the dashboard, the latest mark back to the one before, nothing sent.
   const deleted = releaseEvent('deleted', {...pre.release, prerelease: false});
-  expect(await (await deliver(deleted)).json()).toMatchObject({announced: false, reason: expect.stringContaining('deleted')});
+  expect(await (await deliver(deleted)).json()).toMatchObject({
+    announced: false,
+    reason: expect.stringContaining('deleted'),
+  });
   expect(await (await deliver(deleted)).json()).toMatchObject({announced: false});
   await sendUntilDone();
   expect(copiesOf('Version 31')).toEqual([]);
@@ -174,19 +229,25 @@ test('a release made a draft and published again is listed and marked latest aga
   const user = await stack.signUp();
   const sessionId = await stack.paidCheckout({email: user.email, user});
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-  const whatsNew = async () => (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
+  const whatsNew = async () =>
+    (await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
   const before = (await whatsNew()).latestTag;
   const early = await buyer();
   const published = releaseEvent('published', {name: 'Version 41'});
   expect(await (await deliver(published)).json()).toMatchObject({announced: true});
   await sendUntilDone();
-  expect(copiesOf('Version 41').map((copy) => copy.recipient)).toEqual(expect.arrayContaining([early, user.email.toLowerCase()]));
+  expect(copiesOf('Version 41').map((copy) => copy.recipient)).toEqual(
+    expect.arrayContaining([early, user.email.toLowerCase()]),
+  );
   const firstCopies = copiesOf('Version 41').length;
 
   // Made a draft again. GitHub's recordings hold no "unpublished" delivery: its deleted one, with
   // the action GitHub sends ("A release or pre-release was unpublished") and the draft it becomes.
   const unpublished = {...releaseEvent('deleted', {...published.release, draft: true}), action: 'unpublished'};
-  expect(await (await deliver(unpublished)).json()).toMatchObject({announced: false, reason: expect.stringContaining('unpublished')});
+  expect(await (await deliver(unpublished)).json()).toMatchObject({
+    announced: false,
+    reason: expect.stringContaining('unpublished'),
+  });
   expect((await whatsNew()).releases.map((release) => release.name)).not.toContain('Version 41');
   expect((await whatsNew()).latestTag).toBe(before);
 
@@ -254,10 +315,14 @@ test('each entitled buyer gets one e-mail of their own: the name, the notes rend
     expect(fields.html).toContain('&lt;kbd&gt; &lt;img src=y onerror=alert(2)//');
     expect(fields.html).toContain('a trap');
     // RFC 8058: the link is this buyer's own, and a POST to it is one click.
-    expect(fields['h:List-Unsubscribe']).toMatch(new RegExp(`^<https?://[^>]+${API_PATHS.releaseUnsubscribe}/[\\w.-]+>$`));
+    expect(fields['h:List-Unsubscribe']).toMatch(
+      new RegExp(`^<https?://[^>]+${API_PATHS.releaseUnsubscribe}/[\\w.-]+>$`),
+    );
     expect(fields['h:List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   }
-  const links = [first, second].map((email) => copies.find((copy) => copy.recipient === email)!.fields['h:List-Unsubscribe']);
+  const links = [first, second].map(
+    (email) => copies.find((copy) => copy.recipient === email)!.fields['h:List-Unsubscribe'],
+  );
   expect(new Set(links).size).toBe(2);
 });
 
@@ -330,7 +395,9 @@ test('the one-click link unsubscribes with no sign-in; GET only asks; later rele
   // A receipt is not a release e-mail: a second purchase is still welcomed.
   const again = await stack.paidCheckout({email});
   expect((await stack.deliver(completedEvent(stack, again))).status).toBe(200);
-  expect(stack.mailgun.sent.filter((mail) => mail.fields.to === email && !mail.fields['h:List-Unsubscribe'])).toHaveLength(2);
+  expect(
+    stack.mailgun.sent.filter((mail) => mail.fields.to === email && !mail.fields['h:List-Unsubscribe']),
+  ).toHaveLength(2);
 });
 
 test('a buyer refunded after paying is not e-mailed the release', async () => {
@@ -364,7 +431,9 @@ test('a release named by its tag (GitHub gives it no title) is named once in its
   await deliver(titled);
   await sendDueBatches();
   const [copy] = copiesOf('Tabs everywhere').filter((each) => each.recipient === email);
-  expect(copy!.fields.text).toContain(`${appConfig.appName} Tabs everywhere (${titled.release.tag_name}) is out, and your plan includes it.`);
+  expect(copy!.fields.text).toContain(
+    `${appConfig.appName} Tabs everywhere (${titled.release.tag_name}) is out, and your plan includes it.`,
+  );
 });
 
 describe("the dashboard's What's new and the console's list", () => {
@@ -375,7 +444,12 @@ describe("the dashboard's What's new and the console's list", () => {
     const user = await stack.signUp({verified: true});
     const sessionId = await stack.paidCheckout({email: user.email, user});
     expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-    const older = releaseEvent('published', {name: 'Version 9', published_at: at(DAY), body: 'Older <script>alert(1)</script> [x](javascript:alert(1))', html_url: 'javascript:alert(1)'});
+    const older = releaseEvent('published', {
+      name: 'Version 9',
+      published_at: at(DAY),
+      body: 'Older <script>alert(1)</script> [x](javascript:alert(1))',
+      html_url: 'javascript:alert(1)',
+    });
     const newer = releaseEvent('published', {name: 'Version 10', published_at: at(2 * DAY), body: '**Newer**'});
     for (const event of [older, newer]) expect(await (await deliver(event)).json()).toMatchObject({announced: true});
 
@@ -398,13 +472,20 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(await refused.json()).toMatchObject({code: 'NOT_PAID'});
   });
 
-  test('the notes are rendered once, when the release is stored: What\'s new serves the stored HTML, a script tag in it as text', async () => {
+  test("the notes are rendered once, when the release is stored: What's new serves the stored HTML, a script tag in it as text", async () => {
     const user = await stack.signUp({verified: true});
     const sessionId = await stack.paidCheckout({email: user.email, user});
     expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
-    const event = releaseEvent('published', {name: 'Version 16', published_at: at(5 * DAY), body: 'Stored <script>alert(1)</script> **once**'});
+    const event = releaseEvent('published', {
+      name: 'Version 16',
+      published_at: at(5 * DAY),
+      body: 'Stored <script>alert(1)</script> **once**',
+    });
     expect(await (await deliver(event)).json()).toMatchObject({announced: true});
-    const [stored] = await stack.worker.db.all<{notes_html: string}>('SELECT notes_html FROM releases WHERE id = ?', event.release.id);
+    const [stored] = await stack.worker.db.all<{notes_html: string}>(
+      'SELECT notes_html FROM releases WHERE id = ?',
+      event.release.id,
+    );
     expect(stored!.notes_html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(stored!.notes_html).toContain('<strong>once</strong>');
     expect(stored!.notes_html).not.toContain('<script');
@@ -422,7 +503,10 @@ describe("the dashboard's What's new and the console's list", () => {
     for (const before of ['notes_html = NULL, notes_renderer = NULL', 'notes_renderer = 0']) {
       await stack.worker.db.run(`UPDATE releases SET ${before} WHERE id = ?`, event.release.id);
       expect(await listed()).toBe(stored!.notes_html);
-      const [again] = await stack.worker.db.all<{notes_html: string; notes_renderer: number}>('SELECT notes_html, notes_renderer FROM releases WHERE id = ?', event.release.id);
+      const [again] = await stack.worker.db.all<{notes_html: string; notes_renderer: number}>(
+        'SELECT notes_html, notes_renderer FROM releases WHERE id = ?',
+        event.release.id,
+      );
       expect(again).toEqual({notes_html: stored!.notes_html, notes_renderer: expect.any(Number)});
       expect(again!.notes_renderer).toBeGreaterThan(0);
     }
@@ -433,7 +517,11 @@ describe("the dashboard's What's new and the console's list", () => {
     const now = Date.now();
     await stack.worker.db.run(
       `INSERT INTO purchases (session_id, user_id, email, plan, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'paid', ?5, ?5)`,
-      `cs_test_starter_${now}`, user.uid, user.email, withoutUpdates.id, now,
+      `cs_test_starter_${now}`,
+      user.uid,
+      user.email,
+      withoutUpdates.id,
+      now,
     );
     await deliver(releaseEvent('published', {name: 'Version 11', published_at: at(-DAY)}));
     const twelve = releaseEvent('published', {name: 'Version 12', published_at: at(3 * DAY)});
@@ -451,9 +539,15 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(names).toContain('Version 11');
     expect(names).not.toContain('Version 12');
     // What was published since is told, not left out: how many, and the newest by name and tag.
-    const [since] = await stack.worker.db.all<{count: number}>('SELECT COUNT(*) AS count FROM releases WHERE published_at > ?1 AND withdrawn_at IS NULL', now);
+    const [since] = await stack.worker.db.all<{count: number}>(
+      'SELECT COUNT(*) AS count FROM releases WHERE published_at > ?1 AND withdrawn_at IS NULL',
+      now,
+    );
     expect(since!.count).toBeGreaterThanOrEqual(2);
-    expect(answer.later).toEqual({count: since!.count, latest: {tag: newest.release.tag_name, name: 'Version 13', publishedAt: Date.parse(newest.release.published_at!)}});
+    expect(answer.later).toEqual({
+      count: since!.count,
+      latest: {tag: newest.release.tag_name, name: 'Version 13', publishedAt: Date.parse(newest.release.published_at!)},
+    });
   });
 
   test('a plan with updates, or one without and nothing published since, is told of no later releases', async () => {
@@ -468,7 +562,11 @@ describe("the dashboard's What's new and the console's list", () => {
     const after = Date.now() + 1000 * DAY;
     await stack.worker.db.run(
       `INSERT INTO purchases (session_id, user_id, email, plan, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'paid', ?5, ?5)`,
-      `cs_test_starter_after_${after}`, starter.uid, starter.email, withoutUpdates.id, after,
+      `cs_test_starter_after_${after}`,
+      starter.uid,
+      starter.email,
+      withoutUpdates.id,
+      after,
     );
     const without = (await (await stack.call(API_PATHS.releases, {token: starter.idToken})).json()) as BuyerReleases;
     expect(without.includesUpdates).toBe(false);
@@ -480,7 +578,8 @@ describe("the dashboard's What's new and the console's list", () => {
     const sessionId = await stack.paidCheckout({email: user.email, user});
     expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
     const set = (body: unknown) => stack.call(API_PATHS.releaseEmails, {token: user.idToken, body});
-    const subscribed = async () => ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases).subscribed;
+    const subscribed = async () =>
+      ((await (await stack.call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases).subscribed;
 
     const bad = await set({subscribed: 'no'});
     expect(bad.status).toBe(400);
@@ -504,7 +603,11 @@ describe("the dashboard's What's new and the console's list", () => {
     const now = Date.now();
     await stack.worker.db.run(
       `INSERT INTO purchases (session_id, user_id, email, plan, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'paid', ?5, ?5)`,
-      `cs_test_gift_${now}`, user.uid, giftee, withUpdates.id, now,
+      `cs_test_gift_${now}`,
+      user.uid,
+      giftee,
+      withUpdates.id,
+      now,
     );
     // The address's owner pressed the unsubscribe link of a release e-mail.
     await stack.worker.db.run('INSERT INTO release_unsubscribes (email, created_at) VALUES (?, ?)', giftee, now);
@@ -514,7 +617,7 @@ describe("the dashboard's What's new and the console's list", () => {
     expect(await stack.worker.db.all('SELECT email FROM release_unsubscribes WHERE email = ?', giftee)).toHaveLength(1);
   });
 
-  test("the console lists each release with how many were e-mailed, delivered, failed, waiting, and unsubscribed of its own audience", async () => {
+  test('the console lists each release with how many were e-mailed, delivered, failed, waiting, and unsubscribed of its own audience', async () => {
     const token = await sellerToken();
     const refused = await buyer();
     const delivered = await buyer();
@@ -527,9 +630,17 @@ describe("the dashboard's What's new and the console's list", () => {
       expect(await list()).toMatchObject({id: event.release.id, emailed: 0, failed: 0, waiting: recipients});
 
       await sendUntilDone();
-      await postMailgunEvent(signedEvent(MAILGUN_SIGNING_KEY, 'delivered', delivered, {variables: {'release-id': String(event.release.id), 'release-audience': 'updates'}}));
+      await postMailgunEvent(
+        signedEvent(MAILGUN_SIGNING_KEY, 'delivered', delivered, {
+          variables: {'release-id': String(event.release.id), 'release-audience': 'updates'},
+        }),
+      );
       // Unsubscribed after this release: counted. Others unsubscribed long before were never its audience.
-      await stack.worker.db.run('INSERT INTO release_unsubscribes (email, created_at) VALUES (?, ?)', leaver, Date.now());
+      await stack.worker.db.run(
+        'INSERT INTO release_unsubscribes (email, created_at) VALUES (?, ?)',
+        leaver,
+        Date.now(),
+      );
       const everUnsubscribed = await stack.worker.db.all('SELECT email FROM release_unsubscribes');
       expect(everUnsubscribed.length).toBeGreaterThan(1);
 
@@ -567,34 +678,59 @@ describe("the dashboard's What's new and the console's list", () => {
       // Mailgun takes the address again (the buyer fixed their mailbox).
       stack.mailgun.refused.delete(fixed);
     }
-    await postMailgunEvent(signedEvent(MAILGUN_SIGNING_KEY, 'failed', refundedSince, {variables: {'release-id': String(id), 'release-audience': 'updates'}}));
+    await postMailgunEvent(
+      signedEvent(MAILGUN_SIGNING_KEY, 'failed', refundedSince, {
+        variables: {'release-id': String(id), 'release-audience': 'updates'},
+      }),
+    );
     await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, refundedSince);
-    const failedBefore = (await deliveriesOf(id)).filter((row) => row.status === 'failed').map((row) => row.email).sort();
+    const failedBefore = (await deliveriesOf(id))
+      .filter((row) => row.status === 'failed')
+      .map((row) => row.email)
+      .sort();
     expect(failedBefore).toEqual([fixed, refundedSince].sort());
     const copiesBefore = copiesOf('Version 21').length;
 
     const resend = () => stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: id}), {token, body: {}});
     const answer = await resend();
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({status: 'sending_again', detail: expect.stringContaining('2 addresses')});
+    expect(await answer.json()).toMatchObject({
+      status: 'sending_again',
+      detail: expect.stringContaining('2 addresses'),
+    });
     await sendUntilDone();
     // Only the failed addresses were sent again, and of them only the one still entitled.
-    expect(copiesOf('Version 21').slice(copiesBefore).map((copy) => copy.recipient)).toEqual([fixed]);
+    expect(
+      copiesOf('Version 21')
+        .slice(copiesBefore)
+        .map((copy) => copy.recipient),
+    ).toEqual([fixed]);
     expect(await statusOf(id, fixed)).toMatchObject({status: 'sent'});
     expect(await statusOf(id, refundedSince)).toMatchObject({status: 'failed'});
     expect(await statusOf(id, fine)).toMatchObject({status: 'sent'});
     const [audit] = await stack.worker.db.all<{action: string; outcome: string; admin_email: string; detail: string}>(
       `SELECT action, outcome, admin_email, detail FROM admin_audit WHERE action = 'resend_release' ORDER BY id DESC LIMIT 1`,
     );
-    expect(audit).toMatchObject({action: 'resend_release', outcome: 'done', admin_email: SELLER.toLowerCase(), detail: expect.stringContaining(`release ${id}`)});
+    expect(audit).toMatchObject({
+      action: 'resend_release',
+      outcome: 'done',
+      admin_email: SELLER.toLowerCase(),
+      detail: expect.stringContaining(`release ${id}`),
+    });
 
     // A release with no failure: nothing to send again, said so.
     const clean = releaseEvent('published', {name: 'Version 22'});
     await deliver(clean);
     await sendUntilDone();
-    const none = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: clean.release.id}), {token, body: {}});
+    const none = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: clean.release.id}), {
+      token,
+      body: {},
+    });
     expect(none.status).toBe(409);
-    expect(await none.json()).toMatchObject({code: 'CONFLICT', error: expect.stringContaining('No e-mail of this release failed')});
+    expect(await none.json()).toMatchObject({
+      code: 'CONFLICT',
+      error: expect.stringContaining('No e-mail of this release failed'),
+    });
     const unknown = await stack.call(adminPath(ADMIN_PATHS.releaseResend, {releaseId: 1}), {token, body: {}});
     expect(unknown.status).toBe(404);
     const malformed = await stack.call(ADMIN_PATHS.releaseResend.replace(':releaseId', 'v1.0'), {token, body: {}});
@@ -603,7 +739,7 @@ describe("the dashboard's What's new and the console's list", () => {
   });
 });
 
-test('a 400 that is the batch\'s own (not an address) is given up once, not split into a call per buyer; its buyers are recorded failed', async () => {
+test("a 400 that is the batch's own (not an address) is given up once, not split into a call per buyer; its buyers are recorded failed", async () => {
   const everyone = [await buyer(), await buyer(), await buyer()];
   const event = releaseEvent('published', {name: 'Version 32'});
   expect(await (await deliver(event)).json()).toMatchObject({announced: true});
@@ -614,10 +750,17 @@ test('a 400 that is the batch\'s own (not an address) is given up once, not spli
     stack.mailgun.failNext(400, 0);
   }
   expect(callsFor('Version 32').filter((mail) => mail.recipients.includes(everyone[0]!))).toEqual([]);
-  const jobs = await stack.worker.db.all<{key: string; status: string}>(`SELECT key, status FROM jobs WHERE key LIKE ?`, `release:${event.release.id}:updates:%`);
+  const jobs = await stack.worker.db.all<{key: string; status: string}>(
+    `SELECT key, status FROM jobs WHERE key LIKE ?`,
+    `release:${event.release.id}:updates:%`,
+  );
   expect(jobs).toEqual([{key: `release:${event.release.id}:updates:0`, status: 'failed'}]);
   const rows = await deliveriesOf(event.release.id);
-  for (const email of everyone) expect(rows.find((row) => row.email === email)).toMatchObject({status: 'failed', reason: expect.stringContaining('Failure')});
+  for (const email of everyone)
+    expect(rows.find((row) => row.email === email)).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('Failure'),
+    });
 });
 
 test("an address Mailgun refuses (400) sinks only itself: the batch is split until it is alone, and only it is recorded failed, in Mailgun's words", async () => {
@@ -634,11 +777,23 @@ test("an address Mailgun refuses (400) sinks only itself: the batch is split unt
     expect(recipients).not.toContain(bad);
     expect(new Set(recipients).size).toBe(recipients.length);
     const rows = await deliveriesOf(event.release.id);
-    expect(rows.filter((row) => row.status === 'failed')).toEqual([{email: bad, status: 'failed', reason: INVALID_ADDRESS_MESSAGE}]);
+    expect(rows.filter((row) => row.status === 'failed')).toEqual([
+      {email: bad, status: 'failed', reason: INVALID_ADDRESS_MESSAGE},
+    ]);
     // Everyone else Mailgun accepted is recorded sent, once.
-    expect(rows.filter((row) => row.status === 'sent').map((row) => row.email).sort()).toEqual([...recipients].sort());
+    expect(
+      rows
+        .filter((row) => row.status === 'sent')
+        .map((row) => row.email)
+        .sort(),
+    ).toEqual([...recipients].sort());
     // No batch is left failed in the outbox: the refusal is the address's, not the batch's.
-    expect(await stack.worker.db.all(`SELECT key FROM jobs WHERE key LIKE ? AND status <> 'done'`, `release:${event.release.id}:%`)).toEqual([]);
+    expect(
+      await stack.worker.db.all(
+        `SELECT key FROM jobs WHERE key LIKE ? AND status <> 'done'`,
+        `release:${event.release.id}:%`,
+      ),
+    ).toEqual([]);
   } finally {
     stack.mailgun.refused.delete(bad);
     await stack.worker.db.run(`UPDATE purchases SET status = 'revoked' WHERE email = ?`, bad);
@@ -648,8 +803,16 @@ test("an address Mailgun refuses (400) sinks only itself: the batch is split unt
 describe("Mailgun's events: delivered and failed per buyer", () => {
   const postEvent = postMailgunEvent;
   /** An event about a release e-mail, with the `v:` variables the worker sent the batch with. */
-  const releaseMailEvent = (event: MailgunEventData['event'], email: string, releaseId: number, options: EventOptions = {}) =>
-    signedEvent(MAILGUN_SIGNING_KEY, event, email, {variables: {'release-id': String(releaseId), 'release-audience': 'updates'}, ...options});
+  const releaseMailEvent = (
+    event: MailgunEventData['event'],
+    email: string,
+    releaseId: number,
+    options: EventOptions = {},
+  ) =>
+    signedEvent(MAILGUN_SIGNING_KEY, event, email, {
+      variables: {'release-id': String(releaseId), 'release-audience': 'updates'},
+      ...options,
+    });
 
   /** A release sent to three new buyers, whose rows start `sent`. */
   async function sentRelease(name: string) {
@@ -664,7 +827,10 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
   }
 
   test('delivered and a permanent failure are recorded; twice or out of order they still end right; a temporary failure changes nothing', async () => {
-    const {emails: [delivered, bounced, later], id} = await sentRelease('Version 17');
+    const {
+      emails: [delivered, bounced, later],
+      id,
+    } = await sentRelease('Version 17');
     for (const email of [delivered, bounced, later]) expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
 
     const answer = await postEvent(releaseMailEvent('delivered', delivered!, id));
@@ -694,18 +860,28 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
     const event = releaseEvent('published', {name: 'Version 18'});
     await deliver(event);
     // Mailgun's delivered event overtakes the worker's own write of the accepted batch.
-    expect(await (await postEvent(releaseMailEvent('delivered', email, event.release.id))).json()).toEqual({received: true, recorded: true});
+    expect(await (await postEvent(releaseMailEvent('delivered', email, event.release.id))).json()).toEqual({
+      received: true,
+      recorded: true,
+    });
     await sendUntilDone();
     expect(await statusOf(event.release.id, email)).toMatchObject({status: 'delivered'});
   });
 
-  test("events of other mail (a receipt, a release the worker never stored) are answered 200 and change nothing", async () => {
-    const {emails: [email], id} = await sentRelease('Version 19');
+  test('events of other mail (a receipt, a release the worker never stored) are answered 200 and change nothing', async () => {
+    const {
+      emails: [email],
+      id,
+    } = await sentRelease('Version 19');
     const before = await stack.worker.db.all('SELECT * FROM release_deliveries ORDER BY release_id, email');
     for (const payload of [
       signedEvent(MAILGUN_SIGNING_KEY, 'delivered', email!),
-      signedEvent(MAILGUN_SIGNING_KEY, 'failed', email!, {variables: {'release-id': '12345', 'release-audience': 'updates'}}),
-      signedEvent(MAILGUN_SIGNING_KEY, 'opened', email!, {variables: {'release-id': String(id), 'release-audience': 'updates'}}),
+      signedEvent(MAILGUN_SIGNING_KEY, 'failed', email!, {
+        variables: {'release-id': '12345', 'release-audience': 'updates'},
+      }),
+      signedEvent(MAILGUN_SIGNING_KEY, 'opened', email!, {
+        variables: {'release-id': String(id), 'release-audience': 'updates'},
+      }),
     ]) {
       const answer = await postEvent(payload);
       expect(answer.status).toBe(200);
@@ -715,17 +891,27 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
   });
 
   test('the signature: forged and malformed are 401, a stale timestamp and a used token 406, and none of them changes a row', async () => {
-    const {emails: [email], id} = await sentRelease('Version 20');
+    const {
+      emails: [email],
+      id,
+    } = await sentRelease('Version 20');
     const forged = releaseMailEvent('failed', email!, id);
-    forged.signature.signature = createHmac('sha256', 'someone-elses-key').update(forged.signature.timestamp + forged.signature.token).digest('hex');
-    const malformed = {...releaseMailEvent('failed', email!, id), signature: {timestamp: 'soon', token: 'x', signature: 'nope'}};
+    forged.signature.signature = createHmac('sha256', 'someone-elses-key')
+      .update(forged.signature.timestamp + forged.signature.token)
+      .digest('hex');
+    const malformed = {
+      ...releaseMailEvent('failed', email!, id),
+      signature: {timestamp: 'soon', token: 'x', signature: 'nope'},
+    };
     const unsigned = {'event-data': releaseMailEvent('failed', email!, id)['event-data']};
     for (const payload of [forged, malformed, unsigned]) {
       const answer = await postEvent(payload);
       expect(answer.status).toBe(401);
       expect(await answer.json()).toMatchObject({code: 'BAD_SIGNATURE'});
     }
-    const stale = await postEvent(releaseMailEvent('failed', email!, id, {timestamp: Math.floor(Date.now() / 1000) - 3600}));
+    const stale = await postEvent(
+      releaseMailEvent('failed', email!, id, {timestamp: Math.floor(Date.now() / 1000) - 3600}),
+    );
     expect(stale.status).toBe(406);
     expect(await stale.json()).toMatchObject({code: 'STALE_SIGNATURE'});
     expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
@@ -733,13 +919,20 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
     // A genuine event, then the same post again: the replay is refused and changes nothing.
     const genuine = releaseMailEvent('delivered', email!, id);
     expect((await postEvent(genuine)).status).toBe(200);
-    await stack.worker.db.run(`UPDATE release_deliveries SET status = 'sent' WHERE release_id = ? AND email = ?`, id, email);
+    await stack.worker.db.run(
+      `UPDATE release_deliveries SET status = 'sent' WHERE release_id = ? AND email = ?`,
+      id,
+      email,
+    );
     const replay = await postEvent(genuine);
     expect(replay.status).toBe(406);
     expect(await replay.json()).toMatchObject({code: 'REPLAYED_SIGNATURE'});
     expect(await statusOf(id, email!)).toMatchObject({status: 'sent'});
     // Signed, but no event: the caller's mistake, said so.
-    expect((await postEvent({signature: releaseMailEvent('delivered', email!, id).signature, 'event-data': 'not an event'})).status).toBe(400);
+    expect(
+      (await postEvent({signature: releaseMailEvent('delivered', email!, id).signature, 'event-data': 'not an event'}))
+        .status,
+    ).toBe(400);
   });
 
   test('with no MAILGUN_WEBHOOK_SIGNING_KEY, every event is refused (503), never taken unsigned', async () => {
@@ -759,10 +952,12 @@ describe("Mailgun's events: delivered and failed per buyer", () => {
 test('2,500 buyers go out in three batches of at most 1,000; a batch that fails once is retried, and nobody gets two', async () => {
   // Seeded in one statement: 2,500 paid purchases of the plan with updates.
   const many = await seedBuyers(stack, {plan: withUpdates, count: 2500, label: 'many'});
-  const everyone = (await stack.worker.db.all<{email: string}>(
-    `SELECT DISTINCT email FROM purchases WHERE status = 'paid' AND plan = ? AND email NOT IN (SELECT email FROM release_unsubscribes)`,
-    withUpdates.id,
-  )).map((row) => row.email);
+  const everyone = (
+    await stack.worker.db.all<{email: string}>(
+      `SELECT DISTINCT email FROM purchases WHERE status = 'paid' AND plan = ? AND email NOT IN (SELECT email FROM release_unsubscribes)`,
+      withUpdates.id,
+    )
+  ).map((row) => row.email);
   expect(everyone).toEqual(expect.arrayContaining(many));
 
   const event = releaseEvent('published', {name: 'Version 8'});
@@ -770,9 +965,11 @@ test('2,500 buyers go out in three batches of at most 1,000; a batch that fails 
   // The second batch (the addresses in the middle) fails once, as a Mailgun 503 would.
   stack.mailgun.failNext(503, 1, 'many-1500@example.com');
   await sendDueBatches();
-  const jobs = () => stack.worker.db.all<{status: string; attempts: number}>(
-    `SELECT status, attempts FROM jobs WHERE key LIKE ? ORDER BY key`, `release:${event.release.id}:updates:%`,
-  );
+  const jobs = () =>
+    stack.worker.db.all<{status: string; attempts: number}>(
+      `SELECT status, attempts FROM jobs WHERE key LIKE ? ORDER BY key`,
+      `release:${event.release.id}:updates:%`,
+    );
   expect((await jobs()).map((job) => job.status).sort()).toEqual(['done', 'done', 'pending']);
 
   await sendDueBatches();
@@ -784,7 +981,11 @@ test('2,500 buyers go out in three batches of at most 1,000; a batch that fails 
   const delivered = calls.flatMap((call) => call.copies.map((copy) => copy.recipient));
   expect(delivered.sort()).toEqual([...everyone].sort());
   expect(new Set(delivered).size).toBe(delivered.length);
-  expect((await jobs()).map(({status, attempts}) => `${status}:${attempts}`).sort()).toEqual(['done:1', 'done:1', 'done:2']);
+  expect((await jobs()).map(({status, attempts}) => `${status}:${attempts}`).sort()).toEqual([
+    'done:1',
+    'done:1',
+    'done:2',
+  ]);
 }, 120_000);
 
 describe("on Cloudflare's Free plan (SUBREQUEST_LIMIT 50, as committed)", () => {
@@ -817,7 +1018,10 @@ describe("on Cloudflare's Free plan (SUBREQUEST_LIMIT 50, as committed)", () => 
     expect(new Set(delivered).size).toBe(buyers);
     expect(delivered).toHaveLength(buyers);
     // The waiting batches were put back as they were: none lost an attempt to the wait.
-    const jobs = await free.worker.db.all<{status: string; attempts: number}>(`SELECT status, attempts FROM jobs WHERE key LIKE ?`, `release:${event.release.id}:%`);
+    const jobs = await free.worker.db.all<{status: string; attempts: number}>(
+      `SELECT status, attempts FROM jobs WHERE key LIKE ?`,
+      `release:${event.release.id}:%`,
+    );
     expect(jobs.map(({status, attempts}) => `${status}:${attempts}`)).toEqual(['done:1', 'done:1', 'done:1']);
   }, 120_000);
 
@@ -825,13 +1029,24 @@ describe("on Cloudflare's Free plan (SUBREQUEST_LIMIT 50, as committed)", () => 
     const event = releaseEvent('published', {name: 'Version Parts'});
     expect(await (await deliver(event, {to: free})).json()).toMatchObject({announced: true});
     // Done here, as the Paid plan would have queued it: one batch of every buyer (the suite's 400 and more).
-    const everyone = (await free.worker.db.all<{email: string}>(`SELECT DISTINCT email FROM purchases WHERE status = 'paid' ORDER BY email`)).map((row) => row.email);
+    const everyone = (
+      await free.worker.db.all<{email: string}>(
+        `SELECT DISTINCT email FROM purchases WHERE status = 'paid' ORDER BY email`,
+      )
+    ).map((row) => row.email);
     expect(everyone.length).toBeGreaterThan(FREE_PLAN_RELEASE_BATCH * 2);
-    const whole = {releaseId: event.release.id, audience: 'updates', recipients: everyone, unsubscribeUrl: `http://localhost${API_PATHS.releaseUnsubscribe}`, key: `release:${event.release.id}:whole`};
+    const whole = {
+      releaseId: event.release.id,
+      audience: 'updates',
+      recipients: everyone,
+      unsubscribeUrl: `http://localhost${API_PATHS.releaseUnsubscribe}`,
+      key: `release:${event.release.id}:whole`,
+    };
     await free.worker.db.run(`DELETE FROM jobs WHERE key LIKE ?`, `release:${event.release.id}:%`);
     await free.worker.db.run(
       `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at) VALUES (?1, 'release-mail', ?2, 0, 0, 0)`,
-      whole.key, JSON.stringify(whole),
+      whole.key,
+      JSON.stringify(whole),
     );
     const calls = () => free.mailgun.sent.filter((mail) => mail.fields.subject?.includes('Version Parts'));
     for (let run = 0; run < 10 && calls().flatMap((call) => call.recipients).length < everyone.length; run += 1) {

@@ -24,20 +24,33 @@ async function invitedBuyer() {
   const sessionId = await stack.paidCheckout({email: user.email, user});
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
   const login = githubAccount();
-  expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+  expect(
+    (await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status,
+  ).toBe(200);
   const invitation = [...stack.github.invitations.values()].find((candidate) => candidate.invitee.login === login)!;
   return {user, sessionId, login, invitation};
 }
 
-const accessStatus = async (user: SignedInUser) => (await (await seller.stack.call('/accessStatus', {token: user.idToken})).json()) as AccessStatus;
+const accessStatus = async (user: SignedInUser) =>
+  (await (await seller.stack.call('/accessStatus', {token: user.idToken})).json()) as AccessStatus;
 const consoleDetail = async (sessionId: string) =>
-  (await (await seller.stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})).json()) as AdminPurchaseDetail;
+  (await (
+    await seller.stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
+  ).json()) as AdminPurchaseDetail;
 const storedLogin = async (sessionId: string) =>
-  (await seller.stack.worker.db.all<{github_username: string}>('SELECT github_username FROM access_grants WHERE session_id = ?', sessionId))[0]
-    ?.github_username;
+  (
+    await seller.stack.worker.db.all<{github_username: string}>(
+      'SELECT github_username FROM access_grants WHERE session_id = ?',
+      sessionId,
+    )
+  )[0]?.github_username;
 /** The minute (or the hour, for an accepted seat) the stored answer may be shown for has passed. */
 const later = (sessionId: string, ms: number) =>
-  seller.stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - ? WHERE session_id = ?', ms, sessionId);
+  seller.stack.worker.db.run(
+    'UPDATE access_grants SET checked_at = checked_at - ? WHERE session_id = ?',
+    ms,
+    sessionId,
+  );
 
 test('renamed before accepting: the invitation is seen accepted (not expired), under the new login, on the dashboard and in D1', async () => {
   const {user, sessionId, login, invitation} = await invitedBuyer();
@@ -91,20 +104,28 @@ test('an invitee who deleted their account is not taken for whoever takes the ol
   seller.stack.github.collaborators.add(newcomer.login.toLowerCase());
   await later(sessionId, 60_000);
   expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: true});
-  const [row] = await seller.stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId);
+  const [row] = await seller.stack.worker.db.all<{status: string}>(
+    'SELECT status FROM access_grants WHERE session_id = ?',
+    sessionId,
+  );
   expect(row!.status).toBe('pending');
 });
 
 test('renamed while waiting in the queue, with the old login taken by someone else: the invitation goes to the renamed account, not to the newcomer, and does not fail', async () => {
   const stack = seller.stack;
   const cap = appConfig.repository.invitationsPerDay;
-  const fill = Array.from({length: cap}, (_, i) => ({sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', params: [FIXTURE_REPO, `cs_test_earlier_${i}`, Date.now() - 3600_000]}));
+  const fill = Array.from({length: cap}, (_, i) => ({
+    sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+    params: [FIXTURE_REPO, `cs_test_earlier_${i}`, Date.now() - 3600_000],
+  }));
   await stack.worker.db.batch(fill);
   const user = await stack.signUp();
   const sessionId = await stack.paidCheckout({email: user.email, user});
   expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
   const login = githubAccount();
-  expect((await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(202);
+  expect(
+    (await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status,
+  ).toBe(202);
 
   stack.github.rename(login, `${login}-waited`);
   const newcomer = stack.github.addUser(login);
@@ -115,7 +136,9 @@ test('renamed while waiting in the queue, with the old login taken by someone el
 
   const invitees = [...stack.github.invitations.values()].map((invitation) => invitation.invitee.id);
   expect(invitees).not.toContain(newcomer.id);
-  const invitation = [...stack.github.invitations.values()].find((candidate) => candidate.invitee.login === `${login}-waited`);
+  const invitation = [...stack.github.invitations.values()].find(
+    (candidate) => candidate.invitee.login === `${login}-waited`,
+  );
   expect(invitation).toBeDefined();
   expect(await accessStatus(user)).toMatchObject({status: 'pending', username: `${login}-waited`});
 });

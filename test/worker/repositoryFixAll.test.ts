@@ -28,14 +28,17 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const fixAll = (body: unknown, as = admin) => stack.call(ADMIN_PATHS.repositoryFixAll, {token: as.idToken, body});
-const audit = async () => (await (await stack.call(ADMIN_PATHS.repositoryAudit, {token: admin.idToken})).json()) as RepositoryAudit;
-const ofKind = async (kind: RepositoryDifferenceKind) => (await audit()).differences.filter((difference) => difference.kind === kind);
+const audit = async () =>
+  (await (await stack.call(ADMIN_PATHS.repositoryAudit, {token: admin.idToken})).json()) as RepositoryAudit;
+const ofKind = async (kind: RepositoryDifferenceKind) =>
+  (await audit()).differences.filter((difference) => difference.kind === kind);
 const logRows = (after: number) =>
   stack.worker.db.all<{action: string; outcome: string; session_id: string | null; detail: string}>(
     'SELECT action, outcome, session_id, detail FROM admin_audit WHERE id > ? ORDER BY id',
     after,
   );
-const lastLogId = async () => (await stack.worker.db.all<{id: number | null}>('SELECT MAX(id) AS id FROM admin_audit'))[0]!.id ?? 0;
+const lastLogId = async () =>
+  (await stack.worker.db.all<{id: number | null}>('SELECT MAX(id) AS id FROM admin_audit'))[0]!.id ?? 0;
 
 let accounts = 0;
 /** Accounts on the repository that no purchase paid for (invited by hand). */
@@ -62,12 +65,24 @@ async function paidMissing(count: number, {onRepository = false} = {}): Promise<
     await stack.worker.db.run(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id, status, created_at, updated_at, amount_total, currency)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'paid', ?8, ?8, ?9, '${PLAN_CURRENCY}')`,
-      sessionId, `cus_${login}`, `user-${login}`, `${login}@example.com`, plan.priceId.test, plan.id, `pi_${login}`, now, planAmount(plan),
+      sessionId,
+      `cus_${login}`,
+      `user-${login}`,
+      `${login}@example.com`,
+      plan.priceId.test,
+      plan.id,
+      `pi_${login}`,
+      now,
+      planAmount(plan),
     );
     await stack.worker.db.run(
       `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, version, updated_at)
        VALUES (?1, ?2, ?3, ?4, 'active', 1, ?5)`,
-      sessionId, `user-${login}`, login, id, now,
+      sessionId,
+      `user-${login}`,
+      login,
+      id,
+      now,
     );
     if (onRepository) stack.github.collaborators.add(login.toLowerCase());
     made.push({login, sessionId});
@@ -75,7 +90,8 @@ async function paidMissing(count: number, {onRepository = false} = {}): Promise<
   return made;
 }
 
-const invitedLogins = () => new Set([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login));
+const invitedLogins = () =>
+  new Set([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login));
 
 describe('fix all of a kind', () => {
   test('removes every account on the repository without a paid purchase, one admin-log row each, and leaves the other kinds alone', async () => {
@@ -119,15 +135,23 @@ describe('fix all of a kind', () => {
     expect(missing.filter(({login}) => invited.has(login))).toHaveLength(limit);
     const rows = await logRows(before);
     expect(rows).toHaveLength(limit);
-    expect(new Set(rows.map((row) => row.session_id))).toEqual(new Set(missing.filter(({login}) => invited.has(login)).map(({sessionId}) => sessionId)));
-    expect(rows.every((row) => row.outcome === 'done' && /^paid_missing: invited @\S+ again: invited \(fix all\)\.$/.test(row.detail))).toBe(true);
+    expect(new Set(rows.map((row) => row.session_id))).toEqual(
+      new Set(missing.filter(({login}) => invited.has(login)).map(({sessionId}) => sessionId)),
+    );
+    expect(
+      rows.every(
+        (row) => row.outcome === 'done' && /^paid_missing: invited @\S+ again: invited \(fix all\)\.$/.test(row.detail),
+      ),
+    ).toBe(true);
     expect(await ofKind('paid_missing')).toHaveLength(2);
 
     // The same day, GitHub's cap is spent: the other two wait in the worker's queue, not sent.
     const second = (await (await fixAll({kind: 'paid_missing'})).json()) as RepositoryFixAllResult;
     expect(second).toMatchObject({status: 'fixed', done: 2, failed: [], left: 0});
     expect((await logRows(before)).slice(limit).map((row) => row.detail)).toEqual(
-      missing.filter(({login}) => !invited.has(login)).map(({login}) => `paid_missing: invited @${login} again: queued (fix all).`),
+      missing
+        .filter(({login}) => !invited.has(login))
+        .map(({login}) => `paid_missing: invited @${login} again: queued (fix all).`),
     );
     expect(missing.filter(({login}) => invitedLogins().has(login))).toHaveLength(limit);
 
@@ -141,7 +165,10 @@ describe('fix all of a kind', () => {
 
   test('one account GitHub refuses does not stop the others; its reason is answered and logged', async () => {
     const [first, refused, last] = strangers(3);
-    stack.github.failNext(`DELETE /repos/${FIXTURE_REPO}/collaborators/${refused}`, {status: 502, body: {message: 'Server Error'}});
+    stack.github.failNext(`DELETE /repos/${FIXTURE_REPO}/collaborators/${refused}`, {
+      status: 502,
+      body: {message: 'Server Error'},
+    });
     const before = await lastLogId();
 
     const response = await fixAll({kind: 'unpaid_on_repository'});
@@ -175,14 +202,18 @@ describe('what the browser may not decide', () => {
 
     const listed = await fixAll({kind: 'unpaid_on_repository', githubUserIds: [1, 2, 3], logins: [paying!.login]});
     expect(listed.status).toBe(400);
-    expect(await listed.json()).toMatchObject({error: 'The body takes only kind and repository: the worker finds the accounts itself'});
+    expect(await listed.json()).toMatchObject({
+      error: 'The body takes only kind and repository: the worker finds the accounts itself',
+    });
     expect(stack.github.collaborators.has(stranger!.toLowerCase())).toBe(true);
 
     expect(await (await fixAll({kind: 'unpaid_on_repository'})).json()).toMatchObject({done: 1, failed: []});
     expect(stack.github.collaborators.has(stranger!.toLowerCase())).toBe(false);
     expect(stack.github.collaborators.has(paying!.login.toLowerCase())).toBe(true);
     expect(stack.github.collaborators.has(OWNER.toLowerCase())).toBe(true);
-    expect((await logRows(before)).map((row) => row.detail)).toEqual([`unpaid_on_repository: removed @${stranger} (collaborator) (fix all).`]);
+    expect((await logRows(before)).map((row) => row.detail)).toEqual([
+      `unpaid_on_repository: removed @${stranger} (collaborator) (fix all).`,
+    ]);
   });
 
   test.each([

@@ -27,9 +27,15 @@ const checkout = (body: Record<string, unknown>) =>
  * and one whose path, as the parser reads it, starts with two slashes (read again, another host).
  */
 const OFF_SITE = [
-  ['a sign-in whose next= holds a tab after the first slash (the lure)', `${SITE_ORIGIN}/signin?next=/%09/evil.example`],
+  [
+    'a sign-in whose next= holds a tab after the first slash (the lure)',
+    `${SITE_ORIGIN}/signin?next=/%09/evil.example`,
+  ],
   ['a sign-in whose next= holds a newline after the first slash', `${SITE_ORIGIN}/signin?next=/%0A/evil.example`],
-  ['a reset link whose next= leaves two hops down', `${SITE_ORIGIN}/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252F%2509%252Fevil.example`],
+  [
+    'a reset link whose next= leaves two hops down',
+    `${SITE_ORIGIN}/finish-sign-in?next=%2Fnew-password%3Fnext%3D%252F%2509%252Fevil.example`,
+  ],
   ['a path that starts with two slashes once the parser drops a tab', `${SITE_ORIGIN}/\t/evil.example`],
   ['a dot segment that leaves the path starting with two slashes', `${SITE_ORIGIN}/.//evil.example`],
   // Paths no URL has once read again (`//` and no host): a 400 like the others, never a 500.
@@ -41,13 +47,16 @@ const OFF_SITE = [
 const refusal = (name: string) => ({error: `${name} must be a page of ${SITE_ORIGIN}, and so must any next= in it`});
 
 describe('a checkout', () => {
-  test.each(OFF_SITE)('with a cancel URL that is %s is refused with 400, and no session is made', async (_label, cancelUrl) => {
-    const before = stack.stripe.created.length;
-    const response = await checkout({cancelUrl});
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual(refusal('The cancel URL'));
-    expect(stack.stripe.created).toHaveLength(before);
-  });
+  test.each(OFF_SITE)(
+    'with a cancel URL that is %s is refused with 400, and no session is made',
+    async (_label, cancelUrl) => {
+      const before = stack.stripe.created.length;
+      const response = await checkout({cancelUrl});
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(refusal('The cancel URL'));
+      expect(stack.stripe.created).toHaveLength(before);
+    },
+  );
 
   test('with a success URL that leads off the site is refused with 400', async () => {
     const response = await checkout({successUrl: `${SITE_ORIGIN}/success?next=/%09/evil.example`});
@@ -56,7 +65,10 @@ describe('a checkout', () => {
   });
 
   test('hands Stripe the URLs as the browser reads them, and keeps a next= that stays on the site', async () => {
-    const response = await checkout({successUrl: ` ${SITE_ORIGIN}/suc\tcess`, cancelUrl: `${SITE_ORIGIN}/sign\nin?next=%2Fadmin`});
+    const response = await checkout({
+      successUrl: ` ${SITE_ORIGIN}/suc\tcess`,
+      cancelUrl: `${SITE_ORIGIN}/sign\nin?next=%2Fadmin`,
+    });
     expect(response.status).toBe(200);
     const session = stack.stripe.created.at(-1) as {success_url: string; cancel_url: string};
     expect(new URL(session.success_url).pathname).toBe('/success');
@@ -81,16 +93,19 @@ describe("a buyer's URLs", () => {
     expect(stack.stripe.portals).toHaveLength(before);
   });
 
-  test.each(OFF_SITE)("an upgrade's cancel URL that is %s is refused with 400, and no session is made", async (_label, cancelUrl) => {
-    const higher = upgradesFrom([...appConfig.plans].sort((a, b) => a.price - b.price)[0]!)[0]!;
-    const before = stack.stripe.created.length;
-    const response = await stack.call(API_PATHS.createUpgradeSession, {
-      method: 'POST',
-      token: buyer.idToken,
-      body: {planId: higher.id, successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl},
-    });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual(refusal('The cancel URL'));
-    expect(stack.stripe.created).toHaveLength(before);
-  });
+  test.each(OFF_SITE)(
+    "an upgrade's cancel URL that is %s is refused with 400, and no session is made",
+    async (_label, cancelUrl) => {
+      const higher = upgradesFrom([...appConfig.plans].sort((a, b) => a.price - b.price)[0]!)[0]!;
+      const before = stack.stripe.created.length;
+      const response = await stack.call(API_PATHS.createUpgradeSession, {
+        method: 'POST',
+        token: buyer.idToken,
+        body: {planId: higher.id, successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl},
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(refusal('The cancel URL'));
+      expect(stack.stripe.created).toHaveLength(before);
+    },
+  );
 });

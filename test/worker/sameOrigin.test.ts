@@ -20,7 +20,10 @@ beforeAll(async () => {
       response.writeHead(202, {'content-type': 'text/plain'}).end('ok');
     }),
   );
-  [stack, separate] = await Promise.all([startStack({SAME_ORIGIN: 'true', PLAUSIBLE_HOST: plausible.url}), startStack()]);
+  [stack, separate] = await Promise.all([
+    startStack({SAME_ORIGIN: 'true', PLAUSIBLE_HOST: plausible.url}),
+    startStack(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([stack.stop(), separate.stop(), plausible.close()]);
@@ -33,7 +36,8 @@ async function token(): Promise<string> {
   return /XSRF-TOKEN=([^;]+)/.exec(cookie)![1]!;
 }
 
-const leadsStored = async (email: string) => (await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).length;
+const leadsStored = async (email: string) =>
+  (await stack.worker.db.all('SELECT email FROM leads WHERE email = ?', email)).length;
 
 describe('the worker on the site’s origin', () => {
   test('answers under /api, and its first answer hands the browser an anti-forgery cookie', async () => {
@@ -95,7 +99,10 @@ describe('the worker on the site’s origin', () => {
 
   test("passes Plausible's events on without a token: its script cannot send one", async () => {
     const event = JSON.stringify({n: 'pageview', u: `${SITE_ORIGIN}/`, d: 'slipway.dev'});
-    const response = await stack.call('/api/plausible/api/event', {body: JSON.parse(event), headers: {'cf-connecting-ip': '127.0.2.63'}});
+    const response = await stack.call('/api/plausible/api/event', {
+      body: JSON.parse(event),
+      headers: {'cf-connecting-ip': '127.0.2.63'},
+    });
     expect(response.status).toBe(202);
     expect(plausibleEvents).toContain(event);
   });
@@ -113,7 +120,9 @@ describe('the worker on its own origin (the default)', () => {
     expect(root.status).toBe(200);
     expect(root.headers.get('set-cookie')).toBeNull();
     const email = uniqueEmail('cross');
-    expect((await separate.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': '127.0.2.62'}})).status).toBe(201);
+    expect(
+      (await separate.call('/api/leads', {body: {email}, headers: {'cf-connecting-ip': '127.0.2.62'}})).status,
+    ).toBe(201);
     expect((await separate.call('/api/userHasPaid?userId=nobody')).status).toBe(401);
   });
 });
@@ -123,7 +132,10 @@ test('a SAME_ORIGIN that is neither true nor false fails closed', async () => {
   try {
     const response = await wrong.call('/api/');
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({code: 'MISCONFIGURED', error: expect.stringContaining('SAME_ORIGIN must be true or false')});
+    expect(await response.json()).toMatchObject({
+      code: 'MISCONFIGURED',
+      error: expect.stringContaining('SAME_ORIGIN must be true or false'),
+    });
   } finally {
     await wrong.stop();
   }

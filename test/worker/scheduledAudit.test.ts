@@ -17,7 +17,8 @@ beforeEach(async () => {
   seller.stack.github.clearFailures();
   // Each test starts from a repository that holds no one but its owner.
   seller.stack.github.invitations.clear();
-  for (const login of [...seller.stack.github.collaborators]) if (login !== FIXTURE_REPO.split('/')[0]) seller.stack.github.collaborators.delete(login);
+  for (const login of [...seller.stack.github.collaborators])
+    if (login !== FIXTURE_REPO.split('/')[0]) seller.stack.github.collaborators.delete(login);
   await seller.stack.worker.db.run("UPDATE access_grants SET status = 'revoked' WHERE status != 'revoked'");
   seller.stack.github.requests.length = 0;
   seller.stack.mailgun.sent.length = 0;
@@ -31,23 +32,39 @@ const auditDue = () =>
      ON CONFLICT (name) DO UPDATE SET next_run_at = 0, continuing = 0`,
   );
 const nextAuditAt = async () =>
-  (await seller.stack.worker.db.all<{next_run_at: number}>("SELECT next_run_at FROM scheduled_runs WHERE name = 'repository-audit'"))[0]?.next_run_at;
-const digests = () => seller.stack.mailgun.sent.filter((mail) => mail.fields.to === appConfig.mail.forwardRepliesTo && /repository audit/.test(mail.fields.subject ?? ''));
+  (
+    await seller.stack.worker.db.all<{next_run_at: number}>(
+      "SELECT next_run_at FROM scheduled_runs WHERE name = 'repository-audit'",
+    )
+  )[0]?.next_run_at;
+const digests = () =>
+  seller.stack.mailgun.sent.filter(
+    (mail) => mail.fields.to === appConfig.mail.forwardRepliesTo && /repository audit/.test(mail.fields.subject ?? ''),
+  );
 /** Accounts taken off the repository (a re-invitation withdraws only the grant's own old invitation). */
-const removals = () => seller.stack.github.requests.filter((request) => request.startsWith(`DELETE /repos/${FIXTURE_REPO}/collaborators/`));
+const removals = () =>
+  seller.stack.github.requests.filter((request) => request.startsWith(`DELETE /repos/${FIXTURE_REPO}/collaborators/`));
 const invitedLogins = () => [...seller.stack.github.invitations.values()].map((invitation) => invitation.invitee.login);
 
 let accounts = 0;
 const newAccount = (label: string) => seller.stack.github.addUser(`${label}-${Date.now().toString(36)}-${accounts++}`);
 
 /** A buyer who paid and asked for access: the invitation is sent. */
-async function invitedBuyer(label: string): Promise<{user: SignedInUser; sessionId: string; login: string; invitationId: number}> {
+async function invitedBuyer(
+  label: string,
+): Promise<{user: SignedInUser; sessionId: string; login: string; invitationId: number}> {
   const user = await seller.stack.signUp();
   const sessionId = await seller.stack.paidCheckout({email: user.email, user});
   expect((await seller.stack.deliver(completedEvent(seller.stack, sessionId))).status).toBe(200);
   const {login} = newAccount(label);
-  expect((await seller.stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
-  const [grant] = await seller.stack.worker.db.all<{invitation_id: number}>('SELECT invitation_id FROM access_grants WHERE session_id = ?', sessionId);
+  expect(
+    (await seller.stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}}))
+      .status,
+  ).toBe(200);
+  const [grant] = await seller.stack.worker.db.all<{invitation_id: number}>(
+    'SELECT invitation_id FROM access_grants WHERE session_id = ?',
+    sessionId,
+  );
   return {user, sessionId, login, invitationId: grant!.invitation_id};
 }
 
@@ -78,12 +95,24 @@ async function paidOffRepository(count: number): Promise<string[]> {
     await seller.stack.worker.db.run(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id, status, created_at, updated_at, amount_total, currency)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'paid', ?8, ?8, ?9, '${PLAN_CURRENCY}')`,
-      sessionId, `cus_${login}`, `user-${login}`, `${login}@example.com`, plan.priceId.test, plan.id, `pi_${login}`, now, planAmount(plan),
+      sessionId,
+      `cus_${login}`,
+      `user-${login}`,
+      `${login}@example.com`,
+      plan.priceId.test,
+      plan.id,
+      `pi_${login}`,
+      now,
+      planAmount(plan),
     );
     await seller.stack.worker.db.run(
       `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, version, updated_at)
        VALUES (?1, ?2, ?3, ?4, 'active', 1, ?5)`,
-      sessionId, `user-${login}`, login, id, now,
+      sessionId,
+      `user-${login}`,
+      login,
+      id,
+      now,
     );
     logins.push(login);
   }
@@ -100,7 +129,10 @@ describe('the scheduled repository audit', () => {
     await seller.stack.worker.scheduled();
 
     expect(invitedLogins()).toEqual([buyer.login]);
-    const [grant] = await seller.stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', buyer.sessionId);
+    const [grant] = await seller.stack.worker.db.all<{status: string}>(
+      'SELECT status FROM access_grants WHERE session_id = ?',
+      buyer.sessionId,
+    );
     expect(grant!.status).toBe('pending');
     // Nobody removed: the stranger stays, for the seller to decide.
     expect(seller.stack.github.collaborators.has(unpaid.toLowerCase())).toBe(true);
@@ -109,10 +141,16 @@ describe('the scheduled repository audit', () => {
     const [digest] = digests();
     expect(digests()).toHaveLength(1);
     expect(digest!.fields.subject).toContain(appConfig.appName);
-    expect(digest!.fields.text).toMatch(new RegExp(`invited again:\\n  @${buyer.login} \\(${buyer.user.email.replace(/\./g, '\\.')}\\)`));
+    expect(digest!.fields.text).toMatch(
+      new RegExp(`invited again:\\n  @${buyer.login} \\(${buyer.user.email.replace(/\./g, '\\.')}\\)`),
+    );
     expect(digest!.fields.text).toMatch(new RegExp(`removes nobody on its own\\):\\n  @${unpaid} \\(collaborator\\)`));
     // The buyer is told too, as for every invitation.
-    expect(seller.stack.mailgun.sent.some((mail) => mail.fields.to === buyer.user.email && mail.fields.text?.includes(`@${buyer.login}`))).toBe(true);
+    expect(
+      seller.stack.mailgun.sent.some(
+        (mail) => mail.fields.to === buyer.user.email && mail.fields.text?.includes(`@${buyer.login}`),
+      ),
+    ).toBe(true);
 
     const log = await seller.stack.worker.db.all<{admin_email: string; outcome: string; session_id: string}>(
       "SELECT admin_email, outcome, session_id FROM admin_audit WHERE action = 'repository_fix' ORDER BY id DESC LIMIT 1",
@@ -132,14 +170,19 @@ describe('the scheduled repository audit', () => {
     const buyer = await removedBuyer();
     seller.stack.github.collaborators.add(buyer.login.toLowerCase()); // back on the repository
     await seller.stack.worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", buyer.sessionId);
-    await seller.stack.worker.db.run("UPDATE access_grants SET status = 'revoked' WHERE session_id = ?", buyer.sessionId);
+    await seller.stack.worker.db.run(
+      "UPDATE access_grants SET status = 'revoked' WHERE session_id = ?",
+      buyer.sessionId,
+    );
     seller.stack.github.requests.length = 0;
     await auditDue();
 
     await seller.stack.worker.scheduled();
     expect(seller.stack.github.collaborators.has(buyer.login.toLowerCase())).toBe(true);
     expect(removals()).toEqual([]);
-    expect(digests()[0]!.fields.text).toMatch(new RegExp(`still on the repository \\(left there\\):\\n  @${buyer.login}`));
+    expect(digests()[0]!.fields.text).toMatch(
+      new RegExp(`still on the repository \\(left there\\):\\n  @${buyer.login}`),
+    );
   });
 
   test('an invitation that expired after the last re-send is in the digest, and is not invited again', async () => {
@@ -157,7 +200,11 @@ describe('the scheduled repository audit', () => {
 
     await seller.stack.worker.scheduled();
     expect(seller.stack.github.requests.filter((request) => request.startsWith('PUT '))).toEqual([]);
-    expect(digests()[0]!.fields.text).toMatch(new RegExp(`Invitations that expired, not accepted after ${appConfig.repository.resendsAfterExpiry} re-sends[^\\n]*:\\n  @${login}`));
+    expect(digests()[0]!.fields.text).toMatch(
+      new RegExp(
+        `Invitations that expired, not accepted after ${appConfig.repository.resendsAfterExpiry} re-sends[^\\n]*:\\n  @${login}`,
+      ),
+    );
   });
 
   test('nothing to say: no digest', async () => {
@@ -186,7 +233,12 @@ describe('the scheduled repository audit', () => {
     const [login] = await paidOffRepository(1);
     const at = Date.now() - 3600_000;
     for (let i = 0; i < appConfig.repository.invitationsPerDay; i++) {
-      await seller.stack.worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', FIXTURE_REPO, `cs_test_full_${i}`, at);
+      await seller.stack.worker.db.run(
+        'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        FIXTURE_REPO,
+        `cs_test_full_${i}`,
+        at,
+      );
     }
     seller.stack.github.requests.length = 0;
     await auditDue();
@@ -216,7 +268,9 @@ describe('the scheduled repository audit', () => {
     expect(await grantState(buyer.sessionId)).toMatchObject({status: 'pending', github_username: renamed});
     // The deleted account's seat is left as it was, and the seller is told why nobody was invited.
     expect(await grantState(gone.sessionId)).toMatchObject({status: 'active', github_username: gone.login});
-    expect(digests()[0]!.fields.text).toContain(`@${gone.login}: The GitHub account @${gone.login} no longer exists: nobody was invited.`);
+    expect(digests()[0]!.fields.text).toContain(
+      `@${gone.login}: The GitHub account @${gone.login} no longer exists: nobody was invited.`,
+    );
     const log = await seller.stack.worker.db.all<{outcome: string; detail: string}>(
       "SELECT outcome, detail FROM admin_audit WHERE action = 'repository_fix' AND session_id = ?",
       buyer.sessionId,
@@ -241,7 +295,10 @@ describe('the scheduled repository audit', () => {
   test('an accepted buyer removed by hand is invited again as the grant was: who chose the account, and the re-sends after expiry, unchanged', async () => {
     const buyer = await removedBuyer();
     // Chosen by whoever held the purchase, not its verified owner, and sent again twice after expiry.
-    await seller.stack.worker.db.run('UPDATE access_grants SET chosen_by_owner = 0, expiry_resends = 2 WHERE session_id = ?', buyer.sessionId);
+    await seller.stack.worker.db.run(
+      'UPDATE access_grants SET chosen_by_owner = 0, expiry_resends = 2 WHERE session_id = ?',
+      buyer.sessionId,
+    );
     await auditDue();
 
     await seller.stack.worker.scheduled();
@@ -252,7 +309,11 @@ describe('the scheduled repository audit', () => {
   test('GitHub not answering mid re-invitation leaves the grant as it was (active), not failed, and the digest says it could not go', async () => {
     const buyer = await removedBuyer();
     // The check that the account is not on the repository already, asked just before inviting.
-    seller.stack.github.failNext(`GET /repos/${FIXTURE_REPO}/collaborators/`, {status: 502, body: {message: 'Server Error'}}, 10);
+    seller.stack.github.failNext(
+      `GET /repos/${FIXTURE_REPO}/collaborators/`,
+      {status: 502, body: {message: 'Server Error'}},
+      10,
+    );
     await auditDue();
 
     await seller.stack.worker.scheduled();
@@ -265,14 +326,21 @@ describe('the scheduled repository audit', () => {
     const buyer = await removedBuyer();
     const {login: other, id: otherId} = newAccount('moved-to');
     seller.stack.github.beforeNext('GET /user/', async () => {
-      const moved = await seller.stack.call('/addUserToRepo', {token: buyer.user.idToken, body: {username: other, userId: buyer.user.uid}});
+      const moved = await seller.stack.call('/addUserToRepo', {
+        token: buyer.user.idToken,
+        body: {username: other, userId: buyer.user.uid},
+      });
       expect(moved.status).toBe(200);
     });
     await auditDue();
 
     await seller.stack.worker.scheduled();
     expect(invitedLogins()).toEqual([other]);
-    expect(await grantState(buyer.sessionId)).toMatchObject({status: 'pending', github_username: other, github_user_id: otherId});
+    expect(await grantState(buyer.sessionId)).toMatchObject({
+      status: 'pending',
+      github_username: other,
+      github_user_id: otherId,
+    });
   });
 });
 

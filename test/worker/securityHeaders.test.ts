@@ -23,7 +23,10 @@ beforeAll(async () => {
       response.writeHead(200, {'content-type': 'application/javascript'}).end('/* plausible */');
     }),
   );
-  [separate, sameOrigin] = await Promise.all([startStack({PLAUSIBLE_HOST: plausible.url}), startStack({SAME_ORIGIN: 'true'})]);
+  [separate, sameOrigin] = await Promise.all([
+    startStack({PLAUSIBLE_HOST: plausible.url}),
+    startStack({SAME_ORIGIN: 'true'}),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([separate.stop(), sameOrigin.stop(), plausible.close()]);
@@ -34,7 +37,14 @@ const headersOf = (response: Response) => ({
   'x-content-type-options': response.headers.get('x-content-type-options'),
 });
 
-const preflight = {method: 'OPTIONS', headers: {origin: SITE_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type'}};
+const preflight = {
+  method: 'OPTIONS',
+  headers: {
+    origin: SITE_ORIGIN,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'content-type',
+  },
+};
 
 describe('the worker’s own answers', () => {
   test.each([
@@ -50,7 +60,12 @@ describe('the worker’s own answers', () => {
 
   test.each([
     ['the health check', '/api/', {}, 200],
-    ['a change without the anti-forgery token', '/api/leads', {method: 'POST', body: {email: 'someone@example.com'}}, 403],
+    [
+      'a change without the anti-forgery token',
+      '/api/leads',
+      {method: 'POST', body: {email: 'someone@example.com'}},
+      403,
+    ],
     ['a path outside /api (no static assets here)', '/docs', {}, 404],
   ])('on the site’s origin, %s carries them', async (_name, path, options, status) => {
     const response = await sameOrigin.call(path, options);

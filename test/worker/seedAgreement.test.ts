@@ -6,7 +6,13 @@
  */
 import {ADMIN_PATHS, type AdminPurchase, type Page, type RepositoryAudit} from '../../src/config/api';
 import {LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, OWNER} from '../../scripts/local/githubApi';
-import {RECORDED_EXTRA_GRANTS_SQL, RECORDED_GRANTS_SQL, type RecordedExtraGrant, type RecordedGrant, repositoryFromGrants} from '../../scripts/local/localRepository';
+import {
+  RECORDED_EXTRA_GRANTS_SQL,
+  RECORDED_GRANTS_SQL,
+  type RecordedExtraGrant,
+  type RecordedGrant,
+  repositoryFromGrants,
+} from '../../scripts/local/localRepository';
 import {SEED_HAND_INVITED, seedStatements} from '../../scripts/local/seedData';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -28,11 +34,18 @@ let seededPrompts: (SeededGrant & {plan: string})[];
 
 beforeAll(async () => {
   // As `npm start` sets the worker up in local mode: the prompts are the stand-in's second repository.
-  stack = await startStack({ADMIN_EMAILS: ADMIN_EMAIL, GITHUB_EXEMPT: OWNER, GITHUB_EXTRA_REPOS: LOCAL_GITHUB_EXTRA_REPOS});
+  stack = await startStack({
+    ADMIN_EMAILS: ADMIN_EMAIL,
+    GITHUB_EXEMPT: OWNER,
+    GITHUB_EXTRA_REPOS: LOCAL_GITHUB_EXTRA_REPOS,
+  });
   admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
   for (const statement of seedStatements(PURCHASES)) await stack.worker.db.run(statement);
   stack.github.restore(
-    repositoryFromGrants(await stack.worker.db.all<RecordedGrant>(RECORDED_GRANTS_SQL), await stack.worker.db.all<RecordedExtraGrant>(RECORDED_EXTRA_GRANTS_SQL)),
+    repositoryFromGrants(
+      await stack.worker.db.all<RecordedGrant>(RECORDED_GRANTS_SQL),
+      await stack.worker.db.all<RecordedExtraGrant>(RECORDED_EXTRA_GRANTS_SQL),
+    ),
   );
   seeded = await stack.worker.db.all<SeededGrant>(
     `SELECT g.session_id, g.github_username, g.status, p.status AS purchase
@@ -59,7 +72,11 @@ test('every seeded paid buyer with access is on the stand-in’s repository, and
   expect(revoked.length).toBeGreaterThan(0);
   for (const grant of paid) {
     const login = grant.github_username.toLowerCase();
-    expect({login, status: grant.status, on: grant.status === 'active' ? collaborators.has(login) : invited.has(login)}).toEqual({login, status: grant.status, on: true});
+    expect({
+      login,
+      status: grant.status,
+      on: grant.status === 'active' ? collaborators.has(login) : invited.has(login),
+    }).toEqual({login, status: grant.status, on: true});
   }
   for (const grant of revoked) {
     const login = grant.github_username.toLowerCase();
@@ -76,16 +93,28 @@ test('the audit shows only the differences seeded on purpose, one kind each, and
   const byLogin = (a: {login: string}, b: {login: string}) => a.login.localeCompare(b.login);
   expect(audit.differences.map(({kind, login, sessionId}) => ({kind, login, sessionId})).sort(byLogin)).toEqual(
     [
-      ...failedInvitations.map((grant) => ({kind: 'paid_missing', login: grant.github_username, sessionId: grant.session_id})),
-      ...failedRemovals.map((grant) => ({kind: 'revoked_present', login: grant.github_username, sessionId: grant.session_id})),
+      ...failedInvitations.map((grant) => ({
+        kind: 'paid_missing',
+        login: grant.github_username,
+        sessionId: grant.session_id,
+      })),
+      ...failedRemovals.map((grant) => ({
+        kind: 'revoked_present',
+        login: grant.github_username,
+        sessionId: grant.session_id,
+      })),
       ...SEED_HAND_INVITED.map(({login}) => ({kind: 'unpaid_on_repository', login, sessionId: null})),
     ].sort(byLogin),
   );
-  expect(audit.counts.paid).toBe(seeded.filter((grant) => grant.purchase === 'paid' && grant.status !== 'revoked').length);
+  expect(audit.counts.paid).toBe(
+    seeded.filter((grant) => grant.purchase === 'paid' && grant.status !== 'revoked').length,
+  );
 
   // Purchases tells the same story of the first of each.
   const purchase = async (sessionId: string) =>
-    (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.find((item) => item.sessionId === sessionId)!;
+    (await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`)).items.find(
+      (item) => item.sessionId === sessionId,
+    )!;
   expect(await purchase(failedInvitations[0]!.session_id)).toMatchObject({state: 'paid', access: {status: 'failed'}});
   expect(await purchase(failedRemovals[0]!.session_id)).toMatchObject({
     state: expect.stringMatching(/^(refunded|disputed)$/),
@@ -95,17 +124,31 @@ test('the audit shows only the differences seeded on purpose, one kind each, and
 
 test("the prompts follow each seeded Advanced seat: on the stand-in's prompts repository as the grant says, and their audit shows no difference", async () => {
   const prompts = stack.github.extra(LOCAL_EXTRA_REPOS.prompts!);
-  const invited = new Set([...prompts.invitations.values()].map((invitation) => invitation.invitee.login.toLowerCase()));
+  const invited = new Set(
+    [...prompts.invitations.values()].map((invitation) => invitation.invitee.login.toLowerCase()),
+  );
   // Every paid Advanced buyer whose kit seat is invited or accepted, and no one else.
-  const seated = seeded.filter((grant) => grant.purchase === 'paid' && ['active', 'pending'].includes(grant.status)).map((grant) => grant.session_id);
+  const seated = seeded
+    .filter((grant) => grant.purchase === 'paid' && ['active', 'pending'].includes(grant.status))
+    .map((grant) => grant.session_id);
   const advancedSeated = seated.filter((sessionId) => seededPrompts.some((grant) => grant.session_id === sessionId));
   expect(advancedSeated.length).toBeGreaterThan(PURCHASES / 4);
   expect(seededPrompts.every((grant) => grant.plan === 'advanced')).toBe(true);
   expect(new Set(['active', 'pending', 'revoked'])).toEqual(new Set(seededPrompts.map((grant) => grant.status)));
   for (const grant of seededPrompts) {
     const login = grant.github_username.toLowerCase();
-    const on = grant.status === 'active' ? prompts.collaborators.has(login) : grant.status === 'pending' ? invited.has(login) : !prompts.collaborators.has(login) && !invited.has(login);
-    expect({login, status: grant.status, purchase: grant.purchase, on}).toEqual({login, status: grant.status, purchase: grant.status === 'revoked' ? 'revoked' : 'paid', on: true});
+    const on =
+      grant.status === 'active'
+        ? prompts.collaborators.has(login)
+        : grant.status === 'pending'
+          ? invited.has(login)
+          : !prompts.collaborators.has(login) && !invited.has(login);
+    expect({login, status: grant.status, purchase: grant.purchase, on}).toEqual({
+      login,
+      status: grant.status,
+      purchase: grant.status === 'revoked' ? 'revoked' : 'paid',
+      on: true,
+    });
   }
 
   const audit = await get<RepositoryAudit>(`${ADMIN_PATHS.repositoryAudit}?repository=prompts`);

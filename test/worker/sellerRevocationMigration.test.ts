@@ -35,7 +35,16 @@ async function purchaseBefore(user: SignedInUser, grant: {status: string; revoke
     statements.push({
       sql: `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, detail, version, updated_at, revoked_by_seller)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 3, ?7, ?8)`,
-      params: [sessionId, user.uid, `migrated-${user.uid.slice(0, 8)}`, 9_000_000 + Math.floor(Math.random() * 1_000_000), grant.status, grant.status === 'revoked' ? 'revoked by an admin' : null, grant.at, grant.revokedBySeller],
+      params: [
+        sessionId,
+        user.uid,
+        `migrated-${user.uid.slice(0, 8)}`,
+        9_000_000 + Math.floor(Math.random() * 1_000_000),
+        grant.status,
+        grant.status === 'revoked' ? 'revoked by an admin' : null,
+        grant.at,
+        grant.revokedBySeller,
+      ],
     });
   }
   await stack.worker.db.batch(statements);
@@ -43,7 +52,12 @@ async function purchaseBefore(user: SignedInUser, grant: {status: string; revoke
 }
 
 const revokedAt = async (sessionId: string) =>
-  (await stack.worker.db.all<{revoked_by_seller_at: number | null}>('SELECT revoked_by_seller_at FROM purchases WHERE session_id = ?', sessionId))[0]!.revoked_by_seller_at;
+  (
+    await stack.worker.db.all<{revoked_by_seller_at: number | null}>(
+      'SELECT revoked_by_seller_at FROM purchases WHERE session_id = ?',
+      sessionId,
+    )
+  )[0]!.revoked_by_seller_at;
 const askForLink = (user: SignedInUser) => stack.call(API_PATHS.downloadLink, {token: user.idToken, body: {}});
 
 test('0027 carries each revocation of the seller over to its purchase, with its time, and nothing else; the worker then holds to it', async () => {
@@ -59,13 +73,18 @@ test('0027 carries each revocation of the seller over to its purchase, with its 
   expect(await revokedAt(seatedSession)).toBeNull();
   expect(await revokedAt(downloadsSession)).toBeNull();
   // The grant's copy stays as it was, for the worker before 0027 should it be deployed again.
-  expect(await stack.worker.db.all('SELECT revoked_by_seller FROM access_grants WHERE session_id = ?', revokedSession)).toEqual([{revoked_by_seller: 1}]);
+  expect(
+    await stack.worker.db.all('SELECT revoked_by_seller FROM access_grants WHERE session_id = ?', revokedSession),
+  ).toEqual([{revoked_by_seller: 1}]);
 
   // The worker of today reads the purchase: the revoked buyer gets no link and hears why; the others download.
   const refused = await askForLink(revoked);
   expect(refused.status).toBe(403);
   expect(await refused.json()).toEqual({error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'});
-  expect(await (await stack.call('/accessStatus', {token: revoked.idToken})).json()).toMatchObject({status: 'revoked', revokedBySeller: true});
+  expect(await (await stack.call('/accessStatus', {token: revoked.idToken})).json()).toMatchObject({
+    status: 'revoked',
+    revokedBySeller: true,
+  });
   expect((await askForLink(seated)).status).toBe(200);
   expect((await askForLink(downloadsOnly)).status).toBe(200);
 });

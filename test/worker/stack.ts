@@ -6,10 +6,22 @@ import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {API_PATHS, CHECKOUT_RETURN_PARAMS} from '../../src/config/api';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
-import {baseVars, type RunningWorker, SITE_ORIGIN, startWorker, type WorkerVars} from '../../scripts/support/workerRuntime';
+import {
+  baseVars,
+  type RunningWorker,
+  SITE_ORIGIN,
+  startWorker,
+  type WorkerVars,
+} from '../../scripts/support/workerRuntime';
 import {settledAccountSql} from '../../scripts/bench/idTokens';
 import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount';
-import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, type GitHubStandIn, OWNER, startGitHubStandIn} from '../../scripts/local/githubApi';
+import {
+  EXTRA_FIXTURE_REPO,
+  FIXTURE_REPO,
+  type GitHubStandIn,
+  OWNER,
+  startGitHubStandIn,
+} from '../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
 import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
 
@@ -20,7 +32,6 @@ export const MAILGUN_SIGNING_KEY = 'mailgun-signing-key-for-tests';
 export const PRICE_ADVANCED = appConfig.plans[1]!.priceId.test;
 export const PRICE_STARTER = appConfig.plans[0]!.priceId.test;
 export {SITE_ORIGIN};
-
 
 export interface SignedInUser {
   uid: string;
@@ -46,9 +57,21 @@ export interface Stack {
    * A JSON call to the worker, with a bearer token when given. `cf`: what Cloudflare's edge says of
    * the connection (`request.cf`: its `country`), as Miniflare passes it to the worker.
    */
-  call(path: string, options?: {method?: string; token?: string; body?: unknown; headers?: Record<string, string>; cf?: Record<string, unknown>}): Promise<Response>;
+  call(
+    path: string,
+    options?: {
+      method?: string;
+      token?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      cf?: Record<string, unknown>;
+    },
+  ): Promise<Response>;
   /** Delivers a Stripe event signed the way Stripe signs it (or with the given header). */
-  deliver(event: Stripe.Event, options?: {signature?: string | null; payload?: string; timestamp?: number}): Promise<Response>;
+  deliver(
+    event: Stripe.Event,
+    options?: {signature?: string | null; payload?: string; timestamp?: number},
+  ): Promise<Response>;
   /** A new account in the Auth emulator; `verified` marks its e-mail verified. */
   signUp(options?: {email?: string; verified?: boolean}): Promise<SignedInUser>;
   /** Marks the account's e-mail verified (as a magic-link sign-in would) and signs in again. */
@@ -69,7 +92,13 @@ export interface Stack {
   exchange(sessionId: string, options?: {claim?: string | null; ip?: string}): Promise<Response>;
   /** A checkout the buyer completes and pays (the featured plan, unless `priceId` says); returns the session id. */
   /** `country`: where Cloudflare places the buyer (`request.cf.country`), for a fair price. */
-  paidCheckout(options: {email: string; user?: SignedInUser; paid?: boolean; priceId?: string; country?: string}): Promise<string>;
+  paidCheckout(options: {
+    email: string;
+    user?: SignedInUser;
+    paid?: boolean;
+    priceId?: string;
+    country?: string;
+  }): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
    * count (D1) and GitHub's (the stand-in), and none waiting in the queue.
@@ -115,25 +144,33 @@ export async function startStack(
 ): Promise<Stack> {
   const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
   if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
-  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}), startMailgunStandIn()]);
+  const [stripe, github, mailgun] = await Promise.all([
+    startStripeStandIn(),
+    startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}),
+    startMailgunStandIn(),
+  ]);
   const closeStandIns = () => Promise.all([stripe.close(), github.close(), mailgun.close()]);
   // A worker that fails to start leaves no stand-in listening: it would keep the test runner from exiting.
-  const worker = await startWorker({
-    ...baseVars(),
-    FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
-    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
-    STRIPE_SECRET_KEY: 'sk_test_worker_suite',
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    GITHUB_TOKEN: 'ghp_worker_suite',
-    GITHUB_REPO: FIXTURE_REPO,
-    GITHUB_API_URL: github.url,
-    MAILGUN_API_KEY: 'key-worker-suite',
-    MAILGUN_DOMAIN: 'mail.slipway.dev',
-    MAILGUN_API_URL: mailgun.url,
-    MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_SIGNING_KEY,
-    ...overrides,
-  }, bundleDir, {migrateBefore}).catch(async (error: unknown) => {
+  const worker = await startWorker(
+    {
+      ...baseVars(),
+      FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+      STRIPE_SECRET_KEY: 'sk_test_worker_suite',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      GITHUB_TOKEN: 'ghp_worker_suite',
+      GITHUB_REPO: FIXTURE_REPO,
+      GITHUB_API_URL: github.url,
+      MAILGUN_API_KEY: 'key-worker-suite',
+      MAILGUN_DOMAIN: 'mail.slipway.dev',
+      MAILGUN_API_URL: mailgun.url,
+      MAILGUN_WEBHOOK_SIGNING_KEY: MAILGUN_SIGNING_KEY,
+      ...overrides,
+    },
+    bundleDir,
+    {migrateBefore},
+  ).catch(async (error: unknown) => {
     await closeStandIns();
     throw error;
   });
@@ -184,14 +221,27 @@ export async function startStack(
     },
     async verify({uid, email}) {
       await emulator(`projects/${EMULATOR_PROJECT}/accounts:update`, {localId: uid, emailVerified: true}, true);
-      const signedIn = await emulator('accounts:signInWithPassword', {email, password: PASSWORD, returnSecureToken: true});
+      const signedIn = await emulator('accounts:signInWithPassword', {
+        email,
+        password: PASSWORD,
+        returnSecureToken: true,
+      });
       return {uid, email, idToken: signedIn.idToken as string};
     },
     async signInWithEmailLink(email) {
-      await emulator('accounts:sendOobCode', {requestType: 'EMAIL_SIGNIN', email, continueUrl: `${SITE_ORIGIN}/finish-sign-in`, canHandleCodeInApp: true});
-      const code = (await oobCodes(emulatorHost)).filter((candidate) => candidate.email === email && candidate.requestType === 'EMAIL_SIGNIN').pop();
+      await emulator('accounts:sendOobCode', {
+        requestType: 'EMAIL_SIGNIN',
+        email,
+        continueUrl: `${SITE_ORIGIN}/finish-sign-in`,
+        canHandleCodeInApp: true,
+      });
+      const code = (await oobCodes(emulatorHost))
+        .filter((candidate) => candidate.email === email && candidate.requestType === 'EMAIL_SIGNIN')
+        .pop();
       if (!code) throw new Error(`The emulator sent no sign-in link to ${email}`);
-      return session(await emulator('accounts:signInWithEmailLink', {email, oobCode: code.oobCode, returnSecureToken: true}));
+      return session(
+        await emulator('accounts:signInWithEmailLink', {email, oobCode: code.oobCode, returnSecureToken: true}),
+      );
     },
     async signInWithPassword(email, password = PASSWORD) {
       const response = await fetch(`${identity}/accounts:signInWithPassword?key=fake-api-key`, {
@@ -223,7 +273,10 @@ export async function startStack(
       return claim;
     },
     exchange(sessionId, {claim = stack.claimOf(sessionId), ip = `127.51.100.${exchanges++ % 250}`} = {}) {
-      const query = new URLSearchParams({[CHECKOUT_RETURN_PARAMS.sessionId]: sessionId, ...(claim !== null && {[CHECKOUT_RETURN_PARAMS.claim]: claim})});
+      const query = new URLSearchParams({
+        [CHECKOUT_RETURN_PARAMS.sessionId]: sessionId,
+        ...(claim !== null && {[CHECKOUT_RETURN_PARAMS.claim]: claim}),
+      });
       // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
       return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
     },
@@ -310,18 +363,25 @@ export async function refundAtStripe(stack: Stack, sessionId: string, amount?: n
     headers: {authorization: 'Bearer sk_test_worker_suite', 'content-type': 'application/x-www-form-urlencoded'},
     body: new URLSearchParams({payment_intent: intent, ...(amount !== undefined && {amount: String(amount)})}),
   });
-  if (refund.status !== 200) throw new Error(`The stand-in refused the refund: ${refund.status} ${await refund.text()}`);
+  if (refund.status !== 200)
+    throw new Error(`The stand-in refused the refund: ${refund.status} ${await refund.text()}`);
   const delivered = await stack.deliver(stack.stripe.refundedEvent(intent));
-  if (delivered.status !== 200) throw new Error(`The worker answered charge.refunded ${delivered.status}: ${await delivered.text()}`);
+  if (delivered.status !== 200)
+    throw new Error(`The worker answered charge.refunded ${delivered.status}: ${await delivered.text()}`);
 }
 
 /**
  * The upgrade's Checkout Session the worker makes for the buyer (`body`: POST /createUpgradeSession's,
  * a plan id and the return URLs), its id.
  */
-export async function upgradeSessionOf(stack: Stack, user: SignedInUser, body: Record<string, unknown>): Promise<string> {
+export async function upgradeSessionOf(
+  stack: Stack,
+  user: SignedInUser,
+  body: Record<string, unknown>,
+): Promise<string> {
   const response = await stack.call(API_PATHS.createUpgradeSession, {method: 'POST', token: user.idToken, body});
-  if (response.status !== 200) throw new Error(`The worker answered createUpgradeSession ${response.status}: ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`The worker answered createUpgradeSession ${response.status}: ${await response.text()}`);
   const {url} = (await response.json()) as {url: string};
   return /cs_test_\w+/.exec(url)![0];
 }
@@ -330,7 +390,10 @@ export async function upgradeSessionOf(stack: Stack, user: SignedInUser, body: R
 export async function payUpgradeOf(stack: Stack, user: SignedInUser, sessionId: string, eventId?: string) {
   stack.stripe.complete(sessionId, {email: user.email, paid: true});
   const delivered = await stack.deliver(completedEvent(stack, sessionId, eventId));
-  if (delivered.status !== 200) throw new Error(`The worker answered the upgrade's checkout.session.completed ${delivered.status}: ${await delivered.text()}`);
+  if (delivered.status !== 200)
+    throw new Error(
+      `The worker answered the upgrade's checkout.session.completed ${delivered.status}: ${await delivered.text()}`,
+    );
 }
 
 /** A completed session's event, as Stripe sends it. */

@@ -28,7 +28,10 @@ async function queuedBuyer(): Promise<{user: SignedInUser; login: string}> {
   const sessionId = await seller.stack.paidCheckout({email: user.email, user});
   expect((await seller.stack.deliver(completedEvent(seller.stack, sessionId))).status).toBe(200);
   const login = githubAccount();
-  const response = await seller.stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}});
+  const response = await seller.stack.call('/addUserToRepo', {
+    token: user.idToken,
+    body: {username: login, userId: user.uid},
+  });
   expect(response.status).toBe(202); // the day's invitations are used up: it waits in the queue
   return {user, login};
 }
@@ -37,7 +40,12 @@ async function queuedBuyer(): Promise<{user: SignedInUser; login: string}> {
 async function capUsed() {
   const at = Date.now() - 3600_000;
   for (let i = 0; i < appConfig.repository.invitationsPerDay; i++) {
-    await seller.stack.worker.db.run('INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)', FIXTURE_REPO, `cs_test_used_${i}`, at + i);
+    await seller.stack.worker.db.run(
+      'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+      FIXTURE_REPO,
+      `cs_test_used_${i}`,
+      at + i,
+    );
     seller.stack.github.invitationTimes.push(at + i);
   }
 }
@@ -50,17 +58,29 @@ async function dayPasses() {
 /** E-mails waiting in the outbox, due now, as a Mailgun outage would leave them. */
 async function mailsWaiting(count: number) {
   for (let i = 0; i < count; i++) {
-    const message = {from: `shop@${appConfig.domainName}`, to: `waiting-${i}@example.com`, subject: 'Waiting', text: 'Sent late.'};
+    const message = {
+      from: `shop@${appConfig.domainName}`,
+      to: `waiting-${i}@example.com`,
+      subject: 'Waiting',
+      text: 'Sent late.',
+    };
     await seller.stack.worker.db.run(
       `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at) VALUES (?, 'mail', ?, ?, ?, ?)`,
-      `budget-mail:${Date.now()}:${i}`, JSON.stringify(message), Date.now() - 1000, Date.now(), Date.now(),
+      `budget-mail:${Date.now()}:${i}`,
+      JSON.stringify(message),
+      Date.now() - 1000,
+      Date.now(),
+      Date.now(),
     );
   }
 }
 
-const jobs = () => seller.stack.worker.db.all<{status: string; attempts: number; last_error: string | null}>("SELECT status, attempts, last_error FROM jobs WHERE kind = 'mail' AND key LIKE 'budget-mail:%'");
+const jobs = () =>
+  seller.stack.worker.db.all<{status: string; attempts: number; last_error: string | null}>(
+    "SELECT status, attempts, last_error FROM jobs WHERE kind = 'mail' AND key LIKE 'budget-mail:%'",
+  );
 
-test('a cron run spends at most the plan\'s subrequests; the queue and the outbox carry on over the next runs, with nothing lost or counted as failed', async () => {
+test("a cron run spends at most the plan's subrequests; the queue and the outbox carry on over the next runs, with nothing lost or counted as failed", async () => {
   await seller.stack.newDay();
   await capUsed();
   const buyers = [];
@@ -78,7 +98,12 @@ test('a cron run spends at most the plan\'s subrequests; the queue and the outbo
   expect(waiting.length).toBeGreaterThan(0);
   expect(waiting.every((job) => job.attempts === 0 && job.last_error === null)).toBe(true);
 
-  for (let run = 0; run < 10 && ((await jobs()).some((job) => job.status !== 'done') || seller.stack.github.invitations.size < buyers.length); run++) {
+  for (
+    let run = 0;
+    run < 10 &&
+    ((await jobs()).some((job) => job.status !== 'done') || seller.stack.github.invitations.size < buyers.length);
+    run++
+  ) {
     reset();
     await seller.stack.worker.scheduled();
     expect(subrequests()).toBeLessThanOrEqual(LIMIT);
@@ -102,10 +127,14 @@ test('the audit says how many one fix-all fixes within the subrequests, and the 
   expect(limit).toBeLessThan(strangers.length);
 
   reset();
-  const first = (await (await seller.stack.call(ADMIN_PATHS.repositoryFixAll, {token, body: {kind: 'unpaid_on_repository'}})).json()) as RepositoryFixAllResult;
+  const first = (await (
+    await seller.stack.call(ADMIN_PATHS.repositoryFixAll, {token, body: {kind: 'unpaid_on_repository'}})
+  ).json()) as RepositoryFixAllResult;
   expect(subrequests()).toBeLessThanOrEqual(LIMIT);
   expect(first).toMatchObject({status: 'partly_fixed', done: limit, failed: [], left: strangers.length - limit});
-  const second = (await (await seller.stack.call(ADMIN_PATHS.repositoryFixAll, {token, body: {kind: 'unpaid_on_repository'}})).json()) as RepositoryFixAllResult;
+  const second = (await (
+    await seller.stack.call(ADMIN_PATHS.repositoryFixAll, {token, body: {kind: 'unpaid_on_repository'}})
+  ).json()) as RepositoryFixAllResult;
   expect(second).toMatchObject({status: 'fixed', done: strangers.length - limit, failed: [], left: 0});
   expect(strangers.filter((login) => seller.stack.github.collaborators.has(login.toLowerCase()))).toEqual([]);
 });

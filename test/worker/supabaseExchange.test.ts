@@ -37,9 +37,19 @@ const exchange = (sessionId: string, on = stack) => on.exchange(sessionId);
  * An access token as Supabase issues one after a sign-in, with what the user wrote in its metadata
  * and how the session signed in (GoTrue's `amr`: `otp` for a magic link, `password`, `oauth`).
  */
-function accessToken(user: {id: string; email: string}, metadata: Record<string, unknown> = {}, method = 'otp', issuedAt = Math.floor(Date.now() / 1000) - 5) {
+function accessToken(
+  user: {id: string; email: string},
+  metadata: Record<string, unknown> = {},
+  method = 'otp',
+  issuedAt = Math.floor(Date.now() / 1000) - 5,
+) {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({email: user.email, role: 'authenticated', user_metadata: metadata, amr: [{method, timestamp: issuedAt}]})
+  return new SignJWT({
+    email: user.email,
+    role: 'authenticated',
+    user_metadata: metadata,
+    amr: [{method, timestamp: issuedAt}],
+  })
     .setProtectedHeader({alg: 'HS256'})
     .setIssuer(`${supabase.url}/auth/v1`)
     .setAudience('authenticated')
@@ -59,7 +69,13 @@ test('a guest purchase creates an unconfirmed user and returns an access token f
   expect(response.status).toBe(200);
   const {token} = (await response.json()) as {token: string};
   const user = supabase.users.get(email)!;
-  expect(claimsOf(token)).toMatchObject({sub: user.id, email, role: 'authenticated', aud: 'authenticated', checkout: true});
+  expect(claimsOf(token)).toMatchObject({
+    sub: user.id,
+    email,
+    role: 'authenticated',
+    aud: 'authenticated',
+    checkout: true,
+  });
   expect(supabase.links.size).toBe(0);
   expect(user.email_confirmed_at).toBeNull();
 
@@ -88,11 +104,16 @@ test("user_metadata.email_verified, which the user can write, does not verify an
   // auth.updateUser({data: {email_verified: true}}) puts this in every later token.
   expect(await hasPaid(squatter.id, await accessToken(squatter, {email_verified: true}))).toEqual({hasPaid: false});
 
-  const owner = {id: crypto.randomUUID(), email: uniqueEmail('confirmed'), email_confirmed_at: new Date().toISOString()};
+  const owner = {
+    id: crypto.randomUUID(),
+    email: uniqueEmail('confirmed'),
+    email_confirmed_at: new Date().toISOString(),
+  };
   supabase.users.set(owner.email, owner);
   await guestPurchase(owner.email);
   const lookups = supabase.lookups.length;
-  for (let call = 0; call < 3; call++) expect(await hasPaid(owner.id, await accessToken(owner))).toMatchObject({hasPaid: true});
+  for (let call = 0; call < 3; call++)
+    expect(await hasPaid(owner.id, await accessToken(owner))).toMatchObject({hasPaid: true});
   // Asked once, then remembered for a minute.
   expect(supabase.lookups.length - lookups).toBe(1);
 });
@@ -135,9 +156,9 @@ test('without the JWT secret (a project on asymmetric keys) the buyer is told to
       code: 'SIGN_IN_REQUIRED',
     });
     expect(supabase.links.size).toBe(0);
-    expect(await asymmetric.worker.db.all('SELECT consumed_at FROM checkout_accounts WHERE session_id = ?', sessionId)).toEqual([
-      {consumed_at: null},
-    ]);
+    expect(
+      await asymmetric.worker.db.all('SELECT consumed_at FROM checkout_accounts WHERE session_id = ?', sessionId),
+    ).toEqual([{consumed_at: null}]);
   } finally {
     await asymmetric.stop();
   }

@@ -5,7 +5,15 @@
  */
 import {appConfig, findPlanByPriceId} from '../../src/config';
 import {API_PATHS, type BuyerReceipts} from '../../src/config/api';
-import {completedEvent, PRICE_ADVANCED, refundAtStripe, type SignedInUser, SITE_ORIGIN, type Stack, startStack} from './stack';
+import {
+  completedEvent,
+  PRICE_ADVANCED,
+  refundAtStripe,
+  type SignedInUser,
+  SITE_ORIGIN,
+  type Stack,
+  startStack,
+} from './stack';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -41,7 +49,9 @@ test("the config's tax, tax ID, invoice and terms switches reach Stripe with the
   expect(sent.invoice_creation).toEqual(invoiceEveryPurchase ? {enabled: 'true'} : undefined);
   expect(sent.consent_collection).toEqual(requireTermsAcceptance ? {terms_of_service: 'required'} : undefined);
   if (requireTermsAcceptance) {
-    expect((sent.custom_text as {terms_of_service_acceptance: {message: string}}).terms_of_service_acceptance.message).toContain(`${SITE_ORIGIN}/tos`);
+    expect(
+      (sent.custom_text as {terms_of_service_acceptance: {message: string}}).terms_of_service_acceptance.message,
+    ).toContain(`${SITE_ORIGIN}/tos`);
   }
 });
 
@@ -77,10 +87,17 @@ test("another buyer's receipts are never listed: each buyer reads only their own
 test('a refunded purchase still lists its receipt, with what was refunded', async () => {
   const {user, sessionId} = await paidBuyer();
   await refundAtStripe(stack, sessionId);
-  expect(await stack.worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([{status: 'revoked'}]);
+  expect(await stack.worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([
+    {status: 'revoked'},
+  ]);
 
   const {receipts} = await receiptsOf(user);
-  expect(receipts).toEqual([expect.objectContaining({url: stripePageOf(sessionId), refunded: stack.stripe.sessions.get(sessionId)!.amount_total})]);
+  expect(receipts).toEqual([
+    expect.objectContaining({
+      url: stripePageOf(sessionId),
+      refunded: stack.stripe.sessions.get(sessionId)!.amount_total,
+    }),
+  ]);
 });
 
 test('signed out: 401', async () => {

@@ -4,10 +4,43 @@
  * applies a paid upgrade once, and a refund takes back only what was paid for.
  */
 import type Stripe from 'stripe';
-import {afterPurchase, appConfig, fairPrice, planAdds, planAmount, PLAN_CURRENCY, upgradeAmount, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {
+  afterPurchase,
+  appConfig,
+  fairPrice,
+  planAdds,
+  planAmount,
+  PLAN_CURRENCY,
+  upgradeAmount,
+  upgradeCreditName,
+  upgradeLabel,
+  upgradesFrom,
+} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
-import {ADMIN_PATHS, adminPath, API_PATHS, type AdminAuditEntry, type AdminPurchase, type AdminPurchaseDetail, type Page, type BuyerPlan, type BuyerReceipts, type BuyerReleases, type SalesSummary} from '../../src/config/api';
-import {completedEvent, payUpgradeOf, refundAtStripe, type SignedInUser, SITE_ORIGIN, stripeEvent, uniqueEmail, upgradeSessionOf, useSellerStack} from './stack';
+import {
+  ADMIN_PATHS,
+  adminPath,
+  API_PATHS,
+  type AdminAuditEntry,
+  type AdminPurchase,
+  type AdminPurchaseDetail,
+  type Page,
+  type BuyerPlan,
+  type BuyerReceipts,
+  type BuyerReleases,
+  type SalesSummary,
+} from '../../src/config/api';
+import {
+  completedEvent,
+  payUpgradeOf,
+  refundAtStripe,
+  type SignedInUser,
+  SITE_ORIGIN,
+  stripeEvent,
+  uniqueEmail,
+  upgradeSessionOf,
+  useSellerStack,
+} from './stack';
 
 const seller = useSellerStack();
 const stack = () => seller.stack;
@@ -35,14 +68,22 @@ async function lowerBuyer(): Promise<{user: SignedInUser; sessionId: string}> {
 }
 
 /** The upgrade's Checkout Session the worker made for the buyer: its id. */
-const upgradeSession = (user: SignedInUser, body: Record<string, unknown> = upgradeBody()) => upgradeSessionOf(stack(), user, body);
+const upgradeSession = (user: SignedInUser, body: Record<string, unknown> = upgradeBody()) =>
+  upgradeSessionOf(stack(), user, body);
 
 /** The buyer pays the upgrade's session and Stripe tells the worker. */
-const payUpgrade = (user: SignedInUser, sessionId: string, eventId?: string) => payUpgradeOf(stack(), user, sessionId, eventId);
+const payUpgrade = (user: SignedInUser, sessionId: string, eventId?: string) =>
+  payUpgradeOf(stack(), user, sessionId, eventId);
 
-const planOf = async (user: SignedInUser) => (await (await stack().call(API_PATHS.upgrades, {token: user.idToken})).json()) as BuyerPlan;
+const planOf = async (user: SignedInUser) =>
+  (await (await stack().call(API_PATHS.upgrades, {token: user.idToken})).json()) as BuyerPlan;
 const upgradeRows = (purchase: string) =>
-  stack().worker.db.all<{session_id: string; status: string; refused_reason: string | null; amount_paid: number | null}>(
+  stack().worker.db.all<{
+    session_id: string;
+    status: string;
+    refused_reason: string | null;
+    amount_paid: number | null;
+  }>(
     'SELECT session_id, status, refused_reason, amount_paid FROM upgrades WHERE purchase_session_id = ? ORDER BY created_at',
     purchase,
   );
@@ -60,17 +101,31 @@ test('a buyer of the lower plan is offered the higher one for the difference, an
 
   // The browser's amount, its idea of the purchase and of its plan are ignored.
   const before = stack().stripe.created.length;
-  const id = await upgradeSession(user, upgradeBody({amount: 1, fromPlan: higher.id, upgradeOf: 'cs_test_someoneelse'}));
+  const id = await upgradeSession(
+    user,
+    upgradeBody({amount: 1, fromPlan: higher.id, upgradeOf: 'cs_test_someoneelse'}),
+  );
   const sent = stack().stripe.created[before]!;
   expect(sent).toMatchObject({
     line_items: [{price: higher.priceId.test, quantity: '1'}],
     client_reference_id: user.uid,
-    metadata: {kind: 'upgrade', upgradeOf: sessionId, fromPlan: lower.id, toPlan: higher.id, amount: String(difference)},
+    metadata: {
+      kind: 'upgrade',
+      upgradeOf: sessionId,
+      fromPlan: lower.id,
+      toPlan: higher.id,
+      amount: String(difference),
+    },
   });
   // One discount, the credit for the plan bought; promotion codes off, as Checkout takes one or the other.
   expect(sent.allow_promotion_codes).toBeUndefined();
   const coupon = stack().stripe.coupons.get((sent.discounts as {coupon: string}[])[0]!.coupon)!;
-  expect(coupon).toMatchObject({amount_off: planAmount(lower), currency: PLAN_CURRENCY, max_redemptions: 1, name: upgradeCreditName(lower)});
+  expect(coupon).toMatchObject({
+    amount_off: planAmount(lower),
+    currency: PLAN_CURRENCY,
+    max_redemptions: 1,
+    name: upgradeCreditName(lower),
+  });
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(difference);
   // The upgrade's receipt and the purchase's are on one Stripe customer.
   expect(sent.customer).toBe(stack().stripe.sessions.get(sessionId)!.customer);
@@ -108,7 +163,10 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
   test('an unknown plan: 400', async () => {
     const {user} = await lowerBuyer();
     const response = await askUpgrade(user, upgradeBody({planId: 'platinum'}));
-    expect({status: response.status, body: await response.json()}).toEqual({status: 400, body: {error: 'Unknown plan: "platinum" is not one of the plans'}});
+    expect({status: response.status, body: await response.json()}).toEqual({
+      status: 400,
+      body: {error: 'Unknown plan: "platinum" is not one of the plans'},
+    });
   });
 
   test('no paid purchase: 402 NOT_PAID, and Stripe is not asked', async () => {
@@ -125,7 +183,10 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
     await refund(sessionId);
     const response = await askUpgrade(user);
     expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({code: 'NOT_PAID', error: expect.stringContaining('refunded or is disputed')});
+    expect(await response.json()).toMatchObject({
+      code: 'NOT_PAID',
+      error: expect.stringContaining('refunded or is disputed'),
+    });
   });
 
   test('already on that plan: 409', async () => {
@@ -134,7 +195,10 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
     await stack().deliver(completedEvent(stack(), sessionId));
     const response = await askUpgrade(user);
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({code: 'CONFLICT', error: `Your purchase is ${higher.name}: ${higher.name} is not an upgrade of it.`});
+    expect(await response.json()).toMatchObject({
+      code: 'CONFLICT',
+      error: `Your purchase is ${higher.name}: ${higher.name} is not an upgrade of it.`,
+    });
   });
 
   test('an upgrade already paid: 409, no second session', async () => {
@@ -143,7 +207,10 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
     const before = stack().stripe.created.length;
     const response = await askUpgrade(user);
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({code: 'CONFLICT', error: `You have already paid for the upgrade to ${higher.name}.`});
+    expect(await response.json()).toMatchObject({
+      code: 'CONFLICT',
+      error: `You have already paid for the upgrade to ${higher.name}.`,
+    });
     expect(stack().stripe.created.length).toBe(before);
   });
 
@@ -158,11 +225,15 @@ test('a purchase partly refunded is credited only what it kept: the offer and th
   const kept = planAmount(lower) - 2000;
   await refundAtStripe(stack(), sessionId, 2000);
   const owed = planAmount(higher) - kept;
-  expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY}]);
+  expect((await planOf(user)).upgrades).toEqual([
+    {planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY},
+  ]);
   const id = await upgradeSession(user);
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
   await payUpgrade(user, id);
-  expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: owed}]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    {session_id: id, status: 'paid', refused_reason: null, amount_paid: owed},
+  ]);
 });
 
 test("a fair-price buyer upgrades for the difference of fair prices, and the receipt's credit line names the fair price too", async () => {
@@ -172,7 +243,9 @@ test("a fair-price buyer upgrades for the difference of fair prices, and the rec
   const sessionId = await stack().paidCheckout({email: user.email, user, priceId: lower.priceId.test, country});
   expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
   const owed = fairPrice(higher, country).amount - fairPrice(lower, country).amount;
-  expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY}]);
+  expect((await planOf(user)).upgrades).toEqual([
+    {planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY},
+  ]);
   const id = await upgradeSession(user);
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
   const sent = stack().stripe.created.at(-1)!;
@@ -184,12 +257,17 @@ test("a fair-price buyer upgrades for the difference of fair prices, and the rec
 describe("fair prices: an upgrade follows the rule of the purchase's card's country", () => {
   const tier = appConfig.fairPrices.tiers.find((candidate) => candidate.countries.length > 0)!;
   const [DISCOUNTED, PERCENT] = [tier.countries[0]!, tier.percentOff];
-  const ELSEWHERE = appConfig.fairPrices.tiers.flatMap((candidate) => candidate.countries).find((code) => code !== DISCOUNTED)!;
+  const ELSEWHERE = appConfig.fairPrices.tiers
+    .flatMap((candidate) => candidate.countries)
+    .find((code) => code !== DISCOUNTED)!;
   const fairDifference = fairPrice(higher, DISCOUNTED).amount - fairPrice(lower, DISCOUNTED).amount;
-  const admin = (path: string, method: 'GET' | 'POST' = 'GET') => stack().call(path, {token: seller.admin.idToken, method, ...(method === 'POST' && {body: {}})});
+  const admin = (path: string, method: 'GET' | 'POST' = 'GET') =>
+    stack().call(path, {token: seller.admin.idToken, method, ...(method === 'POST' && {body: {}})});
   const acceptCard = (sessionId: string) => admin(adminPath(ADMIN_PATHS.acceptCardCountry, {sessionId}), 'POST');
-  const flaggedList = async () => ((await (await admin(`${ADMIN_PATHS.purchases}?flagged=card_country`)).json()) as Page<AdminPurchase>).items;
-  const mismatchLogs = () => stack().worker.logs.filter((line) => line.includes('fair_price.card_country_mismatch')).length;
+  const flaggedList = async () =>
+    ((await (await admin(`${ADMIN_PATHS.purchases}?flagged=card_country`)).json()) as Page<AdminPurchase>).items;
+  const mismatchLogs = () =>
+    stack().worker.logs.filter((line) => line.includes('fair_price.card_country_mismatch')).length;
 
   let buyers = 1;
   /** A signed-in buyer of the lower plan at the fair price of DISCOUNTED, paid with a card from `cardCountry`. */
@@ -214,7 +292,9 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     // Flagged: the higher plan at its list price, less what the purchase paid (its fair price).
     const listed = planAmount(higher) - fairPrice(lower, DISCOUNTED).amount;
     expect(listed).toBeGreaterThan(fairDifference);
-    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: listed, currency: PLAN_CURRENCY}]);
+    expect((await planOf(user)).upgrades).toEqual([
+      {planId: higher.id, name: higher.name, amount: listed, currency: PLAN_CURRENCY},
+    ]);
     const before = stack().stripe.created.length;
     const id = await upgradeSession(user);
     expect(stack().stripe.sessions.get(id)!.amount_total).toBe(listed);
@@ -226,24 +306,37 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
 
     // The seller accepts the purchase as it is: its discount holds for the upgrade again.
     expect((await acceptCard(sessionId)).status).toBe(200);
-    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY}]);
+    expect((await planOf(user)).upgrades).toEqual([
+      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY},
+    ]);
     const accepted = await upgradeSession(user);
     expect(accepted).not.toBe(id);
     expect(stack().stripe.sessions.get(accepted)!.amount_total).toBe(fairDifference);
-    expect(stack().stripe.created.at(-1)!.metadata).toMatchObject({fairPriceCountry: DISCOUNTED, fairPricePercent: String(PERCENT)});
+    expect(stack().stripe.created.at(-1)!.metadata).toMatchObject({
+      fairPriceCountry: DISCOUNTED,
+      fairPricePercent: String(PERCENT),
+    });
   });
 
   test('an upgrade paid with a card from another country than its discount is flagged as the purchase would be, and the console shows it until the seller accepts it', async () => {
     const {user, sessionId} = await fairBuyer(DISCOUNTED);
     const id = await upgradeSession(user);
     expect(stack().stripe.sessions.get(id)!.amount_total).toBe(fairDifference);
-    expect(stack().stripe.created.at(-1)!.metadata).toMatchObject({fairPriceCountry: DISCOUNTED, fairPricePercent: String(PERCENT)});
+    expect(stack().stripe.created.at(-1)!.metadata).toMatchObject({
+      fairPriceCountry: DISCOUNTED,
+      fairPricePercent: String(PERCENT),
+    });
     const logged = mismatchLogs();
     stack().stripe.complete(id, {email: user.email, paid: true, cardCountry: ELSEWHERE});
     expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
     const review = () =>
-      stack().worker.db.all('SELECT fair_price_country, fair_price_percent, card_country, country_review FROM upgrades WHERE session_id = ?1', id);
-    expect(await review()).toEqual([{fair_price_country: DISCOUNTED, fair_price_percent: PERCENT, card_country: ELSEWHERE, country_review: 'flagged'}]);
+      stack().worker.db.all(
+        'SELECT fair_price_country, fair_price_percent, card_country, country_review FROM upgrades WHERE session_id = ?1',
+        id,
+      );
+    expect(await review()).toEqual([
+      {fair_price_country: DISCOUNTED, fair_price_percent: PERCENT, card_country: ELSEWHERE, country_review: 'flagged'},
+    ]);
     // Applied all the same: a card from elsewhere is the seller's to judge, as for a purchase.
     expect((await planOf(user)).plan?.id).toBe(higher.id);
     expect(mismatchLogs()).toBe(logged + 1);
@@ -257,24 +350,38 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     expect(listed).toMatchObject({fairPrice: {cardCountry: DISCOUNTED, review: null}, flaggedUpgrade: flagged});
     const detail = (await (await admin(adminPath(ADMIN_PATHS.purchase, {sessionId}))).json()) as AdminPurchaseDetail;
     expect(detail.upgrades).toEqual([expect.objectContaining({sessionId: id, fairPrice: flagged})]);
-    expect(detail.history).toContainEqual(expect.objectContaining({summary: "The card's country of an upgrade's payment read from Stripe (fair price)", status: 'done'}));
+    expect(detail.history).toContainEqual(
+      expect.objectContaining({
+        summary: "The card's country of an upgrade's payment read from Stripe (fair price)",
+        status: 'done',
+      }),
+    );
     const exported = await (await admin(`${ADMIN_PATHS.purchasesCsv}?flagged=card_country`)).text();
-    expect(exported.split('\n').find((line) => line.includes(sessionId))).toMatch(new RegExp(`,${DISCOUNTED},${DISCOUNTED},,flagged\\s*$`));
+    expect(exported.split('\n').find((line) => line.includes(sessionId))).toMatch(
+      new RegExp(`,${DISCOUNTED},${DISCOUNTED},,flagged\\s*$`),
+    );
 
     // The seller accepts the upgrade's payment by its session: logged on its purchase.
     expect((await acceptCard(id)).status).toBe(200);
     expect(await review()).toEqual([expect.objectContaining({country_review: 'accepted'})]);
     expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
-    const audit = ((await (await admin(ADMIN_PATHS.auditLog)).json()) as Page<AdminAuditEntry>).items.find((entry) => entry.action === 'accept_card_country' && entry.sessionId === sessionId);
-    expect(audit?.detail).toContain(`card from ${ELSEWHERE} accepted for the ${DISCOUNTED} fair price, on the upgrade's payment (${id})`);
+    const audit = ((await (await admin(ADMIN_PATHS.auditLog)).json()) as Page<AdminAuditEntry>).items.find(
+      (entry) => entry.action === 'accept_card_country' && entry.sessionId === sessionId,
+    );
+    expect(audit?.detail).toContain(
+      `card from ${ELSEWHERE} accepted for the ${DISCOUNTED} fair price, on the upgrade's payment (${id})`,
+    );
     const again = await acceptCard(id);
-    expect({status: again.status, body: await again.json()}).toEqual({status: 409, body: {error: 'This upgrade was already accepted.', code: 'CONFLICT'}});
+    expect({status: again.status, body: await again.json()}).toEqual({
+      status: 409,
+      body: {error: 'This upgrade was already accepted.', code: 'CONFLICT'},
+    });
     // Delivered again after the decision: still accepted.
     expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
     expect(await review()).toEqual([expect.objectContaining({country_review: 'accepted'})]);
   });
 
-  test("an upgrade flagged for its card and then refunded settles the doubt: the purchase leaves Flagged, and its next upgrade is priced at its discount again", async () => {
+  test('an upgrade flagged for its card and then refunded settles the doubt: the purchase leaves Flagged, and its next upgrade is priced at its discount again', async () => {
     const {user, sessionId} = await fairBuyer(DISCOUNTED);
     const id = await upgradeSession(user);
     stack().stripe.complete(id, {email: user.email, paid: true, cardCountry: ELSEWHERE});
@@ -286,14 +393,18 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     expect((await planOf(user)).plan?.id).toBe(lower.id);
     expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
     // The purchase's own card was from its discount's country: the next upgrade keeps the discount.
-    expect((await planOf(user)).upgrades).toEqual([{planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY}]);
+    expect((await planOf(user)).upgrades).toEqual([
+      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY},
+    ]);
   });
 
   test("an upgrade paid with a card from the discount's country is recorded and not flagged", async () => {
     const {user, sessionId} = await fairBuyer(DISCOUNTED);
     const id = await upgradeSession(user);
     await payUpgrade(user, id);
-    expect(await stack().worker.db.all('SELECT card_country, country_review FROM upgrades WHERE session_id = ?1', id)).toEqual([{card_country: DISCOUNTED, country_review: null}]);
+    expect(
+      await stack().worker.db.all('SELECT card_country, country_review FROM upgrades WHERE session_id = ?1', id),
+    ).toEqual([{card_country: DISCOUNTED, country_review: null}]);
     expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
   });
 });
@@ -303,7 +414,9 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   const id = await upgradeSession(user);
   await payUpgrade(user, id);
   expect(await planOf(user)).toEqual({plan: {id: higher.id, name: higher.name}, upgrades: []});
-  const paid = (await (await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})).json()) as {plan: string};
+  const paid = (await (
+    await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})
+  ).json()) as {plan: string};
   expect(paid.plan).toBe(higher.name);
   const releases = (await (await stack().call(API_PATHS.releases, {token: user.idToken})).json()) as BuyerReleases;
   expect(releases.includesUpdates).toBe(higher.includesUpdates);
@@ -311,7 +424,9 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   // The same event again, and another event about the same session: still one paid upgrade.
   await payUpgrade(user, id);
   expect((await stack().deliver(completedEvent(stack(), id))).status).toBe(200);
-  expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: difference}]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    {session_id: id, status: 'paid', refused_reason: null, amount_paid: difference},
+  ]);
   // The upgrade is its own payment, with its own receipt beside the purchase's.
   const {receipts} = (await (await stack().call(API_PATHS.receipts, {token: user.idToken})).json()) as BuyerReceipts;
   expect(receipts.map((receipt) => [receipt.plan, receipt.amount])).toEqual([
@@ -319,7 +434,9 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
     [lower.name, planAmount(lower)],
   ]);
   // The purchase keeps the plan it was bought for: the upgrade is what adds the higher one.
-  expect(await stack().worker.db.all('SELECT plan FROM purchases WHERE session_id = ?', sessionId)).toEqual([{plan: lower.id}]);
+  expect(await stack().worker.db.all('SELECT plan FROM purchases WHERE session_id = ?', sessionId)).toEqual([
+    {plan: lower.id},
+  ]);
 });
 
 test('asked again while its session is open, the same session serves: no second session, no second credit coupon; once Stripe expires it, a new one is made', async () => {
@@ -342,7 +459,11 @@ test('two sessions paid for the same upgrade (two tabs): the first applies, the 
   const {user, sessionId} = await lowerBuyer();
   const first = await upgradeSession(user);
   // Made almost a day ago, it is still open, and the next ask makes a session of its own.
-  await stack().worker.db.run('UPDATE upgrades SET created_at = created_at - ?2 WHERE session_id = ?1', first, 23.5 * 60 * 60 * 1000);
+  await stack().worker.db.run(
+    'UPDATE upgrades SET created_at = created_at - ?2 WHERE session_id = ?1',
+    first,
+    23.5 * 60 * 60 * 1000,
+  );
   const second = await upgradeSession(user);
   await payUpgrade(user, first);
   const refundsBefore = stack().stripe.refundsCreated.length;
@@ -351,7 +472,9 @@ test('two sessions paid for the same upgrade (two tabs): the first applies, the 
     {session_id: first, status: 'paid', refused_reason: null, amount_paid: difference},
     {session_id: second, status: 'refused', refused_reason: 'duplicate', amount_paid: difference},
   ]);
-  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(second), reason: 'duplicate'})]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: intentOf(second), reason: 'duplicate'}),
+  ]);
   // Stripe's charge.refunded for it leaves the applied upgrade alone.
   await stack().deliver(stack().stripe.refundedEvent(intentOf(second)));
   expect((await planOf(user)).plan?.id).toBe(higher.id);
@@ -366,11 +489,19 @@ test('a payment that is not the amount the worker computed is not applied, and i
   const refundsBefore = stack().stripe.refundsCreated.length;
   stack().stripe.complete(id, {email: user.email, paid: true});
   const session = stack().stripe.sessions.get(id)!;
-  stack().stripe.sessions.set(id, {...session, amount_total: 100, total_details: {...session.total_details!, amount_discount: session.amount_subtotal! - 100}});
+  stack().stripe.sessions.set(id, {
+    ...session,
+    amount_total: 100,
+    total_details: {...session.total_details!, amount_discount: session.amount_subtotal! - 100},
+  });
   await stack().deliver(completedEvent(stack(), id));
-  expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'amount mismatch'})]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    expect.objectContaining({status: 'refused', refused_reason: 'amount mismatch'}),
+  ]);
   expect((await planOf(user)).plan?.id).toBe(lower.id);
-  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(id)})]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: intentOf(id)}),
+  ]);
 });
 
 test("an upgrade session paid by another buyer's account is not applied to the purchase, and the payer is refunded", async () => {
@@ -381,9 +512,13 @@ test("an upgrade session paid by another buyer's account is not applied to the p
   const session = stack().stripe.sessions.get(id)!;
   stack().stripe.sessions.set(id, {...session, client_reference_id: 'someone-else'});
   await stack().deliver(completedEvent(stack(), id));
-  expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'another buyer'})]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    expect.objectContaining({status: 'refused', refused_reason: 'another buyer'}),
+  ]);
   expect((await planOf(user)).plan?.id).toBe(lower.id);
-  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(id)})]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: intentOf(id)}),
+  ]);
 });
 
 test("a purchase recorded before plan ids (its plan's name stored) upgrades like any other, not refused as stale", async () => {
@@ -392,7 +527,9 @@ test("a purchase recorded before plan ids (its plan's name stored) upgrades like
   const id = await upgradeSession(user);
   const refundsBefore = stack().stripe.refundsCreated.length;
   await payUpgrade(user, id);
-  expect(await upgradeRows(sessionId)).toEqual([{session_id: id, status: 'paid', refused_reason: null, amount_paid: difference}]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    {session_id: id, status: 'paid', refused_reason: null, amount_paid: difference},
+  ]);
   expect((await planOf(user)).plan?.id).toBe(higher.id);
   expect(stack().stripe.refundsCreated.length).toBe(refundsBefore);
 });
@@ -400,13 +537,18 @@ test("a purchase recorded before plan ids (its plan's name stored) upgrades like
 describe('refunds', () => {
   const requestAccess = async (user: SignedInUser) => {
     const login = stack().github.addUser(`upgrader-${Date.now().toString(36)}`).login;
-    expect((await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}})).status).toBe(200);
+    expect(
+      (await stack().call(API_PATHS.addUserToRepo, {token: user.idToken, body: {username: login, userId: user.uid}}))
+        .status,
+    ).toBe(200);
     return login;
   };
   const grantOf = async (sessionId: string) =>
-    (await stack().worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0]?.status;
+    (
+      await stack().worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId)
+    )[0]?.status;
 
-  test("a refund of the upgrade takes back only the upgrade: the purchase is the lower plan again, and keeps its access", async () => {
+  test('a refund of the upgrade takes back only the upgrade: the purchase is the lower plan again, and keeps its access', async () => {
     const {user, sessionId} = await lowerBuyer();
     await requestAccess(user);
     const id = await upgradeSession(user);
@@ -419,29 +561,37 @@ describe('refunds', () => {
       upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
     });
     expect(await grantOf(sessionId)).toBe(grant);
-    expect(await stack().worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([{status: 'paid'}]);
+    expect(await stack().worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([
+      {status: 'paid'},
+    ]);
   });
 
-  test('the refund delivered before the upgrade\'s completion (out of order) still ends with the lower plan', async () => {
+  test("the refund delivered before the upgrade's completion (out of order) still ends with the lower plan", async () => {
     const {user, sessionId} = await lowerBuyer();
     const id = await upgradeSession(user);
     stack().stripe.complete(id, {email: user.email, paid: true});
     const charge = stack().stripe.payments.get(intentOf(id))!.charge;
-    await stack().deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: charge.amount, refunded: true} as Stripe.Charge));
+    await stack().deliver(
+      stripeEvent('charge.refunded', {...charge, amount_refunded: charge.amount, refunded: true} as Stripe.Charge),
+    );
     await stack().deliver(completedEvent(stack(), id));
     expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
     expect((await planOf(user)).plan?.id).toBe(lower.id);
   });
 
-  test("a partial refund of the upgrade delivered before its completion is on the upgrade once it is recorded, which keeps the higher plan", async () => {
+  test('a partial refund of the upgrade delivered before its completion is on the upgrade once it is recorded, which keeps the higher plan', async () => {
     const {user, sessionId} = await lowerBuyer();
     const id = await upgradeSession(user);
     stack().stripe.complete(id, {email: user.email, paid: true});
     const charge = stack().stripe.payments.get(intentOf(id))!.charge;
-    await stack().deliver(stripeEvent('charge.refunded', {...charge, amount_refunded: 500, refunded: false} as Stripe.Charge));
+    await stack().deliver(
+      stripeEvent('charge.refunded', {...charge, amount_refunded: 500, refunded: false} as Stripe.Charge),
+    );
     await stack().deliver(completedEvent(stack(), id));
     expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'paid'})]);
-    expect(await stack().worker.db.all('SELECT amount_refunded FROM upgrades WHERE session_id = ?', id)).toEqual([{amount_refunded: 500}]);
+    expect(await stack().worker.db.all('SELECT amount_refunded FROM upgrades WHERE session_id = ?', id)).toEqual([
+      {amount_refunded: 500},
+    ]);
     expect((await planOf(user)).plan?.id).toBe(higher.id);
   });
 
@@ -459,13 +609,18 @@ describe('refunds', () => {
     await refund(late.sessionId);
     const refundsBefore = stack().stripe.refundsCreated.length;
     await payUpgrade(late.user, lateId);
-    expect(await upgradeRows(late.sessionId)).toEqual([expect.objectContaining({status: 'refused', refused_reason: 'purchase not paid'})]);
-    expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(lateId)})]);
+    expect(await upgradeRows(late.sessionId)).toEqual([
+      expect.objectContaining({status: 'refused', refused_reason: 'purchase not paid'}),
+    ]);
+    expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+      expect.objectContaining({payment_intent: intentOf(lateId)}),
+    ]);
   });
 });
 
-test("a purchase whose access the seller revoked is offered no upgrade and sold none; one paid in a checkout opened before is refused and refunded; Grant access offers it again", async () => {
-  const sellerPost = (path: string) => stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {}});
+test('a purchase whose access the seller revoked is offered no upgrade and sold none; one paid in a checkout opened before is refused and refunded; Grant access offers it again', async () => {
+  const sellerPost = (path: string) =>
+    stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {}});
   const {user, sessionId} = await lowerBuyer();
   // A checkout the buyer opened before the seller's revocation, paid after it.
   const opened = await upgradeSession(user);
@@ -475,13 +630,20 @@ test("a purchase whose access the seller revoked is offered no upgrade and sold 
   expect(await planOf(user)).toEqual({plan: {id: lower.id, name: lower.name}, upgrades: []});
   const sessionsBefore = stack().stripe.created.length;
   const asked = await askUpgrade(user);
-  expect({status: asked.status, body: await asked.json()}).toEqual({status: 403, body: {error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'}});
+  expect({status: asked.status, body: await asked.json()}).toEqual({
+    status: 403,
+    body: {error: afterPurchase.revokedBySeller, code: 'ACCESS_REVOKED'},
+  });
   expect(stack().stripe.created).toHaveLength(sessionsBefore);
 
   const refundsBefore = stack().stripe.refundsCreated.length;
   await payUpgrade(user, opened);
-  expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({session_id: opened, status: 'refused', refused_reason: 'access revoked'})]);
-  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(opened)})]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    expect.objectContaining({session_id: opened, status: 'refused', refused_reason: 'access revoked'}),
+  ]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: intentOf(opened)}),
+  ]);
   expect((await planOf(user)).plan?.id).toBe(lower.id);
 
   // The seller's Grant access gives the purchase its right back, and with it the offer.
@@ -491,14 +653,21 @@ test("a purchase whose access the seller revoked is offered no upgrade and sold 
 
 test("the console's full refund of a purchase gives back its upgrade's payment too; a partial one leaves the upgrade alone", async () => {
   const refundFromConsole = (sessionId: string, body: Record<string, unknown>) =>
-    stack().call(adminPath(ADMIN_PATHS.refund, {sessionId}), {method: 'POST', token: seller.admin.idToken, body: {reason: 'requested_by_customer', ...body}});
+    stack().call(adminPath(ADMIN_PATHS.refund, {sessionId}), {
+      method: 'POST',
+      token: seller.admin.idToken,
+      body: {reason: 'requested_by_customer', ...body},
+    });
   const {user, sessionId} = await lowerBuyer();
   const upgrade = await upgradeSession(user);
   await payUpgrade(user, upgrade);
 
   const partly = await refundFromConsole(sessionId, {amount: 100, refundedBefore: 0});
   expect(partly.status).toBe(200);
-  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent, amount: '100'});
+  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({
+    payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent,
+    amount: '100',
+  });
   expect(stack().stripe.refundsCreated.filter((refund) => refund.payment_intent === intentOf(upgrade))).toEqual([]);
 
   const before = stack().stripe.refundsCreated.length;
@@ -507,13 +676,16 @@ test("the console's full refund of a purchase gives back its upgrade's payment t
   const {detail} = (await full.json()) as {detail: string};
   expect(detail).toContain(`its upgrade's ${formatMoney(difference, PLAN_CURRENCY)} too`);
   expect(stack().stripe.refundsCreated.slice(before)).toEqual([
-    expect.objectContaining({payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent, amount: String(planAmount(lower) - 100)}),
+    expect.objectContaining({
+      payment_intent: stack().stripe.sessions.get(sessionId)!.payment_intent,
+      amount: String(planAmount(lower) - 100),
+    }),
     expect.objectContaining({payment_intent: intentOf(upgrade), amount: String(difference)}),
   ]);
 });
 
 test('the console shows the upgrade as its own kind of sale, and revenue counts its payment once', async () => {
-  const get = async <T,>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
+  const get = async <T>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
   const before = await get<SalesSummary>(ADMIN_PATHS.sales);
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);
@@ -528,7 +700,12 @@ test('the console shows the upgrade as its own kind of sale, and revenue counts 
 
   const detail = await get<AdminPurchaseDetail>(adminPath(ADMIN_PATHS.purchase, {sessionId}));
   expect(detail.history).toContainEqual(
-    expect.objectContaining({kind: 'upgrade', summary: label, status: 'paid', detail: `${formatMoney(difference, PLAN_CURRENCY)} (${id})`}),
+    expect.objectContaining({
+      kind: 'upgrade',
+      summary: label,
+      status: 'paid',
+      detail: `${formatMoney(difference, PLAN_CURRENCY)} (${id})`,
+    }),
   );
 
   // Refunded, it leaves revenue and counts among refunds.
@@ -538,7 +715,7 @@ test('the console shows the upgrade as its own kind of sale, and revenue counts 
   expect(refunded.refunds.amount - before.refunds.amount).toBe(difference);
 });
 
-test('buyers are told apart: an upgrade is only for the caller\'s own purchase', async () => {
+test("buyers are told apart: an upgrade is only for the caller's own purchase", async () => {
   const first = await lowerBuyer();
   const second = await stack().signUp({email: uniqueEmail('stranger')});
   // The stranger has no purchase of their own: naming the first buyer's purchase changes nothing.
@@ -565,8 +742,12 @@ test('an upgrade priced from a plan the purchase is no longer on (another upgrad
   await stack().worker.db.run('UPDATE purchases SET plan = ?2 WHERE session_id = ?1', sessionId, higher.id);
   const refundsBefore = stack().stripe.refundsCreated.length;
   await payUpgrade(user, upgrade);
-  expect(await upgradeRows(sessionId)).toEqual([{session_id: upgrade, status: 'refused', refused_reason: 'stale', amount_paid: difference}]);
-  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([expect.objectContaining({payment_intent: intentOf(upgrade)})]);
+  expect(await upgradeRows(sessionId)).toEqual([
+    {session_id: upgrade, status: 'refused', refused_reason: 'stale', amount_paid: difference},
+  ]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: intentOf(upgrade)}),
+  ]);
 });
 
 test("the console refunds an upgrade by the upgrade's session: Stripe refunds that payment only, and the purchase returns to the lower plan", async () => {
@@ -581,9 +762,16 @@ test("the console refunds an upgrade by the upgrade's session: Stripe refunds th
   expect(answer.status).toBe(200);
   expect(await answer.json()).toMatchObject({
     status: 'refunded',
-    detail: expect.stringMatching(new RegExp(`^\\${formatMoney(difference, PLAN_CURRENCY)} refunded in full .*; the purchase returns to ${lower.name} when Stripe confirms$`)),
+    detail: expect.stringMatching(
+      new RegExp(
+        `^\\${formatMoney(difference, PLAN_CURRENCY)} refunded in full .*; the purchase returns to ${lower.name} when Stripe confirms$`,
+      ),
+    ),
   });
-  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: intentOf(upgrade), amount: String(difference)});
+  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({
+    payment_intent: intentOf(upgrade),
+    amount: String(difference),
+  });
   await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
   expect((await planOf(user)).plan?.id).toBe(lower.id);
   // The purchase itself was not refunded, and keeps its access.
@@ -593,7 +781,9 @@ test("the console refunds an upgrade by the upgrade's session: Stripe refunds th
 test("the console's purchase page lists its upgrade with what its own refund needs, then shows it refunded and the purchase on the lower plan", async () => {
   const {user, sessionId} = await lowerBuyer();
   const detailOf = async () =>
-    (await (await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})).json()) as AdminPurchaseDetail;
+    (await (
+      await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
+    ).json()) as AdminPurchaseDetail;
   const upgrade = await upgradeSession(user);
   await payUpgrade(user, upgrade);
   const paid = await detailOf();
@@ -615,32 +805,46 @@ test("the console's purchase page lists its upgrade with what its own refund nee
 
   // A part, then the rest, as the console's form sends them.
   const refundUpgrade = (body: Record<string, unknown>) =>
-    stack().call(adminPath(ADMIN_PATHS.refund, {sessionId: upgrade}), {method: 'POST', token: seller.admin.idToken, body});
+    stack().call(adminPath(ADMIN_PATHS.refund, {sessionId: upgrade}), {
+      method: 'POST',
+      token: seller.admin.idToken,
+      body,
+    });
   expect((await refundUpgrade({amount: 100, reason: 'duplicate', refundedBefore: 0})).status).toBe(200);
   await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
   const part = await detailOf();
   expect(part.upgrades[0]).toMatchObject({state: 'paid', amountRefunded: 100});
   expect(part.plan).toBe(higher.name);
   expect((await refundUpgrade({reason: 'requested_by_customer', refundedBefore: 100})).status).toBe(200);
-  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({payment_intent: intentOf(upgrade), amount: String(difference - 100)});
+  expect(stack().stripe.refundsCreated.at(-1)).toMatchObject({
+    payment_intent: intentOf(upgrade),
+    amount: String(difference - 100),
+  });
   await stack().deliver(stack().stripe.refundedEvent(intentOf(upgrade)));
   const refunded = await detailOf();
   expect(refunded.upgrades[0]).toMatchObject({state: 'refunded', amountRefunded: difference});
   expect(refunded).toMatchObject({plan: lower.name, state: 'paid', amountRefunded: 0});
   // Nothing is left to refund on the upgrade: the worker says so, and Stripe is not asked again.
   const again = await refundUpgrade({reason: 'requested_by_customer', refundedBefore: difference});
-  expect({status: again.status, body: await again.json()}).toEqual({status: 409, body: {error: 'This payment has already been refunded in full.', code: 'CONFLICT'}});
+  expect({status: again.status, body: await again.json()}).toEqual({
+    status: 409,
+    body: {error: 'This payment has already been refunded in full.', code: 'CONFLICT'},
+  });
 });
 
 test("the console's purchases list shows an upgraded purchase's plan now, and the plan filter finds it there", async () => {
-  const get = async <T,>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
+  const get = async <T>(path: string) => (await (await stack().call(path, {token: seller.admin.idToken})).json()) as T;
   const {user, sessionId} = await lowerBuyer();
   await payUpgrade(user, await upgradeSession(user));
   const listed = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}`);
   expect(listed.items.map((item) => [item.plan, item.amount])).toEqual([[higher.name, planAmount(lower)]]);
-  const byHigher = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(higher.name)}`);
+  const byHigher = await get<Page<AdminPurchase>>(
+    `${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(higher.name)}`,
+  );
   expect(byHigher.items.map((item) => item.sessionId)).toEqual([sessionId]);
-  const byLower = await get<Page<AdminPurchase>>(`${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(lower.name)}`);
+  const byLower = await get<Page<AdminPurchase>>(
+    `${ADMIN_PATHS.purchases}?q=${sessionId}&plan=${encodeURIComponent(lower.name)}`,
+  );
   expect(byLower.items).toEqual([]);
 });
 
@@ -649,7 +853,10 @@ test('an applied upgrade e-mails the buyer what it adds and the seller the sale,
   const upgrade = await upgradeSession(user);
   const mailsFor = (subject: string) => stack().mailgun.sent.filter((mail) => mail.fields.subject?.startsWith(subject));
   const buyerSubject = `Your ${appConfig.appName} purchase is now ${higher.name}`;
-  const before = {buyer: mailsFor(buyerSubject).length, seller: mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).length};
+  const before = {
+    buyer: mailsFor(buyerSubject).length,
+    seller: mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).length,
+  };
   await payUpgrade(user, upgrade);
   await payUpgrade(user, upgrade, 'evt_redelivered_upgrade_mail');
   const toBuyer = mailsFor(buyerSubject).slice(before.buyer);
@@ -657,10 +864,14 @@ test('an applied upgrade e-mails the buyer what it adds and the seller the sale,
   expect(toBuyer[0]!.recipients).toEqual([user.email]);
   // What the higher plan adds, all of it, as the pricing card and the dashboard's offer list it.
   const added = planAdds(lower, higher);
-  expect(toBuyer[0]!.fields.text).toContain(`${['What it adds:', ...added.map((feature) => `- ${feature}`)].join('\n')}\n\n`);
+  expect(toBuyer[0]!.fields.text).toContain(
+    `${['What it adds:', ...added.map((feature) => `- ${feature}`)].join('\n')}\n\n`,
+  );
   expect(toBuyer[0]!.fields.text).not.toContain('Everything in');
   expect(toBuyer[0]!.fields.text).toContain(formatMoney(difference, PLAN_CURRENCY));
-  const toSeller = mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).slice(before.seller);
+  const toSeller = mailsFor(`New sale: ${appConfig.appName} ${upgradeLabel(lower.name, higher.name)}`).slice(
+    before.seller,
+  );
   expect(toSeller).toHaveLength(1);
   expect(toSeller[0]!.fields.text).toContain(encodeURIComponent(sessionId));
 });

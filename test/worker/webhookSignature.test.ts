@@ -39,7 +39,9 @@ test.each(refusals)('a delivery %s is refused with 400 and stores nothing', asyn
 
   // The genuine delivery still goes through.
   expect((await stack.deliver(event)).status).toBe(200);
-  expect(await stack.worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([{status: 'paid'}]);
+  expect(await stack.worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([
+    {status: 'paid'},
+  ]);
 });
 
 test('with no webhook secret configured, every delivery is refused and nothing stored', async () => {

@@ -18,7 +18,12 @@ export const PLAUSIBLE_PATHS = {script: '/js/script.js', event: '/api/event'} as
  */
 export const analyticsRoutes = new Hono<AppEnv>()
   .get(PLAUSIBLE_PATHS.script, async (c) => {
-    const upstream = await plausible(c.env, PLAUSIBLE_PATHS.script, {headers: {'user-agent': c.req.header('user-agent') ?? ''}}, unavailable);
+    const upstream = await plausible(
+      c.env,
+      PLAUSIBLE_PATHS.script,
+      {headers: {'user-agent': c.req.header('user-agent') ?? ''}},
+      unavailable,
+    );
     return new Response(upstream.body, {
       status: upstream.status,
       headers: {
@@ -28,15 +33,20 @@ export const analyticsRoutes = new Hono<AppEnv>()
     });
   })
   .post(PLAUSIBLE_PATHS.event, async (c) => {
-    const upstream = await plausible(c.env, PLAUSIBLE_PATHS.event, {
-      method: 'POST',
-      headers: {
-        'content-type': c.req.header('content-type') ?? 'application/json',
-        'user-agent': c.req.header('user-agent') ?? '',
-        'x-forwarded-for': clientAddress(c),
+    const upstream = await plausible(
+      c.env,
+      PLAUSIBLE_PATHS.event,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': c.req.header('content-type') ?? 'application/json',
+          'user-agent': c.req.header('user-agent') ?? '',
+          'x-forwarded-for': clientAddress(c),
+        },
+        body: await c.req.text(),
       },
-      body: await c.req.text(),
-    }, () => new HttpError(400, 'Analytics did not accept this event', 'ANALYTICS_REFUSED'));
+      () => new HttpError(400, 'Analytics did not accept this event', 'ANALYTICS_REFUSED'),
+    );
     return new Response(upstream.body, {
       status: upstream.status,
       headers: {'content-type': upstream.headers.get('content-type') ?? 'text/plain'},

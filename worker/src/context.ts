@@ -20,5 +20,10 @@ export interface Context {
 
 export function contextOf(env: Env): Context {
   const settings = settingsOf(env);
-  return {db: env.DB, settings, subrequests: new SubrequestBudget(settings.subrequestLimit), releaseBatchesLeft: releaseBatchesPerInvocation(settings)};
+  return {
+    db: env.DB,
+    settings,
+    subrequests: new SubrequestBudget(settings.subrequestLimit),
+    releaseBatchesLeft: releaseBatchesPerInvocation(settings),
+  };
 }

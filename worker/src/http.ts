@@ -52,6 +52,7 @@ export function clientIp(c: Context): string {
  */
 export function pageOfSite(url: string, origin: string, name: string): string {
   const page = siteUrl(url, origin);
-  if (page === null) throw new HttpError(400, `${name} must be a page of ${origin}, and so must any ${NEXT_PARAM}= in it`);
+  if (page === null)
+    throw new HttpError(400, `${name} must be a page of ${origin}, and so must any ${NEXT_PARAM}= in it`);
   return page;
 }

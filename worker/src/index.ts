@@ -123,7 +123,9 @@ export default {
     const extras = await step('extra_grants', () => drainExtraGrants(context, CRON_BATCHES.extraGrants));
     const ran = await step('outbox', () => runDueJobs(context));
     const resent = await step('expiry_resends', () => resendExpiringInvitations(context, CRON_BATCHES.expiryResends));
-    const extrasResent = await step('extra_expiry_resends', () => resendExpiringExtraGrants(context, CRON_BATCHES.extraExpiryResends));
+    const extrasResent = await step('extra_expiry_resends', () =>
+      resendExpiringExtraGrants(context, CRON_BATCHES.extraExpiryResends),
+    );
     const audit = await step('scheduled_audit', () => runScheduledAudit(context, CRON_BATCHES.auditFixes));
     await step('prune', async () => {
       await pruneLimits(env.DB);

@@ -3,7 +3,8 @@
  * good. A job's key makes enqueueing idempotent; claiming pushes `run_after` into the future as a
  * lease, so a job runs in one place at a time even when a request and the cron race for it.
  */
-export type JobKind = 'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
+export type JobKind =
+  'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
 
 export interface Job {
   id: number;
@@ -15,7 +16,10 @@ export interface Job {
 
 /** A failure worth retrying later (a rate limit, a 5xx, the network). */
 export class RetryableError extends Error {
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }
@@ -112,9 +116,7 @@ export async function markFailed(db: D1Database, job: Job, err: unknown, now = D
   const backoff = Math.min(60_000 * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
   const retryAfter = err instanceof RetryableError && err.retryAfterMs !== undefined ? err.retryAfterMs : backoff;
   await db
-    .prepare(
-      `UPDATE jobs SET status = ?2, last_error = ?3, run_after = ?4, updated_at = ?5 WHERE id = ?1`,
-    )
+    .prepare(`UPDATE jobs SET status = ?2, last_error = ?3, run_after = ?4, updated_at = ?5 WHERE id = ?1`)
     .bind(job.id, permanent ? 'failed' : 'pending', message.slice(0, 1000), now + Math.max(0, retryAfter), now)
     .run();
   return permanent ? 'failed' : 'retrying';
@@ -126,7 +128,9 @@ export async function markFailed(db: D1Database, job: Job, err: unknown, now = D
  */
 export async function release(db: D1Database, job: Job, now = Date.now()) {
   await db
-    .prepare(`UPDATE jobs SET attempts = attempts - 1, run_after = ?2, updated_at = ?2 WHERE id = ?1 AND status = 'pending'`)
+    .prepare(
+      `UPDATE jobs SET attempts = attempts - 1, run_after = ?2, updated_at = ?2 WHERE id = ?1 AND status = 'pending'`,
+    )
     .bind(job.id, now)
     .run();
 }

@@ -18,7 +18,10 @@ export interface MailMessage {
  * (mailgun.js brings form-data and axios, which Workers do not need).
  */
 /** Sends one message, spending one of the invocation's subrequests. */
-export async function sendMail(context: Pick<Context, 'settings' | 'subrequests'>, message: MailMessage): Promise<void> {
+export async function sendMail(
+  context: Pick<Context, 'settings' | 'subrequests'>,
+  message: MailMessage,
+): Promise<void> {
   const form = new FormData();
   form.set('from', message.from);
   form.set('to', message.to);
@@ -32,7 +35,10 @@ export async function sendMail(context: Pick<Context, 'settings' | 'subrequests'
  * Posts a message's form to Mailgun's messages API. A rate limit, a 5xx or the network is worth
  * retrying (Retry-After kept); any other refusal is permanent.
  */
-export async function postToMailgun({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, form: FormData): Promise<void> {
+export async function postToMailgun(
+  {settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>,
+  form: FormData,
+): Promise<void> {
   const {MAILGUN_API_KEY: key, MAILGUN_DOMAIN: domain} = settings;
   if (!key || !domain) throw new RetryableError('Mailgun is not configured (MAILGUN_API_KEY, MAILGUN_DOMAIN)');
   const base = (settings.MAILGUN_API_URL ?? 'https://api.mailgun.net').replace(/\/$/, '');
@@ -62,7 +68,11 @@ export async function postToMailgun({settings, subrequests}: Pick<Context, 'sett
  * `reason` its own words (the `message` of its JSON answer), for whoever must be told why.
  */
 export class MailgunRefused extends PermanentError {
-  constructor(readonly status: number, detail: string, readonly reason: string) {
+  constructor(
+    readonly status: number,
+    detail: string,
+    readonly reason: string,
+  ) {
     super(detail);
   }
 }
@@ -127,16 +137,24 @@ export interface AuditDigest {
 /** Whether the digest has anything to say: with nothing found and nothing done, no e-mail goes. */
 export function digestHasNews(digest: AuditDigest): boolean {
   const {reinvited, failed, unpaid, revokedPresent, missingLeft, expiredForGood, left} = digest;
-  return [reinvited, failed, unpaid, revokedPresent, missingLeft, expiredForGood].some((list) => list.length > 0) || left > 0;
+  return (
+    [reinvited, failed, unpaid, revokedPresent, missingLeft, expiredForGood].some((list) => list.length > 0) || left > 0
+  );
 }
 
 /** The seller's daily digest of the repository audit (to `forwardRepliesTo`, like news of a sale). */
 export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMessage {
   const {appName, mail} = appConfig;
-  const who = (entry: {login: string; email?: string | null}) => `  @${entry.login}${entry.email ? ` (${entry.email})` : ''}`;
+  const who = (entry: {login: string; email?: string | null}) =>
+    `  @${entry.login}${entry.email ? ` (${entry.email})` : ''}`;
   const section = (title: string, lines: string[]) => (lines.length > 0 ? ['', title, ...lines] : []);
   const fixed = digest.reinvited.length;
-  const toLook = digest.failed.length + digest.unpaid.length + digest.revokedPresent.length + digest.missingLeft.length + digest.expiredForGood.length;
+  const toLook =
+    digest.failed.length +
+    digest.unpaid.length +
+    digest.revokedPresent.length +
+    digest.missingLeft.length +
+    digest.expiredForGood.length;
   return {
     from: mail.fromNoReply,
     to: mail.forwardRepliesTo,
@@ -144,7 +162,10 @@ export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMe
     text: [
       `Today's audit of ${digest.repository} compared who GitHub has on it with the paid purchases.`,
       ...section('Paid, missing from the repository, invited again:', digest.reinvited.map(who)),
-      ...section('Paid, missing, and the invitation could not go:', digest.failed.map((entry) => `  @${entry.login}: ${entry.reason}`)),
+      ...section(
+        'Paid, missing, and the invitation could not go:',
+        digest.failed.map((entry) => `  @${entry.login}: ${entry.reason}`),
+      ),
       ...section(
         'Paid and missing, waiting in the invitation queue, failed, or their invitation declined or withdrawn (see Failures and the purchase; you can resend):',
         digest.missingLeft.map(who),
@@ -158,7 +179,9 @@ export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMe
         `Invitations that expired, not accepted after ${appConfig.repository.resendsAfterExpiry} re-sends (the buyer can ask again; you can resend):`,
         digest.expiredForGood.map((entry) => `${who(entry)}${entry.repository ? `, to ${entry.repository}` : ''}`),
       ),
-      ...(digest.left > 0 ? ['', `${digest.left} more missing buyers are invited again in the next runs, within GitHub's daily cap.`] : []),
+      ...(digest.left > 0
+        ? ['', `${digest.left} more missing buyers are invited again in the next runs, within GitHub's daily cap.`]
+        : []),
       '',
       `Review and fix in your console: ${settings.siteOrigin}${ROUTES.admin}`,
     ].join('\n'),
@@ -194,7 +217,12 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
  * Why a buyer got the invitation again, and how often that happens before it is left to expire;
  * `afterLast` is what the buyer can do then.
  */
-function resentLines(login: string, repository: string, count: number, afterLast = 'ask again from your dashboard'): string[] {
+function resentLines(
+  login: string,
+  repository: string,
+  count: number,
+  afterLast = 'ask again from your dashboard',
+): string[] {
   const max = appConfig.repository.resendsAfterExpiry;
   return [
     '',
@@ -211,7 +239,13 @@ function resentLines(login: string, repository: string, count: number, afterLast
  * expired (access/extraExpiryResends.ts). After the last re-send, the dashboard offers a new one
  * (access/extraRenew.ts), as it does for the kit's.
  */
-export function extraResentMail(resend: {to: string; login: string; repository: string; key: string; count: number}): MailMessage {
+export function extraResentMail(resend: {
+  to: string;
+  login: string;
+  repository: string;
+  key: string;
+  count: number;
+}): MailMessage {
   const {appName, mail, support} = appConfig;
   // Described once in src/config (`extraRepositories`), by key; a key described nowhere reads as itself.
   const name = (appConfig.extraRepositories as Record<string, {name: string}>)[resend.key]?.name ?? resend.key;
@@ -267,6 +301,5 @@ export function seatMail(
     ].join('\n'),
   };
 }
-
 
 registerJob<MailMessage>('mail', {run: (context, message) => sendMail(context, message)});

@@ -149,7 +149,10 @@ export async function accessPurchaseOf(db: D1Database, user: AuthUser): Promise<
 
 /** Whether the user has a purchase that was refunded or disputed (status revoked): not to be upgraded. */
 export async function hasRevokedPurchase(db: D1Database, user: AuthUser): Promise<boolean> {
-  const row = await db.prepare(`SELECT 1 AS found FROM purchases WHERE status = 'revoked' AND ${OWNED_BY_USER} LIMIT 1`).bind(...owner(user)).first();
+  const row = await db
+    .prepare(`SELECT 1 AS found FROM purchases WHERE status = 'revoked' AND ${OWNED_BY_USER} LIMIT 1`)
+    .bind(...owner(user))
+    .first();
   return row !== null;
 }
 
@@ -159,7 +162,9 @@ export async function hasRevokedPurchase(db: D1Database, user: AuthUser): Promis
  */
 export async function receiptPurchasesOf(db: D1Database, user: AuthUser, limit: number): Promise<Purchase[]> {
   const {results} = await db
-    .prepare(`SELECT * FROM purchases WHERE status IN ('paid', 'revoked') AND ${OWNED_BY_USER} ORDER BY created_at DESC LIMIT ?3`)
+    .prepare(
+      `SELECT * FROM purchases WHERE status IN ('paid', 'revoked') AND ${OWNED_BY_USER} ORDER BY created_at DESC LIMIT ?3`,
+    )
     .bind(...owner(user), limit)
     .all<Purchase>();
   return results;
@@ -203,7 +208,11 @@ export interface PurchaseWithOutcome extends Purchase, PaymentOutcome {
  * most `limit`, each with the plan it gives now and the times of its refunds and disputes: what
  * the dashboard says became of them.
  */
-export async function purchasesWithOutcomeOf(db: D1Database, user: AuthUser, limit: number): Promise<PurchaseWithOutcome[]> {
+export async function purchasesWithOutcomeOf(
+  db: D1Database,
+  user: AuthUser,
+  limit: number,
+): Promise<PurchaseWithOutcome[]> {
   const {results} = await db
     .prepare(
       `SELECT p.session_id, p.customer_id, p.user_id, p.email, p.price_id, ${effectivePlan('p')} AS plan, p.plan AS bought_plan, p.payment_intent_id,
@@ -230,7 +239,10 @@ export interface UpgradeWithOutcome extends PaymentOutcome {
  * payment. A refused one (a duplicate, or paid after its purchase ended) bought nothing and was
  * given back at once: it is no part of the purchase, and its receipt says so on its own.
  */
-export async function upgradesWithOutcomeOf(db: D1Database, purchaseSessionIds: readonly string[]): Promise<UpgradeWithOutcome[]> {
+export async function upgradesWithOutcomeOf(
+  db: D1Database,
+  purchaseSessionIds: readonly string[],
+): Promise<UpgradeWithOutcome[]> {
   if (purchaseSessionIds.length === 0) return [];
   const {results} = await db
     .prepare(

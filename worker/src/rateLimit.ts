@@ -98,7 +98,13 @@ export async function enforceLimit(db: D1Database, key: string | readonly string
  * limit counts and writes nothing), however many requests race. Answers the write's first row
  * (RETURNING), or null when it wrote none; 429 over the limit.
  */
-export async function limitedWrite<T>(db: D1Database, key: string, limit: Limit, write: GuardedWrite, now = Date.now()): Promise<T | null> {
+export async function limitedWrite<T>(
+  db: D1Database,
+  key: string,
+  limit: Limit,
+  write: GuardedWrite,
+  now = Date.now(),
+): Promise<T | null> {
   const window = windowOf(limit, now);
   const n = write.params.length;
   const hasRoom = `EXISTS (SELECT 1 FROM rate_limits WHERE key = ?${n + 1} AND window_start = ?${n + 2} AND count <= ?${n + 3})`;
@@ -115,5 +121,8 @@ const LONGEST_WINDOW_MS = Math.max(...Object.values(limits).map((limit: Limit) =
 
 /** Windows that have ended are useless; the scheduled handler clears them. */
 export async function pruneLimits(db: D1Database, now = Date.now()) {
-  await db.prepare('DELETE FROM rate_limits WHERE window_start < ?1').bind(now - LONGEST_WINDOW_MS).run();
+  await db
+    .prepare('DELETE FROM rate_limits WHERE window_start < ?1')
+    .bind(now - LONGEST_WINDOW_MS)
+    .run();
 }

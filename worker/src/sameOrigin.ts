@@ -27,7 +27,11 @@ export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
   if (!underApiPrefix(path)) {
     if (c.env.ASSETS) return c.env.ASSETS.fetch(c.req.raw);
-    throw new HttpError(404, `No route for ${c.req.method} ${path}: on the site's origin the API is under ${SAME_ORIGIN_PREFIX}/`, 'NOT_FOUND');
+    throw new HttpError(
+      404,
+      `No route for ${c.req.method} ${path}: on the site's origin the API is under ${SAME_ORIGIN_PREFIX}/`,
+      'NOT_FOUND',
+    );
   }
 
   const cookie = getCookie(c, XSRF_COOKIE);
@@ -86,7 +90,10 @@ const changesSomething = (method: string) => !['GET', 'HEAD', 'OPTIONS'].include
 
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** Readable by the page (that is the point), sent to this origin only, never cross-site. */

@@ -33,9 +33,11 @@ const email = z
   .pipe(z.email({message: 'A valid e-mail address is required'}))
   .transform((value) => value.toLowerCase());
 
-
 const urlsRequired = 'Success and cancel URLs are required';
-const url = z.string({message: urlsRequired}).max(2048).refine((value) => value.trim() !== '', urlsRequired);
+const url = z
+  .string({message: urlsRequired})
+  .max(2048)
+  .refine((value) => value.trim() !== '', urlsRequired);
 
 export const checkoutBody = z.object({
   priceId: z
@@ -61,12 +63,21 @@ export const leadBody = z.object({email});
 
 /** A key of src/config's `extraRepositories`: the route checks it against the buyer's plan. */
 export const resendExtraInvitationBody = z.object({
-  key: z.string({message: 'key is required: the repository to invite you to again'}).trim().min(1, 'key is required: the repository to invite you to again').max(64, 'key is too long'),
+  key: z
+    .string({message: 'key is required: the repository to invite you to again'})
+    .trim()
+    .min(1, 'key is required: the repository to invite you to again')
+    .max(64, 'key is too long'),
 });
 
 /** An extra repository's key (src/config `extraRepositories`), or none for the kit: the route checks it against the plan. */
 export const downloadLinkBody = z.object({
-  repository: z.string({message: 'repository must be the key of a repository in your plan'}).trim().min(1, 'repository must not be empty').max(64, 'repository is too long').optional(),
+  repository: z
+    .string({message: 'repository must be the key of a repository in your plan'})
+    .trim()
+    .min(1, 'repository must not be empty')
+    .max(64, 'repository is too long')
+    .optional(),
 });
 
 export const checkoutSessionId = z

@@ -6,7 +6,10 @@
 /** 32 random bytes, base64url: unguessable, and safe in a path or a query. */
 export function newSecretToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** The hex SHA-256 of a token: what D1 or Stripe's metadata keeps. */

@@ -23,7 +23,12 @@ const settingsSchema = z.object({
   FIREBASE_AUTH_EMULATOR_HOST: optional,
   FIREBASE_SERVICE_ACCOUNT: optional,
   // Development only (fairPrices.ts): read in emulator mode alone, which answers only loopback.
-  DEV_VISITOR_COUNTRY: optional.pipe(z.string().regex(/^[A-Za-z]{2}$/, 'DEV_VISITOR_COUNTRY must be a two-letter country code, such as BR').optional()),
+  DEV_VISITOR_COUNTRY: optional.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'DEV_VISITOR_COUNTRY must be a two-letter country code, such as BR')
+      .optional(),
+  ),
   FIREBASE_JWKS_URL: optional,
   SUPABASE_URL: optional,
   SUPABASE_SERVICE_ROLE_KEY: optional,
@@ -33,7 +38,10 @@ const settingsSchema = z.object({
   STRIPE_API_URL: optional,
   GITHUB_TOKEN: optional,
   GITHUB_REPO: optional.pipe(
-    z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'GITHUB_REPO must be owner/name').optional(),
+    z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, 'GITHUB_REPO must be owner/name')
+      .optional(),
   ),
   // Extra private repositories the plans grant (src/config: Plan.extraRepositories), key=owner/name, comma-separated.
   GITHUB_EXTRA_REPOS: optional.pipe(
@@ -45,9 +53,7 @@ const settingsSchema = z.object({
       )
       .optional(),
   ),
-  GITHUB_PERMISSION: optional.pipe(
-    z.enum(['pull', 'triage', 'push', 'maintain', 'admin']).default('pull'),
-  ),
+  GITHUB_PERMISSION: optional.pipe(z.enum(['pull', 'triage', 'push', 'maintain', 'admin']).default('pull')),
   GITHUB_API_URL: optional,
   GITHUB_WEBHOOK_SECRET: optional,
   UNSUBSCRIBE_SECRET: optional,
@@ -58,10 +64,15 @@ const settingsSchema = z.object({
   PLAUSIBLE_HOST: optional.pipe(z.string().default('https://plausible.io')),
   ADMIN_EMAILS: optional,
   GITHUB_EXEMPT: optional,
-  SAME_ORIGIN: optional.pipe(z.enum(['true', 'false'], {message: 'SAME_ORIGIN must be true or false'}).default('false')),
+  SAME_ORIGIN: optional.pipe(
+    z.enum(['true', 'false'], {message: 'SAME_ORIGIN must be true or false'}).default('false'),
+  ),
   // The Free plan's 50 unless told otherwise: counting too few only spreads work over more cron runs.
   SUBREQUEST_LIMIT: optional.pipe(
-    z.string().regex(/^[1-9]\d{0,7}$/, 'SUBREQUEST_LIMIT must be a whole number of subrequests, such as 50 or 10000').default('50'),
+    z
+      .string()
+      .regex(/^[1-9]\d{0,7}$/, 'SUBREQUEST_LIMIT must be a whole number of subrequests, such as 50 or 10000')
+      .default('50'),
   ),
 });
 
@@ -165,7 +176,10 @@ function pairs(value: string | undefined): Record<string, string> {
 
 /** A comma-separated variable, lower-cased, blanks dropped. */
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 function misconfigured(message: string) {
@@ -173,7 +187,9 @@ function misconfigured(message: string) {
 }
 
 function emulatorRefusal(reason: string) {
-  return misconfigured(`FIREBASE_AUTH_EMULATOR_HOST is set, so ${reason}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`);
+  return misconfigured(
+    `FIREBASE_AUTH_EMULATOR_HOST is set, so ${reason}. Unset FIREBASE_AUTH_EMULATOR_HOST outside development.`,
+  );
 }
 
 /**

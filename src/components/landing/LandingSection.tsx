@@ -28,7 +28,16 @@ export interface LandingSectionProps {
  * The frame of a landing section: a `<section>` labelled by its h2 title, and a centred column
  * holding the title, an optional kicker and subtitle, and the content.
  */
-export default function LandingSection({id, titleId, title, kicker, subtitle, classNames = {}, children, after}: LandingSectionProps) {
+export default function LandingSection({
+  id,
+  titleId,
+  title,
+  kicker,
+  subtitle,
+  classNames = {},
+  children,
+  after,
+}: LandingSectionProps) {
   const generatedId = `${useId()}-title`;
   const headingId = titleId ?? generatedId;
   return (

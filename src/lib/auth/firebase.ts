@@ -77,7 +77,9 @@ const SESSION_ENDED_CODES: Record<string, string> = {
 /** The SessionEndedError a failed token refresh means, in plain words; null for any other failure. */
 export function sessionEndedBy(error: unknown): SessionEndedError | null {
   const code = (error as {code?: unknown} | null)?.code;
-  return typeof code === 'string' && SESSION_ENDED_CODES[code] ? new SessionEndedError(SESSION_ENDED_CODES[code], code) : null;
+  return typeof code === 'string' && SESSION_ENDED_CODES[code]
+    ? new SessionEndedError(SESSION_ENDED_CODES[code], code)
+    : null;
 }
 
 export interface FirebaseAuthOptions {

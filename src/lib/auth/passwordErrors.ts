@@ -5,7 +5,8 @@
 export const PASSWORD_ERRORS = {
   weakPassword: 'This password is too weak. Use at least 6 characters.',
   leakedPassword: 'This password has appeared in a data leak. Choose another one.',
-  wrongPassword: 'Wrong e-mail or password. An account made with Google or a magic link has no password: use "Forgot password?" to set one.',
+  wrongPassword:
+    'Wrong e-mail or password. An account made with Google or a magic link has no password: use "Forgot password?" to set one.',
   missingPassword: 'Enter your password.',
   emailNotConfirmed: 'Confirm your e-mail first: open the link we sent you when you registered.',
   samePassword: 'Choose a password different from your current one.',

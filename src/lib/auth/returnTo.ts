@@ -27,7 +27,9 @@ export function returnPath(search: string): string {
  */
 export function signInFor(path: string): string {
   const page = onThisSite(path);
-  return page === null ? appConfig.auth.loginUrl : `${appConfig.auth.loginUrl}?${NEXT_PARAM}=${encodeURIComponent(page)}`;
+  return page === null
+    ? appConfig.auth.loginUrl
+    : `${appConfig.auth.loginUrl}?${NEXT_PARAM}=${encodeURIComponent(page)}`;
 }
 
 /** `url` with the page to come back to, when it is not the default one. */

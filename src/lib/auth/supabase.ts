@@ -17,9 +17,15 @@ export interface SupabaseAuthOptions {
 /** Stands in for the refresh token a checkout sign-in does not have (see signInWithCheckoutToken). */
 const NO_REFRESH_TOKEN = 'checkout-sign-in-has-no-refresh-token';
 /** Supabase's own reasons ("invalid JWT", "Invalid Refresh Token") mean nothing to a buyer. */
-export const CHECKOUT_TOKEN_REFUSED = 'This sign-in from checkout has expired or is not valid. Sign in with the e-mail you paid with.';
+export const CHECKOUT_TOKEN_REFUSED =
+  'This sign-in from checkout has expired or is not valid. Sign in with the e-mail you paid with.';
 /** Supabase's codes for a refresh that failed because the session is over, not because it was unreachable. */
-const SESSION_OVER_CODES = new Set(['refresh_token_not_found', 'refresh_token_already_used', 'session_not_found', 'session_expired']);
+const SESSION_OVER_CODES = new Set([
+  'refresh_token_not_found',
+  'refresh_token_already_used',
+  'session_not_found',
+  'session_expired',
+]);
 
 function toAuthUser(user: User): AuthUser {
   const meta = user.user_metadata ?? {};
@@ -169,7 +175,8 @@ export function createSupabaseAuth({url, anonKey, storage}: SupabaseAuthOptions)
       if (!data.session) return null;
       if (!refresh) return data.session.access_token;
       // The worker refused the token, and a checkout sign-in has nothing to refresh it with.
-      if (data.session.refresh_token === NO_REFRESH_TOKEN) throw new SessionEndedError(CHECKOUT_TOKEN_REFUSED, 'checkout_sign_in_over');
+      if (data.session.refresh_token === NO_REFRESH_TOKEN)
+        throw new SessionEndedError(CHECKOUT_TOKEN_REFUSED, 'checkout_sign_in_over');
       const refreshed = await auth.refreshSession();
       checkSession(refreshed.error, 'refresh the session');
       return refreshed.data.session?.access_token ?? null;

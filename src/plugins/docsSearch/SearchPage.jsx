@@ -11,7 +11,10 @@ import {translate} from '@docusaurus/Translate';
 import {usePluralForm} from '@docusaurus/theme-common';
 import clsx from 'clsx';
 import useSearchQuery from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/hooks/useSearchQuery';
-import {fetchIndexesByWorker, searchByWorker} from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/searchByWorker';
+import {
+  fetchIndexesByWorker,
+  searchByWorker,
+} from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/searchByWorker';
 import {SearchDocumentType} from '@easyops-cn/docusaurus-search-local/dist/client/shared/interfaces';
 import {highlight} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/highlight';
 import {highlightStemmed} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/highlightStemmed';
@@ -117,8 +120,7 @@ function SearchPageContent() {
               [styles.searchQueryColumn]: Array.isArray(searchContextByPaths),
               'col--9': Array.isArray(searchContextByPaths),
               'col--12': !Array.isArray(searchContextByPaths),
-            })}
-          >
+            })}>
             <input
               type="search"
               name="q"
@@ -138,10 +140,11 @@ function SearchPageContent() {
                 className={styles.searchContextInput}
                 id="context-selector"
                 value={searchContext}
-                onChange={(event) => updateSearchContext(event.target.value)}
-              >
+                onChange={(event) => updateSearchContext(event.target.value)}>
                 {useAllContextsWithNoSearchContext && (
-                  <option value="">{translate({id: 'theme.SearchPage.searchContext.everywhere', message: 'Everywhere'})}</option>
+                  <option value="">
+                    {translate({id: 'theme.SearchPage.searchContext.everywhere', message: 'Everywhere'})}
+                  </option>
                 )}
                 {searchContextByPaths.map((context) => {
                   const {label, path} = normalizeContextByPath(context, currentLocale);
@@ -222,7 +225,9 @@ function SearchResultItem({searchResult: {document, type, page, tokens, metadata
       {(isContent || isDescription) && (
         <p
           className={styles.searchResultItemSummary}
-          dangerouslySetInnerHTML={{__html: highlightStemmed(document.t, getStemmedPositions(metadata, 't'), tokens, 100)}}
+          dangerouslySetInnerHTML={{
+            __html: highlightStemmed(document.t, getStemmedPositions(metadata, 't'), tokens, 100),
+          }}
         />
       )}
     </article>

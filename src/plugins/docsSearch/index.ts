@@ -4,8 +4,14 @@ import type {Plugin} from '@docusaurus/types';
 /** The files of @easyops-cn/docusaurus-search-local's theme that this plugin replaces, with their stand-ins. */
 const REPLACED: [RegExp, string][] = [
   [/docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]worker\.js$/, 'worker.js'],
-  [/docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchBar[\\/]EmptyTemplate\.js$/, 'EmptyTemplate.js'],
-  [/docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchPage[\\/]SearchPage\.jsx$/, 'SearchPage.jsx'],
+  [
+    /docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchBar[\\/]EmptyTemplate\.js$/,
+    'EmptyTemplate.js',
+  ],
+  [
+    /docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchPage[\\/]SearchPage\.jsx$/,
+    'SearchPage.jsx',
+  ],
 ];
 
 /**
@@ -21,7 +27,10 @@ export default function docsSearch(): Plugin {
     name: 'docs-search',
     configureWebpack(_config, _isServer, {currentBundler}) {
       return {
-        plugins: REPLACED.map(([original, file]) => new currentBundler.instance.NormalModuleReplacementPlugin(original, path.join(__dirname, file))),
+        plugins: REPLACED.map(
+          ([original, file]) =>
+            new currentBundler.instance.NormalModuleReplacementPlugin(original, path.join(__dirname, file)),
+        ),
       };
     },
   };

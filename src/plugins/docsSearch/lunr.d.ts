@@ -35,7 +35,14 @@ declare module 'lunr' {
     class Query {
       term(
         term: string,
-        options?: {presence?: number; wildcard?: number; editDistance?: number; usePipeline?: boolean; boost?: number; fields?: string[]},
+        options?: {
+          presence?: number;
+          wildcard?: number;
+          editDistance?: number;
+          usePipeline?: boolean;
+          boost?: number;
+          fields?: string[];
+        },
       ): Query;
     }
   }

@@ -20,7 +20,9 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${ch
 /** The docs root of the version being read at `pathname` (`/docs/1.0` on a 1.0 page), else of the current docs. */
 export function docsRootOf(pathname: string): string {
   const version = pathname.slice(ROUTES.docs.length + 1).split('/')[0];
-  return pathname.startsWith(`${ROUTES.docs}/`) && (versions as string[]).includes(version) ? `${ROUTES.docs}/${version}` : ROUTES.docs;
+  return pathname.startsWith(`${ROUTES.docs}/`) && (versions as string[]).includes(version)
+    ? `${ROUTES.docs}/${version}`
+    : ROUTES.docs;
 }
 
 /** The dropdown's HTML (autocomplete.js takes a string) for a query that matched nothing. */
@@ -34,7 +36,10 @@ export function noResultsHtml(query: string, pathname: string, classes: {root: s
  * What the search box says under the dev server (`npm start`), where the plugin searches nothing:
  * its index is made from the pages of a production build, which the dev server never writes.
  */
-export const NO_INDEX = {text: 'Search needs the production build: the dev server has no search index.', command: 'npm start -- --built'};
+export const NO_INDEX = {
+  text: 'Search needs the production build: the dev server has no search index.',
+  command: 'npm start -- --built',
+};
 
 /** The dropdown's HTML for any query under the dev server. */
 export function noIndexHtml(classes: {root: string}): string {

@@ -49,7 +49,13 @@ export interface SearchResult {
 }
 
 /** Where a word matched, and how much that says about the page. */
-const FIELD_WEIGHT: Record<number, number> = {[TITLE]: 3, [KEYWORDS]: 2, [HEADING]: 2, [DESCRIPTION]: 1.5, [CONTENT]: 1};
+const FIELD_WEIGHT: Record<number, number> = {
+  [TITLE]: 3,
+  [KEYWORDS]: 2,
+  [HEADING]: 2,
+  [DESCRIPTION]: 1.5,
+  [CONTENT]: 1,
+};
 
 /** The word being typed is read as the start of a longer one once it has this many letters: "i" could start anything. */
 const MIN_PREFIX_LENGTH = 2;
@@ -62,7 +68,9 @@ const SHOWN_FIRST = [TITLE, KEYWORDS, DESCRIPTION];
 
 /** The query's words as the index holds them: lower case, trimmed of punctuation, no stop words. */
 function queryWords(input: string): string[] {
-  const tokens = (input.toLowerCase().match(/[^-\s]+/g) ?? []).map((token) => token.replace(/^\W+|\W+$/g, '')).filter(Boolean);
+  const tokens = (input.toLowerCase().match(/[^-\s]+/g) ?? [])
+    .map((token) => token.replace(/^\W+|\W+$/g, ''))
+    .filter(Boolean);
   const words = tokens.filter((token) => lunr.stopWordFilter(new lunr.Token(token, {})));
   return [...new Set(words.length > 0 ? words : tokens)];
 }
@@ -89,7 +97,12 @@ function documentOf(documents: SearchDocument[], ref: string): SearchDocument | 
 }
 
 /** Every document of every index that holds each word: as written, as a prefix while it is typed, else with a typo. */
-function findWords(indexes: WrappedIndex[], words: string[], typing: boolean, fuzzyDistance: number): Map<string, Match> {
+function findWords(
+  indexes: WrappedIndex[],
+  words: string[],
+  typing: boolean,
+  fuzzyDistance: number,
+): Map<string, Match> {
   const matches = new Map<string, Match>();
   const lookUp = (word: string, wordIndex: number, how: keyof typeof SURENESS) => {
     let found = false;
@@ -104,7 +117,14 @@ function findWords(indexes: WrappedIndex[], words: string[], typing: boolean, fu
         if (!document) continue;
         found = true;
         const key = `${type}:${result.ref}`;
-        const match = matches.get(key) ?? {document, type, page: type === TITLE ? document.i : document.p!, words: new Map(), score: 0, metadata: {}};
+        const match = matches.get(key) ?? {
+          document,
+          type,
+          page: type === TITLE ? document.i : document.p!,
+          words: new Map(),
+          score: 0,
+          metadata: {},
+        };
         match.words.set(wordIndex, Math.max(match.words.get(wordIndex) ?? 0, SURENESS[how]));
         match.score += result.score * SURENESS[how];
         Object.assign(match.metadata, result.matchData.metadata);
@@ -116,7 +136,8 @@ function findWords(indexes: WrappedIndex[], words: string[], typing: boolean, fu
   words.forEach((word, wordIndex) => {
     let found = lookUp(word, wordIndex, 'exact');
     // The word being typed may be the start of a longer one ("paym").
-    if (typing && wordIndex === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) found = lookUp(word, wordIndex, 'prefix') || found;
+    if (typing && wordIndex === words.length - 1 && word.length >= MIN_PREFIX_LENGTH)
+      found = lookUp(word, wordIndex, 'prefix') || found;
     if (!found && fuzzyDistance > 0 && word.length >= MIN_FUZZY_LENGTH) lookUp(word, wordIndex, 'fuzzy');
   });
   return matches;
@@ -124,7 +145,8 @@ function findWords(indexes: WrappedIndex[], words: string[], typing: boolean, fu
 
 /** The strongest field each word matched in, merged into `into`. */
 function mergeWords(into: Map<number, number>, match: Match): void {
-  for (const [word, sureness] of match.words) into.set(word, Math.max(into.get(word) ?? 0, FIELD_WEIGHT[match.type] * sureness));
+  for (const [word, sureness] of match.words)
+    into.set(word, Math.max(into.get(word) ?? 0, FIELD_WEIGHT[match.type] * sureness));
 }
 
 /** A heading and the text under it, as the plugin indexes them: two documents with one anchor. */
@@ -175,7 +197,8 @@ export function rankSearch(indexes: WrappedIndex[], input: string, limit: number
 
   // A word found on few pages tells more than one found on many.
   const rarity = pagesWithWord.map((pages) => Math.log(1 + titles.documents.length / Math.max(1, pages.size)));
-  const value = (found: Map<number, number>) => [...found].reduce((sum, [word, weight]) => sum + rarity[word] * weight, 0);
+  const value = (found: Map<number, number>) =>
+    [...found].reduce((sum, [word, weight]) => sum + rarity[word] * weight, 0);
 
   const candidates: Candidate[] = [];
   for (const section of sections.values()) {
@@ -183,17 +206,26 @@ export function rankSearch(indexes: WrappedIndex[], input: string, limit: number
     for (const [word, weight] of section.words) found.set(word, Math.max(found.get(word) ?? 0, weight));
     // The text shows why it matched; a heading alone is shown when only the heading did.
     const shown = section.content ?? section.heading!;
-    candidates.push({page: section.page, shown, words: found, score: (section.content?.score ?? 0) + (section.heading?.score ?? 0)});
+    candidates.push({
+      page: section.page,
+      shown,
+      words: found,
+      score: (section.content?.score ?? 0) + (section.heading?.score ?? 0),
+    });
   }
   for (const [page, found] of pageWords) {
     const shown = pageShown.get(page)!;
     candidates.push({page, shown, words: found, score: shown.score});
   }
   // Equal words, the page itself first (its title says more than a line of it), then the closer match.
-  const ownFirst = (candidate: Candidate) => (candidate.shown.type === HEADING || candidate.shown.type === CONTENT ? 1 : 0);
+  const ownFirst = (candidate: Candidate) =>
+    candidate.shown.type === HEADING || candidate.shown.type === CONTENT ? 1 : 0;
   const ranked = candidates
     .map((candidate) => ({candidate, value: value(candidate.words)}))
-    .sort((a, b) => b.value - a.value || ownFirst(a.candidate) - ownFirst(b.candidate) || b.candidate.score - a.candidate.score)
+    .sort(
+      (a, b) =>
+        b.value - a.value || ownFirst(a.candidate) - ownFirst(b.candidate) || b.candidate.score - a.candidate.score,
+    )
     .map(({candidate}) => candidate);
 
   // One suggestion per page first, then the next best of each page, in the same order.

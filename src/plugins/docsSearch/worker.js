@@ -4,7 +4,10 @@
 // compiled the file it replaces, which is not TypeScript.
 import * as Comlink from 'comlink';
 import lunr from 'lunr';
-import {fuzzyMatchingDistance, searchIndexUrl} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/proxiedGeneratedConstants';
+import {
+  fuzzyMatchingDistance,
+  searchIndexUrl,
+} from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/proxiedGeneratedConstants';
 import {rankSearch} from './rank';
 
 const cache = new Map();

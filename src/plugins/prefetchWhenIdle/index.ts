@@ -16,5 +16,9 @@ import {swapInBrowserBuild} from '../swapInBrowserBuild';
  * (a hover, a navigation) is unchanged.
  */
 export default function prefetchWhenIdle(): Plugin {
-  return swapInBrowserBuild('prefetch-when-idle', /@docusaurus[\\/]core[\\/]lib[\\/]client[\\/]docusaurus(\.js)?$/, path.join(__dirname, 'docusaurus.js'));
+  return swapInBrowserBuild(
+    'prefetch-when-idle',
+    /@docusaurus[\\/]core[\\/]lib[\\/]client[\\/]docusaurus(\.js)?$/,
+    path.join(__dirname, 'docusaurus.js'),
+  );
 }

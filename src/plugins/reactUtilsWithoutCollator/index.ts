@@ -12,5 +12,9 @@ import {swapInBrowserBuild} from '../swapInBrowserBuild';
  * which is all that sort needs (a stable order of the keys).
  */
 export default function reactUtilsWithoutCollator(): Plugin {
-  return swapInBrowserBuild('react-utils-without-collator', /@docusaurus[\\/]theme-common[\\/]lib[\\/]utils[\\/]reactUtils(\.js)?$/, path.join(__dirname, 'reactUtils.js'));
+  return swapInBrowserBuild(
+    'react-utils-without-collator',
+    /@docusaurus[\\/]theme-common[\\/]lib[\\/]utils[\\/]reactUtils(\.js)?$/,
+    path.join(__dirname, 'reactUtils.js'),
+  );
 }

@@ -12,7 +12,13 @@ import {swapInBrowserBuild} from '../swapInBrowserBuild';
  */
 export default function routeInItsOwnTask(context: LoadContext): Plugin {
   if (context.siteConfig.future.experimental_router === 'hash') {
-    throw new Error('routeInItsOwnTask: ./clientEntry.js routes by path only; with the hash router, take the plugin out of docusaurus.config.ts.');
+    throw new Error(
+      'routeInItsOwnTask: ./clientEntry.js routes by path only; with the hash router, take the plugin out of docusaurus.config.ts.',
+    );
   }
-  return swapInBrowserBuild('route-in-its-own-task', /@docusaurus[\\/]core[\\/]lib[\\/]client[\\/]clientEntry(\.js)?$/, path.join(__dirname, 'clientEntry.js'));
+  return swapInBrowserBuild(
+    'route-in-its-own-task',
+    /@docusaurus[\\/]core[\\/]lib[\\/]client[\\/]clientEntry(\.js)?$/,
+    path.join(__dirname, 'clientEntry.js'),
+  );
 }

@@ -11,5 +11,9 @@ import {swapInBrowserBuild} from '../swapInBrowserBuild';
  * from the package's own files.
  */
 export default function utilsCommonWithoutTslib(): Plugin {
-  return swapInBrowserBuild('utils-common-without-tslib', /^@docusaurus\/utils-common$/, path.join(__dirname, 'utilsCommon.js'));
+  return swapInBrowserBuild(
+    'utils-common-without-tslib',
+    /^@docusaurus\/utils-common$/,
+    path.join(__dirname, 'utilsCommon.js'),
+  );
 }

@@ -19,5 +19,9 @@ function maybeStringifyChildren(children: ReactNode): ReactNode {
  */
 export default function CodeBlock({children: rawChildren, ...props}: Props) {
   const children = maybeStringifyChildren(rawChildren);
-  return typeof children === 'string' ? <StringContent {...props}>{children}</StringContent> : <ElementContent {...props}>{children}</ElementContent>;
+  return typeof children === 'string' ? (
+    <StringContent {...props}>{children}</StringContent>
+  ) : (
+    <ElementContent {...props}>{children}</ElementContent>
+  );
 }

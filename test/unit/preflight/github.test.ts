@@ -15,22 +15,39 @@ beforeEach(async () => {
 afterEach(() => services.close());
 
 const check = (fields: {token?: string; repo?: string; permission?: string} = {}) =>
-  checkGitHub({token: 'github_pat_preflight', repo: FIXTURE_REPO, permission: 'pull', apiUrl: services.github.url, env: 'site', ...fields});
+  checkGitHub({
+    token: 'github_pat_preflight',
+    repo: FIXTURE_REPO,
+    permission: 'pull',
+    apiUrl: services.github.url,
+    env: 'site',
+    ...fields,
+  });
 
 it('passes a working token that administers a private repository of an organization', async () => {
   const lines = await check();
   expect(linesOf(lines, 'fail')).toEqual([]);
   expect(linesOf(lines, 'warn')).toEqual([]);
-  expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`the token works and reads ${FIXTURE_REPO}`)});
+  expect(lines).toContainEqual({
+    status: 'ok',
+    label: expect.stringContaining(`the token works and reads ${FIXTURE_REPO}`),
+  });
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining('owned by the organization')});
   // Buyers are outside collaborators: the organization's repository is capped too.
-  expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`capped at ${USER_INVITATIONS_PER_DAY} invitations per repository per 24 hours`)});
+  expect(lines).toContainEqual({
+    status: 'ok',
+    label: expect.stringContaining(`capped at ${USER_INVITATIONS_PER_DAY} invitations per repository per 24 hours`),
+  });
 });
 
 it('fails a token GitHub refuses', async () => {
   services.github.failNext(`GET /repos/${FIXTURE_REPO}`, {status: 401, body: {message: 'Bad credentials'}});
   expect(await check()).toEqual([
-    {status: 'fail', label: expect.stringContaining('the token is refused (Bad credentials'), fix: expect.stringContaining('wrangler secret put GITHUB_TOKEN --env site')},
+    {
+      status: 'fail',
+      label: expect.stringContaining('the token is refused (Bad credentials'),
+      fix: expect.stringContaining('wrangler secret put GITHUB_TOKEN --env site'),
+    },
   ]);
 });
 
@@ -41,32 +58,48 @@ it('fails a repository the token cannot find', async () => {
 });
 
 it('fails a GITHUB_REPO that is not owner/name', async () => {
-  expect(linesOf(await check({repo: 'just-a-name'}), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('"just-a-name", not owner/name')})]);
+  expect(linesOf(await check({repo: 'just-a-name'}), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('"just-a-name", not owner/name')}),
+  ]);
 });
 
 it('fails a public repository: anyone could read what buyers pay for', async () => {
   services.github.repository.private = false;
   expect(linesOf(await check(), 'fail')).toEqual([
-    expect.objectContaining({label: expect.stringContaining(`${FIXTURE_REPO} is public`), fix: expect.stringContaining('Change visibility')}),
+    expect.objectContaining({
+      label: expect.stringContaining(`${FIXTURE_REPO} is public`),
+      fix: expect.stringContaining('Change visibility'),
+    }),
   ]);
 });
 
 it('fails a token that may not manage collaborators', async () => {
   services.github.repository.permissions = {admin: false, maintain: false, push: true, triage: true, pull: true};
   expect(linesOf(await check(), 'fail')).toEqual([
-    expect.objectContaining({label: expect.stringContaining('cannot invite or remove collaborators'), fix: expect.stringContaining('Administration: read and write')}),
+    expect.objectContaining({
+      label: expect.stringContaining('cannot invite or remove collaborators'),
+      fix: expect.stringContaining('Administration: read and write'),
+    }),
   ]);
 });
 
-it('checks that the token can read the code, for buyers\' downloads', async () => {
-  expect(await check()).toContainEqual({status: 'ok', label: expect.stringContaining(`the token can read the code of ${FIXTURE_REPO}`)});
+it("checks that the token can read the code, for buyers' downloads", async () => {
+  expect(await check()).toContainEqual({
+    status: 'ok',
+    label: expect.stringContaining(`the token can read the code of ${FIXTURE_REPO}`),
+  });
 });
 
-it('fails a token that cannot read the code: buyers\' downloads would fail', async () => {
-  services.github.failNext(`GET /repos/${FIXTURE_REPO}/zipball`, {status: 403, body: {message: 'Resource not accessible by personal access token'}});
+it("fails a token that cannot read the code: buyers' downloads would fail", async () => {
+  services.github.failNext(`GET /repos/${FIXTURE_REPO}/zipball`, {
+    status: 403,
+    body: {message: 'Resource not accessible by personal access token'},
+  });
   expect(linesOf(await check(), 'fail')).toEqual([
     expect.objectContaining({
-      label: expect.stringContaining(`the token cannot read the code of ${FIXTURE_REPO} (Resource not accessible by personal access token`),
+      label: expect.stringContaining(
+        `the token cannot read the code of ${FIXTURE_REPO} (Resource not accessible by personal access token`,
+      ),
       fix: expect.stringContaining('Contents: Read-only'),
     }),
   ]);
@@ -76,9 +109,15 @@ it("warns of a personal account's daily invitation limit", async () => {
   services.github.repository.owner.type = 'User';
   const lines = await check();
   expect(linesOf(lines, 'fail')).toEqual([]);
-  expect(linesOf(lines, 'warn')).toEqual([expect.objectContaining({label: expect.stringContaining(`at most ${USER_INVITATIONS_PER_DAY} invitations per repository per 24 hours`)})]);
+  expect(linesOf(lines, 'warn')).toEqual([
+    expect.objectContaining({
+      label: expect.stringContaining(`at most ${USER_INVITATIONS_PER_DAY} invitations per repository per 24 hours`),
+    }),
+  ]);
 });
 
 it('warns when invitations grant more than reading', async () => {
-  expect(linesOf(await check({permission: 'push'}), 'warn')).toEqual([expect.objectContaining({label: expect.stringContaining('invitations grant push')})]);
+  expect(linesOf(await check({permission: 'push'}), 'warn')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('invitations grant push')}),
+  ]);
 });

@@ -24,7 +24,9 @@ afterAll(() => rmSync(persist, {recursive: true, force: true}));
 const local = () => ['--local', '--persist-to', persist];
 
 it('names every migration of a new database, then none once they are applied', async () => {
-  const files = readdirSync(path.join(WORKER_DIR, 'migrations')).filter((file) => file.endsWith('.sql')).sort();
+  const files = readdirSync(path.join(WORKER_DIR, 'migrations'))
+    .filter((file) => file.endsWith('.sql'))
+    .sort();
   expect(files.length).toBeGreaterThan(0);
   expect(await wranglerPendingMigrations('site', local())).toEqual(files);
   wranglerSync(['d1', 'migrations', 'apply', 'DB', '--env', 'site', ...local()], WORKER_DIR);
@@ -32,5 +34,7 @@ it('names every migration of a new database, then none once they are applied', a
 });
 
 it("throws wrangler's own error when the environment has no such database", async () => {
-  await expect(wranglerPendingMigrations('no-such-env', local())).rejects.toThrow(/^wrangler d1 migrations list failed: .+/);
+  await expect(wranglerPendingMigrations('no-such-env', local())).rejects.toThrow(
+    /^wrangler d1 migrations list failed: .+/,
+  );
 });

@@ -6,7 +6,13 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import Stripe from 'stripe';
 import {appConfig} from '../../../src/config';
-import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, type GitHubStandIn, newRepositoryHook, startGitHubStandIn} from '../../../scripts/local/githubApi';
+import {
+  EXTRA_FIXTURE_REPO,
+  FIXTURE_REPO,
+  type GitHubStandIn,
+  newRepositoryHook,
+  startGitHubStandIn,
+} from '../../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../../scripts/local/mailgunApi';
 import {newWebhookEndpoint, startStripeStandIn, type StripeStandIn} from '../../../scripts/local/stripeApi';
 import {mailgunWebhookUrl, SENDING_DOMAIN} from '../../../scripts/preflight/mail';
@@ -55,14 +61,26 @@ export interface Services {
  * sending domain and its inbound route.
  */
 export async function startServices(): Promise<Services> {
-  const [stripe, github, mailgun] = await Promise.all([startStripeStandIn(), startGitHubStandIn({extraRepositories: [EXTRA_FIXTURE_REPO]}), startMailgunStandIn()]);
+  const [stripe, github, mailgun] = await Promise.all([
+    startStripeStandIn(),
+    startGitHubStandIn({extraRepositories: [EXTRA_FIXTURE_REPO]}),
+    startMailgunStandIn(),
+  ]);
   const url = stripeWebhookUrl(SITE_URL);
   // Made with the API version the worker's Stripe library reads, as Stripe's go-live checklist says.
   const api_version = Stripe.API_VERSION;
-  stripe.webhookEndpoints.push(newWebhookEndpoint({url, livemode: false, api_version}), newWebhookEndpoint({url, livemode: true, api_version}));
+  stripe.webhookEndpoints.push(
+    newWebhookEndpoint({url, livemode: false, api_version}),
+    newWebhookEndpoint({url, livemode: true, api_version}),
+  );
   // GitHub's release webhook, set up as "Ship an update" says.
   github.hooks.push(newRepositoryHook({url: githubWebhookUrl(SITE_URL)}));
-  mailgun.domains.set(SENDING_DOMAIN, {name: SENDING_DOMAIN, state: 'active', created_at: new Date().toUTCString(), type: 'custom'});
+  mailgun.domains.set(SENDING_DOMAIN, {
+    name: SENDING_DOMAIN,
+    state: 'active',
+    created_at: new Date().toUTCString(),
+    type: 'custom',
+  });
   mailgun.routes.push({
     id: 'route-1',
     priority: 0,
@@ -71,7 +89,12 @@ export async function startServices(): Promise<Services> {
     actions: [`forward("${mailgunWebhookUrl(SITE_URL)}")`, 'stop()'],
     created_at: new Date().toUTCString(),
   });
-  return {stripe, github, mailgun, close: async () => void (await Promise.all([stripe.close(), github.close(), mailgun.close()]))};
+  return {
+    stripe,
+    github,
+    mailgun,
+    close: async () => void (await Promise.all([stripe.close(), github.close(), mailgun.close()])),
+  };
 }
 
 /** The committed `site` environment of worker/wrangler.jsonc, filled in as the deployment docs say. */
@@ -88,7 +111,13 @@ export async function readySettings(services: Services, key = LIVE_KEY): Promise
   return {
     env: 'site',
     config,
-    site: {AUTH_PROVIDER: 'firebase', FIREBASE_API_KEY: 'AIza-preflight', FIREBASE_AUTH_DOMAIN: `${PROJECT}.firebaseapp.com`, FIREBASE_PROJECT_ID: PROJECT, FIREBASE_APP_ID: '1:2:web:3'},
+    site: {
+      AUTH_PROVIDER: 'firebase',
+      FIREBASE_API_KEY: 'AIza-preflight',
+      FIREBASE_AUTH_DOMAIN: `${PROJECT}.firebaseapp.com`,
+      FIREBASE_PROJECT_ID: PROJECT,
+      FIREBASE_APP_ID: '1:2:web:3',
+    },
     worker: {
       ...(config.vars as Record<string, string>),
       STRIPE_SECRET_KEY: key,
@@ -111,4 +140,5 @@ export async function readySettings(services: Services, key = LIVE_KEY): Promise
 }
 
 /** The lines of one status, as `status: label` for readable failures. */
-export const linesOf = (lines: CheckLine[], status: CheckLine['status']) => lines.filter((line) => line.status === status);
+export const linesOf = (lines: CheckLine[], status: CheckLine['status']) =>
+  lines.filter((line) => line.status === status);

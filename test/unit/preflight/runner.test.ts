@@ -25,7 +25,8 @@ it('passes a deploy where every service is ready: no failure, no warning, exit c
   expect(printed).toContain('Preflight: ready to deploy (0 warnings).');
   expect(exitCodeOf(lines)).toBe(0);
   // Every service was asked.
-  for (const section of ['Cloudflare', 'Sign-in', 'Stripe', 'GitHub', 'Mail']) expect(printed).toContain(`] ${section}: `);
+  for (const section of ['Cloudflare', 'Sign-in', 'Stripe', 'GitHub', 'Mail'])
+    expect(printed).toContain(`] ${section}: `);
 });
 
 it('fails the run on one wrong price, printing the plan, both amounts and the fix', async () => {
@@ -33,7 +34,9 @@ it('fails the run on one wrong price, printing the plan, both amounts and the fi
   services.stripe.prices.get(plan.priceId.production)!.unit_amount = planAmount(plan) + 100;
   const lines = await runChecks({settings: await readySettings(services), secretNames, pendingMigrations});
   const printed = formatChecklist(lines);
-  expect(printed).toContain(`[ FAIL ] Stripe: plan ${plan.name}, price ${plan.priceId.production} charges ${formatMoney(planAmount(plan) + 100, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(plan), PLAN_CURRENCY)}`);
+  expect(printed).toContain(
+    `[ FAIL ] Stripe: plan ${plan.name}, price ${plan.priceId.production} charges ${formatMoney(planAmount(plan) + 100, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(plan), PLAN_CURRENCY)}`,
+  );
   expect(printed).toMatch(/\n {9}fix: In https:\/\/dashboard\.stripe\.com\/products create a one-time price/);
   expect(printed).toContain('Preflight: 1 failure, 0 warnings.');
   expect(exitCodeOf(lines)).toBe(1);
@@ -43,7 +46,9 @@ it('fails the run, not crashes, when a service cannot be reached', async () => {
   const settings = await readySettings(services);
   await services.mailgun.close();
   const lines = await runChecks({settings, secretNames, pendingMigrations});
-  expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: expect.stringContaining('Mail: could not reach Mailgun')}));
+  expect(lines).toContainEqual(
+    expect.objectContaining({status: 'fail', label: expect.stringContaining('Mail: could not reach Mailgun')}),
+  );
   expect(exitCodeOf(lines)).toBe(1);
 });
 
@@ -51,9 +56,16 @@ it('fails the run when a plan grants an extra repository that GITHUB_EXTRA_REPOS
   const settings = await readySettings(services);
   delete settings.worker.GITHUB_EXTRA_REPOS;
   const lines = await runChecks({settings, secretNames, pendingMigrations});
-  const granting = appConfig.plans.filter((plan) => extraRepositoryKeys(plan).includes('prompts')).map((plan) => plan.name);
+  const granting = appConfig.plans
+    .filter((plan) => extraRepositoryKeys(plan).includes('prompts'))
+    .map((plan) => plan.name);
   expect(lines).toContainEqual(
-    expect.objectContaining({status: 'fail', label: expect.stringContaining(`${granting.join(', ')} grants "prompts" (${appConfig.extraRepositories.prompts.name}), but GITHUB_EXTRA_REPOS names no repository for it`)}),
+    expect.objectContaining({
+      status: 'fail',
+      label: expect.stringContaining(
+        `${granting.join(', ')} grants "prompts" (${appConfig.extraRepositories.prompts.name}), but GITHUB_EXTRA_REPOS names no repository for it`,
+      ),
+    }),
   );
   expect(exitCodeOf(lines)).toBe(1);
 });
@@ -64,9 +76,17 @@ it('passes a redeploy whose secret values are on Cloudflare only (the file delet
   const lines = await runChecks({settings, secretNames, pendingMigrations});
   const printed = formatChecklist(lines);
   expect(printed).not.toContain('FAIL');
-  for (const [service, secret] of [['Stripe', 'STRIPE_SECRET_KEY'], ['GitHub', 'GITHUB_TOKEN'], ['Mail', 'MAILGUN_API_KEY'], ['Sign-in', 'FIREBASE_SERVICE_ACCOUNT']]) {
+  for (const [service, secret] of [
+    ['Stripe', 'STRIPE_SECRET_KEY'],
+    ['GitHub', 'GITHUB_TOKEN'],
+    ['Mail', 'MAILGUN_API_KEY'],
+    ['Sign-in', 'FIREBASE_SERVICE_ACCOUNT'],
+  ]) {
     expect(lines).toContainEqual(
-      expect.objectContaining({status: 'warn', label: `${service}: not asked: ${secret} is set on Cloudflare, but its value is not on this machine (Cloudflare never gives one back)`}),
+      expect.objectContaining({
+        status: 'warn',
+        label: `${service}: not asked: ${secret} is set on Cloudflare, but its value is not on this machine (Cloudflare never gives one back)`,
+      }),
     );
   }
   // Nothing was asked of the services whose key this machine lacks.
@@ -77,8 +97,16 @@ it('passes a redeploy whose secret values are on Cloudflare only (the file delet
 it('still fails a secret that is neither on this machine nor on Cloudflare', async () => {
   const settings = await readySettings(services);
   delete settings.worker.STRIPE_SECRET_KEY;
-  const lines = await runChecks({settings, secretNames: async () => SECRET_NAMES.filter((name) => name !== 'STRIPE_SECRET_KEY'), pendingMigrations});
-  expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: 'Stripe: STRIPE_SECRET_KEY is not set'}));
-  expect(lines).toContainEqual(expect.objectContaining({status: 'fail', label: 'Cloudflare: the secret STRIPE_SECRET_KEY is not set in env site'}));
+  const lines = await runChecks({
+    settings,
+    secretNames: async () => SECRET_NAMES.filter((name) => name !== 'STRIPE_SECRET_KEY'),
+    pendingMigrations,
+  });
+  expect(lines).toContainEqual(
+    expect.objectContaining({status: 'fail', label: 'Stripe: STRIPE_SECRET_KEY is not set'}),
+  );
+  expect(lines).toContainEqual(
+    expect.objectContaining({status: 'fail', label: 'Cloudflare: the secret STRIPE_SECRET_KEY is not set in env site'}),
+  );
   expect(exitCodeOf(lines)).toBe(1);
 });

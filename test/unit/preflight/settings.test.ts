@@ -17,11 +17,24 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 // A service account's JSON as Firebase downloads it: several lines.
-const SERVICE_ACCOUNT = JSON.stringify({type: 'service_account', project_id: 'your-project', private_key: '-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----\n'}, null, 2);
+const SERVICE_ACCOUNT = JSON.stringify(
+  {
+    type: 'service_account',
+    project_id: 'your-project',
+    private_key: '-----BEGIN PRIVATE KEY-----\nAAA\n-----END PRIVATE KEY-----\n',
+  },
+  null,
+  2,
+);
 
 it("reads the secrets file, the service account from the shell, and keeps wrangler.jsonc's vars over both", () => {
   const secretsFile = path.join(dir, 'production-secrets.env');
-  writeFileSync(secretsFile, ['STRIPE_SECRET_KEY=sk_live_from_file', 'GITHUB_REPO=you/your-kit', 'SITE_URL=https://not-the-var.example'].join('\n'));
+  writeFileSync(
+    secretsFile,
+    ['STRIPE_SECRET_KEY=sk_live_from_file', 'GITHUB_REPO=you/your-kit', 'SITE_URL=https://not-the-var.example'].join(
+      '\n',
+    ),
+  );
   const settings = readSettings({
     root: dir,
     env: 'site',
@@ -39,5 +52,7 @@ it("reads the secrets file, the service account from the shell, and keeps wrangl
 
 it('refuses a secrets file that does not exist, naming it', () => {
   const missing = path.join(dir, 'nowhere.env');
-  expect(() => readSettings({root: dir, env: 'site', secretsFile: missing, processEnv: {}})).toThrow(`--secrets ${missing}: no such file`);
+  expect(() => readSettings({root: dir, env: 'site', secretsFile: missing, processEnv: {}})).toThrow(
+    `--secrets ${missing}: no such file`,
+  );
 });

@@ -20,14 +20,24 @@ afterEach(() => services.close());
 
 const [starter, advanced] = appConfig.plans;
 const check = (key = LIVE_KEY, fields: {webhookSecret?: string; siteUrl?: string} = {}) =>
-  checkStripe({secretKey: key, webhookSecret: 'whsec_preflight', siteUrl: SITE_URL, apiUrl: services.stripe.url, env: 'site', ...fields});
+  checkStripe({
+    secretKey: key,
+    webhookSecret: 'whsec_preflight',
+    siteUrl: SITE_URL,
+    apiUrl: services.stripe.url,
+    env: 'site',
+    ...fields,
+  });
 
 it('passes a live key whose prices, webhook endpoint and portal are as the site needs', async () => {
   const lines = await check();
   expect(linesOf(lines, 'fail')).toEqual([]);
   expect(linesOf(lines, 'warn')).toEqual([]);
   for (const plan of appConfig.plans) {
-    expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(`plan ${plan.name}, price ${plan.priceId.production}`)});
+    expect(lines).toContainEqual({
+      status: 'ok',
+      label: expect.stringContaining(`plan ${plan.name}, price ${plan.priceId.production}`),
+    });
   }
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(stripeWebhookUrl(SITE_URL))});
   expect(lines).toContainEqual({status: 'ok', label: 'Stripe: the account takes live payments'});
@@ -36,7 +46,10 @@ it('passes a live key whose prices, webhook endpoint and portal are as the site 
 it('fails a live key on an account not activated yet, and does not ask with a test key (test payments work before)', async () => {
   services.stripe.account.charges_enabled = false;
   expect(linesOf(await check(), 'fail')).toEqual([
-    expect.objectContaining({label: expect.stringContaining('the account cannot take live payments yet'), fix: expect.stringContaining('activate payments')}),
+    expect.objectContaining({
+      label: expect.stringContaining('the account cannot take live payments yet'),
+      fix: expect.stringContaining('activate payments'),
+    }),
   ]);
   const test = await check(TEST_KEY);
   expect(linesOf(test, 'fail')).toEqual([]);
@@ -58,7 +71,9 @@ it("fails a price whose amount differs from the site's, naming the plan, both am
   services.stripe.prices.get(id)!.unit_amount = charged;
   const [line] = linesOf(await check(), 'fail');
   expect(line!.label).toContain(`plan ${advanced!.name}`);
-  expect(line!.label).toContain(`charges ${formatMoney(charged, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(advanced!), PLAN_CURRENCY)}`);
+  expect(line!.label).toContain(
+    `charges ${formatMoney(charged, PLAN_CURRENCY)} but the site shows ${formatMoney(planAmount(advanced!), PLAN_CURRENCY)}`,
+  );
   expect(line!.fix).toContain(`one-time price of ${formatMoney(planAmount(advanced!), PLAN_CURRENCY)}`);
   expect(line!.fix).toContain('priceId.production');
 });
@@ -66,18 +81,27 @@ it("fails a price whose amount differs from the site's, naming the plan, both am
 it('fails a price that is archived', async () => {
   services.stripe.prices.get(starter!.priceId.production)!.active = false;
   const failures = linesOf(await check(), 'fail');
-  expect(failures).toEqual([expect.objectContaining({label: expect.stringMatching(new RegExp(`plan ${starter!.name}.*archived`))})]);
+  expect(failures).toEqual([
+    expect.objectContaining({label: expect.stringMatching(new RegExp(`plan ${starter!.name}.*archived`))}),
+  ]);
 });
 
 it('fails a recurring price: checkout is a single payment', async () => {
   const id = starter!.priceId.production;
-  services.stripe.prices.set(id, newPrice({...services.stripe.prices.get(id)!, type: 'recurring', recurring: {interval: 'month'} as never}));
-  expect(linesOf(await check(), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('is recurring, not one-time')})]);
+  services.stripe.prices.set(
+    id,
+    newPrice({...services.stripe.prices.get(id)!, type: 'recurring', recurring: {interval: 'month'} as never}),
+  );
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('is recurring, not one-time')}),
+  ]);
 });
 
 it('fails a price in another currency', async () => {
   services.stripe.prices.get(starter!.priceId.production)!.currency = 'eur';
-  expect(linesOf(await check(), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining(`is in EUR, not ${PLAN_CURRENCY.toUpperCase()}`)})]);
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining(`is in EUR, not ${PLAN_CURRENCY.toUpperCase()}`)}),
+  ]);
 });
 
 it('fails a plan whose price is not in the account', async () => {
@@ -96,13 +120,17 @@ it("fails a live key when the config's production price ids are test-mode prices
 
 it("warns that a test key on the site's own domain sells nothing real, and checks the test price ids", async () => {
   const lines = await check(TEST_KEY);
-  expect(linesOf(lines, 'warn')).toEqual([expect.objectContaining({label: expect.stringContaining(`a test key on ${appConfig.domainName}`)})]);
+  expect(linesOf(lines, 'warn')).toEqual([
+    expect.objectContaining({label: expect.stringContaining(`a test key on ${appConfig.domainName}`)}),
+  ]);
   expect(linesOf(lines, 'fail')).toEqual([]);
   expect(lines).toContainEqual({status: 'ok', label: expect.stringContaining(starter!.priceId.test)});
 });
 
 it('fails a publishable key in place of the secret key', async () => {
-  expect(linesOf(await check('pk_live_preflight'), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('not a secret key')})]);
+  expect(linesOf(await check('pk_live_preflight'), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('not a secret key')}),
+  ]);
 });
 
 it('fails when no webhook endpoint points at the deployed webhook, naming the URL and the events to add', async () => {
@@ -115,12 +143,16 @@ it('fails when no webhook endpoint points at the deployed webhook, naming the UR
 
 it('fails a disabled webhook endpoint', async () => {
   services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.status = 'disabled'));
-  expect(linesOf(await check(), 'fail')).toEqual([expect.objectContaining({label: expect.stringContaining('is disabled'), fix: expect.stringContaining('Enable it')})]);
+  expect(linesOf(await check(), 'fail')).toEqual([
+    expect.objectContaining({label: expect.stringContaining('is disabled'), fix: expect.stringContaining('Enable it')}),
+  ]);
 });
 
 it('fails a webhook endpoint that misses an event the worker handles', async () => {
   const dropped = HANDLED_STRIPE_EVENTS.at(-1)!;
-  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.enabled_events = endpoint.enabled_events.filter((event) => event !== dropped)));
+  services.stripe.webhookEndpoints.forEach(
+    (endpoint) => (endpoint.enabled_events = endpoint.enabled_events.filter((event) => event !== dropped)),
+  );
   const [line] = linesOf(await check(), 'fail');
   expect(line!.label).toContain(`does not listen to ${dropped}`);
   expect(line!.fix).toContain(`add ${dropped}`);
@@ -129,28 +161,41 @@ it('fails a webhook endpoint that misses an event the worker handles', async () 
 it.each([
   ["the account's default API version", null],
   ['API version 2024-06-20', '2024-06-20'],
-])("warns of a webhook endpoint that sends events in %s, not the worker's, saying to add it again with the worker's", async (shaped, version) => {
-  services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.api_version = version));
-  const lines = await check();
-  expect(linesOf(lines, 'fail')).toEqual([]);
-  expect(linesOf(lines, 'warn')).toEqual([
-    {
-      status: 'warn',
-      label: `Stripe: the webhook endpoint ${stripeWebhookUrl(SITE_URL)} sends events in ${shaped}, not ${Stripe.API_VERSION}, the version the worker reads them with`,
-      fix: expect.stringContaining(`add the endpoint again with API version ${Stripe.API_VERSION}`),
-    },
-  ]);
-});
+])(
+  "warns of a webhook endpoint that sends events in %s, not the worker's, saying to add it again with the worker's",
+  async (shaped, version) => {
+    services.stripe.webhookEndpoints.forEach((endpoint) => (endpoint.api_version = version));
+    const lines = await check();
+    expect(linesOf(lines, 'fail')).toEqual([]);
+    expect(linesOf(lines, 'warn')).toEqual([
+      {
+        status: 'warn',
+        label: `Stripe: the webhook endpoint ${stripeWebhookUrl(SITE_URL)} sends events in ${shaped}, not ${Stripe.API_VERSION}, the version the worker reads them with`,
+        fix: expect.stringContaining(`add the endpoint again with API version ${Stripe.API_VERSION}`),
+      },
+    ]);
+  },
+);
 
 it('fails without a webhook signing secret', async () => {
   expect(linesOf(await check(LIVE_KEY, {webhookSecret: ''}), 'fail')).toEqual([
-    expect.objectContaining({label: expect.stringContaining('STRIPE_WEBHOOK_SECRET is not set'), fix: expect.stringContaining('wrangler secret put STRIPE_WEBHOOK_SECRET --env site')}),
+    expect.objectContaining({
+      label: expect.stringContaining('STRIPE_WEBHOOK_SECRET is not set'),
+      fix: expect.stringContaining('wrangler secret put STRIPE_WEBHOOK_SECRET --env site'),
+    }),
   ]);
 });
 
-it('fails when the customer portal has no configuration in the key\'s mode', async () => {
-  services.stripe.portalConfigurations.splice(0, Infinity, ...services.stripe.portalConfigurations.filter((configuration) => !configuration.livemode));
+it("fails when the customer portal has no configuration in the key's mode", async () => {
+  services.stripe.portalConfigurations.splice(
+    0,
+    Infinity,
+    ...services.stripe.portalConfigurations.filter((configuration) => !configuration.livemode),
+  );
   expect(linesOf(await check(), 'fail')).toEqual([
-    expect.objectContaining({label: expect.stringContaining('no live-mode customer portal configuration'), fix: expect.stringContaining('settings/billing/portal')}),
+    expect.objectContaining({
+      label: expect.stringContaining('no live-mode customer portal configuration'),
+      fix: expect.stringContaining('settings/billing/portal'),
+    }),
   ]);
 });

@@ -21,7 +21,8 @@ const asked: string[] = [];
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     asked.push(`${request.method} ${request.url}`);
-    const send = (status: number, body: unknown) => response.writeHead(status, {'content-type': 'application/json'}).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      response.writeHead(status, {'content-type': 'application/json'}).end(JSON.stringify(body));
     if (request.headers.authorization !== `Bearer ${TOKEN}`) return send(401, {message: 'Unauthorized'});
     if (request.url !== `/v1/projects/${REF}/config/auth`) return send(404, {message: 'Project not found'});
     return send(200, config);
@@ -34,7 +35,12 @@ beforeEach(() => {
   config = {site_url: 'http://localhost:3000', uri_allow_list: `${SITE_URL}/**`};
 });
 
-const site = (vars: Record<string, string> = {}) => ({AUTH_PROVIDER: 'supabase', SUPABASE_URL: `https://${REF}.supabase.co`, SUPABASE_ACCESS_TOKEN: TOKEN, ...vars});
+const site = (vars: Record<string, string> = {}) => ({
+  AUTH_PROVIDER: 'supabase',
+  SUPABASE_URL: `https://${REF}.supabase.co`,
+  SUPABASE_ACCESS_TOKEN: TOKEN,
+  ...vars,
+});
 const check = (vars?: Record<string, string>) => checkSupabaseRedirects({site: site(vars), siteUrl: SITE_URL, apiUrl});
 
 test('ready: the allow list holds the site, so both pages are allowed', async () => {
@@ -60,8 +66,12 @@ test('only one page allowed: the other is named', async () => {
 });
 
 test('a token Supabase refuses fails with where to make one; an unknown project fails', async () => {
-  expect(await check({SUPABASE_ACCESS_TOKEN: 'sbp_wrong'})).toEqual([expect.objectContaining({status: 'fail', fix: expect.stringContaining('Access Tokens')})]);
-  expect(await check({SUPABASE_URL: 'https://zzzzzzzzzzzzzzzz.supabase.co'})).toEqual([expect.objectContaining({status: 'fail', label: expect.stringContaining('no project')})]);
+  expect(await check({SUPABASE_ACCESS_TOKEN: 'sbp_wrong'})).toEqual([
+    expect.objectContaining({status: 'fail', fix: expect.stringContaining('Access Tokens')}),
+  ]);
+  expect(await check({SUPABASE_URL: 'https://zzzzzzzzzzzzzzzz.supabase.co'})).toEqual([
+    expect.objectContaining({status: 'fail', label: expect.stringContaining('no project')}),
+  ]);
 });
 
 test('no access token: a warning with what to check by hand, and Supabase is not asked', async () => {
@@ -72,5 +82,7 @@ test('no access token: a warning with what to check by hand, and Supabase is not
 });
 
 test('a site that signs in with Firebase gets no Supabase line', async () => {
-  expect(await checkSupabaseRedirects({site: site({AUTH_PROVIDER: 'firebase'}), siteUrl: SITE_URL, apiUrl})).toEqual([]);
+  expect(await checkSupabaseRedirects({site: site({AUTH_PROVIDER: 'firebase'}), siteUrl: SITE_URL, apiUrl})).toEqual(
+    [],
+  );
 });

@@ -51,7 +51,11 @@ function extraRepositoryFor(settings: Context['settings'], plan: string | null, 
   const repository = settings.extraRepos[key];
   if (!repository) {
     log.error('download.extra_not_configured', {key});
-    throw new HttpError(503, 'This repository cannot be downloaded yet: the seller has not set it up. Please write to support.', 'NOT_CONFIGURED');
+    throw new HttpError(
+      503,
+      'This repository cannot be downloaded yet: the seller has not set it up. Please write to support.',
+      'NOT_CONFIGURED',
+    );
   }
   return repository;
 }
@@ -65,14 +69,26 @@ function archiveUnavailable(err: unknown, fields: Record<string, string>): unkno
   if (!(err instanceof GitHubFailure)) return err;
   if (err.transient) {
     log.warn('download.github_unavailable', {...fields, status: err.status});
-    return new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE', {'Retry-After': '60'});
+    return new HttpError(
+      503,
+      'GitHub is not answering right now. Please try again in a few minutes.',
+      'GITHUB_UNAVAILABLE',
+      {'Retry-After': '60'},
+    );
   }
   log.error('download.github_refused', {...fields, status: err.status});
-  return new HttpError(503, 'The code cannot be downloaded right now. Please try again later, or write to support.', 'MISCONFIGURED');
+  return new HttpError(
+    503,
+    'The code cannot be downloaded right now. Please try again later, or write to support.',
+    'MISCONFIGURED',
+  );
 }
 
 async function settle(db: D1Database, hash: string, outcome: 'served' | 'refused' | 'failed', detail: string | null) {
-  await db.prepare('UPDATE download_links SET outcome = ?2, detail = ?3 WHERE token_hash = ?1').bind(hash, outcome, detail).run();
+  await db
+    .prepare('UPDATE download_links SET outcome = ?2, detail = ?3 WHERE token_hash = ?1')
+    .bind(hash, outcome, detail)
+    .run();
 }
 
 export const downloadRoutes = new Hono<AppEnv>()
@@ -128,7 +144,8 @@ export const downloadRoutes = new Hono<AppEnv>()
     } catch (err) {
       // A browser that followed the link shows the answer as the page: plain words and the way
       // back, not JSON. Callers that ask for JSON get the usual error body.
-      const navigation = c.req.header('sec-fetch-mode') === 'navigate' || (c.req.header('accept') ?? '').includes('text/html');
+      const navigation =
+        c.req.header('sec-fetch-mode') === 'navigate' || (c.req.header('accept') ?? '').includes('text/html');
       if (!(err instanceof HttpError) || !navigation) throw err;
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
       const dashboard = new URL(ROUTES.dashboard, settingsOf(c.env).siteOrigin).toString();
@@ -152,8 +169,10 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     const known = await env.DB.prepare('SELECT used_at, expires_at FROM download_links WHERE token_hash = ?1')
       .bind(hash)
       .first<Pick<LinkRow, 'used_at' | 'expires_at'>>();
-    if (!known) throw new HttpError(404, 'This download link is not valid. Get a new one from your dashboard.', 'NOT_FOUND');
-    if (known.used_at !== null) throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
+    if (!known)
+      throw new HttpError(404, 'This download link is not valid. Get a new one from your dashboard.', 'NOT_FOUND');
+    if (known.used_at !== null)
+      throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
     throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
   }
   const stillPaid = await env.DB.prepare(
@@ -164,7 +183,11 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   if (!stillPaid) {
     await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
-    throw new HttpError(403, 'This purchase no longer gives access to the code (it was refunded or disputed).', 'NOT_PAID');
+    throw new HttpError(
+      403,
+      'This purchase no longer gives access to the code (it was refunded or disputed).',
+      'NOT_PAID',
+    );
   }
   if (stillPaid.revoked_by_seller_at !== null) {
     // Revoked in the console after the link was made.
@@ -179,8 +202,21 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
       repositoryName = extraRepositoryFor(context.settings, stillPaid.plan, link.repository_key);
     } catch (err) {
       const notInPlan = err instanceof HttpError && err.status === 403;
-      await settle(env.DB, hash, 'refused', notInPlan ? `the plan does not grant ${link.repository_key} now` : `no repository is set for ${link.repository_key}`);
-      if (notInPlan) log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_in_plan', key: link.repository_key});
+      await settle(
+        env.DB,
+        hash,
+        'refused',
+        notInPlan
+          ? `the plan does not grant ${link.repository_key} now`
+          : `no repository is set for ${link.repository_key}`,
+      );
+      if (notInPlan)
+        log.warn('download_refused', {
+          sessionId: link.session_id,
+          userId: link.user_id,
+          reason: 'not_in_plan',
+          key: link.repository_key,
+        });
       throw err;
     }
   }
@@ -202,7 +238,12 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     }
   } catch (err) {
     // GitHub's status only: a failed fetch's message may quote codeload's URL, and its token.
-    await settle(env.DB, hash, 'failed', err instanceof GitHubFailure ? `GitHub answered ${err.status || 'nothing'}` : 'failed');
+    await settle(
+      env.DB,
+      hash,
+      'failed',
+      err instanceof GitHubFailure ? `GitHub answered ${err.status || 'nothing'}` : 'failed',
+    );
     // The link is spent, and the buyer asks for another once GitHub answers.
     throw archiveUnavailable(err, {sessionId: link.session_id, ref});
   }

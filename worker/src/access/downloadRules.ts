@@ -9,7 +9,11 @@ export const DOWNLOAD_LINK_TTL_MS = 5 * 60_000;
 /** Downloads turned off in the config: every call refuses, so the switch holds on the server too. */
 export function refuseWhenOff(enabled: boolean = appConfig.repository.downloads) {
   if (!enabled) {
-    throw new HttpError(404, 'Downloads are turned off for this product: use the GitHub invitation on your dashboard.', 'DOWNLOADS_OFF');
+    throw new HttpError(
+      404,
+      'Downloads are turned off for this product: use the GitHub invitation on your dashboard.',
+      'DOWNLOADS_OFF',
+    );
   }
 }
 

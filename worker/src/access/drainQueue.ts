@@ -14,7 +14,10 @@ import {leaveQueue, queueHead} from './invitationQueue';
  * one stopped. Stops at the first invitation that has to wait (the window is full, or GitHub says
  * so) or that GitHub cannot take now. Answers how many went out.
  */
-export async function drainInvitationQueue(context: Context, max: number = appConfig.repository.queueBatch): Promise<number> {
+export async function drainInvitationQueue(
+  context: Context,
+  max: number = appConfig.repository.queueBatch,
+): Promise<number> {
   const {db, settings} = context;
   if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return 0;
   let sent = 0;

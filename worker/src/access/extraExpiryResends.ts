@@ -52,7 +52,11 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
     )
     // More than `max` are read: the oldest may be grants left for their reconcile, or of a
     // repository whose window is full, and they must not hold back the ones behind them.
-    .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max * SCANNED_PER_RESEND)
+    .bind(
+      Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS),
+      appConfig.repository.resendsAfterExpiry,
+      max * SCANNED_PER_RESEND,
+    )
     .all<ExtraGrant>();
   // One listing of each repository's invitations for the batch: one still on it was not accepted.
   const listings = new Map<string, Invitation[]>();
@@ -93,7 +97,10 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
  * and no extra grant of it is queued (those wait for the window, and go first).
  */
 async function windowOpen(db: D1Database, repository: string): Promise<boolean> {
-  const queued = await db.prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`).bind(repository).first();
+  const queued = await db
+    .prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
+    .bind(repository)
+    .first();
   return queued === null && (await hasFreeSlot(db, repository));
 }
 
@@ -106,13 +113,23 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
   // which the cron does not undo (the kit's re-sends too go only to an invitation GitHub lists).
   if (!open) {
     if (!(await activeIfAccepted(context, grant, listed))) {
-      await countWithoutSending(db, grant, 'the invitation was declined or withdrawn by hand', appConfig.repository.resendsAfterExpiry);
+      await countWithoutSending(
+        db,
+        grant,
+        'the invitation was declined or withdrawn by hand',
+        appConfig.repository.resendsAfterExpiry,
+      );
     }
     return false;
   }
   // GitHub answers a PUT for an account with an open invitation with that invitation: one this
   // worker did not send (the seller's) is not its to replace.
-  if (listed.some((invitation) => invitation.inviteeId === grant.github_user_id && invitation.id !== grant.invitation_id && !invitation.expired)) {
+  if (
+    listed.some(
+      (invitation) =>
+        invitation.inviteeId === grant.github_user_id && invitation.id !== grant.invitation_id && !invitation.expired,
+    )
+  ) {
     await countWithoutSending(db, grant, 'the account has an open invitation this worker did not send');
     return false;
   }
@@ -123,7 +140,9 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
     return await resendClaimed(context, grant);
   } finally {
     await db
-      .prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
+      .prepare(
+        'UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3',
+      )
       .bind(grant.session_id, grant.repository_key, now)
       .run();
   }
@@ -188,7 +207,11 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
       await withdrawStale(context, grant, outcome.invitationId);
       return false;
     }
-    log.info('extra_access.expiry_resent_one', {sessionId: grant.session_id, key: grant.repository_key, resends: recorded.expiry_resends});
+    log.info('extra_access.expiry_resent_one', {
+      sessionId: grant.session_id,
+      key: grant.repository_key,
+      resends: recorded.expiry_resends,
+    });
     await tellExtraResent(context, grant, {login, count: recorded.expiry_resends, invitationId: outcome.invitationId});
     return true;
   } catch (err) {
@@ -222,7 +245,14 @@ async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean)
          expiry_resends = expiry_resends + 1, updated_at = ?6
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
     )
-    .bind(grant.session_id, grant.repository_key, grant.invitation_id, retry ? 'queued' : 'failed', retry ? null : EXTRA_DETAIL.refused, Date.now())
+    .bind(
+      grant.session_id,
+      grant.repository_key,
+      grant.invitation_id,
+      retry ? 'queued' : 'failed',
+      retry ? null : EXTRA_DETAIL.refused,
+      Date.now(),
+    )
     .run();
   log.warn('extra_access.expiry_resend_lost', {sessionId: grant.session_id, key: grant.repository_key, queued: retry});
 }

@@ -31,22 +31,31 @@ export const isLive = (row: ExtraGrant | null): row is ExtraGrant => row !== nul
 
 /** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
 export const EXTRA_DETAIL = {
-  notConfigured: (key: string) => `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
+  notConfigured: (key: string) =>
+    `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
   /** A queued grant with this detail waits for the repository's window of invitations to free. */
   waitsForCap: "Waiting for GitHub's daily limit of invitations to this repository.",
-  alreadyCollaborator: (login: string) => `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,
-  openInvitation: (login: string) => `@${login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
+  alreadyCollaborator: (login: string) =>
+    `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,
+  openInvitation: (login: string) =>
+    `@${login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
   accountGone: 'The GitHub account no longer exists.',
   refused: 'GitHub refused the invitation.',
 } as const;
 
 export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<ExtraGrant[]> {
-  const {results} = await db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 ORDER BY repository_key').bind(sessionId).all<ExtraGrant>();
+  const {results} = await db
+    .prepare('SELECT * FROM extra_grants WHERE session_id = ?1 ORDER BY repository_key')
+    .bind(sessionId)
+    .all<ExtraGrant>();
   return results;
 }
 
 export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
-  return db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<ExtraGrant>();
+  return db
+    .prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+    .bind(sessionId, key)
+    .first<ExtraGrant>();
 }
 
 /**
@@ -70,7 +79,15 @@ export async function claim(
          AND (?6 = 0 OR invitation_id IS ?7)
        RETURNING session_id`,
     )
-    .bind(grant.session_id, grant.repository_key, now, status, holdMs, invitationId === undefined ? 0 : 1, invitationId ?? null)
+    .bind(
+      grant.session_id,
+      grant.repository_key,
+      now,
+      status,
+      holdMs,
+      invitationId === undefined ? 0 : 1,
+      invitationId ?? null,
+    )
     .first();
   return claimed !== null;
 }
@@ -80,9 +97,15 @@ export async function claim(
  * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
  * grant is as the caller claimed it (`status`).
  */
-export async function recordAttempt(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>, status: 'queued' | 'pending') {
+export async function recordAttempt(
+  db: D1Database,
+  grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>,
+  status: 'queued' | 'pending',
+) {
   await db
-    .prepare(`UPDATE extra_grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`)
+    .prepare(
+      `UPDATE extra_grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`,
+    )
     .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
     .run();
 }
@@ -91,14 +114,26 @@ export async function recordAttempt(db: D1Database, grant: Pick<ExtraGrant, 'ses
  * A pending grant whose account is a collaborator now. `notOurs`: not by the invitation this worker
  * recorded (it withdrew it), so the grant forgets it, and a refund never removes the account.
  */
-export async function markActive(db: D1Database, row: ExtraGrant, login: string, {notOurs = false} = {}): Promise<ExtraGrant | null> {
+export async function markActive(
+  db: D1Database,
+  row: ExtraGrant,
+  login: string,
+  {notOurs = false} = {},
+): Promise<ExtraGrant | null> {
   return db
     .prepare(
       `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4,
          invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
     )
-    .bind(row.session_id, row.repository_key, login, Date.now(), notOurs ? 1 : 0, EXTRA_DETAIL.alreadyCollaborator(login))
+    .bind(
+      row.session_id,
+      row.repository_key,
+      login,
+      Date.now(),
+      notOurs ? 1 : 0,
+      EXTRA_DETAIL.alreadyCollaborator(login),
+    )
     .first<ExtraGrant>();
 }
 

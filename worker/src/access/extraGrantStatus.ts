@@ -4,7 +4,14 @@ import type {Context} from '../context';
 import {log} from '../log';
 import {type Invitation, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
-import {claim, EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, extraInvitationExpired, markActive} from './extraGrantRecords';
+import {
+  claim,
+  EXTRA_DETAIL,
+  type ExtraGrant,
+  extraGrantsOf,
+  extraInvitationExpired,
+  markActive,
+} from './extraGrantRecords';
 
 /** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
 const CHECK_EVERY_MS = 60_000;
@@ -21,7 +28,11 @@ export async function observeExtraGrant(context: Context, row: ExtraGrant): Prom
   try {
     return (await activeIfAccepted(context, row)) ?? row;
   } catch (err) {
-    log.warn('extra_access.status_unread', {sessionId: row.session_id, key: row.repository_key, error: err instanceof Error ? err.message : String(err)});
+    log.warn('extra_access.status_unread', {
+      sessionId: row.session_id,
+      key: row.repository_key,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return row;
   }
 }
@@ -32,9 +43,14 @@ export async function observeExtraGrant(context: Context, row: ExtraGrant): Prom
  * id, a collaborator. Answers the active grant, or null when it is still pending. Throws
  * GitHubFailure when GitHub cannot answer.
  */
-export async function activeIfAccepted(context: Context, row: ExtraGrant, listed?: readonly Invitation[]): Promise<ExtraGrant | null> {
+export async function activeIfAccepted(
+  context: Context,
+  row: ExtraGrant,
+  listed?: readonly Invitation[],
+): Promise<ExtraGrant | null> {
   const repository = repositoryFor(context, row.repository!);
-  if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id)) return null;
+  if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id))
+    return null;
   const login = await repository.loginOf(row.github_user_id!);
   if (!login || !(await repository.isCollaborator(login))) return null;
   return markActive(context.db, row, login);
@@ -44,7 +60,10 @@ export async function activeIfAccepted(context: Context, row: ExtraGrant, listed
  * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
  * (now) grants, in the plan's order, with the grant's state as GitHub last said.
  */
-export async function extraAccessOf(context: Context, purchase: {session_id: string; plan: string | null}): Promise<ExtraRepositoryAccess[]> {
+export async function extraAccessOf(
+  context: Context,
+  purchase: {session_id: string; plan: string | null},
+): Promise<ExtraRepositoryAccess[]> {
   const keys = extraRepositoryKeys(findStoredPlan(purchase.plan));
   if (keys.length === 0) return [];
   const rows = new Map((await extraGrantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
@@ -53,7 +72,10 @@ export async function extraAccessOf(context: Context, purchase: {session_id: str
     const repository = context.settings.extraRepos[key];
     const recorded = rows.get(key);
     // A grant for another repository than the one set now is on its way out: not this key's state.
-    const row = recorded && (recorded.repository === null || recorded.repository === repository) ? await observeExtraGrant(context, recorded) : undefined;
+    const row =
+      recorded && (recorded.repository === null || recorded.repository === repository)
+        ? await observeExtraGrant(context, recorded)
+        : undefined;
     if (!repository) {
       entries.push({key, status: 'not_configured', detail: EXTRA_DETAIL.notConfigured(key)});
       continue;

@@ -9,7 +9,15 @@ import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {lostAnswerInvitation, sentAt} from './lostAnswer';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
-import {claim, EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, isLive, readExtraGrant, recordAttempt} from './extraGrantRecords';
+import {
+  claim,
+  EXTRA_DETAIL,
+  type ExtraGrant,
+  extraGrantsOf,
+  isLive,
+  readExtraGrant,
+  recordAttempt,
+} from './extraGrantRecords';
 import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
 
 /**
@@ -45,15 +53,29 @@ export async function wantedFor(db: D1Database, sessionId: string): Promise<Want
        WHERE p.session_id = ?1`,
     )
     .bind(sessionId)
-    .first<{purchase_status: string; plan: string | null; grant_status: string | null; github_user_id: number | null; github_username: string | null}>();
-  const seated = row !== null && (row.grant_status === 'pending' || row.grant_status === 'active') && row.github_user_id !== null;
+    .first<{
+      purchase_status: string;
+      plan: string | null;
+      grant_status: string | null;
+      github_user_id: number | null;
+      github_username: string | null;
+    }>();
+  const seated =
+    row !== null && (row.grant_status === 'pending' || row.grant_status === 'active') && row.github_user_id !== null;
   if (!row || row.purchase_status !== 'paid' || !seated) return {keys: [], account: null};
-  return {keys: extraRepositoryKeys(findStoredPlan(row.plan)), account: {id: row.github_user_id!, login: row.github_username!}};
+  return {
+    keys: extraRepositoryKeys(findStoredPlan(row.plan)),
+    account: {id: row.github_user_id!, login: row.github_username!},
+  };
 }
 
 /** Whether a live grant is still what the purchase should hold: its key, its account, the repository set for the key now. */
 export function stillWanted(wanted: Wanted, settings: Context['settings'], row: ExtraGrant): boolean {
-  return wanted.keys.includes(row.repository_key) && row.github_user_id === wanted.account?.id && row.repository === (settings.extraRepos[row.repository_key] ?? null);
+  return (
+    wanted.keys.includes(row.repository_key) &&
+    row.github_user_id === wanted.account?.id &&
+    row.repository === (settings.extraRepos[row.repository_key] ?? null)
+  );
 }
 
 /**
@@ -69,8 +91,14 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
   const wanted = await wantedFor(db, sessionId);
   for (const row of await extraGrantsOf(db, sessionId)) {
     if (!isLive(row)) continue;
-    if (!context.subrequests.has(SUBREQUESTS_PER.fix)) throw new NextRun(`This run cannot fit taking back ${row.repository}`);
-    if (!stillWanted(wanted, settings, row)) await takeBackExtraGrant(context, row, wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan');
+    if (!context.subrequests.has(SUBREQUESTS_PER.fix))
+      throw new NextRun(`This run cannot fit taking back ${row.repository}`);
+    if (!stillWanted(wanted, settings, row))
+      await takeBackExtraGrant(
+        context,
+        row,
+        wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan',
+      );
   }
   for (const key of wanted.keys) {
     const account = wanted.account!;
@@ -78,11 +106,17 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     const row = await readExtraGrant(db, sessionId, key);
     if (!repository) {
       // Fail closed: a key with no repository grants nothing, and the record says why.
-      await record(db, sessionId, key, {status: 'failed', repository: null, account, detail: EXTRA_DETAIL.notConfigured(key)});
+      await record(db, sessionId, key, {
+        status: 'failed',
+        repository: null,
+        account,
+        detail: EXTRA_DETAIL.notConfigured(key),
+      });
       continue;
     }
     if (isLive(row) && row.status !== 'queued') continue;
-    if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) throw new NextRun(`This run cannot fit the invitation to ${repository}`);
+    if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
+      throw new NextRun(`This run cannot fit the invitation to ${repository}`);
     if (!isLive(row)) await record(db, sessionId, key, {status: 'queued', repository, account, detail: null});
     // First in, first out: while older grants of the repository wait, this one waits behind them
     // (the cron's drain sends them oldest first), even if a slot has just freed.
@@ -114,7 +148,17 @@ async function record(
   db: D1Database,
   sessionId: string,
   key: string,
-  {status, repository, account, detail}: {status: 'queued' | 'failed'; repository: string | null; account: {id: number; login: string}; detail: string | null},
+  {
+    status,
+    repository,
+    account,
+    detail,
+  }: {
+    status: 'queued' | 'failed';
+    repository: string | null;
+    account: {id: number; login: string};
+    detail: string | null;
+  },
 ) {
   const now = Date.now();
   await db
@@ -138,12 +182,18 @@ async function record(
 async function sendIfClaimed(context: Context, sessionId: string, key: string) {
   const {db} = context;
   const now = Date.now();
-  if (!(await claim(db, {session_id: sessionId, repository_key: key}, 'sending_at', 'queued', now, SEND_CLAIM_MS))) return;
+  if (!(await claim(db, {session_id: sessionId, repository_key: key}, 'sending_at', 'queued', now, SEND_CLAIM_MS)))
+    return;
   const claimed = (await readExtraGrant(db, sessionId, key))!;
   try {
     await sendClaimed(context, claimed);
   } finally {
-    await db.prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3').bind(sessionId, key, now).run();
+    await db
+      .prepare(
+        'UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3',
+      )
+      .bind(sessionId, key, now)
+      .run();
   }
 }
 
@@ -160,21 +210,30 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
     const login = await repository.loginOf(grant.github_user_id!);
     if (!login) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.accountGone});
     // GitHub's PUT would silently change an existing collaborator's permission: not ours to touch.
-    if (await repository.isCollaborator(login)) return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
+    if (await repository.isCollaborator(login))
+      return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
     const invitations = await repository.invitations();
     // Unless an earlier attempt of this grant created it and its answer was lost (lostAnswer.ts),
     // GitHub answers a PUT for an account with an open invitation with that invitation: not ours either.
     const adopted = lostAnswerInvitation(invitations, grant.github_user_id!, grant.invite_attempted_at);
     const open = invitations.find((invitation) => invitation.inviteeId === grant.github_user_id && !invitation.expired);
-    if (open && !adopted) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.openInvitation(login)});
+    if (open && !adopted)
+      return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.openInvitation(login)});
     if (adopted) {
-      log.warn('extra_access.lost_answer_adopted', {sessionId: grant.session_id, key: grant.repository_key, invitationId: adopted.id});
+      log.warn('extra_access.lost_answer_adopted', {
+        sessionId: grant.session_id,
+        key: grant.repository_key,
+        invitationId: adopted.id,
+      });
     } else {
       await recordAttempt(db, grant, 'queued');
     }
-    const outcome: InviteResult = adopted ? {state: 'invited', invitationId: adopted.id} : await repository.invite(login);
+    const outcome: InviteResult = adopted
+      ? {state: 'invited', invitationId: adopted.id}
+      : await repository.invite(login);
     giveBack = outcome.state !== 'invited';
-    if (outcome.state === 'active') return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
+    if (outcome.state === 'active')
+      return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
     const now = Date.now();
     const recorded = await db
       .prepare(
@@ -184,17 +243,30 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
            AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
          RETURNING session_id`,
       )
-      .bind(grant.session_id, grant.repository_key, grant.github_user_id, outcome.invitationId, login, now, sentAt(adopted, now))
+      .bind(
+        grant.session_id,
+        grant.repository_key,
+        grant.github_user_id,
+        outcome.invitationId,
+        login,
+        now,
+        sentAt(adopted, now),
+      )
       .first();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
       await withdrawStale(context, grant, outcome.invitationId);
       return;
     }
-    log.info('extra_access.invited', {sessionId: grant.session_id, key: grant.repository_key, githubUserId: grant.github_user_id});
+    log.info('extra_access.invited', {
+      sessionId: grant.session_id,
+      key: grant.repository_key,
+      githubUserId: grant.github_user_id,
+    });
     // A re-send of an expiring invitation that had to wait (extraExpiryResends.ts `invitationLost`,
     // which counts it): the buyer hears of the new invitation as from any re-send.
-    if (grant.expiry_resends > 0) await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId: outcome.invitationId});
+    if (grant.expiry_resends > 0)
+      await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId: outcome.invitationId});
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
@@ -205,7 +277,11 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
       await windowFullFor(db, repositoryName);
       return await waitForCap(db, grant);
     }
-    log.warn('extra_access.github_refused', {sessionId: grant.session_id, key: grant.repository_key, error: err.message});
+    log.warn('extra_access.github_refused', {
+      sessionId: grant.session_id,
+      key: grant.repository_key,
+      error: err.message,
+    });
     await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.refused});
   } finally {
     if (giveBack) await giveBackSlot(db, slot);
@@ -215,14 +291,20 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
 /** A queued grant stays queued past the cap, never failed: the cron sends it when the window frees. */
 async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
   await db
-    .prepare(`UPDATE extra_grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`)
+    .prepare(
+      `UPDATE extra_grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
+    )
     .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, Date.now())
     .run();
   log.info('extra_access.invite_waits', {sessionId: grant.session_id, key: grant.repository_key});
 }
 
 /** Ends a queued grant without an invitation of ours: active (the account was there already) or failed. */
-async function settle(db: D1Database, grant: ExtraGrant, {status, detail, login}: {status: 'active' | 'failed'; detail: string; login?: string}) {
+async function settle(
+  db: D1Database,
+  grant: ExtraGrant,
+  {status, detail, login}: {status: 'active' | 'failed'; detail: string; login?: string},
+) {
   await db
     .prepare(
       `UPDATE extra_grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7, invite_attempted_at = NULL
@@ -238,7 +320,12 @@ async function settle(db: D1Database, grant: ExtraGrant, {status, detail, login}
  * its reconcile, which the cron runs: one job per invitation, however often it is found.
  */
 export async function handToReconcile(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'invitation_id'>) {
-  await enqueue(db, {key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`, kind: 'extra-grants', sessionId: grant.session_id, payload: {sessionId: grant.session_id}});
+  await enqueue(db, {
+    key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`,
+    kind: 'extra-grants',
+    sessionId: grant.session_id,
+    payload: {sessionId: grant.session_id},
+  });
 }
 
 /**
@@ -257,7 +344,12 @@ export async function reconcileExtraGrantsSoon(context: Context, sessionId: stri
     .bind(sessionId)
     .first<{plan: string | null; live: number}>();
   if (!found || (found.live === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0)) return;
-  const id = await enqueue(db, {key: `extra:${sessionId}:${cause}`, kind: 'extra-grants', sessionId, payload: {sessionId}});
+  const id = await enqueue(db, {
+    key: `extra:${sessionId}:${cause}`,
+    kind: 'extra-grants',
+    sessionId,
+    payload: {sessionId},
+  });
   if (id !== null) await runJob(context, id);
 }
 
@@ -302,4 +394,3 @@ registerJob<{sessionId: string}>('extra-grants', {
     log.error('extra_access.gave_up', {sessionId, error});
   },
 });
-

@@ -29,9 +29,16 @@ const RENEW_CLAIM_MS = 120_000;
  * after it (queued while it waits for the cap or the next run, pending once sent, active when it
  * turns out the buyer had accepted). Refuses with 409 what is not an expired invitation of theirs.
  */
-export async function renewExtraInvitation(context: Context, sessionId: string, key: string): Promise<ExtraGrantStatus> {
+export async function renewExtraInvitation(
+  context: Context,
+  sessionId: string,
+  key: string,
+): Promise<ExtraGrantStatus> {
   const {db, settings} = context;
-  const row = await db.prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<ExtraGrant>();
+  const row = await db
+    .prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+    .bind(sessionId, key)
+    .first<ExtraGrant>();
   if (!row || row.status !== 'pending' || row.invitation_id === null || row.repository === null) {
     throw new HttpError(409, 'There is no invitation to this repository to send again', 'CONFLICT');
   }
@@ -45,7 +52,11 @@ export async function renewExtraInvitation(context: Context, sessionId: string, 
   const ours = listed.find((invitation) => invitation.id === row.invitation_id);
   // GitHub's word on an invitation it lists; the worker's own record for one it no longer does.
   if (ours && !ours.expired) {
-    throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications', 'CONFLICT');
+    throw new HttpError(
+      409,
+      'The invitation is still valid: check your e-mail or github.com/notifications',
+      'CONFLICT',
+    );
   }
   if (!ours && (await activeIfAccepted(context, row, listed))) return 'active';
   // Gone and not accepted (declined, or withdrawn by hand), or expired: the buyer asks for a new one,
@@ -58,7 +69,8 @@ export async function renewExtraInvitation(context: Context, sessionId: string, 
   }
   let queued = false;
   try {
-    if (ours && !(await repository.withdrawInvitation(row.invitation_id)) && (await activeIfAccepted(context, row))) return 'active';
+    if (ours && !(await repository.withdrawInvitation(row.invitation_id)) && (await activeIfAccepted(context, row)))
+      return 'active';
     const renewed = await db
       .prepare(
         `UPDATE extra_grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
@@ -69,12 +81,20 @@ export async function renewExtraInvitation(context: Context, sessionId: string, 
       .first();
     queued = renewed !== null;
   } finally {
-    await db.prepare('UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3').bind(sessionId, key, now).run();
+    await db
+      .prepare(
+        'UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3',
+      )
+      .bind(sessionId, key, now)
+      .run();
   }
   if (queued) {
     log.info('extra_access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
     await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${row.invitation_id}`);
   }
-  const after = await db.prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, key).first<{status: ExtraGrantStatus}>();
+  const after = await db
+    .prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+    .bind(sessionId, key)
+    .first<{status: ExtraGrantStatus}>();
   return after?.status ?? 'queued';
 }

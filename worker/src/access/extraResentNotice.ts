@@ -16,13 +16,22 @@ export async function tellExtraResent(
   grant: {session_id: string; repository_key: string; repository: string | null},
   {login, count, invitationId}: {login: string; count: number; invitationId: number},
 ) {
-  const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
+  const purchase = await context.db
+    .prepare('SELECT email FROM purchases WHERE session_id = ?1')
+    .bind(grant.session_id)
+    .first<{email: string | null}>();
   if (!purchase?.email) return;
   const id = await enqueue(context.db, {
     key: `extra-resent:${grant.session_id}:${grant.repository_key}:${invitationId}`,
     kind: 'mail',
     sessionId: grant.session_id,
-    payload: extraResentMail({to: purchase.email, login, repository: grant.repository!, key: grant.repository_key, count}),
+    payload: extraResentMail({
+      to: purchase.email,
+      login,
+      repository: grant.repository!,
+      key: grant.repository_key,
+      count,
+    }),
   });
   if (id !== null) await runJob(context, id);
 }

@@ -16,14 +16,18 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
   if (row.invitation_id !== null && row.repository !== null) {
     try {
       const repository = repositoryFor(context, row.repository);
-      if (!(await heldElsewhere(db, row, 'invitation_id', row.invitation_id)) && !(await repository.withdrawInvitation(row.invitation_id))) {
+      if (
+        !(await heldElsewhere(db, row, 'invitation_id', row.invitation_id)) &&
+        !(await repository.withdrawInvitation(row.invitation_id))
+      ) {
         // Gone: accepted (or withdrawn by hand). The account it invited is removed, by its id today.
         if (row.github_user_id !== null && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
           await removeAccount(repository, row.github_user_id);
         }
       }
     } catch (err) {
-      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+      if (err instanceof GitHubFailure)
+        throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
       throw err;
     }
   } else if (row.repository !== null && row.github_user_id !== null && row.invite_attempted_at !== null) {
@@ -32,12 +36,21 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
     try {
       const repository = repositoryFor(context, row.repository);
       const created = lostAnswerInvitation(await repository.invitations(), row.github_user_id, row.invite_attempted_at);
-      if (created && !(await heldElsewhere(db, row, 'invitation_id', created.id)) && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
+      if (
+        created &&
+        !(await heldElsewhere(db, row, 'invitation_id', created.id)) &&
+        !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))
+      ) {
         await repository.withdrawInvitation(created.id);
-        log.info('extra_access.lost_answer_withdrawn', {sessionId: row.session_id, key: row.repository_key, invitationId: created.id});
+        log.info('extra_access.lost_answer_withdrawn', {
+          sessionId: row.session_id,
+          key: row.repository_key,
+          invitationId: created.id,
+        });
       }
     } catch (err) {
-      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+      if (err instanceof GitHubFailure)
+        throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
       throw err;
     }
   }
@@ -52,9 +65,17 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
     .bind(row.session_id, row.repository_key, row.status, reason, Date.now(), row.invitation_id)
     .first();
   if (!revoked && isLive(await readExtraGrant(db, row.session_id, row.repository_key))) {
-    throw new RetryableError(`The grant to ${row.repository} changed while it was taken back; it is taken back again`, 0);
+    throw new RetryableError(
+      `The grant to ${row.repository} changed while it was taken back; it is taken back again`,
+      0,
+    );
   }
-  log.info('extra_access.revoked', {sessionId: row.session_id, key: row.repository_key, reason, invitationId: row.invitation_id});
+  log.info('extra_access.revoked', {
+    sessionId: row.session_id,
+    key: row.repository_key,
+    reason,
+    invitationId: row.invitation_id,
+  });
 }
 
 async function removeAccount(repository: Repository, githubUserId: number) {
@@ -63,7 +84,12 @@ async function removeAccount(repository: Repository, githubUserId: number) {
 }
 
 /** Whether another purchase's live grant of the same repository holds this invitation or account. */
-async function heldElsewhere(db: D1Database, row: ExtraGrant, column: 'invitation_id' | 'github_user_id', value: number): Promise<boolean> {
+async function heldElsewhere(
+  db: D1Database,
+  row: ExtraGrant,
+  column: 'invitation_id' | 'github_user_id',
+  value: number,
+): Promise<boolean> {
   const other = await db
     .prepare(
       `SELECT 1 AS found FROM extra_grants
@@ -88,9 +114,24 @@ interface StaleInvitation {
  * meanwhile), through the outbox: a GitHub that does not answer now is asked again by the cron,
  * never left with an open invitation a refunded buyer could still accept.
  */
-export async function withdrawStale(context: Context, grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'repository' | 'github_user_id'>, invitationId: number) {
-  const payload: StaleInvitation = {sessionId: grant.session_id, key: grant.repository_key, repository: grant.repository!, invitationId, githubUserId: grant.github_user_id};
-  const id = await enqueue(context.db, {key: `extra-withdraw:${payload.repository}:${invitationId}`, kind: 'extra-withdraw', sessionId: grant.session_id, payload});
+export async function withdrawStale(
+  context: Context,
+  grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'repository' | 'github_user_id'>,
+  invitationId: number,
+) {
+  const payload: StaleInvitation = {
+    sessionId: grant.session_id,
+    key: grant.repository_key,
+    repository: grant.repository!,
+    invitationId,
+    githubUserId: grant.github_user_id,
+  };
+  const id = await enqueue(context.db, {
+    key: `extra-withdraw:${payload.repository}:${invitationId}`,
+    kind: 'extra-withdraw',
+    sessionId: grant.session_id,
+    payload,
+  });
   if (id !== null) await runJob(context, id);
 }
 
@@ -103,19 +144,31 @@ registerJob<StaleInvitation>('extra-withdraw', {
         // removed, unless a live grant of the repository holds that account now (its own purchase
         // invited it again since, or another purchase of the same account).
         const held = await context.db
-          .prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`)
+          .prepare(
+            `SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
+          )
           .bind(stale.repository, stale.githubUserId)
           .first();
         if (held === null) await removeAccount(repository, stale.githubUserId);
       }
     } catch (err) {
-      if (err instanceof GitHubFailure) throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
+      if (err instanceof GitHubFailure)
+        throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
       throw err;
     }
-    log.info('extra_access.stale_invitation_withdrawn', {sessionId: stale.sessionId, key: stale.key, invitationId: stale.invitationId});
+    log.info('extra_access.stale_invitation_withdrawn', {
+      sessionId: stale.sessionId,
+      key: stale.key,
+      invitationId: stale.invitationId,
+    });
   },
   gaveUp: async (_context, stale, error) => {
     // An invitation of this worker's may still be open on GitHub: the console lists the failed job.
-    log.error('extra_access.stale_withdrawal_failed', {sessionId: stale.sessionId, key: stale.key, invitationId: stale.invitationId, error});
+    log.error('extra_access.stale_withdrawal_failed', {
+      sessionId: stale.sessionId,
+      key: stale.key,
+      invitationId: stale.invitationId,
+      error,
+    });
   },
 });

@@ -68,7 +68,10 @@ export interface Repository {
  * subrequests. The kit's (`GITHUB_REPO`) unless `fullName` names another the seller set (an extra
  * repository of GITHUB_EXTRA_REPOS, access/extraGrants.ts).
  */
-export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>, fullName = settings.GITHUB_REPO): Repository {
+export function repositoryFor(
+  {settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>,
+  fullName = settings.GITHUB_REPO,
+): Repository {
   const {GITHUB_TOKEN: token} = settings;
   const spent = (input: RequestInfo | URL, init?: RequestInit) => {
     subrequests.spend();
@@ -108,7 +111,10 @@ export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' 
         return {state: 'active'};
       }),
     withdrawInvitation: (invitationId) =>
-      call(async () => (await orNull(octokit.rest.repos.deleteInvitation({owner, repo, invitation_id: invitationId}))) !== null),
+      call(
+        async () =>
+          (await orNull(octokit.rest.repos.deleteInvitation({owner, repo, invitation_id: invitationId}))) !== null,
+      ),
     removeCollaborator: (login) =>
       call(async () => {
         await orNull(octokit.rest.repos.removeCollaborator({owner, repo, username: login}));
@@ -117,7 +123,12 @@ export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' 
       call(async () => (await orNull(octokit.rest.repos.checkCollaborator({owner, repo, username}))) !== null),
     collaborators: () =>
       call(async () => {
-        const all = await octokit.paginate(octokit.rest.repos.listCollaborators, {owner, repo, affiliation: 'direct', per_page: 100});
+        const all = await octokit.paginate(octokit.rest.repos.listCollaborators, {
+          owner,
+          repo,
+          affiliation: 'direct',
+          per_page: 100,
+        });
         return all.map((user) => ({id: user.id, login: user.login}));
       }),
     invitations: () =>
@@ -142,11 +153,18 @@ export function repositoryFor({settings, subrequests}: Pick<Context, 'settings' 
       call(async () => {
         // GitHub answers 302 to a short-lived codeload URL that carries its own token. Following it
         // by hand streams the archive through, and the seller's token is never sent to codeload.
-        const redirect = await octokit.rest.repos.downloadZipballArchive({owner, repo, ref, request: {redirect: 'manual'}});
+        const redirect = await octokit.rest.repos.downloadZipballArchive({
+          owner,
+          repo,
+          ref,
+          request: {redirect: 'manual'},
+        });
         const location = redirect.headers.location;
-        if (!location) throw new GitHubFailure(`GitHub answered ${redirect.status} without an archive location`, 502, true);
+        if (!location)
+          throw new GitHubFailure(`GitHub answered ${redirect.status} without an archive location`, 502, true);
         const archive = await spent(location);
-        if (!archive.ok || !archive.body) throw new GitHubFailure(`GitHub's archive answered ${archive.status}`, archive.status, archive.status >= 500);
+        if (!archive.ok || !archive.body)
+          throw new GitHubFailure(`GitHub's archive answered ${archive.status}`, archive.status, archive.status >= 500);
         return archive;
       }),
   };
@@ -179,7 +197,8 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
  * quote that sentence back (octokit/octokit.net#1686). So any refusal whose words speak of the
  * invitations' limit counts, whatever its status.
  */
-const INVITATION_CAP = /invitations?\b.*\b(24 hours?|limit|exceeded|maximum)|(limit|exceeded|maximum)\b.*\binvitations?/i;
+const INVITATION_CAP =
+  /invitations?\b.*\b(24 hours?|limit|exceeded|maximum)|(limit|exceeded|maximum)\b.*\binvitations?/i;
 
 function classify(err: unknown): GitHubFailure {
   if (!(err instanceof RequestError)) {
@@ -189,7 +208,8 @@ function classify(err: unknown): GitHubFailure {
   const retryAfter = Number(headers['retry-after']);
   const resetAt = Number(headers['x-ratelimit-reset']);
   const quotaSpent = headers['x-ratelimit-remaining'] === '0';
-  const rateLimited = err.status === 429 || (err.status === 403 && (Number.isFinite(retryAfter) && retryAfter > 0 || quotaSpent));
+  const rateLimited =
+    err.status === 429 || (err.status === 403 && ((Number.isFinite(retryAfter) && retryAfter > 0) || quotaSpent));
   const retryAfterMs =
     Number.isFinite(retryAfter) && retryAfter > 0
       ? retryAfter * 1000

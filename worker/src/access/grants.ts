@@ -84,8 +84,10 @@ export function taken(message: string) {
 export const TAKEN = {
   collaborator: (login: string) =>
     `@${login} is already a collaborator on the repository, so it needs no invitation from this purchase. Choose another GitHub account.`,
-  invited: (login: string) => `@${login} already has a pending invitation to the repository. Choose another GitHub account.`,
-  otherPurchase: (login: string) => `@${login} already has access through another purchase. Choose another GitHub account.`,
+  invited: (login: string) =>
+    `@${login} already has a pending invitation to the repository. Choose another GitHub account.`,
+  otherPurchase: (login: string) =>
+    `@${login} already has access through another purchase. Choose another GitHub account.`,
 };
 
 /** The unique index on live GitHub ids answered: another purchase holds this account. */
@@ -107,7 +109,9 @@ export async function refusalFor(
   attemptedAt: number | null,
 ): Promise<{refusal: string} | {adopt: Invitation} | null> {
   const other = await context.db
-    .prepare(`SELECT 1 AS found FROM access_grants WHERE github_user_id = ?1 AND session_id != ?2 AND status IN ${HELD}`)
+    .prepare(
+      `SELECT 1 AS found FROM access_grants WHERE github_user_id = ?1 AND session_id != ?2 AND status IN ${HELD}`,
+    )
     .bind(github.id, sessionId)
     .first();
   if (other) return {refusal: TAKEN.otherPurchase(github.login)};

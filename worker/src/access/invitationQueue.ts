@@ -21,7 +21,12 @@ const WAITING = `invitation_queue q JOIN access_grants g ON g.session_id = q.ses
  * when invitations queued before this purchase's still wait (first in, first out). Answers the
  * slot's id, to give back if GitHub does not take the invitation, or null.
  */
-export async function takeSlot(db: D1Database, repository: string, sessionId: string, now = Date.now()): Promise<number | null> {
+export async function takeSlot(
+  db: D1Database,
+  repository: string,
+  sessionId: string,
+  now = Date.now(),
+): Promise<number | null> {
   const row = await db
     .prepare(
       `INSERT INTO invitations_sent (repository, session_id, sent_at)
@@ -82,7 +87,12 @@ export async function windowFullFor(db: D1Database, repository: string, now = Da
 }
 
 /** Puts the purchase's invitation in the queue, or moves its entry to this grant version, keeping its place. */
-export async function waitInQueue(db: D1Database, repository: string, grant: {sessionId: string; version: number}, now = Date.now()) {
+export async function waitInQueue(
+  db: D1Database,
+  repository: string,
+  grant: {sessionId: string; version: number},
+  now = Date.now(),
+) {
   await db
     .prepare(
       `INSERT INTO invitation_queue (session_id, version, repository, queued_at) VALUES (?1, ?2, ?3, ?4)
@@ -94,7 +104,10 @@ export async function waitInQueue(db: D1Database, repository: string, grant: {se
 
 /** Takes the purchase out of the queue; true when it was in it (its invitation waited). */
 export async function leaveQueue(db: D1Database, sessionId: string): Promise<boolean> {
-  const row = await db.prepare('DELETE FROM invitation_queue WHERE session_id = ?1 RETURNING id').bind(sessionId).first();
+  const row = await db
+    .prepare('DELETE FROM invitation_queue WHERE session_id = ?1 RETURNING id')
+    .bind(sessionId)
+    .first();
   return row !== null;
 }
 
@@ -109,7 +122,10 @@ export async function queueHead(db: D1Database, repository: string, limit: numbe
 
 /** How many invitations wait in the repository's queue. */
 async function waitingCount(db: D1Database, repository: string): Promise<number> {
-  const row = await db.prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`).bind(repository).first<{queued: number}>();
+  const row = await db
+    .prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`)
+    .bind(repository)
+    .first<{queued: number}>();
   return row?.queued ?? 0;
 }
 
@@ -127,7 +143,12 @@ async function sentInWindow(db: D1Database, repository: string, now: number): Pr
  * invitation that leaves the window first, and an invitation sent from the queue leaves it
  * 24 hours later in turn. The cron sends them within minutes of that time.
  */
-export function expectedTimes(sentTimes: number[], count: number, now: number, cap = appConfig.repository.invitationsPerDay): number[] {
+export function expectedTimes(
+  sentTimes: number[],
+  count: number,
+  now: number,
+  cap = appConfig.repository.invitationsPerDay,
+): number[] {
   const window = [...sentTimes];
   const times: number[] = [];
   const surplus = window.length - cap; // > 0 only when the cap was lowered
@@ -148,7 +169,12 @@ export interface QueuePlace {
 }
 
 /** The purchase's place in the queue, and when its invitation is expected, or null when it does not wait. */
-export async function placeInQueue(db: D1Database, repository: string, sessionId: string, now = Date.now()): Promise<QueuePlace | null> {
+export async function placeInQueue(
+  db: D1Database,
+  repository: string,
+  sessionId: string,
+  now = Date.now(),
+): Promise<QueuePlace | null> {
   const row = await db
     .prepare(
       `SELECT COUNT(*) AS position FROM ${WAITING}
@@ -171,11 +197,20 @@ export async function nextFreeSlotAt(db: D1Database, repository: string, now = D
 }
 
 /** The repository's window and queue as the seller's console shows them. */
-export async function invitationWindow(db: D1Database, repository: string, now = Date.now()): Promise<InvitationWindow> {
+export async function invitationWindow(
+  db: D1Database,
+  repository: string,
+  now = Date.now(),
+): Promise<InvitationWindow> {
   const sent = await sentInWindow(db, repository, now);
   const queued = await waitingCount(db, repository);
   const times = expectedTimes(sent, queued, now);
-  return {cap: appConfig.repository.invitationsPerDay, usedLast24h: sent.length, queued, drainsBy: times.at(-1) ?? null};
+  return {
+    cap: appConfig.repository.invitationsPerDay,
+    usedLast24h: sent.length,
+    queued,
+    drainsBy: times.at(-1) ?? null,
+  };
 }
 
 /** Sent invitations leave the count after 24 hours; the rows go after two days. */

@@ -16,7 +16,11 @@ import {removeNowOrLater} from './removal';
  */
 
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
-export async function inviteNowOrLater(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
+export async function inviteNowOrLater(
+  context: Context,
+  grant: Grant,
+  {checked}: {checked: boolean},
+): Promise<AccessResult> {
   try {
     return await performInvite(context, grant.session_id, grant.version, {checked});
   } catch (err) {
@@ -62,7 +66,10 @@ export async function performInvite(
   try {
     return await sendClaimed(context, grant, {checked});
   } finally {
-    await db.prepare('UPDATE access_grants SET sending_at = NULL WHERE session_id = ?1 AND sending_at = ?2').bind(sessionId, claimedAt).run();
+    await db
+      .prepare('UPDATE access_grants SET sending_at = NULL WHERE session_id = ?1 AND sending_at = ?2')
+      .bind(sessionId, claimedAt)
+      .run();
   }
 }
 
@@ -118,7 +125,13 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     // as that attempt's answer (lostAnswer.ts). A checked send is a new version's first: it has none.
     let adopted: Invitation | null = null;
     if (!checked) {
-      const found = await refusalFor(context, sessionId, {login: github.login, id: github.id!}, null, grant.invite_attempted_at);
+      const found = await refusalFor(
+        context,
+        sessionId,
+        {login: github.login, id: github.id!},
+        null,
+        grant.invite_attempted_at,
+      );
       if (found && 'refusal' in found) return await recordFailure(db, grant, found.refusal);
       adopted = found?.adopt ?? null;
     }
@@ -126,11 +139,15 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       log.warn('access.lost_answer_adopted', {sessionId, githubUserId: github.id, invitationId: adopted.id});
     } else {
       await db
-        .prepare(`UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`)
+        .prepare(
+          `UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`,
+        )
         .bind(sessionId, version, Date.now())
         .run();
     }
-    const outcome: InviteResult = adopted ? {state: 'invited', invitationId: adopted.id} : await repository.invite(github.login);
+    const outcome: InviteResult = adopted
+      ? {state: 'invited', invitationId: adopted.id}
+      : await repository.invite(github.login);
     giveBack = outcome.state !== 'invited';
     if (outcome.state === 'active') {
       // It became a collaborator between the check and the invitation: not ours to record.
@@ -156,7 +173,11 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     if (!recorded) {
       // The grant changed, the purchase was revoked, or another purchase took the account while
       // GitHub answered: withdraw this invitation.
-      await removeNowOrLater(context, {...grant, github_user_id: github.id, invitation_id: outcome.invitationId}, 'stale invitation');
+      await removeNowOrLater(
+        context,
+        {...grant, github_user_id: github.id, invitation_id: outcome.invitationId},
+        'stale invitation',
+      );
       // A refund or dispute that ran before this grant existed (between the request's payment check
       // and its insert) revoked nothing: the grant is revoked here, or it would wait queued for ever
       // and hold the account from every other purchase. A dispute won restores it as any other.
@@ -201,7 +222,10 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
  * version), through the outbox: the invitation stands whether or not the e-mail goes at once.
  */
 export async function tellOwner(context: Context, grant: Grant, {waited = false}: {waited?: boolean} = {}) {
-  const purchase = await context.db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(grant.session_id).first<{email: string | null}>();
+  const purchase = await context.db
+    .prepare('SELECT email FROM purchases WHERE session_id = ?1')
+    .bind(grant.session_id)
+    .first<{email: string | null}>();
   if (!purchase?.email) return;
   const id = await enqueue(context.db, {
     key: `seat:${grant.session_id}:${grant.version}`,
@@ -231,7 +255,6 @@ async function recordFailure(db: D1Database, grant: Grant, reason: string): Prom
   log.warn('access.invite_failed', {sessionId: grant.session_id, reason});
   throw new PermanentError(reason);
 }
-
 
 registerJob<{sessionId: string; version: number}>('github-invite', {
   run: async (context, {sessionId, version}) => {

@@ -23,7 +23,11 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 const LONGEST_ANSWER_MS = 15 * 60_000;
 
 /** The open invitation of `inviteeId` that the worker's attempt at `attemptedAt` created, if there is one. */
-export function lostAnswerInvitation(invitations: readonly Invitation[], inviteeId: number, attemptedAt: number | null): Invitation | null {
+export function lostAnswerInvitation(
+  invitations: readonly Invitation[],
+  inviteeId: number,
+  attemptedAt: number | null,
+): Invitation | null {
   if (attemptedAt === null) return null;
   return (
     invitations.find(

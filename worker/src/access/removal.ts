@@ -94,7 +94,11 @@ export async function performRemoval(context: Context, payload: RemovalPayload) 
     if (payload.invitationId === null) {
       // The grant's attempt whose answer was lost: the invitation it created, if GitHub lists it.
       // One the account accepted already cannot be told from an account added by hand: left alone.
-      const created = lostAnswerInvitation(await repository.invitations(), payload.githubUserId!, payload.attemptedAt ?? null);
+      const created = lostAnswerInvitation(
+        await repository.invitations(),
+        payload.githubUserId!,
+        payload.attemptedAt ?? null,
+      );
       if (!created) return;
       const holder = await liveHolderOf(db, {invitationId: created.id, githubUserId: payload.githubUserId}, payload);
       if (holder) return skip(holder);

@@ -18,7 +18,11 @@ export function reportGitHub(err: unknown): unknown {
   if (err instanceof GitHubFailure) {
     log.warn('access.github_failed', {status: err.status, error: err.message});
     return err.transient
-      ? new HttpError(503, 'GitHub is not answering right now. Please try again in a few minutes.', 'GITHUB_UNAVAILABLE')
+      ? new HttpError(
+          503,
+          'GitHub is not answering right now. Please try again in a few minutes.',
+          'GITHUB_UNAVAILABLE',
+        )
       : new HttpError(422, 'GitHub refused the request. Check the username or contact support.', 'GITHUB_REFUSED');
   }
   return err;

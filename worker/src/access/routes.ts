@@ -1,5 +1,10 @@
 import {Hono} from 'hono';
-import {API_PATHS, type AccessResult, type AccessStatus, type ResendExtraInvitationResult} from '../../../src/config/api';
+import {
+  API_PATHS,
+  type AccessResult,
+  type AccessStatus,
+  type ResendExtraInvitationResult,
+} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
@@ -43,7 +48,12 @@ export const accessRoutes = new Hono<AppEnv>()
     let github: {login: string; id: number | null};
     try {
       const found = await repositoryFor(context).lookupUser(body.username);
-      if (!found) throw new HttpError(404, `GitHub user "${body.username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+      if (!found)
+        throw new HttpError(
+          404,
+          `GitHub user "${body.username}" was not found. Check the spelling.`,
+          'GITHUB_USER_NOT_FOUND',
+        );
       github = found;
     } catch (err) {
       if (!(err instanceof GitHubFailure) || !err.transient) throw reportGitHub(err);
@@ -77,7 +87,11 @@ export const accessRoutes = new Hono<AppEnv>()
       : ((ended && (await readGrant(c.env.DB, ended.session_id))) ?? (await grantForUser(c.env.DB, user.uid)));
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const {GITHUB_REPO: repository} = context.settings;
-    const base = {hasPaid: Boolean(purchase), ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}), ...standing};
+    const base = {
+      hasPaid: Boolean(purchase),
+      ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
+      ...standing,
+    };
     // Read after the kit's grant: its invitation accepted just now may have invited these.
     const extras = async () => {
       const list = purchase ? await extraAccessOf(context, purchase) : [];

@@ -4,7 +4,18 @@ import {HttpError} from '../errors';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
-import {type AccessResult, type Grant, isFor, isTakenById, live, readGrant, refusalFor, resultOf, taken, TAKEN} from './grants';
+import {
+  type AccessResult,
+  type Grant,
+  isFor,
+  isTakenById,
+  live,
+  readGrant,
+  refusalFor,
+  resultOf,
+  taken,
+  TAKEN,
+} from './grants';
 import {inviteNowOrLater, tellOwner} from './invite';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
@@ -17,7 +28,8 @@ import {isRevokedBySeller, liftSellerRevocation, recordSellerRevocation, revoked
  * point a seat at an account hold to it, so a request checked just before the seller's revocation
  * cannot write after it.
  */
-const NOT_REVOKED_BY_SELLER = 'NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL)';
+const NOT_REVOKED_BY_SELLER =
+  'NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL)';
 
 /**
  * What happens to a grant, the seat's commands in one place (its record is grants.ts, what the
@@ -49,7 +61,11 @@ const NOT_REVOKED_BY_SELLER = 'NOT EXISTS (SELECT 1 FROM purchases WHERE session
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
-  {byAdmin = false, afterExpiry = false, healing = false}: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
+  {
+    byAdmin = false,
+    afterExpiry = false,
+    healing = false,
+  }: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
@@ -90,13 +106,22 @@ export async function requestAccess(
     adopted = found?.adopt ?? null;
   } else if (live(current)) {
     // Unchecked, a move could give up a working seat for an account we may not touch.
-    throw new HttpError(503, 'GitHub is not answering right now. Your current access is unchanged; try again in a few minutes.', 'GITHUB_UNAVAILABLE');
+    throw new HttpError(
+      503,
+      'GitHub is not answering right now. Your current access is unchanged; try again in a few minutes.',
+      'GITHUB_UNAVAILABLE',
+    );
   }
 
   const chosenByOwner = byAdmin || request.byOwner === true ? 1 : 0;
   if (moving) {
     // Its id is known here: an unchecked move was refused above.
-    return moveSeat(context, current, {...request, github: {login: request.github.login, id: request.github.id!}}, {counted: move, chosenByOwner, adopted});
+    return moveSeat(
+      context,
+      current,
+      {...request, github: {login: request.github.login, id: request.github.id!}},
+      {counted: move, chosenByOwner, adopted},
+    );
   }
   const now = Date.now();
   let claimed: Grant | null;
@@ -113,7 +138,19 @@ export async function requestAccess(
           )
           // The cron's re-send after expiry counts; the audit's keeps the count (a buyer who declines
           // is not invited for ever); any other request (the buyer's, the seller's) starts again.
-          .bind(request.sessionId, request.github.login, request.github.id, current.version, request.userId, now, move ? 1 : 0, chosenByOwner, afterExpiry ? 1 : 0, healing ? 1 : 0, byAdmin ? 1 : 0)
+          .bind(
+            request.sessionId,
+            request.github.login,
+            request.github.id,
+            current.version,
+            request.userId,
+            now,
+            move ? 1 : 0,
+            chosenByOwner,
+            afterExpiry ? 1 : 0,
+            healing ? 1 : 0,
+            byAdmin ? 1 : 0,
+          )
           .first<Grant>()
       : await db
           .prepare(
@@ -122,7 +159,15 @@ export async function requestAccess(
              ON CONFLICT (session_id) DO NOTHING
              RETURNING *`,
           )
-          .bind(request.sessionId, request.userId, request.github.login, request.github.id, now, chosenByOwner, byAdmin ? 1 : 0)
+          .bind(
+            request.sessionId,
+            request.userId,
+            request.github.login,
+            request.github.id,
+            now,
+            chosenByOwner,
+            byAdmin ? 1 : 0,
+          )
           .first<Grant>();
   } catch (err) {
     if (isTakenById(err)) throw taken(TAKEN.otherPurchase(request.github.login));
@@ -160,17 +205,26 @@ async function moveSeat(
   // seat, and hears when a slot frees (Retry-After, and in words).
   const repository = context.settings.GITHUB_REPO!;
   const full = async () => {
-    const seconds = Math.max(1, Math.ceil((await nextFreeSlotAt(db, repository) - Date.now()) / 1000));
-    return new HttpError(429, `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again in ${inWords(seconds)}.`, 'INVITATION_CAP', {
-      'Retry-After': String(seconds),
-    });
+    const seconds = Math.max(1, Math.ceil(((await nextFreeSlotAt(db, repository)) - Date.now()) / 1000));
+    return new HttpError(
+      429,
+      `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again in ${inWords(seconds)}.`,
+      'INVITATION_CAP',
+      {
+        'Retry-After': String(seconds),
+      },
+    );
   };
   const slot = await takeSlot(db, repository, current.session_id);
   if (slot === null) throw await full();
   let outcome: InviteResult;
   try {
     if (adopted) {
-      log.warn('access.lost_answer_adopted', {sessionId: current.session_id, githubUserId: request.github.id, invitationId: adopted.id});
+      log.warn('access.lost_answer_adopted', {
+        sessionId: current.session_id,
+        githubUserId: request.github.id,
+        invitationId: adopted.id,
+      });
       outcome = {state: 'invited', invitationId: adopted.id};
     } else {
       await attempted(db, current, Date.now());
@@ -190,12 +244,21 @@ async function moveSeat(
       // GitHub's rate limits (its secondary limit on invitations, say) are a wait, not an outage:
       // the buyer hears how long, as from any limit of the worker's own.
       const seconds = Math.max(1, Math.ceil(err.retryAfterMs / 1000));
-      throw new HttpError(429, `GitHub asks us to slow down for a moment. ${keeps} Try again in ${inWords(seconds)}.`, 'RATE_LIMITED', {
-        'Retry-After': String(seconds),
-      });
+      throw new HttpError(
+        429,
+        `GitHub asks us to slow down for a moment. ${keeps} Try again in ${inWords(seconds)}.`,
+        'RATE_LIMITED',
+        {
+          'Retry-After': String(seconds),
+        },
+      );
     }
     if (err.transient) {
-      throw new HttpError(503, `GitHub is not answering right now. ${keeps} Try again in a few minutes.`, 'GITHUB_UNAVAILABLE');
+      throw new HttpError(
+        503,
+        `GitHub is not answering right now. ${keeps} Try again in a few minutes.`,
+        'GITHUB_UNAVAILABLE',
+      );
     }
     log.warn('access.github_refused', {sessionId: current.session_id, error: err.message});
     throw new PermanentError(`GitHub refused to invite @${request.github.login}. ${keeps}`);
@@ -217,7 +280,18 @@ async function moveSeat(
          WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid' AND revoked_by_seller_at IS NULL)
          RETURNING *`,
       )
-      .bind(current.session_id, request.github.login, request.github.id, outcome.invitationId, request.userId, now, counted ? 1 : 0, chosenByOwner, current.version, sentAt(adopted, now))
+      .bind(
+        current.session_id,
+        request.github.login,
+        request.github.id,
+        outcome.invitationId,
+        request.userId,
+        now,
+        counted ? 1 : 0,
+        chosenByOwner,
+        current.version,
+        sentAt(adopted, now),
+      )
       .first<Grant>();
   } catch (err) {
     if (!isTakenById(err)) throw err;
@@ -225,7 +299,11 @@ async function moveSeat(
   }
   if (!recorded) {
     // The grant changed while GitHub answered (a refund, another request): this invitation is stale.
-    await removeNowOrLater(context, {...current, github_user_id: request.github.id, invitation_id: outcome.invitationId}, 'stale invitation');
+    await removeNowOrLater(
+      context,
+      {...current, github_user_id: request.github.id, invitation_id: outcome.invitationId},
+      'stale invitation',
+    );
     const winner = await readGrant(db, current.session_id);
     return winner ? resultOf(winner) : {status: 'queued'};
   }
@@ -239,7 +317,10 @@ async function moveSeat(
 
 /** Records on the grant when a move last asked GitHub for its invitation (lostAnswer.ts), or clears it. */
 async function attempted(db: D1Database, grant: Grant, at: number | null) {
-  await db.prepare('UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2').bind(grant.session_id, grant.version, at).run();
+  await db
+    .prepare('UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2')
+    .bind(grant.session_id, grant.version, at)
+    .run();
 }
 
 /**
@@ -321,7 +402,8 @@ export async function restoreAccess(context: Context, sessionId: string) {
     return;
   }
   log.info('access.restored', {sessionId, status: back});
-  if (restored?.status === 'pending') await reconcileExtraGrantsSoon(context, sessionId, `restored:${restored.version}`);
+  if (restored?.status === 'pending')
+    await reconcileExtraGrantsSoon(context, sessionId, `restored:${restored.version}`);
   if (restored?.status !== 'queued') return;
   try {
     await inviteNowOrLater(context, restored, {checked: false});
@@ -366,7 +448,12 @@ export async function resendInvitation(
     // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
     return await requestAccess(
       context,
-      {sessionId: grant.session_id, userId, github: {login, id: grant.github_user_id}, byOwner: grant.chosen_by_owner === 1},
+      {
+        sessionId: grant.session_id,
+        userId,
+        github: {login, id: grant.github_user_id},
+        byOwner: grant.chosen_by_owner === 1,
+      },
       options,
     );
   } catch (err) {
@@ -390,7 +477,11 @@ async function loginToday(context: Context, grant: Grant): Promise<string> {
   const login = await repositoryFor(context).loginOf(grant.github_user_id);
   if (login !== null) return login;
   log.warn('access.resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
-  throw new HttpError(404, `The GitHub account @${grant.github_username} no longer exists: nobody was invited.`, 'GITHUB_USER_NOT_FOUND');
+  throw new HttpError(
+    404,
+    `The GitHub account @${grant.github_username} no longer exists: nobody was invited.`,
+    'GITHUB_USER_NOT_FOUND',
+  );
 }
 
 /** A wait as the buyer reads it: "12 minutes", "about 5 hours". */

@@ -20,7 +20,10 @@ export function revokedBySeller() {
 
 /** Whether the seller has revoked this purchase's access (false for a purchase D1 does not have). */
 export async function isRevokedBySeller(db: D1Database, sessionId: string): Promise<boolean> {
-  const row = await db.prepare('SELECT revoked_by_seller_at FROM purchases WHERE session_id = ?1').bind(sessionId).first<{revoked_by_seller_at: number | null}>();
+  const row = await db
+    .prepare('SELECT revoked_by_seller_at FROM purchases WHERE session_id = ?1')
+    .bind(sessionId)
+    .first<{revoked_by_seller_at: number | null}>();
   return row?.revoked_by_seller_at != null;
 }
 
@@ -52,7 +55,9 @@ export async function liftSellerRevocation(db: D1Database, sessionId: string): P
          RETURNING session_id`,
       )
       .bind(sessionId, now),
-    db.prepare('UPDATE access_grants SET revoked_by_seller = 0 WHERE session_id = ?1 AND revoked_by_seller = 1').bind(sessionId),
+    db
+      .prepare('UPDATE access_grants SET revoked_by_seller = 0 WHERE session_id = ?1 AND revoked_by_seller = 1')
+      .bind(sessionId),
   ]);
   return lifted!.results.length > 0;
 }

@@ -49,7 +49,12 @@ async function renamed(db: D1Database, grant: Grant, login: string | null): Prom
     .prepare('UPDATE access_grants SET github_username = ?3 WHERE session_id = ?1 AND version = ?2')
     .bind(grant.session_id, grant.version, login)
     .run();
-  log.info('access.login_renamed', {sessionId: grant.session_id, githubUserId: grant.github_user_id, from: grant.github_username, to: login});
+  log.info('access.login_renamed', {
+    sessionId: grant.session_id,
+    githubUserId: grant.github_user_id,
+    from: grant.github_username,
+    to: login,
+  });
   return login;
 }
 
@@ -67,7 +72,14 @@ async function currentLogin(db: D1Database, repository: Repository, grant: Grant
  * Claims the grant's GitHub read in D1: true for the one request that may ask GitHub now (its
  * last read is older than `everyMs`, or `fresh`), false for those alongside it.
  */
-async function claimRead(db: D1Database, grant: Grant, status: 'pending' | 'active', now: number, fresh: boolean, everyMs: number) {
+async function claimRead(
+  db: D1Database,
+  grant: Grant,
+  status: 'pending' | 'active',
+  now: number,
+  fresh: boolean,
+  everyMs: number,
+) {
   const claimed = await db
     .prepare(
       `UPDATE access_grants SET checked_at = ?3
@@ -81,7 +93,12 @@ async function claimRead(db: D1Database, grant: Grant, status: 'pending' | 'acti
 }
 
 /** An active seat, with its login as GitHub says today (asked at most hourly, by one request). */
-async function observeActive(context: Context, grant: Grant, base: ObservedGrant, fresh: boolean): Promise<ObservedGrant> {
+async function observeActive(
+  context: Context,
+  grant: Grant,
+  base: ObservedGrant,
+  fresh: boolean,
+): Promise<ObservedGrant> {
   const {db} = context;
   const now = Date.now();
   if (grant.github_user_id === null) return base;
@@ -90,7 +107,10 @@ async function observeActive(context: Context, grant: Grant, base: ObservedGrant
     const login = await currentLogin(db, repositoryFor(context), grant);
     return login ? {...base, username: login} : base;
   } catch (err) {
-    log.warn('access.login_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
+    log.warn('access.login_unread', {
+      sessionId: grant.session_id,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return base;
   }
 }
@@ -117,7 +137,8 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     return {...base, expired: false, ...(queue && {queue})};
   }
   if (grant.status === 'active') return observeActive(context, grant, {...base, expired: false}, fresh);
-  if (grant.status === 'revoked' && (await removalUnderWay(db, grant))) return {...base, expired: false, removing: true};
+  if (grant.status === 'revoked' && (await removalUnderWay(db, grant)))
+    return {...base, expired: false, removing: true};
   if (grant.status !== 'pending') return {...base, expired: false};
   const now = Date.now();
   if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
@@ -131,7 +152,9 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     if (invitation && !invitation.expired) {
       const login = await renamed(db, grant, invitation.inviteeLogin);
       await db
-        .prepare(`UPDATE access_grants SET checked_at = ?3, invitation_expired = 0 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`)
+        .prepare(
+          `UPDATE access_grants SET checked_at = ?3, invitation_expired = 0 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+        )
         .bind(grant.session_id, grant.version, now)
         .run();
       return {...base, username: login, expired: false};
@@ -153,12 +176,17 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
       return {...base, username: login, status: 'active', expired: false};
     }
     await db
-      .prepare(`UPDATE access_grants SET checked_at = ?3, invitation_expired = 1 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`)
+      .prepare(
+        `UPDATE access_grants SET checked_at = ?3, invitation_expired = 1 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+      )
       .bind(grant.session_id, grant.version, now)
       .run();
     return {...base, username: login, expired: true};
   } catch (err) {
-    log.warn('access.status_unread', {sessionId: grant.session_id, error: err instanceof Error ? err.message : String(err)});
+    log.warn('access.status_unread', {
+      sessionId: grant.session_id,
+      error: err instanceof Error ? err.message : String(err),
+    });
     // The claim holds for RETRY_FAILED_READ_MS instead of the minute.
     await db
       .prepare(`UPDATE access_grants SET checked_at = ?4 WHERE session_id = ?1 AND version = ?2 AND checked_at = ?3`)
@@ -178,4 +206,3 @@ export async function invitationExpired(context: Context, grant: Grant): Promise
   const seen = await observeGrant(context, grant, {fresh: true});
   return seen.status === 'pending' && seen.expired;
 }
-

@@ -27,10 +27,18 @@ export function isAdmin(user: AuthUser, env: Env): boolean {
 /** Writes down an admin action: who, what, when, on which purchase, and how it ended. */
 export function recordAction(
   db: D1Database,
-  entry: {admin: string; action: AdminAction; outcome: AdminAuditEntry['outcome']; sessionId?: string | null; detail?: string | null},
+  entry: {
+    admin: string;
+    action: AdminAction;
+    outcome: AdminAuditEntry['outcome'];
+    sessionId?: string | null;
+    detail?: string | null;
+  },
 ) {
   return db
-    .prepare('INSERT INTO admin_audit (admin_email, action, session_id, detail, created_at, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+    .prepare(
+      'INSERT INTO admin_audit (admin_email, action, session_id, detail, created_at, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)',
+    )
     .bind(entry.admin, entry.action, entry.sessionId ?? null, entry.detail ?? null, Date.now(), entry.outcome)
     .run();
 }

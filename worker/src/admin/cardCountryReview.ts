@@ -15,7 +15,11 @@ export async function acceptCardCountry(db: D1Database, sessionId: string) {
          RETURNING fair_price_country, card_country, ${table === 'upgrades' ? 'purchase_session_id' : 'NULL'} AS upgrade_of`,
       )
       .bind(sessionId);
-  const [purchase, upgrade] = await db.batch<{fair_price_country: string; card_country: string | null; upgrade_of: string | null}>([accept('purchases'), accept('upgrades')]);
+  const [purchase, upgrade] = await db.batch<{
+    fair_price_country: string;
+    card_country: string | null;
+    upgrade_of: string | null;
+  }>([accept('purchases'), accept('upgrades')]);
   const accepted = purchase!.results[0] ?? upgrade!.results[0];
   if (accepted) return accepted;
   const found = await db
@@ -29,7 +33,9 @@ export async function acceptCardCountry(db: D1Database, sessionId: string) {
   const what = found.kind === 'upgrade' ? 'This upgrade' : 'This purchase';
   throw new HttpError(
     409,
-    found.country_review === 'accepted' ? `${what} was already accepted.` : `${what} is not flagged: its card's country was not found to differ.`,
+    found.country_review === 'accepted'
+      ? `${what} was already accepted.`
+      : `${what} is not flagged: its card's country was not found to differ.`,
     'CONFLICT',
   );
 }

@@ -6,7 +6,9 @@ export const LIST_PAGE_SIZE = 50;
 
 export async function leadsPage(db: D1Database, page: number): Promise<Page<AdminLead>> {
   const [rows, count] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT email, created_at FROM leads ORDER BY created_at DESC, email LIMIT ${LIST_PAGE_SIZE} OFFSET ${(page - 1) * LIST_PAGE_SIZE}`),
+    db.prepare(
+      `SELECT email, created_at FROM leads ORDER BY created_at DESC, email LIMIT ${LIST_PAGE_SIZE} OFFSET ${(page - 1) * LIST_PAGE_SIZE}`,
+    ),
     db.prepare('SELECT COUNT(*) AS total FROM leads'),
   ]);
   return {
@@ -19,13 +21,17 @@ export async function leadsPage(db: D1Database, page: number): Promise<Page<Admi
 
 /** Every lead as CSV, oldest first: the seller's mailing tool imports it. */
 export async function leadsCsv(db: D1Database): Promise<string> {
-  const {results} = await db.prepare('SELECT email, created_at FROM leads ORDER BY created_at, email').all<{email: string; created_at: number}>();
+  const {results} = await db
+    .prepare('SELECT email, created_at FROM leads ORDER BY created_at, email')
+    .all<{email: string; created_at: number}>();
   return csv([['email', 'created_at'], ...results.map((row) => [row.email, new Date(row.created_at).toISOString()])]);
 }
 
 export async function auditLogPage(db: D1Database, page: number): Promise<Page<AdminAuditEntry>> {
   const [rows, count] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT * FROM admin_audit ORDER BY id DESC LIMIT ${LIST_PAGE_SIZE} OFFSET ${(page - 1) * LIST_PAGE_SIZE}`),
+    db.prepare(
+      `SELECT * FROM admin_audit ORDER BY id DESC LIMIT ${LIST_PAGE_SIZE} OFFSET ${(page - 1) * LIST_PAGE_SIZE}`,
+    ),
     db.prepare('SELECT COUNT(*) AS total FROM admin_audit'),
   ]);
   return {

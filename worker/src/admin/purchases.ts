@@ -104,7 +104,10 @@ function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
     const plan = appConfig.plans.find((candidate) => candidate.name === filter.plan);
     conditions.push(`${effectivePlan('p')} IN (${param(plan?.id ?? filter.plan)}, ${param(filter.plan)})`);
   }
-  return {where: conditions.length ? `WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '', params};
+  return {
+    where: conditions.length ? `WHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '',
+    params,
+  };
 }
 
 /** The Stripe key's mode decides which of Stripe's dashboards a purchase links to. */
@@ -112,11 +115,18 @@ export interface PaymentLinks {
   stripeKey: string | undefined;
 }
 
-export async function listPurchases(db: D1Database, links: PaymentLinks, filter: PurchaseFilter, page: number): Promise<Page<AdminPurchase>> {
+export async function listPurchases(
+  db: D1Database,
+  links: PaymentLinks,
+  filter: PurchaseFilter,
+  page: number,
+): Promise<Page<AdminPurchase>> {
   const {where, params} = filterFor(filter);
   const offset = (page - 1) * PAGE_SIZE;
   const [rows, count] = await db.batch<Row | {total: number}>([
-    db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']} LIMIT ${PAGE_SIZE} OFFSET ${offset}`).bind(...params),
+    db
+      .prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']} LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
+      .bind(...params),
     db.prepare(`SELECT COUNT(*) AS total FROM purchases p ${where}`).bind(...params),
   ]);
   return {
@@ -130,9 +140,23 @@ export async function listPurchases(db: D1Database, links: PaymentLinks, filter:
 /** Every purchase the filter matches, in its order, as CSV: the seller's spreadsheet or accounts. */
 export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: PurchaseFilter): Promise<string> {
   const {where, params} = filterFor(filter);
-  const {results} = await db.prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']}`).bind(...params).all<Row>();
+  const {results} = await db
+    .prepare(`${SELECT} ${where} ORDER BY ${ORDER_BY[filter.sort ?? 'newest']}`)
+    .bind(...params)
+    .all<Row>();
   const header = [
-    ...['created_at', 'session_id', 'email', 'plan', 'amount', 'amount_refunded', 'currency', 'state', 'github_username', 'access'],
+    ...[
+      'created_at',
+      'session_id',
+      'email',
+      'plan',
+      'amount',
+      'amount_refunded',
+      'currency',
+      'state',
+      'github_username',
+      'access',
+    ],
     ...['fair_price_country', 'card_country', 'country_review', 'upgrade_country_review'],
   ];
   const lines = results.map((row) => {
@@ -150,7 +174,9 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
       purchase.access?.status ?? '',
       purchase.fairPrice?.country ?? '',
       // 'unread': the worker gave up asking Stripe; '' is a payment that tells no country.
-      purchase.fairPrice && purchase.fairPrice.cardCountry === null && purchase.fairPrice.review !== null ? 'unread' : (purchase.fairPrice?.cardCountry ?? ''),
+      purchase.fairPrice && purchase.fairPrice.cardCountry === null && purchase.fairPrice.review !== null
+        ? 'unread'
+        : (purchase.fairPrice?.cardCountry ?? ''),
       purchase.fairPrice?.review ?? '',
       // An upgrade's own payment flagged: the purchase is in the Flagged filter for it.
       purchase.flaggedUpgrade ? 'flagged' : '',
@@ -165,7 +191,11 @@ export interface StoredPurchaseDetail {
   grant: Grant | null;
 }
 
-export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessionId: string): Promise<StoredPurchaseDetail | null> {
+export async function purchaseDetail(
+  db: D1Database,
+  links: PaymentLinks,
+  sessionId: string,
+): Promise<StoredPurchaseDetail | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
   const [events, jobs, actions, grant, upgrades, others] = await db.batch<Record<string, unknown>>([
@@ -176,9 +206,15 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       )
       .bind(sessionId, row.payment_intent_id),
     db
-      .prepare('SELECT key, kind, status, attempts, last_error, payload, created_at, updated_at, session_id FROM jobs WHERE session_id = ?1 ORDER BY id')
+      .prepare(
+        'SELECT key, kind, status, attempts, last_error, payload, created_at, updated_at, session_id FROM jobs WHERE session_id = ?1 ORDER BY id',
+      )
       .bind(sessionId),
-    db.prepare('SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id').bind(sessionId),
+    db
+      .prepare(
+        'SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id',
+      )
+      .bind(sessionId),
     db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
     upgradesOfStatement(db, sessionId),
     // The seller's revocation is each purchase's own: the page says which others the buyer holds.
@@ -215,14 +251,12 @@ export async function purchaseDetail(db: D1Database, links: PaymentLinks, sessio
       customerId: row.customer_id,
       userId: row.user_id,
       upgrades: upgrades!.results.map(adminUpgrade),
-      otherPaidPurchases: others!.results.map(
-        (other): AdminOtherPurchase => ({
-          sessionId: other.session_id as string,
-          plan: storedPlanName(other.plan as string | null),
-          createdAt: other.created_at as number,
-          revokedBySellerAt: other.revoked_by_seller_at as number | null,
-        }),
-      ),
+      otherPaidPurchases: others!.results.map((other): AdminOtherPurchase => ({
+        sessionId: other.session_id as string,
+        plan: storedPlanName(other.plan as string | null),
+        createdAt: other.created_at as number,
+        revokedBySellerAt: other.revoked_by_seller_at as number | null,
+      })),
       history,
     },
     grant: (grant!.results[0] as unknown as Grant | undefined) ?? null,
@@ -245,7 +279,12 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
     amountRefunded: state === 'refunded' ? Math.max(row.amount_refunded, amount ?? 0) : row.amount_refunded,
     stripeUrl: stripePaymentUrl(links.stripeKey, row.payment_intent_id),
     fairPrice: row.fair_price_country
-      ? {country: row.fair_price_country, percentOff: row.fair_price_percent, cardCountry: row.card_country, review: row.country_review}
+      ? {
+          country: row.fair_price_country,
+          percentOff: row.fair_price_percent,
+          cardCountry: row.card_country,
+          review: row.country_review,
+        }
       : null,
     flaggedUpgrade: row.flagged_upgrade ? (JSON.parse(row.flagged_upgrade) as AdminFairPrice) : null,
     access:
@@ -269,13 +308,18 @@ export function stateOf(row: {status: Row['status']; revoke_reason: string | nul
 
 const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = {
   mail: (key) =>
-    key.startsWith('sale:') ? 'New-sale e-mail to the seller' : key.startsWith('seat:') ? 'Seat e-mail to the buyer' : 'Welcome e-mail to the buyer',
+    key.startsWith('sale:')
+      ? 'New-sale e-mail to the seller'
+      : key.startsWith('seat:')
+        ? 'Seat e-mail to the buyer'
+        : 'Welcome e-mail to the buyer',
   'github-invite': () => 'Invitation (queued while GitHub was busy)',
   'github-remove': () => 'Removal from the repository',
   'extra-grants': () => 'Extra repositories brought in step with the plan',
   'extra-withdraw': () => 'A stale invitation to an extra repository withdrawn',
   // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
-  'card-country': (key, sessionId) => `The card's country${key === `card-country:${sessionId}` ? '' : " of an upgrade's payment"} read from Stripe (fair price)`,
+  'card-country': (key, sessionId) =>
+    `The card's country${key === `card-country:${sessionId}` ? '' : " of an upgrade's payment"} read from Stripe (fair price)`,
 };
 
 function jobEvent(job: Record<string, unknown>): PurchaseEvent {
@@ -283,7 +327,14 @@ function jobEvent(job: Record<string, unknown>): PurchaseEvent {
   const status = job.status === 'pending' && (job.attempts as number) > 0 ? 'retrying' : (job.status as string);
   return {
     at: job.created_at as number,
-    kind: kind === 'mail' ? 'email' : kind === 'github-remove' || kind === 'extra-withdraw' ? 'removal' : kind === 'card-country' ? 'stripe' : 'invitation',
+    kind:
+      kind === 'mail'
+        ? 'email'
+        : kind === 'github-remove' || kind === 'extra-withdraw'
+          ? 'removal'
+          : kind === 'card-country'
+            ? 'stripe'
+            : 'invitation',
     summary: JOB_SUMMARY[kind]?.(job.key as string, job.session_id as string) ?? kind,
     status,
     detail: job.last_error ? maskSessionIds(job.last_error as string) : undefined,

@@ -77,7 +77,13 @@ export async function refundPayment(
     const asked = request.amount ?? ('refundedBefore' in action ? charge.amount - action.refundedBefore : done.amount);
     const same = done.amount === asked && done.reason === request.reason;
     if (!same) throw new HttpError(409, RACED, 'CONFLICT');
-    return {refunded: done.amount, left: charge.amount - charge.amount_refunded, currency, refundId: done.id, action: key};
+    return {
+      refunded: done.amount,
+      left: charge.amount - charge.amount_refunded,
+      currency,
+      refundId: done.id,
+      action: key,
+    };
   }
   if ('refundedBefore' in action && charge.amount_refunded !== action.refundedBefore) {
     throw new HttpError(
@@ -111,7 +117,11 @@ export async function refundPayment(
     throw refusal(err);
   }
   if (undone(refund)) {
-    throw new HttpError(502, `Stripe did not refund the payment (${refund.status}). Nothing was refunded.`, 'PAYMENT_PROVIDER');
+    throw new HttpError(
+      502,
+      `Stripe did not refund the payment (${refund.status}). Nothing was refunded.`,
+      'PAYMENT_PROVIDER',
+    );
   }
   await recordAmountRefunded(env.DB, payment.paymentIntentId, charge.amount_refunded + refund.amount);
   return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id, action: key};
@@ -148,7 +158,9 @@ export async function refundUpgradesOf(
     } catch (err) {
       // Already refunded in full is what was wanted; anything else is for the seller to see.
       if (err instanceof HttpError && err.message === ALREADY_REFUNDED) continue;
-      parts.push(`its upgrade ${upgrade.session_id} was NOT refunded (${err instanceof Error ? err.message : String(err)}): refund it from its row`);
+      parts.push(
+        `its upgrade ${upgrade.session_id} was NOT refunded (${err instanceof Error ? err.message : String(err)}): refund it from its row`,
+      );
     }
   }
   return parts.map((part) => `, ${part}`).join('');
@@ -180,7 +192,11 @@ function refusal(err: unknown): HttpError {
   if (err instanceof Stripe.errors.StripeIdempotencyError) return new HttpError(409, RACED, 'CONFLICT');
   // The same action still running at Stripe after the client's retry (a 409): its answer is the one to read.
   if (err instanceof Stripe.errors.StripeError && err.code === 'idempotency_key_in_use') {
-    return new HttpError(409, 'This refund is already on its way from another request: read the purchase again in a moment.', 'CONFLICT');
+    return new HttpError(
+      409,
+      'This refund is already on its way from another request: read the purchase again in a moment.',
+      'CONFLICT',
+    );
   }
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === 'charge_already_refunded') {
@@ -188,7 +204,11 @@ function refusal(err: unknown): HttpError {
     }
     if (err.code === 'amount_too_large') return new HttpError(409, RACED, 'CONFLICT');
     if (err.code === 'charge_disputed' || err.code === 'refund_disputed_payment') {
-      return new HttpError(409, 'The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.', 'CONFLICT');
+      return new HttpError(
+        409,
+        'The buyer has disputed this payment: answer the dispute in Stripe instead of refunding.',
+        'CONFLICT',
+      );
     }
   }
   return paymentProviderError(err);

@@ -27,9 +27,27 @@ export async function releaseList(db: D1Database, limit = 50): Promise<AdminRele
        ORDER BY r.published_at DESC, r.id DESC`,
     )
     .bind(limit)
-    .all<{id: number; tag: string; name: string; published_at: number; recipients: number; emailed: number; delivered: number; failed: number; waiting: number; unsubscribed: number}>();
-  const failures = await failuresOf(db, results.map((row) => row.id));
-  return results.map(({published_at: publishedAt, ...row}) => ({...row, publishedAt, failures: failures.get(row.id) ?? []}));
+    .all<{
+      id: number;
+      tag: string;
+      name: string;
+      published_at: number;
+      recipients: number;
+      emailed: number;
+      delivered: number;
+      failed: number;
+      waiting: number;
+      unsubscribed: number;
+    }>();
+  const failures = await failuresOf(
+    db,
+    results.map((row) => row.id),
+  );
+  return results.map(({published_at: publishedAt, ...row}) => ({
+    ...row,
+    publishedAt,
+    failures: failures.get(row.id) ?? [],
+  }));
 }
 
 /** The first MAX_LISTED_FAILURES failed addresses of each release, with Mailgun's reason. */
@@ -44,6 +62,7 @@ async function failuresOf(db: D1Database, ids: number[]): Promise<Map<number, Ad
     .bind(JSON.stringify(ids), MAX_LISTED_FAILURES)
     .all<{release_id: number; email: string; reason: string | null}>();
   const byRelease = new Map<number, AdminReleaseFailure[]>();
-  for (const {release_id: id, email, reason} of results) byRelease.set(id, [...(byRelease.get(id) ?? []), {email, reason}]);
+  for (const {release_id: id, email, reason} of results)
+    byRelease.set(id, [...(byRelease.get(id) ?? []), {email, reason}]);
   return byRelease;
 }

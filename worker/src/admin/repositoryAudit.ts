@@ -43,7 +43,11 @@ export function auditTarget(settings: Context['settings'], key?: string): AuditT
   const name = settings.extraRepos[key];
   if (!name) {
     const known = Object.keys(settings.extraRepos);
-    throw new HttpError(404, `There is no extra repository "${key}" (GITHUB_EXTRA_REPOS names ${known.length > 0 ? known.join(', ') : 'none'}).`, 'NOT_FOUND');
+    throw new HttpError(
+      404,
+      `There is no extra repository "${key}" (GITHUB_EXTRA_REPOS names ${known.length > 0 ? known.join(', ') : 'none'}).`,
+      'NOT_FOUND',
+    );
   }
   return {key, name};
 }
@@ -74,7 +78,10 @@ async function grantsOf(db: D1Database, target: AuditTarget) {
  */
 const ENTITLED: readonly Grant['status'][] = ['queued', 'pending', 'active', 'failed'];
 
-export async function auditRepository(context: Context, target: AuditTarget = auditTarget(context.settings)): Promise<RepositoryAudit> {
+export async function auditRepository(
+  context: Context,
+  target: AuditTarget = auditTarget(context.settings),
+): Promise<RepositoryAudit> {
   return (await compareRepository(context, target)).audit;
 }
 
@@ -85,14 +92,21 @@ export async function compareRepository(
 ): Promise<{audit: RepositoryAudit; invitations: Invitations}> {
   const {settings, db} = context;
   const repository = target.key === null ? repositoryFor(context) : repositoryFor(context, target.name);
-  const [collaborators, invitations, grants] = await Promise.all([repository.collaborators(), repository.invitations(), grantsOf(db, target)]);
+  const [collaborators, invitations, grants] = await Promise.all([
+    repository.collaborators(),
+    repository.invitations(),
+    grantsOf(db, target),
+  ]);
   const exempt = [settings.GITHUB_REPO!.split('/')[0]!.toLowerCase(), ...settings.githubExempt];
 
   const present = new Map<number, {login: string; on: 'collaborator' | 'invitation'}>();
   for (const user of collaborators) present.set(user.id, {login: user.login, on: 'collaborator'});
   for (const invitation of invitations) {
     if (invitation.expired || invitation.inviteeId === null || present.has(invitation.inviteeId)) continue;
-    present.set(invitation.inviteeId, {login: invitation.inviteeLogin ?? String(invitation.inviteeId), on: 'invitation'});
+    present.set(invitation.inviteeId, {
+      login: invitation.inviteeLogin ?? String(invitation.inviteeId),
+      on: 'invitation',
+    });
   }
   const presentLogins = new Set([...present.values()].map(({login}) => login.toLowerCase()));
 
@@ -108,7 +122,8 @@ export async function compareRepository(
       entitledLogins.add(grant.github_username.toLowerCase());
       // One account may be named by a live grant and by another purchase's failed one: keep the live.
       const known = grant.github_user_id === null ? undefined : entitledById.get(grant.github_user_id);
-      if (grant.github_user_id !== null && (!known || known.status === 'failed')) entitledById.set(grant.github_user_id, grant);
+      if (grant.github_user_id !== null && (!known || known.status === 'failed'))
+        entitledById.set(grant.github_user_id, grant);
     } else if (grant.github_user_id !== null) {
       revoked.set(grant.github_user_id, grant);
     }
@@ -116,7 +131,12 @@ export async function compareRepository(
 
   const differences: RepositoryDifference[] = [];
   for (const [githubUserId, {login, on}] of present) {
-    if (entitledById.has(githubUserId) || entitledLogins.has(login.toLowerCase()) || exempt.includes(login.toLowerCase())) continue;
+    if (
+      entitledById.has(githubUserId) ||
+      entitledLogins.has(login.toLowerCase()) ||
+      exempt.includes(login.toLowerCase())
+    )
+      continue;
     const gone = revoked.get(githubUserId);
     differences.push({
       kind: gone ? 'revoked_present' : 'unpaid_on_repository',
@@ -130,9 +150,20 @@ export async function compareRepository(
   // A grant with no GitHub id yet is the outbox's to invite (Failures shows it if that fails).
   for (const [githubUserId, grant] of entitledById) {
     if (present.has(githubUserId) || presentLogins.has(grant.github_username.toLowerCase())) continue;
-    differences.push({kind: 'paid_missing', githubUserId, login: grant.github_username, on: 'nowhere', sessionId: grant.session_id, email: grant.email});
+    differences.push({
+      kind: 'paid_missing',
+      githubUserId,
+      login: grant.github_username,
+      on: 'nowhere',
+      sessionId: grant.session_id,
+      email: grant.email,
+    });
   }
-  const counts = {paid, collaborators: collaborators.length, invited: invitations.filter((invitation) => !invitation.expired).length};
+  const counts = {
+    paid,
+    collaborators: collaborators.length,
+    invited: invitations.filter((invitation) => !invitation.expired).length,
+  };
   const window = await invitationWindow(db, target.name);
   const fixAllLimits = {
     paid_missing: fixAllLimit(context, 'paid_missing'),
@@ -141,7 +172,17 @@ export async function compareRepository(
   };
   const extraRepositories = Object.entries(settings.extraRepos).map(([key, name]) => ({key, repository: name}));
   return {
-    audit: {repository: target.name, key: target.key, extraRepositories, checkedAt: Date.now(), counts, differences, exempt, invitations: window, fixAllLimits},
+    audit: {
+      repository: target.name,
+      key: target.key,
+      extraRepositories,
+      checkedAt: Date.now(),
+      counts,
+      differences,
+      exempt,
+      invitations: window,
+      fixAllLimits,
+    },
     invitations,
   };
 }
@@ -166,8 +207,15 @@ export async function fixDifference(
 ): Promise<{detail: string; sessionId: string | null}> {
   const target = auditTarget(context.settings, request.repository);
   const {audit, invitations} = await compareRepository(context, target);
-  const difference = audit.differences.find((entry) => entry.kind === request.kind && entry.githubUserId === request.githubUserId);
-  if (!difference) throw new HttpError(409, 'That difference is gone: the repository and the grants agree on this account now.', 'CONFLICT');
+  const difference = audit.differences.find(
+    (entry) => entry.kind === request.kind && entry.githubUserId === request.githubUserId,
+  );
+  if (!difference)
+    throw new HttpError(
+      409,
+      'That difference is gone: the repository and the grants agree on this account now.',
+      'CONFLICT',
+    );
   return applyFix(context, difference, invitations, done, {target});
 }
 
@@ -192,7 +240,14 @@ export async function fixAllOfKind(
   const {audit, invitations} = await compareRepository(context, target);
   const found = audit.differences.filter((difference) => difference.kind === kind);
   const limit = fixAllLimit(context, kind);
-  const result: RepositoryFixAllResult = {kind, status: 'fixed', detail: '', done: 0, failed: [], left: Math.max(0, found.length - limit)};
+  const result: RepositoryFixAllResult = {
+    kind,
+    status: 'fixed',
+    detail: '',
+    done: 0,
+    failed: [],
+    left: Math.max(0, found.length - limit),
+  };
   for (const difference of found.slice(0, limit)) {
     const done: string[] = [];
     try {
@@ -203,7 +258,8 @@ export async function fixAllOfKind(
       const reported = reportGitHub(err);
       const reason = reported instanceof HttpError ? reported.message : 'Something went wrong on our side.';
       result.failed.push({login: difference.login, githubUserId: difference.githubUserId, reason});
-      const progress = done.length > 0 ? `Done before it stopped: ${done.join('; ')}.` : 'Nothing was changed on GitHub.';
+      const progress =
+        done.length > 0 ? `Done before it stopped: ${done.join('; ')}.` : 'Nothing was changed on GitHub.';
       await record({difference, outcome: 'failed', detail: `${reason} ${progress}`});
     }
   }
@@ -221,7 +277,8 @@ export async function applyFix(
   done: string[],
   {healing = false, target = auditTarget(context.settings)}: {healing?: boolean; target?: AuditTarget} = {},
 ): Promise<{detail: string; sessionId: string | null}> {
-  if (target.key !== null) return applyExtraFix(context, target as AuditTarget & {key: string}, difference, invitations, done);
+  if (target.key !== null)
+    return applyExtraFix(context, target as AuditTarget & {key: string}, difference, invitations, done);
   if (difference.kind === 'paid_missing') {
     const grant = await readGrant(context.db, difference.sessionId!);
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
@@ -276,7 +333,13 @@ async function recordRemoved(db: D1Database, githubUserId: number) {
  * one listing for a whole fix-all) withdrawn, and the collaborator, by the login its numeric id has
  * today, removed. Each step is added to `done` as it happens.
  */
-async function removeAccount(repository: Repository, difference: RepositoryDifference, invitations: Invitations, done: string[], where: string) {
+async function removeAccount(
+  repository: Repository,
+  difference: RepositoryDifference,
+  invitations: Invitations,
+  done: string[],
+  where: string,
+) {
   for (const invitation of invitations) {
     if (invitation.inviteeId !== difference.githubUserId) continue;
     await repository.withdrawInvitation(invitation.id);
@@ -307,7 +370,9 @@ async function applyExtraFix(
   if (difference.kind === 'paid_missing') {
     const sessionId = difference.sessionId!;
     const grant = await db
-      .prepare('SELECT invitation_id, status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3')
+      .prepare(
+        'SELECT invitation_id, status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3',
+      )
       .bind(sessionId, target.key, target.name)
       .first<{invitation_id: number | null; status: string}>();
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
@@ -329,11 +394,16 @@ async function applyExtraFix(
       .first();
     if (!queued) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
     await reconcileExtraGrantsSoon(context, sessionId, `audit:${target.key}:${now}`);
-    const after = await db.prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2').bind(sessionId, target.key).first<{status: string}>();
+    const after = await db
+      .prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+      .bind(sessionId, target.key)
+      .first<{status: string}>();
     return {detail: `invited @${difference.login} to ${target.name} again: ${after?.status ?? 'queued'}`, sessionId};
   }
   const holder = await db
-    .prepare(`SELECT session_id FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`)
+    .prepare(
+      `SELECT session_id FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
+    )
     .bind(target.name, difference.githubUserId)
     .first<{session_id: string}>();
   if (holder) {
@@ -344,5 +414,8 @@ async function applyExtraFix(
     );
   }
   await removeAccount(repository, difference, invitations, done, target.name);
-  return {detail: `removed @${difference.login} from ${target.name} (${difference.on})`, sessionId: difference.sessionId};
+  return {
+    detail: `removed @${difference.login} from ${target.name} (${difference.on})`,
+    sessionId: difference.sessionId,
+  };
 }

@@ -59,9 +59,20 @@ import {salesSummary} from './sales';
 const PAGE_RULE = 'page must be a whole number from 1 to 100000';
 // Absent is the first page; anything else that is not a page number is the caller's mistake, said
 // so (a silent first page would look like the list had ended).
-const pageQuery = z.coerce.number({message: PAGE_RULE}).int(PAGE_RULE).min(1, PAGE_RULE).max(100_000, PAGE_RULE).default(1);
-const searchQuery = z.string().max(200, 'The search is too long').optional().transform((value) => value ?? '');
-const periodQuery = z.enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`}).default(DEFAULT_SALES_PERIOD);
+const pageQuery = z.coerce
+  .number({message: PAGE_RULE})
+  .int(PAGE_RULE)
+  .min(1, PAGE_RULE)
+  .max(100_000, PAGE_RULE)
+  .default(1);
+const searchQuery = z
+  .string()
+  .max(200, 'The search is too long')
+  .optional()
+  .transform((value) => value ?? '');
+const periodQuery = z
+  .enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`})
+  .default(DEFAULT_SALES_PERIOD);
 const planNames: string[] = appConfig.plans.map((plan) => plan.name);
 /** Each filter absent or one of its values: a value the list does not know is the caller's mistake, said so. */
 const purchaseFilter = z.object({
@@ -76,22 +87,42 @@ const purchaseFilter = z.object({
 });
 const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
 const RELEASE_ID_RULE = "releaseId must be a GitHub release's id, a whole number";
-const releaseIdParam = z.coerce.number({message: RELEASE_ID_RULE}).int(RELEASE_ID_RULE).positive(RELEASE_ID_RULE).max(Number.MAX_SAFE_INTEGER, RELEASE_ID_RULE);
+const releaseIdParam = z.coerce
+  .number({message: RELEASE_ID_RULE})
+  .int(RELEASE_ID_RULE)
+  .positive(RELEASE_ID_RULE)
+  .max(Number.MAX_SAFE_INTEGER, RELEASE_ID_RULE);
 /** No username: give back the right a revocation took, to a purchase that never had a seat. */
 const grantBody = z.object({username: githubUsername.optional()});
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
-const REFUNDED_BEFORE_RULE = 'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
+const REFUNDED_BEFORE_RULE =
+  'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
 const refundBody = z.strictObject(
   {
-    amount: z.number({message: AMOUNT_RULE}).int(AMOUNT_RULE).positive(AMOUNT_RULE).max(99_999_999, AMOUNT_RULE).optional(),
+    amount: z
+      .number({message: AMOUNT_RULE})
+      .int(AMOUNT_RULE)
+      .positive(AMOUNT_RULE)
+      .max(99_999_999, AMOUNT_RULE)
+      .optional(),
     reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
-    refundedBefore: z.number({message: REFUNDED_BEFORE_RULE}).int(REFUNDED_BEFORE_RULE).min(0, REFUNDED_BEFORE_RULE).max(99_999_999, REFUNDED_BEFORE_RULE),
+    refundedBefore: z
+      .number({message: REFUNDED_BEFORE_RULE})
+      .int(REFUNDED_BEFORE_RULE)
+      .min(0, REFUNDED_BEFORE_RULE)
+      .max(99_999_999, REFUNDED_BEFORE_RULE),
   },
   {message: 'The body takes only amount, reason and refundedBefore'},
 );
-const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`});
+const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {
+  message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`,
+});
 /** An extra repository's key (GITHUB_EXTRA_REPOS), for its own audit; none for the kit's. */
-const repositoryKey = z.string({message: 'repository must be the key of an extra repository'}).trim().min(1, 'repository must not be empty').max(64, 'repository is too long');
+const repositoryKey = z
+  .string({message: 'repository must be the key of an extra repository'})
+  .trim()
+  .min(1, 'repository must not be empty')
+  .max(64, 'repository is too long');
 const fixBody = z.object({
   kind: differenceKind,
   githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
@@ -105,7 +136,9 @@ const fixAllBody = z.strictObject(
 export const adminRoutes = new Hono<AppEnv>()
   .use(`${API_PATHS.admin}/*`, requireAdmin)
 
-  .get(ADMIN_PATHS.sales, async (c) => c.json((await salesSummary(c.env.DB, parse(periodQuery, c.req.query('period')))) satisfies SalesSummary))
+  .get(ADMIN_PATHS.sales, async (c) =>
+    c.json((await salesSummary(c.env.DB, parse(periodQuery, c.req.query('period')))) satisfies SalesSummary),
+  )
 
   .get(ADMIN_PATHS.purchases, async (c) => {
     const filter = purchaseFilterOf(c);
@@ -130,7 +163,9 @@ export const adminRoutes = new Hono<AppEnv>()
     // the seller sees its login of today.
     const context = contextOf(c.env);
     const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeGrant(context, grant) : null;
-    const extras = await Promise.all((await extraGrantsOf(c.env.DB, detail.sessionId)).map((row) => observeExtraGrant(context, row)));
+    const extras = await Promise.all(
+      (await extraGrantsOf(c.env.DB, detail.sessionId)).map((row) => observeExtraGrant(context, row)),
+    );
     return c.json({
       ...detail,
       extraGrants: extras.map((row) => ({
@@ -156,16 +191,33 @@ export const adminRoutes = new Hono<AppEnv>()
       const grant = await readGrant(c.env.DB, sessionId);
       if (username === undefined) {
         // Only the right comes back: a seat is given back by inviting an account, named here.
-        if (grant) throw new HttpError(400, `Name the GitHub account to invite: this purchase's was @${grant.github_username}.`);
+        if (grant)
+          throw new HttpError(400, `Name the GitHub account to invite: this purchase's was @${grant.github_username}.`);
         if (purchase.revoked_by_seller_at === null) {
-          throw new HttpError(409, 'This purchase has nothing to give back: its access is not revoked. Name a GitHub account to invite.', 'CONFLICT');
+          throw new HttpError(
+            409,
+            'This purchase has nothing to give back: its access is not revoked. Name a GitHub account to invite.',
+            'CONFLICT',
+          );
         }
         await grantBySeller(context, {sessionId, userId: purchase.user_id ?? '', github: null});
-        return {status: 'granted', detail: 'access given back: the buyer may download the code and ask for an invitation again'};
+        return {
+          status: 'granted',
+          detail: 'access given back: the buyer may download the code and ask for an invitation again',
+        };
       }
       const found = await repositoryFor(context).lookupUser(username);
-      if (!found) throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
-      const {access} = await grantBySeller(context, {sessionId, userId: grant?.user_id ?? purchase.user_id ?? '', github: found});
+      if (!found)
+        throw new HttpError(
+          404,
+          `GitHub user "${username}" was not found. Check the spelling.`,
+          'GITHUB_USER_NOT_FOUND',
+        );
+      const {access} = await grantBySeller(context, {
+        sessionId,
+        userId: grant?.user_id ?? purchase.user_id ?? '',
+        github: found,
+      });
       return {status: access!.status, detail: `@${found.login}: ${access!.status}`};
     });
   })
@@ -181,7 +233,9 @@ export const adminRoutes = new Hono<AppEnv>()
       const revoked = await revokeBySeller(contextOf(c.env), sessionId);
       if (!revoked) throw new HttpError(409, 'This purchase changed meanwhile: read it again.', 'CONFLICT');
       const grant = await readGrant(c.env.DB, sessionId);
-      const seat = grant ? `@${grant.github_username}: access revoked` : 'access revoked (no GitHub account was invited)';
+      const seat = grant
+        ? `@${grant.github_username}: access revoked`
+        : 'access revoked (no GitHub account was invited)';
       return {status: 'revoked', detail: `${seat}; no download of the code until access is granted again`};
     });
   })
@@ -192,11 +246,19 @@ export const adminRoutes = new Hono<AppEnv>()
       await paidPurchase(c.env.DB, sessionId);
       const grant = await readGrant(c.env.DB, sessionId);
       if (!grant || grant.status !== 'pending') {
-        throw new HttpError(409, 'This purchase has no pending invitation to send again. To invite an account, use Grant access.', 'CONFLICT');
+        throw new HttpError(
+          409,
+          'This purchase has no pending invitation to send again. To invite an account, use Grant access.',
+          'CONFLICT',
+        );
       }
       const context = contextOf(c.env);
       if (!(await invitationExpired(context, grant))) {
-        throw new HttpError(409, 'The invitation has not expired: the buyer accepted it, or GitHub still honours it.', 'CONFLICT');
+        throw new HttpError(
+          409,
+          'The invitation has not expired: the buyer accepted it, or GitHub still honours it.',
+          'CONFLICT',
+        );
       }
       const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
       return {status: result.status, detail: `@${grant.github_username}: ${result.status}`};
@@ -218,10 +280,20 @@ export const adminRoutes = new Hono<AppEnv>()
     return audited(c, 'accept_card_country', sessionId, async () => {
       const accepted = await acceptCardCountry(c.env.DB, sessionId);
       if (!accepted) throw notFound();
-      const card = accepted.card_country === null ? 'card never read from Stripe' : accepted.card_country ? `card from ${accepted.card_country}` : 'payment with no card country';
+      const card =
+        accepted.card_country === null
+          ? 'card never read from Stripe'
+          : accepted.card_country
+            ? `card from ${accepted.card_country}`
+            : 'payment with no card country';
       const detail = `${card} accepted for the ${accepted.fair_price_country} fair price`;
       // An upgrade's payment: logged on its purchase, whose page lists its upgrades.
-      if (accepted.upgrade_of) return {status: 'accepted', detail: `${detail}, on the upgrade's payment (${sessionId})`, sessionId: accepted.upgrade_of};
+      if (accepted.upgrade_of)
+        return {
+          status: 'accepted',
+          detail: `${detail}, on the upgrade's payment (${sessionId})`,
+          sessionId: accepted.upgrade_of,
+        };
       return {status: 'accepted', detail};
     });
   })
@@ -252,7 +324,8 @@ export const adminRoutes = new Hono<AppEnv>()
         .bind(sessionId)
         .first<{payment_intent_id: string | null; from_plan: string | null}>();
       if (!purchase) throw notFound();
-      if (!purchase.payment_intent_id) throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
+      if (!purchase.payment_intent_id)
+        throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
       const refund = await refundPayment(
         c.env,
         {paymentIntentId: purchase.payment_intent_id, sessionId, admin: admin(c)},
@@ -263,12 +336,16 @@ export const adminRoutes = new Hono<AppEnv>()
       const reason = request.reason.replaceAll('_', ' ');
       // A purchase refunded in full takes back everything, its upgrades' payments too, as part of the same action.
       const upgrades =
-        refund.left === 0 && purchase.from_plan === null ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason, refund.action) : '';
+        refund.left === 0 && purchase.from_plan === null
+          ? await refundUpgradesOf(c.env, sessionId, admin(c), request.reason, refund.action)
+          : '';
       return refund.left === 0
         ? {
             status: 'refunded',
             detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId})${upgrades}; ${
-              purchase.from_plan === null ? 'access ends' : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
+              purchase.from_plan === null
+                ? 'access ends'
+                : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
             } when Stripe confirms`,
           }
         : {
@@ -296,12 +373,16 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
     const id = parse(jobId, c.req.param('jobId'));
-    const job = await c.env.DB.prepare('SELECT session_id FROM jobs WHERE id = ?1').bind(id).first<{session_id: string | null}>();
+    const job = await c.env.DB.prepare('SELECT session_id FROM jobs WHERE id = ?1')
+      .bind(id)
+      .first<{session_id: string | null}>();
     return audited(c, 'retry_job', job?.session_id ?? null, async () => {
       const due = await makeDue(c.env.DB, id);
       if (!due) throw new HttpError(404, 'There is no failed or waiting job with that id.', 'NOT_FOUND');
       await runJob(contextOf(c.env), id);
-      const after = await c.env.DB.prepare('SELECT status, last_error FROM jobs WHERE id = ?1').bind(id).first<{status: string; last_error: string | null}>();
+      const after = await c.env.DB.prepare('SELECT status, last_error FROM jobs WHERE id = ?1')
+        .bind(id)
+        .first<{status: string; last_error: string | null}>();
       const status = after!.status === 'done' ? 'done' : after!.status === 'failed' ? 'failed' : 'retrying';
       return {status, detail: `job ${id} (${due.kind}): ${status}`};
     });
@@ -345,7 +426,10 @@ export const adminRoutes = new Hono<AppEnv>()
             action: 'repository_fix',
             outcome,
             sessionId: difference.sessionId,
-            detail: outcome === 'done' ? `${kind}: ${detail} (fix all).` : `Failed (fix all): @${difference.login}: ${detail}`,
+            detail:
+              outcome === 'done'
+                ? `${kind}: ${detail} (fix all).`
+                : `Failed (fix all): @${difference.login}: ${detail}`,
           }),
         target,
       ),
@@ -401,7 +485,8 @@ async function paidPurchase(db: D1Database, sessionId: string) {
     .bind(sessionId)
     .first<{status: string; user_id: string | null; revoked_by_seller_at: number | null}>();
   if (!purchase) throw notFound();
-  if (purchase.status !== 'paid') throw new HttpError(409, 'This purchase is not paid (refunded, disputed or unfinished).', 'CONFLICT');
+  if (purchase.status !== 'paid')
+    throw new HttpError(409, 'This purchase is not paid (refunded, disputed or unfinished).', 'CONFLICT');
   return purchase;
 }
 
@@ -425,7 +510,13 @@ async function audited(
   try {
     const result = await work();
     const detail = `${result.detail}.${await accessChange()}`;
-    await recordAction(db, {admin: admin(c), action, outcome: 'done', sessionId: result.sessionId ?? sessionId, detail});
+    await recordAction(db, {
+      admin: admin(c),
+      action,
+      outcome: 'done',
+      sessionId: result.sessionId ?? sessionId,
+      detail,
+    });
     return c.json({status: result.status, detail: result.detail} satisfies AdminActionResult);
   } catch (err) {
     const reported = reportGitHub(err);

@@ -45,7 +45,7 @@ function windowOf(period: SalesPeriod, now: number): Window {
 function buckets(first: string, interval: SalesSummary['interval'], now: number): Map<string, SalesDay> {
   const days = new Map<string, SalesDay>();
   const last = interval === 'day' ? utcDay(now) : monthStart(now);
-  for (let at = Date.parse(`${first}T00:00:00Z`); at <= last; ) {
+  for (let at = Date.parse(`${first}T00:00:00Z`); at <= last;) {
     days.set(key(at), {day: key(at), byPlan: {}, purchases: 0});
     at = interval === 'day' ? at + DAY_MS : monthStart(at, -1);
   }
@@ -57,7 +57,9 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   // ?1: the period's start (0 for all time), so one set of statements serves every period.
   const since = window.since ?? 0;
   const bucket = window.interval === 'day' ? '%Y-%m-%d' : '%Y-%m-01';
-  const [byBucket, totals, buyers, refunds, disputes, currency, first, upgradesPaid, upgradesRefunded] = await db.batch<Record<string, unknown>>([
+  const [byBucket, totals, buyers, refunds, disputes, currency, first, upgradesPaid, upgradesRefunded] = await db.batch<
+    Record<string, unknown>
+  >([
     db
       .prepare(
         `SELECT strftime('${bucket}', created_at / 1000, 'unixepoch') AS day, plan, COUNT(*) AS purchases,
@@ -72,7 +74,9 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
       )
       .bind(since),
     db
-      .prepare(`SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid' AND created_at >= ?1`)
+      .prepare(
+        `SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid' AND created_at >= ?1`,
+      )
       .bind(since),
     db
       .prepare(
@@ -87,12 +91,18 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
          FROM disputes`,
       )
       .bind(since),
-    db.prepare(`SELECT currency FROM purchases WHERE currency IS NOT NULL GROUP BY currency ORDER BY COUNT(*) DESC LIMIT 1`),
+    db.prepare(
+      `SELECT currency FROM purchases WHERE currency IS NOT NULL GROUP BY currency ORDER BY COUNT(*) DESC LIMIT 1`,
+    ),
     db.prepare(`SELECT MIN(created_at) AS at FROM purchases WHERE status = 'paid'`),
     ...upgradeSalesStatements(db, since, bucket),
   ]);
 
-  const days = buckets(window.first((first!.results[0]?.at as number | null | undefined) ?? null), window.interval, now);
+  const days = buckets(
+    window.first((first!.results[0]?.at as number | null | undefined) ?? null),
+    window.interval,
+    now,
+  );
   for (const row of byBucket!.results) {
     const entry = days.get(row.day as string);
     if (!entry) continue;
@@ -111,7 +121,10 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
     days: [...days.values()],
     revenue: sum(totals!.results),
     buyers: Number(buyers!.results[0]?.buyers ?? 0),
-    refunds: {count: refunds!.results.reduce((total, row) => total + (row.count as number), 0), amount: sum(refunds!.results)},
+    refunds: {
+      count: refunds!.results.reduce((total, row) => total + (row.count as number), 0),
+      amount: sum(refunds!.results),
+    },
     disputes: {open: Number(dispute.open ?? 0), won: Number(dispute.won ?? 0), lost: Number(dispute.lost ?? 0)},
   };
   return addUpgradeSales(summary, upgradesPaid!.results, upgradesRefunded!.results);

@@ -76,8 +76,12 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
       repository: audit.repository,
       reinvited: [],
       failed: [],
-      unpaid: audit.differences.filter((entry) => entry.kind === 'unpaid_on_repository').map(({login, on}) => ({login, on})),
-      revokedPresent: audit.differences.filter((entry) => entry.kind === 'revoked_present').map(({login, email}) => ({login, email})),
+      unpaid: audit.differences
+        .filter((entry) => entry.kind === 'unpaid_on_repository')
+        .map(({login, on}) => ({login, on})),
+      revokedPresent: audit.differences
+        .filter((entry) => entry.kind === 'revoked_present')
+        .map(({login, email}) => ({login, email})),
       missingLeft: missingOf((grant) => leftToOthers(grant, listed)).map(({login, email}) => ({login, email})),
       expiredForGood: await expiredForGood(db),
       left: 0,
@@ -95,15 +99,32 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
       try {
         const {detail} = await applyFix(context, difference, invitations, done, {healing: true});
         digest.reinvited.push({login: difference.login, email: difference.email});
-        await recordAction(db, {admin: SCHEDULED_AUDITOR, action: 'repository_fix', outcome: 'done', sessionId: difference.sessionId, detail});
+        await recordAction(db, {
+          admin: SCHEDULED_AUDITOR,
+          action: 'repository_fix',
+          outcome: 'done',
+          sessionId: difference.sessionId,
+          detail,
+        });
       } catch (err) {
         const reported = reportGitHub(err);
         const reason = reported instanceof HttpError ? reported.message : 'Something went wrong on our side.';
         digest.failed.push({login: difference.login, reason});
-        await recordAction(db, {admin: SCHEDULED_AUDITOR, action: 'repository_fix', outcome: 'failed', sessionId: difference.sessionId, detail: `paid_missing @${difference.login}: ${reason}`});
+        await recordAction(db, {
+          admin: SCHEDULED_AUDITOR,
+          action: 'repository_fix',
+          outcome: 'failed',
+          sessionId: difference.sessionId,
+          detail: `paid_missing @${difference.login}: ${reason}`,
+        });
       }
     }
-    log.info('audit.scheduled', {reinvited: digest.reinvited.length, failed: digest.failed.length, found: audit.differences.length, left: digest.left});
+    log.info('audit.scheduled', {
+      reinvited: digest.reinvited.length,
+      failed: digest.failed.length,
+      found: audit.differences.length,
+      left: digest.left,
+    });
     if (!run.continuing && digestHasNews(digest)) await sendDigest(context, digest);
     return digest;
   } catch (err) {
@@ -131,7 +152,9 @@ async function claimRun(db: D1Database, now = Date.now()): Promise<{continuing: 
     .bind(AUDIT_RUN, now + AUDIT_EVERY_MS)
     .run();
   const row = await db
-    .prepare('UPDATE scheduled_runs SET next_run_at = ?2 + ?3 WHERE name = ?1 AND next_run_at <= ?2 RETURNING continuing')
+    .prepare(
+      'UPDATE scheduled_runs SET next_run_at = ?2 + ?3 WHERE name = ?1 AND next_run_at <= ?2 RETURNING continuing',
+    )
     .bind(AUDIT_RUN, now, LEASE_MS)
     .first<{continuing: number}>();
   return row && {continuing: row.continuing === 1};
@@ -144,7 +167,9 @@ async function grantStates(db: D1Database, differences: RepositoryDifference[]):
   const sessionIds = differences.map((entry) => entry.sessionId).filter((id): id is string => id !== null);
   if (sessionIds.length === 0) return new Map();
   const {results} = await db
-    .prepare('SELECT session_id, status, invitation_id FROM access_grants WHERE session_id IN (SELECT value FROM json_each(?1))')
+    .prepare(
+      'SELECT session_id, status, invitation_id FROM access_grants WHERE session_id IN (SELECT value FROM json_each(?1))',
+    )
     .bind(JSON.stringify(sessionIds))
     .all<GrantState>();
   return new Map(results.map((row) => [row.session_id, row]));
@@ -175,6 +200,10 @@ async function expiredForGood(db: D1Database, now = Date.now()) {
 
 /** The digest, through the outbox's mail job (sent now, retried by the cron if Mailgun is busy). */
 async function sendDigest(context: Context, digest: AuditDigest) {
-  const id = await enqueue(context.db, {key: `audit-digest:${new Date().toISOString()}`, kind: 'mail', payload: auditDigestMail(context.settings, digest)});
+  const id = await enqueue(context.db, {
+    key: `audit-digest:${new Date().toISOString()}`,
+    kind: 'mail',
+    payload: auditDigestMail(context.settings, digest),
+  });
   if (id !== null) await runJob(context, id);
 }

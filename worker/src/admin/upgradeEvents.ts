@@ -25,7 +25,10 @@ export function upgradeEvent(row: Record<string, unknown>): PurchaseEvent {
   return {
     at: (row.paid_at ?? row.updated_at) as number,
     kind: 'upgrade',
-    summary: upgradeLabel(storedPlanName(row.from_plan as string) ?? 'Other', storedPlanName(row.to_plan as string) ?? 'Other'),
+    summary: upgradeLabel(
+      storedPlanName(row.from_plan as string) ?? 'Other',
+      storedPlanName(row.to_plan as string) ?? 'Other',
+    ),
     status: row.status as string,
     detail: [
       `${formatMoney((row.amount_paid ?? row.amount) as number, row.currency as string)} (${row.session_id as string})`,

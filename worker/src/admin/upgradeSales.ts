@@ -6,7 +6,11 @@ import type {SalesDay, SalesSummary} from '../../../src/config/api';
  * in a day's `byPlan`), and revenue counts what the upgrade's payment brought, the difference,
  * never the whole plan again. By the day it was paid; refunded ones count among refunds.
  */
-export function upgradeSalesStatements(db: D1Database, since: number, bucket: string): [D1PreparedStatement, D1PreparedStatement] {
+export function upgradeSalesStatements(
+  db: D1Database,
+  since: number,
+  bucket: string,
+): [D1PreparedStatement, D1PreparedStatement] {
   return [
     db
       .prepare(
@@ -15,13 +19,19 @@ export function upgradeSalesStatements(db: D1Database, since: number, bucket: st
       )
       .bind(since),
     db
-      .prepare(`SELECT COUNT(*) AS count, SUM(amount_paid) AS amount FROM upgrades WHERE status = 'revoked' AND revoke_reason = 'refunded' AND paid_at >= ?1`)
+      .prepare(
+        `SELECT COUNT(*) AS count, SUM(amount_paid) AS amount FROM upgrades WHERE status = 'revoked' AND revoke_reason = 'refunded' AND paid_at >= ?1`,
+      )
       .bind(since),
   ];
 }
 
 /** Adds the upgrades' rows (from upgradeSalesStatements) to a summary's days, revenue and refunds. */
-export function addUpgradeSales(summary: SalesSummary, paid: Record<string, unknown>[], refunded: Record<string, unknown>[]): SalesSummary {
+export function addUpgradeSales(
+  summary: SalesSummary,
+  paid: Record<string, unknown>[],
+  refunded: Record<string, unknown>[],
+): SalesSummary {
   const days = new Map<string, SalesDay>(summary.days.map((day) => [day.day, day]));
   let revenue = 0;
   for (const row of paid) {
@@ -29,13 +39,19 @@ export function addUpgradeSales(summary: SalesSummary, paid: Record<string, unkn
     revenue += amount;
     const entry = days.get(row.day as string);
     if (!entry) continue;
-    const label = upgradeLabel(storedPlanName(row.from_plan as string) ?? 'Other', storedPlanName(row.to_plan as string) ?? 'Other');
+    const label = upgradeLabel(
+      storedPlanName(row.from_plan as string) ?? 'Other',
+      storedPlanName(row.to_plan as string) ?? 'Other',
+    );
     entry.byPlan[label] = (entry.byPlan[label] ?? 0) + amount;
   }
   const refunds = refunded[0] ?? {};
   return {
     ...summary,
     revenue: summary.revenue + revenue,
-    refunds: {count: summary.refunds.count + Number(refunds.count ?? 0), amount: summary.refunds.amount + Number(refunds.amount ?? 0)},
+    refunds: {
+      count: summary.refunds.count + Number(refunds.count ?? 0),
+      amount: summary.refunds.amount + Number(refunds.amount ?? 0),
+    },
   };
 }

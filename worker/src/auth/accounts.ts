@@ -22,7 +22,12 @@ export interface Accounts {
    * every other session ended (the caller proved the e-mail by a link or Google); `ended`: removed,
    * and every session ended, the caller's too (it may have signed in with that password).
    */
-  removeUnprovenPassword(caller: {uid: string; authTime: number; token: string; signInMethod: string | null}): Promise<'none' | 'kept' | 'ended'>;
+  removeUnprovenPassword(caller: {
+    uid: string;
+    authTime: number;
+    token: string;
+    signInMethod: string | null;
+  }): Promise<'none' | 'kept' | 'ended'>;
 }
 
 /**
@@ -32,7 +37,10 @@ export interface Accounts {
  */
 export function unknowablePassword(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** Sign-in methods that prove nothing about the e-mail: a password, a custom token, none. */

@@ -73,10 +73,12 @@ export function firebaseAccounts(settings: Settings): Accounts {
       const [user] = (body.users as FirebaseAccount[] | undefined) ?? [];
       if (!user) return 'none';
       const providers = (user.providerUserInfo ?? []).map((info) => info.providerId);
-      const hasPassword = Boolean(user.passwordHash) || (providers.includes('password') && user.passwordUpdatedAt !== undefined);
+      const hasPassword =
+        Boolean(user.passwordHash) || (providers.includes('password') && user.passwordUpdatedAt !== undefined);
       // Proven by a link or another provider (Google): a password set before may be anyone's. An
       // account proven only by a password reset holds the password that reset chose: the owner's.
-      const provenWithoutPassword = user.emailLinkSignin === true || providers.some((provider) => !['password', 'phone'].includes(provider));
+      const provenWithoutPassword =
+        user.emailLinkSignin === true || providers.some((provider) => !['password', 'phone'].includes(provider));
       if (!hasPassword || !provenWithoutPassword) return 'none';
       // A token says `password` for an e-mail link too: only Google's sign-in proves who calls.
       const keep = provesEmail(signInMethod);
@@ -146,6 +148,10 @@ async function accessToken(account: ServiceAccount): Promise<string> {
   });
   const body = (await response.json()) as {access_token?: string; expires_in?: number};
   if (!response.ok || !body.access_token) throw new Error(`Google refused the service account: ${response.status}`);
-  cachedAccess = {token: body.access_token, expiresAt: now + (body.expires_in ?? 3600) * 1000, email: account.client_email};
+  cachedAccess = {
+    token: body.access_token,
+    expiresAt: now + (body.expires_in ?? 3600) * 1000,
+    email: account.client_email,
+  };
   return body.access_token;
 }

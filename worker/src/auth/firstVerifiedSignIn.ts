@@ -63,7 +63,12 @@ async function guardCheckoutToken(db: D1Database, user: AuthUser) {
  * The account's cut-off (null: none), once its first verified sign-in is done; undefined while the
  * e-mail is not verified yet and nothing was ended.
  */
-async function settle(db: D1Database, settings: Settings, user: AuthUser, token: string): Promise<number | null | undefined> {
+async function settle(
+  db: D1Database,
+  settings: Settings,
+  user: AuthUser,
+  token: string,
+): Promise<number | null | undefined> {
   let row = await readRow(db, user.uid);
   if (!row && user.emailVerified) {
     // One statement both asks and claims: only one request of the account does the work.
@@ -82,19 +87,31 @@ async function settle(db: D1Database, settings: Settings, user: AuthUser, token:
   return remember(user.uid, row.sessions_since);
 }
 
-async function firstVerifiedSignIn(db: D1Database, settings: Settings, user: AuthUser, token: string): Promise<number | null> {
+async function firstVerifiedSignIn(
+  db: D1Database,
+  settings: Settings,
+  user: AuthUser,
+  token: string,
+): Promise<number | null> {
   const now = Date.now();
   let since: number | null = null;
   try {
     const accounts = accountsFor(settings);
-    const removed = await accounts.removeUnprovenPassword({uid: user.uid, authTime: user.authTime, token, signInMethod: user.signInMethod});
+    const removed = await accounts.removeUnprovenPassword({
+      uid: user.uid,
+      authTime: user.authTime,
+      token,
+      signInMethod: user.signInMethod,
+    });
     // Ended everywhere: up to now. Ended but the caller's: every session signed in before it.
     if (removed === 'ended') since = Math.floor(now / 1000);
     else if (removed === 'kept') since = user.authTime - 1;
     // A guest checkout's account: its tokens are refused from now on, and its sessions end (the
     // password removal ended them already when there was one).
     const checkout = await db
-      .prepare('UPDATE checkout_accounts SET verified_at = ?2 WHERE user_id = ?1 AND verified_at IS NULL RETURNING session_id')
+      .prepare(
+        'UPDATE checkout_accounts SET verified_at = ?2 WHERE user_id = ?1 AND verified_at IS NULL RETURNING session_id',
+      )
       .bind(user.uid, now)
       .first<{session_id: string}>();
     if (checkout && removed === 'none') {
@@ -102,14 +119,20 @@ async function firstVerifiedSignIn(db: D1Database, settings: Settings, user: Aut
       since = user.authTime - 1;
     }
     if (checkout) log.info('checkout.sessions_ended', {userId: user.uid, sessionId: checkout.session_id});
-    if (removed !== 'none') log.warn('auth.unproven_password_removed', {userId: user.uid, callerKept: removed === 'kept'});
+    if (removed !== 'none')
+      log.warn('auth.unproven_password_removed', {userId: user.uid, callerKept: removed === 'kept'});
   } catch (err) {
     // Fail closed, and let the next call try again from the start.
     await db.batch([
       db.prepare(`DELETE FROM verified_accounts WHERE user_id = ?1 AND state = 'checking'`).bind(user.uid),
-      db.prepare('UPDATE checkout_accounts SET verified_at = NULL WHERE user_id = ?1 AND verified_at = ?2').bind(user.uid, now),
+      db
+        .prepare('UPDATE checkout_accounts SET verified_at = NULL WHERE user_id = ?1 AND verified_at = ?2')
+        .bind(user.uid, now),
     ]);
-    log.error('auth.first_verified_sign_in_failed', {userId: user.uid, error: err instanceof Error ? err.message : String(err)});
+    log.error('auth.first_verified_sign_in_failed', {
+      userId: user.uid,
+      error: err instanceof Error ? err.message : String(err),
+    });
     throw unavailable();
   }
   await db

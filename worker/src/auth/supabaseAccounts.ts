@@ -33,7 +33,11 @@ export function supabaseAccounts(settings: Settings): Accounts {
         headers,
         body: JSON.stringify({email, email_confirm: false}),
       });
-      const body = (await response.json().catch(() => ({}))) as {id?: string; error_code?: string; code?: string | number};
+      const body = (await response.json().catch(() => ({}))) as {
+        id?: string;
+        error_code?: string;
+        code?: string | number;
+      };
       if (body.error_code === 'email_exists' || (response.status === 422 && body.code === 'email_exists')) {
         return 'exists';
       }

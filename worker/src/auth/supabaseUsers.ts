@@ -26,7 +26,11 @@ export function supabaseAdmin(settings: Settings) {
 }
 
 /** The user as Supabase's admin API sees it now (or within the last minute); null when unknown. */
-export async function supabaseUser(settings: Settings, uid: string, {fresh = false} = {}): Promise<SupabaseUser | null> {
+export async function supabaseUser(
+  settings: Settings,
+  uid: string,
+  {fresh = false} = {},
+): Promise<SupabaseUser | null> {
   const cached = cache.get(uid);
   if (!fresh && cached && cached.until > Date.now()) return cached.user;
   const {base, headers} = supabaseAdmin(settings);

@@ -13,8 +13,7 @@ import {KeysUnavailable, remoteKeys} from './jwks';
 import {supabaseConfirmed} from './supabaseUsers';
 import {type AuthUser, CHECKOUT_CLAIM} from './user';
 
-const GOOGLE_KEYS =
-  'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
+const GOOGLE_KEYS = 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
 
 export const unauthorized = () => new HttpError(401, 'Unauthorized');
 
@@ -43,7 +42,11 @@ export async function verifyToken(settings: Settings, token: string): Promise<Au
     if (err instanceof errors.JWTExpired) throw new HttpError(401, 'Token expired', 'TOKEN_EXPIRED');
     if (err instanceof KeysUnavailable) {
       log.error('auth.keys_unavailable', {reason: err.message});
-      throw new HttpError(503, 'Sign-in cannot be checked right now. Please try again in a minute.', 'AUTH_UNAVAILABLE');
+      throw new HttpError(
+        503,
+        'Sign-in cannot be checked right now. Please try again in a minute.',
+        'AUTH_UNAVAILABLE',
+      );
     }
     if (err instanceof HttpError) throw err;
     if (err instanceof errors.JOSEError) throw unauthorized();
@@ -108,13 +111,17 @@ function amrOf(payload: JWTPayload): {method?: unknown; timestamp?: unknown}[] {
 
 /** When a Supabase session signed in (its `iat` moves with every refresh; `amr` keeps the sign-in). */
 function amrTime(payload: JWTPayload): number | undefined {
-  const times = amrOf(payload).map((entry) => entry.timestamp).filter((time): time is number => typeof time === 'number');
+  const times = amrOf(payload)
+    .map((entry) => entry.timestamp)
+    .filter((time): time is number => typeof time === 'number');
   return times.length > 0 ? Math.max(...times) : undefined;
 }
 
 function signInMethodOf(settings: Settings, payload: JWTPayload): string | null {
   if (settings.AUTH_PROVIDER === 'supabase') {
-    const methods = amrOf(payload).map((entry) => entry.method).filter((method): method is string => typeof method === 'string');
+    const methods = amrOf(payload)
+      .map((entry) => entry.method)
+      .filter((method): method is string => typeof method === 'string');
     return methods.includes('password') ? 'password' : (methods[0] ?? null);
   }
   const method = (payload.firebase as {sign_in_provider?: unknown} | undefined)?.sign_in_provider;

@@ -54,7 +54,11 @@ const tableOf = (check: Pick<CardCountryCheck, 'upgradeOf'>) => (check.upgradeOf
  * it upgrades, from the worker's own row): its card against the discount's country, flagged on the
  * upgrade's row for the seller to accept or refund, and its job listed on the purchase's page.
  */
-export async function checkCardCountry(context: Context, session: Stripe.Checkout.Session, upgradeOf?: string): Promise<void> {
+export async function checkCardCountry(
+  context: Context,
+  session: Stripe.Checkout.Session,
+  upgradeOf?: string,
+): Promise<void> {
   const country = session.metadata?.[FAIR_PRICE_COUNTRY_KEY]?.toUpperCase();
   const paymentIntentId = idOf(session.payment_intent);
   if (!country || !paymentIntentId) return;
@@ -67,7 +71,12 @@ export async function checkCardCountry(context: Context, session: Stripe.Checkou
     .bind(session.id, country, Number(session.metadata?.[FAIR_PRICE_PERCENT_KEY]) || null)
     .first();
   if (!unchecked) return;
-  const id = await enqueue(context.db, {key: `card-country:${session.id}`, kind: 'card-country', sessionId: upgradeOf ?? session.id, payload: check});
+  const id = await enqueue(context.db, {
+    key: `card-country:${session.id}`,
+    kind: 'card-country',
+    sessionId: upgradeOf ?? session.id,
+    payload: check,
+  });
   if (id !== null) await runJob(context, id);
 }
 
@@ -81,13 +90,16 @@ async function readCardCountry(context: Context, check: CardCountryCheck): Promi
   for (let i = 0; i < READ_SUBREQUESTS; i++) context.subrequests.spend();
   let charge: Stripe.Charge | null;
   try {
-    const intent = await stripeFor(context.settings).paymentIntents.retrieve(check.paymentIntentId, {expand: ['latest_charge']});
+    const intent = await stripeFor(context.settings).paymentIntents.retrieve(check.paymentIntentId, {
+      expand: ['latest_charge'],
+    });
     charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
   } catch (err) {
     log.warn('fair_price.card_country_unread', {...logged(check), error: describe(err)});
     // Stripe refusing the read (the payment is not in this account) will not change: the seller looks.
     const status = (err as {statusCode?: number}).statusCode;
-    if (status !== undefined && status >= 400 && status < 500 && status !== 429) throw new PermanentError(describe(err));
+    if (status !== undefined && status >= 400 && status < 500 && status !== 429)
+      throw new PermanentError(describe(err));
     throw err; // the outbox retries it later
   }
   const cardCountry = fundingCountry(charge);
@@ -97,7 +109,11 @@ async function readCardCountry(context: Context, check: CardCountryCheck): Promi
 }
 
 /** What the log says of a check: the session, and the purchase an upgrade's payment upgrades. */
-const logged = (check: CardCountryCheck) => ({sessionId: check.sessionId, country: check.country, ...(check.upgradeOf && {upgradeOf: check.upgradeOf})});
+const logged = (check: CardCountryCheck) => ({
+  sessionId: check.sessionId,
+  country: check.country,
+  ...(check.upgradeOf && {upgradeOf: check.upgradeOf}),
+});
 
 /**
  * Records the card's country once. What the seller accepted stays accepted; a flag set because the
@@ -121,7 +137,9 @@ registerJob<CardCountryCheck>('card-country', {
   // from the console can still record it.
   async gaveUp(context, check) {
     const flagged = await context.db
-      .prepare(`UPDATE ${tableOf(check)} SET country_review = 'flagged' WHERE session_id = ?1 AND card_country IS NULL AND country_review IS NULL RETURNING session_id`)
+      .prepare(
+        `UPDATE ${tableOf(check)} SET country_review = 'flagged' WHERE session_id = ?1 AND card_country IS NULL AND country_review IS NULL RETURNING session_id`,
+      )
       .bind(check.sessionId)
       .first();
     if (flagged) log.warn('fair_price.card_country_mismatch', {...logged(check), cardCountry: 'unread'});

@@ -37,7 +37,8 @@ export async function fulfillCheckout(
   }
   const {priceId, plan} = bought;
   const paid =
-    session.status === 'complete' && (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
+    session.status === 'complete' &&
+    (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
   const observed: PurchaseStatus = paid ? 'paid' : options.paymentFailed ? 'failed' : 'open';
   const customerId = idOf(session.customer);
   const paymentIntentId = idOf(session.payment_intent);
@@ -105,12 +106,17 @@ export async function fulfillCheckout(
   // only if the purchase reads paid once recorded: stored together, in one round trip.
   const mails = [
     ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan.name)}] : []),
-    {key: `sale:${sessionId}`, message: saleMail(settings, {plan: plan.name, email, amount: session.amount_total, currency: session.currency})},
+    {
+      key: `sale:${sessionId}`,
+      message: saleMail(settings, {plan: plan.name, email, amount: session.amount_total, currency: session.currency}),
+    },
   ];
   const paidNow = {sql: `(SELECT status FROM purchases WHERE session_id = ?7) = 'paid'`, param: sessionId};
   const statusAt = statements.length - 1;
   statements.push(
-    ...mails.map(({key, message}) => enqueueClaimedStatement(env.DB, {key, kind: 'mail', payload: message, sessionId}, paidNow, now)),
+    ...mails.map(({key, message}) =>
+      enqueueClaimedStatement(env.DB, {key, kind: 'mail', payload: message, sessionId}, paidNow, now),
+    ),
   );
   const results = await env.DB.batch<Record<string, unknown>>(statements);
   const status = results[statusAt]!.results[0]!.status as PurchaseStatus;

@@ -52,9 +52,14 @@ export const receiptRoutes = new Hono<AppEnv>().get(API_PATHS.receipts, requireU
 });
 
 /** The session's invoice page, else its charge's receipt, in one call; null when Stripe cannot say now. */
-async function stripePage(stripe: Stripe, sessionId: string): Promise<{url: string | null; kind: Receipt['kind']; refunded: number} | null> {
+async function stripePage(
+  stripe: Stripe,
+  sessionId: string,
+): Promise<{url: string | null; kind: Receipt['kind']; refunded: number} | null> {
   try {
-    const session = await stripe.checkout.sessions.retrieve(sessionId, {expand: ['invoice', 'payment_intent.latest_charge']});
+    const session = await stripe.checkout.sessions.retrieve(sessionId, {
+      expand: ['invoice', 'payment_intent.latest_charge'],
+    });
     const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
     const charge = intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
     const invoice = typeof session.invoice === 'object' ? session.invoice : null;

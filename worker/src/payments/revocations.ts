@@ -30,7 +30,12 @@ const CLOSED = [...CLOSED_WON, 'lost'];
  * console reading the charge before a refund it then refuses, leaves it. Whether a purchase or an
  * upgrade changed.
  */
-export async function recordAmountRefunded(db: D1Database, paymentIntentId: string, amountRefunded: number, {asItStands = false} = {}): Promise<boolean> {
+export async function recordAmountRefunded(
+  db: D1Database,
+  paymentIntentId: string,
+  amountRefunded: number,
+  {asItStands = false} = {},
+): Promise<boolean> {
   const now = Date.now();
   const taken = asItStands ? 1 : 0;
   await db

@@ -16,7 +16,14 @@ import {HttpError} from '../errors';
 import {clientIp, pageOfSite, parse, readJson} from '../http';
 import {log} from '../log';
 import {enforceLimit, limits} from '../rateLimit';
-import {billingPortalBody, checkoutBody, checkoutClaim, checkoutSessionId, checkoutStatusBody, userIdQuery} from '../schemas';
+import {
+  billingPortalBody,
+  checkoutBody,
+  checkoutClaim,
+  checkoutSessionId,
+  checkoutStatusBody,
+  userIdQuery,
+} from '../schemas';
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
 import {checkoutOptions} from './checkoutOptions';
@@ -35,7 +42,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     const user = c.get('user');
     // A signed-in caller counts against their account and their address: new accounts from one
     // address, or one account from many addresses, are no way around the limit.
-    await enforceLimit(c.env.DB, [`checkout:ip:${clientIp(c)}`, ...(user ? [`checkout:user:${user.uid}`] : [])], limits.checkout);
+    await enforceLimit(
+      c.env.DB,
+      [`checkout:ip:${clientIp(c)}`, ...(user ? [`checkout:user:${user.uid}`] : [])],
+      limits.checkout,
+    );
     const body = await readJson(c, checkoutBody);
     const plan = findPlanByPriceId(body.priceId);
     if (!plan) throw new HttpError(400, 'Unknown price ID: it is not one of the plans');
@@ -81,7 +92,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     const userId = parse(userIdQuery, c.req.query('userId'));
     if (userId !== user.uid) throw new HttpError(403, 'You may only ask about your own account');
     const purchase = await bestPaidPurchaseOf(c.env.DB, user);
-    return c.json((purchase ? {hasPaid: true, plan: storedPlanName(purchase.plan) ?? undefined} : {hasPaid: false}) satisfies PaidResponse);
+    return c.json(
+      (purchase
+        ? {hasPaid: true, plan: storedPlanName(purchase.plan) ?? undefined}
+        : {hasPaid: false}) satisfies PaidResponse,
+    );
   })
 
   /**
@@ -106,7 +121,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     }
     if (!email) throw new HttpError(400, 'This checkout session has no e-mail address');
     if (session.client_reference_id) throw signInInstead();
-    await requireClaim(session, claim, 'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.');
+    await requireClaim(
+      session,
+      claim,
+      'This link does not sign anyone in. Sign in with the e-mail you paid with (a magic link) to reach your purchase.',
+    );
 
     const accounts = accountsFor(settings);
     let account = await checkoutAccount(c.env.DB, sessionId);
@@ -163,7 +182,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `checkout-status:${clientIp(c)}`, limits.checkoutStatus);
     const {sessionId, claim} = await readJson(c, checkoutStatusBody);
     const {session, status} = await fulfilledFromSuccessPath(c.env, sessionId);
-    await requireClaim(session, claim, 'This link does not confirm a purchase. Sign in with the e-mail you paid with to reach yours.');
+    await requireClaim(
+      session,
+      claim,
+      'This link does not confirm a purchase. Sign in with the e-mail you paid with to reach yours.',
+    );
     if (status === 'ignored') throw notOurs();
     return c.json({status: checkoutStatusOf(status, session)} satisfies CheckoutStatusResponse);
   })
@@ -172,7 +195,11 @@ export const paymentRoutes = new Hono<AppEnv>()
   .post(API_PATHS.createBillingPortal, requireUser, async (c) => {
     await enforceLimit(c.env.DB, `portal:${currentUser(c).uid}`, limits.billingPortal);
     const settings = settingsOf(c.env);
-    const returnUrl = pageOfSite((await readJson(c, billingPortalBody)).returnUrl, settings.siteOrigin, 'The return URL');
+    const returnUrl = pageOfSite(
+      (await readJson(c, billingPortalBody)).returnUrl,
+      settings.siteOrigin,
+      'The return URL',
+    );
     const customer = await customerOf(c.env.DB, currentUser(c));
     if (!customer) throw new HttpError(404, 'No billing account was found for this user');
     try {

@@ -25,7 +25,11 @@ import type {RevokeReason} from './revocations';
 const MOST_PURCHASES = 20;
 
 /** Why revocations.ts revoked a payment (RevokeReason), as the buyer's dashboard names it. */
-const ENDED_BY: Record<RevokeReason, PaymentState> = {refunded: 'refunded', disputed: 'disputed', 'dispute lost': 'dispute_lost'};
+const ENDED_BY: Record<RevokeReason, PaymentState> = {
+  refunded: 'refunded',
+  disputed: 'disputed',
+  'dispute lost': 'dispute_lost',
+};
 
 /**
  * A payment's state, from its status and why it was revoked (a final reason replaces `disputed`);
@@ -80,7 +84,10 @@ function upgradeStanding(upgrade: UpgradeWithOutcome): UpgradeStanding | null {
 }
 
 /** The purchase's payment and its upgrades' added up; undefined when they are in different currencies. */
-function totalOf(standing: Pick<PaymentStanding, 'amount' | 'refunded' | 'currency'>, upgrades: readonly UpgradeStanding[]): PaymentStanding['total'] {
+function totalOf(
+  standing: Pick<PaymentStanding, 'amount' | 'refunded' | 'currency'>,
+  upgrades: readonly UpgradeStanding[],
+): PaymentStanding['total'] {
   if (upgrades.some((upgrade) => upgrade.currency !== standing.currency)) return undefined;
   const payments = [standing, ...upgrades];
   const amounts = payments.map((payment) => payment.amount);
@@ -91,7 +98,10 @@ function totalOf(standing: Pick<PaymentStanding, 'amount' | 'refunded' | 'curren
 }
 
 /** The purchase's standing, with `upgrades` those applied to it (upgradesWithOutcomeOf, any purchase's: its own are picked). */
-export function standingOf(purchase: PurchaseWithOutcome, upgrades: readonly UpgradeWithOutcome[] = []): PaymentStanding | null {
+export function standingOf(
+  purchase: PurchaseWithOutcome,
+  upgrades: readonly UpgradeWithOutcome[] = [],
+): PaymentStanding | null {
   const outcome = outcomeOf(purchase);
   if (!outcome) return null;
   const own = upgrades
@@ -124,17 +134,27 @@ export async function paymentStandingOf(
   db: D1Database,
   user: AuthUser,
   seat: Pick<Purchase, 'session_id'> | null,
-): Promise<{standing: Pick<AccessStatus, 'payment' | 'otherEnded' | 'plan'>; ended: Pick<Purchase, 'session_id'> | null}> {
+): Promise<{
+  standing: Pick<AccessStatus, 'payment' | 'otherEnded' | 'plan'>;
+  ended: Pick<Purchase, 'session_id'> | null;
+}> {
   const purchases = await purchasesWithOutcomeOf(db, user, MOST_PURCHASES);
-  const ended = purchases.filter((purchase) => purchase.status === 'revoked').find((purchase) => standingOf(purchase) !== null) ?? null;
+  const ended =
+    purchases.filter((purchase) => purchase.status === 'revoked').find((purchase) => standingOf(purchase) !== null) ??
+    null;
   const own = seat ? (purchases.find((purchase) => purchase.session_id === seat.session_id) ?? null) : null;
   // The upgrades of the (at most two) purchases told, in one read.
-  const upgrades = await upgradesWithOutcomeOf(db, [own, ended].filter((purchase) => purchase !== null).map((purchase) => purchase.session_id));
+  const upgrades = await upgradesWithOutcomeOf(
+    db,
+    [own, ended].filter((purchase) => purchase !== null).map((purchase) => purchase.session_id),
+  );
   const endedStanding = ended && standingOf(ended, upgrades);
   if (!seat) return {standing: endedStanding ? {payment: endedStanding} : {}, ended};
   const ownStanding = own && standingOf(own, upgrades);
   // The plan of the purchase that stands for the buyer (purchases.ts `bestPaidPurchaseOf`, whose rule this is).
-  const held = findStoredPlan(bestPurchase(inForce(purchases.filter((purchase) => purchase.status === 'paid')))?.plan ?? null);
+  const held = findStoredPlan(
+    bestPurchase(inForce(purchases.filter((purchase) => purchase.status === 'paid')))?.plan ?? null,
+  );
   return {
     standing: {
       ...(ownStanding && {payment: ownStanding}),

@@ -39,7 +39,9 @@ export function paymentProviderError(err: unknown): HttpError {
   });
   return new HttpError(
     502,
-    stripe ? 'The payment provider refused the request. Please try again or contact support.' : 'The payment provider could not be reached. Please try again.',
+    stripe
+      ? 'The payment provider refused the request. Please try again or contact support.'
+      : 'The payment provider could not be reached. Please try again.',
     'PAYMENT_PROVIDER',
   );
 }

@@ -11,7 +11,11 @@ import {settingsOf} from '../settings';
  */
 export function visitorCountry(env: Env, request: Request): string | null {
   const settings = settingsOf(env);
-  if (settings.DEV_VISITOR_COUNTRY && settings.FIREBASE_AUTH_EMULATOR_HOST && isLoopbackHost(new URL(request.url).hostname)) {
+  if (
+    settings.DEV_VISITOR_COUNTRY &&
+    settings.FIREBASE_AUTH_EMULATOR_HOST &&
+    isLoopbackHost(new URL(request.url).hostname)
+  ) {
     return settings.DEV_VISITOR_COUNTRY.toUpperCase();
   }
   const country = (request as {cf?: {country?: unknown}}).cf?.country;

@@ -18,7 +18,12 @@ export interface DeliveryBatch {
 }
 
 /** Mailgun accepted the batch, whose call began at `sentAt`. */
-export function recordSent(db: D1Database, {releaseId, audience, emails}: DeliveryBatch, sentAt: number, now = Date.now()) {
+export function recordSent(
+  db: D1Database,
+  {releaseId, audience, emails}: DeliveryBatch,
+  sentAt: number,
+  now = Date.now(),
+) {
   return db
     .prepare(
       `INSERT INTO release_deliveries (release_id, email, audience, status, reason, updated_at)
@@ -31,7 +36,12 @@ export function recordSent(db: D1Database, {releaseId, audience, emails}: Delive
 }
 
 /** The batch's addresses failed for good (Mailgun refused them), with its reason. */
-export function recordFailed(db: D1Database, {releaseId, audience, emails}: DeliveryBatch, reason: string, now = Date.now()) {
+export function recordFailed(
+  db: D1Database,
+  {releaseId, audience, emails}: DeliveryBatch,
+  reason: string,
+  now = Date.now(),
+) {
   return db
     .prepare(
       `INSERT INTO release_deliveries (release_id, email, audience, status, reason, updated_at)
@@ -56,8 +66,14 @@ export interface DeliveryEvent {
  * The statement that applies an event, for a batch that stores it with its token: nothing when
  * the release is not one the worker stored, or when `unlessToken` was used already.
  */
-export function eventStatement(db: D1Database, event: DeliveryEvent, unlessToken: string, now = Date.now()): D1PreparedStatement {
-  const over = event.status === 'delivered' ? `release_deliveries.status <> 'delivered'` : `release_deliveries.status = 'sent'`;
+export function eventStatement(
+  db: D1Database,
+  event: DeliveryEvent,
+  unlessToken: string,
+  now = Date.now(),
+): D1PreparedStatement {
+  const over =
+    event.status === 'delivered' ? `release_deliveries.status <> 'delivered'` : `release_deliveries.status = 'sent'`;
   return db
     .prepare(
       `INSERT INTO release_deliveries (release_id, email, audience, status, reason, updated_at)

@@ -29,7 +29,15 @@ export interface ReleaseFormInput {
   recipients: string[];
 }
 
-export async function releaseForm({settings, secret, release, audience, releaseId, unsubscribeUrl, recipients}: ReleaseFormInput): Promise<FormData> {
+export async function releaseForm({
+  settings,
+  secret,
+  release,
+  audience,
+  releaseId,
+  unsubscribeUrl,
+  recipients,
+}: ReleaseFormInput): Promise<FormData> {
   const variables: Record<string, {unsubscribe: string}> = {};
   for (const email of recipients) {
     variables[email] = {unsubscribe: `${unsubscribeUrl}/${await unsubscribeToken(secret, email)}`};
@@ -41,7 +49,10 @@ export async function releaseForm({settings, secret, release, audience, releaseI
   form.set('recipient-variables', JSON.stringify(variables));
   form.set('subject', message.subject);
   form.set('text', `${message.text}\n\nNo more e-mails about new releases: %recipient.unsubscribe%\n`);
-  form.set('html', `${message.html}<hr><p><a href="%recipient.unsubscribe%">No more e-mails about new releases</a></p>`);
+  form.set(
+    'html',
+    `${message.html}<hr><p><a href="%recipient.unsubscribe%">No more e-mails about new releases</a></p>`,
+  );
   form.set('h:Reply-To', appConfig.support.email);
   // RFC 8058 one-click unsubscribe, which Gmail and Yahoo ask of bulk senders.
   form.set('h:List-Unsubscribe', '<%recipient.unsubscribe%>');
@@ -69,12 +80,7 @@ function updateMessage(settings: {siteOrigin: string}, release: StoredRelease & 
   const out = `${appName} ${releaseLabel(release)} is out, and your plan includes it.`;
   return {
     subject: `${appName} ${release.name} is out`,
-    text: [
-      out,
-      ...(notes ? ['', notes] : []),
-      '',
-      `Get it from your dashboard: ${dashboard}`,
-    ].join('\n'),
+    text: [out, ...(notes ? ['', notes] : []), '', `Get it from your dashboard: ${dashboard}`].join('\n'),
     html: [
       `<p>${escapeHtml(out)}</p>`,
       notes ? release.notesHtml : '',

@@ -45,9 +45,21 @@ export function releaseBatchSize(settings: Pick<Settings, 'subrequestLimit'>): n
  */
 export function batchesOf(
   settings: Pick<Settings, 'subrequestLimit'>,
-  {releaseId, audience, emails, unsubscribeUrl, keyPrefix}: {releaseId: number; audience: Audience; emails: string[]; unsubscribeUrl: string; keyPrefix: string},
+  {
+    releaseId,
+    audience,
+    emails,
+    unsubscribeUrl,
+    keyPrefix,
+  }: {releaseId: number; audience: Audience; emails: string[]; unsubscribeUrl: string; keyPrefix: string},
 ): ReleaseBatch[] {
-  return chunks(emails, releaseBatchSize(settings)).map((recipients, index) => ({releaseId, audience, recipients, unsubscribeUrl, key: `${keyPrefix}${audience}:${index}`}));
+  return chunks(emails, releaseBatchSize(settings)).map((recipients, index) => ({
+    releaseId,
+    audience,
+    recipients,
+    unsubscribeUrl,
+    key: `${keyPrefix}${audience}:${index}`,
+  }));
 }
 
 /**
@@ -62,14 +74,17 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   const {settings, db} = context;
   // One batch an invocation on the Free plan: a second would pass its 10 ms of CPU (freePlan.ts).
   // Checked first, so that each batch waiting for the next run costs this one nothing more.
-  if (context.releaseBatchesLeft < 1) throw new NextRun('This run has sent its release batch; the next cron run sends the next');
+  if (context.releaseBatchesLeft < 1)
+    throw new NextRun('This run has sent its release batch; the next cron run sends the next');
   // Queued bigger than this plan's batches (before a deploy that moved to the Free plan): in parts.
   const size = releaseBatchSize(settings);
   if (batch.recipients.length > size) return queueParts(db, batch, chunks(batch.recipients, size), 'part');
   const secret = settings.UNSUBSCRIBE_SECRET;
   if (!secret) throw new PermanentError('Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links');
   const release = await db
-    .prepare('SELECT id, tag, name, body, notes_html, notes_renderer, html_url, withdrawn_at FROM releases WHERE id = ?1')
+    .prepare(
+      'SELECT id, tag, name, body, notes_html, notes_renderer, html_url, withdrawn_at FROM releases WHERE id = ?1',
+    )
     .bind(batch.releaseId)
     .first<StoredRelease & StoredNotes & {withdrawn_at: number | null}>();
   if (!release) throw new PermanentError(`Release ${batch.releaseId} is not stored`);
@@ -81,7 +96,15 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   context.releaseBatchesLeft -= 1;
   // The notes as rendered when the release was stored: not parsed again for every batch.
   const notesHtml = (await notesHtmlOf(db, [release])).get(release.id)!;
-  const form = await releaseForm({settings, secret, release: {...release, notesHtml}, audience: batch.audience, releaseId: batch.releaseId, unsubscribeUrl: batch.unsubscribeUrl, recipients});
+  const form = await releaseForm({
+    settings,
+    secret,
+    release: {...release, notesHtml},
+    audience: batch.audience,
+    releaseId: batch.releaseId,
+    unsubscribeUrl: batch.unsubscribeUrl,
+    recipients,
+  });
   const sentAt = Date.now();
   const delivery = {releaseId: batch.releaseId, audience: batch.audience, emails: recipients};
   try {
@@ -101,7 +124,11 @@ async function sendBatch(context: Context, batch: ReleaseBatch): Promise<void> {
   } catch (err) {
     // Mailgun took the batch: a retry would send it again to every buyer in it. The record is
     // second to that; its loss is logged, and the console does not count these buyers as e-mailed.
-    log.error('releases.record_failed', {releaseId: batch.releaseId, recipients: recipients.length, error: err instanceof Error ? err.message : String(err)});
+    log.error('releases.record_failed', {
+      releaseId: batch.releaseId,
+      recipients: recipients.length,
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
 }
 
@@ -143,7 +170,9 @@ async function queueParts(db: D1Database, batch: ReleaseBatch, parts: string[][]
 
 /** The batch's outbox key; for a batch queued without one, a key made of what is unique to it. */
 function keyOf(batch: ReleaseBatch): string {
-  return batch.key ?? `release:${batch.releaseId}:${batch.audience}:from-${batch.recipients[0]}-${batch.recipients.length}`;
+  return (
+    batch.key ?? `release:${batch.releaseId}:${batch.audience}:from-${batch.recipients[0]}-${batch.recipients.length}`
+  );
 }
 
 /** The outbox gave up on the batch (a refusal other than 400, or retries used up): its buyers failed. */

@@ -12,7 +12,10 @@ import {notesHtmlOf, type StoredNotes} from './storedNotes';
 /** How many releases "What's new" lists: the latest ones. */
 const LISTED = 20;
 
-const releaseEmailsBody = z.strictObject({subscribed: z.boolean({message: 'subscribed must be true or false'})}, {message: 'The body takes only subscribed'});
+const releaseEmailsBody = z.strictObject(
+  {subscribed: z.boolean({message: 'subscribed must be true or false'})},
+  {message: 'The body takes only subscribed'},
+);
 
 /**
  * The buyer's side of releases, for the dashboard: what is new (only what the buyer's paid plans
@@ -23,7 +26,9 @@ export const releaseRoutes = new Hono<AppEnv>()
     const purchases = await paidOrRefuse(c.env.DB, currentUser(c));
     const includesUpdates = purchases.some((purchase) => findStoredPlan(purchase.plan)?.includesUpdates);
     // Without updates, the releases up to the latest purchase are what was bought.
-    const until = includesUpdates ? Number.MAX_SAFE_INTEGER : Math.max(...purchases.map((purchase) => purchase.created_at));
+    const until = includesUpdates
+      ? Number.MAX_SAFE_INTEGER
+      : Math.max(...purchases.map((purchase) => purchase.created_at));
     const {results} = await c.env.DB.prepare(
       `SELECT id, tag, name, body, notes_html, notes_renderer, html_url, published_at FROM releases WHERE published_at <= ?1 AND withdrawn_at IS NULL
        ORDER BY published_at DESC, id DESC LIMIT ?2`,
@@ -54,11 +59,17 @@ export const releaseRoutes = new Hono<AppEnv>()
     const emails = addressesOf(await paidOrRefuse(c.env.DB, user));
     // Off: for every address of the buyer's purchases. On again: only for the account's own
     // verified address; one turned off by its own unsubscribe link stays off for anyone else.
-    const own = user.emailVerified && user.email ? emails.filter((email) => email.toLowerCase() === user.email!.toLowerCase()) : [];
+    const own =
+      user.emailVerified && user.email
+        ? emails.filter((email) => email.toLowerCase() === user.email!.toLowerCase())
+        : [];
     const statement = subscribed
-      ? c.env.DB.prepare('DELETE FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))').bind(JSON.stringify(own))
-      : c.env.DB.prepare('INSERT INTO release_unsubscribes (email, created_at) SELECT value, ?2 FROM json_each(?1) WHERE TRUE ON CONFLICT (email) DO NOTHING')
-          .bind(JSON.stringify(emails), Date.now());
+      ? c.env.DB.prepare('DELETE FROM release_unsubscribes WHERE email IN (SELECT value FROM json_each(?1))').bind(
+          JSON.stringify(own),
+        )
+      : c.env.DB.prepare(
+          'INSERT INTO release_unsubscribes (email, created_at) SELECT value, ?2 FROM json_each(?1) WHERE TRUE ON CONFLICT (email) DO NOTHING',
+        ).bind(JSON.stringify(emails), Date.now());
     await statement.run();
     return c.json({subscribed: await allSubscribed(c.env.DB, emails)});
   });

@@ -19,23 +19,40 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
   .use(bodyLimit({maxSize: 1024}))
   .get('/:token', async (c) => {
     const email = await addressOf(c.env, c.req.param('token'));
-    return c.html(page('Stop release e-mails?', `<p>Stop e-mails about new releases of ${escape(appConfig.appName)} to ${escape(email)}? Receipts and access e-mails still come.</p>
-<form method="post"><button type="submit">Unsubscribe</button></form>`));
+    return c.html(
+      page(
+        'Stop release e-mails?',
+        `<p>Stop e-mails about new releases of ${escape(appConfig.appName)} to ${escape(email)}? Receipts and access e-mails still come.</p>
+<form method="post"><button type="submit">Unsubscribe</button></form>`,
+      ),
+    );
   })
   .post('/:token', async (c) => {
     const email = await addressOf(c.env, c.req.param('token'));
-    await c.env.DB.prepare('INSERT INTO release_unsubscribes (email, created_at) VALUES (?1, ?2) ON CONFLICT (email) DO NOTHING')
+    await c.env.DB.prepare(
+      'INSERT INTO release_unsubscribes (email, created_at) VALUES (?1, ?2) ON CONFLICT (email) DO NOTHING',
+    )
       .bind(email, Date.now())
       .run();
     log.info('releases.unsubscribed', {});
-    return c.html(page('Unsubscribed', `<p>${escape(email)} gets no more e-mails about new releases. Receipts and access e-mails still come.</p>`));
+    return c.html(
+      page(
+        'Unsubscribed',
+        `<p>${escape(email)} gets no more e-mails about new releases. Receipts and access e-mails still come.</p>`,
+      ),
+    );
   });
 
 async function addressOf(env: Env, token: string): Promise<string> {
   const secret = settingsOf(env).UNSUBSCRIBE_SECRET;
   if (!secret) throw new HttpError(503, 'Unsubscribe links are not configured (UNSUBSCRIBE_SECRET)', 'NOT_CONFIGURED');
   const email = await addressOfToken(secret, token);
-  if (!email) throw new HttpError(404, 'This unsubscribe link is not valid. Write to support to be taken off the list.', 'NOT_FOUND');
+  if (!email)
+    throw new HttpError(
+      404,
+      'This unsubscribe link is not valid. Write to support to be taken off the list.',
+      'NOT_FOUND',
+    );
   return email;
 }
 

@@ -7,7 +7,10 @@
 const PURPOSE = 'release-unsubscribe:';
 
 const toBase64Url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 function fromBase64Url(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
@@ -27,14 +30,24 @@ async function hmacKey(secret: string, usage: 'sign' | 'verify'): Promise<Crypto
   const id = `${usage}:${secret}`;
   const known = keys.get(id);
   if (known) return known;
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), {name: 'HMAC', hash: 'SHA-256'}, false, [usage]);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    {name: 'HMAC', hash: 'SHA-256'},
+    false,
+    [usage],
+  );
   keys.set(id, key);
   return key;
 }
 
 export async function unsubscribeToken(secret: string, email: string): Promise<string> {
   const address = new TextEncoder().encode(email);
-  const signature = await crypto.subtle.sign('HMAC', await hmacKey(secret, 'sign'), new TextEncoder().encode(PURPOSE + email));
+  const signature = await crypto.subtle.sign(
+    'HMAC',
+    await hmacKey(secret, 'sign'),
+    new TextEncoder().encode(PURPOSE + email),
+  );
   return `${toBase64Url(address)}.${toBase64Url(new Uint8Array(signature))}`;
 }
 
@@ -47,6 +60,11 @@ export async function addressOfToken(secret: string, token: string): Promise<str
   if (!address || !signature) return null;
   const email = new TextDecoder().decode(address);
   // subtle.verify compares in constant time.
-  const valid = await crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), signature, new TextEncoder().encode(PURPOSE + email));
+  const valid = await crypto.subtle.verify(
+    'HMAC',
+    await hmacKey(secret, 'verify'),
+    signature,
+    new TextEncoder().encode(PURPOSE + email),
+  );
   return valid ? email : null;
 }

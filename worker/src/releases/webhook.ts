@@ -52,7 +52,8 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
   if (!/^sha256=[0-9a-f]{64}$/.test(signature) || body === '') {
     throw new HttpError(401, 'Missing or malformed X-Hub-Signature-256', 'BAD_SIGNATURE');
   }
-  if (!(await verify(secret, body, signature))) throw new HttpError(401, 'The GitHub signature does not match', 'BAD_SIGNATURE');
+  if (!(await verify(secret, body, signature)))
+    throw new HttpError(401, 'The GitHub signature does not match', 'BAD_SIGNATURE');
 
   const delivery = c.req.header('x-github-delivery') ?? '';
   if (!/^[\w-]{1,100}$/.test(delivery)) throw new HttpError(400, 'X-GitHub-Delivery is missing or malformed');
@@ -70,7 +71,10 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
   if (WITHDRAWN.has(parsed.action) && ofBuyersRepository(parsed, settings)) {
     const withdrawn = await withdraw(c.env.DB, parsed.release.id);
     log.info('releases.withdrawn', {delivery, releaseId: parsed.release.id, action: parsed.action, withdrawn});
-    return c.json<ReleaseWebhookResult>({announced: false, reason: `The release was ${parsed.action}: no longer listed, marked latest or downloaded`});
+    return c.json<ReleaseWebhookResult>({
+      announced: false,
+      reason: `The release was ${parsed.action}: no longer listed, marked latest or downloaded`,
+    });
   }
   const skipped = notAnnounced(parsed, settings);
   if (skipped) {
@@ -81,7 +85,13 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
     // Refused, so that GitHub keeps the delivery for a redelivery once the secret is set.
     throw new HttpError(503, 'Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links', 'NOT_CONFIGURED');
   }
-  const result = await announce(c.env.DB, settings, parsed, delivery, `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`);
+  const result = await announce(
+    c.env.DB,
+    settings,
+    parsed,
+    delivery,
+    `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`,
+  );
   log.info('releases.received', {delivery, releaseId: parsed.release.id, ...result});
   return c.json<ReleaseWebhookResult>(result);
 });
@@ -100,7 +110,8 @@ const ofBuyersRepository = ({repository}: ReleaseEvent, settings: Settings) =>
 /** Why this delivery announces nothing, or null when it does. */
 function notAnnounced(event: ReleaseEvent, settings: Settings): string | null {
   const {action, release, repository} = event;
-  if (!ANNOUNCED.has(action)) return `A "${action}" release event is not announced: only "published" and "released" are`;
+  if (!ANNOUNCED.has(action))
+    return `A "${action}" release event is not announced: only "published" and "released" are`;
   if (release.draft) return 'A draft is not announced';
   if (release.prerelease) return 'A pre-release is not announced';
   if (!ofBuyersRepository(event, settings)) {
@@ -118,10 +129,18 @@ async function withdraw(db: D1Database, releaseId: number): Promise<boolean> {
   return row !== null;
 }
 
-const AUDIENCES: Audience[] = appConfig.releases.noticeWithoutUpdates === 'upgrade-note' ? ['updates', 'upgrade'] : ['updates'];
+const AUDIENCES: Audience[] =
+  appConfig.releases.noticeWithoutUpdates === 'upgrade-note' ? ['updates', 'upgrade'] : ['updates'];
 
 /** The release's e-mail batches for every audience, to its buyers but those in `skip`. */
-async function releaseBatches(db: D1Database, settings: Settings, releaseId: number, unsubscribeUrl: string, keyPrefix: string, skip = new Set<string>()) {
+async function releaseBatches(
+  db: D1Database,
+  settings: Settings,
+  releaseId: number,
+  unsubscribeUrl: string,
+  keyPrefix: string,
+  skip = new Set<string>(),
+) {
   const batches: ReleaseBatch[] = [];
   for (const audience of AUDIENCES) {
     const emails = (await audienceOf(db, audience)).filter((email) => !skip.has(email));
@@ -134,7 +153,13 @@ async function releaseBatches(db: D1Database, settings: Settings, releaseId: num
  * Stores the release and queues its batches, in one D1 batch; nothing when it was seen before,
  * unless it was withdrawn since (made a draft and published again, a new delivery): republish.
  */
-async function announce(db: D1Database, settings: Settings, {release}: ReleaseEvent, delivery: string, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
+async function announce(
+  db: D1Database,
+  settings: Settings,
+  {release}: ReleaseEvent,
+  delivery: string,
+  unsubscribeUrl: string,
+): Promise<ReleaseWebhookResult> {
   const seen = await db
     .prepare('SELECT id, delivery_id, withdrawn_at FROM releases WHERE id = ?1 OR delivery_id = ?2')
     .bind(release.id, delivery)
@@ -145,7 +170,13 @@ async function announce(db: D1Database, settings: Settings, {release}: ReleaseEv
   if (seen) return {announced: false, reason: 'This release was announced already'};
 
   // Keyed by release, audience and batch: a concurrent delivery of the same release queues nothing twice.
-  const {batches, recipients} = await releaseBatches(db, settings, release.id, unsubscribeUrl, `release:${release.id}:`);
+  const {batches, recipients} = await releaseBatches(
+    db,
+    settings,
+    release.id,
+    unsubscribeUrl,
+    `release:${release.id}:`,
+  );
   const now = Date.now();
   const publishedAt = Date.parse(release.published_at ?? '') || now;
   await db.batch([
@@ -169,7 +200,11 @@ async function announce(db: D1Database, settings: Settings, {release}: ReleaseEv
         now,
       ),
     ...batches.map((batch, index) =>
-      enqueueStatement(db, {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()}, now),
+      enqueueStatement(
+        db,
+        {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()},
+        now,
+      ),
     ),
   ]);
   return {announced: true, recipients};
@@ -181,7 +216,13 @@ async function announce(db: D1Database, settings: Settings, {release}: ReleaseEv
  * while it was withdrawn, or they bought since). Who had it keeps one e-mail. Keyed by the
  * withdrawal it undoes: two deliveries of the same republish queue nothing twice.
  */
-async function republish(db: D1Database, settings: Settings, releaseId: number, withdrawnAt: number, unsubscribeUrl: string): Promise<ReleaseWebhookResult> {
+async function republish(
+  db: D1Database,
+  settings: Settings,
+  releaseId: number,
+  withdrawnAt: number,
+  unsubscribeUrl: string,
+): Promise<ReleaseWebhookResult> {
   // E-mailed already, or in a batch still waiting (it sends now that the release is back).
   const had = await db
     .prepare(
@@ -192,12 +233,25 @@ async function republish(db: D1Database, settings: Settings, releaseId: number, 
     .bind(releaseId)
     .all<{email: string}>();
   const skip = new Set(had.results.map((row) => row.email));
-  const {batches, recipients} = await releaseBatches(db, settings, releaseId, unsubscribeUrl, `release:${releaseId}:again:${withdrawnAt}:`, skip);
+  const {batches, recipients} = await releaseBatches(
+    db,
+    settings,
+    releaseId,
+    unsubscribeUrl,
+    `release:${releaseId}:again:${withdrawnAt}:`,
+    skip,
+  );
   const now = Date.now();
   await db.batch([
-    db.prepare('UPDATE releases SET withdrawn_at = NULL WHERE id = ?1 AND withdrawn_at = ?2').bind(releaseId, withdrawnAt),
+    db
+      .prepare('UPDATE releases SET withdrawn_at = NULL WHERE id = ?1 AND withdrawn_at = ?2')
+      .bind(releaseId, withdrawnAt),
     ...batches.map((batch, index) =>
-      enqueueStatement(db, {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()}, now),
+      enqueueStatement(
+        db,
+        {key: batch.key!, kind: 'release-mail', payload: batch, runAfter: now + index * batchSpacingMs()},
+        now,
+      ),
     ),
   ]);
   log.info('releases.republished', {releaseId, recipients});

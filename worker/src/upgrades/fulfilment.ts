@@ -47,13 +47,21 @@ export async function fulfillUpgrade(
 ): Promise<{status: PurchaseStatus | 'ignored'; session: Stripe.Checkout.Session; email: string | null}> {
   const row = await env.DB.prepare('SELECT * FROM upgrades WHERE session_id = ?1').bind(session.id).first<UpgradeRow>();
   if (!row || !matchesRecord(session, row)) {
-    log.error('upgrade.ignored', {sessionId: session.id, reason: row ? 'the session does not match the recorded upgrade' : 'no upgrade recorded'});
+    log.error('upgrade.ignored', {
+      sessionId: session.id,
+      reason: row ? 'the session does not match the recorded upgrade' : 'no upgrade recorded',
+    });
     return {status: 'ignored', session, email: null};
   }
   const paid = session.status === 'complete' && session.payment_status === 'paid';
   if (!paid) {
     const failed = options.paymentFailed === true;
-    if (failed) await env.DB.prepare(`UPDATE upgrades SET status = 'failed', updated_at = ?2 WHERE session_id = ?1 AND status = 'open'`).bind(session.id, Date.now()).run();
+    if (failed)
+      await env.DB.prepare(
+        `UPDATE upgrades SET status = 'failed', updated_at = ?2 WHERE session_id = ?1 AND status = 'open'`,
+      )
+        .bind(session.id, Date.now())
+        .run();
     return {status: failed ? 'failed' : 'open', session, email: row.email};
   }
 
@@ -87,16 +95,43 @@ export async function fulfillUpgrade(
      WHERE session_id = ?1 AND status IN ('open', 'failed')
      RETURNING status, refused_reason`,
   )
-    .bind(session.id, paymentIntentId, refusal, row.purchase_session_id, row.to_plan, paidAmount(session), Date.now(), row.from_plan, fromPlanName)
+    .bind(
+      session.id,
+      paymentIntentId,
+      refusal,
+      row.purchase_session_id,
+      row.to_plan,
+      paidAmount(session),
+      Date.now(),
+      row.from_plan,
+      fromPlanName,
+    )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
-  const now = applied ?? (await env.DB.prepare('SELECT status, refused_reason FROM upgrades WHERE session_id = ?1').bind(session.id).first<UpgradeRow>())!;
-  const label = upgradeLabel(storedPlanName(row.from_plan) ?? row.from_plan, storedPlanName(row.to_plan) ?? row.to_plan);
+  const now =
+    applied ??
+    (await env.DB.prepare('SELECT status, refused_reason FROM upgrades WHERE session_id = ?1')
+      .bind(session.id)
+      .first<UpgradeRow>())!;
+  const label = upgradeLabel(
+    storedPlanName(row.from_plan) ?? row.from_plan,
+    storedPlanName(row.to_plan) ?? row.to_plan,
+  );
   if (applied?.status === 'refused') {
-    log.error('upgrade.refused', {sessionId: session.id, upgradeOf: row.purchase_session_id, reason: applied.refused_reason, label});
+    log.error('upgrade.refused', {
+      sessionId: session.id,
+      upgradeOf: row.purchase_session_id,
+      reason: applied.refused_reason,
+      label,
+    });
     if (paymentIntentId) await refundRefused(env, session.id, paymentIntentId, applied.refused_reason!);
   } else if (applied) {
-    log.info('upgrade.recorded', {sessionId: session.id, upgradeOf: row.purchase_session_id, status: applied.status, label});
+    log.info('upgrade.recorded', {
+      sessionId: session.id,
+      upgradeOf: row.purchase_session_id,
+      status: applied.status,
+      label,
+    });
     if (applied.status === 'paid') {
       await sendUpgradeMails(env, await appliedUpgrade(env.DB, row, session));
       // What the new plan adds on GitHub (extra repositories), once: the job's key is the upgrade's.
@@ -112,8 +147,14 @@ export async function fulfillUpgrade(
 /** The session is the one the worker made for this row: same purchase, same plan, its price bought. */
 function matchesRecord(session: Stripe.Checkout.Session, row: UpgradeRow): boolean {
   const metadata = session.metadata ?? {};
-  const bought = (session.line_items?.data ?? []).some((item) => item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan);
-  return metadata[UPGRADE_METADATA.upgradeOf] === row.purchase_session_id && metadata[UPGRADE_METADATA.toPlan] === row.to_plan && bought;
+  const bought = (session.line_items?.data ?? []).some(
+    (item) => item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan,
+  );
+  return (
+    metadata[UPGRADE_METADATA.upgradeOf] === row.purchase_session_id &&
+    metadata[UPGRADE_METADATA.toPlan] === row.to_plan &&
+    bought
+  );
 }
 
 /**
@@ -132,9 +173,16 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
   const purchase = await db
     .prepare('SELECT status, user_id, email, revoked_by_seller_at FROM purchases WHERE session_id = ?1')
     .bind(row.purchase_session_id)
-    .first<{status: PurchaseStatus; user_id: string | null; email: string | null; revoked_by_seller_at: number | null}>();
+    .first<{
+      status: PurchaseStatus;
+      user_id: string | null;
+      email: string | null;
+      revoked_by_seller_at: number | null;
+    }>();
   if (!purchase) return 'purchase not paid';
-  const owned = purchase.user_id === row.user_id || (purchase.user_id === null && row.email !== null && purchase.email === row.email);
+  const owned =
+    purchase.user_id === row.user_id ||
+    (purchase.user_id === null && row.email !== null && purchase.email === row.email);
   if (!owned) return 'another buyer';
   if (purchase.status !== 'paid') return 'purchase not paid';
   return purchase.revoked_by_seller_at === null ? null : 'access revoked';
@@ -149,7 +197,11 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
 async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
   try {
     await stripeFor(settingsOf(env)).refunds.create(
-      {payment_intent: paymentIntentId, reason: reason === 'duplicate' ? 'duplicate' : 'requested_by_customer', metadata: {upgradeSession: sessionId, refusedBecause: reason}},
+      {
+        payment_intent: paymentIntentId,
+        reason: reason === 'duplicate' ? 'duplicate' : 'requested_by_customer',
+        metadata: {upgradeSession: sessionId, refusedBecause: reason},
+      },
       {idempotencyKey: `upgrade-refused-${sessionId}`},
     );
     log.info('upgrade.refunded', {sessionId, reason});
@@ -160,8 +212,15 @@ async function refundRefused(env: Env, sessionId: string, paymentIntentId: strin
 }
 
 /** The applied upgrade as its e-mails tell it: to the paying account's address, else the purchase's. */
-async function appliedUpgrade(db: D1Database, row: UpgradeRow, session: Stripe.Checkout.Session): Promise<AppliedUpgrade> {
-  const purchase = await db.prepare('SELECT email FROM purchases WHERE session_id = ?1').bind(row.purchase_session_id).first<{email: string | null}>();
+async function appliedUpgrade(
+  db: D1Database,
+  row: UpgradeRow,
+  session: Stripe.Checkout.Session,
+): Promise<AppliedUpgrade> {
+  const purchase = await db
+    .prepare('SELECT email FROM purchases WHERE session_id = ?1')
+    .bind(row.purchase_session_id)
+    .first<{email: string | null}>();
   return {
     sessionId: row.session_id,
     purchaseSessionId: row.purchase_session_id,

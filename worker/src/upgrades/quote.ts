@@ -1,4 +1,11 @@
-import {findStoredPlan, type Plan, PLAN_CURRENCY, SMALLEST_CHARGE, upgradeAmountFor, upgradesFrom} from '../../../src/config';
+import {
+  findStoredPlan,
+  type Plan,
+  PLAN_CURRENCY,
+  SMALLEST_CHARGE,
+  upgradeAmountFor,
+  upgradesFrom,
+} from '../../../src/config';
 import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
@@ -45,9 +52,15 @@ export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPl
   const current = await planOf(db, user);
   if (!current) return {plan: null, upgrades: []};
   // The seller ended the purchase's right to the code: a higher plan of it would give nothing.
-  if (current.purchase.revoked_by_seller_at !== null) return {plan: {id: current.plan.id, name: current.plan.name}, upgrades: []};
+  if (current.purchase.revoked_by_seller_at !== null)
+    return {plan: {id: current.plan.id, name: current.plan.name}, upgrades: []};
   const upgrades: UpgradeOffer[] = upgradesFrom(current.plan)
-    .map((to) => ({planId: to.id, name: to.name, amount: amountFor(current.purchase, current.plan, to), currency: PLAN_CURRENCY}))
+    .map((to) => ({
+      planId: to.id,
+      name: to.name,
+      amount: amountFor(current.purchase, current.plan, to),
+      currency: PLAN_CURRENCY,
+    }))
     .filter((offer) => offer.amount >= SMALLEST_CHARGE);
   return {plan: {id: current.plan.id, name: current.plan.name}, upgrades};
 }
@@ -64,7 +77,11 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
   const current = await planOf(db, user);
   if (!current) {
     if (await hasRevokedPurchase(db, user)) {
-      throw new HttpError(403, 'Your purchase was refunded or is disputed, so it cannot be upgraded. Please contact support.', 'NOT_PAID');
+      throw new HttpError(
+        403,
+        'Your purchase was refunded or is disputed, so it cannot be upgraded. Please contact support.',
+        'NOT_PAID',
+      );
     }
     throw new HttpError(402, 'You have no paid purchase to upgrade. Buy a plan instead.', 'NOT_PAID');
   }
@@ -81,7 +98,11 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
   }
   const amount = amountFor(purchase, from, to);
   if (amount < SMALLEST_CHARGE) {
-    throw new HttpError(409, `What you paid covers ${to.name} already, within Stripe's smallest charge: please contact support to move up.`, 'CONFLICT');
+    throw new HttpError(
+      409,
+      `What you paid covers ${to.name} already, within Stripe's smallest charge: please contact support to move up.`,
+      'CONFLICT',
+    );
   }
   return {purchase, from, to, amount, currency: PLAN_CURRENCY, fairPrice: heldFairPrice(purchase)};
 }

@@ -21,7 +21,14 @@ export async function upgradePaymentsOf(db: D1Database, uid: string, limit: numb
        WHERE user_id = ?1 AND paid_at IS NOT NULL ORDER BY paid_at DESC LIMIT ?2`,
     )
     .bind(uid, limit)
-    .all<{session_id: string; from_plan: string; to_plan: string; paid_at: number; amount_paid: number | null; currency: string}>();
+    .all<{
+      session_id: string;
+      from_plan: string;
+      to_plan: string;
+      paid_at: number;
+      amount_paid: number | null;
+      currency: string;
+    }>();
   return results.map((row) => ({
     sessionId: row.session_id,
     plan: upgradeLabel(storedPlanName(row.from_plan) ?? row.from_plan, storedPlanName(row.to_plan) ?? row.to_plan),

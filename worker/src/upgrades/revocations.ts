@@ -6,7 +6,12 @@
  */
 
 /** The statement that revokes the paid upgrade this payment bought; a final reason replaces `disputed`. */
-export function revokeUpgradeStatement(db: D1Database, paymentIntentId: string, reason: string, now: number): D1PreparedStatement {
+export function revokeUpgradeStatement(
+  db: D1Database,
+  paymentIntentId: string,
+  reason: string,
+  now: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
@@ -22,7 +27,12 @@ export function revokeUpgradeStatement(db: D1Database, paymentIntentId: string, 
  * that is true while a dispute of ?1 is still open or lost), unless another payment has bought the
  * same upgrade since.
  */
-export function restoreUpgradeStatement(db: D1Database, paymentIntentId: string, unsettled: string, now: number): D1PreparedStatement {
+export function restoreUpgradeStatement(
+  db: D1Database,
+  paymentIntentId: string,
+  unsettled: string,
+  now: number,
+): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE upgrades SET status = 'paid', revoke_reason = NULL, updated_at = ?2
@@ -38,7 +48,12 @@ export function restoreUpgradeStatement(db: D1Database, paymentIntentId: string,
  * Stripe's amount refunded of an upgrade's payment, as payments/revocations.ts `recordAmountRefunded`
  * takes it (only more, unless `asItStands`); whether it changed.
  */
-export async function recordUpgradeRefund(db: D1Database, paymentIntentId: string, amountRefunded: number, {asItStands = false} = {}): Promise<boolean> {
+export async function recordUpgradeRefund(
+  db: D1Database,
+  paymentIntentId: string,
+  amountRefunded: number,
+  {asItStands = false} = {},
+): Promise<boolean> {
   const recorded = await db
     .prepare(
       `UPDATE upgrades SET amount_refunded = ?2, updated_at = ?3

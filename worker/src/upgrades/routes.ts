@@ -13,7 +13,10 @@ import {buyerPlan, quoteUpgrade} from './quote';
 import {createUpgradeCheckout, openUpgradeSession} from './session';
 
 const urlsRequired = 'Success and cancel URLs are required';
-const url = z.string({message: urlsRequired}).max(2048).refine((value) => value.trim() !== '', urlsRequired);
+const url = z
+  .string({message: urlsRequired})
+  .max(2048)
+  .refine((value) => value.trim() !== '', urlsRequired);
 
 /**
  * Only the plan to move up to, and where to come back. Anything else sent along (an amount, the
@@ -27,7 +30,9 @@ const upgradeBody = z.object({
 
 /** The buyer's plan now and its upgrades; and the Checkout Session of one, priced by the worker. */
 export const upgradeRoutes = new Hono<AppEnv>()
-  .get(API_PATHS.upgrades, requireUser, async (c) => c.json((await buyerPlan(c.env.DB, currentUser(c))) satisfies BuyerPlan))
+  .get(API_PATHS.upgrades, requireUser, async (c) =>
+    c.json((await buyerPlan(c.env.DB, currentUser(c))) satisfies BuyerPlan),
+  )
 
   .post(API_PATHS.createUpgradeSession, requireUser, async (c) => {
     const settings = settingsOf(c.env);
@@ -69,6 +74,12 @@ export const upgradeRoutes = new Hono<AppEnv>()
         now,
       )
       .run();
-    log.info('upgrade.created', {sessionId: session.id, upgradeOf: quote.purchase.session_id, from: quote.from.id, to: quote.to.id, amount: quote.amount});
+    log.info('upgrade.created', {
+      sessionId: session.id,
+      upgradeOf: quote.purchase.session_id,
+      from: quote.from.id,
+      to: quote.to.id,
+      amount: quote.amount,
+    });
     return c.json({url: session.url} satisfies UrlResponse);
   });

@@ -15,7 +15,11 @@ const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
  * Stripe still has it open; else null. Only the worker's own rows are looked at, so a session id
  * from the browser plays no part.
  */
-export async function openUpgradeSession(db: D1Database, stripe: Stripe, request: {quote: UpgradeQuote; user: AuthUser}): Promise<string | null> {
+export async function openUpgradeSession(
+  db: D1Database,
+  stripe: Stripe,
+  request: {quote: UpgradeQuote; user: AuthUser},
+): Promise<string | null> {
   const {quote, user} = request;
   const row = await db
     .prepare(

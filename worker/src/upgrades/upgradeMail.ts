@@ -53,14 +53,21 @@ export function upgradeConfirmation(settings: Settings, upgrade: AppliedUpgrade 
 
 export function upgradeSale(settings: Settings, upgrade: AppliedUpgrade): MailMessage {
   const {appName, mail} = appConfig;
-  const label = upgradeLabel(storedPlanName(upgrade.fromPlan) ?? upgrade.fromPlan, storedPlanName(upgrade.toPlan) ?? upgrade.toPlan);
+  const label = upgradeLabel(
+    storedPlanName(upgrade.fromPlan) ?? upgrade.fromPlan,
+    storedPlanName(upgrade.toPlan) ?? upgrade.toPlan,
+  );
   const amount = formatAmount(upgrade.amount, upgrade.currency);
   const find = `${settings.siteOrigin}${ROUTES.admin}?q=${encodeURIComponent(upgrade.purchaseSessionId)}`;
   return {
     from: mail.fromNoReply,
     to: mail.forwardRepliesTo,
     subject: `New sale: ${appName} ${label}, ${amount}`,
-    text: [`${upgrade.email ?? 'A buyer'} upgraded their ${appName} purchase (${label}) for ${amount}.`, '', `The purchase in your console: ${find}`].join('\n'),
+    text: [
+      `${upgrade.email ?? 'A buyer'} upgraded their ${appName} purchase (${label}) for ${amount}.`,
+      '',
+      `The purchase in your console: ${find}`,
+    ].join('\n'),
   };
 }
 
@@ -68,7 +75,14 @@ export function upgradeSale(settings: Settings, upgrade: AppliedUpgrade): MailMe
 export async function sendUpgradeMails(env: Env, upgrade: AppliedUpgrade): Promise<void> {
   const settings = settingsOf(env);
   const mails: {key: string; message: MailMessage}[] = [
-    ...(upgrade.email ? [{key: `upgrade:${upgrade.sessionId}`, message: upgradeConfirmation(settings, {...upgrade, email: upgrade.email})}] : []),
+    ...(upgrade.email
+      ? [
+          {
+            key: `upgrade:${upgrade.sessionId}`,
+            message: upgradeConfirmation(settings, {...upgrade, email: upgrade.email}),
+          },
+        ]
+      : []),
     {key: `upgrade-sale:${upgrade.sessionId}`, message: upgradeSale(settings, upgrade)},
   ];
   const context = contextOf(env);

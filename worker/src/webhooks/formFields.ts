@@ -27,7 +27,11 @@ function kindOf(contentType: string): {kind: 'urlencoded'} | {kind: 'multipart';
 /** Every place `needle` starts in `haystack`, from `from`, stopping once there are more than `most`. */
 function occurrences(haystack: Uint8Array, needle: Uint8Array, from: number, most: number): number[] {
   const found: number[] = [];
-  for (let at = haystack.indexOf(needle[0]!, from); at !== -1 && found.length <= most; at = haystack.indexOf(needle[0]!, at + 1)) {
+  for (
+    let at = haystack.indexOf(needle[0]!, from);
+    at !== -1 && found.length <= most;
+    at = haystack.indexOf(needle[0]!, at + 1)
+  ) {
     let i = 1;
     while (i < needle.length && haystack[at + i] === needle[i]) i++;
     if (i === needle.length) found.push(at);
@@ -87,7 +91,8 @@ export function readFields(body: Uint8Array, shape: FormShape, names: readonly s
     if (shape.kind === 'urlencoded') {
       const equals = body.subarray(start, end).indexOf(0x3d); // '='
       const name = decodeUrlComponent(body.subarray(start, equals === -1 ? end : start + equals));
-      if (names.includes(name) && !values.has(name)) values.set(name, equals === -1 ? '' : decodeUrlComponent(body.subarray(start + equals + 1, end)));
+      if (names.includes(name) && !values.has(name))
+        values.set(name, equals === -1 ? '' : decodeUrlComponent(body.subarray(start + equals + 1, end)));
       continue;
     }
     // A part: CRLF (after the delimiter line's own padding), headers, a blank line, the value.
@@ -97,7 +102,8 @@ export function readFields(body: Uint8Array, shape: FormShape, names: readonly s
     const headers = decoder.decode(part.subarray(0, Math.min(headersEnd, 2048)));
     const disposition = /^content-disposition:([^\r\n]*)$/im.exec(headers)?.[1] ?? '';
     const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
-    if (name === undefined || !names.includes(name) || values.has(name) || /;\s*filename\*?=/i.test(disposition)) continue;
+    if (name === undefined || !names.includes(name) || values.has(name) || /;\s*filename\*?=/i.test(disposition))
+      continue;
     values.set(name, decoder.decode(part.subarray(headersEnd + 4)));
   }
   return values;

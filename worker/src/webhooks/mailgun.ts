@@ -36,7 +36,11 @@ export const mailgunWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: M
   }
   const signed = readFields(body, shape, ['timestamp', 'token', 'signature']);
   const token = signed.get('token') ?? '';
-  await checkMailgunSignature(key, {timestamp: signed.get('timestamp') ?? '', token, signature: signed.get('signature') ?? ''});
+  await checkMailgunSignature(key, {
+    timestamp: signed.get('timestamp') ?? '',
+    token,
+    signature: signed.get('signature') ?? '',
+  });
   let form: FormData;
   try {
     form = await new Response(body, {headers: {'content-type': contentType}}).formData();

@@ -64,7 +64,10 @@ export const mailgunEvents = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
   const event = releaseEventOf(parsed.data['event-data']);
   // The token and the change in one transaction: a replay changes nothing and is refused.
   const db = c.env.DB;
-  const results = await db.batch<{token?: string}>([...(event ? [eventStatement(db, event, token)] : []), spendTokenStatement(db, token)]);
+  const results = await db.batch<{token?: string}>([
+    ...(event ? [eventStatement(db, event, token)] : []),
+    spendTokenStatement(db, token),
+  ]);
   if (results.at(-1)!.results.length === 0) throw replayed();
   const changed = event ? (results[0]!.meta.changes ?? 0) > 0 : false;
   log.info('mailgun.event', {event: parsed.data['event-data'].event, releaseId: event?.releaseId ?? null, changed});
@@ -76,7 +79,8 @@ function releaseEventOf(data: EventData): DeliveryEvent | null {
   const variables = Array.isArray(data['user-variables']) ? {} : (data['user-variables'] ?? {});
   const releaseId = Number(variables['release-id']);
   const audience = variables['release-audience'];
-  if (!Number.isSafeInteger(releaseId) || releaseId <= 0 || (audience !== 'updates' && audience !== 'upgrade')) return null;
+  if (!Number.isSafeInteger(releaseId) || releaseId <= 0 || (audience !== 'updates' && audience !== 'upgrade'))
+    return null;
   const email = data.recipient?.trim().toLowerCase();
   if (!email) return null;
   if (data.event === 'delivered') return {releaseId, audience, email, status: 'delivered', reason: null};

@@ -17,12 +17,16 @@ const MAX_AGE_SECONDS = 300;
 /** MAILGUN_WEBHOOK_SIGNING_KEY; without it every post is refused (503), never taken unsigned. */
 export function mailgunSigningKey(env: Env): string {
   const key = settingsOf(env).MAILGUN_WEBHOOK_SIGNING_KEY;
-  if (!key) throw new HttpError(503, 'Mailgun webhooks are not configured (MAILGUN_WEBHOOK_SIGNING_KEY)', 'NOT_CONFIGURED');
+  if (!key)
+    throw new HttpError(503, 'Mailgun webhooks are not configured (MAILGUN_WEBHOOK_SIGNING_KEY)', 'NOT_CONFIGURED');
   return key;
 }
 
 /** Throws 401 for a missing, malformed or forged signature, 406 for a stale one. */
-export async function checkMailgunSignature(key: string, {timestamp, token, signature}: MailgunSignature): Promise<void> {
+export async function checkMailgunSignature(
+  key: string,
+  {timestamp, token, signature}: MailgunSignature,
+): Promise<void> {
   if (!/^\d{1,12}$/.test(timestamp) || !token || token.length > 256 || !/^[0-9a-f]{64}$/.test(signature)) {
     throw new HttpError(401, 'Missing or malformed Mailgun signature', 'BAD_SIGNATURE');
   }
@@ -37,7 +41,9 @@ export async function checkMailgunSignature(key: string, {timestamp, token, sign
 /** The statement that spends a token: it answers the token when it was fresh, no row when used. */
 export function spendTokenStatement(db: D1Database, token: string): D1PreparedStatement {
   return db
-    .prepare('INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token')
+    .prepare(
+      'INSERT INTO mailgun_tokens (token, used_at) VALUES (?1, ?2) ON CONFLICT (token) DO NOTHING RETURNING token',
+    )
     .bind(token, Date.now());
 }
 
@@ -45,7 +51,9 @@ export const replayed = () => new HttpError(406, 'This Mailgun token was already
 
 async function validSignature(key: string, data: string, signatureHex: string): Promise<boolean> {
   const encoder = new TextEncoder();
-  const hmac = await crypto.subtle.importKey('raw', encoder.encode(key), {name: 'HMAC', hash: 'SHA-256'}, false, ['verify']);
+  const hmac = await crypto.subtle.importKey('raw', encoder.encode(key), {name: 'HMAC', hash: 'SHA-256'}, false, [
+    'verify',
+  ]);
   const signature = new Uint8Array(signatureHex.match(/../g)!.map((byte) => parseInt(byte, 16)));
   // subtle.verify compares in constant time.
   return crypto.subtle.verify('HMAC', hmac, signature, encoder.encode(data));

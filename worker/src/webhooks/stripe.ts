@@ -17,83 +17,95 @@ import {z} from 'zod';
  * id is recorded before the answer; a repeat of a finished event does nothing. Our own failures
  * answer 5xx so that Stripe delivers again.
  */
-export const stripeWebhook = new Hono<AppEnv>().post(
-  '/',
-  bodyLimit({maxSize: 512 * 1024}),
-  async (c) => {
-    const settings = settingsOf(c.env);
-    const secret = settings.STRIPE_WEBHOOK_SECRET;
-    if (!secret) {
-      log.error('stripe.webhook_unconfigured');
-      throw new HttpError(503, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)', 'NOT_CONFIGURED');
-    }
-    const signature = c.req.header('stripe-signature');
-    const header = parseSignatureHeader(signature);
-    if (!header) throw new HttpError(400, 'Missing or malformed Stripe-Signature header', 'BAD_SIGNATURE');
-    if (!isFresh(header)) throw new HttpError(400, 'The signature timestamp is too old or in the future', 'BAD_SIGNATURE');
+export const stripeWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 512 * 1024}), async (c) => {
+  const settings = settingsOf(c.env);
+  const secret = settings.STRIPE_WEBHOOK_SECRET;
+  if (!secret) {
+    log.error('stripe.webhook_unconfigured');
+    throw new HttpError(503, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)', 'NOT_CONFIGURED');
+  }
+  const signature = c.req.header('stripe-signature');
+  const header = parseSignatureHeader(signature);
+  if (!header) throw new HttpError(400, 'Missing or malformed Stripe-Signature header', 'BAD_SIGNATURE');
+  if (!isFresh(header))
+    throw new HttpError(400, 'The signature timestamp is too old or in the future', 'BAD_SIGNATURE');
 
-    const payload = await c.req.text();
-    let event: Stripe.Event;
-    try {
-      event = await stripeFor(settings).webhooks.constructEventAsync(
-        payload,
-        signature!,
-        secret,
-        TOLERANCE_SECONDS,
-        subtleCrypto,
-      );
-    } catch {
-      throw new HttpError(400, 'The Stripe signature does not match the body', 'BAD_SIGNATURE');
-    }
-    // Signed, so it came from Stripe's key; still, nothing below reads a field it has not checked.
-    const shape = (shapes[event.type as keyof typeof shapes] ?? envelope).safeParse(event);
-    if (!shape.success) {
-      log.warn('stripe.event_malformed', {eventId: typeof event.id === 'string' ? event.id : null, type: String(event.type)});
-      throw new HttpError(400, 'The event does not have the shape Stripe gives its type');
-    }
+  const payload = await c.req.text();
+  let event: Stripe.Event;
+  try {
+    event = await stripeFor(settings).webhooks.constructEventAsync(
+      payload,
+      signature!,
+      secret,
+      TOLERANCE_SECONDS,
+      subtleCrypto,
+    );
+  } catch {
+    throw new HttpError(400, 'The Stripe signature does not match the body', 'BAD_SIGNATURE');
+  }
+  // Signed, so it came from Stripe's key; still, nothing below reads a field it has not checked.
+  const shape = (shapes[event.type as keyof typeof shapes] ?? envelope).safeParse(event);
+  if (!shape.success) {
+    log.warn('stripe.event_malformed', {
+      eventId: typeof event.id === 'string' ? event.id : null,
+      type: String(event.type),
+    });
+    throw new HttpError(400, 'The event does not have the shape Stripe gives its type');
+  }
 
-    const handler = handlerFor(event);
-    if (!handler) {
-      // Nothing to do but remember it: one statement, and a repeat changes nothing either.
-      await c.env.DB.prepare(
-        `INSERT INTO stripe_events (id, type, received_at, processed_at, object_id, payment_intent_id)
+  const handler = handlerFor(event);
+  if (!handler) {
+    // Nothing to do but remember it: one statement, and a repeat changes nothing either.
+    await c.env.DB.prepare(
+      `INSERT INTO stripe_events (id, type, received_at, processed_at, object_id, payment_intent_id)
          VALUES (?1, ?2, ?3, ?3, ?4, ?5)
          ON CONFLICT (id) DO NOTHING`,
-      )
-        .bind(event.id, event.type, Date.now(), ...subjectOf(event))
-        .run();
-      return c.json({received: true, handled: false});
-    }
-
-    const recorded = await c.env.DB.prepare(
-      `INSERT INTO stripe_events (id, type, received_at, object_id, payment_intent_id) VALUES (?1, ?2, ?3, ?4, ?5)
-       ON CONFLICT (id) DO UPDATE SET id = id
-       RETURNING processed_at`,
     )
       .bind(event.id, event.type, Date.now(), ...subjectOf(event))
-      .first<{processed_at: number | null}>();
-    if (recorded?.processed_at) return c.json({received: true, duplicate: true});
+      .run();
+    return c.json({received: true, handled: false});
+  }
 
-    const handled = await handler(c.env, event);
-    await c.env.DB.prepare('UPDATE stripe_events SET processed_at = ?2 WHERE id = ?1').bind(event.id, Date.now()).run();
-    log.info('stripe.event', {eventId: event.id, type: event.type, handled});
-    return c.json({received: true, handled});
-  },
-);
+  const recorded = await c.env.DB.prepare(
+    `INSERT INTO stripe_events (id, type, received_at, object_id, payment_intent_id) VALUES (?1, ?2, ?3, ?4, ?5)
+       ON CONFLICT (id) DO UPDATE SET id = id
+       RETURNING processed_at`,
+  )
+    .bind(event.id, event.type, Date.now(), ...subjectOf(event))
+    .first<{processed_at: number | null}>();
+  if (recorded?.processed_at) return c.json({received: true, duplicate: true});
+
+  const handled = await handler(c.env, event);
+  await c.env.DB.prepare('UPDATE stripe_events SET processed_at = ?2 WHERE id = ?1').bind(event.id, Date.now()).run();
+  log.info('stripe.event', {eventId: event.id, type: event.type, handled});
+  return c.json({received: true, handled});
+});
 
 /** An expandable reference: Stripe sends the id, or the object when expanded. */
 const reference = z.union([z.string().max(255), z.object({id: z.string().max(255)}).loose()]).nullish();
 /** Every event: an id to record it by, a type, and an object it is about. */
-const envelope = z.object({id: z.string().min(1).max(255), type: z.string().max(255), data: z.object({object: z.object({}).loose()}).loose()}).loose();
+const envelope = z
+  .object({
+    id: z.string().min(1).max(255),
+    type: z.string().max(255),
+    data: z.object({object: z.object({}).loose()}).loose(),
+  })
+  .loose();
 const about = (object: z.ZodObject) => envelope.extend({data: z.object({object}).loose()});
 const checkoutSession = about(z.object({id: z.string().regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/)}).loose());
-const dispute = about(z.object({id: z.string().min(1).max(255), status: z.string().max(64), payment_intent: reference}).loose());
+const dispute = about(
+  z.object({id: z.string().min(1).max(255), status: z.string().max(64), payment_intent: reference}).loose(),
+);
 /** What the handled events must carry, by type. */
 const shapes = {
   'checkout.session.completed': checkoutSession,
   'checkout.session.async_payment_succeeded': checkoutSession,
   'checkout.session.async_payment_failed': checkoutSession,
-  'charge.refunded': about(z.object({refunded: z.boolean(), amount_refunded: z.number().int().nonnegative(), payment_intent: reference}).loose()),
+  'charge.refunded': about(
+    z
+      .object({refunded: z.boolean(), amount_refunded: z.number().int().nonnegative(), payment_intent: reference})
+      .loose(),
+  ),
   'charge.refund.updated': about(z.object({status: z.string().max(64).nullable(), payment_intent: reference}).loose()),
   'charge.dispute.created': dispute,
   'charge.dispute.closed': dispute,
@@ -157,7 +169,12 @@ async function refundUndone(env: Env, refund: Stripe.Refund) {
   const intent = await stripeFor(settingsOf(env)).paymentIntents.retrieve(id, {expand: ['latest_charge']});
   const charge = intent.latest_charge;
   if (!charge || typeof charge === 'string') return false;
-  log.info('stripe.refund_undone', {paymentIntentId: id, refundId: refund.id, status: refund.status, amountRefunded: charge.amount_refunded});
+  log.info('stripe.refund_undone', {
+    paymentIntentId: id,
+    refundId: refund.id,
+    status: refund.status,
+    amountRefunded: charge.amount_refunded,
+  });
   return recordAmountRefunded(env.DB, id, charge.amount_refunded, {asItStands: true});
 }
 
@@ -177,5 +194,6 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
 };
 
 function handlerFor(event: Stripe.Event): ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined {
-  return handlers[event.type as keyof typeof handlers] as ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined;
+  return handlers[event.type as keyof typeof handlers] as
+    ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined;
 }

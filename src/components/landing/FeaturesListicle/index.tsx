@@ -18,8 +18,10 @@ export interface FeaturesListicleProps {
 }
 
 const icons: Record<FeatureTab['icon'], string> = {
-  email: 'M3 6.5A2.5 2.5 0 0 1 5.5 4h13A2.5 2.5 0 0 1 21 6.5v11a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5zm2.2-.5 6.8 5.3L18.8 6zM19 8.2l-7 5.4-7-5.4v9.3c0 .3.2.5.5.5h13c.3 0 .5-.2.5-.5z',
-  payment: 'M2 7a3 3 0 0 1 3-3h14a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H5a3 3 0 0 1-3-3zm2 2h16V7a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1zm16 3H4v5a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1zM6 15h4v1.5H6z',
+  email:
+    'M3 6.5A2.5 2.5 0 0 1 5.5 4h13A2.5 2.5 0 0 1 21 6.5v11a2.5 2.5 0 0 1-2.5 2.5h-13A2.5 2.5 0 0 1 3 17.5zm2.2-.5 6.8 5.3L18.8 6zM19 8.2l-7 5.4-7-5.4v9.3c0 .3.2.5.5.5h13c.3 0 .5-.2.5-.5z',
+  payment:
+    'M2 7a3 3 0 0 1 3-3h14a3 3 0 0 1 3 3v10a3 3 0 0 1-3 3H5a3 3 0 0 1-3-3zm2 2h16V7a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1zm16 3H4v5a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1zM6 15h4v1.5H6z',
 };
 
 export default function FeaturesListicle({

@@ -43,7 +43,10 @@ function BuyOrDashboard({size}: {size?: 'small'}) {
   if (!buyer) return <ButtonCheckout size={size} />;
   const here = pathname.replace(/\/+$/, '') === appConfig.auth.callbackUrl;
   return (
-    <Link to={appConfig.auth.callbackUrl} className={clsx(styles.dashboard, size === 'small' && styles.small)} aria-current={here ? 'page' : undefined}>
+    <Link
+      to={appConfig.auth.callbackUrl}
+      className={clsx(styles.dashboard, size === 'small' && styles.small)}
+      aria-current={here ? 'page' : undefined}>
       Dashboard
     </Link>
   );

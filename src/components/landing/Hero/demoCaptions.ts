@@ -25,6 +25,9 @@ function timestamp(seconds: number): string {
 
 /** The captions as a WebVTT file. */
 export function demoCaptionsVtt(captions: readonly string[] = DEMO_CAPTIONS): string {
-  const cues = captions.map((caption, index) => `${timestamp(index * SECONDS_PER_SCENE)} --> ${timestamp((index + 1) * SECONDS_PER_SCENE)}\n${caption}\n`);
+  const cues = captions.map(
+    (caption, index) =>
+      `${timestamp(index * SECONDS_PER_SCENE)} --> ${timestamp((index + 1) * SECONDS_PER_SCENE)}\n${caption}\n`,
+  );
   return `WEBVTT\n\n${cues.join('\n')}`;
 }

@@ -40,11 +40,7 @@ export default function Hero({
             {content.primaryCtaNote}
           </p>
         </div>
-        <TestimonialAvatars
-          avatars={testimonials.avatars}
-          count={testimonials.count}
-          claim={testimonials.claim}
-        />
+        <TestimonialAvatars avatars={testimonials.avatars} count={testimonials.count} claim={testimonials.claim} />
       </div>
       <DemoVideo {...content.demoVideo} />
       <div className={styles.integrations}>

@@ -71,7 +71,13 @@ export default function Pricing({
   const id = useSectionAnchor('pricing');
   const prices = useFairPrices();
   return (
-    <LandingSection id={id} titleId="pricing-title" kicker="Pricing" title={title} subtitle={subtitle} classNames={styles}>
+    <LandingSection
+      id={id}
+      titleId="pricing-title"
+      kicker="Pricing"
+      title={title}
+      subtitle={subtitle}
+      classNames={styles}>
       {prices && prices.percentOff > 0 && prices.countryName && (
         <p className={styles.fairPrice}>
           Prices adjusted for {prices.countryName}: {prices.percentOff}% off

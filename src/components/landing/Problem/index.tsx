@@ -20,7 +20,13 @@ export default function Problem({content = landing.problem}: ProblemProps) {
             <span className={styles.stepText}>{step.text}</span>
             {index < content.steps.length - 1 && (
               <svg className={styles.arrow} width="32" height="32" viewBox="0 0 24 24" aria-hidden="true">
-                <path d="M5 12h14m-5-5 5 5-5 5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
+                <path
+                  d="M5 12h14m-5-5 5 5-5 5"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  fill="none"
+                  strokeLinecap="round"
+                />
               </svg>
             )}
           </li>

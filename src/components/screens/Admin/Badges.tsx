@@ -16,7 +16,8 @@ export function StateBadge({state}: {state: AdminPurchase['state']}) {
  * A fair-price payment whose card is from another country, tells none, or was never read: flagged
  * until the seller accepts it. `upgrade`: the payment is one of the purchase's upgrades', not its own.
  */
-const cardOf = (cardCountry: string | null) => (cardCountry === null ? 'Card never read' : cardCountry ? `Card from ${cardCountry}` : 'No card country');
+const cardOf = (cardCountry: string | null) =>
+  cardCountry === null ? 'Card never read' : cardCountry ? `Card from ${cardCountry}` : 'No card country';
 
 export function CardCountryBadge({fairPrice, upgrade = false}: {fairPrice: AdminFairPrice | null; upgrade?: boolean}) {
   if (fairPrice?.review !== 'flagged') return null;
@@ -49,14 +50,20 @@ export function AccessBadge({purchase}: {purchase: Pick<AdminPurchase, 'access' 
       </>
     );
   }
-  const tone = access.status === 'active' ? 'good' : ['revoked', 'removal_failed', 'failed'].includes(access.status) ? 'bad' : 'quiet';
+  const tone =
+    access.status === 'active'
+      ? 'good'
+      : ['revoked', 'removal_failed', 'failed'].includes(access.status)
+        ? 'bad'
+        : 'quiet';
   return (
     <>
       @{access.username}{' '}
       <span className={styles.badge} data-tone={tone}>
         {ACCESS_STATES[access.status]}
       </span>
-      {bySeller && (access.status === 'revoked' ? ' by the seller, downloads too' : ' (revoked by the seller, downloads too)')}
+      {bySeller &&
+        (access.status === 'revoked' ? ' by the seller, downloads too' : ' (revoked by the seller, downloads too)')}
     </>
   );
 }

@@ -14,9 +14,11 @@ const named = (country: string) => `${countryName(country)} (${country})`;
  * country at all: the worker gave up asking Stripe (the `card-country` job failed).
  */
 function cardLine(cardCountry: string | null, flagged: boolean): string {
-  if (cardCountry === null && flagged) return `Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`;
+  if (cardCountry === null && flagged)
+    return `Stripe never answered when asked where the card is from. Retry its "Card's country" job under Failures once Stripe answers, or decide without it.`;
   if (cardCountry === null) return 'Stripe has not said yet where the card is from.';
-  if (cardCountry === '') return 'It was paid by a method that tells no country (not a card), so the price could not be checked against it.';
+  if (cardCountry === '')
+    return 'It was paid by a method that tells no country (not a card), so the price could not be checked against it.';
   return `The card that paid is from ${named(cardCountry)}.`;
 }
 
@@ -51,7 +53,8 @@ export default function CardCountryReview({
       <Heading id={headingId}>{payment === 'purchase' ? 'Fair price' : "Fair price of the upgrade's payment"}</Heading>
       <p>
         Priced for {named(fairPrice.country)}
-        {fairPrice.percentOff !== null && <>: {fairPrice.percentOff}% off</>}. {cardLine(fairPrice.cardCountry, flagged)}
+        {fairPrice.percentOff !== null && <>: {fairPrice.percentOff}% off</>}.{' '}
+        {cardLine(fairPrice.cardCountry, flagged)}
       </p>
       {flagged && (
         <>
@@ -65,12 +68,16 @@ export default function CardCountryReview({
               label="Accept"
               question={`The ${payment} keeps its price and the flag clears; the admin log records it.`}
               disabled={busy}
-              onConfirm={() => void run(() => api.acceptCardCountry(sessionId), 'Accepted: the flag is cleared.', reload)}
+              onConfirm={() =>
+                void run(() => api.acceptCardCountry(sessionId), 'Accepted: the flag is cleared.', reload)
+              }
             />
           </div>
         </>
       )}
-      {fairPrice.review === 'accepted' && <p className={styles.muted}>Accepted by an admin despite the card's country.</p>}
+      {fairPrice.review === 'accepted' && (
+        <p className={styles.muted}>Accepted by an admin despite the card's country.</p>
+      )}
       {busy && <Spinner label="Sending" />}
       <ActionResult outcome={outcome} />
     </section>

@@ -61,7 +61,10 @@ export default function Confirm({label, question, onConfirm, disabled = false, d
         <strong>Are you sure?</strong> {question}
       </p>
       <div className={styles.actions}>
-        <button type="button" className={clsx(controls.primary, danger && styles.dangerPrimary)} onClick={() => close(true)}>
+        <button
+          type="button"
+          className={clsx(controls.primary, danger && styles.dangerPrimary)}
+          onClick={() => close(true)}>
           Confirm
         </button>
         <button ref={cancel} type="button" className={controls.secondary} onClick={() => close(false)}>

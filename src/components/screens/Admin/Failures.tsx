@@ -22,7 +22,8 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */
-const worstFirst = (jobs: AdminJob[]) => [...jobs].sort((a, b) => Number(b.removalFailed) - Number(a.removalFailed) || b.updatedAt - a.updatedAt);
+const worstFirst = (jobs: AdminJob[]) =>
+  [...jobs].sort((a, b) => Number(b.removalFailed) - Number(a.removalFailed) || b.updatedAt - a.updatedAt);
 
 /** The outbox's failed and retrying jobs, each with its last error and a Retry. */
 export default function Failures() {
@@ -62,7 +63,9 @@ export default function Failures() {
           className={controls.secondary}
           disabled={busy}
           aria-label={`Retry ${JOB_KINDS[job.kind]} job ${job.id}`}
-          onClick={() => void run(() => api.retryJob(job.id), `${JOB_KINDS[job.kind]} job ${job.id} ran again.`, loaded.reload)}>
+          onClick={() =>
+            void run(() => api.retryJob(job.id), `${JOB_KINDS[job.kind]} job ${job.id} ran again.`, loaded.reload)
+          }>
           Retry
         </button>
       ),
@@ -80,8 +83,8 @@ export default function Failures() {
             <>
               {removals > 0 && (
                 <p className={styles.alarm} role="alert">
-                  {removals === 1 ? 'A removal' : `${removals} removals`} failed for good: a refunded or disputed buyer may
-                  still be on GitHub. Retry, or remove the account from the repository audit.
+                  {removals === 1 ? 'A removal' : `${removals} removals`} failed for good: a refunded or disputed buyer
+                  may still be on GitHub. Retry, or remove the account from the repository audit.
                 </p>
               )}
               <DataTable

@@ -28,8 +28,9 @@ export default function InvitationWindow({window: figures}: {window: Window}) {
         </div>
       </dl>
       <p className={styles.muted}>
-        GitHub accepts at most {figures.cap} invitations to a repository in any 24 hours. Past that, buyers wait in line, first come
-        first served, and each is invited and e-mailed as the window frees; their dashboard shows their place.
+        GitHub accepts at most {figures.cap} invitations to a repository in any 24 hours. Past that, buyers wait in
+        line, first come first served, and each is invited and e-mailed as the window frees; their dashboard shows their
+        place.
       </p>
     </section>
   );

@@ -31,7 +31,13 @@ export default function Leads() {
       <ShowLoaded loaded={loaded} label="Loading the waitlist">
         {(leads) => (
           <>
-            <DataTable caption="The waitlist" columns={COLUMNS} rows={leads.items} rowKey={(lead) => lead.email} empty="Nobody is on the waitlist yet." />
+            <DataTable
+              caption="The waitlist"
+              columns={COLUMNS}
+              rows={leads.items}
+              rowKey={(lead) => lead.email}
+              empty="Nobody is on the waitlist yet."
+            />
             <Pager page={leads} noun="e-mails" href={(next) => adminHref({view: 'leads', page: next})} />
           </>
         )}

@@ -38,7 +38,9 @@ function History({events}: {events: PurchaseEvent[]}) {
           </span>{' '}
           <strong>{event.kind === 'stripe' ? stripeEvent(event.summary) : event.summary}</strong>
           {/* An invitation's line already ends in its state ("@ada: pending"); say it once. */}
-          {event.status && !event.summary.endsWith(event.status) && <> ({EVENT_STATES[event.status] ?? event.status})</>}
+          {event.status && !event.summary.endsWith(event.status) && (
+            <> ({EVENT_STATES[event.status] ?? event.status})</>
+          )}
           <br />
           <time dateTime={new Date(event.at).toISOString()} className={styles.muted}>
             {when(event.at)}
@@ -89,15 +91,17 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
       ? ''
       : ` The buyer also holds ${others.length === 1 ? 'another paid purchase' : `${others.length} other paid purchases`} (${others
           .map((other) => `${other.plan ?? 'a plan no longer sold'}, ${day(other.createdAt)}`)
-          .join('; ')}), which ${others.length === 1 ? 'keeps' : 'keep'} the code: revoke ${others.length === 1 ? 'it' : 'each'} too to end all of their access.`;
+          .join(
+            '; ',
+          )}), which ${others.length === 1 ? 'keeps' : 'keep'} the code: revoke ${others.length === 1 ? 'it' : 'each'} too to end all of their access.`;
 
   return (
     <section aria-labelledby="access-actions-heading">
       <h3 id="access-actions-heading">Access</h3>
       {revokedBySeller && (
         <p className={styles.muted}>
-          Access revoked by the seller on {when(revokedBySellerAt)}: the buyer can neither download the code nor ask for an invitation. Grant
-          access gives it back.
+          Access revoked by the seller on {when(revokedBySellerAt)}: the buyer can neither download the code nor ask for
+          an invitation. Grant access gives it back.
         </p>
       )}
       <div className={styles.grant}>
@@ -113,7 +117,9 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
             onConfirm={() =>
               void run(
                 () => (giveBackOnly ? api.grant(sessionId) : api.grant(sessionId, wanted)),
-                giveBackOnly ? 'Access given back: the buyer may download the code and ask for an invitation.' : `Access granted to @${wanted}.`,
+                giveBackOnly
+                  ? 'Access given back: the buyer may download the code and ask for an invitation.'
+                  : `Access granted to @${wanted}.`,
                 reload,
               )
             }
@@ -122,7 +128,8 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
       </div>
       {others.length > 0 && (
         <p className={styles.muted}>
-          The buyer's other paid {others.length === 1 ? 'purchase' : 'purchases'}, each with access of its own until revoked:{' '}
+          The buyer's other paid {others.length === 1 ? 'purchase' : 'purchases'}, each with access of its own until
+          revoked:{' '}
           {others.map((other, index) => (
             <React.Fragment key={other.sessionId}>
               {index > 0 && ', '}
@@ -152,7 +159,13 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
                 : 'The buyer can no longer download the code, nor ask for an invitation, until you grant access again. Download links already made stop working.'
             }${keptBy}`}
             disabled={busy}
-            onConfirm={() => void run(() => api.revoke(sessionId), seat ? `Access revoked for @${seat}.` : 'Access revoked: the buyer can no longer download the code.', reload)}
+            onConfirm={() =>
+              void run(
+                () => api.revoke(sessionId),
+                seat ? `Access revoked for @${seat}.` : 'Access revoked: the buyer can no longer download the code.',
+                reload,
+              )
+            }
           />
         )}
         {resendable && (
@@ -169,7 +182,13 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
             label={`Resend ${extraRepositoryName(grant.key)} invitation`}
             question={`A fresh invitation to ${grant.repository} goes to @${grant.username}, in place of the one GitHub no longer honours.`}
             disabled={busy}
-            onConfirm={() => void run(() => api.resendExtra(sessionId, grant.key), `Invitation to ${extraRepositoryName(grant.key)} resent to @${grant.username}.`, reload)}
+            onConfirm={() =>
+              void run(
+                () => api.resendExtra(sessionId, grant.key),
+                `Invitation to ${extraRepositoryName(grant.key)} resent to @${grant.username}.`,
+                reload,
+              )
+            }
           />
         ))}
         {access && access.usernameChanges > 0 && (

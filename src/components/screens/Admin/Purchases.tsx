@@ -2,7 +2,13 @@ import React, {useCallback, useEffect, useState, type FormEvent} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
 import {appConfig} from '../../../config';
-import {PURCHASE_FLAGS, PURCHASE_SORTS, PURCHASE_STATES, type AdminPurchase, type PurchaseSort} from '../../../config/api';
+import {
+  PURCHASE_FLAGS,
+  PURCHASE_SORTS,
+  PURCHASE_STATES,
+  type AdminPurchase,
+  type PurchaseSort,
+} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import {adminHref, useAdminQuery, type AdminQuery} from './adminUrl';
@@ -58,11 +64,23 @@ const COLUMNS: Column<AdminPurchase>[] = [
 ];
 
 /** A labelled select whose choice applies at once (the list is read again). */
-function Choice<T extends string>(props: {id: string; label: string; value: T | ''; all?: string; options: readonly T[]; names: (value: T) => string; onChange: (value: T | '') => void}) {
+function Choice<T extends string>(props: {
+  id: string;
+  label: string;
+  value: T | '';
+  all?: string;
+  options: readonly T[];
+  names: (value: T) => string;
+  onChange: (value: T | '') => void;
+}) {
   return (
     <div>
       <label htmlFor={props.id}>{props.label}</label>
-      <select id={props.id} className={controls.input} value={props.value} onChange={(event) => props.onChange(event.target.value as T | '')}>
+      <select
+        id={props.id}
+        className={controls.input}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value as T | '')}>
         {props.all && <option value="">{props.all}</option>}
         {props.options.map((option) => (
           <option key={option} value={option}>
@@ -86,7 +104,12 @@ export default function Purchases() {
   const api = useAdminApi();
   const [search, setSearch] = useState(q);
   useEffect(() => setSearch(q), [q]);
-  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.purchases({q, page, state, plan, sort, flagged}), [q, page, state, plan, sort, flagged]));
+  const loaded = useAdminData(
+    useCallback(
+      (admin: AdminApi) => admin.purchases({q, page, state, plan, sort, flagged}),
+      [q, page, state, plan, sort, flagged],
+    ),
+  );
   const filtered = Boolean(q || state || plan || flagged);
   const csv = useDownload(
     () => api.purchasesCsv({q, state, plan, sort, flagged}),
@@ -95,7 +118,8 @@ export default function Purchases() {
   );
 
   /** Another filter or order starts again at the first page. */
-  const go = (change: Partial<AdminQuery>) => history.push(adminHref({view: 'purchases', q, state, plan, sort, flagged, ...change, page: undefined}));
+  const go = (change: Partial<AdminQuery>) =>
+    history.push(adminHref({view: 'purchases', q, state, plan, sort, flagged, ...change, page: undefined}));
 
   function find(event: FormEvent) {
     event.preventDefault();
@@ -110,14 +134,27 @@ export default function Purchases() {
       </div>
       {csv.result}
       <form className={styles.search} role="search" onSubmit={find}>
-        <Field id="purchase-search" type="search" label="E-mail, GitHub username or session id" value={search} onChange={setSearch}>
+        <Field
+          id="purchase-search"
+          type="search"
+          label="E-mail, GitHub username or session id"
+          value={search}
+          onChange={setSearch}>
           <button type="submit" className={controls.primary}>
             Search
           </button>
         </Field>
       </form>
       <div className={styles.filters}>
-        <Choice id="purchase-state" label="State" value={state ?? ''} all="All states" options={PURCHASE_STATES} names={(name) => STATE_NAMES[name]} onChange={(value) => go({state: value || undefined})} />
+        <Choice
+          id="purchase-state"
+          label="State"
+          value={state ?? ''}
+          all="All states"
+          options={PURCHASE_STATES}
+          names={(name) => STATE_NAMES[name]}
+          onChange={(value) => go({state: value || undefined})}
+        />
         <Choice
           id="purchase-plan"
           label="Plan"
@@ -127,8 +164,23 @@ export default function Purchases() {
           names={(name) => name}
           onChange={(value) => go({plan: value || undefined})}
         />
-        <Choice id="purchase-flagged" label="Flagged" value={flagged ?? ''} all="Flagged or not" options={PURCHASE_FLAGS} names={(name) => FLAG_NAMES[name]} onChange={(value) => go({flagged: value || undefined})} />
-        <Choice id="purchase-sort" label="Order" value={sort ?? 'newest'} options={PURCHASE_SORTS} names={(name) => SORTS[name]} onChange={(value) => go({sort: (value || undefined) as PurchaseSort | undefined})} />
+        <Choice
+          id="purchase-flagged"
+          label="Flagged"
+          value={flagged ?? ''}
+          all="Flagged or not"
+          options={PURCHASE_FLAGS}
+          names={(name) => FLAG_NAMES[name]}
+          onChange={(value) => go({flagged: value || undefined})}
+        />
+        <Choice
+          id="purchase-sort"
+          label="Order"
+          value={sort ?? 'newest'}
+          options={PURCHASE_SORTS}
+          names={(name) => SORTS[name]}
+          onChange={(value) => go({sort: (value || undefined) as PurchaseSort | undefined})}
+        />
         {filtered && (
           <Link to={adminHref({view: 'purchases', sort})} className={styles.clear}>
             Clear filters
@@ -143,10 +195,20 @@ export default function Purchases() {
               columns={COLUMNS}
               rows={found.items}
               rowKey={(purchase) => purchase.sessionId}
-              flagged={(purchase) => purchase.access?.status === 'removal_failed' || purchase.fairPrice?.review === 'flagged'}
-              empty={filtered ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan || flagged ? ' with these filters' : ''}.` : 'No purchases yet.'}
+              flagged={(purchase) =>
+                purchase.access?.status === 'removal_failed' || purchase.fairPrice?.review === 'flagged'
+              }
+              empty={
+                filtered
+                  ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan || flagged ? ' with these filters' : ''}.`
+                  : 'No purchases yet.'
+              }
             />
-            <Pager page={found} noun="purchases" href={(next) => adminHref({view: 'purchases', q, state, plan, sort, flagged, page: next})} />
+            <Pager
+              page={found}
+              noun="purchases"
+              href={(next) => adminHref({view: 'purchases', q, state, plan, sort, flagged, page: next})}
+            />
           </>
         )}
       </ShowLoaded>

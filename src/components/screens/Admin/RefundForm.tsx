@@ -113,12 +113,14 @@ export default function RefundForm({
     <>
       {awaiting && (
         <p className={styles.muted} role="status">
-          <Spinner label="Waiting for Stripe" /> Waiting for Stripe to confirm the refund: this page reads the purchase again until it does.
+          <Spinner label="Waiting for Stripe" /> Waiting for Stripe to confirm the refund: this page reads the purchase
+          again until it does.
         </p>
       )}
       {unconfirmed && (
         <p className={styles.muted} role="status">
-          Stripe has not confirmed the refund yet. What follows it shows here once Stripe does and the purchase is read again.
+          Stripe has not confirmed the refund yet. What follows it shows here once Stripe does and the purchase is read
+          again.
         </p>
       )}
     </>
@@ -127,7 +129,9 @@ export default function RefundForm({
     return (
       <>
         <p className={styles.muted}>
-          {payment.refunded || (payment.paymentIntentId && left === 0) ? 'Refunded in full.' : 'Nothing to refund: this purchase was never paid.'}
+          {payment.refunded || (payment.paymentIntentId && left === 0)
+            ? 'Refunded in full.'
+            : 'Nothing to refund: this purchase was never paid.'}
         </p>
         <ActionResult outcome={outcome} />
         {confirmation}
@@ -153,12 +157,20 @@ export default function RefundForm({
             aria-describedby={`${id}-rule`}
           />
           <p id={`${id}-rule`} className={clsx(styles.hint, invalid && styles.refusedText)}>
-            {invalid ? `Enter an amount from ${money(1, currency)} to ${money(left, currency)}.` : full ? 'A full refund.' : 'A partial refund.'}
+            {invalid
+              ? `Enter an amount from ${money(1, currency)} to ${money(left, currency)}.`
+              : full
+                ? 'A full refund.'
+                : 'A partial refund.'}
           </p>
         </div>
         <div>
           <label htmlFor={`${id}-reason`}>Reason</label>
-          <select id={`${id}-reason`} className={controls.input} value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>
+          <select
+            id={`${id}-reason`}
+            className={controls.input}
+            value={reason}
+            onChange={(event) => setReason(event.target.value as RefundReason)}>
             {REFUND_REASONS.map((name) => (
               <option key={name} value={name}>
                 {REASONS[name]}
@@ -184,12 +196,17 @@ export default function RefundForm({
               // A full refund is asked as "all that is left", so a refund made in Stripe meanwhile is
               // not counted twice; `refundedBefore` is what this page showed, the action's own name.
               async () => {
-                const answer = await api.refund(payment.sessionId, full ? {reason, refundedBefore} : {amount: amount!, reason, refundedBefore});
+                const answer = await api.refund(
+                  payment.sessionId,
+                  full ? {reason, refundedBefore} : {amount: amount!, reason, refundedBefore},
+                );
                 setSentOn(refundedBefore);
                 if (full) setAwaiting({said, reads: 0});
                 return answer;
               },
-              full ? `${said} ${effects.afterFull}` : `Refunded ${money(amount, currency)}. ${money(left - amount!, currency)} is left, and ${effects.partial}.`,
+              full
+                ? `${said} ${effects.afterFull}`
+                : `Refunded ${money(amount, currency)}. ${money(left - amount!, currency)} is left, and ${effects.partial}.`,
               reload,
             );
           }}

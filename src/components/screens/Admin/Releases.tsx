@@ -63,7 +63,13 @@ export default function Releases() {
             label={`Send again to the ${release.failed} that failed`}
             question={`${release.name} is e-mailed again to the ${addresses(release.failed)} whose e-mail failed; anyone unsubscribed or refunded since is skipped.`}
             disabled={busy}
-            onConfirm={() => void run(() => api.resendRelease(release.id), `${release.name} is being sent again to ${addresses(release.failed)}.`, loaded.reload)}
+            onConfirm={() =>
+              void run(
+                () => api.resendRelease(release.id),
+                `${release.name} is being sent again to ${addresses(release.failed)}.`,
+                loaded.reload,
+              )
+            }
           />
         ) : (
           '—'

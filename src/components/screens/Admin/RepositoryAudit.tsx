@@ -58,7 +58,8 @@ const KINDS: Record<RepositoryDifferenceKind, KindCopy> = {
     short: 'on the repository without a paid purchase',
     explanation: 'Invited by hand, or a removal that failed.',
     verb: 'Remove',
-    question: ({login}, repository) => `@${login} is removed from ${repository}: the invitation withdrawn or the collaborator removed.`,
+    question: ({login}, repository) =>
+      `@${login} is removed from ${repository}: the invitation withdrawn or the collaborator removed.`,
     all: (count, total, repository) =>
       `${count === total ? `All ${accounts(count)}` : `The first ${count} of these ${total} accounts`} listed here lose ${repository}: their invitations are withdrawn and the collaborators removed. Nobody with a paid purchase is removed.`,
     done: (count) => `Removed ${accounts(count)} from the repository.`,
@@ -113,9 +114,10 @@ export default function RepositoryAudit() {
       <h2 id="repository-heading">Repository audit</h2>
       <ShowLoaded loaded={loaded} label="Checking the repository">
         {(checked) => {
-          const groups = REPOSITORY_DIFFERENCE_KINDS.map((kind) => ({kind, found: checked.differences.filter((entry) => entry.kind === kind)})).filter(
-            ({found}) => found.length > 0,
-          );
+          const groups = REPOSITORY_DIFFERENCE_KINDS.map((kind) => ({
+            kind,
+            found: checked.differences.filter((entry) => entry.kind === kind),
+          })).filter(({found}) => found.length > 0);
           return (
             <>
               <RepositoryChoice audit={checked} chosen={key} onChoose={setKey} />
@@ -140,8 +142,8 @@ export default function RepositoryAudit() {
                 />
               ))}
               <p className={styles.muted}>
-                Not compared: the repository’s owner and the accounts you exempted (the <code>GITHUB_EXEMPT</code> setting):{' '}
-                {checked.exempt.length ? checked.exempt.map((login) => `@${login}`).join(', ') : 'nobody'}.
+                Not compared: the repository’s owner and the accounts you exempted (the <code>GITHUB_EXEMPT</code>{' '}
+                setting): {checked.exempt.length ? checked.exempt.map((login) => `@${login}`).join(', ') : 'nobody'}.
               </p>
             </>
           );
@@ -157,13 +159,29 @@ const extraNames = appConfig.extraRepositories as Record<string, {name: string}>
  * Which repository is audited: the kit's, or one of the plan's extra repositories the worker has
  * (GITHUB_EXTRA_REPOS). Shown only when there is more than the kit.
  */
-function RepositoryChoice({audit: checked, chosen, onChoose}: {audit: Audit; chosen: string | undefined; onChoose: (key: string | undefined) => void}) {
+function RepositoryChoice({
+  audit: checked,
+  chosen,
+  onChoose,
+}: {
+  audit: Audit;
+  chosen: string | undefined;
+  onChoose: (key: string | undefined) => void;
+}) {
   if (checked.extraRepositories.length === 0) return null;
-  const choices = [{key: undefined, label: `${appConfig.appName} (the kit)`}, ...checked.extraRepositories.map(({key}) => ({key, label: extraNames[key]?.name ?? key}))];
+  const choices = [
+    {key: undefined, label: `${appConfig.appName} (the kit)`},
+    ...checked.extraRepositories.map(({key}) => ({key, label: extraNames[key]?.name ?? key})),
+  ];
   return (
     <div role="group" aria-label="Repository to audit" className={styles.actions}>
       {choices.map((choice) => (
-        <button key={choice.key ?? 'kit'} type="button" className={controls.secondary} aria-pressed={chosen === choice.key} onClick={() => onChoose(choice.key)}>
+        <button
+          key={choice.key ?? 'kit'}
+          type="button"
+          className={controls.secondary}
+          aria-pressed={chosen === choice.key}
+          onClick={() => onChoose(choice.key)}>
           {choice.label}
         </button>
       ))}
@@ -177,7 +195,17 @@ interface Group {
 }
 
 /** What was compared, and what needs action, with when it was checked. */
-function Summary({audit: checked, groups, onCheck, checking}: {audit: Audit; groups: Group[]; onCheck: () => void; checking: boolean}) {
+function Summary({
+  audit: checked,
+  groups,
+  onCheck,
+  checking,
+}: {
+  audit: Audit;
+  groups: Group[];
+  onCheck: () => void;
+  checking: boolean;
+}) {
   const {counts} = checked;
   return (
     <div className={layout.summary}>
@@ -213,7 +241,8 @@ function Summary({audit: checked, groups, onCheck, checking}: {audit: Audit; gro
       ) : (
         <div>
           <p className={layout.needs}>
-            {checked.differences.length === 1 ? '1 difference needs' : `${checked.differences.length} differences need`} your action:
+            {checked.differences.length === 1 ? '1 difference needs' : `${checked.differences.length} differences need`}{' '}
+            your action:
           </p>
           <ul className={layout.kinds}>
             {groups.map(({kind, found}) => (
@@ -274,7 +303,9 @@ function DifferenceGroup({kind, found, repository, limit, busy, onFix, onFixAll}
               label: 'Purchase',
               cell: (difference) =>
                 difference.sessionId ? (
-                  <Link to={adminHref({purchase: difference.sessionId})}>{difference.email ?? 'Open the purchase'}</Link>
+                  <Link to={adminHref({purchase: difference.sessionId})}>
+                    {difference.email ?? 'Open the purchase'}
+                  </Link>
                 ) : (
                   <span className={styles.muted}>None</span>
                 ),
@@ -298,7 +329,12 @@ function DifferenceGroup({kind, found, repository, limit, busy, onFix, onFixAll}
         />
       </div>
       {found.length > FIRST_ROWS && (
-        <button type="button" className={controls.secondary} aria-expanded={expanded} aria-controls={tableId} onClick={() => setExpanded(!expanded)}>
+        <button
+          type="button"
+          className={controls.secondary}
+          aria-expanded={expanded}
+          aria-controls={tableId}
+          onClick={() => setExpanded(!expanded)}>
           {expanded ? `Show the first ${FIRST_ROWS}` : `Show all ${found.length}`}
         </button>
       )}

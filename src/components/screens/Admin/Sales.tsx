@@ -12,7 +12,10 @@ import styles from './styles.module.css';
 /** The period's dates in words: "1 Jun 2026 to 30 Jun 2026" (UTC days, like the chart's). */
 function span(sales: SalesSummary): string {
   const first = sales.since ?? (sales.days[0] ? Date.parse(`${sales.days[0].day}T00:00:00Z`) : null);
-  const today = sales.interval === 'day' && sales.days.length ? sales.days[sales.days.length - 1]!.day : new Date().toISOString().slice(0, 10);
+  const today =
+    sales.interval === 'day' && sales.days.length
+      ? sales.days[sales.days.length - 1]!.day
+      : new Date().toISOString().slice(0, 10);
   return first === null ? 'today' : `${day(first)} to ${day(today)}`;
 }
 

@@ -71,9 +71,14 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
   const purchases = days.reduce((sum, entry) => sum + entry.purchases, 0);
   const range = days.length ? `${named(days[0]!)} to ${named(days[days.length - 1]!)}` : 'no days';
   const description =
-    `${range}: ${money(sums.reduce((a, b) => a + b, 0), currency)} from ${purchases} purchases` +
+    `${range}: ${money(
+      sums.reduce((a, b) => a + b, 0),
+      currency,
+    )} from ${purchases} purchases` +
     (sums[best] ? `; best day ${day(days[best]!.day)} with ${money(sums[best]!, currency)}` : '') +
-    (byPlan.length ? `. By plan: ${byPlan.map(({plan, amount}) => `${plan} ${money(amount, currency)}`).join(', ')}.` : '.');
+    (byPlan.length
+      ? `. By plan: ${byPlan.map(({plan, amount}) => `${plan} ${money(amount, currency)}`).join(', ')}.`
+      : '.');
 
   const columns: Column<SalesDay>[] = [
     {label: monthly ? 'Month' : 'Day', cell: named},
@@ -84,7 +89,12 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
 
   return (
     <figure className={styles.chart} ref={frame}>
-      <svg width={outer} height={HEIGHT} viewBox={`0 0 ${outer} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+      <svg
+        width={outer}
+        height={HEIGHT}
+        viewBox={`0 0 ${outer} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>
           Revenue by {bucket} and plan, {PERIODS[summary.period].toLowerCase()}
         </title>
@@ -105,7 +115,16 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
               {plans.map((plan) => {
                 const amount = entry.byPlan[plan] ?? 0;
                 if (!amount) return null;
-                const rect = <rect key={plan} x={x} width={slot * 0.7} y={y(base + amount)} height={y(base) - y(base + amount)} style={{fill: colour(plan)}} />;
+                const rect = (
+                  <rect
+                    key={plan}
+                    x={x}
+                    width={slot * 0.7}
+                    y={y(base + amount)}
+                    height={y(base) - y(base + amount)}
+                    style={{fill: colour(plan)}}
+                  />
+                );
                 base += amount;
                 return rect;
               })}
@@ -128,8 +147,16 @@ export default function SalesChart({summary}: {summary: SalesSummary}) {
           ))}
         </ul>
         <details className={styles.numbers}>
-          <summary>The numbers, {bucket} by {bucket}</summary>
-          <DataTable caption={`Revenue by ${bucket} and plan`} columns={columns} rows={days} rowKey={(entry) => entry.day} empty="No days." />
+          <summary>
+            The numbers, {bucket} by {bucket}
+          </summary>
+          <DataTable
+            caption={`Revenue by ${bucket} and plan`}
+            columns={columns}
+            rows={days}
+            rowKey={(entry) => entry.day}
+            empty="No days."
+          />
         </details>
       </figcaption>
     </figure>

@@ -24,17 +24,31 @@ function effectsOf(upgrade: AdminUpgrade): RefundEffects {
  */
 function refundSettled(purchase: AdminPurchaseDetail, upgrade: AdminUpgrade): boolean {
   const kept = extraRepositoryKeys(findStoredPlan(upgrade.fromPlan));
-  return upgrade.state === 'refunded' && purchase.extraGrants.every((grant) => kept.includes(grant.key) || !LIVE_ACCESS.includes(grant.status));
+  return (
+    upgrade.state === 'refunded' &&
+    purchase.extraGrants.every((grant) => kept.includes(grant.key) || !LIVE_ACCESS.includes(grant.status))
+  );
 }
 
 /** Why an upgrade that is neither paid nor refunded has no refund here. */
 const NO_REFUND: Partial<Record<AdminUpgrade['state'], string>> = {
-  disputed: 'The buyer disputed this payment: answer the dispute in Stripe. The purchase is back on the plan before it meanwhile.',
+  disputed:
+    'The buyer disputed this payment: answer the dispute in Stripe. The purchase is back on the plan before it meanwhile.',
   refused: 'Paid but never applied (the worker refunds such a payment itself).',
   failed: 'The payment failed: nothing to refund.',
 };
 
-function Upgrade({purchase, upgrade, index, reload}: {purchase: AdminPurchaseDetail; upgrade: AdminUpgrade; index: number; reload: () => void}) {
+function Upgrade({
+  purchase,
+  upgrade,
+  index,
+  reload,
+}: {
+  purchase: AdminPurchaseDetail;
+  upgrade: AdminUpgrade;
+  index: number;
+  reload: () => void;
+}) {
   const heading = `upgrade-${index}-heading`;
   const label = `Upgrade: ${upgrade.fromPlan} → ${upgrade.toPlan}`;
   return (
@@ -49,7 +63,12 @@ function Upgrade({purchase, upgrade, index, reload}: {purchase: AdminPurchaseDet
         {upgrade.amountRefunded > 0 && <> · {money(upgrade.amountRefunded, upgrade.currency)} refunded</>}
         <CardCountryBadge fairPrice={upgrade.fairPrice} />
       </p>
-      <CardCountryReview sessionId={upgrade.sessionId} fairPrice={upgrade.fairPrice} reload={reload} payment="upgrade" />
+      <CardCountryReview
+        sessionId={upgrade.sessionId}
+        fairPrice={upgrade.fairPrice}
+        reload={reload}
+        payment="upgrade"
+      />
       {upgrade.state === 'paid' || upgrade.state === 'refunded' ? (
         <RefundForm
           payment={{...upgrade, refunded: upgrade.state === 'refunded', settled: refundSettled(purchase, upgrade)}}

@@ -1,6 +1,13 @@
 import type {AdminActionResult} from '../../../config/api';
 /** How the console writes money, times and the worker's states. Timestamps are milliseconds. */
-import type {AdminAction, GrantStatus, PurchaseFlag, PurchaseState, SalesPeriod, UpgradeState} from '../../../config/api';
+import type {
+  AdminAction,
+  GrantStatus,
+  PurchaseFlag,
+  PurchaseState,
+  SalesPeriod,
+  UpgradeState,
+} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 
 /** An amount in the currency's smallest unit (cents), written in that currency: 6900 USD is $69.00. */

@@ -31,7 +31,11 @@ const PANELS: Record<View, ComponentType> = {
 
 /** The console's views for the sidebar, the one open marked. */
 function navFor(current: View): ConsoleNavItem[] {
-  return (Object.keys(VIEWS) as View[]).map((name) => ({label: VIEWS[name], href: adminHref({view: name}), current: name === current}));
+  return (Object.keys(VIEWS) as View[]).map((name) => ({
+    label: VIEWS[name],
+    href: adminHref({view: name}),
+    current: name === current,
+  }));
 }
 
 /** The worker said 403 ADMIN_ONLY: say so, and show nothing else (no views in the frame). */
@@ -41,8 +45,8 @@ function NotAnAdmin({user}: {user: AuthUser}) {
       <div className={styles.console}>
         <h1>This account is not an admin</h1>
         <p>
-          You are signed in as <strong>{user.email ?? user.uid}</strong>. The console opens only for the verified e-mails in
-          the worker's <code>ADMIN_EMAILS</code>: sign out and sign in with one of them.
+          You are signed in as <strong>{user.email ?? user.uid}</strong>. The console opens only for the verified
+          e-mails in the worker's <code>ADMIN_EMAILS</code>: sign out and sign in with one of them.
         </p>
         <Link to={ROUTES.dashboard}>Go to your dashboard</Link>
       </div>

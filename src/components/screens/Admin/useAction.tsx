@@ -39,7 +39,11 @@ export function useAction() {
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
 
   const run = useCallback(
-    async <A extends ActionAnswer>(action: () => Promise<A | void>, done: string | ((answer: A) => string), after?: () => void): Promise<boolean> => {
+    async <A extends ActionAnswer>(
+      action: () => Promise<A | void>,
+      done: string | ((answer: A) => string),
+      after?: () => void,
+    ): Promise<boolean> => {
       if (running.current) return false;
       running.current = true;
       setBusy(true);

@@ -35,10 +35,16 @@ function describe(access: AccessStatus, status: ShownStatus): {title: string; te
             title: `Invitation queued: number ${access.queue.position} in line`,
             text: `GitHub lets a repository send only so many invitations a day, and today's are used up. The invitation for ${who} is expected ${expected(access.queue.expectedAt)}; we e-mail you when it goes out. Nothing to do.`,
           }
-        : {title: 'Invitation queued', text: `GitHub is busy. The invitation for ${who} goes out as soon as it answers; nothing to do.`};
+        : {
+            title: 'Invitation queued',
+            text: `GitHub is busy. The invitation for ${who} goes out as soon as it answers; nothing to do.`,
+          };
     case 'pending':
       return access.expired
-        ? {title: 'Invitation expired', text: `GitHub invitations last seven days, and the one for ${who} has run out. Send a new one.`}
+        ? {
+            title: 'Invitation expired',
+            text: `GitHub invitations last seven days, and the one for ${who} has run out. Send a new one.`,
+          }
         : {
             title: 'Invitation pending',
             text: `An invitation for ${who} is waiting. Accept it from GitHub's e-mail or at github.com/notifications.`,
@@ -48,10 +54,15 @@ function describe(access: AccessStatus, status: ShownStatus): {title: string; te
     case 'revoked':
       return {
         title: 'Access revoked',
-        text: access.revokedBySeller ? afterPurchase.revokedBySeller : 'This purchase was refunded or disputed, so repository access was removed.',
+        text: access.revokedBySeller
+          ? afterPurchase.revokedBySeller
+          : 'This purchase was refunded or disputed, so repository access was removed.',
       };
     case 'failed':
-      return {title: 'Invitation failed', text: `${access.detail ?? 'GitHub refused the invitation.'} Try another username or contact support.`};
+      return {
+        title: 'Invitation failed',
+        text: `${access.detail ?? 'GitHub refused the invitation.'} Try another username or contact support.`,
+      };
     default:
       return null;
   }
@@ -63,7 +74,8 @@ function changesLeft(left: number): ReactNode {
     const {email: supportEmail} = appConfig.support;
     return (
       <>
-        This purchase cannot change its GitHub account again; write to <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+        This purchase cannot change its GitHub account again; write to{' '}
+        <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
       </>
     );
   }
@@ -106,7 +118,12 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
         </a>
       )}
       {status === 'pending' && access.expired && (
-        <button type="button" className={controls.secondary} onClick={resend} disabled={resending} aria-busy={resending}>
+        <button
+          type="button"
+          className={controls.secondary}
+          onClick={resend}
+          disabled={resending}
+          aria-busy={resending}>
           {resending && <Spinner label="Resending" />}
           Resend invitation
         </button>

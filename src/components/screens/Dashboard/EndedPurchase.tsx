@@ -12,7 +12,13 @@ import styles from './styles.module.css';
  * The plans follow, to buy again, unless a dispute is still open (its outcome decides whether the
  * purchase comes back).
  */
-export default function EndedPurchase({access, payment}: {access: AccessStatus; payment: PaymentStanding & {state: EndedState}}) {
+export default function EndedPurchase({
+  access,
+  payment,
+}: {
+  access: AccessStatus;
+  payment: PaymentStanding & {state: EndedState};
+}) {
   const words = endedPurchase(payment, access);
   return (
     <>

@@ -36,17 +36,31 @@ function stateOf(entry: ExtraRepositoryAccess): string {
 }
 
 /** Whether the repository's code can be downloaded now: the plan grants it and the seller set it up. */
-const downloadable = (entry: ExtraRepositoryAccess) => appConfig.repository.downloads && entry.status !== 'not_configured' && entry.status !== 'revoked';
+const downloadable = (entry: ExtraRepositoryAccess) =>
+  appConfig.repository.downloads && entry.status !== 'not_configured' && entry.status !== 'revoked';
 
 /**
  * The repository's code as a .zip, at once, as the kit's (DownloadCode): no need to wait for the
  * invitation, which GitHub's daily limit may hold back.
  */
-function DownloadExtra({entry, name, follow}: {entry: ExtraRepositoryAccess; name: string; follow: (url: string) => void}) {
+function DownloadExtra({
+  entry,
+  name,
+  follow,
+}: {
+  entry: ExtraRepositoryAccess;
+  name: string;
+  follow: (url: string) => void;
+}) {
   const {busy, started, error, download} = useDownload(follow, entry.key);
   return (
     <>
-      <button type="button" className={controls.secondary} onClick={() => void download()} disabled={busy} aria-busy={busy}>
+      <button
+        type="button"
+        className={controls.secondary}
+        onClick={() => void download()}
+        disabled={busy}
+        aria-busy={busy}>
         {busy && <Spinner label={`Preparing your download of ${name}`} />}
         Download {name} (.zip)
       </button>
@@ -89,7 +103,11 @@ export default function ExtraRepositories({
     setResending(entry.key);
     try {
       const {status} = await api.resendExtraInvitation(entry.key);
-      snackbar.show(status === 'queued' ? `A new invitation to ${name} is queued; it goes out as soon as GitHub allows.` : `A new invitation to ${name} is on its way.`);
+      snackbar.show(
+        status === 'queued'
+          ? `A new invitation to ${name} is queued; it goes out as soon as GitHub allows.`
+          : `A new invitation to ${name} is on its way.`,
+      );
       onChanged();
     } catch (error) {
       snackbar.show(error instanceof Error ? `Error: ${error.message}` : `Error resending the invitation to ${name}.`);
@@ -117,7 +135,12 @@ export default function ExtraRepositories({
                 </a>
               )}
               {entry.status === 'pending' && entry.expired && (
-                <button type="button" className={controls.secondary} onClick={() => void resend(entry, name)} disabled={busy} aria-busy={busy}>
+                <button
+                  type="button"
+                  className={controls.secondary}
+                  onClick={() => void resend(entry, name)}
+                  disabled={busy}
+                  aria-busy={busy}>
                   {busy && <Spinner label="Resending" />}
                   Resend the invitation to {name}
                 </button>

@@ -28,7 +28,9 @@ export default function Receipts() {
           Your receipts could not be loaded. Please reload the page.
         </p>
       )}
-      {loaded && loaded !== 'failed' && loaded.receipts.length === 0 && <p className={styles.muted}>No receipts yet.</p>}
+      {loaded && loaded !== 'failed' && loaded.receipts.length === 0 && (
+        <p className={styles.muted}>No receipts yet.</p>
+      )}
       {loaded && loaded !== 'failed' && loaded.receipts.length > 0 && (
         <ul>
           {loaded.receipts.map((receipt) => (

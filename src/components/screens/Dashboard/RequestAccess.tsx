@@ -38,7 +38,8 @@ function isAboutTheUsername(error: unknown): error is ApiError {
 function isBuyersToFix(error: unknown): error is ApiError {
   return (
     error instanceof ApiError &&
-    ((error.status === 429 && (error.code === 'SWAP_LIMIT' || error.code === 'INVITATION_CAP')) || error.code === 'SESSION_ENDED')
+    ((error.status === 429 && (error.code === 'SWAP_LIMIT' || error.code === 'INVITATION_CAP')) ||
+      error.code === 'SESSION_ENDED')
   );
 }
 
@@ -60,7 +61,8 @@ export interface RequestAccessProps {
  * bar would cover the form on a short screen): a refusal of the username on the field, the news
  * that the invitation went, or a failure. Only the latest is shown: each request clears the last.
  */
-type Answer = {kind: 'field'; text: string; fades?: boolean} | {kind: 'sent'; text: string} | {kind: 'failed'; text: string};
+type Answer =
+  {kind: 'field'; text: string; fades?: boolean} | {kind: 'sent'; text: string} | {kind: 'failed'; text: string};
 
 /**
  * §4: checks payment first (a buyer who has not paid goes to checkout for `dashboardPlan()`), then

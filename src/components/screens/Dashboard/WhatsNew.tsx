@@ -52,11 +52,17 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
             ? {text: 'Release e-mails are on: the next release reaches you by e-mail.', error: false}
             : subscribed
               ? // Turned off by the address's own unsubscribe link: only its owner turns them on again.
-                {text: "Release e-mails stay off: they were turned off from the purchase e-mail's own link. Sign in with that address to turn them on.", error: true}
+                {
+                  text: "Release e-mails stay off: they were turned off from the purchase e-mail's own link. Sign in with that address to turn them on.",
+                  error: true,
+                }
               : {text: 'Release e-mails are off. Receipts and access e-mails still come.', error: false},
         );
       } catch (failure) {
-        setSaid({text: failure instanceof ApiError ? failure.message : 'That did not work. Please try again.', error: true});
+        setSaid({
+          text: failure instanceof ApiError ? failure.message : 'That did not work. Please try again.',
+          error: true,
+        });
       } finally {
         setSwitching(false);
       }
@@ -82,7 +88,9 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
           )}
           {loaded.later && <p>{whatsNewWords.later(loaded.later)}</p>}
           {loaded.releases.length === 0 ? (
-            <p className={styles.muted}>{loaded.includesUpdates || !loaded.later ? whatsNewWords.none : whatsNewWords.noneUpToPurchase}</p>
+            <p className={styles.muted}>
+              {loaded.includesUpdates || !loaded.later ? whatsNewWords.none : whatsNewWords.noneUpToPurchase}
+            </p>
           ) : (
             <ol className={styles.releases}>
               {loaded.releases.map((release) => (
@@ -93,7 +101,9 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
                       {tagBesideName(release) && <span className={styles.muted}> {release.tag}</span>}
                     </h3>
                     <p className={styles.muted}>
-                      <time dateTime={new Date(release.publishedAt).toISOString()}>{formatDay(release.publishedAt)}</time>
+                      <time dateTime={new Date(release.publishedAt).toISOString()}>
+                        {formatDay(release.publishedAt)}
+                      </time>
                       {release.url && (
                         <>
                           {' · '}
@@ -111,7 +121,12 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
           )}
           <div className={styles.releaseEmails}>
             <p>Release e-mails: {loaded.subscribed ? 'on' : 'off'}</p>
-            <button type="button" className={controls.secondary} disabled={switching} aria-busy={switching} onClick={() => void switchEmails(!loaded.subscribed)}>
+            <button
+              type="button"
+              className={controls.secondary}
+              disabled={switching}
+              aria-busy={switching}
+              onClick={() => void switchEmails(!loaded.subscribed)}>
               {loaded.subscribed ? 'Stop release e-mails' : 'E-mail me new releases'}
             </button>
           </div>

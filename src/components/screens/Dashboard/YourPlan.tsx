@@ -24,7 +24,11 @@ export function upgradeLabelOf(offer: UpgradeOffer): string {
  * higher plan, each for the difference. The worker prices them and makes the Checkout Session;
  * the page sends only which plan, and comes back here.
  */
-export default function YourPlan({redirect = (url: string) => window.location.assign(url)}: {redirect?: (url: string) => void}) {
+export default function YourPlan({
+  redirect = (url: string) => window.location.assign(url),
+}: {
+  redirect?: (url: string) => void;
+}) {
   const loaded = useWorkerRead(readPlan, 'your plan');
 
   return (
@@ -73,7 +77,12 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
         return (
           <React.Fragment key={offer.planId}>
             <p>
-              <button type="button" className={controls.primary} onClick={() => upgrade(offer)} disabled={busy !== null} aria-busy={busy === offer.planId}>
+              <button
+                type="button"
+                className={controls.primary}
+                onClick={() => upgrade(offer)}
+                disabled={busy !== null}
+                aria-busy={busy === offer.planId}>
                 {busy === offer.planId && <Spinner label="Opening the checkout" />}
                 {upgradeLabelOf(offer)}
               </button>

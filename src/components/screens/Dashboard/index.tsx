@@ -1,6 +1,16 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {afterPurchase, appConfig, checkoutPriceId, codeIncludes, dashboardPlan, findStoredPlan, hasEnded, ROUTES, standingNotes} from '../../../config';
+import {
+  afterPurchase,
+  appConfig,
+  checkoutPriceId,
+  codeIncludes,
+  dashboardPlan,
+  findStoredPlan,
+  hasEnded,
+  ROUTES,
+  standingNotes,
+} from '../../../config';
 import type {AccessStatus} from '../../../config/api';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {rememberBuyer} from '../../../lib/auth/buyerHint';
@@ -50,7 +60,11 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
 
   if (known && !known.hasPaid) {
     // Bought, then refunded or disputed: told so, with the date and what it means, never "not bought".
-    return hasEnded(known.payment) ? <EndedPurchase access={known} payment={known.payment} /> : <NotABuyer user={user} />;
+    return hasEnded(known.payment) ? (
+      <EndedPurchase access={known} payment={known.payment} />
+    ) : (
+      <NotABuyer user={user} />
+    );
   }
   const heldPlan = findStoredPlan(known?.plan?.id ?? null);
   const notes = known ? standingNotes(known.payment, known.otherEnded) : [];
@@ -60,8 +74,10 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
       <h1 className={styles.title}>Welcome, {accountName(user)}</h1>
       <p className={styles.welcome}>
         Thank you for choosing {appConfig.appName}.{' '}
-        {appConfig.repository.downloads ? 'Download the code now, and enter your GitHub username' : 'Enter your GitHub username'} to be
-        invited to the private repository, then follow the documentation to ship your app.
+        {appConfig.repository.downloads
+          ? 'Download the code now, and enter your GitHub username'
+          : 'Enter your GitHub username'}{' '}
+        to be invited to the private repository, then follow the documentation to ship your app.
       </p>
       {notes.map((note) => (
         <p key={note} className={styles.note} role="note">
@@ -76,10 +92,14 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
           <Spinner label="Loading your access" />
         ) : (
           <>
-            {known?.hasPaid && !known.revokedBySeller && appConfig.repository.downloads && <DownloadCode latestTag={latestTag} />}
+            {known?.hasPaid && !known.revokedBySeller && appConfig.repository.downloads && (
+              <DownloadCode latestTag={latestTag} />
+            )}
             {known && <AccessStatusPanel access={known} onChanged={refresh} />}
             {/* Only the seller can give back access they revoked: the panel says whom to write to. */}
-            {!known?.revokedBySeller && <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />}
+            {!known?.revokedBySeller && (
+              <RequestAccess user={user} initialUsername={known?.username} onRequested={refresh} />
+            )}
           </>
         )}
         <ol className={styles.steps}>
@@ -133,8 +153,9 @@ function NotABuyer({user}: {user: AuthUser}) {
       <div className={styles.dashboard}>
         <h1 className={styles.title}>You have not bought {appConfig.appName} yet</h1>
         <p className={styles.welcome}>
-          You are signed in as <strong>{user.email ?? accountName(user)}</strong>, and this account has no purchase. Choose a
-          plan: once paid, you come back here to get the code. Bought with another e-mail? Sign out and sign in with that one.
+          You are signed in as <strong>{user.email ?? accountName(user)}</strong>, and this account has no purchase.
+          Choose a plan: once paid, you come back here to get the code. Bought with another e-mail? Sign out and sign in
+          with that one.
         </p>
       </div>
       <Pricing />
@@ -146,9 +167,5 @@ function NotABuyer({user}: {user: AuthUser}) {
 export default function Dashboard() {
   const exchanging = useCheckoutSignIn();
   const {user} = useAuth();
-  return (
-    <RequireAuth pending={exchanging}>
-      {user && <SignedInDashboard user={user} />}
-    </RequireAuth>
-  );
+  return <RequireAuth pending={exchanging}>{user && <SignedInDashboard user={user} />}</RequireAuth>;
 }

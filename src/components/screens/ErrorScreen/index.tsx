@@ -21,7 +21,14 @@ export default function ErrorScreen({supportEmail = appConfig.support.email}: Er
   return (
     <div className={styles.screen} role="alert">
       <svg width="56" height="56" viewBox="0 0 24 24" aria-hidden="true" className={styles.icon}>
-        <path d="M12 3 2 20h20zm0 5v6m0 2.5v1" stroke="currentColor" strokeWidth="1.8" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d="M12 3 2 20h20zm0 5v6m0 2.5v1"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          fill="none"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       <h1 className={styles.title}>Something went wrong</h1>
       <p className={styles.text}>Reload the page, or tell us what happened and we will fix it.</p>
@@ -35,7 +42,9 @@ export default function ErrorScreen({supportEmail = appConfig.support.email}: Er
           </button>
         ) : (
           supportEmail && (
-            <a className={styles.secondary} href={`mailto:${supportEmail}?subject=${encodeURIComponent(`${appConfig.appName}: something went wrong`)}`}>
+            <a
+              className={styles.secondary}
+              href={`mailto:${supportEmail}?subject=${encodeURIComponent(`${appConfig.appName}: something went wrong`)}`}>
               Support
             </a>
           )

@@ -15,7 +15,9 @@ export default function Leaderboard({entries = appConfig.leaderboard}: Props) {
   return (
     <article className={styles.board}>
       <h1 className={styles.title}>Shipped with {appConfig.appName}</h1>
-      <p className={styles.lead}>Makers who built on {appConfig.appName}, ranked by the days from clone to their first sale.</p>
+      <p className={styles.lead}>
+        Makers who built on {appConfig.appName}, ranked by the days from clone to their first sale.
+      </p>
       <ol className={styles.list}>
         {ranked.map((entry) => (
           <li key={entry.url} className={styles.entry}>

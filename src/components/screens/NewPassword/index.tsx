@@ -59,8 +59,8 @@ function NewPasswordForm() {
   return (
     <AuthCard title="Choose your password">
       <p>
-        For <strong>{user ? (user.email ?? accountName(user)) : ''}</strong>. You can sign in with it from now on, as well
-        as with a link or Google.
+        For <strong>{user ? (user.email ?? accountName(user)) : ''}</strong>. You can sign in with it from now on, as
+        well as with a link or Google.
       </p>
       <form onSubmit={save} noValidate>
         <AuthField

@@ -33,7 +33,13 @@ export default function NotFound() {
         <label htmlFor="not-found-search" className="sr-only">
           Search the docs
         </label>
-        <input id="not-found-search" className={clsx(controls.input, styles.input)} type="search" name="q" placeholder="Search the docs" />
+        <input
+          id="not-found-search"
+          className={clsx(controls.input, styles.input)}
+          type="search"
+          name="q"
+          placeholder="Search the docs"
+        />
         <button type="submit" className={styles.primary}>
           Search
         </button>

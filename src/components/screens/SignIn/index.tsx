@@ -37,7 +37,8 @@ function whySignIn(next: string): string {
   if (page === ROUTES.dashboard) {
     return `Your dashboard is where you get the ${appConfig.appName} code. Sign in with the e-mail you paid with, and you come straight back to it.`;
   }
-  if (page === ROUTES.admin) return "The seller's console is for the shop's admins. Sign in, and you come straight back to it.";
+  if (page === ROUTES.admin)
+    return "The seller's console is for the shop's admins. Sign in, and you come straight back to it.";
   return 'That page needs you signed in. Sign in, and you come straight back to it.';
 }
 
@@ -80,7 +81,8 @@ export default function SignIn() {
     } catch (failure) {
       console.error('Google sign-in failed:', failure);
       // Closing the popup is the visitor's own choice, not a failure to explain.
-      if (!GOOGLE_CANCELLED.includes((failure as {code?: string}).code ?? '')) setGoogleError(`Google sign-in failed: ${messageOf(failure)} ${USE_EMAIL}`);
+      if (!GOOGLE_CANCELLED.includes((failure as {code?: string}).code ?? ''))
+        setGoogleError(`Google sign-in failed: ${messageOf(failure)} ${USE_EMAIL}`);
     } finally {
       setGoogle(false);
     }
@@ -95,7 +97,10 @@ export default function SignIn() {
       await auth.signInWithPassword(email, password);
     } else if (action === 'register') {
       // The link signs the new account in with its e-mail proven; the password comes after.
-      await auth.sendSignInLink(email, withReturnPath(finishSignInUrl(origin, email), withReturnPath(ROUTES.newPassword, next)));
+      await auth.sendSignInLink(
+        email,
+        withReturnPath(finishSignInUrl(origin, email), withReturnPath(ROUTES.newPassword, next)),
+      );
       rememberEmail(email);
       setSent({kind: 'register', email});
     } else if (action === 'reset') {
@@ -139,8 +144,8 @@ export default function SignIn() {
           )}
           {sent.kind === 'register' && (
             <>
-              We sent a link to <strong>{sent.email}</strong>. Open it in this browser to confirm your e-mail, then choose your
-              password.
+              We sent a link to <strong>{sent.email}</strong>. Open it in this browser to confirm your e-mail, then
+              choose your password.
             </>
           )}
         </p>
@@ -188,7 +193,9 @@ export default function SignIn() {
           </>
         )}
         {mode === 'reset' && <p>Enter the e-mail of your account. We will send it a link to choose a new password.</p>}
-        {mode === 'register' && <p>Enter your e-mail. We will send it a link to confirm it, then you choose a password.</p>}
+        {mode === 'register' && (
+          <p>Enter your e-mail. We will send it a link to confirm it, then you choose a password.</p>
+        )}
         <EmailForm mode={mode} ready={ready} onSubmit={run} />
         <p className={styles.switches}>
           {mode === 'sign-in' ? (
@@ -207,7 +214,8 @@ export default function SignIn() {
           )}
         </p>
         <p className={styles.note}>
-          By signing in you accept the <Link to={ROUTES.terms}>Terms of Service</Link> and the <Link to={ROUTES.privacy}>Privacy Policy</Link>.
+          By signing in you accept the <Link to={ROUTES.terms}>Terms of Service</Link> and the{' '}
+          <Link to={ROUTES.privacy}>Privacy Policy</Link>.
         </p>
       </AuthCard>
     </div>

@@ -42,7 +42,14 @@ function Answer({state, retry, dashboard}: {state: SuccessState; retry: () => vo
         <>
           <svg width="64" height="64" viewBox="0 0 24 24" aria-hidden="true" className={styles.icon}>
             <circle cx="12" cy="12" r="10" fill="currentColor" opacity="0.15" />
-            <path d="m7.5 12.5 3 3 6-7" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="m7.5 12.5 3 3 6-7"
+              stroke="currentColor"
+              strokeWidth="2"
+              fill="none"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
           <h1 className={styles.title}>{copy.paid.title}</h1>
           <p>
@@ -100,7 +107,17 @@ function Answer({state, retry, dashboard}: {state: SuccessState; retry: () => vo
 }
 
 /** The ways on from an answer that thanks nobody: each a plain link, none carrying the query. */
-function Actions({retry, dashboard, plans, support}: {retry?: () => void; dashboard?: boolean; plans?: boolean; support?: boolean}) {
+function Actions({
+  retry,
+  dashboard,
+  plans,
+  support,
+}: {
+  retry?: () => void;
+  dashboard?: boolean;
+  plans?: boolean;
+  support?: boolean;
+}) {
   return (
     <div className={styles.actions}>
       {retry && (

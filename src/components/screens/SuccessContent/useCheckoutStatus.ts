@@ -11,10 +11,7 @@ import {useSiteSettings} from '../../../lib/SiteSettingsContext';
  * worker refused), or no answer (`unchecked`, with why).
  */
 export type SuccessState =
-  | {kind: 'checking'}
-  | {kind: 'none'}
-  | {kind: 'unchecked'; message: string}
-  | {kind: CheckoutStatus};
+  {kind: 'checking'} | {kind: 'none'} | {kind: 'unchecked'; message: string} | {kind: CheckoutStatus};
 
 /** Answers for which the id can never sign anyone in: the dashboard need not try it. */
 const SPENT: SuccessState['kind'][] = ['none', 'unpaid', 'failed', 'revoked'];

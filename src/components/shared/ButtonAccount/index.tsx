@@ -35,7 +35,11 @@ export interface ButtonAccountProps {
  * nothing at all when signed out.
  */
 export default function ButtonAccount({user, consoleLink = true, className}: ButtonAccountProps) {
-  return user ? <AccountMenu user={user} className={className} /> : <SignedInAccount consoleLink={consoleLink} className={className} />;
+  return user ? (
+    <AccountMenu user={user} className={className} />
+  ) : (
+    <SignedInAccount consoleLink={consoleLink} className={className} />
+  );
 }
 
 function SignedInAccount({consoleLink, className}: {consoleLink: boolean; className?: string}) {
@@ -58,7 +62,13 @@ function SignedInAccount({consoleLink, className}: {consoleLink: boolean; classN
 
   // Keyed by account: another account signed in here starts with no link until the worker answers.
   return (
-    <AccountMenu key={user.uid} user={user} onLogout={logout} isAdmin={consoleLink ? isAdmin : undefined} className={className} />
+    <AccountMenu
+      key={user.uid}
+      user={user}
+      onLogout={logout}
+      isAdmin={consoleLink ? isAdmin : undefined}
+      className={className}
+    />
   );
 }
 
@@ -116,7 +126,12 @@ function AccountMenu({user, onLogout, isAdmin, className}: AccountMenuProps) {
         onClick={() => setOpen((value) => !value)}>
         <UserAvatar photoURL={user.photoURL} name={name} size={28} />
         <span>{name}</span>
-        <svg width="12" height="12" viewBox="0 0 20 20" aria-hidden="true" className={open ? styles.chevronOpen : styles.chevron}>
+        <svg
+          width="12"
+          height="12"
+          viewBox="0 0 20 20"
+          aria-hidden="true"
+          className={open ? styles.chevronOpen : styles.chevron}>
           <path d="M5 8l5 5 5-5" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
         </svg>
       </button>

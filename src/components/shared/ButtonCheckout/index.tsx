@@ -42,7 +42,11 @@ export default function ButtonCheckout({
       onClick={checkout}
       disabled={loading}
       aria-busy={loading}>
-      {loading ? <Spinner label="Opening checkout" /> : <Logo size={size === 'small' ? 18 : 22} className={styles.logo} />}
+      {loading ? (
+        <Spinner label="Opening checkout" />
+      ) : (
+        <Logo size={size === 'small' ? 18 : 22} className={styles.logo} />
+      )}
       <span>{label}</span>
     </button>
   );

@@ -20,7 +20,14 @@ export interface ButtonGradientProps {
  * A call-to-action button on a slowly moving gradient (still when the visitor
  * asks for reduced motion). A <button>, or a link when given `to`.
  */
-export default function ButtonGradient({children, to, onClick, type = 'button', disabled, className}: ButtonGradientProps) {
+export default function ButtonGradient({
+  children,
+  to,
+  onClick,
+  type = 'button',
+  disabled,
+  className,
+}: ButtonGradientProps) {
   const classes = clsx(styles.button, className);
   if (to !== undefined) {
     return (

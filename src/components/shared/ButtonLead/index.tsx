@@ -17,11 +17,7 @@ export interface ButtonLeadProps {
   className?: string;
 }
 
-type State =
-  | {kind: 'idle'}
-  | {kind: 'sending'}
-  | {kind: 'saved'; stored: boolean}
-  | {kind: 'failed'; message: string};
+type State = {kind: 'idle'} | {kind: 'sending'} | {kind: 'saved'; stored: boolean} | {kind: 'failed'; message: string};
 
 /**
  * A waitlist form: one e-mail field and a button that sends it to the worker's

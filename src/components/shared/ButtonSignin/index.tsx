@@ -35,7 +35,9 @@ export default function ButtonSignin({label = 'Login', variant = 'button', class
 
   if (!ready || !user) {
     return (
-      <Link to={appConfig.auth.loginUrl} className={clsx(variant === 'button' ? styles.button : styles.text, styles.visitor, className)}>
+      <Link
+        to={appConfig.auth.loginUrl}
+        className={clsx(variant === 'button' ? styles.button : styles.text, styles.visitor, className)}>
         {label}
       </Link>
     );

@@ -9,7 +9,13 @@ export default function CheckList({items, className}: {items: readonly string[];
       {items.map((item) => (
         <li key={item}>
           <svg width="18" height="18" viewBox="0 0 20 20" aria-hidden="true">
-            <path d="m4.5 10.5 3.5 3.5 7.5-8" stroke="currentColor" strokeWidth="2.2" fill="none" strokeLinecap="round" />
+            <path
+              d="m4.5 10.5 3.5 3.5 7.5-8"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              fill="none"
+              strokeLinecap="round"
+            />
           </svg>
           {item}
         </li>
