@@ -26,6 +26,13 @@ export interface DocPage {
   blocks: CodeBlock[];
   /** Inline `code` outside code blocks. */
   inlineCode: string[];
+  /** The lines outside code blocks, each with its 1-based number. */
+  prose: ProseLine[];
+}
+
+export interface ProseLine {
+  line: number;
+  text: string;
 }
 
 /** Every Markdown page of the current docs (versioned snapshots are frozen on purpose). */
@@ -41,12 +48,12 @@ export function readPage(file: string): DocPage {
   const source = readFileSync(file, 'utf8');
   const page = path.relative(ROOT, file);
   const blocks: CodeBlock[] = [];
-  const prose: string[] = [];
+  const prose: ProseLine[] = [];
   const lines = source.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const open = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)\s*(.*)$/.exec(lines[i]);
     if (!open) {
-      prose.push(lines[i]);
+      prose.push({line: i + 1, text: lines[i]});
       continue;
     }
     const [, indent, fence, lang, meta] = open;
@@ -61,8 +68,8 @@ export function readPage(file: string): DocPage {
     blocks.push({page, line: i + 1, lang: lang.toLowerCase(), title, code: body.join('\n')});
     i = j;
   }
-  const inlineCode = [...prose.join('\n').matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
-  return {file, source, blocks, inlineCode};
+  const inlineCode = [...prose.map(({text}) => text).join('\n').matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+  return {file, source, blocks, inlineCode, prose};
 }
 
 /** `npm run <script>` and `npm start`/`npm test` named anywhere on a page. */
