@@ -68,7 +68,12 @@ export function readPage(file: string): DocPage {
     blocks.push({page, line: i + 1, lang: lang.toLowerCase(), title, code: body.join('\n')});
     i = j;
   }
-  const inlineCode = [...prose.map(({text}) => text).join('\n').matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+  const inlineCode = [
+    ...prose
+      .map(({text}) => text)
+      .join('\n')
+      .matchAll(/`([^`\n]+)`/g),
+  ].map((match) => match[1]);
   return {file, source, blocks, inlineCode, prose};
 }
 

@@ -71,11 +71,13 @@ export interface Kit {
 
 export function kitOf(files: readonly string[]): Kit {
   const folders = new Set<string>();
-  for (const file of files) for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1)) folders.add(file.slice(0, at + 1));
+  for (const file of files)
+    for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1)) folders.add(file.slice(0, at + 1));
   return {files: new Set(files), folders};
 }
 
-const EXTENSION = /\.(tsx?|jsx?|mjs|cjs|json|jsonc|mdx?|sql|css|ya?ml|toml|txt|xml|html|sh|png|svg|jpe?g|webp|ico|mp4|webm|zip)$/;
+const EXTENSION =
+  /\.(tsx?|jsx?|mjs|cjs|json|jsonc|mdx?|sql|css|ya?ml|toml|txt|xml|html|sh|png|svg|jpe?g|webp|ico|mp4|webm|zip)$/;
 const MEDIA_TYPE = /^(application|audio|font|image|multipart|text|video)\/[\w.+-]+$/;
 const FIREBASE_ERROR_CODE = /^auth\/[a-z]+(-[a-z]+)+$/;
 
@@ -142,12 +144,18 @@ function quotedTitles(text: string): Map<number, string[][]> {
  */
 function proseMentions(paragraph: ProseLine[], own: string): Mention[] {
   const text = paragraph.map((line) => line.text).join('\n');
-  const starts = paragraph.map((_, index) => paragraph.slice(0, index).reduce((sum, line) => sum + line.text.length + 1, 0));
+  const starts = paragraph.map((_, index) =>
+    paragraph.slice(0, index).reduce((sum, line) => sum + line.text.length + 1, 0),
+  );
   const at = (offset: number) => {
     const index = starts.filter((start) => start <= offset).length - 1;
     return {line: paragraph[index].line, column: offset - starts[index]};
   };
-  const titles = new Map(paragraph.flatMap(({line, text: row}) => [...quotedTitles(row)].map(([column, quoted]) => [`${line}:${column}`, quoted] as const)));
+  const titles = new Map(
+    paragraph.flatMap(({line, text: row}) =>
+      [...quotedTitles(row)].map(([column, quoted]) => [`${line}:${column}`, quoted] as const),
+    ),
+  );
   const mentions: Mention[] = [];
   // The file the code spans just before named, while only spaces and commas come between.
   let file: Mention | undefined;
@@ -211,8 +219,16 @@ function treeMentions(firstLine: number, code: string, own: string): Mention[] {
       entryScope = entry[1].endsWith('/') ? posix.join(own, entry[1]) : own;
       lineScope = entryScope;
       mentions.push({line, column: 0, written: entry[1], scope: own});
-      for (const sibling of entry[2].split(',').map((name) => name.trim()).filter(Boolean)) {
-        mentions.push({line, column: text.indexOf(sibling), written: sibling, scope: posix.dirname(posix.join(own, entry[1]))});
+      for (const sibling of entry[2]
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)) {
+        mentions.push({
+          line,
+          column: text.indexOf(sibling),
+          written: sibling,
+          scope: posix.dirname(posix.join(own, entry[1])),
+        });
       }
       column = entry[0].length;
       description = text.slice(column);
@@ -222,7 +238,10 @@ function treeMentions(firstLine: number, code: string, own: string): Mention[] {
       const opensParen = tokens[at + 1]?.[0] === '(';
       if (token[0] === '(') {
         const before = tokens[at - 1];
-        const folder = before && before[0].endsWith('/') && pathShaped(before[0]) ? posix.join(parens.at(-1) ?? lineScope, before[0]) : undefined;
+        const folder =
+          before && before[0].endsWith('/') && pathShaped(before[0])
+            ? posix.join(parens.at(-1) ?? lineScope, before[0])
+            : undefined;
         parens.push(folder ?? parens.at(-1) ?? lineScope);
         return;
       }
@@ -252,7 +271,9 @@ export function namesIn(map: MapDocument, kit: Kit): {paths: NamedPath[]; code: 
   const own = posix.dirname(map.file) === '.' ? '' : posix.dirname(map.file);
   const mentions = [
     ...paragraphs(page.prose).flatMap((paragraph) => proseMentions(paragraph, own)),
-    ...page.blocks.filter((block) => block.lang === '').flatMap((block) => treeMentions(block.line + 1, block.code, own)),
+    ...page.blocks
+      .filter((block) => block.lang === '')
+      .flatMap((block) => treeMentions(block.line + 1, block.code, own)),
   ].sort((a, b) => a.line - b.line || a.column - b.column);
 
   // Bare file names the map has spelled out in full, to the path it spelled.

@@ -21,14 +21,18 @@ function calleeRoot(expression: ts.Expression): string | undefined {
 }
 
 function unwrapped(node: ts.Expression): ts.Expression {
-  return ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node) ? unwrapped(node.expression) : node;
+  return ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)
+    ? unwrapped(node.expression)
+    : node;
 }
 
 /** Text written out in code, with HOLE where a value goes in, or undefined when none of it is. */
 function writtenText(expression: ts.Expression): string | undefined {
   const node = unwrapped(expression);
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isNumericLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((span) => HOLE + span.literal.text).join('');
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isNumericLiteral(node))
+    return node.text;
+  if (ts.isTemplateExpression(node))
+    return node.head.text + node.templateSpans.map((span) => HOLE + span.literal.text).join('');
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
     const left = writtenText(node.left);
     const right = writtenText(node.right);
@@ -58,7 +62,9 @@ function eachTitles(title: string, table: ts.Expression): string[] {
         const text = value && writtenText(value as ts.Expression);
         if (text === undefined || text.includes(HOLE) || /%[oO]/.test(placeholder)) return HOLE;
         // %j and %p print a string as JSON does, in double quotes.
-        return /%[jp]/.test(placeholder) && !ts.isNumericLiteral(unwrapped(value as ts.Expression)) ? JSON.stringify(text) : text;
+        return /%[jp]/.test(placeholder) && !ts.isNumericLiteral(unwrapped(value as ts.Expression))
+          ? JSON.stringify(text)
+          : text;
       })
       .replace(/\$[\w.]+/g, HOLE);
   });
@@ -76,7 +82,13 @@ function normalise(text: string): string {
  * variable is not written out, so no quote can name it.
  */
 export function testTitles(source: string, fileName = 'test.ts'): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    fileName,
+    source,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const titles: string[] = [];
   const visit = (node: ts.Node, outer: string[]) => {
     let inner = outer;
@@ -109,7 +121,8 @@ function readIn(title: string, fragment: string): number {
   // written (-1: not reached). It may start anywhere.
   let reached = new Int32Array(title.length + 1);
   const passHoles = (positions: Int32Array) => {
-    for (let at = 0; at < title.length; at++) if (title[at] === HOLE && positions[at] > positions[at + 1]) positions[at + 1] = positions[at];
+    for (let at = 0; at < title.length; at++)
+      if (title[at] === HOLE && positions[at] > positions[at + 1]) positions[at + 1] = positions[at];
   };
   passHoles(reached);
   for (const char of fragment) {
@@ -156,7 +169,11 @@ function withoutRemark(quote: string): string | undefined {
  * read as any quote). A remark in parentheses at its end is tried with and without.
  */
 export function namesTitle(titles: readonly string[], quote: string): boolean {
-  for (let candidate: string | undefined = normalise(quote); candidate !== undefined; candidate = withoutRemark(candidate)) {
+  for (
+    let candidate: string | undefined = normalise(quote);
+    candidate !== undefined;
+    candidate = withoutRemark(candidate)
+  ) {
     const parts = stretches(candidate);
     const length = parts.join('').length;
     if (length === 0) continue;

@@ -35,7 +35,9 @@ const named = MAPS.map((map) => ({map: map.file, ...namesIn(map, kit)}));
 function pattern(name: string): RegExp {
   const source = name
     .split(/(\*\*\/|\*|…)/)
-    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '*' || part === '…' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part === '**/' ? '(?:.*/)?' : part === '*' || part === '…' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   return new RegExp(`^${source}$`);
 }
@@ -62,7 +64,10 @@ describe.each(named)('$map', ({map, paths, code, tests}) => {
   it('names files and folders that are in the kit', () => {
     const missing = paths
       .filter((named) => !inKit(named) && !leftOutOnPurpose(named) && !(named.written in NOT_KIT_FILES))
-      .map((named) => `${map}:${named.line} \`${named.written}\` read as ${named.path}: no such ${named.expect} in the kit`);
+      .map(
+        (named) =>
+          `${map}:${named.line} \`${named.written}\` read as ${named.path}: no such ${named.expect} in the kit`,
+      );
     expect(missing).toEqual([]);
   });
 
@@ -71,7 +76,9 @@ describe.each(named)('$map', ({map, paths, code, tests}) => {
       .filter((named) => kit.files.has(named.file))
       .filter((named) => {
         const text = fs.readFileSync(path.join(ROOT, named.file), 'utf8');
-        return !named.name.split('.').every((part) => new RegExp(`(?<![\\w$])${part.replace(/\$/g, '\\$')}(?![\\w$])`).test(text));
+        return !named.name
+          .split('.')
+          .every((part) => new RegExp(`(?<![\\w$])${part.replace(/\$/g, '\\$')}(?![\\w$])`).test(text));
       })
       .map((named) => `${map}:${named.line} ${named.file} has no \`${named.name}\``);
     expect(missing).toEqual([]);
@@ -81,7 +88,9 @@ describe.each(named)('$map', ({map, paths, code, tests}) => {
     const missing = tests
       .filter((test) => kit.files.has(test.file))
       .filter((test) => !test.levels.every((level) => namesTitle(titlesIn(test.file), level)))
-      .map((test) => `${map}:${test.line} ${test.file} › ${test.levels.join(' › ')}: no test of that title in the file`);
+      .map(
+        (test) => `${map}:${test.line} ${test.file} › ${test.levels.join(' › ')}: no test of that title in the file`,
+      );
     expect(missing).toEqual([]);
   });
 });
