@@ -18,6 +18,8 @@ const swc = [
 
 /** @type {import('jest').Config} */
 export default {
+  // jest's own report, then the slowest files and every retry used (test/support/summaryReporter.cjs).
+  reporters: ['default', '<rootDir>/test/support/summaryReporter.cjs'],
   projects: [
     {
       displayName: 'unit',

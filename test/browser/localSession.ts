@@ -80,6 +80,7 @@ export function useLocalSession({
   // sent. Rare (one preflight in a whole CI run, on a busy machine) and the dev tool's, not the
   // product's: a failure of the product's fails both goes. A second go opens new tabs with fresh
   // profiles; what the first changed on the stack (a purchase, a fix) stays.
+  // Every go used is listed, with the first go's error, after the run (test/support/summaryReporter.cjs).
   jest.retryTimes(1, {logErrorsBeforeRetry: true});
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
