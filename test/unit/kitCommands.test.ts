@@ -16,6 +16,8 @@ const pkg = readJson('package.json');
 const readme = readPage(path.join(ROOT, 'README.md'));
 /** The README's reference for the npm scripts, one click from it. */
 const scriptsReadme = readPage(path.join(ROOT, 'scripts', 'README.md'));
+/** A front door, read in a minute: longer references sit beside what they describe. */
+const README_MAX_BYTES = 12_000;
 
 /** What the README's commands make, and a clone or an archive does not hold. */
 const MADE_BY_THE_COMMANDS = [
@@ -36,6 +38,10 @@ it("gives the README's two commands, and package.json has the scripts they run",
   expect(setUp).toMatch(/^npm ci && npm start\b/m);
   expect(setUp).toMatch(/^npm ci && npm test\b/m);
   expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['start', 'test']));
+});
+
+it('keeps the README under 12 KB', () => {
+  expect(Buffer.byteLength(readme.source)).toBeLessThan(README_MAX_BYTES);
 });
 
 it.each(['README.md', 'scripts/README.md'])(
