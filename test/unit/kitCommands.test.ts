@@ -14,6 +14,10 @@ import {ROOT} from '../../scripts/support/site';
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
 const pkg = readJson('package.json');
 const readme = readPage(path.join(ROOT, 'README.md'));
+/** The README's reference for the npm scripts, one click from it. */
+const scriptsReadme = readPage(path.join(ROOT, 'scripts', 'README.md'));
+/** A front door, read in a minute: longer references sit beside what they describe. */
+const README_MAX_BYTES = 12_000;
 
 /** What the README's commands make, and a clone or an archive does not hold. */
 const MADE_BY_THE_COMMANDS = [
@@ -36,11 +40,24 @@ it("gives the README's two commands, and package.json has the scripts they run",
   expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['start', 'test']));
 });
 
-it('names only npm scripts that exist, and only files that exist or that the commands make', () => {
-  expect(npmScriptsNamed(readme).filter((script) => !(script in pkg.scripts))).toEqual([]);
-  expect(
-    repoPathsNamed(readme).filter((file) => !madeByTheCommands(file) && !fs.existsSync(path.join(ROOT, file))),
-  ).toEqual([]);
+it('keeps the README under 12 KB', () => {
+  expect(Buffer.byteLength(readme.source)).toBeLessThan(README_MAX_BYTES);
+});
+
+it.each(['README.md', 'scripts/README.md'])(
+  '%s names only npm scripts that exist, and only files that exist or that the commands make',
+  (file) => {
+    const page = readPage(path.join(ROOT, file));
+    expect(npmScriptsNamed(page).filter((script) => !(script in pkg.scripts))).toEqual([]);
+    expect(
+      repoPathsNamed(page).filter((file) => !madeByTheCommands(file) && !fs.existsSync(path.join(ROOT, file))),
+    ).toEqual([]);
+  },
+);
+
+it('lists every npm script of package.json in scripts/README.md', () => {
+  const listed = new Set(npmScriptsNamed(scriptsReadme));
+  expect(Object.keys(pkg.scripts).filter((script) => !listed.has(script))).toEqual([]);
 });
 
 it('has a package-lock.json that `npm ci` takes: its root is package.json', () => {

@@ -2,7 +2,9 @@
  * @jest-environment node
  *
  * The maps of the repository send a reader to its files: `SECURITY.md` to the code and the test
- * of each rule, the README's tree, `test/README.md` and `worker/README.md` to where things live.
+ * of each rule, the README's tree, the references it sends a reader to (`DOCS.md`,
+ * `scripts/README.md`, `src/config/README.md`), `test/README.md` and `worker/README.md` to where
+ * things live.
  * Every file, folder, test and piece of code (`access/grants.ts` `refusalFor`) they name must be in
  * the kit as they name it: a rename or a removal fails here, naming the map and its line, instead
  * of leaving a map that points nowhere.
@@ -21,6 +23,10 @@ const MAPS: MapDocument[] = [
   // The rules' code is the worker's: `access/seat.ts` is worker/src's, `migrations/` worker's.
   {file: 'SECURITY.md', bases: ['', 'worker/src', 'worker']},
   {file: 'README.md', bases: ['']},
+  // The README's long references, each beside what it describes.
+  {file: 'DOCS.md', bases: ['']},
+  {file: 'scripts/README.md', bases: ['scripts', '']},
+  {file: 'src/config/README.md', bases: ['src/config', '']},
   // `unit/`, `stubs/`: the folders of test/, beside paths from the root.
   {file: 'test/README.md', bases: ['test', '']},
   // Its own folder first (`src/access/`), and the worker's code as SECURITY.md names it (`mail.ts`).
