@@ -47,7 +47,6 @@ import {
   UserCheck,
   Users,
   Wand,
-  Webhook,
   Wrench,
   Zap,
 } from 'lucide-static';

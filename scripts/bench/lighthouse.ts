@@ -3,14 +3,9 @@
  * that already runs with its DevTools port open, reduced to the figures `npm run audit` prints.
  */
 import {lookup} from 'node:dns/promises';
-import type {Figures, OtherCategory} from './auditReport';
+import type {Figures} from './auditReport';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const OTHER_CATEGORIES: Record<OtherCategory, (typeof CATEGORIES)[number]> = {
-  accessibility: 'accessibility',
-  bestPractices: 'best-practices',
-  seo: 'seo',
-};
 
 export interface RunOptions {
   /** The browser's `--remote-debugging-port`. */

@@ -22,7 +22,7 @@ export interface WorkerBench {
    * Starts the worker on the bench's D1 with these variables over the bench defaults; its URL.
    * `logFile` keeps its output (see `startWrangler`).
    */
-  startWorker(vars?: Record<string, string>, logFile?: string): Promise<string>;
+  startWorker: (vars?: Record<string, string>, logFile?: string) => Promise<string>;
 }
 
 export function runWorkerBench(

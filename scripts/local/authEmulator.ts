@@ -54,7 +54,7 @@ export async function startAuthEmulator(workDir: string, port = 0): Promise<Auth
     await waitForHttp(`http://${host}/`, {child, timeoutMs: 180_000});
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`The Auth emulator did not start: ${(error as Error).message}\n${output}`);
+    throw new Error(`The Auth emulator did not start: ${(error as Error).message}\n${output}`, {cause: error});
   }
   // Keep reading its output (a closed pipe would kill it on its next log line), but let the
   // caller exit without waiting for the pipes.

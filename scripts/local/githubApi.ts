@@ -198,7 +198,7 @@ export interface GitHubStandIn {
   refused: {secondaryLimit: string[]; invitationCap: string[]};
   /** The stand-in's clock (ms since the epoch): `now` of the options. */
   now(): number;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** One repository's collaborators (lower-case logins), invitations, and its cap's last 24 hours. */

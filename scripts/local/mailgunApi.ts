@@ -87,7 +87,7 @@ export interface MailgunStandIn {
   unsubscribes: Unsubscribe[];
   /** The next `times` messages fail with `status`; with `to`, only the messages (batches) that include that address. */
   failNext(status: number, times?: number, to?: string): void;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface MailgunStandInOptions {

@@ -95,7 +95,7 @@ export interface StripeStandIn {
   account: Stripe.Account;
   /** The account's customer portal configurations: at start, a default one in each mode. */
   portalConfigurations: Stripe.BillingPortal.Configuration[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** A payment intent and the charge it made (Checkout makes one charge per payment). */

@@ -104,8 +104,8 @@ export function pendingMigrationNames(output: string): string[] {
 
 /** wrangler's ERROR line, without its colours (or its last words when it printed none). */
 function wranglerError(output: string): string {
-  // eslint-disable-next-line no-control-regex
   const plain = output
+    // eslint-disable-next-line no-control-regex -- the escape that starts a terminal colour
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .map((line) => line.trim())

@@ -91,7 +91,8 @@ export async function startLocalStack({
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  exited.then(() => {
+  // Never rejects (it only resolves on exit); whoever waits for the exit awaits `exited` itself.
+  void exited.then(() => {
     fs.rmSync(state, {recursive: true, force: true});
     waiters.forEach((check) => check());
   });

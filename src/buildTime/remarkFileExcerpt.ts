@@ -76,7 +76,7 @@ export function fileExcerptBlock(
       value: excerpt(text, parts, file),
     };
   } catch (error) {
-    throw new Error(`${where}: ${(error as Error).message}`);
+    throw new Error(`${where}: ${(error as Error).message}`, {cause: error});
   }
 }
 

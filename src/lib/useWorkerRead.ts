@@ -1,4 +1,4 @@
-import {useEffect, useState} from 'react';
+import {useEffect, useEffectEvent, useState} from 'react';
 import {type ApiClient} from './api';
 import {useApiClient} from './useApiClient';
 
@@ -9,19 +9,20 @@ import {useApiClient} from './useApiClient';
 export function useWorkerRead<T>(read: (api: ApiClient) => Promise<T>, what: string): T | 'failed' | null {
   const api = useApiClient();
   const [loaded, setLoaded] = useState<T | 'failed' | null>(null);
+  // Call sites pass a new `read` each render; only a new client reads again, with the latest one.
+  const readLatest = useEffectEvent((client: ApiClient) =>
+    read(client).catch((error: unknown) => {
+      console.error(`Reading ${what} failed:`, error);
+      return 'failed' as const;
+    }),
+  );
   useEffect(() => {
     let current = true;
-    read(api).then(
-      (answer) => current && setLoaded(answer),
-      (error: unknown) => {
-        console.error(`Reading ${what} failed:`, error);
-        if (current) setLoaded('failed');
-      },
-    );
+    // Never rejects: a failed read answers 'failed'.
+    void readLatest(api).then((answer) => current && setLoaded(answer));
     return () => {
       current = false;
     };
-    // `read` is a module-level function at each call site: only a new client reads again.
   }, [api]);
   return loaded;
 }

@@ -8,7 +8,6 @@ import {buildSite, ROOT} from '../../scripts/support/site';
 import {assertJava} from '../support/nuHtmlChecker';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __SITE_SERVERS__: RunningServer[] | undefined;
 }
 

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import type {Locator} from 'playwright-core';
-import {strFromU8, unzipSync} from 'fflate';
 import {API_PATHS, appConfig} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {publishLocalRelease} from '../../scripts/local/release';

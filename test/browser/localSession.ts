@@ -186,6 +186,7 @@ export function useLocalSession({
       const printed = running().output().trim().split('\n').slice(-15).join('\n');
       throw new Error(
         `${(error as Error).message}\nAt ${tab.page.url()} the page showed:\n${shown}\nIt logged:\n${tab.errors.join('\n') || '(nothing)'}\nThe stack printed last:\n${printed}`,
+        {cause: error},
       );
     }
   }

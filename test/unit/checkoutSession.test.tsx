@@ -78,6 +78,7 @@ describe('the inline <head> script the built pages carry', () => {
   it('does the same on its own, with nothing from the module in scope', () => {
     arriveAt(`/success?utm_source=mail&claim=${CLAIM}&sessionId=cs_test_inline1#receipt`);
     // Run as the browser runs an inline script: global scope, no imports.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the inline script, run as the page runs it
     new Function(checkoutSessionScript())();
     expect(address()).toBe('/success?utm_source=mail#receipt');
     expect(readCheckoutSession()).toEqual({sessionId: 'cs_test_inline1', claim: CLAIM});

@@ -21,7 +21,7 @@ async function unformatted(): Promise<string[]> {
   } catch (error) {
     const {code, stdout, stderr} = error as {code?: number; stdout?: string; stderr?: string};
     // 1 means "some files differ"; anything else is Prettier failing, which must fail loudly.
-    if (code !== 1 || stderr) throw new Error(`prettier failed (exit ${code}):\n${stderr}`);
+    if (code !== 1 || stderr) throw new Error(`prettier failed (exit ${code}):\n${stderr}`, {cause: error});
     return (stdout ?? '').split('\n').filter(Boolean);
   }
 }

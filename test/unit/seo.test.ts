@@ -84,7 +84,7 @@ describe('the generated static files', () => {
   it("writes the demo video's captions from the config, one cue a scene, the first naming the product", () => {
     writeStaticFiles(dir);
     const vtt = readFileSync(path.join(dir, landing.hero.demoVideo.captions), 'utf8');
-    expect(vtt).toMatch(new RegExp(`^WEBVTT\n\n00:00:00\.000 --> 00:00:03\.000\n${appConfig.appName}: `));
+    expect(vtt).toMatch(new RegExp(`^WEBVTT\n\n00:00:00\\.000 --> 00:00:03\\.000\n${appConfig.appName}: `));
     expect(vtt.match(/ --> /g)).toHaveLength(DEMO_CAPTIONS.length);
     expect(vtt).toContain(`00:00:03.000 --> 00:00:06.000\n${DEMO_CAPTIONS[1]}\n`);
   });

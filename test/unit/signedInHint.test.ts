@@ -10,6 +10,7 @@ import {
   signedInHintScript,
 } from '../../src/lib/auth/signedInHint';
 
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the head script, run as the page runs it
 const runHeadScript = () => new Function(signedInHintScript())();
 
 describe('the signed-in hint', () => {

@@ -525,7 +525,7 @@ describe('only accounts this worker invited are touched', () => {
 
 describe('a seat is one person’s', () => {
   test('a second username replaces the first: the new account is invited first, then the old invitation withdrawn, and the move is counted', async () => {
-    const {user, sessionId, first, firstInvitation, second} = await seatedBuyerMovingOn();
+    const {user, sessionId, firstInvitation, second} = await seatedBuyerMovingOn();
     const response = await requestAccess(user, second);
     expect(await response.json()).toEqual({status: 'invited'});
     expect([...stack.github.invitations.values()].map((invitation) => invitation.invitee.login)).toEqual([second]);

@@ -490,7 +490,8 @@ describe("downloads of an extra repository's code", () => {
     const [readme] = Object.entries(files).filter(([name]) => name.endsWith('/README.md'));
     return strFromU8(readme![1]);
   }
-  const linkOutcome = async (link: DownloadLink) =>
+  // The newest link: the one the test just made.
+  const linkOutcome = async () =>
     (
       await stack().worker.db.all<{outcome: string | null; detail: string | null; repository_key: string | null}>(
         'SELECT outcome, detail, repository_key FROM download_links ORDER BY created_at DESC LIMIT 1',
@@ -551,7 +552,7 @@ describe("downloads of an extra repository's code", () => {
     const refused = await stack().call(link.path);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({code: 'NOT_IN_PLAN'});
-    expect(await linkOutcome(link)).toEqual({
+    expect(await linkOutcome()).toEqual({
       outcome: 'refused',
       detail: 'the plan does not grant prompts now',
       repository_key: 'prompts',

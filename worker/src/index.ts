@@ -77,6 +77,8 @@ const apiHeaders = secureHeaders({
   strictTransportSecurity: false,
   crossOriginOpenerPolicy: false,
 });
+// Hono types a `use` handler's context with an `any` input, which its own middleware takes as is.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-argument
 app.use('*', (c, next) => (servedFromAssets(c.env, c.req.path) ? next() : apiHeaders(c, next)));
 app.use('*', emulatorOnLoopback);
 
@@ -87,6 +89,7 @@ app.use('*', async (c, next) => {
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type', XSRF_HEADER],
     maxAge: 600,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- as above: Hono's Context<any>
   })(c, next);
 });
 app.use('*', sameOrigin);

@@ -166,7 +166,7 @@ function check(env: Env): Settings | HttpError {
  * no prototype: a key a caller sends (`__proto__`, `constructor`) finds nothing, not Object's own.
  */
 function pairs(value: string | undefined): Record<string, string> {
-  const found: Record<string, string> = Object.create(null);
+  const found = Object.create(null) as Record<string, string>;
   for (const pair of (value ?? '').split(',')) {
     const [key, repository] = pair.split('=').map((part) => part.trim());
     if (key && repository && !(key in found)) found[key] = repository;

@@ -32,8 +32,9 @@ function toAuthUser(user: User): AuthUser {
   return {
     uid: user.id,
     email: user.email ?? null,
-    displayName: meta.full_name ?? meta.name ?? null,
-    photoURL: meta.avatar_url ?? meta.picture ?? null,
+    // Supabase types user_metadata as `any`: these keys are what its OAuth providers write.
+    displayName: (meta.full_name ?? meta.name ?? null) as string | null,
+    photoURL: (meta.avatar_url ?? meta.picture ?? null) as string | null,
   };
 }
 

@@ -5,7 +5,7 @@ type WordWrap = ReturnType<typeof useCodeWordWrap>;
 
 /** The theme's word-wrap state, and `measure`, which reads whether the code scrolls sideways now. */
 export interface LazyWordWrap extends WordWrap {
-  measure(): void;
+  measure: () => void;
 }
 
 /** Wraps a block's code, as the theme's word-wrap button does. */

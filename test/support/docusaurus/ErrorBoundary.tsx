@@ -1,6 +1,6 @@
 // Docusaurus's ErrorBoundary, in its shape: on a render error it shows `fallback` with the error
 // and a way to try again. The browser suite runs the real one on the built site.
-import React, {Component, type ReactNode} from 'react';
+import {Component, type ReactNode} from 'react';
 
 interface Props {
   fallback?: (params: {error: Error; tryAgain: () => void}) => ReactNode;

@@ -67,7 +67,7 @@ export async function renewExtraInvitation(
   if (!(await claim(db, row, 'sending_at', 'pending', now, RENEW_CLAIM_MS, row.invitation_id))) {
     throw new HttpError(409, 'An invitation is being sent right now. Look again in a minute.', 'CONFLICT');
   }
-  let queued = false;
+  let queued: boolean;
   try {
     if (ours && !(await repository.withdrawInvitation(row.invitation_id)) && (await activeIfAccepted(context, row)))
       return 'active';

@@ -53,7 +53,7 @@ export async function performInvite(
   version: number,
   {checked = false}: {checked?: boolean} = {},
 ): Promise<AccessResult> {
-  const {db, settings} = context;
+  const {db} = context;
   const grant = await readGrant(db, sessionId);
   if (!grant || grant.version !== version || grant.status !== 'queued') {
     return grant ? resultOf(grant) : {status: 'queued'};

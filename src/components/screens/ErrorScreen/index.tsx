@@ -17,7 +17,8 @@ export interface ErrorScreenProps {
  */
 export default function ErrorScreen({supportEmail = appConfig.support.email}: ErrorScreenProps) {
   const {crispWebsiteId} = useSiteSettings();
-  const chat = Boolean(crispWebsiteId) && !isTokenPage(useLocation().pathname);
+  const {pathname} = useLocation();
+  const chat = Boolean(crispWebsiteId) && !isTokenPage(pathname);
   return (
     <div className={styles.screen} role="alert">
       <svg width="56" height="56" viewBox="0 0 24 24" aria-hidden="true" className={styles.icon}>

@@ -9,7 +9,7 @@ import AuthCard, {authCardStyles as styles} from '../../layout/AuthCard';
 import controls from '../../../css/controls.module.css';
 import Spinner from '../../shared/Spinner';
 import {messageOf} from '../../../lib/errorMessage';
-import {ApiError, createApiClient} from '../../../lib/api';
+import {ApiError, type ApiClientOptions, createApiClient} from '../../../lib/api';
 import type {AuthClient} from '../../../lib/auth/types';
 import {useApiOptions} from '../../../lib/useApiClient';
 
@@ -53,7 +53,7 @@ export default function FinishSignIn() {
         }
         await auth.completeSignInLink(url, email);
         forgetEmail();
-        const ended = await tellWorker(auth);
+        const ended = await tellWorker(auth, apiOptions);
         if (ended) {
           setFailure(ended);
           return;
@@ -65,23 +65,6 @@ export default function FinishSignIn() {
       }
     })();
   }, [ready, client, history, apiOptions]);
-
-  /**
-   * The worker sees the sign-in before anything else happens in it: an account's first sign-in
-   * with its e-mail proven removes a password someone else may have set before, and that must come
-   * before the owner chooses their own on /new-password. Answers the worker's words when it ended
-   * the session (it then signed out); a worker out of reach does not stop the sign-in.
-   */
-  async function tellWorker(auth: AuthClient): Promise<string | null> {
-    try {
-      await createApiClient({...apiOptions, idToken: (refresh) => auth.idToken(refresh)}).signedIn();
-      return null;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'SESSION_ENDED') return error.message;
-      console.warn('The worker did not hear of this sign-in:', error);
-      return null;
-    }
-  }
 
   if (failure) {
     return (
@@ -100,4 +83,21 @@ export default function FinishSignIn() {
       </p>
     </AuthCard>
   );
+}
+
+/**
+ * The worker sees the sign-in before anything else happens in it: an account's first sign-in
+ * with its e-mail proven removes a password someone else may have set before, and that must come
+ * before the owner chooses their own on /new-password. Answers the worker's words when it ended
+ * the session (it then signed out); a worker out of reach does not stop the sign-in.
+ */
+async function tellWorker(auth: AuthClient, apiOptions: ApiClientOptions): Promise<string | null> {
+  try {
+    await createApiClient({...apiOptions, idToken: (refresh) => auth.idToken(refresh)}).signedIn();
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'SESSION_ENDED') return error.message;
+    console.warn('The worker did not hear of this sign-in:', error);
+    return null;
+  }
 }
