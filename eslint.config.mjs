@@ -144,6 +144,17 @@ export default defineConfig(
     files: ['src/plugins/docsSearch/SearchPage.jsx'],
     rules: {'@typescript-eslint/no-floating-promises': 'off', 'react-hooks/exhaustive-deps': 'off'},
   },
+  {
+    // CommonJS that Node runs as it is (dependency-cruiser's config, jest's summary reporter): plain
+    // JavaScript has no types for the type-aware rules to read, so they would see only `any`.
+    files: ['**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly'},
+    },
+    rules: {'@typescript-eslint/no-require-imports': 'off'},
+  },
   // Formatting is Prettier's job (.prettierrc.json); this turns off every rule that would argue.
   prettier,
 );
