@@ -110,8 +110,7 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
       // The stand-in keeps its own times and reads `now`, which moves on by `ms`.
       let shift = shifts.get(ms);
       if (!shift) {
-        // Prepared once for each step size: a prepare is a synchronous call into Miniflare's
-        // proxy, and thousands of them (a month of hourly steps) wear it out.
+        // Made once for each step size: a month of hourly steps runs it thousands of times.
         shift = worker.db.preparedBatch([
           ...timeColumns.map(
             ({table, columns}) =>

@@ -65,11 +65,7 @@ export type WorkerVars = Record<string, string>;
 export interface Database {
   all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
   run(sql: string, ...params: unknown[]): Promise<void>;
-  /**
-   * A query without parameters prepared once, for a test that asks it after every one of
-   * thousands of requests: each `prepare` is a synchronous call into Miniflare's proxy, and tens
-   * of thousands of them wear it out.
-   */
+  /** A query without parameters, for a caller that asks it after every one of thousands of requests. */
   prepared<T = Record<string, unknown>>(sql: string): () => Promise<T[]>;
   /** Statements run together in one round trip, as one transaction (D1's batch). */
   batch(statements: {sql: string; params?: unknown[]}[]): Promise<void>;
@@ -114,6 +110,32 @@ export function migrationStatements(file: string): string[] {
 }
 
 /**
+ * The tests' way into the worker's D1: a second worker beside it, bound to the same database, that
+ * runs the statements it is sent. Miniflare's own D1 proxy (`getD1Database`) makes `prepare` and
+ * `bind` synchronous calls over a worker thread; on a busy machine one answer came late, and every
+ * later call of the file then read the answer before its own (`SynchronousFetcher` asserting
+ * `message?.id === id`): the whole file failed. A fetch is asynchronous, and answers its own call.
+ */
+const SQL_HOST = 'sql.test-runtime.invalid';
+const SQL_WORKER = `
+export default {
+  async fetch(request, env) {
+    const {op, statements} = await request.json();
+    try {
+      const prepared = statements.map(({sql, params}) => env.DB.prepare(sql).bind(...params));
+      if (op === 'all') return Response.json({results: (await prepared[0].all()).results});
+      if (op === 'run') await prepared[0].run();
+      else await env.DB.batch(prepared);
+      return Response.json({});
+    } catch (error) {
+      return Response.json({error: String(error?.message ?? error)}, {status: 500});
+    }
+  },
+};`;
+
+type SqlStatement = {sql: string; params?: unknown[]};
+
+/**
  * The worker of the bundle in `bundleDir` (the worker suite's, unless given). `migrateBefore`: a
  * file of `worker/migrations`, for a test of the migration that moves data: the D1 stops at the
  * one before it, for the test to fill as that schema's worker left it, then apply the rest.
@@ -125,30 +147,56 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   const config = readConfig();
   const logs: string[] = [];
+  const database = `test-${process.pid}-${Date.now()}`;
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: path.join(bundleDir, 'index.js'),
-    // Module names are relative to this, and the bundle may live outside the working directory.
-    modulesRoot: bundleDir,
-    compatibilityDate: config.compatibility_date,
-    compatibilityFlags: config.compatibility_flags,
-    bindings: vars,
-    d1Databases: {DB: `test-${process.pid}-${Date.now()}`},
+    // The first worker is the one requests go to, but those for SQL_HOST.
+    workers: [
+      {
+        name: 'worker',
+        modules: true,
+        scriptPath: path.join(bundleDir, 'index.js'),
+        // Module names are relative to this, and the bundle may live outside the working directory.
+        modulesRoot: bundleDir,
+        compatibilityDate: config.compatibility_date,
+        compatibilityFlags: config.compatibility_flags,
+        bindings: vars,
+        d1Databases: {DB: database},
+      },
+      {
+        name: 'sql',
+        modules: true,
+        script: SQL_WORKER,
+        compatibilityDate: config.compatibility_date,
+        d1Databases: {DB: database},
+        routes: [`${SQL_HOST}/*`],
+      },
+    ],
     handleStructuredLogs: ({message}: {message: string}) => {
       logs.push(message);
     },
   });
+  /** Sends statements to the SQL worker; a statement D1 refuses throws its message here. */
+  async function sql(op: 'all' | 'run' | 'batch', statements: SqlStatement[]) {
+    const response = await mf.dispatchFetch(`http://${SQL_HOST}/`, {
+      method: 'POST',
+      body: JSON.stringify({op, statements: statements.map(({sql, params = []}) => ({sql, params}))}),
+    });
+    const answer = (await response.json()) as {results?: unknown[]; error?: string};
+    if (answer.error !== undefined) throw new Error(answer.error);
+    return answer.results ?? [];
+  }
   let url: string;
-  let d1: Awaited<ReturnType<Miniflare['getD1Database']>>;
   try {
     url = (await mf.ready).toString().replace(/\/$/, '');
-    d1 = await mf.getD1Database('DB');
     const files = migrationFiles();
     if (migrateBefore !== undefined && !files.includes(migrateBefore))
       throw new Error(`worker/migrations has no ${migrateBefore}`);
     for (const file of files) {
       if (migrateBefore !== undefined && file >= migrateBefore) break;
-      await d1.batch(migrationStatements(file).map((sql) => d1.prepare(sql)));
+      await sql(
+        'batch',
+        migrationStatements(file).map((statement) => ({sql: statement})),
+      );
     }
   } catch (error) {
     // A worker that did not start leaves no workerd behind: it would keep the test runner from exiting.
@@ -158,31 +206,22 @@ export async function startWorker(
   type ScheduledHandler = (options: {cron: string}) => Promise<unknown>;
   let scheduledHandler: Promise<ScheduledHandler> | undefined;
   const db: Database = {
-    async all<T>(sql: string, ...params: unknown[]) {
-      const {results} = await d1
-        .prepare(sql)
-        .bind(...params)
-        .all();
-      return results as T[];
+    all: async <T>(query: string, ...params: unknown[]) => (await sql('all', [{sql: query, params}])) as T[],
+    run: async (query: string, ...params: unknown[]) => {
+      await sql('run', [{sql: query, params}]);
     },
-    async run(sql: string, ...params: unknown[]) {
-      await d1
-        .prepare(sql)
-        .bind(...params)
-        .run();
+    prepared:
+      <T>(query: string) =>
+      async () =>
+        (await sql('all', [{sql: query}])) as T[],
+    batch: async (statements) => {
+      await sql('batch', statements);
     },
-    prepared<T>(sql: string) {
-      const statement = d1.prepare(sql);
-      return async () => (await statement.all()).results as T[];
-    },
-    async batch(statements) {
-      await d1.batch(statements.map(({sql, params = []}) => d1.prepare(sql).bind(...params)));
-    },
-    preparedBatch(sqls) {
-      const statements = sqls.map((sql) => d1.prepare(sql));
-      return async () => {
-        await d1.batch(statements);
-      };
+    preparedBatch: (queries) => async () => {
+      await sql(
+        'batch',
+        queries.map((query) => ({sql: query})),
+      );
     },
   };
   return {
