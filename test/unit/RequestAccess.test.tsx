@@ -7,6 +7,7 @@ import RequestAccess, {
   USERNAME_MESSAGE_MS,
 } from '../../src/components/screens/Dashboard/RequestAccess';
 import {renderWithSite} from '../support/render';
+import {appConfig} from '../../src/config';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 
 /** The worker for a buyer who has paid: POST /addUserToRepo answers as the test sets it. */
@@ -87,7 +88,7 @@ describe('Request Access', () => {
     [
       429,
       'SWAP_LIMIT',
-      'This purchase has changed its GitHub account 3 times, the most allowed. Write to support@slipway.dev to change it again.',
+      `This purchase has changed its GitHub account 3 times, the most allowed. Write to ${appConfig.support.email} to change it again.`,
     ],
     [401, 'SESSION_ENDED', 'This sign-in from the checkout has ended. Sign in with the e-mail you paid with.'],
     [
