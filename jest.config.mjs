@@ -20,6 +20,9 @@ const swc = [
 export default {
   // jest's own report, then the slowest files and every retry used (test/support/summaryReporter.cjs).
   reporters: ['default', '<rootDir>/test/support/summaryReporter.cjs'],
+  // Tests marked `concurrent` (the accessibility pages) run this many at a time in their file:
+  // enough to keep two cores busy while each waits on its own page.
+  maxConcurrency: 3,
   projects: [
     {
       displayName: 'unit',

@@ -34,7 +34,9 @@ describe('accessibility (axe-core): no violation of any impact', () => {
     expect(pages.filter((page) => page.tabs).length).toBeGreaterThan(5);
   });
 
-  it.each(pages)('$url (tabs: $tabs)', async ({url, tabs}) => {
+  // A page's check is mostly waiting on one renderer (its load, then axe): a few side by side keep
+  // both cores busy (jest.config.mjs's maxConcurrency says how many). Each has its own profile.
+  it.concurrent.each(pages)('$url (tabs: $tabs)', async ({url, tabs}) => {
     const {page, errors} = await browser().open(url);
     try {
       // The dashboard sends a signed-out visitor to sign in, and back to it after: check where they stay.
