@@ -6,7 +6,7 @@
  */
 import {builtPages} from '../support/builtPages';
 import {afterPurchase, appConfig, landing} from '../../src/config';
-import {eventually} from './helpers';
+import {eventually, lanes} from './helpers';
 import {useLocalSession, type LocalTab} from './localSession';
 import {ask, focusSearchBar, watchSearchWorker} from './searchBar';
 
@@ -52,9 +52,8 @@ describe('the dev server (npm start)', () => {
     const failed: string[] = [];
     // A page's load is mostly waiting (the dev server's answers, one renderer's parse of its
     // bundles): a few tabs, each with its own share of the pages, keep both cores busy.
-    const lanes = Array.from({length: WALK_TABS}, (_, lane) => routes.filter((_, index) => index % WALK_TABS === lane));
     await Promise.all(
-      lanes.map(async (lane) => {
+      lanes(routes, WALK_TABS).map(async (lane) => {
         const tab = await session.open('/docs');
         for (const route of lane) {
           tab.errors.length = 0;

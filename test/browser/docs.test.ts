@@ -332,7 +332,8 @@ describe('docs portal', () => {
   });
 
   describe('components', () => {
-    it.each(COMPONENT_PAGES)('%s shows its live preview and its source', async (url) => {
+    // A few at a time, each in its own profile: a page's load is mostly waiting (see jest.config.mjs).
+    it.concurrent.each(COMPONENT_PAGES)('%s shows its live preview and its source', async (url) => {
       const {page, errors} = await browser().open(url);
       const preview = page.getByRole('region', {name: /^Live preview: /});
       await preview.waitFor();

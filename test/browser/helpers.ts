@@ -131,3 +131,11 @@ export async function eventually<T>(
     }
   }
 }
+
+/**
+ * `items` dealt into `count` lanes, in turn, for work done side by side (a lane each) where each
+ * item is mostly waiting on a page: a lane keeps its items' order.
+ */
+export function lanes<T>(items: readonly T[], count: number): T[][] {
+  return Array.from({length: count}, (_, lane) => items.filter((_, index) => index % count === lane));
+}
