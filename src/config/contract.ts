@@ -54,12 +54,11 @@ export const json = <S extends z.ZodType>(answer: S, status = 200) => ({status, 
 const sessionParams = schema.sessionParams;
 
 /** The codes any endpoint of a kind may answer with: a worker set up wrongly, and what its access checks. */
-export function commonCodes(endpoint: Pick<Endpoint, 'method' | 'access' | 'body'>): ErrorCode[] {
+export function commonCodes(endpoint: Pick<Endpoint, 'access' | 'body'>): ErrorCode[] {
   const codes: ErrorCode[] = ['MISCONFIGURED'];
-  if (endpoint.body) codes.push('UNSUPPORTED_MEDIA_TYPE');
-  // The anti-forgery check, on the site's origin: a change asked for by a browser.
-  if (endpoint.method === 'POST' && ['public', 'optional', 'user', 'admin'].includes(endpoint.access))
-    codes.push('XSRF_FAILED');
+  // A JSON body: sent as JSON or refused, and, on the site's origin, with the anti-forgery token (a
+  // browser's change; webhooks, Plausible's event and the unsubscribe link have raw bodies or none).
+  if (endpoint.body) codes.push('UNSUPPORTED_MEDIA_TYPE', 'XSRF_FAILED');
   if (['optional', 'user', 'admin'].includes(endpoint.access))
     codes.push('TOKEN_EXPIRED', 'SESSION_ENDED', 'AUTH_UNAVAILABLE');
   if (endpoint.access === 'admin') codes.push('ADMIN_ONLY');
