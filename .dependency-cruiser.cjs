@@ -17,8 +17,8 @@
  *   surfaces      worker/src/{admin,webhooks}/ and the top-level files that answer a request or a
  *                 cron run themselves (SURFACE_FILES): the seller's console, the services' webhooks,
  *                 leads, analytics
- *   entry         worker/src/index.ts: the Worker's fetch, scheduled and queue handlers; it mounts
- *                 every folder's routes.ts
+ *   entry         worker/src/index.ts: the Worker's fetch, scheduled and queue handlers, and routes.ts,
+ *                 the Hono app that mounts every folder's routes.ts
  *
  * Every module of worker/src is in one of them (LAYERS, below): a new folder joins one there.
  */
@@ -26,7 +26,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /** Top-level files of worker/src that answer a request or a cron run themselves, for index.ts. */
-const SURFACE_FILES = ['analytics', 'leads', 'sameOrigin', 'retention'];
+const SURFACE_FILES = ['analytics', 'leads', 'openApi', 'sameOrigin', 'retention'];
 
 /**
  * Modules in a feature's folder that import nothing of the worker, so the foundation may use them:
@@ -39,7 +39,7 @@ const FOUNDATION_LEAVES = ['auth/user', 'auth/serviceAccount', 'payments/stripeC
 // One regular expression per folder or file, so that the test can tell each one still names code.
 const folders = (...names) => names.map((name) => `^worker/src/${name}/`);
 const files = (...names) => names.map((name) => `^worker/src/${name}[.]ts$`);
-const ENTRY = files('index');
+const ENTRY = files('index', 'routes');
 const SURFACES = [...folders('admin', 'webhooks'), ...files(...SURFACE_FILES)];
 const LEAVES = files(...FOUNDATION_LEAVES);
 
@@ -139,9 +139,23 @@ module.exports = {
       severity: 'error',
       comment:
         'src/config is plain TypeScript (no React, DOM or Node) so that the site, the worker, the scripts ' +
-        'and the docs can all read the same facts: it imports only itself.',
+        'and the docs can all read the same facts: it imports only itself, and zod, in which the contract ' +
+        "states each endpoint's request and answer (apiSchemas.ts; the site imports only its types).",
       from: {path: '^src/config/'},
-      to: {pathNot: '^src/config/'},
+      to: {pathNot: ['^src/config/', '(^|/)node_modules/zod/']},
+    },
+    {
+      name: 'site-takes-only-types-of-the-schemas',
+      severity: 'error',
+      comment:
+        "The contract's zod schemas (src/config/apiSchemas.ts, and contract.ts and openApi.ts, built on them) " +
+        'are for the worker, the scripts and the tests: the site takes only their types (`import type`), or zod ' +
+        "joins every page's bundle (test/browser's page-weight tests).",
+      from: {path: '^src/', pathNot: '^src/config/(apiSchemas|contract|openApi)[.]ts$'},
+      to: {
+        path: ['^src/config/(apiSchemas|contract|openApi)[.]ts$', '(^|/)node_modules/zod/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'worker-not-to-site',

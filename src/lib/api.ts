@@ -1,11 +1,15 @@
 /**
- * The one typed client for the worker's endpoints, typed from the contract in `src/config/api.ts`.
- * Every call answers the parsed body or throws an ApiError whose message can be shown to a person.
+ * The one typed client for the worker's endpoints, typed from the contract (`src/config/contract.ts`):
+ * each call names its endpoint by method and path, and takes the body and answers the types the
+ * contract's schemas give that endpoint, so a call the contract does not state fails
+ * `npm run typecheck`. Every call answers the parsed body or throws an ApiError whose message can
+ * be shown to a person.
  */
 import {
   type AccessResult,
   type AccessStatus,
   type AddUserToRepoRequest,
+  adminPath,
   API_PATHS,
   type BuyerPlan,
   type BuyerReceipts,
@@ -23,14 +27,14 @@ import {
   ERROR_CODES,
   type LeadResult,
   type PaidResponse,
-  type ReleaseEmailsRequest,
-  type ResendExtraInvitationRequest,
   type ResendExtraInvitationResult,
   type SignedInResponse,
   type UrlResponse,
   XSRF_COOKIE,
   XSRF_HEADER,
 } from '../config/api';
+// Types only: the contract's schemas are zod, which stays out of the site's bundle.
+import type {EndpointAnswer, EndpointAt, EndpointBody, EndpointPath, EndpointQuery} from '../config/contract';
 import {SessionEndedError} from './auth/types';
 
 export class ApiError extends Error {
@@ -119,8 +123,8 @@ function isHttpUrl(url: unknown): url is string {
   }
 }
 
-function urlFrom(body: unknown, what: string): UrlResponse {
-  const {url} = (body ?? {}) as {url?: unknown};
+function urlFrom(body: UrlResponse | null, what: string): UrlResponse {
+  const url = body?.url;
   if (!isHttpUrl(url)) throw new ApiError(`The server sent no ${what} URL`, 502);
   return {url};
 }
@@ -184,58 +188,84 @@ export function createRequest({baseUrl, idToken = noToken, cookies = noCookies, 
     return answer;
   }
 
-  async function json(method: Method, path: string, body?: unknown): Promise<unknown> {
+  /** The answer's body; `T` is what the caller was promised of it (the contract), not a check. */
+  async function json<T = unknown>(method: Method, path: string, body?: unknown): Promise<T> {
     const answer = await response(method, path, body);
     try {
-      return await answer.json();
+      return (await answer.json()) as T;
     } catch {
       throw new ApiError('The server sent an answer that is not JSON', answer.status);
     }
   }
 
-  return {response, json};
+  /**
+   * One endpoint of the contract, by the method and path it states (`:sessionId` and the like filled
+   * from `params`, as `adminPath` does): the body and query it takes and the answer it gives are the
+   * contract's types for that endpoint, so a call the contract does not state fails to compile. The
+   * worker is held to those answers (test/worker/contractAnswers.test.ts); the clients still read
+   * them fail-closed where a wrong one would matter, for a worker of another version in between.
+   */
+  function endpoint<M extends Method, P extends EndpointPath<M>, N extends EndpointAt<M, P> = EndpointAt<M, P>>(
+    method: M,
+    path: P,
+    request: {
+      body?: EndpointBody<N>;
+      query?: EndpointQuery<N> & Record<string, string | number | undefined>;
+      params?: Parameters<typeof adminPath>[1];
+    } = {},
+  ): Promise<EndpointAnswer<N> | null> {
+    const filled = request.params ? adminPath(path, request.params) : path;
+    return json<EndpointAnswer<N> | null>(method, withQuery(filled, request.query ?? {}), request.body);
+  }
+
+  return {response, json, endpoint};
+}
+
+/** `path?name=value&…`, leaving out the empty ones. */
+export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
 }
 
 export type ApiRequest = ReturnType<typeof createRequest>;
 
 export function createApiClient(options: ApiClientOptions) {
-  const call = createRequest(options).json;
+  const call = createRequest(options).endpoint;
 
   return {
     async createCheckoutSession(request: CreateCheckoutSessionRequest): Promise<UrlResponse> {
-      return urlFrom(await call('POST', API_PATHS.createCheckoutSession, request), 'checkout');
+      return urlFrom(await call('POST', API_PATHS.createCheckoutSession, {body: request}), 'checkout');
     },
     async userHasPaid(userId: string): Promise<PaidResponse> {
-      const body = (await call('GET', `${API_PATHS.userHasPaid}?userId=${encodeURIComponent(userId)}`)) as PaidResponse;
+      const body = await call('GET', API_PATHS.userHasPaid, {query: {userId}});
       return {hasPaid: body?.hasPaid === true, ...(typeof body?.plan === 'string' ? {plan: body.plan} : {})};
     },
     async retrieveUserFromCheckoutSession(sessionId: string, claim: string): Promise<{token: string}> {
-      const query = new URLSearchParams({
-        [CHECKOUT_RETURN_PARAMS.sessionId]: sessionId,
-        [CHECKOUT_RETURN_PARAMS.claim]: claim,
+      const body = await call('GET', API_PATHS.retrieveUserFromCheckoutSession, {
+        query: {[CHECKOUT_RETURN_PARAMS.sessionId]: sessionId, [CHECKOUT_RETURN_PARAMS.claim]: claim},
       });
-      const path = `${API_PATHS.retrieveUserFromCheckoutSession}?${query}`;
-      const body = (await call('GET', path)) as {
-        token?: unknown;
-      };
       if (typeof body?.token !== 'string' || !body.token) throw new ApiError('The server sent no sign-in token', 502);
       return {token: body.token};
     },
     /** Whether the checkout this browser came back from is paid (the success page): the id and claim go in the body. */
     async checkoutStatus(request: CheckoutStatusRequest): Promise<CheckoutStatus> {
-      const {status} = ((await call('POST', API_PATHS.checkoutStatus, request)) ?? {}) as {status?: unknown};
-      if (!(CHECKOUT_STATUSES as readonly unknown[]).includes(status))
+      const status = (await call('POST', API_PATHS.checkoutStatus, {body: request}))?.status;
+      if (status === undefined || !CHECKOUT_STATUSES.includes(status))
         throw new ApiError('The server sent no checkout status', 502);
-      return status as CheckoutStatus;
+      return status;
     },
     async createBillingPortal(returnUrl: string): Promise<UrlResponse> {
-      return urlFrom(await call('POST', API_PATHS.createBillingPortal, {returnUrl}), 'billing portal');
+      return urlFrom(await call('POST', API_PATHS.createBillingPortal, {body: {returnUrl}}), 'billing portal');
     },
     async addUserToRepo(request: AddUserToRepoRequest): Promise<AccessResult> {
-      return (await call('POST', API_PATHS.addUserToRepo, request)) as AccessResult;
+      return (await call('POST', API_PATHS.addUserToRepo, {body: request}))!;
     },
     async accessStatus(): Promise<AccessStatus> {
-      return (await call('GET', API_PATHS.accessStatus)) as AccessStatus;
+      return (await call('GET', API_PATHS.accessStatus))!;
     },
     /**
      * A one-time link to download the code (the buyer's alone, a few minutes long), as a full URL:
@@ -243,7 +273,7 @@ export function createApiClient(options: ApiClientOptions) {
      */
     async downloadLink(repository?: string): Promise<DownloadLink & {url: string}> {
       const request: DownloadLinkRequest = repository === undefined ? {} : {repository};
-      const body = (await call('POST', API_PATHS.downloadLink, request)) as Partial<DownloadLink>;
+      const body = await call('POST', API_PATHS.downloadLink, {body: request});
       if (
         typeof body?.path !== 'string' ||
         !body.path.startsWith(`${API_PATHS.download}/`) ||
@@ -261,7 +291,7 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** "What's new": the releases the buyer's plan entitles them to, newest first, and their e-mail choice. */
     async releases(): Promise<BuyerReleases> {
-      const body = (await call('GET', API_PATHS.releases)) as Partial<BuyerReleases>;
+      const body = await call('GET', API_PATHS.releases);
       if (!Array.isArray(body?.releases)) throw new ApiError('The server sent no releases', 502);
       return {
         releases: body.releases,
@@ -273,39 +303,35 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** The buyer's own purchases, newest first, each with Stripe's invoice or receipt page. */
     async receipts(): Promise<BuyerReceipts> {
-      const body = (await call('GET', API_PATHS.receipts)) as Partial<BuyerReceipts>;
+      const body = await call('GET', API_PATHS.receipts);
       if (!Array.isArray(body?.receipts)) throw new ApiError('The server sent no receipts', 502);
       return {receipts: body.receipts};
     },
     /** The buyer's plan now (upgrades included) and the upgrades on offer, priced by the worker. */
     async upgrades(): Promise<BuyerPlan> {
-      const body = (await call('GET', API_PATHS.upgrades)) as Partial<BuyerPlan>;
+      const body = await call('GET', API_PATHS.upgrades);
       if (!Array.isArray(body?.upgrades)) throw new ApiError('The server sent no plan', 502);
       return {plan: body.plan ?? null, upgrades: body.upgrades};
     },
     /** Stripe Checkout for upgrading the buyer's purchase to `planId`: the worker decides the amount. */
     async createUpgradeSession(request: CreateUpgradeSessionRequest): Promise<UrlResponse> {
-      return urlFrom(await call('POST', API_PATHS.createUpgradeSession, request), 'checkout');
+      return urlFrom(await call('POST', API_PATHS.createUpgradeSession, {body: request}), 'checkout');
     },
     /** Turns release e-mails on or off for the buyer's purchase; answers the choice now stored. */
     async setReleaseEmails(subscribed: boolean): Promise<boolean> {
-      const body = (await call('POST', API_PATHS.releaseEmails, {subscribed} satisfies ReleaseEmailsRequest)) as {
-        subscribed?: unknown;
-      };
+      const body = await call('POST', API_PATHS.releaseEmails, {body: {subscribed}});
       return body?.subscribed === true;
     },
     async resendInvitation(): Promise<AccessResult> {
-      return (await call('POST', API_PATHS.resendInvitation, {})) as AccessResult;
+      return (await call('POST', API_PATHS.resendInvitation, {body: {}}))!;
     },
     /** A new invitation to one of the plan's extra repositories (by its key), once the last one expired. */
     async resendExtraInvitation(key: string): Promise<ResendExtraInvitationResult> {
-      return (await call('POST', API_PATHS.resendExtraInvitation, {
-        key,
-      } satisfies ResendExtraInvitationRequest)) as ResendExtraInvitationResult;
+      return (await call('POST', API_PATHS.resendExtraInvitation, {body: {key}}))!;
     },
     /** Tells the worker a sign-in just finished: its account's first verified sign-in is checked now. */
     async signedIn(): Promise<SignedInResponse> {
-      const body = (await call('POST', API_PATHS.signedIn, {})) as {emailVerified?: unknown};
+      const body = await call('POST', API_PATHS.signedIn, {body: {}});
       return {emailVerified: body?.emailVerified === true};
     },
     /**
@@ -313,12 +339,12 @@ export function createApiClient(options: ApiClientOptions) {
      * the console. Only a plain `true` counts: any other answer is no (fail closed).
      */
     async isAdmin(): Promise<boolean> {
-      const body = (await call('GET', API_PATHS.isAdmin)) as {admin?: unknown};
+      const body = await call('GET', API_PATHS.isAdmin);
       return body?.admin === true;
     },
     /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
     async saveLead(email: string): Promise<LeadResult> {
-      const body = (await call('POST', API_PATHS.leads, {email})) as {stored?: unknown};
+      const body = await call('POST', API_PATHS.leads, {body: {email}});
       return {stored: body?.stored === true};
     },
   };

@@ -5,7 +5,7 @@
  * never an invalid request accepted.
  */
 import fc from 'fast-check';
-import {addUserToRepoBody, checkoutBody, githubUsername, leadBody} from '../../worker/src/schemas';
+import {addUserToRepoBody, checkoutBody, githubUsername, leadBody} from '../../src/config/apiSchemas';
 import {parseSignatureHeader} from '../../worker/src/payments/signatureHeader';
 import {PRICE_ADVANCED, SITE_ORIGIN, signPayload, startStack, type Stack} from './stack';
 

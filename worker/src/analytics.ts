@@ -4,9 +4,7 @@ import type {AppEnv} from './app';
 import {clientAddress} from './http';
 import {log} from './log';
 import {settingsOf} from './settings';
-
-/** Plausible's own paths, the same under our proxy's prefix (API_PATHS.plausible). */
-export const PLAUSIBLE_PATHS = {script: '/js/script.js', event: '/api/event'} as const;
+import {PLAUSIBLE_PATHS} from '../../src/config/api';
 
 /**
  * Plausible through our own origin, so that blockers of third-party analytics do not skew the

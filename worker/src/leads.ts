@@ -3,7 +3,7 @@ import {API_PATHS, type LeadResult} from '../../src/config/api';
 import type {AppEnv} from './app';
 import {clientIp, readJson} from './http';
 import {enforceLimit, limitedWrite, limits} from './rateLimit';
-import {leadBody} from './schemas';
+import {leadBody} from '../../src/config/apiSchemas';
 
 /**
  * POST /api/leads: a waitlist e-mail, stored once. 201 when new, 200 when already known; 5 a

@@ -1,7 +1,6 @@
 import type {MiddlewareHandler} from 'hono';
 import {getCookie, setCookie} from 'hono/cookie';
-import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
-import {PLAUSIBLE_PATHS} from './analytics';
+import {API_PATHS, PLAUSIBLE_PATHS, SAME_ORIGIN_PREFIX, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
 import type {AppEnv} from './app';
 import {HttpError} from './errors';
 import {settingsOf} from './settings';

@@ -9,7 +9,7 @@ import {log} from '../log';
 import {contextOf, type Context} from '../context';
 import {readJson} from '../http';
 import {accessPurchaseOf, effectivePlan} from '../purchases';
-import {downloadLinkBody} from '../schemas';
+import {downloadLinkBody} from '../../../src/config/apiSchemas';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {newSecretToken, tokenHash} from '../secretToken';

@@ -14,7 +14,7 @@ import {contextOf} from '../context';
 import {paymentStandingOf} from '../payments/standing';
 import {accessPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
-import {addUserToRepoBody, resendExtraInvitationBody} from '../schemas';
+import {addUserToRepoBody, resendExtraInvitationBody} from '../../../src/config/apiSchemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
 import {drainInvitationQueue} from './drainQueue';

@@ -1,5 +1,4 @@
 import {type Context, Hono} from 'hono';
-import {z} from 'zod';
 import {
   type AdminAction,
   type AdminActionResult,
@@ -12,18 +11,11 @@ import {
   type AdminLead,
   type AdminPurchase,
   type Page,
-  REFUND_REASONS,
-  PURCHASE_FLAGS,
-  PURCHASE_SORTS,
-  PURCHASE_STATES,
-  DEFAULT_SALES_PERIOD,
-  SALES_PERIODS,
   type RepositoryAudit,
-  REPOSITORY_DIFFERENCE_KINDS,
   type RepositoryFixAllResult,
   type SalesSummary,
 } from '../../../src/config/api';
-import {appConfig, storedPlanName} from '../../../src/config';
+import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, readGrant} from '../access/grants';
@@ -36,7 +28,20 @@ import {HttpError} from '../errors';
 import {parse, readJson} from '../http';
 import {contextOf} from '../context';
 import {runJob} from '../outbox';
-import {checkoutSessionId, githubUsername, resendExtraInvitationBody} from '../schemas';
+import {
+  checkoutSessionId,
+  fixAllBody,
+  fixBody,
+  grantBody,
+  jobIdParam,
+  pageQuery,
+  periodQuery,
+  purchaseFilter,
+  refundBody,
+  releaseIdParam,
+  repositoryKey,
+  resendExtraInvitationBody,
+} from '../../../src/config/apiSchemas';
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
@@ -56,82 +61,6 @@ import {salesSummary} from './sales';
  * The seller's console (`/admin` on the site): read-only views and the access actions, each
  * written to `admin_audit`. Every route needs an admin (requireAdmin).
  */
-const PAGE_RULE = 'page must be a whole number from 1 to 100000';
-// Absent is the first page; anything else that is not a page number is the caller's mistake, said
-// so (a silent first page would look like the list had ended).
-const pageQuery = z.coerce
-  .number({message: PAGE_RULE})
-  .int(PAGE_RULE)
-  .min(1, PAGE_RULE)
-  .max(100_000, PAGE_RULE)
-  .default(1);
-const searchQuery = z
-  .string()
-  .max(200, 'The search is too long')
-  .optional()
-  .transform((value) => value ?? '');
-const periodQuery = z
-  .enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`})
-  .default(DEFAULT_SALES_PERIOD);
-const planNames: string[] = appConfig.plans.map((plan) => plan.name);
-/** Each filter absent or one of its values: a value the list does not know is the caller's mistake, said so. */
-const purchaseFilter = z.object({
-  q: searchQuery,
-  state: z.enum(PURCHASE_STATES, {message: `state must be one of ${PURCHASE_STATES.join(', ')}`}).optional(),
-  plan: z
-    .string()
-    .refine((name) => planNames.includes(name), {message: `plan must be one of ${planNames.join(', ')}`})
-    .optional(),
-  sort: z.enum(PURCHASE_SORTS, {message: `sort must be one of ${PURCHASE_SORTS.join(', ')}`}).optional(),
-  flagged: z.enum(PURCHASE_FLAGS, {message: `flagged must be one of ${PURCHASE_FLAGS.join(', ')}`}).optional(),
-});
-const jobId = z.coerce.number({message: 'jobId must be a number'}).int().positive();
-const RELEASE_ID_RULE = "releaseId must be a GitHub release's id, a whole number";
-const releaseIdParam = z.coerce
-  .number({message: RELEASE_ID_RULE})
-  .int(RELEASE_ID_RULE)
-  .positive(RELEASE_ID_RULE)
-  .max(Number.MAX_SAFE_INTEGER, RELEASE_ID_RULE);
-/** No username: give back the right a revocation took, to a purchase that never had a seat. */
-const grantBody = z.object({username: githubUsername.optional()});
-const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
-const REFUNDED_BEFORE_RULE =
-  'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
-const refundBody = z.strictObject(
-  {
-    amount: z
-      .number({message: AMOUNT_RULE})
-      .int(AMOUNT_RULE)
-      .positive(AMOUNT_RULE)
-      .max(99_999_999, AMOUNT_RULE)
-      .optional(),
-    reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
-    refundedBefore: z
-      .number({message: REFUNDED_BEFORE_RULE})
-      .int(REFUNDED_BEFORE_RULE)
-      .min(0, REFUNDED_BEFORE_RULE)
-      .max(99_999_999, REFUNDED_BEFORE_RULE),
-  },
-  {message: 'The body takes only amount, reason and refundedBefore'},
-);
-const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {
-  message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`,
-});
-/** An extra repository's key (GITHUB_EXTRA_REPOS), for its own audit; none for the kit's. */
-const repositoryKey = z
-  .string({message: 'repository must be the key of an extra repository'})
-  .trim()
-  .min(1, 'repository must not be empty')
-  .max(64, 'repository is too long');
-const fixBody = z.object({
-  kind: differenceKind,
-  githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
-  repository: repositoryKey.optional(),
-});
-const fixAllBody = z.strictObject(
-  {kind: differenceKind, repository: repositoryKey.optional()},
-  {message: 'The body takes only kind and repository: the worker finds the accounts itself'},
-);
 
 export const adminRoutes = new Hono<AppEnv>()
   .use(`${API_PATHS.admin}/*`, requireAdmin)
@@ -372,7 +301,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
 
   .post(ADMIN_PATHS.retryJob, async (c) => {
-    const id = parse(jobId, c.req.param('jobId'));
+    const id = parse(jobIdParam, c.req.param('jobId'));
     const job = await c.env.DB.prepare('SELECT session_id FROM jobs WHERE id = ?1')
       .bind(id)
       .first<{session_id: string | null}>();

@@ -23,7 +23,7 @@ import {
   checkoutSessionId,
   checkoutStatusBody,
   userIdQuery,
-} from '../schemas';
+} from '../../../src/config/apiSchemas';
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
 import {checkoutOptions} from './checkoutOptions';

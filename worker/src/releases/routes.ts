@@ -1,21 +1,16 @@
 import {Hono} from 'hono';
-import {z} from 'zod';
 import {API_PATHS, type BuyerReleases, findStoredPlan, type ReleaseNote} from '../../../src/config';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import {HttpError} from '../errors';
 import {readJson} from '../http';
+import {releaseEmailsBody} from '../../../src/config/apiSchemas';
 import {paidPurchasesOf, type Purchase} from '../purchases';
 import {latestStoredTag} from './latest';
 import {notesHtmlOf, type StoredNotes} from './storedNotes';
 
 /** How many releases "What's new" lists: the latest ones. */
 const LISTED = 20;
-
-const releaseEmailsBody = z.strictObject(
-  {subscribed: z.boolean({message: 'subscribed must be true or false'})},
-  {message: 'The body takes only subscribed'},
-);
 
 /**
  * The buyer's side of releases, for the dashboard: what is new (only what the buyer's paid plans

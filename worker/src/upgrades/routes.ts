@@ -1,5 +1,4 @@
 import {Hono} from 'hono';
-import {z} from 'zod';
 import {API_PATHS, type BuyerPlan, type UrlResponse} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
@@ -9,24 +8,9 @@ import {log} from '../log';
 import {paymentProviderError, stripeFor} from '../payments/stripe';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
+import {upgradeBody} from '../../../src/config/apiSchemas';
 import {buyerPlan, quoteUpgrade} from './quote';
 import {createUpgradeCheckout, openUpgradeSession} from './session';
-
-const urlsRequired = 'Success and cancel URLs are required';
-const url = z
-  .string({message: urlsRequired})
-  .max(2048)
-  .refine((value) => value.trim() !== '', urlsRequired);
-
-/**
- * Only the plan to move up to, and where to come back. Anything else sent along (an amount, the
- * purchase, its plan) is dropped here: the worker reads those from its own records.
- */
-const upgradeBody = z.object({
-  planId: z.string({message: 'planId is required'}).min(1, 'planId is required').max(64, 'planId is too long'),
-  successUrl: url,
-  cancelUrl: url,
-});
 
 /** The buyer's plan now and its upgrades; and the Checkout Session of one, priced by the worker. */
 export const upgradeRoutes = new Hono<AppEnv>()

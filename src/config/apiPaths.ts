@@ -1,0 +1,314 @@
+/**
+ * The contract's values, which the site needs at run time: where each endpoint is, the statuses and
+ * states, the error codes and the anti-forgery names. No zod: the site's bundle imports this.
+ * What each endpoint takes and answers is `apiSchemas.ts`; the endpoints themselves, `contract.ts`.
+ */
+import {appConfig} from './app';
+
+/**
+ * Where the worker answers on the site's own origin: one Worker that also serves the built site
+ * (`wrangler deploy --env site`), a host's rewrite, or the dev server's proxy. The site then calls
+ * it with relative URLs: no CORS preflight, and the anti-forgery cookie reaches it.
+ */
+export const SAME_ORIGIN_PREFIX = '/api';
+
+/** The anti-forgery token (§7): the worker sets the cookie; the site echoes it in the header. */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+/**
+ * An endpoint's URL at a base: the worker's origin (`https://api.example.com`), or the
+ * same-origin prefix. Paths already under the prefix (leads, webhooks) are not prefixed twice.
+ */
+export function apiUrl(baseUrl: string, path: string): string {
+  if (baseUrl === SAME_ORIGIN_PREFIX && (path === SAME_ORIGIN_PREFIX || path.startsWith(`${SAME_ORIGIN_PREFIX}/`)))
+    return path;
+  return `${baseUrl}${path}`;
+}
+
+/** Where each endpoint is, on the worker's origin (or under SAME_ORIGIN_PREFIX on the site's). */
+export const API_PATHS = {
+  createCheckoutSession: '/createCheckoutSession',
+  userHasPaid: '/userHasPaid',
+  retrieveUserFromCheckoutSession: '/retrieveUserFromCheckoutSession',
+  /**
+   * POST {sessionId, claim}: whether the checkout the payer's browser came back from is paid, for
+   * the success page. Consumes nothing. See CheckoutStatusRequest.
+   */
+  checkoutStatus: '/checkoutStatus',
+  createBillingPortal: '/createBillingPortal',
+  addUserToRepo: '/addUserToRepo',
+  accessStatus: '/accessStatus',
+  resendInvitation: '/resendInvitation',
+  resendExtraInvitation: '/resendExtraInvitation',
+  /** POST: a one-time link to download the code, for a paid buyer (see DownloadLink). */
+  downloadLink: '/downloadLink',
+  /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */
+  download: '/download',
+  /**
+   * GET: "What's new", the releases the signed-in buyer's paid plans entitle them to, newest first,
+   * their notes rendered safely; and whether release e-mails go to them. See BuyerReleases.
+   */
+  releases: '/releases',
+  /** POST {subscribed}: the signed-in buyer turns release e-mails on again (or off). See ReleaseEmailsRequest. */
+  releaseEmails: '/releaseEmails',
+  /**
+   * GET: the signed-in buyer's own purchases with where to read each one's receipt (Stripe's hosted
+   * invoice, else the payment's receipt), read from Stripe by the worker. See BuyerReceipts.
+   */
+  receipts: '/receipts',
+  /**
+   * GET: the visitor's country (from Cloudflare, never from the browser), its fair-price discount
+   * and what each plan costs there, from the same calculation as the checkout. See PricesResponse.
+   */
+  prices: '/prices',
+  /**
+   * GET: the signed-in buyer's plan now (upgrades included) and the upgrades on offer, each priced
+   * by the worker from its own record of the purchase. See BuyerPlan.
+   */
+  upgrades: '/upgrades',
+  /**
+   * POST {planId, successUrl, cancelUrl}: a Checkout Session for upgrading the buyer's paid purchase
+   * to that plan, for the difference the worker computes. See CreateUpgradeSessionRequest.
+   */
+  createUpgradeSession: '/createUpgradeSession',
+  /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
+  signedIn: '/signedIn',
+  leads: '/api/leads',
+  stripeWebhook: '/api/webhook/stripe',
+  mailgunWebhook: '/api/webhook/mailgun',
+  /**
+   * POST: Mailgun's event webhooks (tick "Delivered" and "Permanent failure"), signed with
+   * MAILGUN_WEBHOOK_SIGNING_KEY. Events of release e-mails move the console's per-buyer counts;
+   * others are answered 200 and ignored. See MailgunEventsResult.
+   */
+  mailgunEvents: '/api/webhook/mailgun/events',
+  /**
+   * POST: GitHub's `release` webhook (signed with GITHUB_WEBHOOK_SECRET). A published release that
+   * is neither a draft nor a pre-release is e-mailed to the buyers entitled to it. See ReleaseWebhookResult.
+   */
+  githubWebhook: '/api/webhook/github',
+  /**
+   * `/api/unsubscribe/<token>`: the signed one-click link of every release e-mail (RFC 8058). POST
+   * unsubscribes from release e-mails, with no sign-in; GET shows a page with the button that does.
+   */
+  releaseUnsubscribe: '/api/unsubscribe',
+  /** Plausible's script and events, proxied: `/plausible/js/script.js`, `/plausible/api/event`. */
+  plausible: '/plausible',
+  /**
+   * GET: whether the caller's own account may open the seller's console, for the account menu's
+   * link to it (display only: every ADMIN_PATHS call still checks). See IsAdminResponse.
+   */
+  isAdmin: '/isAdmin',
+  /** The seller's console (admins only): see ADMIN_PATHS. */
+  admin: '/admin',
+  /** GET: this API's OpenAPI 3.1 document, written from the contract (src/config/openApi.ts). */
+  openApi: '/openapi.json',
+} as const;
+
+/** Plausible's own paths, the same under our proxy's prefix (API_PATHS.plausible). */
+export const PLAUSIBLE_PATHS = {script: '/js/script.js', event: '/api/event'} as const;
+
+/**
+ * What Stripe's success URL carries back to the payer's browser: the Checkout Session id (which its
+ * creator knows too) and the claim, a secret the worker put in that URL only, so that the sign-in
+ * follows whoever paid, not whoever started the checkout.
+ */
+export const CHECKOUT_RETURN_PARAMS = {sessionId: 'sessionId', claim: 'claim'} as const;
+/** The claim's form: 32 random bytes, base64url. */
+export const CHECKOUT_CLAIM_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * What the worker read from Stripe (and recorded) for that checkout: `paid`; `processing`, completed
+ * with a payment Stripe has not confirmed yet (a bank debit takes days; the welcome e-mail goes once
+ * it is); `unpaid`, never completed (nothing charged); `failed`, the payment did not go through;
+ * `revoked`, paid, then refunded or disputed: it no longer gives access to the code.
+ */
+export const CHECKOUT_STATUSES = ['paid', 'processing', 'unpaid', 'failed', 'revoked'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+
+/**
+ * A purchase's repository access, as the worker records it. `removal_failed`: access was taken
+ * away (refund or dispute), but removing the GitHub account failed for good.
+ */
+export const GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'removal_failed', 'failed'] as const;
+export type GrantStatus = (typeof GRANT_STATUSES)[number];
+
+/**
+ * What became of a purchase's payment, as the worker's records say (Stripe's webhooks): `paid`;
+ * `partly_refunded` (part of it went back; the purchase and its access stay); `refunded` (in full:
+ * access taken back, for good); `disputed` (the buyer's bank was asked to reverse it: access is
+ * taken back while the dispute is open, and comes back if it closes in the seller's favour);
+ * `dispute_lost` (the bank reversed it: access taken back, for good).
+ */
+export const PAYMENT_STATES = ['paid', 'partly_refunded', 'refunded', 'disputed', 'dispute_lost'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/**
+ * An extra repository's grant, as the worker records it: queued (to be invited: waiting for the
+ * next run, or for GitHub's daily cap), pending (invited), active (accepted), revoked (taken back:
+ * a refund, an upgrade refunded, the seat moved), failed (not granted; `detail` says why).
+ */
+export const EXTRA_GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'failed'] as const;
+export type ExtraGrantStatus = (typeof EXTRA_GRANT_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The seller's console. Every admin route needs the ID token of a verified e-mail listed in the
+// worker's ADMIN_EMAILS, and answers 403 ADMIN_ONLY to anyone else. Times are Unix milliseconds;
+// amounts are in the currency's smallest unit (cents).
+
+/** The console's endpoints; `:sessionId` and `:jobId` are filled in by `adminPath`. */
+export const ADMIN_PATHS = {
+  /** GET ?period=: revenue by day (or month) and plan over the period, refunds, disputes, totals. */
+  sales: '/admin/sales',
+  /**
+   * GET ?q=&state=&plan=&sort=&page=: purchases, searchable by e-mail, GitHub username or session
+   * id, filtered by state and plan, sorted by `sort` (newest first when absent).
+   */
+  purchases: '/admin/purchases',
+  /** GET, the same filters as `purchases`: every matching purchase as CSV, in that order. */
+  purchasesCsv: '/admin/purchases.csv',
+  /** GET: one purchase and its history. */
+  purchase: '/admin/purchases/:sessionId',
+  /** POST {username}: invites that account for the purchase. */
+  grant: '/admin/purchases/:sessionId/grant',
+  /** POST: takes the purchase's access away. */
+  revoke: '/admin/purchases/:sessionId/revoke',
+  /** POST: a fresh invitation for the same account, once its pending one expired (else 409). */
+  resend: '/admin/purchases/:sessionId/resend',
+  /** POST {key}: a fresh invitation to one of the plan's extra repositories, once its pending one expired (else 409). */
+  resendExtra: '/admin/purchases/:sessionId/resend-extra',
+  /**
+   * POST: the seller accepts a purchase flagged because its card's country is not the one its
+   * fair-price discount was given for (AdminFairPrice): the flag clears, the buyer keeps it all.
+   * An upgrade's session accepts that upgrade's own payment, as `refund` takes it.
+   */
+  acceptCardCountry: '/admin/purchases/:sessionId/accept-card-country',
+  /** POST: the purchase may move its seat again, as if it never had. */
+  resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',
+  /**
+   * POST {amount?, reason}: refunds the purchase's payment through Stripe, all that is left of it
+   * or `amount` cents of it. Stripe's `charge.refunded` webhook then revokes a full refund's access.
+   */
+  refund: '/admin/purchases/:sessionId/refund',
+  /** GET: the outbox's failed and retrying jobs. */
+  jobs: '/admin/jobs',
+  /** POST: runs a failed or waiting job again now. */
+  retryJob: '/admin/jobs/:jobId/retry',
+  /** GET: the repository's collaborators and invitations against the paid grants. */
+  repositoryAudit: '/admin/repository-audit',
+  /** POST {kind, githubUserId}: the one-click fix of one difference. */
+  repositoryFix: '/admin/repository-audit/fix',
+  /**
+   * POST {kind}: fixes every difference of that kind, as the worker finds them now (never a list
+   * from the browser), at most `REPOSITORY_FIX_ALL_LIMITS[kind]` in one call; the rest is counted.
+   */
+  repositoryFixAll: '/admin/repository-audit/fix-all',
+  /** GET: each release announced, newest first, with how its e-mails went. See AdminRelease. */
+  releases: '/admin/releases',
+  /**
+   * POST: queues the release's e-mail again for exactly the addresses whose e-mail failed, as the
+   * worker recorded them (never a list from the browser); 409 when none failed.
+   */
+  releaseResend: '/admin/releases/:releaseId/resend',
+  /** GET ?page=: the waitlist. */
+  leads: '/admin/leads',
+  /** GET: the whole waitlist as CSV. */
+  leadsCsv: '/admin/leads.csv',
+  /** GET ?page=: what the admins did. */
+  auditLog: '/admin/audit-log',
+} as const;
+
+export function adminPath(path: string, params: {sessionId?: string; jobId?: number; releaseId?: number} = {}): string {
+  return path
+    .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
+    .replace(':jobId', String(params.jobId ?? ''))
+    .replace(':releaseId', String(params.releaseId ?? ''));
+}
+
+/** How many of a release's failed addresses the console lists (all are counted, and all sent again). */
+export const MAX_LISTED_FAILURES = 100;
+
+/**
+ * The periods the console's figures cover, ending today (UTC): the last 7 or 30 days, by day; the
+ * last 12 months, or all time, by month. 30 days when `?period=` is absent.
+ */
+export const SALES_PERIODS = ['7d', '30d', '12m', 'all'] as const;
+export type SalesPeriod = (typeof SALES_PERIODS)[number];
+export const DEFAULT_SALES_PERIOD: SalesPeriod = '30d';
+
+/** What the console calls a purchase's state. */
+export const PURCHASE_STATES = ['paid', 'refunded', 'disputed', 'open', 'failed'] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
+
+/** How the purchases list may be sorted: by date or by amount, either way. */
+export const PURCHASE_SORTS = ['newest', 'oldest', 'amount_high', 'amount_low'] as const;
+export type PurchaseSort = (typeof PURCHASE_SORTS)[number];
+
+/** What a purchase may be flagged for: a card from another country than its discount's (its own payment's, or an upgrade's). */
+export const PURCHASE_FLAGS = ['card_country'] as const;
+export type PurchaseFlag = (typeof PURCHASE_FLAGS)[number];
+
+/** The reasons Stripe takes for a refund (`reason` of Create a refund). */
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** What the repository audit finds. */
+export const REPOSITORY_DIFFERENCE_KINDS = [
+  /** On the repository (collaborator or invitation) with no paid grant: invited by hand, or a removal that failed. */
+  'unpaid_on_repository',
+  /** A paid grant whose account is neither a collaborator nor invited. */
+  'paid_missing',
+  /** A revoked grant whose account is still a collaborator or invited. */
+  'revoked_present',
+] as const;
+export type RepositoryDifferenceKind = (typeof REPOSITORY_DIFFERENCE_KINDS)[number];
+
+/**
+ * The most differences of a kind one fix-all call fixes. Invitations: GitHub accepts at most
+ * `appConfig.repository.invitationsPerDay` per repository in 24 hours (more wait in the queue).
+ * Removals: a hundred at a time. A call also stops where its subrequests would run out (50 on
+ * Cloudflare's Free plan, SUBREQUEST_LIMIT): the audit says how many one call fixes there
+ * (`RepositoryAudit.fixAllLimits`), and the rest stay listed for the next call.
+ */
+export const REPOSITORY_FIX_ALL_LIMITS: Record<RepositoryDifferenceKind, number> = {
+  paid_missing: appConfig.repository.invitationsPerDay,
+  unpaid_on_repository: 100,
+  revoked_present: 100,
+};
+
+/** Every `code` an error answer may carry. */
+export const ERROR_CODES = [
+  'TOKEN_EXPIRED',
+  'SESSION_ENDED',
+  'RATE_LIMITED',
+  'NOT_PAID',
+  'SIGN_IN_REQUIRED',
+  'SESSION_USED',
+  'GITHUB_USER_NOT_FOUND',
+  'GITHUB_ACCOUNT_TAKEN',
+  'SWAP_LIMIT',
+  'ACCESS_REVOKED',
+  'GITHUB_REFUSED',
+  'GITHUB_UNAVAILABLE',
+  'INVITATION_CAP',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'BAD_SIGNATURE',
+  'STALE_SIGNATURE',
+  'REPLAYED_SIGNATURE',
+  'PAYMENT_PROVIDER',
+  'UPSTREAM_UNAVAILABLE',
+  'ANALYTICS_REFUSED',
+  'NOT_CONFIGURED',
+  'MISCONFIGURED',
+  'AUTH_UNAVAILABLE',
+  'ADMIN_ONLY',
+  'NOT_FOUND',
+  'CONFLICT',
+  'XSRF_FAILED',
+  'DOWNLOADS_OFF',
+  'LINK_EXPIRED',
+  'LINK_USED',
+  'NOT_IN_PLAN',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,954 @@
+/**
+ * What each endpoint takes and answers, as zod schemas: the worker validates request bodies and
+ * queries with them, the OpenAPI document is written from them (`contract.ts`), and the site's
+ * types are inferred from them (`api.ts` re-exports those types). The first message of a failed
+ * check is what the caller reads, so each one says what to fix.
+ *
+ * The site imports only types from this module (`import type`): zod stays out of its bundle.
+ */
+import {z} from 'zod';
+import {appConfig} from './app';
+import {
+  CHECKOUT_CLAIM_PATTERN,
+  CHECKOUT_STATUSES,
+  DEFAULT_SALES_PERIOD,
+  ERROR_CODES,
+  EXTRA_GRANT_STATUSES,
+  GRANT_STATUSES,
+  PAYMENT_STATES,
+  PURCHASE_FLAGS,
+  PURCHASE_SORTS,
+  PURCHASE_STATES,
+  REFUND_REASONS,
+  REPOSITORY_DIFFERENCE_KINDS,
+  SALES_PERIODS,
+} from './apiPaths';
+
+// ---------------------------------------------------------------------------------------------
+// Pieces of requests
+
+/** GitHub's rule: 1 to 39 letters, digits or single hyphens, not starting or ending with one. */
+export const githubUsername = z
+  .string({message: 'GitHub username is required'})
+  .trim()
+  .min(1, 'GitHub username is required')
+  .max(39, 'A GitHub username has at most 39 characters')
+  .regex(
+    /^[A-Za-z\d](?:[A-Za-z\d]|-(?=[A-Za-z\d]))*$/,
+    'A GitHub username has letters, digits and single hyphens between them',
+  );
+
+const email = z
+  .string({message: 'A valid e-mail address is required'})
+  .trim()
+  .max(254, 'A valid e-mail address is required')
+  .pipe(z.email({message: 'A valid e-mail address is required'}))
+  .transform((value) => value.toLowerCase());
+
+const urlsRequired = 'Success and cancel URLs are required';
+const url = z
+  .string({message: urlsRequired})
+  .max(2048)
+  .refine((value) => value.trim() !== '', urlsRequired);
+
+export const checkoutSessionId = z
+  .string({message: 'sessionId is required'})
+  .regex(/^cs_(test|live)_[A-Za-z0-9]{1,200}$/, 'sessionId is not a Checkout Session id');
+
+export const checkoutClaim = z
+  .string({message: 'claim is required: open the link your browser came back from the payment with'})
+  .regex(CHECKOUT_CLAIM_PATTERN, 'claim is not a checkout claim');
+
+export const userIdQuery = z.string({message: 'userId is required'}).min(1, 'userId is required').max(128);
+
+// ---------------------------------------------------------------------------------------------
+// The buyer's requests
+
+/** POST /createCheckoutSession. `priceId` is one of the config's plans, in either Stripe mode. */
+export const checkoutBody = z.object({
+  priceId: z
+    .string({message: 'Price ID is required'})
+    .max(255, 'Price ID is too long')
+    .refine((value) => value.trim() !== '', 'Price ID is required'),
+  successUrl: url,
+  cancelUrl: url,
+  // The site leaves it out; other callers may send null.
+  email: email.nullish().transform((value) => value ?? undefined),
+});
+
+/** GET /userHasPaid?userId= */
+export const userHasPaidQuery = z.object({userId: userIdQuery});
+
+/** GET /retrieveUserFromCheckoutSession?sessionId=&claim= */
+export const checkoutSignInQuery = z.object({sessionId: checkoutSessionId, claim: checkoutClaim});
+
+/**
+ * POST /checkoutStatus: the id and the claim Stripe's success URL brought back, in the body (never
+ * in a URL that a log would keep). Both are needed, as for the exchange: the id alone tells nothing.
+ */
+export const checkoutStatusBody = z.object({sessionId: checkoutSessionId, claim: checkoutClaim});
+
+/** POST /createBillingPortal */
+export const billingPortalBody = z.object({
+  returnUrl: z.string({message: 'Return URL is required'}).min(1, 'Return URL is required').max(2048),
+});
+
+/** POST /addUserToRepo */
+export const addUserToRepoBody = z.object({
+  username: githubUsername,
+  userId: z.string({message: 'userId is required'}).min(1, 'userId is required').max(128),
+});
+
+/** POST /api/leads: 201 `stored: true` when new, 200 `stored: false` when already on the list. */
+export const leadBody = z.object({email});
+
+/**
+ * POST /resendExtraInvitation: a new invitation to one extra repository of the plan, once its last
+ * one expired. `key`: a key of src/config's `extraRepositories`; the route checks it against the plan.
+ */
+export const resendExtraInvitationBody = z.object({
+  key: z
+    .string({message: 'key is required: the repository to invite you to again'})
+    .trim()
+    .min(1, 'key is required: the repository to invite you to again')
+    .max(64, 'key is too long'),
+});
+
+/**
+ * POST /downloadLink's body: `repository`, the key (src/config `extraRepositories`) of an extra
+ * repository the buyer's plan grants, for its code; absent (or `{}`), the kit's. The route checks
+ * it against the plan.
+ */
+export const downloadLinkBody = z.object({
+  repository: z
+    .string({message: 'repository must be the key of a repository in your plan'})
+    .trim()
+    .min(1, 'repository must not be empty')
+    .max(64, 'repository is too long')
+    .optional(),
+});
+
+/** POST /releaseEmails */
+export const releaseEmailsBody = z.strictObject(
+  {subscribed: z.boolean({message: 'subscribed must be true or false'})},
+  {message: 'The body takes only subscribed'},
+);
+
+/**
+ * POST /createUpgradeSession. Only the plan to move up to (a config plan's id), and where to come
+ * back. Anything else sent along (an amount, the purchase, its plan) is dropped here: the worker
+ * finds the purchase and its plan itself, and never reads an amount or a purchase from the browser.
+ */
+export const upgradeBody = z.object({
+  planId: z.string({message: 'planId is required'}).min(1, 'planId is required').max(64, 'planId is too long'),
+  successUrl: url,
+  cancelUrl: url,
+});
+
+/** A body the route does not read (`{}` by the site's client): only its JSON content type counts. */
+export const emptyBody = z.object({});
+
+// ---------------------------------------------------------------------------------------------
+// The buyer's answers
+
+/** Checkout and the billing portal answer where to send the browser. */
+export const urlResponse = z.object({url: z.string()});
+
+/** GET /userHasPaid?userId= */
+export const paidResponse = z.object({hasPaid: z.boolean(), plan: z.string().optional()});
+
+/** GET /retrieveUserFromCheckoutSession?sessionId=&claim= : a one-time sign-in for a guest purchase. */
+export const checkoutSignInResponse = z.object({token: z.string()});
+
+/** POST /checkoutStatus: see CHECKOUT_STATUSES. */
+export const checkoutStatusResponse = z.object({status: z.enum(CHECKOUT_STATUSES)});
+
+/**
+ * POST /signedIn: the worker has seen this session. An account's first sign-in with its e-mail
+ * proven may end it instead (401 SESSION_ENDED), when a password set before the proof was removed.
+ */
+export const signedInResponse = z.object({emailVerified: z.boolean()});
+
+/**
+ * GET /isAdmin: `admin` is true when the token's own account is one of the seller's admins. A
+ * signed-in buyer gets `false` (200, not the console's 403), so that opening the account menu logs
+ * no refused request in the browser's console.
+ */
+export const isAdminResponse = z.object({admin: z.boolean()});
+
+/** POST /addUserToRepo and /resendInvitation: invited (an invitation went out), active, or queued. */
+export const accessResult = z.object({status: z.enum(['invited', 'active', 'queued'])});
+
+/** A plan a payment bought: by the config's id (null for a plan no longer there), and its name. */
+export const standingPlan = z.object({id: z.string().nullable(), name: z.string()});
+
+/**
+ * One upgrade applied to a purchase, and what became of its payment: its own, apart from the
+ * purchase's (worker/src/upgrades/), so refunded, disputed or kept on its own. Amounts in cents.
+ */
+export const upgradeStanding = z.object({
+  state: z.enum(PAYMENT_STATES),
+  /** The plan it upgraded the purchase to. */
+  plan: standingPlan,
+  /** When it was paid (Unix ms). */
+  paidAt: z.number(),
+  /** When it came to `state`, as PaymentStanding's `since`; absent for `paid`. */
+  since: z.number().optional(),
+  /** What it paid (null when not recorded), and how much went back. */
+  amount: z.number().nullable(),
+  refunded: z.number(),
+  currency: z.string(),
+});
+
+/**
+ * One purchase's payment and what became of it, with its upgrades', for the dashboard to say.
+ * `state`, `since` and the amounts are the purchase's own payment's, which decides its access.
+ * Amounts in cents.
+ */
+export const paymentStanding = z.object({
+  state: z.enum(PAYMENT_STATES),
+  /** The plan the purchase's own payment bought (its upgrades are in `upgrades`). */
+  plan: standingPlan,
+  /**
+   * With a payment that stands (`paid`, `partly_refunded`), the plan the purchase gives now: its
+   * latest upgrade still paid, else `plan`.
+   */
+  planNow: standingPlan.optional(),
+  /** When it was bought (Unix ms). */
+  boughtAt: z.number(),
+  /**
+   * When it came to `state` (Unix ms), as the webhook told the worker: the last refund
+   * (`partly_refunded`, `refunded`), the dispute opened (`disputed`) or closed (`dispute_lost`).
+   * Absent for `paid`.
+   */
+  since: z.number().optional(),
+  /** What it paid (null on a purchase recorded before amounts were), and how much went back. */
+  amount: z.number().nullable(),
+  refunded: z.number(),
+  currency: z.string().nullable(),
+  /**
+   * The upgrades applied to it, the oldest first. A refund or dispute of the purchase leaves their
+   * payments as they were (a refund at Stripe refunds one payment; the console's full refund
+   * refunds the upgrades too), so each says its own.
+   */
+  upgrades: z.array(upgradeStanding),
+  /**
+   * The purchase and its upgrades added up: what was paid in all (null when an amount is not
+   * recorded), and how much of it was refunded. Absent when their currencies differ.
+   */
+  total: z.object({amount: z.number().nullable(), refunded: z.number()}).optional(),
+  /**
+   * The seller revoked the purchase's access in the console (worker/src/access/sellerRevocation.ts)
+   * and has not granted it again. On a purchase refunded or disputed since, it came first: a dispute
+   * won does not give back what the seller took.
+   */
+  revokedBySeller: z.literal(true).optional(),
+});
+
+/** One extra repository the plan grants, as the dashboard shows it. */
+export const extraRepositoryAccess = z.object({
+  /** The key in src/config's `extraRepositories`: its name and what it holds come from there. */
+  key: z.string(),
+  /** `owner/name`, when the worker has a repository for the key. */
+  repository: z.string().optional(),
+  /** Its page, with `repository` (as AccessStatus's `repositoryUrl`). */
+  repositoryUrl: z.string().optional(),
+  /**
+   * `none`: nothing yet; the kit's invitation comes first, and the same GitHub account gets this
+   * one. `not_configured`: the seller set no repository for the key, so nothing is sent.
+   */
+  status: z.enum(['none', 'not_configured', ...EXTRA_GRANT_STATUSES]),
+  /** The GitHub account it is for. */
+  username: z.string().optional(),
+  detail: z.string().optional(),
+  /** Queued because GitHub's cap of invitations to that repository in 24 hours is reached. */
+  waitsForCap: z.boolean().optional(),
+  /** A pending invitation past GitHub's 7 days: the buyer may ask for a new one (`resendExtraInvitation`). */
+  expired: z.boolean().optional(),
+});
+
+/** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
+export const accessStatus = z.object({
+  status: z.enum(['none', ...GRANT_STATUSES]),
+  hasPaid: z.boolean(),
+  /**
+   * The payment the dashboard is about: with `hasPaid`, the paid purchase whose access this is;
+   * without, the account's latest purchase that was refunded or disputed. Absent when the account
+   * has no purchase at all.
+   */
+  payment: paymentStanding.optional(),
+  /**
+   * With `hasPaid`, the account's latest other purchase that was refunded or disputed (a buyer who
+   * bought again after a refund, or had a second purchase refunded): its access went, this one's stays.
+   */
+  otherEnded: paymentStanding.optional(),
+  /**
+   * With `hasPaid`, the plan the account holds now: its best paid purchase's, upgrades included
+   * (what GET /upgrades names), for what the dashboard says the plan includes.
+   */
+  plan: z.object({id: z.string(), name: z.string()}).optional(),
+  /** The private repository buyers are invited to (`owner/name`), when the worker is set up for it. */
+  repository: z.string().optional(),
+  /**
+   * Its page, with `repository`: on github.com, or, in local mode, the GitHub stand-in's page
+   * saying what the repository would be (the worker knows which GitHub it talks to).
+   */
+  repositoryUrl: z.string().optional(),
+  /** The GitHub account the access is for. */
+  username: z.string().optional(),
+  /** A pending invitation GitHub no longer honours (after seven days). */
+  expired: z.boolean().optional(),
+  /**
+   * With `revoked`: its removal from GitHub is still being tried (GitHub did not answer the first
+   * try), so the account may still be on the repository. `removal_failed`: the tries ended, and it
+   * may be there until the seller removes it by hand.
+   */
+  removing: z.boolean().optional(),
+  detail: z.string().optional(),
+  /**
+   * The seller revoked the access in the console (not a refund or a dispute): the buyer cannot ask
+   * for it again, nor download the code, until the seller grants it again.
+   */
+  revokedBySeller: z.boolean().optional(),
+  /** How many times this purchase has moved its access to another GitHub account. */
+  usernameChanges: z.number().optional(),
+  /** How many more moves the purchase allows. */
+  usernameChangesLeft: z.number().optional(),
+  /**
+   * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
+   * is reached: its place in the first-in, first-out queue (1 goes next) and when it is expected
+   * to go out (ms since the epoch). Only the purchase's own account reads it.
+   */
+  queue: z.object({position: z.number(), expectedAt: z.number()}).optional(),
+  /**
+   * The private repositories the purchase's plan grants besides the kit (src/config: a plan's
+   * `extraRepositories`), each with its own state. Only for a paid purchase whose plan lists some.
+   */
+  extraRepositories: z.array(extraRepositoryAccess).optional(),
+});
+
+/** What /resendExtraInvitation answers: the grant's state after it (queued until it goes out). */
+export const resendExtraInvitationResult = z.object({status: z.enum(EXTRA_GRANT_STATUSES)});
+
+/**
+ * POST /downloadLink: where to download the code. The link is the buyer's alone, works once, and
+ * expires after a few minutes; the worker checks the purchase (and, for an extra repository, that
+ * the plan still grants it) again when it is followed.
+ */
+export const downloadLink = z.object({
+  /** The path on the worker (`/download/<token>`): put it after the API base, as `apiUrl` does. */
+  path: z.string(),
+  /**
+   * What the archive holds: the newest release GitHub's webhook announced (BuyerReleases.latestTag);
+   * before any, GitHub's latest release, or the default branch. An extra repository's: its latest
+   * release on GitHub, or its default branch.
+   */
+  ref: z.string(),
+  /** Whether `ref` is a release (a tag) rather than the default branch. */
+  release: z.boolean(),
+  /** When the link stops working (Unix ms). */
+  expiresAt: z.number(),
+});
+
+/** A release as the dashboard shows it. */
+export const releaseNote = z.object({
+  tag: z.string(),
+  name: z.string(),
+  /** The notes as HTML the worker rendered from the Markdown: raw HTML as text, links only http(s). */
+  notesHtml: z.string(),
+  /** The release's page on GitHub, when known. */
+  url: z.string().nullable(),
+  publishedAt: z.number(),
+});
+
+/**
+ * GET /releases. A plan with updates is entitled to every release; one without, to those
+ * published up to its purchase. `subscribed`: whether release e-mails go to the purchase's address.
+ */
+export const buyerReleases = z.object({
+  releases: z.array(releaseNote),
+  includesUpdates: z.boolean(),
+  subscribed: z.boolean(),
+  /** The release a download serves now (DownloadLink.ref), marked next to the download; null before the first. */
+  latestTag: z.string().nullable(),
+  /**
+   * For a plan without updates: the releases published after the purchase, which it does not
+   * list, how many and the newest (absent when there are none).
+   */
+  later: z
+    .object({count: z.number(), latest: z.object({tag: z.string(), name: z.string(), publishedAt: z.number()})})
+    .optional(),
+});
+
+/** POST /releaseEmails: the choice now stored. */
+export const releaseEmailsResult = z.object({subscribed: z.boolean()});
+
+/** One of the buyer's purchases, and Stripe's page that proves it. Amounts in cents. */
+export const receipt = z.object({
+  /** The plan's name as the config has it now; for an upgrade's payment, "Upgrade: Starter → Advanced". */
+  plan: z.string(),
+  /** When the purchase was made (Unix ms). */
+  paidAt: z.number(),
+  amount: z.number().nullable(),
+  currency: z.string().nullable(),
+  /** How much of it was refunded since (0 when none). */
+  refunded: z.number(),
+  /**
+   * Stripe's page: the hosted invoice (`invoice`) when Checkout made one, else the charge's receipt
+   * (`receipt`); null when Stripe could not be read just now.
+   */
+  url: z.string().nullable(),
+  kind: z.enum(['invoice', 'receipt']).nullable(),
+});
+
+/** GET /receipts: the caller's purchases that were paid (refunded ones too), newest first. */
+export const buyerReceipts = z.object({receipts: z.array(receipt)});
+
+/** GET prices: amounts in cents, as the checkout charges them. */
+export const pricesResponse = z.object({
+  /** ISO 3166-1 alpha-2, as Cloudflare gave it; null when it is not known. */
+  country: z.string().nullable(),
+  /** The country's name in English ("Brazil"); null with no country. */
+  countryName: z.string().nullable(),
+  /** Whole percent off every plan; 0 when none applies (the list prices). */
+  percentOff: z.number(),
+  currency: z.string(),
+  /** Each plan by its id in the config. */
+  plans: z.array(z.object({id: z.string(), amount: z.number(), listAmount: z.number()})),
+});
+
+/** One upgrade the buyer may pay for: the plan, and what it costs now (cents). */
+export const upgradeOffer = z.object({planId: z.string(), name: z.string(), amount: z.number(), currency: z.string()});
+
+/** GET /upgrades: the plan the buyer's paid purchase gives now (null without one), and its upgrades. */
+export const buyerPlan = z.object({
+  plan: z.object({id: z.string(), name: z.string()}).nullable(),
+  upgrades: z.array(upgradeOffer),
+});
+
+/** POST /api/leads */
+export const leadResult = z.object({stored: z.boolean(), message: z.string().optional()});
+
+/** GET / (and /api): the health check, which also sets the anti-forgery cookie. */
+export const healthResponse = z.object({name: z.string(), ok: z.literal(true)});
+
+/** POST /api/webhook/stripe, once the signature is good. */
+export const stripeWebhookResult = z.object({
+  received: z.literal(true),
+  /** Whether the event's type is one the worker acts on. */
+  handled: z.boolean().optional(),
+  /** The event was processed before: skipped. */
+  duplicate: z.literal(true).optional(),
+});
+
+/** POST /api/webhook/mailgun, once the signature is good. */
+export const webhookReceived = z.object({received: z.literal(true)});
+
+/** POST /api/webhook/mailgun/events, once the signature is good: whether the event changed a release e-mail's record. */
+export const mailgunEventsResult = z.object({received: z.literal(true), recorded: z.boolean()});
+
+/**
+ * POST /api/webhook/github, once the signature is good: whether the delivery announced a release,
+ * and to how many buyers (e-mailed in batches through the outbox), or why not.
+ */
+export const releaseWebhookResult = z.object({
+  announced: z.boolean(),
+  reason: z.string().optional(),
+  recipients: z.number().optional(),
+});
+
+/** Every error answer: `{"error": message, "code"?}`. */
+export const errorBody = z.object({error: z.string(), code: z.enum(ERROR_CODES).optional()});
+
+// ---------------------------------------------------------------------------------------------
+// The seller's console. Every admin route needs the ID token of a verified e-mail listed in the
+// worker's ADMIN_EMAILS, and answers 403 ADMIN_ONLY to anyone else. Times are Unix milliseconds;
+// amounts are in the currency's smallest unit (cents).
+
+const PAGE_RULE = 'page must be a whole number from 1 to 100000';
+/**
+ * Absent is the first page; anything else that is not a page number is the caller's mistake, said
+ * so (a silent first page would look like the list had ended).
+ */
+export const pageQuery = z.coerce
+  .number({message: PAGE_RULE})
+  .int(PAGE_RULE)
+  .min(1, PAGE_RULE)
+  .max(100_000, PAGE_RULE)
+  .default(1);
+const searchQuery = z
+  .string()
+  .max(200, 'The search is too long')
+  .optional()
+  .transform((value) => value ?? '');
+export const periodQuery = z
+  .enum(SALES_PERIODS, {message: `period must be one of ${SALES_PERIODS.join(', ')}`})
+  .default(DEFAULT_SALES_PERIOD);
+const planNames: string[] = appConfig.plans.map((plan) => plan.name);
+/**
+ * The purchases list's query (`GET purchases` and `purchasesCsv`); every field may be left out.
+ * Each filter absent or one of its values: a value the list does not know is the caller's mistake, said so.
+ */
+export const purchaseFilter = z.object({
+  q: searchQuery,
+  state: z.enum(PURCHASE_STATES, {message: `state must be one of ${PURCHASE_STATES.join(', ')}`}).optional(),
+  /** A plan's name in the config. */
+  plan: z
+    .string()
+    .refine((name) => planNames.includes(name), {message: `plan must be one of ${planNames.join(', ')}`})
+    .optional(),
+  sort: z.enum(PURCHASE_SORTS, {message: `sort must be one of ${PURCHASE_SORTS.join(', ')}`}).optional(),
+  /** Only the purchases flagged for this and not yet accepted by the seller. */
+  flagged: z.enum(PURCHASE_FLAGS, {message: `flagged must be one of ${PURCHASE_FLAGS.join(', ')}`}).optional(),
+});
+export const jobIdParam = z.coerce.number({message: 'jobId must be a number'}).int().positive();
+const RELEASE_ID_RULE = "releaseId must be a GitHub release's id, a whole number";
+export const releaseIdParam = z.coerce
+  .number({message: RELEASE_ID_RULE})
+  .int(RELEASE_ID_RULE)
+  .positive(RELEASE_ID_RULE)
+  .max(Number.MAX_SAFE_INTEGER, RELEASE_ID_RULE);
+
+/**
+ * POST grant: invites `username` to the purchase's seat, and gives back what the seller's revocation
+ * took. Without one, only that right comes back (the buyer may download and ask for an invitation
+ * again): for a purchase that never had a seat.
+ */
+export const grantBody = z.object({username: githubUsername.optional()});
+
+const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
+const REFUNDED_BEFORE_RULE =
+  'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
+/**
+ * POST refund. Without `amount`, all that is left to refund; with it, that many cents (a partial
+ * refund keeps the buyer's access). The worker reads what is left from Stripe, never from here.
+ * `refundedBefore`: the cents refunded so far as the page showed them when the seller decided.
+ * It names the action: the same refund asked again on the same view (a double click, a second tab,
+ * another admin) is the first one, answered as it was, never a second refund; and a new refund is
+ * made only while Stripe has refunded exactly that much (else 409: read the purchase again).
+ */
+export const refundBody = z.strictObject(
+  {
+    amount: z
+      .number({message: AMOUNT_RULE})
+      .int(AMOUNT_RULE)
+      .positive(AMOUNT_RULE)
+      .max(99_999_999, AMOUNT_RULE)
+      .optional(),
+    reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
+    refundedBefore: z
+      .number({message: REFUNDED_BEFORE_RULE})
+      .int(REFUNDED_BEFORE_RULE)
+      .min(0, REFUNDED_BEFORE_RULE)
+      .max(99_999_999, REFUNDED_BEFORE_RULE),
+  },
+  {message: 'The body takes only amount, reason and refundedBefore'},
+);
+
+const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {
+  message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`,
+});
+/** An extra repository's key (GITHUB_EXTRA_REPOS), for its own audit; none for the kit's. */
+export const repositoryKey = z
+  .string({message: 'repository must be the key of an extra repository'})
+  .trim()
+  .min(1, 'repository must not be empty')
+  .max(64, 'repository is too long');
+/** POST repositoryFix. `repository`: an extra repository's key (RepositoryAudit.key); none for the kit. */
+export const fixBody = z.object({
+  kind: differenceKind,
+  githubUserId: z.number({message: 'githubUserId is required'}).int().positive(),
+  repository: repositoryKey.optional(),
+});
+/** POST repositoryFixAll. `repository`: an extra repository's key (RepositoryAudit.key); none for the kit. */
+export const fixAllBody = z.strictObject(
+  {kind: differenceKind, repository: repositoryKey.optional()},
+  {message: 'The body takes only kind and repository: the worker finds the accounts itself'},
+);
+
+/** The console's queries and path parameters, as the routes read them (each field a string of the URL). */
+export const pageQueryObject = z.object({page: pageQuery});
+export const salesQuery = z.object({period: periodQuery});
+export const purchasesQuery = purchaseFilter.extend({page: pageQuery});
+export const repositoryAuditQuery = z.object({repository: repositoryKey.optional()});
+export const sessionParams = z.object({sessionId: checkoutSessionId});
+export const jobParams = z.object({jobId: jobIdParam});
+export const releaseParams = z.object({releaseId: releaseIdParam});
+/** A one-time download link's token (`DownloadLink.path`), and a release e-mail's signed unsubscribe token. */
+export const downloadParams = z.object({token: z.string()});
+export const unsubscribeParams = z.object({token: z.string()});
+
+/** A page of a list: `page` starts at 1; `total` counts every row that matches. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({items: z.array(item), page: z.number(), pageSize: z.number(), total: z.number()});
+}
+
+/** Amounts are in the currency's smallest unit (cents). */
+export const salesDay = z.object({
+  /** `YYYY-MM-DD`, UTC. */
+  day: z.string(),
+  /** Revenue by plan name that day. */
+  byPlan: z.record(z.string(), z.number()),
+  purchases: z.number(),
+});
+
+export const salesSummary = z.object({
+  currency: z.string(),
+  period: z.enum(SALES_PERIODS),
+  /** The period's first moment (Unix ms, UTC midnight); null for all time. */
+  since: z.number().nullable(),
+  /** What one entry of `days` covers: a day (7d, 30d) or a calendar month (12m, all; `day` is its first). */
+  interval: z.enum(['day', 'month']),
+  /** The period's days or months, oldest first, every one present (zero when nothing sold). */
+  days: z.array(salesDay),
+  /** Bought in the period, and still paid: money kept. */
+  revenue: z.number(),
+  /** Buyers with a paid purchase made in the period. */
+  buyers: z.number(),
+  /** Purchases made in the period and refunded in full since. */
+  refunds: z.object({count: z.number(), amount: z.number()}),
+  /** Open: every dispute still open, whenever it began. Won and lost: those that closed in the period. */
+  disputes: z.object({open: z.number(), won: z.number(), lost: z.number()}),
+});
+
+/**
+ * A purchase (or an upgrade) made with a fair-price discount (appConfig.fairPrices): the country and
+ * percent it was given for, and the country of the card that paid (null until Stripe said; '' for
+ * a payment that was no card). `review` is 'flagged' when the card is from another country, tells
+ * none, or was never read (flagged with `cardCountry` null: the worker gave up asking Stripe), until
+ * the seller accepts it ('accepted') or refunds it.
+ */
+export const adminFairPrice = z.object({
+  country: z.string(),
+  percentOff: z.number().nullable(),
+  cardCountry: z.string().nullable(),
+  review: z.enum(['flagged', 'accepted']).nullable(),
+});
+
+export const adminPurchase = z.object({
+  sessionId: z.string(),
+  createdAt: z.number(),
+  email: z.string().nullable(),
+  plan: z.string().nullable(),
+  /** Cents; null for purchases recorded before amounts were. */
+  amount: z.number().nullable(),
+  currency: z.string().nullable(),
+  state: z.enum(PURCHASE_STATES),
+  /** Cents refunded so far, as Stripe's `charge.refunded` webhooks last said (0 when none). */
+  amountRefunded: z.number(),
+  /** The payment's page in Stripe's dashboard, in the mode of the worker's key; null before a payment. */
+  stripeUrl: z.string().nullable(),
+  /** Null for a purchase at the list price. */
+  fairPrice: adminFairPrice.nullable(),
+  /**
+   * An upgrade of this purchase, sold at its fair price, whose own payment is flagged for its
+   * card's country (the oldest, if more), until the seller accepts or refunds it; else null.
+   */
+  flaggedUpgrade: adminFairPrice.nullable(),
+  access: z.object({status: z.enum(GRANT_STATUSES), username: z.string(), usernameChanges: z.number()}).nullable(),
+  /**
+   * When the seller revoked the purchase's access to the code (Unix ms): its seat, its downloads and
+   * its download links, until the seller grants access again. Null while it is not revoked.
+   */
+  revokedBySellerAt: z.number().nullable(),
+});
+
+/** `upgrade`: an upgrade of the purchase to a higher plan, its own sale (its amount is the difference). */
+export const purchaseEventKind = z.enum(['stripe', 'invitation', 'removal', 'email', 'admin', 'upgrade']);
+
+export const purchaseEvent = z.object({
+  at: z.number(),
+  kind: purchaseEventKind,
+  /** One line: the Stripe event type, the job and its outcome, the admin's action. */
+  summary: z.string(),
+  /** done, failed, retrying, pending: for outbox work. */
+  status: z.string().optional(),
+  detail: z.string().optional(),
+});
+
+/**
+ * An upgrade's state in the console: `paid` (applied), `refunded` or `disputed` (taken back: the
+ * purchase is on `fromPlan` again), `refused` (paid but never applied; the worker refunds it),
+ * `failed` (the payment failed).
+ */
+export const upgradeState = z.enum(['paid', 'refunded', 'disputed', 'refused', 'failed']);
+
+/** One upgrade of a purchase that reached a payment: its own Stripe payment, refunded on its own. */
+export const adminUpgrade = z.object({
+  /** The upgrade's Checkout Session: what POST refund takes to refund this payment only. */
+  sessionId: z.string(),
+  /** The plans' names as the config has them now. */
+  fromPlan: z.string(),
+  toPlan: z.string(),
+  state: upgradeState,
+  /** Cents paid (the difference between the plans), and refunded so far, as Stripe's webhooks last said. */
+  amount: z.number(),
+  amountRefunded: z.number(),
+  currency: z.string(),
+  /** Null for a payment that never went through: nothing to refund. */
+  paymentIntentId: z.string().nullable(),
+  /** When it was paid (Unix ms); null when it was not. */
+  paidAt: z.number().nullable(),
+  /** Null for an upgrade at list prices; else its fair price and its own card's country check. */
+  fairPrice: adminFairPrice.nullable(),
+});
+
+/** Another paid purchase of the same buyer, as its purchase page names it. */
+export const adminOtherPurchase = z.object({
+  sessionId: z.string(),
+  /** The plan it gives now, as the config names it (null for one the config no longer has). */
+  plan: z.string().nullable(),
+  createdAt: z.number(),
+  revokedBySellerAt: z.number().nullable(),
+});
+
+/** One extra repository's grant as D1 records it: `detail` says why it is failed, revoked or still queued. */
+export const adminExtraGrant = z.object({
+  key: z.string(),
+  /** `owner/name`; null when the key had no repository set (GITHUB_EXTRA_REPOS). */
+  repository: z.string().nullable(),
+  status: z.enum(EXTRA_GRANT_STATUSES),
+  username: z.string().nullable(),
+  detail: z.string().nullable(),
+  updatedAt: z.number(),
+  /** A pending invitation past GitHub's 7 days: the seller may send a new one (`resendExtra`). */
+  expired: z.boolean(),
+});
+
+export const adminPurchaseDetail = adminPurchase.extend({
+  paymentIntentId: z.string().nullable(),
+  customerId: z.string().nullable(),
+  userId: z.string().nullable(),
+  /**
+   * Whether GitHub says the pending invitation expired (read at most once a minute): only then may
+   * it be sent again. False for access that is not pending.
+   */
+  invitationExpired: z.boolean(),
+  /** The extra repositories this purchase was granted or refused (worker/src/access/extraGrants.ts), by key. */
+  extraGrants: z.array(adminExtraGrant),
+  /** Its upgrades that reached a payment, the oldest first. */
+  upgrades: z.array(adminUpgrade),
+  /**
+   * The buyer's other paid purchases, the oldest first: made with the same sign-in account, or to
+   * the same e-mail (a guest purchase, which the account of that e-mail holds once it is verified).
+   * The seller's revocation is each purchase's own: revoking this one leaves each of these the
+   * buyer's way to the code until it is revoked too (`revokedBySellerAt`).
+   */
+  otherPaidPurchases: z.array(adminOtherPurchase),
+  history: z.array(purchaseEvent),
+});
+
+/**
+ * What every admin action answers: where it left things, in a word (`invited`, `revoked`,
+ * `reset`, `done`, `fixed`…), and what it did, in a line for the seller.
+ */
+export const adminActionResult = z.object({status: z.string(), detail: z.string()});
+
+export const adminJob = z.object({
+  id: z.number(),
+  /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
+  kind: z.enum([
+    'mail',
+    'release-mail',
+    'github-invite',
+    'github-remove',
+    'extra-grants',
+    'extra-withdraw',
+    'card-country',
+  ]),
+  /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
+  state: z.enum(['failed', 'retrying']),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  runAfter: z.number(),
+  updatedAt: z.number(),
+  /** The purchase it belongs to, when it belongs to one. */
+  sessionId: z.string().nullable(),
+  /** A removal that failed for good: a refunded buyer may still be on GitHub. */
+  removalFailed: z.boolean(),
+});
+
+export const repositoryDifference = z.object({
+  kind: z.enum(REPOSITORY_DIFFERENCE_KINDS),
+  githubUserId: z.number(),
+  login: z.string(),
+  /** collaborator, or a pending invitation. */
+  on: z.enum(['collaborator', 'invitation', 'nowhere']),
+  sessionId: z.string().nullable(),
+  /** The e-mail of that purchase, for the seller to know the buyer by. */
+  email: z.string().nullable(),
+});
+
+/** The repository's invitations against GitHub's cap, and the queue of those that wait. */
+export const invitationWindow = z.object({
+  /** Invitations allowed in any 24 hours (`appConfig.repository.invitationsPerDay`). */
+  cap: z.number(),
+  /** Invitations the worker sent to the repository in the last 24 hours. */
+  usedLast24h: z.number(),
+  /** Invitations waiting in the queue. */
+  queued: z.number(),
+  /** When the last one waiting is expected to go out (ms since the epoch), or null with none waiting. */
+  drainsBy: z.number().nullable(),
+});
+
+/**
+ * GET repositoryAudit: the kit's repository, or with `?repository=<key>` one of the plan's extra
+ * repositories (GITHUB_EXTRA_REPOS), against its own grants.
+ */
+export const repositoryAudit = z.object({
+  repository: z.string(),
+  /** The extra repository's key this audit is of; null for the kit's. */
+  key: z.string().nullable(),
+  /** The extra repositories the worker has (GITHUB_EXTRA_REPOS), each with an audit of its own. */
+  extraRepositories: z.array(z.object({key: z.string(), repository: z.string()})),
+  checkedAt: z.number(),
+  /** What was compared: paid purchases that hold a seat, and who GitHub has on the repository. */
+  counts: z.object({
+    /** Paid purchases whose access is granted (invited, accepted, queued or failed). */
+    paid: z.number(),
+    collaborators: z.number(),
+    /** Open invitations (not expired). */
+    invited: z.number(),
+  }),
+  differences: z.array(repositoryDifference),
+  /** The owner and GITHUB_EXEMPT accounts, left out of the comparison. */
+  exempt: z.array(z.string()),
+  /** GitHub's cap on invitations, as the worker counts it (from D1, not from GitHub). */
+  invitations: invitationWindow,
+  /** How many differences of each kind one fix-all call fixes on this worker (its plan's subrequests). */
+  fixAllLimits: z.record(z.enum(REPOSITORY_DIFFERENCE_KINDS), z.number()),
+});
+
+/** What a fix-all did: `status` is `fixed` when nothing failed and nothing is left. */
+export const repositoryFixAllResult = adminActionResult.extend({
+  kind: z.enum(REPOSITORY_DIFFERENCE_KINDS),
+  /** Accounts fixed. */
+  done: z.number(),
+  /** Accounts tried and not fixed, each with the reason, in the seller's words. */
+  failed: z.array(z.object({login: z.string(), githubUserId: z.number(), reason: z.string()})),
+  /** Differences of this kind past the limit, not tried: for a later call. */
+  left: z.number(),
+});
+
+export const adminLead = z.object({email: z.string(), createdAt: z.number()});
+
+export const adminJobs = z.array(adminJob);
+
+export const adminAction = z.enum([
+  'grant',
+  'revoke',
+  'resend',
+  'reset_username_changes',
+  'refund',
+  'accept_card_country',
+  'retry_job',
+  'repository_fix',
+  'resend_release',
+]);
+
+export const adminAuditEntry = z.object({
+  id: z.number(),
+  at: z.number(),
+  admin: z.string(),
+  action: adminAction,
+  /** `failed`: the action did not finish; `detail` says why and what had changed by then. */
+  outcome: z.enum(['done', 'failed']),
+  sessionId: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+
+export const adminReleaseFailure = z.object({
+  email: z.string(),
+  /** Mailgun's words: its refusal, or the receiving server's answer. */
+  reason: z.string().nullable(),
+});
+
+/**
+ * A release in the console. Counts are of addresses, per buyer as the worker recorded them:
+ * `emailed` accepted by Mailgun and not failed since (`delivered` among them once Mailgun's
+ * event says so), `failed` refused by Mailgun or bounced for good (listed in `failures`, the first
+ * MAX_LISTED_FAILURES), `waiting` in batches not sent yet. `unsubscribed`: of the buyers this
+ * release was queued for, those who have turned release e-mails off.
+ */
+export const adminRelease = z.object({
+  id: z.number(),
+  tag: z.string(),
+  name: z.string(),
+  publishedAt: z.number(),
+  recipients: z.number(),
+  emailed: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+  waiting: z.number(),
+  unsubscribed: z.number(),
+  failures: z.array(adminReleaseFailure),
+});
+
+export const adminReleases = z.array(adminRelease);
+
+// ---------------------------------------------------------------------------------------------
+// The types both sides use, inferred: what the site sends is a schema's input, what it reads an output.
+
+export type CreateCheckoutSessionRequest = z.input<typeof checkoutBody>;
+export type CheckoutStatusRequest = z.input<typeof checkoutStatusBody>;
+export type BillingPortalRequest = z.input<typeof billingPortalBody>;
+export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
+export type LeadRequest = z.input<typeof leadBody>;
+export type ResendExtraInvitationRequest = z.input<typeof resendExtraInvitationBody>;
+export type DownloadLinkRequest = z.input<typeof downloadLinkBody>;
+export type ReleaseEmailsRequest = z.input<typeof releaseEmailsBody>;
+export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;
+export type PurchaseFilter = z.input<typeof purchaseFilter>;
+export type AdminGrantRequest = z.input<typeof grantBody>;
+export type AdminRefundRequest = z.input<typeof refundBody>;
+export type RepositoryFixRequest = z.input<typeof fixBody>;
+export type RepositoryFixAllRequest = z.input<typeof fixAllBody>;
+
+export type UrlResponse = z.infer<typeof urlResponse>;
+export type PaidResponse = z.infer<typeof paidResponse>;
+export type CheckoutSignInResponse = z.infer<typeof checkoutSignInResponse>;
+export type CheckoutStatusResponse = z.infer<typeof checkoutStatusResponse>;
+export type SignedInResponse = z.infer<typeof signedInResponse>;
+export type IsAdminResponse = z.infer<typeof isAdminResponse>;
+export type AccessResult = z.infer<typeof accessResult>;
+export type StandingPlan = z.infer<typeof standingPlan>;
+export type UpgradeStanding = z.infer<typeof upgradeStanding>;
+export type PaymentStanding = z.infer<typeof paymentStanding>;
+export type ExtraRepositoryAccess = z.infer<typeof extraRepositoryAccess>;
+export type AccessStatus = z.infer<typeof accessStatus>;
+export type ResendExtraInvitationResult = z.infer<typeof resendExtraInvitationResult>;
+export type DownloadLink = z.infer<typeof downloadLink>;
+export type ReleaseNote = z.infer<typeof releaseNote>;
+export type BuyerReleases = z.infer<typeof buyerReleases>;
+export type Receipt = z.infer<typeof receipt>;
+export type BuyerReceipts = z.infer<typeof buyerReceipts>;
+export type PricesResponse = z.infer<typeof pricesResponse>;
+export type UpgradeOffer = z.infer<typeof upgradeOffer>;
+export type BuyerPlan = z.infer<typeof buyerPlan>;
+export type LeadResult = z.infer<typeof leadResult>;
+export type MailgunEventsResult = z.infer<typeof mailgunEventsResult>;
+export type ReleaseWebhookResult = z.infer<typeof releaseWebhookResult>;
+export type ErrorBody = z.infer<typeof errorBody>;
+export type Page<T> = Omit<z.infer<ReturnType<typeof pageOf>>, 'items'> & {items: T[]};
+export type SalesDay = z.infer<typeof salesDay>;
+export type SalesSummary = z.infer<typeof salesSummary>;
+export type AdminFairPrice = z.infer<typeof adminFairPrice>;
+export type AdminPurchase = z.infer<typeof adminPurchase>;
+export type PurchaseEventKind = z.infer<typeof purchaseEventKind>;
+export type PurchaseEvent = z.infer<typeof purchaseEvent>;
+export type UpgradeState = z.infer<typeof upgradeState>;
+export type AdminUpgrade = z.infer<typeof adminUpgrade>;
+export type AdminOtherPurchase = z.infer<typeof adminOtherPurchase>;
+export type AdminExtraGrant = z.infer<typeof adminExtraGrant>;
+export type AdminPurchaseDetail = z.infer<typeof adminPurchaseDetail>;
+export type AdminActionResult = z.infer<typeof adminActionResult>;
+export type AdminJob = z.infer<typeof adminJob>;
+export type RepositoryDifference = z.infer<typeof repositoryDifference>;
+export type InvitationWindow = z.infer<typeof invitationWindow>;
+export type RepositoryAudit = z.infer<typeof repositoryAudit>;
+export type RepositoryFixAllResult = z.infer<typeof repositoryFixAllResult>;
+export type AdminLead = z.infer<typeof adminLead>;
+export type AdminAction = z.infer<typeof adminAction>;
+export type AdminAuditEntry = z.infer<typeof adminAuditEntry>;
+export type AdminReleaseFailure = z.infer<typeof adminReleaseFailure>;
+export type AdminRelease = z.infer<typeof adminRelease>;
