@@ -82,7 +82,7 @@ export const ENDPOINTS = {
     method: 'GET',
     path: API_PATHS.openApi,
     access: 'public',
-    summary: "this API's OpenAPI 3.1 document, written from the contract: the same for every caller",
+    summary: "this API's OpenAPI 3.1 document, written from the contract: served by the dev server only (404 deployed)",
     answers: [{status: 200, type: 'application/json', description: 'the OpenAPI document'}],
     codes: [],
   },

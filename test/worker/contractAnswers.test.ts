@@ -8,7 +8,18 @@ import {ADMIN_PATHS, API_PATHS, adminPath} from '../../src/config/api';
 import {errorBody} from '../../src/config/apiSchemas';
 import {commonCodes, type Endpoint, ENDPOINTS, type EndpointName} from '../../src/config/contract';
 import {openApiDocument, openApiPath} from '../../src/config/openApi';
-import {completedEvent, PRICE_STARTER, SITE_ORIGIN, uniqueEmail, useSellerStack} from './stack';
+import {
+  completedEvent,
+  PRICE_STARTER,
+  productionFirebase,
+  SITE_ORIGIN,
+  startStack,
+  uniqueEmail,
+  useSellerStack,
+} from './stack';
+
+/** Where a seller's worker is deployed: a public name. */
+const DEPLOYED_ORIGIN = 'https://shop.example';
 
 const seller = useSellerStack();
 
@@ -39,15 +50,29 @@ async function expectError(name: EndpointName, response: Response, code: string)
 }
 
 describe('the OpenAPI document', () => {
-  test('the worker serves it: the contract as OpenAPI 3.1, public and cacheable', async () => {
+  test('the dev server serves it: the contract as OpenAPI 3.1, fresh on every read', async () => {
     const response = await seller.stack.call(API_PATHS.openApi);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
     const document = (await response.json()) as ReturnType<typeof openApiDocument>;
     expect(document).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info).toMatchObject({title: expect.any(String), version: expect.any(String)});
+  });
+
+  test.each([
+    ['its SITE_URL is public', {SITE_URL: DEPLOYED_ORIGIN}, API_PATHS.openApi],
+    ['it is asked on a public name', {}, `${DEPLOYED_ORIGIN}${API_PATHS.openApi}`],
+  ])('a deployed worker does not (404, as for any path it does not serve): %s', async (_label, vars, address) => {
+    const stack = await startStack({...(await productionFirebase()), ...vars});
+    try {
+      const response = await stack.call(address);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({error: `No route for GET ${API_PATHS.openApi}`});
+    } finally {
+      await stack.stop();
+    }
   });
 
   test('every endpoint of the contract is in it, with its parameters, body and every answer', () => {

@@ -1,5 +1,5 @@
 /**
- * The worker's own answers carry their security headers (worker/src/index.ts): a policy that
+ * The worker's own answers carry their security headers (worker/src/routes.ts): a policy that
  * loads nothing and lets no page frame them, and no MIME sniffing. On the worker's own origin and
  * under /api on the site's (SAME_ORIGIN=true), successes, errors and CORS preflights alike. The
  * site's pages, when one Worker serves both, get the build's `_headers` instead: that is
