@@ -151,7 +151,8 @@ module.exports = {
         "The contract's zod schemas (src/config/apiSchemas.ts, and contract.ts and openApi.ts, built on them) " +
         'are for the worker, the scripts and the tests: the site takes only their types (`import type`), or zod ' +
         "joins every page's bundle (test/browser's page-weight tests).",
-      from: {path: '^src/', pathNot: '^src/config/(apiSchemas|contract|openApi)[.]ts$'},
+      // The docs' examples and pages are bundled with the site too.
+      from: {path: '^(src|docs|versioned_docs)/', pathNot: '^src/config/(apiSchemas|contract|openApi)[.]ts$'},
       to: {
         path: ['^src/config/(apiSchemas|contract|openApi)[.]ts$', '(^|/)node_modules/zod/'],
         dependencyTypesNot: ['type-only'],
