@@ -56,9 +56,11 @@ const sessionParams = schema.sessionParams;
 /** The codes any endpoint of a kind may answer with: a worker set up wrongly, and what its access checks. */
 export function commonCodes(endpoint: Pick<Endpoint, 'access' | 'body'>): ErrorCode[] {
   const codes: ErrorCode[] = ['MISCONFIGURED'];
-  // A JSON body: sent as JSON or refused, and, on the site's origin, with the anti-forgery token (a
-  // browser's change; webhooks, Plausible's event and the unsubscribe link have raw bodies or none).
-  if (endpoint.body) codes.push('UNSUPPORTED_MEDIA_TYPE', 'XSRF_FAILED');
+  // A JSON body, read: sent as JSON or refused (one the route does not read, `emptyBody`, is not).
+  if (endpoint.body && endpoint.body !== schema.emptyBody) codes.push('UNSUPPORTED_MEDIA_TYPE');
+  // A change the browser asks for: on the site's origin, with the anti-forgery token (webhooks,
+  // Plausible's event and the unsubscribe link have raw bodies or none, and sameOrigin.ts lets them by).
+  if (endpoint.body) codes.push('XSRF_FAILED');
   if (['optional', 'user', 'admin'].includes(endpoint.access))
     codes.push('TOKEN_EXPIRED', 'SESSION_ENDED', 'AUTH_UNAVAILABLE');
   if (endpoint.access === 'admin') codes.push('ADMIN_ONLY');

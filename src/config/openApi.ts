@@ -6,6 +6,7 @@
 import {z} from 'zod';
 import {appConfig} from './app';
 import {ERROR_CODES} from './apiPaths';
+import {emptyBody} from './apiSchemas';
 import {type Access, ACCESS, commonCodes, type Endpoint, ENDPOINTS} from './contract';
 
 type JsonSchema = Record<string, unknown>;
@@ -80,7 +81,11 @@ function operation(name: string, endpoint: Endpoint) {
     security: SECURITY[endpoint.access],
     parameters: parameters(endpoint),
     ...(endpoint.body && {
-      requestBody: {required: true, content: {'application/json': {schema: jsonSchema(endpoint.body, 'input')}}},
+      requestBody: {
+        // The site sends `{}` where the route reads nothing (`emptyBody`); none will do as well.
+        required: endpoint.body !== emptyBody,
+        content: {'application/json': {schema: jsonSchema(endpoint.body, 'input')}},
+      },
     }),
     ...(endpoint.rawBody && {requestBody: {required: true, description: endpoint.rawBody, content: {'*/*': {}}}}),
     responses,

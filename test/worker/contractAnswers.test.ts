@@ -108,6 +108,19 @@ describe('the OpenAPI document', () => {
 });
 
 describe("the worker's answers are the contract's", () => {
+  test('a route that reads no body takes none, and the contract says so: no body required, no 415', async () => {
+    const {stack} = seller;
+    const user = await stack.signUp({verified: true});
+    // No body and no content type, as a caller other than the site may send.
+    await expectAnswer('signedIn', await stack.call(API_PATHS.signedIn, {method: 'POST', token: user.idToken}));
+    const operation = openApiDocument().paths[openApiPath(ENDPOINTS.signedIn.path)]!.post as {
+      requestBody: {required: boolean};
+    };
+    expect(operation.requestBody.required).toBe(false);
+    expect(commonCodes(ENDPOINTS.signedIn)).not.toContain('UNSUPPORTED_MEDIA_TYPE');
+    expect(commonCodes(ENDPOINTS.leads)).toContain('UNSUPPORTED_MEDIA_TYPE');
+  });
+
   test("a buyer's endpoints, from the checkout to the dashboard", async () => {
     const {stack} = seller;
     await expectAnswer('health', await stack.call('/'));
