@@ -157,12 +157,15 @@ describe('the app config', () => {
     expect(spelled).toEqual([]);
   });
 
-  it('imports nothing but its own files, so the worker can import it', () => {
+  it('imports nothing but its own files and zod, so the worker can import it', () => {
     const dir = path.join(__dirname, '../../src/config');
     for (const file of readdirSync(dir)) {
       const source = readFileSync(path.join(dir, file), 'utf8');
       const imports = [...source.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1]);
-      expect({file, imports: imports.filter((name) => !name.startsWith('./'))}).toEqual({file, imports: []});
+      // zod: the contract's schemas (apiSchemas.ts), which the worker validates with; the site takes
+      // only their types (.dependency-cruiser.cjs, site-takes-only-types-of-the-schemas).
+      const outside = imports.filter((name) => !name.startsWith('./') && name !== 'zod');
+      expect({file, imports: outside}).toEqual({file, imports: []});
     }
   });
 });
