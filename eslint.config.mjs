@@ -14,6 +14,7 @@ export default defineConfig(
   globalIgnores([
     'build/',
     '.docusaurus/',
+    '.docusaurus-*/',
     '.test-build/',
     '.bench/',
     '.wrangler/',

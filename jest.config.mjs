@@ -4,6 +4,8 @@
  * Chromium against it; `worker` runs the worker bundle in workerd with a
  * local D1 and the Firebase Auth emulator.
  */
+import {availableParallelism} from 'node:os';
+
 const swc = [
   '@swc/jest',
   {
@@ -20,6 +22,11 @@ const swc = [
 export default {
   // jest's own report, then the slowest files and every retry used (test/support/summaryReporter.cjs).
   reporters: ['default', '<rootDir>/test/support/summaryReporter.cjs'],
+  // Two files at a time even on two cores (jest's own default there is one): a file that mostly
+  // waits on its local stack leaves a core for the next. Measured on a 2-core machine, the whole
+  // run went from 2,041 s to 1,847 s. Files side by side share nothing they write: each local stack
+  // has its own ports, D1 and generated site folder (scripts/support/localStack.ts).
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   // Tests marked `concurrent` (the accessibility pages) run this many at a time in their file:
   // enough to keep two cores busy while each waits on its own page.
   maxConcurrency: 3,

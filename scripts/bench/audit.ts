@@ -77,7 +77,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void cleanUp().finally(() => process.exit(130)));
 }
 // Exiting without the cleanup (an uncaught error): at least tell `npm start` to stop its children.
-process.on('exit', () => stack?.process.kill('SIGINT'));
+process.on('exit', () => stack?.process?.kill('SIGINT'));
 
 function rmWorkDir(): void {
   fs.rmSync(WORK_DIR, {recursive: true, force: true});
@@ -191,8 +191,8 @@ async function main() {
       }).catch((error: unknown) => {
         // Our pages run on the local stack: say what it printed last, or that it stopped.
         if (target.url.startsWith(running.siteUrl)) {
-          const state =
-            running.process.exitCode === null ? 'still running' : `stopped (exit ${running.process.exitCode})`;
+          const code = running.process?.exitCode ?? null;
+          const state = code === null ? 'still running' : `stopped (exit ${code})`;
           console.error(
             `The local stack is ${state}; the last it printed:\n${running.output().split('\n').slice(-40).join('\n')}`,
           );

@@ -21,7 +21,8 @@ export interface LocalStack {
   /** Where the site calls the worker: its own port, or the site's origin under /api (`--same-origin`). */
   apiBase: string;
   emulatorHost: string;
-  process: ChildProcess;
+  /** Its process, where this process started it in the foreground (not one `attachLocalStack` reads). */
+  process?: ChildProcess;
   /** The exit code, once it has stopped. */
   exited: Promise<number | null>;
   /** Everything printed so far. */
@@ -45,6 +46,24 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** `npm run seed:local -- <seed>` into the fresh local D1 first: that many demo purchases. */
   seed?: number;
+  /**
+   * A folder for what it prints (`output.log`) and where it runs (`stack.json`), instead of this
+   * process's memory: the stack then runs on in the background when this process is done with it,
+   * and any process reads it with `attachLocalStack(dir)` (the browser suite's shared stack) and
+   * stops it with `interrupt()`.
+   */
+  background?: string;
+}
+
+/** A background stack's `stack.json`: what another process needs to read it and stop it. */
+interface StackRecord {
+  pid: number;
+  stateDir: string;
+  generatedDir: string;
+  siteUrl: string;
+  workerUrl: string;
+  apiBase: string;
+  emulatorHost: string;
 }
 
 export async function startLocalStack({
@@ -53,11 +72,15 @@ export async function startLocalStack({
   env = {},
   readyTimeoutMs = 240_000,
   seed,
+  background,
 }: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
   const emulator = ports.emulator ?? (await freePort());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
+  // Docusaurus writes the site's generated modules into the repository (.docusaurus/): each stack
+  // gets a folder of its own, so stacks side by side never write over each other's.
+  const generated = path.join(ROOT, `.docusaurus-${site}`);
   if (seed !== undefined) {
     const {code, output: printed} = await runToEnd(
       process.execPath,
@@ -69,6 +92,7 @@ export async function startLocalStack({
     );
     if (code !== 0) throw new Error(`seed:local failed (${code}):\n${printed}`);
   }
+  const log = background === undefined ? undefined : fs.openSync(path.join(background, OUTPUT), 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--local', ...flags], {
     cwd: ROOT,
     env: {
@@ -78,73 +102,168 @@ export async function startLocalStack({
       WORKER_PORT: String(worker),
       AUTH_EMULATOR_PORT: String(emulator),
       LOCAL_STATE_DIR: state,
+      DOCUSAURUS_GENERATED_FILES_DIR_NAME: path.basename(generated),
       FORCE_COLOR: '0',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: log === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log],
+    // In the background: a process group of its own, stopped as a terminal stops one (Ctrl-C to the group).
+    detached: log !== undefined,
   });
-  let output = '';
-  const waiters = new Set<() => void>();
-  const append = (chunk: Buffer) => {
-    output += chunk.toString();
-    waiters.forEach((check) => check());
-  };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  // Never rejects (it only resolves on exit); whoever waits for the exit awaits `exited` itself.
-  void exited.then(() => {
-    fs.rmSync(state, {recursive: true, force: true});
-    waiters.forEach((check) => check());
-  });
-
-  function waitForLine(pattern: RegExp, timeoutMs = 30_000, from = 0): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`No line matching ${pattern} within ${timeoutMs} ms. Output:\n${output}`));
-      }, timeoutMs);
-      function check() {
-        const line = output
-          .slice(from)
-          .split('\n')
-          .find((candidate) => pattern.test(candidate));
-        if (line !== undefined || child.exitCode !== null) {
-          clearTimeout(timer);
-          waiters.delete(check);
-          if (line !== undefined) resolve(line);
-          else reject(new Error(`npm start exited (${child.exitCode}) before printing ${pattern}. Output:\n${output}`));
-        }
-      }
-      waiters.add(check);
-      check();
-    });
-  }
-
-  const stack: LocalStack = {
+  const urls = {
     siteUrl: `http://localhost:${site}`,
     workerUrl: `http://127.0.0.1:${worker}`,
     apiBase: flags.includes('--same-origin')
       ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}`
       : `http://127.0.0.1:${worker}`,
     emulatorHost: `127.0.0.1:${emulator}`,
-    process: child,
-    exited,
-    output: () => output,
-    waitForLine,
-    async interrupt() {
-      if (child.exitCode === null) child.kill('SIGINT');
-      return exited;
-    },
   };
+  let stack: LocalStack;
+  if (log !== undefined) {
+    fs.closeSync(log);
+    child.unref();
+    const record: StackRecord = {pid: child.pid!, stateDir: state, generatedDir: generated, ...urls};
+    // Whole or not at all, for a process reading it as it appears.
+    fs.writeFileSync(path.join(background!, `${RECORD}.part`), JSON.stringify(record));
+    fs.renameSync(path.join(background!, `${RECORD}.part`), path.join(background!, RECORD));
+    stack = attachLocalStack(background!);
+  } else {
+    let output = '';
+    const printed = new OutputWatch(
+      () => output,
+      () => child.exitCode,
+    );
+    const append = (chunk: Buffer) => {
+      output += chunk.toString();
+      printed.changed();
+    };
+    child.stdout!.on('data', append);
+    child.stderr!.on('data', append);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Never rejects (it only resolves on exit); whoever waits for the exit awaits `exited` itself.
+    void exited.then(() => {
+      removeStackFiles(state, generated);
+      printed.changed();
+    });
+    stack = {
+      ...urls,
+      process: child,
+      exited,
+      output: () => output,
+      waitForLine: printed.waitForLine,
+      async interrupt() {
+        if (child.exitCode === null) child.kill('SIGINT');
+        return exited;
+      },
+    };
+  }
   if (readyTimeoutMs > 0) {
     try {
-      await waitForLine(new RegExp(READY_LINE.replace(/[.]/g, '\\.')), readyTimeoutMs);
+      await stack.waitForLine(new RegExp(READY_LINE.replace(/[.]/g, '\\.')), readyTimeoutMs);
     } catch (error) {
       await stack.interrupt();
       throw error;
     }
   }
   return stack;
+}
+
+const OUTPUT = 'output.log';
+const RECORD = 'stack.json';
+
+/** Whether `dir` holds a background stack's record (it may be starting, running or stopped). */
+export const hasBackgroundStack = (dir: string) => fs.existsSync(path.join(dir, RECORD));
+
+/**
+ * A stack started in the `background` folder `dir`, read from any process: its output is the
+ * file, and Ctrl-C goes to its whole process group, as a terminal sends it. Its local D1 and
+ * generated folder go when it has stopped.
+ */
+export function attachLocalStack(dir: string): LocalStack {
+  const record = JSON.parse(fs.readFileSync(path.join(dir, RECORD), 'utf8')) as StackRecord;
+  const {pid, stateDir, generatedDir, ...urls} = record;
+  const logFile = path.join(dir, OUTPUT);
+  const running = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const output = () => fs.readFileSync(logFile, 'utf8');
+  const printed = new OutputWatch(output, () => (running() ? null : 0));
+  // inotify on the file: a line is read as soon as it is written, with no polling.
+  const watcher = fs.watch(logFile, () => printed.changed());
+  watcher.unref();
+  // Another process's child: this one can only see it gone (no exit code), checked from the first ask on.
+  let exited: Promise<number | null> | undefined;
+  const gone = () =>
+    (exited ??= new Promise((resolve) => {
+      const check = setInterval(() => {
+        if (running()) return;
+        clearInterval(check);
+        watcher.close();
+        removeStackFiles(stateDir, generatedDir);
+        printed.changed();
+        resolve(null);
+      }, 200);
+    }));
+  return {
+    ...urls,
+    get exited() {
+      return gone();
+    },
+    output,
+    waitForLine: printed.waitForLine,
+    async interrupt() {
+      if (running()) process.kill(-pid, 'SIGINT');
+      return gone();
+    },
+  };
+}
+
+/** A stack's own local D1 and generated site modules, once it has stopped. */
+function removeStackFiles(stateDir: string, generatedDir: string): void {
+  fs.rmSync(stateDir, {recursive: true, force: true});
+  fs.rmSync(generatedDir, {recursive: true, force: true});
+}
+
+/** Waits for lines of a stack's output, told each time it grows. */
+class OutputWatch {
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private readonly output: () => string,
+    private readonly exitCode: () => number | null,
+  ) {}
+
+  changed(): void {
+    this.waiters.forEach((check) => check());
+  }
+
+  readonly waitForLine = (pattern: RegExp, timeoutMs = 30_000, from = 0): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`No line matching ${pattern} within ${timeoutMs} ms. Output:\n${this.output()}`));
+      }, timeoutMs);
+      const check = () => {
+        const printed = this.output();
+        const line = printed
+          .slice(from)
+          .split('\n')
+          .find((candidate) => pattern.test(candidate));
+        const code = this.exitCode();
+        if (line !== undefined || code !== null) {
+          clearTimeout(timer);
+          this.waiters.delete(check);
+          if (line !== undefined) resolve(line);
+          else reject(new Error(`npm start exited (${code}) before printing ${pattern}. Output:\n${printed}`));
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
 }
 
 /** Runs a command to its end without blocking this process (jest's timers keep running): its exit code and output. */

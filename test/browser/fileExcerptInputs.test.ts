@@ -7,7 +7,7 @@
  * quoted file freely.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Browser} from 'playwright-core';
 import {launchChromium} from '../../scripts/support/chromium';
@@ -100,7 +100,10 @@ it('shows the new text of a quoted file once the file changes, under the dev ser
     60_000,
   );
 
-  writeFileSync(path.join(SITE, 'prices.ts'), 'export const price = 20;\n');
+  // Saved as an editor saves it, whole: the dev server, watching, would otherwise compile the
+  // half-written file, log "Errors while compiling", and fail this test on a busy machine.
+  writeFileSync(path.join(SITE, 'prices.ts.part'), 'export const price = 20;\n');
+  renameSync(path.join(SITE, 'prices.ts.part'), path.join(SITE, 'prices.ts'));
   // Each reload gets what the dev server has compiled by then; it compiles the page again only
   // because the quoted file is one of its inputs.
   await eventually(

@@ -6,6 +6,7 @@ import {serveStatic} from '../../scripts/support/staticServer';
 import {freePort} from '../../scripts/local/ports';
 import {buildSite, ROOT} from '../../scripts/support/site';
 import {assertJava} from '../support/nuHtmlChecker';
+import {prepareSharedStack} from './sharedStack';
 
 declare global {
   var __SITE_SERVERS__: RunningServer[] | undefined;
@@ -63,4 +64,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TRACKED_SITE_DIR = trackedDir;
   process.env.TEST_WORKER_PORT = String(workerPort);
   process.env.TEST_SITE_BUILD_OUTPUT = BUILD_OUTPUT;
+  prepareSharedStack();
 }

@@ -1,7 +1,7 @@
 /**
  * Chromium against `npm start -- --local`, for the tests that walk the whole local stack (the
- * buyer's journey, the seller's console): one stack and one browser per test file, a fresh
- * profile per tab, and the steps a person takes that several tests share (a guest checkout on the
+ * buyer's journey, the seller's console): one browser per test file and the run's shared stack
+ * or one of the file's own, a fresh profile per tab, and the steps a person takes that several tests share (a guest checkout on the
  * local page, Request Access, a magic-link sign-in read from the terminal).
  */
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
@@ -15,6 +15,7 @@ import {
   type LocalStack,
 } from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
+import {sharedLocalStack} from './sharedStack';
 
 export interface LocalTab {
   page: Page;
@@ -61,18 +62,29 @@ let counter = 0;
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${counter++}@example.com`;
 export {escapeRegExp};
 
-/** Starts the stack and Chromium before the file's tests, and stops both after. */
 /**
+ * Chromium and a local stack for the file's tests, both stopped after. With no option the stack is
+ * the run's shared one (`sharedStack.ts`), which the file must only add to, reading the terminal
+ * from where each step began. Any option starts a stack of the file's own:
+ * `own`: for a file that stops the stack or floods its rate limits.
  * `seed`: that many demo purchases in the local D1 first, as `npm run seed:local` makes them.
  * `country`: the country the worker takes every visitor to be in (`npm start -- --country`).
  * `env`: the site's settings on top of the local ones, as `.env` would set them (tracking ids).
  */
 export function useLocalSession({
+  own = false,
   sameOrigin = false,
   seed,
   country,
   env,
-}: {sameOrigin?: boolean; seed?: number; country?: string; env?: Record<string, string>} = {}): LocalSession {
+}: {
+  own?: boolean;
+  sameOrigin?: boolean;
+  seed?: number;
+  country?: string;
+  env?: Record<string, string>;
+} = {}): LocalSession {
+  const shared = !own && !sameOrigin && seed === undefined && country === undefined && env === undefined;
   // One more go for a test that fails, its first errors printed. wrangler dev (4.86) puts a proxy
   // in front of the worker. When the proxy's connection to the worker drops, it takes that for a
   // restart (it compares the request's URL, path and all, with the worker's bare origin) and
@@ -89,11 +101,13 @@ export function useLocalSession({
   beforeAll(
     async () => {
       browser = await launchChromium({offline: true});
-      stack = await startLocalStack({
-        flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])],
-        seed,
-        env,
-      });
+      stack = shared
+        ? await sharedLocalStack()
+        : await startLocalStack({
+            flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])],
+            seed,
+            env,
+          });
       // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
     },
     seed === undefined ? 300_000 : 420_000,
@@ -102,7 +116,8 @@ export function useLocalSession({
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
     await browser?.close();
-    await stack?.interrupt();
+    // The shared stack runs on for the files after this one; the suite's teardown stops it.
+    if (!shared) await stack?.interrupt();
   });
 
   const running = () => {

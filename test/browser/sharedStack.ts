@@ -1,0 +1,61 @@
+/**
+ * One `npm start -- --local` for the browser files that only add to the local stack (accounts and
+ * purchases of their own, the terminal read from where each step began): the first file that asks
+ * starts it in the background, the others attach to it, and the suite's teardown stops it with
+ * Ctrl-C. Two fewer starts of the whole stack (about 45 s each) per run. A file that stops the
+ * stack, floods its rate limits or needs other flags or data starts its own (`useLocalSession`).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  attachLocalStack,
+  escapeRegExp,
+  hasBackgroundStack,
+  READY_LINE,
+  startLocalStack,
+  type LocalStack,
+} from '../../scripts/support/localStack';
+
+const VARIABLE = 'TEST_SHARED_STACK_DIR';
+
+/** globalSetup: the run's folder for the shared stack, which nobody has started yet. */
+export function prepareSharedStack(): void {
+  process.env[VARIABLE] = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-shared-stack-'));
+}
+
+/** globalTeardown: Ctrl-C to the shared stack if a file started it, then its folder goes. */
+export async function stopSharedStack(): Promise<void> {
+  const dir = process.env[VARIABLE];
+  if (!dir) return;
+  if (hasBackgroundStack(dir)) await attachLocalStack(dir).interrupt();
+  fs.rmSync(dir, {recursive: true, force: true});
+}
+
+/** The shared stack, once it is ready: started here if no file has started it yet. */
+export async function sharedLocalStack(readyTimeoutMs = 240_000): Promise<LocalStack> {
+  const dir = process.env[VARIABLE];
+  if (!dir)
+    throw new Error(`${VARIABLE} is not set: the browser project runs through jest, whose globalSetup sets it.`);
+  if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs});
+  // Another file claimed it: its record appears once the stack's process is spawned (a moment).
+  const deadline = Date.now() + 30_000;
+  while (!hasBackgroundStack(dir)) {
+    if (Date.now() > deadline) throw new Error(`The shared stack was claimed but never started (${dir}).`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const stack = attachLocalStack(dir);
+  await stack.waitForLine(new RegExp(escapeRegExp(READY_LINE)), readyTimeoutMs);
+  return stack;
+}
+
+/** mkdir makes the folder or fails: exactly one file, in whichever jest worker, gets to start the stack. */
+function claim(dir: string): boolean {
+  try {
+    fs.mkdirSync(path.join(dir, 'claimed'));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
