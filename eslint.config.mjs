@@ -17,7 +17,8 @@ export default defineConfig(
     '.docusaurus-*/',
     '.test-build/',
     '.bench/',
-    '.wrangler/',
+    // Any .wrangler/ (worker/.wrangler/tmp holds wrangler dev's bundle while a local stack runs, as one may beside the lint test).
+    '**/.wrangler/',
     'coverage/',
     'worker/worker-configuration.d.ts',
     'versioned_docs/',
