@@ -106,8 +106,8 @@ export async function startLocalStack({
       FORCE_COLOR: '0',
     },
     stdio: log === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log],
-    // In the background: a process group of its own, stopped as a terminal stops one (Ctrl-C to the group).
-    detached: log !== undefined,
+    // Not detached, even in the background: it stays in the starter's process group, so a Ctrl-C
+    // in the terminal that runs jest stops it too, and no stack is left running on its ports.
   });
   const urls = {
     siteUrl: `http://localhost:${site}`,
@@ -175,7 +175,7 @@ export const hasBackgroundStack = (dir: string) => fs.existsSync(path.join(dir, 
 
 /**
  * A stack started in the `background` folder `dir`, read from any process: its output is the
- * file, and Ctrl-C goes to its whole process group, as a terminal sends it. Its local D1 and
+ * file, and `interrupt()` is Ctrl-C to its process (which stops what it started). Its local D1 and
  * generated folder go when it has stopped.
  */
 export function attachLocalStack(dir: string): LocalStack {
@@ -216,7 +216,7 @@ export function attachLocalStack(dir: string): LocalStack {
     output,
     waitForLine: printed.waitForLine,
     async interrupt() {
-      if (running()) process.kill(-pid, 'SIGINT');
+      if (running()) process.kill(pid, 'SIGINT');
       return gone();
     },
   };
