@@ -158,13 +158,18 @@ export async function startLocalStack({
   }
   if (readyTimeoutMs > 0) {
     try {
-      await stack.waitForLine(new RegExp(READY_LINE.replace(/[.]/g, '\\.')), readyTimeoutMs);
+      await untilReady(stack, readyTimeoutMs);
     } catch (error) {
       await stack.interrupt();
       throw error;
     }
   }
   return stack;
+}
+
+/** Resolves once the stack has printed its ready line (`READY_LINE`): every process it started answers. */
+export function untilReady(stack: LocalStack, timeoutMs: number): Promise<string> {
+  return stack.waitForLine(new RegExp(escapeRegExp(READY_LINE)), timeoutMs);
 }
 
 const OUTPUT = 'output.log';

@@ -1,8 +1,9 @@
 /**
  * Chromium against `npm start -- --local`, for the tests that walk the whole local stack (the
  * buyer's journey, the seller's console): one browser per test file and the run's shared stack
- * or one of the file's own, a fresh profile per tab, and the steps a person takes that several tests share (a guest checkout on the
- * local page, Request Access, a magic-link sign-in read from the terminal).
+ * or one of the file's own, a fresh profile per tab, and the steps a person takes that several
+ * tests share (a guest checkout on the local page, Request Access, a magic-link sign-in read from
+ * the terminal).
  */
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
 import {dashboardPlan, type Plan} from '../../src/config';

@@ -10,10 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   attachLocalStack,
-  escapeRegExp,
   hasBackgroundStack,
-  READY_LINE,
   startLocalStack,
+  untilReady,
   type LocalStack,
 } from '../../scripts/support/localStack';
 
@@ -45,7 +44,7 @@ export async function sharedLocalStack(readyTimeoutMs = 240_000): Promise<LocalS
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const stack = attachLocalStack(dir);
-  await stack.waitForLine(new RegExp(escapeRegExp(READY_LINE)), readyTimeoutMs);
+  await untilReady(stack, readyTimeoutMs);
   return stack;
 }
 
