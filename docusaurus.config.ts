@@ -19,6 +19,7 @@ import prismOnDemand from './src/plugins/prismOnDemand';
 import signedInHint from './src/plugins/signedInHint';
 import clientOnlyStyles from './src/plugins/clientOnlyStyles';
 import workerProxy from './src/plugins/workerProxy';
+import devServerCache from './src/plugins/devServerCache';
 import docsSearch from './src/plugins/docsSearch';
 import emulatorBuildNotice from './src/plugins/emulatorBuildNotice';
 import utilsCommonWithoutTslib from './src/plugins/utilsCommonWithoutTslib';
@@ -91,6 +92,7 @@ const config = {
     prismOnDemand,
     clientOnlyStyles,
     workerProxy,
+    devServerCache,
     docsSearch,
     utilsCommonWithoutTslib,
     reactUtilsWithoutCollator,

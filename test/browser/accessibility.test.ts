@@ -9,7 +9,7 @@ import {BACKENDS} from '../../src/components/docs/backends';
 import {ROUTES} from '../../src/config';
 import {builtPages, sitemapPaths} from '../support/builtPages';
 import {axeViolations} from './axe';
-import {eventually, siteUrl, useBrowser} from './helpers';
+import {eventually, siteUrl, useBrowser, useTabPool} from './helpers';
 
 /** Routes a visitor reaches that the sitemap leaves out (noindex, like the docs' search page); /admin and /finish-sign-in send a signed-out visitor on. */
 const OUTSIDE_SITEMAP = [ROUTES.signIn, ROUTES.error, ROUTES.leaderboard, '/search'];
@@ -35,10 +35,10 @@ describe('accessibility (axe-core): no violation of any impact', () => {
   });
 
   // A page's check is mostly waiting on one renderer (its load, then axe): a few side by side keep
-  // both cores busy (jest.config.mjs's maxConcurrency says how many). Each has its own profile.
-  it.concurrent.each(pages)('$url (tabs: $tabs)', async ({url, tabs}) => {
-    const {page, errors} = await browser().open(url);
-    try {
+  // both cores busy (jest.config.mjs's maxConcurrency says how many), each in a tab of the pool.
+  const pool = useTabPool(browser, 3);
+  it.concurrent.each(pages)('$url (tabs: $tabs)', ({url, tabs}) =>
+    pool.visit(url, async ({page, errors}) => {
       // The dashboard sends a signed-out visitor to sign in, and back to it after: check where they stay.
       if (url === ROUTES.dashboard)
         await page.waitForURL(`${siteUrl(ROUTES.signIn)}?next=${encodeURIComponent(ROUTES.dashboard)}`);
@@ -54,11 +54,8 @@ describe('accessibility (axe-core): no violation of any impact', () => {
         expect(await axeViolations(page, {within: '.tabs-container'})).toEqual([]);
       }
       expect(errors).toEqual([]);
-    } finally {
-      // A hundred pages: close each one rather than keep them all open until the end.
-      await page.context().close();
-    }
-  });
+    }),
+  );
 
   it('shows the bar of a slow navigation with nothing for axe to find', async () => {
     let slow = false;

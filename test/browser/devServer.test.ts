@@ -4,6 +4,7 @@
  * draws it in the browser, so code that counts on the server's markup breaks here alone; the
  * other browser tests read the build. One `npm start -- --local`, one Chromium, pages in turn.
  */
+import http, {type IncomingHttpHeaders} from 'node:http';
 import {builtPages} from '../support/builtPages';
 import {afterPurchase, appConfig, landing} from '../../src/config';
 import {eventually, lanes} from './helpers';
@@ -11,6 +12,23 @@ import {useLocalSession, type LocalTab} from './localSession';
 import {ask, focusSearchBar, watchSearchWorker} from './searchBar';
 
 jest.setTimeout(600_000);
+
+/**
+ * A GET with the headers a browser sends: Node's fetch adds `Cache-Control: no-cache` to a request
+ * with a condition (as a browser's Reload does), which asks the server to ignore the condition.
+ */
+function get(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{status: number; headers: IncomingHttpHeaders; body: string}>((resolve, reject) => {
+    http
+      .get(url, {headers}, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({status: response.statusCode!, headers: response.headers, body}));
+      })
+      .on('error', reject);
+  });
+}
 
 const session = useLocalSession();
 
@@ -68,6 +86,21 @@ describe('the dev server (npm start)', () => {
     expect(failed.sort()).toEqual([]);
     // Each page is a full load of the dev server's unminified bundles: minutes on a busy machine.
   }, 1_500_000);
+
+  it('answers a page load that asks whether its bundles changed with 304 Not Modified, as long as they have not', async () => {
+    // As a browser asks for a page: the dev server answers every path that accepts HTML with the app's page.
+    const page = await get(`${session.stack().siteUrl}/docs`, {accept: 'text/html'});
+    const bundles = [...page.body.matchAll(/<script[^>]* src="([^"]+\.js)"/g)].map((match) => match[1]!);
+    expect(bundles).toContain('/main.js');
+    for (const bundle of bundles) {
+      const first = await get(`${session.stack().siteUrl}${bundle}`, {'accept-encoding': 'gzip'});
+      expect([bundle, first.status, first.headers.etag]).toEqual([bundle, 200, expect.any(String)]);
+      // Uncompressed: on a local connection gzip costs both ends more than it saves (src/plugins/devServerCache.ts).
+      expect(first.headers['content-encoding']).toBeUndefined();
+      const again = await get(`${session.stack().siteUrl}${bundle}`, {'if-none-match': first.headers.etag!});
+      expect([bundle, again.status, again.body]).toEqual([bundle, 304, '']);
+    }
+  });
 
   it('keeps a docs page with code working on Reload and on Back, and its code wraps on request', async () => {
     const tab = await session.open('/docs');

@@ -8,7 +8,7 @@ import {appConfig, type AppConfig} from '../../src/config';
 import {COMPONENT_PAGES} from '../support/docsStructure';
 import {ROOT} from '../../scripts/support/site';
 import {launchChromium} from '../../scripts/support/chromium';
-import {eventually, siteUrl, useBrowser} from './helpers';
+import {eventually, siteUrl, useBrowser, useTabPool} from './helpers';
 
 /** Relative luminance of the page background (the body's, else the root's), 0 (black) to 1 (white). */
 function backgroundLuminance(page: Page): Promise<number> {
@@ -332,25 +332,29 @@ describe('docs portal', () => {
   });
 
   describe('components', () => {
-    // A few at a time, each in its own profile: a page's load is mostly waiting (see jest.config.mjs).
-    it.concurrent.each(COMPONENT_PAGES)('%s shows its live preview and its source', async (url) => {
-      const {page, errors} = await browser().open(url);
-      const preview = page.getByRole('region', {name: /^Live preview: /});
-      await preview.waitFor();
-      const box = await preview.boundingBox();
-      expect(box!.height).toBeGreaterThan(20);
-      expect(
-        (await preview.innerText()).trim().length + (await preview.locator('img, svg, input, button').count()),
-      ).toBeGreaterThan(0);
-      // The light stage inside the dark docs.
-      expect(await theme(page)).toBe('dark');
-      expect(await preview.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
-      await page
-        .getByRole('link', {name: /all components/i})
-        .last()
-        .waitFor();
-      expect(errors).toEqual([]);
-    });
+    // A few at a time, each in a tab of the pool: a page's load is mostly waiting (see jest.config.mjs).
+    const pool = useTabPool(browser, 3);
+    it.concurrent.each(COMPONENT_PAGES)('%s shows its live preview and its source', (url) =>
+      pool.visit(url, async ({page, errors}) => {
+        const preview = page.getByRole('region', {name: /^Live preview: /});
+        await preview.waitFor();
+        const box = await preview.boundingBox();
+        expect(box!.height).toBeGreaterThan(20);
+        expect(
+          (await preview.innerText()).trim().length + (await preview.locator('img, svg, input, button').count()),
+        ).toBeGreaterThan(0);
+        // The light stage inside the dark docs.
+        expect(await theme(page)).toBe('dark');
+        expect(await preview.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+          'rgb(255, 255, 255)',
+        );
+        await page
+          .getByRole('link', {name: /all components/i})
+          .last()
+          .waitFor();
+        expect(errors).toEqual([]);
+      }),
+    );
 
     it('copies the snippet with the copy button', async () => {
       const {page} = await browser().open('/docs/components/hero', {
