@@ -13,7 +13,7 @@ import {headersForPath, parseHeadersFile} from '../../src/buildTime/headersFile'
 import {appConfig, isTokenPage, ROUTES, TOKEN_PAGES} from '../../src/config';
 import {THIRD_PARTY_SCRIPTS} from '../../src/lib/tracking/thirdParty';
 import {builtPages} from '../support/builtPages';
-import {eventually, lanes, recordPopupScript, siteUrl, useBrowser, watchPage} from './helpers';
+import {emptyStorage, eventually, lanes, recordPopupScript, siteUrl, useBrowser, watchPage} from './helpers';
 import {focusSearchBar} from './searchBar';
 
 /** A page of each kind that holds no token: the landing page, a legal page, the error page, the search page, the 404 page, current and frozen docs. */
@@ -167,11 +167,7 @@ describe('the Content-Security-Policy of the built pages', () => {
     const {errors} = watchPage(page);
     try {
       for (const url of urls) {
-        if (page.url() !== 'about:blank')
-          await page.evaluate(() => {
-            localStorage.clear();
-            sessionStorage.clear();
-          });
+        if (page.url() !== 'about:blank') await emptyStorage(page);
         errors.length = 0;
         const [loadedBefore, violationsBefore] = [loaded.length, violations.length];
         const response = await page.goto(siteUrl(url, build));

@@ -114,6 +114,14 @@ export function useBrowser(): () => BrowserSession {
   };
 }
 
+/** Empties the storage of the site open in `page`, so the next page it opens starts as a first visit would. */
+export function emptyStorage(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+}
+
 /**
  * At most `size` tabs, each used again from one page to the next, for a test that reads many
  * pages one by one (a sweep): a fresh profile starts a renderer process of its own, which costs
@@ -134,10 +142,7 @@ export function useTabPool(browser: () => BrowserSession, size: number) {
       let tab = tabs[slot];
       try {
         if (tab) {
-          await tab.page.evaluate(() => {
-            localStorage.clear();
-            sessionStorage.clear();
-          });
+          await emptyStorage(tab.page);
           tab.errors.length = 0;
           tab.requests.length = 0;
           await tab.page.goto(siteUrl(path));
