@@ -7,6 +7,7 @@
  */
 import type {Request} from 'playwright-core';
 import {XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
+import {eventually} from './helpers';
 import {uniqueEmail, useLocalSession} from './localSession';
 
 jest.setTimeout(300_000);
@@ -52,6 +53,13 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
     const tab = await session.open('/');
     const {page, errors} = tab;
     const stack = session.stack();
+    // The landing page asks for its prices on load, and that answer sets the worker's own cookie: wait
+    // for it, or it may land after the cookie below and replace it (a race a busy machine loses).
+    await eventually(
+      async () => (await page.context().cookies(stack.siteUrl)).map((candidate) => candidate.name),
+      (names) => expect(names).toContain(XSRF_COOKIE),
+      30_000,
+    );
     // A cookie of that name that is not one of the worker's tokens (another app on the domain, a hand edit).
     await page.context().addCookies([{name: XSRF_COOKIE, value: 'not-a-token', url: stack.siteUrl}]);
     const checkouts: Request[] = [];
