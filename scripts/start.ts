@@ -32,6 +32,7 @@ import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
 import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
+import {LOCAL_CRON_EVERY_MS, runCron} from './local/cron';
 import {
   FIXTURE_REPO,
   type GitHubStandIn,
@@ -427,8 +428,9 @@ function printMail({fields, copies}: SentMail) {
 /** Deployed, a cron retries the worker's queued jobs; `wrangler dev` runs no crons, so do it here. */
 function runCronLocally(workerUrl: string) {
   const timer = setInterval(() => {
-    fetch(`${workerUrl}/__scheduled?cron=${encodeURIComponent('*/5 * * * *')}`).catch(() => undefined);
-  }, 60_000);
+    // A failed run shows in the worker's own lines; the next minute tries again.
+    runCron(workerUrl).catch(() => undefined);
+  }, LOCAL_CRON_EVERY_MS);
   closers.push(async () => clearInterval(timer));
 }
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {Miniflare} from 'miniflare';
 import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
+import {CRON} from '../local/cron';
 import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../wrangler';
 import {ROOT} from './site';
 
@@ -246,7 +247,7 @@ export async function startWorker(
         .then((worker) => (worker as unknown as {scheduled: ScheduledHandler}).scheduled);
       await (
         await scheduledHandler
-      )({cron: '*/5 * * * *'});
+      )({cron: CRON});
     },
     dispose: () => mf.dispose(),
   };

@@ -5,6 +5,7 @@
  * other browser tests read the build. One `npm start -- --local`, one Chromium, pages in turn.
  */
 import http, {type IncomingHttpHeaders} from 'node:http';
+import {LOCAL_CRON_EVERY_MS} from '../../scripts/local/cron';
 import {builtPages} from '../support/builtPages';
 import {afterPurchase, appConfig, landing} from '../../src/config';
 import {eventually, lanes} from './helpers';
@@ -256,5 +257,14 @@ describe('the dev server (npm start)', () => {
       expect({path, odd}).toEqual({path, odd: []});
       expect(errors).toEqual([]);
     }
+  });
+});
+
+describe("npm start's cron (wrangler dev runs none)", () => {
+  // No test asks the shared stack for a cron run (journey.test.ts and admin.test.ts ask their own
+  // stacks, to send a release now), and this file keeps it busy for well over a minute: the run
+  // below is npm start's own, read from its terminal without waiting.
+  it("runs the worker's scheduled handler each minute, as Cloudflare runs it deployed", async () => {
+    await session.stack().waitForLine(/\[wrangler:info\] GET \/__scheduled 200/, LOCAL_CRON_EVERY_MS + 30_000);
   });
 });
