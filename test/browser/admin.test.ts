@@ -60,11 +60,11 @@ describe('the seller’s console on the local stack', () => {
     expect(session.stack().output()).toMatch(new RegExp(`/admin: sign in as ${escapeRegExp(LOCAL_ADMIN_EMAIL)}`));
 
     // A purchase to look after: a guest pays and asks for access.
-    paid = await session.open('/');
+    paid = await session.open('/', {keep: true});
     await session.checkoutAsGuest(paid, buyer.email);
     await session.requestAccess(paid, buyer.username);
 
-    admin = await session.open('/');
+    admin = await session.open('/', {keep: true});
     // The console sends the admin to sign in, and the link brings them back to it.
     await session.signInByMagicLink(admin, LOCAL_ADMIN_EMAIL, {from: '/admin'});
     await admin.page.getByRole('heading', {level: 1, name: 'Console'}).waitFor();

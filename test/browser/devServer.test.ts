@@ -216,7 +216,7 @@ describe('the dev server (npm start)', () => {
       [{width: 1280, height: 900}, 'tr'],
       [{width: 390, height: 844}, 'thead tr'],
     ] as const) {
-      const {page, errors} = await session.open('/docs', viewport);
+      const {page, errors} = await session.open('/docs', {viewport});
       const table = page.getByRole('table').filter({has: page.getByRole('columnheader', {name: 'Folder'})});
       const broken = await table.evaluate((element, selector) => {
         const found: string[] = [];

@@ -1,6 +1,7 @@
 import {devices, type Browser, type BrowserContext, type ConsoleMessage, type Page} from 'playwright-core';
 import {launchChromium} from '../../scripts/support/chromium';
 import {API_PATHS} from '../../src/config/api';
+import {recycledContexts} from './recycledContexts';
 
 export function siteUrl(path = '/', variable: 'TEST_SITE_URL' | 'TEST_TRACKED_SITE_URL' = 'TEST_SITE_URL'): string {
   const base = process.env[variable];
@@ -30,10 +31,14 @@ export interface OpenOptions {
   phone?: boolean;
   /** Called with the fresh context before the page loads (routes, scripts). */
   prepare?: (context: BrowserContext) => Promise<void>;
+  /** The tab stays open past the test that opened it, for several tests to read in turn (`recycledContexts`). */
+  keep?: boolean;
 }
 
 export interface BrowserSession {
   open: (path: string, options?: OpenOptions) => Promise<Tab>;
+  /** afterEach: the contexts the test opened are emptied for the next one (`recycledContexts`). */
+  giveBack: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -78,24 +83,29 @@ export async function recordPopupScript(context: BrowserContext): Promise<string
   return seen;
 }
 
-/** One Chromium per test file; each `open` is a fresh context, so no state leaks between tests. */
+/**
+ * One Chromium per test file; each test's `open` has a context of its own, one that an earlier
+ * test used and that was emptied after it (`recycledContexts`), so no state leaks between tests.
+ */
 export async function startBrowser(): Promise<BrowserSession> {
   const browser: Browser = await launchChromium({offline: true});
-  const contexts: BrowserContext[] = [];
+  const contexts = recycledContexts(() => browser);
   return {
-    async open(path, {width = 1280, height = 800, phone = false, fakeClock = false, tracked = false, prepare} = {}) {
-      const context = await browser.newContext(phone ? devices['Pixel 7'] : {viewport: {width, height}});
-      contexts.push(context);
+    async open(
+      path,
+      {width = 1280, height = 800, phone = false, fakeClock = false, tracked = false, prepare, keep} = {},
+    ) {
+      const {context, page} = await contexts.take(phone ? devices['Pixel 7'] : {viewport: {width, height}}, {keep});
       if (fakeClock) await context.clock.install();
       await prepare?.(context);
-      const page = await context.newPage();
       const {errors, requests} = watchPage(page);
       await page.goto(siteUrl(path, tracked ? 'TEST_TRACKED_SITE_URL' : 'TEST_SITE_URL'));
       await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
       return {page, errors, requests};
     },
+    giveBack: () => contexts.giveBack(),
     async close() {
-      await Promise.all(contexts.map((context) => context.close()));
+      await contexts.closeAll();
       await browser.close();
     },
   };
@@ -107,6 +117,7 @@ export function useBrowser(): () => BrowserSession {
   beforeAll(async () => {
     session = await startBrowser();
   });
+  afterEach(() => session?.giveBack());
   afterAll(() => session?.close());
   return () => {
     if (!session) throw new Error('The browser is not started yet: call the session inside a test.');
@@ -148,7 +159,7 @@ export function useTabPool(browser: () => BrowserSession, size: number) {
           await tab.page.goto(siteUrl(path));
           await tab.page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
         } else {
-          tab = tabs[slot] = await browser().open(path);
+          tab = tabs[slot] = await browser().open(path, {keep: true});
         }
         return await use(tab);
       } catch (error) {

@@ -71,7 +71,7 @@ describe("the buyer's journey on the local stack", () => {
   });
 
   it('takes a guest from the pricing to an invitation: checkout, pay, success, dashboard, Request Access', async () => {
-    paidTab = await open('/');
+    paidTab = await open('/', {keep: true});
     const {page, errors, workerCalls} = paidTab;
     await session.checkoutAsGuest(paidTab, paid.email);
     // Signed in by the session exchange.

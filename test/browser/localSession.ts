@@ -5,7 +5,7 @@
  * tests share (a guest checkout on the local page, Request Access, a magic-link sign-in read from
  * the terminal).
  */
-import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
+import type {Browser, Locator, Page} from 'playwright-core';
 import {dashboardPlan, type Plan} from '../../src/config';
 import {launchChromium} from '../../scripts/support/chromium';
 import {
@@ -16,6 +16,7 @@ import {
   type LocalStack,
 } from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
+import {recycledContexts, type RecycledContexts} from './recycledContexts';
 import {sharedLocalStack} from './sharedStack';
 
 export interface LocalTab {
@@ -27,8 +28,11 @@ export interface LocalTab {
 
 export interface LocalSession {
   stack: () => LocalStack;
-  /** A fresh browser profile on a site path (or a full URL). */
-  open: (path: string, viewport?: {width: number; height: number}) => Promise<LocalTab>;
+  /**
+   * A browser profile as a first visit has it, on a site path (or a full URL): emptied after the
+   * test, for the next (`recycledContexts`), unless `keep` holds it for several tests in turn.
+   */
+  open: (path: string, options?: {viewport?: {width: number; height: number}; keep?: boolean}) => Promise<LocalTab>;
   goto: (page: Page, path: string) => Promise<void>;
   /**
    * Asks for a magic link, reads it from the terminal (printed from the emulator), opens it. From
@@ -91,17 +95,18 @@ export function useLocalSession({
   // restart (it compares the request's URL, path and all, with the worker's bare origin) and
   // answers a POST or a preflight 503 "Your worker restarted mid-request", which the worker never
   // sent. Rare (one preflight in a whole CI run, on a busy machine) and the dev tool's, not the
-  // product's: a failure of the product's fails both goes. A second go opens new tabs with fresh
+  // product's: a failure of the product's fails both goes. A second go opens new tabs with emptied
   // profiles; what the first changed on the stack (a purchase, a fix) stays.
   // Every go used is listed, with the first go's error, after the run (test/support/summaryReporter.cjs).
   jest.retryTimes(1, {logErrorsBeforeRetry: true});
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
+  let contexts: RecycledContexts | undefined;
 
   beforeAll(
     async () => {
       browser = await launchChromium({offline: true});
+      contexts = recycledContexts(() => browser!);
       stack = shared
         ? await sharedLocalStack()
         : await startLocalStack({
@@ -114,8 +119,10 @@ export function useLocalSession({
     seed === undefined ? 300_000 : 420_000,
   );
 
+  afterEach(() => contexts?.giveBack());
+
   afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
+    await contexts?.closeAll();
     await browser?.close();
     // The shared stack runs on for the files after this one; the suite's teardown stops it.
     if (!shared) await stack?.interrupt();
@@ -131,10 +138,14 @@ export function useLocalSession({
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
   }
 
-  async function open(path: string, viewport = {width: 1280, height: 900}): Promise<LocalTab> {
-    const context = await browser!.newContext({viewport});
-    contexts.push(context);
-    const page = await context.newPage();
+  async function open(
+    path: string,
+    {
+      viewport = {width: 1280, height: 900},
+      keep = false,
+    }: {viewport?: {width: number; height: number}; keep?: boolean} = {},
+  ): Promise<LocalTab> {
+    const {page} = await contexts!.take({viewport}, {keep});
     const {errors} = watchPage(page);
     const workerCalls: string[] = [];
     page.on('request', (request) => {

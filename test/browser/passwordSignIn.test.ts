@@ -57,7 +57,7 @@ describe('e-mail and password sign-in on the local stack', () => {
   let registered: LocalTab;
 
   it('registers: a link proves the e-mail, then the password is chosen, and the dashboard follows', async () => {
-    registered = await session.open('/');
+    registered = await session.open('/', {keep: true});
     await register(registered, account.email);
     await choosePassword(registered.page, account.password);
     await registered.page.waitForURL(`${session.stack().siteUrl}/dashboard`);

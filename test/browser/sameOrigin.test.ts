@@ -6,7 +6,7 @@
  * token the worker set (§7).
  */
 import type {Request} from 'playwright-core';
-import {XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
+import {API_PATHS, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
 import {eventually} from './helpers';
 import {uniqueEmail, useLocalSession} from './localSession';
 
@@ -53,11 +53,12 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
     const tab = await session.open('/');
     const {page, errors} = tab;
     const stack = session.stack();
-    // The landing page asks for its prices on load, and that answer sets the worker's own cookie: wait
-    // for it, or it may land after the cookie below and replace it (a race a busy machine loses).
+    // The landing page asks for its prices on load, and the worker's answer sets its own cookie: wait
+    // for that answer, or it may land after the cookie below and replace it (a race a busy machine
+    // loses). Read from the page's own timings, as the answer may also come from the browser's cache.
     await eventually(
-      async () => (await page.context().cookies(stack.siteUrl)).map((candidate) => candidate.name),
-      (names) => expect(names).toContain(XSRF_COOKIE),
+      () => page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)),
+      (paths) => expect(paths).toContain(`/api${API_PATHS.prices}`),
       30_000,
     );
     // A cookie of that name that is not one of the worker's tokens (another app on the domain, a hand edit).

@@ -82,7 +82,7 @@ async function buyAndUpgrade(tab: LocalTab, upgrader: string, username: string) 
 }
 
 it('a buyer of the lower plan upgrades for the difference on the local checkout page, and the dashboard then shows the higher plan and the second repository invited', async () => {
-  const tab = await session.open('/');
+  const tab = await session.open('/', {keep: true});
   buyer = tab;
   const {page, errors} = tab;
   const username = `upgrader-${Date.now().toString(36)}`;
@@ -118,14 +118,14 @@ it('the seller refunds the upgrade from the console, a part at 1440 px and the r
   // A second go (localSession.ts) starts from an upgrade of its own: the first may have refunded
   // the shared buyer's already, and would fail here on that alone, hiding why it failed.
   if (refundsStarted) {
-    buyer = await session.open('/');
+    buyer = await session.open('/', {keep: true});
     email = uniqueEmail('upgrader');
     await buyAndUpgrade(buyer, email, `upgrader-${Date.now().toString(36)}`);
   }
   refundsStarted = true;
   // The stack may be shared with other files: read only what it prints from here on.
   const from = stack.output().length;
-  const admin = await session.open('/', WIDE);
+  const admin = await session.open('/', {viewport: WIDE});
   const {page, errors} = admin;
   await session.signInByMagicLink(admin, LOCAL_ADMIN_EMAIL, {from: '/admin'});
   await page.getByRole('navigation', {name: 'Console'}).getByRole('link', {name: 'Purchases'}).click();
