@@ -56,7 +56,8 @@ export interface AdminStore {
   /**
    * How many reads of a purchase after a full refund Stripe's confirmation takes to arrive (its
    * webhook): the refunded amount shows at once, as the worker records what Stripe answered; the
-   * state, the seat and the extra repositories change when the webhook does. 1: the next read.
+   * state, the seat and the extra repositories change when the webhook does. 1: the next read;
+   * Infinity: only once the test calls `confirmRefunds`.
    */
   confirmationAfterReads: number;
 }
@@ -81,6 +82,8 @@ export interface AdminWorkerStub {
   /** From now on, answers every request to `route` (or every request, with '*') with this error. */
   refuse: (route: string, status: number, body: ErrorBody) => void;
   reset: (store?: Partial<AdminStore>) => void;
+  /** Stripe's confirmation of every full refund still waiting arrives: the next read of its purchase shows it. */
+  confirmRefunds: () => void;
   close: () => Promise<void>;
 }
 
@@ -611,6 +614,9 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     requests,
     actions: () => requests.filter((seen) => seen.method === 'POST'),
     refuse: (route, status, body) => refusals.set(route, {status, body}),
+    confirmRefunds: () => {
+      for (const waiting of confirmations.values()) for (const entry of waiting) entry.reads = 1;
+    },
     reset: (overrides = {}) => {
       store = {...defaultStore(), ...overrides};
       requests.length = 0;
