@@ -11,6 +11,7 @@
 import {spawnSync} from 'node:child_process';
 import path from 'node:path';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
+import {restoreCommands} from './support/migrations';
 import {WORKER_DIR, WRANGLER} from './wrangler';
 
 const ROOT = path.join(__dirname, '..');
@@ -62,13 +63,20 @@ run(
   ROOT,
   {...process.env, WORKER_URL: SAME_ORIGIN_PREFIX},
 );
-if (!dryRun)
+if (!dryRun) {
+  // Time Travel derives a bookmark from a time: this minute is the database as the worker now live
+  // reads it, to go back to if a migration (one that moves data above all) goes wrong.
+  const before = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  console.log(
+    `\n[deploy] The D1 database before the migrations is that of ${before}. To go back to it: ${restoreCommands('site', before)}`,
+  );
   run(
     'Applying the D1 migrations to Cloudflare',
     WRANGLER,
     ['d1', 'migrations', 'apply', 'DB', '--remote', '--env', 'site'],
     WORKER_DIR,
   );
+}
 run(
   'Deploying the worker and the site (wrangler deploy --env site)',
   WRANGLER,

@@ -5,6 +5,7 @@
  * committed `vars`, and a SITE_URL on the config's domain.
  */
 import {appConfig} from '../../src/config';
+import {migrationFiles, migrationText, movedData, restoreCommands} from '../support/migrations';
 import {type CheckLine, fail, messageOf, ok, secretPut, warn} from './lines';
 
 /** What is read of the environment's configuration (wrangler's `unstable_readConfig`). */
@@ -56,7 +57,7 @@ export async function checkCloudflare(input: CloudflareCheckInput): Promise<Chec
   const d1 = d1Line(config, env, where);
   const lines: CheckLine[] = [
     d1,
-    ...(d1.status === 'ok' ? [await migrationsLine(input.pendingMigrations, env)] : []),
+    ...(d1.status === 'ok' ? await migrationsLines(input.pendingMigrations, env) : []),
     siteUrlLine(config.vars.SITE_URL, where),
   ];
   if (env === 'site' && config.vars.SAME_ORIGIN !== 'true') {
@@ -135,25 +136,58 @@ function d1Line(config: WorkerConfig, env: string, where: string): CheckLine {
 
 /**
  * Asking for the pending migrations also proves the database_id names a database of this account.
- * Pending ones only warn: `npm run deploy` (and `worker:deploy`) apply them before the upload.
+ * Pending ones only warn: `npm run deploy` (and `worker:deploy`) apply them before the upload. One
+ * that moves data (scripts/support/migrations.ts) warns again, on a database in use: going back
+ * past it takes the data back too, so the seller notes the time before deploying.
  */
-async function migrationsLine(pendingMigrations: () => Promise<string[]>, env: string): Promise<CheckLine> {
+async function migrationsLines(pendingMigrations: () => Promise<string[]>, env: string): Promise<CheckLine[]> {
+  const line = await migrationsLine(pendingMigrations, env);
+  if (!line.pending) return [line.line];
+  // A new database (every migration pending) holds nothing to move.
+  const inUse = line.pending.length < migrationFiles().length;
+  const moving = inUse
+    ? line.pending.flatMap((file) => {
+        const moved = movedData(migrationText(file));
+        return moved ? [{file, moved}] : [];
+      })
+    : [];
+  return [
+    line.line,
+    ...moving.map(({file, moved}) =>
+      warn(
+        `Cloudflare: ${file} moves data in env ${env} (${moved}): going back past it takes the database back too, not only the worker`,
+        `npm run deploy prints the time to restore to before it applies it; if it goes wrong: ${restoreCommands(env, '<that time>')} (docs: Deployment, "Migrations, and going back")`,
+      ),
+    ),
+  ];
+}
+
+/** The line on the pending migrations, and their names when there are any (and Cloudflare answered). */
+async function migrationsLine(
+  pendingMigrations: () => Promise<string[]>,
+  env: string,
+): Promise<{line: CheckLine; pending?: string[]}> {
   const apply = `cd worker && npx wrangler d1 migrations apply DB --remote --env ${env} (npm run deploy does it before uploading the worker)`;
   let pending: string[];
   try {
     pending = await pendingMigrations();
   } catch (error) {
-    return fail(
-      `Cloudflare: could not read the D1 database's migrations in env ${env}: ${messageOf(error)}`,
-      `cd worker && npx wrangler d1 list: the database_id of env.${env} in worker/wrangler.jsonc must be one of these (npx wrangler login first)`,
-    );
+    return {
+      line: fail(
+        `Cloudflare: could not read the D1 database's migrations in env ${env}: ${messageOf(error)}`,
+        `cd worker && npx wrangler d1 list: the database_id of env.${env} in worker/wrangler.jsonc must be one of these (npx wrangler login first)`,
+      ),
+    };
   }
   if (pending.length > 0)
-    return warn(
-      `Cloudflare: ${pending.length} D1 migration${pending.length === 1 ? ' is' : 's are'} not applied yet: ${pending.join(', ')}`,
-      apply,
-    );
-  return ok(`Cloudflare: every D1 migration is applied in env ${env}`);
+    return {
+      line: warn(
+        `Cloudflare: ${pending.length} D1 migration${pending.length === 1 ? ' is' : 's are'} not applied yet: ${pending.join(', ')}`,
+        apply,
+      ),
+      pending,
+    };
+  return {line: ok(`Cloudflare: every D1 migration is applied in env ${env}`)};
 }
 
 function siteUrlLine(value: unknown, where: string): CheckLine {

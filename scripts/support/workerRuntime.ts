@@ -11,6 +11,7 @@ import {Miniflare} from 'miniflare';
 import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
 import {CRON} from '../local/cron';
 import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../wrangler';
+import {migrationFiles, migrationText} from './migrations';
 import {ROOT} from './site';
 
 export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
@@ -95,19 +96,9 @@ export function baseVars(): WorkerVars {
   return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
 }
 
-const MIGRATIONS_DIR = path.join(WORKER_DIR, 'migrations');
-
-/** The files of `worker/migrations`, in the order Wrangler applies them. */
-export function migrationFiles(): string[] {
-  return fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((name) => name.endsWith('.sql'))
-    .sort();
-}
-
 /** One migration's statements, split as Wrangler splits them, to run in one batch. */
 export function migrationStatements(file: string): string[] {
-  return unstable_splitSqlQuery(fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8'));
+  return unstable_splitSqlQuery(migrationText(file));
 }
 
 /**

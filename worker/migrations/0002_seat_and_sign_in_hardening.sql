@@ -1,3 +1,4 @@
+-- Moves data: access_grants is copied, row for row, into the table that replaces it.
 -- Repository seats that touch only the account this worker invited, checkout sign-ins that work
 -- once, disputes that can be won, and tables the cron can prune. Times are Unix milliseconds.
 

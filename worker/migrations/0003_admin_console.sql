@@ -1,3 +1,4 @@
+-- Moves data: jobs.session_id is filled in from each outbox job's key.
 -- What the seller's console reads: amounts, the events of each purchase, the outbox work of each
 -- purchase and what the admins did, with indexes so that a page of 10,000 purchases stays fast.
 

@@ -1,3 +1,4 @@
+-- Moves data: access_grants.invited_at is filled in for the pending grants, from their last change.
 -- Access that heals itself (issue 25).
 -- When the grant's current invitation was sent: GitHub expires an invitation 7 days after it was
 -- sent, so the cron sends one again shortly before (access/expiryResends.ts). Pending grants of

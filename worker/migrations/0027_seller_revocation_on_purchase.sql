@@ -1,3 +1,4 @@
+-- Moves data: the seller's revocations are copied from access_grants.revoked_by_seller to purchases.revoked_by_seller_at.
 -- The seller's "Revoke access" ends the purchase's right to the code however it is delivered:
 -- invitations, downloads, and download links already made (access/sellerRevocation.ts). 0024 kept it
 -- on the GitHub grant, so a purchase that only ever downloaded (no grant row) could not be revoked.

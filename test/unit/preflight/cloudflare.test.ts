@@ -8,6 +8,7 @@ import path from 'node:path';
 import {appConfig} from '../../../src/config';
 import {checkCloudflare, type WorkerConfig} from '../../../scripts/preflight/cloudflare';
 import {readWorkerConfig} from '../../../scripts/preflight/settings';
+import {migrationFiles} from '../../../scripts/support/migrations';
 import {linesOf, readyWorkerConfig, SECRET_NAMES} from './readyDeploy';
 
 const check = (
@@ -37,6 +38,26 @@ it('warns of migrations not applied yet, naming them and the command that applie
       label: 'Cloudflare: 1 D1 migration is not applied yet: 0014_releases.sql',
       fix: 'cd worker && npx wrangler d1 migrations apply DB --remote --env site (npm run deploy does it before uploading the worker)',
     },
+  ]);
+});
+
+it('warns again of a pending migration that moves data, on a database in use: what moves, and how to go back', async () => {
+  const moving = '0027_seller_revocation_on_purchase.sql';
+  const lines = await check(readyWorkerConfig(), SECRET_NAMES, async () => [moving]);
+  expect(linesOf(lines, 'warn')).toEqual([
+    expect.objectContaining({label: `Cloudflare: 1 D1 migration is not applied yet: ${moving}`}),
+    {
+      status: 'warn',
+      label: `Cloudflare: ${moving} moves data in env site (the seller's revocations are copied from access_grants.revoked_by_seller to purchases.revoked_by_seller_at.): going back past it takes the database back too, not only the worker`,
+      fix: 'npm run deploy prints the time to restore to before it applies it; if it goes wrong: cd worker && npx wrangler d1 time-travel restore DB --env site --timestamp=<that time>, then npx wrangler rollback --env site (docs: Deployment, "Migrations, and going back")',
+    },
+  ]);
+});
+
+it('says nothing of moved data on a new database, whose every migration is pending', async () => {
+  const lines = await check(readyWorkerConfig(), SECRET_NAMES, async () => migrationFiles());
+  expect(linesOf(lines, 'warn')).toEqual([
+    expect.objectContaining({label: expect.stringMatching(/^Cloudflare: \d+ D1 migrations are not applied yet: /)}),
   ]);
 });
 

@@ -1,0 +1,35 @@
+/**
+ * @jest-environment node
+ *
+ * Every D1 migration that writes rows (INSERT, UPDATE, DELETE: data copied, filled in or moved)
+ * says so on a `-- Moves data:` line, and only those: the preflight warns before a deploy applies
+ * one to a database in use, since going back past it takes the data back too
+ * (scripts/support/migrations.ts).
+ */
+import {unstable_splitSqlQuery} from 'wrangler';
+import {migrationFiles, migrationText, movedData} from '../../scripts/support/migrations';
+
+/** Whether one of the migration's statements writes rows, its comments left out. */
+function writesRows(sql: string): boolean {
+  return unstable_splitSqlQuery(sql).some((statement) =>
+    /^(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(
+      statement
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('--'))
+        .join('\n')
+        .trim(),
+    ),
+  );
+}
+
+it.each(migrationFiles())('%s says whether it moves data', (file) => {
+  const sql = migrationText(file);
+  expect({file, movesData: movedData(sql) !== null}).toEqual({file, movesData: writesRows(sql)});
+});
+
+it('reads what a migration says it moves', () => {
+  expect(movedData('-- Moves data: the rows of a into b.\nINSERT INTO b SELECT * FROM a;')).toBe(
+    'the rows of a into b.',
+  );
+  expect(movedData('-- Adds a column.\nALTER TABLE a ADD COLUMN c INTEGER;')).toBeNull();
+});
