@@ -7,6 +7,7 @@
 import {appConfig} from '../../src/config';
 import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {completedEvent, refundEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
+import {ageKitReading, insertKitGrant, kitGrant, setKitGrant} from './grantRows';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -38,10 +39,7 @@ const requestAccess = (user: SignedInUser, username: string) =>
   stack.call('/addUserToRepo', {token: user.idToken, body: {username, userId: user.uid}});
 const accessStatus = async (user: SignedInUser) =>
   (await stack.call('/accessStatus', {token: user.idToken})).json() as Promise<Record<string, unknown>>;
-const grantOf = async (sessionId: string) =>
-  (
-    await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId)
-  )[0];
+const grantOf = (sessionId: string) => kitGrant(stack.worker.db, sessionId);
 const puts = () => stack.github.requests.filter((request) => request.startsWith('PUT '));
 const invitationOf = (login: string) =>
   [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
@@ -55,8 +53,7 @@ async function seatedBuyerMovingOn() {
 }
 
 /** The minute the status answer may be cached for has passed. */
-const aMinuteLater = (sessionId: string) =>
-  stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', sessionId);
+const aMinuteLater = (sessionId: string) => ageKitReading(stack.worker.db, sessionId, 60_000);
 
 const refund = (sessionId: string) => stack.deliver(refundEvent(stack, sessionId));
 
@@ -374,7 +371,7 @@ describe('an invitation GitHub created whose answer was lost', () => {
     const login = githubAccount();
     stack.github.failNext('PUT /repos/', {status: 502, body: {message: 'Server Error'}});
     expect((await requestAccess(user, login)).status).toBe(202);
-    await stack.worker.db.run('UPDATE access_grants SET invite_attempted_at = NULL WHERE session_id = ?', sessionId);
+    await setKitGrant(stack.worker.db, sessionId, {invite_attempted_at: null});
     // Created just now, but no attempt of the worker's says it is its own.
     stack.github.invitations.set(434344, {
       id: 434344,
@@ -437,13 +434,14 @@ describe('only accounts this worker invited are touched', () => {
     await requestAccess(first.user, login);
     const {github_user_id: id} = (await grantOf(first.sessionId))!;
     await expect(
-      stack.worker.db.run(
-        "INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at) VALUES (?, ?, ?, ?, 'queued', 0)",
-        second.sessionId,
-        second.user.uid,
-        login,
-        id,
-      ),
+      insertKitGrant(stack.worker.db, {
+        session_id: second.sessionId,
+        user_id: second.user.uid,
+        github_username: login,
+        github_user_id: id,
+        status: 'queued',
+        updated_at: 0,
+      }),
     ).rejects.toThrow(/UNIQUE/);
   });
 
@@ -792,10 +790,7 @@ describe('status reads', () => {
     for (let poll = 0; poll < 5; poll++) expect(await accessStatus(user)).toMatchObject({status: 'pending'});
     expect(statusReads()).toHaveLength(1); // the failed one
 
-    await stack.worker.db.run(
-      'UPDATE access_grants SET checked_at = checked_at - 15000 WHERE session_id = ?',
-      sessionId,
-    );
+    await ageKitReading(stack.worker.db, sessionId, 15_000);
     expect(await accessStatus(user)).toMatchObject({status: 'pending'});
     expect(statusReads()).toHaveLength(2); // asked again: the invitations
   });

@@ -19,6 +19,7 @@ import {
   SALES_PERIODS,
 } from '../../src/config/api';
 import {type Failure, FIXTURE_REPO, OWNER, VALIDATION_FAILED} from '../../scripts/local/githubApi';
+import {ageKitReading, kitGrant} from './grantRows';
 import {
   claimsOf,
   completedEvent,
@@ -66,10 +67,7 @@ let accounts = 0;
 const githubAccount = () => stack.github.addUser(`admin-test-${Date.now().toString(36)}-${accounts++}`).login;
 const invitationOf = (login: string) =>
   [...stack.github.invitations.values()].find((invitation) => invitation.invitee.login === login);
-const grantOf = async (sessionId: string) =>
-  (
-    await stack.worker.db.all<Record<string, unknown>>('SELECT * FROM access_grants WHERE session_id = ?', sessionId)
-  )[0];
+const grantOf = (sessionId: string) => kitGrant(stack.worker.db, sessionId);
 /** When the seller revoked the purchase's access (null: not revoked), as D1 records it. */
 const revokedAt = async (sessionId: string) =>
   (
@@ -911,8 +909,7 @@ describe('access actions change D1 and GitHub, and are logged', () => {
 
   test("a purchase's page says whether GitHub still honours its pending invitation, as GitHub says it", async () => {
     const detail = (sessionId: string) => get<AdminPurchaseDetail>(purchasePath(ADMIN_PATHS.purchase, sessionId));
-    const aMinuteOn = (sessionId: string) =>
-      stack.worker.db.run('UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?', sessionId);
+    const aMinuteOn = (sessionId: string) => ageKitReading(stack.worker.db, sessionId, 60_000);
     const waiting = await buyer({seat: true});
     expect(await detail(waiting.sessionId)).toMatchObject({access: {status: 'pending'}, invitationExpired: false});
     stack.github.expire(invitationOf(waiting.login!)!.id);
@@ -933,10 +930,7 @@ describe('access actions change D1 and GitHub, and are logged', () => {
   test('resend refuses (409) an invitation that was accepted or has not expired, and changes nothing in D1 or on GitHub', async () => {
     const accepted = await buyer({seat: true, accept: true});
     // A minute on, the buyer's dashboard reads GitHub again and sees the acceptance: D1 has the seat as active.
-    await stack.worker.db.run(
-      'UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?',
-      accepted.sessionId,
-    );
+    await ageKitReading(stack.worker.db, accepted.sessionId, 60_000);
     expect(await (await stack.call('/accessStatus', {token: accepted.user.idToken})).json()).toMatchObject({
       status: 'active',
     });

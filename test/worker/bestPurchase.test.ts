@@ -8,6 +8,7 @@
 import {appConfig, type Plan, upgradesFrom} from '../../src/config';
 import {API_PATHS, type AccessStatus, type BuyerPlan, type DownloadLink, type PaidResponse} from '../../src/config/api';
 import {completedEvent, SITE_ORIGIN, type SignedInUser, startStack, type Stack} from './stack';
+import {kitGrantsOfUser} from './grantRows';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -50,9 +51,10 @@ async function downloadPurchase(user: SignedInUser): Promise<string> {
   return row!.session_id;
 }
 const grantsOf = (user: SignedInUser) =>
-  stack.worker.db.all<{session_id: string; github_username: string}>(
-    'SELECT session_id, github_username FROM access_grants WHERE user_id = ?',
+  kitGrantsOfUser<{session_id: string; github_username: string}>(
+    stack.worker.db,
     user.uid,
+    'session_id, github_username',
   );
 
 test('a buyer of the lower plan who later buys the higher one reads the higher plan in userHasPaid, the upgrade offer and the dashboard; the seat stays on the first purchase', async () => {

@@ -9,6 +9,7 @@ import {appConfig} from '../../src/config';
 import type {AccessStatus} from '../../src/config/api';
 import {FIXTURE_REPO, VALIDATION_FAILED} from '../../scripts/local/githubApi';
 import {completedEvent, type SignedInUser, useSellerStack} from './stack';
+import {kitGrant, setKitGrant} from './grantRows';
 
 const DAY_MS = 24 * 3600_000;
 const {invitationsPerDay: CAP, resendsAfterExpiry: MAX} = appConfig.repository;
@@ -47,17 +48,12 @@ interface GrantRow {
   invitation_id: number;
   expiry_resends: number;
 }
-const grantOf = async (buyer: Buyer) =>
-  (await seller.stack.worker.db.all<GrantRow>('SELECT * FROM access_grants WHERE session_id = ?', buyer.sessionId))[0]!;
+const grantOf = async (buyer: Buyer) => (await kitGrant<GrantRow>(seller.stack.worker.db, buyer.sessionId))!;
 
 /** The buyer's invitation was sent `ageMs` ago, as D1 and GitHub both say. */
 async function invitationAged(buyer: Buyer, ageMs: number) {
   const grant = await grantOf(buyer);
-  await seller.stack.worker.db.run(
-    'UPDATE access_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?',
-    Date.now() - ageMs,
-    buyer.sessionId,
-  );
+  await setKitGrant(seller.stack.worker.db, buyer.sessionId, {invited_at: Date.now() - ageMs, checked_at: null});
   seller.stack.github.ageInvitation(grant.invitation_id, ageMs);
 }
 

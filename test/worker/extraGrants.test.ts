@@ -27,6 +27,7 @@ import {
   startStack,
   useSellerStack,
 } from './stack';
+import {extraGrants, setExtraGrants} from './grantRows';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
 const stack = () => seller.stack;
@@ -69,20 +70,16 @@ const invitationsFor = (invitations: Map<number, {id: number; invitee: {id: numb
 const promptInvitationsFor = (accountId: number) => invitationsFor(prompts().invitations, accountId);
 const kitInvitationsFor = (accountId: number) => invitationsFor(stack().github.invitations, accountId);
 const extraRows = (sessionId: string, on: Stack = stack()) =>
-  on.worker.db.all<{
+  extraGrants<{
     repository_key: string;
     repository: string | null;
     github_user_id: number;
     invitation_id: number | null;
     status: string;
     detail: string | null;
-  }>(
-    'SELECT repository_key, repository, github_user_id, invitation_id, status, detail FROM extra_grants WHERE session_id = ?',
-    sessionId,
-  );
+  }>(on.worker.db, sessionId, 'repository_key, repository, github_user_id, invitation_id, status, detail');
 /** The minute a pending grant's GitHub read is cached for has passed. */
-const aMinuteLater = (sessionId: string) =>
-  stack().worker.db.run('UPDATE extra_grants SET checked_at = NULL WHERE session_id = ?', sessionId);
+const aMinuteLater = (sessionId: string) => setExtraGrants(stack().worker.db, sessionId, {checked_at: null});
 
 /** The upgrade to Advanced, asked for and paid, with Stripe's completion delivered `times` times. */
 async function upgradeToAdvanced(user: SignedInUser, times = 1): Promise<string> {
@@ -192,12 +189,7 @@ test('a take-back that meets a re-send (a new invitation recorded meanwhile) tak
       });
     expect((await api(`/invitations/${first}`, 'DELETE')).status).toBe(204);
     second = ((await (await api(`/collaborators/${account.login}`, 'PUT')).json()) as {id: number}).id;
-    await stack().worker.db.run(
-      'UPDATE extra_grants SET invitation_id = ?, invited_at = ? WHERE session_id = ?',
-      second,
-      Date.now(),
-      sessionId,
-    );
+    await setExtraGrants(stack().worker.db, sessionId, {invitation_id: second, invited_at: Date.now()});
   });
   await refundPayment(upgradeId);
   expect(second).toBeGreaterThan(0);
@@ -387,9 +379,10 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
 
     await stack().worker.scheduled();
 
-    const [{invited_at: invitedAt}] = await stack().worker.db.all<{invited_at: number}>(
-      'SELECT invited_at FROM extra_grants WHERE session_id = ?',
+    const [{invited_at: invitedAt}] = await extraGrants<{invited_at: number}>(
+      stack().worker.db,
       sessionId,
+      'invited_at',
     );
     expect(invitedAt).toBe(Date.parse(prompts().invitations.get(created!)!.created_at as string));
     expect(await extraRows(sessionId)).toEqual([
@@ -592,20 +585,11 @@ describe("an extra repository's invitation that expires is sent again", () => {
   /** The purchase's prompts invitation was sent `ageMs` ago, as D1 and GitHub both say. */
   async function promptsAged(sessionId: string, ageMs: number) {
     const [row] = await extraRows(sessionId);
-    await stack().worker.db.run(
-      'UPDATE extra_grants SET invited_at = ?, checked_at = NULL WHERE session_id = ?',
-      Date.now() - ageMs,
-      sessionId,
-    );
+    await setExtraGrants(stack().worker.db, sessionId, {invited_at: Date.now() - ageMs, checked_at: null});
     stack().github.ageInvitation(row!.invitation_id!, ageMs);
   }
   const resendsOf = async (sessionId: string) =>
-    (
-      await stack().worker.db.all<{expiry_resends: number}>(
-        'SELECT expiry_resends FROM extra_grants WHERE session_id = ?',
-        sessionId,
-      )
-    )[0]!.expiry_resends;
+    (await extraGrants<{expiry_resends: number}>(stack().worker.db, sessionId, 'expiry_resends'))[0]!.expiry_resends;
   const resentMails = (user: SignedInUser) =>
     stack().mailgun.sent.filter(
       (mail) =>
@@ -884,11 +868,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
     /** A buyer whose prompts invitation the cron sent again its last time, and which then expired too. */
     async function expiredForGood() {
       const buyer = await seatedBuyer(advanced.priceId.test);
-      await stack().worker.db.run(
-        'UPDATE extra_grants SET expiry_resends = ? WHERE session_id = ?',
-        MAX,
-        buyer.sessionId,
-      );
+      await setExtraGrants(stack().worker.db, buyer.sessionId, {expiry_resends: MAX});
       await promptsAged(buyer.sessionId, 7.5 * DAY_MS);
       await stack().worker.scheduled(); // the cron leaves it: its re-sends are spent
       expect(await resendsOf(buyer.sessionId)).toBe(MAX);

@@ -15,6 +15,7 @@ import {
 } from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {completedEvent, refundAtStripe, useSellerStack} from './stack';
+import {extraGrants} from './grantRows';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
 const stack = () => seller.stack;
@@ -133,9 +134,10 @@ test('a paid grant whose prompts invitation was withdrawn by hand is listed miss
   const again = [...prompts().invitations.values()].filter((entry) => entry.invitee.id === buyer.account.id);
   expect(again).toHaveLength(1);
   expect(again[0]!.id).not.toBe(buyer.invitationId);
-  const [grant] = await stack().worker.db.all<{status: string; invitation_id: number}>(
-    'SELECT status, invitation_id FROM extra_grants WHERE session_id = ?',
+  const [grant] = await extraGrants<{status: string; invitation_id: number}>(
+    stack().worker.db,
     buyer.sessionId,
+    'status, invitation_id',
   );
   expect(grant).toEqual({status: 'pending', invitation_id: again[0]!.id});
   expect(differenceOf(await auditOf('prompts'), buyer.account.login)).toBeUndefined();

@@ -14,6 +14,7 @@ import {
   type Stack,
   uniqueEmail,
 } from './stack';
+import {kitGrant} from './grantRows';
 import type Stripe from 'stripe';
 
 let stack: Stack;
@@ -173,10 +174,7 @@ describe('a dispute won gives access back', () => {
     expect(await purchase(sessionId)).toEqual([expect.objectContaining({status: 'paid', revoke_reason: null})]);
     expect(await hasPaid(user)).toBe(true);
     expect(invitedAgain(login)).toBe(true);
-    const [grant] = await stack.worker.db.all<{status: string; github_username: string}>(
-      'SELECT * FROM access_grants WHERE session_id = ?',
-      sessionId,
-    );
+    const grant = await kitGrant<{status: string; github_username: string}>(stack.worker.db, sessionId);
     expect(grant).toMatchObject({status: 'pending', github_username: login});
   });
 
@@ -190,10 +188,7 @@ describe('a dispute won gives access back', () => {
       stack.deliver(disputeEvent(stack, sessionId, 'charge.dispute.created', 'needs_response')),
     );
     await requestAccess(user, login);
-    const grant = async () =>
-      (
-        await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId)
-      )[0];
+    const grant = () => kitGrant<{status: string}>(stack.worker.db, sessionId, 'status');
     expect(await grant()).toMatchObject({status: 'revoked'});
     expect(invitedAgain(login)).toBe(false);
 

@@ -15,6 +15,7 @@ import {
   startGitHubStandIn,
 } from '../../scripts/local/githubApi';
 import {completedEvent, type SignedInUser, startStack, type Stack} from './stack';
+import {ageKitReading, kitGrant} from './grantRows';
 
 const [PER_MINUTE, PER_HOUR] = SECONDARY_LIMITS;
 
@@ -108,8 +109,7 @@ describe('the worker against them', () => {
   const accessStatus = async (user: SignedInUser) =>
     (await (await stack.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
   const grantStatus = async (sessionId: string) =>
-    (await stack.worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId))[0]
-      ?.status;
+    (await kitGrant<{status: string}>(stack.worker.db, sessionId, 'status'))?.status;
 
   test("an invitation refused for GitHub's secondary limit waits (202 queued) and goes out when the limit allows, never failed", async () => {
     const buyer = await paidBuyer();
@@ -136,10 +136,7 @@ describe('the worker against them', () => {
     )!;
     githubClock += INVITATION_LIFETIME_MS;
     // The dashboard's stored answer is good for a minute: let it pass.
-    await stack.worker.db.run(
-      'UPDATE access_grants SET checked_at = checked_at - 60000 WHERE session_id = ?',
-      buyer.sessionId,
-    );
+    await ageKitReading(stack.worker.db, buyer.sessionId, 60_000);
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', expired: true});
 
     const resent = await stack.call(API_PATHS.resendInvitation, {token: buyer.user.idToken, body: {}});

@@ -9,6 +9,7 @@ import {appConfig} from '../../src/config';
 import {EMULATOR_PROJECT} from '../../scripts/local/authEmulator';
 import {INVITEE} from '../../scripts/local/githubApi';
 import {claimsOf, completedEvent, PRICE_ADVANCED, startStack, type Stack, uniqueEmail} from './stack';
+import {kitGrant, kitGrantsOf} from './grantRows';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -193,13 +194,9 @@ describe('paying with someone else’s e-mail gives the payer nothing of theirs'
     });
     expect(seat.status).toBe(200);
     // The seat moved is the payer's own purchase, never the owner's.
-    expect(
-      await stack.worker.db.all(
-        'SELECT session_id FROM access_grants WHERE session_id IN (?, ?)',
-        ownersPurchase,
-        payersPurchase,
-      ),
-    ).toEqual([{session_id: payersPurchase}]);
+    expect(await kitGrantsOf(stack.worker.db, [ownersPurchase, payersPurchase], 'session_id')).toEqual([
+      {session_id: payersPurchase},
+    ]);
   });
 
   test("the owner's first verified sign-in ends the payer's session at Firebase and at the worker", async () => {
@@ -365,14 +362,7 @@ describe('the seat follows whoever paid, not whoever started the checkout', () =
     const owner = await stack.signInWithEmailLink(email);
     const mine = account('owners-own');
     expect((await ask(owner, mine)).status).toBe(200);
-    expect(
-      (
-        await stack.worker.db.all(
-          'SELECT github_username, username_changes, chosen_by_owner FROM access_grants WHERE session_id = ?',
-          sessionId,
-        )
-      )[0],
-    ).toEqual({
+    expect(await kitGrant(stack.worker.db, sessionId, 'github_username, username_changes, chosen_by_owner')).toEqual({
       github_username: mine,
       username_changes: max,
       chosen_by_owner: 1,

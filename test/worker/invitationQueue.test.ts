@@ -10,6 +10,7 @@ import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, type AccessStatus, type RepositoryAudit} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {completedEvent, refundEvent, type SignedInUser, useSellerStack} from './stack';
+import {kitGrant, setKitGrant} from './grantRows';
 
 const DAY_MS = 24 * 3600_000;
 const {invitationsPerDay: CAP, queueBatch} = appConfig.repository;
@@ -39,12 +40,7 @@ const requestAccess = (buyer: {user: SignedInUser; login: string}) =>
 const accessStatus = async (user: SignedInUser) =>
   (await (await seller.stack.call('/accessStatus', {token: user.idToken})).json()) as AccessStatus;
 const grantStatus = async (sessionId: string) =>
-  (
-    await seller.stack.worker.db.all<{status: string}>(
-      'SELECT status FROM access_grants WHERE session_id = ?',
-      sessionId,
-    )
-  )[0]?.status;
+  (await kitGrant<{status: string}>(seller.stack.worker.db, sessionId, 'status'))?.status;
 const invitedLogins = () =>
   [...seller.stack.github.invitations.values()]
     .sort((a, b) => a.id - b.id)
@@ -153,8 +149,7 @@ describe('the cap', () => {
     const buyer = await paidBuyer();
     expect((await requestAccess(buyer)).status).toBe(202);
     await oldestLeaveTheWindow(1);
-    const claim = (at: number) =>
-      seller.stack.worker.db.run('UPDATE access_grants SET sending_at = ? WHERE session_id = ?', at, buyer.sessionId);
+    const claim = (at: number) => setKitGrant(seller.stack.worker.db, buyer.sessionId, {sending_at: at});
     const slotsUsed = async () =>
       (
         await seller.stack.worker.db.all<{n: number}>(
@@ -177,10 +172,7 @@ describe('the cap', () => {
     expect(await accessStatus(buyer.user)).toMatchObject({status: 'pending', username: buyer.login});
     expect(invitedLogins()).toEqual([buyer.login]);
     expect(await slotsUsed()).toBe(before + 1);
-    const [row] = await seller.stack.worker.db.all<{sending_at: number | null}>(
-      'SELECT sending_at FROM access_grants WHERE session_id = ?',
-      buyer.sessionId,
-    );
+    const row = await kitGrant<{sending_at: number | null}>(seller.stack.worker.db, buyer.sessionId, 'sending_at');
     expect(row!.sending_at).toBeNull();
   });
 

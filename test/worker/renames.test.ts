@@ -8,6 +8,7 @@ import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AccessStatus, type AdminPurchaseDetail} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {completedEvent, type SignedInUser, useSellerStack} from './stack';
+import {ageKitReading, kitGrant} from './grantRows';
 
 const seller = useSellerStack();
 beforeEach(async () => {
@@ -38,19 +39,9 @@ const consoleDetail = async (sessionId: string) =>
     await seller.stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
   ).json()) as AdminPurchaseDetail;
 const storedLogin = async (sessionId: string) =>
-  (
-    await seller.stack.worker.db.all<{github_username: string}>(
-      'SELECT github_username FROM access_grants WHERE session_id = ?',
-      sessionId,
-    )
-  )[0]?.github_username;
+  (await kitGrant<{github_username: string}>(seller.stack.worker.db, sessionId, 'github_username'))?.github_username;
 /** The minute (or the hour, for an accepted seat) the stored answer may be shown for has passed. */
-const later = (sessionId: string, ms: number) =>
-  seller.stack.worker.db.run(
-    'UPDATE access_grants SET checked_at = checked_at - ? WHERE session_id = ?',
-    ms,
-    sessionId,
-  );
+const later = (sessionId: string, ms: number) => ageKitReading(seller.stack.worker.db, sessionId, ms);
 
 test('renamed before accepting: the invitation is seen accepted (not expired), under the new login, on the dashboard and in D1', async () => {
   const {user, sessionId, login, invitation} = await invitedBuyer();
@@ -104,10 +95,7 @@ test('an invitee who deleted their account is not taken for whoever takes the ol
   seller.stack.github.collaborators.add(newcomer.login.toLowerCase());
   await later(sessionId, 60_000);
   expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: true});
-  const [row] = await seller.stack.worker.db.all<{status: string}>(
-    'SELECT status FROM access_grants WHERE session_id = ?',
-    sessionId,
-  );
+  const row = await kitGrant<{status: string}>(seller.stack.worker.db, sessionId, 'status');
   expect(row!.status).toBe('pending');
 });
 

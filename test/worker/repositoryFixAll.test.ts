@@ -13,6 +13,7 @@ import {
 import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
+import {insertActiveKitGrant} from './grantRows';
 
 /** Unique: the worker test files share one Auth emulator. */
 const ADMIN_EMAIL = uniqueEmail('seller');
@@ -75,15 +76,7 @@ async function paidMissing(count: number, {onRepository = false} = {}): Promise<
       now,
       planAmount(plan),
     );
-    await stack.worker.db.run(
-      `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, version, updated_at)
-       VALUES (?1, ?2, ?3, ?4, 'active', 1, ?5)`,
-      sessionId,
-      `user-${login}`,
-      login,
-      id,
-      now,
-    );
+    await insertActiveKitGrant(stack.worker.db, {sessionId, login, githubUserId: id, at: now});
     if (onRepository) stack.github.collaborators.add(login.toLowerCase());
     made.push({login, sessionId});
   }

@@ -8,6 +8,7 @@ import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {CRON_BATCHES} from '../../worker/src/cronBatches';
 import {completedEvent, type SignedInUser, useSellerStack} from './stack';
+import {insertActiveKitGrant, kitGrant, setEveryKitGrant, setKitGrant} from './grantRows';
 
 const DAY_MS = 24 * 3600_000;
 const seller = useSellerStack();
@@ -19,7 +20,7 @@ beforeEach(async () => {
   seller.stack.github.invitations.clear();
   for (const login of [...seller.stack.github.collaborators])
     if (login !== FIXTURE_REPO.split('/')[0]) seller.stack.github.collaborators.delete(login);
-  await seller.stack.worker.db.run("UPDATE access_grants SET status = 'revoked' WHERE status != 'revoked'");
+  await setEveryKitGrant(seller.stack.worker.db, {status: 'revoked'});
   seller.stack.github.requests.length = 0;
   seller.stack.mailgun.sent.length = 0;
   await seller.stack.newDay();
@@ -61,10 +62,7 @@ async function invitedBuyer(
     (await seller.stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}}))
       .status,
   ).toBe(200);
-  const [grant] = await seller.stack.worker.db.all<{invitation_id: number}>(
-    'SELECT invitation_id FROM access_grants WHERE session_id = ?',
-    sessionId,
-  );
+  const grant = await kitGrant<{invitation_id: number}>(seller.stack.worker.db, sessionId, 'invitation_id');
   return {user, sessionId, login, invitationId: grant!.invitation_id};
 }
 
@@ -72,7 +70,7 @@ async function invitedBuyer(
 async function removedBuyer(): Promise<{user: SignedInUser; sessionId: string; login: string}> {
   const {user, sessionId, login, invitationId} = await invitedBuyer('missing');
   seller.stack.github.accept(invitationId);
-  await seller.stack.worker.db.run("UPDATE access_grants SET status = 'active' WHERE session_id = ?", sessionId);
+  await setKitGrant(seller.stack.worker.db, sessionId, {status: 'active'});
   seller.stack.github.collaborators.delete(login.toLowerCase());
   return {user, sessionId, login};
 }
@@ -105,15 +103,7 @@ async function paidOffRepository(count: number): Promise<string[]> {
       now,
       planAmount(plan),
     );
-    await seller.stack.worker.db.run(
-      `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, version, updated_at)
-       VALUES (?1, ?2, ?3, ?4, 'active', 1, ?5)`,
-      sessionId,
-      `user-${login}`,
-      login,
-      id,
-      now,
-    );
+    await insertActiveKitGrant(seller.stack.worker.db, {sessionId, login, githubUserId: id, at: now});
     logins.push(login);
   }
   return logins;
@@ -129,10 +119,7 @@ describe('the scheduled repository audit', () => {
     await seller.stack.worker.scheduled();
 
     expect(invitedLogins()).toEqual([buyer.login]);
-    const [grant] = await seller.stack.worker.db.all<{status: string}>(
-      'SELECT status FROM access_grants WHERE session_id = ?',
-      buyer.sessionId,
-    );
+    const grant = await kitGrant<{status: string}>(seller.stack.worker.db, buyer.sessionId, 'status');
     expect(grant!.status).toBe('pending');
     // Nobody removed: the stranger stays, for the seller to decide.
     expect(seller.stack.github.collaborators.has(unpaid.toLowerCase())).toBe(true);
@@ -170,10 +157,7 @@ describe('the scheduled repository audit', () => {
     const buyer = await removedBuyer();
     seller.stack.github.collaborators.add(buyer.login.toLowerCase()); // back on the repository
     await seller.stack.worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", buyer.sessionId);
-    await seller.stack.worker.db.run(
-      "UPDATE access_grants SET status = 'revoked' WHERE session_id = ?",
-      buyer.sessionId,
-    );
+    await setKitGrant(seller.stack.worker.db, buyer.sessionId, {status: 'revoked'});
     seller.stack.github.requests.length = 0;
     await auditDue();
 
@@ -188,12 +172,10 @@ describe('the scheduled repository audit', () => {
   test('an invitation that expired after the last re-send is in the digest, and is not invited again', async () => {
     const {sessionId, login, invitationId} = await invitedBuyer('never-accepts');
     const expiredAgo = 7.5 * DAY_MS;
-    await seller.stack.worker.db.run(
-      'UPDATE access_grants SET invited_at = ?, expiry_resends = ? WHERE session_id = ?',
-      Date.now() - expiredAgo,
-      appConfig.repository.resendsAfterExpiry,
-      sessionId,
-    );
+    await setKitGrant(seller.stack.worker.db, sessionId, {
+      invited_at: Date.now() - expiredAgo,
+      expiry_resends: appConfig.repository.resendsAfterExpiry,
+    });
     seller.stack.github.ageInvitation(invitationId, expiredAgo);
     seller.stack.github.requests.length = 0;
     await auditDue();
@@ -295,10 +277,7 @@ describe('the scheduled repository audit', () => {
   test('an accepted buyer removed by hand is invited again as the grant was: who chose the account, and the re-sends after expiry, unchanged', async () => {
     const buyer = await removedBuyer();
     // Chosen by whoever held the purchase, not its verified owner, and sent again twice after expiry.
-    await seller.stack.worker.db.run(
-      'UPDATE access_grants SET chosen_by_owner = 0, expiry_resends = 2 WHERE session_id = ?',
-      buyer.sessionId,
-    );
+    await setKitGrant(seller.stack.worker.db, buyer.sessionId, {chosen_by_owner: 0, expiry_resends: 2});
     await auditDue();
 
     await seller.stack.worker.scheduled();
@@ -353,5 +332,4 @@ interface GrantState {
   chosen_by_owner: number;
   expiry_resends: number;
 }
-const grantState = async (sessionId: string) =>
-  (await seller.stack.worker.db.all<GrantState>('SELECT * FROM access_grants WHERE session_id = ?', sessionId))[0]!;
+const grantState = async (sessionId: string) => (await kitGrant<GrantState>(seller.stack.worker.db, sessionId))!;

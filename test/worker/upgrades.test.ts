@@ -41,6 +41,7 @@ import {
   upgradeSessionOf,
   useSellerStack,
 } from './stack';
+import {kitGrant} from './grantRows';
 
 const seller = useSellerStack();
 const stack = () => seller.stack;
@@ -544,9 +545,7 @@ describe('refunds', () => {
     return login;
   };
   const grantOf = async (sessionId: string) =>
-    (
-      await stack().worker.db.all<{status: string}>('SELECT status FROM access_grants WHERE session_id = ?', sessionId)
-    )[0]?.status;
+    (await kitGrant<{status: string}>(stack().worker.db, sessionId, 'status'))?.status;
 
   test('a refund of the upgrade takes back only the upgrade: the purchase is the lower plan again, and keeps its access', async () => {
     const {user, sessionId} = await lowerBuyer();

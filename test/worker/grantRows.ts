@@ -1,0 +1,96 @@
+/**
+ * The worker tests' one way to read and change grant rows in the store of record directly: what a
+ * test cannot reach through the API (how old a GitHub reading is, when an invitation was sent, a
+ * row another path or an older worker wrote). A purchase's kit repository and its plan's extra
+ * repositories are one concept on their way to one table (issue 40): when the table changes, this
+ * file changes, and the tests that read through it do not.
+ *
+ * `sellerRevocationMigration.test.ts` writes the schema before 0027 on purpose and stays apart, as
+ * does `seedAgreement.test.ts`, which compares the seed's rows with what the console reads.
+ */
+import type {Database} from '../../scripts/support/workerRuntime';
+
+type Row = Record<string, unknown>;
+/** Column values to set, by column name. */
+type Changes = Record<string, unknown>;
+
+/** The kit repository's grant of a purchase (`columns` a comma-separated list), or undefined. */
+export async function kitGrant<T = Row>(db: Database, sessionId: string, columns = '*'): Promise<T | undefined> {
+  return (await db.all<T>(`SELECT ${columns} FROM access_grants WHERE session_id = ?`, sessionId))[0];
+}
+
+/** The kit repository's grants of every purchase of an account (by its user id). */
+export function kitGrantsOfUser<T = Row>(db: Database, userId: string, columns = '*'): Promise<T[]> {
+  return db.all<T>(`SELECT ${columns} FROM access_grants WHERE user_id = ?`, userId);
+}
+
+/** The kit repository's grants of these purchases (those that have one). */
+export function kitGrantsOf<T = Row>(db: Database, sessionIds: string[], columns = '*'): Promise<T[]> {
+  return db.all<T>(
+    `SELECT ${columns} FROM access_grants WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})`,
+    ...sessionIds,
+  );
+}
+
+/** A purchase's grants of its plan's extra repositories, one per repository key. */
+export function extraGrants<T = Row>(db: Database, sessionId: string, columns = '*'): Promise<T[]> {
+  return db.all<T>(`SELECT ${columns} FROM extra_grants WHERE session_id = ?`, sessionId);
+}
+
+function assignments(changes: Changes): {sql: string; values: unknown[]} {
+  const names = Object.keys(changes);
+  if (names.some((name) => !/^[a-z_]+$/.test(name))) throw new Error(`Not column names: ${names.join(', ')}`);
+  return {sql: names.map((name) => `${name} = ?`).join(', '), values: Object.values(changes)};
+}
+
+/** Sets columns of a purchase's kit grant. */
+export function setKitGrant(db: Database, sessionId: string, changes: Changes): Promise<void> {
+  const {sql, values} = assignments(changes);
+  return db.run(`UPDATE access_grants SET ${sql} WHERE session_id = ?`, ...values, sessionId);
+}
+
+/** Sets columns of every kit grant, of every purchase. */
+export function setEveryKitGrant(db: Database, changes: Changes): Promise<void> {
+  const {sql, values} = assignments(changes);
+  return db.run(`UPDATE access_grants SET ${sql}`, ...values);
+}
+
+/** Sets columns of a purchase's extra repositories' grants. */
+export function setExtraGrants(db: Database, sessionId: string, changes: Changes): Promise<void> {
+  const {sql, values} = assignments(changes);
+  return db.run(`UPDATE extra_grants SET ${sql} WHERE session_id = ?`, ...values, sessionId);
+}
+
+/** The kit grant's last reading of GitHub made `ms` earlier than it was: a cache that old has expired. */
+export function ageKitReading(db: Database, sessionId: string, ms: number): Promise<void> {
+  return db.run('UPDATE access_grants SET checked_at = checked_at - ? WHERE session_id = ?', ms, sessionId);
+}
+
+/**
+ * An accepted seat of `login` (GitHub id `githubUserId`) on a purchase made by hand, as many
+ * buyers' seats as a test needs without the requests that make each: its account is `user-<login>`.
+ */
+export function insertActiveKitGrant(
+  db: Database,
+  {sessionId, login, githubUserId, at}: {sessionId: string; login: string; githubUserId: number; at: number},
+): Promise<void> {
+  return insertKitGrant(db, {
+    session_id: sessionId,
+    user_id: `user-${login}`,
+    github_username: login,
+    github_user_id: githubUserId,
+    status: 'active',
+    version: 1,
+    updated_at: at,
+  });
+}
+
+/** A kit grant written as another path (or a hand) would: the columns given, the rest their defaults. */
+export function insertKitGrant(db: Database, row: Changes): Promise<void> {
+  const names = Object.keys(row);
+  if (names.some((name) => !/^[a-z_]+$/.test(name))) throw new Error(`Not column names: ${names.join(', ')}`);
+  return db.run(
+    `INSERT INTO access_grants (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    ...Object.values(row),
+  );
+}
