@@ -11,7 +11,7 @@
 import {spawnSync} from 'node:child_process';
 import path from 'node:path';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
-import {restoreCommands} from './support/migrations';
+import {beforeMigrationsLine} from './support/migrations';
 import {WORKER_DIR, WRANGLER} from './wrangler';
 
 const ROOT = path.join(__dirname, '..');
@@ -64,12 +64,9 @@ run(
   {...process.env, WORKER_URL: SAME_ORIGIN_PREFIX},
 );
 if (!dryRun) {
-  // Time Travel derives a bookmark from a time: this minute is the database as the worker now live
+  // Time Travel derives a bookmark from a time: this one is the database as the worker now live
   // reads it, to go back to if a migration (one that moves data above all) goes wrong.
-  const before = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  console.log(
-    `\n[deploy] The D1 database before the migrations is that of ${before}. To go back to it: ${restoreCommands('site', before)}`,
-  );
+  console.log(`\n${beforeMigrationsLine('site', new Date())}`);
   run(
     'Applying the D1 migrations to Cloudflare',
     WRANGLER,

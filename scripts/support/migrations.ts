@@ -35,3 +35,12 @@ export function movedData(sql: string): string | null {
 export function restoreCommands(env: string, time: string): string {
   return `cd worker && npx wrangler d1 time-travel restore DB --env ${env} --timestamp=${time}, then npx wrangler rollback --env ${env}`;
 }
+
+/**
+ * What `npm run deploy` prints just before it applies the migrations: the time the database is at
+ * (to the second, as Time Travel's --timestamp takes it) and how to go back to it.
+ */
+export function beforeMigrationsLine(env: string, now: Date): string {
+  const time = now.toISOString().replace(/\.\d+Z$/, 'Z');
+  return `[deploy] The D1 database before the migrations is that of ${time}. To go back to it: ${restoreCommands(env, time)}`;
+}

@@ -7,7 +7,7 @@
  * (scripts/support/migrations.ts).
  */
 import {unstable_splitSqlQuery} from 'wrangler';
-import {migrationFiles, migrationText, movedData} from '../../scripts/support/migrations';
+import {beforeMigrationsLine, migrationFiles, migrationText, movedData} from '../../scripts/support/migrations';
 
 /** Whether one of the migration's statements writes rows, its comments left out. */
 function writesRows(sql: string): boolean {
@@ -32,4 +32,11 @@ it('reads what a migration says it moves', () => {
     'the rows of a into b.',
   );
   expect(movedData('-- Adds a column.\nALTER TABLE a ADD COLUMN c INTEGER;')).toBeNull();
+});
+
+it('npm run deploy names the time before the migrations to the second, as wrangler d1 time-travel restore takes it', () => {
+  expect(beforeMigrationsLine('site', new Date('2026-07-01T12:00:00.123Z'))).toBe(
+    '[deploy] The D1 database before the migrations is that of 2026-07-01T12:00:00Z. To go back to it: ' +
+      'cd worker && npx wrangler d1 time-travel restore DB --env site --timestamp=2026-07-01T12:00:00Z, then npx wrangler rollback --env site',
+  );
 });
