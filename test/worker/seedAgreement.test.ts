@@ -5,19 +5,11 @@
  * the seed made on purpose, and Purchases shows each of them the same way.
  */
 import {ADMIN_PATHS, type AdminPurchase, type Page, type RepositoryAudit} from '../../src/config/api';
-import {LOCAL_EXTRA_REPOS, LOCAL_GITHUB_EXTRA_REPOS, OWNER} from '../../scripts/local/githubApi';
-import {
-  RECORDED_EXTRA_GRANTS_SQL,
-  RECORDED_GRANTS_SQL,
-  type RecordedExtraGrant,
-  type RecordedGrant,
-  repositoryFromGrants,
-} from '../../scripts/local/localRepository';
-import {SEED_HAND_INVITED, seedStatements} from '../../scripts/local/seedData';
-import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
+import {LOCAL_EXTRA_REPOS} from '../../scripts/local/githubApi';
+import {SEED_HAND_INVITED} from '../../scripts/local/seedData';
+import {startSeededStack} from './seededStack';
+import type {SignedInUser, Stack} from './stack';
 
-/** Unique: the worker test files share one Auth emulator. */
-const ADMIN_EMAIL = uniqueEmail('seller');
 const PURCHASES = 400;
 let stack: Stack;
 let admin: SignedInUser;
@@ -34,19 +26,7 @@ let seededPrompts: (SeededGrant & {plan: string})[];
 
 beforeAll(async () => {
   // As `npm start` sets the worker up in local mode: the prompts are the stand-in's second repository.
-  stack = await startStack({
-    ADMIN_EMAILS: ADMIN_EMAIL,
-    GITHUB_EXEMPT: OWNER,
-    GITHUB_EXTRA_REPOS: LOCAL_GITHUB_EXTRA_REPOS,
-  });
-  admin = await stack.signUp({email: ADMIN_EMAIL, verified: true});
-  for (const statement of seedStatements(PURCHASES)) await stack.worker.db.run(statement);
-  stack.github.restore(
-    repositoryFromGrants(
-      await stack.worker.db.all<RecordedGrant>(RECORDED_GRANTS_SQL),
-      await stack.worker.db.all<RecordedExtraGrant>(RECORDED_EXTRA_GRANTS_SQL),
-    ),
-  );
+  ({stack, admin} = await startSeededStack({purchases: PURCHASES}));
   seeded = await stack.worker.db.all<SeededGrant>(
     `SELECT g.session_id, g.github_username, g.status, p.status AS purchase
      FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
