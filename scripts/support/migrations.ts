@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {WORKER_DIR} from '../wrangler';
 
-export const MIGRATIONS_DIR = path.join(WORKER_DIR, 'migrations');
+const MIGRATIONS_DIR = path.join(WORKER_DIR, 'migrations');
 
 /** The files of `worker/migrations`, in the order Wrangler applies them. */
 export function migrationFiles(): string[] {

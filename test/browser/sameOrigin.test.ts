@@ -6,7 +6,7 @@
  * token the worker set (§7).
  */
 import type {Request} from 'playwright-core';
-import {API_PATHS, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
+import {API_PATHS, SAME_ORIGIN_PREFIX, XSRF_COOKIE, XSRF_HEADER} from '../../src/config/api';
 import {eventually} from './helpers';
 import {uniqueEmail, useLocalSession} from './localSession';
 
@@ -58,7 +58,7 @@ describe('the worker on the site’s origin (npm start -- --same-origin)', () =>
     // loses). Read from the page's own timings, as the answer may also come from the browser's cache.
     await eventually(
       () => page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)),
-      (paths) => expect(paths).toContain(`/api${API_PATHS.prices}`),
+      (paths) => expect(paths).toContain(`${SAME_ORIGIN_PREFIX}${API_PATHS.prices}`),
       30_000,
     );
     // A cookie of that name that is not one of the worker's tokens (another app on the domain, a hand edit).

@@ -51,9 +51,9 @@ afterAll(() => stack?.stop());
  * expired again), a seat waiting in the queue for GitHub's cap. Written before the GitHub
  * stand-in starts from the rows, so that GitHub agrees with them.
  */
-async function addEdges(stack: Stack) {
+async function addEdges(seeded: Stack) {
   const seated = async (status: string) =>
-    await stack.worker.db.all<{session_id: string; version: number}>(
+    await seeded.worker.db.all<{session_id: string; version: number}>(
       `SELECT g.session_id, g.version FROM access_grants g JOIN purchases p ON p.session_id = g.session_id
          WHERE p.status = 'paid' AND p.user_id IS NOT NULL AND g.status = ? ORDER BY g.session_id`,
       status,
@@ -61,7 +61,7 @@ async function addEdges(stack: Stack) {
   const [revoked, moved, queued] = await seated('active');
   const [expired] = await seated('pending');
   const day = 86_400_000;
-  await stack.worker.db.batch([
+  await seeded.worker.db.batch([
     {
       sql: 'UPDATE purchases SET revoked_by_seller_at = ? WHERE session_id = ?',
       params: [now - 2 * day, revoked!.session_id],

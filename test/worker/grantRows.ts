@@ -5,8 +5,9 @@
  * repositories are one concept on their way to one table (issue 40): when the table changes, this
  * file changes, and the tests that read through it do not.
  *
- * `sellerRevocationMigration.test.ts` writes the schema before 0027 on purpose and stays apart, as
- * does `seedAgreement.test.ts`, which compares the seed's rows with what the console reads.
+ * Apart on purpose: `sellerRevocationMigration.test.ts` and `accessAnswers.test.ts` write the
+ * schema before a migration (0027's, and the one access model's), and `seedAgreement.test.ts`
+ * compares the seed's rows with what the console reads.
  */
 import type {Database} from '../../scripts/support/workerRuntime';
 
@@ -37,10 +38,20 @@ export function extraGrants<T = Row>(db: Database, sessionId: string, columns = 
   return db.all<T>(`SELECT ${columns} FROM extra_grants WHERE session_id = ?`, sessionId);
 }
 
-function assignments(changes: Changes): {sql: string; values: unknown[]} {
+/** The keys of `changes`, which go into the SQL as they are: column names only. */
+function columns(changes: Changes): string[] {
   const names = Object.keys(changes);
   if (names.some((name) => !/^[a-z_]+$/.test(name))) throw new Error(`Not column names: ${names.join(', ')}`);
-  return {sql: names.map((name) => `${name} = ?`).join(', '), values: Object.values(changes)};
+  return names;
+}
+
+function assignments(changes: Changes): {sql: string; values: unknown[]} {
+  return {
+    sql: columns(changes)
+      .map((name) => `${name} = ?`)
+      .join(', '),
+    values: Object.values(changes),
+  };
 }
 
 /** Sets columns of a purchase's kit grant. */
@@ -87,8 +98,7 @@ export function insertActiveKitGrant(
 
 /** A kit grant written as another path (or a hand) would: the columns given, the rest their defaults. */
 export function insertKitGrant(db: Database, row: Changes): Promise<void> {
-  const names = Object.keys(row);
-  if (names.some((name) => !/^[a-z_]+$/.test(name))) throw new Error(`Not column names: ${names.join(', ')}`);
+  const names = columns(row);
   return db.run(
     `INSERT INTO access_grants (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
     ...Object.values(row),
