@@ -3,7 +3,8 @@
  * recording: the proof that issue 40's one access model loses nothing. Migration 0028 moves every
  * row of access_grants and extra_grants into one table, grants; this file fills the D1 at the
  * schema before it (the seed and `addEdges` write the old tables), applies it and every migration
- * after it, and must read the same answers as the worker before 0028 recorded here. A recording and not two workers side by side: the worker before cannot read the new
+ * after it, and must read the same answers as the worker before 0028 recorded here. A recording
+ * and not two workers side by side: the worker before cannot read the new
  * table, and a buyer's copy of the kit may have no git history to build it from.
  *
  * The store: `npm run seed:local`'s purchases (paid, refunded, disputed, open; guests; grants
@@ -12,8 +13,8 @@
  * (`addEdges`), and each non-guest buyer signed in. The
  * answers, read in one order (a read may settle a grant, as a buyer's dashboard does): the buyer's
  * /accessStatus and download links (the kit's and the prompts'), the console's purchase detail,
- * and the repository audit of each repository. Times are kept as minutes before the seed's now,
- * accounts as the seed's own names.
+ * and the repository audit of each repository. Times are kept as minutes from the seed's now (one a
+ * read of the run wrote, as 'during the run'), accounts as the seed's own names.
  *
  * `RECORD_ACCESS_ANSWERS=1 npx jest --selectProjects worker --testPathPatterns accessAnswers`
  * records them again, for a change that means to change an answer (say so in its commit).
@@ -21,7 +22,7 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {ADMIN_PATHS, adminPath, API_PATHS} from '../../src/config/api';
-import {FIXTURE_REPO} from '../../scripts/local/githubApi';
+import {EXTRA_FIXTURE_REPO, FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {GRANTS_MIGRATION, SEED_SESSION_PREFIX} from '../../scripts/local/seedData';
 import {startSeededStack} from './seededStack';
 import {type SignedInUser, type Stack, uniqueEmail} from './stack';
@@ -36,6 +37,8 @@ const now = Date.now();
 
 /** The emulator's accounts and addresses, as the seed named them: a recording must not hold either. */
 const names = new Map<string, string>();
+/** The login `addEdges` picked to be renamed on GitHub once the stand-in starts. */
+let renamed = '';
 
 beforeAll(async () => {
   ({stack, admin} = await startSeededStack({
@@ -44,30 +47,108 @@ beforeAll(async () => {
     beforeGitHub: addEdges,
     migrateBefore: GRANTS_MIGRATION,
   }));
+  // A buyer renamed on GitHub since the seat was recorded: the worker finds the account by its id.
+  stack.github.rename(renamed, `${renamed}-renamed`);
   names.set(admin.uid, 'admin');
   names.set(admin.email, 'admin@example.com');
 }, 120_000);
 afterAll(() => stack?.stop());
 
 /**
- * States the seed does not make, each given to one paid buyer of the seed whose seat is accepted
- * (and one whose invitation is pending), as the worker of today writes them: the seller's
- * revocation, a seat moved twice by its owner, an invitation sent again after it expired (and
- * expired again), a seat waiting in the queue for GitHub's cap. Written before the GitHub
- * stand-in starts from the rows, so that GitHub agrees with them. Written at the schema before
- * migration 0028, as the worker of then wrote them: raw SQL on the old tables, on purpose.
+ * States the seed does not make, each given to one buyer of the seed (one whose seat is accepted,
+ * unless said), as the worker of today writes them: the seller's revocation, a seat moved twice by
+ * its owner, an invitation sent again after it expired (and expired again; a pending one), a seat
+ * waiting in the queue for GitHub's cap, a renamed account (a pending one), an Advanced buyer's
+ * prompts still on the account its seat moved from (which another buyer now holds), a prompts
+ * grant recorded while the key had no repository, a Starter buyer's prompts taken back when the
+ * upgrade that added them was refunded, and a refunded buyer's prompts whose take-back failed (the
+ * row still live, its job failed). Written before the GitHub stand-in starts from the rows, so that
+ * GitHub agrees with them. Written at the schema before migration 0028, as the worker of then wrote
+ * them: raw SQL on the old tables, on purpose.
  */
 async function addEdges(seeded: Stack) {
-  const seated = async (status: string) =>
-    await seeded.worker.db.all<{session_id: string; version: number}>(
-      `SELECT g.session_id, g.version FROM access_grants g JOIN purchases p ON p.session_id = g.session_id
-         WHERE p.status = 'paid' AND p.user_id IS NOT NULL AND g.status = ? ORDER BY g.session_id`,
+  const seated = async (status: string, purchaseStatus = 'paid') =>
+    await seeded.worker.db.all<{
+      session_id: string;
+      version: number;
+      plan: string;
+      github_user_id: number;
+      github_username: string;
+      user_id: string;
+    }>(
+      `SELECT g.session_id, g.version, p.plan, g.github_user_id, g.github_username, p.user_id FROM access_grants g
+         JOIN purchases p ON p.session_id = g.session_id
+         WHERE p.status = ? AND p.user_id IS NOT NULL AND g.status = ? ORDER BY g.session_id`,
+      purchaseStatus,
       status,
     );
-  const [revoked, moved, queued] = await seated('active');
-  const [expired] = await seated('pending');
+  const active = await seated('active');
+  const [revoked, moved, queued] = active;
+  const [expired, renamedSeat] = await seated('pending');
+  renamed = renamedSeat!.github_username;
+  const [movedAway, holder, notConfigured] = active.slice(3).filter((seat) => seat.plan === 'advanced');
+  const upgraded = active.slice(3).find((seat) => seat.plan === 'starter');
+  const [takeBackFailed] = (await seated('revoked', 'revoked')).filter((seat) => seat.plan === 'advanced');
   const day = 86_400_000;
   await seeded.worker.db.batch([
+    {
+      sql: 'UPDATE extra_grants SET github_user_id = ?, github_username = ?, invitation_id = NULL WHERE session_id = ?',
+      params: [holder!.github_user_id, holder!.github_username, movedAway!.session_id],
+    },
+    {
+      sql: 'UPDATE access_grants SET username_changes = 1, chosen_by_owner = 1 WHERE session_id = ?',
+      params: [movedAway!.session_id],
+    },
+    {
+      sql: "UPDATE extra_grants SET repository = NULL, invitation_id = NULL, status = 'failed', detail = ? WHERE session_id = ?",
+      params: [
+        'No repository is set for "prompts" (the worker\'s GITHUB_EXTRA_REPOS), so nothing was sent.',
+        notConfigured!.session_id,
+      ],
+    },
+    {
+      sql: `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, status,
+              revoke_reason, payment_intent_id, amount_paid, amount_refunded, created_at, paid_at, updated_at)
+            SELECT ?, session_id, user_id, email, 'starter', 'advanced', 5000, 'usd', 'revoked', 'refunded', ?, 5000, 5000, ?, ?, ?
+            FROM purchases WHERE session_id = ?`,
+      params: [
+        `cs_test_upgrade_edge`,
+        'pi_upgrade_edge',
+        now - 5 * day,
+        now - 5 * day,
+        now - 4 * day,
+        upgraded!.session_id,
+      ],
+    },
+    {
+      sql: `INSERT INTO extra_grants (session_id, repository_key, repository, github_user_id, github_username, invitation_id, status, detail, queued_at, invited_at, updated_at)
+            VALUES (?, 'prompts', ?, ?, ?, 88000001, 'revoked', 'no longer in the plan', ?, ?, ?)`,
+      params: [
+        upgraded!.session_id,
+        EXTRA_FIXTURE_REPO,
+        upgraded!.github_user_id,
+        upgraded!.github_username,
+        now - 5 * day,
+        now - 5 * day,
+        now - 4 * day,
+      ],
+    },
+    {
+      sql: "UPDATE extra_grants SET status = 'active' WHERE session_id = ?",
+      params: [takeBackFailed!.session_id],
+    },
+    {
+      sql: `INSERT INTO jobs (key, kind, payload, status, attempts, run_after, last_error, created_at, updated_at, session_id)
+            VALUES (?, 'extra-grants', ?, 'failed', 12, ?, 'GitHub answered 403: Must have admin rights to Repository.', ?, ?, ?)`,
+      params: [
+        `extra:${takeBackFailed!.session_id}:refund`,
+        JSON.stringify({sessionId: takeBackFailed!.session_id}),
+        now - day,
+        now - 2 * day,
+        now - day,
+        takeBackFailed!.session_id,
+      ],
+    },
     {
       sql: 'UPDATE purchases SET revoked_by_seller_at = ? WHERE session_id = ?',
       params: [now - 2 * day, revoked!.session_id],
@@ -162,6 +243,8 @@ function normalised(value: unknown, key = ''): unknown {
   return value;
 }
 const minutes = (time: number) => {
+  // Written by a read of this run (a grant seen accepted): how long after the seed depends on the machine.
+  if (time >= now && time <= Date.now()) return 'during the run';
   const offset = Math.round((time - now) / MINUTE_MS);
   return `t${offset < 0 ? '' : '+'}${offset}`;
 };
