@@ -43,7 +43,8 @@ CREATE INDEX grants_user_id ON grants (user_id);
 CREATE UNIQUE INDEX grants_live_seat ON grants (github_user_id)
   WHERE repository_key = 'kit' AND github_user_id IS NOT NULL AND status IN ('queued', 'pending', 'active');
 CREATE INDEX grants_github_username ON grants (github_username COLLATE NOCASE);
-CREATE INDEX grants_account ON grants (github_user_id, repository);
+CREATE INDEX grants_account ON grants (repository, github_user_id);
+CREATE INDEX grants_github_user_id ON grants (github_user_id);
 CREATE INDEX grants_queued ON grants (status, queued_at);
 CREATE INDEX grants_invited_at ON grants (status, invited_at);
 
