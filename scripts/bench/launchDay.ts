@@ -464,7 +464,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   }
 
   const queuedGrants = worker.db.prepared<{n: number}>(
-    `SELECT COUNT(*) AS n FROM access_grants WHERE status = 'queued'`,
+    `SELECT COUNT(*) AS n FROM grants WHERE repository_key = 'kit' AND status = 'queued'`,
   );
   const perDay: DayFigures[] = [];
   async function closeDay(day: number) {
@@ -510,7 +510,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const grants = new Map(
     (
       await worker.db.all<{session_id: string; status: string; detail: string | null}>(
-        'SELECT session_id, status, detail FROM access_grants',
+        `SELECT session_id, status, detail FROM grants WHERE repository_key = 'kit'`,
       )
     ).map((grant) => [grant.session_id, grant]),
   );

@@ -23,10 +23,9 @@ export interface RecordedGrant {
 }
 
 /** The grants that name a GitHub account, oldest first (so that an account's latest login wins). */
-export const RECORDED_GRANTS_SQL =
-  'SELECT session_id, github_username, github_user_id, invitation_id, status FROM access_grants WHERE github_user_id IS NOT NULL ORDER BY updated_at, session_id';
+export const RECORDED_GRANTS_SQL = `SELECT session_id, github_username, github_user_id, invitation_id, status FROM grants WHERE repository_key = 'kit' AND github_user_id IS NOT NULL ORDER BY updated_at, session_id`;
 
-/** An extra repository's grant as the local D1 records it (extra_grants). */
+/** An extra repository's grant as the local D1 records it. */
 export interface RecordedExtraGrant {
   repository: string;
   github_username: string;
@@ -36,8 +35,7 @@ export interface RecordedExtraGrant {
 }
 
 /** The extra grants that name a repository and an account, oldest first. */
-export const RECORDED_EXTRA_GRANTS_SQL =
-  'SELECT repository, github_username, github_user_id, invitation_id, status FROM extra_grants WHERE repository IS NOT NULL AND github_user_id IS NOT NULL ORDER BY updated_at, session_id';
+export const RECORDED_EXTRA_GRANTS_SQL = `SELECT repository, github_username, github_user_id, invitation_id, status FROM grants WHERE repository_key <> 'kit' AND repository IS NOT NULL AND github_user_id IS NOT NULL ORDER BY updated_at, session_id`;
 
 /** On the repository as a collaborator: accepted, or accepted and never removed. */
 const COLLABORATOR: readonly GrantStatus[] = ['active', 'removal_failed'];

@@ -62,8 +62,15 @@ export function seedSql(count: number, now = Date.now()): string {
   return seedStatements(count, now).join('\n');
 }
 
+/**
+ * Where the seed writes each purchase's grants: `grants` (migration 0028 on), or the two tables of
+ * before it, access_grants (the kit) and extra_grants, for the test that 0028 moves them all.
+ */
+export type GrantTables = 'grants' | 'before 0028';
+export const GRANTS_MIGRATION = '0028_one_grants_table.sql';
+
 /** The seed's INSERT statements, one by one. */
-export function seedStatements(count: number, now = Date.now()): string[] {
+export function seedStatements(count: number, now = Date.now(), grantTables: GrantTables = 'grants'): string[] {
   const random = generator(count);
   const plans = appConfig.plans;
   const purchases: (string | number | null)[][] = [];
@@ -109,6 +116,7 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       const grant = (state: string, invitation: number | null) => {
         grants.push([
           sessionId,
+          'kit',
           guest ? '' : `seed-user-${id}`,
           `buyer-${id}`,
           50_000_000 + i,
@@ -199,9 +207,10 @@ export function seedStatements(count: number, now = Date.now()): string[] {
       purchases,
     ),
     ...inserts(
-      'access_grants',
+      grantTables === 'grants' ? 'grants' : 'access_grants',
       [
         'session_id',
+        'repository_key',
         'user_id',
         'github_username',
         'github_user_id',
@@ -209,11 +218,11 @@ export function seedStatements(count: number, now = Date.now()): string[] {
         'status',
         'version',
         'updated_at',
-      ],
-      grants,
+      ].filter((column) => grantTables === 'grants' || column !== 'repository_key'),
+      grantTables === 'grants' ? grants : grants.map(([sessionId, , ...rest]) => [sessionId!, ...rest]),
     ),
     ...inserts(
-      'extra_grants',
+      grantTables === 'grants' ? 'grants' : 'extra_grants',
       [
         'session_id',
         'repository_key',

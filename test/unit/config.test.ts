@@ -84,6 +84,8 @@ describe('the app config', () => {
     for (const key of plans.flatMap((plan) => extraRepositoryKeys(plan))) {
       expect(described[key]?.name.trim()).toBeTruthy();
       expect(described[key]?.holds.trim()).toBeTruthy();
+      // The worker's grants table keys the kit's own repository 'kit' (migration 0028): no extra may share it.
+      expect(key).not.toBe('kit');
     }
   });
 

@@ -1,9 +1,10 @@
 /**
  * What the worker answers about access, for every purchase of a seeded store of record, held to a
- * recording: the proof that issue 40's one access model loses nothing. That step moves every row
- * of access_grants and extra_grants into one table by a migration; this file then fills the D1 at
- * the schema before it, applies it, and must read the same answers as recorded here by the worker
- * of today. A recording and not two workers side by side: the worker before cannot read the new
+ * recording: the proof that issue 40's one access model loses nothing. Migration 0028 moves every
+ * row of access_grants and extra_grants into one table, grants; this file fills the D1 at the
+ * schema before it (the seed and `addEdges` write the old tables), applies it and every migration
+ * after it, and must read the same answers as the worker before 0028 recorded here. A recording
+ * and not two workers side by side: the worker before cannot read the new
  * table, and a buyer's copy of the kit may have no git history to build it from.
  *
  * The store: `npm run seed:local`'s purchases (paid, refunded, disputed, open; guests; grants
@@ -22,7 +23,7 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {ADMIN_PATHS, adminPath, API_PATHS} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO} from '../../scripts/local/githubApi';
-import {SEED_SESSION_PREFIX} from '../../scripts/local/seedData';
+import {GRANTS_MIGRATION, SEED_SESSION_PREFIX} from '../../scripts/local/seedData';
 import {startSeededStack} from './seededStack';
 import {type SignedInUser, type Stack, uniqueEmail} from './stack';
 
@@ -40,7 +41,12 @@ const names = new Map<string, string>();
 let renamed = '';
 
 beforeAll(async () => {
-  ({stack, admin} = await startSeededStack({purchases: PURCHASES, now, beforeGitHub: addEdges}));
+  ({stack, admin} = await startSeededStack({
+    purchases: PURCHASES,
+    now,
+    beforeGitHub: addEdges,
+    migrateBefore: GRANTS_MIGRATION,
+  }));
   // A buyer renamed on GitHub since the seat was recorded: the worker finds the account by its id.
   stack.github.rename(renamed, `${renamed}-renamed`);
   names.set(admin.uid, 'admin');
@@ -57,7 +63,8 @@ afterAll(() => stack?.stop());
  * grant recorded while the key had no repository, a Starter buyer's prompts taken back when the
  * upgrade that added them was refunded, and a refunded buyer's prompts whose take-back failed (the
  * row still live, its job failed). Written before the GitHub stand-in starts from the rows, so that
- * GitHub agrees with them.
+ * GitHub agrees with them. Written at the schema before migration 0028, as the worker of then wrote
+ * them: raw SQL on the old tables, on purpose.
  */
 async function addEdges(seeded: Stack) {
   const seated = async (status: string, purchaseStatus = 'paid') =>
@@ -198,7 +205,10 @@ async function signInBuyers(purchases: Purchase[]): Promise<Map<string, SignedIn
         sql: 'UPDATE purchases SET user_id = ?, email = ? WHERE session_id = ?',
         params: [user.uid, user.email, purchase.session_id],
       },
-      {sql: 'UPDATE access_grants SET user_id = ? WHERE session_id = ?', params: [user.uid, purchase.session_id]},
+      {
+        sql: "UPDATE grants SET user_id = ? WHERE session_id = ? AND repository_key = 'kit'",
+        params: [user.uid, purchase.session_id],
+      },
     ]);
     buyers.set(purchase.session_id, user);
   }

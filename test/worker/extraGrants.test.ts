@@ -557,19 +557,22 @@ describe("downloads of an extra repository's code", () => {
   });
 });
 
-test('a GITHUB_EXTRA_REPOS value that is not key=owner/name stops the worker with a 503 that names it, rather than guess a repository', async () => {
-  const wrong = await startStack({GITHUB_EXTRA_REPOS: 'prompts=slipway-prompts'});
-  try {
-    const response = await wrong.call('/');
-    expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({
-      code: 'MISCONFIGURED',
-      error: expect.stringContaining('GITHUB_EXTRA_REPOS must be key=owner/name pairs'),
-    });
-  } finally {
-    await wrong.stop();
-  }
-});
+test.each([
+  ['prompts=slipway-prompts', 'GITHUB_EXTRA_REPOS must be key=owner/name pairs'],
+  ['prompts=a/b, kit=a/c', 'GITHUB_EXTRA_REPOS may not use the key kit'],
+])(
+  'a GITHUB_EXTRA_REPOS of %s stops the worker with a 503 that names it, rather than guess a repository',
+  async (value, error) => {
+    const wrong = await startStack({GITHUB_EXTRA_REPOS: value});
+    try {
+      const response = await wrong.call('/');
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({code: 'MISCONFIGURED', error: expect.stringContaining(error)});
+    } finally {
+      await wrong.stop();
+    }
+  },
+);
 
 describe("an extra repository's invitation that expires is sent again", () => {
   const DAY_MS = 24 * 3600_000;

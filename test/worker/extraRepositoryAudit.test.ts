@@ -1,6 +1,6 @@
 /**
  * The repository audit of a plan's extra repository (the prompts): its collaborators and
- * invitations against its own grants (extra_grants), not the kit's seats, with the same three kinds
+ * invitations against its own rows of grants, not the kit's seats, with the same three kinds
  * of difference and their fixes. In workerd with a real D1 against the GitHub stand-in, which has
  * the prompts repository beside the kit's, each with its own people and invitations.
  */

@@ -29,11 +29,11 @@ beforeAll(async () => {
   ({stack, admin} = await startSeededStack({purchases: PURCHASES}));
   seeded = await stack.worker.db.all<SeededGrant>(
     `SELECT g.session_id, g.github_username, g.status, p.status AS purchase
-     FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
+     FROM grants g JOIN purchases p ON p.session_id = g.session_id WHERE g.repository_key = 'kit'`,
   );
   seededPrompts = await stack.worker.db.all<SeededGrant & {plan: string}>(
     `SELECT e.session_id, e.github_username, e.status, p.status AS purchase, p.plan
-     FROM extra_grants e JOIN purchases p ON p.session_id = e.session_id WHERE e.repository_key = 'prompts'`,
+     FROM grants e JOIN purchases p ON p.session_id = e.session_id WHERE e.repository_key = 'prompts'`,
   );
 });
 afterAll(() => stack.stop());

@@ -2,11 +2,12 @@
  * Migration 0027 moves the seller's revocation from the GitHub grant (0024) to the purchase. On a
  * D1 filled as the worker before it left it (migrated up to 0026, rows written with that schema's
  * columns), the migration carries each revocation over with its time, and leaves every other
- * purchase unrevoked; then the worker of today refuses the revoked buyer's downloads and serves the
+ * purchase unrevoked; then, every later migration applied, the worker of today refuses the revoked buyer's downloads and serves the
  * others'.
  */
 import {afterPurchase} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
+import {migrationFiles} from '../../scripts/support/migrations';
 import {migrationStatements} from '../../scripts/support/workerRuntime';
 import {type SignedInUser, startStack, type Stack} from './stack';
 
@@ -67,7 +68,8 @@ test('0027 carries each revocation of the seller over to its purchase, with its 
   const seatedSession = await purchaseBefore(seated, {status: 'active', revokedBySeller: 0, at: revokedTime});
   const downloadsSession = await purchaseBefore(downloadsOnly, null);
 
-  await stack.worker.db.batch(migrationStatements(MIGRATION).map((sql) => ({sql})));
+  const apply = async (file: string) => stack.worker.db.batch(migrationStatements(file).map((sql) => ({sql})));
+  await apply(MIGRATION);
 
   expect(await revokedAt(revokedSession)).toBe(revokedTime);
   expect(await revokedAt(seatedSession)).toBeNull();
@@ -76,6 +78,8 @@ test('0027 carries each revocation of the seller over to its purchase, with its 
   expect(
     await stack.worker.db.all('SELECT revoked_by_seller FROM access_grants WHERE session_id = ?', revokedSession),
   ).toEqual([{revoked_by_seller: 1}]);
+  // Then every migration after it (0028 moves the grants into one table), as a deploy applies them.
+  for (const file of migrationFiles().filter((name) => name > MIGRATION)) await apply(file);
 
   // The worker of today reads the purchase: the revoked buyer gets no link and hears why; the others download.
   const refused = await askForLink(revoked);

@@ -51,6 +51,11 @@ const settingsSchema = z.object({
         /^\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*(,\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*)*$/,
         'GITHUB_EXTRA_REPOS must be key=owner/name pairs, comma-separated, such as prompts=your-name/your-prompts',
       )
+      // D1's grants table keys the kit's own repository (GITHUB_REPO) 'kit' (migration 0028).
+      .refine(
+        (value) => !/(^|,)\s*kit\s*=/.test(value),
+        "GITHUB_EXTRA_REPOS may not use the key kit: it names the kit's own repository (GITHUB_REPO)",
+      )
       .optional(),
   ),
   GITHUB_PERMISSION: optional.pipe(z.enum(['pull', 'triage', 'push', 'maintain', 'admin']).default('pull')),

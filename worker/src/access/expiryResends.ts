@@ -38,8 +38,8 @@ export async function resendExpiringInvitations(context: Context, max: number): 
   if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return 0;
   const {results: due} = await db
     .prepare(
-      `SELECT * FROM access_grants
-       WHERE status = 'pending' AND github_user_id IS NOT NULL AND invited_at <= ?1 AND expiry_resends < ?2
+      `SELECT * FROM grants
+       WHERE repository_key = 'kit' AND status = 'pending' AND github_user_id IS NOT NULL AND invited_at <= ?1 AND expiry_resends < ?2
        ORDER BY invited_at LIMIT ?3`,
     )
     .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max)
@@ -90,8 +90,8 @@ async function resendOne(context: Context, grant: Grant): Promise<boolean> {
     const refused = err instanceof HttpError || err instanceof PermanentError;
     await db
       .prepare(
-        `UPDATE access_grants SET status = 'pending', detail = NULL, expiry_resends = expiry_resends + ?3
-         WHERE session_id = ?1 AND version = ?2 AND status = 'failed'`,
+        `UPDATE grants SET status = 'pending', detail = NULL, expiry_resends = expiry_resends + ?3
+         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'failed'`,
       )
       .bind(grant.session_id, grant.version, refused ? 1 : 0)
       .run();
@@ -103,7 +103,7 @@ async function resendOne(context: Context, grant: Grant): Promise<boolean> {
 
 async function stopResending(db: D1Database, grant: Grant) {
   await db
-    .prepare('UPDATE access_grants SET expiry_resends = ?3 WHERE session_id = ?1 AND version = ?2')
+    .prepare(`UPDATE grants SET expiry_resends = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`)
     .bind(grant.session_id, grant.version, appConfig.repository.resendsAfterExpiry)
     .run();
 }

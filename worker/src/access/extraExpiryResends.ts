@@ -45,8 +45,8 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
   if (!settings.GITHUB_TOKEN) return 0;
   const {results: due} = await db
     .prepare(
-      `SELECT e.* FROM extra_grants e JOIN purchases p ON p.session_id = e.session_id AND p.status = 'paid'
-       WHERE e.status = 'pending' AND e.invitation_id IS NOT NULL AND e.github_user_id IS NOT NULL AND e.repository IS NOT NULL
+      `SELECT e.* FROM grants e JOIN purchases p ON p.session_id = e.session_id AND p.status = 'paid'
+       WHERE e.repository_key <> 'kit' AND e.status = 'pending' AND e.invitation_id IS NOT NULL AND e.github_user_id IS NOT NULL AND e.repository IS NOT NULL
          AND e.invited_at <= ?1 AND e.expiry_resends < ?2
        ORDER BY e.invited_at LIMIT ?3`,
     )
@@ -98,7 +98,7 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
  */
 async function windowOpen(db: D1Database, repository: string): Promise<boolean> {
   const queued = await db
-    .prepare(`SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
+    .prepare(`SELECT 1 AS found FROM grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
     .bind(repository)
     .first();
   return queued === null && (await hasFreeSlot(db, repository));
@@ -140,9 +140,7 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
     return await resendClaimed(context, grant);
   } finally {
     await db
-      .prepare(
-        'UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3',
-      )
+      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
       .bind(grant.session_id, grant.repository_key, now)
       .run();
   }
@@ -194,7 +192,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
     const now = Date.now();
     const recorded = await db
       .prepare(
-        `UPDATE extra_grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
+        `UPDATE grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
            expiry_resends = expiry_resends + 1, invite_attempted_at = NULL
          WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
            AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
@@ -241,7 +239,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
 async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean) {
   await db
     .prepare(
-      `UPDATE extra_grants SET status = ?4, detail = ?5, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
+      `UPDATE grants SET status = ?4, detail = ?5, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
          expiry_resends = expiry_resends + 1, updated_at = ?6
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
     )
@@ -264,7 +262,7 @@ async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean)
 async function countWithoutSending(db: D1Database, grant: ExtraGrant, reason: string, to?: number) {
   await db
     .prepare(
-      `UPDATE extra_grants SET expiry_resends = COALESCE(?4, expiry_resends + 1)
+      `UPDATE grants SET expiry_resends = COALESCE(?4, expiry_resends + 1)
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
     )
     .bind(grant.session_id, grant.repository_key, grant.invitation_id, to ?? null)

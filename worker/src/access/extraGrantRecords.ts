@@ -2,7 +2,7 @@ import type {ExtraGrantStatus} from '../../../src/config/api';
 import {INVITATION_LIFETIME_MS} from './github';
 
 /**
- * The extra_grants table (extraGrants.ts keeps it in step with the purchase): its row, why a grant
+ * An extra repository's rows of grants (extraGrants.ts keeps them in step with the purchase): a row, why a grant
  * is as it is, and the reads and writes that the send, the take-back, the status read and the
  * expiry re-send share.
  */
@@ -45,7 +45,7 @@ export const EXTRA_DETAIL = {
 
 export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<ExtraGrant[]> {
   const {results} = await db
-    .prepare('SELECT * FROM extra_grants WHERE session_id = ?1 ORDER BY repository_key')
+    .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key <> 'kit' ORDER BY repository_key`)
     .bind(sessionId)
     .all<ExtraGrant>();
   return results;
@@ -53,7 +53,7 @@ export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<
 
 export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
   return db
-    .prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+    .prepare('SELECT * FROM grants WHERE session_id = ?1 AND repository_key = ?2')
     .bind(sessionId, key)
     .first<ExtraGrant>();
 }
@@ -74,7 +74,7 @@ export async function claim(
 ): Promise<boolean> {
   const claimed = await db
     .prepare(
-      `UPDATE extra_grants SET ${column} = ?3
+      `UPDATE grants SET ${column} = ?3
        WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
          AND (?6 = 0 OR invitation_id IS ?7)
        RETURNING session_id`,
@@ -104,7 +104,7 @@ export async function recordAttempt(
 ) {
   await db
     .prepare(
-      `UPDATE extra_grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`,
+      `UPDATE grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`,
     )
     .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
     .run();
@@ -122,7 +122,7 @@ export async function markActive(
 ): Promise<ExtraGrant | null> {
   return db
     .prepare(
-      `UPDATE extra_grants SET status = 'active', github_username = ?3, updated_at = ?4,
+      `UPDATE grants SET status = 'active', github_username = ?3, updated_at = ?4,
          invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
     )

@@ -24,7 +24,7 @@ import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
  * mapped to GitHub by the worker's GITHUB_EXTRA_REPOS), kept in step with the purchase by one
  * function, `reconcileExtraGrants`. What is wanted follows from the records alone: the purchase
- * is paid, its kit seat (access_grants) has a GitHub account invited or active, and its plan now
+ * is paid, its kit seat (the 'kit' row of grants) has a GitHub account invited or active, and its plan now
  * (its latest paid upgrade's, purchases.ts `effectivePlan`) lists the key. Whatever is granted and
  * no longer wanted (a refund, an upgrade refunded, the seat moved to another account) is taken
  * back: the invitation this worker created is withdrawn, or the account it invited removed; an
@@ -49,7 +49,7 @@ export async function wantedFor(db: D1Database, sessionId: string): Promise<Want
   const row = await db
     .prepare(
       `SELECT p.status AS purchase_status, ${effectivePlan('p')} AS plan, g.status AS grant_status, g.github_user_id, g.github_username
-       FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id
+       FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.repository_key = 'kit'
        WHERE p.session_id = ?1`,
     )
     .bind(sessionId)
@@ -132,7 +132,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
 async function queuedAhead(db: D1Database, repository: string, sessionId: string, key: string): Promise<boolean> {
   const ahead = await db
     .prepare(
-      `SELECT 1 AS found FROM extra_grants o, extra_grants me
+      `SELECT 1 AS found FROM grants o, grants me
        WHERE me.session_id = ?2 AND me.repository_key = ?3
          AND o.repository = ?1 AND o.status = 'queued' AND o.queued_at < me.queued_at
          AND NOT (o.session_id = ?2 AND o.repository_key = ?3)
@@ -163,13 +163,13 @@ async function record(
   const now = Date.now();
   await db
     .prepare(
-      `INSERT INTO extra_grants (session_id, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
+      `INSERT INTO grants (session_id, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
        ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
          updated_at = excluded.updated_at
-       WHERE extra_grants.status NOT IN ('queued', 'pending', 'active')`,
+       WHERE grants.status NOT IN ('queued', 'pending', 'active')`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
     .run();
@@ -189,9 +189,7 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
     await sendClaimed(context, claimed);
   } finally {
     await db
-      .prepare(
-        'UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3',
-      )
+      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
       .bind(sessionId, key, now)
       .run();
   }
@@ -237,7 +235,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
     const now = Date.now();
     const recorded = await db
       .prepare(
-        `UPDATE extra_grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?7, checked_at = ?6, updated_at = ?6,
+        `UPDATE grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?7, checked_at = ?6, updated_at = ?6,
            invite_attempted_at = NULL
          WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'
            AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
@@ -292,7 +290,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
 async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
   await db
     .prepare(
-      `UPDATE extra_grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
+      `UPDATE grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, Date.now())
     .run();
@@ -307,7 +305,7 @@ async function settle(
 ) {
   await db
     .prepare(
-      `UPDATE extra_grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7, invite_attempted_at = NULL
+      `UPDATE grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7, invite_attempted_at = NULL
        WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.repository_key, grant.github_user_id, status, detail, login ?? null, Date.now())
@@ -338,7 +336,7 @@ export async function reconcileExtraGrantsSoon(context: Context, sessionId: stri
   const found = await db
     .prepare(
       `SELECT ${effectivePlan('p')} AS plan,
-         EXISTS (SELECT 1 FROM extra_grants e WHERE e.session_id = ?1 AND e.status IN ('queued', 'pending', 'active')) AS live
+         EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ('queued', 'pending', 'active')) AS live
        FROM purchases p WHERE p.session_id = ?1`,
     )
     .bind(sessionId)
@@ -364,8 +362,9 @@ export async function drainExtraGrants(context: Context, max: number): Promise<n
   if (!settings.GITHUB_TOKEN) return 0;
   const {results} = await db
     .prepare(
-      `SELECT session_id FROM extra_grants
-       WHERE status = 'queued' OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1)))
+      `SELECT session_id FROM grants
+       WHERE repository_key <> 'kit'
+         AND (status = 'queued' OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1))))
        GROUP BY session_id ORDER BY MIN(queued_at) LIMIT ?2`,
     )
     .bind(JSON.stringify(configured), max)

@@ -36,7 +36,7 @@ export async function renewExtraInvitation(
 ): Promise<ExtraGrantStatus> {
   const {db, settings} = context;
   const row = await db
-    .prepare('SELECT * FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+    .prepare('SELECT * FROM grants WHERE session_id = ?1 AND repository_key = ?2')
     .bind(sessionId, key)
     .first<ExtraGrant>();
   if (!row || row.status !== 'pending' || row.invitation_id === null || row.repository === null) {
@@ -73,7 +73,7 @@ export async function renewExtraInvitation(
       return 'active';
     const renewed = await db
       .prepare(
-        `UPDATE extra_grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
+        `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
            queued_at = ?4, updated_at = ?4, expiry_resends = 0
          WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3 RETURNING session_id`,
       )
@@ -82,9 +82,7 @@ export async function renewExtraInvitation(
     queued = renewed !== null;
   } finally {
     await db
-      .prepare(
-        'UPDATE extra_grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3',
-      )
+      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
       .bind(sessionId, key, now)
       .run();
   }
@@ -93,7 +91,7 @@ export async function renewExtraInvitation(
     await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${row.invitation_id}`);
   }
   const after = await db
-    .prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+    .prepare('SELECT status FROM grants WHERE session_id = ?1 AND repository_key = ?2')
     .bind(sessionId, key)
     .first<{status: ExtraGrantStatus}>();
   return after?.status ?? 'queued';

@@ -59,7 +59,7 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
   // would stay open on GitHub with nothing to withdraw it; so the job runs again, on the new row.
   const revoked = await db
     .prepare(
-      `UPDATE extra_grants SET status = 'revoked', detail = ?4, sending_at = NULL, updated_at = ?5
+      `UPDATE grants SET status = 'revoked', detail = ?4, sending_at = NULL, updated_at = ?5
        WHERE session_id = ?1 AND repository_key = ?2 AND status = ?3 AND invitation_id IS ?6 RETURNING session_id`,
     )
     .bind(row.session_id, row.repository_key, row.status, reason, Date.now(), row.invitation_id)
@@ -92,7 +92,7 @@ async function heldElsewhere(
 ): Promise<boolean> {
   const other = await db
     .prepare(
-      `SELECT 1 AS found FROM extra_grants
+      `SELECT 1 AS found FROM grants
        WHERE repository = ?1 AND ${column} = ?2 AND session_id != ?3 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
     )
     .bind(row.repository, value, row.session_id)
@@ -145,7 +145,7 @@ registerJob<StaleInvitation>('extra-withdraw', {
         // invited it again since, or another purchase of the same account).
         const held = await context.db
           .prepare(
-            `SELECT 1 AS found FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
+            `SELECT 1 AS found FROM grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
           )
           .bind(stale.repository, stale.githubUserId)
           .first();

@@ -38,12 +38,6 @@ export interface Grant {
   resent_after_expiry: number;
   /** When this version's invitation was last asked of GitHub, until it is recorded (lostAnswer.ts). */
   invite_attempted_at: number | null;
-  /**
-   * 1 when the seller's revocation took this grant away. The purchase holds the revocation now
-   * (sellerRevocation.ts, migration 0027); this copy is written in step and read by nothing, so
-   * that the worker before 0027 can be deployed again. A later migration drops it.
-   */
-  revoked_by_seller: number;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
@@ -52,13 +46,21 @@ const LIVE: readonly GrantStatus[] = ['queued', 'pending', 'active'];
 /** A seat that is not free: live, or one whose removal failed and is still on GitHub. */
 const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
+/**
+ * The kit's row of `grants` (migration 0028), keyed 'kit': the kit's repository is the first of
+ * every plan. That row is also the purchase's seat, the GitHub account every other repository
+ * follows; every statement of this file, seat.ts, invite.ts, status.ts and removal.ts names it.
+ */
 export function readGrant(db: D1Database, sessionId: string) {
-  return db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId).first<Grant>();
+  return db
+    .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key = 'kit'`)
+    .bind(sessionId)
+    .first<Grant>();
 }
 
 export function grantForUser(db: D1Database, userId: string) {
   return db
-    .prepare('SELECT * FROM access_grants WHERE user_id = ?1 ORDER BY updated_at DESC LIMIT 1')
+    .prepare(`SELECT * FROM grants WHERE user_id = ?1 AND repository_key = 'kit' ORDER BY updated_at DESC LIMIT 1`)
     .bind(userId)
     .first<Grant>();
 }
@@ -92,7 +94,7 @@ export const TAKEN = {
 
 /** The unique index on live GitHub ids answered: another purchase holds this account. */
 export function isTakenById(err: unknown): boolean {
-  return err instanceof Error && /UNIQUE constraint failed: access_grants\.github_user_id/.test(err.message);
+  return err instanceof Error && /UNIQUE constraint failed: grants\.github_user_id/.test(err.message);
 }
 
 /**
@@ -110,7 +112,8 @@ export async function refusalFor(
 ): Promise<{refusal: string} | {adopt: Invitation} | null> {
   const other = await context.db
     .prepare(
-      `SELECT 1 AS found FROM access_grants WHERE github_user_id = ?1 AND session_id != ?2 AND status IN ${HELD}`,
+      `SELECT 1 AS found FROM grants
+       WHERE github_user_id = ?1 AND repository_key = 'kit' AND session_id != ?2 AND status IN ${HELD}`,
     )
     .bind(github.id, sessionId)
     .first();

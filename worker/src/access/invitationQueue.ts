@@ -13,7 +13,7 @@ export const DAY_MS = 24 * 3600_000;
  * A queue entry still counts while its grant waits at that version: a refund, a failure or another
  * request of the purchase leaves the entry stale, and stale entries hold no place.
  */
-const WAITING = `invitation_queue q JOIN access_grants g ON g.session_id = q.session_id AND g.version = q.version AND g.status = 'queued'`;
+const WAITING = `invitation_queue q JOIN grants g ON g.session_id = q.session_id AND g.repository_key = 'kit' AND g.version = q.version AND g.status = 'queued'`;
 
 /**
  * Takes one of the window's invitations for this purchase, in one statement so that requests

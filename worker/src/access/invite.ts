@@ -67,7 +67,9 @@ export async function performInvite(
     return await sendClaimed(context, grant, {checked});
   } finally {
     await db
-      .prepare('UPDATE access_grants SET sending_at = NULL WHERE session_id = ?1 AND sending_at = ?2')
+      .prepare(
+        `UPDATE grants SET sending_at = NULL WHERE repository_key = 'kit' AND session_id = ?1 AND sending_at = ?2`,
+      )
       .bind(sessionId, claimedAt)
       .run();
   }
@@ -85,8 +87,8 @@ async function claimSend(db: D1Database, sessionId: string, version: number): Pr
   const now = Date.now();
   const claimed = await db
     .prepare(
-      `UPDATE access_grants SET sending_at = ?3
-       WHERE session_id = ?1 AND version = ?2 AND status = 'queued' AND (sending_at IS NULL OR sending_at <= ?3 - ?4)
+      `UPDATE grants SET sending_at = ?3
+       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued' AND (sending_at IS NULL OR sending_at <= ?3 - ?4)
        RETURNING session_id`,
     )
     .bind(sessionId, version, now, SEND_CLAIM_MS)
@@ -140,7 +142,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     } else {
       await db
         .prepare(
-          `UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`,
+          `UPDATE grants SET invite_attempted_at = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'`,
         )
         .bind(sessionId, version, Date.now())
         .run();
@@ -158,9 +160,9 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     try {
       recorded = await db
         .prepare(
-          `UPDATE access_grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, github_username = ?6, updated_at = ?5,
+          `UPDATE grants SET status = 'pending', invitation_id = ?3, github_user_id = ?4, github_username = ?6, updated_at = ?5,
              checked_at = ?5, invitation_expired = 0, invited_at = ?7, invite_attempted_at = NULL
-           WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
+           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'
              AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            RETURNING *`,
         )
@@ -183,8 +185,8 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       // and hold the account from every other purchase. A dispute won restores it as any other.
       await db
         .prepare(
-          `UPDATE access_grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?3
-           WHERE session_id = ?1 AND version = ?2 AND status = 'queued'
+          `UPDATE grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?3
+           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'
              AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')`,
         )
         .bind(sessionId, version, Date.now())
@@ -246,8 +248,8 @@ export async function tellOwner(context: Context, grant: Grant, {waited = false}
 async function recordFailure(db: D1Database, grant: Grant, reason: string): Promise<never> {
   await db
     .prepare(
-      `UPDATE access_grants SET status = 'failed', detail = ?3, updated_at = ?4, invite_attempted_at = NULL
-       WHERE session_id = ?1 AND version = ?2 AND status = 'queued'`,
+      `UPDATE grants SET status = 'failed', detail = ?3, updated_at = ?4, invite_attempted_at = NULL
+       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.version, reason, Date.now())
     .run();

@@ -70,8 +70,8 @@ export async function liveHolderOf(
 ): Promise<string | null> {
   const holder = await db
     .prepare(
-      `SELECT session_id FROM access_grants
-       WHERE status IN ('queued', 'pending', 'active')
+      `SELECT session_id FROM grants
+       WHERE repository_key = 'kit' AND status IN ('queued', 'pending', 'active')
          AND (github_user_id = ?1 OR invitation_id = ?2) AND NOT (session_id = ?3 AND version = ?4)
        LIMIT 1`,
     )
@@ -127,8 +127,8 @@ export async function performRemoval(context: Context, payload: RemovalPayload) 
 export async function removalSucceeded(db: D1Database, payload: RemovalPayload) {
   await db
     .prepare(
-      `UPDATE access_grants SET status = 'revoked', detail = NULL, updated_at = ?3
-       WHERE session_id = ?1 AND version = ?2 AND status = 'removal_failed'`,
+      `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?3
+       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'removal_failed'`,
     )
     .bind(payload.sessionId, payload.version, Date.now())
     .run();
@@ -142,8 +142,8 @@ export async function removalSucceeded(db: D1Database, payload: RemovalPayload) 
 export async function removalGaveUp(db: D1Database, payload: RemovalPayload, error: string) {
   const marked = await db
     .prepare(
-      `UPDATE access_grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?3
-       WHERE session_id = ?1 AND version = ?2 AND status = 'revoked'
+      `UPDATE grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?3
+       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'revoked'
        RETURNING session_id`,
     )
     .bind(payload.sessionId, payload.version, Date.now())

@@ -129,11 +129,11 @@ export async function requestAccess(
     claimed = current
       ? await db
           .prepare(
-            `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
+            `UPDATE grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = ?9, invite_attempted_at = NULL, revoked_by_seller = 0, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
-             WHERE session_id = ?1 AND version = ?4 AND (?11 = 1 OR ${NOT_REVOKED_BY_SELLER})
+               resent_after_expiry = ?9, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
+             WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?4 AND (?11 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
           )
           // The cron's re-send after expiry counts; the audit's keeps the count (a buyer who declines
@@ -154,9 +154,9 @@ export async function requestAccess(
           .first<Grant>()
       : await db
           .prepare(
-            `INSERT INTO access_grants (session_id, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
-             SELECT ?1, ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
-             ON CONFLICT (session_id) DO NOTHING
+            `INSERT INTO grants (session_id, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
+             SELECT ?1, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
+             ON CONFLICT (session_id, repository_key) DO NOTHING
              RETURNING *`,
           )
           .bind(
@@ -273,11 +273,11 @@ async function moveSeat(
   try {
     recorded = await db
       .prepare(
-        `UPDATE access_grants SET github_username = ?2, github_user_id = ?3, invitation_id = ?4, status = 'pending',
+        `UPDATE grants SET github_username = ?2, github_user_id = ?3, invitation_id = ?4, status = 'pending',
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
            checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
            invite_attempted_at = NULL
-         WHERE session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid' AND revoked_by_seller_at IS NULL)
+         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid' AND revoked_by_seller_at IS NULL)
          RETURNING *`,
       )
       .bind(
@@ -318,23 +318,25 @@ async function moveSeat(
 /** Records on the grant when a move last asked GitHub for its invitation (lostAnswer.ts), or clears it. */
 async function attempted(db: D1Database, grant: Grant, at: number | null) {
   await db
-    .prepare('UPDATE access_grants SET invite_attempted_at = ?3 WHERE session_id = ?1 AND version = ?2')
+    .prepare(
+      `UPDATE grants SET invite_attempted_at = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`,
+    )
     .bind(grant.session_id, grant.version, at)
     .run();
 }
 
 /**
  * Takes the seat away from a purchase: the record at once, GitHub through the outbox (and the plan's
- * extra repositories with it). A refund or a dispute, or `bySeller` the seller's (revokeBySeller).
+ * extra repositories with it): a refund, a dispute, or the seller's revocation (revokeBySeller).
  */
-export async function revokeAccess(context: Context, sessionId: string, reason: string, {bySeller = false} = {}) {
+export async function revokeAccess(context: Context, sessionId: string, reason: string) {
   const revoked = await context.db
     .prepare(
-      `UPDATE access_grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3, revoked_by_seller = ?4
-       WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
+      `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3
+       WHERE repository_key = 'kit' AND session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
        RETURNING *`,
     )
-    .bind(sessionId, reason, Date.now(), bySeller ? 1 : 0)
+    .bind(sessionId, reason, Date.now())
     .first<Grant>();
   if (revoked) await removeNowOrLater(context, revoked, reason);
   if (revoked) await reconcileExtraGrantsSoon(context, sessionId, `revoked:${revoked.version}`);
@@ -349,7 +351,7 @@ export async function revokeAccess(context: Context, sessionId: string, reason: 
 export async function revokeBySeller(context: Context, sessionId: string): Promise<boolean> {
   if (!(await recordSellerRevocation(context.db, sessionId))) return false;
   log.info('access.revoked_by_seller', {sessionId});
-  await revokeAccess(context, sessionId, 'revoked by an admin', {bySeller: true});
+  await revokeAccess(context, sessionId, 'revoked by an admin');
   return true;
 }
 
@@ -389,9 +391,9 @@ export async function restoreAccess(context: Context, sessionId: string) {
   try {
     restored = await context.db
       .prepare(
-        `UPDATE access_grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
+        `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
            resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
-         WHERE session_id = ?1 AND version = ?2
+         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
          RETURNING *`,
       )
       .bind(sessionId, grant.version, back, Date.now())
@@ -434,8 +436,8 @@ export async function resendInvitation(
   const login = await loginToday(context, grant);
   const marked = await db
     .prepare(
-      `UPDATE access_grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
-       WHERE session_id = ?1 AND version = ?2
+      `UPDATE grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
+       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
        RETURNING session_id`,
     )
     .bind(grant.session_id, grant.version, Date.now())
@@ -461,8 +463,8 @@ export async function resendInvitation(
       // Nothing was asked of GitHub yet: the grant is as it was, for the next try.
       await db
         .prepare(
-          `UPDATE access_grants SET status = ?3, detail = ?4
-           WHERE session_id = ?1 AND version = ?2 AND status = 'failed'`,
+          `UPDATE grants SET status = ?3, detail = ?4
+           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'failed'`,
         )
         .bind(grant.session_id, grant.version, grant.status, grant.detail)
         .run();

@@ -42,22 +42,17 @@ export async function recordSellerRevocation(db: D1Database, sessionId: string):
 }
 
 /**
- * Lifts it: the buyer may download and ask for an invitation again. The grant's copy of 0024 is
- * cleared with it (kept in step for a worker before 0027). False when there was none.
+ * Lifts it: the buyer may download and ask for an invitation again. False when there was none.
  */
 export async function liftSellerRevocation(db: D1Database, sessionId: string): Promise<boolean> {
   const now = Date.now();
-  const [lifted] = await db.batch([
-    db
-      .prepare(
-        `UPDATE purchases SET revoked_by_seller_at = NULL, updated_at = ?2
-         WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL
-         RETURNING session_id`,
-      )
-      .bind(sessionId, now),
-    db
-      .prepare('UPDATE access_grants SET revoked_by_seller = 0 WHERE session_id = ?1 AND revoked_by_seller = 1')
-      .bind(sessionId),
-  ]);
-  return lifted!.results.length > 0;
+  const lifted = await db
+    .prepare(
+      `UPDATE purchases SET revoked_by_seller_at = NULL, updated_at = ?2
+       WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL
+       RETURNING session_id`,
+    )
+    .bind(sessionId, now)
+    .first();
+  return lifted !== null;
 }

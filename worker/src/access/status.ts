@@ -46,7 +46,7 @@ export const LOGIN_CHECK_EVERY_MS = 3600_000;
 async function renamed(db: D1Database, grant: Grant, login: string | null): Promise<string> {
   if (login === null || login === grant.github_username) return grant.github_username;
   await db
-    .prepare('UPDATE access_grants SET github_username = ?3 WHERE session_id = ?1 AND version = ?2')
+    .prepare(`UPDATE grants SET github_username = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`)
     .bind(grant.session_id, grant.version, login)
     .run();
   log.info('access.login_renamed', {
@@ -82,8 +82,8 @@ async function claimRead(
 ) {
   const claimed = await db
     .prepare(
-      `UPDATE access_grants SET checked_at = ?3
-       WHERE session_id = ?1 AND version = ?2 AND status = ?6
+      `UPDATE grants SET checked_at = ?3
+       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = ?6
          AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
        RETURNING session_id`,
     )
@@ -153,7 +153,7 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
       const login = await renamed(db, grant, invitation.inviteeLogin);
       await db
         .prepare(
-          `UPDATE access_grants SET checked_at = ?3, invitation_expired = 0 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+          `UPDATE grants SET checked_at = ?3, invitation_expired = 0 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'pending'`,
         )
         .bind(grant.session_id, grant.version, now)
         .run();
@@ -167,8 +167,8 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     if (!gone && (await repository.isCollaborator(login))) {
       await db
         .prepare(
-          `UPDATE access_grants SET status = 'active', checked_at = ?3, invitation_expired = 0, updated_at = ?3
-           WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+          `UPDATE grants SET status = 'active', checked_at = ?3, invitation_expired = 0, updated_at = ?3
+           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'pending'`,
         )
         .bind(grant.session_id, grant.version, now)
         .run();
@@ -177,7 +177,7 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     }
     await db
       .prepare(
-        `UPDATE access_grants SET checked_at = ?3, invitation_expired = 1 WHERE session_id = ?1 AND version = ?2 AND status = 'pending'`,
+        `UPDATE grants SET checked_at = ?3, invitation_expired = 1 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'pending'`,
       )
       .bind(grant.session_id, grant.version, now)
       .run();
@@ -189,7 +189,9 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     });
     // The claim holds for RETRY_FAILED_READ_MS instead of the minute.
     await db
-      .prepare(`UPDATE access_grants SET checked_at = ?4 WHERE session_id = ?1 AND version = ?2 AND checked_at = ?3`)
+      .prepare(
+        `UPDATE grants SET checked_at = ?4 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND checked_at = ?3`,
+      )
       .bind(grant.session_id, grant.version, now, now - CHECK_EVERY_MS + RETRY_FAILED_READ_MS)
       .run();
     return base;

@@ -59,7 +59,7 @@ const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')
     (SELECT json_object('country', u.fair_price_country, 'percentOff', u.fair_price_percent, 'cardCountry', u.card_country, 'review', u.country_review)
       FROM upgrades u WHERE u.purchase_session_id = p.session_id AND ${upgradeFlagged('u')} ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
     p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes
-  FROM purchases p LEFT JOIN access_grants g ON g.session_id = p.session_id`;
+  FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.repository_key = 'kit'`;
 
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
 const upTo = (prefix: string) => `${prefix}\u{10FFFF}`;
@@ -93,8 +93,8 @@ function filterFor(filter: PurchaseFilter): {where: string; params: unknown[]} {
   if (q.startsWith('cs_')) conditions.push(`p.session_id >= ${param(q)} AND p.session_id < ${param(upTo(q))}`);
   else if (q !== '') {
     const [from, to] = [param(q.toLowerCase()), param(upTo(q.toLowerCase()))];
-    conditions.push(`((p.email >= ${from} AND p.email < ${to}) OR p.session_id IN (SELECT session_id FROM access_grants
-      WHERE github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
+    conditions.push(`((p.email >= ${from} AND p.email < ${to}) OR p.session_id IN (SELECT session_id FROM grants
+      WHERE repository_key = 'kit' AND github_username >= ${from} COLLATE NOCASE AND github_username < ${to} COLLATE NOCASE))`);
   }
   if (filter.state) conditions.push(STATE_WHERE[filter.state]);
   // The purchase's own payment, or one of its upgrades': either waits on the seller.
@@ -215,7 +215,7 @@ export async function purchaseDetail(
         'SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id',
       )
       .bind(sessionId),
-    db.prepare('SELECT * FROM access_grants WHERE session_id = ?1').bind(sessionId),
+    db.prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key = 'kit'`).bind(sessionId),
     upgradesOfStatement(db, sessionId),
     // The seller's revocation is each purchase's own: the page says which others the buyer holds.
     db

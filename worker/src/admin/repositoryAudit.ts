@@ -22,7 +22,7 @@ import {SUBREQUESTS_PER} from '../subrequests';
  * there. The repository's owner and GITHUB_EXEMPT are left out. Each difference has a fix.
  *
  * The same for each extra repository a plan grants (GITHUB_EXTRA_REPOS, access/extraGrants.ts),
- * against its own grants (extra_grants): its audit is asked for by its key.
+ * against its own rows of grants: its audit is asked for by its key.
  */
 interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
@@ -54,20 +54,13 @@ export function auditTarget(settings: Context['settings'], key?: string): AuditT
 
 /** Every grant of the repository, with its purchase: the kit's seats, or an extra repository's grants. */
 async function grantsOf(db: D1Database, target: AuditTarget) {
-  if (target.key === null) {
-    return db
-      .prepare(
-        `SELECT g.session_id, g.github_user_id, g.github_username, g.status, p.status AS purchase_status, p.email
-         FROM access_grants g JOIN purchases p ON p.session_id = g.session_id`,
-      )
-      .all<GrantRow>();
-  }
   return db
     .prepare(
-      `SELECT e.session_id, e.github_user_id, COALESCE(e.github_username, '') AS github_username, e.status, p.status AS purchase_status, p.email
-       FROM extra_grants e JOIN purchases p ON p.session_id = e.session_id WHERE e.repository = ?1`,
+      `SELECT g.session_id, g.github_user_id, COALESCE(g.github_username, '') AS github_username, g.status, p.status AS purchase_status, p.email
+       FROM grants g JOIN purchases p ON p.session_id = g.session_id
+       WHERE CASE WHEN ?1 IS NULL THEN g.repository_key = 'kit' ELSE g.repository = ?1 END`,
     )
-    .bind(target.name)
+    .bind(target.key === null ? null : target.name)
     .all<GrantRow>();
 }
 
@@ -315,8 +308,8 @@ async function recordRemoved(db: D1Database, githubUserId: number) {
   await db.batch([
     db
       .prepare(
-        `UPDATE access_grants SET status = 'revoked', detail = NULL, updated_at = ?2
-         WHERE github_user_id = ?1 AND status = 'removal_failed'`,
+        `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?2
+         WHERE repository_key = 'kit' AND github_user_id = ?1 AND status = 'removal_failed'`,
       )
       .bind(githubUserId, now),
     db
@@ -371,7 +364,7 @@ async function applyExtraFix(
     const sessionId = difference.sessionId!;
     const grant = await db
       .prepare(
-        'SELECT invitation_id, status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3',
+        'SELECT invitation_id, status FROM grants WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3',
       )
       .bind(sessionId, target.key, target.name)
       .first<{invitation_id: number | null; status: string}>();
@@ -385,7 +378,7 @@ async function applyExtraFix(
     // A grant already queued keeps its place: only its reconcile is run again.
     const queued = await db
       .prepare(
-        `UPDATE extra_grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
+        `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
            queued_at = CASE WHEN status = 'queued' THEN queued_at ELSE ?4 END, expiry_resends = 0, updated_at = ?4
          WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3 AND status IN ('queued', 'pending', 'active', 'failed')
          RETURNING session_id`,
@@ -395,14 +388,14 @@ async function applyExtraFix(
     if (!queued) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
     await reconcileExtraGrantsSoon(context, sessionId, `audit:${target.key}:${now}`);
     const after = await db
-      .prepare('SELECT status FROM extra_grants WHERE session_id = ?1 AND repository_key = ?2')
+      .prepare('SELECT status FROM grants WHERE session_id = ?1 AND repository_key = ?2')
       .bind(sessionId, target.key)
       .first<{status: string}>();
     return {detail: `invited @${difference.login} to ${target.name} again: ${after?.status ?? 'queued'}`, sessionId};
   }
   const holder = await db
     .prepare(
-      `SELECT session_id FROM extra_grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
+      `SELECT session_id FROM grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
     )
     .bind(target.name, difference.githubUserId)
     .first<{session_id: string}>();

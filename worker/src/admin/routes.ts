@@ -231,7 +231,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     return audited(c, 'reset_username_changes', sessionId, async () => {
       const reset = await c.env.DB.prepare(
-        'UPDATE access_grants SET username_changes = 0, updated_at = ?2 WHERE session_id = ?1 RETURNING username_changes',
+        `UPDATE grants SET username_changes = 0, updated_at = ?2 WHERE repository_key = 'kit' AND session_id = ?1 RETURNING username_changes`,
       )
         .bind(sessionId, Date.now())
         .first();

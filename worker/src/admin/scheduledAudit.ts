@@ -168,7 +168,7 @@ async function grantStates(db: D1Database, differences: RepositoryDifference[]):
   if (sessionIds.length === 0) return new Map();
   const {results} = await db
     .prepare(
-      'SELECT session_id, status, invitation_id FROM access_grants WHERE session_id IN (SELECT value FROM json_each(?1))',
+      `SELECT session_id, status, invitation_id FROM grants WHERE repository_key = 'kit' AND session_id IN (SELECT value FROM json_each(?1))`,
     )
     .bind(JSON.stringify(sessionIds))
     .all<GrantState>();
@@ -183,15 +183,10 @@ async function grantStates(db: D1Database, differences: RepositoryDifference[]):
 async function expiredForGood(db: D1Database, now = Date.now()) {
   const {results} = await db
     .prepare(
-      `SELECT login, email, repository FROM (
-         SELECT g.github_username AS login, p.email, NULL AS repository, g.invited_at FROM access_grants g
-           JOIN purchases p ON p.session_id = g.session_id
-           WHERE g.status = 'pending' AND p.status = 'paid' AND g.expiry_resends >= ?1 AND g.invited_at <= ?2 AND g.invited_at > ?2 - ?3
-         UNION ALL
-         SELECT e.github_username, p.email, e.repository, e.invited_at FROM extra_grants e
-           JOIN purchases p ON p.session_id = e.session_id
-           WHERE e.status = 'pending' AND p.status = 'paid' AND e.expiry_resends >= ?1 AND e.invited_at <= ?2 AND e.invited_at > ?2 - ?3)
-       ORDER BY invited_at LIMIT 50`,
+      `SELECT g.github_username AS login, p.email, g.repository FROM grants g
+         JOIN purchases p ON p.session_id = g.session_id
+         WHERE g.status = 'pending' AND p.status = 'paid' AND g.expiry_resends >= ?1 AND g.invited_at <= ?2 AND g.invited_at > ?2 - ?3
+       ORDER BY g.invited_at LIMIT 50`,
     )
     .bind(appConfig.repository.resendsAfterExpiry, now - INVITATION_LIFETIME_MS, AUDIT_EVERY_MS)
     .all<{login: string; email: string | null; repository: string | null}>();
