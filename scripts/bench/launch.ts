@@ -9,7 +9,8 @@
  * `--buyers N` (1,000 by default) for a quicker run, `--days N` for another number of simulated
  * days (by default until the queue has drained, and a week more for the last invitations to
  * expire). Prints the time from payment to the first download, the invitations sent and the
- * queue's length per simulated day, how buyers end, and the goals; exits 1 when a goal is missed:
+ * queue's length per simulated day and repository (the kit's, and the prompts every buyer's plan
+ * grants besides it), how buyers end on each, and the goals; exits 1 when a goal is missed:
  * a buyer lost, a download that failed at the launch, a 5xx, an invitation past the cap, or one of
  * the worker's guarantees broken. A benchmark, not a test: test/worker/launchBench.test.ts runs the
  * same simulation small in `npm test`.
@@ -52,6 +53,7 @@ function print(figures: LaunchFigures) {
   console.table(
     figures.perDay.map((day) => ({
       day: day.day,
+      repository: day.repository,
       'invitations sent': day.invitationsSent,
       'queued at the end': day.queued,
       'open invitations': day.open,
@@ -59,9 +61,11 @@ function print(figures: LaunchFigures) {
       accepted: day.collaborators,
     })),
   );
-  console.log('How the buyers end:');
-  for (const [state, count] of Object.entries(figures.endStates).sort(([, a], [, b]) => b - a))
-    console.log(`  ${String(count).padStart(6)}  ${state}`);
+  for (const [repository, states] of Object.entries(figures.endStates)) {
+    console.log(`How the buyers end on the ${repository} repository:`);
+    for (const [state, count] of Object.entries(states).sort(([, a], [, b]) => b - a))
+      console.log(`  ${String(count).padStart(6)}  ${state}`);
+  }
   console.log(
     `\nRenamed accounts that accepted: ${figures.renames.renamed}; the dashboard showed the login of today for ${figures.renames.shownCurrent}.`,
   );
@@ -101,18 +105,22 @@ function print(figures: LaunchFigures) {
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
   line(
     figures.lost.length === 0,
-    `buyers lost (no accepted or open invitation and no working download): ${figures.lost.length}`,
+    `buyers lost on a repository (no accepted or open invitation to it and no working download of it): ${figures.lost.length}`,
   );
-  const failed = Object.entries(figures.endStates)
+  const failed = Object.values(figures.endStates)
+    .flatMap((states) => Object.entries(states))
     .filter(([state]) => state.startsWith('grant failed'))
     .reduce((sum, [, count]) => sum + count, 0);
   line(failed === 0, `grants failed (no buyer here gives GitHub a reason to refuse): ${failed}`);
   line(figures.launchDownloadsFailed === 0, `downloads that failed at the launch: ${figures.launchDownloadsFailed}`);
   line(figures.fiveHundreds.length === 0, `answers of 5xx, and cron runs that threw: ${figures.fiveHundreds.length}`);
-  line(
-    figures.refusedForCap === 0 && figures.mostInADay <= appConfig.repository.invitationsPerDay,
-    `invitations past the cap, by GitHub's count: ${figures.refusedForCap} refused; at most ${figures.mostInADay} created in any 24 hours`,
-  );
+  for (const [repository, most] of Object.entries(figures.mostInADay)) {
+    const refused = figures.refusedForCap[repository] ?? 0;
+    line(
+      refused === 0 && most <= appConfig.repository.invitationsPerDay,
+      `invitations past the ${repository} repository's cap, by GitHub's count: ${refused} refused; at most ${most} created in any 24 hours`,
+    );
+  }
   line(
     seatMoves.wrongRefusals.length === 0,
     `moves past the limit answered otherwise than 429 SWAP_LIMIT: ${seatMoves.wrongRefusals.length}`,

@@ -8,7 +8,10 @@
  *   would run it, and buyers act on their invitations: most accept, some rename their account
  *   first (after the invitation, or while it waits in the queue), some let it expire and see that
  *   on their dashboard.
- * Then every buyer's end state, GitHub's count of invitations, and the worker's guarantees.
+ * Every buyer buys the featured plan, which grants two repositories, the kit's and the prompts:
+ * each has its own invitations, queue and cap, and a buyer accepts the prompts' invitation once
+ * they have accepted the kit's. Then every buyer's end state on each repository, GitHub's count
+ * of invitations to each, and the worker's guarantees.
  */
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
@@ -21,7 +24,7 @@ import {releaseDelivery} from '../local/release';
 import {stripeEvent} from '../local/stripeApi';
 import {SITE_ORIGIN} from '../support/workerRuntime';
 import {workerdCpu} from '../support/processCpu';
-import type {LaunchWorld} from './launchWorld';
+import {BENCH_REPOSITORIES, type LaunchWorld} from './launchWorld';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -81,8 +84,10 @@ interface Buyer {
   seen?: AccessStatus;
 }
 
+/** One simulated day on one repository (`repository`: its key, 'kit' or the plan's extra key). */
 export interface DayFigures {
   day: number;
+  repository: string;
   invitationsSent: number;
   /** Grants waiting in the invitation queue at the day's end. */
   queued: number;
@@ -97,18 +102,22 @@ export interface LaunchFigures {
   days: number;
   launchSeconds: number;
   paymentToDownloadMs: {median: number; p99: number};
+  /** Each day's figures, one row per repository. */
   perDay: DayFigures[];
-  /** How each buyer ends: accepted, invited (open), expired, queued, failed (with the reason), … */
-  endStates: Record<string, number>;
-  /** Buyers with no accepted or open invitation and no download that works: must be 0. */
+  /**
+   * How each buyer ends on each repository (by key): accepted, invited (open), expired, queued,
+   * failed (with the reason), …
+   */
+  endStates: Record<string, Record<string, number>>;
+  /** Buyers with no accepted or open invitation to a repository and no download of it that works: must be 0. */
   lost: string[];
   /** Buyers whose download at the launch did not work: must be 0 (instant access). */
   launchDownloadsFailed: number;
   /** Every answer of 500 or more, and every cron run that threw: must be none. */
   fiveHundreds: string[];
-  /** Invitations GitHub refused for its cap, and the most GitHub created in any 24 hours. */
-  refusedForCap: number;
-  mostInADay: number;
+  /** By repository key: invitations GitHub refused for its cap, and the most it created in any 24 hours. */
+  refusedForCap: Record<string, number>;
+  mostInADay: Record<string, number>;
   /** Content-creating requests GitHub refused for its secondary limits. */
   secondaryLimitRefusals: number;
   cronRuns: number;
@@ -127,7 +136,7 @@ export interface LaunchFigures {
    * Buyers who moved their seat: how many moves the worker took, how many it turned away for the
    * day's cap (429 INVITATION_CAP) or for GitHub's secondary limit (429 RATE_LIMITED), the seat
    * unmoved and the buyer trying again, how many refused past the limit
-   * (with the wrong answers listed), and accounts moved away from that are still on the repository.
+   * (with the wrong answers listed), and accounts moved away from that are still on a repository.
    */
   seatMoves: {
     buyers: number;
@@ -237,8 +246,12 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     return response;
   };
 
-  async function download(buyer: Buyer): Promise<boolean> {
-    const linkAnswer = await call(API_PATHS.downloadLink, {token: await tokenOf(buyer), json: {}});
+  /** The buyer downloads the code of a repository (by key: the kit's by default) through a download link. */
+  async function download(buyer: Buyer, repository = 'kit'): Promise<boolean> {
+    const linkAnswer = await call(API_PATHS.downloadLink, {
+      token: await tokenOf(buyer),
+      json: repository === 'kit' ? {} : {repository},
+    });
     if (linkAnswer.status !== 200) return false;
     const link = (await linkAnswer.json()) as DownloadLink;
     const archive = await call(link.path);
@@ -436,10 +449,24 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     buyer.invitationId = undefined;
   }
 
+  const [kit, ...extras] = BENCH_REPOSITORIES;
+  /** A repository's invitations on the stand-in, by the invited account's id. */
+  const invitationsById = (repository: string) =>
+    new Map(
+      [...world.recordOf(repository).invitations.values()].map((invitation) => [invitation.invitee.id, invitation]),
+    );
+
   /** What the buyers do at this hour of the simulated clock. */
   async function buyersAct(at: number) {
-    const openById = new Map([...github.invitations.values()].map((invitation) => [invitation.invitee.id, invitation]));
+    const openById = invitationsById(kit!.name);
+    const extraOpenById = extras.map(({name}) => invitationsById(name));
     for (const buyer of buyers) {
+      // A buyer who accepted the kit's invitation accepts the other repositories' as they come.
+      if (buyer.accepted)
+        for (const open of extraOpenById) {
+          const extra = open.get(buyer.githubId);
+          if (extra && !github.isExpired(extra)) github.accept(extra.id);
+        }
       const invitation = openById.get(buyer.githubId);
       if (invitation && invitation.id !== buyer.invitationId) {
         buyer.invitationId = invitation.id;
@@ -463,26 +490,35 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     }
   }
 
-  const queuedGrants = worker.db.prepared<{n: number}>(
-    `SELECT COUNT(*) AS n FROM grants WHERE repository_key = 'kit' AND status = 'queued'`,
+  const queuedGrants = worker.db.prepared<{repository_key: string; n: number}>(
+    `SELECT repository_key, COUNT(*) AS n FROM grants WHERE status = 'queued' GROUP BY repository_key`,
   );
+  /** Who was on each repository before the launch: the seller's own on the kit's, the owner on an extra one. */
+  const before = new Map(BENCH_REPOSITORIES.map(({name}) => [name, world.recordOf(name).collaborators.size]));
   const perDay: DayFigures[] = [];
   async function closeDay(day: number) {
     // Day 0 is the launch; day d the 24 hours that end now.
     const start = day === 0 ? -Infinity : world.now() - DAY_MS;
-    const invitations = [...github.invitations.values()];
-    perDay.push({
-      day,
-      invitationsSent: world.invitationsCreated.filter(({at}) => at > start && at <= world.now()).length,
-      queued: (await queuedGrants())[0]!.n,
-      open: invitations.filter((invitation) => !github.isExpired(invitation)).length,
-      expired: invitations.filter((invitation) => github.isExpired(invitation)).length,
-      collaborators: github.collaborators.size - untouched.length,
-    });
-    const last = perDay.at(-1)!;
-    progress(
-      `  day ${day}: ${last.invitationsSent} invitations sent, ${last.queued} queued, ${last.open} open, ${last.expired} expired, ${last.collaborators} accepted`,
-    );
+    const queued = new Map((await queuedGrants()).map((row) => [row.repository_key, row.n]));
+    for (const {key, name} of BENCH_REPOSITORIES) {
+      const record = world.recordOf(name);
+      const invitations = [...record.invitations.values()];
+      perDay.push({
+        day,
+        repository: key,
+        invitationsSent: world.invitationsCreated.filter(
+          ({at, repository}) => repository === name && at > start && at <= world.now(),
+        ).length,
+        queued: queued.get(key) ?? 0,
+        open: invitations.filter((invitation) => !github.isExpired(invitation)).length,
+        expired: invitations.filter((invitation) => github.isExpired(invitation)).length,
+        collaborators: record.collaborators.size - before.get(name)!,
+      });
+      const last = perDay.at(-1)!;
+      progress(
+        `  day ${day}, ${key}: ${last.invitationsSent} invitations sent, ${last.queued} queued, ${last.open} open, ${last.expired} expired, ${last.collaborators} accepted`,
+      );
+    }
   }
 
   await closeDay(0);
@@ -504,39 +540,44 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   // The last hour's moves: the cron that follows them invites the new accounts and removes the old.
   for (let run = 0; run < CRON_RUNS_PER_HOUR; run++) await cron();
 
-  // How every buyer ends.
-  const endStates: Record<string, number> = {};
+  // How every buyer ends, on each repository.
+  const endStates: Record<string, Record<string, number>> = {};
   const lost: string[] = [];
   const grants = new Map(
     (
-      await worker.db.all<{session_id: string; status: string; detail: string | null}>(
-        `SELECT session_id, status, detail FROM grants WHERE repository_key = 'kit'`,
+      await worker.db.all<{session_id: string; repository_key: string; status: string; detail: string | null}>(
+        'SELECT session_id, repository_key, status, detail FROM grants',
       )
-    ).map((grant) => [grant.session_id, grant]),
+    ).map((grant) => [`${grant.session_id} ${grant.repository_key}`, grant]),
   );
-  const invitationOf = new Map(
-    [...github.invitations.values()].map((invitation) => [invitation.invitee.id, invitation]),
-  );
-  for (const buyer of buyers) {
-    const invitation = invitationOf.get(buyer.githubId);
-    const grant = grants.get(buyer.sessionId ?? '');
-    let state: string;
-    if (github.collaborators.has(buyer.login.toLowerCase())) state = 'accepted';
-    else if (invitation && !github.isExpired(invitation)) state = 'invited, not accepted yet';
-    else if (invitation) state = 'invitation expired';
-    else if (grant?.status === 'queued') state = 'still queued';
-    else state = `grant ${grant?.status ?? 'missing'}${grant?.detail ? ` (${grant.detail})` : ''}`;
-    endStates[state] = (endStates[state] ?? 0) + 1;
-    const hasAccess = state === 'accepted' || state === 'invited, not accepted yet';
-    if (!hasAccess && !(await download(buyer))) lost.push(`${buyer.uid}: ${state}, and the download does not work`);
-  }
-
-  // GitHub's count: the most invitations it created in any 24 hours.
-  const times = world.invitationsCreated.map(({at}) => at);
-  let mostInADay = 0;
-  for (let first = 0, last = 0; last < times.length; last++) {
-    while (times[last]! - times[first]! >= DAY_MS) first++;
-    mostInADay = Math.max(mostInADay, last - first + 1);
+  const mostInADay: Record<string, number> = {};
+  const refusedForCap: Record<string, number> = {};
+  for (const {key, name} of BENCH_REPOSITORIES) {
+    const record = world.recordOf(name);
+    const states: Record<string, number> = (endStates[key] = {});
+    const invitationOf = invitationsById(name);
+    for (const buyer of buyers) {
+      const invitation = invitationOf.get(buyer.githubId);
+      const grant = grants.get(`${buyer.sessionId ?? ''} ${key}`);
+      let state: string;
+      if (record.collaborators.has(buyer.login.toLowerCase())) state = 'accepted';
+      else if (invitation && !github.isExpired(invitation)) state = 'invited, not accepted yet';
+      else if (invitation) state = 'invitation expired';
+      else if (grant?.status === 'queued') state = 'still queued';
+      else state = `grant ${grant?.status ?? 'missing'}${grant?.detail ? ` (${grant.detail})` : ''}`;
+      states[state] = (states[state] ?? 0) + 1;
+      const hasAccess = state === 'accepted' || state === 'invited, not accepted yet';
+      if (!hasAccess && !(await download(buyer, key)))
+        lost.push(`${buyer.uid}: ${key} ${state}, and its download does not work`);
+    }
+    // GitHub's count: the most invitations it created to the repository in any 24 hours.
+    const times = world.invitationsCreated.filter(({repository}) => repository === name).map(({at}) => at);
+    mostInADay[key] = 0;
+    for (let first = 0, last = 0; last < times.length; last++) {
+      while (times[last]! - times[first]! >= DAY_MS) first++;
+      mostInADay[key] = Math.max(mostInADay[key], last - first + 1);
+    }
+    refusedForCap[key] = github.refused.invitationCap.filter((call) => call.includes(`/repos/${name}/`)).length;
   }
 
   const purchases = await worker.db.all<{session_id: string; n: number}>(
@@ -577,14 +618,20 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     wrongRefusals: movers.flatMap((buyer) =>
       buyer.refusedMove && buyer.refusedMove !== '429 SWAP_LIMIT' ? [`${buyer.uid}: ${buyer.refusedMove}`] : [],
     ),
-    oldAccountsKept: movers.flatMap((buyer) =>
-      buyer.movedFrom.flatMap(({login, id}) => [
-        ...(github.collaborators.has(login.toLowerCase()) ? [`@${login} (${buyer.uid}) is still a collaborator`] : []),
-        ...(invitationOf.has(id) && !github.isExpired(invitationOf.get(id)!)
-          ? [`@${login} (${buyer.uid}) still has an open invitation`]
-          : []),
-      ]),
-    ),
+    oldAccountsKept: BENCH_REPOSITORIES.flatMap(({key, name}) => {
+      const record = world.recordOf(name);
+      const invitationOf = invitationsById(name);
+      return movers.flatMap((buyer) =>
+        buyer.movedFrom.flatMap(({login, id}) => [
+          ...(record.collaborators.has(login.toLowerCase())
+            ? [`@${login} (${buyer.uid}) is still a collaborator on the ${key} repository`]
+            : []),
+          ...(invitationOf.has(id) && !github.isExpired(invitationOf.get(id)!)
+            ? [`@${login} (${buyer.uid}) still has an open invitation to the ${key} repository`]
+            : []),
+        ]),
+      );
+    }),
   };
   const letExpire = buyers.filter((buyer) => buyer.plan === 'let expire');
   const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted);
@@ -616,7 +663,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     lost,
     launchDownloadsFailed: buyers.filter((buyer) => buyer.paymentToDownloadMs === undefined).length,
     fiveHundreds,
-    refusedForCap: github.refused.invitationCap.length,
+    refusedForCap,
     mostInADay,
     secondaryLimitRefusals: github.refused.secondaryLimit.length,
     cronRuns,
@@ -643,17 +690,22 @@ export function missedGoals(figures: LaunchFigures): string[] {
     missed.push(`${figures.lost.length} buyers lost: ${figures.lost.slice(0, 5).join('; ')}`);
   // No buyer here gives GitHub a reason to refuse (no deleted account, no typo): a failed grant is
   // the worker's doing, though the download still serves that buyer.
-  const failed = Object.entries(figures.endStates).filter(([state]) => state.startsWith('grant failed'));
-  if (failed.length > 0)
-    missed.push(`grants failed: ${failed.map(([state, count]) => `${count} ${state}`).join('; ')}`);
+  const failed = Object.entries(figures.endStates).flatMap(([repository, states]) =>
+    Object.entries(states)
+      .filter(([state]) => state.startsWith('grant failed'))
+      .map(([state, count]) => `${count} ${repository} ${state}`),
+  );
+  if (failed.length > 0) missed.push(`grants failed: ${failed.join('; ')}`);
   if (figures.launchDownloadsFailed > 0)
     missed.push(`${figures.launchDownloadsFailed} buyers could not download at the launch`);
   if (figures.fiveHundreds.length > 0)
     missed.push(`${figures.fiveHundreds.length} answers of 5xx: ${figures.fiveHundreds.slice(0, 5).join('; ')}`);
-  if (figures.refusedForCap > 0 || figures.mostInADay > CAP) {
-    missed.push(
-      `invitations past the cap: GitHub refused ${figures.refusedForCap} for it, and created ${figures.mostInADay} in one 24 hours (cap ${CAP})`,
-    );
+  for (const [repository, most] of Object.entries(figures.mostInADay)) {
+    const refused = figures.refusedForCap[repository] ?? 0;
+    if (refused > 0 || most > CAP)
+      missed.push(
+        `invitations past the cap of the ${repository} repository: GitHub refused ${refused} for it, and created ${most} in one 24 hours (cap ${CAP})`,
+      );
   }
   const {seatMoves} = figures;
   if (seatMoves.wrongRefusals.length > 0)

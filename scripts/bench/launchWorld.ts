@@ -3,9 +3,20 @@
  * with a fresh local D1, the GitHub, Stripe and Mailgun stand-ins, and ID tokens the worker
  * verifies in full against a local JWKS (no emulator). Its clock can be moved on by whole days
  * although the worker's Date.now() cannot be faked: `advance` shifts the world back instead.
+ * GitHub holds two private repositories, the kit's and the prompts the featured plan grants
+ * besides it (GITHUB_EXTRA_REPOS), each with its own cap of invitations.
  */
 import {appConfig} from '../../src/config';
-import {FIXTURE_REPO, type GitHubStandIn, LOCAL_GITHUB_WEBHOOK_SECRET, startGitHubStandIn} from '../local/githubApi';
+import {
+  EXTRA_FIXTURE_REPO,
+  FIXTURE_REPO,
+  type GitHubStandIn,
+  LOCAL_EXTRA_REPOS,
+  LOCAL_GITHUB_EXTRA_REPOS,
+  LOCAL_GITHUB_WEBHOOK_SECRET,
+  type RepositoryRecord,
+  startGitHubStandIn,
+} from '../local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../local/mailgunApi';
 import {signStripePayload, startStripeStandIn, type StripeStandIn} from '../local/stripeApi';
 import {offlineServiceAccount} from '../support/offlineServiceAccount';
@@ -14,13 +25,27 @@ import {BENCH_PROJECT, serveJwks, settledAccountSql, tokenSigner} from './idToke
 
 export const WEBHOOK_SECRET = 'whsec_launch_bench';
 
+/** A repository the buyers are invited to: its key ('kit', or the plan's extra key) and owner/name. */
+export interface BenchRepository {
+  key: string;
+  name: string;
+}
+
+/** The kit's repository first, then each extra one the stand-in holds (the prompts). */
+export const BENCH_REPOSITORIES: readonly BenchRepository[] = [
+  {key: 'kit', name: FIXTURE_REPO},
+  ...Object.entries(LOCAL_EXTRA_REPOS).map(([key, name]) => ({key, name})),
+];
+
 export interface LaunchWorld {
   worker: RunningWorker;
   github: GitHubStandIn;
   stripe: StripeStandIn;
   mailgun: MailgunStandIn;
   /** The invitations GitHub created, in order, on the simulated clock: GitHub's own count. */
-  invitationsCreated: {at: number; login: string}[];
+  invitationsCreated: {at: number; login: string; repository: string}[];
+  /** A repository's collaborators and invitations on the stand-in, by owner/name. */
+  recordOf(repository: string): RepositoryRecord;
   /** An ID token for a buyer whose account is past its first verified sign-in. */
   signIn(user: {uid: string; email: string}): Promise<string>;
   /** A Stripe event's payload signed as Stripe signs it, for the worker's webhook. */
@@ -42,14 +67,14 @@ const TIME_COLUMN = /_at$|^run_after$/;
 export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): Promise<LaunchWorld> {
   let elapsed = 0;
   const now = () => Date.now() + elapsed;
-  const invitationsCreated: {at: number; login: string}[] = [];
+  const invitationsCreated: {at: number; login: string; repository: string}[] = [];
   const onEvent = (line: string) => {
-    const invited = /^invited @(\S+)/.exec(line);
-    if (invited) invitationsCreated.push({at: now(), login: invited[1]!});
+    const invited = /^invited @(\S+) to (\S+)/.exec(line);
+    if (invited) invitationsCreated.push({at: now(), login: invited[1]!, repository: invited[2]!});
   };
   const [stripe, github, mailgun] = await Promise.all([
     startStripeStandIn(),
-    startGitHubStandIn({now, onEvent}),
+    startGitHubStandIn({now, onEvent, extraRepositories: [EXTRA_FIXTURE_REPO]}),
     startMailgunStandIn(),
   ]);
   const {sign, jwks} = await tokenSigner();
@@ -67,6 +92,7 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
       STRIPE_API_URL: stripe.url,
       GITHUB_TOKEN: 'ghp_launch_bench',
       GITHUB_REPO: FIXTURE_REPO,
+      GITHUB_EXTRA_REPOS: LOCAL_GITHUB_EXTRA_REPOS,
       GITHUB_API_URL: github.url,
       MAILGUN_API_KEY: 'key-launch-bench',
       MAILGUN_DOMAIN: `mail.${appConfig.domainName}`,
@@ -96,6 +122,7 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
     stripe,
     mailgun,
     invitationsCreated,
+    recordOf: (repository) => (repository === FIXTURE_REPO ? github : github.extra(repository)),
     async signIn(user) {
       await worker.db.run(settledAccountSql(user.uid));
       return sign(user);
