@@ -98,7 +98,9 @@ export function useLocalSession({
   // product's: a failure of the product's fails both goes. A second go opens new tabs with emptied
   // profiles; what the first changed on the stack (a purchase, a fix) stays.
   // Every go used is listed, with the first go's error, after the run (test/support/summaryReporter.cjs).
-  jest.retryTimes(1, {logErrorsBeforeRetry: true});
+  // At once, not after the file's last test (jest's default): journey.test.ts's last test stops its
+  // stack, so a go put off until then met a refused connection (a full run, 2026-12-04).
+  jest.retryTimes(1, {logErrorsBeforeRetry: true, retryImmediately: true});
   let stack: LocalStack | undefined;
   let browser: Browser | undefined;
   let contexts: RecycledContexts | undefined;
