@@ -14,7 +14,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 const LONG = [
   'test/browser/devServer.test.ts',
   'test/unit/lint.test.ts',
-  'test/browser/accessibility.test.ts',
+  'test/browser/everyBuiltPage.test.ts',
   'test/browser/journey.test.ts',
   'test/browser/admin.test.ts',
   'test/worker/fuzz.test.ts',
