@@ -327,6 +327,44 @@ test('first in, first out: a buyer who asks while an older prompts grant waits, 
   expect(promptInvitationsFor(second!.account.id)).toHaveLength(1);
 });
 
+test('grants that took their place in the same millisecond go in the order of the line: the cron sends the first, not three that wait behind it', async () => {
+  const cap = appConfig.repository.invitationsPerDay;
+  const sentAt = Date.now() - 3600_000;
+  await stack().worker.db.batch(
+    Array.from({length: cap}, (_, i) => ({
+      sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+      params: [EXTRA_FIXTURE_REPO, `cs_test_tie_${i}`, sentAt + i],
+    })),
+  );
+  try {
+    const buyers: Awaited<ReturnType<typeof seatedBuyer>>[] = [];
+    for (let i = 0; i < 4; i++) buyers.push(await seatedBuyer(advanced.priceId.test));
+    // A launch: all four queued in one millisecond. The line then goes by row, and the first in it
+    // is the purchase whose session id sorts last (the cron takes three purchases a run).
+    buyers.sort((a, b) => (a.sessionId < b.sessionId ? 1 : -1));
+    const at = Date.now() - 60_000;
+    await stack().worker.db.batch([
+      {
+        sql: `UPDATE grants SET queued_at = ?1, waiting_at = ?1 WHERE repository_key = 'prompts' AND session_id IN (?2, ?3, ?4, ?5)`,
+        params: [at, ...buyers.map((buyer) => buyer.sessionId)],
+      },
+      {
+        sql: `UPDATE grants SET id = (SELECT MIN(id) - 1 FROM grants) WHERE repository_key = 'prompts' AND session_id = ?1`,
+        params: [buyers[0]!.sessionId],
+      },
+      {sql: 'DELETE FROM invitations_sent WHERE repository = ?', params: [EXTRA_FIXTURE_REPO]},
+    ]);
+
+    await stack().worker.scheduled();
+    expect(promptInvitationsFor(buyers[0]!.account.id)).toHaveLength(1);
+    expect(await extraRows(buyers[0]!.sessionId)).toMatchObject([{status: 'pending'}]);
+    await stack().worker.scheduled(); // and the rest of the line in turn
+    for (const buyer of buyers) expect(await extraRows(buyer.sessionId)).toMatchObject([{status: 'pending'}]);
+  } finally {
+    await stack().newDay();
+  }
+});
+
 test('an account already on the prompts repository is not invited, and a refund leaves it there: the worker removes only what it created', async () => {
   const user = await stack().signUp();
   const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});

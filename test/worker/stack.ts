@@ -299,7 +299,7 @@ export async function startStack(
       github.invitationTimes.length = 0;
       github.extra(EXTRA_FIXTURE_REPO).invitationTimes.length = 0;
       await worker.db.run('DELETE FROM invitations_sent');
-      await worker.db.run('DELETE FROM invitation_queue');
+      await worker.db.run('UPDATE grants SET waiting_at = NULL');
     },
     async stop() {
       await worker.dispose();

@@ -5,7 +5,7 @@ import {log} from '../log';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {readGrant} from './grants';
 import {performInvite} from './invite';
-import {leaveQueue, queueHead} from './invitationQueue';
+import {queueHead} from './invitationQueue';
 
 /**
  * Sends the invitation queue's head, oldest first, while the window has slots: from the cron, and
@@ -21,14 +21,12 @@ export async function drainInvitationQueue(
   const {db, settings} = context;
   if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return 0;
   let sent = 0;
-  for (const entry of await queueHead(db, settings.GITHUB_REPO, max)) {
+  for (const entry of await queueHead(context, settings.GITHUB_REPO, max)) {
+    // An extra repository's grant in the kit's repository's line is sent by its own drain.
+    if (entry.repository_key !== 'kit') break;
     if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
     const grant = await readGrant(db, entry.session_id);
-    if (grant?.status !== 'queued') {
-      // Refunded, failed or invited otherwise since it was queued: it waits for nothing.
-      await leaveQueue(db, entry.session_id);
-      continue;
-    }
+    if (grant?.status !== 'queued') continue; // ended since the head was read
     try {
       // The grant's current version: a later request of the purchase kept the entry's place.
       const result = await performInvite(context, grant.session_id, grant.version);

@@ -51,7 +51,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
     // One listing for the batch: an invitation still on it was not accepted.
     const listed = new Set((await repositoryFor(context).invitations()).map((invitation) => invitation.id));
     for (const grant of due) {
-      if (!context.subrequests.has(RESEND_SUBREQUESTS) || !(await hasFreeSlot(db, settings.GITHUB_REPO))) break;
+      if (!context.subrequests.has(RESEND_SUBREQUESTS) || !(await hasFreeSlot(context, settings.GITHUB_REPO))) break;
       if (!listed.has(grant.invitation_id!)) {
         // Gone from GitHub's list: accepted (or withdrawn by hand). The status read settles which.
         const seen = await observeGrant(context, grant, {fresh: true});

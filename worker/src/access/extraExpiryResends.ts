@@ -74,7 +74,7 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
         await handToReconcile(db, grant);
         continue;
       }
-      if (!(await windowOpen(db, repository))) {
+      if (!(await windowOpen(context, repository))) {
         waiting.add(repository);
         continue;
       }
@@ -96,12 +96,13 @@ export async function resendExpiringExtraGrants(context: Context, max: number): 
  * Whether an invitation to the repository could go now without waiting: the window has a slot,
  * and no extra grant of it is queued (those wait for the window, and go first).
  */
-async function windowOpen(db: D1Database, repository: string): Promise<boolean> {
+async function windowOpen(context: Context, repository: string): Promise<boolean> {
+  const {db} = context;
   const queued = await db
     .prepare(`SELECT 1 AS found FROM grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
     .bind(repository)
     .first();
-  return queued === null && (await hasFreeSlot(db, repository));
+  return queued === null && (await hasFreeSlot(context, repository));
 }
 
 /** One due grant: active if it was accepted, else sent again by the one run that claims it. */
@@ -154,7 +155,7 @@ async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly
 async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boolean> {
   const {db} = context;
   const repositoryName = grant.repository!;
-  const slot = await takeSlot(db, repositoryName, grant.session_id);
+  const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
   if (slot === null) return false; // a request alongside took the last slot: a later run
   let giveBack = true;
   // Once true, no invitation of this worker's is left for the account: a failure must not leave the grant pending.
@@ -240,7 +241,7 @@ async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean)
   await db
     .prepare(
       `UPDATE grants SET status = ?4, detail = ?5, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
-         expiry_resends = expiry_resends + 1, updated_at = ?6
+         expiry_resends = expiry_resends + 1, updated_at = ?6, waiting_at = NULL
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
     )
     .bind(

@@ -18,6 +18,8 @@ export interface ExtraGrant {
   sending_at: number | null;
   checked_at: number | null;
   queued_at: number | null;
+  /** Its place in the repository's line for GitHub's daily cap, while it waits there (invitationQueue.ts). */
+  waiting_at: number | null;
   invited_at: number | null;
   /** How many times the cron sent this account's invitation again as it expired (extraExpiryResends.ts). */
   expiry_resends: number;
@@ -33,7 +35,7 @@ export const isLive = (row: ExtraGrant | null): row is ExtraGrant => row !== nul
 export const EXTRA_DETAIL = {
   notConfigured: (key: string) =>
     `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
-  /** A queued grant with this detail waits for the repository's window of invitations to free. */
+  /** A queued grant waiting in the repository's line for its window of invitations to free. */
   waitsForCap: "Waiting for GitHub's daily limit of invitations to this repository.",
   alreadyCollaborator: (login: string) =>
     `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,

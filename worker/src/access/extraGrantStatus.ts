@@ -90,7 +90,7 @@ export async function extraAccessOf(
       status: row.status,
       ...(row.github_username && {username: row.github_username}),
       ...(row.detail && {detail: row.detail}),
-      ...(row.status === 'queued' && row.detail === EXTRA_DETAIL.waitsForCap && {waitsForCap: true}),
+      ...(row.status === 'queued' && row.waiting_at !== null && {waitsForCap: true}),
       // The buyer may then ask for a new one (extraRenew.ts), as for the kit's.
       ...(extraInvitationExpired(row) && {expired: true}),
     });

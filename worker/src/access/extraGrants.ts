@@ -7,7 +7,7 @@ import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {lostAnswerInvitation, sentAt} from './lostAnswer';
-import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
+import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
 import {
   claim,
@@ -118,8 +118,10 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
       throw new NextRun(`This run cannot fit the invitation to ${repository}`);
     if (!isLive(row)) await record(db, sessionId, key, {status: 'queued', repository, account, detail: null});
-    // First in, first out: while older grants of the repository wait, this one waits behind them
-    // (the cron's drain sends them oldest first), even if a slot has just freed.
+    // While grants of the repository queued before this one are still queued (waiting in line, or
+    // being sent), this one waits in line behind them, even if a slot has just freed: the cron's
+    // drain sends the line in turn, a batch a run, which also spares GitHub's limit on requests
+    // that create content at a launch.
     if (await queuedAhead(db, repository, sessionId, key)) {
       await waitForCap(db, {session_id: sessionId, repository_key: key});
       continue;
@@ -128,7 +130,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
   }
 }
 
-/** Whether another grant of the repository was queued before this one and still waits. */
+/** Whether another grant of the repository was queued before this one and still is. */
 async function queuedAhead(db: D1Database, repository: string, sessionId: string, key: string): Promise<boolean> {
   const ahead = await db
     .prepare(
@@ -168,7 +170,7 @@ async function record(
        ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
-         updated_at = excluded.updated_at
+         waiting_at = NULL, updated_at = excluded.updated_at
        WHERE grants.status NOT IN ('queued', 'pending', 'active')`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
@@ -199,7 +201,9 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
 async function sendClaimed(context: Context, grant: ExtraGrant) {
   const {db} = context;
   const repositoryName = grant.repository!;
-  const slot = await takeSlot(db, repositoryName, grant.session_id);
+  // First in, first out: while grants that came before it wait, this one waits behind them (the
+  // cron's drain sends them in turn), even if a slot has just freed.
+  const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
   if (slot === null) return waitForCap(db, grant);
   let giveBack = true;
   try {
@@ -256,6 +260,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
       await withdrawStale(context, grant, outcome.invitationId);
       return;
     }
+    await leaveQueue(db, {sessionId: grant.session_id, key: grant.repository_key});
     log.info('extra_access.invited', {
       sessionId: grant.session_id,
       key: grant.repository_key,
@@ -286,14 +291,19 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
   }
 }
 
-/** A queued grant stays queued past the cap, never failed: the cron sends it when the window frees. */
+/**
+ * A queued grant stays queued past the cap, never failed: it takes its place in the repository's
+ * line (or keeps the one it has), and the cron sends it when its turn comes.
+ */
 async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
+  const now = Date.now();
   await db
     .prepare(
       `UPDATE grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
     )
-    .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, Date.now())
+    .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, now)
     .run();
+  await waitInQueue(db, {sessionId: grant.session_id, key: grant.repository_key}, now);
   log.info('extra_access.invite_waits', {sessionId: grant.session_id, key: grant.repository_key});
 }
 
@@ -353,8 +363,10 @@ export async function reconcileExtraGrantsSoon(context: Context, sessionId: stri
 
 /**
  * The cron's part: purchases with an extra grant still queued (past the cap, or a run that ran out
- * of subrequests), and those refused only for a key the seller has set a repository for since,
- * oldest first, at most `max` a run and as many as the invocation's subrequests allow.
+ * of subrequests), and those refused only for a key the seller has set a repository for since, in
+ * the order of the repositories' lines (invitationQueue.ts: place, then row, so that grants queued
+ * in the same millisecond go in the order takeSlot lets them), at most `max` a run and as many as
+ * the invocation's subrequests allow.
  */
 export async function drainExtraGrants(context: Context, max: number): Promise<number> {
   const {db, settings} = context;
@@ -362,10 +374,11 @@ export async function drainExtraGrants(context: Context, max: number): Promise<n
   if (!settings.GITHUB_TOKEN) return 0;
   const {results} = await db
     .prepare(
-      `SELECT session_id FROM grants
-       WHERE repository_key <> 'kit'
-         AND (status = 'queued' OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1))))
-       GROUP BY session_id ORDER BY MIN(queued_at) LIMIT ?2`,
+      `SELECT session_id FROM (
+         SELECT session_id, ROW_NUMBER() OVER (ORDER BY COALESCE(waiting_at, queued_at), id) AS place FROM grants
+         WHERE repository_key <> 'kit'
+           AND (status = 'queued' OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1)))))
+       GROUP BY session_id ORDER BY MIN(place) LIMIT ?2`,
     )
     .bind(JSON.stringify(configured), max)
     .all<{session_id: string}>();

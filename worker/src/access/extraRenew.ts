@@ -74,7 +74,7 @@ export async function renewExtraInvitation(
     const renewed = await db
       .prepare(
         `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
-           queued_at = ?4, updated_at = ?4, expiry_resends = 0
+           queued_at = ?4, updated_at = ?4, expiry_resends = 0, waiting_at = NULL
          WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3 RETURNING session_id`,
       )
       .bind(sessionId, key, row.invitation_id, now)

@@ -38,6 +38,8 @@ export interface Grant {
   resent_after_expiry: number;
   /** When this version's invitation was last asked of GitHub, until it is recorded (lostAnswer.ts). */
   invite_attempted_at: number | null;
+  /** Its place in the line for GitHub's daily cap, while it waits there (invitationQueue.ts). */
+  waiting_at: number | null;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};

@@ -1,30 +1,45 @@
 import {appConfig} from '../../../src/config';
 import type {InvitationWindow} from '../../../src/config/api';
+import type {Context} from '../context';
 
 /**
  * GitHub's cap on invitations, kept by the worker itself (D1): what was sent to a repository in
- * the last 24 hours, and the first-in, first-out queue of invitations that wait for the window to
- * free. Nothing here calls GitHub: invite.ts asks for a slot before each invitation, drainQueue.ts
- * sends the queue's head as slots free.
+ * the last 24 hours, and the first-in, first-out line of grants that wait for the window to free,
+ * one line per repository, the kit's and every extra repository's alike (`grants.waiting_at`,
+ * migration 0029). Nothing here calls GitHub: each send asks for a slot first, and the cron's
+ * drains send the line's head as slots free.
  */
 export const DAY_MS = 24 * 3600_000;
 
-/**
- * A queue entry still counts while its grant waits at that version: a refund, a failure or another
- * request of the purchase leaves the entry stale, and stale entries hold no place.
- */
-const WAITING = `invitation_queue q JOIN grants g ON g.session_id = q.session_id AND g.repository_key = 'kit' AND g.version = q.version AND g.status = 'queued'`;
+/** What the line reads: the database, and the kit's repository (the kit's grant row names none). */
+type Queues = Pick<Context, 'db' | 'settings'>;
+
+/** One grant: its purchase and its repository's key ('kit', or an extra repository's key). */
+export interface GrantKey {
+  sessionId: string;
+  key: string;
+}
 
 /**
- * Takes one of the window's invitations for this purchase, in one statement so that requests
+ * The grants that wait in a repository's line, as SQL: `alias` names the grants row, `repository`
+ * and `kit` the placeholders of the repository asked about and of GITHUB_REPO. A grant waits while
+ * it is queued with a place (`waiting_at`); one that left `queued` holds none, whatever its column
+ * still says. The line is first come, first served by (waiting_at, id).
+ */
+const waitingIn = (alias: string, repository: string, kit: string) =>
+  `${alias}.status = 'queued' AND ${alias}.waiting_at IS NOT NULL AND COALESCE(${alias}.repository, ${kit}) = ${repository}`;
+
+/**
+ * Takes one of the window's invitations for this grant, in one statement so that requests
  * alongside each other cannot both take the last one. None is taken when the window is full, or
- * when invitations queued before this purchase's still wait (first in, first out). Answers the
- * slot's id, to give back if GitHub does not take the invitation, or null.
+ * when grants that came before this one still wait (first in, first out; a grant without a place
+ * has every waiting grant ahead of it). Answers the slot's id, to give back if GitHub does not take
+ * the invitation, or null.
  */
 export async function takeSlot(
-  db: D1Database,
+  {db, settings}: Queues,
   repository: string,
-  sessionId: string,
+  grant: GrantKey,
   now = Date.now(),
 ): Promise<number | null> {
   const row = await db
@@ -33,28 +48,37 @@ export async function takeSlot(
        SELECT ?1, ?2, ?3
        WHERE (SELECT COUNT(*) FROM invitations_sent WHERE repository = ?1 AND sent_at > ?3 - ?5) < ?4
          AND NOT EXISTS (
-           SELECT 1 FROM ${WAITING}
-           WHERE q.repository = ?1 AND q.session_id != ?2
-             AND q.id < COALESCE((SELECT id FROM invitation_queue WHERE session_id = ?2), 9223372036854775807))
+           SELECT 1 FROM grants w
+             LEFT JOIN grants me ON me.session_id = ?2 AND me.repository_key = ?6 AND ${waitingIn('me', '?1', '?7')}
+           WHERE ${waitingIn('w', '?1', '?7')} AND NOT (w.session_id = ?2 AND w.repository_key = ?6)
+             AND (me.id IS NULL OR (w.waiting_at, w.id) < (me.waiting_at, me.id)))
        RETURNING id`,
     )
-    .bind(repository, sessionId, now, appConfig.repository.invitationsPerDay, DAY_MS)
+    .bind(
+      repository,
+      grant.sessionId,
+      now,
+      appConfig.repository.invitationsPerDay,
+      DAY_MS,
+      grant.key,
+      settings.GITHUB_REPO ?? null,
+    )
     .first<{id: number}>();
   return row?.id ?? null;
 }
 
 /**
  * Whether an invitation could go now without waiting: the window has a slot and nobody waits in
- * the queue. The cron's own re-sends ask first, so that they never withdraw an invitation that
+ * the line. The cron's own re-sends ask first, so that they never withdraw an invitation that
  * still works only to queue its replacement (takeSlot still decides, for requests alongside).
  */
-export async function hasFreeSlot(db: D1Database, repository: string, now = Date.now()): Promise<boolean> {
+export async function hasFreeSlot({db, settings}: Queues, repository: string, now = Date.now()): Promise<boolean> {
   const row = await db
     .prepare(
       `SELECT (SELECT COUNT(*) FROM invitations_sent WHERE repository = ?1 AND sent_at > ?2 - ?4) < ?3
-         AND NOT EXISTS (SELECT 1 FROM ${WAITING} WHERE q.repository = ?1) AS free`,
+         AND NOT EXISTS (SELECT 1 FROM grants w WHERE ${waitingIn('w', '?1', '?5')}) AS free`,
     )
-    .bind(repository, now, appConfig.repository.invitationsPerDay, DAY_MS)
+    .bind(repository, now, appConfig.repository.invitationsPerDay, DAY_MS, settings.GITHUB_REPO ?? null)
     .first<{free: number}>();
   return row?.free === 1;
 }
@@ -71,7 +95,7 @@ export const CAP_REFUSAL_PAUSE_MS = 30 * 60_000;
  * GitHub refused for its cap although the worker's count had room: GitHub also counts the
  * invitations the seller sent by hand. The window is filled up to the cap with rows (no purchase)
  * that leave it in CAP_REFUSAL_PAUSE_MS, so that neither the cron nor the dashboard asks GitHub
- * again before then, and the queue's expected times say so.
+ * again before then, and the line's expected times say so.
  */
 export async function windowFullFor(db: D1Database, repository: string, now = Date.now()) {
   const row = await db
@@ -86,45 +110,49 @@ export async function windowFullFor(db: D1Database, repository: string, now = Da
   await db.batch(Array.from({length: missing}, () => fill));
 }
 
-/** Puts the purchase's invitation in the queue, or moves its entry to this grant version, keeping its place. */
-export async function waitInQueue(
-  db: D1Database,
-  repository: string,
-  grant: {sessionId: string; version: number},
-  now = Date.now(),
-) {
+/**
+ * Gives a queued grant a place in its repository's line, or keeps the place it has: a later
+ * request of the purchase, while it waits, does not send it to the back. The kit's grant takes its
+ * place now; an extra repository's, the time it was queued (`queued_at`), the order its reconcile
+ * keeps (extraGrants.ts `queuedAhead`).
+ */
+export async function waitInQueue(db: D1Database, grant: GrantKey, now = Date.now()) {
   await db
     .prepare(
-      `INSERT INTO invitation_queue (session_id, version, repository, queued_at) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, repository = excluded.repository`,
+      `UPDATE grants SET waiting_at = COALESCE(waiting_at, queued_at, ?3) WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
     )
-    .bind(grant.sessionId, grant.version, repository, now)
+    .bind(grant.sessionId, grant.key, now)
     .run();
 }
 
-/** Takes the purchase out of the queue; true when it was in it (its invitation waited). */
-export async function leaveQueue(db: D1Database, sessionId: string): Promise<boolean> {
+/** Takes the grant out of its line; true when it had a place there (its invitation waited). */
+export async function leaveQueue(db: D1Database, grant: GrantKey): Promise<boolean> {
   const row = await db
-    .prepare('DELETE FROM invitation_queue WHERE session_id = ?1 RETURNING id')
-    .bind(sessionId)
+    .prepare(
+      'UPDATE grants SET waiting_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND waiting_at IS NOT NULL RETURNING id',
+    )
+    .bind(grant.sessionId, grant.key)
     .first();
   return row !== null;
 }
 
-/** The queue's head, oldest first, stale entries included (the drain clears them). */
-export async function queueHead(db: D1Database, repository: string, limit: number) {
+/** The line's head, first come first: the grants whose turn comes next. */
+export async function queueHead({db, settings}: Queues, repository: string, limit: number) {
   const {results} = await db
-    .prepare('SELECT session_id, version FROM invitation_queue WHERE repository = ?1 ORDER BY id LIMIT ?2')
-    .bind(repository, limit)
-    .all<{session_id: string; version: number}>();
+    .prepare(
+      `SELECT w.session_id, w.repository_key FROM grants w WHERE ${waitingIn('w', '?1', '?3')}
+       ORDER BY w.waiting_at, w.id LIMIT ?2`,
+    )
+    .bind(repository, limit, settings.GITHUB_REPO ?? null)
+    .all<{session_id: string; repository_key: string}>();
   return results;
 }
 
-/** How many invitations wait in the repository's queue. */
-async function waitingCount(db: D1Database, repository: string): Promise<number> {
+/** How many grants wait in the repository's line. */
+async function waitingCount({db, settings}: Queues, repository: string): Promise<number> {
   const row = await db
-    .prepare(`SELECT COUNT(*) AS queued FROM ${WAITING} WHERE q.repository = ?1`)
-    .bind(repository)
+    .prepare(`SELECT COUNT(*) AS queued FROM grants w WHERE ${waitingIn('w', '?1', '?2')}`)
+    .bind(repository, settings.GITHUB_REPO ?? null)
     .first<{queued: number}>();
   return row?.queued ?? 0;
 }
@@ -139,8 +167,8 @@ async function sentInWindow(db: D1Database, repository: string, now: number): Pr
 }
 
 /**
- * When the invitations at places 1..count of the queue can go: each takes the slot of the
- * invitation that leaves the window first, and an invitation sent from the queue leaves it
+ * When the invitations at places 1..count of the line can go: each takes the slot of the
+ * invitation that leaves the window first, and an invitation sent from the line leaves it
  * 24 hours later in turn. The cron sends them within minutes of that time.
  */
 export function expectedTimes(
@@ -168,42 +196,43 @@ export interface QueuePlace {
   expectedAt: number;
 }
 
-/** The purchase's place in the queue, and when its invitation is expected, or null when it does not wait. */
+/** The grant's place in its repository's line, and when its invitation is expected, or null when it does not wait. */
 export async function placeInQueue(
-  db: D1Database,
+  queues: Queues,
   repository: string,
-  sessionId: string,
+  grant: GrantKey,
   now = Date.now(),
 ): Promise<QueuePlace | null> {
-  const row = await db
+  const row = await queues.db
     .prepare(
-      `SELECT COUNT(*) AS position FROM ${WAITING}
-       WHERE q.repository = ?1 AND q.id <= (SELECT q.id FROM ${WAITING} WHERE q.session_id = ?2 AND q.repository = ?1)`,
+      `SELECT COUNT(*) AS position FROM grants w, grants me
+       WHERE me.session_id = ?2 AND me.repository_key = ?3 AND ${waitingIn('me', '?1', '?4')}
+         AND ${waitingIn('w', '?1', '?4')} AND (w.waiting_at, w.id) <= (me.waiting_at, me.id)`,
     )
-    .bind(repository, sessionId)
+    .bind(repository, grant.sessionId, grant.key, queues.settings.GITHUB_REPO ?? null)
     .first<{position: number}>();
   if (!row || row.position === 0) return null; // not waiting
-  const times = expectedTimes(await sentInWindow(db, repository, now), row.position, now);
+  const times = expectedTimes(await sentInWindow(queues.db, repository, now), row.position, now);
   return {position: row.position, expectedAt: times[row.position - 1]!};
 }
 
 /**
- * When an invitation that does not queue (a seat's move) can next have a slot: once every
- * invitation waiting in the queue has gone, and one more has left the window.
+ * When an invitation that does not queue (a seat's move) can next have a slot: once every grant
+ * waiting in the line has gone, and one more invitation has left the window.
  */
-export async function nextFreeSlotAt(db: D1Database, repository: string, now = Date.now()): Promise<number> {
-  const queued = await waitingCount(db, repository);
-  return expectedTimes(await sentInWindow(db, repository, now), queued + 1, now)[queued]!;
+export async function nextFreeSlotAt(queues: Queues, repository: string, now = Date.now()): Promise<number> {
+  const queued = await waitingCount(queues, repository);
+  return expectedTimes(await sentInWindow(queues.db, repository, now), queued + 1, now)[queued]!;
 }
 
-/** The repository's window and queue as the seller's console shows them. */
+/** The repository's window and line as the seller's console shows them. */
 export async function invitationWindow(
-  db: D1Database,
+  queues: Queues,
   repository: string,
   now = Date.now(),
 ): Promise<InvitationWindow> {
-  const sent = await sentInWindow(db, repository, now);
-  const queued = await waitingCount(db, repository);
+  const sent = await sentInWindow(queues.db, repository, now);
+  const queued = await waitingCount(queues, repository);
   const times = expectedTimes(sent, queued, now);
   return {
     cap: appConfig.repository.invitationsPerDay,

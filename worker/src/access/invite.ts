@@ -102,9 +102,9 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
   const {session_id: sessionId, version} = grant;
   const repository = repositoryFor(context);
   const repositoryName = settings.GITHUB_REPO!;
-  const slot = await takeSlot(db, repositoryName, sessionId);
+  const slot = await takeSlot(context, repositoryName, {sessionId, key: 'kit'});
   if (slot === null) {
-    await waitInQueue(db, repositoryName, {sessionId, version});
+    await waitInQueue(db, {sessionId, key: 'kit'});
     log.info('access.invite_waits', {sessionId});
     return {status: 'queued'};
   }
@@ -194,7 +194,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       const now = await readGrant(db, sessionId);
       return now ? resultOf(now) : {status: 'queued'};
     }
-    const waited = await leaveQueue(db, sessionId);
+    const waited = await leaveQueue(db, {sessionId, key: 'kit'});
     log.info('access.invited', {sessionId, githubUserId: github.id, waited});
     await tellOwner(context, recorded, {waited});
     // The same account gets the extra repositories the plan grants (extraGrants.ts).
@@ -205,7 +205,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
     if (err.capReached) {
       // GitHub counts invitations this worker did not send (the seller's own): its word wins.
-      await waitInQueue(db, repositoryName, {sessionId, version});
+      await waitInQueue(db, {sessionId, key: 'kit'});
       await giveBackSlot(db, slot);
       giveBack = false;
       await windowFullFor(db, repositoryName);
@@ -253,7 +253,7 @@ async function recordFailure(db: D1Database, grant: Grant, reason: string): Prom
     )
     .bind(grant.session_id, grant.version, reason, Date.now())
     .run();
-  await leaveQueue(db, grant.session_id);
+  await leaveQueue(db, {sessionId: grant.session_id, key: 'kit'});
   log.warn('access.invite_failed', {sessionId: grant.session_id, reason});
   throw new PermanentError(reason);
 }

@@ -131,6 +131,7 @@ export async function requestAccess(
           .prepare(
             `UPDATE grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
+               waiting_at = CASE WHEN status = 'queued' THEN waiting_at END,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
                resent_after_expiry = ?9, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
              WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?4 AND (?11 = 1 OR ${NOT_REVOKED_BY_SELLER})
@@ -205,7 +206,7 @@ async function moveSeat(
   // seat, and hears when a slot frees (Retry-After, and in words).
   const repository = context.settings.GITHUB_REPO!;
   const full = async () => {
-    const seconds = Math.max(1, Math.ceil(((await nextFreeSlotAt(db, repository)) - Date.now()) / 1000));
+    const seconds = Math.max(1, Math.ceil(((await nextFreeSlotAt(context, repository)) - Date.now()) / 1000));
     return new HttpError(
       429,
       `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again in ${inWords(seconds)}.`,
@@ -215,7 +216,7 @@ async function moveSeat(
       },
     );
   };
-  const slot = await takeSlot(db, repository, current.session_id);
+  const slot = await takeSlot(context, repository, {sessionId: current.session_id, key: 'kit'});
   if (slot === null) throw await full();
   let outcome: InviteResult;
   try {

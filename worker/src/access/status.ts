@@ -133,7 +133,9 @@ export async function observeGrant(context: Context, grant: Grant, {fresh = fals
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
   };
   if (grant.status === 'queued') {
-    const queue = settings.GITHUB_REPO ? await placeInQueue(db, settings.GITHUB_REPO, grant.session_id) : null;
+    const queue = settings.GITHUB_REPO
+      ? await placeInQueue(context, settings.GITHUB_REPO, {sessionId: grant.session_id, key: 'kit'})
+      : null;
     return {...base, expired: false, ...(queue && {queue})};
   }
   if (grant.status === 'active') return observeActive(context, grant, {...base, expired: false}, fresh);

@@ -157,7 +157,7 @@ export async function compareRepository(
     collaborators: collaborators.length,
     invited: invitations.filter((invitation) => !invitation.expired).length,
   };
-  const window = await invitationWindow(db, target.name);
+  const window = await invitationWindow(context, target.name);
   const fixAllLimits = {
     paid_missing: fixAllLimit(context, 'paid_missing'),
     unpaid_on_repository: fixAllLimit(context, 'unpaid_on_repository'),
@@ -379,7 +379,8 @@ async function applyExtraFix(
     const queued = await db
       .prepare(
         `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
-           queued_at = CASE WHEN status = 'queued' THEN queued_at ELSE ?4 END, expiry_resends = 0, updated_at = ?4
+           queued_at = CASE WHEN status = 'queued' THEN queued_at ELSE ?4 END, expiry_resends = 0, updated_at = ?4,
+           waiting_at = CASE WHEN status = 'queued' THEN waiting_at END
          WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3 AND status IN ('queued', 'pending', 'active', 'failed')
          RETURNING session_id`,
       )

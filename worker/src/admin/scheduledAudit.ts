@@ -88,7 +88,7 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
     };
     const missing = missingOf(reinvitable);
     for (const [index, difference] of missing.entries()) {
-      const atCap = !(await hasFreeSlot(db, settings.GITHUB_REPO));
+      const atCap = !(await hasFreeSlot(context, settings.GITHUB_REPO));
       // One subrequest kept for the digest.
       if (index >= maxFixes || atCap || !context.subrequests.has(SUBREQUESTS_PER.invitation + 1)) {
         digest.left = missing.length - index;
