@@ -9,7 +9,7 @@
 import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, type AccessStatus, type RepositoryAudit} from '../../src/config/api';
 import {FIXTURE_REPO} from '../../scripts/local/githubApi';
-import {completedEvent, refundEvent, type SignedInUser, useSellerStack} from './stack';
+import {completedEvent, disputeEvent, refundEvent, type SignedInUser, useSellerStack} from './stack';
 import {kitGrant, setKitGrant} from './grantRows';
 
 const DAY_MS = 24 * 3600_000;
@@ -293,6 +293,40 @@ describe('leaving the queue', () => {
       await seller.stack.call(ADMIN_PATHS.repositoryAudit, {token: seller.admin.idToken})
     ).json()) as RepositoryAudit;
     expect(audit.invitations.queued).toBe(1);
+  });
+});
+
+describe('coming back', () => {
+  test('a buyer whose dispute is won comes back at the end of the line, behind those who waited meanwhile', async () => {
+    await alreadySent(CAP);
+    const [disputed, behind] = [await paidBuyer(), await paidBuyer()];
+    for (const buyer of [disputed, behind]) expect((await requestAccess(buyer)).status).toBe(202);
+    const dispute = (type: 'charge.dispute.created' | 'charge.dispute.closed', status: 'needs_response' | 'won') =>
+      seller.stack.deliver(disputeEvent(seller.stack, disputed.sessionId, type, status));
+    expect((await dispute('charge.dispute.created', 'needs_response')).status).toBe(200);
+    expect(await grantStatus(disputed.sessionId)).toBe('revoked');
+    expect((await dispute('charge.dispute.closed', 'won')).status).toBe(200);
+    expect(await grantStatus(disputed.sessionId)).toBe('queued');
+    expect((await accessStatus(behind.user)).queue?.position).toBe(1);
+    expect((await accessStatus(disputed.user)).queue?.position).toBe(2);
+  });
+
+  test("the seller's Invite on a buyer who waits keeps their place in the line", async () => {
+    await alreadySent(CAP);
+    const [first, second] = [await paidBuyer(), await paidBuyer()];
+    for (const buyer of [first, second]) expect((await requestAccess(buyer)).status).toBe(202);
+    const audit = (await (
+      await seller.stack.call(ADMIN_PATHS.repositoryAudit, {token: seller.admin.idToken})
+    ).json()) as RepositoryAudit;
+    const missing = audit.differences.find((difference) => difference.sessionId === first.sessionId)!;
+    expect(missing).toMatchObject({kind: 'paid_missing'});
+    const fixed = await seller.stack.call(ADMIN_PATHS.repositoryFix, {
+      token: seller.admin.idToken,
+      body: {kind: missing.kind, githubUserId: missing.githubUserId},
+    });
+    expect(fixed.status).toBe(200);
+    expect((await accessStatus(first.user)).queue?.position).toBe(1);
+    expect((await accessStatus(second.user)).queue?.position).toBe(2);
   });
 });
 

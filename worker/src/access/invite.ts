@@ -185,7 +185,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       // and hold the account from every other purchase. A dispute won restores it as any other.
       await db
         .prepare(
-          `UPDATE grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?3
+          `UPDATE grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?3, waiting_at = NULL
            WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'
              AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')`,
         )
@@ -248,12 +248,11 @@ export async function tellOwner(context: Context, grant: Grant, {waited = false}
 async function recordFailure(db: D1Database, grant: Grant, reason: string): Promise<never> {
   await db
     .prepare(
-      `UPDATE grants SET status = 'failed', detail = ?3, updated_at = ?4, invite_attempted_at = NULL
+      `UPDATE grants SET status = 'failed', detail = ?3, updated_at = ?4, invite_attempted_at = NULL, waiting_at = NULL
        WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'`,
     )
     .bind(grant.session_id, grant.version, reason, Date.now())
     .run();
-  await leaveQueue(db, {sessionId: grant.session_id, key: 'kit'});
   log.warn('access.invite_failed', {sessionId: grant.session_id, reason});
   throw new PermanentError(reason);
 }

@@ -333,7 +333,7 @@ async function attempted(db: D1Database, grant: Grant, at: number | null) {
 export async function revokeAccess(context: Context, sessionId: string, reason: string) {
   const revoked = await context.db
     .prepare(
-      `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3
+      `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3, waiting_at = NULL
        WHERE repository_key = 'kit' AND session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
        RETURNING *`,
     )
@@ -392,7 +392,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
   try {
     restored = await context.db
       .prepare(
-        `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL,
+        `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
            resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
          RETURNING *`,
@@ -434,6 +434,9 @@ export async function resendInvitation(
   options: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
+  // Still waiting in line, or on its way: nothing to send again. It goes in its turn, with the place
+  // it has (a new version through requestAccess would start at the back).
+  if (grant.status === 'queued') return inviteNowOrLater(context, grant, {checked: false});
   const login = await loginToday(context, grant);
   const marked = await db
     .prepare(
