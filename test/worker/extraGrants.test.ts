@@ -598,6 +598,8 @@ describe("downloads of an extra repository's code", () => {
 test.each([
   ['prompts=slipway-prompts', 'GITHUB_EXTRA_REPOS must be key=owner/name pairs'],
   ['prompts=a/b, kit=a/c', 'GITHUB_EXTRA_REPOS may not use the key kit'],
+  [`prompts=${FIXTURE_REPO.toUpperCase()}`, 'each repository may be granted once'],
+  ['prompts=a/b, more=A/B', 'GITHUB_EXTRA_REPOS names a/b twice'],
 ])(
   'a GITHUB_EXTRA_REPOS of %s stops the worker with a 503 that names it, rather than guess a repository',
   async (value, error) => {

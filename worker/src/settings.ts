@@ -154,6 +154,18 @@ function check(env: Env): Settings | HttpError {
         : null;
     if (refusal) return misconfigured(`AUTH_PROVIDER is firebase, so ${refusal}.`);
   }
+  const extraRepos = pairs(vars.GITHUB_EXTRA_REPOS);
+  // A repository has one line for GitHub's daily cap (access/invitationQueue.ts) and one record of
+  // who holds each account on it: granted under two keys, or as the kit's and an extra one, the
+  // two grants would wait for and take back each other's invitations.
+  const granted = [vars.GITHUB_REPO, ...Object.values(extraRepos)]
+    .filter((name): name is string => Boolean(name))
+    .map((name) => name.toLowerCase());
+  const twice = granted.find((name, index) => granted.indexOf(name) !== index);
+  if (twice)
+    return misconfigured(
+      `GITHUB_EXTRA_REPOS names ${twice} twice, or as the kit's own repository (GITHUB_REPO): each repository may be granted once.`,
+    );
   return {
     ...vars,
     siteOrigin: siteUrl.origin,
@@ -162,7 +174,7 @@ function check(env: Env): Settings | HttpError {
     stripeMode: live ? 'production' : 'test',
     adminEmails: list(vars.ADMIN_EMAILS),
     githubExempt: list(vars.GITHUB_EXEMPT),
-    extraRepos: pairs(vars.GITHUB_EXTRA_REPOS),
+    extraRepos,
   };
 }
 
