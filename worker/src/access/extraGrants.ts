@@ -201,8 +201,6 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
 async function sendClaimed(context: Context, grant: ExtraGrant) {
   const {db} = context;
   const repositoryName = grant.repository!;
-  // First in, first out: while grants that came before it wait, this one waits behind them (the
-  // cron's drain sends them in turn), even if a slot has just freed.
   const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
   if (slot === null) return waitForCap(db, grant);
   let giveBack = true;
