@@ -1,6 +1,7 @@
 import {readdirSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
+import versions from '../../versions.json';
 
 /** Every file of a build, as the URL path that serves it as is: `/img/logo.png`, `/docs/features.html`. */
 export function builtFiles(dir: string): string[] {
@@ -35,4 +36,9 @@ export function sitemapPaths(dir: string): string[] {
     if (url.origin !== productionUrl) throw new Error(`sitemap.xml lists ${match[1]}, outside ${productionUrl}`);
     return url.pathname;
   });
+}
+
+/** The frozen docs version (versions.json) a page belongs to: `/docs/1.0` and all under it are 1.0's. */
+export function frozenVersionOf(url: string): string | undefined {
+  return versions.find((version) => url === `/docs/${version}` || url.startsWith(`/docs/${version}/`));
 }
