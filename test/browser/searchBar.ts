@@ -68,13 +68,18 @@ async function readDropdown(page: Page): Promise<SearchAnswer | null> {
 }
 
 /**
- * Clears the focused search bar, types the query key by key as a reader does, and reads the
- * dropdown once the worker has answered every key (the page must have loaded with
- * `watchSearchWorker`).
+ * Clears the focused search bar, types the query key by key as a reader does (or, `atOnce`, as a
+ * paste), and reads the dropdown once the worker has answered every key (the page must have
+ * loaded with `watchSearchWorker`).
  */
-export async function ask(page: Page, input: Locator, query: string): Promise<SearchAnswer> {
-  await input.fill('');
-  await page.keyboard.type(query);
+export async function ask(
+  page: Page,
+  input: Locator,
+  query: string,
+  {atOnce = false}: {atOnce?: boolean} = {},
+): Promise<SearchAnswer> {
+  await input.fill(atOnce ? query : '');
+  if (!atOnce) await page.keyboard.type(query);
   // Every answer in, and the dropdown drawn: on a loaded machine it can open a moment after the
   // last answer arrives (and under the dev server, with no index, there may be no call at all).
   await page
