@@ -18,7 +18,9 @@
  *                          it is what visitors get (`npm run audit` measures the dashboard so)
  *
  * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT and
- * LOCAL_STATE_DIR (the local D1's folder) move things for tests.
+ * LOCAL_STATE_DIR (the local D1's folder) move things for tests. FIREBASE_AUTH_EMULATOR_HOST
+ * (host:port, as Firebase's own tools name it) uses an Auth emulator already running there
+ * instead of starting one: it is left running, and only this site's sign-in links are printed.
  */
 import {type ChildProcess, spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
@@ -31,7 +33,14 @@ import {parse as parseEnv} from 'dotenv';
 import {appConfig, ROUTES} from '../src/config';
 import {SAME_ORIGIN_PREFIX} from '../src/config/api';
 import type {LocalService} from '../src/buildTime/siteSettings';
-import {EMULATOR_PROJECT, oobCodes, passwordResetLink, signInLink, startAuthEmulator} from './local/authEmulator';
+import {
+  EMULATOR_PROJECT,
+  leadsTo,
+  oobCodes,
+  passwordResetLink,
+  signInLink,
+  startAuthEmulator,
+} from './local/authEmulator';
 import {LOCAL_CRON_EVERY_MS, runCron} from './local/cron';
 import {
   FIXTURE_REPO,
@@ -61,6 +70,14 @@ const ports = {
   worker: port('WORKER_PORT', 8787),
   emulator: port('AUTH_EMULATOR_PORT', 9099),
 };
+/** An Auth emulator already running, to use instead of starting one (the browser tests share one). */
+const runningEmulator = process.env.FIREBASE_AUTH_EMULATOR_HOST || undefined;
+if (runningEmulator !== undefined && !/^[\w.-]+:\d+$/.test(runningEmulator)) {
+  console.error(
+    `npm start: FIREBASE_AUTH_EMULATOR_HOST is host:port, such as 127.0.0.1:9099 (it is "${runningEmulator}").`,
+  );
+  process.exit(1);
+}
 const forceLocal = process.argv.includes('--local');
 const sameOrigin = process.argv.includes('--same-origin');
 const built = process.argv.includes('--built');
@@ -182,14 +199,17 @@ async function refuseBusyPorts(wanted: {name: string; port: number}[]) {
   process.exit(1);
 }
 
-/** Prints each sign-in link the emulator "e-mails", as the inbox would show it. */
-function printSignInLinks(host: string) {
+/**
+ * Prints each sign-in link the emulator "e-mails", as the inbox would show it: those of this site
+ * (an emulator already running may serve other sites too).
+ */
+function printSignInLinks(host: string, siteUrl: string) {
   const seen = new Set<string>();
   const timer = setInterval(() => {
     oobCodes(host)
       .then((codes) => {
         for (const code of codes) {
-          if (seen.has(code.oobCode)) continue;
+          if (seen.has(code.oobCode) || !leadsTo(code, siteUrl)) continue;
           seen.add(code.oobCode);
           if (code.requestType === 'EMAIL_SIGNIN') say('[sign-in]', `link for ${code.email}: ${signInLink(code)}`);
           else if (code.requestType === 'PASSWORD_RESET')
@@ -203,7 +223,7 @@ function printSignInLinks(host: string) {
 }
 
 const SERVICE_LINES: Record<LocalService, string> = {
-  'sign-in': `sign-in    Firebase Auth emulator on 127.0.0.1:${ports.emulator}; sign-in links are printed here`,
+  'sign-in': `sign-in    Firebase Auth emulator on ${runningEmulator ?? `127.0.0.1:${ports.emulator}`}; sign-in links are printed here`,
   payments: 'payments   a local checkout page stands in for Stripe; no card is charged',
   github: `github     invitations are recorded and printed here; a download holds ${kit.holds}`,
   email: 'e-mail     messages are printed here',
@@ -221,7 +241,7 @@ async function main() {
   await refuseBusyPorts([
     {name: 'the site', port: ports.site},
     {name: 'the worker', port: ports.worker},
-    ...(plan.emulator ? [{name: 'the Firebase Auth emulator', port: ports.emulator}] : []),
+    ...(plan.emulator && !runningEmulator ? [{name: 'the Firebase Auth emulator', port: ports.emulator}] : []),
   ]);
 
   const siteUrl = `http://localhost:${ports.site}`;
@@ -240,10 +260,28 @@ async function main() {
     : {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
 
   if (plan.emulator) {
-    say('[start]', 'Starting the Firebase Auth emulator…');
-    const emulator = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
-    children.push(emulator.process);
-    stopAllWhenItExits('[sign-in]', emulator.process);
+    let emulator: {host: string};
+    if (runningEmulator) {
+      say('[start]', `Using the Firebase Auth emulator running on ${runningEmulator} (left running).`);
+      const answers = await waitForHttp(`http://${runningEmulator}/`, {timeoutMs: 5_000}).then(
+        () => true,
+        () => false,
+      );
+      if (!answers) {
+        say(
+          '[start]',
+          `Nothing answers on ${runningEmulator}: start the emulator, or unset FIREBASE_AUTH_EMULATOR_HOST.`,
+        );
+        await stop(1);
+      }
+      emulator = {host: runningEmulator};
+    } else {
+      say('[start]', 'Starting the Firebase Auth emulator…');
+      const started = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
+      children.push(started.process);
+      stopAllWhenItExits('[sign-in]', started.process);
+      emulator = started;
+    }
     Object.assign(overrides, {
       AUTH_PROVIDER: 'firebase',
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
@@ -255,7 +293,7 @@ async function main() {
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
     });
-    printSignInLinks(emulator.host);
+    printSignInLinks(emulator.host, siteUrl);
     if (visitorCountry) overrides.DEV_VISITOR_COUNTRY = visitorCountry;
   } else {
     // A real project on the site: the worker must not accept the emulator's unsigned tokens.

@@ -92,6 +92,20 @@ export async function oobCodes(host: string, project = EMULATOR_PROJECT): Promis
 }
 
 /**
+ * Whether the code's link leads back to the site at `siteUrl` (its continue URL there), or names
+ * no site at all: an emulator several sites share "sends" every site's links.
+ */
+export function leadsTo(code: OobCode, siteUrl: string): boolean {
+  const continueUrl = new URL(code.oobLink).searchParams.get('continueUrl');
+  if (continueUrl === null) return true;
+  try {
+    return new URL(continueUrl).origin === new URL(siteUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The link a real sign-in e-mail leads to, once Firebase's action handler has passed the code on:
  * the continue URL with the code, so it opens the site's finish page directly.
  */

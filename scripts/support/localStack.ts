@@ -47,6 +47,11 @@ export interface StartOptions {
   /** `npm run seed:local -- <seed>` into the fresh local D1 first: that many demo purchases. */
   seed?: number;
   /**
+   * An Auth emulator already running (host:port), for `npm start` to use instead of starting its
+   * own (FIREBASE_AUTH_EMULATOR_HOST): the browser suite's stacks share one.
+   */
+  emulatorHost?: string;
+  /**
    * A folder for what it prints (`output.log`) and where it runs (`stack.json`), instead of this
    * process's memory: the stack then runs on in the background when this process is done with it,
    * and any process reads it with `attachLocalStack(dir)` (the browser suite's shared stack) and
@@ -73,6 +78,7 @@ export async function startLocalStack({
   readyTimeoutMs = 240_000,
   seed,
   background,
+  emulatorHost,
 }: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
@@ -101,6 +107,8 @@ export async function startLocalStack({
       SITE_PORT: String(site),
       WORKER_PORT: String(worker),
       AUTH_EMULATOR_PORT: String(emulator),
+      // Empty: its own emulator, whatever this process's environment holds.
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost ?? '',
       LOCAL_STATE_DIR: state,
       DOCUSAURUS_GENERATED_FILES_DIR_NAME: path.basename(generated),
       FORCE_COLOR: '0',
@@ -115,7 +123,7 @@ export async function startLocalStack({
     apiBase: flags.includes('--same-origin')
       ? `http://localhost:${site}${SAME_ORIGIN_PREFIX}`
       : `http://127.0.0.1:${worker}`,
-    emulatorHost: `127.0.0.1:${emulator}`,
+    emulatorHost: emulatorHost ?? `127.0.0.1:${emulator}`,
   };
   let stack: LocalStack;
   if (log !== undefined) {

@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   EMULATOR_PROJECT,
+  leadsTo,
+  oobCodes,
   startAuthEmulator,
   stopAuthEmulator,
   type AuthEmulator,
@@ -131,3 +133,15 @@ test.each(['auth/network-request-failed', 'auth/too-many-requests', 'auth/intern
     expect(sessionEndedBy(Object.assign(new Error('Firebase: Error.'), {code}))).toBeNull();
   },
 );
+
+test('an emulator two local sites share: each prints the sign-in links that lead back to it, and only those', async () => {
+  // As `npm start` with FIREBASE_AUTH_EMULATOR_HOST filters what it prints (the browser tests' stacks share one).
+  const sites = ['http://localhost:4200', 'http://localhost:4300'];
+  const email = `shared.${Date.now().toString(36)}@example.com`;
+  for (const site of sites) await auth.sendSignInLink(email, `${site}/finish-sign-in`);
+  const codes = (await oobCodes(emulator.host)).filter((code) => code.email === email);
+  expect(codes.map((code) => sites.map((site) => leadsTo(code, site)))).toEqual([
+    [true, false],
+    [false, true],
+  ]);
+});
