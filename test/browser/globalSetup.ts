@@ -64,5 +64,5 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TRACKED_SITE_DIR = trackedDir;
   process.env.TEST_WORKER_PORT = String(workerPort);
   process.env.TEST_SITE_BUILD_OUTPUT = BUILD_OUTPUT;
-  prepareSharedStack();
+  await prepareSharedStack();
 }

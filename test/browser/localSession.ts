@@ -17,7 +17,7 @@ import {
 } from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
 import {recycledContexts, type RecycledContexts} from './recycledContexts';
-import {sharedLocalStack} from './sharedStack';
+import {sharedEmulatorHost, sharedLocalStack} from './sharedStack';
 
 export interface LocalTab {
   page: Page;
@@ -115,6 +115,9 @@ export function useLocalSession({
             flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])],
             seed,
             env,
+            // The run's emulator (sharedStack.ts), but for a file that stops the stack: it shows
+            // npm start stopping the one it started.
+            emulatorHost: own ? undefined : sharedEmulatorHost(),
           });
       // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
     },

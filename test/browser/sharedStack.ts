@@ -4,7 +4,13 @@
  * starts it in the background, the others attach to it, and the suite's teardown stops it with
  * Ctrl-C. Two fewer starts of the whole stack (about 45 s each) per run. A file that stops the
  * stack, floods its rate limits or needs other flags or data starts its own (`useLocalSession`).
+ *
+ * Every stack but the journey's (which shows `npm start` stopping the emulator it started) uses
+ * one Auth emulator, started with the run: the emulator was a third of each stack's start (10 of
+ * 31 core-s, measured: issue 39). Each stack prints only its own site's sign-in links, and the
+ * files sign up accounts of their own, so stacks side by side never read each other's.
  */
+import type {ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,20 +21,41 @@ import {
   untilReady,
   type LocalStack,
 } from '../../scripts/support/localStack';
+import {startAuthEmulator, stopAuthEmulator} from '../../scripts/local/authEmulator';
 
 const VARIABLE = 'TEST_SHARED_STACK_DIR';
+const EMULATOR_VARIABLE = 'TEST_SHARED_AUTH_EMULATOR_HOST';
 
-/** globalSetup: the run's folder for the shared stack, which nobody has started yet. */
-export function prepareSharedStack(): void {
-  process.env[VARIABLE] = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-shared-stack-'));
+declare global {
+  var __SHARED_AUTH_EMULATOR__: ChildProcess | undefined;
 }
 
-/** globalTeardown: Ctrl-C to the shared stack if a file started it, then its folder goes. */
+/** globalSetup: the run's folder for the shared stack, which nobody has started yet, and the run's Auth emulator. */
+export async function prepareSharedStack(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-shared-stack-'));
+  process.env[VARIABLE] = dir;
+  const emulator = await startAuthEmulator(path.join(dir, 'emulator'));
+  globalThis.__SHARED_AUTH_EMULATOR__ = emulator.process;
+  process.env[EMULATOR_VARIABLE] = emulator.host;
+}
+
+/** globalTeardown: Ctrl-C to the shared stack if a file started it, the emulator stopped, then the folder goes. */
 export async function stopSharedStack(): Promise<void> {
   const dir = process.env[VARIABLE];
   if (!dir) return;
   if (hasBackgroundStack(dir)) await attachLocalStack(dir).interrupt();
+  if (globalThis.__SHARED_AUTH_EMULATOR__) stopAuthEmulator(globalThis.__SHARED_AUTH_EMULATOR__);
   fs.rmSync(dir, {recursive: true, force: true});
+}
+
+/** The run's Auth emulator (host:port), for a stack to use instead of starting its own. */
+export function sharedEmulatorHost(): string {
+  const host = process.env[EMULATOR_VARIABLE];
+  if (!host)
+    throw new Error(
+      `${EMULATOR_VARIABLE} is not set: the browser project runs through jest, whose globalSetup sets it.`,
+    );
+  return host;
 }
 
 /** The shared stack, once it is ready: started here if no file has started it yet. */
@@ -36,7 +63,7 @@ export async function sharedLocalStack(readyTimeoutMs = 240_000): Promise<LocalS
   const dir = process.env[VARIABLE];
   if (!dir)
     throw new Error(`${VARIABLE} is not set: the browser project runs through jest, whose globalSetup sets it.`);
-  if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs});
+  if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs, emulatorHost: sharedEmulatorHost()});
   // Another file claimed it: its record appears once the stack's process is spawned (a moment).
   const deadline = Date.now() + 30_000;
   while (!hasBackgroundStack(dir)) {
