@@ -76,7 +76,7 @@ if (runningEmulator !== undefined && !/^[\w.-]+:\d+$/.test(runningEmulator)) {
   console.error(
     `npm start: FIREBASE_AUTH_EMULATOR_HOST is host:port, such as 127.0.0.1:9099 (it is "${runningEmulator}").`,
   );
-  process.exit(1);
+  process.exit(2);
 }
 const forceLocal = process.argv.includes('--local');
 const sameOrigin = process.argv.includes('--same-origin');
