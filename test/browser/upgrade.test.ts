@@ -146,7 +146,12 @@ it('the seller refunds the upgrade from the console, a part at 1440 px and the r
   await question.getByText(`$10.00 goes back to the buyer through Stripe; they keep ${higher.name}.`).waitFor();
   expect(await axeViolations(page)).toEqual([]);
   await question.getByRole('button', {name: 'Confirm'}).click();
-  await upgrade.getByText(`Refunded $10.00. $${difference - 10}.00 is left, and they keep ${higher.name}.`).waitFor();
+  // Each refund's answer through waitToSee: a run that never saw it (a retry, 2026-12-04) says
+  // what the page showed instead and what the stack printed.
+  await session.waitToSee(
+    admin,
+    upgrade.getByText(`Refunded $10.00. $${difference - 10}.00 is left, and they keep ${higher.name}.`),
+  );
   await stack.waitForLine(refunded(1000), undefined, from);
   await page.reload();
   await upgrade.getByText(`$10.00 refunded so far; $${difference - 10}.00 can still be refunded.`).waitFor();
@@ -164,11 +169,12 @@ it('the seller refunds the upgrade from the console, a part at 1440 px and the r
     .waitFor();
   expect(await axeViolations(page)).toEqual([]);
   await question.getByRole('button', {name: 'Confirm'}).click();
-  await upgrade
-    .getByText(
+  await session.waitToSee(
+    admin,
+    upgrade.getByText(
       `Refunded $${difference - 10}.00 in full. The purchase returns to ${lower.name} once Stripe confirms it.`,
-    )
-    .waitFor();
+    ),
+  );
   await stack.waitForLine(refunded(difference * 100), undefined, from);
   await page.reload();
   await upgrade.getByText('Refunded in full.').waitFor();
