@@ -222,6 +222,30 @@ function printSignInLinks(host: string, siteUrl: string) {
   closers.push(async () => clearInterval(timer));
 }
 
+/**
+ * The Auth emulator's host:port: the one running at FIREBASE_AUTH_EMULATOR_HOST, which must
+ * answer and is left running, or one started here and stopped with the rest.
+ */
+async function authEmulatorHost(workDir: string): Promise<string> {
+  if (!runningEmulator) {
+    say('[start]', 'Starting the Firebase Auth emulator…');
+    const started = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
+    children.push(started.process);
+    stopAllWhenItExits('[sign-in]', started.process);
+    return started.host;
+  }
+  say('[start]', `Using the Firebase Auth emulator running on ${runningEmulator} (left running).`);
+  const answers = await waitForHttp(`http://${runningEmulator}/`, {timeoutMs: 5_000}).then(
+    () => true,
+    () => false,
+  );
+  if (!answers) {
+    say('[start]', `Nothing answers on ${runningEmulator}: start the emulator, or unset FIREBASE_AUTH_EMULATOR_HOST.`);
+    await stop(1);
+  }
+  return runningEmulator;
+}
+
 const SERVICE_LINES: Record<LocalService, string> = {
   'sign-in': `sign-in    Firebase Auth emulator on ${runningEmulator ?? `127.0.0.1:${ports.emulator}`}; sign-in links are printed here`,
   payments: 'payments   a local checkout page stands in for Stripe; no card is charged',
@@ -260,40 +284,19 @@ async function main() {
     : {WORKER_URL: workerUrl, LOCAL_MODE: plan.local.join(',')};
 
   if (plan.emulator) {
-    let emulator: {host: string};
-    if (runningEmulator) {
-      say('[start]', `Using the Firebase Auth emulator running on ${runningEmulator} (left running).`);
-      const answers = await waitForHttp(`http://${runningEmulator}/`, {timeoutMs: 5_000}).then(
-        () => true,
-        () => false,
-      );
-      if (!answers) {
-        say(
-          '[start]',
-          `Nothing answers on ${runningEmulator}: start the emulator, or unset FIREBASE_AUTH_EMULATOR_HOST.`,
-        );
-        await stop(1);
-      }
-      emulator = {host: runningEmulator};
-    } else {
-      say('[start]', 'Starting the Firebase Auth emulator…');
-      const started = await startAuthEmulator(path.join(workDir, 'emulator'), ports.emulator);
-      children.push(started.process);
-      stopAllWhenItExits('[sign-in]', started.process);
-      emulator = started;
-    }
+    const emulatorHost = await authEmulatorHost(workDir);
     Object.assign(overrides, {
       AUTH_PROVIDER: 'firebase',
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
     });
     Object.assign(siteOverrides, {
       AUTH_PROVIDER: 'firebase',
       FIREBASE_API_KEY: '',
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
     });
-    printSignInLinks(emulator.host, siteUrl);
+    printSignInLinks(emulatorHost, siteUrl);
     if (visitorCountry) overrides.DEV_VISITOR_COUNTRY = visitorCountry;
   } else {
     // A real project on the site: the worker must not accept the emulator's unsigned tokens.

@@ -3,9 +3,10 @@
  * Content-Security-Policy its build wrote to `_headers` with no script refused, it hydrates,
  * nothing is logged as an error, it asks for no tracking script (the plain build has no ids), and
  * axe finds no violation of any impact, each docs page with the Firebase/Supabase switch once on
- * each backend (of a frozen docs version, axe reads the front page). The pages that send a visitor on at once are checked under their policy, and axe
- * reads them where they land. The signed-in dashboard is checked on the local stack, in
- * journey.test.ts; the tracked build and what the policy refuses, in contentSecurityPolicy.test.ts.
+ * each backend (of a frozen docs version, axe reads the front page). The pages that send a visitor
+ * on at once are checked under their policy, and axe reads them where they land. The signed-in
+ * dashboard is checked on the local stack, in journey.test.ts; the tracked build and what the
+ * policy refuses, in contentSecurityPolicy.test.ts.
  */
 import {launchChromium} from '../../scripts/support/chromium';
 import {ROUTES, TOKEN_PAGES} from '../../src/config';

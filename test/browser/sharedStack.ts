@@ -48,21 +48,22 @@ export async function stopSharedStack(): Promise<void> {
   fs.rmSync(dir, {recursive: true, force: true});
 }
 
+/** A variable the browser globalSetup sets, or a plain error where the run did not go through it. */
+function fromGlobalSetup(variable: string): string {
+  const value = process.env[variable];
+  if (!value)
+    throw new Error(`${variable} is not set: the browser project runs through jest, whose globalSetup sets it.`);
+  return value;
+}
+
 /** The run's Auth emulator (host:port), for a stack to use instead of starting its own. */
 export function sharedEmulatorHost(): string {
-  const host = process.env[EMULATOR_VARIABLE];
-  if (!host)
-    throw new Error(
-      `${EMULATOR_VARIABLE} is not set: the browser project runs through jest, whose globalSetup sets it.`,
-    );
-  return host;
+  return fromGlobalSetup(EMULATOR_VARIABLE);
 }
 
 /** The shared stack, once it is ready: started here if no file has started it yet. */
 export async function sharedLocalStack(readyTimeoutMs = 240_000): Promise<LocalStack> {
-  const dir = process.env[VARIABLE];
-  if (!dir)
-    throw new Error(`${VARIABLE} is not set: the browser project runs through jest, whose globalSetup sets it.`);
+  const dir = fromGlobalSetup(VARIABLE);
   if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs, emulatorHost: sharedEmulatorHost()});
   // Another file claimed it: its record appears once the stack's process is spawned (a moment).
   const deadline = Date.now() + 30_000;
