@@ -3,25 +3,30 @@ import {enqueue, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {GitHubFailure, type Repository, repositoryFor} from './github';
+import {holderOf} from './holders';
 import {lostAnswerInvitation} from './lostAnswer';
 import {type ExtraGrant, isLive, readExtraGrant} from './extraGrantRecords';
 
 /**
  * Takes back a grant no longer wanted: only what this worker created on GitHub (the invitation it
  * recorded, or, once that was accepted, the account it invited), then records it revoked. An
- * account that another live grant of the same repository holds now is left alone.
+ * account or invitation that another live grant of the repository holds now is left alone (`holderOf`).
  */
 export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reason: string) {
   const {db} = context;
+  const except = {sessionId: row.session_id, version: row.version};
   if (row.invitation_id !== null && row.repository !== null) {
     try {
       const repository = repositoryFor(context, row.repository);
       if (
-        !(await heldElsewhere(db, row, 'invitation_id', row.invitation_id)) &&
+        !(await holderOf(context, repository.fullName, {invitationId: row.invitation_id}, except)) &&
         !(await repository.withdrawInvitation(row.invitation_id))
       ) {
         // Gone: accepted (or withdrawn by hand). The account it invited is removed, by its id today.
-        if (row.github_user_id !== null && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
+        if (
+          row.github_user_id !== null &&
+          !(await holderOf(context, repository.fullName, {githubUserId: row.github_user_id}, except))
+        ) {
           await removeAccount(repository, row.github_user_id);
         }
       }
@@ -38,8 +43,12 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
       const created = lostAnswerInvitation(await repository.invitations(), row.github_user_id, row.invite_attempted_at);
       if (
         created &&
-        !(await heldElsewhere(db, row, 'invitation_id', created.id)) &&
-        !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))
+        !(await holderOf(
+          context,
+          repository.fullName,
+          {invitationId: created.id, githubUserId: row.github_user_id},
+          except,
+        ))
       ) {
         await repository.withdrawInvitation(created.id);
         log.info('extra_access.lost_answer_withdrawn', {
@@ -81,23 +90,6 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
 async function removeAccount(repository: Repository, githubUserId: number) {
   const login = await repository.loginOf(githubUserId);
   if (login) await repository.removeCollaborator(login);
-}
-
-/** Whether another purchase's live grant of the same repository holds this invitation or account. */
-async function heldElsewhere(
-  db: D1Database,
-  row: ExtraGrant,
-  column: 'invitation_id' | 'github_user_id',
-  value: number,
-): Promise<boolean> {
-  const other = await db
-    .prepare(
-      `SELECT 1 AS found FROM grants
-       WHERE repository = ?1 AND ${column} = ?2 AND session_id != ?3 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
-    )
-    .bind(row.repository, value, row.session_id)
-    .first();
-  return other !== null;
 }
 
 /** A stale invitation: created by this worker while its grant was being taken back. */
@@ -143,13 +135,9 @@ registerJob<StaleInvitation>('extra-withdraw', {
         // Gone: accepted before the withdrawal (or withdrawn by hand). The account it let in is
         // removed, unless a live grant of the repository holds that account now (its own purchase
         // invited it again since, or another purchase of the same account).
-        const held = await context.db
-          .prepare(
-            `SELECT 1 AS found FROM grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
-          )
-          .bind(stale.repository, stale.githubUserId)
-          .first();
-        if (held === null) await removeAccount(repository, stale.githubUserId);
+        if (!(await holderOf(context, repository.fullName, {githubUserId: stale.githubUserId}))) {
+          await removeAccount(repository, stale.githubUserId);
+        }
       }
     } catch (err) {
       if (err instanceof GitHubFailure)

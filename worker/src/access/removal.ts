@@ -4,6 +4,7 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {GitHubFailure, repositoryFor} from './github';
 import type {Grant} from './grants';
+import {holderOf} from './holders';
 import {lostAnswerInvitation} from './lostAnswer';
 
 /** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
@@ -58,39 +59,17 @@ export async function removeNowOrLater(context: Context, grant: Grant, reason: s
 }
 
 /**
- * The live grant (queued, pending or active) that holds this GitHub account or this invitation,
- * other than `except` (the grant version a removal is for), or null. A removal retried after its
- * invitation went may meet the same account invited since by another purchase, or by this one
- * moved away and back: that seat is not the removal's to take.
- */
-export async function liveHolderOf(
-  db: D1Database,
-  github: {githubUserId?: number | null; invitationId?: number | null},
-  except: {sessionId: string; version: number} = {sessionId: '', version: -1},
-): Promise<string | null> {
-  const holder = await db
-    .prepare(
-      `SELECT session_id FROM grants
-       WHERE repository_key = 'kit' AND status IN ('queued', 'pending', 'active')
-         AND (github_user_id = ?1 OR invitation_id = ?2) AND NOT (session_id = ?3 AND version = ?4)
-       LIMIT 1`,
-    )
-    .bind(github.githubUserId ?? null, github.invitationId ?? null, except.sessionId, except.version)
-    .first<{session_id: string}>();
-  return holder?.session_id ?? null;
-}
-
-/**
  * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
  * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
- * live grant's invitation or account is left alone (`liveHolderOf`): the job ends done, logged.
+ * live grant's invitation or account is left alone (`holderOf`): the job ends done, logged.
  */
 export async function performRemoval(context: Context, payload: RemovalPayload) {
-  const {db} = context;
   const skip = (heldBy: string) =>
     log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
   try {
     const repository = repositoryFor(context);
+    const heldBy = (github: {githubUserId?: number | null; invitationId?: number | null}) =>
+      holderOf(context, repository.fullName, github, payload);
     if (payload.invitationId === null) {
       // The grant's attempt whose answer was lost: the invitation it created, if GitHub lists it.
       // One the account accepted already cannot be told from an account added by hand: left alone.
@@ -100,18 +79,18 @@ export async function performRemoval(context: Context, payload: RemovalPayload) 
         payload.attemptedAt ?? null,
       );
       if (!created) return;
-      const holder = await liveHolderOf(db, {invitationId: created.id, githubUserId: payload.githubUserId}, payload);
+      const holder = await heldBy({invitationId: created.id, githubUserId: payload.githubUserId});
       if (holder) return skip(holder);
       await repository.withdrawInvitation(created.id);
       log.info('access.lost_answer_withdrawn', {sessionId: payload.sessionId, invitationId: created.id});
       return;
     }
     // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
-    const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
+    const invitationHolder = await heldBy({invitationId: payload.invitationId});
     if (invitationHolder) return skip(invitationHolder);
     if (await repository.withdrawInvitation(payload.invitationId)) return;
     if (payload.githubUserId === null) return;
-    const accountHolder = await liveHolderOf(db, {githubUserId: payload.githubUserId}, payload);
+    const accountHolder = await heldBy({githubUserId: payload.githubUserId});
     if (accountHolder) return skip(accountHolder);
     const login = await repository.loginOf(payload.githubUserId);
     if (login) await repository.removeCollaborator(login);
