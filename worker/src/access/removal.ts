@@ -1,11 +1,10 @@
 import type {Context} from '../context';
-import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
+import {enqueue, hasPendingJobs} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
-import {GitHubFailure, repositoryFor} from './github';
+import {repositoryFor} from './github';
 import type {Grant} from './grants';
-import {holderOf} from './holders';
-import {lostAnswerInvitation} from './lostAnswer';
+import {takeOffGitHub} from './takeOff';
 
 /** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
 
@@ -59,47 +58,16 @@ export async function removeNowOrLater(context: Context, grant: Grant, reason: s
 }
 
 /**
- * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
- * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
- * live grant's invitation or account is left alone (`holderOf`): the job ends done, logged.
+ * The outbox's `github-remove` job: takes off the kit's repository what the grant version created
+ * (takeOff.ts); another live grant's invitation or account is left alone.
  */
-export async function performRemoval(context: Context, payload: RemovalPayload) {
-  const skip = (heldBy: string) =>
-    log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
-  try {
-    const repository = repositoryFor(context);
-    const heldBy = (github: {githubUserId?: number | null; invitationId?: number | null}) =>
-      holderOf(context, repository.fullName, github, payload);
-    if (payload.invitationId === null) {
-      // The grant's attempt whose answer was lost: the invitation it created, if GitHub lists it.
-      // One the account accepted already cannot be told from an account added by hand: left alone.
-      const created = lostAnswerInvitation(
-        await repository.invitations(),
-        payload.githubUserId!,
-        payload.attemptedAt ?? null,
-      );
-      if (!created) return;
-      const holder = await heldBy({invitationId: created.id, githubUserId: payload.githubUserId});
-      if (holder) return skip(holder);
-      await repository.withdrawInvitation(created.id);
-      log.info('access.lost_answer_withdrawn', {sessionId: payload.sessionId, invitationId: created.id});
-      return;
-    }
-    // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
-    const invitationHolder = await heldBy({invitationId: payload.invitationId});
-    if (invitationHolder) return skip(invitationHolder);
-    if (await repository.withdrawInvitation(payload.invitationId)) return;
-    if (payload.githubUserId === null) return;
-    const accountHolder = await heldBy({githubUserId: payload.githubUserId});
-    if (accountHolder) return skip(accountHolder);
-    const login = await repository.loginOf(payload.githubUserId);
-    if (login) await repository.removeCollaborator(login);
-  } catch (err) {
-    if (err instanceof GitHubFailure) {
-      throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-    }
-    throw err;
-  }
+export function performRemoval(context: Context, payload: RemovalPayload) {
+  return takeOffGitHub(
+    context,
+    repositoryFor(context),
+    {...payload, attemptedAt: payload.attemptedAt ?? null},
+    payload,
+  );
 }
 
 /** A removal that had failed for good went through after all (a retry): the grant is revoked. */
