@@ -656,7 +656,7 @@ describe('a removal never hits the wrong person', () => {
   const skipped = (sessionId: string, heldBy = sessionId) =>
     stack.worker.logs.filter(
       (line) =>
-        line.includes('access.removal_skipped') &&
+        line.includes('access.take_back_skipped') &&
         line.includes(sessionId.slice(-6)) &&
         line.includes(heldBy.slice(-6)),
     );

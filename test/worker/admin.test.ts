@@ -1517,7 +1517,7 @@ describe('repository audit', () => {
     });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({
-      error: `@${caught.login} holds a live grant of purchase ${caught.sessionId}: revoke that purchase's access from its page instead.`,
+      error: `@${caught.login} holds a live grant to ${FIXTURE_REPO} of purchase ${caught.sessionId}: revoke that purchase's access from its page instead.`,
       code: 'CONFLICT',
     });
     expect(stack.github.collaborators.has(caught.login!.toLowerCase())).toBe(true);

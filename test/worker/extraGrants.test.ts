@@ -247,6 +247,40 @@ test('a refund of the purchase takes back both: the kit and the prompts invitati
   expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
 });
 
+test("a refund's take-back of the prompts, retried after its invitation is gone, leaves the account another purchase has invited since", async () => {
+  const first = await seatedBuyer(advanced.priceId.test);
+  const [declined] = promptInvitationsFor(first.account.id);
+  // GitHub fails the prompts' withdrawal for now: the take-back waits for the cron.
+  stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
+    status: 503,
+    body: {message: 'Unavailable'},
+  });
+  expect((await stack().deliver(refundEvent(stack(), first.sessionId))).status).toBe(200);
+  expect(await extraRows(first.sessionId)).toMatchObject([{status: 'pending', invitation_id: declined}]);
+  // The invitee declines it; another buyer's seat names the same account, which accepts.
+  stack().github.decline(declined!);
+  const user = await stack().signUp();
+  const secondSession = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
+  expect((await stack().deliver(completedEvent(stack(), secondSession))).status).toBe(200);
+  expect((await requestAccess(stack(), user, first.account.login)).status).toBe(200);
+  const [invited] = promptInvitationsFor(first.account.id);
+  stack().github.accept(invited!);
+
+  stack().github.requests.length = 0;
+  await stack().worker.db.run(
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'extra-grants' AND session_id = ? AND status = 'pending'",
+    first.sessionId,
+  );
+  await stack().worker.scheduled();
+  // The declined invitation was not there to withdraw (404); the account is the second purchase's now.
+  expect(stack().github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([
+    `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${declined}`,
+  ]);
+  expect(prompts().collaborators.has(first.account.login.toLowerCase())).toBe(true);
+  expect(await extraRows(first.sessionId)).toMatchObject([{status: 'revoked'}]);
+  expect(await extraRows(secondSession)).toMatchObject([{status: 'pending', github_user_id: first.account.id}]);
+});
+
 test("a seat moved to another account: the old account's prompts invitation is withdrawn, and the new account is invited", async () => {
   const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
   const next = githubAccount();

@@ -15,6 +15,8 @@ export interface ExtraGrant {
   invitation_id: number | null;
   status: ExtraGrantStatus;
   detail: string | null;
+  /** Bumped when the kit's row changes; an extra's row keeps 1. A take-back leaves out its own row by it. */
+  version: number;
   sending_at: number | null;
   checked_at: number | null;
   queued_at: number | null;

@@ -1,58 +1,30 @@
 import type {Context} from '../context';
-import {enqueue, PermanentError, RetryableError} from '../jobs';
+import {enqueue, RetryableError} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
-import {GitHubFailure, type Repository, repositoryFor} from './github';
-import {lostAnswerInvitation} from './lostAnswer';
+import {repositoryFor} from './github';
+import {takeOffGitHub} from './takeOff';
 import {type ExtraGrant, isLive, readExtraGrant} from './extraGrantRecords';
 
 /**
- * Takes back a grant no longer wanted: only what this worker created on GitHub (the invitation it
- * recorded, or, once that was accepted, the account it invited), then records it revoked. An
- * account that another live grant of the same repository holds now is left alone.
+ * Takes back a grant no longer wanted: only what this worker created on GitHub (takeOff.ts: the
+ * invitation it recorded, or, once that was accepted, the account it invited, never what another
+ * live grant of the repository holds now), then records it revoked.
  */
 export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reason: string) {
   const {db} = context;
-  if (row.invitation_id !== null && row.repository !== null) {
-    try {
-      const repository = repositoryFor(context, row.repository);
-      if (
-        !(await heldElsewhere(db, row, 'invitation_id', row.invitation_id)) &&
-        !(await repository.withdrawInvitation(row.invitation_id))
-      ) {
-        // Gone: accepted (or withdrawn by hand). The account it invited is removed, by its id today.
-        if (row.github_user_id !== null && !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))) {
-          await removeAccount(repository, row.github_user_id);
-        }
-      }
-    } catch (err) {
-      if (err instanceof GitHubFailure)
-        throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-      throw err;
-    }
-  } else if (row.repository !== null && row.github_user_id !== null && row.invite_attempted_at !== null) {
-    // Asked of GitHub, and the answer lost (lostAnswer.ts): the invitation that attempt created, if
-    // GitHub lists it, is withdrawn, so that nothing is left open for an account no longer granted.
-    try {
-      const repository = repositoryFor(context, row.repository);
-      const created = lostAnswerInvitation(await repository.invitations(), row.github_user_id, row.invite_attempted_at);
-      if (
-        created &&
-        !(await heldElsewhere(db, row, 'invitation_id', created.id)) &&
-        !(await heldElsewhere(db, row, 'github_user_id', row.github_user_id))
-      ) {
-        await repository.withdrawInvitation(created.id);
-        log.info('extra_access.lost_answer_withdrawn', {
-          sessionId: row.session_id,
-          key: row.repository_key,
-          invitationId: created.id,
-        });
-      }
-    } catch (err) {
-      if (err instanceof GitHubFailure)
-        throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-      throw err;
-    }
+  if (row.repository !== null) {
+    await takeOffGitHub(
+      context,
+      repositoryFor(context, row.repository),
+      {
+        sessionId: row.session_id,
+        invitationId: row.invitation_id,
+        githubUserId: row.github_user_id,
+        attemptedAt: row.invite_attempted_at,
+      },
+      {sessionId: row.session_id, version: row.version},
+    );
   }
   // Only the grant as it was read: a re-send (extraExpiryResends.ts) may have replaced its
   // invitation meanwhile, or a status read made it active. Marked revoked, that new invitation
@@ -76,28 +48,6 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
     reason,
     invitationId: row.invitation_id,
   });
-}
-
-async function removeAccount(repository: Repository, githubUserId: number) {
-  const login = await repository.loginOf(githubUserId);
-  if (login) await repository.removeCollaborator(login);
-}
-
-/** Whether another purchase's live grant of the same repository holds this invitation or account. */
-async function heldElsewhere(
-  db: D1Database,
-  row: ExtraGrant,
-  column: 'invitation_id' | 'github_user_id',
-  value: number,
-): Promise<boolean> {
-  const other = await db
-    .prepare(
-      `SELECT 1 AS found FROM grants
-       WHERE repository = ?1 AND ${column} = ?2 AND session_id != ?3 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
-    )
-    .bind(row.repository, value, row.session_id)
-    .first();
-  return other !== null;
 }
 
 /** A stale invitation: created by this worker while its grant was being taken back. */
@@ -137,25 +87,9 @@ export async function withdrawStale(
 
 registerJob<StaleInvitation>('extra-withdraw', {
   run: async (context, stale) => {
-    try {
-      const repository = repositoryFor(context, stale.repository);
-      if (!(await repository.withdrawInvitation(stale.invitationId)) && stale.githubUserId !== null) {
-        // Gone: accepted before the withdrawal (or withdrawn by hand). The account it let in is
-        // removed, unless a live grant of the repository holds that account now (its own purchase
-        // invited it again since, or another purchase of the same account).
-        const held = await context.db
-          .prepare(
-            `SELECT 1 AS found FROM grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
-          )
-          .bind(stale.repository, stale.githubUserId)
-          .first();
-        if (held === null) await removeAccount(repository, stale.githubUserId);
-      }
-    } catch (err) {
-      if (err instanceof GitHubFailure)
-        throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-      throw err;
-    }
+    // If it was accepted before the withdrawal, the account it let in is removed, unless a live
+    // grant of the repository holds it now (its own purchase invited it again since, or another).
+    await takeOffGitHub(context, repositoryFor(context, stale.repository), {...stale, attemptedAt: null}, null);
     log.info('extra_access.stale_invitation_withdrawn', {
       sessionId: stale.sessionId,
       key: stale.key,

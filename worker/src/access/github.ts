@@ -43,6 +43,8 @@ export interface Invitation {
 }
 
 export interface Repository {
+  /** owner/name: the repository every call below goes to. */
+  fullName: string;
   lookupUser(username: string): Promise<GitHubUser | null>;
   /** The account's login today (logins can change; the numeric id cannot), or null if it is gone. */
   loginOf(githubUserId: number): Promise<string | null>;
@@ -90,6 +92,7 @@ export function repositoryFor(
   });
 
   return {
+    fullName,
     lookupUser: (username) =>
       call(async () => {
         const found = await orNull(octokit.rest.users.getByUsername({username}));

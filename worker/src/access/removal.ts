@@ -1,10 +1,10 @@
 import type {Context} from '../context';
-import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
+import {enqueue, hasPendingJobs} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
-import {GitHubFailure, repositoryFor} from './github';
+import {repositoryFor} from './github';
 import type {Grant} from './grants';
-import {lostAnswerInvitation} from './lostAnswer';
+import {takeOffGitHub} from './takeOff';
 
 /** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
 
@@ -58,69 +58,16 @@ export async function removeNowOrLater(context: Context, grant: Grant, reason: s
 }
 
 /**
- * The live grant (queued, pending or active) that holds this GitHub account or this invitation,
- * other than `except` (the grant version a removal is for), or null. A removal retried after its
- * invitation went may meet the same account invited since by another purchase, or by this one
- * moved away and back: that seat is not the removal's to take.
+ * The outbox's `github-remove` job: takes off the kit's repository what the grant version created
+ * (takeOff.ts); another live grant's invitation or account is left alone.
  */
-export async function liveHolderOf(
-  db: D1Database,
-  github: {githubUserId?: number | null; invitationId?: number | null},
-  except: {sessionId: string; version: number} = {sessionId: '', version: -1},
-): Promise<string | null> {
-  const holder = await db
-    .prepare(
-      `SELECT session_id FROM grants
-       WHERE repository_key = 'kit' AND status IN ('queued', 'pending', 'active')
-         AND (github_user_id = ?1 OR invitation_id = ?2) AND NOT (session_id = ?3 AND version = ?4)
-       LIMIT 1`,
-    )
-    .bind(github.githubUserId ?? null, github.invitationId ?? null, except.sessionId, except.version)
-    .first<{session_id: string}>();
-  return holder?.session_id ?? null;
-}
-
-/**
- * The outbox's `github-remove` job: withdraws the invitation; if it was no longer open, the
- * invitee accepted it (or it is gone), so the account with that numeric id is removed. Another
- * live grant's invitation or account is left alone (`liveHolderOf`): the job ends done, logged.
- */
-export async function performRemoval(context: Context, payload: RemovalPayload) {
-  const {db} = context;
-  const skip = (heldBy: string) =>
-    log.warn('access.removal_skipped', {sessionId: payload.sessionId, githubUserId: payload.githubUserId, heldBy});
-  try {
-    const repository = repositoryFor(context);
-    if (payload.invitationId === null) {
-      // The grant's attempt whose answer was lost: the invitation it created, if GitHub lists it.
-      // One the account accepted already cannot be told from an account added by hand: left alone.
-      const created = lostAnswerInvitation(
-        await repository.invitations(),
-        payload.githubUserId!,
-        payload.attemptedAt ?? null,
-      );
-      if (!created) return;
-      const holder = await liveHolderOf(db, {invitationId: created.id, githubUserId: payload.githubUserId}, payload);
-      if (holder) return skip(holder);
-      await repository.withdrawInvitation(created.id);
-      log.info('access.lost_answer_withdrawn', {sessionId: payload.sessionId, invitationId: created.id});
-      return;
-    }
-    // GitHub answers a second invitation of an account with its open one: it may be another grant's now.
-    const invitationHolder = await liveHolderOf(db, {invitationId: payload.invitationId}, payload);
-    if (invitationHolder) return skip(invitationHolder);
-    if (await repository.withdrawInvitation(payload.invitationId)) return;
-    if (payload.githubUserId === null) return;
-    const accountHolder = await liveHolderOf(db, {githubUserId: payload.githubUserId}, payload);
-    if (accountHolder) return skip(accountHolder);
-    const login = await repository.loginOf(payload.githubUserId);
-    if (login) await repository.removeCollaborator(login);
-  } catch (err) {
-    if (err instanceof GitHubFailure) {
-      throw err.transient ? new RetryableError(err.message, err.retryAfterMs) : new PermanentError(err.message);
-    }
-    throw err;
-  }
+export function performRemoval(context: Context, payload: RemovalPayload) {
+  return takeOffGitHub(
+    context,
+    repositoryFor(context),
+    {...payload, attemptedAt: payload.attemptedAt ?? null},
+    payload,
+  );
 }
 
 /** A removal that had failed for good went through after all (a retry): the grant is revoked. */

@@ -9,7 +9,7 @@ import {
 import {reconcileExtraGrantsSoon} from '../access/extraGrants';
 import {type Context, type Grant, readGrant} from '../access/grants';
 import {invitationWindow} from '../access/invitationQueue';
-import {liveHolderOf} from '../access/removal';
+import {holderOf} from '../access/holders';
 import {resendInvitation} from '../access/seat';
 import {type Repository, repositoryFor} from '../access/github';
 import {reportGitHub} from '../access/reportGitHub';
@@ -282,17 +282,8 @@ export async function applyFix(
     const invited = (await readGrant(context.db, grant.session_id))?.github_username ?? difference.login;
     return {detail: `invited @${invited} again: ${result.status}`, sessionId: difference.sessionId};
   }
-  // On the repository without a paid seat: the seller decided it goes, unless a live grant holds
-  // it (its purchase refunded a moment ago, before the grant was revoked): that grant's own
-  // revocation removes it, and knows which invitation is its.
-  const holder = await liveHolderOf(context.db, {githubUserId: difference.githubUserId});
-  if (holder) {
-    throw new HttpError(
-      409,
-      `@${difference.login} holds a live grant of purchase ${holder}: revoke that purchase's access from its page instead.`,
-      'CONFLICT',
-    );
-  }
+  // On the repository without a paid seat: the seller decided it goes.
+  await refuseWhileHeld(context, target, difference);
   await removeAccount(repositoryFor(context), difference, invitations, done, 'the repository');
   await recordRemoved(context.db, difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
@@ -394,22 +385,26 @@ async function applyExtraFix(
       .first<{status: string}>();
     return {detail: `invited @${difference.login} to ${target.name} again: ${after?.status ?? 'queued'}`, sessionId};
   }
-  const holder = await db
-    .prepare(
-      `SELECT session_id FROM grants WHERE repository = ?1 AND github_user_id = ?2 AND status IN ('queued', 'pending', 'active') LIMIT 1`,
-    )
-    .bind(target.name, difference.githubUserId)
-    .first<{session_id: string}>();
-  if (holder) {
-    throw new HttpError(
-      409,
-      `@${difference.login} holds a live grant to ${target.name} of purchase ${holder.session_id}: revoke that purchase's access from its page instead.`,
-      'CONFLICT',
-    );
-  }
+  await refuseWhileHeld(context, target, difference);
   await removeAccount(repository, difference, invitations, done, target.name);
   return {
     detail: `removed @${difference.login} from ${target.name} (${difference.on})`,
     sessionId: difference.sessionId,
   };
+}
+
+/**
+ * The seller's fix takes an account off a repository only where no live grant holds it (its
+ * purchase refunded a moment ago, before the grant was revoked): that grant's own take-back
+ * removes it, and knows which invitation is its.
+ */
+async function refuseWhileHeld(context: Context, target: AuditTarget, difference: RepositoryDifference) {
+  const holder = await holderOf(context, target.name, {githubUserId: difference.githubUserId});
+  if (holder) {
+    throw new HttpError(
+      409,
+      `@${difference.login} holds a live grant to ${target.name} of purchase ${holder}: revoke that purchase's access from its page instead.`,
+      'CONFLICT',
+    );
+  }
 }
