@@ -27,7 +27,8 @@ import {
   startStack,
   useSellerStack,
 } from './stack';
-import {extraGrants, setExtraGrants} from './grantRows';
+import {extraGrants, kitGrant, setExtraGrants, setKitGrant} from './grantRows';
+import {CRON_BATCHES} from '../../worker/src/cronBatches';
 
 const seller = useSellerStack({GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`});
 const stack = () => seller.stack;
@@ -708,6 +709,35 @@ describe("an extra repository's invitation that expires is sent again", () => {
     // Sent again, it is fresh: the next run leaves it.
     await stack().worker.scheduled();
     expect(await resendsOf(sessionId)).toBe(1);
+  });
+
+  test(`one batch for every repository: a run sends again the oldest due invitations, the kit's or the prompts', ${CRON_BATCHES.expiryResends} at most, and the next run the rest`, async () => {
+    const db = stack().worker.db;
+    const first = await seatedBuyer(advanced.priceId.test);
+    const second = await seatedBuyer(advanced.priceId.test);
+    const kitAged = async (sessionId: string, ageMs: number) => {
+      const grant = await kitGrant<{invitation_id: number}>(db, sessionId, 'invitation_id');
+      await setKitGrant(db, sessionId, {invited_at: Date.now() - ageMs, checked_at: null});
+      stack().github.ageInvitation(grant!.invitation_id, ageMs);
+    };
+    const kitResends = async (sessionId: string) =>
+      (await kitGrant<{expiry_resends: number}>(db, sessionId, 'expiry_resends'))!.expiry_resends;
+    // Older than any other test's, so the head of the line, oldest first.
+    await kitAged(first.sessionId, 7.9 * DAY_MS);
+    await promptsAged(first.sessionId, 7.8 * DAY_MS);
+    await promptsAged(second.sessionId, 7.7 * DAY_MS);
+    await kitAged(second.sessionId, 7.6 * DAY_MS);
+    const counts = async () => [
+      await kitResends(first.sessionId),
+      await resendsOf(first.sessionId),
+      await resendsOf(second.sessionId),
+      await kitResends(second.sessionId),
+    ];
+
+    await stack().worker.scheduled();
+    expect(await counts()).toEqual([0, 1, 2, 3].map((place) => (place < CRON_BATCHES.expiryResends ? 1 : 0)));
+    await stack().worker.scheduled();
+    expect(await counts()).toEqual([1, 1, 1, 1]);
   });
 
   test(`at most ${MAX} times a grant, then it is left to expire; a seat moved to another account starts the count again`, async () => {

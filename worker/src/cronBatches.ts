@@ -10,8 +10,9 @@ export const CRON_BATCHES = {
   /** Queued invitations sent a run: up to 5 calls each (see appConfig.repository.queueBatch). */
   invitationQueue: appConfig.repository.queueBatch,
   /**
-   * Invitations sent again as they expire, a run: one listing of the invitations, then up to 6
-   * calls each (the account's login by id, the two checks, the withdrawal, the invitation, the e-mail).
+   * Invitations sent again as they expire, of every repository, a run (access/expiryResends.ts):
+   * one listing per repository, then up to 8 calls each (the status read of one no longer listed,
+   * the login by id, the check, the withdrawal, the invitation, a stale one's withdrawal, the e-mail).
    */
   expiryResends: 3,
   /**
@@ -24,10 +25,4 @@ export const CRON_BATCHES = {
    * calls each (the login by id, the two checks, the invitation), after the kit's own queue.
    */
   extraGrants: 3,
-  /**
-   * Extra repositories' invitations sent again as they expire (access/extraExpiryResends.ts), a
-   * run: one listing per repository, then up to 8 calls each (the status read of one no longer
-   * listed, the login by id, the check, the withdrawal, the invitation, a stale one's withdrawal, the e-mail).
-   */
-  extraExpiryResends: 3,
 } as const;

@@ -2,7 +2,6 @@ import {contextOf} from './context';
 import {drainInvitationQueue} from './access/drainQueue';
 import {drainExtraGrants} from './access/extraGrants';
 import {resendExpiringInvitations} from './access/expiryResends';
-import {resendExpiringExtraGrants} from './access/extraExpiryResends';
 import {runScheduledAudit} from './admin/scheduledAudit';
 import {CRON_BATCHES} from './cronBatches';
 import {runDueJobs} from './outbox';
@@ -38,14 +37,11 @@ export default {
     const extras = await step('extra_grants', () => drainExtraGrants(context, CRON_BATCHES.extraGrants));
     const ran = await step('outbox', () => runDueJobs(context));
     const resent = await step('expiry_resends', () => resendExpiringInvitations(context, CRON_BATCHES.expiryResends));
-    const extrasResent = await step('extra_expiry_resends', () =>
-      resendExpiringExtraGrants(context, CRON_BATCHES.extraExpiryResends),
-    );
     const audit = await step('scheduled_audit', () => runScheduledAudit(context, CRON_BATCHES.auditFixes));
     await step('prune', async () => {
       await pruneLimits(env.DB);
       await pruneRecords(env.DB);
     });
-    log.info('cron.done', {jobs: ran, invited, extras, resent, extrasResent, reinvited: audit?.reinvited.length ?? 0});
+    log.info('cron.done', {jobs: ran, invited, extras, resent, reinvited: audit?.reinvited.length ?? 0});
   },
 } satisfies ExportedHandler<Env>;

@@ -4,18 +4,23 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {PermanentError, RetryableError} from '../jobs';
 import {SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, INVITATION_LIFETIME_MS, repositoryFor} from './github';
+import type {ExtraGrant} from './extraGrantRecords';
+import {resendIfDue} from './extraExpiryResends';
+import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
+import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import type {Grant} from './grants';
 import {DAY_MS, hasFreeSlot} from './invitationQueue';
 import {resendInvitation} from './seat';
 import {observeGrant} from './status';
 
 /**
- * Invitations that heal themselves: the cron sends a buyer's invitation again when it is about to
- * expire or has expired without being accepted, at most `repository.resendsAfterExpiry` times a
- * grant, within the invitation cap, and the buyer is e-mailed each time (the seat e-mail, saying
- * it was sent again). After the last one the invitation is left to expire, as before: the buyer's
- * dashboard and the seller's console show it expired, and the seller's daily digest lists it.
+ * Invitations that heal themselves, on every repository a purchase holds (the kit's and a plan's
+ * extras): the cron sends a buyer's invitation again when it is about to expire or has expired
+ * without being accepted, at most `repository.resendsAfterExpiry` times a grant, within that
+ * repository's cap, and the buyer is e-mailed each time. After the last one the invitation is left
+ * to expire: the buyer's dashboard and the seller's console show it expired, and the seller's daily
+ * digest lists it. The kit's grant is sent again here (`resendOne`), an extra's by
+ * extraExpiryResends.ts.
  */
 
 /**
@@ -24,40 +29,67 @@ import {observeGrant} from './status';
  */
 export const RESEND_BEFORE_EXPIRY_MS = DAY_MS;
 
-/** The most one re-send may fetch: an invitation's, and the status read of one gone from GitHub's list. */
+/**
+ * The most one re-send may fetch: the status read of an invitation gone from GitHub's list, then
+ * an invitation's (the login, the check, the withdrawal, the invitation, a stale one's withdrawal,
+ * the e-mail).
+ */
 const RESEND_SUBREQUESTS = SUBREQUESTS_PER.invitation + 3;
 
+/** How many due grants a run reads for each re-send it may make. */
+const SCANNED_PER_RESEND = 10;
+
 /**
- * Sends again at most `max` invitations due, oldest first; a re-sent invitation is new, so the
- * next run finds the ones this run left at the head of the list. Stops when no invitation can go
- * without waiting (the queue and the window come first: a working invitation is never withdrawn
- * only to queue its replacement), or when GitHub cannot answer. Answers how many were sent again.
+ * Sends again at most `max` due invitations, of any repository, oldest first; a re-sent invitation
+ * is new, so the next run finds the ones this run left. A repository whose window is full, or
+ * whose grants wait in its line, is left for a later run (a working invitation is never withdrawn
+ * only to queue its replacement); GitHub not answering, or this run's subrequests spent, pause the
+ * batch. Answers how many were sent again.
  */
 export async function resendExpiringInvitations(context: Context, max: number): Promise<number> {
   const {db, settings} = context;
-  if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return 0;
+  if (!settings.GITHUB_TOKEN) return 0;
   const {results: due} = await db
     .prepare(
-      `SELECT * FROM grants
-       WHERE repository_key = 'kit' AND status = 'pending' AND github_user_id IS NOT NULL AND invited_at <= ?1 AND expiry_resends < ?2
-       ORDER BY invited_at LIMIT ?3`,
+      `SELECT g.* FROM grants g JOIN purchases p ON p.session_id = g.session_id
+       WHERE g.status = 'pending' AND g.github_user_id IS NOT NULL AND g.invited_at <= ?1 AND g.expiry_resends < ?2
+         AND (g.repository_key = 'kit' OR (p.status = 'paid' AND g.invitation_id IS NOT NULL AND g.repository IS NOT NULL))
+       ORDER BY g.invited_at LIMIT ?3`,
     )
-    .bind(Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS), appConfig.repository.resendsAfterExpiry, max)
-    .all<Grant>();
-  // The listing, and one re-send at least: else the next run, with its own subrequests.
-  if (due.length === 0 || !context.subrequests.has(1 + RESEND_SUBREQUESTS)) return 0;
+    // More than `max` are read: the oldest may be grants left for their reconcile, or of a
+    // repository whose window is full, and they must not hold back the ones behind them.
+    .bind(
+      Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS),
+      appConfig.repository.resendsAfterExpiry,
+      max * SCANNED_PER_RESEND,
+    )
+    .all<Grant & ExtraGrant>();
+  // One listing of each repository's invitations for the batch: one still on it was not accepted.
+  const listings = new Map<string, Invitation[]>();
+  const waiting = new Set<string>();
   let resent = 0;
   try {
-    // One listing for the batch: an invitation still on it was not accepted.
-    const listed = new Set((await repositoryFor(context).invitations()).map((invitation) => invitation.id));
     for (const grant of due) {
-      if (!context.subrequests.has(RESEND_SUBREQUESTS) || !(await hasFreeSlot(context, settings.GITHUB_REPO))) break;
-      if (!listed.has(grant.invitation_id!)) {
-        // Gone from GitHub's list: accepted (or withdrawn by hand). The status read settles which.
-        const seen = await observeGrant(context, grant, {fresh: true});
-        if (seen.status !== 'pending' || !seen.expired) continue;
+      if (resent >= max) break;
+      const kit = grant.repository_key === 'kit';
+      const repository = kit ? settings.GITHUB_REPO : grant.repository;
+      if (!repository || waiting.has(repository)) continue;
+      // Asked of D1 before GitHub: an extra grant its purchase no longer wants (a refund or a seat
+      // move whose take-back waits, a repository the seller has changed since) is its reconcile's,
+      // which this queues; its repository is not even listed (the token may no longer read it).
+      // The kit's grant is taken back in the same request as the refund or the move.
+      if (!kit && !stillWanted(await wantedFor(db, grant.session_id), settings, grant)) {
+        await handToReconcile(db, grant);
+        continue;
       }
-      if (await resendOne(context, grant)) resent += 1;
+      if (!(await windowOpen(context, repository))) {
+        waiting.add(repository);
+        continue;
+      }
+      let listed = listings.get(repository);
+      if (!context.subrequests.has(RESEND_SUBREQUESTS + (listed ? 0 : 1))) break;
+      if (!listed) listings.set(repository, (listed = await repositoryFor(context, repository).invitations()));
+      if (await (kit ? resendOne(context, grant, listed) : resendIfDue(context, grant, listed))) resent += 1;
     }
   } catch (err) {
     // GitHub cannot answer now, or this run's subrequests are spent: the next run carries on.
@@ -68,9 +100,28 @@ export async function resendExpiringInvitations(context: Context, max: number): 
   return resent;
 }
 
-/** One grant's invitation sent again; false when it was not (and why is logged). */
-async function resendOne(context: Context, grant: Grant): Promise<boolean> {
+/**
+ * Whether an invitation to the repository could go now without waiting: the window has a slot,
+ * and no grant of it is queued (those wait for the window, and go first).
+ */
+async function windowOpen(context: Context, repository: string): Promise<boolean> {
+  const queued = await context.db
+    .prepare(`SELECT 1 AS found FROM grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
+    .bind(repository)
+    .first();
+  return queued === null && (await hasFreeSlot(context, repository));
+}
+
+/**
+ * The kit's grant, due: sent again, unless it is gone from GitHub's list and the status read finds
+ * it accepted (or withdrawn by hand). False when it was not sent (and why is logged).
+ */
+async function resendOne(context: Context, grant: Grant, listed: readonly Invitation[]): Promise<boolean> {
   const {db} = context;
+  if (!listed.some((invitation) => invitation.id === grant.invitation_id)) {
+    const seen = await observeGrant(context, grant, {fresh: true});
+    if (seen.status !== 'pending' || !seen.expired) return false;
+  }
   try {
     // resendInvitation invites the grant's own numeric account, by the login it has today.
     await resendInvitation(context, grant, grant.user_id, {afterExpiry: true});

@@ -1,112 +1,31 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
-import {RetryableError} from '../jobs';
 import {log} from '../log';
-import {SUBREQUESTS_PER} from '../subrequests';
-import {RESEND_BEFORE_EXPIRY_MS} from './expiryResends';
 import {claim, EXTRA_DETAIL, type ExtraGrant, markActive, recordAttempt} from './extraGrantRecords';
 import {activeIfAccepted} from './extraGrantStatus';
-import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
 import {withdrawStale} from './extraTakeBack';
-import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
-import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
+import {GitHubFailure, type Invitation, repositoryFor} from './github';
+import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
 
 /**
- * The extra repositories' invitations (extraGrants.ts) heal themselves as the kit's do
- * (expiryResends.ts): a day before GitHub expires one that was not accepted, the cron withdraws the
- * invitation this worker created and invites the grant's own numeric account again, within that
+ * An extra repository's invitation (extraGrants.ts) due to expire, sent again by the cron's one
+ * batch of re-sends (expiryResends.ts): a day before GitHub expires one that was not accepted, it
+ * withdraws the invitation this worker created and invites the grant's own numeric account again, within that
  * repository's cap, at most `repository.resendsAfterExpiry` times a grant, and e-mails the buyer
  * each time. A grant its purchase no longer wants (a refund whose reconcile has not run yet) is
  * never sent again: its reconcile takes it back.
  */
 
-/**
- * The most one re-send may fetch: the status read of an invitation gone from GitHub's list (the
- * login, the collaborator check), then an invitation's (the login, the check, the withdrawal, the
- * invitation, the withdrawal of a stale one, the e-mail).
- */
-const RESEND_SUBREQUESTS = SUBREQUESTS_PER.invitation + 2;
-
-/** How many due grants a run reads for each re-send it may make (see `resendExpiringExtraGrants`). */
-const SCANNED_PER_RESEND = 10;
-
 /** How long a claim to send again holds: past it, the run that took it is taken for dead. */
 const RESEND_CLAIM_MS = 120_000;
 
-/**
- * Sends again at most `max` due extra invitations, oldest first. A repository whose window is
- * full, or whose queued grants wait, is left for a later run (a working invitation is never
- * withdrawn only to queue its replacement); GitHub not answering, or this run's subrequests spent,
- * pause the batch. Answers how many were sent again.
- */
-export async function resendExpiringExtraGrants(context: Context, max: number): Promise<number> {
-  const {db, settings} = context;
-  if (!settings.GITHUB_TOKEN) return 0;
-  const {results: due} = await db
-    .prepare(
-      `SELECT e.* FROM grants e JOIN purchases p ON p.session_id = e.session_id AND p.status = 'paid'
-       WHERE e.repository_key <> 'kit' AND e.status = 'pending' AND e.invitation_id IS NOT NULL AND e.github_user_id IS NOT NULL AND e.repository IS NOT NULL
-         AND e.invited_at <= ?1 AND e.expiry_resends < ?2
-       ORDER BY e.invited_at LIMIT ?3`,
-    )
-    // More than `max` are read: the oldest may be grants left for their reconcile, or of a
-    // repository whose window is full, and they must not hold back the ones behind them.
-    .bind(
-      Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS),
-      appConfig.repository.resendsAfterExpiry,
-      max * SCANNED_PER_RESEND,
-    )
-    .all<ExtraGrant>();
-  // One listing of each repository's invitations for the batch: one still on it was not accepted.
-  const listings = new Map<string, Invitation[]>();
-  const waiting = new Set<string>();
-  let resent = 0;
-  try {
-    for (const grant of due) {
-      if (resent >= max) break;
-      const repository = grant.repository!;
-      if (waiting.has(repository)) continue;
-      // Asked of D1 before GitHub: a grant its purchase no longer wants (a refund or a seat move
-      // whose take-back waits, a repository the seller has changed since) is its reconcile's, which
-      // this queues; its repository is not even listed (the token may no longer read it).
-      if (!stillWanted(await wantedFor(db, grant.session_id), settings, grant)) {
-        await handToReconcile(db, grant);
-        continue;
-      }
-      if (!(await windowOpen(context, repository))) {
-        waiting.add(repository);
-        continue;
-      }
-      let listed = listings.get(repository);
-      if (!context.subrequests.has(RESEND_SUBREQUESTS + (listed ? 0 : 1))) break;
-      if (!listed) listings.set(repository, (listed = await repositoryFor(context, repository).invitations()));
-      if (await resendIfDue(context, grant, listed)) resent += 1;
-    }
-  } catch (err) {
-    // GitHub cannot answer now, or this run's subrequests are spent: the next run carries on.
-    if (!(err instanceof GitHubFailure || err instanceof RetryableError)) throw err;
-    log.warn('extra_access.expiry_resends_paused', {error: err.message});
-  }
-  if (resent > 0) log.info('extra_access.expiry_resent', {resent});
-  return resent;
-}
-
-/**
- * Whether an invitation to the repository could go now without waiting: the window has a slot,
- * and no extra grant of it is queued (those wait for the window, and go first).
- */
-async function windowOpen(context: Context, repository: string): Promise<boolean> {
-  const {db} = context;
-  const queued = await db
-    .prepare(`SELECT 1 AS found FROM grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
-    .bind(repository)
-    .first();
-  return queued === null && (await hasFreeSlot(context, repository));
-}
-
 /** One due grant: active if it was accepted, else sent again by the one run that claims it. */
-async function resendIfDue(context: Context, grant: ExtraGrant, listed: readonly Invitation[]): Promise<boolean> {
+export async function resendIfDue(
+  context: Context,
+  grant: ExtraGrant,
+  listed: readonly Invitation[],
+): Promise<boolean> {
   const {db} = context;
   const open = listed.some((invitation) => invitation.id === grant.invitation_id);
   // Gone from GitHub's list (which keeps an expired invitation until it is withdrawn): accepted,
