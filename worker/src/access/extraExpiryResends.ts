@@ -1,7 +1,8 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {log} from '../log';
-import {claim, EXTRA_DETAIL, type ExtraGrant, markActive, recordAttempt} from './extraGrantRecords';
+import {whileClaimed} from './claims';
+import {EXTRA_DETAIL, type ExtraGrant, markActive, recordAttempt} from './extraGrantRecords';
 import {activeIfAccepted} from './extraGrantStatus';
 import {withdrawStale} from './extraTakeBack';
 import {GitHubFailure, type Invitation, repositoryFor} from './github';
@@ -16,9 +17,6 @@ import {tellExtraResent} from './extraResentNotice';
  * each time. A grant its purchase no longer wants (a refund whose reconcile has not run yet) is
  * never sent again: its reconcile takes it back.
  */
-
-/** How long a claim to send again holds: past it, the run that took it is taken for dead. */
-const RESEND_CLAIM_MS = 120_000;
 
 /** One due grant: active if it was accepted, else sent again by the one run that claims it. */
 export async function resendIfDue(
@@ -53,17 +51,14 @@ export async function resendIfDue(
     await countWithoutSending(db, grant, 'the account has an open invitation this worker did not send');
     return false;
   }
-  const now = Date.now();
   // Only while the row still holds the invitation this run read: another run may have sent it again since.
-  if (!(await claim(db, grant, 'sending_at', 'pending', now, RESEND_CLAIM_MS, grant.invitation_id))) return false;
-  try {
-    return await resendClaimed(context, grant);
-  } finally {
-    await db
-      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
-      .bind(grant.session_id, grant.repository_key, now)
-      .run();
-  }
+  return whileClaimed(
+    db,
+    grant,
+    {status: 'pending', invitationId: grant.invitation_id},
+    () => resendClaimed(context, grant),
+    () => false,
+  );
 }
 
 /**

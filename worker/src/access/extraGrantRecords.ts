@@ -63,40 +63,6 @@ export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
 }
 
 /**
- * Claims a grant's send (`sending_at`) or GitHub read (`checked_at`) while it has `status`: true
- * for the one caller whose conditional UPDATE took it, none other within `holdMs`.
- */
-export async function claim(
-  db: D1Database,
-  grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>,
-  column: 'sending_at' | 'checked_at',
-  status: ExtraGrantStatus,
-  now: number,
-  holdMs: number,
-  /** When given, only while the grant still holds this invitation. */
-  invitationId?: number | null,
-): Promise<boolean> {
-  const claimed = await db
-    .prepare(
-      `UPDATE grants SET ${column} = ?3
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
-         AND (?6 = 0 OR invitation_id IS ?7)
-       RETURNING session_id`,
-    )
-    .bind(
-      grant.session_id,
-      grant.repository_key,
-      now,
-      status,
-      holdMs,
-      invitationId === undefined ? 0 : 1,
-      invitationId ?? null,
-    )
-    .first();
-  return claimed !== null;
-}
-
-/**
  * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
  * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
  * grant is as the caller claimed it (`status`).

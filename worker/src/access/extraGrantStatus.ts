@@ -4,14 +4,8 @@ import type {Context} from '../context';
 import {log} from '../log';
 import {type Invitation, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
-import {
-  claim,
-  EXTRA_DETAIL,
-  type ExtraGrant,
-  extraGrantsOf,
-  extraInvitationExpired,
-  markActive,
-} from './extraGrantRecords';
+import {claim} from './claims';
+import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, extraInvitationExpired, markActive} from './extraGrantRecords';
 
 /** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
 const CHECK_EVERY_MS = 60_000;
@@ -24,7 +18,7 @@ const CHECK_EVERY_MS = 60_000;
 export async function observeExtraGrant(context: Context, row: ExtraGrant): Promise<ExtraGrant> {
   const {db} = context;
   if (row.status !== 'pending' || row.repository === null || row.github_user_id === null) return row;
-  if (!(await claim(db, row, 'checked_at', 'pending', Date.now(), CHECK_EVERY_MS))) return row;
+  if (!(await claim(db, row, 'checked_at', {status: 'pending'}, Date.now(), CHECK_EVERY_MS))) return row;
   try {
     return (await activeIfAccepted(context, row)) ?? row;
   } catch (err) {

@@ -9,15 +9,8 @@ import {GitHubFailure, type InviteResult, repositoryFor} from './github';
 import {lostAnswerInvitation, sentAt} from './lostAnswer';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
-import {
-  claim,
-  EXTRA_DETAIL,
-  type ExtraGrant,
-  extraGrantsOf,
-  isLive,
-  readExtraGrant,
-  recordAttempt,
-} from './extraGrantRecords';
+import {whileClaimed} from './claims';
+import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, isLive, readExtraGrant, recordAttempt} from './extraGrantRecords';
 import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
 
 /**
@@ -34,9 +27,6 @@ import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
  * The table and its shared writes are in extraGrantRecords.ts, the take-back in extraTakeBack.ts,
  * and what the dashboard and the console read in extraGrantStatus.ts.
  */
-
-/** How long a claim to send holds: past it, the run that took it is taken for dead. */
-const SEND_CLAIM_MS = 120_000;
 
 export interface Wanted {
   /** The keys the purchase's plan now grants, or none when it grants nothing (not paid, no seat). */
@@ -183,18 +173,13 @@ async function record(
  */
 async function sendIfClaimed(context: Context, sessionId: string, key: string) {
   const {db} = context;
-  const now = Date.now();
-  if (!(await claim(db, {session_id: sessionId, repository_key: key}, 'sending_at', 'queued', now, SEND_CLAIM_MS)))
-    return;
-  const claimed = (await readExtraGrant(db, sessionId, key))!;
-  try {
-    await sendClaimed(context, claimed);
-  } finally {
-    await db
-      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
-      .bind(sessionId, key, now)
-      .run();
-  }
+  await whileClaimed(
+    db,
+    {session_id: sessionId, repository_key: key},
+    {status: 'queued'},
+    async () => sendClaimed(context, (await readExtraGrant(db, sessionId, key))!),
+    () => undefined,
+  );
 }
 
 /** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */

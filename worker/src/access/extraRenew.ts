@@ -2,7 +2,8 @@ import type {ExtraGrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {claim, type ExtraGrant} from './extraGrantRecords';
+import {whileClaimed} from './claims';
+import type {ExtraGrant} from './extraGrantRecords';
 import {activeIfAccepted} from './extraGrantStatus';
 import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
 import {repositoryFor} from './github';
@@ -20,9 +21,6 @@ import {enforceLimit, limits} from '../rateLimit';
  * within that repository's daily cap, to the kit seat's account by its numeric id. The re-send
  * count starts again, so the new invitation heals itself as the first did.
  */
-
-/** How long the renewal's claim on the grant holds: past it, the request that took it is taken for dead. */
-const RENEW_CLAIM_MS = 120_000;
 
 /**
  * Renews the purchase's expired invitation to the repository of `key`. Answers the grant's state
@@ -62,30 +60,31 @@ export async function renewExtraInvitation(
   // Gone and not accepted (declined, or withdrawn by hand), or expired: the buyer asks for a new one,
   // a few a day (each takes one of the repository's daily invitations).
   await enforceLimit(db, `resend:${sessionId}:${key}`, limits.invitationResends);
-  const now = Date.now();
   // One request or cron run at a time: a re-send under way has taken the grant already.
-  if (!(await claim(db, row, 'sending_at', 'pending', now, RENEW_CLAIM_MS, row.invitation_id))) {
-    throw new HttpError(409, 'An invitation is being sent right now. Look again in a minute.', 'CONFLICT');
-  }
-  let queued: boolean;
-  try {
-    if (ours && !(await repository.withdrawInvitation(row.invitation_id)) && (await activeIfAccepted(context, row)))
-      return 'active';
-    const renewed = await db
-      .prepare(
-        `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
-           queued_at = ?4, updated_at = ?4, expiry_resends = 0, waiting_at = NULL
-         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3 RETURNING session_id`,
-      )
-      .bind(sessionId, key, row.invitation_id, now)
-      .first();
-    queued = renewed !== null;
-  } finally {
-    await db
-      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
-      .bind(sessionId, key, now)
-      .run();
-  }
+  const invitationId = row.invitation_id;
+  const queued = await whileClaimed(
+    db,
+    row,
+    {status: 'pending', invitationId},
+    async () => {
+      if (ours && !(await repository.withdrawInvitation(invitationId)) && (await activeIfAccepted(context, row)))
+        return 'active';
+      const now = Date.now();
+      const renewed = await db
+        .prepare(
+          `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
+             queued_at = ?4, updated_at = ?4, expiry_resends = 0, waiting_at = NULL
+           WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3 RETURNING session_id`,
+        )
+        .bind(sessionId, key, row.invitation_id, now)
+        .first();
+      return renewed !== null;
+    },
+    () => {
+      throw new HttpError(409, 'An invitation is being sent right now. Look again in a minute.', 'CONFLICT');
+    },
+  );
+  if (queued === 'active') return 'active';
   if (queued) {
     log.info('extra_access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
     await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${row.invitation_id}`);

@@ -3,6 +3,7 @@ import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {seatMail} from '../mail';
 import {registerJob, runJob} from '../outbox';
+import {SEND_CLAIM_MS, whileClaimed} from './claims';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
 import {type AccessResult, type Grant, isTakenById, readGrant, refusalFor, resultOf, TAKEN} from './grants';
@@ -61,39 +62,15 @@ export async function performInvite(
   if (await hasPendingJobs(db, `remove:${sessionId}:`)) {
     throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
   }
-  const claimedAt = await claimSend(db, sessionId, version);
-  if (claimedAt === null) throw new RetryableError('Another request is sending this invitation', SEND_CLAIM_MS);
-  try {
-    return await sendClaimed(context, grant, {checked});
-  } finally {
-    await db
-      .prepare(
-        `UPDATE grants SET sending_at = NULL WHERE repository_key = 'kit' AND session_id = ?1 AND sending_at = ?2`,
-      )
-      .bind(sessionId, claimedAt)
-      .run();
-  }
-}
-
-/** How long a claim to send holds: past it, the worker that took it is taken for dead. */
-const SEND_CLAIM_MS = 120_000;
-
-/**
- * Claims the sending of one queued grant version: the claim's time for the one caller that may
- * send, null for the others (the cron, the outbox and a dashboard read can reach it together, and
- * two sends would each take a slot of the day's cap, and the second would undo the first).
- */
-async function claimSend(db: D1Database, sessionId: string, version: number): Promise<number | null> {
-  const now = Date.now();
-  const claimed = await db
-    .prepare(
-      `UPDATE grants SET sending_at = ?3
-       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued' AND (sending_at IS NULL OR sending_at <= ?3 - ?4)
-       RETURNING session_id`,
-    )
-    .bind(sessionId, version, now, SEND_CLAIM_MS)
-    .first();
-  return claimed ? now : null;
+  return whileClaimed(
+    db,
+    {session_id: sessionId, repository_key: 'kit', version},
+    {status: 'queued'},
+    () => sendClaimed(context, grant, {checked}),
+    () => {
+      throw new RetryableError('Another request is sending this invitation', SEND_CLAIM_MS);
+    },
+  );
 }
 
 /** The invitation of a grant this caller has claimed (see performInvite). */
