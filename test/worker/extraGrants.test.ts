@@ -330,6 +330,29 @@ test("the prompts repository's daily cap reached: its invitation stays queued (t
   }
 });
 
+test('a prompts grant left queued with no place in the line (its run ran out of subrequests) is sent by the next cron run', async () => {
+  await stack().newDay();
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [first] = promptInvitationsFor(account.id);
+  // As a run that recorded the grant and stopped before it could send or place it leaves it.
+  stack().github.decline(first!);
+  await setExtraGrants(stack().worker.db, sessionId, {
+    status: 'queued',
+    invitation_id: null,
+    invited_at: null,
+    waiting_at: null,
+  });
+
+  await stack().worker.scheduled();
+  const [invitation] = promptInvitationsFor(account.id);
+  expect(invitation).toBeDefined();
+  expect(await extraRows(sessionId)).toMatchObject([
+    {status: 'pending', github_user_id: account.id, invitation_id: invitation},
+  ]);
+  expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'pending'}]);
+  await stack().newDay(); // the tests after this one count the window from empty
+});
+
 test('first in, first out: a buyer who asks while an older prompts grant waits, queued, waits behind it even when a slot has just freed', async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;

@@ -7,7 +7,10 @@ import {appConfig} from '../../src/config';
  * each step also stops before an item the invocation's SubrequestBudget (subrequests.ts) cannot fit.
  */
 export const CRON_BATCHES = {
-  /** Queued invitations sent a run: up to 5 calls each (see appConfig.repository.queueBatch). */
+  /**
+   * Queued invitations sent a run from each repository's line, the kit's first (access/drainQueue.ts):
+   * up to 5 calls each (see appConfig.repository.queueBatch).
+   */
   invitationQueue: appConfig.repository.queueBatch,
   /**
    * Invitations sent again as they expire, of every repository, a run (access/expiryResends.ts):
@@ -21,8 +24,9 @@ export const CRON_BATCHES = {
    */
   auditFixes: 3,
   /**
-   * Purchases whose extra repositories (access/extraGrants.ts) wait to be invited, a run: up to 4
-   * calls each (the login by id, the two checks, the invitation), after the kit's own queue.
+   * Purchases whose extra grants wait with no place in a line (access/extraGrants.ts
+   * reconcileUnplacedExtraGrants), reconciled a run after the lines: up to 4 calls each (the login
+   * by id, the two checks, the invitation).
    */
   extraGrants: 3,
 } as const;

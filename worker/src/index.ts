@@ -1,6 +1,5 @@
 import {contextOf} from './context';
-import {drainInvitationQueue} from './access/drainQueue';
-import {drainExtraGrants} from './access/extraGrants';
+import {drainQueues} from './access/drainQueue';
 import {resendExpiringInvitations} from './access/expiryResends';
 import {runScheduledAudit} from './admin/scheduledAudit';
 import {CRON_BATCHES} from './cronBatches';
@@ -33,8 +32,9 @@ export default {
     const context = contextOf(env);
     // The invitation queue first: on a launch day it is what buyers wait for. Then the outbox, then
     // the healing steps, which take only the slots of the cap the queue left (CRON_BATCHES bounds each).
-    const invited = await step('invitation_queue', () => drainInvitationQueue(context, CRON_BATCHES.invitationQueue));
-    const extras = await step('extra_grants', () => drainExtraGrants(context, CRON_BATCHES.extraGrants));
+    const invited = await step('invitation_queue', () =>
+      drainQueues(context, CRON_BATCHES.invitationQueue, CRON_BATCHES.extraGrants),
+    );
     const ran = await step('outbox', () => runDueJobs(context));
     const resent = await step('expiry_resends', () => resendExpiringInvitations(context, CRON_BATCHES.expiryResends));
     const audit = await step('scheduled_audit', () => runScheduledAudit(context, CRON_BATCHES.auditFixes));
@@ -42,6 +42,6 @@ export default {
       await pruneLimits(env.DB);
       await pruneRecords(env.DB);
     });
-    log.info('cron.done', {jobs: ran, invited, extras, resent, reinvited: audit?.reinvited.length ?? 0});
+    log.info('cron.done', {jobs: ran, invited, resent, reinvited: audit?.reinvited.length ?? 0});
   },
 } satisfies ExportedHandler<Env>;

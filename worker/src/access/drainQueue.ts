@@ -1,46 +1,82 @@
-import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
 import {SUBREQUESTS_PER} from '../subrequests';
+import {readExtraGrant} from './extraGrantRecords';
+import {reconcileExtraGrants, reconcileUnplacedExtraGrants} from './extraGrants';
 import {readGrant} from './grants';
 import {performInvite} from './invite';
 import {queueHead} from './invitationQueue';
 
+/** What sending one grant from the head of its line came to. */
+type Outcome = 'sent' | 'waits' | 'ended' | 'paused';
+
 /**
- * Sends the invitation queue's head, oldest first, while the window has slots: from the cron, and
- * from a dashboard read once a buyer's turn is due. At most `max` a call, and only as many as the
- * invocation's subrequests allow (Cloudflare's Free plan: 50); the next call carries on where this
- * one stopped. Stops at the first invitation that has to wait (the window is full, or GitHub says
- * so) or that GitHub cannot take now. Answers how many went out.
+ * The cron's one step for the lines of grants that wait for GitHub's cap: every repository's, the
+ * kit's first (on a launch day it is what buyers wait for), then each extra repository's, each up
+ * to `max`, and then the extra grants that lost their place on the way (`reconcileUnplacedExtraGrants`,
+ * up to `unplaced`). Bounded by the invocation's subrequests (Cloudflare's Free plan: 50); the next
+ * run carries on where this one stopped. Answers how many invitations went out.
  */
-export async function drainInvitationQueue(
-  context: Context,
-  max: number = appConfig.repository.queueBatch,
-): Promise<number> {
-  const {db, settings} = context;
-  if (!settings.GITHUB_REPO || !settings.GITHUB_TOKEN) return 0;
+export async function drainQueues(context: Context, max: number, unplaced: number): Promise<number> {
+  const {settings} = context;
+  if (!settings.GITHUB_TOKEN) return 0;
   let sent = 0;
-  for (const entry of await queueHead(context, settings.GITHUB_REPO, max)) {
-    // An extra repository's grant in the kit's repository's line is sent by its own drain.
-    if (entry.repository_key !== 'kit') break;
-    if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
-    const grant = await readGrant(db, entry.session_id);
-    if (grant?.status !== 'queued') continue; // ended since the head was read
-    try {
-      // The grant's current version: a later request of the purchase kept the entry's place.
-      const result = await performInvite(context, grant.session_id, grant.version);
-      if (result.status === 'queued') break;
-      sent += 1;
-    } catch (err) {
-      if (err instanceof PermanentError) continue; // recorded on the grant, out of the queue
-      if (err instanceof RetryableError) {
-        log.warn('access.queue_paused', {sessionId: grant.session_id, reason: err.message});
-        break;
-      }
-      throw err;
-    }
+  for (const repository of [settings.GITHUB_REPO, ...Object.values(settings.extraRepos)]) {
+    if (repository) sent += await drainLine(context, repository, max);
   }
+  await reconcileUnplacedExtraGrants(context, unplaced);
   if (sent > 0) log.info('access.queue_drained', {sent});
   return sent;
+}
+
+/**
+ * Sends a repository's line's head, oldest first, while its window has slots: from the cron, and
+ * from a dashboard read once a buyer's turn is due. At most `max`, and only as many as the
+ * invocation's subrequests allow. Stops at the first grant that has to wait (the window is full,
+ * or GitHub says so) or that GitHub cannot take now. Answers how many went out.
+ */
+export async function drainLine(context: Context, repository: string, max: number): Promise<number> {
+  if (!context.settings.GITHUB_TOKEN) return 0;
+  let sent = 0;
+  for (const entry of await queueHead(context, repository, max)) {
+    if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
+    const outcome = await sendFromLine(context, entry.session_id, entry.repository_key);
+    if (outcome === 'sent') sent += 1;
+    if (outcome === 'waits' || outcome === 'paused') break;
+  }
+  return sent;
+}
+
+/**
+ * One grant at the head of its line, sent as its repository sends: the kit's through its invite,
+ * an extra's through its purchase's reconcile. A grant GitHub refused for good is recorded on it
+ * and leaves the line; GitHub not answering pauses the line until the next run.
+ */
+async function sendFromLine(context: Context, sessionId: string, key: string): Promise<Outcome> {
+  try {
+    if (key === 'kit') {
+      const grant = await readGrant(context.db, sessionId);
+      if (grant?.status !== 'queued') return 'ended'; // ended since the head was read
+      // The grant's current version: a later request of the purchase kept the entry's place.
+      return (await performInvite(context, sessionId, grant.version)).status === 'queued' ? 'waits' : 'sent';
+    }
+    await reconcileExtraGrants(context, sessionId);
+    const row = await readExtraGrant(context.db, sessionId, key);
+    return row?.status === 'queued'
+      ? 'waits'
+      : row?.status === 'pending' || row?.status === 'active'
+        ? 'sent'
+        : 'ended';
+  } catch (err) {
+    if (err instanceof RetryableError) {
+      log.warn('access.queue_paused', {sessionId, key, reason: err.message});
+      return 'paused';
+    }
+    if (err instanceof PermanentError) return 'ended'; // recorded on the grant, out of the line
+    if (key === 'kit') throw err;
+    // An extra's reconcile that failed otherwise: the console lists it; the line goes on.
+    log.error('extra_access.drain_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+    return 'ended';
+  }
 }

@@ -148,7 +148,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
 
 /**
  * The grant's invitation was withdrawn and GitHub did not take the new one. `retry`: it did not
- * answer, or its cap was reached: the grant is queued again (drainExtraGrants sends it). Else
+ * answer, or its cap was reached: the grant is queued again (the cron's drain sends it). Else
  * GitHub refused it: failed, for the seller.
  */
 async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean) {

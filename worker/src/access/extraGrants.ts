@@ -345,23 +345,22 @@ export async function reconcileExtraGrantsSoon(context: Context, sessionId: stri
 }
 
 /**
- * The cron's part: purchases with an extra grant still queued (past the cap, or a run that ran out
- * of subrequests), and those refused only for a key the seller has set a repository for since, in
- * the order of the repositories' lines (invitationQueue.ts: place, then row, so that grants queued
- * in the same millisecond go in the order takeSlot lets them), at most `max` a run and as many as
- * the invocation's subrequests allow.
+ * The cron's part for the extra grants that wait but hold no place in their repository's line (a
+ * run that ran out of subrequests before it could send or place them), and those refused only for
+ * a key the seller has set a repository for since: their purchases reconciled, oldest first, at
+ * most `max` a run and as many as the invocation's subrequests allow. The lines themselves are
+ * drained by drainQueue.ts.
  */
-export async function drainExtraGrants(context: Context, max: number): Promise<number> {
+export async function reconcileUnplacedExtraGrants(context: Context, max: number): Promise<number> {
   const {db, settings} = context;
   const configured = Object.keys(settings.extraRepos);
-  if (!settings.GITHUB_TOKEN) return 0;
   const {results} = await db
     .prepare(
-      `SELECT session_id FROM (
-         SELECT session_id, ROW_NUMBER() OVER (ORDER BY COALESCE(waiting_at, queued_at), id) AS place FROM grants
-         WHERE repository_key <> 'kit'
-           AND (status = 'queued' OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1)))))
-       GROUP BY session_id ORDER BY MIN(place) LIMIT ?2`,
+      `SELECT session_id FROM grants
+       WHERE repository_key <> 'kit'
+         AND ((status = 'queued' AND waiting_at IS NULL)
+           OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1))))
+       GROUP BY session_id ORDER BY MIN(queued_at), MIN(id) LIMIT ?2`,
     )
     .bind(JSON.stringify(configured), max)
     .all<{session_id: string}>();

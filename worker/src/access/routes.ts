@@ -17,7 +17,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendExtraInvitationBody} from '../../../src/config/apiSchemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
-import {drainInvitationQueue} from './drainQueue';
+import {drainLine} from './drainQueue';
 import {extraAccessOf} from './extraGrantStatus';
 import {renewExtraInvitation} from './extraRenew';
 import {reportGitHub} from './reportGitHub';
@@ -111,7 +111,7 @@ export const accessRoutes = new Hono<AppEnv>()
     let seen = await observeGrant(context, grant);
     if (seen.queue && seen.queue.expectedAt <= Date.now()) {
       // The buyer's turn is due before the cron's next run: send the queue's head now.
-      await drainInvitationQueue(context, 1);
+      if (context.settings.GITHUB_REPO) await drainLine(context, context.settings.GITHUB_REPO, 1);
       const now = await readGrant(c.env.DB, grant.session_id);
       if (now) seen = await observeGrant(context, now);
     }
