@@ -30,9 +30,6 @@ export interface ExtraGrant {
   updated_at: number;
 }
 
-export const LIVE: readonly ExtraGrantStatus[] = ['queued', 'pending', 'active'];
-export const isLive = (row: ExtraGrant | null): row is ExtraGrant => row !== null && LIVE.includes(row.status);
-
 /** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
 export const EXTRA_DETAIL = {
   notConfigured: (key: string) =>

@@ -10,7 +10,8 @@ import {lostAnswerInvitation, sentAt} from './lostAnswer';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {tellExtraResent} from './extraResentNotice';
 import {whileClaimed} from './claims';
-import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, isLive, readExtraGrant, recordAttempt} from './extraGrantRecords';
+import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant, recordAttempt} from './extraGrantRecords';
+import {isLive, LIVE_SQL} from './grants';
 import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
 
 /**
@@ -161,7 +162,7 @@ async function record(
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
          waiting_at = NULL, updated_at = excluded.updated_at
-       WHERE grants.status NOT IN ('queued', 'pending', 'active')`,
+       WHERE grants.status NOT IN ${LIVE_SQL}`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
     .run();
@@ -329,7 +330,7 @@ export async function reconcileExtraGrantsSoon(context: Context, sessionId: stri
   const found = await db
     .prepare(
       `SELECT ${effectivePlan('p')} AS plan,
-         EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ('queued', 'pending', 'active')) AS live
+         EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ${LIVE_SQL}) AS live
        FROM purchases p WHERE p.session_id = ?1`,
     )
     .bind(sessionId)

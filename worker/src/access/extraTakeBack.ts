@@ -4,7 +4,8 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {repositoryFor} from './github';
 import {takeOffGitHub} from './takeOff';
-import {type ExtraGrant, isLive, readExtraGrant} from './extraGrantRecords';
+import {type ExtraGrant, readExtraGrant} from './extraGrantRecords';
+import {isLive} from './grants';
 
 /**
  * Takes back a grant no longer wanted: only what this worker created on GitHub (takeOff.ts: the

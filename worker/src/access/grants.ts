@@ -44,7 +44,10 @@ export interface Grant {
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
 
-const LIVE: readonly GrantStatus[] = ['queued', 'pending', 'active'];
+/** A grant of any repository that holds its account there, or is on its way to: queued, pending or active. */
+export const LIVE: readonly GrantStatus[] = ['queued', 'pending', 'active'];
+/** LIVE as SQL, for `status IN ${LIVE_SQL}`. */
+export const LIVE_SQL = `(${LIVE.map((status) => `'${status}'`).join(', ')})`;
 /** A seat that is not free: live, or one whose removal failed and is still on GitHub. */
 const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
@@ -67,7 +70,9 @@ export function grantForUser(db: D1Database, userId: string) {
     .first<Grant>();
 }
 
-export const live = (grant: Grant | null): grant is Grant => grant !== null && LIVE.includes(grant.status);
+/** Whether a grant's row (the kit's or an extra's) is live. */
+export const isLive = <T extends {status: GrantStatus}>(grant: T | null): grant is T =>
+  grant !== null && LIVE.includes(grant.status);
 
 /** Whether the grant is for this GitHub account: by numeric id when both are known. */
 export function isFor(grant: Grant | null, github: {login: string; id: number | null}): boolean {

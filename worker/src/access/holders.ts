@@ -1,4 +1,5 @@
 import type {Context} from '../context';
+import {LIVE_SQL} from './grants';
 
 /** A grant, as a take-back read it: the row it leaves out when it asks who else holds an account. */
 export interface GrantVersion {
@@ -25,7 +26,7 @@ export async function holderOf(
   const holder = await db
     .prepare(
       `SELECT session_id FROM grants
-       WHERE status IN ('queued', 'pending', 'active') AND (github_user_id = ?1 OR invitation_id = ?2)
+       WHERE status IN ${LIVE_SQL} AND (github_user_id = ?1 OR invitation_id = ?2)
          AND (CASE WHEN repository_key = 'kit' THEN ?3 ELSE repository END) = ?4
          AND NOT (session_id = ?5 AND version = ?6)
        LIMIT 1`,

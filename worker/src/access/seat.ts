@@ -9,7 +9,7 @@ import {
   type Grant,
   isFor,
   isTakenById,
-  live,
+  isLive,
   readGrant,
   refusalFor,
   resultOf,
@@ -71,7 +71,7 @@ export async function requestAccess(
   if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
   const current = await readGrant(db, request.sessionId);
   const sameAccount = isFor(current, request.github);
-  if (live(current) && sameAccount) return resultOf(current);
+  if (isLive(current) && sameAccount) return resultOf(current);
 
   // Moving the seat away from an account this worker invited is what the limit counts; the
   // seller's own moves do not.
@@ -87,7 +87,7 @@ export async function requestAccess(
   }
   // A seat GitHub knows of moves only once the new account is invited (moveSeat). A move whose
   // answer GitHub lost left its attempt on the grant: the invitation it created is the move's own.
-  const moving = live(current) && current.invitation_id !== null && !sameAccount;
+  const moving = isLive(current) && current.invitation_id !== null && !sameAccount;
   let adopted: Invitation | null = null;
   if (request.github.id !== null) {
     const found = await refusalFor(
@@ -100,11 +100,11 @@ export async function requestAccess(
     if (found && 'refusal' in found) {
       // A request of this purchase running alongside may have invited the account a moment ago.
       const now = await readGrant(db, request.sessionId);
-      if (live(now) && isFor(now, request.github)) return resultOf(now);
+      if (isLive(now) && isFor(now, request.github)) return resultOf(now);
       throw taken(found.refusal);
     }
     adopted = found?.adopt ?? null;
-  } else if (live(current)) {
+  } else if (isLive(current)) {
     // Unchecked, a move could give up a working seat for an account we may not touch.
     throw new HttpError(
       503,
