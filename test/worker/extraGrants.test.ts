@@ -353,6 +353,30 @@ test('a prompts grant left queued with no place in the line (its run ran out of 
   await stack().newDay(); // the tests after this one count the window from empty
 });
 
+test('a prompts grant waiting in the line of a repository the seller no longer sets for the key is queued for the one set now, and sent by the next cron run', async () => {
+  await stack().newDay();
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [first] = promptInvitationsFor(account.id);
+  // As a grant left waiting in the line of the repository GITHUB_EXTRA_REPOS named before the seller changed it.
+  stack().github.decline(first!);
+  await setExtraGrants(stack().worker.db, sessionId, {
+    status: 'queued',
+    repository: `${OWNER}/prompts-before`,
+    invitation_id: null,
+    invited_at: null,
+    waiting_at: Date.now() - 60_000,
+  });
+
+  await stack().worker.scheduled();
+  const [invitation] = promptInvitationsFor(account.id);
+  expect(invitation).toBeDefined();
+  expect(await extraRows(sessionId)).toMatchObject([
+    {status: 'pending', repository: EXTRA_FIXTURE_REPO, invitation_id: invitation},
+  ]);
+  expect(stack().github.requests.filter((request) => request.includes('prompts-before'))).toEqual([]);
+  await stack().newDay();
+});
+
 test('first in, first out: a buyer who asks while an older prompts grant waits, queued, waits behind it even when a slot has just freed', async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;

@@ -22,10 +22,18 @@ export async function drainQueues(context: Context, max: number, unplaced: numbe
   const {settings} = context;
   if (!settings.GITHUB_TOKEN) return 0;
   let sent = 0;
+  // One line that fails (a grant at its head that throws) never holds back the others.
+  const apart = async (part: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (err) {
+      log.error('access.queue_failed', {part, error: err instanceof Error ? err.message : String(err)});
+    }
+  };
   for (const repository of [settings.GITHUB_REPO, ...Object.values(settings.extraRepos)]) {
-    if (repository) sent += await drainLine(context, repository, max);
+    if (repository) await apart(repository, async () => (sent += await drainLine(context, repository, max)));
   }
-  await reconcileUnplacedExtraGrants(context, unplaced);
+  await apart('unplaced extra grants', () => reconcileUnplacedExtraGrants(context, unplaced));
   if (sent > 0) log.info('access.queue_drained', {sent});
   return sent;
 }
@@ -73,9 +81,10 @@ async function sendFromLine(context: Context, sessionId: string, key: string): P
       log.warn('access.queue_paused', {sessionId, key, reason: err.message});
       return 'paused';
     }
-    if (err instanceof PermanentError) return 'ended'; // recorded on the grant, out of the line
+    // The kit's invite records a refusal on the grant, out of the line.
+    if (key === 'kit' && err instanceof PermanentError) return 'ended';
     if (key === 'kit') throw err;
-    // An extra's reconcile that failed otherwise: the console lists it; the line goes on.
+    // An extra's reconcile may fail on another of the purchase's grants, where nothing records it.
     log.error('extra_access.drain_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
     return 'ended';
   }

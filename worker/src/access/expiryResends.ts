@@ -51,17 +51,21 @@ export async function resendExpiringInvitations(context: Context, max: number): 
   if (!settings.GITHUB_TOKEN) return 0;
   const {results: due} = await db
     .prepare(
-      `SELECT g.* FROM grants g JOIN purchases p ON p.session_id = g.session_id
-       WHERE g.status = 'pending' AND g.github_user_id IS NOT NULL AND g.invited_at <= ?1 AND g.expiry_resends < ?2
-         AND (g.repository_key = 'kit' OR (p.status = 'paid' AND g.invitation_id IS NOT NULL AND g.repository IS NOT NULL))
-       ORDER BY g.invited_at LIMIT ?3`,
+      `SELECT * FROM (
+         SELECT g.*, ROW_NUMBER() OVER (PARTITION BY COALESCE(g.repository, ?4) ORDER BY g.invited_at, g.id) AS place
+         FROM grants g JOIN purchases p ON p.session_id = g.session_id
+         WHERE g.status = 'pending' AND g.github_user_id IS NOT NULL AND g.invited_at <= ?1 AND g.expiry_resends < ?2
+           AND (g.repository_key = 'kit' OR (p.status = 'paid' AND g.invitation_id IS NOT NULL AND g.repository IS NOT NULL)))
+       WHERE place <= ?3 ORDER BY invited_at, id`,
     )
-    // More than `max` are read: the oldest may be grants left for their reconcile, or of a
-    // repository whose window is full, and they must not hold back the ones behind them.
+    // More than `max` are read, and as many of each repository: the oldest may be grants left for
+    // their reconcile, or of a repository whose window is full, and they must hold back neither
+    // the ones behind them nor another repository's.
     .bind(
       Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS),
       appConfig.repository.resendsAfterExpiry,
       max * SCANNED_PER_RESEND,
+      settings.GITHUB_REPO ?? null,
     )
     .all<Grant & ExtraGrant>();
   // One listing of each repository's invitations for the batch: one still on it was not accepted.
@@ -106,8 +110,8 @@ export async function resendExpiringInvitations(context: Context, max: number): 
  */
 async function windowOpen(context: Context, repository: string): Promise<boolean> {
   const queued = await context.db
-    .prepare(`SELECT 1 AS found FROM grants WHERE repository = ?1 AND status = 'queued' LIMIT 1`)
-    .bind(repository)
+    .prepare(`SELECT 1 AS found FROM grants WHERE COALESCE(repository, ?2) = ?1 AND status = 'queued' LIMIT 1`)
+    .bind(repository, context.settings.GITHUB_REPO ?? null)
     .first();
   return queued === null && (await hasFreeSlot(context, repository));
 }

@@ -346,24 +346,25 @@ export async function reconcileExtraGrantsSoon(context: Context, sessionId: stri
 }
 
 /**
- * The cron's part for the extra grants that wait but hold no place in their repository's line (a
- * run that ran out of subrequests before it could send or place them), and those refused only for
- * a key the seller has set a repository for since: their purchases reconciled, oldest first, at
- * most `max` a run and as many as the invocation's subrequests allow. The lines themselves are
- * drained by drainQueue.ts.
+ * The cron's part for the extra grants no line of drainQueue.ts reaches: queued with no place in
+ * their repository's line (a run that ran out of subrequests before it could send or place them),
+ * queued for a repository the seller no longer sets for their key (its reconcile takes the grant
+ * back and queues it for the repository set now), and those refused only for a key the seller has
+ * set a repository for since: their purchases reconciled, oldest first, at most `max` a run and as
+ * many as the invocation's subrequests allow.
  */
 export async function reconcileUnplacedExtraGrants(context: Context, max: number): Promise<number> {
   const {db, settings} = context;
-  const configured = Object.keys(settings.extraRepos);
   const {results} = await db
     .prepare(
-      `SELECT session_id FROM grants
-       WHERE repository_key <> 'kit'
-         AND ((status = 'queued' AND waiting_at IS NULL)
-           OR (status = 'failed' AND repository IS NULL AND repository_key IN (SELECT value FROM json_each(?1))))
-       GROUP BY session_id ORDER BY MIN(queued_at), MIN(id) LIMIT ?2`,
+      `SELECT session_id FROM grants g
+       WHERE g.repository_key <> 'kit'
+         AND ((g.status = 'queued' AND (g.waiting_at IS NULL
+                OR NOT EXISTS (SELECT 1 FROM json_each(?1) set_now WHERE set_now.key = g.repository_key AND set_now.value = g.repository)))
+           OR (g.status = 'failed' AND g.repository IS NULL AND g.repository_key IN (SELECT key FROM json_each(?1))))
+       GROUP BY g.session_id ORDER BY MIN(g.queued_at), MIN(g.id) LIMIT ?2`,
     )
-    .bind(JSON.stringify(configured), max)
+    .bind(JSON.stringify(settings.extraRepos), max)
     .all<{session_id: string}>();
   let done = 0;
   for (const {session_id: sessionId} of results) {

@@ -11,8 +11,8 @@ export interface GrantVersion {
  * The purchase whose live grant (queued, pending or active) of `repository` holds this GitHub
  * account or this invitation, other than `except` (the grant being taken back, as it was read), or
  * null. Every repository's take-back asks this before it touches GitHub, and so does the seller's
- * fix in the audit: an account invited again since, by another purchase or by this one moved away
- * and back, is that grant's, not the take-back's.
+ * fix in the audit: an account invited again since by another purchase (or, for the kit, by this
+ * one moved away and back) is that grant's, not the take-back's.
  *
  * The kit's row names its repository by its key ('kit'; its `repository` is null): it is the
  * worker's GITHUB_REPO.
@@ -27,7 +27,7 @@ export async function holderOf(
     .prepare(
       `SELECT session_id FROM grants
        WHERE status IN ${LIVE_SQL} AND (github_user_id = ?1 OR invitation_id = ?2)
-         AND (CASE WHEN repository_key = 'kit' THEN ?3 ELSE repository END) = ?4
+         AND (repository = ?4 OR (repository_key = 'kit' AND ?3 = ?4))
          AND NOT (session_id = ?5 AND version = ?6)
        LIMIT 1`,
     )
