@@ -377,6 +377,26 @@ test('a prompts grant waiting in the line of a repository the seller no longer s
   await stack().newDay();
 });
 
+test("refunded purchases' prompts refusals (no repository was set then) never fill the cron's batch: a grant behind them left with no place is sent", async () => {
+  await stack().newDay();
+  const refunded: string[] = [];
+  for (let i = 0; i <= CRON_BATCHES.extraGrants; i++) {
+    const {sessionId} = await seatedBuyer(advanced.priceId.test);
+    expect((await stack().deliver(refundEvent(stack(), sessionId))).status).toBe(200);
+    // As the refusal a purchase got while no repository was set for the key.
+    await setExtraGrants(stack().worker.db, sessionId, {status: 'failed', repository: null, queued_at: 1});
+    refunded.push(sessionId);
+  }
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  stack().github.decline(promptInvitationsFor(account.id)[0]!);
+  await setExtraGrants(stack().worker.db, sessionId, {status: 'queued', invitation_id: null, waiting_at: null});
+
+  await stack().worker.scheduled();
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+  for (const session of refunded) expect(await extraRows(session)).toMatchObject([{status: 'failed'}]);
+  await stack().newDay();
+});
+
 test('first in, first out: a buyer who asks while an older prompts grant waits, queued, waits behind it even when a slot has just freed', async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;

@@ -361,7 +361,9 @@ export async function reconcileUnplacedExtraGrants(context: Context, max: number
        WHERE g.repository_key <> 'kit'
          AND ((g.status = 'queued' AND (g.waiting_at IS NULL
                 OR NOT EXISTS (SELECT 1 FROM json_each(?1) set_now WHERE set_now.key = g.repository_key AND set_now.value = g.repository)))
-           OR (g.status = 'failed' AND g.repository IS NULL AND g.repository_key IN (SELECT key FROM json_each(?1))))
+           OR (g.status = 'failed' AND g.repository IS NULL AND g.repository_key IN (SELECT key FROM json_each(?1))
+             -- A refunded purchase's refusal stays as it is: picked every run, it would fill the batch.
+             AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = g.session_id AND p.status = 'paid')))
        GROUP BY g.session_id ORDER BY MIN(g.queued_at), MIN(g.id) LIMIT ?2`,
     )
     .bind(JSON.stringify(settings.extraRepos), max)

@@ -104,13 +104,21 @@ export default function Purchases() {
   const api = useAdminApi();
   const [search, setSearch] = useState(q);
   useEffect(() => setSearch(q), [q]);
+  const filtered = Boolean(q || state || plan || flagged);
+  // The table's words come with its rows: while the next search loads, the rows shown are the last
+  // one's, and so must be what the caption and the empty message say.
   const loaded = useAdminData(
     useCallback(
-      (admin: AdminApi) => admin.purchases({q, page, state, plan, sort, flagged}),
-      [q, page, state, plan, sort, flagged],
+      async (admin: AdminApi) => ({
+        found: await admin.purchases({q, page, state, plan, sort, flagged}),
+        caption: `${q ? `Purchases matching ${q}` : filtered ? 'Purchases that match the filters' : 'Purchases'}, ${SORTS[sort ?? 'newest'].toLowerCase()}`,
+        empty: filtered
+          ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan || flagged ? ' with these filters' : ''}.`
+          : 'No purchases yet.',
+      }),
+      [q, page, state, plan, sort, flagged, filtered],
     ),
   );
-  const filtered = Boolean(q || state || plan || flagged);
   const csv = useDownload(
     () => api.purchasesCsv({q, state, plan, sort, flagged}),
     'purchases',
@@ -188,21 +196,17 @@ export default function Purchases() {
         )}
       </div>
       <ShowLoaded loaded={loaded} label="Loading purchases">
-        {(found) => (
+        {({found, caption, empty}) => (
           <>
             <DataTable
-              caption={`${q ? `Purchases matching ${q}` : filtered ? 'Purchases that match the filters' : 'Purchases'}, ${SORTS[sort ?? 'newest'].toLowerCase()}`}
+              caption={caption}
               columns={COLUMNS}
               rows={found.items}
               rowKey={(purchase) => purchase.sessionId}
               flagged={(purchase) =>
                 purchase.access?.status === 'removal_failed' || purchase.fairPrice?.review === 'flagged'
               }
-              empty={
-                filtered
-                  ? `No purchase matches${q ? ` “${q}”` : ''}${state || plan || flagged ? ' with these filters' : ''}.`
-                  : 'No purchases yet.'
-              }
+              empty={empty}
             />
             <Pager
               page={found}
