@@ -3,23 +3,13 @@ import {drainQueues} from './access/drainQueue';
 import {resendExpiringInvitations} from './access/expiryResends';
 import {runScheduledAudit} from './admin/scheduledAudit';
 import {CRON_BATCHES} from './cronBatches';
+import {step} from './cronStep';
 import {runDueJobs} from './outbox';
 import {pruneLimits} from './rateLimit';
 import {pruneRecords} from './retention';
-import {describe} from './errors';
 import {log} from './log';
 import {settingsOf} from './settings';
 import {app} from './routes';
-
-/** One step of the cron: a failure is logged, and the steps after it still run. */
-async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
-  try {
-    return await work();
-  } catch (err) {
-    log.error('cron.step_failed', {step: name, error: describe(err)});
-    return null;
-  }
-}
 
 /**
  * The Worker: its routes (routes.ts) answer requests; the scheduled handler drains the invitation

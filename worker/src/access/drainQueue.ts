@@ -1,6 +1,7 @@
 import type {Context} from '../context';
 import {PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
+import {step} from '../cronStep';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {readExtraGrant} from './extraGrantRecords';
 import {reconcileExtraGrants, reconcileUnplacedExtraGrants} from './extraGrants';
@@ -23,17 +24,11 @@ export async function drainQueues(context: Context, max: number, unplaced: numbe
   if (!settings.GITHUB_TOKEN) return 0;
   let sent = 0;
   // One line that fails (a grant at its head that throws) never holds back the others.
-  const apart = async (part: string, work: () => Promise<unknown>) => {
-    try {
-      await work();
-    } catch (err) {
-      log.error('access.queue_failed', {part, error: err instanceof Error ? err.message : String(err)});
-    }
-  };
   for (const repository of [settings.GITHUB_REPO, ...Object.values(settings.extraRepos)]) {
-    if (repository) await apart(repository, async () => (sent += await drainLine(context, repository, max)));
+    if (repository)
+      sent += (await step(`invitation_queue ${repository}`, () => drainLine(context, repository, max))) ?? 0;
   }
-  await apart('unplaced extra grants', () => reconcileUnplacedExtraGrants(context, unplaced));
+  await step('invitation_queue unplaced extra grants', () => reconcileUnplacedExtraGrants(context, unplaced));
   if (sent > 0) log.info('access.queue_drained', {sent});
   return sent;
 }
