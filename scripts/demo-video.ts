@@ -48,7 +48,7 @@ async function main() {
   const work = path.join(ROOT, '.bench', 'demo');
   rmSync(work, {recursive: true, force: true});
   mkdirSync(work, {recursive: true});
-  buildSite(path.join(work, 'site'), {});
+  await buildSite(path.join(work, 'site'), {});
   const server = await serveStatic(path.join(work, 'site'));
   const browser = await launchChromium();
   const page = await browser.newPage({viewport: {width: 1280, height: 720}});

@@ -93,9 +93,9 @@ interface Target {
   keepStorage: boolean;
 }
 
-async function serveBuild(name: string, build: () => void, dir: string): Promise<string> {
+async function serveBuild(name: string, build: () => Promise<unknown>, dir: string): Promise<string> {
   console.log(`Building ${name}…`);
-  build();
+  await build();
   const server = await serveStatic(dir, 0, {compress: true});
   cleanups.push(server.close);
   return server.url;

@@ -5,6 +5,7 @@
  * Time Travel), not only the worker, so the preflight warns before a deploy applies one and
  * `npm run deploy` prints the time to restore to (docs: deployment, "Migrations, and going back").
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {WORKER_DIR} from '../wrangler';
@@ -21,6 +22,30 @@ export function migrationFiles(): string[] {
 
 export function migrationText(file: string): string {
   return fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+}
+
+/** Where the splits of `migrationStatements` are kept, one file a migration text. */
+const SPLITS_DIR = path.join(WORKER_DIR, '..', 'node_modules', '.cache', 'migration-statements');
+
+/**
+ * One migration's statements, split as Wrangler splits them (`wrangler d1 migrations apply`), to
+ * run in one batch. Loading wrangler takes about a second of processor time, and jest loads it
+ * afresh in every test file that starts a worker: the split is kept by the hash of the text, so
+ * wrangler is loaded once per change of a migration, not once per file.
+ */
+export function migrationStatements(file: string): string[] {
+  const text = migrationText(file);
+  const kept = path.join(SPLITS_DIR, `${crypto.createHash('sha256').update(text).digest('hex')}.json`);
+  if (fs.existsSync(kept)) return JSON.parse(fs.readFileSync(kept, 'utf8')) as string[];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const {unstable_splitSqlQuery} = require('wrangler') as typeof import('wrangler');
+  const statements = unstable_splitSqlQuery(text);
+  // Written aside, then renamed: a test file beside this one reads the whole split or none.
+  fs.mkdirSync(SPLITS_DIR, {recursive: true});
+  const aside = `${kept}.${process.pid}`;
+  fs.writeFileSync(aside, JSON.stringify(statements));
+  fs.renameSync(aside, kept);
+  return statements;
 }
 
 /** What a migration's `-- Moves data:` line says moves, or null for one that changes the schema only. */

@@ -3,7 +3,7 @@
  * settings baked in as the real `.env` would, and sets up the stock
  * Docusaurus template the benchmarks compare it with.
  */
-import {spawnSync} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import {cpSync, mkdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 
@@ -34,24 +34,27 @@ export const SERVE_ADVICE = /^\[INFO\] Use .*npm run serve.* command to test you
 
 /**
  * `docusaurus build` into outDir; every setting not given is set empty so a developer's .env cannot
- * leak in. Answers what the build printed (stdout, then stderr).
+ * leak in. Answers what the build printed (stdout, then stderr). A child process the caller may
+ * await beside other work (the browser suite starts the Auth emulator while the site builds).
  */
-export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): string {
+export function buildSite(outDir: string, settings: BuildSettings, siteDir: string = ROOT): Promise<string> {
   const env: NodeJS.ProcessEnv = {...process.env};
   for (const name of SETTINGS) env[name] = settings[name] ?? '';
-  const result = spawnSync(
+  const child = spawn(
     process.execPath,
     [require.resolve('@docusaurus/core/bin/docusaurus.mjs'), 'build', '--out-dir', outDir],
-    {
-      cwd: siteDir,
-      env,
-      encoding: 'utf8',
-    },
+    {cwd: siteDir, env, stdio: ['ignore', 'pipe', 'pipe']},
   );
-  if (result.status !== 0) {
-    throw new Error(`The site did not build (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
-  }
-  return `${result.stdout}\n${result.stderr}`;
+  let [stdout, stderr] = ['', ''];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status === 0) resolve(`${stdout}\n${stderr}`);
+      else reject(new Error(`The site did not build (exit ${status}):\n${stdout}\n${stderr}`));
+    });
+  });
 }
 
 /** The classic template exactly as `npx create-docusaurus classic` writes it, in `dir` (inside this repo, so it uses our node_modules). */

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {Miniflare} from 'miniflare';
-import {unstable_readConfig, unstable_splitSqlQuery} from 'wrangler';
+import {parse as parseJsonc, type ParseError, printParseErrorCode} from 'jsonc-parser';
 import {CRON} from '../local/cron';
 import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../wrangler';
-import {migrationFiles, migrationText} from './migrations';
+import {migrationFiles, migrationStatements} from './migrations';
 import {ROOT} from './site';
 
 export const BUNDLE_DIR = path.join(ROOT, '.test-build', 'worker');
@@ -89,16 +89,31 @@ export interface RunningWorker {
 
 export const SITE_ORIGIN = 'http://localhost:4200';
 
-const readConfig = () => unstable_readConfig({config: path.join(WORKER_DIR, 'wrangler.jsonc')});
+/** What the worker runtime reads of worker/wrangler.jsonc: its top level, no environment's. */
+interface WorkerConfig {
+  compatibility_date: string;
+  compatibility_flags?: string[];
+  vars?: WorkerVars;
+}
+
+/**
+ * worker/wrangler.jsonc read as the JSONC it is. Not wrangler's own reader: loading wrangler takes
+ * about a second of processor time, and jest loads it afresh for every test file that starts a worker.
+ */
+function readConfig(): WorkerConfig {
+  const file = path.join(WORKER_DIR, 'wrangler.jsonc');
+  const errors: ParseError[] = [];
+  const config = parseJsonc(fs.readFileSync(file, 'utf8'), errors, {allowTrailingComma: true}) as WorkerConfig;
+  if (errors.length > 0)
+    throw new Error(
+      `${file} is not valid JSONC: ${errors.map((e) => `${printParseErrorCode(e.error)} at ${e.offset}`).join(', ')}`,
+    );
+  return config;
+}
 
 export function baseVars(): WorkerVars {
   const config = readConfig();
   return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
-}
-
-/** One migration's statements, split as Wrangler splits them, to run in one batch. */
-export function migrationStatements(file: string): string[] {
-  return unstable_splitSqlQuery(migrationText(file));
 }
 
 /**

@@ -86,12 +86,12 @@ describe('the build', () => {
     ],
   ])(
     'fails on %s',
-    (_name, markdown, culprit) => {
+    async (_name, markdown, culprit) => {
       const dir = siteWithExtraPage(markdown);
       // The bundler's cache lives in the shared node_modules; keep this copy out of it.
       process.env.DOCUSAURUS_NO_PERSISTENT_CACHE = 'true';
       try {
-        expect(() => buildSite(path.join(dir, 'out'), {}, dir)).toThrow(culprit);
+        await expect(buildSite(path.join(dir, 'out'), {}, dir)).rejects.toThrow(culprit);
       } finally {
         delete process.env.DOCUSAURUS_NO_PERSISTENT_CACHE;
         rmSync(dir, {recursive: true, force: true});

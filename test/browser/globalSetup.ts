@@ -6,7 +6,7 @@ import {serveStatic} from '../../scripts/support/staticServer';
 import {freePort} from '../../scripts/local/ports';
 import {buildSite, ROOT} from '../../scripts/support/site';
 import {assertJava} from '../support/nuHtmlChecker';
-import {prepareSharedStack} from './sharedStack';
+import {prepareSharedStack, stopSharedStack} from './sharedStack';
 
 declare global {
   var __SITE_SERVERS__: RunningServer[] | undefined;
@@ -37,24 +37,36 @@ function reusableBuild(dirs: string[]): number | null {
   return Number(readFileSync(PORT_FILE, 'utf8'));
 }
 
+/** The two builds, or the ones kept (`TEST_REUSE_BUILD`): the worker port they point at. */
+async function builds(outDir: string, trackedDir: string): Promise<number> {
+  const kept = reusableBuild([outDir, trackedDir]);
+  if (kept !== null) return kept;
+  const workerPort = await freePort();
+  // One after the other: they share .docusaurus/, and the second reads the first's bundler cache.
+  writeFileSync(BUILD_OUTPUT, await buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`}));
+  await buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
+  writeFileSync(PORT_FILE, String(workerPort));
+  return workerPort;
+}
+
 /**
  * Once per run: check Chromium and Java; build the site pointing at a port the
  * checkout tests' stand-in worker will listen on, and again with tracking
  * ids; serve both with the headers of their `_headers` (the Content-Security-Policy),
- * as Cloudflare serves them. The builds run one after the other: they share .docusaurus/.
+ * as Cloudflare serves them. The run's Auth emulator starts while the site builds.
  */
 export default async function globalSetup(): Promise<void> {
   assertChromium();
   assertJava();
   const outDir = path.join(BUILDS, 'site');
   const trackedDir = path.join(BUILDS, 'tracked');
-  let workerPort = reusableBuild([outDir, trackedDir]);
-  if (workerPort === null) {
-    workerPort = await freePort();
-    writeFileSync(BUILD_OUTPUT, buildSite(outDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`}));
-    buildSite(trackedDir, {WORKER_URL: `http://127.0.0.1:${workerPort}`, ...TRACKING_IDS});
-    writeFileSync(PORT_FILE, String(workerPort));
+  const [built, prepared] = await Promise.allSettled([builds(outDir, trackedDir), prepareSharedStack()]);
+  if (built.status === 'rejected' || prepared.status === 'rejected') {
+    // No emulator left running behind a set-up that failed.
+    await stopSharedStack();
+    throw built.status === 'rejected' ? built.reason : (prepared as PromiseRejectedResult).reason;
   }
+  const workerPort = built.value;
   const site = await serveStatic(outDir, 0, {headersFile: true});
   const tracked = await serveStatic(trackedDir, 0, {headersFile: true});
   globalThis.__SITE_SERVERS__ = [site, tracked];
@@ -64,5 +76,4 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TRACKED_SITE_DIR = trackedDir;
   process.env.TEST_WORKER_PORT = String(workerPort);
   process.env.TEST_SITE_BUILD_OUTPUT = BUILD_OUTPUT;
-  await prepareSharedStack();
 }

@@ -17,7 +17,8 @@ import {
 } from '../../scripts/support/localStack';
 import {watchPage} from './helpers';
 import {recycledContexts, type RecycledContexts} from './recycledContexts';
-import {sharedEmulatorHost, sharedLocalStack} from './sharedStack';
+import {runEmulatorHost} from '../support/runAuthEmulator';
+import {sharedLocalStack} from './sharedStack';
 
 export interface LocalTab {
   page: Page;
@@ -117,7 +118,7 @@ export function useLocalSession({
             env,
             // The run's emulator (sharedStack.ts), but for a file that stops the stack: it shows
             // npm start stopping the one it started.
-            emulatorHost: own ? undefined : sharedEmulatorHost(),
+            emulatorHost: own ? undefined : runEmulatorHost(),
           });
       // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
     },

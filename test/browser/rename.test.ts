@@ -26,13 +26,13 @@ const to = renamedFacts(from);
 let copy: string;
 let site: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   copy = renamedCopy(ROOT, from, to);
   site = path.join(copy, 'build');
   // The bundler's cache lives in the shared node_modules; keep this copy out of it.
   process.env.DOCUSAURUS_NO_PERSISTENT_CACHE = 'true';
   try {
-    buildSite(site, {}, copy);
+    await buildSite(site, {}, copy);
   } finally {
     delete process.env.DOCUSAURUS_NO_PERSISTENT_CACHE;
   }

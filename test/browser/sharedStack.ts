@@ -6,11 +6,11 @@
  * stack, floods its rate limits or needs other flags or data starts its own (`useLocalSession`).
  *
  * Every stack but the journey's (which shows `npm start` stopping the emulator it started) uses
- * one Auth emulator, started with the run: the emulator was a third of each stack's start (10 of
- * 31 core-s, measured: issue 39). Each stack prints only its own site's sign-in links, and the
- * files sign up accounts of their own, so stacks side by side never read each other's.
+ * the run's one Auth emulator (test/support/runAuthEmulator.ts), the worker suite's too: the
+ * emulator was a third of each stack's start (10 of 31 core-s, measured: issue 39). Each stack
+ * prints only its own site's sign-in links, and the files sign up accounts of their own, so stacks
+ * side by side never read each other's.
  */
-import type {ChildProcess} from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,22 +21,14 @@ import {
   untilReady,
   type LocalStack,
 } from '../../scripts/support/localStack';
-import {startAuthEmulator, stopAuthEmulator} from '../../scripts/local/authEmulator';
+import {runAuthEmulator, runEmulatorHost, stopRunAuthEmulator} from '../support/runAuthEmulator';
 
 const VARIABLE = 'TEST_SHARED_STACK_DIR';
-const EMULATOR_VARIABLE = 'TEST_SHARED_AUTH_EMULATOR_HOST';
-
-declare global {
-  var __SHARED_AUTH_EMULATOR__: ChildProcess | undefined;
-}
 
 /** globalSetup: the run's folder for the shared stack, which nobody has started yet, and the run's Auth emulator. */
 export async function prepareSharedStack(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-shared-stack-'));
-  process.env[VARIABLE] = dir;
-  const emulator = await startAuthEmulator(path.join(dir, 'emulator'));
-  globalThis.__SHARED_AUTH_EMULATOR__ = emulator.process;
-  process.env[EMULATOR_VARIABLE] = emulator.host;
+  process.env[VARIABLE] = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-shared-stack-'));
+  await runAuthEmulator();
 }
 
 /** globalTeardown: Ctrl-C to the shared stack if a file started it, the emulator stopped, then the folder goes. */
@@ -44,7 +36,7 @@ export async function stopSharedStack(): Promise<void> {
   const dir = process.env[VARIABLE];
   if (!dir) return;
   if (hasBackgroundStack(dir)) await attachLocalStack(dir).interrupt();
-  if (globalThis.__SHARED_AUTH_EMULATOR__) stopAuthEmulator(globalThis.__SHARED_AUTH_EMULATOR__);
+  stopRunAuthEmulator();
   fs.rmSync(dir, {recursive: true, force: true});
 }
 
@@ -56,15 +48,10 @@ function fromGlobalSetup(variable: string): string {
   return value;
 }
 
-/** The run's Auth emulator (host:port), for a stack to use instead of starting its own. */
-export function sharedEmulatorHost(): string {
-  return fromGlobalSetup(EMULATOR_VARIABLE);
-}
-
 /** The shared stack, once it is ready: started here if no file has started it yet. */
 export async function sharedLocalStack(readyTimeoutMs = 240_000): Promise<LocalStack> {
   const dir = fromGlobalSetup(VARIABLE);
-  if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs, emulatorHost: sharedEmulatorHost()});
+  if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs, emulatorHost: runEmulatorHost()});
   // Another file claimed it: its record appears once the stack's process is spawned (a moment).
   const deadline = Date.now() + 30_000;
   while (!hasBackgroundStack(dir)) {

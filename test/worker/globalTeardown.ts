@@ -1,7 +1,5 @@
-import type {ChildProcess} from 'node:child_process';
-import {stopAuthEmulator} from '../../scripts/local/authEmulator';
+import {stopRunAuthEmulator} from '../support/runAuthEmulator';
 
-export default async function globalTeardown() {
-  const child = (globalThis as {authEmulator?: ChildProcess}).authEmulator;
-  if (child) stopAuthEmulator(child);
+export default function globalTeardown() {
+  stopRunAuthEmulator();
 }

@@ -6,7 +6,7 @@
  * its repository's line, none that held no place gains one, and the worker of today answers so.
  */
 import {EXTRA_FIXTURE_REPO, FIXTURE_REPO} from '../../scripts/local/githubApi';
-import {migrationStatements} from '../../scripts/support/workerRuntime';
+import {migrationStatements} from '../../scripts/support/migrations';
 import {type SignedInUser, startStack, type Stack} from './stack';
 
 const MIGRATION = '0029_one_queue.sql';

@@ -14,7 +14,7 @@ import {
 } from '../../scripts/local/localRepository';
 import {GRANTS_MIGRATION, seedStatements} from '../../scripts/local/seedData';
 import {migrationFiles} from '../../scripts/support/migrations';
-import {migrationStatements} from '../../scripts/support/workerRuntime';
+import {migrationStatements} from '../../scripts/support/migrations';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 /**

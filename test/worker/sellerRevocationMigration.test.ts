@@ -8,7 +8,7 @@
 import {afterPurchase} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
 import {migrationFiles} from '../../scripts/support/migrations';
-import {migrationStatements} from '../../scripts/support/workerRuntime';
+import {migrationStatements} from '../../scripts/support/migrations';
 import {type SignedInUser, startStack, type Stack} from './stack';
 
 const MIGRATION = '0027_seller_revocation_on_purchase.sql';

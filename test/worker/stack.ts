@@ -24,6 +24,7 @@ import {
 } from '../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
 import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
+import {runEmulatorHost} from '../support/runAuthEmulator';
 
 export {stripeEvent};
 
@@ -142,8 +143,7 @@ export async function startStack(
   overrides: WorkerVars = {},
   {githubNow, bundleDir, migrateBefore}: {githubNow?: () => number; bundleDir?: string; migrateBefore?: string} = {},
 ): Promise<Stack> {
-  const emulatorHost = process.env.TEST_FIREBASE_AUTH_EMULATOR_HOST;
-  if (!emulatorHost) throw new Error('The worker suite global set-up did not start the Auth emulator');
+  const emulatorHost = runEmulatorHost();
   const [stripe, github, mailgun] = await Promise.all([
     startStripeStandIn(),
     startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}),
