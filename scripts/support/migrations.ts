@@ -24,18 +24,23 @@ export function migrationText(file: string): string {
   return fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
 }
 
-/** Where the splits of `migrationStatements` are kept, one file a migration text. */
+/** Where the splits of `migrationStatements` are kept, one file a migration text and wrangler version. */
 const SPLITS_DIR = path.join(WORKER_DIR, '..', 'node_modules', '.cache', 'migration-statements');
+/** wrangler's version, read from its package.json (a few bytes; its code is what is slow to load). */
+const wranglerVersion = () =>
+  (JSON.parse(fs.readFileSync(require.resolve('wrangler/package.json'), 'utf8')) as {version: string}).version;
 
 /**
  * One migration's statements, split as Wrangler splits them (`wrangler d1 migrations apply`), to
  * run in one batch. Loading wrangler takes about a second of processor time, and jest loads it
- * afresh in every test file that starts a worker: the split is kept by the hash of the text, so
- * wrangler is loaded once per change of a migration, not once per file.
+ * afresh in every test file that starts a worker: the split is kept by the hash of the text and
+ * wrangler's version, so wrangler is loaded once per change of either, not once per file.
  */
 export function migrationStatements(file: string): string[] {
   const text = migrationText(file);
-  const kept = path.join(SPLITS_DIR, `${crypto.createHash('sha256').update(text).digest('hex')}.json`);
+  // Another wrangler may split otherwise: its version is part of the key.
+  const key = crypto.createHash('sha256').update(`${wranglerVersion()}\n${text}`).digest('hex');
+  const kept = path.join(SPLITS_DIR, `${key}.json`);
   if (fs.existsSync(kept)) return JSON.parse(fs.readFileSync(kept, 'utf8')) as string[];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const {unstable_splitSqlQuery} = require('wrangler') as typeof import('wrangler');

@@ -1,0 +1,24 @@
+/**
+ * @jest-environment node
+ *
+ * The worker suite applies each migration as the statements wrangler's own splitter makes of it,
+ * kept by the text's hash and wrangler's version (scripts/support/migrations.ts): a split read
+ * back from that keeping is the split wrangler makes, for every migration.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {unstable_splitSqlQuery} from 'wrangler';
+import {migrationFiles, migrationStatements, migrationText} from '../../scripts/support/migrations';
+
+const KEPT = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'migration-statements');
+
+it.each(migrationFiles())('%s is applied as wrangler splits it, made afresh and read back', (file) => {
+  const wranglers = unstable_splitSqlQuery(migrationText(file));
+  const before = new Set(fs.existsSync(KEPT) ? fs.readdirSync(KEPT) : []);
+  const first = migrationStatements(file);
+  const second = migrationStatements(file);
+  expect(first).toEqual(wranglers);
+  expect(second).toEqual(wranglers);
+  // The split is kept: at most one file more, and none when it was kept already.
+  expect(fs.readdirSync(KEPT).filter((name) => !before.has(name)).length).toBeLessThanOrEqual(1);
+});
