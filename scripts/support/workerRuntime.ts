@@ -113,7 +113,7 @@ function readConfig(): WorkerConfig {
 
 export function baseVars(): WorkerVars {
   const config = readConfig();
-  return {...(config.vars as WorkerVars), SITE_URL: SITE_ORIGIN};
+  return {...config.vars, SITE_URL: SITE_ORIGIN};
 }
 
 /**

@@ -6,7 +6,8 @@ import {serveStatic} from '../../scripts/support/staticServer';
 import {freePort} from '../../scripts/local/ports';
 import {buildSite, ROOT} from '../../scripts/support/site';
 import {assertJava} from '../support/nuHtmlChecker';
-import {prepareSharedStack, stopSharedStack} from './sharedStack';
+import {runAuthEmulator, stopRunAuthEmulator} from '../support/runAuthEmulator';
+import {prepareSharedStack} from './sharedStack';
 
 declare global {
   var __SITE_SERVERS__: RunningServer[] | undefined;
@@ -60,13 +61,14 @@ export default async function globalSetup(): Promise<void> {
   assertJava();
   const outDir = path.join(BUILDS, 'site');
   const trackedDir = path.join(BUILDS, 'tracked');
-  const [built, prepared] = await Promise.allSettled([builds(outDir, trackedDir), prepareSharedStack()]);
-  if (built.status === 'rejected' || prepared.status === 'rejected') {
+  const [built, emulator] = await Promise.allSettled([builds(outDir, trackedDir), runAuthEmulator()]);
+  if (built.status === 'rejected' || emulator.status === 'rejected') {
     // No emulator left running behind a set-up that failed.
-    await stopSharedStack();
-    throw built.status === 'rejected' ? built.reason : (prepared as PromiseRejectedResult).reason;
+    stopRunAuthEmulator();
+    throw built.status === 'rejected' ? built.reason : (emulator as PromiseRejectedResult).reason;
   }
   const workerPort = built.value;
+  prepareSharedStack();
   const site = await serveStatic(outDir, 0, {headersFile: true});
   const tracked = await serveStatic(trackedDir, 0, {headersFile: true});
   globalThis.__SITE_SERVERS__ = [site, tracked];

@@ -116,7 +116,7 @@ export function useLocalSession({
             flags: [...(sameOrigin ? ['--same-origin'] : []), ...(country ? ['--country', country] : [])],
             seed,
             env,
-            // The run's emulator (sharedStack.ts), but for a file that stops the stack: it shows
+            // The run's emulator (test/support/runAuthEmulator.ts), but for a file that stops the stack: it shows
             // npm start stopping the one it started.
             emulatorHost: own ? undefined : runEmulatorHost(),
           });

@@ -21,22 +21,20 @@ import {
   untilReady,
   type LocalStack,
 } from '../../scripts/support/localStack';
-import {runAuthEmulator, runEmulatorHost, stopRunAuthEmulator} from '../support/runAuthEmulator';
+import {runEmulatorHost} from '../support/runAuthEmulator';
 
 const VARIABLE = 'TEST_SHARED_STACK_DIR';
 
-/** globalSetup: the run's folder for the shared stack, which nobody has started yet, and the run's Auth emulator. */
-export async function prepareSharedStack(): Promise<void> {
+/** globalSetup: the run's folder for the shared stack, which nobody has started yet. */
+export function prepareSharedStack(): void {
   process.env[VARIABLE] = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-shared-stack-'));
-  await runAuthEmulator();
 }
 
-/** globalTeardown: Ctrl-C to the shared stack if a file started it, the emulator stopped, then the folder goes. */
+/** globalTeardown: Ctrl-C to the shared stack if a file started it, then the folder goes. */
 export async function stopSharedStack(): Promise<void> {
   const dir = process.env[VARIABLE];
   if (!dir) return;
   if (hasBackgroundStack(dir)) await attachLocalStack(dir).interrupt();
-  stopRunAuthEmulator();
   fs.rmSync(dir, {recursive: true, force: true});
 }
 

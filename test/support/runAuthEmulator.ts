@@ -12,7 +12,7 @@ import path from 'node:path';
 import {startAuthEmulator, stopAuthEmulator} from '../../scripts/local/authEmulator';
 
 /** Its host:port, for the test files (jest hands globalSetup's environment to its workers). */
-export const RUN_EMULATOR_VARIABLE = 'TEST_AUTH_EMULATOR_HOST';
+const RUN_EMULATOR_VARIABLE = 'TEST_AUTH_EMULATOR_HOST';
 
 declare global {
   var __RUN_AUTH_EMULATOR__: {process: ChildProcess; dir: string} | undefined;
