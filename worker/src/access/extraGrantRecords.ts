@@ -60,24 +60,6 @@ export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
 }
 
 /**
- * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
- * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
- * grant is as the caller claimed it (`status`).
- */
-export async function recordAttempt(
-  db: D1Database,
-  grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>,
-  status: 'queued' | 'pending',
-) {
-  await db
-    .prepare(
-      `UPDATE grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`,
-    )
-    .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
-    .run();
-}
-
-/**
  * A pending grant whose account is a collaborator now. `notOurs`: not by the invitation this worker
  * recorded (it withdrew it), so the grant forgets it, and a refund never removes the account.
  */
