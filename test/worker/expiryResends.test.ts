@@ -160,6 +160,24 @@ describe('expiry re-sends', () => {
     expect(resentMails(buyer)).toHaveLength(0);
   });
 
+  test('an invitation the buyer declined is never sent again by the cron: a choice, not an expiry; the dashboard says it is no longer open', async () => {
+    const buyer = await invitedBuyer();
+    const {invitation_id: invitationId} = await grantOf(buyer);
+    await invitationAged(buyer, 6.9 * DAY_MS);
+    seller.stack.github.decline(invitationId);
+    seller.stack.github.requests.length = 0;
+
+    for (let run = 0; run < 2; run++) await seller.stack.worker.scheduled();
+    expect(await grantOf(buyer)).toMatchObject({status: 'pending', invitation_id: invitationId, expiry_resends: MAX});
+    expect(puts()).toEqual([]);
+    expect(resentMails(buyer)).toHaveLength(0);
+    // The buyer who changes their mind asks again on the dashboard, as after any expiry.
+    const status = (await (
+      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
+    ).json()) as AccessStatus;
+    expect(status).toMatchObject({status: 'pending', username: buyer.login, expired: true});
+  });
+
   test("sent again only to the grant's own numeric account: after a rename, never to whoever took the old login", async () => {
     const buyer = await invitedBuyer();
     const before = await grantOf(buyer);

@@ -117,14 +117,25 @@ async function windowOpen(context: Context, repository: string): Promise<boolean
 }
 
 /**
- * The kit's grant, due: sent again, unless it is gone from GitHub's list and the status read finds
- * it accepted (or withdrawn by hand). False when it was not sent (and why is logged).
+ * The kit's grant, due: sent again while GitHub lists its invitation. False when it was not sent
+ * (and why is logged).
  */
 async function resendOne(context: Context, grant: Grant, listed: readonly Invitation[]): Promise<boolean> {
   const {db} = context;
   if (!listed.some((invitation) => invitation.id === grant.invitation_id)) {
+    // Gone from GitHub's list (which keeps an expired invitation until it is withdrawn): accepted,
+    // the status read makes it active. Else the buyer declined it or someone withdrew it by hand:
+    // a choice, which the cron does not undo (an extra repository's the same, extraExpiryResends.ts).
+    // The dashboard shows it expired, and the buyer who changes their mind asks again there.
     const seen = await observeGrant(context, grant, {fresh: true});
-    if (seen.status !== 'pending' || !seen.expired) return false;
+    if (seen.status === 'pending') {
+      await stopResending(db, grant);
+      log.warn('access.expiry_resend_skipped', {
+        sessionId: grant.session_id,
+        reason: 'the invitation was declined or withdrawn by hand',
+      });
+    }
+    return false;
   }
   try {
     // resendInvitation invites the grant's own numeric account, by the login it has today.
