@@ -121,7 +121,7 @@ async function resendClaimed(context: Context, grant: ExtraGrant): Promise<boole
       await withdrawStale(context, grant, outcome.invitationId);
       return false;
     }
-    log.info('extra_access.expiry_resent_one', {
+    log.info('access.expiry_resent_one', {
       sessionId: grant.session_id,
       key: grant.repository_key,
       resends: recorded.expiry_resends,
@@ -168,7 +168,7 @@ async function invitationLost(db: D1Database, grant: ExtraGrant, retry: boolean)
       Date.now(),
     )
     .run();
-  log.warn('extra_access.expiry_resend_lost', {sessionId: grant.session_id, key: grant.repository_key, queued: retry});
+  log.warn('access.expiry_resend_lost', {sessionId: grant.session_id, key: grant.repository_key, queued: retry});
 }
 
 /**
@@ -183,5 +183,5 @@ async function countWithoutSending(db: D1Database, grant: ExtraGrant, reason: st
     )
     .bind(grant.session_id, grant.repository_key, grant.invitation_id, to ?? null)
     .run();
-  log.warn('extra_access.expiry_resend_skipped', {sessionId: grant.session_id, key: grant.repository_key, reason});
+  log.warn('access.expiry_resend_skipped', {sessionId: grant.session_id, key: grant.repository_key, reason});
 }

@@ -22,7 +22,7 @@ export async function observeExtraGrant(context: Context, row: ExtraGrant): Prom
   try {
     return (await activeIfAccepted(context, row)) ?? row;
   } catch (err) {
-    log.warn('extra_access.status_unread', {
+    log.warn('access.status_unread', {
       sessionId: row.session_id,
       key: row.repository_key,
       error: err instanceof Error ? err.message : String(err),

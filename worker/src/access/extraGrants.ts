@@ -280,10 +280,10 @@ export async function reconcileUnplacedExtraGrants(context: Context, max: number
       done += 1;
     } catch (err) {
       if (err instanceof RetryableError) {
-        log.warn('extra_access.drain_paused', {sessionId, reason: err.message});
+        log.warn('access.reconcile_paused', {sessionId, reason: err.message});
         break;
       }
-      log.error('extra_access.drain_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+      log.error('access.reconcile_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
     }
   }
   return done;
@@ -293,6 +293,6 @@ registerJob<{sessionId: string}>('extra-grants', {
   run: (context, {sessionId}) => reconcileExtraGrants(context, sessionId),
   gaveUp: async (_context, {sessionId}, error) => {
     // The grants stay as recorded (a live one may still be on GitHub): the console lists the failed job.
-    log.error('extra_access.gave_up', {sessionId, error});
+    log.error('access.reconcile_gave_up', {sessionId, error});
   },
 });

@@ -86,7 +86,7 @@ export async function renewExtraInvitation(
   );
   if (queued === 'active') return 'active';
   if (queued) {
-    log.info('extra_access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
+    log.info('access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
     await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${row.invitation_id}`);
   }
   const after = await db
