@@ -8,7 +8,7 @@ import {activeIfAccepted} from './extraGrantStatus';
 import {withdrawStale} from './extraTakeBack';
 import {GitHubFailure, type Invitation, repositoryFor} from './github';
 import {giveBackSlot, takeSlot, windowFullFor} from './invitationQueue';
-import {tellExtraResent} from './extraResentNotice';
+import {tellExtraResent} from './grantMail';
 
 /**
  * An extra repository's invitation (extraGrants.ts) due to expire, sent again by the cron's one

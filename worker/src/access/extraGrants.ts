@@ -5,7 +5,7 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
-import {tellExtraResent} from './extraResentNotice';
+import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
 import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
 import {sendQueued, type SendRules, waitForCap} from './sendInvitation';

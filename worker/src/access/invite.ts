@@ -1,10 +1,10 @@
 import type {Context} from '../context';
 import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
 import {log} from '../log';
-import {seatMail} from '../mail';
-import {registerJob, runJob} from '../outbox';
+import {registerJob} from '../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
 import {reconcileExtraGrantsSoon} from './extraGrants';
+import {tellOwner} from './grantMail';
 import {type AccessResult, type Grant, readGrant, resultOf, TAKEN} from './grants';
 import {removeNowOrLater} from './removal';
 import {sendQueued, type SendRules} from './sendInvitation';
@@ -127,31 +127,6 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
       return resultOf(recorded);
     }
   }
-}
-
-/**
- * E-mails the purchase's address which GitHub account holds its seat now (one e-mail per grant
- * version), through the outbox: the invitation stands whether or not the e-mail goes at once.
- */
-export async function tellOwner(context: Context, grant: Grant, {waited = false}: {waited?: boolean} = {}) {
-  const purchase = await context.db
-    .prepare('SELECT email FROM purchases WHERE session_id = ?1')
-    .bind(grant.session_id)
-    .first<{email: string | null}>();
-  if (!purchase?.email) return;
-  const id = await enqueue(context.db, {
-    key: `seat:${grant.session_id}:${grant.version}`,
-    kind: 'mail',
-    sessionId: grant.session_id,
-    payload: seatMail(context.settings, {
-      to: purchase.email,
-      login: grant.github_username,
-      repository: context.settings.GITHUB_REPO!,
-      waited,
-      ...(grant.resent_after_expiry === 1 && {resent: grant.expiry_resends}),
-    }),
-  });
-  if (id !== null) await runJob(context, id);
 }
 
 registerJob<{sessionId: string; version: number}>('github-invite', {

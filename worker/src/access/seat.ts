@@ -16,7 +16,8 @@ import {
   taken,
   TAKEN,
 } from './grants';
-import {inviteNowOrLater, tellOwner} from './invite';
+import {inviteNowOrLater} from './invite';
+import {tellOwner} from './grantMail';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
