@@ -203,7 +203,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
   const outcome = await sendQueued(context, grant, extraRules(grant.repository!));
   // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
   if (outcome.kind === 'stale') await withdrawStale(context, grant, outcome.invitationId);
-  // A re-send of an expiring invitation that had to wait (extraExpiryResends.ts `invitationLost`,
+  // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`,
   // which counts it): the buyer hears of the new invitation as from any re-send.
   if (outcome.kind === 'invited' && grant.expiry_resends > 0) {
     const {login, invitationId} = outcome.sent;

@@ -27,7 +27,7 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
       {sessionId: row.session_id, version: row.version},
     );
   }
-  // Only the grant as it was read: a re-send (extraExpiryResends.ts) may have replaced its
+  // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its
   // invitation meanwhile, or a status read made it active. Marked revoked, that new invitation
   // would stay open on GitHub with nothing to withdraw it; so the job runs again, on the new row.
   const revoked = await db

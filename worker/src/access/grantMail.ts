@@ -33,7 +33,7 @@ export function tellOwner(context: Context, grant: Grant, {waited = false}: {wai
 
 /**
  * That the invitation to an extra repository went again, replacing the one the buyer may be
- * looking for: sent by the cron's re-send as it expires (extraExpiryResends.ts), and by the
+ * looking for: sent by the cron's re-send as it expires (expiryResends.ts), and by the
  * queue's send when such a re-send had to wait (extraGrants.ts). One e-mail per invitation.
  */
 export function tellExtraResent(
