@@ -4,7 +4,7 @@ import {log} from '../log';
 import {RetryableError} from '../jobs';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {whileClaimed} from './claims';
-import {EXTRA_DETAIL, type ExtraGrant, markActive} from './extraGrantRecords';
+import {GRANT_DETAIL, type ExtraGrant, markActive} from './extraGrantRecords';
 import {activeIfAccepted} from './extraGrantStatus';
 import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
 import {withdrawStale} from './extraTakeBack';
@@ -306,7 +306,7 @@ async function invitationLost(db: D1Database, grant: DueGrant, retry: boolean) {
       grant.repository_key,
       grant.invitation_id,
       retry ? 'queued' : 'failed',
-      retry ? null : EXTRA_DETAIL.refused,
+      retry ? null : GRANT_DETAIL.refused,
       now,
       retry ? now : null,
     )

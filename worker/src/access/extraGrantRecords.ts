@@ -31,7 +31,7 @@ export interface ExtraGrant {
 }
 
 /** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
-export const EXTRA_DETAIL = {
+export const GRANT_DETAIL = {
   notConfigured: (key: string) =>
     `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
   /** A queued grant waiting in the repository's line for its window of invitations to free. */
@@ -82,7 +82,7 @@ export async function markActive<G extends Pick<ExtraGrant, 'session_id' | 'repo
       login,
       Date.now(),
       notOurs ? 1 : 0,
-      EXTRA_DETAIL.alreadyCollaborator(login),
+      GRANT_DETAIL.alreadyCollaborator(login),
       row.invitation_id,
     )
     .first<G>();

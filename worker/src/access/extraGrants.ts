@@ -7,7 +7,7 @@ import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
-import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
+import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
 import {sendQueued, type SendRules, waitForCap} from './sendInvitation';
 import {isLive, LIVE_SQL} from './grants';
 import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
@@ -99,7 +99,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
         status: 'failed',
         repository: null,
         account,
-        detail: EXTRA_DETAIL.notConfigured(key),
+        detail: GRANT_DETAIL.notConfigured(key),
       });
       continue;
     }
@@ -112,7 +112,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     // drain sends the line in turn, a batch a run, which also spares GitHub's limit on requests
     // that create content at a launch.
     if (await queuedAhead(db, repository, sessionId, key)) {
-      await waitForCap(db, {session_id: sessionId, repository_key: key}, EXTRA_DETAIL.waitsForCap);
+      await waitForCap(db, {session_id: sessionId, repository_key: key}, GRANT_DETAIL.waitsForCap);
       continue;
     }
     await sendIfClaimed(context, sessionId, key);
@@ -187,14 +187,14 @@ const extraRules = (repository: string): SendRules => ({
   seat: false,
   collaboratorIsActive: true,
   words: {
-    notFound: () => EXTRA_DETAIL.accountGone,
-    gone: () => EXTRA_DETAIL.accountGone,
-    collaborator: EXTRA_DETAIL.alreadyCollaborator,
+    notFound: () => GRANT_DETAIL.accountGone,
+    gone: () => GRANT_DETAIL.accountGone,
+    collaborator: GRANT_DETAIL.alreadyCollaborator,
     // Never asked: the seat's account is no other purchase's seat.
-    otherPurchase: EXTRA_DETAIL.openInvitation,
-    invited: EXTRA_DETAIL.openInvitation,
-    refused: EXTRA_DETAIL.refused,
-    waiting: EXTRA_DETAIL.waitsForCap,
+    otherPurchase: GRANT_DETAIL.openInvitation,
+    invited: GRANT_DETAIL.openInvitation,
+    refused: GRANT_DETAIL.refused,
+    waiting: GRANT_DETAIL.waitsForCap,
   },
 });
 
