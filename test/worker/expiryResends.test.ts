@@ -8,7 +8,7 @@
 import {appConfig} from '../../src/config';
 import type {AccessStatus} from '../../src/config/api';
 import {FIXTURE_REPO, VALIDATION_FAILED} from '../../scripts/local/githubApi';
-import {completedEvent, type SignedInUser, useSellerStack} from './stack';
+import {completedEvent, refundEvent, type SignedInUser, useSellerStack} from './stack';
 import {kitGrant, setKitGrant} from './grantRows';
 
 const DAY_MS = 24 * 3600_000;
@@ -158,6 +158,47 @@ describe('expiry re-sends', () => {
     expect(await grantOf(buyer)).toMatchObject({status: 'active', expiry_resends: 0});
     expect(puts()).toEqual([]);
     expect(resentMails(buyer)).toHaveLength(0);
+  });
+
+  test('an invitation the buyer declined is never sent again by the cron: a choice, not an expiry; the dashboard says it is no longer open', async () => {
+    const buyer = await invitedBuyer();
+    const {invitation_id: invitationId} = await grantOf(buyer);
+    await invitationAged(buyer, 6.9 * DAY_MS);
+    seller.stack.github.decline(invitationId);
+    seller.stack.github.requests.length = 0;
+
+    for (let run = 0; run < 2; run++) await seller.stack.worker.scheduled();
+    expect(await grantOf(buyer)).toMatchObject({status: 'pending', invitation_id: invitationId, expiry_resends: MAX});
+    expect(puts()).toEqual([]);
+    expect(resentMails(buyer)).toHaveLength(0);
+    // The buyer who changes their mind asks again on the dashboard, as after any expiry.
+    const status = (await (
+      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
+    ).json()) as AccessStatus;
+    expect(status).toMatchObject({status: 'pending', username: buyer.login, expired: true});
+  });
+
+  test('an account the seller added by hand while the invitation waited: the invitation is withdrawn, not sent again, the seat active, and a refund leaves the account', async () => {
+    const buyer = await invitedBuyer();
+    const before = await grantOf(buyer);
+    await invitationAged(buyer, 6.9 * DAY_MS);
+    seller.stack.github.collaborators.add(buyer.login.toLowerCase());
+    seller.stack.github.requests.length = 0;
+
+    await seller.stack.worker.scheduled();
+    expect(puts()).toEqual([]);
+    expect(invitationsOf(buyer.login)).toEqual([]);
+    expect(seller.stack.github.requests).toContain(`DELETE /repos/${FIXTURE_REPO}/invitations/${before.invitation_id}`);
+    expect(await grantOf(buyer)).toMatchObject({status: 'active', invitation_id: null, expiry_resends: 0});
+    expect(resentMails(buyer)).toHaveLength(0);
+    const status = (await (
+      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
+    ).json()) as AccessStatus;
+    expect(status).toMatchObject({status: 'active', username: buyer.login});
+
+    expect((await seller.stack.deliver(refundEvent(seller.stack, buyer.sessionId))).status).toBe(200);
+    expect(seller.stack.github.collaborators.has(buyer.login.toLowerCase())).toBe(true);
+    expect(await grantOf(buyer)).toMatchObject({status: 'revoked'});
   });
 
   test("sent again only to the grant's own numeric account: after a rename, never to whoever took the old login", async () => {

@@ -180,7 +180,7 @@ test('a take-back that meets a re-send (a new invitation recorded meanwhile) tak
   const upgradeId = await upgradeToAdvanced(user);
   const [first] = promptInvitationsFor(account.id);
   let second = 0;
-  // While the take-back's withdrawal is on its way, the cron's re-send (extraExpiryResends.ts) does
+  // While the take-back's withdrawal is on its way, the cron's re-send (expiryResends.ts) does
   // its work: the invitation withdrawn, a new one sent to the account, and recorded.
   stack().github.beforeNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${first}`, async () => {
     const api = (path: string, method: string) =>

@@ -236,7 +236,7 @@ function resentLines(
 
 /**
  * An extra repository's invitation (a plan's `extraRepositories`), sent again by the cron as it
- * expired (access/extraExpiryResends.ts). After the last re-send, the dashboard offers a new one
+ * expired (access/expiryResends.ts). After the last re-send, the dashboard offers a new one
  * (access/extraRenew.ts), as it does for the kit's.
  */
 export function extraResentMail(resend: {

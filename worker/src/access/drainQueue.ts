@@ -80,7 +80,7 @@ async function sendFromLine(context: Context, sessionId: string, key: string): P
     if (key === 'kit' && err instanceof PermanentError) return 'ended';
     if (key === 'kit') throw err;
     // An extra's reconcile may fail on another of the purchase's grants, where nothing records it.
-    log.error('extra_access.drain_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+    log.error('access.reconcile_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
     return 'ended';
   }
 }

@@ -1,17 +1,22 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
-import {HttpError} from '../errors';
 import {log} from '../log';
-import {PermanentError, RetryableError} from '../jobs';
+import {RetryableError} from '../jobs';
 import {SUBREQUESTS_PER} from '../subrequests';
-import type {ExtraGrant} from './extraGrantRecords';
-import {resendIfDue} from './extraExpiryResends';
+import {whileClaimed} from './claims';
+import {GRANT_DETAIL, type ExtraGrant, markActive} from './extraGrantRecords';
+import {activeIfAccepted} from './extraGrantStatus';
 import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
+import {withdrawStale} from './extraTakeBack';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
+import {tellExtraResent, tellOwner} from './grantMail';
 import type {Grant} from './grants';
-import {DAY_MS, hasFreeSlot} from './invitationQueue';
-import {resendInvitation} from './seat';
+import {DAY_MS, giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
+import {recordAttempt} from './lostAnswer';
+import {removeNowOrLater} from './removal';
 import {observeGrant} from './status';
+
+const MAX_RESENDS = appConfig.repository.resendsAfterExpiry;
 
 /**
  * Invitations that heal themselves, on every repository a purchase holds (the kit's and a plan's
@@ -19,8 +24,10 @@ import {observeGrant} from './status';
  * without being accepted, at most `repository.resendsAfterExpiry` times a grant, within that
  * repository's cap, and the buyer is e-mailed each time. After the last one the invitation is left
  * to expire: the buyer's dashboard and the seller's console show it expired, and the seller's daily
- * digest lists it. The kit's grant is sent again here (`resendOne`), an extra's by
- * extraExpiryResends.ts.
+ * digest lists it. Every repository's grant is sent again by one function, `resendDue`: a day
+ * before GitHub expires an invitation that was not accepted, it withdraws the invitation this
+ * worker created and invites the grant's own numeric account again. A grant its purchase no longer
+ * wants (a refund whose take-back has not run yet) is never sent again: its take-back takes it.
  */
 
 /**
@@ -63,7 +70,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
     // the ones behind them nor another repository's.
     .bind(
       Date.now() - (INVITATION_LIFETIME_MS - RESEND_BEFORE_EXPIRY_MS),
-      appConfig.repository.resendsAfterExpiry,
+      MAX_RESENDS,
       max * SCANNED_PER_RESEND,
       settings.GITHUB_REPO ?? null,
     )
@@ -93,7 +100,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
       let listed = listings.get(repository);
       if (!context.subrequests.has(RESEND_SUBREQUESTS + (listed ? 0 : 1))) break;
       if (!listed) listings.set(repository, (listed = await repositoryFor(context, repository).invitations()));
-      if (await (kit ? resendOne(context, grant, listed) : resendIfDue(context, grant, listed))) resent += 1;
+      if (await resendDue(context, grant, listed, kit ? seatKind(repository) : extraKind)) resent += 1;
     }
   } catch (err) {
     // GitHub cannot answer now, or this run's subrequests are spent: the next run carries on.
@@ -116,49 +123,208 @@ async function windowOpen(context: Context, repository: string): Promise<boolean
   return queued === null && (await hasFreeSlot(context, repository));
 }
 
+/** A due grant's row: the kit's (the seat) or an extra repository's, read from the one table. */
+type DueGrant = Grant & ExtraGrant;
+
+/** What differs between the seat and an extra repository when an invitation goes again. */
+interface ResendKind {
+  /** The repository's full name. */
+  repository: (grant: DueGrant) => string;
+  /**
+   * Asks GitHub about an invitation gone from its list: true when it was accepted, and the grant
+   * is recorded active. The seat's status read also notes a new login and says it expired.
+   */
+  accepted: (context: Context, grant: DueGrant, listed: readonly Invitation[]) => Promise<boolean>;
+  /** The buyer's e-mail: the invitation went again. */
+  tell: (context: Context, recorded: DueGrant, sent: {login: string; invitationId: number}) => Promise<void>;
+  /** Withdraws an invitation GitHub created while the grant was taken back (a refund, the seat moved). */
+  withdrawStale: (context: Context, grant: DueGrant, invitationId: number) => Promise<void>;
+}
+
+const seatKind = (repository: string): ResendKind => ({
+  repository: () => repository,
+  accepted: async (context, grant) => (await observeGrant(context, grant, {fresh: true})).status === 'active',
+  tell: (context, recorded) => tellOwner(context, recorded),
+  withdrawStale: (context, grant, invitationId) =>
+    removeNowOrLater(context, {...grant, invitation_id: invitationId}, 'stale invitation'),
+});
+
+const extraKind: ResendKind = {
+  repository: (grant) => grant.repository!,
+  accepted: async (context, grant, listed) => (await activeIfAccepted(context, grant, listed)) !== null,
+  tell: (context, recorded, {login, invitationId}) =>
+    tellExtraResent(context, recorded, {login, count: recorded.expiry_resends, invitationId}),
+  withdrawStale: (context, grant, invitationId) => withdrawStale(context, grant, invitationId),
+};
+
 /**
- * The kit's grant, due: sent again, unless it is gone from GitHub's list and the status read finds
- * it accepted (or withdrawn by hand). False when it was not sent (and why is logged).
+ * One due grant, of any repository: active if it was accepted, else sent again by the one run
+ * that claims it. False when it was not sent (and why is recorded or logged).
  */
-async function resendOne(context: Context, grant: Grant, listed: readonly Invitation[]): Promise<boolean> {
+async function resendDue(
+  context: Context,
+  grant: DueGrant,
+  listed: readonly Invitation[],
+  kind: ResendKind,
+): Promise<boolean> {
   const {db} = context;
+  // Gone from GitHub's list (which keeps an expired invitation until it is withdrawn): accepted,
+  // it is active and stays. Else the buyer declined it or someone withdrew it by hand: a choice,
+  // which the cron does not undo. The dashboard shows it expired, and the buyer who changes their
+  // mind asks again there.
   if (!listed.some((invitation) => invitation.id === grant.invitation_id)) {
-    const seen = await observeGrant(context, grant, {fresh: true});
-    if (seen.status !== 'pending' || !seen.expired) return false;
+    if (!(await kind.accepted(context, grant, listed))) {
+      await countWithoutSending(db, grant, 'the invitation was declined or withdrawn by hand', MAX_RESENDS);
+    }
+    return false;
   }
+  // GitHub answers a PUT for an account with an open invitation with that invitation: one this
+  // worker did not send (the seller's) is not its to replace.
+  if (
+    listed.some(
+      (invitation) =>
+        invitation.inviteeId === grant.github_user_id && invitation.id !== grant.invitation_id && !invitation.expired,
+    )
+  ) {
+    await countWithoutSending(db, grant, 'the account has an open invitation this worker did not send');
+    return false;
+  }
+  // Only while the row still holds the invitation this run read: another run may have sent it again since.
+  return whileClaimed(
+    db,
+    grant,
+    {status: 'pending', invitationId: grant.invitation_id},
+    () => resendClaimed(context, grant, kind),
+    () => false,
+  );
+}
+
+/**
+ * Withdraws the grant's invitation (still listed) and invites the same numeric account again,
+ * within a slot of the repository's cap taken first. False when it was not sent (and why is
+ * recorded or logged); throws GitHubFailure when GitHub does not answer.
+ */
+async function resendClaimed(context: Context, grant: DueGrant, kind: ResendKind): Promise<boolean> {
+  const {db} = context;
+  const repositoryName = kind.repository(grant);
+  const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
+  if (slot === null) return false; // a request alongside took the last slot: a later run
+  let giveBack = true;
+  // Once true, no invitation of this worker's is left for the account: a failure must not leave the grant pending.
+  let oldGone = false;
   try {
-    // resendInvitation invites the grant's own numeric account, by the login it has today.
-    await resendInvitation(context, grant, grant.user_id, {afterExpiry: true});
-    return true;
-  } catch (err) {
-    if (err instanceof HttpError && err.code === 'GITHUB_USER_NOT_FOUND') {
+    const repository = repositoryFor(context, repositoryName);
+    // GitHub invites by login, and logins change hands: the numeric id says who the account is today.
+    const login = await repository.loginOf(grant.github_user_id!);
+    if (!login) {
       // The account is deleted: nobody is left to invite. No more re-sends for this grant.
-      await stopResending(db, grant);
-      log.warn('access.expiry_resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
+      await countWithoutSending(db, grant, 'the GitHub account is gone', MAX_RESENDS);
       return false;
     }
-    // resendInvitation marks the grant failed before it asks (and puts it back itself when GitHub
-    // does not answer). A refusal before the invitation (the account joined meanwhile, or has an
-    // invitation from the seller) changed nothing else: the invitation is pending (and expiring)
-    // again, as it was, and the refusal is counted, so that one that stays is not asked at every run.
-    // GitHub's refusal of the invitation itself (PermanentError) left the grant failed, for the seller.
-    const refused = err instanceof HttpError || err instanceof PermanentError;
-    await db
+    const collaborator = await repository.isCollaborator(login);
+    if (!(await repository.withdrawInvitation(grant.invitation_id!))) {
+      // Accepted between the listing and now (the account is there), or withdrawn by hand: a later run reads which.
+      if (collaborator) await markActive(db, grant, login);
+      return false;
+    }
+    oldGone = true;
+    // Added by another way (the seller, by hand) while this worker's invitation waited: it is
+    // withdrawn, and the account, which this worker did not add, is never removed by it.
+    if (collaborator) {
+      await markActive(db, grant, login, {notOurs: true});
+      return false;
+    }
+    // Should GitHub's answer be lost, the grant is queued again (invitationLost) and its send adopts what this PUT created.
+    await recordAttempt(db, grant, 'pending');
+    const outcome = await repository.invite(login);
+    giveBack = outcome.state !== 'invited';
+    if (outcome.state === 'active') {
+      await markActive(db, grant, login, {notOurs: true});
+      return false;
+    }
+    const now = Date.now();
+    // A new invitation is a new version of the grant (a status read of the old one changes nothing),
+    // and the e-mail of the seat's version says it was sent again.
+    const recorded = await db
       .prepare(
-        `UPDATE grants SET status = 'pending', detail = NULL, expiry_resends = expiry_resends + ?3
-         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'failed'`,
+        `UPDATE grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
+           expiry_resends = expiry_resends + 1, invite_attempted_at = NULL, invitation_expired = 0, version = version + 1,
+           resent_after_expiry = 1
+         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
+           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         RETURNING *`,
       )
-      .bind(grant.session_id, grant.version, refused ? 1 : 0)
-      .run();
-    if (!refused) throw err; // GitHub did not answer: the batch pauses
-    log.warn('access.expiry_resend_refused', {sessionId: grant.session_id, reason: err.message});
+      .bind(grant.session_id, grant.repository_key, grant.invitation_id, outcome.invitationId, login, now)
+      .first<DueGrant>();
+    if (!recorded) {
+      // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
+      await kind.withdrawStale(context, grant, outcome.invitationId);
+      return false;
+    }
+    log.info('access.expiry_resent_one', {
+      sessionId: grant.session_id,
+      key: grant.repository_key,
+      resends: recorded.expiry_resends,
+    });
+    await kind.tell(context, recorded, {login, invitationId: outcome.invitationId});
+    return true;
+  } catch (err) {
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.capReached) {
+      // GitHub also counts the invitations the seller sent by hand: its word wins.
+      await giveBackSlot(db, slot);
+      giveBack = false;
+      await windowFullFor(db, repositoryName);
+    }
+    // The old invitation is withdrawn and no new one went: the grant waits, queued, and the cron
+    // sends it as any other (or, refused, it is failed for the seller).
+    if (oldGone) await invitationLost(db, grant, err.transient || err.capReached);
+    if (err.transient) throw err; // the batch pauses
+    if (!oldGone) await countWithoutSending(db, grant, err.message);
     return false;
+  } finally {
+    if (giveBack) await giveBackSlot(db, slot);
   }
 }
 
-async function stopResending(db: D1Database, grant: Grant) {
+/**
+ * The grant's invitation was withdrawn and GitHub did not take the new one. `retry`: it did not
+ * answer, or its cap was reached: the grant is queued again, at the back of its repository's line
+ * (the cron's drain sends it, and adopts what a lost answer created). Else GitHub refused it:
+ * failed, for the seller. Either way a new version, whose invitation is a re-send.
+ */
+async function invitationLost(db: D1Database, grant: DueGrant, retry: boolean) {
+  const now = Date.now();
   await db
-    .prepare(`UPDATE grants SET expiry_resends = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`)
-    .bind(grant.session_id, grant.version, appConfig.repository.resendsAfterExpiry)
+    .prepare(
+      `UPDATE grants SET status = ?4, detail = ?5, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
+         expiry_resends = expiry_resends + 1, updated_at = ?6, waiting_at = ?7, version = version + 1, resent_after_expiry = 1
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
+    )
+    .bind(
+      grant.session_id,
+      grant.repository_key,
+      grant.invitation_id,
+      retry ? 'queued' : 'failed',
+      retry ? null : GRANT_DETAIL.refused,
+      now,
+      retry ? now : null,
+    )
     .run();
+  log.warn('access.expiry_resend_lost', {sessionId: grant.session_id, key: grant.repository_key, queued: retry});
+}
+
+/**
+ * A re-send that did not happen, and will not by waiting: counted (or, `to`, stopped), so that a
+ * grant that stays so is not asked about at every run. The invitation stays as it was.
+ */
+async function countWithoutSending(db: D1Database, grant: DueGrant, reason: string, to?: number) {
+  await db
+    .prepare(
+      `UPDATE grants SET expiry_resends = COALESCE(?4, expiry_resends + 1)
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.invitation_id, to ?? null)
+    .run();
+  log.warn('access.expiry_resend_skipped', {sessionId: grant.session_id, key: grant.repository_key, reason});
 }

@@ -23,7 +23,7 @@ export interface ExtraGrant {
   /** Its place in the repository's line for GitHub's daily cap, while it waits there (invitationQueue.ts). */
   waiting_at: number | null;
   invited_at: number | null;
-  /** How many times the cron sent this account's invitation again as it expired (extraExpiryResends.ts). */
+  /** How many times the cron sent this account's invitation again as it expired (expiryResends.ts). */
   expiry_resends: number;
   /** When the worker last asked GitHub to invite the account, until the invitation is recorded (lostAnswer.ts). */
   invite_attempted_at: number | null;
@@ -31,7 +31,7 @@ export interface ExtraGrant {
 }
 
 /** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
-export const EXTRA_DETAIL = {
+export const GRANT_DETAIL = {
   notConfigured: (key: string) =>
     `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
   /** A queued grant waiting in the repository's line for its window of invitations to free. */
@@ -60,38 +60,21 @@ export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
 }
 
 /**
- * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
- * later send that finds the invitation of a lost answer adopts it (lostAnswer.ts). Only while the
- * grant is as the caller claimed it (`status`).
+ * A pending grant, of any repository, whose account is a collaborator now: only while it still
+ * holds the invitation the caller read. `notOurs`: not by the invitation this worker recorded (it
+ * withdrew it), so the grant forgets it, and a take-back never removes the account.
  */
-export async function recordAttempt(
+export async function markActive<G extends Pick<ExtraGrant, 'session_id' | 'repository_key' | 'invitation_id'>>(
   db: D1Database,
-  grant: Pick<ExtraGrant, 'session_id' | 'repository_key' | 'github_user_id'>,
-  status: 'queued' | 'pending',
-) {
-  await db
-    .prepare(
-      `UPDATE grants SET invite_attempted_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = ?5`,
-    )
-    .bind(grant.session_id, grant.repository_key, grant.github_user_id, Date.now(), status)
-    .run();
-}
-
-/**
- * A pending grant whose account is a collaborator now. `notOurs`: not by the invitation this worker
- * recorded (it withdrew it), so the grant forgets it, and a refund never removes the account.
- */
-export async function markActive(
-  db: D1Database,
-  row: ExtraGrant,
+  row: G,
   login: string,
   {notOurs = false} = {},
-): Promise<ExtraGrant | null> {
+): Promise<G | null> {
   return db
     .prepare(
-      `UPDATE grants SET status = 'active', github_username = ?3, updated_at = ?4,
+      `UPDATE grants SET status = 'active', github_username = ?3, updated_at = ?4, invitation_expired = 0,
          invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' RETURNING *`,
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id IS ?7 RETURNING *`,
     )
     .bind(
       row.session_id,
@@ -99,9 +82,10 @@ export async function markActive(
       login,
       Date.now(),
       notOurs ? 1 : 0,
-      EXTRA_DETAIL.alreadyCollaborator(login),
+      GRANT_DETAIL.alreadyCollaborator(login),
+      row.invitation_id,
     )
-    .first<ExtraGrant>();
+    .first<G>();
 }
 
 /** Whether a pending grant's invitation is past GitHub's 7 days, by the worker's own record of when it went. */

@@ -5,7 +5,7 @@ import {log} from '../log';
 import {type Invitation, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
 import {claim} from './claims';
-import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, extraInvitationExpired, markActive} from './extraGrantRecords';
+import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, extraInvitationExpired, markActive} from './extraGrantRecords';
 
 /** A pending invitation is read on GitHub at most this often for the dashboard and the console. */
 const CHECK_EVERY_MS = 60_000;
@@ -22,7 +22,7 @@ export async function observeExtraGrant(context: Context, row: ExtraGrant): Prom
   try {
     return (await activeIfAccepted(context, row)) ?? row;
   } catch (err) {
-    log.warn('extra_access.status_unread', {
+    log.warn('access.status_unread', {
       sessionId: row.session_id,
       key: row.repository_key,
       error: err instanceof Error ? err.message : String(err),
@@ -71,7 +71,7 @@ export async function extraAccessOf(
         ? await observeExtraGrant(context, recorded)
         : undefined;
     if (!repository) {
-      entries.push({key, status: 'not_configured', detail: EXTRA_DETAIL.notConfigured(key)});
+      entries.push({key, status: 'not_configured', detail: GRANT_DETAIL.notConfigured(key)});
       continue;
     }
     const named = {key, repository, repositoryUrl: repositoryPage(context.settings, repository)};

@@ -5,12 +5,10 @@ import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
-import {GitHubFailure, type InviteResult, repositoryFor} from './github';
-import {lostAnswerInvitation, sentAt} from './lostAnswer';
-import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
-import {tellExtraResent} from './extraResentNotice';
+import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
-import {EXTRA_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant, recordAttempt} from './extraGrantRecords';
+import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
+import {sendQueued, type SendRules, waitForCap} from './sendInvitation';
 import {isLive, LIVE_SQL} from './grants';
 import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
 
@@ -101,7 +99,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
         status: 'failed',
         repository: null,
         account,
-        detail: EXTRA_DETAIL.notConfigured(key),
+        detail: GRANT_DETAIL.notConfigured(key),
       });
       continue;
     }
@@ -114,7 +112,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     // drain sends the line in turn, a batch a run, which also spares GitHub's limit on requests
     // that create content at a launch.
     if (await queuedAhead(db, repository, sessionId, key)) {
-      await waitForCap(db, {session_id: sessionId, repository_key: key});
+      await waitForCap(db, {session_id: sessionId, repository_key: key}, GRANT_DETAIL.waitsForCap);
       continue;
     }
     await sendIfClaimed(context, sessionId, key);
@@ -183,128 +181,34 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
   );
 }
 
+/** An extra repository's send (sendInvitation.ts): the account is the seat's, chosen already. */
+const extraRules = (repository: string): SendRules => ({
+  repository,
+  seat: false,
+  collaboratorIsActive: true,
+  words: {
+    notFound: () => GRANT_DETAIL.accountGone,
+    gone: () => GRANT_DETAIL.accountGone,
+    collaborator: GRANT_DETAIL.alreadyCollaborator,
+    // Never asked: the seat's account is no other purchase's seat.
+    otherPurchase: GRANT_DETAIL.openInvitation,
+    invited: GRANT_DETAIL.openInvitation,
+    refused: GRANT_DETAIL.refused,
+    waiting: GRANT_DETAIL.waitsForCap,
+  },
+});
+
 /** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
 async function sendClaimed(context: Context, grant: ExtraGrant) {
-  const {db} = context;
-  const repositoryName = grant.repository!;
-  const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
-  if (slot === null) return waitForCap(db, grant);
-  let giveBack = true;
-  try {
-    const repository = repositoryFor(context, repositoryName);
-    // GitHub invites by login, and logins change hands: the numeric id says who the account is today.
-    const login = await repository.loginOf(grant.github_user_id!);
-    if (!login) return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.accountGone});
-    // GitHub's PUT would silently change an existing collaborator's permission: not ours to touch.
-    if (await repository.isCollaborator(login))
-      return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
-    const invitations = await repository.invitations();
-    // Unless an earlier attempt of this grant created it and its answer was lost (lostAnswer.ts),
-    // GitHub answers a PUT for an account with an open invitation with that invitation: not ours either.
-    const adopted = lostAnswerInvitation(invitations, grant.github_user_id!, grant.invite_attempted_at);
-    const open = invitations.find((invitation) => invitation.inviteeId === grant.github_user_id && !invitation.expired);
-    if (open && !adopted)
-      return await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.openInvitation(login)});
-    if (adopted) {
-      log.warn('extra_access.lost_answer_adopted', {
-        sessionId: grant.session_id,
-        key: grant.repository_key,
-        invitationId: adopted.id,
-      });
-    } else {
-      await recordAttempt(db, grant, 'queued');
-    }
-    const outcome: InviteResult = adopted
-      ? {state: 'invited', invitationId: adopted.id}
-      : await repository.invite(login);
-    giveBack = outcome.state !== 'invited';
-    if (outcome.state === 'active')
-      return await settle(db, grant, {status: 'active', detail: EXTRA_DETAIL.alreadyCollaborator(login), login});
-    const now = Date.now();
-    const recorded = await db
-      .prepare(
-        `UPDATE grants SET status = 'pending', invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?7, checked_at = ?6, updated_at = ?6,
-           invite_attempted_at = NULL
-         WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'
-           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
-         RETURNING session_id`,
-      )
-      .bind(
-        grant.session_id,
-        grant.repository_key,
-        grant.github_user_id,
-        outcome.invitationId,
-        login,
-        now,
-        sentAt(adopted, now),
-      )
-      .first();
-    if (!recorded) {
-      // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-      await withdrawStale(context, grant, outcome.invitationId);
-      return;
-    }
-    await leaveQueue(db, {sessionId: grant.session_id, key: grant.repository_key});
-    log.info('extra_access.invited', {
-      sessionId: grant.session_id,
-      key: grant.repository_key,
-      githubUserId: grant.github_user_id,
-    });
-    // A re-send of an expiring invitation that had to wait (extraExpiryResends.ts `invitationLost`,
-    // which counts it): the buyer hears of the new invitation as from any re-send.
-    if (grant.expiry_resends > 0)
-      await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId: outcome.invitationId});
-  } catch (err) {
-    if (!(err instanceof GitHubFailure)) throw err;
-    if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
-    if (err.capReached) {
-      // GitHub also counts the invitations the seller sent by hand: its word wins.
-      await giveBackSlot(db, slot);
-      giveBack = false;
-      await windowFullFor(db, repositoryName);
-      return await waitForCap(db, grant);
-    }
-    log.warn('extra_access.github_refused', {
-      sessionId: grant.session_id,
-      key: grant.repository_key,
-      error: err.message,
-    });
-    await settle(db, grant, {status: 'failed', detail: EXTRA_DETAIL.refused});
-  } finally {
-    if (giveBack) await giveBackSlot(db, slot);
+  const outcome = await sendQueued(context, grant, extraRules(grant.repository!));
+  // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
+  if (outcome.kind === 'stale') await withdrawStale(context, grant, outcome.invitationId);
+  // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`,
+  // which counts it): the buyer hears of the new invitation as from any re-send.
+  if (outcome.kind === 'invited' && grant.expiry_resends > 0) {
+    const {login, invitationId} = outcome.sent;
+    await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId});
   }
-}
-
-/**
- * A queued grant stays queued past the cap, never failed: it takes its place in the repository's
- * line (or keeps the one it has), and the cron sends it when its turn comes.
- */
-async function waitForCap(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'repository_key'>) {
-  const now = Date.now();
-  await db
-    .prepare(
-      `UPDATE grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
-    )
-    .bind(grant.session_id, grant.repository_key, EXTRA_DETAIL.waitsForCap, now)
-    .run();
-  await waitInQueue(db, {sessionId: grant.session_id, key: grant.repository_key}, now);
-  log.info('extra_access.invite_waits', {sessionId: grant.session_id, key: grant.repository_key});
-}
-
-/** Ends a queued grant without an invitation of ours: active (the account was there already) or failed. */
-async function settle(
-  db: D1Database,
-  grant: ExtraGrant,
-  {status, detail, login}: {status: 'active' | 'failed'; detail: string; login?: string},
-) {
-  await db
-    .prepare(
-      `UPDATE grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7, invite_attempted_at = NULL
-       WHERE session_id = ?1 AND repository_key = ?2 AND github_user_id = ?3 AND status = 'queued'`,
-    )
-    .bind(grant.session_id, grant.repository_key, grant.github_user_id, status, detail, login ?? null, Date.now())
-    .run();
-  log.warn('extra_access.not_invited', {sessionId: grant.session_id, key: grant.repository_key, status, detail});
 }
 
 /**
@@ -376,10 +280,10 @@ export async function reconcileUnplacedExtraGrants(context: Context, max: number
       done += 1;
     } catch (err) {
       if (err instanceof RetryableError) {
-        log.warn('extra_access.drain_paused', {sessionId, reason: err.message});
+        log.warn('access.reconcile_paused', {sessionId, reason: err.message});
         break;
       }
-      log.error('extra_access.drain_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
+      log.error('access.reconcile_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
     }
   }
   return done;
@@ -389,6 +293,6 @@ registerJob<{sessionId: string}>('extra-grants', {
   run: (context, {sessionId}) => reconcileExtraGrants(context, sessionId),
   gaveUp: async (_context, {sessionId}, error) => {
     // The grants stay as recorded (a live one may still be on GitHub): the console lists the failed job.
-    log.error('extra_access.gave_up', {sessionId, error});
+    log.error('access.reconcile_gave_up', {sessionId, error});
   },
 });

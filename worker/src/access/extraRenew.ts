@@ -11,7 +11,7 @@ import {enforceLimit, limits} from '../rateLimit';
 
 /**
  * A buyer's own request for a new invitation to an extra repository of their plan, once the last
- * one expired: after the cron's re-sends (extraExpiryResends.ts) are spent, or before they came.
+ * one expired: after the cron's re-sends (expiryResends.ts) are spent, or before they came.
  * GitHub honours an invitation for 7 days; after the last automatic re-send the grant stays
  * "pending" on an invitation nobody can accept, and this is the way out, as the kit's
  * "Send a new one" is for its own invitation.
@@ -86,7 +86,7 @@ export async function renewExtraInvitation(
   );
   if (queued === 'active') return 'active';
   if (queued) {
-    log.info('extra_access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
+    log.info('access.renewed', {sessionId, key, expiredInvitationId: row.invitation_id});
     await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${row.invitation_id}`);
   }
   const after = await db

@@ -27,7 +27,7 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
       {sessionId: row.session_id, version: row.version},
     );
   }
-  // Only the grant as it was read: a re-send (extraExpiryResends.ts) may have replaced its
+  // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its
   // invitation meanwhile, or a status read made it active. Marked revoked, that new invitation
   // would stay open on GitHub with nothing to withdraw it; so the job runs again, on the new row.
   const revoked = await db
@@ -43,7 +43,7 @@ export async function takeBackExtraGrant(context: Context, row: ExtraGrant, reas
       0,
     );
   }
-  log.info('extra_access.revoked', {
+  log.info('access.revoked', {
     sessionId: row.session_id,
     key: row.repository_key,
     reason,
@@ -91,7 +91,7 @@ registerJob<StaleInvitation>('extra-withdraw', {
     // If it was accepted before the withdrawal, the account it let in is removed, unless a live
     // grant of the repository holds it now (its own purchase invited it again since, or another).
     await takeOffGitHub(context, repositoryFor(context, stale.repository), {...stale, attemptedAt: null}, null);
-    log.info('extra_access.stale_invitation_withdrawn', {
+    log.info('access.stale_invitation_withdrawn', {
       sessionId: stale.sessionId,
       key: stale.key,
       invitationId: stale.invitationId,
@@ -99,7 +99,7 @@ registerJob<StaleInvitation>('extra-withdraw', {
   },
   gaveUp: async (_context, stale, error) => {
     // An invitation of this worker's may still be open on GitHub: the console lists the failed job.
-    log.error('extra_access.stale_withdrawal_failed', {
+    log.error('access.stale_withdrawal_failed', {
       sessionId: stale.sessionId,
       key: stale.key,
       invitationId: stale.invitationId,

@@ -1,7 +1,7 @@
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
-import {type Invitation, repositoryFor} from './github';
+import {type Invitation, type Repository, repositoryFor} from './github';
 import {lostAnswerInvitation} from './lostAnswer';
 
 /**
@@ -104,12 +104,45 @@ export function isTakenById(err: unknown): boolean {
   return err instanceof Error && /UNIQUE constraint failed: grants\.github_user_id/.test(err.message);
 }
 
+/** Why an account may not be invited for a purchase: a key of TAKEN. */
+export type Refusal = keyof typeof TAKEN;
+
 /**
- * Why this purchase may not invite this account, or null when it may: another purchase holds it,
- * it is already a collaborator, or someone else's invitation for it is open. For a send that asked
- * GitHub before (`attemptedAt`, the grant's `invite_attempted_at`), an open invitation that attempt
- * created, whose answer was lost, is not someone else's but the worker's own: `adopt` it (lostAnswer.ts).
+ * Why this purchase may not invite this account to `repository`, or null when it may: another
+ * purchase's seat holds it (asked only for a seat, `seatOf` the purchase), it is already a
+ * collaborator, or someone else's invitation for it is open. For a send that asked GitHub before
+ * (`attemptedAt`, the grant's `invite_attempted_at`), an open invitation that attempt created,
+ * whose answer was lost, is not someone else's but the worker's own: `adopt` it (lostAnswer.ts).
  */
+export async function checkAccount(
+  context: Context,
+  repository: Repository,
+  github: {login: string; id: number},
+  {
+    seatOf,
+    ownInvitationId,
+    attemptedAt,
+  }: {seatOf: string | null; ownInvitationId: number | null; attemptedAt: number | null},
+): Promise<{refusal: Refusal} | {adopt: Invitation} | null> {
+  if (seatOf !== null) {
+    const other = await context.db
+      .prepare(
+        `SELECT 1 AS found FROM grants
+         WHERE github_user_id = ?1 AND repository_key = 'kit' AND session_id != ?2 AND status IN ${HELD}`,
+      )
+      .bind(github.id, seatOf)
+      .first();
+    if (other) return {refusal: 'otherPurchase'};
+  }
+  if (await repository.isCollaborator(github.login)) return {refusal: 'collaborator'};
+  const invitations = (await repository.invitations()).filter((invitation) => invitation.id !== ownInvitationId);
+  const lost = lostAnswerInvitation(invitations, github.id, attemptedAt);
+  if (lost) return {adopt: lost};
+  const open = invitations.find((invitation) => invitation.inviteeId === github.id && !invitation.expired);
+  return open ? {refusal: 'invited'} : null;
+}
+
+/** checkAccount for the purchase's seat on the kit's repository, its refusal in the buyer's words (TAKEN). */
 export async function refusalFor(
   context: Context,
   sessionId: string,
@@ -117,19 +150,10 @@ export async function refusalFor(
   ownInvitationId: number | null,
   attemptedAt: number | null,
 ): Promise<{refusal: string} | {adopt: Invitation} | null> {
-  const other = await context.db
-    .prepare(
-      `SELECT 1 AS found FROM grants
-       WHERE github_user_id = ?1 AND repository_key = 'kit' AND session_id != ?2 AND status IN ${HELD}`,
-    )
-    .bind(github.id, sessionId)
-    .first();
-  if (other) return {refusal: TAKEN.otherPurchase(github.login)};
-  const repository = repositoryFor(context);
-  if (await repository.isCollaborator(github.login)) return {refusal: TAKEN.collaborator(github.login)};
-  const invitations = (await repository.invitations()).filter((invitation) => invitation.id !== ownInvitationId);
-  const lost = lostAnswerInvitation(invitations, github.id, attemptedAt);
-  if (lost) return {adopt: lost};
-  const open = invitations.find((invitation) => invitation.inviteeId === github.id && !invitation.expired);
-  return open ? {refusal: TAKEN.invited(github.login)} : null;
+  const found = await checkAccount(context, repositoryFor(context), github, {
+    seatOf: sessionId,
+    ownInvitationId,
+    attemptedAt,
+  });
+  return found && 'refusal' in found ? {refusal: TAKEN[found.refusal](github.login)} : found;
 }

@@ -47,3 +47,22 @@ export function lostAnswerInvitation(
 export function sentAt(adopted: Invitation | null, now = Date.now()): number {
   return adopted ? Math.min(adopted.createdAt, now) : now;
 }
+
+/**
+ * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
+ * later send that finds the invitation of a lost answer adopts it. Only while the grant is as the
+ * caller read it (its version and account) and claimed it (`status`).
+ */
+export async function recordAttempt(
+  db: D1Database,
+  grant: {session_id: string; repository_key: string; version: number; github_user_id: number | null},
+  status: 'queued' | 'pending',
+) {
+  await db
+    .prepare(
+      `UPDATE grants SET invite_attempted_at = ?5
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = ?6`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.version, grant.github_user_id, Date.now(), status)
+    .run();
+}

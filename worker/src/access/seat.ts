@@ -16,7 +16,8 @@ import {
   taken,
   TAKEN,
 } from './grants';
-import {inviteNowOrLater, tellOwner} from './invite';
+import {inviteNowOrLater} from './invite';
+import {tellOwner} from './grantMail';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
@@ -61,11 +62,7 @@ const NOT_REVOKED_BY_SELLER =
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
-  {
-    byAdmin = false,
-    afterExpiry = false,
-    healing = false,
-  }: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
+  {byAdmin = false, healing = false}: {byAdmin?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
@@ -133,12 +130,12 @@ export async function requestAccess(
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                waiting_at = CASE WHEN status = 'queued' THEN waiting_at END,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = ?9, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends + 1 WHEN ?10 = 1 THEN expiry_resends ELSE 0 END
-             WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?4 AND (?11 = 1 OR ${NOT_REVOKED_BY_SELLER})
+               resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END
+             WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?4 AND (?10 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
           )
-          // The cron's re-send after expiry counts; the audit's keeps the count (a buyer who declines
-          // is not invited for ever); any other request (the buyer's, the seller's) starts again.
+          // The audit's re-send keeps the count of the cron's (a buyer who declines is not invited for
+          // ever); any other request (the buyer's, the seller's) starts again.
           .bind(
             request.sessionId,
             request.github.login,
@@ -148,7 +145,6 @@ export async function requestAccess(
             now,
             move ? 1 : 0,
             chosenByOwner,
-            afterExpiry ? 1 : 0,
             healing ? 1 : 0,
             byAdmin ? 1 : 0,
           )
@@ -424,14 +420,13 @@ export async function restoreAccess(context: Context, sessionId: string) {
  * took the stored one; an account GitHub no longer knows is refused (404 `GITHUB_USER_NOT_FOUND`), nobody invited.
  * A grant that changed meanwhile (the buyer moved the seat) is left as it is now and answered.
  * A GitHub that does not answer (or a run out of subrequests) leaves the grant as it was.
- * `afterExpiry`: the cron's own re-send (expiryResends.ts), counted on the grant.
  * `healing`: the daily audit's (scheduledAudit.ts): see requestAccess.
  */
 export async function resendInvitation(
   context: Context,
   grant: Grant,
   userId: string,
-  options: {byAdmin?: boolean; afterExpiry?: boolean; healing?: boolean} = {},
+  options: {byAdmin?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   // Still waiting in line, or on its way: nothing to send again. It goes in its turn, with the place

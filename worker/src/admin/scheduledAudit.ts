@@ -176,9 +176,8 @@ async function grantStates(db: D1Database, differences: RepositoryDifference[]):
 }
 
 /**
- * Invitations the cron stopped sending again (expiryResends.ts, and extraExpiryResends.ts for the
- * plans' extra repositories, named by `repository`) that expired since the last daily run: each is
- * in one digest, not in every one after.
+ * Invitations the cron stopped sending again (expiryResends.ts; an extra repository's named by
+ * `repository`) that expired since the last daily run: each is in one digest, not in every one after.
  */
 async function expiredForGood(db: D1Database, now = Date.now()) {
   const {results} = await db

@@ -1,0 +1,50 @@
+import type {Context} from '../context';
+import {enqueue} from '../jobs';
+import {extraResentMail, type MailMessage, seatMail} from '../mail';
+import {runJob} from '../outbox';
+import type {Grant} from './grants';
+
+/**
+ * What a grant's buyer is e-mailed, to the purchase's address, through the outbox: one e-mail per
+ * key however often its event comes, and the invitation stands whether or not the e-mail goes at once.
+ */
+async function tellBuyer(context: Context, sessionId: string, key: string, compose: (to: string) => MailMessage) {
+  const purchase = await context.db
+    .prepare('SELECT email FROM purchases WHERE session_id = ?1')
+    .bind(sessionId)
+    .first<{email: string | null}>();
+  if (!purchase?.email) return;
+  const id = await enqueue(context.db, {key, kind: 'mail', sessionId, payload: compose(purchase.email)});
+  if (id !== null) await runJob(context, id);
+}
+
+/** Which GitHub account holds the purchase's seat now: one e-mail per grant version. */
+export function tellOwner(context: Context, grant: Grant, {waited = false}: {waited?: boolean} = {}) {
+  return tellBuyer(context, grant.session_id, `seat:${grant.session_id}:${grant.version}`, (to) =>
+    seatMail(context.settings, {
+      to,
+      login: grant.github_username,
+      repository: context.settings.GITHUB_REPO!,
+      waited,
+      ...(grant.resent_after_expiry === 1 && {resent: grant.expiry_resends}),
+    }),
+  );
+}
+
+/**
+ * That the invitation to an extra repository went again, replacing the one the buyer may be
+ * looking for: sent by the cron's re-send as it expires (expiryResends.ts), and by the
+ * queue's send when such a re-send had to wait (extraGrants.ts). One e-mail per invitation.
+ */
+export function tellExtraResent(
+  context: Context,
+  grant: {session_id: string; repository_key: string; repository: string | null},
+  {login, count, invitationId}: {login: string; count: number; invitationId: number},
+) {
+  return tellBuyer(
+    context,
+    grant.session_id,
+    `extra-resent:${grant.session_id}:${grant.repository_key}:${invitationId}`,
+    (to) => extraResentMail({to, login, repository: grant.repository!, key: grant.repository_key, count}),
+  );
+}

@@ -1,0 +1,269 @@
+import type {Context} from '../context';
+import {RetryableError} from '../jobs';
+import {log} from '../log';
+import {checkAccount, isTakenById} from './grants';
+import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
+import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
+import {recordAttempt, sentAt} from './lostAnswer';
+
+/**
+ * The one send of a queued grant's invitation, for every repository a purchase holds: the kit's
+ * (the purchase's seat, invite.ts) and a plan's extra ones (extraGrants.ts). Within the
+ * repository's daily cap, to the account by its numeric id, adopting the invitation of an attempt
+ * whose answer was lost, and recording it only while the grant is as it was read.
+ *
+ * What the caller has claimed (claims.ts `whileClaimed`) is sent here; what follows an outcome
+ * (the buyer's e-mail, the other repositories, withdrawing a stale invitation) is the caller's.
+ */
+
+/** A queued grant's row, as far as its send reads it. */
+export interface QueuedGrant {
+  session_id: string;
+  repository_key: string;
+  /** The kit's row bumps it on every change; with the account, it says the grant is still as read. */
+  version: number;
+  /** Null only for a seat whose account GitHub could not be asked about when it was chosen. */
+  github_user_id: number | null;
+  github_username: string | null;
+  invite_attempted_at: number | null;
+}
+
+/** What differs between the seat and an extra repository: what a refusal says and does. */
+export interface SendRules {
+  /** The repository's full name. */
+  repository: string;
+  /** The grant is the purchase's seat: its account may be no other purchase's seat. */
+  seat: boolean;
+  /**
+   * An account that is a collaborator already: the seat's buyer chooses another (false), while an
+   * extra repository's grant records it active, as not its own to remove (true).
+   */
+  collaboratorIsActive: boolean;
+  /** Why it was not invited, in the buyer's and the seller's words. */
+  words: {
+    notFound: (login: string) => string;
+    gone: (login: string) => string;
+    collaborator: (login: string) => string;
+    otherPurchase: (login: string) => string;
+    invited: (login: string) => string;
+    refused: string;
+    /** Kept as the grant's detail while it waits for the cap, or null to say nothing. */
+    waiting: string | null;
+  };
+}
+
+/** The recorded invitation of a send. */
+export interface Sent<G extends QueuedGrant> {
+  /** The grant's row as recorded, pending. */
+  row: G;
+  login: string;
+  invitationId: number;
+  /** It had waited in its repository's line. */
+  waited: boolean;
+}
+
+export type SendOutcome<G extends QueuedGrant> =
+  | {kind: 'invited'; sent: Sent<G>}
+  /** It waits in its repository's line for the cap. */
+  | {kind: 'queued'}
+  /** Recorded failed, or active for an account that was there already; `detail` says why. */
+  | {kind: 'failed' | 'active'; detail: string}
+  /** GitHub created the invitation, but the grant changed meanwhile: nothing recorded, the caller withdraws it. */
+  | {kind: 'stale'; invitationId: number; githubUserId: number};
+
+/**
+ * Sends the claimed, queued grant's invitation. `checked`: the caller has just checked the account
+ * (a seat chosen in this request), so it is not asked about again. Throws RetryableError while
+ * GitHub cannot answer; every other outcome is recorded on the grant and answered.
+ */
+export async function sendQueued<G extends QueuedGrant>(
+  context: Context,
+  grant: G,
+  rules: SendRules,
+  {checked = false}: {checked?: boolean} = {},
+): Promise<SendOutcome<G>> {
+  const {db} = context;
+  const {words} = rules;
+  const slot = await takeSlot(context, rules.repository, {sessionId: grant.session_id, key: grant.repository_key});
+  if (slot === null) {
+    await waitForCap(db, grant, words.waiting);
+    return {kind: 'queued'};
+  }
+  // Given back unless GitHub took the invitation.
+  let giveBack = true;
+  try {
+    const repository = repositoryFor(context, rules.repository);
+    const named = grant.github_username ?? '';
+    let github: {login: string; id: number};
+    if (grant.github_user_id === null) {
+      const user = await repository.lookupUser(named);
+      if (!user) return await settle(db, grant, 'failed', words.notFound(named));
+      github = user;
+    } else if (checked) {
+      github = {login: named, id: grant.github_user_id};
+    } else {
+      // Time has passed (the queue, the outbox): GitHub invites by login, and logins change hands;
+      // the numeric id says who the account is today.
+      const login = await repository.loginOf(grant.github_user_id);
+      if (!login) return await settle(db, grant, 'failed', words.gone(named));
+      github = {login, id: grant.github_user_id};
+    }
+    // GitHub's PUT would silently change an existing collaborator's permission, and answers an
+    // account with an open invitation with that invitation: neither is the worker's to touch,
+    // unless an earlier attempt of this grant created it and its answer was lost (lostAnswer.ts).
+    // A checked send is a new version's first: it has none.
+    let adopted: Invitation | null = null;
+    if (!checked) {
+      const found = await checkAccount(context, repository, github, {
+        seatOf: rules.seat ? grant.session_id : null,
+        ownInvitationId: null,
+        attemptedAt: grant.invite_attempted_at,
+      });
+      if (found && 'refusal' in found)
+        return found.refusal === 'collaborator'
+          ? await alreadyThere(db, grant, rules, github.login)
+          : await settle(db, grant, 'failed', words[found.refusal](github.login));
+      adopted = found?.adopt ?? null;
+    }
+    if (adopted) {
+      log.warn('access.lost_answer_adopted', {
+        sessionId: grant.session_id,
+        key: grant.repository_key,
+        githubUserId: github.id,
+        invitationId: adopted.id,
+      });
+    } else {
+      await recordAttempt(db, grant, 'queued');
+    }
+    const outcome: InviteResult = adopted
+      ? {state: 'invited', invitationId: adopted.id}
+      : await repository.invite(github.login);
+    giveBack = outcome.state !== 'invited';
+    // It became a collaborator between the check and the invitation.
+    if (outcome.state === 'active') return await alreadyThere(db, grant, rules, github.login);
+    const now = Date.now();
+    let recorded: G | null;
+    try {
+      recorded = await db
+        .prepare(
+          `UPDATE grants SET status = 'pending', invitation_id = ?5, github_user_id = ?6, github_username = ?7, detail = NULL,
+             invited_at = ?8, checked_at = ?9, updated_at = ?9, invitation_expired = 0, invite_attempted_at = NULL
+           WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
+             AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+           RETURNING *`,
+        )
+        .bind(
+          grant.session_id,
+          grant.repository_key,
+          grant.version,
+          grant.github_user_id,
+          outcome.invitationId,
+          github.id,
+          github.login,
+          sentAt(adopted, now),
+          now,
+        )
+        .first<G>();
+    } catch (err) {
+      // The seat's unique index on live accounts: another purchase took the account while GitHub answered.
+      if (!isTakenById(err)) throw err;
+      recorded = null;
+    }
+    // The grant changed, or its purchase is no longer paid, while GitHub answered.
+    if (!recorded) return {kind: 'stale', invitationId: outcome.invitationId, githubUserId: github.id};
+    const waited = await leaveQueue(db, {sessionId: grant.session_id, key: grant.repository_key});
+    log.info('access.invited', {
+      sessionId: grant.session_id,
+      key: grant.repository_key,
+      githubUserId: github.id,
+      waited,
+    });
+    return {kind: 'invited', sent: {row: recorded, login: github.login, invitationId: outcome.invitationId, waited}};
+  } catch (err) {
+    if (!(err instanceof GitHubFailure)) throw err;
+    if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
+    if (err.capReached) {
+      // GitHub also counts the invitations this worker did not send (the seller's own): its word wins.
+      await giveBackSlot(db, slot);
+      giveBack = false;
+      await windowFullFor(db, rules.repository);
+      await waitForCap(db, grant, words.waiting);
+      log.warn('access.invite_cap_refused', {
+        sessionId: grant.session_id,
+        key: grant.repository_key,
+        error: err.message,
+      });
+      return {kind: 'queued'};
+    }
+    log.warn('access.github_refused', {sessionId: grant.session_id, key: grant.repository_key, error: err.message});
+    return await settle(db, grant, 'failed', words.refused);
+  } finally {
+    if (giveBack) await giveBackSlot(db, slot);
+  }
+}
+
+/**
+ * A queued grant stays queued past the cap, never failed: it takes its place in the repository's
+ * line (or keeps the one it has), and the cron sends it when its turn comes.
+ */
+export async function waitForCap(
+  db: D1Database,
+  grant: Pick<QueuedGrant, 'session_id' | 'repository_key'>,
+  detail: string | null,
+) {
+  const now = Date.now();
+  if (detail !== null) {
+    await db
+      .prepare(
+        `UPDATE grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
+      )
+      .bind(grant.session_id, grant.repository_key, detail, now)
+      .run();
+  }
+  await waitInQueue(db, {sessionId: grant.session_id, key: grant.repository_key}, now);
+  log.info('access.invite_waits', {sessionId: grant.session_id, key: grant.repository_key});
+}
+
+/** The account is a collaborator already: not the worker's to invite (nor ever to remove). */
+function alreadyThere(db: D1Database, grant: QueuedGrant, rules: SendRules, login: string) {
+  log.warn('access.already_collaborator', {
+    sessionId: grant.session_id,
+    key: grant.repository_key,
+    githubUserId: grant.github_user_id,
+  });
+  return rules.collaboratorIsActive
+    ? settle(db, grant, 'active', rules.words.collaborator(login), login)
+    : settle(db, grant, 'failed', rules.words.collaborator(login));
+}
+
+/**
+ * Ends a queued grant without an invitation of the worker's: failed (`detail` says why, in our
+ * words; GitHub's own text stays in the logs), or active for an account that was there already.
+ */
+async function settle(
+  db: D1Database,
+  grant: QueuedGrant,
+  status: 'active' | 'failed',
+  detail: string,
+  login?: string,
+): Promise<{kind: 'failed' | 'active'; detail: string}> {
+  await db
+    .prepare(
+      `UPDATE grants SET status = ?5, detail = ?6, github_username = COALESCE(?7, github_username), updated_at = ?8,
+         invite_attempted_at = NULL, waiting_at = NULL
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'`,
+    )
+    .bind(
+      grant.session_id,
+      grant.repository_key,
+      grant.version,
+      grant.github_user_id,
+      status,
+      detail,
+      login ?? null,
+      Date.now(),
+    )
+    .run();
+  log.warn('access.not_invited', {sessionId: grant.session_id, key: grant.repository_key, status, detail});
+  return {kind: status, detail};
+}
