@@ -8,11 +8,12 @@
  *
  * `--buyers N` (1,000 by default) for a quicker run, `--days N` for another number of simulated
  * days (by default until the queue has drained, and a week more for the last invitations to
- * expire). Prints the time from payment to the first download, the invitations sent and the
- * queue's length per simulated day and repository (the kit's, and the prompts every buyer's plan
- * grants besides it), how buyers end on each, and the goals; exits 1 when a goal is missed:
- * a buyer lost, a download that failed at the launch, a 5xx, an invitation past the cap, or one of
- * the worker's guarantees broken. A benchmark, not a test: test/worker/launchBench.test.ts runs the
+ * expire). Buyers buy both plans (three in four the featured one, which grants the prompts besides
+ * the kit). Prints the time from payment to the first download, the invitations sent and the
+ * queue's length per simulated day and repository, how buyers end on each, whether each line was
+ * first come, first served, and the goals; exits 1 when a goal is missed: a buyer lost, a download
+ * that failed at the launch, a 5xx, an invitation past the cap or out of turn, or one of the
+ * worker's guarantees broken. A benchmark, not a test: test/worker/launchBench.test.ts runs the
  * same simulation small in `npm test`.
  */
 import fs from 'node:fs';
@@ -42,7 +43,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function print(figures: LaunchFigures) {
   console.log(
-    `\n${figures.buyers} paid checkouts in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`,
+    `\n${figures.buyers} paid checkouts (${Object.entries(figures.plans)
+      .map(([name, count]) => `${count} ${name}`)
+      .join(
+        ', ',
+      )}) in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`,
   );
   console.log(
     `Payment to first download: median ${seconds(figures.paymentToDownloadMs.median)}, p99 ${seconds(figures.paymentToDownloadMs.p99)}.`,
@@ -72,6 +77,10 @@ function print(figures: LaunchFigures) {
   console.log(
     `Buyers who let their invitation expire: ${figures.expiredShown.letExpire}; ${figures.expiredShown.expiredInvitation} looked at their dashboard a day after it expired, and it said so for ${figures.expiredShown.shownExpired}.`,
   );
+  for (const [repository, {waited, outOfTurn}] of Object.entries(figures.lines))
+    console.log(
+      `The ${repository} repository's line: ${waited} grants waited in it; ${waited - outOfTurn.length} were invited in their turn.`,
+    );
   const {seatMoves} = figures;
   console.log(
     `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and ${seatMoves.deferredForRateLimit} for GitHub's secondary limit (each tried again later), ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
@@ -131,8 +140,13 @@ function print(figures: LaunchFigures) {
   );
   line(
     figures.release.notOnce.length === 0,
-    `buyers the release did not reach exactly once: ${figures.release.notOnce.length}`,
+    `buyers the release did not reach exactly once, by the e-mail for their plan: ${figures.release.notOnce.length}`,
   );
+  for (const [repository, {outOfTurn}] of Object.entries(figures.lines))
+    line(
+      outOfTurn.length === 0,
+      `the ${repository} repository's line first come, first served across purchases: ${outOfTurn.length} invited out of turn`,
+    );
   line(
     figures.guarantees.onePurchasePerSession.length === 0,
     `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`,
@@ -144,6 +158,10 @@ function print(figures: LaunchFigures) {
   line(
     figures.guarantees.onlyBuyersInvited.length === 0,
     `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`,
+  );
+  line(
+    figures.guarantees.onlyWhatThePlanGrants.length === 0,
+    `only the repositories a buyer's plan grants: ${figures.guarantees.onlyWhatThePlanGrants.length} invitations to others`,
   );
   const missed = missedGoals(figures);
   for (const text of missed) console.log(`\n  ${text}`);

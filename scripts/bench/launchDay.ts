@@ -8,17 +8,20 @@
  *   would run it, and buyers act on their invitations: most accept, some rename their account
  *   first (after the invitation, or while it waits in the queue), some let it expire and see that
  *   on their dashboard.
- * Every buyer buys the featured plan, which grants two repositories, the kit's and the prompts:
- * each has its own invitations, queue and cap, and a buyer accepts the prompts' invitation once
- * they have accepted the kit's. Then every buyer's end state on each repository, GitHub's count
- * of invitations to each, and the worker's guarantees.
+ * Buyers buy either plan, three in four the featured one, which grants two repositories, the
+ * kit's and the prompts, and includes updates; the rest the one below, the kit's alone. Each
+ * repository has its own invitations, queue and cap, and a buyer accepts the prompts' invitation
+ * once they have accepted the kit's. Then every buyer's end state on each repository their plan
+ * grants, GitHub's count of invitations to each, and the worker's guarantees: among them, that each
+ * repository's line is first come, first served across purchases, whatever else a purchase holds.
  */
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
 import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
 import {INVITATION_LIFETIME_MS} from '../local/githubApi';
 import {createHmac} from 'node:crypto';
-import {featuredPlan} from '../../src/config/plans';
+import {extraRepositoryKeys, featuredPlan} from '../../src/config/plans';
+import type {Plan as ProductPlan} from '../../src/config/types';
 import {LOCAL_GITHUB_WEBHOOK_SECRET} from '../local/githubApi';
 import {releaseDelivery} from '../local/release';
 import {stripeEvent} from '../local/stripeApi';
@@ -57,9 +60,18 @@ function planOf(index: number): Plan {
   return 'let expire';
 }
 
+/** Which plan the buyer pays for: one in four the plan below the featured one. */
+function boughtOf(index: number, featured: ProductPlan): ProductPlan {
+  const below = appConfig.plans.find((plan) => plan.id !== featured.id && plan.price < featured.price);
+  return index % 4 === 2 && below ? below : featured;
+}
+
 interface Buyer {
   index: number;
   plan: Plan;
+  /** The plan paid for, and the repositories (by key) it grants: 'kit' first. */
+  bought: ProductPlan;
+  repositories: string[];
   uid: string;
   email: string;
   token: string;
@@ -128,7 +140,10 @@ export interface LaunchFigures {
    * that does nothing (`GET /api`). Null where it cannot be read (not Linux).
    */
   cronCpuMs: CpuFigures | null;
-  /** The release published after the launch: buyers it should reach, and those it did not reach exactly once. */
+  /**
+   * The release published after the launch: the buyers it e-mails, and those who did not get the
+   * e-mail for their plan exactly once (the release, or without updates the note that it exists).
+   */
   release: {recipients: number; batches: number; notOnce: string[]};
   /** Renamed buyers whose dashboard, after they accepted, showed their login of today. */
   renames: {renamed: number; shownCurrent: number};
@@ -149,8 +164,21 @@ export interface LaunchFigures {
   };
   /** Buyers who let their invitation expire and whose dashboard says so. */
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
+  /** How many buyers paid for each plan, by its name. */
+  plans: Record<string, number>;
+  /**
+   * Each repository's line, by key: how many grants waited in it, and those invited after a grant
+   * that took its place later (must be none: first come, first served across purchases).
+   */
+  lines: Record<string, {waited: number; outOfTurn: string[]}>;
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
-  guarantees: {onePurchasePerSession: string[]; untouchedCollaborators: string[]; onlyBuyersInvited: string[]};
+  guarantees: {
+    onePurchasePerSession: string[];
+    untouchedCollaborators: string[];
+    onlyBuyersInvited: string[];
+    /** Invitations to a repository the buyer's plan does not grant. */
+    onlyWhatThePlanGrants: string[];
+  };
 }
 
 /** CPU time per cron run by what it did, and the baseline. */
@@ -200,8 +228,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const invitations = options.buyers * (1 + maxUsernameChanges / 10 + (2 / 10) * resendsAfterExpiry);
   const days = options.days ?? Math.ceil(invitations / CAP) + 8;
   const fiveHundreds: string[] = [];
-  // The plan that includes updates, so that the release goes to every buyer in full batches.
-  const plan = featuredPlan();
+  const featured = featuredPlan();
 
   for (const login of SELLERS_OWN) {
     github.addUser(login);
@@ -264,9 +291,12 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const uid = `launch-buyer-${index}`;
     const email = `${uid}@example.com`;
     const account = github.addUser(`${uid}-gh`);
+    const bought = boughtOf(index, featured);
     buyers.push({
       index,
       plan: planOf(index),
+      bought,
+      repositories: ['kit', ...extraRepositoryKeys(bought)],
       uid,
       email,
       token: await world.signIn({uid, email}),
@@ -287,7 +317,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
         token: await tokenOf(buyer),
         ip,
         json: {
-          priceId: plan.priceId.test,
+          priceId: buyer.bought.priceId.test,
           successUrl: `${SITE_ORIGIN}/success`,
           cancelUrl: `${SITE_ORIGIN}/`,
           email: buyer.email,
@@ -328,8 +358,37 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const launchSeconds = (Date.now() - launchStarted) / 1000;
   const launchEnd = world.now();
 
-  // A release, published the hour after the launch: every buyer's plan includes updates, so each
-  // must get its e-mail once, in batches the cron sends.
+  /**
+   * Each grant's place in its repository's line as first seen (`grants.waiting_at`, then its row),
+   * read after the launch and after every cron run, with how many invitations GitHub had created
+   * by then: the invitation that ends its wait is its account's first to that repository after.
+   */
+  const places = new Map<string, {sessionId: string; key: string; waitingAt: number; id: number; seenAt: number}>();
+  const waitingGrants = worker.db.prepared<{
+    session_id: string;
+    repository_key: string;
+    waiting_at: number;
+    id: number;
+  }>(
+    `SELECT session_id, repository_key, waiting_at, id FROM grants WHERE status = 'queued' AND waiting_at IS NOT NULL`,
+  );
+  async function notePlaces() {
+    for (const row of await waitingGrants()) {
+      const place = `${row.session_id} ${row.repository_key}`;
+      if (!places.has(place))
+        places.set(place, {
+          sessionId: row.session_id,
+          key: row.repository_key,
+          waitingAt: row.waiting_at,
+          id: row.id,
+          seenAt: world.invitationsCreated.length,
+        });
+    }
+  }
+  await notePlaces();
+
+  // A release, published the hour after the launch: each buyer must get its e-mail once, in batches
+  // the cron sends: the release where the plan includes updates, else the note that it exists.
   const release = releaseDelivery({
     tag: 'v1.1.0',
     name: 'Version 1.1',
@@ -385,6 +444,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
           ? 'busy'
           : 'idle';
     cronCpu.push({ms, kind});
+    await notePlaces();
   }
 
   async function dashboard(buyer: Buyer): Promise<AccessStatus | undefined> {
@@ -556,7 +616,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const record = world.recordOf(name);
     const states: Record<string, number> = (endStates[key] = {});
     const invitationOf = invitationsById(name);
-    for (const buyer of buyers) {
+    for (const buyer of buyers.filter(({repositories}) => repositories.includes(key))) {
       const invitation = invitationOf.get(buyer.githubId);
       const grant = grants.get(`${buyer.sessionId ?? ''} ${key}`);
       let state: string;
@@ -597,16 +657,47 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       .filter((request) => request.startsWith('DELETE ') && request.toLowerCase().endsWith(`/collaborators/${login}`))
       .map((request) => `${request} (@${login})`),
   ]);
-  const buyerLogins = new Set(
-    buyers.flatMap((buyer) =>
-      [buyer.login, buyer.login.replace(/-renamed$/, ''), ...buyer.movedFrom.map(({login}) => login)].map((login) =>
-        login.toLowerCase(),
-      ),
-    ),
-  );
+  /** Every account a buyer has had, by its login in lower case: today's, before a rename, and those a seat moved from. */
+  const accountsOf = (buyer: Buyer) =>
+    [buyer.login, buyer.login.replace(/-renamed$/, ''), ...buyer.movedFrom.map(({login}) => login)].map((login) =>
+      login.toLowerCase(),
+    );
+  const buyerOfLogin = new Map(buyers.flatMap((buyer) => accountsOf(buyer).map((login) => [login, buyer] as const)));
   const onlyBuyersInvited = world.invitationsCreated
-    .filter(({login}) => !buyerLogins.has(login.toLowerCase()))
+    .filter(({login}) => !buyerOfLogin.has(login.toLowerCase()))
     .map(({login}) => `@${login}`);
+  const keyOf = new Map(BENCH_REPOSITORIES.map(({key, name}) => [name, key]));
+  const onlyWhatThePlanGrants = world.invitationsCreated.flatMap(({login, repository}) => {
+    const buyer = buyerOfLogin.get(login.toLowerCase());
+    const key = keyOf.get(repository)!;
+    return buyer && !buyer.repositories.includes(key)
+      ? [`@${login} (${buyer.uid}, ${buyer.bought.name}) invited to the ${key} repository`]
+      : [];
+  });
+
+  // First come, first served: along each line, by place, the invitations that ended the waits come
+  // in GitHub's order of creation. One that comes before an earlier place's was sent out of turn.
+  const buyerOfSession = new Map(buyers.map((buyer) => [buyer.sessionId, buyer]));
+  const lines: LaunchFigures['lines'] = {};
+  for (const {key, name} of BENCH_REPOSITORIES) {
+    const waited = [...places.values()]
+      .filter((place) => place.key === key)
+      .sort((a, b) => a.waitingAt - b.waitingAt || a.id - b.id);
+    const outOfTurn: string[] = [];
+    let latest = {created: -1, uid: ''};
+    for (const place of waited) {
+      const buyer = buyerOfSession.get(place.sessionId)!;
+      const accounts = new Set(accountsOf(buyer));
+      const index = world.invitationsCreated.findIndex(
+        (invitation, at) =>
+          at >= place.seenAt && invitation.repository === name && accounts.has(invitation.login.toLowerCase()),
+      );
+      const created = index === -1 ? Infinity : index;
+      if (created < latest.created) outOfTurn.push(`${buyer.uid} was invited before ${latest.uid}, who waited ahead`);
+      else latest = {created, uid: buyer.uid};
+    }
+    lines[key] = {waited: waited.length, outOfTurn};
+  }
 
   const movers = buyers.filter((buyer) => buyer.plan === 'move seat');
   const seatMoves = {
@@ -642,15 +733,29 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const of = (kind: Kind) => spread(cronCpu.filter((run) => run.kind === kind).map((run) => run.ms));
     return {release: of('release'), busy: of('busy'), idle: of('idle'), baseline: spread(baselineCpu)};
   }
-  /** Who got the release's e-mail other than once. */
+  /**
+   * Who did not get the release's e-mail for their plan exactly once: the release itself where the
+   * plan includes updates, else the upgrade note (`releases.noticeWithoutUpdates`), or nothing.
+   */
   function releaseReach(): LaunchFigures['release'] {
     const batches = mailgun.sent.filter((mail) => mail.fields['o:tag'] === 'release');
     const copies = new Map<string, number>();
     for (const mail of batches)
-      for (const recipient of mail.recipients) copies.set(recipient, (copies.get(recipient) ?? 0) + 1);
-    const notOnce = buyers
-      .filter((buyer) => copies.get(buyer.email) !== 1)
-      .map((buyer) => `${buyer.email} got it ${copies.get(buyer.email) ?? 0} times`);
+      for (const recipient of mail.recipients) {
+        const copy = `${recipient} ${mail.fields['v:release-audience']}`;
+        copies.set(copy, (copies.get(copy) ?? 0) + 1);
+      }
+    const noted = appConfig.releases.noticeWithoutUpdates === 'upgrade-note';
+    const notOnce = buyers.flatMap((buyer) => {
+      const owed = {
+        updates: buyer.bought.includesUpdates ? 1 : 0,
+        upgrade: !buyer.bought.includesUpdates && noted ? 1 : 0,
+      };
+      return Object.entries(owed).flatMap(([audience, count]) => {
+        const got = copies.get(`${buyer.email} ${audience}`) ?? 0;
+        return got === count ? [] : [`${buyer.email} (${buyer.bought.name}) got the ${audience} e-mail ${got} times`];
+      });
+    });
     return {recipients: releaseRecipients, batches: batches.length, notOnce};
   }
   return {
@@ -679,7 +784,11 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       expiredInvitation: letExpire.filter((buyer) => buyer.seen !== undefined).length,
       shownExpired: letExpire.filter((buyer) => buyer.seen?.expired === true).length,
     },
-    guarantees: {onePurchasePerSession, untouchedCollaborators, onlyBuyersInvited},
+    plans: Object.fromEntries(
+      appConfig.plans.map(({id, name}) => [name, buyers.filter((buyer) => buyer.bought.id === id).length]),
+    ),
+    lines,
+    guarantees: {onePurchasePerSession, untouchedCollaborators, onlyBuyersInvited, onlyWhatThePlanGrants},
   };
 }
 
@@ -715,7 +824,15 @@ export function missedGoals(figures: LaunchFigures): string[] {
   if (seatMoves.oldAccountsKept.length > 0)
     missed.push(`moved seats kept their old account: ${seatMoves.oldAccountsKept.slice(0, 5).join('; ')}`);
   if (figures.release.notOnce.length > 0)
-    missed.push(`the release did not reach every buyer once: ${figures.release.notOnce.slice(0, 5).join('; ')}`);
+    missed.push(
+      `the release did not reach every buyer once, by the e-mail for their plan: ${figures.release.notOnce.slice(0, 5).join('; ')}`,
+    );
+  for (const [repository, {outOfTurn}] of Object.entries(figures.lines)) {
+    if (outOfTurn.length > 0)
+      missed.push(
+        `the ${repository} repository's line was not first come, first served: ${outOfTurn.slice(0, 5).join('; ')}`,
+      );
+  }
   for (const [guarantee, broken] of Object.entries(figures.guarantees)) {
     if (broken.length > 0) missed.push(`${guarantee}: ${broken.slice(0, 5).join('; ')}`);
   }

@@ -3,9 +3,12 @@
  * plan names has a repository in GITHUB_EXTRA_REPOS, and the token may invite and remove
  * collaborators there, on a private repository. A key without one grants buyers nothing (the
  * worker never guesses a repository), so a plan would promise what is not delivered: a failure.
+ * So is a GITHUB_EXTRA_REPOS the worker would refuse to start with (worker/src/extraRepos.ts): a
+ * repository granted twice, or as the kit's own, or the key kit.
  */
 import {RequestError} from '@octokit/request-error';
 import {appConfig, extraRepositoryKeys} from '../../src/config';
+import {extraReposConflict, extraRepoPairs} from '../../worker/src/extraRepos';
 import {githubClient} from './github';
 import {type CheckLine, fail, messageOf, ok, secretPut} from './lines';
 
@@ -13,6 +16,8 @@ export interface ExtraRepositoriesCheckInput {
   token: string | undefined;
   /** GITHUB_EXTRA_REPOS: `key=owner/name`, comma-separated. */
   extraRepos: string | undefined;
+  /** GITHUB_REPO, the kit's own repository. */
+  kitRepo: string | undefined;
   apiUrl?: string;
   env: string;
 }
@@ -24,7 +29,6 @@ export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput)
   for (const plan of appConfig.plans) {
     for (const key of extraRepositoryKeys(plan)) wanted.set(key, [...(wanted.get(key) ?? []), plan.name]);
   }
-  if (wanted.size === 0) return [];
   const pairs = (input.extraRepos ?? '')
     .split(',')
     .map((pair) => pair.replace(/\s+/g, ''))
@@ -39,6 +43,15 @@ export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput)
     ];
   }
   const named = new Map(pairs.map((pair) => PAIR.exec(pair)!).map((match) => [match[1]!, match[2]!]));
+  const conflict = extraReposConflict(input.kitRepo, extraRepoPairs(input.extraRepos));
+  if (conflict) {
+    return [
+      fail(
+        `GitHub: ${conflict} The worker would refuse every request`,
+        `${secretPut('GITHUB_EXTRA_REPOS', input.env)} with one repository a key, none of them GITHUB_REPO and no key named kit`,
+      ),
+    ];
+  }
   const lines: CheckLine[] = [];
   for (const [key, plans] of wanted) {
     const repository = named.get(key);

@@ -90,6 +90,7 @@ export async function runChecks({settings, secretNames, pendingMigrations}: Pref
           checkExtraRepositories({
             token: value('GITHUB_TOKEN'),
             extraRepos: value('GITHUB_EXTRA_REPOS'),
+            kitRepo: value('GITHUB_REPO'),
             apiUrl: value('GITHUB_API_URL'),
             env,
           }),

@@ -4,6 +4,7 @@ import type {StripeMode} from '../../src/config';
 import {isLoopbackAddress, isLoopbackHost} from './address';
 import {serviceAccountSchema} from './auth/serviceAccount';
 import {HttpError} from './errors';
+import {extraReposConflict, extraRepoPairs} from './extraRepos';
 import {log} from './log';
 import {isLiveKey} from './payments/stripeClient';
 
@@ -50,11 +51,6 @@ const settingsSchema = z.object({
       .regex(
         /^\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*(,\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*)*$/,
         'GITHUB_EXTRA_REPOS must be key=owner/name pairs, comma-separated, such as prompts=your-name/your-prompts',
-      )
-      // D1's grants table keys the kit's own repository (GITHUB_REPO) 'kit' (migration 0028).
-      .refine(
-        (value) => !/(^|,)\s*kit\s*=/.test(value),
-        "GITHUB_EXTRA_REPOS may not use the key kit: it names the kit's own repository (GITHUB_REPO)",
       )
       .optional(),
   ),
@@ -154,18 +150,9 @@ function check(env: Env): Settings | HttpError {
         : null;
     if (refusal) return misconfigured(`AUTH_PROVIDER is firebase, so ${refusal}.`);
   }
-  const extraRepos = pairs(vars.GITHUB_EXTRA_REPOS);
-  // A repository has one line for GitHub's daily cap (access/invitationQueue.ts) and one record of
-  // who holds each account on it: granted under two keys, or as the kit's and an extra one, the
-  // two grants would wait for and take back each other's invitations.
-  const granted = [vars.GITHUB_REPO, ...Object.values(extraRepos)]
-    .filter((name): name is string => Boolean(name))
-    .map((name) => name.toLowerCase());
-  const twice = granted.find((name, index) => granted.indexOf(name) !== index);
-  if (twice)
-    return misconfigured(
-      `GITHUB_EXTRA_REPOS names ${twice} twice, or as the kit's own repository (GITHUB_REPO): each repository may be granted once.`,
-    );
+  const extraRepos = extraRepoPairs(vars.GITHUB_EXTRA_REPOS);
+  const conflict = extraReposConflict(vars.GITHUB_REPO, extraRepos);
+  if (conflict) return misconfigured(conflict);
   return {
     ...vars,
     siteOrigin: siteUrl.origin,
@@ -176,19 +163,6 @@ function check(env: Env): Settings | HttpError {
     githubExempt: list(vars.GITHUB_EXEMPT),
     extraRepos,
   };
-}
-
-/**
- * `key=owner/name` pairs (already checked by the schema), the first of a repeated key winning. With
- * no prototype: a key a caller sends (`__proto__`, `constructor`) finds nothing, not Object's own.
- */
-function pairs(value: string | undefined): Record<string, string> {
-  const found = Object.create(null) as Record<string, string>;
-  for (const pair of (value ?? '').split(',')) {
-    const [key, repository] = pair.split('=').map((part) => part.trim());
-    if (key && repository && !(key in found)) found[key] = repository;
-  }
-  return found;
 }
 
 /** A comma-separated variable, lower-cased, blanks dropped. */

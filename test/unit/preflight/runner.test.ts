@@ -70,6 +70,25 @@ it('fails the run when a plan grants an extra repository that GITHUB_EXTRA_REPOS
   expect(exitCodeOf(lines)).toBe(1);
 });
 
+it.each([
+  ["the kit's own repository", (kit: string) => `prompts=${kit.toUpperCase()}`, 'each repository may be granted once'],
+  ['the key kit', () => 'prompts=you/prompts, kit=you/other', 'may not use the key kit'],
+])(
+  'fails the run when GITHUB_EXTRA_REPOS names %s, which the worker would refuse to start with',
+  async (_what, extraRepos, reason) => {
+    const settings = await readySettings(services);
+    settings.worker.GITHUB_EXTRA_REPOS = extraRepos(settings.worker.GITHUB_REPO!);
+    const lines = await runChecks({settings, secretNames, pendingMigrations});
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        status: 'fail',
+        label: expect.stringMatching(new RegExp(`^GitHub: GITHUB_EXTRA_REPOS .*${reason}.* The worker would refuse`)),
+      }),
+    );
+    expect(exitCodeOf(lines)).toBe(1);
+  },
+);
+
 it('passes a redeploy whose secret values are on Cloudflare only (the file deleted), warning for each service it could not ask', async () => {
   const settings = await readySettings(services);
   for (const name of SECRET_NAMES) delete settings.worker[name];
