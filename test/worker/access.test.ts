@@ -9,6 +9,7 @@ import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../../scripts/loc
 import {completedEvent, refundEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
 import {ageKitReading, insertKitGrant, kitGrant, setKitGrant} from './grantRows';
 import type Stripe from 'stripe';
+import {HOLDER_SQL} from '../../worker/src/access/liveGrants';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -820,3 +821,19 @@ async function githubUser(login: string): Promise<{id: number}> {
   const response = await fetch(`${stack.github.url}/users/${login}`);
   return (await response.json()) as {id: number};
 }
+
+test('who holds an account or an invitation is looked up by index, not by reading every live grant (D1 counts each row read)', async () => {
+  const plan = await stack.worker.db.all<{detail: string}>(
+    `EXPLAIN QUERY PLAN ${HOLDER_SQL}`,
+    1,
+    2,
+    FIXTURE_REPO,
+    FIXTURE_REPO,
+    'cs_test_none',
+    1,
+  );
+  const steps = plan.map((step) => step.detail);
+  expect(steps).toContainEqual(expect.stringContaining('USING INDEX grants_github_user_id (github_user_id=?)'));
+  expect(steps).toContainEqual(expect.stringContaining('USING INDEX grants_invitation_id (invitation_id=?)'));
+  expect(steps.filter((step) => /(SCAN|SEARCH) grants USING INDEX grants_invited_at/.test(step))).toEqual([]);
+});

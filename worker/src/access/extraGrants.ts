@@ -9,7 +9,8 @@ import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
 import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
 import {sendQueued, type SendRules, waitForCap} from './sendInvitation';
-import {isLive, LIVE_SQL} from './grants';
+import {isLive} from './grants';
+import {LIVE_SQL} from './liveGrants';
 import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
 
 /**

@@ -2,6 +2,7 @@ import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/confi
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {type Invitation, type Repository, repositoryFor} from './github';
+import {LIVE} from './liveGrants';
 import {lostAnswerInvitation} from './lostAnswer';
 
 /**
@@ -44,10 +45,6 @@ export interface Grant {
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
 
-/** A grant of any repository that holds its account there, or is on its way to: queued, pending or active. */
-export const LIVE: readonly GrantStatus[] = ['queued', 'pending', 'active'];
-/** LIVE as SQL, for `status IN ${LIVE_SQL}`. */
-export const LIVE_SQL = `(${LIVE.map((status) => `'${status}'`).join(', ')})`;
 /** A seat that is not free: live, or one whose removal failed and is still on GitHub. */
 const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 

@@ -1,5 +1,5 @@
 import type {Context} from '../context';
-import {LIVE_SQL} from './grants';
+import {HOLDER_SQL} from './liveGrants';
 
 /** A grant, as a take-back read it: the row it leaves out when it asks who else holds an account. */
 export interface GrantVersion {
@@ -24,13 +24,7 @@ export async function holderOf(
   except: GrantVersion | null = null,
 ): Promise<string | null> {
   const holder = await db
-    .prepare(
-      `SELECT session_id FROM grants
-       WHERE status IN ${LIVE_SQL} AND (github_user_id = ?1 OR invitation_id = ?2)
-         AND (repository = ?4 OR (repository_key = 'kit' AND ?3 = ?4))
-         AND NOT (session_id = ?5 AND version = ?6)
-       LIMIT 1`,
-    )
+    .prepare(HOLDER_SQL)
     .bind(
       github.githubUserId ?? null,
       github.invitationId ?? null,
