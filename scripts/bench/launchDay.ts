@@ -167,8 +167,9 @@ export interface LaunchFigures {
   /** How many buyers paid for each plan, by its name. */
   plans: Record<string, number>;
   /**
-   * Each repository's line, by key: how many grants waited in it, and those invited after a grant
-   * that took its place later (must be none: first come, first served across purchases).
+   * Each repository's line, by key: how many places grants took in it, and those invited before a
+   * grant that took its place earlier and still waited (must be none: first come, first served
+   * across purchases).
    */
   lines: Record<string, {waited: number; outOfTurn: string[]}>;
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
@@ -372,18 +373,30 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   }>(
     `SELECT session_id, repository_key, waiting_at, id FROM grants WHERE status = 'queued' AND waiting_at IS NOT NULL`,
   );
+  /**
+   * The place each grant waits in now, by grant. A grant that left the line and comes back (a
+   * re-send GitHub did not take) takes a new place. Its `waiting_at` is kept on the simulated
+   * clock: the world's hours move every time column of D1 back (launchWorld.ts), by as much as the
+   * simulated clock is ahead of the real one.
+   */
+  const waitingIn = new Map<string, string>();
   async function notePlaces() {
+    const now = new Set<string>();
     for (const row of await waitingGrants()) {
-      const place = `${row.session_id} ${row.repository_key}`;
-      if (!places.has(place))
-        places.set(place, {
-          sessionId: row.session_id,
-          key: row.repository_key,
-          waitingAt: row.waiting_at,
-          id: row.id,
-          seenAt: world.invitationsCreated.length,
-        });
+      const grant = `${row.session_id} ${row.repository_key}`;
+      now.add(grant);
+      if (waitingIn.has(grant)) continue;
+      const place = `${grant} ${places.size}`;
+      waitingIn.set(grant, place);
+      places.set(place, {
+        sessionId: row.session_id,
+        key: row.repository_key,
+        waitingAt: row.waiting_at + (world.now() - Date.now()),
+        id: row.id,
+        seenAt: world.invitationsCreated.length,
+      });
     }
+    for (const grant of [...waitingIn.keys()]) if (!now.has(grant)) waitingIn.delete(grant);
   }
   await notePlaces();
 
@@ -678,9 +691,11 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   // First come, first served: along each line, by place, the invitations that ended the waits come
   // in GitHub's order of creation. One that comes before an earlier place's was sent out of turn.
   const buyerOfSession = new Map(buyers.map((buyer) => [buyer.sessionId, buyer]));
+  const stillWaiting = new Set(waitingIn.values());
   const lines: LaunchFigures['lines'] = {};
   for (const {key, name} of BENCH_REPOSITORIES) {
-    const waited = [...places.values()]
+    const waited = [...places]
+      .map(([place, at]) => ({place, ...at}))
       .filter((place) => place.key === key)
       .sort((a, b) => a.waitingAt - b.waitingAt || a.id - b.id);
     const outOfTurn: string[] = [];
@@ -692,6 +707,9 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
         (invitation, at) =>
           at >= place.seenAt && invitation.repository === name && accounts.has(invitation.login.toLowerCase()),
       );
+      // Never invited: one that still waits holds back everyone behind it; one that left the line
+      // otherwise (its purchase ended) holds back nobody.
+      if (index === -1 && !stillWaiting.has(place.place)) continue;
       const created = index === -1 ? Infinity : index;
       if (created < latest.created) outOfTurn.push(`${buyer.uid} was invited before ${latest.uid}, who waited ahead`);
       else latest = {created, uid: buyer.uid};

@@ -8,7 +8,7 @@
  */
 import {RequestError} from '@octokit/request-error';
 import {appConfig, extraRepositoryKeys} from '../../src/config';
-import {extraReposConflict, extraRepoPairs} from '../../worker/src/extraRepos';
+import {EXTRA_REPO_PAIR, extraReposConflict, extraRepoPairs} from '../../worker/src/extraRepos';
 import {githubClient} from './github';
 import {type CheckLine, fail, messageOf, ok, secretPut} from './lines';
 
@@ -22,28 +22,24 @@ export interface ExtraRepositoriesCheckInput {
   env: string;
 }
 
-const PAIR = /^([\w-]+)=([\w.-]+\/[\w.-]+)$/;
-
 export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput): Promise<CheckLine[]> {
   const wanted = new Map<string, string[]>();
   for (const plan of appConfig.plans) {
     for (const key of extraRepositoryKeys(plan)) wanted.set(key, [...(wanted.get(key) ?? []), plan.name]);
   }
-  const pairs = (input.extraRepos ?? '')
-    .split(',')
-    .map((pair) => pair.replace(/\s+/g, ''))
-    .filter(Boolean);
-  const bad = pairs.filter((pair) => !PAIR.test(pair));
+  // Read as the worker reads it (worker/src/extraRepos.ts): a value it would refuse, or a key it
+  // would map to another repository, would be checked here as something else.
+  const bad = input.extraRepos ? input.extraRepos.split(',').filter((pair) => !EXTRA_REPO_PAIR.test(pair)) : [];
   if (bad.length > 0) {
     return [
       fail(
-        `GitHub: GITHUB_EXTRA_REPOS has "${bad[0]}", not key=owner/name`,
+        `GitHub: GITHUB_EXTRA_REPOS has "${bad[0]!.trim()}", not key=owner/name`,
         `${secretPut('GITHUB_EXTRA_REPOS', input.env)} (such as prompts=your-name/your-prompts)`,
       ),
     ];
   }
-  const named = new Map(pairs.map((pair) => PAIR.exec(pair)!).map((match) => [match[1]!, match[2]!]));
-  const conflict = extraReposConflict(input.kitRepo, extraRepoPairs(input.extraRepos));
+  const named = extraRepoPairs(input.extraRepos);
+  const conflict = extraReposConflict(input.kitRepo, named);
   if (conflict) {
     return [
       fail(
@@ -54,7 +50,7 @@ export async function checkExtraRepositories(input: ExtraRepositoriesCheckInput)
   }
   const lines: CheckLine[] = [];
   for (const [key, plans] of wanted) {
-    const repository = named.get(key);
+    const repository = named[key];
     if (!repository) {
       lines.push(
         fail(

@@ -201,6 +201,53 @@ describe('expiry re-sends', () => {
     expect(await grantOf(buyer)).toMatchObject({status: 'revoked'});
   });
 
+  test('a seat move that read the grant before the cron found the account added by hand changes nothing: that account is never removed', async () => {
+    const buyer = await invitedBuyer();
+    await invitationAged(buyer, 6.9 * DAY_MS);
+    seller.stack.github.collaborators.add(buyer.login.toLowerCase());
+    const other = seller.stack.github.addUser(`${buyer.login}-other`).login;
+    // The move's invitation waits on GitHub while the cron runs, as a request alongside it would.
+    seller.stack.github.beforeNext(`PUT /repos/${FIXTURE_REPO}/collaborators/${other}`, () =>
+      seller.stack.worker.scheduled(),
+    );
+
+    const moved = await seller.stack.call('/addUserToRepo', {
+      token: buyer.user.idToken,
+      body: {username: other, userId: buyer.user.uid},
+    });
+    expect(moved.status).toBe(200);
+    expect(seller.stack.github.collaborators.has(buyer.login.toLowerCase())).toBe(true);
+    expect(
+      seller.stack.github.requests.filter(
+        (request) => request.includes('/collaborators/') && request.startsWith('DELETE '),
+      ),
+    ).toEqual([]);
+    expect(await grantOf(buyer)).toMatchObject({status: 'active', github_username: buyer.login, invitation_id: null});
+    expect(invitationsOf(other)).toEqual([]); // the move's invitation, stale, is withdrawn
+  });
+
+  test('a purchase the seller revoked is never sent again, even if its grant is still pending', async () => {
+    const buyer = await invitedBuyer();
+    const before = await grantOf(buyer);
+    await invitationAged(buyer, 6.9 * DAY_MS);
+    // The revocation recorded on the purchase, its grant not yet taken back (the second of its two steps).
+    await seller.stack.worker.db.run(
+      'UPDATE purchases SET revoked_by_seller_at = ?1 WHERE session_id = ?2',
+      Date.now(),
+      buyer.sessionId,
+    );
+    seller.stack.github.requests.length = 0;
+
+    await seller.stack.worker.scheduled();
+    expect(puts()).toEqual([]);
+    expect(await grantOf(buyer)).toMatchObject({
+      status: 'pending',
+      invitation_id: before.invitation_id,
+      expiry_resends: 0,
+    });
+    expect(resentMails(buyer)).toHaveLength(0);
+  });
+
   test("sent again only to the grant's own numeric account: after a rename, never to whoever took the old login", async () => {
     const buyer = await invitedBuyer();
     const before = await grantOf(buyer);

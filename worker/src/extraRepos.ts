@@ -5,6 +5,12 @@
  * `npm run preflight` fails on one before a deploy (scripts/preflight/extraRepositories.ts).
  */
 
+/** One `key=owner/name` pair, with the blanks allowed around its parts. */
+const PAIR = String.raw`\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*`;
+export const EXTRA_REPO_PAIR = new RegExp(`^${PAIR}$`);
+/** The whole variable: such pairs, comma-separated. */
+export const EXTRA_REPOS_FORMAT = new RegExp(`^${PAIR}(,${PAIR})*$`);
+
 /**
  * The pairs by key, the first of a repeated key winning. With no prototype: a key a caller sends
  * (`__proto__`, `constructor`) finds nothing, not Object's own.

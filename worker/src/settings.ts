@@ -4,7 +4,7 @@ import type {StripeMode} from '../../src/config';
 import {isLoopbackAddress, isLoopbackHost} from './address';
 import {serviceAccountSchema} from './auth/serviceAccount';
 import {HttpError} from './errors';
-import {extraReposConflict, extraRepoPairs} from './extraRepos';
+import {EXTRA_REPOS_FORMAT, extraReposConflict, extraRepoPairs} from './extraRepos';
 import {log} from './log';
 import {isLiveKey} from './payments/stripeClient';
 
@@ -49,7 +49,7 @@ const settingsSchema = z.object({
     z
       .string()
       .regex(
-        /^\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*(,\s*[\w-]+\s*=\s*[\w.-]+\/[\w.-]+\s*)*$/,
+        EXTRA_REPOS_FORMAT,
         'GITHUB_EXTRA_REPOS must be key=owner/name pairs, comma-separated, such as prompts=your-name/your-prompts',
       )
       .optional(),

@@ -89,6 +89,19 @@ it.each([
   },
 );
 
+it('fails a GITHUB_EXTRA_REPOS the worker would not read, naming the pair, as the worker reads it', async () => {
+  const settings = await readySettings(services);
+  settings.worker.GITHUB_EXTRA_REPOS = 'pro mpts=you/prompts';
+  const lines = await runChecks({settings, secretNames, pendingMigrations});
+  expect(lines).toContainEqual(
+    expect.objectContaining({
+      status: 'fail',
+      label: 'GitHub: GITHUB_EXTRA_REPOS has "pro mpts=you/prompts", not key=owner/name',
+    }),
+  );
+  expect(exitCodeOf(lines)).toBe(1);
+});
+
 it('passes a redeploy whose secret values are on Cloudflare only (the file deleted), warning for each service it could not ask', async () => {
   const settings = await readySettings(services);
   for (const name of SECRET_NAMES) delete settings.worker[name];

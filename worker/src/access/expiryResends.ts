@@ -14,7 +14,6 @@ import type {Grant} from './grants';
 import {DAY_MS, giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {recordAttempt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
-import {observeGrant} from './status';
 
 const MAX_RESENDS = appConfig.repository.resendsAfterExpiry;
 
@@ -26,8 +25,9 @@ const MAX_RESENDS = appConfig.repository.resendsAfterExpiry;
  * to expire: the buyer's dashboard and the seller's console show it expired, and the seller's daily
  * digest lists it. Every repository's grant is sent again by one function, `resendDue`: a day
  * before GitHub expires an invitation that was not accepted, it withdraws the invitation this
- * worker created and invites the grant's own numeric account again. A grant its purchase no longer
- * wants (a refund whose take-back has not run yet) is never sent again: its take-back takes it.
+ * worker created and invites the grant's own numeric account again. A grant of a purchase that is
+ * not paid, or that the seller revoked, or that no longer wants it (a refund whose take-back has
+ * not run yet) is never sent again: its take-back takes it.
  */
 
 /**
@@ -62,7 +62,8 @@ export async function resendExpiringInvitations(context: Context, max: number): 
          SELECT g.*, ROW_NUMBER() OVER (PARTITION BY COALESCE(g.repository, ?4) ORDER BY g.invited_at, g.id) AS place
          FROM grants g JOIN purchases p ON p.session_id = g.session_id
          WHERE g.status = 'pending' AND g.github_user_id IS NOT NULL AND g.invited_at <= ?1 AND g.expiry_resends < ?2
-           AND (g.repository_key = 'kit' OR (p.status = 'paid' AND g.invitation_id IS NOT NULL AND g.repository IS NOT NULL)))
+           AND g.invitation_id IS NOT NULL AND (g.repository_key = 'kit' OR g.repository IS NOT NULL)
+           AND p.status = 'paid' AND p.revoked_by_seller_at IS NULL)
        WHERE place <= ?3 ORDER BY invited_at, id`,
     )
     // More than `max` are read, and as many of each repository: the oldest may be grants left for
@@ -130,11 +131,6 @@ type DueGrant = Grant & ExtraGrant;
 interface ResendKind {
   /** The repository's full name. */
   repository: (grant: DueGrant) => string;
-  /**
-   * Asks GitHub about an invitation gone from its list: true when it was accepted, and the grant
-   * is recorded active. The seat's status read also notes a new login and says it expired.
-   */
-  accepted: (context: Context, grant: DueGrant, listed: readonly Invitation[]) => Promise<boolean>;
   /** The buyer's e-mail: the invitation went again. */
   tell: (context: Context, recorded: DueGrant, sent: {login: string; invitationId: number}) => Promise<void>;
   /** Withdraws an invitation GitHub created while the grant was taken back (a refund, the seat moved). */
@@ -143,7 +139,6 @@ interface ResendKind {
 
 const seatKind = (repository: string): ResendKind => ({
   repository: () => repository,
-  accepted: async (context, grant) => (await observeGrant(context, grant, {fresh: true})).status === 'active',
   tell: (context, recorded) => tellOwner(context, recorded),
   withdrawStale: (context, grant, invitationId) =>
     removeNowOrLater(context, {...grant, invitation_id: invitationId}, 'stale invitation'),
@@ -151,7 +146,6 @@ const seatKind = (repository: string): ResendKind => ({
 
 const extraKind: ResendKind = {
   repository: (grant) => grant.repository!,
-  accepted: async (context, grant, listed) => (await activeIfAccepted(context, grant, listed)) !== null,
   tell: (context, recorded, {login, invitationId}) =>
     tellExtraResent(context, recorded, {login, count: recorded.expiry_resends, invitationId}),
   withdrawStale: (context, grant, invitationId) => withdrawStale(context, grant, invitationId),
@@ -171,9 +165,9 @@ async function resendDue(
   // Gone from GitHub's list (which keeps an expired invitation until it is withdrawn): accepted,
   // it is active and stays. Else the buyer declined it or someone withdrew it by hand: a choice,
   // which the cron does not undo. The dashboard shows it expired, and the buyer who changes their
-  // mind asks again there.
+  // mind asks again there. A GitHub that cannot say which pauses the batch (GitHubFailure).
   if (!listed.some((invitation) => invitation.id === grant.invitation_id)) {
-    if (!(await kind.accepted(context, grant, listed))) {
+    if (!(await activeIfAccepted(context, grant, listed, kind.repository(grant)))) {
       await countWithoutSending(db, grant, 'the invitation was declined or withdrawn by hand', MAX_RESENDS);
     }
     return false;
@@ -251,7 +245,7 @@ async function resendClaimed(context: Context, grant: DueGrant, kind: ResendKind
            expiry_resends = expiry_resends + 1, invite_attempted_at = NULL, invitation_expired = 0, version = version + 1,
            resent_after_expiry = 1
          WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
-           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+           AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid' AND revoked_by_seller_at IS NULL)
          RETURNING *`,
       )
       .bind(grant.session_id, grant.repository_key, grant.invitation_id, outcome.invitationId, login, now)

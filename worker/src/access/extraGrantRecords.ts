@@ -15,7 +15,7 @@ export interface ExtraGrant {
   invitation_id: number | null;
   status: ExtraGrantStatus;
   detail: string | null;
-  /** Bumped when the kit's row changes; an extra's row keeps 1. A take-back leaves out its own row by it. */
+  /** Bumped by a new invitation of the row's own (a re-send) and by its activation; a take-back leaves out its own row by it. */
   version: number;
   sending_at: number | null;
   checked_at: number | null;
@@ -61,8 +61,10 @@ export function readExtraGrant(db: D1Database, sessionId: string, key: string) {
 
 /**
  * A pending grant, of any repository, whose account is a collaborator now: only while it still
- * holds the invitation the caller read. `notOurs`: not by the invitation this worker recorded (it
- * withdrew it), so the grant forgets it, and a take-back never removes the account.
+ * holds the invitation the caller read, and as a new version (a seat move or a Resend that read
+ * the pending grant then changes nothing: with `notOurs` it would remove an account the seller
+ * added). `notOurs`: not by the invitation this worker recorded (it withdrew it), so the grant
+ * forgets it, and a take-back never removes the account.
  */
 export async function markActive<G extends Pick<ExtraGrant, 'session_id' | 'repository_key' | 'invitation_id'>>(
   db: D1Database,
@@ -73,6 +75,7 @@ export async function markActive<G extends Pick<ExtraGrant, 'session_id' | 'repo
   return db
     .prepare(
       `UPDATE grants SET status = 'active', github_username = ?3, updated_at = ?4, invitation_expired = 0,
+         version = version + 1, invite_attempted_at = NULL,
          invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
        WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id IS ?7 RETURNING *`,
     )

@@ -32,17 +32,19 @@ export async function observeExtraGrant(context: Context, row: ExtraGrant): Prom
 }
 
 /**
- * Records a pending grant active when GitHub says its invitation was accepted: gone from the
- * repository's invitations (`listed`, when the caller has just read them) and the account, by its
- * id, a collaborator. Answers the active grant, or null when it is still pending. Throws
- * GitHubFailure when GitHub cannot answer.
+ * Records a pending grant, of any repository (the row's own, else `repositoryName`: the kit's row
+ * names none), active when GitHub says its invitation was accepted: gone from the repository's
+ * invitations (`listed`, when the caller has just read them) and the account, by its id, a
+ * collaborator. Answers the active grant, or null when it is still pending. Throws GitHubFailure
+ * when GitHub cannot answer.
  */
-export async function activeIfAccepted(
+export async function activeIfAccepted<G extends ExtraGrant>(
   context: Context,
-  row: ExtraGrant,
+  row: G,
   listed?: readonly Invitation[],
-): Promise<ExtraGrant | null> {
-  const repository = repositoryFor(context, row.repository!);
+  repositoryName = row.repository!,
+): Promise<G | null> {
+  const repository = repositoryFor(context, repositoryName);
   if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id))
     return null;
   const login = await repository.loginOf(row.github_user_id!);

@@ -21,8 +21,10 @@ import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
  * (its latest paid upgrade's, purchases.ts `effectivePlan`) lists the key. Whatever is granted and
  * no longer wanted (a refund, an upgrade refunded, the seat moved to another account) is taken
  * back: the invitation this worker created is withdrawn, or the account it invited removed; an
- * account it did not invite is never touched. The kit's own grant code is left as it is: its
- * events (an invitation sent, accepted, a refund, an upgrade) only queue a reconcile here.
+ * account it did not invite is never touched. The kit's seat is still driven request by request
+ * (seat.ts): its events (an invitation sent, accepted, a refund, an upgrade) queue a reconcile
+ * here. Both send an invitation, and send it again as it expires, by the same functions
+ * (sendInvitation.ts, expiryResends.ts).
  *
  * The table and its shared writes are in extraGrantRecords.ts, the take-back in extraTakeBack.ts,
  * and what the dashboard and the console read in extraGrantStatus.ts.

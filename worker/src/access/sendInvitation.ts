@@ -20,7 +20,7 @@ import {recordAttempt, sentAt} from './lostAnswer';
 export interface QueuedGrant {
   session_id: string;
   repository_key: string;
-  /** The kit's row bumps it on every change; with the account, it says the grant is still as read. */
+  /** Bumped by every change of the kit's row, and by a re-send or activation of any row: with the account, it says the grant is still as read. */
   version: number;
   /** Null only for a seat whose account GitHub could not be asked about when it was chosen. */
   github_user_id: number | null;
