@@ -65,6 +65,9 @@ const resentMails = (buyer: Buyer) =>
   seller.stack.mailgun.sent.filter(
     (mail) => mail.fields.to === buyer.user.email && /sent again/.test(mail.fields.subject ?? ''),
   );
+/** What the buyer's dashboard says of their access now. */
+const dashboardOf = async (buyer: Buyer) =>
+  (await (await seller.stack.call('/accessStatus', {token: buyer.user.idToken})).json()) as AccessStatus;
 const puts = () => seller.stack.github.requests.filter((request) => request.startsWith('PUT '));
 
 describe('expiry re-sends', () => {
@@ -108,10 +111,7 @@ describe('expiry re-sends', () => {
     expect(resentMails(buyer).at(-1)!.fields.text).toContain(`${MAX} of ${MAX}`);
     expect(invitationsOf(buyer.login)).toHaveLength(1);
 
-    const status = (await (
-      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
-    ).json()) as AccessStatus;
-    expect(status).toMatchObject({status: 'pending', username: buyer.login, expired: true});
+    expect(await dashboardOf(buyer)).toMatchObject({status: 'pending', username: buyer.login, expired: true});
   });
 
   test('the cap is never passed: with the window full the expiring invitation is left as it is, and goes once a slot frees', async () => {
@@ -172,10 +172,7 @@ describe('expiry re-sends', () => {
     expect(puts()).toEqual([]);
     expect(resentMails(buyer)).toHaveLength(0);
     // The buyer who changes their mind asks again on the dashboard, as after any expiry.
-    const status = (await (
-      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
-    ).json()) as AccessStatus;
-    expect(status).toMatchObject({status: 'pending', username: buyer.login, expired: true});
+    expect(await dashboardOf(buyer)).toMatchObject({status: 'pending', username: buyer.login, expired: true});
   });
 
   test('an account the seller added by hand while the invitation waited: the invitation is withdrawn, not sent again, the seat active, and a refund leaves the account', async () => {
@@ -191,10 +188,7 @@ describe('expiry re-sends', () => {
     expect(seller.stack.github.requests).toContain(`DELETE /repos/${FIXTURE_REPO}/invitations/${before.invitation_id}`);
     expect(await grantOf(buyer)).toMatchObject({status: 'active', invitation_id: null, expiry_resends: 0});
     expect(resentMails(buyer)).toHaveLength(0);
-    const status = (await (
-      await seller.stack.call('/accessStatus', {token: buyer.user.idToken})
-    ).json()) as AccessStatus;
-    expect(status).toMatchObject({status: 'active', username: buyer.login});
+    expect(await dashboardOf(buyer)).toMatchObject({status: 'active', username: buyer.login});
 
     expect((await seller.stack.deliver(refundEvent(seller.stack, buyer.sessionId))).status).toBe(200);
     expect(seller.stack.github.collaborators.has(buyer.login.toLowerCase())).toBe(true);
