@@ -114,8 +114,16 @@ export type AxeCheck = 'none' | 'page' | 'page and backend tabs';
  */
 async function axeFindings(page: Page, url: string, check: AxeCheck): Promise<unknown[]> {
   // The dashboard sends a signed-out visitor to sign in, and back to it after: check where they stay.
-  if (url === ROUTES.dashboard)
+  // The router changes the address before it draws the page: axe reads it once its heading is drawn
+  // (or, where none comes, reads what is there and says so).
+  if (url === ROUTES.dashboard) {
     await page.waitForURL(`${siteUrl(ROUTES.signIn)}?next=${encodeURIComponent(ROUTES.dashboard)}`);
+    await page
+      .getByRole('heading', {level: 1})
+      .first()
+      .waitFor({timeout: 15_000})
+      .catch(() => undefined);
+  }
   const found: unknown[] = await axeViolations(page);
   if (check === 'page and backend tabs') {
     await page.getByRole('tab', {name: otherBackend.label}).first().click();
