@@ -344,6 +344,31 @@ test("a seat moved to another account: the old account's prompts invitation is w
   ]);
 });
 
+test('a dashboard read under way while the seat moves writes nothing of the old account onto the grant the move made', async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  stack().github.rename(account.login, `${account.login}-renamed`);
+  const next = githubAccount();
+  await aMinuteLater(sessionId);
+  // The read lists the prompts invitations only once the buyer has moved the seat to `next`.
+  stack().github.beforeNext(`GET /repos/${EXTRA_FIXTURE_REPO}/invitations`, async () =>
+    expect((await requestAccess(stack(), user, next.login)).status).toBe(200),
+  );
+  await accessStatus(user);
+  const [invitation] = promptInvitationsFor(next.id);
+  expect(invitation).toBeDefined();
+  expect(
+    await extraGrants<{
+      github_user_id: number;
+      github_username: string;
+      invitation_id: number;
+      invitation_expired: number;
+    }>(stack().worker.db, sessionId, 'github_user_id, github_username, invitation_id, invitation_expired'),
+  ).toEqual([{github_user_id: next.id, github_username: next.login, invitation_id: invitation, invitation_expired: 0}]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'pending', username: next.login},
+  ]);
+});
+
 test("the prompts repository's daily cap reached: its invitation stays queued (the kit's goes), and the cron sends it when the window frees", async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;

@@ -44,14 +44,18 @@ export function repositoryOf(context: Context, row: Pick<ObservedRow, 'repositor
 
 /**
  * Records the account's login of today when it is not the stored one (only while the grant is
- * still the one read: `version`), and answers the login to show. A null login (GitHub did not
+ * still the one read: `version`, and the same account: an extra's row keeps its version when its
+ * reconcile points it at another), and answers the login to show. A null login (GitHub did not
  * say) leaves the stored one.
  */
 async function renamed<G extends ObservedRow>(db: D1Database, row: G, login: string | null): Promise<G> {
   if (login === null || login === row.github_username) return row;
   await db
-    .prepare(`UPDATE grants SET github_username = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3`)
-    .bind(row.session_id, row.repository_key, row.version, login)
+    .prepare(
+      `UPDATE grants SET github_username = ?4
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?5`,
+    )
+    .bind(row.session_id, row.repository_key, row.version, login, row.github_user_id)
     .run();
   log.info('access.login_renamed', {
     sessionId: row.session_id,
@@ -63,16 +67,24 @@ async function renamed<G extends ObservedRow>(db: D1Database, row: G, login: str
   return {...row, github_username: login};
 }
 
-/** Records what GitHub said of a pending invitation that is still the grant's (`version`). */
+/** Records what GitHub said of a pending invitation that is still the grant's (`version` and the invitation read). */
 async function recordExpired(db: D1Database, row: ObservedRow, expired: boolean, now: number) {
   await db
     .prepare(
       `UPDATE grants SET checked_at = ?4, invitation_expired = ?5
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'pending'`,
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'pending' AND invitation_id IS ?6`,
     )
-    .bind(row.session_id, row.repository_key, row.version, now, expired ? 1 : 0)
+    .bind(row.session_id, row.repository_key, row.version, now, expired ? 1 : 0, row.invitation_id)
     .run();
 }
+
+/**
+ * The grant's account's login today, by its numeric id (a grant from before numeric ids: the
+ * stored login). Null when GitHub no longer knows the id: an account gone accepted nothing, and
+ * its old login may be someone else's now, so it is never asked about.
+ */
+const loginToday = (repository: Repository, row: ObservedRow) =>
+  row.github_user_id === null ? Promise.resolve(row.github_username) : repository.loginOf(row.github_user_id);
 
 /**
  * Records a pending grant active when GitHub says its invitation was accepted: gone from the
@@ -90,30 +102,36 @@ export async function activeIfAccepted<G extends ObservedRow>(
   const repository = repositoryFor(context, repositoryName);
   if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id))
     return null;
-  // An account GitHub no longer knows by its id accepted nothing: its old login may be someone
-  // else's now, so it is not asked about.
-  const login = row.github_user_id === null ? row.github_username : await repository.loginOf(row.github_user_id);
+  const login = await loginToday(repository, row);
   if (!login || !(await repository.isCollaborator(login))) return null;
   return markActive(context.db, row, login);
 }
 
-/** A pending invitation as GitHub lists it: open (the invitee's login of today), accepted, or expired. */
+/**
+ * A pending invitation as GitHub lists it, the login of today recorded either way: open; gone
+ * and the account a collaborator (accepted); still listed, expired, and the account a collaborator
+ * all the same (the seller added it by hand: active, not the worker's to remove); or else expired
+ * (or declined), for the buyer to ask for a new one.
+ */
 async function readPending<G extends ObservedRow>(context: Context, row: G, repository: Repository, now: number) {
   const {db} = context;
-  const listed = await repository.invitations();
-  const invitation = listed.find((candidate) => candidate.id === row.invitation_id);
+  const invitation = (await repository.invitations()).find((candidate) => candidate.id === row.invitation_id);
   if (invitation && !invitation.expired) {
     await recordExpired(db, row, false, now);
     return renamed(db, {...row, invitation_expired: 0}, invitation.inviteeLogin);
   }
-  const active = invitation ? null : await activeIfAccepted(context, row, listed, repository.fullName);
+  const login = await loginToday(repository, row);
+  const active =
+    login && (await repository.isCollaborator(login))
+      ? await markActive(db, row, login, {notOurs: invitation !== undefined})
+      : null;
   if (active) {
     // The kit's seat is the account every other repository follows: they may be sent now.
     if (row.repository_key === 'kit') await reconcileExtraGrantsSoon(context, row.session_id, `active:${row.version}`);
     return active;
   }
   await recordExpired(db, row, true, now);
-  return {...row, invitation_expired: 1};
+  return renamed(db, {...row, invitation_expired: 1}, login);
 }
 
 /**
@@ -140,17 +158,17 @@ export async function observeGrant<G extends ObservedRow>(context: Context, row:
   try {
     const repository = repositoryFor(context, repositoryName);
     if (row.status === 'pending') return await readPending(context, row, repository, now);
-    return await renamed(db, row, await repository.loginOf(row.github_user_id!));
+    return await renamed(db, row, await loginToday(repository, row));
   } catch (err) {
     log.warn('access.status_unread', {
       sessionId: row.session_id,
       key: row.repository_key,
       error: err instanceof Error ? err.message : String(err),
     });
-    // The claim holds for RETRY_FAILED_READ_MS instead of the minute.
+    // The claim holds for RETRY_FAILED_READ_MS instead of the minute (or the hour).
     await db
       .prepare(`UPDATE grants SET checked_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND checked_at = ?3`)
-      .bind(row.session_id, row.repository_key, now, now - CHECK_EVERY_MS + RETRY_FAILED_READ_MS)
+      .bind(row.session_id, row.repository_key, now, now - everyMs + RETRY_FAILED_READ_MS)
       .run();
     return row;
   }
