@@ -195,6 +195,24 @@ describe('expiry re-sends', () => {
     expect(await grantOf(buyer)).toMatchObject({status: 'revoked'});
   });
 
+  test('an invitation left to expire (its re-sends spent) whose account the seller then adds by hand: the dashboard reads the seat active, not expired, and a refund leaves the account', async () => {
+    const buyer = await invitedBuyer();
+    const before = await grantOf(buyer);
+    await setKitGrant(seller.stack.worker.db, buyer.sessionId, {expiry_resends: MAX});
+    await invitationAged(buyer, 7.5 * DAY_MS);
+    expect(await dashboardOf(buyer)).toMatchObject({status: 'pending', expired: true});
+    // GitHub still lists the worker's invitation, expired: the account cannot have accepted it.
+    seller.stack.github.collaborators.add(buyer.login.toLowerCase());
+    await setKitGrant(seller.stack.worker.db, buyer.sessionId, {checked_at: null});
+
+    expect(await dashboardOf(buyer)).toMatchObject({status: 'active', username: buyer.login, expired: false});
+    expect(await grantOf(buyer)).toMatchObject({status: 'active', invitation_id: null});
+    expect(invitationsOf(buyer.login)).toEqual([before.invitation_id]);
+    expect((await seller.stack.deliver(refundEvent(seller.stack, buyer.sessionId))).status).toBe(200);
+    expect(seller.stack.github.collaborators.has(buyer.login.toLowerCase())).toBe(true);
+    expect(await grantOf(buyer)).toMatchObject({status: 'revoked'});
+  });
+
   test('a seat move that read the grant before the cron found the account added by hand changes nothing: that account is never removed', async () => {
     const buyer = await invitedBuyer();
     await invitationAged(buyer, 6.9 * DAY_MS);

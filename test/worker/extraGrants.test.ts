@@ -132,6 +132,56 @@ test('an Advanced buyer is invited to the kit and to the prompts, the same GitHu
   ]);
 });
 
+test("the prompts entry reads as GitHub says today, as the kit's does: the login of today while pending and, past the hour, once accepted; in the console too", async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [invitation] = promptInvitationsFor(account.id);
+  const moved = `${account.login}-moved`;
+  stack().github.rename(account.login, moved);
+  await aMinuteLater(sessionId);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'pending', username: moved},
+  ]);
+
+  stack().github.accept(invitation!);
+  await aMinuteLater(sessionId);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'active', username: moved},
+  ]);
+  const later = `${moved}-later`;
+  stack().github.rename(moved, later);
+  // Within the hour an accepted grant's login is not asked again; after it, it is.
+  expect((await accessStatus(user)).extraRepositories).toMatchObject([{status: 'active', username: moved}]);
+  await aMinuteLater(sessionId);
+  expect((await accessStatus(user)).extraRepositories).toMatchObject([{status: 'active', username: later}]);
+  const detail = (await (
+    await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
+  ).json()) as AdminPurchaseDetail;
+  expect(detail.extraGrants).toMatchObject([{key: 'prompts', status: 'active', username: later, expired: false}]);
+  await stack().newDay(); // the tests after this one count the window from empty
+});
+
+test('a prompts invitation the buyer declined reads expired at once, not after its 7 days, and the buyer may ask for a new one', async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [declined] = promptInvitationsFor(account.id);
+  stack().github.decline(declined!);
+  await aMinuteLater(sessionId);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'pending', username: account.login, expired: true},
+  ]);
+  const renewed = await stack().call(API_PATHS.resendExtraInvitation, {
+    token: user.idToken,
+    body: {key: 'prompts'},
+  });
+  expect(renewed.status).toBe(200);
+  const [fresh] = promptInvitationsFor(account.id);
+  expect(fresh).toBeDefined();
+  expect(fresh).not.toBe(declined);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'pending', username: account.login},
+  ]);
+  await stack().newDay();
+});
+
 test('a Starter buyer is invited to the kit only: nothing is asked of the prompts repository', async () => {
   const before = stack().github.requests.filter((request) => request.includes(EXTRA_FIXTURE_REPO)).length;
   const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
@@ -291,6 +341,31 @@ test("a seat moved to another account: the old account's prompts invitation is w
   expect(invitation).toBeDefined();
   expect(await extraRows(sessionId)).toMatchObject([
     {status: 'pending', github_user_id: next.id, invitation_id: invitation},
+  ]);
+});
+
+test('a dashboard read under way while the seat moves writes nothing of the old account onto the grant the move made', async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  stack().github.rename(account.login, `${account.login}-renamed`);
+  const next = githubAccount();
+  await aMinuteLater(sessionId);
+  // The read lists the prompts invitations only once the buyer has moved the seat to `next`.
+  stack().github.beforeNext(`GET /repos/${EXTRA_FIXTURE_REPO}/invitations`, async () =>
+    expect((await requestAccess(stack(), user, next.login)).status).toBe(200),
+  );
+  await accessStatus(user);
+  const [invitation] = promptInvitationsFor(next.id);
+  expect(invitation).toBeDefined();
+  expect(
+    await extraGrants<{
+      github_user_id: number;
+      github_username: string;
+      invitation_id: number;
+      invitation_expired: number;
+    }>(stack().worker.db, sessionId, 'github_user_id, github_username, invitation_id, invitation_expired'),
+  ).toEqual([{github_user_id: next.id, github_username: next.login, invitation_id: invitation, invitation_expired: 0}]);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    {...promptsNamed(), status: 'pending', username: next.login},
   ]);
 });
 

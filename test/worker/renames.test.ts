@@ -59,6 +59,16 @@ test('renamed while pending: the dashboard shows the new login and the invitatio
   expect(await accessStatus(user)).toMatchObject({status: 'pending', username: `${login}-moved`, expired: false});
 });
 
+test('renamed after the invitation expired unaccepted: the dashboard and the console show the login of today beside the expired invitation', async () => {
+  const {user, sessionId, login, invitation} = await invitedBuyer();
+  seller.stack.github.expire(invitation.id);
+  seller.stack.github.rename(login, `${login}-late`);
+  await later(sessionId, 60_000);
+  expect(await accessStatus(user)).toMatchObject({status: 'pending', username: `${login}-late`, expired: true});
+  expect((await consoleDetail(sessionId)).access).toMatchObject({username: `${login}-late`});
+  expect(await storedLogin(sessionId)).toBe(`${login}-late`);
+});
+
 test('renamed after accepting: within the hour the stored login stands; after it, the dashboard and the console show the new one', async () => {
   const {user, sessionId, login, invitation} = await invitedBuyer();
   seller.stack.github.accept(invitation.id);

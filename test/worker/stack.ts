@@ -102,7 +102,8 @@ export interface Stack {
   }): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
-   * count (D1) and GitHub's (the stand-in), and none waiting in the queue.
+   * count (D1) and GitHub's (the stand-in), none waiting in the queue, and none of the requests
+   * GitHub's secondary limits count in the last hour.
    */
   newDay(): Promise<void>;
   stop(): Promise<void>;
@@ -298,6 +299,8 @@ export async function startStack(
     async newDay() {
       github.invitationTimes.length = 0;
       github.extra(EXTRA_FIXTURE_REPO).invitationTimes.length = 0;
+      // A day on, no request of the last minute or hour counts against GitHub's secondary limits.
+      github.contentRequestTimes.length = 0;
       await worker.db.run('DELETE FROM invitations_sent');
       await worker.db.run('UPDATE grants SET waiting_at = NULL');
     },

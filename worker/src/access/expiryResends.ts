@@ -5,7 +5,7 @@ import {RetryableError} from '../jobs';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {whileClaimed} from './claims';
 import {GRANT_DETAIL, type ExtraGrant, markActive} from './extraGrantRecords';
-import {activeIfAccepted} from './extraGrantStatus';
+import {activeIfAccepted} from './status';
 import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
 import {withdrawStale} from './extraTakeBack';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';

@@ -23,6 +23,8 @@ export interface ExtraGrant {
   /** Its place in the repository's line for GitHub's daily cap, while it waits there (invitationQueue.ts). */
   waiting_at: number | null;
   invited_at: number | null;
+  /** 1 when GitHub last said the pending invitation expired (or was declined): status.ts `observeGrant`. */
+  invitation_expired: number;
   /** How many times the cron sent this account's invitation again as it expired (expiryResends.ts). */
   expiry_resends: number;
   /** When the worker last asked GitHub to invite the account, until the invitation is recorded (lostAnswer.ts). */
@@ -91,7 +93,17 @@ export async function markActive<G extends Pick<ExtraGrant, 'session_id' | 'repo
     .first<G>();
 }
 
-/** Whether a pending grant's invitation is past GitHub's 7 days, by the worker's own record of when it went. */
-export function extraInvitationExpired(row: Pick<ExtraGrant, 'status' | 'invited_at'>, now = Date.now()): boolean {
-  return row.status === 'pending' && row.invited_at !== null && row.invited_at + INVITATION_LIFETIME_MS <= now;
+/**
+ * Whether a pending grant's invitation, of any repository, is one GitHub no longer honours: as
+ * GitHub last said (expired, or gone and not accepted: status.ts `observeGrant`), or past GitHub's
+ * 7 days by the worker's own record of when it went. The buyer may then ask for a new one.
+ */
+export function invitationLapsed(
+  row: Pick<ExtraGrant, 'invited_at' | 'invitation_expired'> & {status: string},
+  now = Date.now(),
+): boolean {
+  return (
+    row.status === 'pending' &&
+    (row.invitation_expired === 1 || (row.invited_at !== null && row.invited_at + INVITATION_LIFETIME_MS <= now))
+  );
 }

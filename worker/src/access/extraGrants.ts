@@ -27,7 +27,7 @@ import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
  * (sendInvitation.ts, expiryResends.ts).
  *
  * The table and its shared writes are in extraGrantRecords.ts, the take-back in extraTakeBack.ts,
- * and what the dashboard and the console read in extraGrantStatus.ts.
+ * and what the dashboard and the console read in status.ts.
  */
 
 export interface Wanted {

@@ -4,7 +4,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {whileClaimed} from './claims';
 import type {ExtraGrant} from './extraGrantRecords';
-import {activeIfAccepted} from './extraGrantStatus';
+import {activeIfAccepted} from './status';
 import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
 import {repositoryFor} from './github';
 import {enforceLimit, limits} from '../rateLimit';

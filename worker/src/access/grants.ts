@@ -19,6 +19,10 @@ export type {Context, GrantStatus};
 
 export interface Grant {
   session_id: string;
+  /** 'kit' */
+  repository_key: string;
+  /** Null: the kit's row names no repository (it is GITHUB_REPO). */
+  repository: string | null;
   user_id: string;
   github_username: string;
   github_user_id: number | null;

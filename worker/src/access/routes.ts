@@ -18,12 +18,11 @@ import {addUserToRepoBody, resendExtraInvitationBody} from '../../../src/config/
 import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
 import {drainLine} from './drainQueue';
-import {extraAccessOf} from './extraGrantStatus';
 import {renewExtraInvitation} from './extraRenew';
 import {reportGitHub} from './reportGitHub';
 import {grantForUser, readGrant} from './grants';
 import {requestAccess, resendInvitation} from './seat';
-import {invitationExpired, observeGrant} from './status';
+import {extraAccessOf, invitationExpired, observeSeat} from './status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await accessPurchaseOf(db, user);
@@ -99,7 +98,7 @@ export const accessRoutes = new Hono<AppEnv>()
     };
     if (purchase?.revoked_by_seller_at != null) {
       // The seller ended the purchase's right to the code: said so whether or not it ever had a seat.
-      const seen = grant ? await observeGrant(context, grant) : null;
+      const seen = grant ? await observeSeat(context, grant) : null;
       return c.json({
         ...(seen ?? {usernameChanges: 0, usernameChangesLeft: 0}),
         status: seen?.status === 'removal_failed' ? 'removal_failed' : 'revoked',
@@ -108,12 +107,12 @@ export const accessRoutes = new Hono<AppEnv>()
       } satisfies AccessStatus);
     }
     if (!grant) return c.json({status: 'none', ...base, ...(await extras())} satisfies AccessStatus);
-    let seen = await observeGrant(context, grant);
+    let seen = await observeSeat(context, grant);
     if (seen.queue && seen.queue.expectedAt <= Date.now()) {
       // The buyer's turn is due before the cron's next run: send the queue's head now.
       if (context.settings.GITHUB_REPO) await drainLine(context, context.settings.GITHUB_REPO, 1);
       const now = await readGrant(c.env.DB, grant.session_id);
-      if (now) seen = await observeGrant(context, now);
+      if (now) seen = await observeSeat(context, now);
     }
     return c.json({...seen, ...base, ...(await extras())} satisfies AccessStatus);
   })

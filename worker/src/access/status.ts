@@ -1,19 +1,188 @@
-import {appConfig} from '../../../src/config';
+import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../src/config';
+import type {ExtraRepositoryAccess} from '../../../src/config/api';
 import type {Context} from '../context';
 import {log} from '../log';
+import {claim} from './claims';
+import {type ExtraGrant, extraGrantsOf, GRANT_DETAIL, invitationLapsed, markActive} from './extraGrantRecords';
 import {reconcileExtraGrantsSoon} from './extraGrants';
-import {type Repository, repositoryFor} from './github';
+import {type Invitation, type Repository, repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 import {removalUnderWay} from './removal';
+import {repositoryPage} from './repositoryPage';
 
 /**
- * What the dashboard and the console read of a seat: the record, GitHub's word on a pending
- * invitation, and a queued invitation's place in line.
+ * What GitHub says of a grant, of any repository (the kit's and a plan's extras, one read): a
+ * pending invitation accepted, still open or expired, and the account's login of today. Then what
+ * the dashboard and the console read of a purchase's grants: the seat's record, GitHub's word, and
+ * a queued invitation's place in line; each extra repository's entry.
  */
 
 /** Polling the dashboard must not spend the token's quota: GitHub is read once a minute per grant. */
 export const CHECK_EVERY_MS = 60_000;
+
+/** A GitHub read that failed is tried again after this, not at the next poll. */
+export const RETRY_FAILED_READ_MS = 15_000;
+
+/**
+ * An accepted grant's login is read again at most this often: GitHub lets an account change its
+ * login at any time, and the grant follows the numeric id, so the dashboard and the console
+ * catch up with a rename within the hour.
+ */
+export const LOGIN_CHECK_EVERY_MS = 3600_000;
+
+/** A grant's row as the status read uses it, of any repository. */
+export type ObservedRow = Pick<
+  ExtraGrant,
+  'session_id' | 'repository_key' | 'github_user_id' | 'invitation_id' | 'version' | 'checked_at' | 'invitation_expired'
+> & {status: GrantStatus; github_username: string | null; repository: string | null};
+
+/** The repository a grant is on: the kit's row names none (it is GITHUB_REPO); an extra's names its own. */
+export function repositoryOf(context: Context, row: Pick<ObservedRow, 'repository_key' | 'repository'>) {
+  return (row.repository_key === 'kit' ? context.settings.GITHUB_REPO : row.repository) ?? null;
+}
+
+/**
+ * Records the account's login of today when it is not the stored one (only while the grant is
+ * still the one read: `version`, and the same account: an extra's row keeps its version when its
+ * reconcile points it at another), and answers the login to show. A null login (GitHub did not
+ * say) leaves the stored one.
+ */
+async function renamed<G extends ObservedRow>(db: D1Database, row: G, login: string | null): Promise<G> {
+  if (login === null || login === row.github_username) return row;
+  await db
+    .prepare(
+      `UPDATE grants SET github_username = ?4
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?5`,
+    )
+    .bind(row.session_id, row.repository_key, row.version, login, row.github_user_id)
+    .run();
+  log.info('access.login_renamed', {
+    sessionId: row.session_id,
+    key: row.repository_key,
+    githubUserId: row.github_user_id,
+    from: row.github_username,
+    to: login,
+  });
+  return {...row, github_username: login};
+}
+
+/** Records what GitHub said of a pending invitation that is still the grant's (`version` and the invitation read). */
+async function recordExpired(db: D1Database, row: ObservedRow, expired: boolean, now: number) {
+  await db
+    .prepare(
+      `UPDATE grants SET checked_at = ?4, invitation_expired = ?5
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'pending' AND invitation_id IS ?6`,
+    )
+    .bind(row.session_id, row.repository_key, row.version, now, expired ? 1 : 0, row.invitation_id)
+    .run();
+}
+
+/**
+ * The grant's account's login today, by its numeric id (a grant from before numeric ids: the
+ * stored login). Null when GitHub no longer knows the id: an account gone accepted nothing, and
+ * its old login may be someone else's now, so it is never asked about.
+ */
+const loginToday = (repository: Repository, row: ObservedRow) =>
+  row.github_user_id === null ? Promise.resolve(row.github_username) : repository.loginOf(row.github_user_id);
+
+/**
+ * Records a pending grant active when GitHub says its invitation was accepted: gone from the
+ * repository's invitations (`listed`, when the caller has just read them) and the account, by its
+ * id, a collaborator (a grant from before numeric ids: by its login). Answers the active grant, as
+ * a new version with the login of today, or null when it is still pending. Throws GitHubFailure
+ * when GitHub cannot answer.
+ */
+export async function activeIfAccepted<G extends ObservedRow>(
+  context: Context,
+  row: G,
+  listed?: readonly Invitation[],
+  repositoryName = repositoryOf(context, row)!,
+): Promise<G | null> {
+  const repository = repositoryFor(context, repositoryName);
+  if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id))
+    return null;
+  const login = await loginToday(repository, row);
+  if (!login || !(await repository.isCollaborator(login))) return null;
+  return markActive(context.db, row, login);
+}
+
+/**
+ * A pending invitation as GitHub lists it, the login of today recorded either way: open; gone
+ * and the account a collaborator (accepted); still listed, expired, and the account a collaborator
+ * all the same (the seller added it by hand: active, not the worker's to remove); or else expired
+ * (or declined), for the buyer to ask for a new one.
+ */
+async function readPending<G extends ObservedRow>(context: Context, row: G, repository: Repository, now: number) {
+  const {db} = context;
+  const invitation = (await repository.invitations()).find((candidate) => candidate.id === row.invitation_id);
+  if (invitation && !invitation.expired) {
+    await recordExpired(db, row, false, now);
+    return renamed(db, {...row, invitation_expired: 0}, invitation.inviteeLogin);
+  }
+  const login = await loginToday(repository, row);
+  const active =
+    login && (await repository.isCollaborator(login))
+      ? await markActive(db, row, login, {notOurs: invitation !== undefined})
+      : null;
+  if (active) {
+    // The kit's seat is the account every other repository follows: they may be sent now.
+    if (row.repository_key === 'kit') await reconcileExtraGrantsSoon(context, row.session_id, `active:${row.version}`);
+    return active;
+  }
+  await recordExpired(db, row, true, now);
+  return renamed(db, {...row, invitation_expired: 1}, login);
+}
+
+/**
+ * A grant of any repository as GitHub sees it, answered as its row: an accepted invitation
+ * becomes `active`, a pending one records whether it expired, and the login follows a rename.
+ * GitHub is asked at most once a minute per pending grant and once an hour per active one
+ * (`fresh` asks now), by the one request whose conditional UPDATE claims the read in D1; requests
+ * alongside it, and those within the minute, get the stored row. If GitHub cannot answer, the
+ * stored row is answered and GitHub is asked again after RETRY_FAILED_READ_MS.
+ */
+export async function observeGrant<G extends ObservedRow>(context: Context, row: G, {fresh = false} = {}): Promise<G> {
+  const {db} = context;
+  const repositoryName = repositoryOf(context, row);
+  const everyMs = row.status === 'pending' ? CHECK_EVERY_MS : LOGIN_CHECK_EVERY_MS;
+  if (
+    repositoryName === null ||
+    !(row.status === 'pending' || (row.status === 'active' && row.github_user_id !== null))
+  )
+    return row;
+  const now = Date.now();
+  if (!fresh && row.checked_at !== null && now - row.checked_at < everyMs) return row;
+  // Another request is asking GitHub, or just did.
+  if (!(await claim(db, row, 'checked_at', {status: row.status}, now, fresh ? 0 : everyMs))) return row;
+  try {
+    const repository = repositoryFor(context, repositoryName);
+    if (row.status === 'pending') return await readPending(context, row, repository, now);
+    return await renamed(db, row, await loginToday(repository, row));
+  } catch (err) {
+    log.warn('access.status_unread', {
+      sessionId: row.session_id,
+      key: row.repository_key,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    // The claim holds for RETRY_FAILED_READ_MS instead of the minute (or the hour).
+    await db
+      .prepare(`UPDATE grants SET checked_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND checked_at = ?3`)
+      .bind(row.session_id, row.repository_key, now, now - everyMs + RETRY_FAILED_READ_MS)
+      .run();
+    return row;
+  }
+}
+
+/**
+ * Whether the grant's invitation is one to send again: pending, not accepted, and expired, as
+ * GitHub says now. Anything else (accepted, still valid, failed, revoked) must be left as it is.
+ */
+export async function invitationExpired(context: Context, row: ObservedRow): Promise<boolean> {
+  if (row.status !== 'pending') return false;
+  const seen = await observeGrant(context, row, {fresh: true});
+  return seen.status === 'pending' && seen.invitation_expired === 1;
+}
 
 export interface ObservedGrant {
   status: GrantStatus;
@@ -28,185 +197,64 @@ export interface ObservedGrant {
   removing?: boolean;
 }
 
-/** A GitHub read that failed is tried again after this, not at the next poll. */
-export const RETRY_FAILED_READ_MS = 15_000;
-
-/**
- * An accepted seat's login is read again at most this often: GitHub lets an account change its
- * login at any time, and the grant follows the numeric id, so the dashboard and the console
- * catch up with a rename within the hour.
- */
-export const LOGIN_CHECK_EVERY_MS = 3600_000;
-
-/**
- * Records the account's login of today when it is not the stored one (only while the grant is
- * still the one read: `version`), and answers the login to show. A null login (GitHub did not
- * say) leaves the stored one.
- */
-async function renamed(db: D1Database, grant: Grant, login: string | null): Promise<string> {
-  if (login === null || login === grant.github_username) return grant.github_username;
-  await db
-    .prepare(`UPDATE grants SET github_username = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`)
-    .bind(grant.session_id, grant.version, login)
-    .run();
-  log.info('access.login_renamed', {
-    sessionId: grant.session_id,
-    githubUserId: grant.github_user_id,
-    from: grant.github_username,
-    to: login,
-  });
-  return login;
-}
-
-/**
- * The account's login today, by the numeric id the grant follows (recorded when it changed). Null
- * when GitHub has no such account any more, or the grant predates numeric ids.
- */
-async function currentLogin(db: D1Database, repository: Repository, grant: Grant): Promise<string | null> {
-  if (grant.github_user_id === null) return null;
-  const login = await repository.loginOf(grant.github_user_id);
-  return login === null ? null : renamed(db, grant, login);
-}
-
-/**
- * Claims the grant's GitHub read in D1: true for the one request that may ask GitHub now (its
- * last read is older than `everyMs`, or `fresh`), false for those alongside it.
- */
-async function claimRead(
-  db: D1Database,
-  grant: Grant,
-  status: 'pending' | 'active',
-  now: number,
-  fresh: boolean,
-  everyMs: number,
-) {
-  const claimed = await db
-    .prepare(
-      `UPDATE grants SET checked_at = ?3
-       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = ?6
-         AND (?4 = 1 OR checked_at IS NULL OR checked_at <= ?3 - ?5)
-       RETURNING session_id`,
-    )
-    .bind(grant.session_id, grant.version, now, fresh ? 1 : 0, everyMs, status)
-    .first();
-  return claimed !== null;
-}
-
-/** An active seat, with its login as GitHub says today (asked at most hourly, by one request). */
-async function observeActive(
-  context: Context,
-  grant: Grant,
-  base: ObservedGrant,
-  fresh: boolean,
-): Promise<ObservedGrant> {
-  const {db} = context;
-  const now = Date.now();
-  if (grant.github_user_id === null) return base;
-  if (!(await claimRead(db, grant, 'active', now, fresh, LOGIN_CHECK_EVERY_MS))) return base;
-  try {
-    const login = await currentLogin(db, repositoryFor(context), grant);
-    return login ? {...base, username: login} : base;
-  } catch (err) {
-    log.warn('access.login_unread', {
-      sessionId: grant.session_id,
-      error: err instanceof Error ? err.message : String(err),
-    });
-    return base;
-  }
-}
-
-/**
- * A grant as GitHub sees it: an accepted invitation becomes `active`, and a pending one says
- * whether it expired. GitHub is asked at most once a minute per grant (`fresh` asks now), by the
- * one request whose conditional UPDATE claims the read in D1; requests alongside it, and those
- * within the minute, show the stored state. If GitHub cannot answer, the stored state is shown
- * and GitHub is asked again after RETRY_FAILED_READ_MS.
- */
-export async function observeGrant(context: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
-  const {db, settings} = context;
-  const base = {
-    status: grant.status,
-    username: grant.github_username,
-    detail: grant.detail ?? undefined,
-    expired: grant.invitation_expired === 1,
-    usernameChanges: grant.username_changes,
-    usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - grant.username_changes),
+/** The purchase's seat (its kit grant) as the dashboard and the console show it, GitHub read as `observeGrant` does. */
+export async function observeSeat(context: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
+  const {settings} = context;
+  const seen = await observeGrant(context, grant, {fresh});
+  const shown = {
+    status: seen.status,
+    username: seen.github_username,
+    detail: seen.detail ?? undefined,
+    expired: invitationLapsed(seen),
+    usernameChanges: seen.username_changes,
+    usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - seen.username_changes),
   };
-  if (grant.status === 'queued') {
-    const queue = settings.GITHUB_REPO
-      ? await placeInQueue(context, settings.GITHUB_REPO, {sessionId: grant.session_id, key: 'kit'})
-      : null;
-    return {...base, expired: false, ...(queue && {queue})};
+  if (seen.status === 'queued' && settings.GITHUB_REPO) {
+    const queue = await placeInQueue(context, settings.GITHUB_REPO, {sessionId: seen.session_id, key: 'kit'});
+    return queue ? {...shown, queue} : shown;
   }
-  if (grant.status === 'active') return observeActive(context, grant, {...base, expired: false}, fresh);
-  if (grant.status === 'revoked' && (await removalUnderWay(db, grant)))
-    return {...base, expired: false, removing: true};
-  if (grant.status !== 'pending') return {...base, expired: false};
-  const now = Date.now();
-  if (!fresh && grant.checked_at !== null && now - grant.checked_at < CHECK_EVERY_MS) return base;
-  // Another request is asking GitHub, or just did.
-  if (!(await claimRead(db, grant, 'pending', now, fresh, CHECK_EVERY_MS))) return base;
-  try {
-    const repository = repositoryFor(context);
-    // An open invitation names its invitee as they are called today; one that is gone was
-    // accepted (or withdrawn by hand), and the numeric id then says who to look for.
-    const invitation = (await repository.invitations()).find((candidate) => candidate.id === grant.invitation_id);
-    if (invitation && !invitation.expired) {
-      const login = await renamed(db, grant, invitation.inviteeLogin);
-      await db
-        .prepare(
-          `UPDATE grants SET checked_at = ?3, invitation_expired = 0 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'pending'`,
-        )
-        .bind(grant.session_id, grant.version, now)
-        .run();
-      return {...base, username: login, expired: false};
-    }
-    const current = await currentLogin(db, repository, grant);
-    // An account GitHub no longer knows by its id accepted nothing: its old login may be someone
-    // else's now, so it is not asked about.
-    const gone = current === null && grant.github_user_id !== null;
-    const login = current ?? grant.github_username;
-    if (!gone && (await repository.isCollaborator(login))) {
-      await db
-        .prepare(
-          `UPDATE grants SET status = 'active', checked_at = ?3, invitation_expired = 0, updated_at = ?3
-           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'pending'`,
-        )
-        .bind(grant.session_id, grant.version, now)
-        .run();
-      await reconcileExtraGrantsSoon(context, grant.session_id, `active:${grant.version}`);
-      return {...base, username: login, status: 'active', expired: false};
-    }
-    await db
-      .prepare(
-        `UPDATE grants SET checked_at = ?3, invitation_expired = 1 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'pending'`,
-      )
-      .bind(grant.session_id, grant.version, now)
-      .run();
-    return {...base, username: login, expired: true};
-  } catch (err) {
-    log.warn('access.status_unread', {
-      sessionId: grant.session_id,
-      error: err instanceof Error ? err.message : String(err),
-    });
-    // The claim holds for RETRY_FAILED_READ_MS instead of the minute.
-    await db
-      .prepare(
-        `UPDATE grants SET checked_at = ?4 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND checked_at = ?3`,
-      )
-      .bind(grant.session_id, grant.version, now, now - CHECK_EVERY_MS + RETRY_FAILED_READ_MS)
-      .run();
-    return base;
-  }
+  if (seen.status === 'revoked' && (await removalUnderWay(context.db, seen))) return {...shown, removing: true};
+  return shown;
 }
 
 /**
- * Whether the grant's invitation is one to send again: pending, not accepted, and expired, as
- * GitHub says now. Anything else (accepted, still valid, failed, revoked) must be left as it is:
- * resending marks the grant failed before it invites again.
+ * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
+ * (now) grants, in the plan's order, with the grant's state as GitHub last said.
  */
-export async function invitationExpired(context: Context, grant: Grant): Promise<boolean> {
-  if (grant.status !== 'pending') return false;
-  const seen = await observeGrant(context, grant, {fresh: true});
-  return seen.status === 'pending' && seen.expired;
+export async function extraAccessOf(
+  context: Context,
+  purchase: {session_id: string; plan: string | null},
+): Promise<ExtraRepositoryAccess[]> {
+  const keys = extraRepositoryKeys(findStoredPlan(purchase.plan));
+  if (keys.length === 0) return [];
+  const rows = new Map((await extraGrantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
+  const entries: ExtraRepositoryAccess[] = [];
+  for (const key of keys) {
+    const repository = context.settings.extraRepos[key];
+    const recorded = rows.get(key);
+    // A grant for another repository than the one set now is on its way out: not this key's state.
+    const row =
+      recorded && (recorded.repository === null || recorded.repository === repository)
+        ? await observeGrant(context, recorded)
+        : undefined;
+    if (!repository) {
+      entries.push({key, status: 'not_configured', detail: GRANT_DETAIL.notConfigured(key)});
+      continue;
+    }
+    const named = {key, repository, repositoryUrl: repositoryPage(context.settings, repository)};
+    if (!row || row.status === 'revoked' || (row.status === 'failed' && row.repository === null)) {
+      entries.push({...named, status: 'none'});
+      continue;
+    }
+    entries.push({
+      ...named,
+      status: row.status,
+      ...(row.github_username && {username: row.github_username}),
+      ...(row.detail && {detail: row.detail}),
+      ...(row.status === 'queued' && row.waiting_at !== null && {waitsForCap: true}),
+      // The buyer may then ask for a new one (extraRenew.ts), as for the kit's.
+      ...(invitationLapsed(row) && {expired: true}),
+    });
+  }
+  return entries;
 }

@@ -20,7 +20,7 @@ import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
 import {type Grant, readGrant} from '../access/grants';
 import {grantBySeller, resendInvitation, revokeBySeller} from '../access/seat';
-import {invitationExpired, observeGrant} from '../access/status';
+import {invitationExpired, observeGrant, observeSeat} from '../access/status';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -47,8 +47,7 @@ import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
-import {extraGrantsOf, extraInvitationExpired} from '../access/extraGrantRecords';
-import {observeExtraGrant} from '../access/extraGrantStatus';
+import {extraGrantsOf, invitationLapsed} from '../access/extraGrantRecords';
 import {renewExtraInvitation} from '../access/extraRenew';
 import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from './refunds';
@@ -87,13 +86,13 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!stored) throw notFound();
     const {detail, grant} = stored;
     // A pending invitation may have been accepted or have expired since D1 last heard: the seller
-    // is offered Resend only for one GitHub no longer honours (observeGrant reports `expired` only
+    // is offered Resend only for one GitHub no longer honours (observeSeat reports `expired` only
     // for a pending one). And the account may have renamed: the seat follows its numeric id, and
     // the seller sees its login of today.
     const context = contextOf(c.env);
-    const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeGrant(context, grant) : null;
+    const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeSeat(context, grant) : null;
     const extras = await Promise.all(
-      (await extraGrantsOf(c.env.DB, detail.sessionId)).map((row) => observeExtraGrant(context, row)),
+      (await extraGrantsOf(c.env.DB, detail.sessionId)).map((row) => observeGrant(context, row)),
     );
     return c.json({
       ...detail,
@@ -104,7 +103,7 @@ export const adminRoutes = new Hono<AppEnv>()
         username: row.github_username,
         detail: row.detail,
         updatedAt: row.updated_at,
-        expired: extraInvitationExpired(row),
+        expired: invitationLapsed(row),
       })),
       access: detail.access && seen ? {...detail.access, status: seen.status, username: seen.username} : detail.access,
       invitationExpired: seen?.expired ?? false,
