@@ -819,6 +819,46 @@ describe("an extra repository's invitation that expires is sent again", () => {
   const promptsRequests = (method: string) =>
     stack().github.requests.filter((request) => request.startsWith(`${method} /repos/${EXTRA_FIXTURE_REPO}/`));
 
+  test("a seat whose kit invitation waits in the kit's line again (the buyer's Resend, the kit's day spent) keeps its prompts: the expiring prompts invitation is sent again, never taken back", async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    // The kit's invitation expired after its last re-send, and the buyer asks for a new one while
+    // the kit's window is full: the seat, the same account, waits in the kit's line.
+    const [kitInvitation] = kitInvitationsFor(account.id);
+    await setKitGrant(stack().worker.db, sessionId, {
+      expiry_resends: appConfig.repository.resendsAfterExpiry,
+      checked_at: null,
+    });
+    stack().github.ageInvitation(kitInvitation!, 7.5 * DAY_MS);
+    const sentAt = Date.now() - 3600_000;
+    await stack().worker.db.batch(
+      Array.from({length: appConfig.repository.invitationsPerDay}, (_, i) => ({
+        sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        params: [FIXTURE_REPO, `cs_test_kitday_${i}`, sentAt + i],
+      })),
+    );
+    const resent = await stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {}});
+    expect(resent.status).toBe(202);
+    expect(await kitGrant<{status: string}>(stack().worker.db, sessionId, 'status')).toMatchObject({status: 'queued'});
+
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    await stack().worker.scheduled();
+    await stack().worker.scheduled(); // and the jobs the first run queued
+
+    const [after] = await extraRows(sessionId);
+    expect(after).toMatchObject({status: 'pending', github_user_id: account.id});
+    expect(after!.invitation_id).not.toBe(before!.invitation_id);
+    expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
+    expect(await kitGrant<{status: string}>(stack().worker.db, sessionId, 'status')).toMatchObject({status: 'queued'});
+    expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'pending'}]);
+
+    // The kit's window frees: the seat's invitation goes in its turn, and the prompts one stays the one sent.
+    await stack().worker.db.run("DELETE FROM invitations_sent WHERE session_id LIKE 'cs_test_kitday_%'");
+    await stack().worker.scheduled();
+    expect(await kitGrant<{status: string}>(stack().worker.db, sessionId, 'status')).toMatchObject({status: 'pending'});
+    expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
+  });
+
   test('a prompts invitation 6.9 days old is sent again by the cron: the old one withdrawn, a new one to the same account, the buyer e-mailed, the kit left as it is', async () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     const fresh = await seatedBuyer(advanced.priceId.test);

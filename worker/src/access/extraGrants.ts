@@ -34,6 +34,12 @@ export interface Wanted {
   /** The keys the purchase's plan now grants, or none when it grants nothing (not paid, no seat). */
   keys: string[];
   account: {id: number; login: string} | null;
+  /**
+   * Whether a new grant may be made now: the seat's own invitation is out (invited or active).
+   * While the seat waits in the kit's line again for the same account (a Resend, a re-send whose
+   * answer was lost), what the account holds is kept, and only that goes on.
+   */
+  send: boolean;
 }
 
 /** What the purchase should hold now, from D1 alone. */
@@ -52,12 +58,13 @@ export async function wantedFor(db: D1Database, sessionId: string): Promise<Want
       github_user_id: number | null;
       github_username: string | null;
     }>();
-  const seated =
-    row !== null && (row.grant_status === 'pending' || row.grant_status === 'active') && row.github_user_id !== null;
-  if (!row || row.purchase_status !== 'paid' || !seated) return {keys: [], account: null};
+  const invited = row?.grant_status === 'pending' || row?.grant_status === 'active';
+  const seated = row !== null && (invited || row.grant_status === 'queued') && row.github_user_id !== null;
+  if (!row || row.purchase_status !== 'paid' || !seated) return {keys: [], account: null, send: false};
   return {
     keys: extraRepositoryKeys(findStoredPlan(row.plan)),
     account: {id: row.github_user_id!, login: row.github_username!},
+    send: invited,
   };
 }
 
@@ -96,6 +103,10 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     const account = wanted.account!;
     const repository = settings.extraRepos[key];
     const row = await readExtraGrant(db, sessionId, key);
+    // While the seat's invitation waits in the kit's line, what the account holds goes on (a grant
+    // in its repository's line keeps its place) and nothing new is granted: that waits for the
+    // seat's send, which reconciles.
+    if (!wanted.send && !isLive(row)) continue;
     if (!repository) {
       // Fail closed: a key with no repository grants nothing, and the record says why.
       await record(db, sessionId, key, {
