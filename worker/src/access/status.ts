@@ -102,9 +102,23 @@ export async function activeIfAccepted<G extends ObservedRow>(
   const repository = repositoryFor(context, repositoryName);
   if ((listed ?? (await repository.invitations())).some((invitation) => invitation.id === row.invitation_id))
     return null;
+  return (await activeIfCollaborator(context.db, repository, row)).active;
+}
+
+/**
+ * The account's login of today and, when it is a collaborator, the grant recorded active by it
+ * (`notOurs`: not by the worker's invitation, see markActive). Throws GitHubFailure when GitHub
+ * cannot answer.
+ */
+async function activeIfCollaborator<G extends ObservedRow>(
+  db: D1Database,
+  repository: Repository,
+  row: G,
+  {notOurs = false} = {},
+): Promise<{login: string | null; active: G | null}> {
   const login = await loginToday(repository, row);
-  if (!login || !(await repository.isCollaborator(login))) return null;
-  return markActive(context.db, row, login);
+  const active = login && (await repository.isCollaborator(login)) ? await markActive(db, row, login, {notOurs}) : null;
+  return {login, active};
 }
 
 /**
@@ -120,11 +134,7 @@ async function readPending<G extends ObservedRow>(context: Context, row: G, repo
     await recordExpired(db, row, false, now);
     return renamed(db, {...row, invitation_expired: 0}, invitation.inviteeLogin);
   }
-  const login = await loginToday(repository, row);
-  const active =
-    login && (await repository.isCollaborator(login))
-      ? await markActive(db, row, login, {notOurs: invitation !== undefined})
-      : null;
+  const {login, active} = await activeIfCollaborator(db, repository, row, {notOurs: invitation !== undefined});
   if (active) {
     // The kit's seat is the account every other repository follows: they may be sent now.
     if (row.repository_key === 'kit') await reconcileExtraGrantsSoon(context, row.session_id, `active:${row.version}`);
