@@ -386,6 +386,29 @@ test("a purchase the seller revoked holds no prompts, though its seat's row was 
   expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', invitation_id: prompt}]);
 });
 
+test("the seller's Revoke access takes back the prompts with the seat; Grant access to the same account gives both back", async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [first] = promptInvitationsFor(account.id);
+  expect(first).toBeDefined();
+  const sellerPost = (path: string, body: Record<string, unknown> = {}) =>
+    stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body});
+
+  expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', invitation_id: first}]);
+
+  // Grant access invites the account while the revocation still stands, then lifts it: the
+  // prompts come back with the seat, without another event.
+  expect((await sellerPost(ADMIN_PATHS.grant, {username: account.login})).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  const [again] = promptInvitationsFor(account.id);
+  expect(again).toBeDefined();
+  expect(again).not.toBe(first);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    expect.objectContaining({...promptsNamed(), status: 'pending'}),
+  ]);
+});
+
 test("the prompts repository's daily cap reached: its invitation stays queued (the kit's goes), and the cron sends it when the window frees", async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;
