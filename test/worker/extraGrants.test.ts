@@ -369,6 +369,46 @@ test('a dashboard read under way while the seat moves writes nothing of the old 
   ]);
 });
 
+test("a purchase the seller revoked holds no prompts, though its seat's row was left live (a restore that raced the revocation): the next reconcile takes them back", async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [prompt] = promptInvitationsFor(account.id);
+  expect(prompt).toBeDefined();
+  await stack().worker.db.run(
+    'UPDATE purchases SET revoked_by_seller_at = ? WHERE session_id = ?',
+    Date.now(),
+    sessionId,
+  );
+  // The seat's invitation accepted: the dashboard's read finds it, and reconciles the extras.
+  stack().github.accept(kitInvitationsFor(account.id)[0]!);
+  await setKitGrant(stack().worker.db, sessionId, {checked_at: null});
+  await accessStatus(user);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', invitation_id: prompt}]);
+});
+
+test("the seller's Revoke access takes back the prompts with the seat; Grant access to the same account gives both back", async () => {
+  const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const [first] = promptInvitationsFor(account.id);
+  expect(first).toBeDefined();
+  const sellerPost = (path: string, body: Record<string, unknown> = {}) =>
+    stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body});
+
+  expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', invitation_id: first}]);
+
+  // Grant access invites the account while the revocation still stands, then lifts it: the
+  // prompts come back with the seat, without another event.
+  expect((await sellerPost(ADMIN_PATHS.grant, {username: account.login})).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  const [again] = promptInvitationsFor(account.id);
+  expect(again).toBeDefined();
+  expect(again).not.toBe(first);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    expect.objectContaining({...promptsNamed(), status: 'pending'}),
+  ]);
+});
+
 test("the prompts repository's daily cap reached: its invitation stays queued (the kit's goes), and the cron sends it when the window frees", async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;

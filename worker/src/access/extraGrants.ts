@@ -46,13 +46,15 @@ export interface Wanted {
 export async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
   const row = await db
     .prepare(
-      `SELECT p.status AS purchase_status, ${effectivePlan('p')} AS plan, g.status AS grant_status, g.github_user_id, g.github_username
+      `SELECT p.status AS purchase_status, p.revoked_by_seller_at, ${effectivePlan('p')} AS plan, g.status AS grant_status,
+         g.github_user_id, g.github_username
        FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.repository_key = 'kit'
        WHERE p.session_id = ?1`,
     )
     .bind(sessionId)
     .first<{
       purchase_status: string;
+      revoked_by_seller_at: number | null;
       plan: string | null;
       grant_status: string | null;
       github_user_id: number | null;
@@ -60,7 +62,10 @@ export async function wantedFor(db: D1Database, sessionId: string): Promise<Want
     }>();
   const invited = row?.grant_status === 'pending' || row?.grant_status === 'active';
   const seated = row !== null && (invited || row.grant_status === 'queued') && row.github_user_id !== null;
-  if (!row || row.purchase_status !== 'paid' || !seated) return {keys: [], account: null, send: false};
+  // A purchase the seller revoked wants nothing, whatever its seat's row says (a restore that
+  // raced the revocation may have left it live).
+  if (!row || row.purchase_status !== 'paid' || row.revoked_by_seller_at !== null || !seated)
+    return {keys: [], account: null, send: false};
   return {
     keys: extraRepositoryKeys(findStoredPlan(row.plan)),
     account: {id: row.github_user_id!, login: row.github_username!},

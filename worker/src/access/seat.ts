@@ -349,6 +349,8 @@ export async function revokeBySeller(context: Context, sessionId: string): Promi
   if (!(await recordSellerRevocation(context.db, sessionId))) return false;
   log.info('access.revoked_by_seller', {sessionId});
   await revokeAccess(context, sessionId, 'revoked by an admin');
+  // The extras are taken back even where the seat had nothing left to revoke (its removal failed).
+  await reconcileExtraGrantsSoon(context, sessionId, `revoked-by-seller:${Date.now()}`);
   return true;
 }
 
@@ -368,6 +370,9 @@ export async function grantBySeller(
   const access = github ? await requestAccess(context, {sessionId, userId, github}, {byAdmin: true}) : null;
   const lifted = await liftSellerRevocation(context.db, sessionId);
   if (lifted) log.info('access.given_back_by_seller', {sessionId});
+  // The extras follow the seat's account, and want nothing while the purchase is revoked: the
+  // invitation above reconciled them while the revocation stood, so they are reconciled again now.
+  if (lifted) await reconcileExtraGrantsSoon(context, sessionId, `given-back:${Date.now()}`);
   return {access, lifted};
 }
 
@@ -378,11 +383,6 @@ export async function grantBySeller(
 export async function restoreAccess(context: Context, sessionId: string) {
   const grant = await readGrant(context.db, sessionId);
   if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
-  if (await isRevokedBySeller(context.db, sessionId)) {
-    // The seller took it away for a reason of their own: a dispute won does not overrule them.
-    log.info('access.not_restored', {sessionId, reason: 'revoked by the seller'});
-    return;
-  }
   const back = grant.status === 'revoked' ? 'queued' : 'pending';
   let restored: Grant | null;
   try {
@@ -391,6 +391,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
         `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
            resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
+           AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL)
          RETURNING *`,
       )
       .bind(sessionId, grant.version, back, Date.now())
@@ -400,10 +401,17 @@ export async function restoreAccess(context: Context, sessionId: string) {
     log.warn('access.not_restored', {sessionId, reason: 'another purchase holds the account'});
     return;
   }
+  if (!restored) {
+    // The seller took it away for a reason of their own: a dispute won does not overrule them. The
+    // update checks it, so a revocation landing meanwhile holds too (or the seat changed: its own
+    // event reconciles it).
+    if (await isRevokedBySeller(context.db, sessionId))
+      log.info('access.not_restored', {sessionId, reason: 'revoked by the seller'});
+    return;
+  }
   log.info('access.restored', {sessionId, status: back});
-  if (restored?.status === 'pending')
-    await reconcileExtraGrantsSoon(context, sessionId, `restored:${restored.version}`);
-  if (restored?.status !== 'queued') return;
+  if (restored.status === 'pending') await reconcileExtraGrantsSoon(context, sessionId, `restored:${restored.version}`);
+  if (restored.status !== 'queued') return;
   try {
     await inviteNowOrLater(context, restored, {checked: false});
   } catch (err) {
