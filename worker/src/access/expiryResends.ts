@@ -7,7 +7,6 @@ import {whileClaimed} from './claims';
 import {GRANT_DETAIL, type ExtraGrant, markActive} from './extraGrantRecords';
 import {activeIfAccepted} from './status';
 import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
-import {withdrawStale} from './extraTakeBack';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
 import {tellExtraResent, tellOwner} from './grantMail';
 import type {Grant} from './grants';
@@ -133,22 +132,17 @@ interface ResendKind {
   repository: (grant: DueGrant) => string;
   /** The buyer's e-mail: the invitation went again. */
   tell: (context: Context, recorded: DueGrant, sent: {login: string; invitationId: number}) => Promise<void>;
-  /** Withdraws an invitation GitHub created while the grant was taken back (a refund, the seat moved). */
-  withdrawStale: (context: Context, grant: DueGrant, invitationId: number) => Promise<void>;
 }
 
 const seatKind = (repository: string): ResendKind => ({
   repository: () => repository,
   tell: (context, recorded) => tellOwner(context, recorded),
-  withdrawStale: (context, grant, invitationId) =>
-    removeNowOrLater(context, {...grant, invitation_id: invitationId}, 'stale invitation'),
 });
 
 const extraKind: ResendKind = {
   repository: (grant) => grant.repository!,
   tell: (context, recorded, {login, invitationId}) =>
     tellExtraResent(context, recorded, {login, count: recorded.expiry_resends, invitationId}),
-  withdrawStale: (context, grant, invitationId) => withdrawStale(context, grant, invitationId),
 };
 
 /**
@@ -252,7 +246,7 @@ async function resendClaimed(context: Context, grant: DueGrant, kind: ResendKind
       .first<DueGrant>();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-      await kind.withdrawStale(context, grant, outcome.invitationId);
+      await removeNowOrLater(context, {...grant, invitation_id: outcome.invitationId}, 'stale invitation');
       return false;
     }
     log.info('access.expiry_resent_one', {

@@ -11,7 +11,7 @@ import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './ex
 import {sendQueued, type SendRules, waitForCap} from './sendInvitation';
 import {isLive} from './grants';
 import {LIVE_SQL} from './liveGrants';
-import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
+import {removeNowOrLater, takeBack} from './removal';
 
 /**
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
@@ -26,7 +26,7 @@ import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
  * here. Both send an invitation, and send it again as it expires, by the same functions
  * (sendInvitation.ts, expiryResends.ts).
  *
- * The table and its shared writes are in extraGrantRecords.ts, the take-back in extraTakeBack.ts,
+ * The table and its shared writes are in extraGrantRecords.ts, the take-back (every repository's) in removal.ts,
  * and what the dashboard and the console read in status.ts.
  */
 
@@ -97,11 +97,16 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     if (!isLive(row)) continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.fix))
       throw new NextRun(`This run cannot fit taking back ${row.repository}`);
-    if (!stillWanted(wanted, settings, row))
-      await takeBackExtraGrant(
-        context,
-        row,
-        wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan',
+    if (stillWanted(wanted, settings, row)) continue;
+    const reason = wanted.keys.includes(row.repository_key)
+      ? 'the seat moved to another GitHub account'
+      : 'no longer in the plan';
+    // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its invitation
+    // meanwhile, or a status read made it active; this run then reads it again.
+    if (!(await takeBack(context, row, reason, row)) && isLive(await readExtraGrant(db, sessionId, row.repository_key)))
+      throw new RetryableError(
+        `The grant to ${row.repository} changed while it was taken back; it is taken back again`,
+        0,
       );
   }
   for (const key of wanted.keys) {
@@ -221,7 +226,12 @@ const extraRules = (repository: string): SendRules => ({
 async function sendClaimed(context: Context, grant: ExtraGrant) {
   const outcome = await sendQueued(context, grant, extraRules(grant.repository!));
   // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-  if (outcome.kind === 'stale') await withdrawStale(context, grant, outcome.invitationId);
+  if (outcome.kind === 'stale')
+    await removeNowOrLater(
+      context,
+      {...grant, invitation_id: outcome.invitationId, github_user_id: outcome.githubUserId},
+      'stale invitation',
+    );
   // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`,
   // which counts it): the buyer hears of the new invitation as from any re-send.
   if (outcome.kind === 'invited' && grant.expiry_resends > 0) {

@@ -252,7 +252,12 @@ export async function extraAccessOf(
       continue;
     }
     const named = {key, repository, repositoryUrl: repositoryPage(context.settings, repository)};
-    if (!row || row.status === 'revoked' || (row.status === 'failed' && row.repository === null)) {
+    if (
+      !row ||
+      row.status === 'revoked' ||
+      row.status === 'removal_failed' ||
+      (row.status === 'failed' && row.repository === null)
+    ) {
       entries.push({...named, status: 'none'});
       continue;
     }

@@ -285,30 +285,31 @@ export async function applyFix(
   // On the repository without a paid seat: the seller decided it goes.
   await refuseWhileHeld(context, target, difference);
   await removeAccount(repositoryFor(context), difference, invitations, done, 'the repository');
-  await recordRemoved(context.db, difference.githubUserId);
+  await recordRemoved(context.db, 'kit', difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
 }
 
 /**
- * The account is off the repository now, so what the outbox could not do is done: a grant left
- * `removal_failed` is revoked, and the removals of this account still failed or waiting are
+ * The account is off the repository now, so what the outbox could not do is done: a grant of it
+ * left `removal_failed` is revoked, and the removals of this account from it still failed or waiting are
  * closed, so that Failures stops showing a buyer who is gone.
  */
-async function recordRemoved(db: D1Database, githubUserId: number) {
+async function recordRemoved(db: D1Database, key: string, githubUserId: number) {
   const now = Date.now();
   await db.batch([
     db
       .prepare(
         `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?2
-         WHERE repository_key = 'kit' AND github_user_id = ?1 AND status = 'removal_failed'`,
+         WHERE repository_key = ?3 AND github_user_id = ?1 AND status = 'removal_failed'`,
       )
-      .bind(githubUserId, now),
+      .bind(githubUserId, now, key),
     db
       .prepare(
         `UPDATE jobs SET status = 'done', last_error = NULL, updated_at = ?2
-         WHERE kind = 'github-remove' AND status IN ('failed', 'pending') AND json_extract(payload, '$.githubUserId') = ?1`,
+         WHERE kind = 'github-remove' AND status IN ('failed', 'pending') AND json_extract(payload, '$.githubUserId') = ?1
+           AND json_extract(payload, '$.repositoryKey') = ?3`,
       )
-      .bind(githubUserId, now),
+      .bind(githubUserId, now, key),
   ]);
 }
 
@@ -387,6 +388,7 @@ async function applyExtraFix(
   }
   await refuseWhileHeld(context, target, difference);
   await removeAccount(repository, difference, invitations, done, target.name);
+  await recordRemoved(db, target.key, difference.githubUserId);
   return {
     detail: `removed @${difference.login} from ${target.name} (${difference.on})`,
     sessionId: difference.sessionId,
