@@ -8,7 +8,8 @@ import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
 import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
-import {sendQueued, type SendRules, waitForCap} from './sendInvitation';
+import {kindOf} from './repositoryKind';
+import {sendQueued, waitForCap} from './sendInvitation';
 import {isLive} from './grants';
 import {LIVE_SQL} from './liveGrants';
 import {removeNowOrLater, takeBack} from './removal';
@@ -205,26 +206,9 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
   );
 }
 
-/** An extra repository's send (sendInvitation.ts): the account is the seat's, chosen already. */
-const extraRules = (repository: string): SendRules => ({
-  repository,
-  seat: false,
-  collaboratorIsActive: true,
-  words: {
-    notFound: () => GRANT_DETAIL.accountGone,
-    gone: () => GRANT_DETAIL.accountGone,
-    collaborator: GRANT_DETAIL.alreadyCollaborator,
-    // Never asked: the seat's account is no other purchase's seat.
-    otherPurchase: GRANT_DETAIL.openInvitation,
-    invited: GRANT_DETAIL.openInvitation,
-    refused: GRANT_DETAIL.refused,
-    waiting: GRANT_DETAIL.waitsForCap,
-  },
-});
-
 /** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
 async function sendClaimed(context: Context, grant: ExtraGrant) {
-  const outcome = await sendQueued(context, grant, extraRules(grant.repository!));
+  const outcome = await sendQueued(context, grant, kindOf(context, grant));
   // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
   if (outcome.kind === 'stale')
     await removeNowOrLater(
