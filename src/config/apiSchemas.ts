@@ -745,8 +745,19 @@ export const adminActionResult = z.object({status: z.string(), detail: z.string(
 
 export const adminJob = z.object({
   id: z.number(),
-  /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
-  kind: z.enum(['mail', 'release-mail', 'github-invite', 'github-remove', 'extra-grants', 'card-country']),
+  /**
+   * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `extra-withdraw`: a
+   * removal the worker before migration 0031 queued (an extra repository's stale invitation).
+   */
+  kind: z.enum([
+    'mail',
+    'release-mail',
+    'github-invite',
+    'github-remove',
+    'extra-grants',
+    'extra-withdraw',
+    'card-country',
+  ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),
   attempts: z.number(),

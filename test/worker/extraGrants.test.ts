@@ -256,8 +256,52 @@ test('an invitation GitHub creates while the purchase is refunded is withdrawn, 
   expect(promptInvitationsFor(account.id)).toEqual([]);
   expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${stale}`);
   // The stale invitation's removal, and the take-back of the grant the refund left queued: all done.
-  expect(new Set((await jobs()).map((job) => job.status))).toEqual(new Set(['done']));
+  expect(await jobs()).toEqual([{status: 'done'}, {status: 'done'}]);
   expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
+});
+
+test('an upgrade refunded while its prompts removal waits for GitHub, then bought again: the retried removal leaves the account the new grant holds', async () => {
+  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+  stack().github.accept(kitInvitationsFor(account.id)[0]!);
+  const upgradeId = await upgradeToAdvanced(user);
+  stack().github.accept(promptInvitationsFor(account.id)[0]!);
+  // GitHub does not answer the removal of the collaborator: the grant is revoked, its removal waits.
+  stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {
+    status: 502,
+    body: {message: 'Server Error'},
+  });
+  await refundPayment(upgradeId);
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+  // Bought again: the account is there already, and the new grant holds it.
+  await upgradeToAdvanced(user);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'active'}]);
+
+  await stack().worker.db.run(
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending' AND session_id = ?",
+    sessionId,
+  );
+  await stack().worker.scheduled();
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    expect.objectContaining({key: 'prompts', status: 'active'}),
+  ]);
+});
+
+test("the seller's Revoke access while the prompts' removal waits for GitHub, then Grant access: the kit's invitation goes at once (only the kit's own removal holds it back)", async () => {
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const sellerPost = (path: string, body: Record<string, unknown> = {}) =>
+    stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body});
+  stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
+    status: 502,
+    body: {message: 'Server Error'},
+  });
+  expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toEqual([]);
+  expect(promptInvitationsFor(account.id)).toHaveLength(1);
+
+  expect((await sellerPost(ADMIN_PATHS.grant, {username: account.login})).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  expect(await kitGrant(stack().worker.db, sessionId)).toMatchObject({status: 'pending'});
 });
 
 test('a refund of the purchase takes back both: the kit and the prompts invitations are withdrawn', async () => {

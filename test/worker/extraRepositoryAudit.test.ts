@@ -171,7 +171,7 @@ test('a refunded buyer put back on the prompts by hand is listed revoked, and th
   );
 });
 
-test("a refunded buyer whose prompts removal failed for good reads removal_failed; the prompts' fix removes them, and closes that grant and its failed removal (the kit's are the kit's)", async () => {
+test("a refunded buyer whose prompts removal failed for good reads removal_failed; the prompts' fix removes them, and closes that grant and its failed removal", async () => {
   const buyer = await advancedBuyer();
   const promptsInvitation = `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${buyer.invitationId}`;
   // GitHub refuses the prompts' withdrawal for good (a 4xx ends the tries); the kit's goes.

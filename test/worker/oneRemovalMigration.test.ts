@@ -8,7 +8,7 @@
  */
 import {appConfig} from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AdminJob, API_PATHS, type AccessStatus} from '../../src/config/api';
-import {EXTRA_FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
+import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {migrationStatements} from '../../scripts/support/migrations';
 import {completedEvent, type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
@@ -71,6 +71,35 @@ const jobBefore = (
   ],
 });
 
+/**
+ * A refunded buyer's removals as the worker before 0031 queued them, waiting for their next try: the
+ * kit's (its grant revoked, a version on) and the prompts' stale invitation.
+ */
+function removalsUnderWay({sessionId, kit, prompts}: Awaited<ReturnType<typeof invitedBuyer>>) {
+  return [
+    jobBefore(sessionId, {
+      key: `remove:${sessionId}:${kit.version + 1}:${kit.invitation_id}`,
+      kind: 'github-remove',
+      payload: {sessionId, version: kit.version + 1, invitationId: kit.invitation_id, githubUserId: kit.github_user_id},
+      status: 'pending',
+      attempts: 1,
+    }),
+    jobBefore(sessionId, {
+      key: `extra-withdraw:${EXTRA_FIXTURE_REPO}:${prompts!.invitation_id}`,
+      kind: 'extra-withdraw',
+      payload: {
+        sessionId,
+        key: 'prompts',
+        repository: EXTRA_FIXTURE_REPO,
+        invitationId: prompts!.invitation_id,
+        githubUserId: prompts!.github_user_id,
+      },
+      status: 'pending',
+      attempts: 1,
+    }),
+  ];
+}
+
 const accessStatus = async (user: SignedInUser) =>
   (await (await stack.call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
 const jobsOf = (sessionId: string) =>
@@ -101,31 +130,7 @@ test('0031 keeps every removal the worker before it left: one under way still ru
             WHERE session_id = ?1`,
       params: [failed.sessionId],
     },
-    jobBefore(refunded.sessionId, {
-      key: `remove:${refunded.sessionId}:${kit.version + 1}:${kit.invitation_id}`,
-      kind: 'github-remove',
-      payload: {
-        sessionId: refunded.sessionId,
-        version: kit.version + 1,
-        invitationId: kit.invitation_id,
-        githubUserId: kit.github_user_id,
-      },
-      status: 'pending',
-      attempts: 1,
-    }),
-    jobBefore(refunded.sessionId, {
-      key: `extra-withdraw:${EXTRA_FIXTURE_REPO}:${prompts!.invitation_id}`,
-      kind: 'extra-withdraw',
-      payload: {
-        sessionId: refunded.sessionId,
-        key: 'prompts',
-        repository: EXTRA_FIXTURE_REPO,
-        invitationId: prompts!.invitation_id,
-        githubUserId: prompts!.github_user_id,
-      },
-      status: 'pending',
-      attempts: 1,
-    }),
+    ...removalsUnderWay(refunded),
     jobBefore(failed.sessionId, {
       key: `remove:${failed.sessionId}:${failed.kit.version + 1}:${failed.kit.invitation_id}`,
       kind: 'github-remove',
@@ -180,4 +185,39 @@ test('0031 keeps every removal the worker before it left: one under way still ru
     ),
   ).toEqual([{status: 'revoked'}]);
   expect(await stack.worker.db.all("SELECT id FROM jobs WHERE kind = 'extra-withdraw'")).toEqual([]);
+});
+
+test("a removal the worker before 0031 queues after the migration ran (a deploy's minute between the two) is carried out as today's, and one it gives up on marks its grant", async () => {
+  const refunded = await invitedBuyer(advanced.priceId.test);
+  const {kit, prompts} = refunded;
+  await stack.worker.db.batch([
+    {sql: `UPDATE purchases SET status = 'revoked' WHERE session_id = ?1`, params: [refunded.sessionId]},
+    {
+      sql: `UPDATE grants SET status = 'revoked', detail = 'refunded', version = version + 1 WHERE session_id = ?1`,
+      params: [refunded.sessionId],
+    },
+    ...removalsUnderWay(refunded),
+  ]);
+  // GitHub refuses the kit's withdrawal for good: the outbox gives up at once (a 4xx).
+  stack.github.failNext(`DELETE /repos/${FIXTURE_REPO}/invitations/${kit.invitation_id}`, {
+    status: 403,
+    body: {message: 'Must have admin rights to Repository.'},
+  });
+  await stack.worker.db.run(
+    "UPDATE jobs SET run_after = 0 WHERE status = 'pending' AND session_id = ?",
+    refunded.sessionId,
+  );
+  await stack.worker.scheduled();
+
+  expect(stack.github.extra(EXTRA_FIXTURE_REPO).invitations.has(prompts!.invitation_id)).toBe(false);
+  expect(await jobsOf(refunded.sessionId)).toEqual([
+    {kind: 'github-remove', status: 'failed'},
+    {kind: 'extra-withdraw', status: 'done'},
+  ]);
+  expect(
+    await stack.worker.db.all(
+      "SELECT status FROM grants WHERE session_id = ? AND repository_key = 'kit'",
+      refunded.sessionId,
+    ),
+  ).toEqual([{status: 'removal_failed'}]);
 });

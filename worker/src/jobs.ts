@@ -3,7 +3,8 @@
  * good. A job's key makes enqueueing idempotent; claiming pushes `run_after` into the future as a
  * lease, so a job runs in one place at a time even when a request and the cron race for it.
  */
-export type JobKind = 'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'card-country';
+export type JobKind =
+  'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
 
 export interface Job {
   id: number;

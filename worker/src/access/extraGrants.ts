@@ -159,7 +159,11 @@ async function queuedAhead(db: D1Database, repository: string, sessionId: string
   return ahead !== null;
 }
 
-/** Writes a grant that holds nothing on GitHub (queued, or failed before any invitation), for this account. */
+/**
+ * Writes a grant that holds nothing on GitHub (queued, or failed before any invitation), for this
+ * account: a new version, so that a removal of what the row held before (waiting, or failed and
+ * retried by the seller) never leaves this one out of its check for a live holder.
+ */
 async function record(
   db: D1Database,
   sessionId: string,
@@ -184,7 +188,7 @@ async function record(
        ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
-         waiting_at = NULL, updated_at = excluded.updated_at
+         waiting_at = NULL, updated_at = excluded.updated_at, version = grants.version + 1
        WHERE grants.status NOT IN ${LIVE_SQL}`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)

@@ -58,7 +58,7 @@ export async function performInvite(
   if (!grant || grant.version !== version || grant.status !== 'queued') {
     return grant ? resultOf(grant) : {status: 'queued'};
   }
-  if (await hasPendingJobs(db, `remove:${sessionId}:`)) {
+  if (await hasPendingJobs(db, `remove:${sessionId}:kit:`)) {
     throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
   }
   return whileClaimed(

@@ -176,10 +176,37 @@ export async function removalGaveUp(db: D1Database, payload: RemovalPayload, err
   });
 }
 
-registerJob<RemovalPayload>('github-remove', {
-  run: async (context, payload) => {
+/**
+ * A removal as the worker before migration 0031 queued it: a kit's `github-remove` without its
+ * repository key, or an extra repository's stale invitation (`extra-withdraw`, no grant version).
+ * A deploy applies the migrations a minute before the new worker serves, and the worker before
+ * it may queue one in that minute: it is read as today's.
+ */
+type QueuedBefore0031 =
+  | (Omit<RemovalPayload, 'repositoryKey' | 'repository'> & {repositoryKey?: string; repository?: string | null})
+  | {sessionId: string; key: string; repository: string; invitationId: number; githubUserId: number | null};
+
+function asToday(payload: QueuedBefore0031): RemovalPayload {
+  if ('key' in payload)
+    return {
+      sessionId: payload.sessionId,
+      repositoryKey: payload.key,
+      repository: payload.repository,
+      version: -1,
+      invitationId: payload.invitationId,
+      githubUserId: payload.githubUserId,
+    };
+  return {...payload, repositoryKey: payload.repositoryKey ?? 'kit', repository: payload.repository ?? null};
+}
+
+const removalJob = {
+  run: async (context: Context, queued: QueuedBefore0031) => {
+    const payload = asToday(queued);
     await performRemoval(context, payload);
     await removalSucceeded(context.db, payload);
   },
-  gaveUp: (context, payload, error) => removalGaveUp(context.db, payload, error),
-});
+  gaveUp: (context: Context, queued: QueuedBefore0031, error: string) =>
+    removalGaveUp(context.db, asToday(queued), error),
+};
+registerJob<QueuedBefore0031>('github-remove', removalJob);
+registerJob<QueuedBefore0031>('extra-withdraw', removalJob);

@@ -321,6 +321,7 @@ const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = 
       ? `Removal from the ${repository} repository`
       : 'Removal from the repository';
   },
+  'extra-withdraw': (key) => `Removal from the ${key.split(':')[1] ?? 'extra'} repository`,
   'extra-grants': () => 'Extra repositories brought in step with the plan',
   // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
   'card-country': (key, sessionId) =>
@@ -335,7 +336,7 @@ function jobEvent(job: Record<string, unknown>): PurchaseEvent {
     kind:
       kind === 'mail'
         ? 'email'
-        : kind === 'github-remove'
+        : kind === 'github-remove' || kind === 'extra-withdraw'
           ? 'removal'
           : kind === 'card-country'
             ? 'stripe'
