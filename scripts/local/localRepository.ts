@@ -8,7 +8,7 @@
  * by hand. The extra repositories (the plans' prompts) likewise, from their own grants.
  */
 import {spawnSync} from 'node:child_process';
-import type {ExtraGrantStatus, GrantStatus} from '../../src/config/api';
+import type {GrantStatus} from '../../src/config/api';
 import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../wrangler';
 import type {RepositoryState} from './githubApi';
 import {SEED_HAND_INVITED, SEED_SESSION_PREFIX} from './seedData';
@@ -31,7 +31,7 @@ export interface RecordedExtraGrant {
   github_username: string;
   github_user_id: number;
   invitation_id: number | null;
-  status: ExtraGrantStatus;
+  status: GrantStatus;
 }
 
 /** The extra grants that name a repository and an account, oldest first. */

@@ -158,14 +158,17 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
       } else if (fate < FAILED_REMOVALS) {
         // The removal gave up: the grant says so, and Failures lists the job.
         grant('removal_failed', 70_000_000 + i);
+        // Before 0028 the worker wrote the job as before 0031: no repository key.
+        const kit = grantTables === 'grants' ? {repositoryKey: 'kit', repository: null} : {};
         const payload = JSON.stringify({
           sessionId,
+          ...kit,
           version: 1,
           invitationId: 70_000_000 + i,
           githubUserId: 50_000_000 + i,
         });
         jobs.push([
-          `remove:${sessionId}:1:${70_000_000 + i}`,
+          `remove:${sessionId}:${grantTables === 'grants' ? 'kit:' : ''}1:${70_000_000 + i}`,
           'github-remove',
           payload,
           'failed',

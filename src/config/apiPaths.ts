@@ -128,8 +128,11 @@ export const CHECKOUT_STATUSES = ['paid', 'processing', 'unpaid', 'failed', 'rev
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 /**
- * A purchase's repository access, as the worker records it. `removal_failed`: access was taken
- * away (refund or dispute), but removing the GitHub account failed for good.
+ * A grant of one repository (the kit's, or a plan's extra one), as the worker records it: queued
+ * (to be invited: waiting for the next run, or for GitHub's daily cap), pending (invited), active
+ * (accepted), revoked (taken back: a refund, a dispute, an upgrade refunded, the seat moved),
+ * `removal_failed` (taken back, but removing what the worker created on GitHub failed for good:
+ * the account may still be there), failed (not granted; `detail` says why).
  */
 export const GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'removal_failed', 'failed'] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
@@ -143,14 +146,6 @@ export type GrantStatus = (typeof GRANT_STATUSES)[number];
  */
 export const PAYMENT_STATES = ['paid', 'partly_refunded', 'refunded', 'disputed', 'dispute_lost'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
-
-/**
- * An extra repository's grant, as the worker records it: queued (to be invited: waiting for the
- * next run, or for GitHub's daily cap), pending (invited), active (accepted), revoked (taken back:
- * a refund, an upgrade refunded, the seat moved), failed (not granted; `detail` says why).
- */
-export const EXTRA_GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'failed'] as const;
-export type ExtraGrantStatus = (typeof EXTRA_GRANT_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------
 // The seller's console. Every admin route needs the ID token of a verified e-mail listed in the

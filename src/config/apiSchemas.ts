@@ -13,7 +13,6 @@ import {
   CHECKOUT_STATUSES,
   DEFAULT_SALES_PERIOD,
   ERROR_CODES,
-  EXTRA_GRANT_STATUSES,
   GRANT_STATUSES,
   PAYMENT_STATES,
   PURCHASE_FLAGS,
@@ -257,7 +256,7 @@ export const extraRepositoryAccess = z.object({
    * `none`: nothing yet; the kit's invitation comes first, and the same GitHub account gets this
    * one. `not_configured`: the seller set no repository for the key, so nothing is sent.
    */
-  status: z.enum(['none', 'not_configured', ...EXTRA_GRANT_STATUSES]),
+  status: z.enum(['none', 'not_configured', ...GRANT_STATUSES]),
   /** The GitHub account it is for. */
   username: z.string().optional(),
   detail: z.string().optional(),
@@ -328,7 +327,7 @@ export const accessStatus = z.object({
 });
 
 /** What /resendExtraInvitation answers: the grant's state after it (queued until it goes out). */
-export const resendExtraInvitationResult = z.object({status: z.enum(EXTRA_GRANT_STATUSES)});
+export const resendExtraInvitationResult = z.object({status: z.enum(GRANT_STATUSES)});
 
 /**
  * POST /downloadLink: where to download the code. The link is the buyer's alone, works once, and
@@ -707,7 +706,7 @@ export const adminExtraGrant = z.object({
   key: z.string(),
   /** `owner/name`; null when the key had no repository set (GITHUB_EXTRA_REPOS). */
   repository: z.string().nullable(),
-  status: z.enum(EXTRA_GRANT_STATUSES),
+  status: z.enum(GRANT_STATUSES),
   username: z.string().nullable(),
   detail: z.string().nullable(),
   updatedAt: z.number(),
@@ -746,7 +745,10 @@ export const adminActionResult = z.object({status: z.string(), detail: z.string(
 
 export const adminJob = z.object({
   id: z.number(),
-  /** `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. */
+  /**
+   * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `extra-withdraw`: a
+   * removal the worker before migration 0031 queued (an extra repository's stale invitation).
+   */
   kind: z.enum([
     'mail',
     'release-mail',

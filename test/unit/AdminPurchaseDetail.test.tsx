@@ -27,6 +27,16 @@ async function confirm(action: string) {
   await userEvent.click(within(screen.getByRole('group', {name: action})).getByRole('button', {name: 'Confirm'}));
 }
 
+/** The prompts repository's grant as the console reads it (an Advanced purchase). */
+const promptsGrant = {
+  key: 'prompts',
+  repository: 'slipway/prompts',
+  status: 'pending' as const,
+  username: 'ada-l',
+  detail: null,
+  updatedAt: 0,
+};
+
 describe('a purchase’s page', () => {
   it('shows the purchase, its access and its history, newest first', async () => {
     await open();
@@ -388,15 +398,20 @@ describe('a purchase’s page', () => {
     expect(screen.queryByRole('button', {name: 'Resend invitation'})).toBeNull();
   });
 
+  it("says an extra repository's removal failed for good, never that it was taken off", async () => {
+    worker().reset({
+      purchases: [purchase({extraGrants: [{...promptsGrant, status: 'removal_failed', expired: false}]})],
+    });
+    await open();
+    expect(
+      screen.getByText(
+        'removal failed: the account may still be on it (Retry under Failures) · slipway/prompts · @ada-l',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it("resends an extra repository's invitation that expired after its last re-send, once confirmed, and none that has not", async () => {
-    const prompts = {
-      key: 'prompts',
-      repository: 'slipway/prompts',
-      status: 'pending' as const,
-      username: 'ada-l',
-      detail: null,
-      updatedAt: 0,
-    };
+    const prompts = promptsGrant;
     worker().reset({purchases: [purchase({extraGrants: [{...prompts, expired: true}]})]});
     await open();
     expect(screen.getByText('pending, expired · slipway/prompts · @ada-l')).toBeInTheDocument();

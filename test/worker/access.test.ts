@@ -702,10 +702,17 @@ describe('a removal never hits the wrong person', () => {
     const login = githubAccount();
     await requestAccess(winner.user, login);
     const {invitation_id: invitationId, github_user_id: githubUserId} = (await grantOf(winner.sessionId))!;
-    const payload = {sessionId: loser.sessionId, version: 1, invitationId, githubUserId};
+    const payload = {
+      sessionId: loser.sessionId,
+      repositoryKey: 'kit',
+      repository: null,
+      version: 1,
+      invitationId,
+      githubUserId,
+    };
     await stack.worker.db.run(
       "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'github-remove', ?, 0, 0, 0, ?)",
-      `remove:${loser.sessionId}:1:${invitationId}`,
+      `remove:${loser.sessionId}:kit:1:${invitationId}`,
       JSON.stringify(payload),
       loser.sessionId,
     );

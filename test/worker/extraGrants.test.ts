@@ -225,37 +225,6 @@ test('a refund of the upgrade takes back the prompts (the accepted account is re
   expect(status.extraRepositories).toBeUndefined();
 });
 
-test('a take-back that meets a re-send (a new invitation recorded meanwhile) takes that one back too: nothing is left open on GitHub', async () => {
-  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
-  const upgradeId = await upgradeToAdvanced(user);
-  const [first] = promptInvitationsFor(account.id);
-  let second = 0;
-  // While the take-back's withdrawal is on its way, the cron's re-send (expiryResends.ts) does
-  // its work: the invitation withdrawn, a new one sent to the account, and recorded.
-  stack().github.beforeNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${first}`, async () => {
-    const api = (path: string, method: string) =>
-      fetch(`${stack().github.url}/repos/${EXTRA_FIXTURE_REPO}${path}`, {
-        method,
-        headers: {authorization: 'token local'},
-      });
-    expect((await api(`/invitations/${first}`, 'DELETE')).status).toBe(204);
-    second = ((await (await api(`/collaborators/${account.login}`, 'PUT')).json()) as {id: number}).id;
-    await setExtraGrants(stack().worker.db, sessionId, {invitation_id: second, invited_at: Date.now()});
-  });
-  await refundPayment(upgradeId);
-  expect(second).toBeGreaterThan(0);
-  // The take-back found its invitation gone and the grant changed under it: its job runs again.
-  await stack().worker.db.run(
-    "UPDATE jobs SET run_after = 0 WHERE kind = 'extra-grants' AND session_id = ? AND status = 'pending'",
-    sessionId,
-  );
-  await stack().worker.scheduled();
-  expect(promptInvitationsFor(account.id)).toEqual([]);
-  expect(await extraRows(sessionId)).toMatchObject([
-    {repository_key: 'prompts', status: 'revoked', invitation_id: second, detail: 'no longer in the plan'},
-  ]);
-});
-
 test('an invitation GitHub creates while the purchase is refunded is withdrawn, and a GitHub that fails that withdrawal is asked again by the cron, never left open', async () => {
   const user = await stack().signUp();
   const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
@@ -274,19 +243,65 @@ test('an invitation GitHub creates while the purchase is refunded is withdrawn, 
   expect(stale).toBeDefined(); // GitHub's withdrawal failed: still open, and the job waits
   const jobs = () =>
     stack().worker.db.all<{status: string}>(
-      "SELECT status FROM jobs WHERE kind = 'extra-withdraw' AND session_id = ?",
+      "SELECT status FROM jobs WHERE kind = 'github-remove' AND session_id = ?",
       sessionId,
     );
   expect(await jobs()).toEqual([{status: 'pending'}]);
 
   await stack().worker.db.run(
-    "UPDATE jobs SET run_after = 0 WHERE kind = 'extra-withdraw' AND session_id = ?",
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND session_id = ?",
     sessionId,
   );
   await stack().worker.scheduled();
   expect(promptInvitationsFor(account.id)).toEqual([]);
   expect(stack().github.requests).toContain(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${stale}`);
-  expect(await jobs()).toEqual([{status: 'done'}]);
+  // The stale invitation's removal, and the take-back of the grant the refund left queued: all done.
+  expect(await jobs()).toEqual([{status: 'done'}, {status: 'done'}]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
+});
+
+test('an upgrade refunded while its prompts removal waits for GitHub, then bought again: the retried removal leaves the account the new grant holds', async () => {
+  const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+  stack().github.accept(kitInvitationsFor(account.id)[0]!);
+  const upgradeId = await upgradeToAdvanced(user);
+  stack().github.accept(promptInvitationsFor(account.id)[0]!);
+  // GitHub does not answer the removal of the collaborator: the grant is revoked, its removal waits.
+  stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {
+    status: 502,
+    body: {message: 'Server Error'},
+  });
+  await refundPayment(upgradeId);
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+  // Bought again: the account is there already, and the new grant holds it.
+  await upgradeToAdvanced(user);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'active'}]);
+
+  await stack().worker.db.run(
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending' AND session_id = ?",
+    sessionId,
+  );
+  await stack().worker.scheduled();
+  expect(prompts().collaborators.has(account.login.toLowerCase())).toBe(true);
+  expect((await accessStatus(user)).extraRepositories).toEqual([
+    expect.objectContaining({key: 'prompts', status: 'active'}),
+  ]);
+});
+
+test("the seller's Revoke access while the prompts' removal waits for GitHub, then Grant access: the kit's invitation goes at once (only the kit's own removal holds it back)", async () => {
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  const sellerPost = (path: string, body: Record<string, unknown> = {}) =>
+    stack().call(adminPath(path, {sessionId}), {method: 'POST', token: seller.admin.idToken, body});
+  stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
+    status: 502,
+    body: {message: 'Server Error'},
+  });
+  expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toEqual([]);
+  expect(promptInvitationsFor(account.id)).toHaveLength(1);
+
+  expect((await sellerPost(ADMIN_PATHS.grant, {username: account.login})).status).toBe(200);
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+  expect(await kitGrant(stack().worker.db, sessionId)).toMatchObject({status: 'pending'});
 });
 
 test('a refund of the purchase takes back both: the kit and the prompts invitations are withdrawn', async () => {
@@ -301,13 +316,13 @@ test('a refund of the purchase takes back both: the kit and the prompts invitati
 test("a refund's take-back of the prompts, retried after its invitation is gone, leaves the account another purchase has invited since", async () => {
   const first = await seatedBuyer(advanced.priceId.test);
   const [declined] = promptInvitationsFor(first.account.id);
-  // GitHub fails the prompts' withdrawal for now: the take-back waits for the cron.
+  // GitHub fails the prompts' withdrawal for now: the grant is revoked, its removal waits for the cron.
   stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
     status: 503,
     body: {message: 'Unavailable'},
   });
   expect((await stack().deliver(refundEvent(stack(), first.sessionId))).status).toBe(200);
-  expect(await extraRows(first.sessionId)).toMatchObject([{status: 'pending', invitation_id: declined}]);
+  expect(await extraRows(first.sessionId)).toMatchObject([{status: 'revoked', invitation_id: declined}]);
   // The invitee declines it; another buyer's seat names the same account, which accepts.
   stack().github.decline(declined!);
   const user = await stack().signUp();
@@ -319,7 +334,7 @@ test("a refund's take-back of the prompts, retried after its invitation is gone,
 
   stack().github.requests.length = 0;
   await stack().worker.db.run(
-    "UPDATE jobs SET run_after = 0 WHERE kind = 'extra-grants' AND session_id = ? AND status = 'pending'",
+    "UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND session_id = ? AND status = 'pending'",
     first.sessionId,
   );
   await stack().worker.scheduled();
@@ -1119,18 +1134,18 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(resentMails(expiring.user)).toHaveLength(1);
   });
 
-  test("a refunded purchase's prompts invitation is not sent again, though its take-back waits for GitHub; a paid one of the same age is", async () => {
+  test("a refunded purchase's prompts invitation is not sent again while its take-back waits for GitHub (the grant revoked at once, its removal retried); a paid one of the same age is", async () => {
     const refunded = await seatedBuyer(advanced.priceId.test);
     const paid = await seatedBuyer(advanced.priceId.test);
     const [before] = await extraRows(refunded.sessionId);
-    // GitHub does not answer the take-back's withdrawal: the grant stays pending, its job waits to retry.
+    // GitHub does not answer the take-back's withdrawal: the grant is revoked, its removal waits to retry.
     stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
       status: 502,
       body: {message: 'Server Error'},
     });
     expect((await stack().deliver(refundEvent(stack(), refunded.sessionId))).status).toBe(200);
     expect(await extraRows(refunded.sessionId)).toMatchObject([
-      {status: 'pending', invitation_id: before!.invitation_id},
+      {status: 'revoked', invitation_id: before!.invitation_id},
     ]);
     await promptsAged(refunded.sessionId, 6.95 * DAY_MS); // the oldest: first in line
     await promptsAged(paid.sessionId, 6.9 * DAY_MS);
@@ -1145,19 +1160,46 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(resentMails(refunded.user)).toEqual([]);
     expect(await resendsOf(paid.sessionId)).toBe(1);
     expect(resentMails(paid.user)).toHaveLength(1);
+    // The removal's retry withdraws it.
+    await stack().worker.db.run(
+      "UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending' AND session_id = ?",
+      refunded.sessionId,
+    );
+    await stack().worker.scheduled();
+    expect(promptInvitationsFor(refunded.account.id)).toEqual([]);
   });
 
-  test('grants left for their reconcile (an upgrade refunded, its take-back waiting for GitHub) never hold back the re-sends behind them, and are handed to it', async () => {
+  test('a re-send that meets a take-back (the upgrade refunded while GitHub makes the new invitation) leaves nothing open on GitHub: the new invitation is withdrawn as stale', async () => {
+    const {user, sessionId, account} = await seatedBuyer(starter.priceId.test);
+    const upgradeId = await upgradeToAdvanced(user);
+    const [first] = promptInvitationsFor(account.id);
+    await promptsAged(sessionId, 6.9 * DAY_MS);
+    // The cron's re-send has withdrawn the old invitation and asks GitHub for the new one when the
+    // refund of the upgrade takes the grant back.
+    stack().github.beforeNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`, () =>
+      refundPayment(upgradeId),
+    );
+    stack().github.requests.length = 0;
+    await stack().worker.scheduled();
+    expect(promptsRequests('PUT')).toHaveLength(1);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(await extraRows(sessionId)).toMatchObject([
+      {repository_key: 'prompts', status: 'revoked', invitation_id: first, detail: 'no longer in the plan'},
+    ]);
+    expect(await resendsOf(sessionId)).toBe(0);
+    expect(resentMails(user)).toEqual([]);
+  });
+
+  test('grants left for their reconcile (an upgrade refunded whose reconcile has not run yet) never hold back the re-sends behind them, and are handed to it', async () => {
     const unwanted = [];
     for (let i = 0; i < 3; i++) {
       const buyer = await seatedBuyer(starter.priceId.test);
-      const upgradeId = await upgradeToAdvanced(buyer.user);
-      const [invitation] = promptInvitationsFor(buyer.account.id);
-      stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${invitation}`, {
-        status: 502,
-        body: {message: 'Server Error'},
-      });
-      await refundPayment(upgradeId);
+      await upgradeToAdvanced(buyer.user);
+      // The refund recorded, its reconcile not run yet (the outbox would retry it): the grant is still pending.
+      await stack().worker.db.run(
+        "UPDATE upgrades SET status = 'revoked' WHERE purchase_session_id = ?",
+        buyer.sessionId,
+      );
       expect(await extraRows(buyer.sessionId)).toMatchObject([{status: 'pending'}]);
       await promptsAged(buyer.sessionId, (6.99 - i * 0.01) * DAY_MS); // older than the paid one: first in line
       unwanted.push(buyer);

@@ -170,3 +170,31 @@ test('a refunded buyer put back on the prompts by hand is listed revoked, and th
     404,
   );
 });
+
+test("a refunded buyer whose prompts removal failed for good reads removal_failed; the prompts' fix removes them, and closes that grant and its failed removal", async () => {
+  const buyer = await advancedBuyer();
+  const promptsInvitation = `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${buyer.invitationId}`;
+  // GitHub refuses the prompts' withdrawal for good (a 4xx ends the tries); the kit's goes.
+  stack().github.failNext(promptsInvitation, {status: 403, body: {message: 'Must have admin rights to Repository.'}});
+  await refundAtStripe(stack(), buyer.sessionId);
+  expect(prompts().invitations.has(buyer.invitationId)).toBe(true);
+  const grant = async () => (await extraGrants<{status: string}>(stack().worker.db, buyer.sessionId, 'status'))[0];
+  expect(await grant()).toEqual({status: 'removal_failed'});
+  const failedRemovals = () =>
+    stack().worker.db.all<{key: string}>(
+      "SELECT key FROM jobs WHERE kind = 'github-remove' AND status = 'failed' AND session_id = ?",
+      buyer.sessionId,
+    );
+  expect(await failedRemovals()).toEqual([{key: expect.stringMatching(/:prompts:/)}]);
+
+  expect(differenceOf(await auditOf('prompts'), buyer.account.login)).toMatchObject({kind: 'revoked_present'});
+  const fixed = await admin(ADMIN_PATHS.repositoryFix, {
+    kind: 'revoked_present',
+    githubUserId: buyer.account.id,
+    repository: 'prompts',
+  });
+  expect(fixed.status).toBe(200);
+  expect(prompts().invitations.has(buyer.invitationId)).toBe(false);
+  expect(await grant()).toEqual({status: 'revoked'});
+  expect(await failedRemovals()).toEqual([]);
+});

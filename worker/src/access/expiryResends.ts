@@ -7,13 +7,12 @@ import {whileClaimed} from './claims';
 import {GRANT_DETAIL, type ExtraGrant, markActive} from './extraGrantRecords';
 import {activeIfAccepted} from './status';
 import {handToReconcile, stillWanted, wantedFor} from './extraGrants';
-import {withdrawStale} from './extraTakeBack';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from './github';
-import {tellExtraResent, tellOwner} from './grantMail';
 import type {Grant} from './grants';
 import {DAY_MS, giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {recordAttempt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
+import {kindOf, repositoryOf} from './repositoryKind';
 
 const MAX_RESENDS = appConfig.repository.resendsAfterExpiry;
 
@@ -84,7 +83,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
     for (const grant of due) {
       if (resent >= max) break;
       const kit = grant.repository_key === 'kit';
-      const repository = kit ? settings.GITHUB_REPO : grant.repository;
+      const repository = repositoryOf(context, grant);
       if (!repository || waiting.has(repository)) continue;
       // Asked of D1 before GitHub: an extra grant its purchase no longer wants (a refund or a seat
       // move whose take-back waits, a repository the seller has changed since) is its reconcile's,
@@ -101,7 +100,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
       let listed = listings.get(repository);
       if (!context.subrequests.has(RESEND_SUBREQUESTS + (listed ? 0 : 1))) break;
       if (!listed) listings.set(repository, (listed = await repositoryFor(context, repository).invitations()));
-      if (await resendDue(context, grant, listed, kit ? seatKind(repository) : extraKind)) resent += 1;
+      if (await resendDue(context, grant, listed)) resent += 1;
     }
   } catch (err) {
     // GitHub cannot answer now, or this run's subrequests are spent: the next run carries on.
@@ -127,47 +126,18 @@ async function windowOpen(context: Context, repository: string): Promise<boolean
 /** A due grant's row: the kit's (the seat) or an extra repository's, read from the one table. */
 type DueGrant = Grant & ExtraGrant;
 
-/** What differs between the seat and an extra repository when an invitation goes again. */
-interface ResendKind {
-  /** The repository's full name. */
-  repository: (grant: DueGrant) => string;
-  /** The buyer's e-mail: the invitation went again. */
-  tell: (context: Context, recorded: DueGrant, sent: {login: string; invitationId: number}) => Promise<void>;
-  /** Withdraws an invitation GitHub created while the grant was taken back (a refund, the seat moved). */
-  withdrawStale: (context: Context, grant: DueGrant, invitationId: number) => Promise<void>;
-}
-
-const seatKind = (repository: string): ResendKind => ({
-  repository: () => repository,
-  tell: (context, recorded) => tellOwner(context, recorded),
-  withdrawStale: (context, grant, invitationId) =>
-    removeNowOrLater(context, {...grant, invitation_id: invitationId}, 'stale invitation'),
-});
-
-const extraKind: ResendKind = {
-  repository: (grant) => grant.repository!,
-  tell: (context, recorded, {login, invitationId}) =>
-    tellExtraResent(context, recorded, {login, count: recorded.expiry_resends, invitationId}),
-  withdrawStale: (context, grant, invitationId) => withdrawStale(context, grant, invitationId),
-};
-
 /**
  * One due grant, of any repository: active if it was accepted, else sent again by the one run
  * that claims it. False when it was not sent (and why is recorded or logged).
  */
-async function resendDue(
-  context: Context,
-  grant: DueGrant,
-  listed: readonly Invitation[],
-  kind: ResendKind,
-): Promise<boolean> {
+async function resendDue(context: Context, grant: DueGrant, listed: readonly Invitation[]): Promise<boolean> {
   const {db} = context;
   // Gone from GitHub's list (which keeps an expired invitation until it is withdrawn): accepted,
   // it is active and stays. Else the buyer declined it or someone withdrew it by hand: a choice,
   // which the cron does not undo. The dashboard shows it expired, and the buyer who changes their
   // mind asks again there. A GitHub that cannot say which pauses the batch (GitHubFailure).
   if (!listed.some((invitation) => invitation.id === grant.invitation_id)) {
-    if (!(await activeIfAccepted(context, grant, listed, kind.repository(grant)))) {
+    if (!(await activeIfAccepted(context, grant, listed, repositoryOf(context, grant)!))) {
       await countWithoutSending(db, grant, 'the invitation was declined or withdrawn by hand', MAX_RESENDS);
     }
     return false;
@@ -188,7 +158,7 @@ async function resendDue(
     db,
     grant,
     {status: 'pending', invitationId: grant.invitation_id},
-    () => resendClaimed(context, grant, kind),
+    () => resendClaimed(context, grant),
     () => false,
   );
 }
@@ -198,9 +168,10 @@ async function resendDue(
  * within a slot of the repository's cap taken first. False when it was not sent (and why is
  * recorded or logged); throws GitHubFailure when GitHub does not answer.
  */
-async function resendClaimed(context: Context, grant: DueGrant, kind: ResendKind): Promise<boolean> {
+async function resendClaimed(context: Context, grant: DueGrant): Promise<boolean> {
   const {db} = context;
-  const repositoryName = kind.repository(grant);
+  const kind = kindOf(context, grant);
+  const repositoryName = kind.repository;
   const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
   if (slot === null) return false; // a request alongside took the last slot: a later run
   let giveBack = true;
@@ -252,7 +223,7 @@ async function resendClaimed(context: Context, grant: DueGrant, kind: ResendKind
       .first<DueGrant>();
     if (!recorded) {
       // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-      await kind.withdrawStale(context, grant, outcome.invitationId);
+      await removeNowOrLater(context, {...grant, invitation_id: outcome.invitationId}, 'stale invitation');
       return false;
     }
     log.info('access.expiry_resent_one', {
@@ -260,7 +231,7 @@ async function resendClaimed(context: Context, grant: DueGrant, kind: ResendKind
       key: grant.repository_key,
       resends: recorded.expiry_resends,
     });
-    await kind.tell(context, recorded, {login, invitationId: outcome.invitationId});
+    await kind.tellResent(context, recorded, {login, invitationId: outcome.invitationId});
     return true;
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;

@@ -1,4 +1,4 @@
-import type {ExtraGrantStatus} from '../../../src/config/api';
+import type {GrantStatus} from '../../../src/config/api';
 import {INVITATION_LIFETIME_MS} from './github';
 
 /**
@@ -13,9 +13,9 @@ export interface ExtraGrant {
   github_user_id: number | null;
   github_username: string | null;
   invitation_id: number | null;
-  status: ExtraGrantStatus;
+  status: GrantStatus;
   detail: string | null;
-  /** Bumped by a new invitation of the row's own (a re-send) and by its activation; a take-back leaves out its own row by it. */
+  /** Bumped by a new invitation of the row's own (a re-send), its activation and its take-back; a take-back leaves out its own row by it. */
   version: number;
   sending_at: number | null;
   checked_at: number | null;

@@ -8,10 +8,11 @@ import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
 import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
-import {sendQueued, type SendRules, waitForCap} from './sendInvitation';
+import {kindOf} from './repositoryKind';
+import {sendQueued, waitForCap} from './sendInvitation';
 import {isLive} from './grants';
 import {LIVE_SQL} from './liveGrants';
-import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
+import {removeNowOrLater, takeBack} from './removal';
 
 /**
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
@@ -26,7 +27,7 @@ import {takeBackExtraGrant, withdrawStale} from './extraTakeBack';
  * here. Both send an invitation, and send it again as it expires, by the same functions
  * (sendInvitation.ts, expiryResends.ts).
  *
- * The table and its shared writes are in extraGrantRecords.ts, the take-back in extraTakeBack.ts,
+ * The table and its shared writes are in extraGrantRecords.ts, the take-back (every repository's) in removal.ts,
  * and what the dashboard and the console read in status.ts.
  */
 
@@ -97,11 +98,16 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     if (!isLive(row)) continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.fix))
       throw new NextRun(`This run cannot fit taking back ${row.repository}`);
-    if (!stillWanted(wanted, settings, row))
-      await takeBackExtraGrant(
-        context,
-        row,
-        wanted.keys.includes(row.repository_key) ? 'the seat moved to another GitHub account' : 'no longer in the plan',
+    if (stillWanted(wanted, settings, row)) continue;
+    const reason = wanted.keys.includes(row.repository_key)
+      ? 'the seat moved to another GitHub account'
+      : 'no longer in the plan';
+    // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its invitation
+    // meanwhile, or a status read made it active; this run then reads it again.
+    if (!(await takeBack(context, row, reason, row)) && isLive(await readExtraGrant(db, sessionId, row.repository_key)))
+      throw new RetryableError(
+        `The grant to ${row.repository} changed while it was taken back; it is taken back again`,
+        0,
       );
   }
   for (const key of wanted.keys) {
@@ -153,7 +159,11 @@ async function queuedAhead(db: D1Database, repository: string, sessionId: string
   return ahead !== null;
 }
 
-/** Writes a grant that holds nothing on GitHub (queued, or failed before any invitation), for this account. */
+/**
+ * Writes a grant that holds nothing on GitHub (queued, or failed before any invitation), for this
+ * account: a new version, so that a removal of what the row held before (waiting, or failed and
+ * retried by the seller) never leaves this one out of its check for a live holder.
+ */
 async function record(
   db: D1Database,
   sessionId: string,
@@ -178,7 +188,7 @@ async function record(
        ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
-         waiting_at = NULL, updated_at = excluded.updated_at
+         waiting_at = NULL, updated_at = excluded.updated_at, version = grants.version + 1
        WHERE grants.status NOT IN ${LIVE_SQL}`,
     )
     .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
@@ -200,28 +210,16 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
   );
 }
 
-/** An extra repository's send (sendInvitation.ts): the account is the seat's, chosen already. */
-const extraRules = (repository: string): SendRules => ({
-  repository,
-  seat: false,
-  collaboratorIsActive: true,
-  words: {
-    notFound: () => GRANT_DETAIL.accountGone,
-    gone: () => GRANT_DETAIL.accountGone,
-    collaborator: GRANT_DETAIL.alreadyCollaborator,
-    // Never asked: the seat's account is no other purchase's seat.
-    otherPurchase: GRANT_DETAIL.openInvitation,
-    invited: GRANT_DETAIL.openInvitation,
-    refused: GRANT_DETAIL.refused,
-    waiting: GRANT_DETAIL.waitsForCap,
-  },
-});
-
 /** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
 async function sendClaimed(context: Context, grant: ExtraGrant) {
-  const outcome = await sendQueued(context, grant, extraRules(grant.repository!));
+  const outcome = await sendQueued(context, grant, kindOf(context, grant));
   // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-  if (outcome.kind === 'stale') await withdrawStale(context, grant, outcome.invitationId);
+  if (outcome.kind === 'stale')
+    await removeNowOrLater(
+      context,
+      {...grant, invitation_id: outcome.invitationId, github_user_id: outcome.githubUserId},
+      'stale invitation',
+    );
   // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`,
   // which counts it): the buyer hears of the new invitation as from any re-send.
   if (outcome.kind === 'invited' && grant.expiry_resends > 0) {

@@ -1,4 +1,4 @@
-import type {ExtraGrantStatus} from '../../../src/config/api';
+import type {GrantStatus} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {log} from '../log';
@@ -27,11 +27,7 @@ import {enforceLimit, limits} from '../rateLimit';
  * after it (queued while it waits for the cap or the next run, pending once sent, active when it
  * turns out the buyer had accepted). Refuses with 409 what is not an expired invitation of theirs.
  */
-export async function renewExtraInvitation(
-  context: Context,
-  sessionId: string,
-  key: string,
-): Promise<ExtraGrantStatus> {
+export async function renewExtraInvitation(context: Context, sessionId: string, key: string): Promise<GrantStatus> {
   const {db, settings} = context;
   const row = await db
     .prepare('SELECT * FROM grants WHERE session_id = ?1 AND repository_key = ?2')
@@ -92,6 +88,6 @@ export async function renewExtraInvitation(
   const after = await db
     .prepare('SELECT status FROM grants WHERE session_id = ?1 AND repository_key = ?2')
     .bind(sessionId, key)
-    .first<{status: ExtraGrantStatus}>();
+    .first<{status: GrantStatus}>();
   return after?.status ?? 'queued';
 }

@@ -5,9 +5,10 @@ import {registerJob} from '../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {tellOwner} from './grantMail';
-import {type AccessResult, type Grant, readGrant, resultOf, TAKEN} from './grants';
+import {type AccessResult, type Grant, readGrant, resultOf} from './grants';
 import {removeNowOrLater} from './removal';
-import {sendQueued, type SendRules} from './sendInvitation';
+import {kindOf} from './repositoryKind';
+import {sendQueued} from './sendInvitation';
 
 /**
  * Sending a grant's invitation: at once when GitHub takes it and the cap allows, else later (the
@@ -57,7 +58,7 @@ export async function performInvite(
   if (!grant || grant.version !== version || grant.status !== 'queued') {
     return grant ? resultOf(grant) : {status: 'queued'};
   }
-  if (await hasPendingJobs(db, `remove:${sessionId}:`)) {
+  if (await hasPendingJobs(db, `remove:${sessionId}:kit:`)) {
     throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
   }
   return whileClaimed(
@@ -71,26 +72,10 @@ export async function performInvite(
   );
 }
 
-/** The seat's send (sendInvitation.ts): its refusals make the buyer choose another account. */
-const seatRules = (repository: string): SendRules => ({
-  repository,
-  seat: true,
-  collaboratorIsActive: false,
-  words: {
-    notFound: (login) => `GitHub user ${login} was not found`,
-    gone: (login) => `GitHub user ${login} no longer exists`,
-    ...TAKEN,
-    refused: 'GitHub refused the invitation.',
-    waiting: null,
-  },
-});
-
 /** The invitation of a grant this caller has claimed (see performInvite). */
 async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
-  const {db, settings} = context;
-  const outcome = await sendQueued(context, {...grant, repository_key: 'kit'}, seatRules(settings.GITHUB_REPO!), {
-    checked,
-  });
+  const {db} = context;
+  const outcome = await sendQueued(context, {...grant, repository_key: 'kit'}, kindOf(context, grant), {checked});
   switch (outcome.kind) {
     case 'queued':
       return {status: 'queued'};

@@ -6,11 +6,33 @@ import {repositoryFor} from './github';
 import type {Grant} from './grants';
 import {takeOffGitHub} from './takeOff';
 
-/** Taking off GitHub what this worker created for a grant: through the outbox's `github-remove` job. */
+/**
+ * The one take-back of every repository (the kit's seat and each extra): the grant is recorded
+ * revoked first, so nothing sends to it again, then what this worker created for it on GitHub is
+ * taken off through the outbox's `github-remove` job, retried by the cron. A removal the outbox
+ * gives up on leaves the grant `removal_failed`: the account may still be on the repository, and
+ * the console says so until a retry or the audit's fix removes it.
+ */
+
+/** What a take-back needs of a grant row, of any repository. */
+export type Removable = Pick<
+  Grant,
+  | 'session_id'
+  | 'repository_key'
+  | 'repository'
+  | 'version'
+  | 'invitation_id'
+  | 'github_user_id'
+  | 'invite_attempted_at'
+>;
 
 /** A removal job's payload: the grant version it is for, and what that version created on GitHub. */
 export interface RemovalPayload {
   sessionId: string;
+  /** The grant's repository key: 'kit', or an extra repository's. */
+  repositoryKey: string;
+  /** The repository it was for; null for the kit's (the worker's GITHUB_REPO). */
+  repository: string | null;
   version: number;
   /** The invitation the grant recorded; null for one whose answer was lost (found by `attemptedAt`). */
   invitationId: number | null;
@@ -20,28 +42,77 @@ export interface RemovalPayload {
 }
 
 /** The start of the keys of a grant version's removal jobs (one per invitation it recorded). */
-const removalKeys = (grant: Pick<Grant, 'session_id' | 'version'>) => `remove:${grant.session_id}:${grant.version}:`;
+const removalKeys = (grant: Pick<Grant, 'session_id' | 'repository_key' | 'version'>) =>
+  `remove:${grant.session_id}:${grant.repository_key}:${grant.version}:`;
 
 /**
  * Whether a grant taken away still waits for its removal from GitHub: GitHub did not answer the
  * first try, and the outbox tries again (until it gives up: `removal_failed`). Until then the
  * account may still be on the repository, and the buyer's dashboard says so.
  */
-export function removalUnderWay(db: D1Database, grant: Pick<Grant, 'session_id' | 'version'>): Promise<boolean> {
+export function removalUnderWay(
+  db: D1Database,
+  grant: Pick<Grant, 'session_id' | 'repository_key' | 'version'>,
+): Promise<boolean> {
   return hasPendingJobs(db, removalKeys(grant));
+}
+
+/**
+ * Takes a grant back: records it revoked (a new version), then removes what this worker created
+ * for it. `asRead`: the grant as the caller read it; it is taken back only if its status and
+ * invitation are still those (a re-send or an activation meanwhile is the caller's to read
+ * again). Without it, any grant that is not taken back already is. Returns the revoked row, or
+ * null when there was nothing to take back.
+ */
+export async function takeBack(
+  context: Context,
+  grant: Pick<Grant, 'session_id' | 'repository_key'>,
+  reason: string,
+  asRead?: Pick<Grant, 'invitation_id'> & {status: string},
+): Promise<Grant | null> {
+  const revoked = await context.db
+    .prepare(
+      `UPDATE grants SET status = 'revoked', detail = ?3, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?4
+       WHERE session_id = ?1 AND repository_key = ?2
+         AND CASE WHEN ?5 IS NULL THEN status IN ('queued', 'pending', 'active', 'failed')
+                  ELSE status = ?5 AND invitation_id IS ?6 END
+       RETURNING *`,
+    )
+    .bind(
+      grant.session_id,
+      grant.repository_key,
+      reason,
+      Date.now(),
+      asRead?.status ?? null,
+      asRead?.invitation_id ?? null,
+    )
+    .first<Grant>();
+  if (!revoked) return null;
+  log.info('access.revoked', {
+    sessionId: revoked.session_id,
+    key: revoked.repository_key,
+    reason,
+    invitationId: revoked.invitation_id,
+  });
+  await removeNowOrLater(context, revoked, reason);
+  return revoked;
 }
 
 /**
  * Queues the removal of what this worker created for a grant (its invitation, and the account
  * that accepted it) and tries it at once; the cron retries failures. A grant with no invitation
  * recorded created nothing on GitHub, unless it asked GitHub and the answer was lost: the
- * invitation that attempt may have created is looked for, and withdrawn.
+ * invitation that attempt may have created is looked for, and withdrawn. Also the withdrawal of
+ * a stale invitation (GitHub created it while the grant changed): the grant as the send read it,
+ * with that invitation.
  */
-export async function removeNowOrLater(context: Context, grant: Grant, reason: string) {
+export async function removeNowOrLater(context: Context, grant: Removable, reason: string) {
   const lost = grant.invitation_id === null && grant.invite_attempted_at !== null && grant.github_user_id !== null;
   if (grant.invitation_id === null && !lost) return;
   const payload: RemovalPayload = {
     sessionId: grant.session_id,
+    repositoryKey: grant.repository_key,
+    repository: grant.repository,
     version: grant.version,
     invitationId: grant.invitation_id,
     githubUserId: grant.github_user_id,
@@ -53,18 +124,18 @@ export async function removeNowOrLater(context: Context, grant: Grant, reason: s
     sessionId: grant.session_id,
     payload,
   });
-  log.info('access.removal_queued', {sessionId: grant.session_id, reason, jobId: id});
+  log.info('access.removal_queued', {sessionId: grant.session_id, key: grant.repository_key, reason, jobId: id});
   if (id !== null) await runJob(context, id);
 }
 
 /**
- * The outbox's `github-remove` job: takes off the kit's repository what the grant version created
- * (takeOff.ts); another live grant's invitation or account is left alone.
+ * The outbox's `github-remove` job: takes off the grant's repository what the grant version
+ * created (takeOff.ts); another live grant's invitation or account is left alone.
  */
 export function performRemoval(context: Context, payload: RemovalPayload) {
   return takeOffGitHub(
     context,
-    repositoryFor(context),
+    repositoryFor(context, payload.repository ?? undefined),
     {...payload, attemptedAt: payload.attemptedAt ?? null},
     payload,
   );
@@ -74,10 +145,10 @@ export function performRemoval(context: Context, payload: RemovalPayload) {
 export async function removalSucceeded(db: D1Database, payload: RemovalPayload) {
   await db
     .prepare(
-      `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?3
-       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'removal_failed'`,
+      `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?4
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'removal_failed'`,
     )
-    .bind(payload.sessionId, payload.version, Date.now())
+    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now())
     .run();
 }
 
@@ -89,14 +160,15 @@ export async function removalSucceeded(db: D1Database, payload: RemovalPayload) 
 export async function removalGaveUp(db: D1Database, payload: RemovalPayload, error: string) {
   const marked = await db
     .prepare(
-      `UPDATE grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?3
-       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'revoked'
+      `UPDATE grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?4
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'revoked'
        RETURNING session_id`,
     )
-    .bind(payload.sessionId, payload.version, Date.now())
+    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now())
     .first();
   log.error('access.removal_failed', {
     sessionId: payload.sessionId,
+    key: payload.repositoryKey,
     githubUserId: payload.githubUserId,
     invitationId: payload.invitationId,
     grantMarked: marked !== null,
@@ -104,10 +176,37 @@ export async function removalGaveUp(db: D1Database, payload: RemovalPayload, err
   });
 }
 
-registerJob<RemovalPayload>('github-remove', {
-  run: async (context, payload) => {
+/**
+ * A removal as the worker before migration 0031 queued it: a kit's `github-remove` without its
+ * repository key, or an extra repository's stale invitation (`extra-withdraw`, no grant version).
+ * A deploy applies the migrations a minute before the new worker serves, and the worker before
+ * it may queue one in that minute: it is read as today's.
+ */
+type QueuedBefore0031 =
+  | (Omit<RemovalPayload, 'repositoryKey' | 'repository'> & {repositoryKey?: string; repository?: string | null})
+  | {sessionId: string; key: string; repository: string; invitationId: number; githubUserId: number | null};
+
+function asToday(payload: QueuedBefore0031): RemovalPayload {
+  if ('key' in payload)
+    return {
+      sessionId: payload.sessionId,
+      repositoryKey: payload.key,
+      repository: payload.repository,
+      version: -1,
+      invitationId: payload.invitationId,
+      githubUserId: payload.githubUserId,
+    };
+  return {...payload, repositoryKey: payload.repositoryKey ?? 'kit', repository: payload.repository ?? null};
+}
+
+const removalJob = {
+  run: async (context: Context, queued: QueuedBefore0031) => {
+    const payload = asToday(queued);
     await performRemoval(context, payload);
     await removalSucceeded(context.db, payload);
   },
-  gaveUp: (context, payload, error) => removalGaveUp(context.db, payload, error),
-});
+  gaveUp: (context: Context, queued: QueuedBefore0031, error: string) =>
+    removalGaveUp(context.db, asToday(queued), error),
+};
+registerJob<QueuedBefore0031>('github-remove', removalJob);
+registerJob<QueuedBefore0031>('extra-withdraw', removalJob);

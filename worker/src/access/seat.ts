@@ -21,7 +21,7 @@ import {tellOwner} from './grantMail';
 import {reconcileExtraGrantsSoon} from './extraGrants';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
-import {removeNowOrLater} from './removal';
+import {removeNowOrLater, takeBack} from './removal';
 import {isRevokedBySeller, liftSellerRevocation, recordSellerRevocation, revokedBySeller} from './sellerRevocation';
 
 /**
@@ -327,15 +327,7 @@ async function attempted(db: D1Database, grant: Grant, at: number | null) {
  * extra repositories with it): a refund, a dispute, or the seller's revocation (revokeBySeller).
  */
 export async function revokeAccess(context: Context, sessionId: string, reason: string) {
-  const revoked = await context.db
-    .prepare(
-      `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, updated_at = ?3, waiting_at = NULL
-       WHERE repository_key = 'kit' AND session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
-       RETURNING *`,
-    )
-    .bind(sessionId, reason, Date.now())
-    .first<Grant>();
-  if (revoked) await removeNowOrLater(context, revoked, reason);
+  const revoked = await takeBack(context, {session_id: sessionId, repository_key: 'kit'}, reason);
   if (revoked) await reconcileExtraGrantsSoon(context, sessionId, `revoked:${revoked.version}`);
 }
 

@@ -5,6 +5,7 @@ import {checkAccount, isTakenById} from './grants';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {recordAttempt, sentAt} from './lostAnswer';
+import type {RepositoryKind} from './repositoryKind';
 
 /**
  * The one send of a queued grant's invitation, for every repository a purchase holds: the kit's
@@ -26,30 +27,6 @@ export interface QueuedGrant {
   github_user_id: number | null;
   github_username: string | null;
   invite_attempted_at: number | null;
-}
-
-/** What differs between the seat and an extra repository: what a refusal says and does. */
-export interface SendRules {
-  /** The repository's full name. */
-  repository: string;
-  /** The grant is the purchase's seat: its account may be no other purchase's seat. */
-  seat: boolean;
-  /**
-   * An account that is a collaborator already: the seat's buyer chooses another (false), while an
-   * extra repository's grant records it active, as not its own to remove (true).
-   */
-  collaboratorIsActive: boolean;
-  /** Why it was not invited, in the buyer's and the seller's words. */
-  words: {
-    notFound: (login: string) => string;
-    gone: (login: string) => string;
-    collaborator: (login: string) => string;
-    otherPurchase: (login: string) => string;
-    invited: (login: string) => string;
-    refused: string;
-    /** Kept as the grant's detail while it waits for the cap, or null to say nothing. */
-    waiting: string | null;
-  };
 }
 
 /** The recorded invitation of a send. */
@@ -79,12 +56,12 @@ export type SendOutcome<G extends QueuedGrant> =
 export async function sendQueued<G extends QueuedGrant>(
   context: Context,
   grant: G,
-  rules: SendRules,
+  kind: RepositoryKind,
   {checked = false}: {checked?: boolean} = {},
 ): Promise<SendOutcome<G>> {
   const {db} = context;
-  const {words} = rules;
-  const slot = await takeSlot(context, rules.repository, {sessionId: grant.session_id, key: grant.repository_key});
+  const {words} = kind;
+  const slot = await takeSlot(context, kind.repository, {sessionId: grant.session_id, key: grant.repository_key});
   if (slot === null) {
     await waitForCap(db, grant, words.waiting);
     return {kind: 'queued'};
@@ -92,7 +69,7 @@ export async function sendQueued<G extends QueuedGrant>(
   // Given back unless GitHub took the invitation.
   let giveBack = true;
   try {
-    const repository = repositoryFor(context, rules.repository);
+    const repository = repositoryFor(context, kind.repository);
     const named = grant.github_username ?? '';
     let github: {login: string; id: number};
     if (grant.github_user_id === null) {
@@ -115,14 +92,20 @@ export async function sendQueued<G extends QueuedGrant>(
     let adopted: Invitation | null = null;
     if (!checked) {
       const found = await checkAccount(context, repository, github, {
-        seatOf: rules.seat ? grant.session_id : null,
+        seatOf: kind.seat ? grant.session_id : null,
         ownInvitationId: null,
         attemptedAt: grant.invite_attempted_at,
       });
       if (found && 'refusal' in found)
         return found.refusal === 'collaborator'
-          ? await alreadyThere(db, grant, rules, github.login)
-          : await settle(db, grant, 'failed', words[found.refusal](github.login));
+          ? await alreadyThere(db, grant, kind, github.login)
+          : await settle(
+              db,
+              grant,
+              'failed',
+              // Another purchase's seat is asked about only for a seat (seatOf).
+              (found.refusal === 'otherPurchase' ? kind.seat!.otherPurchase : words[found.refusal])(github.login),
+            );
       adopted = found?.adopt ?? null;
     }
     if (adopted) {
@@ -140,7 +123,7 @@ export async function sendQueued<G extends QueuedGrant>(
       : await repository.invite(github.login);
     giveBack = outcome.state !== 'invited';
     // It became a collaborator between the check and the invitation.
-    if (outcome.state === 'active') return await alreadyThere(db, grant, rules, github.login);
+    if (outcome.state === 'active') return await alreadyThere(db, grant, kind, github.login);
     const now = Date.now();
     let recorded: G | null;
     try {
@@ -186,7 +169,7 @@ export async function sendQueued<G extends QueuedGrant>(
       // GitHub also counts the invitations this worker did not send (the seller's own): its word wins.
       await giveBackSlot(db, slot);
       giveBack = false;
-      await windowFullFor(db, rules.repository);
+      await windowFullFor(db, kind.repository);
       await waitForCap(db, grant, words.waiting);
       log.warn('access.invite_cap_refused', {
         sessionId: grant.session_id,
@@ -225,15 +208,15 @@ export async function waitForCap(
 }
 
 /** The account is a collaborator already: not the worker's to invite (nor ever to remove). */
-function alreadyThere(db: D1Database, grant: QueuedGrant, rules: SendRules, login: string) {
+function alreadyThere(db: D1Database, grant: QueuedGrant, kind: RepositoryKind, login: string) {
   log.warn('access.already_collaborator', {
     sessionId: grant.session_id,
     key: grant.repository_key,
     githubUserId: grant.github_user_id,
   });
-  return rules.collaboratorIsActive
-    ? settle(db, grant, 'active', rules.words.collaborator(login), login)
-    : settle(db, grant, 'failed', rules.words.collaborator(login));
+  return kind.collaboratorIsActive
+    ? settle(db, grant, 'active', kind.words.collaborator(login), login)
+    : settle(db, grant, 'failed', kind.words.collaborator(login));
 }
 
 /**

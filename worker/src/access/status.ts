@@ -9,6 +9,7 @@ import {type Invitation, type Repository, repositoryFor} from './github';
 import {type Grant, type GrantStatus} from './grants';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 import {removalUnderWay} from './removal';
+import {repositoryOf} from './repositoryKind';
 import {repositoryPage} from './repositoryPage';
 
 /**
@@ -36,11 +37,6 @@ export type ObservedRow = Pick<
   ExtraGrant,
   'session_id' | 'repository_key' | 'github_user_id' | 'invitation_id' | 'version' | 'checked_at' | 'invitation_expired'
 > & {status: GrantStatus; github_username: string | null; repository: string | null};
-
-/** The repository a grant is on: the kit's row names none (it is GITHUB_REPO); an extra's names its own. */
-export function repositoryOf(context: Context, row: Pick<ObservedRow, 'repository_key' | 'repository'>) {
-  return (row.repository_key === 'kit' ? context.settings.GITHUB_REPO : row.repository) ?? null;
-}
 
 /**
  * Records the account's login of today when it is not the stored one (only while the grant is
@@ -252,7 +248,12 @@ export async function extraAccessOf(
       continue;
     }
     const named = {key, repository, repositoryUrl: repositoryPage(context.settings, repository)};
-    if (!row || row.status === 'revoked' || (row.status === 'failed' && row.repository === null)) {
+    if (
+      !row ||
+      row.status === 'revoked' ||
+      row.status === 'removal_failed' ||
+      (row.status === 'failed' && row.repository === null)
+    ) {
       entries.push({...named, status: 'none'});
       continue;
     }

@@ -31,7 +31,7 @@ export async function failingJobs(db: D1Database): Promise<AdminJob[]> {
     runAfter: job.run_after,
     updatedAt: job.updated_at,
     sessionId: job.session_id,
-    removalFailed: job.kind === 'github-remove' && job.status === 'failed',
+    removalFailed: (job.kind === 'github-remove' || job.kind === 'extra-withdraw') && job.status === 'failed',
   }));
 }
 

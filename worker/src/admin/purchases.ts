@@ -314,9 +314,15 @@ const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = 
         ? 'Seat e-mail to the buyer'
         : 'Welcome e-mail to the buyer',
   'github-invite': () => 'Invitation (queued while GitHub was busy)',
-  'github-remove': () => 'Removal from the repository',
+  // Keyed remove:<session>:<repository key>:… (removal.ts): the kit's, or an extra repository's.
+  'github-remove': (key) => {
+    const repository = key.split(':')[2];
+    return repository && repository !== 'kit'
+      ? `Removal from the ${repository} repository`
+      : 'Removal from the repository';
+  },
+  'extra-withdraw': (key) => `Removal from the ${key.split(':')[1] ?? 'extra'} repository`,
   'extra-grants': () => 'Extra repositories brought in step with the plan',
-  'extra-withdraw': () => 'A stale invitation to an extra repository withdrawn',
   // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
   'card-country': (key, sessionId) =>
     `The card's country${key === `card-country:${sessionId}` ? '' : " of an upgrade's payment"} read from Stripe (fair price)`,

@@ -285,30 +285,34 @@ export async function applyFix(
   // On the repository without a paid seat: the seller decided it goes.
   await refuseWhileHeld(context, target, difference);
   await removeAccount(repositoryFor(context), difference, invitations, done, 'the repository');
-  await recordRemoved(context.db, difference.githubUserId);
+  await recordRemoved(context.db, target, difference.githubUserId);
   return {detail: `removed @${difference.login} (${difference.on})`, sessionId: difference.sessionId};
 }
 
 /**
- * The account is off the repository now, so what the outbox could not do is done: a grant left
- * `removal_failed` is revoked, and the removals of this account still failed or waiting are
+ * The account is off the repository now, so what the outbox could not do is done: a grant of it
+ * left `removal_failed` is revoked, and the removals of this account from it still failed or waiting are
  * closed, so that Failures stops showing a buyer who is gone.
  */
-async function recordRemoved(db: D1Database, githubUserId: number) {
+async function recordRemoved(db: D1Database, target: AuditTarget, githubUserId: number) {
   const now = Date.now();
+  // The kit's rows name no repository (it is GITHUB_REPO); an extra's names the one it was for,
+  // which may be another than its key's now.
+  const key = target.key ?? 'kit';
   await db.batch([
     db
       .prepare(
         `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?2
-         WHERE repository_key = 'kit' AND github_user_id = ?1 AND status = 'removal_failed'`,
+         WHERE repository_key = ?3 AND (?3 = 'kit' OR repository = ?4) AND github_user_id = ?1 AND status = 'removal_failed'`,
       )
-      .bind(githubUserId, now),
+      .bind(githubUserId, now, key, target.name),
     db
       .prepare(
         `UPDATE jobs SET status = 'done', last_error = NULL, updated_at = ?2
-         WHERE kind = 'github-remove' AND status IN ('failed', 'pending') AND json_extract(payload, '$.githubUserId') = ?1`,
+         WHERE kind = 'github-remove' AND status IN ('failed', 'pending') AND json_extract(payload, '$.githubUserId') = ?1
+           AND json_extract(payload, '$.repositoryKey') = ?3 AND (?3 = 'kit' OR json_extract(payload, '$.repository') = ?4)`,
       )
-      .bind(githubUserId, now),
+      .bind(githubUserId, now, key, target.name),
   ]);
 }
 
@@ -387,6 +391,7 @@ async function applyExtraFix(
   }
   await refuseWhileHeld(context, target, difference);
   await removeAccount(repository, difference, invitations, done, target.name);
+  await recordRemoved(db, target, difference.githubUserId);
   return {
     detail: `removed @${difference.login} from ${target.name} (${difference.on})`,
     sessionId: difference.sessionId,

@@ -17,7 +17,7 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'github-invite': 'GitHub invitation',
   'github-remove': 'GitHub removal',
   'extra-grants': 'Extra repositories (invite or take back)',
-  'extra-withdraw': 'Extra repository: a stale invitation withdrawn',
+  'extra-withdraw': 'GitHub removal (an extra repository)',
   'card-country': "Card's country (fair price)",
 };
 

@@ -247,7 +247,11 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 <React.Fragment key={grant.key}>
                   <dt>{extraRepositoryLabel(grant.key)}</dt>
                   <dd>
-                    {grant.status === 'pending' && grant.expired ? 'pending, expired' : grant.status}
+                    {grant.status === 'pending' && grant.expired
+                      ? 'pending, expired'
+                      : grant.status === 'removal_failed'
+                        ? 'removal failed: the account may still be on it (Retry under Failures)'
+                        : grant.status}
                     {grant.repository && <> · {grant.repository}</>}
                     {grant.username && <> · @{grant.username}</>}
                     {grant.detail && <> · {grant.detail}</>}

@@ -30,6 +30,9 @@ function stateOf(entry: ExtraRepositoryAccess): string {
       return `Active: ${who} can read it.`;
     case 'revoked':
       return 'Access removed.';
+    case 'removal_failed':
+      // Taken back, but GitHub did not let the worker remove it: the account may still be there.
+      return 'Access taken back.';
     case 'failed':
       return `Not granted: ${entry.detail ?? 'GitHub refused the invitation.'} Contact support.`;
   }
