@@ -914,6 +914,52 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
   });
 
+  test("the buyer's Resend of the kit's expired invitation keeps the prompts with the seat while GitHub answers: a reconcile that runs meanwhile takes nothing back", async () => {
+    const db = stack().worker.db;
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    const [promptsRow] = await extraRows(sessionId);
+    // The buyer is in the prompts repository; the kit's invitation expired after its last re-send.
+    stack().github.accept(promptsRow!.invitation_id!);
+    await aMinuteLater(sessionId);
+    expect((await accessStatus(user)).extraRepositories).toMatchObject([{key: 'prompts', status: 'active'}]);
+    const [kitInvitation] = kitInvitationsFor(account.id);
+    await setKitGrant(db, sessionId, {expiry_resends: MAX, checked_at: null});
+    stack().github.ageInvitation(kitInvitation!, 7.5 * DAY_MS);
+
+    // While GitHub answers the re-send's check of the account (the second: the first is the
+    // route's, whether the invitation was accepted), a reconcile of the purchase queued earlier
+    // comes due and the cron runs it.
+    const check = `GET /repos/${FIXTURE_REPO}/collaborators/${account.login}`;
+    let seatMeanwhile: unknown;
+    stack().github.beforeNext(check, async () =>
+      stack().github.beforeNext(check, async () => {
+        seatMeanwhile = await kitGrant<{status: string}>(db, sessionId, 'status');
+        await db.run(
+          "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'extra-grants', ?, 0, 0, 0, ?)",
+          `extra:${sessionId}:earlier`,
+          JSON.stringify({sessionId}),
+          sessionId,
+        );
+        await stack().worker.scheduled();
+      }),
+    );
+    stack().github.requests.length = 0;
+    const resent = await stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {}});
+    expect(resent.status).toBe(200);
+
+    expect(await db.all('SELECT status FROM jobs WHERE key = ?', `extra:${sessionId}:earlier`)).toEqual([
+      {status: 'done'},
+    ]);
+    expect(promptsRequests('DELETE')).toEqual([]);
+    expect(prompts().collaborators.has(account.login)).toBe(true);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'active', invitation_id: promptsRow!.invitation_id}]);
+    // The seat never read as empty.
+    expect(seatMeanwhile).toEqual({status: 'pending'});
+    const [renewed] = kitInvitationsFor(account.id);
+    expect(renewed).not.toBe(kitInvitation);
+    expect(await kitGrant(db, sessionId, 'status, invitation_id')).toEqual({status: 'pending', invitation_id: renewed});
+  });
+
   test('a prompts invitation 6.9 days old is sent again by the cron: the old one withdrawn, a new one to the same account, the buyer e-mailed, the kit left as it is', async () => {
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
     const fresh = await seatedBuyer(advanced.priceId.test);

@@ -1,7 +1,7 @@
 import {appConfig} from '../../../src/config';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
-import {PermanentError, RetryableError} from '../jobs';
+import {PermanentError} from '../jobs';
 import {log} from '../log';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
 import {
@@ -54,6 +54,10 @@ const NOT_REVOKED_BY_SELLER =
  * purchase (the checkout's creator, a payer's session) may have chosen the seat's account; the
  * owner takes such a seat back whatever the count of moves, and that move is not counted.
  *
+ * `renewing`: the version of the grant whose invitation resendInvitation replaces. The seat is the
+ * same account and stays live, so this goes on where a request for it would answer at once; a grant
+ * that changed since that version is answered as it is now.
+ *
  * `healing`: the daily audit invites the same account again, as the grant was: the count of
  * re-sends after expiry is kept. It is not `byAdmin`: the caller passes `byOwner` as the grant's
  * `chosen_by_owner` (resendInvitation does), so who chose the account stays as it was and a real
@@ -62,13 +66,14 @@ const NOT_REVOKED_BY_SELLER =
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
-  {byAdmin = false, healing = false}: {byAdmin?: boolean; healing?: boolean} = {},
+  {byAdmin = false, healing = false, renewing}: {byAdmin?: boolean; healing?: boolean; renewing?: number} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
   const current = await readGrant(db, request.sessionId);
+  if (renewing !== undefined && current?.version !== renewing) return current ? resultOf(current) : {status: 'queued'};
   const sameAccount = isFor(current, request.github);
-  if (isLive(current) && sameAccount) return resultOf(current);
+  if (isLive(current) && sameAccount && renewing === undefined) return resultOf(current);
 
   // Moving the seat away from an account this worker invited is what the limit counts; the
   // seller's own moves do not.
@@ -97,11 +102,11 @@ export async function requestAccess(
     if (found && 'refusal' in found) {
       // A request of this purchase running alongside may have invited the account a moment ago.
       const now = await readGrant(db, request.sessionId);
-      if (isLive(now) && isFor(now, request.github)) return resultOf(now);
+      if (isLive(now) && isFor(now, request.github) && now.version !== current?.version) return resultOf(now);
       throw taken(found.refusal);
     }
     adopted = found?.adopt ?? null;
-  } else if (isLive(current)) {
+  } else if (isLive(current) && renewing === undefined) {
     // Unchecked, a move could give up a working seat for an account we may not touch.
     throw new HttpError(
       503,
@@ -177,8 +182,8 @@ export async function requestAccess(
     const winner = await readGrant(db, request.sessionId);
     return winner ? resultOf(winner) : {status: 'queued'};
   }
-  if (current?.status === 'failed') {
-    // What a failed grant left on GitHub (an expired invitation) goes before the new invitation.
+  if (current && (current.status === 'failed' || renewing !== undefined)) {
+    // What the grant left on GitHub (an expired invitation) goes before the new invitation.
     await removeNowOrLater(context, current, 'invitation replaced');
   }
   return inviteNowOrLater(context, claimed, {checked: request.github.id !== null});
@@ -428,48 +433,24 @@ export async function resendInvitation(
   userId: string,
   options: {byAdmin?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
-  const {db} = context;
   // Still waiting in line, or on its way: nothing to send again. It goes in its turn, with the place
   // it has (a new version through requestAccess would start at the back).
   if (grant.status === 'queued') return inviteNowOrLater(context, grant, {checked: false});
   const login = await loginToday(context, grant);
-  const marked = await db
-    .prepare(
-      `UPDATE grants SET status = 'failed', detail = 'invitation expired', updated_at = ?3
-       WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
-       RETURNING session_id`,
-    )
-    .bind(grant.session_id, grant.version, Date.now())
-    .first();
-  if (!marked) {
-    const now = await readGrant(db, grant.session_id);
-    return now ? resultOf(now) : {status: 'queued'};
-  }
-  try {
-    // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
-    return await requestAccess(
-      context,
-      {
-        sessionId: grant.session_id,
-        userId,
-        github: {login, id: grant.github_user_id},
-        byOwner: grant.chosen_by_owner === 1,
-      },
-      options,
-    );
-  } catch (err) {
-    if (err instanceof RetryableError || (err instanceof GitHubFailure && err.transient)) {
-      // Nothing was asked of GitHub yet: the grant is as it was, for the next try.
-      await db
-        .prepare(
-          `UPDATE grants SET status = ?3, detail = ?4
-           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'failed'`,
-        )
-        .bind(grant.session_id, grant.version, grant.status, grant.detail)
-        .run();
-    }
-    throw err;
-  }
+  // The same account, so whoever chose it still has: a resend neither grants nor spends a take-back.
+  // The grant stays as it is until the record of the new invitation replaces it (`renewing`): the
+  // seat never reads as empty meanwhile, so a reconcile running alongside leaves the plan's extra
+  // repositories with it, and a re-send GitHub refuses or cannot take leaves the grant as it was.
+  return requestAccess(
+    context,
+    {
+      sessionId: grant.session_id,
+      userId,
+      github: {login, id: grant.github_user_id},
+      byOwner: grant.chosen_by_owner === 1,
+    },
+    {...options, renewing: grant.version},
+  );
 }
 
 /** The login the grant's account has today, looked up by its numeric id (the stored one when none is known). */
