@@ -1,5 +1,4 @@
 import {Hono} from 'hono';
-import {extraRepositoryKeys, findStoredPlan} from '../../../src/config';
 import {ROUTES} from '../../../src/config/links';
 import {API_PATHS, type DownloadLink} from '../../../src/config/api';
 import type {AppEnv} from '../app';
@@ -8,7 +7,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {contextOf, type Context} from '../context';
 import {readJson} from '../http';
-import {accessPurchaseOf, effectivePlan} from '../purchases';
+import {accessPurchaseOf} from '../purchases';
 import {downloadLinkBody} from '../../../src/config/apiSchemas';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
@@ -17,6 +16,7 @@ import {archiveName, DOWNLOAD_LINK_TTL_MS, refuseWhenOff} from './downloadRules'
 import {latestStoredTag} from '../releases/latest';
 import {GitHubFailure, repositoryFor} from './github';
 import {revokedBySeller} from './sellerRevocation';
+import {entitlementOf} from './entitlement';
 
 /**
  * Downloads of the code, for a paid buyer, at once: whatever GitHub's invitation cap allows
@@ -41,11 +41,12 @@ interface LinkRow {
 }
 
 /**
- * The GitHub repository an extra key's download comes from, for a purchase whose plan (now) grants
- * it: 403 when the plan does not, 503 when the seller set no repository for it (fail closed).
+ * The GitHub repository an extra key's download comes from, for a purchase entitled to it
+ * (entitlement.ts): 403 when its plan does not grant it now, 503 when the seller set no repository
+ * for it (fail closed).
  */
-function extraRepositoryFor(settings: Context['settings'], plan: string | null, key: string): string {
-  if (!extraRepositoryKeys(findStoredPlan(plan)).includes(key)) {
+function extraRepositoryFor(settings: Context['settings'], repositories: string[], key: string): string {
+  if (!repositories.includes(key)) {
     throw new HttpError(403, 'Your plan does not include this repository.', 'NOT_IN_PLAN');
   }
   const repository = settings.extraRepos[key];
@@ -105,9 +106,12 @@ export const downloadRoutes = new Hono<AppEnv>()
     if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
     // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as
     // well. Chosen among those in force, this one is revoked only when every one of the buyer's is.
-    if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
+    const {standing, repositories} = await entitlementOf(c.env.DB, purchase.session_id);
+    if (standing === 'revoked_by_seller') throw revokedBySeller();
+    // Refunded or disputed since it was read.
+    if (standing === 'not_paid') throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
     const context = contextOf(c.env);
-    const extra = key === undefined ? null : extraRepositoryFor(context.settings, purchase.plan, key);
+    const extra = key === undefined ? null : extraRepositoryFor(context.settings, repositories, key);
     let target: {ref: string; release: boolean};
     try {
       if (extra) {
@@ -175,12 +179,9 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
       throw new HttpError(410, 'This download link was already used. Get a new one from your dashboard.', 'LINK_USED');
     throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
   }
-  const stillPaid = await env.DB.prepare(
-    `SELECT ${effectivePlan('p')} AS plan, p.revoked_by_seller_at FROM purchases p WHERE p.session_id = ?1 AND p.status = 'paid'`,
-  )
-    .bind(link.session_id)
-    .first<{plan: string | null; revoked_by_seller_at: number | null}>();
-  if (!stillPaid) {
+  // Checked again now: a refund, a dispute or the seller's revocation since the link was made ends it.
+  const {standing, repositories} = await entitlementOf(env.DB, link.session_id);
+  if (standing === 'not_paid') {
     await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
     throw new HttpError(
@@ -189,7 +190,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
       'NOT_PAID',
     );
   }
-  if (stillPaid.revoked_by_seller_at !== null) {
+  if (standing === 'revoked_by_seller') {
     // Revoked in the console after the link was made.
     await settle(env.DB, hash, 'refused', 'the seller revoked the access');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'revoked_by_seller'});
@@ -199,7 +200,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   let repositoryName = context.settings.GITHUB_REPO ?? 'code';
   if (link.repository_key !== null) {
     try {
-      repositoryName = extraRepositoryFor(context.settings, stillPaid.plan, link.repository_key);
+      repositoryName = extraRepositoryFor(context.settings, repositories, link.repository_key);
     } catch (err) {
       const notInPlan = err instanceof HttpError && err.status === 403;
       await settle(

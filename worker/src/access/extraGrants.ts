@@ -4,6 +4,7 @@ import {enqueue, RetryableError} from '../jobs';
 import {log} from '../log';
 import {registerJob, runJob} from '../outbox';
 import {effectivePlan} from '../purchases';
+import {entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../subrequests';
 import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
@@ -18,8 +19,8 @@ import {removeNowOrLater, takeBack} from './removal';
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
  * mapped to GitHub by the worker's GITHUB_EXTRA_REPOS), kept in step with the purchase by one
  * function, `reconcileExtraGrants`. What is wanted follows from the records alone: the purchase
- * is paid, its kit seat (the 'kit' row of grants) has a GitHub account invited or active, and its plan now
- * (its latest paid upgrade's, purchases.ts `effectivePlan`) lists the key. Whatever is granted and
+ * is entitled to the code (entitlement.ts: paid, not revoked by the seller, its plan now lists the
+ * key) and its kit seat (the 'kit' row of grants) has a GitHub account. Whatever is granted and
  * no longer wanted (a refund, an upgrade refunded, the seat moved to another account) is taken
  * back: the invitation this worker created is withdrawn, or the account it invited removed; an
  * account it did not invite is never touched. The kit's seat is still driven request by request
@@ -45,31 +46,22 @@ export interface Wanted {
 
 /** What the purchase should hold now, from D1 alone. */
 export async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
-  const row = await db
-    .prepare(
-      `SELECT p.status AS purchase_status, p.revoked_by_seller_at, ${effectivePlan('p')} AS plan, g.status AS grant_status,
-         g.github_user_id, g.github_username
-       FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.repository_key = 'kit'
-       WHERE p.session_id = ?1`,
-    )
-    .bind(sessionId)
-    .first<{
-      purchase_status: string;
-      revoked_by_seller_at: number | null;
-      plan: string | null;
-      grant_status: string | null;
-      github_user_id: number | null;
-      github_username: string | null;
-    }>();
-  const invited = row?.grant_status === 'pending' || row?.grant_status === 'active';
-  const seated = row !== null && (invited || row.grant_status === 'queued') && row.github_user_id !== null;
   // A purchase the seller revoked wants nothing, whatever its seat's row says (a restore that
   // raced the revocation may have left it live).
-  if (!row || row.purchase_status !== 'paid' || row.revoked_by_seller_at !== null || !seated)
+  const {repositories} = await entitlementOf(db, sessionId);
+  if (repositories.length === 0) return {keys: [], account: null, send: false};
+  const seat = await db
+    .prepare(
+      `SELECT status, github_user_id, github_username FROM grants WHERE session_id = ?1 AND repository_key = 'kit'`,
+    )
+    .bind(sessionId)
+    .first<{status: string; github_user_id: number | null; github_username: string}>();
+  const invited = seat?.status === 'pending' || seat?.status === 'active';
+  if (!seat || !(invited || seat.status === 'queued') || seat.github_user_id === null)
     return {keys: [], account: null, send: false};
   return {
-    keys: extraRepositoryKeys(findStoredPlan(row.plan)),
-    account: {id: row.github_user_id!, login: row.github_username!},
+    keys: repositories.filter((key) => key !== 'kit'),
+    account: {id: seat.github_user_id, login: seat.github_username},
     send: invited,
   };
 }

@@ -1,4 +1,5 @@
 import {appConfig} from '../../../src/config';
+import {ENTITLED} from './entitlement';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {PermanentError} from '../jobs';
@@ -279,7 +280,7 @@ async function moveSeat(
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
            checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
            invite_attempted_at = NULL
-         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid' AND revoked_by_seller_at IS NULL)
+         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
          RETURNING *`,
       )
       .bind(
