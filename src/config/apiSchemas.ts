@@ -237,7 +237,7 @@ export const paymentStanding = z.object({
    */
   total: z.object({amount: z.number().nullable(), refunded: z.number()}).optional(),
   /**
-   * The seller revoked the purchase's access in the console (worker/src/access/sellerRevocation.ts)
+   * The seller revoked the purchase's access in the console (worker/src/access/grants/sellerRevocation.ts)
    * and has not granted it again. On a purchase refunded or disputed since, it came first: a dispute
    * won does not give back what the seller took.
    */
@@ -723,7 +723,7 @@ export const adminPurchaseDetail = adminPurchase.extend({
    * it be sent again. False for access that is not pending.
    */
   invitationExpired: z.boolean(),
-  /** The extra repositories this purchase was granted or refused (worker/src/access/extraGrants.ts), by key. */
+  /** The extra repositories this purchase was granted or refused (worker/src/access/grants/reconcile.ts), by key. */
   extraGrants: z.array(adminExtraGrant),
   /** Its upgrades that reached a payment, the oldest first. */
   upgrades: z.array(adminUpgrade),

@@ -4,7 +4,7 @@
  * the repository path it means, so that a test can hold every name to the kit.
  *
  * A map names a path in three ways, and only these are read:
- * - inline code shaped like a path (`worker/src/access/seat.ts`, `scripts/local/`, `SECURITY.md`);
+ * - inline code shaped like a path (`worker/src/access/grants/seat.ts`, `scripts/local/`, `SECURITY.md`);
  *   not a route (`/dashboard`), a URL, a package (`@octokit/fixtures`), a command or anything
  *   with a space, a variable (`WORKER_URL=/api`), a placeholder (`.env.<name>`), a media type or
  *   one of Firebase Auth's error codes (`auth/user-disabled`);
@@ -12,11 +12,11 @@
  * - a line of a tree (a code block with no language): its entry, and the file and folder names
  *   its description gives, which are inside that entry.
  * A test file followed by `›` names tests in it too (`SECURITY.md`'s `file › describe › test`), and
- * a file followed by names of code names code in it (`access/grants.ts` `refusalFor`).
+ * a file followed by names of code names code in it (`access/grants/records.ts` `refusalFor`).
  *
  * A path is read from the first of the map's folders (`bases`) that holds its first segment (from
  * the first of them when none does, and it is missing): the way `SECURITY.md` names the worker's
- * files from `worker/src/` (`access/seat.ts`) and `worker/` (`migrations/`) and the rest from the
+ * files from `worker/src/` (`access/grants/seat.ts`) and `worker/` (`migrations/`) and the rest from the
  * root. A bare file name the map has spelled out in full above it (`access.test.ts` after
  * `test/worker/access.test.ts`) is that file. A link or a `../` path is read from the map's folder.
  */
@@ -108,7 +108,7 @@ interface Mention {
 }
 
 const TEST_FILE = /`([^`\s]+\.test\.tsx?)`/g;
-/** Code a map names beside a file (`access/grants.ts` `refusalFor`, `rateLimit.ts` `limits.invitationResends`). */
+/** Code a map names beside a file (`access/grants/records.ts` `refusalFor`, `rateLimit.ts` `limits.invitationResends`). */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 
 /** The titles quoted after each test file of a line (or of each cell of a table row). */

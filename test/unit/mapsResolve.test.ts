@@ -5,7 +5,7 @@
  * of each rule, the README's tree, the references it sends a reader to (`DOCS.md`,
  * `scripts/README.md`, `src/config/README.md`), `test/README.md` and `worker/README.md` to where
  * things live.
- * Every file, folder, test and piece of code (`access/grants.ts` `refusalFor`) they name must be in
+ * Every file, folder, test and piece of code (`access/grants/records.ts` `refusalFor`) they name must be in
  * the kit as they name it: a rename or a removal fails here, naming the map and its line, instead
  * of leaving a map that points nowhere.
  */
@@ -20,7 +20,7 @@ import {namesTitle, testTitles} from '../support/testTitles';
 
 /** Each map, and the folders it names paths from (see `test/support/mapNames.ts`). */
 const MAPS: MapDocument[] = [
-  // The rules' code is the worker's: `access/seat.ts` is worker/src's, `migrations/` worker's.
+  // The rules' code is the worker's: `access/grants/seat.ts` is worker/src's, `migrations/` worker's.
   {file: 'SECURITY.md', bases: ['', 'worker/src', 'worker']},
   {file: 'README.md', bases: ['']},
   // The README's long references, each beside what it describes.
@@ -31,6 +31,8 @@ const MAPS: MapDocument[] = [
   {file: 'test/README.md', bases: ['test', '']},
   // Its own folder first (`src/access/`), and the worker's code as SECURITY.md names it (`mail.ts`).
   {file: 'worker/README.md', bases: ['worker', 'worker/src', '']},
+  // Its own files (`seat.ts`), and the rest of access/ and the worker's (`payments/revocations.ts`).
+  {file: 'worker/src/access/grants/README.md', bases: ['worker/src/access/grants', 'worker/src/access', 'worker/src']},
 ];
 
 const kit = kitOf(kitFiles(ROOT));

@@ -9,7 +9,7 @@ import {FIXTURE_REPO, INVITEE, OWNER, VALIDATION_FAILED} from '../../scripts/loc
 import {completedEvent, refundEvent, type SignedInUser, startStack, stripeEvent, type Stack} from './stack';
 import {ageKitReading, insertKitGrant, kitGrant, setKitGrant} from './grantRows';
 import type Stripe from 'stripe';
-import {HOLDER_SQL} from '../../worker/src/access/liveGrants';
+import {HOLDER_SQL} from '../../worker/src/access/grants/liveGrants';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -8,12 +8,12 @@ import {appConfig} from '../../src/config';
  */
 export const CRON_BATCHES = {
   /**
-   * Queued invitations sent a run from each repository's line, the kit's first (access/drainQueue.ts):
+   * Queued invitations sent a run from each repository's line, the kit's first (access/grants/drainQueue.ts):
    * up to 5 calls each (see appConfig.repository.queueBatch).
    */
   invitationQueue: appConfig.repository.queueBatch,
   /**
-   * Invitations sent again as they expire, of every repository, a run (access/expiryResends.ts):
+   * Invitations sent again as they expire, of every repository, a run (access/grants/expiryResends.ts):
    * one listing per repository, then up to 8 calls each (the status read of one no longer listed,
    * the login by id, the check, the withdrawal, the invitation, a stale one's withdrawal, the e-mail).
    */
@@ -24,7 +24,7 @@ export const CRON_BATCHES = {
    */
   auditFixes: 3,
   /**
-   * Purchases whose extra grants wait with no place in a line (access/extraGrants.ts
+   * Purchases whose extra grants wait with no place in a line (access/grants/reconcile.ts
    * reconcileUnplacedExtraGrants), reconciled a run after the lines: up to 4 calls each (the login
    * by id, the two checks, the invitation).
    */

@@ -27,7 +27,7 @@ export function extraRepoPairs(value: string | undefined): Record<string, string
 /**
  * Why these extra repositories cannot be granted beside the kit's (`kitRepo`, GITHUB_REPO), or
  * null. D1's grants table keys the kit's own repository 'kit' (migration 0028). And a repository
- * has one line for GitHub's daily cap (access/invitationQueue.ts) and one record of who holds each
+ * has one line for GitHub's daily cap (access/grants/invitationQueue.ts) and one record of who holds each
  * account on it: granted under two keys, or as the kit's and an extra one, the two grants would
  * wait for and take back each other's invitations.
  */

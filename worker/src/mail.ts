@@ -236,8 +236,8 @@ function resentLines(
 
 /**
  * An extra repository's invitation (a plan's `extraRepositories`), sent again by the cron as it
- * expired (access/expiryResends.ts). After the last re-send, the dashboard offers a new one
- * (access/extraRenew.ts), as it does for the kit's.
+ * expired (access/grants/expiryResends.ts). After the last re-send, the dashboard offers a new one
+ * (access/grants/renew.ts), as it does for the kit's.
  */
 export function extraResentMail(resend: {
   to: string;

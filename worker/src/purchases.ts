@@ -107,7 +107,7 @@ export function bestPurchase<P extends Pick<Purchase, 'plan'>>(purchases: readon
 
 /**
  * Of a user's paid purchases, those a choice for them is made among. The seller's revocation is
- * the purchase's (access/sellerRevocation.ts), so a purchase the seller revoked stands for the buyer
+ * the purchase's (access/grants/sellerRevocation.ts), so a purchase the seller revoked stands for the buyer
  * only when the seller revoked every one: then the one chosen says revoked, and nothing is served.
  * Every place that chooses one purchase for the user chooses among these, so the dashboard, the
  * download, the invitation, the plan and the upgrade offer never disagree about a revocation.

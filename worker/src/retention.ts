@@ -1,4 +1,4 @@
-import {pruneSentStatement} from './access/invitationQueue';
+import {pruneSentStatement} from './access/grants/invitationQueue';
 
 /**
  * What the worker keeps only for a while. A Mailgun token older than its 5-minute signature window

@@ -102,7 +102,7 @@ export interface Settings extends Parsed {
   subrequestLimit: number;
   /**
    * The extra repositories' `owner/name` by key (GITHUB_EXTRA_REPOS). A key a plan names that is
-   * missing here grants nothing: the worker never guesses a repository (access/extraGrants.ts).
+   * missing here grants nothing: the worker never guesses a repository (access/grants/reconcile.ts).
    */
   extraRepos: Record<string, string>;
 }

@@ -15,8 +15,8 @@ import {newSecretToken, tokenHash} from '../secretToken';
 import {archiveName, DOWNLOAD_LINK_TTL_MS, refuseWhenOff} from './downloadRules';
 import {latestStoredTag} from '../releases/latest';
 import {GitHubFailure, repositoryFor} from './github';
-import {revokedBySeller} from './sellerRevocation';
-import {entitlementOf} from './entitlement';
+import {revokedBySeller} from './grants/sellerRevocation';
+import {entitlementOf} from './grants/entitlement';
 
 /**
  * Downloads of the code, for a paid buyer, at once: whatever GitHub's invitation cap allows

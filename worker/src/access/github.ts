@@ -68,7 +68,7 @@ export interface Repository {
 /**
  * The repository, through the invocation's context: every call to GitHub spends one of its
  * subrequests. The kit's (`GITHUB_REPO`) unless `fullName` names another the seller set (an extra
- * repository of GITHUB_EXTRA_REPOS, access/extraGrants.ts).
+ * repository of GITHUB_EXTRA_REPOS, access/grants/reconcile.ts).
  */
 export function repositoryFor(
   {settings, subrequests}: Pick<Context, 'settings' | 'subrequests'>,

@@ -17,12 +17,12 @@ import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendExtraInvitationBody} from '../../../src/config/apiSchemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
-import {drainLine} from './drainQueue';
-import {renewExtraInvitation} from './extraRenew';
+import {drainLine} from './grants/drainQueue';
+import {renewExtraInvitation} from './grants/renew';
 import {reportGitHub} from './reportGitHub';
-import {grantForUser, readGrant} from './grants';
-import {requestAccess, resendInvitation} from './seat';
-import {extraAccessOf, invitationExpired, observeSeat} from './status';
+import {grantForUser, readGrant} from './grants/records';
+import {requestAccess, resendInvitation} from './grants/seat';
+import {extraAccessOf, invitationExpired, observeSeat} from './grants/status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await accessPurchaseOf(db, user);

@@ -12,7 +12,7 @@ import type {
   PurchaseState,
 } from '../../../src/config/api';
 import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
-import type {Grant} from '../access/grants';
+import type {Grant} from '../access/grants/records';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from './refunds';

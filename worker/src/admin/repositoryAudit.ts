@@ -6,11 +6,11 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
-import {reconcileExtraGrantsSoon} from '../access/extraGrants';
-import {type Context, type Grant, readGrant} from '../access/grants';
-import {invitationWindow} from '../access/invitationQueue';
-import {holderOf} from '../access/holders';
-import {resendInvitation} from '../access/seat';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
+import {type Context, type Grant, readGrant} from '../access/grants/records';
+import {invitationWindow} from '../access/grants/invitationQueue';
+import {holderOf} from '../access/grants/holders';
+import {resendInvitation} from '../access/grants/seat';
 import {type Repository, repositoryFor} from '../access/github';
 import {reportGitHub} from '../access/reportGitHub';
 import {HttpError} from '../errors';
@@ -21,7 +21,7 @@ import {SUBREQUESTS_PER} from '../subrequests';
  * hand, or a removal that failed), which paid grants are missing, and which revoked ones are still
  * there. The repository's owner and GITHUB_EXEMPT are left out. Each difference has a fix.
  *
- * The same for each extra repository a plan grants (GITHUB_EXTRA_REPOS, access/extraGrants.ts),
+ * The same for each extra repository a plan grants (GITHUB_EXTRA_REPOS, access/grants/reconcile.ts),
  * against its own rows of grants: its audit is asked for by its key.
  */
 interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, type Plan} from '../../../src/config';
-import {revokeAccess} from '../access/seat';
+import {revokeAccess} from '../access/grants/seat';
 import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import {reconcileExtraGrantsSoon} from '../access/extraGrants';
-import {restoreAccess, revokeAccess} from '../access/seat';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
+import {restoreAccess, revokeAccess} from '../access/grants/seat';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {recordUpgradeRefund, restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, findStoredPlan, upgradeLabel, storedPlanName} from '../../../src/config';
-import {reconcileExtraGrantsSoon} from '../access/extraGrants';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {effectivePlan, type PurchaseStatus} from '../purchases';
@@ -28,7 +28,7 @@ interface UpgradeRow {
  * Why a paid upgrade is not applied; each is refunded at once, since the payer got nothing.
  * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
  * paid since, in another tab), so its credit is wrong. `access revoked`: the seller revoked the
- * purchase's access since the session was made (access/sellerRevocation.ts), so the higher plan
+ * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
  * would give nothing.
  */
 type Refusal = 'duplicate' | 'purchase not paid' | 'access revoked' | 'stale' | 'another buyer' | 'amount mismatch';

@@ -11,7 +11,7 @@ import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {type GivenFairPrice, heldFairPrice} from '../payments/fairPriceCheckout';
 import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
-import {revokedBySeller} from '../access/sellerRevocation';
+import {revokedBySeller} from '../access/grants/sellerRevocation';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1

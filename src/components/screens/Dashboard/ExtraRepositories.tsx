@@ -85,7 +85,7 @@ function DownloadExtra({
 
 /**
  * The private repositories the buyer's plan grants besides the kit, each with its own state: the
- * worker invites the kit's GitHub account to each (worker/src/access/extraGrants.ts), and each can
+ * worker invites the kit's GitHub account to each (worker/src/access/grants/reconcile.ts), and each can
  * be downloaded at once (access/download.ts) when downloads are on.
  */
 export default function ExtraRepositories({

@@ -1,10 +1,10 @@
-import {appConfig} from '../../../src/config';
+import {appConfig} from '../../../../src/config/index';
 import {ENTITLED} from './entitlement';
-import type {Context} from '../context';
-import {HttpError} from '../errors';
-import {PermanentError} from '../jobs';
-import {log} from '../log';
-import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
+import type {Context} from '../../context';
+import {HttpError} from '../../errors';
+import {PermanentError} from '../../jobs';
+import {log} from '../../log';
+import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from '../github';
 import {
   type AccessResult,
   type Grant,
@@ -16,10 +16,10 @@ import {
   resultOf,
   taken,
   TAKEN,
-} from './grants';
+} from './records';
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
-import {reconcileExtraGrantsSoon} from './extraGrants';
+import {reconcileExtraGrantsSoon} from './reconcile';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
 import {removeNowOrLater, takeBack} from './removal';
@@ -34,7 +34,7 @@ const NOT_REVOKED_BY_SELLER =
   'NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL)';
 
 /**
- * What happens to a grant, the seat's commands in one place (its record is grants.ts, what the
+ * What happens to a grant, the seat's commands in one place (its record is records.ts, what the
  * dashboard reads of it status.ts):
  * - requestAccess: a buyer (or the seller) points the seat at a GitHub account; it is invited now,
  *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.

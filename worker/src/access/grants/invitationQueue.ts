@@ -1,6 +1,6 @@
-import {appConfig} from '../../../src/config';
-import type {InvitationWindow} from '../../../src/config/api';
-import type {Context} from '../context';
+import {appConfig} from '../../../../src/config/index';
+import type {InvitationWindow} from '../../../../src/config/api';
+import type {Context} from '../../context';
 
 /**
  * GitHub's cap on invitations, kept by the worker itself (D1): what was sent to a repository in
@@ -114,7 +114,7 @@ export async function windowFullFor(db: D1Database, repository: string, now = Da
  * Gives a queued grant a place in its repository's line, or keeps the place it has: a later
  * request of the purchase, while it waits, does not send it to the back. The kit's grant takes its
  * place now; an extra repository's, the time it was queued (`queued_at`), the order its reconcile
- * keeps (extraGrants.ts `queuedAhead`).
+ * keeps (reconcile.ts `queuedAhead`).
  */
 export async function waitInQueue(db: D1Database, grant: GrantKey, now = Date.now()) {
   await db

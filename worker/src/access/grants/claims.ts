@@ -1,4 +1,4 @@
-import type {GrantStatus} from '../../../src/config/api';
+import type {GrantStatus} from '../../../../src/config/api';
 
 /**
  * Claims on a grant's row, so that one caller at a time acts on it: a request, the outbox and the

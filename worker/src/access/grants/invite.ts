@@ -1,11 +1,11 @@
-import type {Context} from '../context';
-import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../jobs';
-import {log} from '../log';
-import {registerJob} from '../outbox';
+import type {Context} from '../../context';
+import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../../jobs';
+import {log} from '../../log';
+import {registerJob} from '../../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
-import {reconcileExtraGrantsSoon} from './extraGrants';
+import {reconcileExtraGrantsSoon} from './reconcile';
 import {tellOwner} from './grantMail';
-import {type AccessResult, type Grant, readGrant, resultOf} from './grants';
+import {type AccessResult, type Grant, readGrant, resultOf} from './records';
 import {removeNowOrLater} from './removal';
 import {kindOf} from './repositoryKind';
 import {sendQueued} from './sendInvitation';
@@ -107,7 +107,7 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     case 'invited': {
       const recorded = outcome.sent.row;
       await tellOwner(context, recorded, {waited: outcome.sent.waited});
-      // The same account gets the extra repositories the plan grants (extraGrants.ts).
+      // The same account gets the extra repositories the plan grants (reconcile.ts).
       await reconcileExtraGrantsSoon(context, grant.session_id, `seat:${recorded.version}`);
       return resultOf(recorded);
     }

@@ -1,4 +1,4 @@
-import type {Invitation} from './github';
+import type {Invitation} from '../github';
 
 /**
  * An invitation GitHub created whose answer the worker never got: GitHub took the PUT, then a 502,

@@ -1,5 +1,5 @@
-import {afterPurchase} from '../../../src/config';
-import {HttpError} from '../errors';
+import {afterPurchase} from '../../../../src/config/index';
+import {HttpError} from '../../errors';
 
 /**
  * The seller's revocation, as the purchase records it (`purchases.revoked_by_seller_at`, migration

@@ -1,4 +1,4 @@
-import type {GrantStatus} from '../../../src/config/api';
+import type {GrantStatus} from '../../../../src/config/api';
 
 /**
  * Which grants hold an account on a repository, as values and as SQL: a leaf module (no D1 types),

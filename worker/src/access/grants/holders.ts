@@ -1,4 +1,4 @@
-import type {Context} from '../context';
+import type {Context} from '../../context';
 import {HOLDER_SQL} from './liveGrants';
 
 /** A grant, as a take-back read it: the row it leaves out when it asks who else holds an account. */

@@ -1,16 +1,16 @@
-import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../src/config';
-import type {ExtraRepositoryAccess} from '../../../src/config/api';
-import type {Context} from '../context';
-import {log} from '../log';
+import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../../src/config/index';
+import type {ExtraRepositoryAccess} from '../../../../src/config/api';
+import type {Context} from '../../context';
+import {log} from '../../log';
 import {claim} from './claims';
-import {type ExtraGrant, extraGrantsOf, GRANT_DETAIL, invitationLapsed, markActive} from './extraGrantRecords';
-import {reconcileExtraGrantsSoon} from './extraGrants';
-import {type Invitation, type Repository, repositoryFor} from './github';
-import {type Grant, type GrantStatus} from './grants';
+import {type ExtraGrant, extraGrantsOf, GRANT_DETAIL, invitationLapsed, markActive} from './extraRecords';
+import {reconcileExtraGrantsSoon} from './reconcile';
+import {type Invitation, type Repository, repositoryFor} from '../github';
+import {type Grant, type GrantStatus} from './records';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 import {removalUnderWay} from './removal';
 import {repositoryOf} from './repositoryKind';
-import {repositoryPage} from './repositoryPage';
+import {repositoryPage} from '../repositoryPage';
 
 /**
  * What GitHub says of a grant, of any repository (the kit's and a plan's extras, one read): a
@@ -263,7 +263,7 @@ export async function extraAccessOf(
       ...(row.github_username && {username: row.github_username}),
       ...(row.detail && {detail: row.detail}),
       ...(row.status === 'queued' && row.waiting_at !== null && {waitsForCap: true}),
-      // The buyer may then ask for a new one (extraRenew.ts), as for the kit's.
+      // The buyer may then ask for a new one (renew.ts), as for the kit's.
       ...(invitationLapsed(row) && {expired: true}),
     });
   }

@@ -1,15 +1,15 @@
-import type {Context} from '../context';
-import {RetryableError} from '../jobs';
-import {log} from '../log';
-import {checkAccount, isTakenById} from './grants';
-import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from './github';
+import type {Context} from '../../context';
+import {RetryableError} from '../../jobs';
+import {log} from '../../log';
+import {checkAccount, isTakenById} from './records';
+import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from '../github';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {recordAttempt, sentAt} from './lostAnswer';
 import type {RepositoryKind} from './repositoryKind';
 
 /**
  * The one send of a queued grant's invitation, for every repository a purchase holds: the kit's
- * (the purchase's seat, invite.ts) and a plan's extra ones (extraGrants.ts). Within the
+ * (the purchase's seat, invite.ts) and a plan's extra ones (reconcile.ts). Within the
  * repository's daily cap, to the account by its numeric id, adopting the invitation of an attempt
  * whose answer was lost, and recording it only while the grant is as it was read.
  *

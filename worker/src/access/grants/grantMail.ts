@@ -1,8 +1,8 @@
-import type {Context} from '../context';
-import {enqueue} from '../jobs';
-import {extraResentMail, type MailMessage, seatMail} from '../mail';
-import {runJob} from '../outbox';
-import type {Grant} from './grants';
+import type {Context} from '../../context';
+import {enqueue} from '../../jobs';
+import {extraResentMail, type MailMessage, seatMail} from '../../mail';
+import {runJob} from '../../outbox';
+import type {Grant} from './records';
 
 /**
  * What a grant's buyer is e-mailed, to the purchase's address, through the outbox: one e-mail per
@@ -34,7 +34,7 @@ export function tellOwner(context: Context, grant: Grant, {waited = false}: {wai
 /**
  * That the invitation to an extra repository went again, replacing the one the buyer may be
  * looking for: sent by the cron's re-send as it expires (expiryResends.ts), and by the
- * queue's send when such a re-send had to wait (extraGrants.ts). One e-mail per invitation.
+ * queue's send when such a re-send had to wait (reconcile.ts). One e-mail per invitation.
  */
 export function tellExtraResent(
   context: Context,

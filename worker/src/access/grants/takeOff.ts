@@ -1,7 +1,7 @@
-import type {Context} from '../context';
-import {PermanentError, RetryableError} from '../jobs';
-import {log} from '../log';
-import {GitHubFailure, type Repository} from './github';
+import type {Context} from '../../context';
+import {PermanentError, RetryableError} from '../../jobs';
+import {log} from '../../log';
+import {GitHubFailure, type Repository} from '../github';
 import {type GrantVersion, holderOf} from './holders';
 import {lostAnswerInvitation} from './lostAnswer';
 

@@ -1,7 +1,7 @@
-import type {Context} from '../context';
-import {GRANT_DETAIL} from './extraGrantRecords';
+import type {Context} from '../../context';
+import {GRANT_DETAIL} from './extraRecords';
 import {tellExtraResent, tellOwner} from './grantMail';
-import {type Grant, TAKEN} from './grants';
+import {type Grant, TAKEN} from './records';
 
 /**
  * What differs between the repositories a purchase holds, said once: the kit's, whose grant is

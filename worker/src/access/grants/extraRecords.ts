@@ -1,8 +1,8 @@
-import type {GrantStatus} from '../../../src/config/api';
-import {INVITATION_LIFETIME_MS} from './github';
+import type {GrantStatus} from '../../../../src/config/api';
+import {INVITATION_LIFETIME_MS} from '../github';
 
 /**
- * An extra repository's rows of grants (extraGrants.ts keeps them in step with the purchase): a row, why a grant
+ * An extra repository's rows of grants (reconcile.ts keeps them in step with the purchase): a row, why a grant
  * is as it is, and the reads and writes that the send, the take-back, the status read and the
  * expiry re-send share.
  */

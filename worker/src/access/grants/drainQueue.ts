@@ -1,11 +1,11 @@
-import type {Context} from '../context';
-import {PermanentError, RetryableError} from '../jobs';
-import {log} from '../log';
-import {step} from '../cronStep';
-import {SUBREQUESTS_PER} from '../subrequests';
-import {readExtraGrant} from './extraGrantRecords';
-import {reconcileExtraGrants, reconcileUnplacedExtraGrants} from './extraGrants';
-import {readGrant} from './grants';
+import type {Context} from '../../context';
+import {PermanentError, RetryableError} from '../../jobs';
+import {log} from '../../log';
+import {step} from '../../cronStep';
+import {SUBREQUESTS_PER} from '../../subrequests';
+import {readExtraGrant} from './extraRecords';
+import {reconcileExtraGrants, reconcileUnplacedExtraGrants} from './reconcile';
+import {readGrant} from './records';
 import {performInvite} from './invite';
 import {queueHead} from './invitationQueue';
 

@@ -1,13 +1,13 @@
-import type {GrantStatus} from '../../../src/config/api';
-import type {Context} from '../context';
-import {HttpError} from '../errors';
-import {log} from '../log';
+import type {GrantStatus} from '../../../../src/config/api';
+import type {Context} from '../../context';
+import {HttpError} from '../../errors';
+import {log} from '../../log';
 import {whileClaimed} from './claims';
-import type {ExtraGrant} from './extraGrantRecords';
+import type {ExtraGrant} from './extraRecords';
 import {activeIfAccepted} from './status';
-import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './extraGrants';
-import {repositoryFor} from './github';
-import {enforceLimit, limits} from '../rateLimit';
+import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './reconcile';
+import {repositoryFor} from '../github';
+import {enforceLimit, limits} from '../../rateLimit';
 
 /**
  * A buyer's own request for a new invitation to an extra repository of their plan, once the last

@@ -1,7 +1,7 @@
-import type {AccessResult as AccessAnswer, GrantStatus} from '../../../src/config/api';
-import type {Context} from '../context';
-import {HttpError} from '../errors';
-import {type Invitation, type Repository, repositoryFor} from './github';
+import type {AccessResult as AccessAnswer, GrantStatus} from '../../../../src/config/api';
+import type {Context} from '../../context';
+import {HttpError} from '../../errors';
+import {type Invitation, type Repository, repositoryFor} from '../github';
 import {LIVE} from './liveGrants';
 import {lostAnswerInvitation} from './lostAnswer';
 

@@ -1,5 +1,5 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../src/config';
-import {effectivePlan} from '../purchases';
+import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config/index';
+import {effectivePlan} from '../../purchases';
 
 /**
  * May this purchase have the code now, and which of it? One answer for every delivery: an

@@ -1,9 +1,9 @@
-import type {Context} from '../context';
-import {enqueue, hasPendingJobs} from '../jobs';
-import {log} from '../log';
-import {registerJob, runJob} from '../outbox';
-import {repositoryFor} from './github';
-import type {Grant} from './grants';
+import type {Context} from '../../context';
+import {enqueue, hasPendingJobs} from '../../jobs';
+import {log} from '../../log';
+import {registerJob, runJob} from '../../outbox';
+import {repositoryFor} from '../github';
+import type {Grant} from './records';
 import {takeOffGitHub} from './takeOff';
 
 /**

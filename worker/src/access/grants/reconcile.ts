@@ -1,17 +1,17 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../src/config';
-import type {Context} from '../context';
-import {enqueue, RetryableError} from '../jobs';
-import {log} from '../log';
-import {registerJob, runJob} from '../outbox';
-import {effectivePlan} from '../purchases';
+import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config/index';
+import type {Context} from '../../context';
+import {enqueue, RetryableError} from '../../jobs';
+import {log} from '../../log';
+import {registerJob, runJob} from '../../outbox';
+import {effectivePlan} from '../../purchases';
 import {entitlementOf} from './entitlement';
-import {NextRun, SUBREQUESTS_PER} from '../subrequests';
+import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
 import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
-import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraGrantRecords';
+import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraRecords';
 import {kindOf} from './repositoryKind';
 import {sendQueued, waitForCap} from './sendInvitation';
-import {isLive} from './grants';
+import {isLive} from './records';
 import {LIVE_SQL} from './liveGrants';
 import {removeNowOrLater, takeBack} from './removal';
 
@@ -28,7 +28,7 @@ import {removeNowOrLater, takeBack} from './removal';
  * here. Both send an invitation, and send it again as it expires, by the same functions
  * (sendInvitation.ts, expiryResends.ts).
  *
- * The table and its shared writes are in extraGrantRecords.ts, the take-back (every repository's) in removal.ts,
+ * The table and its shared writes are in extraRecords.ts, the take-back (every repository's) in removal.ts,
  * and what the dashboard and the console read in status.ts.
  */
 
