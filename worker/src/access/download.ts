@@ -103,13 +103,14 @@ export const downloadRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
     const {repository: key} = await readJson(c, downloadLinkBody);
     const purchase = await accessPurchaseOf(c.env.DB, user);
-    if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+    const notPaid = () => new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+    if (!purchase) throw notPaid();
     // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as
     // well. Chosen among those in force, this one is revoked only when every one of the buyer's is.
     const {standing, repositories} = await entitlementOf(c.env.DB, purchase.session_id);
     if (standing === 'revoked_by_seller') throw revokedBySeller();
     // Refunded or disputed since it was read.
-    if (standing === 'not_paid') throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+    if (standing === 'not_paid') throw notPaid();
     const context = contextOf(c.env);
     const extra = key === undefined ? null : extraRepositoryFor(context.settings, repositories, key);
     let target: {ref: string; release: boolean};

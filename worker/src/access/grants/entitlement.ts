@@ -1,4 +1,4 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config/index';
+import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
 import {effectivePlan} from '../../purchases';
 
 /**

@@ -1,4 +1,4 @@
-import {appConfig} from '../../../../src/config/index';
+import {appConfig} from '../../../../src/config';
 import type {InvitationWindow} from '../../../../src/config/api';
 import type {Context} from '../../context';
 

@@ -1,4 +1,4 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config/index';
+import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
 import type {Context} from '../../context';
 import {enqueue, RetryableError} from '../../jobs';
 import {log} from '../../log';

@@ -1,4 +1,4 @@
-import {appConfig} from '../../../../src/config/index';
+import {appConfig} from '../../../../src/config';
 import {ENTITLED} from './entitlement';
 import type {Context} from '../../context';
 import {HttpError} from '../../errors';

@@ -1,4 +1,4 @@
-import {afterPurchase} from '../../../../src/config/index';
+import {afterPurchase} from '../../../../src/config';
 import {HttpError} from '../../errors';
 
 /**

@@ -1,4 +1,4 @@
-import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../../src/config/index';
+import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
 import type {ExtraRepositoryAccess} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {log} from '../../log';
