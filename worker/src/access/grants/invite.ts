@@ -5,7 +5,7 @@ import {registerJob} from '../../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
 import {reconcileExtraGrantsSoon} from './reconcile';
 import {tellOwner} from './grantMail';
-import {type AccessResult, type Grant, readGrant, resultOf} from './records';
+import {type AccessResult, type Seat, readGrant, resultOf} from './records';
 import {removeNowOrLater} from './removal';
 import {kindOf} from './repositoryKind';
 import {sendQueued} from './sendInvitation';
@@ -18,7 +18,7 @@ import {sendQueued} from './sendInvitation';
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
 export async function inviteNowOrLater(
   context: Context,
-  grant: Grant,
+  grant: Seat,
   {checked}: {checked: boolean},
 ): Promise<AccessResult> {
   try {
@@ -73,7 +73,7 @@ export async function performInvite(
 }
 
 /** The invitation of a grant this caller has claimed (see performInvite). */
-async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
+async function sendClaimed(context: Context, grant: Seat, {checked}: {checked: boolean}): Promise<AccessResult> {
   const {db} = context;
   const outcome = await sendQueued(context, {...grant, repository_key: 'kit'}, kindOf(context, grant), {checked});
   switch (outcome.kind) {

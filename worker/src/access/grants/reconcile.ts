@@ -8,10 +8,9 @@ import {entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
 import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
-import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraRecords';
 import {kindOf} from './repositoryKind';
 import {sendQueued, waitForCap} from './sendInvitation';
-import {isLive} from './records';
+import {extraGrantsOf, GRANT_DETAIL, type Grant, isLive, readGrant} from './records';
 import {LIVE_SQL} from './liveGrants';
 import {removeNowOrLater, takeBack} from './removal';
 
@@ -28,7 +27,7 @@ import {removeNowOrLater, takeBack} from './removal';
  * here. Both send an invitation, and send it again as it expires, by the same functions
  * (sendInvitation.ts, expiryResends.ts).
  *
- * The table and its shared writes are in extraRecords.ts, the take-back (every repository's) in removal.ts,
+ * The record and its shared writes are in records.ts, the take-back (every repository's) in removal.ts,
  * and what the dashboard and the console read in status.ts.
  */
 
@@ -67,7 +66,7 @@ export async function wantedFor(db: D1Database, sessionId: string): Promise<Want
 }
 
 /** Whether a live grant is still what the purchase should hold: its key, its account, the repository set for the key now. */
-export function stillWanted(wanted: Wanted, settings: Context['settings'], row: ExtraGrant): boolean {
+export function stillWanted(wanted: Wanted, settings: Context['settings'], row: Grant): boolean {
   return (
     wanted.keys.includes(row.repository_key) &&
     row.github_user_id === wanted.account?.id &&
@@ -96,7 +95,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
       : 'no longer in the plan';
     // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its invitation
     // meanwhile, or a status read made it active; this run then reads it again.
-    if (!(await takeBack(context, row, reason, row)) && isLive(await readExtraGrant(db, sessionId, row.repository_key)))
+    if (!(await takeBack(context, row, reason, row)) && isLive(await readGrant(db, sessionId, row.repository_key)))
       throw new RetryableError(
         `The grant to ${row.repository} changed while it was taken back; it is taken back again`,
         0,
@@ -105,7 +104,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
   for (const key of wanted.keys) {
     const account = wanted.account!;
     const repository = settings.extraRepos[key];
-    const row = await readExtraGrant(db, sessionId, key);
+    const row = await readGrant(db, sessionId, key);
     // While the seat's invitation waits in the kit's line, what the account holds goes on (a grant
     // in its repository's line keeps its place) and nothing new is granted: that waits for the
     // seat's send, which reconciles.
@@ -197,13 +196,13 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
     db,
     {session_id: sessionId, repository_key: key},
     {status: 'queued'},
-    async () => sendClaimed(context, (await readExtraGrant(db, sessionId, key))!),
+    async () => sendClaimed(context, (await readGrant(db, sessionId, key))!),
     () => undefined,
   );
 }
 
 /** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
-async function sendClaimed(context: Context, grant: ExtraGrant) {
+async function sendClaimed(context: Context, grant: Grant) {
   const outcome = await sendQueued(context, grant, kindOf(context, grant));
   // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
   if (outcome.kind === 'stale')
@@ -224,7 +223,7 @@ async function sendClaimed(context: Context, grant: ExtraGrant) {
  * Hands a grant its purchase no longer wants (found by the cron's re-send or a buyer's renewal) to
  * its reconcile, which the cron runs: one job per invitation, however often it is found.
  */
-export async function handToReconcile(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'invitation_id'>) {
+export async function handToReconcile(db: D1Database, grant: Pick<Grant, 'session_id' | 'invitation_id'>) {
   await enqueue(db, {
     key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`,
     kind: 'extra-grants',

@@ -1,7 +1,6 @@
 import type {Context} from '../../context';
-import {GRANT_DETAIL} from './extraRecords';
 import {tellExtraResent, tellOwner} from './grantMail';
-import {type Grant, TAKEN} from './records';
+import {GRANT_DETAIL, type Grant, isSeat, TAKEN} from './records';
 
 /**
  * What differs between the repositories a purchase holds, said once: the kit's, whose grant is
@@ -60,7 +59,9 @@ export function kindOf(
         refused: 'GitHub refused the invitation.',
         waiting: null,
       },
-      tellResent: (context, recorded) => tellOwner(context, recorded),
+      tellResent: async (context, recorded) => {
+        if (isSeat(recorded)) await tellOwner(context, recorded);
+      },
     };
   return {
     repository,
