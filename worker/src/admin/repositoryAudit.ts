@@ -6,7 +6,7 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
 import {type Context, type Seat, readGrant} from '../access/grants/records';
 import {invitationWindow} from '../access/grants/invitationQueue';
 import {holderOf} from '../access/grants/holders';

@@ -1,18 +1,14 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
 import type {Context} from '../../context';
-import {enqueue, RetryableError} from '../../jobs';
+import {RetryableError} from '../../jobs';
 import {log} from '../../log';
-import {registerJob, runJob} from '../../outbox';
-import {effectivePlan} from '../../purchases';
+import {registerJob} from '../../outbox';
 import {entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
-import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
-import {kindOf} from './repositoryKind';
-import {sendQueued, waitForCap} from './sendInvitation';
+import {sendClaimed, waitForCap} from './sendInvitation';
 import {extraGrantsOf, GRANT_DETAIL, type Grant, isLive, readGrant} from './records';
 import {LIVE_SQL} from './liveGrants';
-import {removeNowOrLater, takeBack} from './removal';
+import {takeBack} from './removal';
 
 /**
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
@@ -196,65 +192,11 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
     db,
     {session_id: sessionId, repository_key: key},
     {status: 'queued'},
-    async () => sendClaimed(context, (await readGrant(db, sessionId, key))!),
+    async () => {
+      await sendClaimed(context, (await readGrant(db, sessionId, key))!);
+    },
     () => undefined,
   );
-}
-
-/** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
-async function sendClaimed(context: Context, grant: Grant) {
-  const outcome = await sendQueued(context, grant, kindOf(context, grant));
-  // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-  if (outcome.kind === 'stale')
-    await removeNowOrLater(
-      context,
-      {...grant, invitation_id: outcome.invitationId, github_user_id: outcome.githubUserId},
-      'stale invitation',
-    );
-  // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`,
-  // which counts it): the buyer hears of the new invitation as from any re-send.
-  if (outcome.kind === 'invited' && grant.expiry_resends > 0) {
-    const {login, invitationId} = outcome.sent;
-    await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId});
-  }
-}
-
-/**
- * Hands a grant its purchase no longer wants (found by the cron's re-send or a buyer's renewal) to
- * its reconcile, which the cron runs: one job per invitation, however often it is found.
- */
-export async function handToReconcile(db: D1Database, grant: Pick<Grant, 'session_id' | 'invitation_id'>) {
-  await enqueue(db, {
-    key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`,
-    kind: 'extra-grants',
-    sessionId: grant.session_id,
-    payload: {sessionId: grant.session_id},
-  });
-}
-
-/**
- * Queues a reconcile of the purchase's extra grants through the outbox and runs it at once; the
- * cron retries it. `cause` names the event (one job per event: a webhook delivered twice queues
- * one). A purchase whose plan grants no extra repository and that holds none is skipped.
- */
-export async function reconcileExtraGrantsSoon(context: Context, sessionId: string, cause: string) {
-  const {db} = context;
-  const found = await db
-    .prepare(
-      `SELECT ${effectivePlan('p')} AS plan,
-         EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ${LIVE_SQL}) AS live
-       FROM purchases p WHERE p.session_id = ?1`,
-    )
-    .bind(sessionId)
-    .first<{plan: string | null; live: number}>();
-  if (!found || (found.live === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0)) return;
-  const id = await enqueue(db, {
-    key: `extra:${sessionId}:${cause}`,
-    kind: 'extra-grants',
-    sessionId,
-    payload: {sessionId},
-  });
-  if (id !== null) await runJob(context, id);
 }
 
 /**

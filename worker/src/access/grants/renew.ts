@@ -5,7 +5,8 @@ import {log} from '../../log';
 import {whileClaimed} from './claims';
 import {readGrant} from './records';
 import {activeIfAccepted} from './status';
-import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './reconcile';
+import {stillWanted, wantedFor} from './reconcile';
+import {handToReconcile, reconcileExtraGrantsSoon} from './reconcileSoon';
 import {repositoryFor} from '../github';
 import {enforceLimit, limits} from '../../rateLimit';
 

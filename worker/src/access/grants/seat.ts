@@ -19,7 +19,7 @@ import {
 } from './records';
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
-import {reconcileExtraGrantsSoon} from './reconcile';
+import {reconcileExtraGrantsSoon} from './reconcileSoon';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
 import {removeNowOrLater, takeBack} from './removal';

@@ -3,7 +3,7 @@ import type {ExtraRepositoryAccess} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {log} from '../../log';
 import {claim} from './claims';
-import {reconcileExtraGrantsSoon} from './reconcile';
+import {reconcileExtraGrantsSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
 import {
   extraGrantsOf,
