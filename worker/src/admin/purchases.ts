@@ -12,7 +12,7 @@ import type {
   PurchaseState,
 } from '../../../src/config/api';
 import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
-import type {Grant} from '../access/grants/records';
+import type {Seat} from '../access/grants/records';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from './refunds';
@@ -188,7 +188,7 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
 /** A purchase's page as D1 has it, and its grant, whose pending invitation the route asks GitHub about. */
 export interface StoredPurchaseDetail {
   detail: Omit<AdminPurchaseDetail, 'invitationExpired' | 'extraGrants'>;
-  grant: Grant | null;
+  grant: Seat | null;
 }
 
 export async function purchaseDetail(
@@ -259,7 +259,7 @@ export async function purchaseDetail(
       })),
       history,
     },
-    grant: (grant!.results[0] as unknown as Grant | undefined) ?? null,
+    grant: (grant!.results[0] as unknown as Seat | undefined) ?? null,
   };
 }
 

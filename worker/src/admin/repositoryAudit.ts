@@ -6,8 +6,8 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
-import {type Context, type Grant, readGrant} from '../access/grants/records';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
+import {type Context, type Seat, readGrant} from '../access/grants/records';
 import {invitationWindow} from '../access/grants/invitationQueue';
 import {holderOf} from '../access/grants/holders';
 import {resendInvitation} from '../access/grants/seat';
@@ -24,7 +24,7 @@ import {SUBREQUESTS_PER} from '../subrequests';
  * The same for each extra repository a plan grants (GITHUB_EXTRA_REPOS, access/grants/reconcile.ts),
  * against its own rows of grants: its audit is asked for by its key.
  */
-interface GrantRow extends Pick<Grant, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
+interface GrantRow extends Pick<Seat, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
   email: string | null;
 }
@@ -69,7 +69,7 @@ async function grantsOf(db: D1Database, target: AuditTarget) {
  * but one queued while GitHub was busy, or one that failed. Leaving those out would list a paying
  * buyer on the repository as "without a paid grant", and the fix would remove them.
  */
-const ENTITLED: readonly Grant['status'][] = ['queued', 'pending', 'active', 'failed'];
+const ENTITLED: readonly Seat['status'][] = ['queued', 'pending', 'active', 'failed'];
 
 export async function auditRepository(
   context: Context,

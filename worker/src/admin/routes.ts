@@ -18,7 +18,7 @@ import {
 import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
-import {type Grant, readGrant} from '../access/grants/records';
+import {extraGrantsOf, invitationLapsed, type Seat, readGrant} from '../access/grants/records';
 import {grantBySeller, resendInvitation, revokeBySeller} from '../access/grants/seat';
 import {invitationExpired, observeGrant, observeSeat} from '../access/grants/status';
 import {reportGitHub} from '../access/reportGitHub';
@@ -47,7 +47,6 @@ import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
-import {extraGrantsOf, invitationLapsed} from '../access/grants/extraRecords';
 import {renewExtraInvitation} from '../access/grants/renew';
 import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from './refunds';
@@ -456,12 +455,12 @@ async function audited(
 }
 
 /** The purchase's access as an admin reads it: the account, its state and its invitation. */
-function accessOf(grant: Grant | null): string {
+function accessOf(grant: Seat | null): string {
   if (!grant) return 'none';
   return `@${grant.github_username} (${grant.status}${grant.invitation_id ? `, invitation ${grant.invitation_id}` : ''})`;
 }
 
-function changeOf(before: Grant | null, after: Grant | null): string {
+function changeOf(before: Seat | null, after: Seat | null): string {
   const [was, is] = [accessOf(before), accessOf(after)];
   return was === is ? `Access unchanged: ${was}.` : `Access: ${was} → ${is}.`;
 }

@@ -3,7 +3,7 @@ import type {RepositoryDifference} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {GitHubFailure, INVITATION_LIFETIME_MS} from '../access/github';
-import type {Grant} from '../access/grants/records';
+import type {Seat} from '../access/grants/records';
 import {DAY_MS, hasFreeSlot} from '../access/grants/invitationQueue';
 import {reportGitHub} from '../access/reportGitHub';
 import {enqueue, RetryableError} from '../jobs';
@@ -160,7 +160,7 @@ async function claimRun(db: D1Database, now = Date.now()): Promise<{continuing: 
   return row && {continuing: row.continuing === 1};
 }
 
-type GrantState = Pick<Grant, 'session_id' | 'status' | 'invitation_id'>;
+type GrantState = Pick<Seat, 'session_id' | 'status' | 'invitation_id'>;
 
 /** The grant of each purchase a difference names. */
 async function grantStates(db: D1Database, differences: RepositoryDifference[]): Promise<Map<string, GrantState>> {

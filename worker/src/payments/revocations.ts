@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
 import {restoreAccess, revokeAccess} from '../access/grants/seat';
 import {contextOf} from '../context';
 import {log} from '../log';

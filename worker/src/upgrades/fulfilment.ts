@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, findStoredPlan, upgradeLabel, storedPlanName} from '../../../src/config';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcile';
+import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {effectivePlan, type PurchaseStatus} from '../purchases';

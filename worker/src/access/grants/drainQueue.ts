@@ -3,7 +3,6 @@ import {PermanentError, RetryableError} from '../../jobs';
 import {log} from '../../log';
 import {step} from '../../cronStep';
 import {SUBREQUESTS_PER} from '../../subrequests';
-import {readExtraGrant} from './extraRecords';
 import {reconcileExtraGrants, reconcileUnplacedExtraGrants} from './reconcile';
 import {readGrant} from './records';
 import {performInvite} from './invite';
@@ -65,7 +64,7 @@ async function sendFromLine(context: Context, sessionId: string, key: string): P
       return (await performInvite(context, sessionId, grant.version)).status === 'queued' ? 'waits' : 'sent';
     }
     await reconcileExtraGrants(context, sessionId);
-    const row = await readExtraGrant(context.db, sessionId, key);
+    const row = await readGrant(context.db, sessionId, key);
     return row?.status === 'queued'
       ? 'waits'
       : row?.status === 'pending' || row?.status === 'active'

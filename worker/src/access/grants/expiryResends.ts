@@ -5,11 +5,11 @@ import {log} from '../../log';
 import {RetryableError} from '../../jobs';
 import {SUBREQUESTS_PER} from '../../subrequests';
 import {whileClaimed} from './claims';
-import {GRANT_DETAIL, type ExtraGrant, markActive} from './extraRecords';
 import {activeIfAccepted} from './status';
-import {handToReconcile, stillWanted, wantedFor} from './reconcile';
+import {stillWanted, wantedFor} from './reconcile';
+import {handToReconcile} from './reconcileSoon';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from '../github';
-import type {Grant} from './records';
+import {GRANT_DETAIL, type Grant, markActive} from './records';
 import {DAY_MS, giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
 import {recordAttempt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
@@ -75,7 +75,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
       max * SCANNED_PER_RESEND,
       settings.GITHUB_REPO ?? null,
     )
-    .all<Grant & ExtraGrant>();
+    .all<Grant>();
   // One listing of each repository's invitations for the batch: one still on it was not accepted.
   const listings = new Map<string, Invitation[]>();
   const waiting = new Set<string>();
@@ -125,7 +125,7 @@ async function windowOpen(context: Context, repository: string): Promise<boolean
 }
 
 /** A due grant's row: the kit's (the seat) or an extra repository's, read from the one table. */
-type DueGrant = Grant & ExtraGrant;
+type DueGrant = Grant;
 
 /**
  * One due grant, of any repository: active if it was accepted, else sent again by the one run

@@ -2,7 +2,7 @@ import type {Context} from '../../context';
 import {enqueue} from '../../jobs';
 import {extraResentMail, type MailMessage, seatMail} from '../../mail';
 import {runJob} from '../../outbox';
-import type {Grant} from './records';
+import type {Seat} from './records';
 
 /**
  * What a grant's buyer is e-mailed, to the purchase's address, through the outbox: one e-mail per
@@ -19,7 +19,7 @@ async function tellBuyer(context: Context, sessionId: string, key: string, compo
 }
 
 /** Which GitHub account holds the purchase's seat now: one e-mail per grant version. */
-export function tellOwner(context: Context, grant: Grant, {waited = false}: {waited?: boolean} = {}) {
+export function tellOwner(context: Context, grant: Seat, {waited = false}: {waited?: boolean} = {}) {
   return tellBuyer(context, grant.session_id, `seat:${grant.session_id}:${grant.version}`, (to) =>
     seatMail(context.settings, {
       to,

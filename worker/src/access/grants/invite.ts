@@ -3,12 +3,8 @@ import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../../job
 import {log} from '../../log';
 import {registerJob} from '../../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
-import {reconcileExtraGrantsSoon} from './reconcile';
-import {tellOwner} from './grantMail';
-import {type AccessResult, type Grant, readGrant, resultOf} from './records';
-import {removeNowOrLater} from './removal';
-import {kindOf} from './repositoryKind';
-import {sendQueued} from './sendInvitation';
+import {type AccessResult, type Seat, readGrant, resultOf} from './records';
+import {sendClaimed} from './sendInvitation';
 
 /**
  * Sending a grant's invitation: at once when GitHub takes it and the cap allows, else later (the
@@ -18,7 +14,7 @@ import {sendQueued} from './sendInvitation';
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
 export async function inviteNowOrLater(
   context: Context,
-  grant: Grant,
+  grant: Seat,
   {checked}: {checked: boolean},
 ): Promise<AccessResult> {
   try {
@@ -65,17 +61,16 @@ export async function performInvite(
     db,
     {session_id: sessionId, repository_key: 'kit', version},
     {status: 'queued'},
-    () => sendClaimed(context, grant, {checked}),
+    () => sendSeat(context, grant, {checked}),
     () => {
       throw new RetryableError('Another request is sending this invitation', SEND_CLAIM_MS);
     },
   );
 }
 
-/** The invitation of a grant this caller has claimed (see performInvite). */
-async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: boolean}): Promise<AccessResult> {
-  const {db} = context;
-  const outcome = await sendQueued(context, {...grant, repository_key: 'kit'}, kindOf(context, grant), {checked});
+/** The invitation of a seat this caller has claimed (see performInvite), as the buyer's request answers it. */
+async function sendSeat(context: Context, grant: Seat, {checked}: {checked: boolean}): Promise<AccessResult> {
+  const outcome = await sendClaimed(context, grant, {checked});
   switch (outcome.kind) {
     case 'queued':
       return {status: 'queued'};
@@ -83,34 +78,11 @@ async function sendClaimed(context: Context, grant: Grant, {checked}: {checked: 
     case 'failed':
       throw new PermanentError(outcome.detail);
     case 'stale': {
-      // The grant changed, the purchase was revoked, or another purchase took the account while
-      // GitHub answered: withdraw this invitation.
-      await removeNowOrLater(
-        context,
-        {...grant, github_user_id: outcome.githubUserId, invitation_id: outcome.invitationId},
-        'stale invitation',
-      );
-      // A refund or dispute that ran before this grant existed (between the request's payment check
-      // and its insert) revoked nothing: the grant is revoked here, or it would wait queued for ever
-      // and hold the account from every other purchase. A dispute won restores it as any other.
-      await db
-        .prepare(
-          `UPDATE grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?3, waiting_at = NULL
-           WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2 AND status = 'queued'
-             AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')`,
-        )
-        .bind(grant.session_id, grant.version, Date.now())
-        .run();
-      const now = await readGrant(db, grant.session_id);
+      const now = await readGrant(context.db, grant.session_id);
       return now ? resultOf(now) : {status: 'queued'};
     }
-    case 'invited': {
-      const recorded = outcome.sent.row;
-      await tellOwner(context, recorded, {waited: outcome.sent.waited});
-      // The same account gets the extra repositories the plan grants (reconcile.ts).
-      await reconcileExtraGrantsSoon(context, grant.session_id, `seat:${recorded.version}`);
-      return resultOf(recorded);
-    }
+    case 'invited':
+      return resultOf(outcome.sent.row);
   }
 }
 

@@ -1,19 +1,14 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
 import type {Context} from '../../context';
-import {enqueue, RetryableError} from '../../jobs';
+import {RetryableError} from '../../jobs';
 import {log} from '../../log';
-import {registerJob, runJob} from '../../outbox';
-import {effectivePlan} from '../../purchases';
+import {registerJob} from '../../outbox';
 import {entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
-import {tellExtraResent} from './grantMail';
 import {whileClaimed} from './claims';
-import {GRANT_DETAIL, type ExtraGrant, extraGrantsOf, readExtraGrant} from './extraRecords';
-import {kindOf} from './repositoryKind';
-import {sendQueued, waitForCap} from './sendInvitation';
-import {isLive} from './records';
+import {sendClaimed, waitForCap} from './sendInvitation';
+import {extraGrantsOf, GRANT_DETAIL, type Grant, isLive, readGrant} from './records';
 import {LIVE_SQL} from './liveGrants';
-import {removeNowOrLater, takeBack} from './removal';
+import {takeBack} from './removal';
 
 /**
  * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
@@ -28,7 +23,7 @@ import {removeNowOrLater, takeBack} from './removal';
  * here. Both send an invitation, and send it again as it expires, by the same functions
  * (sendInvitation.ts, expiryResends.ts).
  *
- * The table and its shared writes are in extraRecords.ts, the take-back (every repository's) in removal.ts,
+ * The record and its shared writes are in records.ts, the take-back (every repository's) in removal.ts,
  * and what the dashboard and the console read in status.ts.
  */
 
@@ -67,7 +62,7 @@ export async function wantedFor(db: D1Database, sessionId: string): Promise<Want
 }
 
 /** Whether a live grant is still what the purchase should hold: its key, its account, the repository set for the key now. */
-export function stillWanted(wanted: Wanted, settings: Context['settings'], row: ExtraGrant): boolean {
+export function stillWanted(wanted: Wanted, settings: Context['settings'], row: Grant): boolean {
   return (
     wanted.keys.includes(row.repository_key) &&
     row.github_user_id === wanted.account?.id &&
@@ -96,7 +91,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
       : 'no longer in the plan';
     // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its invitation
     // meanwhile, or a status read made it active; this run then reads it again.
-    if (!(await takeBack(context, row, reason, row)) && isLive(await readExtraGrant(db, sessionId, row.repository_key)))
+    if (!(await takeBack(context, row, reason, row)) && isLive(await readGrant(db, sessionId, row.repository_key)))
       throw new RetryableError(
         `The grant to ${row.repository} changed while it was taken back; it is taken back again`,
         0,
@@ -105,7 +100,7 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
   for (const key of wanted.keys) {
     const account = wanted.account!;
     const repository = settings.extraRepos[key];
-    const row = await readExtraGrant(db, sessionId, key);
+    const row = await readGrant(db, sessionId, key);
     // While the seat's invitation waits in the kit's line, what the account holds goes on (a grant
     // in its repository's line keeps its place) and nothing new is granted: that waits for the
     // seat's send, which reconciles.
@@ -197,65 +192,11 @@ async function sendIfClaimed(context: Context, sessionId: string, key: string) {
     db,
     {session_id: sessionId, repository_key: key},
     {status: 'queued'},
-    async () => sendClaimed(context, (await readExtraGrant(db, sessionId, key))!),
+    async () => {
+      await sendClaimed(context, (await readGrant(db, sessionId, key))!);
+    },
     () => undefined,
   );
-}
-
-/** The invitation of a claimed, queued grant: within the repository's cap, to the account by its id. */
-async function sendClaimed(context: Context, grant: ExtraGrant) {
-  const outcome = await sendQueued(context, grant, kindOf(context, grant));
-  // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-  if (outcome.kind === 'stale')
-    await removeNowOrLater(
-      context,
-      {...grant, invitation_id: outcome.invitationId, github_user_id: outcome.githubUserId},
-      'stale invitation',
-    );
-  // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`,
-  // which counts it): the buyer hears of the new invitation as from any re-send.
-  if (outcome.kind === 'invited' && grant.expiry_resends > 0) {
-    const {login, invitationId} = outcome.sent;
-    await tellExtraResent(context, grant, {login, count: grant.expiry_resends, invitationId});
-  }
-}
-
-/**
- * Hands a grant its purchase no longer wants (found by the cron's re-send or a buyer's renewal) to
- * its reconcile, which the cron runs: one job per invitation, however often it is found.
- */
-export async function handToReconcile(db: D1Database, grant: Pick<ExtraGrant, 'session_id' | 'invitation_id'>) {
-  await enqueue(db, {
-    key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`,
-    kind: 'extra-grants',
-    sessionId: grant.session_id,
-    payload: {sessionId: grant.session_id},
-  });
-}
-
-/**
- * Queues a reconcile of the purchase's extra grants through the outbox and runs it at once; the
- * cron retries it. `cause` names the event (one job per event: a webhook delivered twice queues
- * one). A purchase whose plan grants no extra repository and that holds none is skipped.
- */
-export async function reconcileExtraGrantsSoon(context: Context, sessionId: string, cause: string) {
-  const {db} = context;
-  const found = await db
-    .prepare(
-      `SELECT ${effectivePlan('p')} AS plan,
-         EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ${LIVE_SQL}) AS live
-       FROM purchases p WHERE p.session_id = ?1`,
-    )
-    .bind(sessionId)
-    .first<{plan: string | null; live: number}>();
-  if (!found || (found.live === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0)) return;
-  const id = await enqueue(db, {
-    key: `extra:${sessionId}:${cause}`,
-    kind: 'extra-grants',
-    sessionId,
-    payload: {sessionId},
-  });
-  if (id !== null) await runJob(context, id);
 }
 
 /**

@@ -1,15 +1,16 @@
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {HttpError} from '../../errors';
-import {type Invitation, type Repository, repositoryFor} from '../github';
+import {INVITATION_LIFETIME_MS, type Invitation, type Repository, repositoryFor} from '../github';
 import {LIVE} from './liveGrants';
 import {lostAnswerInvitation} from './lostAnswer';
 
 /**
- * Repository access, granted and revoked by one module (as Polar does for GitHub benefits): this
- * file is the grant's record and its rules, seat.ts what happens to it. D1 is the record: one GitHub account per purchase, GitHub's numeric user id, the invitation id and a
- * status. Every change bumps `version`, so a GitHub answer that arrives after the grant changed
- * (a refund, another username) is recognised as stale and undone rather than recorded.
+ * The grant's record and its rules, for every repository a purchase holds (what happens to a grant
+ * is in the other files of this folder). D1 is the record: one row per repository of a purchase,
+ * with GitHub's numeric user id, the invitation id and a status. Every change bumps `version`, so
+ * a GitHub answer that arrives after the grant changed (a refund, another username) is recognised
+ * as stale and undone rather than recorded.
  *
  * The worker touches only what it created: it never invites an account that is already on the
  * repository (GitHub's PUT would silently change that collaborator's permission), and it removes
@@ -17,34 +18,58 @@ import {lostAnswerInvitation} from './lostAnswer';
  */
 export type {Context, GrantStatus};
 
+/**
+ * A row of `grants` (migration 0028): one repository of one purchase. The kit's repository is the
+ * key 'kit', the first of every plan; a plan's extra repository keeps its key of src/config.
+ */
 export interface Grant {
   session_id: string;
-  /** 'kit' */
+  /** 'kit', or a key of src/config's `Plan.extraRepositories`. */
   repository_key: string;
-  /** Null: the kit's row names no repository (it is GITHUB_REPO). */
+  /** An extra's owner/name once it is invited; null on the kit's row (it is GITHUB_REPO) and while a key has none set. */
   repository: string | null;
-  user_id: string;
-  github_username: string;
+  /** The kit's row (the seat): who pointed it. Null on an extra's row. */
+  user_id: string | null;
+  github_username: string | null;
   github_user_id: number | null;
+  /** The invitation this worker created: the only one it withdraws. */
   invitation_id: number | null;
   status: GrantStatus;
+  /** Why it is as it is, in our words (GRANT_DETAIL); GitHub's own text stays in the logs. */
   detail: string | null;
+  /**
+   * Bumped by every change of the kit's row, and by a re-send, activation or take-back of any row:
+   * a GitHub answer that arrives after the grant changed is recognised as stale and undone.
+   */
   version: number;
+  /** The kit's row: moves of the seat to another invited account. */
   username_changes: number;
+  /** A claim to send the invitation, so that two runs never both do (claims.ts). */
+  sending_at: number | null;
   checked_at: number | null;
+  /** 1 when GitHub last said the pending invitation expired (or was declined): status.ts `observeGrant`. */
   invitation_expired: number;
-  /** 1 when the verified owner of the purchase's e-mail (or the seller) chose this account. */
+  /** The kit's row: 1 when the verified owner of the purchase's e-mail (or the seller) chose this account. */
   chosen_by_owner: number;
+  /** An extra's row: when it was queued. */
+  queued_at: number | null;
   /** When the current invitation was sent (ms): GitHub expires it 7 days later. */
   invited_at: number | null;
   /** How many times the cron sent this account's invitation again as it expired (expiryResends.ts). */
   expiry_resends: number;
-  /** 1 when this version's invitation is such a re-send: the buyer's e-mail says so. */
+  /** The kit's row: 1 when this version's invitation is such a re-send, and the buyer's e-mail says so. */
   resent_after_expiry: number;
   /** When this version's invitation was last asked of GitHub, until it is recorded (lostAnswer.ts). */
   invite_attempted_at: number | null;
-  /** Its place in the line for GitHub's daily cap, while it waits there (invitationQueue.ts). */
+  /** Its place in the repository's line for GitHub's daily cap, while it waits there (invitationQueue.ts). */
   waiting_at: number | null;
+  updated_at: number;
+}
+
+/** The kit's row, which is also the purchase's seat: the GitHub account every other repository follows. */
+export interface Seat extends Grant {
+  user_id: string;
+  github_username: string;
 }
 
 export type AccessResult = AccessAnswer & {retryAfterMs?: number};
@@ -53,37 +78,50 @@ export type AccessResult = AccessAnswer & {retryAfterMs?: number};
 const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
 /**
- * The kit's row of `grants` (migration 0028), keyed 'kit': the kit's repository is the first of
- * every plan. That row is also the purchase's seat, the GitHub account every other repository
- * follows; every statement of this file, seat.ts, invite.ts, status.ts and removal.ts names it.
+ * A purchase's grant of one repository: its seat (the kit's row, every statement of seat.ts,
+ * invite.ts and removal.ts names it) or the row of an extra repository's key.
  */
-export function readGrant(db: D1Database, sessionId: string) {
+export function readGrant(db: D1Database, sessionId: string): Promise<Seat | null>;
+export function readGrant(db: D1Database, sessionId: string, key: string): Promise<Grant | null>;
+export function readGrant(db: D1Database, sessionId: string, key = 'kit') {
   return db
-    .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key = 'kit'`)
-    .bind(sessionId)
+    .prepare('SELECT * FROM grants WHERE session_id = ?1 AND repository_key = ?2')
+    .bind(sessionId, key)
     .first<Grant>();
+}
+
+/** The purchase's grants of its plan's extra repositories. */
+export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<Grant[]> {
+  const {results} = await db
+    .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key <> 'kit' ORDER BY repository_key`)
+    .bind(sessionId)
+    .all<Grant>();
+  return results;
 }
 
 export function grantForUser(db: D1Database, userId: string) {
   return db
     .prepare(`SELECT * FROM grants WHERE user_id = ?1 AND repository_key = 'kit' ORDER BY updated_at DESC LIMIT 1`)
     .bind(userId)
-    .first<Grant>();
+    .first<Seat>();
 }
+
+/** The kit's row is the seat: it names who pointed it and the account it was pointed at. */
+export const isSeat = (row: Grant): row is Seat => row.repository_key === 'kit';
 
 /** Whether a grant's row (the kit's or an extra's) is live. */
 export const isLive = <T extends {status: GrantStatus}>(grant: T | null): grant is T =>
   grant !== null && LIVE.includes(grant.status);
 
 /** Whether the grant is for this GitHub account: by numeric id when both are known. */
-export function isFor(grant: Grant | null, github: {login: string; id: number | null}): boolean {
+export function isFor(grant: Seat | null, github: {login: string; id: number | null}): boolean {
   if (grant === null) return false;
   return grant.github_user_id !== null && github.id !== null
     ? grant.github_user_id === github.id
     : grant.github_username.toLowerCase() === github.login.toLowerCase();
 }
 
-export function resultOf(grant: Grant): AccessResult {
+export function resultOf(grant: Pick<Grant, 'status'>): AccessResult {
   return {status: grant.status === 'active' ? 'active' : grant.status === 'pending' ? 'invited' : 'queued'};
 }
 
@@ -157,4 +195,65 @@ export async function refusalFor(
     attemptedAt,
   });
   return found && 'refusal' in found ? {refusal: TAKEN[found.refusal](github.login)} : found;
+}
+
+/** Why a grant is as it is, in the buyer's and the seller's words (GitHub's own text stays in the logs). */
+export const GRANT_DETAIL = {
+  notConfigured: (key: string) =>
+    `No repository is set for "${key}" (the worker's GITHUB_EXTRA_REPOS), so nothing was sent.`,
+  /** A queued grant waiting in the repository's line for its window of invitations to free. */
+  waitsForCap: "Waiting for GitHub's daily limit of invitations to this repository.",
+  alreadyCollaborator: (login: string) =>
+    `@${login} was already a collaborator: this worker did not add the account and will not remove it.`,
+  openInvitation: (login: string) =>
+    `@${login} already has an invitation this worker did not send; accept it on GitHub, or ask the seller.`,
+  accountGone: 'The GitHub account no longer exists.',
+  refused: 'GitHub refused the invitation.',
+} as const;
+
+/**
+ * A pending grant, of any repository, whose account is a collaborator now: only while it still
+ * holds the invitation the caller read, and as a new version (a seat move or a Resend that read
+ * the pending grant then changes nothing: with `notOurs` it would remove an account the seller
+ * added). `notOurs`: not by the invitation this worker recorded (it withdrew it), so the grant
+ * forgets it, and a take-back never removes the account.
+ */
+export async function markActive<G extends Pick<Grant, 'session_id' | 'repository_key' | 'invitation_id'>>(
+  db: D1Database,
+  row: G,
+  login: string,
+  {notOurs = false} = {},
+): Promise<G | null> {
+  return db
+    .prepare(
+      `UPDATE grants SET status = 'active', github_username = ?3, updated_at = ?4, invitation_expired = 0,
+         version = version + 1, invite_attempted_at = NULL,
+         invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id IS ?7 RETURNING *`,
+    )
+    .bind(
+      row.session_id,
+      row.repository_key,
+      login,
+      Date.now(),
+      notOurs ? 1 : 0,
+      GRANT_DETAIL.alreadyCollaborator(login),
+      row.invitation_id,
+    )
+    .first<G>();
+}
+
+/**
+ * Whether a pending grant's invitation, of any repository, is one GitHub no longer honours: as
+ * GitHub last said (expired, or gone and not accepted: status.ts `observeGrant`), or past GitHub's
+ * 7 days by the worker's own record of when it went. The buyer may then ask for a new one.
+ */
+export function invitationLapsed(
+  row: Pick<Grant, 'invited_at' | 'invitation_expired'> & {status: string},
+  now = Date.now(),
+): boolean {
+  return (
+    row.status === 'pending' &&
+    (row.invitation_expired === 1 || (row.invited_at !== null && row.invited_at + INVITATION_LIFETIME_MS <= now))
+  );
 }

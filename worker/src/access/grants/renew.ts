@@ -3,9 +3,10 @@ import type {Context} from '../../context';
 import {HttpError} from '../../errors';
 import {log} from '../../log';
 import {whileClaimed} from './claims';
-import type {ExtraGrant} from './extraRecords';
+import {readGrant} from './records';
 import {activeIfAccepted} from './status';
-import {handToReconcile, reconcileExtraGrantsSoon, stillWanted, wantedFor} from './reconcile';
+import {stillWanted, wantedFor} from './reconcile';
+import {handToReconcile, reconcileExtraGrantsSoon} from './reconcileSoon';
 import {repositoryFor} from '../github';
 import {enforceLimit, limits} from '../../rateLimit';
 
@@ -29,10 +30,7 @@ import {enforceLimit, limits} from '../../rateLimit';
  */
 export async function renewExtraInvitation(context: Context, sessionId: string, key: string): Promise<GrantStatus> {
   const {db, settings} = context;
-  const row = await db
-    .prepare('SELECT * FROM grants WHERE session_id = ?1 AND repository_key = ?2')
-    .bind(sessionId, key)
-    .first<ExtraGrant>();
+  const row = await readGrant(db, sessionId, key);
   if (!row || row.status !== 'pending' || row.invitation_id === null || row.repository === null) {
     throw new HttpError(409, 'There is no invitation to this repository to send again', 'CONFLICT');
   }

@@ -1,7 +1,7 @@
 import type {Context} from '../../context';
-import {GRANT_DETAIL} from './extraRecords';
 import {tellExtraResent, tellOwner} from './grantMail';
-import {type Grant, TAKEN} from './records';
+import {GRANT_DETAIL, type Grant, isSeat, TAKEN} from './records';
+import {reconcileExtraGrantsSoon} from './reconcileSoon';
 
 /**
  * What differs between the repositories a purchase holds, said once: the kit's, whose grant is
@@ -29,6 +29,12 @@ export interface RepositoryKind {
     /** Kept as the grant's detail while it waits for the cap, or null to say nothing. */
     waiting: string | null;
   };
+  /** What follows an invitation recorded: the buyer's e-mail, and after the seat's, the other repositories follow its account. */
+  invited: (
+    context: Context,
+    recorded: Grant,
+    sent: {login: string; invitationId: number; waited: boolean},
+  ) => Promise<void>;
   /** The buyer's e-mail: the invitation went again as the last one expired. */
   tellResent: (context: Context, recorded: Grant, sent: {login: string; invitationId: number}) => Promise<void>;
 }
@@ -60,7 +66,14 @@ export function kindOf(
         refused: 'GitHub refused the invitation.',
         waiting: null,
       },
-      tellResent: (context, recorded) => tellOwner(context, recorded),
+      invited: async (context, recorded, {waited}) => {
+        if (isSeat(recorded)) await tellOwner(context, recorded, {waited});
+        // The same account gets the extra repositories the plan grants (reconcile.ts).
+        await reconcileExtraGrantsSoon(context, recorded.session_id, `seat:${recorded.version}`);
+      },
+      tellResent: async (context, recorded) => {
+        if (isSeat(recorded)) await tellOwner(context, recorded);
+      },
     };
   return {
     repository,
@@ -73,6 +86,12 @@ export function kindOf(
       invited: GRANT_DETAIL.openInvitation,
       refused: GRANT_DETAIL.refused,
       waiting: GRANT_DETAIL.waitsForCap,
+    },
+    // A re-send of an expiring invitation that had to wait (expiryResends.ts `invitationLost`, which
+    // counts it): the buyer hears of the new invitation as of any re-send.
+    invited: async (context, recorded, {login, invitationId}) => {
+      if (recorded.expiry_resends > 0)
+        await tellExtraResent(context, recorded, {login, count: recorded.expiry_resends, invitationId});
     },
     tellResent: (context, recorded, {login, invitationId}) =>
       tellExtraResent(context, recorded, {login, count: recorded.expiry_resends, invitationId}),

@@ -7,7 +7,7 @@ import {log} from '../../log';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from '../github';
 import {
   type AccessResult,
-  type Grant,
+  type Seat,
   isFor,
   isTakenById,
   isLive,
@@ -19,7 +19,7 @@ import {
 } from './records';
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
-import {reconcileExtraGrantsSoon} from './reconcile';
+import {reconcileExtraGrantsSoon} from './reconcileSoon';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
 import {removeNowOrLater, takeBack} from './removal';
@@ -40,7 +40,7 @@ const NOT_REVOKED_BY_SELLER =
  *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.
  * - revokeAccess / restoreAccess: a refund or dispute takes it away (removal.ts), a dispute won gives it back.
  * - revokeBySeller / grantBySeller: the seller's Revoke access ends the purchase's right to the code
- *   (sellerRevocation.ts), its seat included; the seller's Grant access gives it back.
+ *   (sellerRevocation.ts), its seat included; the seller's Seat access gives it back.
  * - resendInvitation: a fresh invitation for the same account after the last one expired.
  */
 
@@ -127,7 +127,7 @@ export async function requestAccess(
     );
   }
   const now = Date.now();
-  let claimed: Grant | null;
+  let claimed: Seat | null;
   try {
     claimed = current
       ? await db
@@ -154,7 +154,7 @@ export async function requestAccess(
             healing ? 1 : 0,
             byAdmin ? 1 : 0,
           )
-          .first<Grant>()
+          .first<Seat>()
       : await db
           .prepare(
             `INSERT INTO grants (session_id, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
@@ -171,7 +171,7 @@ export async function requestAccess(
             chosenByOwner,
             byAdmin ? 1 : 0,
           )
-          .first<Grant>();
+          .first<Seat>();
   } catch (err) {
     if (isTakenById(err)) throw taken(TAKEN.otherPurchase(request.github.login));
     throw err;
@@ -198,7 +198,7 @@ export async function requestAccess(
  */
 async function moveSeat(
   context: Context,
-  current: Grant,
+  current: Seat,
   request: {sessionId: string; userId: string; github: {login: string; id: number}},
   {counted, chosenByOwner, adopted}: {counted: boolean; chosenByOwner: number; adopted: Invitation | null},
 ): Promise<AccessResult> {
@@ -272,7 +272,7 @@ async function moveSeat(
     throw taken(TAKEN.collaborator(request.github.login));
   }
   const now = Date.now();
-  let recorded: Grant | null;
+  let recorded: Seat | null;
   try {
     recorded = await db
       .prepare(
@@ -295,7 +295,7 @@ async function moveSeat(
         current.version,
         sentAt(adopted, now),
       )
-      .first<Grant>();
+      .first<Seat>();
   } catch (err) {
     if (!isTakenById(err)) throw err;
     recorded = null;
@@ -319,7 +319,7 @@ async function moveSeat(
 }
 
 /** Records on the grant when a move last asked GitHub for its invitation (lostAnswer.ts), or clears it. */
-async function attempted(db: D1Database, grant: Grant, at: number | null) {
+async function attempted(db: D1Database, grant: Seat, at: number | null) {
   await db
     .prepare(
       `UPDATE grants SET invite_attempted_at = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`,
@@ -353,7 +353,7 @@ export async function revokeBySeller(context: Context, sessionId: string): Promi
 }
 
 /**
- * The seller's Grant access: invites `github` to the purchase's seat (whatever the seat was, by the
+ * The seller's Seat access: invites `github` to the purchase's seat (whatever the seat was, by the
  * seller's own right: `byAdmin`), then gives back the right a revocation of the seller's took. With
  * no account named (a purchase that never had a seat: it only downloaded) it only gives back that
  * right: the buyer may download, and ask for an invitation, again. `access` is null when nobody
@@ -382,7 +382,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
   const grant = await readGrant(context.db, sessionId);
   if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
   const back = grant.status === 'revoked' ? 'queued' : 'pending';
-  let restored: Grant | null;
+  let restored: Seat | null;
   try {
     restored = await context.db
       .prepare(
@@ -393,7 +393,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
          RETURNING *`,
       )
       .bind(sessionId, grant.version, back, Date.now())
-      .first<Grant>();
+      .first<Seat>();
   } catch (err) {
     if (!isTakenById(err)) throw err;
     log.warn('access.not_restored', {sessionId, reason: 'another purchase holds the account'});
@@ -430,7 +430,7 @@ export async function restoreAccess(context: Context, sessionId: string) {
  */
 export async function resendInvitation(
   context: Context,
-  grant: Grant,
+  grant: Seat,
   userId: string,
   options: {byAdmin?: boolean; healing?: boolean} = {},
 ): Promise<AccessResult> {
@@ -455,7 +455,7 @@ export async function resendInvitation(
 }
 
 /** The login the grant's account has today, looked up by its numeric id (the stored one when none is known). */
-async function loginToday(context: Context, grant: Grant): Promise<string> {
+async function loginToday(context: Context, grant: Seat): Promise<string> {
   if (grant.github_user_id === null) return grant.github_username;
   const login = await repositoryFor(context).loginOf(grant.github_user_id);
   if (login !== null) return login;

@@ -1,11 +1,12 @@
 import type {Context} from '../../context';
 import {RetryableError} from '../../jobs';
 import {log} from '../../log';
-import {checkAccount, isTakenById} from './records';
+import {checkAccount, type Grant, isTakenById} from './records';
 import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from '../github';
 import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {recordAttempt, sentAt} from './lostAnswer';
-import type {RepositoryKind} from './repositoryKind';
+import {kindOf, type RepositoryKind} from './repositoryKind';
+import {removeNowOrLater} from './removal';
 
 /**
  * The one send of a queued grant's invitation, for every repository a purchase holds: the kit's
@@ -13,8 +14,8 @@ import type {RepositoryKind} from './repositoryKind';
  * repository's daily cap, to the account by its numeric id, adopting the invitation of an attempt
  * whose answer was lost, and recording it only while the grant is as it was read.
  *
- * What the caller has claimed (claims.ts `whileClaimed`) is sent here; what follows an outcome
- * (the buyer's e-mail, the other repositories, withdrawing a stale invitation) is the caller's.
+ * What the caller has claimed (claims.ts `whileClaimed`) is sent here (`sendClaimed`), and what
+ * follows it: a stale invitation withdrawn, the buyer's e-mail, the other repositories.
  */
 
 /** A queued grant's row, as far as its send reads it. */
@@ -183,6 +184,41 @@ export async function sendQueued<G extends QueuedGrant>(
   } finally {
     if (giveBack) await giveBackSlot(db, slot);
   }
+}
+
+/**
+ * Sends the claimed, queued grant's invitation (sendQueued) and does what follows it, the same for
+ * every repository: an invitation GitHub created for a grant that changed meanwhile is withdrawn,
+ * and one recorded is told as the grant's kind says (`RepositoryKind.invited`).
+ */
+export async function sendClaimed<G extends Grant>(
+  context: Context,
+  grant: G,
+  {checked = false}: {checked?: boolean} = {},
+): Promise<SendOutcome<G>> {
+  const kind = kindOf(context, grant);
+  const outcome = await sendQueued(context, grant, kind, {checked});
+  if (outcome.kind === 'invited') await kind.invited(context, outcome.sent.row, outcome.sent);
+  if (outcome.kind !== 'stale') return outcome;
+  // The grant changed, the purchase was refunded, or another purchase took the account while GitHub
+  // answered: this invitation is nobody's.
+  await removeNowOrLater(
+    context,
+    {...grant, github_user_id: outcome.githubUserId, invitation_id: outcome.invitationId},
+    'stale invitation',
+  );
+  // A refund or dispute that ran before this grant was queued (between a request's payment check
+  // and its insert) took nothing back: the grant is taken back here, or it would wait in line for
+  // ever (and a seat would hold its account from every other purchase). A dispute won restores it.
+  await context.db
+    .prepare(
+      `UPDATE grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?4, waiting_at = NULL
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'queued'
+         AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.version, Date.now())
+    .run();
+  return outcome;
 }
 
 /**

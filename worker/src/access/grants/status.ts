@@ -3,10 +3,17 @@ import type {ExtraRepositoryAccess} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {log} from '../../log';
 import {claim} from './claims';
-import {type ExtraGrant, extraGrantsOf, GRANT_DETAIL, invitationLapsed, markActive} from './extraRecords';
-import {reconcileExtraGrantsSoon} from './reconcile';
+import {reconcileExtraGrantsSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
-import {type Grant, type GrantStatus} from './records';
+import {
+  extraGrantsOf,
+  GRANT_DETAIL,
+  type Grant,
+  type GrantStatus,
+  invitationLapsed,
+  markActive,
+  type Seat,
+} from './records';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 import {removalUnderWay} from './removal';
 import {repositoryOf} from './repositoryKind';
@@ -34,9 +41,18 @@ export const LOGIN_CHECK_EVERY_MS = 3600_000;
 
 /** A grant's row as the status read uses it, of any repository. */
 export type ObservedRow = Pick<
-  ExtraGrant,
-  'session_id' | 'repository_key' | 'github_user_id' | 'invitation_id' | 'version' | 'checked_at' | 'invitation_expired'
-> & {status: GrantStatus; github_username: string | null; repository: string | null};
+  Grant,
+  | 'session_id'
+  | 'repository_key'
+  | 'repository'
+  | 'status'
+  | 'github_username'
+  | 'github_user_id'
+  | 'invitation_id'
+  | 'version'
+  | 'checked_at'
+  | 'invitation_expired'
+>;
 
 /**
  * Records the account's login of today when it is not the stored one (only while the grant is
@@ -204,7 +220,7 @@ export interface ObservedGrant {
 }
 
 /** The purchase's seat (its kit grant) as the dashboard and the console show it, GitHub read as `observeGrant` does. */
-export async function observeSeat(context: Context, grant: Grant, {fresh = false} = {}): Promise<ObservedGrant> {
+export async function observeSeat(context: Context, grant: Seat, {fresh = false} = {}): Promise<ObservedGrant> {
   const {settings} = context;
   const seen = await observeGrant(context, grant, {fresh});
   const shown = {

@@ -1,0 +1,52 @@
+import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
+import type {Context} from '../../context';
+import {enqueue} from '../../jobs';
+import {runJob} from '../../outbox';
+import {effectivePlan} from '../../purchases';
+import {LIVE_SQL} from './liveGrants';
+import type {Grant} from './records';
+
+/**
+ * The events that ask for a purchase's reconcile (reconcile.ts, the outbox's `extra-grants` job):
+ * a payment, a refund, an upgrade, the seat's invitation sent or accepted, a renewal. Apart from
+ * the reconcile itself, so that the send every repository shares (sendInvitation.ts) can ask for
+ * one without a circle of imports.
+ */
+
+/**
+ * Hands a grant its purchase no longer wants (found by the cron's re-send or a buyer's renewal) to
+ * its reconcile, which the cron runs: one job per invitation, however often it is found.
+ */
+export async function handToReconcile(db: D1Database, grant: Pick<Grant, 'session_id' | 'invitation_id'>) {
+  await enqueue(db, {
+    key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`,
+    kind: 'extra-grants',
+    sessionId: grant.session_id,
+    payload: {sessionId: grant.session_id},
+  });
+}
+
+/**
+ * Queues a reconcile of the purchase's extra grants through the outbox and runs it at once; the
+ * cron retries it. `cause` names the event (one job per event: a webhook delivered twice queues
+ * one). A purchase whose plan grants no extra repository and that holds none is skipped.
+ */
+export async function reconcileExtraGrantsSoon(context: Context, sessionId: string, cause: string) {
+  const {db} = context;
+  const found = await db
+    .prepare(
+      `SELECT ${effectivePlan('p')} AS plan,
+         EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ${LIVE_SQL}) AS live
+       FROM purchases p WHERE p.session_id = ?1`,
+    )
+    .bind(sessionId)
+    .first<{plan: string | null; live: number}>();
+  if (!found || (found.live === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0)) return;
+  const id = await enqueue(db, {
+    key: `extra:${sessionId}:${cause}`,
+    kind: 'extra-grants',
+    sessionId,
+    payload: {sessionId},
+  });
+  if (id !== null) await runJob(context, id);
+}
