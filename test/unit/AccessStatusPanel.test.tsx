@@ -229,6 +229,23 @@ describe('the access panel', () => {
       expect(await screen.findByText(`A new invitation to ${name} is on its way.`)).toBeInTheDocument();
     });
 
+    it('says so when the worker found the invitation accepted meanwhile, for the kit and for an extra repository: nothing new was sent', async () => {
+      worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 200, {status: 'active'});
+      worker().answer(`POST ${API_PATHS.resendInvitation}`, 200, {status: 'active'});
+      const both: AccessStatus = {...expired, status: 'pending', expired: true};
+      renderWithSite(<AccessStatusPanel access={both} onChanged={() => {}} />, {env: {WORKER_URL: worker().url}});
+      await userEvent.click(screen.getByRole('button', {name: `Resend the invitation to ${name}`}));
+      expect(
+        await screen.findByText(
+          `You had accepted the invitation to ${name} already: you have access, and nothing new was sent.`,
+        ),
+      ).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', {name: 'Resend invitation'}));
+      expect(
+        await screen.findByText('You had accepted the invitation already: you have access, and nothing new was sent.'),
+      ).toBeInTheDocument();
+    });
+
     it("shows the worker's refusal in its words, and offers no button for an invitation not expired", async () => {
       worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 409, {
         error: 'The invitation is still valid: check your e-mail or github.com/notifications',

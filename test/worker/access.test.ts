@@ -187,6 +187,20 @@ describe('invitations', () => {
     expect(await accessStatus(user)).toMatchObject({status: 'pending', expired: false});
   });
 
+  test('an invitation the buyer accepted before asking for a new one: the Resend answers active, and nothing is sent or withdrawn', async () => {
+    const {user} = await paidBuyer();
+    const login = githubAccount();
+    await requestAccess(user, login);
+    stack.github.accept(invitationOf(login)!.id);
+    const putsBefore = puts().length;
+    const resent = await stack.call('/resendInvitation', {token: user.idToken, body: {}});
+    expect(resent.status).toBe(200);
+    expect(await resent.json()).toEqual({status: 'active'});
+    expect(puts()).toHaveLength(putsBefore);
+    expect(stack.github.requests.filter((request) => request.startsWith('DELETE '))).toEqual([]);
+    expect(await accessStatus(user)).toMatchObject({status: 'active', username: login});
+  });
+
   test("a buyer who declines and asks again gets 3 new invitations a day, then 429 with the reason and Retry-After: the repository's daily invitations are everyone's", async () => {
     const {user} = await paidBuyer();
     const login = githubAccount();

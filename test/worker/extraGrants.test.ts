@@ -1315,6 +1315,22 @@ describe("an extra repository's invitation that expires is sent again", () => {
       expect(entry!.expired).toBeUndefined();
     });
 
+    test('an account GitHub no longer knows is refused, 404 as for the kit, and the grant and its invitation stay as they were', async () => {
+      const {user, sessionId, account} = await expiredForGood();
+      const [before] = await extraRows(sessionId);
+      stack().github.deleteAccount(account.login);
+      stack().github.requests.length = 0;
+      const response = await renew(user);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({
+        error: `The GitHub account @${account.login} no longer exists: nobody was invited.`,
+        code: 'GITHUB_USER_NOT_FOUND',
+      });
+      expect(promptsRequests('PUT')).toEqual([]);
+      expect(promptsRequests('DELETE')).toEqual([]);
+      expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', invitation_id: before!.invitation_id}]);
+    });
+
     test('refused with a clear 4xx, and nothing sent: an invitation still valid, a key the plan does not grant, no key, no purchase', async () => {
       const {user, sessionId} = await seatedBuyer(advanced.priceId.test);
       const [before] = await extraRows(sessionId);

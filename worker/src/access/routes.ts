@@ -18,11 +18,11 @@ import {addUserToRepoBody, resendExtraInvitationBody} from '../../../src/config/
 import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
 import {drainLine} from './grants/drainQueue';
-import {renewExtraInvitation} from './grants/renew';
+import {renewInvitation} from './grants/renew';
 import {reportGitHub} from './reportGitHub';
-import {grantForUser, readGrant} from './grants/records';
-import {requestAccess, resendInvitation} from './grants/seat';
-import {extraAccessOf, invitationExpired, observeSeat} from './grants/status';
+import {grantForUser, readGrant, resultOf} from './grants/records';
+import {requestAccess} from './grants/seat';
+import {extraAccessOf, observeSeat} from './grants/status';
 
 async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
   const purchase = await accessPurchaseOf(db, user);
@@ -122,16 +122,13 @@ export const accessRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
-    const grant = await readGrant(c.env.DB, purchase.session_id);
-    if (!grant || grant.status !== 'pending') throw new HttpError(409, 'There is no pending invitation to resend');
-    const context = contextOf(c.env);
-    if (!(await invitationExpired(context, grant))) {
-      throw new HttpError(409, 'The invitation is still valid: check your e-mail or github.com/notifications');
-    }
-    await enforceLimit(c.env.DB, `resend:${purchase.session_id}`, limits.invitationResends);
     try {
-      const result = await resendInvitation(context, grant, user.uid);
-      return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
+      const renewed = await renewInvitation(contextOf(c.env), purchase.session_id, 'kit', {
+        by: 'buyer',
+        userId: user.uid,
+      });
+      const {status} = resultOf({status: renewed});
+      return c.json({status} satisfies AccessResult, status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
     }
@@ -148,7 +145,10 @@ export const accessRoutes = new Hono<AppEnv>()
     const {key} = await readJson(c, resendExtraInvitationBody);
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
     try {
-      const status = await renewExtraInvitation(contextOf(c.env), purchase.session_id, key);
+      const status = await renewInvitation(contextOf(c.env), purchase.session_id, key, {
+        by: 'buyer',
+        userId: user.uid,
+      });
       return c.json({status} satisfies ResendExtraInvitationResult, status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);

@@ -18,9 +18,9 @@ import {
 import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
-import {extraGrantsOf, invitationLapsed, type Seat, readGrant} from '../access/grants/records';
-import {grantBySeller, resendInvitation, revokeBySeller} from '../access/grants/seat';
-import {invitationExpired, observeGrant, observeSeat} from '../access/grants/status';
+import {extraGrantsOf, invitationLapsed, readGrant, resultOf, type Seat} from '../access/grants/records';
+import {grantBySeller, revokeBySeller} from '../access/grants/seat';
+import {observeGrant, observeSeat} from '../access/grants/status';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -47,7 +47,7 @@ import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
-import {renewExtraInvitation} from '../access/grants/renew';
+import {renewInvitation} from '../access/grants/renew';
 import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from './refunds';
 import {resendFailed} from '../releases/resend';
@@ -171,24 +171,9 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     return audited(c, 'resend', sessionId, async () => {
       await paidPurchase(c.env.DB, sessionId);
-      const grant = await readGrant(c.env.DB, sessionId);
-      if (!grant || grant.status !== 'pending') {
-        throw new HttpError(
-          409,
-          'This purchase has no pending invitation to send again. To invite an account, use Grant access.',
-          'CONFLICT',
-        );
-      }
-      const context = contextOf(c.env);
-      if (!(await invitationExpired(context, grant))) {
-        throw new HttpError(
-          409,
-          'The invitation has not expired: the buyer accepted it, or GitHub still honours it.',
-          'CONFLICT',
-        );
-      }
-      const result = await resendInvitation(context, grant, grant.user_id, {byAdmin: true});
-      return {status: result.status, detail: `@${grant.github_username}: ${result.status}`};
+      const {status} = resultOf({status: await renewInvitation(contextOf(c.env), sessionId, 'kit', {by: 'seller'})});
+      // By the login the account has today (the renewal looked it up by numeric id).
+      return {status, detail: `@${(await readGrant(c.env.DB, sessionId))?.github_username}: ${status}`};
     });
   })
 
@@ -197,7 +182,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const {key} = await readJson(c, resendExtraInvitationBody);
     return audited(c, 'resend', sessionId, async () => {
       await paidPurchase(c.env.DB, sessionId);
-      const status = await renewExtraInvitation(contextOf(c.env), sessionId, key);
+      const status = await renewInvitation(contextOf(c.env), sessionId, key, {by: 'seller'});
       return {status, detail: `${key}: ${status}`};
     });
   })

@@ -96,8 +96,15 @@ export default function AccessStatusPanel({access, onChanged}: {access: AccessSt
   async function resend() {
     setResending(true);
     try {
-      await api.resendInvitation();
-      snackbar.show(ACCESS_MESSAGES.sent);
+      const {status: now} = await api.resendInvitation();
+      // GitHub is asked first: an invitation accepted meanwhile needs no new one, and none was sent.
+      snackbar.show(
+        now === 'active'
+          ? 'You had accepted the invitation already: you have access, and nothing new was sent.'
+          : now === 'queued'
+            ? `${ACCESS_MESSAGES.sent} It is queued: the access panel says when it goes out.`
+            : ACCESS_MESSAGES.sent,
+      );
       onChanged();
     } catch (error) {
       console.error('Resending the invitation failed:', error);

@@ -107,9 +107,11 @@ export default function ExtraRepositories({
     try {
       const {status} = await api.resendExtraInvitation(entry.key);
       snackbar.show(
-        status === 'queued'
-          ? `A new invitation to ${name} is queued; it goes out as soon as GitHub allows.`
-          : `A new invitation to ${name} is on its way.`,
+        status === 'active'
+          ? `You had accepted the invitation to ${name} already: you have access, and nothing new was sent.`
+          : status === 'queued'
+            ? `A new invitation to ${name} is queued; it goes out as soon as GitHub allows.`
+            : `A new invitation to ${name} is on its way.`,
       );
       onChanged();
     } catch (error) {

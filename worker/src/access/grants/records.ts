@@ -1,6 +1,7 @@
 import type {AccessResult as AccessAnswer, GrantStatus} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {HttpError} from '../../errors';
+import {log} from '../../log';
 import {INVITATION_LIFETIME_MS, type Invitation, type Repository, repositoryFor} from '../github';
 import {LIVE} from './liveGrants';
 import {lostAnswerInvitation} from './lostAnswer';
@@ -141,6 +142,27 @@ export const TAKEN = {
 /** The unique index on live GitHub ids answered: another purchase holds this account. */
 export function isTakenById(err: unknown): boolean {
   return err instanceof Error && /UNIQUE constraint failed: grants\.github_user_id/.test(err.message);
+}
+
+/**
+ * The login a grant's account has today, looked up by its numeric id (the stored one when none is
+ * known): GitHub invites by login, and a login changes hands when its account renames. An account
+ * GitHub no longer knows is refused, 404 `GITHUB_USER_NOT_FOUND`, before anything changes.
+ */
+export async function loginToday(context: Pick<Context, 'settings' | 'subrequests'>, grant: Grant): Promise<string> {
+  if (grant.github_user_id === null) return grant.github_username ?? '';
+  const login = await repositoryFor(context, grant.repository ?? undefined).loginOf(grant.github_user_id);
+  if (login !== null) return login;
+  log.warn('access.resend_skipped', {
+    sessionId: grant.session_id,
+    key: grant.repository_key,
+    reason: 'the GitHub account is gone',
+  });
+  throw new HttpError(
+    404,
+    `The GitHub account @${grant.github_username} no longer exists: nobody was invited.`,
+    'GITHUB_USER_NOT_FOUND',
+  );
 }
 
 /** Why an account may not be invited for a purchase: a key of TAKEN. */

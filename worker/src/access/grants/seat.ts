@@ -10,6 +10,7 @@ import {
   type Seat,
   isFor,
   isTakenById,
+  loginToday,
   isLive,
   readGrant,
   refusalFor,
@@ -40,7 +41,7 @@ const NOT_REVOKED_BY_SELLER =
  *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.
  * - revokeAccess / restoreAccess: a refund or dispute takes it away (removal.ts), a dispute won gives it back.
  * - revokeBySeller / grantBySeller: the seller's Revoke access ends the purchase's right to the code
- *   (sellerRevocation.ts), its seat included; the seller's Seat access gives it back.
+ *   (sellerRevocation.ts), its seat included; the seller's Grant access gives it back.
  * - resendInvitation: a fresh invitation for the same account after the last one expired.
  */
 
@@ -353,7 +354,7 @@ export async function revokeBySeller(context: Context, sessionId: string): Promi
 }
 
 /**
- * The seller's Seat access: invites `github` to the purchase's seat (whatever the seat was, by the
+ * The seller's Grant access: invites `github` to the purchase's seat (whatever the seat was, by the
  * seller's own right: `byAdmin`), then gives back the right a revocation of the seller's took. With
  * no account named (a purchase that never had a seat: it only downloaded) it only gives back that
  * right: the buyer may download, and ask for an invitation, again. `access` is null when nobody
@@ -451,19 +452,6 @@ export async function resendInvitation(
       byOwner: grant.chosen_by_owner === 1,
     },
     {...options, renewing: grant.version},
-  );
-}
-
-/** The login the grant's account has today, looked up by its numeric id (the stored one when none is known). */
-async function loginToday(context: Context, grant: Seat): Promise<string> {
-  if (grant.github_user_id === null) return grant.github_username;
-  const login = await repositoryFor(context).loginOf(grant.github_user_id);
-  if (login !== null) return login;
-  log.warn('access.resend_skipped', {sessionId: grant.session_id, reason: 'the GitHub account is gone'});
-  throw new HttpError(
-    404,
-    `The GitHub account @${grant.github_username} no longer exists: nobody was invited.`,
-    'GITHUB_USER_NOT_FOUND',
   );
 }
 

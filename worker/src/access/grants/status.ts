@@ -196,16 +196,6 @@ export async function observeGrant<G extends ObservedRow>(context: Context, row:
   }
 }
 
-/**
- * Whether the grant's invitation is one to send again: pending, not accepted, and expired, as
- * GitHub says now. Anything else (accepted, still valid, failed, revoked) must be left as it is.
- */
-export async function invitationExpired(context: Context, row: ObservedRow): Promise<boolean> {
-  if (row.status !== 'pending') return false;
-  const seen = await observeGrant(context, row, {fresh: true});
-  return seen.status === 'pending' && seen.invitation_expired === 1;
-}
-
 export interface ObservedGrant {
   status: GrantStatus;
   username: string;
