@@ -916,6 +916,47 @@ describe("an extra repository's invitation that expires is sent again", () => {
     expect(promptInvitationsFor(account.id)).toEqual([after!.invitation_id]);
   });
 
+  test("a seat that waits in the kit's line and is moved to another account takes the prompts from the old one at once, not when the new one is invited", async () => {
+    const db = stack().worker.db;
+    const {sessionId, user, account} = await seatedBuyer(advanced.priceId.test);
+    const [before] = await extraRows(sessionId);
+    // The kit's invitation expired after its last re-send, and the buyer's Resend waits in the kit's
+    // line (its window is full): the seat is queued again, for the same account, which keeps the prompts.
+    await setKitGrant(db, sessionId, {expiry_resends: MAX, checked_at: null});
+    stack().github.ageInvitation(kitInvitationsFor(account.id)[0]!, 7.5 * DAY_MS);
+    const sentAt = Date.now() - 3600_000;
+    await db.batch(
+      Array.from({length: CAP}, (_, i) => ({
+        sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        params: [FIXTURE_REPO, `cs_test_moveday_${i}`, sentAt + i],
+      })),
+    );
+    expect((await stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {}})).status).toBe(202);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+
+    // The buyer names another account while the seat waits: the old one holds nothing of the plan now.
+    const other = githubAccount();
+    expect((await requestAccess(stack(), user, other.login)).status).toBe(202);
+    expect(await kitGrant(db, sessionId, 'status, github_user_id')).toEqual({
+      status: 'queued',
+      github_user_id: other.id,
+    });
+    expect(stack().github.requests).toContain(
+      `DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/${before!.invitation_id}`,
+    );
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(await extraRows(sessionId)).toMatchObject([
+      {status: 'revoked', github_user_id: account.id, detail: 'the seat moved to another GitHub account'},
+    ]);
+    // The window frees: the new account is invited in its turn (and leaves the kit's line to the tests after this).
+    await db.run("DELETE FROM invitations_sent WHERE session_id LIKE 'cs_test_moveday_%'");
+    await stack().worker.scheduled();
+    expect(await kitGrant(db, sessionId, 'status, github_user_id')).toEqual({
+      status: 'pending',
+      github_user_id: other.id,
+    });
+  });
+
   test("the buyer's Resend of the kit's expired invitation keeps the prompts with the seat while GitHub answers: a reconcile that runs meanwhile takes nothing back", async () => {
     const db = stack().worker.db;
     const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);

@@ -188,6 +188,9 @@ export async function requestAccess(
     // What the grant left on GitHub (an expired invitation) goes before the new invitation.
     await removeNowOrLater(context, current, 'invitation replaced');
   }
+  // The seat names another account: what the old one holds of the plan's other repositories goes
+  // now (reconcile.ts), not once the new one is invited, which may wait in line or fail.
+  if (current && !sameAccount) await reconcileExtraGrantsSoon(context, request.sessionId, `moved:${claimed.version}`);
   return inviteNowOrLater(context, claimed, {checked: request.github.id !== null});
 }
 
