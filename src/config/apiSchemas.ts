@@ -646,6 +646,12 @@ export const adminPurchase = z.object({
   flaggedUpgrade: adminFairPrice.nullable(),
   access: z.object({status: z.enum(GRANT_STATUSES), username: z.string(), usernameChanges: z.number()}).nullable(),
   /**
+   * A grant of the purchase, of any repository (the kit's or an extra one), was taken back but its
+   * removal from GitHub failed for good (`removal_failed`): the account may still be there. The
+   * console flags the row until a Retry or the audit's fix removes it.
+   */
+  removalFailed: z.boolean(),
+  /**
    * When the seller revoked the purchase's access to the code (Unix ms): its seat, its downloads and
    * its download links, until the seller grants access again. Null while it is not revoked.
    */

@@ -132,7 +132,7 @@ export function upgrade(overrides: Partial<AdminUpgrade> = {}): AdminUpgrade {
 }
 
 export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPurchaseDetail {
-  return {
+  const made = {
     sessionId: 'cs_test_ada',
     createdAt: NOW - DAY_MS,
     email: 'ada@example.com',
@@ -169,7 +169,10 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
       {at: NOW - DAY_MS + 120_000, kind: 'invitation', summary: 'Invited @ada-l', status: 'done'},
     ],
     ...overrides,
-  };
+  } satisfies Omit<AdminPurchaseDetail, 'removalFailed'>;
+  // As the worker reads it: a grant of any repository whose removal failed for good.
+  const removalFailed = [made.access, ...made.extraGrants].some((grant) => grant?.status === 'removal_failed');
+  return {...made, removalFailed: overrides.removalFailed ?? removalFailed};
 }
 
 export function defaultStore(): AdminStore {

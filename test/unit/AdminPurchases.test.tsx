@@ -99,6 +99,40 @@ describe('the Purchases panel', () => {
     click.mockRestore();
   });
 
+  it('flags a purchase whose removal failed on an extra repository, and says so beside its kit access', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          sessionId: 'cs_test_cy',
+          email: 'cy@example.com',
+          state: 'refunded',
+          access: {status: 'revoked', username: 'cy-gh', usernameChanges: 0},
+          extraGrants: [
+            {
+              key: 'prompts',
+              repository: 'slipway/prompts',
+              status: 'removal_failed',
+              username: 'cy-gh',
+              detail: null,
+              updatedAt: 0,
+              expired: false,
+            },
+          ],
+        }),
+        purchase({sessionId: 'cs_test_dee', email: 'dee@example.com'}),
+      ],
+    });
+    show();
+    const table = await screen.findByRole('table', {name: 'Purchases, newest first'});
+    const [, cy, dee] = within(table).getAllByRole('row');
+    expect(within(cy!).getAllByRole('cell')[5]!.textContent).toBe(
+      '@cy-gh Revoked · Removal failed on another repository',
+    );
+    expect(cy).toHaveClass('flagged');
+    expect(within(dee!).getAllByRole('cell')[5]!.textContent).toBe('@ada-l Active');
+    expect(dee).not.toHaveClass('flagged');
+  });
+
   it("lists under Flagged a purchase whose own card, or whose upgrade's card, is from another country than its price, each marked for which", async () => {
     const flagged = {country: 'BR', percentOff: 40, cardCountry: 'US', review: 'flagged' as const};
     worker().reset({

@@ -9,6 +9,7 @@ import {
   ADMIN_PATHS,
   API_PATHS,
   type AdminAuditEntry,
+  type AdminPurchase,
   type Page,
   type RepositoryAudit,
   type RepositoryFixAllResult,
@@ -180,6 +181,12 @@ test("a refunded buyer whose prompts removal failed for good reads removal_faile
   expect(prompts().invitations.has(buyer.invitationId)).toBe(true);
   const grant = async () => (await extraGrants<{status: string}>(stack().worker.db, buyer.sessionId, 'status'))[0];
   expect(await grant()).toEqual({status: 'removal_failed'});
+  // The console's list flags the purchase, though the kit's own grant was taken back cleanly.
+  const listed = async () => {
+    const response = await admin(`${ADMIN_PATHS.purchases}?q=${buyer.sessionId}`);
+    return ((await response.json()) as Page<AdminPurchase>).items[0];
+  };
+  expect(await listed()).toMatchObject({access: {status: 'revoked'}, removalFailed: true});
   const failedRemovals = () =>
     stack().worker.db.all<{key: string}>(
       "SELECT key FROM jobs WHERE kind = 'github-remove' AND status = 'failed' AND session_id = ?",
@@ -197,4 +204,5 @@ test("a refunded buyer whose prompts removal failed for good reads removal_faile
   expect(prompts().invitations.has(buyer.invitationId)).toBe(false);
   expect(await grant()).toEqual({status: 'revoked'});
   expect(await failedRemovals()).toEqual([]);
+  expect(await listed()).toMatchObject({removalFailed: false});
 });

@@ -52,13 +52,16 @@ interface Row {
   /** JSON: an upgrade of the purchase flagged for its card's country (its country, percent and card). */
   flagged_upgrade: string | null;
   revoked_by_seller_at: number | null;
+  /** 1 when a grant of any repository of the purchase is removal_failed. */
+  removal_failed: number;
 }
 
 const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')} AS plan, p.plan AS plan_bought, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
     p.payment_intent_id, p.customer_id, p.user_id, p.fair_price_country, p.fair_price_percent, p.card_country, p.country_review,
     (SELECT json_object('country', u.fair_price_country, 'percentOff', u.fair_price_percent, 'cardCountry', u.card_country, 'review', u.country_review)
       FROM upgrades u WHERE u.purchase_session_id = p.session_id AND ${upgradeFlagged('u')} ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
-    p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes
+    p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes,
+    EXISTS (SELECT 1 FROM grants r WHERE r.session_id = p.session_id AND r.status = 'removal_failed') AS removal_failed
   FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.repository_key = 'kit'`;
 
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
@@ -291,6 +294,7 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
       row.grant_status && row.github_username
         ? {status: row.grant_status, username: row.github_username, usernameChanges: row.username_changes ?? 0}
         : null,
+    removalFailed: row.removal_failed === 1,
     revokedBySellerAt: row.revoked_by_seller_at,
   };
 }

@@ -36,7 +36,11 @@ export function CardCountryBadge({fairPrice, upgrade = false}: {fairPrice: Admin
  * The purchase's access to the code: its GitHub seat, and whether the seller revoked it, which ends
  * its downloads too (a purchase that never asked for an invitation included).
  */
-export function AccessBadge({purchase}: {purchase: Pick<AdminPurchase, 'access' | 'revokedBySellerAt'>}) {
+export function AccessBadge({
+  purchase,
+}: {
+  purchase: Pick<AdminPurchase, 'access' | 'revokedBySellerAt' | 'removalFailed'>;
+}) {
   const {access, revokedBySellerAt} = purchase;
   const bySeller = revokedBySellerAt !== null;
   if (!access) {
@@ -62,6 +66,15 @@ export function AccessBadge({purchase}: {purchase: Pick<AdminPurchase, 'access' 
       <span className={styles.badge} data-tone={tone}>
         {ACCESS_STATES[access.status]}
       </span>
+      {purchase.removalFailed && access.status !== 'removal_failed' && (
+        <>
+          {' · '}
+          <span className={styles.badge} data-tone="bad">
+            {ACCESS_STATES.removal_failed}
+          </span>{' '}
+          on another repository
+        </>
+      )}
       {bySeller &&
         (access.status === 'revoked' ? ' by the seller, downloads too' : ' (revoked by the seller, downloads too)')}
     </>

@@ -203,9 +203,7 @@ export default function Purchases() {
               columns={COLUMNS}
               rows={found.items}
               rowKey={(purchase) => purchase.sessionId}
-              flagged={(purchase) =>
-                purchase.access?.status === 'removal_failed' || purchase.fairPrice?.review === 'flagged'
-              }
+              flagged={(purchase) => purchase.removalFailed || purchase.fairPrice?.review === 'flagged'}
               empty={empty}
             />
             <Pager
