@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, type Plan} from '../../../src/config';
-import {revokeAccess} from '../access/grants/seat';
+import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
 import {log} from '../log';
@@ -125,7 +125,7 @@ export async function fulfillCheckout(
   for (const {results: queued} of results.slice(statusAt + 1)) {
     for (const job of queued as unknown as Job[]) await runClaimed(context, job);
   }
-  if (status === 'revoked') await revokeAccess(context, sessionId, 'payment refunded or disputed');
+  if (status === 'revoked') await takeBackEvery(context, sessionId, 'payment refunded or disputed');
   if (status === 'paid') await checkCardCountry(context, session);
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};

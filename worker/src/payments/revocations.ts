@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
-import {restoreAccess, revokeAccess} from '../access/grants/seat';
+import {takeBackEvery} from '../access/grants/removal';
+import {restoreAccess} from '../access/grants/seat';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {recordUpgradeRefund, restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
@@ -82,7 +83,7 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
   ]);
   const context = contextOf(env);
   for (const {session_id} of updated!.results) {
-    await revokeAccess(context, session_id, reason);
+    await takeBackEvery(context, session_id, reason);
   }
   // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes.
   for (const {purchase_session_id} of upgrades!.results) {

@@ -2,6 +2,7 @@ import type {Context} from '../../context';
 import {enqueue, hasPendingJobs} from '../../jobs';
 import {log} from '../../log';
 import {registerJob, runJob} from '../../outbox';
+import {SUBREQUESTS_PER} from '../../subrequests';
 import {repositoryFor} from '../github';
 import type {Grant} from './records';
 import {takeOffGitHub} from './takeOff';
@@ -99,8 +100,33 @@ export async function takeBack(
 }
 
 /**
+ * A refund, a lost or open dispute, or the seller's Revoke access: every repository the purchase
+ * holds is taken back, the kit's seat first, each recorded revoked before anything else happens.
+ * What each created on GitHub is removed now, as far as this invocation's subrequests reach, and
+ * by the cron's outbox after. A grant already taken back (or whose removal failed) is left as it
+ * is. Returns the rows it revoked.
+ */
+export async function takeBackEvery(context: Context, sessionId: string, reason: string): Promise<Grant[]> {
+  const {results} = await context.db
+    .prepare(
+      `SELECT session_id, repository_key FROM grants
+       WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
+       ORDER BY repository_key <> 'kit', repository_key`,
+    )
+    .bind(sessionId)
+    .all<Pick<Grant, 'session_id' | 'repository_key'>>();
+  const revoked: Grant[] = [];
+  for (const grant of results) {
+    const row = await takeBack(context, grant, reason);
+    if (row) revoked.push(row);
+  }
+  return revoked;
+}
+
+/**
  * Queues the removal of what this worker created for a grant (its invitation, and the account
- * that accepted it) and tries it at once; the cron retries failures. A grant with no invitation
+ * that accepted it) and tries it at once, where this invocation can fit it; the cron retries the
+ * rest. A grant with no invitation
  * recorded created nothing on GitHub, unless it asked GitHub and the answer was lost: the
  * invitation that attempt may have created is looked for, and withdrawn. Also the withdrawal of
  * a stale invitation (GitHub created it while the grant changed): the grant as the send read it,
@@ -125,7 +151,9 @@ export async function removeNowOrLater(context: Context, grant: Removable, reaso
     payload,
   });
   log.info('access.removal_queued', {sessionId: grant.session_id, key: grant.repository_key, reason, jobId: id});
-  if (id !== null) await runJob(context, id);
+  // At once where this invocation can fit the whole removal; a removal begun and cut off half way
+  // would leave a withdrawn invitation's account unlooked-for until the next run anyway.
+  if (id !== null && context.subrequests.has(SUBREQUESTS_PER.fix)) await runJob(context, id);
 }
 
 /**

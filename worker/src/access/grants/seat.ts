@@ -23,7 +23,7 @@ import {tellOwner} from './grantMail';
 import {reconcileExtraGrantsSoon} from './reconcileSoon';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
-import {removeNowOrLater, takeBack} from './removal';
+import {removeNowOrLater, takeBackEvery} from './removal';
 import {isRevokedBySeller, liftSellerRevocation, recordSellerRevocation, revokedBySeller} from './sellerRevocation';
 
 /**
@@ -39,7 +39,8 @@ const NOT_REVOKED_BY_SELLER =
  * dashboard reads of it status.ts):
  * - requestAccess: a buyer (or the seller) points the seat at a GitHub account; it is invited now,
  *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.
- * - revokeAccess / restoreAccess: a refund or dispute takes it away (removal.ts), a dispute won gives it back.
+ * - restoreAccess: a dispute won gives it back (a refund or dispute takes every repository back:
+ *   removal.ts `takeBackEvery`).
  * - revokeBySeller / grantBySeller: the seller's Revoke access ends the purchase's right to the code
  *   (sellerRevocation.ts), its seat included; the seller's Grant access gives it back.
  * - resendInvitation: a fresh invitation for the same account after the last one expired.
@@ -333,15 +334,6 @@ async function attempted(db: D1Database, grant: Seat, at: number | null) {
 }
 
 /**
- * Takes the seat away from a purchase: the record at once, GitHub through the outbox (and the plan's
- * extra repositories with it): a refund, a dispute, or the seller's revocation (revokeBySeller).
- */
-export async function revokeAccess(context: Context, sessionId: string, reason: string) {
-  const revoked = await takeBack(context, {session_id: sessionId, repository_key: 'kit'}, reason);
-  if (revoked) await reconcileExtraGrantsSoon(context, sessionId, `revoked:${revoked.version}`);
-}
-
-/**
  * The seller's Revoke access: the paid purchase loses its right to the code, however it gets it. The
  * purchase records it first, so that no new invitation or download link follows, and no link made
  * before serves; then its seat, if it has one, is taken away. False when there was nothing to
@@ -350,9 +342,7 @@ export async function revokeAccess(context: Context, sessionId: string, reason: 
 export async function revokeBySeller(context: Context, sessionId: string): Promise<boolean> {
   if (!(await recordSellerRevocation(context.db, sessionId))) return false;
   log.info('access.revoked_by_seller', {sessionId});
-  await revokeAccess(context, sessionId, 'revoked by an admin');
-  // The extras are taken back even where the seat had nothing left to revoke (its removal failed).
-  await reconcileExtraGrantsSoon(context, sessionId, `revoked-by-seller:${Date.now()}`);
+  await takeBackEvery(context, sessionId, 'revoked by an admin');
   return true;
 }
 
