@@ -244,26 +244,41 @@ export const paymentStanding = z.object({
   revokedBySeller: z.literal(true).optional(),
 });
 
+/**
+ * What the dashboard shows of one repository's grant, the same for the kit's (AccessStatus) and
+ * for each extra repository's (`extraRepositories`): worker/src/access/grants/status.ts `shownGrant`.
+ */
+const grantShown = {
+  /** `owner/name`, when the worker has a repository for it. */
+  repository: z.string().optional(),
+  /**
+   * Its page, with `repository`: on github.com, or, in local mode, the GitHub stand-in's page
+   * saying what the repository would be (the worker knows which GitHub it talks to).
+   */
+  repositoryUrl: z.string().optional(),
+  /** The GitHub account the access is for. */
+  username: z.string().optional(),
+  /** A pending invitation GitHub no longer honours (after seven days): the buyer may ask for a new one. */
+  expired: z.boolean().optional(),
+  detail: z.string().optional(),
+  /**
+   * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
+   * is reached: its place in that repository's first-in, first-out line (1 goes next) and when it
+   * is expected to go out (ms since the epoch). Only the purchase's own account reads it.
+   */
+  queue: z.object({position: z.number(), expectedAt: z.number()}).optional(),
+};
+
 /** One extra repository the plan grants, as the dashboard shows it. */
 export const extraRepositoryAccess = z.object({
   /** The key in src/config's `extraRepositories`: its name and what it holds come from there. */
   key: z.string(),
-  /** `owner/name`, when the worker has a repository for the key. */
-  repository: z.string().optional(),
-  /** Its page, with `repository` (as AccessStatus's `repositoryUrl`). */
-  repositoryUrl: z.string().optional(),
   /**
    * `none`: nothing yet; the kit's invitation comes first, and the same GitHub account gets this
    * one. `not_configured`: the seller set no repository for the key, so nothing is sent.
    */
   status: z.enum(['none', 'not_configured', ...GRANT_STATUSES]),
-  /** The GitHub account it is for. */
-  username: z.string().optional(),
-  detail: z.string().optional(),
-  /** Queued because GitHub's cap of invitations to that repository in 24 hours is reached. */
-  waitsForCap: z.boolean().optional(),
-  /** A pending invitation past GitHub's 7 days: the buyer may ask for a new one (`resendExtraInvitation`). */
-  expired: z.boolean().optional(),
+  ...grantShown,
 });
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
@@ -286,24 +301,12 @@ export const accessStatus = z.object({
    * (what GET /upgrades names), for what the dashboard says the plan includes.
    */
   plan: z.object({id: z.string(), name: z.string()}).optional(),
-  /** The private repository buyers are invited to (`owner/name`), when the worker is set up for it. */
-  repository: z.string().optional(),
-  /**
-   * Its page, with `repository`: on github.com, or, in local mode, the GitHub stand-in's page
-   * saying what the repository would be (the worker knows which GitHub it talks to).
-   */
-  repositoryUrl: z.string().optional(),
-  /** The GitHub account the access is for. */
-  username: z.string().optional(),
-  /** A pending invitation GitHub no longer honours (after seven days). */
-  expired: z.boolean().optional(),
   /**
    * With `revoked`: its removal from GitHub is still being tried (GitHub did not answer the first
    * try), so the account may still be on the repository. `removal_failed`: the tries ended, and it
    * may be there until the seller removes it by hand.
    */
   removing: z.boolean().optional(),
-  detail: z.string().optional(),
   /**
    * The seller revoked the access in the console (not a refund or a dispute): the buyer cannot ask
    * for it again, nor download the code, until the seller grants it again.
@@ -314,16 +317,12 @@ export const accessStatus = z.object({
   /** How many more moves the purchase allows. */
   usernameChangesLeft: z.number().optional(),
   /**
-   * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
-   * is reached: its place in the first-in, first-out queue (1 goes next) and when it is expected
-   * to go out (ms since the epoch). Only the purchase's own account reads it.
-   */
-  queue: z.object({position: z.number(), expectedAt: z.number()}).optional(),
-  /**
    * The private repositories the purchase's plan grants besides the kit (src/config: a plan's
    * `extraRepositories`), each with its own state. Only for a paid purchase whose plan lists some.
    */
   extraRepositories: z.array(extraRepositoryAccess).optional(),
+  /** The kit's repository's grant, shown as every other repository's is (`repository`: the kit's). */
+  ...grantShown,
 });
 
 /** What /resendExtraInvitation answers: the grant's state after it (queued until it goes out). */

@@ -143,9 +143,17 @@ describe('the access panel', () => {
       'https://github.com/slipway/prompts',
     );
     document.body.innerHTML = '';
-    expect(
-      extras({key: 'prompts', repository: 'slipway/prompts', status: 'queued', username: 'octocat', waitsForCap: true}),
-    ).toHaveTextContent('waiting for GitHub’s daily limit of invitations to this repository');
+    // Its place in that repository's line and when it is expected, as the kit's queued invitation says.
+    const queued = extras({
+      key: 'prompts',
+      repository: 'slipway/prompts',
+      status: 'queued',
+      username: 'octocat',
+      queue: {position: 3, expectedAt: Date.UTC(2099, 0, 2, 9, 30)},
+    });
+    expect(queued).toHaveTextContent('Invitation queued, number 3 in line');
+    expect(queued).toHaveTextContent('daily limit of invitations to this repository is reached');
+    expect(queued).toHaveTextContent(/The invitation for @octocat is expected around 2 Jan 2099, \d\d:\d\d/);
     document.body.innerHTML = '';
     expect(extras({key: 'prompts', status: 'not_configured'})).toHaveTextContent(
       'the seller has not set up this repository',
@@ -160,7 +168,7 @@ describe('the access panel', () => {
       repository: 'slipway/prompts',
       status: 'queued',
       username: 'octocat',
-      waitsForCap: true,
+      queue: {position: 1, expectedAt: Date.now() + 3600_000},
     } as const;
     function renderExtras(entries: NonNullable<AccessStatus['extraRepositories']>) {
       const followed: string[] = [];

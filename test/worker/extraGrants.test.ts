@@ -122,13 +122,13 @@ test('an Advanced buyer is invited to the kit and to the prompts, the same GitHu
     },
   ]);
   expect((await accessStatus(user)).extraRepositories).toEqual([
-    {...promptsNamed(), status: 'pending', username: account.login},
+    {...promptsNamed(), status: 'pending', username: account.login, expired: false},
   ]);
 
   stack().github.accept(invitation!);
   await aMinuteLater(sessionId);
   expect((await accessStatus(user)).extraRepositories).toEqual([
-    {...promptsNamed(), status: 'active', username: account.login},
+    {...promptsNamed(), status: 'active', username: account.login, expired: false},
   ]);
 });
 
@@ -139,13 +139,13 @@ test("the prompts entry reads as GitHub says today, as the kit's does: the login
   stack().github.rename(account.login, moved);
   await aMinuteLater(sessionId);
   expect((await accessStatus(user)).extraRepositories).toEqual([
-    {...promptsNamed(), status: 'pending', username: moved},
+    {...promptsNamed(), status: 'pending', username: moved, expired: false},
   ]);
 
   stack().github.accept(invitation!);
   await aMinuteLater(sessionId);
   expect((await accessStatus(user)).extraRepositories).toEqual([
-    {...promptsNamed(), status: 'active', username: moved},
+    {...promptsNamed(), status: 'active', username: moved, expired: false},
   ]);
   const later = `${moved}-later`;
   stack().github.rename(moved, later);
@@ -177,7 +177,7 @@ test('a prompts invitation the buyer declined reads expired at once, not after i
   expect(fresh).toBeDefined();
   expect(fresh).not.toBe(declined);
   expect((await accessStatus(user)).extraRepositories).toEqual([
-    {...promptsNamed(), status: 'pending', username: account.login},
+    {...promptsNamed(), status: 'pending', username: account.login, expired: false},
   ]);
   await stack().newDay();
 });
@@ -382,7 +382,7 @@ test('a dashboard read under way while the seat moves writes nothing of the old 
     }>(stack().worker.db, sessionId, 'github_user_id, github_username, invitation_id, invitation_expired'),
   ).toEqual([{github_user_id: next.id, github_username: next.login, invitation_id: invitation, invitation_expired: 0}]);
   expect((await accessStatus(user)).extraRepositories).toEqual([
-    {...promptsNamed(), status: 'pending', username: next.login},
+    {...promptsNamed(), status: 'pending', username: next.login, expired: false},
   ]);
 });
 
@@ -442,9 +442,20 @@ test("the prompts repository's daily cap reached: its invitation stays queued (t
     expect(kitInvitationsFor(account.id)).toHaveLength(1);
     expect(promptInvitationsFor(account.id)).toEqual([]);
     expect(await extraRows(sessionId)).toMatchObject([{status: 'queued', invitation_id: null}]);
-    expect((await accessStatus(user)).extraRepositories).toEqual([
-      {...promptsNamed(), status: 'queued', username: account.login, waitsForCap: true, detail: expect.any(String)},
+    const {extraRepositories} = await accessStatus(user);
+    expect(extraRepositories).toEqual([
+      {
+        ...promptsNamed(),
+        status: 'queued',
+        username: account.login,
+        detail: expect.any(String),
+        expired: false,
+        // First in the prompts' line, expected once a slot of the day's invitations leaves the window.
+        queue: {position: 1, expectedAt: expect.any(Number)},
+      },
     ]);
+    // No sooner than a day after the first of the window's invitations went.
+    expect(extraRepositories![0]!.queue!.expectedAt).toBeGreaterThanOrEqual(sentAt + 24 * 3600_000);
 
     await stack().worker.scheduled(); // still full: nothing goes, and nothing fails
     expect(promptInvitationsFor(account.id)).toEqual([]);
@@ -670,7 +681,7 @@ describe('a prompts invitation GitHub created whose answer was lost', () => {
     expect(promptInvitationsFor(account.id)).toEqual([created]);
     expect(stack().github.requests.filter((request) => request === `${promptsPut}${account.login}`)).toHaveLength(1);
     expect((await accessStatus(user)).extraRepositories).toEqual([
-      {...promptsNamed(), status: 'pending', username: account.login},
+      {...promptsNamed(), status: 'pending', username: account.login, expired: false},
     ]);
   });
 
@@ -1353,7 +1364,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
       expect(await resendsOf(sessionId)).toBe(0);
       const entry = await promptsEntry(user);
       expect(entry).toMatchObject({status: 'pending'});
-      expect(entry!.expired).toBeUndefined();
+      expect(entry!.expired).toBe(false);
     });
 
     test('an account GitHub no longer knows is refused, 404 as for the kit, and the grant and its invitation stay as they were', async () => {
@@ -1437,7 +1448,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
       expect(response.status).toBe(202);
       expect(await response.json()).toEqual({status: 'queued'});
       expect(promptsRequests('PUT')).toEqual([]);
-      expect(await promptsEntry(user)).toMatchObject({status: 'queued', waitsForCap: true});
+      expect(await promptsEntry(user)).toMatchObject({status: 'queued', queue: {position: 1}});
 
       await stack().newDay();
       await stack().worker.scheduled();

@@ -69,7 +69,7 @@ const accessStatus = async (user: SignedInUser) =>
   (await (await stack.call('/accessStatus', {token: user.idToken})).json()) as {
     status: string;
     queue?: {position: number};
-    extraRepositories?: {key: string; status: string; waitsForCap?: boolean}[];
+    extraRepositories?: {key: string; status: string; queue?: {position: number}}[];
   };
 
 test('0029 keeps every waiting grant its place in its repository’s line, and gives none to a grant that held none', async () => {
@@ -116,9 +116,14 @@ test('0029 keeps every waiting grant its place in its repository’s line, and g
   expect(d.queue).toBeUndefined();
   expect(e.status).toBe('queued');
   expect(e.queue).toBeUndefined();
-  expect(a.extraRepositories).toEqual([expect.objectContaining({key: 'prompts', status: 'queued', waitsForCap: true})]);
-  expect(b.extraRepositories).toEqual([expect.objectContaining({key: 'prompts', status: 'queued', waitsForCap: true})]);
-  expect(e.extraRepositories![0]).not.toHaveProperty('waitsForCap');
+  // Each buyer reads their prompts invitation's place in the prompts' own line, as they read the kit's.
+  expect(a.extraRepositories).toEqual([
+    expect.objectContaining({key: 'prompts', status: 'queued', queue: expect.objectContaining({position: 1})}),
+  ]);
+  expect(b.extraRepositories).toEqual([
+    expect.objectContaining({key: 'prompts', status: 'queued', queue: expect.objectContaining({position: 2})}),
+  ]);
+  expect(e.extraRepositories![0]).not.toHaveProperty('queue');
   // The prompts' line keeps their order too: the first buyer's grant waited longer.
   const line = await stack.worker.db.all<{session_id: string}>(
     `SELECT session_id FROM grants WHERE repository_key = 'prompts' AND status = 'queued' AND waiting_at IS NOT NULL ORDER BY waiting_at, id`,

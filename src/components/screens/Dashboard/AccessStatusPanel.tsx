@@ -5,6 +5,7 @@ import {useApiClient} from '../../../lib/useApiClient';
 import {useSnackbar} from '../../shared/Snackbar';
 import {ACCESS_MESSAGES} from './RequestAccess';
 import ExtraRepositories from './ExtraRepositories';
+import {expected, inLine} from './queueWords';
 import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
 import controls from '../../../css/controls.module.css';
@@ -19,20 +20,13 @@ function shownStatus(status: AccessStatus['status']): ShownStatus {
   return status === 'removal_failed' ? 'revoked' : status;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {dateStyle: 'medium', timeStyle: 'short'});
-
-/** When a queued invitation is expected, in the buyer's own time zone. */
-function expected(at: number): string {
-  return at <= Date.now() ? 'within a few minutes' : `around ${dateTime.format(at)}`;
-}
-
 function describe(access: AccessStatus, status: ShownStatus): {title: string; text: string} | null {
   const who = access.username ? `@${access.username}` : 'your GitHub account';
   switch (status) {
     case 'queued':
       return access.queue
         ? {
-            title: `Invitation queued: number ${access.queue.position} in line`,
+            title: `Invitation queued: ${inLine(access.queue)}`,
             text: `GitHub lets a repository send only so many invitations a day, and today's are used up. The invitation for ${who} is expected ${expected(access.queue.expectedAt)}; we e-mail you when it goes out. Nothing to do.`,
           }
         : {

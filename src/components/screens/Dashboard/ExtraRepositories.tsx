@@ -7,6 +7,7 @@ import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
 import controls from '../../../css/controls.module.css';
 import {followLink, useDownload} from './useDownload';
+import {expected, inLine} from './queueWords';
 
 const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
 
@@ -19,8 +20,8 @@ function stateOf(entry: ExtraRepositoryAccess): string {
     case 'not_configured':
       return 'Not available yet: the seller has not set up this repository. Contact support.';
     case 'queued':
-      return entry.waitsForCap
-        ? 'Invitation queued: waiting for GitHub’s daily limit of invitations to this repository. Nothing to do.'
+      return entry.queue
+        ? `Invitation queued, ${inLine(entry.queue)}: GitHub’s daily limit of invitations to this repository is reached. The invitation for ${who} is expected ${expected(entry.queue.expectedAt)}. Nothing to do.`
         : `Invitation queued for ${who}; it goes out within a few minutes.`;
     case 'pending':
       return entry.expired

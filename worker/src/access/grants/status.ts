@@ -196,35 +196,53 @@ export async function observeGrant<G extends ObservedRow>(context: Context, row:
   }
 }
 
-export interface ObservedGrant {
-  status: GrantStatus;
-  username: string;
+/**
+ * What every repository's grant shows alike, on the dashboard (src/config/apiSchemas.ts
+ * `grantShown`) and the console: its account, why it is as it is, whether its invitation expired,
+ * and a queued invitation's place in its repository's line and when it is expected.
+ */
+export interface GrantShown {
+  username?: string;
   detail?: string;
   expired: boolean;
-  usernameChanges: number;
-  usernameChangesLeft: number;
   /** A queued invitation that waits for GitHub's cap: its place and when it is expected. */
   queue?: QueuePlace;
+}
+
+/** A grant of any repository (`repository`: the one it is for) as it is shown, once GitHub was read (`observeGrant`). */
+async function shownGrant(context: Context, seen: Grant, repository: string | null | undefined): Promise<GrantShown> {
+  const queue =
+    seen.status === 'queued' && repository
+      ? await placeInQueue(context, repository, {sessionId: seen.session_id, key: seen.repository_key})
+      : null;
+  return {
+    ...(seen.github_username !== null && {username: seen.github_username}),
+    ...(seen.detail !== null && {detail: seen.detail}),
+    expired: invitationLapsed(seen),
+    ...(queue && {queue}),
+  };
+}
+
+export interface ObservedGrant extends GrantShown {
+  status: GrantStatus;
+  /** The seat always names its account. */
+  username: string;
+  usernameChanges: number;
+  usernameChangesLeft: number;
   /** A revoked grant whose removal from GitHub is still being tried (removal.ts `removalUnderWay`). */
   removing?: boolean;
 }
 
 /** The purchase's seat (its kit grant) as the dashboard and the console show it, GitHub read as `observeGrant` does. */
 export async function observeSeat(context: Context, grant: Seat, {fresh = false} = {}): Promise<ObservedGrant> {
-  const {settings} = context;
   const seen = await observeGrant(context, grant, {fresh});
-  const shown = {
+  const shown: ObservedGrant = {
     status: seen.status,
+    ...(await shownGrant(context, seen, context.settings.GITHUB_REPO)),
     username: seen.github_username,
-    detail: seen.detail ?? undefined,
-    expired: invitationLapsed(seen),
     usernameChanges: seen.username_changes,
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - seen.username_changes),
   };
-  if (seen.status === 'queued' && settings.GITHUB_REPO) {
-    const queue = await placeInQueue(context, settings.GITHUB_REPO, {sessionId: seen.session_id, key: 'kit'});
-    return queue ? {...shown, queue} : shown;
-  }
   if (seen.status === 'revoked' && (await removalUnderWay(context.db, seen))) return {...shown, removing: true};
   return shown;
 }
@@ -263,15 +281,8 @@ export async function extraAccessOf(
       entries.push({...named, status: 'none'});
       continue;
     }
-    entries.push({
-      ...named,
-      status: row.status,
-      ...(row.github_username && {username: row.github_username}),
-      ...(row.detail && {detail: row.detail}),
-      ...(row.status === 'queued' && row.waiting_at !== null && {waitsForCap: true}),
-      // The buyer may then ask for a new one (renew.ts), as for the kit's.
-      ...(invitationLapsed(row) && {expired: true}),
-    });
+    // An expired invitation: the buyer may ask for a new one (renew.ts), as for the kit's.
+    entries.push({...named, status: row.status, ...(await shownGrant(context, row, repository))});
   }
   return entries;
 }
