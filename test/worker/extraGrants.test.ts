@@ -426,6 +426,24 @@ test("the seller's Revoke access takes back the prompts with the seat; Grant acc
   ]);
 });
 
+test("a take-back records every repository's grant revoked before it asks GitHub for any: a request cut short leaves none live", async () => {
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  // While the worker waits on GitHub to withdraw the kit's invitation (the first removal), D1 is
+  // read: a failure there would end the request, and the seller's second Revoke answers 409.
+  let whileKitRemoved: unknown[] = [];
+  stack().github.beforeNext(`DELETE /repos/${FIXTURE_REPO}/invitations/`, async () => {
+    whileKitRemoved = await extraRows(sessionId);
+  });
+  const revoke = await stack().call(adminPath(ADMIN_PATHS.revoke, {sessionId}), {
+    method: 'POST',
+    token: seller.admin.idToken,
+  });
+  expect(revoke.status).toBe(200);
+  expect(whileKitRemoved).toMatchObject([{status: 'revoked'}]);
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(kitInvitationsFor(account.id)).toEqual([]);
+});
+
 test("the prompts repository's daily cap reached: its invitation stays queued (the kit's goes), and the cron sends it when the window frees", async () => {
   const cap = appConfig.repository.invitationsPerDay;
   const sentAt = Date.now() - 3600_000;

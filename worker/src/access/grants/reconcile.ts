@@ -19,8 +19,9 @@ import {takeBack} from './removal';
  * no longer wanted (a refund, an upgrade refunded, the seat moved to another account) is taken
  * back: the invitation this worker created is withdrawn, or the account it invited removed; an
  * account it did not invite is never touched. The kit's seat is still driven request by request
- * (seat.ts): its events (an invitation sent, accepted, a refund, an upgrade) queue a reconcile
- * here. Both send an invitation, and send it again as it expires, by the same functions
+ * (seat.ts): its events (an invitation sent, accepted, a move, an upgrade) queue a reconcile
+ * here; a refund, a dispute and the seller's revoke take every grant back at once (removal.ts
+ * `takeBackEvery`). Both send an invitation, and send it again as it expires, by the same functions
  * (sendInvitation.ts, expiryResends.ts).
  *
  * The record and its shared writes are in records.ts, the take-back (every repository's) in removal.ts,

@@ -89,6 +89,38 @@ export async function takeBack(
     )
     .first<Grant>();
   if (!revoked) return null;
+  await removeRevoked(context, revoked, reason);
+  return revoked;
+}
+
+/**
+ * A refund, a lost or open dispute, or the seller's Revoke access: every repository the purchase
+ * holds is taken back. Every live grant is recorded revoked in one statement, so that a failure
+ * after it (D1, GitHub) leaves none of them live for a retry that may never come (the seller's
+ * second Revoke answers 409). Then what each created on GitHub is removed, the kit's first: now,
+ * as far as this invocation's subrequests reach, and by the cron's outbox after. A grant already
+ * taken back (or whose removal failed) is left as it is. Returns the rows it revoked.
+ */
+export async function takeBackEvery(context: Context, sessionId: string, reason: string): Promise<Grant[]> {
+  const {results} = await context.db
+    .prepare(
+      `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?3
+       WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
+       RETURNING *`,
+    )
+    .bind(sessionId, reason, Date.now())
+    .all<Grant>();
+  const revoked = results.sort(
+    (a, b) =>
+      Number(b.repository_key === 'kit') - Number(a.repository_key === 'kit') ||
+      a.repository_key.localeCompare(b.repository_key),
+  );
+  for (const row of revoked) await removeRevoked(context, row, reason);
+  return revoked;
+}
+
+/** What follows a grant recorded revoked: the log, and the removal of what it created on GitHub. */
+async function removeRevoked(context: Context, revoked: Grant, reason: string) {
   log.info('access.revoked', {
     sessionId: revoked.session_id,
     key: revoked.repository_key,
@@ -96,31 +128,6 @@ export async function takeBack(
     invitationId: revoked.invitation_id,
   });
   await removeNowOrLater(context, revoked, reason);
-  return revoked;
-}
-
-/**
- * A refund, a lost or open dispute, or the seller's Revoke access: every repository the purchase
- * holds is taken back, the kit's seat first, each recorded revoked before anything else happens.
- * What each created on GitHub is removed now, as far as this invocation's subrequests reach, and
- * by the cron's outbox after. A grant already taken back (or whose removal failed) is left as it
- * is. Returns the rows it revoked.
- */
-export async function takeBackEvery(context: Context, sessionId: string, reason: string): Promise<Grant[]> {
-  const {results} = await context.db
-    .prepare(
-      `SELECT session_id, repository_key FROM grants
-       WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
-       ORDER BY repository_key <> 'kit', repository_key`,
-    )
-    .bind(sessionId)
-    .all<Pick<Grant, 'session_id' | 'repository_key'>>();
-  const revoked: Grant[] = [];
-  for (const grant of results) {
-    const row = await takeBack(context, grant, reason);
-    if (row) revoked.push(row);
-  }
-  return revoked;
 }
 
 /**
