@@ -225,20 +225,47 @@ test('a refund of the upgrade takes back the prompts (the accepted account is re
   expect(status.extraRepositories).toBeUndefined();
 });
 
-test('an invitation GitHub creates while the purchase is refunded is withdrawn, and a GitHub that fails that withdrawal is asked again by the cron, never left open', async () => {
+/**
+ * A paid Advanced buyer asks for access; `meanwhile` runs while GitHub answers the prompts
+ * invitation that follows the kit's, as a request landing alongside would.
+ */
+async function askWhilePromptsInvited(meanwhile: (sessionId: string) => Promise<void>) {
   const user = await stack().signUp();
   const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
   expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
   const account = githubAccount();
+  stack().github.beforeNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`, () =>
+    meanwhile(sessionId),
+  );
+  await requestAccess(stack(), user, account.login);
+  return {sessionId, account};
+}
+
+test('an invitation GitHub creates for a prompts grant while the seller revokes the purchase is withdrawn, and the grant taken back', async () => {
+  // The reconcile read the purchase as entitled and queued the prompts; the seller's revoke is
+  // recorded while GitHub answers that invitation (its take-back found no live prompts grant yet).
+  const {sessionId, account} = await askWhilePromptsInvited(async (sessionId) => {
+    await stack().worker.db.run(
+      'UPDATE purchases SET revoked_by_seller_at = ? WHERE session_id = ?',
+      Date.now(),
+      sessionId,
+    );
+  });
+  expect(promptInvitationsFor(account.id)).toEqual([]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', detail: 'the seller revoked the purchase'}]);
+  // The kit's seat is the seller's to give back (Grant access invites it before lifting the revocation): it is left.
+  expect(kitInvitationsFor(account.id)).toHaveLength(1);
+});
+
+test('an invitation GitHub creates while the purchase is refunded is withdrawn, and a GitHub that fails that withdrawal is asked again by the cron, never left open', async () => {
   // The refund lands while GitHub answers the prompts invitation; the withdrawal that follows fails once.
-  stack().github.beforeNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/${account.login}`, async () => {
+  const {sessionId, account} = await askWhilePromptsInvited(async (sessionId) => {
     await stack().worker.db.run("UPDATE purchases SET status = 'revoked' WHERE session_id = ?", sessionId);
     stack().github.failNext(`DELETE /repos/${EXTRA_FIXTURE_REPO}/invitations/`, {
       status: 502,
       body: {message: 'Server Error'},
     });
   });
-  await requestAccess(stack(), user, account.login);
   const [stale] = promptInvitationsFor(account.id);
   expect(stale).toBeDefined(); // GitHub's withdrawal failed: still open, and the job waits
   // The grant the refund found queued is taken back at once, as the kit's is: it waits in no line.

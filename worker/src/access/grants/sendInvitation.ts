@@ -7,6 +7,7 @@ import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './
 import {recordAttempt, sentAt} from './lostAnswer';
 import {kindOf, type RepositoryKind} from './repositoryKind';
 import {removeNowOrLater} from './removal';
+import {ENTITLED} from './entitlement';
 
 /**
  * The one send of a queued grant's invitation, for every repository a purchase holds: the kit's
@@ -17,6 +18,17 @@ import {removeNowOrLater} from './removal';
  * What the caller has claimed (claims.ts `whileClaimed`) is sent here (`sendClaimed`), and what
  * follows it: a stale invitation withdrawn, the buyer's e-mail, the other repositories.
  */
+
+/**
+ * The purchase (?1) may have this grant (?2, its repository key) recorded sent, as SQL: it is
+ * entitled (entitlement.ts: paid, and the seller has not revoked it). The kit's seat needs only
+ * paid: the seller's Grant access invites it before it lifts the seller's own revocation
+ * (seat.ts `grantBySeller`), and any other send to a revoked seat is stale by its version, which
+ * the seller's revoke bumps. An extra repository's grant that a reconcile revived in the moment
+ * of a revoke is refused here.
+ */
+const MAY_RECORD = `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
+  AND (${ENTITLED('p')} OR (?2 = 'kit' AND p.status = 'paid')))`;
 
 /** A queued grant's row, as far as its send reads it. */
 export interface QueuedGrant {
@@ -133,7 +145,7 @@ export async function sendQueued<G extends QueuedGrant>(
           `UPDATE grants SET status = 'pending', invitation_id = ?5, github_user_id = ?6, github_username = ?7, detail = NULL,
              invited_at = ?8, checked_at = ?9, updated_at = ?9, invitation_expired = 0, invite_attempted_at = NULL
            WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
-             AND EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+             AND ${MAY_RECORD}
            RETURNING *`,
         )
         .bind(
@@ -207,14 +219,17 @@ export async function sendClaimed<G extends Grant>(
     {...grant, github_user_id: outcome.githubUserId, invitation_id: outcome.invitationId},
     'stale invitation',
   );
-  // A refund or dispute that ran before this grant was queued (between a request's payment check
-  // and its insert) took nothing back: the grant is taken back here, or it would wait in line for
-  // ever (and a seat would hold its account from every other purchase). A dispute won restores it.
+  // A refund, dispute or seller's revoke that ran before this grant was queued (between a request's
+  // check and its insert, or a reconcile's) took nothing back: the grant is taken back here, or it
+  // would wait in line for ever (and a seat would hold its account from every other purchase). A
+  // dispute won, or the seller's Grant access, gives it back.
   await context.db
     .prepare(
-      `UPDATE grants SET status = 'revoked', detail = 'the purchase is not paid', version = version + 1, updated_at = ?4, waiting_at = NULL
+      `UPDATE grants SET status = 'revoked', version = version + 1, updated_at = ?4, waiting_at = NULL,
+         detail = CASE WHEN EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+           THEN 'the seller revoked the purchase' ELSE 'the purchase is not paid' END
        WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'queued'
-         AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')`,
+         AND NOT ${MAY_RECORD}`,
     )
     .bind(grant.session_id, grant.repository_key, grant.version, Date.now())
     .run();
