@@ -10,9 +10,8 @@ import type {Grant} from './records';
  * The events that ask for a purchase's reconcile (reconcile.ts, the outbox's `extra-grants` job):
  * a payment, an upgrade or its refund, the seat's invitation sent, accepted or moved, a dispute won,
  * the seller's Grant access. (A refund of the purchase takes every grant back itself: removal.ts
- * `takeBackEvery`.) Apart from
- * the reconcile itself, so that the send every repository shares (sendInvitation.ts) can ask for
- * one without a circle of imports.
+ * `takeBackEvery`.) Apart from the reconcile itself, so that the send every repository shares
+ * (sendInvitation.ts) can ask for one without a circle of imports.
  */
 
 /**

@@ -27,6 +27,9 @@ export type Removable = Pick<
   | 'invite_attempted_at'
 >;
 
+/** The statuses a take-back revokes: every grant not taken back already. */
+const TAKEN_BACK_FROM = `('queued', 'pending', 'active', 'failed')`;
+
 /** A removal job's payload: the grant version it is for, and what that version created on GitHub. */
 export interface RemovalPayload {
   sessionId: string;
@@ -75,7 +78,7 @@ export async function takeBack(
     .prepare(
       `UPDATE grants SET status = 'revoked', detail = ?3, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?4
        WHERE session_id = ?1 AND repository_key = ?2
-         AND CASE WHEN ?5 IS NULL THEN status IN ('queued', 'pending', 'active', 'failed')
+         AND CASE WHEN ?5 IS NULL THEN status IN ${TAKEN_BACK_FROM}
                   ELSE status = ?5 AND invitation_id IS ?6 END
        RETURNING *`,
     )
@@ -105,7 +108,7 @@ export async function takeBackEvery(context: Context, sessionId: string, reason:
   const {results} = await context.db
     .prepare(
       `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?3
-       WHERE session_id = ?1 AND status IN ('queued', 'pending', 'active', 'failed')
+       WHERE session_id = ?1 AND status IN ${TAKEN_BACK_FROM}
        RETURNING *`,
     )
     .bind(sessionId, reason, Date.now())
@@ -133,9 +136,8 @@ async function removeRevoked(context: Context, revoked: Grant, reason: string) {
 /**
  * Queues the removal of what this worker created for a grant (its invitation, and the account
  * that accepted it) and tries it at once, where this invocation can fit it; the cron retries the
- * rest. A grant with no invitation
- * recorded created nothing on GitHub, unless it asked GitHub and the answer was lost: the
- * invitation that attempt may have created is looked for, and withdrawn. Also the withdrawal of
+ * rest. A grant with no invitation recorded created nothing on GitHub, unless it asked GitHub and
+ * the answer was lost: the invitation that attempt may have created is looked for, and withdrawn. Also the withdrawal of
  * a stale invitation (GitHub created it while the grant changed): the grant as the send read it,
  * with that invitation.
  */

@@ -209,8 +209,9 @@ export interface GrantShown {
   queue?: QueuePlace;
 }
 
-/** A grant of any repository (`repository`: the one it is for) as it is shown, once GitHub was read (`observeGrant`). */
-async function shownGrant(context: Context, seen: Grant, repository: string | null | undefined): Promise<GrantShown> {
+/** A grant of any repository as it is shown, once GitHub was read (`observeGrant`). */
+async function shownGrant(context: Context, seen: Grant): Promise<GrantShown> {
+  const repository = repositoryOf(context, seen);
   const queue =
     seen.status === 'queued' && repository
       ? await placeInQueue(context, repository, {sessionId: seen.session_id, key: seen.repository_key})
@@ -238,7 +239,7 @@ export async function observeSeat(context: Context, grant: Seat, {fresh = false}
   const seen = await observeGrant(context, grant, {fresh});
   const shown: ObservedGrant = {
     status: seen.status,
-    ...(await shownGrant(context, seen, context.settings.GITHUB_REPO)),
+    ...(await shownGrant(context, seen)),
     username: seen.github_username,
     usernameChanges: seen.username_changes,
     usernameChangesLeft: Math.max(0, appConfig.repository.maxUsernameChanges - seen.username_changes),
@@ -282,7 +283,7 @@ export async function extraAccessOf(
       continue;
     }
     // An expired invitation: the buyer may ask for a new one (renew.ts), as for the kit's.
-    entries.push({...named, status: row.status, ...(await shownGrant(context, row, repository))});
+    entries.push({...named, status: row.status, ...(await shownGrant(context, row))});
   }
   return entries;
 }
