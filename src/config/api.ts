@@ -56,7 +56,7 @@ export type {
   UpgradeState,
   AdminUpgrade,
   AdminOtherPurchase,
-  AdminExtraGrant,
+  AdminGrant,
   AdminPurchaseDetail,
   AdminActionResult,
   AdminJob,

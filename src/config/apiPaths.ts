@@ -169,10 +169,11 @@ export const ADMIN_PATHS = {
   grant: '/admin/purchases/:sessionId/grant',
   /** POST: takes the purchase's access away. */
   revoke: '/admin/purchases/:sessionId/revoke',
-  /** POST: a fresh invitation for the same account, once its pending one expired (else 409). */
+  /**
+   * POST {key?}: a fresh invitation for the same account to one repository of the purchase (the
+   * kit's, or the plan's extra repository `key`), once its pending one expired (else 409).
+   */
   resend: '/admin/purchases/:sessionId/resend',
-  /** POST {key}: a fresh invitation to one of the plan's extra repositories, once its pending one expired (else 409). */
-  resendExtra: '/admin/purchases/:sessionId/resend-extra',
   /**
    * POST: the seller accepts a purchase flagged because its card's country is not the one its
    * fair-price discount was given for (AdminFairPrice): the flag clears, the buyer keeps it all.

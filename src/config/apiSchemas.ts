@@ -105,13 +105,21 @@ export const leadBody = z.object({email});
  * POST /resendExtraInvitation: a new invitation to one extra repository of the plan, once its last
  * one expired. `key`: a key of src/config's `extraRepositories`; the route checks it against the plan.
  */
-export const resendExtraInvitationBody = z.object({
-  key: z
-    .string({message: 'key is required: the repository to invite you to again'})
-    .trim()
-    .min(1, 'key is required: the repository to invite you to again')
-    .max(64, 'key is too long'),
-});
+/** A grant's repository key, as the resends name it. */
+const grantKey = z
+  .string({message: 'key is required: the repository to invite you to again'})
+  .trim()
+  .min(1, 'key is required: the repository to invite you to again')
+  .max(64, 'key is too long');
+
+export const resendExtraInvitationBody = z.object({key: grantKey});
+
+/**
+ * POST /admin/purchases/:sessionId/resend: the grant whose expired invitation is sent again, by its
+ * repository's key (`kit`, the purchase's seat, when none is named; else a key of src/config's
+ * `extraRepositories`).
+ */
+export const adminResendBody = z.object({key: grantKey.default('kit')});
 
 /**
  * POST /downloadLink's body: `repository`, the key (src/config `extraRepositories`) of an extra
@@ -706,17 +714,17 @@ export const adminOtherPurchase = z.object({
   revokedBySellerAt: z.number().nullable(),
 });
 
-/** One extra repository's grant as D1 records it: `detail` says why it is failed, revoked or still queued. */
-export const adminExtraGrant = z.object({
+/**
+ * One repository's grant of a purchase as the console shows it: what the dashboard shows of it
+ * (`grantShown`, read from GitHub the same way), with its key and when it last changed. `expired`: a
+ * pending invitation GitHub no longer honours; the seller may send a new one (`resend`).
+ */
+export const adminGrant = z.object({
+  /** `kit` for the purchase's seat, else the key in src/config's `extraRepositories`. */
   key: z.string(),
-  /** `owner/name`; null when the key had no repository set (GITHUB_EXTRA_REPOS). */
-  repository: z.string().nullable(),
   status: z.enum(GRANT_STATUSES),
-  username: z.string().nullable(),
-  detail: z.string().nullable(),
   updatedAt: z.number(),
-  /** A pending invitation past GitHub's 7 days: the seller may send a new one (`resendExtra`). */
-  expired: z.boolean(),
+  ...grantShown,
 });
 
 export const adminPurchaseDetail = adminPurchase.extend({
@@ -724,12 +732,10 @@ export const adminPurchaseDetail = adminPurchase.extend({
   customerId: z.string().nullable(),
   userId: z.string().nullable(),
   /**
-   * Whether GitHub says the pending invitation expired (read at most once a minute): only then may
-   * it be sent again. False for access that is not pending.
+   * Every repository's grant the purchase holds or held: the kit's (its seat) first, then the plan's
+   * extra repositories by key (worker/src/access/grants/status.ts `shownGrantsOf`).
    */
-  invitationExpired: z.boolean(),
-  /** The extra repositories this purchase was granted or refused (worker/src/access/grants/reconcile.ts), by key. */
-  extraGrants: z.array(adminExtraGrant),
+  grants: z.array(adminGrant),
   /** Its upgrades that reached a payment, the oldest first. */
   upgrades: z.array(adminUpgrade),
   /**
@@ -946,7 +952,7 @@ export type PurchaseEvent = z.infer<typeof purchaseEvent>;
 export type UpgradeState = z.infer<typeof upgradeState>;
 export type AdminUpgrade = z.infer<typeof adminUpgrade>;
 export type AdminOtherPurchase = z.infer<typeof adminOtherPurchase>;
-export type AdminExtraGrant = z.infer<typeof adminExtraGrant>;
+export type AdminGrant = z.infer<typeof adminGrant>;
 export type AdminPurchaseDetail = z.infer<typeof adminPurchaseDetail>;
 export type AdminActionResult = z.infer<typeof adminActionResult>;
 export type AdminJob = z.infer<typeof adminJob>;

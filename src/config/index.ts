@@ -13,6 +13,7 @@ export {
   planAmount,
   planFeatureNames,
   planKeys,
+  repositoryKeys,
   storedPlanName,
   UPDATES_FEATURE,
 } from './plans';

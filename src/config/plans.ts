@@ -113,6 +113,11 @@ export function extraRepositoryKeys(plan: Plan | undefined): string[] {
   return [...(plan?.extraRepositories ?? [])];
 }
 
+/** Every repository a plan grants, by key: the kit's (`kit`) first, every plan's, then its extra ones. */
+export function repositoryKeys(plan: Plan | undefined): string[] {
+  return ['kit', ...extraRepositoryKeys(plan)];
+}
+
 /** The extra repositories `to` grants that `from` does not: what an upgrade adds. */
 export function extraRepositoriesAdded(from: Plan, to: Plan): string[] {
   const had = new Set(extraRepositoryKeys(from));

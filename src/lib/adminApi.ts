@@ -44,10 +44,9 @@ export function createAdminApi(options: ApiClientOptions) {
         }),
       ),
     revoke: async (sessionId: string) => done(await call('POST', ADMIN_PATHS.revoke, {params: {sessionId}, body: {}})),
-    resend: async (sessionId: string) => done(await call('POST', ADMIN_PATHS.resend, {params: {sessionId}, body: {}})),
-    /** A fresh invitation to the plan's extra repository `key`, once its pending one expired. */
-    resendExtra: async (sessionId: string, key: string) =>
-      done(await call('POST', ADMIN_PATHS.resendExtra, {params: {sessionId}, body: {key}})),
+    /** A fresh invitation to one repository of the purchase: the kit's unless `key` names another. */
+    resend: async (sessionId: string, key = 'kit') =>
+      done(await call('POST', ADMIN_PATHS.resend, {params: {sessionId}, body: {key}})),
     /** Clears a purchase's card-country flag (or an upgrade's, by its session): the seller accepts it as it is. */
     acceptCardCountry: async (sessionId: string) =>
       done(await call('POST', ADMIN_PATHS.acceptCardCountry, {params: {sessionId}, body: {}})),

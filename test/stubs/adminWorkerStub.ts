@@ -10,6 +10,7 @@ import {
   type AdminActionResult,
   type AdminAuditEntry,
   type AdminAction,
+  type AdminGrant,
   type AdminGrantRequest,
   type AdminJob,
   type AdminLead,
@@ -131,7 +132,30 @@ export function upgrade(overrides: Partial<AdminUpgrade> = {}): AdminUpgrade {
   };
 }
 
-export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPurchaseDetail {
+/** The purchase's seat as the console lists it among its grants (the first), from its `access`. */
+function seatGrant(access: AdminPurchaseDetail['access'], expired: boolean): AdminGrant[] {
+  return access
+    ? [
+        {
+          key: 'kit',
+          repository: 'slipway/kit',
+          status: access.status,
+          username: access.username,
+          updatedAt: NOW - DAY_MS + 120_000,
+          expired,
+        },
+      ]
+    : [];
+}
+
+/**
+ * A purchase's page as the worker answers it. Its grants are its seat's (from `access`; its
+ * invitation GitHub no longer honours with `seatExpired`), then `extras` (the plan's prompts by default).
+ */
+export function purchase(
+  overrides: Partial<Omit<AdminPurchaseDetail, 'grants'>> & {extras?: AdminGrant[]; seatExpired?: boolean} = {},
+): AdminPurchaseDetail {
+  const {extras, seatExpired = false, ...rest} = overrides;
   const made = {
     sessionId: 'cs_test_ada',
     createdAt: NOW - DAY_MS,
@@ -149,18 +173,6 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
     userId: 'uid-ada',
-    invitationExpired: false,
-    extraGrants: [
-      {
-        key: 'prompts',
-        repository: 'slipway/prompts',
-        status: 'active',
-        username: 'ada-l',
-        detail: null,
-        updatedAt: NOW - DAY_MS + 180_000,
-        expired: false,
-      },
-    ],
     upgrades: [],
     otherPaidPurchases: [],
     history: [
@@ -168,11 +180,31 @@ export function purchase(overrides: Partial<AdminPurchaseDetail> = {}): AdminPur
       {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},
       {at: NOW - DAY_MS + 120_000, kind: 'invitation', summary: 'Invited @ada-l', status: 'done'},
     ],
-    ...overrides,
-  } satisfies Omit<AdminPurchaseDetail, 'removalFailed'>;
+    ...rest,
+  } satisfies Omit<AdminPurchaseDetail, 'removalFailed' | 'grants'>;
+  const grants: AdminGrant[] = [
+    ...seatGrant(made.access, seatExpired),
+    ...(extras ?? [
+      {
+        key: 'prompts',
+        repository: 'slipway/prompts',
+        status: 'active',
+        username: 'ada-l',
+        updatedAt: NOW - DAY_MS + 180_000,
+        expired: false,
+      },
+    ]),
+  ];
   // As the worker reads it: a grant of any repository whose removal failed for good.
-  const removalFailed = [made.access, ...made.extraGrants].some((grant) => grant?.status === 'removal_failed');
-  return {...made, removalFailed: overrides.removalFailed ?? removalFailed};
+  const removalFailed = grants.some((grant) => grant.status === 'removal_failed');
+  return {...made, grants, removalFailed: overrides.removalFailed ?? removalFailed};
+}
+
+/** Changes the purchase's seat, as the worker's actions do: its `access` and its grant alike. */
+function setSeat(found: AdminPurchaseDetail, status: AdminGrant['status'], username = found.access?.username) {
+  if (username === undefined) return;
+  found.access = {status, username, usernameChanges: found.access?.usernameChanges ?? 0};
+  found.grants = [...seatGrant(found.access, false), ...found.grants.filter((grant) => grant.key !== 'kit')];
 }
 
 export function defaultStore(): AdminStore {
@@ -413,9 +445,8 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           log('grant', found!.sessionId, 'access given back');
           return [200, {status: 'granted', detail: 'access given back'} satisfies AdminActionResult];
         }
-        found!.access = {status: 'pending', username, usernameChanges: found!.access?.usernameChanges ?? 0};
+        setSeat(found!, 'pending', username);
         found!.revokedBySellerAt = null;
-        found!.invitationExpired = false;
         found!.history.push({at: NOW + 5000, kind: 'admin', summary: `Granted @${username}`});
         log('grant', found!.sessionId, `@${username}`);
         return [200, {status: 'invited', detail: `@${username}: invited`} satisfies AdminActionResult];
@@ -425,7 +456,9 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         if (found!.state !== 'paid' || found!.revokedBySellerAt !== null)
           return [409, {error: 'Nothing to revoke.', code: 'CONFLICT'} satisfies ErrorBody];
         found!.revokedBySellerAt = NOW + 5000;
-        if (found!.access) found!.access = {...found!.access, status: 'revoked'};
+        // Every repository's grant is taken back.
+        setSeat(found!, 'revoked');
+        found!.grants = found!.grants.map((grant) => ({...grant, status: 'revoked'}));
         log('revoke', found!.sessionId, null);
         return [
           200,
@@ -434,8 +467,11 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
             detail: found!.access ? `@${found!.access.username}: access revoked` : 'access revoked',
           } satisfies AdminActionResult,
         ];
-      case `POST ${ADMIN_PATHS.resend}`:
-        if (found!.access?.status !== 'pending' || !found!.invitationExpired) {
+      case `POST ${ADMIN_PATHS.resend}`: {
+        // As the worker: only a pending grant of that key (the kit's when none is named) whose invitation expired.
+        const key = (seen.body as {key?: string} | null)?.key ?? 'kit';
+        const grant = found!.grants.find((entry) => entry.key === key);
+        if (!grant || grant.status !== 'pending' || !grant.expired) {
           return [
             409,
             {
@@ -444,25 +480,9 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
             } satisfies ErrorBody,
           ];
         }
-        found!.invitationExpired = false;
-        log('resend', found!.sessionId, null);
-        return [200, {status: 'invited', detail: 'a new invitation went out'} satisfies AdminActionResult];
-      case `POST ${ADMIN_PATHS.resendExtra}`: {
-        // As the worker: only a pending extra grant of that key whose invitation expired (409 otherwise).
-        const key = (seen.body as {key?: string} | null)?.key;
-        const grant = found!.extraGrants.find((entry) => entry.key === key);
-        if (!grant || grant.status !== 'pending' || !grant.expired) {
-          return [
-            409,
-            {
-              error: 'The invitation is still valid: check your e-mail or github.com/notifications',
-              code: 'CONFLICT',
-            } satisfies ErrorBody,
-          ];
-        }
         grant.expired = false;
-        log('resend', found!.sessionId, `${key}: pending`);
-        return [200, {status: 'pending', detail: `${key}: pending`} satisfies AdminActionResult];
+        log('resend', found!.sessionId, key === 'kit' ? null : `${key}: invited`);
+        return [200, {status: 'invited', detail: `@${grant.username}: invited`} satisfies AdminActionResult];
       }
       case `POST ${ADMIN_PATHS.acceptCardCountry}`:
         if (found!.fairPrice?.review !== 'flagged')
@@ -481,8 +501,8 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         // Stripe's webhook then revokes the seat and the extra repositories of a full refund.
         return refundOf(found!, seen, () => {
           found!.state = 'refunded';
-          if (found!.access) found!.access = {...found!.access, status: 'revoked'};
-          found!.extraGrants = found!.extraGrants.map((grant) => ({...grant, status: 'revoked'}));
+          setSeat(found!, 'revoked');
+          found!.grants = found!.grants.map((grant) => ({...grant, status: 'revoked'}));
         });
       case `GET ${ADMIN_PATHS.jobs}`:
         return [200, store.jobs];

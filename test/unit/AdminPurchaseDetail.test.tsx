@@ -33,7 +33,6 @@ const promptsGrant = {
   repository: 'slipway/prompts',
   status: 'pending' as const,
   username: 'ada-l',
-  detail: null,
   updatedAt: 0,
 };
 
@@ -57,10 +56,35 @@ describe('a purchase’s page', () => {
     expect(screen.getByRole('link', {name: '← All purchases'})).toHaveAttribute('href', '/admin?view=purchases');
   });
 
-  it('lists the extra repositories the purchase was granted, each with its state, repository and account', async () => {
+  it("lists every repository the purchase was granted, the kit's first, each with its state, repository and account", async () => {
     await open();
-    expect(screen.getByText('AI prompts (extra repository)')).toBeInTheDocument();
-    expect(screen.getByText('active · slipway/prompts · @ada-l')).toBeInTheDocument();
+    const facts = screen.getAllByRole('term').map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+    const kit = facts.findIndex(([term]) => term === 'Kit repository');
+    expect(facts.slice(kit, kit + 2)).toEqual([
+      ['Kit repository', 'active · slipway/kit · @ada-l'],
+      ['AI prompts (extra repository)', 'active · slipway/prompts · @ada-l'],
+    ]);
+  });
+
+  it("says where a queued grant waits in its repository's line", async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          extras: [
+            {
+              ...promptsGrant,
+              status: 'queued',
+              expired: false,
+              queue: {position: 3, expectedAt: Date.now() + 86_400_000},
+            },
+          ],
+        }),
+      ],
+    });
+    await open();
+    expect(
+      screen.getByText("queued: number 3 in line for GitHub's daily limit · slipway/prompts · @ada-l"),
+    ).toBeInTheDocument();
   });
 
   it('asks before revoking, sends nothing on Cancel, and revokes on Confirm, then shows the new state', async () => {
@@ -118,7 +142,7 @@ describe('a purchase’s page', () => {
   });
 
   it('revokes a purchase that only downloads (no GitHub account): says so, then gives it back with Grant access and no account', async () => {
-    worker().reset({purchases: [purchase({access: null, extraGrants: [], history: []})]});
+    worker().reset({purchases: [purchase({access: null, extras: [], history: []})]});
     await open();
     expect(screen.getByText('Not asked for')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', {name: 'Revoke access'}));
@@ -371,9 +395,7 @@ describe('a purchase’s page', () => {
 
   it('resends an invitation GitHub says expired and resets the username changes, each once confirmed', async () => {
     worker().reset({
-      purchases: [
-        purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}, invitationExpired: true}),
-      ],
+      purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 3}, seatExpired: true})],
     });
     await open();
     expect(screen.getByText("GitHub says @ada-l's invitation expired before it was accepted.")).toBeInTheDocument();
@@ -392,6 +414,7 @@ describe('a purchase’s page', () => {
         .actions()
         .map((seen) => seen.path),
     ).toEqual(['/admin/purchases/cs_test_ada/resend', '/admin/purchases/cs_test_ada/reset-username-changes']);
+    expect(worker().actions()[0]!.body).toEqual({key: 'kit'});
     // Read again: no changes left to reset, and the fresh invitation is not one to send again.
     await waitFor(() => expect(screen.queryByText(/moved it to another GitHub account/)).toBeNull());
     expect(screen.queryByRole('button', {name: 'Reset username changes'})).toBeNull();
@@ -400,7 +423,7 @@ describe('a purchase’s page', () => {
 
   it("says an extra repository's removal failed for good, never that it was taken off", async () => {
     worker().reset({
-      purchases: [purchase({extraGrants: [{...promptsGrant, status: 'removal_failed', expired: false}]})],
+      purchases: [purchase({extras: [{...promptsGrant, status: 'removal_failed', expired: false}]})],
     });
     await open();
     expect(
@@ -412,7 +435,7 @@ describe('a purchase’s page', () => {
 
   it("resends an extra repository's invitation that expired after its last re-send, once confirmed, and none that has not", async () => {
     const prompts = promptsGrant;
-    worker().reset({purchases: [purchase({extraGrants: [{...prompts, expired: true}]})]});
+    worker().reset({purchases: [purchase({extras: [{...prompts, expired: true}]})]});
     await open();
     expect(screen.getByText('pending, expired · slipway/prompts · @ada-l')).toBeInTheDocument();
     const {name} = appConfig.extraRepositories.prompts;
@@ -422,7 +445,7 @@ describe('a purchase’s page', () => {
       worker()
         .actions()
         .map((seen) => [seen.path, seen.body]),
-    ).toEqual([['/admin/purchases/cs_test_ada/resend-extra', {key: 'prompts'}]]);
+    ).toEqual([['/admin/purchases/cs_test_ada/resend', {key: 'prompts'}]]);
     // Read again: the fresh invitation is not one to send again.
     await waitFor(() => expect(screen.queryByRole('button', {name: `Resend ${name} invitation`})).toBeNull());
     expect(screen.getByText('pending · slipway/prompts · @ada-l')).toBeInTheDocument();
@@ -430,9 +453,7 @@ describe('a purchase’s page', () => {
 
   it('offers no resend for an invitation GitHub still honours, and says when it will', async () => {
     worker().reset({
-      purchases: [
-        purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 0}, invitationExpired: false}),
-      ],
+      purchases: [purchase({access: {status: 'pending', username: 'ada-l', usernameChanges: 0}})],
     });
     await open();
     expect(screen.getByText('Invitation pending')).toBeInTheDocument();

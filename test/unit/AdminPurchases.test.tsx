@@ -107,13 +107,12 @@ describe('the Purchases panel', () => {
           email: 'cy@example.com',
           state: 'refunded',
           access: {status: 'revoked', username: 'cy-gh', usernameChanges: 0},
-          extraGrants: [
+          extras: [
             {
               key: 'prompts',
               repository: 'slipway/prompts',
               status: 'removal_failed',
               username: 'cy-gh',
-              detail: null,
               updatedAt: 0,
               expired: false,
             },

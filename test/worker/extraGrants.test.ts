@@ -156,7 +156,10 @@ test("the prompts entry reads as GitHub says today, as the kit's does: the login
   const detail = (await (
     await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
   ).json()) as AdminPurchaseDetail;
-  expect(detail.extraGrants).toMatchObject([{key: 'prompts', status: 'active', username: later, expired: false}]);
+  expect(detail.grants).toMatchObject([
+    {key: 'kit'},
+    {key: 'prompts', status: 'active', username: later, expired: false},
+  ]);
   await stack().newDay(); // the tests after this one count the window from empty
 });
 
@@ -1528,15 +1531,18 @@ describe("an extra repository's invitation that expires is sent again", () => {
         (await (
           await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken})
         ).json()) as AdminPurchaseDetail;
-      expect((await detail()).extraGrants).toMatchObject([{key: 'prompts', status: 'pending', expired: true}]);
+      expect((await detail()).grants).toMatchObject([{key: 'kit'}, {key: 'prompts', status: 'pending', expired: true}]);
 
-      const response = await stack().call(adminPath(ADMIN_PATHS.resendExtra, {sessionId}), {
+      const response = await stack().call(adminPath(ADMIN_PATHS.resend, {sessionId}), {
         method: 'POST',
         token: seller.admin.idToken,
         body: {key: 'prompts'},
       });
       expect(response.status).toBe(200);
-      expect((await detail()).extraGrants).toMatchObject([{key: 'prompts', status: 'pending', expired: false}]);
+      expect((await detail()).grants).toMatchObject([
+        {key: 'kit'},
+        {key: 'prompts', status: 'pending', expired: false},
+      ]);
       expect(promptInvitationsFor(account.id)).not.toContain(before!.invitation_id);
       expect(
         await stack().worker.db.all(

@@ -12,7 +12,6 @@ import type {
   PurchaseState,
 } from '../../../src/config/api';
 import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
-import type {Seat} from '../access/grants/records';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from './refunds';
@@ -188,17 +187,12 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
   return csv([header, ...lines]);
 }
 
-/** A purchase's page as D1 has it, and its grant, whose pending invitation the route asks GitHub about. */
-export interface StoredPurchaseDetail {
-  detail: Omit<AdminPurchaseDetail, 'invitationExpired' | 'extraGrants'>;
-  grant: Seat | null;
-}
-
+/** A purchase's page as D1 has it; the route adds its grants as GitHub says they are now. */
 export async function purchaseDetail(
   db: D1Database,
   links: PaymentLinks,
   sessionId: string,
-): Promise<StoredPurchaseDetail | null> {
+): Promise<Omit<AdminPurchaseDetail, 'grants'> | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
   const [events, jobs, actions, grant, upgrades, others] = await db.batch<Record<string, unknown>>([
@@ -248,21 +242,18 @@ export async function purchaseDetail(
     ...upgrades!.results.map(upgradeEvent),
   ].sort((a, b) => a.at - b.at);
   return {
-    detail: {
-      ...toPurchase(row, links),
-      paymentIntentId: row.payment_intent_id,
-      customerId: row.customer_id,
-      userId: row.user_id,
-      upgrades: upgrades!.results.map(adminUpgrade),
-      otherPaidPurchases: others!.results.map((other): AdminOtherPurchase => ({
-        sessionId: other.session_id as string,
-        plan: storedPlanName(other.plan as string | null),
-        createdAt: other.created_at as number,
-        revokedBySellerAt: other.revoked_by_seller_at as number | null,
-      })),
-      history,
-    },
-    grant: (grant!.results[0] as unknown as Seat | undefined) ?? null,
+    ...toPurchase(row, links),
+    paymentIntentId: row.payment_intent_id,
+    customerId: row.customer_id,
+    userId: row.user_id,
+    upgrades: upgrades!.results.map(adminUpgrade),
+    otherPaidPurchases: others!.results.map((other): AdminOtherPurchase => ({
+      sessionId: other.session_id as string,
+      plan: storedPlanName(other.plan as string | null),
+      createdAt: other.created_at as number,
+      revokedBySellerAt: other.revoked_by_seller_at as number | null,
+    })),
+    history,
   };
 }
 

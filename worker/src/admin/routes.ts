@@ -18,9 +18,9 @@ import {
 import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
-import {extraGrantsOf, invitationLapsed, readGrant, resultOf, type Seat} from '../access/grants/records';
+import {readGrant, resultOf, type Seat} from '../access/grants/records';
 import {grantBySeller, revokeBySeller} from '../access/grants/seat';
-import {observeGrant, observeSeat} from '../access/grants/status';
+import {shownGrantsOf} from '../access/grants/status';
 import {reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
@@ -29,6 +29,7 @@ import {parse, readJson} from '../http';
 import {contextOf} from '../context';
 import {runJob} from '../outbox';
 import {
+  adminResendBody,
   checkoutSessionId,
   fixAllBody,
   fixBody,
@@ -40,7 +41,6 @@ import {
   refundBody,
   releaseIdParam,
   repositoryKey,
-  resendExtraInvitationBody,
 } from '../../../src/config/apiSchemas';
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
@@ -81,31 +81,17 @@ export const adminRoutes = new Hono<AppEnv>()
   )
 
   .get(ADMIN_PATHS.purchase, async (c) => {
-    const stored = await purchaseDetail(c.env.DB, linksOf(c), sessionParam(c.req.param('sessionId')));
-    if (!stored) throw notFound();
-    const {detail, grant} = stored;
-    // A pending invitation may have been accepted or have expired since D1 last heard: the seller
-    // is offered Resend only for one GitHub no longer honours (observeSeat reports `expired` only
-    // for a pending one). And the account may have renamed: the seat follows its numeric id, and
-    // the seller sees its login of today.
-    const context = contextOf(c.env);
-    const seen = grant?.status === 'pending' || grant?.status === 'active' ? await observeSeat(context, grant) : null;
-    const extras = await Promise.all(
-      (await extraGrantsOf(c.env.DB, detail.sessionId)).map((row) => observeGrant(context, row)),
-    );
+    const detail = await purchaseDetail(c.env.DB, linksOf(c), sessionParam(c.req.param('sessionId')));
+    if (!detail) throw notFound();
+    // Each grant as GitHub says it is now, as the dashboard reads it: a pending invitation accepted
+    // or expired (the seller is offered Resend only for one GitHub no longer honours), and the
+    // account's login of today (a grant follows its numeric id).
+    const grants = await shownGrantsOf(contextOf(c.env), detail.sessionId);
+    const seat = grants.find((grant) => grant.key === 'kit');
     return c.json({
       ...detail,
-      extraGrants: extras.map((row) => ({
-        key: row.repository_key,
-        repository: row.repository,
-        status: row.status,
-        username: row.github_username,
-        detail: row.detail,
-        updatedAt: row.updated_at,
-        expired: invitationLapsed(row),
-      })),
-      access: detail.access && seen ? {...detail.access, status: seen.status, username: seen.username} : detail.access,
-      invitationExpired: seen?.expired ?? false,
+      access: detail.access && seat ? {...detail.access, status: seat.status, username: seat.username!} : detail.access,
+      grants,
     } satisfies AdminPurchaseDetail);
   })
 
@@ -169,21 +155,13 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post(ADMIN_PATHS.resend, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
+    const {key} = await readJson(c, adminResendBody);
     return audited(c, 'resend', sessionId, async () => {
       await paidPurchase(c.env.DB, sessionId);
-      const {status} = resultOf({status: await renewInvitation(contextOf(c.env), sessionId, 'kit', {by: 'seller'})});
+      const {status} = resultOf({status: await renewInvitation(contextOf(c.env), sessionId, key, {by: 'seller'})});
       // By the login the account has today (the renewal looked it up by numeric id).
-      return {status, detail: `@${(await readGrant(c.env.DB, sessionId))?.github_username}: ${status}`};
-    });
-  })
-
-  .post(ADMIN_PATHS.resendExtra, async (c) => {
-    const sessionId = sessionParam(c.req.param('sessionId'));
-    const {key} = await readJson(c, resendExtraInvitationBody);
-    return audited(c, 'resend', sessionId, async () => {
-      await paidPurchase(c.env.DB, sessionId);
-      const status = await renewInvitation(contextOf(c.env), sessionId, key, {by: 'seller'});
-      return {status, detail: `${key}: ${status}`};
+      const login = (await readGrant(c.env.DB, sessionId, key))?.github_username;
+      return {status, detail: `@${login}: ${status}${key === 'kit' ? '' : ` (${key})`}`};
     });
   })
 

@@ -1,7 +1,7 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
 import {appConfig} from '../../../config';
-import type {AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
+import type {AdminGrant, AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
@@ -52,14 +52,23 @@ function History({events}: {events: PurchaseEvent[]}) {
   );
 }
 
-/** An extra repository's name in the config, else its key. */
-function extraRepositoryName(key: string): string {
-  return (appConfig.extraRepositories as Record<string, {name: string}>)[key]?.name ?? key;
+/** An extra repository's name in the config (else its key); null for the kit's own. */
+function extraName(key: string): string | null {
+  return key === 'kit' ? null : ((appConfig.extraRepositories as Record<string, {name: string}>)[key]?.name ?? key);
 }
 
-/** The console's name for an extra repository's key in the facts list. */
-function extraRepositoryLabel(key: string): string {
-  return `${extraRepositoryName(key)} (extra repository)`;
+/** A grant's repository as the facts list names it. */
+function repositoryLabel(key: string): string {
+  const name = extraName(key);
+  return name === null ? 'Kit repository' : `${name} (extra repository)`;
+}
+
+/** A grant's state in the facts, in the same words for every repository. */
+function grantWords(grant: AdminGrant): string {
+  if (grant.status === 'pending' && grant.expired) return 'pending, expired';
+  if (grant.status === 'removal_failed') return 'removal failed: the account may still be on it (Retry under Failures)';
+  if (grant.queue) return `queued: number ${grant.queue.position} in line for GitHub's daily limit`;
+  return grant.status;
 }
 
 /** Grant, revoke, resend, reset: each confirmed in the page, then the purchase is read again. */
@@ -79,10 +88,10 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
   const giveBackOnly = revokedBySeller && access === null && !wanted;
   // What the worker takes: a resend of a pending invitation GitHub says expired (it asks again
   // before sending); a failed invitation is sent again with Grant access.
+  const seatGrant = purchase.grants.find((grant) => grant.key === 'kit');
   const pending = access?.status === 'pending';
-  const resendable = pending && purchase.invitationExpired;
-  // The plan's extra repositories whose invitation expired after the cron's last re-send.
-  const expiredExtras = purchase.extraGrants.filter((grant) => grant.status === 'pending' && grant.expired);
+  // Every repository's invitation GitHub no longer honours (an extra one's after the cron's last re-send).
+  const expired = purchase.grants.filter((grant) => grant.status === 'pending' && grant.expired);
   const seat = access && ['queued', 'pending', 'active', 'failed'].includes(access.status) ? access.username : null;
   // The revocation is each purchase's own: the buyer's other paid purchases not revoked keep the code.
   const others = purchase.otherPaidPurchases.filter((other) => other.revokedBySellerAt === null);
@@ -143,7 +152,7 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
       )}
       {pending && (
         <p className={styles.muted}>
-          {purchase.invitationExpired
+          {seatGrant?.expired
             ? `GitHub says @${access.username}'s invitation expired before it was accepted.`
             : `@${access.username} has not accepted the invitation yet. GitHub honours one for seven days; once it expires, it can be sent again here.`}
         </p>
@@ -168,29 +177,24 @@ function AccessActions({purchase, reload}: {purchase: AdminPurchaseDetail; reloa
             }
           />
         )}
-        {resendable && (
-          <Confirm
-            label="Resend invitation"
-            question={`A fresh invitation goes to @${access.username}, in place of the one GitHub no longer honours.`}
-            disabled={busy}
-            onConfirm={() => void run(() => api.resend(sessionId), `Invitation resent to @${access.username}.`, reload)}
-          />
-        )}
-        {expiredExtras.map((grant) => (
-          <Confirm
-            key={grant.key}
-            label={`Resend ${extraRepositoryName(grant.key)} invitation`}
-            question={`A fresh invitation to ${grant.repository} goes to @${grant.username}, in place of the one GitHub no longer honours.`}
-            disabled={busy}
-            onConfirm={() =>
-              void run(
-                () => api.resendExtra(sessionId, grant.key),
-                `Invitation to ${extraRepositoryName(grant.key)} resent to @${grant.username}.`,
-                reload,
-              )
-            }
-          />
-        ))}
+        {expired.map((grant) => {
+          const name = extraName(grant.key);
+          return (
+            <Confirm
+              key={grant.key}
+              label={name === null ? 'Resend invitation' : `Resend ${name} invitation`}
+              question={`A fresh invitation to ${grant.repository ?? 'the repository'} goes to @${grant.username}, in place of the one GitHub no longer honours.`}
+              disabled={busy}
+              onConfirm={() =>
+                void run(
+                  () => api.resend(sessionId, grant.key),
+                  `Invitation${name === null ? '' : ` to ${name}`} resent to @${grant.username}.`,
+                  reload,
+                )
+              }
+            />
+          );
+        })}
         {access && access.usernameChanges > 0 && (
           <Confirm
             label="Reset username changes"
@@ -243,15 +247,11 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                   <> · the buyer moved it to another GitHub account {times(purchase.access.usernameChanges)}</>
                 )}
               </dd>
-              {purchase.extraGrants.map((grant) => (
+              {purchase.grants.map((grant) => (
                 <React.Fragment key={grant.key}>
-                  <dt>{extraRepositoryLabel(grant.key)}</dt>
+                  <dt>{repositoryLabel(grant.key)}</dt>
                   <dd>
-                    {grant.status === 'pending' && grant.expired
-                      ? 'pending, expired'
-                      : grant.status === 'removal_failed'
-                        ? 'removal failed: the account may still be on it (Retry under Failures)'
-                        : grant.status}
+                    {grantWords(grant)}
                     {grant.repository && <> · {grant.repository}</>}
                     {grant.username && <> · @{grant.username}</>}
                     {grant.detail && <> · {grant.detail}</>}

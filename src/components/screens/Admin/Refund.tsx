@@ -12,13 +12,9 @@ const PURCHASE_EFFECTS: RefundEffects = {
   confirmed: "Stripe confirmed it: the buyer's access has ended.",
 };
 
-/** Whether the page shows all a full refund of the purchase does: refunded, its seat and extra repositories taken back. */
+/** Whether the page shows all a full refund of the purchase does: refunded, and every repository's grant taken back. */
 function refundSettled(purchase: AdminPurchaseDetail): boolean {
-  return (
-    purchase.state === 'refunded' &&
-    !LIVE_ACCESS.includes(purchase.access?.status ?? 'none') &&
-    purchase.extraGrants.every((grant) => !LIVE_ACCESS.includes(grant.status))
-  );
+  return purchase.state === 'refunded' && purchase.grants.every((grant) => !LIVE_ACCESS.includes(grant.status));
 }
 
 /** The purchase's own payment, refunded through Stripe by the worker (its upgrades are refunded each on its own). */

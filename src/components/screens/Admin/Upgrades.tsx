@@ -1,5 +1,5 @@
 import React from 'react';
-import {extraRepositoryKeys, findStoredPlan} from '../../../config';
+import {findStoredPlan, repositoryKeys} from '../../../config';
 import type {AdminPurchaseDetail, AdminUpgrade} from '../../../config/api';
 import {CardCountryBadge} from './Badges';
 import CardCountryReview from './CardCountryReview';
@@ -20,13 +20,13 @@ function effectsOf(upgrade: AdminUpgrade): RefundEffects {
 
 /**
  * Whether the page shows all a full refund of the upgrade does: the upgrade refunded, and the
- * extra repositories only its plan granted taken back.
+ * repositories only its plan granted taken back.
  */
 function refundSettled(purchase: AdminPurchaseDetail, upgrade: AdminUpgrade): boolean {
-  const kept = extraRepositoryKeys(findStoredPlan(upgrade.fromPlan));
+  const kept = repositoryKeys(findStoredPlan(upgrade.fromPlan));
   return (
     upgrade.state === 'refunded' &&
-    purchase.extraGrants.every((grant) => kept.includes(grant.key) || !LIVE_ACCESS.includes(grant.status))
+    purchase.grants.every((grant) => kept.includes(grant.key) || !LIVE_ACCESS.includes(grant.status))
   );
 }
 

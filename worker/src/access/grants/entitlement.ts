@@ -1,4 +1,4 @@
-import {extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
+import {findStoredPlan, repositoryKeys} from '../../../../src/config';
 import {effectivePlan} from '../../purchases';
 
 /**
@@ -31,6 +31,6 @@ export async function entitlementOf(db: D1Database, sessionId: string): Promise<
     row?.status !== 'paid' ? 'not_paid' : row.revoked_by_seller_at !== null ? 'revoked_by_seller' : 'entitled';
   return {
     standing,
-    repositories: standing === 'entitled' ? ['kit', ...extraRepositoryKeys(findStoredPlan(row!.plan))] : [],
+    repositories: standing === 'entitled' ? repositoryKeys(findStoredPlan(row!.plan)) : [],
   };
 }

@@ -6,7 +6,7 @@ import {entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
 import {whileClaimed} from './claims';
 import {sendClaimed, waitForCap} from './sendInvitation';
-import {extraGrantsOf, GRANT_DETAIL, type Grant, isLive, readGrant} from './records';
+import {GRANT_DETAIL, type Grant, grantsOf, isLive, isSeat, readGrant} from './records';
 import {LIVE_SQL} from './liveGrants';
 import {takeBack} from './removal';
 
@@ -82,8 +82,9 @@ export function stillWanted(wanted: Wanted, settings: Context['settings'], row: 
 export async function reconcileExtraGrants(context: Context, sessionId: string): Promise<void> {
   const {db, settings} = context;
   const wanted = await wantedFor(db, sessionId);
-  for (const row of await extraGrantsOf(db, sessionId)) {
-    if (!isLive(row)) continue;
+  for (const row of await grantsOf(db, sessionId)) {
+    // The seat is the purchase's own request's (seat.ts), never a reconcile's to take back.
+    if (isSeat(row) || !isLive(row)) continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.fix))
       throw new NextRun(`This run cannot fit taking back ${row.repository}`);
     if (stillWanted(wanted, settings, row)) continue;

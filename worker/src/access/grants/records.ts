@@ -91,10 +91,10 @@ export function readGrant(db: D1Database, sessionId: string, key = 'kit') {
     .first<Grant>();
 }
 
-/** The purchase's grants of its plan's extra repositories. */
-export async function extraGrantsOf(db: D1Database, sessionId: string): Promise<Grant[]> {
+/** Every grant of the purchase: its seat (the kit's) first, then its extra repositories' by key. */
+export async function grantsOf(db: D1Database, sessionId: string): Promise<Grant[]> {
   const {results} = await db
-    .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key <> 'kit' ORDER BY repository_key`)
+    .prepare(`SELECT * FROM grants WHERE session_id = ?1 ORDER BY repository_key <> 'kit', repository_key`)
     .bind(sessionId)
     .all<Grant>();
   return results;

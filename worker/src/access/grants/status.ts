@@ -1,19 +1,11 @@
 import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
-import type {ExtraRepositoryAccess} from '../../../../src/config/api';
+import type {AdminGrant, ExtraRepositoryAccess} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {log} from '../../log';
 import {claim} from './claims';
 import {reconcileExtraGrantsSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
-import {
-  extraGrantsOf,
-  GRANT_DETAIL,
-  type Grant,
-  type GrantStatus,
-  invitationLapsed,
-  markActive,
-  type Seat,
-} from './records';
+import {grantsOf, GRANT_DETAIL, type Grant, type GrantStatus, invitationLapsed, markActive, type Seat} from './records';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
 import {removalUnderWay} from './removal';
 import {repositoryOf} from './repositoryKind';
@@ -202,6 +194,9 @@ export async function observeGrant<G extends ObservedRow>(context: Context, row:
  * and a queued invitation's place in its repository's line and when it is expected.
  */
 export interface GrantShown {
+  /** `owner/name`, and its page, when the grant has a repository. */
+  repository?: string;
+  repositoryUrl?: string;
   username?: string;
   detail?: string;
   expired: boolean;
@@ -217,6 +212,7 @@ async function shownGrant(context: Context, seen: Grant): Promise<GrantShown> {
       ? await placeInQueue(context, repository, {sessionId: seen.session_id, key: seen.repository_key})
       : null;
   return {
+    ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
     ...(seen.github_username !== null && {username: seen.github_username}),
     ...(seen.detail !== null && {detail: seen.detail}),
     expired: invitationLapsed(seen),
@@ -249,6 +245,24 @@ export async function observeSeat(context: Context, grant: Seat, {fresh = false}
 }
 
 /**
+ * Every grant of the purchase as the console shows it, the seat's first: each read from GitHub and
+ * shown as the dashboard shows it (`observeGrant`, `shownGrant`).
+ */
+export async function shownGrantsOf(context: Context, sessionId: string): Promise<AdminGrant[]> {
+  const shown: AdminGrant[] = [];
+  for (const row of await grantsOf(context.db, sessionId)) {
+    const seen = await observeGrant(context, row);
+    shown.push({
+      key: seen.repository_key,
+      status: seen.status,
+      updatedAt: seen.updated_at,
+      ...(await shownGrant(context, seen)),
+    });
+  }
+  return shown;
+}
+
+/**
  * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
  * (now) grants, in the plan's order, with the grant's state as GitHub last said.
  */
@@ -258,7 +272,7 @@ export async function extraAccessOf(
 ): Promise<ExtraRepositoryAccess[]> {
   const keys = extraRepositoryKeys(findStoredPlan(purchase.plan));
   if (keys.length === 0) return [];
-  const rows = new Map((await extraGrantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
+  const rows = new Map((await grantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
   const entries: ExtraRepositoryAccess[] = [];
   for (const key of keys) {
     const repository = context.settings.extraRepos[key];
