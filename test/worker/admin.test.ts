@@ -698,6 +698,31 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     ).not.toHaveProperty('revokedBySeller');
   });
 
+  test("a kit invitation GitHub creates while the seller's revocation lands is recorded for nobody: withdrawn, and the seat taken back; Grant access gives it back", async () => {
+    // The revocation is recorded on the purchase while GitHub answers the buyer's request (the seat's
+    // row left as it was): only the seller's own Grant access may invite a revoked purchase's seat.
+    const {user, sessionId} = await buyer();
+    const login = githubAccount();
+    stack.github.beforeNext(`PUT /repos/${FIXTURE_REPO}/collaborators/${login}`, async () => {
+      await stack.worker.db.run(
+        'UPDATE purchases SET revoked_by_seller_at = ? WHERE session_id = ?',
+        Date.now(),
+        sessionId,
+      );
+    });
+    await stack.call('/addUserToRepo', {token: user.idToken, body: {username: login, userId: user.uid}});
+    expect(invitationOf(login)).toBeUndefined();
+    expect(await grantOf(sessionId)).toMatchObject({status: 'revoked', detail: 'the seller revoked the purchase'});
+
+    expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: login})).json()).toEqual({
+      status: 'invited',
+      detail: `@${login}: invited`,
+    });
+    expect(invitationOf(login)).toBeDefined();
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending'});
+    expect(await revokedAt(sessionId)).toBeNull();
+  });
+
   test('revoke ends a purchase that only downloads: the link made before is refused, no new link, Request Access refused; Grant access gives it back', async () => {
     // The attack: a buyer who never asked for an invitation, with a download link in hand.
     const {user, sessionId} = await buyer();

@@ -256,7 +256,8 @@ test('an invitation GitHub creates for a prompts grant while the seller revokes 
   });
   expect(promptInvitationsFor(account.id)).toEqual([]);
   expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked', detail: 'the seller revoked the purchase'}]);
-  // The kit's seat is the seller's to give back (Grant access invites it before lifting the revocation): it is left.
+  // The kit's invitation was recorded before the revocation landed: the seller's Revoke access takes
+  // every grant back (removal.ts takeBackEvery); this revocation, written alone, leaves it.
   expect(kitInvitationsFor(account.id)).toHaveLength(1);
 });
 

@@ -4,7 +4,7 @@ import {log} from '../../log';
 import {registerJob} from '../../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
 import {type AccessResult, type Seat, readGrant, resultOf} from './records';
-import {sendClaimed} from './sendInvitation';
+import {sendClaimed, type SendOptions} from './sendInvitation';
 
 /**
  * Sending a grant's invitation: at once when GitHub takes it and the cap allows, else later (the
@@ -12,13 +12,9 @@ import {sendClaimed} from './sendInvitation';
  */
 
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
-export async function inviteNowOrLater(
-  context: Context,
-  grant: Seat,
-  {checked}: {checked: boolean},
-): Promise<AccessResult> {
+export async function inviteNowOrLater(context: Context, grant: Seat, options: SendOptions): Promise<AccessResult> {
   try {
-    return await performInvite(context, grant.session_id, grant.version, {checked});
+    return await performInvite(context, grant.session_id, grant.version, options);
   } catch (err) {
     if (err instanceof RetryableError) {
       await enqueue(context.db, {
@@ -47,7 +43,7 @@ export async function performInvite(
   context: Context,
   sessionId: string,
   version: number,
-  {checked = false}: {checked?: boolean} = {},
+  options: SendOptions = {},
 ): Promise<AccessResult> {
   const {db} = context;
   const grant = await readGrant(db, sessionId);
@@ -61,7 +57,7 @@ export async function performInvite(
     db,
     {session_id: sessionId, repository_key: 'kit', version},
     {status: 'queued'},
-    () => sendSeat(context, grant, {checked}),
+    () => sendSeat(context, grant, options),
     () => {
       throw new RetryableError('Another request is sending this invitation', SEND_CLAIM_MS);
     },
@@ -69,8 +65,8 @@ export async function performInvite(
 }
 
 /** The invitation of a seat this caller has claimed (see performInvite), as the buyer's request answers it. */
-async function sendSeat(context: Context, grant: Seat, {checked}: {checked: boolean}): Promise<AccessResult> {
-  const outcome = await sendClaimed(context, grant, {checked});
+async function sendSeat(context: Context, grant: Seat, options: SendOptions): Promise<AccessResult> {
+  const outcome = await sendClaimed(context, grant, options);
   switch (outcome.kind) {
     case 'queued':
       return {status: 'queued'};

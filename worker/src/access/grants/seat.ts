@@ -192,7 +192,8 @@ export async function requestAccess(
   // The seat names another account: what the old one holds of the plan's other repositories goes
   // now (reconcile.ts), not once the new one is invited, which may wait in line or fail.
   if (current && !sameAccount) await reconcileExtraGrantsSoon(context, request.sessionId, `moved:${claimed.version}`);
-  return inviteNowOrLater(context, claimed, {checked: request.github.id !== null});
+  // The seller's own invitation may go to a purchase they revoked: Grant access lifts it next.
+  return inviteNowOrLater(context, claimed, {checked: request.github.id !== null, bySeller: byAdmin});
 }
 
 /**

@@ -21,14 +21,19 @@ import {ENTITLED} from './entitlement';
 
 /**
  * The purchase (?1) may have this grant (?2, its repository key) recorded sent, as SQL: it is
- * entitled (entitlement.ts: paid, and the seller has not revoked it). The kit's seat needs only
- * paid: the seller's Grant access invites it before it lifts the seller's own revocation
- * (seat.ts `grantBySeller`), and any other send to a revoked seat is stale by its version, which
- * the seller's revoke bumps. An extra repository's grant that a reconcile revived in the moment
- * of a revoke is refused here.
+ * entitled (entitlement.ts: paid, and the seller has not revoked it), whatever the repository.
+ * `bySeller`: the send is the seller's own Grant access, which invites the seat before it lifts the
+ * seller's revocation (seat.ts `grantBySeller`, so that an invitation GitHub refuses leaves the
+ * purchase revoked); then the kit's seat needs only paid.
  */
-const MAY_RECORD = `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
-  AND (${ENTITLED('p')} OR (?2 = 'kit' AND p.status = 'paid')))`;
+const mayRecord = (bySeller: boolean) => `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
+  AND (${ENTITLED('p')}${bySeller ? ` OR (?2 = 'kit' AND p.status = 'paid')` : ''}))`;
+
+/** How a send is asked for: `checked`, the account was checked in this request; `bySeller`, see mayRecord. */
+export interface SendOptions {
+  checked?: boolean;
+  bySeller?: boolean;
+}
 
 /** A queued grant's row, as far as its send reads it. */
 export interface QueuedGrant {
@@ -70,7 +75,7 @@ export async function sendQueued<G extends QueuedGrant>(
   context: Context,
   grant: G,
   kind: RepositoryKind,
-  {checked = false}: {checked?: boolean} = {},
+  {checked = false, bySeller = false}: SendOptions = {},
 ): Promise<SendOutcome<G>> {
   const {db} = context;
   const {words} = kind;
@@ -145,7 +150,7 @@ export async function sendQueued<G extends QueuedGrant>(
           `UPDATE grants SET status = 'pending', invitation_id = ?5, github_user_id = ?6, github_username = ?7, detail = NULL,
              invited_at = ?8, checked_at = ?9, updated_at = ?9, invitation_expired = 0, invite_attempted_at = NULL
            WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
-             AND ${MAY_RECORD}
+             AND ${mayRecord(bySeller)}
            RETURNING *`,
         )
         .bind(
@@ -206,10 +211,10 @@ export async function sendQueued<G extends QueuedGrant>(
 export async function sendClaimed<G extends Grant>(
   context: Context,
   grant: G,
-  {checked = false}: {checked?: boolean} = {},
+  options: SendOptions = {},
 ): Promise<SendOutcome<G>> {
   const kind = kindOf(context, grant);
-  const outcome = await sendQueued(context, grant, kind, {checked});
+  const outcome = await sendQueued(context, grant, kind, options);
   if (outcome.kind === 'invited') await kind.invited(context, outcome.sent.row, outcome.sent);
   if (outcome.kind !== 'stale') return outcome;
   // The grant changed, the purchase was refunded, or another purchase took the account while GitHub
@@ -229,7 +234,7 @@ export async function sendClaimed<G extends Grant>(
          detail = CASE WHEN EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            THEN 'the seller revoked the purchase' ELSE 'the purchase is not paid' END
        WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'queued'
-         AND NOT ${MAY_RECORD}`,
+         AND NOT ${mayRecord(options.bySeller ?? false)}`,
     )
     .bind(grant.session_id, grant.repository_key, grant.version, Date.now())
     .run();
