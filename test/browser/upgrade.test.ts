@@ -97,7 +97,7 @@ it('a buyer of the lower plan upgrades for the difference on the local checkout 
   await session.waitToSee(
     tab,
     extras.getByText(
-      new RegExp(`${escapeRegExp(added[0]!)}.*Invited: accept the invitation for @${username} on GitHub`),
+      new RegExp(`${escapeRegExp(added[0]!)}.*Invitation pending\\. An invitation for @${username} is waiting`),
     ),
   );
   // Its code downloads at once, from that repository, without waiting for the invitation.

@@ -127,7 +127,7 @@ describe('the access panel', () => {
     expect(
       extras({key: 'prompts', repository: 'slipway/prompts', status: 'pending', username: 'octocat'}),
     ).toHaveTextContent(
-      `${name} (${appConfig.extraRepositories.prompts.holds}): Invited: accept the invitation for @octocat on GitHub`,
+      `${name} (${appConfig.extraRepositories.prompts.holds}): Invitation pending. An invitation for @octocat is waiting.`,
     );
     document.body.innerHTML = '';
     const active = extras({
@@ -137,7 +137,7 @@ describe('the access panel', () => {
       status: 'active',
       username: 'octocat',
     });
-    expect(active).toHaveTextContent('Active: @octocat can read it.');
+    expect(active).toHaveTextContent(`Access active. @octocat can read ${name}.`);
     expect(within(active).getByRole('link', {name: `Open ${name}`})).toHaveAttribute(
       'href',
       'https://github.com/slipway/prompts',
@@ -151,12 +151,36 @@ describe('the access panel', () => {
       username: 'octocat',
       queue: {position: 3, expectedAt: Date.UTC(2099, 0, 2, 9, 30)},
     });
-    expect(queued).toHaveTextContent('Invitation queued, number 3 in line');
-    expect(queued).toHaveTextContent('daily limit of invitations to this repository is reached');
+    expect(queued).toHaveTextContent('Invitation queued: number 3 in line.');
+    expect(queued).toHaveTextContent(
+      "GitHub lets a repository send only so many invitations a day, and today's are used up.",
+    );
+    // Only the kit's queued invitation is e-mailed when it goes out: an extra repository's promises no e-mail.
+    expect(queued).not.toHaveTextContent('we e-mail you');
     expect(queued).toHaveTextContent(/The invitation for @octocat is expected around 2 Jan 2099, \d\d:\d\d/);
     document.body.innerHTML = '';
     expect(extras({key: 'prompts', status: 'not_configured'})).toHaveTextContent(
-      'the seller has not set up this repository',
+      'Not available yet. The seller has not set up this repository.',
+    );
+  });
+
+  it.each([
+    ['pending', {}],
+    ['pending', {expired: true}],
+    ['failed', {detail: 'GitHub user ghost no longer exists'}],
+  ] as const)('says a %s grant in the same words for the kit and for an extra repository', (status, more) => {
+    const grant = {status, username: 'octocat', ...more};
+    const panel = renderPanel({
+      ...grant,
+      hasPaid: true,
+      extraRepositories: [{key: 'prompts', repository: 'slipway/prompts', ...grant}],
+    });
+    const title = within(panel).getByRole('heading', {level: 2}).textContent!;
+    const text = panel.querySelector('p')!.textContent!;
+    const extra = within(panel).getByRole('region', {name: 'More repositories in your plan'});
+    // The kit's seat may try another account; an extra repository follows the seat's.
+    expect(extra).toHaveTextContent(
+      `${title}. ${text.replace('Try another username or contact support.', 'Contact support.')}`,
     );
   });
 
@@ -229,7 +253,7 @@ describe('the access panel', () => {
       renderWithSite(<AccessStatusPanel access={expired} onChanged={onChanged} />, {env: {WORKER_URL: worker().url}});
       const extras = screen.getByRole('region', {name: 'More repositories in your plan'});
       expect(extras).toHaveTextContent(
-        `Invitation expired: GitHub invitations last seven days, and the one for @octocat has run out.`,
+        `Invitation expired. GitHub invitations last seven days, and the one for @octocat has run out.`,
       );
       await userEvent.click(within(extras).getByRole('button', {name: `Resend the invitation to ${name}`}));
       await waitFor(() => expect(onChanged).toHaveBeenCalled());

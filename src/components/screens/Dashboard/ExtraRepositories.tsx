@@ -1,42 +1,19 @@
-import React, {useState} from 'react';
+import React from 'react';
 import {appConfig} from '../../../config';
 import type {ExtraRepositoryAccess} from '../../../config/api';
-import {useApiClient} from '../../../lib/useApiClient';
-import {useSnackbar} from '../../shared/Snackbar';
+import {grantWords} from '../../../config/grantWords';
 import Spinner from '../../shared/Spinner';
 import styles from './styles.module.css';
 import controls from '../../../css/controls.module.css';
 import {followLink, useDownload} from './useDownload';
-import {expected, inLine} from './queueWords';
+import {resendLabel, useResend} from './useResend';
 
 const described = appConfig.extraRepositories as Record<string, {name: string; holds: string}>;
 
-/** What the buyer reads of one extra repository's state: short, and what to do if anything. */
-function stateOf(entry: ExtraRepositoryAccess): string {
-  const who = entry.username ? `@${entry.username}` : 'your GitHub account';
-  switch (entry.status) {
-    case 'none':
-      return 'Invited with the same GitHub account once the kit’s invitation goes out.';
-    case 'not_configured':
-      return 'Not available yet: the seller has not set up this repository. Contact support.';
-    case 'queued':
-      return entry.queue
-        ? `Invitation queued, ${inLine(entry.queue)}: GitHub’s daily limit of invitations to this repository is reached. The invitation for ${who} is expected ${expected(entry.queue.expectedAt)}. Nothing to do.`
-        : `Invitation queued for ${who}; it goes out within a few minutes.`;
-    case 'pending':
-      return entry.expired
-        ? `Invitation expired: GitHub invitations last seven days, and the one for ${who} has run out. Send a new one.`
-        : `Invited: accept the invitation for ${who} on GitHub (its e-mail, or github.com/notifications).`;
-    case 'active':
-      return `Active: ${who} can read it.`;
-    case 'revoked':
-      return 'Access removed.';
-    case 'removal_failed':
-      // Taken back, but GitHub did not let the worker remove it: the account may still be there.
-      return 'Access taken back.';
-    case 'failed':
-      return `Not granted: ${entry.detail ?? 'GitHub refused the invitation.'} Contact support.`;
-  }
+/** One extra repository's state, in the words every repository's grant has (src/config/grantWords.ts). */
+function wordsOf(entry: ExtraRepositoryAccess, name: string): string {
+  const {title, text} = grantWords(entry, {repository: name, seat: false});
+  return `${title}. ${text}`;
 }
 
 /** Whether the repository's code can be downloaded now: the plan grants it and the seller set it up. */
@@ -98,30 +75,8 @@ export default function ExtraRepositories({
   onChanged: () => void;
   follow?: (url: string) => void;
 }) {
-  const api = useApiClient();
-  const snackbar = useSnackbar();
-  const [resending, setResending] = useState<string | null>(null);
+  const {resending, resend} = useResend(onChanged);
   if (entries.length === 0) return null;
-
-  async function resend(entry: ExtraRepositoryAccess, name: string) {
-    setResending(entry.key);
-    try {
-      const {status} = await api.resendExtraInvitation(entry.key);
-      snackbar.show(
-        status === 'active'
-          ? `You had accepted the invitation to ${name} already: you have access, and nothing new was sent.`
-          : status === 'queued'
-            ? `A new invitation to ${name} is queued; it goes out as soon as GitHub allows.`
-            : `A new invitation to ${name} is on its way.`,
-      );
-      onChanged();
-    } catch (error) {
-      snackbar.show(error instanceof Error ? `Error: ${error.message}` : `Error resending the invitation to ${name}.`);
-      onChanged();
-    } finally {
-      setResending(null);
-    }
-  }
 
   return (
     <section aria-label="More repositories in your plan">
@@ -134,7 +89,7 @@ export default function ExtraRepositories({
           return (
             <li key={entry.key} data-status={entry.status}>
               <strong>{about?.name ?? entry.key}</strong>
-              {about && <> ({about.holds})</>}: {stateOf(entry)}{' '}
+              {about && <> ({about.holds})</>}: {wordsOf(entry, name)}{' '}
               {entry.status === 'active' && entry.repositoryUrl && (
                 <a className={styles.link} href={entry.repositoryUrl} target="_blank" rel="noopener noreferrer">
                   Open {name}
@@ -144,11 +99,11 @@ export default function ExtraRepositories({
                 <button
                   type="button"
                   className={controls.secondary}
-                  onClick={() => void resend(entry, name)}
+                  onClick={() => void resend(entry.key, name)}
                   disabled={busy}
                   aria-busy={busy}>
                   {busy && <Spinner label="Resending" />}
-                  Resend the invitation to {name}
+                  {resendLabel(name)}
                 </button>
               )}{' '}
               {downloadable(entry) && <DownloadExtra entry={entry} name={name} follow={follow} />}
