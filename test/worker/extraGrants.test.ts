@@ -19,6 +19,7 @@ import {EXTRA_FIXTURE_REPO, FIXTURE_REPO, OWNER} from '../../scripts/local/githu
 import {archiveFiles} from '../../scripts/local/githubArchive';
 import {
   completedEvent,
+  disputeEvent,
   refundAtStripe,
   refundEvent,
   type SignedInUser,
@@ -344,6 +345,61 @@ test('a refund of the purchase takes back both: the kit and the prompts invitati
   expect(kitInvitationsFor(account.id)).toEqual([]);
   expect(promptInvitationsFor(account.id)).toEqual([]);
   expect(await extraRows(sessionId)).toMatchObject([{status: 'revoked'}]);
+});
+
+describe("a dispute won gives every repository back, through the purchase's reconcile", () => {
+  const dispute = (
+    sessionId: string,
+    type: 'charge.dispute.created' | 'charge.dispute.closed',
+    status: 'needs_response' | 'won',
+  ) => stack().deliver(disputeEvent(stack(), sessionId, type, status));
+
+  test('the seat and the prompts taken back by the dispute are invited again, to the same account', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    expect((await dispute(sessionId, 'charge.dispute.created', 'needs_response')).status).toBe(200);
+    expect(kitInvitationsFor(account.id)).toEqual([]);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+
+    expect((await dispute(sessionId, 'charge.dispute.closed', 'won')).status).toBe(200);
+    expect(kitInvitationsFor(account.id)).toHaveLength(1);
+    expect(promptInvitationsFor(account.id)).toHaveLength(1);
+    expect(await kitGrant(stack().worker.db, sessionId, 'status, detail')).toEqual({status: 'pending', detail: null});
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+    expect(await accessStatus(user)).toMatchObject({
+      status: 'pending',
+      username: account.login,
+      extraRepositories: [{key: 'prompts', status: 'pending', username: account.login}],
+    });
+  });
+
+  test('a seat whose removal failed for good was never taken off: it is pending again, and reads as GitHub says', async () => {
+    const {user, sessionId, account} = await seatedBuyer(advanced.priceId.test);
+    stack().github.accept(kitInvitationsFor(account.id)[0]!);
+    stack().github.accept(promptInvitationsFor(account.id)[0]!);
+    // GitHub refuses every removal until the outbox gives up: the account stays on both repositories.
+    stack().github.failNext('DELETE /repos/', {status: 503, body: {message: 'Unavailable'}}, 100);
+    expect((await dispute(sessionId, 'charge.dispute.created', 'needs_response')).status).toBe(200);
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await stack().worker.db.run(
+        "UPDATE jobs SET run_after = 0 WHERE kind = 'github-remove' AND status = 'pending' AND session_id = ?",
+        sessionId,
+      );
+      await stack().worker.scheduled();
+    }
+    expect(await kitGrant(stack().worker.db, sessionId, 'status')).toEqual({status: 'removal_failed'});
+    stack().github.clearFailures();
+
+    expect((await dispute(sessionId, 'charge.dispute.closed', 'won')).status).toBe(200);
+    // Nothing new is sent: the account never left.
+    expect(kitInvitationsFor(account.id)).toEqual([]);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+    expect(await kitGrant(stack().worker.db, sessionId, 'status')).toEqual({status: 'pending'});
+    await stack().worker.db.run('UPDATE grants SET checked_at = NULL WHERE session_id = ?', sessionId);
+    expect(await accessStatus(user)).toMatchObject({
+      status: 'active',
+      extraRepositories: [{key: 'prompts', status: 'active', username: account.login}],
+    });
+  });
 });
 
 test("a refund's take-back of the prompts, retried after its invitation is gone, leaves the account another purchase has invited since", async () => {

@@ -6,7 +6,7 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
+import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {type Context, type Seat, readGrant} from '../access/grants/records';
 import {invitationWindow} from '../access/grants/invitationQueue';
 import {holderOf} from '../access/grants/holders';
@@ -382,7 +382,7 @@ async function applyExtraFix(
       .bind(sessionId, target.key, target.name, now)
       .first();
     if (!queued) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
-    await reconcileExtraGrantsSoon(context, sessionId, `audit:${target.key}:${now}`);
+    await reconcileSoon(context, sessionId, `audit:${target.key}:${now}`);
     const after = await db
       .prepare('SELECT status FROM grants WHERE session_id = ?1 AND repository_key = ?2')
       .bind(sessionId, target.key)

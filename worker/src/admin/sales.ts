@@ -2,13 +2,13 @@ import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api'
 import {PLAN_CURRENCY, storedPlanName} from '../../../src/config';
 import {fallbackAmount} from './purchases';
 import {addUpgradeSales, upgradeSalesStatements} from './upgradeSales';
+import {DAY_MS} from '../../../src/config/dates';
 
 /**
  * The console's figures over a period, for its cards and its chart together: revenue by day (7 or
  * 30 days) or by calendar month (12 months, all time) and plan, and the period's buyers, refunds
  * and disputes. Days are UTC days; the period ends today.
  */
-const DAY_MS = 24 * 3600_000;
 
 interface Window {
   since: number | null;

@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
+import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {takeBackEvery} from '../access/grants/removal';
-import {restoreAccess} from '../access/grants/seat';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {recordUpgradeRefund, restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
@@ -87,7 +86,7 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
   }
   // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes.
   for (const {purchase_session_id} of upgrades!.results) {
-    await reconcileExtraGrantsSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
+    await reconcileSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
   }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
 }
@@ -111,11 +110,12 @@ async function restorePayment(env: Env, paymentIntentId: string) {
     restoreUpgradeStatement(env.DB, paymentIntentId, unsettled, Date.now()),
   ]);
   const context = contextOf(env);
+  // Its seat and every repository its plan grants come back to its account (reconcile.ts).
   for (const {session_id} of restored!.results) {
-    await restoreAccess(context, session_id);
+    await reconcileSoon(context, session_id, `restored:${paymentIntentId}:${now}`);
   }
   for (const {purchase_session_id} of upgrades!.results) {
-    await reconcileExtraGrantsSoon(context, purchase_session_id, `upgrade-restored:${paymentIntentId}:${now}`);
+    await reconcileSoon(context, purchase_session_id, `upgrade-restored:${paymentIntentId}:${now}`);
   }
   log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
 }

@@ -32,8 +32,7 @@ import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
 import {bestPaidPurchaseOf, customerOf, type PurchaseStatus} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
-
-const DAY_MS = 24 * 3600_000;
+import {DAY_MS} from '../../../src/config/dates';
 
 export const paymentRoutes = new Hono<AppEnv>()
   /** A one-time Checkout Session for one of the config's plans. */

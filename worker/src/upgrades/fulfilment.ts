@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, findStoredPlan, upgradeLabel, storedPlanName} from '../../../src/config';
-import {reconcileExtraGrantsSoon} from '../access/grants/reconcileSoon';
+import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {effectivePlan, type PurchaseStatus} from '../purchases';
@@ -135,7 +135,7 @@ export async function fulfillUpgrade(
     if (applied.status === 'paid') {
       await sendUpgradeMails(env, await appliedUpgrade(env.DB, row, session));
       // What the new plan adds on GitHub (extra repositories), once: the job's key is the upgrade's.
-      await reconcileExtraGrantsSoon(contextOf(env), row.purchase_session_id, `upgrade:${session.id}`);
+      await reconcileSoon(contextOf(env), row.purchase_session_id, `upgrade:${session.id}`);
     }
   }
   // Sold at its purchase's fair price: its card is checked as a purchase's is, once (a redelivery

@@ -1,11 +1,10 @@
 import type {Context} from '../../context';
-import {PermanentError, RetryableError} from '../../jobs';
+import {RetryableError} from '../../jobs';
 import {log} from '../../log';
 import {step} from '../../cronStep';
 import {SUBREQUESTS_PER} from '../../subrequests';
-import {reconcileExtraGrants, reconcileUnplacedExtraGrants} from './reconcile';
+import {reconcileGrants, reconcileUnplacedExtraGrants} from './reconcile';
 import {readGrant} from './records';
-import {performInvite} from './invite';
 import {queueHead} from './invitationQueue';
 
 /** What sending one grant from the head of its line came to. */
@@ -51,35 +50,22 @@ export async function drainLine(context: Context, repository: string, max: numbe
 }
 
 /**
- * One grant at the head of its line, sent as its repository sends: the kit's through its invite,
- * an extra's through its purchase's reconcile. A grant GitHub refused for good is recorded on it
- * and leaves the line; GitHub not answering pauses the line until the next run.
+ * One grant at the head of its line, sent by its purchase's reconcile, the same for every
+ * repository (the seat's send records a refusal on it, out of the line). GitHub not answering
+ * pauses the line until the next run.
  */
 async function sendFromLine(context: Context, sessionId: string, key: string): Promise<Outcome> {
   try {
-    if (key === 'kit') {
-      const grant = await readGrant(context.db, sessionId);
-      if (grant?.status !== 'queued') return 'ended'; // ended since the head was read
-      // The grant's current version: a later request of the purchase kept the entry's place.
-      return (await performInvite(context, sessionId, grant.version)).status === 'queued' ? 'waits' : 'sent';
-    }
-    await reconcileExtraGrants(context, sessionId);
-    const row = await readGrant(context.db, sessionId, key);
-    return row?.status === 'queued'
-      ? 'waits'
-      : row?.status === 'pending' || row?.status === 'active'
-        ? 'sent'
-        : 'ended';
+    await reconcileGrants(context, sessionId);
   } catch (err) {
     if (err instanceof RetryableError) {
       log.warn('access.queue_paused', {sessionId, key, reason: err.message});
       return 'paused';
     }
-    // The kit's invite records a refusal on the grant, out of the line.
-    if (key === 'kit' && err instanceof PermanentError) return 'ended';
-    if (key === 'kit') throw err;
-    // An extra's reconcile may fail on another of the purchase's grants, where nothing records it.
+    // The reconcile may fail on another of the purchase's grants, where nothing records it.
     log.error('access.reconcile_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
     return 'ended';
   }
+  const row = await readGrant(context.db, sessionId, key);
+  return row?.status === 'queued' ? 'waits' : row?.status === 'pending' || row?.status === 'active' ? 'sent' : 'ended';
 }

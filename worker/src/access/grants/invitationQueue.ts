@@ -1,6 +1,7 @@
 import {appConfig} from '../../../../src/config';
 import type {InvitationWindow} from '../../../../src/config/api';
 import type {Context} from '../../context';
+import {DAY_MS} from '../../../../src/config/dates';
 
 /**
  * GitHub's cap on invitations, kept by the worker itself (D1): what was sent to a repository in
@@ -9,7 +10,6 @@ import type {Context} from '../../context';
  * migration 0029). Nothing here calls GitHub: each send asks for a slot first, and the cron's
  * drains send the line's head as slots free.
  */
-export const DAY_MS = 24 * 3600_000;
 
 /** What the line reads: the database, and the kit's repository (the kit's grant row names none). */
 type Queues = Pick<Context, 'db' | 'settings'>;

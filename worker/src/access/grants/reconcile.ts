@@ -1,31 +1,36 @@
 import type {Context} from '../../context';
-import {RetryableError} from '../../jobs';
+import {PermanentError, RetryableError} from '../../jobs';
 import {log} from '../../log';
 import {registerJob} from '../../outbox';
-import {entitlementOf} from './entitlement';
+import {ENTITLED, entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
 import {whileClaimed} from './claims';
 import {sendClaimed, waitForCap} from './sendInvitation';
-import {GRANT_DETAIL, type Grant, grantsOf, isLive, isSeat, readGrant} from './records';
+import {GRANT_DETAIL, type Grant, grantsOf, isLive, isSeat, isTakenById, readGrant, type Seat} from './records';
 import {LIVE_SQL} from './liveGrants';
 import {takeBack} from './removal';
+import {performInvite} from './invite';
 
 /**
- * The extra repositories a plan grants besides the kit (src/config: `Plan.extraRepositories`,
+ * Every repository a purchase's plan grants (src/config: the kit's, then `Plan.extraRepositories`,
  * mapped to GitHub by the worker's GITHUB_EXTRA_REPOS), kept in step with the purchase by one
- * function, `reconcileExtraGrants`. What is wanted follows from the records alone: the purchase
- * is entitled to the code (entitlement.ts: paid, not revoked by the seller, its plan now lists the
- * key) and its kit seat (the 'kit' row of grants) has a GitHub account. Whatever is granted and
- * no longer wanted (a refund, an upgrade refunded, the seat moved to another account) is taken
- * back: the invitation this worker created is withdrawn, or the account it invited removed; an
- * account it did not invite is never touched. The kit's seat is still driven request by request
- * (seat.ts): its events (an invitation sent, accepted, a move, an upgrade) queue a reconcile
- * here; a refund, a dispute and the seller's revoke take every grant back at once (removal.ts
- * `takeBackEvery`). Both send an invitation, and send it again as it expires, by the same functions
- * (sendInvitation.ts, expiryResends.ts).
+ * function, `reconcileGrants`. What is wanted follows from the records alone: the purchase is
+ * entitled to the code (entitlement.ts: paid, not revoked by the seller, its plan now lists the
+ * key) and its seat (the 'kit' row of grants) names a GitHub account.
  *
- * The record and its shared writes are in records.ts, the take-back (every repository's) in removal.ts,
- * and what the dashboard and the console read in status.ts.
+ * The seat first: one taken back while the purchase was not entitled (a dispute, now won) is given
+ * back to its account, and one queued is sent in its turn. The seat's account is chosen by a
+ * request (seat.ts: the buyer's Request Access, the seller's Grant access), which sends it at once
+ * where it can. Then the extra repositories: whatever is granted and no longer wanted (an upgrade
+ * refunded, the seat moved to another account) is taken back (the invitation this worker created
+ * is withdrawn, or the account it invited removed; an account it did not invite is never touched),
+ * and the seat's account is invited to each wanted one. A refund, a dispute and the seller's revoke
+ * take every grant back at once (removal.ts `takeBackEvery`). Every repository's invitation is
+ * sent, and sent again as it expires, by the same functions (sendInvitation.ts, expiryResends.ts).
+ *
+ * Every event queues one (reconcileSoon.ts); the cron's drain of each repository's line runs it
+ * for the grant at the line's head (drainQueue.ts). The record and its shared writes are in
+ * records.ts, the take-back in removal.ts, and what the dashboard and the console read in status.ts.
  */
 
 export interface Wanted {
@@ -79,8 +84,9 @@ export function stillWanted(wanted: Wanted, settings: Context['settings'], row: 
  * any number of times, from anywhere. Throws RetryableError when GitHub cannot answer now, and
  * NextRun when this invocation's subrequests are spent; what was done is recorded either way.
  */
-export async function reconcileExtraGrants(context: Context, sessionId: string): Promise<void> {
+export async function reconcileGrants(context: Context, sessionId: string): Promise<void> {
   const {db, settings} = context;
+  await reconcileSeat(context, sessionId);
   const wanted = await wantedFor(db, sessionId);
   for (const row of await grantsOf(db, sessionId)) {
     // The seat is the purchase's own request's (seat.ts), never a reconcile's to take back.
@@ -131,6 +137,56 @@ export async function reconcileExtraGrants(context: Context, sessionId: string):
     }
     await sendIfClaimed(context, sessionId, key);
   }
+}
+
+/**
+ * The seat's part of the reconcile: one taken back while the purchase was not entitled is given
+ * back now that it is (restoreSeat), and a queued one is sent in its turn (invite.ts
+ * `performInvite`: within the kit's line and cap, once the removal of an account it held before is
+ * done). A refusal is recorded on the seat, which the buyer reads.
+ */
+async function reconcileSeat(context: Context, sessionId: string) {
+  let seat = await readGrant(context.db, sessionId);
+  if (seat?.status === 'revoked' || seat?.status === 'removal_failed') seat = await restoreSeat(context, seat);
+  if (seat?.status !== 'queued') return;
+  if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
+    throw new NextRun("This run cannot fit the seat's invitation");
+  try {
+    await performInvite(context, sessionId, seat.version);
+  } catch (err) {
+    if (!(err instanceof PermanentError)) throw err;
+  }
+}
+
+/**
+ * A seat taken back (a dispute, a refund) whose purchase is entitled again (the dispute won): its
+ * account gets it back. One removed is queued to be invited again, at the back of the kit's line;
+ * one whose removal failed was never taken off, so it is pending again, and the next status read
+ * says how it is. The update asks the entitlement itself: the seller's revocation is not a
+ * dispute's to overrule, even one landing meanwhile. Answers the seat as it is now.
+ */
+async function restoreSeat(context: Context, seat: Seat): Promise<Seat | null> {
+  const back = seat.status === 'revoked' ? 'queued' : 'pending';
+  let restored: Seat | null;
+  try {
+    restored = await context.db
+      .prepare(
+        `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
+           resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
+         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
+           AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+         RETURNING *`,
+      )
+      .bind(seat.session_id, seat.version, back, Date.now())
+      .first<Seat>();
+  } catch (err) {
+    if (!isTakenById(err)) throw err;
+    log.warn('access.not_restored', {sessionId: seat.session_id, reason: 'another purchase holds the account'});
+    return seat;
+  }
+  if (!restored) return readGrant(context.db, seat.session_id);
+  log.info('access.restored', {sessionId: seat.session_id, status: back});
+  return restored;
 }
 
 /** Whether another grant of the repository was queued before this one and still is. */
@@ -228,7 +284,7 @@ export async function reconcileUnplacedExtraGrants(context: Context, max: number
   for (const {session_id: sessionId} of results) {
     if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
     try {
-      await reconcileExtraGrants(context, sessionId);
+      await reconcileGrants(context, sessionId);
       done += 1;
     } catch (err) {
       if (err instanceof RetryableError) {
@@ -242,7 +298,7 @@ export async function reconcileUnplacedExtraGrants(context: Context, max: number
 }
 
 registerJob<{sessionId: string}>('extra-grants', {
-  run: (context, {sessionId}) => reconcileExtraGrants(context, sessionId),
+  run: (context, {sessionId}) => reconcileGrants(context, sessionId),
   gaveUp: async (_context, {sessionId}, error) => {
     // The grants stay as recorded (a live one may still be on GitHub): the console lists the failed job.
     log.error('access.reconcile_gave_up', {sessionId, error});

@@ -74,26 +74,8 @@ export async function takeBack(
   reason: string,
   asRead?: Pick<Grant, 'invitation_id'> & {status: string},
 ): Promise<Grant | null> {
-  const revoked = await context.db
-    .prepare(
-      `UPDATE grants SET status = 'revoked', detail = ?3, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?4
-       WHERE session_id = ?1 AND repository_key = ?2
-         AND CASE WHEN ?5 IS NULL THEN status IN ${TAKEN_BACK_FROM}
-                  ELSE status = ?5 AND invitation_id IS ?6 END
-       RETURNING *`,
-    )
-    .bind(
-      grant.session_id,
-      grant.repository_key,
-      reason,
-      Date.now(),
-      asRead?.status ?? null,
-      asRead?.invitation_id ?? null,
-    )
-    .first<Grant>();
-  if (!revoked) return null;
-  await removeRevoked(context, revoked, reason);
-  return revoked;
+  const [revoked] = await revokeAndRemove(context, grant.session_id, reason, {key: grant.repository_key, asRead});
+  return revoked ?? null;
 }
 
 /**
@@ -104,14 +86,30 @@ export async function takeBack(
  * as far as this invocation's subrequests reach, and by the cron's outbox after. A grant already
  * taken back (or whose removal failed) is left as it is. Returns the rows it revoked.
  */
-export async function takeBackEvery(context: Context, sessionId: string, reason: string): Promise<Grant[]> {
+export function takeBackEvery(context: Context, sessionId: string, reason: string): Promise<Grant[]> {
+  return revokeAndRemove(context, sessionId, reason, {});
+}
+
+/**
+ * The one statement of every take-back: the purchase's grants (of one repository `key`, else of
+ * every one; as read, `asRead`, else any not taken back already) recorded revoked, a new version
+ * each; then, the kit's first, what each created on GitHub removed.
+ */
+async function revokeAndRemove(
+  context: Context,
+  sessionId: string,
+  reason: string,
+  {key, asRead}: {key?: string; asRead?: Pick<Grant, 'invitation_id'> & {status: string}},
+): Promise<Grant[]> {
   const {results} = await context.db
     .prepare(
       `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?3
-       WHERE session_id = ?1 AND status IN ${TAKEN_BACK_FROM}
+       WHERE session_id = ?1 AND (?4 IS NULL OR repository_key = ?4)
+         AND CASE WHEN ?5 IS NULL THEN status IN ${TAKEN_BACK_FROM}
+                  ELSE status = ?5 AND invitation_id IS ?6 END
        RETURNING *`,
     )
-    .bind(sessionId, reason, Date.now())
+    .bind(sessionId, reason, Date.now(), key ?? null, asRead?.status ?? null, asRead?.invitation_id ?? null)
     .all<Grant>();
   const revoked = results.sort(
     (a, b) =>

@@ -7,7 +7,7 @@ import {repositoryFor} from '../github';
 import {whileClaimed} from './claims';
 import {type Grant, isSeat, loginToday, readGrant} from './records';
 import {stillWanted, wantedFor} from './reconcile';
-import {handToReconcile, reconcileExtraGrantsSoon} from './reconcileSoon';
+import {handToReconcile, reconcileSoon} from './reconcileSoon';
 import {resendInvitation} from './seat';
 import {activeIfAccepted, observeGrant} from './status';
 
@@ -117,7 +117,7 @@ async function requeue(context: Context, row: Grant): Promise<GrantStatus> {
   if (queued === 'active') return 'active';
   if (queued) {
     log.info('access.renewed', {sessionId, key, expiredInvitationId: invitationId});
-    await reconcileExtraGrantsSoon(context, sessionId, `renew:${key}:${invitationId}`);
+    await reconcileSoon(context, sessionId, `renew:${key}:${invitationId}`);
   }
   return (await readGrant(db, sessionId, key))?.status ?? 'queued';
 }

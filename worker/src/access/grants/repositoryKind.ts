@@ -1,7 +1,7 @@
 import type {Context} from '../../context';
 import {tellExtraResent, tellOwner} from './grantMail';
 import {GRANT_DETAIL, type Grant, isSeat, TAKEN} from './records';
-import {reconcileExtraGrantsSoon} from './reconcileSoon';
+import {reconcileSoon} from './reconcileSoon';
 
 /**
  * What differs between the repositories a purchase holds, said once: the kit's, whose grant is
@@ -69,7 +69,7 @@ export function kindOf(
       invited: async (context, recorded, {waited}) => {
         if (isSeat(recorded)) await tellOwner(context, recorded, {waited});
         // The same account gets the extra repositories the plan grants (reconcile.ts).
-        await reconcileExtraGrantsSoon(context, recorded.session_id, `seat:${recorded.version}`);
+        await reconcileSoon(context, recorded.session_id, `seat:${recorded.version}`);
       },
       tellResent: async (context, recorded) => {
         if (isSeat(recorded)) await tellOwner(context, recorded);

@@ -20,7 +20,7 @@ import {
 } from './records';
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
-import {reconcileExtraGrantsSoon} from './reconcileSoon';
+import {reconcileSoon} from './reconcileSoon';
 import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
 import {sentAt} from './lostAnswer';
 import {removeNowOrLater, takeBackEvery} from './removal';
@@ -39,8 +39,8 @@ const NOT_REVOKED_BY_SELLER =
  * dashboard reads of it status.ts):
  * - requestAccess: a buyer (or the seller) points the seat at a GitHub account; it is invited now,
  *   or queued (invite.ts), and a seat GitHub already knows of moves only once the new account is in.
- * - restoreAccess: a dispute won gives it back (a refund or dispute takes every repository back:
- *   removal.ts `takeBackEvery`).
+ * (A refund or dispute takes every repository back: removal.ts `takeBackEvery`; a dispute won gives
+ * them back through the purchase's reconcile, reconcile.ts.)
  * - revokeBySeller / grantBySeller: the seller's Revoke access ends the purchase's right to the code
  *   (sellerRevocation.ts), its seat included; the seller's Grant access gives it back.
  * - resendInvitation: a fresh invitation for the same account after the last one expired.
@@ -191,7 +191,7 @@ export async function requestAccess(
   }
   // The seat names another account: what the old one holds of the plan's other repositories goes
   // now (reconcile.ts), not once the new one is invited, which may wait in line or fail.
-  if (current && !sameAccount) await reconcileExtraGrantsSoon(context, request.sessionId, `moved:${claimed.version}`);
+  if (current && !sameAccount) await reconcileSoon(context, request.sessionId, `moved:${claimed.version}`);
   // The seller's own invitation may go to a purchase they revoked: Grant access lifts it next.
   return inviteNowOrLater(context, claimed, {checked: request.github.id !== null, bySeller: byAdmin});
 }
@@ -320,7 +320,7 @@ async function moveSeat(
   await removeNowOrLater(context, current, 'replaced by another GitHub account');
   await tellOwner(context, recorded);
   // The extra repositories move with the seat: the old account's go, the new one is invited.
-  await reconcileExtraGrantsSoon(context, current.session_id, `seat:${recorded.version}`);
+  await reconcileSoon(context, current.session_id, `seat:${recorded.version}`);
   return resultOf(recorded);
 }
 
@@ -365,52 +365,8 @@ export async function grantBySeller(
   if (lifted) log.info('access.given_back_by_seller', {sessionId});
   // The extras follow the seat's account, and want nothing while the purchase is revoked: the
   // invitation above reconciled them while the revocation stood, so they are reconciled again now.
-  if (lifted) await reconcileExtraGrantsSoon(context, sessionId, `given-back:${Date.now()}`);
+  if (lifted) await reconcileSoon(context, sessionId, `given-back:${Date.now()}`);
   return {access, lifted};
-}
-
-/**
- * A dispute won: the purchase's account gets its seat back. A seat that was removed is invited
- * again; one whose removal failed was never taken away, and the next status read says how it is.
- */
-export async function restoreAccess(context: Context, sessionId: string) {
-  const grant = await readGrant(context.db, sessionId);
-  if (!grant || (grant.status !== 'revoked' && grant.status !== 'removal_failed')) return;
-  const back = grant.status === 'revoked' ? 'queued' : 'pending';
-  let restored: Seat | null;
-  try {
-    restored = await context.db
-      .prepare(
-        `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
-           resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
-         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
-           AND NOT EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND revoked_by_seller_at IS NOT NULL)
-         RETURNING *`,
-      )
-      .bind(sessionId, grant.version, back, Date.now())
-      .first<Seat>();
-  } catch (err) {
-    if (!isTakenById(err)) throw err;
-    log.warn('access.not_restored', {sessionId, reason: 'another purchase holds the account'});
-    return;
-  }
-  if (!restored) {
-    // The seller took it away for a reason of their own: a dispute won does not overrule them. The
-    // update checks it, so a revocation landing meanwhile holds too (or the seat changed: its own
-    // event reconciles it).
-    if (await isRevokedBySeller(context.db, sessionId))
-      log.info('access.not_restored', {sessionId, reason: 'revoked by the seller'});
-    return;
-  }
-  log.info('access.restored', {sessionId, status: back});
-  if (restored.status === 'pending') await reconcileExtraGrantsSoon(context, sessionId, `restored:${restored.version}`);
-  if (restored.status !== 'queued') return;
-  try {
-    await inviteNowOrLater(context, restored, {checked: false});
-  } catch (err) {
-    // Recorded on the grant; the buyer sees it and can ask again.
-    log.warn('access.restore_invite_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
-  }
 }
 
 /**

@@ -7,7 +7,7 @@ import {HttpError} from '../../errors';
  * delivered, and lasts until the seller's Grant access (seat.ts `revokeBySeller`, `grantBySeller`).
  * It is the purchase's, not its GitHub grant's: a buyer who only downloads has no grant.
  * Every way back to the code asks here: an invitation (seat.ts `requestAccess`), a download link
- * made or followed (download.ts), and a dispute won (seat.ts `restoreAccess`), which gives back
+ * made or followed (download.ts), and a dispute won (reconcile.ts `restoreSeat`), which gives back
  * only what the dispute took. A buyer's other paid purchases keep theirs: the purchase chosen for
  * the buyer is chosen among those not revoked (purchases.ts `inForce`), and the console's page
  * names the others (admin/purchases.ts).

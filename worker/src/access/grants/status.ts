@@ -3,7 +3,7 @@ import type {AdminGrant, ExtraRepositoryAccess} from '../../../../src/config/api
 import type {Context} from '../../context';
 import {log} from '../../log';
 import {claim} from './claims';
-import {reconcileExtraGrantsSoon} from './reconcileSoon';
+import {reconcileSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
 import {grantsOf, GRANT_DETAIL, type Grant, type GrantStatus, invitationLapsed, markActive, type Seat} from './records';
 import {placeInQueue, type QueuePlace} from './invitationQueue';
@@ -141,7 +141,7 @@ async function readPending<G extends ObservedRow>(context: Context, row: G, repo
   const {login, active} = await activeIfCollaborator(db, repository, row, {notOurs: invitation !== undefined});
   if (active) {
     // The kit's seat is the account every other repository follows: they may be sent now.
-    if (row.repository_key === 'kit') await reconcileExtraGrantsSoon(context, row.session_id, `active:${row.version}`);
+    if (row.repository_key === 'kit') await reconcileSoon(context, row.session_id, `active:${row.version}`);
     return active;
   }
   await recordExpired(db, row, true, now);
