@@ -100,6 +100,18 @@ describe('invitations', () => {
     expect(puts()).toEqual([]);
   });
 
+  test("a seat that failed, asked for another account GitHub refuses too: the refusal is the buyer's answer", async () => {
+    const {user, sessionId} = await paidBuyer();
+    stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
+    expect((await requestAccess(user, githubAccount())).status).toBe(422);
+    stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});
+    const other = githubAccount();
+    const response = await requestAccess(user, other);
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({error: 'GitHub refused the invitation.', code: 'GITHUB_REFUSED'});
+    expect(await grantOf(sessionId)).toMatchObject({status: 'failed', github_username: other});
+  });
+
   test("GitHub's 422 is reported in our words, recorded as failed, and not retried", async () => {
     const {user, sessionId} = await paidBuyer();
     stack.github.failNext('PUT /repos/', {status: 422, body: VALIDATION_FAILED});

@@ -723,6 +723,25 @@ describe('access actions change D1 and GitHub, and are logged', () => {
     expect(await revokedAt(sessionId)).toBeNull();
   });
 
+  test('Grant access to another account on a revoked purchase sends one invitation, recorded, and lifts the revocation', async () => {
+    const {sessionId, login} = await buyer({seat: true});
+    expect((await post(purchasePath(ADMIN_PATHS.revoke, sessionId))).status).toBe(200);
+    const other = githubAccount();
+    const puts = () =>
+      stack.github.requests.filter((request) =>
+        request.startsWith(`PUT /repos/${FIXTURE_REPO}/collaborators/${other}`),
+      );
+    expect(await (await post(purchasePath(ADMIN_PATHS.grant, sessionId), {username: other})).json()).toEqual({
+      status: 'invited',
+      detail: `@${other}: invited`,
+    });
+    expect(puts()).toHaveLength(1);
+    expect(invitationOf(other)).toBeDefined();
+    expect(invitationOf(login!)).toBeUndefined();
+    expect(await grantOf(sessionId)).toMatchObject({status: 'pending', github_username: other});
+    expect(await revokedAt(sessionId)).toBeNull();
+  });
+
   test('revoke ends a purchase that only downloads: the link made before is refused, no new link, Request Access refused; Grant access gives it back', async () => {
     // The attack: a buyer who never asked for an invitation, with a download link in hand.
     const {user, sessionId} = await buyer();

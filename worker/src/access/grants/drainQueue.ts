@@ -5,6 +5,7 @@ import {step} from '../../cronStep';
 import {SUBREQUESTS_PER} from '../../subrequests';
 import {reconcileGrants, reconcileUnplacedExtraGrants} from './reconcile';
 import {readGrant} from './records';
+import {entitlementOf} from './entitlement';
 import {queueHead} from './invitationQueue';
 
 /** What sending one grant from the head of its line came to. */
@@ -58,6 +59,9 @@ async function sendFromLine(context: Context, sessionId: string, key: string): P
   try {
     await reconcileGrants(context, sessionId);
   } catch (err) {
+    // Another grant of the purchase (another repository's) may be what GitHub could not take:
+    // its own reconcile retries it, and this line goes on if its head went.
+    if (err instanceof RetryableError && sentNow(await readGrant(context.db, sessionId, key))) return 'sent';
     if (err instanceof RetryableError) {
       log.warn('access.queue_paused', {sessionId, key, reason: err.message});
       return 'paused';
@@ -67,5 +71,11 @@ async function sendFromLine(context: Context, sessionId: string, key: string): P
     return 'ended';
   }
   const row = await readGrant(context.db, sessionId, key);
-  return row?.status === 'queued' ? 'waits' : row?.status === 'pending' || row?.status === 'active' ? 'sent' : 'ended';
+  // A seat queued for a purchase not entitled now (the seller's Grant access before its lift) is
+  // sent by the reconcile the lift queues: the line goes on past it.
+  if (row?.status === 'queued')
+    return (await entitlementOf(context.db, sessionId)).standing === 'entitled' ? 'waits' : 'ended';
+  return sentNow(row) ? 'sent' : 'ended';
 }
+
+const sentNow = (row: {status: string} | null) => row?.status === 'pending' || row?.status === 'active';

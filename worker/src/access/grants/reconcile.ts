@@ -149,6 +149,9 @@ async function reconcileSeat(context: Context, sessionId: string) {
   let seat = await readGrant(context.db, sessionId);
   if (seat?.status === 'revoked' || seat?.status === 'removal_failed') seat = await restoreSeat(context, seat);
   if (seat?.status !== 'queued') return;
+  // A purchase not entitled sends nothing: a seat queued by the seller's Grant access waits for the
+  // lift that follows it (its own request sends it), and one a refund races is taken back there.
+  if ((await entitlementOf(context.db, sessionId)).standing !== 'entitled') return;
   if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
     throw new NextRun("This run cannot fit the seat's invitation");
   try {

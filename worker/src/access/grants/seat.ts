@@ -65,11 +65,20 @@ const NOT_REVOKED_BY_SELLER =
  * re-sends after expiry is kept. It is not `byAdmin`: the caller passes `byOwner` as the grant's
  * `chosen_by_owner` (resendInvitation does), so who chose the account stays as it was and a real
  * owner's later take-back of a seat someone else chose is still free.
+ *
+ * `liftsRevocation`: the seller's Grant access, which lifts the seller's revocation once this
+ * returns: its invitation alone may be recorded for a purchase the seller revoked (sendInvitation.ts
+ * `mayRecord`). The seller's other actions (a Resend, the audit's fix) may not.
  */
 export async function requestAccess(
   context: Context,
   request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
-  {byAdmin = false, healing = false, renewing}: {byAdmin?: boolean; healing?: boolean; renewing?: number} = {},
+  {
+    byAdmin = false,
+    healing = false,
+    renewing,
+    liftsRevocation = false,
+  }: {byAdmin?: boolean; healing?: boolean; renewing?: number; liftsRevocation?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
   if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
@@ -189,11 +198,15 @@ export async function requestAccess(
     // What the grant left on GitHub (an expired invitation) goes before the new invitation.
     await removeNowOrLater(context, current, 'invitation replaced');
   }
-  // The seat names another account: what the old one holds of the plan's other repositories goes
-  // now (reconcile.ts), not once the new one is invited, which may wait in line or fail.
-  if (current && !sameAccount) await reconcileSoon(context, request.sessionId, `moved:${claimed.version}`);
-  // The seller's own invitation may go to a purchase they revoked: Grant access lifts it next.
-  return inviteNowOrLater(context, claimed, {checked: request.github.id !== null, bySeller: byAdmin});
+  try {
+    // This request's own send first, so that the caller hears GitHub's answer (a refusal too). Only
+    // the seller's Grant access may send to a purchase they revoked: it lifts the revocation next.
+    return await inviteNowOrLater(context, claimed, {checked: request.github.id !== null, bySeller: liftsRevocation});
+  } finally {
+    // The seat names another account: what the old one holds of the plan's other repositories goes
+    // now (reconcile.ts), whether or not the new one is invited yet (it may wait in line, or fail).
+    if (current && !sameAccount) await reconcileSoon(context, request.sessionId, `moved:${claimed.version}`);
+  }
 }
 
 /**
@@ -360,7 +373,9 @@ export async function grantBySeller(
 ): Promise<{access: AccessResult | null; lifted: boolean}> {
   const {sessionId, userId, github} = request;
   // The invitation first: one GitHub refuses leaves the purchase as it was, revoked included.
-  const access = github ? await requestAccess(context, {sessionId, userId, github}, {byAdmin: true}) : null;
+  const access = github
+    ? await requestAccess(context, {sessionId, userId, github}, {byAdmin: true, liftsRevocation: true})
+    : null;
   const lifted = await liftSellerRevocation(context.db, sessionId);
   if (lifted) log.info('access.given_back_by_seller', {sessionId});
   // The extras follow the seat's account, and want nothing while the purchase is revoked: the
