@@ -101,10 +101,6 @@ export const addUserToRepoBody = z.object({
 /** POST /api/leads: 201 `stored: true` when new, 200 `stored: false` when already on the list. */
 export const leadBody = z.object({email});
 
-/**
- * POST /resendExtraInvitation: a new invitation to one extra repository of the plan, once its last
- * one expired. `key`: a key of src/config's `extraRepositories`; the route checks it against the plan.
- */
 /** A grant's repository key, as the resends name it. */
 const grantKey = z
   .string({message: 'key is required: the repository to invite you to again'})
@@ -112,14 +108,13 @@ const grantKey = z
   .min(1, 'key is required: the repository to invite you to again')
   .max(64, 'key is too long');
 
-export const resendExtraInvitationBody = z.object({key: grantKey});
-
 /**
- * POST /admin/purchases/:sessionId/resend: the grant whose expired invitation is sent again, by its
- * repository's key (`kit`, the purchase's seat, when none is named; else a key of src/config's
- * `extraRepositories`).
+ * POST /resendInvitation (the buyer's) and POST /admin/purchases/:sessionId/resend (the seller's):
+ * the grant whose expired invitation is sent again, by its repository's key (`kit`, the purchase's
+ * seat, when none is named; else a key of src/config's `extraRepositories`, checked against the
+ * purchase's plan).
  */
-export const adminResendBody = z.object({key: grantKey.default('kit')});
+export const resendBody = z.object({key: grantKey.default('kit')});
 
 /**
  * POST /downloadLink's body: `repository`, the key (src/config `extraRepositories`) of an extra
@@ -183,7 +178,7 @@ export const signedInResponse = z.object({emailVerified: z.boolean()});
  */
 export const isAdminResponse = z.object({admin: z.boolean()});
 
-/** POST /addUserToRepo and /resendInvitation: invited (an invitation went out), active, or queued. */
+/** POST /addUserToRepo and /resendInvitation (for any repository): invited (an invitation went out), active, or queued. */
 export const accessResult = z.object({status: z.enum(['invited', 'active', 'queued'])});
 
 /** A plan a payment bought: by the config's id (null for a plan no longer there), and its name. */
@@ -332,9 +327,6 @@ export const accessStatus = z.object({
   /** The kit's repository's grant, shown as every other repository's is (`repository`: the kit's). */
   ...grantShown,
 });
-
-/** What /resendExtraInvitation answers: the grant's state after it (queued until it goes out). */
-export const resendExtraInvitationResult = z.object({status: z.enum(GRANT_STATUSES)});
 
 /**
  * POST /downloadLink: where to download the code. The link is the buyer's alone, works once, and
@@ -907,7 +899,7 @@ export type CheckoutStatusRequest = z.input<typeof checkoutStatusBody>;
 export type BillingPortalRequest = z.input<typeof billingPortalBody>;
 export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
 export type LeadRequest = z.input<typeof leadBody>;
-export type ResendExtraInvitationRequest = z.input<typeof resendExtraInvitationBody>;
+export type ResendRequest = z.input<typeof resendBody>;
 export type DownloadLinkRequest = z.input<typeof downloadLinkBody>;
 export type ReleaseEmailsRequest = z.input<typeof releaseEmailsBody>;
 export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;
@@ -929,7 +921,6 @@ export type UpgradeStanding = z.infer<typeof upgradeStanding>;
 export type PaymentStanding = z.infer<typeof paymentStanding>;
 export type ExtraRepositoryAccess = z.infer<typeof extraRepositoryAccess>;
 export type AccessStatus = z.infer<typeof accessStatus>;
-export type ResendExtraInvitationResult = z.infer<typeof resendExtraInvitationResult>;
 export type DownloadLink = z.infer<typeof downloadLink>;
 export type ReleaseNote = z.infer<typeof releaseNote>;
 export type BuyerReleases = z.infer<typeof buyerReleases>;

@@ -172,7 +172,7 @@ test('a prompts invitation the buyer declined reads expired at once, not after i
   expect((await accessStatus(user)).extraRepositories).toEqual([
     {...promptsNamed(), status: 'pending', username: account.login, expired: true},
   ]);
-  const renewed = await stack().call(API_PATHS.resendExtraInvitation, {
+  const renewed = await stack().call(API_PATHS.resendInvitation, {
     token: user.idToken,
     body: {key: 'prompts'},
   });
@@ -1438,7 +1438,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
 
   describe('after the last re-send', () => {
     const renew = (user: SignedInUser, key: unknown = 'prompts') =>
-      stack().call(API_PATHS.resendExtraInvitation, {token: user.idToken, body: {key}});
+      stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {key}});
     const promptsEntry = async (user: SignedInUser) =>
       (await accessStatus(user)).extraRepositories?.find((entry) => entry.key === 'prompts');
     /** A buyer whose prompts invitation the cron sent again its last time, and which then expired too. */
@@ -1458,7 +1458,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
 
       const response = await renew(user);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({status: 'pending'});
+      expect(await response.json()).toEqual({status: 'invited'});
       const [after] = await extraRows(sessionId);
       expect(after).toMatchObject({status: 'pending', github_user_id: account.id, repository: EXTRA_FIXTURE_REPO});
       expect(after!.invitation_id).not.toBe(before!.invitation_id);
@@ -1505,7 +1505,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
 
       const visitor = await stack().signUp();
       expect((await renew(visitor)).status).toBe(402);
-      expect((await stack().call(API_PATHS.resendExtraInvitation, {body: {key: 'prompts'}})).status).toBe(401);
+      expect((await stack().call(API_PATHS.resendInvitation, {body: {key: 'prompts'}})).status).toBe(401);
     });
 
     test("a buyer who declines and asks again gets 3 new invitations to it a day, then 429 with the reason: its daily invitations are everyone's", async () => {
@@ -1513,7 +1513,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
       for (let round = 1; round <= 3; round++) {
         stack().github.decline(promptInvitationsFor(account.id)[0]!);
         const renewed = await renew(user);
-        expect(await renewed.json()).toEqual({status: 'pending'});
+        expect(await renewed.json()).toEqual({status: 'invited'});
       }
       stack().github.decline(promptInvitationsFor(account.id)[0]!);
       stack().github.requests.length = 0;
