@@ -28,6 +28,8 @@ export type {
   SignedInResponse,
   IsAdminResponse,
   AccessResult,
+  QueuePlace,
+  GrantShown,
   StandingPlan,
   UpgradeStanding,
   PaymentStanding,

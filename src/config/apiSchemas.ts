@@ -248,10 +248,17 @@ export const paymentStanding = z.object({
 });
 
 /**
+ * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
+ * is reached: its place in that repository's first-in, first-out line (1 goes next) and when it
+ * is expected to go out (ms since the epoch).
+ */
+const queuePlace = z.object({position: z.number(), expectedAt: z.number()});
+
+/**
  * What the dashboard shows of one repository's grant, the same for the kit's (AccessStatus) and
  * for each extra repository's (`extraRepositories`): worker/src/access/grants/status.ts `shownGrant`.
  */
-const grantShown = {
+const grantShown = z.object({
   /** `owner/name`, when the worker has a repository for it. */
   repository: z.string().optional(),
   /**
@@ -264,13 +271,9 @@ const grantShown = {
   /** A pending invitation GitHub no longer honours (after seven days): the buyer may ask for a new one. */
   expired: z.boolean().optional(),
   detail: z.string().optional(),
-  /**
-   * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
-   * is reached: its place in that repository's first-in, first-out line (1 goes next) and when it
-   * is expected to go out (ms since the epoch). Only the purchase's own account reads it.
-   */
-  queue: z.object({position: z.number(), expectedAt: z.number()}).optional(),
-};
+  /** Its place in its repository's line (queuePlace). Only the purchase's own account reads it. */
+  queue: queuePlace.optional(),
+});
 
 /** One extra repository the plan grants, as the dashboard shows it. */
 export const extraRepositoryAccess = z.object({
@@ -281,7 +284,7 @@ export const extraRepositoryAccess = z.object({
    * one. `not_configured`: the seller set no repository for the key, so nothing is sent.
    */
   status: z.enum(['none', 'not_configured', ...GRANT_STATUSES]),
-  ...grantShown,
+  ...grantShown.shape,
 });
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
@@ -325,7 +328,7 @@ export const accessStatus = z.object({
    */
   extraRepositories: z.array(extraRepositoryAccess).optional(),
   /** The kit's repository's grant, shown as every other repository's is (`repository`: the kit's). */
-  ...grantShown,
+  ...grantShown.shape,
 });
 
 /**
@@ -716,7 +719,7 @@ export const adminGrant = z.object({
   key: z.string(),
   status: z.enum(GRANT_STATUSES),
   updatedAt: z.number(),
-  ...grantShown,
+  ...grantShown.shape,
 });
 
 export const adminPurchaseDetail = adminPurchase.extend({
@@ -916,6 +919,8 @@ export type CheckoutStatusResponse = z.infer<typeof checkoutStatusResponse>;
 export type SignedInResponse = z.infer<typeof signedInResponse>;
 export type IsAdminResponse = z.infer<typeof isAdminResponse>;
 export type AccessResult = z.infer<typeof accessResult>;
+export type QueuePlace = z.infer<typeof queuePlace>;
+export type GrantShown = z.infer<typeof grantShown>;
 export type StandingPlan = z.infer<typeof standingPlan>;
 export type UpgradeStanding = z.infer<typeof upgradeStanding>;
 export type PaymentStanding = z.infer<typeof paymentStanding>;
