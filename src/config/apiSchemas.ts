@@ -752,17 +752,20 @@ export const adminActionResult = z.object({status: z.string(), detail: z.string(
 export const adminJob = z.object({
   id: z.number(),
   /**
-   * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `extra-withdraw`: a
-   * removal the worker before migration 0031 queued (an extra repository's stale invitation).
+   * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `reconcile`: a purchase's
+   * grants brought in step with what it should hold. Only jobs queued before a rename carry
+   * `extra-grants` (a reconcile of the extra repositories alone) or `extra-withdraw` (a removal the
+   * worker before migration 0031 queued: an extra repository's stale invitation).
    */
   kind: z.enum([
     'mail',
     'release-mail',
     'github-invite',
     'github-remove',
+    'reconcile',
+    'card-country',
     'extra-grants',
     'extra-withdraw',
-    'card-country',
   ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),

@@ -964,6 +964,69 @@ test.each([
   },
 );
 
+test("the kit's line goes on past a head whose kit invitation went though GitHub could not take its prompts one: that repository waits, not the line", async () => {
+  const {db} = stack().worker;
+  const cap = appConfig.repository.invitationsPerDay;
+  await db.batch(
+    Array.from({length: cap}, (_, i) => ({
+      sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+      params: [FIXTURE_REPO, `cs_test_pastprompts_${i}`, Date.now() - 3600_000 + i],
+    })),
+  );
+  const buyers = [];
+  for (let i = 0; i < 2; i++) {
+    const user = await stack().signUp();
+    const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
+    expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+    const account = githubAccount();
+    expect((await requestAccess(stack(), user, account.login)).status).toBe(202);
+    buyers.push({sessionId, account});
+  }
+  // The kit's window frees; GitHub cannot take any invitation to the prompts repository.
+  await db.run("DELETE FROM invitations_sent WHERE session_id LIKE 'cs_test_pastprompts_%'");
+  stack().github.failNext(
+    `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`,
+    {status: 502, body: {message: 'Bad Gateway'}},
+    100,
+  );
+  await stack().worker.scheduled();
+  // Both seats went, the second though the first's reconcile met GitHub's failure on the prompts.
+  for (const {sessionId, account} of buyers) {
+    expect(await kitGrant<{status: string}>(db, sessionId, 'status')).toEqual({status: 'pending'});
+    expect(kitInvitationsFor(account.id)).toHaveLength(1);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+  }
+  // GitHub answers again: the prompts invitations go on a later run.
+  stack().github.clearFailures();
+  await stack().worker.scheduled();
+  await stack().worker.scheduled();
+  for (const {sessionId, account} of buyers) {
+    expect(promptInvitationsFor(account.id)).toHaveLength(1);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+  }
+});
+
+test('a reconcile queued before the job took its name (kind `extra-grants`) still runs after an upgrade of the worker', async () => {
+  const {db} = stack().worker;
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  // The prompts grant is missing, as if the reconcile that invites it had not run yet.
+  const [row] = await extraRows(sessionId);
+  prompts().invitations.delete(row!.invitation_id!);
+  await db.run("DELETE FROM grants WHERE session_id = ? AND repository_key = 'prompts'", sessionId);
+  await db.run(
+    "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'extra-grants', ?, 0, 0, 0, ?)",
+    `extra:${sessionId}:before-the-rename`,
+    JSON.stringify({sessionId}),
+    sessionId,
+  );
+  await stack().worker.scheduled();
+  expect(await db.all('SELECT status FROM jobs WHERE key = ?', `extra:${sessionId}:before-the-rename`)).toEqual([
+    {status: 'done'},
+  ]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+  expect(promptInvitationsFor(account.id)).toHaveLength(1);
+});
+
 describe("an extra repository's invitation that expires is sent again", () => {
   const DAY_MS = 24 * 3600_000;
   const {invitationsPerDay: CAP, resendsAfterExpiry: MAX} = appConfig.repository;
@@ -1094,8 +1157,8 @@ describe("an extra repository's invitation that expires is sent again", () => {
       stack().github.beforeNext(check, async () => {
         seatMeanwhile = await kitGrant<{status: string}>(db, sessionId, 'status');
         await db.run(
-          "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'extra-grants', ?, 0, 0, 0, ?)",
-          `extra:${sessionId}:earlier`,
+          "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'reconcile', ?, 0, 0, 0, ?)",
+          `reconcile:${sessionId}:earlier`,
           JSON.stringify({sessionId}),
           sessionId,
         );
@@ -1106,7 +1169,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
     const resent = await stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {}});
     expect(resent.status).toBe(200);
 
-    expect(await db.all('SELECT status FROM jobs WHERE key = ?', `extra:${sessionId}:earlier`)).toEqual([
+    expect(await db.all('SELECT status FROM jobs WHERE key = ?', `reconcile:${sessionId}:earlier`)).toEqual([
       {status: 'done'},
     ]);
     expect(promptsRequests('DELETE')).toEqual([]);
