@@ -194,7 +194,7 @@ export const ENDPOINTS = {
       "a new invitation to one repository of the purchase (the kit's unless `key` names one of the plan's extra repositories), once its last one expired",
     body: schema.resendBody,
     answers: [json(schema.accessResult), json(schema.accessResult, 202)],
-    codes: ['NOT_PAID', 'ACCESS_REVOKED', 'CONFLICT', 'GITHUB_USER_NOT_FOUND', ...GITHUB_CODES],
+    codes: ['NOT_PAID', 'ACCESS_REVOKED', 'CONFLICT', 'RATE_LIMITED', 'GITHUB_USER_NOT_FOUND', ...GITHUB_CODES],
   },
   downloadLink: {
     method: 'POST',

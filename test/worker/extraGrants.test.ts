@@ -1535,6 +1535,20 @@ describe("an extra repository's invitation that expires is sent again", () => {
       expect(entry!.expired).toBe(false);
     });
 
+    test('a new invitation GitHub refuses is answered 409 with the reason the dashboard shows, never queued', async () => {
+      const {user, sessionId} = await expiredForGood();
+      stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {
+        status: 422,
+        body: {message: 'Validation Failed'},
+      });
+      const response = await renew(user);
+      expect(response.status).toBe(409);
+      const [after] = await extraRows(sessionId);
+      expect(after).toMatchObject({status: 'failed'});
+      expect(await response.json()).toEqual({error: after!.detail, code: 'CONFLICT'});
+      expect(await promptsEntry(user)).toMatchObject({status: 'failed', detail: after!.detail});
+    });
+
     test('an account GitHub no longer knows is refused, 404 as for the kit, and the grant and its invitation stay as they were', async () => {
       const {user, sessionId, account} = await expiredForGood();
       const [before] = await extraRows(sessionId);

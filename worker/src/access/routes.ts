@@ -128,6 +128,12 @@ export const accessRoutes = new Hono<AppEnv>()
         by: 'buyer',
         userId: user.uid,
       });
+      if (renewed === 'failed' || renewed === 'revoked' || renewed === 'removal_failed') {
+        // The new invitation's send ended the grant (GitHub refused it, the account went to another
+        // purchase, the purchase ended meanwhile): said as the dashboard will show it, never "queued".
+        const detail = (await readGrant(c.env.DB, purchase.session_id, key))?.detail;
+        throw new HttpError(409, detail ?? 'The new invitation could not be sent: this page says why.', 'CONFLICT');
+      }
       const {status} = resultOf({status: renewed});
       return c.json({status} satisfies AccessResult, status === 'queued' ? 202 : 200);
     } catch (err) {

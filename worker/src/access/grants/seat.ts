@@ -227,8 +227,9 @@ async function moveSeat(
   // A move sends an invitation too, within the cap; it does not queue: the buyer keeps a working
   // seat, and hears when a slot frees (Retry-After, and in words).
   const repository = context.settings.GITHUB_REPO!;
-  // The attempt is recorded on the grant as it is (pending or active): a retry adopts what it created.
-  const attempt = (at: number | null) => recordAttempt(db, current, current.status, at);
+  // The attempt is recorded on the grant while it is the version read, whatever its status (the
+  // audit's fix may queue it again meanwhile): a retry adopts what it created.
+  const attempt = (at: number | null) => recordAttempt(db, current, null, at);
   let inSlot: InSlot<InviteResult>;
   try {
     inSlot = await withSlot(context, repository, {sessionId: current.session_id, key: 'kit'}, async (kept) => {
@@ -239,9 +240,10 @@ async function moveSeat(
       return outcome;
     });
   } catch (err) {
-    // Only a GitHub that did not answer may have created the invitation: the next request adopts it.
-    if (!(err instanceof GitHubFailure && err.transient)) await attempt(null);
     if (!(err instanceof GitHubFailure)) throw err;
+    // Only a GitHub that did not answer may have created the invitation: the next request adopts
+    // it. Any other failure (D1's, before or after the PUT) leaves the marker as it is, on the safe side.
+    if (!err.transient) await attempt(null);
     if (err.transient && err.retryAfterMs !== undefined) {
       // GitHub's rate limits (its secondary limit on invitations, say) are a wait, not an outage:
       // the buyer hears how long, as from any limit of the worker's own.
