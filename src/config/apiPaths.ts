@@ -40,7 +40,6 @@ export const API_PATHS = {
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
   resendInvitation: '/resendInvitation',
-  resendExtraInvitation: '/resendExtraInvitation',
   /** POST: a one-time link to download the code, for a paid buyer (see DownloadLink). */
   downloadLink: '/downloadLink',
   /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */

@@ -101,10 +101,6 @@ export const addUserToRepoBody = z.object({
 /** POST /api/leads: 201 `stored: true` when new, 200 `stored: false` when already on the list. */
 export const leadBody = z.object({email});
 
-/**
- * POST /resendExtraInvitation: a new invitation to one extra repository of the plan, once its last
- * one expired. `key`: a key of src/config's `extraRepositories`; the route checks it against the plan.
- */
 /** A grant's repository key, as the resends name it. */
 const grantKey = z
   .string({message: 'key is required: the repository to invite you to again'})
@@ -112,14 +108,13 @@ const grantKey = z
   .min(1, 'key is required: the repository to invite you to again')
   .max(64, 'key is too long');
 
-export const resendExtraInvitationBody = z.object({key: grantKey});
-
 /**
- * POST /admin/purchases/:sessionId/resend: the grant whose expired invitation is sent again, by its
- * repository's key (`kit`, the purchase's seat, when none is named; else a key of src/config's
- * `extraRepositories`).
+ * POST /resendInvitation (the buyer's) and POST /admin/purchases/:sessionId/resend (the seller's):
+ * the grant whose expired invitation is sent again, by its repository's key (`kit`, the purchase's
+ * seat, when none is named; else a key of src/config's `extraRepositories`, checked against the
+ * purchase's plan).
  */
-export const adminResendBody = z.object({key: grantKey.default('kit')});
+export const resendBody = z.object({key: grantKey.default('kit')});
 
 /**
  * POST /downloadLink's body: `repository`, the key (src/config `extraRepositories`) of an extra
@@ -183,7 +178,7 @@ export const signedInResponse = z.object({emailVerified: z.boolean()});
  */
 export const isAdminResponse = z.object({admin: z.boolean()});
 
-/** POST /addUserToRepo and /resendInvitation: invited (an invitation went out), active, or queued. */
+/** POST /addUserToRepo and /resendInvitation (for any repository): invited (an invitation went out), active, or queued. */
 export const accessResult = z.object({status: z.enum(['invited', 'active', 'queued'])});
 
 /** A plan a payment bought: by the config's id (null for a plan no longer there), and its name. */
@@ -253,10 +248,17 @@ export const paymentStanding = z.object({
 });
 
 /**
+ * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
+ * is reached: its place in that repository's first-in, first-out line (1 goes next) and when it
+ * is expected to go out (ms since the epoch).
+ */
+const queuePlace = z.object({position: z.number(), expectedAt: z.number()});
+
+/**
  * What the dashboard shows of one repository's grant, the same for the kit's (AccessStatus) and
  * for each extra repository's (`extraRepositories`): worker/src/access/grants/status.ts `shownGrant`.
  */
-const grantShown = {
+const grantShown = z.object({
   /** `owner/name`, when the worker has a repository for it. */
   repository: z.string().optional(),
   /**
@@ -269,13 +271,9 @@ const grantShown = {
   /** A pending invitation GitHub no longer honours (after seven days): the buyer may ask for a new one. */
   expired: z.boolean().optional(),
   detail: z.string().optional(),
-  /**
-   * A `queued` invitation that waits because GitHub's cap of invitations per repository in 24 hours
-   * is reached: its place in that repository's first-in, first-out line (1 goes next) and when it
-   * is expected to go out (ms since the epoch). Only the purchase's own account reads it.
-   */
-  queue: z.object({position: z.number(), expectedAt: z.number()}).optional(),
-};
+  /** Its place in its repository's line (queuePlace). Only the purchase's own account reads it. */
+  queue: queuePlace.optional(),
+});
 
 /** One extra repository the plan grants, as the dashboard shows it. */
 export const extraRepositoryAccess = z.object({
@@ -286,7 +284,7 @@ export const extraRepositoryAccess = z.object({
    * one. `not_configured`: the seller set no repository for the key, so nothing is sent.
    */
   status: z.enum(['none', 'not_configured', ...GRANT_STATUSES]),
-  ...grantShown,
+  ...grantShown.shape,
 });
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
@@ -330,11 +328,8 @@ export const accessStatus = z.object({
    */
   extraRepositories: z.array(extraRepositoryAccess).optional(),
   /** The kit's repository's grant, shown as every other repository's is (`repository`: the kit's). */
-  ...grantShown,
+  ...grantShown.shape,
 });
-
-/** What /resendExtraInvitation answers: the grant's state after it (queued until it goes out). */
-export const resendExtraInvitationResult = z.object({status: z.enum(GRANT_STATUSES)});
 
 /**
  * POST /downloadLink: where to download the code. The link is the buyer's alone, works once, and
@@ -724,7 +719,7 @@ export const adminGrant = z.object({
   key: z.string(),
   status: z.enum(GRANT_STATUSES),
   updatedAt: z.number(),
-  ...grantShown,
+  ...grantShown.shape,
 });
 
 export const adminPurchaseDetail = adminPurchase.extend({
@@ -757,17 +752,20 @@ export const adminActionResult = z.object({status: z.string(), detail: z.string(
 export const adminJob = z.object({
   id: z.number(),
   /**
-   * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `extra-withdraw`: a
-   * removal the worker before migration 0031 queued (an extra repository's stale invitation).
+   * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `reconcile`: a purchase's
+   * grants brought in step with what it should hold. Only jobs queued before a rename carry
+   * `extra-grants` (a reconcile of the extra repositories alone) or `extra-withdraw` (a removal the
+   * worker before migration 0031 queued: an extra repository's stale invitation).
    */
   kind: z.enum([
     'mail',
     'release-mail',
     'github-invite',
     'github-remove',
+    'reconcile',
+    'card-country',
     'extra-grants',
     'extra-withdraw',
-    'card-country',
   ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),
@@ -907,7 +905,7 @@ export type CheckoutStatusRequest = z.input<typeof checkoutStatusBody>;
 export type BillingPortalRequest = z.input<typeof billingPortalBody>;
 export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
 export type LeadRequest = z.input<typeof leadBody>;
-export type ResendExtraInvitationRequest = z.input<typeof resendExtraInvitationBody>;
+export type ResendRequest = z.input<typeof resendBody>;
 export type DownloadLinkRequest = z.input<typeof downloadLinkBody>;
 export type ReleaseEmailsRequest = z.input<typeof releaseEmailsBody>;
 export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;
@@ -924,12 +922,13 @@ export type CheckoutStatusResponse = z.infer<typeof checkoutStatusResponse>;
 export type SignedInResponse = z.infer<typeof signedInResponse>;
 export type IsAdminResponse = z.infer<typeof isAdminResponse>;
 export type AccessResult = z.infer<typeof accessResult>;
+export type QueuePlace = z.infer<typeof queuePlace>;
+export type GrantShown = z.infer<typeof grantShown>;
 export type StandingPlan = z.infer<typeof standingPlan>;
 export type UpgradeStanding = z.infer<typeof upgradeStanding>;
 export type PaymentStanding = z.infer<typeof paymentStanding>;
 export type ExtraRepositoryAccess = z.infer<typeof extraRepositoryAccess>;
 export type AccessStatus = z.infer<typeof accessStatus>;
-export type ResendExtraInvitationResult = z.infer<typeof resendExtraInvitationResult>;
 export type DownloadLink = z.infer<typeof downloadLink>;
 export type ReleaseNote = z.infer<typeof releaseNote>;
 export type BuyerReleases = z.infer<typeof buyerReleases>;

@@ -190,19 +190,11 @@ export const ENDPOINTS = {
     method: 'POST',
     path: API_PATHS.resendInvitation,
     access: 'user',
-    summary: 'a new invitation when the last one expired',
-    body: schema.emptyBody,
+    summary:
+      "a new invitation to one repository of the purchase (the kit's unless `key` names one of the plan's extra repositories), once its last one expired",
+    body: schema.resendBody,
     answers: [json(schema.accessResult), json(schema.accessResult, 202)],
-    codes: ['NOT_PAID', 'ACCESS_REVOKED', 'CONFLICT', 'GITHUB_USER_NOT_FOUND', ...GITHUB_CODES],
-  },
-  resendExtraInvitation: {
-    method: 'POST',
-    path: API_PATHS.resendExtraInvitation,
-    access: 'user',
-    summary: "a new invitation to one of the plan's extra repositories, once its last one expired",
-    body: schema.resendExtraInvitationBody,
-    answers: [json(schema.resendExtraInvitationResult)],
-    codes: ['NOT_PAID', 'NOT_IN_PLAN', 'ACCESS_REVOKED', 'CONFLICT', ...GITHUB_CODES],
+    codes: ['NOT_PAID', 'ACCESS_REVOKED', 'CONFLICT', 'RATE_LIMITED', 'GITHUB_USER_NOT_FOUND', ...GITHUB_CODES],
   },
   downloadLink: {
     method: 'POST',
@@ -428,7 +420,7 @@ export const ENDPOINTS = {
     summary:
       "a fresh invitation for the same account to one repository of the purchase (the kit's unless `key` names another), once its pending one expired",
     params: sessionParams,
-    body: schema.adminResendBody,
+    body: schema.resendBody,
     answers: [json(schema.adminActionResult)],
     codes: ['NOT_FOUND', 'CONFLICT', ...GITHUB_CODES],
   },

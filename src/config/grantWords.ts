@@ -4,10 +4,7 @@
  * No DOM or Node: the worker may import it.
  */
 import {afterPurchase} from './afterPurchase';
-import type {AccessStatus, ExtraRepositoryAccess} from './api';
-
-/** A queued invitation's place in its repository's line: the kit's and every extra repository's alike. */
-export type QueuePlace = NonNullable<AccessStatus['queue']>;
+import type {ExtraRepositoryAccess, QueuePlace} from './api';
 
 /** A grant as the dashboard reads it: the kit's (AccessStatus) or an extra repository's. */
 export type ShownGrant = Pick<ExtraRepositoryAccess, 'status' | 'username' | 'expired' | 'queue' | 'detail'>;

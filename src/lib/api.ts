@@ -23,11 +23,11 @@ import {
   type CreateUpgradeSessionRequest,
   type DownloadLink,
   type DownloadLinkRequest,
+  type ResendRequest,
   type ErrorCode,
   ERROR_CODES,
   type LeadResult,
   type PaidResponse,
-  type ResendExtraInvitationResult,
   type SignedInResponse,
   type UrlResponse,
   XSRF_COOKIE,
@@ -322,12 +322,10 @@ export function createApiClient(options: ApiClientOptions) {
       const body = await call('POST', API_PATHS.releaseEmails, {body: {subscribed}});
       return body?.subscribed === true;
     },
-    async resendInvitation(): Promise<AccessResult> {
-      return (await call('POST', API_PATHS.resendInvitation, {body: {}}))!;
-    },
-    /** A new invitation to one of the plan's extra repositories (by its key), once the last one expired. */
-    async resendExtraInvitation(key: string): Promise<ResendExtraInvitationResult> {
-      return (await call('POST', API_PATHS.resendExtraInvitation, {body: {key}}))!;
+    /** A new invitation to one repository of the purchase (the kit's, or an extra one by its key), once the last one expired. */
+    async resendInvitation(key = 'kit'): Promise<AccessResult> {
+      const request: ResendRequest = {key};
+      return (await call('POST', API_PATHS.resendInvitation, {body: request}))!;
     },
     /** Tells the worker a sign-in just finished: its account's first verified sign-in is checked now. */
     async signedIn(): Promise<SignedInResponse> {

@@ -248,7 +248,7 @@ describe('the access panel', () => {
     };
 
     it('says so and sends a new one for that repository on a click, then reads the status again', async () => {
-      worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 200, {status: 'pending'});
+      worker().answer(`POST ${API_PATHS.resendInvitation}`, 200, {status: 'invited'});
       const onChanged = jest.fn();
       renderWithSite(<AccessStatusPanel access={expired} onChanged={onChanged} />, {env: {WORKER_URL: worker().url}});
       const extras = screen.getByRole('region', {name: 'More repositories in your plan'});
@@ -257,12 +257,11 @@ describe('the access panel', () => {
       );
       await userEvent.click(within(extras).getByRole('button', {name: `Resend the invitation to ${name}`}));
       await waitFor(() => expect(onChanged).toHaveBeenCalled());
-      expect(worker().calls).toEqual([{route: `POST ${API_PATHS.resendExtraInvitation}`, body: {key: 'prompts'}}]);
+      expect(worker().calls).toEqual([{route: `POST ${API_PATHS.resendInvitation}`, body: {key: 'prompts'}}]);
       expect(await screen.findByText(`A new invitation to ${name} is on its way.`)).toBeInTheDocument();
     });
 
     it('says so when the worker found the invitation accepted meanwhile, for the kit and for an extra repository: nothing new was sent', async () => {
-      worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 200, {status: 'active'});
       worker().answer(`POST ${API_PATHS.resendInvitation}`, 200, {status: 'active'});
       const both: AccessStatus = {...expired, status: 'pending', expired: true};
       renderWithSite(<AccessStatusPanel access={both} onChanged={() => {}} />, {env: {WORKER_URL: worker().url}});
@@ -276,10 +275,12 @@ describe('the access panel', () => {
       expect(
         await screen.findByText('You had accepted the invitation already: you have access, and nothing new was sent.'),
       ).toBeInTheDocument();
+      // One endpoint for every repository: the kit's by its key too.
+      expect(worker().calls.map(({body}) => body)).toEqual([{key: 'prompts'}, {key: 'kit'}]);
     });
 
     it("shows the worker's refusal in its words, and offers no button for an invitation not expired", async () => {
-      worker().answer(`POST ${API_PATHS.resendExtraInvitation}`, 409, {
+      worker().answer(`POST ${API_PATHS.resendInvitation}`, 409, {
         error: 'The invitation is still valid: check your e-mail or github.com/notifications',
         code: 'CONFLICT',
       });

@@ -172,7 +172,7 @@ test('a prompts invitation the buyer declined reads expired at once, not after i
   expect((await accessStatus(user)).extraRepositories).toEqual([
     {...promptsNamed(), status: 'pending', username: account.login, expired: true},
   ]);
-  const renewed = await stack().call(API_PATHS.resendExtraInvitation, {
+  const renewed = await stack().call(API_PATHS.resendInvitation, {
     token: user.idToken,
     body: {key: 'prompts'},
   });
@@ -964,6 +964,69 @@ test.each([
   },
 );
 
+test("the kit's line goes on past a head whose kit invitation went though GitHub could not take its prompts one: that repository waits, not the line", async () => {
+  const {db} = stack().worker;
+  const cap = appConfig.repository.invitationsPerDay;
+  await db.batch(
+    Array.from({length: cap}, (_, i) => ({
+      sql: 'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+      params: [FIXTURE_REPO, `cs_test_pastprompts_${i}`, Date.now() - 3600_000 + i],
+    })),
+  );
+  const buyers = [];
+  for (let i = 0; i < 2; i++) {
+    const user = await stack().signUp();
+    const sessionId = await stack().paidCheckout({email: user.email, user, priceId: advanced.priceId.test});
+    expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+    const account = githubAccount();
+    expect((await requestAccess(stack(), user, account.login)).status).toBe(202);
+    buyers.push({sessionId, account});
+  }
+  // The kit's window frees; GitHub cannot take any invitation to the prompts repository.
+  await db.run("DELETE FROM invitations_sent WHERE session_id LIKE 'cs_test_pastprompts_%'");
+  stack().github.failNext(
+    `PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`,
+    {status: 502, body: {message: 'Bad Gateway'}},
+    100,
+  );
+  await stack().worker.scheduled();
+  // Both seats went, the second though the first's reconcile met GitHub's failure on the prompts.
+  for (const {sessionId, account} of buyers) {
+    expect(await kitGrant<{status: string}>(db, sessionId, 'status')).toEqual({status: 'pending'});
+    expect(kitInvitationsFor(account.id)).toHaveLength(1);
+    expect(promptInvitationsFor(account.id)).toEqual([]);
+  }
+  // GitHub answers again: the prompts invitations go on a later run.
+  stack().github.clearFailures();
+  await stack().worker.scheduled();
+  await stack().worker.scheduled();
+  for (const {sessionId, account} of buyers) {
+    expect(promptInvitationsFor(account.id)).toHaveLength(1);
+    expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+  }
+});
+
+test('a reconcile queued before the job took its name (kind `extra-grants`) still runs after an upgrade of the worker', async () => {
+  const {db} = stack().worker;
+  const {sessionId, account} = await seatedBuyer(advanced.priceId.test);
+  // The prompts grant is missing, as if the reconcile that invites it had not run yet.
+  const [row] = await extraRows(sessionId);
+  prompts().invitations.delete(row!.invitation_id!);
+  await db.run("DELETE FROM grants WHERE session_id = ? AND repository_key = 'prompts'", sessionId);
+  await db.run(
+    "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'extra-grants', ?, 0, 0, 0, ?)",
+    `extra:${sessionId}:before-the-rename`,
+    JSON.stringify({sessionId}),
+    sessionId,
+  );
+  await stack().worker.scheduled();
+  expect(await db.all('SELECT status FROM jobs WHERE key = ?', `extra:${sessionId}:before-the-rename`)).toEqual([
+    {status: 'done'},
+  ]);
+  expect(await extraRows(sessionId)).toMatchObject([{status: 'pending', github_user_id: account.id}]);
+  expect(promptInvitationsFor(account.id)).toHaveLength(1);
+});
+
 describe("an extra repository's invitation that expires is sent again", () => {
   const DAY_MS = 24 * 3600_000;
   const {invitationsPerDay: CAP, resendsAfterExpiry: MAX} = appConfig.repository;
@@ -1094,8 +1157,8 @@ describe("an extra repository's invitation that expires is sent again", () => {
       stack().github.beforeNext(check, async () => {
         seatMeanwhile = await kitGrant<{status: string}>(db, sessionId, 'status');
         await db.run(
-          "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'extra-grants', ?, 0, 0, 0, ?)",
-          `extra:${sessionId}:earlier`,
+          "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id) VALUES (?, 'reconcile', ?, 0, 0, 0, ?)",
+          `reconcile:${sessionId}:earlier`,
           JSON.stringify({sessionId}),
           sessionId,
         );
@@ -1106,7 +1169,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
     const resent = await stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {}});
     expect(resent.status).toBe(200);
 
-    expect(await db.all('SELECT status FROM jobs WHERE key = ?', `extra:${sessionId}:earlier`)).toEqual([
+    expect(await db.all('SELECT status FROM jobs WHERE key = ?', `reconcile:${sessionId}:earlier`)).toEqual([
       {status: 'done'},
     ]);
     expect(promptsRequests('DELETE')).toEqual([]);
@@ -1438,7 +1501,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
 
   describe('after the last re-send', () => {
     const renew = (user: SignedInUser, key: unknown = 'prompts') =>
-      stack().call(API_PATHS.resendExtraInvitation, {token: user.idToken, body: {key}});
+      stack().call(API_PATHS.resendInvitation, {token: user.idToken, body: {key}});
     const promptsEntry = async (user: SignedInUser) =>
       (await accessStatus(user)).extraRepositories?.find((entry) => entry.key === 'prompts');
     /** A buyer whose prompts invitation the cron sent again its last time, and which then expired too. */
@@ -1458,7 +1521,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
 
       const response = await renew(user);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({status: 'pending'});
+      expect(await response.json()).toEqual({status: 'invited'});
       const [after] = await extraRows(sessionId);
       expect(after).toMatchObject({status: 'pending', github_user_id: account.id, repository: EXTRA_FIXTURE_REPO});
       expect(after!.invitation_id).not.toBe(before!.invitation_id);
@@ -1470,6 +1533,20 @@ describe("an extra repository's invitation that expires is sent again", () => {
       const entry = await promptsEntry(user);
       expect(entry).toMatchObject({status: 'pending'});
       expect(entry!.expired).toBe(false);
+    });
+
+    test('a new invitation GitHub refuses is answered 409 with the reason the dashboard shows, never queued', async () => {
+      const {user, sessionId} = await expiredForGood();
+      stack().github.failNext(`PUT /repos/${EXTRA_FIXTURE_REPO}/collaborators/`, {
+        status: 422,
+        body: {message: 'Validation Failed'},
+      });
+      const response = await renew(user);
+      expect(response.status).toBe(409);
+      const [after] = await extraRows(sessionId);
+      expect(after).toMatchObject({status: 'failed'});
+      expect(await response.json()).toEqual({error: after!.detail, code: 'CONFLICT'});
+      expect(await promptsEntry(user)).toMatchObject({status: 'failed', detail: after!.detail});
     });
 
     test('an account GitHub no longer knows is refused, 404 as for the kit, and the grant and its invitation stay as they were', async () => {
@@ -1505,7 +1582,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
 
       const visitor = await stack().signUp();
       expect((await renew(visitor)).status).toBe(402);
-      expect((await stack().call(API_PATHS.resendExtraInvitation, {body: {key: 'prompts'}})).status).toBe(401);
+      expect((await stack().call(API_PATHS.resendInvitation, {body: {key: 'prompts'}})).status).toBe(401);
     });
 
     test("a buyer who declines and asks again gets 3 new invitations to it a day, then 429 with the reason: its daily invitations are everyone's", async () => {
@@ -1513,7 +1590,7 @@ describe("an extra repository's invitation that expires is sent again", () => {
       for (let round = 1; round <= 3; round++) {
         stack().github.decline(promptInvitationsFor(account.id)[0]!);
         const renewed = await renew(user);
-        expect(await renewed.json()).toEqual({status: 'pending'});
+        expect(await renewed.json()).toEqual({status: 'invited'});
       }
       stack().github.decline(promptInvitationsFor(account.id)[0]!);
       stack().github.requests.length = 0;

@@ -3,8 +3,10 @@
  * good. A job's key makes enqueueing idempotent; claiming pushes `run_after` into the future as a
  * lease, so a job runs in one place at a time even when a request and the cron race for it.
  */
-export type JobKind =
-  'mail' | 'release-mail' | 'github-invite' | 'github-remove' | 'extra-grants' | 'extra-withdraw' | 'card-country';
+import type {AdminJob} from '../../src/config/api';
+
+/** The kinds of job, as the contract lists them for the console's Failures page (src/config/apiSchemas.ts `adminJob`). */
+export type JobKind = AdminJob['kind'];
 
 export interface Job {
   id: number;

@@ -1,10 +1,5 @@
 import {Hono} from 'hono';
-import {
-  API_PATHS,
-  type AccessResult,
-  type AccessStatus,
-  type ResendExtraInvitationResult,
-} from '../../../src/config/api';
+import {API_PATHS, type AccessResult, type AccessStatus} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
 import type {AuthUser} from '../auth/user';
@@ -14,7 +9,7 @@ import {contextOf} from '../context';
 import {paymentStandingOf} from '../payments/standing';
 import {accessPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
-import {addUserToRepoBody, resendExtraInvitationBody} from '../../../src/config/apiSchemas';
+import {addUserToRepoBody, resendBody} from '../../../src/config/apiSchemas';
 import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
 import {drainLine} from './grants/drainQueue';
@@ -117,39 +112,30 @@ export const accessRoutes = new Hono<AppEnv>()
     return c.json({...seen, ...base, ...(await extras())} satisfies AccessStatus);
   })
 
-  /** Sends a fresh invitation when the last one expired (GitHub's last seven days). */
+  /**
+   * A new invitation to one repository of the purchase once its last one expired (GitHub honours one
+   * for seven days): the kit's, or one of the plan's extra repositories by its key. Only the
+   * purchase's own grant; 409 otherwise. 200 with what the grant is after it (invited, or active
+   * when the buyer had accepted meanwhile), 202 while it waits in that repository's line.
+   */
   .post(API_PATHS.resendInvitation, requireUser, async (c) => {
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
+    const {key} = await readJson(c, resendBody);
     const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
     try {
-      const renewed = await renewInvitation(contextOf(c.env), purchase.session_id, 'kit', {
+      const renewed = await renewInvitation(contextOf(c.env), purchase.session_id, key, {
         by: 'buyer',
         userId: user.uid,
       });
+      if (renewed === 'failed' || renewed === 'revoked' || renewed === 'removal_failed') {
+        // The new invitation's send ended the grant (GitHub refused it, the account went to another
+        // purchase, the purchase ended meanwhile): said as the dashboard will show it, never "queued".
+        const detail = (await readGrant(c.env.DB, purchase.session_id, key))?.detail;
+        throw new HttpError(409, detail ?? 'The new invitation could not be sent: this page says why.', 'CONFLICT');
+      }
       const {status} = resultOf({status: renewed});
       return c.json({status} satisfies AccessResult, status === 'queued' ? 202 : 200);
-    } catch (err) {
-      throw reportGitHub(err);
-    }
-  })
-
-  /**
-   * A new invitation to one of the plan's extra repositories, when the last one expired (after the
-   * cron's re-sends). Only the purchase's own grant, by the key its plan lists; 409 otherwise.
-   * 200 with the grant's state, 202 while it waits in that repository's queue.
-   */
-  .post(API_PATHS.resendExtraInvitation, requireUser, async (c) => {
-    const user = currentUser(c);
-    await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
-    const {key} = await readJson(c, resendExtraInvitationBody);
-    const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
-    try {
-      const status = await renewInvitation(contextOf(c.env), purchase.session_id, key, {
-        by: 'buyer',
-        userId: user.uid,
-      });
-      return c.json({status} satisfies ResendExtraInvitationResult, status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
     }

@@ -317,6 +317,8 @@ const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = 
       : 'Removal from the repository';
   },
   'extra-withdraw': (key) => `Removal from the ${key.split(':')[1] ?? 'extra'} repository`,
+  reconcile: () => 'Access brought in step with the purchase',
+  // Queued before the reconcile took in the seat and its name (jobs.ts): as the console said then.
   'extra-grants': () => 'Extra repositories brought in step with the plan',
   // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
   'card-country': (key, sessionId) =>

@@ -29,7 +29,7 @@ import {parse, readJson} from '../http';
 import {contextOf} from '../context';
 import {runJob} from '../outbox';
 import {
-  adminResendBody,
+  resendBody,
   checkoutSessionId,
   fixAllBody,
   fixBody,
@@ -155,7 +155,7 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post(ADMIN_PATHS.resend, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
-    const {key} = await readJson(c, adminResendBody);
+    const {key} = await readJson(c, resendBody);
     return audited(c, 'resend', sessionId, async () => {
       await paidPurchase(c.env.DB, sessionId);
       const {status} = resultOf({status: await renewInvitation(contextOf(c.env), sessionId, key, {by: 'seller'})});

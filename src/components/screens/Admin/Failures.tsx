@@ -16,9 +16,10 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'release-mail': 'Release e-mails (a batch)',
   'github-invite': 'GitHub invitation',
   'github-remove': 'GitHub removal',
+  reconcile: 'Access (invite or take back, every repository)',
+  'card-country': "Card's country (fair price)",
   'extra-grants': 'Extra repositories (invite or take back)',
   'extra-withdraw': 'GitHub removal (an extra repository)',
-  'card-country': "Card's country (fair price)",
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */

@@ -17,7 +17,7 @@ export function useResend(onChanged: () => void) {
     const to = name === null ? '' : ` to ${name}`;
     setResending(key);
     try {
-      const {status} = key === 'kit' ? await api.resendInvitation() : await api.resendExtraInvitation(key);
+      const {status} = await api.resendInvitation(key);
       snackbar.show(
         status === 'active'
           ? `You had accepted the invitation${to} already: you have access, and nothing new was sent.`

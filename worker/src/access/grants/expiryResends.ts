@@ -10,11 +10,12 @@ import {stillWanted, wantedFor} from './reconcile';
 import {handToReconcile} from './reconcileSoon';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from '../github';
 import {GRANT_DETAIL, type Grant, markActive} from './records';
-import {giveBackSlot, hasFreeSlot, takeSlot, windowFullFor} from './invitationQueue';
+import {hasFreeSlot} from './invitationQueue';
+import {type InSlot, withSlot} from './sendInvitation';
 import {DAY_MS} from '../../../../src/config/dates';
 import {recordAttempt} from './lostAnswer';
 import {removeNowOrLater} from './removal';
-import {kindOf, repositoryOf} from './repositoryKind';
+import {kindOf, repositoryOf, type RepositoryKind} from './repositoryKind';
 
 const MAX_RESENDS = appConfig.repository.resendsAfterExpiry;
 
@@ -167,91 +168,107 @@ async function resendDue(context: Context, grant: DueGrant, listed: readonly Inv
 
 /**
  * Withdraws the grant's invitation (still listed) and invites the same numeric account again,
- * within a slot of the repository's cap taken first. False when it was not sent (and why is
- * recorded or logged); throws GitHubFailure when GitHub does not answer.
+ * within a slot of the repository's cap taken first (sendInvitation.ts `withSlot`). False when it
+ * was not sent (and why is recorded or logged); throws GitHubFailure when GitHub does not answer.
  */
 async function resendClaimed(context: Context, grant: DueGrant): Promise<boolean> {
   const {db} = context;
   const kind = kindOf(context, grant);
   const repositoryName = kind.repository;
-  const slot = await takeSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key});
-  if (slot === null) return false; // a request alongside took the last slot: a later run
-  let giveBack = true;
   // Once true, no invitation of this worker's is left for the account: a failure must not leave the grant pending.
   let oldGone = false;
+  let inSlot: InSlot<boolean>;
   try {
-    const repository = repositoryFor(context, repositoryName);
-    // GitHub invites by login, and logins change hands: the numeric id says who the account is today.
-    const login = await repository.loginOf(grant.github_user_id!);
-    if (!login) {
-      // The account is deleted: nobody is left to invite. No more re-sends for this grant.
-      await countWithoutSending(db, grant, 'the GitHub account is gone', MAX_RESENDS);
-      return false;
-    }
-    const collaborator = await repository.isCollaborator(login);
-    if (!(await repository.withdrawInvitation(grant.invitation_id!))) {
-      // Accepted between the listing and now (the account is there), or withdrawn by hand: a later run reads which.
-      if (collaborator) await markActive(db, grant, login);
-      return false;
-    }
-    oldGone = true;
-    // Added by another way (the seller, by hand) while this worker's invitation waited: it is
-    // withdrawn, and the account, which this worker did not add, is never removed by it.
-    if (collaborator) {
-      await markActive(db, grant, login, {notOurs: true});
-      return false;
-    }
-    // Should GitHub's answer be lost, the grant is queued again (invitationLost) and its send adopts what this PUT created.
-    await recordAttempt(db, grant, 'pending');
-    const outcome = await repository.invite(login);
-    giveBack = outcome.state !== 'invited';
-    if (outcome.state === 'active') {
-      await markActive(db, grant, login, {notOurs: true});
-      return false;
-    }
-    const now = Date.now();
-    // A new invitation is a new version of the grant (a status read of the old one changes nothing),
-    // and the e-mail of the seat's version says it was sent again.
-    const recorded = await db
-      .prepare(
-        `UPDATE grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
-           expiry_resends = expiry_resends + 1, invite_attempted_at = NULL, invitation_expired = 0, version = version + 1,
-           resent_after_expiry = 1
-         WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
-           AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
-         RETURNING *`,
-      )
-      .bind(grant.session_id, grant.repository_key, grant.invitation_id, outcome.invitationId, login, now)
-      .first<DueGrant>();
-    if (!recorded) {
-      // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
-      await removeNowOrLater(context, {...grant, invitation_id: outcome.invitationId}, 'stale invitation');
-      return false;
-    }
-    log.info('access.expiry_resent_one', {
-      sessionId: grant.session_id,
-      key: grant.repository_key,
-      resends: recorded.expiry_resends,
-    });
-    await kind.tellResent(context, recorded, {login, invitationId: outcome.invitationId});
-    return true;
+    inSlot = await withSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key}, (kept) =>
+      withdrawAndInvite(context, grant, kind, {
+        kept,
+        withdrawn: () => (oldGone = true),
+      }),
+    );
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
-    if (err.capReached) {
-      // GitHub also counts the invitations the seller sent by hand: its word wins.
-      await giveBackSlot(db, slot);
-      giveBack = false;
-      await windowFullFor(db, repositoryName);
-    }
     // The old invitation is withdrawn and no new one went: the grant waits, queued, and the cron
     // sends it as any other (or, refused, it is failed for the seller).
-    if (oldGone) await invitationLost(db, grant, err.transient || err.capReached);
+    if (oldGone) await invitationLost(db, grant, err.transient);
     if (err.transient) throw err; // the batch pauses
     if (!oldGone) await countWithoutSending(db, grant, err.message);
     return false;
-  } finally {
-    if (giveBack) await giveBackSlot(db, slot);
   }
+  if (inSlot.kind === 'done') return inSlot.value;
+  // GitHub refused the new invitation for its cap (it counts the seller's own too): the grant, its
+  // old invitation withdrawn, waits in line. With no slot at all (a request alongside took the
+  // last one), nothing was withdrawn: a later run.
+  if (inSlot.refused && oldGone) await invitationLost(db, grant, true);
+  return false;
+}
+
+/**
+ * Within the slot resendClaimed holds: withdraws the grant's invitation (still listed) and invites
+ * the same numeric account again. `withdrawn` is told once the old invitation is gone, `kept` once
+ * GitHub created the new one. False when it was not sent (and why is recorded or logged).
+ */
+async function withdrawAndInvite(
+  context: Context,
+  grant: DueGrant,
+  kind: RepositoryKind,
+  {kept, withdrawn}: {kept: () => void; withdrawn: () => void},
+): Promise<boolean> {
+  const {db} = context;
+  const repository = repositoryFor(context, kind.repository);
+  // GitHub invites by login, and logins change hands: the numeric id says who the account is today.
+  const login = await repository.loginOf(grant.github_user_id!);
+  if (!login) {
+    // The account is deleted: nobody is left to invite. No more re-sends for this grant.
+    await countWithoutSending(db, grant, 'the GitHub account is gone', MAX_RESENDS);
+    return false;
+  }
+  const collaborator = await repository.isCollaborator(login);
+  if (!(await repository.withdrawInvitation(grant.invitation_id!))) {
+    // Accepted between the listing and now (the account is there), or withdrawn by hand: a later run reads which.
+    if (collaborator) await markActive(db, grant, login);
+    return false;
+  }
+  withdrawn();
+  // Added by another way (the seller, by hand) while this worker's invitation waited: it is
+  // withdrawn, and the account, which this worker did not add, is never removed by it.
+  if (collaborator) {
+    await markActive(db, grant, login, {notOurs: true});
+    return false;
+  }
+  // Should GitHub's answer be lost, the grant is queued again (invitationLost) and its send adopts what this PUT created.
+  await recordAttempt(db, grant, 'pending');
+  const outcome = await repository.invite(login);
+  if (outcome.state === 'active') {
+    await markActive(db, grant, login, {notOurs: true});
+    return false;
+  }
+  kept();
+  const now = Date.now();
+  // A new invitation is a new version of the grant (a status read of the old one changes nothing),
+  // and the e-mail of the seat's version says it was sent again.
+  const recorded = await db
+    .prepare(
+      `UPDATE grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
+         expiry_resends = expiry_resends + 1, invite_attempted_at = NULL, invitation_expired = 0, version = version + 1,
+         resent_after_expiry = 1
+       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
+         AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+       RETURNING *`,
+    )
+    .bind(grant.session_id, grant.repository_key, grant.invitation_id, outcome.invitationId, login, now)
+    .first<DueGrant>();
+  if (!recorded) {
+    // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
+    await removeNowOrLater(context, {...grant, invitation_id: outcome.invitationId}, 'stale invitation');
+    return false;
+  }
+  log.info('access.expiry_resent_one', {
+    sessionId: grant.session_id,
+    key: grant.repository_key,
+    resends: recorded.expiry_resends,
+  });
+  await kind.tellResent(context, recorded, {login, invitationId: outcome.invitationId});
+  return true;
 }
 
 /**

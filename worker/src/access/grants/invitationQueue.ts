@@ -1,5 +1,5 @@
 import {appConfig} from '../../../../src/config';
-import type {InvitationWindow} from '../../../../src/config/api';
+import type {InvitationWindow, QueuePlace} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {DAY_MS} from '../../../../src/config/dates';
 
@@ -187,13 +187,6 @@ export function expectedTimes(
     window.push(at);
   }
   return times;
-}
-
-export interface QueuePlace {
-  /** 1 for the next invitation to go. */
-  position: number;
-  /** When it is expected to go (ms since the epoch). */
-  expectedAt: number;
 }
 
 /** The grant's place in its repository's line, and when its invitation is expected, or null when it does not wait. */

@@ -51,18 +51,20 @@ export function sentAt(adopted: Invitation | null, now = Date.now()): number {
 /**
  * Records, just before the PUT, that the worker asks GitHub to invite the grant's account now: a
  * later send that finds the invitation of a lost answer adopts it. Only while the grant is as the
- * caller read it (its version and account) and claimed it (`status`).
+ * caller read it (its version and account, and `status` unless null). `at` null clears it: GitHub
+ * answered, and created nothing.
  */
 export async function recordAttempt(
   db: D1Database,
   grant: {session_id: string; repository_key: string; version: number; github_user_id: number | null},
-  status: 'queued' | 'pending',
+  status: 'queued' | 'pending' | null,
+  at: number | null = Date.now(),
 ) {
   await db
     .prepare(
       `UPDATE grants SET invite_attempted_at = ?5
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = ?6`,
+       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND (?6 IS NULL OR status = ?6)`,
     )
-    .bind(grant.session_id, grant.repository_key, grant.version, grant.github_user_id, Date.now(), status)
+    .bind(grant.session_id, grant.repository_key, grant.version, grant.github_user_id, at, status)
     .run();
 }

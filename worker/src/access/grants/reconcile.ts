@@ -300,10 +300,13 @@ export async function reconcileUnplacedExtraGrants(context: Context, max: number
   return done;
 }
 
-registerJob<{sessionId: string}>('extra-grants', {
-  run: (context, {sessionId}) => reconcileGrants(context, sessionId),
-  gaveUp: async (_context, {sessionId}, error) => {
+const reconcileJob = {
+  run: (context: Context, {sessionId}: {sessionId: string}) => reconcileGrants(context, sessionId),
+  gaveUp: async (_context: Context, {sessionId}: {sessionId: string}, error: string) => {
     // The grants stay as recorded (a live one may still be on GitHub): the console lists the failed job.
     log.error('access.reconcile_gave_up', {sessionId, error});
   },
-});
+};
+registerJob('reconcile', reconcileJob);
+// Queued before the job took its name, when it reconciled the extra repositories only.
+registerJob('extra-grants', reconcileJob);

@@ -3,12 +3,12 @@ import type {Context} from '../../context';
 import {enqueue} from '../../jobs';
 import {runJob} from '../../outbox';
 import {effectivePlan} from '../../purchases';
+import {ENTITLED} from './entitlement';
 import {LIVE_SQL} from './liveGrants';
 import type {Grant} from './records';
 
 /**
- * The events that ask for a purchase's reconcile (reconcile.ts, the outbox's `extra-grants` job,
- * named before the reconcile took in the seat): a payment, an upgrade or its refund, the seat's
+ * The events that ask for a purchase's reconcile (reconcile.ts, the outbox's `reconcile` job): a payment, an upgrade or its refund, the seat's
  * invitation sent, accepted or moved, a dispute won, the seller's Grant access. (A refund of the
  * purchase takes every grant back itself: removal.ts `takeBackEvery`.) Apart from the reconcile
  * itself, so that the send every repository shares (sendInvitation.ts) can ask for one without a
@@ -21,8 +21,8 @@ import type {Grant} from './records';
  */
 export async function handToReconcile(db: D1Database, grant: Pick<Grant, 'session_id' | 'invitation_id'>) {
   await enqueue(db, {
-    key: `extra:${grant.session_id}:unwanted:${grant.invitation_id}`,
-    kind: 'extra-grants',
+    key: `reconcile:${grant.session_id}:unwanted:${grant.invitation_id}`,
+    kind: 'reconcile',
     sessionId: grant.session_id,
     payload: {sessionId: grant.session_id},
   });
@@ -32,7 +32,8 @@ export async function handToReconcile(db: D1Database, grant: Pick<Grant, 'sessio
  * Queues a reconcile of the purchase's grants through the outbox and runs it at once; the cron
  * retries it. `cause` names the event (one job per event: a webhook delivered twice queues one).
  * Skipped when it has nothing to do: a plan that grants no extra repository, none held, and a
- * seat that is neither queued nor taken back from a purchase that is paid.
+ * seat that is neither queued nor taken back from a purchase that is entitled (a reconcile sends
+ * or gives back nothing to one that is not).
  */
 export async function reconcileSoon(context: Context, sessionId: string, cause: string) {
   const {db} = context;
@@ -40,7 +41,7 @@ export async function reconcileSoon(context: Context, sessionId: string, cause: 
     .prepare(
       `SELECT ${effectivePlan('p')} AS plan,
          EXISTS (SELECT 1 FROM grants e WHERE e.session_id = ?1 AND e.repository_key <> 'kit' AND e.status IN ${LIVE_SQL}) AS live,
-         (p.status = 'paid' AND EXISTS (SELECT 1 FROM grants k WHERE k.session_id = ?1 AND k.repository_key = 'kit'
+         (${ENTITLED('p')} AND EXISTS (SELECT 1 FROM grants k WHERE k.session_id = ?1 AND k.repository_key = 'kit'
            AND k.status IN ('queued', 'revoked', 'removal_failed'))) AS seat
        FROM purchases p WHERE p.session_id = ?1`,
     )
@@ -49,8 +50,8 @@ export async function reconcileSoon(context: Context, sessionId: string, cause: 
   if (!found) return;
   if (found.live === 0 && found.seat === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0) return;
   const id = await enqueue(db, {
-    key: `extra:${sessionId}:${cause}`,
-    kind: 'extra-grants',
+    key: `reconcile:${sessionId}:${cause}`,
+    kind: 'reconcile',
     sessionId,
     payload: {sessionId},
   });

@@ -21,8 +21,9 @@ import {
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
 import {reconcileSoon} from './reconcileSoon';
-import {giveBackSlot, nextFreeSlotAt, takeSlot, windowFullFor} from './invitationQueue';
-import {sentAt} from './lostAnswer';
+import {nextFreeSlotAt} from './invitationQueue';
+import {recordAttempt, sentAt} from './lostAnswer';
+import {inviteOrAdopt, type InSlot, withSlot} from './sendInvitation';
 import {removeNowOrLater, takeBackEvery} from './removal';
 import {isRevokedBySeller, liftSellerRevocation, recordSellerRevocation, revokedBySeller} from './sellerRevocation';
 
@@ -226,42 +227,23 @@ async function moveSeat(
   // A move sends an invitation too, within the cap; it does not queue: the buyer keeps a working
   // seat, and hears when a slot frees (Retry-After, and in words).
   const repository = context.settings.GITHUB_REPO!;
-  const full = async () => {
-    const seconds = Math.max(1, Math.ceil(((await nextFreeSlotAt(context, repository)) - Date.now()) / 1000));
-    return new HttpError(
-      429,
-      `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again in ${inWords(seconds)}.`,
-      'INVITATION_CAP',
-      {
-        'Retry-After': String(seconds),
-      },
-    );
-  };
-  const slot = await takeSlot(context, repository, {sessionId: current.session_id, key: 'kit'});
-  if (slot === null) throw await full();
-  let outcome: InviteResult;
+  // The attempt is recorded on the grant while it is the version read, whatever its status (the
+  // audit's fix may queue it again meanwhile): a retry adopts what it created.
+  const attempt = (at: number | null) => recordAttempt(db, current, null, at);
+  let inSlot: InSlot<InviteResult>;
   try {
-    if (adopted) {
-      log.warn('access.lost_answer_adopted', {
-        sessionId: current.session_id,
-        githubUserId: request.github.id,
-        invitationId: adopted.id,
-      });
-      outcome = {state: 'invited', invitationId: adopted.id};
-    } else {
-      await attempted(db, current, Date.now());
-      outcome = await repositoryFor(context).invite(request.github.login);
-    }
+    inSlot = await withSlot(context, repository, {sessionId: current.session_id, key: 'kit'}, async (kept) => {
+      const outcome = await inviteOrAdopt(repositoryFor(context), current, request.github, adopted, () =>
+        attempt(Date.now()),
+      );
+      if (outcome.state === 'invited') kept();
+      return outcome;
+    });
   } catch (err) {
-    await giveBackSlot(db, slot);
-    // Only a GitHub that did not answer may have created the invitation: the next request adopts it.
-    if (!(err instanceof GitHubFailure && err.transient)) await attempted(db, current, null);
     if (!(err instanceof GitHubFailure)) throw err;
-    if (err.capReached) {
-      // GitHub also counts the invitations the seller sent by hand: take its word for a while.
-      await windowFullFor(db, repository);
-      throw await full();
-    }
+    // Only a GitHub that did not answer may have created the invitation: the next request adopts
+    // it. Any other failure (D1's, before or after the PUT) leaves the marker as it is, on the safe side.
+    if (!err.transient) await attempt(null);
     if (err.transient && err.retryAfterMs !== undefined) {
       // GitHub's rate limits (its secondary limit on invitations, say) are a wait, not an outage:
       // the buyer hears how long, as from any limit of the worker's own.
@@ -285,11 +267,20 @@ async function moveSeat(
     log.warn('access.github_refused', {sessionId: current.session_id, error: err.message});
     throw new PermanentError(`GitHub refused to invite @${request.github.login}. ${keeps}`);
   }
-  // It became a collaborator between the check and the invitation: not this purchase's to take.
-  if (outcome.state === 'active') {
-    await giveBackSlot(db, slot);
-    throw taken(TAKEN.collaborator(request.github.login));
+  if (inSlot.kind === 'full') {
+    // GitHub refused for its cap: it created nothing.
+    if (inSlot.refused) await attempt(null);
+    const seconds = Math.max(1, Math.ceil(((await nextFreeSlotAt(context, repository)) - Date.now()) / 1000));
+    throw new HttpError(
+      429,
+      `GitHub's daily limit of invitations to the repository is reached. ${keeps} Try again in ${inWords(seconds)}.`,
+      'INVITATION_CAP',
+      {'Retry-After': String(seconds)},
+    );
   }
+  const outcome = inSlot.value;
+  // It became a collaborator between the check and the invitation: not this purchase's to take.
+  if (outcome.state === 'active') throw taken(TAKEN.collaborator(request.github.login));
   const now = Date.now();
   let recorded: Seat | null;
   try {
@@ -335,16 +326,6 @@ async function moveSeat(
   // The extra repositories move with the seat: the old account's go, the new one is invited.
   await reconcileSoon(context, current.session_id, `seat:${recorded.version}`);
   return resultOf(recorded);
-}
-
-/** Records on the grant when a move last asked GitHub for its invitation (lostAnswer.ts), or clears it. */
-async function attempted(db: D1Database, grant: Seat, at: number | null) {
-  await db
-    .prepare(
-      `UPDATE grants SET invite_attempted_at = ?3 WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2`,
-    )
-    .bind(grant.session_id, grant.version, at)
-    .run();
 }
 
 /**

@@ -2,8 +2,8 @@ import type {Context} from '../../context';
 import {RetryableError} from '../../jobs';
 import {log} from '../../log';
 import {checkAccount, type Grant, isTakenById} from './records';
-import {GitHubFailure, type Invitation, type InviteResult, repositoryFor} from '../github';
-import {giveBackSlot, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
+import {GitHubFailure, type Invitation, type InviteResult, type Repository, repositoryFor} from '../github';
+import {giveBackSlot, type GrantKey, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
 import {recordAttempt, sentAt} from './lostAnswer';
 import {kindOf, type RepositoryKind} from './repositoryKind';
 import {removeNowOrLater} from './removal';
@@ -79,128 +79,164 @@ export async function sendQueued<G extends QueuedGrant>(
 ): Promise<SendOutcome<G>> {
   const {db} = context;
   const {words} = kind;
-  const slot = await takeSlot(context, kind.repository, {sessionId: grant.session_id, key: grant.repository_key});
-  if (slot === null) {
-    await waitForCap(db, grant, words.waiting);
-    return {kind: 'queued'};
-  }
-  // Given back unless GitHub took the invitation.
-  let giveBack = true;
+  const key = {sessionId: grant.session_id, key: grant.repository_key};
+  let inSlot: InSlot<SendOutcome<G>>;
   try {
-    const repository = repositoryFor(context, kind.repository);
-    const named = grant.github_username ?? '';
-    let github: {login: string; id: number};
-    if (grant.github_user_id === null) {
-      const user = await repository.lookupUser(named);
-      if (!user) return await settle(db, grant, 'failed', words.notFound(named));
-      github = user;
-    } else if (checked) {
-      github = {login: named, id: grant.github_user_id};
-    } else {
-      // Time has passed (the queue, the outbox): GitHub invites by login, and logins change hands;
-      // the numeric id says who the account is today.
-      const login = await repository.loginOf(grant.github_user_id);
-      if (!login) return await settle(db, grant, 'failed', words.gone(named));
-      github = {login, id: grant.github_user_id};
-    }
-    // GitHub's PUT would silently change an existing collaborator's permission, and answers an
-    // account with an open invitation with that invitation: neither is the worker's to touch,
-    // unless an earlier attempt of this grant created it and its answer was lost (lostAnswer.ts).
-    // A checked send is a new version's first: it has none.
-    let adopted: Invitation | null = null;
-    if (!checked) {
-      const found = await checkAccount(context, repository, github, {
-        seatOf: kind.seat ? grant.session_id : null,
-        ownInvitationId: null,
-        attemptedAt: grant.invite_attempted_at,
-      });
-      if (found && 'refusal' in found)
-        return found.refusal === 'collaborator'
-          ? await alreadyThere(db, grant, kind, github.login)
-          : await settle(
-              db,
-              grant,
-              'failed',
-              // Another purchase's seat is asked about only for a seat (seatOf).
-              (found.refusal === 'otherPurchase' ? kind.seat!.otherPurchase : words[found.refusal])(github.login),
-            );
-      adopted = found?.adopt ?? null;
-    }
-    if (adopted) {
-      log.warn('access.lost_answer_adopted', {
+    inSlot = await withSlot(context, kind.repository, key, async (kept) => {
+      const repository = repositoryFor(context, kind.repository);
+      const named = grant.github_username ?? '';
+      let github: {login: string; id: number};
+      if (grant.github_user_id === null) {
+        const user = await repository.lookupUser(named);
+        if (!user) return await settle(db, grant, 'failed', words.notFound(named));
+        github = user;
+      } else if (checked) {
+        github = {login: named, id: grant.github_user_id};
+      } else {
+        // Time has passed (the queue, the outbox): GitHub invites by login, and logins change hands;
+        // the numeric id says who the account is today.
+        const login = await repository.loginOf(grant.github_user_id);
+        if (!login) return await settle(db, grant, 'failed', words.gone(named));
+        github = {login, id: grant.github_user_id};
+      }
+      // GitHub's PUT would silently change an existing collaborator's permission, and answers an
+      // account with an open invitation with that invitation: neither is the worker's to touch,
+      // unless an earlier attempt of this grant created it and its answer was lost (lostAnswer.ts).
+      // A checked send is a new version's first: it has none.
+      let adopted: Invitation | null = null;
+      if (!checked) {
+        const found = await checkAccount(context, repository, github, {
+          seatOf: kind.seat ? grant.session_id : null,
+          ownInvitationId: null,
+          attemptedAt: grant.invite_attempted_at,
+        });
+        if (found && 'refusal' in found)
+          return found.refusal === 'collaborator'
+            ? await alreadyThere(db, grant, kind, github.login)
+            : await settle(
+                db,
+                grant,
+                'failed',
+                // Another purchase's seat is asked about only for a seat (seatOf).
+                (found.refusal === 'otherPurchase' ? kind.seat!.otherPurchase : words[found.refusal])(github.login),
+              );
+        adopted = found?.adopt ?? null;
+      }
+      const outcome = await inviteOrAdopt(repository, grant, github, adopted, () => recordAttempt(db, grant, 'queued'));
+      // It became a collaborator between the check and the invitation.
+      if (outcome.state === 'active') return await alreadyThere(db, grant, kind, github.login);
+      kept();
+      const now = Date.now();
+      let recorded: G | null;
+      try {
+        recorded = await db
+          .prepare(
+            `UPDATE grants SET status = 'pending', invitation_id = ?5, github_user_id = ?6, github_username = ?7, detail = NULL,
+               invited_at = ?8, checked_at = ?9, updated_at = ?9, invitation_expired = 0, invite_attempted_at = NULL
+             WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
+               AND ${mayRecord(bySeller)}
+             RETURNING *`,
+          )
+          .bind(
+            grant.session_id,
+            grant.repository_key,
+            grant.version,
+            grant.github_user_id,
+            outcome.invitationId,
+            github.id,
+            github.login,
+            sentAt(adopted, now),
+            now,
+          )
+          .first<G>();
+      } catch (err) {
+        // The seat's unique index on live accounts: another purchase took the account while GitHub answered.
+        if (!isTakenById(err)) throw err;
+        recorded = null;
+      }
+      // The grant changed, or its purchase is no longer paid, while GitHub answered.
+      if (!recorded) return {kind: 'stale', invitationId: outcome.invitationId, githubUserId: github.id};
+      const waited = await leaveQueue(db, key);
+      log.info('access.invited', {
         sessionId: grant.session_id,
         key: grant.repository_key,
         githubUserId: github.id,
-        invitationId: adopted.id,
+        waited,
       });
-    } else {
-      await recordAttempt(db, grant, 'queued');
-    }
-    const outcome: InviteResult = adopted
-      ? {state: 'invited', invitationId: adopted.id}
-      : await repository.invite(github.login);
-    giveBack = outcome.state !== 'invited';
-    // It became a collaborator between the check and the invitation.
-    if (outcome.state === 'active') return await alreadyThere(db, grant, kind, github.login);
-    const now = Date.now();
-    let recorded: G | null;
-    try {
-      recorded = await db
-        .prepare(
-          `UPDATE grants SET status = 'pending', invitation_id = ?5, github_user_id = ?6, github_username = ?7, detail = NULL,
-             invited_at = ?8, checked_at = ?9, updated_at = ?9, invitation_expired = 0, invite_attempted_at = NULL
-           WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
-             AND ${mayRecord(bySeller)}
-           RETURNING *`,
-        )
-        .bind(
-          grant.session_id,
-          grant.repository_key,
-          grant.version,
-          grant.github_user_id,
-          outcome.invitationId,
-          github.id,
-          github.login,
-          sentAt(adopted, now),
-          now,
-        )
-        .first<G>();
-    } catch (err) {
-      // The seat's unique index on live accounts: another purchase took the account while GitHub answered.
-      if (!isTakenById(err)) throw err;
-      recorded = null;
-    }
-    // The grant changed, or its purchase is no longer paid, while GitHub answered.
-    if (!recorded) return {kind: 'stale', invitationId: outcome.invitationId, githubUserId: github.id};
-    const waited = await leaveQueue(db, {sessionId: grant.session_id, key: grant.repository_key});
-    log.info('access.invited', {
-      sessionId: grant.session_id,
-      key: grant.repository_key,
-      githubUserId: github.id,
-      waited,
+      return {kind: 'invited', sent: {row: recorded, login: github.login, invitationId: outcome.invitationId, waited}};
     });
-    return {kind: 'invited', sent: {row: recorded, login: github.login, invitationId: outcome.invitationId, waited}};
   } catch (err) {
     if (!(err instanceof GitHubFailure)) throw err;
     if (err.transient) throw new RetryableError(err.message, err.retryAfterMs);
-    if (err.capReached) {
-      // GitHub also counts the invitations this worker did not send (the seller's own): its word wins.
-      await giveBackSlot(db, slot);
-      giveBack = false;
-      await windowFullFor(db, kind.repository);
-      await waitForCap(db, grant, words.waiting);
-      log.warn('access.invite_cap_refused', {
-        sessionId: grant.session_id,
-        key: grant.repository_key,
-        error: err.message,
-      });
-      return {kind: 'queued'};
-    }
     log.warn('access.github_refused', {sessionId: grant.session_id, key: grant.repository_key, error: err.message});
     return await settle(db, grant, 'failed', words.refused);
+  }
+  if (inSlot.kind === 'done') return inSlot.value;
+  await waitForCap(db, grant, words.waiting);
+  return {kind: 'queued'};
+}
+
+/**
+ * What a send within its repository's cap came to: the send's own answer, or no slot for it
+ * (`refused`: GitHub refused the invitation for its cap, and created nothing).
+ */
+export type InSlot<T> = {kind: 'done'; value: T} | {kind: 'full'; refused: boolean};
+
+/**
+ * Runs `send` holding one of the repository's invitations of the last 24 hours (invitationQueue.ts
+ * `takeSlot`), the one way every invitation the worker sends keeps GitHub's cap: a queued grant's
+ * (sendQueued) and a seat's move (seat.ts). The slot is given back unless `send` says GitHub
+ * created the invitation (`kept`). `full`: no slot was free (the window is full, or grants that came
+ * first wait), or GitHub refused for its cap although the worker's count had room: GitHub also
+ * counts the invitations the seller sent by hand, so its word wins, and the window is filled for a
+ * while (`windowFullFor`). Any other failure is the caller's, its slot given back.
+ */
+export async function withSlot<T>(
+  context: Context,
+  repository: string,
+  grant: GrantKey,
+  send: (kept: () => void) => Promise<T>,
+): Promise<InSlot<T>> {
+  const {db} = context;
+  const slot = await takeSlot(context, repository, grant);
+  if (slot === null) return {kind: 'full', refused: false};
+  let giveBack = true;
+  try {
+    return {kind: 'done', value: await send(() => (giveBack = false))};
+  } catch (err) {
+    if (!(err instanceof GitHubFailure && err.capReached)) throw err;
+    await giveBackSlot(db, slot);
+    giveBack = false;
+    await windowFullFor(db, repository);
+    log.warn('access.invite_cap_refused', {...grant, error: err.message});
+    return {kind: 'full', refused: true};
   } finally {
     if (giveBack) await giveBackSlot(db, slot);
   }
+}
+
+/**
+ * GitHub's invitation of `github` to the repository: the invitation of an earlier attempt whose
+ * answer was lost, adopted as its answer (lostAnswer.ts), or a new one, the attempt recorded first.
+ */
+export async function inviteOrAdopt(
+  repository: Repository,
+  grant: {session_id: string; repository_key: string},
+  github: {login: string; id: number},
+  adopted: Invitation | null,
+  recordTheAttempt: () => Promise<void>,
+): Promise<InviteResult> {
+  if (!adopted) {
+    await recordTheAttempt();
+    return repository.invite(github.login);
+  }
+  log.warn('access.lost_answer_adopted', {
+    sessionId: grant.session_id,
+    key: grant.repository_key,
+    githubUserId: github.id,
+    invitationId: adopted.id,
+  });
+  return {state: 'invited', invitationId: adopted.id};
 }
 
 /**

@@ -1,12 +1,12 @@
 import {appConfig, extraRepositoryKeys, findStoredPlan} from '../../../../src/config';
-import type {AdminGrant, ExtraRepositoryAccess} from '../../../../src/config/api';
+import type {AdminGrant, ExtraRepositoryAccess, GrantShown as ShownInContract} from '../../../../src/config/api';
 import type {Context} from '../../context';
 import {log} from '../../log';
 import {claim} from './claims';
 import {reconcileSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
 import {grantsOf, GRANT_DETAIL, type Grant, type GrantStatus, invitationLapsed, markActive, type Seat} from './records';
-import {placeInQueue, type QueuePlace} from './invitationQueue';
+import {placeInQueue} from './invitationQueue';
 import {removalUnderWay} from './removal';
 import {repositoryOf} from './repositoryKind';
 import {repositoryPage} from '../repositoryPage';
@@ -189,20 +189,11 @@ export async function observeGrant<G extends ObservedRow>(context: Context, row:
 }
 
 /**
- * What every repository's grant shows alike, on the dashboard (src/config/apiSchemas.ts
- * `grantShown`) and the console: its account, why it is as it is, whether its invitation expired,
- * and a queued invitation's place in its repository's line and when it is expected.
+ * What every repository's grant shows alike, on the dashboard and the console (the contract's
+ * `grantShown`): its account, why it is as it is, whether its invitation expired, and a queued
+ * invitation's place in its repository's line. A grant shown always says whether it expired.
  */
-export interface GrantShown {
-  /** `owner/name`, and its page, when the grant has a repository. */
-  repository?: string;
-  repositoryUrl?: string;
-  username?: string;
-  detail?: string;
-  expired: boolean;
-  /** A queued invitation that waits for GitHub's cap: its place and when it is expected. */
-  queue?: QueuePlace;
-}
+type GrantShown = ShownInContract & {expired: boolean};
 
 /** A grant of any repository as it is shown, once GitHub was read (`observeGrant`). */
 async function shownGrant(context: Context, seen: Grant): Promise<GrantShown> {
@@ -249,17 +240,18 @@ export async function observeSeat(context: Context, grant: Seat, {fresh = false}
  * shown as the dashboard shows it (`observeGrant`, `shownGrant`).
  */
 export async function shownGrantsOf(context: Context, sessionId: string): Promise<AdminGrant[]> {
-  const shown: AdminGrant[] = [];
-  for (const row of await grantsOf(context.db, sessionId)) {
-    const seen = await observeGrant(context, row);
-    shown.push({
-      key: seen.repository_key,
-      status: seen.status,
-      updatedAt: seen.updated_at,
-      ...(await shownGrant(context, seen)),
-    });
-  }
-  return shown;
+  // GitHub is read for every repository at once: the page waits for the slowest, not the sum.
+  return Promise.all(
+    (await grantsOf(context.db, sessionId)).map(async (row): Promise<AdminGrant> => {
+      const seen = await observeGrant(context, row);
+      return {
+        key: seen.repository_key,
+        status: seen.status,
+        updatedAt: seen.updated_at,
+        ...(await shownGrant(context, seen)),
+      };
+    }),
+  );
 }
 
 /**
