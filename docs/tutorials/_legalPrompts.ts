@@ -20,7 +20,7 @@ FACTS
 - Contact for privacy questions and requests: ${support}
 - Seller: [COMPANY NAME AND ADDRESS]
 - Sales: one-time purchase with lifetime access. Plans: ${planPrices}.
-  Refund on request within 7 days of purchase, by e-mail.
+  Refund on request within ${appConfig.guarantee.days} days of purchase, by e-mail.
 - Governing law: French law; the courts of France have jurisdiction, without removing the
   mandatory protections of a consumer's own country. The GDPR applies. The supervisory authority
   is the CNIL.
@@ -64,7 +64,8 @@ Output MDX for a Docusaurus site, and nothing else:
 - The first line is exactly: import {appConfig} from '@site/src/config';
 - Then an empty line, then the text. No "Last updated" line: the page prints its date itself.
 - No top-level "#" heading. Use "##" for numbered sections and "###" below them.
-- Write the product name as {appConfig.appName} and the website as https://{appConfig.domainName}.
+- Write the product name as {appConfig.appName} and the website as https://{appConfig.domainName},
+  and the number of days of the refund promise as {appConfig.guarantee.days}.
 - Write every mention of the support e-mail as this exact link:
   <a href={\`mailto:\${appConfig.support.email}\`}>{appConfig.support.email}</a>
 - Link to the terms of service as [Terms of Service](/tos).
@@ -87,7 +88,7 @@ ADDITIONAL FACTS
   response time). One-time payment, no
   subscription.
 - Payments by Stripe Checkout. The contract is formed when Stripe confirms the payment.
-- Refunds: full refund on request within 7 days of purchase by e-mail to ${support},
+- Refunds: full refund on request within ${appConfig.guarantee.days} days of purchase by e-mail to ${support},
   without a reason. Buyers in the EU agree to immediate delivery of digital content and so lose
   the 14-day withdrawal right; say so clearly.
 - A refund, a chargeback or a serious breach of the licence ends the licence and removes

@@ -78,6 +78,9 @@ export const appConfig = {
     noticeWithoutUpdates: 'upgrade-note',
     batchesPerHour: 60,
   },
+  guarantee: {
+    days: 7,
+  },
   support: {
     email: `support@${domainName}`,
     replyTime: supportReplyTime,

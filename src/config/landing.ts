@@ -106,7 +106,7 @@ export const landing = {
       },
       {
         question: 'Can I get a refund?',
-        answer: `Yes. You can ask for a full refund within 7 days of your purchase: send an e-mail to ${appConfig.support.email} and we refund you, no questions asked.`,
+        answer: `Yes. You can ask for a full refund within ${appConfig.guarantee.days} days of your purchase: send an e-mail to ${appConfig.support.email} and we refund you, no questions asked.`,
       },
       {
         question: 'I have another question',

@@ -158,6 +158,11 @@ export interface AppConfig {
      */
     batchesPerHour: number;
   };
+  /** The money-back guarantee: the landing page's FAQ, the terms and the privacy policy read it from here. */
+  guarantee: {
+    /** How many days after a purchase its buyer may ask for a full refund, without giving a reason. */
+    days: number;
+  };
   support: {
     /** Where buyers write for help; shown to them, and empty hides every support link. */
     email: string;
