@@ -606,8 +606,12 @@ export const salesSummary = z.object({
   revenue: z.number(),
   /** Buyers with a paid purchase made in the period. */
   buyers: z.number(),
-  /** Purchases made in the period and refunded in full since. */
-  refunds: z.object({count: z.number(), amount: z.number()}),
+  /**
+   * Purchases (and upgrades) made in the period and refunded in full since; `of`, the payments made
+   * in the period that went through (still paid, or refunded or disputed since): the refund rate is
+   * `count` of `of`.
+   */
+  refunds: z.object({count: z.number(), amount: z.number(), of: z.number()}),
   /** Open: every dispute still open, whenever it began. Won and lost: those that closed in the period. */
   disputes: z.object({open: z.number(), won: z.number(), lost: z.number()}),
 });

@@ -15,7 +15,10 @@ describe('the Sales panel', () => {
     const list = figures.closest('dl')!;
     expect(within(list).getByText('$1,234.00')).toBeInTheDocument();
     expect(within(list).getByText('14')).toBeInTheDocument();
-    expect(within(list).getByText('2 ($168.00)')).toBeInTheDocument();
+    // The refund rate: 2 of the period's 40 payments that went through.
+    expect(within(list).getByText('Refunded in full').nextElementSibling).toHaveTextContent(
+      '2 ($168.00)5% of 40 payments',
+    );
     expect(within(list).getByText('1 open now; 0 won, 1 lost')).toBeInTheDocument();
     expect(within(list).getByText('Buyers, last 30 days')).toBeInTheDocument();
     expect(screen.getByText('Last 30 days: 1 Jun 2026 to 30 Jun 2026 (UTC).')).toBeInTheDocument();

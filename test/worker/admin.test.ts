@@ -208,6 +208,8 @@ describe('what the console shows', () => {
     expect(after.buyers - before.buyers).toBe(1);
     expect(after.refunds.count - before.refunds.count).toBe(1);
     expect(after.refunds.amount - before.refunds.amount).toBe(planAmount(advanced));
+    // Every payment that went through is the rate's whole: the refunded and the disputed count, as the kept one does.
+    expect(after.refunds.of - before.refunds.of).toBe(4);
     expect(after.disputes).toEqual({
       open: before.disputes.open + 1,
       won: before.disputes.won,

@@ -57,46 +57,52 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
   // ?1: the period's start (0 for all time), so one set of statements serves every period.
   const since = window.since ?? 0;
   const bucket = window.interval === 'day' ? '%Y-%m-%d' : '%Y-%m-01';
-  const [byBucket, totals, buyers, refunds, disputes, currency, first, upgradesPaid, upgradesRefunded] = await db.batch<
-    Record<string, unknown>
-  >([
-    db
-      .prepare(
-        `SELECT strftime('${bucket}', created_at / 1000, 'unixepoch') AS day, plan, COUNT(*) AS purchases,
+  const [byBucket, totals, buyers, refunds, madeThrough, disputes, currency, first, upgradesPaid, upgradesRefunded] =
+    await db.batch<Record<string, unknown>>([
+      db
+        .prepare(
+          `SELECT strftime('${bucket}', created_at / 1000, 'unixepoch') AS day, plan, COUNT(*) AS purchases,
            SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
          FROM purchases WHERE status = 'paid' AND created_at >= ?1 GROUP BY day, plan`,
-      )
-      .bind(since),
-    db
-      .prepare(
-        `SELECT plan, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
+        )
+        .bind(since),
+      db
+        .prepare(
+          `SELECT plan, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
          FROM purchases WHERE status = 'paid' AND created_at >= ?1 GROUP BY plan`,
-      )
-      .bind(since),
-    db
-      .prepare(
-        `SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid' AND created_at >= ?1`,
-      )
-      .bind(since),
-    db
-      .prepare(
-        `SELECT plan, COUNT(*) AS count, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
+        )
+        .bind(since),
+      db
+        .prepare(
+          `SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid' AND created_at >= ?1`,
+        )
+        .bind(since),
+      db
+        .prepare(
+          `SELECT plan, COUNT(*) AS count, SUM(amount_total) AS amount, SUM(amount_total IS NULL) AS unpriced
          FROM purchases WHERE status = 'revoked' AND revoke_reason = 'refunded' AND created_at >= ?1 GROUP BY plan`,
-      )
-      .bind(since),
-    db
-      .prepare(
-        `SELECT SUM(status NOT IN ('won', 'lost', 'warning_closed')) AS open,
+        )
+        .bind(since),
+      // Every payment of the period that went through, what became of it since: the refund rate's whole.
+      db
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM purchases WHERE status IN ('paid', 'revoked') AND created_at >= ?1)
+           + (SELECT COUNT(*) FROM upgrades WHERE status IN ('paid', 'revoked') AND paid_at >= ?1) AS payments`,
+        )
+        .bind(since),
+      db
+        .prepare(
+          `SELECT SUM(status NOT IN ('won', 'lost', 'warning_closed')) AS open,
            SUM(status IN ('won', 'warning_closed') AND updated_at >= ?1) AS won, SUM(status = 'lost' AND updated_at >= ?1) AS lost
          FROM disputes`,
-      )
-      .bind(since),
-    db.prepare(
-      `SELECT currency FROM purchases WHERE currency IS NOT NULL GROUP BY currency ORDER BY COUNT(*) DESC LIMIT 1`,
-    ),
-    db.prepare(`SELECT MIN(created_at) AS at FROM purchases WHERE status = 'paid'`),
-    ...upgradeSalesStatements(db, since, bucket),
-  ]);
+        )
+        .bind(since),
+      db.prepare(
+        `SELECT currency FROM purchases WHERE currency IS NOT NULL GROUP BY currency ORDER BY COUNT(*) DESC LIMIT 1`,
+      ),
+      db.prepare(`SELECT MIN(created_at) AS at FROM purchases WHERE status = 'paid'`),
+      ...upgradeSalesStatements(db, since, bucket),
+    ]);
 
   const days = buckets(
     window.first((first!.results[0]?.at as number | null | undefined) ?? null),
@@ -124,6 +130,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
     refunds: {
       count: refunds!.results.reduce((total, row) => total + (row.count as number), 0),
       amount: sum(refunds!.results),
+      of: Number(madeThrough!.results[0]?.payments ?? 0),
     },
     disputes: {open: Number(dispute.open ?? 0), won: Number(dispute.won ?? 0), lost: Number(dispute.lost ?? 0)},
   };

@@ -50,6 +50,7 @@ export function addUpgradeSales(
     ...summary,
     revenue: summary.revenue + revenue,
     refunds: {
+      ...summary.refunds,
       count: summary.refunds.count + Number(refunds.count ?? 0),
       amount: summary.refunds.amount + Number(refunds.amount ?? 0),
     },

@@ -19,6 +19,11 @@ function span(sales: SalesSummary): string {
   return first === null ? 'today' : `${day(first)} to ${day(today)}`;
 }
 
+const percent = new Intl.NumberFormat('en-US', {style: 'percent', maximumFractionDigits: 1});
+
+/** The period's refund rate: its payments refunded in full, of those that went through. */
+const refundRate = ({count, of}: SalesSummary['refunds']) => percent.format(count / of);
+
 /**
  * The morning's numbers over a period the seller picks (in the address, so Back and bookmarks
  * keep it): revenue and buyers, refunds and disputes, and the chart of the same period.
@@ -60,6 +65,13 @@ export default function Sales() {
                 <dt>Refunded in full</dt>
                 <dd>
                   {sales.refunds.count} ({money(sales.refunds.amount, sales.currency)})
+                  {sales.refunds.of > 0 && (
+                    <>
+                      <br />
+                      {refundRate(sales.refunds)} of {sales.refunds.of}{' '}
+                      {sales.refunds.of === 1 ? 'payment' : 'payments'}
+                    </>
+                  )}
                 </dd>
               </div>
               <div className={clsx(sales.disputes.open > 0 && styles.alarming)}>
