@@ -2,13 +2,14 @@ import Stripe from 'stripe';
 import type {AdminRefundRequest} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
 import {HttpError} from '../errors';
-import {isLiveKey} from '../payments/stripeClient';
-import {recordAmountRefunded} from '../payments/revocations';
-import {paymentProviderError, stripeFor} from '../payments/stripe';
+import {isLiveKey} from './stripeClient';
+import {recordAmountRefunded} from './revocations';
+import {paymentProviderError, stripeFor} from './stripe';
 import {settingsOf} from '../settings';
 
 /**
- * A refund from the seller's console, through Stripe. What is left to refund is read from Stripe's
+ * A refund through Stripe: the seller's, from the console, or the buyer's own, from the dashboard
+ * (the money-back guarantee: selfRefund.ts). What is left to refund is read from Stripe's
  * charge at the moment of the refund, never from D1 or the browser: a refund made in Stripe's
  * dashboard reaches D1 only with its webhook, which may still be on its way (what Stripe says is
  * refunded is recorded in D1 here too). Stripe's `charge.refunded` webhook that follows does
@@ -50,7 +51,7 @@ const undone = (refund: Stripe.Refund) => refund.status === 'failed' || refund.s
 
 export async function refundPayment(
   env: Env,
-  payment: {paymentIntentId: string; sessionId: string; admin: string},
+  payment: {paymentIntentId: string; sessionId: string; by: string},
   request: Pick<AdminRefundRequest, 'amount' | 'reason'>,
   action: RefundAction,
 ): Promise<RefundOutcome> {
@@ -109,7 +110,7 @@ export async function refundPayment(
         amount,
         reason: request.reason,
         // Found again from Stripe's dashboard: which purchase, who asked, and the action.
-        metadata: {session_id: payment.sessionId, refunded_by: payment.admin, [ACTION]: key},
+        metadata: {session_id: payment.sessionId, refunded_by: payment.by, [ACTION]: key},
       },
       {idempotencyKey: key},
     );
@@ -136,7 +137,7 @@ export async function refundPayment(
 export async function refundUpgradesOf(
   env: Env,
   purchaseSessionId: string,
-  admin: string,
+  by: string,
   reason: AdminRefundRequest['reason'],
   partOf: string,
 ): Promise<string> {
@@ -150,7 +151,7 @@ export async function refundUpgradesOf(
     try {
       const refund = await refundPayment(
         env,
-        {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, admin},
+        {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, by},
         {reason},
         {partOf},
       );
