@@ -6,7 +6,8 @@
  * buyer to support instead, and nothing is refunded.
  */
 import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
-import {API_PATHS, type AccessStatus} from '../../src/config/api';
+import {ADMIN_PATHS, adminPath, API_PATHS, type AccessStatus} from '../../src/config/api';
+import type {PaidWith} from '../../scripts/local/stripeApi';
 import {DAY_MS} from '../../src/config/dates';
 import {completedEvent, disputeEvent, type SignedInUser, uniqueEmail, useSellerStack} from './stack';
 import {kitGrant} from './grantRows';
@@ -21,12 +22,13 @@ const ADVANCED_CENTS = planAmount(appConfig.plans[1]!);
 let accounts = 0;
 
 /** A verified buyer who paid (the featured plan) and was invited to the kit's repository. */
-async function paidBuyer(options: {user?: SignedInUser; cardFingerprint?: string} = {}) {
+async function paidBuyer(options: {user?: SignedInUser; cardFingerprint?: string; paidWith?: PaidWith} = {}) {
   const user = options.user ?? (await stack().signUp({verified: true}));
   const sessionId = await stack().paidCheckout({
     email: user.email,
     user,
     ...(options.cardFingerprint && {cardFingerprint: options.cardFingerprint}),
+    ...(options.paidWith && {paidWith: options.paidWith}),
   });
   expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
   const login = stack().github.addUser(`refunded-${Date.now().toString(36)}-${accounts++}`).login;
@@ -46,6 +48,13 @@ const refundMine = (user: SignedInUser, body: Record<string, unknown> = {}) =>
   stack().call(API_PATHS.refundPurchase, {token: user.idToken, body});
 const refundsOf = (paymentIntentId: string) =>
   stack().stripe.refundsCreated.filter((refund) => refund.payment_intent === paymentIntentId);
+/** The buyer is sent to support (409 REFUND_BY_SUPPORT, saying why), and Stripe refunded nothing of the payment. */
+async function sentToSupport(buyer: {user: SignedInUser; paymentIntentId: string}, why: string) {
+  const response = await refundMine(buyer.user);
+  expect(response.status).toBe(409);
+  expect(await response.json()).toMatchObject({code: 'REFUND_BY_SUPPORT', error: expect.stringContaining(why)});
+  expect(refundsOf(buyer.paymentIntentId)).toEqual([]);
+}
 const invitedLogins = () => [...stack().github.invitations.values()].map((invitation) => invitation.invitee.login);
 
 test('a buyer within the guarantee refunds their own purchase: Stripe refunds all of it, once, access ends at once, and a receipt says so', async () => {
@@ -123,15 +132,14 @@ test(`after ${appConfig.guarantee.days} days the guarantee has ended: the buyer 
 });
 
 test('a payment that was disputed, even a dispute the seller won, is refunded through support only', async () => {
-  const {user, sessionId, paymentIntentId} = await paidBuyer();
+  const buyer = await paidBuyer();
   expect(
-    (await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.created', 'needs_response'))).status,
+    (await stack().deliver(disputeEvent(stack(), buyer.sessionId, 'charge.dispute.created', 'needs_response'))).status,
   ).toBe(200);
-  expect((await stack().deliver(disputeEvent(stack(), sessionId, 'charge.dispute.closed', 'won'))).status).toBe(200);
-  const response = await refundMine(user);
-  expect(response.status).toBe(409);
-  expect(await response.json()).toMatchObject({code: 'REFUND_BY_SUPPORT', error: expect.stringContaining('disputed')});
-  expect(refundsOf(paymentIntentId)).toEqual([]);
+  expect((await stack().deliver(disputeEvent(stack(), buyer.sessionId, 'charge.dispute.closed', 'won'))).status).toBe(
+    200,
+  );
+  await sentToSupport(buyer, 'disputed');
 });
 
 test('one self-service refund a buyer: a second purchase of the same account, or one paid with the same card, goes through support', async () => {
@@ -139,19 +147,10 @@ test('one self-service refund a buyer: a second purchase of the same account, or
   const first = await paidBuyer({cardFingerprint: card});
   expect((await refundMine(first.user)).status).toBe(200);
 
-  const again = await paidBuyer({user: first.user});
-  const refused = await refundMine(first.user);
-  expect(refused.status).toBe(409);
-  expect(await refused.json()).toMatchObject({
-    code: 'REFUND_BY_SUPPORT',
-    error: expect.stringContaining('another purchase'),
-  });
-  expect(refundsOf(again.paymentIntentId)).toEqual([]);
+  await sentToSupport(await paidBuyer({user: first.user}), 'another purchase');
 
   // Another account and e-mail, the same card.
-  const sameCard = await paidBuyer({cardFingerprint: card});
-  expect((await refundMine(sameCard.user)).status).toBe(409);
-  expect(refundsOf(sameCard.paymentIntentId)).toEqual([]);
+  await sentToSupport(await paidBuyer({cardFingerprint: card}), 'another purchase');
   // A buyer of their own card is not held back by anyone else's refund.
   const other = await paidBuyer();
   expect((await refundMine(other.user)).status).toBe(200);
@@ -166,4 +165,31 @@ test('only a signed-in buyer, for their own paid purchase: 401 without a token, 
   expect(long.status).toBe(400);
   expect(await long.json()).toEqual({error: 'The reason is too long: 500 characters at most.'});
   expect(refundsOf(paymentIntentId)).toEqual([]);
+});
+
+test('a payment with no card to know the buyer by (Link), and a purchase the seller revoked, are refunded through support', async () => {
+  await sentToSupport(await paidBuyer({paidWith: 'link'}), 'other than by card');
+
+  const revoked = await paidBuyer();
+  const {admin} = seller;
+  expect(
+    (
+      await stack().call(adminPath(ADMIN_PATHS.revoke, {sessionId: revoked.sessionId}), {
+        token: admin.idToken,
+        body: {},
+      })
+    ).status,
+  ).toBe(200);
+  await sentToSupport(revoked, 'revoked');
+});
+
+test('a buyer who keeps another purchase is told so: the receipt does not say their access has ended', async () => {
+  const first = await paidBuyer();
+  await paidBuyer({user: first.user});
+  expect((await refundMine(first.user)).status).toBe(200);
+  const [receipt] = stack().mailgun.sent.filter(
+    (mail) => mail.fields.to === first.user.email && /refund of/.test(mail.fields.subject ?? ''),
+  );
+  expect(receipt!.fields.text).toContain('your other purchase keeps the access it gives');
+  expect(receipt!.fields.text).not.toContain('Your access to the code has ended');
 });

@@ -1,9 +1,8 @@
 -- The refunds buyers make themselves from the dashboard under the money-back guarantee
--- (payments/selfRefund.ts): one a buyer, known by the purchase's e-mail, its Stripe customer and
--- its card's fingerprint, each kept here. A row is written before Stripe is asked (the claim that
--- makes a second purchase's refund wait for support), and gets Stripe's refund once it is made;
--- a claim whose refund Stripe refused is deleted, so the buyer may try again. `reason` is what the
--- buyer wrote, for the seller's console.
+-- (payments/selfRefund.ts): one a buyer, known by their account, the purchase's e-mail, its Stripe
+-- customer and its card's fingerprint, each kept here. A row is written before Stripe is asked (the
+-- claim that makes a second purchase's refund wait for support), and gets Stripe's refund once it
+-- is made; a claim is never given back. `reason` is what the buyer wrote, kept for the seller.
 -- Going back needs nothing: the worker before this migration does not know of the table.
 CREATE TABLE self_refunds (
   session_id TEXT PRIMARY KEY,      -- the purchase refunded (Stripe Checkout Session id)

@@ -41,7 +41,9 @@ export interface RefundOutcome {
  */
 export type RefundAction = {refundedBefore: number} | {partOf: string};
 
-const ALREADY_REFUNDED = 'This payment has already been refunded in full.';
+export const ALREADY_REFUNDED = 'This payment has already been refunded in full.';
+/** The same action still running at Stripe, from another request. */
+export const IN_FLIGHT = 'This refund is already on its way from another request: read the purchase again in a moment.';
 const RACED = 'Another refund of this payment got there first: read the purchase again and refund what is left.';
 /** The refund's metadata key that holds the action's name. */
 const ACTION = 'console_action';
@@ -193,11 +195,7 @@ function refusal(err: unknown): HttpError {
   if (err instanceof Stripe.errors.StripeIdempotencyError) return new HttpError(409, RACED, 'CONFLICT');
   // The same action still running at Stripe after the client's retry (a 409): its answer is the one to read.
   if (err instanceof Stripe.errors.StripeError && err.code === 'idempotency_key_in_use') {
-    return new HttpError(
-      409,
-      'This refund is already on its way from another request: read the purchase again in a moment.',
-      'CONFLICT',
-    );
+    return new HttpError(409, IN_FLIGHT, 'CONFLICT');
   }
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === 'charge_already_refunded') {
