@@ -53,10 +53,12 @@ export interface StripeStandIn {
    * The card is from `cardCountry`: by default the fair-price country the session was made for,
    * else the United States. `paidWith` another method than a card: Link (its funding source in
    * `cardCountry`, as Stripe's `payment_method_details.link.country`) or Cash App (no country).
+   * `cardFingerprint`: Stripe's fingerprint of the card number, the same for every payment with
+   * that card; by default each payment's card is a card of its own.
    */
   complete(
     id: string,
-    options: {email: string; paid: boolean; cardCountry?: string; paidWith?: PaidWith},
+    options: {email: string; paid: boolean; cardCountry?: string; paidWith?: PaidWith; cardFingerprint?: string},
   ): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
@@ -197,7 +199,7 @@ async function deliverCompleted(session: Stripe.Checkout.Session, hosted: Hosted
 export type PaidWith = 'card' | 'link' | 'cashapp';
 
 /** The charge's `payment_method_details` for a payment method, as Stripe gives them. */
-function methodDetails(paidWith: PaidWith, country: string): Stripe.Charge.PaymentMethodDetails {
+function methodDetails(paidWith: PaidWith, country: string, fingerprint: string): Stripe.Charge.PaymentMethodDetails {
   if (paidWith === 'link') return {type: 'link', link: {country}} as Stripe.Charge.PaymentMethodDetails;
   if (paidWith === 'cashapp')
     return {
@@ -207,7 +209,7 @@ function methodDetails(paidWith: PaidWith, country: string): Stripe.Charge.Payme
   // Stripe's test card 4242 4242 4242 4242, issued in the country the payer picked.
   return {
     type: 'card',
-    card: {brand: 'visa', country, exp_month: 12, exp_year: 2034, funding: 'credit', last4: '4242'},
+    card: {brand: 'visa', country, exp_month: 12, exp_year: 2034, fingerprint, funding: 'credit', last4: '4242'},
   } as Stripe.Charge.PaymentMethodDetails;
 }
 
@@ -218,6 +220,7 @@ function newPayment(
   receiptBase: string,
   cardCountry: string,
   paidWith: PaidWith = 'card',
+  cardFingerprint?: string,
 ): Payment {
   const intentId = nextId('pi_');
   const charge = {
@@ -234,7 +237,7 @@ function newPayment(
     metadata: {},
     paid,
     payment_intent: intentId,
-    payment_method_details: methodDetails(paidWith, cardCountry),
+    payment_method_details: methodDetails(paidWith, cardCountry, cardFingerprint ?? nextId('fp')),
     receipt_url: `${receiptBase}/receipts/payment/${intentId}`,
     refunded: false,
     refunds: {object: 'list', data: [], has_more: false, url: '/v1/refunds'},
@@ -1184,7 +1187,7 @@ export async function startStripeStandIn({
     customers,
     account: newAccount(),
     portalConfigurations,
-    complete(id, {email, paid, cardCountry, paidWith}) {
+    complete(id, {email, paid, cardCountry, paidWith, cardFingerprint}) {
       const given = sessions.get(id)?.customer as string | null | undefined;
       const customer = given ?? nextId('cus_');
       // Checkout makes the customer with the e-mail entered, or gives it to one that had none.
@@ -1197,6 +1200,7 @@ export async function startStripeStandIn({
         hostedPages ? publicUrl() : 'https://pay.stripe.com',
         cardCountry ?? defaultCardCountry(session),
         paidWith,
+        cardFingerprint,
       );
       payments.set(payment.intent.id, payment);
       // Checkout finalizes the invoice once the payment succeeds.

@@ -13,6 +13,8 @@ export type {
   AddUserToRepoRequest,
   LeadRequest,
   ResendRequest,
+  RefundPurchaseRequest,
+  RefundPurchaseResult,
   DownloadLinkRequest,
   ReleaseEmailsRequest,
   CreateUpgradeSessionRequest,

@@ -37,6 +37,7 @@ export const API_PATHS = {
    */
   checkoutStatus: '/checkoutStatus',
   createBillingPortal: '/createBillingPortal',
+  refundPurchase: '/refundPurchase',
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
   resendInvitation: '/resendInvitation',
@@ -305,5 +306,6 @@ export const ERROR_CODES = [
   'LINK_EXPIRED',
   'LINK_USED',
   'NOT_IN_PLAN',
+  'REFUND_BY_SUPPORT',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

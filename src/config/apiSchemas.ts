@@ -101,6 +101,17 @@ export const addUserToRepoBody = z.object({
 /** POST /api/leads: 201 `stored: true` when new, 200 `stored: false` when already on the list. */
 export const leadBody = z.object({email});
 
+/**
+ * POST /refundPurchase: the buyer's own refund under the money-back guarantee; `reason`, if they
+ * give one, is the seller's to read in the console.
+ */
+export const refundPurchaseBody = z.object({
+  reason: z.string().trim().max(500, 'The reason is too long: 500 characters at most.').optional(),
+});
+
+/** What POST /refundPurchase answers: how much Stripe refunded (cents), in the payment's currency. */
+export const refundPurchaseResult = z.object({status: z.literal('refunded'), amount: z.number(), currency: z.string()});
+
 /** A grant's repository key, as the resends name it. */
 const grantKey = z
   .string({message: 'key is required: the repository to invite you to again'})
@@ -910,6 +921,7 @@ export type BillingPortalRequest = z.input<typeof billingPortalBody>;
 export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
 export type LeadRequest = z.input<typeof leadBody>;
 export type ResendRequest = z.input<typeof resendBody>;
+export type RefundPurchaseRequest = z.input<typeof refundPurchaseBody>;
 export type DownloadLinkRequest = z.input<typeof downloadLinkBody>;
 export type ReleaseEmailsRequest = z.input<typeof releaseEmailsBody>;
 export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;
@@ -926,6 +938,7 @@ export type CheckoutStatusResponse = z.infer<typeof checkoutStatusResponse>;
 export type SignedInResponse = z.infer<typeof signedInResponse>;
 export type IsAdminResponse = z.infer<typeof isAdminResponse>;
 export type AccessResult = z.infer<typeof accessResult>;
+export type RefundPurchaseResult = z.infer<typeof refundPurchaseResult>;
 export type QueuePlace = z.infer<typeof queuePlace>;
 export type GrantShown = z.infer<typeof grantShown>;
 export type StandingPlan = z.infer<typeof standingPlan>;

@@ -80,6 +80,7 @@ export const appConfig = {
   },
   guarantee: {
     days: 7,
+    selfService: true,
   },
   support: {
     email: `support@${domainName}`,

@@ -135,6 +135,16 @@ export const ENDPOINTS = {
     answers: [json(schema.checkoutStatusResponse)],
     codes: ['RATE_LIMITED', 'SIGN_IN_REQUIRED', 'PAYMENT_PROVIDER', 'NOT_CONFIGURED'],
   },
+  refundPurchase: {
+    method: 'POST',
+    path: API_PATHS.refundPurchase,
+    access: 'user',
+    summary:
+      "the buyer's own full refund under the money-back guarantee (within `guarantee.days` of the payment, once per buyer): Stripe refunds, and access ends at once",
+    body: schema.refundPurchaseBody,
+    answers: [json(schema.refundPurchaseResult)],
+    codes: ['NOT_PAID', 'REFUND_BY_SUPPORT', 'CONFLICT', 'RATE_LIMITED', 'PAYMENT_PROVIDER'],
+  },
   createBillingPortal: {
     method: 'POST',
     path: API_PATHS.createBillingPortal,

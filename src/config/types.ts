@@ -162,6 +162,11 @@ export interface AppConfig {
   guarantee: {
     /** How many days after a purchase its buyer may ask for a full refund, without giving a reason. */
     days: number;
+    /**
+     * A paid buyer refunds their own purchase within \`days\` (POST /refundPurchase), once per
+     * buyer; false leaves refunds to the seller's console, asked for by e-mail.
+     */
+    selfService: boolean;
   };
   support: {
     /** Where buyers write for help; shown to them, and empty hides every support link. */

@@ -23,7 +23,13 @@ import {
   startGitHubStandIn,
 } from '../../scripts/local/githubApi';
 import {type MailgunStandIn, startMailgunStandIn} from '../../scripts/local/mailgunApi';
-import {signStripePayload, startStripeStandIn, stripeEvent, type StripeStandIn} from '../../scripts/local/stripeApi';
+import {
+  type PaidWith,
+  signStripePayload,
+  startStripeStandIn,
+  stripeEvent,
+  type StripeStandIn,
+} from '../../scripts/local/stripeApi';
 import {runEmulatorHost} from '../support/runAuthEmulator';
 
 export {stripeEvent};
@@ -99,6 +105,10 @@ export interface Stack {
     paid?: boolean;
     priceId?: string;
     country?: string;
+    /** The card's fingerprint, as Stripe gives it: the same for every payment with that card (a card of its own by default). */
+    cardFingerprint?: string;
+    /** How the buyer paid: a card by default, or Link or Cash App (no card, no fingerprint). */
+    paidWith?: PaidWith;
   }): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
@@ -281,7 +291,7 @@ export async function startStack(
       // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
       return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
     },
-    async paidCheckout({email, user, paid = true, priceId = PRICE_ADVANCED, country}) {
+    async paidCheckout({email, user, paid = true, priceId = PRICE_ADVANCED, country, cardFingerprint, paidWith}) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
         ...(country && {cf: {country}}),
@@ -293,7 +303,7 @@ export async function startStack(
       if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);
       const {url} = (await response.json()) as {url: string};
       const id = /cs_test_\w+/.exec(url)![0];
-      stripe.complete(id, {email, paid});
+      stripe.complete(id, {email, paid, paidWith, ...(cardFingerprint && {cardFingerprint})});
       return id;
     },
     async newDay() {

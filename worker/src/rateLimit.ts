@@ -29,6 +29,8 @@ export const limits = {
   receipts: {max: 30, windowSeconds: 60},
   /** Each call is a write to Stripe, whose rate limit every visitor's checkout shares: a person clicking, not a script. */
   billingPortal: {max: 10, windowSeconds: 60},
+  /** A buyer's own refund: each call reads Stripe, and a person clicks once or twice. */
+  refundPurchase: {max: 5, windowSeconds: 60},
   checkoutExchange: {max: 10, windowSeconds: 60},
   /** The success page asks once a load, and each answer reads Stripe: a person reloading, not a script. */
   checkoutStatus: {max: 10, windowSeconds: 60},

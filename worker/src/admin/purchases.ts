@@ -14,7 +14,7 @@ import type {
 import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
 import {csv} from './csv';
 import {maskSessionIds} from '../log';
-import {stripePaymentUrl} from './refunds';
+import {stripePaymentUrl} from '../payments/refunds';
 import {adminUpgrade, upgradeEvent, upgradesOfStatement} from './upgradeEvents';
 
 /**

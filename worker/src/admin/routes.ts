@@ -49,7 +49,7 @@ import {auditLogPage, leadsCsv, leadsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {renewInvitation} from '../access/grants/renew';
 import {acceptCardCountry} from './cardCountryReview';
-import {refundPayment, refundUpgradesOf} from './refunds';
+import {refundPayment, refundUpgradesOf} from '../payments/refunds';
 import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
 import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
@@ -218,7 +218,7 @@ export const adminRoutes = new Hono<AppEnv>()
         throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
       const refund = await refundPayment(
         c.env,
-        {paymentIntentId: purchase.payment_intent_id, sessionId, admin: admin(c)},
+        {paymentIntentId: purchase.payment_intent_id, sessionId, by: admin(c)},
         request,
         {refundedBefore: request.refundedBefore},
       );

@@ -7,6 +7,7 @@ import {
   type CheckoutStatus,
   type CheckoutStatusResponse,
   type PaidResponse,
+  type RefundPurchaseResult,
   type UrlResponse,
 } from '../../../src/config/api';
 import type {AppEnv} from '../app';
@@ -22,6 +23,7 @@ import {
   checkoutClaim,
   checkoutSessionId,
   checkoutStatusBody,
+  refundPurchaseBody,
   userIdQuery,
 } from '../../../src/config/apiSchemas';
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
@@ -32,6 +34,7 @@ import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
 import {bestPaidPurchaseOf, customerOf, type PurchaseStatus} from '../purchases';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
+import {refundOwnPurchase} from './selfRefund';
 import {DAY_MS} from '../../../src/config/dates';
 
 export const paymentRoutes = new Hono<AppEnv>()
@@ -188,6 +191,18 @@ export const paymentRoutes = new Hono<AppEnv>()
     );
     if (status === 'ignored') throw notOurs();
     return c.json({status: checkoutStatusOf(status, session)} satisfies CheckoutStatusResponse);
+  })
+
+  /**
+   * The buyer's own refund under the money-back guarantee (selfRefund.ts): their purchase, within
+   * its window, once per buyer; 200 with what Stripe refunded, and access has ended.
+   */
+  .post(API_PATHS.refundPurchase, requireUser, async (c) => {
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `refund:${user.uid}`, limits.refundPurchase);
+    const {reason} = await readJson(c, refundPurchaseBody);
+    const refund = await refundOwnPurchase(c.env, user, reason || null);
+    return c.json({status: 'refunded', ...refund} satisfies RefundPurchaseResult);
   })
 
   /** Stripe's billing portal for a buyer with a Stripe customer; the return URL stays on the site. */

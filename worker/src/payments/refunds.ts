@@ -2,13 +2,14 @@ import Stripe from 'stripe';
 import type {AdminRefundRequest} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
 import {HttpError} from '../errors';
-import {isLiveKey} from '../payments/stripeClient';
-import {recordAmountRefunded} from '../payments/revocations';
-import {paymentProviderError, stripeFor} from '../payments/stripe';
+import {isLiveKey} from './stripeClient';
+import {recordAmountRefunded} from './revocations';
+import {paymentProviderError, stripeFor} from './stripe';
 import {settingsOf} from '../settings';
 
 /**
- * A refund from the seller's console, through Stripe. What is left to refund is read from Stripe's
+ * A refund through Stripe: the seller's, from the console, or the buyer's own, from the dashboard
+ * (the money-back guarantee: selfRefund.ts). What is left to refund is read from Stripe's
  * charge at the moment of the refund, never from D1 or the browser: a refund made in Stripe's
  * dashboard reaches D1 only with its webhook, which may still be on its way (what Stripe says is
  * refunded is recorded in D1 here too). Stripe's `charge.refunded` webhook that follows does
@@ -40,7 +41,9 @@ export interface RefundOutcome {
  */
 export type RefundAction = {refundedBefore: number} | {partOf: string};
 
-const ALREADY_REFUNDED = 'This payment has already been refunded in full.';
+export const ALREADY_REFUNDED = 'This payment has already been refunded in full.';
+/** The same action still running at Stripe, from another request. */
+export const IN_FLIGHT = 'This refund is already on its way from another request: read the purchase again in a moment.';
 const RACED = 'Another refund of this payment got there first: read the purchase again and refund what is left.';
 /** The refund's metadata key that holds the action's name. */
 const ACTION = 'console_action';
@@ -50,7 +53,7 @@ const undone = (refund: Stripe.Refund) => refund.status === 'failed' || refund.s
 
 export async function refundPayment(
   env: Env,
-  payment: {paymentIntentId: string; sessionId: string; admin: string},
+  payment: {paymentIntentId: string; sessionId: string; by: string},
   request: Pick<AdminRefundRequest, 'amount' | 'reason'>,
   action: RefundAction,
 ): Promise<RefundOutcome> {
@@ -109,7 +112,7 @@ export async function refundPayment(
         amount,
         reason: request.reason,
         // Found again from Stripe's dashboard: which purchase, who asked, and the action.
-        metadata: {session_id: payment.sessionId, refunded_by: payment.admin, [ACTION]: key},
+        metadata: {session_id: payment.sessionId, refunded_by: payment.by, [ACTION]: key},
       },
       {idempotencyKey: key},
     );
@@ -136,7 +139,7 @@ export async function refundPayment(
 export async function refundUpgradesOf(
   env: Env,
   purchaseSessionId: string,
-  admin: string,
+  by: string,
   reason: AdminRefundRequest['reason'],
   partOf: string,
 ): Promise<string> {
@@ -150,7 +153,7 @@ export async function refundUpgradesOf(
     try {
       const refund = await refundPayment(
         env,
-        {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, admin},
+        {paymentIntentId: upgrade.payment_intent_id, sessionId: upgrade.session_id, by},
         {reason},
         {partOf},
       );
@@ -192,11 +195,7 @@ function refusal(err: unknown): HttpError {
   if (err instanceof Stripe.errors.StripeIdempotencyError) return new HttpError(409, RACED, 'CONFLICT');
   // The same action still running at Stripe after the client's retry (a 409): its answer is the one to read.
   if (err instanceof Stripe.errors.StripeError && err.code === 'idempotency_key_in_use') {
-    return new HttpError(
-      409,
-      'This refund is already on its way from another request: read the purchase again in a moment.',
-      'CONFLICT',
-    );
+    return new HttpError(409, IN_FLIGHT, 'CONFLICT');
   }
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     if (err.code === 'charge_already_refunded') {

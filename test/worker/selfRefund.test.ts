@@ -1,0 +1,195 @@
+/**
+ * The money-back guarantee, kept by the product (issue 42): a paid buyer refunds their own purchase
+ * (POST /refundPurchase) in workerd with a real D1, against the Stripe, GitHub and Mailgun
+ * stand-ins. Stripe refunds all of it once however often it is asked, access ends at once, a
+ * receipt is e-mailed; the window, a dispute and a second purchase of the same buyer send the
+ * buyer to support instead, and nothing is refunded.
+ */
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {ADMIN_PATHS, adminPath, API_PATHS, type AccessStatus} from '../../src/config/api';
+import type {PaidWith} from '../../scripts/local/stripeApi';
+import {DAY_MS} from '../../src/config/dates';
+import {completedEvent, disputeEvent, type SignedInUser, uniqueEmail, useSellerStack} from './stack';
+import {kitGrant} from './grantRows';
+
+const seller = useSellerStack();
+/** The one row a query answers. */
+const one = async <T = Record<string, unknown>>(sql: string, ...params: unknown[]) =>
+  (await stack().worker.db.all<T>(sql, ...params))[0];
+const stack = () => seller.stack;
+const ADVANCED_CENTS = planAmount(appConfig.plans[1]!);
+
+let accounts = 0;
+
+/** A verified buyer who paid (the featured plan) and was invited to the kit's repository. */
+async function paidBuyer(options: {user?: SignedInUser; cardFingerprint?: string; paidWith?: PaidWith} = {}) {
+  const user = options.user ?? (await stack().signUp({verified: true}));
+  const sessionId = await stack().paidCheckout({
+    email: user.email,
+    user,
+    ...(options.cardFingerprint && {cardFingerprint: options.cardFingerprint}),
+    ...(options.paidWith && {paidWith: options.paidWith}),
+  });
+  expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
+  const login = stack().github.addUser(`refunded-${Date.now().toString(36)}-${accounts++}`).login;
+  const asked = await stack().call(API_PATHS.addUserToRepo, {
+    token: user.idToken,
+    body: {username: login, userId: user.uid},
+  });
+  expect(asked.status).toBe(200);
+  const {payment_intent_id: paymentIntentId} = (await one<{payment_intent_id: string}>(
+    'SELECT payment_intent_id FROM purchases WHERE session_id = ?',
+    sessionId,
+  ))!;
+  return {user, sessionId, login, paymentIntentId};
+}
+
+const refundMine = (user: SignedInUser, body: Record<string, unknown> = {}) =>
+  stack().call(API_PATHS.refundPurchase, {token: user.idToken, body});
+const refundsOf = (paymentIntentId: string) =>
+  stack().stripe.refundsCreated.filter((refund) => refund.payment_intent === paymentIntentId);
+/** The buyer is sent to support (409 REFUND_BY_SUPPORT, saying why), and Stripe refunded nothing of the payment. */
+async function sentToSupport(buyer: {user: SignedInUser; paymentIntentId: string}, why: string) {
+  const response = await refundMine(buyer.user);
+  expect(response.status).toBe(409);
+  expect(await response.json()).toMatchObject({code: 'REFUND_BY_SUPPORT', error: expect.stringContaining(why)});
+  expect(refundsOf(buyer.paymentIntentId)).toEqual([]);
+}
+const invitedLogins = () => [...stack().github.invitations.values()].map((invitation) => invitation.invitee.login);
+
+test('a buyer within the guarantee refunds their own purchase: Stripe refunds all of it, once, access ends at once, and a receipt says so', async () => {
+  const {user, sessionId, login, paymentIntentId} = await paidBuyer();
+  expect(invitedLogins()).toContain(login);
+
+  const response = await refundMine(user, {reason: '  Not what I needed  '});
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual({status: 'refunded', amount: ADVANCED_CENTS, currency: PLAN_CURRENCY});
+  expect(refundsOf(paymentIntentId)).toEqual([
+    expect.objectContaining({
+      amount: String(ADVANCED_CENTS),
+      reason: 'requested_by_customer',
+      metadata: expect.objectContaining({session_id: sessionId, refunded_by: `buyer ${user.uid}`}),
+    }),
+  ]);
+
+  // Access ended in the same request, before Stripe's webhook: the seat taken back, its invitation withdrawn.
+  expect(await one('SELECT status, revoke_reason FROM purchases WHERE session_id = ?', sessionId)).toEqual({
+    status: 'revoked',
+    revoke_reason: 'refunded',
+  });
+  expect(await kitGrant<{status: string}>(stack().worker.db, sessionId, 'status')).toEqual({status: 'revoked'});
+  expect(invitedLogins()).not.toContain(login);
+  const status = (await (await stack().call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
+  expect(status).toMatchObject({hasPaid: false});
+  expect((await stack().call(API_PATHS.downloadLink, {token: user.idToken, body: {}})).status).toBe(402);
+
+  const receipts = stack().mailgun.sent.filter(
+    (mail) => mail.fields.to === user.email && /refund of/.test(mail.fields.subject ?? ''),
+  );
+  expect(receipts).toHaveLength(1);
+  expect(receipts[0]!.fields.text).toContain('Your access to the code has ended');
+  expect(
+    await one('SELECT reason, amount, refund_id IS NOT NULL AS made FROM self_refunds WHERE session_id = ?', sessionId),
+  ).toEqual({
+    reason: 'Not what I needed',
+    amount: ADVANCED_CENTS,
+    made: 1,
+  });
+
+  // A second click: the same refund is the answer, and Stripe is not asked for another.
+  const again = await refundMine(user);
+  expect(again.status).toBe(200);
+  expect(await again.json()).toEqual({status: 'refunded', amount: ADVANCED_CENTS, currency: PLAN_CURRENCY});
+  expect(refundsOf(paymentIntentId)).toHaveLength(1);
+  expect(
+    stack().mailgun.sent.filter((mail) => mail.fields.to === user.email && /refund of/.test(mail.fields.subject ?? '')),
+  ).toHaveLength(1);
+});
+
+test('two clicks at once make one refund', async () => {
+  const {user, paymentIntentId} = await paidBuyer();
+  const answers = await Promise.all([refundMine(user), refundMine(user)]);
+  expect(answers.some((answer) => answer.status === 200)).toBe(true);
+  for (const answer of answers) expect([200, 409]).toContain(answer.status);
+  expect(refundsOf(paymentIntentId)).toHaveLength(1);
+});
+
+test(`after ${appConfig.guarantee.days} days the guarantee has ended: the buyer is sent to support, and nothing is refunded or taken`, async () => {
+  const {user, sessionId, paymentIntentId} = await paidBuyer();
+  const payment = stack().stripe.payments.get(paymentIntentId)!;
+  payment.charge.created = Math.floor((Date.now() - appConfig.guarantee.days * DAY_MS - 60_000) / 1000);
+  const response = await refundMine(user);
+  expect(response.status).toBe(409);
+  expect(await response.json()).toEqual({
+    error: expect.stringContaining(
+      `The ${appConfig.guarantee.days}-day money-back guarantee of this purchase has ended.`,
+    ),
+    code: 'REFUND_BY_SUPPORT',
+  });
+  expect(refundsOf(paymentIntentId)).toEqual([]);
+  expect(await kitGrant<{status: string}>(stack().worker.db, sessionId, 'status')).toEqual({status: 'pending'});
+  expect(await one('SELECT COUNT(*) AS claims FROM self_refunds WHERE session_id = ?', sessionId)).toEqual({claims: 0});
+});
+
+test('a payment that was disputed, even a dispute the seller won, is refunded through support only', async () => {
+  const buyer = await paidBuyer();
+  expect(
+    (await stack().deliver(disputeEvent(stack(), buyer.sessionId, 'charge.dispute.created', 'needs_response'))).status,
+  ).toBe(200);
+  expect((await stack().deliver(disputeEvent(stack(), buyer.sessionId, 'charge.dispute.closed', 'won'))).status).toBe(
+    200,
+  );
+  await sentToSupport(buyer, 'disputed');
+});
+
+test('one self-service refund a buyer: a second purchase of the same account, or one paid with the same card, goes through support', async () => {
+  const card = `fp_${Date.now().toString(36)}`;
+  const first = await paidBuyer({cardFingerprint: card});
+  expect((await refundMine(first.user)).status).toBe(200);
+
+  await sentToSupport(await paidBuyer({user: first.user}), 'another purchase');
+
+  // Another account and e-mail, the same card.
+  await sentToSupport(await paidBuyer({cardFingerprint: card}), 'another purchase');
+  // A buyer of their own card is not held back by anyone else's refund.
+  const other = await paidBuyer();
+  expect((await refundMine(other.user)).status).toBe(200);
+});
+
+test('only a signed-in buyer, for their own paid purchase: 401 without a token, 402 without a purchase, 400 for a reason too long', async () => {
+  const {user, paymentIntentId} = await paidBuyer();
+  expect((await stack().call(API_PATHS.refundPurchase, {body: {}})).status).toBe(401);
+  const visitor = await stack().signUp({email: uniqueEmail('visitor'), verified: true});
+  expect((await refundMine(visitor)).status).toBe(402);
+  const long = await refundMine(user, {reason: 'x'.repeat(501)});
+  expect(long.status).toBe(400);
+  expect(await long.json()).toEqual({error: 'The reason is too long: 500 characters at most.'});
+  expect(refundsOf(paymentIntentId)).toEqual([]);
+});
+
+test('a payment with no card to know the buyer by (Link), and a purchase the seller revoked, are refunded through support', async () => {
+  await sentToSupport(await paidBuyer({paidWith: 'link'}), 'other than by card');
+
+  const revoked = await paidBuyer();
+  const {admin} = seller;
+  expect(
+    (
+      await stack().call(adminPath(ADMIN_PATHS.revoke, {sessionId: revoked.sessionId}), {
+        token: admin.idToken,
+        body: {},
+      })
+    ).status,
+  ).toBe(200);
+  await sentToSupport(revoked, 'revoked');
+});
+
+test('a buyer who keeps another purchase is told so: the receipt does not say their access has ended', async () => {
+  const first = await paidBuyer();
+  await paidBuyer({user: first.user});
+  expect((await refundMine(first.user)).status).toBe(200);
+  const [receipt] = stack().mailgun.sent.filter(
+    (mail) => mail.fields.to === first.user.email && /refund of/.test(mail.fields.subject ?? ''),
+  );
+  expect(receipt!.fields.text).toContain('your other purchase keeps the access it gives');
+  expect(receipt!.fields.text).not.toContain('Your access to the code has ended');
+});

@@ -1,0 +1,252 @@
+import type Stripe from 'stripe';
+import {appConfig, storedPlanName} from '../../../src/config';
+import {DAY_MS} from '../../../src/config/dates';
+import type {AuthUser} from '../auth/user';
+import {contextOf} from '../context';
+import {HttpError} from '../errors';
+import {enqueue} from '../jobs';
+import {log} from '../log';
+import {formatAmount, type MailMessage} from '../mail';
+import {runJob} from '../outbox';
+import {accessPurchaseOf, type Purchase} from '../purchases';
+import {settingsOf, type Settings} from '../settings';
+import {ALREADY_REFUNDED, IN_FLIGHT, refundPayment, refundUpgradesOf} from './refunds';
+import {revokePayment} from './revocations';
+import {paymentProviderError, stripeFor} from './stripe';
+
+/**
+ * The money-back guarantee, kept by the product: a paid buyer refunds their own purchase from the
+ * dashboard within `guarantee.days` of paying. Everything is decided here, never by the browser:
+ * the purchase is the signed-in buyer's own (the one their dashboard shows), the window runs from
+ * when Stripe charged the card, a payment that was ever disputed goes to support, and each buyer
+ * has one such refund (known by their account, the purchase's e-mail, its Stripe customer and its
+ * card's fingerprint: a second purchase after a refund is refunded through support only; a payment
+ * with no card fingerprint, or a purchase the seller revoked, goes to support too). The refund is
+ * the console's (refunds.ts `refundPayment`: all that is left, Stripe's idempotency key named by
+ * the purchase, so a double click refunds once); access ends at once (revocations.ts
+ * `revokePayment`, as the `charge.refunded` webhook that follows would), the purchase's upgrades
+ * are refunded with it, and the buyer gets a receipt by e-mail.
+ */
+
+const toSupport = (why: string) =>
+  new HttpError(
+    409,
+    `${why} Write to ${appConfig.support.email} and we will sort it out with you.`,
+    'REFUND_BY_SUPPORT',
+  );
+
+/** What Stripe says of the purchase's payment: when it was charged, and the card's fingerprint. */
+async function chargeOf(settings: Settings, paymentIntentId: string): Promise<Stripe.Charge> {
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripeFor(settings).paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge']});
+  } catch (err) {
+    throw paymentProviderError(err);
+  }
+  const charge = intent.latest_charge;
+  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string')
+    throw new HttpError(409, 'This payment has not gone through, so there is nothing to refund yet.', 'CONFLICT');
+  return charge;
+}
+
+/** Who asks, and who the buyer is by their card. */
+interface Claim {
+  userId: string;
+  fingerprint: string;
+  reason: string | null;
+}
+
+/**
+ * Claims the buyer's one self-service refund for this purchase, in one statement (two purchases of
+ * one buyer asked at once cannot both pass): false when another purchase of the same account,
+ * e-mail, customer or card had it. Asked again for the same purchase (a double click, a retry after
+ * Stripe failed), the claim it has stands. A claim is never given back, even when Stripe failed:
+ * whether Stripe refunded cannot always be told, and a buyer whose refund did not go through asks
+ * support, who sees the claim.
+ */
+async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Promise<boolean> {
+  await db
+    .prepare(
+      `INSERT INTO self_refunds (session_id, user_id, email, customer_id, card_fingerprint, reason, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+       WHERE NOT EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?1
+         AND (user_id = ?2 OR email = ?3 OR customer_id = ?4 OR card_fingerprint = ?5))
+       ON CONFLICT (session_id) DO NOTHING`,
+    )
+    .bind(
+      purchase.session_id,
+      claim.userId,
+      purchase.email?.toLowerCase() ?? null,
+      purchase.customer_id,
+      claim.fingerprint,
+      claim.reason,
+      Date.now(),
+    )
+    .run();
+  const held = await db
+    .prepare('SELECT 1 AS held FROM self_refunds WHERE session_id = ?1')
+    .bind(purchase.session_id)
+    .first();
+  return held !== null;
+}
+
+export interface SelfRefund {
+  amount: number;
+  currency: string;
+}
+
+/** Refunds the signed-in buyer's purchase in full under the guarantee, and ends its access. */
+export async function refundOwnPurchase(env: Env, user: AuthUser, reason: string | null): Promise<SelfRefund> {
+  if (!appConfig.guarantee.selfService) throw toSupport('Refunds are made by our support team.');
+  const {DB: db} = env;
+  const purchase = await accessPurchaseOf(db, user);
+  if (!purchase) {
+    // Asked again once it went through (a second click, a second tab): the same refund is the answer.
+    const done = await db
+      .prepare(
+        `SELECT amount, currency FROM self_refunds WHERE user_id = ?1 AND refund_id IS NOT NULL AND created_at > ?2
+         ORDER BY created_at DESC LIMIT 1`,
+      )
+      .bind(user.uid, Date.now() - DAY_MS)
+      .first<SelfRefund>();
+    if (done) return done;
+    throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+  }
+  if (!purchase.payment_intent_id)
+    throw new HttpError(409, 'Nothing was paid for this purchase, so there is nothing to refund.', 'CONFLICT');
+  // The seller's revocation (abuse, say) is the seller's to settle, its refund included.
+  if (purchase.revoked_by_seller_at !== null) throw toSupport('Access to this purchase was revoked.');
+  const paymentIntentId = purchase.payment_intent_id;
+  const disputed = await db
+    .prepare('SELECT 1 AS found FROM disputes WHERE payment_intent_id = ?1 LIMIT 1')
+    .bind(paymentIntentId)
+    .first();
+  const charge = await chargeOf(settingsOf(env), paymentIntentId);
+  // Stripe's word too: a dispute whose webhook has not arrived yet.
+  if (disputed || charge.disputed)
+    throw toSupport('This payment was disputed with your bank, so it cannot be refunded from here.');
+  const days = appConfig.guarantee.days;
+  if (Date.now() > charge.created * 1000 + days * DAY_MS)
+    throw toSupport(`The ${days}-day money-back guarantee of this purchase has ended.`);
+  // Without a card's fingerprint (Link, Cash App) a buyer cannot be told from a new one: fail closed.
+  const fingerprint = charge.payment_method_details?.card?.fingerprint;
+  if (!fingerprint) throw toSupport('Payments made other than by card are refunded by our support team.');
+  if (!(await claimRefund(db, purchase, {userId: user.uid, fingerprint, reason})))
+    throw toSupport('You have had a refund of another purchase already, so this one goes through support.');
+
+  let refund;
+  try {
+    refund = await refundPayment(
+      env,
+      {paymentIntentId, sessionId: purchase.session_id, by: `buyer ${user.uid}`},
+      {reason: 'requested_by_customer'},
+      {partOf: `self-refund:${purchase.session_id}`},
+    );
+  } catch (err) {
+    throw inBuyersWords(err);
+  }
+  await db
+    .prepare('UPDATE self_refunds SET refund_id = ?2, amount = ?3, currency = ?4 WHERE session_id = ?1')
+    .bind(purchase.session_id, refund.refundId, refund.refunded, refund.currency)
+    .run();
+  log.info('payments.self_refund', {
+    sessionId: purchase.session_id,
+    refundId: refund.refundId,
+    amount: refund.refunded,
+  });
+  // The money has moved: the buyer hears so whatever befalls what follows, and a step that fails is logged.
+  const {session_id: sessionId} = purchase;
+  await followUp(sessionId, 'revoke', () =>
+    // Access ends now; the charge.refunded webhook that follows (Stripe retries it) ends it too.
+    revokePayment(env, paymentIntentId, 'refunded'),
+  );
+  await followUp(sessionId, 'upgrades', async () => {
+    const upgrades = await refundUpgradesOf(
+      env,
+      sessionId,
+      `buyer ${user.uid}`,
+      'requested_by_customer',
+      refund.action,
+    );
+    // An upgrade Stripe would not refund is named for the seller, who refunds it from its row.
+    if (upgrades.includes('NOT refunded')) log.warn('payments.self_refund_upgrade_left', {sessionId, upgrades});
+  });
+  await followUp(sessionId, 'receipt', async () =>
+    sendReceipt(env, purchase, refund, (await accessPurchaseOf(db, user)) !== null),
+  );
+  return {amount: refund.refunded, currency: refund.currency};
+}
+
+/** A step after the refund: its failure is logged, never answered to a buyer whose money has moved. */
+async function followUp(sessionId: string, step: string, run: () => Promise<unknown>) {
+  try {
+    await run();
+  } catch (err) {
+    log.error('payments.self_refund_step_failed', {
+      sessionId,
+      step,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
+/** refunds.ts's refusals are in the seller's words: the buyer hears theirs. */
+function inBuyersWords(err: unknown): unknown {
+  if (!(err instanceof HttpError) || err.status !== 409) return err;
+  if (err.message === IN_FLIGHT)
+    return new HttpError(409, 'Your refund is already on its way: this page shows it in a moment.', 'CONFLICT');
+  if (err.message === ALREADY_REFUNDED) return new HttpError(409, ALREADY_REFUNDED, 'CONFLICT');
+  return toSupport('This payment cannot be refunded from here.');
+}
+
+/** The refund's receipt, by e-mail to the purchase's address: once a refund, retried by the outbox. */
+async function sendReceipt(
+  env: Env,
+  purchase: Purchase,
+  refund: {refunded: number; currency: string; refundId: string},
+  keepsAccess: boolean,
+) {
+  if (!purchase.email) return;
+  const context = contextOf(env);
+  const message = refundReceiptMail(purchase.email, storedPlanName(purchase.plan), refund, keepsAccess);
+  const id = await enqueue(context.db, {
+    key: `refund-receipt:${refund.refundId}`,
+    kind: 'mail',
+    sessionId: purchase.session_id,
+    payload: message,
+  });
+  if (id !== null) await runJob(context, id);
+}
+
+/**
+ * What the buyer is told of their refund: how much, where it goes, when it shows, and what became
+ * of their access (`keepsAccess`: another purchase of theirs still gives it).
+ */
+export function refundReceiptMail(
+  to: string,
+  plan: string | null,
+  refund: {refunded: number; currency: string; refundId: string},
+  keepsAccess: boolean,
+): MailMessage {
+  const {appName, mail} = appConfig;
+  const amount = formatAmount(refund.refunded, refund.currency);
+  return {
+    from: mail.fromNoReply,
+    to,
+    replyTo: appConfig.support.email,
+    subject: `Your ${appName} refund of ${amount}`,
+    text: [
+      `As you asked, we refunded your purchase of ${appName}${plan ? ` (${plan})` : ''}: ${amount}, on ${new Date().toUTCString()}.`,
+      `Stripe returns it to the card you paid with (its reference: ${refund.refundId}). Your bank may take 5 to 10 business days to show it.`,
+      '',
+      ...(keepsAccess
+        ? ['This purchase no longer gives access to the code; your other purchase keeps the access it gives.']
+        : [
+            'Your access to the code has ended: the invitation to the private repository is withdrawn, or your account removed',
+            'from it, and download links no longer work. The licence ends with the refund, as the terms say.',
+          ]),
+      '',
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
+    ].join('\n'),
+  };
+}
