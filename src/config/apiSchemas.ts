@@ -329,6 +329,14 @@ export const accessStatus = z.object({
    * for it again, nor download the code, until the seller grants it again.
    */
   revokedBySeller: z.boolean().optional(),
+  /**
+   * The money-back guarantee: until when (Unix ms) the buyer may refund this purchase themselves
+   * (POST /refundPurchase). Absent when they may not: the window has ended, the payment was
+   * disputed, the seller revoked it, the buyer had a self-service refund already, or the seller
+   * turned it off (`guarantee.selfService`). The worker decides again at the refund, by Stripe's
+   * own charge time, a moment after this one (the checkout's).
+   */
+  refundableUntil: z.number().optional(),
   /** How many times this purchase has moved its access to another GitHub account. */
   usernameChanges: z.number().optional(),
   /** How many more moves the purchase allows. */

@@ -106,7 +106,7 @@ export const landing = {
       },
       {
         question: 'Can I get a refund?',
-        answer: `Yes. You can ask for a full refund within ${appConfig.guarantee.days} days of your purchase: send an e-mail to ${appConfig.support.email} and we refund you, no questions asked.`,
+        answer: `Yes. You can have a full refund within ${appConfig.guarantee.days} days of your purchase, no questions asked: ${appConfig.guarantee.selfService ? 'refund it yourself from your dashboard, or ' : ''}send an e-mail to ${appConfig.support.email}.`,
       },
       {
         question: 'I have another question',

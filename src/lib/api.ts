@@ -24,6 +24,8 @@ import {
   type DownloadLink,
   type DownloadLinkRequest,
   type ResendRequest,
+  type RefundPurchaseRequest,
+  type RefundPurchaseResult,
   type ErrorCode,
   ERROR_CODES,
   type LeadResult,
@@ -321,6 +323,11 @@ export function createApiClient(options: ApiClientOptions) {
     async setReleaseEmails(subscribed: boolean): Promise<boolean> {
       const body = await call('POST', API_PATHS.releaseEmails, {body: {subscribed}});
       return body?.subscribed === true;
+    },
+    /** The buyer's own refund under the money-back guarantee, with their reason if they gave one. */
+    async refundPurchase(reason?: string): Promise<RefundPurchaseResult> {
+      const request: RefundPurchaseRequest = reason === undefined ? {} : {reason};
+      return (await call('POST', API_PATHS.refundPurchase, {body: request}))!;
     },
     /** A new invitation to one repository of the purchase (the kit's, or an extra one by its key), once the last one expired. */
     async resendInvitation(key = 'kit'): Promise<AccessResult> {

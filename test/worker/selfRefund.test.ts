@@ -193,3 +193,41 @@ test('a buyer who keeps another purchase is told so: the receipt does not say th
   expect(receipt!.fields.text).toContain('your other purchase keeps the access it gives');
   expect(receipt!.fields.text).not.toContain('Your access to the code has ended');
 });
+
+test("the dashboard's status offers the refund until the window ends, and never to a buyer the refund would send to support", async () => {
+  const statusOf = async (user: SignedInUser) =>
+    (await (await stack().call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
+  const days = appConfig.guarantee.days;
+  const buyer = await paidBuyer();
+  const {created_at: createdAt} = (await one<{created_at: number}>(
+    'SELECT created_at FROM purchases WHERE session_id = ?',
+    buyer.sessionId,
+  ))!;
+  expect((await statusOf(buyer.user)).refundableUntil).toBe(createdAt + days * DAY_MS);
+  // The window ends: no offer, and the refund itself says why.
+  await stack().worker.db.run(
+    'UPDATE purchases SET created_at = ? WHERE session_id = ?',
+    Date.now() - days * DAY_MS - 60_000,
+    buyer.sessionId,
+  );
+  expect(await statusOf(buyer.user)).toMatchObject({hasPaid: true});
+  expect((await statusOf(buyer.user)).refundableUntil).toBeUndefined();
+
+  const disputed = await paidBuyer();
+  expect(
+    (await stack().deliver(disputeEvent(stack(), disputed.sessionId, 'charge.dispute.created', 'needs_response')))
+      .status,
+  ).toBe(200);
+  expect(
+    (await stack().deliver(disputeEvent(stack(), disputed.sessionId, 'charge.dispute.closed', 'won'))).status,
+  ).toBe(200);
+  expect(await statusOf(disputed.user)).toMatchObject({hasPaid: true});
+  expect((await statusOf(disputed.user)).refundableUntil).toBeUndefined();
+
+  // A buyer who had their refund, and bought again.
+  const refunded = await paidBuyer();
+  expect((await refundMine(refunded.user)).status).toBe(200);
+  await paidBuyer({user: refunded.user});
+  expect(await statusOf(refunded.user)).toMatchObject({hasPaid: true});
+  expect((await statusOf(refunded.user)).refundableUntil).toBeUndefined();
+});

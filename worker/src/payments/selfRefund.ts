@@ -90,6 +90,32 @@ async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Pr
   return held !== null;
 }
 
+/**
+ * Until when the dashboard offers the buyer their own refund of `purchase`, or null: what
+ * refundOwnPurchase will check, as far as D1 knows it (the card's fingerprint and Stripe's word on
+ * disputes are asked at the refund). The window runs from the checkout, a moment before Stripe's
+ * charge: the offer ends no later than the refund allows.
+ */
+export async function selfRefundUntil(
+  db: D1Database,
+  user: AuthUser,
+  purchase: Purchase | null,
+  now = Date.now(),
+): Promise<number | null> {
+  const {days, selfService} = appConfig.guarantee;
+  if (!selfService || !purchase?.payment_intent_id || purchase.revoked_by_seller_at !== null) return null;
+  const until = purchase.created_at + days * DAY_MS;
+  if (now > until) return null;
+  const barred = await db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM disputes WHERE payment_intent_id = ?1)
+         OR EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?2 AND (user_id = ?3 OR email = ?4)) AS barred`,
+    )
+    .bind(purchase.payment_intent_id, purchase.session_id, user.uid, purchase.email?.toLowerCase() ?? null)
+    .first<{barred: number}>();
+  return barred?.barred ? null : until;
+}
+
 export interface SelfRefund {
   amount: number;
   currency: string;

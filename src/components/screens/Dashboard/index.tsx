@@ -12,6 +12,7 @@ import {
   standingNotes,
 } from '../../../config';
 import type {AccessStatus} from '../../../config/api';
+import {guaranteeWords} from '../../../config/guarantee';
 import {useAuth} from '../../../lib/auth/AuthContext';
 import {rememberBuyer} from '../../../lib/auth/buyerHint';
 import type {AuthUser} from '../../../lib/auth/types';
@@ -23,6 +24,7 @@ import RequireAuth from '../../layout/RequireAuth';
 import Spinner from '../../shared/Spinner';
 import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
+import GuaranteeRefund from './GuaranteeRefund';
 import DownloadCode from './DownloadCode';
 import EndedPurchase from './EndedPurchase';
 import Receipts from './Receipts';
@@ -129,6 +131,11 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
           <>
             <p>Invoices, receipts and your billing details are in Stripe's billing portal.</p>
             <BillingPortalButton />
+            {known.refundableUntil !== undefined ? (
+              <GuaranteeRefund until={known.refundableUntil} onRefunded={refresh} />
+            ) : (
+              appConfig.support.email && <p>{guaranteeWords.bySupport(appConfig.support.email)}</p>
+            )}
           </>
         ) : (
           <>

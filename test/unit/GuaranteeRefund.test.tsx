@@ -1,0 +1,56 @@
+import React from 'react';
+import {screen, waitFor} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import GuaranteeRefund from '../../src/components/screens/Dashboard/GuaranteeRefund';
+import {appConfig, formatDay} from '../../src/config';
+import {API_PATHS} from '../../src/config/api';
+import {guaranteeWords} from '../../src/config/guarantee';
+import {useJsonWorker} from '../support/jsonWorker';
+import {renderWithSite} from '../support/render';
+
+const worker = useJsonWorker();
+const UNTIL = Date.UTC(2026, 11, 9, 12);
+
+function show(onRefunded = jest.fn()) {
+  renderWithSite(<GuaranteeRefund until={UNTIL} onRefunded={onRefunded} />, {env: {WORKER_URL: worker().url}});
+  return onRefunded;
+}
+
+describe('the money-back guarantee on the dashboard', () => {
+  it('says until when, and refunds only on the second step, with the reason given', async () => {
+    worker().answer(`POST ${API_PATHS.refundPurchase}`, 200, {status: 'refunded', amount: 9900, currency: 'usd'});
+    const onRefunded = show();
+    expect(screen.getByText(guaranteeWords.offer(UNTIL))).toBeInTheDocument();
+    expect(guaranteeWords.offer(UNTIL)).toContain(formatDay(UNTIL));
+
+    await userEvent.click(screen.getByRole('button', {name: guaranteeWords.button}));
+    expect(worker().calls).toEqual([]);
+    expect(screen.getByText(guaranteeWords.confirmText)).toHaveTextContent(appConfig.appName);
+    await userEvent.type(screen.getByRole('textbox', {name: guaranteeWords.reasonLabel}), '  Too much for me  ');
+    await userEvent.click(screen.getByRole('button', {name: guaranteeWords.confirm}));
+
+    await waitFor(() => expect(onRefunded).toHaveBeenCalledTimes(1));
+    expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {reason: 'Too much for me'}}]);
+  });
+
+  it('keeps the purchase when the buyer steps back: nothing is sent', async () => {
+    const onRefunded = show();
+    await userEvent.click(screen.getByRole('button', {name: guaranteeWords.button}));
+    await userEvent.click(screen.getByRole('button', {name: guaranteeWords.keep}));
+    expect(screen.getByRole('button', {name: guaranteeWords.button})).toBeInTheDocument();
+    expect(screen.queryByRole('button', {name: guaranteeWords.confirm})).toBeNull();
+    expect(worker().calls).toEqual([]);
+    expect(onRefunded).not.toHaveBeenCalled();
+  });
+
+  it("shows the worker's refusal in its words, and the purchase stands", async () => {
+    const refusal = `You have had a refund of another purchase already, so this one goes through support. Write to ${appConfig.support.email} and we will sort it out with you.`;
+    worker().answer(`POST ${API_PATHS.refundPurchase}`, 409, {error: refusal, code: 'REFUND_BY_SUPPORT'});
+    const onRefunded = show();
+    await userEvent.click(screen.getByRole('button', {name: guaranteeWords.button}));
+    await userEvent.click(screen.getByRole('button', {name: guaranteeWords.confirm}));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {}}]);
+    expect(onRefunded).not.toHaveBeenCalled();
+  });
+});
