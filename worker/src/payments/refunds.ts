@@ -170,7 +170,7 @@ export async function refundUpgradesOf(
 }
 
 /** The payment's charge, which must have gone through: there is nothing to refund before that. */
-async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Charge> {
+export async function paidCharge(stripe: Stripe, paymentIntentId: string): Promise<Stripe.Charge> {
   let intent: Stripe.PaymentIntent;
   try {
     // With its refunds, to find the refund an action made (Stripe lists a charge's refunds only when asked).

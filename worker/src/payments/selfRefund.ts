@@ -1,4 +1,3 @@
-import type Stripe from 'stripe';
 import {appConfig, storedPlanName} from '../../../src/config';
 import {DAY_MS} from '../../../src/config/dates';
 import type {AuthUser} from '../auth/user';
@@ -9,10 +8,10 @@ import {log} from '../log';
 import {formatAmount, type MailMessage} from '../mail';
 import {runJob} from '../outbox';
 import {accessPurchaseOf, type Purchase} from '../purchases';
-import {settingsOf, type Settings} from '../settings';
-import {ALREADY_REFUNDED, IN_FLIGHT, refundPayment, refundUpgradesOf} from './refunds';
+import {settingsOf} from '../settings';
+import {ALREADY_REFUNDED, IN_FLIGHT, paidCharge, refundPayment, refundUpgradesOf} from './refunds';
 import {revokePayment} from './revocations';
-import {paymentProviderError, stripeFor} from './stripe';
+import {stripeFor} from './stripe';
 
 /**
  * The money-back guarantee, kept by the product: a paid buyer refunds their own purchase from the
@@ -34,20 +33,6 @@ const toSupport = (why: string) =>
     `${why} Write to ${appConfig.support.email} and we will sort it out with you.`,
     'REFUND_BY_SUPPORT',
   );
-
-/** What Stripe says of the purchase's payment: when it was charged, and the card's fingerprint. */
-async function chargeOf(settings: Settings, paymentIntentId: string): Promise<Stripe.Charge> {
-  let intent: Stripe.PaymentIntent;
-  try {
-    intent = await stripeFor(settings).paymentIntents.retrieve(paymentIntentId, {expand: ['latest_charge']});
-  } catch (err) {
-    throw paymentProviderError(err);
-  }
-  const charge = intent.latest_charge;
-  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string')
-    throw new HttpError(409, 'This payment has not gone through, so there is nothing to refund yet.', 'CONFLICT');
-  return charge;
-}
 
 /** Who asks, and who the buyer is by their card. */
 interface Claim {
@@ -147,7 +132,8 @@ export async function refundOwnPurchase(env: Env, user: AuthUser, reason: string
     .prepare('SELECT 1 AS found FROM disputes WHERE payment_intent_id = ?1 LIMIT 1')
     .bind(paymentIntentId)
     .first();
-  const charge = await chargeOf(settingsOf(env), paymentIntentId);
+  // When Stripe charged the card, its fingerprint, and Stripe's word on disputes (refunds.ts's own read).
+  const charge = await paidCharge(stripeFor(settingsOf(env)), paymentIntentId);
   // Stripe's word too: a dispute whose webhook has not arrived yet.
   if (disputed || charge.disputed)
     throw toSupport('This payment was disputed with your bank, so it cannot be refunded from here.');
