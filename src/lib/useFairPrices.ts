@@ -18,6 +18,8 @@ function isPrices(body: unknown): body is PricesResponse {
  * calculation the checkout charges with), asked once after the page has hydrated, with no token
  * (no sign-in SDK is loaded for it). Null until then, and for good when the worker cannot be
  * reached or fair prices are off: the list prices, which the page shows from the start, stand.
+ * An answer with nothing off is kept as null too: it shows what the page already shows, and
+ * taking it would draw the whole pricing section again after hydration for nothing.
  */
 export function useFairPrices(): PricesResponse | null {
   const {workerUrl} = useSiteSettings();
@@ -29,7 +31,7 @@ export function useFairPrices(): PricesResponse | null {
       .json('GET', API_PATHS.prices)
       .then(
         (body) => {
-          if (current && isPrices(body)) setPrices(body);
+          if (current && isPrices(body) && body.percentOff > 0) setPrices(body);
         },
         // No worker, no answer: the list prices are right for everyone, so this is no error.
         () => undefined,

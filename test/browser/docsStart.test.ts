@@ -5,12 +5,36 @@
  * reader blocking time before their first tap; `npm run audit` measures that time itself.
  */
 import type {BrowserContext, Page} from 'playwright-core';
+import {appConfig, fairPrice, PLAN_CURRENCY} from '../../src/config';
+import {API_PATHS, type PricesResponse} from '../../src/config/api';
 import {eventually, useBrowser} from './helpers';
 
 const browser = useBrowser();
 
 /** A plain page, a page with Firebase/Supabase tabs, and a component page with a live preview. */
 const DOCS_PAGES = ['/docs/features/payments', '/docs/features/magic-links', '/docs/components/pricing'];
+
+/**
+ * The worker's answer to the pricing section's look-up for a visitor from a country at full price
+ * (the worker's own calculation, `fairPrice`). The built site's worker is not running here, and
+ * whether another file's is decided the page's fate before (a CI run saw the section drawn again).
+ */
+async function answerFullPrice(context: BrowserContext): Promise<void> {
+  const answer: PricesResponse = {
+    country: 'US',
+    countryName: 'United States',
+    percentOff: 0,
+    currency: PLAN_CURRENCY,
+    plans: appConfig.plans.map((plan) => {
+      const {amount, listAmount} = fairPrice(plan, 'US');
+      return {id: plan.id, amount, listAmount};
+    }),
+  };
+  await context.route(
+    (url) => url.pathname.endsWith(API_PATHS.prices),
+    (route) => route.fulfill({json: answer, headers: {'Access-Control-Allow-Origin': '*'}}),
+  );
+}
 
 /** In the page before it loads: counts every use of the browser's collator. */
 function countCollatorUse(): void {
@@ -75,7 +99,7 @@ const prefetchLinks = (page: Page) =>
 
 describe('a built docs page on a phone', () => {
   it.each(DOCS_PAGES)('%s draws its text once: hydrating keeps it, and nothing draws it again', async (path) => {
-    const {page, errors} = await browser().open(path, {phone: true});
+    const {page, errors} = await browser().open(path, {phone: true, prepare: answerFullPrice});
     await settle(page);
     const {redrawn, total} = await redrawnProse(page);
     expect(total).toBeGreaterThan(5);
