@@ -93,6 +93,7 @@ const sidebars = {
       doc('features/upgrades', 'Upgrades', CircleArrowUp),
       doc('features/fair-prices', 'Fair prices', Globe),
       doc('features/taxes-and-receipts', 'Tax and receipts', Receipt),
+      doc('features/eu-withdrawal', 'Refunds and EU withdrawal', Scale),
       doc('features/google-oauth', 'Google OAuth', LogIn),
       doc('features/magic-links', 'Magic links', Wand),
       doc('features/customer-support', 'Customer support', Headset),

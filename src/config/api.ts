@@ -14,6 +14,7 @@ export type {
   LeadRequest,
   ResendRequest,
   RefundPurchaseRequest,
+  OwnRefundKind,
   RefundPurchaseResult,
   DownloadLinkRequest,
   ReleaseEmailsRequest,

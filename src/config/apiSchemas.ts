@@ -102,10 +102,14 @@ export const addUserToRepoBody = z.object({
 export const leadBody = z.object({email});
 
 /**
- * POST /refundPurchase: the buyer's own refund under the money-back guarantee; `reason`, if they
- * give one, is the seller's to read in the console.
+ * POST /refundPurchase: the buyer's own refund, under the money-back guarantee (`kind`'s default)
+ * or as the EU consumer's withdrawal from the contract; `reason`, if they give one, is the
+ * seller's to read in the console.
  */
 export const refundPurchaseBody = z.object({
+  kind: z
+    .enum(['guarantee', 'withdrawal'], {message: "kind is either 'guarantee' or 'withdrawal'"})
+    .default('guarantee'),
   reason: z.string().trim().max(500, 'The reason is too long: 500 characters at most.').optional(),
 });
 
@@ -337,6 +341,15 @@ export const accessStatus = z.object({
    * own charge time, a moment after this one (the checkout's).
    */
   refundableUntil: z.number().optional(),
+  /**
+   * The EU consumer's right of withdrawal: until when (Unix ms) the buyer may withdraw from the
+   * contract (POST /refundPurchase, `kind: 'withdrawal'`). Absent when they may not: the period
+   * has ended, the code was delivered after they asked for delivery at once, the payment was
+   * disputed or revoked by the seller, or the seller turned it off (`withdrawal.enabled`).
+   */
+  withdrawableUntil: z.number().optional(),
+  /** With `withdrawableUntil`: the buyer asked at checkout for delivery at once, so the right ends on delivery too. */
+  withdrawalEndsOnDelivery: z.boolean().optional(),
   /** How many times this purchase has moved its access to another GitHub account. */
   usernameChanges: z.number().optional(),
   /** How many more moves the purchase allows. */
@@ -930,6 +943,8 @@ export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
 export type LeadRequest = z.input<typeof leadBody>;
 export type ResendRequest = z.input<typeof resendBody>;
 export type RefundPurchaseRequest = z.input<typeof refundPurchaseBody>;
+/** Which of the buyer's rights a refund of their own uses. */
+export type OwnRefundKind = z.output<typeof refundPurchaseBody>['kind'];
 export type DownloadLinkRequest = z.input<typeof downloadLinkBody>;
 export type ReleaseEmailsRequest = z.input<typeof releaseEmailsBody>;
 export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;

@@ -82,6 +82,10 @@ export const appConfig = {
     days: 7,
     selfService: true,
   },
+  withdrawal: {
+    enabled: true,
+    days: 14,
+  },
   support: {
     email: `support@${domainName}`,
     replyTime: supportReplyTime,

@@ -13,6 +13,13 @@ export const immediateDeliveryRequest =
   'I ask for access to the code at once, and I acknowledge that I then lose my right of withdrawal.';
 
 /**
+ * The version of `immediateDeliveryRequest` a buyer accepted, stored with their purchase and named
+ * in their receipt: the day its words last changed. test/unit/consentVersion.test.ts records the
+ * words' hash beside it, so words changed without a new version fail.
+ */
+export const immediateDeliveryVersion = '2026-11-26';
+
+/**
  * The text of Checkout's terms checkbox (`custom_text.terms_of_service_acceptance`, at most 1,200
  * characters; Stripe renders its Markdown links), with the terms page on the site's origin.
  */

@@ -37,5 +37,5 @@ export {
   upgradesFrom,
 } from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
-export {immediateDeliveryRequest, termsAcceptanceText} from './checkoutTerms';
+export {immediateDeliveryRequest, immediateDeliveryVersion, termsAcceptanceText} from './checkoutTerms';
 export {countryName, fairPercentOff, fairPrice, type FairPrice, fairPriceCouponId} from './fairPrices';

@@ -4,6 +4,6 @@
  * test/unit/legalDates.test.ts fails when the text changes and its date does not.
  */
 export const legal = {
-  terms: {lastUpdated: '2026-11-27'},
+  terms: {lastUpdated: '2026-12-05'},
   privacy: {lastUpdated: '2026-11-23'},
 } as const;

@@ -25,6 +25,7 @@ import {
   type DownloadLinkRequest,
   type ResendRequest,
   type RefundPurchaseRequest,
+  type OwnRefundKind,
   type RefundPurchaseResult,
   type ErrorCode,
   ERROR_CODES,
@@ -324,9 +325,9 @@ export function createApiClient(options: ApiClientOptions) {
       const body = await call('POST', API_PATHS.releaseEmails, {body: {subscribed}});
       return body?.subscribed === true;
     },
-    /** The buyer's own refund under the money-back guarantee, with their reason if they gave one. */
-    async refundPurchase(reason?: string): Promise<RefundPurchaseResult> {
-      const request: RefundPurchaseRequest = reason === undefined ? {} : {reason};
+    /** The buyer's own refund, under the guarantee or as a withdrawal, with their reason if they gave one. */
+    async refundPurchase(kind: OwnRefundKind, reason?: string): Promise<RefundPurchaseResult> {
+      const request: RefundPurchaseRequest = reason === undefined ? {kind} : {kind, reason};
       return (await call('POST', API_PATHS.refundPurchase, {body: request}))!;
     },
     /** A new invitation to one repository of the purchase (the kit's, or an extra one by its key), once the last one expired. */

@@ -14,12 +14,13 @@ import path from 'node:path';
 import {legal} from '../../src/config';
 
 // 2026-12-05: both texts read the guarantee's days from src/config instead of writing 7: the words a
-// reader sees are the same, so their dates stay.
+// reader sees are the same, so their dates stay. Later that day the terms' section 7 changed: the
+// withdrawal from the dashboard, and the guarantee's own refund there.
 const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; sha256: string}> = {
   terms: {
     file: 'src/pages/_legal/tos.mdx',
-    lastUpdated: '2026-11-27',
-    sha256: '75f271fb3e50cfcf4ebb4515083522c6661b4e233c7668299a48267772705227',
+    lastUpdated: '2026-12-05',
+    sha256: '877ba582b670832579255da7a80eedae2662dd5fdabdc9b269cc36b16a3675b0',
   },
   privacy: {
     file: 'src/pages/_legal/privacy-policy.mdx',

@@ -1,16 +1,24 @@
 /**
- * The money-back guarantee, kept by the product (issue 42): a paid buyer refunds their own purchase
- * (POST /refundPurchase) in workerd with a real D1, against the Stripe, GitHub and Mailgun
- * stand-ins. Stripe refunds all of it once however often it is asked, access ends at once, a
- * receipt is e-mailed; the window, a dispute and a second purchase of the same buyer send the
- * buyer to support instead, and nothing is refunded.
+ * The money-back guarantee, kept by the product, and the EU consumer's withdrawal (issue 42): a paid
+ * buyer refunds their own purchase (POST /refundPurchase) in workerd with a real D1, against the
+ * Stripe, GitHub and Mailgun stand-ins. Stripe refunds all of it once however often it is asked,
+ * access ends at once, a receipt (a withdrawal's acknowledgement) is e-mailed; the window, a dispute
+ * and a second purchase of the same buyer send the buyer to support instead, and nothing is
+ * refunded. A buyer who asked for the code at once at checkout has that request stored and
+ * confirmed, and loses the right of withdrawal once the code is delivered.
  */
-import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {
+  appConfig,
+  immediateDeliveryRequest,
+  immediateDeliveryVersion,
+  PLAN_CURRENCY,
+  planAmount,
+} from '../../src/config';
 import {ADMIN_PATHS, adminPath, API_PATHS, type AccessStatus} from '../../src/config/api';
 import type {PaidWith} from '../../scripts/local/stripeApi';
 import {DAY_MS} from '../../src/config/dates';
 import {completedEvent, disputeEvent, type SignedInUser, uniqueEmail, useSellerStack} from './stack';
-import {kitGrant} from './grantRows';
+import {ageKitReading, kitGrant} from './grantRows';
 
 const seller = useSellerStack();
 /** The one row a query answers. */
@@ -22,13 +30,16 @@ const ADVANCED_CENTS = planAmount(appConfig.plans[1]!);
 let accounts = 0;
 
 /** A verified buyer who paid (the featured plan) and was invited to the kit's repository. */
-async function paidBuyer(options: {user?: SignedInUser; cardFingerprint?: string; paidWith?: PaidWith} = {}) {
+async function paidBuyer(
+  options: {user?: SignedInUser; cardFingerprint?: string; paidWith?: PaidWith; termsAccepted?: boolean} = {},
+) {
   const user = options.user ?? (await stack().signUp({verified: true}));
   const sessionId = await stack().paidCheckout({
     email: user.email,
     user,
     ...(options.cardFingerprint && {cardFingerprint: options.cardFingerprint}),
     ...(options.paidWith && {paidWith: options.paidWith}),
+    ...(options.termsAccepted && {termsAccepted: true}),
   });
   expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
   const login = stack().github.addUser(`refunded-${Date.now().toString(36)}-${accounts++}`).login;
@@ -230,4 +241,146 @@ test("the dashboard's status offers the refund until the window ends, and never 
   await paidBuyer({user: refunded.user});
   expect(await statusOf(refunded.user)).toMatchObject({hasPaid: true});
   expect((await statusOf(refunded.user)).refundableUntil).toBeUndefined();
+});
+
+describe('the withdrawal from the contract', () => {
+  const withdraw = (user: SignedInUser) => refundMine(user, {kind: 'withdrawal'});
+  const statusOf = async (user: SignedInUser) =>
+    (await (await stack().call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
+  const mailsTo = (email: string, subject: RegExp) =>
+    stack().mailgun.sent.filter((mail) => mail.fields.to === email && subject.test(mail.fields.subject ?? ''));
+  /** The buyer accepts the invitation on GitHub, and the worker has seen it (it reads GitHub at most once a minute). */
+  async function accept(buyer: {user: SignedInUser; sessionId: string; login: string}) {
+    const invitation = [...stack().github.invitations.values()].find((each) => each.invitee.login === buyer.login);
+    stack().github.accept(invitation!.id);
+    await ageKitReading(stack().worker.db, buyer.sessionId, 60_000);
+    expect(await statusOf(buyer.user)).toMatchObject({status: 'active'});
+  }
+
+  test('a buyer who did not ask for the code at once withdraws even after it was delivered: refunded once, access ended, and acknowledged by e-mail', async () => {
+    const buyer = await paidBuyer();
+    expect(await one('SELECT delivery_consent_version FROM purchases WHERE session_id = ?', buyer.sessionId)).toEqual({
+      delivery_consent_version: null,
+    });
+    await accept(buyer);
+    const {created_at: createdAt} = (await one<{created_at: number}>(
+      'SELECT created_at FROM purchases WHERE session_id = ?',
+      buyer.sessionId,
+    ))!;
+    const offered = await statusOf(buyer.user);
+    expect(offered.withdrawableUntil).toBe(createdAt + appConfig.withdrawal.days * DAY_MS);
+    expect(offered.withdrawalEndsOnDelivery).toBeUndefined();
+
+    const before = Date.now();
+    const response = await withdraw(buyer.user);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({status: 'refunded', amount: ADVANCED_CENTS, currency: PLAN_CURRENCY});
+    expect(refundsOf(buyer.paymentIntentId)).toEqual([
+      expect.objectContaining({amount: String(ADVANCED_CENTS), reason: 'requested_by_customer'}),
+    ]);
+    expect(await kitGrant<{status: string}>(stack().worker.db, buyer.sessionId, 'status')).toEqual({status: 'revoked'});
+    expect(await one('SELECT kind FROM self_refunds WHERE session_id = ?', buyer.sessionId)).toEqual({
+      kind: 'withdrawal',
+    });
+
+    // The acknowledgement: what was withdrawn from, and the date and time it was received.
+    const [acknowledgement, ...more] = mailsTo(buyer.user.email, /withdrawal/);
+    expect(more).toEqual([]);
+    expect(acknowledgement!.fields.subject).toBe(`We received your withdrawal from your ${appConfig.appName} purchase`);
+    const text = acknowledgement!.fields.text!;
+    expect(text).toContain(`We received your withdrawal from the contract for your purchase of ${appConfig.appName}`);
+    const received = /on (\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT)/.exec(text)![1]!;
+    expect(Date.parse(received)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(Date.parse(received)).toBeLessThanOrEqual(Date.now());
+    expect(text).toContain('Your access to the code has ended');
+
+    // Withdrawn twice (a second tab): the same refund is the answer.
+    expect((await withdraw(buyer.user)).status).toBe(200);
+    expect(refundsOf(buyer.paymentIntentId)).toHaveLength(1);
+  });
+
+  test('a buyer who asked for the code at once has that stored and confirmed, may withdraw until it is delivered, and not after', async () => {
+    const waiting = await paidBuyer({termsAccepted: true});
+    const stored = await one<{delivery_consent_version: string; delivery_consent_at: number}>(
+      'SELECT delivery_consent_version, delivery_consent_at FROM purchases WHERE session_id = ?',
+      waiting.sessionId,
+    );
+    expect(stored).toEqual({
+      delivery_consent_version: immediateDeliveryVersion,
+      delivery_consent_at: expect.any(Number),
+    });
+    const [welcome] = mailsTo(waiting.user.email, /get the code/);
+    expect(welcome!.fields.text).toContain(`you ticked the box that said: "${immediateDeliveryRequest}"`);
+    expect(welcome!.fields.text).toContain(new Date(stored!.delivery_consent_at).toUTCString());
+    expect(welcome!.fields.text).toContain(immediateDeliveryVersion);
+
+    // Invited, not yet accepted: nothing delivered, so the right stands, and the dashboard says delivery ends it.
+    expect(await statusOf(waiting.user)).toMatchObject({
+      withdrawableUntil: expect.any(Number),
+      withdrawalEndsOnDelivery: true,
+    });
+    expect((await withdraw(waiting.user)).status).toBe(200);
+    expect(refundsOf(waiting.paymentIntentId)).toHaveLength(1);
+
+    // Accepted: delivered, as asked, and the right has ended. The guarantee still stands.
+    const delivered = await paidBuyer({termsAccepted: true});
+    await accept(delivered);
+    const status = await statusOf(delivered.user);
+    expect(status.withdrawableUntil).toBeUndefined();
+    expect(status.refundableUntil).toEqual(expect.any(Number));
+    const refused = await withdraw(delivered.user);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      code: 'REFUND_BY_SUPPORT',
+      error: expect.stringContaining('the right of withdrawal has ended'),
+    });
+    expect(refundsOf(delivered.paymentIntentId)).toEqual([]);
+    expect(await one('SELECT COUNT(*) AS claims FROM self_refunds WHERE session_id = ?', delivered.sessionId)).toEqual({
+      claims: 0,
+    });
+  });
+
+  test('a download delivers the code too: after one, a buyer who asked for it at once may no longer withdraw', async () => {
+    const buyer = await paidBuyer({termsAccepted: true});
+    const asked = await stack().call(API_PATHS.downloadLink, {token: buyer.user.idToken, body: {}});
+    expect(asked.status).toBe(200);
+    expect((await stack().call(((await asked.json()) as {path: string}).path)).status).toBe(200);
+    expect((await statusOf(buyer.user)).withdrawableUntil).toBeUndefined();
+    expect((await withdraw(buyer.user)).status).toBe(409);
+    expect(refundsOf(buyer.paymentIntentId)).toEqual([]);
+  });
+
+  test(`after ${appConfig.withdrawal.days} days the period has ended; an earlier refund never bars a withdrawal, and a withdrawal counts as the guarantee's one refund`, async () => {
+    const late = await paidBuyer();
+    stack().stripe.payments.get(late.paymentIntentId)!.charge.created = Math.floor(
+      (Date.now() - appConfig.withdrawal.days * DAY_MS - 60_000) / 1000,
+    );
+    const ended = await withdraw(late.user);
+    expect(ended.status).toBe(409);
+    expect(await ended.json()).toMatchObject({
+      error: expect.stringContaining(
+        `The ${appConfig.withdrawal.days}-day period to withdraw from this purchase has ended.`,
+      ),
+    });
+    expect(refundsOf(late.paymentIntentId)).toEqual([]);
+
+    const card = `fp_${Date.now().toString(36)}w`;
+    const first = await paidBuyer({cardFingerprint: card});
+    expect((await refundMine(first.user)).status).toBe(200);
+    const second = await paidBuyer({user: first.user, cardFingerprint: card});
+    expect((await statusOf(first.user)).withdrawableUntil).toEqual(expect.any(Number));
+    expect((await withdraw(first.user)).status).toBe(200);
+    expect(refundsOf(second.paymentIntentId)).toHaveLength(1);
+
+    const third = await paidBuyer({user: first.user, cardFingerprint: card});
+    await sentToSupport(third, 'another purchase');
+  });
+
+  test('the kind is checked: anything but the two rights is a 400 that says which', async () => {
+    const {user, paymentIntentId} = await paidBuyer();
+    const response = await refundMine(user, {kind: 'chargeback'});
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({error: "kind is either 'guarantee' or 'withdrawal'"});
+    expect(refundsOf(paymentIntentId)).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@
  */
 import type Stripe from 'stripe';
 import {appConfig} from '../../src/config';
+import {checkoutOptions, consentMetadata} from '../../worker/src/payments/checkoutOptions';
 import {API_PATHS, CHECKOUT_RETURN_PARAMS} from '../../src/config/api';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
 import {
@@ -109,6 +110,11 @@ export interface Stack {
     cardFingerprint?: string;
     /** How the buyer paid: a card by default, or Link or Cash App (no card, no fingerprint). */
     paidWith?: PaidWith;
+    /**
+     * The buyer ticks Checkout's terms box, asking for the code at once: the session is the one the
+     * worker makes with `checkout.requireTermsAcceptance` on (a switch compiled into it, off here).
+     */
+    termsAccepted?: boolean;
   }): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
@@ -291,7 +297,16 @@ export async function startStack(
       // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
       return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
     },
-    async paidCheckout({email, user, paid = true, priceId = PRICE_ADVANCED, country, cardFingerprint, paidWith}) {
+    async paidCheckout({
+      email,
+      user,
+      paid = true,
+      priceId = PRICE_ADVANCED,
+      country,
+      cardFingerprint,
+      paidWith,
+      termsAccepted,
+    }) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
         ...(country && {cf: {country}}),
@@ -303,6 +318,13 @@ export async function startStack(
       if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);
       const {url} = (await response.json()) as {url: string};
       const id = /cs_test_\w+/.exec(url)![0];
+      if (termsAccepted) {
+        const switches = {...appConfig.checkout, requireTermsAcceptance: true};
+        const made = stripe.sessions.get(id)!;
+        Object.assign(made, checkoutOptions(SITE_ORIGIN, switches), {
+          metadata: {...made.metadata, ...consentMetadata(switches)},
+        });
+      }
       stripe.complete(id, {email, paid, paidWith, ...(cardFingerprint && {cardFingerprint})});
       return id;
     },

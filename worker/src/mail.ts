@@ -1,4 +1,4 @@
-import {afterPurchase, appConfig, PLAN_CURRENCY, ROUTES} from '../../src/config';
+import {afterPurchase, appConfig, immediateDeliveryRequest, PLAN_CURRENCY, ROUTES} from '../../src/config';
 import {PermanentError, RetryableError} from './jobs';
 import {registerJob} from './outbox';
 import type {Context} from './context';
@@ -188,8 +188,18 @@ export function auditDigestMail(settings: Settings, digest: AuditDigest): MailMe
   };
 }
 
-/** The one e-mail a buyer gets after paying: the link to the dashboard, where the code is claimed. */
-export function welcomeMail(settings: Settings, to: string, plan: string | null): MailMessage {
+/**
+ * The one e-mail a buyer gets after paying: the link to the dashboard, where the code is claimed.
+ * Where the buyer asked at checkout for delivery at once (`consent`), it confirms that request on
+ * a durable medium, as the EU's law asks (Directive 2011/83/EU, Art. 8(7)): its words, when, and
+ * what it means for the right of withdrawal.
+ */
+export function welcomeMail(
+  settings: Settings,
+  to: string,
+  plan: string | null,
+  consent: {version: string; at: number} | null = null,
+): MailMessage {
   const dashboard = `${settings.siteOrigin}${appConfig.auth.callbackUrl}`;
   const {appName, mail} = appConfig;
   return {
@@ -207,10 +217,22 @@ export function welcomeMail(settings: Settings, to: string, plan: string | null)
       '',
       'Each time the seat goes to a GitHub account, we write to this address naming it. If it is not yours, sign in',
       'with this e-mail address and request access for your own account: the seat comes back to you.',
+      ...(consent ? ['', ...consentLines(consent)] : []),
       '',
       `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
     ].join('\n'),
   };
+}
+
+/** The confirmation of the buyer's request for delivery at once, with the words they accepted. */
+function consentLines({version, at}: {version: string; at: number}): string[] {
+  const {enabled, days} = appConfig.withdrawal;
+  return [
+    `At checkout, on ${new Date(at).toUTCString()}, you ticked the box that said: "${immediateDeliveryRequest}"`,
+    `(those words' version of ${version}). So your right of withdrawal ends once the code is delivered to you: when you first`,
+    'download it, or accept the invitation to the private repository.',
+    ...(enabled ? [`Until then, and within ${days} days of your purchase, you may withdraw from your dashboard.`] : []),
+  ];
 }
 
 /**

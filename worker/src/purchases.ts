@@ -25,6 +25,12 @@ export interface Purchase {
   country_flagged?: number;
   /** When the seller revoked the purchase's access to the code (sellerRevocation.ts); null while it is not. */
   revoked_by_seller_at: number | null;
+  /**
+   * The buyer's request at checkout for delivery at once (which words, `immediateDeliveryVersion`,
+   * and when), with which the right of withdrawal ends once the code is delivered; null without one.
+   */
+  delivery_consent_version?: string | null;
+  delivery_consent_at?: number | null;
 }
 
 /**
@@ -81,7 +87,8 @@ export function upgradeFlagged(alias: string): string {
 /** A purchase's columns, with `plan` the plan it gives now. */
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
   payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_country, fair_price_percent,
-  ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at FROM purchases`;
+  ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at, delivery_consent_version, delivery_consent_at
+  FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {

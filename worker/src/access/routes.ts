@@ -7,7 +7,7 @@ import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {contextOf} from '../context';
 import {paymentStandingOf} from '../payments/standing';
-import {selfRefundUntil} from '../payments/selfRefund';
+import {ownRefundWindows} from '../payments/selfRefund';
 import {accessPurchaseOf} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendBody} from '../../../src/config/apiSchemas';
@@ -82,10 +82,9 @@ export const accessRoutes = new Hono<AppEnv>()
       : ((ended && (await readGrant(c.env.DB, ended.session_id))) ?? (await grantForUser(c.env.DB, user.uid)));
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const {GITHUB_REPO: repository} = context.settings;
-    const refundableUntil = await selfRefundUntil(c.env.DB, user, purchase);
     const base = {
       hasPaid: Boolean(purchase),
-      ...(refundableUntil !== null && {refundableUntil}),
+      ...(await ownRefundWindows(c.env.DB, user, purchase)),
       ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
       ...standing,
     };

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {appConfig, type AppConfig, termsAcceptanceText} from '../../../src/config';
+import {appConfig, type AppConfig, immediateDeliveryVersion, termsAcceptanceText} from '../../../src/config';
 
 type CheckoutSwitches = AppConfig['checkout'];
 
@@ -25,4 +25,15 @@ export function checkoutOptions(siteOrigin: string, switches: CheckoutSwitches =
       custom_text: {terms_of_service_acceptance: {message: termsAcceptanceText(siteOrigin)}},
     }),
   };
+}
+
+/** The session's metadata key for the version of the immediate-delivery words its terms box shows. */
+export const CONSENT_METADATA_KEY = 'delivery_consent_version';
+
+/**
+ * The version of the words the terms box carries, kept in the session's metadata (the worker's own,
+ * never the browser's): fulfilment stores it with the buyer's consent, as the words they accepted.
+ */
+export function consentMetadata(switches: CheckoutSwitches = appConfig.checkout): Record<string, string> {
+  return switches.requireTermsAcceptance ? {[CONSENT_METADATA_KEY]: immediateDeliveryVersion} : {};
 }

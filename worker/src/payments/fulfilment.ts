@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, type Plan} from '../../../src/config';
+import {findPlanByPriceId, immediateDeliveryVersion, type Plan} from '../../../src/config';
 import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
@@ -9,6 +9,7 @@ import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 import type {PurchaseStatus} from '../purchases';
 import {checkCardCountry} from './cardCountry';
+import {CONSENT_METADATA_KEY} from './checkoutOptions';
 import {idOf, stripeFor} from './stripe';
 import {fulfillUpgrade} from '../upgrades/fulfilment';
 import {isUpgradeSession} from '../upgrades/metadata';
@@ -45,17 +46,20 @@ export async function fulfillCheckout(
   const email = (session.customer_details?.email ?? session.customer_email ?? null)?.toLowerCase() ?? null;
   const userId = session.client_reference_id ?? null;
   const now = Date.now();
+  const consent = deliveryConsentOf(session);
 
   const statements = [
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
-         status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded)
+         status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded,
+         delivery_consent_version, delivery_consent_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
          (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12,
          -- A refund Stripe delivered before this completion (webhooks/stripe.ts refund).
-         COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0))
+         COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0),
+         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END)
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -74,6 +78,9 @@ export async function fulfillCheckout(
          amount_total = COALESCE(excluded.amount_total, purchases.amount_total),
          currency = COALESCE(excluded.currency, purchases.currency),
          amount_refunded = MAX(purchases.amount_refunded, excluded.amount_refunded),
+         -- The first record of the request stands: its time is when it was first seen.
+         delivery_consent_version = COALESCE(purchases.delivery_consent_version, excluded.delivery_consent_version),
+         delivery_consent_at = COALESCE(purchases.delivery_consent_at, excluded.delivery_consent_at),
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,
@@ -89,6 +96,7 @@ export async function fulfillCheckout(
       now,
       session.amount_total ?? null,
       session.currency ?? null,
+      consent,
     ),
     env.DB.prepare('SELECT status FROM purchases WHERE session_id = ?1').bind(sessionId),
   ];
@@ -105,7 +113,14 @@ export async function fulfillCheckout(
   // and the seller's news of the sale. They are queued in the same batch as the purchase, each
   // only if the purchase reads paid once recorded: stored together, in one round trip.
   const mails = [
-    ...(email ? [{key: `welcome:${sessionId}`, message: welcomeMail(settings, email, plan.name)}] : []),
+    ...(email
+      ? [
+          {
+            key: `welcome:${sessionId}`,
+            message: welcomeMail(settings, email, plan.name, consent === null ? null : {version: consent, at: now}),
+          },
+        ]
+      : []),
     {
       key: `sale:${sessionId}`,
       message: saleMail(settings, {plan: plan.name, email, amount: session.amount_total, currency: session.currency}),
@@ -129,6 +144,15 @@ export async function fulfillCheckout(
   if (status === 'paid') await checkCardCountry(context, session);
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
+}
+
+/**
+ * The words of the immediate-delivery request the buyer accepted in Checkout's terms box, or null:
+ * the version the worker put in the session's metadata when it made it (the words shown then).
+ */
+function deliveryConsentOf(session: Stripe.Checkout.Session): string | null {
+  if (session.consent?.terms_of_service !== 'accepted') return null;
+  return session.metadata?.[CONSENT_METADATA_KEY] ?? immediateDeliveryVersion;
 }
 
 function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan} | null {

@@ -28,7 +28,7 @@ import {
 } from '../../../src/config/apiSchemas';
 import {CLAIM_METADATA_KEY, claimHash, claimMatches, newClaim, successUrlWith} from './checkoutClaim';
 import {settingsOf} from '../settings';
-import {checkoutOptions} from './checkoutOptions';
+import {checkoutOptions, consentMetadata} from './checkoutOptions';
 import {fairPriceParams} from './fairPriceCheckout';
 import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
@@ -75,7 +75,13 @@ export const paymentRoutes = new Hono<AppEnv>()
         ...(email && {customer_email: email}),
         ...checkoutOptions(settings.siteOrigin),
         ...(fair.discounts ? {discounts: fair.discounts} : {allow_promotion_codes: fair.allow_promotion_codes}),
-        metadata: {plan: plan.name, priceId, [CLAIM_METADATA_KEY]: await claimHash(claim), ...fair.metadata},
+        metadata: {
+          plan: plan.name,
+          priceId,
+          [CLAIM_METADATA_KEY]: await claimHash(claim),
+          ...fair.metadata,
+          ...consentMetadata(),
+        },
         success_url: successUrlWith(successUrl, claim),
         cancel_url: cancelUrl,
       });
@@ -194,14 +200,15 @@ export const paymentRoutes = new Hono<AppEnv>()
   })
 
   /**
-   * The buyer's own refund under the money-back guarantee (selfRefund.ts): their purchase, within
-   * its window, once per buyer; 200 with what Stripe refunded, and access has ended.
+   * The buyer's own refund (selfRefund.ts), under the money-back guarantee (once per buyer) or as
+   * the EU consumer's withdrawal: their purchase, within the right's window; 200 with what Stripe
+   * refunded, and access has ended.
    */
   .post(API_PATHS.refundPurchase, requireUser, async (c) => {
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `refund:${user.uid}`, limits.refundPurchase);
-    const {reason} = await readJson(c, refundPurchaseBody);
-    const refund = await refundOwnPurchase(c.env, user, reason || null);
+    const {kind, reason} = await readJson(c, refundPurchaseBody);
+    const refund = await refundOwnPurchase(c.env, user, reason || null, kind);
     return c.json({status: 'refunded', ...refund} satisfies RefundPurchaseResult);
   })
 

@@ -9,22 +9,31 @@ import {formatAmount, type MailMessage} from '../mail';
 import {runJob} from '../outbox';
 import {accessPurchaseOf, type Purchase} from '../purchases';
 import {settingsOf} from '../settings';
+import type {OwnRefundKind} from '../../../src/config/api';
 import {ALREADY_REFUNDED, IN_FLIGHT, paidCharge, refundPayment, refundUpgradesOf} from './refunds';
 import {revokePayment} from './revocations';
 import {stripeFor} from './stripe';
 
 /**
- * The money-back guarantee, kept by the product: a paid buyer refunds their own purchase from the
- * dashboard within `guarantee.days` of paying. Everything is decided here, never by the browser:
- * the purchase is the signed-in buyer's own (the one their dashboard shows), the window runs from
- * when Stripe charged the card, a payment that was ever disputed goes to support, and each buyer
- * has one such refund (known by their account, the purchase's e-mail, its Stripe customer and its
- * card's fingerprint: a second purchase after a refund is refunded through support only; a payment
- * with no card fingerprint, or a purchase the seller revoked, goes to support too). The refund is
- * the console's (refunds.ts `refundPayment`: all that is left, Stripe's idempotency key named by
- * the purchase, so a double click refunds once); access ends at once (revocations.ts
- * `revokePayment`, as the `charge.refunded` webhook that follows would), the purchase's upgrades
- * are refunded with it, and the buyer gets a receipt by e-mail.
+ * The buyer's own refund, decided here, never by the browser, for one of two rights:
+ *
+ * - **The money-back guarantee** (`guarantee`): a paid buyer refunds their own purchase within
+ *   `guarantee.days` of paying. The window runs from when Stripe charged the card, a payment that
+ *   was ever disputed goes to support, and each buyer has one such refund (known by their account,
+ *   the purchase's e-mail, its Stripe customer and its card's fingerprint: a second purchase after
+ *   a refund is refunded through support only; a payment with no card fingerprint, or a purchase
+ *   the seller revoked, goes to support too).
+ * - **The EU consumer's withdrawal** (`withdrawal`, Directive 2011/83/EU): within `withdrawal.days`
+ *   of paying, unless the buyer asked at checkout for delivery at once (stored with the purchase)
+ *   and the code was delivered since. The law gives it whatever came before, so no earlier refund
+ *   bars it; it counts as the buyer's self-service refund for the guarantee's rule.
+ *
+ * Either way the purchase is the signed-in buyer's own (the one their dashboard shows), and the
+ * refund is the console's (refunds.ts `refundPayment`: all that is left, Stripe's idempotency key
+ * named by the purchase, so a double click, or both rights used at once, refunds once); access
+ * ends at once (revocations.ts `revokePayment`, as the `charge.refunded` webhook that follows
+ * would), the purchase's upgrades are refunded with it, and the buyer gets a receipt by e-mail
+ * (for a withdrawal, its acknowledgement: what was withdrawn, and when).
  */
 
 const toSupport = (why: string) =>
@@ -34,27 +43,29 @@ const toSupport = (why: string) =>
     'REFUND_BY_SUPPORT',
   );
 
-/** Who asks, and who the buyer is by their card. */
+/** Who asks, who the buyer is by their card, and which right they use. */
 interface Claim {
   userId: string;
-  fingerprint: string;
+  fingerprint: string | null;
   reason: string | null;
+  kind: OwnRefundKind;
 }
 
 /**
- * Claims the buyer's one self-service refund for this purchase, in one statement (two purchases of
- * one buyer asked at once cannot both pass): false when another purchase of the same account,
- * e-mail, customer or card had it. Asked again for the same purchase (a double click, a retry after
- * Stripe failed), the claim it has stands. A claim is never given back, even when Stripe failed:
- * whether Stripe refunded cannot always be told, and a buyer whose refund did not go through asks
- * support, who sees the claim.
+ * Claims the buyer's own refund of this purchase, in one statement. Under the guarantee, false when
+ * another purchase of the same account, e-mail, customer or card had one (two purchases of one
+ * buyer asked at once cannot both pass); a withdrawal is never refused for an earlier refund. Asked
+ * again for the same purchase (a double click, a retry after Stripe failed, the other right), the
+ * claim it has stands. A claim is never given back, even when Stripe failed: whether Stripe
+ * refunded cannot always be told, and a buyer whose refund did not go through asks support, who
+ * sees the claim.
  */
 async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Promise<boolean> {
   await db
     .prepare(
-      `INSERT INTO self_refunds (session_id, user_id, email, customer_id, card_fingerprint, reason, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-       WHERE NOT EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?1
+      `INSERT INTO self_refunds (session_id, user_id, email, customer_id, card_fingerprint, reason, kind, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+       WHERE ?7 = 'withdrawal' OR NOT EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?1
          AND (user_id = ?2 OR email = ?3 OR customer_id = ?4 OR card_fingerprint = ?5))
        ON CONFLICT (session_id) DO NOTHING`,
     )
@@ -65,6 +76,7 @@ async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Pr
       purchase.customer_id,
       claim.fingerprint,
       claim.reason,
+      claim.kind,
       Date.now(),
     )
     .run();
@@ -76,29 +88,69 @@ async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Pr
 }
 
 /**
- * Until when the dashboard offers the buyer their own refund of `purchase`, or null: what
- * refundOwnPurchase will check, as far as D1 knows it (the card's fingerprint and Stripe's word on
- * disputes are asked at the refund). The window runs from the checkout, a moment before Stripe's
- * charge: the offer ends no later than the refund allows.
+ * Whether the purchase's code reached the buyer, as D1 knows it: a download served, or an
+ * invitation accepted (a grant active now; GitHub is read for it at most once a minute, as the
+ * dashboard's status asks). A seat moved since to an account that has not accepted yet reads as
+ * not delivered: the buyer keeps the right, the side the law leans to.
  */
-export async function selfRefundUntil(
+async function delivered(db: D1Database, sessionId: string): Promise<boolean> {
+  const row = await db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM download_links WHERE session_id = ?1 AND outcome = 'served')
+         OR EXISTS (SELECT 1 FROM grants WHERE session_id = ?1 AND status = 'active') AS delivered`,
+    )
+    .bind(sessionId)
+    .first<{delivered: number}>();
+  return row?.delivered === 1;
+}
+
+/** Whether the right of withdrawal has ended for `purchase`: asked for delivery at once, and delivered. */
+async function withdrawalEnded(db: D1Database, purchase: Purchase): Promise<boolean> {
+  return Boolean(purchase.delivery_consent_at) && (await delivered(db, purchase.session_id));
+}
+
+/** Until when the dashboard offers the buyer each of their own refunds of `purchase`: absent where it does not. */
+export interface OwnRefundWindows {
+  refundableUntil?: number;
+  withdrawableUntil?: number;
+  withdrawalEndsOnDelivery?: boolean;
+}
+
+/**
+ * Until when the dashboard offers the buyer their own refunds of `purchase`: what refundOwnPurchase
+ * will check, as far as D1 knows it (the card's fingerprint and Stripe's word on disputes are
+ * asked at the refund). The windows run from the checkout, a moment before Stripe's charge: an
+ * offer ends no later than the refund allows.
+ */
+export async function ownRefundWindows(
   db: D1Database,
   user: AuthUser,
   purchase: Purchase | null,
   now = Date.now(),
-): Promise<number | null> {
-  const {days, selfService} = appConfig.guarantee;
-  if (!selfService || !purchase?.payment_intent_id || purchase.revoked_by_seller_at !== null) return null;
-  const until = purchase.created_at + days * DAY_MS;
-  if (now > until) return null;
+): Promise<OwnRefundWindows> {
+  if (!purchase?.payment_intent_id || purchase.revoked_by_seller_at !== null) return {};
+  const {guarantee, withdrawal} = appConfig;
+  const refundUntil = purchase.created_at + guarantee.days * DAY_MS;
+  const withdrawUntil = purchase.created_at + withdrawal.days * DAY_MS;
+  const mayRefund = guarantee.selfService && now <= refundUntil;
+  const mayWithdraw = withdrawal.enabled && now <= withdrawUntil;
+  if (!mayRefund && !mayWithdraw) return {};
   const barred = await db
     .prepare(
-      `SELECT EXISTS (SELECT 1 FROM disputes WHERE payment_intent_id = ?1)
-         OR EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?2 AND (user_id = ?3 OR email = ?4)) AS barred`,
+      `SELECT EXISTS (SELECT 1 FROM disputes WHERE payment_intent_id = ?1) AS disputed,
+         EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?2 AND (user_id = ?3 OR email = ?4)) AS refunded_before`,
     )
     .bind(purchase.payment_intent_id, purchase.session_id, user.uid, purchase.email?.toLowerCase() ?? null)
-    .first<{barred: number}>();
-  return barred?.barred ? null : until;
+    .first<{disputed: number; refunded_before: number}>();
+  if (barred?.disputed) return {};
+  return {
+    ...(mayRefund && !barred?.refunded_before && {refundableUntil: refundUntil}),
+    ...(mayWithdraw &&
+      !(await withdrawalEnded(db, purchase)) && {
+        withdrawableUntil: withdrawUntil,
+        ...(Boolean(purchase.delivery_consent_at) && {withdrawalEndsOnDelivery: true}),
+      }),
+  };
 }
 
 export interface SelfRefund {
@@ -106,9 +158,29 @@ export interface SelfRefund {
   currency: string;
 }
 
-/** Refunds the signed-in buyer's purchase in full under the guarantee, and ends its access. */
-export async function refundOwnPurchase(env: Env, user: AuthUser, reason: string | null): Promise<SelfRefund> {
-  if (!appConfig.guarantee.selfService) throw toSupport('Refunds are made by our support team.');
+/** What each right is called where a refusal names it, and how long it lasts. */
+const RIGHTS: Record<OwnRefundKind, {on: () => boolean; days: () => number; ended: (days: number) => string}> = {
+  guarantee: {
+    on: () => appConfig.guarantee.selfService,
+    days: () => appConfig.guarantee.days,
+    ended: (days) => `The ${days}-day money-back guarantee of this purchase has ended.`,
+  },
+  withdrawal: {
+    on: () => appConfig.withdrawal.enabled,
+    days: () => appConfig.withdrawal.days,
+    ended: (days) => `The ${days}-day period to withdraw from this purchase has ended.`,
+  },
+};
+
+/** Refunds the signed-in buyer's purchase in full, under the guarantee or as a withdrawal, and ends its access. */
+export async function refundOwnPurchase(
+  env: Env,
+  user: AuthUser,
+  reason: string | null,
+  kind: OwnRefundKind = 'guarantee',
+): Promise<SelfRefund> {
+  const right = RIGHTS[kind];
+  if (!right.on()) throw toSupport('Refunds are made by our support team.');
   const {DB: db} = env;
   const purchase = await accessPurchaseOf(db, user);
   if (!purchase) {
@@ -137,14 +209,23 @@ export async function refundOwnPurchase(env: Env, user: AuthUser, reason: string
   // Stripe's word too: a dispute whose webhook has not arrived yet.
   if (disputed || charge.disputed)
     throw toSupport('This payment was disputed with your bank, so it cannot be refunded from here.');
-  const days = appConfig.guarantee.days;
-  if (Date.now() > charge.created * 1000 + days * DAY_MS)
-    throw toSupport(`The ${days}-day money-back guarantee of this purchase has ended.`);
-  // Without a card's fingerprint (Link, Cash App) a buyer cannot be told from a new one: fail closed.
-  const fingerprint = charge.payment_method_details?.card?.fingerprint;
-  if (!fingerprint) throw toSupport('Payments made other than by card are refunded by our support team.');
-  if (!(await claimRefund(db, purchase, {userId: user.uid, fingerprint, reason})))
-    throw toSupport('You have had a refund of another purchase already, so this one goes through support.');
+  const days = right.days();
+  if (Date.now() > charge.created * 1000 + days * DAY_MS) throw toSupport(right.ended(days));
+  const fingerprint = charge.payment_method_details?.card?.fingerprint ?? null;
+  if (kind === 'withdrawal') {
+    if (await withdrawalEnded(db, purchase))
+      throw toSupport(
+        'You asked at checkout for the code at once, and it was delivered since, so the right of withdrawal has ended.',
+      );
+    if (!(await claimRefund(db, purchase, {userId: user.uid, fingerprint, reason, kind})))
+      throw new Error(`The withdrawal of ${purchase.session_id} was not recorded`);
+  } else {
+    // Without a card's fingerprint (Link, Cash App) a buyer cannot be told from a new one: fail closed.
+    if (!fingerprint) throw toSupport('Payments made other than by card are refunded by our support team.');
+    if (!(await claimRefund(db, purchase, {userId: user.uid, fingerprint, reason, kind})))
+      throw toSupport('You have had a refund of another purchase already, so this one goes through support.');
+  }
+  const asked = Date.now();
 
   let refund;
   try {
@@ -163,6 +244,7 @@ export async function refundOwnPurchase(env: Env, user: AuthUser, reason: string
     .run();
   log.info('payments.self_refund', {
     sessionId: purchase.session_id,
+    kind,
     refundId: refund.refundId,
     amount: refund.refunded,
   });
@@ -184,7 +266,10 @@ export async function refundOwnPurchase(env: Env, user: AuthUser, reason: string
     if (upgrades.includes('NOT refunded')) log.warn('payments.self_refund_upgrade_left', {sessionId, upgrades});
   });
   await followUp(sessionId, 'receipt', async () =>
-    sendReceipt(env, purchase, refund, (await accessPurchaseOf(db, user)) !== null),
+    sendReceipt(env, purchase, refund, {
+      keepsAccess: (await accessPurchaseOf(db, user)) !== null,
+      withdrawnAt: kind === 'withdrawal' ? asked : null,
+    }),
   );
   return {amount: refund.refunded, currency: refund.currency};
 }
@@ -211,16 +296,22 @@ function inBuyersWords(err: unknown): unknown {
   return toSupport('This payment cannot be refunded from here.');
 }
 
+/** What became of the buyer's access, and when they withdrew (null: a refund under the guarantee). */
+interface ReceiptFacts {
+  keepsAccess: boolean;
+  withdrawnAt: number | null;
+}
+
 /** The refund's receipt, by e-mail to the purchase's address: once a refund, retried by the outbox. */
 async function sendReceipt(
   env: Env,
   purchase: Purchase,
   refund: {refunded: number; currency: string; refundId: string},
-  keepsAccess: boolean,
+  facts: ReceiptFacts,
 ) {
   if (!purchase.email) return;
   const context = contextOf(env);
-  const message = refundReceiptMail(purchase.email, storedPlanName(purchase.plan), refund, keepsAccess);
+  const message = refundReceiptMail(purchase.email, storedPlanName(purchase.plan), refund, facts);
   const id = await enqueue(context.db, {
     key: `refund-receipt:${refund.refundId}`,
     kind: 'mail',
@@ -232,23 +323,35 @@ async function sendReceipt(
 
 /**
  * What the buyer is told of their refund: how much, where it goes, when it shows, and what became
- * of their access (`keepsAccess`: another purchase of theirs still gives it).
+ * of their access (`keepsAccess`: another purchase of theirs still gives it). A withdrawal's is
+ * its acknowledgement on a durable medium (Directive 2011/83/EU, Art. 11a): what was withdrawn
+ * from, and the date and time the worker received it.
  */
 export function refundReceiptMail(
   to: string,
   plan: string | null,
   refund: {refunded: number; currency: string; refundId: string},
-  keepsAccess: boolean,
+  {keepsAccess, withdrawnAt}: ReceiptFacts,
 ): MailMessage {
   const {appName, mail} = appConfig;
   const amount = formatAmount(refund.refunded, refund.currency);
+  const purchase = `${appName}${plan ? ` (${plan})` : ''}`;
   return {
     from: mail.fromNoReply,
     to,
     replyTo: appConfig.support.email,
-    subject: `Your ${appName} refund of ${amount}`,
+    subject:
+      withdrawnAt === null
+        ? `Your ${appName} refund of ${amount}`
+        : `We received your withdrawal from your ${appName} purchase`,
     text: [
-      `As you asked, we refunded your purchase of ${appName}${plan ? ` (${plan})` : ''}: ${amount}, on ${new Date().toUTCString()}.`,
+      ...(withdrawnAt === null
+        ? [`As you asked, we refunded your purchase of ${purchase}: ${amount}, on ${new Date().toUTCString()}.`]
+        : [
+            `We received your withdrawal from the contract for your purchase of ${purchase}`,
+            `on ${new Date(withdrawnAt).toUTCString()}, made from your dashboard. This e-mail is our acknowledgement of it.`,
+            `We refunded all you paid: ${amount}.`,
+          ]),
       `Stripe returns it to the card you paid with (its reference: ${refund.refundId}). Your bank may take 5 to 10 business days to show it.`,
       '',
       ...(keepsAccess

@@ -24,7 +24,7 @@ import RequireAuth from '../../layout/RequireAuth';
 import Spinner from '../../shared/Spinner';
 import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
-import GuaranteeRefund from './GuaranteeRefund';
+import OwnRefund from './OwnRefund';
 import DownloadCode from './DownloadCode';
 import EndedPurchase from './EndedPurchase';
 import Receipts from './Receipts';
@@ -131,8 +131,16 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
           <>
             <p>Invoices, receipts and your billing details are in Stripe's billing portal.</p>
             <BillingPortalButton />
+            {known.withdrawableUntil !== undefined && (
+              <OwnRefund
+                kind="withdrawal"
+                until={known.withdrawableUntil}
+                endsOnDelivery={known.withdrawalEndsOnDelivery}
+                onRefunded={refresh}
+              />
+            )}
             {known.refundableUntil !== undefined ? (
-              <GuaranteeRefund until={known.refundableUntil} onRefunded={refresh} />
+              <OwnRefund kind="guarantee" until={known.refundableUntil} onRefunded={refresh} />
             ) : (
               appConfig.support.email && <p>{guaranteeWords.bySupport(appConfig.support.email)}</p>
             )}

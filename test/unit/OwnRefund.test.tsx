@@ -1,18 +1,20 @@
 import React from 'react';
 import {screen, waitFor} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import GuaranteeRefund from '../../src/components/screens/Dashboard/GuaranteeRefund';
+import OwnRefund from '../../src/components/screens/Dashboard/OwnRefund';
 import {appConfig, formatDay} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
-import {guaranteeWords} from '../../src/config/guarantee';
+import {guaranteeWords, withdrawalWords} from '../../src/config/guarantee';
 import {useJsonWorker} from '../support/jsonWorker';
 import {renderWithSite} from '../support/render';
 
 const worker = useJsonWorker();
 const UNTIL = Date.UTC(2026, 11, 9, 12);
 
-function show(onRefunded = jest.fn()) {
-  renderWithSite(<GuaranteeRefund until={UNTIL} onRefunded={onRefunded} />, {env: {WORKER_URL: worker().url}});
+function show(onRefunded = jest.fn(), props: Partial<React.ComponentProps<typeof OwnRefund>> = {}) {
+  renderWithSite(<OwnRefund kind="guarantee" until={UNTIL} onRefunded={onRefunded} {...props} />, {
+    env: {WORKER_URL: worker().url},
+  });
   return onRefunded;
 }
 
@@ -30,7 +32,9 @@ describe('the money-back guarantee on the dashboard', () => {
     await userEvent.click(screen.getByRole('button', {name: guaranteeWords.confirm}));
 
     await waitFor(() => expect(onRefunded).toHaveBeenCalledTimes(1));
-    expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {reason: 'Too much for me'}}]);
+    expect(worker().calls).toEqual([
+      {route: `POST ${API_PATHS.refundPurchase}`, body: {kind: 'guarantee', reason: 'Too much for me'}},
+    ]);
   });
 
   it('keeps the purchase when the buyer steps back: nothing is sent', async () => {
@@ -50,7 +54,29 @@ describe('the money-back guarantee on the dashboard', () => {
     await userEvent.click(screen.getByRole('button', {name: guaranteeWords.button}));
     await userEvent.click(screen.getByRole('button', {name: guaranteeWords.confirm}));
     expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
-    expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {}}]);
+    expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {kind: 'guarantee'}}]);
     expect(onRefunded).not.toHaveBeenCalled();
+  });
+});
+
+describe('the withdrawal from the contract on the dashboard', () => {
+  it('is labelled as the law asks, asks no reason, and withdraws only on "Confirm withdrawal"', async () => {
+    worker().answer(`POST ${API_PATHS.refundPurchase}`, 200, {status: 'refunded', amount: 9900, currency: 'usd'});
+    const onRefunded = show(jest.fn(), {kind: 'withdrawal'});
+    expect(screen.getByRole('heading', {name: withdrawalWords.heading})).toBeInTheDocument();
+    expect(screen.getByText(withdrawalWords.offer(UNTIL))).toHaveTextContent(formatDay(UNTIL));
+
+    await userEvent.click(screen.getByRole('button', {name: 'Withdraw from contract here'}));
+    expect(worker().calls).toEqual([]);
+    expect(screen.queryByRole('textbox')).toBeNull();
+    await userEvent.click(screen.getByRole('button', {name: 'Confirm withdrawal'}));
+
+    await waitFor(() => expect(onRefunded).toHaveBeenCalledTimes(1));
+    expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {kind: 'withdrawal'}}]);
+  });
+
+  it('says that delivery ends the right where the buyer asked for the code at once', () => {
+    show(jest.fn(), {kind: 'withdrawal', endsOnDelivery: true});
+    expect(screen.getByText(withdrawalWords.offer(UNTIL, true))).toHaveTextContent(/as you asked at checkout/);
   });
 });
