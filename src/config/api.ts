@@ -69,6 +69,7 @@ export type {
   RepositoryAudit,
   RepositoryFixAllResult,
   AdminLead,
+  AdminSelfRefund,
   AdminAction,
   AdminAuditEntry,
   AdminReleaseFailure,

@@ -211,6 +211,8 @@ export const ADMIN_PATHS = {
   leads: '/admin/leads',
   /** GET: the whole waitlist as CSV. */
   leadsCsv: '/admin/leads.csv',
+  /** GET ?page=: the refunds buyers made themselves (the guarantee, a withdrawal), with their reasons. */
+  selfRefunds: '/admin/self-refunds',
   /** GET ?page=: what the admins did. */
   auditLog: '/admin/audit-log',
 } as const;

@@ -879,6 +879,22 @@ export const repositoryFixAllResult = adminActionResult.extend({
 
 export const adminLead = z.object({email: z.string(), createdAt: z.number()});
 
+/**
+ * A refund a buyer made themselves (payments/selfRefund.ts), newest first: which right they used,
+ * the reason they gave, and what Stripe refunded. `amount` and `refundId` are null while Stripe has
+ * not refunded: a claim whose refund failed, which the buyer was told to take to support.
+ */
+export const adminSelfRefund = z.object({
+  sessionId: z.string(),
+  email: z.string().nullable(),
+  kind: refundPurchaseBody.shape.kind.unwrap(),
+  reason: z.string().nullable(),
+  amount: z.number().nullable(),
+  currency: z.string().nullable(),
+  refundId: z.string().nullable(),
+  at: z.number(),
+});
+
 export const adminJobs = z.array(adminJob);
 
 export const adminAction = z.enum([
@@ -1000,6 +1016,7 @@ export type InvitationWindow = z.infer<typeof invitationWindow>;
 export type RepositoryAudit = z.infer<typeof repositoryAudit>;
 export type RepositoryFixAllResult = z.infer<typeof repositoryFixAllResult>;
 export type AdminLead = z.infer<typeof adminLead>;
+export type AdminSelfRefund = z.infer<typeof adminSelfRefund>;
 export type AdminAction = z.infer<typeof adminAction>;
 export type AdminAuditEntry = z.infer<typeof adminAuditEntry>;
 export type AdminReleaseFailure = z.infer<typeof adminReleaseFailure>;

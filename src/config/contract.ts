@@ -536,6 +536,15 @@ export const ENDPOINTS = {
     answers: [json(schema.pageOf(schema.adminLead))],
     codes: [],
   },
+  adminSelfRefunds: {
+    method: 'GET',
+    path: ADMIN_PATHS.selfRefunds,
+    access: 'admin',
+    summary: "the buyers' own refunds (the guarantee, a withdrawal) with their reasons, a page at a time",
+    query: schema.pageQueryObject,
+    answers: [json(schema.pageOf(schema.adminSelfRefund))],
+    codes: [],
+  },
   leadsCsv: {
     method: 'GET',
     path: ADMIN_PATHS.leadsCsv,

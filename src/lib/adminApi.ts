@@ -73,6 +73,7 @@ export function createAdminApi(options: ApiClientOptions) {
     leads: async (page = 1) => (await call('GET', ADMIN_PATHS.leads, {query: {page}}))!,
     /** The whole waitlist; a plain link could not carry the token, so it comes as a Blob. */
     leadsCsv: async () => (await response('GET', ADMIN_PATHS.leadsCsv)).blob(),
+    selfRefunds: async (page = 1) => (await call('GET', ADMIN_PATHS.selfRefunds, {query: {page}}))!,
     auditLog: async (page = 1) => (await call('GET', ADMIN_PATHS.auditLog, {query: {page}}))!,
   };
 }

@@ -27,7 +27,7 @@ const session = useLocalSession({seed: 300});
 const PHONE = {width: 390, height: 844};
 const WIDE = {width: 1440, height: 900};
 /** The console's views, in the order its navigation lists them. */
-const VIEWS = ['Sales', 'Purchases', 'Failures', 'Releases', 'Repository', 'Leads', 'Admin log'];
+const VIEWS = ['Sales', 'Purchases', 'Failures', 'Releases', 'Repository', 'Buyer refunds', 'Leads', 'Admin log'];
 /** The storefront header's buy button, which the console must not show. */
 const BUY_BUTTON = `Get ${appConfig.appName}`;
 

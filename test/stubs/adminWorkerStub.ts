@@ -14,6 +14,7 @@ import {
   type AdminGrantRequest,
   type AdminJob,
   type AdminLead,
+  type AdminSelfRefund,
   type AdminPurchaseDetail,
   type AdminRefundRequest,
   type AdminRelease,
@@ -51,6 +52,8 @@ export interface AdminStore {
   /** The extra repositories' audits, by key (`?repository=<key>`); the kit's `audit` lists them in `extraRepositories`. */
   extraAudits: Record<string, RepositoryAudit>;
   leads: AdminLead[];
+  /** Newest first. */
+  selfRefunds: AdminSelfRefund[];
   /** Newest first. */
   log: AdminAuditEntry[];
   pageSize: number;
@@ -238,6 +241,7 @@ export function defaultStore(): AdminStore {
     },
     extraAudits: {},
     leads: [],
+    selfRefunds: [],
     log: [],
     pageSize: 25,
     confirmationAfterReads: 1,
@@ -595,6 +599,8 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
             ...store.leads.map((lead) => `${lead.email},${new Date(lead.createdAt).toISOString()}`),
           ].join('\n') + '\n',
         ];
+      case `GET ${ADMIN_PATHS.selfRefunds}`:
+        return [200, pageOf(store.selfRefunds, seen.query, store.pageSize)];
       case `GET ${ADMIN_PATHS.auditLog}`:
         return [200, pageOf(store.log, seen.query, store.pageSize)];
       default:

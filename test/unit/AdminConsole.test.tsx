@@ -32,6 +32,7 @@ describe('the seller’s console', () => {
       ['Failures', '/admin?view=failures'],
       ['Releases', '/admin?view=releases'],
       ['Repository', '/admin?view=repository'],
+      ['Buyer refunds', '/admin?view=selfRefunds'],
       ['Leads', '/admin?view=leads'],
       ['Admin log', '/admin?view=log'],
     ]);
@@ -51,6 +52,7 @@ describe('the seller’s console', () => {
     ['/admin?view=failures', 'Failures', '/admin/jobs'],
     ['/admin?view=releases', 'Releases', '/admin/releases'],
     ['/admin?view=repository', 'Repository audit', '/admin/repository-audit'],
+    ['/admin?view=selfRefunds', 'Buyer refunds', '/admin/self-refunds'],
     ['/admin?view=leads', 'Leads', '/admin/leads'],
     ['/admin?view=log', 'Admin log', '/admin/audit-log'],
     ['/admin?purchase=cs_test_ada', 'Purchase', '/admin/purchases/cs_test_ada'],

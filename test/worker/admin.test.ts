@@ -115,6 +115,7 @@ describe('who gets in', () => {
     repositoryFixAll: {method: 'POST', body: {kind: 'unpaid_on_repository'}},
     leads: {method: 'GET'},
     leadsCsv: {method: 'GET'},
+    selfRefunds: {method: 'GET'},
     auditLog: {method: 'GET'},
     releases: {method: 'GET'},
     releaseResend: {method: 'POST', body: {}},

@@ -14,7 +14,14 @@ import {
   PLAN_CURRENCY,
   planAmount,
 } from '../../src/config';
-import {ADMIN_PATHS, adminPath, API_PATHS, type AccessStatus} from '../../src/config/api';
+import {
+  ADMIN_PATHS,
+  adminPath,
+  API_PATHS,
+  type AccessStatus,
+  type AdminSelfRefund,
+  type Page,
+} from '../../src/config/api';
 import type {PaidWith} from '../../scripts/local/stripeApi';
 import {DAY_MS} from '../../src/config/dates';
 import {completedEvent, disputeEvent, type SignedInUser, uniqueEmail, useSellerStack} from './stack';
@@ -383,4 +390,46 @@ describe('the withdrawal from the contract', () => {
     expect(await response.json()).toEqual({error: "kind is either 'guarantee' or 'withdrawal'"});
     expect(refundsOf(paymentIntentId)).toEqual([]);
   });
+});
+
+test("the seller's console lists the buyers' own refunds, newest first, with the right used, the reason, and a claim Stripe did not refund", async () => {
+  const kept = await paidBuyer();
+  expect((await refundMine(kept.user, {reason: 'Found another kit'})).status).toBe(200);
+  const withdrawn = await paidBuyer();
+  expect((await refundMine(withdrawn.user, {kind: 'withdrawal'})).status).toBe(200);
+  const failed = await paidBuyer();
+  stack().stripe.failNext('POST /v1/refunds', 400, {
+    type: 'invalid_request_error',
+    message: 'This charge cannot be refunded.',
+  });
+  // Stripe's refusal is the provider's failure (502), and the claim stands for the seller to settle.
+  expect((await refundMine(failed.user, {reason: 'Too hard'})).status).toBe(502);
+
+  const listed = await stack().call(`${ADMIN_PATHS.selfRefunds}?page=1`, {token: seller.admin.idToken});
+  expect(listed.status).toBe(200);
+  const {items} = (await listed.json()) as Page<AdminSelfRefund>;
+  const ours = [failed, withdrawn, kept].map((buyer) => items.find((item) => item.sessionId === buyer.sessionId));
+  expect(ours).toEqual([
+    expect.objectContaining({
+      email: failed.user.email,
+      kind: 'guarantee',
+      reason: 'Too hard',
+      amount: null,
+      refundId: null,
+    }),
+    expect.objectContaining({email: withdrawn.user.email, kind: 'withdrawal', reason: null, amount: ADVANCED_CENTS}),
+    expect.objectContaining({
+      email: kept.user.email,
+      kind: 'guarantee',
+      reason: 'Found another kit',
+      amount: ADVANCED_CENTS,
+      currency: PLAN_CURRENCY,
+      refundId: expect.stringMatching(/^re_/),
+    }),
+  ]);
+  // Newest first.
+  expect(items.indexOf(ours[0]!)).toBeLessThan(items.indexOf(ours[1]!));
+  expect(items.indexOf(ours[1]!)).toBeLessThan(items.indexOf(ours[2]!));
+  // A buyer is no seller.
+  expect((await stack().call(ADMIN_PATHS.selfRefunds, {token: kept.user.idToken})).status).toBe(403);
 });

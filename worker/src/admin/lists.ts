@@ -1,7 +1,7 @@
-import type {AdminAuditEntry, AdminLead, Page} from '../../../src/config/api';
+import type {AdminAuditEntry, AdminLead, AdminSelfRefund, Page} from '../../../src/config/api';
 import {csv} from './csv';
 
-/** The waitlist and the admins' log, a page at a time, newest first. */
+/** The waitlist, the buyers' own refunds and the admins' log, a page at a time, newest first. */
 export const LIST_PAGE_SIZE = 50;
 
 export async function leadsPage(db: D1Database, page: number): Promise<Page<AdminLead>> {
@@ -13,6 +13,37 @@ export async function leadsPage(db: D1Database, page: number): Promise<Page<Admi
   ]);
   return {
     items: rows!.results.map((row) => ({email: row.email as string, createdAt: row.created_at as number})),
+    page,
+    pageSize: LIST_PAGE_SIZE,
+    total: count!.results[0]!.total as number,
+  };
+}
+
+/**
+ * The refunds buyers made themselves, newest first, with the reasons they gave: what the seller
+ * reads to learn why buyers leave, and to find a claim whose Stripe refund failed (no refund id).
+ */
+export async function selfRefundsPage(db: D1Database, page: number): Promise<Page<AdminSelfRefund>> {
+  const [rows, count] = await db.batch<Record<string, unknown>>([
+    db.prepare(
+      `SELECT r.session_id, COALESCE(p.email, r.email) AS email, r.kind, r.reason, r.amount, r.currency, r.refund_id,
+         r.created_at
+       FROM self_refunds r LEFT JOIN purchases p ON p.session_id = r.session_id
+       ORDER BY r.created_at DESC, r.session_id LIMIT ${LIST_PAGE_SIZE} OFFSET ${(page - 1) * LIST_PAGE_SIZE}`,
+    ),
+    db.prepare('SELECT COUNT(*) AS total FROM self_refunds'),
+  ]);
+  return {
+    items: rows!.results.map((row) => ({
+      sessionId: row.session_id as string,
+      email: row.email as string | null,
+      kind: row.kind as AdminSelfRefund['kind'],
+      reason: row.reason as string | null,
+      amount: row.amount as number | null,
+      currency: row.currency as string | null,
+      refundId: row.refund_id as string | null,
+      at: row.created_at as number,
+    })),
     page,
     pageSize: LIST_PAGE_SIZE,
     total: count!.results[0]!.total as number,

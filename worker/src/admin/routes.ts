@@ -9,6 +9,7 @@ import {
   type AdminRelease,
   type AdminAuditEntry,
   type AdminLead,
+  type AdminSelfRefund,
   type AdminPurchase,
   type Page,
   type RepositoryAudit,
@@ -45,7 +46,7 @@ import {
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
-import {auditLogPage, leadsCsv, leadsPage} from './lists';
+import {auditLogPage, leadsCsv, leadsPage, selfRefundsPage} from './lists';
 import {listPurchases, purchaseDetail, purchasesCsv} from './purchases';
 import {renewInvitation} from '../access/grants/renew';
 import {acceptCardCountry} from './cardCountryReview';
@@ -336,6 +337,9 @@ export const adminRoutes = new Hono<AppEnv>()
     }),
   )
 
+  .get(ADMIN_PATHS.selfRefunds, async (c) =>
+    c.json((await selfRefundsPage(c.env.DB, pageOf(c))) satisfies Page<AdminSelfRefund>),
+  )
   .get(ADMIN_PATHS.auditLog, async (c) =>
     c.json((await auditLogPage(c.env.DB, pageOf(c))) satisfies Page<AdminAuditEntry>),
   );

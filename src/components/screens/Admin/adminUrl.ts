@@ -23,6 +23,7 @@ export const VIEWS = {
   failures: 'Failures',
   releases: 'Releases',
   repository: 'Repository',
+  selfRefunds: 'Buyer refunds',
   leads: 'Leads',
   log: 'Admin log',
 } as const;

@@ -15,6 +15,7 @@ import PurchaseDetail from './PurchaseDetail';
 import Purchases from './Purchases';
 import Releases from './Releases';
 import RepositoryAudit from './RepositoryAudit';
+import SelfRefunds from './SelfRefunds';
 import Sales from './Sales';
 import {NotAdminContext} from './useAdminData';
 import styles from './styles.module.css';
@@ -25,6 +26,7 @@ const PANELS: Record<View, ComponentType> = {
   failures: Failures,
   releases: Releases,
   repository: RepositoryAudit,
+  selfRefunds: SelfRefunds,
   leads: Leads,
   log: AuditLog,
 };
