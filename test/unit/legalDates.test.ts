@@ -15,7 +15,8 @@ import {legal} from '../../src/config';
 
 // 2026-12-05: both texts read the guarantee's days from src/config instead of writing 7: the words a
 // reader sees are the same, so their dates stay. Later that day the terms' section 7 changed: the
-// withdrawal from the dashboard, and the guarantee's own refund there.
+// withdrawal from the dashboard, and the guarantee's own refund there; the privacy policy names what
+// they keep (the consent, the reason, the card's fingerprint).
 const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; sha256: string}> = {
   terms: {
     file: 'src/pages/_legal/tos.mdx',
@@ -24,8 +25,8 @@ const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; s
   },
   privacy: {
     file: 'src/pages/_legal/privacy-policy.mdx',
-    lastUpdated: '2026-11-23',
-    sha256: 'ce4616c0d95eacbe890287212762b45bd60faade38fafc576fc06a75422647c6',
+    lastUpdated: '2026-12-05',
+    sha256: '8d365bc5ad8b5263fc9cafa3324e2970b55f63d9282e9d1b396da56300cc1ddd',
   },
 };
 
