@@ -11,3 +11,13 @@ const day = new Intl.DateTimeFormat('en-GB', {day: 'numeric', month: 'long', yea
 export function formatDay(at: number): string {
   return day.format(at);
 }
+
+/**
+ * The last moment of a period of `days` that starts on the day of `at` (Unix ms): the day itself
+ * does not count, and the period runs to the end of its last day, in UTC (as EU law counts a
+ * period in days, Regulation 1182/71). A period "of 14 days" from a purchase on 3 May ends at the
+ * end of 17 May. The buyer's own refunds end here, on the dashboard and in the worker alike.
+ */
+export function periodEnd(at: number, days: number): number {
+  return Math.floor(at / DAY_MS) * DAY_MS + (days + 1) * DAY_MS - 1;
+}

@@ -18,6 +18,8 @@ export interface OwnRefundWords {
   reasonLabel: string | null;
   /** The second step: what confirming does. */
   confirmText: string;
+  /** The second step: the purchase it acts on, and where its e-mail goes. */
+  details: (purchase: {product: string; boughtAt: number; email: string | null}) => string;
   confirm: string;
   keep: string;
   sending: string;
@@ -30,6 +32,8 @@ export const guaranteeWords = {
   button: 'Refund my purchase',
   reasonLabel: 'What made you change your mind? (optional)',
   confirmText: `This refunds your purchase of ${appConfig.appName} in full and ends your access to the code now. It cannot be undone.`,
+  details: ({product, boughtAt, email}) =>
+    `Your purchase: ${product}, bought on ${formatDay(boughtAt)}.${email ? ` The receipt goes to ${email}.` : ''}`,
   confirm: 'Confirm the refund',
   keep: 'Keep my purchase',
   sending: 'Refunding your purchase',
@@ -53,6 +57,8 @@ export const withdrawalWords: OwnRefundWords = {
   button: 'Withdraw from contract here',
   reasonLabel: null,
   confirmText: `This withdraws you from your purchase of ${appConfig.appName}: we refund all you paid, your access to the code ends now, and we confirm your withdrawal by e-mail.`,
+  details: ({product, boughtAt, email}) =>
+    `You withdraw from: ${product}, bought on ${formatDay(boughtAt)}.${email ? ` We acknowledge it by e-mail to ${email}, with the date and time we received it.` : ''}`,
   confirm: 'Confirm withdrawal',
   keep: 'Keep my purchase',
   sending: 'Withdrawing from your purchase',

@@ -75,6 +75,19 @@ describe('the withdrawal from the contract on the dashboard', () => {
     expect(worker().calls).toEqual([{route: `POST ${API_PATHS.refundPurchase}`, body: {kind: 'withdrawal'}}]);
   });
 
+  it('names in its second step what is withdrawn from, and where the acknowledgement goes', async () => {
+    const purchase = {
+      product: `${appConfig.appName} Advanced`,
+      boughtAt: Date.UTC(2026, 11, 2, 9),
+      email: 'ada@example.com',
+    };
+    show(jest.fn(), {kind: 'withdrawal', purchase});
+    await userEvent.click(screen.getByRole('button', {name: withdrawalWords.button}));
+    const details = screen.getByText(withdrawalWords.details(purchase));
+    expect(details).toHaveTextContent(`${appConfig.appName} Advanced, bought on 2 December 2026`);
+    expect(details).toHaveTextContent('ada@example.com');
+  });
+
   it('says that delivery ends the right where the buyer asked for the code at once', () => {
     show(jest.fn(), {kind: 'withdrawal', endsOnDelivery: true});
     expect(screen.getByText(withdrawalWords.offer(UNTIL, true))).toHaveTextContent(/as you asked at checkout/);

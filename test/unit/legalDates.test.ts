@@ -21,7 +21,7 @@ const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; s
   terms: {
     file: 'src/pages/_legal/tos.mdx',
     lastUpdated: '2026-12-05',
-    sha256: '877ba582b670832579255da7a80eedae2662dd5fdabdc9b269cc36b16a3675b0',
+    sha256: '512d0cb7213ab4b6334d2e629ac4862e67a570437e0c607128a58ce873645523',
   },
   privacy: {
     file: 'src/pages/_legal/privacy-policy.mdx',

@@ -215,6 +215,7 @@ async function signInBuyers(purchases: Purchase[]): Promise<Map<string, SignedIn
   return buyers;
 }
 
+const OFFERS = new Set(['refundableUntil', 'withdrawableUntil']);
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
@@ -230,6 +231,9 @@ function normalised(value: unknown, key = ''): unknown {
         .filter(([name]) => name !== 'checkedAt')
         .map(([name, item]) => [name, normalised(item, name)]),
     );
+  // The buyer's own refunds end at the end of a UTC day: how far that is from the seed's now depends
+  // on the hour of the run. Whether each is offered is the answer here (selfRefund.test.ts: until when).
+  if (OFFERS.has(key) && typeof value === 'number') return 'offered';
   // Unix milliseconds of these years; no id, count or amount here comes near.
   if (typeof value === 'number' && value > 1e12 && value < 1e13) return minutes(value);
   if (typeof value === 'string') {

@@ -23,7 +23,7 @@ import {
   type Page,
 } from '../../src/config/api';
 import type {PaidWith} from '../../scripts/local/stripeApi';
-import {DAY_MS} from '../../src/config/dates';
+import {DAY_MS, formatDay, periodEnd} from '../../src/config/dates';
 import {completedEvent, disputeEvent, type SignedInUser, uniqueEmail, useSellerStack} from './stack';
 import {ageKitReading, kitGrant} from './grantRows';
 
@@ -73,6 +73,16 @@ async function sentToSupport(buyer: {user: SignedInUser; paymentIntentId: string
   expect(await response.json()).toMatchObject({code: 'REFUND_BY_SUPPORT', error: expect.stringContaining(why)});
   expect(refundsOf(buyer.paymentIntentId)).toEqual([]);
 }
+/** Moves a purchase's payment back, so that a right of `days` ended yesterday (periodEnd: whole UTC days). */
+const paidLongAgo = (sessionId: string, days: number) =>
+  stack().worker.db.run(
+    'UPDATE purchases SET paid_at = ? WHERE session_id = ?',
+    Date.now() - (days + 2) * DAY_MS,
+    sessionId,
+  );
+/** When the worker recorded the purchase paid: the day its rights run from. */
+const paidAtOf = async (sessionId: string) =>
+  (await one<{paid_at: number}>('SELECT paid_at FROM purchases WHERE session_id = ?', sessionId))!.paid_at;
 const invitedLogins = () => [...stack().github.invitations.values()].map((invitation) => invitation.invitee.login);
 
 test('a buyer within the guarantee refunds their own purchase: Stripe refunds all of it, once, access ends at once, and a receipt says so', async () => {
@@ -134,8 +144,7 @@ test('two clicks at once make one refund', async () => {
 
 test(`after ${appConfig.guarantee.days} days the guarantee has ended: the buyer is sent to support, and nothing is refunded or taken`, async () => {
   const {user, sessionId, paymentIntentId} = await paidBuyer();
-  const payment = stack().stripe.payments.get(paymentIntentId)!;
-  payment.charge.created = Math.floor((Date.now() - appConfig.guarantee.days * DAY_MS - 60_000) / 1000);
+  await paidLongAgo(sessionId, appConfig.guarantee.days);
   const response = await refundMine(user);
   expect(response.status).toBe(409);
   expect(await response.json()).toEqual({
@@ -217,17 +226,13 @@ test("the dashboard's status offers the refund until the window ends, and never 
     (await (await stack().call(API_PATHS.accessStatus, {token: user.idToken})).json()) as AccessStatus;
   const days = appConfig.guarantee.days;
   const buyer = await paidBuyer();
-  const {created_at: createdAt} = (await one<{created_at: number}>(
-    'SELECT created_at FROM purchases WHERE session_id = ?',
-    buyer.sessionId,
-  ))!;
-  expect((await statusOf(buyer.user)).refundableUntil).toBe(createdAt + days * DAY_MS);
+  // To the end of the UTC day `days` after the day it was paid, as the refund itself counts.
+  const paidAt = await paidAtOf(buyer.sessionId);
+  expect(paidAt).toBeGreaterThan(Date.now() - 60_000);
+  expect((await statusOf(buyer.user)).refundableUntil).toBe(periodEnd(paidAt, days));
+  expect(new Date(periodEnd(paidAt, days) + 1).getUTCHours()).toBe(0);
   // The window ends: no offer, and the refund itself says why.
-  await stack().worker.db.run(
-    'UPDATE purchases SET created_at = ? WHERE session_id = ?',
-    Date.now() - days * DAY_MS - 60_000,
-    buyer.sessionId,
-  );
+  await paidLongAgo(buyer.sessionId, days);
   expect(await statusOf(buyer.user)).toMatchObject({hasPaid: true});
   expect((await statusOf(buyer.user)).refundableUntil).toBeUndefined();
 
@@ -270,12 +275,8 @@ describe('the withdrawal from the contract', () => {
       delivery_consent_version: null,
     });
     await accept(buyer);
-    const {created_at: createdAt} = (await one<{created_at: number}>(
-      'SELECT created_at FROM purchases WHERE session_id = ?',
-      buyer.sessionId,
-    ))!;
     const offered = await statusOf(buyer.user);
-    expect(offered.withdrawableUntil).toBe(createdAt + appConfig.withdrawal.days * DAY_MS);
+    expect(offered.withdrawableUntil).toBe(periodEnd(await paidAtOf(buyer.sessionId), appConfig.withdrawal.days));
     expect(offered.withdrawalEndsOnDelivery).toBeUndefined();
 
     const before = Date.now();
@@ -296,10 +297,14 @@ describe('the withdrawal from the contract', () => {
     expect(acknowledgement!.fields.subject).toBe(`We received your withdrawal from your ${appConfig.appName} purchase`);
     const text = acknowledgement!.fields.text!;
     expect(text).toContain(`We received your withdrawal from the contract for your purchase of ${appConfig.appName}`);
+    expect(text).toContain(`made on ${formatDay(await paidAtOf(buyer.sessionId))}`);
     const received = /on (\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT)/.exec(text)![1]!;
     expect(Date.parse(received)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(Date.parse(received)).toBeLessThanOrEqual(Date.now());
-    expect(text).toContain('Your access to the code has ended');
+    // The refund's own receipt follows, and says access has ended.
+    const [receipt, ...others] = mailsTo(buyer.user.email, /refund of/);
+    expect(others).toEqual([]);
+    expect(receipt!.fields.text).toContain('Your access to the code has ended');
 
     // Withdrawn twice (a second tab): the same refund is the answer.
     expect((await withdraw(buyer.user)).status).toBe(200);
@@ -347,6 +352,64 @@ describe('the withdrawal from the contract', () => {
     });
   });
 
+  test('delivery is for good: an invitation accepted a moment ago ends the right before the dashboard saw it, and a seat moved since does not bring it back', async () => {
+    // Accepted on GitHub, and withdrawn at once: the worker asks GitHub itself before it decides.
+    const quick = await paidBuyer({termsAccepted: true});
+    const invitation = [...stack().github.invitations.values()].find((each) => each.invitee.login === quick.login);
+    stack().github.accept(invitation!.id);
+    const refused = await withdraw(quick.user);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({error: expect.stringContaining('the right of withdrawal has ended')});
+    expect(refundsOf(quick.paymentIntentId)).toEqual([]);
+
+    // Accepted, then the seat moved to an account that never accepts: still delivered.
+    const moved = await paidBuyer({termsAccepted: true});
+    await accept(moved);
+    const other = stack().github.addUser(`moved-${Date.now().toString(36)}-${accounts++}`).login;
+    const move = await stack().call(API_PATHS.addUserToRepo, {
+      token: moved.user.idToken,
+      body: {username: other, userId: moved.user.uid},
+    });
+    expect(move.status).toBe(200);
+    expect(await kitGrant<{status: string}>(stack().worker.db, moved.sessionId, 'status')).toEqual({status: 'pending'});
+    expect((await statusOf(moved.user)).withdrawableUntil).toBeUndefined();
+    expect((await withdraw(moved.user)).status).toBe(409);
+    expect(refundsOf(moved.paymentIntentId)).toEqual([]);
+  });
+
+  test('the withdrawal is acknowledged as soon as it is recorded, even when Stripe then refuses the refund', async () => {
+    const buyer = await paidBuyer();
+    stack().stripe.failNext('POST /v1/refunds', 400, {
+      type: 'invalid_request_error',
+      message: 'This charge cannot be refunded.',
+    });
+    expect((await withdraw(buyer.user)).status).toBe(502);
+    expect(mailsTo(buyer.user.email, /We received your withdrawal/)).toHaveLength(1);
+    expect(mailsTo(buyer.user.email, /refund of/)).toEqual([]);
+    expect(await one('SELECT kind, refund_id FROM self_refunds WHERE session_id = ?', buyer.sessionId)).toEqual({
+      kind: 'withdrawal',
+      refund_id: null,
+    });
+    // Asked again, Stripe refunds: once, with one acknowledgement and one receipt.
+    expect((await withdraw(buyer.user)).status).toBe(200);
+    expect(refundsOf(buyer.paymentIntentId)).toHaveLength(1);
+    expect(mailsTo(buyer.user.email, /We received your withdrawal/)).toHaveLength(1);
+    expect(mailsTo(buyer.user.email, /refund of/)).toHaveLength(1);
+
+    // A guarantee's refund Stripe refused, then a withdrawal: the claim names the right the buyer used in the end.
+    const switched = await paidBuyer();
+    stack().stripe.failNext('POST /v1/refunds', 400, {
+      type: 'invalid_request_error',
+      message: 'This charge cannot be refunded.',
+    });
+    expect((await refundMine(switched.user)).status).toBe(502);
+    expect((await withdraw(switched.user)).status).toBe(200);
+    expect(await one('SELECT kind FROM self_refunds WHERE session_id = ?', switched.sessionId)).toEqual({
+      kind: 'withdrawal',
+    });
+    expect(mailsTo(switched.user.email, /We received your withdrawal/)).toHaveLength(1);
+  });
+
   test('a download delivers the code too: after one, a buyer who asked for it at once may no longer withdraw', async () => {
     const buyer = await paidBuyer({termsAccepted: true});
     const asked = await stack().call(API_PATHS.downloadLink, {token: buyer.user.idToken, body: {}});
@@ -359,9 +422,7 @@ describe('the withdrawal from the contract', () => {
 
   test(`after ${appConfig.withdrawal.days} days the period has ended; an earlier refund never bars a withdrawal, and a withdrawal counts as the guarantee's one refund`, async () => {
     const late = await paidBuyer();
-    stack().stripe.payments.get(late.paymentIntentId)!.charge.created = Math.floor(
-      (Date.now() - appConfig.withdrawal.days * DAY_MS - 60_000) / 1000,
-    );
+    await paidLongAgo(late.sessionId, appConfig.withdrawal.days);
     const ended = await withdraw(late.user);
     expect(ended.status).toBe(409);
     expect(await ended.json()).toMatchObject({

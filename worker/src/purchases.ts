@@ -31,6 +31,10 @@ export interface Purchase {
    */
   delivery_consent_version?: string | null;
   delivery_consent_at?: number | null;
+  /** When the worker first recorded it paid (the checkout's time for purchases paid before 0033). */
+  paid_at?: number | null;
+  /** When its code first reached the buyer: an invitation accepted, a download served (0033's triggers). */
+  delivered_at?: number | null;
 }
 
 /**
@@ -87,8 +91,8 @@ export function upgradeFlagged(alias: string): string {
 /** A purchase's columns, with `plan` the plan it gives now. */
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
   payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_country, fair_price_percent,
-  ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at, delivery_consent_version, delivery_consent_at
-  FROM purchases`;
+  ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at, delivery_consent_version, delivery_consent_at,
+  paid_at, delivered_at FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {

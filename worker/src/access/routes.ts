@@ -84,10 +84,11 @@ export const accessRoutes = new Hono<AppEnv>()
     const {GITHUB_REPO: repository} = context.settings;
     const base = {
       hasPaid: Boolean(purchase),
-      ...(await ownRefundWindows(c.env.DB, user, purchase)),
       ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
       ...standing,
     };
+    // The buyer's own refunds, read after GitHub: an invitation seen accepted just now may end a withdrawal.
+    const windows = () => ownRefundWindows(c.env.DB, user, purchase);
     // Read after the kit's grant: its invitation accepted just now may have invited these.
     const extras = async () => {
       const list = purchase ? await extraAccessOf(context, purchase) : [];
@@ -100,10 +101,12 @@ export const accessRoutes = new Hono<AppEnv>()
         ...(seen ?? {usernameChanges: 0, usernameChangesLeft: 0}),
         status: seen?.status === 'removal_failed' ? 'removal_failed' : 'revoked',
         ...base,
+        ...(await windows()),
         revokedBySeller: true,
       } satisfies AccessStatus);
     }
-    if (!grant) return c.json({status: 'none', ...base, ...(await extras())} satisfies AccessStatus);
+    if (!grant)
+      return c.json({status: 'none', ...base, ...(await extras()), ...(await windows())} satisfies AccessStatus);
     let seen = await observeSeat(context, grant);
     if (seen.queue && seen.queue.expectedAt <= Date.now()) {
       // The buyer's turn is due before the cron's next run: send the queue's head now.
@@ -111,7 +114,7 @@ export const accessRoutes = new Hono<AppEnv>()
       const now = await readGrant(c.env.DB, grant.session_id);
       if (now) seen = await observeSeat(context, now);
     }
-    return c.json({...seen, ...base, ...(await extras())} satisfies AccessStatus);
+    return c.json({...seen, ...base, ...(await extras()), ...(await windows())} satisfies AccessStatus);
   })
 
   /**

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, immediateDeliveryVersion, type Plan} from '../../../src/config';
+import {findPlanByPriceId, type Plan} from '../../../src/config';
 import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
@@ -47,19 +47,29 @@ export async function fulfillCheckout(
   const userId = session.client_reference_id ?? null;
   const now = Date.now();
   const consent = deliveryConsentOf(session);
+  // The consent's time is when the worker first saw it (kept once): a later run, the payment of an
+  // async method say, confirms that time, not its own.
+  const consentAt =
+    consent === null
+      ? null
+      : ((
+          await env.DB.prepare('SELECT delivery_consent_at AS at FROM purchases WHERE session_id = ?1')
+            .bind(sessionId)
+            .first<{at: number | null}>()
+        )?.at ?? now);
 
   const statements = [
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
          status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded,
-         delivery_consent_version, delivery_consent_at)
+         delivery_consent_version, delivery_consent_at, paid_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
          (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12,
          -- A refund Stripe delivered before this completion (webhooks/stripe.ts refund).
          COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0),
-         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END)
+         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END)
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -81,6 +91,8 @@ export async function fulfillCheckout(
          -- The first record of the request stands: its time is when it was first seen.
          delivery_consent_version = COALESCE(purchases.delivery_consent_version, excluded.delivery_consent_version),
          delivery_consent_at = COALESCE(purchases.delivery_consent_at, excluded.delivery_consent_at),
+         -- When the worker first saw it paid: the day the buyer's own refunds run from.
+         paid_at = COALESCE(purchases.paid_at, excluded.paid_at),
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,
@@ -117,7 +129,12 @@ export async function fulfillCheckout(
       ? [
           {
             key: `welcome:${sessionId}`,
-            message: welcomeMail(settings, email, plan.name, consent === null ? null : {version: consent, at: now}),
+            message: welcomeMail(
+              settings,
+              email,
+              plan.name,
+              consent === null || consentAt === null ? null : {version: consent, at: consentAt},
+            ),
           },
         ]
       : []),
@@ -148,11 +165,15 @@ export async function fulfillCheckout(
 
 /**
  * The words of the immediate-delivery request the buyer accepted in Checkout's terms box, or null:
- * the version the worker put in the session's metadata when it made it (the words shown then).
+ * the version the worker put in the session's metadata when it made it (the words shown then). A
+ * session the worker did not make (a Payment Link, say) may tick a terms box too, but its words are
+ * not known to be ours: no consent is recorded for it.
  */
 function deliveryConsentOf(session: Stripe.Checkout.Session): string | null {
   if (session.consent?.terms_of_service !== 'accepted') return null;
-  return session.metadata?.[CONSENT_METADATA_KEY] ?? immediateDeliveryVersion;
+  const version = session.metadata?.[CONSENT_METADATA_KEY];
+  if (!version) log.warn('checkout.consent_unversioned', {sessionId: session.id});
+  return version || null;
 }
 
 function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan} | null {

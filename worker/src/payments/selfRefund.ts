@@ -1,5 +1,5 @@
 import {appConfig, storedPlanName} from '../../../src/config';
-import {DAY_MS} from '../../../src/config/dates';
+import {DAY_MS, formatDay, periodEnd} from '../../../src/config/dates';
 import type {AuthUser} from '../auth/user';
 import {contextOf} from '../context';
 import {HttpError} from '../errors';
@@ -7,6 +7,7 @@ import {enqueue} from '../jobs';
 import {log} from '../log';
 import {formatAmount, type MailMessage} from '../mail';
 import {runJob} from '../outbox';
+import {observeAcceptances} from '../access/grants/status';
 import {accessPurchaseOf, type Purchase} from '../purchases';
 import {settingsOf} from '../settings';
 import type {OwnRefundKind} from '../../../src/config/api';
@@ -56,7 +57,7 @@ interface Claim {
  * another purchase of the same account, e-mail, customer or card had one (two purchases of one
  * buyer asked at once cannot both pass); a withdrawal is never refused for an earlier refund. Asked
  * again for the same purchase (a double click, a retry after Stripe failed, the other right), the
- * claim it has stands. A claim is never given back, even when Stripe failed: whether Stripe
+ * claim it has stands (a withdrawal names it so, as the buyer used that right). A claim is never given back, even when Stripe failed: whether Stripe
  * refunded cannot always be told, and a buyer whose refund did not go through asks support, who
  * sees the claim.
  */
@@ -67,7 +68,7 @@ async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Pr
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
        WHERE ?7 = 'withdrawal' OR NOT EXISTS (SELECT 1 FROM self_refunds WHERE session_id != ?1
          AND (user_id = ?2 OR email = ?3 OR customer_id = ?4 OR card_fingerprint = ?5))
-       ON CONFLICT (session_id) DO NOTHING`,
+       ON CONFLICT (session_id) DO UPDATE SET kind = 'withdrawal' WHERE excluded.kind = 'withdrawal'`,
     )
     .bind(
       purchase.session_id,
@@ -88,25 +89,45 @@ async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Pr
 }
 
 /**
- * Whether the purchase's code reached the buyer, as D1 knows it: a download served, or an
- * invitation accepted (a grant active now; GitHub is read for it at most once a minute, as the
- * dashboard's status asks). A seat moved since to an account that has not accepted yet reads as
- * not delivered: the buyer keeps the right, the side the law leans to.
+ * Whether the right of withdrawal has ended for `purchase`: the buyer asked at checkout for the code
+ * at once, and it reached them since. Delivery is recorded once and for good (`delivered_at`:
+ * an invitation accepted, a download served, 0033's triggers), so a seat moved since to an account
+ * that has not accepted does not bring the right back; a download under way counts too, so one
+ * asked alongside the withdrawal cannot slip past it.
  */
-async function delivered(db: D1Database, sessionId: string): Promise<boolean> {
+async function withdrawalEnded(db: D1Database, purchase: Purchase): Promise<boolean> {
+  if (!purchase.delivery_consent_at) return false;
   const row = await db
     .prepare(
-      `SELECT EXISTS (SELECT 1 FROM download_links WHERE session_id = ?1 AND outcome = 'served')
-         OR EXISTS (SELECT 1 FROM grants WHERE session_id = ?1 AND status = 'active') AS delivered`,
+      `SELECT (SELECT delivered_at FROM purchases WHERE session_id = ?1) IS NOT NULL
+         OR EXISTS (SELECT 1 FROM download_links WHERE session_id = ?1 AND used_at IS NOT NULL AND outcome IS NULL)
+         AS delivered`,
     )
-    .bind(sessionId)
+    .bind(purchase.session_id)
     .first<{delivered: number}>();
   return row?.delivered === 1;
 }
 
-/** Whether the right of withdrawal has ended for `purchase`: asked for delivery at once, and delivered. */
-async function withdrawalEnded(db: D1Database, purchase: Purchase): Promise<boolean> {
-  return Boolean(purchase.delivery_consent_at) && (await delivered(db, purchase.session_id));
+/** What each right is called where a refusal names it, whether it is on, and when it ends. */
+const RIGHTS: Record<OwnRefundKind, {on: () => boolean; days: () => number; ended: (days: number) => string}> = {
+  guarantee: {
+    on: () => appConfig.guarantee.selfService,
+    days: () => appConfig.guarantee.days,
+    ended: (days) => `The ${days}-day money-back guarantee of this purchase has ended.`,
+  },
+  withdrawal: {
+    on: () => appConfig.withdrawal.enabled,
+    days: () => appConfig.withdrawal.days,
+    ended: (days) => `The ${days}-day period to withdraw from this purchase has ended.`,
+  },
+};
+
+/**
+ * The last moment the buyer may use `kind` on `purchase`: the end of the UTC day `days` after the
+ * day it was paid (`periodEnd`), on the dashboard and at the refund alike.
+ */
+function rightEnds(kind: OwnRefundKind, purchase: Purchase): number {
+  return periodEnd(purchase.paid_at ?? purchase.created_at, RIGHTS[kind].days());
 }
 
 /** Until when the dashboard offers the buyer each of their own refunds of `purchase`: absent where it does not. */
@@ -119,8 +140,7 @@ export interface OwnRefundWindows {
 /**
  * Until when the dashboard offers the buyer their own refunds of `purchase`: what refundOwnPurchase
  * will check, as far as D1 knows it (the card's fingerprint and Stripe's word on disputes are
- * asked at the refund). The windows run from the checkout, a moment before Stripe's charge: an
- * offer ends no later than the refund allows.
+ * asked at the refund), with the same ends (`rightEnds`).
  */
 export async function ownRefundWindows(
   db: D1Database,
@@ -129,11 +149,10 @@ export async function ownRefundWindows(
   now = Date.now(),
 ): Promise<OwnRefundWindows> {
   if (!purchase?.payment_intent_id || purchase.revoked_by_seller_at !== null) return {};
-  const {guarantee, withdrawal} = appConfig;
-  const refundUntil = purchase.created_at + guarantee.days * DAY_MS;
-  const withdrawUntil = purchase.created_at + withdrawal.days * DAY_MS;
-  const mayRefund = guarantee.selfService && now <= refundUntil;
-  const mayWithdraw = withdrawal.enabled && now <= withdrawUntil;
+  const refundUntil = rightEnds('guarantee', purchase);
+  const withdrawUntil = rightEnds('withdrawal', purchase);
+  const mayRefund = RIGHTS.guarantee.on() && now <= refundUntil;
+  const mayWithdraw = RIGHTS.withdrawal.on() && now <= withdrawUntil;
   if (!mayRefund && !mayWithdraw) return {};
   const barred = await db
     .prepare(
@@ -158,20 +177,6 @@ export interface SelfRefund {
   currency: string;
 }
 
-/** What each right is called where a refusal names it, and how long it lasts. */
-const RIGHTS: Record<OwnRefundKind, {on: () => boolean; days: () => number; ended: (days: number) => string}> = {
-  guarantee: {
-    on: () => appConfig.guarantee.selfService,
-    days: () => appConfig.guarantee.days,
-    ended: (days) => `The ${days}-day money-back guarantee of this purchase has ended.`,
-  },
-  withdrawal: {
-    on: () => appConfig.withdrawal.enabled,
-    days: () => appConfig.withdrawal.days,
-    ended: (days) => `The ${days}-day period to withdraw from this purchase has ended.`,
-  },
-};
-
 /** Refunds the signed-in buyer's purchase in full, under the guarantee or as a withdrawal, and ends its access. */
 export async function refundOwnPurchase(
   env: Env,
@@ -179,6 +184,8 @@ export async function refundOwnPurchase(
   reason: string | null,
   kind: OwnRefundKind = 'guarantee',
 ): Promise<SelfRefund> {
+  // When the buyer asked: the withdrawal's acknowledgement names this moment.
+  const asked = Date.now();
   const right = RIGHTS[kind];
   if (!right.on()) throw toSupport('Refunds are made by our support team.');
   const {DB: db} = env;
@@ -190,7 +197,7 @@ export async function refundOwnPurchase(
         `SELECT amount, currency FROM self_refunds WHERE user_id = ?1 AND refund_id IS NOT NULL AND created_at > ?2
          ORDER BY created_at DESC LIMIT 1`,
       )
-      .bind(user.uid, Date.now() - DAY_MS)
+      .bind(user.uid, asked - DAY_MS)
       .first<SelfRefund>();
     if (done) return done;
     throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
@@ -199,33 +206,35 @@ export async function refundOwnPurchase(
     throw new HttpError(409, 'Nothing was paid for this purchase, so there is nothing to refund.', 'CONFLICT');
   // The seller's revocation (abuse, say) is the seller's to settle, its refund included.
   if (purchase.revoked_by_seller_at !== null) throw toSupport('Access to this purchase was revoked.');
+  if (asked > rightEnds(kind, purchase)) throw toSupport(right.ended(right.days()));
   const paymentIntentId = purchase.payment_intent_id;
   const disputed = await db
     .prepare('SELECT 1 AS found FROM disputes WHERE payment_intent_id = ?1 LIMIT 1')
     .bind(paymentIntentId)
     .first();
-  // When Stripe charged the card, its fingerprint, and Stripe's word on disputes (refunds.ts's own read).
+  // The card's fingerprint, and Stripe's word on disputes (refunds.ts's own read).
   const charge = await paidCharge(stripeFor(settingsOf(env)), paymentIntentId);
   // Stripe's word too: a dispute whose webhook has not arrived yet.
   if (disputed || charge.disputed)
     throw toSupport('This payment was disputed with your bank, so it cannot be refunded from here.');
-  const days = right.days();
-  if (Date.now() > charge.created * 1000 + days * DAY_MS) throw toSupport(right.ended(days));
   const fingerprint = charge.payment_method_details?.card?.fingerprint ?? null;
   if (kind === 'withdrawal') {
+    // An invitation accepted a moment ago is delivery too: GitHub is asked now, not in a minute.
+    if (purchase.delivery_consent_at) await observeAcceptances(contextOf(env), purchase.session_id);
     if (await withdrawalEnded(db, purchase))
       throw toSupport(
         'You asked at checkout for the code at once, and it was delivered since, so the right of withdrawal has ended.',
       );
     if (!(await claimRefund(db, purchase, {userId: user.uid, fingerprint, reason, kind})))
       throw new Error(`The withdrawal of ${purchase.session_id} was not recorded`);
+    // Acknowledged as soon as it is recorded, whatever befalls the refund that follows.
+    await followUp(purchase.session_id, 'acknowledgement', () => acknowledge(env, purchase, user, asked));
   } else {
     // Without a card's fingerprint (Link, Cash App) a buyer cannot be told from a new one: fail closed.
     if (!fingerprint) throw toSupport('Payments made other than by card are refunded by our support team.');
     if (!(await claimRefund(db, purchase, {userId: user.uid, fingerprint, reason, kind})))
       throw toSupport('You have had a refund of another purchase already, so this one goes through support.');
   }
-  const asked = Date.now();
 
   let refund;
   try {
@@ -266,15 +275,12 @@ export async function refundOwnPurchase(
     if (upgrades.includes('NOT refunded')) log.warn('payments.self_refund_upgrade_left', {sessionId, upgrades});
   });
   await followUp(sessionId, 'receipt', async () =>
-    sendReceipt(env, purchase, refund, {
-      keepsAccess: (await accessPurchaseOf(db, user)) !== null,
-      withdrawnAt: kind === 'withdrawal' ? asked : null,
-    }),
+    sendReceipt(env, purchase, refund, (await accessPurchaseOf(db, user)) !== null),
   );
   return {amount: refund.refunded, currency: refund.currency};
 }
 
-/** A step after the refund: its failure is logged, never answered to a buyer whose money has moved. */
+/** A step beside the refund (its e-mails, the take-back): its failure is logged, never answered to a buyer whose money has moved or whose withdrawal is recorded. */
 async function followUp(sessionId: string, step: string, run: () => Promise<unknown>) {
   try {
     await run();
@@ -296,62 +302,55 @@ function inBuyersWords(err: unknown): unknown {
   return toSupport('This payment cannot be refunded from here.');
 }
 
-/** What became of the buyer's access, and when they withdrew (null: a refund under the guarantee). */
-interface ReceiptFacts {
-  keepsAccess: boolean;
-  withdrawnAt: number | null;
+/** Queues a mail to the buyer, once under `key`, and sends it now (the outbox retries it). */
+async function mailOnce(env: Env, sessionId: string, key: string, message: MailMessage) {
+  const context = contextOf(env);
+  const id = await enqueue(context.db, {key, kind: 'mail', sessionId, payload: message});
+  if (id !== null) await runJob(context, id);
 }
 
-/** The refund's receipt, by e-mail to the purchase's address: once a refund, retried by the outbox. */
+/** The refund's receipt, by e-mail to the purchase's address: once a refund. */
 async function sendReceipt(
   env: Env,
   purchase: Purchase,
   refund: {refunded: number; currency: string; refundId: string},
-  facts: ReceiptFacts,
+  keepsAccess: boolean,
 ) {
   if (!purchase.email) return;
-  const context = contextOf(env);
-  const message = refundReceiptMail(purchase.email, storedPlanName(purchase.plan), refund, facts);
-  const id = await enqueue(context.db, {
-    key: `refund-receipt:${refund.refundId}`,
-    kind: 'mail',
-    sessionId: purchase.session_id,
-    payload: message,
+  const message = refundReceiptMail(purchase.email, storedPlanName(purchase.plan), refund, keepsAccess);
+  await mailOnce(env, purchase.session_id, `refund-receipt:${refund.refundId}`, message);
+}
+
+/** The withdrawal's acknowledgement, once a purchase: to its e-mail, else the account's. */
+async function acknowledge(env: Env, purchase: Purchase, user: AuthUser, at: number) {
+  const to = purchase.email ?? user.email;
+  if (!to) return;
+  const message = withdrawalAcknowledgementMail(to, storedPlanName(purchase.plan), {
+    at,
+    paidAt: purchase.paid_at ?? purchase.created_at,
   });
-  if (id !== null) await runJob(context, id);
+  await mailOnce(env, purchase.session_id, `withdrawal-ack:${purchase.session_id}`, message);
 }
 
 /**
  * What the buyer is told of their refund: how much, where it goes, when it shows, and what became
- * of their access (`keepsAccess`: another purchase of theirs still gives it). A withdrawal's is
- * its acknowledgement on a durable medium (Directive 2011/83/EU, Art. 11a): what was withdrawn
- * from, and the date and time the worker received it.
+ * of their access (`keepsAccess`: another purchase of theirs still gives it).
  */
 export function refundReceiptMail(
   to: string,
   plan: string | null,
   refund: {refunded: number; currency: string; refundId: string},
-  {keepsAccess, withdrawnAt}: ReceiptFacts,
+  keepsAccess: boolean,
 ): MailMessage {
   const {appName, mail} = appConfig;
   const amount = formatAmount(refund.refunded, refund.currency);
-  const purchase = `${appName}${plan ? ` (${plan})` : ''}`;
   return {
     from: mail.fromNoReply,
     to,
     replyTo: appConfig.support.email,
-    subject:
-      withdrawnAt === null
-        ? `Your ${appName} refund of ${amount}`
-        : `We received your withdrawal from your ${appName} purchase`,
+    subject: `Your ${appName} refund of ${amount}`,
     text: [
-      ...(withdrawnAt === null
-        ? [`As you asked, we refunded your purchase of ${purchase}: ${amount}, on ${new Date().toUTCString()}.`]
-        : [
-            `We received your withdrawal from the contract for your purchase of ${purchase}`,
-            `on ${new Date(withdrawnAt).toUTCString()}, made from your dashboard. This e-mail is our acknowledgement of it.`,
-            `We refunded all you paid: ${amount}.`,
-          ]),
+      `As you asked, we refunded your purchase of ${appName}${plan ? ` (${plan})` : ''}: ${amount}, on ${new Date().toUTCString()}.`,
       `Stripe returns it to the card you paid with (its reference: ${refund.refundId}). Your bank may take 5 to 10 business days to show it.`,
       '',
       ...(keepsAccess
@@ -360,6 +359,34 @@ export function refundReceiptMail(
             'Your access to the code has ended: the invitation to the private repository is withdrawn, or your account removed',
             'from it, and download links no longer work. The licence ends with the refund, as the terms say.',
           ]),
+      '',
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * The acknowledgement of a withdrawal on a durable medium (Directive 2011/83/EU, Art. 11a): what
+ * was withdrawn from, and the date and time the worker received it, sent as soon as it is
+ * recorded. The refund's receipt follows on its own once Stripe has made it.
+ */
+export function withdrawalAcknowledgementMail(
+  to: string,
+  plan: string | null,
+  {at, paidAt}: {at: number; paidAt: number},
+): MailMessage {
+  const {appName, mail} = appConfig;
+  return {
+    from: mail.fromNoReply,
+    to,
+    replyTo: appConfig.support.email,
+    subject: `We received your withdrawal from your ${appName} purchase`,
+    text: [
+      `We received your withdrawal from the contract for your purchase of ${appName}${plan ? ` (${plan})` : ''}, made on ${formatDay(paidAt)},`,
+      `on ${new Date(at).toUTCString()}, from your dashboard. This e-mail is our acknowledgement of it.`,
+      '',
+      'We refund all you paid for it to the card you paid with, within 14 days at the latest; a receipt follows once',
+      'Stripe has made the refund. Your access to the code ends when the refund is made.',
       '',
       `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
     ].join('\n'),

@@ -23,9 +23,10 @@ const COLUMNS: Column<AdminSelfRefund>[] = [
       refund.amount !== null && refund.currency !== null ? (
         money(refund.amount, refund.currency)
       ) : (
-        // Claimed, and Stripe did not refund: the buyer was told to write to support.
+        // Claimed, and no refund of Stripe's recorded for it: refused (the buyer was told to write to
+        // support), still under way, or made since by other means. The purchase says which.
         <span className={styles.badge} data-tone="bad">
-          Not refunded: Stripe failed
+          No refund recorded
         </span>
       ),
   },

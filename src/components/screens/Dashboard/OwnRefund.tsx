@@ -1,10 +1,21 @@
 import React, {useId, useState} from 'react';
-import type {OwnRefundKind} from '../../../config/api';
+import {appConfig} from '../../../config';
+import type {OwnRefundKind, PaymentStanding} from '../../../config/api';
 import {ownRefundWords} from '../../../config/guarantee';
 import {useApiClient} from '../../../lib/useApiClient';
 import Spinner from '../../shared/Spinner';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
+
+/** The purchase a refund acts on, as the second step names it: from the status's payment, to the buyer's address. */
+export function refundedPurchase(
+  payment: PaymentStanding | undefined,
+  email: string | null | undefined,
+): OwnRefundProps['purchase'] {
+  if (!payment) return undefined;
+  const plan = payment.planNow ?? payment.plan;
+  return {product: `${appConfig.appName} ${plan.name}`, boughtAt: payment.boughtAt, email: email ?? null};
+}
 
 interface OwnRefundProps {
   /** The right used: the money-back guarantee, or the EU consumer's withdrawal. */
@@ -13,6 +24,8 @@ interface OwnRefundProps {
   until: number;
   /** A withdrawal that delivery ends too: the buyer asked for the code at once at checkout. */
   endsOnDelivery?: boolean;
+  /** The purchase it acts on, named in the second step, and where its e-mail goes. */
+  purchase?: {product: string; boughtAt: number; email: string | null};
   onRefunded: () => void;
 }
 
@@ -23,7 +36,7 @@ interface OwnRefundProps {
  * its refusal is shown in its words. Once refunded, `onRefunded` reads the status again, and the
  * dashboard says the purchase was refunded.
  */
-export default function OwnRefund({kind, until, endsOnDelivery, onRefunded}: OwnRefundProps) {
+export default function OwnRefund({kind, until, endsOnDelivery, purchase, onRefunded}: OwnRefundProps) {
   const words = ownRefundWords[kind];
   const api = useApiClient();
   const reasonId = useId();
@@ -65,6 +78,7 @@ export default function OwnRefund({kind, until, endsOnDelivery, onRefunded}: Own
               />
             </>
           )}
+          {purchase && <p>{words.details(purchase)}</p>}
           <p>{words.confirmText}</p>
           <div className={styles.links}>
             <button type="submit" className={controls.primary} disabled={sending} aria-busy={sending}>

@@ -24,7 +24,7 @@ import RequireAuth from '../../layout/RequireAuth';
 import Spinner from '../../shared/Spinner';
 import AccessStatusPanel from './AccessStatusPanel';
 import BillingPortalButton from './BillingPortalButton';
-import OwnRefund from './OwnRefund';
+import OwnRefund, {refundedPurchase} from './OwnRefund';
 import DownloadCode from './DownloadCode';
 import EndedPurchase from './EndedPurchase';
 import Receipts from './Receipts';
@@ -136,11 +136,17 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
                 kind="withdrawal"
                 until={known.withdrawableUntil}
                 endsOnDelivery={known.withdrawalEndsOnDelivery}
+                purchase={refundedPurchase(known.payment, user.email)}
                 onRefunded={refresh}
               />
             )}
             {known.refundableUntil !== undefined ? (
-              <OwnRefund kind="guarantee" until={known.refundableUntil} onRefunded={refresh} />
+              <OwnRefund
+                kind="guarantee"
+                until={known.refundableUntil}
+                purchase={refundedPurchase(known.payment, user.email)}
+                onRefunded={refresh}
+              />
             ) : (
               appConfig.support.email && <p>{guaranteeWords.bySupport(appConfig.support.email)}</p>
             )}

@@ -255,6 +255,16 @@ export async function shownGrantsOf(context: Context, sessionId: string): Promis
 }
 
 /**
+ * Asks GitHub now whether the purchase's pending invitations were accepted: an accepted one becomes
+ * active (and marks the purchase delivered, migration 0033's trigger). For a decision that turns
+ * on delivery, which the once-a-minute reads could leave a minute behind.
+ */
+export async function observeAcceptances(context: Context, sessionId: string): Promise<void> {
+  const pending = (await grantsOf(context.db, sessionId)).filter((row) => row.status === 'pending');
+  await Promise.all(pending.map((row) => observeGrant(context, row, {fresh: true})));
+}
+
+/**
  * What the dashboard shows of a paid purchase's extra repositories: one entry per key its plan
  * (now) grants, in the plan's order, with the grant's state as GitHub last said.
  */
