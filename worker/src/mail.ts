@@ -229,9 +229,13 @@ function consentLines({version, at}: {version: string; at: number}): string[] {
   const {enabled, days} = appConfig.withdrawal;
   return [
     `At checkout, on ${new Date(at).toUTCString()}, you ticked the box that said: "${immediateDeliveryRequest}"`,
-    `(those words' version of ${version}). So your right of withdrawal ends once the code is delivered to you: when you first`,
-    'download it, or accept the invitation to the private repository.',
-    ...(enabled ? [`Until then, and within ${days} days of your purchase, you may withdraw from your dashboard.`] : []),
+    `(version ${version} of those words). So your right of withdrawal ends once the code is delivered to you: when you`,
+    'first download it, or accept the invitation to the private repository.',
+    ...(enabled
+      ? [
+          `Until then, and to the end of the ${days}th day after the day of your purchase, you may withdraw from your dashboard.`,
+        ]
+      : []),
   ];
 }
 

@@ -57,9 +57,9 @@ interface Claim {
  * another purchase of the same account, e-mail, customer or card had one (two purchases of one
  * buyer asked at once cannot both pass); a withdrawal is never refused for an earlier refund. Asked
  * again for the same purchase (a double click, a retry after Stripe failed, the other right), the
- * claim it has stands (a withdrawal names it so, as the buyer used that right). A claim is never given back, even when Stripe failed: whether Stripe
- * refunded cannot always be told, and a buyer whose refund did not go through asks support, who
- * sees the claim.
+ * claim it has stands, named a withdrawal once the buyer used that right. A claim is never given
+ * back, even when Stripe failed: whether Stripe refunded cannot always be told, and a buyer whose
+ * refund did not go through asks support, who sees the claim.
  */
 async function claimRefund(db: D1Database, purchase: Purchase, claim: Claim): Promise<boolean> {
   await db
@@ -280,7 +280,10 @@ export async function refundOwnPurchase(
   return {amount: refund.refunded, currency: refund.currency};
 }
 
-/** A step beside the refund (its e-mails, the take-back): its failure is logged, never answered to a buyer whose money has moved or whose withdrawal is recorded. */
+/**
+ * A step beside the refund (its e-mails, the take-back): its failure is logged, never answered to a
+ * buyer whose money has moved or whose withdrawal is recorded.
+ */
 async function followUp(sessionId: string, step: string, run: () => Promise<unknown>) {
   try {
     await run();
