@@ -337,8 +337,8 @@ export const accessStatus = z.object({
    * The money-back guarantee: until when (Unix ms) the buyer may refund this purchase themselves
    * (POST /refundPurchase). Absent when they may not: the window has ended, the payment was
    * disputed, the seller revoked it, the buyer had a self-service refund already, or the seller
-   * turned it off (`guarantee.selfService`). The worker decides again at the refund, by Stripe's
-   * own charge time, a moment after this one (the checkout's).
+   * turned it off (`guarantee.selfService`). The end of the UTC day `guarantee.days` after the day
+   * the purchase was paid (`periodEnd`), as the worker counts it again at the refund.
    */
   refundableUntil: z.number().optional(),
   /**

@@ -172,10 +172,11 @@ export interface AppConfig {
    * The EU consumer's right of withdrawal (Directive 2011/83/EU, Art. 9 and 11a): while it lasts,
    * the dashboard offers "Withdraw from contract here", then "Confirm withdrawal", and the worker
    * refunds, takes back access and acknowledges by e-mail (POST /refundPurchase, `kind:
-   * 'withdrawal'`). The right lasts `days` from the purchase, and ends early only where the buyer
-   * asked for immediate delivery at checkout (`checkout.requireTermsAcceptance`) and the code was
-   * delivered (a download, or an accepted invitation). Off only for a seller who sells to no
-   * consumer in the EU: docs/features/eu-withdrawal.mdx.
+   * 'withdrawal'`). The right lasts to the end of the `days`th day after the day of the purchase
+   * (`periodEnd`), and ends early only where the buyer asked for immediate delivery at checkout
+   * (`checkout.requireTermsAcceptance`) and the code was delivered (a download, or an accepted
+   * invitation). Off only for a seller who sells to no consumer in the EU:
+   * docs/features/eu-withdrawal.mdx.
    */
   withdrawal: {
     enabled: boolean;
