@@ -1,20 +1,26 @@
 import React from 'react';
 import {screen, within} from '@testing-library/react';
 import SelfRefunds from '../../src/components/screens/Admin/SelfRefunds';
+import {appConfig, PLAN_CURRENCY, planAmount} from '../../src/config';
 import type {AdminSelfRefund} from '../../src/config/api';
+import {formatMoney} from '../../src/config/money';
 import {guaranteeWords, withdrawalWords} from '../../src/config/guarantee';
 import {renderWithSite} from '../support/render';
 import {NOW, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
 const worker = useAdminWorkerStub();
 
+/** What the featured plan costs, as Stripe refunds it and the console writes it. */
+const PAID = planAmount(appConfig.plans[1]!);
+const PAID_TEXT = formatMoney(PAID, PLAN_CURRENCY);
+
 const refund = (overrides: Partial<AdminSelfRefund>): AdminSelfRefund => ({
   sessionId: 'cs_test_ada',
   email: 'ada@example.com',
   kind: 'guarantee',
   reason: null,
-  amount: 9900,
-  currency: 'usd',
+  amount: PAID,
+  currency: PLAN_CURRENCY,
   refundId: 're_1',
   at: NOW,
   ...overrides,
@@ -35,12 +41,12 @@ describe("the console's Buyer refunds", () => {
     });
     renderWithSite(<SelfRefunds />, {env: {WORKER_URL: worker().url}, url: '/admin?view=selfRefunds'});
     const [ada, bob] = await rowsOf();
-    expect(ada).toHaveTextContent(`ada@example.com${guaranteeWords.heading}$99.00Not what I needed`);
+    expect(ada).toHaveTextContent(`ada@example.com${guaranteeWords.heading}${PAID_TEXT}Not what I needed`);
     expect(within(ada!).getByRole('link', {name: 'ada@example.com'})).toHaveAttribute(
       'href',
       '/admin?purchase=cs_test_ada',
     );
-    expect(bob).toHaveTextContent(`bob@example.com${withdrawalWords.heading}$99.00—`);
+    expect(bob).toHaveTextContent(`bob@example.com${withdrawalWords.heading}${PAID_TEXT}—`);
     expect(worker().requests.at(-1)!.path).toBe('/admin/self-refunds');
   });
 

@@ -1,6 +1,6 @@
 import {afterPurchase, appConfig, immediateDeliveryRequest, PLAN_CURRENCY, ROUTES} from '../../src/config';
-import {PermanentError, RetryableError} from './jobs';
-import {registerJob} from './outbox';
+import {enqueue, PermanentError, RetryableError} from './jobs';
+import {registerJob, runJob} from './outbox';
 import type {Context} from './context';
 import type {Settings} from './settings';
 
@@ -329,3 +329,17 @@ export function seatMail(
 }
 
 registerJob<MailMessage>('mail', {run: (context, message) => sendMail(context, message)});
+
+/**
+ * Queues an e-mail through the outbox, once under `key` however often its event comes, and sends it
+ * now; the cron retries it if Mailgun is busy.
+ */
+export async function mailOnce(
+  context: Context,
+  key: string,
+  message: MailMessage,
+  sessionId?: string | null,
+): Promise<void> {
+  const id = await enqueue(context.db, {key, kind: 'mail', payload: message, ...(sessionId && {sessionId})});
+  if (id !== null) await runJob(context, id);
+}

@@ -7,10 +7,9 @@ import type {Seat} from '../access/grants/records';
 import {hasFreeSlot} from '../access/grants/invitationQueue';
 import {DAY_MS} from '../../../src/config/dates';
 import {reportGitHub} from '../access/reportGitHub';
-import {enqueue, RetryableError} from '../jobs';
+import {RetryableError} from '../jobs';
 import {log} from '../log';
-import {type AuditDigest, auditDigestMail, digestHasNews} from '../mail';
-import {runJob} from '../outbox';
+import {type AuditDigest, auditDigestMail, digestHasNews, mailOnce} from '../mail';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {recordAction} from './auth';
 import {applyFix, compareRepository} from './repositoryAudit';
@@ -195,10 +194,5 @@ async function expiredForGood(db: D1Database, now = Date.now()) {
 
 /** The digest, through the outbox's mail job (sent now, retried by the cron if Mailgun is busy). */
 async function sendDigest(context: Context, digest: AuditDigest) {
-  const id = await enqueue(context.db, {
-    key: `audit-digest:${new Date().toISOString()}`,
-    kind: 'mail',
-    payload: auditDigestMail(context.settings, digest),
-  });
-  if (id !== null) await runJob(context, id);
+  await mailOnce(context, `audit-digest:${new Date().toISOString()}`, auditDigestMail(context.settings, digest));
 }

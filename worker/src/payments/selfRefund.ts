@@ -3,10 +3,8 @@ import {DAY_MS, formatDay, periodEnd} from '../../../src/config/dates';
 import type {AuthUser} from '../auth/user';
 import {contextOf} from '../context';
 import {HttpError} from '../errors';
-import {enqueue} from '../jobs';
 import {log} from '../log';
-import {formatAmount, type MailMessage} from '../mail';
-import {runJob} from '../outbox';
+import {formatAmount, mailOnce, type MailMessage} from '../mail';
 import {observeAcceptances} from '../access/grants/status';
 import {accessPurchaseOf, type Purchase} from '../purchases';
 import {settingsOf} from '../settings';
@@ -305,13 +303,6 @@ function inBuyersWords(err: unknown): unknown {
   return toSupport('This payment cannot be refunded from here.');
 }
 
-/** Queues a mail to the buyer, once under `key`, and sends it now (the outbox retries it). */
-async function mailOnce(env: Env, sessionId: string, key: string, message: MailMessage) {
-  const context = contextOf(env);
-  const id = await enqueue(context.db, {key, kind: 'mail', sessionId, payload: message});
-  if (id !== null) await runJob(context, id);
-}
-
 /** The refund's receipt, by e-mail to the purchase's address: once a refund. */
 async function sendReceipt(
   env: Env,
@@ -321,7 +312,7 @@ async function sendReceipt(
 ) {
   if (!purchase.email) return;
   const message = refundReceiptMail(purchase.email, storedPlanName(purchase.plan), refund, keepsAccess);
-  await mailOnce(env, purchase.session_id, `refund-receipt:${refund.refundId}`, message);
+  await mailOnce(contextOf(env), `refund-receipt:${refund.refundId}`, message, purchase.session_id);
 }
 
 /** The withdrawal's acknowledgement, once a purchase: to its e-mail, else the account's. */
@@ -332,7 +323,7 @@ async function acknowledge(env: Env, purchase: Purchase, user: AuthUser, at: num
     at,
     paidAt: purchase.paid_at ?? purchase.created_at,
   });
-  await mailOnce(env, purchase.session_id, `withdrawal-ack:${purchase.session_id}`, message);
+  await mailOnce(contextOf(env), `withdrawal-ack:${purchase.session_id}`, message, purchase.session_id);
 }
 
 /**

@@ -1,8 +1,6 @@
 import {appConfig, findStoredPlan, planAdds, ROUTES, storedPlanName, upgradeLabel} from '../../../src/config';
 import {contextOf} from '../context';
-import {enqueue} from '../jobs';
-import {formatAmount, type MailMessage} from '../mail';
-import {runJob} from '../outbox';
+import {formatAmount, mailOnce, type MailMessage} from '../mail';
 import {settingsOf, type Settings} from '../settings';
 
 /**
@@ -86,8 +84,5 @@ export async function sendUpgradeMails(env: Env, upgrade: AppliedUpgrade): Promi
     {key: `upgrade-sale:${upgrade.sessionId}`, message: upgradeSale(settings, upgrade)},
   ];
   const context = contextOf(env);
-  for (const {key, message} of mails) {
-    const id = await enqueue(env.DB, {key, kind: 'mail', payload: message, sessionId: upgrade.purchaseSessionId});
-    if (id !== null) await runJob(context, id);
-  }
+  for (const {key, message} of mails) await mailOnce(context, key, message, upgrade.purchaseSessionId);
 }

@@ -1,7 +1,5 @@
 import type {Context} from '../../context';
-import {enqueue} from '../../jobs';
-import {extraResentMail, type MailMessage, seatMail} from '../../mail';
-import {runJob} from '../../outbox';
+import {extraResentMail, mailOnce, type MailMessage, seatMail} from '../../mail';
 import type {Seat} from './records';
 
 /**
@@ -14,8 +12,7 @@ async function tellBuyer(context: Context, sessionId: string, key: string, compo
     .bind(sessionId)
     .first<{email: string | null}>();
   if (!purchase?.email) return;
-  const id = await enqueue(context.db, {key, kind: 'mail', sessionId, payload: compose(purchase.email)});
-  if (id !== null) await runJob(context, id);
+  await mailOnce(context, key, compose(purchase.email), sessionId);
 }
 
 /** Which GitHub account holds the purchase's seat now: one e-mail per grant version. */
