@@ -1,7 +1,8 @@
 /**
  * @jest-environment node
  *
- * Every D1 migration that writes rows (INSERT, UPDATE, DELETE: data copied, filled in or moved)
+ * Every D1 migration that writes or drops rows (INSERT, UPDATE, DELETE, DROP TABLE: data copied, filled
+ * in, moved or dropped)
  * says so on a `-- Moves data:` line, and only those: the preflight warns before a deploy applies
  * one to a database in use, since going back past it takes the data back too
  * (scripts/support/migrations.ts).
@@ -9,10 +10,10 @@
 import {unstable_splitSqlQuery} from 'wrangler';
 import {beforeMigrationsLine, migrationFiles, migrationText, movedData} from '../../scripts/support/migrations';
 
-/** Whether one of the migration's statements writes rows, its comments left out. */
+/** Whether one of the migration's statements writes rows or drops a table of them, its comments left out. */
 function writesRows(sql: string): boolean {
   return unstable_splitSqlQuery(sql).some((statement) =>
-    /^(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(
+    /^(INSERT|UPDATE|DELETE|REPLACE|DROP\s+TABLE)\b/i.test(
       statement
         .split('\n')
         .filter((line) => !line.trim().startsWith('--'))

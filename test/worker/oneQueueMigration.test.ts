@@ -10,6 +10,8 @@ import {migrationFiles, migrationStatements} from '../../scripts/support/migrati
 import {type SignedInUser, startStack, type Stack} from './stack';
 
 const MIGRATION = '0029_one_queue.sql';
+/** The migration that drops the copies 0028 and 0029 kept of the old tables. */
+const DROP_COPIES = '0034_drop_copies_before_0028.sql';
 /** What the worker before 0029 wrote in the detail of an extra repository's grant that waited for the cap. */
 const WAITS_FOR_CAP = "Waiting for GitHub's daily limit of invitations to this repository.";
 const HOUR_MS = 3_600_000;
@@ -106,8 +108,8 @@ test('0029 keeps every waiting grant its place in its repository’s line, and g
     ),
   );
 
-  // 0029, and those after it: the worker of today reads a database migrated to the last.
-  for (const file of migrationFiles().filter((name) => name >= MIGRATION))
+  // 0029, and those after it up to 0034 (which drops the copy, below): the worker of today reads them.
+  for (const file of migrationFiles().filter((name) => name >= MIGRATION && name < DROP_COPIES))
     for (const sql of migrationStatements(file)) await stack.worker.db.batch([{sql}]);
 
   const [a, b, c, d, e] = await Promise.all([first, second, askedAgain, failed, inFlight].map(accessStatus));
@@ -131,8 +133,21 @@ test('0029 keeps every waiting grant its place in its repository’s line, and g
     `SELECT session_id FROM grants WHERE repository_key = 'prompts' AND status = 'queued' AND waiting_at IS NOT NULL ORDER BY waiting_at, id`,
   );
   expect(line.map((row) => row.session_id)).toEqual([`cs_test_queue_${first.uid}`, `cs_test_queue_${second.uid}`]);
-  // The old table is kept, renamed, so that the worker before 0029 fails closed on it.
+  // The old table is kept, renamed, until 0034: the worker before 0029 fails closed on its old name.
   expect(await stack.worker.db.all('SELECT COUNT(*) AS entries FROM invitation_queue_before_0029')).toEqual([
     {entries: 4},
   ]);
+
+  // 0034 drops the copy: every buyer reads the same places in line, and the line is the same.
+  const answers = [a, b, c, d, e];
+  for (const sql of migrationStatements(DROP_COPIES)) await stack.worker.db.batch([{sql}]);
+  expect(await Promise.all([first, second, askedAgain, failed, inFlight].map(accessStatus))).toEqual(answers);
+  expect(
+    await stack.worker.db.all(
+      `SELECT session_id FROM grants WHERE repository_key = 'prompts' AND status = 'queued' AND waiting_at IS NOT NULL ORDER BY waiting_at, id`,
+    ),
+  ).toEqual(line);
+  expect(
+    await stack.worker.db.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%_before_00%'`),
+  ).toEqual([]);
 });
