@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {seedSql} from './local/seedData';
-import {ensureDevVars, WORKER_DIR, wranglerSync} from './wrangler';
+import {APPLY_LOCAL_MIGRATIONS, ensureDevVars, WORKER_DIR, wranglerSync} from './wrangler';
 
 const count = Number(process.argv[2] ?? 1000);
 if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
@@ -19,7 +19,7 @@ if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
 const persist = process.env.LOCAL_STATE_DIR ? ['--persist-to', path.resolve(process.env.LOCAL_STATE_DIR)] : [];
 
 ensureDevVars();
-wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', ...persist], WORKER_DIR, {CI: 'true'});
+wranglerSync([...APPLY_LOCAL_MIGRATIONS, ...persist], WORKER_DIR, {CI: 'true'});
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-seed-')), 'seed.sql');
 fs.writeFileSync(file, seedSql(count));
 try {

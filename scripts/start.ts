@@ -17,8 +17,8 @@
  *                          of the dev server: slower to start, no reload, but search works and
  *                          it is what visitors get (`npm run audit` measures the dashboard so)
  *
- * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT and
- * LOCAL_STATE_DIR (the local D1's folder) move things for tests. FIREBASE_AUTH_EMULATOR_HOST
+ * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT, INSPECTOR_PORT
+ * (wrangler dev's DevTools) and LOCAL_STATE_DIR (the local D1's folder) move things for tests. FIREBASE_AUTH_EMULATOR_HOST
  * (host:port, as Firebase's own tools name it) uses an Auth emulator already running there
  * instead of starting one: it is left running, and only this site's sign-in links are printed.
  */
@@ -61,7 +61,7 @@ import {startStripeStandIn} from './local/stripeApi';
 import {spawnGroup, stopGroup} from './processGroup';
 import {SERVE_ADVICE} from './support/site';
 import {serveStatic} from './support/staticServer';
-import {ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
+import {APPLY_LOCAL_MIGRATIONS, ensureDevVars, WORKER_DIR, WRANGLER, WRANGLER_ENV} from './wrangler';
 
 const ROOT = path.join(__dirname, '..');
 const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
@@ -70,6 +70,11 @@ const ports = {
   worker: port('WORKER_PORT', 8787),
   emulator: port('AUTH_EMULATOR_PORT', 9099),
 };
+/**
+ * wrangler dev's DevTools port, when set. wrangler takes 9229, or another when that one is busy;
+ * two stacks that start together both find it free, and the second's worker then fails to bind it.
+ */
+const inspectorPort = process.env.INSPECTOR_PORT ? ['--inspector-port', process.env.INSPECTOR_PORT] : [];
 /** An Auth emulator already running, to use instead of starting one (the browser tests share one). */
 const runningEmulator = process.env.FIREBASE_AUTH_EMULATOR_HOST || undefined;
 if (runningEmulator !== undefined && !/^[\w.-]+:\d+$/.test(runningEmulator)) {
@@ -368,7 +373,7 @@ async function main() {
   );
   const persist = stateDir ? ['--persist-to', stateDir] : [];
   say('[worker]', 'Applying the local D1 migrations…');
-  const migrated = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
+  const migrated = spawnSync(WRANGLER, [...APPLY_LOCAL_MIGRATIONS, ...persist], {
     cwd: WORKER_DIR,
     env: {...WRANGLER_ENV, CI: 'true'},
     encoding: 'utf8',
@@ -403,6 +408,7 @@ async function main() {
       '--port',
       String(ports.worker),
       '--test-scheduled',
+      ...inspectorPort,
       '--show-interactive-dev-session=false',
       '--env-file',
       path.join(WORKER_DIR, '.dev.vars'),

@@ -4,7 +4,13 @@
  * first run, applies the local migrations, then hands over to `wrangler dev`.
  */
 import {spawnSync} from 'node:child_process';
-import {ensureDevVars, WORKER_DIR as workerDir, WRANGLER as wrangler, WRANGLER_ENV as env} from './wrangler';
+import {
+  APPLY_LOCAL_MIGRATIONS,
+  ensureDevVars,
+  WORKER_DIR as workerDir,
+  WRANGLER as wrangler,
+  WRANGLER_ENV as env,
+} from './wrangler';
 
 if (ensureDevVars()) {
   console.log('Created worker/.dev.vars from worker/.dev.vars.example: fill in the keys you have.');
@@ -15,6 +21,5 @@ function run(args: string[], extraEnv: Record<string, string> = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-// CI=true answers wrangler's "apply migrations?" prompt: local migrations need no confirmation.
-run(['d1', 'migrations', 'apply', 'DB', '--local'], {CI: 'true'});
+run(APPLY_LOCAL_MIGRATIONS, {CI: 'true'});
 run(['dev', '--ip', '127.0.0.1', '--port', '8787', '--test-scheduled', ...process.argv.slice(2)]);

@@ -6,6 +6,13 @@ import path from 'node:path';
 export const WRANGLER = path.join(__dirname, '..', 'node_modules', '.bin', 'wrangler');
 export const WORKER_DIR = path.join(__dirname, '..', 'worker');
 
+/**
+ * Brings a local D1 up to date: wrangler's own apply, as `npm start`, `npm run worker:dev` and
+ * `npm run seed:local` run it (add `--persist-to <folder>` for a D1 outside worker/.wrangler).
+ * Run with CI=true, which answers its "apply migrations?" prompt: a local D1 needs no confirming.
+ */
+export const APPLY_LOCAL_MIGRATIONS = ['d1', 'migrations', 'apply', 'DB', '--local'];
+
 /** No Cloudflare lookups and no metrics: this machine reaches only the npm registry. */
 export const WRANGLER_ENV = {...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false'};
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {ensureDevVars, WORKER_DIR, wranglerSync} from '../wrangler';
+import {APPLY_LOCAL_MIGRATIONS, ensureDevVars, WORKER_DIR, wranglerSync} from '../wrangler';
 import {offlineServiceAccount} from '../support/offlineServiceAccount';
 import {BENCH_PROJECT, idTokenAndKeys, serveJwks, settledAccountSql} from './idTokens';
 import {startWrangler, stopChildren} from './wranglerDev';
@@ -37,7 +37,7 @@ export function runWorkerBench(
     const jwksServer = await serveJwks(jwks);
     try {
       console.log('Applying migrations to a fresh local D1…');
-      wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
+      wranglerSync([...APPLY_LOCAL_MIGRATIONS, '--persist-to', stateDir], WORKER_DIR, {CI: 'true'});
       // The bench's user is past its first verified sign-in, as every returning buyer is.
       wranglerSync(
         ['d1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--command', settledAccountSql(user.uid)],

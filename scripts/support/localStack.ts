@@ -47,6 +47,11 @@ export interface StartOptions {
   /** `npm run seed:local -- <seed>` into the fresh local D1 first: that many demo purchases. */
   seed?: number;
   /**
+   * A local D1 folder to start from, copied (one with the migrations applied, for a test that
+   * starts many stacks); an empty one by default, as a first `npm start` has.
+   */
+  stateFrom?: string;
+  /**
    * An Auth emulator already running (host:port), for `npm start` to use instead of starting its
    * own (FIREBASE_AUTH_EMULATOR_HOST): the browser suite's stacks share one.
    */
@@ -79,11 +84,14 @@ export async function startLocalStack({
   seed,
   background,
   emulatorHost,
+  stateFrom,
 }: StartOptions = {}): Promise<LocalStack> {
   const site = ports.site ?? (await freePort());
   const worker = ports.worker ?? (await freePort());
   const emulator = ports.emulator ?? (await freePort());
+  const inspector = await freePort();
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-e2e-d1-'));
+  if (stateFrom !== undefined) fs.cpSync(stateFrom, state, {recursive: true});
   // Docusaurus writes the site's generated modules into the repository (.docusaurus/): each stack
   // gets a folder of its own, so stacks side by side never write over each other's.
   const generated = path.join(ROOT, `.docusaurus-${site}`);
@@ -107,6 +115,7 @@ export async function startLocalStack({
       SITE_PORT: String(site),
       WORKER_PORT: String(worker),
       AUTH_EMULATOR_PORT: String(emulator),
+      INSPECTOR_PORT: String(inspector),
       // Empty: its own emulator, whatever this process's environment holds.
       FIREBASE_AUTH_EMULATOR_HOST: emulatorHost ?? '',
       LOCAL_STATE_DIR: state,

@@ -7,6 +7,7 @@ import {freePort} from '../../scripts/local/ports';
 import {buildSite, ROOT} from '../../scripts/support/site';
 import {assertJava} from '../support/nuHtmlChecker';
 import {runAuthEmulator, stopRunAuthEmulator} from '../support/runAuthEmulator';
+import {prepareMigratedLocalD1} from './migratedLocalD1';
 import {prepareSharedStack} from './sharedStack';
 
 declare global {
@@ -54,18 +55,23 @@ async function builds(outDir: string, trackedDir: string): Promise<number> {
  * Once per run: check Chromium and Java; build the site pointing at a port the
  * checkout tests' stand-in worker will listen on, and again with tracking
  * ids; serve both with the headers of their `_headers` (the Content-Security-Policy),
- * as Cloudflare serves them. The run's Auth emulator starts while the site builds.
+ * as Cloudflare serves them. The run's Auth emulator starts while the site builds, and so does the
+ * migrated local D1 the stacks start from (migratedLocalD1.ts).
  */
 export default async function globalSetup(): Promise<void> {
   assertChromium();
   assertJava();
   const outDir = path.join(BUILDS, 'site');
   const trackedDir = path.join(BUILDS, 'tracked');
-  const [built, emulator] = await Promise.allSettled([builds(outDir, trackedDir), runAuthEmulator()]);
-  if (built.status === 'rejected' || emulator.status === 'rejected') {
+  const [built, emulator, migrated] = await Promise.allSettled([
+    builds(outDir, trackedDir),
+    runAuthEmulator(),
+    prepareMigratedLocalD1(),
+  ]);
+  if (built.status === 'rejected' || emulator.status === 'rejected' || migrated.status === 'rejected') {
     // No emulator left running behind a set-up that failed.
     stopRunAuthEmulator();
-    throw built.status === 'rejected' ? built.reason : (emulator as PromiseRejectedResult).reason;
+    throw [built, emulator, migrated].flatMap((step) => (step.status === 'rejected' ? [step.reason] : []))[0];
   }
   const workerPort = built.value;
   prepareSharedStack();

@@ -18,6 +18,7 @@ import {
 import {watchPage} from './helpers';
 import {recycledContexts, type RecycledContexts} from './recycledContexts';
 import {runEmulatorHost} from '../support/runAuthEmulator';
+import {migratedLocalD1} from './migratedLocalD1';
 import {sharedLocalStack} from './sharedStack';
 
 export interface LocalTab {
@@ -119,6 +120,8 @@ export function useLocalSession({
             // The run's emulator (test/support/runAuthEmulator.ts), but for a file that stops the stack: it shows
             // npm start stopping the one it started.
             emulatorHost: own ? undefined : runEmulatorHost(),
+            // The run's migrated D1, but for the file that shows a first `npm start` (migratedLocalD1.ts).
+            stateFrom: own ? undefined : migratedLocalD1(),
           });
       // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
     },

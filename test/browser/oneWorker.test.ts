@@ -15,8 +15,9 @@ import {offlineServiceAccount} from '../../scripts/support/offlineServiceAccount
 import {launchChromium} from '../../scripts/support/chromium';
 import {freePort, waitForHttp} from '../../scripts/local/ports';
 import {spawnGroup, stopGroup} from '../../scripts/processGroup';
-import {WORKER_DIR, WRANGLER, WRANGLER_ENV, wranglerSync} from '../../scripts/wrangler';
+import {WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../../scripts/wrangler';
 import {watchPage} from './helpers';
+import {migratedLocalD1} from './migratedLocalD1';
 
 jest.setTimeout(180_000);
 
@@ -31,9 +32,8 @@ beforeAll(async () => {
     throw new Error('TEST_SITE_DIR is not set: the browser project builds the site first.');
   siteDir = process.env.TEST_SITE_DIR;
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'slipway-one-worker-'));
-  wranglerSync(['d1', 'migrations', 'apply', 'DB', '--local', '--env', 'site', '--persist-to', stateDir], WORKER_DIR, {
-    CI: 'true',
-  });
+  // The run's migrated D1: `--env site` names the same database as npm start's (worker/wrangler.jsonc).
+  fs.cpSync(migratedLocalD1(), stateDir, {recursive: true});
   const [port, inspector] = [await freePort(), await freePort()];
   origin = `http://127.0.0.1:${port}`;
   worker = spawnGroup(

@@ -22,6 +22,7 @@ import {
   type LocalStack,
 } from '../../scripts/support/localStack';
 import {runEmulatorHost} from '../support/runAuthEmulator';
+import {migratedLocalD1} from './migratedLocalD1';
 
 const VARIABLE = 'TEST_SHARED_STACK_DIR';
 
@@ -49,7 +50,13 @@ function fromGlobalSetup(variable: string): string {
 /** The shared stack, once it is ready: started here if no file has started it yet. */
 export async function sharedLocalStack(readyTimeoutMs = 240_000): Promise<LocalStack> {
   const dir = fromGlobalSetup(VARIABLE);
-  if (claim(dir)) return startLocalStack({background: dir, readyTimeoutMs, emulatorHost: runEmulatorHost()});
+  if (claim(dir))
+    return startLocalStack({
+      background: dir,
+      readyTimeoutMs,
+      emulatorHost: runEmulatorHost(),
+      stateFrom: migratedLocalD1(),
+    });
   // Another file claimed it: its record appears once the stack's process is spawned (a moment).
   const deadline = Date.now() + 30_000;
   while (!hasBackgroundStack(dir)) {
