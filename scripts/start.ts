@@ -17,10 +17,11 @@
  *                          of the dev server: slower to start, no reload, but search works and
  *                          it is what visitors get (`npm run audit` measures the dashboard so)
  *
- * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT, INSPECTOR_PORT
- * (wrangler dev's DevTools) and LOCAL_STATE_DIR (the local D1's folder) move things for tests. FIREBASE_AUTH_EMULATOR_HOST
- * (host:port, as Firebase's own tools name it) uses an Auth emulator already running there
- * instead of starting one: it is left running, and only this site's sign-in links are printed.
+ * Ctrl-C stops every process it started. SITE_PORT, WORKER_PORT, AUTH_EMULATOR_PORT,
+ * INSPECTOR_PORT (wrangler dev's DevTools) and LOCAL_STATE_DIR (the local D1's folder) move things
+ * for tests. FIREBASE_AUTH_EMULATOR_HOST (host:port, as Firebase's own tools name it) uses an Auth
+ * emulator already running there instead of starting one: it is left running, and only this
+ * site's sign-in links are printed.
  */
 import {type ChildProcess, spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
