@@ -27,7 +27,7 @@ export function migrationText(file: string): string {
 /** Where the splits of `migrationStatements` are kept, one file a migration text and wrangler version. */
 const SPLITS_DIR = path.join(WORKER_DIR, '..', 'node_modules', '.cache', 'migration-statements');
 /** wrangler's version, read from its package.json (a few bytes; its code is what is slow to load). */
-const wranglerVersion = () =>
+export const wranglerVersion = () =>
   (JSON.parse(fs.readFileSync(require.resolve('wrangler/package.json'), 'utf8')) as {version: string}).version;
 
 /**

@@ -123,7 +123,7 @@ export function useLocalSession({
             // The run's migrated D1, but for the file that shows a first `npm start` (migratedLocalD1.ts).
             stateFrom: own ? undefined : migratedLocalD1(),
           });
-      // Seeding applies the migrations and writes the rows through wrangler first: two more minutes on a busy machine.
+      // Seeding writes the rows through wrangler first: up to two more minutes on a busy machine.
     },
     seed === undefined ? 300_000 : 420_000,
   );

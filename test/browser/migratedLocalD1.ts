@@ -13,16 +13,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {promisify} from 'node:util';
-import {migrationFiles, migrationText} from '../../scripts/support/migrations';
+import {migrationFiles, migrationText, wranglerVersion} from '../../scripts/support/migrations';
 import {ROOT} from '../../scripts/support/site';
 import {APPLY_LOCAL_MIGRATIONS, WORKER_DIR, WRANGLER, WRANGLER_ENV} from '../../scripts/wrangler';
+import {fromGlobalSetup} from './fromGlobalSetup';
 
 const VARIABLE = 'TEST_MIGRATED_D1_DIR';
 const KEPT = path.join(ROOT, '.test-build', 'migrated-d1');
 
 function key(): string {
   const hash = crypto.createHash('sha256');
-  hash.update(fs.readFileSync(path.join(ROOT, 'node_modules', 'wrangler', 'package.json')));
+  hash.update(wranglerVersion());
   hash.update(fs.readFileSync(path.join(WORKER_DIR, 'wrangler.jsonc')));
   for (const file of migrationFiles()) hash.update(`${file}\n${migrationText(file)}`);
   return hash.digest('hex').slice(0, 16);
@@ -48,8 +49,5 @@ export async function prepareMigratedLocalD1(): Promise<void> {
 
 /** The migrated D1's folder, for `startLocalStack`'s `stateFrom` (or to copy as a `--persist-to` folder). */
 export function migratedLocalD1(): string {
-  const dir = process.env[VARIABLE];
-  if (!dir)
-    throw new Error(`${VARIABLE} is not set: the browser project runs through jest, whose globalSetup sets it.`);
-  return dir;
+  return fromGlobalSetup(VARIABLE);
 }

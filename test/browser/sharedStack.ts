@@ -22,6 +22,7 @@ import {
   type LocalStack,
 } from '../../scripts/support/localStack';
 import {runEmulatorHost} from '../support/runAuthEmulator';
+import {fromGlobalSetup} from './fromGlobalSetup';
 import {migratedLocalD1} from './migratedLocalD1';
 
 const VARIABLE = 'TEST_SHARED_STACK_DIR';
@@ -37,14 +38,6 @@ export async function stopSharedStack(): Promise<void> {
   if (!dir) return;
   if (hasBackgroundStack(dir)) await attachLocalStack(dir).interrupt();
   fs.rmSync(dir, {recursive: true, force: true});
-}
-
-/** A variable the browser globalSetup sets, or a plain error where the run did not go through it. */
-function fromGlobalSetup(variable: string): string {
-  const value = process.env[variable];
-  if (!value)
-    throw new Error(`${variable} is not set: the browser project runs through jest, whose globalSetup sets it.`);
-  return value;
 }
 
 /** The shared stack, once it is ready: started here if no file has started it yet. */
