@@ -6,7 +6,17 @@ import {ENTITLED, entitlementOf} from './entitlement';
 import {NextRun, SUBREQUESTS_PER} from '../../subrequests';
 import {whileClaimed} from './claims';
 import {sendClaimed, waitForCap} from './sendInvitation';
-import {GRANT_DETAIL, type Grant, grantsOf, isLive, isSeat, isTakenById, readGrant, type Seat} from './records';
+import {
+  GRANT_DETAIL,
+  type Grant,
+  grantsOf,
+  isLive,
+  isSeat,
+  isTakenById,
+  OWNER_SEAT,
+  readGrant,
+  type Seat,
+} from './records';
 import {LIVE_SQL} from './liveGrants';
 import {takeBack} from './removal';
 import {performInvite} from './invite';
@@ -231,15 +241,15 @@ async function record(
   const now = Date.now();
   await db
     .prepare(
-      `INSERT INTO grants (session_id, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
-       ON CONFLICT (session_id, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
+      `INSERT INTO grants (session_id, seat, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
+       VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+       ON CONFLICT (session_id, seat, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
          waiting_at = NULL, updated_at = excluded.updated_at, version = grants.version + 1
        WHERE grants.status NOT IN ${LIVE_SQL}`,
     )
-    .bind(sessionId, key, repository, account.id, account.login, status, detail, now)
+    .bind(sessionId, key, repository, account.id, account.login, status, detail, now, OWNER_SEAT)
     .run();
 }
 

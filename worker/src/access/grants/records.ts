@@ -25,6 +25,8 @@ export type {Context, GrantStatus};
  */
 export interface Grant {
   session_id: string;
+  /** Which seat of the purchase holds it (migration 0035): 1, the buyer's own, is the only one so far. */
+  seat: number;
   /** 'kit', or a key of src/config's `Plan.extraRepositories`. */
   repository_key: string;
   /** An extra's owner/name once it is invited; null on the kit's row (it is GITHUB_REPO) and while a key has none set. */
@@ -67,6 +69,12 @@ export interface Grant {
   updated_at: number;
 }
 
+/**
+ * The buyer's own seat of a purchase. A grant's key is (purchase, seat, repository); team seats
+ * (issue 41) will number 2 and up.
+ */
+export const OWNER_SEAT = 1;
+
 /** The kit's row, which is also the purchase's seat: the GitHub account every other repository follows. */
 export interface Seat extends Grant {
   user_id: string;
@@ -79,23 +87,25 @@ export type AccessResult = AccessAnswer & {retryAfterMs?: number};
 const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
 /**
- * A purchase's grant of one repository: its seat (the kit's row, every statement of seat.ts,
- * invite.ts and removal.ts names it) or the row of an extra repository's key.
+ * A purchase's grant of one repository, on the buyer's own seat: the seat's account (the kit's
+ * row, every statement of seat.ts, invite.ts and removal.ts names it) or an extra repository's.
  */
 export function readGrant(db: D1Database, sessionId: string): Promise<Seat | null>;
 export function readGrant(db: D1Database, sessionId: string, key: string): Promise<Grant | null>;
 export function readGrant(db: D1Database, sessionId: string, key = 'kit') {
   return db
-    .prepare('SELECT * FROM grants WHERE session_id = ?1 AND repository_key = ?2')
-    .bind(sessionId, key)
+    .prepare('SELECT * FROM grants WHERE session_id = ?1 AND seat = ?2 AND repository_key = ?3')
+    .bind(sessionId, OWNER_SEAT, key)
     .first<Grant>();
 }
 
-/** Every grant of the purchase: its seat (the kit's) first, then its extra repositories' by key. */
+/** Every grant of the buyer's own seat: the kit's first, then its extra repositories' by key. */
 export async function grantsOf(db: D1Database, sessionId: string): Promise<Grant[]> {
   const {results} = await db
-    .prepare(`SELECT * FROM grants WHERE session_id = ?1 ORDER BY repository_key <> 'kit', repository_key`)
-    .bind(sessionId)
+    .prepare(
+      `SELECT * FROM grants WHERE session_id = ?1 AND seat = ?2 ORDER BY repository_key <> 'kit', repository_key`,
+    )
+    .bind(sessionId, OWNER_SEAT)
     .all<Grant>();
   return results;
 }

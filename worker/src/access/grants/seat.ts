@@ -17,6 +17,7 @@ import {
   resultOf,
   taken,
   TAKEN,
+  OWNER_SEAT,
 } from './records';
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
@@ -169,9 +170,9 @@ export async function requestAccess(
           .first<Seat>()
       : await db
           .prepare(
-            `INSERT INTO grants (session_id, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
-             SELECT ?1, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
-             ON CONFLICT (session_id, repository_key) DO NOTHING
+            `INSERT INTO grants (session_id, seat, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
+             SELECT ?1, ?8, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
+             ON CONFLICT (session_id, seat, repository_key) DO NOTHING
              RETURNING *`,
           )
           .bind(
@@ -182,6 +183,7 @@ export async function requestAccess(
             now,
             chosenByOwner,
             byAdmin ? 1 : 0,
+            OWNER_SEAT,
           )
           .first<Seat>();
   } catch (err) {
