@@ -111,7 +111,7 @@ export const accessRoutes = new Hono<AppEnv>()
     if (seen.queue && seen.queue.expectedAt <= Date.now()) {
       // The buyer's turn is due before the cron's next run: send the queue's head now.
       if (context.settings.GITHUB_REPO) await drainLine(context, context.settings.GITHUB_REPO, 1);
-      const now = await readGrant(c.env.DB, grant.session_id);
+      const now = await readGrant(c.env.DB, grant);
       if (now) seen = await observeSeat(context, now);
     }
     return c.json({...seen, ...base, ...(await extras()), ...(await windows())} satisfies AccessStatus);

@@ -13,6 +13,7 @@ import type {
 } from '../../../src/config/api';
 import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
 import {csv} from './csv';
+import {OWNER_SEAT} from '../access/grants/records';
 import {maskSessionIds} from '../log';
 import {stripePaymentUrl} from '../payments/refunds';
 import {adminUpgrade, upgradeEvent, upgradesOfStatement} from './upgradeEvents';
@@ -61,7 +62,7 @@ const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')
       FROM upgrades u WHERE u.purchase_session_id = p.session_id AND ${upgradeFlagged('u')} ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
     p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes,
     EXISTS (SELECT 1 FROM grants r WHERE r.session_id = p.session_id AND r.status = 'removal_failed') AS removal_failed
-  FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.repository_key = 'kit'`;
+  FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.seat = ${OWNER_SEAT} AND g.repository_key = 'kit'`;
 
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
 const upTo = (prefix: string) => `${prefix}\u{10FFFF}`;
@@ -212,7 +213,9 @@ export async function purchaseDetail(
         'SELECT action, admin_email, detail, created_at, outcome FROM admin_audit WHERE session_id = ?1 ORDER BY id',
       )
       .bind(sessionId),
-    db.prepare(`SELECT * FROM grants WHERE session_id = ?1 AND repository_key = 'kit'`).bind(sessionId),
+    db
+      .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND seat = ?2 AND repository_key = 'kit'`)
+      .bind(sessionId, OWNER_SEAT),
     upgradesOfStatement(db, sessionId),
     // The seller's revocation is each purchase's own: the page says which others the buyer holds.
     db

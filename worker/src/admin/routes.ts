@@ -19,7 +19,7 @@ import {
 import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import {repositoryFor} from '../access/github';
-import {readGrant, resultOf, type Seat} from '../access/grants/records';
+import {OWNER_SEAT, readGrant, resultOf, type Seat} from '../access/grants/records';
 import {grantBySeller, revokeBySeller} from '../access/grants/seat';
 import {shownGrantsOf} from '../access/grants/status';
 import {reportGitHub} from '../access/reportGitHub';
@@ -193,9 +193,10 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     return audited(c, 'reset_username_changes', sessionId, async () => {
       const reset = await c.env.DB.prepare(
-        `UPDATE grants SET username_changes = 0, updated_at = ?2 WHERE repository_key = 'kit' AND session_id = ?1 RETURNING username_changes`,
+        `UPDATE grants SET username_changes = 0, updated_at = ?2
+         WHERE repository_key = 'kit' AND session_id = ?1 AND seat = ?3 RETURNING username_changes`,
       )
-        .bind(sessionId, Date.now())
+        .bind(sessionId, Date.now(), OWNER_SEAT)
         .first();
       if (!reset) throw new HttpError(409, 'This purchase has no GitHub account yet.', 'CONFLICT');
       return {status: 'reset', detail: 'the purchase may change its GitHub account again'};

@@ -3,7 +3,7 @@ import type {RepositoryDifference} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {GitHubFailure, INVITATION_LIFETIME_MS} from '../access/github';
-import type {Seat} from '../access/grants/records';
+import {OWNER_SEAT, type Seat} from '../access/grants/records';
 import {hasFreeSlot} from '../access/grants/invitationQueue';
 import {DAY_MS} from '../../../src/config/dates';
 import {reportGitHub} from '../access/reportGitHub';
@@ -168,9 +168,10 @@ async function grantStates(db: D1Database, differences: RepositoryDifference[]):
   if (sessionIds.length === 0) return new Map();
   const {results} = await db
     .prepare(
-      `SELECT session_id, status, invitation_id FROM grants WHERE repository_key = 'kit' AND session_id IN (SELECT value FROM json_each(?1))`,
+      `SELECT session_id, status, invitation_id FROM grants
+       WHERE repository_key = 'kit' AND seat = ?2 AND session_id IN (SELECT value FROM json_each(?1))`,
     )
-    .bind(JSON.stringify(sessionIds))
+    .bind(JSON.stringify(sessionIds), OWNER_SEAT)
     .all<GrantState>();
   return new Map(results.map((row) => [row.session_id, row]));
 }

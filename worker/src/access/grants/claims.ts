@@ -9,10 +9,9 @@ import type {GrantStatus} from '../../../../src/config/api';
 /** How long a claim to send holds: past it, the caller that took it is taken for dead. */
 export const SEND_CLAIM_MS = 120_000;
 
-/** The grant a claim is on: its purchase, its repository's key and, where the caller read one, its version. */
+/** The grant a claim is on: its row's id and, where the caller read one, its version. */
 export interface ClaimedGrant {
-  session_id: string;
-  repository_key: string;
+  id: number;
   version?: number;
 }
 
@@ -38,14 +37,13 @@ export async function claim(
 ): Promise<boolean> {
   const claimed = await db
     .prepare(
-      `UPDATE grants SET ${column} = ?3
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = ?4 AND (${column} IS NULL OR ${column} <= ?3 - ?5)
-         AND (?6 = 0 OR invitation_id IS ?7) AND (?8 IS NULL OR version = ?8)
-       RETURNING session_id`,
+      `UPDATE grants SET ${column} = ?2
+       WHERE id = ?1 AND status = ?3 AND (${column} IS NULL OR ${column} <= ?2 - ?4)
+         AND (?5 = 0 OR invitation_id IS ?6) AND (?7 IS NULL OR version = ?7)
+       RETURNING id`,
     )
     .bind(
-      grant.session_id,
-      grant.repository_key,
+      grant.id,
       now,
       status,
       holdMs,
@@ -73,9 +71,6 @@ export async function whileClaimed<T>(
   try {
     return await send();
   } finally {
-    await db
-      .prepare('UPDATE grants SET sending_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND sending_at = ?3')
-      .bind(grant.session_id, grant.repository_key, now)
-      .run();
+    await db.prepare('UPDATE grants SET sending_at = NULL WHERE id = ?1 AND sending_at = ?2').bind(grant.id, now).run();
   }
 }

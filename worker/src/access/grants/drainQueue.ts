@@ -4,7 +4,7 @@ import {log} from '../../log';
 import {step} from '../../cronStep';
 import {SUBREQUESTS_PER} from '../../subrequests';
 import {reconcileGrants, reconcileUnplacedExtraGrants} from './reconcile';
-import {readGrant} from './records';
+import {readGrant, type SeatRef} from './records';
 import {entitlementOf} from './entitlement';
 import {queueHead} from './invitationQueue';
 
@@ -43,7 +43,7 @@ export async function drainLine(context: Context, repository: string, max: numbe
   let sent = 0;
   for (const entry of await queueHead(context, repository, max)) {
     if (!context.subrequests.has(SUBREQUESTS_PER.invitation)) break;
-    const outcome = await sendFromLine(context, entry.session_id, entry.repository_key);
+    const outcome = await sendFromLine(context, entry, entry.repository_key);
     if (outcome === 'sent') sent += 1;
     if (outcome === 'waits' || outcome === 'paused') break;
   }
@@ -55,13 +55,14 @@ export async function drainLine(context: Context, repository: string, max: numbe
  * repository (the seat's send records a refusal on it, out of the line). GitHub not answering
  * pauses the line until the next run.
  */
-async function sendFromLine(context: Context, sessionId: string, key: string): Promise<Outcome> {
+async function sendFromLine(context: Context, at: SeatRef, key: string): Promise<Outcome> {
+  const sessionId = at.session_id;
   try {
     await reconcileGrants(context, sessionId);
   } catch (err) {
     // Another grant of the purchase (another repository's) may be what GitHub could not take:
     // its own reconcile retries it, and this line goes on if its head went.
-    if (err instanceof RetryableError && sentNow(await readGrant(context.db, sessionId, key))) return 'sent';
+    if (err instanceof RetryableError && sentNow(await readGrant(context.db, at, key))) return 'sent';
     if (err instanceof RetryableError) {
       log.warn('access.queue_paused', {sessionId, key, reason: err.message});
       return 'paused';
@@ -70,7 +71,7 @@ async function sendFromLine(context: Context, sessionId: string, key: string): P
     log.error('access.reconcile_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
     return 'ended';
   }
-  const row = await readGrant(context.db, sessionId, key);
+  const row = await readGrant(context.db, at, key);
   // A seat queued for a purchase not entitled now (the seller's Grant access before its lift) is
   // sent by the reconcile the lift queues: the line goes on past it.
   if (row?.status === 'queued')

@@ -10,7 +10,7 @@ import {stillWanted, wantedFor} from './reconcile';
 import {handToReconcile} from './reconcileSoon';
 import {GitHubFailure, INVITATION_LIFETIME_MS, type Invitation, repositoryFor} from '../github';
 import {GRANT_DETAIL, type Grant, markActive} from './records';
-import {hasFreeSlot} from './invitationQueue';
+import {grantKey, hasFreeSlot} from './invitationQueue';
 import {type InSlot, withSlot} from './sendInvitation';
 import {DAY_MS} from '../../../../src/config/dates';
 import {recordAttempt} from './lostAnswer';
@@ -179,7 +179,7 @@ async function resendClaimed(context: Context, grant: DueGrant): Promise<boolean
   let oldGone = false;
   let inSlot: InSlot<boolean>;
   try {
-    inSlot = await withSlot(context, repositoryName, {sessionId: grant.session_id, key: grant.repository_key}, (kept) =>
+    inSlot = await withSlot(context, repositoryName, grantKey(grant), (kept) =>
       withdrawAndInvite(context, grant, kind, {
         kept,
         withdrawn: () => (oldGone = true),
@@ -251,11 +251,11 @@ async function withdrawAndInvite(
       `UPDATE grants SET invitation_id = ?4, github_username = ?5, detail = NULL, invited_at = ?6, checked_at = ?6, updated_at = ?6,
          expiry_resends = expiry_resends + 1, invite_attempted_at = NULL, invitation_expired = 0, version = version + 1,
          resent_after_expiry = 1
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3
+       WHERE id = ?2 AND status = 'pending' AND invitation_id = ?3
          AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
        RETURNING *`,
     )
-    .bind(grant.session_id, grant.repository_key, grant.invitation_id, outcome.invitationId, login, now)
+    .bind(grant.session_id, grant.id, grant.invitation_id, outcome.invitationId, login, now)
     .first<DueGrant>();
   if (!recorded) {
     // Taken back (a refund, the seat moved) while GitHub answered: this invitation is stale.
@@ -281,13 +281,12 @@ async function invitationLost(db: D1Database, grant: DueGrant, retry: boolean) {
   const now = Date.now();
   await db
     .prepare(
-      `UPDATE grants SET status = ?4, detail = ?5, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
-         expiry_resends = expiry_resends + 1, updated_at = ?6, waiting_at = ?7, version = version + 1, resent_after_expiry = 1
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
+      `UPDATE grants SET status = ?3, detail = ?4, invitation_id = NULL, invited_at = NULL, checked_at = NULL,
+         expiry_resends = expiry_resends + 1, updated_at = ?5, waiting_at = ?6, version = version + 1, resent_after_expiry = 1
+       WHERE id = ?1 AND status = 'pending' AND invitation_id = ?2`,
     )
     .bind(
-      grant.session_id,
-      grant.repository_key,
+      grant.id,
       grant.invitation_id,
       retry ? 'queued' : 'failed',
       retry ? null : GRANT_DETAIL.refused,
@@ -305,10 +304,10 @@ async function invitationLost(db: D1Database, grant: DueGrant, retry: boolean) {
 async function countWithoutSending(db: D1Database, grant: DueGrant, reason: string, to?: number) {
   await db
     .prepare(
-      `UPDATE grants SET expiry_resends = COALESCE(?4, expiry_resends + 1)
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3`,
+      `UPDATE grants SET expiry_resends = COALESCE(?3, expiry_resends + 1)
+       WHERE id = ?1 AND status = 'pending' AND invitation_id = ?2`,
     )
-    .bind(grant.session_id, grant.repository_key, grant.invitation_id, to ?? null)
+    .bind(grant.id, grant.invitation_id, to ?? null)
     .run();
   log.warn('access.expiry_resend_skipped', {sessionId: grant.session_id, key: grant.repository_key, reason});
 }

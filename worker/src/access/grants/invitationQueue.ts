@@ -14,11 +14,19 @@ import {DAY_MS} from '../../../../src/config/dates';
 /** What the line reads: the database, and the kit's repository (the kit's grant row names none). */
 type Queues = Pick<Context, 'db' | 'settings'>;
 
-/** One grant: its purchase and its repository's key ('kit', or an extra repository's key). */
+/** One grant: its purchase, its seat and its repository's key ('kit', or an extra repository's key). */
 export interface GrantKey {
   sessionId: string;
+  seat: number;
   key: string;
 }
+
+/** A grant's row as the line names it. */
+export const grantKey = (row: {session_id: string; seat: number; repository_key: string}): GrantKey => ({
+  sessionId: row.session_id,
+  seat: row.seat,
+  key: row.repository_key,
+});
 
 /**
  * The grants that wait in a repository's line, as SQL: `alias` names the grants row, `repository`
@@ -49,8 +57,8 @@ export async function takeSlot(
        WHERE (SELECT COUNT(*) FROM invitations_sent WHERE repository = ?1 AND sent_at > ?3 - ?5) < ?4
          AND NOT EXISTS (
            SELECT 1 FROM grants w
-             LEFT JOIN grants me ON me.session_id = ?2 AND me.repository_key = ?6 AND ${waitingIn('me', '?1', '?7')}
-           WHERE ${waitingIn('w', '?1', '?7')} AND NOT (w.session_id = ?2 AND w.repository_key = ?6)
+             LEFT JOIN grants me ON me.session_id = ?2 AND me.seat = ?8 AND me.repository_key = ?6 AND ${waitingIn('me', '?1', '?7')}
+           WHERE ${waitingIn('w', '?1', '?7')} AND NOT (w.session_id = ?2 AND w.seat = ?8 AND w.repository_key = ?6)
              AND (me.id IS NULL OR (w.waiting_at, w.id) < (me.waiting_at, me.id)))
        RETURNING id`,
     )
@@ -62,6 +70,7 @@ export async function takeSlot(
       DAY_MS,
       grant.key,
       settings.GITHUB_REPO ?? null,
+      grant.seat,
     )
     .first<{id: number}>();
   return row?.id ?? null;
@@ -119,9 +128,10 @@ export async function windowFullFor(db: D1Database, repository: string, now = Da
 export async function waitInQueue(db: D1Database, grant: GrantKey, now = Date.now()) {
   await db
     .prepare(
-      `UPDATE grants SET waiting_at = COALESCE(waiting_at, queued_at, ?3) WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
+      `UPDATE grants SET waiting_at = COALESCE(waiting_at, queued_at, ?3)
+       WHERE session_id = ?1 AND seat = ?4 AND repository_key = ?2 AND status = 'queued'`,
     )
-    .bind(grant.sessionId, grant.key, now)
+    .bind(grant.sessionId, grant.key, now, grant.seat)
     .run();
 }
 
@@ -129,9 +139,10 @@ export async function waitInQueue(db: D1Database, grant: GrantKey, now = Date.no
 export async function leaveQueue(db: D1Database, grant: GrantKey): Promise<boolean> {
   const row = await db
     .prepare(
-      'UPDATE grants SET waiting_at = NULL WHERE session_id = ?1 AND repository_key = ?2 AND waiting_at IS NOT NULL RETURNING id',
+      `UPDATE grants SET waiting_at = NULL
+       WHERE session_id = ?1 AND seat = ?3 AND repository_key = ?2 AND waiting_at IS NOT NULL RETURNING id`,
     )
-    .bind(grant.sessionId, grant.key)
+    .bind(grant.sessionId, grant.key, grant.seat)
     .first();
   return row !== null;
 }
@@ -140,11 +151,11 @@ export async function leaveQueue(db: D1Database, grant: GrantKey): Promise<boole
 export async function queueHead({db, settings}: Queues, repository: string, limit: number) {
   const {results} = await db
     .prepare(
-      `SELECT w.session_id, w.repository_key FROM grants w WHERE ${waitingIn('w', '?1', '?3')}
+      `SELECT w.session_id, w.seat, w.repository_key FROM grants w WHERE ${waitingIn('w', '?1', '?3')}
        ORDER BY w.waiting_at, w.id LIMIT ?2`,
     )
     .bind(repository, limit, settings.GITHUB_REPO ?? null)
-    .all<{session_id: string; repository_key: string}>();
+    .all<{session_id: string; seat: number; repository_key: string}>();
   return results;
 }
 
@@ -199,10 +210,10 @@ export async function placeInQueue(
   const row = await queues.db
     .prepare(
       `SELECT COUNT(*) AS position FROM grants w, grants me
-       WHERE me.session_id = ?2 AND me.repository_key = ?3 AND ${waitingIn('me', '?1', '?4')}
+       WHERE me.session_id = ?2 AND me.seat = ?5 AND me.repository_key = ?3 AND ${waitingIn('me', '?1', '?4')}
          AND ${waitingIn('w', '?1', '?4')} AND (w.waiting_at, w.id) <= (me.waiting_at, me.id)`,
     )
-    .bind(repository, grant.sessionId, grant.key, queues.settings.GITHUB_REPO ?? null)
+    .bind(repository, grant.sessionId, grant.key, queues.settings.GITHUB_REPO ?? null, grant.seat)
     .first<{position: number}>();
   if (!row || row.position === 0) return null; // not waiting
   const times = expectedTimes(await sentInWindow(queues.db, repository, now), row.position, now);

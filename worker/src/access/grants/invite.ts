@@ -3,7 +3,16 @@ import {enqueue, hasPendingJobs, PermanentError, RetryableError} from '../../job
 import {log} from '../../log';
 import {registerJob} from '../../outbox';
 import {SEND_CLAIM_MS, whileClaimed} from './claims';
-import {type AccessResult, type Seat, readGrant, resultOf} from './records';
+import {
+  type AccessResult,
+  OWNER_SEAT,
+  type Seat,
+  type SeatRef,
+  readGrant,
+  resultOf,
+  seatPath,
+  seatRef,
+} from './records';
 import {sendClaimed, type SendOptions} from './sendInvitation';
 
 /**
@@ -14,14 +23,14 @@ import {sendClaimed, type SendOptions} from './sendInvitation';
 /** Tries the invitation now; a transient failure leaves it to the outbox and answers `queued`. */
 export async function inviteNowOrLater(context: Context, grant: Seat, options: SendOptions): Promise<AccessResult> {
   try {
-    return await performInvite(context, grant.session_id, grant.version, options);
+    return await performInvite(context, grant, grant.version, options);
   } catch (err) {
     if (err instanceof RetryableError) {
       await enqueue(context.db, {
-        key: `invite:${grant.session_id}:${grant.version}`,
+        key: `invite:${seatPath(grant)}:${grant.version}`,
         kind: 'github-invite',
         sessionId: grant.session_id,
-        payload: {sessionId: grant.session_id, version: grant.version},
+        payload: {sessionId: grant.session_id, seat: grant.seat, version: grant.version},
         runAfter: Date.now() + (err.retryAfterMs ?? 60_000),
       });
       log.warn('access.invite_queued', {sessionId: grant.session_id, reason: err.message});
@@ -41,21 +50,21 @@ export async function inviteNowOrLater(context: Context, grant: Seat, options: S
  */
 export async function performInvite(
   context: Context,
-  sessionId: string,
+  at: SeatRef | string,
   version: number,
   options: SendOptions = {},
 ): Promise<AccessResult> {
   const {db} = context;
-  const grant = await readGrant(db, sessionId);
+  const grant = await readGrant(db, at);
   if (!grant || grant.version !== version || grant.status !== 'queued') {
     return grant ? resultOf(grant) : {status: 'queued'};
   }
-  if (await hasPendingJobs(db, `remove:${sessionId}:kit:`)) {
+  if (await hasPendingJobs(db, `remove:${seatPath(seatRef(at))}:kit:`)) {
     throw new RetryableError('Waiting for the previous GitHub account to be removed', 30_000);
   }
   return whileClaimed(
     db,
-    {session_id: sessionId, repository_key: 'kit', version},
+    {id: grant.id, version},
     {status: 'queued'},
     () => sendSeat(context, grant, options),
     () => {
@@ -74,7 +83,7 @@ async function sendSeat(context: Context, grant: Seat, options: SendOptions): Pr
     case 'failed':
       throw new PermanentError(outcome.detail);
     case 'stale': {
-      const now = await readGrant(context.db, grant.session_id);
+      const now = await readGrant(context.db, grant);
       return now ? resultOf(now) : {status: 'queued'};
     }
     case 'invited':
@@ -82,8 +91,9 @@ async function sendSeat(context: Context, grant: Seat, options: SendOptions): Pr
   }
 }
 
-registerJob<{sessionId: string; version: number}>('github-invite', {
-  run: async (context, {sessionId, version}) => {
-    await performInvite(context, sessionId, version);
+/** `seat` is absent on a job queued before migration 0035: the buyer's own. */
+registerJob<{sessionId: string; seat?: number; version: number}>('github-invite', {
+  run: async (context, {sessionId, seat = OWNER_SEAT, version}) => {
+    await performInvite(context, {session_id: sessionId, seat}, version);
   },
 });

@@ -56,15 +56,15 @@ export function sentAt(adopted: Invitation | null, now = Date.now()): number {
  */
 export async function recordAttempt(
   db: D1Database,
-  grant: {session_id: string; repository_key: string; version: number; github_user_id: number | null},
+  grant: {id: number; version: number; github_user_id: number | null},
   status: 'queued' | 'pending' | null,
   at: number | null = Date.now(),
 ) {
   await db
     .prepare(
-      `UPDATE grants SET invite_attempted_at = ?5
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND (?6 IS NULL OR status = ?6)`,
+      `UPDATE grants SET invite_attempted_at = ?4
+       WHERE id = ?1 AND version = ?2 AND github_user_id IS ?3 AND (?5 IS NULL OR status = ?5)`,
     )
-    .bind(grant.session_id, grant.repository_key, grant.version, grant.github_user_id, at, status)
+    .bind(grant.id, grant.version, grant.github_user_id, at, status)
     .run();
 }

@@ -16,6 +16,8 @@ import {
   OWNER_SEAT,
   readGrant,
   type Seat,
+  type SeatRef,
+  seatRef,
 } from './records';
 import {LIVE_SQL} from './liveGrants';
 import {takeBack} from './removal';
@@ -55,17 +57,18 @@ export interface Wanted {
   send: boolean;
 }
 
-/** What the purchase should hold now, from D1 alone. */
-export async function wantedFor(db: D1Database, sessionId: string): Promise<Wanted> {
+/** What a seat of the purchase should hold now, from D1 alone (a purchase's session id: the buyer's own seat). */
+export async function wantedFor(db: D1Database, at: SeatRef | string): Promise<Wanted> {
+  const {session_id: sessionId, seat: seatNumber} = seatRef(at);
   // A purchase the seller revoked wants nothing, whatever its seat's row says (a restore that
   // raced the revocation may have left it live).
   const {repositories} = await entitlementOf(db, sessionId);
   if (repositories.length === 0) return {keys: [], account: null, send: false};
   const seat = await db
     .prepare(
-      `SELECT status, github_user_id, github_username FROM grants WHERE session_id = ?1 AND repository_key = 'kit'`,
+      `SELECT status, github_user_id, github_username FROM grants WHERE session_id = ?1 AND seat = ?2 AND repository_key = 'kit'`,
     )
-    .bind(sessionId)
+    .bind(sessionId, seatNumber)
     .first<{status: string; github_user_id: number | null; github_username: string}>();
   const invited = seat?.status === 'pending' || seat?.status === 'active';
   if (!seat || !(invited || seat.status === 'queued') || seat.github_user_id === null)
@@ -95,10 +98,19 @@ export function stillWanted(wanted: Wanted, settings: Context['settings'], row: 
  * NextRun when this invocation's subrequests are spent; what was done is recorded either way.
  */
 export async function reconcileGrants(context: Context, sessionId: string): Promise<void> {
+  const {results} = await context.db
+    .prepare('SELECT DISTINCT seat FROM grants WHERE session_id = ?1 UNION SELECT ?2 ORDER BY seat')
+    .bind(sessionId, OWNER_SEAT)
+    .all<{seat: number}>();
+  for (const {seat} of results) await reconcileSeatGrants(context, {session_id: sessionId, seat});
+}
+
+/** reconcileGrants for one seat of the purchase: its own account, and the repositories it holds. */
+async function reconcileSeatGrants(context: Context, at: SeatRef): Promise<void> {
   const {db, settings} = context;
-  await reconcileSeat(context, sessionId);
-  const wanted = await wantedFor(db, sessionId);
-  for (const row of await grantsOf(db, sessionId)) {
+  await reconcileSeat(context, at);
+  const wanted = await wantedFor(db, at);
+  for (const row of await grantsOf(db, at)) {
     // The seat is the purchase's own request's (seat.ts), never a reconcile's to take back.
     if (isSeat(row) || !isLive(row)) continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.fix))
@@ -109,7 +121,7 @@ export async function reconcileGrants(context: Context, sessionId: string): Prom
       : 'no longer in the plan';
     // Only the grant as it was read: a re-send (expiryResends.ts) may have replaced its invitation
     // meanwhile, or a status read made it active; this run then reads it again.
-    if (!(await takeBack(context, row, reason, row)) && isLive(await readGrant(db, sessionId, row.repository_key)))
+    if (!(await takeBack(context, row, reason, row)) && isLive(await readGrant(db, at, row.repository_key)))
       throw new RetryableError(
         `The grant to ${row.repository} changed while it was taken back; it is taken back again`,
         0,
@@ -118,14 +130,14 @@ export async function reconcileGrants(context: Context, sessionId: string): Prom
   for (const key of wanted.keys) {
     const account = wanted.account!;
     const repository = settings.extraRepos[key];
-    const row = await readGrant(db, sessionId, key);
+    const row = await readGrant(db, at, key);
     // While the seat's invitation waits in the kit's line, what the account holds goes on (a grant
     // in its repository's line keeps its place) and nothing new is granted: that waits for the
     // seat's send, which reconciles.
     if (!wanted.send && !isLive(row)) continue;
     if (!repository) {
       // Fail closed: a key with no repository grants nothing, and the record says why.
-      await record(db, sessionId, key, {
+      await record(db, at, key, {
         status: 'failed',
         repository: null,
         account,
@@ -136,16 +148,21 @@ export async function reconcileGrants(context: Context, sessionId: string): Prom
     if (isLive(row) && row.status !== 'queued') continue;
     if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
       throw new NextRun(`This run cannot fit the invitation to ${repository}`);
-    if (!isLive(row)) await record(db, sessionId, key, {status: 'queued', repository, account, detail: null});
+    // A grant made live meanwhile by another run is read as it is now.
+    const queued = isLive(row)
+      ? row
+      : ((await record(db, at, key, {status: 'queued', repository, account, detail: null})) ??
+        (await readGrant(db, at, key)));
+    if (!queued) continue;
     // While grants of the repository queued before this one are still queued (waiting in line, or
     // being sent), this one waits in line behind them, even if a slot has just freed: the cron's
     // drain sends the line in turn, a batch a run, which also spares GitHub's limit on requests
     // that create content at a launch.
-    if (await queuedAhead(db, repository, sessionId, key)) {
-      await waitForCap(db, {session_id: sessionId, repository_key: key}, GRANT_DETAIL.waitsForCap);
+    if (await queuedAhead(db, repository, queued)) {
+      await waitForCap(db, queued, GRANT_DETAIL.waitsForCap);
       continue;
     }
-    await sendIfClaimed(context, sessionId, key);
+    await sendIfClaimed(context, queued);
   }
 }
 
@@ -155,17 +172,17 @@ export async function reconcileGrants(context: Context, sessionId: string): Prom
  * `performInvite`: within the kit's line and cap, once the removal of an account it held before is
  * done). A refusal is recorded on the seat, which the buyer reads.
  */
-async function reconcileSeat(context: Context, sessionId: string) {
-  let seat = await readGrant(context.db, sessionId);
+async function reconcileSeat(context: Context, at: SeatRef) {
+  let seat = await readGrant(context.db, at);
   if (seat?.status === 'revoked' || seat?.status === 'removal_failed') seat = await restoreSeat(context, seat);
   if (seat?.status !== 'queued') return;
   // A purchase not entitled sends nothing: a seat queued by the seller's Grant access waits for the
   // lift that follows it (its own request sends it), and one a refund races is taken back there.
-  if ((await entitlementOf(context.db, sessionId)).standing !== 'entitled') return;
+  if ((await entitlementOf(context.db, at.session_id)).standing !== 'entitled') return;
   if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
     throw new NextRun("This run cannot fit the seat's invitation");
   try {
-    await performInvite(context, sessionId, seat.version);
+    await performInvite(context, at, seat.version);
   } catch (err) {
     if (!(err instanceof PermanentError)) throw err;
   }
@@ -186,33 +203,35 @@ async function restoreSeat(context: Context, seat: Seat): Promise<Seat | null> {
       .prepare(
         `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
            resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
-         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?2
+         WHERE id = ?5 AND version = ?2
            AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
          RETURNING *`,
       )
-      .bind(seat.session_id, seat.version, back, Date.now())
+      .bind(seat.session_id, seat.version, back, Date.now(), seat.id)
       .first<Seat>();
   } catch (err) {
     if (!isTakenById(err)) throw err;
     log.warn('access.not_restored', {sessionId: seat.session_id, reason: 'another purchase holds the account'});
     return seat;
   }
-  if (!restored) return readGrant(context.db, seat.session_id);
+  if (!restored) return readGrant(context.db, seat);
   log.info('access.restored', {sessionId: seat.session_id, status: back});
   return restored;
 }
 
 /** Whether another grant of the repository was queued before this one and still is. */
-async function queuedAhead(db: D1Database, repository: string, sessionId: string, key: string): Promise<boolean> {
+async function queuedAhead(
+  db: D1Database,
+  repository: string,
+  grant: Pick<Grant, 'id' | 'queued_at'>,
+): Promise<boolean> {
   const ahead = await db
     .prepare(
-      `SELECT 1 AS found FROM grants o, grants me
-       WHERE me.session_id = ?2 AND me.repository_key = ?3
-         AND o.repository = ?1 AND o.status = 'queued' AND o.queued_at < me.queued_at
-         AND NOT (o.session_id = ?2 AND o.repository_key = ?3)
+      `SELECT 1 AS found FROM grants o
+       WHERE o.repository = ?1 AND o.status = 'queued' AND o.queued_at < ?3 AND o.id <> ?2
        LIMIT 1`,
     )
-    .bind(repository, sessionId, key)
+    .bind(repository, grant.id, grant.queued_at)
     .first();
   return ahead !== null;
 }
@@ -224,7 +243,7 @@ async function queuedAhead(db: D1Database, repository: string, sessionId: string
  */
 async function record(
   db: D1Database,
-  sessionId: string,
+  at: SeatRef,
   key: string,
   {
     status,
@@ -239,7 +258,7 @@ async function record(
   },
 ) {
   const now = Date.now();
-  await db
+  return db
     .prepare(
       `INSERT INTO grants (session_id, seat, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
        VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
@@ -247,24 +266,25 @@ async function record(
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
          waiting_at = NULL, updated_at = excluded.updated_at, version = grants.version + 1
-       WHERE grants.status NOT IN ${LIVE_SQL}`,
+       WHERE grants.status NOT IN ${LIVE_SQL}
+       RETURNING *`,
     )
-    .bind(sessionId, key, repository, account.id, account.login, status, detail, now, OWNER_SEAT)
-    .run();
+    .bind(at.session_id, key, repository, account.id, account.login, status, detail, now, at.seat)
+    .first<Grant>();
 }
 
 /**
  * Sends a queued grant's invitation, by the one run that claims it (a request, the outbox and the
  * cron can reach the same grant together, and two sends would each take a slot of the day's cap).
  */
-async function sendIfClaimed(context: Context, sessionId: string, key: string) {
+async function sendIfClaimed(context: Context, grant: Grant) {
   const {db} = context;
   await whileClaimed(
     db,
-    {session_id: sessionId, repository_key: key},
+    {id: grant.id},
     {status: 'queued'},
     async () => {
-      await sendClaimed(context, (await readGrant(db, sessionId, key))!);
+      await sendClaimed(context, (await readGrant(db, grant, grant.repository_key))!);
     },
     () => undefined,
   );

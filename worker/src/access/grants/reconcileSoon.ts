@@ -5,7 +5,7 @@ import {runJob} from '../../outbox';
 import {effectivePlan} from '../../purchases';
 import {ENTITLED} from './entitlement';
 import {LIVE_SQL} from './liveGrants';
-import type {Grant} from './records';
+import {type Grant, type SeatRef, seatPath, seatRef} from './records';
 
 /**
  * The events that ask for a purchase's reconcile (reconcile.ts, the outbox's `reconcile` job): a payment, an upgrade or its refund, the seat's
@@ -30,13 +30,16 @@ export async function handToReconcile(db: D1Database, grant: Pick<Grant, 'sessio
 
 /**
  * Queues a reconcile of the purchase's grants through the outbox and runs it at once; the cron
- * retries it. `cause` names the event (one job per event: a webhook delivered twice queues one).
+ * retries it, for every seat. `cause` names the event (one job per event: a webhook delivered twice
+ * queues one), with `at` the seat it happened to (a row of it) or the purchase's session id.
  * Skipped when it has nothing to do: a plan that grants no extra repository, none held, and a
  * seat that is neither queued nor taken back from a purchase that is entitled (a reconcile sends
  * or gives back nothing to one that is not).
  */
-export async function reconcileSoon(context: Context, sessionId: string, cause: string) {
+export async function reconcileSoon(context: Context, at: SeatRef | string, cause: string) {
   const {db} = context;
+  const seat = seatRef(at);
+  const sessionId = seat.session_id;
   const found = await db
     .prepare(
       `SELECT ${effectivePlan('p')} AS plan,
@@ -50,7 +53,7 @@ export async function reconcileSoon(context: Context, sessionId: string, cause: 
   if (!found) return;
   if (found.live === 0 && found.seat === 0 && extraRepositoryKeys(findStoredPlan(found.plan)).length === 0) return;
   const id = await enqueue(db, {
-    key: `reconcile:${sessionId}:${cause}`,
+    key: `reconcile:${seatPath(seat)}:${cause}`,
     kind: 'reconcile',
     sessionId,
     payload: {sessionId},

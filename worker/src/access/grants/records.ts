@@ -24,6 +24,8 @@ export type {Context, GrantStatus};
  * key 'kit', the first of every plan; a plan's extra repository keeps its key of src/config.
  */
 export interface Grant {
+  /** The row's own id: what a statement that changes one grant names it by. */
+  id: number;
   session_id: string;
   /** Which seat of the purchase holds it (migration 0035): 1, the buyer's own, is the only one so far. */
   seat: number;
@@ -75,6 +77,22 @@ export interface Grant {
  */
 export const OWNER_SEAT = 1;
 
+/** One seat of a purchase: whose grants a read, a request or a reconcile is about (a grant's row is one). */
+export interface SeatRef {
+  session_id: string;
+  seat: number;
+}
+
+/**
+ * A seat as job keys name it: the purchase's session id for the buyer's own (as keys were before
+ * seats), then `/` and the seat's number for another.
+ */
+export const seatPath = (at: SeatRef) => (at.seat === OWNER_SEAT ? at.session_id : `${at.session_id}/${at.seat}`);
+
+/** A seat as a caller names it: a row of it, or a purchase's session id for the buyer's own seat. */
+export const seatRef = (at: SeatRef | string): SeatRef =>
+  typeof at === 'string' ? {session_id: at, seat: OWNER_SEAT} : {session_id: at.session_id, seat: at.seat};
+
 /** The kit's row, which is also the purchase's seat: the GitHub account every other repository follows. */
 export interface Seat extends Grant {
   user_id: string;
@@ -87,25 +105,27 @@ export type AccessResult = AccessAnswer & {retryAfterMs?: number};
 const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
 /**
- * A purchase's grant of one repository, on the buyer's own seat: the seat's account (the kit's
- * row, every statement of seat.ts, invite.ts and removal.ts names it) or an extra repository's.
+ * A seat's grant of one repository: the seat's account (the kit's row, every statement of seat.ts,
+ * invite.ts and removal.ts names it) or an extra repository's.
  */
-export function readGrant(db: D1Database, sessionId: string): Promise<Seat | null>;
-export function readGrant(db: D1Database, sessionId: string, key: string): Promise<Grant | null>;
-export function readGrant(db: D1Database, sessionId: string, key = 'kit') {
+export function readGrant(db: D1Database, at: SeatRef | string): Promise<Seat | null>;
+export function readGrant(db: D1Database, at: SeatRef | string, key: string): Promise<Grant | null>;
+export function readGrant(db: D1Database, at: SeatRef | string, key = 'kit') {
+  const {session_id, seat} = seatRef(at);
   return db
     .prepare('SELECT * FROM grants WHERE session_id = ?1 AND seat = ?2 AND repository_key = ?3')
-    .bind(sessionId, OWNER_SEAT, key)
+    .bind(session_id, seat, key)
     .first<Grant>();
 }
 
-/** Every grant of the buyer's own seat: the kit's first, then its extra repositories' by key. */
-export async function grantsOf(db: D1Database, sessionId: string): Promise<Grant[]> {
+/** Every grant of a seat: the kit's first, then its extra repositories' by key. */
+export async function grantsOf(db: D1Database, at: SeatRef | string): Promise<Grant[]> {
+  const {session_id, seat} = seatRef(at);
   const {results} = await db
     .prepare(
       `SELECT * FROM grants WHERE session_id = ?1 AND seat = ?2 ORDER BY repository_key <> 'kit', repository_key`,
     )
-    .bind(sessionId, OWNER_SEAT)
+    .bind(session_id, seat)
     .all<Grant>();
   return results;
 }
@@ -180,7 +200,7 @@ export type Refusal = keyof typeof TAKEN;
 
 /**
  * Why this purchase may not invite this account to `repository`, or null when it may: another
- * purchase's seat holds it (asked only for a seat, `seatOf` the purchase), it is already a
+ * seat holds it (asked only for a seat, `seatOf` that seat), it is already a
  * collaborator, or someone else's invitation for it is open. For a send that asked GitHub before
  * (`attemptedAt`, the grant's `invite_attempted_at`), an open invitation that attempt created,
  * whose answer was lost, is not someone else's but the worker's own: `adopt` it (lostAnswer.ts).
@@ -193,15 +213,15 @@ export async function checkAccount(
     seatOf,
     ownInvitationId,
     attemptedAt,
-  }: {seatOf: string | null; ownInvitationId: number | null; attemptedAt: number | null},
+  }: {seatOf: SeatRef | null; ownInvitationId: number | null; attemptedAt: number | null},
 ): Promise<{refusal: Refusal} | {adopt: Invitation} | null> {
   if (seatOf !== null) {
     const other = await context.db
       .prepare(
         `SELECT 1 AS found FROM grants
-         WHERE github_user_id = ?1 AND repository_key = 'kit' AND session_id != ?2 AND status IN ${HELD}`,
+         WHERE github_user_id = ?1 AND repository_key = 'kit' AND NOT (session_id = ?2 AND seat = ?3) AND status IN ${HELD}`,
       )
-      .bind(github.id, seatOf)
+      .bind(github.id, seatOf.session_id, seatOf.seat)
       .first();
     if (other) return {refusal: 'otherPurchase'};
   }
@@ -213,16 +233,16 @@ export async function checkAccount(
   return open ? {refusal: 'invited'} : null;
 }
 
-/** checkAccount for the purchase's seat on the kit's repository, its refusal in the buyer's words (TAKEN). */
+/** checkAccount for a seat on the kit's repository, its refusal in the buyer's words (TAKEN). */
 export async function refusalFor(
   context: Context,
-  sessionId: string,
+  at: SeatRef | string,
   github: {login: string; id: number},
   ownInvitationId: number | null,
   attemptedAt: number | null,
 ): Promise<{refusal: string} | {adopt: Invitation} | null> {
   const found = await checkAccount(context, repositoryFor(context), github, {
-    seatOf: sessionId,
+    seatOf: seatRef(at),
     ownInvitationId,
     attemptedAt,
   });
@@ -250,7 +270,7 @@ export const GRANT_DETAIL = {
  * added). `notOurs`: not by the invitation this worker recorded (it withdrew it), so the grant
  * forgets it, and a take-back never removes the account.
  */
-export async function markActive<G extends Pick<Grant, 'session_id' | 'repository_key' | 'invitation_id'>>(
+export async function markActive<G extends Pick<Grant, 'id' | 'invitation_id'>>(
   db: D1Database,
   row: G,
   login: string,
@@ -258,20 +278,12 @@ export async function markActive<G extends Pick<Grant, 'session_id' | 'repositor
 ): Promise<G | null> {
   return db
     .prepare(
-      `UPDATE grants SET status = 'active', github_username = ?3, updated_at = ?4, invitation_expired = 0,
+      `UPDATE grants SET status = 'active', github_username = ?2, updated_at = ?3, invitation_expired = 0,
          version = version + 1, invite_attempted_at = NULL,
-         invitation_id = CASE WHEN ?5 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?5 = 1 THEN ?6 ELSE detail END
-       WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id IS ?7 RETURNING *`,
+         invitation_id = CASE WHEN ?4 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?4 = 1 THEN ?5 ELSE detail END
+       WHERE id = ?1 AND status = 'pending' AND invitation_id IS ?6 RETURNING *`,
     )
-    .bind(
-      row.session_id,
-      row.repository_key,
-      login,
-      Date.now(),
-      notOurs ? 1 : 0,
-      GRANT_DETAIL.alreadyCollaborator(login),
-      row.invitation_id,
-    )
+    .bind(row.id, login, Date.now(), notOurs ? 1 : 0, GRANT_DETAIL.alreadyCollaborator(login), row.invitation_id)
     .first<G>();
 }
 

@@ -4,7 +4,7 @@ import {log} from '../../log';
 import {registerJob, runJob} from '../../outbox';
 import {SUBREQUESTS_PER} from '../../subrequests';
 import {repositoryFor} from '../github';
-import type {Grant} from './records';
+import {type Grant, OWNER_SEAT, seatPath} from './records';
 import {takeOffGitHub} from './takeOff';
 
 /**
@@ -19,6 +19,7 @@ import {takeOffGitHub} from './takeOff';
 export type Removable = Pick<
   Grant,
   | 'session_id'
+  | 'seat'
   | 'repository_key'
   | 'repository'
   | 'version'
@@ -33,6 +34,8 @@ const TAKEN_BACK_FROM = `('queued', 'pending', 'active', 'failed')`;
 /** A removal job's payload: the grant version it is for, and what that version created on GitHub. */
 export interface RemovalPayload {
   sessionId: string;
+  /** The grant's seat; absent on a job queued before migration 0035, all of the buyer's own seat. */
+  seat?: number;
   /** The grant's repository key: 'kit', or an extra repository's. */
   repositoryKey: string;
   /** The repository it was for; null for the kit's (the worker's GITHUB_REPO). */
@@ -46,8 +49,8 @@ export interface RemovalPayload {
 }
 
 /** The start of the keys of a grant version's removal jobs (one per invitation it recorded). */
-const removalKeys = (grant: Pick<Grant, 'session_id' | 'repository_key' | 'version'>) =>
-  `remove:${grant.session_id}:${grant.repository_key}:${grant.version}:`;
+const removalKeys = (grant: Pick<Grant, 'session_id' | 'seat' | 'repository_key' | 'version'>) =>
+  `remove:${seatPath(grant)}:${grant.repository_key}:${grant.version}:`;
 
 /**
  * Whether a grant taken away still waits for its removal from GitHub: GitHub did not answer the
@@ -56,7 +59,7 @@ const removalKeys = (grant: Pick<Grant, 'session_id' | 'repository_key' | 'versi
  */
 export function removalUnderWay(
   db: D1Database,
-  grant: Pick<Grant, 'session_id' | 'repository_key' | 'version'>,
+  grant: Pick<Grant, 'session_id' | 'seat' | 'repository_key' | 'version'>,
 ): Promise<boolean> {
   return hasPendingJobs(db, removalKeys(grant));
 }
@@ -70,11 +73,11 @@ export function removalUnderWay(
  */
 export async function takeBack(
   context: Context,
-  grant: Pick<Grant, 'session_id' | 'repository_key'>,
+  grant: Pick<Grant, 'id' | 'session_id'>,
   reason: string,
   asRead?: Pick<Grant, 'invitation_id'> & {status: string},
 ): Promise<Grant | null> {
-  const [revoked] = await revokeAndRemove(context, grant.session_id, reason, {key: grant.repository_key, asRead});
+  const [revoked] = await revokeAndRemove(context, grant.session_id, reason, {id: grant.id, asRead});
   return revoked ?? null;
 }
 
@@ -91,25 +94,25 @@ export function takeBackEvery(context: Context, sessionId: string, reason: strin
 }
 
 /**
- * The one statement of every take-back: the purchase's grants (of one repository `key`, else of
- * every one; as read, `asRead`, else any not taken back already) recorded revoked, a new version
+ * The one statement of every take-back: the purchase's grants (the one grant `id`, else every
+ * one, of every seat; as read, `asRead`, else any not taken back already) recorded revoked, a new version
  * each; then, the kit's first, what each created on GitHub removed.
  */
 async function revokeAndRemove(
   context: Context,
   sessionId: string,
   reason: string,
-  {key, asRead}: {key?: string; asRead?: Pick<Grant, 'invitation_id'> & {status: string}},
+  {id, asRead}: {id?: number; asRead?: Pick<Grant, 'invitation_id'> & {status: string}},
 ): Promise<Grant[]> {
   const {results} = await context.db
     .prepare(
       `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?3
-       WHERE session_id = ?1 AND (?4 IS NULL OR repository_key = ?4)
+       WHERE session_id = ?1 AND (?4 IS NULL OR id = ?4)
          AND CASE WHEN ?5 IS NULL THEN status IN ${TAKEN_BACK_FROM}
                   ELSE status = ?5 AND invitation_id IS ?6 END
        RETURNING *`,
     )
-    .bind(sessionId, reason, Date.now(), key ?? null, asRead?.status ?? null, asRead?.invitation_id ?? null)
+    .bind(sessionId, reason, Date.now(), id ?? null, asRead?.status ?? null, asRead?.invitation_id ?? null)
     .all<Grant>();
   const revoked = results.sort(
     (a, b) =>
@@ -144,6 +147,7 @@ export async function removeNowOrLater(context: Context, grant: Removable, reaso
   if (grant.invitation_id === null && !lost) return;
   const payload: RemovalPayload = {
     sessionId: grant.session_id,
+    seat: grant.seat,
     repositoryKey: grant.repository_key,
     repository: grant.repository,
     version: grant.version,
@@ -181,9 +185,9 @@ export async function removalSucceeded(db: D1Database, payload: RemovalPayload) 
   await db
     .prepare(
       `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?4
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'removal_failed'`,
+       WHERE session_id = ?1 AND seat = ?5 AND repository_key = ?2 AND version = ?3 AND status = 'removal_failed'`,
     )
-    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now())
+    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now(), payload.seat ?? OWNER_SEAT)
     .run();
 }
 
@@ -196,10 +200,10 @@ export async function removalGaveUp(db: D1Database, payload: RemovalPayload, err
   const marked = await db
     .prepare(
       `UPDATE grants SET status = 'removal_failed', detail = 'The GitHub account could not be removed', updated_at = ?4
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'revoked'
+       WHERE session_id = ?1 AND seat = ?5 AND repository_key = ?2 AND version = ?3 AND status = 'revoked'
        RETURNING session_id`,
     )
-    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now())
+    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now(), payload.seat ?? OWNER_SEAT)
     .first();
   log.error('access.removal_failed', {
     sessionId: payload.sessionId,

@@ -5,7 +5,7 @@ import {log} from '../../log';
 import {enforceLimit, limits} from '../../rateLimit';
 import {repositoryFor} from '../github';
 import {whileClaimed} from './claims';
-import {type Grant, isSeat, loginToday, readGrant} from './records';
+import {type Grant, isSeat, loginToday, readGrant, type SeatRef, seatPath, seatRef} from './records';
 import {stillWanted, wantedFor} from './reconcile';
 import {handToReconcile, reconcileSoon} from './reconcileSoon';
 import {resendInvitation} from './seat';
@@ -50,18 +50,19 @@ const REFUSALS = {
  */
 export async function renewInvitation(
   context: Context,
-  sessionId: string,
+  at: SeatRef | string,
   key: string,
   renewer: Renewer,
 ): Promise<GrantStatus> {
   const {db, settings} = context;
   const words = REFUSALS[renewer.by];
-  const row = await readGrant(db, sessionId, key);
+  const seat = seatRef(at);
+  const row = await readGrant(db, seat, key);
   // A seat invited before invitation ids were recorded has none; an extra grant always has one.
   if (!row || row.status !== 'pending' || (row.invitation_id === null && !isSeat(row)))
     throw new HttpError(409, words.none, 'CONFLICT');
   // An extra grant its purchase no longer wants (a refund, the seat moved) is its reconcile's to take back.
-  if (!isSeat(row) && !stillWanted(await wantedFor(db, sessionId), settings, row)) {
+  if (!isSeat(row) && !stillWanted(await wantedFor(db, seat), settings, row)) {
     await handToReconcile(db, row);
     throw new HttpError(409, 'This repository is no longer part of your purchase', 'CONFLICT');
   }
@@ -69,12 +70,12 @@ export async function renewInvitation(
   const seen = await observeGrant(context, row, {fresh: true});
   if (seen.status === 'active') return 'active';
   if (seen.status !== 'pending' || seen.invitation_expired !== 1) throw new HttpError(409, words.valid, 'CONFLICT');
-  if (renewer.by === 'buyer') await enforceLimit(db, `resend:${sessionId}:${key}`, limits.invitationResends);
+  if (renewer.by === 'buyer') await enforceLimit(db, `resend:${seatPath(seat)}:${key}`, limits.invitationResends);
   // The seat goes through its own request (seat.ts), which checks the account by its id first.
   if (isSeat(seen)) {
     if (renewer.by === 'buyer') await resendInvitation(context, seen, renewer.userId);
     else await resendInvitation(context, seen, seen.user_id, {byAdmin: true});
-    return (await readGrant(db, sessionId))?.status ?? 'queued';
+    return (await readGrant(db, seat))?.status ?? 'queued';
   }
   // Its account first, as the seat's request does: one GitHub no longer knows changes nothing.
   await loginToday(context, seen);
@@ -103,10 +104,10 @@ async function requeue(context: Context, row: Grant): Promise<GrantStatus> {
       const renewed = await db
         .prepare(
           `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
-             queued_at = ?4, updated_at = ?4, expiry_resends = 0, waiting_at = NULL
-           WHERE session_id = ?1 AND repository_key = ?2 AND status = 'pending' AND invitation_id = ?3 RETURNING session_id`,
+             queued_at = ?3, updated_at = ?3, expiry_resends = 0, waiting_at = NULL
+           WHERE id = ?1 AND status = 'pending' AND invitation_id = ?2 RETURNING id`,
         )
-        .bind(sessionId, key, invitationId, now)
+        .bind(row.id, invitationId, now)
         .first();
       return renewed !== null;
     },
@@ -117,7 +118,7 @@ async function requeue(context: Context, row: Grant): Promise<GrantStatus> {
   if (queued === 'active') return 'active';
   if (queued) {
     log.info('access.renewed', {sessionId, key, expiredInvitationId: invitationId});
-    await reconcileSoon(context, sessionId, `renew:${key}:${invitationId}`);
+    await reconcileSoon(context, row, `renew:${key}:${invitationId}`);
   }
-  return (await readGrant(db, sessionId, key))?.status ?? 'queued';
+  return (await readGrant(db, row, key))?.status ?? 'queued';
 }

@@ -69,7 +69,7 @@ export function kindOf(
       invited: async (context, recorded, {waited}) => {
         if (isSeat(recorded)) await tellOwner(context, recorded, {waited});
         // The same account gets the extra repositories the plan grants (reconcile.ts).
-        await reconcileSoon(context, recorded.session_id, `seat:${recorded.version}`);
+        await reconcileSoon(context, recorded, `seat:${recorded.version}`);
       },
       tellResent: async (context, recorded) => {
         if (isSeat(recorded)) await tellOwner(context, recorded);

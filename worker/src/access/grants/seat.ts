@@ -18,11 +18,12 @@ import {
   taken,
   TAKEN,
   OWNER_SEAT,
+  type SeatRef,
 } from './records';
 import {inviteNowOrLater} from './invite';
 import {tellOwner} from './grantMail';
 import {reconcileSoon} from './reconcileSoon';
-import {nextFreeSlotAt} from './invitationQueue';
+import {grantKey, nextFreeSlotAt} from './invitationQueue';
 import {recordAttempt, sentAt} from './lostAnswer';
 import {inviteOrAdopt, type InSlot, withSlot} from './sendInvitation';
 import {removeNowOrLater, takeBackEvery} from './removal';
@@ -74,7 +75,14 @@ const NOT_REVOKED_BY_SELLER =
  */
 export async function requestAccess(
   context: Context,
-  request: {sessionId: string; userId: string; github: {login: string; id: number | null}; byOwner?: boolean},
+  request: {
+    sessionId: string;
+    /** Which seat of the purchase: the buyer's own (OWNER_SEAT) unless said. */
+    seat?: number;
+    userId: string;
+    github: {login: string; id: number | null};
+    byOwner?: boolean;
+  },
   {
     byAdmin = false,
     healing = false,
@@ -83,8 +91,9 @@ export async function requestAccess(
   }: {byAdmin?: boolean; healing?: boolean; renewing?: number; liftsRevocation?: boolean} = {},
 ): Promise<AccessResult> {
   const {db} = context;
+  const at: SeatRef = {session_id: request.sessionId, seat: request.seat ?? OWNER_SEAT};
   if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
-  const current = await readGrant(db, request.sessionId);
+  const current = await readGrant(db, at);
   if (renewing !== undefined && current?.version !== renewing) return current ? resultOf(current) : {status: 'queued'};
   const sameAccount = isFor(current, request.github);
   if (isLive(current) && sameAccount && renewing === undefined) return resultOf(current);
@@ -108,14 +117,14 @@ export async function requestAccess(
   if (request.github.id !== null) {
     const found = await refusalFor(
       context,
-      request.sessionId,
+      at,
       {login: request.github.login, id: request.github.id},
       current?.invitation_id ?? null,
       moving ? current.invite_attempted_at : null,
     );
     if (found && 'refusal' in found) {
       // A request of this purchase running alongside may have invited the account a moment ago.
-      const now = await readGrant(db, request.sessionId);
+      const now = await readGrant(db, at);
       if (isLive(now) && isFor(now, request.github) && now.version !== current?.version) return resultOf(now);
       throw taken(found.refusal);
     }
@@ -150,7 +159,7 @@ export async function requestAccess(
                waiting_at = CASE WHEN status = 'queued' THEN waiting_at END,
                username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
                resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END
-             WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?4 AND (?10 = 1 OR ${NOT_REVOKED_BY_SELLER})
+             WHERE id = ?11 AND version = ?4 AND (?10 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
           )
           // The audit's re-send keeps the count of the cron's (a buyer who declines is not invited for
@@ -166,6 +175,7 @@ export async function requestAccess(
             chosenByOwner,
             healing ? 1 : 0,
             byAdmin ? 1 : 0,
+            current.id,
           )
           .first<Seat>()
       : await db
@@ -183,7 +193,7 @@ export async function requestAccess(
             now,
             chosenByOwner,
             byAdmin ? 1 : 0,
-            OWNER_SEAT,
+            at.seat,
           )
           .first<Seat>();
   } catch (err) {
@@ -194,7 +204,7 @@ export async function requestAccess(
     // The seller revoked the purchase since it was checked above.
     if (!byAdmin && (await isRevokedBySeller(db, request.sessionId))) throw revokedBySeller();
     // Another request changed the grant first; report what it decided.
-    const winner = await readGrant(db, request.sessionId);
+    const winner = await readGrant(db, at);
     return winner ? resultOf(winner) : {status: 'queued'};
   }
   if (current && (current.status === 'failed' || renewing !== undefined)) {
@@ -208,7 +218,7 @@ export async function requestAccess(
   } finally {
     // The seat names another account: what the old one holds of the plan's other repositories goes
     // now (reconcile.ts), whether or not the new one is invited yet (it may wait in line, or fail).
-    if (current && !sameAccount) await reconcileSoon(context, request.sessionId, `moved:${claimed.version}`);
+    if (current && !sameAccount) await reconcileSoon(context, claimed, `moved:${claimed.version}`);
   }
 }
 
@@ -234,7 +244,7 @@ async function moveSeat(
   const attempt = (at: number | null) => recordAttempt(db, current, null, at);
   let inSlot: InSlot<InviteResult>;
   try {
-    inSlot = await withSlot(context, repository, {sessionId: current.session_id, key: 'kit'}, async (kept) => {
+    inSlot = await withSlot(context, repository, grantKey(current), async (kept) => {
       const outcome = await inviteOrAdopt(repositoryFor(context), current, request.github, adopted, () =>
         attempt(Date.now()),
       );
@@ -292,7 +302,7 @@ async function moveSeat(
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
            checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
            invite_attempted_at = NULL
-         WHERE repository_key = 'kit' AND session_id = ?1 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+         WHERE id = ?11 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
          RETURNING *`,
       )
       .bind(
@@ -306,6 +316,7 @@ async function moveSeat(
         chosenByOwner,
         current.version,
         sentAt(adopted, now),
+        current.id,
       )
       .first<Seat>();
   } catch (err) {
@@ -319,14 +330,14 @@ async function moveSeat(
       {...current, github_user_id: request.github.id, invitation_id: outcome.invitationId},
       'stale invitation',
     );
-    const winner = await readGrant(db, current.session_id);
+    const winner = await readGrant(db, current);
     return winner ? resultOf(winner) : {status: 'queued'};
   }
   log.info('access.moved', {sessionId: current.session_id, githubUserId: request.github.id});
   await removeNowOrLater(context, current, 'replaced by another GitHub account');
   await tellOwner(context, recorded);
   // The extra repositories move with the seat: the old account's go, the new one is invited.
-  await reconcileSoon(context, current.session_id, `seat:${recorded.version}`);
+  await reconcileSoon(context, recorded, `seat:${recorded.version}`);
   return resultOf(recorded);
 }
 

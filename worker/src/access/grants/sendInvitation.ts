@@ -3,7 +3,15 @@ import {RetryableError} from '../../jobs';
 import {log} from '../../log';
 import {checkAccount, type Grant, isTakenById} from './records';
 import {GitHubFailure, type Invitation, type InviteResult, type Repository, repositoryFor} from '../github';
-import {giveBackSlot, type GrantKey, leaveQueue, takeSlot, waitInQueue, windowFullFor} from './invitationQueue';
+import {
+  giveBackSlot,
+  type GrantKey,
+  grantKey,
+  leaveQueue,
+  takeSlot,
+  waitInQueue,
+  windowFullFor,
+} from './invitationQueue';
 import {recordAttempt, sentAt} from './lostAnswer';
 import {kindOf, type RepositoryKind} from './repositoryKind';
 import {removeNowOrLater} from './removal';
@@ -37,7 +45,9 @@ export interface SendOptions {
 
 /** A queued grant's row, as far as its send reads it. */
 export interface QueuedGrant {
+  id: number;
   session_id: string;
+  seat: number;
   repository_key: string;
   /** Bumped by every change of the kit's row, and by a re-send or activation of any row: with the account, it says the grant is still as read. */
   version: number;
@@ -79,7 +89,7 @@ export async function sendQueued<G extends QueuedGrant>(
 ): Promise<SendOutcome<G>> {
   const {db} = context;
   const {words} = kind;
-  const key = {sessionId: grant.session_id, key: grant.repository_key};
+  const key = grantKey(grant);
   let inSlot: InSlot<SendOutcome<G>>;
   try {
     inSlot = await withSlot(context, kind.repository, key, async (kept) => {
@@ -106,7 +116,7 @@ export async function sendQueued<G extends QueuedGrant>(
       let adopted: Invitation | null = null;
       if (!checked) {
         const found = await checkAccount(context, repository, github, {
-          seatOf: kind.seat ? grant.session_id : null,
+          seatOf: kind.seat ? grant : null,
           ownInvitationId: null,
           attemptedAt: grant.invite_attempted_at,
         });
@@ -133,7 +143,7 @@ export async function sendQueued<G extends QueuedGrant>(
           .prepare(
             `UPDATE grants SET status = 'pending', invitation_id = ?5, github_user_id = ?6, github_username = ?7, detail = NULL,
                invited_at = ?8, checked_at = ?9, updated_at = ?9, invitation_expired = 0, invite_attempted_at = NULL
-             WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
+             WHERE id = ?10 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'
                AND ${mayRecord(bySeller)}
              RETURNING *`,
           )
@@ -147,6 +157,7 @@ export async function sendQueued<G extends QueuedGrant>(
             github.login,
             sentAt(adopted, now),
             now,
+            grant.id,
           )
           .first<G>();
       } catch (err) {
@@ -269,10 +280,10 @@ export async function sendClaimed<G extends Grant>(
       `UPDATE grants SET status = 'revoked', version = version + 1, updated_at = ?4, waiting_at = NULL,
          detail = CASE WHEN EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            THEN 'the seller revoked the purchase' ELSE 'the purchase is not paid' END
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'queued'
+       WHERE id = ?5 AND version = ?3 AND status = 'queued'
          AND NOT ${mayRecord(options.bySeller ?? false)}`,
     )
-    .bind(grant.session_id, grant.repository_key, grant.version, Date.now())
+    .bind(grant.session_id, grant.repository_key, grant.version, Date.now(), grant.id)
     .run();
   return outcome;
 }
@@ -283,19 +294,17 @@ export async function sendClaimed<G extends Grant>(
  */
 export async function waitForCap(
   db: D1Database,
-  grant: Pick<QueuedGrant, 'session_id' | 'repository_key'>,
+  grant: Pick<QueuedGrant, 'id' | 'session_id' | 'seat' | 'repository_key'>,
   detail: string | null,
 ) {
   const now = Date.now();
   if (detail !== null) {
     await db
-      .prepare(
-        `UPDATE grants SET detail = ?3, updated_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND status = 'queued'`,
-      )
-      .bind(grant.session_id, grant.repository_key, detail, now)
+      .prepare(`UPDATE grants SET detail = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'queued'`)
+      .bind(grant.id, detail, now)
       .run();
   }
-  await waitInQueue(db, {sessionId: grant.session_id, key: grant.repository_key}, now);
+  await waitInQueue(db, grantKey(grant), now);
   log.info('access.invite_waits', {sessionId: grant.session_id, key: grant.repository_key});
 }
 
@@ -324,20 +333,11 @@ async function settle(
 ): Promise<{kind: 'failed' | 'active'; detail: string}> {
   await db
     .prepare(
-      `UPDATE grants SET status = ?5, detail = ?6, github_username = COALESCE(?7, github_username), updated_at = ?8,
+      `UPDATE grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7,
          invite_attempted_at = NULL, waiting_at = NULL
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?4 AND status = 'queued'`,
+       WHERE id = ?1 AND version = ?2 AND github_user_id IS ?3 AND status = 'queued'`,
     )
-    .bind(
-      grant.session_id,
-      grant.repository_key,
-      grant.version,
-      grant.github_user_id,
-      status,
-      detail,
-      login ?? null,
-      Date.now(),
-    )
+    .bind(grant.id, grant.version, grant.github_user_id, status, detail, login ?? null, Date.now())
     .run();
   log.warn('access.not_invited', {sessionId: grant.session_id, key: grant.repository_key, status, detail});
   return {kind: status, detail};

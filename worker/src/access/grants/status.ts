@@ -6,7 +6,7 @@ import {claim} from './claims';
 import {reconcileSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
 import {grantsOf, GRANT_DETAIL, type Grant, type GrantStatus, invitationLapsed, markActive, type Seat} from './records';
-import {placeInQueue} from './invitationQueue';
+import {grantKey, placeInQueue} from './invitationQueue';
 import {removalUnderWay} from './removal';
 import {repositoryOf} from './repositoryKind';
 import {repositoryPage} from '../repositoryPage';
@@ -34,7 +34,9 @@ export const LOGIN_CHECK_EVERY_MS = 3600_000;
 /** A grant's row as the status read uses it, of any repository. */
 export type ObservedRow = Pick<
   Grant,
+  | 'id'
   | 'session_id'
+  | 'seat'
   | 'repository_key'
   | 'repository'
   | 'status'
@@ -56,10 +58,10 @@ async function renamed<G extends ObservedRow>(db: D1Database, row: G, login: str
   if (login === null || login === row.github_username) return row;
   await db
     .prepare(
-      `UPDATE grants SET github_username = ?4
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND github_user_id IS ?5`,
+      `UPDATE grants SET github_username = ?3
+       WHERE id = ?1 AND version = ?2 AND github_user_id IS ?4`,
     )
-    .bind(row.session_id, row.repository_key, row.version, login, row.github_user_id)
+    .bind(row.id, row.version, login, row.github_user_id)
     .run();
   log.info('access.login_renamed', {
     sessionId: row.session_id,
@@ -75,10 +77,10 @@ async function renamed<G extends ObservedRow>(db: D1Database, row: G, login: str
 async function recordExpired(db: D1Database, row: ObservedRow, expired: boolean, now: number) {
   await db
     .prepare(
-      `UPDATE grants SET checked_at = ?4, invitation_expired = ?5
-       WHERE session_id = ?1 AND repository_key = ?2 AND version = ?3 AND status = 'pending' AND invitation_id IS ?6`,
+      `UPDATE grants SET checked_at = ?3, invitation_expired = ?4
+       WHERE id = ?1 AND version = ?2 AND status = 'pending' AND invitation_id IS ?5`,
     )
-    .bind(row.session_id, row.repository_key, row.version, now, expired ? 1 : 0, row.invitation_id)
+    .bind(row.id, row.version, now, expired ? 1 : 0, row.invitation_id)
     .run();
 }
 
@@ -141,7 +143,7 @@ async function readPending<G extends ObservedRow>(context: Context, row: G, repo
   const {login, active} = await activeIfCollaborator(db, repository, row, {notOurs: invitation !== undefined});
   if (active) {
     // The kit's seat is the account every other repository follows: they may be sent now.
-    if (row.repository_key === 'kit') await reconcileSoon(context, row.session_id, `active:${row.version}`);
+    if (row.repository_key === 'kit') await reconcileSoon(context, row, `active:${row.version}`);
     return active;
   }
   await recordExpired(db, row, true, now);
@@ -181,8 +183,8 @@ export async function observeGrant<G extends ObservedRow>(context: Context, row:
     });
     // The claim holds for RETRY_FAILED_READ_MS instead of the minute (or the hour).
     await db
-      .prepare(`UPDATE grants SET checked_at = ?4 WHERE session_id = ?1 AND repository_key = ?2 AND checked_at = ?3`)
-      .bind(row.session_id, row.repository_key, now, now - everyMs + RETRY_FAILED_READ_MS)
+      .prepare('UPDATE grants SET checked_at = ?3 WHERE id = ?1 AND checked_at = ?2')
+      .bind(row.id, now, now - everyMs + RETRY_FAILED_READ_MS)
       .run();
     return row;
   }
@@ -198,10 +200,7 @@ type GrantShown = ShownInContract & {expired: boolean};
 /** A grant of any repository as it is shown, once GitHub was read (`observeGrant`). */
 async function shownGrant(context: Context, seen: Grant): Promise<GrantShown> {
   const repository = repositoryOf(context, seen);
-  const queue =
-    seen.status === 'queued' && repository
-      ? await placeInQueue(context, repository, {sessionId: seen.session_id, key: seen.repository_key})
-      : null;
+  const queue = seen.status === 'queued' && repository ? await placeInQueue(context, repository, grantKey(seen)) : null;
   return {
     ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
     ...(seen.github_username !== null && {username: seen.github_username}),
@@ -260,7 +259,11 @@ export async function shownGrantsOf(context: Context, sessionId: string): Promis
  * on delivery, which the once-a-minute reads could leave a minute behind.
  */
 export async function observeAcceptances(context: Context, sessionId: string): Promise<void> {
-  const pending = (await grantsOf(context.db, sessionId)).filter((row) => row.status === 'pending');
+  // Every seat's: an acceptance on any of them delivers the purchase.
+  const {results: pending} = await context.db
+    .prepare(`SELECT * FROM grants WHERE session_id = ?1 AND status = 'pending'`)
+    .bind(sessionId)
+    .all<Grant>();
   await Promise.all(pending.map((row) => observeGrant(context, row, {fresh: true})));
 }
 
