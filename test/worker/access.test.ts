@@ -864,6 +864,7 @@ test('who holds an account or an invitation is looked up by index, not by readin
     FIXTURE_REPO,
     'cs_test_none',
     1,
+    1,
   );
   const steps = plan.map((step) => step.detail);
   expect(steps).toContainEqual(expect.stringContaining('USING INDEX grants_github_user_id (github_user_id=?)'));

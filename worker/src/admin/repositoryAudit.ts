@@ -7,7 +7,7 @@ import {
   type RepositoryFixRequest,
 } from '../../../src/config/api';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
-import {type Context, type Seat, readGrant} from '../access/grants/records';
+import {type Context, OWNER_SEAT, type Seat, readGrant} from '../access/grants/records';
 import {invitationWindow} from '../access/grants/invitationQueue';
 import {holderOf} from '../access/grants/holders';
 import {resendInvitation} from '../access/grants/seat';
@@ -357,12 +357,13 @@ async function applyExtraFix(
   const repository = repositoryFor(context, target.name);
   if (difference.kind === 'paid_missing') {
     const sessionId = difference.sessionId!;
+    // A difference names a purchase: the grant of its buyer's own seat.
     const grant = await db
       .prepare(
-        'SELECT invitation_id, status FROM grants WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3',
+        'SELECT id, invitation_id, status FROM grants WHERE session_id = ?1 AND seat = ?4 AND repository_key = ?2 AND repository = ?3',
       )
-      .bind(sessionId, target.key, target.name)
-      .first<{invitation_id: number | null; status: string}>();
+      .bind(sessionId, target.key, target.name, OWNER_SEAT)
+      .first<{id: number; invitation_id: number | null; status: string}>();
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
     const ours = invitations.find((invitation) => invitation.id === grant.invitation_id);
     if (ours) {
@@ -374,19 +375,16 @@ async function applyExtraFix(
     const queued = await db
       .prepare(
         `UPDATE grants SET status = 'queued', invitation_id = NULL, invited_at = NULL, checked_at = NULL, detail = NULL,
-           queued_at = CASE WHEN status = 'queued' THEN queued_at ELSE ?4 END, expiry_resends = 0, updated_at = ?4,
+           queued_at = CASE WHEN status = 'queued' THEN queued_at ELSE ?3 END, expiry_resends = 0, updated_at = ?3,
            waiting_at = CASE WHEN status = 'queued' THEN waiting_at END
-         WHERE session_id = ?1 AND repository_key = ?2 AND repository = ?3 AND status IN ('queued', 'pending', 'active', 'failed')
-         RETURNING session_id`,
+         WHERE id = ?1 AND repository = ?2 AND status IN ('queued', 'pending', 'active', 'failed')
+         RETURNING id`,
       )
-      .bind(sessionId, target.key, target.name, now)
+      .bind(grant.id, target.name, now)
       .first();
     if (!queued) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
     await reconcileSoon(context, sessionId, `audit:${target.key}:${now}`);
-    const after = await db
-      .prepare('SELECT status FROM grants WHERE session_id = ?1 AND repository_key = ?2')
-      .bind(sessionId, target.key)
-      .first<{status: string}>();
+    const after = await db.prepare('SELECT status FROM grants WHERE id = ?1').bind(grant.id).first<{status: string}>();
     return {detail: `invited @${difference.login} to ${target.name} again: ${after?.status ?? 'queued'}`, sessionId};
   }
   await refuseWhileHeld(context, target, difference);

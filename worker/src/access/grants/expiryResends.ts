@@ -92,7 +92,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
       // move whose take-back waits, a repository the seller has changed since) is its reconcile's,
       // which this queues; its repository is not even listed (the token may no longer read it).
       // The kit's grant is taken back in the same request as the refund or the move.
-      if (!kit && !stillWanted(await wantedFor(db, grant.session_id), settings, grant)) {
+      if (!kit && !stillWanted(await wantedFor(db, grant), settings, grant)) {
         await handToReconcile(db, grant);
         continue;
       }

@@ -106,7 +106,8 @@ const HELD = `('queued', 'pending', 'active', 'removal_failed')`;
 
 /**
  * A seat's grant of one repository: the seat's account (the kit's row, every statement of seat.ts,
- * invite.ts and removal.ts names it) or an extra repository's.
+ * invite.ts and removal.ts names it) or an extra repository's. `at` names the seat only: a row
+ * given without `key` reads its seat's kit row, whatever repository the row is of.
  */
 export function readGrant(db: D1Database, at: SeatRef | string): Promise<Seat | null>;
 export function readGrant(db: D1Database, at: SeatRef | string, key: string): Promise<Grant | null>;

@@ -406,6 +406,7 @@ export async function resendInvitation(
     context,
     {
       sessionId: grant.session_id,
+      seat: grant.seat,
       userId,
       github: {login, id: grant.github_user_id},
       byOwner: grant.chosen_by_owner === 1,
