@@ -1,12 +1,10 @@
 import type {Context} from '../../context';
 import {HOLDER_SQL} from './liveGrants';
-import {OWNER_SEAT} from './records';
 
 /** A grant, as a take-back read it: the row it leaves out when it asks who else holds an account. */
 export interface GrantVersion {
   sessionId: string;
-  /** Its seat; absent on a removal queued before migration 0035, all of the buyer's own seat. */
-  seat?: number;
+  seat: number;
   version: number;
 }
 
@@ -35,7 +33,7 @@ export async function holderOf(
       repository,
       except?.sessionId ?? '',
       except?.version ?? -1,
-      except?.seat ?? OWNER_SEAT,
+      except?.seat ?? -1,
     )
     .first<{session_id: string}>();
   return holder?.session_id ?? null;

@@ -34,8 +34,8 @@ const TAKEN_BACK_FROM = `('queued', 'pending', 'active', 'failed')`;
 /** A removal job's payload: the grant version it is for, and what that version created on GitHub. */
 export interface RemovalPayload {
   sessionId: string;
-  /** The grant's seat; absent on a job queued before migration 0035, all of the buyer's own seat. */
-  seat?: number;
+  /** The grant's seat (a job queued before migration 0035 names none: `asToday`). */
+  seat: number;
   /** The grant's repository key: 'kit', or an extra repository's. */
   repositoryKey: string;
   /** The repository it was for; null for the kit's (the worker's GITHUB_REPO). */
@@ -187,7 +187,7 @@ export async function removalSucceeded(db: D1Database, payload: RemovalPayload) 
       `UPDATE grants SET status = 'revoked', detail = NULL, updated_at = ?4
        WHERE session_id = ?1 AND seat = ?5 AND repository_key = ?2 AND version = ?3 AND status = 'removal_failed'`,
     )
-    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now(), payload.seat ?? OWNER_SEAT)
+    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now(), payload.seat)
     .run();
 }
 
@@ -203,7 +203,7 @@ export async function removalGaveUp(db: D1Database, payload: RemovalPayload, err
        WHERE session_id = ?1 AND seat = ?5 AND repository_key = ?2 AND version = ?3 AND status = 'revoked'
        RETURNING session_id`,
     )
-    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now(), payload.seat ?? OWNER_SEAT)
+    .bind(payload.sessionId, payload.repositoryKey, payload.version, Date.now(), payload.seat)
     .first();
   log.error('access.removal_failed', {
     sessionId: payload.sessionId,
@@ -217,25 +217,36 @@ export async function removalGaveUp(db: D1Database, payload: RemovalPayload, err
 
 /**
  * A removal as the worker before migration 0031 queued it: a kit's `github-remove` without its
- * repository key, or an extra repository's stale invitation (`extra-withdraw`, no grant version).
- * A deploy applies the migrations a minute before the new worker serves, and the worker before
- * it may queue one in that minute: it is read as today's.
+ * repository key, or an extra repository's stale invitation (`extra-withdraw`, no grant version);
+ * or as the worker before 0035 did, without the grant's seat (all were the buyer's own). A deploy
+ * applies the migrations a minute before the new worker serves, and the worker before it may
+ * queue one in that minute: it is read as today's.
  */
 type QueuedBefore0031 =
-  | (Omit<RemovalPayload, 'repositoryKey' | 'repository'> & {repositoryKey?: string; repository?: string | null})
+  | (Omit<RemovalPayload, 'seat' | 'repositoryKey' | 'repository'> & {
+      seat?: number;
+      repositoryKey?: string;
+      repository?: string | null;
+    })
   | {sessionId: string; key: string; repository: string; invitationId: number; githubUserId: number | null};
 
 function asToday(payload: QueuedBefore0031): RemovalPayload {
   if ('key' in payload)
     return {
       sessionId: payload.sessionId,
+      seat: OWNER_SEAT,
       repositoryKey: payload.key,
       repository: payload.repository,
       version: -1,
       invitationId: payload.invitationId,
       githubUserId: payload.githubUserId,
     };
-  return {...payload, repositoryKey: payload.repositoryKey ?? 'kit', repository: payload.repository ?? null};
+  return {
+    ...payload,
+    seat: payload.seat ?? OWNER_SEAT,
+    repositoryKey: payload.repositoryKey ?? 'kit',
+    repository: payload.repository ?? null,
+  };
 }
 
 const removalJob = {
