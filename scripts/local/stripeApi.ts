@@ -11,7 +11,7 @@ import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
 import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
 import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
 import {listen} from '../support/listen';
-import {checkoutPage, messagePage} from './stripeCheckoutPage';
+import {checkoutPage, messagePage, type SessionItem} from './stripeCheckoutPage';
 
 /** Local mode: sessions get a checkout page on this stand-in whose Pay button fulfils them. */
 export interface HostedPages {
@@ -123,14 +123,14 @@ let counter = 0;
 const nextId = (prefix: string) =>
   `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-function lineItems(priceId: string | null): Stripe.ApiList<Stripe.LineItem> {
-  const data = priceId
+function lineItems(item: SessionItem | null): Stripe.ApiList<Stripe.LineItem> {
+  const data = item?.price
     ? [
         {
           id: nextId('li_'),
           object: 'item',
-          price: {id: priceId, object: 'price'},
-          quantity: 1,
+          price: {id: item.price, object: 'price'},
+          quantity: item.quantity,
         } as unknown as Stripe.LineItem,
       ]
     : [];
@@ -596,6 +596,25 @@ function discountOf(
   return coupon;
 }
 
+/**
+ * A line item's quantity as the form-encoded body carries it: one when left out, else a whole
+ * number from 1 to 999,999 (Stripe's limits), or Stripe's refusal.
+ */
+function quantityOf(raw: string | undefined): number | Omit<StripeErrorBody, 'type'> {
+  if (raw === undefined) return 1;
+  const quantity = Number(raw);
+  if (!Number.isInteger(quantity)) {
+    return {param: 'line_items[0][quantity]', message: `Invalid integer: ${raw}`};
+  }
+  if (quantity < 1 || quantity > 999_999) {
+    return {
+      param: 'line_items[0][quantity]',
+      message: 'This value must be greater than or equal to 1 and less than or equal to 999999.',
+    };
+  }
+  return quantity;
+}
+
 /** The session's amounts with a coupon taken off the price (never below zero), as Stripe answers them. */
 function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Partial<Stripe.Checkout.Session> {
   const off = !coupon
@@ -632,8 +651,8 @@ export async function startStripeStandIn({
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
   const refundsCreated: Record<string, unknown>[] = [];
-  /** The price each checkout session was made for. */
-  const sessionPrices = new Map<string, string>();
+  /** The price each checkout session was made for, and its quantity. */
+  const sessionItems = new Map<string, SessionItem>();
   const prices = planPrices();
   const webhookEndpoints = hostedPages ? [newWebhookEndpoint({url: hostedPages.webhookUrl})] : [];
   const portalConfigurations = [newPortalConfiguration(), newPortalConfiguration({livemode: true})];
@@ -892,7 +911,7 @@ export async function startStripeStandIn({
           ? null
           : `${delivered.status} ${await delivered.text()}`;
     hosted.onEvent?.(
-      `paid ${boughtName(session, sessionPrices.get(id) ?? '')} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`,
+      `paid ${boughtName(session, sessionItems.get(id)?.price ?? '')} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`,
     );
     const next = session.success_url!.replace('{CHECKOUT_SESSION_ID}', id);
     response.writeHead(303, {location: next});
@@ -924,7 +943,7 @@ export async function startStripeStandIn({
         html(
           response,
           200,
-          checkoutPage(session, sessionPrices.get(id) ?? '', {
+          checkoutPage(session, sessionItems.get(id) ?? {price: '', quantity: 1}, {
             credit: creditOf(session),
             cardCountry: defaultCardCountry(session),
             customerEmail,
@@ -1009,13 +1028,15 @@ export async function startStripeStandIn({
         if (refusal) return invalid(response, refusal);
         const discount = discountOf(body, coupons);
         if (discount && !('object' in discount)) return invalid(response, discount);
-        const items = body.line_items as {price: string}[] | undefined;
+        const items = body.line_items as {price: string; quantity?: string}[] | undefined;
         const priceId = items?.[0]?.price ?? '';
+        const quantity = quantityOf(items?.[0]?.quantity);
+        if (typeof quantity !== 'number') return invalid(response, quantity);
         const plan = findPlanByPriceId(priceId);
         const session = newSession({
-          // What Stripe charges for the price: the plan's price, in cents, less a coupon's credit.
-          amount_total: plan ? planAmount(plan) : null,
-          ...(plan && discountedAmounts(planAmount(plan), discount)),
+          // What Stripe charges: the plan's price in cents times the quantity, less a coupon's credit.
+          amount_total: plan ? planAmount(plan) * quantity : null,
+          ...(plan && discountedAmounts(planAmount(plan) * quantity, discount)),
           currency: PLAN_CURRENCY,
           customer: (body.customer as string) ?? null,
           customer_email: (body.customer_email as string) ?? null,
@@ -1027,7 +1048,7 @@ export async function startStripeStandIn({
         });
         if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
         sessions.set(session.id, session);
-        sessionPrices.set(session.id, priceId);
+        sessionItems.set(session.id, {price: priceId, quantity});
         return send(response, 200, session);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
@@ -1136,7 +1157,7 @@ export async function startStripeStandIn({
   /** A session with the fields the request asked to expand: its line items, invoice, payment and charge. */
   function expandSession(session: Stripe.Checkout.Session, expand: string[]): Stripe.Checkout.Session {
     const expanded = {...session};
-    if (expand.includes('line_items')) expanded.line_items = lineItems(sessionPrices.get(session.id) ?? null);
+    if (expand.includes('line_items')) expanded.line_items = lineItems(sessionItems.get(session.id) ?? null);
     if (expand.includes('invoice') && typeof session.invoice === 'string')
       expanded.invoice = invoices.get(session.invoice) ?? session.invoice;
     const payment = typeof session.payment_intent === 'string' ? payments.get(session.payment_intent) : undefined;
@@ -1264,7 +1285,7 @@ export async function startStripeStandIn({
     add(fields) {
       const session = newSession(fields);
       sessions.set(session.id, session);
-      sessionPrices.set(session.id, (fields.metadata?.priceId as string) ?? '');
+      sessionItems.set(session.id, {price: (fields.metadata?.priceId as string) ?? '', quantity: 1});
       return session;
     },
     close: running.close,

@@ -4,7 +4,7 @@
  * in any browser.
  */
 import type Stripe from 'stripe';
-import {findPlanByPriceId} from '../../src/config';
+import {findPlanByPriceId, planForSeats} from '../../src/config';
 import {isoCountries} from './countries';
 import {escapeHtml as escape, standInPage} from './standInPage';
 
@@ -37,6 +37,12 @@ function localNote(stripePage: StripePage): string {
   return `<p class="local"><strong>Local mode:</strong> this page stands in for ${STRIPE_PAGES[stripePage]}. No card is charged.</p>`;
 }
 
+/** What a checkout session sells: one price, and how many of it (a team's seats). */
+export interface SessionItem {
+  price: string;
+  quantity: number;
+}
+
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
@@ -50,7 +56,7 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  */
 export function checkoutPage(
   session: Stripe.Checkout.Session,
-  priceId: string,
+  {price: priceId, quantity}: SessionItem,
   {
     credit,
     cardCountry = 'US',
@@ -58,7 +64,7 @@ export function checkoutPage(
   }: {credit?: {name: string; amount: number}; cardCountry?: string; customerEmail?: string} = {},
 ): string {
   const plan = findPlanByPriceId(priceId);
-  const name = plan ? `${session.metadata?.plan ?? plan.name}` : priceId;
+  const name = plan ? planForSeats(session.metadata?.plan ?? plan.name, quantity) : priceId;
   const price = plan ? dollars(session.amount_total ?? plan.price * 100) : '';
   const creditLine =
     plan && credit

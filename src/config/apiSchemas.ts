@@ -73,6 +73,16 @@ export const checkoutBody = z.object({
   cancelUrl: url,
   // The site leaves it out; other callers may send null.
   email: email.nullish().transform((value) => value ?? undefined),
+  /**
+   * How many seats, for a plan sold for teams (`Plan.team`); one when left out. The worker holds
+   * it to the plan's `maxSeats` and prices it: an amount is never taken from the browser.
+   */
+  seats: z
+    .number({message: 'Seats must be a whole number'})
+    .int('Seats must be a whole number')
+    .min(1, 'Seats must be at least 1')
+    .max(1000, 'Seats must be at most 1000')
+    .optional(),
 });
 
 /** GET /userHasPaid?userId= */

@@ -8,17 +8,20 @@ export {
   featuredPlan,
   findPlanByPriceId,
   findStoredPlan,
+  maxSeatsOf,
   PLAN_CURRENCY,
   planAdds,
   planAmount,
   planFeatureNames,
   planKeys,
   repositoryKeys,
+  seatsRefusal,
   storedPlanName,
   UPDATES_FEATURE,
 } from './plans';
 export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
+export {planForSeats} from './teams';
 export * from './types';
 export * from './api';
 export {afterPurchase, codeIncludes} from './afterPurchase';

@@ -55,6 +55,23 @@ export function planAmount(plan: Plan): number {
   return plan.price * 100;
 }
 
+/** How many seats a checkout may buy of the plan: 1, or up to its team's `maxSeats`. */
+export function maxSeatsOf(plan: Plan): number {
+  return plan.team ? plan.team.maxSeats : 1;
+}
+
+/**
+ * Why a checkout may not buy `seats` of the plan, in words for the buyer, or null when it may. The
+ * worker asks it of every checkout: the number comes from the browser, the limit from here.
+ */
+export function seatsRefusal(plan: Plan, seats: number): string | null {
+  const most = maxSeatsOf(plan);
+  if (seats <= most) return null;
+  return most === 1
+    ? `${plan.name} is sold for one developer: choose a plan sold for teams to buy seats.`
+    : `${plan.name} is sold for teams of up to ${most} seats: choose ${most} or fewer.`;
+}
+
 /** The pricing card's line for a plan that includes later releases (`includesUpdates`). */
 export const UPDATES_FEATURE = 'Lifetime updates';
 

@@ -48,6 +48,21 @@ export interface Plan {
   includesPlan?: string;
   /** What the plan gives, one pricing-card line each (with `includesPlan`, what it adds to that plan). */
   features: PlanFeature[];
+  /**
+   * Sold for teams too: the buyer picks how many seats at checkout, each at the plan's price, and
+   * each seat holds every repository of the plan for one GitHub account. The buyer holds the first
+   * seat. Left out, the plan sells one seat.
+   */
+  team?: TeamSeats;
+}
+
+/** How a plan is sold for teams (see Plan.team). */
+export interface TeamSeats {
+  /**
+   * The most seats one checkout may buy (2 or more). Each seat is one more outside collaborator
+   * on your repositories: on a paid GitHub organisation, one more paid seat of yours.
+   */
+  maxSeats: number;
 }
 
 /** A private repository some plans grant besides the kit (see Plan.extraRepositories). */

@@ -105,6 +105,8 @@ export interface Stack {
     user?: SignedInUser;
     paid?: boolean;
     priceId?: string;
+    /** Seats of a plan sold for teams (the body's `seats`); left out, the body has none. */
+    seats?: number;
     country?: string;
     /** The card's fingerprint, as Stripe gives it: the same for every payment with that card (a card of its own by default). */
     cardFingerprint?: string;
@@ -302,6 +304,7 @@ export async function startStack(
       user,
       paid = true,
       priceId = PRICE_ADVANCED,
+      seats,
       country,
       cardFingerprint,
       paidWith,
@@ -313,7 +316,7 @@ export async function startStack(
         // Guests are rate-limited by address: each one comes from its own (on loopback: emulator
         // mode answers no other caller, and 127.0.0.0/8 has addresses enough).
         headers: {'cf-connecting-ip': `127.200.${Math.floor(guests / 250) % 250}.${guests++ % 250}`},
-        body: {priceId, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email},
+        body: {priceId, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email, seats},
       });
       if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);
       const {url} = (await response.json()) as {url: string};

@@ -1,4 +1,11 @@
-import {afterPurchase, appConfig, immediateDeliveryRequest, PLAN_CURRENCY, ROUTES} from '../../src/config';
+import {
+  afterPurchase,
+  appConfig,
+  immediateDeliveryRequest,
+  PLAN_CURRENCY,
+  planForSeats,
+  ROUTES,
+} from '../../src/config';
 import {enqueue, PermanentError, RetryableError} from './jobs';
 import {registerJob, runJob} from './outbox';
 import type {Context} from './context';
@@ -98,17 +105,25 @@ export function formatAmount(amount: number | null | undefined, currency: string
 /** News of a sale for the seller (`forwardRepliesTo`), with where to find it in the console. */
 export function saleMail(
   settings: Settings,
-  sale: {plan: string; email: string | null; amount: number | null | undefined; currency: string | null | undefined},
+  sale: {
+    plan: string;
+    /** How many seats it bought: more than one for a team. */
+    seats: number;
+    email: string | null;
+    amount: number | null | undefined;
+    currency: string | null | undefined;
+  },
 ): MailMessage {
   const {appName, mail} = appConfig;
+  const bought = `${appName} ${planForSeats(sale.plan, sale.seats)}`;
   const amount = formatAmount(sale.amount, sale.currency);
   const find = `${settings.siteOrigin}${ROUTES.admin}${sale.email ? `?q=${encodeURIComponent(sale.email)}` : ''}`;
   return {
     from: mail.fromNoReply,
     to: mail.forwardRepliesTo,
-    subject: `New sale: ${appName} ${sale.plan}, ${amount}`,
+    subject: `New sale: ${bought}, ${amount}`,
     text: [
-      `${sale.email ?? 'A buyer'} bought ${appName} ${sale.plan} for ${amount}.`,
+      `${sale.email ?? 'A buyer'} bought ${bought} for ${amount}.`,
       '',
       `The purchase in your console: ${find}`,
     ].join('\n'),

@@ -33,6 +33,8 @@ export interface Purchase {
   delivery_consent_at?: number | null;
   /** When the worker first recorded it paid (the checkout's time for purchases paid before 0033). */
   paid_at?: number | null;
+  /** How many seats it bought (0037): 1, or a team's; seat 1 is the buyer's own. */
+  seats?: number;
   /** When its code first reached the buyer: an invitation accepted, a download served (0033's triggers). */
   delivered_at?: number | null;
 }

@@ -36,7 +36,7 @@ export async function fulfillCheckout(
     log.warn('checkout.ignored', {sessionId, reason: 'no configured price in its line items'});
     return {status: 'ignored', session, email: null};
   }
-  const {priceId, plan} = bought;
+  const {priceId, plan, seats} = bought;
   const paid =
     session.status === 'complete' &&
     (session.payment_status === 'paid' || session.payment_status === 'no_payment_required');
@@ -62,14 +62,14 @@ export async function fulfillCheckout(
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
          status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded,
-         delivery_consent_version, delivery_consent_at, paid_at)
+         delivery_consent_version, delivery_consent_at, paid_at, seats)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
          (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12,
          -- A refund Stripe delivered before this completion (webhooks/stripe.ts refund).
          COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0),
-         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END)
+         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END, ?14)
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -93,6 +93,8 @@ export async function fulfillCheckout(
          delivery_consent_at = COALESCE(purchases.delivery_consent_at, excluded.delivery_consent_at),
          -- When the worker first saw it paid: the day the buyer's own refunds run from.
          paid_at = COALESCE(purchases.paid_at, excluded.paid_at),
+         -- The seats Stripe sold: a session's line items never change, so any run records the same.
+         seats = excluded.seats,
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,
@@ -109,6 +111,7 @@ export async function fulfillCheckout(
       session.amount_total ?? null,
       session.currency ?? null,
       consent,
+      seats,
     ),
     env.DB.prepare('SELECT status FROM purchases WHERE session_id = ?1').bind(sessionId),
   ];
@@ -140,7 +143,13 @@ export async function fulfillCheckout(
       : []),
     {
       key: `sale:${sessionId}`,
-      message: saleMail(settings, {plan: plan.name, email, amount: session.amount_total, currency: session.currency}),
+      message: saleMail(settings, {
+        plan: plan.name,
+        seats,
+        email,
+        amount: session.amount_total,
+        currency: session.currency,
+      }),
     },
   ];
   const paidNow = {sql: `(SELECT status FROM purchases WHERE session_id = ?7) = 'paid'`, param: sessionId};
@@ -176,11 +185,12 @@ function deliveryConsentOf(session: Stripe.Checkout.Session): string | null {
   return version || null;
 }
 
-function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan} | null {
+/** The plan the session bought and how many seats of it: its line item's quantity, Stripe's record of what was paid for. */
+function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan; seats: number} | null {
   for (const item of session.line_items?.data ?? []) {
     const priceId = item.price?.id;
     const plan = priceId ? findPlanByPriceId(priceId) : undefined;
-    if (priceId && plan) return {priceId, plan};
+    if (priceId && plan) return {priceId, plan, seats: Math.max(1, item.quantity ?? 1)};
   }
   return null;
 }

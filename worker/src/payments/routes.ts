@@ -1,6 +1,6 @@
 import {Hono} from 'hono';
 import type Stripe from 'stripe';
-import {appConfig, findPlanByPriceId, ROUTES, storedPlanName} from '../../../src/config';
+import {appConfig, findPlanByPriceId, ROUTES, seatsRefusal, storedPlanName} from '../../../src/config';
 import {
   API_PATHS,
   type CheckoutSignInResponse,
@@ -52,6 +52,11 @@ export const paymentRoutes = new Hono<AppEnv>()
     const body = await readJson(c, checkoutBody);
     const plan = findPlanByPriceId(body.priceId);
     if (!plan) throw new HttpError(400, 'Unknown price ID: it is not one of the plans');
+    // Seats are a quantity of the plan's own price: Stripe charges the price times the seats, and a
+    // country's coupon (a percent) takes the same share off the whole.
+    const seats = body.seats ?? 1;
+    const tooMany = seatsRefusal(plan, seats);
+    if (tooMany) throw new HttpError(400, tooMany);
     // The key decides the mode: the plan's price in that mode is what Stripe charges.
     const priceId = plan.priceId[settings.stripeMode];
     const successUrl = pageOfSite(body.successUrl, settings.siteOrigin, 'The success URL');
@@ -69,7 +74,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       const fair = await fairPriceParams(stripe, plan, visitorCountry(c.env, c.req.raw));
       const session = await stripe.checkout.sessions.create({
         mode: 'payment',
-        line_items: [{price: priceId, quantity: 1}],
+        line_items: [{price: priceId, quantity: seats}],
         customer_creation: 'always',
         ...(user && {client_reference_id: user.uid}),
         ...(email && {customer_email: email}),
@@ -86,7 +91,13 @@ export const paymentRoutes = new Hono<AppEnv>()
         cancel_url: cancelUrl,
       });
       if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
-      log.info('checkout.created', {sessionId: session.id, plan: plan.name, signedIn: Boolean(user), ...fair.metadata});
+      log.info('checkout.created', {
+        sessionId: session.id,
+        plan: plan.name,
+        seats,
+        signedIn: Boolean(user),
+        ...fair.metadata,
+      });
       return c.json({url: session.url} satisfies UrlResponse);
     } catch (err) {
       if (err instanceof HttpError) throw err;
