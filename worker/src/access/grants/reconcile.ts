@@ -62,7 +62,7 @@ export async function wantedFor(db: D1Database, at: SeatRef | string): Promise<W
   const {session_id: sessionId, seat: seatNumber} = seatRef(at);
   // A purchase the seller revoked wants nothing, whatever its seat's row says (a restore that
   // raced the revocation may have left it live).
-  const {repositories} = await entitlementOf(db, sessionId);
+  const {repositories} = await entitlementOf(db, at);
   if (repositories.length === 0) return {keys: [], account: null, send: false};
   const seat = await db
     .prepare(
@@ -178,7 +178,7 @@ async function reconcileSeat(context: Context, at: SeatRef) {
   if (seat?.status !== 'queued') return;
   // A purchase not entitled sends nothing: a seat queued by the seller's Grant access waits for the
   // lift that follows it (its own request sends it), and one a refund races is taken back there.
-  if ((await entitlementOf(context.db, at.session_id)).standing !== 'entitled') return;
+  if ((await entitlementOf(context.db, at)).standing !== 'entitled') return;
   if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
     throw new NextRun("This run cannot fit the seat's invitation");
   try {
@@ -204,7 +204,7 @@ async function restoreSeat(context: Context, seat: Seat): Promise<Seat | null> {
         `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
            resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE id = ?5 AND version = ?2
-           AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+           AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p', 'grants')})
          RETURNING *`,
       )
       .bind(seat.session_id, seat.version, back, Date.now(), seat.id)

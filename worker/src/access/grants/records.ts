@@ -167,7 +167,7 @@ export const TAKEN = {
   invited: (login: string) =>
     `@${login} already has a pending invitation to the repository. Choose another GitHub account.`,
   otherPurchase: (login: string) =>
-    `@${login} already has access through another purchase. Choose another GitHub account.`,
+    `@${login} already has access through another purchase or team seat. Choose another GitHub account.`,
 };
 
 /** The unique index on live GitHub ids answered: another purchase holds this account. */

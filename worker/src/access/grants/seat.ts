@@ -101,7 +101,11 @@ export async function requestAccess(
   // Moving the seat away from an account this worker invited is what the limit counts; the
   // seller's own moves do not.
   const takeBack = request.byOwner === true && current !== null && current.chosen_by_owner === 0;
-  const move = !byAdmin && !takeBack && current !== null && current.invitation_id !== null && !sameAccount;
+  // A team's seat taken back from a member who left starts again for the next: their account is
+  // not a move of the seat, and the seat's count of moves starts from none.
+  const nextMember = at.seat !== OWNER_SEAT && current?.status === 'revoked';
+  const move =
+    !byAdmin && !takeBack && !nextMember && current !== null && current.invitation_id !== null && !sameAccount;
   const max = appConfig.repository.maxUsernameChanges;
   if (move && current.username_changes >= max) {
     throw new HttpError(
@@ -157,7 +161,7 @@ export async function requestAccess(
             `UPDATE grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                waiting_at = CASE WHEN status = 'queued' THEN waiting_at END,
-               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
+               username_changes = CASE WHEN ?12 = 1 THEN 0 ELSE username_changes + ?7 END, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
                resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END
              WHERE id = ?11 AND version = ?4 AND (?10 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
@@ -176,6 +180,7 @@ export async function requestAccess(
             healing ? 1 : 0,
             byAdmin ? 1 : 0,
             current.id,
+            nextMember ? 1 : 0,
           )
           .first<Seat>()
       : await db
@@ -302,7 +307,7 @@ async function moveSeat(
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
            checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
            invite_attempted_at = NULL
-         WHERE id = ?11 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+         WHERE id = ?11 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p', 'grants')})
          RETURNING *`,
       )
       .bind(
