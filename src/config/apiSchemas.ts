@@ -416,6 +416,13 @@ export const accessStatus = z.object({
    */
   team: z.object({owner: z.string(), seat: z.number(), plan: standingPlan}).optional(),
   /**
+   * The seats of the team purchase the signed-in buyer owns (more than one), seat 1 theirs: the
+   * dashboard shows "Your team", whose members GET /team lists.
+   */
+  seats: z.number().optional(),
+  /** The caller held a seat of a team whose owner removed them: whose team it was. */
+  teamEnded: z.object({owner: z.string()}).optional(),
+  /**
    * The money-back guarantee: until when (Unix ms) the buyer may refund this purchase themselves
    * (POST /refundPurchase). Absent when they may not: the window has ended, the payment was
    * disputed, the seller revoked it, the buyer had a self-service refund already, or the seller

@@ -22,7 +22,12 @@ export {
 export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export {
+  memberName,
+  memberOfTeam,
+  memberStateWords,
   planForSeats,
+  seatEndedWords,
+  type ShownMember,
   TEAM_LINK_DAYS,
   TEAM_LINK_FRAGMENT,
   TEAM_LINK_MS,

@@ -2,6 +2,7 @@
  * A team purchase's facts and words (issue 41), read by the pricing section, the worker's answers
  * and e-mails, the dashboard and the console: one seat reads as the plan alone, as before teams.
  */
+import type {TeamMember} from './api';
 import {DAY_MS} from './dates';
 import {ROUTES} from './links';
 
@@ -45,3 +46,51 @@ export const TEAM_WORDS = {
   otherTeam: 'You already have a seat of a team. Ask its owner to remove you before you join another.',
   seatEnded: 'Your seat of the team has ended: its owner removed you, so this link no longer gives the code.',
 } as const;
+
+/** A team member as the owner's list reads them (GET /team's `members`). */
+export type ShownMember = Pick<TeamMember, 'state' | 'email' | 'username' | 'access' | 'expired' | 'linkExpiresAt'>;
+
+/** Who the member is, for the owner: their GitHub account once named, else the address invited. */
+export function memberName(member: ShownMember): string {
+  return member.username ? `@${member.username}` : (member.email ?? 'A member');
+}
+
+/** Where a member's access stands, in the owner's words: one state each, nothing promised that is not so. */
+export function memberStateWords(member: ShownMember, now = Date.now()): string {
+  if (member.state === 'invited') {
+    return member.linkExpiresAt !== undefined && member.linkExpiresAt <= now
+      ? 'The link has expired before it was used: send a new one.'
+      : 'Invited by e-mail: the seat is theirs once they open the link and sign in with that address.';
+  }
+  switch (member.access) {
+    case 'none':
+      return 'Joined: has not named a GitHub account yet.';
+    case 'queued':
+      return "Waiting for GitHub's daily limit of invitations: the invitation goes out in turn.";
+    case 'pending':
+      return member.expired
+        ? "GitHub's invitation expired before it was accepted: they can ask for a new one from their dashboard."
+        : 'Invited on GitHub: waiting for them to accept.';
+    case 'active':
+      return 'Has access to the repository.';
+    case 'failed':
+      return 'The invitation could not be sent: remove the member and give the seat again.';
+    case 'revoked':
+      return 'Access taken back.';
+    case 'removal_failed':
+      return 'Access taken back, but GitHub has not removed the account yet: it is tried again.';
+  }
+}
+
+/** What a member reads on their dashboard of whose team their access comes from. */
+export function memberOfTeam(owner: string, plan: string): string {
+  return `Your access is a seat of ${owner}'s team (${plan}). Billing, receipts and the team are theirs.`;
+}
+
+/** What a removed member reads: their seat ended, and why. */
+export function seatEndedWords(owner: string): {title: string; text: string} {
+  return {
+    title: 'Your seat of the team has ended',
+    text: `${owner || 'The team’s owner'} removed you from the team, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
+  };
+}

@@ -68,12 +68,15 @@ describe('the owner gives seats', () => {
   test('a team of 3 shows 2 free seats; a buyer of one seat has no team to manage (404, in words)', async () => {
     const {owner, sessionId} = await teamOwner(3);
     expect(await teamOf(owner)).toEqual({sessionId, seats: 3, free: 2, members: []});
+    // The owner's dashboard knows it has a team to show.
+    expect(await accessStatus(owner)).toMatchObject({hasPaid: true, seats: 3});
     const solo = await team().signUp({verified: true});
     const soloSession = await team().paidCheckout({email: solo.email, user: solo});
     await team().deliver(completedEvent(team(), soloSession));
     const refused = await call(solo, API_PATHS.team);
     expect(refused.status).toBe(404);
     expect(await refused.json()).toEqual({code: 'NOT_FOUND', error: TEAM_WORDS.noTeam});
+    expect((await accessStatus(solo)).seats).toBeUndefined();
   });
 
   test('named by GitHub username, a member is invited to every repository of the plan on seat 2, and the owner’s own seat is untouched', async () => {
@@ -240,6 +243,11 @@ describe('a member invited by e-mail', () => {
     });
     expect(before.payment).toBeUndefined();
     expect(before.refundableUntil).toBeUndefined();
+    expect(before.seats).toBeUndefined();
+    // The site sells a member nothing: they have paid, through the team.
+    expect(
+      await (await team().call(`${API_PATHS.userHasPaid}?userId=${member.uid}`, {token: member.idToken})).json(),
+    ).toMatchObject({hasPaid: true});
 
     const account = githubAccount();
     expect((await requestAccess(member, account.login)).status).toBe(200);
@@ -336,7 +344,12 @@ describe('a member invited by e-mail', () => {
     const download = await team().call(path, {method: 'GET'});
     expect(download.status).toBe(403);
     expect(((await download.json()) as {error: string}).error).toBe(TEAM_WORDS.seatEnded);
-    expect(await accessStatus(member)).toMatchObject({status: 'revoked', hasPaid: false, detail: TEAM_REMOVED_REASON});
+    expect(await accessStatus(member)).toMatchObject({
+      status: 'revoked',
+      hasPaid: false,
+      detail: TEAM_REMOVED_REASON,
+      teamEnded: {owner: owner.email},
+    });
     expect((await call(member, API_PATHS.downloadLink, {})).status).toBe(402);
     expect((await requestAccess(member, account.login)).status).toBe(402);
     const told = team().mailgun.sent.filter(

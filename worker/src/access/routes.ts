@@ -19,6 +19,7 @@ import {grantForUser, readGrant, resultOf} from './grants/records';
 import {requestAccess} from './grants/seat';
 import {extraAccessOf, observeSeat} from './grants/status';
 import {type AccessSeat, accessSeatOf, refOf} from './accessSeat';
+import {endedTeamOf, teamPurchaseOf} from '../team/members';
 
 /** The user's seat (their own purchase's, or a team's they joined), or 402. */
 async function accessSeatOrRefuse(db: D1Database, user: AuthUser): Promise<AccessSeat> {
@@ -88,9 +89,13 @@ export const accessRoutes = new Hono<AppEnv>()
       : ((ended && (await readGrant(c.env.DB, ended.session_id))) ?? (await grantForUser(c.env.DB, user.uid)));
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const {GITHUB_REPO: repository} = context.settings;
+    const owned = at && !at.member ? await teamPurchaseOf(c.env.DB, user) : null;
+    const teamEnded = at ? null : await endedTeamOf(c.env.DB, user.uid);
     const base = {
       hasPaid: Boolean(at),
       ...teamOf(at),
+      ...(owned && {seats: owned.seats}),
+      ...(teamEnded && {teamEnded}),
       ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
       ...standing,
     };

@@ -164,6 +164,22 @@ export function joinedSeatOf(db: D1Database, userId: string): Promise<MemberRow 
     .first<MemberRow>();
 }
 
+/**
+ * The team a user's seat ended in (its owner removed them), when they hold none now: the owner's
+ * address, for their dashboard to say so. Null otherwise.
+ */
+export function endedTeamOf(db: D1Database, userId: string): Promise<{owner: string} | null> {
+  return db
+    .prepare(
+      `SELECT COALESCE(p.email, '') AS owner FROM team_members m JOIN purchases p ON p.session_id = m.session_id
+       WHERE m.user_id = ?1 AND m.state = 'removed'
+         AND NOT EXISTS (SELECT 1 FROM team_members j WHERE j.user_id = ?1 AND j.state = 'joined')
+       ORDER BY m.updated_at DESC LIMIT 1`,
+    )
+    .bind(userId)
+    .first<{owner: string}>();
+}
+
 /** A member as the owner sees them, with their seat's grant of the kit's repository (read as recorded). */
 export function shownMember(member: MemberRow, seatGrant: Grant | null): TeamMember {
   // A seat's grant from before this member (a member removed before them) is not theirs.
