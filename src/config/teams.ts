@@ -44,6 +44,9 @@ export const TEAM_WORDS = {
     'This invitation is for another e-mail address. Sign in with the address it was sent to (a verified one).',
   ownPurchase: 'You already have your own purchase, which gives you access: this seat is left for someone else.',
   otherTeam: 'You already have a seat of a team. Ask its owner to remove you before you join another.',
+  noTeamUpgrade: (support: string) =>
+    `A team's purchase is not upgraded here yet: write to ${support} and we will move your whole team up.`,
+  teamEnded: 'This team’s purchase was refunded or disputed, so its seats give no access. Ask its owner.',
   seatEnded: 'Your seat of the team has ended: its owner removed you, so this link no longer gives the code.',
 } as const;
 
@@ -68,9 +71,11 @@ export function memberStateWords(member: ShownMember, now = Date.now()): string 
     case 'queued':
       return "Waiting for GitHub's daily limit of invitations: the invitation goes out in turn.";
     case 'pending':
-      return member.expired
+      if (!member.expired) return 'Invited on GitHub: waiting for them to accept.';
+      // A member who joined by e-mail has a dashboard of their own; one named by username has not.
+      return member.email
         ? "GitHub's invitation expired before it was accepted: they can ask for a new one from their dashboard."
-        : 'Invited on GitHub: waiting for them to accept.';
+        : "GitHub's invitation expired before it was accepted: remove them and give the seat again to invite them anew.";
     case 'active':
       return 'Has access to the repository.';
     case 'failed':

@@ -8,7 +8,9 @@
 import {TEAM_LINK_FRAGMENT, TEAM_REMOVED_REASON, TEAM_WORDS} from '../../src/config';
 import {ADMIN_PATHS, API_PATHS, type AccessStatus, type RepositoryAudit, type Team} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
-import {completedEvent, disputeEvent, type SignedInUser, type Stack, uniqueEmail} from './stack';
+import {completedEvent, disputeEvent, refundEvent, type SignedInUser, type Stack, uniqueEmail} from './stack';
+import {FIXTURE_REPO} from '../../scripts/local/githubApi';
+import {appConfig} from '../../src/config';
 import {TEAM_ADMIN, useTeamStack} from './teamStack';
 
 const team = useTeamStack();
@@ -228,7 +230,73 @@ test('the repository audit knows a member’s seat: their account is no stranger
   ).toEqual(ownerSeat);
 });
 
+describe('a seat given again', () => {
+  test('is the new member’s alone: the removed member’s account is never invited again, whatever runs after', async () => {
+    const {owner, sessionId} = await teamOwner(2);
+    const first = await joinedMember(owner);
+    const gone = githubAccount();
+    expect((await requestAccess(first.member, gone.login)).status).toBe(200);
+    expect((await call(owner, API_PATHS.removeTeamMember, {seat: 2})).status).toBe(200);
+    expect(kitInvitations(gone.id)).toEqual([]);
+
+    const next = await joinedMember(owner);
+    expect(next.seat).toBe(2);
+    // Every reconcile there is: the owner's own request, the cron.
+    await requestAccess(owner, githubAccount().login);
+    await team().worker.scheduled();
+    expect(kitInvitations(gone.id)).toEqual([]);
+    expect(promptInvitations(gone.id)).toEqual([]);
+    expect(await teamOf(owner)).toMatchObject({members: [{seat: 2, state: 'joined', access: 'none'}]});
+    expect((await teamOf(owner)).members[0]!.username).toBeUndefined();
+
+    const theirs = githubAccount();
+    expect((await requestAccess(next.member, theirs.login)).status).toBe(200);
+    expect((await seatGrants(sessionId, 2))[0]).toMatchObject({status: 'pending', username_changes: 0});
+    await team().worker.scheduled();
+    expect(kitInvitations(gone.id)).toEqual([]);
+    expect(kitInvitations(theirs.id)).toHaveLength(1);
+  });
+
+  test('an invitation waiting in line for a member removed meanwhile never goes: the cron takes it back', async () => {
+    const {owner, sessionId} = await teamOwner(2);
+    await team().newDay();
+    // GitHub's daily cap is spent: the member's invitation waits in line.
+    const at = Date.now() - 3600_000;
+    for (let i = 0; i < appConfig.repository.invitationsPerDay; i++) {
+      await team().worker.db.run(
+        'INSERT INTO invitations_sent (repository, session_id, sent_at) VALUES (?, ?, ?)',
+        FIXTURE_REPO,
+        `cs_test_earlier_${i}`,
+        at + i,
+      );
+      team().github.invitationTimes.push(at + i);
+    }
+    const waiting = githubAccount();
+    expect((await call(owner, API_PATHS.addTeamMember, {username: waiting.login})).status).toBe(202);
+    // The owner's removal recorded, its take-back cut short (the invocation ended).
+    await team().worker.db.run("UPDATE team_members SET state = 'removed' WHERE session_id = ?", sessionId);
+
+    // A day on: the cap frees, and the line (which keeps its place) is drained.
+    await team().worker.db.run('DELETE FROM invitations_sent');
+    team().github.invitationTimes.length = 0;
+    await team().worker.scheduled();
+    expect(kitInvitations(waiting.id)).toEqual([]);
+    expect((await seatGrants(sessionId, 2))[0]).toMatchObject({status: 'revoked', detail: TEAM_REMOVED_REASON});
+  });
+});
+
 describe('a member invited by e-mail', () => {
+  test('cannot join a team whose purchase was refunded', async () => {
+    const {owner, sessionId} = await teamOwner(2);
+    const email = uniqueEmail('late');
+    await call(owner, API_PATHS.addTeamMember, {email});
+    expect((await team().deliver(refundEvent(team(), sessionId))).status).toBe(200);
+    const late = await team().signUp({email, verified: true});
+    const refused = await call(late, API_PATHS.joinTeam, {token: linkSentTo(email)});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({code: 'CONFLICT', error: TEAM_WORDS.teamEnded});
+  });
+
   test('takes the seat with their link, signed in with that address; sees their own access, the team’s owner, and no payment', async () => {
     const {owner, sessionId} = await teamOwner(3);
     const {member, seat} = await joinedMember(owner);

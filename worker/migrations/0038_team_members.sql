@@ -23,7 +23,15 @@ CREATE TABLE team_members (
 CREATE UNIQUE INDEX team_members_seat ON team_members (session_id, seat) WHERE state IN ('invited', 'joined');
 CREATE UNIQUE INDEX team_members_link ON team_members (link_hash) WHERE link_hash IS NOT NULL;
 CREATE INDEX team_members_user ON team_members (user_id) WHERE state = 'joined';
+-- One seat per address invited: two invitations at once never take two seats.
+CREATE UNIQUE INDEX team_members_email ON team_members (session_id, email) WHERE state IN ('invited', 'joined');
 
--- The seat a download link was made for: a member's link stops once their seat ends. Every link
--- there is was made for a buyer's own seat, 1.
+-- Which member a team seat's grant is for (null on the buyer's own seat, 1): a grant delivers only
+-- while that member holds the seat, so one left by a member removed is never given back to their
+-- account once the seat has a new member.
+ALTER TABLE grants ADD COLUMN member_id INTEGER;
+
+-- The seat a download link was made for, and for a team's seat the member: a member's link stops
+-- once their seat ends. Every link there is was made for a buyer's own seat, 1.
 ALTER TABLE download_links ADD COLUMN seat INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE download_links ADD COLUMN member_id INTEGER;

@@ -148,7 +148,7 @@ export async function bestPaidPurchaseOf(db: D1Database, user: AuthUser): Promis
 export async function accessPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
   const {results} = await db
     .prepare(
-      `SELECT p.*, EXISTS (SELECT 1 FROM grants g WHERE g.session_id = p.session_id AND g.repository_key = 'kit') AS holds_seat
+      `SELECT p.*, EXISTS (SELECT 1 FROM grants g WHERE g.session_id = p.session_id AND g.seat = 1 AND g.repository_key = 'kit') AS holds_seat
        FROM (${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER}) p ORDER BY p.created_at, p.session_id`,
     )
     .bind(...owner(user))

@@ -11,8 +11,11 @@ import {OWNER_SEAT, type SeatRef} from './grants/records';
 export interface AccessSeat {
   purchase: Purchase;
   seat: number;
-  /** For a member: the team's owner, by the purchase's e-mail. A member never reads the owner's payment. */
-  member?: {owner: string};
+  /**
+   * For a member: their row (team_members) and the team's owner, by the purchase's e-mail. A member
+   * never reads the owner's payment.
+   */
+  member?: {id: number; owner: string};
 }
 
 export async function accessSeatOf(db: D1Database, user: AuthUser): Promise<AccessSeat | null> {
@@ -21,7 +24,7 @@ export async function accessSeatOf(db: D1Database, user: AuthUser): Promise<Acce
   const joined = await joinedSeatOf(db, user.uid);
   const purchase = joined && (await paidPurchase(db, joined.session_id));
   if (!joined || !purchase) return null;
-  return {purchase, seat: joined.seat, member: {owner: purchase.email ?? ''}};
+  return {purchase, seat: joined.seat, member: {id: joined.id, owner: purchase.email ?? ''}};
 }
 
 /** The seat as a grant's reference. */

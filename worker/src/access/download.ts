@@ -33,8 +33,9 @@ import {entitlementOf} from './grants/entitlement';
 
 interface LinkRow {
   session_id: string;
-  /** The seat it was made for (migration 0038): a member's link stops with their seat. */
+  /** The seat it was made for, and on a team's seat the member (migration 0038): a member's link stops with their seat. */
   seat: number;
+  member_id: number | null;
   user_id: string;
   ref: string;
   expires_at: number;
@@ -111,7 +112,8 @@ export const downloadRoutes = new Hono<AppEnv>()
     const {purchase} = at;
     // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as
     // well. Chosen among those in force, this one is revoked only when every one of the buyer's is.
-    const {standing, repositories} = await entitlementOf(c.env.DB, refOf(at));
+    const memberId = at.member?.id ?? null;
+    const {standing, repositories} = await entitlementOf(c.env.DB, refOf(at), memberId);
     if (standing === 'revoked_by_seller') throw revokedBySeller();
     // Refunded or disputed since it was read, or the member's seat ended since.
     if (standing !== 'entitled') throw notPaid();
@@ -135,9 +137,20 @@ export const downloadRoutes = new Hono<AppEnv>()
     const now = Date.now();
     const expiresAt = now + DOWNLOAD_LINK_TTL_MS;
     await c.env.DB.prepare(
-      'INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at, repository_key, seat) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)',
+      `INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at, repository_key, seat, member_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
     )
-      .bind(await tokenHash(token), purchase.session_id, user.uid, target.ref, now, expiresAt, key ?? null, at.seat)
+      .bind(
+        await tokenHash(token),
+        purchase.session_id,
+        user.uid,
+        target.ref,
+        now,
+        expiresAt,
+        key ?? null,
+        at.seat,
+        memberId,
+      )
       .run();
     return c.json({path: `${API_PATHS.download}/${token}`, ...target, expiresAt} satisfies DownloadLink);
   })
@@ -170,7 +183,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   // Marks the link used in the same statement that finds it: two clicks race for one download.
   const link = await env.DB.prepare(
     `UPDATE download_links SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
-     RETURNING session_id, seat, user_id, ref, expires_at, used_at, repository_key`,
+     RETURNING session_id, seat, member_id, user_id, ref, expires_at, used_at, repository_key`,
   )
     .bind(hash, now)
     .first<LinkRow>();
@@ -185,7 +198,11 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
   }
   // Checked again now: a refund, a dispute or the seller's revocation since the link was made ends it.
-  const {standing, repositories} = await entitlementOf(env.DB, {session_id: link.session_id, seat: link.seat});
+  const {standing, repositories} = await entitlementOf(
+    env.DB,
+    {session_id: link.session_id, seat: link.seat},
+    link.member_id,
+  );
   if (standing === 'not_paid') {
     await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});

@@ -59,6 +59,7 @@ export const accessRoutes = new Hono<AppEnv>()
       const result = await requestAccess(context, {
         sessionId: purchase.session_id,
         seat: at.seat,
+        memberId: at.member?.id ?? null,
         userId: user.uid,
         github,
         byOwner,

@@ -6,6 +6,7 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
+import {SEAT_HELD} from '../access/grants/entitlement';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {type Context, OWNER_SEAT, type Seat, type SeatRef, readGrant} from '../access/grants/records';
 import {invitationWindow} from '../access/grants/invitationQueue';
@@ -27,6 +28,8 @@ import {SUBREQUESTS_PER} from '../subrequests';
 interface GrantRow extends Pick<Seat, 'session_id' | 'seat' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
   email: string | null;
+  /** 1 while the grant's seat is held by the one it is for (a team's member not removed). */
+  seat_held: number;
 }
 
 export type Invitations = Awaited<ReturnType<Repository['invitations']>>;
@@ -56,7 +59,8 @@ export function auditTarget(settings: Context['settings'], key?: string): AuditT
 async function grantsOf(db: D1Database, target: AuditTarget) {
   return db
     .prepare(
-      `SELECT g.session_id, g.seat, g.github_user_id, COALESCE(g.github_username, '') AS github_username, g.status, p.status AS purchase_status, p.email
+      `SELECT g.session_id, g.seat, g.github_user_id, COALESCE(g.github_username, '') AS github_username, g.status, p.status AS purchase_status, p.email,
+         ${SEAT_HELD('g')} AS seat_held
        FROM grants g JOIN purchases p ON p.session_id = g.session_id
        WHERE CASE WHEN ?1 IS NULL THEN g.repository_key = 'kit' ELSE g.repository = ?1 END`,
     )
@@ -110,7 +114,8 @@ export async function compareRepository(
   const revoked = new Map<number, GrantRow>();
   let paid = 0;
   for (const grant of grants.results) {
-    if (grant.purchase_status === 'paid' && ENTITLED.includes(grant.status)) {
+    // A removed member's grant still live is not a paid one: listed as revoked, never re-invited.
+    if (grant.purchase_status === 'paid' && grant.seat_held === 1 && ENTITLED.includes(grant.status)) {
       paid += 1;
       entitledLogins.add(grant.github_username.toLowerCase());
       // One account may be named by a live grant and by another purchase's failed one: keep the live.

@@ -52,6 +52,23 @@ export async function membersOf(db: D1Database, sessionId: string): Promise<Memb
   return results;
 }
 
+/**
+ * How many seats of the purchase may be given now: those no member holds and whose grant holds no
+ * account on GitHub (the rule giveSeat gives by).
+ */
+export async function freeSeatsOf(db: D1Database, purchase: Pick<Purchase, 'session_id' | 'seats'>): Promise<number> {
+  const row = await db
+    .prepare(
+      `WITH RECURSIVE seat(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM seat WHERE n < ?2)
+       SELECT COUNT(*) AS free FROM seat
+       WHERE NOT EXISTS (SELECT 1 FROM team_members m WHERE m.session_id = ?1 AND m.seat = n AND m.state IN ${HOLDS})
+         AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.session_id = ?1 AND g.seat = n AND g.status IN ${GRANT_HELD})`,
+    )
+    .bind(purchase.session_id, purchase.seats ?? 1)
+    .first<{free: number}>();
+  return row?.free ?? 0;
+}
+
 /** The member holding a seat of the purchase, or null. */
 export function memberAt(db: D1Database, sessionId: string, seat: number): Promise<MemberRow | null> {
   return db
@@ -66,6 +83,9 @@ export function memberAt(db: D1Database, sessionId: string, seat: number): Promi
  * whose take-back failed keeps the seat until it is off). Two gives at once never share a seat
  * (the index on live seats). Null when every seat is taken.
  */
+export const isSameAddressTwice = (err: unknown) =>
+  err instanceof Error && /UNIQUE constraint failed: team_members\.session_id, team_members\.email/.test(err.message);
+
 export async function giveSeat(
   db: D1Database,
   purchase: Pick<Purchase, 'session_id' | 'seats'>,
@@ -156,10 +176,14 @@ export function takeLink(db: D1Database, member: MemberRow, userId: string): Pro
     .first<MemberRow>();
 }
 
-/** The seat a user joined through a link, with its purchase's row (any state: the caller checks it), or null. */
+/** The seat a user joined through a link, of a team whose purchase is paid, or null. */
 export function joinedSeatOf(db: D1Database, userId: string): Promise<MemberRow | null> {
+  // Of a team still paid: a seat of a refunded team holds nothing, and keeps its member from no other.
   return db
-    .prepare(`SELECT * FROM team_members WHERE user_id = ?1 AND state = 'joined' ORDER BY id DESC LIMIT 1`)
+    .prepare(
+      `SELECT m.* FROM team_members m JOIN purchases p ON p.session_id = m.session_id
+       WHERE m.user_id = ?1 AND m.state = 'joined' AND p.status = 'paid' ORDER BY m.id DESC LIMIT 1`,
+    )
     .bind(userId)
     .first<MemberRow>();
 }
@@ -183,7 +207,7 @@ export function endedTeamOf(db: D1Database, userId: string): Promise<{owner: str
 /** A member as the owner sees them, with their seat's grant of the kit's repository (read as recorded). */
 export function shownMember(member: MemberRow, seatGrant: Grant | null): TeamMember {
   // A seat's grant from before this member (a member removed before them) is not theirs.
-  const holdsGrant = seatGrant !== null && member.state === 'joined' && seatGrant.updated_at >= member.created_at;
+  const holdsGrant = seatGrant !== null && member.state === 'joined' && seatGrant.member_id === member.id;
   return {
     seat: member.seat,
     state: member.state === 'invited' ? 'invited' : 'joined',

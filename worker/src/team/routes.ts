@@ -16,9 +16,13 @@ import {accountNamed, reportGitHub} from '../access/reportGitHub';
 import {readGrant} from '../access/grants/records';
 import {takeBackSeat} from '../access/grants/removal';
 import {requestAccess} from '../access/grants/seat';
+import {isRevokedBySeller, revokedBySeller} from '../access/grants/sellerRevocation';
+import {enqueue} from '../jobs';
 import {
   endMember,
+  freeSeatsOf,
   giveSeat,
+  isSameAddressTwice,
   joinedSeatOf,
   memberAt,
   memberOfLink,
@@ -48,8 +52,12 @@ async function teamOf(db: D1Database, purchase: Purchase): Promise<Team> {
       shownMember(member, await readGrant(db, {session_id: purchase.session_id, seat: member.seat})),
     ),
   );
-  const seats = purchase.seats ?? 1;
-  return {sessionId: purchase.session_id, seats, free: seats - 1 - members.length, members: shown};
+  return {
+    sessionId: purchase.session_id,
+    seats: purchase.seats ?? 1,
+    free: await freeSeatsOf(db, purchase),
+    members: shown,
+  };
 }
 
 /** The member's link e-mailed, once per link (its hash is the key). */
@@ -94,8 +102,17 @@ export const teamRoutes = new Hono<AppEnv>()
       const holding = await membersOf(c.env.DB, purchase.session_id);
       if (holding.some((member) => member.email === body.email))
         throw new HttpError(409, TEAM_WORDS.alreadyInvited(body.email), 'CONFLICT');
+      // A seat given on a purchase the seller revoked would give nothing: refused as a named one is.
+      if (await isRevokedBySeller(c.env.DB, purchase.session_id)) throw revokedBySeller();
       const link = await newLink();
-      const member = await giveSeat(c.env.DB, purchase, {state: 'invited', email: body.email, linkHash: link.hash});
+      let member: MemberRow | null;
+      try {
+        member = await giveSeat(c.env.DB, purchase, {state: 'invited', email: body.email, linkHash: link.hash});
+      } catch (err) {
+        // The same address invited twice at once: the index lets one through.
+        if (isSameAddressTwice(err)) throw new HttpError(409, TEAM_WORDS.alreadyInvited(body.email), 'CONFLICT');
+        throw err;
+      }
       if (!member) throw full();
       await sendLink(context, purchase, member, link.token);
       log.info('team.invited', {sessionId: purchase.session_id, seat: member.seat});
@@ -109,6 +126,7 @@ export const teamRoutes = new Hono<AppEnv>()
       const result = await requestAccess(context, {
         sessionId: purchase.session_id,
         seat: member.seat,
+        memberId: member.id,
         userId: user.uid,
         github,
         byOwner: true,
@@ -123,7 +141,7 @@ export const teamRoutes = new Hono<AppEnv>()
       // Refused before anything was sent (an account another seat holds, GitHub's refusal): the
       // seat goes back, as if never given.
       const grant = await readGrant(c.env.DB, {session_id: purchase.session_id, seat: member.seat});
-      if (!grant || grant.updated_at < member.created_at) await ungiveSeat(c.env.DB, member);
+      if (grant?.member_id !== member.id) await ungiveSeat(c.env.DB, member);
       throw reportGitHub(err);
     }
   })
@@ -141,6 +159,14 @@ export const teamRoutes = new Hono<AppEnv>()
     const ended = await endMember(c.env.DB, purchase.session_id, seat);
     if (!ended) throw new HttpError(404, TEAM_WORDS.noMember(seat), 'NOT_FOUND');
     const context = contextOf(c.env);
+    // Queued first: should the take-back below stop half-way, the cron's reconcile of the purchase
+    // takes back what the seat still holds (reconcile.ts: a seat its member left).
+    await enqueue(c.env.DB, {
+      key: `reconcile:${purchase.session_id}:team-removed:${ended.id}`,
+      kind: 'reconcile',
+      sessionId: purchase.session_id,
+      payload: {sessionId: purchase.session_id},
+    });
     await takeBackSeat(context, {session_id: purchase.session_id, seat}, TEAM_REMOVED_REASON);
     // A member who had joined (the row as it is now: removed) is told; a withdrawn invitation is not.
     if (ended.state === 'removed' && ended.email) {
@@ -183,15 +209,17 @@ export const teamRoutes = new Hono<AppEnv>()
     const {token} = await readJson(c, joinTeamBody);
     const member = await memberOfLink(c.env.DB, token);
     if (!member) throw new HttpError(404, TEAM_WORDS.linkUnknown, 'NOT_FOUND');
-    const purchase = await c.env.DB.prepare('SELECT email FROM purchases WHERE session_id = ?1')
+    const purchase = await c.env.DB.prepare('SELECT email, status FROM purchases WHERE session_id = ?1')
       .bind(member.session_id)
-      .first<{email: string | null}>();
+      .first<{email: string | null; status: string}>();
     const joined = {seat: member.seat, owner: purchase?.email ?? ''} satisfies TeamJoined;
     if (member.state === 'joined') {
       if (member.user_id === user.uid) return c.json(joined);
       throw new HttpError(410, TEAM_WORDS.linkUsed, 'LINK_USED');
     }
     if (member.state !== 'invited') throw new HttpError(409, TEAM_WORDS.linkWithdrawn, 'CONFLICT');
+    // A team refunded or disputed since the link went gives no seat.
+    if (purchase?.status !== 'paid') throw new HttpError(409, TEAM_WORDS.teamEnded, 'CONFLICT');
     if (member.link_expires_at !== null && member.link_expires_at <= Date.now())
       throw new HttpError(410, TEAM_WORDS.linkExpired, 'LINK_EXPIRED');
     // The link is for an address: only its verified owner takes the seat (a forwarded link, an

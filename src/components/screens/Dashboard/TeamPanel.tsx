@@ -37,12 +37,13 @@ export default function TeamPanel({seats}: {seats: number}) {
   }, [api]);
   useEffect(load, [load]);
 
-  async function act(label: string, action: () => Promise<unknown>, done: string) {
+  /** Runs one of the owner's actions; `done` is what to say after it (or what the action answers to say). */
+  async function act(label: string, action: () => Promise<unknown>, done?: string) {
     setBusy(label);
     setAnswer(null);
     try {
-      await action();
-      setAnswer({kind: 'done', text: done});
+      const said = await action();
+      setAnswer({kind: 'done', text: done ?? String(said)});
       load();
     } catch (error) {
       console.error(`${label} failed:`, error);
@@ -59,16 +60,14 @@ export default function TeamPanel({seats}: {seats: number}) {
       return;
     }
     const request = memberRequest(typed);
-    void act(
-      'Give a seat',
-      async () => {
-        await api.addTeamMember(request);
-        setTyped('');
-      },
-      'email' in request
-        ? `A link went to ${request.email}: it works once, for ${TEAM_LINK_DAYS} days.`
-        : `@${request.username} has a seat: GitHub e-mails them the invitation.`,
-    );
+    void act('Give a seat', async () => {
+      const added = await api.addTeamMember(request);
+      setTyped('');
+      if ('email' in request) return `A link went to ${request.email}: it works once, for ${TEAM_LINK_DAYS} days.`;
+      return added.access === 'queued'
+        ? `@${request.username} has a seat: the invitation waits for GitHub's daily limit and goes out in turn.`
+        : `@${request.username} has a seat: GitHub e-mails them the invitation.`;
+    });
   }
 
   const free = team?.free ?? 0;

@@ -12,13 +12,15 @@ import {OWNER_SEAT, type SeatRef, seatRef} from './records';
  */
 
 /**
- * The seat of a grant row `grant` (the table's name or its alias) is held: the owner's own, or a
- * member's who joined the team (or whom the owner named). Always qualified: `team_members` has a
- * `seat` of its own.
+ * The seat of a grant row `grant` (the table's name or its alias) is held, by the one the grant is
+ * for: the owner's own seat, or a team seat whose member (`member_id`) still holds it (joined, or
+ * named by the owner). A grant a removed member left is not, whoever holds the seat since. Always
+ * qualified: `team_members` has a `seat` of its own.
  */
 export const SEAT_HELD = (grant: string) =>
   `(${grant}.seat = ${OWNER_SEAT} OR EXISTS (SELECT 1 FROM team_members m
-     WHERE m.session_id = ${grant}.session_id AND m.seat = ${grant}.seat AND m.state = 'joined'))`;
+     WHERE m.id = ${grant}.member_id AND m.session_id = ${grant}.session_id AND m.seat = ${grant}.seat
+       AND m.state = 'joined'))`;
 
 /**
  * The same answer as SQL, for the statements that send or record a delivery: a purchase row
@@ -35,16 +37,23 @@ export interface Entitlement {
   repositories: string[];
 }
 
-/** The entitlement of a seat of a purchase (a session id alone: the owner's own seat). */
-export async function entitlementOf(db: D1Database, at: SeatRef | string): Promise<Entitlement> {
+/**
+ * The entitlement of a seat of a purchase (a session id alone: the owner's own seat), for the member
+ * `memberId` on a team's seat (a grant's `member_id`, a download link's).
+ */
+export async function entitlementOf(
+  db: D1Database,
+  at: SeatRef | string,
+  memberId: number | null = null,
+): Promise<Entitlement> {
   const {session_id: sessionId, seat} = seatRef(at);
   const row = await db
     .prepare(
       `SELECT p.status, p.revoked_by_seller_at, ${effectivePlan('p')} AS plan,
          ${SEAT_HELD('g')} AS seat_held
-       FROM purchases p, (SELECT ?1 AS session_id, ?2 AS seat) g WHERE p.session_id = ?1`,
+       FROM purchases p, (SELECT ?1 AS session_id, ?2 AS seat, ?3 AS member_id) g WHERE p.session_id = ?1`,
     )
-    .bind(sessionId, seat)
+    .bind(sessionId, seat, memberId)
     .first<{status: string; revoked_by_seller_at: number | null; plan: string | null; seat_held: number}>();
   const standing: Standing =
     row?.status !== 'paid'

@@ -49,9 +49,11 @@ export async function tellOwner(context: Context, grant: Seat, {waited = false}:
  */
 export function tellExtraResent(
   context: Context,
-  grant: {session_id: string; repository_key: string; repository: string | null},
+  grant: {session_id: string; seat: number; repository_key: string; repository: string | null},
   {login, count, invitationId}: {login: string; count: number; invitationId: number},
 ) {
+  // A team member's repository: GitHub's own e-mail tells their account; the owner is not told of it.
+  if (grant.seat !== OWNER_SEAT) return Promise.resolve();
   return tellBuyer(
     context,
     grant.session_id,

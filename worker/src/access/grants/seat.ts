@@ -79,6 +79,8 @@ export async function requestAccess(
     sessionId: string;
     /** Which seat of the purchase: the buyer's own (OWNER_SEAT) unless said. */
     seat?: number;
+    /** On a team's seat, the member it is for (team_members): the grant delivers while they hold it. */
+    memberId?: number | null;
     userId: string;
     github: {login: string; id: number | null};
     byOwner?: boolean;
@@ -101,9 +103,10 @@ export async function requestAccess(
   // Moving the seat away from an account this worker invited is what the limit counts; the
   // seller's own moves do not.
   const takeBack = request.byOwner === true && current !== null && current.chosen_by_owner === 0;
-  // A team's seat taken back from a member who left starts again for the next: their account is
-  // not a move of the seat, and the seat's count of moves starts from none.
-  const nextMember = at.seat !== OWNER_SEAT && current?.status === 'revoked';
+  // A team's seat given to another member starts again for them: their account is not a move of
+  // the seat, and the seat's count of moves starts from none.
+  const memberId = at.seat === OWNER_SEAT ? null : (request.memberId ?? null);
+  const nextMember = at.seat !== OWNER_SEAT && current !== null && current.member_id !== memberId;
   const move =
     !byAdmin && !takeBack && !nextMember && current !== null && current.invitation_id !== null && !sameAccount;
   const max = appConfig.repository.maxUsernameChanges;
@@ -162,7 +165,8 @@ export async function requestAccess(
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                waiting_at = CASE WHEN status = 'queued' THEN waiting_at END,
                username_changes = CASE WHEN ?12 = 1 THEN 0 ELSE username_changes + ?7 END, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END
+               resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END,
+               member_id = ?13
              WHERE id = ?11 AND version = ?4 AND (?10 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
           )
@@ -181,12 +185,13 @@ export async function requestAccess(
             byAdmin ? 1 : 0,
             current.id,
             nextMember ? 1 : 0,
+            memberId,
           )
           .first<Seat>()
       : await db
           .prepare(
-            `INSERT INTO grants (session_id, seat, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
-             SELECT ?1, ?8, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
+            `INSERT INTO grants (session_id, seat, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner, member_id)
+             SELECT ?1, ?8, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6, ?9 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
              ON CONFLICT (session_id, seat, repository_key) DO NOTHING
              RETURNING *`,
           )
@@ -199,6 +204,7 @@ export async function requestAccess(
             chosenByOwner,
             byAdmin ? 1 : 0,
             at.seat,
+            memberId,
           )
           .first<Seat>();
   } catch (err) {
@@ -412,6 +418,7 @@ export async function resendInvitation(
     {
       sessionId: grant.session_id,
       seat: grant.seat,
+      memberId: grant.member_id,
       userId,
       github: {login, id: grant.github_user_id},
       byOwner: grant.chosen_by_owner === 1,

@@ -35,8 +35,8 @@ import {ENTITLED, SEAT_HELD} from './entitlement';
  * seller's revocation (seat.ts `grantBySeller`, so that an invitation GitHub refuses leaves the
  * purchase revoked); then the kit's seat needs only paid.
  */
-const mayRecord = (bySeller: boolean) => `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
-  AND (${ENTITLED('p')}${bySeller ? ` OR (?2 = 'kit' AND p.status = 'paid')` : ''})) AND ${SEAT_HELD('grants')}`;
+const mayRecord = (bySeller: boolean) => `(EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
+  AND (${ENTITLED('p')}${bySeller ? ` OR (?2 = 'kit' AND p.status = 'paid')` : ''})) AND ${SEAT_HELD('grants')})`;
 
 /** How a send is asked for: `checked`, the account was checked in this request; `bySeller`, see mayRecord. */
 export interface SendOptions {
