@@ -11,8 +11,8 @@
  *                 purchase record, rate limits, Hono's AppEnv (app.ts)…, and three leaves that live
  *                 beside their feature (FOUNDATION_LEAVES)
  *   identity      worker/src/auth/: who is calling (tokens, accounts, the auth middleware)
- *   domains       worker/src/{access,payments,upgrades,releases}/: what a buyer bought, holds and is
- *                 sent. They use one another both ways (payments grants a seat of access/, access/
+ *   domains       worker/src/{access,payments,upgrades,releases,team}/: what a buyer bought, holds and is
+ *                 sent, and who on their team holds it. They use one another both ways (payments grants a seat of access/, access/
  *                 asks payments/ for a purchase's standing), so no order among them: only no circle
  *   surfaces      worker/src/{admin,webhooks}/ and the top-level files that answer a request or a
  *                 cron run themselves (SURFACE_FILES): the seller's console, the services' webhooks,
@@ -62,9 +62,9 @@ const LAYERS = [
   },
   {
     name: 'domains',
-    path: folders('access', 'payments', 'upgrades', 'releases'),
+    path: folders('access', 'payments', 'upgrades', 'releases', 'team'),
     why:
-      'access/, payments/, upgrades/ and releases/ are what the console, the webhooks and the endpoints ' +
+      'access/, payments/, upgrades/, releases/ and team/ are what the console, the webhooks and the endpoints ' +
       'act on; they never call one of those.',
   },
   {

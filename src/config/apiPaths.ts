@@ -41,6 +41,16 @@ export const API_PATHS = {
   addUserToRepo: '/addUserToRepo',
   accessStatus: '/accessStatus',
   resendInvitation: '/resendInvitation',
+  /** GET: the signed-in owner's team purchase, its seats and members. See Team. */
+  team: '/team',
+  /** POST {email} or {username}: the owner gives a free seat to a member. See TeamMemberRequest. */
+  addTeamMember: '/addTeamMember',
+  /** POST {seat}: the owner removes a member (their access is taken back) or withdraws an invitation. */
+  removeTeamMember: '/removeTeamMember',
+  /** POST {seat}: the owner sends an invited member a new link, the old one ending. */
+  resendTeamInvitation: '/resendTeamInvitation',
+  /** POST {token}: a signed-in member takes the seat their e-mailed link offers. See JoinTeamRequest. */
+  joinTeam: '/joinTeam',
   /** POST: a one-time link to download the code, for a paid buyer (see DownloadLink). */
   downloadLink: '/downloadLink',
   /** GET /download/:token: the code as a .zip, streamed from GitHub; each link works once. */
@@ -309,5 +319,7 @@ export const ERROR_CODES = [
   'LINK_USED',
   'NOT_IN_PLAN',
   'REFUND_BY_SUPPORT',
+  'TEAM_FULL',
+  'OTHER_ADDRESS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -108,6 +108,34 @@ export const addUserToRepoBody = z.object({
   userId: z.string({message: 'userId is required'}).min(1, 'userId is required').max(128),
 });
 
+/**
+ * POST /addTeamMember: the owner of a team purchase gives a free seat to a member, by one of two
+ * ways: the member's e-mail (they get a link, sign in with that address and name their GitHub
+ * account), or the member's GitHub username (invited at once, as Request Access invites).
+ */
+export const teamMemberBody = z
+  .object({email: email.optional(), username: githubUsername.optional()})
+  .refine((body) => (body.email === undefined) !== (body.username === undefined), {
+    message: "Give the member's e-mail address or their GitHub username: one of the two",
+  });
+
+/** A seat of a team past the owner's own (seat 1): 2 and up. */
+const memberSeat = z
+  .number({message: 'The seat must be a whole number, 2 or more'})
+  .int('The seat must be a whole number, 2 or more')
+  .min(2, 'The seat must be a whole number, 2 or more')
+  .max(1000, 'The seat must be a whole number, 2 or more');
+
+/** POST /removeTeamMember and POST /resendTeamInvitation: which seat. */
+export const teamSeatBody = z.object({seat: memberSeat});
+
+/** POST /joinTeam: the secret of the link a member was e-mailed. */
+export const joinTeamBody = z.object({
+  token: z
+    .string({message: 'The invitation link is incomplete'})
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'The invitation link is incomplete: open it from the e-mail again'),
+});
+
 /** POST /api/leads: 201 `stored: true` when new, 200 `stored: false` when already on the list. */
 export const leadBody = z.object({email});
 
@@ -313,6 +341,44 @@ export const extraRepositoryAccess = z.object({
 });
 
 /** GET /accessStatus: what the dashboard shows. `none`: nothing was asked for yet. */
+/**
+ * One member of a team as its owner sees it: the seat, how the owner named them, and where their
+ * access stands (the seat's grant of the kit's repository, `none` before it has one).
+ */
+export const teamMember = z.object({
+  seat: z.number(),
+  /** `invited`: the link is out and not used yet; `joined`: the seat is theirs. */
+  state: z.enum(['invited', 'joined']),
+  /** The address the link went to, for a member invited by e-mail. */
+  email: z.string().optional(),
+  /** The GitHub account the seat holds, once one is named. */
+  username: z.string().optional(),
+  access: z.enum(['none', ...GRANT_STATUSES]),
+  /** Its invitation on GitHub lapsed (seven days) before it was accepted. */
+  expired: z.boolean(),
+  /** Until when the e-mailed link works, for a member still `invited`. */
+  linkExpiresAt: z.number().optional(),
+});
+
+/** GET /team: the owner's team purchase, its seats (the owner's own is seat 1) and its members. */
+export const team = z.object({
+  sessionId: z.string(),
+  seats: z.number(),
+  /** Seats no member holds or is invited to. */
+  free: z.number(),
+  members: z.array(teamMember),
+});
+
+/** POST /addTeamMember's answer: the seat given, and where the member's access stands. */
+export const teamMemberAdded = z.object({
+  seat: z.number(),
+  state: z.enum(['invited', 'joined']),
+  access: z.enum(['none', ...GRANT_STATUSES]),
+});
+
+/** POST /joinTeam's answer: the seat is the member's; their dashboard shows their access. */
+export const teamJoined = z.object({seat: z.number(), owner: z.string()});
+
 export const accessStatus = z.object({
   status: z.enum(['none', ...GRANT_STATUSES]),
   hasPaid: z.boolean(),
@@ -343,6 +409,19 @@ export const accessStatus = z.object({
    * for it again, nor download the code, until the seller grants it again.
    */
   revokedBySeller: z.boolean().optional(),
+  /**
+   * The access is a seat of someone else's team purchase (team/): `owner` is the address it was
+   * bought with, and `plan` the plan the team holds. A member reads no payment and no refund: those
+   * are the owner's.
+   */
+  team: z.object({owner: z.string(), seat: z.number(), plan: standingPlan}).optional(),
+  /**
+   * The seats of the team purchase the signed-in buyer owns (more than one), seat 1 theirs: the
+   * dashboard shows "Your team", whose members GET /team lists.
+   */
+  seats: z.number().optional(),
+  /** The caller held a seat of a team whose owner removed them: whose team it was. */
+  teamEnded: z.object({owner: z.string()}).optional(),
   /**
    * The money-back guarantee: until when (Unix ms) the buyer may refund this purchase themselves
    * (POST /refundPurchase). Absent when they may not: the window has ended, the payment was
@@ -832,6 +911,8 @@ export const repositoryDifference = z.object({
   /** collaborator, or a pending invitation. */
   on: z.enum(['collaborator', 'invitation', 'nowhere']),
   sessionId: z.string().nullable(),
+  /** A team member's seat (2 and up) of that purchase, whose grant it is; absent: the buyer's own. */
+  seat: z.number().optional(),
   /** The e-mail of that purchase, for the seller to know the buyer by. */
   email: z.string().nullable(),
 });
@@ -968,6 +1049,9 @@ export type BillingPortalRequest = z.input<typeof billingPortalBody>;
 export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
 export type LeadRequest = z.input<typeof leadBody>;
 export type ResendRequest = z.input<typeof resendBody>;
+export type TeamMemberRequest = z.input<typeof teamMemberBody>;
+export type TeamSeatRequest = z.input<typeof teamSeatBody>;
+export type JoinTeamRequest = z.input<typeof joinTeamBody>;
 export type RefundPurchaseRequest = z.input<typeof refundPurchaseBody>;
 /** Which of the buyer's rights a refund of their own uses. */
 export type OwnRefundKind = z.output<typeof refundPurchaseBody>['kind'];
@@ -995,6 +1079,10 @@ export type UpgradeStanding = z.infer<typeof upgradeStanding>;
 export type PaymentStanding = z.infer<typeof paymentStanding>;
 export type ExtraRepositoryAccess = z.infer<typeof extraRepositoryAccess>;
 export type AccessStatus = z.infer<typeof accessStatus>;
+export type TeamMember = z.infer<typeof teamMember>;
+export type Team = z.infer<typeof team>;
+export type TeamMemberAdded = z.infer<typeof teamMemberAdded>;
+export type TeamJoined = z.infer<typeof teamJoined>;
 export type DownloadLink = z.infer<typeof downloadLink>;
 export type ReleaseNote = z.infer<typeof releaseNote>;
 export type BuyerReleases = z.infer<typeof buyerReleases>;

@@ -206,6 +206,62 @@ export const ENDPOINTS = {
     answers: [json(schema.accessResult), json(schema.accessResult, 202)],
     codes: ['NOT_PAID', 'ACCESS_REVOKED', 'CONFLICT', 'RATE_LIMITED', 'GITHUB_USER_NOT_FOUND', ...GITHUB_CODES],
   },
+  team: {
+    method: 'GET',
+    path: API_PATHS.team,
+    access: 'user',
+    summary:
+      "the owner's team purchase: its seats, how many are free, and each member with their access (read as recorded, GitHub not asked)",
+    answers: [json(schema.team)],
+    codes: ['NOT_FOUND', 'RATE_LIMITED'],
+  },
+  addTeamMember: {
+    method: 'POST',
+    path: API_PATHS.addTeamMember,
+    access: 'user',
+    summary:
+      'the owner gives a free seat to a member: by e-mail (a link that works once, for that address, for 7 days) or by GitHub username (invited as Request Access invites)',
+    body: schema.teamMemberBody,
+    answers: [json(schema.teamMemberAdded), json(schema.teamMemberAdded, 202)],
+    codes: [
+      'NOT_FOUND',
+      'TEAM_FULL',
+      'CONFLICT',
+      'ACCESS_REVOKED',
+      'RATE_LIMITED',
+      'GITHUB_USER_NOT_FOUND',
+      ...GITHUB_CODES,
+    ],
+  },
+  removeTeamMember: {
+    method: 'POST',
+    path: API_PATHS.removeTeamMember,
+    access: 'user',
+    summary:
+      'the owner removes a member, whose access is taken back and whose links stop, or withdraws an invitation; the seat is free again',
+    body: schema.teamSeatBody,
+    answers: [json(schema.team)],
+    codes: ['NOT_FOUND', 'RATE_LIMITED'],
+  },
+  resendTeamInvitation: {
+    method: 'POST',
+    path: API_PATHS.resendTeamInvitation,
+    access: 'user',
+    summary: 'the owner sends an invited member a new link, for 7 more days; the old link stops',
+    body: schema.teamSeatBody,
+    answers: [json(schema.team)],
+    codes: ['NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'],
+  },
+  joinTeam: {
+    method: 'POST',
+    path: API_PATHS.joinTeam,
+    access: 'user',
+    summary:
+      'a member takes the seat their link offers, signed in with the verified address it was sent to; the link works once',
+    body: schema.joinTeamBody,
+    answers: [json(schema.teamJoined)],
+    codes: ['NOT_FOUND', 'OTHER_ADDRESS', 'LINK_USED', 'LINK_EXPIRED', 'CONFLICT', 'RATE_LIMITED'],
+  },
   downloadLink: {
     method: 'POST',
     path: API_PATHS.downloadLink,

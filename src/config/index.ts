@@ -21,7 +21,20 @@ export {
 } from './plans';
 export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
-export {planForSeats} from './teams';
+export {
+  memberName,
+  memberOfTeam,
+  memberStateWords,
+  planForSeats,
+  seatEndedWords,
+  type ShownMember,
+  TEAM_LINK_DAYS,
+  TEAM_LINK_FRAGMENT,
+  TEAM_LINK_MS,
+  TEAM_REMOVED_REASON,
+  TEAM_WORDS,
+  teamLinkUrl,
+} from './teams';
 export * from './types';
 export * from './api';
 export {afterPurchase, codeIncludes} from './afterPurchase';

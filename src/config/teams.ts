@@ -1,9 +1,101 @@
 /**
- * The words for a purchase's seats (issue 41), read by the pricing section, the checkout's e-mails
- * and the console: one seat reads as the plan alone, as before teams.
+ * A team purchase's facts and words (issue 41), read by the pricing section, the worker's answers
+ * and e-mails, the dashboard and the console: one seat reads as the plan alone, as before teams.
  */
+import type {TeamMember} from './api';
+import {DAY_MS} from './dates';
+import {ROUTES} from './links';
 
 /** A plan bought for `seats`: "Advanced", or "Advanced for a team of 5". */
 export function planForSeats(planName: string, seats: number): string {
   return seats > 1 ? `${planName} for a team of ${seats}` : planName;
+}
+
+/** How long a member's e-mailed link works: GitHub's own invitations last as long. */
+export const TEAM_LINK_DAYS = 7;
+export const TEAM_LINK_MS = TEAM_LINK_DAYS * DAY_MS;
+
+/** The fragment that carries a member's link secret: a fragment never reaches a server or a Referer. */
+export const TEAM_LINK_FRAGMENT = 'team-invitation';
+
+/** The page a member's e-mailed link opens: the dashboard, which takes the seat once they sign in. */
+export function teamLinkUrl(siteOrigin: string, token: string): string {
+  return `${siteOrigin}${ROUTES.dashboard}#${TEAM_LINK_FRAGMENT}=${token}`;
+}
+
+/** Why a team seat's access was taken back, in the words its grant records and the member reads. */
+export const TEAM_REMOVED_REASON = 'removed from the team by its owner';
+
+/** What the worker answers a team's owner and its members, in one place. */
+export const TEAM_WORDS = {
+  noTeam: 'You own no team purchase: buy a plan for your team to give your developers their own access.',
+  full: (seats: number) =>
+    `Every seat of your team is taken (${seats}, yours included). Remove a member to free a seat.`,
+  ownAddress: 'That is your own address: your seat is the first of the team, and it is already yours.',
+  alreadyInvited: (email: string) => `${email} already has a seat of your team, or an invitation to one.`,
+  noMember: (seat: number) => `Seat ${seat} has no member and no invitation.`,
+  notInvited: (seat: number) => `Seat ${seat}'s member has joined: there is no link to send again.`,
+  linkUnknown:
+    'This invitation link is not one we sent, or a newer one replaced it. Open the latest e-mail, or ask the team’s owner.',
+  linkUsed: 'This invitation link was already used to join the team.',
+  linkWithdrawn: 'The team’s owner withdrew this invitation, or removed its seat. Ask them for a new one.',
+  linkExpired: `This invitation link has expired (it works for ${TEAM_LINK_DAYS} days). Ask the team’s owner to send a new one.`,
+  otherAddress:
+    'This invitation is for another e-mail address. Sign in with the address it was sent to (a verified one).',
+  ownPurchase: 'You already have your own purchase, which gives you access: this seat is left for someone else.',
+  otherTeam: 'You already have a seat of a team. Ask its owner to remove you before you join another.',
+  noTeamUpgrade: (support: string) =>
+    `A team's purchase is not upgraded here yet: write to ${support} and we will move your whole team up.`,
+  teamEnded: 'This team’s purchase was refunded or disputed, so its seats give no access. Ask its owner.',
+  seatEnded: 'Your seat of the team has ended: its owner removed you, so this link no longer gives the code.',
+} as const;
+
+/** A team member as the owner's list reads them (GET /team's `members`). */
+export type ShownMember = Pick<TeamMember, 'state' | 'email' | 'username' | 'access' | 'expired' | 'linkExpiresAt'>;
+
+/** Who the member is, for the owner: their GitHub account once named, else the address invited. */
+export function memberName(member: ShownMember): string {
+  return member.username ? `@${member.username}` : (member.email ?? 'A member');
+}
+
+/** Where a member's access stands, in the owner's words: one state each, nothing promised that is not so. */
+export function memberStateWords(member: ShownMember, now = Date.now()): string {
+  if (member.state === 'invited') {
+    return member.linkExpiresAt !== undefined && member.linkExpiresAt <= now
+      ? 'The link has expired before it was used: send a new one.'
+      : 'Invited by e-mail: the seat is theirs once they open the link and sign in with that address.';
+  }
+  switch (member.access) {
+    case 'none':
+      return 'Joined: has not named a GitHub account yet.';
+    case 'queued':
+      return "Waiting for GitHub's daily limit of invitations: the invitation goes out in turn.";
+    case 'pending':
+      if (!member.expired) return 'Invited on GitHub: waiting for them to accept.';
+      // A member who joined by e-mail has a dashboard of their own; one named by username has not.
+      return member.email
+        ? "GitHub's invitation expired before it was accepted: they can ask for a new one from their dashboard."
+        : "GitHub's invitation expired before it was accepted: remove them and give the seat again to invite them anew.";
+    case 'active':
+      return 'Has access to the repository.';
+    case 'failed':
+      return 'The invitation could not be sent: remove the member and give the seat again.';
+    case 'revoked':
+      return 'Access taken back.';
+    case 'removal_failed':
+      return 'Access taken back, but GitHub has not removed the account yet: it is tried again.';
+  }
+}
+
+/** What a member reads on their dashboard of whose team their access comes from. */
+export function memberOfTeam(owner: string, plan: string): string {
+  return `Your access is a seat of ${owner}'s team (${plan}). Billing, receipts and the team are theirs.`;
+}
+
+/** What a removed member reads: their seat ended, and why. */
+export function seatEndedWords(owner: string): {title: string; text: string} {
+  return {
+    title: 'Your seat of the team has ended',
+    text: `${owner || 'The team’s owner'} removed you from the team, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
+  };
 }

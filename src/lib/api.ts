@@ -24,6 +24,10 @@ import {
   type DownloadLink,
   type DownloadLinkRequest,
   type ResendRequest,
+  type Team,
+  type TeamJoined,
+  type TeamMemberAdded,
+  type TeamMemberRequest,
   type RefundPurchaseRequest,
   type OwnRefundKind,
   type RefundPurchaseResult,
@@ -334,6 +338,26 @@ export function createApiClient(options: ApiClientOptions) {
     async resendInvitation(key = 'kit'): Promise<AccessResult> {
       const request: ResendRequest = {key};
       return (await call('POST', API_PATHS.resendInvitation, {body: request}))!;
+    },
+    /** The signed-in owner's team: its seats and members. */
+    async team(): Promise<Team> {
+      return (await call('GET', API_PATHS.team))!;
+    },
+    /** Gives a free seat of the owner's team to a member, by e-mail or by GitHub username. */
+    async addTeamMember(request: TeamMemberRequest): Promise<TeamMemberAdded> {
+      return (await call('POST', API_PATHS.addTeamMember, {body: request}))!;
+    },
+    /** Removes a member (their access is taken back) or withdraws an invitation; answers the team after. */
+    async removeTeamMember(seat: number): Promise<Team> {
+      return (await call('POST', API_PATHS.removeTeamMember, {body: {seat}}))!;
+    },
+    /** Sends an invited member a new link; answers the team after. */
+    async resendTeamInvitation(seat: number): Promise<Team> {
+      return (await call('POST', API_PATHS.resendTeamInvitation, {body: {seat}}))!;
+    },
+    /** The signed-in member takes the seat their e-mailed link offers. */
+    async joinTeam(token: string): Promise<TeamJoined> {
+      return (await call('POST', API_PATHS.joinTeam, {body: {token}}))!;
     },
     /** Tells the worker a sign-in just finished: its account's first verified sign-in is checked now. */
     async signedIn(): Promise<SignedInResponse> {

@@ -10,6 +10,8 @@ export interface CheckoutOptions {
   priceId?: string;
   /** Prefilled on Stripe's page; the signed-in user's e-mail when absent. */
   email?: string;
+  /** Seats of a plan sold for teams; one when absent. The worker holds it to the plan and prices it. */
+  seats?: number;
   /** Where the browser goes once the session exists; the real navigation unless a test replaces it. */
   redirect?: (url: string) => void;
 }
@@ -32,7 +34,7 @@ export function useCheckout({onError}: CheckoutReporting) {
   const api = useApiClient();
   const {userIfSignedIn} = useAuthClient();
 
-  async function start({priceId, email, redirect = navigate}: CheckoutOptions = {}): Promise<void> {
+  async function start({priceId, email, seats, redirect = navigate}: CheckoutOptions = {}): Promise<void> {
     trackCheckoutClicked();
     setLoading(true);
     try {
@@ -42,6 +44,7 @@ export function useCheckout({onError}: CheckoutReporting) {
         successUrl: `${window.location.origin}/success`,
         cancelUrl: window.location.href,
         ...(prefill ? {email: prefill} : {}),
+        ...(seats !== undefined && seats > 1 ? {seats} : {}),
       });
       redirect(url);
     } catch (error) {

@@ -88,6 +88,26 @@ describe('Pricing', () => {
     ]);
   });
 
+  it('sells a plan for teams: the seat picker sets the price, the button and the seats the checkout asks for', async () => {
+    const advanced = appConfig.plans[1]!;
+    const plans: Plan[] = [appConfig.plans[0]!, {...advanced, team: {maxSeats: 10}}];
+    worker.answer({kind: 'url', url: 'http://localhost/#team-checkout'});
+    renderWithSite(<Pricing plans={plans} />, {env: {WORKER_URL: worker.url}});
+    // One seat is the plan as ever; a plan not sold for teams has no picker.
+    expect(within(card('Starter')).queryByRole('combobox')).toBeNull();
+    const picker = within(card(advanced.name)).getByRole('combobox', {name: 'Developers'});
+    expect(within(picker).getAllByRole('option')).toHaveLength(10);
+    await userEvent.selectOptions(picker, 'A team of 5');
+    const team = within(card(advanced.name));
+    expect(team.getByText(`$${advanced.price * 5}`, {exact: false})).toBeInTheDocument();
+    expect(team.getByText(`One-time payment for 5 seats, $${advanced.price} each`)).toBeInTheDocument();
+    await userEvent.click(
+      team.getByRole('button', {name: `Get ${appConfig.appName} ${advanced.name} for a team of 5`}),
+    );
+    await waitFor(() => expect(window.location.hash).toBe('#team-checkout'));
+    expect(worker.requests).toEqual([expect.objectContaining({priceId: advanced.priceId.production, seats: 5})]);
+  });
+
   it("shows the worker's fair price for the visitor's country, says so plainly, and keeps the anchor the list's", async () => {
     const tier = appConfig.fairPrices.tiers[0]!;
     const country = tier.countries[0]!;

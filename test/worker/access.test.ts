@@ -448,7 +448,7 @@ describe('only accounts this worker invited are touched', () => {
     const response = await requestAccess(second.user, login);
     expect(response.status).toBe(409);
     expect((await response.json()).error).toBe(
-      `@${login} already has access through another purchase. Choose another GitHub account.`,
+      `@${login} already has access through another purchase or team seat. Choose another GitHub account.`,
     );
     expect(puts()).toHaveLength(1);
     expect(await grantOf(second.sessionId)).toBeUndefined();

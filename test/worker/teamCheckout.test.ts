@@ -1,83 +1,63 @@
 /**
  * A plan sold for teams (issue 41): the buyer picks the seats, the worker holds the number to the
  * plan's `maxSeats` and has Stripe charge the plan's price times the seats, and fulfilment records
- * the seats Stripe sold. The committed config sells no plan for teams, so this suite runs a bundle
- * built with Advanced sold for teams of up to TEAM_MAX, the rest of the config as committed.
+ * the seats Stripe sold, on the team stack (teamStack.ts).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {appConfig, fairPrice, findPlanByPriceId, planAmount} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
-import {buildWorkerBundleWithConfig} from '../../scripts/support/workerRuntime';
-import {completedEvent, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, startStack, uniqueEmail, type Stack} from './stack';
+import {completedEvent, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, uniqueEmail} from './stack';
+import {TEAM_MAX, useTeamStack} from './teamStack';
 
-const TEAM_MAX = 10;
 const ADVANCED = findPlanByPriceId(PRICE_ADVANCED)!;
 const STARTER = findPlanByPriceId(PRICE_STARTER)!;
-/** A country in a tier of the config, and its percent. */
+/** A country in a tier of the config. */
 const DISCOUNTED = appConfig.fairPrices.tiers.find((tier) => tier.countries.length > 0)!.countries[0]!;
 
-let bundleDir: string;
-let stack: Stack;
-beforeAll(async () => {
-  bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-team-checkout-'));
-  buildWorkerBundleWithConfig(bundleDir, [
-    {
-      file: 'app.ts',
-      from: "      includesPlan: 'starter',",
-      to: `      includesPlan: 'starter',\n      team: {maxSeats: ${TEAM_MAX}},`,
-    },
-  ]);
-  stack = await startStack({}, {bundleDir});
-}, 180_000);
-afterAll(async () => {
-  await stack?.stop();
-  fs.rmSync(bundleDir, {recursive: true, force: true});
-});
+const team = useTeamStack();
 
 let addresses = 0;
 /** A guest's checkout, each from its own address: the answer, and the session Stripe was asked for. */
 async function checkout(body: Record<string, unknown>, country?: string) {
-  const before = stack.stripe.created.length;
-  const response = await stack.call(API_PATHS.createCheckoutSession, {
+  const before = team().stripe.created.length;
+  const response = await team().call(API_PATHS.createCheckoutSession, {
     ...(country && {cf: {country}}),
     headers: {'cf-connecting-ip': `127.41.${Math.floor(addresses / 250) % 250}.${addresses++ % 250}`},
     body: {priceId: PRICE_ADVANCED, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, ...body},
   });
-  return {response, made: stack.stripe.created.slice(before)};
+  return {response, made: team().stripe.created.slice(before)};
 }
 
 const seatsOf = async (sessionId: string) =>
-  (await stack.worker.db.all<{seats: number}>('SELECT seats FROM purchases WHERE session_id = ?', sessionId))[0]?.seats;
+  (await team().worker.db.all<{seats: number}>('SELECT seats FROM purchases WHERE session_id = ?', sessionId))[0]
+    ?.seats;
 
 test('a team of 5 is one session of the plan’s price times 5; once paid, the purchase holds 5 seats and the seller reads a team’s sale', async () => {
   const email = uniqueEmail('team-lead');
-  const sessionId = await stack.paidCheckout({email, seats: 5});
-  const made = stack.stripe.created.at(-1)!;
+  const sessionId = await team().paidCheckout({email, seats: 5});
+  const made = team().stripe.created.at(-1)!;
   expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '5'}]);
-  expect(stack.stripe.sessions.get(sessionId)!.amount_total).toBe(planAmount(ADVANCED) * 5);
+  expect(team().stripe.sessions.get(sessionId)!.amount_total).toBe(planAmount(ADVANCED) * 5);
 
-  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
   expect(await seatsOf(sessionId)).toBe(5);
-  const [stored] = await stack.worker.db.all<{amount_total: number}>(
+  const [stored] = await team().worker.db.all<{amount_total: number}>(
     'SELECT amount_total FROM purchases WHERE session_id = ?',
     sessionId,
   );
   expect(stored!.amount_total).toBe(planAmount(ADVANCED) * 5);
-  const sale = stack.mailgun.sent.find((mail) => mail.fields.text?.includes(email));
+  const sale = team().mailgun.sent.find((mail) => mail.fields.text?.includes(email));
   expect(sale?.fields.subject).toContain(`${ADVANCED.name} for a team of 5`);
 
   // Delivered again (Stripe retries): still 5 seats, one sale e-mail.
-  expect((await stack.deliver(completedEvent(stack, sessionId, `evt_again_${sessionId}`))).status).toBe(200);
+  expect((await team().deliver(completedEvent(team(), sessionId, `evt_again_${sessionId}`))).status).toBe(200);
   expect(await seatsOf(sessionId)).toBe(5);
-  expect(stack.mailgun.sent.filter((mail) => mail.fields.text?.includes(email))).toHaveLength(1);
+  expect(team().mailgun.sent.filter((mail) => mail.fields.text?.includes(email))).toHaveLength(1);
 });
 
 test('one seat is the purchase it always was: a body with no seats buys one, and the purchase holds one', async () => {
-  const sessionId = await stack.paidCheckout({email: uniqueEmail('solo')});
-  expect(stack.stripe.created.at(-1)!.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '1'}]);
-  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  const sessionId = await team().paidCheckout({email: uniqueEmail('solo')});
+  expect(team().stripe.created.at(-1)!.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '1'}]);
+  expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
   expect(await seatsOf(sessionId)).toBe(1);
 });
 
@@ -85,7 +65,7 @@ test('a country’s fair price takes its percent off the whole team, as one coup
   const {response, made} = await checkout({seats: 4}, DISCOUNTED);
   expect(response.status).toBe(200);
   const {url} = (await response.json()) as {url: string};
-  const session = stack.stripe.sessions.get(/cs_test_\w+/.exec(url)![0])!;
+  const session = team().stripe.sessions.get(/cs_test_\w+/.exec(url)![0])!;
   const {percentOff} = fairPrice(ADVANCED, DISCOUNTED);
   expect(percentOff).toBeGreaterThan(0);
   expect(made[0]!.discounts).toHaveLength(1);
@@ -114,9 +94,9 @@ test.each([
 
 test('the seats recorded are the ones Stripe sold, whatever the session’s metadata says', async () => {
   const email = uniqueEmail('metadata');
-  const sessionId = await stack.paidCheckout({email, seats: 3});
-  const session = stack.stripe.sessions.get(sessionId)!;
+  const sessionId = await team().paidCheckout({email, seats: 3});
+  const session = team().stripe.sessions.get(sessionId)!;
   session.metadata = {...session.metadata, seats: '10', quantity: '10'};
-  expect((await stack.deliver(completedEvent(stack, sessionId))).status).toBe(200);
+  expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
   expect(await seatsOf(sessionId)).toBe(3);
 });

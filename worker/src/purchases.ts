@@ -94,7 +94,7 @@ export function upgradeFlagged(alias: string): string {
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
   payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_country, fair_price_percent,
   ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at, delivery_consent_version, delivery_consent_at,
-  paid_at, delivered_at FROM purchases`;
+  paid_at, delivered_at, seats FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {
@@ -148,7 +148,7 @@ export async function bestPaidPurchaseOf(db: D1Database, user: AuthUser): Promis
 export async function accessPurchaseOf(db: D1Database, user: AuthUser): Promise<Purchase | null> {
   const {results} = await db
     .prepare(
-      `SELECT p.*, EXISTS (SELECT 1 FROM grants g WHERE g.session_id = p.session_id AND g.repository_key = 'kit') AS holds_seat
+      `SELECT p.*, EXISTS (SELECT 1 FROM grants g WHERE g.session_id = p.session_id AND g.seat = 1 AND g.repository_key = 'kit') AS holds_seat
        FROM (${WITH_PLAN_NOW} WHERE status = 'paid' AND ${OWNED_BY_USER}) p ORDER BY p.created_at, p.session_id`,
     )
     .bind(...owner(user))
@@ -158,6 +158,11 @@ export async function accessPurchaseOf(db: D1Database, user: AuthUser): Promise<
   if (!chosen) return null;
   const {holds_seat: _held, ...purchase} = chosen;
   return purchase;
+}
+
+/** A paid purchase by its session id, with the plan it gives now, or null (not paid, or none). */
+export function paidPurchase(db: D1Database, sessionId: string): Promise<Purchase | null> {
+  return db.prepare(`${WITH_PLAN_NOW} WHERE status = 'paid' AND session_id = ?1`).bind(sessionId).first<Purchase>();
 }
 
 /** Whether the user has a purchase that was refunded or disputed (status revoked): not to be upgraded. */

@@ -1,5 +1,6 @@
 import {Hono} from 'hono';
 import {ROUTES} from '../../../src/config/links';
+import {TEAM_REMOVED_REASON, TEAM_WORDS} from '../../../src/config/teams';
 import {API_PATHS, type DownloadLink} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
@@ -7,7 +8,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {contextOf, type Context} from '../context';
 import {readJson} from '../http';
-import {accessPurchaseOf} from '../purchases';
+import {accessSeatOf, refOf} from './accessSeat';
 import {downloadLinkBody} from '../../../src/config/apiSchemas';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
@@ -32,6 +33,9 @@ import {entitlementOf} from './grants/entitlement';
 
 interface LinkRow {
   session_id: string;
+  /** The seat it was made for, and on a team's seat the member (migration 0038): a member's link stops with their seat. */
+  seat: number;
+  member_id: number | null;
   user_id: string;
   ref: string;
   expires_at: number;
@@ -102,15 +106,17 @@ export const downloadRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `download:${user.uid}`, limits.downloadLink);
     const {repository: key} = await readJson(c, downloadLinkBody);
-    const purchase = await accessPurchaseOf(c.env.DB, user);
+    const at = await accessSeatOf(c.env.DB, user);
     const notPaid = () => new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
-    if (!purchase) throw notPaid();
+    if (!at) throw notPaid();
+    const {purchase} = at;
     // The seller's revocation ends downloads too, for a purchase that never asked for an invitation as
     // well. Chosen among those in force, this one is revoked only when every one of the buyer's is.
-    const {standing, repositories} = await entitlementOf(c.env.DB, purchase.session_id);
+    const memberId = at.member?.id ?? null;
+    const {standing, repositories} = await entitlementOf(c.env.DB, refOf(at), memberId);
     if (standing === 'revoked_by_seller') throw revokedBySeller();
-    // Refunded or disputed since it was read.
-    if (standing === 'not_paid') throw notPaid();
+    // Refunded or disputed since it was read, or the member's seat ended since.
+    if (standing !== 'entitled') throw notPaid();
     const context = contextOf(c.env);
     const extra = key === undefined ? null : extraRepositoryFor(context.settings, repositories, key);
     let target: {ref: string; release: boolean};
@@ -131,9 +137,20 @@ export const downloadRoutes = new Hono<AppEnv>()
     const now = Date.now();
     const expiresAt = now + DOWNLOAD_LINK_TTL_MS;
     await c.env.DB.prepare(
-      'INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at, repository_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)',
+      `INSERT INTO download_links (token_hash, session_id, user_id, ref, created_at, expires_at, repository_key, seat, member_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
     )
-      .bind(await tokenHash(token), purchase.session_id, user.uid, target.ref, now, expiresAt, key ?? null)
+      .bind(
+        await tokenHash(token),
+        purchase.session_id,
+        user.uid,
+        target.ref,
+        now,
+        expiresAt,
+        key ?? null,
+        at.seat,
+        memberId,
+      )
       .run();
     return c.json({path: `${API_PATHS.download}/${token}`, ...target, expiresAt} satisfies DownloadLink);
   })
@@ -166,7 +183,7 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
   // Marks the link used in the same statement that finds it: two clicks race for one download.
   const link = await env.DB.prepare(
     `UPDATE download_links SET used_at = ?2 WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2
-     RETURNING session_id, user_id, ref, expires_at, used_at, repository_key`,
+     RETURNING session_id, seat, member_id, user_id, ref, expires_at, used_at, repository_key`,
   )
     .bind(hash, now)
     .first<LinkRow>();
@@ -181,7 +198,11 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     throw new HttpError(410, 'This download link has expired. Get a new one from your dashboard.', 'LINK_EXPIRED');
   }
   // Checked again now: a refund, a dispute or the seller's revocation since the link was made ends it.
-  const {standing, repositories} = await entitlementOf(env.DB, link.session_id);
+  const {standing, repositories} = await entitlementOf(
+    env.DB,
+    {session_id: link.session_id, seat: link.seat},
+    link.member_id,
+  );
   if (standing === 'not_paid') {
     await settle(env.DB, hash, 'refused', 'the purchase is no longer paid');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'not_paid'});
@@ -196,6 +217,12 @@ async function serveDownload(env: AppEnv['Bindings'], token: string): Promise<Re
     await settle(env.DB, hash, 'refused', 'the seller revoked the access');
     log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'revoked_by_seller'});
     throw revokedBySeller();
+  }
+  if (standing === 'seat_ended') {
+    // The team's owner removed the member after the link was made.
+    await settle(env.DB, hash, 'refused', TEAM_REMOVED_REASON);
+    log.warn('download_refused', {sessionId: link.session_id, userId: link.user_id, reason: 'seat_ended'});
+    throw new HttpError(403, TEAM_WORDS.seatEnded, 'NOT_PAID');
   }
   const context = contextOf(env);
   let repositoryName = context.settings.GITHUB_REPO ?? 'code';

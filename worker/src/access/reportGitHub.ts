@@ -1,7 +1,8 @@
 import {HttpError} from '../errors';
 import {PermanentError} from '../jobs';
 import {log} from '../log';
-import {GitHubFailure} from './github';
+import type {Context} from '../context';
+import {GitHubFailure, repositoryFor} from './github';
 
 export const INVITATION_CAP_MESSAGE =
   "GitHub's daily limit of invitations to the repository is reached. Nothing was changed; try again tomorrow.";
@@ -26,4 +27,21 @@ export function reportGitHub(err: unknown): unknown {
       : new HttpError(422, 'GitHub refused the request. Check the username or contact support.', 'GITHUB_REFUSED');
   }
   return err;
+}
+
+/**
+ * The GitHub account a username names, with its numeric id, for a request that points a seat at it
+ * (Request Access, a team's owner naming a member): 404 `GITHUB_USER_NOT_FOUND` for none. While
+ * GitHub cannot be asked, the id is null and the queued job resolves it.
+ */
+export async function accountNamed(context: Context, username: string): Promise<{login: string; id: number | null}> {
+  try {
+    const found = await repositoryFor(context).lookupUser(username);
+    if (!found)
+      throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+    return found;
+  } catch (err) {
+    if (!(err instanceof GitHubFailure) || !err.transient) throw reportGitHub(err);
+    return {login: username, id: null};
+  }
 }

@@ -8,22 +8,32 @@ import {readJson} from '../http';
 import {contextOf} from '../context';
 import {paymentStandingOf} from '../payments/standing';
 import {ownRefundWindows} from '../payments/selfRefund';
-import {accessPurchaseOf} from '../purchases';
+import {findStoredPlan, storedPlanName} from '../../../src/config';
 import {enforceLimit, limits} from '../rateLimit';
 import {addUserToRepoBody, resendBody} from '../../../src/config/apiSchemas';
-import {GitHubFailure, repositoryFor} from './github';
 import {repositoryPage} from './repositoryPage';
 import {drainLine} from './grants/drainQueue';
 import {renewInvitation} from './grants/renew';
-import {reportGitHub} from './reportGitHub';
+import {accountNamed, reportGitHub} from './reportGitHub';
 import {grantForUser, readGrant, resultOf} from './grants/records';
 import {requestAccess} from './grants/seat';
 import {extraAccessOf, observeSeat} from './grants/status';
+import {type AccessSeat, accessSeatOf, refOf} from './accessSeat';
+import {endedTeamOf, teamPurchaseOf} from '../team/members';
 
-async function paidPurchaseOrRefuse(db: D1Database, user: AuthUser) {
-  const purchase = await accessPurchaseOf(db, user);
-  if (!purchase) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
-  return purchase;
+/** The user's seat (their own purchase's, or a team's they joined), or 402. */
+async function accessSeatOrRefuse(db: D1Database, user: AuthUser): Promise<AccessSeat> {
+  const at = await accessSeatOf(db, user);
+  if (!at) throw new HttpError(402, 'No paid purchase was found for this account', 'NOT_PAID');
+  return at;
+}
+
+/** What a member's dashboard says of their team: its owner, their seat and the plan the team holds. */
+function teamOf(at: AccessSeat | null) {
+  if (!at?.member) return {};
+  const plan = findStoredPlan(at.purchase.plan);
+  const name = storedPlanName(at.purchase.plan) ?? '';
+  return {team: {owner: at.member.owner, seat: at.seat, plan: {id: plan?.id ?? null, name}}};
 }
 
 export const accessRoutes = new Hono<AppEnv>()
@@ -37,27 +47,23 @@ export const accessRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
     const body = await readJson(c, addUserToRepoBody);
     if (body.userId !== user.uid) throw new HttpError(403, 'You may only request access for your own account');
-    const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
+    const at = await accessSeatOrRefuse(c.env.DB, user);
+    const {purchase} = at;
     const context = contextOf(c.env);
 
-    let github: {login: string; id: number | null};
+    const github = await accountNamed(context, body.username);
     try {
-      const found = await repositoryFor(context).lookupUser(body.username);
-      if (!found)
-        throw new HttpError(
-          404,
-          `GitHub user "${body.username}" was not found. Check the spelling.`,
-          'GITHUB_USER_NOT_FOUND',
-        );
-      github = found;
-    } catch (err) {
-      if (!(err instanceof GitHubFailure) || !err.transient) throw reportGitHub(err);
-      github = {login: body.username, id: null}; // resolved by the queued job
-    }
-    try {
-      // The verified owner of the purchase's e-mail may take back a seat someone else chose.
-      const byOwner = user.emailVerified && user.email !== undefined && purchase.email === user.email;
-      const result = await requestAccess(context, {sessionId: purchase.session_id, userId: user.uid, github, byOwner});
+      // The verified owner of the purchase's e-mail may take back a seat someone else chose (their
+      // own seat: a member's is chosen by the member).
+      const byOwner = !at.member && user.emailVerified && user.email !== undefined && purchase.email === user.email;
+      const result = await requestAccess(context, {
+        sessionId: purchase.session_id,
+        seat: at.seat,
+        memberId: at.member?.id ?? null,
+        userId: user.uid,
+        github,
+        byOwner,
+      });
       return c.json({status: result.status} satisfies AccessResult, result.status === 'queued' ? 202 : 200);
     } catch (err) {
       throw reportGitHub(err);
@@ -74,16 +80,23 @@ export const accessRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `status:${user.uid}`, limits.accessStatus);
     const context = contextOf(c.env);
-    const purchase = await accessPurchaseOf(c.env.DB, user);
+    const at = await accessSeatOf(c.env.DB, user);
+    // A member's payment is the owner's: what the member reads is their seat, never the payment.
+    const purchase = at && !at.member ? at.purchase : null;
     // What became of the payments, so that a refunded buyer reads that, not that they never bought.
     const {standing, ended} = await paymentStandingOf(c.env.DB, user, purchase);
-    const grant = purchase
-      ? await readGrant(c.env.DB, purchase.session_id)
+    const grant = at
+      ? await readGrant(c.env.DB, refOf(at))
       : ((ended && (await readGrant(c.env.DB, ended.session_id))) ?? (await grantForUser(c.env.DB, user.uid)));
     // The repository the invitations go to: the dashboard links to this one, never to another.
     const {GITHUB_REPO: repository} = context.settings;
+    const owned = at && !at.member ? await teamPurchaseOf(c.env.DB, user) : null;
+    const teamEnded = at ? null : await endedTeamOf(c.env.DB, user.uid);
     const base = {
-      hasPaid: Boolean(purchase),
+      hasPaid: Boolean(at),
+      ...teamOf(at),
+      ...(owned && {seats: owned.seats}),
+      ...(teamEnded && {teamEnded}),
       ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),
       ...standing,
     };
@@ -91,10 +104,10 @@ export const accessRoutes = new Hono<AppEnv>()
     const windows = () => ownRefundWindows(c.env.DB, user, purchase);
     // Read after the kit's grant: its invitation accepted just now may have invited these.
     const extras = async () => {
-      const list = purchase ? await extraAccessOf(context, purchase) : [];
+      const list = at ? await extraAccessOf(context, at.purchase, at.seat) : [];
       return list.length > 0 ? {extraRepositories: list} : {};
     };
-    if (purchase?.revoked_by_seller_at != null) {
+    if (at?.purchase.revoked_by_seller_at != null) {
       // The seller ended the purchase's right to the code: said so whether or not it ever had a seat.
       const seen = grant ? await observeSeat(context, grant) : null;
       return c.json({
@@ -127,16 +140,16 @@ export const accessRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
     const {key} = await readJson(c, resendBody);
-    const purchase = await paidPurchaseOrRefuse(c.env.DB, user);
+    const at = await accessSeatOrRefuse(c.env.DB, user);
     try {
-      const renewed = await renewInvitation(contextOf(c.env), purchase.session_id, key, {
+      const renewed = await renewInvitation(contextOf(c.env), refOf(at), key, {
         by: 'buyer',
         userId: user.uid,
       });
       if (renewed === 'failed' || renewed === 'revoked' || renewed === 'removal_failed') {
         // The new invitation's send ended the grant (GitHub refused it, the account went to another
         // purchase, the purchase ended meanwhile): said as the dashboard will show it, never "queued".
-        const detail = (await readGrant(c.env.DB, purchase.session_id, key))?.detail;
+        const detail = (await readGrant(c.env.DB, refOf(at), key))?.detail;
         throw new HttpError(409, detail ?? 'The new invitation could not be sent: this page says why.', 'CONFLICT');
       }
       const {status} = resultOf({status: renewed});

@@ -6,8 +6,9 @@ import {
   type RepositoryFixAllResult,
   type RepositoryFixRequest,
 } from '../../../src/config/api';
+import {SEAT_HELD} from '../access/grants/entitlement';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
-import {type Context, OWNER_SEAT, type Seat, readGrant} from '../access/grants/records';
+import {type Context, OWNER_SEAT, type Seat, type SeatRef, readGrant} from '../access/grants/records';
 import {invitationWindow} from '../access/grants/invitationQueue';
 import {holderOf} from '../access/grants/holders';
 import {resendInvitation} from '../access/grants/seat';
@@ -24,9 +25,11 @@ import {SUBREQUESTS_PER} from '../subrequests';
  * The same for each extra repository a plan grants (GITHUB_EXTRA_REPOS, access/grants/reconcile.ts),
  * against its own rows of grants: its audit is asked for by its key.
  */
-interface GrantRow extends Pick<Seat, 'session_id' | 'github_username' | 'github_user_id' | 'status'> {
+interface GrantRow extends Pick<Seat, 'session_id' | 'seat' | 'github_username' | 'github_user_id' | 'status'> {
   purchase_status: string;
   email: string | null;
+  /** 1 while the grant's seat is held by the one it is for (a team's member not removed). */
+  seat_held: number;
 }
 
 export type Invitations = Awaited<ReturnType<Repository['invitations']>>;
@@ -56,7 +59,8 @@ export function auditTarget(settings: Context['settings'], key?: string): AuditT
 async function grantsOf(db: D1Database, target: AuditTarget) {
   return db
     .prepare(
-      `SELECT g.session_id, g.github_user_id, COALESCE(g.github_username, '') AS github_username, g.status, p.status AS purchase_status, p.email
+      `SELECT g.session_id, g.seat, g.github_user_id, COALESCE(g.github_username, '') AS github_username, g.status, p.status AS purchase_status, p.email,
+         ${SEAT_HELD('g')} AS seat_held
        FROM grants g JOIN purchases p ON p.session_id = g.session_id
        WHERE CASE WHEN ?1 IS NULL THEN g.repository_key = 'kit' ELSE g.repository = ?1 END`,
     )
@@ -110,7 +114,8 @@ export async function compareRepository(
   const revoked = new Map<number, GrantRow>();
   let paid = 0;
   for (const grant of grants.results) {
-    if (grant.purchase_status === 'paid' && ENTITLED.includes(grant.status)) {
+    // A removed member's grant still live is not a paid one: listed as revoked, never re-invited.
+    if (grant.purchase_status === 'paid' && grant.seat_held === 1 && ENTITLED.includes(grant.status)) {
       paid += 1;
       entitledLogins.add(grant.github_username.toLowerCase());
       // One account may be named by a live grant and by another purchase's failed one: keep the live.
@@ -137,6 +142,7 @@ export async function compareRepository(
       login,
       on,
       sessionId: gone?.session_id ?? null,
+      ...(gone && memberSeat(gone.seat)),
       email: gone?.email ?? null,
     });
   }
@@ -149,6 +155,7 @@ export async function compareRepository(
       login: grant.github_username,
       on: 'nowhere',
       sessionId: grant.session_id,
+      ...memberSeat(grant.seat),
       email: grant.email,
     });
   }
@@ -263,6 +270,15 @@ export async function fixAllOfKind(
   return result;
 }
 
+/** A difference names a member's seat; the buyer's own is the one it names by naming none. */
+const memberSeat = (seat: number) => (seat === OWNER_SEAT ? {} : {seat});
+
+/** The seat a difference of a purchase names (the buyer's own when it names none). */
+export const differenceSeat = (difference: RepositoryDifference): SeatRef => ({
+  session_id: difference.sessionId!,
+  seat: difference.seat ?? OWNER_SEAT,
+});
+
 export async function applyFix(
   context: Context,
   difference: RepositoryDifference,
@@ -273,13 +289,13 @@ export async function applyFix(
   if (target.key !== null)
     return applyExtraFix(context, target as AuditTarget & {key: string}, difference, invitations, done);
   if (difference.kind === 'paid_missing') {
-    const grant = await readGrant(context.db, difference.sessionId!);
+    const grant = await readGrant(context.db, differenceSeat(difference));
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
     // The seller's fix chooses the account as the seller; the schedule's leaves the grant's choice
     // as it was (byAdmin would mark the seat the owner's, and the owner's take-back a counted move).
     const result = await resendInvitation(context, grant, grant.user_id, healing ? {healing} : {byAdmin: true});
     // By the login the account has today (resendInvitation looked it up by numeric id).
-    const invited = (await readGrant(context.db, grant.session_id))?.github_username ?? difference.login;
+    const invited = (await readGrant(context.db, grant))?.github_username ?? difference.login;
     return {detail: `invited @${invited} again: ${result.status}`, sessionId: difference.sessionId};
   }
   // On the repository without a paid seat: the seller decided it goes.
@@ -357,12 +373,12 @@ async function applyExtraFix(
   const repository = repositoryFor(context, target.name);
   if (difference.kind === 'paid_missing') {
     const sessionId = difference.sessionId!;
-    // A difference names a purchase: the grant of its buyer's own seat.
+    // A difference names a purchase and the seat whose grant it is.
     const grant = await db
       .prepare(
         'SELECT id, invitation_id, status FROM grants WHERE session_id = ?1 AND seat = ?4 AND repository_key = ?2 AND repository = ?3',
       )
-      .bind(sessionId, target.key, target.name, OWNER_SEAT)
+      .bind(sessionId, target.key, target.name, differenceSeat(difference).seat)
       .first<{id: number; invitation_id: number | null; status: string}>();
     if (!grant) throw new HttpError(409, 'The grant changed meanwhile; run the audit again.', 'CONFLICT');
     const ours = invitations.find((invitation) => invitation.id === grant.invitation_id);

@@ -3,7 +3,7 @@ import type {RepositoryDifference} from '../../../src/config/api';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {GitHubFailure, INVITATION_LIFETIME_MS} from '../access/github';
-import {OWNER_SEAT, type Seat} from '../access/grants/records';
+import {type Seat, seatPath} from '../access/grants/records';
 import {hasFreeSlot} from '../access/grants/invitationQueue';
 import {DAY_MS} from '../../../src/config/dates';
 import {reportGitHub} from '../access/reportGitHub';
@@ -12,7 +12,7 @@ import {log} from '../log';
 import {type AuditDigest, auditDigestMail, digestHasNews, mailOnce} from '../mail';
 import {SUBREQUESTS_PER} from '../subrequests';
 import {recordAction} from './auth';
-import {applyFix, compareRepository} from './repositoryAudit';
+import {applyFix, compareRepository, differenceSeat} from './repositoryAudit';
 
 /**
  * The repository audit on a schedule (daily, from the cron that runs every 5 minutes), not only when the seller asks.
@@ -71,7 +71,9 @@ export async function runScheduledAudit(context: Context, maxFixes: number): Pro
     const grants = await grantStates(db, audit.differences);
     const listed = new Set(invitations.map((invitation) => invitation.id));
     const missingOf = (status: (grant: GrantState | undefined) => boolean) =>
-      audit.differences.filter((entry) => entry.kind === 'paid_missing' && status(grants.get(entry.sessionId!)));
+      audit.differences.filter(
+        (entry) => entry.kind === 'paid_missing' && status(grants.get(seatPath(differenceSeat(entry)))),
+      );
     const digest: AuditDigest = {
       repository: audit.repository,
       reinvited: [],
@@ -160,20 +162,20 @@ async function claimRun(db: D1Database, now = Date.now()): Promise<{continuing: 
   return row && {continuing: row.continuing === 1};
 }
 
-type GrantState = Pick<Seat, 'session_id' | 'status' | 'invitation_id'>;
+type GrantState = Pick<Seat, 'session_id' | 'seat' | 'status' | 'invitation_id'>;
 
-/** The grant of each purchase a difference names. */
+/** The kit's grant of each seat the differences name, by `seatPath`. */
 async function grantStates(db: D1Database, differences: RepositoryDifference[]): Promise<Map<string, GrantState>> {
   const sessionIds = differences.map((entry) => entry.sessionId).filter((id): id is string => id !== null);
   if (sessionIds.length === 0) return new Map();
   const {results} = await db
     .prepare(
-      `SELECT session_id, status, invitation_id FROM grants
-       WHERE repository_key = 'kit' AND seat = ?2 AND session_id IN (SELECT value FROM json_each(?1))`,
+      `SELECT session_id, seat, status, invitation_id FROM grants
+       WHERE repository_key = 'kit' AND session_id IN (SELECT value FROM json_each(?1))`,
     )
-    .bind(JSON.stringify(sessionIds), OWNER_SEAT)
+    .bind(JSON.stringify(sessionIds))
     .all<GrantState>();
-  return new Map(results.map((row) => [row.session_id, row]));
+  return new Map(results.map((row) => [seatPath(row), row]));
 }
 
 /**

@@ -33,6 +33,7 @@ import {fairPriceParams} from './fairPriceCheckout';
 import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
 import {bestPaidPurchaseOf, customerOf, type PurchaseStatus} from '../purchases';
+import {accessSeatOf} from '../access/accessSeat';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
 import {refundOwnPurchase} from './selfRefund';
 import {DAY_MS} from '../../../src/config/dates';
@@ -110,7 +111,8 @@ export const paymentRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const userId = parse(userIdQuery, c.req.query('userId'));
     if (userId !== user.uid) throw new HttpError(403, 'You may only ask about your own account');
-    const purchase = await bestPaidPurchaseOf(c.env.DB, user);
+    // A team's member has paid through the team: the site sells them nothing.
+    const purchase = (await bestPaidPurchaseOf(c.env.DB, user)) ?? (await accessSeatOf(c.env.DB, user))?.purchase;
     return c.json(
       (purchase
         ? {hasPaid: true, plan: storedPlanName(purchase.plan) ?? undefined}

@@ -1,8 +1,10 @@
 import {
+  appConfig,
   findStoredPlan,
   type Plan,
   PLAN_CURRENCY,
   SMALLEST_CHARGE,
+  TEAM_WORDS,
   upgradeAmountFor,
   upgradesFrom,
 } from '../../../src/config';
@@ -51,8 +53,9 @@ function amountFor(purchase: Purchase, from: Plan, to: Plan): number {
 export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPlan> {
   const current = await planOf(db, user);
   if (!current) return {plan: null, upgrades: []};
-  // The seller ended the purchase's right to the code: a higher plan of it would give nothing.
-  if (current.purchase.revoked_by_seller_at !== null)
+  // The seller ended the purchase's right to the code: a higher plan of it would give nothing. A
+  // team's upgrade would be one seat's difference for every seat: not sold yet (quoteUpgrade).
+  if (current.purchase.revoked_by_seller_at !== null || (current.purchase.seats ?? 1) > 1)
     return {plan: {id: current.plan.id, name: current.plan.name}, upgrades: []};
   const upgrades: UpgradeOffer[] = upgradesFrom(current.plan)
     .map((to) => ({
@@ -88,6 +91,9 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
   const {purchase, plan: from} = current;
   // Until the seller grants access again, an upgrade would be paid for and give nothing.
   if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
+  // Priced per seat, it would give every seat the higher plan for one seat's difference.
+  if ((purchase.seats ?? 1) > 1)
+    throw new HttpError(409, TEAM_WORDS.noTeamUpgrade(appConfig.support.email), 'CONFLICT');
   const paid = await db
     .prepare(`SELECT 1 AS found FROM upgrades WHERE purchase_session_id = ?1 AND to_plan = ?2 AND status = 'paid'`)
     .bind(purchase.session_id, to.id)

@@ -1,6 +1,15 @@
-import React from 'react';
+import React, {useState} from 'react';
 import clsx from 'clsx';
-import {appConfig, checkoutPriceId, landing, PLAN_CURRENCY, type Plan, planFeatureNames} from '../../../config';
+import {
+  appConfig,
+  checkoutPriceId,
+  landing,
+  maxSeatsOf,
+  PLAN_CURRENCY,
+  type Plan,
+  planFeatureNames,
+  planForSeats,
+} from '../../../config';
 import type {PricesResponse} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 import {useFairPrices} from '../../../lib/useFairPrices';
@@ -25,12 +34,38 @@ function dollars(cents: number): string {
  * The plan's price for this visitor: the worker's fair price when it gives one (the amount the
  * checkout charges), else the list price. The anchor stays the list's, as does the structured data.
  */
-function shownPrice(plan: Plan, prices: PricesResponse | null): string {
+function shownPrice(plan: Plan, prices: PricesResponse | null, seats = 1): string {
   const fair = prices && prices.percentOff > 0 ? prices.plans.find((entry) => entry.id === plan.id) : undefined;
-  return fair ? dollars(fair.amount) : `$${plan.price}`;
+  if (!fair) return `$${plan.price * seats}`;
+  if (seats === 1) return dollars(fair.amount);
+  // The country's coupon takes its percent off the whole, as Stripe rounds it.
+  const whole = fair.listAmount * seats;
+  return dollars(whole - Math.round((whole * prices!.percentOff) / 100));
+}
+
+/**
+ * For a plan sold for teams: how many seats, 1 (the buyer alone) up to the plan's `maxSeats`. The
+ * price and the checkout follow it; the worker charges the plan's price times the seats.
+ */
+function SeatPicker({plan, seats, onChange}: {plan: Plan; seats: number; onChange: (seats: number) => void}) {
+  const id = `seats-${plan.id}`;
+  const most = maxSeatsOf(plan);
+  return (
+    <p className={styles.seats}>
+      <label htmlFor={id}>Developers</label>
+      <select id={id} value={seats} onChange={(event) => onChange(Number(event.target.value))}>
+        {Array.from({length: most}, (_, index) => index + 1).map((count) => (
+          <option key={count} value={count}>
+            {count === 1 ? 'Just me' : `A team of ${count}`}
+          </option>
+        ))}
+      </select>
+    </p>
+  );
 }
 
 function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; prices: PricesResponse | null}) {
+  const [seats, setSeats] = useState(1);
   const headingId = `plan-${plan.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
     <article className={clsx(styles.card, plan.isFeatured && styles.featured)} aria-labelledby={headingId}>
@@ -47,15 +82,19 @@ function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; pr
         )}
         <span className={styles.amount}>
           <span className="sr-only">Now </span>
-          {shownPrice(plan, prices)}
+          {shownPrice(plan, prices, seats)}
         </span>
         <span className={styles.currency}>{PLAN_CURRENCY.toUpperCase()}</span>
       </p>
-      <p className={styles.oneTime}>One-time payment</p>
+      <p className={styles.oneTime}>
+        {seats > 1 ? `One-time payment for ${seats} seats, ${shownPrice(plan, prices)} each` : 'One-time payment'}
+      </p>
+      {plan.team && <SeatPicker plan={plan} seats={seats} onChange={setSeats} />}
       <CheckList items={planFeatureNames(plan, plans)} className={styles.features} />
       <ButtonCheckout
         priceId={checkoutPriceId(plan)}
-        label={`Get ${appConfig.appName} ${plan.name}`}
+        seats={seats}
+        label={`Get ${appConfig.appName} ${planForSeats(plan.name, seats)}`}
         className={styles.checkout}
       />
       <p className={styles.forever}>Pay once. Access forever.</p>

@@ -8,7 +8,9 @@ import {
   dashboardPlan,
   findStoredPlan,
   hasEnded,
+  memberOfTeam,
   ROUTES,
+  seatEndedWords,
   standingNotes,
 } from '../../../config';
 import type {AccessStatus} from '../../../config/api';
@@ -29,6 +31,8 @@ import DownloadCode from './DownloadCode';
 import EndedPurchase from './EndedPurchase';
 import Receipts from './Receipts';
 import RequestAccess from './RequestAccess';
+import TeamPanel from './TeamPanel';
+import {useTeamInvitation, useTeamLinkKept} from './useTeamInvitation';
 import WhatsNew from './WhatsNew';
 import YourPlan from './YourPlan';
 import {useCheckoutSignIn} from './useCheckoutSignIn';
@@ -59,17 +63,38 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
   useEffect(() => {
     if (known) rememberBuyer(user.uid, known.hasPaid);
   }, [known, user.uid]);
+  const joining = useTeamInvitation(user, refresh);
+  // A link refused (another address, used, expired): said above whatever the account's page is.
+  const joinRefused = joining !== null && joining !== 'joining' && joining !== 'joined' ? joining : null;
+  const refusal = joinRefused && (
+    <p className={styles.note} role="alert">
+      {joinRefused}
+    </p>
+  );
 
-  if (known && !known.hasPaid) {
+  if (known && !known.hasPaid && (joining === null || joinRefused)) {
     // Bought, then refunded or disputed: told so, with the date and what it means, never "not bought".
-    return hasEnded(known.payment) ? (
-      <EndedPurchase access={known} payment={known.payment} />
-    ) : (
-      <NotABuyer user={user} />
+    // A member removed from a team: told so, never "not bought" either.
+    return (
+      <>
+        {refusal}
+        {known.teamEnded ? (
+          <SeatEnded owner={known.teamEnded.owner} />
+        ) : hasEnded(known.payment) ? (
+          <EndedPurchase access={known} payment={known.payment} />
+        ) : (
+          <NotABuyer user={user} />
+        )}
+      </>
     );
   }
-  const heldPlan = findStoredPlan(known?.plan?.id ?? null);
-  const notes = known ? standingNotes(known.payment, known.otherEnded) : [];
+  // A member's plan is the team's; their payment is the owner's, never shown to them.
+  const member = known?.team;
+  const heldPlan = findStoredPlan((member?.plan ?? known?.plan)?.id ?? null);
+  const notes = [
+    ...(member ? [memberOfTeam(member.owner, member.plan.name)] : []),
+    ...(known ? standingNotes(known.payment, known.otherEnded) : []),
+  ];
 
   return (
     <div className={styles.dashboard}>
@@ -81,6 +106,8 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
           : 'Enter your GitHub username'}{' '}
         to be invited to the private repository, then follow the documentation to ship your app.
       </p>
+      {joining === 'joining' && <Spinner label="Taking your seat of the team" />}
+      {refusal}
       {notes.map((note) => (
         <p key={note} className={styles.note} role="note">
           {note}
@@ -121,46 +148,66 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
         </div>
       </section>
 
-      {known?.hasPaid && <YourPlan />}
-      {known?.hasPaid && <WhatsNew onLatestTag={setLatestTag} />}
-      {known?.hasPaid && <Receipts />}
+      {known?.seats !== undefined && <TeamPanel seats={known.seats} />}
+      {/* A member's plan, receipts and billing are the team owner's. */}
+      {known?.hasPaid && !member && <YourPlan />}
+      {known?.hasPaid && !member && <WhatsNew onLatestTag={setLatestTag} />}
+      {known?.hasPaid && !member && <Receipts />}
 
-      <section className={styles.card} aria-labelledby="billing-heading">
-        <h2 id="billing-heading">Billing</h2>
-        {known?.hasPaid ? (
-          <>
-            <p>Invoices, receipts and your billing details are in Stripe's billing portal.</p>
-            <BillingPortalButton />
-            {known.withdrawableUntil !== undefined && (
-              <OwnRefund
-                kind="withdrawal"
-                until={known.withdrawableUntil}
-                endsOnDelivery={known.withdrawalEndsOnDelivery}
-                purchase={refundedPurchase(known.payment, user.email)}
-                onRefunded={refresh}
-              />
-            )}
-            {known.refundableUntil !== undefined ? (
-              <OwnRefund
-                kind="guarantee"
-                until={known.refundableUntil}
-                purchase={refundedPurchase(known.payment, user.email)}
-                onRefunded={refresh}
-              />
-            ) : (
-              appConfig.support.email && <p>{guaranteeWords.bySupport(appConfig.support.email)}</p>
-            )}
-          </>
-        ) : (
-          <>
-            <p>
-              {appConfig.appName} {plan.name}: ${plan.price}, paid once, yours forever.
-            </p>
-            <ButtonCheckout priceId={checkoutPriceId(plan)} label={`Get ${appConfig.appName} ${plan.name}`} />
-          </>
-        )}
-      </section>
+      {!member && (
+        <section className={styles.card} aria-labelledby="billing-heading">
+          <h2 id="billing-heading">Billing</h2>
+          {known?.hasPaid ? (
+            <>
+              <p>Invoices, receipts and your billing details are in Stripe's billing portal.</p>
+              <BillingPortalButton />
+              {known.withdrawableUntil !== undefined && (
+                <OwnRefund
+                  kind="withdrawal"
+                  until={known.withdrawableUntil}
+                  endsOnDelivery={known.withdrawalEndsOnDelivery}
+                  purchase={refundedPurchase(known.payment, user.email)}
+                  onRefunded={refresh}
+                />
+              )}
+              {known.refundableUntil !== undefined ? (
+                <OwnRefund
+                  kind="guarantee"
+                  until={known.refundableUntil}
+                  purchase={refundedPurchase(known.payment, user.email)}
+                  onRefunded={refresh}
+                />
+              ) : (
+                appConfig.support.email && <p>{guaranteeWords.bySupport(appConfig.support.email)}</p>
+              )}
+            </>
+          ) : (
+            <>
+              <p>
+                {appConfig.appName} {plan.name}: ${plan.price}, paid once, yours forever.
+              </p>
+              <ButtonCheckout priceId={checkoutPriceId(plan)} label={`Get ${appConfig.appName} ${plan.name}`} />
+            </>
+          )}
+        </section>
+      )}
     </div>
+  );
+}
+
+/** A member whose seat the team's owner took back: said so, and the plans to buy their own. */
+function SeatEnded({owner}: {owner: string}) {
+  const words = seatEndedWords(owner);
+  return (
+    <>
+      <div className={styles.dashboard}>
+        <h1 className={styles.title}>{words.title}</h1>
+        <section className={styles.status} data-status="revoked" aria-label={words.title}>
+          <p>{words.text}</p>
+        </section>
+      </div>
+      <Pricing />
+    </>
   );
 }
 
@@ -186,6 +233,7 @@ function NotABuyer({user}: {user: AuthUser}) {
 
 /** The buyer's dashboard (§2, §4): the checkout sign-in first, then the guard, then the page. */
 export default function Dashboard() {
+  useTeamLinkKept();
   const exchanging = useCheckoutSignIn();
   const {user} = useAuth();
   return <RequireAuth pending={exchanging}>{user && <SignedInDashboard user={user} />}</RequireAuth>;

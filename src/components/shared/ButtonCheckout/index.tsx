@@ -13,6 +13,8 @@ export interface ButtonCheckoutProps {
   label?: string;
   /** Prefilled on Stripe's page; the signed-in user's e-mail when absent. */
   email?: string;
+  /** Seats of a plan sold for teams; one when absent. */
+  seats?: number;
   size?: 'default' | 'small';
   className?: string;
   /** Where the browser goes once the session exists; the real navigation unless a test replaces it. */
@@ -27,13 +29,14 @@ export default function ButtonCheckout({
   priceId,
   label = `Get ${appConfig.appName}`,
   email,
+  seats,
   size = 'default',
   className,
   redirect,
 }: ButtonCheckoutProps) {
   const snackbar = useSnackbar();
   const {loading, start} = useCheckout({onError: snackbar.show});
-  const checkout = () => start({priceId, email, redirect});
+  const checkout = () => start({priceId, email, seats, redirect});
 
   return (
     <button

@@ -75,7 +75,7 @@ async function sendFromLine(context: Context, at: SeatRef, key: string): Promise
   // A seat queued for a purchase not entitled now (the seller's Grant access before its lift) is
   // sent by the reconcile the lift queues: the line goes on past it.
   if (row?.status === 'queued')
-    return (await entitlementOf(context.db, sessionId)).standing === 'entitled' ? 'waits' : 'ended';
+    return (await entitlementOf(context.db, at, row.member_id)).standing === 'entitled' ? 'waits' : 'ended';
   return sentNow(row) ? 'sent' : 'ended';
 }
 

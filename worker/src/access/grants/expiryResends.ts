@@ -65,7 +65,7 @@ export async function resendExpiringInvitations(context: Context, max: number): 
          FROM grants g JOIN purchases p ON p.session_id = g.session_id
          WHERE g.status = 'pending' AND g.github_user_id IS NOT NULL AND g.invited_at <= ?1 AND g.expiry_resends < ?2
            AND g.invitation_id IS NOT NULL AND (g.repository_key = 'kit' OR g.repository IS NOT NULL)
-           AND ${ENTITLED('p')})
+           AND ${ENTITLED('p', 'g')})
        WHERE place <= ?3 ORDER BY invited_at, id`,
     )
     // More than `max` are read, and as many of each repository: the oldest may be grants left for
@@ -252,7 +252,7 @@ async function withdrawAndInvite(
          expiry_resends = expiry_resends + 1, invite_attempted_at = NULL, invitation_expired = 0, version = version + 1,
          resent_after_expiry = 1
        WHERE id = ?2 AND status = 'pending' AND invitation_id = ?3
-         AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+         AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p', 'grants')})
        RETURNING *`,
     )
     .bind(grant.session_id, grant.id, grant.invitation_id, outcome.invitationId, login, now)

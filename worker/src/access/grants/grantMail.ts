@@ -1,6 +1,8 @@
 import type {Context} from '../../context';
 import {extraResentMail, mailOnce, type MailMessage, seatMail} from '../../mail';
-import type {Seat} from './records';
+import {memberAt} from '../../team/members';
+import {memberSeatMail} from '../../team/teamMail';
+import {OWNER_SEAT, type Seat, seatPath} from './records';
 
 /**
  * What a grant's buyer is e-mailed, to the purchase's address, through the outbox: one e-mail per
@@ -16,7 +18,19 @@ async function tellBuyer(context: Context, sessionId: string, key: string, compo
 }
 
 /** Which GitHub account holds the purchase's seat now: one e-mail per grant version. */
-export function tellOwner(context: Context, grant: Seat, {waited = false}: {waited?: boolean} = {}) {
+export async function tellOwner(context: Context, grant: Seat, {waited = false}: {waited?: boolean} = {}) {
+  if (grant.seat !== OWNER_SEAT) {
+    // A team member's seat: the member invited by e-mail hears it at that address. One the owner
+    // named by GitHub username has GitHub's own e-mail, and no address here.
+    const member = await memberAt(context.db, grant.session_id, grant.seat);
+    if (!member?.email) return;
+    return mailOnce(
+      context,
+      `seat:${seatPath(grant)}:${grant.version}`,
+      memberSeatMail({to: member.email, login: grant.github_username, repository: context.settings.GITHUB_REPO!}),
+      grant.session_id,
+    );
+  }
   return tellBuyer(context, grant.session_id, `seat:${grant.session_id}:${grant.version}`, (to) =>
     seatMail(context.settings, {
       to,
@@ -35,9 +49,11 @@ export function tellOwner(context: Context, grant: Seat, {waited = false}: {wait
  */
 export function tellExtraResent(
   context: Context,
-  grant: {session_id: string; repository_key: string; repository: string | null},
+  grant: {session_id: string; seat: number; repository_key: string; repository: string | null},
   {login, count, invitationId}: {login: string; count: number; invitationId: number},
 ) {
+  // A team member's repository: GitHub's own e-mail tells their account; the owner is not told of it.
+  if (grant.seat !== OWNER_SEAT) return Promise.resolve();
   return tellBuyer(
     context,
     grant.session_id,

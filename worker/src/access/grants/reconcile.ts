@@ -1,3 +1,4 @@
+import {TEAM_REMOVED_REASON} from '../../../../src/config';
 import type {Context} from '../../context';
 import {PermanentError, RetryableError} from '../../jobs';
 import {log} from '../../log';
@@ -55,28 +56,31 @@ export interface Wanted {
    * answer was lost), what the account holds is kept, and only that goes on.
    */
   send: boolean;
+  /** A team seat's member the seat's grants are for (the kit row's `member_id`); null on the buyer's own. */
+  memberId: number | null;
 }
 
 /** What a seat of the purchase should hold now, from D1 alone (a purchase's session id: the buyer's own seat). */
 export async function wantedFor(db: D1Database, at: SeatRef | string): Promise<Wanted> {
   const {session_id: sessionId, seat: seatNumber} = seatRef(at);
-  // A purchase the seller revoked wants nothing, whatever its seat's row says (a restore that
-  // raced the revocation may have left it live).
-  const {repositories} = await entitlementOf(db, sessionId);
-  if (repositories.length === 0) return {keys: [], account: null, send: false};
+  const nothing: Wanted = {keys: [], account: null, send: false, memberId: null};
   const seat = await db
     .prepare(
-      `SELECT status, github_user_id, github_username FROM grants WHERE session_id = ?1 AND seat = ?2 AND repository_key = 'kit'`,
+      `SELECT status, github_user_id, github_username, member_id FROM grants WHERE session_id = ?1 AND seat = ?2 AND repository_key = 'kit'`,
     )
     .bind(sessionId, seatNumber)
-    .first<{status: string; github_user_id: number | null; github_username: string}>();
+    .first<{status: string; github_user_id: number | null; github_username: string; member_id: number | null}>();
+  // A purchase the seller revoked wants nothing, whatever its seat's row says (a restore that
+  // raced the revocation may have left it live); nor does a team's seat its member left.
+  const {repositories} = await entitlementOf(db, at, seat?.member_id ?? null);
+  if (repositories.length === 0) return nothing;
   const invited = seat?.status === 'pending' || seat?.status === 'active';
-  if (!seat || !(invited || seat.status === 'queued') || seat.github_user_id === null)
-    return {keys: [], account: null, send: false};
+  if (!seat || !(invited || seat.status === 'queued') || seat.github_user_id === null) return nothing;
   return {
     keys: repositories.filter((key) => key !== 'kit'),
     account: {id: seat.github_user_id, login: seat.github_username},
     send: invited,
+    memberId: seat.member_id,
   };
 }
 
@@ -141,6 +145,7 @@ async function reconcileSeatGrants(context: Context, at: SeatRef): Promise<void>
         status: 'failed',
         repository: null,
         account,
+        memberId: wanted.memberId,
         detail: GRANT_DETAIL.notConfigured(key),
       });
       continue;
@@ -151,8 +156,13 @@ async function reconcileSeatGrants(context: Context, at: SeatRef): Promise<void>
     // A grant made live meanwhile by another run is read as it is now.
     const queued = isLive(row)
       ? row
-      : ((await record(db, at, key, {status: 'queued', repository, account, detail: null})) ??
-        (await readGrant(db, at, key)));
+      : ((await record(db, at, key, {
+          status: 'queued',
+          repository,
+          account,
+          memberId: wanted.memberId,
+          detail: null,
+        })) ?? (await readGrant(db, at, key)));
     if (!queued) continue;
     // While grants of the repository queued before this one are still queued (waiting in line, or
     // being sent), this one waits in line behind them, even if a slot has just freed: the cron's
@@ -174,11 +184,16 @@ async function reconcileSeatGrants(context: Context, at: SeatRef): Promise<void>
  */
 async function reconcileSeat(context: Context, at: SeatRef) {
   let seat = await readGrant(context.db, at);
+  if (seat && isLive(seat) && (await entitlementOf(context.db, at, seat.member_id)).standing === 'seat_ended') {
+    // A team's seat whose member was removed, and whose take-back did not finish then: it does now.
+    await takeBack(context, seat, TEAM_REMOVED_REASON, seat);
+    return;
+  }
   if (seat?.status === 'revoked' || seat?.status === 'removal_failed') seat = await restoreSeat(context, seat);
   if (seat?.status !== 'queued') return;
   // A purchase not entitled sends nothing: a seat queued by the seller's Grant access waits for the
   // lift that follows it (its own request sends it), and one a refund races is taken back there.
-  if ((await entitlementOf(context.db, at.session_id)).standing !== 'entitled') return;
+  if ((await entitlementOf(context.db, at, seat.member_id)).standing !== 'entitled') return;
   if (!context.subrequests.has(SUBREQUESTS_PER.invitation))
     throw new NextRun("This run cannot fit the seat's invitation");
   try {
@@ -204,7 +219,7 @@ async function restoreSeat(context: Context, seat: Seat): Promise<Seat | null> {
         `UPDATE grants SET status = ?3, detail = NULL, version = version + 1, updated_at = ?4, checked_at = NULL, waiting_at = NULL,
            resent_after_expiry = 0, invite_attempted_at = NULL, invitation_id = CASE WHEN ?3 = 'queued' THEN NULL ELSE invitation_id END
          WHERE id = ?5 AND version = ?2
-           AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+           AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p', 'grants')})
          RETURNING *`,
       )
       .bind(seat.session_id, seat.version, back, Date.now(), seat.id)
@@ -249,27 +264,30 @@ async function record(
     status,
     repository,
     account,
+    memberId,
     detail,
   }: {
     status: 'queued' | 'failed';
     repository: string | null;
     account: {id: number; login: string};
+    memberId: number | null;
     detail: string | null;
   },
 ) {
   const now = Date.now();
   return db
     .prepare(
-      `INSERT INTO grants (session_id, seat, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at)
-       VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)
+      `INSERT INTO grants (session_id, seat, repository_key, repository, github_user_id, github_username, status, detail, queued_at, updated_at, member_id)
+       VALUES (?1, ?9, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?10)
        ON CONFLICT (session_id, seat, repository_key) DO UPDATE SET repository = excluded.repository, github_user_id = excluded.github_user_id,
+         member_id = excluded.member_id,
          github_username = excluded.github_username, invitation_id = NULL, status = excluded.status, detail = excluded.detail,
          queued_at = excluded.queued_at, invited_at = NULL, checked_at = NULL, sending_at = NULL, expiry_resends = 0, invite_attempted_at = NULL,
          waiting_at = NULL, updated_at = excluded.updated_at, version = grants.version + 1
        WHERE grants.status NOT IN ${LIVE_SQL}
        RETURNING *`,
     )
-    .bind(at.session_id, key, repository, account.id, account.login, status, detail, now, at.seat)
+    .bind(at.session_id, key, repository, account.id, account.login, status, detail, now, at.seat, memberId)
     .first<Grant>();
 }
 

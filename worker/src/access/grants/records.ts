@@ -27,8 +27,10 @@ export interface Grant {
   /** The row's own id: what a statement that changes one grant names it by. */
   id: number;
   session_id: string;
-  /** Which seat of the purchase holds it (migration 0035): 1, the buyer's own, is the only one so far. */
+  /** Which seat of the purchase holds it (migration 0035): 1, the buyer's own; 2 and up, a team's. */
   seat: number;
+  /** A team seat's member it is for (team_members, migration 0038); null on the buyer's own seat. */
+  member_id: number | null;
   /** 'kit', or a key of src/config's `Plan.extraRepositories`. */
   repository_key: string;
   /** An extra's owner/name once it is invited; null on the kit's row (it is GITHUB_REPO) and while a key has none set. */
@@ -167,7 +169,7 @@ export const TAKEN = {
   invited: (login: string) =>
     `@${login} already has a pending invitation to the repository. Choose another GitHub account.`,
   otherPurchase: (login: string) =>
-    `@${login} already has access through another purchase. Choose another GitHub account.`,
+    `@${login} already has access through another purchase or team seat. Choose another GitHub account.`,
 };
 
 /** The unique index on live GitHub ids answered: another purchase holds this account. */

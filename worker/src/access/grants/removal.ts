@@ -4,7 +4,7 @@ import {log} from '../../log';
 import {registerJob, runJob} from '../../outbox';
 import {SUBREQUESTS_PER} from '../../subrequests';
 import {repositoryFor} from '../github';
-import {type Grant, OWNER_SEAT, seatPath} from './records';
+import {type Grant, OWNER_SEAT, type SeatRef, seatPath} from './records';
 import {takeOffGitHub} from './takeOff';
 
 /**
@@ -94,25 +94,41 @@ export function takeBackEvery(context: Context, sessionId: string, reason: strin
 }
 
 /**
+ * One seat of a team taken back, every repository it holds: a member removed (team/). The same
+ * take-back as a refund's, for that seat alone; the purchase's other seats keep theirs.
+ */
+export function takeBackSeat(context: Context, at: SeatRef, reason: string): Promise<Grant[]> {
+  return revokeAndRemove(context, at.session_id, reason, {seat: at.seat});
+}
+
+/**
  * The one statement of every take-back: the purchase's grants (the one grant `id`, else every
- * one, of every seat; as read, `asRead`, else any not taken back already) recorded revoked, a new version
- * each; then, the kit's first, what each created on GitHub removed.
+ * one of the one `seat`, else of every seat; as read, `asRead`, else any not taken back already)
+ * recorded revoked, a new version each; then, the kit's first, what each created on GitHub removed.
  */
 async function revokeAndRemove(
   context: Context,
   sessionId: string,
   reason: string,
-  {id, asRead}: {id?: number; asRead?: Pick<Grant, 'invitation_id'> & {status: string}},
+  {id, seat, asRead}: {id?: number; seat?: number; asRead?: Pick<Grant, 'invitation_id'> & {status: string}},
 ): Promise<Grant[]> {
   const {results} = await context.db
     .prepare(
       `UPDATE grants SET status = 'revoked', detail = ?2, version = version + 1, waiting_at = NULL, sending_at = NULL, updated_at = ?3
-       WHERE session_id = ?1 AND (?4 IS NULL OR id = ?4)
+       WHERE session_id = ?1 AND (?4 IS NULL OR id = ?4) AND (?7 IS NULL OR seat = ?7)
          AND CASE WHEN ?5 IS NULL THEN status IN ${TAKEN_BACK_FROM}
                   ELSE status = ?5 AND invitation_id IS ?6 END
        RETURNING *`,
     )
-    .bind(sessionId, reason, Date.now(), id ?? null, asRead?.status ?? null, asRead?.invitation_id ?? null)
+    .bind(
+      sessionId,
+      reason,
+      Date.now(),
+      id ?? null,
+      asRead?.status ?? null,
+      asRead?.invitation_id ?? null,
+      seat ?? null,
+    )
     .all<Grant>();
   const revoked = results.sort(
     (a, b) =>

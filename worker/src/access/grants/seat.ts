@@ -79,6 +79,8 @@ export async function requestAccess(
     sessionId: string;
     /** Which seat of the purchase: the buyer's own (OWNER_SEAT) unless said. */
     seat?: number;
+    /** On a team's seat, the member it is for (team_members): the grant delivers while they hold it. */
+    memberId?: number | null;
     userId: string;
     github: {login: string; id: number | null};
     byOwner?: boolean;
@@ -101,7 +103,12 @@ export async function requestAccess(
   // Moving the seat away from an account this worker invited is what the limit counts; the
   // seller's own moves do not.
   const takeBack = request.byOwner === true && current !== null && current.chosen_by_owner === 0;
-  const move = !byAdmin && !takeBack && current !== null && current.invitation_id !== null && !sameAccount;
+  // A team's seat given to another member starts again for them: their account is not a move of
+  // the seat, and the seat's count of moves starts from none.
+  const memberId = at.seat === OWNER_SEAT ? null : (request.memberId ?? null);
+  const nextMember = at.seat !== OWNER_SEAT && current !== null && current.member_id !== memberId;
+  const move =
+    !byAdmin && !takeBack && !nextMember && current !== null && current.invitation_id !== null && !sameAccount;
   const max = appConfig.repository.maxUsernameChanges;
   if (move && current.username_changes >= max) {
     throw new HttpError(
@@ -157,8 +164,9 @@ export async function requestAccess(
             `UPDATE grants SET github_username = ?2, github_user_id = ?3, invitation_id = NULL,
                status = 'queued', detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6,
                waiting_at = CASE WHEN status = 'queued' THEN waiting_at END,
-               username_changes = username_changes + ?7, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
-               resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END
+               username_changes = CASE WHEN ?12 = 1 THEN 0 ELSE username_changes + ?7 END, checked_at = NULL, invitation_expired = 0, chosen_by_owner = ?8,
+               resent_after_expiry = 0, invite_attempted_at = NULL, expiry_resends = CASE WHEN ?9 = 1 THEN expiry_resends ELSE 0 END,
+               member_id = ?13
              WHERE id = ?11 AND version = ?4 AND (?10 = 1 OR ${NOT_REVOKED_BY_SELLER})
              RETURNING *`,
           )
@@ -176,12 +184,14 @@ export async function requestAccess(
             healing ? 1 : 0,
             byAdmin ? 1 : 0,
             current.id,
+            nextMember ? 1 : 0,
+            memberId,
           )
           .first<Seat>()
       : await db
           .prepare(
-            `INSERT INTO grants (session_id, seat, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner)
-             SELECT ?1, ?8, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
+            `INSERT INTO grants (session_id, seat, repository_key, user_id, github_username, github_user_id, status, updated_at, chosen_by_owner, member_id)
+             SELECT ?1, ?8, 'kit', ?2, ?3, ?4, 'queued', ?5, ?6, ?9 WHERE ?7 = 1 OR ${NOT_REVOKED_BY_SELLER}
              ON CONFLICT (session_id, seat, repository_key) DO NOTHING
              RETURNING *`,
           )
@@ -194,6 +204,7 @@ export async function requestAccess(
             chosenByOwner,
             byAdmin ? 1 : 0,
             at.seat,
+            memberId,
           )
           .first<Seat>();
   } catch (err) {
@@ -302,7 +313,7 @@ async function moveSeat(
            detail = NULL, version = version + 1, user_id = ?5, updated_at = ?6, username_changes = username_changes + ?7,
            checked_at = ?6, invitation_expired = 0, chosen_by_owner = ?8, invited_at = ?10, expiry_resends = 0, resent_after_expiry = 0,
            invite_attempted_at = NULL
-         WHERE id = ?11 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p')})
+         WHERE id = ?11 AND version = ?9 AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1 AND ${ENTITLED('p', 'grants')})
          RETURNING *`,
       )
       .bind(
@@ -407,6 +418,7 @@ export async function resendInvitation(
     {
       sessionId: grant.session_id,
       seat: grant.seat,
+      memberId: grant.member_id,
       userId,
       github: {login, id: grant.github_user_id},
       byOwner: grant.chosen_by_owner === 1,

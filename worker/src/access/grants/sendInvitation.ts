@@ -1,3 +1,4 @@
+import {TEAM_REMOVED_REASON} from '../../../../src/config';
 import type {Context} from '../../context';
 import {RetryableError} from '../../jobs';
 import {log} from '../../log';
@@ -15,7 +16,7 @@ import {
 import {recordAttempt, sentAt} from './lostAnswer';
 import {kindOf, type RepositoryKind} from './repositoryKind';
 import {removeNowOrLater} from './removal';
-import {ENTITLED} from './entitlement';
+import {ENTITLED, SEAT_HELD} from './entitlement';
 
 /**
  * The one send of a queued grant's invitation, for every repository a purchase holds: the kit's
@@ -34,8 +35,8 @@ import {ENTITLED} from './entitlement';
  * seller's revocation (seat.ts `grantBySeller`, so that an invitation GitHub refuses leaves the
  * purchase revoked); then the kit's seat needs only paid.
  */
-const mayRecord = (bySeller: boolean) => `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
-  AND (${ENTITLED('p')}${bySeller ? ` OR (?2 = 'kit' AND p.status = 'paid')` : ''}))`;
+const mayRecord = (bySeller: boolean) => `(EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?1
+  AND (${ENTITLED('p')}${bySeller ? ` OR (?2 = 'kit' AND p.status = 'paid')` : ''})) AND ${SEAT_HELD('grants')})`;
 
 /** How a send is asked for: `checked`, the account was checked in this request; `bySeller`, see mayRecord. */
 export interface SendOptions {
@@ -278,7 +279,8 @@ export async function sendClaimed<G extends Grant>(
   await context.db
     .prepare(
       `UPDATE grants SET status = 'revoked', version = version + 1, updated_at = ?4, waiting_at = NULL,
-         detail = CASE WHEN EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
+         detail = CASE WHEN NOT ${SEAT_HELD('grants')} THEN '${TEAM_REMOVED_REASON}'
+           WHEN EXISTS (SELECT 1 FROM purchases WHERE session_id = ?1 AND status = 'paid')
            THEN 'the seller revoked the purchase' ELSE 'the purchase is not paid' END
        WHERE id = ?5 AND version = ?3 AND status = 'queued'
          AND NOT ${mayRecord(options.bySeller ?? false)}`,

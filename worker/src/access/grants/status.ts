@@ -5,7 +5,16 @@ import {log} from '../../log';
 import {claim} from './claims';
 import {reconcileSoon} from './reconcileSoon';
 import {type Invitation, type Repository, repositoryFor} from '../github';
-import {grantsOf, GRANT_DETAIL, type Grant, type GrantStatus, invitationLapsed, markActive, type Seat} from './records';
+import {
+  grantsOf,
+  GRANT_DETAIL,
+  type Grant,
+  type GrantStatus,
+  invitationLapsed,
+  markActive,
+  OWNER_SEAT,
+  type Seat,
+} from './records';
 import {grantKey, placeInQueue} from './invitationQueue';
 import {removalUnderWay} from './removal';
 import {repositoryOf} from './repositoryKind';
@@ -274,10 +283,13 @@ export async function observeAcceptances(context: Context, sessionId: string): P
 export async function extraAccessOf(
   context: Context,
   purchase: {session_id: string; plan: string | null},
+  seat: number = OWNER_SEAT,
 ): Promise<ExtraRepositoryAccess[]> {
   const keys = extraRepositoryKeys(findStoredPlan(purchase.plan));
   if (keys.length === 0) return [];
-  const rows = new Map((await grantsOf(context.db, purchase.session_id)).map((row) => [row.repository_key, row]));
+  const rows = new Map(
+    (await grantsOf(context.db, {session_id: purchase.session_id, seat})).map((row) => [row.repository_key, row]),
+  );
   const entries: ExtraRepositoryAccess[] = [];
   for (const key of keys) {
     const repository = context.settings.extraRepos[key];

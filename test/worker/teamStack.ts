@@ -1,0 +1,42 @@
+/**
+ * The worker built with Advanced sold for teams of up to TEAM_MAX seats, the rest of the config as
+ * committed (which sells no plan for teams), its prompts repository set: the stack the team suites
+ * run against. The worker
+ * reads the config when it is built, so this is a bundle of its own.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {buildWorkerBundleWithConfig} from '../../scripts/support/workerRuntime';
+import {EXTRA_FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
+import {startStack, type Stack, uniqueEmail} from './stack';
+
+export const TEAM_MAX = 10;
+/** The seller's admin address on the team stack (ADMIN_EMAILS): sign it up to use the console. */
+export const TEAM_ADMIN = uniqueEmail('team-seller');
+
+/** Starts the team stack before the file's tests and stops it after; read `stack()` inside a test. */
+export function useTeamStack(): () => Stack {
+  let bundleDir: string;
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-team-'));
+    buildWorkerBundleWithConfig(bundleDir, [
+      {
+        file: 'app.ts',
+        from: "      includesPlan: 'starter',",
+        to: `      includesPlan: 'starter',\n      team: {maxSeats: ${TEAM_MAX}},`,
+      },
+    ]);
+    // The plan's prompts repository too: a member's seat holds every repository of the plan.
+    stack = await startStack(
+      {GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`, ADMIN_EMAILS: TEAM_ADMIN, GITHUB_EXEMPT: OWNER},
+      {bundleDir},
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await stack?.stop();
+    fs.rmSync(bundleDir, {recursive: true, force: true});
+  });
+  return () => stack!;
+}
