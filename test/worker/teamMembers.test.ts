@@ -400,6 +400,8 @@ describe('a member invited by e-mail', () => {
 
   test('removed, the member’s access, download link and dashboard all say so, and they are e-mailed why', async () => {
     const {owner, sessionId} = await teamOwner(2);
+    const mine = githubAccount();
+    await requestAccess(owner, mine.login);
     const {member, email} = await joinedMember(owner);
     const account = githubAccount();
     await requestAccess(member, account.login);
@@ -425,6 +427,8 @@ describe('a member invited by e-mail', () => {
     );
     expect(told).toHaveLength(1);
     expect(told[0]!.fields.text).toContain(owner.email);
-    expect((await seatGrants(sessionId, 1)).length).toBe(0);
+    // The owner's own seat keeps its access.
+    expect((await seatGrants(sessionId, 1))[0]).toMatchObject({repository_key: 'kit', status: 'pending'});
+    expect(kitInvitations(mine.id)).toHaveLength(1);
   });
 });

@@ -29,7 +29,7 @@ async function accessSeatOrRefuse(db: D1Database, user: AuthUser): Promise<Acces
 }
 
 /** What a member's dashboard says of their team: its owner, their seat and the plan the team holds. */
-function teamOf(at: AccessSeat | null) {
+function memberTeam(at: AccessSeat | null) {
   if (!at?.member) return {};
   const plan = findStoredPlan(at.purchase.plan);
   const name = storedPlanName(at.purchase.plan) ?? '';
@@ -94,7 +94,7 @@ export const accessRoutes = new Hono<AppEnv>()
     const teamEnded = at ? null : await endedTeamOf(c.env.DB, user.uid);
     const base = {
       hasPaid: Boolean(at),
-      ...teamOf(at),
+      ...memberTeam(at),
       ...(owned && {seats: owned.seats}),
       ...(teamEnded && {teamEnded}),
       ...(repository && {repository, repositoryUrl: repositoryPage(context.settings, repository)}),

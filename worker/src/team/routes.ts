@@ -99,9 +99,6 @@ export const teamRoutes = new Hono<AppEnv>()
     if (body.email !== undefined) {
       if (body.email === purchase.email || body.email === user.email?.toLowerCase())
         throw new HttpError(409, TEAM_WORDS.ownAddress, 'CONFLICT');
-      const holding = await membersOf(c.env.DB, purchase.session_id);
-      if (holding.some((member) => member.email === body.email))
-        throw new HttpError(409, TEAM_WORDS.alreadyInvited(body.email), 'CONFLICT');
       // A seat given on a purchase the seller revoked would give nothing: refused as a named one is.
       if (await isRevokedBySeller(c.env.DB, purchase.session_id)) throw revokedBySeller();
       const link = await newLink();
@@ -109,7 +106,7 @@ export const teamRoutes = new Hono<AppEnv>()
       try {
         member = await giveSeat(c.env.DB, purchase, {state: 'invited', email: body.email, linkHash: link.hash});
       } catch (err) {
-        // The same address invited twice at once: the index lets one through.
+        // An address that holds a seat already, or two invitations of it at once: the index lets one through.
         if (isSameAddressTwice(err)) throw new HttpError(409, TEAM_WORDS.alreadyInvited(body.email), 'CONFLICT');
         throw err;
       }
