@@ -25,6 +25,11 @@ export function teamLinkUrl(siteOrigin: string, token: string): string {
 
 /** Why a team seat's access was taken back, in the words its grant records and the member reads. */
 export const TEAM_REMOVED_REASON = 'removed from the team by its owner';
+/** Why, when the seat was one of those a refund of added seats took away (the last seats go). */
+export const TEAM_SEATS_REFUNDED_REASON = 'the seat was refunded to the team’s owner';
+
+/** Why a member's seat ended (team_members.end_reason): their owner removed them, or refunded seats. */
+export type SeatEndReason = 'removed' | 'seats_refunded';
 
 /** What the worker answers a team's owner and its members, in one place. */
 export const TEAM_WORDS = {
@@ -44,8 +49,13 @@ export const TEAM_WORDS = {
     'This invitation is for another e-mail address. Sign in with the address it was sent to (a verified one).',
   ownPurchase: 'You already have your own purchase, which gives you access: this seat is left for someone else.',
   otherTeam: 'You already have a seat of a team. Ask its owner to remove you before you join another.',
-  noTeamUpgrade: (support: string) =>
-    `A team's purchase is not upgraded here yet: write to ${support} and we will move your whole team up.`,
+  soldAlone: (plan: string) => `${plan} is sold for one developer: seats cannot be added to it.`,
+  seatsOverMost: (plan: string, most: number, now: number) =>
+    now >= most
+      ? `${plan} is sold for teams of up to ${most} seats, and yours has ${most} already.`
+      : `${plan} is sold for teams of up to ${most} seats, and yours has ${now}: add ${most - now} or fewer.`,
+  teamTooBig: (plan: string, seats: number) =>
+    `${plan} is not sold for a team of ${seats}: your whole team moves up together, so it cannot move to ${plan}.`,
   teamEnded: 'This team’s purchase was refunded or disputed, so its seats give no access. Ask its owner.',
   seatEnded: 'Your seat of the team has ended: its owner removed you, so this link no longer gives the code.',
 } as const;
@@ -92,10 +102,23 @@ export function memberOfTeam(owner: string, plan: string): string {
   return `Your access is a seat of ${owner}'s team (${plan}). Billing, receipts and the team are theirs.`;
 }
 
+/** Why a member's seat ended, as a sentence's start: "Ana removed you from the team". */
+export function seatEndedBecause(owner: string, reason: SeatEndReason): string {
+  const who = owner || 'The team’s owner';
+  return reason === 'seats_refunded'
+    ? `${who} was refunded some of the team's seats, and yours was one of them`
+    : `${who} removed you from the team`;
+}
+
 /** What a removed member reads: their seat ended, and why. */
-export function seatEndedWords(owner: string): {title: string; text: string} {
+export function seatEndedWords(owner: string, reason: SeatEndReason = 'removed'): {title: string; text: string} {
   return {
     title: 'Your seat of the team has ended',
-    text: `${owner || 'The team’s owner'} removed you from the team, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
+    text: `${seatEndedBecause(owner, reason)}, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
   };
+}
+
+/** The owner's offer of more seats (GET /upgrades `seats`): "Add 2 seats for $298". */
+export function addSeatsLabel(added: number, price: string): string {
+  return `Add ${added} ${added === 1 ? 'seat' : 'seats'} for ${price}`;
 }

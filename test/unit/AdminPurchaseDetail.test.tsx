@@ -320,6 +320,8 @@ describe('a purchase’s page', () => {
     const base = {
       fromPlan: 'Starter',
       toPlan: 'Advanced',
+      label: 'Upgrade: Starter → Advanced',
+      seatsAdded: 0,
       amount: 3000,
       amountRefunded: 0,
       currency: 'usd',

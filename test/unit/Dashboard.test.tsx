@@ -83,7 +83,7 @@ function show(access: AccessStatus) {
       },
     ],
   });
-  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: []});
+  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: [], seats: null});
   worker().answer(`GET ${API_PATHS.releases}`, 200, {
     releases: [],
     includesUpdates: true,

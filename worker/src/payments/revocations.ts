@@ -4,6 +4,7 @@ import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {recordUpgradeRefund, restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
+import {endSeatsPast} from '../team/removeMember';
 import {idOf} from './stripe';
 
 /**
@@ -65,7 +66,11 @@ export async function recordAmountRefunded(
  */
 export async function revokePayment(env: Env, paymentIntentId: string, reason: RevokeReason) {
   const now = Date.now();
-  const [, updated, upgrades] = await env.DB.batch<{session_id: string; purchase_session_id: string}>([
+  const [, updated, upgrades] = await env.DB.batch<{
+    session_id: string;
+    purchase_session_id: string;
+    seats_added: number;
+  }>([
     env.DB.prepare(
       `INSERT INTO payment_revocations (payment_intent_id, reason, created_at) VALUES (?1, ?2, ?3)
        ON CONFLICT (payment_intent_id) DO UPDATE SET reason = excluded.reason
@@ -84,8 +89,10 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
   for (const {session_id} of updated!.results) {
     await takeBackEvery(context, session_id, reason);
   }
-  // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes.
-  for (const {purchase_session_id} of upgrades!.results) {
+  // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes:
+  // its plan's repositories, or its seats (the members on them first, so the reconcile finds them left).
+  for (const {purchase_session_id, seats_added} of upgrades!.results) {
+    if (seats_added > 0) await endSeatsPast(context, purchase_session_id);
     await reconcileSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
   }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});

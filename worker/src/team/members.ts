@@ -1,4 +1,4 @@
-import {TEAM_LINK_MS} from '../../../src/config';
+import {type SeatEndReason, TEAM_LINK_MS} from '../../../src/config';
 import type {TeamMember} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {invitationLapsed, type Grant} from '../access/grants/records';
@@ -124,13 +124,19 @@ export async function ungiveSeat(db: D1Database, member: Pick<MemberRow, 'id'>):
  * stops with it (joinTeam reads the state). Returns the row as it is now (`withdrawn` or
  * `removed`), or null when the seat had no member.
  */
-export function endMember(db: D1Database, sessionId: string, seat: number): Promise<MemberRow | null> {
+export function endMember(
+  db: D1Database,
+  sessionId: string,
+  seat: number,
+  reason: SeatEndReason = 'removed',
+): Promise<MemberRow | null> {
   return db
     .prepare(
-      `UPDATE team_members SET state = CASE WHEN state = 'invited' THEN 'withdrawn' ELSE 'removed' END, updated_at = ?3
+      `UPDATE team_members SET state = CASE WHEN state = 'invited' THEN 'withdrawn' ELSE 'removed' END, updated_at = ?3,
+         end_reason = ?4
        WHERE session_id = ?1 AND seat = ?2 AND state IN ${HOLDS} RETURNING *`,
     )
-    .bind(sessionId, seat, Date.now())
+    .bind(sessionId, seat, Date.now(), reason === 'seats_refunded' ? 'seats_refunded' : null)
     .first<MemberRow>();
 }
 
@@ -189,19 +195,19 @@ export function joinedSeatOf(db: D1Database, userId: string): Promise<MemberRow 
 }
 
 /**
- * The team a user's seat ended in (its owner removed them), when they hold none now: the owner's
- * address, for their dashboard to say so. Null otherwise.
+ * The team a user's seat ended in (its owner removed them, or refunded it), when they hold none now:
+ * the owner's address and why, for their dashboard to say so. Null otherwise.
  */
-export function endedTeamOf(db: D1Database, userId: string): Promise<{owner: string} | null> {
+export function endedTeamOf(db: D1Database, userId: string): Promise<{owner: string; reason: SeatEndReason} | null> {
   return db
     .prepare(
-      `SELECT COALESCE(p.email, '') AS owner FROM team_members m JOIN purchases p ON p.session_id = m.session_id
+      `SELECT COALESCE(p.email, '') AS owner, COALESCE(m.end_reason, 'removed') AS reason FROM team_members m JOIN purchases p ON p.session_id = m.session_id
        WHERE m.user_id = ?1 AND m.state = 'removed'
          AND NOT EXISTS (SELECT 1 FROM team_members j WHERE j.user_id = ?1 AND j.state = 'joined')
        ORDER BY m.updated_at DESC LIMIT 1`,
     )
     .bind(userId)
-    .first<{owner: string}>();
+    .first<{owner: string; reason: SeatEndReason}>();
 }
 
 /** A member as the owner sees them, with their seat's grant of the kit's repository (read as recorded). */

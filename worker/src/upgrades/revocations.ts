@@ -1,8 +1,10 @@
 /**
  * Refunds and disputes of an upgrade's own payment, beside a purchase's (payments/revocations.ts):
  * they take back only what the upgrade added. The upgrade is no longer paid, so its purchase gives
- * the plan it had before (purchases.ts `effectivePlan`); the purchase and its repository access
- * stay. A refused upgrade (a duplicate, refunded by the worker) stays refused.
+ * the plan it had before (purchases.ts `effectivePlan`), or the seats it had before
+ * (`effectiveSeats`: the members on the seats it loses lose them, team/removeMember.ts); the
+ * purchase and its other seats' access stay. A refused upgrade (a duplicate, refunded by the
+ * worker) stays refused. Seats given back by a dispute won come back empty: the owner gives them again.
  */
 
 /** The statement that revokes the paid upgrade this payment bought; a final reason replaces `disputed`. */
@@ -17,7 +19,7 @@ export function revokeUpgradeStatement(
       `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
          revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
        WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')
-       RETURNING purchase_session_id`,
+       RETURNING purchase_session_id, seats_added`,
     )
     .bind(paymentIntentId, reason, now);
 }
@@ -37,8 +39,8 @@ export function restoreUpgradeStatement(
     .prepare(
       `UPDATE upgrades SET status = 'paid', revoke_reason = NULL, updated_at = ?2
        WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
-         AND NOT EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = upgrades.purchase_session_id
-           AND o.to_plan = upgrades.to_plan AND o.status = 'paid')
+         AND (upgrades.seats_added > 0 OR NOT EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = upgrades.purchase_session_id
+           AND o.to_plan = upgrades.to_plan AND o.status = 'paid' AND o.seats_added = 0))
        RETURNING purchase_session_id`,
     )
     .bind(paymentIntentId, now);
