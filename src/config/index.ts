@@ -37,6 +37,7 @@ export {
   TEAM_REMOVED_REASON,
   TEAM_SEATS_REFUNDED_REASON,
   TEAM_WORDS,
+  teamFaq,
   teamLinkUrl,
 } from './teams';
 export * from './types';
