@@ -250,8 +250,10 @@ export const standingPlan = z.object({id: z.string().nullable(), name: z.string(
  */
 export const upgradeStanding = z.object({
   state: z.enum(PAYMENT_STATES),
-  /** The plan it upgraded the purchase to. */
+  /** The plan it upgraded the purchase to (for seats added, the plan they were added to). */
   plan: standingPlan,
+  /** Seats it added to a team; 0 for a move to a higher plan. */
+  seatsAdded: z.number(),
   /** When it was paid (Unix ms). */
   paidAt: z.number(),
   /** When it came to `state`, as PaymentStanding's `since`; absent for `paid`. */

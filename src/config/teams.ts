@@ -40,8 +40,8 @@ export function teamLinkUrl(siteOrigin: string, token: string): string {
 
 /** Why a team seat's access was taken back, in the words its grant records and the member reads. */
 export const TEAM_REMOVED_REASON = 'removed from the team by its owner';
-/** Why, when the seat was one of those a refund of added seats took away (the last seats go). */
-export const TEAM_SEATS_REFUNDED_REASON = 'the seat was refunded to the team’s owner';
+/** Why, when the seat was one of those a refund or a dispute of added seats took away (the newest members go). */
+export const TEAM_SEATS_REFUNDED_REASON = 'the team’s owner no longer pays for the seat (a refund or a dispute)';
 
 /** Why a member's seat ended (team_members.end_reason): their owner removed them, or refunded seats. */
 export type SeatEndReason = 'removed' | 'seats_refunded';
@@ -121,7 +121,7 @@ export function memberOfTeam(owner: string, plan: string): string {
 export function seatEndedBecause(owner: string, reason: SeatEndReason): string {
   const who = owner || 'The team’s owner';
   return reason === 'seats_refunded'
-    ? `${who} was refunded some of the team's seats, and yours was one of them`
+    ? `${who} no longer pays for some of the team's seats (a refund or a dispute), and yours was one of them`
     : `${who} removed you from the team`;
 }
 

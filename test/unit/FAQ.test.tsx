@@ -1,7 +1,7 @@
 import React from 'react';
 import {fireEvent, screen} from '@testing-library/react';
 import FAQ from '../../src/components/landing/FAQ';
-import {appConfig, landing, TEAM_LINK_DAYS, teamFaq} from '../../src/config';
+import {appConfig, landing, type Plan, TEAM_LINK_DAYS, teamFaq} from '../../src/config';
 import {renderWithSite} from '../support/render';
 
 describe('FAQ', () => {
@@ -39,7 +39,7 @@ describe('FAQ', () => {
   });
 
   it('says how team access works once a plan is sold for teams, and nothing of teams while none is', () => {
-    expect(appConfig.plans.some((plan) => plan.team)).toBe(false);
+    expect((appConfig.plans as readonly Plan[]).some((plan) => plan.team)).toBe(false);
     expect(teamFaq(appConfig.plans)).toBeNull();
     expect(landing.faq.items.some((item) => /team/i.test(item.question))).toBe(false);
 

@@ -147,7 +147,9 @@ describe("a member's dashboard", () => {
     show({status: 'revoked', hasPaid: false, teamEnded: {owner: owner.email, reason: 'seats_refunded'}}, member);
     const words = seatEndedWords(owner.email, 'seats_refunded');
     expect(await screen.findByText(words.text)).toBeInTheDocument();
-    expect(words.text).toContain(`${owner.email} was refunded some of the team's seats, and yours was one of them`);
+    expect(words.text).toContain(
+      `${owner.email} no longer pays for some of the team's seats (a refund or a dispute), and yours was one of them`,
+    );
     expect(screen.queryByText(/removed you/)).toBeNull();
   });
 });

@@ -8,12 +8,14 @@ import {
   findPlanByPriceId,
   planAmount,
   PLAN_CURRENCY,
+  seatEndedBecause,
   TEAM_SEATS_REFUNDED_REASON,
   TEAM_WORDS,
   upgradeAmount,
 } from '../../src/config';
 import {API_PATHS, type BuyerPlan, type BuyerReceipts} from '../../src/config/api';
 import {
+  disputeEvent,
   payUpgradeOf,
   PRICE_ADVANCED,
   PRICE_STARTER,
@@ -137,7 +139,7 @@ describe('seats added later', () => {
 });
 
 describe('a refund of seats added', () => {
-  test('takes them away: the members on the last seats lose their access and are told why; the team’s other seats keep theirs', async () => {
+  test('takes them away: the newest members lose their access and are told why; the team’s other seats keep theirs', async () => {
     const {owner, sessionId} = await teamOwner(2);
     const first = await joinedMember(owner);
     expect(first.seat).toBe(2);
@@ -176,7 +178,7 @@ describe('a refund of seats added', () => {
       (mail) => mail.fields.to === later.email && /has ended/.test(mail.fields.subject ?? ''),
     );
     expect(told).toHaveLength(1);
-    expect(told[0]!.fields.text).toContain("was refunded some of the team's seats");
+    expect(told[0]!.fields.text).toContain(seatEndedBecause(owner.email, 'seats_refunded'));
     const status = await accessStatus(later.member);
     expect(status.teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
     // Stripe's event again: nothing more happens, no second e-mail.
@@ -186,6 +188,70 @@ describe('a refund of seats added', () => {
         (mail) => mail.fields.to === later.email && /has ended/.test(mail.fields.subject ?? ''),
       ),
     ).toHaveLength(1);
+  });
+
+  test('only as many members as are past the count lose their seats, the newest: a seat the owner freed before counts', async () => {
+    const {owner} = await teamOwner(3);
+    const added = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    const accounts = [githubAccount(), githubAccount(), githubAccount(), githubAccount()];
+    for (const account of accounts) await call(owner, API_PATHS.addTeamMember, {username: account.login});
+    expect((await teamOf(owner)).members.map((member) => member.seat)).toEqual([2, 3, 4, 5]);
+    expect((await call(owner, API_PATHS.removeTeamMember, {seat: 2})).status).toBe(200);
+
+    await refundAtStripe(team(), added);
+    // 3 seats: the owner's and two members'. Of the three members, the newest goes.
+    const after = await teamOf(owner);
+    expect(after).toMatchObject({seats: 3, free: 0});
+    expect(after.members.map((member) => member.username)).toEqual([accounts[1]!.login, accounts[2]!.login]);
+    expect(kitInvitations(accounts[3]!.id)).toEqual([]);
+    expect(kitInvitations(accounts[1]!.id)).toHaveLength(1);
+    // Full: a seat is given only once one is free, whatever its number.
+    expect((await call(owner, API_PATHS.addTeamMember, {username: githubAccount().login})).status).toBe(409);
+    await call(owner, API_PATHS.removeTeamMember, {seat: 3});
+    expect(await (await call(owner, API_PATHS.addTeamMember, {username: githubAccount().login})).json()).toMatchObject({
+      seat: 2,
+    });
+  });
+});
+
+describe('a dispute of seats added', () => {
+  const dispute = (
+    sessionId: string,
+    type: 'charge.dispute.created' | 'charge.dispute.closed',
+    status: 'needs_response' | 'won',
+  ) => team().deliver(disputeEvent(team(), sessionId, type, status));
+
+  test('won with nothing changed since: the seats come back, empty for the owner to give', async () => {
+    const {owner} = await teamOwner(3);
+    const added = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    expect((await dispute(added, 'charge.dispute.created', 'needs_response')).status).toBe(200);
+    expect(await teamOf(owner)).toMatchObject({seats: 3});
+    expect((await dispute(added, 'charge.dispute.closed', 'won')).status).toBe(200);
+    expect(await upgradeRow(added)).toMatchObject({status: 'paid'});
+    expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
+  });
+
+  test('won after the team bought seats again, or moved up: it is refused and refunded, never seats past what was paid for', async () => {
+    const {owner} = await teamOwner(3);
+    const first = await paid(owner, {planId: ADVANCED.id, addSeats: TEAM_MAX - 3});
+    await dispute(first, 'charge.dispute.created', 'needs_response');
+    const again = await paid(owner, {planId: ADVANCED.id, addSeats: TEAM_MAX - 3});
+    const refundsBefore = team().stripe.refundsCreated.length;
+    expect((await dispute(first, 'charge.dispute.closed', 'won')).status).toBe(200);
+    expect(await upgradeRow(first)).toMatchObject({status: 'refused', refused_reason: 'stale'});
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
+    expect(await teamOf(owner)).toMatchObject({seats: TEAM_MAX});
+    expect(await upgradeRow(again)).toMatchObject({status: 'paid'});
+
+    // A Starter team: seats added and disputed, the team moved up meanwhile: the seats, priced at
+    // Starter, do not come back on Advanced.
+    const {owner: lead} = await teamOwner(3, PRICE_STARTER);
+    const seats = await paid(lead, {planId: STARTER.id, addSeats: 2});
+    await dispute(seats, 'charge.dispute.created', 'needs_response');
+    await paid(lead, {planId: ADVANCED.id});
+    await dispute(seats, 'charge.dispute.closed', 'won');
+    expect(await upgradeRow(seats)).toMatchObject({status: 'refused', refused_reason: 'stale'});
+    expect(await offerOf(lead)).toMatchObject({plan: {id: ADVANCED.id}, seats: {seats: 3}});
   });
 });
 

@@ -258,6 +258,8 @@ export async function purchasesWithOutcomeOf(
 export interface UpgradeWithOutcome extends PaymentOutcome {
   purchase_session_id: string;
   to_plan: string;
+  /** Seats it added to a team (0 for a move to a higher plan). */
+  seats_added: number;
   amount_paid: number | null;
   currency: string;
   paid_at: number;
@@ -275,7 +277,7 @@ export async function upgradesWithOutcomeOf(
   if (purchaseSessionIds.length === 0) return [];
   const {results} = await db
     .prepare(
-      `SELECT u.purchase_session_id, u.to_plan, u.status, u.revoke_reason, u.amount_paid, u.amount_refunded, u.currency, u.paid_at,
+      `SELECT u.purchase_session_id, u.to_plan, u.seats_added, u.status, u.revoke_reason, u.amount_paid, u.amount_refunded, u.currency, u.paid_at,
          u.updated_at, ${outcomeTimes('u')}
        FROM upgrades u WHERE u.purchase_session_id IN (SELECT value FROM json_each(?1)) AND u.status IN ('paid', 'revoked') AND u.paid_at IS NOT NULL
        ORDER BY u.paid_at, u.session_id`,

@@ -4,8 +4,7 @@ import type {Context} from '../context';
 import {enqueue} from '../jobs';
 import {log} from '../log';
 import {mailOnce} from '../mail';
-import {effectiveSeats} from '../purchases';
-import {endMember, type MemberRow} from './members';
+import {endMember, type MemberRow, membersPastSeats} from './members';
 import {memberRemovedMail} from './teamMail';
 
 /**
@@ -49,21 +48,19 @@ export async function removeMember(
 }
 
 /**
- * After a refund or a lost dispute of seats added (upgrades/revocations.ts): the members on the
- * seats past the team's count now lose them, the last seats first (seats are given lowest first,
- * so those are the latest given). A purchase no longer paid has lost every seat already.
+ * After a refund or a dispute of seats added (upgrades/revocations.ts): when the team now holds more
+ * seats than it has, its newest members lose theirs, as many as are past the count, each told why.
+ * A purchase no longer paid has lost every seat already (its own revocation).
  */
 export async function endSeatsPast(context: Context, sessionId: string): Promise<number> {
-  const {results} = await context.db
-    .prepare(
-      `SELECT m.seat, p.email FROM team_members m JOIN purchases p ON p.session_id = m.session_id
-       WHERE m.session_id = ?1 AND p.status = 'paid' AND m.state IN ('invited', 'joined') AND m.seat > ${effectiveSeats('p')}
-       ORDER BY m.seat DESC`,
-    )
+  const owner = await context.db
+    .prepare(`SELECT email FROM purchases WHERE session_id = ?1 AND status = 'paid'`)
     .bind(sessionId)
-    .all<{seat: number; email: string | null}>();
-  for (const {seat, email} of results) {
-    await removeMember(context, {session_id: sessionId, email}, seat, 'seats_refunded');
+    .first<{email: string | null}>();
+  if (!owner) return 0;
+  const past = await membersPastSeats(context.db, sessionId);
+  for (const member of past) {
+    await removeMember(context, {session_id: sessionId, email: owner.email}, member.seat, 'seats_refunded');
   }
-  return results.length;
+  return past.length;
 }

@@ -36,7 +36,7 @@ interface UpgradeRow {
  * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
  * would give nothing.
  */
-type Refusal =
+export type Refusal =
   | 'duplicate'
   | 'purchase not paid'
   | 'access revoked'
@@ -207,10 +207,11 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
 /**
  * Gives back a payment that bought nothing: a second payment for an upgrade already paid, one for
  * a purchase refunded or disputed meanwhile (or whose access the seller revoked), one that is not
- * what the worker priced or not the asking buyer's. Once per session (Stripe's idempotency key), and
+ * what the worker priced or not the asking buyer's, one back from a dispute won that no longer
+ * stands on its purchase (payments/revocations.ts `restorePayment`). Once per session (Stripe's idempotency key), and
  * its `charge.refunded` leaves the refused upgrade as it is.
  */
-async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
+export async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
   try {
     await stripeFor(settingsOf(env)).refunds.create(
       {

@@ -14,7 +14,7 @@ function effectsOf(upgrade: AdminUpgrade): RefundEffects {
     return {
       full: `the team loses the ${seats} it added`,
       partial: `they keep the ${seats}`,
-      summary: `A full refund takes the ${seats} away once Stripe confirms it: members on the team's last seats lose their access and are e-mailed why; a partial one keeps them.`,
+      summary: `A full refund takes the ${seats} away once Stripe confirms it: if the team then holds more seats than it has, its newest members lose theirs and are e-mailed why; a partial one keeps them.`,
       afterFull: `The team loses the ${seats} once Stripe confirms it.`,
       confirmed: `Stripe confirmed it: the team no longer has the ${seats}.`,
     };
