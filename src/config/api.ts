@@ -52,6 +52,7 @@ export type {
   BuyerReceipts,
   PricesResponse,
   UpgradeOffer,
+  SeatsOffer,
   BuyerPlan,
   LeadResult,
   MailgunEventsResult,

@@ -190,12 +190,19 @@ export const releaseEmailsBody = z.strictObject(
 );
 
 /**
- * POST /createUpgradeSession. Only the plan to move up to (a config plan's id), and where to come
- * back. Anything else sent along (an amount, the purchase, its plan) is dropped here: the worker
- * finds the purchase and its plan itself, and never reads an amount or a purchase from the browser.
+ * POST /createUpgradeSession. Only the plan to move up to (a config plan's id), or with `addSeats`
+ * the plan held now and how many seats to add, and where to come back. Anything else sent along
+ * (an amount, the purchase, its plan or seats) is dropped here: the worker finds the purchase, its
+ * plan and its seats itself, and never reads an amount or a purchase from the browser.
  */
 export const upgradeBody = z.object({
   planId: z.string({message: 'planId is required'}).min(1, 'planId is required').max(64, 'planId is too long'),
+  addSeats: z
+    .number({message: 'addSeats must be a whole number'})
+    .int('addSeats must be a whole number')
+    .min(1, 'addSeats must be at least 1')
+    .max(1000, 'addSeats must be at most 1000')
+    .optional(),
   successUrl: url,
   cancelUrl: url,
 });
@@ -243,8 +250,10 @@ export const standingPlan = z.object({id: z.string().nullable(), name: z.string(
  */
 export const upgradeStanding = z.object({
   state: z.enum(PAYMENT_STATES),
-  /** The plan it upgraded the purchase to. */
+  /** The plan it upgraded the purchase to (for seats added, the plan they were added to). */
   plan: standingPlan,
+  /** Seats it added to a team; 0 for a move to a higher plan. */
+  seatsAdded: z.number(),
   /** When it was paid (Unix ms). */
   paidAt: z.number(),
   /** When it came to `state`, as PaymentStanding's `since`; absent for `paid`. */
@@ -420,8 +429,8 @@ export const accessStatus = z.object({
    * dashboard shows "Your team", whose members GET /team lists.
    */
   seats: z.number().optional(),
-  /** The caller held a seat of a team whose owner removed them: whose team it was. */
-  teamEnded: z.object({owner: z.string()}).optional(),
+  /** The caller held a seat of a team whose owner removed them (or refunded it): whose team it was, and why. */
+  teamEnded: z.object({owner: z.string(), reason: z.enum(['removed', 'seats_refunded'])}).optional(),
   /**
    * The money-back guarantee: until when (Unix ms) the buyer may refund this purchase themselves
    * (POST /refundPurchase). Absent when they may not: the window has ended, the payment was
@@ -542,10 +551,20 @@ export const pricesResponse = z.object({
 /** One upgrade the buyer may pay for: the plan, and what it costs now (cents). */
 export const upgradeOffer = z.object({planId: z.string(), name: z.string(), amount: z.number(), currency: z.string()});
 
-/** GET /upgrades: the plan the buyer's paid purchase gives now (null without one), and its upgrades. */
+/**
+ * More seats the owner may buy for their purchase's plan, sold for teams: how many it has, the most
+ * the plan sells, and what one more costs (cents), priced as the worker will charge it.
+ */
+export const seatsOffer = z.object({seats: z.number(), most: z.number(), perSeat: z.number(), currency: z.string()});
+
+/**
+ * GET /upgrades: the plan the buyer's paid purchase gives now (null without one), its upgrades
+ * (priced for every seat of a team), and more seats when its plan is sold for teams (else null).
+ */
 export const buyerPlan = z.object({
   plan: z.object({id: z.string(), name: z.string()}).nullable(),
   upgrades: z.array(upgradeOffer),
+  seats: seatsOffer.nullable(),
 });
 
 /** POST /api/leads */
@@ -812,6 +831,10 @@ export const adminUpgrade = z.object({
   /** The plans' names as the config has them now. */
   fromPlan: z.string(),
   toPlan: z.string(),
+  /** What it bought, as receipts name it: "Upgrade: Starter → Advanced", or "2 more seats: Advanced". */
+  label: z.string(),
+  /** Seats it added to a team (0 for a move to a higher plan): a full refund takes them away again. */
+  seatsAdded: z.number(),
   state: upgradeState,
   /** Cents paid (the difference between the plans), and refunded so far, as Stripe's webhooks last said. */
   amount: z.number(),
@@ -1091,6 +1114,7 @@ export type BuyerReceipts = z.infer<typeof buyerReceipts>;
 export type PricesResponse = z.infer<typeof pricesResponse>;
 export type UpgradeOffer = z.infer<typeof upgradeOffer>;
 export type BuyerPlan = z.infer<typeof buyerPlan>;
+export type SeatsOffer = z.infer<typeof seatsOffer>;
 export type LeadResult = z.infer<typeof leadResult>;
 export type MailgunEventsResult = z.infer<typeof mailgunEventsResult>;
 export type ReleaseWebhookResult = z.infer<typeof releaseWebhookResult>;

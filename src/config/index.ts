@@ -22,17 +22,22 @@ export {
 export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export {
+  addSeatsLabel,
   memberName,
   memberOfTeam,
   memberStateWords,
   planForSeats,
+  seatEndedBecause,
   seatEndedWords,
+  type SeatEndReason,
   type ShownMember,
   TEAM_LINK_DAYS,
   TEAM_LINK_FRAGMENT,
   TEAM_LINK_MS,
   TEAM_REMOVED_REASON,
+  TEAM_SEATS_REFUNDED_REASON,
   TEAM_WORDS,
+  teamFaq,
   teamLinkUrl,
 } from './teams';
 export * from './types';
@@ -45,12 +50,16 @@ export {formatDay} from './dates';
 export {legal} from './legal';
 export {
   addedRepositoriesLine,
+  addedSeatsAmount,
+  fairPriceCreditName,
+  moreSeatsLabel,
   SMALLEST_CHARGE,
   upgradeAmount,
   upgradeAmountFor,
   upgradeCreditName,
   upgradeLabel,
   upgradesFrom,
+  type UpgradeSeats,
 } from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, immediateDeliveryVersion, termsAcceptanceText} from './checkoutTerms';

@@ -1,5 +1,6 @@
 import {appConfig} from './app';
 import {ROUTES} from './links';
+import {teamFaq} from './teams';
 import type {
   AccordionFeature,
   ComparisonColumn,
@@ -108,6 +109,7 @@ export const landing = {
         question: 'Can I get a refund?',
         answer: `Yes. You can have a full refund within ${appConfig.guarantee.days} days of your purchase, no questions asked: ${appConfig.guarantee.selfService ? 'refund it yourself from your dashboard, or ' : ''}send an e-mail to ${appConfig.support.email}.`,
       },
+      ...[teamFaq(appConfig.plans)].filter((item) => item !== null),
       {
         question: 'I have another question',
         answer: `Write to ${appConfig.support.email}: a real person answers, ${appConfig.support.replyTime}.`,

@@ -36,9 +36,15 @@ const and = (items: readonly string[]) => new Intl.ListFormat('en', {style: 'lon
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** "its upgrade to Advanced of 4 May 2026", "its upgrades to Advanced of 4 May 2026 and to Pro of 6 May 2026" */
+/** What an upgrade bought, after "upgrade": "to Advanced", or for seats added "for 2 more seats". */
+function upgradedTo(upgrade: UpgradeStanding): string {
+  if (upgrade.seatsAdded > 0) return `for ${upgrade.seatsAdded} more ${upgrade.seatsAdded === 1 ? 'seat' : 'seats'}`;
+  return `to ${upgrade.plan.name}`;
+}
+
+/** "its upgrade to Advanced of 4 May 2026", "its upgrades to Advanced of 4 May 2026 and for 2 more seats of 6 May 2026" */
 function itsUpgrades(upgrades: readonly UpgradeStanding[]): string {
-  return `its upgrade${upgrades.length === 1 ? '' : 's'} ${and(upgrades.map((upgrade) => `to ${upgrade.plan.name} of ${formatDay(upgrade.paidAt)}`))}`;
+  return `its upgrade${upgrades.length === 1 ? '' : 's'} ${and(upgrades.map((upgrade) => `${upgradedTo(upgrade)} of ${formatDay(upgrade.paidAt)}`))}`;
 }
 
 /** "the $30.00 you paid for {what}", or "the payment for {what}" when its amount is not recorded. */
@@ -71,9 +77,7 @@ function upgradeFate(upgrade: UpgradeStanding, what: string): string {
 /** Each upgrade's fate, as one sentence's clause: the one upgrade is `one` ("it", "the upgrade"), several are named by their plan. */
 function upgradeFates(upgrades: readonly UpgradeStanding[], one: string): string {
   return and(
-    upgrades.map((upgrade) =>
-      upgradeFate(upgrade, upgrades.length === 1 ? one : `the upgrade to ${upgrade.plan.name}`),
-    ),
+    upgrades.map((upgrade) => upgradeFate(upgrade, upgrades.length === 1 ? one : `the upgrade ${upgradedTo(upgrade)}`)),
   );
 }
 
@@ -229,7 +233,7 @@ export function endedPurchase(
  * access stay, and the plan is what the purchase gives now (`planNow`); a part refunded keeps it.
  */
 function upgradeNote(payment: PaymentStanding, upgrade: UpgradeStanding): string {
-  const fate = capitalized(upgradeFate(upgrade, `the upgrade to ${upgrade.plan.name} of ${formatDay(upgrade.paidAt)}`));
+  const fate = capitalized(upgradeFate(upgrade, `the upgrade ${upgradedTo(upgrade)} of ${formatDay(upgrade.paidAt)}`));
   if (upgrade.state === 'partly_refunded') return `${fate}. A partial refund keeps the upgrade and its plan.`;
   const what =
     upgrade.state === 'disputed'

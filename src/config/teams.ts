@@ -4,7 +4,22 @@
  */
 import type {TeamMember} from './api';
 import {DAY_MS} from './dates';
+import type {FaqItem, Plan} from './types';
 import {ROUTES} from './links';
+
+/**
+ * The FAQ's answer on teams, for the plans sold for teams (`Plan.team`), or null when none is: then
+ * the FAQ says nothing of teams, as the product sells none.
+ */
+export function teamFaq(plans: readonly Plan[]): FaqItem | null {
+  const sold = plans.filter((plan) => plan.team);
+  if (sold.length === 0) return null;
+  const names = sold.map((plan) => `${plan.name} (up to ${plan.team!.maxSeats} developers)`).join(' and ');
+  return {
+    question: 'Can I buy it for my team?',
+    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, each seat at the plan's price, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can add seats later for the price of the seats alone, and move the whole team to a higher plan for the difference on each seat.`,
+  };
+}
 
 /** A plan bought for `seats`: "Advanced", or "Advanced for a team of 5". */
 export function planForSeats(planName: string, seats: number): string {
@@ -25,6 +40,11 @@ export function teamLinkUrl(siteOrigin: string, token: string): string {
 
 /** Why a team seat's access was taken back, in the words its grant records and the member reads. */
 export const TEAM_REMOVED_REASON = 'removed from the team by its owner';
+/** Why, when the seat was one of those a refund or a dispute of added seats took away (the newest members go). */
+export const TEAM_SEATS_REFUNDED_REASON = 'the team’s owner no longer pays for the seat (a refund or a dispute)';
+
+/** Why a member's seat ended (team_members.end_reason): their owner removed them, or refunded seats. */
+export type SeatEndReason = 'removed' | 'seats_refunded';
 
 /** What the worker answers a team's owner and its members, in one place. */
 export const TEAM_WORDS = {
@@ -44,8 +64,13 @@ export const TEAM_WORDS = {
     'This invitation is for another e-mail address. Sign in with the address it was sent to (a verified one).',
   ownPurchase: 'You already have your own purchase, which gives you access: this seat is left for someone else.',
   otherTeam: 'You already have a seat of a team. Ask its owner to remove you before you join another.',
-  noTeamUpgrade: (support: string) =>
-    `A team's purchase is not upgraded here yet: write to ${support} and we will move your whole team up.`,
+  soldAlone: (plan: string) => `${plan} is sold for one developer: seats cannot be added to it.`,
+  seatsOverMost: (plan: string, most: number, now: number) =>
+    now >= most
+      ? `${plan} is sold for teams of up to ${most} seats, and yours has ${most} already.`
+      : `${plan} is sold for teams of up to ${most} seats, and yours has ${now}: add ${most - now} or fewer.`,
+  teamTooBig: (plan: string, seats: number) =>
+    `${plan} is not sold for a team of ${seats}: your whole team moves up together, so it cannot move to ${plan}.`,
   teamEnded: 'This team’s purchase was refunded or disputed, so its seats give no access. Ask its owner.',
   seatEnded: 'Your seat of the team has ended: its owner removed you, so this link no longer gives the code.',
 } as const;
@@ -92,10 +117,23 @@ export function memberOfTeam(owner: string, plan: string): string {
   return `Your access is a seat of ${owner}'s team (${plan}). Billing, receipts and the team are theirs.`;
 }
 
+/** Why a member's seat ended, as a sentence's start: "Ana removed you from the team". */
+export function seatEndedBecause(owner: string, reason: SeatEndReason): string {
+  const who = owner || 'The team’s owner';
+  return reason === 'seats_refunded'
+    ? `${who} no longer pays for some of the team's seats (a refund or a dispute), and yours was one of them`
+    : `${who} removed you from the team`;
+}
+
 /** What a removed member reads: their seat ended, and why. */
-export function seatEndedWords(owner: string): {title: string; text: string} {
+export function seatEndedWords(owner: string, reason: SeatEndReason = 'removed'): {title: string; text: string} {
   return {
     title: 'Your seat of the team has ended',
-    text: `${owner || 'The team’s owner'} removed you from the team, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
+    text: `${seatEndedBecause(owner, reason)}, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
   };
+}
+
+/** The owner's offer of more seats (GET /upgrades `seats`): "Add 2 seats for $298". */
+export function addSeatsLabel(added: number, price: string): string {
+  return `Add ${added} ${added === 1 ? 'seat' : 'seats'} for ${price}`;
 }

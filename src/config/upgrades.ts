@@ -35,13 +35,22 @@ export interface PaidForPlan {
  * for the plan they hold, never more than that plan's price now. So a buyer at list prices pays
  * the difference (`upgradeAmount`); a fair-price buyer the difference of fair prices; and a
  * purchase paid less (a promotion code, a price since raised, a partial refund) is credited only
- * what it paid. A purchase recorded without its amount is credited the plan's price.
+ * what it paid. A purchase recorded without its amount is credited the plan's price. A team moves
+ * up every seat at once: the difference times its `seats`, credited what it paid for them all.
  */
-export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan): number {
-  const percentOff = bought.percentOff ?? 0;
-  const toPrice = Math.round((planAmount(to) * (100 - percentOff)) / 100);
-  const paid = bought.paid === null ? planAmount(from) : Math.max(0, bought.paid - bought.refunded);
-  return toPrice - Math.min(planAmount(from), paid);
+export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1): number {
+  const toPrice = addedSeatsAmount(to, seats, bought.percentOff);
+  const listed = planAmount(from) * seats;
+  const paid = bought.paid === null ? listed : Math.max(0, bought.paid - bought.refunded);
+  return toPrice - Math.min(listed, paid);
+}
+
+/**
+ * What `added` more seats of the plan cost: the plan's price for each, at the price the purchase
+ * was sold at (less its fair-price percent, if any). Nothing is credited: the seats are new.
+ */
+export function addedSeatsAmount(plan: Plan, added: number, percentOff: number | null): number {
+  return Math.round((planAmount(plan) * (100 - (percentOff ?? 0))) / 100) * added;
 }
 
 /**
@@ -50,9 +59,24 @@ export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan): num
  */
 export const SMALLEST_CHARGE = 50;
 
-/** How the seller's console and the receipts name an upgrade: "Upgrade: Starter → Advanced". */
-export function upgradeLabel(fromName: string, toName: string): string {
-  return `Upgrade: ${fromName} → ${toName}`;
+/** What an upgrade does to a team's seats: `added` more (0 for a move up), of `of` before it. */
+export interface UpgradeSeats {
+  added: number;
+  of: number;
+}
+
+/**
+ * How the seller's console and the receipts name an upgrade: "Upgrade: Starter → Advanced", a
+ * team's "Upgrade: Starter → Advanced, 5 seats", or seats added "2 more seats: Advanced".
+ */
+export function upgradeLabel(fromName: string, toName: string, seats: UpgradeSeats = {added: 0, of: 1}): string {
+  if (seats.added > 0) return `${seats.added} more ${seats.added === 1 ? 'seat' : 'seats'}: ${toName}`;
+  return `Upgrade: ${fromName} → ${toName}${seats.of > 1 ? `, ${seats.of} seats` : ''}`;
+}
+
+/** How the console's sales name seats added to teams of a plan, whatever their number: "More seats: Advanced". */
+export function moreSeatsLabel(toName: string): string {
+  return `More seats: ${toName}`;
 }
 
 /**
@@ -66,6 +90,11 @@ export function upgradeCreditName(from: Plan, percentOff: number | null = null):
   // A long plan name is cut, never the percent.
   const fairPart = ` credit and ${percentOff}% fair price`;
   return `${from.name.slice(0, 40 - fairPart.length)}${fairPart}`;
+}
+
+/** The credit line on seats added to a fair-price purchase (at list price there is none): "Your 40% fair price". */
+export function fairPriceCreditName(percentOff: number): string {
+  return `Your ${percentOff}% fair price`;
 }
 
 /**

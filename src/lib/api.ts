@@ -314,11 +314,11 @@ export function createApiClient(options: ApiClientOptions) {
       if (!Array.isArray(body?.receipts)) throw new ApiError('The server sent no receipts', 502);
       return {receipts: body.receipts};
     },
-    /** The buyer's plan now (upgrades included) and the upgrades on offer, priced by the worker. */
+    /** The buyer's plan now (upgrades included), the upgrades and seats on offer, priced by the worker. */
     async upgrades(): Promise<BuyerPlan> {
       const body = await call('GET', API_PATHS.upgrades);
       if (!Array.isArray(body?.upgrades)) throw new ApiError('The server sent no plan', 502);
-      return {plan: body.plan ?? null, upgrades: body.upgrades};
+      return {plan: body.plan ?? null, upgrades: body.upgrades, seats: body.seats ?? null};
     },
     /** Stripe Checkout for upgrading the buyer's purchase to `planId`: the worker decides the amount. */
     async createUpgradeSession(request: CreateUpgradeSessionRequest): Promise<UrlResponse> {

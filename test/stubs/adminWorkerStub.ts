@@ -124,6 +124,8 @@ export function upgrade(overrides: Partial<AdminUpgrade> = {}): AdminUpgrade {
     sessionId: 'cs_test_ada_up',
     fromPlan: 'Starter',
     toPlan: 'Advanced',
+    label: 'Upgrade: Starter → Advanced',
+    seatsAdded: 0,
     state: 'paid',
     amount: 3000,
     amountRefunded: 0,

@@ -320,6 +320,8 @@ describe('a purchase’s page', () => {
     const base = {
       fromPlan: 'Starter',
       toPlan: 'Advanced',
+      label: 'Upgrade: Starter → Advanced',
+      seatsAdded: 0,
       amount: 3000,
       amountRefunded: 0,
       currency: 'usd',
@@ -343,6 +345,17 @@ describe('a purchase’s page', () => {
     expect(screen.getByText(/^The buyer disputed this payment: answer the dispute in Stripe/)).toBeInTheDocument();
     expect(screen.getByText(/^Paid but never applied/)).toBeInTheDocument();
     expect(screen.getByText('The payment failed: nothing to refund.')).toBeInTheDocument();
+  });
+
+  it('names seats added to a team by what they are, and says a full refund takes the seats away, not the plan', async () => {
+    const seats = upgrade({label: '2 more seats: Advanced', seatsAdded: 2, fromPlan: 'Advanced', toPlan: 'Advanced'});
+    worker().reset({purchases: [purchase({amount: 6900, upgrades: [seats]})]});
+    await open();
+    const section = screen.getByRole('region', {name: '2 more seats: Advanced'});
+    expect(section).toHaveTextContent(
+      'A full refund takes the 2 seats away once Stripe confirms it: if the team then holds more seats than it has, its newest members lose theirs and are e-mailed why; a partial one keeps them.',
+    );
+    expect(section).not.toHaveTextContent('returns to Advanced');
   });
 
   it('shows no upgrades section for a purchase never upgraded', async () => {

@@ -46,6 +46,7 @@ function upgraded(purchase: Partial<PaymentStanding>, upgrade: Partial<UpgradeSt
     {
       state: 'paid',
       plan: {id: advanced.id, name: advanced.name},
+      seatsAdded: 0,
       paidAt: UPGRADED,
       amount: 3000,
       refunded: 0,
@@ -83,7 +84,7 @@ function show(access: AccessStatus) {
       },
     ],
   });
-  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: []});
+  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: [], seats: null});
   worker().answer(`GET ${API_PATHS.releases}`, 200, {
     releases: [],
     includesUpdates: true,
@@ -181,6 +182,18 @@ describe('a purchase with an upgrade, each a payment of its own', () => {
       `The $30.00 you paid for the upgrade to ${advanced.name} of 4 May 2026 was refunded in full on 5 May 2026, so what it added was taken back: your ${appName} ${starter.name} purchase of 3 May 2026 gives the ${starter.name} plan now.`,
     );
     expect(screen.getByRole('heading', {name: 'Access active'})).toBeInTheDocument();
+  });
+
+  it('seats added and refunded: the note names the seats, never a move to the plan the team already had', async () => {
+    const payment = upgraded(
+      {plan: {id: advanced.id, name: advanced.name}, planNow: {id: advanced.id, name: advanced.name}},
+      {state: 'refunded', since: LATER, refunded: 3000, seatsAdded: 2},
+    );
+    show({status: 'active', hasPaid: true, username: 'octocat', payment, plan: {id: advanced.id, name: advanced.name}});
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      `The $30.00 you paid for the upgrade for 2 more seats of 4 May 2026 was refunded in full on 5 May 2026, so what it added was taken back`,
+    );
+    expect(screen.getByRole('note')).not.toHaveTextContent(`upgrade to ${advanced.name}`);
   });
 });
 

@@ -1,7 +1,7 @@
 import React from 'react';
 import {fireEvent, screen} from '@testing-library/react';
 import FAQ from '../../src/components/landing/FAQ';
-import {appConfig, landing} from '../../src/config';
+import {appConfig, landing, type Plan, TEAM_LINK_DAYS, teamFaq} from '../../src/config';
 import {renderWithSite} from '../support/render';
 
 describe('FAQ', () => {
@@ -36,5 +36,21 @@ describe('FAQ', () => {
   it('shows no support link when no support address is configured', () => {
     renderWithSite(<FAQ supportEmail="" />);
     expect(screen.queryByRole('link', {name: /contact support/i})).toBeNull();
+  });
+
+  it('says how team access works once a plan is sold for teams, and nothing of teams while none is', () => {
+    expect((appConfig.plans as readonly Plan[]).some((plan) => plan.team)).toBe(false);
+    expect(teamFaq(appConfig.plans)).toBeNull();
+    expect(landing.faq.items.some((item) => /team/i.test(item.question))).toBe(false);
+
+    const [first, second] = appConfig.plans;
+    const item = teamFaq([first!, {...second!, team: {maxSeats: 20}}])!;
+    renderWithSite(<FAQ items={[item]} />);
+    fireEvent.click(screen.getByRole('button', {name: 'Can I buy it for my team?'}));
+    const answer = screen.getByText(item.answer);
+    expect(answer).toBeVisible();
+    expect(answer.textContent).toContain(`${second!.name} (up to 20 developers) is sold for teams`);
+    expect(answer.textContent).toContain(`for ${TEAM_LINK_DAYS} days`);
+    expect(answer.textContent).not.toContain(first!.name);
   });
 });

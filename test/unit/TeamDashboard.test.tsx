@@ -40,7 +40,7 @@ function show(access: AccessStatus, user = owner) {
   worker().answer(`GET ${API_PATHS.accessStatus}`, 200, access);
   worker().answer(`GET ${API_PATHS.team}`, 200, TEAM);
   worker().answer(`GET ${API_PATHS.receipts}`, 200, {receipts: []});
-  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: []});
+  worker().answer(`GET ${API_PATHS.upgrades}`, 200, {plan: access.plan ?? null, upgrades: [], seats: null});
   worker().answer(`GET ${API_PATHS.releases}`, 200, {
     releases: [],
     includesUpdates: true,
@@ -136,10 +136,20 @@ describe("a member's dashboard", () => {
   });
 
   it('says a seat the owner took back has ended, never that they did not buy', async () => {
-    show({status: 'revoked', hasPaid: false, teamEnded: {owner: owner.email}}, member);
+    show({status: 'revoked', hasPaid: false, teamEnded: {owner: owner.email, reason: 'removed'}}, member);
     const words = seatEndedWords(owner.email);
     expect(await screen.findByRole('heading', {level: 1, name: words.title})).toBeInTheDocument();
     expect(screen.getByText(words.text)).toBeInTheDocument();
     expect(screen.queryByText(/You have not bought/)).toBeNull();
+  });
+
+  it('says a seat a refund of seats took away ended for that reason, not that the owner removed them', async () => {
+    show({status: 'revoked', hasPaid: false, teamEnded: {owner: owner.email, reason: 'seats_refunded'}}, member);
+    const words = seatEndedWords(owner.email, 'seats_refunded');
+    expect(await screen.findByText(words.text)).toBeInTheDocument();
+    expect(words.text).toContain(
+      `${owner.email} no longer pays for some of the team's seats (a refund or a dispute), and yours was one of them`,
+    );
+    expect(screen.queryByText(/removed you/)).toBeNull();
   });
 });

@@ -2,7 +2,16 @@ import React from 'react';
 import {screen, waitFor} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import YourPlan from '../../src/components/screens/Dashboard/YourPlan';
-import {appConfig, planAdds, PLAN_CURRENCY, ROUTES, upgradeAmount, upgradesFrom} from '../../src/config';
+import {
+  addSeatsLabel,
+  appConfig,
+  planAdds,
+  PLAN_CURRENCY,
+  planForSeats,
+  ROUTES,
+  upgradeAmount,
+  upgradesFrom,
+} from '../../src/config';
 import {API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
 import {useJsonWorker} from '../support/jsonWorker';
@@ -14,6 +23,7 @@ const higher = upgradesFrom(lower)[0]!;
 const offered: BuyerPlan = {
   plan: {id: lower.id, name: lower.name},
   upgrades: [{planId: higher.id, name: higher.name, amount: upgradeAmount(lower, higher), currency: PLAN_CURRENCY}],
+  seats: null,
 };
 function show(answer: BuyerPlan, redirect = jest.fn()) {
   const worker = jsonWorker();
@@ -54,7 +64,7 @@ test("shows the worker's refusal, and leaves the button to try again", async () 
 });
 
 test('on the highest plan: the plan, and no upgrade', async () => {
-  show({plan: {id: higher.id, name: higher.name}, upgrades: []});
+  show({plan: {id: higher.id, name: higher.name}, upgrades: [], seats: null});
   expect(await screen.findByText(higher.name)).toBeInTheDocument();
   expect(screen.queryByRole('button')).toBeNull();
 });
@@ -69,4 +79,59 @@ test('the upgrade offer names all the higher plan adds, and the repository what 
       `${name} (${holds.toLowerCase()}) comes in a private repository of its own, and the GitHub account that has the code is invited to it.`,
     ),
   ).toBeInTheDocument();
+});
+
+describe('a plan sold for teams: more seats', () => {
+  const team: BuyerPlan = {
+    plan: {id: higher.id, name: higher.name},
+    upgrades: [],
+    seats: {seats: 3, most: 10, perSeat: higher.price * 100, currency: PLAN_CURRENCY},
+  };
+
+  test('offers seats at the worker’s price each, the button priced as they are counted; the click sends only the plan and the count', async () => {
+    jsonWorker().answer(`POST ${API_PATHS.createUpgradeSession}`, 200, {
+      url: 'https://checkout.stripe.com/c/pay/cs_test_seats',
+    });
+    const redirect = show(team);
+    expect(await screen.findByText(planForSeats(higher.name, 3))).toBeInTheDocument();
+    const count = screen.getByRole('spinbutton', {name: 'Seats to add'});
+    expect(count).toHaveAttribute('max', '7');
+    await userEvent.clear(count);
+    await userEvent.type(count, '2');
+    await userEvent.click(screen.getByRole('button', {name: addSeatsLabel(2, `$${higher.price * 2}`)}));
+    await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_seats'));
+    const back = `${window.location.origin}${ROUTES.dashboard}`;
+    expect(jsonWorker().calls.find((call) => call.route === `POST ${API_PATHS.createUpgradeSession}`)?.body).toEqual({
+      planId: higher.id,
+      addSeats: 2,
+      successUrl: back,
+      cancelUrl: back,
+    });
+  });
+
+  test('a count past what the plan sells is held to it: the button never offers more', async () => {
+    show(team);
+    const count = await screen.findByRole('spinbutton', {name: 'Seats to add'});
+    await userEvent.clear(count);
+    await userEvent.type(count, '40');
+    expect(screen.getByRole('button', {name: addSeatsLabel(7, `$${higher.price * 7}`)})).toBeInTheDocument();
+  });
+
+  test('a team with every seat the plan sells is told so, and offered none', async () => {
+    show({...team, seats: {...team.seats!, seats: 10}});
+    expect(await screen.findByText('Your team has every seat your plan sells (10).')).toBeInTheDocument();
+    expect(screen.queryByRole('spinbutton')).toBeNull();
+  });
+
+  test('a team’s move up says it is paid for every seat', async () => {
+    show({
+      plan: {id: lower.id, name: lower.name},
+      upgrades: [{...offered.upgrades[0]!, amount: upgradeAmount(lower, higher) * 3}],
+      seats: {seats: 3, most: 10, perSeat: lower.price * 100, currency: PLAN_CURRENCY},
+    });
+    expect(
+      await screen.findByRole('button', {name: `Upgrade to ${higher.name} for $${(higher.price - lower.price) * 3}`}),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/for each of your 3 seats/)).toBeInTheDocument();
+  });
 });

@@ -1,9 +1,12 @@
 import {
+  addedSeatsAmount,
   appConfig,
   planAmount,
+  seatsRefusal,
   upgradeAmount,
   upgradeAmountFor,
   upgradeCreditName,
+  upgradeLabel,
   upgradesFrom,
 } from '../../src/config';
 
@@ -52,5 +55,41 @@ describe("the credit's line on the upgrade's receipt (upgradeCreditName)", () =>
     const long = upgradeCreditName({...lower, name: 'Professional Lifetime Edition'}, 40);
     expect(long).toBe('Professional L credit and 40% fair price');
     expect(long).toHaveLength(40);
+  });
+});
+
+describe('a team: every seat moves up, and seats added cost the seats alone', () => {
+  it('moves a team of 5 up for the difference times 5, credited what it paid for all 5', () => {
+    expect(upgradeAmountFor(lower, higher, {paid: planAmount(lower) * 5, refunded: 0, percentOff: null}, 5)).toBe(
+      upgradeAmount(lower, higher) * 5,
+    );
+    // Paid less for the team (a code at checkout): credited only that, never the list price of 5.
+    expect(upgradeAmountFor(lower, higher, {paid: planAmount(lower) * 4, refunded: 0, percentOff: null}, 5)).toBe(
+      planAmount(higher) * 5 - planAmount(lower) * 4,
+    );
+  });
+
+  it('prices seats added at the plan’s price each, less the purchase’s fair-price percent, rounded per seat', () => {
+    expect(addedSeatsAmount(higher, 3, null)).toBe(planAmount(higher) * 3);
+    expect(addedSeatsAmount(higher, 3, 40)).toBe(Math.round((planAmount(higher) * 60) / 100) * 3);
+  });
+
+  it('names each kind on receipts and in the console', () => {
+    expect(upgradeLabel(lower.name, higher.name)).toBe(`Upgrade: ${lower.name} → ${higher.name}`);
+    expect(upgradeLabel(lower.name, higher.name, {added: 0, of: 5})).toBe(
+      `Upgrade: ${lower.name} → ${higher.name}, 5 seats`,
+    );
+    expect(upgradeLabel(higher.name, higher.name, {added: 2, of: 5})).toBe(`2 more seats: ${higher.name}`);
+    expect(upgradeLabel(higher.name, higher.name, {added: 1, of: 5})).toBe(`1 more seat: ${higher.name}`);
+  });
+
+  it('refuses seats of a plan sold for one developer (the committed config sells none for teams), and more than a team plan sells', () => {
+    expect(seatsRefusal(lower, 1)).toBeNull();
+    expect(seatsRefusal(lower, 2)).toBe(
+      `${lower.name} is sold for one developer: choose a plan sold for teams to buy seats.`,
+    );
+    const forTeams = {...higher, team: {maxSeats: 10}};
+    expect(seatsRefusal(forTeams, 10)).toBeNull();
+    expect(seatsRefusal(forTeams, 11)).toBe(`${higher.name} is sold for teams of up to 10 seats: choose 10 or fewer.`);
   });
 });

@@ -6,7 +6,7 @@
 import {appConfig, fairPrice, findPlanByPriceId, planAmount} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
 import {completedEvent, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, uniqueEmail} from './stack';
-import {TEAM_MAX, useTeamStack} from './teamStack';
+import {STARTER_TEAM_MAX, TEAM_MAX, useTeamStack} from './teamStack';
 
 const ADVANCED = findPlanByPriceId(PRICE_ADVANCED)!;
 const STARTER = findPlanByPriceId(PRICE_STARTER)!;
@@ -78,9 +78,9 @@ test('a country’s fair price takes its percent off the whole team, as one coup
 test.each([
   [`more seats than the plan sells (${TEAM_MAX + 1})`, {seats: TEAM_MAX + 1}, `choose ${TEAM_MAX} or fewer`],
   [
-    'seats of a plan not sold for teams',
-    {priceId: PRICE_STARTER, seats: 2},
-    `${STARTER.name} is sold for one developer`,
+    `more seats than the other plan sells (${STARTER_TEAM_MAX + 1})`,
+    {priceId: PRICE_STARTER, seats: STARTER_TEAM_MAX + 1},
+    `${STARTER.name} is sold for teams of up to ${STARTER_TEAM_MAX} seats`,
   ],
   ['no seat at all', {seats: 0}, 'Seats must be at least 1'],
   ['part of a seat', {seats: 2.5}, 'Seats must be a whole number'],

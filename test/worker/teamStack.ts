@@ -1,8 +1,8 @@
 /**
- * The worker built with Advanced sold for teams of up to TEAM_MAX seats, the rest of the config as
- * committed (which sells no plan for teams), its prompts repository set: the stack the team suites
- * run against. The worker
- * reads the config when it is built, so this is a bundle of its own.
+ * The worker built with Advanced sold for teams of up to TEAM_MAX seats and Starter of up to
+ * STARTER_TEAM_MAX, the rest of the config as committed (which sells no plan for teams), its prompts
+ * repository set: the stack the team suites run against. The worker reads the config when it is
+ * built, so this is a bundle of its own.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,11 @@ import {EXTRA_FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {startStack, type Stack, uniqueEmail} from './stack';
 
 export const TEAM_MAX = 10;
+/**
+ * Starter is sold for teams too, of up to more seats than Advanced: a Starter team moves up whole,
+ * so one bigger than Advanced sells cannot.
+ */
+export const STARTER_TEAM_MAX = TEAM_MAX + 2;
 /** The seller's admin address on the team stack (ADMIN_EMAILS): sign it up to use the console. */
 export const TEAM_ADMIN = uniqueEmail('team-seller');
 
@@ -22,6 +27,11 @@ export function useTeamStack(): () => Stack {
   beforeAll(async () => {
     bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-team-'));
     buildWorkerBundleWithConfig(bundleDir, [
+      {
+        file: 'app.ts',
+        from: "      id: 'starter',",
+        to: `      id: 'starter',\n      team: {maxSeats: ${STARTER_TEAM_MAX}},`,
+      },
       {
         file: 'app.ts',
         from: "      includesPlan: 'starter',",

@@ -11,6 +11,7 @@ import {
   planAdds,
   planAmount,
   PLAN_CURRENCY,
+  TEAM_WORDS,
   upgradeAmount,
   upgradeCreditName,
   upgradeLabel,
@@ -98,6 +99,7 @@ test('a buyer of the lower plan is offered the higher one for the difference, an
   expect(await planOf(user)).toEqual({
     plan: {id: lower.id, name: lower.name},
     upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
+    seats: null,
   });
 
   // The browser's amount, its idea of the purchase and of its plan are ignored.
@@ -212,6 +214,15 @@ describe('what is not an upgrade is refused with a 4xx that says why', () => {
       code: 'CONFLICT',
       error: `You have already paid for the upgrade to ${higher.name}.`,
     });
+    expect(stack().stripe.created.length).toBe(before);
+  });
+
+  test('seats added to a plan sold for one developer: 409, in words, and Stripe is not asked', async () => {
+    const {user} = await lowerBuyer();
+    const before = stack().stripe.created.length;
+    const response = await askUpgrade(user, upgradeBody({planId: lower.id, addSeats: 2}));
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({code: 'CONFLICT', error: TEAM_WORDS.soldAlone(lower.name)});
     expect(stack().stripe.created.length).toBe(before);
   });
 
@@ -414,7 +425,7 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);
   await payUpgrade(user, id);
-  expect(await planOf(user)).toEqual({plan: {id: higher.id, name: higher.name}, upgrades: []});
+  expect(await planOf(user)).toEqual({plan: {id: higher.id, name: higher.name}, upgrades: [], seats: null});
   const paid = (await (
     await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})
   ).json()) as {plan: string};
@@ -558,6 +569,7 @@ describe('refunds', () => {
     expect(await planOf(user)).toEqual({
       plan: {id: lower.id, name: lower.name},
       upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
+      seats: null,
     });
     expect(await grantOf(sessionId)).toBe(grant);
     expect(await stack().worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([
@@ -599,7 +611,7 @@ describe('refunds', () => {
     await requestAccess(user);
     await payUpgrade(user, await upgradeSession(user));
     await refund(sessionId);
-    expect(await planOf(user)).toEqual({plan: null, upgrades: []});
+    expect(await planOf(user)).toEqual({plan: null, upgrades: [], seats: null});
     expect(await grantOf(sessionId)).toBe('revoked');
     expect((await stack().call(API_PATHS.releases, {token: user.idToken})).status).toBeGreaterThanOrEqual(400);
     // An upgrade paid after its purchase was refunded buys nothing, and is given back.
@@ -626,7 +638,7 @@ test('a purchase whose access the seller revoked is offered no upgrade and sold 
   expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
 
   // The dashboard is offered nothing, and the worker makes no session: a higher plan would give nothing.
-  expect(await planOf(user)).toEqual({plan: {id: lower.id, name: lower.name}, upgrades: []});
+  expect(await planOf(user)).toEqual({plan: {id: lower.id, name: lower.name}, upgrades: [], seats: null});
   const sessionsBefore = stack().stripe.created.length;
   const asked = await askUpgrade(user);
   expect({status: asked.status, body: await asked.json()}).toEqual({
@@ -792,6 +804,8 @@ test("the console's purchase page lists its upgrade with what its own refund nee
       sessionId: upgrade,
       fromPlan: lower.name,
       toPlan: higher.name,
+      label: upgradeLabel(lower.name, higher.name),
+      seatsAdded: 0,
       state: 'paid',
       amount: difference,
       amountRefunded: 0,

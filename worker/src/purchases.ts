@@ -33,7 +33,7 @@ export interface Purchase {
   delivery_consent_at?: number | null;
   /** When the worker first recorded it paid (the checkout's time for purchases paid before 0033). */
   paid_at?: number | null;
-  /** How many seats it bought (0037): 1, or a team's; seat 1 is the buyer's own. */
+  /** How many seats it holds (0037): 1, or a team's, seats added later included (0039); seat 1 is the buyer's own. */
   seats?: number;
   /** When its code first reached the buyer: an invitation accepted, a download served (0033's triggers). */
   delivered_at?: number | null;
@@ -65,8 +65,19 @@ function owner(user: AuthUser): [string, string | null] {
  * upgrade refunded or disputed is no longer paid, so the purchase is back to what it was before.
  */
 export function effectivePlan(alias: string): string {
+  // Seats added are upgrades on the plan held then: they move no plan (a move refunded since moves it back).
   return `COALESCE((SELECT u.to_plan FROM upgrades u WHERE u.purchase_session_id = ${alias}.session_id AND u.status = 'paid'
-    ORDER BY u.paid_at DESC LIMIT 1), ${alias}.plan)`;
+    AND u.seats_added = 0 ORDER BY u.paid_at DESC LIMIT 1), ${alias}.plan)`;
+}
+
+/**
+ * SQL for the seats a purchase holds now: those it was bought with, and those its paid seat
+ * upgrades added (migration 0039). A seat upgrade refunded or disputed is no longer paid, so its
+ * seats go again (team/seatsRefunded.ts ends the members on them).
+ */
+export function effectiveSeats(alias: string): string {
+  return `(${alias}.seats + COALESCE((SELECT SUM(su.seats_added) FROM upgrades su
+    WHERE su.purchase_session_id = ${alias}.session_id AND su.status = 'paid'), 0))`;
 }
 
 /**
@@ -94,7 +105,7 @@ export function upgradeFlagged(alias: string): string {
 const WITH_PLAN_NOW = `SELECT session_id, customer_id, user_id, email, price_id, ${effectivePlan('purchases')} AS plan,
   payment_intent_id, status, created_at, amount_total, currency, amount_refunded, fair_price_country, fair_price_percent,
   ${countryFlagged('purchases')} AS country_flagged, revoked_by_seller_at, delivery_consent_version, delivery_consent_at,
-  paid_at, delivered_at, seats FROM purchases`;
+  paid_at, delivered_at, ${effectiveSeats('purchases')} AS seats FROM purchases`;
 
 /** Every paid purchase of the user, the oldest first, each with the plan it gives now. */
 export async function paidPurchasesOf(db: D1Database, user: AuthUser): Promise<Purchase[]> {
@@ -247,6 +258,8 @@ export async function purchasesWithOutcomeOf(
 export interface UpgradeWithOutcome extends PaymentOutcome {
   purchase_session_id: string;
   to_plan: string;
+  /** Seats it added to a team (0 for a move to a higher plan). */
+  seats_added: number;
   amount_paid: number | null;
   currency: string;
   paid_at: number;
@@ -264,7 +277,7 @@ export async function upgradesWithOutcomeOf(
   if (purchaseSessionIds.length === 0) return [];
   const {results} = await db
     .prepare(
-      `SELECT u.purchase_session_id, u.to_plan, u.status, u.revoke_reason, u.amount_paid, u.amount_refunded, u.currency, u.paid_at,
+      `SELECT u.purchase_session_id, u.to_plan, u.seats_added, u.status, u.revoke_reason, u.amount_paid, u.amount_refunded, u.currency, u.paid_at,
          u.updated_at, ${outcomeTimes('u')}
        FROM upgrades u WHERE u.purchase_session_id IN (SELECT value FROM json_each(?1)) AND u.status IN ('paid', 'revoked') AND u.paid_at IS NOT NULL
        ORDER BY u.paid_at, u.session_id`,

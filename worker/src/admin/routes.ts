@@ -210,11 +210,11 @@ export const adminRoutes = new Hono<AppEnv>()
       // A purchase's session, or an upgrade's (its own payment, listed on its purchase's page): a
       // refund of an upgrade takes back only the upgrade, as its webhook then decides.
       const purchase = await c.env.DB.prepare(
-        `SELECT payment_intent_id, NULL AS from_plan FROM purchases WHERE session_id = ?1
-         UNION ALL SELECT payment_intent_id, from_plan FROM upgrades WHERE session_id = ?1 LIMIT 1`,
+        `SELECT payment_intent_id, NULL AS from_plan, 0 AS seats_added FROM purchases WHERE session_id = ?1
+         UNION ALL SELECT payment_intent_id, from_plan, seats_added FROM upgrades WHERE session_id = ?1 LIMIT 1`,
       )
         .bind(sessionId)
-        .first<{payment_intent_id: string | null; from_plan: string | null}>();
+        .first<{payment_intent_id: string | null; from_plan: string | null; seats_added: number}>();
       if (!purchase) throw notFound();
       if (!purchase.payment_intent_id)
         throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
@@ -237,7 +237,9 @@ export const adminRoutes = new Hono<AppEnv>()
             detail: `${amount} refunded in full (${reason}; Stripe ${refund.refundId})${upgrades}; ${
               purchase.from_plan === null
                 ? 'access ends'
-                : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
+                : purchase.seats_added > 0
+                  ? `the team loses the ${purchase.seats_added} seats it added`
+                  : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
             } when Stripe confirms`,
           }
         : {

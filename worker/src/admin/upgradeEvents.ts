@@ -1,6 +1,7 @@
-import {storedPlanName, upgradeLabel} from '../../../src/config';
+import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
 import type {AdminFairPrice, AdminUpgrade, PurchaseEvent, UpgradeState} from '../../../src/config/api';
+import {upgradeRowLabel, type UpgradeRowLabel} from '../upgrades/rowLabel';
 
 /**
  * A purchase's upgrades on its page in the console: each as a line of the history, and as an
@@ -11,7 +12,7 @@ import type {AdminFairPrice, AdminUpgrade, PurchaseEvent, UpgradeState} from '..
 export function upgradesOfStatement(db: D1Database, sessionId: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT session_id, from_plan, to_plan, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, payment_intent_id, paid_at, updated_at,
+      `SELECT session_id, from_plan, to_plan, seats_added, from_seats, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, payment_intent_id, paid_at, updated_at,
          fair_price_country, fair_price_percent, card_country, country_review
        FROM upgrades WHERE purchase_session_id = ?1 AND status != 'open' ORDER BY created_at`,
     )
@@ -25,10 +26,7 @@ export function upgradeEvent(row: Record<string, unknown>): PurchaseEvent {
   return {
     at: (row.paid_at ?? row.updated_at) as number,
     kind: 'upgrade',
-    summary: upgradeLabel(
-      storedPlanName(row.from_plan as string) ?? 'Other',
-      storedPlanName(row.to_plan as string) ?? 'Other',
-    ),
+    summary: upgradeRowLabel(row as unknown as UpgradeRowLabel, 'Other'),
     status: row.status as string,
     detail: [
       `${formatMoney((row.amount_paid ?? row.amount) as number, row.currency as string)} (${row.session_id as string})`,
@@ -47,6 +45,8 @@ export function adminUpgrade(row: Record<string, unknown>): AdminUpgrade {
     sessionId: row.session_id as string,
     fromPlan: storedPlanName(row.from_plan as string) ?? 'Other',
     toPlan: storedPlanName(row.to_plan as string) ?? 'Other',
+    label: upgradeRowLabel(row as unknown as UpgradeRowLabel, 'Other'),
+    seatsAdded: Number(row.seats_added ?? 0),
     state,
     amount,
     // A full refund may have reached D1 only as a revocation (charge.refunded's amount not yet recorded).

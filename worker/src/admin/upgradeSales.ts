@@ -1,10 +1,10 @@
-import {storedPlanName, upgradeLabel} from '../../../src/config';
+import {moreSeatsLabel, storedPlanName, upgradeLabel} from '../../../src/config';
 import type {SalesDay, SalesSummary} from '../../../src/config/api';
 
 /**
  * Upgrades in the console's figures: each is its own kind of sale ("Upgrade: Starter → Advanced"
- * in a day's `byPlan`), and revenue counts what the upgrade's payment brought, the difference,
- * never the whole plan again. By the day it was paid; refunded ones count among refunds.
+ * in a day's `byPlan`, seats added to teams "More seats: Advanced"), and revenue counts what the
+ * upgrade's payment brought, the difference or the seats, never the whole plan again. By the day it was paid; refunded ones count among refunds.
  */
 export function upgradeSalesStatements(
   db: D1Database,
@@ -14,8 +14,9 @@ export function upgradeSalesStatements(
   return [
     db
       .prepare(
-        `SELECT strftime('${bucket}', paid_at / 1000, 'unixepoch') AS day, from_plan, to_plan, COUNT(*) AS count, SUM(amount_paid) AS amount
-         FROM upgrades WHERE status = 'paid' AND paid_at >= ?1 GROUP BY day, from_plan, to_plan`,
+        `SELECT strftime('${bucket}', paid_at / 1000, 'unixepoch') AS day, from_plan, to_plan, seats_added > 0 AS seats,
+           COUNT(*) AS count, SUM(amount_paid) AS amount
+         FROM upgrades WHERE status = 'paid' AND paid_at >= ?1 GROUP BY day, from_plan, to_plan, seats_added > 0`,
       )
       .bind(since),
     db
@@ -39,10 +40,10 @@ export function addUpgradeSales(
     revenue += amount;
     const entry = days.get(row.day as string);
     if (!entry) continue;
-    const label = upgradeLabel(
-      storedPlanName(row.from_plan as string) ?? 'Other',
-      storedPlanName(row.to_plan as string) ?? 'Other',
-    );
+    const toName = storedPlanName(row.to_plan as string) ?? 'Other';
+    const label = row.seats
+      ? moreSeatsLabel(toName)
+      : upgradeLabel(storedPlanName(row.from_plan as string) ?? 'Other', toName);
     entry.byPlan[label] = (entry.byPlan[label] ?? 0) + amount;
   }
   const refunds = refunded[0] ?? {};

@@ -3,7 +3,9 @@ import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {log} from '../log';
-import {recordUpgradeRefund, restoreUpgradeStatement, revokeUpgradeStatement} from '../upgrades/revocations';
+import {type Refusal, refundRefused} from '../upgrades/fulfilment';
+import {backFromDisputeStatements, recordUpgradeRefund, revokeUpgradeStatement} from '../upgrades/revocations';
+import {endSeatsPast} from '../team/removeMember';
 import {idOf} from './stripe';
 
 /**
@@ -65,7 +67,11 @@ export async function recordAmountRefunded(
  */
 export async function revokePayment(env: Env, paymentIntentId: string, reason: RevokeReason) {
   const now = Date.now();
-  const [, updated, upgrades] = await env.DB.batch<{session_id: string; purchase_session_id: string}>([
+  const [, updated, upgrades] = await env.DB.batch<{
+    session_id: string;
+    purchase_session_id: string;
+    seats_added: number;
+  }>([
     env.DB.prepare(
       `INSERT INTO payment_revocations (payment_intent_id, reason, created_at) VALUES (?1, ?2, ?3)
        ON CONFLICT (payment_intent_id) DO UPDATE SET reason = excluded.reason
@@ -84,8 +90,10 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
   for (const {session_id} of updated!.results) {
     await takeBackEvery(context, session_id, reason);
   }
-  // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes.
-  for (const {purchase_session_id} of upgrades!.results) {
+  // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes:
+  // its plan's repositories, or its seats (the members on them first, so the reconcile finds them left).
+  for (const {purchase_session_id, seats_added} of upgrades!.results) {
+    if (seats_added > 0) await endSeatsPast(context, purchase_session_id);
     await reconcileSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
   }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
@@ -98,7 +106,11 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
 async function restorePayment(env: Env, paymentIntentId: string) {
   const unsettled = `EXISTS (SELECT 1 FROM disputes WHERE payment_intent_id = ?1 AND status NOT IN ('won', 'warning_closed'))`;
   const now = Date.now();
-  const [, restored, upgrades] = await env.DB.batch<{session_id: string; purchase_session_id: string}>([
+  const [, restored, upgrades, refused] = await env.DB.batch<{
+    session_id: string;
+    purchase_session_id: string;
+    refused_reason: Refusal;
+  }>([
     env.DB.prepare(
       `DELETE FROM payment_revocations WHERE payment_intent_id = ?1 AND reason = 'disputed' AND NOT ${unsettled}`,
     ).bind(paymentIntentId),
@@ -107,7 +119,7 @@ async function restorePayment(env: Env, paymentIntentId: string) {
        WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
        RETURNING session_id`,
     ).bind(paymentIntentId, Date.now()),
-    restoreUpgradeStatement(env.DB, paymentIntentId, unsettled, Date.now()),
+    ...backFromDisputeStatements(env.DB, paymentIntentId, unsettled, Date.now()),
   ]);
   const context = contextOf(env);
   // Its seat and every repository its plan grants come back to its account (reconcile.ts).
@@ -116,6 +128,11 @@ async function restorePayment(env: Env, paymentIntentId: string) {
   }
   for (const {purchase_session_id} of upgrades!.results) {
     await reconcileSoon(context, purchase_session_id, `upgrade-restored:${paymentIntentId}:${now}`);
+  }
+  // Won, but no longer what the purchase is (seats added or a move since): it buys nothing, so it goes back.
+  for (const {session_id, refused_reason} of refused!.results) {
+    log.error('upgrade.refused', {sessionId: session_id, reason: refused_reason, after: 'dispute won'});
+    await refundRefused(env, session_id, paymentIntentId, refused_reason);
   }
   log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
 }

@@ -76,6 +76,7 @@ function upgradeStanding(upgrade: UpgradeWithOutcome): UpgradeStanding | null {
   return {
     ...outcome,
     plan: standingPlan(upgrade.to_plan),
+    seatsAdded: upgrade.seats_added,
     paidAt: upgrade.paid_at,
     amount: upgrade.amount_paid,
     refunded: upgrade.amount_refunded ?? 0,

@@ -1,8 +1,8 @@
-import {TEAM_LINK_MS} from '../../../src/config';
+import {type SeatEndReason, TEAM_LINK_MS} from '../../../src/config';
 import type {TeamMember} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {invitationLapsed, type Grant} from '../access/grants/records';
-import {inForce, paidPurchasesOf, type Purchase} from '../purchases';
+import {effectiveSeats, inForce, paidPurchasesOf, type Purchase} from '../purchases';
 import {newSecretToken, tokenHash} from '../secretToken';
 
 /**
@@ -53,20 +53,51 @@ export async function membersOf(db: D1Database, sessionId: string): Promise<Memb
 }
 
 /**
- * How many seats of the purchase may be given now: those no member holds and whose grant holds no
- * account on GitHub (the rule giveSeat gives by).
+ * SQL (common table expressions, binding ?1 the purchase's session id) for the seats a team has
+ * and those taken: `bought(seats)`, its seats now (purchases.ts `effectiveSeats`: seats added and
+ * refunded since included, read in the statement, never from a value read before it); `held(n)`,
+ * each seat past the owner's a member holds or whose grant still holds an account on GitHub (a
+ * member removed whose take-back failed keeps the seat until it is off). Seats are a count: a seat's
+ * number names its grants, and any number may be held, so a team whose seats were refunded keeps
+ * its members where they are.
  */
-export async function freeSeatsOf(db: D1Database, purchase: Pick<Purchase, 'session_id' | 'seats'>): Promise<number> {
+const SEATS_TAKEN = `bought(seats) AS (SELECT ${effectiveSeats('p')} FROM purchases p WHERE p.session_id = ?1),
+  held(n) AS (SELECT seat FROM team_members WHERE session_id = ?1 AND state IN ${HOLDS}
+    UNION SELECT seat FROM grants WHERE session_id = ?1 AND seat > 1 AND status IN ${GRANT_HELD})`;
+
+/** How many seats of the purchase may be given now: its seats, less the owner's and those taken. */
+export async function freeSeatsOf(db: D1Database, purchase: Pick<Purchase, 'session_id'>): Promise<number> {
   const row = await db
     .prepare(
-      `WITH RECURSIVE seat(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM seat WHERE n < ?2)
-       SELECT COUNT(*) AS free FROM seat
-       WHERE NOT EXISTS (SELECT 1 FROM team_members m WHERE m.session_id = ?1 AND m.seat = n AND m.state IN ${HOLDS})
-         AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.session_id = ?1 AND g.seat = n AND g.status IN ${GRANT_HELD})`,
+      `WITH ${SEATS_TAKEN}
+       SELECT MAX(0, (SELECT seats FROM bought) - 1 - (SELECT COUNT(*) FROM held)) AS free`,
     )
-    .bind(purchase.session_id, purchase.seats ?? 1)
+    .bind(purchase.session_id)
     .first<{free: number}>();
   return row?.free ?? 0;
+}
+
+/**
+ * The members past the team's seats now, the newest first: those a refund of seats added ends
+ * (team/removeMember.ts `endSeatsPast`). None while the seats held fit.
+ */
+export async function membersPastSeats(db: D1Database, sessionId: string): Promise<MemberRow[]> {
+  const counted = await db
+    .prepare(
+      `WITH ${SEATS_TAKEN}
+       SELECT MAX(0, (SELECT COUNT(*) FROM held) - ((SELECT seats FROM bought) - 1)) AS past`,
+    )
+    .bind(sessionId)
+    .first<{past: number | null}>();
+  const past = counted?.past ?? 0;
+  if (past === 0) return [];
+  const {results} = await db
+    .prepare(
+      `SELECT * FROM team_members WHERE session_id = ?1 AND state IN ${HOLDS} ORDER BY created_at DESC, id DESC LIMIT ?2`,
+    )
+    .bind(sessionId, past)
+    .all<MemberRow>();
+  return results;
 }
 
 /** The member holding a seat of the purchase, or null. */
@@ -77,34 +108,33 @@ export function memberAt(db: D1Database, sessionId: string, seat: number): Promi
     .first<MemberRow>();
 }
 
-/**
- * Gives the lowest free seat of the purchase (2 to its seats) to a new member, in one statement: a
- * seat is free when no member holds it and its grant holds no account on GitHub (a member removed
- * whose take-back failed keeps the seat until it is off). Two gives at once never share a seat
- * (the index on live seats). Null when every seat is taken.
- */
+/** Whether an insert failed because the address holds a seat of the team already (an index). */
 export const isSameAddressTwice = (err: unknown) =>
   err instanceof Error && /UNIQUE constraint failed: team_members\.session_id, team_members\.email/.test(err.message);
 
+/**
+ * Gives the lowest seat number no one holds to a new member, in one statement, while the team has a
+ * free seat (freeSeatsOf's count, its seats read in the same statement). Two gives at once never
+ * share a seat (the index on live seats). Null when every seat is taken.
+ */
 export async function giveSeat(
   db: D1Database,
-  purchase: Pick<Purchase, 'session_id' | 'seats'>,
+  purchase: Pick<Purchase, 'session_id'>,
   member: {state: 'invited' | 'joined'; email?: string; linkHash?: string},
 ): Promise<MemberRow | null> {
   const now = Date.now();
   return db
     .prepare(
-      `WITH RECURSIVE seat(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM seat WHERE n < ?2)
+      `WITH RECURSIVE ${SEATS_TAKEN},
+         seat(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM seat WHERE n < (SELECT COUNT(*) FROM held) + 2)
        INSERT INTO team_members (session_id, seat, state, email, link_hash, link_expires_at, created_at, updated_at)
-       SELECT ?1, n, ?3, ?4, ?5, ?6, ?7, ?7 FROM seat
-       WHERE NOT EXISTS (SELECT 1 FROM team_members m WHERE m.session_id = ?1 AND m.seat = n AND m.state IN ${HOLDS})
-         AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.session_id = ?1 AND g.seat = n AND g.status IN ${GRANT_HELD})
+       SELECT ?1, n, ?2, ?3, ?4, ?5, ?6, ?6 FROM seat
+       WHERE n NOT IN (SELECT n FROM held) AND (SELECT COUNT(*) FROM held) < (SELECT seats FROM bought) - 1
        ORDER BY n LIMIT 1
        RETURNING *`,
     )
     .bind(
       purchase.session_id,
-      purchase.seats ?? 1,
       member.state,
       member.email ?? null,
       member.linkHash ?? null,
@@ -124,13 +154,19 @@ export async function ungiveSeat(db: D1Database, member: Pick<MemberRow, 'id'>):
  * stops with it (joinTeam reads the state). Returns the row as it is now (`withdrawn` or
  * `removed`), or null when the seat had no member.
  */
-export function endMember(db: D1Database, sessionId: string, seat: number): Promise<MemberRow | null> {
+export function endMember(
+  db: D1Database,
+  sessionId: string,
+  seat: number,
+  reason: SeatEndReason = 'removed',
+): Promise<MemberRow | null> {
   return db
     .prepare(
-      `UPDATE team_members SET state = CASE WHEN state = 'invited' THEN 'withdrawn' ELSE 'removed' END, updated_at = ?3
+      `UPDATE team_members SET state = CASE WHEN state = 'invited' THEN 'withdrawn' ELSE 'removed' END, updated_at = ?3,
+         end_reason = ?4
        WHERE session_id = ?1 AND seat = ?2 AND state IN ${HOLDS} RETURNING *`,
     )
-    .bind(sessionId, seat, Date.now())
+    .bind(sessionId, seat, Date.now(), reason === 'seats_refunded' ? 'seats_refunded' : null)
     .first<MemberRow>();
 }
 
@@ -189,19 +225,19 @@ export function joinedSeatOf(db: D1Database, userId: string): Promise<MemberRow 
 }
 
 /**
- * The team a user's seat ended in (its owner removed them), when they hold none now: the owner's
- * address, for their dashboard to say so. Null otherwise.
+ * The team a user's seat ended in (its owner removed them, or refunded it), when they hold none now:
+ * the owner's address and why, for their dashboard to say so. Null otherwise.
  */
-export function endedTeamOf(db: D1Database, userId: string): Promise<{owner: string} | null> {
+export function endedTeamOf(db: D1Database, userId: string): Promise<{owner: string; reason: SeatEndReason} | null> {
   return db
     .prepare(
-      `SELECT COALESCE(p.email, '') AS owner FROM team_members m JOIN purchases p ON p.session_id = m.session_id
+      `SELECT COALESCE(p.email, '') AS owner, COALESCE(m.end_reason, 'removed') AS reason FROM team_members m JOIN purchases p ON p.session_id = m.session_id
        WHERE m.user_id = ?1 AND m.state = 'removed'
          AND NOT EXISTS (SELECT 1 FROM team_members j WHERE j.user_id = ?1 AND j.state = 'joined')
        ORDER BY m.updated_at DESC LIMIT 1`,
     )
     .bind(userId)
-    .first<{owner: string}>();
+    .first<{owner: string; reason: SeatEndReason}>();
 }
 
 /** A member as the owner sees them, with their seat's grant of the kit's repository (read as recorded). */

@@ -1,5 +1,5 @@
 import {Hono} from 'hono';
-import {appConfig, storedPlanName, TEAM_REMOVED_REASON, TEAM_WORDS, teamLinkUrl} from '../../../src/config';
+import {appConfig, storedPlanName, TEAM_WORDS, teamLinkUrl} from '../../../src/config';
 import {API_PATHS, type Team, type TeamJoined, type TeamMemberAdded} from '../../../src/config/api';
 import {joinTeamBody, teamMemberBody, teamSeatBody} from '../../../src/config/apiSchemas';
 import type {AppEnv} from '../app';
@@ -14,12 +14,9 @@ import {accessPurchaseOf, type Purchase} from '../purchases';
 import {enforceLimit, limits} from '../rateLimit';
 import {accountNamed, reportGitHub} from '../access/reportGitHub';
 import {readGrant} from '../access/grants/records';
-import {takeBackSeat} from '../access/grants/removal';
 import {requestAccess} from '../access/grants/seat';
 import {isRevokedBySeller, revokedBySeller} from '../access/grants/sellerRevocation';
-import {enqueue} from '../jobs';
 import {
-  endMember,
   freeSeatsOf,
   giveSeat,
   isSameAddressTwice,
@@ -35,7 +32,8 @@ import {
   ungiveSeat,
   type MemberRow,
 } from './members';
-import {memberRemovedMail, teamInvitationMail} from './teamMail';
+import {removeMember} from './removeMember';
+import {teamInvitationMail} from './teamMail';
 
 /** The caller's team purchase, or 404: only its owner manages a team. */
 async function ownTeamOrRefuse(db: D1Database, user: AuthUser): Promise<Purchase> {
@@ -153,28 +151,8 @@ export const teamRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `access:${user.uid}`, limits.addUserToRepo);
     const {seat} = await readJson(c, teamSeatBody);
     const purchase = await ownTeamOrRefuse(c.env.DB, user);
-    const ended = await endMember(c.env.DB, purchase.session_id, seat);
+    const ended = await removeMember(contextOf(c.env), purchase, seat, 'removed');
     if (!ended) throw new HttpError(404, TEAM_WORDS.noMember(seat), 'NOT_FOUND');
-    const context = contextOf(c.env);
-    // Queued first: should the take-back below stop half-way, the cron's reconcile of the purchase
-    // takes back what the seat still holds (reconcile.ts: a seat its member left).
-    await enqueue(c.env.DB, {
-      key: `reconcile:${purchase.session_id}:team-removed:${ended.id}`,
-      kind: 'reconcile',
-      sessionId: purchase.session_id,
-      payload: {sessionId: purchase.session_id},
-    });
-    await takeBackSeat(context, {session_id: purchase.session_id, seat}, TEAM_REMOVED_REASON);
-    // A member who had joined (the row as it is now: removed) is told; a withdrawn invitation is not.
-    if (ended.state === 'removed' && ended.email) {
-      await mailOnce(
-        context,
-        `team-removed:${ended.id}`,
-        memberRemovedMail({to: ended.email, owner: purchase.email ?? 'The team’s owner'}),
-        purchase.session_id,
-      );
-    }
-    log.info('team.removed', {sessionId: purchase.session_id, seat, now: ended.state});
     return c.json((await teamOf(c.env.DB, purchase)) satisfies Team);
   })
 

@@ -1,4 +1,4 @@
-import {appConfig, TEAM_LINK_DAYS} from '../../../src/config';
+import {appConfig, type SeatEndReason, seatEndedBecause, TEAM_LINK_DAYS} from '../../../src/config';
 import type {MailMessage} from '../mail';
 
 /**
@@ -30,8 +30,8 @@ export function teamInvitationMail(invite: {to: string; owner: string; plan: str
   };
 }
 
-/** A member's access ended because the owner removed them from the team. */
-export function memberRemovedMail(removed: {to: string; owner: string}): MailMessage {
+/** A member's access ended: the owner removed them from the team, or refunded seats and theirs was one. */
+export function memberRemovedMail(removed: {to: string; owner: string; reason: SeatEndReason}): MailMessage {
   const {appName, mail} = appConfig;
   return {
     from: mail.fromNoReply,
@@ -39,8 +39,8 @@ export function memberRemovedMail(removed: {to: string; owner: string}): MailMes
     replyTo: appConfig.support.email,
     subject: `Your seat of ${appName} has ended`,
     text: [
-      `${removed.owner}, who owns your team's ${appName} purchase, removed you from the team. Your access to the`,
-      'private repository has been taken back, and your download links no longer work.',
+      `${seatEndedBecause(removed.owner, removed.reason)} (they own your team's ${appName} purchase).`,
+      'Your access to the private repository has been taken back, and your download links no longer work.',
       '',
       `If this is a mistake, ask ${removed.owner} to give you a seat again.`,
       `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,

@@ -1,13 +1,15 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, findStoredPlan, upgradeLabel, storedPlanName} from '../../../src/config';
+import {findPlanByPriceId, findStoredPlan, maxSeatsOf} from '../../../src/config';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
-import {effectivePlan, type PurchaseStatus} from '../purchases';
+import {effectivePlan, effectiveSeats, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
 import {checkCardCountry} from '../payments/cardCountry';
 import {idOf, stripeFor} from '../payments/stripe';
 import {UPGRADE_METADATA} from './metadata';
+import {quantityOf} from './quote';
+import {upgradeRowLabel} from './rowLabel';
 import {type AppliedUpgrade, sendUpgradeMails} from './upgradeMail';
 
 /** An upgrade as the worker recorded it when it made the session (see migrations/0019_upgrades.sql). */
@@ -22,6 +24,9 @@ interface UpgradeRow {
   currency: string;
   status: 'open' | 'paid' | 'revoked' | 'refused' | 'failed';
   refused_reason: string | null;
+  /** Seats it adds (0 for a move to a higher plan), and the purchase's seats when it was priced (0039). */
+  seats_added: number;
+  from_seats: number;
 }
 
 /**
@@ -31,7 +36,14 @@ interface UpgradeRow {
  * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
  * would give nothing.
  */
-type Refusal = 'duplicate' | 'purchase not paid' | 'access revoked' | 'stale' | 'another buyer' | 'amount mismatch';
+export type Refusal =
+  | 'duplicate'
+  | 'purchase not paid'
+  | 'access revoked'
+  | 'stale'
+  | 'another buyer'
+  | 'amount mismatch'
+  | 'too many seats';
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -69,25 +81,27 @@ export async function fulfillUpgrade(
   const refusal = await refusalOf(env.DB, session, row);
   // The purchase's state is checked again in the one statement that applies the upgrade: a refund
   // of the purchase landing meanwhile cannot leave a paid upgrade on a revoked purchase, and an
-  // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong).
-  // A purchase recorded before the worker stored plan ids names its plan: either is the same plan.
+  // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong), as
+  // do seats added since a team's move up was priced for fewer. Seats added past the plan's most
+  // (two tabs, each within it) are refused. A purchase recorded before the worker stored plan ids
+  // names its plan: either is the same plan.
   const fromPlanName = findStoredPlan(row.from_plan)?.name ?? row.from_plan;
+  const toPlan = findStoredPlan(row.to_plan);
+  const seatsNow = `(SELECT ${effectiveSeats('p')} FROM purchases p WHERE p.session_id = ?4)`;
   const applied = await env.DB.prepare(
-    `UPDATE upgrades SET
-       status = CASE
-         WHEN ?3 IS NOT NULL THEN 'refused'
-         WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN 'revoked'
-         WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'refused'
-         WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'refused'
-         WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'refused'
-         ELSE 'paid' END,
-       refused_reason = CASE
+    `WITH verdict AS (SELECT CASE
          WHEN ?3 IS NOT NULL THEN ?3
-         WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN NULL
-         WHEN EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5 AND o.status = 'paid') THEN 'duplicate'
+         WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN 'revoked'
+         WHEN ?10 = 0 AND EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5
+           AND o.status = 'paid' AND o.seats_added = 0) THEN 'duplicate'
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
-         END,
+         WHEN ?10 = 0 AND ${seatsNow} != ?11 THEN 'stale'
+         WHEN ?10 > 0 AND ${seatsNow} + ?10 > ?12 THEN 'too many seats'
+         ELSE 'paid' END AS outcome)
+     UPDATE upgrades SET
+       status = CASE (SELECT outcome FROM verdict) WHEN 'paid' THEN 'paid' WHEN 'revoked' THEN 'revoked' ELSE 'refused' END,
+       refused_reason = CASE WHEN (SELECT outcome FROM verdict) IN ('paid', 'revoked') THEN NULL ELSE (SELECT outcome FROM verdict) END,
        revoke_reason = (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?2),
        -- A partial refund Stripe delivered before this completion (webhooks/stripe.ts refund).
        amount_refunded = MAX(amount_refunded, COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?2), 0)),
@@ -105,6 +119,9 @@ export async function fulfillUpgrade(
       Date.now(),
       row.from_plan,
       fromPlanName,
+      row.seats_added,
+      row.from_seats,
+      toPlan ? maxSeatsOf(toPlan) : 1,
     )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
@@ -113,10 +130,7 @@ export async function fulfillUpgrade(
     (await env.DB.prepare('SELECT status, refused_reason FROM upgrades WHERE session_id = ?1')
       .bind(session.id)
       .first<UpgradeRow>())!;
-  const label = upgradeLabel(
-    storedPlanName(row.from_plan) ?? row.from_plan,
-    storedPlanName(row.to_plan) ?? row.to_plan,
-  );
+  const label = upgradeRowLabel(row);
   if (applied?.status === 'refused') {
     log.error('upgrade.refused', {
       sessionId: session.id,
@@ -144,11 +158,13 @@ export async function fulfillUpgrade(
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }
 
-/** The session is the one the worker made for this row: same purchase, same plan, its price bought. */
+/** The session is the one the worker made for this row: same purchase, same plan, its price bought as many times. */
 function matchesRecord(session: Stripe.Checkout.Session, row: UpgradeRow): boolean {
   const metadata = session.metadata ?? {};
+  const quantity = quantityOf({added: row.seats_added, of: row.from_seats});
   const bought = (session.line_items?.data ?? []).some(
-    (item) => item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan,
+    (item) =>
+      item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan && (item.quantity ?? 1) === quantity,
   );
   return (
     metadata[UPGRADE_METADATA.upgradeOf] === row.purchase_session_id &&
@@ -191,10 +207,11 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
 /**
  * Gives back a payment that bought nothing: a second payment for an upgrade already paid, one for
  * a purchase refunded or disputed meanwhile (or whose access the seller revoked), one that is not
- * what the worker priced or not the asking buyer's. Once per session (Stripe's idempotency key), and
+ * what the worker priced or not the asking buyer's, one back from a dispute won that no longer
+ * stands on its purchase (payments/revocations.ts `restorePayment`). Once per session (Stripe's idempotency key), and
  * its `charge.refunded` leaves the refused upgrade as it is.
  */
-async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
+export async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
   try {
     await stripeFor(settingsOf(env)).refunds.create(
       {
@@ -229,5 +246,6 @@ async function appliedUpgrade(
     toPlan: row.to_plan,
     amount: session.amount_total ?? null,
     currency: session.currency ?? row.currency,
+    seats: {added: row.seats_added, of: row.from_seats},
   };
 }

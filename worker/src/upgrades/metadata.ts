@@ -11,6 +11,7 @@ export const UPGRADE_METADATA = {
   fromPlan: 'fromPlan',
   toPlan: 'toPlan',
   amount: 'amount',
+  seatsAdded: 'seatsAdded',
 } as const;
 
 export const UPGRADE_KIND = 'upgrade';

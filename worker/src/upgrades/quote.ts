@@ -1,80 +1,126 @@
 import {
-  appConfig,
+  addedSeatsAmount,
   findStoredPlan,
+  maxSeatsOf,
   type Plan,
   PLAN_CURRENCY,
   SMALLEST_CHARGE,
   TEAM_WORDS,
   upgradeAmountFor,
+  type UpgradeSeats,
   upgradesFrom,
 } from '../../../src/config';
-import type {BuyerPlan, UpgradeOffer} from '../../../src/config/api';
+import type {BuyerPlan, SeatsOffer, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {type GivenFairPrice, heldFairPrice} from '../payments/fairPriceCheckout';
 import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
 import {revokedBySeller} from '../access/grants/sellerRevocation';
+import {teamPurchaseOf} from '../team/members';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
- * holds it, the plan it gives now (its paid upgrades included), and the config's current prices.
- * Nothing the browser sends names the purchase, its plan or an amount.
+ * holds it, the plan it gives now (its paid upgrades included), its seats now, and the config's
+ * current prices. Nothing the browser sends names the purchase, its plan, its seats or an amount:
+ * only which plan to move to, or how many seats to add.
  */
 export interface UpgradeQuote {
   purchase: Purchase;
   from: Plan;
   to: Plan;
-  /** Cents: the higher plan's price for this buyer less what they paid for theirs (`upgradeAmountFor`). */
+  /** Seats added (0 for a move to a higher plan), and the purchase's seats when priced. */
+  seats: UpgradeSeats;
+  /**
+   * Cents: the higher plan's price for this buyer for every seat, less what they paid for theirs
+   * (`upgradeAmountFor`); or the seats added at the purchase's price (`addedSeatsAmount`).
+   */
   amount: number;
   currency: string;
   /** The fair-price discount the upgrade is sold at (the purchase's, `heldFairPrice`), or null at list prices. */
   fairPrice: GivenFairPrice | null;
 }
 
+/** How many of the line item's price the session sells: the seats added, or every seat moved up. */
+export function quantityOf(seats: UpgradeSeats): number {
+  return seats.added > 0 ? seats.added : seats.of;
+}
+
 /**
  * The user's paid purchase that gives the most now (bestPaidPurchaseOf), and its plan, or null
  * without one, or when its plan is no longer in the config. A buyer may hold two (a guest purchase
  * found by their e-mail, and one made signed in): upgrades are offered above the better, never to
- * a plan they already have.
+ * a plan they already have. A team's owner grows their team purchase (team/members.ts).
  */
 export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase: Purchase; plan: Plan} | null> {
-  const purchase = await bestPaidPurchaseOf(db, user);
+  const purchase = (await teamPurchaseOf(db, user)) ?? (await bestPaidPurchaseOf(db, user));
   const plan = purchase ? findStoredPlan(purchase.plan) : undefined;
   return purchase && plan ? {purchase, plan} : null;
 }
 
-/** What the upgrade from the purchase's plan to `to` costs its buyer, from D1's record of the purchase. */
-function amountFor(purchase: Purchase, from: Plan, to: Plan): number {
+/**
+ * What the purchase has paid for its seats: its own payment and its paid seat upgrades', less what
+ * was refunded of them; null for a purchase recorded without its amount.
+ */
+async function paidForSeats(db: D1Database, purchase: Purchase): Promise<{paid: number | null; refunded: number}> {
+  if (purchase.amount_total === null) return {paid: null, refunded: 0};
+  const added = await db
+    .prepare(
+      `SELECT COALESCE(SUM(COALESCE(amount_paid, amount) - amount_refunded), 0) AS paid FROM upgrades
+       WHERE purchase_session_id = ?1 AND status = 'paid' AND seats_added > 0`,
+    )
+    .bind(purchase.session_id)
+    .first<{paid: number}>();
+  return {paid: purchase.amount_total + (added?.paid ?? 0), refunded: purchase.amount_refunded ?? 0};
+}
+
+/** What the move from the purchase's plan to `to` costs its buyer, for every seat, from D1's records. */
+async function amountFor(db: D1Database, purchase: Purchase, from: Plan, to: Plan): Promise<number> {
   const percentOff = heldFairPrice(purchase)?.percentOff ?? null;
-  return upgradeAmountFor(from, to, {paid: purchase.amount_total, refunded: purchase.amount_refunded ?? 0, percentOff});
+  return upgradeAmountFor(from, to, {...(await paidForSeats(db, purchase)), percentOff}, purchase.seats ?? 1);
+}
+
+/** The seats the purchase may still add, with one's price, or null when its plan is not sold for teams. */
+function seatsOfferFor(purchase: Purchase, plan: Plan): SeatsOffer | null {
+  if (!plan.team) return null;
+  const percentOff = heldFairPrice(purchase)?.percentOff ?? null;
+  return {
+    seats: purchase.seats ?? 1,
+    most: maxSeatsOf(plan),
+    perSeat: addedSeatsAmount(plan, 1, percentOff),
+    currency: PLAN_CURRENCY,
+  };
 }
 
 /** GET /upgrades: what the dashboard shows, priced here. */
 export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPlan> {
   const current = await planOf(db, user);
-  if (!current) return {plan: null, upgrades: []};
-  // The seller ended the purchase's right to the code: a higher plan of it would give nothing. A
-  // team's upgrade would be one seat's difference for every seat: not sold yet (quoteUpgrade).
-  if (current.purchase.revoked_by_seller_at !== null || (current.purchase.seats ?? 1) > 1)
-    return {plan: {id: current.plan.id, name: current.plan.name}, upgrades: []};
-  const upgrades: UpgradeOffer[] = upgradesFrom(current.plan)
-    .map((to) => ({
-      planId: to.id,
-      name: to.name,
-      amount: amountFor(current.purchase, current.plan, to),
-      currency: PLAN_CURRENCY,
-    }))
-    .filter((offer) => offer.amount >= SMALLEST_CHARGE);
-  return {plan: {id: current.plan.id, name: current.plan.name}, upgrades};
+  if (!current) return {plan: null, upgrades: [], seats: null};
+  const {purchase, plan} = current;
+  // The seller ended the purchase's right to the code: a higher plan or more seats would give nothing.
+  if (purchase.revoked_by_seller_at !== null) return {plan: {id: plan.id, name: plan.name}, upgrades: [], seats: null};
+  const seats = purchase.seats ?? 1;
+  const upgrades: UpgradeOffer[] = [];
+  // A team moves up whole: only to a plan sold for as many seats.
+  for (const to of upgradesFrom(plan).filter((higher) => maxSeatsOf(higher) >= seats)) {
+    const amount = await amountFor(db, purchase, plan, to);
+    if (amount >= SMALLEST_CHARGE) upgrades.push({planId: to.id, name: to.name, amount, currency: PLAN_CURRENCY});
+  }
+  return {plan: {id: plan.id, name: plan.name}, upgrades, seats: seatsOfferFor(purchase, plan)};
 }
 
 /**
- * The upgrade of the user's paid purchase to `planId`, or the 4xx that says why there is none:
- * an unknown plan, no paid purchase (or one refunded or disputed), a purchase whose access the
- * seller revoked, an upgrade to that plan already paid, or a purchase already on that plan or a
- * higher one.
+ * The upgrade of the user's paid purchase to `planId`, or with `addSeats` that many more seats of
+ * the plan it holds, or the 4xx that says why there is none: an unknown plan, no paid purchase (or
+ * one refunded or disputed), a purchase whose access the seller revoked, an upgrade to that plan
+ * already paid, a purchase already on that plan or a higher one, a plan not sold for the team's
+ * seats, or more seats than the plan sells.
  */
-export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: string): Promise<UpgradeQuote> {
+export async function quoteUpgrade(
+  db: D1Database,
+  user: AuthUser,
+  asked: {planId: string; addSeats?: number},
+): Promise<UpgradeQuote> {
+  const {planId, addSeats} = asked;
   const to = findStoredPlan(planId);
   if (!to || to.id !== planId) throw new HttpError(400, `Unknown plan: "${planId}" is not one of the plans`);
   const current = await planOf(db, user);
@@ -91,18 +137,23 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
   const {purchase, plan: from} = current;
   // Until the seller grants access again, an upgrade would be paid for and give nothing.
   if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
-  // Priced per seat, it would give every seat the higher plan for one seat's difference.
-  if ((purchase.seats ?? 1) > 1)
-    throw new HttpError(409, TEAM_WORDS.noTeamUpgrade(appConfig.support.email), 'CONFLICT');
+  const seats = purchase.seats ?? 1;
+  const fairPrice = heldFairPrice(purchase);
+  if (addSeats !== undefined) return quoteSeats(purchase, from, to, addSeats, fairPrice);
+
   const paid = await db
-    .prepare(`SELECT 1 AS found FROM upgrades WHERE purchase_session_id = ?1 AND to_plan = ?2 AND status = 'paid'`)
+    .prepare(
+      `SELECT 1 AS found FROM upgrades WHERE purchase_session_id = ?1 AND to_plan = ?2 AND status = 'paid' AND seats_added = 0`,
+    )
     .bind(purchase.session_id, to.id)
     .first();
   if (paid) throw new HttpError(409, `You have already paid for the upgrade to ${to.name}.`, 'CONFLICT');
   if (!upgradesFrom(from).some((plan) => plan.id === to.id)) {
     throw new HttpError(409, `Your purchase is ${from.name}: ${to.name} is not an upgrade of it.`, 'CONFLICT');
   }
-  const amount = amountFor(purchase, from, to);
+  // Every seat moves up: a plan sold for fewer would leave some behind.
+  if (maxSeatsOf(to) < seats) throw new HttpError(409, TEAM_WORDS.teamTooBig(to.name, seats), 'CONFLICT');
+  const amount = await amountFor(db, purchase, from, to);
   if (amount < SMALLEST_CHARGE) {
     throw new HttpError(
       409,
@@ -110,5 +161,23 @@ export async function quoteUpgrade(db: D1Database, user: AuthUser, planId: strin
       'CONFLICT',
     );
   }
-  return {purchase, from, to, amount, currency: PLAN_CURRENCY, fairPrice: heldFairPrice(purchase)};
+  return {purchase, from, to, seats: {added: 0, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice};
+}
+
+/** More seats of the plan the purchase holds, each at its price for this buyer, up to the plan's most. */
+function quoteSeats(
+  purchase: Purchase,
+  from: Plan,
+  to: Plan,
+  added: number,
+  fairPrice: GivenFairPrice | null,
+): UpgradeQuote {
+  if (to.id !== from.id)
+    throw new HttpError(409, `Your purchase is ${from.name}: seats are added to the plan you hold.`, 'CONFLICT');
+  if (!from.team) throw new HttpError(409, TEAM_WORDS.soldAlone(from.name), 'CONFLICT');
+  const seats = purchase.seats ?? 1;
+  if (seats + added > maxSeatsOf(from))
+    throw new HttpError(409, TEAM_WORDS.seatsOverMost(from.name, maxSeatsOf(from), seats), 'CONFLICT');
+  const amount = addedSeatsAmount(from, added, fairPrice?.percentOff ?? null);
+  return {purchase, from, to, seats: {added, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice};
 }

@@ -1,9 +1,9 @@
-import {storedPlanName, upgradeLabel} from '../../../src/config';
+import {upgradeRowLabel, type UpgradeRowLabel} from './rowLabel';
 
 /** One paid payment the buyer has a receipt for: the purchase's, or an upgrade's. */
 export interface PaidPayment {
   sessionId: string;
-  /** What the receipt is for: the plan's name, or "Upgrade: Starter → Advanced". */
+  /** What the receipt is for: the plan's name, "Upgrade: Starter → Advanced" or "2 more seats: Advanced". */
   plan: string;
   paidAt: number;
   amount: number | null;
@@ -17,21 +17,21 @@ export interface PaidPayment {
 export async function upgradePaymentsOf(db: D1Database, uid: string, limit: number): Promise<PaidPayment[]> {
   const {results} = await db
     .prepare(
-      `SELECT session_id, from_plan, to_plan, paid_at, amount_paid, currency FROM upgrades
+      `SELECT session_id, from_plan, to_plan, seats_added, from_seats, paid_at, amount_paid, currency FROM upgrades
        WHERE user_id = ?1 AND paid_at IS NOT NULL ORDER BY paid_at DESC LIMIT ?2`,
     )
     .bind(uid, limit)
-    .all<{
-      session_id: string;
-      from_plan: string;
-      to_plan: string;
-      paid_at: number;
-      amount_paid: number | null;
-      currency: string;
-    }>();
+    .all<
+      UpgradeRowLabel & {
+        session_id: string;
+        paid_at: number;
+        amount_paid: number | null;
+        currency: string;
+      }
+    >();
   return results.map((row) => ({
     sessionId: row.session_id,
-    plan: upgradeLabel(storedPlanName(row.from_plan) ?? row.from_plan, storedPlanName(row.to_plan) ?? row.to_plan),
+    plan: upgradeRowLabel(row),
     paidAt: row.paid_at,
     amount: row.amount_paid,
     currency: row.currency,

@@ -25,7 +25,7 @@ export const upgradeRoutes = new Hono<AppEnv>()
     const body = await readJson(c, upgradeBody);
     const successUrl = pageOfSite(body.successUrl, settings.siteOrigin, 'The success URL');
     const cancelUrl = pageOfSite(body.cancelUrl, settings.siteOrigin, 'The cancel URL');
-    const quote = await quoteUpgrade(c.env.DB, user, body.planId);
+    const quote = await quoteUpgrade(c.env.DB, user, body);
     // Asked again (a second click, a reload): the session still open for the same upgrade serves,
     // rather than one more credit coupon in the seller's Stripe account on every click.
     const open = await openUpgradeSession(c.env.DB, stripeFor(settings), {quote, user});
@@ -42,8 +42,9 @@ export const upgradeRoutes = new Hono<AppEnv>()
     const now = Date.now();
     // What fulfilment holds the payment to: this row, not the session's metadata.
     await c.env.DB.prepare(
-      `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)`,
+      `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id, created_at, updated_at,
+         seats_added, from_seats)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12)`,
     )
       .bind(
         session.id,
@@ -56,6 +57,8 @@ export const upgradeRoutes = new Hono<AppEnv>()
         quote.currency,
         couponId,
         now,
+        quote.seats.added,
+        quote.seats.of,
       )
       .run();
     log.info('upgrade.created', {
@@ -64,6 +67,7 @@ export const upgradeRoutes = new Hono<AppEnv>()
       from: quote.from.id,
       to: quote.to.id,
       amount: quote.amount,
+      seatsAdded: quote.seats.added,
     });
     return c.json({url: session.url} satisfies UrlResponse);
   });

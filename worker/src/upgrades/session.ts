@@ -1,11 +1,11 @@
 import type Stripe from 'stripe';
-import {planAmount, upgradeCreditName} from '../../../src/config';
+import {fairPriceCreditName, planAmount, upgradeCreditName} from '../../../src/config';
 import type {AuthUser} from '../auth/user';
 import {checkoutOptions} from '../payments/checkoutOptions';
 import {fairPriceMetadata} from '../payments/fairPriceCheckout';
 import type {Settings} from '../settings';
 import {UPGRADE_KIND, UPGRADE_METADATA} from './metadata';
-import type {UpgradeQuote} from './quote';
+import {quantityOf, type UpgradeQuote} from './quote';
 
 /** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
 const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
@@ -24,9 +24,18 @@ export async function openUpgradeSession(
   const row = await db
     .prepare(
       `SELECT session_id FROM upgrades WHERE purchase_session_id = ?1 AND user_id = ?2 AND to_plan = ?3 AND amount = ?4 AND status = 'open' AND created_at > ?5
+         AND seats_added = ?6 AND from_seats = ?7
        ORDER BY created_at DESC LIMIT 1`,
     )
-    .bind(quote.purchase.session_id, user.uid, quote.to.id, quote.amount, Date.now() - REUSABLE_FOR_MS)
+    .bind(
+      quote.purchase.session_id,
+      user.uid,
+      quote.to.id,
+      quote.amount,
+      Date.now() - REUSABLE_FOR_MS,
+      quote.seats.added,
+      quote.seats.of,
+    )
     .first<{session_id: string}>();
   if (!row) return null;
   try {
@@ -39,35 +48,44 @@ export async function openUpgradeSession(
 }
 
 /**
- * The Checkout Session for an upgrade: the higher plan's own price, less a one-time credit for the
- * plan already bought (an `amount_off` coupon named "Credit for your Starter purchase"), so the
- * buyer's receipt reads what happened. Checkout takes either `discounts` or
- * `allow_promotion_codes`, not both: the worker has priced the upgrade, so promotion codes are off.
- * The coupon is the upgrade's alone (one redemption), and the session carries the purchase it
- * upgrades in its metadata, and the fair price it was sold at, if any (`quote.fairPrice`).
+ * The Checkout Session for an upgrade: the higher plan's own price (times a team's seats), less a
+ * one-time credit for the plan already bought (an `amount_off` coupon named "Credit for your
+ * Starter purchase"), so the buyer's receipt reads what happened. Seats added are the plan's price
+ * times the seats, with a coupon only for a fair-price purchase's percent. Checkout takes either
+ * `discounts` or `allow_promotion_codes`, not both: the worker has priced the upgrade, so promotion
+ * codes are off. The coupon is the upgrade's alone (one redemption), and the session carries the
+ * purchase it upgrades in its metadata, and the fair price it was sold at, if any (`quote.fairPrice`).
  */
 export async function createUpgradeCheckout(
   stripe: Stripe,
   settings: Settings,
   request: {quote: UpgradeQuote; user: AuthUser; successUrl: string; cancelUrl: string},
-): Promise<{session: Stripe.Checkout.Session; couponId: string}> {
+): Promise<{session: Stripe.Checkout.Session; couponId: string | null}> {
   const {quote, user} = request;
-  const coupon = await stripe.coupons.create({
-    // What takes the higher plan's price down to the amount quoted: the credit for what was paid
-    // (and, for a fair-price buyer, the percent their purchase was sold at).
-    amount_off: planAmount(quote.to) - quote.amount,
-    currency: quote.currency,
-    duration: 'once',
-    max_redemptions: 1,
-    name: upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null),
-    metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
-    // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
-    redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,
-  });
+  const quantity = quantityOf(quote.seats);
+  // What takes the price of what is sold down to the amount quoted: the credit for what was paid
+  // (and, for a fair-price buyer, the percent their purchase was sold at). Seats at list price need none.
+  const credit = planAmount(quote.to) * quantity - quote.amount;
+  const coupon =
+    credit > 0
+      ? await stripe.coupons.create({
+          amount_off: credit,
+          currency: quote.currency,
+          duration: 'once',
+          max_redemptions: 1,
+          name:
+            quote.seats.added > 0
+              ? fairPriceCreditName(quote.fairPrice?.percentOff ?? 0)
+              : upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null),
+          metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
+          // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
+          redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,
+        })
+      : null;
   const session = await stripe.checkout.sessions.create({
     mode: 'payment',
-    line_items: [{price: quote.to.priceId[settings.stripeMode], quantity: 1}],
-    discounts: [{coupon: coupon.id}],
+    line_items: [{price: quote.to.priceId[settings.stripeMode], quantity}],
+    ...(coupon && {discounts: [{coupon: coupon.id}]}),
     client_reference_id: user.uid,
     // The purchase's own Stripe customer, so both receipts are in one billing portal. Checkout then
     // needs leave to save the name and address it collects for tax (Stripe refuses otherwise).
@@ -81,11 +99,12 @@ export async function createUpgradeCheckout(
       [UPGRADE_METADATA.fromPlan]: quote.from.id,
       [UPGRADE_METADATA.toPlan]: quote.to.id,
       [UPGRADE_METADATA.amount]: String(quote.amount),
+      [UPGRADE_METADATA.seatsAdded]: String(quote.seats.added),
       // Sold at a fair price: the card that pays is checked against its country, as a purchase's is.
       ...(quote.fairPrice && fairPriceMetadata(quote.fairPrice)),
     },
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,
   });
-  return {session, couponId: coupon.id};
+  return {session, couponId: coupon?.id ?? null};
 }

@@ -1,4 +1,13 @@
-import {appConfig, findStoredPlan, planAdds, ROUTES, storedPlanName, upgradeLabel} from '../../../src/config';
+import {
+  appConfig,
+  findStoredPlan,
+  planAdds,
+  planForSeats,
+  ROUTES,
+  storedPlanName,
+  upgradeLabel,
+  type UpgradeSeats,
+} from '../../../src/config';
 import {contextOf} from '../context';
 import {formatAmount, mailOnce, type MailMessage} from '../mail';
 import {settingsOf, type Settings} from '../settings';
@@ -17,6 +26,8 @@ export interface AppliedUpgrade {
   toPlan: string;
   amount: number | null;
   currency: string;
+  /** Seats added (0 for a move up), and the team's seats before it. */
+  seats: UpgradeSeats;
 }
 
 /**
@@ -30,8 +41,9 @@ export function addedFeatures(fromPlan: string, toPlan: string): string[] {
 }
 
 export function upgradeConfirmation(settings: Settings, upgrade: AppliedUpgrade & {email: string}): MailMessage {
+  if (upgrade.seats.added > 0) return seatsConfirmation(settings, upgrade);
   const {appName, mail} = appConfig;
-  const toName = storedPlanName(upgrade.toPlan) ?? upgrade.toPlan;
+  const toName = planForSeats(storedPlanName(upgrade.toPlan) ?? upgrade.toPlan, upgrade.seats.of);
   const added = addedFeatures(upgrade.fromPlan, upgrade.toPlan);
   return {
     from: mail.fromNoReply,
@@ -49,11 +61,32 @@ export function upgradeConfirmation(settings: Settings, upgrade: AppliedUpgrade 
   };
 }
 
+/** Seats added to a team: how many it has now, and where the owner gives them. */
+function seatsConfirmation(settings: Settings, upgrade: AppliedUpgrade & {email: string}): MailMessage {
+  const {appName, mail} = appConfig;
+  const {added, of} = upgrade.seats;
+  const plan = planForSeats(storedPlanName(upgrade.toPlan) ?? upgrade.toPlan, of + added);
+  return {
+    from: mail.fromNoReply,
+    to: upgrade.email,
+    replyTo: appConfig.support.email,
+    subject: `Your ${appName} team now has ${of + added} seats`,
+    text: [
+      `Thank you: ${added} more ${added === 1 ? 'seat' : 'seats'} (${formatAmount(upgrade.amount, upgrade.currency)} paid). Your purchase is now ${plan}.`,
+      '',
+      `Give the new seats to your developers under "Your team" on your dashboard: ${settings.siteOrigin}${appConfig.auth.callbackUrl}`,
+      '',
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
+    ].join('\n'),
+  };
+}
+
 export function upgradeSale(settings: Settings, upgrade: AppliedUpgrade): MailMessage {
   const {appName, mail} = appConfig;
   const label = upgradeLabel(
     storedPlanName(upgrade.fromPlan) ?? upgrade.fromPlan,
     storedPlanName(upgrade.toPlan) ?? upgrade.toPlan,
+    upgrade.seats,
   );
   const amount = formatAmount(upgrade.amount, upgrade.currency);
   const find = `${settings.siteOrigin}${ROUTES.admin}?q=${encodeURIComponent(upgrade.purchaseSessionId)}`;
@@ -62,7 +95,9 @@ export function upgradeSale(settings: Settings, upgrade: AppliedUpgrade): MailMe
     to: mail.forwardRepliesTo,
     subject: `New sale: ${appName} ${label}, ${amount}`,
     text: [
-      `${upgrade.email ?? 'A buyer'} upgraded their ${appName} purchase (${label}) for ${amount}.`,
+      upgrade.seats.added > 0
+        ? `${upgrade.email ?? 'A buyer'} added seats to their ${appName} team (${label}) for ${amount}.`
+        : `${upgrade.email ?? 'A buyer'} upgraded their ${appName} purchase (${label}) for ${amount}.`,
       '',
       `The purchase in your console: ${find}`,
     ].join('\n'),

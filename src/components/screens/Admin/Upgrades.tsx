@@ -9,6 +9,16 @@ import styles from './styles.module.css';
 
 /** An upgrade's refund: a full one takes back only what it added, once Stripe confirms it. */
 function effectsOf(upgrade: AdminUpgrade): RefundEffects {
+  if (upgrade.seatsAdded > 0) {
+    const seats = `${upgrade.seatsAdded} ${upgrade.seatsAdded === 1 ? 'seat' : 'seats'}`;
+    return {
+      full: `the team loses the ${seats} it added`,
+      partial: `they keep the ${seats}`,
+      summary: `A full refund takes the ${seats} away once Stripe confirms it: if the team then holds more seats than it has, its newest members lose theirs and are e-mailed why; a partial one keeps them.`,
+      afterFull: `The team loses the ${seats} once Stripe confirms it.`,
+      confirmed: `Stripe confirmed it: the team no longer has the ${seats}.`,
+    };
+  }
   return {
     full: `the purchase returns to ${upgrade.fromPlan}`,
     partial: `they keep ${upgrade.toPlan}`,
@@ -50,7 +60,7 @@ function Upgrade({
   reload: () => void;
 }) {
   const heading = `upgrade-${index}-heading`;
-  const label = `Upgrade: ${upgrade.fromPlan} → ${upgrade.toPlan}`;
+  const label = upgrade.label;
   return (
     <section aria-labelledby={heading} className={styles.upgrade}>
       <h4 id={heading}>{label}</h4>

@@ -1,6 +1,7 @@
 import React, {useState} from 'react';
-import {addedRepositoriesLine, findStoredPlan, planAdds, ROUTES} from '../../../config';
-import type {BuyerPlan, UpgradeOffer} from '../../../config/api';
+import clsx from 'clsx';
+import {addedRepositoriesLine, addSeatsLabel, findStoredPlan, planAdds, planForSeats, ROUTES} from '../../../config';
+import type {BuyerPlan, CreateUpgradeSessionRequest, SeatsOffer, UpgradeOffer} from '../../../config/api';
 import {formatPrice} from '../../../config/money';
 import {ApiError, type ApiClient} from '../../../lib/api';
 import {useApiClient} from '../../../lib/useApiClient';
@@ -20,9 +21,10 @@ export function upgradeLabelOf(offer: UpgradeOffer): string {
 }
 
 /**
- * The buyer's plan, as the worker says it is now (a paid upgrade included), and the upgrades to a
- * higher plan, each for the difference. The worker prices them and makes the Checkout Session;
- * the page sends only which plan, and comes back here.
+ * The buyer's plan, as the worker says it is now (a paid upgrade included), the upgrades to a
+ * higher plan, each for the difference (for every seat of a team), and more seats for a plan sold
+ * for teams. The worker prices them and makes the Checkout Session; the page sends only which plan
+ * or how many seats, and comes back here.
  */
 export default function YourPlan({
   redirect = (url: string) => window.location.assign(url),
@@ -51,23 +53,28 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
   const [error, setError] = useState<string | null>(null);
   if (!plan.plan) return <p className={styles.muted}>No paid plan.</p>;
 
-  async function upgrade(offer: UpgradeOffer) {
-    setBusy(offer.planId);
+  const current = plan.plan;
+  const seats = plan.seats?.seats ?? 1;
+
+  /** Opens the worker's checkout for what is asked: `busyAs` marks the button that asked. */
+  async function checkout(busyAs: string, asked: Pick<CreateUpgradeSessionRequest, 'planId' | 'addSeats'>) {
+    setBusy(busyAs);
     setError(null);
     try {
       const back = `${window.location.origin}${ROUTES.dashboard}`;
-      const {url} = await api.createUpgradeSession({planId: offer.planId, successUrl: back, cancelUrl: back});
+      const {url} = await api.createUpgradeSession({...asked, successUrl: back, cancelUrl: back});
       redirect(url);
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : 'The upgrade could not start. Please try again.');
       setBusy(null);
     }
   }
+  const upgrade = (offer: UpgradeOffer) => checkout(offer.planId, {planId: offer.planId});
 
   return (
     <>
       <p>
-        Your plan: <strong>{plan.plan.name}</strong>
+        Your plan: <strong>{planForSeats(current.name, seats)}</strong>
       </p>
       {plan.upgrades.map((offer) => {
         const from = findStoredPlan(plan.plan!.id);
@@ -94,8 +101,17 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
       })}
       {plan.upgrades.length > 0 && (
         <p className={styles.muted}>
-          You pay only the difference between the two plans. Your repository access stays as it is.
+          {seats > 1
+            ? `Your whole team moves up: you pay only the difference between the two plans, for each of your ${seats} seats. Every seat's repository access stays as it is.`
+            : 'You pay only the difference between the two plans. Your repository access stays as it is.'}
         </p>
+      )}
+      {plan.seats && (
+        <AddSeats
+          offer={plan.seats}
+          busy={busy}
+          onAdd={(added) => checkout('seats', {planId: current.id, addSeats: added})}
+        />
       )}
       {error && (
         <p className={styles.error} role="alert">
@@ -103,5 +119,48 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
         </p>
       )}
     </>
+  );
+}
+
+/**
+ * More seats for a plan sold for teams: how many to add (up to the plan's most), priced as the worker
+ * will charge them. The buyer gives each new seat under "Your team" once paid.
+ */
+function AddSeats({offer, busy, onAdd}: {offer: SeatsOffer; busy: string | null; onAdd: (added: number) => void}) {
+  const room = offer.most - offer.seats;
+  const [added, setAdded] = useState(1);
+  if (room < 1) return <p className={styles.muted}>{`Your team has every seat your plan sells (${offer.most}).`}</p>;
+  const count = Math.min(Math.max(1, Math.floor(added) || 1), room);
+  return (
+    <form
+      className={styles.request}
+      aria-label="Add seats"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onAdd(count);
+      }}>
+      <label htmlFor="add-seats" className={styles.label}>
+        Seats to add
+      </label>
+      <div className={styles.row}>
+        <input
+          id="add-seats"
+          type="number"
+          inputMode="numeric"
+          className={clsx(controls.input, styles.seatsInput)}
+          min={1}
+          max={room}
+          value={added}
+          onChange={(event) => setAdded(Number(event.target.value))}
+        />
+        <button type="submit" className={controls.primary} disabled={busy !== null} aria-busy={busy === 'seats'}>
+          {busy === 'seats' && <Spinner label="Opening the checkout" />}
+          {addSeatsLabel(count, formatPrice(offer.perSeat * count, offer.currency))}
+        </button>
+      </div>
+      <p className={styles.muted}>
+        {`Each seat is one more developer with their own access to every repository of your plan, for as long as they hold it. You have ${offer.seats}, and may add up to ${room} more; you give them under Your team once paid.`}
+      </p>
+    </form>
   );
 }

@@ -11,6 +11,7 @@ import {
   memberOfTeam,
   ROUTES,
   seatEndedWords,
+  type SeatEndReason,
   standingNotes,
 } from '../../../config';
 import type {AccessStatus} from '../../../config/api';
@@ -79,7 +80,7 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
       <>
         {refusal}
         {known.teamEnded ? (
-          <SeatEnded owner={known.teamEnded.owner} />
+          <SeatEnded owner={known.teamEnded.owner} reason={known.teamEnded.reason} />
         ) : hasEnded(known.payment) ? (
           <EndedPurchase access={known} payment={known.payment} />
         ) : (
@@ -196,8 +197,8 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
 }
 
 /** A member whose seat the team's owner took back: said so, and the plans to buy their own. */
-function SeatEnded({owner}: {owner: string}) {
-  const words = seatEndedWords(owner);
+function SeatEnded({owner, reason}: {owner: string; reason: SeatEndReason}) {
+  const words = seatEndedWords(owner, reason);
   return (
     <>
       <div className={styles.dashboard}>

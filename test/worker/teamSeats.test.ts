@@ -1,0 +1,298 @@
+/**
+ * A team grows and moves up (issue 41), in workerd on the team stack: seats added later for the
+ * price of the seats alone, a team moved to a higher plan for the difference times its seats, both
+ * priced by the worker from its own records; and a refund of seats added takes those seats away
+ * again, their members told why, the team's other seats untouched.
+ */
+import {
+  findPlanByPriceId,
+  planAmount,
+  PLAN_CURRENCY,
+  seatEndedBecause,
+  TEAM_SEATS_REFUNDED_REASON,
+  TEAM_WORDS,
+  upgradeAmount,
+} from '../../src/config';
+import {API_PATHS, type BuyerPlan, type BuyerReceipts} from '../../src/config/api';
+import {
+  disputeEvent,
+  payUpgradeOf,
+  PRICE_ADVANCED,
+  PRICE_STARTER,
+  refundAtStripe,
+  SITE_ORIGIN,
+  type SignedInUser,
+  upgradeSessionOf,
+} from './stack';
+import {teamActs} from './teamActs';
+import {STARTER_TEAM_MAX, TEAM_MAX, useTeamStack} from './teamStack';
+
+const ADVANCED = findPlanByPriceId(PRICE_ADVANCED)!;
+const STARTER = findPlanByPriceId(PRICE_STARTER)!;
+
+const team = useTeamStack();
+const {accessStatus, call, githubAccount, joinedMember, kitInvitations, seatGrants, teamOf, teamOwner} = teamActs(team);
+
+const back = {successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`};
+const offerOf = async (owner: SignedInUser) => (await (await call(owner, API_PATHS.upgrades)).json()) as BuyerPlan;
+const ask = (owner: SignedInUser, body: Record<string, unknown>) =>
+  call(owner, API_PATHS.createUpgradeSession, {...back, ...body});
+/** The owner asks for, and pays, the worker's session for `body`: its id. */
+async function paid(owner: SignedInUser, body: Record<string, unknown>): Promise<string> {
+  const id = await upgradeSessionOf(team(), owner, {...back, ...body});
+  await payUpgradeOf(team(), owner, id);
+  return id;
+}
+const upgradeRow = async (sessionId: string) =>
+  (
+    await team().worker.db.all<{status: string; refused_reason: string | null; seats_added: number}>(
+      'SELECT status, refused_reason, seats_added FROM upgrades WHERE session_id = ?',
+      sessionId,
+    )
+  )[0];
+
+describe('seats added later', () => {
+  test('cost the plan’s price for each seat alone; once paid the team has them, the owner gives them, and receipts and the seller name them', async () => {
+    const {owner} = await teamOwner(3);
+    expect((await offerOf(owner)).seats).toEqual({
+      seats: 3,
+      most: TEAM_MAX,
+      perSeat: planAmount(ADVANCED),
+      currency: PLAN_CURRENCY,
+    });
+    // An amount or a seat count for the whole team sent along is no part of the price.
+    const id = await upgradeSessionOf(team(), owner, {
+      ...back,
+      planId: ADVANCED.id,
+      addSeats: 2,
+      amount: 1,
+      seats: 50,
+    });
+    const made = team().stripe.created.at(-1)!;
+    expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '2'}]);
+    // At the list price nothing is taken off: no credit coupon in the seller's account.
+    expect(made.discounts).toBeUndefined();
+    expect(team().stripe.sessions.get(id)!.amount_total).toBe(planAmount(ADVANCED) * 2);
+    await payUpgradeOf(team(), owner, id);
+
+    expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
+    expect(await accessStatus(owner)).toMatchObject({seats: 5});
+    const dev = githubAccount();
+    expect(await (await call(owner, API_PATHS.addTeamMember, {username: dev.login})).json()).toMatchObject({seat: 2});
+    // Added again (no limit of one per plan, as a move up has): 6 seats.
+    await paid(owner, {planId: ADVANCED.id, addSeats: 1});
+    expect(await teamOf(owner)).toMatchObject({seats: 6, free: 4});
+    // The plan stays what it was: seats move no plan.
+    expect((await offerOf(owner)).plan).toEqual({id: ADVANCED.id, name: ADVANCED.name});
+
+    const thanks = team().mailgun.sent.find(
+      (mail) => mail.fields.to === owner.email && /now has 5 seats/.test(mail.fields.subject ?? ''),
+    );
+    expect(thanks?.fields.text).toContain('Your team');
+    const sale = team().mailgun.sent.find((mail) => mail.fields.text?.includes(`${owner.email} added seats`));
+    expect(sale?.fields.subject).toContain(`2 more seats: ${ADVANCED.name}`);
+    const {receipts} = (await (await call(owner, API_PATHS.receipts)).json()) as BuyerReceipts;
+    expect(receipts.map((receipt) => receipt.plan)).toEqual(
+      expect.arrayContaining([`2 more seats: ${ADVANCED.name}`, `1 more seat: ${ADVANCED.name}`]),
+    );
+  });
+
+  test.each([
+    ['more than the plan sells', {addSeats: TEAM_MAX - 2}, 409, TEAM_WORDS.seatsOverMost(ADVANCED.name, TEAM_MAX, 3)],
+    ['no seat', {addSeats: 0}, 400, 'addSeats must be at least 1'],
+    ['part of a seat', {addSeats: 1.5}, 400, 'addSeats must be a whole number'],
+    [
+      'seats of another plan than the one held',
+      {planId: STARTER.id, addSeats: 1},
+      409,
+      `Your purchase is ${ADVANCED.name}: seats are added to the plan you hold.`,
+    ],
+  ])('%s is refused in words, and Stripe is never asked', async (_, body, status, words) => {
+    const {owner} = await teamOwner(3);
+    const before = team().stripe.created.length;
+    const response = await ask(owner, {planId: ADVANCED.id, ...body});
+    expect(response.status).toBe(status);
+    expect(((await response.json()) as {error: string}).error).toContain(words);
+    expect(team().stripe.created.length).toBe(before);
+  });
+
+  test('two tabs, each within the plan’s most, both paid: the first is applied, the second refused as too many seats and refunded at once', async () => {
+    const {owner} = await teamOwner(3);
+    const first = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: TEAM_MAX - 3});
+    // The other tab asks for fewer: a session of its own.
+    const second = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 2});
+    const refundsBefore = team().stripe.refundsCreated.length;
+    await payUpgradeOf(team(), owner, first);
+    await payUpgradeOf(team(), owner, second);
+    expect(await upgradeRow(first)).toMatchObject({status: 'paid'});
+    expect(await upgradeRow(second)).toMatchObject({status: 'refused', refused_reason: 'too many seats'});
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
+    expect(await teamOf(owner)).toMatchObject({seats: TEAM_MAX});
+  });
+
+  test('a one-seat buyer of a plan sold for teams adds seats and becomes a team', async () => {
+    const {owner} = await teamOwner(1);
+    expect((await call(owner, API_PATHS.team)).status).toBe(404);
+    await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    expect(await teamOf(owner)).toMatchObject({seats: 3, free: 2});
+  });
+});
+
+describe('a refund of seats added', () => {
+  test('takes them away: the newest members lose their access and are told why; the team’s other seats keep theirs', async () => {
+    const {owner, sessionId} = await teamOwner(2);
+    const first = await joinedMember(owner);
+    expect(first.seat).toBe(2);
+    const firstAccount = githubAccount();
+    expect(
+      (await call(first.member, API_PATHS.addUserToRepo, {username: firstAccount.login, userId: first.member.uid}))
+        .status,
+    ).toBe(200);
+
+    const added = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    const later = await joinedMember(owner);
+    const laterAccount = githubAccount();
+    expect(
+      (await call(later.member, API_PATHS.addUserToRepo, {username: laterAccount.login, userId: later.member.uid}))
+        .status,
+    ).toBe(200);
+    const named = githubAccount();
+    await call(owner, API_PATHS.addTeamMember, {username: named.login});
+    expect(kitInvitations(laterAccount.id)).toHaveLength(1);
+    expect(kitInvitations(named.id)).toHaveLength(1);
+
+    await refundAtStripe(team(), added);
+    expect(await upgradeRow(added)).toMatchObject({status: 'revoked'});
+    expect(await teamOf(owner)).toMatchObject({seats: 2, free: 0, members: [{seat: 2, email: first.email}]});
+    // Seats 3 and 4 are taken back on GitHub, in the words their grants record.
+    expect(kitInvitations(laterAccount.id)).toEqual([]);
+    expect(kitInvitations(named.id)).toEqual([]);
+    expect((await seatGrants(sessionId, 3))[0]).toMatchObject({status: 'revoked', detail: TEAM_SEATS_REFUNDED_REASON});
+    expect((await seatGrants(sessionId, 4))[0]).toMatchObject({status: 'revoked', detail: TEAM_SEATS_REFUNDED_REASON});
+    // Seat 2, bought with the team, keeps its access.
+    expect(kitInvitations(firstAccount.id)).toHaveLength(1);
+    expect((await seatGrants(sessionId, 2))[0]).toMatchObject({status: 'pending'});
+
+    // The member who joined by e-mail is told why, and their dashboard says it in the same words.
+    const told = team().mailgun.sent.filter(
+      (mail) => mail.fields.to === later.email && /has ended/.test(mail.fields.subject ?? ''),
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]!.fields.text).toContain(seatEndedBecause(owner.email, 'seats_refunded'));
+    const status = await accessStatus(later.member);
+    expect(status.teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
+    // Stripe's event again: nothing more happens, no second e-mail.
+    await team().deliver(team().stripe.refundedEvent(team().stripe.sessions.get(added)!.payment_intent as string));
+    expect(
+      team().mailgun.sent.filter(
+        (mail) => mail.fields.to === later.email && /has ended/.test(mail.fields.subject ?? ''),
+      ),
+    ).toHaveLength(1);
+  });
+
+  test('only as many members as are past the count lose their seats, the newest: a seat the owner freed before counts', async () => {
+    const {owner} = await teamOwner(3);
+    const added = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    const accounts = [githubAccount(), githubAccount(), githubAccount(), githubAccount()];
+    for (const account of accounts) await call(owner, API_PATHS.addTeamMember, {username: account.login});
+    expect((await teamOf(owner)).members.map((member) => member.seat)).toEqual([2, 3, 4, 5]);
+    expect((await call(owner, API_PATHS.removeTeamMember, {seat: 2})).status).toBe(200);
+
+    await refundAtStripe(team(), added);
+    // 3 seats: the owner's and two members'. Of the three members, the newest goes.
+    const after = await teamOf(owner);
+    expect(after).toMatchObject({seats: 3, free: 0});
+    expect(after.members.map((member) => member.username)).toEqual([accounts[1]!.login, accounts[2]!.login]);
+    expect(kitInvitations(accounts[3]!.id)).toEqual([]);
+    expect(kitInvitations(accounts[1]!.id)).toHaveLength(1);
+    // Full: a seat is given only once one is free, whatever its number.
+    expect((await call(owner, API_PATHS.addTeamMember, {username: githubAccount().login})).status).toBe(409);
+    await call(owner, API_PATHS.removeTeamMember, {seat: 3});
+    expect(await (await call(owner, API_PATHS.addTeamMember, {username: githubAccount().login})).json()).toMatchObject({
+      seat: 2,
+    });
+  });
+});
+
+describe('a dispute of seats added', () => {
+  const dispute = (
+    sessionId: string,
+    type: 'charge.dispute.created' | 'charge.dispute.closed',
+    status: 'needs_response' | 'won',
+  ) => team().deliver(disputeEvent(team(), sessionId, type, status));
+
+  test('won with nothing changed since: the seats come back, empty for the owner to give', async () => {
+    const {owner} = await teamOwner(3);
+    const added = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    expect((await dispute(added, 'charge.dispute.created', 'needs_response')).status).toBe(200);
+    expect(await teamOf(owner)).toMatchObject({seats: 3});
+    expect((await dispute(added, 'charge.dispute.closed', 'won')).status).toBe(200);
+    expect(await upgradeRow(added)).toMatchObject({status: 'paid'});
+    expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
+  });
+
+  test('won after the team bought seats again, or moved up: it is refused and refunded, never seats past what was paid for', async () => {
+    const {owner} = await teamOwner(3);
+    const first = await paid(owner, {planId: ADVANCED.id, addSeats: TEAM_MAX - 3});
+    await dispute(first, 'charge.dispute.created', 'needs_response');
+    const again = await paid(owner, {planId: ADVANCED.id, addSeats: TEAM_MAX - 3});
+    const refundsBefore = team().stripe.refundsCreated.length;
+    expect((await dispute(first, 'charge.dispute.closed', 'won')).status).toBe(200);
+    expect(await upgradeRow(first)).toMatchObject({status: 'refused', refused_reason: 'stale'});
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
+    expect(await teamOf(owner)).toMatchObject({seats: TEAM_MAX});
+    expect(await upgradeRow(again)).toMatchObject({status: 'paid'});
+
+    // A Starter team: seats added and disputed, the team moved up meanwhile: the seats, priced at
+    // Starter, do not come back on Advanced.
+    const {owner: lead} = await teamOwner(3, PRICE_STARTER);
+    const seats = await paid(lead, {planId: STARTER.id, addSeats: 2});
+    await dispute(seats, 'charge.dispute.created', 'needs_response');
+    await paid(lead, {planId: ADVANCED.id});
+    await dispute(seats, 'charge.dispute.closed', 'won');
+    expect(await upgradeRow(seats)).toMatchObject({status: 'refused', refused_reason: 'stale'});
+    expect(await offerOf(lead)).toMatchObject({plan: {id: ADVANCED.id}, seats: {seats: 3}});
+  });
+});
+
+describe('a team moved to a higher plan', () => {
+  test('pays the difference for every seat, once, and every seat holds the higher plan', async () => {
+    const {owner} = await teamOwner(3, PRICE_STARTER);
+    const difference = upgradeAmount(STARTER, ADVANCED) * 3;
+    expect((await offerOf(owner)).upgrades).toEqual([
+      {planId: ADVANCED.id, name: ADVANCED.name, amount: difference, currency: PLAN_CURRENCY},
+    ]);
+    const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
+    const made = team().stripe.created.at(-1)!;
+    expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '3'}]);
+    expect(team().stripe.sessions.get(id)!.amount_total).toBe(difference);
+    await payUpgradeOf(team(), owner, id);
+    expect(await offerOf(owner)).toMatchObject({plan: {id: ADVANCED.id}, seats: {seats: 3, most: TEAM_MAX}});
+    const sale = team().mailgun.sent.find((mail) => mail.fields.text?.includes(`${owner.email} upgraded`));
+    expect(sale?.fields.subject).toContain(`Upgrade: ${STARTER.name} → ${ADVANCED.name}, 3 seats`);
+  });
+
+  test('a move priced for 3 seats, paid after a seat was added, is refused as stale and refunded: the whole team would not have been paid for', async () => {
+    const {owner} = await teamOwner(3, PRICE_STARTER);
+    const move = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
+    await paid(owner, {planId: STARTER.id, addSeats: 1});
+    const refundsBefore = team().stripe.refundsCreated.length;
+    await payUpgradeOf(team(), owner, move);
+    expect(await upgradeRow(move)).toMatchObject({status: 'refused', refused_reason: 'stale'});
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
+    // Asked again, it is priced for the 4 seats.
+    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED) * 4);
+  });
+
+  test('a team bigger than the higher plan sells is offered no move, and refused one in words', async () => {
+    const {owner} = await teamOwner(TEAM_MAX + 1, PRICE_STARTER);
+    expect(TEAM_MAX + 1).toBeLessThanOrEqual(STARTER_TEAM_MAX);
+    expect((await offerOf(owner)).upgrades).toEqual([]);
+    const response = await ask(owner, {planId: ADVANCED.id});
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      code: 'CONFLICT',
+      error: TEAM_WORDS.teamTooBig(ADVANCED.name, TEAM_MAX + 1),
+    });
+  });
+});
