@@ -70,6 +70,7 @@ export type {
   AdminOtherPurchase,
   AdminGrant,
   AdminPurchaseDetail,
+  AdminMember,
   AdminActionResult,
   AdminJob,
   RepositoryDifference,

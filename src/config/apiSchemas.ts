@@ -775,6 +775,8 @@ export const adminPurchase = z.object({
   createdAt: z.number(),
   email: z.string().nullable(),
   plan: z.string().nullable(),
+  /** The seats it holds now: 1, or a team's (seats added later included, those refunded not). */
+  seats: z.number(),
   /** Cents; null for purchases recorded before amounts were. */
   amount: z.number().nullable(),
   currency: z.string().nullable(),
@@ -870,7 +872,28 @@ export const adminGrant = z.object({
   ...grantShown.shape,
 });
 
+/**
+ * A member of a team purchase as the console lists them: every seat given, now or before (a member
+ * removed, an invitation withdrawn), the newest first, with the kit's grant of their seat while it
+ * is theirs.
+ */
+export const adminMember = z.object({
+  seat: z.number(),
+  state: z.enum(['invited', 'joined', 'withdrawn', 'removed']),
+  /** The address invited (null for a member the owner named by GitHub username). */
+  email: z.string().nullable(),
+  /** The GitHub account their seat names, once named. */
+  username: z.string().nullable(),
+  /** Their seat's grant of the kit's repository, or `none` before one (or after another member's). */
+  access: z.enum([...GRANT_STATUSES, 'none']),
+  /** Why the seat ended: the owner removed them, or seats added were refunded or disputed; null while held. */
+  endReason: z.enum(['removed', 'seats_refunded']).nullable(),
+  updatedAt: z.number(),
+});
+
 export const adminPurchaseDetail = adminPurchase.extend({
+  /** A team's members, every seat given (none for a purchase of one seat). */
+  members: z.array(adminMember),
   paymentIntentId: z.string().nullable(),
   customerId: z.string().nullable(),
   userId: z.string().nullable(),
@@ -1131,6 +1154,7 @@ export type AdminUpgrade = z.infer<typeof adminUpgrade>;
 export type AdminOtherPurchase = z.infer<typeof adminOtherPurchase>;
 export type AdminGrant = z.infer<typeof adminGrant>;
 export type AdminPurchaseDetail = z.infer<typeof adminPurchaseDetail>;
+export type AdminMember = z.infer<typeof adminMember>;
 export type AdminActionResult = z.infer<typeof adminActionResult>;
 export type AdminJob = z.infer<typeof adminJob>;
 export type RepositoryDifference = z.infer<typeof repositoryDifference>;

@@ -23,6 +23,7 @@ export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export {
   addSeatsLabel,
+  endedMemberWords,
   memberName,
   memberOfTeam,
   memberStateWords,

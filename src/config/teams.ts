@@ -112,6 +112,17 @@ export function memberStateWords(member: ShownMember, now = Date.now()): string 
   }
 }
 
+/** How the seller's console says a seat ended: an invitation withdrawn, or a member removed, and by what. */
+export function endedMemberWords(state: 'withdrawn' | 'removed', reason: SeatEndReason): string {
+  if (reason === 'seats_refunded')
+    return state === 'withdrawn'
+      ? 'Invitation ended: its seat was refunded or disputed.'
+      : 'Seat ended: it was refunded or disputed, and the access taken back.';
+  return state === 'withdrawn'
+    ? 'Invitation withdrawn by the team’s owner.'
+    : 'Removed by the team’s owner, and the access taken back.';
+}
+
 /** What a member reads on their dashboard of whose team their access comes from. */
 export function memberOfTeam(owner: string, plan: string): string {
   return `Your access is a seat of ${owner}'s team (${plan}). Billing, receipts and the team are theirs.`;

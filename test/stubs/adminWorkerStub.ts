@@ -178,6 +178,8 @@ export function purchase(
     paymentIntentId: 'pi_ada',
     customerId: 'cus_ada',
     userId: 'uid-ada',
+    seats: 1,
+    members: [],
     upgrades: [],
     otherPaidPurchases: [],
     history: [

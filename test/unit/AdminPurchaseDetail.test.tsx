@@ -3,7 +3,7 @@ import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
 import {day} from '../../src/components/screens/Admin/format';
-import {appConfig} from '../../src/config';
+import {appConfig, endedMemberWords} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {purchase, upgrade, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
@@ -356,6 +356,61 @@ describe('a purchase’s page', () => {
       'A full refund takes the 2 seats away once Stripe confirms it: if the team then holds more seats than it has, its newest members lose theirs and are e-mailed why; a partial one keeps them.',
     );
     expect(section).not.toHaveTextContent('returns to Advanced');
+  });
+
+  it('shows a team purchase’s seats and every member given, held or ended, each in its own words', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 3,
+          members: [
+            {
+              seat: 3,
+              state: 'removed',
+              email: null,
+              username: 'grace-h',
+              access: 'revoked',
+              endReason: 'seats_refunded',
+              updatedAt: Date.UTC(2026, 5, 3),
+            },
+            {
+              seat: 2,
+              state: 'joined',
+              email: 'lin@example.com',
+              username: 'lin-dev',
+              access: 'active',
+              endReason: null,
+              updatedAt: Date.UTC(2026, 5, 3),
+            },
+            {
+              seat: 4,
+              state: 'invited',
+              email: 'kay@example.com',
+              username: null,
+              access: 'none',
+              endReason: null,
+              updatedAt: Date.UTC(2026, 5, 3),
+            },
+          ],
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    expect(team).toHaveTextContent("3 seats: the buyer's own and 2 for members, 2 given.");
+    const members = within(team).getAllByRole('listitem');
+    expect(members[0]).toHaveTextContent('@grace-h');
+    expect(members[0]).toHaveTextContent(endedMemberWords('removed', 'seats_refunded'));
+    expect(members[1]).toHaveTextContent('@lin-dev');
+    expect(members[1]).toHaveTextContent('lin@example.com');
+    expect(members[1]).toHaveTextContent('Has access to the repository.');
+    expect(members[2]).toHaveTextContent('kay@example.com');
+    expect(members[2]).toHaveTextContent(/^kay@example.com seat 4Invited by e-mail/);
+  });
+
+  it('shows no team for a purchase of one seat', async () => {
+    await open();
+    expect(screen.queryByRole('region', {name: 'Team'})).toBeNull();
   });
 
   it('shows no upgrades section for a purchase never upgraded', async () => {

@@ -403,11 +403,11 @@ describe('what the console shows', () => {
     expect(exported.headers.get('content-disposition')).toBe('attachment; filename="purchases.csv"');
     const lines = (await exported.text()).split('\r\n');
     expect(lines[0]).toBe(
-      'created_at,session_id,email,plan,amount,amount_refunded,currency,state,github_username,access,fair_price_country,card_country,country_review,upgrade_country_review',
+      'created_at,session_id,email,plan,seats,amount,amount_refunded,currency,state,github_username,access,fair_price_country,card_country,country_review,upgrade_country_review',
     );
-    expect(lines.slice(1, -1).map((line) => line.split(',').slice(2, 8))).toEqual([
-      [`${tag}-a@example.com`, starter, '6900', '0', PLAN_CURRENCY, 'paid'],
-      [`${tag}-b@example.com`, advanced, '9900', '0', PLAN_CURRENCY, 'paid'],
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(2, 9))).toEqual([
+      [`${tag}-a@example.com`, starter, '1', '6900', '0', PLAN_CURRENCY, 'paid'],
+      [`${tag}-b@example.com`, advanced, '1', '9900', '0', PLAN_CURRENCY, 'paid'],
     ]);
     expect(lines.at(-1)).toBe('');
   });

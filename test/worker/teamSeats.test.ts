@@ -13,7 +13,14 @@ import {
   TEAM_WORDS,
   upgradeAmount,
 } from '../../src/config';
-import {API_PATHS, type BuyerPlan, type BuyerReceipts} from '../../src/config/api';
+import {
+  ADMIN_PATHS,
+  adminPath,
+  type AdminPurchaseDetail,
+  API_PATHS,
+  type BuyerPlan,
+  type BuyerReceipts,
+} from '../../src/config/api';
 import {
   disputeEvent,
   payUpgradeOf,
@@ -25,7 +32,7 @@ import {
   upgradeSessionOf,
 } from './stack';
 import {teamActs} from './teamActs';
-import {STARTER_TEAM_MAX, TEAM_MAX, useTeamStack} from './teamStack';
+import {STARTER_TEAM_MAX, TEAM_ADMIN, TEAM_MAX, useTeamStack} from './teamStack';
 
 const ADVANCED = findPlanByPriceId(PRICE_ADVANCED)!;
 const STARTER = findPlanByPriceId(PRICE_STARTER)!;
@@ -295,4 +302,45 @@ describe('a team moved to a higher plan', () => {
       error: TEAM_WORDS.teamTooBig(ADVANCED.name, TEAM_MAX + 1),
     });
   });
+});
+
+test('the console shows a team: its seats, each member given and how their seat stands or ended, and the CSV counts seats', async () => {
+  const {owner, sessionId} = await teamOwner(3);
+  const added = await paid(owner, {planId: ADVANCED.id, addSeats: 1});
+  const named = githubAccount();
+  await call(owner, API_PATHS.addTeamMember, {username: named.login});
+  const invited = await joinedMember(owner);
+  const last = githubAccount();
+  await call(owner, API_PATHS.addTeamMember, {username: last.login});
+  // The refund ends the newest member's seat; then the owner removes the first.
+  await refundAtStripe(team(), added);
+  await call(owner, API_PATHS.removeTeamMember, {seat: 2});
+
+  const admin = await team().signUp({email: TEAM_ADMIN, verified: true});
+  const detail = (await (
+    await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))
+  ).json()) as AdminPurchaseDetail;
+  expect(detail.seats).toBe(3);
+  expect(detail.members).toEqual([
+    expect.objectContaining({
+      seat: 4,
+      state: 'removed',
+      username: last.login,
+      endReason: 'seats_refunded',
+      access: 'revoked',
+    }),
+    expect.objectContaining({seat: 3, state: 'joined', email: invited.email, endReason: null, access: 'none'}),
+    expect.objectContaining({
+      seat: 2,
+      state: 'removed',
+      username: named.login,
+      endReason: 'removed',
+      access: 'revoked',
+    }),
+  ]);
+
+  const exported = await call(admin, `${ADMIN_PATHS.purchasesCsv}?q=${encodeURIComponent(sessionId)}`);
+  const [header, row] = (await exported.text()).split('\r\n');
+  const seatsColumn = header!.split(',').indexOf('seats');
+  expect(row!.split(',')[seatsColumn]).toBe('3');
 });

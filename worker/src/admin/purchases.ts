@@ -1,6 +1,7 @@
 import {appConfig, findStoredPlan, PLAN_CURRENCY, planAmount, storedPlanName} from '../../../src/config';
 import type {
   AdminFairPrice,
+  AdminMember,
   AdminOtherPurchase,
   AdminPurchase,
   AdminPurchaseDetail,
@@ -11,7 +12,7 @@ import type {
   PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
-import {countryFlagged, effectivePlan, sameBuyer, upgradeFlagged} from '../purchases';
+import {countryFlagged, effectivePlan, effectiveSeats, sameBuyer, upgradeFlagged} from '../purchases';
 import {csv} from './csv';
 import {OWNER_SEAT} from '../access/grants/records';
 import {maskSessionIds} from '../log';
@@ -54,6 +55,8 @@ interface Row {
   revoked_by_seller_at: number | null;
   /** 1 when a grant of any repository of the purchase is removal_failed. */
   removal_failed: number;
+  /** Its seats now (purchases.ts `effectiveSeats`). */
+  seats: number;
 }
 
 const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')} AS plan, p.plan AS plan_bought, p.amount_total, p.amount_refunded, p.currency, p.status, p.revoke_reason,
@@ -61,7 +64,8 @@ const SELECT = `SELECT p.session_id, p.created_at, p.email, ${effectivePlan('p')
     (SELECT json_object('country', u.fair_price_country, 'percentOff', u.fair_price_percent, 'cardCountry', u.card_country, 'review', u.country_review)
       FROM upgrades u WHERE u.purchase_session_id = p.session_id AND ${upgradeFlagged('u')} ORDER BY u.created_at LIMIT 1) AS flagged_upgrade,
     p.revoked_by_seller_at, g.status AS grant_status, g.github_username, g.username_changes,
-    EXISTS (SELECT 1 FROM grants r WHERE r.session_id = p.session_id AND r.status = 'removal_failed') AS removal_failed
+    EXISTS (SELECT 1 FROM grants r WHERE r.session_id = p.session_id AND r.status = 'removal_failed') AS removal_failed,
+    ${effectiveSeats('p')} AS seats
   FROM purchases p LEFT JOIN grants g ON g.session_id = p.session_id AND g.seat = ${OWNER_SEAT} AND g.repository_key = 'kit'`;
 
 /** The end of a prefix range: every string that starts with `prefix` sorts below it. */
@@ -153,6 +157,7 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
       'session_id',
       'email',
       'plan',
+      'seats',
       'amount',
       'amount_refunded',
       'currency',
@@ -169,6 +174,7 @@ export async function purchasesCsv(db: D1Database, links: PaymentLinks, filter: 
       purchase.sessionId,
       purchase.email ?? '',
       purchase.plan ?? '',
+      String(purchase.seats),
       purchase.amount === null ? '' : String(purchase.amount),
       String(purchase.amountRefunded),
       purchase.currency ?? '',
@@ -196,7 +202,7 @@ export async function purchaseDetail(
 ): Promise<Omit<AdminPurchaseDetail, 'grants'> | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
-  const [events, jobs, actions, grant, upgrades, others] = await db.batch<Record<string, unknown>>([
+  const [events, jobs, actions, grant, upgrades, others, members] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `SELECT type, received_at, processed_at FROM stripe_events
@@ -225,6 +231,15 @@ export async function purchaseDetail(
          WHERE p.session_id = ?1 ORDER BY q.created_at, q.session_id`,
       )
       .bind(sessionId),
+    // Each seat given, with the kit's grant of that seat while it is the member's own (member_id).
+    db
+      .prepare(
+        `SELECT m.seat, m.state, m.email, m.end_reason, m.updated_at, g.github_username, g.status AS grant_status
+         FROM team_members m LEFT JOIN grants g ON g.session_id = m.session_id AND g.seat = m.seat
+           AND g.repository_key = 'kit' AND g.member_id = m.id
+         WHERE m.session_id = ?1 ORDER BY m.created_at DESC, m.id DESC`,
+      )
+      .bind(sessionId),
   ]);
   const history: PurchaseEvent[] = [
     ...events!.results.map((event) => ({
@@ -250,6 +265,18 @@ export async function purchaseDetail(
     customerId: row.customer_id,
     userId: row.user_id,
     upgrades: upgrades!.results.map(adminUpgrade),
+    members: members!.results.map((member): AdminMember => ({
+      seat: member.seat as number,
+      state: member.state as AdminMember['state'],
+      email: (member.email as string | null) ?? null,
+      username: (member.github_username as string | null) ?? null,
+      access: (member.grant_status as GrantStatus | null) ?? 'none',
+      endReason:
+        member.state === 'removed' || member.state === 'withdrawn'
+          ? ((member.end_reason as 'seats_refunded' | null) ?? 'removed')
+          : null,
+      updatedAt: member.updated_at as number,
+    })),
     otherPaidPurchases: others!.results.map((other): AdminOtherPurchase => ({
       sessionId: other.session_id as string,
       plan: storedPlanName(other.plan as string | null),
@@ -268,6 +295,7 @@ function toPurchase(row: Row, links: PaymentLinks): AdminPurchase {
     createdAt: row.created_at,
     email: row.email,
     plan: storedPlanName(row.plan),
+    seats: row.seats,
     amount,
     // Recorded before currencies were: the plans' currency.
     currency: row.currency ?? PLAN_CURRENCY,

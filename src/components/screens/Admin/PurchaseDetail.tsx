@@ -1,7 +1,7 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig} from '../../../config';
-import type {AdminGrant, AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
+import {appConfig, endedMemberWords, memberName, memberStateWords} from '../../../config';
+import type {AdminGrant, AdminMember, AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
@@ -69,6 +69,52 @@ function grantWords(grant: AdminGrant): string {
   if (grant.status === 'removal_failed') return 'removal failed: the account may still be on it (Retry under Failures)';
   if (grant.queue) return `queued: number ${grant.queue.position} in line for GitHub's daily limit`;
   return grant.status;
+}
+
+/** Where a member's seat stands, in the words the owner reads, or how it ended. */
+function memberWords(member: AdminMember): string {
+  if (member.state === 'withdrawn' || member.state === 'removed')
+    return endedMemberWords(member.state, member.endReason ?? 'removed');
+  return memberStateWords({
+    state: member.state,
+    access: member.access,
+    expired: false,
+    ...(member.email !== null && {email: member.email}),
+    ...(member.username !== null && {username: member.username}),
+  });
+}
+
+/** A team purchase's members: every seat given, the newest first, held or ended. */
+function Team({purchase}: {purchase: AdminPurchaseDetail}) {
+  const held = purchase.members.filter((member) => member.state === 'invited' || member.state === 'joined');
+  return (
+    <section aria-labelledby="team-heading">
+      <h3 id="team-heading">Team</h3>
+      <p>{`${purchase.seats} seats: the buyer's own and ${purchase.seats - 1} for members, ${held.length} given.`}</p>
+      {purchase.members.length === 0 ? (
+        <p className={styles.muted}>The buyer has given no seat yet.</p>
+      ) : (
+        <ul className={styles.history} aria-label="Members, newest first">
+          {purchase.members.map((member) => (
+            <li key={`${member.seat}-${member.updatedAt}-${member.state}`}>
+              <strong>
+                {memberName({
+                  state: member.state === 'invited' ? 'invited' : 'joined',
+                  access: member.access,
+                  expired: false,
+                  ...(member.email !== null && {email: member.email}),
+                  ...(member.username !== null && {username: member.username}),
+                })}
+              </strong>{' '}
+              <span className={styles.muted}>seat {member.seat}</span>
+              {member.username && member.email && <span className={styles.muted}> · {member.email}</span>}
+              <p className={styles.detail}>{memberWords(member)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
 }
 
 /** Grant, revoke, resend, reset: each confirmed in the page, then the purchase is read again. */
@@ -229,6 +275,12 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <dd>{when(purchase.createdAt)}</dd>
               <dt>Plan</dt>
               <dd>{purchase.plan ?? '—'}</dd>
+              {purchase.seats > 1 && (
+                <>
+                  <dt>Seats</dt>
+                  <dd>{purchase.seats}</dd>
+                </>
+              )}
               <dt>Amount</dt>
               <dd>
                 {money(purchase.amount, purchase.currency)}
@@ -290,6 +342,7 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <Refund purchase={purchase} reload={loaded.reload} />
               <Upgrades purchase={purchase} reload={loaded.reload} />
             </ActionScope>
+            {(purchase.seats > 1 || purchase.members.length > 0) && <Team purchase={purchase} />}
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />

@@ -1,7 +1,7 @@
 import React, {useCallback, useEffect, useState, type FormEvent} from 'react';
 import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
-import {appConfig} from '../../../config';
+import {appConfig, planForSeats} from '../../../config';
 import {
   PURCHASE_FLAGS,
   PURCHASE_SORTS,
@@ -38,7 +38,7 @@ const COLUMNS: Column<AdminPurchase>[] = [
       </Link>
     ),
   },
-  {label: 'Plan', cell: (purchase) => purchase.plan ?? '—'},
+  {label: 'Plan', cell: (purchase) => (purchase.plan ? planForSeats(purchase.plan, purchase.seats) : '—')},
   {
     label: 'Amount',
     cell: (purchase) => (
