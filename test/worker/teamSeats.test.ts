@@ -238,6 +238,32 @@ describe('a dispute of seats added', () => {
     expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
   });
 
+  test('won after other seats were added, within the plan’s most: it stands, and the team has every seat it paid for', async () => {
+    const {owner} = await teamOwner(3);
+    const first = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    const second = await paid(owner, {planId: ADVANCED.id, addSeats: 2});
+    await dispute(first, 'charge.dispute.created', 'needs_response');
+    expect(await teamOf(owner)).toMatchObject({seats: 5});
+    await dispute(first, 'charge.dispute.closed', 'won');
+    expect(await upgradeRow(first)).toMatchObject({status: 'paid'});
+    expect(await upgradeRow(second)).toMatchObject({status: 'paid'});
+    expect(await teamOf(owner)).toMatchObject({seats: 7});
+  });
+
+  test('won while the purchase itself is disputed: it waits, neither applied nor refunded, and stands once the purchase’s dispute is won', async () => {
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
+    const move = await paid(owner, {planId: ADVANCED.id});
+    const refundsBefore = team().stripe.refundsCreated.length;
+    await dispute(sessionId, 'charge.dispute.created', 'needs_response');
+    await dispute(move, 'charge.dispute.created', 'needs_response');
+    await dispute(move, 'charge.dispute.closed', 'won');
+    expect(await upgradeRow(move)).toMatchObject({status: 'revoked'});
+    await dispute(sessionId, 'charge.dispute.closed', 'won');
+    expect(await upgradeRow(move)).toMatchObject({status: 'paid'});
+    expect(await offerOf(owner)).toMatchObject({plan: {id: ADVANCED.id}, seats: {seats: 3}});
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+  });
+
   test('won after the team bought seats again, or moved up: it is refused and refunded, never seats past what was paid for', async () => {
     const {owner} = await teamOwner(3);
     const first = await paid(owner, {planId: ADVANCED.id, addSeats: TEAM_MAX - 3});

@@ -238,7 +238,7 @@ export const adminRoutes = new Hono<AppEnv>()
               purchase.from_plan === null
                 ? 'access ends'
                 : purchase.seats_added > 0
-                  ? `the team loses the ${purchase.seats_added} seats it added`
+                  ? `the team loses the ${purchase.seats_added === 1 ? 'seat' : `${purchase.seats_added} seats`} it added`
                   : `the purchase returns to ${storedPlanName(purchase.from_plan)}`
             } when Stripe confirms`,
           }

@@ -109,6 +109,7 @@ async function restorePayment(env: Env, paymentIntentId: string) {
   const [, restored, upgrades, refused] = await env.DB.batch<{
     session_id: string;
     purchase_session_id: string;
+    payment_intent_id: string;
     refused_reason: Refusal;
   }>([
     env.DB.prepare(
@@ -119,7 +120,8 @@ async function restorePayment(env: Env, paymentIntentId: string) {
        WHERE payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}
        RETURNING session_id`,
     ).bind(paymentIntentId, Date.now()),
-    ...backFromDisputeStatements(env.DB, paymentIntentId, unsettled, Date.now()),
+    // After the purchase's restore: an upgrade that waited for its purchase's dispute settles with it.
+    ...backFromDisputeStatements(env.DB, paymentIntentId, Date.now()),
   ]);
   const context = contextOf(env);
   // Its seat and every repository its plan grants come back to its account (reconcile.ts).
@@ -129,10 +131,11 @@ async function restorePayment(env: Env, paymentIntentId: string) {
   for (const {purchase_session_id} of upgrades!.results) {
     await reconcileSoon(context, purchase_session_id, `upgrade-restored:${paymentIntentId}:${now}`);
   }
-  // Won, but no longer what the purchase is (seats added or a move since): it buys nothing, so it goes back.
-  for (const {session_id, refused_reason} of refused!.results) {
+  // Won, but no longer what the purchase is (seats added or a move since, or the purchase gone): it
+  // buys nothing, so it goes back.
+  for (const {session_id, payment_intent_id, refused_reason} of refused!.results) {
     log.error('upgrade.refused', {sessionId: session_id, reason: refused_reason, after: 'dispute won'});
-    await refundRefused(env, session_id, paymentIntentId, refused_reason);
+    await refundRefused(env, session_id, payment_intent_id, refused_reason);
   }
   log.info('payment.restored', {paymentIntentId, purchases: restored!.results.length});
 }

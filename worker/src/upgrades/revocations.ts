@@ -1,4 +1,4 @@
-import {appConfig} from '../../../src/config';
+import {appConfig, maxSeatsOf} from '../../../src/config';
 import {effectivePlan, effectiveSeats} from '../purchases';
 /**
  * Refunds and disputes of an upgrade's own payment, beside a purchase's (payments/revocations.ts):
@@ -26,10 +26,18 @@ export function revokeUpgradeStatement(
     .bind(paymentIntentId, reason, now);
 }
 
-/** SQL for a stored plan (`expr`: an id, or a name stored before ids were) as the config's id. */
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** SQL for a stored plan (`expr`: an id, or a name stored before ids were) as the config's id (ids first, as findStoredPlan). */
 function planIdOf(expr: string): string {
-  const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
-  return `(CASE ${expr} ${appConfig.plans.map((plan) => `WHEN ${quoted(plan.name)} THEN ${quoted(plan.id)}`).join(' ')} ELSE ${expr} END)`;
+  const ids = appConfig.plans.map((plan) => `WHEN ${quoted(plan.id)} THEN ${quoted(plan.id)}`);
+  const names = appConfig.plans.map((plan) => `WHEN ${quoted(plan.name)} THEN ${quoted(plan.id)}`);
+  return `(CASE ${expr} ${[...ids, ...names].join(' ')} ELSE ${expr} END)`;
+}
+
+/** SQL for the most seats the plan `expr` (an id) sells (`maxSeatsOf`): 1 for one no longer in the config. */
+function maxSeatsSql(expr: string): string {
+  return `(CASE ${expr} ${appConfig.plans.map((plan) => `WHEN ${quoted(plan.id)} THEN ${maxSeatsOf(plan)}`).join(' ')} ELSE 1 END)`;
 }
 
 /** SQL for whether another payment has bought the move `alias` makes since (a seat upgrade has none). */
@@ -38,32 +46,41 @@ const MOVE_BOUGHT_AGAIN = (alias: string) =>
     AND o.to_plan = ${alias}.to_plan AND o.status = 'paid' AND o.seats_added = 0))`;
 
 /**
- * SQL for whether the upgrade `alias` may stand on its purchase as the purchase is now: the plan
- * and the seats it was priced for (a move up for every seat then, seats added to the plan held
- * then), and no other payment that bought the same move since. What fulfilment holds a payment to,
- * asked again of an upgrade that comes back from a dispute.
+ * SQL for whether the upgrade `alias` may stand on its paid purchase as the purchase is now, as
+ * fulfilment decides a payment: on the plan it was priced from; a move up with the seats it was
+ * priced for and no other payment for the same move since; seats added within the plan's most.
  */
 function standsNow(alias: string): string {
   return `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ${alias}.purchase_session_id AND p.status = 'paid'
-      AND ${planIdOf(effectivePlan('p'))} = ${alias}.from_plan AND ${effectiveSeats('p')} = ${alias}.from_seats)
+      AND ${planIdOf(effectivePlan('p'))} = ${alias}.from_plan
+      AND CASE WHEN ${alias}.seats_added > 0 THEN ${effectiveSeats('p')} + ${alias}.seats_added <= ${maxSeatsSql(`${alias}.to_plan`)}
+               ELSE ${effectiveSeats('p')} = ${alias}.from_seats END)
     AND NOT ${MOVE_BOUGHT_AGAIN(alias)}`;
 }
 
+/** SQL for whether the purchase of upgrade `alias` is itself disputed, the dispute not settled: its upgrades wait for it. */
+const PURCHASE_DISPUTED = (alias: string) =>
+  `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ${alias}.purchase_session_id AND p.status = 'revoked' AND p.revoke_reason = 'disputed')`;
+
 /**
- * The statements, for one batch, that settle an upgrade whose only dispute is won (`unsettled`: the
- * SQL that is true while a dispute of ?1 is still open or lost): applied again when it still stands
- * on its purchase (`standsNow`), returning its purchase; else refused, as fulfilment refuses a
- * payment that would not apply (`duplicate` when another payment bought the move, else `stale`: a
- * team that added seats or moved up meanwhile has not paid for it as it is now), returning it for
- * its payment to be refunded (upgrades/fulfilment.ts `refundRefused`), since it buys nothing.
+ * The statements, for one batch after the dispute of payment ?1 is won and its revocation gone,
+ * that settle each upgrade back from a dispute: ?1's own, or, when ?1 is a purchase's, its upgrades
+ * whose own disputes were won while it was disputed. An upgrade whose dispute is settled has no
+ * revocation left (payments/revocations.ts). Each is applied again when it still stands on its
+ * purchase (`standsNow`); waits while its purchase is disputed; else is refused, as fulfilment
+ * refuses a payment that would not apply (`duplicate` when another payment bought the move,
+ * `purchase not paid` when the purchase was refunded or lost, else `stale`: a team that added
+ * seats or moved up meanwhile has not paid for it as it is now), returning it for its payment to
+ * be refunded (upgrades/fulfilment.ts `refundRefused`), since it buys nothing.
  */
 export function backFromDisputeStatements(
   db: D1Database,
   paymentIntentId: string,
-  unsettled: string,
   now: number,
 ): [restore: D1PreparedStatement, refuse: D1PreparedStatement] {
-  const backFromDispute = `payment_intent_id = ?1 AND status = 'revoked' AND revoke_reason = 'disputed' AND NOT ${unsettled}`;
+  const backFromDispute = `(payment_intent_id = ?1 OR purchase_session_id IN (SELECT session_id FROM purchases WHERE payment_intent_id = ?1))
+    AND status = 'revoked' AND revoke_reason = 'disputed'
+    AND NOT EXISTS (SELECT 1 FROM payment_revocations r WHERE r.payment_intent_id = upgrades.payment_intent_id)`;
   return [
     db
       .prepare(
@@ -75,9 +92,13 @@ export function backFromDisputeStatements(
     db
       .prepare(
         `UPDATE upgrades SET status = 'refused', updated_at = ?2,
-           refused_reason = CASE WHEN ${MOVE_BOUGHT_AGAIN('upgrades')} THEN 'duplicate' ELSE 'stale' END
-         WHERE ${backFromDispute}
-         RETURNING session_id, refused_reason`,
+           refused_reason = CASE
+             WHEN ${MOVE_BOUGHT_AGAIN('upgrades')} THEN 'duplicate'
+             WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = upgrades.purchase_session_id AND p.status = 'paid')
+               THEN 'purchase not paid'
+             ELSE 'stale' END
+         WHERE ${backFromDispute} AND NOT ${PURCHASE_DISPUTED('upgrades')}
+         RETURNING session_id, payment_intent_id, refused_reason`,
       )
       .bind(paymentIntentId, now),
   ];
