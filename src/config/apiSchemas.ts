@@ -495,11 +495,14 @@ export const releaseNote = z.object({
 /**
  * GET /releases. A plan with updates is entitled to every release; one without, to those
  * published up to its purchase. `subscribed`: whether release e-mails go to the purchase's address.
+ * A team's member reads the team purchase's releases, and `teamOwner` names who gets its e-mails.
  */
 export const buyerReleases = z.object({
   releases: z.array(releaseNote),
   includesUpdates: z.boolean(),
   subscribed: z.boolean(),
+  /** For a member of a team: the team's owner (the purchase's address), to whom release e-mails go. */
+  teamOwner: z.string().optional(),
   /** The release a download serves now (DownloadLink.ref), marked next to the download; null before the first. */
   latestTag: z.string().nullable(),
   /**

@@ -51,6 +51,11 @@ export const whatsNewWords = {
     return `Your plan includes the releases published up to your purchase. Later ones are not promised with it${names ? `: they come with ${names}, which includes lifetime updates` : ''}.`;
   },
   upgradeLink: 'Upgrade for the difference',
+  /** A team member's plan without updates: the team's, whose owner alone may move it up. */
+  teamWithoutUpdates: (owner: string) =>
+    `Your team's plan includes the releases published up to its purchase. Later ones are not promised with it: ${owner || 'the team’s owner'} can move the team to a plan with lifetime updates.`,
+  /** Where a member's release e-mails go: to the team's owner, whose purchase it is. */
+  teamEmails: (owner: string) => `Release e-mails go to ${owner || 'the team’s owner'}, who owns your team's purchase.`,
   /** The releases published since the purchase of a plan without updates: how many, and the newest. */
   later({count, latest}: NonNullable<BuyerReleases['later']>): string {
     const published = count === 1 ? 'One release was' : `${count} releases were`;

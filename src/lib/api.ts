@@ -305,6 +305,7 @@ export function createApiClient(options: ApiClientOptions) {
         includesUpdates: body.includesUpdates === true,
         subscribed: body.subscribed === true,
         latestTag: typeof body.latestTag === 'string' ? body.latestTag : null,
+        ...(typeof body.teamOwner === 'string' && {teamOwner: body.teamOwner}),
         ...(body.later && typeof body.later.count === 'number' && body.later.latest && {later: body.later}),
       };
     },

@@ -6,12 +6,22 @@
 import React from 'react';
 import {fireEvent, screen, waitFor, within} from '@testing-library/react';
 import {SignedInDashboard} from '../../src/components/screens/Dashboard';
-import {appConfig, type AccessStatus, API_PATHS, memberOfTeam, seatEndedWords, type Team} from '../../src/config';
+import {
+  appConfig,
+  type AccessStatus,
+  API_PATHS,
+  type BuyerReleases,
+  memberOfTeam,
+  seatEndedWords,
+  type Team,
+  whatsNewWords,
+} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {useJsonWorker} from '../support/jsonWorker';
 
 const worker = useJsonWorker();
 const advanced = appConfig.plans[1]!;
+const starter = appConfig.plans[0]!;
 const owner = {uid: 'owner-1', email: 'lead@example.com', displayName: null, photoURL: null};
 const IN_A_WEEK = Date.now() + 7 * 24 * 3600_000;
 
@@ -36,7 +46,7 @@ const TEAM: Team = {
   ],
 };
 
-function show(access: AccessStatus, user = owner) {
+function show(access: AccessStatus, user = owner, releases: Partial<BuyerReleases> = {}) {
   worker().answer(`GET ${API_PATHS.accessStatus}`, 200, access);
   worker().answer(`GET ${API_PATHS.team}`, 200, TEAM);
   worker().answer(`GET ${API_PATHS.receipts}`, 200, {receipts: []});
@@ -46,6 +56,7 @@ function show(access: AccessStatus, user = owner) {
     includesUpdates: true,
     subscribed: true,
     latestTag: null,
+    ...releases,
   });
   renderWithSite(<SignedInDashboard user={user} />, {env: {WORKER_URL: worker().url}});
 }
@@ -113,6 +124,19 @@ describe("the owner's team", () => {
     show({...ownerAccess, seats: undefined});
     expect(await screen.findByRole('region', {name: 'Billing'})).toBeInTheDocument();
     expect(screen.queryByRole('region', {name: 'Your team'})).toBeNull();
+  });
+
+  it("shows What's new of the team's plan, and says release e-mails go to the owner, with no switch of the owner's", async () => {
+    show(
+      {status: 'none', hasPaid: true, team: {owner: owner.email, seat: 3, plan: {id: starter.id, name: starter.name}}},
+      {uid: 'member-2', email: 'kim@example.com', displayName: null, photoURL: null},
+      {includesUpdates: false, teamOwner: owner.email},
+    );
+    const news = await screen.findByRole('region', {name: "What's new"});
+    expect(await within(news).findByText(whatsNewWords.teamEmails(owner.email))).toBeInTheDocument();
+    expect(within(news).getByText(whatsNewWords.teamWithoutUpdates(owner.email))).toBeInTheDocument();
+    expect(within(news).queryByRole('button')).toBeNull();
+    expect(within(news).queryByRole('link', {name: whatsNewWords.upgradeLink})).toBeNull();
   });
 });
 

@@ -395,3 +395,19 @@ describe('a member invited by e-mail', () => {
     expect(kitInvitations(mine.id)).toHaveLength(1);
   });
 });
+
+test("a member reads What's new of the team's plan and who gets its e-mails, never the owner's switch; removed, they read none", async () => {
+  const {owner} = await teamOwner(3);
+  const {member} = await joinedMember(owner);
+  const news = await call(member, API_PATHS.releases);
+  expect(news.status).toBe(200);
+  expect(await news.json()).toMatchObject({includesUpdates: true, teamOwner: owner.email});
+  // The owner's own answer names no team owner: the switch is theirs.
+  expect(await (await call(owner, API_PATHS.releases)).json()).not.toHaveProperty('teamOwner');
+  // Release e-mails are the owner's purchase's: a member cannot turn them off for the owner.
+  expect((await call(member, API_PATHS.releaseEmails, {subscribed: false})).status).toBe(402);
+  expect(await (await call(owner, API_PATHS.releases)).json()).toMatchObject({subscribed: true});
+
+  await call(owner, API_PATHS.removeTeamMember, {seat: 2});
+  expect((await call(member, API_PATHS.releases)).status).toBe(402);
+});

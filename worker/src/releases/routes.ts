@@ -6,6 +6,7 @@ import {HttpError} from '../errors';
 import {readJson} from '../http';
 import {releaseEmailsBody} from '../../../src/config/apiSchemas';
 import {paidPurchasesOf, type Purchase} from '../purchases';
+import {accessSeatOf} from '../access/accessSeat';
 import {latestStoredTag} from './latest';
 import {notesHtmlOf, type StoredNotes} from './storedNotes';
 
@@ -18,7 +19,11 @@ const LISTED = 20;
  */
 export const releaseRoutes = new Hono<AppEnv>()
   .get(API_PATHS.releases, requireUser, async (c) => {
-    const purchases = await paidOrRefuse(c.env.DB, currentUser(c));
+    const user = currentUser(c);
+    // A team's member reads the team's purchase (their seat's), never the owner's others.
+    const own = await paidPurchasesOf(c.env.DB, user);
+    const seat = own.length === 0 ? await accessSeatOf(c.env.DB, user) : null;
+    const purchases = own.length > 0 ? own : seat ? [seat.purchase] : await paidOrRefuse(c.env.DB, user);
     const includesUpdates = purchases.some((purchase) => findStoredPlan(purchase.plan)?.includesUpdates);
     // Without updates, the releases up to the latest purchase are what was bought.
     const until = includesUpdates
@@ -44,6 +49,7 @@ export const releaseRoutes = new Hono<AppEnv>()
       includesUpdates,
       subscribed: await allSubscribed(c.env.DB, addressesOf(purchases)),
       latestTag: await latestStoredTag(c.env.DB),
+      ...(seat?.member && {teamOwner: seat.member.owner}),
       // Without updates, what was published since is told too: never "no releases" while there are.
       ...(!includesUpdates && (await laterThan(c.env.DB, until))),
     } satisfies BuyerReleases);

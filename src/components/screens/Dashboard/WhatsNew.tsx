@@ -81,11 +81,14 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
       )}
       {loaded && loaded !== 'failed' && (
         <>
-          {!loaded.includesUpdates && (
-            <p className={styles.muted}>
-              {whatsNewWords.withoutUpdates()} <a href={`#${YOUR_PLAN_ID}`}>{whatsNewWords.upgradeLink}</a>.
-            </p>
-          )}
+          {!loaded.includesUpdates &&
+            (loaded.teamOwner !== undefined ? (
+              <p className={styles.muted}>{whatsNewWords.teamWithoutUpdates(loaded.teamOwner)}</p>
+            ) : (
+              <p className={styles.muted}>
+                {whatsNewWords.withoutUpdates()} <a href={`#${YOUR_PLAN_ID}`}>{whatsNewWords.upgradeLink}</a>.
+              </p>
+            ))}
           {loaded.later && <p>{whatsNewWords.later(loaded.later)}</p>}
           {loaded.releases.length === 0 ? (
             <p className={styles.muted}>
@@ -119,17 +122,21 @@ export default function WhatsNew({onLatestTag}: {onLatestTag?: (tag: string | nu
               ))}
             </ol>
           )}
-          <div className={styles.releaseEmails}>
-            <p>Release e-mails: {loaded.subscribed ? 'on' : 'off'}</p>
-            <button
-              type="button"
-              className={controls.secondary}
-              disabled={switching}
-              aria-busy={switching}
-              onClick={() => void switchEmails(!loaded.subscribed)}>
-              {loaded.subscribed ? 'Stop release e-mails' : 'E-mail me new releases'}
-            </button>
-          </div>
+          {loaded.teamOwner !== undefined ? (
+            <p className={styles.muted}>{whatsNewWords.teamEmails(loaded.teamOwner)}</p>
+          ) : (
+            <div className={styles.releaseEmails}>
+              <p>Release e-mails: {loaded.subscribed ? 'on' : 'off'}</p>
+              <button
+                type="button"
+                className={controls.secondary}
+                disabled={switching}
+                aria-busy={switching}
+                onClick={() => void switchEmails(!loaded.subscribed)}>
+                {loaded.subscribed ? 'Stop release e-mails' : 'E-mail me new releases'}
+              </button>
+            </div>
+          )}
           {said && (
             <p className={said.error ? styles.error : styles.muted} role={said.error ? 'alert' : 'status'}>
               {said.text}

@@ -152,7 +152,7 @@ export function SignedInDashboard({user}: {user: AuthUser}) {
       {known?.seats !== undefined && <TeamPanel seats={known.seats} />}
       {/* A member's plan, receipts and billing are the team owner's. */}
       {known?.hasPaid && !member && <YourPlan />}
-      {known?.hasPaid && !member && <WhatsNew onLatestTag={setLatestTag} />}
+      {known?.hasPaid && <WhatsNew onLatestTag={setLatestTag} />}
       {known?.hasPaid && !member && <Receipts />}
 
       {!member && (
