@@ -22,6 +22,7 @@ export type {
   PurchaseFilter,
   AdminGrantRequest,
   AdminRefundRequest,
+  SeatRefundOffer,
   RepositoryFixRequest,
   RepositoryFixAllRequest,
   UrlResponse,

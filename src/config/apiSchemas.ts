@@ -661,6 +661,8 @@ export const releaseIdParam = z.coerce
 export const grantBody = z.object({username: githubUsername.optional()});
 
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
+const SEATS_RULE = 'seats must be a whole number of seats, at least 1';
+const MEMBER_SEAT_RULE = 'members must be seat numbers of members, each 2 or more';
 const REFUNDED_BEFORE_RULE =
   'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
 /**
@@ -670,24 +672,42 @@ const REFUNDED_BEFORE_RULE =
  * It names the action: the same refund asked again on the same view (a double click, a second tab,
  * another admin) is the first one, answered as it was, never a second refund; and a new refund is
  * made only while Stripe has refunded exactly that much (else 409: read the purchase again).
+ * `seats` (a team purchase's own payment, instead of `amount`): that many of its seats, refunded at
+ * what it paid for each, priced by the worker; the team's count drops at once. `members`: the seats
+ * (numbers, past the owner's 1) whose members lose theirs first; the newest go for the rest.
  */
-export const refundBody = z.strictObject(
-  {
-    amount: z
-      .number({message: AMOUNT_RULE})
-      .int(AMOUNT_RULE)
-      .positive(AMOUNT_RULE)
-      .max(99_999_999, AMOUNT_RULE)
-      .optional(),
-    reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
-    refundedBefore: z
-      .number({message: REFUNDED_BEFORE_RULE})
-      .int(REFUNDED_BEFORE_RULE)
-      .min(0, REFUNDED_BEFORE_RULE)
-      .max(99_999_999, REFUNDED_BEFORE_RULE),
-  },
-  {message: 'The body takes only amount, reason and refundedBefore'},
-);
+export const refundBody = z
+  .strictObject(
+    {
+      amount: z
+        .number({message: AMOUNT_RULE})
+        .int(AMOUNT_RULE)
+        .positive(AMOUNT_RULE)
+        .max(99_999_999, AMOUNT_RULE)
+        .optional(),
+      reason: z.enum(REFUND_REASONS, {message: `reason must be one of ${REFUND_REASONS.join(', ')}`}),
+      refundedBefore: z
+        .number({message: REFUNDED_BEFORE_RULE})
+        .int(REFUNDED_BEFORE_RULE)
+        .min(0, REFUNDED_BEFORE_RULE)
+        .max(99_999_999, REFUNDED_BEFORE_RULE),
+      seats: z.number({message: SEATS_RULE}).int(SEATS_RULE).min(1, SEATS_RULE).max(1000, SEATS_RULE).optional(),
+      members: z
+        .array(z.number({message: MEMBER_SEAT_RULE}).int(MEMBER_SEAT_RULE).min(2, MEMBER_SEAT_RULE), {
+          message: MEMBER_SEAT_RULE,
+        })
+        .max(1000, MEMBER_SEAT_RULE)
+        .refine((seats) => new Set(seats).size === seats.length, 'members names a seat twice')
+        .optional(),
+    },
+    {message: 'The body takes only amount or seats, members, reason and refundedBefore'},
+  )
+  .refine((body) => body.amount === undefined || body.seats === undefined, {
+    message: 'Give amount or seats, not both: the worker prices seats itself',
+  })
+  .refine((body) => body.members === undefined || (body.seats !== undefined && body.members.length <= body.seats), {
+    message: 'members names at most as many seats as are refunded, and only with seats',
+  });
 
 const differenceKind = z.enum(REPOSITORY_DIFFERENCE_KINDS, {
   message: `kind must be one of ${REPOSITORY_DIFFERENCE_KINDS.join(', ')}`,
@@ -894,9 +914,19 @@ export const adminMember = z.object({
   updatedAt: z.number(),
 });
 
+/**
+ * What the console may refund of a team purchase's own seats (worker/src/team/seatRefund.ts): at
+ * most `most` (the buyer keeps their own), `refunded` of them so far; each refund gives back
+ * `seatRefundAmount(paid, bought, seats)` (src/config/teams.ts): what it paid, in cents, over the
+ * seats it was bought with.
+ */
+export const seatRefundOffer = z.object({most: z.number(), refunded: z.number(), paid: z.number(), bought: z.number()});
+
 export const adminPurchaseDetail = adminPurchase.extend({
   /** A team's members, every seat given (none for a purchase of one seat). */
   members: z.array(adminMember),
+  /** Null for a purchase bought for one seat, or not paid. */
+  seatRefund: seatRefundOffer.nullable(),
   paymentIntentId: z.string().nullable(),
   customerId: z.string().nullable(),
   userId: z.string().nullable(),
@@ -1110,6 +1140,7 @@ export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;
 export type PurchaseFilter = z.input<typeof purchaseFilter>;
 export type AdminGrantRequest = z.input<typeof grantBody>;
 export type AdminRefundRequest = z.input<typeof refundBody>;
+export type SeatRefundOffer = z.infer<typeof seatRefundOffer>;
 export type RepositoryFixRequest = z.input<typeof fixBody>;
 export type RepositoryFixAllRequest = z.input<typeof fixAllBody>;
 

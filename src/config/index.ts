@@ -29,6 +29,7 @@ export {
   memberStateWords,
   planForSeats,
   seatEndedBecause,
+  seatRefundAmount,
   seatEndedWords,
   type SeatEndReason,
   type ShownMember,

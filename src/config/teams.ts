@@ -46,6 +46,15 @@ export const TEAM_SEATS_REFUNDED_REASON = 'the team’s owner no longer pays for
 /** Why a member's seat ended (team_members.end_reason): their owner removed them, or refunded seats. */
 export type SeatEndReason = 'removed' | 'seats_refunded';
 
+/**
+ * What a refund of `seats` of a team purchase's own payment gives back: what it paid for each seat
+ * (its amount over the seats it bought, fair price and tax included), rounded down, so the seats
+ * refunded never come to more than was paid. Cents.
+ */
+export function seatRefundAmount(amountPaid: number, seatsBought: number, seats: number): number {
+  return Math.floor((amountPaid * seats) / seatsBought);
+}
+
 /** What the worker answers a team's owner and its members, in one place. */
 export const TEAM_WORDS = {
   noTeam: 'You own no team purchase: buy a plan for your team to give your developers their own access.',

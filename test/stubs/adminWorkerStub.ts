@@ -32,7 +32,7 @@ import {
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
-import {appConfig} from '../../src/config';
+import {appConfig, seatRefundAmount} from '../../src/config';
 
 /** The signed-in seller: an address on the product's own domain. */
 export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
@@ -180,6 +180,7 @@ export function purchase(
     userId: 'uid-ada',
     seats: 1,
     members: [],
+    seatRefund: null,
     upgrades: [],
     otherPaidPurchases: [],
     history: [
@@ -346,6 +347,29 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     ];
   }
 
+  /**
+   * As the worker's seat refund does (worker/src/team/seatRefund.ts): priced from the purchase's
+   * offer, the seats off the count at once, the members picked and then the newest ended.
+   */
+  function refundSeats(found: AdminPurchaseDetail, seen: SeenRequest): [number, unknown] {
+    const {seats, members = [], refundedBefore} = seen.body as AdminRefundRequest & {seats: number};
+    const offer = found.seatRefund;
+    if (!offer || seats > offer.most || refundedBefore !== found.amountRefunded)
+      return [409, {error: 'These seats cannot be refunded.', code: 'CONFLICT'} satisfies ErrorBody];
+    found.amountRefunded += seatRefundAmount(offer.paid, offer.bought, seats);
+    found.seatRefund = {...offer, most: offer.most - seats, refunded: offer.refunded + seats};
+    found.seats -= seats;
+    const held = found.members.filter((member) => member.state === 'invited' || member.state === 'joined');
+    const past = Math.max(0, held.length - (found.seats - 1));
+    const ending = [
+      ...held.filter((member) => members.includes(member.seat)),
+      ...held.filter((member) => !members.includes(member.seat)),
+    ].slice(0, past);
+    for (const member of ending) Object.assign(member, {state: 'removed', endReason: 'seats_refunded'});
+    log('refund', found.sessionId, `${seats} seats (${members.join(', ') || 'the newest'})`);
+    return [200, {status: 'seats_refunded', detail: `${ending.length} lost theirs`} satisfies AdminActionResult];
+  }
+
   /** A read of the purchase: Stripe's confirmations due by now have arrived. */
   function read(found: AdminPurchaseDetail): AdminPurchaseDetail {
     const waiting = (confirmations.get(found.sessionId) ?? []).map((entry) => ({...entry, reads: entry.reads - 1}));
@@ -506,6 +530,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           {status: 'reset', detail: 'the purchase may change its GitHub account again'} satisfies AdminActionResult,
         ];
       case `POST ${ADMIN_PATHS.refund}`:
+        if ((seen.body as AdminRefundRequest).seats !== undefined) return refundSeats(found!, seen);
         // Stripe's webhook then revokes the seat and the extra repositories of a full refund.
         return refundOf(found!, seen, () => {
           found!.state = 'refunded';

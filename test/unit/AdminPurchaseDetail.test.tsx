@@ -408,6 +408,56 @@ describe('a purchase’s page', () => {
     expect(members[2]).toHaveTextContent(/^kay@example.com seat 4Invited by e-mail/);
   });
 
+  it('refunds some of a team’s seats at the worker’s price for each, ending the members the seller picks, then the newest', async () => {
+    const member = (seat: number, username: string) => ({
+      seat,
+      state: 'joined' as const,
+      email: null,
+      username,
+      access: 'active' as const,
+      endReason: null,
+      updatedAt: Date.UTC(2026, 5, seat),
+    });
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 4,
+          amount: 27_600,
+          members: [member(4, 'newest'), member(3, 'kept'), member(2, 'picked')],
+          seatRefund: {most: 3, refunded: 0, paid: 27_600, bought: 4},
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    expect(team).toHaveTextContent(
+      '$69.00 a seat, what the buyer paid for one; up to 3 seats (the buyer keeps their own).',
+    );
+    await userEvent.selectOptions(within(team).getByLabelText('Seats to refund'), '2 seats: $138.00');
+    const pick = within(team).getByRole('group', {name: /Who loses a seat: pick up to 2/});
+    await userEvent.click(within(pick).getByRole('checkbox', {name: '@picked (seat 2)'}));
+    await userEvent.click(within(team).getByRole('button', {name: 'Refund seats'}));
+    expect(screen.getByRole('group', {name: 'Refund seats'})).toHaveTextContent(
+      '$138.00 goes back to the buyer through Stripe for 2 seats; the team keeps 2 seats, and 2 members lose theirs (seat 2, then the newest one), each told why by e-mail.',
+    );
+    await userEvent.click(
+      within(screen.getByRole('group', {name: 'Refund seats'})).getByRole('button', {name: 'Confirm'}),
+    );
+    expect(await screen.findByText(/^Refunded 2 seats\./)).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.body),
+    ).toEqual([{seats: 2, reason: 'requested_by_customer', refundedBefore: 0, members: [2]}]);
+    // Read again: 2 seats, the member kept holds theirs, the two others ended in the refund's words.
+    await waitFor(() => expect(team).toHaveTextContent("2 seats: the buyer's own and 1 for members, 1 given."));
+    const ended = within(team)
+      .getAllByRole('listitem')
+      .filter((item) => item.textContent!.includes(endedMemberWords('removed', 'seats_refunded')));
+    expect(ended.map((item) => item.querySelector('strong')!.textContent)).toEqual(['@newest', '@picked']);
+    expect(team).toHaveTextContent('up to 1 seat (the buyer keeps their own), 2 seats refunded so far.');
+  });
+
   it('shows no team for a purchase of one seat', async () => {
     await open();
     expect(screen.queryByRole('region', {name: 'Team'})).toBeNull();

@@ -1314,7 +1314,7 @@ describe('refunds go through Stripe; its webhook then decides access', () => {
     ],
     [
       {amount: 1000, reason: 'duplicate', refundedBefore: 0, currency: 'eur'},
-      'The body takes only amount, reason and refundedBefore',
+      'The body takes only amount or seats, members, reason and refundedBefore',
     ],
   ])('a refund the caller got wrong (%j) is a 400 that says why, and Stripe is never asked', async (body, message) => {
     const {sessionId} = await buyer();

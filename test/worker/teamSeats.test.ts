@@ -50,6 +50,9 @@ async function paid(owner: SignedInUser, body: Record<string, unknown>): Promise
   await payUpgradeOf(team(), owner, id);
   return id;
 }
+/** The seller, signed up once for the file. */
+let sellerSignedUp: Promise<SignedInUser> | undefined;
+const seller = () => (sellerSignedUp ??= team().signUp({email: TEAM_ADMIN, verified: true}));
 const upgradeRow = async (sessionId: string) =>
   (
     await team().worker.db.all<{status: string; refused_reason: string | null; seats_added: number}>(
@@ -221,6 +224,97 @@ describe('a refund of seats added', () => {
   });
 });
 
+describe('a refund of some of the team’s seats, from the console', () => {
+  const refund = (admin: SignedInUser, sessionId: string, body: Record<string, unknown>) =>
+    call(admin, adminPath(ADMIN_PATHS.refund, {sessionId}), {reason: 'requested_by_customer', ...body});
+  const detailOf = async (admin: SignedInUser, sessionId: string) =>
+    (await (await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))).json()) as AdminPurchaseDetail;
+  const endedMail = (email: string) =>
+    team().mailgun.sent.filter((mail) => mail.fields.to === email && /has ended/.test(mail.fields.subject ?? ''));
+
+  test('gives back what the team paid for each seat, priced by the worker; the member the seller picks and then the newest lose their seats, each told why, and the rest keep theirs', async () => {
+    const {owner, sessionId} = await teamOwner(4);
+    const picked = await joinedMember(owner);
+    const kept = await joinedMember(owner);
+    const newest = await joinedMember(owner);
+    const admin = await seller();
+    const perSeat = planAmount(ADVANCED);
+    expect((await detailOf(admin, sessionId)).seatRefund).toEqual({most: 3, refunded: 0, paid: 4 * perSeat, bought: 4});
+
+    const refundsBefore = team().stripe.refundsCreated.length;
+    // An amount sent along is refused: the worker prices seats itself.
+    const priced = await refund(admin, sessionId, {seats: 2, amount: 1, refundedBefore: 0});
+    expect(priced.status).toBe(400);
+    expect(await priced.text()).toContain('the worker prices seats itself');
+    const answer = await refund(admin, sessionId, {seats: 2, members: [picked.seat], refundedBefore: 0});
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({
+      status: 'seats_refunded',
+      detail: expect.stringMatching(
+        /^\S+ refunded for 2 seats \(requested by customer; Stripe re_\w+\); the team has 2 seats now, and 2 members lost theirs, each told why by e-mail$/,
+      ),
+    });
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+      expect.objectContaining({amount: String(2 * perSeat), metadata: expect.objectContaining({seats_refunded: '2'})}),
+    ]);
+
+    // The team has 2 seats: the owner's and the one member's not picked and not the newest.
+    expect(await teamOf(owner)).toMatchObject({seats: 2, free: 0, members: [{seat: kept.seat, email: kept.email}]});
+    for (const gone of [picked, newest]) {
+      expect(endedMail(gone.email)).toHaveLength(1);
+      expect(endedMail(gone.email)[0]!.fields.text).toContain(seatEndedBecause(owner.email, 'seats_refunded'));
+      expect((await accessStatus(gone.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
+    }
+    expect(endedMail(kept.email)).toEqual([]);
+    // The purchase stays paid: the owner and the member kept have access, Stripe's event changes nothing.
+    await team().deliver(team().stripe.refundedEvent(team().stripe.sessions.get(sessionId)!.payment_intent as string));
+    expect((await accessStatus(owner)).hasPaid).toBe(true);
+    const keptStatus = await accessStatus(kept.member);
+    expect(keptStatus.hasPaid).toBe(true);
+    expect(keptStatus.teamEnded).toBeUndefined();
+    expect(await teamOf(owner)).toMatchObject({seats: 2});
+    const after = await detailOf(admin, sessionId);
+    expect(after).toMatchObject({state: 'paid', seats: 2, amountRefunded: 2 * perSeat});
+    expect(after.seatRefund).toEqual({most: 1, refunded: 2, paid: 4 * perSeat, bought: 4});
+
+    // The same refund asked again, on the page as it was: no second refund, the seats as they are.
+    const again = await refund(admin, sessionId, {seats: 2, refundedBefore: 0});
+    expect(again.status).toBe(409);
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore + 1);
+    expect(await teamOf(owner)).toMatchObject({seats: 2});
+  });
+
+  test.each([
+    ['a seat with no member picked', 1, [5], 'has no member to end'],
+    ['more members picked than lose their seats', 1, [2], 'no member loses theirs'],
+    ['more seats than the team may give back', 3, undefined, 'At most 2 seats'],
+  ])('%s is refused in words, and nothing is refunded', async (_, seats, members, words) => {
+    const {owner, sessionId} = await teamOwner(3);
+    await joinedMember(owner);
+    const admin = await seller();
+    const refundsBefore = team().stripe.refundsCreated.length;
+    const answer = await refund(admin, sessionId, {seats, refundedBefore: 0, ...(members && {members})});
+    expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain(words);
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+    expect(await teamOf(owner)).toMatchObject({seats: 3, free: 1});
+  });
+
+  test('a purchase of one seat, or an upgrade’s own session, has no seats to refund', async () => {
+    const {owner, sessionId} = await teamOwner(1);
+    const added = await paid(owner, {planId: ADVANCED.id, addSeats: 1});
+    const admin = await seller();
+    expect((await detailOf(admin, sessionId)).seatRefund).toBeNull();
+    for (const session of [sessionId, added]) {
+      const answer = await refund(admin, session, {seats: 1, refundedBefore: 0});
+      expect(answer.status).toBe(409);
+    }
+    expect(await (await refund(admin, added, {seats: 1, refundedBefore: 0})).text()).toContain(
+      'An upgrade that added seats is refunded whole from its row',
+    );
+  });
+});
+
 describe('a dispute of seats added', () => {
   const dispute = (
     sessionId: string,
@@ -342,7 +436,7 @@ test('the console shows a team: its seats, each member given and how their seat 
   await refundAtStripe(team(), added);
   await call(owner, API_PATHS.removeTeamMember, {seat: 2});
 
-  const admin = await team().signUp({email: TEAM_ADMIN, verified: true});
+  const admin = await seller();
   const detail = (await (
     await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))
   ).json()) as AdminPurchaseDetail;

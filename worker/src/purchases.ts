@@ -33,7 +33,7 @@ export interface Purchase {
   delivery_consent_at?: number | null;
   /** When the worker first recorded it paid (the checkout's time for purchases paid before 0033). */
   paid_at?: number | null;
-  /** How many seats it holds (0037): 1, or a team's, seats added later included (0039); seat 1 is the buyer's own. */
+  /** How many seats it holds (0037): 1, or a team's, seats added later included (0039), seats refunded not (0040); seat 1 is the buyer's own. */
   seats?: number;
   /** When its code first reached the buyer: an invitation accepted, a download served (0033's triggers). */
   delivered_at?: number | null;
@@ -72,12 +72,14 @@ export function effectivePlan(alias: string): string {
 
 /**
  * SQL for the seats a purchase holds now: those it was bought with, and those its paid seat
- * upgrades added (migration 0039). A seat upgrade refunded or disputed is no longer paid, so its
- * seats go again (team/seatsRefunded.ts ends the members on them).
+ * upgrades added (migration 0039), less the seats the seller refunded of its own payment (0040). A
+ * seat upgrade refunded or disputed is no longer paid, so its seats go again; either way the members
+ * past the count lose theirs (team/removeMember.ts `endSeatsPast`).
  */
 export function effectiveSeats(alias: string): string {
   return `(${alias}.seats + COALESCE((SELECT SUM(su.seats_added) FROM upgrades su
-    WHERE su.purchase_session_id = ${alias}.session_id AND su.status = 'paid'), 0))`;
+    WHERE su.purchase_session_id = ${alias}.session_id AND su.status = 'paid'), 0)
+    - COALESCE((SELECT SUM(sr.seats) FROM seat_refunds sr WHERE sr.session_id = ${alias}.session_id), 0))`;
 }
 
 /**

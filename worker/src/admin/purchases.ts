@@ -12,6 +12,7 @@ import type {
   PurchaseSort,
   PurchaseState,
 } from '../../../src/config/api';
+import {seatRefundOffer} from '../team/seatRefund';
 import {countryFlagged, effectivePlan, effectiveSeats, sameBuyer, upgradeFlagged} from '../purchases';
 import {csv} from './csv';
 import {OWNER_SEAT} from '../access/grants/records';
@@ -265,6 +266,7 @@ export async function purchaseDetail(
     customerId: row.customer_id,
     userId: row.user_id,
     upgrades: upgrades!.results.map(adminUpgrade),
+    seatRefund: await seatRefundOffer(db, sessionId),
     members: members!.results.map((member): AdminMember => ({
       seat: member.seat as number,
       state: member.state as AdminMember['state'],

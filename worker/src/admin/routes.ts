@@ -55,6 +55,7 @@ import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
 import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
+import {refundSeats} from '../team/seatRefund';
 
 /**
  * The seller's console (`/admin` on the site): read-only views and the access actions, each
@@ -207,6 +208,9 @@ export const adminRoutes = new Hono<AppEnv>()
     const sessionId = sessionParam(c.req.param('sessionId'));
     const request = await readJson(c, refundBody);
     return audited(c, 'refund', sessionId, async () => {
+      // Some of a team's seats: priced by the worker, the team's count drops at once.
+      if (request.seats !== undefined)
+        return refundSeats(c.env, sessionId, {...request, seats: request.seats}, admin(c));
       // A purchase's session, or an upgrade's (its own payment, listed on its purchase's page): a
       // refund of an upgrade takes back only the upgrade, as its webhook then decides.
       const purchase = await c.env.DB.prepare(

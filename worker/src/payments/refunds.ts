@@ -48,12 +48,37 @@ const RACED = 'Another refund of this payment got there first: read the purchase
 /** The refund's metadata key that holds the action's name. */
 const ACTION = 'console_action';
 
+/** The refund's metadata key that holds how many seats it gave back. */
+const SEATS = 'seats_refunded';
+
+/**
+ * A refund that gave seats back, as its metadata says (migration 0040): one row per refund, so the
+ * same refund recorded twice counts once. The seats come off the purchase's count at once.
+ */
+async function recordSeatRefund(db: D1Database, refund: Stripe.Refund, payment: {sessionId: string; by: string}) {
+  const seats = Number(refund.metadata?.[SEATS] ?? 0);
+  if (!Number.isInteger(seats) || seats < 1) return;
+  await db
+    .prepare(
+      `INSERT INTO seat_refunds (refund_id, session_id, seats, amount, currency, refunded_by, created_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (refund_id) DO NOTHING`,
+    )
+    .bind(refund.id, payment.sessionId, seats, refund.amount, refund.currency, payment.by, Date.now())
+    .run();
+}
+
 /** A refund Stripe will not pay out after all: it is not the answer to any action. */
 const undone = (refund: Stripe.Refund) => refund.status === 'failed' || refund.status === 'canceled';
 
 export async function refundPayment(
   env: Env,
-  payment: {paymentIntentId: string; sessionId: string; by: string},
+  payment: {
+    paymentIntentId: string;
+    sessionId: string;
+    by: string;
+    /** Seats of a team purchase this refund gives back (the console's seat refund): recorded with it. */
+    seats?: number;
+  },
   request: Pick<AdminRefundRequest, 'amount' | 'reason'>,
   action: RefundAction,
 ): Promise<RefundOutcome> {
@@ -80,6 +105,8 @@ export async function refundPayment(
     const asked = request.amount ?? ('refundedBefore' in action ? charge.amount - action.refundedBefore : done.amount);
     const same = done.amount === asked && done.reason === request.reason;
     if (!same) throw new HttpError(409, RACED, 'CONFLICT');
+    // Recorded again, should the first answer have stopped before it was (one row per refund).
+    await recordSeatRefund(env.DB, done, payment);
     return {
       refunded: done.amount,
       left: charge.amount - charge.amount_refunded,
@@ -112,7 +139,12 @@ export async function refundPayment(
         amount,
         reason: request.reason,
         // Found again from Stripe's dashboard: which purchase, who asked, and the action.
-        metadata: {session_id: payment.sessionId, refunded_by: payment.by, [ACTION]: key},
+        metadata: {
+          session_id: payment.sessionId,
+          refunded_by: payment.by,
+          [ACTION]: key,
+          ...(payment.seats !== undefined && {[SEATS]: String(payment.seats)}),
+        },
       },
       {idempotencyKey: key},
     );
@@ -126,6 +158,8 @@ export async function refundPayment(
       'PAYMENT_PROVIDER',
     );
   }
+  // The seats first: a page read between the two never shows the money back and the seats still held.
+  await recordSeatRefund(env.DB, refund, payment);
   await recordAmountRefunded(env.DB, payment.paymentIntentId, charge.amount_refunded + refund.amount);
   return {refunded: refund.amount, left: left - refund.amount, currency, refundId: refund.id, action: key};
 }

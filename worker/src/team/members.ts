@@ -78,18 +78,26 @@ export async function freeSeatsOf(db: D1Database, purchase: Pick<Purchase, 'sess
 }
 
 /**
- * The members past the team's seats now, the newest first: those a refund of seats added ends
- * (team/removeMember.ts `endSeatsPast`). None while the seats held fit.
+ * How many seats held are past the team's seats now, or past them with `fewer` seats: those that a
+ * refund of that many must end. 0 while the seats held fit.
  */
-export async function membersPastSeats(db: D1Database, sessionId: string): Promise<MemberRow[]> {
+export async function seatsPast(db: D1Database, sessionId: string, fewer = 0): Promise<number> {
   const counted = await db
     .prepare(
       `WITH ${SEATS_TAKEN}
-       SELECT MAX(0, (SELECT COUNT(*) FROM held) - ((SELECT seats FROM bought) - 1)) AS past`,
+       SELECT MAX(0, (SELECT COUNT(*) FROM held) - ((SELECT seats FROM bought) - ?2 - 1)) AS past`,
     )
-    .bind(sessionId)
+    .bind(sessionId, fewer)
     .first<{past: number | null}>();
-  const past = counted?.past ?? 0;
+  return counted?.past ?? 0;
+}
+
+/**
+ * The members past the team's seats now, the newest first: those a refund of seats ends
+ * (team/removeMember.ts `endSeatsPast`). None while the seats held fit.
+ */
+export async function membersPastSeats(db: D1Database, sessionId: string): Promise<MemberRow[]> {
+  const past = await seatsPast(db, sessionId);
   if (past === 0) return [];
   const {results} = await db
     .prepare(

@@ -1,6 +1,6 @@
 import React, {useCallback, useEffect, useState} from 'react';
 import Link from '@docusaurus/Link';
-import {appConfig, endedMemberWords, memberName, memberStateWords} from '../../../config';
+import {appConfig, endedMemberWords, memberStateWords} from '../../../config';
 import type {AdminGrant, AdminMember, AdminPurchaseDetail, PurchaseEvent, PurchaseEventKind} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {useAdminApi} from '../../../lib/useAdminApi';
@@ -11,6 +11,8 @@ import CardCountryReview from './CardCountryReview';
 import Confirm from './Confirm';
 import Field from './Field';
 import Refund from './Refund';
+import SeatRefund from './SeatRefund';
+import {adminMemberName, shownMember} from './shownMember';
 import Upgrades from './Upgrades';
 import {day, EVENT_STATES, money, stripeEvent, times, when} from './format';
 import {ActionResult, ActionScope, useAction} from './useAction';
@@ -75,18 +77,13 @@ function grantWords(grant: AdminGrant): string {
 function memberWords(member: AdminMember): string {
   if (member.state === 'withdrawn' || member.state === 'removed')
     return endedMemberWords(member.state, member.endReason ?? 'removed');
-  return memberStateWords({
-    state: member.state,
-    access: member.access,
-    expired: false,
-    ...(member.email !== null && {email: member.email}),
-    ...(member.username !== null && {username: member.username}),
-  });
+  return memberStateWords(shownMember(member));
 }
 
-/** A team purchase's members: every seat given, the newest first, held or ended. */
-function Team({purchase}: {purchase: AdminPurchaseDetail}) {
+/** A team purchase's members: every seat given, the newest first, held or ended; and its seats' refund. */
+function Team({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
   const held = purchase.members.filter((member) => member.state === 'invited' || member.state === 'joined');
+  const {seatRefund} = purchase;
   return (
     <section aria-labelledby="team-heading">
       <h3 id="team-heading">Team</h3>
@@ -97,22 +94,14 @@ function Team({purchase}: {purchase: AdminPurchaseDetail}) {
         <ul className={styles.history} aria-label="Members, newest first">
           {purchase.members.map((member) => (
             <li key={`${member.seat}-${member.updatedAt}-${member.state}`}>
-              <strong>
-                {memberName({
-                  state: member.state === 'invited' ? 'invited' : 'joined',
-                  access: member.access,
-                  expired: false,
-                  ...(member.email !== null && {email: member.email}),
-                  ...(member.username !== null && {username: member.username}),
-                })}
-              </strong>{' '}
-              <span className={styles.muted}>seat {member.seat}</span>
+              <strong>{adminMemberName(member)}</strong> <span className={styles.muted}>seat {member.seat}</span>
               {member.username && member.email && <span className={styles.muted}> · {member.email}</span>}
               <p className={styles.detail}>{memberWords(member)}</p>
             </li>
           ))}
         </ul>
       )}
+      {seatRefund && <SeatRefund purchase={{...purchase, seatRefund}} held={held} reload={reload} />}
     </section>
   );
 }
@@ -341,8 +330,10 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
               <AccessActions purchase={purchase} reload={loaded.reload} />
               <Refund purchase={purchase} reload={loaded.reload} />
               <Upgrades purchase={purchase} reload={loaded.reload} />
+              {(purchase.seats > 1 || purchase.members.length > 0) && (
+                <Team purchase={purchase} reload={loaded.reload} />
+              )}
             </ActionScope>
-            {(purchase.seats > 1 || purchase.members.length > 0) && <Team purchase={purchase} />}
             <section aria-labelledby="history-heading">
               <h3 id="history-heading">History</h3>
               <History events={purchase.history} />

@@ -18,6 +18,34 @@ const REASONS: Record<RefundReason, string> = {
   fraudulent: 'Fraudulent (Stripe blocks the card and e-mail)',
 };
 
+/** Stripe's reason for a refund, chosen in the seller's words. */
+export function ReasonSelect({
+  id,
+  reason,
+  onChange,
+}: {
+  id: string;
+  reason: RefundReason;
+  onChange: (reason: RefundReason) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>Reason</label>
+      <select
+        id={id}
+        className={controls.input}
+        value={reason}
+        onChange={(event) => onChange(event.target.value as RefundReason)}>
+        {REFUND_REASONS.map((name) => (
+          <option key={name} value={name}>
+            {REASONS[name]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** A payment the console may refund: a purchase's, or an upgrade's own. Cents. */
 export interface RefundablePayment {
   /** The Checkout Session the worker's refund route takes. */
@@ -164,20 +192,7 @@ export default function RefundForm({
                 : 'A partial refund.'}
           </p>
         </div>
-        <div>
-          <label htmlFor={`${id}-reason`}>Reason</label>
-          <select
-            id={`${id}-reason`}
-            className={controls.input}
-            value={reason}
-            onChange={(event) => setReason(event.target.value as RefundReason)}>
-            {REFUND_REASONS.map((name) => (
-              <option key={name} value={name}>
-                {REASONS[name]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ReasonSelect id={`${id}-reason`} reason={reason} onChange={setReason} />
       </div>
       <div className={styles.actions}>
         <Confirm

@@ -1,0 +1,127 @@
+import {seatRefundAmount} from '../../../src/config';
+import type {AdminRefundRequest, SeatRefundOffer} from '../../../src/config/api';
+import {formatMoney} from '../../../src/config/money';
+import {contextOf} from '../context';
+import {HttpError} from '../errors';
+import {refundPayment} from '../payments/refunds';
+import {effectiveSeats} from '../purchases';
+import {memberAt, seatsPast} from './members';
+import {endSeatsPast, removeMember} from './removeMember';
+
+/**
+ * Some of a team's seats refunded from the console (issue 41): the seller gives back seats of the
+ * purchase's own payment, at what it paid for each, and the team's count drops by as many at once
+ * (migration 0040). The members on seats the team no longer has lose theirs through the owner's own
+ * removal path, each e-mailed why: those the seller picks (the ones the owner named), then the
+ * newest. Seats added later are the seat upgrade's own payment: refunded whole from its row.
+ */
+
+interface TeamPayment {
+  session_id: string;
+  email: string | null;
+  status: string;
+  payment_intent_id: string | null;
+  amount_total: number | null;
+  /** Seats it was bought with, and those refunded of them since. */
+  bought: number;
+  refunded: number;
+}
+
+async function teamPaymentOf(db: D1Database, sessionId: string): Promise<TeamPayment | null> {
+  return db
+    .prepare(
+      `SELECT session_id, email, status, payment_intent_id, amount_total, seats AS bought,
+         COALESCE((SELECT SUM(seats) FROM seat_refunds r WHERE r.session_id = p.session_id), 0) AS refunded
+       FROM purchases p WHERE session_id = ?1`,
+    )
+    .bind(sessionId)
+    .first<TeamPayment>();
+}
+
+/** What the console may refund of a purchase's seats: null for one bought alone, or not paid. */
+function offerOf(payment: TeamPayment): SeatRefundOffer | null {
+  if (payment.bought <= 1 || payment.status !== 'paid' || payment.amount_total === null) return null;
+  return {
+    // The owner's own seat stays: a refund of the whole purchase is the refund of everything.
+    most: Math.max(0, payment.bought - 1 - payment.refunded),
+    refunded: payment.refunded,
+    paid: payment.amount_total,
+    bought: payment.bought,
+  };
+}
+
+/** The purchase's page's offer (admin/purchases.ts). */
+export async function seatRefundOffer(db: D1Database, sessionId: string): Promise<SeatRefundOffer | null> {
+  const payment = await teamPaymentOf(db, sessionId);
+  return payment && offerOf(payment);
+}
+
+const seatsWord = (count: number) => (count === 1 ? '1 seat' : `${count} seats`);
+
+/** The console's refund of `request.seats` of the purchase's seats: the admin action's answer. */
+export async function refundSeats(
+  env: Env,
+  sessionId: string,
+  request: AdminRefundRequest & {seats: number},
+  by: string,
+): Promise<{status: string; detail: string}> {
+  const payment = await teamPaymentOf(env.DB, sessionId);
+  if (!payment) {
+    throw new HttpError(
+      409,
+      'Seats are refunded from the team’s purchase. An upgrade that added seats is refunded whole from its row.',
+      'CONFLICT',
+    );
+  }
+  const offer = offerOf(payment);
+  if (!offer || !payment.payment_intent_id)
+    throw new HttpError(409, 'This purchase is not a paid team purchase: it has no seats to refund.', 'CONFLICT');
+  if (request.seats > offer.most) {
+    throw new HttpError(
+      409,
+      offer.most === 0
+        ? 'Every seat of this purchase but the buyer’s own is refunded already. Refund the whole purchase to end it.'
+        : `At most ${seatsWord(offer.most)} of this purchase can be refunded (the buyer keeps their own): ${request.seats} were asked.`,
+      'CONFLICT',
+    );
+  }
+  // The members named must hold seats of this team, and be no more than the refund ends.
+  const picked = request.members ?? [];
+  for (const seat of picked) {
+    if (!(await memberAt(env.DB, sessionId, seat)))
+      throw new HttpError(409, `Seat ${seat} of this team has no member to end.`, 'CONFLICT');
+  }
+  const mustGo = await seatsPast(env.DB, sessionId, request.seats);
+  if (picked.length > mustGo) {
+    throw new HttpError(
+      409,
+      mustGo === 0
+        ? 'The team has enough free seats: no member loses theirs with this refund, so pick none.'
+        : `Only ${mustGo === 1 ? '1 member loses a seat' : `${mustGo} members lose theirs`} with this refund: pick no more.`,
+      'CONFLICT',
+    );
+  }
+  const amount = seatRefundAmount(payment.amount_total!, payment.bought, request.seats);
+  const refund = await refundPayment(
+    env,
+    {paymentIntentId: payment.payment_intent_id, sessionId, by, seats: request.seats},
+    {amount, reason: request.reason},
+    {refundedBefore: request.refundedBefore},
+  );
+  // The seats are off the count (refundPayment recorded them): the members past it go.
+  const context = contextOf(env);
+  const owner = {session_id: sessionId, email: payment.email};
+  for (const seat of picked) await removeMember(context, owner, seat, 'seats_refunded');
+  const ended = picked.length + (await endSeatsPast(context, sessionId));
+  const now = await env.DB.prepare(`SELECT ${effectiveSeats('p')} AS seats FROM purchases p WHERE session_id = ?1`)
+    .bind(sessionId)
+    .first<{seats: number}>();
+  const lost =
+    ended === 0
+      ? 'no member lost a seat'
+      : `${ended === 1 ? '1 member' : `${ended} members`} lost theirs, each told why by e-mail`;
+  return {
+    status: 'seats_refunded',
+    detail: `${formatMoney(refund.refunded, refund.currency)} refunded for ${seatsWord(request.seats)} (${request.reason.replaceAll('_', ' ')}; Stripe ${refund.refundId}); the team has ${seatsWord(now?.seats ?? 1)} now, and ${lost}`,
+  };
+}
