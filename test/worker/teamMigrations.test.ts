@@ -4,14 +4,20 @@
  * purchases paid and refunded, grants of the kit and of the prompts, a download link not yet used),
  * every row comes through as it was, with one seat and no member; each buyer reads the same access;
  * the console lists the same purchases; and the link made before still downloads.
+ *
+ * Then 0039 (seats added, and why a seat ended) and 0040 (seats refunded) on a D1 as the worker of
+ * 0038 left it: a team of 3 with a member joined and one invited, and a one-seat purchase moved up
+ * to a higher plan. Every row comes through, the team reads the same seats and members, and the
+ * move still gives the higher plan.
  */
 import {createHash} from 'node:crypto';
-import {ADMIN_PATHS, API_PATHS, type AdminPurchase, type Page} from '../../src/config/api';
+import {ADMIN_PATHS, API_PATHS, type AdminPurchase, type BuyerPlan, type Page, type Team} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {migrationFiles, migrationStatements} from '../../scripts/support/migrations';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const MIGRATION = '0037_purchase_seats.sql';
+const SEATS_ADDED = '0039_seats_added.sql';
 const HOUR_MS = 3_600_000;
 const TOKEN = 'a'.repeat(43);
 
@@ -68,6 +74,62 @@ async function purchase(user: SignedInUser, status: 'active' | 'revoked', github
   return sessionId;
 }
 
+/** Applies the migrations whose file names `which` picks, in order, as wrangler does. */
+async function migrate(which: (name: string) => boolean) {
+  for (const file of migrationFiles().filter(which))
+    for (const sql of migrationStatements(file)) await stack.worker.db.batch([{sql}]);
+}
+
+/**
+ * As the worker of 0038 left them: a team of 3 whose owner gave seat 2 to a member who joined and
+ * asked for access, and seat 3 by e-mail to one not joined yet; and a one-seat purchase of the lower
+ * plan moved up to the higher one.
+ */
+async function teamAt0038() {
+  const [owner, member, mover] = [
+    await stack.signUp({verified: true}),
+    await stack.signUp({verified: true}),
+    await stack.signUp({verified: true}),
+  ];
+  const teamSession = `cs_test_team_0038_${owner.uid}`;
+  const moverSession = `cs_test_move_0038_${mover.uid}`;
+  const upgradeSession = `cs_test_upgrade_0038_${mover.uid}`;
+  const now = Date.now();
+  const invited = uniqueEmail('invited');
+  const paid = (sessionId: string, user: SignedInUser, plan: string, seats: number, amount: number) => ({
+    sql: `INSERT INTO purchases (session_id, user_id, email, plan, payment_intent_id, status, created_at, updated_at, amount_total, currency, paid_at, seats)
+          VALUES (?1, ?2, ?3, ?4, ?5, 'paid', ?6, ?6, ?7, 'usd', ?6, ?8)`,
+    params: [sessionId, user.uid, user.email, plan, `pi_${sessionId}`, now - 3 * HOUR_MS, amount, seats],
+  });
+  await stack.worker.db.batch([
+    paid(teamSession, owner, 'advanced', 3, 29_700),
+    {
+      sql: `INSERT INTO team_members (id, session_id, seat, state, email, user_id, created_at, updated_at)
+            VALUES (900001, ?1, 2, 'joined', ?2, ?3, ?4, ?4)`,
+      params: [teamSession, member.email, member.uid, now - 2 * HOUR_MS],
+    },
+    {
+      sql: `INSERT INTO team_members (id, session_id, seat, state, email, link_hash, link_expires_at, created_at, updated_at)
+            VALUES (900002, ?1, 3, 'invited', ?2, ?3, ?4, ?5, ?5)`,
+      params: [teamSession, invited, 'b'.repeat(64), now + 6 * 24 * HOUR_MS, now - HOUR_MS],
+    },
+    {
+      sql: `INSERT INTO grants (session_id, seat, member_id, repository_key, repository, user_id, github_username, github_user_id,
+              invitation_id, status, version, updated_at)
+            VALUES (?1, 2, 900001, 'kit', NULL, ?2, 'member-0038', 7_700_001, 7_700_002, 'active', 2, ?3)`,
+      params: [teamSession, member.uid, now - HOUR_MS],
+    },
+    paid(moverSession, mover, 'starter', 1, 6_900),
+    {
+      sql: `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, status,
+              payment_intent_id, amount_paid, created_at, paid_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, 'starter', 'advanced', 3_000, 'usd', 'paid', ?5, 3_000, ?6, ?6, ?6)`,
+      params: [upgradeSession, moverSession, mover.uid, mover.email, `pi_${upgradeSession}`, now - HOUR_MS],
+    },
+  ]);
+  return {owner, member, mover, invited, teamSession, moverSession};
+}
+
 const accessStatus = async (user: SignedInUser) => {
   const {status, hasPaid, username, extraRepositories, seats, team} = (await (
     await stack.call(API_PATHS.accessStatus, {token: user.idToken})
@@ -82,7 +144,7 @@ const accessStatus = async (user: SignedInUser) => {
   };
 };
 
-test('0037 and 0038 keep every purchase, grant and download link as it was, one seat each and no member', async () => {
+test('0037 and 0038 keep every purchase, grant and download link as it was, one seat each and no member; 0039 and 0040 keep a team and a move as they were', async () => {
   const [paid, refunded] = [await stack.signUp({verified: true}), await stack.signUp({verified: true})];
   const paidSession = await purchase(paid, 'active', 7_600_001);
   await purchase(refunded, 'revoked', 7_600_011);
@@ -102,13 +164,21 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     links: await rowsOf('download_links'),
   };
 
-  for (const file of migrationFiles().filter((name) => name >= MIGRATION))
-    for (const sql of migrationStatements(file)) await stack.worker.db.batch([{sql}]);
+  await migrate((name) => name >= MIGRATION && name < SEATS_ADDED);
+  const team = await teamAt0038();
+  const teamBefore = {
+    members: await rowsOf('team_members'),
+    upgrades: await rowsOf('upgrades'),
+  };
+  await migrate((name) => name >= SEATS_ADDED);
 
-  expect(await rowsOf('purchases')).toEqual(before.purchases.map((row) => ({...row, seats: 1})));
-  expect(await rowsOf('grants')).toEqual(before.grants.map((row) => ({...row, member_id: null})));
+  // The rows of 0036 (the team's, added at 0038, are checked below).
+  const of0036 = async (table: string) =>
+    (await rowsOf(table)).filter((row) => String(row.session_id).startsWith('cs_test_team_migration_'));
+  expect(await of0036('purchases')).toEqual(before.purchases.map((row) => ({...row, seats: 1})));
+  expect(await of0036('grants')).toEqual(before.grants.map((row) => ({...row, member_id: null})));
   expect(await rowsOf('download_links')).toEqual(before.links.map((row) => ({...row, seat: 1, member_id: null})));
-  expect(await rowsOf('team_members')).toEqual([]);
+  expect(await of0036('team_members')).toEqual([]);
 
   // Each buyer reads their access as recorded: no team, no seats to manage.
   expect(await accessStatus(paid)).toEqual({
@@ -125,10 +195,39 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     await stack.call(ADMIN_PATHS.purchases, {token: admin.idToken})
   ).json()) as Page<AdminPurchase>;
   expect(listed.items.map((item) => item.sessionId).sort()).toEqual(
-    [paidSession, `cs_test_team_migration_${refunded.uid}`].sort(),
+    [paidSession, `cs_test_team_migration_${refunded.uid}`, team.teamSession, team.moverSession].sort(),
   );
   // The link made before the migrations still downloads: it was the buyer's own seat.
   const download = await stack.call(`${API_PATHS.download}/${TOKEN}`);
   expect(download.status).toBe(200);
   expect(download.headers.get('content-type')).toBe('application/zip');
+
+  // 0039 and 0040: the team's rows and the move come through, with no seat added and none refunded.
+  expect(await rowsOf('team_members')).toEqual(teamBefore.members.map((row) => ({...row, end_reason: null})));
+  expect(await rowsOf('upgrades')).toEqual(teamBefore.upgrades.map((row) => ({...row, seats_added: 0, from_seats: 1})));
+  expect(await rowsOf('seat_refunds')).toEqual([]);
+  // The owner's team reads its 3 seats, the member joined on seat 2 and the one invited on seat 3.
+  const ownTeam = (await (await stack.call(API_PATHS.team, {token: team.owner.idToken})).json()) as Team;
+  expect(ownTeam).toMatchObject({sessionId: team.teamSession, seats: 3, free: 0});
+  expect(ownTeam.members).toEqual([
+    expect.objectContaining({
+      seat: 2,
+      state: 'joined',
+      email: team.member.email,
+      username: 'member-0038',
+      access: 'active',
+    }),
+    expect.objectContaining({seat: 3, state: 'invited', email: team.invited, access: 'none'}),
+  ]);
+  // The member still reads their access as the team's; the move still gives the higher plan.
+  expect(await accessStatus(team.member)).toMatchObject({status: 'active', hasPaid: true, username: 'member-0038'});
+  const moved = (await (await stack.call(API_PATHS.upgrades, {token: team.mover.idToken})).json()) as BuyerPlan;
+  expect(moved.plan).toEqual({id: 'advanced', name: 'Advanced'});
+  // The console lists the team with its seats, and the moved purchase at the higher plan.
+  const after = (await (
+    await stack.call(`${ADMIN_PATHS.purchases}?q=cs_test_`, {token: admin.idToken})
+  ).json()) as Page<AdminPurchase>;
+  const row = (sessionId: string) => after.items.find((item) => item.sessionId === sessionId);
+  expect(row(team.teamSession)).toMatchObject({seats: 3, plan: 'Advanced'});
+  expect(row(team.moverSession)).toMatchObject({seats: 1, plan: 'Advanced'});
 });
