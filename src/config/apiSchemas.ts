@@ -662,7 +662,7 @@ export const grantBody = z.object({username: githubUsername.optional()});
 
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
 const SEATS_RULE = 'seats must be a whole number of seats, at least 1';
-const MEMBER_SEAT_RULE = 'members must be seat numbers of members, each 2 or more';
+const MEMBER_RULE = "members must be the ids of members, as the purchase's page lists them";
 const REFUNDED_BEFORE_RULE =
   'refundedBefore must be the cents refunded so far as the page showed them, a whole number from 0';
 /**
@@ -673,8 +673,8 @@ const REFUNDED_BEFORE_RULE =
  * another admin) is the first one, answered as it was, never a second refund; and a new refund is
  * made only while Stripe has refunded exactly that much (else 409: read the purchase again).
  * `seats` (a team purchase's own payment, instead of `amount`): that many of its seats, refunded at
- * what it paid for each, priced by the worker; the team's count drops at once. `members`: the seats
- * (numbers, past the owner's 1) whose members lose theirs first; the newest go for the rest.
+ * what it paid for each, priced by the worker; the team's count drops at once. `members`: the
+ * members (their ids, `AdminMember.id`) who lose their seats first; the newest go for the rest.
  */
 export const refundBody = z
   .strictObject(
@@ -693,11 +693,9 @@ export const refundBody = z
         .max(99_999_999, REFUNDED_BEFORE_RULE),
       seats: z.number({message: SEATS_RULE}).int(SEATS_RULE).min(1, SEATS_RULE).max(1000, SEATS_RULE).optional(),
       members: z
-        .array(z.number({message: MEMBER_SEAT_RULE}).int(MEMBER_SEAT_RULE).min(2, MEMBER_SEAT_RULE), {
-          message: MEMBER_SEAT_RULE,
-        })
-        .max(1000, MEMBER_SEAT_RULE)
-        .refine((seats) => new Set(seats).size === seats.length, 'members names a seat twice')
+        .array(z.number({message: MEMBER_RULE}).int(MEMBER_RULE).positive(MEMBER_RULE), {message: MEMBER_RULE})
+        .max(1000, MEMBER_RULE)
+        .refine((ids) => new Set(ids).size === ids.length, 'members names a member twice')
         .optional(),
     },
     {message: 'The body takes only amount or seats, members, reason and refundedBefore'},
@@ -901,6 +899,8 @@ export const adminGrant = z.object({
  * is theirs.
  */
 export const adminMember = z.object({
+  /** The member's own record: the seat refund names members by it, never by a seat number that may change hands. */
+  id: z.number(),
   seat: z.number(),
   state: z.enum(['invited', 'joined', 'withdrawn', 'removed']),
   /** The address invited (null for a member the owner named by GitHub username). */

@@ -362,8 +362,8 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     const held = found.members.filter((member) => member.state === 'invited' || member.state === 'joined');
     const past = Math.max(0, held.length - (found.seats - 1));
     const ending = [
-      ...held.filter((member) => members.includes(member.seat)),
-      ...held.filter((member) => !members.includes(member.seat)),
+      ...held.filter((member) => members.includes(member.id)),
+      ...held.filter((member) => !members.includes(member.id)),
     ].slice(0, past);
     for (const member of ending) Object.assign(member, {state: 'removed', endReason: 'seats_refunded'});
     log('refund', found.sessionId, `${seats} seats (${members.join(', ') || 'the newest'})`);

@@ -365,6 +365,7 @@ describe('a purchase’s page', () => {
           seats: 3,
           members: [
             {
+              id: 13,
               seat: 3,
               state: 'removed',
               email: null,
@@ -374,6 +375,7 @@ describe('a purchase’s page', () => {
               updatedAt: Date.UTC(2026, 5, 3),
             },
             {
+              id: 12,
               seat: 2,
               state: 'joined',
               email: 'lin@example.com',
@@ -383,6 +385,7 @@ describe('a purchase’s page', () => {
               updatedAt: Date.UTC(2026, 5, 3),
             },
             {
+              id: 14,
               seat: 4,
               state: 'invited',
               email: 'kay@example.com',
@@ -410,6 +413,7 @@ describe('a purchase’s page', () => {
 
   it('refunds some of a team’s seats at the worker’s price for each, ending the members the seller picks, then the newest', async () => {
     const member = (seat: number, username: string) => ({
+      id: 100 + seat,
       seat,
       state: 'joined' as const,
       email: null,
@@ -431,7 +435,7 @@ describe('a purchase’s page', () => {
     await open();
     const team = screen.getByRole('region', {name: 'Team'});
     expect(team).toHaveTextContent(
-      '$69.00 a seat, what the buyer paid for one; up to 3 seats (the buyer keeps their own).',
+      "$69.00 a seat, the purchase's amount over the seats it bought; up to 3 seats (the buyer keeps their own).",
     );
     await userEvent.selectOptions(within(team).getByLabelText('Seats to refund'), '2 seats: $138.00');
     const pick = within(team).getByRole('group', {name: /Who loses a seat: pick up to 2/});
@@ -448,7 +452,7 @@ describe('a purchase’s page', () => {
       worker()
         .actions()
         .map((seen) => seen.body),
-    ).toEqual([{seats: 2, reason: 'requested_by_customer', refundedBefore: 0, members: [2]}]);
+    ).toEqual([{seats: 2, reason: 'requested_by_customer', refundedBefore: 0, members: [102]}]);
     // Read again: 2 seats, the member kept holds theirs, the two others ended in the refund's words.
     await waitFor(() => expect(team).toHaveTextContent("2 seats: the buyer's own and 1 for members, 1 given."));
     const ended = within(team)

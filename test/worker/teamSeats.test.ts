@@ -246,7 +246,9 @@ describe('a refund of some of the team’s seats, from the console', () => {
     const priced = await refund(admin, sessionId, {seats: 2, amount: 1, refundedBefore: 0});
     expect(priced.status).toBe(400);
     expect(await priced.text()).toContain('the worker prices seats itself');
-    const answer = await refund(admin, sessionId, {seats: 2, members: [picked.seat], refundedBefore: 0});
+    // The member is named by their own record, as the console lists them.
+    const pickedId = (await detailOf(admin, sessionId)).members.find((member) => member.seat === picked.seat)!.id;
+    const answer = await refund(admin, sessionId, {seats: 2, members: [pickedId], refundedBefore: 0});
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({
       status: 'seats_refunded',
@@ -285,19 +287,93 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test.each([
-    ['a seat with no member picked', 1, [5], 'has no member to end'],
-    ['more members picked than lose their seats', 1, [2], 'no member loses theirs'],
-    ['more seats than the team may give back', 3, undefined, 'At most 2 seats'],
-  ])('%s is refused in words, and nothing is refunded', async (_, seats, members, words) => {
+    ['a member picked who holds no seat of the team', 1, 'unknown', 'no longer holds a seat of this team'],
+    ['more members picked than lose their seats', 1, 'member', 'no member loses theirs'],
+    ['more seats than the team may give back', 3, 'none', 'At most 2 seats'],
+  ] as const)('%s is refused in words, and nothing is refunded', async (_, seats, pick, words) => {
     const {owner, sessionId} = await teamOwner(3);
     await joinedMember(owner);
     const admin = await seller();
+    const memberId = (await detailOf(admin, sessionId)).members[0]!.id;
+    const members = pick === 'unknown' ? [memberId + 100_000] : pick === 'member' ? [memberId] : undefined;
     const refundsBefore = team().stripe.refundsCreated.length;
     const answer = await refund(admin, sessionId, {seats, refundedBefore: 0, ...(members && {members})});
     expect(answer.status).toBe(409);
     expect(await answer.text()).toContain(words);
     expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
     expect(await teamOf(owner)).toMatchObject({seats: 3, free: 1});
+  });
+
+  test('a member picked on a page read before their seat changed hands is refused, never the member now on that seat', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const first = await joinedMember(owner);
+    const admin = await seller();
+    const read = (await detailOf(admin, sessionId)).members.find((member) => member.seat === first.seat)!;
+    // The owner removes them, and gives the seat to someone else: the same seat number.
+    expect((await call(owner, API_PATHS.removeTeamMember, {seat: first.seat})).status).toBe(200);
+    const next = await joinedMember(owner);
+    expect(next.seat).toBe(first.seat);
+    const answer = await refund(admin, sessionId, {seats: 2, members: [read.id], refundedBefore: 0});
+    expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain('no longer holds a seat of this team');
+    expect(await teamOf(owner)).toMatchObject({seats: 3, members: [{seat: next.seat, email: next.email}]});
+  });
+
+  test('a seat refund D1 missed is found at Stripe before seats are offered again: never paid twice, and its members go', async () => {
+    const {owner, sessionId} = await teamOwner(4);
+    await joinedMember(owner);
+    await joinedMember(owner);
+    const newest = await joinedMember(owner);
+    const admin = await seller();
+    expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBe(200);
+    // As if the worker had stopped between Stripe's answer and D1: the seats' row is gone, and the
+    // newest member still holds the seat.
+    await team().worker.db.run('DELETE FROM seat_refunds WHERE session_id = ?', sessionId);
+    await team().worker.db.run(
+      `UPDATE team_members SET state = 'joined', end_reason = NULL WHERE session_id = ? AND email = ?`,
+      sessionId,
+      newest.email,
+    );
+    const refundsBefore = team().stripe.refundsCreated.length;
+    const perSeat = planAmount(ADVANCED);
+    // The seller reads the page again (Stripe's figure) and asks for the 3 seats it would show.
+    const again = await refund(admin, sessionId, {seats: 3, refundedBefore: perSeat});
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain('At most 2 seats');
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+    expect((await detailOf(admin, sessionId)).seatRefund).toMatchObject({most: 2, refunded: 1});
+    expect(await teamOf(owner)).toMatchObject({seats: 3, free: 0});
+    expect((await accessStatus(newest.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
+  });
+
+  test('a seat refund Stripe did not pay out after all gives the seats back, empty', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    await joinedMember(owner);
+    const admin = await seller();
+    expect((await refund(admin, sessionId, {seats: 2, refundedBefore: 0})).status).toBe(200);
+    // One seat, the buyer's own, is no team: its member is off.
+    expect((await detailOf(admin, sessionId)).seats).toBe(1);
+    const made = (
+      await team().worker.db.all<{refund_id: string}>(
+        'SELECT refund_id FROM seat_refunds WHERE session_id = ?',
+        sessionId,
+      )
+    )[0]!;
+    expect((await team().deliver(team().stripe.failRefund(made.refund_id))).status).toBe(200);
+    expect(await teamOf(owner)).toMatchObject({seats: 3, free: 2, members: []});
+    expect((await detailOf(admin, sessionId)).seatRefund).toMatchObject({most: 2, refunded: 0});
+  });
+
+  test('a team that moved up is refused a seat refund in words: each seat was paid in two payments', async () => {
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
+    await paid(owner, {planId: ADVANCED.id});
+    const admin = await seller();
+    expect((await detailOf(admin, sessionId)).seatRefund).toBeNull();
+    const refundsBefore = team().stripe.refundsCreated.length;
+    const answer = await refund(admin, sessionId, {seats: 1, refundedBefore: 0});
+    expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain('refund the move from its row first');
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
   });
 
   test('a purchase of one seat, or an upgrade’s own session, has no seats to refund', async () => {

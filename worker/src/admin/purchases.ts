@@ -235,7 +235,7 @@ export async function purchaseDetail(
     // Each seat given, with the kit's grant of that seat while it is the member's own (member_id).
     db
       .prepare(
-        `SELECT m.seat, m.state, m.email, m.end_reason, m.updated_at, g.github_username, g.status AS grant_status
+        `SELECT m.id, m.seat, m.state, m.email, m.end_reason, m.updated_at, g.github_username, g.status AS grant_status
          FROM team_members m LEFT JOIN grants g ON g.session_id = m.session_id AND g.seat = m.seat
            AND g.repository_key = 'kit' AND g.member_id = m.id
          WHERE m.session_id = ?1 ORDER BY m.created_at DESC, m.id DESC`,
@@ -268,6 +268,7 @@ export async function purchaseDetail(
     upgrades: upgrades!.results.map(adminUpgrade),
     seatRefund: await seatRefundOffer(db, sessionId),
     members: members!.results.map((member): AdminMember => ({
+      id: member.id as number,
       seat: member.seat as number,
       state: member.state as AdminMember['state'],
       email: (member.email as string | null) ?? null,

@@ -67,6 +67,34 @@ async function recordSeatRefund(db: D1Database, refund: Stripe.Refund, payment: 
     .run();
 }
 
+/**
+ * Brings D1's seats refunded of a payment in step with Stripe's refunds of it, before they are
+ * counted: a refund whose row was never written (the worker stopped between Stripe's answer and
+ * D1) is recorded, and one Stripe did not pay out after all is forgotten, its seats back. Without
+ * it a seller reading the page again would be offered, and pay, the same seats twice.
+ */
+export async function syncSeatRefunds(env: Env, payment: {paymentIntentId: string; sessionId: string}) {
+  const charge = await paidCharge(stripeFor(settingsOf(env)), payment.paymentIntentId);
+  for (const refund of charge.refunds?.data ?? []) {
+    if (refund.metadata?.[SEATS] === undefined) continue;
+    if (undone(refund)) await forgetSeatRefund(env.DB, refund.id);
+    else
+      await recordSeatRefund(env.DB, refund, {
+        sessionId: payment.sessionId,
+        by: refund.metadata?.refunded_by ?? 'stripe',
+      });
+  }
+}
+
+/** A seat refund Stripe did not pay out after all (failed or canceled): its seats come back, empty. */
+export async function forgetSeatRefund(db: D1Database, refundId: string): Promise<boolean> {
+  const forgotten = await db
+    .prepare('DELETE FROM seat_refunds WHERE refund_id = ?1 RETURNING refund_id')
+    .bind(refundId)
+    .first();
+  return forgotten !== null;
+}
+
 /** A refund Stripe will not pay out after all: it is not the answer to any action. */
 const undone = (refund: Stripe.Refund) => refund.status === 'failed' || refund.status === 'canceled';
 
@@ -97,7 +125,10 @@ export async function refundPayment(
   const key =
     'partOf' in action
       ? `${action.partOf}+${payment.paymentIntentId}:${failed}`
-      : `console-refund:${payment.paymentIntentId}:${action.refundedBefore}:${failed}`;
+      : `console-refund:${payment.paymentIntentId}:${action.refundedBefore}:${failed}${
+          // A refund of seats is an action of its own: never answered by a refund of an amount.
+          payment.seats === undefined ? '' : `:seats-${payment.seats}`
+        }`;
   const done = refunds.find((refund) => refund.metadata?.[ACTION] === key && !undone(refund));
   if (done) {
     // The same action, asked again: the refund it made is the answer, if it is the one asked for

@@ -108,6 +108,14 @@ export async function membersPastSeats(db: D1Database, sessionId: string): Promi
   return results;
 }
 
+/** The member whose record is `id`, while they hold a seat of the purchase; else null. */
+export function heldMember(db: D1Database, sessionId: string, id: number): Promise<MemberRow | null> {
+  return db
+    .prepare(`SELECT * FROM team_members WHERE id = ?1 AND session_id = ?2 AND state IN ${HOLDS}`)
+    .bind(id, sessionId)
+    .first<MemberRow>();
+}
+
 /** The member holding a seat of the purchase, or null. */
 export function memberAt(db: D1Database, sessionId: string, seat: number): Promise<MemberRow | null> {
   return db

@@ -3,9 +3,9 @@ import type {AdminRefundRequest, SeatRefundOffer} from '../../../src/config/api'
 import {formatMoney} from '../../../src/config/money';
 import {contextOf} from '../context';
 import {HttpError} from '../errors';
-import {refundPayment} from '../payments/refunds';
+import {refundPayment, syncSeatRefunds} from '../payments/refunds';
 import {effectiveSeats} from '../purchases';
-import {memberAt, seatsPast} from './members';
+import {heldMember, seatsPast} from './members';
 import {endSeatsPast, removeMember} from './removeMember';
 
 /**
@@ -13,7 +13,9 @@ import {endSeatsPast, removeMember} from './removeMember';
  * purchase's own payment, at what it paid for each, and the team's count drops by as many at once
  * (migration 0040). The members on seats the team no longer has lose theirs through the owner's own
  * removal path, each e-mailed why: those the seller picks (the ones the owner named), then the
- * newest. Seats added later are the seat upgrade's own payment: refunded whole from its row.
+ * newest. Seats added later are the seat upgrade's own payment: refunded whole from its row. A
+ * seat's price is the purchase's amount over the seats it bought (an earlier refund of an amount,
+ * a goodwill gesture, does not change it; Stripe holds the refunds to what is left).
  */
 
 interface TeamPayment {
@@ -25,13 +27,17 @@ interface TeamPayment {
   /** Seats it was bought with, and those refunded of them since. */
   bought: number;
   refunded: number;
+  /** 1 when a paid move to a higher plan paid for its seats too: a seat's price is then in two payments. */
+  moved: number;
 }
 
 async function teamPaymentOf(db: D1Database, sessionId: string): Promise<TeamPayment | null> {
   return db
     .prepare(
       `SELECT session_id, email, status, payment_intent_id, amount_total, seats AS bought,
-         COALESCE((SELECT SUM(seats) FROM seat_refunds r WHERE r.session_id = p.session_id), 0) AS refunded
+         COALESCE((SELECT SUM(seats) FROM seat_refunds r WHERE r.session_id = p.session_id), 0) AS refunded,
+         EXISTS (SELECT 1 FROM upgrades u WHERE u.purchase_session_id = p.session_id AND u.status = 'paid'
+           AND u.seats_added = 0) AS moved
        FROM purchases p WHERE session_id = ?1`,
     )
     .bind(sessionId)
@@ -41,6 +47,9 @@ async function teamPaymentOf(db: D1Database, sessionId: string): Promise<TeamPay
 /** What the console may refund of a purchase's seats: null for one bought alone, or not paid. */
 function offerOf(payment: TeamPayment): SeatRefundOffer | null {
   if (payment.bought <= 1 || payment.status !== 'paid' || payment.amount_total === null) return null;
+  // Moved up, each seat was paid for twice (the purchase and the move): refunding the purchase's
+  // share alone would give back less than the seat cost. The move is refunded from its row first.
+  if (payment.moved) return null;
   return {
     // The owner's own seat stays: a refund of the whole purchase is the refund of everything.
     most: Math.max(0, payment.bought - 1 - payment.refunded),
@@ -65,17 +74,30 @@ export async function refundSeats(
   request: AdminRefundRequest & {seats: number},
   by: string,
 ): Promise<{status: string; detail: string}> {
-  const payment = await teamPaymentOf(env.DB, sessionId);
-  if (!payment) {
+  const first = await teamPaymentOf(env.DB, sessionId);
+  if (!first) {
     throw new HttpError(
       409,
       'Seats are refunded from the team’s purchase. An upgrade that added seats is refunded whole from its row.',
       'CONFLICT',
     );
   }
-  const offer = offerOf(payment);
-  if (!offer || !payment.payment_intent_id)
+  if (first.moved)
+    throw new HttpError(
+      409,
+      'This team moved up to a higher plan, so each seat was paid in two payments: refund the move from its row first, or refund the whole purchase.',
+      'CONFLICT',
+    );
+  if (!offerOf(first) || !first.payment_intent_id)
     throw new HttpError(409, 'This purchase is not a paid team purchase: it has no seats to refund.', 'CONFLICT');
+  // What Stripe has refunded of seats first, should D1 have missed one (or one failed since): the
+  // seats offered are never those refunded already. Then the members past the count go, should an
+  // earlier seat refund have stopped before it ended them.
+  const context = contextOf(env);
+  await syncSeatRefunds(env, {paymentIntentId: first.payment_intent_id, sessionId});
+  await endSeatsPast(context, sessionId);
+  const payment = (await teamPaymentOf(env.DB, sessionId))!;
+  const offer = offerOf(payment)!;
   if (request.seats > offer.most) {
     throw new HttpError(
       409,
@@ -85,11 +107,18 @@ export async function refundSeats(
       'CONFLICT',
     );
   }
-  // The members named must hold seats of this team, and be no more than the refund ends.
-  const picked = request.members ?? [];
-  for (const seat of picked) {
-    if (!(await memberAt(env.DB, sessionId, seat)))
-      throw new HttpError(409, `Seat ${seat} of this team has no member to end.`, 'CONFLICT');
+  // The members named must hold seats of this team now (by their own record: a seat's number may
+  // have changed hands since the page was read), and be no more than the refund ends.
+  const picked: number[] = [];
+  for (const id of request.members ?? []) {
+    const member = await heldMember(env.DB, sessionId, id);
+    if (!member)
+      throw new HttpError(
+        409,
+        'A member picked no longer holds a seat of this team: read the purchase again.',
+        'CONFLICT',
+      );
+    picked.push(member.seat);
   }
   const mustGo = await seatsPast(env.DB, sessionId, request.seats);
   if (picked.length > mustGo) {
@@ -102,14 +131,15 @@ export async function refundSeats(
     );
   }
   const amount = seatRefundAmount(payment.amount_total!, payment.bought, request.seats);
+  if (amount < 1)
+    throw new HttpError(409, 'These seats cost nothing when bought: there is nothing to refund for them.', 'CONFLICT');
   const refund = await refundPayment(
     env,
-    {paymentIntentId: payment.payment_intent_id, sessionId, by, seats: request.seats},
+    {paymentIntentId: first.payment_intent_id, sessionId, by, seats: request.seats},
     {amount, reason: request.reason},
     {refundedBefore: request.refundedBefore},
   );
   // The seats are off the count (refundPayment recorded them): the members past it go.
-  const context = contextOf(env);
   const owner = {session_id: sessionId, email: payment.email};
   for (const seat of picked) await removeMember(context, owner, seat, 'seats_refunded');
   const ended = picked.length + (await endSeatsPast(context, sessionId));

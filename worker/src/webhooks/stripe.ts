@@ -6,6 +6,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {fulfillCheckout} from '../payments/fulfilment';
 import {disputeChanged, recordAmountRefunded, revokePayment} from '../payments/revocations';
+import {forgetSeatRefund} from '../payments/refunds';
 import {isFresh, parseSignatureHeader, TOLERANCE_SECONDS} from '../payments/signatureHeader';
 import {idOf, stripeFor, subtleCrypto} from '../payments/stripe';
 import {settingsOf} from '../settings';
@@ -175,7 +176,10 @@ async function refundUndone(env: Env, refund: Stripe.Refund) {
     status: refund.status,
     amountRefunded: charge.amount_refunded,
   });
-  return recordAmountRefunded(env.DB, id, charge.amount_refunded, {asItStands: true});
+  // A refund of a team's seats that was not paid out gives the seats back (empty: their members
+  // were told and are off; the owner gives them again).
+  const seatsBack = await forgetSeatRefund(env.DB, refund.id);
+  return (await recordAmountRefunded(env.DB, id, charge.amount_refunded, {asItStands: true})) || seatsBack;
 }
 
 /**

@@ -47,21 +47,23 @@ export default function SeatRefund({
   }
   // As the worker counts: the members past the seats left lose theirs.
   const mustGo = Math.max(0, held.length - (purchase.seats - seats - 1));
-  const chosen = picked.filter((seat) => held.some((member) => member.seat === seat)).slice(0, mustGo);
+  // Members by their own record (`id`): a seat's number may change hands while the page is open.
+  const chosen = picked.filter((id) => held.some((member) => member.id === id)).slice(0, mustGo);
+  const chosenSeats = held.filter((member) => chosen.includes(member.id)).map((member) => member.seat);
   const newest = mustGo - chosen.length;
   const amount = seatRefundAmount(paid, bought, seats);
   const losing =
     mustGo === 0
       ? 'no member loses a seat'
       : `${mustGo === 1 ? '1 member loses their seat' : `${mustGo} members lose theirs`} (${[
-          ...(chosen.length > 0 ? [`seat ${chosen.join(', ')}`] : []),
+          ...(chosenSeats.length > 0 ? [`seat ${chosenSeats.join(', ')}`] : []),
           ...(newest > 0 ? [`the newest ${newest === 1 ? 'one' : newest}`] : []),
         ].join(', then ')}), each told why by e-mail`;
   return (
     <div>
       <h4>Refund seats</h4>
       <p className={styles.muted}>
-        {`${money(perSeat, currency)} a seat, what the buyer paid for one; up to ${seatsWord(most)} (the buyer keeps their own)${
+        {`${money(perSeat, currency)} a seat, the purchase's amount over the seats it bought; up to ${seatsWord(most)} (the buyer keeps their own)${
           refunded > 0 ? `, ${seatsWord(refunded)} refunded so far` : ''
         }. Seats added later are refunded from their own row.`}
       </p>
@@ -86,14 +88,14 @@ export default function SeatRefund({
         <fieldset className={styles.pick}>
           <legend>{`Who loses a seat: pick up to ${mustGo} the owner named, or the newest go`}</legend>
           {held.map((member) => (
-            <label key={member.seat}>
+            <label key={member.id}>
               <input
                 type="checkbox"
-                checked={chosen.includes(member.seat)}
-                disabled={!chosen.includes(member.seat) && chosen.length >= mustGo}
+                checked={chosen.includes(member.id)}
+                disabled={!chosen.includes(member.id) && chosen.length >= mustGo}
                 onChange={(event) =>
                   setPicked((now) =>
-                    event.target.checked ? [...now, member.seat] : now.filter((seat) => seat !== member.seat),
+                    event.target.checked ? [...now, member.id] : now.filter((id) => id !== member.id),
                   )
                 }
               />{' '}
