@@ -63,6 +63,8 @@ export const appConfig = {
       soldOnDashboard: true,
       includesUpdates: true,
       extraRepositories: ['prompts'],
+      // Sold for teams too: a seat picker on its card, each seat one GitHub account of the team.
+      team: {maxSeats: 10},
       // The card opens with "Everything in Starter"; the features are what Advanced adds to it.
       includesPlan: 'starter',
       features: [

@@ -9,7 +9,7 @@ import {ROUTES} from './links';
 
 /**
  * The FAQ's answer on teams, for the plans sold for teams (`Plan.team`), or null when none is: then
- * the FAQ says nothing of teams, as the product sells none.
+ * the FAQ says nothing of teams, as the product sells none (the committed config sells Advanced for teams).
  */
 export function teamFaq(plans: readonly Plan[]): FaqItem | null {
   const sold = plans.filter((plan) => plan.team);
@@ -17,7 +17,12 @@ export function teamFaq(plans: readonly Plan[]): FaqItem | null {
   const names = sold.map((plan) => `${plan.name} (up to ${plan.team!.maxSeats} developers)`).join(' and ');
   return {
     question: 'Can I buy it for my team?',
-    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, each seat at the plan's price, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can add seats later for the price of the seats alone, and move the whole team to a higher plan for the difference on each seat.`,
+    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, each seat at the plan's price, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can add seats later for the price of the seats alone${
+      // A move up is offered only to a plan sold for as many seats: said only where there is one.
+      sold.some((plan) => sold.some((higher) => higher.price > plan.price))
+        ? ', and move the whole team to a higher plan for the difference on each seat'
+        : ''
+    }.`,
   };
 }
 

@@ -1,4 +1,4 @@
-import {appConfig, type AppConfig, PLAN_CURRENCY} from '../config';
+import {appConfig, type AppConfig, maxSeatsOf, type Plan, PLAN_CURRENCY} from '../config';
 import {siteUrl} from './siteUrl';
 
 /**
@@ -17,6 +17,17 @@ export function aggregateRating(rating: AppConfig['rating']) {
   };
 }
 
+/**
+ * A plan sold for teams is priced per seat, as its card's picker sells it: the offer's price is one
+ * seat's, and `eligibleQuantity` the seats one checkout may buy (schema.org Offer).
+ */
+function seatsOf(plan: Plan) {
+  if (!plan.team) return {};
+  return {
+    eligibleQuantity: {'@type': 'QuantitativeValue', minValue: 1, maxValue: maxSeatsOf(plan), unitText: 'seat'},
+  };
+}
+
 /** schema.org Product for the landing page: both plans as offers, and the buyers' rating if any. */
 export function productJsonLd(rating: AppConfig['rating'] = (appConfig as AppConfig).rating) {
   const product = {
@@ -27,13 +38,14 @@ export function productJsonLd(rating: AppConfig['rating'] = (appConfig as AppCon
     image: `${siteUrl}/img/opengraph-image.jpg`,
     url: `${siteUrl}/`,
     brand: {'@type': 'Brand', name: appConfig.appName},
-    offers: appConfig.plans.map((plan) => ({
+    offers: (appConfig.plans as readonly Plan[]).map((plan) => ({
       '@type': 'Offer',
       name: plan.name,
       price: plan.price.toFixed(2),
       priceCurrency: PLAN_CURRENCY.toUpperCase(),
       availability: 'https://schema.org/InStock',
       url: `${siteUrl}/#pricing`,
+      ...seatsOf(plan),
     })),
   };
   const rated = aggregateRating(rating);

@@ -39,18 +39,33 @@ describe('FAQ', () => {
   });
 
   it('says how team access works once a plan is sold for teams, and nothing of teams while none is', () => {
-    expect((appConfig.plans as readonly Plan[]).some((plan) => plan.team)).toBe(false);
-    expect(teamFaq(appConfig.plans)).toBeNull();
-    expect(landing.faq.items.some((item) => /team/i.test(item.question))).toBe(false);
+    // The committed config sells Advanced for teams: the landing page's FAQ answers it.
+    const sold = (appConfig.plans as readonly Plan[]).filter((plan) => plan.team);
+    expect(sold.map((plan) => plan.name)).toEqual(['Advanced']);
+    expect(landing.faq.items.filter((item) => item.question === 'Can I buy it for my team?')).toHaveLength(1);
+    expect(teamFaq((appConfig.plans as readonly Plan[]).map(({team: _, ...plan}) => plan))).toBeNull();
 
     const [first, second] = appConfig.plans;
-    const item = teamFaq([first!, {...second!, team: {maxSeats: 20}}])!;
+    const item = teamFaq([
+      {...first!, team: undefined},
+      {...second!, team: {maxSeats: 20}},
+    ])!;
     renderWithSite(<FAQ items={[item]} />);
     fireEvent.click(screen.getByRole('button', {name: 'Can I buy it for my team?'}));
     const answer = screen.getByText(item.answer);
     expect(answer).toBeVisible();
     expect(answer.textContent).toContain(`${second!.name} (up to 20 developers) is sold for teams`);
     expect(answer.textContent).toContain(`for ${TEAM_LINK_DAYS} days`);
-    expect(answer.textContent).not.toContain(first!.name);
+    expect(answer.textContent).toMatch(new RegExp(`^Yes: ${second!.name} \\(up to 20`));
+    // With no higher plan sold for teams, a team cannot move up: the answer promises no move.
+    expect(answer.textContent).not.toContain('higher plan');
+    const both = teamFaq([
+      {...first!, team: {maxSeats: 5}},
+      {...second!, team: {maxSeats: 20}},
+    ])!;
+    expect(both.answer).toContain(
+      `Yes: ${first!.name} (up to 5 developers) and ${second!.name} (up to 20 developers) are`,
+    );
+    expect(both.answer).toContain('move the whole team to a higher plan for the difference on each seat');
   });
 });

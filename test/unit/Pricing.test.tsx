@@ -101,6 +101,8 @@ describe('Pricing', () => {
     const team = within(card(advanced.name));
     expect(team.getByText(`$${advanced.price * 5}`, {exact: false})).toBeInTheDocument();
     expect(team.getByText(`One-time payment for 5 seats, $${advanced.price} each`)).toBeInTheDocument();
+    // The regular price struck through is for as many seats: never one seat's beside five.
+    expect(team.getByText(`$${advanced.priceAnchor! * 5}`, {exact: false, selector: 's'})).toBeInTheDocument();
     await userEvent.click(
       team.getByRole('button', {name: `Get ${appConfig.appName} ${advanced.name} for a team of 5`}),
     );

@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} 
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {DEMO_CAPTIONS} from '../../src/components/landing/Hero/demoCaptions';
-import {appConfig, landing} from '../../src/config';
+import {appConfig, landing, type Plan} from '../../src/config';
 import {DOCS_PRIORITY, robotsTxt, sitemapPriority, webManifest} from '../../src/seo/searchEngineFiles';
 import {productJsonLd} from '../../src/seo/structuredData';
 import {siteUrl} from '../../src/seo/siteUrl';
@@ -54,6 +54,13 @@ describe('the manifest and structured data', () => {
   it('describes the product with an offer for each plan, at the price the config gives', () => {
     const product = productJsonLd();
     expect(product.offers.map((offer) => offer.price)).toEqual(appConfig.plans.map((plan) => plan.price.toFixed(2)));
+    // A plan sold for teams says the seats one checkout buys, each at the offer's price.
+    expect(product.offers.map((offer) => offer.eligibleQuantity ?? null)).toEqual(
+      (appConfig.plans as readonly Plan[]).map((plan) =>
+        plan.team ? {'@type': 'QuantitativeValue', minValue: 1, maxValue: plan.team.maxSeats, unitText: 'seat'} : null,
+      ),
+    );
+    expect(product.offers.filter((offer) => offer.eligibleQuantity)).toHaveLength(1);
   });
 
   it("gives the seller's own rating with its count", () => {

@@ -83,7 +83,7 @@ describe('a team: every seat moves up, and seats added cost the seats alone', ()
     expect(upgradeLabel(higher.name, higher.name, {added: 1, of: 5})).toBe(`1 more seat: ${higher.name}`);
   });
 
-  it('refuses seats of a plan sold for one developer (the committed config sells none for teams), and more than a team plan sells', () => {
+  it('refuses seats of a plan sold for one developer, and more than a team plan sells', () => {
     expect(seatsRefusal(lower, 1)).toBeNull();
     expect(seatsRefusal(lower, 2)).toBe(
       `${lower.name} is sold for one developer: choose a plan sold for teams to buy seats.`,

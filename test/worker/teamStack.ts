@@ -1,17 +1,19 @@
 /**
- * The worker built with Advanced sold for teams of up to TEAM_MAX seats and Starter of up to
- * STARTER_TEAM_MAX, the rest of the config as committed (which sells no plan for teams), its prompts
+ * The worker built with Starter sold for teams of up to STARTER_TEAM_MAX seats besides Advanced (of
+ * up to TEAM_MAX, as the committed config sells it), the rest of the config as committed, its prompts
  * repository set: the stack the team suites run against. The worker reads the config when it is
  * built, so this is a bundle of its own.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {appConfig, maxSeatsOf} from '../../src/config';
 import {buildWorkerBundleWithConfig} from '../../scripts/support/workerRuntime';
 import {EXTRA_FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {startStack, type Stack, uniqueEmail} from './stack';
 
-export const TEAM_MAX = 10;
+/** Advanced's seats at most, as the committed config sells it for teams. */
+export const TEAM_MAX = maxSeatsOf(appConfig.plans.find((plan) => plan.id === 'advanced')!);
 /**
  * Starter is sold for teams too, of up to more seats than Advanced: a Starter team moves up whole,
  * so one bigger than Advanced sells cannot.
@@ -31,11 +33,6 @@ export function useTeamStack(): () => Stack {
         file: 'app.ts',
         from: "      id: 'starter',",
         to: `      id: 'starter',\n      team: {maxSeats: ${STARTER_TEAM_MAX}},`,
-      },
-      {
-        file: 'app.ts',
-        from: "      includesPlan: 'starter',",
-        to: `      includesPlan: 'starter',\n      team: {maxSeats: ${TEAM_MAX}},`,
       },
     ]);
     // The plan's prompts repository too: a member's seat holds every repository of the plan.

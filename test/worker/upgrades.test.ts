@@ -9,6 +9,7 @@ import {
   appConfig,
   fairPrice,
   planAdds,
+  maxSeatsOf,
   planAmount,
   PLAN_CURRENCY,
   TEAM_WORDS,
@@ -425,7 +426,12 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);
   await payUpgrade(user, id);
-  expect(await planOf(user)).toEqual({plan: {id: higher.id, name: higher.name}, upgrades: [], seats: null});
+  // The higher plan is sold for teams: the buyer of one seat is offered more, at its price each.
+  expect(await planOf(user)).toEqual({
+    plan: {id: higher.id, name: higher.name},
+    upgrades: [],
+    seats: {seats: 1, most: maxSeatsOf(higher), perSeat: planAmount(higher), currency: PLAN_CURRENCY},
+  });
   const paid = (await (
     await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})
   ).json()) as {plan: string};

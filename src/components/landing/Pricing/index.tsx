@@ -77,7 +77,8 @@ function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; pr
       <p className={styles.price}>
         {plan.priceAnchor !== undefined && (
           <s className={styles.anchor}>
-            <span className="sr-only">Regular price </span>${plan.priceAnchor}
+            {/* For as many seats as the price beside it: a team's regular price is each seat's. */}
+            <span className="sr-only">Regular price </span>${plan.priceAnchor * seats}
           </s>
         )}
         <span className={styles.amount}>
