@@ -167,7 +167,15 @@ const grantKey = z
  * seat, when none is named; else a key of src/config's `extraRepositories`, checked against the
  * purchase's plan).
  */
-export const resendBody = z.object({key: grantKey.default('kit')});
+const SEAT_RULE = "seat must be a seat number of the purchase, 1 (the buyer's own) or more";
+/**
+ * POST resend (the console's): `key`, the repository (the kit's unless named); `seat`, a team
+ * member's seat (the buyer's own, 1, unless named). A seat whose member no longer holds it is refused.
+ */
+export const resendBody = z.object({
+  key: grantKey.default('kit'),
+  seat: z.number({message: SEAT_RULE}).int(SEAT_RULE).min(1, SEAT_RULE).max(1000, SEAT_RULE).default(1),
+});
 
 /**
  * POST /downloadLink's body: `repository`, the key (src/config `extraRepositories`) of an extra

@@ -45,8 +45,8 @@ export function createAdminApi(options: ApiClientOptions) {
       ),
     revoke: async (sessionId: string) => done(await call('POST', ADMIN_PATHS.revoke, {params: {sessionId}, body: {}})),
     /** A fresh invitation to one repository of the purchase: the kit's unless `key` names another. */
-    resend: async (sessionId: string, key = 'kit') =>
-      done(await call('POST', ADMIN_PATHS.resend, {params: {sessionId}, body: {key}})),
+    resend: async (sessionId: string, key = 'kit', seat = 1) =>
+      done(await call('POST', ADMIN_PATHS.resend, {params: {sessionId}, body: seat === 1 ? {key} : {key, seat}})),
     /** Clears a purchase's card-country flag (or an upgrade's, by its session): the seller accepts it as it is. */
     acceptCardCountry: async (sessionId: string) =>
       done(await call('POST', ADMIN_PATHS.acceptCardCountry, {params: {sessionId}, body: {}})),

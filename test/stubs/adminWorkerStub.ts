@@ -502,6 +502,18 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       case `POST ${ADMIN_PATHS.resend}`: {
         // As the worker: only a pending grant of that key (the kit's when none is named) whose invitation expired.
         const key = (seen.body as {key?: string} | null)?.key ?? 'kit';
+        // A team member's seat: the worker asks GitHub; here, a member still holding a pending one is invited afresh.
+        const seat = (seen.body as {seat?: number} | null)?.seat ?? 1;
+        if (seat !== 1) {
+          const member = found!.members.find((entry) => entry.seat === seat && entry.state === 'joined');
+          if (!member || member.access !== 'pending')
+            return [409, {error: 'This seat has no pending invitation.', code: 'CONFLICT'} satisfies ErrorBody];
+          log('resend', found!.sessionId, `seat ${seat}`);
+          return [
+            200,
+            {status: 'invited', detail: `@${member.username}: invited (seat ${seat})`} satisfies AdminActionResult,
+          ];
+        }
         const grant = found!.grants.find((entry) => entry.key === key);
         if (!grant || grant.status !== 'pending' || !grant.expired) {
           return [

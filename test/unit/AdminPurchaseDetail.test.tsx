@@ -462,6 +462,49 @@ describe('a purchase’s page', () => {
     expect(team).toHaveTextContent('up to 1 seat (the buyer keeps their own), 2 seats refunded so far.');
   });
 
+  it('resends a team member’s invitation from their row, for their seat alone', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 3,
+          members: [
+            {
+              id: 21,
+              seat: 2,
+              state: 'joined',
+              email: null,
+              username: 'lin-dev',
+              access: 'pending',
+              endReason: null,
+              updatedAt: Date.UTC(2026, 5, 3),
+            },
+            {
+              id: 22,
+              seat: 3,
+              state: 'joined',
+              email: null,
+              username: 'kay-dev',
+              access: 'active',
+              endReason: null,
+              updatedAt: Date.UTC(2026, 5, 2),
+            },
+          ],
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    // Only a pending invitation can be renewed: the member who accepted has no such button.
+    expect(within(team).queryByRole('button', {name: "Resend @kay-dev's invitation"})).toBeNull();
+    await confirm("Resend @lin-dev's invitation");
+    expect(await within(team).findByText(/^Invitation resent to @lin-dev\./)).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([['/admin/purchases/cs_test_ada/resend', {key: 'kit', seat: 2}]]);
+  });
+
   it('shows no team for a purchase of one seat', async () => {
     await open();
     expect(screen.queryByRole('region', {name: 'Team'})).toBeNull();

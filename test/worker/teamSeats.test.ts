@@ -500,6 +500,27 @@ describe('a team moved to a higher plan', () => {
   });
 });
 
+test('the console resends a member’s expired invitation for their seat alone, and refuses a seat its member left', async () => {
+  const {owner, sessionId} = await teamOwner(3);
+  const account = githubAccount();
+  expect((await call(owner, API_PATHS.addTeamMember, {username: account.login})).status).toBe(200);
+  const [old] = kitInvitations(account.id);
+  team().github.expire(old!.id);
+  const admin = await seller();
+  const resend = (seat: number) => call(admin, adminPath(ADMIN_PATHS.resend, {sessionId}), {key: 'kit', seat});
+  const answer = await resend(2);
+  expect(answer.status).toBe(200);
+  expect(await answer.json()).toEqual({status: 'invited', detail: `@${account.login}: invited (seat 2)`});
+  const [fresh] = kitInvitations(account.id);
+  expect(fresh!.id).not.toBe(old!.id);
+  // The owner's own seat was not touched: they named no account.
+  expect(await seatGrants(sessionId, 1)).toEqual([]);
+  // Removed, the member's seat is not the seller's to invite again.
+  expect((await call(owner, API_PATHS.removeTeamMember, {seat: 2})).status).toBe(200);
+  expect((await resend(2)).status).toBe(409);
+  expect(kitInvitations(account.id)).toEqual([]);
+});
+
 test('the console shows a team: its seats, each member given and how their seat stands or ended, and the CSV counts seats', async () => {
   const {owner, sessionId} = await teamOwner(3);
   const added = await paid(owner, {planId: ADVANCED.id, addSeats: 1});

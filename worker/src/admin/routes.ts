@@ -157,13 +157,18 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post(ADMIN_PATHS.resend, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
-    const {key} = await readJson(c, resendBody);
+    const {key, seat} = await readJson(c, resendBody);
     return audited(c, 'resend', sessionId, async () => {
       await paidPurchase(c.env.DB, sessionId);
-      const {status} = resultOf({status: await renewInvitation(contextOf(c.env), sessionId, key, {by: 'seller'})});
+      // A team member's seat is renewed as the buyer's own is: its member must still hold it.
+      const at = {session_id: sessionId, seat};
+      const {status} = resultOf({status: await renewInvitation(contextOf(c.env), at, key, {by: 'seller'})});
       // By the login the account has today (the renewal looked it up by numeric id).
-      const login = (await readGrant(c.env.DB, sessionId, key))?.github_username;
-      return {status, detail: `@${login}: ${status}${key === 'kit' ? '' : ` (${key})`}`};
+      const login = (await readGrant(c.env.DB, at, key))?.github_username;
+      return {
+        status,
+        detail: `@${login}: ${status}${key === 'kit' ? '' : ` (${key})`}${seat === OWNER_SEAT ? '' : ` (seat ${seat})`}`,
+      };
     });
   })
 

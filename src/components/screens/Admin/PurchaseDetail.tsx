@@ -82,6 +82,8 @@ function memberWords(member: AdminMember): string {
 
 /** A team purchase's members: every seat given, the newest first, held or ended; and its seats' refund. */
 function Team({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
+  const api = useAdminApi();
+  const {busy, outcome, run} = useAction();
   const held = purchase.members.filter((member) => member.state === 'invited' || member.state === 'joined');
   const {seatRefund} = purchase;
   return (
@@ -97,10 +99,26 @@ function Team({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => 
               <strong>{adminMemberName(member)}</strong> <span className={styles.muted}>seat {member.seat}</span>
               {member.username && member.email && <span className={styles.muted}> · {member.email}</span>}
               <p className={styles.detail}>{memberWords(member)}</p>
+              {/* The member's own seat's invitation, renewed as the buyer's is: the worker asks GitHub first. */}
+              {held.includes(member) && member.access === 'pending' && member.username && (
+                <Confirm
+                  label={`Resend @${member.username}'s invitation`}
+                  question={`A fresh invitation goes to @${member.username}, in place of the one GitHub no longer honours (GitHub is asked first: one still valid stays).`}
+                  disabled={busy}
+                  onConfirm={() =>
+                    void run(
+                      () => api.resend(purchase.sessionId, 'kit', member.seat),
+                      `Invitation resent to @${member.username}.`,
+                      reload,
+                    )
+                  }
+                />
+              )}
             </li>
           ))}
         </ul>
       )}
+      <ActionResult outcome={outcome} />
       {seatRefund && <SeatRefund purchase={{...purchase, seatRefund}} held={held} reload={reload} />}
     </section>
   );
