@@ -776,6 +776,12 @@ export const salesSummary = z.object({
   /** Buyers with a paid purchase made in the period. */
   buyers: z.number(),
   /**
+   * The seats those purchases hold now (a team's every seat, seats added since included, those
+   * refunded not): the developers with access the period sold. Equal to the purchases' count
+   * while nothing is sold for teams.
+   */
+  seats: z.number(),
+  /**
    * Purchases (and upgrades) made in the period and refunded in full since; `of`, the payments made
    * in the period that went through (still paid, or refunded or disputed since): the refund rate is
    * `count` of `of`.

@@ -112,6 +112,7 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
     days,
     revenue: 123_400,
     buyers: 14,
+    seats: 14,
     refunds: {count: 2, amount: 16_800, of: 40},
     disputes: {open: 1, won: 0, lost: 1},
     ...overrides,

@@ -21,7 +21,16 @@ describe('the Sales panel', () => {
     );
     expect(within(list).getByText('1 open now; 0 won, 1 lost')).toBeInTheDocument();
     expect(within(list).getByText('Buyers, last 30 days')).toBeInTheDocument();
+    // One seat each: no count of seats beside the buyers.
+    expect(within(list).getByText('Buyers, last 30 days').nextElementSibling).toHaveTextContent(/^14$/);
     expect(screen.getByText('Last 30 days: 1 Jun 2026 to 30 Jun 2026 (UTC).')).toBeInTheDocument();
+  });
+
+  it('counts the seats teams bought beside the buyers', async () => {
+    worker().reset({sales: salesSummary({buyers: 14, seats: 23})});
+    show();
+    const buyers = await screen.findByText('Buyers, last 30 days');
+    expect(buyers.nextElementSibling).toHaveTextContent('1423 seats');
   });
 
   it('draws 30 days by plan as an image with a title and a description that carry the numbers', async () => {

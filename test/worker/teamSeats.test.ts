@@ -521,7 +521,11 @@ test('the console resends a member’s expired invitation for their seat alone, 
   expect(kitInvitations(account.id)).toEqual([]);
 });
 
-test('the console shows a team: its seats, each member given and how their seat stands or ended, and the CSV counts seats', async () => {
+test('the console shows a team: its seats, each member given and how their seat stands or ended, and the CSV and sales count seats', async () => {
+  const admin = await seller();
+  const sales = async () =>
+    (await (await call(admin, `${ADMIN_PATHS.sales}?period=7d`)).json()) as {buyers: number; seats: number};
+  const before = await sales();
   const {owner, sessionId} = await teamOwner(3);
   const added = await paid(owner, {planId: ADVANCED.id, addSeats: 1});
   const named = githubAccount();
@@ -533,11 +537,13 @@ test('the console shows a team: its seats, each member given and how their seat 
   await refundAtStripe(team(), added);
   await call(owner, API_PATHS.removeTeamMember, {seat: 2});
 
-  const admin = await seller();
   const detail = (await (
     await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))
   ).json()) as AdminPurchaseDetail;
   expect(detail.seats).toBe(3);
+  // Sales: one more buyer, and the 3 seats their team holds now (the seat added and refunded not).
+  const after = await sales();
+  expect({buyers: after.buyers - before.buyers, seats: after.seats - before.seats}).toEqual({buyers: 1, seats: 3});
   expect(detail.members).toEqual([
     expect.objectContaining({
       seat: 4,

@@ -1,5 +1,6 @@
 import type {SalesDay, SalesPeriod, SalesSummary} from '../../../src/config/api';
 import {PLAN_CURRENCY, storedPlanName} from '../../../src/config';
+import {effectiveSeats} from '../purchases';
 import {fallbackAmount} from './purchases';
 import {addUpgradeSales, upgradeSalesStatements} from './upgradeSales';
 import {DAY_MS} from '../../../src/config/dates';
@@ -74,7 +75,9 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
         .bind(since),
       db
         .prepare(
-          `SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers FROM purchases WHERE status = 'paid' AND created_at >= ?1`,
+          `SELECT COUNT(DISTINCT COALESCE(user_id, email, session_id)) AS buyers,
+             COALESCE(SUM(${effectiveSeats('p')}), 0) AS seats
+           FROM purchases p WHERE status = 'paid' AND created_at >= ?1`,
         )
         .bind(since),
       db
@@ -127,6 +130,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
     days: [...days.values()],
     revenue: sum(totals!.results),
     buyers: Number(buyers!.results[0]?.buyers ?? 0),
+    seats: Number(buyers!.results[0]?.seats ?? 0),
     refunds: {
       count: refunds!.results.reduce((total, row) => total + (row.count as number), 0),
       amount: sum(refunds!.results),

@@ -59,7 +59,16 @@ export default function Sales() {
               </div>
               <div>
                 <dt>Buyers, {label}</dt>
-                <dd>{sales.buyers}</dd>
+                <dd>
+                  {sales.buyers}
+                  {/* Teams bought several seats each: say the developers the period gave access. */}
+                  {sales.seats > sales.buyers && (
+                    <>
+                      <br />
+                      {`${sales.seats} seats`}
+                    </>
+                  )}
+                </dd>
               </div>
               <div className={clsx(sales.refunds.count > 0 && styles.notable)}>
                 <dt>Refunded in full</dt>
