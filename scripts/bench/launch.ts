@@ -13,7 +13,7 @@
  * default) spread through the launch among the buyers: each owner pays for S seats, takes the first
  * and gives the others, most by GitHub username, some by e-mail (the member joins and asks), all
  * through the same lines and caps; the worker is then built with both plans sold for teams
- * (scripts/support/teamPlans.ts), the committed config selling none. Prints the time from payment
+ * (scripts/support/teamPlans.ts), the committed config selling Advanced alone. Prints the time from payment
  * to the first download, the invitations sent and the queue's length per simulated day and
  * repository, how the seats end on each, whether each line was first come, first served, and the
  * goals; exits 1 when a goal is missed: a seat lost (a buyer's or a team's), a download that failed
@@ -27,7 +27,7 @@ import path from 'node:path';
 import {parseArgs} from 'node:util';
 import {appConfig} from '../../src/config';
 import {ensureDevVars} from '../wrangler';
-import {buildTeamWorkerBundle} from '../support/teamPlans';
+import {buildTeamWorkerBundle, COMMITTED_ADVANCED} from '../support/teamPlans';
 import {buildWorkerBundle} from '../support/workerRuntime';
 import {type CpuFigures, type LaunchFigures, missedGoals, simulateLaunch} from './launchDay';
 import {startLaunchWorld} from './launchWorld';
@@ -203,8 +203,10 @@ async function main() {
   const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-bench-worker-'));
   try {
     console.log('Building the worker bundle (wrangler deploy --dry-run)…');
-    // Teams need the plans sold for teams; without them, the bench runs the committed config.
-    if (teams > 0) buildTeamWorkerBundle(bundleDir, {starter: teamSize, advanced: teamSize});
+    // The committed config sells Advanced for teams, not Starter: with teams, the worker sells both
+    // for teams of `teamSize` (Advanced of more where committed); without, the committed config.
+    if (teams > 0)
+      buildTeamWorkerBundle(bundleDir, {starter: teamSize, advanced: Math.max(teamSize, COMMITTED_ADVANCED)});
     else buildWorkerBundle(bundleDir);
     const world = await startLaunchWorld({bundleDir});
     try {
