@@ -9,12 +9,17 @@
  * `--buyers N` (1,000 by default) for a quicker run, `--days N` for another number of simulated
  * days (by default until the queue has drained, and a week more for the last invitations to
  * expire). Buyers buy both plans (three in four the featured one, which grants the prompts besides
- * the kit). Prints the time from payment to the first download, the invitations sent and the
- * queue's length per simulated day and repository, how buyers end on each, whether each line was
- * first come, first served, and the goals; exits 1 when a goal is missed: a buyer lost, a download
- * that failed at the launch, a 5xx, an invitation past the cap or out of turn, or one of the
- * worker's guarantees broken. A benchmark, not a test: test/worker/launchBench.test.ts runs the
- * same simulation small in `npm test`.
+ * the kit). `--teams N` (none by default) adds N team purchases of `--team-size S` seats (5 by
+ * default) spread through the launch among the buyers: each owner pays for S seats, takes the first
+ * and gives the others, most by GitHub username, some by e-mail (the member joins and asks), all
+ * through the same lines and caps; the worker is then built with both plans sold for teams
+ * (scripts/support/teamPlans.ts), the committed config selling Advanced alone. Prints the time from payment
+ * to the first download, the invitations sent and the queue's length per simulated day and
+ * repository, how the seats end on each, whether each line was first come, first served, and the
+ * goals; exits 1 when a goal is missed: a seat lost (a buyer's or a team's), a download that failed
+ * at the launch, a 5xx, an invitation past the cap or out of turn, or one of the worker's
+ * guarantees broken. A benchmark, not a test: test/worker/launchBench.test.ts runs the same
+ * simulation small in `npm test`, with a few teams.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +27,7 @@ import path from 'node:path';
 import {parseArgs} from 'node:util';
 import {appConfig} from '../../src/config';
 import {ensureDevVars} from '../wrangler';
+import {buildTeamWorkerBundle, COMMITTED_ADVANCED} from '../support/teamPlans';
 import {buildWorkerBundle} from '../support/workerRuntime';
 import {type CpuFigures, type LaunchFigures, missedGoals, simulateLaunch} from './launchDay';
 import {startLaunchWorld} from './launchWorld';
@@ -29,12 +35,22 @@ import {startLaunchWorld} from './launchWorld';
 /** CPU time a Worker's invocation may use on Cloudflare's Free plan (developers.cloudflare.com/workers/platform/limits). */
 const FREE_PLAN_CPU_MS = 10;
 
-const {values} = parseArgs({options: {buyers: {type: 'string', default: '1000'}, days: {type: 'string'}}});
+const {values} = parseArgs({
+  options: {
+    buyers: {type: 'string', default: '1000'},
+    days: {type: 'string'},
+    teams: {type: 'string', default: '0'},
+    'team-size': {type: 'string', default: '5'},
+  },
+});
 const buyers = Number(values.buyers);
 const days = values.days === undefined ? undefined : Number(values.days);
-if (!Number.isInteger(buyers) || buyers < 1 || (days !== undefined && (!Number.isInteger(days) || days < 0))) {
+const teams = Number(values.teams);
+const teamSize = Number(values['team-size']);
+const whole = (n: number, least: number) => Number.isInteger(n) && n >= least;
+if (!whole(buyers, 1) || (days !== undefined && !whole(days, 0)) || !whole(teams, 0) || !whole(teamSize, 2)) {
   console.error(
-    `Usage: npm run bench:launch -- [--buyers N] [--days N], whole numbers (buyers at least 1; not "${values.buyers}", "${values.days}").`,
+    `Usage: npm run bench:launch -- [--buyers N] [--days N] [--teams N] [--team-size S], whole numbers (buyers at least 1, a team of at least 2 seats; not "${values.buyers}", "${values.days}", "${values.teams}", "${values['team-size']}").`,
   );
   process.exit(2);
 }
@@ -42,12 +58,17 @@ if (!Number.isInteger(buyers) || buyers < 1 || (days !== undefined && (!Number.i
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function print(figures: LaunchFigures) {
-  console.log(
-    `\n${figures.buyers} paid checkouts (${Object.entries(figures.plans)
+  const byPlan = (plans: Record<string, number>) =>
+    Object.entries(plans)
       .map(([name, count]) => `${count} ${name}`)
-      .join(
-        ', ',
-      )}) in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`,
+      .join(', ');
+  const {teams: bought} = figures;
+  const teamsBought =
+    bought.count === 0
+      ? ''
+      : ` and ${bought.count} teams of ${bought.size} seats (${byPlan(bought.plans)}; ${bought.byEmail} members given their seat by e-mail, the rest by GitHub username), ${figures.seats} seats in all,`;
+  console.log(
+    `\n${figures.buyers} paid checkouts of one seat (${byPlan(figures.plans)})${teamsBought} in ${Math.round(figures.launchSeconds)} s of real time, then ${figures.days} simulated days (${figures.cronRuns} cron runs).`,
   );
   console.log(
     `Payment to first download: median ${seconds(figures.paymentToDownloadMs.median)}, p99 ${seconds(figures.paymentToDownloadMs.p99)}.`,
@@ -67,7 +88,9 @@ function print(figures: LaunchFigures) {
     })),
   );
   for (const [repository, states] of Object.entries(figures.endStates)) {
-    console.log(`How the buyers end on the ${repository} repository:`);
+    console.log(
+      `How the ${bought.count === 0 ? 'buyers' : "seats (buyers' and teams')"} end on the ${repository} repository:`,
+    );
     for (const [state, count] of Object.entries(states).sort(([, a], [, b]) => b - a))
       console.log(`  ${String(count).padStart(6)}  ${state}`);
   }
@@ -81,6 +104,9 @@ function print(figures: LaunchFigures) {
     console.log(
       `The ${repository} repository's line: ${waited} grants waited in it; ${waited - outOfTurn.length} were invited in their turn.`,
     );
+  console.log(
+    `Requests for kit access that queued: ${figures.askedOrder.queued}; ${figures.askedOrder.queued - figures.askedOrder.outOfTurn.length} invited no later than every one asked after them was.`,
+  );
   const {seatMoves} = figures;
   console.log(
     `Buyers who moved their seat: ${seatMoves.buyers}; ${seatMoves.moves} moves taken, ${seatMoves.deferredForCap} turned away for the day's cap and ${seatMoves.deferredForRateLimit} for GitHub's secondary limit (each tried again later), ${seatMoves.refusedAtLimit} refused past the limit of ${appConfig.repository.maxUsernameChanges} (429 SWAP_LIMIT).`,
@@ -114,7 +140,7 @@ function print(figures: LaunchFigures) {
   const line = (ok: boolean, text: string) => console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${text}`);
   line(
     figures.lost.length === 0,
-    `buyers lost on a repository (no accepted or open invitation to it and no working download of it): ${figures.lost.length}`,
+    `seats lost on a repository (no accepted or open invitation to it and no working download of it): ${figures.lost.length}${bought.count === 0 ? '' : `, of them the teams' ${bought.seatsLost}`}`,
   );
   const failed = Object.values(figures.endStates)
     .flatMap((states) => Object.entries(states))
@@ -145,8 +171,12 @@ function print(figures: LaunchFigures) {
   for (const [repository, {outOfTurn}] of Object.entries(figures.lines))
     line(
       outOfTurn.length === 0,
-      `the ${repository} repository's line first come, first served across purchases: ${outOfTurn.length} invited out of turn`,
+      `the ${repository} repository's line first come, first served across purchases and seats: ${outOfTurn.length} invited out of turn`,
     );
+  line(
+    figures.askedOrder.outOfTurn.length === 0,
+    `the kit's line first come, first served as the callers asked (a request queued before another was sent is invited first): ${figures.askedOrder.outOfTurn.length} out of turn`,
+  );
   line(
     figures.guarantees.onePurchasePerSession.length === 0,
     `one purchase per paid session (a tenth of the webhooks delivered twice): ${figures.guarantees.onePurchasePerSession.length} broken`,
@@ -157,7 +187,7 @@ function print(figures: LaunchFigures) {
   );
   line(
     figures.guarantees.onlyBuyersInvited.length === 0,
-    `only buyers' accounts invited: ${figures.guarantees.onlyBuyersInvited.length} others`,
+    `only the accounts of buyers and of the seats teams gave invited: ${figures.guarantees.onlyBuyersInvited.length} others`,
   );
   line(
     figures.guarantees.onlyWhatThePlanGrants.length === 0,
@@ -173,11 +203,23 @@ async function main() {
   const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-bench-worker-'));
   try {
     console.log('Building the worker bundle (wrangler deploy --dry-run)…');
-    buildWorkerBundle(bundleDir);
+    // The committed config sells Advanced for teams, not Starter: with teams, the worker sells both
+    // for teams of `teamSize` (Advanced of more where committed); without, the committed config.
+    if (teams > 0)
+      buildTeamWorkerBundle(bundleDir, {starter: teamSize, advanced: Math.max(teamSize, COMMITTED_ADVANCED)});
+    else buildWorkerBundle(bundleDir);
     const world = await startLaunchWorld({bundleDir});
     try {
-      console.log(`Launch: ${buyers} buyers pay, ask for access and download…`);
-      const figures = await simulateLaunch(world, {buyers, days, progress: (text) => console.log(text)});
+      console.log(
+        `Launch: ${buyers} buyers${teams > 0 ? ` and ${teams} teams of ${teamSize}` : ''} pay, ask for access and download…`,
+      );
+      const figures = await simulateLaunch(world, {
+        buyers,
+        days,
+        teams,
+        teamSize,
+        progress: (text) => console.log(text),
+      });
       process.exitCode = print(figures) ? 0 : 1;
     } finally {
       await world.stop();

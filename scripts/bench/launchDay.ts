@@ -9,15 +9,21 @@
  *   first (after the invitation, or while it waits in the queue), some let it expire and see that
  *   on their dashboard.
  * Buyers buy either plan, three in four the featured one, which grants two repositories, the
- * kit's and the prompts, and includes updates; the rest the one below, the kit's alone. Each
+ * kit's and the prompts, and includes updates; the rest the one below, the kit's alone. With
+ * `teams`, team purchases are spread through the launch among the single buyers (the worker built
+ * with the plans sold for teams): each owner pays for `teamSize` seats, takes the first like a
+ * buyer and gives the others, most by GitHub username, some by e-mail (the member joins through the
+ * link and asks for access); every seat must end invited or accepted on every repository of the
+ * plan, through the same lines and caps as the single buyers'. Each
  * repository has its own invitations, queue and cap, and a buyer accepts the prompts' invitation
  * once they have accepted the kit's. Then every buyer's end state on each repository their plan
  * grants, GitHub's count of invitations to each, and the worker's guarantees: among them, that each
- * repository's line is first come, first served across purchases, whatever else a purchase holds.
+ * repository's line is first come, first served across purchases and seats, whatever else a
+ * purchase holds.
  */
 import type Stripe from 'stripe';
-import {appConfig} from '../../src/config';
-import {API_PATHS, type AccessStatus, type DownloadLink} from '../../src/config/api';
+import {appConfig, TEAM_LINK_FRAGMENT} from '../../src/config';
+import {API_PATHS, type AccessStatus, type DownloadLink, type TeamMemberAdded} from '../../src/config/api';
 import {INVITATION_LIFETIME_MS} from '../local/githubApi';
 import {createHmac} from 'node:crypto';
 import {extraRepositoryKeys, featuredPlan} from '../../src/config/plans';
@@ -34,9 +40,18 @@ const DAY_MS = 24 * HOUR_MS;
 /** The cron runs every 5 minutes (worker/wrangler.jsonc): 12 runs an hour. */
 const CRON_RUNS_PER_HOUR = 12;
 const CAP = appConfig.repository.invitationsPerDay;
+/** A purchase's own seat, the single buyer's or the team owner's (the worker's `OWNER_SEAT`). */
+const OWNER_SEAT = 1;
 
 export interface LaunchOptions {
   buyers: number;
+  /**
+   * Team purchases beside the single buyers, spread through the launch (0 by default). The world's
+   * worker must sell the plans for teams of `teamSize` seats (scripts/support/teamPlans.ts).
+   */
+  teams?: number;
+  /** Seats each team buys: the owner's and `teamSize - 1` given to members (5 by default). */
+  teamSize?: number;
   /** Simulated days after the launch; by default, until the queue has drained and a week more. */
   days?: number;
   /** Buyers going through checkout at once during the launch. */
@@ -66,8 +81,35 @@ function boughtOf(index: number, featured: ProductPlan): ProductPlan {
   return index % 4 === 2 && below ? below : featured;
 }
 
+/**
+ * What a member does with the invitation the owner's seat gave: most accept, some rename their
+ * account first (after the invitation, or while it waits in the queue). None lets it expire or
+ * moves the seat: a member named by username has no account here and no download, and the seat is
+ * the owner's to move.
+ */
+function memberPlanOf(index: number): Plan {
+  const fifth = index % 5;
+  if (fifth === 1) return 'rename, then accept';
+  if (fifth === 3) return 'rename while queued';
+  return 'accept';
+}
+
+/**
+ * One seat's holder: a single buyer, a team's owner (who paid and holds its first seat) or a
+ * member the owner gave a seat to.
+ */
 interface Buyer {
   index: number;
+  role: 'buyer' | 'owner' | 'member';
+  /** The seat of the purchase held: the buyer's own (1), or the one the owner's gift answered. */
+  seat: number;
+  /**
+   * Whether the holder has an account here (an ID token): buyers, owners and members who joined by
+   * e-mail. A member named by GitHub username has none: no dashboard, no download.
+   */
+  signsIn: boolean;
+  /** A member: given the seat by e-mail (joins through the link), else by GitHub username. */
+  byEmail?: boolean;
   plan: Plan;
   /** The plan paid for, and the repositories (by key) it grants: 'kit' first. */
   bought: ProductPlan;
@@ -110,20 +152,31 @@ export interface DayFigures {
 }
 
 export interface LaunchFigures {
+  /** Single buyers (a paid checkout of one seat each). */
   buyers: number;
+  /**
+   * The team purchases: how many, of how many seats each, by plan name; the members given a seat by
+   * e-mail (the rest by GitHub username); and the seats lost among theirs (also in `lost`).
+   */
+  teams: {count: number; size: number; plans: Record<string, number>; byEmail: number; seatsLost: number};
+  /** Every seat: the buyers' and the teams' (owners' and members'). */
+  seats: number;
   days: number;
   launchSeconds: number;
   paymentToDownloadMs: {median: number; p99: number};
   /** Each day's figures, one row per repository. */
   perDay: DayFigures[];
   /**
-   * How each buyer ends on each repository (by key): accepted, invited (open), expired, queued,
-   * failed (with the reason), …
+   * How each seat (a buyer's, or a team's) ends on each repository (by key): accepted, invited
+   * (open), expired, queued, failed (with the reason), …
    */
   endStates: Record<string, Record<string, number>>;
-  /** Buyers with no accepted or open invitation to a repository and no download of it that works: must be 0. */
+  /**
+   * Seats with no accepted or open invitation to a repository and no download of it that works
+   * (a member named by username has no download): must be 0.
+   */
   lost: string[];
-  /** Buyers whose download at the launch did not work: must be 0 (instant access). */
+  /** Buyers and team owners whose download at the launch did not work: must be 0 (instant access). */
   launchDownloadsFailed: number;
   /** Every answer of 500 or more, and every cron run that threw: must be none. */
   fiveHundreds: string[];
@@ -164,20 +217,32 @@ export interface LaunchFigures {
   };
   /** Buyers who let their invitation expire and whose dashboard says so. */
   expiredShown: {letExpire: number; expiredInvitation: number; shownExpired: number};
-  /** How many buyers paid for each plan, by its name. */
+  /** How many single buyers paid for each plan, by its name. */
   plans: Record<string, number>;
   /**
-   * Each repository's line, by key: how many places grants took in it, and those invited before a
-   * grant that took its place earlier and still waited (must be none: first come, first served
-   * across purchases).
+   * Each repository's line, by key: how many places grants took in it (a grant is one seat's, of a
+   * buyer's purchase or a team's), and those invited before a grant that took its place earlier and
+   * still waited (must be none: first come, first served across purchases and seats). The worker's
+   * line orders its places by (`grants.waiting_at`, `grants.id`): a kit grant's `waiting_at` is when
+   * its seat's request first found the day's invitations spent (a buyer's Request Access, an
+   * owner's gift of a seat by username, a member's own request after joining by e-mail), not when the
+   * purchase paid; an extra repository's is its `queued_at`, when the seat's reconcile created it.
+   * `teamSeats`: of the places, those of a team's seat (the owner's or a member's).
    */
-  lines: Record<string, {waited: number; outOfTurn: string[]}>;
+  lines: Record<string, {waited: number; teamSeats: number; outOfTurn: string[]}>;
+  /**
+   * The kit's line as callers saw it, independent of the worker's own record: of the requests
+   * for a seat's kit access that queued (202: a buyer's or an owner's Request Access, an owner's gift
+   * by username), those whose invitation came after one of a request answered before it was even
+   * sent (must be none: a team does not jump ahead of a buyer who asked before it, nor a buyer a team).
+   */
+  askedOrder: {queued: number; outOfTurn: string[]};
   /** The worker's guarantees under load: each is a list of what broke it (must be empty). */
   guarantees: {
     onePurchasePerSession: string[];
     untouchedCollaborators: string[];
     onlyBuyersInvited: string[];
-    /** Invitations to a repository the buyer's plan does not grant. */
+    /** Invitations to a repository the plan of the buyer (or of the member's team) does not grant. */
     onlyWhatThePlanGrants: string[];
   };
 }
@@ -223,10 +288,14 @@ const SELLERS_OWN = ['seller-cofounder', 'seller-contractor'];
 export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions): Promise<LaunchFigures> {
   const {worker, github, stripe, mailgun} = world;
   const progress = options.progress ?? (() => {});
-  // Each seat move (a tenth of the buyers, up to the limit each) is one more invitation, and so is
-  // each re-send of an expired one (two tenths never accept).
+  const teamCount = options.teams ?? 0;
+  const teamSize = options.teamSize ?? 5;
+  // Each seat move (a tenth of the buyers and owners, up to the limit each) is one more invitation,
+  // and so is each re-send of an expired one (two tenths never accept); a member's seat is one.
   const {maxUsernameChanges, resendsAfterExpiry} = appConfig.repository;
-  const invitations = options.buyers * (1 + maxUsernameChanges / 10 + (2 / 10) * resendsAfterExpiry);
+  const invitations =
+    (options.buyers + teamCount) * (1 + maxUsernameChanges / 10 + (2 / 10) * resendsAfterExpiry) +
+    teamCount * (teamSize - 1);
   const days = options.days ?? Math.ceil(invitations / CAP) + 8;
   const fiveHundreds: string[] = [];
   const featured = featuredPlan();
@@ -243,6 +312,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
    * before its hour ends: a 1,000-buyer run lasts longer than one token.
    */
   async function tokenOf(buyer: Buyer): Promise<string> {
+    if (!buyer.signsIn) throw new Error(`${buyer.uid} has no account here to sign in with`);
     if (Date.now() - buyer.signedInAt > 50 * 60_000) {
       buyer.token = await world.signIn({uid: buyer.uid, email: buyer.email});
       buyer.signedInAt = Date.now();
@@ -286,32 +356,89 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     return archive.status === 200 && (await archive.arrayBuffer()).byteLength > 0;
   }
 
-  // The launch: every buyer pays, asks for access and downloads, `concurrency` at a time.
+  // The launch: every buyer pays, asks for access and downloads, `concurrency` at a time; each
+  // team's owner too, and then gives the team's other seats.
   const buyers: Buyer[] = [];
-  for (let index = 0; index < options.buyers; index++) {
-    const uid = `launch-buyer-${index}`;
+  /** A seat's holder with a GitHub account of their own; one who signs in has an ID token too. */
+  async function holder(
+    index: number,
+    uid: string,
+    role: Buyer['role'],
+    plan: Plan,
+    bought: ProductPlan,
+    byEmail = false,
+  ) {
     const email = `${uid}@example.com`;
     const account = github.addUser(`${uid}-gh`);
-    const bought = boughtOf(index, featured);
-    buyers.push({
+    const signsIn = role !== 'member' || byEmail;
+    const made: Buyer = {
       index,
-      plan: planOf(index),
+      role,
+      seat: OWNER_SEAT,
+      signsIn,
+      ...(role === 'member' && {byEmail}),
+      plan,
       bought,
       repositories: ['kit', ...extraRepositoryKeys(bought)],
       uid,
       email,
-      token: await world.signIn({uid, email}),
+      token: signsIn ? await world.signIn({uid, email}) : '',
       signedInAt: Date.now(),
       githubId: account.id,
       login: account.login,
       renamed: false,
       accepted: false,
       movedFrom: [],
-    });
+    };
+    buyers.push(made);
+    return made;
   }
-  const launchStarted = Date.now();
-  let done = 0;
-  await eachLimited(buyers, options.concurrency ?? 8, async (buyer) => {
+  for (let index = 0; index < options.buyers; index++)
+    await holder(index, `launch-buyer-${index}`, 'buyer', planOf(index), boughtOf(index, featured));
+  /**
+   * The teams, each an owner and its members, placed among the single buyers so that their
+   * purchases are spread through the launch: team t pays after buyer ⌊(t + 1)·buyers / (teams + 1)⌋.
+   * Owners and members are numbered after the buyers (their behaviour, plan, address follow).
+   */
+  const teams: {owner: Buyer; members: Buyer[]}[] = [];
+  for (let t = 0; t < teamCount; t++) {
+    // Owners take the numbers right after the buyers', so that their plans and behaviours vary as
+    // the buyers' do; the members theirs after every owner's.
+    const index = options.buyers + t;
+    const bought = boughtOf(index, featured);
+    const owner = await holder(index, `launch-team-${t}-owner`, 'owner', planOf(index), bought);
+    const members: Buyer[] = [];
+    for (let m = 1; m < teamSize; m++) {
+      const at = options.buyers + teamCount + t * (teamSize - 1) + m - 1;
+      // One member in three of every other team is given the seat by e-mail: the link's way, joined
+      // and asked for by the member, beside the owner's naming of an account.
+      const byEmail = t % 2 === 1 && m % 3 === 1;
+      members.push(await holder(at, `launch-team-${t}-member-${m}`, 'member', memberPlanOf(at), bought, byEmail));
+    }
+    teams.push({owner, members});
+  }
+  const single = buyers.filter((buyer) => buyer.role === 'buyer');
+  const launchOrder: (Buyer | (typeof teams)[number])[] = [...single];
+  for (let t = teamCount - 1; t >= 0; t--)
+    launchOrder.splice(Math.floor(((t + 1) * single.length) / (teamCount + 1)), 0, teams[t]!);
+
+  /**
+   * Each queued request for a seat's kit access, as its caller saw it (real time): when it was sent
+   * and answered, and how many invitations GitHub had created by the answer (its invitation comes
+   * after: it waited).
+   */
+  const askedQueued: {holder: Buyer; sent: number; answered: number; seenAt: number}[] = [];
+  /** A request for a seat's kit access, 200 or 202; one that queued is noted for the caller's order. */
+  async function asked(holder: Buyer, request: () => Promise<Response>, what: string) {
+    const sent = performance.now();
+    const answer = await expect(await request(), [200, 202], what);
+    if (answer.status === 202)
+      askedQueued.push({holder, sent, answered: performance.now(), seenAt: world.invitationsCreated.length});
+    return answer;
+  }
+
+  /** The buyer (or a team's owner, for `seats`) pays: checkout and Stripe's webhook. Answers when it paid (real time). */
+  async function pay(buyer: Buyer, seats?: number): Promise<number> {
     const ip = `127.201.${Math.floor(buyer.index / 250) % 250}.${buyer.index % 250}`;
     const checkout = await expect(
       await call(API_PATHS.createCheckoutSession, {
@@ -322,6 +449,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
           successUrl: `${SITE_ORIGIN}/success`,
           cancelUrl: `${SITE_ORIGIN}/`,
           email: buyer.email,
+          ...(seats !== undefined && {seats}),
         },
       }),
       [200],
@@ -341,19 +469,78 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const paidAt = performance.now();
     // Stripe delivers an event again when an answer is lost: one purchase all the same.
     if (buyer.index % 10 === 3) await expect(await deliver(), [200], 'repeated webhook');
-    await expect(
-      await call(API_PATHS.addUserToRepo, {
-        token: await tokenOf(buyer),
-        json: {username: buyer.login, userId: buyer.uid},
-      }),
-      [200, 202],
-      'access',
+    return paidAt;
+  }
+
+  /** The holder asks for access with their own account: a buyer, an owner, a member who joined by e-mail. */
+  const askForAccess = (holder: Buyer, what: string) =>
+    asked(
+      holder,
+      async () =>
+        call(API_PATHS.addUserToRepo, {
+          token: await tokenOf(holder),
+          json: {username: holder.login, userId: holder.uid},
+        }),
+      what,
     );
+
+  /** The buyer (or owner) asks for access with their own account, and downloads the code. */
+  async function takeOwnSeat(buyer: Buyer, paidAt: number) {
+    await askForAccess(buyer, 'access');
     if (await download(buyer)) buyer.paymentToDownloadMs = performance.now() - paidAt;
+  }
+
+  /**
+   * A call of the owner's that the worker may refuse for its limit of 10 a minute on access
+   * requests (`access:<uid>`): a team of more than 10 seats waits for the next minute, as an owner
+   * told "wait a moment" would.
+   */
+  async function withinLimit(request: () => Promise<Response>): Promise<Response> {
+    for (;;) {
+      const answer = await request();
+      if (answer.status !== 429) return answer;
+      const {code} = (await answer.clone().json()) as {code?: string};
+      if (code !== 'RATE_LIMITED') return answer;
+      await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? 1) * 1000));
+    }
+  }
+
+  /** The owner gives a member their seat: by GitHub username, or by e-mail, the member then joining and asking. */
+  async function giveSeat(owner: Buyer, member: Buyer) {
+    member.sessionId = owner.sessionId;
+    const give = async (json: unknown) =>
+      withinLimit(async () => call(API_PATHS.addTeamMember, {token: await tokenOf(owner), json}));
+    if (!member.byEmail) {
+      const answer = await asked(member, () => give({username: member.login}), 'team seat by username');
+      member.seat = ((await answer.json()) as TeamMemberAdded).seat;
+      return;
+    }
+    const invited = await expect(await give({email: member.email}), [200], 'team seat by e-mail');
+    member.seat = ((await invited.json()) as TeamMemberAdded).seat;
+    const mail = mailgun.sent.filter((sent) => sent.fields.to === member.email).at(-1);
+    const link = new RegExp(`#${TEAM_LINK_FRAGMENT}=([A-Za-z0-9_-]+)`).exec(mail?.fields.text ?? '');
+    if (!link) throw new Error(`No team link was e-mailed to ${member.email}`);
+    await expect(
+      await call(API_PATHS.joinTeam, {token: await tokenOf(member), json: {token: link[1]}}),
+      [200],
+      'joining the team',
+    );
+    await askForAccess(member, "a member's access");
+  }
+
+  const launchStarted = Date.now();
+  let done = 0;
+  await eachLimited(launchOrder, options.concurrency ?? 8, async (purchase) => {
+    if ('role' in purchase) await takeOwnSeat(purchase, await pay(purchase));
+    else {
+      const {owner, members} = purchase;
+      await takeOwnSeat(owner, await pay(owner, members.length + 1));
+      for (const member of members) await giveSeat(owner, member);
+    }
     done += 1;
     if (done % 100 === 0)
       progress(
-        `  ${done} buyers paid, asked for access and downloaded (${Math.round((Date.now() - launchStarted) / 1000)} s)`,
+        `  ${done} purchases paid, their seats asked for and downloaded (${Math.round((Date.now() - launchStarted) / 1000)} s)`,
       );
   });
   const launchSeconds = (Date.now() - launchStarted) / 1000;
@@ -364,14 +551,18 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
    * read after the launch and after every cron run, with how many invitations GitHub had created
    * by then: the invitation that ends its wait is its account's first to that repository after.
    */
-  const places = new Map<string, {sessionId: string; key: string; waitingAt: number; id: number; seenAt: number}>();
+  const places = new Map<
+    string,
+    {sessionId: string; seat: number; key: string; waitingAt: number; id: number; seenAt: number}
+  >();
   const waitingGrants = worker.db.prepared<{
     session_id: string;
+    seat: number;
     repository_key: string;
     waiting_at: number;
     id: number;
   }>(
-    `SELECT session_id, repository_key, waiting_at, id FROM grants WHERE status = 'queued' AND waiting_at IS NOT NULL`,
+    `SELECT session_id, seat, repository_key, waiting_at, id FROM grants WHERE status = 'queued' AND waiting_at IS NOT NULL`,
   );
   /**
    * The place each grant waits in now, by grant. A grant that left the line and comes back (a
@@ -383,13 +574,14 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   async function notePlaces() {
     const now = new Set<string>();
     for (const row of await waitingGrants()) {
-      const grant = `${row.session_id} ${row.repository_key}`;
+      const grant = `${row.session_id} ${row.seat} ${row.repository_key}`;
       now.add(grant);
       if (waitingIn.has(grant)) continue;
       const place = `${grant} ${places.size}`;
       waitingIn.set(grant, place);
       places.set(place, {
         sessionId: row.session_id,
+        seat: row.seat,
         key: row.repository_key,
         waitingAt: row.waiting_at + (world.now() - Date.now()),
         id: row.id,
@@ -559,7 +751,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       github.accept(invitation.id);
       buyer.accepted = true;
       buyer.acceptedAt = at;
-      buyer.seen = await dashboard(buyer);
+      if (buyer.signsIn) buyer.seen = await dashboard(buyer);
     }
   }
 
@@ -618,10 +810,14 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const lost: string[] = [];
   const grants = new Map(
     (
-      await worker.db.all<{session_id: string; repository_key: string; status: string; detail: string | null}>(
-        'SELECT session_id, repository_key, status, detail FROM grants',
-      )
-    ).map((grant) => [`${grant.session_id} ${grant.repository_key}`, grant]),
+      await worker.db.all<{
+        session_id: string;
+        seat: number;
+        repository_key: string;
+        status: string;
+        detail: string | null;
+      }>('SELECT session_id, seat, repository_key, status, detail FROM grants')
+    ).map((grant) => [`${grant.session_id} ${grant.seat} ${grant.repository_key}`, grant]),
   );
   const mostInADay: Record<string, number> = {};
   const refusedForCap: Record<string, number> = {};
@@ -631,7 +827,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const invitationOf = invitationsById(name);
     for (const buyer of buyers.filter(({repositories}) => repositories.includes(key))) {
       const invitation = invitationOf.get(buyer.githubId);
-      const grant = grants.get(`${buyer.sessionId ?? ''} ${key}`);
+      const grant = grants.get(`${buyer.sessionId ?? ''} ${buyer.seat} ${key}`);
       let state: string;
       if (record.collaborators.has(buyer.login.toLowerCase())) state = 'accepted';
       else if (invitation && !github.isExpired(invitation)) state = 'invited, not accepted yet';
@@ -640,7 +836,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       else state = `grant ${grant?.status ?? 'missing'}${grant?.detail ? ` (${grant.detail})` : ''}`;
       states[state] = (states[state] ?? 0) + 1;
       const hasAccess = state === 'accepted' || state === 'invited, not accepted yet';
-      if (!hasAccess && !(await download(buyer, key)))
+      if (!hasAccess && !buyer.signsIn) lost.push(`${buyer.uid}: ${key} ${state}, and no download (named by username)`);
+      else if (!hasAccess && !(await download(buyer, key)))
         lost.push(`${buyer.uid}: ${key} ${state}, and its download does not work`);
     }
     // GitHub's count: the most invitations it created to the repository in any 24 hours.
@@ -656,13 +853,17 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
   const purchases = await worker.db.all<{session_id: string; n: number}>(
     'SELECT session_id, COUNT(*) AS n FROM purchases GROUP BY session_id',
   );
-  const buyerSessions = new Set(buyers.map((buyer) => buyer.sessionId));
+  /** Who paid: the single buyers and the teams' owners (a member's seat is the owner's purchase). */
+  const purchasers = buyers.filter((buyer) => buyer.role !== 'member');
+  const buyerSessions = new Set(purchasers.map((buyer) => buyer.sessionId));
   const onePurchasePerSession = [
     ...purchases.filter((row) => row.n !== 1).map((row) => `${row.session_id}: ${row.n} purchases`),
     ...purchases
       .filter((row) => !buyerSessions.has(row.session_id))
       .map((row) => `${row.session_id}: a purchase no buyer paid for`),
-    ...(purchases.length === buyers.length ? [] : [`${purchases.length} purchases for ${buyers.length} paid sessions`]),
+    ...(purchases.length === purchasers.length
+      ? []
+      : [`${purchases.length} purchases for ${purchasers.length} paid sessions`]),
   ];
   const untouchedCollaborators = untouched.flatMap((login) => [
     ...(github.collaborators.has(login) ? [] : [`@${login} is no longer a collaborator`]),
@@ -690,7 +891,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
 
   // First come, first served: along each line, by place, the invitations that ended the waits come
   // in GitHub's order of creation. One that comes before an earlier place's was sent out of turn.
-  const buyerOfSession = new Map(buyers.map((buyer) => [buyer.sessionId, buyer]));
+  const holderOfSeat = new Map(buyers.map((buyer) => [`${buyer.sessionId} ${buyer.seat}`, buyer]));
   const stillWaiting = new Set(waitingIn.values());
   const lines: LaunchFigures['lines'] = {};
   for (const {key, name} of BENCH_REPOSITORIES) {
@@ -701,7 +902,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     const outOfTurn: string[] = [];
     let latest = {created: -1, uid: ''};
     for (const place of waited) {
-      const buyer = buyerOfSession.get(place.sessionId)!;
+      const buyer = holderOfSeat.get(`${place.sessionId} ${place.seat}`)!;
       const accounts = new Set(accountsOf(buyer));
       const index = world.invitationsCreated.findIndex(
         (invitation, at) =>
@@ -714,7 +915,37 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       if (created < latest.created) outOfTurn.push(`${buyer.uid} was invited before ${latest.uid}, who waited ahead`);
       else latest = {created, uid: buyer.uid};
     }
-    lines[key] = {waited: waited.length, outOfTurn};
+    const teamSeats = waited.filter((place) => holderOfSeat.get(`${place.sessionId} ${place.seat}`)!.role !== 'buyer');
+    lines[key] = {waited: waited.length, teamSeats: teamSeats.length, outOfTurn};
+  }
+
+  // The same on the kit's line as the callers saw it, without the worker's record: a request
+  // answered (queued) before another was sent came first, and its invitation must not come after.
+  // Requests sent alongside each other may go either way.
+  const invitedAs = askedQueued.flatMap((request) => {
+    const accounts = new Set(accountsOf(request.holder));
+    const index = world.invitationsCreated.findIndex(
+      (invitation, at) =>
+        at >= request.seenAt && invitation.repository === kit!.name && accounts.has(invitation.login.toLowerCase()),
+    );
+    const waits = grants.get(`${request.holder.sessionId ?? ''} ${request.holder.seat} kit`)?.status === 'queued';
+    // As above: one never invited that still waits holds back everyone after it; one that left holds back nobody.
+    if (index === -1 && !waits) return [];
+    return [{...request, created: index === -1 ? Infinity : index}];
+  });
+  const byAnswer = [...invitedAs].sort((a, b) => a.answered - b.answered);
+  const askedOutOfTurn: string[] = [];
+  let ahead: (typeof invitedAs)[number] | undefined;
+  let answeredBefore = 0;
+  for (const request of [...invitedAs].sort((a, b) => a.sent - b.sent)) {
+    for (; answeredBefore < byAnswer.length && byAnswer[answeredBefore]!.answered < request.sent; answeredBefore++) {
+      const earlier = byAnswer[answeredBefore]!;
+      if (!ahead || earlier.created > ahead.created) ahead = earlier;
+    }
+    if (ahead && request.created < ahead.created)
+      askedOutOfTurn.push(
+        `${request.holder.uid} was invited before ${ahead.holder.uid}, whose request had queued before ${request.holder.uid}'s was sent`,
+      );
   }
 
   const movers = buyers.filter((buyer) => buyer.plan === 'move seat');
@@ -743,8 +974,9 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     }),
   };
   const letExpire = buyers.filter((buyer) => buyer.plan === 'let expire');
-  const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted);
-  const downloads = buyers
+  // Only those who sign in have a dashboard to show their login on.
+  const renamed = buyers.filter((buyer) => buyer.renamed && buyer.accepted && buyer.signsIn);
+  const downloads = purchasers
     .flatMap((buyer) => (buyer.paymentToDownloadMs === undefined ? [] : [buyer.paymentToDownloadMs]))
     .sort((a, b) => a - b);
   function cpuFigures(): CpuFigures {
@@ -764,7 +996,8 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
         copies.set(copy, (copies.get(copy) ?? 0) + 1);
       }
     const noted = appConfig.releases.noticeWithoutUpdates === 'upgrade-note';
-    const notOnce = buyers.flatMap((buyer) => {
+    // A team's release e-mails go to its owner, once for the purchase: its members get none.
+    const notOnce = purchasers.flatMap((buyer) => {
       const owed = {
         updates: buyer.bought.includesUpdates ? 1 : 0,
         upgrade: !buyer.bought.includesUpdates && noted ? 1 : 0,
@@ -776,15 +1009,27 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
     });
     return {recipients: releaseRecipients, batches: batches.length, notOnce};
   }
+  const teamSeats = buyers.filter((buyer) => buyer.role !== 'buyer');
+  const teamUids = new Set(teamSeats.map((seat) => `${seat.uid}:`));
   return {
-    buyers: buyers.length,
+    buyers: single.length,
+    teams: {
+      count: teams.length,
+      size: teamSize,
+      plans: Object.fromEntries(
+        appConfig.plans.map(({id, name}) => [name, teams.filter(({owner}) => owner.bought.id === id).length]),
+      ),
+      byEmail: teamSeats.filter((seat) => seat.byEmail).length,
+      seatsLost: lost.filter((line) => teamUids.has(line.slice(0, line.indexOf(':') + 1))).length,
+    },
+    seats: buyers.length,
     days,
     launchSeconds,
     paymentToDownloadMs: {median: percentile(downloads, 50), p99: percentile(downloads, 99)},
     perDay,
     endStates,
     lost,
-    launchDownloadsFailed: buyers.filter((buyer) => buyer.paymentToDownloadMs === undefined).length,
+    launchDownloadsFailed: purchasers.filter((buyer) => buyer.paymentToDownloadMs === undefined).length,
     fiveHundreds,
     refusedForCap,
     mostInADay,
@@ -803,9 +1048,10 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
       shownExpired: letExpire.filter((buyer) => buyer.seen?.expired === true).length,
     },
     plans: Object.fromEntries(
-      appConfig.plans.map(({id, name}) => [name, buyers.filter((buyer) => buyer.bought.id === id).length]),
+      appConfig.plans.map(({id, name}) => [name, single.filter((buyer) => buyer.bought.id === id).length]),
     ),
     lines,
+    askedOrder: {queued: askedQueued.length, outOfTurn: askedOutOfTurn},
     guarantees: {onePurchasePerSession, untouchedCollaborators, onlyBuyersInvited, onlyWhatThePlanGrants},
   };
 }
@@ -813,8 +1059,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
 /** The goals a launch must meet, each with what missed it: none when all are met. */
 export function missedGoals(figures: LaunchFigures): string[] {
   const missed: string[] = [];
-  if (figures.lost.length > 0)
-    missed.push(`${figures.lost.length} buyers lost: ${figures.lost.slice(0, 5).join('; ')}`);
+  if (figures.lost.length > 0) missed.push(`${figures.lost.length} seats lost: ${figures.lost.slice(0, 5).join('; ')}`);
   // No buyer here gives GitHub a reason to refuse (no deleted account, no typo): a failed grant is
   // the worker's doing, though the download still serves that buyer.
   const failed = Object.entries(figures.endStates).flatMap(([repository, states]) =>
@@ -824,7 +1069,7 @@ export function missedGoals(figures: LaunchFigures): string[] {
   );
   if (failed.length > 0) missed.push(`grants failed: ${failed.join('; ')}`);
   if (figures.launchDownloadsFailed > 0)
-    missed.push(`${figures.launchDownloadsFailed} buyers could not download at the launch`);
+    missed.push(`${figures.launchDownloadsFailed} buyers and owners could not download at the launch`);
   if (figures.fiveHundreds.length > 0)
     missed.push(`${figures.fiveHundreds.length} answers of 5xx: ${figures.fiveHundreds.slice(0, 5).join('; ')}`);
   for (const [repository, most] of Object.entries(figures.mostInADay)) {
@@ -851,6 +1096,10 @@ export function missedGoals(figures: LaunchFigures): string[] {
         `the ${repository} repository's line was not first come, first served: ${outOfTurn.slice(0, 5).join('; ')}`,
       );
   }
+  if (figures.askedOrder.outOfTurn.length > 0)
+    missed.push(
+      `the kit's line was not first come, first served as callers asked: ${figures.askedOrder.outOfTurn.slice(0, 5).join('; ')}`,
+    );
   for (const [guarantee, broken] of Object.entries(figures.guarantees)) {
     if (broken.length > 0) missed.push(`${guarantee}: ${broken.slice(0, 5).join('; ')}`);
   }

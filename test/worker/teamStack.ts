@@ -7,13 +7,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {appConfig, maxSeatsOf} from '../../src/config';
-import {buildWorkerBundleWithConfig} from '../../scripts/support/workerRuntime';
+import {buildTeamWorkerBundle, COMMITTED_ADVANCED} from '../../scripts/support/teamPlans';
 import {EXTRA_FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {startStack, type Stack, uniqueEmail} from './stack';
 
 /** Advanced's seats at most, as the committed config sells it for teams. */
-export const TEAM_MAX = maxSeatsOf(appConfig.plans.find((plan) => plan.id === 'advanced')!);
+export const TEAM_MAX = COMMITTED_ADVANCED;
 /**
  * Starter is sold for teams too, of up to more seats than Advanced: a Starter team moves up whole,
  * so one bigger than Advanced sells cannot.
@@ -28,13 +27,7 @@ export function useTeamStack(): () => Stack {
   let stack: Stack | undefined;
   beforeAll(async () => {
     bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-team-'));
-    buildWorkerBundleWithConfig(bundleDir, [
-      {
-        file: 'app.ts',
-        from: "      id: 'starter',",
-        to: `      id: 'starter',\n      team: {maxSeats: ${STARTER_TEAM_MAX}},`,
-      },
-    ]);
+    buildTeamWorkerBundle(bundleDir, {starter: STARTER_TEAM_MAX});
     // The plan's prompts repository too: a member's seat holds every repository of the plan.
     stack = await startStack(
       {GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`, ADMIN_EMAILS: TEAM_ADMIN, GITHUB_EXEMPT: OWNER},

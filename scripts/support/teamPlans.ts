@@ -1,0 +1,39 @@
+/**
+ * The worker bundle with both committed plans sold for teams. The committed config sells Advanced
+ * for teams and not Starter, and the worker reads the config when it is built: the team suites
+ * (test/worker/teamStack.ts) and `npm run bench:launch -- --teams` build this bundle of their own,
+ * from the same edits, so that both run the same config.
+ */
+import {appConfig, maxSeatsOf} from '../../src/config';
+import {buildWorkerBundleWithConfig, type ConfigEdit} from './workerRuntime';
+
+/** Advanced's seats at most, as the committed config sells it for teams. */
+export const COMMITTED_ADVANCED = maxSeatsOf(appConfig.plans.find((plan) => plan.id === 'advanced')!);
+
+/**
+ * The most seats a team of each committed plan may buy: Starter's, and Advanced's (the plan that
+ * includes Starter; left out, as committed).
+ */
+export interface TeamSeats {
+  starter: number;
+  advanced?: number;
+}
+
+/** src/config/app.ts's edits that add `team: {maxSeats}` to Starter, and change Advanced's when asked. */
+export function teamPlanEdits({starter, advanced = COMMITTED_ADVANCED}: TeamSeats): ConfigEdit[] {
+  const edits = [
+    {file: 'app.ts', from: "      id: 'starter',", to: `      id: 'starter',\n      team: {maxSeats: ${starter}},`},
+  ];
+  if (advanced !== COMMITTED_ADVANCED)
+    edits.push({
+      file: 'app.ts',
+      from: `      team: {maxSeats: ${COMMITTED_ADVANCED}},`,
+      to: `      team: {maxSeats: ${advanced}},`,
+    });
+  return edits;
+}
+
+/** Builds the worker bundle with both committed plans sold for teams into `outDir`. */
+export function buildTeamWorkerBundle(outDir: string, seats: TeamSeats) {
+  buildWorkerBundleWithConfig(outDir, teamPlanEdits(seats));
+}
