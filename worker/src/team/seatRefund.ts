@@ -97,7 +97,9 @@ export async function refundSeats(
   await syncSeatRefunds(env, {paymentIntentId: first.payment_intent_id, sessionId});
   await endSeatsPast(context, sessionId);
   const payment = (await teamPaymentOf(env.DB, sessionId))!;
-  const offer = offerOf(payment)!;
+  const offer = offerOf(payment);
+  // Disputed or refunded meanwhile: nothing to refund by the seat.
+  if (!offer) throw new HttpError(409, 'This purchase is no longer paid: read the purchase again.', 'CONFLICT');
   if (request.seats > offer.most) {
     throw new HttpError(
       409,
