@@ -426,23 +426,23 @@ describe('a purchase’s page', () => {
       purchases: [
         purchase({
           seats: 4,
-          amount: 27_600,
+          amount: 30_000,
           members: [member(4, 'newest'), member(3, 'kept'), member(2, 'picked')],
-          seatRefund: {most: 3, refunded: 0, paid: 27_600, bought: 4},
+          seatRefund: {most: 3, refunded: 0, paid: 30_000, bought: 4},
         }),
       ],
     });
     await open();
     const team = screen.getByRole('region', {name: 'Team'});
     expect(team).toHaveTextContent(
-      "$69.00 a seat, the purchase's amount over the seats it bought; up to 3 seats (the buyer keeps their own).",
+      "$75.00 a seat, the purchase's amount over the seats it bought; up to 3 seats (the buyer keeps their own).",
     );
-    await userEvent.selectOptions(within(team).getByLabelText('Seats to refund'), '2 seats: $138.00');
+    await userEvent.selectOptions(within(team).getByLabelText('Seats to refund'), '2 seats: $150.00');
     const pick = within(team).getByRole('group', {name: /Who loses a seat: pick up to 2/});
     await userEvent.click(within(pick).getByRole('checkbox', {name: '@picked (seat 2)'}));
     await userEvent.click(within(team).getByRole('button', {name: 'Refund seats'}));
     expect(screen.getByRole('group', {name: 'Refund seats'})).toHaveTextContent(
-      '$138.00 goes back to the buyer through Stripe for 2 seats; the team keeps 2 seats, and 2 members lose theirs (seat 2, then the newest one), each told why by e-mail.',
+      '$150.00 goes back to the buyer through Stripe for 2 seats; the team keeps 2 seats, and 2 members lose theirs (seat 2, then the newest one), each told why by e-mail.',
     );
     await userEvent.click(
       within(screen.getByRole('group', {name: 'Refund seats'})).getByRole('button', {name: 'Confirm'}),

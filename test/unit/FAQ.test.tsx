@@ -39,10 +39,12 @@ describe('FAQ', () => {
   });
 
   it('says how team access works once a plan is sold for teams, and nothing of teams while none is', () => {
-    // The committed config sells Advanced for teams: the landing page's FAQ answers it.
+    // The committed config sells one plan for teams: the landing page's FAQ answers it, naming it.
     const sold = (appConfig.plans as readonly Plan[]).filter((plan) => plan.team);
-    expect(sold.map((plan) => plan.name)).toEqual(['Advanced']);
-    expect(landing.faq.items.filter((item) => item.question === 'Can I buy it for my team?')).toHaveLength(1);
+    expect(sold).toHaveLength(1);
+    const asked = landing.faq.items.filter((item) => item.question === 'Can I buy it for my team?');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.answer).toContain(`${sold[0]!.name} (up to ${sold[0]!.team!.maxSeats} developers)`);
     expect(teamFaq((appConfig.plans as readonly Plan[]).map(({team: _, ...plan}) => plan))).toBeNull();
 
     const [first, second] = appConfig.plans;
