@@ -619,6 +619,7 @@ describe('the console acts on one member', () => {
     ['a move of a member removed since the page was read', 'removed', 409, 'no longer holds a seat of this team'],
     ['a move of a member invited who has not taken the seat', 'invited', 409, 'has not taken the seat yet'],
     ['a move naming no account', 'no-username', 400, "Name the GitHub account to move the member's seat to"],
+    ['a move of a seat the seller revoked', 'revoked', 409, 'grant it back before moving'],
   ] as const)('%s is refused in words, and the seat stays as it was', async (_, kind, status, words) => {
     const {owner, sessionId} = await teamOwner(3);
     const joined = await joinedMember(owner);
@@ -630,6 +631,7 @@ describe('the console acts on one member', () => {
     if (kind === 'other-team') onSession = (await teamOwner(3)).sessionId;
     if (kind === 'removed')
       expect((await call(owner, API_PATHS.removeTeamMember, {seat: joined.seat})).status).toBe(200);
+    if (kind === 'revoked') expect((await act(admin, ADMIN_PATHS.revoke, sessionId, {})).status).toBe(200);
     if (kind === 'invited') {
       const invited = await call(owner, API_PATHS.addTeamMember, {email: `not-joined-${Date.now()}@example.com`});
       id = await idOf(admin, sessionId, ((await invited.json()) as {seat: number}).seat);
@@ -643,7 +645,29 @@ describe('the console acts on one member', () => {
     expect(answer.status).toBe(status);
     expect(await answer.text()).toContain(words);
     expect(kitInvitations(next.id)).toEqual([]);
-    if (kind !== 'removed') expect(kitInvitations(held.id)).toHaveLength(1);
+    if (kind !== 'removed' && kind !== 'revoked') expect(kitInvitations(held.id)).toHaveLength(1);
+  });
+
+  test('a move read before the seat changed hands never takes it from whoever holds it now', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const joined = await joinedMember(owner);
+    const held = githubAccount();
+    expect((await requestAccess(joined.member, held.login)).status).toBe(200);
+    const admin = await seller();
+    const id = await idOf(admin, sessionId, joined.seat);
+    // As if another member's live grant were on the seat now (the owner gave it again meanwhile).
+    await team().worker.db.run(
+      'UPDATE grants SET member_id = ?1 WHERE session_id = ?2 AND seat = ?3',
+      id + 100_000,
+      sessionId,
+      joined.seat,
+    );
+    const next = githubAccount();
+    const answer = await act(admin, ADMIN_PATHS.grant, sessionId, {username: next.login, member: id});
+    expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain('This seat changed hands meanwhile');
+    expect(kitInvitations(next.id)).toEqual([]);
+    expect(kitInvitations(held.id)).toHaveLength(1);
   });
 
   test('takes back a member’s seat: their access is taken back and they are told why, the owner is told, and the seat is free again', async () => {
@@ -714,6 +738,7 @@ describe('the console acts on one member', () => {
     const elsewhere = await act(admin, ADMIN_PATHS.takeBackMember, other.sessionId, {member: id});
     expect(elsewhere.status).toBe(409);
     expect(await elsewhere.text()).toContain('no longer holds a seat of this team');
+    expect((await teamOf(owner)).members).toEqual([expect.objectContaining({seat: joined.seat, state: 'joined'})]);
     await refundAtStripe(team(), sessionId);
     const refunded = await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: id});
     expect(refunded.status).toBe(409);

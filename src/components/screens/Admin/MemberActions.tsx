@@ -66,7 +66,7 @@ export default function MemberActions({
           question={
             invited
               ? `The link sent to ${name} stops working, and the seat is free again for the buyer to give. The buyer is e-mailed.`
-              : `${name} loses the repository and their download links, and the seat is free again for the buyer to give. Both are e-mailed why.`
+              : `${name} loses the repository and their download links, and the seat is free again for the buyer to give. The buyer is e-mailed, and so is the member if they joined by e-mail.`
           }
           disabled={busy}
           onConfirm={() =>
