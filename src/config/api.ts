@@ -21,6 +21,7 @@ export type {
   CreateUpgradeSessionRequest,
   PurchaseFilter,
   AdminGrantRequest,
+  TakeBackMemberRequest,
   AdminRefundRequest,
   SeatRefundOffer,
   RepositoryFixRequest,

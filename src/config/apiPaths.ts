@@ -145,6 +145,12 @@ export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
  * the account may still be there), failed (not granted; `detail` says why).
  */
 export const GRANT_STATUSES = ['queued', 'pending', 'active', 'revoked', 'removal_failed', 'failed'] as const;
+
+/**
+ * Why a team member's seat ended (team_members.end_reason; src/config/teams.ts words each): the
+ * owner removed them, seats were refunded or disputed, or the seller took the seat back.
+ */
+export const SEAT_END_REASON_KEYS = ['removed', 'seats_refunded', 'seller'] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
 /**
@@ -175,7 +181,7 @@ export const ADMIN_PATHS = {
   purchasesCsv: '/admin/purchases.csv',
   /** GET: one purchase and its history. */
   purchase: '/admin/purchases/:sessionId',
-  /** POST {username}: invites that account for the purchase. */
+  /** POST {username, member?}: invites that account for the purchase, or for that team member's seat (a move). */
   grant: '/admin/purchases/:sessionId/grant',
   /** POST: takes the purchase's access away. */
   revoke: '/admin/purchases/:sessionId/revoke',
@@ -190,6 +196,11 @@ export const ADMIN_PATHS = {
    * An upgrade's session accepts that upgrade's own payment, as `refund` takes it.
    */
   acceptCardCountry: '/admin/purchases/:sessionId/accept-card-country',
+  /**
+   * POST {member}: the seller takes back one team member's seat (AdminMember.id): their access is
+   * taken back, their links stop, the seat is free again for the owner, and both are e-mailed why.
+   */
+  takeBackMember: '/admin/purchases/:sessionId/take-back-member',
   /** POST: the purchase may move its seat again, as if it never had. */
   resetUsernameChanges: '/admin/purchases/:sessionId/reset-username-changes',
   /**

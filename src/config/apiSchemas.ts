@@ -21,6 +21,7 @@ import {
   REFUND_REASONS,
   REPOSITORY_DIFFERENCE_KINDS,
   SALES_PERIODS,
+  SEAT_END_REASON_KEYS,
 } from './apiPaths';
 
 // ---------------------------------------------------------------------------------------------
@@ -438,7 +439,7 @@ export const accessStatus = z.object({
    */
   seats: z.number().optional(),
   /** The caller held a seat of a team whose owner removed them (or refunded it): whose team it was, and why. */
-  teamEnded: z.object({owner: z.string(), reason: z.enum(['removed', 'seats_refunded'])}).optional(),
+  teamEnded: z.object({owner: z.string(), reason: z.enum(SEAT_END_REASON_KEYS)}).optional(),
   /**
    * The money-back guarantee: until when (Unix ms) the buyer may refund this purchase themselves
    * (POST /refundPurchase). Absent when they may not: the window has ended, the payment was
@@ -666,7 +667,26 @@ export const releaseIdParam = z.coerce
  * took. Without one, only that right comes back (the buyer may download and ask for an invitation
  * again): for a purchase that never had a seat.
  */
-export const grantBody = z.object({username: githubUsername.optional()});
+const MEMBER_ID_RULE = "member must be the id of a member, as the purchase's page lists them";
+/** A team member's own record (AdminMember.id): the console names members by it, never by a seat number that may change hands. */
+const memberId = z.number({message: MEMBER_ID_RULE}).int(MEMBER_ID_RULE).positive(MEMBER_ID_RULE);
+
+/**
+ * POST grant. `username`: the account to invite for the purchase's own seat, or with `member` for
+ * that member's seat (the seller moves it to another account); neither: only the right a seller's
+ * revocation took comes back.
+ */
+export const grantBody = z
+  .strictObject(
+    {username: githubUsername.optional(), member: memberId.optional()},
+    {message: 'The body takes only username and member'},
+  )
+  .refine((body) => body.member === undefined || body.username !== undefined, {
+    message: "Name the GitHub account to move the member's seat to",
+  });
+
+/** POST takeBackMember: the member whose seat the seller takes back (AdminMember.id). */
+export const takeBackMemberBody = z.strictObject({member: memberId}, {message: 'The body takes only member'});
 
 const AMOUNT_RULE = 'amount must be a whole number of cents, at least 1';
 const SEATS_RULE = 'seats must be a whole number of seats, at least 1';
@@ -923,8 +943,8 @@ export const adminMember = z.object({
   username: z.string().nullable(),
   /** Their seat's grant of the kit's repository, or `none` before one (or after another member's). */
   access: z.enum([...GRANT_STATUSES, 'none']),
-  /** Why the seat ended: the owner removed them, or seats added were refunded or disputed; null while held. */
-  endReason: z.enum(['removed', 'seats_refunded']).nullable(),
+  /** Why the seat ended: the owner removed them, seats were refunded or disputed, or the seller took it back; null while held. */
+  endReason: z.enum(SEAT_END_REASON_KEYS).nullable(),
   updatedAt: z.number(),
 });
 
@@ -1086,6 +1106,7 @@ export const adminAction = z.enum([
   'revoke',
   'resend',
   'reset_username_changes',
+  'take_back_member',
   'refund',
   'accept_card_country',
   'retry_job',
@@ -1153,6 +1174,7 @@ export type ReleaseEmailsRequest = z.input<typeof releaseEmailsBody>;
 export type CreateUpgradeSessionRequest = z.input<typeof upgradeBody>;
 export type PurchaseFilter = z.input<typeof purchaseFilter>;
 export type AdminGrantRequest = z.input<typeof grantBody>;
+export type TakeBackMemberRequest = z.input<typeof takeBackMemberBody>;
 export type AdminRefundRequest = z.input<typeof refundBody>;
 export type SeatRefundOffer = z.infer<typeof seatRefundOffer>;
 export type RepositoryFixRequest = z.input<typeof fixBody>;

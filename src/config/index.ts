@@ -23,6 +23,7 @@ export {isTokenPage, ROUTES, SISTER_APPS, TOKEN_PAGES} from './links';
 export {NEXT_PARAM, sitePath, siteUrl} from './returnPath';
 export {
   addSeatsLabel,
+  askAboutEndedSeat,
   endedMemberWords,
   memberName,
   memberOfTeam,
@@ -31,6 +32,7 @@ export {
   seatEndedBecause,
   seatRefundAmount,
   seatEndedWords,
+  SEAT_END_REASONS,
   type SeatEndReason,
   type ShownMember,
   TEAM_LINK_DAYS,
@@ -38,6 +40,7 @@ export {
   TEAM_LINK_MS,
   TEAM_REMOVED_REASON,
   TEAM_SEATS_REFUNDED_REASON,
+  TEAM_SELLER_REASON,
   TEAM_WORDS,
   teamFaq,
   teamLinkUrl,

@@ -6,6 +6,8 @@ import type {TeamMember} from './api';
 import {DAY_MS} from './dates';
 import type {FaqItem, Plan} from './types';
 import {ROUTES} from './links';
+import {appConfig} from './app';
+import type {SEAT_END_REASON_KEYS} from './apiPaths';
 
 /**
  * The FAQ's answer on teams, for the plans sold for teams (`Plan.team`), or null when none is: then
@@ -47,9 +49,21 @@ export function teamLinkUrl(siteOrigin: string, token: string): string {
 export const TEAM_REMOVED_REASON = 'removed from the team by its owner';
 /** Why, when the seat was one of those a refund or a dispute of added seats took away (the newest members go). */
 export const TEAM_SEATS_REFUNDED_REASON = 'the team’s owner no longer pays for the seat (a refund or a dispute)';
+/** Why, when the seller took the seat back from the console (one member, not the whole purchase). */
+export const TEAM_SELLER_REASON = 'taken back by the seller';
 
-/** Why a member's seat ended (team_members.end_reason): their owner removed them, or refunded seats. */
-export type SeatEndReason = 'removed' | 'seats_refunded';
+/**
+ * Why a member's seat ended (team_members.end_reason): their owner removed them, refunded seats, or
+ * the seller took the seat back.
+ */
+export type SeatEndReason = (typeof SEAT_END_REASON_KEYS)[number];
+
+/** The reason a seat's grant records when it is taken back, in the words the member reads. */
+export const SEAT_END_REASONS: Record<SeatEndReason, string> = {
+  removed: TEAM_REMOVED_REASON,
+  seats_refunded: TEAM_SEATS_REFUNDED_REASON,
+  seller: TEAM_SELLER_REASON,
+};
 
 /**
  * What a refund of `seats` of a team purchase's own payment gives back: what it paid for each seat
@@ -93,7 +107,7 @@ export const TEAM_WORDS = {
 export type ShownMember = Pick<TeamMember, 'state' | 'email' | 'username' | 'access' | 'expired' | 'linkExpiresAt'>;
 
 /** Who the member is, for the owner: their GitHub account once named, else the address invited. */
-export function memberName(member: ShownMember): string {
+export function memberName(member: Pick<ShownMember, 'username' | 'email'>): string {
   return member.username ? `@${member.username}` : (member.email ?? 'A member');
 }
 
@@ -132,6 +146,10 @@ export function endedMemberWords(state: 'withdrawn' | 'removed', reason: SeatEnd
     return state === 'withdrawn'
       ? 'Invitation ended: its seat was refunded or disputed.'
       : 'Seat ended: it was refunded or disputed, and the access taken back.';
+  if (reason === 'seller')
+    return state === 'withdrawn'
+      ? 'Invitation withdrawn by the seller.'
+      : 'Seat taken back by the seller, and the access with it.';
   return state === 'withdrawn'
     ? 'Invitation withdrawn by the team’s owner.'
     : 'Removed by the team’s owner, and the access taken back.';
@@ -145,16 +163,28 @@ export function memberOfTeam(owner: string, plan: string): string {
 /** Why a member's seat ended, as a sentence's start: "Ana removed you from the team". */
 export function seatEndedBecause(owner: string, reason: SeatEndReason): string {
   const who = owner || 'The team’s owner';
+  if (reason === 'seller') return `${appConfig.appName}'s seller took back your seat of ${who}'s team`;
   return reason === 'seats_refunded'
     ? `${who} no longer pays for some of the team's seats (a refund or a dispute), and yours was one of them`
     : `${who} removed you from the team`;
+}
+
+/** Whom a member whose seat ended asks about it: the seller's support for the seller's act, else the owner. */
+export function askAboutEndedSeat(owner: string, reason: SeatEndReason): string {
+  return reason === 'seller'
+    ? `If this is a mistake, write to ${appConfig.support.email}.`
+    : `If this is a mistake, ask ${owner || 'the team’s owner'} to give you a seat again.`;
 }
 
 /** What a removed member reads: their seat ended, and why. */
 export function seatEndedWords(owner: string, reason: SeatEndReason = 'removed'): {title: string; text: string} {
   return {
     title: 'Your seat of the team has ended',
-    text: `${seatEndedBecause(owner, reason)}, so your access to the repository was taken back and your download links no longer work. Ask them for a seat again, or buy your own.`,
+    text: `${seatEndedBecause(owner, reason)}, so your access to the repository was taken back and your download links no longer work. ${
+      reason === 'seller'
+        ? `Write to ${appConfig.support.email} if you think it is a mistake`
+        : 'Ask them for a seat again'
+    }, or buy your own.`,
   };
 }
 

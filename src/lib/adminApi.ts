@@ -35,14 +35,20 @@ export function createAdminApi(options: ApiClientOptions) {
     purchasesCsv: async ({q, ...filter}: PurchaseFilter = {}) =>
       (await response('GET', withQuery(ADMIN_PATHS.purchasesCsv, {q: q?.trim(), ...filter}))).blob(),
     purchase: async (sessionId: string) => (await call('GET', ADMIN_PATHS.purchase, {params: {sessionId}}))!,
-    /** Invites `username`; with none, gives back only what the seller's revocation took (a purchase with no seat). */
-    grant: async (sessionId: string, username?: string) =>
+    /**
+     * Invites `username` for the purchase's seat, or for the seat of the team member `member` (a move);
+     * with neither, gives back only what the seller's revocation took (a purchase with no seat).
+     */
+    grant: async (sessionId: string, username?: string, member?: number) =>
       done(
         await call('POST', ADMIN_PATHS.grant, {
           params: {sessionId},
-          body: username === undefined ? {} : {username},
+          body: username === undefined ? {} : member === undefined ? {username} : {username, member},
         }),
       ),
+    /** Takes back the seat of the team member `member` (AdminMember.id), or withdraws their invitation. */
+    takeBackMember: async (sessionId: string, member: number) =>
+      done(await call('POST', ADMIN_PATHS.takeBackMember, {params: {sessionId}, body: {member}})),
     revoke: async (sessionId: string) => done(await call('POST', ADMIN_PATHS.revoke, {params: {sessionId}, body: {}})),
     /** A fresh invitation to one repository of the purchase: the kit's unless `key` names another. */
     resend: async (sessionId: string, key = 'kit', seat = 1) =>

@@ -2,8 +2,9 @@
  * A team in Chromium against the local stack (issue 41), as a team lead and a developer live it: the
  * lead buys the plan sold for teams for three developers on the pricing, gives a seat by e-mail,
  * the developer opens the e-mailed link on a phone, signs in with that address and gets access; the
- * lead removes them, and their dashboard says why; the lead adds a seat; the seller refunds one of
- * the seats bought from the console. Each page is checked with axe, at 1440 px and 390 px.
+ * lead removes them, and their dashboard says why; the lead adds a seat and names a developer's
+ * GitHub account for another; the seller refunds one of the seats bought from the console, and takes
+ * the named developer's seat back. Each page is checked with axe, at 1440 px and 390 px.
  */
 import type {Page} from 'playwright-core';
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
@@ -11,6 +12,7 @@ import {followMagicLink} from '../../scripts/support/localStack';
 import {
   addSeatsLabel,
   appConfig,
+  endedMemberWords,
   memberOfTeam,
   planForSeats,
   seatEndedWords,
@@ -36,7 +38,7 @@ async function checked(page: Page) {
   expect(await axeViolations(page)).toEqual([]);
 }
 
-test('a lead buys seats for a team and gives one by e-mail; the developer joins on a phone and gets access; the lead removes them and adds a seat; the seller refunds a seat', async () => {
+test('a lead buys seats for a team and gives one by e-mail; the developer joins on a phone and gets access; the lead removes them and adds a seat; the seller refunds a seat and takes one back', async () => {
   const stack = session.stack();
   // The stack may be shared with other files: read only what it prints from here on.
   const from = stack.output().length;
@@ -105,6 +107,17 @@ test('a lead buys seats for a team and gives one by e-mail; the developer joins 
   await session.waitToSee(lead, yourTeam.getByText('4 seats: yours, and 3 for your developers. 3 free.'));
   await page.setViewportSize(PHONE);
   await checked(page);
+  // The lead names a developer's GitHub account for a seat directly.
+  const named = `dev-${Date.now().toString(36)}-named`;
+  await yourTeam.getByLabel("Developer's e-mail or GitHub username").fill(named);
+  await yourTeam.getByRole('button', {name: 'Give a seat'}).click();
+  await session.waitToSee(
+    lead,
+    yourTeam
+      .getByRole('list', {name: 'Members'})
+      .getByRole('listitem')
+      .filter({hasText: `@${named}`}),
+  );
   expect(lead.errors).toEqual([]);
 
   // The seller refunds one of the seats bought, from the console: the team has 3 again.
@@ -116,7 +129,7 @@ test('a lead buys seats for a team and gives one by e-mail; the developer joins 
   await admin.getByRole('button', {name: 'Search'}).click();
   await admin.getByRole('link', {name: leadEmail}).click();
   const teamSection = admin.getByRole('region', {name: 'Team'});
-  await session.waitToSee(seller, teamSection.getByText("4 seats: the buyer's own and 3 for members, 0 given."));
+  await session.waitToSee(seller, teamSection.getByText("4 seats: the buyer's own and 3 for members, 1 given."));
   await teamSection.getByLabel('Seats to refund').selectOption({label: `1 seat: $${team.price}.00`});
   await teamSection.getByRole('button', {name: 'Refund seats'}).click();
   const question = teamSection.getByRole('group', {name: 'Refund seats'});
@@ -128,7 +141,14 @@ test('a lead buys seats for a team and gives one by e-mail; the developer joins 
   await checked(admin);
   await question.getByRole('button', {name: 'Confirm'}).click();
   await session.waitToSee(seller, teamSection.getByText(/^Refunded 1 seat\./));
+  await teamSection.getByText("3 seats: the buyer's own and 2 for members, 1 given.").waitFor();
+  // The seller takes back the named developer's seat from their row: it is the lead's to give again.
+  const takeBack = `Take back @${named}'s seat`;
+  await teamSection.getByRole('button', {name: takeBack}).click();
+  await teamSection.getByRole('group', {name: takeBack}).getByRole('button', {name: 'Confirm'}).click();
+  await session.waitToSee(seller, teamSection.getByText(`@${named}'s seat taken back.`, {exact: false}));
   await teamSection.getByText("3 seats: the buyer's own and 2 for members, 0 given.").waitFor();
+  await teamSection.getByText(endedMemberWords('removed', 'seller')).waitFor();
   await admin.setViewportSize(PHONE);
   await checked(admin);
   expect(seller.errors).toEqual([]);

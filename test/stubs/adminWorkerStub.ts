@@ -12,6 +12,7 @@ import {
   type AdminAction,
   type AdminGrant,
   type AdminGrantRequest,
+  type TakeBackMemberRequest,
   type AdminJob,
   type AdminLead,
   type AdminSelfRefund,
@@ -470,7 +471,22 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         return [200, read(found!)];
       case `POST ${ADMIN_PATHS.grant}`: {
         // As the worker: the account named is invited; none gives back only what the seller's revocation took.
-        const {username} = seen.body as AdminGrantRequest;
+        const {username, member: memberId} = seen.body as AdminGrantRequest;
+        if (memberId !== undefined) {
+          // As the worker: a joined member still holding a seat of this purchase moves to the account.
+          const member = found!.members.find((entry) => entry.id === memberId && entry.state === 'joined');
+          if (!member)
+            return [
+              409,
+              {error: 'This member no longer holds a seat of this team.', code: 'CONFLICT'} satisfies ErrorBody,
+            ];
+          Object.assign(member, {username, access: 'pending'});
+          log('grant', found!.sessionId, `@${username} (seat ${member.seat})`);
+          return [
+            200,
+            {status: 'invited', detail: `@${username}: invited (seat ${member.seat})`} satisfies AdminActionResult,
+          ];
+        }
         if (username === undefined) {
           if (found!.revokedBySellerAt === null || found!.access)
             return [400, {error: 'Name the GitHub account to invite.'} satisfies ErrorBody];
@@ -535,6 +551,22 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         found!.fairPrice = {...found!.fairPrice, review: 'accepted'};
         log('accept_card_country', found!.sessionId, null);
         return [200, {status: 'accepted', detail: 'card accepted'} satisfies AdminActionResult];
+      case `POST ${ADMIN_PATHS.takeBackMember}`: {
+        // As the worker: a member holding a seat of this purchase; an invitation is withdrawn, a seat ended.
+        const {member: memberId} = seen.body as TakeBackMemberRequest;
+        const member = found!.members.find(
+          (entry) => entry.id === memberId && (entry.state === 'joined' || entry.state === 'invited'),
+        );
+        if (!member)
+          return [
+            409,
+            {error: 'This member no longer holds a seat of this team.', code: 'CONFLICT'} satisfies ErrorBody,
+          ];
+        const state = member.state === 'invited' ? 'withdrawn' : 'removed';
+        Object.assign(member, {state, endReason: 'seller', access: member.access === 'none' ? 'none' : 'revoked'});
+        log('take_back_member', found!.sessionId, `seat ${member.seat}`);
+        return [200, {status: state, detail: `seat ${member.seat} taken back`} satisfies AdminActionResult];
+      }
       case `POST ${ADMIN_PATHS.resetUsernameChanges}`:
         if (found!.access) found!.access.usernameChanges = 0;
         log('reset_username_changes', found!.sessionId, null);

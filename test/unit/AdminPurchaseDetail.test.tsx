@@ -27,6 +27,26 @@ async function confirm(action: string) {
   await userEvent.click(within(screen.getByRole('group', {name: action})).getByRole('button', {name: 'Confirm'}));
 }
 
+/** A team member who holds their seat, as the console lists them: a joined one has access. */
+function heldMember(
+  id: number,
+  seat: number,
+  state: 'joined' | 'invited',
+  username: string | null,
+  email: string | null,
+) {
+  return {
+    id,
+    seat,
+    state,
+    email,
+    username,
+    access: state === 'joined' ? ('active' as const) : ('none' as const),
+    endReason: null,
+    updatedAt: Date.UTC(2026, 5, seat),
+  };
+}
+
 /** The prompts repository's grant as the console reads it (an Advanced purchase). */
 const promptsGrant = {
   key: 'prompts',
@@ -412,16 +432,7 @@ describe('a purchase’s page', () => {
   });
 
   it('refunds some of a team’s seats at the worker’s price for each, ending the members the seller picks, then the newest', async () => {
-    const member = (seat: number, username: string) => ({
-      id: 100 + seat,
-      seat,
-      state: 'joined' as const,
-      email: null,
-      username,
-      access: 'active' as const,
-      endReason: null,
-      updatedAt: Date.UTC(2026, 5, seat),
-    });
+    const member = (seat: number, username: string) => heldMember(100 + seat, seat, 'joined', username, null);
     worker().reset({
       purchases: [
         purchase({
@@ -503,6 +514,60 @@ describe('a purchase’s page', () => {
         .actions()
         .map((seen) => [seen.path, seen.body]),
     ).toEqual([['/admin/purchases/cs_test_ada/resend', {key: 'kit', seat: 2}]]);
+  });
+
+  it('moves a team member’s seat to another account, and takes another’s back, from their rows: each named by their record', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 4,
+          members: [
+            heldMember(33, 4, 'invited', null, 'kay@example.com'),
+            heldMember(32, 3, 'joined', 'old-lin', 'lin@example.com'),
+            heldMember(31, 2, 'joined', 'grace-h', null),
+          ],
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    // An invitation not taken has no account to move: it can only be withdrawn.
+    expect(within(team).queryByLabelText("Move kay@example.com's seat to the GitHub account")).toBeNull();
+    await userEvent.type(within(team).getByLabelText("Move @old-lin's seat to the GitHub account"), '@new-lin');
+    const moves = within(team).getAllByRole('button', {name: 'Move seat'});
+    // Only the field filled moves its seat.
+    expect(moves.map((button) => (button as HTMLButtonElement).disabled)).toEqual([false, true]);
+    await userEvent.click(moves[0]!);
+    expect(screen.getByRole('group', {name: 'Move seat'})).toHaveTextContent(
+      '@new-lin is invited to the repository for seat 3, and @old-lin loses it once the invitation is sent.',
+    );
+    await userEvent.click(
+      within(screen.getByRole('group', {name: 'Move seat'})).getByRole('button', {name: 'Confirm'}),
+    );
+    expect(await within(team).findByText(/^Seat 3 moved to @new-lin\./)).toHaveAttribute('role', 'status');
+    await waitFor(() => expect(within(team).getAllByRole('listitem')[1]).toHaveTextContent('@new-lin'));
+
+    await confirm("Take back @grace-h's seat");
+    expect(await within(team).findByText(/^@grace-h's seat taken back\./)).toHaveAttribute('role', 'status');
+    await confirm("Withdraw kay@example.com's invitation");
+    expect(await within(team).findByText(/^Invitation to kay@example.com withdrawn\./)).toHaveAttribute(
+      'role',
+      'status',
+    );
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([
+      ['/admin/purchases/cs_test_ada/grant', {username: 'new-lin', member: 32}],
+      ['/admin/purchases/cs_test_ada/take-back-member', {member: 31}],
+      ['/admin/purchases/cs_test_ada/take-back-member', {member: 33}],
+    ]);
+    // Read again: each ended in the seller's words, with no action left on it.
+    await waitFor(() => expect(team).toHaveTextContent(endedMemberWords('withdrawn', 'seller')));
+    expect(team).toHaveTextContent(endedMemberWords('removed', 'seller'));
+    expect(within(team).queryByRole('button', {name: "Take back @grace-h's seat"})).toBeNull();
+    expect(team).toHaveTextContent("4 seats: the buyer's own and 3 for members, 1 given.");
   });
 
   it('shows no team for a purchase of one seat', async () => {

@@ -176,4 +176,13 @@ describe("a member's dashboard", () => {
     );
     expect(screen.queryByText(/removed you/)).toBeNull();
   });
+
+  it('says a seat the seller took back ended by the seller, and sends the member to support, not to the owner', async () => {
+    show({status: 'revoked', hasPaid: false, teamEnded: {owner: owner.email, reason: 'seller'}}, member);
+    const words = seatEndedWords(owner.email, 'seller');
+    expect(await screen.findByText(words.text)).toBeInTheDocument();
+    expect(words.text).toContain(`took back your seat of ${owner.email}'s team`);
+    expect(words.text).toContain(appConfig.support.email);
+    expect(screen.queryByText(/removed you|Ask them for a seat/)).toBeNull();
+  });
 });

@@ -107,6 +107,7 @@ describe('who gets in', () => {
     revoke: {method: 'POST', body: {}},
     resend: {method: 'POST', body: {}},
     resetUsernameChanges: {method: 'POST', body: {}},
+    takeBackMember: {method: 'POST', body: {member: 1}},
     refund: {method: 'POST', body: {reason: 'requested_by_customer', refundedBefore: 0}},
     jobs: {method: 'GET'},
     retryJob: {method: 'POST', body: {}},

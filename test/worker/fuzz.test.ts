@@ -506,6 +506,7 @@ const routes: [string, fc.Arbitrary<Call>][] = [
           ADMIN_PATHS.revoke,
           ADMIN_PATHS.resend,
           ADMIN_PATHS.resetUsernameChanges,
+          ADMIN_PATHS.takeBackMember,
           ADMIN_PATHS.retryJob,
           ADMIN_PATHS.repositoryFix,
           ADMIN_PATHS.releaseResend,

@@ -9,15 +9,30 @@
  * 0038 left it: a team of 3 with a member joined and one invited, and a one-seat purchase moved up
  * to a higher plan. Every row comes through, the team reads the same seats and members, and the
  * move still gives the higher plan.
+ *
+ * Then 0041 (team_members built again, so that the seller may end a seat) on a D1 as the worker of
+ * 0040 left it, with members who left (removed by the owner, one whose seat was refunded, an
+ * invitation withdrawn): every row comes through, ids kept; the team and the console read the same;
+ * and the indexes still hold one member a seat and one seat an address.
  */
 import {createHash} from 'node:crypto';
-import {ADMIN_PATHS, API_PATHS, type AdminPurchase, type BuyerPlan, type Page, type Team} from '../../src/config/api';
+import {
+  ADMIN_PATHS,
+  adminPath,
+  API_PATHS,
+  type AdminPurchase,
+  type AdminPurchaseDetail,
+  type BuyerPlan,
+  type Page,
+  type Team,
+} from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {migrationFiles, migrationStatements} from '../../scripts/support/migrations';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const MIGRATION = '0037_purchase_seats.sql';
 const SEATS_ADDED = '0039_seats_added.sql';
+const SELLER_ENDS = '0041_seller_takes_back_member.sql';
 const HOUR_MS = 3_600_000;
 const TOKEN = 'a'.repeat(43);
 
@@ -34,6 +49,18 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 const rowsOf = (table: string) => stack.worker.db.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY rowid`);
+/** The table's indexes, as SQLite keeps their statements. */
+const indexesOf = (table: string) =>
+  stack.worker.db.all(
+    `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 ORDER BY name`,
+    table,
+  );
+/** A team's members as the console lists them. */
+const consoleTeam = async (sessionId: string) => {
+  const answer = await stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: admin.idToken});
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as AdminPurchaseDetail).members;
+};
 
 /** A purchase of the plan with the prompts, as the worker of 0036 recorded it, its kit and prompts in `status`. */
 async function purchase(user: SignedInUser, status: 'active' | 'revoked', githubId: number) {
@@ -91,7 +118,7 @@ async function teamAt0038() {
     await stack.signUp({verified: true}),
     await stack.signUp({verified: true}),
   ];
-  const teamSession = `cs_test_team_0038_${owner.uid}`;
+  const teamSession = `cs_test_team0038${owner.uid}`;
   const moverSession = `cs_test_move_0038_${mover.uid}`;
   const upgradeSession = `cs_test_upgrade_0038_${mover.uid}`;
   const now = Date.now();
@@ -144,7 +171,7 @@ const accessStatus = async (user: SignedInUser) => {
   };
 };
 
-test('0037 and 0038 keep every purchase, grant and download link as it was, one seat each and no member; 0039 and 0040 keep a team and a move as they were', async () => {
+test('0037 and 0038 keep every purchase, grant and download link as it was, one seat each and no member; 0039 and 0040 keep a team and a move as they were; 0041 keeps every member', async () => {
   const [paid, refunded] = [await stack.signUp({verified: true}), await stack.signUp({verified: true})];
   const paidSession = await purchase(paid, 'active', 7_600_001);
   await purchase(refunded, 'revoked', 7_600_011);
@@ -170,7 +197,21 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     members: await rowsOf('team_members'),
     upgrades: await rowsOf('upgrades'),
   };
-  await migrate((name) => name >= SEATS_ADDED);
+  await migrate((name) => name >= SEATS_ADDED && name < SELLER_ENDS);
+  // As the worker of 0040 leaves them: members who left, each why (the owner, a refund of seats).
+  const left = (id: number, seat: number, state: string, reason: string | null) => ({
+    sql: `INSERT INTO team_members (id, session_id, seat, state, email, user_id, created_at, updated_at, end_reason)
+          VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6, ?6, ?7)`,
+    params: [id, team.teamSession, seat, state, uniqueEmail(`left-${id}`), now - 4 * HOUR_MS, reason],
+  });
+  await stack.worker.db.batch([
+    left(900003, 2, 'removed', null),
+    left(900004, 3, 'removed', 'seats_refunded'),
+    left(900005, 3, 'withdrawn', null),
+  ]);
+  const at0040 = {members: await rowsOf('team_members'), detail: await consoleTeam(team.teamSession)};
+  const indexesBefore = await indexesOf('team_members');
+  await migrate((name) => name >= SELLER_ENDS);
 
   // The rows of 0036 (the team's, added at 0038, are checked below).
   const of0036 = async (table: string) =>
@@ -203,7 +244,35 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
   expect(download.headers.get('content-type')).toBe('application/zip');
 
   // 0039 and 0040: the team's rows and the move come through, with no seat added and none refunded.
-  expect(await rowsOf('team_members')).toEqual(teamBefore.members.map((row) => ({...row, end_reason: null})));
+  expect(at0040.members.slice(0, teamBefore.members.length)).toEqual(
+    teamBefore.members.map((row) => ({...row, end_reason: null})),
+  );
+  // 0041: every row as it was at 0040, ids kept; the console reads the same members; the same indexes.
+  expect(await rowsOf('team_members')).toEqual(at0040.members);
+  expect(await consoleTeam(team.teamSession)).toEqual(at0040.detail);
+  expect(at0040.detail.map((member) => `${member.seat} ${member.state} ${member.endReason}`)).toEqual([
+    '3 invited null',
+    '2 joined null',
+    '3 withdrawn removed',
+    '3 removed seats_refunded',
+    '2 removed removed',
+  ]);
+  expect(await indexesOf('team_members')).toEqual(indexesBefore);
+  // The seller's reason is taken now, and the rebuilt indexes still keep one member to a seat, one seat to an address.
+  await stack.worker.db.run(`UPDATE team_members SET end_reason = 'seller' WHERE id = 900005`);
+  const live = (seat: number, email: string) =>
+    stack.worker.db.run(
+      `INSERT INTO team_members (session_id, seat, state, email, created_at, updated_at) VALUES (?1, ?2, 'invited', ?3, 1, 1)`,
+      team.teamSession,
+      seat,
+      email,
+    );
+  await expect(live(4, team.invited)).rejects.toThrow(
+    /UNIQUE constraint failed: team_members\.session_id, team_members\.email/,
+  );
+  await expect(live(2, uniqueEmail('same-seat'))).rejects.toThrow(
+    /UNIQUE constraint failed: team_members\.session_id, team_members\.seat/,
+  );
   expect(await rowsOf('upgrades')).toEqual(teamBefore.upgrades.map((row) => ({...row, seats_added: 0, from_seats: 1})));
   expect(await rowsOf('seat_refunds')).toEqual([]);
   // The owner's team reads its 3 seats, the member joined on seat 2 and the one invited on seat 3.

@@ -10,6 +10,7 @@ import {
   PLAN_CURRENCY,
   seatEndedBecause,
   TEAM_SEATS_REFUNDED_REASON,
+  TEAM_SELLER_REASON,
   TEAM_WORDS,
   upgradeAmount,
 } from '../../src/config';
@@ -38,7 +39,18 @@ const ADVANCED = findPlanByPriceId(PRICE_ADVANCED)!;
 const STARTER = findPlanByPriceId(PRICE_STARTER)!;
 
 const team = useTeamStack();
-const {accessStatus, call, githubAccount, joinedMember, kitInvitations, seatGrants, teamOf, teamOwner} = teamActs(team);
+const {
+  accessStatus,
+  call,
+  githubAccount,
+  joinedMember,
+  kitInvitations,
+  linkSentTo,
+  requestAccess,
+  seatGrants,
+  teamOf,
+  teamOwner,
+} = teamActs(team);
 
 const back = {successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`};
 const offerOf = async (owner: SignedInUser) => (await (await call(owner, API_PATHS.upgrades)).json()) as BuyerPlan;
@@ -566,4 +578,173 @@ test('the console shows a team: its seats, each member given and how their seat 
   const [header, row] = (await exported.text()).split('\r\n');
   const seatsColumn = header!.split(',').indexOf('seats');
   expect(row!.split(',')[seatsColumn]).toBe('3');
+});
+
+describe('the console acts on one member', () => {
+  const act = (admin: SignedInUser, path: string, sessionId: string, body: Record<string, unknown>) =>
+    call(admin, adminPath(path, {sessionId}), body);
+  const detailOf = async (admin: SignedInUser, sessionId: string) =>
+    (await (await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))).json()) as AdminPurchaseDetail;
+  const idOf = async (admin: SignedInUser, sessionId: string, seat: number) =>
+    (await detailOf(admin, sessionId)).members.find(
+      (member) => member.seat === seat && (member.state === 'joined' || member.state === 'invited'),
+    )!.id;
+  const mailTo = (email: string, subject: RegExp) =>
+    team().mailgun.sent.filter((mail) => mail.fields.to === email && subject.test(mail.fields.subject ?? ''));
+
+  test('moves a member’s seat to another GitHub account: the old invitation withdrawn, the new one sent, the member told, their count of moves unspent', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const joined = await joinedMember(owner);
+    const [lost, next] = [githubAccount(), githubAccount()];
+    expect((await requestAccess(joined.member, lost.login)).status).toBe(200);
+    const admin = await seller();
+    const id = await idOf(admin, sessionId, joined.seat);
+
+    const answer = await act(admin, ADMIN_PATHS.grant, sessionId, {username: next.login, member: id});
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({status: 'invited', detail: `@${next.login}: invited (seat ${joined.seat})`});
+    expect(kitInvitations(lost.id)).toEqual([]);
+    expect(kitInvitations(next.id)).toHaveLength(1);
+    expect(await accessStatus(joined.member)).toMatchObject({status: 'pending', username: next.login});
+    expect((await seatGrants(sessionId, joined.seat))[0]).toMatchObject({username_changes: 0});
+    expect(mailTo(joined.email, new RegExp(`is with @${next.login}`))).toHaveLength(1);
+    // The owner's own seat is untouched, and the console lists the member under the new account.
+    expect(await seatGrants(sessionId, 1)).toEqual([]);
+    expect((await detailOf(admin, sessionId)).members[0]).toMatchObject({id, username: next.login, state: 'joined'});
+  });
+
+  test.each([
+    ['a move to an account GitHub does not know', 'unknown-account', 404, 'was not found'],
+    ['a move of another team’s member', 'other-team', 409, 'no longer holds a seat of this team'],
+    ['a move of a member removed since the page was read', 'removed', 409, 'no longer holds a seat of this team'],
+    ['a move of a member invited who has not taken the seat', 'invited', 409, 'has not taken the seat yet'],
+    ['a move naming no account', 'no-username', 400, "Name the GitHub account to move the member's seat to"],
+    ['a move of a seat the seller revoked', 'revoked', 409, 'grant it back before moving'],
+  ] as const)('%s is refused in words, and the seat stays as it was', async (_, kind, status, words) => {
+    const {owner, sessionId} = await teamOwner(3);
+    const joined = await joinedMember(owner);
+    const held = githubAccount();
+    expect((await requestAccess(joined.member, held.login)).status).toBe(200);
+    const admin = await seller();
+    let id = await idOf(admin, sessionId, joined.seat);
+    let onSession = sessionId;
+    if (kind === 'other-team') onSession = (await teamOwner(3)).sessionId;
+    if (kind === 'removed')
+      expect((await call(owner, API_PATHS.removeTeamMember, {seat: joined.seat})).status).toBe(200);
+    if (kind === 'revoked') expect((await act(admin, ADMIN_PATHS.revoke, sessionId, {})).status).toBe(200);
+    if (kind === 'invited') {
+      const invited = await call(owner, API_PATHS.addTeamMember, {email: `not-joined-${Date.now()}@example.com`});
+      id = await idOf(admin, sessionId, ((await invited.json()) as {seat: number}).seat);
+    }
+    const next = githubAccount();
+    const body =
+      kind === 'no-username'
+        ? {member: id}
+        : {username: kind === 'unknown-account' ? 'nobody-here-at-all' : next.login, member: id};
+    const answer = await act(admin, ADMIN_PATHS.grant, onSession, body);
+    expect(answer.status).toBe(status);
+    expect(await answer.text()).toContain(words);
+    expect(kitInvitations(next.id)).toEqual([]);
+    if (kind !== 'removed' && kind !== 'revoked') expect(kitInvitations(held.id)).toHaveLength(1);
+  });
+
+  test('a move read before the seat changed hands never takes it from whoever holds it now', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const joined = await joinedMember(owner);
+    const held = githubAccount();
+    expect((await requestAccess(joined.member, held.login)).status).toBe(200);
+    const admin = await seller();
+    const id = await idOf(admin, sessionId, joined.seat);
+    // As if another member's live grant were on the seat now (the owner gave it again meanwhile).
+    await team().worker.db.run(
+      'UPDATE grants SET member_id = ?1 WHERE session_id = ?2 AND seat = ?3',
+      id + 100_000,
+      sessionId,
+      joined.seat,
+    );
+    const next = githubAccount();
+    const answer = await act(admin, ADMIN_PATHS.grant, sessionId, {username: next.login, member: id});
+    expect(answer.status).toBe(409);
+    expect(await answer.text()).toContain('This seat changed hands meanwhile');
+    expect(kitInvitations(next.id)).toEqual([]);
+    expect(kitInvitations(held.id)).toHaveLength(1);
+  });
+
+  test('takes back a member’s seat: their access is taken back and they are told why, the owner is told, and the seat is free again', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const joined = await joinedMember(owner);
+    const account = githubAccount();
+    expect((await requestAccess(joined.member, account.login)).status).toBe(200);
+    team().github.accept(kitInvitations(account.id)[0]!.id);
+    expect(team().github.collaborators.has(account.login.toLowerCase())).toBe(true);
+    const admin = await seller();
+    const id = await idOf(admin, sessionId, joined.seat);
+    expect(await teamOf(owner)).toMatchObject({free: 1});
+
+    const answer = await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: id});
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({
+      status: 'removed',
+      detail: `@${account.login}: seat ${joined.seat} taken back`,
+    });
+    expect((await seatGrants(sessionId, joined.seat))[0]).toMatchObject({
+      status: 'revoked',
+      detail: TEAM_SELLER_REASON,
+    });
+    expect(team().github.collaborators.has(account.login.toLowerCase())).toBe(false);
+    expect((await accessStatus(joined.member)).teamEnded).toEqual({owner: owner.email, reason: 'seller'});
+    const told = mailTo(joined.email, /has ended/);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.fields.text).toContain(seatEndedBecause(owner.email, 'seller'));
+    expect(mailTo(owner.email, /was taken back/)[0]!.fields.text).toContain(`@${account.login} held`);
+    // The seat is the owner's to give again; the console says who ended it.
+    expect(await teamOf(owner)).toMatchObject({free: 2, members: []});
+    expect((await detailOf(admin, sessionId)).members[0]).toMatchObject({id, state: 'removed', endReason: 'seller'});
+    const [logged] = await team().worker.db.all<{action: string; outcome: string}>(
+      'SELECT action, outcome FROM admin_audit WHERE session_id = ? ORDER BY id DESC LIMIT 1',
+      sessionId,
+    );
+    expect(logged).toEqual({action: 'take_back_member', outcome: 'done'});
+    // Asked again (a second tab): the member holds no seat now.
+    expect((await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: id})).status).toBe(409);
+  });
+
+  test('takes back an invitation not yet taken: its link no longer gives the seat, and the owner is told', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const email = `invited-${Date.now()}@example.com`;
+    const invited = await call(owner, API_PATHS.addTeamMember, {email});
+    const {seat} = (await invited.json()) as {seat: number};
+    const token = linkSentTo(email);
+    const admin = await seller();
+    const answer = await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {
+      member: await idOf(admin, sessionId, seat),
+    });
+    expect(await answer.json()).toEqual({status: 'withdrawn', detail: `${email}: seat ${seat} invitation withdrawn`});
+    const member = await team().signUp({email, verified: true});
+    const join = await call(member, API_PATHS.joinTeam, {token});
+    expect(join.status).toBe(409);
+    expect(await join.text()).toContain(TEAM_WORDS.linkWithdrawn);
+    expect(mailTo(owner.email, /was taken back/)[0]!.fields.text).toContain(`that you sent ${email}`);
+    // An invitation withdrawn is no seat ended: the address invited gets no e-mail of it.
+    expect(mailTo(email, /has ended/)).toEqual([]);
+  });
+
+  test('a member of another team, or of a purchase no longer paid, is refused, and keeps their seat', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    const joined = await joinedMember(owner);
+    const admin = await seller();
+    const id = await idOf(admin, sessionId, joined.seat);
+    const other = await teamOwner(3);
+    const elsewhere = await act(admin, ADMIN_PATHS.takeBackMember, other.sessionId, {member: id});
+    expect(elsewhere.status).toBe(409);
+    expect(await elsewhere.text()).toContain('no longer holds a seat of this team');
+    expect((await teamOf(owner)).members).toEqual([expect.objectContaining({seat: joined.seat, state: 'joined'})]);
+    await refundAtStripe(team(), sessionId);
+    const refunded = await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: id});
+    expect(refunded.status).toBe(409);
+    expect(await refunded.text()).toContain('not paid');
+    expect(await (await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: 'one'})).text()).toContain(
+      'member must be the id of a member',
+    );
+  });
 });

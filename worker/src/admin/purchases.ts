@@ -1,4 +1,11 @@
-import {appConfig, findStoredPlan, PLAN_CURRENCY, planAmount, storedPlanName} from '../../../src/config';
+import {
+  appConfig,
+  findStoredPlan,
+  PLAN_CURRENCY,
+  planAmount,
+  type SeatEndReason,
+  storedPlanName,
+} from '../../../src/config';
 import type {
   AdminFairPrice,
   AdminMember,
@@ -276,7 +283,7 @@ export async function purchaseDetail(
       access: (member.grant_status as GrantStatus | null) ?? 'none',
       endReason:
         member.state === 'removed' || member.state === 'withdrawn'
-          ? ((member.end_reason as 'seats_refunded' | null) ?? 'removed')
+          ? ((member.end_reason as SeatEndReason | null) ?? 'removed')
           : null,
       updatedAt: member.updated_at as number,
     })),

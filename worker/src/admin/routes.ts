@@ -42,6 +42,7 @@ import {
   refundBody,
   releaseIdParam,
   repositoryKey,
+  takeBackMemberBody,
 } from '../../../src/config/apiSchemas';
 import {settingsOf} from '../settings';
 import {recordAction, requireAdmin} from './auth';
@@ -56,6 +57,7 @@ import {releaseList} from './releases';
 import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 import {refundSeats} from '../team/seatRefund';
+import {moveMemberSeat, takeBackMemberSeat} from '../team/sellerMember';
 
 /**
  * The seller's console (`/admin` on the site): read-only views and the access actions, each
@@ -99,10 +101,12 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .post(ADMIN_PATHS.grant, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
-    const {username} = await readJson(c, grantBody);
+    const {username, member} = await readJson(c, grantBody);
     return audited(c, 'grant', sessionId, async () => {
       const purchase = await paidPurchase(c.env.DB, sessionId);
       const context = contextOf(c.env);
+      // A team member's seat, moved to another account: the member is named by their record.
+      if (member !== undefined) return moveMemberSeat(context, {session_id: sessionId, ...purchase}, member, username!);
       const grant = await readGrant(c.env.DB, sessionId);
       if (username === undefined) {
         // Only the right comes back: a seat is given back by inviting an account, named here.
@@ -192,6 +196,15 @@ export const adminRoutes = new Hono<AppEnv>()
           sessionId: accepted.upgrade_of,
         };
       return {status: 'accepted', detail};
+    });
+  })
+
+  .post(ADMIN_PATHS.takeBackMember, async (c) => {
+    const sessionId = sessionParam(c.req.param('sessionId'));
+    const {member} = await readJson(c, takeBackMemberBody);
+    return audited(c, 'take_back_member', sessionId, async () => {
+      const {email} = await paidPurchase(c.env.DB, sessionId);
+      return takeBackMemberSeat(contextOf(c.env), {session_id: sessionId, email}, member);
     });
   })
 
@@ -387,9 +400,9 @@ const notFound = () => new HttpError(404, 'There is no purchase with that sessio
 
 async function paidPurchase(db: D1Database, sessionId: string) {
   const purchase = await db
-    .prepare('SELECT status, user_id, revoked_by_seller_at FROM purchases WHERE session_id = ?1')
+    .prepare('SELECT status, user_id, email, revoked_by_seller_at FROM purchases WHERE session_id = ?1')
     .bind(sessionId)
-    .first<{status: string; user_id: string | null; revoked_by_seller_at: number | null}>();
+    .first<{status: string; user_id: string | null; email: string | null; revoked_by_seller_at: number | null}>();
   if (!purchase) throw notFound();
   if (purchase.status !== 'paid')
     throw new HttpError(409, 'This purchase is not paid (refunded, disputed or unfinished).', 'CONFLICT');

@@ -168,21 +168,22 @@ export async function ungiveSeat(db: D1Database, member: Pick<MemberRow, 'id'>):
 /**
  * Ends a member's hold on their seat: an invitation is withdrawn, a member removed. Their link
  * stops with it (joinTeam reads the state). Returns the row as it is now (`withdrawn` or
- * `removed`), or null when the seat had no member.
+ * `removed`), or null when the seat had no member (with `memberId`, not that one).
  */
 export function endMember(
   db: D1Database,
   sessionId: string,
   seat: number,
   reason: SeatEndReason = 'removed',
+  memberId: number | null = null,
 ): Promise<MemberRow | null> {
   return db
     .prepare(
       `UPDATE team_members SET state = CASE WHEN state = 'invited' THEN 'withdrawn' ELSE 'removed' END, updated_at = ?3,
          end_reason = ?4
-       WHERE session_id = ?1 AND seat = ?2 AND state IN ${HOLDS} RETURNING *`,
+       WHERE session_id = ?1 AND seat = ?2 AND state IN ${HOLDS} AND (?5 IS NULL OR id = ?5) RETURNING *`,
     )
-    .bind(sessionId, seat, Date.now(), reason === 'seats_refunded' ? 'seats_refunded' : null)
+    .bind(sessionId, seat, Date.now(), reason === 'removed' ? null : reason, memberId)
     .first<MemberRow>();
 }
 

@@ -1,4 +1,4 @@
-import {TEAM_REMOVED_REASON, TEAM_SEATS_REFUNDED_REASON, type SeatEndReason} from '../../../src/config';
+import {SEAT_END_REASONS, type SeatEndReason} from '../../../src/config';
 import {takeBackSeat} from '../access/grants/removal';
 import type {Context} from '../context';
 import {enqueue} from '../jobs';
@@ -8,18 +8,21 @@ import {endMember, type MemberRow, membersPastSeats} from './members';
 import {memberRemovedMail} from './teamMail';
 
 /**
- * A member's seat ends: the owner removed them (or withdrew their invitation), or a refund of seats
- * added took their seat away. One path for both: the member's hold ends (their link stops with it),
- * the seat's grants are taken back (the same take-back as a refund's, for that seat alone), and a
- * member who had joined with an address is told why. Null when the seat had no member.
+ * A member's seat ends: the owner removed them (or withdrew their invitation), a refund of seats
+ * took their seat away, or the seller took it back from the console. One path for all three: the
+ * member's hold ends (their link stops with it), the seat's grants are taken back (the same
+ * take-back as a refund's, for that seat alone), and a member who had joined with an address is
+ * told why. Null when the seat had no member (or, with
+ * `memberId`, not that one: a seat given to someone else meanwhile is left alone).
  */
 export async function removeMember(
   context: Context,
   purchase: {session_id: string; email: string | null},
   seat: number,
   reason: SeatEndReason,
+  memberId?: number,
 ): Promise<MemberRow | null> {
-  const ended = await endMember(context.db, purchase.session_id, seat, reason);
+  const ended = await endMember(context.db, purchase.session_id, seat, reason, memberId);
   if (!ended) return null;
   // Queued first: should the take-back below stop half-way, the cron's reconcile of the purchase
   // takes back what the seat still holds (reconcile.ts: a seat its member left).
@@ -29,11 +32,7 @@ export async function removeMember(
     sessionId: purchase.session_id,
     payload: {sessionId: purchase.session_id},
   });
-  await takeBackSeat(
-    context,
-    {session_id: purchase.session_id, seat},
-    reason === 'seats_refunded' ? TEAM_SEATS_REFUNDED_REASON : TEAM_REMOVED_REASON,
-  );
+  await takeBackSeat(context, {session_id: purchase.session_id, seat}, SEAT_END_REASONS[reason]);
   // A member who had joined (the row as it is now: removed) is told; a withdrawn invitation is not.
   if (ended.state === 'removed' && ended.email) {
     await mailOnce(

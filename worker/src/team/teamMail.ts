@@ -1,4 +1,4 @@
-import {appConfig, type SeatEndReason, seatEndedBecause, TEAM_LINK_DAYS} from '../../../src/config';
+import {appConfig, askAboutEndedSeat, type SeatEndReason, seatEndedBecause, TEAM_LINK_DAYS} from '../../../src/config';
 import type {MailMessage} from '../mail';
 
 /**
@@ -30,7 +30,7 @@ export function teamInvitationMail(invite: {to: string; owner: string; plan: str
   };
 }
 
-/** A member's access ended: the owner removed them from the team, or refunded seats and theirs was one. */
+/** A member's access ended: the owner removed them, refunded seats and theirs was one, or the seller took it back. */
 export function memberRemovedMail(removed: {to: string; owner: string; reason: SeatEndReason}): MailMessage {
   const {appName, mail} = appConfig;
   return {
@@ -39,10 +39,12 @@ export function memberRemovedMail(removed: {to: string; owner: string; reason: S
     replyTo: appConfig.support.email,
     subject: `Your seat of ${appName} has ended`,
     text: [
-      `${seatEndedBecause(removed.owner, removed.reason)} (they own your team's ${appName} purchase).`,
+      removed.reason === 'seller'
+        ? `${seatEndedBecause(removed.owner, removed.reason)}.`
+        : `${seatEndedBecause(removed.owner, removed.reason)} (they own your team's ${appName} purchase).`,
       'Your access to the private repository has been taken back, and your download links no longer work.',
       '',
-      `If this is a mistake, ask ${removed.owner} to give you a seat again.`,
+      askAboutEndedSeat(removed.owner, removed.reason),
       `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
     ].join('\n'),
   };
@@ -59,6 +61,25 @@ export function memberSeatMail(seat: {to: string; login: string; repository: str
     text: [
       `Your seat of your team's ${appName} purchase now belongs to the GitHub account @${seat.login}:`,
       `GitHub has e-mailed it an invitation to ${seat.repository}. Accept it there to get the code.`,
+      '',
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
+    ].join('\n'),
+  };
+}
+
+/** The owner is told the seller took back one member's seat (or withdrew their invitation): the seat is free again. */
+export function memberTakenBackMail(taken: {to: string; member: string; invited: boolean}): MailMessage {
+  const {appName, mail} = appConfig;
+  return {
+    from: mail.fromNoReply,
+    to: taken.to,
+    replyTo: appConfig.support.email,
+    subject: `A seat of your ${appName} team was taken back`,
+    text: [
+      taken.invited
+        ? `We withdrew the invitation to a seat of your ${appName} team that you sent ${taken.member}: its link no longer works.`
+        : `We took back the seat of your ${appName} team that ${taken.member} held: their access to the private repository has been taken back, and their download links no longer work.`,
+      'The seat is free again: you can give it to a developer from your dashboard.',
       '',
       `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
     ].join('\n'),

@@ -10,6 +10,7 @@ import {AccessBadge, CardCountryBadge, StateBadge} from './Badges';
 import CardCountryReview from './CardCountryReview';
 import Confirm from './Confirm';
 import Field from './Field';
+import MemberActions from './MemberActions';
 import Refund from './Refund';
 import SeatRefund from './SeatRefund';
 import {adminMemberName, shownMember} from './shownMember';
@@ -80,11 +81,14 @@ function memberWords(member: AdminMember): string {
   return memberStateWords(shownMember(member));
 }
 
-/** A team purchase's members: every seat given, the newest first, held or ended; and its seats' refund. */
+/** A team purchase's members: every seat given, the newest first, held or ended, the seller's actions on each; and its seats' refund. */
 function Team({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => void}) {
   const api = useAdminApi();
-  const {busy, outcome, run} = useAction();
+  const action = useAction();
+  const {busy, outcome, run} = action;
   const held = purchase.members.filter((member) => member.state === 'invited' || member.state === 'joined');
+  // The seller acts on a member only while the purchase is paid (a seat moves only while not revoked).
+  const actable = purchase.state === 'paid';
   const {seatRefund} = purchase;
   return (
     <section aria-labelledby="team-heading">
@@ -112,6 +116,15 @@ function Team({purchase, reload}: {purchase: AdminPurchaseDetail; reload: () => 
                       reload,
                     )
                   }
+                />
+              )}
+              {actable && held.includes(member) && (
+                <MemberActions
+                  sessionId={purchase.sessionId}
+                  member={member}
+                  movable={purchase.revokedBySellerAt === null}
+                  action={action}
+                  reload={reload}
                 />
               )}
             </li>

@@ -65,6 +65,7 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   revoke: 'Revoked access',
   resend: 'Resent the invitation',
   reset_username_changes: 'Reset the username changes',
+  take_back_member: "Took back a team member's seat",
   refund: 'Refunded',
   retry_job: 'Retried a job',
   repository_fix: 'Fixed a repository difference',

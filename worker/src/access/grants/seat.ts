@@ -107,6 +107,11 @@ export async function requestAccess(
   // the seat, and the seat's count of moves starts from none.
   const memberId = at.seat === OWNER_SEAT ? null : (request.memberId ?? null);
   const nextMember = at.seat !== OWNER_SEAT && current !== null && current.member_id !== memberId;
+  // A seat is given to a new member only once its grant is off (team/members.ts SEATS_TAKEN): a live
+  // grant of another member means this request was read before the seat changed hands (a seller's
+  // move of a member removed meanwhile). It never takes the seat from whoever holds it now.
+  if (nextMember && isLive(current))
+    throw new HttpError(409, 'This seat changed hands meanwhile: read it again.', 'CONFLICT');
   const move =
     !byAdmin && !takeBack && !nextMember && current !== null && current.invitation_id !== null && !sameAccount;
   const max = appConfig.repository.maxUsernameChanges;
