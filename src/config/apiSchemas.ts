@@ -952,9 +952,19 @@ export const adminMember = z.object({
  * What the console may refund of a team purchase's own seats (worker/src/team/seatRefund.ts): at
  * most `most` (the buyer keeps their own), `refunded` of them so far; each refund gives back
  * `seatRefundAmount(paid, bought, seats)` (src/config/teams.ts): what it paid, in cents, over the
- * seats it was bought with.
+ * seats it was bought with; `held`, the seats taken now.
  */
-export const seatRefundOffer = z.object({most: z.number(), refunded: z.number(), paid: z.number(), bought: z.number()});
+export const seatRefundOffer = z.object({
+  most: z.number(),
+  refunded: z.number(),
+  paid: z.number(),
+  bought: z.number(),
+  /**
+   * Seats past the owner's held now, as the worker counts them: by a member, or by a grant whose
+   * take-back has not reached GitHub yet. A refund that leaves fewer seats ends that many members.
+   */
+  held: z.number(),
+});
 
 export const adminPurchaseDetail = adminPurchase.extend({
   /** A team's members, every seat given (none for a purchase of one seat). */

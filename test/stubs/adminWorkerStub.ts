@@ -359,15 +359,21 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
     if (!offer || seats > offer.most || refundedBefore !== found.amountRefunded)
       return [409, {error: 'These seats cannot be refunded.', code: 'CONFLICT'} satisfies ErrorBody];
     found.amountRefunded += seatRefundAmount(offer.paid, offer.bought, seats);
-    found.seatRefund = {...offer, most: offer.most - seats, refunded: offer.refunded + seats};
     found.seats -= seats;
     const held = found.members.filter((member) => member.state === 'invited' || member.state === 'joined');
-    const past = Math.max(0, held.length - (found.seats - 1));
+    // As the worker: its count of seats taken (a seat whose take-back is stuck included) says how many go.
+    const past = Math.max(0, offer.held - (found.seats - 1));
     const ending = [
       ...held.filter((member) => members.includes(member.id)),
       ...held.filter((member) => !members.includes(member.id)),
     ].slice(0, past);
     for (const member of ending) Object.assign(member, {state: 'removed', endReason: 'seats_refunded'});
+    found.seatRefund = {
+      ...offer,
+      most: offer.most - seats,
+      refunded: offer.refunded + seats,
+      held: offer.held - ending.length,
+    };
     log('refund', found.sessionId, `${seats} seats (${members.join(', ') || 'the newest'})`);
     return [200, {status: 'seats_refunded', detail: `${ending.length} lost theirs`} satisfies AdminActionResult];
   }

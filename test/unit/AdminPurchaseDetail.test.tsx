@@ -439,7 +439,7 @@ describe('a purchase’s page', () => {
           seats: 4,
           amount: 30_000,
           members: [member(4, 'newest'), member(3, 'kept'), member(2, 'picked')],
-          seatRefund: {most: 3, refunded: 0, paid: 30_000, bought: 4},
+          seatRefund: {most: 3, refunded: 0, paid: 30_000, bought: 4, held: 3},
         }),
       ],
     });
@@ -471,6 +471,27 @@ describe('a purchase’s page', () => {
       .filter((item) => item.textContent!.includes(endedMemberWords('removed', 'seats_refunded')));
     expect(ended.map((item) => item.querySelector('strong')!.textContent)).toEqual(['@newest', '@picked']);
     expect(team).toHaveTextContent('up to 1 seat (the buyer keeps their own), 2 seats refunded so far.');
+  });
+
+  it('counts a seat whose take-back is stuck as the worker does: a refund that leaves no room for it ends a member', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 4,
+          amount: 30_000,
+          // Two members hold a seat, and a member removed before still holds the third on GitHub.
+          members: [heldMember(42, 3, 'joined', 'kept', null), heldMember(41, 2, 'joined', 'older', null)],
+          seatRefund: {most: 3, refunded: 0, paid: 30_000, bought: 4, held: 3},
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    await userEvent.selectOptions(within(team).getByLabelText('Seats to refund'), '1 seat: $75.00');
+    await userEvent.click(within(team).getByRole('button', {name: 'Refund seats'}));
+    expect(screen.getByRole('group', {name: 'Refund seats'})).toHaveTextContent(
+      'the team keeps 3 seats, and 1 member loses their seat (the newest one)',
+    );
   });
 
   it('resends a team member’s invitation from their row, for their seat alone', async () => {

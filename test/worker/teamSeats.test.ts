@@ -251,7 +251,13 @@ describe('a refund of some of the team’s seats, from the console', () => {
     const newest = await joinedMember(owner);
     const admin = await seller();
     const perSeat = planAmount(ADVANCED);
-    expect((await detailOf(admin, sessionId)).seatRefund).toEqual({most: 3, refunded: 0, paid: 4 * perSeat, bought: 4});
+    expect((await detailOf(admin, sessionId)).seatRefund).toEqual({
+      most: 3,
+      refunded: 0,
+      paid: 4 * perSeat,
+      bought: 4,
+      held: 3,
+    });
 
     const refundsBefore = team().stripe.refundsCreated.length;
     // An amount sent along is refused: the worker prices seats itself.
@@ -289,7 +295,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect(await teamOf(owner)).toMatchObject({seats: 2});
     const after = await detailOf(admin, sessionId);
     expect(after).toMatchObject({state: 'paid', seats: 2, amountRefunded: 2 * perSeat});
-    expect(after.seatRefund).toEqual({most: 1, refunded: 2, paid: 4 * perSeat, bought: 4});
+    expect(after.seatRefund).toEqual({most: 1, refunded: 2, paid: 4 * perSeat, bought: 4, held: 1});
 
     // The same refund asked again, on the page as it was: no second refund, the seats as they are.
     const again = await refund(admin, sessionId, {seats: 2, refundedBefore: 0});
@@ -314,6 +320,25 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect(await answer.text()).toContain(words);
     expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
     expect(await teamOf(owner)).toMatchObject({seats: 3, free: 1});
+  });
+
+  test('the offer counts a seat whose take-back has not reached GitHub as taken, as the refund does', async () => {
+    const {owner, sessionId} = await teamOwner(4);
+    const stuck = await joinedMember(owner);
+    await joinedMember(owner);
+    const account = githubAccount();
+    expect((await requestAccess(stuck.member, account.login)).status).toBe(200);
+    expect((await call(owner, API_PATHS.removeTeamMember, {seat: stuck.seat})).status).toBe(200);
+    const admin = await seller();
+    expect((await detailOf(admin, sessionId)).seatRefund).toMatchObject({held: 1});
+    // GitHub did not take the account off: the seat stays taken until it does.
+    await team().worker.db.run(
+      `UPDATE grants SET status = 'removal_failed' WHERE session_id = ?1 AND seat = ?2`,
+      sessionId,
+      stuck.seat,
+    );
+    expect((await detailOf(admin, sessionId)).seatRefund).toMatchObject({held: 2});
+    expect(await teamOf(owner)).toMatchObject({free: 1});
   });
 
   test('a member picked on a page read before their seat changed hands is refused, never the member now on that seat', async () => {
@@ -589,6 +614,13 @@ describe('the console acts on one member', () => {
     (await detailOf(admin, sessionId)).members.find(
       (member) => member.seat === seat && (member.state === 'joined' || member.state === 'invited'),
     )!.id;
+  const lastAudit = async (sessionId: string) =>
+    (
+      await team().worker.db.all<{action: string; outcome: string; detail: string}>(
+        'SELECT action, outcome, detail FROM admin_audit WHERE session_id = ? ORDER BY id DESC LIMIT 1',
+        sessionId,
+      )
+    )[0]!;
   const mailTo = (email: string, subject: RegExp) =>
     team().mailgun.sent.filter((mail) => mail.fields.to === email && subject.test(mail.fields.subject ?? ''));
 
@@ -611,6 +643,10 @@ describe('the console acts on one member', () => {
     // The owner's own seat is untouched, and the console lists the member under the new account.
     expect(await seatGrants(sessionId, 1)).toEqual([]);
     expect((await detailOf(admin, sessionId)).members[0]).toMatchObject({id, username: next.login, state: 'joined'});
+    expect((await lastAudit(sessionId)).detail).toContain(
+      `Seat ${joined.seat}: Access: @${lost.login} (pending, invitation `,
+    );
+    expect((await lastAudit(sessionId)).detail).toContain(`→ @${next.login} (pending, invitation `);
   });
 
   test.each([
@@ -700,11 +736,16 @@ describe('the console acts on one member', () => {
     // The seat is the owner's to give again; the console says who ended it.
     expect(await teamOf(owner)).toMatchObject({free: 2, members: []});
     expect((await detailOf(admin, sessionId)).members[0]).toMatchObject({id, state: 'removed', endReason: 'seller'});
-    const [logged] = await team().worker.db.all<{action: string; outcome: string}>(
-      'SELECT action, outcome FROM admin_audit WHERE session_id = ? ORDER BY id DESC LIMIT 1',
-      sessionId,
-    );
-    expect(logged).toEqual({action: 'take_back_member', outcome: 'done'});
+    // The admin log says what changed on the member's seat, not on the buyer's own.
+    expect(await lastAudit(sessionId)).toEqual({
+      action: 'take_back_member',
+      outcome: 'done',
+      detail: expect.stringMatching(
+        new RegExp(
+          `^@${account.login}: seat ${joined.seat} taken back\\. Seat ${joined.seat}: Access: @${account.login} \\(\\w+, invitation \\d+\\) → @${account.login} \\(revoked`,
+        ),
+      ),
+    });
     // Asked again (a second tab): the member holds no seat now.
     expect((await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: id})).status).toBe(409);
   });

@@ -57,6 +57,7 @@ import {releaseList} from './releases';
 import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
 import {refundSeats} from '../team/seatRefund';
+import {heldMember} from '../team/members';
 import {moveMemberSeat, takeBackMemberSeat} from '../team/sellerMember';
 
 /**
@@ -102,7 +103,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .post(ADMIN_PATHS.grant, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
     const {username, member} = await readJson(c, grantBody);
-    return audited(c, 'grant', sessionId, async () => {
+    return audited(c, 'grant', {sessionId, seat: await seatOfMember(c.env.DB, sessionId, member)}, async () => {
       const purchase = await paidPurchase(c.env.DB, sessionId);
       const context = contextOf(c.env);
       // A team member's seat, moved to another account: the member is named by their record.
@@ -162,7 +163,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .post(ADMIN_PATHS.resend, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
     const {key, seat} = await readJson(c, resendBody);
-    return audited(c, 'resend', sessionId, async () => {
+    return audited(c, 'resend', {sessionId, seat}, async () => {
       await paidPurchase(c.env.DB, sessionId);
       // A team member's seat is renewed as the buyer's own is: its member must still hold it.
       const at = {session_id: sessionId, seat};
@@ -202,10 +203,15 @@ export const adminRoutes = new Hono<AppEnv>()
   .post(ADMIN_PATHS.takeBackMember, async (c) => {
     const sessionId = sessionParam(c.req.param('sessionId'));
     const {member} = await readJson(c, takeBackMemberBody);
-    return audited(c, 'take_back_member', sessionId, async () => {
-      const {email} = await paidPurchase(c.env.DB, sessionId);
-      return takeBackMemberSeat(contextOf(c.env), {session_id: sessionId, email}, member);
-    });
+    return audited(
+      c,
+      'take_back_member',
+      {sessionId, seat: await seatOfMember(c.env.DB, sessionId, member)},
+      async () => {
+        const {email} = await paidPurchase(c.env.DB, sessionId);
+        return takeBackMemberSeat(contextOf(c.env), {session_id: sessionId, email}, member);
+      },
+    );
   })
 
   .post(ADMIN_PATHS.resetUsernameChanges, async (c) => {
@@ -398,6 +404,12 @@ function sessionParam(value: string | undefined): string {
 
 const notFound = () => new HttpError(404, 'There is no purchase with that session id.', 'NOT_FOUND');
 
+/** The seat a member named by the console holds now (the buyer's own when none is named), or null when they hold none. */
+async function seatOfMember(db: D1Database, sessionId: string, member: number | undefined): Promise<number | null> {
+  if (member === undefined) return OWNER_SEAT;
+  return (await heldMember(db, sessionId, member))?.seat ?? null;
+}
+
 async function paidPurchase(db: D1Database, sessionId: string) {
   const purchase = await db
     .prepare('SELECT status, user_id, email, revoked_by_seller_at FROM purchases WHERE session_id = ?1')
@@ -418,14 +430,19 @@ async function paidPurchase(db: D1Database, sessionId: string) {
 async function audited(
   c: Context<AppEnv>,
   action: AdminAction,
-  sessionId: string | null,
+  on: string | null | {sessionId: string; seat: number | null},
   work: () => Promise<{status: AdminActionResult['status']; detail: string; sessionId?: string | null}>,
   progress?: () => string,
 ) {
   const db = c.env.DB;
-  const before = sessionId ? await readGrant(db, sessionId) : null;
-  // What changed on the purchase's access (known when the action names its purchase up front).
-  const accessChange = async () => (sessionId ? ` ${changeOf(before, await readGrant(db, sessionId))}` : '');
+  // The purchase acted on, and the seat whose access the row compares: the buyer's own unless the
+  // action is on a team member's (null when that member holds no seat: nothing to compare).
+  const {sessionId, seat} = typeof on === 'string' || on === null ? {sessionId: on, seat: OWNER_SEAT} : on;
+  const at = sessionId !== null && seat !== null ? {session_id: sessionId, seat} : null;
+  const before = at ? await readGrant(db, at) : null;
+  // What changed on that seat's access (known when the action names its purchase up front).
+  const accessChange = async () =>
+    at ? ` ${seat === OWNER_SEAT ? '' : `Seat ${seat}: `}${changeOf(before, await readGrant(db, at))}` : '';
   try {
     const result = await work();
     const detail = `${result.detail}.${await accessChange()}`;

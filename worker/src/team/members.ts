@@ -78,6 +78,18 @@ export async function freeSeatsOf(db: D1Database, purchase: Pick<Purchase, 'sess
 }
 
 /**
+ * How many seats past the owner's are held now: by a member, or by a grant whose take-back has not
+ * reached GitHub yet (SEATS_TAKEN). The console counts from it who a refund of seats ends.
+ */
+export async function seatsHeld(db: D1Database, sessionId: string): Promise<number> {
+  const row = await db
+    .prepare(`WITH ${SEATS_TAKEN} SELECT COUNT(*) AS n FROM held`)
+    .bind(sessionId)
+    .first<{n: number}>();
+  return row?.n ?? 0;
+}
+
+/**
  * How many seats held are past the team's seats now, or past them with `fewer` seats: those that a
  * refund of that many must end. 0 while the seats held fit.
  */

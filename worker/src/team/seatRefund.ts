@@ -5,7 +5,7 @@ import {contextOf} from '../context';
 import {HttpError} from '../errors';
 import {refundPayment, syncSeatRefunds} from '../payments/refunds';
 import {effectiveSeats} from '../purchases';
-import {heldMember, seatsPast} from './members';
+import {heldMember, seatsHeld, seatsPast} from './members';
 import {endSeatsPast, removeMember} from './removeMember';
 
 /**
@@ -45,7 +45,7 @@ async function teamPaymentOf(db: D1Database, sessionId: string): Promise<TeamPay
 }
 
 /** What the console may refund of a purchase's seats: null for one bought alone, or not paid. */
-function offerOf(payment: TeamPayment): SeatRefundOffer | null {
+function offerOf(payment: TeamPayment): Omit<SeatRefundOffer, 'held'> | null {
   if (payment.bought <= 1 || payment.status !== 'paid' || payment.amount_total === null) return null;
   // Moved up, each seat was paid for twice (the purchase and the move): refunding the purchase's
   // share alone would give back less than the seat cost. The move is refunded from its row first.
@@ -62,7 +62,8 @@ function offerOf(payment: TeamPayment): SeatRefundOffer | null {
 /** The purchase's page's offer (admin/purchases.ts). */
 export async function seatRefundOffer(db: D1Database, sessionId: string): Promise<SeatRefundOffer | null> {
   const payment = await teamPaymentOf(db, sessionId);
-  return payment && offerOf(payment);
+  const offer = payment && offerOf(payment);
+  return offer && {...offer, held: await seatsHeld(db, sessionId)};
 }
 
 const seatsWord = (count: number) => (count === 1 ? '1 seat' : `${count} seats`);

@@ -32,7 +32,7 @@ export default function SeatRefund({
   const api = useAdminApi();
   const id = useId();
   const {busy, outcome, run} = useAction();
-  const {most, paid, bought, refunded} = purchase.seatRefund;
+  const {most, paid, bought, refunded, held: taken} = purchase.seatRefund;
   const perSeat = seatRefundAmount(paid, bought, 1);
   const currency = purchase.currency ?? PLAN_CURRENCY;
   const [seats, setSeats] = useState(1);
@@ -45,8 +45,9 @@ export default function SeatRefund({
       </p>
     );
   }
-  // As the worker counts: the members past the seats left lose theirs.
-  const mustGo = Math.max(0, held.length - (purchase.seats - seats - 1));
+  // As the worker counts (its own count of seats taken, a seat whose take-back is stuck included):
+  // as many members as are past the seats left lose theirs.
+  const mustGo = Math.max(0, taken - (purchase.seats - seats - 1));
   // Members by their own record (`id`): a seat's number may change hands while the page is open.
   const chosen = picked.filter((id) => held.some((member) => member.id === id)).slice(0, mustGo);
   const chosenSeats = held.filter((member) => chosen.includes(member.id)).map((member) => member.seat);
