@@ -1003,7 +1003,8 @@ export const adminJob = z.object({
    * `release-mail`: one batch (up to 1,000 buyers) of a release's e-mail. `reconcile`: a purchase's
    * grants brought in step with what it should hold. Only jobs queued before a rename carry
    * `extra-grants` (a reconcile of the extra repositories alone) or `extra-withdraw` (a removal the
-   * worker before migration 0031 queued: an extra repository's stale invitation).
+   * worker before migration 0031 queued: an extra repository's stale invitation). `team-seats`: a
+   * refund of a team's seats settled after its request, should the request have stopped half-way.
    */
   kind: z.enum([
     'mail',
@@ -1014,6 +1015,7 @@ export const adminJob = z.object({
     'card-country',
     'extra-grants',
     'extra-withdraw',
+    'team-seats',
   ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),

@@ -383,6 +383,43 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect((await accessStatus(newest.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
   });
 
+  test('a seat refund whose request stopped after Stripe refunded is settled by the cron once the request is long over: its members go, each told why', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    await joinedMember(owner);
+    const newest = await joinedMember(owner);
+    const admin = await seller();
+    expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBe(200);
+    // As if the request had stopped between Stripe's answer and D1: no seats' row, the member still
+    // on, and never told.
+    await team().worker.db.run('DELETE FROM seat_refunds WHERE session_id = ?', sessionId);
+    await team().worker.db.run("DELETE FROM jobs WHERE session_id = ? AND key LIKE '%team-removed:%'", sessionId);
+    await team().worker.db.run(
+      `UPDATE team_members SET state = 'joined', end_reason = NULL WHERE session_id = ? AND email = ?`,
+      sessionId,
+      newest.email,
+    );
+    const settle = async () =>
+      (
+        await team().worker.db.all<{run_after: number; status: string}>(
+          "SELECT run_after, status FROM jobs WHERE kind = 'team-seats' AND session_id = ?",
+          sessionId,
+        )
+      )[0]!;
+    // Due a quarter of an hour on: the cron before then leaves the request's own work alone.
+    expect((await settle()).run_after).toBeGreaterThan(Date.now() + 14 * 60_000);
+    await team().worker.scheduled();
+    expect(await teamOf(owner)).toMatchObject({seats: 3});
+    const toldBefore = endedMail(newest.email).length;
+
+    await team().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'team-seats' AND session_id = ?", sessionId);
+    await team().worker.scheduled();
+    expect(await settle()).toMatchObject({status: 'done'});
+    expect(await teamOf(owner)).toMatchObject({seats: 2, free: 0, members: [expect.anything()]});
+    expect((await accessStatus(newest.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
+    expect(endedMail(newest.email)).toHaveLength(toldBefore + 1);
+    expect((await detailOf(admin, sessionId)).seatRefund).toMatchObject({refunded: 1, held: 1});
+  });
+
   test('a seat refund Stripe did not pay out after all gives the seats back, empty', async () => {
     const {owner, sessionId} = await teamOwner(3);
     await joinedMember(owner);

@@ -6,6 +6,7 @@ import {isLiveKey} from './stripeClient';
 import {recordAmountRefunded} from './revocations';
 import {paymentProviderError, stripeFor} from './stripe';
 import {settingsOf} from '../settings';
+import type {Context} from '../context';
 
 /**
  * A refund through Stripe: the seller's, from the console, or the buyer's own, from the dashboard
@@ -73,13 +74,16 @@ async function recordSeatRefund(db: D1Database, refund: Stripe.Refund, payment: 
  * D1) is recorded, and one Stripe did not pay out after all is forgotten, its seats back. Without
  * it a seller reading the page again would be offered, and pay, the same seats twice.
  */
-export async function syncSeatRefunds(env: Env, payment: {paymentIntentId: string; sessionId: string}) {
-  const charge = await paidCharge(stripeFor(settingsOf(env)), payment.paymentIntentId);
+export async function syncSeatRefunds(
+  context: Pick<Context, 'db' | 'settings'>,
+  payment: {paymentIntentId: string; sessionId: string},
+) {
+  const charge = await paidCharge(stripeFor(context.settings), payment.paymentIntentId);
   for (const refund of charge.refunds?.data ?? []) {
     if (refund.metadata?.[SEATS] === undefined) continue;
-    if (undone(refund)) await forgetSeatRefund(env.DB, refund.id);
+    if (undone(refund)) await forgetSeatRefund(context.db, refund.id);
     else
-      await recordSeatRefund(env.DB, refund, {
+      await recordSeatRefund(context.db, refund, {
         sessionId: payment.sessionId,
         by: refund.metadata?.refunded_by ?? 'stripe',
       });

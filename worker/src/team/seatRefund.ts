@@ -1,7 +1,10 @@
 import {seatRefundAmount} from '../../../src/config';
 import type {AdminRefundRequest, SeatRefundOffer} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
-import {contextOf} from '../context';
+import {type Context, contextOf} from '../context';
+import {enqueue} from '../jobs';
+import {log} from '../log';
+import {registerJob} from '../outbox';
 import {HttpError} from '../errors';
 import {refundPayment, syncSeatRefunds} from '../payments/refunds';
 import {effectiveSeats} from '../purchases';
@@ -95,7 +98,7 @@ export async function refundSeats(
   // seats offered are never those refunded already. Then the members past the count go, should an
   // earlier seat refund have stopped before it ended them.
   const context = contextOf(env);
-  await syncSeatRefunds(env, {paymentIntentId: first.payment_intent_id, sessionId});
+  await syncSeatRefunds(context, {paymentIntentId: first.payment_intent_id, sessionId});
   await endSeatsPast(context, sessionId);
   const payment = (await teamPaymentOf(env.DB, sessionId))!;
   const offer = offerOf(payment);
@@ -136,6 +139,15 @@ export async function refundSeats(
   const amount = seatRefundAmount(payment.amount_total!, payment.bought, request.seats);
   if (amount < 1)
     throw new HttpError(409, 'These seats cost nothing when bought: there is nothing to refund for them.', 'CONFLICT');
+  // Queued first, due once this request is long over: should it stop between Stripe's refund and
+  // the members' removal, the cron settles the seats as Stripe has them (settleSeats).
+  await enqueue(env.DB, {
+    key: `team-seats:${sessionId}:${request.refundedBefore}:${request.seats}`,
+    kind: 'team-seats',
+    sessionId,
+    payload: {sessionId},
+    runAfter: Date.now() + SETTLE_AFTER_MS,
+  });
   const refund = await refundPayment(
     env,
     {paymentIntentId: first.payment_intent_id, sessionId, by, seats: request.seats},
@@ -158,3 +170,29 @@ export async function refundSeats(
     detail: `${formatMoney(refund.refunded, refund.currency)} refunded for ${seatsWord(request.seats)} (${request.reason.replaceAll('_', ' ')}; Stripe ${refund.refundId}); the team has ${seatsWord(now?.seats ?? 1)} now, and ${lost}`,
   };
 }
+
+/**
+ * How long after a refund of seats its settling job runs: longer than any request of the console
+ * takes, so that it never ends members while the refund's own request is still ending those the
+ * seller picked.
+ */
+export const SETTLE_AFTER_MS = 15 * 60_000;
+
+/**
+ * A refund of seats settled after its request: D1's seats refunded brought in step with Stripe's
+ * refunds, then the members past the count end, as the request would have ended them (the newest;
+ * those the seller picked are gone already unless the request stopped first). Nothing to do when
+ * the request ended as it should, or the purchase is no longer paid (its own revocation took every seat).
+ */
+async function settleSeats(context: Context, {sessionId}: {sessionId: string}): Promise<void> {
+  const payment = await teamPaymentOf(context.db, sessionId);
+  if (!payment?.payment_intent_id || payment.status !== 'paid') return;
+  await syncSeatRefunds(context, {paymentIntentId: payment.payment_intent_id, sessionId});
+  const ended = await endSeatsPast(context, sessionId);
+  if (ended > 0) log.warn('team.seats_settled', {sessionId, ended});
+}
+
+registerJob<{sessionId: string}>('team-seats', {
+  run: settleSeats,
+  gaveUp: async (_context, {sessionId}, error) => log.error('team.seats_settle_gave_up', {sessionId, error}),
+});

@@ -20,6 +20,7 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'card-country': "Card's country (fair price)",
   'extra-grants': 'Extra repositories (invite or take back)',
   'extra-withdraw': 'GitHub removal (an extra repository)',
+  'team-seats': 'Team seats after a refund of seats (members past the count)',
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */
