@@ -492,6 +492,15 @@ describe('a purchase’s page', () => {
     expect(screen.getByRole('group', {name: 'Refund seats'})).toHaveTextContent(
       'the team keeps 3 seats, and 1 member loses their seat (the newest one)',
     );
+    // More seats than there are members to lose them: only the members there are go.
+    await userEvent.click(
+      within(screen.getByRole('group', {name: 'Refund seats'})).getByRole('button', {name: 'Cancel'}),
+    );
+    await userEvent.selectOptions(within(team).getByLabelText('Seats to refund'), '3 seats: $225.00');
+    await userEvent.click(within(team).getByRole('button', {name: 'Refund seats'}));
+    expect(screen.getByRole('group', {name: 'Refund seats'})).toHaveTextContent(
+      'the team keeps 1 seat, and 2 members lose theirs (the newest 2)',
+    );
   });
 
   it('resends a team member’s invitation from their row, for their seat alone', async () => {

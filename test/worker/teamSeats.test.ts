@@ -383,20 +383,21 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect((await accessStatus(newest.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
   });
 
-  test('a seat refund whose request stopped after Stripe refunded is settled by the cron once the request is long over: its members go, each told why', async () => {
+  test('a seat refund whose request stopped after Stripe refunded is settled by the cron once the request is long over: the member picked goes, told why', async () => {
     const {owner, sessionId} = await teamOwner(3);
-    await joinedMember(owner);
+    const picked = await joinedMember(owner);
     const newest = await joinedMember(owner);
     const admin = await seller();
-    expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBe(200);
-    // As if the request had stopped between Stripe's answer and D1: no seats' row, the member still
-    // on, and never told.
+    const pickedId = (await detailOf(admin, sessionId)).members.find((member) => member.seat === picked.seat)!.id;
+    expect((await refund(admin, sessionId, {seats: 1, members: [pickedId], refundedBefore: 0})).status).toBe(200);
+    // As if the request had stopped between Stripe's answer and D1: no seats' row, the member picked
+    // still on, and never told.
     await team().worker.db.run('DELETE FROM seat_refunds WHERE session_id = ?', sessionId);
     await team().worker.db.run("DELETE FROM jobs WHERE session_id = ? AND key LIKE '%team-removed:%'", sessionId);
     await team().worker.db.run(
       `UPDATE team_members SET state = 'joined', end_reason = NULL WHERE session_id = ? AND email = ?`,
       sessionId,
-      newest.email,
+      picked.email,
     );
     const settle = async () =>
       (
@@ -409,15 +410,45 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect((await settle()).run_after).toBeGreaterThan(Date.now() + 14 * 60_000);
     await team().worker.scheduled();
     expect(await teamOf(owner)).toMatchObject({seats: 3});
-    const toldBefore = endedMail(newest.email).length;
+    expect((await detailOf(admin, sessionId)).history).toContainEqual(
+      expect.objectContaining({
+        kind: 'removal',
+        summary: 'Seats settled after a refund of seats (its members past the count)',
+        status: 'pending',
+      }),
+    );
+    const toldBefore = endedMail(picked.email).length;
 
     await team().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'team-seats' AND session_id = ?", sessionId);
     await team().worker.scheduled();
     expect(await settle()).toMatchObject({status: 'done'});
-    expect(await teamOf(owner)).toMatchObject({seats: 2, free: 0, members: [expect.anything()]});
-    expect((await accessStatus(newest.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
-    expect(endedMail(newest.email)).toHaveLength(toldBefore + 1);
+    // The member the seller picked goes, not the newest.
+    expect(await teamOf(owner)).toMatchObject({seats: 2, free: 0, members: [{seat: newest.seat, email: newest.email}]});
+    expect((await accessStatus(picked.member)).teamEnded).toEqual({owner: owner.email, reason: 'seats_refunded'});
+    expect(endedMail(picked.email)).toHaveLength(toldBefore + 1);
+    expect(endedMail(newest.email)).toEqual([]);
     expect((await detailOf(admin, sessionId)).seatRefund).toMatchObject({refunded: 1, held: 1});
+  });
+
+  test('a seat refund Stripe refused leaves its settling job nothing to do, and the same seats asked again get one of their own', async () => {
+    const {owner, sessionId} = await teamOwner(3);
+    await joinedMember(owner);
+    await joinedMember(owner);
+    const admin = await seller();
+    team().stripe.failNext('POST /v1/refunds', 402, {type: 'card_error', message: 'Refund declined'});
+    expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBeGreaterThanOrEqual(400);
+    expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBe(200);
+    const jobs = () =>
+      team().worker.db.all<{status: string}>(
+        "SELECT status FROM jobs WHERE kind = 'team-seats' AND session_id = ?",
+        sessionId,
+      );
+    expect(await jobs()).toHaveLength(2);
+    await team().worker.db.run("UPDATE jobs SET run_after = 0 WHERE kind = 'team-seats' AND session_id = ?", sessionId);
+    await team().worker.scheduled();
+    expect(await jobs()).toEqual([{status: 'done'}, {status: 'done'}]);
+    // One seat refunded, one member off: the settling ended nobody more.
+    expect(await teamOf(owner)).toMatchObject({seats: 2, free: 0, members: [expect.anything()]});
   });
 
   test('a seat refund Stripe did not pay out after all gives the seats back, empty', async () => {

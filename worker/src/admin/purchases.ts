@@ -359,6 +359,8 @@ const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = 
   },
   'extra-withdraw': (key) => `Removal from the ${key.split(':')[1] ?? 'extra'} repository`,
   reconcile: () => 'Access brought in step with the purchase',
+  // Queued before each refund of seats, due a quarter of an hour later (team/seatRefund.ts).
+  'team-seats': () => 'Seats settled after a refund of seats (its members past the count)',
   // Queued before the reconcile took in the seat and its name (jobs.ts): as the console said then.
   'extra-grants': () => 'Extra repositories brought in step with the plan',
   // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
@@ -374,7 +376,7 @@ function jobEvent(job: Record<string, unknown>): PurchaseEvent {
     kind:
       kind === 'mail'
         ? 'email'
-        : kind === 'github-remove' || kind === 'extra-withdraw'
+        : kind === 'github-remove' || kind === 'extra-withdraw' || kind === 'team-seats'
           ? 'removal'
           : kind === 'card-country'
             ? 'stripe'

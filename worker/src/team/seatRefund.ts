@@ -115,7 +115,6 @@ export async function refundSeats(
   }
   // The members named must hold seats of this team now (by their own record: a seat's number may
   // have changed hands since the page was read), and be no more than the refund ends.
-  const picked: number[] = [];
   for (const id of request.members ?? []) {
     const member = await heldMember(env.DB, sessionId, id);
     if (!member)
@@ -124,10 +123,9 @@ export async function refundSeats(
         'A member picked no longer holds a seat of this team: read the purchase again.',
         'CONFLICT',
       );
-    picked.push(member.seat);
   }
   const mustGo = await seatsPast(env.DB, sessionId, request.seats);
-  if (picked.length > mustGo) {
+  if ((request.members ?? []).length > mustGo) {
     throw new HttpError(
       409,
       mustGo === 0
@@ -141,13 +139,7 @@ export async function refundSeats(
     throw new HttpError(409, 'These seats cost nothing when bought: there is nothing to refund for them.', 'CONFLICT');
   // Queued first, due once this request is long over: should it stop between Stripe's refund and
   // the members' removal, the cron settles the seats as Stripe has them (settleSeats).
-  await enqueue(env.DB, {
-    key: `team-seats:${sessionId}:${request.refundedBefore}:${request.seats}`,
-    kind: 'team-seats',
-    sessionId,
-    payload: {sessionId},
-    runAfter: Date.now() + SETTLE_AFTER_MS,
-  });
+  await settleLater(env.DB, sessionId, request.members ?? []);
   const refund = await refundPayment(
     env,
     {paymentIntentId: first.payment_intent_id, sessionId, by, seats: request.seats},
@@ -155,9 +147,7 @@ export async function refundSeats(
     {refundedBefore: request.refundedBefore},
   );
   // The seats are off the count (refundPayment recorded them): the members past it go.
-  const owner = {session_id: sessionId, email: payment.email};
-  for (const seat of picked) await removeMember(context, owner, seat, 'seats_refunded');
-  const ended = picked.length + (await endSeatsPast(context, sessionId));
+  const ended = await endMembersPast(context, {session_id: sessionId, email: payment.email}, request.members ?? []);
   const now = await env.DB.prepare(`SELECT ${effectiveSeats('p')} AS seats FROM purchases p WHERE session_id = ?1`)
     .bind(sessionId)
     .first<{seats: number}>();
@@ -180,19 +170,67 @@ export const SETTLE_AFTER_MS = 15 * 60_000;
 
 /**
  * A refund of seats settled after its request: D1's seats refunded brought in step with Stripe's
- * refunds, then the members past the count end, as the request would have ended them (the newest;
- * those the seller picked are gone already unless the request stopped first). Nothing to do when
+ * refunds, then the members past the count end, as the request would have ended them (those the
+ * seller picked first, then the newest; gone already unless the request stopped first). Nothing to do when
  * the request ended as it should, or the purchase is no longer paid (its own revocation took every seat).
  */
-async function settleSeats(context: Context, {sessionId}: {sessionId: string}): Promise<void> {
+async function settleSeats(context: Context, {sessionId, members = []}: SettlePayload): Promise<void> {
   const payment = await teamPaymentOf(context.db, sessionId);
   if (!payment?.payment_intent_id || payment.status !== 'paid') return;
   await syncSeatRefunds(context, {paymentIntentId: payment.payment_intent_id, sessionId});
-  const ended = await endSeatsPast(context, sessionId);
+  const ended = await endMembersPast(context, {session_id: sessionId, email: payment.email}, members);
   if (ended > 0) log.warn('team.seats_settled', {sessionId, ended});
 }
 
-registerJob<{sessionId: string}>('team-seats', {
+/** A refund's settling job: the purchase, and the members its seller picked (their records' ids). */
+interface SettlePayload {
+  sessionId: string;
+  members?: number[];
+}
+
+/**
+ * Queues a refund's settling job, due once its request is long over. A job of an earlier refund
+ * still waiting is put back as far: it never runs while this refund's request ends its members.
+ * Each refund has a job of its own (the same seats asked again after a refusal too).
+ */
+async function settleLater(db: D1Database, sessionId: string, members: number[]): Promise<void> {
+  const due = Date.now() + SETTLE_AFTER_MS;
+  await db
+    .prepare(
+      `UPDATE jobs SET run_after = MAX(run_after, ?2) WHERE kind = 'team-seats' AND session_id = ?1 AND status = 'pending'`,
+    )
+    .bind(sessionId, due)
+    .run();
+  await enqueue(db, {
+    key: `team-seats:${sessionId}:${crypto.randomUUID()}`,
+    kind: 'team-seats',
+    sessionId,
+    payload: {sessionId, members} satisfies SettlePayload,
+    runAfter: due,
+  });
+}
+
+/**
+ * The members past the team's seats end, each told why: first those the seller picked (by their
+ * record, while they still hold a seat and the team is still past its count), then the newest, as
+ * many as are still past. Never more than the count is past: a settling job that ran meanwhile
+ * leaves the picked their seats. Answers how many ended.
+ */
+async function endMembersPast(
+  context: Context,
+  owner: {session_id: string; email: string | null},
+  picked: number[],
+): Promise<number> {
+  let ended = 0;
+  for (const id of picked) {
+    if ((await seatsPast(context.db, owner.session_id)) === 0) break;
+    const member = await heldMember(context.db, owner.session_id, id);
+    if (member && (await removeMember(context, owner, member.seat, 'seats_refunded', member.id))) ended += 1;
+  }
+  return ended + (await endSeatsPast(context, owner.session_id));
+}
+
+registerJob<SettlePayload>('team-seats', {
   run: settleSeats,
   gaveUp: async (_context, {sessionId}, error) => log.error('team.seats_settle_gave_up', {sessionId, error}),
 });

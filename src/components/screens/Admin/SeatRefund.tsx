@@ -46,8 +46,8 @@ export default function SeatRefund({
     );
   }
   // As the worker counts (its own count of seats taken, a seat whose take-back is stuck included):
-  // as many members as are past the seats left lose theirs.
-  const mustGo = Math.max(0, taken - (purchase.seats - seats - 1));
+  // as many members as are past the seats left lose theirs, at most those there are.
+  const mustGo = Math.min(held.length, Math.max(0, taken - (purchase.seats - seats - 1)));
   // Members by their own record (`id`): a seat's number may change hands while the page is open.
   const chosen = picked.filter((id) => held.some((member) => member.id === id)).slice(0, mustGo);
   const chosenSeats = held.filter((member) => chosen.includes(member.id)).map((member) => member.seat);
