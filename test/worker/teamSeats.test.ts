@@ -693,13 +693,19 @@ describe('the console acts on one member', () => {
   const mailTo = (email: string, subject: RegExp) =>
     team().mailgun.sent.filter((mail) => mail.fields.to === email && subject.test(mail.fields.subject ?? ''));
 
-  test('moves a member’s seat to another GitHub account: the old invitation withdrawn, the new one sent, the member told, their count of moves unspent', async () => {
+  /** A team of 3 whose member joined by e-mail and asked for `account`; the seller, and the member's record id. */
+  async function memberWithAccess() {
     const {owner, sessionId} = await teamOwner(3);
     const joined = await joinedMember(owner);
-    const [lost, next] = [githubAccount(), githubAccount()];
-    expect((await requestAccess(joined.member, lost.login)).status).toBe(200);
+    const account = githubAccount();
+    expect((await requestAccess(joined.member, account.login)).status).toBe(200);
     const admin = await seller();
-    const id = await idOf(admin, sessionId, joined.seat);
+    return {owner, sessionId, joined, account, admin, id: await idOf(admin, sessionId, joined.seat)};
+  }
+
+  test('moves a member’s seat to another GitHub account: the old invitation withdrawn, the new one sent, the member told, their count of moves unspent', async () => {
+    const {sessionId, joined, account: lost, admin, id} = await memberWithAccess();
+    const next = githubAccount();
 
     const answer = await act(admin, ADMIN_PATHS.grant, sessionId, {username: next.login, member: id});
     expect(answer.status).toBe(200);
@@ -726,12 +732,9 @@ describe('the console acts on one member', () => {
     ['a move naming no account', 'no-username', 400, "Name the GitHub account to move the member's seat to"],
     ['a move of a seat the seller revoked', 'revoked', 409, 'grant it back before moving'],
   ] as const)('%s is refused in words, and the seat stays as it was', async (_, kind, status, words) => {
-    const {owner, sessionId} = await teamOwner(3);
-    const joined = await joinedMember(owner);
-    const held = githubAccount();
-    expect((await requestAccess(joined.member, held.login)).status).toBe(200);
-    const admin = await seller();
-    let id = await idOf(admin, sessionId, joined.seat);
+    const setup = await memberWithAccess();
+    const {owner, sessionId, joined, account: held, admin} = setup;
+    let id = setup.id;
     let onSession = sessionId;
     if (kind === 'other-team') onSession = (await teamOwner(3)).sessionId;
     if (kind === 'removed')
@@ -754,12 +757,7 @@ describe('the console acts on one member', () => {
   });
 
   test('a move read before the seat changed hands never takes it from whoever holds it now', async () => {
-    const {owner, sessionId} = await teamOwner(3);
-    const joined = await joinedMember(owner);
-    const held = githubAccount();
-    expect((await requestAccess(joined.member, held.login)).status).toBe(200);
-    const admin = await seller();
-    const id = await idOf(admin, sessionId, joined.seat);
+    const {sessionId, joined, account: held, admin, id} = await memberWithAccess();
     // As if another member's live grant were on the seat now (the owner gave it again meanwhile).
     await team().worker.db.run(
       'UPDATE grants SET member_id = ?1 WHERE session_id = ?2 AND seat = ?3',
@@ -776,14 +774,9 @@ describe('the console acts on one member', () => {
   });
 
   test('takes back a member’s seat: their access is taken back and they are told why, the owner is told, and the seat is free again', async () => {
-    const {owner, sessionId} = await teamOwner(3);
-    const joined = await joinedMember(owner);
-    const account = githubAccount();
-    expect((await requestAccess(joined.member, account.login)).status).toBe(200);
+    const {owner, sessionId, joined, account, admin, id} = await memberWithAccess();
     team().github.accept(kitInvitations(account.id)[0]!.id);
     expect(team().github.collaborators.has(account.login.toLowerCase())).toBe(true);
-    const admin = await seller();
-    const id = await idOf(admin, sessionId, joined.seat);
     expect(await teamOf(owner)).toMatchObject({free: 1});
 
     const answer = await act(admin, ADMIN_PATHS.takeBackMember, sessionId, {member: id});

@@ -36,12 +36,17 @@ export function reportGitHub(err: unknown): unknown {
  */
 export async function accountNamed(context: Context, username: string): Promise<{login: string; id: number | null}> {
   try {
-    const found = await repositoryFor(context).lookupUser(username);
-    if (!found)
-      throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
-    return found;
+    return await githubUserOrRefuse(context, username);
   } catch (err) {
     if (!(err instanceof GitHubFailure) || !err.transient) throw reportGitHub(err);
     return {login: username, id: null};
   }
+}
+
+/** The GitHub account a username names, asked of GitHub now: 404 `GITHUB_USER_NOT_FOUND` for none. */
+export async function githubUserOrRefuse(context: Context, username: string): Promise<{login: string; id: number}> {
+  const found = await repositoryFor(context).lookupUser(username);
+  if (!found)
+    throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+  return found;
 }

@@ -18,11 +18,10 @@ import {
 } from '../../../src/config/api';
 import {storedPlanName} from '../../../src/config';
 import {formatMoney} from '../../../src/config/money';
-import {repositoryFor} from '../access/github';
 import {OWNER_SEAT, readGrant, resultOf, type Seat} from '../access/grants/records';
 import {grantBySeller, revokeBySeller} from '../access/grants/seat';
 import {shownGrantsOf} from '../access/grants/status';
-import {reportGitHub} from '../access/reportGitHub';
+import {githubUserOrRefuse, reportGitHub} from '../access/reportGitHub';
 import type {AppEnv} from '../app';
 import {currentUser} from '../auth/middleware';
 import {HttpError} from '../errors';
@@ -126,13 +125,7 @@ export const adminRoutes = new Hono<AppEnv>()
           detail: 'access given back: the buyer may download the code and ask for an invitation again',
         };
       }
-      const found = await repositoryFor(context).lookupUser(username);
-      if (!found)
-        throw new HttpError(
-          404,
-          `GitHub user "${username}" was not found. Check the spelling.`,
-          'GITHUB_USER_NOT_FOUND',
-        );
+      const found = await githubUserOrRefuse(context, username);
       const {access} = await grantBySeller(context, {
         sessionId,
         userId: grant?.user_id ?? purchase.user_id ?? '',

@@ -1,7 +1,7 @@
 import {memberName} from '../../../src/config';
-import {repositoryFor} from '../access/github';
 import {readGrant} from '../access/grants/records';
 import {requestAccess} from '../access/grants/seat';
+import {githubUserOrRefuse} from '../access/reportGitHub';
 import type {Context} from '../context';
 import {HttpError} from '../errors';
 import {mailOnce} from '../mail';
@@ -17,11 +17,14 @@ import {memberTakenBackMail} from './teamMail';
  * the path the owner's own action takes: requestAccess for the seat, removeMember for the take-back.
  */
 
+/** The refusal of a member who no longer holds a seat of the purchase: the page is out of date. */
+const noLongerHeld = () =>
+  new HttpError(409, 'This member no longer holds a seat of this team: read the purchase again.', 'CONFLICT');
+
 /** A paid purchase's member who holds a seat now, or a 409 that says to read the page again. */
 async function heldOrRefuse(context: Context, sessionId: string, id: number): Promise<MemberRow> {
   const member = await heldMember(context.db, sessionId, id);
-  if (!member)
-    throw new HttpError(409, 'This member no longer holds a seat of this team: read the purchase again.', 'CONFLICT');
+  if (!member) throw noLongerHeld();
   return member;
 }
 
@@ -49,9 +52,7 @@ export async function moveMemberSeat(
       `${member.email ?? 'This member'} has not taken the seat yet: the invitation's link gives it. Take the seat back to withdraw it.`,
       'CONFLICT',
     );
-  const found = await repositoryFor(context).lookupUser(username);
-  if (!found)
-    throw new HttpError(404, `GitHub user "${username}" was not found. Check the spelling.`, 'GITHUB_USER_NOT_FOUND');
+  const found = await githubUserOrRefuse(context, username);
   const at = {session_id: purchase.session_id, seat: member.seat};
   const grant = await readGrant(context.db, at);
   const access = await requestAccess(
@@ -87,8 +88,7 @@ export async function takeBackMemberSeat(
     email: member.email ?? undefined,
   });
   const ended = await removeMember(context, purchase, member.seat, 'seller', member.id);
-  if (!ended)
-    throw new HttpError(409, 'This member no longer holds a seat of this team: read the purchase again.', 'CONFLICT');
+  if (!ended) throw noLongerHeld();
   if (purchase.email)
     await mailOnce(
       context,

@@ -39,9 +39,8 @@ export function memberRemovedMail(removed: {to: string; owner: string; reason: S
     replyTo: appConfig.support.email,
     subject: `Your seat of ${appName} has ended`,
     text: [
-      removed.reason === 'seller'
-        ? `${seatEndedBecause(removed.owner, removed.reason)}.`
-        : `${seatEndedBecause(removed.owner, removed.reason)} (they own your team's ${appName} purchase).`,
+      // The seller's act names the owner already; the owner's own acts say who they are.
+      `${seatEndedBecause(removed.owner, removed.reason)}${removed.reason === 'seller' ? '' : ` (they own your team's ${appName} purchase)`}.`,
       'Your access to the private repository has been taken back, and your download links no longer work.',
       '',
       askAboutEndedSeat(removed.owner, removed.reason),
