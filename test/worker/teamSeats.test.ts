@@ -7,6 +7,7 @@
 import {
   findPlanByPriceId,
   planAmount,
+  seatPriceOf,
   PLAN_CURRENCY,
   seatEndedBecause,
   TEAM_SEATS_REFUNDED_REASON,
@@ -74,12 +75,14 @@ const upgradeRow = async (sessionId: string) =>
   )[0];
 
 describe('seats added later', () => {
-  test('cost the plan’s price for each seat alone; once paid the team has them, the owner gives them, and receipts and the seller name them', async () => {
+  test('cost the team’s price for each seat alone; once paid the team has them, the owner gives them, and receipts and the seller name them', async () => {
     const {owner} = await teamOwner(3);
+    // The committed config sells Advanced's team seats at a price of their own.
+    const perSeat = ADVANCED.team!.seatPrice!;
     expect((await offerOf(owner)).seats).toEqual({
       seats: 3,
       most: TEAM_MAX,
-      perSeat: planAmount(ADVANCED),
+      perSeat: perSeat.price * 100,
       currency: PLAN_CURRENCY,
     });
     // An amount or a seat count for the whole team sent along is no part of the price.
@@ -91,10 +94,10 @@ describe('seats added later', () => {
       seats: 50,
     });
     const made = team().stripe.created.at(-1)!;
-    expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '2'}]);
+    expect(made.line_items).toEqual([{price: perSeat.priceId.test, quantity: '2'}]);
     // At the list price nothing is taken off: no credit coupon in the seller's account.
     expect(made.discounts).toBeUndefined();
-    expect(team().stripe.sessions.get(id)!.amount_total).toBe(planAmount(ADVANCED) * 2);
+    expect(team().stripe.sessions.get(id)!.amount_total).toBe(perSeat.price * 100 * 2);
     await payUpgradeOf(team(), owner, id);
 
     expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
@@ -250,7 +253,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
     const kept = await joinedMember(owner);
     const newest = await joinedMember(owner);
     const admin = await seller();
-    const perSeat = planAmount(ADVANCED);
+    const perSeat = seatPriceOf(ADVANCED, 4).amount;
     expect((await detailOf(admin, sessionId)).seatRefund).toEqual({
       most: 3,
       refunded: 0,
@@ -566,13 +569,15 @@ describe('a dispute of seats added', () => {
 describe('a team moved to a higher plan', () => {
   test('pays the difference for every seat, once, and every seat holds the higher plan', async () => {
     const {owner} = await teamOwner(3, PRICE_STARTER);
-    const difference = upgradeAmount(STARTER, ADVANCED) * 3;
+    // Each seat moves from Starter's price (sold for teams at the plan's) to Advanced's team price.
+    const difference = upgradeAmount(STARTER, ADVANCED, 3);
+    expect(difference).toBe((seatPriceOf(ADVANCED, 3).amount - planAmount(STARTER)) * 3);
     expect((await offerOf(owner)).upgrades).toEqual([
       {planId: ADVANCED.id, name: ADVANCED.name, amount: difference, currency: PLAN_CURRENCY},
     ]);
     const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
     const made = team().stripe.created.at(-1)!;
-    expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '3'}]);
+    expect(made.line_items).toEqual([{price: ADVANCED.team!.seatPrice!.priceId.test, quantity: '3'}]);
     expect(team().stripe.sessions.get(id)!.amount_total).toBe(difference);
     await payUpgradeOf(team(), owner, id);
     expect(await offerOf(owner)).toMatchObject({plan: {id: ADVANCED.id}, seats: {seats: 3, most: TEAM_MAX}});
@@ -589,7 +594,7 @@ describe('a team moved to a higher plan', () => {
     expect(await upgradeRow(move)).toMatchObject({status: 'refused', refused_reason: 'stale'});
     expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
     // Asked again, it is priced for the 4 seats.
-    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED) * 4);
+    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED, 4));
   });
 
   test('a team bigger than the higher plan sells is offered no move, and refused one in words', async () => {
