@@ -1,6 +1,7 @@
 /**
- * Stripe: the key's mode, each plan's price as the site shows it, a live account's activation,
- * the webhook endpoint at the deployed worker and the customer portal. Asks Stripe with the
+ * Stripe: the key's mode, each plan's prices as the site shows them (a team's own price for each
+ * seat too), a live account's activation, the webhook endpoint at the deployed worker and the
+ * customer portal. Asks Stripe with the
  * client the worker itself builds (so a local stand-in is reached the same way, through
  * STRIPE_API_URL).
  */

@@ -36,6 +36,8 @@ export {
   planForTeams,
   seatEndedBecause,
   seatRefundAmount,
+  seatsKept,
+  seatsKeptWords,
   seatEndedWords,
   SEAT_END_REASONS,
   type SeatEndReason,

@@ -85,6 +85,22 @@ export function seatRefundAmount(amountPaid: number, seatsBought: number, seats:
   return Math.floor((amountPaid * seats) / seatsBought);
 }
 
+/**
+ * The fewest of its own seats a team purchase keeps through a refund of some seats: the buyer's
+ * own, or 2 where a team's seat costs less than the plan alone (`team.seatPrice`): one seat left at
+ * a team's price would be the plan for less than its price. A refund of the whole purchase ends it.
+ */
+export function seatsKept(plan: Plan | undefined): number {
+  return plan && seatPriceOf(plan, 2).amount < seatPriceOf(plan, 1).amount ? 2 : 1;
+}
+
+/** Why a seat refund stops at `keeps` seats, as the console and the worker's refusals say it. */
+export function seatsKeptWords(keeps: number): string {
+  return keeps === 1
+    ? 'the buyer keeps their own'
+    : `a team keeps ${keeps}: one seat alone costs the plan's price, more than a team's seat`;
+}
+
 /** What the worker answers a team's owner and its members, in one place. */
 export const TEAM_WORDS = {
   noTeam: 'You own no team purchase: buy a plan for your team to give your developers their own access.',

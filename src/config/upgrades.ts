@@ -4,7 +4,7 @@
  * The worker alone decides the amount it charges (from its own record of the purchase's plan).
  */
 import {appConfig} from './app';
-import {extraRepositoriesAdded, seatPriceOf} from './plans';
+import {extraRepositoriesAdded, planAmount, seatPriceOf} from './plans';
 import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -44,9 +44,19 @@ export interface PaidForPlan {
  */
 export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1): number {
   const toPrice = seatsAmount(to, seats, seats, bought.percentOff);
-  const listed = seatPriceOf(from, seats).amount * seats;
+  const listed = listedFor(from, seats);
   const paid = bought.paid === null ? listed : Math.max(0, bought.paid - bought.refunded);
   return toPrice - Math.min(listed, paid);
+}
+
+/**
+ * The most `seats` of the plan cost at list prices now, the cap of an upgrade's credit: bought as one
+ * team (each at a team's price), or as one seat at the plan's price and the rest added later at a
+ * team's, which costs more where a team's seat costs less (`team.seatPrice`).
+ */
+function listedFor(plan: Plan, seats: number): number {
+  const whole = seatPriceOf(plan, seats).amount * seats;
+  return seats > 1 ? Math.max(whole, planAmount(plan) + seatPriceOf(plan, TEAM_SEATS).amount * (seats - 1)) : whole;
 }
 
 /**

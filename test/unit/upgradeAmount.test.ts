@@ -86,6 +86,24 @@ describe('a team: every seat moves up, and seats added cost the seats alone', ()
     );
   });
 
+  it('credits a team that grew from one seat all it paid: its own seat at the plan’s price, the rest at a team’s', () => {
+    // A lower plan sold for teams at a price of their own, below its price alone.
+    const lowerTeam = {...lower, team: {maxSeats: 5, seatPrice: {price: lower.price - 10, priceId: lower.priceId}}};
+    const grown = planAmount(lower) + seatPriceOf(lowerTeam, 2).amount * 2;
+    expect(upgradeAmountFor(lowerTeam, higher, {paid: grown, refunded: 0, percentOff: null}, 3)).toBe(
+      teamSeat * 3 - grown,
+    );
+    // Bought as a team of 3 at once: credited what it paid, less.
+    const whole = seatPriceOf(lowerTeam, 3).amount * 3;
+    expect(upgradeAmountFor(lowerTeam, higher, {paid: whole, refunded: 0, percentOff: null}, 3)).toBe(
+      teamSeat * 3 - whole,
+    );
+    // Never more than the dearest way to hold 3 seats now, whatever was paid.
+    expect(upgradeAmountFor(lowerTeam, higher, {paid: grown + 5000, refunded: 0, percentOff: null}, 3)).toBe(
+      teamSeat * 3 - grown,
+    );
+  });
+
   it('prices seats added at the team’s price each, less the purchase’s fair-price percent, rounded per seat', () => {
     expect(addedSeatsAmount(higher, 3, null)).toBe(teamSeat * 3);
     expect(addedSeatsAmount(higher, 3, 40)).toBe(Math.round((teamSeat * 60) / 100) * 3);
