@@ -6,7 +6,14 @@
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
-import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planAmount, storedPlanName, upgradeLabel} from '../../src/config';
+import {
+  appConfig,
+  findPlanByPriceId,
+  PLAN_CURRENCY,
+  planPrices as pricesOfPlan,
+  storedPlanName,
+  upgradeLabel,
+} from '../../src/config';
 import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
 import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
 import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
@@ -418,15 +425,12 @@ export function newCustomer(id: string, email: string): Stripe.Customer {
   } as unknown as Stripe.Customer;
 }
 
-/** Each plan's price in both modes, as the site shows it. */
+/** Each plan's prices in both modes, as the site shows them: its own, and its team's for each seat. */
 function planPrices(): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
-  for (const plan of appConfig.plans) {
-    for (const [mode, id] of Object.entries(plan.priceId)) {
-      prices.set(
-        id,
-        newPrice({id, livemode: mode === 'production', unit_amount: planAmount(plan), nickname: plan.name}),
-      );
+  for (const {name, amount, priceId} of appConfig.plans.flatMap(pricesOfPlan)) {
+    for (const [mode, id] of Object.entries(priceId)) {
+      prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: amount, nickname: name}));
     }
   }
   return prices;
@@ -1032,11 +1036,11 @@ export async function startStripeStandIn({
         const priceId = items?.[0]?.price ?? '';
         const quantity = quantityOf(items?.[0]?.quantity);
         if (typeof quantity !== 'number') return invalid(response, quantity);
-        const plan = findPlanByPriceId(priceId);
+        const unitAmount = prices.get(priceId)?.unit_amount ?? null;
         const session = newSession({
-          // What Stripe charges: the plan's price in cents times the quantity, less a coupon's credit.
-          amount_total: plan ? planAmount(plan) * quantity : null,
-          ...(plan && discountedAmounts(planAmount(plan) * quantity, discount)),
+          // What Stripe charges: the price in cents times the quantity, less a coupon's credit.
+          amount_total: unitAmount === null ? null : unitAmount * quantity,
+          ...(unitAmount !== null && discountedAmounts(unitAmount * quantity, discount)),
           currency: PLAN_CURRENCY,
           customer: (body.customer as string) ?? null,
           customer_email: (body.customer_email as string) ?? null,

@@ -1,11 +1,12 @@
 /**
- * Stripe: the key's mode, each plan's price as the site shows it, a live account's activation,
- * the webhook endpoint at the deployed worker and the customer portal. Asks Stripe with the
+ * Stripe: the key's mode, each plan's prices as the site shows them (a team's own price for each
+ * seat too), a live account's activation, the webhook endpoint at the deployed worker and the
+ * customer portal. Asks Stripe with the
  * client the worker itself builds (so a local stand-in is reached the same way, through
  * STRIPE_API_URL).
  */
 import Stripe from 'stripe';
-import {appConfig, PLAN_CURRENCY, planAmount, type Plan, type StripeMode} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, type Plan, type PlanPrice, planPrices, type StripeMode} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {API_PATHS} from '../../src/config/api';
 import {isLiveKey, stripeClient} from '../../worker/src/payments/stripeClient';
@@ -47,7 +48,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
   const stripe = stripeClient(secretKey, input.apiUrl);
   const lines = [modeLine(mode, input.siteUrl, env)];
   const plans = input.plans ?? appConfig.plans;
-  for (const plan of plans) lines.push(await priceLine(stripe, plan, mode));
+  for (const plan of plans) for (const sold of planPrices(plan)) lines.push(await priceLine(stripe, sold, mode));
   if (mode === 'production') lines.push(...(await accountLines(stripe)));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));
@@ -85,13 +86,15 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-/** The price the worker charges for the plan, held to what the site shows. */
-async function priceLine(stripe: Stripe, plan: Plan, mode: StripeMode): Promise<CheckLine> {
-  const id = plan.priceId[mode];
-  const expected = planAmount(plan);
+/** A price the worker charges for the plan, held to what the site shows. */
+async function priceLine(stripe: Stripe, sold: PlanPrice, mode: StripeMode): Promise<CheckLine> {
+  const id = sold.priceId[mode];
+  const expected = sold.amount;
+  // Where src/config/app.ts sets it: the plan's own `price` and `priceId`, or its team's.
+  const at = sold.forTeams ? 'team.seatPrice.' : '';
   const shown = formatMoney(expected, PLAN_CURRENCY);
-  const label = `Stripe: plan ${plan.name}, price ${id}`;
-  const create = `In ${dashboardOf(mode)}/products create a one-time price of ${shown} (${PLAN_CURRENCY.toUpperCase()}) for ${plan.name}, then put its id in src/config/app.ts (the plan's priceId.${mode})`;
+  const label = `Stripe: plan ${sold.name}, price ${id}`;
+  const create = `In ${dashboardOf(mode)}/products create a one-time price of ${shown} (${PLAN_CURRENCY.toUpperCase()}) for ${sold.name}, then put its id in src/config/app.ts (the plan's ${at}priceId.${mode})`;
   let price: Stripe.Price;
   try {
     price = await stripe.prices.retrieve(id);
@@ -111,7 +114,7 @@ async function priceLine(stripe: Stripe, plan: Plan, mode: StripeMode): Promise<
   if (problems.length === 0) return ok(`${label}: one-time, active, ${shown} as the site shows`);
   return fail(
     `${label} ${problems.join('; ')}`,
-    `${create}. A price's amount cannot be changed, so make a new one (or set the plan's price in src/config/app.ts to what Stripe charges)`,
+    `${create}. A price's amount cannot be changed, so make a new one (or set the plan's ${at}price in src/config/app.ts to what Stripe charges)`,
   );
 }
 

@@ -19,7 +19,10 @@ export interface TeamSeats {
   advanced?: number;
 }
 
-/** src/config/app.ts's edits that add `team: {maxSeats}` to Starter, and change Advanced's when asked. */
+/**
+ * src/config/app.ts's edits that add `team: {maxSeats}` to Starter (each seat at the plan's price:
+ * the variant without a team price), and change Advanced's most seats when asked.
+ */
 export function teamPlanEdits({starter, advanced = COMMITTED_ADVANCED}: TeamSeats): ConfigEdit[] {
   const edits = [
     {file: 'app.ts', from: "      id: 'starter',", to: `      id: 'starter',\n      team: {maxSeats: ${starter}},`},
@@ -27,8 +30,8 @@ export function teamPlanEdits({starter, advanced = COMMITTED_ADVANCED}: TeamSeat
   if (advanced !== COMMITTED_ADVANCED)
     edits.push({
       file: 'app.ts',
-      from: `      team: {maxSeats: ${COMMITTED_ADVANCED}},`,
-      to: `      team: {maxSeats: ${advanced}},`,
+      from: `        maxSeats: ${COMMITTED_ADVANCED},`,
+      to: `        maxSeats: ${advanced},`,
     });
   return edits;
 }

@@ -950,12 +950,17 @@ export const adminMember = z.object({
 
 /**
  * What the console may refund of a team purchase's own seats (worker/src/team/seatRefund.ts): at
- * most `most` (the buyer keeps their own), `refunded` of them so far; each refund gives back
+ * most `most` (the team keeps `keeps`), `refunded` of them so far; each refund gives back
  * `seatRefundAmount(paid, bought, seats)` (src/config/teams.ts): what it paid, in cents, over the
  * seats it was bought with; `held`, the seats taken now.
  */
 export const seatRefundOffer = z.object({
   most: z.number(),
+  /**
+   * The fewest of its seats the team keeps (`seatsKept`): 1, the buyer's own, or 2 where a team's
+   * seat costs less than the plan alone.
+   */
+  keeps: z.number(),
   refunded: z.number(),
   paid: z.number(),
   bought: z.number(),

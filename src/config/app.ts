@@ -64,7 +64,17 @@ export const appConfig = {
       includesUpdates: true,
       extraRepositories: ['prompts'],
       // Sold for teams too: a seat picker on its card, each seat one GitHub account of the team.
-      team: {maxSeats: 10},
+      // A team of 2 or more pays its own price for every seat: a price of its own in Stripe.
+      team: {
+        maxSeats: 10,
+        seatPrice: {
+          price: 79,
+          priceId: {
+            test: 'price_1QslipwayAdvancedTeamTest',
+            production: 'price_1QslipwayAdvancedTeamLive',
+          },
+        },
+      },
       // The card opens with "Everything in Starter"; the features are what Advanced adds to it.
       includesPlan: 'starter',
       features: [

@@ -1,5 +1,5 @@
 import {appConfig} from './app';
-import type {Plan} from './types';
+import type {Plan, StripeMode} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
 
@@ -22,7 +22,37 @@ export function dashboardPlan(list: readonly Plan[] = plans): Plan {
  * of the plans (the worker refuses those).
  */
 export function findPlanByPriceId(priceId: string): Plan | undefined {
-  return plans.find((plan) => plan.priceId.test === priceId || plan.priceId.production === priceId);
+  return plans.find((plan) => planPriceIds(plan).includes(priceId));
+}
+
+/** A Stripe price that sells a plan (see planPrices). */
+export interface PlanPrice {
+  /** What a person reads for it: "Advanced", or "Advanced, each seat of a team". */
+  name: string;
+  /** Cents, one-time. */
+  amount: number;
+  priceId: Record<StripeMode, string>;
+  /** Whether it is the team's price for each seat (`team.seatPrice`) rather than the plan's own. */
+  forTeams: boolean;
+}
+
+/**
+ * Every Stripe price that sells the plan: its own, then its team's for each seat (`team.seatPrice`)
+ * if it has one. The seller makes each in Stripe; the preflight checks each, and the local Stripe sells each.
+ */
+export function planPrices(plan: Plan): PlanPrice[] {
+  const team = plan.team?.seatPrice;
+  return [
+    {name: plan.name, amount: planAmount(plan), priceId: plan.priceId, forTeams: false},
+    ...(team
+      ? [{name: `${plan.name}, each seat of a team`, amount: team.price * 100, priceId: team.priceId, forTeams: true}]
+      : []),
+  ];
+}
+
+/** Every Stripe price id that sells the plan, in both modes: a session charging any of them bought the plan. */
+export function planPriceIds(plan: Plan): string[] {
+  return planPrices(plan).flatMap(({priceId}) => [priceId.test, priceId.production]);
 }
 
 /**
@@ -53,6 +83,17 @@ export const PLAN_CURRENCY = 'usd';
 /** What Stripe must charge for the plan: its price in the currency's smallest unit (cents). */
 export function planAmount(plan: Plan): number {
   return plan.price * 100;
+}
+
+/**
+ * What each seat costs when `seats` of the plan are bought together: the team's own price
+ * (`team.seatPrice`) for 2 seats or more where the plan has one, else the plan's. `amount` is in
+ * cents; `priceId` the Stripe price that charges it, in each mode. The checkout, seats added later
+ * and a team's move up all charge this price times the seats, and the pricing card shows it.
+ */
+export function seatPriceOf(plan: Plan, seats: number): PlanPrice {
+  const [own, team] = planPrices(plan);
+  return seats > 1 && team ? team : own!;
 }
 
 /** How many seats a checkout may buy of the plan: 1, or up to its team's `maxSeats`. */

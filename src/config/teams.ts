@@ -7,6 +7,7 @@ import {DAY_MS} from './dates';
 import type {FaqItem, Plan} from './types';
 import {ROUTES} from './links';
 import {appConfig} from './app';
+import {seatPriceOf} from './plans';
 import type {SEAT_END_REASON_KEYS} from './apiPaths';
 
 /**
@@ -16,16 +17,26 @@ import type {SEAT_END_REASON_KEYS} from './apiPaths';
 export function teamFaq(plans: readonly Plan[]): FaqItem | null {
   const sold = plans.filter((plan) => plan.team);
   if (sold.length === 0) return null;
-  const names = sold.map((plan) => `${plan.name} (up to ${plan.team!.maxSeats} developers)`).join(' and ');
+  // Each seat's price for a team: the team's own (`team.seatPrice`), else the plan's.
+  const names = sold
+    .map(
+      (plan) => `${plan.name} (up to ${plan.team!.maxSeats} developers, $${seatPriceOf(plan, 2).amount / 100} a seat)`,
+    )
+    .join(' and ');
   return {
     question: 'Can I buy it for my team?',
-    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, each seat at the plan's price, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can add seats later for the price of the seats alone${
+    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can add seats later for the price of the seats alone${
       // A move up is offered only to a plan sold for as many seats: said only where there is one.
       sold.some((plan) => sold.some((higher) => higher.price > plan.price))
         ? ', and move the whole team to a higher plan for the difference on each seat'
         : ''
     }.`,
   };
+}
+
+/** A plan's team offer, at its team's price for each seat: "Advanced for teams". */
+export function planForTeams(planName: string): string {
+  return `${planName} for teams`;
 }
 
 /** A plan bought for `seats`: "Advanced", or "Advanced for a team of 5". */
@@ -72,6 +83,22 @@ export const SEAT_END_REASONS: Record<SeatEndReason, string> = {
  */
 export function seatRefundAmount(amountPaid: number, seatsBought: number, seats: number): number {
   return Math.floor((amountPaid * seats) / seatsBought);
+}
+
+/**
+ * The fewest of its own seats a team purchase keeps through a refund of some seats: the buyer's
+ * own, or 2 where a team's seat costs less than the plan alone (`team.seatPrice`): one seat left at
+ * a team's price would be the plan for less than its price. A refund of the whole purchase ends it.
+ */
+export function seatsKept(plan: Plan | undefined): number {
+  return plan && seatPriceOf(plan, 2).amount < seatPriceOf(plan, 1).amount ? 2 : 1;
+}
+
+/** Why a seat refund stops at `keeps` seats, as the console and the worker's refusals say it. */
+export function seatsKeptWords(keeps: number): string {
+  return keeps === 1
+    ? 'the buyer keeps their own'
+    : `a team keeps ${keeps}: one seat alone costs the plan's price, more than a team's seat`;
 }
 
 /** What the worker answers a team's owner and its members, in one place. */

@@ -49,9 +49,9 @@ export interface Plan {
   /** What the plan gives, one pricing-card line each (with `includesPlan`, what it adds to that plan). */
   features: PlanFeature[];
   /**
-   * Sold for teams too: the buyer picks how many seats at checkout, each at the plan's price, and
-   * each seat holds every repository of the plan for one GitHub account. The buyer holds the first
-   * seat. Left out, the plan sells one seat.
+   * Sold for teams too: the buyer picks how many seats at checkout, each at the plan's price (or the
+   * team's `seatPrice`), and each seat holds every repository of the plan for one GitHub account.
+   * The buyer holds the first seat. Left out, the plan sells one seat.
    */
   team?: TeamSeats;
 }
@@ -63,6 +63,21 @@ export interface TeamSeats {
    * on your repositories: on a paid GitHub organisation, one more paid seat of yours.
    */
   maxSeats: number;
+  /**
+   * A team's own price for each seat, when it is not the plan's: a checkout of 2 seats or more
+   * charges it for every seat (the buyer's own included), and so do seats added later and a team's
+   * move up to this plan. It is a price of its own in Stripe (one-time, this amount, in each mode);
+   * one seat is the plan's `price`. Left out, each seat of a team costs the plan's price.
+   */
+  seatPrice?: TeamSeatPrice;
+}
+
+/** A team's price for each seat (see TeamSeats.seatPrice). */
+export interface TeamSeatPrice {
+  /** Each seat's price in USD, whole dollars. */
+  price: number;
+  /** Its Stripe price ids, as the plan's own: test mode and live mode differ. */
+  priceId: Record<StripeMode, string>;
 }
 
 /** A private repository some plans grant besides the kit (see Plan.extraRepositories). */

@@ -4,7 +4,7 @@
  * The worker alone decides the amount it charges (from its own record of the purchase's plan).
  */
 import {appConfig} from './app';
-import {extraRepositoriesAdded, planAmount} from './plans';
+import {extraRepositoriesAdded, planAmount, seatPriceOf} from './plans';
 import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -14,9 +14,13 @@ export function upgradesFrom(from: Plan, list: readonly Plan[] = plans): Plan[] 
   return list.filter((plan) => plan.price > from.price).sort((a, b) => a.price - b.price);
 }
 
-/** What an upgrade costs at list prices: the difference between the two plans' current prices, in cents. */
-export function upgradeAmount(from: Plan, to: Plan): number {
-  return planAmount(to) - planAmount(from);
+/**
+ * What an upgrade costs at list prices, in cents: the difference between the two plans' current
+ * prices, or for a team the difference between their prices for each seat (`seatPriceOf`), times
+ * its seats.
+ */
+export function upgradeAmount(from: Plan, to: Plan, seats = 1): number {
+  return (seatPriceOf(to, seats).amount - seatPriceOf(from, seats).amount) * seats;
 }
 
 /** What the buyer paid for the purchase being upgraded, as the worker recorded it. */
@@ -39,18 +43,37 @@ export interface PaidForPlan {
  * up every seat at once: the difference times its `seats`, credited what it paid for them all.
  */
 export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1): number {
-  const toPrice = addedSeatsAmount(to, seats, bought.percentOff);
-  const listed = planAmount(from) * seats;
+  const toPrice = seatsAmount(to, seats, seats, bought.percentOff);
+  const listed = listedFor(from, seats);
   const paid = bought.paid === null ? listed : Math.max(0, bought.paid - bought.refunded);
   return toPrice - Math.min(listed, paid);
 }
 
 /**
- * What `added` more seats of the plan cost: the plan's price for each, at the price the purchase
- * was sold at (less its fair-price percent, if any). Nothing is credited: the seats are new.
+ * The most `seats` of the plan cost at list prices now, the cap of an upgrade's credit: bought as one
+ * team (each at a team's price), or as one seat at the plan's price and the rest added later at a
+ * team's, which costs more where a team's seat costs less (`team.seatPrice`).
+ */
+function listedFor(plan: Plan, seats: number): number {
+  const whole = seatPriceOf(plan, seats).amount * seats;
+  return seats > 1 ? Math.max(whole, planAmount(plan) + seatPriceOf(plan, TEAM_SEATS).amount * (seats - 1)) : whole;
+}
+
+/**
+ * What `added` more seats of the plan cost: a team's price for each (`seatPriceOf`: the team's own
+ * price where the plan has one, as the purchase then holds 2 seats or more), at the price the
+ * purchase was sold at (less its fair-price percent, if any). Nothing is credited: the seats are new.
  */
 export function addedSeatsAmount(plan: Plan, added: number, percentOff: number | null): number {
-  return Math.round((planAmount(plan) * (100 - (percentOff ?? 0))) / 100) * added;
+  return seatsAmount(plan, added, TEAM_SEATS, percentOff);
+}
+
+/** The fewest seats that make a team: seats added always leave at least as many. */
+const TEAM_SEATS = 2;
+
+/** `count` seats of the plan at its price for a purchase of `held` seats (`seatPriceOf`), less a fair-price percent. */
+function seatsAmount(plan: Plan, count: number, held: number, percentOff: number | null): number {
+  return Math.round((seatPriceOf(plan, held).amount * (100 - (percentOff ?? 0))) / 100) * count;
 }
 
 /**

@@ -1,4 +1,4 @@
-import {appConfig, type AppConfig, maxSeatsOf, type Plan, PLAN_CURRENCY} from '../config';
+import {appConfig, type AppConfig, maxSeatsOf, type Plan, PLAN_CURRENCY, planForTeams} from '../config';
 import {siteUrl} from './siteUrl';
 
 /**
@@ -19,17 +19,34 @@ export function aggregateRating(rating: AppConfig['rating']) {
 
 /**
  * A plan sold for teams is priced per seat, as its card's picker sells it: the offer's price is one
- * seat's, and `eligibleQuantity` the seats one checkout may buy (schema.org Offer).
+ * seat's, and `eligibleQuantity` the seats one checkout may buy (schema.org Offer). A team's own
+ * price for each seat (`team.seatPrice`) is an offer of its own, for 2 seats or more; the plan's
+ * offer is then for one.
  */
-function seatsOf(plan: Plan) {
-  if (!plan.team) return {};
-  return {
-    eligibleQuantity: {'@type': 'QuantitativeValue', minValue: 1, maxValue: maxSeatsOf(plan), unitText: 'seat'},
-  };
+function offersOf(plan: Plan) {
+  const offer = (name: string, price: number, seats: {minValue: number; maxValue: number} | null) => ({
+    '@type': 'Offer',
+    name,
+    price: price.toFixed(2),
+    priceCurrency: PLAN_CURRENCY.toUpperCase(),
+    availability: 'https://schema.org/InStock',
+    url: `${siteUrl}/#pricing`,
+    ...(seats && {eligibleQuantity: {'@type': 'QuantitativeValue', ...seats, unitText: 'seat'}}),
+  });
+  if (!plan.team) return [offer(plan.name, plan.price, null)];
+  const most = maxSeatsOf(plan);
+  if (!plan.team.seatPrice) return [offer(plan.name, plan.price, {minValue: 1, maxValue: most})];
+  return [
+    offer(plan.name, plan.price, null),
+    offer(planForTeams(plan.name), plan.team.seatPrice.price, {minValue: 2, maxValue: most}),
+  ];
 }
 
-/** schema.org Product for the landing page: both plans as offers, and the buyers' rating if any. */
-export function productJsonLd(rating: AppConfig['rating'] = (appConfig as AppConfig).rating) {
+/** schema.org Product for the landing page: the plans as offers (a team's price too), and the buyers' rating if any. */
+export function productJsonLd(
+  rating: AppConfig['rating'] = (appConfig as AppConfig).rating,
+  plans: readonly Plan[] = appConfig.plans,
+) {
   const product = {
     '@context': 'https://schema.org',
     '@type': 'Product',
@@ -38,15 +55,7 @@ export function productJsonLd(rating: AppConfig['rating'] = (appConfig as AppCon
     image: `${siteUrl}/img/opengraph-image.jpg`,
     url: `${siteUrl}/`,
     brand: {'@type': 'Brand', name: appConfig.appName},
-    offers: (appConfig.plans as readonly Plan[]).map((plan) => ({
-      '@type': 'Offer',
-      name: plan.name,
-      price: plan.price.toFixed(2),
-      priceCurrency: PLAN_CURRENCY.toUpperCase(),
-      availability: 'https://schema.org/InStock',
-      url: `${siteUrl}/#pricing`,
-      ...seatsOf(plan),
-    })),
+    offers: plans.flatMap(offersOf),
   };
   const rated = aggregateRating(rating);
   return rated ? {...product, aggregateRating: rated} : product;

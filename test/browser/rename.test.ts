@@ -52,7 +52,9 @@ describe('a rename and re-price in src/config alone', () => {
     const product = JSON.parse(/<script[^>]*application\/ld\+json[^>]*>(.*?)<\/script>/s.exec(home)![1]!);
     expect(product).toMatchObject({name: to.appName, url: `https://${to.domainName}/`});
     expect(product.offers.map((offer: {price: string}) => offer.price)).toEqual(
-      to.plans.map((plan) => plan.price.toFixed(2)),
+      to.plans.flatMap((plan) =>
+        [plan.price, ...(plan.seatPrice ? [plan.seatPrice.price] : [])].map((price) => price.toFixed(2)),
+      ),
     );
     expect(read('llms.txt').startsWith(`# ${to.appName}\n`)).toBe(true);
     expect(read('video/demo.en.vtt')).toContain(`${to.appName}: `);

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {appConfig, type AppConfig} from '../../src/config';
+import {appConfig, type AppConfig, type Plan} from '../../src/config';
 import {aggregateRating} from '../../src/seo/structuredData';
 import {robotsTxt} from '../../src/seo/searchEngineFiles';
 import {siteUrl as productionUrl} from '../../src/seo/siteUrl';
@@ -67,7 +67,15 @@ describe('search engines and sharing', () => {
     expect(product.name).toBe(appConfig.appName);
     expect(
       product.offers.map((offer: {price: string; priceCurrency: string}) => [offer.price, offer.priceCurrency]),
-    ).toEqual(appConfig.plans.map((plan) => [plan.price.toFixed(2), 'USD']));
+    ).toEqual(
+      // A team's own price for each seat is an offer of its own, after its plan's.
+      (appConfig.plans as readonly Plan[]).flatMap((plan) =>
+        [plan.price, ...(plan.team?.seatPrice ? [plan.team.seatPrice.price] : [])].map((price) => [
+          price.toFixed(2),
+          'USD',
+        ]),
+      ),
+    );
     expect(product.aggregateRating).toEqual(aggregateRating((appConfig as AppConfig).rating));
   });
 

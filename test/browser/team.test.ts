@@ -27,6 +27,8 @@ jest.setTimeout(300_000);
 
 const session = useLocalSession();
 const team = (appConfig.plans as readonly Plan[]).find((plan) => plan.team)!;
+/** Each seat's price for a team: the team's own where the plan has one (the committed config's does). */
+const seat = team.team!.seatPrice?.price ?? team.price;
 const PHONE = {width: 390, height: 844};
 const WIDE = {width: 1440, height: 900};
 
@@ -48,15 +50,16 @@ test('a lead buys seats for a team and gives one by e-mail; the developer joins 
 
   // The pricing: the plan's card sells it for a team, and the price and button follow the seats.
   const card = page.getByRole('article', {name: team.name});
+  if (team.team!.seatPrice) await card.getByText(`Teams of 2 or more: $${seat} a seat`, {exact: true}).waitFor();
   await card.getByLabel('Developers').selectOption({label: 'A team of 3'});
-  await card.getByText(`Now $${team.price * 3}`, {exact: true}).waitFor();
+  await card.getByText(`Now $${seat * 3}`, {exact: true}).waitFor();
   await card.getByText(`Regular price $${team.priceAnchor! * 3}`, {exact: true}).waitFor();
-  await card.getByText(`One-time payment for 3 seats, $${team.price} each`).waitFor();
+  await card.getByText(`One-time payment for 3 seats, $${seat} each`).waitFor();
   await checked(page);
   await card.getByRole('button', {name: `Get ${appConfig.appName} ${planForSeats(team.name, 3)}`}).click();
   await page.waitForURL(/\/checkout\/cs_test_/);
   await page.getByLabel('Email').fill(leadEmail);
-  await page.getByRole('button', {name: `Pay $${team.price * 3}.00`}).click();
+  await page.getByRole('button', {name: `Pay $${seat * 3}.00`}).click();
   await page.waitForURL(`${stack.siteUrl}/success`);
   await page.getByRole('link', {name: 'Go to Dashboard'}).click();
 
@@ -98,11 +101,11 @@ test('a lead buys seats for a team and gives one by e-mail; the developer joins 
   await checked(dev.page);
   expect(dev.errors).toEqual([]);
 
-  // The lead adds a seat for the plan's price alone, on the local checkout page.
+  // The lead adds a seat for a team's price for one seat alone, on the local checkout page.
   const addSeats = page.getByRole('form', {name: 'Add seats'});
-  await addSeats.getByRole('button', {name: addSeatsLabel(1, `$${team.price}`)}).click();
+  await addSeats.getByRole('button', {name: addSeatsLabel(1, `$${seat}`)}).click();
   await page.waitForURL(/\/checkout\/cs_test_/);
-  await page.getByRole('button', {name: `Pay $${team.price}.00`}).click();
+  await page.getByRole('button', {name: `Pay $${seat}.00`}).click();
   await page.waitForURL(new RegExp(`${escapeRegExp(stack.siteUrl)}/dashboard`));
   await session.waitToSee(lead, yourTeam.getByText('4 seats: yours, and 3 for your developers. 3 free.'));
   await page.setViewportSize(PHONE);
@@ -130,12 +133,12 @@ test('a lead buys seats for a team and gives one by e-mail; the developer joins 
   await admin.getByRole('link', {name: leadEmail}).click();
   const teamSection = admin.getByRole('region', {name: 'Team'});
   await session.waitToSee(seller, teamSection.getByText("4 seats: the buyer's own and 3 for members, 1 given."));
-  await teamSection.getByLabel('Seats to refund').selectOption({label: `1 seat: $${team.price}.00`});
+  await teamSection.getByLabel('Seats to refund').selectOption({label: `1 seat: $${seat}.00`});
   await teamSection.getByRole('button', {name: 'Refund seats'}).click();
   const question = teamSection.getByRole('group', {name: 'Refund seats'});
   await question
     .getByText(
-      `$${team.price}.00 goes back to the buyer through Stripe for 1 seat; the team keeps 3 seats, and no member loses a seat.`,
+      `$${seat}.00 goes back to the buyer through Stripe for 1 seat; the team keeps 3 seats, and no member loses a seat.`,
     )
     .waitFor();
   await checked(admin);

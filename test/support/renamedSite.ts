@@ -7,13 +7,15 @@
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {appConfig} from '../../src/config';
+import {appConfig, type Plan} from '../../src/config';
 import {kitFiles} from '../../scripts/support/kitFiles';
 
 export interface PlanFacts {
   price: number;
   priceAnchor?: number;
   priceId: {test: string; production: string};
+  /** A team's own price for each seat (`team.seatPrice`), a price and ids of its own. */
+  seatPrice?: {price: number; priceId: {test: string; production: string}};
 }
 
 export interface ProductFacts {
@@ -27,7 +29,12 @@ export function currentFacts(): ProductFacts {
   return {
     appName: appConfig.appName,
     domainName: appConfig.domainName,
-    plans: appConfig.plans.map(({price, priceAnchor, priceId}) => ({price, priceAnchor, priceId})),
+    plans: (appConfig.plans as readonly Plan[]).map(({price, priceAnchor, priceId, team}) => ({
+      price,
+      priceAnchor,
+      priceId,
+      seatPrice: team?.seatPrice,
+    })),
   };
 }
 
@@ -40,6 +47,10 @@ export function renamedFacts(from: ProductFacts): ProductFacts {
       price: 41 + index * 12,
       priceAnchor: plan.priceAnchor === undefined ? undefined : 141 + index * 12,
       priceId: {test: `price_tidewater${index}Test`, production: `price_tidewater${index}Live`},
+      seatPrice: plan.seatPrice && {
+        price: 35 + index * 12,
+        priceId: {test: `price_tidewater${index}TeamTest`, production: `price_tidewater${index}TeamLive`},
+      },
     })),
   };
 }
@@ -61,6 +72,14 @@ function replacements(from: ProductFacts, to: ProductFacts): Array<[string, stri
     pairs.push([`price: ${plan.price},\n`, `price: ${next.price},\n`]);
     if (plan.priceAnchor !== undefined)
       pairs.push([`priceAnchor: ${plan.priceAnchor},\n`, `priceAnchor: ${next.priceAnchor},\n`]);
+    if (plan.seatPrice && next.seatPrice) {
+      pairs.push([`price: ${plan.seatPrice.price},\n`, `price: ${next.seatPrice.price},\n`]);
+      pairs.push([`test: '${plan.seatPrice.priceId.test}',`, `test: '${next.seatPrice.priceId.test}',`]);
+      pairs.push([
+        `production: '${plan.seatPrice.priceId.production}',`,
+        `production: '${next.seatPrice.priceId.production}',`,
+      ]);
+    }
   });
   return pairs;
 }
@@ -138,14 +157,17 @@ export function oldFactPatterns(from: ProductFacts): Array<{fact: string; patter
     {fact: 'domain', pattern: new RegExp(escape(from.domainName), 'gi')},
   ];
   for (const plan of from.plans) {
-    for (const amount of [plan.price, plan.priceAnchor].filter((value) => value !== undefined)) {
+    for (const amount of [plan.price, plan.priceAnchor, plan.seatPrice?.price].filter((value) => value !== undefined)) {
       // As the page shows it ("$N", "$N.00"), and as the structured data writes it ("N.00").
       patterns.push({
         fact: `price ${amount}`,
         pattern: new RegExp(`\\$${amount}(?![\\d])|(?<![\\d.])${amount}\\.00(?!\\d)`, 'g'),
       });
     }
-    for (const id of [plan.priceId.test, plan.priceId.production])
+    for (const id of [plan.priceId, ...(plan.seatPrice ? [plan.seatPrice.priceId] : [])].flatMap((ids) => [
+      ids.test,
+      ids.production,
+    ]))
       patterns.push({fact: `price id ${id}`, pattern: new RegExp(escape(id), 'g')});
   }
   return patterns;

@@ -3,7 +3,7 @@ import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import PurchaseDetail from '../../src/components/screens/Admin/PurchaseDetail';
 import {day} from '../../src/components/screens/Admin/format';
-import {appConfig, endedMemberWords} from '../../src/config';
+import {appConfig, endedMemberWords, seatsKeptWords} from '../../src/config';
 import {renderWithSite} from '../support/render';
 import {purchase, upgrade, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
@@ -439,7 +439,7 @@ describe('a purchase’s page', () => {
           seats: 4,
           amount: 30_000,
           members: [member(4, 'newest'), member(3, 'kept'), member(2, 'picked')],
-          seatRefund: {most: 3, refunded: 0, paid: 30_000, bought: 4, held: 3},
+          seatRefund: {most: 3, keeps: 1, refunded: 0, paid: 30_000, bought: 4, held: 3},
         }),
       ],
     });
@@ -473,6 +473,25 @@ describe('a purchase’s page', () => {
     expect(team).toHaveTextContent('up to 1 seat (the buyer keeps their own), 2 seats refunded so far.');
   });
 
+  it('offers no seat of a team of 2 bought at a team’s price, and says why', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 2,
+          amount: 15_800,
+          members: [heldMember(51, 2, 'joined', 'pair', null)],
+          seatRefund: {most: 0, keeps: 2, refunded: 0, paid: 15_800, bought: 2, held: 1},
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    expect(team).toHaveTextContent(
+      `No seat can be refunded by itself (${seatsKeptWords(2)}). Refund the whole purchase to end it.`,
+    );
+    expect(within(team).queryByLabelText('Seats to refund')).toBeNull();
+  });
+
   it('counts a seat whose take-back is stuck as the worker does: a refund that leaves no room for it ends a member', async () => {
     worker().reset({
       purchases: [
@@ -481,7 +500,7 @@ describe('a purchase’s page', () => {
           amount: 30_000,
           // Two members hold a seat, and a member removed before still holds the third on GitHub.
           members: [heldMember(42, 3, 'joined', 'kept', null), heldMember(41, 2, 'joined', 'older', null)],
-          seatRefund: {most: 3, refunded: 0, paid: 30_000, bought: 4, held: 3},
+          seatRefund: {most: 3, keeps: 1, refunded: 0, paid: 30_000, bought: 4, held: 3},
         }),
       ],
     });

@@ -44,7 +44,11 @@ describe('FAQ', () => {
     expect(sold).toHaveLength(1);
     const asked = landing.faq.items.filter((item) => item.question === 'Can I buy it for my team?');
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.answer).toContain(`${sold[0]!.name} (up to ${sold[0]!.team!.maxSeats} developers)`);
+    // A team's own price for each seat is the one the answer names.
+    const seat = sold[0]!.team!.seatPrice?.price ?? sold[0]!.price;
+    expect(asked[0]!.answer).toContain(
+      `${sold[0]!.name} (up to ${sold[0]!.team!.maxSeats} developers, $${seat} a seat)`,
+    );
     expect(teamFaq((appConfig.plans as readonly Plan[]).map(({team: _, ...plan}) => plan))).toBeNull();
 
     const [first, second] = appConfig.plans;
@@ -56,7 +60,10 @@ describe('FAQ', () => {
     fireEvent.click(screen.getByRole('button', {name: 'Can I buy it for my team?'}));
     const answer = screen.getByText(item.answer);
     expect(answer).toBeVisible();
-    expect(answer.textContent).toContain(`${second!.name} (up to 20 developers) is sold for teams`);
+    // Without a team price, each seat is the plan's price.
+    expect(answer.textContent).toContain(
+      `${second!.name} (up to 20 developers, $${second!.price} a seat) is sold for teams`,
+    );
     expect(answer.textContent).toContain(`for ${TEAM_LINK_DAYS} days`);
     expect(answer.textContent).toMatch(new RegExp(`^Yes: ${second!.name} \\(up to 20`));
     // With no higher plan sold for teams, a team cannot move up: the answer promises no move.
@@ -66,7 +73,7 @@ describe('FAQ', () => {
       {...second!, team: {maxSeats: 20}},
     ])!;
     expect(both.answer).toContain(
-      `Yes: ${first!.name} (up to 5 developers) and ${second!.name} (up to 20 developers) are`,
+      `Yes: ${first!.name} (up to 5 developers, $${first!.price} a seat) and ${second!.name} (up to 20 developers, $${second!.price} a seat) are`,
     );
     expect(both.answer).toContain('move the whole team to a higher plan for the difference on each seat');
   });

@@ -22,6 +22,26 @@ describe('Pricing', () => {
     window.history.replaceState(null, '', '/');
   });
 
+  /** The pricing for a visitor from the first country of the config's first tier, once its fair prices show. */
+  async function renderForFairPrices() {
+    const tier = appConfig.fairPrices.tiers[0]!;
+    const country = tier.countries[0]!;
+    worker.prices({
+      country,
+      countryName: countryName(country),
+      percentOff: tier.percentOff,
+      currency: 'usd',
+      plans: appConfig.plans.map((plan) => ({
+        id: plan.id,
+        amount: fairPrice(plan, country).amount,
+        listAmount: plan.price * 100,
+      })),
+    });
+    renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
+    await screen.findByText(`Prices adjusted for ${countryName(country)}: ${tier.percentOff}% off`);
+    return {tier, country};
+  }
+
   it('shows both plans from the config with anchor price, price, features and the one-time promise', () => {
     renderWithSite(<Pricing />);
     for (const plan of appConfig.plans) {
@@ -110,22 +130,44 @@ describe('Pricing', () => {
     expect(worker.requests).toEqual([expect.objectContaining({priceId: advanced.priceId.production, seats: 5})]);
   });
 
-  it("shows the worker's fair price for the visitor's country, says so plainly, and keeps the anchor the list's", async () => {
-    const tier = appConfig.fairPrices.tiers[0]!;
-    const country = tier.countries[0]!;
-    worker.prices({
-      country,
-      countryName: countryName(country),
-      percentOff: tier.percentOff,
-      currency: 'usd',
-      plans: appConfig.plans.map((plan) => ({
-        id: plan.id,
-        amount: fairPrice(plan, country).amount,
-        listAmount: plan.price * 100,
-      })),
-    });
+  it("sells a team at the team's own price for each seat, says it beside the picker, and leaves the price to the worker", async () => {
+    // The committed config sells Advanced for teams at a price of their own for each seat.
+    const advanced = (appConfig.plans as readonly Plan[]).find((plan) => plan.team?.seatPrice)!;
+    const each = advanced.team!.seatPrice!.price;
+    worker.answer({kind: 'url', url: 'http://localhost/#team-price'});
     renderWithSite(<Pricing />, {env: {WORKER_URL: worker.url}});
-    await screen.findByText(`Prices adjusted for ${countryName(country)}: ${tier.percentOff}% off`);
+    const plan = within(card(advanced.name));
+    const picker = plan.getByRole('combobox', {name: 'Developers'});
+    // One developer pays the plan's price; the team's is said beside the picker, and describes it.
+    expect(plan.getByText(`$${advanced.price}`, {exact: true})).toBeInTheDocument();
+    expect(picker).toHaveAccessibleDescription(`Teams of 2 or more: $${each} a seat`);
+    await userEvent.selectOptions(picker, 'A team of 4');
+    expect(plan.getByText(`$${each * 4}`, {exact: true})).toBeInTheDocument();
+    expect(plan.getByText(`One-time payment for 4 seats, $${each} each`)).toBeInTheDocument();
+    await userEvent.click(
+      plan.getByRole('button', {name: `Get ${appConfig.appName} ${advanced.name} for a team of 4`}),
+    );
+    await waitFor(() => expect(window.location.hash).toBe('#team-price'));
+    // The button names the plan and the seats; which price charges them is the worker's to pick.
+    expect(worker.requests).toEqual([expect.objectContaining({priceId: advanced.priceId.production, seats: 4})]);
+  });
+
+  it("takes a country's fair-price percent off a team's own price for each seat", async () => {
+    const advanced = (appConfig.plans as readonly Plan[]).find((plan) => plan.team?.seatPrice)!;
+    const {tier} = await renderForFairPrices();
+    const fair = (cents: number) => cents - Math.round((cents * tier.percentOff) / 100);
+    const dollars = (cents: number) => (cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`);
+    const each = advanced.team!.seatPrice!.price * 100;
+    const plan = within(card(advanced.name));
+    const picker = plan.getByRole('combobox', {name: 'Developers'});
+    expect(picker).toHaveAccessibleDescription(`Teams of 2 or more: ${dollars(fair(each))} a seat`);
+    await userEvent.selectOptions(picker, 'A team of 3');
+    expect(plan.getByText(dollars(fair(each * 3)), {exact: true})).toBeInTheDocument();
+    expect(plan.getByText(`One-time payment for 3 seats, ${dollars(fair(each))} each`)).toBeInTheDocument();
+  });
+
+  it("shows the worker's fair price for the visitor's country, says so plainly, and keeps the anchor the list's", async () => {
+    const {country} = await renderForFairPrices();
     for (const plan of appConfig.plans) {
       const amount = fairPrice(plan, country).amount;
       const shown = amount % 100 === 0 ? `$${amount / 100}` : `$${(amount / 100).toFixed(2)}`;

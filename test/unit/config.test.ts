@@ -11,7 +11,9 @@ import {
   findStoredPlan,
   isTokenPage,
   landing,
+  type Plan,
   planFeatureNames,
+  planPriceIds,
   ROUTES,
   storedPlanName,
   TOKEN_PAGES,
@@ -38,10 +40,20 @@ describe('the app config', () => {
     expect(featuredPlan().name).toBe('Advanced');
   });
 
-  it('gives every plan its own price id in test and production mode', () => {
-    const ids = plans.flatMap((plan) => [plan.priceId.test, plan.priceId.production]);
+  it("gives every plan its own price id in test and production mode, and a team's price ids of their own", () => {
+    // A team's own price for each seat is a price of its own: an id shared with another plan's
+    // would make a purchase of one read as the other.
+    const ids = (plans as readonly Plan[]).flatMap(planPriceIds);
+    expect(ids.length).toBeGreaterThan(plans.length * 2);
     expect(ids.every((id) => /^price_\w+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
+    for (const plan of plans as readonly Plan[]) {
+      const team = plan.team?.seatPrice;
+      if (!team) continue;
+      expect(Number.isInteger(team.price) && team.price > 0).toBe(true);
+      expect(findPlanByPriceId(team.priceId.test)).toBe(plan);
+      expect(findPlanByPriceId(team.priceId.production)).toBe(plan);
+    }
     // Either mode's id names the plan: the worker's key decides which one Stripe charges.
     expect(findPlanByPriceId(plans[0].priceId.test)?.name).toBe('Starter');
     expect(findPlanByPriceId(plans[0].priceId.production)?.name).toBe('Starter');

@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} 
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {DEMO_CAPTIONS} from '../../src/components/landing/Hero/demoCaptions';
-import {appConfig, landing, type Plan} from '../../src/config';
+import {appConfig, landing, type Plan, planForTeams} from '../../src/config';
 import {DOCS_PRIORITY, robotsTxt, sitemapPriority, webManifest} from '../../src/seo/searchEngineFiles';
 import {productJsonLd} from '../../src/seo/structuredData';
 import {siteUrl} from '../../src/seo/siteUrl';
@@ -51,16 +51,41 @@ describe('the manifest and structured data', () => {
     expect(webManifest()).toMatchObject({name: appConfig.appName, theme_color: appConfig.themeColor, start_url: '/'});
   });
 
-  it('describes the product with an offer for each plan, at the price the config gives', () => {
+  it('describes the product with an offer for each plan, at the price the config gives, and a team price as an offer of its own', () => {
+    const plans = appConfig.plans as readonly Plan[];
     const product = productJsonLd();
-    expect(product.offers.map((offer) => offer.price)).toEqual(appConfig.plans.map((plan) => plan.price.toFixed(2)));
-    // A plan sold for teams says the seats one checkout buys, each at the offer's price.
-    expect(product.offers.map((offer) => offer.eligibleQuantity ?? null)).toEqual(
-      (appConfig.plans as readonly Plan[]).map((plan) =>
-        plan.team ? {'@type': 'QuantitativeValue', minValue: 1, maxValue: plan.team.maxSeats, unitText: 'seat'} : null,
-      ),
+    const seats = (minValue: number, maxValue: number) => ({
+      '@type': 'QuantitativeValue',
+      minValue,
+      maxValue,
+      unitText: 'seat',
+    });
+    // A plan sold for teams at a price of their own: one seat at the plan's price, 2 or more at the team's.
+    expect(
+      product.offers.map(({name, price, eligibleQuantity}) => ({name, price, seats: eligibleQuantity ?? null})),
+    ).toEqual(
+      plans.flatMap((plan) => [
+        {name: plan.name, price: plan.price.toFixed(2), seats: null},
+        ...(plan.team?.seatPrice
+          ? [
+              {
+                name: planForTeams(plan.name),
+                price: plan.team.seatPrice.price.toFixed(2),
+                seats: seats(2, plan.team.maxSeats),
+              },
+            ]
+          : []),
+      ]),
     );
     expect(product.offers.filter((offer) => offer.eligibleQuantity)).toHaveLength(1);
+    // Sold for teams at the plan's price: one offer, for 1 seat up to the most.
+    const atPlanPrice = plans.map((plan) => (plan.team ? {...plan, team: {maxSeats: plan.team.maxSeats}} : plan));
+    const [, advanced] = productJsonLd(undefined, atPlanPrice).offers;
+    expect(productJsonLd(undefined, atPlanPrice).offers).toHaveLength(plans.length);
+    expect(advanced).toMatchObject({
+      price: plans[1]!.price.toFixed(2),
+      eligibleQuantity: seats(1, plans[1]!.team!.maxSeats),
+    });
   });
 
   it("gives the seller's own rating with its count", () => {

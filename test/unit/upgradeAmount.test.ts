@@ -2,6 +2,7 @@ import {
   addedSeatsAmount,
   appConfig,
   planAmount,
+  seatPriceOf,
   seatsRefusal,
   upgradeAmount,
   upgradeAmountFor,
@@ -59,19 +60,54 @@ describe("the credit's line on the upgrade's receipt (upgradeCreditName)", () =>
 });
 
 describe('a team: every seat moves up, and seats added cost the seats alone', () => {
-  it('moves a team of 5 up for the difference times 5, credited what it paid for all 5', () => {
+  // The committed config sells the higher plan for teams at a price of their own for each seat.
+  const teamSeat = higher.team!.seatPrice!.price * 100;
+  const atPlanPrice = {...higher, team: {maxSeats: higher.team!.maxSeats}};
+
+  it("prices a team's seats at the team's own price, one seat at the plan's", () => {
+    expect(seatPriceOf(higher, 1)).toMatchObject({amount: planAmount(higher), priceId: higher.priceId});
+    expect(seatPriceOf(higher, 2)).toMatchObject({amount: teamSeat, priceId: higher.team!.seatPrice!.priceId});
+    expect(seatPriceOf(atPlanPrice, 5)).toMatchObject({amount: planAmount(higher), priceId: higher.priceId});
+    expect(seatPriceOf(lower, 5).amount).toBe(planAmount(lower));
+  });
+
+  it('moves a team of 5 up for the difference of each seat times 5, credited what it paid for all 5', () => {
     expect(upgradeAmountFor(lower, higher, {paid: planAmount(lower) * 5, refunded: 0, percentOff: null}, 5)).toBe(
-      upgradeAmount(lower, higher) * 5,
+      (teamSeat - planAmount(lower)) * 5,
     );
+    expect(upgradeAmount(lower, higher, 5)).toBe((teamSeat - planAmount(lower)) * 5);
     // Paid less for the team (a code at checkout): credited only that, never the list price of 5.
     expect(upgradeAmountFor(lower, higher, {paid: planAmount(lower) * 4, refunded: 0, percentOff: null}, 5)).toBe(
-      planAmount(higher) * 5 - planAmount(lower) * 4,
+      teamSeat * 5 - planAmount(lower) * 4,
+    );
+    // Sold for teams at the plan's price: the plans' difference, times 5.
+    expect(upgradeAmountFor(lower, atPlanPrice, {paid: planAmount(lower) * 5, refunded: 0, percentOff: null}, 5)).toBe(
+      (planAmount(higher) - planAmount(lower)) * 5,
     );
   });
 
-  it('prices seats added at the plan’s price each, less the purchase’s fair-price percent, rounded per seat', () => {
-    expect(addedSeatsAmount(higher, 3, null)).toBe(planAmount(higher) * 3);
-    expect(addedSeatsAmount(higher, 3, 40)).toBe(Math.round((planAmount(higher) * 60) / 100) * 3);
+  it('credits a team that grew from one seat all it paid: its own seat at the plan’s price, the rest at a team’s', () => {
+    // A lower plan sold for teams at a price of their own, below its price alone.
+    const lowerTeam = {...lower, team: {maxSeats: 5, seatPrice: {price: lower.price - 10, priceId: lower.priceId}}};
+    const grown = planAmount(lower) + seatPriceOf(lowerTeam, 2).amount * 2;
+    expect(upgradeAmountFor(lowerTeam, higher, {paid: grown, refunded: 0, percentOff: null}, 3)).toBe(
+      teamSeat * 3 - grown,
+    );
+    // Bought as a team of 3 at once: credited what it paid, less.
+    const whole = seatPriceOf(lowerTeam, 3).amount * 3;
+    expect(upgradeAmountFor(lowerTeam, higher, {paid: whole, refunded: 0, percentOff: null}, 3)).toBe(
+      teamSeat * 3 - whole,
+    );
+    // Never more than the dearest way to hold 3 seats now, whatever was paid.
+    expect(upgradeAmountFor(lowerTeam, higher, {paid: grown + 5000, refunded: 0, percentOff: null}, 3)).toBe(
+      teamSeat * 3 - grown,
+    );
+  });
+
+  it('prices seats added at the team’s price each, less the purchase’s fair-price percent, rounded per seat', () => {
+    expect(addedSeatsAmount(higher, 3, null)).toBe(teamSeat * 3);
+    expect(addedSeatsAmount(higher, 3, 40)).toBe(Math.round((teamSeat * 60) / 100) * 3);
+    expect(addedSeatsAmount(atPlanPrice, 3, null)).toBe(planAmount(higher) * 3);
   });
 
   it('names each kind on receipts and in the console', () => {

@@ -1,9 +1,9 @@
 /**
  * A plan sold for teams (issue 41): the buyer picks the seats, the worker holds the number to the
- * plan's `maxSeats` and has Stripe charge the plan's price times the seats, and fulfilment records
- * the seats Stripe sold, on the team stack (teamStack.ts).
+ * plan's `maxSeats` and has Stripe charge each seat's price (the team's own, where the plan has one)
+ * times the seats, and fulfilment records the seats Stripe sold, on the team stack (teamStack.ts).
  */
-import {appConfig, fairPrice, findPlanByPriceId, planAmount} from '../../src/config';
+import {appConfig, fairPrice, findPlanByPriceId, planAmount, seatPriceOf} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
 import {completedEvent, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, uniqueEmail} from './stack';
 import {STARTER_TEAM_MAX, TEAM_MAX, useTeamStack} from './teamStack';
@@ -31,12 +31,16 @@ const seatsOf = async (sessionId: string) =>
   (await team().worker.db.all<{seats: number}>('SELECT seats FROM purchases WHERE session_id = ?', sessionId))[0]
     ?.seats;
 
-test('a team of 5 is one session of the plan’s price times 5; once paid, the purchase holds 5 seats and the seller reads a team’s sale', async () => {
+/** The committed config's price for each seat of an Advanced team: a price of its own, under the plan's. */
+const TEAM_SEAT = ADVANCED.team!.seatPrice!;
+
+test('a team of 5 is one session of the team’s price for each seat times 5; once paid, the purchase holds 5 seats and the seller reads a team’s sale', async () => {
+  expect(TEAM_SEAT.price).toBeLessThan(ADVANCED.price);
   const email = uniqueEmail('team-lead');
   const sessionId = await team().paidCheckout({email, seats: 5});
   const made = team().stripe.created.at(-1)!;
-  expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '5'}]);
-  expect(team().stripe.sessions.get(sessionId)!.amount_total).toBe(planAmount(ADVANCED) * 5);
+  expect(made.line_items).toEqual([{price: TEAM_SEAT.priceId.test, quantity: '5'}]);
+  expect(team().stripe.sessions.get(sessionId)!.amount_total).toBe(TEAM_SEAT.price * 100 * 5);
 
   expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
   expect(await seatsOf(sessionId)).toBe(5);
@@ -44,7 +48,7 @@ test('a team of 5 is one session of the plan’s price times 5; once paid, the p
     'SELECT amount_total FROM purchases WHERE session_id = ?',
     sessionId,
   );
-  expect(stored!.amount_total).toBe(planAmount(ADVANCED) * 5);
+  expect(stored!.amount_total).toBe(TEAM_SEAT.price * 100 * 5);
   const sale = team().mailgun.sent.find((mail) => mail.fields.text?.includes(email));
   expect(sale?.fields.subject).toContain(`${ADVANCED.name} for a team of 5`);
 
@@ -61,6 +65,32 @@ test('one seat is the purchase it always was: a body with no seats buys one, and
   expect(await seatsOf(sessionId)).toBe(1);
 });
 
+test('the worker picks the price for the seats: the team’s price named for one seat charges the plan’s, and the plan’s named for a team charges the team’s', async () => {
+  // A body may name the plan by either of its prices; the seats decide which one Stripe charges.
+  const alone = await checkout({priceId: TEAM_SEAT.priceId.production});
+  expect(alone.response.status).toBe(200);
+  expect(alone.made[0]!.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '1'}]);
+  const sessionId = await team().paidCheckout({
+    email: uniqueEmail('team-price-alone'),
+    priceId: TEAM_SEAT.priceId.test,
+  });
+  expect(team().stripe.sessions.get(sessionId)!.amount_total).toBe(planAmount(ADVANCED));
+  expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
+  expect(await seatsOf(sessionId)).toBe(1);
+  const pair = await checkout({seats: 2});
+  expect(pair.made[0]!.line_items).toEqual([{price: TEAM_SEAT.priceId.test, quantity: '2'}]);
+});
+
+test('a plan sold for teams at its own price charges that price times the seats', async () => {
+  // The team stack sells Starter for teams with no price of their own (teamPlans.ts).
+  const {made} = await checkout({priceId: PRICE_STARTER, seats: 3});
+  expect(made[0]!.line_items).toEqual([{price: STARTER.priceId.test, quantity: '3'}]);
+  const sessionId = await team().paidCheckout({email: uniqueEmail('starter-team'), priceId: PRICE_STARTER, seats: 3});
+  expect(team().stripe.sessions.get(sessionId)!.amount_total).toBe(planAmount(STARTER) * 3);
+  expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
+  expect(await seatsOf(sessionId)).toBe(3);
+});
+
 test('a country’s fair price takes its percent off the whole team, as one coupon on the session', async () => {
   const {response, made} = await checkout({seats: 4}, DISCOUNTED);
   expect(response.status).toBe(200);
@@ -69,10 +99,9 @@ test('a country’s fair price takes its percent off the whole team, as one coup
   const {percentOff} = fairPrice(ADVANCED, DISCOUNTED);
   expect(percentOff).toBeGreaterThan(0);
   expect(made[0]!.discounts).toHaveLength(1);
-  expect(session.amount_subtotal).toBe(planAmount(ADVANCED) * 4);
-  expect(session.amount_total).toBe(
-    planAmount(ADVANCED) * 4 - Math.round((planAmount(ADVANCED) * 4 * percentOff) / 100),
-  );
+  const whole = seatPriceOf(ADVANCED, 4).amount * 4;
+  expect(session.amount_subtotal).toBe(whole);
+  expect(session.amount_total).toBe(whole - Math.round((whole * percentOff) / 100));
 });
 
 test.each([

@@ -7,8 +7,10 @@
 import {
   findPlanByPriceId,
   planAmount,
+  seatPriceOf,
   PLAN_CURRENCY,
   seatEndedBecause,
+  seatsKeptWords,
   TEAM_SEATS_REFUNDED_REASON,
   TEAM_SELLER_REASON,
   TEAM_WORDS,
@@ -74,12 +76,14 @@ const upgradeRow = async (sessionId: string) =>
   )[0];
 
 describe('seats added later', () => {
-  test('cost the plan’s price for each seat alone; once paid the team has them, the owner gives them, and receipts and the seller name them', async () => {
+  test('cost the team’s price for each seat alone; once paid the team has them, the owner gives them, and receipts and the seller name them', async () => {
     const {owner} = await teamOwner(3);
+    // The committed config sells Advanced's team seats at a price of their own.
+    const perSeat = ADVANCED.team!.seatPrice!;
     expect((await offerOf(owner)).seats).toEqual({
       seats: 3,
       most: TEAM_MAX,
-      perSeat: planAmount(ADVANCED),
+      perSeat: perSeat.price * 100,
       currency: PLAN_CURRENCY,
     });
     // An amount or a seat count for the whole team sent along is no part of the price.
@@ -91,10 +95,10 @@ describe('seats added later', () => {
       seats: 50,
     });
     const made = team().stripe.created.at(-1)!;
-    expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '2'}]);
+    expect(made.line_items).toEqual([{price: perSeat.priceId.test, quantity: '2'}]);
     // At the list price nothing is taken off: no credit coupon in the seller's account.
     expect(made.discounts).toBeUndefined();
-    expect(team().stripe.sessions.get(id)!.amount_total).toBe(planAmount(ADVANCED) * 2);
+    expect(team().stripe.sessions.get(id)!.amount_total).toBe(perSeat.price * 100 * 2);
     await payUpgradeOf(team(), owner, id);
 
     expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
@@ -237,6 +241,7 @@ describe('a refund of seats added', () => {
 });
 
 describe('a refund of some of the team’s seats, from the console', () => {
+  // Teams of Starter, sold for teams at the plan's price: the buyer keeps their own seat alone.
   const refund = (admin: SignedInUser, sessionId: string, body: Record<string, unknown>) =>
     call(admin, adminPath(ADMIN_PATHS.refund, {sessionId}), {reason: 'requested_by_customer', ...body});
   const detailOf = async (admin: SignedInUser, sessionId: string) =>
@@ -245,14 +250,15 @@ describe('a refund of some of the team’s seats, from the console', () => {
     team().mailgun.sent.filter((mail) => mail.fields.to === email && /has ended/.test(mail.fields.subject ?? ''));
 
   test('gives back what the team paid for each seat, priced by the worker; the member the seller picks and then the newest lose their seats, each told why, and the rest keep theirs', async () => {
-    const {owner, sessionId} = await teamOwner(4);
+    const {owner, sessionId} = await teamOwner(4, PRICE_STARTER);
     const picked = await joinedMember(owner);
     const kept = await joinedMember(owner);
     const newest = await joinedMember(owner);
     const admin = await seller();
-    const perSeat = planAmount(ADVANCED);
+    const perSeat = planAmount(STARTER);
     expect((await detailOf(admin, sessionId)).seatRefund).toEqual({
       most: 3,
+      keeps: 1,
       refunded: 0,
       paid: 4 * perSeat,
       bought: 4,
@@ -295,7 +301,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect(await teamOf(owner)).toMatchObject({seats: 2});
     const after = await detailOf(admin, sessionId);
     expect(after).toMatchObject({state: 'paid', seats: 2, amountRefunded: 2 * perSeat});
-    expect(after.seatRefund).toEqual({most: 1, refunded: 2, paid: 4 * perSeat, bought: 4, held: 1});
+    expect(after.seatRefund).toEqual({most: 1, keeps: 1, refunded: 2, paid: 4 * perSeat, bought: 4, held: 1});
 
     // The same refund asked again, on the page as it was: no second refund, the seats as they are.
     const again = await refund(admin, sessionId, {seats: 2, refundedBefore: 0});
@@ -309,7 +315,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
     ['more members picked than lose their seats', 1, 'member', 'no member loses theirs'],
     ['more seats than the team may give back', 3, 'none', 'At most 2 seats'],
   ] as const)('%s is refused in words, and nothing is refunded', async (_, seats, pick, words) => {
-    const {owner, sessionId} = await teamOwner(3);
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
     await joinedMember(owner);
     const admin = await seller();
     const memberId = (await detailOf(admin, sessionId)).members[0]!.id;
@@ -323,7 +329,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test('the offer counts a seat whose take-back has not reached GitHub as taken, as the refund does', async () => {
-    const {owner, sessionId} = await teamOwner(4);
+    const {owner, sessionId} = await teamOwner(4, PRICE_STARTER);
     const stuck = await joinedMember(owner);
     await joinedMember(owner);
     const account = githubAccount();
@@ -342,7 +348,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test('a member picked on a page read before their seat changed hands is refused, never the member now on that seat', async () => {
-    const {owner, sessionId} = await teamOwner(3);
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
     const first = await joinedMember(owner);
     const admin = await seller();
     const read = (await detailOf(admin, sessionId)).members.find((member) => member.seat === first.seat)!;
@@ -357,7 +363,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test('a seat refund D1 missed is found at Stripe before seats are offered again: never paid twice, and its members go', async () => {
-    const {owner, sessionId} = await teamOwner(4);
+    const {owner, sessionId} = await teamOwner(4, PRICE_STARTER);
     await joinedMember(owner);
     await joinedMember(owner);
     const newest = await joinedMember(owner);
@@ -372,7 +378,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
       newest.email,
     );
     const refundsBefore = team().stripe.refundsCreated.length;
-    const perSeat = planAmount(ADVANCED);
+    const perSeat = planAmount(STARTER);
     // The seller reads the page again (Stripe's figure) and asks for the 3 seats it would show.
     const again = await refund(admin, sessionId, {seats: 3, refundedBefore: perSeat});
     expect(again.status).toBe(409);
@@ -384,7 +390,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test('a seat refund whose request stopped after Stripe refunded is settled by the cron once the request is long over: the member picked goes, told why', async () => {
-    const {owner, sessionId} = await teamOwner(3);
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
     const picked = await joinedMember(owner);
     const newest = await joinedMember(owner);
     const admin = await seller();
@@ -431,7 +437,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test('a seat refund Stripe refused leaves its settling job nothing to do, and the same seats asked again get one of their own', async () => {
-    const {owner, sessionId} = await teamOwner(3);
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
     await joinedMember(owner);
     await joinedMember(owner);
     const admin = await seller();
@@ -452,7 +458,7 @@ describe('a refund of some of the team’s seats, from the console', () => {
   });
 
   test('a seat refund Stripe did not pay out after all gives the seats back, empty', async () => {
-    const {owner, sessionId} = await teamOwner(3);
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
     await joinedMember(owner);
     const admin = await seller();
     expect((await refund(admin, sessionId, {seats: 2, refundedBefore: 0})).status).toBe(200);
@@ -493,6 +499,28 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect(await (await refund(admin, added, {seats: 1, refundedBefore: 0})).text()).toContain(
       'An upgrade that added seats is refunded whole from its row',
     );
+  });
+
+  test('a team bought at a team’s price keeps 2 seats: one seat left at that price would be the plan for less, so a seat refund stops there', async () => {
+    const {sessionId} = await teamOwner(3);
+    const admin = await seller();
+    const perSeat = seatPriceOf(ADVANCED, 3).amount;
+    expect(perSeat).toBeLessThan(planAmount(ADVANCED));
+    const offer = {keeps: 2, paid: 3 * perSeat, bought: 3, held: 0};
+    expect((await detailOf(admin, sessionId)).seatRefund).toEqual({...offer, most: 1, refunded: 0});
+    const refundsBefore = team().stripe.refundsCreated.length;
+    const tooMany = await refund(admin, sessionId, {seats: 2, refundedBefore: 0});
+    expect(tooMany.status).toBe(409);
+    expect(await tooMany.text()).toContain(`At most 1 seat of this purchase can be refunded (${seatsKeptWords(2)})`);
+    expect(team().stripe.refundsCreated).toHaveLength(refundsBefore);
+    expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBe(200);
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+      expect.objectContaining({amount: String(perSeat)}),
+    ]);
+    expect((await detailOf(admin, sessionId)).seatRefund).toEqual({...offer, most: 0, refunded: 1});
+    const past = await refund(admin, sessionId, {seats: 1, refundedBefore: perSeat});
+    expect(past.status).toBe(409);
+    expect(await past.text()).toContain(`No seat of this purchase can be refunded by itself (${seatsKeptWords(2)})`);
   });
 });
 
@@ -566,13 +594,15 @@ describe('a dispute of seats added', () => {
 describe('a team moved to a higher plan', () => {
   test('pays the difference for every seat, once, and every seat holds the higher plan', async () => {
     const {owner} = await teamOwner(3, PRICE_STARTER);
-    const difference = upgradeAmount(STARTER, ADVANCED) * 3;
+    // Each seat moves from Starter's price (sold for teams at the plan's) to Advanced's team price.
+    const difference = upgradeAmount(STARTER, ADVANCED, 3);
+    expect(difference).toBe((seatPriceOf(ADVANCED, 3).amount - planAmount(STARTER)) * 3);
     expect((await offerOf(owner)).upgrades).toEqual([
       {planId: ADVANCED.id, name: ADVANCED.name, amount: difference, currency: PLAN_CURRENCY},
     ]);
     const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
     const made = team().stripe.created.at(-1)!;
-    expect(made.line_items).toEqual([{price: ADVANCED.priceId.test, quantity: '3'}]);
+    expect(made.line_items).toEqual([{price: ADVANCED.team!.seatPrice!.priceId.test, quantity: '3'}]);
     expect(team().stripe.sessions.get(id)!.amount_total).toBe(difference);
     await payUpgradeOf(team(), owner, id);
     expect(await offerOf(owner)).toMatchObject({plan: {id: ADVANCED.id}, seats: {seats: 3, most: TEAM_MAX}});
@@ -589,7 +619,7 @@ describe('a team moved to a higher plan', () => {
     expect(await upgradeRow(move)).toMatchObject({status: 'refused', refused_reason: 'stale'});
     expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
     // Asked again, it is priced for the 4 seats.
-    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED) * 4);
+    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED, 4));
   });
 
   test('a team bigger than the higher plan sells is offered no move, and refused one in words', async () => {

@@ -11,6 +11,7 @@ import {
   planAdds,
   maxSeatsOf,
   planAmount,
+  seatPriceOf,
   PLAN_CURRENCY,
   TEAM_WORDS,
   upgradeAmount,
@@ -426,11 +427,11 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   const {user, sessionId} = await lowerBuyer();
   const id = await upgradeSession(user);
   await payUpgrade(user, id);
-  // The higher plan is sold for teams: the buyer of one seat is offered more, at its price each.
+  // The higher plan is sold for teams: the buyer of one seat is offered more, at a team's price each.
   expect(await planOf(user)).toEqual({
     plan: {id: higher.id, name: higher.name},
     upgrades: [],
-    seats: {seats: 1, most: maxSeatsOf(higher), perSeat: planAmount(higher), currency: PLAN_CURRENCY},
+    seats: {seats: 1, most: maxSeatsOf(higher), perSeat: seatPriceOf(higher, 2).amount, currency: PLAN_CURRENCY},
   });
   const paid = (await (
     await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})

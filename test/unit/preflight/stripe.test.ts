@@ -111,6 +111,17 @@ it('fails a plan whose price is not in the account', async () => {
   expect(line!.fix).toContain(`for ${advanced!.name}`);
 });
 
+it("checks a team's own price for each seat as its own price, and says where to set it", async () => {
+  const seat = advanced!.team!.seatPrice!;
+  expect(await check()).toContainEqual({status: 'ok', label: expect.stringContaining(seat.priceId.production)});
+  services.stripe.prices.get(seat.priceId.production)!.unit_amount = seat.price * 100 + 1000;
+  const [line] = linesOf(await check(), 'fail');
+  expect(line!.label).toContain(`plan ${advanced!.name}, each seat of a team, price ${seat.priceId.production}`);
+  expect(line!.label).toContain(`but the site shows $${seat.price}.00`);
+  expect(line!.fix).toContain("the plan's team.seatPrice.priceId.production");
+  expect(line!.fix).toContain("set the plan's team.seatPrice.price in src/config/app.ts");
+});
+
 it("fails a live key when the config's production price ids are test-mode prices", async () => {
   const id = starter!.priceId.production;
   services.stripe.prices.set(id, {...services.stripe.prices.get(id)!, livemode: false});

@@ -1,4 +1,4 @@
-import {seatRefundAmount} from '../../../src/config';
+import {findStoredPlan, seatRefundAmount, seatsKept, seatsKeptWords} from '../../../src/config';
 import type {AdminRefundRequest, SeatRefundOffer} from '../../../src/config/api';
 import {formatMoney} from '../../../src/config/money';
 import {type Context, contextOf} from '../context';
@@ -27,6 +27,8 @@ interface TeamPayment {
   status: string;
   payment_intent_id: string | null;
   amount_total: number | null;
+  /** The plan it was bought for (a team that moved up is not refunded by the seat). */
+  plan: string | null;
   /** Seats it was bought with, and those refunded of them since. */
   bought: number;
   refunded: number;
@@ -37,7 +39,7 @@ interface TeamPayment {
 async function teamPaymentOf(db: D1Database, sessionId: string): Promise<TeamPayment | null> {
   return db
     .prepare(
-      `SELECT session_id, email, status, payment_intent_id, amount_total, seats AS bought,
+      `SELECT session_id, email, status, payment_intent_id, amount_total, plan, seats AS bought,
          COALESCE((SELECT SUM(seats) FROM seat_refunds r WHERE r.session_id = p.session_id), 0) AS refunded,
          EXISTS (SELECT 1 FROM upgrades u WHERE u.purchase_session_id = p.session_id AND u.status = 'paid'
            AND u.seats_added = 0) AS moved
@@ -53,9 +55,12 @@ function offerOf(payment: TeamPayment): Omit<SeatRefundOffer, 'held'> | null {
   // Moved up, each seat was paid for twice (the purchase and the move): refunding the purchase's
   // share alone would give back less than the seat cost. The move is refunded from its row first.
   if (payment.moved) return null;
+  // The owner's own seat stays, and a team bought at a team's price stays a team: a refund of the
+  // whole purchase is the refund of everything.
+  const keeps = seatsKept(findStoredPlan(payment.plan));
   return {
-    // The owner's own seat stays: a refund of the whole purchase is the refund of everything.
-    most: Math.max(0, payment.bought - 1 - payment.refunded),
+    most: Math.max(0, payment.bought - keeps - payment.refunded),
+    keeps,
     refunded: payment.refunded,
     paid: payment.amount_total,
     bought: payment.bought,
@@ -108,8 +113,8 @@ export async function refundSeats(
     throw new HttpError(
       409,
       offer.most === 0
-        ? 'Every seat of this purchase but the buyer’s own is refunded already. Refund the whole purchase to end it.'
-        : `At most ${seatsWord(offer.most)} of this purchase can be refunded (the buyer keeps their own): ${request.seats} were asked.`,
+        ? `No seat of this purchase can be refunded by itself (${seatsKeptWords(offer.keeps)}). Refund the whole purchase to end it.`
+        : `At most ${seatsWord(offer.most)} of this purchase can be refunded (${seatsKeptWords(offer.keeps)}): ${request.seats} were asked.`,
       'CONFLICT',
     );
   }

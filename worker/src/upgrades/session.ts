@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {fairPriceCreditName, planAmount, upgradeCreditName} from '../../../src/config';
+import {fairPriceCreditName, seatPriceOf, upgradeCreditName} from '../../../src/config';
 import type {AuthUser} from '../auth/user';
 import {checkoutOptions} from '../payments/checkoutOptions';
 import {fairPriceMetadata} from '../payments/fairPriceCheckout';
@@ -48,10 +48,10 @@ export async function openUpgradeSession(
 }
 
 /**
- * The Checkout Session for an upgrade: the higher plan's own price (times a team's seats), less a
- * one-time credit for the plan already bought (an `amount_off` coupon named "Credit for your
- * Starter purchase"), so the buyer's receipt reads what happened. Seats added are the plan's price
- * times the seats, with a coupon only for a fair-price purchase's percent. Checkout takes either
+ * The Checkout Session for an upgrade: the higher plan's own price (a team's: its price for each
+ * seat, times the seats), less a one-time credit for the plan already bought (an `amount_off` coupon
+ * named "Credit for your Starter purchase"), so the buyer's receipt reads what happened. Seats added
+ * are the team's price times the seats, with a coupon only for a fair-price purchase's percent. Checkout takes either
  * `discounts` or `allow_promotion_codes`, not both: the worker has priced the upgrade, so promotion
  * codes are off. The coupon is the upgrade's alone (one redemption), and the session carries the
  * purchase it upgrades in its metadata, and the fair price it was sold at, if any (`quote.fairPrice`).
@@ -63,9 +63,12 @@ export async function createUpgradeCheckout(
 ): Promise<{session: Stripe.Checkout.Session; couponId: string | null}> {
   const {quote, user} = request;
   const quantity = quantityOf(quote.seats);
+  // Each seat at the price of the seats the purchase holds after it: a team's own price where the
+  // plan has one, as the quote priced it.
+  const price = seatPriceOf(quote.to, quote.seats.of + quote.seats.added);
   // What takes the price of what is sold down to the amount quoted: the credit for what was paid
   // (and, for a fair-price buyer, the percent their purchase was sold at). Seats at list price need none.
-  const credit = planAmount(quote.to) * quantity - quote.amount;
+  const credit = price.amount * quantity - quote.amount;
   const coupon =
     credit > 0
       ? await stripe.coupons.create({
@@ -84,7 +87,7 @@ export async function createUpgradeCheckout(
       : null;
   const session = await stripe.checkout.sessions.create({
     mode: 'payment',
-    line_items: [{price: quote.to.priceId[settings.stripeMode], quantity}],
+    line_items: [{price: price.priceId[settings.stripeMode], quantity}],
     ...(coupon && {discounts: [{coupon: coupon.id}]}),
     client_reference_id: user.uid,
     // The purchase's own Stripe customer, so both receipts are in one billing portal. Checkout then

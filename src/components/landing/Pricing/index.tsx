@@ -9,6 +9,7 @@ import {
   type Plan,
   planFeatureNames,
   planForSeats,
+  seatPriceOf,
 } from '../../../config';
 import type {PricesResponse} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
@@ -31,36 +32,58 @@ function dollars(cents: number): string {
 }
 
 /**
- * The plan's price for this visitor: the worker's fair price when it gives one (the amount the
+ * What `count` seats cost this visitor in a purchase of `seats` (each at `seatPriceOf`: a team's own
+ * price where the plan has one): the worker's fair price when it gives one (the amount the
  * checkout charges), else the list price. The anchor stays the list's, as does the structured data.
  */
-function shownPrice(plan: Plan, prices: PricesResponse | null, seats = 1): string {
+function shownPrice(plan: Plan, prices: PricesResponse | null, seats = 1, count = seats): string {
   const fair = prices && prices.percentOff > 0 ? prices.plans.find((entry) => entry.id === plan.id) : undefined;
-  if (!fair) return `$${plan.price * seats}`;
-  if (seats === 1) return dollars(fair.amount);
+  if (fair && seats === 1) return dollars(fair.amount);
   // The country's coupon takes its percent off the whole, as Stripe rounds it.
-  const whole = fair.listAmount * seats;
-  return dollars(whole - Math.round((whole * prices!.percentOff) / 100));
+  const whole = seatPriceOf(plan, seats).amount * count;
+  return dollars(whole - (fair ? Math.round((whole * prices!.percentOff) / 100) : 0));
 }
 
 /**
  * For a plan sold for teams: how many seats, 1 (the buyer alone) up to the plan's `maxSeats`. The
- * price and the checkout follow it; the worker charges the plan's price times the seats.
+ * price and the checkout follow it; the worker charges each seat's price times the seats. A team's
+ * own price for each seat (`team.seatPrice`) is said beside it.
  */
-function SeatPicker({plan, seats, onChange}: {plan: Plan; seats: number; onChange: (seats: number) => void}) {
+function SeatPicker({
+  plan,
+  prices,
+  seats,
+  onChange,
+}: {
+  plan: Plan;
+  prices: PricesResponse | null;
+  seats: number;
+  onChange: (seats: number) => void;
+}) {
   const id = `seats-${plan.id}`;
   const most = maxSeatsOf(plan);
   return (
-    <p className={styles.seats}>
-      <label htmlFor={id}>Developers</label>
-      <select id={id} value={seats} onChange={(event) => onChange(Number(event.target.value))}>
-        {Array.from({length: most}, (_, index) => index + 1).map((count) => (
-          <option key={count} value={count}>
-            {count === 1 ? 'Just me' : `A team of ${count}`}
-          </option>
-        ))}
-      </select>
-    </p>
+    <>
+      <p className={styles.seats}>
+        <label htmlFor={id}>Developers</label>
+        <select
+          id={id}
+          value={seats}
+          aria-describedby={plan.team?.seatPrice ? `${id}-price` : undefined}
+          onChange={(event) => onChange(Number(event.target.value))}>
+          {Array.from({length: most}, (_, index) => index + 1).map((count) => (
+            <option key={count} value={count}>
+              {count === 1 ? 'Just me' : `A team of ${count}`}
+            </option>
+          ))}
+        </select>
+      </p>
+      {plan.team?.seatPrice && (
+        <p id={`${id}-price`} className={styles.teamPrice}>
+          Teams of 2 or more: {shownPrice(plan, prices, 2, 1)} a seat
+        </p>
+      )}
+    </>
   );
 }
 
@@ -88,9 +111,11 @@ function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; pr
         <span className={styles.currency}>{PLAN_CURRENCY.toUpperCase()}</span>
       </p>
       <p className={styles.oneTime}>
-        {seats > 1 ? `One-time payment for ${seats} seats, ${shownPrice(plan, prices)} each` : 'One-time payment'}
+        {seats > 1
+          ? `One-time payment for ${seats} seats, ${shownPrice(plan, prices, seats, 1)} each`
+          : 'One-time payment'}
       </p>
-      {plan.team && <SeatPicker plan={plan} seats={seats} onChange={setSeats} />}
+      {plan.team && <SeatPicker plan={plan} prices={prices} seats={seats} onChange={setSeats} />}
       <CheckList items={planFeatureNames(plan, plans)} className={styles.features} />
       <ButtonCheckout
         priceId={checkoutPriceId(plan)}

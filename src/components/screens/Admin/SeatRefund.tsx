@@ -1,5 +1,5 @@
 import React, {useId, useState} from 'react';
-import {seatRefundAmount} from '../../../config';
+import {seatRefundAmount, seatsKeptWords} from '../../../config';
 import type {AdminMember, AdminPurchaseDetail, RefundReason} from '../../../config/api';
 import {PLAN_CURRENCY} from '../../../config/plans';
 import {useAdminApi} from '../../../lib/useAdminApi';
@@ -32,7 +32,7 @@ export default function SeatRefund({
   const api = useAdminApi();
   const id = useId();
   const {busy, outcome, run} = useAction();
-  const {most, paid, bought, refunded, held: taken} = purchase.seatRefund;
+  const {most, keeps, paid, bought, refunded, held: taken} = purchase.seatRefund;
   const perSeat = seatRefundAmount(paid, bought, 1);
   const currency = purchase.currency ?? PLAN_CURRENCY;
   const [seats, setSeats] = useState(1);
@@ -41,7 +41,7 @@ export default function SeatRefund({
   if (most === 0) {
     return (
       <p className={styles.muted}>
-        {`${seatsWord(refunded)} refunded; only the buyer's own is left of those bought. Refund the whole purchase to end it.`}
+        {`${refunded > 0 ? `${seatsWord(refunded)} refunded. ` : ''}No seat can be refunded by itself (${seatsKeptWords(keeps)}). Refund the whole purchase to end it.`}
       </p>
     );
   }
@@ -64,7 +64,7 @@ export default function SeatRefund({
     <div>
       <h4>Refund seats</h4>
       <p className={styles.muted}>
-        {`${money(perSeat, currency)} a seat, the purchase's amount over the seats it bought; up to ${seatsWord(most)} (the buyer keeps their own)${
+        {`${money(perSeat, currency)} a seat, the purchase's amount over the seats it bought; up to ${seatsWord(most)} (${seatsKeptWords(keeps)})${
           refunded > 0 ? `, ${seatsWord(refunded)} refunded so far` : ''
         }. Seats added later are refunded from their own row.`}
       </p>
