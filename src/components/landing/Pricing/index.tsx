@@ -63,7 +63,7 @@ function SeatPicker({
   const id = `seats-${plan.id}`;
   const most = maxSeatsOf(plan);
   return (
-    <>
+    <div className={styles.seatPicker}>
       <p className={styles.seats}>
         <label htmlFor={id}>Developers</label>
         <select
@@ -83,7 +83,7 @@ function SeatPicker({
           Teams of 2 or more: {shownPrice(plan, prices, 2, 1)} a seat
         </p>
       )}
-    </>
+    </div>
   );
 }
 
