@@ -1,9 +1,8 @@
 /**
  * Stripe: the key's mode, each plan's prices as the site shows them (a team's own price for each
  * seat too), a live account's activation, the webhook endpoint at the deployed worker and the
- * customer portal. Asks Stripe with the
- * client the worker itself builds (so a local stand-in is reached the same way, through
- * STRIPE_API_URL).
+ * customer portal. Asks Stripe with the client the worker itself builds (so a local stand-in is
+ * reached the same way, through STRIPE_API_URL).
  */
 import Stripe from 'stripe';
 import {appConfig, PLAN_CURRENCY, type Plan, type PlanPrice, planPrices, type StripeMode} from '../../src/config';
