@@ -8,6 +8,7 @@ import {settingsOf} from '../settings';
 import {checkCardCountry} from '../payments/cardCountry';
 import {idOf, stripeFor} from '../payments/stripe';
 import {UPGRADE_METADATA} from './metadata';
+import {movePaid} from './movePaid';
 import {quantityOf} from './quote';
 import {upgradeRowLabel} from './rowLabel';
 import {type AppliedUpgrade, sendUpgradeMails} from './upgradeMail';
@@ -92,8 +93,7 @@ export async function fulfillUpgrade(
     `WITH verdict AS (SELECT CASE
          WHEN ?3 IS NOT NULL THEN ?3
          WHEN EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?2) THEN 'revoked'
-         WHEN ?10 = 0 AND EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ?4 AND o.to_plan = ?5
-           AND o.status = 'paid' AND o.seats_added = 0) THEN 'duplicate'
+         WHEN ?10 = 0 AND ${movePaid('?4', '?5')} THEN 'duplicate'
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
          WHEN ?10 = 0 AND ${seatsNow} != ?11 THEN 'stale'

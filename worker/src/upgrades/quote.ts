@@ -17,6 +17,7 @@ import {type GivenFairPrice, heldFairPrice} from '../payments/fairPriceCheckout'
 import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
 import {revokedBySeller} from '../access/grants/sellerRevocation';
 import {teamPurchaseOf} from '../team/members';
+import {movePaid} from './movePaid';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
@@ -142,9 +143,7 @@ export async function quoteUpgrade(
   if (addSeats !== undefined) return quoteSeats(purchase, from, to, addSeats, fairPrice);
 
   const paid = await db
-    .prepare(
-      `SELECT 1 AS found FROM upgrades WHERE purchase_session_id = ?1 AND to_plan = ?2 AND status = 'paid' AND seats_added = 0`,
-    )
+    .prepare(`SELECT 1 AS found WHERE ${movePaid('?1', '?2')}`)
     .bind(purchase.session_id, to.id)
     .first();
   if (paid) throw new HttpError(409, `You have already paid for the upgrade to ${to.name}.`, 'CONFLICT');

@@ -1,5 +1,6 @@
 import {appConfig, maxSeatsOf} from '../../../src/config';
 import {effectivePlan, effectiveSeats} from '../purchases';
+import {movePaid} from './movePaid';
 /**
  * Refunds and disputes of an upgrade's own payment, beside a purchase's (payments/revocations.ts):
  * they take back only what the upgrade added. The upgrade is no longer paid, so its purchase gives
@@ -42,8 +43,7 @@ function maxSeatsSql(expr: string): string {
 
 /** SQL for whether another payment has bought the move `alias` makes since (a seat upgrade has none). */
 const MOVE_BOUGHT_AGAIN = (alias: string) =>
-  `(${alias}.seats_added = 0 AND EXISTS (SELECT 1 FROM upgrades o WHERE o.purchase_session_id = ${alias}.purchase_session_id
-    AND o.to_plan = ${alias}.to_plan AND o.status = 'paid' AND o.seats_added = 0))`;
+  `(${alias}.seats_added = 0 AND ${movePaid(`${alias}.purchase_session_id`, `${alias}.to_plan`)})`;
 
 /**
  * SQL for whether the upgrade `alias` may stand on its paid purchase as the purchase is now, as
