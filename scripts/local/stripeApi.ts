@@ -6,14 +6,7 @@
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
-import {
-  appConfig,
-  findPlanByPriceId,
-  PLAN_CURRENCY,
-  planPrices as pricesOfPlan,
-  storedPlanName,
-  upgradeLabel,
-} from '../../src/config';
+import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planPrices, storedPlanName, upgradeLabel} from '../../src/config';
 import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
 import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
 import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
@@ -426,9 +419,9 @@ export function newCustomer(id: string, email: string): Stripe.Customer {
 }
 
 /** Each plan's prices in both modes, as the site shows them: its own, and its team's for each seat. */
-function planPrices(): Map<string, Stripe.Price> {
+function pricesById(): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
-  for (const {name, amount, priceId} of appConfig.plans.flatMap(pricesOfPlan)) {
+  for (const {name, amount, priceId} of appConfig.plans.flatMap(planPrices)) {
     for (const [mode, id] of Object.entries(priceId)) {
       prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: amount, nickname: name}));
     }
@@ -657,7 +650,7 @@ export async function startStripeStandIn({
   const refundsCreated: Record<string, unknown>[] = [];
   /** The price each checkout session was made for, and its quantity. */
   const sessionItems = new Map<string, SessionItem>();
-  const prices = planPrices();
+  const prices = pricesById();
   const webhookEndpoints = hostedPages ? [newWebhookEndpoint({url: hostedPages.webhookUrl})] : [];
   const portalConfigurations = [newPortalConfiguration(), newPortalConfiguration({livemode: true})];
   const created: Record<string, unknown>[] = [];

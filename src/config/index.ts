@@ -6,6 +6,7 @@ export {
   extraRepositoriesAdded,
   extraRepositoryKeys,
   featuredPlan,
+  FEWEST_TEAM_SEATS,
   findPlanByPriceId,
   findStoredPlan,
   maxSeatsOf,

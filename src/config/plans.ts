@@ -85,6 +85,9 @@ export function planAmount(plan: Plan): number {
   return plan.price * 100;
 }
 
+/** The fewest seats that make a team: a team's own price for each seat starts there. */
+export const FEWEST_TEAM_SEATS = 2;
+
 /**
  * What each seat costs when `seats` of the plan are bought together: the team's own price
  * (`team.seatPrice`) for 2 seats or more where the plan has one, else the plan's. `amount` is in
@@ -93,7 +96,7 @@ export function planAmount(plan: Plan): number {
  */
 export function seatPriceOf(plan: Plan, seats: number): PlanPrice {
   const [own, team] = planPrices(plan);
-  return seats > 1 && team ? team : own!;
+  return seats >= FEWEST_TEAM_SEATS && team ? team : own!;
 }
 
 /** How many seats a checkout may buy of the plan: 1, or up to its team's `maxSeats`. */

@@ -7,7 +7,7 @@ import {DAY_MS} from './dates';
 import type {FaqItem, Plan} from './types';
 import {ROUTES} from './links';
 import {appConfig} from './app';
-import {seatPriceOf} from './plans';
+import {FEWEST_TEAM_SEATS, seatPriceOf} from './plans';
 import type {SEAT_END_REASON_KEYS} from './apiPaths';
 
 /**
@@ -20,7 +20,8 @@ export function teamFaq(plans: readonly Plan[]): FaqItem | null {
   // Each seat's price for a team: the team's own (`team.seatPrice`), else the plan's.
   const names = sold
     .map(
-      (plan) => `${plan.name} (up to ${plan.team!.maxSeats} developers, $${seatPriceOf(plan, 2).amount / 100} a seat)`,
+      (plan) =>
+        `${plan.name} (up to ${plan.team!.maxSeats} developers, $${seatPriceOf(plan, FEWEST_TEAM_SEATS).amount / 100} a seat)`,
     )
     .join(' and ');
   return {
@@ -91,7 +92,7 @@ export function seatRefundAmount(amountPaid: number, seatsBought: number, seats:
  * a team's price would be the plan for less than its price. A refund of the whole purchase ends it.
  */
 export function seatsKept(plan: Plan | undefined): number {
-  return plan && seatPriceOf(plan, 2).amount < seatPriceOf(plan, 1).amount ? 2 : 1;
+  return plan && seatPriceOf(plan, FEWEST_TEAM_SEATS).amount < seatPriceOf(plan, 1).amount ? FEWEST_TEAM_SEATS : 1;
 }
 
 /** Why a seat refund stops at `keeps` seats, as the console and the worker's refusals say it. */

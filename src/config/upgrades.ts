@@ -4,7 +4,7 @@
  * The worker alone decides the amount it charges (from its own record of the purchase's plan).
  */
 import {appConfig} from './app';
-import {extraRepositoriesAdded, planAmount, seatPriceOf} from './plans';
+import {extraRepositoriesAdded, FEWEST_TEAM_SEATS, planAmount, seatPriceOf} from './plans';
 import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -56,20 +56,19 @@ export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seat
  */
 function listedFor(plan: Plan, seats: number): number {
   const whole = seatPriceOf(plan, seats).amount * seats;
-  return seats > 1 ? Math.max(whole, planAmount(plan) + seatPriceOf(plan, TEAM_SEATS).amount * (seats - 1)) : whole;
+  return seats > 1
+    ? Math.max(whole, planAmount(plan) + seatPriceOf(plan, FEWEST_TEAM_SEATS).amount * (seats - 1))
+    : whole;
 }
 
 /**
  * What `added` more seats of the plan cost: a team's price for each (`seatPriceOf`: the team's own
- * price where the plan has one, as the purchase then holds 2 seats or more), at the price the
+ * price where the plan has one, as the purchase then holds a team's seats), at the price the
  * purchase was sold at (less its fair-price percent, if any). Nothing is credited: the seats are new.
  */
 export function addedSeatsAmount(plan: Plan, added: number, percentOff: number | null): number {
-  return seatsAmount(plan, added, TEAM_SEATS, percentOff);
+  return seatsAmount(plan, added, FEWEST_TEAM_SEATS, percentOff);
 }
-
-/** The fewest seats that make a team: seats added always leave at least as many. */
-const TEAM_SEATS = 2;
 
 /** `count` seats of the plan at its price for a purchase of `held` seats (`seatPriceOf`), less a fair-price percent. */
 function seatsAmount(plan: Plan, count: number, held: number, percentOff: number | null): number {

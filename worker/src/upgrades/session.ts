@@ -51,9 +51,9 @@ export async function openUpgradeSession(
  * The Checkout Session for an upgrade: the higher plan's own price (a team's: its price for each
  * seat, times the seats), less a one-time credit for the plan already bought (an `amount_off` coupon
  * named "Credit for your Starter purchase"), so the buyer's receipt reads what happened. Seats added
- * are the team's price times the seats, with a coupon only for a fair-price purchase's percent. Checkout takes either
- * `discounts` or `allow_promotion_codes`, not both: the worker has priced the upgrade, so promotion
- * codes are off. The coupon is the upgrade's alone (one redemption), and the session carries the
+ * are the team's price times the seats, with a coupon only for a fair-price purchase's percent.
+ * Checkout takes either `discounts` or `allow_promotion_codes`, not both: the worker has priced the
+ * upgrade, so promotion codes are off. The coupon is the upgrade's alone (one redemption), and the session carries the
  * purchase it upgrades in its metadata, and the fair price it was sold at, if any (`quote.fairPrice`).
  */
 export async function createUpgradeCheckout(

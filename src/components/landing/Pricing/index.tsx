@@ -3,6 +3,7 @@ import clsx from 'clsx';
 import {
   appConfig,
   checkoutPriceId,
+  FEWEST_TEAM_SEATS,
   landing,
   maxSeatsOf,
   PLAN_CURRENCY,
@@ -80,7 +81,7 @@ function SeatPicker({
       </p>
       {plan.team?.seatPrice && (
         <p id={`${id}-price`} className={styles.teamPrice}>
-          Teams of 2 or more: {shownPrice(plan, prices, 2, 1)} a seat
+          Teams of {FEWEST_TEAM_SEATS} or more: {shownPrice(plan, prices, FEWEST_TEAM_SEATS, 1)} a seat
         </p>
       )}
     </div>
