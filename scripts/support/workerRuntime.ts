@@ -82,8 +82,8 @@ export interface RunningWorker {
   db: Database;
   /** What the worker logged, one line per entry (kept out of the test output). */
   logs: string[];
-  /** Runs the cron trigger's handler once, as Cloudflare would. */
-  scheduled(): Promise<void>;
+  /** Runs the cron trigger's handler once, as Cloudflare would, and says whether it threw. */
+  scheduled(): Promise<'ok' | 'exception'>;
   dispose(): Promise<void>;
 }
 
@@ -178,6 +178,8 @@ export async function startWorker(
         routes: [`${SQL_HOST}/*`],
       },
     ],
+    // Lets scheduled() run the cron through /cdn-cgi/handler/scheduled.
+    unsafeTriggerHandlers: true,
     handleStructuredLogs: ({message}: {message: string}) => {
       logs.push(message);
     },
@@ -210,8 +212,6 @@ export async function startWorker(
     await mf.dispose().catch(() => {});
     throw error;
   }
-  type ScheduledHandler = (options: {cron: string}) => Promise<unknown>;
-  let scheduledHandler: Promise<ScheduledHandler> | undefined;
   const db: Database = {
     all: async <T>(query: string, ...params: unknown[]) => (await sql('all', [{sql: query, params}])) as T[],
     run: async (query: string, ...params: unknown[]) => {
@@ -246,14 +246,13 @@ export async function startWorker(
     db,
     logs,
     scheduled: async () => {
-      // Got once: each look-up through Miniflare's proxy is a synchronous call, and a benchmark
-      // runs the cron thousands of times.
-      scheduledHandler ??= mf
-        .getWorker()
-        .then((worker) => (worker as unknown as {scheduled: ScheduledHandler}).scheduled);
-      await (
-        await scheduledHandler
-      )({cron: CRON});
+      // Over HTTP, as `wrangler dev --test-scheduled` does, and not through Miniflare's proxy
+      // (`getWorker().scheduled`): the proxy's synchronous calls can fall out of step when their
+      // thread is preempted, and every later call then fails (cloudflare/workers-sdk#15552).
+      const response = await mf.dispatchFetch(`${url}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(CRON)}`);
+      const outcome = await response.text();
+      if (outcome !== 'ok' && outcome !== 'exception') throw new Error(`The cron did not run: ${outcome}`);
+      return outcome;
     },
     dispose: () => mf.dispose(),
   };

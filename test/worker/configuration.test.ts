@@ -44,7 +44,7 @@ describe('emulator mode refuses to start outside development', () => {
         await stack.worker.db.run(
           "INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at) VALUES ('due', 'mail', '{}', 0, 0, 0)",
         );
-        await stack.worker.scheduled();
+        expect(await stack.worker.scheduled()).toBe('exception'); // it throws before any work
         expect(await stack.worker.db.all("SELECT attempts FROM jobs WHERE key = 'due'")).toEqual([{attempts: 0}]);
         expect(
           stack.worker.logs.some((line) => line.includes('"level":"error"') && line.includes('settings.refused')),
