@@ -6,7 +6,15 @@
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
-import {appConfig, findPlanByPriceId, PLAN_CURRENCY, planPrices, storedPlanName, upgradeLabel} from '../../src/config';
+import {
+  appConfig,
+  findPlanByPriceId,
+  type Plan,
+  PLAN_CURRENCY,
+  planPrices,
+  storedPlanName,
+  upgradeLabel,
+} from '../../src/config';
 import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
 import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckout';
 import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
@@ -27,6 +35,8 @@ export interface StripeStandInOptions {
   hostedPages?: HostedPages;
   /** The account's dashboard settings at start: a fresh account's (none) unless given. */
   dashboardSettings?: Partial<AccountSettings>;
+  /** The plans whose prices it sells: the config's, unless a test's worker was built with others. */
+  plans?: readonly Plan[];
 }
 
 /** What the seller sets in Stripe's dashboard that Checkout's parameters depend on. */
@@ -419,9 +429,9 @@ export function newCustomer(id: string, email: string): Stripe.Customer {
 }
 
 /** Each plan's prices in both modes, as the site shows them: its own, and its team's for each seat. */
-function pricesById(): Map<string, Stripe.Price> {
+function pricesById(plans: readonly Plan[]): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
-  for (const {name, amount, priceId} of appConfig.plans.flatMap(planPrices)) {
+  for (const {name, amount, priceId} of plans.flatMap(planPrices)) {
     for (const [mode, id] of Object.entries(priceId)) {
       prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: amount, nickname: name}));
     }
@@ -642,6 +652,7 @@ export async function startStripeStandIn({
   port = 0,
   hostedPages,
   dashboardSettings: settingsAtStart = {},
+  plans = appConfig.plans,
 }: StripeStandInOptions = {}): Promise<StripeStandIn> {
   const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
   const invoices = new Map<string, Stripe.Invoice>();
@@ -650,7 +661,7 @@ export async function startStripeStandIn({
   const refundsCreated: Record<string, unknown>[] = [];
   /** The price each checkout session was made for, and its quantity. */
   const sessionItems = new Map<string, SessionItem>();
-  const prices = pricesById();
+  const prices = pricesById(plans);
   const webhookEndpoints = hostedPages ? [newWebhookEndpoint({url: hostedPages.webhookUrl})] : [];
   const portalConfigurations = [newPortalConfiguration(), newPortalConfiguration({livemode: true})];
   const created: Record<string, unknown>[] = [];

@@ -5,7 +5,15 @@
  * reached the same way, through STRIPE_API_URL).
  */
 import Stripe from 'stripe';
-import {appConfig, PLAN_CURRENCY, type Plan, type PlanPrice, planPrices, type StripeMode} from '../../src/config';
+import {
+  appConfig,
+  PLAN_CURRENCY,
+  type Plan,
+  type PlanPrice,
+  planPrices,
+  type StripeMode,
+  teamProblems,
+} from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {API_PATHS} from '../../src/config/api';
 import {isLiveKey, stripeClient} from '../../worker/src/payments/stripeClient';
@@ -47,7 +55,12 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
   const stripe = stripeClient(secretKey, input.apiUrl);
   const lines = [modeLine(mode, input.siteUrl, env)];
   const plans = input.plans ?? appConfig.plans;
-  for (const plan of plans) for (const sold of planPrices(plan)) lines.push(await priceLine(stripe, sold, mode));
+  for (const plan of plans) {
+    // A team sold wrongly in the config (tiers out of order, say) would be priced wrongly too.
+    for (const problem of teamProblems(plan))
+      lines.push(fail(`Config: ${problem}`, 'Fix the plan in src/config/app.ts'));
+    for (const sold of planPrices(plan)) lines.push(await priceLine(stripe, sold, mode));
+  }
   if (mode === 'production') lines.push(...(await accountLines(stripe)));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));
@@ -90,7 +103,7 @@ async function priceLine(stripe: Stripe, sold: PlanPrice, mode: StripeMode): Pro
   const id = sold.priceId[mode];
   const expected = sold.amount;
   // Where src/config/app.ts sets it: the plan's own `price` and `priceId`, or its team's.
-  const at = sold.forTeams ? 'team.seatPrice.' : '';
+  const {at} = sold;
   const shown = formatMoney(expected, PLAN_CURRENCY);
   const label = `Stripe: plan ${sold.name}, price ${id}`;
   const create = `In ${dashboardOf(mode)}/products create a one-time price of ${shown} (${PLAN_CURRENCY.toUpperCase()}) for ${sold.name}, then put its id in src/config/app.ts (the plan's ${at}priceId.${mode})`;

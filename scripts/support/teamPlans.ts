@@ -4,7 +4,8 @@
  * (test/worker/teamStack.ts) and `npm run bench:launch -- --teams` build this bundle of their own,
  * from the same edits, so that both run the same config.
  */
-import {appConfig, maxSeatsOf} from '../../src/config';
+import {appConfig, maxSeatsOf, type Plan} from '../../src/config';
+import {TIERED_PLANS} from './tieredPlans';
 import {buildWorkerBundleWithConfig, type ConfigEdit} from './workerRuntime';
 
 /** Advanced's seats at most, as the committed config sells it for teams. */
@@ -39,4 +40,38 @@ export function teamPlanEdits({starter, advanced = COMMITTED_ADVANCED}: TeamSeat
 /** Builds the worker bundle with both committed plans sold for teams into `outDir`. */
 export function buildTeamWorkerBundle(outDir: string, seats: TeamSeats) {
   buildWorkerBundleWithConfig(outDir, teamPlanEdits(seats));
+}
+
+/** A plan's `team` as src/config/app.ts spells it, for the edits below. */
+function teamSource(plan: Plan): string {
+  return `team: ${JSON.stringify(plan.team)},`;
+}
+
+/**
+ * src/config/app.ts's edits that sell both committed plans in the tiers of TIERED_PLANS: Starter's
+ * `team` added, Advanced's replaced (its `seatPrice` spelled as committed, or the edit throws).
+ */
+export function tieredPlanEdits(): ConfigEdit[] {
+  const [starter, advanced] = TIERED_PLANS;
+  const committed = appConfig.plans[1]!.team!;
+  const seatPrice = committed.seatPrice!;
+  return [
+    {file: 'app.ts', from: "      id: 'starter',", to: `      id: 'starter',\n      ${teamSource(starter!)}`},
+    {
+      file: 'app.ts',
+      from: [
+        '      team: {',
+        `        maxSeats: ${committed.maxSeats},`,
+        '        seatPrice: {',
+        `          price: ${seatPrice.price},`,
+        '          priceId: {',
+        `            test: '${seatPrice.priceId.test}',`,
+        `            production: '${seatPrice.priceId.production}',`,
+        '          },',
+        '        },',
+        '      },',
+      ].join('\n'),
+      to: `      ${teamSource(advanced!)}`,
+    },
+  ];
 }

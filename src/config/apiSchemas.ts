@@ -565,9 +565,17 @@ export const upgradeOffer = z.object({planId: z.string(), name: z.string(), amou
 
 /**
  * More seats the owner may buy for their purchase's plan, sold for teams: how many it has, the most
- * the plan sells, and what one more costs (cents), priced as the worker will charge it.
+ * the plan sells, and what one more costs (cents), priced as the worker will charge it. A plan sold
+ * in fixed tiers (`team.tiers`) has no price per seat: `tiers` lists each larger tier and what the
+ * move to it costs this buyer, credited what they paid.
  */
-export const seatsOffer = z.object({seats: z.number(), most: z.number(), perSeat: z.number(), currency: z.string()});
+export const seatsOffer = z.object({
+  seats: z.number(),
+  most: z.number(),
+  perSeat: z.number().nullable(),
+  tiers: z.array(z.object({seats: z.number(), amount: z.number()})).nullable(),
+  currency: z.string(),
+});
 
 /**
  * GET /upgrades: the plan the buyer's paid purchase gives now (null without one), its upgrades

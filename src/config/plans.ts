@@ -27,27 +27,54 @@ export function findPlanByPriceId(priceId: string): Plan | undefined {
 
 /** A Stripe price that sells a plan (see planPrices). */
 export interface PlanPrice {
-  /** What a person reads for it: "Advanced", or "Advanced, each seat of a team". */
+  /** What a person reads for it: "Advanced", "Advanced, each seat of a team" or "Advanced, a team of 5". */
   name: string;
   /** Cents, one-time. */
   amount: number;
   priceId: Record<StripeMode, string>;
-  /** Whether it is the team's price for each seat (`team.seatPrice`) rather than the plan's own. */
-  forTeams: boolean;
+  /** The seats one of it buys: 1, or a team tier's size. Stripe's quantity times this is what was bought. */
+  seats: number;
+  /** Where src/config/app.ts sets it on the plan: "" (its own `price`), "team.seatPrice." or "team.tiers[0].". */
+  at: string;
 }
 
 /**
  * Every Stripe price that sells the plan: its own, then its team's for each seat (`team.seatPrice`)
- * if it has one. The seller makes each in Stripe; the preflight checks each, and the local Stripe sells each.
+ * or its team tiers (`team.tiers`), if it has them. The seller makes each in Stripe; the preflight
+ * checks each, and the local Stripe sells each.
  */
 export function planPrices(plan: Plan): PlanPrice[] {
-  const team = plan.team?.seatPrice;
+  const {seatPrice, tiers = []} = plan.team ?? {};
   return [
-    {name: plan.name, amount: planAmount(plan), priceId: plan.priceId, forTeams: false},
-    ...(team
-      ? [{name: `${plan.name}, each seat of a team`, amount: team.price * 100, priceId: team.priceId, forTeams: true}]
+    {name: plan.name, amount: planAmount(plan), priceId: plan.priceId, seats: 1, at: ''},
+    ...(seatPrice
+      ? [
+          {
+            name: `${plan.name}, each seat of a team`,
+            amount: seatPrice.price * 100,
+            priceId: seatPrice.priceId,
+            seats: 1,
+            at: 'team.seatPrice.',
+          },
+        ]
       : []),
+    ...tiers.map((tier, index) => ({
+      name: `${plan.name}, a team of ${tier.seats}`,
+      amount: tier.price * 100,
+      priceId: tier.priceId,
+      seats: tier.seats,
+      at: `team.tiers[${index}].`,
+    })),
   ];
+}
+
+/** The plan's price with this id, in either mode, and its plan: undefined for a price of none of them. */
+export function findPlanPrice(priceId: string): {plan: Plan; price: PlanPrice} | undefined {
+  for (const plan of plans) {
+    const price = planPrices(plan).find((sold) => Object.values(sold.priceId).includes(priceId));
+    if (price) return {plan, price};
+  }
+  return undefined;
 }
 
 /** Every Stripe price id that sells the plan, in both modes: a session charging any of them bought the plan. */
@@ -89,14 +116,40 @@ export function planAmount(plan: Plan): number {
 export const FEWEST_TEAM_SEATS = 2;
 
 /**
- * What each seat costs when `seats` of the plan are bought together: the team's own price
- * (`team.seatPrice`) for 2 seats or more where the plan has one, else the plan's. `amount` is in
- * cents; `priceId` the Stripe price that charges it, in each mode. The checkout, seats added later
- * and a team's move up all charge this price times the seats, and the pricing card shows it.
+ * What each seat costs when `seats` of the plan are bought together, for a plan sold by the seat:
+ * the team's own price (`team.seatPrice`) for 2 seats or more where the plan has one, else the
+ * plan's. `amount` is in cents; `priceId` the Stripe price that charges it, in each mode. A plan
+ * sold in fixed tiers is priced by `saleOf`.
  */
 export function seatPriceOf(plan: Plan, seats: number): PlanPrice {
-  const [own, team] = planPrices(plan);
+  const [own, ...others] = planPrices(plan);
+  const team = others.find((price) => price.at === 'team.seatPrice.');
   return seats >= FEWEST_TEAM_SEATS && team ? team : own!;
+}
+
+/** The plan's fixed team tiers (`team.tiers`), smallest first, or an empty list for a plan sold by the seat. */
+export function teamTiersOf(plan: Plan): PlanPrice[] {
+  return planPrices(plan).filter((price) => price.seats > 1);
+}
+
+/** How Stripe sells `seats` of a plan bought at once: one price, how many of it, and the whole, in cents. */
+export interface SeatsSale {
+  price: PlanPrice;
+  quantity: number;
+  amount: number;
+}
+
+/**
+ * How `seats` of the plan bought at once are sold: a team tier of that size once, else each seat's
+ * price (`seatPriceOf`) times the seats. The checkout, seats added later and a team's move up all
+ * charge this (a move credited what was paid), and the pricing card shows it. A plan sold in tiers
+ * sells only the buyer alone and its tiers (`seatsRefusal`).
+ */
+export function saleOf(plan: Plan, seats: number): SeatsSale {
+  const tier = teamTiersOf(plan).find((price) => price.seats === seats);
+  if (tier) return {price: tier, quantity: 1, amount: tier.amount};
+  const price = seatPriceOf(plan, seats);
+  return {price, quantity: seats, amount: price.amount * seats};
 }
 
 /** How many seats a checkout may buy of the plan: 1, or up to its team's `maxSeats`. */
@@ -105,11 +158,51 @@ export function maxSeatsOf(plan: Plan): number {
 }
 
 /**
+ * What is wrong with how the plan is sold for teams, in words for the seller (none when right): a
+ * `maxSeats` under 2; tiers beside a `seatPrice`; a tier under 2 seats, out of order, or past
+ * `maxSeats`; a largest tier that is not `maxSeats`. The config test and the preflight ask it.
+ */
+export function teamProblems(plan: Plan): string[] {
+  const team = plan.team;
+  if (!team) return [];
+  const problems: string[] = [];
+  const where = `${plan.name}'s team`;
+  if (!Number.isInteger(team.maxSeats) || team.maxSeats < FEWEST_TEAM_SEATS)
+    problems.push(`${where}: maxSeats must be a whole number of ${FEWEST_TEAM_SEATS} or more`);
+  const sizes = (team.tiers ?? []).map((tier) => tier.seats);
+  if (sizes.length === 0) return problems;
+  if (team.seatPrice) problems.push(`${where}: set tiers or seatPrice, not both`);
+  if (
+    sizes.some(
+      (seats, index) => !Number.isInteger(seats) || seats < FEWEST_TEAM_SEATS || seats <= (sizes[index - 1] ?? 0),
+    )
+  )
+    problems.push(
+      `${where}: tiers must be teams of ${FEWEST_TEAM_SEATS} or more seats, smallest first, each size once`,
+    );
+  if (sizes.at(-1) !== team.maxSeats)
+    problems.push(`${where}: its largest tier (${sizes.at(-1)} seats) must be its maxSeats (${team.maxSeats})`);
+  for (const tier of team.tiers ?? [])
+    if (!Number.isInteger(tier.price) || tier.price <= 0)
+      problems.push(`${where}: the tier of ${tier.seats} needs a price in whole dollars`);
+  return problems;
+}
+
+/** "5", "5 or 10", "5, 10 or 20". */
+function orList(counts: number[]): string {
+  return counts.length > 1 ? `${counts.slice(0, -1).join(', ')} or ${counts.at(-1)}` : String(counts[0]);
+}
+
+/**
  * Why a checkout may not buy `seats` of the plan, in words for the buyer, or null when it may. The
- * worker asks it of every checkout: the number comes from the browser, the limit from here.
+ * worker asks it of every checkout, seats added and move up: the number comes from the browser,
+ * the limit from here.
  */
 export function seatsRefusal(plan: Plan, seats: number): string | null {
   const most = maxSeatsOf(plan);
+  const tiers = teamTiersOf(plan).map((tier) => tier.seats);
+  if (seats > 1 && tiers.length > 0 && !tiers.includes(seats))
+    return `${plan.name} is sold for teams of ${orList(tiers)}: choose one of those.`;
   if (seats <= most) return null;
   return most === 1
     ? `${plan.name} is sold for one developer: choose a plan sold for teams to buy seats.`

@@ -7,7 +7,7 @@ import {DAY_MS} from './dates';
 import type {FaqItem, Plan} from './types';
 import {ROUTES} from './links';
 import {appConfig} from './app';
-import {FEWEST_TEAM_SEATS, seatPriceOf} from './plans';
+import {FEWEST_TEAM_SEATS, seatPriceOf, teamTiersOf} from './plans';
 import type {SEAT_END_REASON_KEYS} from './apiPaths';
 
 /**
@@ -17,22 +17,32 @@ import type {SEAT_END_REASON_KEYS} from './apiPaths';
 export function teamFaq(plans: readonly Plan[]): FaqItem | null {
   const sold = plans.filter((plan) => plan.team);
   if (sold.length === 0) return null;
-  // Each seat's price for a team: the team's own (`team.seatPrice`), else the plan's.
-  const names = sold
-    .map(
-      (plan) =>
-        `${plan.name} (up to ${plan.team!.maxSeats} developers, $${seatPriceOf(plan, FEWEST_TEAM_SEATS).amount / 100} a seat)`,
-    )
-    .join(' and ');
+  // Each seat's price for a team: the team's own (`team.seatPrice`), else the plan's; or each tier's.
+  const names = sold.map((plan) => `${plan.name} (${teamPriceWords(plan)})`).join(' and ');
+  const tiered = sold.filter((plan) => teamTiersOf(plan).length > 0).length;
+  const grow =
+    tiered === sold.length
+      ? 'move to a larger team later for the difference in price'
+      : `add seats later for the price of the seats alone${tiered > 0 ? ' (where teams come in fixed sizes, move to a larger one for the difference)' : ''}`;
   return {
     question: 'Can I buy it for my team?',
-    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can add seats later for the price of the seats alone${
+    answer: `Yes: ${names} ${sold.length === 1 ? 'is' : 'are'} sold for teams, in one checkout. You hold the first seat. From your dashboard you give each other seat to a developer, by e-mail (a link that works once, for ${TEAM_LINK_DAYS} days, for that address) or by GitHub username, and each gets their own invitation to every private repository of the plan; GitHub's daily limit of invitations is shared in turn, first come, first served. Remove a developer and their access is taken back; the seat is free for the next one. You can ${grow}${
       // A move up is offered only to a plan sold for as many seats: said only where there is one.
       sold.some((plan) => sold.some((higher) => higher.price > plan.price))
-        ? ', and move the whole team to a higher plan for the difference on each seat'
+        ? `, and move the whole team to a higher plan for the difference${tiered === sold.length ? '' : ' on each seat'}`
         : ''
     }.`,
   };
+}
+
+/** How a plan is priced for teams: "up to 10 developers, $79 a seat", or "5 developers for $299, or 10 for $499". */
+function teamPriceWords(plan: Plan): string {
+  const tiers = teamTiersOf(plan);
+  if (tiers.length > 0)
+    return tiers
+      .map((tier, index) => `${tier.seats}${index === 0 ? ' developers' : ''} for $${tier.amount / 100}`)
+      .join(', or ');
+  return `up to ${plan.team!.maxSeats} developers, $${seatPriceOf(plan, FEWEST_TEAM_SEATS).amount / 100} a seat`;
 }
 
 /** A plan's team offer, at its team's price for each seat: "Advanced for teams". */
@@ -89,14 +99,18 @@ export function seatRefundAmount(amountPaid: number, seatsBought: number, seats:
 /**
  * The fewest of its own seats a team purchase keeps through a refund of some seats: the buyer's
  * own, or 2 where a team's seat costs less than the plan alone (`team.seatPrice`): one seat left at
- * a team's price would be the plan for less than its price. A refund of the whole purchase ends it.
+ * a team's price would be the plan for less than its price. A team tier (`team.tiers`) keeps all
+ * it `bought`: it is one price, and fewer seats would be no tier. A refund of the whole purchase ends it.
  */
-export function seatsKept(plan: Plan | undefined): number {
+export function seatsKept(plan: Plan | undefined, bought: number): number {
+  if (plan && teamTiersOf(plan).length > 0) return bought;
   return plan && seatPriceOf(plan, FEWEST_TEAM_SEATS).amount < seatPriceOf(plan, 1).amount ? FEWEST_TEAM_SEATS : 1;
 }
 
-/** Why a seat refund stops at `keeps` seats, as the console and the worker's refusals say it. */
-export function seatsKeptWords(keeps: number): string {
+/** Why a seat refund stops at `keeps` seats of a purchase of `plan`, as the console and the worker's refusals say it. */
+export function seatsKeptWords(keeps: number, plan: Plan | undefined): string {
+  if (plan && teamTiersOf(plan).length > 0)
+    return `a team of ${keeps} is sold as one price, so its seats go back only together`;
   return keeps === 1
     ? 'the buyer keeps their own'
     : `a team keeps ${keeps}: one seat alone costs the plan's price, more than a team's seat`;
@@ -125,6 +139,8 @@ export const TEAM_WORDS = {
     now >= most
       ? `${plan} is sold for teams of up to ${most} seats, and yours has ${most} already.`
       : `${plan} is sold for teams of up to ${most} seats, and yours has ${now}: add ${most - now} or fewer.`,
+  tierPaid: (seats: number) =>
+    `What you paid covers a team of ${seats} already, within Stripe's smallest charge: please contact support to grow your team.`,
   teamTooBig: (plan: string, seats: number) =>
     `${plan} is not sold for a team of ${seats}: your whole team moves up together, so it cannot move to ${plan}.`,
   teamEnded: 'This team’s purchase was refunded or disputed, so its seats give no access. Ask its owner.',
@@ -214,6 +230,11 @@ export function seatEndedWords(owner: string, reason: SeatEndReason = 'removed')
         : 'Ask them for a seat again'
     }, or buy your own.`,
   };
+}
+
+/** The owner's move to a larger team tier (GET /upgrades `seats.tiers`): "Move to a team of 10 for $200". */
+export function largerTierLabel(seats: number, price: string): string {
+  return `Move to a team of ${seats} for ${price}`;
 }
 
 /** The owner's offer of more seats (GET /upgrades `seats`): "Add 2 seats for $298". */

@@ -50,7 +50,7 @@ export interface Plan {
   features: PlanFeature[];
   /**
    * Sold for teams too: the buyer picks how many seats at checkout, each at the plan's price (or the
-   * team's `seatPrice`), and each seat holds every repository of the plan for one GitHub account.
+   * team's `seatPrice`), or one of its fixed `tiers`, and each seat holds every repository of the plan for one GitHub account.
    * The buyer holds the first seat. Left out, the plan sells one seat.
    */
   team?: TeamSeats;
@@ -70,6 +70,23 @@ export interface TeamSeats {
    * one seat is the plan's `price`. Left out, each seat of a team costs the plan's price.
    */
   seatPrice?: TeamSeatPrice;
+  /**
+   * Fixed team tiers instead of a count of seats: a team of `seats` for one price each ("5
+   * developers for $299"). The picker offers the buyer alone and these teams only, and a team grows
+   * by moving to a larger tier for the difference. Each is a price of its own in Stripe. Sizes of 2
+   * or more, smallest first, the largest `maxSeats`; not beside `seatPrice`.
+   */
+  tiers?: TeamTier[];
+}
+
+/** A team of a fixed size for one price (see TeamSeats.tiers). */
+export interface TeamTier {
+  /** The team's size: its seats, the buyer's own included. */
+  seats: number;
+  /** The whole team's price in USD, whole dollars. */
+  price: number;
+  /** Its Stripe price ids, as the plan's own: test mode and live mode differ. */
+  priceId: Record<StripeMode, string>;
 }
 
 /** A team's price for each seat (see TeamSeats.seatPrice). */

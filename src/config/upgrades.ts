@@ -4,7 +4,7 @@
  * The worker alone decides the amount it charges (from its own record of the purchase's plan).
  */
 import {appConfig} from './app';
-import {extraRepositoriesAdded, FEWEST_TEAM_SEATS, planAmount, seatPriceOf} from './plans';
+import {extraRepositoriesAdded, FEWEST_TEAM_SEATS, planAmount, saleOf, seatPriceOf, teamTiersOf} from './plans';
 import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -16,11 +16,11 @@ export function upgradesFrom(from: Plan, list: readonly Plan[] = plans): Plan[] 
 
 /**
  * What an upgrade costs at list prices, in cents: the difference between the two plans' current
- * prices, or for a team the difference between their prices for each seat (`seatPriceOf`), times
- * its seats.
+ * prices, or for a team the difference between what its seats cost on each (`saleOf`: each seat's
+ * price times the seats, or a team tier's price).
  */
 export function upgradeAmount(from: Plan, to: Plan, seats = 1): number {
-  return (seatPriceOf(to, seats).amount - seatPriceOf(from, seats).amount) * seats;
+  return saleOf(to, seats).amount - saleOf(from, seats).amount;
 }
 
 /** What the buyer paid for the purchase being upgraded, as the worker recorded it. */
@@ -40,10 +40,12 @@ export interface PaidForPlan {
  * the difference (`upgradeAmount`); a fair-price buyer the difference of fair prices; and a
  * purchase paid less (a promotion code, a price since raised, a partial refund) is credited only
  * what it paid. A purchase recorded without its amount is credited the plan's price. A team moves
- * up every seat at once: the difference times its `seats`, credited what it paid for them all.
+ * up every seat at once: the difference for its `seats`, credited what it paid for them all.
+ * `toSeats` more than `seats` is a team moving to a larger tier of its plan (`team.tiers`), priced
+ * the same way: the larger tier, credited what the smaller was paid.
  */
-export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1): number {
-  const toPrice = seatsAmount(to, seats, seats, bought.percentOff);
+export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1, toSeats = seats): number {
+  const toPrice = saleAmount(to, toSeats, bought.percentOff);
   const listed = listedFor(from, seats);
   const paid = bought.paid === null ? listed : Math.max(0, bought.paid - bought.refunded);
   return toPrice - Math.min(listed, paid);
@@ -51,28 +53,35 @@ export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seat
 
 /**
  * The most `seats` of the plan cost at list prices now, the cap of an upgrade's credit: bought as one
- * team (each at a team's price), or as one seat at the plan's price and the rest added later at a
- * team's, which costs more where a team's seat costs less (`team.seatPrice`).
+ * team (`saleOf`), or as one seat at the plan's price and the rest added later at a team's, which
+ * costs more where a team's seat costs less (`team.seatPrice`). A team tier grown from fewer seats
+ * paid the larger tier's price in all, each move credited what was paid before.
  */
 function listedFor(plan: Plan, seats: number): number {
-  const whole = seatPriceOf(plan, seats).amount * seats;
-  return seats > 1
+  const whole = saleOf(plan, seats).amount;
+  return seats > 1 && teamTiersOf(plan).length === 0
     ? Math.max(whole, planAmount(plan) + seatPriceOf(plan, FEWEST_TEAM_SEATS).amount * (seats - 1))
     : whole;
 }
 
 /**
- * What `added` more seats of the plan cost: a team's price for each (`seatPriceOf`: the team's own
- * price where the plan has one, as the purchase then holds a team's seats), at the price the
- * purchase was sold at (less its fair-price percent, if any). Nothing is credited: the seats are new.
+ * What `added` more seats of a plan sold by the seat cost: a team's price for each (`seatPriceOf`:
+ * the team's own price where the plan has one, as the purchase then holds a team's seats), at the
+ * price the purchase was sold at (less its fair-price percent, if any). Nothing is credited: the
+ * seats are new. A plan sold in tiers grows by a move to a larger tier (`upgradeAmountFor`).
  */
 export function addedSeatsAmount(plan: Plan, added: number, percentOff: number | null): number {
-  return seatsAmount(plan, added, FEWEST_TEAM_SEATS, percentOff);
+  return percentPrice(seatPriceOf(plan, FEWEST_TEAM_SEATS).amount, percentOff) * added;
 }
 
-/** `count` seats of the plan at its price for a purchase of `held` seats (`seatPriceOf`), less a fair-price percent. */
-function seatsAmount(plan: Plan, count: number, held: number, percentOff: number | null): number {
-  return Math.round((seatPriceOf(plan, held).amount * (100 - (percentOff ?? 0))) / 100) * count;
+/** `seats` of the plan bought at once (`saleOf`), less a fair-price percent, as Stripe rounds a percent off each unit. */
+function saleAmount(plan: Plan, seats: number, percentOff: number | null): number {
+  const {price, quantity} = saleOf(plan, seats);
+  return percentPrice(price.amount, percentOff) * quantity;
+}
+
+function percentPrice(cents: number, percentOff: number | null): number {
+  return Math.round((cents * (100 - (percentOff ?? 0))) / 100);
 }
 
 /**

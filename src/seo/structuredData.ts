@@ -1,4 +1,4 @@
-import {appConfig, type AppConfig, maxSeatsOf, type Plan, PLAN_CURRENCY, planForTeams} from '../config';
+import {appConfig, type AppConfig, maxSeatsOf, type Plan, PLAN_CURRENCY, planForSeats, planForTeams} from '../config';
 import {siteUrl} from './siteUrl';
 
 /**
@@ -34,6 +34,14 @@ function offersOf(plan: Plan) {
     ...(seats && {eligibleQuantity: {'@type': 'QuantitativeValue', ...seats, unitText: 'seat'}}),
   });
   if (!plan.team) return [offer(plan.name, plan.price, null)];
+  const tiers = plan.team.tiers ?? [];
+  // Fixed tiers: the plan for one, and each team at its price. No seat count beside it: an offer's
+  // price is read as one unit's, and a tier's is the whole team's.
+  if (tiers.length > 0)
+    return [
+      offer(plan.name, plan.price, null),
+      ...tiers.map((tier) => offer(planForSeats(plan.name, tier.seats), tier.price, null)),
+    ];
   const most = maxSeatsOf(plan);
   if (!plan.team.seatPrice) return [offer(plan.name, plan.price, {minValue: 1, maxValue: most})];
   return [

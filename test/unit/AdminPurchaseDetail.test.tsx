@@ -487,7 +487,7 @@ describe('a purchase’s page', () => {
     await open();
     const team = screen.getByRole('region', {name: 'Team'});
     expect(team).toHaveTextContent(
-      `No seat can be refunded by itself (${seatsKeptWords(2)}). Refund the whole purchase to end it.`,
+      `No seat can be refunded by itself (${seatsKeptWords(2, appConfig.plans[1])}). Refund the whole purchase to end it.`,
     );
     expect(within(team).queryByLabelText('Seats to refund')).toBeNull();
   });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import YourPlan from '../../src/components/screens/Dashboard/YourPlan';
 import {
   addSeatsLabel,
+  largerTierLabel,
   appConfig,
   planAdds,
   PLAN_CURRENCY,
@@ -85,7 +86,7 @@ describe('a plan sold for teams: more seats', () => {
   const team: BuyerPlan = {
     plan: {id: higher.id, name: higher.name},
     upgrades: [],
-    seats: {seats: 3, most: 10, perSeat: higher.price * 100, currency: PLAN_CURRENCY},
+    seats: {seats: 3, most: 10, perSeat: higher.price * 100, tiers: null, currency: PLAN_CURRENCY},
   };
 
   test('offers seats at the worker’s price each, the button priced as they are counted; the click sends only the plan and the count', async () => {
@@ -123,11 +124,42 @@ describe('a plan sold for teams: more seats', () => {
     expect(screen.queryByRole('spinbutton')).toBeNull();
   });
 
+  test('a plan sold in fixed tiers offers each larger tier at the worker’s price for the move, and sends the seats it adds', async () => {
+    jsonWorker().answer(`POST ${API_PATHS.createUpgradeSession}`, 200, {
+      url: 'https://checkout.stripe.com/c/pay/cs_test_tier',
+    });
+    const redirect = show({
+      plan: {id: lower.id, name: lower.name},
+      upgrades: [offered.upgrades[0]!],
+      seats: {
+        seats: 5,
+        most: 20,
+        perSeat: null,
+        tiers: [
+          {seats: 10, amount: 20_000},
+          {seats: 20, amount: 50_000},
+        ],
+        currency: PLAN_CURRENCY,
+      },
+    });
+    const tier = await screen.findByRole('combobox', {name: 'Grow your team to'});
+    expect(screen.queryByRole('spinbutton')).toBeNull();
+    expect(screen.getByRole('button', {name: largerTierLabel(10, '$200')})).toBeInTheDocument();
+    await userEvent.selectOptions(tier, 'A team of 20');
+    await userEvent.click(screen.getByRole('button', {name: largerTierLabel(20, '$500')}));
+    // The move up says what a tier's team pays: its size's price, not each seat's.
+    expect(screen.getByText(/the difference between the two plans, for a team of 5\./)).toBeInTheDocument();
+    await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_tier'));
+    expect(
+      jsonWorker().calls.find((call) => call.route === `POST ${API_PATHS.createUpgradeSession}`)?.body,
+    ).toMatchObject({planId: lower.id, addSeats: 15});
+  });
+
   test('a team’s move up says it is paid for every seat', async () => {
     show({
       plan: {id: lower.id, name: lower.name},
       upgrades: [{...offered.upgrades[0]!, amount: upgradeAmount(lower, higher) * 3}],
-      seats: {seats: 3, most: 10, perSeat: lower.price * 100, currency: PLAN_CURRENCY},
+      seats: {seats: 3, most: 10, perSeat: lower.price * 100, tiers: null, currency: PLAN_CURRENCY},
     });
     expect(
       await screen.findByRole('button', {name: `Upgrade to ${higher.name} for $${(higher.price - lower.price) * 3}`}),

@@ -3,7 +3,7 @@
  * Stripe, GitHub and Mailgun, and at the shared Firebase Auth emulator for ID tokens.
  */
 import type Stripe from 'stripe';
-import {appConfig} from '../../src/config';
+import {appConfig, type Plan} from '../../src/config';
 import {checkoutOptions, consentMetadata} from '../../worker/src/payments/checkoutOptions';
 import {API_PATHS, CHECKOUT_RETURN_PARAMS} from '../../src/config/api';
 import {EMULATOR_PROJECT, oobCodes} from '../../scripts/local/authEmulator';
@@ -160,11 +160,22 @@ let exchanges = 0;
  */
 export async function startStack(
   overrides: WorkerVars = {},
-  {githubNow, bundleDir, migrateBefore}: {githubNow?: () => number; bundleDir?: string; migrateBefore?: string} = {},
+  {
+    githubNow,
+    bundleDir,
+    migrateBefore,
+    plans,
+  }: {
+    githubNow?: () => number;
+    bundleDir?: string;
+    migrateBefore?: string;
+    /** The plans a bundle built with another config sells, for the local Stripe to sell them too. */
+    plans?: readonly Plan[];
+  } = {},
 ): Promise<Stack> {
   const emulatorHost = runEmulatorHost();
   const [stripe, github, mailgun] = await Promise.all([
-    startStripeStandIn(),
+    startStripeStandIn({plans}),
     startGitHubStandIn({now: githubNow, extraRepositories: [EXTRA_FIXTURE_REPO]}),
     startMailgunStandIn(),
   ]);

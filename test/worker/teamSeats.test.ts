@@ -84,6 +84,7 @@ describe('seats added later', () => {
       seats: 3,
       most: TEAM_MAX,
       perSeat: perSeat.price * 100,
+      tiers: null,
       currency: PLAN_CURRENCY,
     });
     // An amount or a seat count for the whole team sent along is no part of the price.
@@ -511,7 +512,9 @@ describe('a refund of some of the team’s seats, from the console', () => {
     const refundsBefore = team().stripe.refundsCreated.length;
     const tooMany = await refund(admin, sessionId, {seats: 2, refundedBefore: 0});
     expect(tooMany.status).toBe(409);
-    expect(await tooMany.text()).toContain(`At most 1 seat of this purchase can be refunded (${seatsKeptWords(2)})`);
+    expect(await tooMany.text()).toContain(
+      `At most 1 seat of this purchase can be refunded (${seatsKeptWords(2, ADVANCED)})`,
+    );
     expect(team().stripe.refundsCreated).toHaveLength(refundsBefore);
     expect((await refund(admin, sessionId, {seats: 1, refundedBefore: 0})).status).toBe(200);
     expect(team().stripe.refundsCreated.slice(refundsBefore)).toEqual([
@@ -520,7 +523,9 @@ describe('a refund of some of the team’s seats, from the console', () => {
     expect((await detailOf(admin, sessionId)).seatRefund).toEqual({...offer, most: 0, refunded: 1});
     const past = await refund(admin, sessionId, {seats: 1, refundedBefore: perSeat});
     expect(past.status).toBe(409);
-    expect(await past.text()).toContain(`No seat of this purchase can be refunded by itself (${seatsKeptWords(2)})`);
+    expect(await past.text()).toContain(
+      `No seat of this purchase can be refunded by itself (${seatsKeptWords(2, ADVANCED)})`,
+    );
   });
 });
 

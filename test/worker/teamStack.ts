@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {buildTeamWorkerBundle, COMMITTED_ADVANCED} from '../../scripts/support/teamPlans';
+import {COMMITTED_ADVANCED, teamPlanEdits} from '../../scripts/support/teamPlans';
+import {buildWorkerBundleWithConfig, type ConfigEdit} from '../../scripts/support/workerRuntime';
+import type {Plan} from '../../src/config';
 import {EXTRA_FIXTURE_REPO, OWNER} from '../../scripts/local/githubApi';
 import {startStack, type Stack, uniqueEmail} from './stack';
 
@@ -21,17 +23,20 @@ export const STARTER_TEAM_MAX = TEAM_MAX + 2;
 /** The seller's admin address on the team stack (ADMIN_EMAILS): sign it up to use the console. */
 export const TEAM_ADMIN = uniqueEmail('team-seller');
 
-/** Starts the team stack before the file's tests and stops it after; read `stack()` inside a test. */
-export function useTeamStack(): () => Stack {
+/**
+ * Starts the team stack before the file's tests and stops it after; read `stack()` inside a test.
+ * `variant`: the config's edits of another way to sell teams (fixed tiers), and the plans they make.
+ */
+export function useTeamStack(variant: {edits: ConfigEdit[]; plans: readonly Plan[]} | null = null): () => Stack {
   let bundleDir: string;
   let stack: Stack | undefined;
   beforeAll(async () => {
     bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worker-team-'));
-    buildTeamWorkerBundle(bundleDir, {starter: STARTER_TEAM_MAX});
+    buildWorkerBundleWithConfig(bundleDir, variant?.edits ?? teamPlanEdits({starter: STARTER_TEAM_MAX}));
     // The plan's prompts repository too: a member's seat holds every repository of the plan.
     stack = await startStack(
       {GITHUB_EXTRA_REPOS: `prompts=${EXTRA_FIXTURE_REPO}`, ADMIN_EMAILS: TEAM_ADMIN, GITHUB_EXEMPT: OWNER},
-      {bundleDir},
+      {bundleDir, ...(variant && {plans: variant.plans})},
     );
   }, 180_000);
   afterAll(async () => {

@@ -431,7 +431,13 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
   expect(await planOf(user)).toEqual({
     plan: {id: higher.id, name: higher.name},
     upgrades: [],
-    seats: {seats: 1, most: maxSeatsOf(higher), perSeat: seatPriceOf(higher, 2).amount, currency: PLAN_CURRENCY},
+    seats: {
+      seats: 1,
+      most: maxSeatsOf(higher),
+      perSeat: seatPriceOf(higher, 2).amount,
+      tiers: null,
+      currency: PLAN_CURRENCY,
+    },
   });
   const paid = (await (
     await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})

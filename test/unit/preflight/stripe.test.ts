@@ -5,7 +5,8 @@
  * builds: one misconfiguration per test, each named in a failing line with its fix.
  */
 import Stripe from 'stripe';
-import {appConfig, PLAN_CURRENCY, planAmount} from '../../../src/config';
+import {appConfig, type Plan, PLAN_CURRENCY, planAmount} from '../../../src/config';
+import {TIERED_PLANS} from '../../../scripts/support/tieredPlans';
 import {formatMoney} from '../../../src/config/money';
 import {newPrice} from '../../../scripts/local/stripeApi';
 import {checkStripe, stripeWebhookUrl} from '../../../scripts/preflight/stripe';
@@ -19,7 +20,7 @@ beforeEach(async () => {
 afterEach(() => services.close());
 
 const [starter, advanced] = appConfig.plans;
-const check = (key = LIVE_KEY, fields: {webhookSecret?: string; siteUrl?: string} = {}) =>
+const check = (key = LIVE_KEY, fields: {webhookSecret?: string; siteUrl?: string; plans?: readonly Plan[]} = {}) =>
   checkStripe({
     secretKey: key,
     webhookSecret: 'whsec_preflight',
@@ -120,6 +121,21 @@ it("checks a team's own price for each seat as its own price, and says where to 
   expect(line!.label).toContain(`but the site shows $${seat.price}.00`);
   expect(line!.fix).toContain("the plan's team.seatPrice.priceId.production");
   expect(line!.fix).toContain("set the plan's team.seatPrice.price in src/config/app.ts");
+});
+
+it('checks each team tier as a price of its own, says where to set it, and fails a team the config sells wrongly', async () => {
+  const tiered = TIERED_PLANS[1]!;
+  const tier = tiered.team!.tiers![0]!;
+  const lines = await check(LIVE_KEY, {plans: [{...tiered, team: {...tiered.team!, maxSeats: 30}}]});
+  expect(linesOf(lines, 'fail')).toContainEqual({
+    status: 'fail',
+    label: `Config: ${tiered.name}'s team: its largest tier (20 seats) must be its maxSeats (30)`,
+    fix: 'Fix the plan in src/config/app.ts',
+  });
+  // The local Stripe sells the committed prices: the tier's is not in the account.
+  const missing = linesOf(lines, 'fail').find((line) => line.label.includes(tier.priceId.production));
+  expect(missing!.label).toContain(`plan ${tiered.name}, a team of ${tier.seats}, price ${tier.priceId.production}`);
+  expect(missing!.fix).toContain("the plan's team.tiers[0].priceId.production");
 });
 
 it("fails a live key when the config's production price ids are test-mode prices", async () => {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, type Plan} from '../../../src/config';
+import {findPlanPrice, type Plan} from '../../../src/config';
 import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {enqueueClaimedStatement, type Job} from '../jobs';
@@ -185,12 +185,15 @@ function deliveryConsentOf(session: Stripe.Checkout.Session): string | null {
   return version || null;
 }
 
-/** The plan the session bought and how many seats of it: its line item's quantity, Stripe's record of what was paid for. */
+/**
+ * The plan the session bought and how many seats of it: its line item's quantity times the seats
+ * one of its price buys (a team tier's size, else 1), Stripe's record of what was paid for.
+ */
 function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan; seats: number} | null {
   for (const item of session.line_items?.data ?? []) {
     const priceId = item.price?.id;
-    const plan = priceId ? findPlanByPriceId(priceId) : undefined;
-    if (priceId && plan) return {priceId, plan, seats: Math.max(1, item.quantity ?? 1)};
+    const sold = priceId ? findPlanPrice(priceId) : undefined;
+    if (priceId && sold) return {priceId, plan: sold.plan, seats: Math.max(1, item.quantity ?? 1) * sold.price.seats};
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import {Hono} from 'hono';
 import type Stripe from 'stripe';
-import {appConfig, findPlanByPriceId, ROUTES, seatPriceOf, seatsRefusal, storedPlanName} from '../../../src/config';
+import {appConfig, findPlanByPriceId, ROUTES, saleOf, seatsRefusal, storedPlanName} from '../../../src/config';
 import {
   API_PATHS,
   type CheckoutSignInResponse,
@@ -53,14 +53,15 @@ export const paymentRoutes = new Hono<AppEnv>()
     const body = await readJson(c, checkoutBody);
     const plan = findPlanByPriceId(body.priceId);
     if (!plan) throw new HttpError(400, 'Unknown price ID: it is not one of the plans');
-    // Seats are a quantity of one price: Stripe charges it times the seats, and a country's coupon
-    // (a percent) takes the same share off the whole. The price is the worker's pick for the seats
-    // (a team's own price for each seat, or the plan's), never the id the body named.
+    // Seats are a quantity of one price (Stripe charges it times the seats), or one team tier of
+    // their number, and a country's coupon (a percent) takes the same share off the whole. The price
+    // is the worker's pick for the seats (`saleOf`), never the id the body named.
     const seats = body.seats ?? 1;
-    const tooMany = seatsRefusal(plan, seats);
-    if (tooMany) throw new HttpError(400, tooMany);
+    const refused = seatsRefusal(plan, seats);
+    if (refused) throw new HttpError(400, refused);
+    const sale = saleOf(plan, seats);
     // The key decides the mode: that price in that mode is what Stripe charges.
-    const priceId = seatPriceOf(plan, seats).priceId[settings.stripeMode];
+    const priceId = sale.price.priceId[settings.stripeMode];
     const successUrl = pageOfSite(body.successUrl, settings.siteOrigin, 'The success URL');
     const cancelUrl = pageOfSite(body.cancelUrl, settings.siteOrigin, 'The cancel URL');
     // The payer's browser lands there with the claim: the site's success page, which hands it on
@@ -76,7 +77,7 @@ export const paymentRoutes = new Hono<AppEnv>()
       const fair = await fairPriceParams(stripe, plan, visitorCountry(c.env, c.req.raw));
       const session = await stripe.checkout.sessions.create({
         mode: 'payment',
-        line_items: [{price: priceId, quantity: seats}],
+        line_items: [{price: priceId, quantity: sale.quantity}],
         customer_creation: 'always',
         ...(user && {client_reference_id: user.uid}),
         ...(email && {customer_email: email}),

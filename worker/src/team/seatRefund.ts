@@ -55,9 +55,9 @@ function offerOf(payment: TeamPayment): Omit<SeatRefundOffer, 'held'> | null {
   // Moved up, each seat was paid for twice (the purchase and the move): refunding the purchase's
   // share alone would give back less than the seat cost. The move is refunded from its row first.
   if (payment.moved) return null;
-  // The owner's own seat stays, and a team bought at a team's price stays a team: a refund of the
-  // whole purchase is the refund of everything.
-  const keeps = seatsKept(findStoredPlan(payment.plan));
+  // The owner's own seat stays, a team bought at a team's price stays a team, and a team tier
+  // stays whole: a refund of the whole purchase is the refund of everything.
+  const keeps = seatsKept(findStoredPlan(payment.plan), payment.bought);
   return {
     most: Math.max(0, payment.bought - keeps - payment.refunded),
     keeps,
@@ -113,8 +113,8 @@ export async function refundSeats(
     throw new HttpError(
       409,
       offer.most === 0
-        ? `No seat of this purchase can be refunded by itself (${seatsKeptWords(offer.keeps)}). Refund the whole purchase to end it.`
-        : `At most ${seatsWord(offer.most)} of this purchase can be refunded (${seatsKeptWords(offer.keeps)}): ${request.seats} were asked.`,
+        ? `No seat of this purchase can be refunded by itself (${seatsKeptWords(offer.keeps, findStoredPlan(payment.plan))}). Refund the whole purchase to end it.`
+        : `At most ${seatsWord(offer.most)} of this purchase can be refunded (${seatsKeptWords(offer.keeps, findStoredPlan(payment.plan))}): ${request.seats} were asked.`,
       'CONFLICT',
     );
   }

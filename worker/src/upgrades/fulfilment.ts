@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, findStoredPlan, maxSeatsOf} from '../../../src/config';
+import {findPlanByPriceId, findStoredPlan, maxSeatsOf, teamTiersOf} from '../../../src/config';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
@@ -9,7 +9,7 @@ import {checkCardCountry} from '../payments/cardCountry';
 import {idOf, stripeFor} from '../payments/stripe';
 import {UPGRADE_METADATA} from './metadata';
 import {movePaid} from './movePaid';
-import {quantityOf} from './quote';
+import {quantityOf, upgradeLine} from './quote';
 import {upgradeRowLabel} from './rowLabel';
 import {type AppliedUpgrade, sendUpgradeMails} from './upgradeMail';
 
@@ -83,8 +83,9 @@ export async function fulfillUpgrade(
   // The purchase's state is checked again in the one statement that applies the upgrade: a refund
   // of the purchase landing meanwhile cannot leave a paid upgrade on a revoked purchase, and an
   // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong), as
-  // do seats added since a team's move up was priced for fewer. Seats added past the plan's most
-  // (two tabs, each within it) are refused. A purchase recorded before the worker stored plan ids
+  // do seats added since a team's move up was priced for fewer, or since a move to a larger team
+  // tier was priced from a smaller (its credit is wrong). Seats added past the plan's most (two
+  // tabs, each within it) are refused. A purchase recorded before the worker stored plan ids
   // names its plan: either is the same plan.
   const fromPlanName = findStoredPlan(row.from_plan)?.name ?? row.from_plan;
   const toPlan = findStoredPlan(row.to_plan);
@@ -96,7 +97,7 @@ export async function fulfillUpgrade(
          WHEN ?10 = 0 AND ${movePaid('?4', '?5')} THEN 'duplicate'
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
-         WHEN ?10 = 0 AND ${seatsNow} != ?11 THEN 'stale'
+         WHEN (?10 = 0 OR ?13 = 1) AND ${seatsNow} != ?11 THEN 'stale'
          WHEN ?10 > 0 AND ${seatsNow} + ?10 > ?12 THEN 'too many seats'
          ELSE 'paid' END AS outcome)
      UPDATE upgrades SET
@@ -122,6 +123,7 @@ export async function fulfillUpgrade(
       row.seats_added,
       row.from_seats,
       toPlan ? maxSeatsOf(toPlan) : 1,
+      toPlan && teamTiersOf(toPlan).length > 0 ? 1 : 0,
     )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
@@ -158,10 +160,12 @@ export async function fulfillUpgrade(
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }
 
-/** The session is the one the worker made for this row: same purchase, same plan, its price bought as many times. */
+/** The session is the one the worker made for this row: same purchase, same plan, its line item as it was sold. */
 function matchesRecord(session: Stripe.Checkout.Session, row: UpgradeRow): boolean {
   const metadata = session.metadata ?? {};
-  const quantity = quantityOf({added: row.seats_added, of: row.from_seats});
+  const seats = {added: row.seats_added, of: row.from_seats};
+  const toPlan = findStoredPlan(row.to_plan);
+  const quantity = toPlan ? upgradeLine(toPlan, seats).quantity : quantityOf(seats);
   const bought = (session.line_items?.data ?? []).some(
     (item) =>
       item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan && (item.quantity ?? 1) === quantity,

@@ -4,8 +4,13 @@ import {
   maxSeatsOf,
   type Plan,
   PLAN_CURRENCY,
+  type PlanPrice,
+  saleOf,
+  seatPriceOf,
+  seatsRefusal,
   SMALLEST_CHARGE,
   TEAM_WORDS,
+  teamTiersOf,
   upgradeAmountFor,
   type UpgradeSeats,
   upgradesFrom,
@@ -47,6 +52,17 @@ export function quantityOf(seats: UpgradeSeats): number {
 }
 
 /**
+ * What an upgrade's session sells, before its credit: a team tier of the seats it leaves (`saleOf`)
+ * once, where `to` is sold in tiers; else each seat's price for that many seats, times the seats
+ * added or moved up (`quantityOf`).
+ */
+export function upgradeLine(to: Plan, seats: UpgradeSeats): {price: PlanPrice; quantity: number} {
+  const after = seats.of + seats.added;
+  if (teamTiersOf(to).length > 0) return saleOf(to, after);
+  return {price: seatPriceOf(to, after), quantity: quantityOf(seats)};
+}
+
+/**
  * The user's paid purchase that gives the most now (bestPaidPurchaseOf), and its plan, or null
  * without one, or when its plan is no longer in the config. A buyer may hold two (a guest purchase
  * found by their e-mail, and one made signed in): upgrades are offered above the better, never to
@@ -59,35 +75,54 @@ export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase:
 }
 
 /**
- * What the purchase has paid for its seats: its own payment and its paid seat upgrades', less what
- * was refunded of them; null for a purchase recorded without its amount.
+ * What the purchase has paid for what it holds: its own payment and every upgrade of it paid (seats
+ * added, and moves to a higher plan, so a team tier that moved up is credited both on growing),
+ * less what was refunded of them; null for a purchase recorded without its amount.
  */
 async function paidForSeats(db: D1Database, purchase: Purchase): Promise<{paid: number | null; refunded: number}> {
   if (purchase.amount_total === null) return {paid: null, refunded: 0};
   const added = await db
     .prepare(
       `SELECT COALESCE(SUM(COALESCE(amount_paid, amount) - amount_refunded), 0) AS paid FROM upgrades
-       WHERE purchase_session_id = ?1 AND status = 'paid' AND seats_added > 0`,
+       WHERE purchase_session_id = ?1 AND status = 'paid'`,
     )
     .bind(purchase.session_id)
     .first<{paid: number}>();
   return {paid: purchase.amount_total + (added?.paid ?? 0), refunded: purchase.amount_refunded ?? 0};
 }
 
-/** What the move from the purchase's plan to `to` costs its buyer, for every seat, from D1's records. */
-async function amountFor(db: D1Database, purchase: Purchase, from: Plan, to: Plan): Promise<number> {
+/**
+ * What the move from the purchase's plan to `to` costs its buyer, for every seat, from D1's records;
+ * or, with `toSeats`, the move of a team to a larger tier of its plan.
+ */
+async function amountFor(db: D1Database, purchase: Purchase, from: Plan, to: Plan, toSeats?: number): Promise<number> {
   const percentOff = heldFairPrice(purchase)?.percentOff ?? null;
-  return upgradeAmountFor(from, to, {...(await paidForSeats(db, purchase)), percentOff}, purchase.seats ?? 1);
+  const seats = purchase.seats ?? 1;
+  return upgradeAmountFor(from, to, {...(await paidForSeats(db, purchase)), percentOff}, seats, toSeats ?? seats);
 }
 
-/** The seats the purchase may still add, with one's price, or null when its plan is not sold for teams. */
-function seatsOfferFor(purchase: Purchase, plan: Plan): SeatsOffer | null {
+/**
+ * The seats the purchase may still add, with one's price, or for a plan sold in tiers each larger
+ * tier with what the move to it costs; null when its plan is not sold for teams.
+ */
+async function seatsOfferFor(db: D1Database, purchase: Purchase, plan: Plan): Promise<SeatsOffer | null> {
   if (!plan.team) return null;
+  const seats = purchase.seats ?? 1;
+  const tiers = teamTiersOf(plan);
+  if (tiers.length > 0) {
+    const larger: {seats: number; amount: number}[] = [];
+    for (const tier of tiers.filter((sold) => sold.seats > seats)) {
+      const amount = await amountFor(db, purchase, plan, plan, tier.seats);
+      if (amount >= SMALLEST_CHARGE) larger.push({seats: tier.seats, amount});
+    }
+    return {seats, most: maxSeatsOf(plan), perSeat: null, tiers: larger, currency: PLAN_CURRENCY};
+  }
   const percentOff = heldFairPrice(purchase)?.percentOff ?? null;
   return {
-    seats: purchase.seats ?? 1,
+    seats,
     most: maxSeatsOf(plan),
     perSeat: addedSeatsAmount(plan, 1, percentOff),
+    tiers: null,
     currency: PLAN_CURRENCY,
   };
 }
@@ -101,12 +136,12 @@ export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPl
   if (purchase.revoked_by_seller_at !== null) return {plan: {id: plan.id, name: plan.name}, upgrades: [], seats: null};
   const seats = purchase.seats ?? 1;
   const upgrades: UpgradeOffer[] = [];
-  // A team moves up whole: only to a plan sold for as many seats.
-  for (const to of upgradesFrom(plan).filter((higher) => maxSeatsOf(higher) >= seats)) {
+  // A team moves up whole: only to a plan sold for as many seats (a tier of that size, where it has tiers).
+  for (const to of upgradesFrom(plan).filter((higher) => seatsRefusal(higher, seats) === null)) {
     const amount = await amountFor(db, purchase, plan, to);
     if (amount >= SMALLEST_CHARGE) upgrades.push({planId: to.id, name: to.name, amount, currency: PLAN_CURRENCY});
   }
-  return {plan: {id: plan.id, name: plan.name}, upgrades, seats: seatsOfferFor(purchase, plan)};
+  return {plan: {id: plan.id, name: plan.name}, upgrades, seats: await seatsOfferFor(db, purchase, plan)};
 }
 
 /**
@@ -140,7 +175,7 @@ export async function quoteUpgrade(
   if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
   const seats = purchase.seats ?? 1;
   const fairPrice = heldFairPrice(purchase);
-  if (addSeats !== undefined) return quoteSeats(purchase, from, to, addSeats, fairPrice);
+  if (addSeats !== undefined) return quoteSeats(db, purchase, from, to, addSeats, fairPrice);
 
   const paid = await db
     .prepare(`SELECT 1 AS found WHERE ${movePaid('?1', '?2')}`)
@@ -150,8 +185,8 @@ export async function quoteUpgrade(
   if (!upgradesFrom(from).some((plan) => plan.id === to.id)) {
     throw new HttpError(409, `Your purchase is ${from.name}: ${to.name} is not an upgrade of it.`, 'CONFLICT');
   }
-  // Every seat moves up: a plan sold for fewer would leave some behind.
-  if (maxSeatsOf(to) < seats) throw new HttpError(409, TEAM_WORDS.teamTooBig(to.name, seats), 'CONFLICT');
+  // Every seat moves up: a plan sold for fewer (or in tiers, none of this size) would leave some behind.
+  if (seatsRefusal(to, seats) !== null) throw new HttpError(409, TEAM_WORDS.teamTooBig(to.name, seats), 'CONFLICT');
   const amount = await amountFor(db, purchase, from, to);
   if (amount < SMALLEST_CHARGE) {
     throw new HttpError(
@@ -163,20 +198,32 @@ export async function quoteUpgrade(
   return {purchase, from, to, seats: {added: 0, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice};
 }
 
-/** More seats of the plan the purchase holds, each at its price for this buyer, up to the plan's most. */
-function quoteSeats(
+/**
+ * More seats of the plan the purchase holds, each at its price for this buyer, up to the plan's most;
+ * or, for a plan sold in tiers, the move to the larger tier of that many seats in all, credited what
+ * the purchase paid for the seats it holds.
+ */
+async function quoteSeats(
+  db: D1Database,
   purchase: Purchase,
   from: Plan,
   to: Plan,
   added: number,
   fairPrice: GivenFairPrice | null,
-): UpgradeQuote {
+): Promise<UpgradeQuote> {
   if (to.id !== from.id)
     throw new HttpError(409, `Your purchase is ${from.name}: seats are added to the plan you hold.`, 'CONFLICT');
   if (!from.team) throw new HttpError(409, TEAM_WORDS.soldAlone(from.name), 'CONFLICT');
   const seats = purchase.seats ?? 1;
+  // Sold in tiers, only a tier's size may be reached (the largest is the most); else up to the most.
+  const tiered = teamTiersOf(from).length > 0;
+  const refused = tiered ? seatsRefusal(from, seats + added) : null;
+  if (refused) throw new HttpError(409, refused, 'CONFLICT');
   if (seats + added > maxSeatsOf(from))
     throw new HttpError(409, TEAM_WORDS.seatsOverMost(from.name, maxSeatsOf(from), seats), 'CONFLICT');
-  const amount = addedSeatsAmount(from, added, fairPrice?.percentOff ?? null);
+  const amount = tiered
+    ? await amountFor(db, purchase, from, from, seats + added)
+    : addedSeatsAmount(from, added, fairPrice?.percentOff ?? null);
+  if (tiered && amount < SMALLEST_CHARGE) throw new HttpError(409, TEAM_WORDS.tierPaid(seats + added), 'CONFLICT');
   return {purchase, from, to, seats: {added, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice};
 }

@@ -1,4 +1,4 @@
-import {appConfig, maxSeatsOf} from '../../../src/config';
+import {appConfig, maxSeatsOf, teamTiersOf} from '../../../src/config';
 import {effectivePlan, effectiveSeats} from '../purchases';
 import {movePaid} from './movePaid';
 /**
@@ -41,6 +41,22 @@ function maxSeatsSql(expr: string): string {
   return `(CASE ${expr} ${appConfig.plans.map((plan) => `WHEN ${quoted(plan.id)} THEN ${maxSeatsOf(plan)}`).join(' ')} ELSE 1 END)`;
 }
 
+/** SQL for whether the plan `expr` (an id) is sold in fixed team tiers (`teamTiersOf`): 1 or 0. */
+function tieredSql(expr: string): string {
+  const tiered = appConfig.plans.filter((plan) => teamTiersOf(plan).length > 0);
+  return tiered.length === 0
+    ? '0'
+    : `(CASE WHEN ${expr} IN (${tiered.map((plan) => quoted(plan.id)).join(', ')}) THEN 1 ELSE 0 END)`;
+}
+
+/** SQL for whether `seats` is the size of one of the plan `expr`'s tiers (`team.tiers`): 1 or 0. */
+function tierSizeSql(expr: string, seats: string): string {
+  const sizes = appConfig.plans.flatMap((plan) =>
+    teamTiersOf(plan).map((tier) => `(${expr} = ${quoted(plan.id)} AND ${seats} = ${tier.seats})`),
+  );
+  return sizes.length === 0 ? '0' : `(CASE WHEN ${sizes.join(' OR ')} THEN 1 ELSE 0 END)`;
+}
+
 /** SQL for whether another payment has bought the move `alias` makes since (a seat upgrade has none). */
 const MOVE_BOUGHT_AGAIN = (alias: string) =>
   `(${alias}.seats_added = 0 AND ${movePaid(`${alias}.purchase_session_id`, `${alias}.to_plan`)})`;
@@ -48,13 +64,17 @@ const MOVE_BOUGHT_AGAIN = (alias: string) =>
 /**
  * SQL for whether the upgrade `alias` may stand on its paid purchase as the purchase is now, as
  * fulfilment decides a payment: on the plan it was priced from; a move up with the seats it was
- * priced for and no other payment for the same move since; seats added within the plan's most.
+ * priced for and no other payment for the same move since; seats added by the seat within the
+ * plan's most; a move to a larger team tier when its seats make a tier again (a later move stood
+ * on it meanwhile: 1 to 5 disputed while 5 to 10 was paid is 6 seats, and 10 once it is back).
  */
 function standsNow(alias: string): string {
+  const after = `${effectiveSeats('p')} + ${alias}.seats_added`;
   return `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ${alias}.purchase_session_id AND p.status = 'paid'
       AND ${planIdOf(effectivePlan('p'))} = ${alias}.from_plan
-      AND CASE WHEN ${alias}.seats_added > 0 THEN ${effectiveSeats('p')} + ${alias}.seats_added <= ${maxSeatsSql(`${alias}.to_plan`)}
-               ELSE ${effectiveSeats('p')} = ${alias}.from_seats END)
+      AND CASE WHEN ${alias}.seats_added = 0 THEN ${effectiveSeats('p')} = ${alias}.from_seats
+               WHEN ${tieredSql(`${alias}.to_plan`)} = 1 THEN ${tierSizeSql(`${alias}.to_plan`, after)} = 1
+               ELSE ${after} <= ${maxSeatsSql(`${alias}.to_plan`)} END)
     AND NOT ${MOVE_BOUGHT_AGAIN(alias)}`;
 }
 

@@ -1,11 +1,11 @@
 import type Stripe from 'stripe';
-import {fairPriceCreditName, seatPriceOf, upgradeCreditName} from '../../../src/config';
+import {fairPriceCreditName, teamTiersOf, upgradeCreditName} from '../../../src/config';
 import type {AuthUser} from '../auth/user';
 import {checkoutOptions} from '../payments/checkoutOptions';
 import {fairPriceMetadata} from '../payments/fairPriceCheckout';
 import type {Settings} from '../settings';
 import {UPGRADE_KIND, UPGRADE_METADATA} from './metadata';
-import {quantityOf, type UpgradeQuote} from './quote';
+import {type UpgradeQuote, upgradeLine} from './quote';
 
 /** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
 const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
@@ -62,13 +62,15 @@ export async function createUpgradeCheckout(
   request: {quote: UpgradeQuote; user: AuthUser; successUrl: string; cancelUrl: string},
 ): Promise<{session: Stripe.Checkout.Session; couponId: string | null}> {
   const {quote, user} = request;
-  const quantity = quantityOf(quote.seats);
-  // Each seat at the price of the seats the purchase holds after it: a team's own price where the
-  // plan has one, as the quote priced it.
-  const price = seatPriceOf(quote.to, quote.seats.of + quote.seats.added);
+  // Each seat at the price of the seats the purchase holds after it (a team's own price where the
+  // plan has one), or the team tier of that size, as the quote priced it.
+  const {price, quantity} = upgradeLine(quote.to, quote.seats);
   // What takes the price of what is sold down to the amount quoted: the credit for what was paid
   // (and, for a fair-price buyer, the percent their purchase was sold at). Seats at list price need none.
   const credit = price.amount * quantity - quote.amount;
+  // Seats added by the seat are new, so only a fair price takes from them; a move (up, or to a
+  // larger tier) is credited what was paid.
+  const bySeat = quote.seats.added > 0 && teamTiersOf(quote.to).length === 0;
   const coupon =
     credit > 0
       ? await stripe.coupons.create({
@@ -76,10 +78,9 @@ export async function createUpgradeCheckout(
           currency: quote.currency,
           duration: 'once',
           max_redemptions: 1,
-          name:
-            quote.seats.added > 0
-              ? fairPriceCreditName(quote.fairPrice?.percentOff ?? 0)
-              : upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null),
+          name: bySeat
+            ? fairPriceCreditName(quote.fairPrice?.percentOff ?? 0)
+            : upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null),
           metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
           // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
           redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,

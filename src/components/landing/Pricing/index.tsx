@@ -10,7 +10,8 @@ import {
   type Plan,
   planFeatureNames,
   planForSeats,
-  seatPriceOf,
+  saleOf,
+  teamTiersOf,
 } from '../../../config';
 import type {PricesResponse} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
@@ -33,22 +34,40 @@ function dollars(cents: number): string {
 }
 
 /**
- * What `count` seats cost this visitor in a purchase of `seats` (each at `seatPriceOf`: a team's own
- * price where the plan has one): the worker's fair price when it gives one (the amount the
- * checkout charges), else the list price. The anchor stays the list's, as does the structured data.
+ * What `seats` bought at once cost this visitor (`saleOf`: each seat's price times the seats, a team's
+ * own where the plan has one, or a team tier's price), or with `each` one seat's share of it: the
+ * worker's fair price when it gives one (the amount the checkout charges), else the list price. The
+ * anchor stays the list's, as does the structured data.
  */
-function shownPrice(plan: Plan, prices: PricesResponse | null, seats = 1, count = seats): string {
+function shownPrice(plan: Plan, prices: PricesResponse | null, seats = 1, each = false): string {
   const fair = prices && prices.percentOff > 0 ? prices.plans.find((entry) => entry.id === plan.id) : undefined;
   if (fair && seats === 1) return dollars(fair.amount);
+  const sale = saleOf(plan, seats);
   // The country's coupon takes its percent off the whole, as Stripe rounds it.
-  const whole = seatPriceOf(plan, seats).amount * count;
+  const whole = each ? sale.price.amount : sale.amount;
   return dollars(whole - (fair ? Math.round((whole * prices!.percentOff) / 100) : 0));
 }
 
+/** The team sizes the picker offers: each of a plan's fixed tiers, else 2 up to its `maxSeats`. */
+function teamSizes(plan: Plan): number[] {
+  const tiers = teamTiersOf(plan).map((tier) => tier.seats);
+  return tiers.length > 0 ? tiers : Array.from({length: maxSeatsOf(plan) - 1}, (_, index) => index + 2);
+}
+
+/** What the picker says under it, or null: a team's own price for each seat, or each tier's price. */
+function teamPriceLine(plan: Plan, prices: PricesResponse | null): string | null {
+  const tiers = teamTiersOf(plan);
+  if (tiers.length > 0)
+    return `Teams: ${tiers.map((tier) => `${tier.seats} developers for ${shownPrice(plan, prices, tier.seats)}`).join(', ')}`;
+  return plan.team?.seatPrice
+    ? `Teams of ${FEWEST_TEAM_SEATS} or more: ${shownPrice(plan, prices, FEWEST_TEAM_SEATS, true)} a seat`
+    : null;
+}
+
 /**
- * For a plan sold for teams: how many seats, 1 (the buyer alone) up to the plan's `maxSeats`. The
- * price and the checkout follow it; the worker charges each seat's price times the seats. A team's
- * own price for each seat (`team.seatPrice`) is said beside it.
+ * For a plan sold for teams: how many seats, 1 (the buyer alone) up to the plan's `maxSeats`, or one
+ * of its fixed tiers. The price and the checkout follow it; the worker charges the same. A team's own
+ * price for each seat (`team.seatPrice`), or each tier's, is said beside it.
  */
 function SeatPicker({
   plan,
@@ -62,7 +81,7 @@ function SeatPicker({
   onChange: (seats: number) => void;
 }) {
   const id = `seats-${plan.id}`;
-  const most = maxSeatsOf(plan);
+  const line = teamPriceLine(plan, prices);
   return (
     <div className={styles.seatPicker}>
       <p className={styles.seats}>
@@ -70,18 +89,18 @@ function SeatPicker({
         <select
           id={id}
           value={seats}
-          aria-describedby={plan.team?.seatPrice ? `${id}-price` : undefined}
+          aria-describedby={line ? `${id}-price` : undefined}
           onChange={(event) => onChange(Number(event.target.value))}>
-          {Array.from({length: most}, (_, index) => index + 1).map((count) => (
+          {[1, ...teamSizes(plan)].map((count) => (
             <option key={count} value={count}>
               {count === 1 ? 'Just me' : `A team of ${count}`}
             </option>
           ))}
         </select>
       </p>
-      {plan.team?.seatPrice && (
+      {line && (
         <p id={`${id}-price`} className={styles.teamPrice}>
-          Teams of {FEWEST_TEAM_SEATS} or more: {shownPrice(plan, prices, FEWEST_TEAM_SEATS, 1)} a seat
+          {line}
         </p>
       )}
     </div>
@@ -112,9 +131,11 @@ function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; pr
         <span className={styles.currency}>{PLAN_CURRENCY.toUpperCase()}</span>
       </p>
       <p className={styles.oneTime}>
-        {seats > 1
-          ? `One-time payment for ${seats} seats, ${shownPrice(plan, prices, seats, 1)} each`
-          : 'One-time payment'}
+        {seats === 1
+          ? 'One-time payment'
+          : teamTiersOf(plan).length > 0
+            ? `One-time payment for a team of ${seats}`
+            : `One-time payment for ${seats} seats, ${shownPrice(plan, prices, seats, true)} each`}
       </p>
       {plan.team && <SeatPicker plan={plan} prices={prices} seats={seats} onChange={setSeats} />}
       <CheckList items={planFeatureNames(plan, plans)} className={styles.features} />

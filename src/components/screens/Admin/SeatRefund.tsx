@@ -1,5 +1,5 @@
 import React, {useId, useState} from 'react';
-import {seatRefundAmount, seatsKeptWords} from '../../../config';
+import {findStoredPlan, seatRefundAmount, seatsKeptWords} from '../../../config';
 import type {AdminMember, AdminPurchaseDetail, RefundReason} from '../../../config/api';
 import {PLAN_CURRENCY} from '../../../config/plans';
 import {useAdminApi} from '../../../lib/useAdminApi';
@@ -34,6 +34,7 @@ export default function SeatRefund({
   const {busy, outcome, run} = useAction();
   const {most, keeps, paid, bought, refunded, held: taken} = purchase.seatRefund;
   const perSeat = seatRefundAmount(paid, bought, 1);
+  const kept = seatsKeptWords(keeps, findStoredPlan(purchase.plan));
   const currency = purchase.currency ?? PLAN_CURRENCY;
   const [seats, setSeats] = useState(1);
   const [picked, setPicked] = useState<number[]>([]);
@@ -41,7 +42,7 @@ export default function SeatRefund({
   if (most === 0) {
     return (
       <p className={styles.muted}>
-        {`${refunded > 0 ? `${seatsWord(refunded)} refunded. ` : ''}No seat can be refunded by itself (${seatsKeptWords(keeps)}). Refund the whole purchase to end it.`}
+        {`${refunded > 0 ? `${seatsWord(refunded)} refunded. ` : ''}No seat can be refunded by itself (${kept}). Refund the whole purchase to end it.`}
       </p>
     );
   }
@@ -64,7 +65,7 @@ export default function SeatRefund({
     <div>
       <h4>Refund seats</h4>
       <p className={styles.muted}>
-        {`${money(perSeat, currency)} a seat, the purchase's amount over the seats it bought; up to ${seatsWord(most)} (${seatsKeptWords(keeps)})${
+        {`${money(perSeat, currency)} a seat, the purchase's amount over the seats it bought; up to ${seatsWord(most)} (${kept})${
           refunded > 0 ? `, ${seatsWord(refunded)} refunded so far` : ''
         }. Seats added later are refunded from their own row.`}
       </p>

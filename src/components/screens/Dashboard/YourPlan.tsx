@@ -1,6 +1,14 @@
 import React, {useState} from 'react';
 import clsx from 'clsx';
-import {addedRepositoriesLine, addSeatsLabel, findStoredPlan, planAdds, planForSeats, ROUTES} from '../../../config';
+import {
+  addedRepositoriesLine,
+  addSeatsLabel,
+  findStoredPlan,
+  largerTierLabel,
+  planAdds,
+  planForSeats,
+  ROUTES,
+} from '../../../config';
 import type {BuyerPlan, CreateUpgradeSessionRequest, SeatsOffer, UpgradeOffer} from '../../../config/api';
 import {formatPrice} from '../../../config/money';
 import {ApiError, type ApiClient} from '../../../lib/api';
@@ -101,9 +109,12 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
       })}
       {plan.upgrades.length > 0 && (
         <p className={styles.muted}>
-          {seats > 1
-            ? `Your whole team moves up: you pay only the difference between the two plans, for each of your ${seats} seats. Every seat's repository access stays as it is.`
-            : 'You pay only the difference between the two plans. Your repository access stays as it is.'}
+          {seats === 1
+            ? 'You pay only the difference between the two plans. Your repository access stays as it is.'
+            : `Your whole team moves up: you pay only the difference between the two plans, ${
+                // A plan sold in fixed tiers prices a team of its size, not each seat.
+                plan.seats?.tiers ? `for a team of ${seats}` : `for each of your ${seats} seats`
+              }. Every seat's repository access stays as it is.`}
         </p>
       )}
       {plan.seats && (
@@ -130,6 +141,9 @@ function AddSeats({offer, busy, onAdd}: {offer: SeatsOffer; busy: string | null;
   const room = offer.most - offer.seats;
   const [added, setAdded] = useState(1);
   if (room < 1) return <p className={styles.muted}>{`Your team has every seat your plan sells (${offer.most}).`}</p>;
+  const perSeat = offer.perSeat;
+  if (offer.tiers !== null || perSeat === null)
+    return <LargerTier offer={offer} tiers={offer.tiers ?? []} busy={busy} onAdd={onAdd} />;
   const count = Math.min(Math.max(1, Math.floor(added) || 1), room);
   return (
     <form
@@ -155,11 +169,65 @@ function AddSeats({offer, busy, onAdd}: {offer: SeatsOffer; busy: string | null;
         />
         <button type="submit" className={controls.primary} disabled={busy !== null} aria-busy={busy === 'seats'}>
           {busy === 'seats' && <Spinner label="Opening the checkout" />}
-          {addSeatsLabel(count, formatPrice(offer.perSeat * count, offer.currency))}
+          {addSeatsLabel(count, formatPrice(perSeat * count, offer.currency))}
         </button>
       </div>
       <p className={styles.muted}>
         {`Each seat is one more developer with their own access to every repository of your plan, for as long as they hold it. You have ${offer.seats}, and may add up to ${room} more; you give them under Your team once paid.`}
+      </p>
+    </form>
+  );
+}
+
+/**
+ * More seats for a plan sold in fixed tiers: the move to a larger tier, priced as the worker will
+ * charge it (the larger tier, credited what the team paid). The buyer gives the new seats under
+ * "Your team" once paid.
+ */
+function LargerTier({
+  offer,
+  tiers,
+  busy,
+  onAdd,
+}: {
+  offer: SeatsOffer;
+  tiers: NonNullable<SeatsOffer['tiers']>;
+  busy: string | null;
+  onAdd: (added: number) => void;
+}) {
+  const [picked, setPicked] = useState(tiers[0]?.seats);
+  const tier = tiers.find((sold) => sold.seats === picked) ?? tiers[0];
+  if (!tier) return null;
+  return (
+    <form
+      className={styles.request}
+      aria-label="Grow your team"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onAdd(tier.seats - offer.seats);
+      }}>
+      <label htmlFor="larger-tier" className={styles.label}>
+        Grow your team to
+      </label>
+      <div className={styles.row}>
+        <select
+          id="larger-tier"
+          className={controls.input}
+          value={tier.seats}
+          onChange={(event) => setPicked(Number(event.target.value))}>
+          {tiers.map((sold) => (
+            <option key={sold.seats} value={sold.seats}>
+              {`A team of ${sold.seats}`}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className={controls.primary} disabled={busy !== null} aria-busy={busy === 'seats'}>
+          {busy === 'seats' && <Spinner label="Opening the checkout" />}
+          {largerTierLabel(tier.seats, formatPrice(tier.amount, offer.currency))}
+        </button>
+      </div>
+      <p className={styles.muted}>
+        {`Your plan is sold in teams of fixed sizes. You have ${offer.seats} ${offer.seats === 1 ? 'seat' : 'seats'}; the button says what the larger team costs you, what you paid for yours taken off. Each new seat is one more developer with their own access to every repository of your plan; you give them under Your team once paid.`}
       </p>
     </form>
   );

@@ -1,0 +1,199 @@
+/**
+ * Plans sold in fixed team tiers (issue 41, `team.tiers`), in workerd on a stack whose plans sell the
+ * buyer alone and teams of 5, 10 and 20 only (TIERED_PLANS): a checkout charges a tier once for all its
+ * seats, a team grows by moving to a larger tier credited what it paid, moves up tier for tier, and
+ * its seats go back only together.
+ */
+import {PLAN_CURRENCY, saleOf, seatsKeptWords, seatsRefusal} from '../../src/config';
+import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type BuyerPlan} from '../../src/config/api';
+import {tieredPlanEdits} from '../../scripts/support/teamPlans';
+import {TIERED_PLANS} from '../../scripts/support/tieredPlans';
+import {
+  disputeEvent,
+  payUpgradeOf,
+  PRICE_ADVANCED,
+  PRICE_STARTER,
+  SITE_ORIGIN,
+  type SignedInUser,
+  upgradeSessionOf,
+} from './stack';
+import {teamActs} from './teamActs';
+import {TEAM_ADMIN, useTeamStack} from './teamStack';
+
+const [STARTER, ADVANCED] = TIERED_PLANS as [(typeof TIERED_PLANS)[number], (typeof TIERED_PLANS)[number]];
+
+const team = useTeamStack({edits: tieredPlanEdits(), plans: TIERED_PLANS});
+const {call, teamOf, teamOwner} = teamActs(team);
+
+const back = {successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`};
+const offerOf = async (owner: SignedInUser) => (await (await call(owner, API_PATHS.upgrades)).json()) as BuyerPlan;
+/** The seats the purchase was bought with (seats added later are counted on top, in `teamOf`). */
+const seatsOf = async (sessionId: string) =>
+  (await team().worker.db.all<{seats: number}>('SELECT seats FROM purchases WHERE session_id = ?', sessionId))[0]
+    ?.seats;
+
+test('a team of 5 is its tier bought once: Stripe charges the tier’s price, and the purchase holds 5 seats', async () => {
+  const five = saleOf(ADVANCED, 5);
+  expect(five.quantity).toBe(1);
+  const {owner, sessionId} = await teamOwner(5, PRICE_ADVANCED);
+  expect(team().stripe.created.at(-1)!.line_items).toEqual([{price: five.price.priceId.test, quantity: '1'}]);
+  expect(team().stripe.sessions.get(sessionId)!.amount_total).toBe(five.amount);
+  expect(await seatsOf(sessionId)).toBe(5);
+  expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
+});
+
+test('a number of seats that is no tier is refused with the tiers named, and nothing is made at Stripe', async () => {
+  const before = team().stripe.created.length;
+  const response = await team().call(API_PATHS.createCheckoutSession, {
+    headers: {'cf-connecting-ip': '127.43.0.1'},
+    body: {priceId: PRICE_ADVANCED, seats: 3, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`},
+  });
+  expect(response.status).toBe(400);
+  expect(((await response.json()) as {error: string}).error).toBe(seatsRefusal(ADVANCED, 3));
+  expect(seatsRefusal(ADVANCED, 3)).toBe(`${ADVANCED.name} is sold for teams of 5, 10 or 20: choose one of those.`);
+  expect(team().stripe.created.length).toBe(before);
+});
+
+describe('a team grows by moving to a larger tier', () => {
+  test('a buyer alone pays the tier less what they paid; then the next tier, credited both payments', async () => {
+    const {owner} = await teamOwner(1, PRICE_ADVANCED);
+    const [one, five, ten, twenty] = [1, 5, 10, 20].map((seats) => saleOf(ADVANCED, seats));
+    expect((await offerOf(owner)).seats).toEqual({
+      seats: 1,
+      most: 20,
+      perSeat: null,
+      tiers: [
+        {seats: 5, amount: five!.amount - one!.amount},
+        {seats: 10, amount: ten!.amount - one!.amount},
+        {seats: 20, amount: twenty!.amount - one!.amount},
+      ],
+      currency: PLAN_CURRENCY,
+    });
+    const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+    // The tier once, less a credit of what was paid: never the seats' count of a price.
+    expect(team().stripe.created.at(-1)!.line_items).toEqual([{price: five!.price.priceId.test, quantity: '1'}]);
+    expect(team().stripe.sessions.get(id)!.amount_total).toBe(five!.amount - one!.amount);
+    await payUpgradeOf(team(), owner, id);
+    expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
+
+    // Credited all paid so far: each larger team costs what is left of its price.
+    expect((await offerOf(owner)).seats?.tiers).toEqual([
+      {seats: 10, amount: ten!.amount - five!.amount},
+      {seats: 20, amount: twenty!.amount - five!.amount},
+    ]);
+    // A size that is no tier is refused, with the tiers named.
+    const eight = await call(owner, API_PATHS.createUpgradeSession, {...back, planId: ADVANCED.id, addSeats: 3});
+    expect(eight.status).toBe(409);
+    expect(((await eight.json()) as {error: string}).error).toBe(seatsRefusal(ADVANCED, 8));
+    const last = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+    expect(team().stripe.sessions.get(last)!.amount_total).toBe(ten!.amount - five!.amount);
+    await payUpgradeOf(team(), owner, last);
+    expect(await teamOf(owner)).toMatchObject({seats: 10, free: 9});
+    expect((await offerOf(owner)).seats).toMatchObject({seats: 10, tiers: [{seats: 20}]});
+  });
+
+  test('two moves priced from the same team: the second one paid is stale, refunded, and the team stays a tier', async () => {
+    // Each within the most seats, together 14: no tier, and the second's credit would be wrong.
+    const {owner} = await teamOwner(1, PRICE_ADVANCED);
+    const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+    const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 9});
+    await payUpgradeOf(team(), owner, toFive);
+    const refundsBefore = team().stripe.refundsCreated.length;
+    await payUpgradeOf(team(), owner, toTen);
+    const [row] = await team().worker.db.all<{status: string; refused_reason: string | null}>(
+      'SELECT status, refused_reason FROM upgrades WHERE session_id = ?',
+      toTen,
+    );
+    expect(row).toEqual({status: 'refused', refused_reason: 'stale'});
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore + 1);
+    expect(await teamOf(owner)).toMatchObject({seats: 5});
+  });
+});
+
+test('a move to a larger tier disputed, then won after the team moved to another tier, is refused and refunded: the team stays a tier', async () => {
+  const {owner} = await teamOwner(1, PRICE_ADVANCED);
+  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+  await payUpgradeOf(team(), owner, toFive);
+  expect((await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.created', 'needs_response'))).status).toBe(
+    200,
+  );
+  expect((await offerOf(owner)).seats).toMatchObject({seats: 1});
+  // Meanwhile the owner buys the team of 10 from their one seat.
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 9});
+  await payUpgradeOf(team(), owner, toTen);
+  const refundsBefore = team().stripe.refundsCreated.length;
+  expect((await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.closed', 'won'))).status).toBe(200);
+  const [row] = await team().worker.db.all<{status: string; refused_reason: string | null}>(
+    'SELECT status, refused_reason FROM upgrades WHERE session_id = ?',
+    toFive,
+  );
+  expect(row).toEqual({status: 'refused', refused_reason: 'stale'});
+  expect(team().stripe.refundsCreated.length).toBe(refundsBefore + 1);
+  expect(await teamOf(owner)).toMatchObject({seats: 10});
+});
+
+test('an earlier move to a larger tier disputed while a later one stands: won, it stands again and the team is the larger tier', async () => {
+  const {owner} = await teamOwner(1, PRICE_ADVANCED);
+  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+  await payUpgradeOf(team(), owner, toFive);
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+  await payUpgradeOf(team(), owner, toTen);
+  await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.created', 'needs_response'));
+  expect(await teamOf(owner)).toMatchObject({seats: 6});
+  const refundsBefore = team().stripe.refundsCreated.length;
+  expect((await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.closed', 'won'))).status).toBe(200);
+  const [row] = await team().worker.db.all<{status: string}>(
+    'SELECT status FROM upgrades WHERE session_id = ?',
+    toFive,
+  );
+  expect(row).toEqual({status: 'paid'});
+  // The seller won: nothing is refunded.
+  expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+  expect(await teamOf(owner)).toMatchObject({seats: 10});
+});
+
+test('a team moves up tier for tier: a Starter team of 5 moves to Advanced’s team of 5 for the difference, and grows from there credited both payments', async () => {
+  const {owner} = await teamOwner(5, PRICE_STARTER);
+  const [from, to] = [saleOf(STARTER, 5), saleOf(ADVANCED, 5)];
+  expect((await offerOf(owner)).upgrades).toEqual([
+    {planId: ADVANCED.id, name: ADVANCED.name, amount: to.amount - from.amount, currency: PLAN_CURRENCY},
+  ]);
+  const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
+  expect(team().stripe.created.at(-1)!.line_items).toEqual([{price: to.price.priceId.test, quantity: '1'}]);
+  expect(team().stripe.sessions.get(id)!.amount_total).toBe(to.amount - from.amount);
+  await payUpgradeOf(team(), owner, id);
+  expect((await offerOf(owner)).plan).toEqual({id: ADVANCED.id, name: ADVANCED.name});
+  expect(await teamOf(owner)).toMatchObject({seats: 5});
+  // Growing after the move is credited both payments: the higher plan's team of 5 in all.
+  expect((await offerOf(owner)).seats?.tiers?.[0]).toEqual({
+    seats: 10,
+    amount: saleOf(ADVANCED, 10).amount - to.amount,
+  });
+});
+
+test('a tier’s seats go back only together: the console offers no seat refund and says why, and the worker refuses one', async () => {
+  const {sessionId} = await teamOwner(5, PRICE_ADVANCED);
+  const admin = await team().signUp({email: TEAM_ADMIN, verified: true});
+  const detail = (await (
+    await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))
+  ).json()) as AdminPurchaseDetail;
+  expect(detail.seatRefund).toEqual({
+    most: 0,
+    keeps: 5,
+    refunded: 0,
+    paid: saleOf(ADVANCED, 5).amount,
+    bought: 5,
+    held: 0,
+  });
+  const refundsBefore = team().stripe.refundsCreated.length;
+  const refused = await call(admin, adminPath(ADMIN_PATHS.refund, {sessionId}), {
+    reason: 'requested_by_customer',
+    seats: 1,
+    refundedBefore: 0,
+  });
+  expect(refused.status).toBe(409);
+  expect(((await refused.json()) as {error: string}).error).toContain(seatsKeptWords(5, ADVANCED));
+  expect(seatsKeptWords(5, ADVANCED)).toBe('a team of 5 is sold as one price, so its seats go back only together');
+  expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+  expect(await seatsOf(sessionId)).toBe(5);
+});
