@@ -4,7 +4,7 @@
  * seats, a team grows by moving to a larger tier credited what it paid, moves up tier for tier, and
  * its seats go back only together.
  */
-import {PLAN_CURRENCY, saleOf, seatsKeptWords, seatsRefusal} from '../../src/config';
+import {PLAN_CURRENCY, saleOf, seatsKeptWords, seatsRefusal, TEAM_WORDS} from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {tieredPlanEdits} from '../../scripts/support/teamPlans';
 import {TIERED_PLANS} from '../../scripts/support/tieredPlans';
@@ -27,6 +27,9 @@ const {call, teamOf, teamOwner} = teamActs(team);
 
 const back = {successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`};
 const offerOf = async (owner: SignedInUser) => (await (await call(owner, API_PATHS.upgrades)).json()) as BuyerPlan;
+/** The seller, signed up once for the file. */
+let sellerSignedUp: Promise<SignedInUser> | undefined;
+const seller = () => (sellerSignedUp ??= team().signUp({email: TEAM_ADMIN, verified: true}));
 /** The seats the purchase was bought with (seats added later are counted on top, in `teamOf`). */
 const seatsOf = async (sessionId: string) =>
   (await team().worker.db.all<{seats: number}>('SELECT seats FROM purchases WHERE session_id = ?', sessionId))[0]
@@ -152,6 +155,30 @@ test('an earlier move to a larger tier disputed while a later one stands: won, i
   expect(await teamOf(owner)).toMatchObject({seats: 10});
 });
 
+test('the console refunds a move to a larger tier only once no later move was priced on it: the later one first', async () => {
+  const {owner, sessionId} = await teamOwner(1, PRICE_ADVANCED);
+  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+  await payUpgradeOf(team(), owner, toFive);
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+  await payUpgradeOf(team(), owner, toTen);
+  const admin = await seller();
+  const refund = (id: string) =>
+    call(admin, adminPath(ADMIN_PATHS.refund, {sessionId: id}), {reason: 'requested_by_customer', refundedBefore: 0});
+  const refundsBefore = team().stripe.refundsCreated.length;
+  const refused = await refund(toFive);
+  expect(refused.status).toBe(409);
+  expect(((await refused.json()) as {error: string}).error).toBe(TEAM_WORDS.laterTierMove);
+  expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+  // The later move first: the team is 5 again; then the earlier one: the buyer alone.
+  expect((await refund(toTen)).status).toBe(200);
+  await team().deliver(team().stripe.refundedEvent(team().stripe.sessions.get(toTen)!.payment_intent as string));
+  expect(await teamOf(owner)).toMatchObject({seats: 5});
+  expect((await refund(toFive)).status).toBe(200);
+  await team().deliver(team().stripe.refundedEvent(team().stripe.sessions.get(toFive)!.payment_intent as string));
+  expect((await offerOf(owner)).seats).toMatchObject({seats: 1});
+  expect(await seatsOf(sessionId)).toBe(1);
+});
+
 test('a team moves up tier for tier: a Starter team of 5 moves to Advanced’s team of 5 for the difference, and grows from there credited both payments', async () => {
   const {owner} = await teamOwner(5, PRICE_STARTER);
   const [from, to] = [saleOf(STARTER, 5), saleOf(ADVANCED, 5)];
@@ -173,7 +200,7 @@ test('a team moves up tier for tier: a Starter team of 5 moves to Advanced’s t
 
 test('a tier’s seats go back only together: the console offers no seat refund and says why, and the worker refuses one', async () => {
   const {sessionId} = await teamOwner(5, PRICE_ADVANCED);
-  const admin = await team().signUp({email: TEAM_ADMIN, verified: true});
+  const admin = await seller();
   const detail = (await (
     await call(admin, adminPath(ADMIN_PATHS.purchase, {sessionId}))
   ).json()) as AdminPurchaseDetail;

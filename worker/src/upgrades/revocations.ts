@@ -57,6 +57,16 @@ function tierSizeSql(expr: string, seats: string): string {
   return sizes.length === 0 ? '0' : `(CASE WHEN ${sizes.join(' OR ')} THEN 1 ELSE 0 END)`;
 }
 
+/**
+ * SQL for whether the upgrade `alias` is a paid move to a larger team tier that a later paid move of
+ * its purchase was priced on (credited its payment): the console refunds the later one first.
+ */
+export function stoodOnByLaterTierMove(alias: string): string {
+  return `(${alias}.seats_added > 0 AND ${alias}.status = 'paid' AND ${tieredSql(`${alias}.to_plan`)} = 1
+    AND EXISTS (SELECT 1 FROM upgrades later WHERE later.purchase_session_id = ${alias}.purchase_session_id
+      AND later.status = 'paid' AND later.seats_added > 0 AND later.paid_at > ${alias}.paid_at))`;
+}
+
 /** SQL for whether another payment has bought the move `alias` makes since (a seat upgrade has none). */
 const MOVE_BOUGHT_AGAIN = (alias: string) =>
   `(${alias}.seats_added = 0 AND ${movePaid(`${alias}.purchase_session_id`, `${alias}.to_plan`)})`;
