@@ -56,7 +56,11 @@ export function tieredPlanEdits(): ConfigEdit[] {
   const committed = appConfig.plans[1]!.team!;
   const seatPrice = committed.seatPrice!;
   return [
-    {file: 'app.ts', from: "      id: 'starter',", to: `      id: 'starter',\n      ${teamSource(starter!)}`},
+    {
+      file: 'app.ts',
+      from: `      id: '${starter!.id}',`,
+      to: `      id: '${starter!.id}',\n      ${teamSource(starter!)}`,
+    },
     {
       file: 'app.ts',
       from: [

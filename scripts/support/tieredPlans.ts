@@ -4,10 +4,13 @@
  */
 import {appConfig, type Plan, type TeamTier} from '../../src/config';
 
-/** A tier's Stripe ids in TIERED_PLANS: made up, as the committed plans' are. */
-function tier(planName: string, seats: number, price: number): TeamTier {
-  const name = `price_1Q${planName}Team${seats}`;
-  return {seats, price, priceId: {test: `${name}Test`, production: `${name}Live`}};
+/** A tier's Stripe ids in TIERED_PLANS: the plan's own, each with the tier's size after it. */
+function tier(plan: Plan, seats: number, price: number): TeamTier {
+  return {
+    seats,
+    price,
+    priceId: {test: `${plan.priceId.test}Team${seats}`, production: `${plan.priceId.production}Team${seats}`},
+  };
 }
 
 /**
@@ -19,9 +22,9 @@ export const TIERED_PLANS: readonly Plan[] = appConfig.plans.map((plan, index) =
   team: {
     maxSeats: 20,
     tiers: [
-      tier(plan.name, 5, index === 0 ? 149 : 299),
-      tier(plan.name, 10, index === 0 ? 249 : 499),
-      tier(plan.name, 20, index === 0 ? 449 : 899),
+      tier(plan, 5, index === 0 ? 149 : 299),
+      tier(plan, 10, index === 0 ? 249 : 499),
+      tier(plan, 20, index === 0 ? 449 : 899),
     ],
   },
 }));

@@ -23,6 +23,7 @@ export {
   saleOf,
   seatPriceOf,
   type SeatsSale,
+  soldInTiers,
   seatsRefusal,
   storedPlanName,
   teamProblems,

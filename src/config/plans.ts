@@ -132,6 +132,11 @@ export function teamTiersOf(plan: Plan): PlanPrice[] {
   return planPrices(plan).filter((price) => price.seats > 1);
 }
 
+/** Whether the plan's team is sold in fixed tiers (`team.tiers`) rather than by the seat. */
+export function soldInTiers(plan: Plan): boolean {
+  return teamTiersOf(plan).length > 0;
+}
+
 /** How Stripe sells `seats` of a plan bought at once: one price, how many of it, and the whole, in cents. */
 export interface SeatsSale {
   price: PlanPrice;

@@ -7,7 +7,7 @@ import {DAY_MS} from './dates';
 import type {FaqItem, Plan} from './types';
 import {ROUTES} from './links';
 import {appConfig} from './app';
-import {FEWEST_TEAM_SEATS, seatPriceOf, teamTiersOf} from './plans';
+import {FEWEST_TEAM_SEATS, seatPriceOf, soldInTiers, teamTiersOf} from './plans';
 import type {SEAT_END_REASON_KEYS} from './apiPaths';
 
 /**
@@ -19,7 +19,7 @@ export function teamFaq(plans: readonly Plan[]): FaqItem | null {
   if (sold.length === 0) return null;
   // Each seat's price for a team: the team's own (`team.seatPrice`), else the plan's; or each tier's.
   const names = sold.map((plan) => `${plan.name} (${teamPriceWords(plan)})`).join(' and ');
-  const tiered = sold.filter((plan) => teamTiersOf(plan).length > 0).length;
+  const tiered = sold.filter((plan) => soldInTiers(plan)).length;
   const grow =
     tiered === sold.length
       ? 'move to a larger team later for the difference in price'
@@ -103,14 +103,13 @@ export function seatRefundAmount(amountPaid: number, seatsBought: number, seats:
  * it `bought`: it is one price, and fewer seats would be no tier. A refund of the whole purchase ends it.
  */
 export function seatsKept(plan: Plan | undefined, bought: number): number {
-  if (plan && teamTiersOf(plan).length > 0) return bought;
+  if (plan && soldInTiers(plan)) return bought;
   return plan && seatPriceOf(plan, FEWEST_TEAM_SEATS).amount < seatPriceOf(plan, 1).amount ? FEWEST_TEAM_SEATS : 1;
 }
 
 /** Why a seat refund stops at `keeps` seats of a purchase of `plan`, as the console and the worker's refusals say it. */
 export function seatsKeptWords(keeps: number, plan: Plan | undefined): string {
-  if (plan && teamTiersOf(plan).length > 0)
-    return `a team of ${keeps} is sold as one price, so its seats go back only together`;
+  if (plan && soldInTiers(plan)) return `a team of ${keeps} is sold as one price, so its seats go back only together`;
   return keeps === 1
     ? 'the buyer keeps their own'
     : `a team keeps ${keeps}: one seat alone costs the plan's price, more than a team's seat`;

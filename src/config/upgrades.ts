@@ -4,7 +4,7 @@
  * The worker alone decides the amount it charges (from its own record of the purchase's plan).
  */
 import {appConfig} from './app';
-import {extraRepositoriesAdded, FEWEST_TEAM_SEATS, planAmount, saleOf, seatPriceOf, teamTiersOf} from './plans';
+import {extraRepositoriesAdded, FEWEST_TEAM_SEATS, planAmount, saleOf, seatPriceOf, soldInTiers} from './plans';
 import type {Plan} from './types';
 
 const plans: readonly Plan[] = appConfig.plans;
@@ -59,7 +59,7 @@ export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seat
  */
 function listedFor(plan: Plan, seats: number): number {
   const whole = saleOf(plan, seats).amount;
-  return seats > 1 && teamTiersOf(plan).length === 0
+  return seats > 1 && !soldInTiers(plan)
     ? Math.max(whole, planAmount(plan) + seatPriceOf(plan, FEWEST_TEAM_SEATS).amount * (seats - 1))
     : whole;
 }

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, findStoredPlan, maxSeatsOf, teamTiersOf} from '../../../src/config';
+import {findPlanByPriceId, findStoredPlan, maxSeatsOf, soldInTiers} from '../../../src/config';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
@@ -123,7 +123,7 @@ export async function fulfillUpgrade(
       row.seats_added,
       row.from_seats,
       toPlan ? maxSeatsOf(toPlan) : 1,
-      toPlan && teamTiersOf(toPlan).length > 0 ? 1 : 0,
+      toPlan && soldInTiers(toPlan) ? 1 : 0,
     )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.

@@ -10,6 +10,7 @@ import {
   seatsRefusal,
   SMALLEST_CHARGE,
   TEAM_WORDS,
+  soldInTiers,
   teamTiersOf,
   upgradeAmountFor,
   type UpgradeSeats,
@@ -58,7 +59,7 @@ export function quantityOf(seats: UpgradeSeats): number {
  */
 export function upgradeLine(to: Plan, seats: UpgradeSeats): {price: PlanPrice; quantity: number} {
   const after = seats.of + seats.added;
-  if (teamTiersOf(to).length > 0) return saleOf(to, after);
+  if (soldInTiers(to)) return saleOf(to, after);
   return {price: seatPriceOf(to, after), quantity: quantityOf(seats)};
 }
 
@@ -216,7 +217,7 @@ async function quoteSeats(
   if (!from.team) throw new HttpError(409, TEAM_WORDS.soldAlone(from.name), 'CONFLICT');
   const seats = purchase.seats ?? 1;
   // Sold in tiers, only a tier's size may be reached (the largest is the most); else up to the most.
-  const tiered = teamTiersOf(from).length > 0;
+  const tiered = soldInTiers(from);
   const refused = tiered ? seatsRefusal(from, seats + added) : null;
   if (refused) throw new HttpError(409, refused, 'CONFLICT');
   if (seats + added > maxSeatsOf(from))

@@ -1,4 +1,4 @@
-import {appConfig, maxSeatsOf, teamTiersOf} from '../../../src/config';
+import {appConfig, maxSeatsOf, soldInTiers, teamTiersOf} from '../../../src/config';
 import {effectivePlan, effectiveSeats} from '../purchases';
 import {movePaid} from './movePaid';
 /**
@@ -43,7 +43,7 @@ function maxSeatsSql(expr: string): string {
 
 /** SQL for whether the plan `expr` (an id) is sold in fixed team tiers (`teamTiersOf`): 1 or 0. */
 function tieredSql(expr: string): string {
-  const tiered = appConfig.plans.filter((plan) => teamTiersOf(plan).length > 0);
+  const tiered = appConfig.plans.filter((plan) => soldInTiers(plan));
   return tiered.length === 0
     ? '0'
     : `(CASE WHEN ${expr} IN (${tiered.map((plan) => quoted(plan.id)).join(', ')}) THEN 1 ELSE 0 END)`;

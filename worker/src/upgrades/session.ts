@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {fairPriceCreditName, teamTiersOf, upgradeCreditName} from '../../../src/config';
+import {fairPriceCreditName, soldInTiers, upgradeCreditName} from '../../../src/config';
 import type {AuthUser} from '../auth/user';
 import {checkoutOptions} from '../payments/checkoutOptions';
 import {fairPriceMetadata} from '../payments/fairPriceCheckout';
@@ -70,7 +70,7 @@ export async function createUpgradeCheckout(
   const credit = price.amount * quantity - quote.amount;
   // Seats added by the seat are new, so only a fair price takes from them; a move (up, or to a
   // larger tier) is credited what was paid.
-  const bySeat = quote.seats.added > 0 && teamTiersOf(quote.to).length === 0;
+  const bySeat = quote.seats.added > 0 && !soldInTiers(quote.to);
   const coupon =
     credit > 0
       ? await stripe.coupons.create({

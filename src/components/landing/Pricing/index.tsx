@@ -11,6 +11,7 @@ import {
   planFeatureNames,
   planForSeats,
   saleOf,
+  soldInTiers,
   teamTiersOf,
 } from '../../../config';
 import type {PricesResponse} from '../../../config/api';
@@ -133,7 +134,7 @@ function PlanCard({plan, plans, prices}: {plan: Plan; plans: readonly Plan[]; pr
       <p className={styles.oneTime}>
         {seats === 1
           ? 'One-time payment'
-          : teamTiersOf(plan).length > 0
+          : soldInTiers(plan)
             ? `One-time payment for a team of ${seats}`
             : `One-time payment for ${seats} seats, ${shownPrice(plan, prices, seats, true)} each`}
       </p>
