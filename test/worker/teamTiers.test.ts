@@ -4,7 +4,7 @@
  * seats, a team grows by moving to a larger tier credited what it paid, moves up tier for tier, and
  * its seats go back only together.
  */
-import {PLAN_CURRENCY, saleOf, seatsKeptWords, seatsRefusal, TEAM_WORDS} from '../../src/config';
+import {appConfig, PLAN_CURRENCY, planPrices, saleOf, seatsKeptWords, seatsRefusal, TEAM_WORDS} from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {tieredPlanEdits} from '../../scripts/support/teamPlans';
 import {TIERED_PLANS} from '../../scripts/support/tieredPlans';
@@ -195,6 +195,100 @@ test('a team moves up tier for tier: a Starter team of 5 moves to Advanced’s t
   expect((await offerOf(owner)).seats?.tiers?.[0]).toEqual({
     seats: 10,
     amount: saleOf(ADVANCED, 10).amount - to.amount,
+  });
+});
+
+describe('a session made before the seller changed the plan’s prices is held to the line the worker recorded, not to the config now', () => {
+  /**
+   * An upgrade's session as a worker built with other prices made it: at Stripe, selling `price`
+   * once; in D1, the row that worker wrote, with the line it sold (0042).
+   */
+  async function madeBeforeTheChange(
+    owner: SignedInUser,
+    purchase: string,
+    sold: {price: string; seatsAdded: number; amount: number},
+  ) {
+    const session = team().stripe.add({
+      client_reference_id: owner.uid,
+      currency: PLAN_CURRENCY,
+      amount_subtotal: sold.amount,
+      amount_total: sold.amount,
+      metadata: {
+        kind: 'upgrade',
+        upgradeOf: purchase,
+        fromPlan: ADVANCED.id,
+        toPlan: ADVANCED.id,
+        amount: String(sold.amount),
+        seatsAdded: String(sold.seatsAdded),
+        // The stand-in's line item for a session it did not make.
+        priceId: sold.price,
+      },
+    });
+    await team().worker.db.run(
+      `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency,
+         created_at, updated_at, seats_added, from_seats, price_id, quantity)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7, ?8, ?8, ?9, 5, ?10, 1)`,
+      session.id,
+      purchase,
+      owner.uid,
+      owner.email,
+      ADVANCED.id,
+      sold.amount,
+      PLAN_CURRENCY,
+      Date.now(),
+      sold.seatsAdded,
+      sold.price,
+    );
+    return session.id;
+  }
+  const upgradeRow = async (id: string) =>
+    (
+      await team().worker.db.all<{status: string; refused_reason: string | null}>(
+        'SELECT status, refused_reason FROM upgrades WHERE session_id = ?',
+        id,
+      )
+    )[0];
+
+  test('a move to a tier whose price id the seller has since replaced is applied at the price it was sold for', async () => {
+    const {owner, sessionId} = await teamOwner(5, PRICE_ADVANCED);
+    const [five, ten] = [saleOf(ADVANCED, 5), saleOf(ADVANCED, 10)];
+    const id = await madeBeforeTheChange(owner, sessionId, {
+      price: `${ten.price.priceId.test}Before`,
+      seatsAdded: 5,
+      amount: ten.amount - five.amount,
+    });
+    await payUpgradeOf(team(), owner, id);
+    expect(await upgradeRow(id)).toEqual({status: 'paid', refused_reason: null});
+    expect(await teamOf(owner)).toMatchObject({seats: 10});
+  });
+
+  test('a seat added by the seat, paid after the plan went to tiers, is refused and refunded: the team stays a tier', async () => {
+    const {owner, sessionId} = await teamOwner(5, PRICE_ADVANCED);
+    // The committed config sells Advanced's teams by the seat: a worker built with it priced this.
+    const seatPrice = planPrices(appConfig.plans.find((plan) => plan.id === ADVANCED.id)!).find(
+      (price) => price.at === 'team.seatPrice.',
+    )!;
+    const refundsBefore = team().stripe.refundsCreated.length;
+    const id = await madeBeforeTheChange(owner, sessionId, {
+      price: seatPrice.priceId.test,
+      seatsAdded: 1,
+      amount: seatPrice.amount,
+    });
+    await payUpgradeOf(team(), owner, id);
+    expect(await upgradeRow(id)).toEqual({status: 'refused', refused_reason: 'seats not sold'});
+    expect(team().stripe.refundsCreated.length).toBe(refundsBefore + 1);
+    expect(await teamOf(owner)).toMatchObject({seats: 5});
+  });
+
+  test('a row from before the worker recorded the line is matched against the config, as before', async () => {
+    const {owner} = await teamOwner(5, PRICE_ADVANCED);
+    const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+    expect(await team().worker.db.all('SELECT price_id, quantity FROM upgrades WHERE session_id = ?', id)).toEqual([
+      {price_id: saleOf(ADVANCED, 10).price.priceId.test, quantity: 1},
+    ]);
+    await team().worker.db.run('UPDATE upgrades SET price_id = NULL, quantity = NULL WHERE session_id = ?', id);
+    await payUpgradeOf(team(), owner, id);
+    expect(await teamOf(owner)).toMatchObject({seats: 10});
   });
 });
 

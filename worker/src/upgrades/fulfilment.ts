@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, findStoredPlan, maxSeatsOf, soldInTiers} from '../../../src/config';
+import {findPlanByPriceId, findStoredPlan, maxSeatsOf, seatsRefusal, soldInTiers} from '../../../src/config';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
@@ -28,6 +28,9 @@ interface UpgradeRow {
   /** Seats it adds (0 for a move to a higher plan), and the purchase's seats when it was priced (0039). */
   seats_added: number;
   from_seats: number;
+  /** The line item its session sells (0042); null on a row made before the worker stored it. */
+  price_id: string | null;
+  quantity: number | null;
 }
 
 /**
@@ -44,7 +47,8 @@ export type Refusal =
   | 'stale'
   | 'another buyer'
   | 'amount mismatch'
-  | 'too many seats';
+  | 'too many seats'
+  | 'seats not sold';
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -85,8 +89,9 @@ export async function fulfillUpgrade(
   // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong), as
   // do seats added since a team's move up was priced for fewer, or since a move to a larger team
   // tier was priced from a smaller (its credit is wrong). Seats added past the plan's most (two
-  // tabs, each within it) are refused. A purchase recorded before the worker stored plan ids
-  // names its plan: either is the same plan.
+  // tabs, each within it) are refused, as are seats the plan is no longer sold for (the seller
+  // changed it to sell teams in tiers, or fewer seats, after the session was made). A purchase
+  // recorded before the worker stored plan ids names its plan: either is the same plan.
   const fromPlanName = findStoredPlan(row.from_plan)?.name ?? row.from_plan;
   const toPlan = findStoredPlan(row.to_plan);
   const seatsNow = `(SELECT ${effectiveSeats('p')} FROM purchases p WHERE p.session_id = ?4)`;
@@ -99,6 +104,7 @@ export async function fulfillUpgrade(
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
          WHEN (?10 = 0 OR ?13 = 1) AND ${seatsNow} != ?11 THEN 'stale'
          WHEN ?10 > 0 AND ${seatsNow} + ?10 > ?12 THEN 'too many seats'
+         WHEN ?14 = 1 THEN 'seats not sold'
          ELSE 'paid' END AS outcome)
      UPDATE upgrades SET
        status = CASE (SELECT outcome FROM verdict) WHEN 'paid' THEN 'paid' WHEN 'revoked' THEN 'revoked' ELSE 'refused' END,
@@ -124,6 +130,7 @@ export async function fulfillUpgrade(
       row.from_seats,
       toPlan ? maxSeatsOf(toPlan) : 1,
       toPlan && soldInTiers(toPlan) ? 1 : 0,
+      toPlan && seatsRefusal(toPlan, row.from_seats + row.seats_added) !== null ? 1 : 0,
     )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
@@ -160,20 +167,32 @@ export async function fulfillUpgrade(
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }
 
-/** The session is the one the worker made for this row: same purchase, same plan, its line item as it was sold. */
+/**
+ * The session is the one the worker made for this row: same purchase, same plan, and the line item
+ * the row records. A row from before the worker recorded it (0042) is matched against the config.
+ */
 function matchesRecord(session: Stripe.Checkout.Session, row: UpgradeRow): boolean {
   const metadata = session.metadata ?? {};
-  const seats = {added: row.seats_added, of: row.from_seats};
-  const toPlan = findStoredPlan(row.to_plan);
-  const quantity = toPlan ? upgradeLine(toPlan, seats).quantity : quantityOf(seats);
-  const bought = (session.line_items?.data ?? []).some(
-    (item) =>
-      item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan && (item.quantity ?? 1) === quantity,
-  );
+  const items = session.line_items?.data ?? [];
+  const bought =
+    row.price_id !== null
+      ? items.some((item) => item.price?.id === row.price_id && (item.quantity ?? 1) === row.quantity)
+      : soldByConfig(items, row);
   return (
     metadata[UPGRADE_METADATA.upgradeOf] === row.purchase_session_id &&
     metadata[UPGRADE_METADATA.toPlan] === row.to_plan &&
     bought
+  );
+}
+
+/** A row from before 0042: one of its line items is a price of its plan now, in the quantity its seats make. */
+function soldByConfig(items: Stripe.LineItem[], row: UpgradeRow): boolean {
+  const seats = {added: row.seats_added, of: row.from_seats};
+  const toPlan = findStoredPlan(row.to_plan);
+  const quantity = toPlan ? upgradeLine(toPlan, seats).quantity : quantityOf(seats);
+  return items.some(
+    (item) =>
+      item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan && (item.quantity ?? 1) === quantity,
   );
 }
 
