@@ -85,6 +85,14 @@ function percentPrice(cents: number, percentOff: number | null): number {
 }
 
 /**
+ * The console's answer to a refund of an upgrade that a later one was priced on (credited its
+ * payment): refunded alone, it would leave the later upgrade paid for with money given back (a
+ * team of 1 moved to 5 then to 10 would keep 6 seats, a number no team size has).
+ */
+export const CREDITED_LATER_REFUSAL =
+  'A later upgrade was credited this payment: refund that upgrade first, or the whole purchase. Refunded alone, this one would leave the later upgrade paid for with money given back.';
+
+/**
  * Stripe's smallest charge in US dollars (50 cents): an upgrade that would cost less is not sold
  * through Checkout (Stripe refuses the session).
  */

@@ -4,7 +4,15 @@
  * seats, a team grows by moving to a larger tier credited what it paid, moves up tier for tier, and
  * its seats go back only together.
  */
-import {appConfig, PLAN_CURRENCY, planPrices, saleOf, seatsKeptWords, seatsRefusal, TEAM_WORDS} from '../../src/config';
+import {
+  appConfig,
+  CREDITED_LATER_REFUSAL,
+  PLAN_CURRENCY,
+  planPrices,
+  saleOf,
+  seatsKeptWords,
+  seatsRefusal,
+} from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {tieredPlanEdits} from '../../scripts/support/teamPlans';
 import {TIERED_PLANS} from '../../scripts/support/tieredPlans';
@@ -23,7 +31,7 @@ import {TEAM_ADMIN, useTeamStack} from './teamStack';
 const [STARTER, ADVANCED] = TIERED_PLANS as [(typeof TIERED_PLANS)[number], (typeof TIERED_PLANS)[number]];
 
 const team = useTeamStack({edits: tieredPlanEdits(), plans: TIERED_PLANS});
-const {call, teamOf, teamOwner} = teamActs(team);
+const {call, joinedMember, teamOf, teamOwner} = teamActs(team);
 
 const back = {successUrl: `${SITE_ORIGIN}/dashboard`, cancelUrl: `${SITE_ORIGIN}/dashboard`};
 const offerOf = async (owner: SignedInUser) => (await (await call(owner, API_PATHS.upgrades)).json()) as BuyerPlan;
@@ -155,6 +163,49 @@ test('an earlier move to a larger tier disputed while a later one stands: won, i
   expect(await teamOf(owner)).toMatchObject({seats: 10});
 });
 
+test('an earlier move to a larger tier lost to a dispute while a later one stands: the later one, credited it, is refused and refunded, and the team is the buyer alone', async () => {
+  const {owner, sessionId} = await teamOwner(1, PRICE_ADVANCED);
+  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+  await payUpgradeOf(team(), owner, toFive);
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+  await payUpgradeOf(team(), owner, toTen);
+  const member = await joinedMember(owner);
+  await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.created', 'needs_response'));
+  // Open, the dispute may yet be won: the later move stands meanwhile, nothing is refunded.
+  const refundsBefore = team().stripe.refundsCreated.length;
+  expect(await teamOf(owner)).toMatchObject({seats: 6});
+  expect((await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.closed', 'lost'))).status).toBe(200);
+  const rows = await team().worker.db.all<{session_id: string; status: string; reason: string | null}>(
+    'SELECT session_id, status, COALESCE(refused_reason, revoke_reason) AS reason FROM upgrades WHERE purchase_session_id = ? ORDER BY paid_at',
+    sessionId,
+  );
+  expect(rows).toEqual([
+    {session_id: toFive, status: 'revoked', reason: 'dispute lost'},
+    {session_id: toTen, status: 'refused', reason: 'credited a payment taken back'},
+  ]);
+  // The later move's payment goes back whole; the bank took the earlier one's.
+  expect(team().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({
+      payment_intent: team().stripe.sessions.get(toTen)!.payment_intent,
+      metadata: {upgradeSession: toTen, refusedBecause: 'credited a payment taken back'},
+    }),
+  ]);
+  expect((await offerOf(owner)).seats).toMatchObject({seats: 1});
+  // The member's seat went with the seats, and they were told why.
+  const ended = await team().worker.db.all<{state: string; end_reason: string | null}>(
+    'SELECT state, end_reason FROM team_members WHERE session_id = ? AND seat = ?',
+    sessionId,
+    member.seat,
+  );
+  expect(ended).toEqual([{state: 'removed', end_reason: 'seats_refunded'}]);
+  expect(team().mailgun.sent.filter((sent) => sent.fields.to === member.email).length).toBeGreaterThan(1);
+  // Its own refund, when Stripe tells of it, leaves the refused move as it is.
+  await team().deliver(team().stripe.refundedEvent(team().stripe.sessions.get(toTen)!.payment_intent as string));
+  expect((await team().worker.db.all('SELECT status FROM upgrades WHERE session_id = ?', toTen))[0]).toEqual({
+    status: 'refused',
+  });
+});
+
 test('the console refunds a move to a larger tier only once no later move was priced on it: the later one first', async () => {
   const {owner, sessionId} = await teamOwner(1, PRICE_ADVANCED);
   const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
@@ -167,7 +218,7 @@ test('the console refunds a move to a larger tier only once no later move was pr
   const refundsBefore = team().stripe.refundsCreated.length;
   const refused = await refund(toFive);
   expect(refused.status).toBe(409);
-  expect(((await refused.json()) as {error: string}).error).toBe(TEAM_WORDS.laterTierMove);
+  expect(((await refused.json()) as {error: string}).error).toBe(CREDITED_LATER_REFUSAL);
   expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
   // The later move first: the team is 5 again; then the earlier one: the buyer alone.
   expect((await refund(toTen)).status).toBe(200);

@@ -38,7 +38,9 @@ interface UpgradeRow {
  * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
  * paid since, in another tab), so its credit is wrong. `access revoked`: the seller revoked the
  * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
- * would give nothing.
+ * would give nothing. `credited a payment taken back`: an upgrade applied, whose price credited an
+ * earlier upgrade's payment that was then refunded or lost to a dispute (upgrades/revocations.ts
+ * `revokeUpgradeStatements`); refused then, it is refunded as these are.
  */
 export type Refusal =
   | 'duplicate'
@@ -48,7 +50,8 @@ export type Refusal =
   | 'another buyer'
   | 'amount mismatch'
   | 'too many seats'
-  | 'seats not sold';
+  | 'seats not sold'
+  | 'credited a payment taken back';
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function

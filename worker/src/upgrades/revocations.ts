@@ -10,21 +10,38 @@ import {movePaid} from './movePaid';
  * worker) stays refused. Seats given back by a dispute won come back empty: the owner gives them again.
  */
 
-/** The statement that revokes the paid upgrade this payment bought; a final reason replaces `disputed`. */
-export function revokeUpgradeStatement(
+/**
+ * The statements, for the batch that revokes payment ?1, that revoke the paid upgrade it bought (a
+ * final reason replaces `disputed`); then, once it is taken back for good (refunded, or its dispute
+ * lost), refuse every later paid upgrade priced on it (`pricedOn`): each was credited money the buyer
+ * no longer paid (1 to 5 seats lost while 5 to 10 stood would leave 6 seats, bought for what 5 cost).
+ * Both return what they changed; the refused, for their payments to be refunded
+ * (upgrades/fulfilment.ts `refundRefused`). An open dispute refuses nothing: it may yet be won.
+ */
+export function revokeUpgradeStatements(
   db: D1Database,
   paymentIntentId: string,
   reason: string,
   now: number,
-): D1PreparedStatement {
-  return db
-    .prepare(
-      `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
-         revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
-       WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')
-       RETURNING purchase_session_id, seats_added`,
-    )
-    .bind(paymentIntentId, reason, now);
+): [revoke: D1PreparedStatement, refuseCredited: D1PreparedStatement] {
+  return [
+    db
+      .prepare(
+        `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
+           revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
+         WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')
+         RETURNING session_id, payment_intent_id, purchase_session_id, seats_added`,
+      )
+      .bind(paymentIntentId, reason, now),
+    db
+      .prepare(
+        `UPDATE upgrades SET status = 'refused', refused_reason = 'credited a payment taken back', updated_at = ?3
+         WHERE ?2 != 'disputed' AND EXISTS (SELECT 1 FROM upgrades earlier
+           WHERE earlier.payment_intent_id = ?1 AND earlier.status = 'revoked' AND ${pricedOn('upgrades', 'earlier')})
+         RETURNING session_id, payment_intent_id, purchase_session_id, seats_added`,
+      )
+      .bind(paymentIntentId, reason, now),
+  ];
 }
 
 const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -58,13 +75,23 @@ function tierSizeSql(expr: string, seats: string): string {
 }
 
 /**
- * SQL for whether the upgrade `alias` is a paid move to a larger team tier that a later paid move of
- * its purchase was priced on (credited its payment): the console refunds the later one first.
+ * SQL for whether the upgrade `later` was priced on what the upgrade `earlier` gave: paid after it on
+ * the same purchase, and credited what the purchase had paid (a move up, or a move to a larger team
+ * tier: `upgradeAmountFor`), so its price counted `earlier`'s payment. Seats added by the seat are
+ * priced on their own.
  */
-export function stoodOnByLaterTierMove(alias: string): string {
-  return `(${alias}.seats_added > 0 AND ${alias}.status = 'paid' AND ${tieredSql(`${alias}.to_plan`)} = 1
-    AND EXISTS (SELECT 1 FROM upgrades later WHERE later.purchase_session_id = ${alias}.purchase_session_id
-      AND later.status = 'paid' AND later.seats_added > 0 AND later.paid_at > ${alias}.paid_at))`;
+function pricedOn(later: string, earlier: string): string {
+  return `(${later}.purchase_session_id = ${earlier}.purchase_session_id AND ${later}.status = 'paid'
+    AND ${later}.paid_at > ${earlier}.paid_at
+    AND (${later}.seats_added = 0 OR ${tieredSql(`${later}.to_plan`)} = 1))`;
+}
+
+/**
+ * SQL for whether the paid upgrade `alias` has a later one priced on it (`pricedOn`): the console
+ * refunds the later one first.
+ */
+export function creditedToLater(alias: string): string {
+  return `(${alias}.status = 'paid' AND EXISTS (SELECT 1 FROM upgrades later WHERE ${pricedOn('later', alias)}))`;
 }
 
 /** SQL for whether another payment has bought the move `alias` makes since (a seat upgrade has none). */
