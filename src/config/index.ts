@@ -77,6 +77,7 @@ export {
   SMALLEST_CHARGE,
   upgradeAmount,
   upgradeAmountFor,
+  upgradeCreditFor,
   upgradeCreditName,
   upgradeLabel,
   upgradesFrom,

@@ -45,10 +45,17 @@ export interface PaidForPlan {
  * the same way: the larger tier, credited what the smaller was paid.
  */
 export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1, toSeats = seats): number {
-  const toPrice = saleAmount(to, toSeats, bought.percentOff);
+  return saleAmount(to, toSeats, bought.percentOff) - upgradeCreditFor(from, bought, seats);
+}
+
+/**
+ * The credit an upgrade from `from` gives (`upgradeAmountFor`): what the purchase paid and kept for
+ * its `seats`, never more than they cost at list prices now; a purchase recorded without its amount
+ * is credited that list price.
+ */
+export function upgradeCreditFor(from: Plan, bought: PaidForPlan, seats = 1): number {
   const listed = listedFor(from, seats);
-  const paid = bought.paid === null ? listed : Math.max(0, bought.paid - bought.refunded);
-  return toPrice - Math.min(listed, paid);
+  return bought.paid === null ? listed : Math.min(listed, Math.max(0, bought.paid - bought.refunded));
 }
 
 /**

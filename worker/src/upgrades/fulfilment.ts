@@ -3,7 +3,7 @@ import {findPlanByPriceId, findStoredPlan, maxSeatsOf, seatsRefusal, soldInTiers
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
-import {effectivePlan, effectiveSeats, type PurchaseStatus} from '../purchases';
+import {effectivePlan, effectiveSeats, paidAndKept, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
 import {checkCardCountry} from '../payments/cardCountry';
 import {idOf, stripeFor} from '../payments/stripe';
@@ -31,6 +31,8 @@ interface UpgradeRow {
   /** The line item its session sells (0042); null on a row made before the worker stored it. */
   price_id: string | null;
   quantity: number | null;
+  /** What its price credited for what the purchase had paid and kept (0042); null for none, or before. */
+  credit: number | null;
 }
 
 /**
@@ -91,7 +93,8 @@ export async function fulfillUpgrade(
   // of the purchase landing meanwhile cannot leave a paid upgrade on a revoked purchase, and an
   // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong), as
   // do seats added since a team's move up was priced for fewer, or since a move to a larger team
-  // tier was priced from a smaller (its credit is wrong). Seats added past the plan's most (two
+  // tier was priced from a smaller (its credit is wrong), as does a refund of what the credit
+  // counted (the purchase now keeps less than it was credited). Seats added past the plan's most (two
   // tabs, each within it) are refused, as are seats the plan is no longer sold for (the seller
   // changed it to sell teams in tiers, or fewer seats, after the session was made). A purchase
   // recorded before the worker stored plan ids names its plan: either is the same plan.
@@ -106,6 +109,7 @@ export async function fulfillUpgrade(
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
          WHEN (?10 = 0 OR ?13 = 1) AND ${seatsNow} != ?11 THEN 'stale'
+         WHEN ?15 IS NOT NULL AND (SELECT ${paidAndKept('p')} FROM purchases p WHERE p.session_id = ?4) < ?15 THEN 'stale'
          WHEN ?10 > 0 AND ${seatsNow} + ?10 > ?12 THEN 'too many seats'
          WHEN ?14 = 1 THEN 'seats not sold'
          ELSE 'paid' END AS outcome)
@@ -134,6 +138,7 @@ export async function fulfillUpgrade(
       toPlan ? maxSeatsOf(toPlan) : 1,
       toPlan && soldInTiers(toPlan) ? 1 : 0,
       toPlan && seatsRefusal(toPlan, row.from_seats + row.seats_added) !== null ? 1 : 0,
+      row.credit,
     )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.

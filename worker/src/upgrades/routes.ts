@@ -51,8 +51,8 @@ export const upgradeRoutes = new Hono<AppEnv>()
     // when Stripe tells of the payment (the seller may have changed the plan's price since).
     await c.env.DB.prepare(
       `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id, created_at, updated_at,
-         seats_added, from_seats, price_id, quantity)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14)`,
+         seats_added, from_seats, price_id, quantity, credit)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15)`,
     )
       .bind(
         session.id,
@@ -69,6 +69,7 @@ export const upgradeRoutes = new Hono<AppEnv>()
         quote.seats.of,
         line.price,
         line.quantity,
+        quote.credit,
       )
       .run();
     log.info('upgrade.created', {

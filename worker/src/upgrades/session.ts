@@ -16,7 +16,7 @@ export interface UpgradeLineItem {
   quantity: number;
 }
 
-/** The line item the quote sells now, recorded on the upgrade's row (migrations/0042_upgrade_line.sql). */
+/** The line item the quote sells now, recorded on the upgrade's row (migrations/0042_upgrade_sale.sql). */
 export function upgradeLineItem(quote: UpgradeQuote, settings: Settings): UpgradeLineItem {
   const {price, quantity} = upgradeLine(quote.to, quote.seats);
   return {price: price.priceId[settings.stripeMode], quantity};
