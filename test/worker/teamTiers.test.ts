@@ -21,6 +21,7 @@ import {
   payUpgradeOf,
   PRICE_ADVANCED,
   PRICE_STARTER,
+  refundAtStripe,
   SITE_ORIGIN,
   type SignedInUser,
   upgradeSessionOf,
@@ -204,6 +205,51 @@ test('an earlier move to a larger tier lost to a dispute while a later one stand
   expect((await team().worker.db.all('SELECT status FROM upgrades WHERE session_id = ?', toTen))[0]).toEqual({
     status: 'refused',
   });
+});
+
+test('a move priced while an earlier one was disputed was not credited it: that dispute lost, the later move stands', async () => {
+  const {owner} = await teamOwner(1, PRICE_ADVANCED);
+  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+  await payUpgradeOf(team(), owner, toFive);
+  await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.created', 'needs_response'));
+  // Disputed, the move to 5 counts for nothing: the buyer alone moves to 10, credited their own payment.
+  expect((await offerOf(owner)).seats?.tiers?.[1]).toEqual({
+    seats: 10,
+    amount: saleOf(ADVANCED, 10).amount - saleOf(ADVANCED, 1).amount,
+  });
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 9});
+  await payUpgradeOf(team(), owner, toTen);
+  const refundsBefore = team().stripe.refundsCreated.length;
+  await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.closed', 'lost'));
+  expect(
+    await team().worker.db.all(
+      'SELECT status FROM upgrades WHERE session_id IN (?, ?) ORDER BY paid_at',
+      toFive,
+      toTen,
+    ),
+  ).toEqual([{status: 'revoked'}, {status: 'paid'}]);
+  expect(team().stripe.refundsCreated.length).toBe(refundsBefore);
+  expect(await teamOf(owner)).toMatchObject({seats: 10});
+});
+
+test('a move back from a dispute won stands only while the purchase keeps what its credit counted: a refund meanwhile refuses and refunds it', async () => {
+  const {owner, sessionId} = await teamOwner(5, PRICE_ADVANCED);
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+  await payUpgradeOf(team(), owner, toTen);
+  await team().deliver(disputeEvent(team(), toTen, 'charge.dispute.created', 'needs_response'));
+  // The team's own payment partly refunded in Stripe's dashboard while the move is disputed.
+  await refundAtStripe(team(), sessionId, 2000);
+  const refundsBefore = team().stripe.refundsCreated.length;
+  await team().deliver(disputeEvent(team(), toTen, 'charge.dispute.closed', 'won'));
+  const [row] = await team().worker.db.all<{status: string; refused_reason: string | null}>(
+    'SELECT status, refused_reason FROM upgrades WHERE session_id = ?',
+    toTen,
+  );
+  expect(row).toEqual({status: 'refused', refused_reason: 'stale'});
+  expect(team().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: team().stripe.sessions.get(toTen)!.payment_intent}),
+  ]);
+  expect(await teamOf(owner)).toMatchObject({seats: 5});
 });
 
 test('the console refunds a move to a larger tier only once no later move was priced on it: the later one first', async () => {

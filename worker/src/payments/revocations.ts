@@ -88,6 +88,12 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
     // for good, the later upgrades whose price credited it.
     ...revokeUpgradeStatements(env.DB, paymentIntentId, reason, now),
   ]);
+  // Each later upgrade refused for it goes back to its payer, as a refused payment does: first, as
+  // a retry of this event finds it refused already, and refunding never throws (refundRefused).
+  for (const {session_id, payment_intent_id} of credited!.results) {
+    log.error('upgrade.refused', {sessionId: session_id, reason: 'credited a payment taken back', after: reason});
+    await refundRefused(env, session_id, payment_intent_id, 'credited a payment taken back');
+  }
   const context = contextOf(env);
   for (const {session_id} of updated!.results) {
     await takeBackEvery(context, session_id, reason);
@@ -97,11 +103,6 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
   for (const {purchase_session_id, seats_added} of [...upgrades!.results, ...credited!.results]) {
     if (seats_added > 0) await endSeatsPast(context, purchase_session_id);
     await reconcileSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
-  }
-  // Each later upgrade refused for it goes back to its payer, as a refused payment does.
-  for (const {session_id, payment_intent_id} of credited!.results) {
-    log.error('upgrade.refused', {sessionId: session_id, reason: 'credited a payment taken back', after: reason});
-    await refundRefused(env, session_id, payment_intent_id, 'credited a payment taken back');
   }
   log.info('payment.revoked', {paymentIntentId, reason, purchases: updated!.results.length});
 }
