@@ -69,6 +69,7 @@ export {releaseLabel, tagBesideName, whatsNewWords} from './releases';
 export {formatDay} from './dates';
 export {legal} from './legal';
 export {
+  CREDITED_LATER_REFUSAL,
   addedRepositoriesLine,
   addedSeatsAmount,
   fairPriceCreditName,
@@ -76,6 +77,7 @@ export {
   SMALLEST_CHARGE,
   upgradeAmount,
   upgradeAmountFor,
+  upgradeCreditFor,
   upgradeCreditName,
   upgradeLabel,
   upgradesFrom,

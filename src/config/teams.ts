@@ -138,8 +138,6 @@ export const TEAM_WORDS = {
     now >= most
       ? `${plan} is sold for teams of up to ${most} seats, and yours has ${most} already.`
       : `${plan} is sold for teams of up to ${most} seats, and yours has ${now}: add ${most - now} or fewer.`,
-  laterTierMove:
-    'A later move to a larger team was credited this payment: refund that move first, or the whole purchase. Refunded alone, this one would leave the team with a number of seats no team size has.',
   tierPaid: (seats: number) =>
     `What you paid covers a team of ${seats} already, within Stripe's smallest charge: please contact support to grow your team.`,
   teamTooBig: (plan: string, seats: number) =>

@@ -45,10 +45,17 @@ export interface PaidForPlan {
  * the same way: the larger tier, credited what the smaller was paid.
  */
 export function upgradeAmountFor(from: Plan, to: Plan, bought: PaidForPlan, seats = 1, toSeats = seats): number {
-  const toPrice = saleAmount(to, toSeats, bought.percentOff);
+  return saleAmount(to, toSeats, bought.percentOff) - upgradeCreditFor(from, bought, seats);
+}
+
+/**
+ * The credit an upgrade from `from` gives (`upgradeAmountFor`): what the purchase paid and kept for
+ * its `seats`, never more than they cost at list prices now; a purchase recorded without its amount
+ * is credited that list price.
+ */
+export function upgradeCreditFor(from: Plan, bought: PaidForPlan, seats = 1): number {
   const listed = listedFor(from, seats);
-  const paid = bought.paid === null ? listed : Math.max(0, bought.paid - bought.refunded);
-  return toPrice - Math.min(listed, paid);
+  return bought.paid === null ? listed : Math.min(listed, Math.max(0, bought.paid - bought.refunded));
 }
 
 /**
@@ -83,6 +90,14 @@ function saleAmount(plan: Plan, seats: number, percentOff: number | null): numbe
 function percentPrice(cents: number, percentOff: number | null): number {
   return Math.round((cents * (100 - (percentOff ?? 0))) / 100);
 }
+
+/**
+ * The console's answer to a refund of an upgrade that a later one was priced on (credited its
+ * payment): refunded alone, it would leave the later upgrade paid for with money given back (a
+ * team of 1 moved to 5 then to 10 would keep 6 seats, a number no team size has).
+ */
+export const CREDITED_LATER_REFUSAL =
+  'A later upgrade was credited this payment: refund that upgrade first, or the whole purchase. Refunded alone, this one would leave the later upgrade paid for with money given back.';
 
 /**
  * Stripe's smallest charge in US dollars (50 cents): an upgrade that would cost less is not sold

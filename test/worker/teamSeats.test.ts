@@ -5,6 +5,7 @@
  * again, their members told why, the team's other seats untouched.
  */
 import {
+  CREDITED_LATER_REFUSAL,
   findPlanByPriceId,
   planAmount,
   seatPriceOf,
@@ -625,6 +626,33 @@ describe('a team moved to a higher plan', () => {
     expect(team().stripe.refundsCreated.slice(refundsBefore)).toHaveLength(1);
     // Asked again, it is priced for the 4 seats.
     expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED, 4));
+  });
+
+  test('a move credited seats added: the console refunds the move first; the seats refunded in Stripe’s dashboard instead refuse and refund the move too', async () => {
+    const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
+    const seats = await paid(owner, {planId: STARTER.id, addSeats: 2});
+    const move = await paid(owner, {planId: ADVANCED.id});
+    const admin = await seller();
+    const refused = await call(admin, adminPath(ADMIN_PATHS.refund, {sessionId: seats}), {
+      reason: 'requested_by_customer',
+      refundedBefore: 0,
+    });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as {error: string}).error).toBe(CREDITED_LATER_REFUSAL);
+    // Refunded where the console cannot stop it: the move was priced on those seats and their payment.
+    const refundsBefore = team().stripe.refundsCreated.length;
+    await refundAtStripe(team(), seats);
+    expect(await upgradeRow(seats)).toMatchObject({status: 'revoked'});
+    expect(await upgradeRow(move)).toMatchObject({status: 'refused', refused_reason: 'credited a payment taken back'});
+    // The seller's own refund of the seats, then the worker's of the move.
+    expect(team().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+      expect.objectContaining({payment_intent: team().stripe.sessions.get(seats)!.payment_intent}),
+      expect.objectContaining({payment_intent: team().stripe.sessions.get(move)!.payment_intent}),
+    ]);
+    // The team is what its own payment bought, and may move up again, priced for it.
+    expect(await offerOf(owner)).toMatchObject({plan: {id: STARTER.id}, seats: {seats: 3}});
+    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(upgradeAmount(STARTER, ADVANCED, 3));
+    expect(await teamOf(owner)).toMatchObject({sessionId, seats: 3});
   });
 
   test('a team bigger than the higher plan sells is offered no move, and refused one in words', async () => {

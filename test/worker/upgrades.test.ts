@@ -95,6 +95,17 @@ const intentOf = (sessionId: string) => stack().stripe.sessions.get(sessionId)!.
 
 /** A refund of the payment at the stand-in, then Stripe's `charge.refunded` to the worker. */
 const refund = (sessionId: string) => refundAtStripe(stack(), sessionId);
+/** The buyer pays the upgrade's session (the only one of `purchase`); the worker refuses it as stale and refunds it at once. */
+async function paidAndRefusedAsStale(user: SignedInUser, purchase: string, upgrade: string) {
+  const refundsBefore = stack().stripe.refundsCreated.length;
+  await payUpgrade(user, upgrade);
+  expect(await upgradeRows(purchase)).toEqual([
+    {session_id: upgrade, status: 'refused', refused_reason: 'stale', amount_paid: difference},
+  ]);
+  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
+    expect.objectContaining({payment_intent: intentOf(upgrade)}),
+  ]);
+}
 
 test('a buyer of the lower plan is offered the higher one for the difference, and the session charges what the worker computed', async () => {
   const {user, sessionId} = await lowerBuyer();
@@ -248,6 +259,17 @@ test('a purchase partly refunded is credited only what it kept: the offer and th
   expect(await upgradeRows(sessionId)).toEqual([
     {session_id: id, status: 'paid', refused_reason: null, amount_paid: owed},
   ]);
+});
+
+test('a partial refund landing while the upgrade’s session is open: its credit is more than the purchase kept, so paid, it is refused and refunded; asked again, it is priced anew', async () => {
+  const {user, sessionId} = await lowerBuyer();
+  const upgrade = await upgradeSession(user);
+  expect(await stack().worker.db.all('SELECT credit FROM upgrades WHERE session_id = ?', upgrade)).toEqual([
+    {credit: planAmount(lower)},
+  ]);
+  await refundAtStripe(stack(), sessionId, 2000);
+  await paidAndRefusedAsStale(user, sessionId, upgrade);
+  expect((await planOf(user)).upgrades[0]!.amount).toBe(difference + 2000);
 });
 
 test("a fair-price buyer upgrades for the difference of fair prices, and the receipt's credit line names the fair price too", async () => {
@@ -764,14 +786,7 @@ test('an upgrade priced from a plan the purchase is no longer on (another upgrad
   const upgrade = await upgradeSession(user);
   // What a third plan would do: the purchase moves on before this payment lands, so its credit is wrong.
   await stack().worker.db.run('UPDATE purchases SET plan = ?2 WHERE session_id = ?1', sessionId, higher.id);
-  const refundsBefore = stack().stripe.refundsCreated.length;
-  await payUpgrade(user, upgrade);
-  expect(await upgradeRows(sessionId)).toEqual([
-    {session_id: upgrade, status: 'refused', refused_reason: 'stale', amount_paid: difference},
-  ]);
-  expect(stack().stripe.refundsCreated.slice(refundsBefore)).toEqual([
-    expect.objectContaining({payment_intent: intentOf(upgrade)}),
-  ]);
+  await paidAndRefusedAsStale(user, sessionId, upgrade);
 });
 
 test("the console refunds an upgrade by the upgrade's session: Stripe refunds that payment only, and the purchase returns to the lower plan", async () => {

@@ -83,6 +83,19 @@ export function effectiveSeats(alias: string): string {
 }
 
 /**
+ * SQL for what a purchase has paid and kept, in cents: its own payment and every paid upgrade's
+ * (or, with `paidBefore`, those paid before that time), less what was refunded of each; null for a
+ * purchase recorded without its amount. What an upgrade's credit counts (upgrades/quote.ts), and
+ * what fulfilment and a revocation check it against (upgrades/revocations.ts).
+ */
+export function paidAndKept(alias: string, paidBefore?: string): string {
+  return `(${alias}.amount_total - ${alias}.amount_refunded + COALESCE((SELECT SUM(COALESCE(ku.amount_paid, ku.amount) - ku.amount_refunded)
+    FROM upgrades ku WHERE ku.purchase_session_id = ${alias}.session_id AND ku.status = 'paid'${
+      paidBefore === undefined ? '' : ` AND ku.paid_at < ${paidBefore}`
+    }), 0))`;
+}
+
+/**
  * SQL for whether a purchase waits on the seller for its card's country: its own payment, or one of
  * its upgrades', was flagged (payments/cardCountry.ts) and the seller has not accepted it. Until
  * then its fair-price discount is not taken as settled: the console's Flagged filter lists it, and

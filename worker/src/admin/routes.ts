@@ -16,8 +16,8 @@ import {
   type RepositoryFixAllResult,
   type SalesSummary,
 } from '../../../src/config/api';
-import {storedPlanName, TEAM_WORDS} from '../../../src/config';
-import {stoodOnByLaterTierMove} from '../upgrades/revocations';
+import {CREDITED_LATER_REFUSAL, storedPlanName} from '../../../src/config';
+import {creditedToLater} from '../upgrades/revocations';
 import {formatMoney} from '../../../src/config/money';
 import {OWNER_SEAT, readGrant, resultOf, type Seat} from '../access/grants/records';
 import {grantBySeller, revokeBySeller} from '../access/grants/seat';
@@ -233,7 +233,7 @@ export const adminRoutes = new Hono<AppEnv>()
       // refund of an upgrade takes back only the upgrade, as its webhook then decides.
       const purchase = await c.env.DB.prepare(
         `SELECT payment_intent_id, NULL AS from_plan, 0 AS seats_added, 0 AS stood_on FROM purchases WHERE session_id = ?1
-         UNION ALL SELECT payment_intent_id, from_plan, seats_added, ${stoodOnByLaterTierMove('u')} AS stood_on
+         UNION ALL SELECT payment_intent_id, from_plan, seats_added, ${creditedToLater('u')} AS stood_on
            FROM upgrades u WHERE session_id = ?1 LIMIT 1`,
       )
         .bind(sessionId)
@@ -241,9 +241,9 @@ export const adminRoutes = new Hono<AppEnv>()
       if (!purchase) throw notFound();
       if (!purchase.payment_intent_id)
         throw new HttpError(409, 'This purchase was never paid, so there is nothing to refund.', 'CONFLICT');
-      // A move to a larger team tier that a later move was priced on (credited its payment): ended
-      // first, it would leave the team with seats that make no tier, paid for by the later move's credit.
-      if (purchase.stood_on) throw new HttpError(409, TEAM_WORDS.laterTierMove, 'CONFLICT');
+      // An upgrade a later one was priced on (credited its payment): ended first, it would leave the
+      // later one paid for with money given back (a team tier, seats that make no tier).
+      if (purchase.stood_on) throw new HttpError(409, CREDITED_LATER_REFUSAL, 'CONFLICT');
       const refund = await refundPayment(
         c.env,
         {paymentIntentId: purchase.payment_intent_id, sessionId, by: admin(c)},

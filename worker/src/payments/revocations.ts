@@ -4,7 +4,7 @@ import {takeBackEvery} from '../access/grants/removal';
 import {contextOf} from '../context';
 import {log} from '../log';
 import {type Refusal, refundRefused} from '../upgrades/fulfilment';
-import {backFromDisputeStatements, recordUpgradeRefund, revokeUpgradeStatement} from '../upgrades/revocations';
+import {backFromDisputeStatements, recordUpgradeRefund, revokeUpgradeStatements} from '../upgrades/revocations';
 import {endSeatsPast} from '../team/removeMember';
 import {idOf} from './stripe';
 
@@ -67,9 +67,10 @@ export async function recordAmountRefunded(
  */
 export async function revokePayment(env: Env, paymentIntentId: string, reason: RevokeReason) {
   const now = Date.now();
-  const [, updated, upgrades] = await env.DB.batch<{
+  const [, updated, upgrades, credited] = await env.DB.batch<{
     session_id: string;
     purchase_session_id: string;
+    payment_intent_id: string;
     seats_added: number;
   }>([
     env.DB.prepare(
@@ -83,16 +84,23 @@ export async function revokePayment(env: Env, paymentIntentId: string, reason: R
        WHERE payment_intent_id = ?1
        RETURNING session_id`,
     ).bind(paymentIntentId, reason, now),
-    // A payment of an upgrade takes back only the upgrade (its purchase has another payment).
-    revokeUpgradeStatement(env.DB, paymentIntentId, reason, now),
+    // A payment of an upgrade takes back only the upgrade (its purchase has another payment), and,
+    // for good, the later upgrades whose price credited it.
+    ...revokeUpgradeStatements(env.DB, paymentIntentId, reason, now),
   ]);
+  // Each later upgrade refused for it goes back to its payer, as a refused payment does: first, as
+  // a retry of this event finds it refused already, and refunding never throws (refundRefused).
+  for (const {session_id, payment_intent_id} of credited!.results) {
+    log.error('upgrade.refused', {sessionId: session_id, reason: 'credited a payment taken back', after: reason});
+    await refundRefused(env, session_id, payment_intent_id, 'credited a payment taken back');
+  }
   const context = contextOf(env);
   for (const {session_id} of updated!.results) {
     await takeBackEvery(context, session_id, reason);
   }
   // An upgrade's payment: its purchase is back to the plan before, and what the upgrade added goes:
   // its plan's repositories, or its seats (the members on them first, so the reconcile finds them left).
-  for (const {purchase_session_id, seats_added} of upgrades!.results) {
+  for (const {purchase_session_id, seats_added} of [...upgrades!.results, ...credited!.results]) {
     if (seats_added > 0) await endSeatsPast(context, purchase_session_id);
     await reconcileSoon(context, purchase_session_id, `upgrade-revoked:${paymentIntentId}:${reason}:${now}`);
   }

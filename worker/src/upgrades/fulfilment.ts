@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, findStoredPlan, maxSeatsOf, soldInTiers} from '../../../src/config';
+import {findPlanByPriceId, findStoredPlan, maxSeatsOf, seatsRefusal, soldInTiers} from '../../../src/config';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
-import {effectivePlan, effectiveSeats, type PurchaseStatus} from '../purchases';
+import {effectivePlan, effectiveSeats, paidAndKept, type PurchaseStatus} from '../purchases';
 import {settingsOf} from '../settings';
 import {checkCardCountry} from '../payments/cardCountry';
 import {idOf, stripeFor} from '../payments/stripe';
@@ -28,6 +28,11 @@ interface UpgradeRow {
   /** Seats it adds (0 for a move to a higher plan), and the purchase's seats when it was priced (0039). */
   seats_added: number;
   from_seats: number;
+  /** The line item its session sells (0042); null on a row made before the worker stored it. */
+  price_id: string | null;
+  quantity: number | null;
+  /** What its price credited for what the purchase had paid and kept (0042); null for none, or before. */
+  credit: number | null;
 }
 
 /**
@@ -35,7 +40,9 @@ interface UpgradeRow {
  * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
  * paid since, in another tab), so its credit is wrong. `access revoked`: the seller revoked the
  * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
- * would give nothing.
+ * would give nothing. `credited a payment taken back`: an upgrade applied, whose price credited an
+ * earlier upgrade's payment that was then refunded or lost to a dispute (upgrades/revocations.ts
+ * `revokeUpgradeStatements`); refused then, it is refunded as these are.
  */
 export type Refusal =
   | 'duplicate'
@@ -44,7 +51,9 @@ export type Refusal =
   | 'stale'
   | 'another buyer'
   | 'amount mismatch'
-  | 'too many seats';
+  | 'too many seats'
+  | 'seats not sold'
+  | 'credited a payment taken back';
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -84,9 +93,11 @@ export async function fulfillUpgrade(
   // of the purchase landing meanwhile cannot leave a paid upgrade on a revoked purchase, and an
   // upgrade paid in another tab since this one was priced makes it stale (its credit is wrong), as
   // do seats added since a team's move up was priced for fewer, or since a move to a larger team
-  // tier was priced from a smaller (its credit is wrong). Seats added past the plan's most (two
-  // tabs, each within it) are refused. A purchase recorded before the worker stored plan ids
-  // names its plan: either is the same plan.
+  // tier was priced from a smaller (its credit is wrong), as does a refund of what the credit
+  // counted (the purchase now keeps less than it was credited). Seats added past the plan's most (two
+  // tabs, each within it) are refused, as are seats the plan is no longer sold for (the seller
+  // changed it to sell teams in tiers, or fewer seats, after the session was made). A purchase
+  // recorded before the worker stored plan ids names its plan: either is the same plan.
   const fromPlanName = findStoredPlan(row.from_plan)?.name ?? row.from_plan;
   const toPlan = findStoredPlan(row.to_plan);
   const seatsNow = `(SELECT ${effectiveSeats('p')} FROM purchases p WHERE p.session_id = ?4)`;
@@ -98,7 +109,9 @@ export async function fulfillUpgrade(
          WHEN NOT EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ?4 AND p.status = 'paid') THEN 'purchase not paid'
          WHEN COALESCE((SELECT ${effectivePlan('p')} FROM purchases p WHERE p.session_id = ?4), '') NOT IN (?8, ?9) THEN 'stale'
          WHEN (?10 = 0 OR ?13 = 1) AND ${seatsNow} != ?11 THEN 'stale'
+         WHEN ?15 IS NOT NULL AND (SELECT ${paidAndKept('p')} FROM purchases p WHERE p.session_id = ?4) < ?15 THEN 'stale'
          WHEN ?10 > 0 AND ${seatsNow} + ?10 > ?12 THEN 'too many seats'
+         WHEN ?14 = 1 THEN 'seats not sold'
          ELSE 'paid' END AS outcome)
      UPDATE upgrades SET
        status = CASE (SELECT outcome FROM verdict) WHEN 'paid' THEN 'paid' WHEN 'revoked' THEN 'revoked' ELSE 'refused' END,
@@ -124,6 +137,8 @@ export async function fulfillUpgrade(
       row.from_seats,
       toPlan ? maxSeatsOf(toPlan) : 1,
       toPlan && soldInTiers(toPlan) ? 1 : 0,
+      toPlan && seatsRefusal(toPlan, row.from_seats + row.seats_added) !== null ? 1 : 0,
+      row.credit,
     )
     .first<{status: UpgradeRow['status']; refused_reason: Refusal | null}>();
   // Null: an earlier delivery recorded it already; nothing more to do.
@@ -160,20 +175,32 @@ export async function fulfillUpgrade(
   return {status: now.status === 'paid' ? 'paid' : 'revoked', session, email: row.email};
 }
 
-/** The session is the one the worker made for this row: same purchase, same plan, its line item as it was sold. */
+/**
+ * The session is the one the worker made for this row: same purchase, same plan, and the line item
+ * the row records. A row from before the worker recorded it (0042) is matched against the config.
+ */
 function matchesRecord(session: Stripe.Checkout.Session, row: UpgradeRow): boolean {
   const metadata = session.metadata ?? {};
-  const seats = {added: row.seats_added, of: row.from_seats};
-  const toPlan = findStoredPlan(row.to_plan);
-  const quantity = toPlan ? upgradeLine(toPlan, seats).quantity : quantityOf(seats);
-  const bought = (session.line_items?.data ?? []).some(
-    (item) =>
-      item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan && (item.quantity ?? 1) === quantity,
-  );
+  const items = session.line_items?.data ?? [];
+  const bought =
+    row.price_id !== null
+      ? items.some((item) => item.price?.id === row.price_id && (item.quantity ?? 1) === row.quantity)
+      : soldByConfig(items, row);
   return (
     metadata[UPGRADE_METADATA.upgradeOf] === row.purchase_session_id &&
     metadata[UPGRADE_METADATA.toPlan] === row.to_plan &&
     bought
+  );
+}
+
+/** A row from before 0042: one of its line items is a price of its plan now, in the quantity its seats make. */
+function soldByConfig(items: Stripe.LineItem[], row: UpgradeRow): boolean {
+  const seats = {added: row.seats_added, of: row.from_seats};
+  const toPlan = findStoredPlan(row.to_plan);
+  const quantity = toPlan ? upgradeLine(toPlan, seats).quantity : quantityOf(seats);
+  return items.some(
+    (item) =>
+      item.price?.id && findPlanByPriceId(item.price.id)?.id === row.to_plan && (item.quantity ?? 1) === quantity,
   );
 }
 

@@ -13,6 +13,7 @@ import {
   soldInTiers,
   teamTiersOf,
   upgradeAmountFor,
+  upgradeCreditFor,
   type UpgradeSeats,
   upgradesFrom,
 } from '../../../src/config';
@@ -20,7 +21,7 @@ import type {BuyerPlan, SeatsOffer, UpgradeOffer} from '../../../src/config/api'
 import type {AuthUser} from '../auth/user';
 import {HttpError} from '../errors';
 import {type GivenFairPrice, heldFairPrice} from '../payments/fairPriceCheckout';
-import {bestPaidPurchaseOf, hasRevokedPurchase, type Purchase} from '../purchases';
+import {bestPaidPurchaseOf, hasRevokedPurchase, paidAndKept, type Purchase} from '../purchases';
 import {revokedBySeller} from '../access/grants/sellerRevocation';
 import {teamPurchaseOf} from '../team/members';
 import {movePaid} from './movePaid';
@@ -45,6 +46,12 @@ export interface UpgradeQuote {
   currency: string;
   /** The fair-price discount the upgrade is sold at (the purchase's, `heldFairPrice`), or null at list prices. */
   fairPrice: GivenFairPrice | null;
+  /**
+   * Cents credited for what the purchase paid and kept (`upgradeCreditFor`), or null for seats added
+   * by the seat, which are priced on their own. Fulfilment refuses a payment the purchase no
+   * longer has that much for (a refund landed after the session was made).
+   */
+  credit: number | null;
 }
 
 /** How many of the line item's price the session sells: the seats added, or every seat moved up. */
@@ -81,25 +88,30 @@ export async function planOf(db: D1Database, user: AuthUser): Promise<{purchase:
  * less what was refunded of them; null for a purchase recorded without its amount.
  */
 async function paidForSeats(db: D1Database, purchase: Purchase): Promise<{paid: number | null; refunded: number}> {
-  if (purchase.amount_total === null) return {paid: null, refunded: 0};
-  const added = await db
-    .prepare(
-      `SELECT COALESCE(SUM(COALESCE(amount_paid, amount) - amount_refunded), 0) AS paid FROM upgrades
-       WHERE purchase_session_id = ?1 AND status = 'paid'`,
-    )
+  const kept = await db
+    .prepare(`SELECT ${paidAndKept('p')} AS paid FROM purchases p WHERE p.session_id = ?1`)
     .bind(purchase.session_id)
-    .first<{paid: number}>();
-  return {paid: purchase.amount_total + (added?.paid ?? 0), refunded: purchase.amount_refunded ?? 0};
+    .first<{paid: number | null}>();
+  return {paid: kept?.paid ?? null, refunded: 0};
 }
 
 /**
  * What the move from the purchase's plan to `to` costs its buyer, for every seat, from D1's records;
  * or, with `toSeats`, the move of a team to a larger tier of its plan.
  */
-async function amountFor(db: D1Database, purchase: Purchase, from: Plan, to: Plan, toSeats?: number): Promise<number> {
-  const percentOff = heldFairPrice(purchase)?.percentOff ?? null;
+async function amountFor(
+  db: D1Database,
+  purchase: Purchase,
+  from: Plan,
+  to: Plan,
+  toSeats?: number,
+): Promise<{amount: number; credit: number}> {
+  const bought = {...(await paidForSeats(db, purchase)), percentOff: heldFairPrice(purchase)?.percentOff ?? null};
   const seats = purchase.seats ?? 1;
-  return upgradeAmountFor(from, to, {...(await paidForSeats(db, purchase)), percentOff}, seats, toSeats ?? seats);
+  return {
+    amount: upgradeAmountFor(from, to, bought, seats, toSeats ?? seats),
+    credit: upgradeCreditFor(from, bought, seats),
+  };
 }
 
 /**
@@ -113,7 +125,7 @@ async function seatsOfferFor(db: D1Database, purchase: Purchase, plan: Plan): Pr
   if (tiers.length > 0) {
     const larger: {seats: number; amount: number}[] = [];
     for (const tier of tiers.filter((sold) => sold.seats > seats)) {
-      const amount = await amountFor(db, purchase, plan, plan, tier.seats);
+      const {amount} = await amountFor(db, purchase, plan, plan, tier.seats);
       if (amount >= SMALLEST_CHARGE) larger.push({seats: tier.seats, amount});
     }
     return {seats, most: maxSeatsOf(plan), perSeat: null, tiers: larger, currency: PLAN_CURRENCY};
@@ -139,7 +151,7 @@ export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPl
   const upgrades: UpgradeOffer[] = [];
   // A team moves up whole: only to a plan sold for as many seats (a tier of that size, where it has tiers).
   for (const to of upgradesFrom(plan).filter((higher) => seatsRefusal(higher, seats) === null)) {
-    const amount = await amountFor(db, purchase, plan, to);
+    const {amount} = await amountFor(db, purchase, plan, to);
     if (amount >= SMALLEST_CHARGE) upgrades.push({planId: to.id, name: to.name, amount, currency: PLAN_CURRENCY});
   }
   return {plan: {id: plan.id, name: plan.name}, upgrades, seats: await seatsOfferFor(db, purchase, plan)};
@@ -188,7 +200,7 @@ export async function quoteUpgrade(
   }
   // Every seat moves up: a plan sold for fewer (or in tiers, none of this size) would leave some behind.
   if (seatsRefusal(to, seats) !== null) throw new HttpError(409, TEAM_WORDS.teamTooBig(to.name, seats), 'CONFLICT');
-  const amount = await amountFor(db, purchase, from, to);
+  const {amount, credit} = await amountFor(db, purchase, from, to);
   if (amount < SMALLEST_CHARGE) {
     throw new HttpError(
       409,
@@ -196,7 +208,7 @@ export async function quoteUpgrade(
       'CONFLICT',
     );
   }
-  return {purchase, from, to, seats: {added: 0, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice};
+  return {purchase, from, to, seats: {added: 0, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice, credit};
 }
 
 /**
@@ -222,9 +234,9 @@ async function quoteSeats(
   if (refused) throw new HttpError(409, refused, 'CONFLICT');
   if (seats + added > maxSeatsOf(from))
     throw new HttpError(409, TEAM_WORDS.seatsOverMost(from.name, maxSeatsOf(from), seats), 'CONFLICT');
-  const amount = tiered
+  const {amount, credit} = tiered
     ? await amountFor(db, purchase, from, from, seats + added)
-    : addedSeatsAmount(from, added, fairPrice?.percentOff ?? null);
+    : {amount: addedSeatsAmount(from, added, fairPrice?.percentOff ?? null), credit: null};
   if (tiered && amount < SMALLEST_CHARGE) throw new HttpError(409, TEAM_WORDS.tierPaid(seats + added), 'CONFLICT');
-  return {purchase, from, to, seats: {added, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice};
+  return {purchase, from, to, seats: {added, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice, credit};
 }

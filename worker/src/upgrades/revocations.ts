@@ -1,5 +1,5 @@
 import {appConfig, maxSeatsOf, soldInTiers, teamTiersOf} from '../../../src/config';
-import {effectivePlan, effectiveSeats} from '../purchases';
+import {effectivePlan, effectiveSeats, paidAndKept} from '../purchases';
 import {movePaid} from './movePaid';
 /**
  * Refunds and disputes of an upgrade's own payment, beside a purchase's (payments/revocations.ts):
@@ -10,21 +10,41 @@ import {movePaid} from './movePaid';
  * worker) stays refused. Seats given back by a dispute won come back empty: the owner gives them again.
  */
 
-/** The statement that revokes the paid upgrade this payment bought; a final reason replaces `disputed`. */
-export function revokeUpgradeStatement(
+/**
+ * The statements, for the batch that revokes payment ?1, that revoke the paid upgrade it bought (a
+ * final reason replaces `disputed`); then, once it is taken back for good (refunded, or its dispute
+ * lost), refuse every later paid upgrade whose credit counted it and is no longer covered
+ * (`creditedAfter`, not `creditKept`; a row from before 0042, by its shape alone): each was credited
+ * money the buyer no longer paid (1 to 5 seats lost while 5 to 10 stood would leave 6 seats, bought
+ * for what 5 cost). A later one priced while this one was disputed was not credited it, and stands.
+ * Both return what they changed; the refused, for their payments to be refunded
+ * (upgrades/fulfilment.ts `refundRefused`). An open dispute refuses nothing: it may yet be won.
+ */
+export function revokeUpgradeStatements(
   db: D1Database,
   paymentIntentId: string,
   reason: string,
   now: number,
-): D1PreparedStatement {
-  return db
-    .prepare(
-      `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
-         revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
-       WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')
-       RETURNING purchase_session_id, seats_added`,
-    )
-    .bind(paymentIntentId, reason, now);
+): [revoke: D1PreparedStatement, refuseCredited: D1PreparedStatement] {
+  return [
+    db
+      .prepare(
+        `UPDATE upgrades SET status = 'revoked', updated_at = ?3,
+           revoke_reason = CASE WHEN revoke_reason IS NULL OR revoke_reason = 'disputed' THEN ?2 ELSE revoke_reason END
+         WHERE payment_intent_id = ?1 AND status IN ('paid', 'revoked')
+         RETURNING session_id, payment_intent_id, purchase_session_id, seats_added`,
+      )
+      .bind(paymentIntentId, reason, now),
+    db
+      .prepare(
+        `UPDATE upgrades SET status = 'refused', refused_reason = 'credited a payment taken back', updated_at = ?3
+         WHERE ?2 != 'disputed' AND EXISTS (SELECT 1 FROM upgrades earlier
+           WHERE earlier.payment_intent_id = ?1 AND earlier.status = 'revoked' AND ${creditedAfter('upgrades', 'earlier')})
+           AND (upgrades.credit IS NULL OR NOT ${creditKept('upgrades')})
+         RETURNING session_id, payment_intent_id, purchase_session_id, seats_added`,
+      )
+      .bind(paymentIntentId, reason, now),
+  ];
 }
 
 const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -58,13 +78,35 @@ function tierSizeSql(expr: string, seats: string): string {
 }
 
 /**
- * SQL for whether the upgrade `alias` is a paid move to a larger team tier that a later paid move of
- * its purchase was priced on (credited its payment): the console refunds the later one first.
+ * SQL for whether the upgrade `alias` was priced with a credit for what its purchase had paid (a
+ * move up, or a move to a larger team tier: `upgradeAmountFor`), as its row records (0042); a row
+ * from before says so by its shape. Seats added by the seat are priced on their own.
  */
-export function stoodOnByLaterTierMove(alias: string): string {
-  return `(${alias}.seats_added > 0 AND ${alias}.status = 'paid' AND ${tieredSql(`${alias}.to_plan`)} = 1
-    AND EXISTS (SELECT 1 FROM upgrades later WHERE later.purchase_session_id = ${alias}.purchase_session_id
-      AND later.status = 'paid' AND later.seats_added > 0 AND later.paid_at > ${alias}.paid_at))`;
+function credited(alias: string): string {
+  return `(${alias}.credit > 0 OR (${alias}.credit IS NULL AND (${alias}.seats_added = 0 OR ${tieredSql(`${alias}.to_plan`)} = 1)))`;
+}
+
+/**
+ * SQL for whether the upgrade `alias` keeps what its credit counted: what its purchase paid before
+ * it, and keeps, covers the credit its row records. A row from before 0042 records none.
+ */
+function creditKept(alias: string): string {
+  return `(${alias}.credit IS NULL OR ${alias}.credit <= COALESCE((SELECT ${paidAndKept('cp', `${alias}.paid_at`)}
+    FROM purchases cp WHERE cp.session_id = ${alias}.purchase_session_id), ${alias}.credit))`;
+}
+
+/** SQL for whether `later` is a paid upgrade of `earlier`'s purchase, paid after it and credited what was paid. */
+function creditedAfter(later: string, earlier: string): string {
+  return `(${later}.purchase_session_id = ${earlier}.purchase_session_id AND ${later}.status = 'paid'
+    AND ${later}.paid_at > ${earlier}.paid_at AND ${credited(later)})`;
+}
+
+/**
+ * SQL for whether the paid upgrade `alias` has a later one credited what was paid (`creditedAfter`),
+ * whose credit a refund of `alias` could leave uncovered: the console refunds the later one first.
+ */
+export function creditedToLater(alias: string): string {
+  return `(${alias}.status = 'paid' AND EXISTS (SELECT 1 FROM upgrades later WHERE ${creditedAfter('later', alias)}))`;
 }
 
 /** SQL for whether another payment has bought the move `alias` makes since (a seat upgrade has none). */
@@ -73,14 +115,14 @@ const MOVE_BOUGHT_AGAIN = (alias: string) =>
 
 /**
  * SQL for whether the upgrade `alias` may stand on its paid purchase as the purchase is now, as
- * fulfilment decides a payment: on the plan it was priced from; a move up with the seats it was
+ * fulfilment decides a payment: its credit still covered (`creditKept`); on the plan it was priced from; a move up with the seats it was
  * priced for and no other payment for the same move since; seats added by the seat within the
  * plan's most; a move to a larger team tier when its seats make a tier again (a later move stood
  * on it meanwhile: 1 to 5 disputed while 5 to 10 was paid is 6 seats, and 10 once it is back).
  */
 function standsNow(alias: string): string {
   const after = `${effectiveSeats('p')} + ${alias}.seats_added`;
-  return `EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ${alias}.purchase_session_id AND p.status = 'paid'
+  return `${creditKept(alias)} AND EXISTS (SELECT 1 FROM purchases p WHERE p.session_id = ${alias}.purchase_session_id AND p.status = 'paid'
       AND ${planIdOf(effectivePlan('p'))} = ${alias}.from_plan
       AND CASE WHEN ${alias}.seats_added = 0 THEN ${effectiveSeats('p')} = ${alias}.from_seats
                WHEN ${tieredSql(`${alias}.to_plan`)} = 1 THEN ${tierSizeSql(`${alias}.to_plan`, after)} = 1

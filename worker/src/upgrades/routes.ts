@@ -10,7 +10,7 @@ import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {upgradeBody} from '../../../src/config/apiSchemas';
 import {buyerPlan, quoteUpgrade} from './quote';
-import {createUpgradeCheckout, openUpgradeSession} from './session';
+import {createUpgradeCheckout, openUpgradeSession, upgradeLineItem} from './session';
 
 /** The buyer's plan now and its upgrades; and the Checkout Session of one, priced by the worker. */
 export const upgradeRoutes = new Hono<AppEnv>()
@@ -28,11 +28,18 @@ export const upgradeRoutes = new Hono<AppEnv>()
     const quote = await quoteUpgrade(c.env.DB, user, body);
     // Asked again (a second click, a reload): the session still open for the same upgrade serves,
     // rather than one more credit coupon in the seller's Stripe account on every click.
-    const open = await openUpgradeSession(c.env.DB, stripeFor(settings), {quote, user});
+    const line = upgradeLineItem(quote, settings);
+    const open = await openUpgradeSession(c.env.DB, stripeFor(settings), {quote, user, line});
     if (open) return c.json({url: open} satisfies UrlResponse);
     let created;
     try {
-      created = await createUpgradeCheckout(stripeFor(settings), settings, {quote, user, successUrl, cancelUrl});
+      created = await createUpgradeCheckout(stripeFor(settings), settings, {
+        quote,
+        user,
+        line,
+        successUrl,
+        cancelUrl,
+      });
     } catch (err) {
       if (err instanceof HttpError) throw err;
       throw paymentProviderError(err);
@@ -40,11 +47,12 @@ export const upgradeRoutes = new Hono<AppEnv>()
     const {session, couponId} = created;
     if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
     const now = Date.now();
-    // What fulfilment holds the payment to: this row, not the session's metadata.
+    // What fulfilment holds the payment to: this row, not the session's metadata, nor the config
+    // when Stripe tells of the payment (the seller may have changed the plan's price since).
     await c.env.DB.prepare(
       `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id, created_at, updated_at,
-         seats_added, from_seats)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12)`,
+         seats_added, from_seats, price_id, quantity, credit)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15)`,
     )
       .bind(
         session.id,
@@ -59,6 +67,9 @@ export const upgradeRoutes = new Hono<AppEnv>()
         now,
         quote.seats.added,
         quote.seats.of,
+        line.price,
+        line.quantity,
+        quote.credit,
       )
       .run();
     log.info('upgrade.created', {

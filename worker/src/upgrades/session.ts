@@ -10,21 +10,34 @@ import {type UpgradeQuote, upgradeLine} from './quote';
 /** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
 const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
 
+/** The line an upgrade's session sells: its price in the key's mode and the quantity (`upgradeLine`). */
+export interface UpgradeLineItem {
+  price: string;
+  quantity: number;
+}
+
+/** The line item the quote sells now, recorded on the upgrade's row (migrations/0042_upgrade_sale.sql). */
+export function upgradeLineItem(quote: UpgradeQuote, settings: Settings): UpgradeLineItem {
+  const {price, quantity} = upgradeLine(quote.to, quote.seats);
+  return {price: price.priceId[settings.stripeMode], quantity};
+}
+
 /**
- * The URL of the upgrade session the worker made for this buyer, purchase, plan and amount, if
- * Stripe still has it open; else null. Only the worker's own rows are looked at, so a session id
- * from the browser plays no part.
+ * The URL of the upgrade session the worker made for this buyer, purchase, plan, amount and line
+ * item, if Stripe still has it open; else null. Only the worker's own rows are looked at, so a
+ * session id from the browser plays no part. A session made before the seller changed the plan's
+ * price sells the old line, so it does not serve.
  */
 export async function openUpgradeSession(
   db: D1Database,
   stripe: Stripe,
-  request: {quote: UpgradeQuote; user: AuthUser},
+  request: {quote: UpgradeQuote; user: AuthUser; line: UpgradeLineItem},
 ): Promise<string | null> {
-  const {quote, user} = request;
+  const {quote, user, line} = request;
   const row = await db
     .prepare(
       `SELECT session_id FROM upgrades WHERE purchase_session_id = ?1 AND user_id = ?2 AND to_plan = ?3 AND amount = ?4 AND status = 'open' AND created_at > ?5
-         AND seats_added = ?6 AND from_seats = ?7
+         AND seats_added = ?6 AND from_seats = ?7 AND price_id = ?8 AND quantity = ?9
        ORDER BY created_at DESC LIMIT 1`,
     )
     .bind(
@@ -35,6 +48,8 @@ export async function openUpgradeSession(
       Date.now() - REUSABLE_FOR_MS,
       quote.seats.added,
       quote.seats.of,
+      line.price,
+      line.quantity,
     )
     .first<{session_id: string}>();
   if (!row) return null;
@@ -59,15 +74,15 @@ export async function openUpgradeSession(
 export async function createUpgradeCheckout(
   stripe: Stripe,
   settings: Settings,
-  request: {quote: UpgradeQuote; user: AuthUser; successUrl: string; cancelUrl: string},
+  request: {quote: UpgradeQuote; user: AuthUser; line: UpgradeLineItem; successUrl: string; cancelUrl: string},
 ): Promise<{session: Stripe.Checkout.Session; couponId: string | null}> {
-  const {quote, user} = request;
+  const {quote, user, line} = request;
   // Each seat at the price of the seats the purchase holds after it (a team's own price where the
-  // plan has one), or the team tier of that size, as the quote priced it.
-  const {price, quantity} = upgradeLine(quote.to, quote.seats);
+  // plan has one), or the team tier of that size, as the quote priced it: the line is that price's.
+  const {price} = upgradeLine(quote.to, quote.seats);
   // What takes the price of what is sold down to the amount quoted: the credit for what was paid
   // (and, for a fair-price buyer, the percent their purchase was sold at). Seats at list price need none.
-  const credit = price.amount * quantity - quote.amount;
+  const credit = price.amount * line.quantity - quote.amount;
   // Seats added by the seat are new, so only a fair price takes from them; a move (up, or to a
   // larger tier) is credited what was paid.
   const bySeat = quote.seats.added > 0 && !soldInTiers(quote.to);
@@ -88,7 +103,7 @@ export async function createUpgradeCheckout(
       : null;
   const session = await stripe.checkout.sessions.create({
     mode: 'payment',
-    line_items: [{price: price.priceId[settings.stripeMode], quantity}],
+    line_items: [line],
     ...(coupon && {discounts: [{coupon: coupon.id}]}),
     client_reference_id: user.uid,
     // The purchase's own Stripe customer, so both receipts are in one billing portal. Checkout then
