@@ -98,7 +98,7 @@ export const ENDPOINTS = {
       'address, and per account when signed in',
     body: schema.checkoutBody,
     answers: [json(schema.urlResponse)],
-    codes: ['RATE_LIMITED', 'PAYMENT_PROVIDER', 'NOT_CONFIGURED'],
+    codes: ['CONFLICT', 'RATE_LIMITED', 'PAYMENT_PROVIDER', 'NOT_CONFIGURED'],
   },
   userHasPaid: {
     method: 'GET',

@@ -118,6 +118,8 @@ export function seatsKeptWords(keeps: number, plan: Plan | undefined): string {
 /** What the worker answers a team's owner and its members, in one place. */
 export const TEAM_WORDS = {
   noTeam: 'You own no team purchase: buy a plan for your team to give your developers their own access.',
+  secondTeam:
+    'You own a team already: add seats to it, or move it to a higher plan, from your dashboard. A second team would be one your dashboard cannot manage.',
   full: (seats: number) =>
     `Every seat of your team is taken (${seats}, yours included). Remove a member to free a seat.`,
   ownAddress: 'That is your own address: your seat is the first of the team, and it is already yours.',

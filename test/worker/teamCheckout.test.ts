@@ -3,7 +3,7 @@
  * plan's `maxSeats` and has Stripe charge each seat's price (the team's own, where the plan has one)
  * times the seats, and fulfilment records the seats Stripe sold, on the team stack (teamStack.ts).
  */
-import {appConfig, fairPrice, findPlanByPriceId, planAmount, seatPriceOf} from '../../src/config';
+import {appConfig, fairPrice, findPlanByPriceId, planAmount, seatPriceOf, TEAM_WORDS} from '../../src/config';
 import {API_PATHS} from '../../src/config/api';
 import {completedEvent, PRICE_ADVANCED, PRICE_STARTER, SITE_ORIGIN, uniqueEmail} from './stack';
 import {STARTER_TEAM_MAX, TEAM_MAX, useTeamStack} from './teamStack';
@@ -119,6 +119,28 @@ test.each([
   expect(response.status).toBe(400);
   expect(((await response.json()) as {error: string}).error).toContain(words);
   expect(made).toEqual([]);
+});
+
+test('a signed-in team owner asking for a second team is told to grow the one they have, and nothing is made at Stripe; one seat for themselves is sold', async () => {
+  const owner = await team().signUp({verified: true});
+  const sessionId = await team().paidCheckout({email: owner.email, user: owner, seats: 3});
+  expect((await team().deliver(completedEvent(team(), sessionId))).status).toBe(200);
+  const ask = async (seats: number) => {
+    const before = team().stripe.created.length;
+    const response = await team().call(API_PATHS.createCheckoutSession, {
+      token: owner.idToken,
+      headers: {'cf-connecting-ip': '127.42.0.1'},
+      body: {priceId: PRICE_STARTER, seats, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`},
+    });
+    return {response, made: team().stripe.created.length - before};
+  };
+  const second = await ask(4);
+  expect(second.response.status).toBe(409);
+  expect(await second.response.json()).toEqual({error: TEAM_WORDS.secondTeam, code: 'CONFLICT'});
+  expect(second.made).toBe(0);
+  const alone = await ask(1);
+  expect(alone.response.status).toBe(200);
+  expect(alone.made).toBe(1);
 });
 
 test('the seats recorded are the ones Stripe sold, whatever the session’s metadata says', async () => {

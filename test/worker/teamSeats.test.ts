@@ -16,6 +16,7 @@ import {
   TEAM_SELLER_REASON,
   TEAM_WORDS,
   upgradeAmount,
+  upgradeAmountFor,
 } from '../../src/config';
 import {
   ADMIN_PATHS,
@@ -631,6 +632,16 @@ describe('a team moved to a higher plan', () => {
   test('a move credited seats added: the console refunds the move first; the seats refunded in Stripe’s dashboard instead refuse and refund the move too', async () => {
     const {owner, sessionId} = await teamOwner(3, PRICE_STARTER);
     const seats = await paid(owner, {planId: STARTER.id, addSeats: 2});
+    // The move is credited both payments, the team's and its seats', for its 5 seats.
+    const charged = (id: string) => team().stripe.sessions.get(id)!.amount_total!;
+    expect((await offerOf(owner)).upgrades[0]!.amount).toBe(
+      upgradeAmountFor(
+        STARTER,
+        ADVANCED,
+        {paid: charged(sessionId) + charged(seats), refunded: 0, percentOff: null},
+        5,
+      ),
+    );
     const move = await paid(owner, {planId: ADVANCED.id});
     const admin = await seller();
     const refused = await call(admin, adminPath(ADMIN_PATHS.refund, {sessionId: seats}), {

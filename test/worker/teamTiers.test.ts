@@ -12,6 +12,7 @@ import {
   saleOf,
   seatsKeptWords,
   seatsRefusal,
+  upgradeCreditName,
 } from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {tieredPlanEdits} from '../../scripts/support/teamPlans';
@@ -85,6 +86,9 @@ describe('a team grows by moving to a larger tier', () => {
     // The tier once, less a credit of what was paid: never the seats' count of a price.
     expect(team().stripe.created.at(-1)!.line_items).toEqual([{price: five!.price.priceId.test, quantity: '1'}]);
     expect(team().stripe.sessions.get(id)!.amount_total).toBe(five!.amount - one!.amount);
+    // The receipt names the credit for what was paid, as a move's does, not a seat's fair-price line.
+    const coupon = team().stripe.created.at(-1)!.discounts as {coupon: string}[];
+    expect(team().stripe.coupons.get(coupon[0]!.coupon)?.name).toBe(upgradeCreditName(ADVANCED));
     await payUpgradeOf(team(), owner, id);
     expect(await teamOf(owner)).toMatchObject({seats: 5, free: 4});
 

@@ -1,6 +1,14 @@
 import {Hono} from 'hono';
 import type Stripe from 'stripe';
-import {appConfig, findPlanByPriceId, ROUTES, saleOf, seatsRefusal, storedPlanName} from '../../../src/config';
+import {
+  appConfig,
+  findPlanByPriceId,
+  ROUTES,
+  saleOf,
+  seatsRefusal,
+  storedPlanName,
+  TEAM_WORDS,
+} from '../../../src/config';
 import {
   API_PATHS,
   type CheckoutSignInResponse,
@@ -34,6 +42,7 @@ import {visitorCountry} from './visitorCountry';
 import {fulfillCheckout} from './fulfilment';
 import {bestPaidPurchaseOf, customerOf, type PurchaseStatus} from '../purchases';
 import {accessSeatOf} from '../access/accessSeat';
+import {teamPurchaseOf} from '../team/members';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
 import {refundOwnPurchase} from './selfRefund';
 import {DAY_MS} from '../../../src/config/dates';
@@ -59,6 +68,10 @@ export const paymentRoutes = new Hono<AppEnv>()
     const seats = body.seats ?? 1;
     const refused = seatsRefusal(plan, seats);
     if (refused) throw new HttpError(400, refused);
+    // A team's owner grows the team they have: their dashboard manages one team (teamPurchaseOf), so
+    // a second one's seats could never be given.
+    if (user && seats > 1 && (await teamPurchaseOf(c.env.DB, user)))
+      throw new HttpError(409, TEAM_WORDS.secondTeam, 'CONFLICT');
     const sale = saleOf(plan, seats);
     // The key decides the mode: that price in that mode is what Stripe charges.
     const priceId = sale.price.priceId[settings.stripeMode];
