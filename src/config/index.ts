@@ -81,6 +81,8 @@ export {
   upgradeCreditName,
   upgradeLabel,
   upgradesFrom,
+  type UpgradeRefusal,
+  UPGRADE_REFUSALS,
   type UpgradeSeats,
 } from './upgrades';
 export {emulatorProject, serviceName, storageKey} from './serviceName';

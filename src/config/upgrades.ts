@@ -92,6 +92,28 @@ function percentPrice(cents: number, percentOff: number | null): number {
 }
 
 /**
+ * Why the worker gave back a paid upgrade it did not apply, each reason as the payer's e-mail says
+ * it (upgrades/fulfilment.ts `refundRefused`) and as the console shows the reason (its key).
+ */
+export const UPGRADE_REFUSALS = {
+  duplicate: 'it was a second payment for an upgrade you had already paid for.',
+  'purchase not paid': 'the purchase it upgrades was refunded or is disputed.',
+  'access revoked': 'access to the purchase it upgrades has been revoked.',
+  stale:
+    'your purchase changed after this upgrade was priced (another upgrade, seats added, or a refund), so its price was no longer right. Your dashboard offers it again at today’s price.',
+  'another buyer': 'it was paid from an account that does not own the purchase it upgrades.',
+  'amount mismatch': 'the amount paid was not the amount the upgrade was priced at.',
+  'too many seats':
+    'with the seats bought meanwhile, it would have taken your team past the most seats the plan is sold for.',
+  'seats not sold': 'the plan is no longer sold for a team of that size. Your dashboard shows what it offers now.',
+  'credited a payment taken back':
+    'its price took an earlier payment of yours off as a credit, and that payment has since been refunded or reversed by your bank.',
+} as const;
+
+/** A reason the worker gives a paid upgrade back (`UPGRADE_REFUSALS`). */
+export type UpgradeRefusal = keyof typeof UPGRADE_REFUSALS;
+
+/**
  * The console's answer to a refund of an upgrade that a later one was priced on (credited its
  * payment): refunded alone, it would leave the later upgrade paid for with money given back (a
  * team of 1 moved to 5 then to 10 would keep 6 seats, a number no team size has).

@@ -13,6 +13,7 @@ import {
   seatsKeptWords,
   seatsRefusal,
   upgradeCreditName,
+  UPGRADE_REFUSALS,
 } from '../../src/config';
 import {ADMIN_PATHS, adminPath, type AdminPurchaseDetail, API_PATHS, type BuyerPlan} from '../../src/config/api';
 import {tieredPlanEdits} from '../../scripts/support/teamPlans';
@@ -196,6 +197,12 @@ test('an earlier move to a larger tier lost to a dispute while a later one stand
     }),
   ]);
   expect((await offerOf(owner)).seats).toMatchObject({seats: 1});
+  // The owner is told why the later move went back, once.
+  const told = team().mailgun.sent.filter(
+    (mail) =>
+      mail.fields.to === owner.email && mail.fields.text?.includes(UPGRADE_REFUSALS['credited a payment taken back']),
+  );
+  expect(told).toHaveLength(1);
   // The member's seat went with the seats, and they were told why.
   const ended = await team().worker.db.all<{state: string; end_reason: string | null}>(
     'SELECT state, end_reason FROM team_members WHERE session_id = ? AND seat = ?',

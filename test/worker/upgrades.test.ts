@@ -17,6 +17,7 @@ import {
   upgradeAmount,
   upgradeCreditName,
   upgradeLabel,
+  UPGRADE_REFUSALS,
   upgradesFrom,
 } from '../../src/config';
 import {formatMoney} from '../../src/config/money';
@@ -95,6 +96,9 @@ const intentOf = (sessionId: string) => stack().stripe.sessions.get(sessionId)!.
 
 /** A refund of the payment at the stand-in, then Stripe's `charge.refunded` to the worker. */
 const refund = (sessionId: string) => refundAtStripe(stack(), sessionId);
+/** Cents as the e-mails write them: $49.00. */
+const dollars = (cents: number) =>
+  new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(cents / 100);
 /** The buyer pays the upgrade's session (the only one of `purchase`); the worker refuses it as stale and refunds it at once. */
 async function paidAndRefusedAsStale(user: SignedInUser, purchase: string, upgrade: string) {
   const refundsBefore = stack().stripe.refundsCreated.length;
@@ -525,9 +529,17 @@ test('two sessions paid for the same upgrade (two tabs): the first applies, the 
   // Stripe's charge.refunded for it leaves the applied upgrade alone.
   await stack().deliver(stack().stripe.refundedEvent(intentOf(second)));
   expect((await planOf(user)).plan?.id).toBe(higher.id);
-  // A redelivery of the second does not refund twice.
+  // A redelivery of the second does not refund twice, nor tell the buyer twice.
   await payUpgrade(user, second);
   expect(stack().stripe.refundsCreated.length).toBe(refundsBefore + 1);
+  // The file's stack is shared: the buyer's own mail, once.
+  const told = stack().mailgun.sent.filter(
+    (mail) => mail.fields.to === user.email && mail.fields.subject === `Your ${appConfig.appName} upgrade was refunded`,
+  );
+  expect(told).toHaveLength(1);
+  expect(told[0]!.fields.text).toContain(
+    `We refunded the ${dollars(difference)} you paid for ${upgradeLabel(lower.name, higher.name)}, and did not apply it: ${UPGRADE_REFUSALS.duplicate}`,
+  );
 });
 
 test('a payment that is not the amount the worker computed is not applied, and is refunded at once', async () => {

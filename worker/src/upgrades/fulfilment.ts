@@ -1,5 +1,12 @@
 import type Stripe from 'stripe';
-import {findPlanByPriceId, findStoredPlan, maxSeatsOf, seatsRefusal, soldInTiers} from '../../../src/config';
+import {
+  findPlanByPriceId,
+  findStoredPlan,
+  maxSeatsOf,
+  seatsRefusal,
+  soldInTiers,
+  type UpgradeRefusal,
+} from '../../../src/config';
 import {reconcileSoon} from '../access/grants/reconcileSoon';
 import {contextOf} from '../context';
 import {log} from '../log';
@@ -11,7 +18,7 @@ import {UPGRADE_METADATA} from './metadata';
 import {movePaid} from './movePaid';
 import {quantityOf, upgradeLine} from './quote';
 import {upgradeRowLabel} from './rowLabel';
-import {type AppliedUpgrade, sendUpgradeMails} from './upgradeMail';
+import {type AppliedUpgrade, sendRefusalMail, sendUpgradeMails} from './upgradeMail';
 
 /** An upgrade as the worker recorded it when it made the session (see migrations/0019_upgrades.sql). */
 interface UpgradeRow {
@@ -36,24 +43,15 @@ interface UpgradeRow {
 }
 
 /**
- * Why a paid upgrade is not applied; each is refunded at once, since the payer got nothing.
- * `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
+ * Why a paid upgrade is not applied; each is refunded at once, since the payer got nothing, and the
+ * payer is told why in the words of `UPGRADE_REFUSALS` (src/config/upgrades.ts). `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
  * paid since, in another tab), so its credit is wrong. `access revoked`: the seller revoked the
  * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
  * would give nothing. `credited a payment taken back`: an upgrade applied, whose price credited an
  * earlier upgrade's payment that was then refunded or lost to a dispute (upgrades/revocations.ts
  * `revokeUpgradeStatements`); refused then, it is refunded as these are.
  */
-export type Refusal =
-  | 'duplicate'
-  | 'purchase not paid'
-  | 'access revoked'
-  | 'stale'
-  | 'another buyer'
-  | 'amount mismatch'
-  | 'too many seats'
-  | 'seats not sold'
-  | 'credited a payment taken back';
+export type Refusal = UpgradeRefusal;
 
 /**
  * Fulfilment of an upgrade's Checkout Session, as `fulfillCheckout` is for a purchase: a function
@@ -240,7 +238,7 @@ async function refusalOf(db: D1Database, session: Stripe.Checkout.Session, row: 
  * a purchase refunded or disputed meanwhile (or whose access the seller revoked), one that is not
  * what the worker priced or not the asking buyer's, one back from a dispute won that no longer
  * stands on its purchase (payments/revocations.ts `restorePayment`). Once per session (Stripe's idempotency key), and
- * its `charge.refunded` leaves the refused upgrade as it is.
+ * its `charge.refunded` leaves the refused upgrade as it is. Refunded, the payer is e-mailed why, once.
  */
 export async function refundRefused(env: Env, sessionId: string, paymentIntentId: string, reason: Refusal) {
   try {
@@ -256,6 +254,13 @@ export async function refundRefused(env: Env, sessionId: string, paymentIntentId
   } catch (err) {
     // The seller sees the refused upgrade in the console, and refunds it there.
     log.error('upgrade.refund_failed', {sessionId, reason, error: err instanceof Error ? err.message : String(err)});
+    return;
+  }
+  try {
+    await sendRefusalMail(env, sessionId, reason);
+  } catch (err) {
+    // The refund stands; the outbox could not take the e-mail (the console shows the refusal).
+    log.error('upgrade.refusal_mail_failed', {sessionId, error: err instanceof Error ? err.message : String(err)});
   }
 }
 

@@ -115,10 +115,11 @@ const MOVE_BOUGHT_AGAIN = (alias: string) =>
 
 /**
  * SQL for whether the upgrade `alias` may stand on its paid purchase as the purchase is now, as
- * fulfilment decides a payment: its credit still covered (`creditKept`); on the plan it was priced from; a move up with the seats it was
- * priced for and no other payment for the same move since; seats added by the seat within the
- * plan's most; a move to a larger team tier when its seats make a tier again (a later move stood
- * on it meanwhile: 1 to 5 disputed while 5 to 10 was paid is 6 seats, and 10 once it is back).
+ * fulfilment decides a payment: its credit still covered (`creditKept`); on the plan it was priced
+ * from; a move up with the seats it was priced for and no other payment for the same move since;
+ * seats added by the seat within the plan's most; a move to a larger team tier when its seats make
+ * a tier again (a later move stood on it meanwhile: 1 to 5 disputed while 5 to 10 was paid is 6
+ * seats, and 10 once it is back).
  */
 function standsNow(alias: string): string {
   const after = `${effectiveSeats('p')} + ${alias}.seats_added`;

@@ -5,12 +5,15 @@ import {
   planForSeats,
   ROUTES,
   storedPlanName,
+  UPGRADE_REFUSALS,
   upgradeLabel,
+  type UpgradeRefusal,
   type UpgradeSeats,
 } from '../../../src/config';
 import {contextOf} from '../context';
 import {formatAmount, mailOnce, type MailMessage} from '../mail';
 import {settingsOf, type Settings} from '../settings';
+import {upgradeRowLabel, type UpgradeRowLabel} from './rowLabel';
 
 /**
  * The e-mails of an upgrade once it is applied, as a purchase has its own: the buyer's
@@ -102,6 +105,51 @@ export function upgradeSale(settings: Settings, upgrade: AppliedUpgrade): MailMe
       `The purchase in your console: ${find}`,
     ].join('\n'),
   };
+}
+
+/** A paid upgrade the worker refused and refunded, as its e-mail tells the payer. */
+export interface RefusedUpgrade extends UpgradeRowLabel {
+  email: string;
+  amount: number | null;
+  currency: string;
+  reason: UpgradeRefusal;
+}
+
+/** To the payer of an upgrade the worker refunded instead of applying: what went back, and why. */
+export function refusedUpgradeMail(settings: Settings, refused: RefusedUpgrade): MailMessage {
+  const {appName, mail} = appConfig;
+  return {
+    from: mail.fromNoReply,
+    to: refused.email,
+    replyTo: appConfig.support.email,
+    subject: `Your ${appName} upgrade was refunded`,
+    text: [
+      `We refunded the ${formatAmount(refused.amount, refused.currency)} you paid for ${upgradeRowLabel(refused)}, and did not apply it: ${UPGRADE_REFUSALS[refused.reason]}`,
+      '',
+      'Stripe returns it to the card or account you paid with; a bank takes 5 to 10 business days to show it.',
+      '',
+      `Your dashboard: ${settings.siteOrigin}${appConfig.auth.callbackUrl}`,
+      '',
+      `Questions? Reply to this e-mail or write to ${appConfig.support.email}.`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * Tells the payer why their upgrade went back, once per upgrade (the outbox's key): to the address
+ * of the account that asked for it, else the purchase's.
+ */
+export async function sendRefusalMail(env: Env, sessionId: string, reason: UpgradeRefusal): Promise<void> {
+  const row = await env.DB.prepare(
+    `SELECT COALESCE(u.email, p.email) AS email, u.from_plan, u.to_plan, u.seats_added, u.from_seats,
+       COALESCE(u.amount_paid, u.amount) AS amount, u.currency, u.purchase_session_id
+     FROM upgrades u LEFT JOIN purchases p ON p.session_id = u.purchase_session_id WHERE u.session_id = ?1`,
+  )
+    .bind(sessionId)
+    .first<Omit<RefusedUpgrade, 'reason' | 'email'> & {email: string | null; purchase_session_id: string}>();
+  if (!row?.email) return;
+  const message = refusedUpgradeMail(settingsOf(env), {...row, email: row.email, reason});
+  await mailOnce(contextOf(env), `upgrade-refused:${sessionId}`, message, row.purchase_session_id);
 }
 
 /** Queues both e-mails and sends them now; the outbox retries what fails. */
