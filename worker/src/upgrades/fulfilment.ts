@@ -44,11 +44,12 @@ interface UpgradeRow {
 
 /**
  * Why a paid upgrade is not applied; each is refunded at once, since the payer got nothing, and the
- * payer is told why in the words of `UPGRADE_REFUSALS` (src/config/upgrades.ts). `stale`: the purchase is no longer on the plan the upgrade was priced from (another upgrade was
- * paid since, in another tab), so its credit is wrong. `access revoked`: the seller revoked the
- * purchase's access since the session was made (access/grants/sellerRevocation.ts), so the higher plan
- * would give nothing. `credited a payment taken back`: an upgrade applied, whose price credited an
- * earlier upgrade's payment that was then refunded or lost to a dispute (upgrades/revocations.ts
+ * payer is told why in the words of `UPGRADE_REFUSALS` (src/config/upgrades.ts). `stale`: the
+ * purchase is no longer on the plan the upgrade was priced from (another upgrade was paid since, in
+ * another tab), so its credit is wrong. `access revoked`: the seller revoked the purchase's access
+ * since the session was made (access/grants/sellerRevocation.ts), so the higher plan would give
+ * nothing. `credited a payment taken back`: an upgrade applied, whose price credited an earlier
+ * upgrade's payment that was then refunded or lost to a dispute (upgrades/revocations.ts
  * `revokeUpgradeStatements`); refused then, it is refunded as these are.
  */
 export type Refusal = UpgradeRefusal;
