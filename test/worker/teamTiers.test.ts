@@ -41,6 +41,15 @@ const offerOf = async (owner: SignedInUser) => (await (await call(owner, API_PAT
 /** The seller, signed up once for the file. */
 let sellerSignedUp: Promise<SignedInUser> | undefined;
 const seller = () => (sellerSignedUp ??= team().signUp({email: TEAM_ADMIN, verified: true}));
+/** A buyer alone who moved to the team of 5, then to the team of 10, both paid: each move's session. */
+async function movedToFiveThenTen() {
+  const {owner, sessionId} = await teamOwner(1, PRICE_ADVANCED);
+  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
+  await payUpgradeOf(team(), owner, toFive);
+  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
+  await payUpgradeOf(team(), owner, toTen);
+  return {owner, sessionId, toFive, toTen};
+}
 /** The seats the purchase was bought with (seats added later are counted on top, in `teamOf`). */
 const seatsOf = async (sessionId: string) =>
   (await team().worker.db.all<{seats: number}>('SELECT seats FROM purchases WHERE session_id = ?', sessionId))[0]
@@ -150,11 +159,7 @@ test('a move to a larger tier disputed, then won after the team moved to another
 });
 
 test('an earlier move to a larger tier disputed while a later one stands: won, it stands again and the team is the larger tier', async () => {
-  const {owner} = await teamOwner(1, PRICE_ADVANCED);
-  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
-  await payUpgradeOf(team(), owner, toFive);
-  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
-  await payUpgradeOf(team(), owner, toTen);
+  const {owner, toFive} = await movedToFiveThenTen();
   await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.created', 'needs_response'));
   expect(await teamOf(owner)).toMatchObject({seats: 6});
   const refundsBefore = team().stripe.refundsCreated.length;
@@ -170,11 +175,7 @@ test('an earlier move to a larger tier disputed while a later one stands: won, i
 });
 
 test('an earlier move to a larger tier lost to a dispute while a later one stands: the later one, credited it, is refused and refunded, and the team is the buyer alone', async () => {
-  const {owner, sessionId} = await teamOwner(1, PRICE_ADVANCED);
-  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
-  await payUpgradeOf(team(), owner, toFive);
-  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
-  await payUpgradeOf(team(), owner, toTen);
+  const {owner, sessionId, toFive, toTen} = await movedToFiveThenTen();
   const member = await joinedMember(owner);
   await team().deliver(disputeEvent(team(), toFive, 'charge.dispute.created', 'needs_response'));
   // Open, the dispute may yet be won: the later move stands meanwhile, nothing is refunded.
@@ -264,11 +265,7 @@ test('a move back from a dispute won stands only while the purchase keeps what i
 });
 
 test('the console refunds a move to a larger tier only once no later move was priced on it: the later one first', async () => {
-  const {owner, sessionId} = await teamOwner(1, PRICE_ADVANCED);
-  const toFive = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 4});
-  await payUpgradeOf(team(), owner, toFive);
-  const toTen = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id, addSeats: 5});
-  await payUpgradeOf(team(), owner, toTen);
+  const {owner, sessionId, toFive, toTen} = await movedToFiveThenTen();
   const admin = await seller();
   const refund = (id: string) =>
     call(admin, adminPath(ADMIN_PATHS.refund, {sessionId: id}), {reason: 'requested_by_customer', refundedBefore: 0});
