@@ -1,0 +1,202 @@
+import Stripe from 'stripe';
+import {
+  findStoredPlan,
+  LAUNCH_CODE_LIMITS,
+  LAUNCH_CODE_WORDS,
+  launchCodeCouponName,
+  PLAN_CURRENCY,
+  planPrices,
+  type LaunchCodeState,
+} from '../../../src/config';
+import type {AdminLaunchCode} from '../../../src/config/api';
+import type {launchCodeBody} from '../../../src/config/apiSchemas';
+import type {z} from 'zod';
+import {HttpError} from '../errors';
+import {paymentProviderError, stripeFor} from '../payments/stripe';
+import type {Settings} from '../settings';
+
+type LaunchCodeRequest = z.output<typeof launchCodeBody>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Metadata on what the worker made at Stripe: the seller sees in Stripe's dashboard where a code came from. */
+const MADE_BY = {made_by: 'console launch code'};
+
+interface LaunchCodeRow {
+  id: string;
+  code: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string;
+  max_uses: number | null;
+  ends_at: number | null;
+  first_time_only: number;
+  plan: string | null;
+  created_at: number;
+  ended_at: number | null;
+  uses: number;
+  revenue: number;
+}
+
+/**
+ * The codes the worker made, newest first, each with what it sold: the paid purchases Stripe
+ * recorded it on (a refunded one still used the code, as Stripe counts it), and what they paid
+ * less what was refunded.
+ */
+export async function listLaunchCodes(db: D1Database, now = Date.now()): Promise<AdminLaunchCode[]> {
+  const {results} = await db
+    .prepare(
+      `SELECT c.*, COUNT(p.session_id) AS uses,
+         COALESCE(SUM(COALESCE(p.amount_total, 0) - p.amount_refunded), 0) AS revenue
+       FROM launch_codes c
+       LEFT JOIN purchases p ON p.promotion_code_id = c.id AND p.status IN ('paid', 'revoked')
+       GROUP BY c.id ORDER BY c.created_at DESC, c.id LIMIT 500`,
+    )
+    .all<LaunchCodeRow>();
+  return results.map((row) => shown(row, now));
+}
+
+function shown(row: LaunchCodeRow, now: number): AdminLaunchCode {
+  return {
+    id: row.id,
+    code: row.code,
+    percentOff: row.percent_off,
+    amountOff: row.amount_off,
+    currency: row.currency,
+    maxUses: row.max_uses,
+    endsAt: row.ends_at,
+    firstTimeOnly: row.first_time_only === 1,
+    plan: row.plan,
+    createdAt: row.created_at,
+    endedAt: row.ended_at,
+    state: stateOf(row, now),
+    uses: row.uses,
+    revenue: row.revenue,
+  };
+}
+
+/** Where a code stands: ended by the seller first, then past its date, then used up. */
+function stateOf(row: LaunchCodeRow, now: number): LaunchCodeState {
+  if (row.ended_at !== null) return 'ended';
+  if (row.ends_at !== null && row.ends_at <= now) return 'expired';
+  if (row.max_uses !== null && row.uses >= row.max_uses) return 'used up';
+  return 'active';
+}
+
+/** The code's row with its figures, or null for an id the worker never made. */
+async function readLaunchCode(db: D1Database, id: string, now = Date.now()): Promise<AdminLaunchCode | null> {
+  return (await listLaunchCodes(db, now)).find((code) => code.id === id) ?? null;
+}
+
+/**
+ * Makes a launch code at Stripe: a coupon (what it takes off, once, restricted to a plan's
+ * products when asked), then the promotion code buyers type, with its limits. Stripe checks
+ * every limit at checkout; the worker records the code so the console can list and end it.
+ *
+ * The worker refuses first what Stripe would refuse with words the seller cannot act on: a code
+ * already active (whatever its case), an end date past or years ahead, a plan the site does not sell.
+ * Should Stripe refuse the promotion code after the coupon was made, the coupon stays unused: a
+ * buyer can only type codes, never a coupon's id.
+ */
+export async function createLaunchCode(
+  db: D1Database,
+  settings: Settings,
+  request: LaunchCodeRequest,
+  by: string,
+  now = Date.now(),
+): Promise<AdminLaunchCode> {
+  if (request.endsAt !== undefined && request.endsAt <= now) throw new HttpError(400, LAUNCH_CODE_WORDS.pastEnd);
+  if (request.endsAt !== undefined && request.endsAt > now + LAUNCH_CODE_LIMITS.maxDays * DAY_MS)
+    throw new HttpError(400, LAUNCH_CODE_WORDS.tooFar);
+  const plan = request.plan === undefined ? undefined : findStoredPlan(request.plan);
+  if (request.plan !== undefined && plan?.id !== request.plan) throw new HttpError(400, LAUNCH_CODE_WORDS.unknownPlan);
+  const twin = await db
+    .prepare(
+      `SELECT code FROM launch_codes
+       WHERE upper(code) = upper(?1) AND ended_at IS NULL AND (ends_at IS NULL OR ends_at > ?2) LIMIT 1`,
+    )
+    .bind(request.code, now)
+    .first<{code: string}>();
+  if (twin) throw new HttpError(409, LAUNCH_CODE_WORDS.codeTaken(twin.code), 'CONFLICT');
+
+  const stripe = stripeFor(settings);
+  let promotion: Stripe.PromotionCode;
+  let couponId: string;
+  try {
+    // A plan's products, in the key's mode: each of its prices (its seats, its tiers) may sit on its own.
+    const products = plan
+      ? [
+          ...new Set(
+            await Promise.all(
+              planPrices(plan).map(
+                async ({priceId}) =>
+                  (await stripe.prices.retrieve(priceId[settings.stripeMode])).product as string | Stripe.Product,
+              ),
+            ).then((found) => found.map((product) => (typeof product === 'string' ? product : product.id))),
+          ),
+        ]
+      : undefined;
+    const coupon = await stripe.coupons.create({
+      ...(request.percentOff !== undefined
+        ? {percent_off: request.percentOff}
+        : {amount_off: request.amountOff!, currency: PLAN_CURRENCY}),
+      duration: 'once',
+      name: launchCodeCouponName(request.code),
+      ...(products && {applies_to: {products}}),
+      metadata: MADE_BY,
+    });
+    couponId = coupon.id;
+    promotion = await stripe.promotionCodes.create({
+      promotion: {type: 'coupon', coupon: coupon.id},
+      code: request.code,
+      ...(request.maxUses !== undefined && {max_redemptions: request.maxUses}),
+      ...(request.endsAt !== undefined && {expires_at: Math.floor(request.endsAt / 1000)}),
+      restrictions: {first_time_transaction: request.firstTimeOnly ?? false},
+      metadata: MADE_BY,
+    });
+  } catch (error) {
+    // Stripe's own refusal of a code (one taken that the worker did not make, say) is the seller's to fix.
+    if (error instanceof Stripe.errors.StripeInvalidRequestError)
+      throw new HttpError(400, `Stripe refused the code: ${error.message}`);
+    throw paymentProviderError(error);
+  }
+  await db
+    .prepare(
+      `INSERT INTO launch_codes (id, code, coupon_id, percent_off, amount_off, currency, max_uses, ends_at,
+         first_time_only, plan, created_at, created_by)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+    )
+    .bind(
+      promotion.id,
+      promotion.code,
+      couponId,
+      request.percentOff ?? null,
+      request.amountOff ?? null,
+      PLAN_CURRENCY,
+      request.maxUses ?? null,
+      request.endsAt ?? null,
+      request.firstTimeOnly ? 1 : 0,
+      plan?.id ?? null,
+      now,
+      by,
+    )
+    .run();
+  return (await readLaunchCode(db, promotion.id, now))!;
+}
+
+/**
+ * Ends a code the worker made: Stripe stops taking it (`active: false`), and the console shows it
+ * ended. Purchases already paid with it keep their discount.
+ */
+export async function endLaunchCode(db: D1Database, settings: Settings, id: string, now = Date.now()) {
+  const code = await readLaunchCode(db, id, now);
+  if (!code) throw new HttpError(404, LAUNCH_CODE_WORDS.notOurs, 'NOT_FOUND');
+  if (code.endedAt !== null) throw new HttpError(409, LAUNCH_CODE_WORDS.alreadyEnded, 'CONFLICT');
+  try {
+    await stripeFor(settings).promotionCodes.update(id, {active: false});
+  } catch (error) {
+    throw paymentProviderError(error);
+  }
+  await db.prepare('UPDATE launch_codes SET ended_at = ?2 WHERE id = ?1 AND ended_at IS NULL').bind(id, now).run();
+  return code;
+}
