@@ -635,7 +635,7 @@ export const ENDPOINTS = {
     summary: 'makes a launch code: a Stripe coupon and its promotion code, with their limits',
     body: schema.launchCodeBody,
     answers: [json(schema.adminLaunchCode, 201)],
-    codes: ['CONFLICT', 'PAYMENT_PROVIDER'],
+    codes: ['CONFLICT', 'PAYMENT_PROVIDER', 'NOT_CONFIGURED'],
   },
   endLaunchCode: {
     method: 'POST',
@@ -645,7 +645,7 @@ export const ENDPOINTS = {
     params: schema.launchCodeParams,
     body: schema.emptyBody,
     answers: [json(schema.adminActionResult)],
-    codes: ['NOT_FOUND', 'CONFLICT', 'PAYMENT_PROVIDER'],
+    codes: ['NOT_FOUND', 'CONFLICT', 'PAYMENT_PROVIDER', 'NOT_CONFIGURED'],
   },
   auditLog: {
     method: 'GET',

@@ -47,6 +47,8 @@ export const LAUNCH_CODE_WORDS = {
   pastEnd: 'The end date must be in the future.',
   tooFar: `The end date must be within ${LAUNCH_CODE_LIMITS.maxDays} days.`,
   unknownPlan: 'There is no plan with this id: pick one the site sells.',
+  sharedProduct: (plan: string, other: string) =>
+    `${plan} shares a Stripe product with ${other}, and Stripe limits a code by product: a code for ${plan} alone would work for ${other} too. Give each plan a product of its own in Stripe, or make the code for every plan.`,
 } as const;
 
 /** What a code gives and its limits, as one line: the console's table and the admin log read the same. */

@@ -8,7 +8,7 @@ import type Stripe from 'stripe';
 import {appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {adminPath, ADMIN_PATHS, type AdminAuditEntry, type AdminLaunchCode, type Page} from '../../src/config/api';
 import {stripeClient} from '../../worker/src/payments/stripeClient';
-import {completedEvent, PRICE_ADVANCED, PRICE_STARTER, uniqueEmail, useSellerStack} from './stack';
+import {completedEvent, disputeEvent, PRICE_ADVANCED, PRICE_STARTER, uniqueEmail, useSellerStack} from './stack';
 
 const seller = useSellerStack();
 const ADVANCED = appConfig.plans[1]!;
@@ -99,6 +99,38 @@ describe('making a code', () => {
     expect(coupon).toMatchObject({amount_off: 1500, currency: PLAN_CURRENCY, applies_to: {products: [product]}});
   });
 
+  test('refuses a code for one plan whose Stripe product another plan shares: Stripe could not tell them apart', async () => {
+    const starter = seller.stack.stripe.prices.get(PRICE_STARTER)!;
+    const own = starter.product;
+    starter.product = seller.stack.stripe.prices.get(PRICE_ADVANCED)!.product;
+    try {
+      const before = seller.stack.stripe.coupons.size;
+      const response = await create({code: freshCode(), percentOff: 10, plan: ADVANCED.id});
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as {error: string}).error).toBe(
+        LAUNCH_CODE_WORDS.sharedProduct(ADVANCED.name, appConfig.plans[0]!.name),
+      );
+      expect(seller.stack.stripe.coupons.size).toBe(before);
+    } finally {
+      starter.product = own;
+    }
+  });
+
+  test('a code Stripe made that D1 could not record is switched off at Stripe, so nothing sells unseen', async () => {
+    const code = freshCode('unrecorded');
+    await seller.stack.worker.db.run(
+      `CREATE TRIGGER refuse_codes BEFORE INSERT ON launch_codes BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+    );
+    try {
+      expect((await create({code, percentOff: 10})).status).toBe(500);
+    } finally {
+      await seller.stack.worker.db.run('DROP TRIGGER refuse_codes');
+    }
+    const made = [...seller.stack.stripe.promotionCodes.values()].find((promotion) => promotion.code === code)!;
+    expect(made.active).toBe(false);
+    expect(await lastAudit()).toMatchObject({action: 'create_code', outcome: 'failed'});
+  });
+
   test.each([
     ['no discount', {}, 'Give percentOff or amountOff'],
     ['both discounts', {percentOff: 10, amountOff: 100}, 'Give percentOff or amountOff'],
@@ -162,6 +194,15 @@ describe('a code used at checkout', () => {
     const intent = seller.stack.stripe.sessions.get(sessionId)!.payment_intent as string;
     expect((await seller.stack.deliver(seller.stack.stripe.refundedEvent(intent))).status).toBe(200);
     expect(await listed(shown.id)).toMatchObject({uses: 1, revenue: paid - 500});
+  });
+
+  test('a purchase lost to a dispute still used the code, and adds nothing to its revenue', async () => {
+    const shown = await createOk({code: freshCode(), percentOff: 10});
+    const sessionId = await paidWithCode(shown.code);
+    expect((await listed(shown.id))!.revenue).toBeGreaterThan(0);
+    await seller.stack.deliver(disputeEvent(seller.stack, sessionId, 'charge.dispute.created', 'needs_response'));
+    await seller.stack.deliver(disputeEvent(seller.stack, sessionId, 'charge.dispute.closed', 'lost'));
+    expect(await listed(shown.id)).toMatchObject({uses: 1, revenue: 0});
   });
 
   test('a purchase without a code counts for none', async () => {

@@ -96,7 +96,7 @@ export async function fulfillCheckout(
          -- The seats Stripe sold: a session's line items never change, so any run records the same.
          seats = excluded.seats,
          -- The code Stripe applied (a launch code's uses and revenue): kept once recorded.
-         promotion_code_id = COALESCE(excluded.promotion_code_id, purchases.promotion_code_id),
+         promotion_code_id = COALESCE(purchases.promotion_code_id, excluded.promotion_code_id),
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,
