@@ -11,6 +11,7 @@ import {
   type Plan,
 } from '../../../src/config';
 import type {AdminLaunchCode} from '../../../src/config/api';
+import {DAY_MS} from '../../../src/config/dates';
 import type {launchCodeBody} from '../../../src/config/apiSchemas';
 import type {z} from 'zod';
 import {HttpError} from '../errors';
@@ -19,8 +20,6 @@ import {paymentProviderError, stripeFor} from '../payments/stripe';
 import type {Settings} from '../settings';
 
 type LaunchCodeRequest = z.output<typeof launchCodeBody>;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Metadata on what the worker made at Stripe: the seller sees in Stripe's dashboard where a code came from. */
 const MADE_BY = {made_by: 'console launch code'};
@@ -41,11 +40,7 @@ interface LaunchCodeRow {
   revenue: number;
 }
 
-/**
- * The codes the worker made, newest first, each with what it sold: the paid purchases Stripe
- * recorded it on (a refunded one still used the code, as Stripe counts it), and what they paid
- * less what was refunded.
- */
+/** The codes the worker made, newest first, each with its uses and revenue (CODES_WITH_FIGURES). */
 export async function listLaunchCodes(db: D1Database, now = Date.now()): Promise<AdminLaunchCode[]> {
   const {results} = await db
     .prepare(`${CODES_WITH_FIGURES} GROUP BY c.id ORDER BY c.created_at DESC, c.id LIMIT ${LISTED_CODES}`)
