@@ -20,6 +20,13 @@ import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckou
 import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage, type SessionItem} from './stripeCheckoutPage';
+import {
+  codeAtCheckout,
+  listPromotionCodes,
+  paidBefore,
+  promotionCodeOrRefusal,
+  updatedPromotionCodeOrRefusal,
+} from './stripePromotionCodes';
 
 /** Local mode: sessions get a checkout page on this stand-in whose Pay button fulfils them. */
 export interface HostedPages {
@@ -65,10 +72,20 @@ export interface StripeStandIn {
    * `cardCountry`, as Stripe's `payment_method_details.link.country`) or Cash App (no country).
    * `cardFingerprint`: Stripe's fingerprint of the card number, the same for every payment with
    * that card; by default each payment's card is a card of its own.
+   * `promotionCode`: the code the buyer typed into Checkout's field, matched regardless of case among
+   * active codes; one Stripe would refuse throws an Error whose message is what Checkout tells the
+   * buyer, and the session is left as it was. A paid session redeems the code once.
    */
   complete(
     id: string,
-    options: {email: string; paid: boolean; cardCountry?: string; paidWith?: PaidWith; cardFingerprint?: string},
+    options: {
+      email: string;
+      paid: boolean;
+      cardCountry?: string;
+      paidWith?: PaidWith;
+      cardFingerprint?: string;
+      promotionCode?: string;
+    },
   ): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
@@ -96,6 +113,8 @@ export interface StripeStandIn {
   prices: Map<string, Stripe.Price>;
   /** Coupons by id, as the worker created them (an upgrade's credit), with their redemptions. */
   coupons: Map<string, Stripe.Coupon>;
+  /** Promotion codes by id: the customer-facing codes made on coupons, with their redemptions. */
+  promotionCodes: Map<string, Stripe.PromotionCode>;
   /**
    * Customers by id: each one Checkout made when a session completed, with the e-mail entered
    * there. A session made for a customer (`customer`) shows its e-mail, prefilled and locked.
@@ -428,12 +447,28 @@ export function newCustomer(id: string, email: string): Stripe.Customer {
   } as unknown as Stripe.Customer;
 }
 
-/** Each plan's prices in both modes, as the site shows them: its own, and its team's for each seat. */
+/**
+ * Each plan's prices in both modes, as the site shows them: its own, and its team's for each seat.
+ * A plan is one product in each mode, so a coupon for a plan's product covers its team prices too.
+ */
 function pricesById(plans: readonly Plan[]): Map<string, Stripe.Price> {
   const prices = new Map<string, Stripe.Price>();
-  for (const {name, amount, priceId} of plans.flatMap(planPrices)) {
-    for (const [mode, id] of Object.entries(priceId)) {
-      prices.set(id, newPrice({id, livemode: mode === 'production', unit_amount: amount, nickname: name}));
+  for (const plan of plans) {
+    const products = new Map<string, string>();
+    for (const {name, amount, priceId} of planPrices(plan)) {
+      for (const [mode, id] of Object.entries(priceId)) {
+        if (!products.has(mode)) products.set(mode, nextId('prod_'));
+        prices.set(
+          id,
+          newPrice({
+            id,
+            livemode: mode === 'production',
+            unit_amount: amount,
+            nickname: name,
+            product: products.get(mode)!,
+          }),
+        );
+      }
     }
   }
   return prices;
@@ -533,12 +568,14 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
     },
     invoice: null,
     consent: null,
+    allow_promotion_codes: body.allow_promotion_codes === undefined ? null : body.allow_promotion_codes === 'true',
   };
 }
 
 /**
- * Create a coupon, with the checks Stripe documents: one of `amount_off` and `percent_off`, a
- * currency with `amount_off`, a name of at most 40 characters.
+ * Create a coupon, with the checks Stripe documents: one of `amount_off` and `percent_off` (above 0,
+ * at most 100), a currency with `amount_off`, a name of at most 40 characters. `applies_to` is kept
+ * when given: Stripe answers it only when asked to expand it, which the stand-in does not check.
  */
 function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<StripeErrorBody, 'type'> {
   const amountOff = body.amount_off === undefined ? null : Number(body.amount_off);
@@ -548,9 +585,12 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
   }
   if (amountOff !== null && (!Number.isInteger(amountOff) || amountOff < 1))
     return {code: 'parameter_invalid_integer', param: 'amount_off', message: 'Invalid positive integer'};
+  if (percentOff !== null && !(percentOff > 0 && percentOff <= 100))
+    return {param: 'percent_off', message: 'Invalid percent_off: must be greater than 0 and at most 100'};
   if (amountOff !== null && !body.currency)
     return {param: 'currency', message: 'You must pass `currency` when passing `amount_off`.'};
   const name = body.name as string | undefined;
+  const appliesTo = (body.applies_to as {products?: string[]} | undefined)?.products;
   if (name !== undefined && name.length > 40)
     return {param: 'name', message: 'Invalid string: must be at most 40 characters'};
   return {
@@ -569,6 +609,7 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
     livemode: false,
     redeem_by: body.redeem_by === undefined ? null : Number(body.redeem_by),
     valid: true,
+    ...(appliesTo && {applies_to: {products: appliesTo}}),
   } as Stripe.Coupon;
 }
 
@@ -623,7 +664,11 @@ function quantityOf(raw: string | undefined): number | Omit<StripeErrorBody, 'ty
 }
 
 /** The session's amounts with a coupon taken off the price (never below zero), as Stripe answers them. */
-function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Partial<Stripe.Checkout.Session> {
+function discountedAmounts(
+  subtotal: number,
+  coupon: Stripe.Coupon | null,
+  promotionCode: string | null = null,
+): Partial<Stripe.Checkout.Session> {
   const off = !coupon
     ? 0
     : Math.min(subtotal, coupon.amount_off ?? Math.round((subtotal * (coupon.percent_off ?? 0)) / 100));
@@ -631,7 +676,7 @@ function discountedAmounts(subtotal: number, coupon: Stripe.Coupon | null): Part
     amount_subtotal: subtotal,
     amount_total: subtotal - off,
     total_details: {amount_discount: off, amount_shipping: 0, amount_tax: 0},
-    discounts: coupon ? [{coupon: coupon.id, promotion_code: null}] : [],
+    discounts: coupon ? [{coupon: coupon.id, promotion_code: promotionCode}] : [],
   };
 }
 
@@ -667,6 +712,7 @@ export async function startStripeStandIn({
   const created: Record<string, unknown>[] = [];
   const portals: Record<string, unknown>[] = [];
   const coupons = new Map<string, Stripe.Coupon>();
+  const promotionCodes = new Map<string, Stripe.PromotionCode>();
   const customers = new Map<string, Stripe.Customer>();
 
   /**
@@ -865,6 +911,7 @@ export async function startStripeStandIn({
     termsAccepted: boolean,
     cardCountry: string,
     hosted: HostedPages,
+    promotionCode = '',
   ) {
     const open = sessions.get(id);
     if (!open)
@@ -909,8 +956,25 @@ export async function startStripeStandIn({
         }),
       );
     }
-    // A form without the picker (an older page, a test's POST) pays with the default card.
-    const session = standIn.complete(id, {email, paid: true, ...(cardCountry && {cardCountry})});
+    let session: Stripe.Checkout.Session;
+    try {
+      // A form without the picker (an older page, a test's POST) pays with the default card.
+      session = standIn.complete(id, {
+        email,
+        paid: true,
+        ...(cardCountry && {cardCountry}),
+        ...(promotionCode && {promotionCode}),
+      });
+    } catch (refused) {
+      return html(
+        response,
+        400,
+        messagePage('checkout', 'Code not applied', (refused as Error).message, {
+          href: `/checkout/${id}`,
+          label: 'Back',
+        }),
+      );
+    }
     const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
     const failure =
       delivered instanceof Error
@@ -940,6 +1004,7 @@ export async function startStripeStandIn({
           form.get('terms') === 'accepted',
           String(form.get('cardCountry') ?? ''),
           hostedPages,
+          String(form.get('promotionCode') ?? '').trim(),
         );
         return true;
       }
@@ -1125,6 +1190,32 @@ export async function startStripeStandIn({
           });
         return send(response, 200, found);
       }
+      if (url.pathname === '/v1/promotion_codes') {
+        if (request.method === 'GET') return send(response, 200, listPromotionCodes(promotionCodes, query));
+        const promo = promotionCodeOrRefusal(body, {id: nextId('promo_'), coupons, promotionCodes});
+        if (!('object' in promo)) return invalid(response, promo);
+        promotionCodes.set(promo.id, promo);
+        return send(response, 200, promo);
+      }
+      const promoPath = /^\/v1\/promotion_codes\/([^/]+)$/.exec(url.pathname);
+      if (promoPath) {
+        const id = decodeURIComponent(promoPath[1]!);
+        const found = promotionCodes.get(id);
+        if (!found)
+          return send(response, 404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              param: 'promotion_code',
+              message: `No such promotion code: '${id}'`,
+            },
+          });
+        if (request.method === 'GET') return send(response, 200, found);
+        const updated = updatedPromotionCodeOrRefusal(found, body, {coupons, promotionCodes});
+        if (!('object' in updated)) return invalid(response, updated);
+        promotionCodes.set(id, updated);
+        return send(response, 200, updated);
+      }
       if (request.method === 'GET') {
         const live = liveRequest(request);
         const price = /^\/v1\/prices\/([^/]+)$/.exec(url.pathname);
@@ -1191,14 +1282,34 @@ export async function startStripeStandIn({
     return coupon ? {name: coupon.name ?? coupon.id, amount: session.total_details?.amount_discount ?? 0} : undefined;
   }
 
-  /** A paid session uses up one redemption of its coupon; one past `max_redemptions` is no longer valid. */
+  /**
+   * A paid session uses up one redemption of its coupon, and of its promotion code; a coupon past
+   * `max_redemptions` is no longer valid, while a code stays active and Checkout refuses it.
+   */
   function redeem(session: Stripe.Checkout.Session) {
     for (const discount of session.discounts ?? []) {
+      const promo = promotionCodes.get((discount.promotion_code as string | null) ?? '');
+      if (promo) promo.times_redeemed += 1;
       const coupon = coupons.get(discount.coupon as string);
       if (!coupon) continue;
       coupon.times_redeemed += 1;
       if (coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions) coupon.valid = false;
     }
+  }
+
+  /** The buyer's code, checked as Checkout checks it, taken off the session's subtotal; or Checkout's refusal, thrown. */
+  function applyCode(id: string, entered: string, email: string) {
+    const session = sessions.get(id);
+    if (!session) throw new Error(`No session ${id}`);
+    const others = [...sessions.values()].filter((other) => other.id !== id);
+    const found = codeAtCheckout(entered, promotionCodes, coupons, {
+      session,
+      product: (prices.get(sessionItems.get(id)?.price ?? '')?.product as string | undefined) ?? null,
+      returningBuyer: paidBefore(email, others, customers),
+    });
+    if ('refused' in found) throw new Error(found.refused);
+    const subtotal = session.amount_subtotal ?? session.amount_total ?? 0;
+    update(id, discountedAmounts(subtotal, found.coupon, found.promo.id));
   }
 
   const standIn: StripeStandIn = {
@@ -1213,10 +1324,12 @@ export async function startStripeStandIn({
     prices,
     webhookEndpoints,
     coupons,
+    promotionCodes,
     customers,
     account: newAccount(),
     portalConfigurations,
-    complete(id, {email, paid, cardCountry, paidWith, cardFingerprint}) {
+    complete(id, {email, paid, cardCountry, paidWith, cardFingerprint, promotionCode}) {
+      if (promotionCode !== undefined) applyCode(id, promotionCode, email);
       const given = sessions.get(id)?.customer as string | null | undefined;
       const customer = given ?? nextId('cus_');
       // Checkout makes the customer with the e-mail entered, or gives it to one that had none.

@@ -52,7 +52,8 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  * The card's country is the payer's to pick, `cardCountry` by default. The e-mail is the one the
  * session was given (`customer_email`, to change at will); for a session made for a customer (an
  * upgrade, on its purchase's customer), `customerEmail`, the customer's, shown locked as Checkout
- * shows it.
+ * shows it. A session that takes promotion codes (`allow_promotion_codes`) has Checkout's optional
+ * field for one.
  */
 export function checkoutPage(
   session: Stripe.Checkout.Session,
@@ -81,11 +82,15 @@ ${creditLine}<p class="price">${escape(price)} <small>one-time payment</small></
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}"${customerEmail ? ' readonly' : ''}>
   <label for="card-country">Card country</label>
   <select id="card-country" name="cardCountry">${countryOptions(cardCountry)}</select>
-${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>
+${session.allow_promotion_codes ? promotionCodeField : ''}${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>
 </form>
 <p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
   );
 }
+
+const promotionCodeField = `  <label for="promotion-code">Promotion code</label>
+  <input id="promotion-code" name="promotionCode" type="text" autocomplete="off" autocapitalize="characters">
+`;
 
 /** Every country, the default one selected. */
 function countryOptions(selected: string): string {

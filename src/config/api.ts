@@ -80,6 +80,8 @@ export type {
   RepositoryAudit,
   RepositoryFixAllResult,
   AdminLead,
+  AdminLaunchCode,
+  LaunchCodeBody,
   AdminSelfRefund,
   AdminAction,
   AdminAuditEntry,

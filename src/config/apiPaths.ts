@@ -236,11 +236,21 @@ export const ADMIN_PATHS = {
   selfRefunds: '/admin/self-refunds',
   /** GET ?page=: what the admins did. */
   auditLog: '/admin/audit-log',
+  /** GET: the launch codes made in the console, newest first, with their uses and revenue. */
+  launchCodes: '/admin/codes',
+  /** POST {code, percentOff | amountOff, maxUses?, endsAt?, firstTimeOnly?, plan?}: a Stripe promotion code. */
+  createLaunchCode: '/admin/codes',
+  /** POST: ends the code at Stripe: no buyer can use it from then on. */
+  endLaunchCode: '/admin/codes/:codeId/end',
 } as const;
 
-export function adminPath(path: string, params: {sessionId?: string; jobId?: number; releaseId?: number} = {}): string {
+export function adminPath(
+  path: string,
+  params: {sessionId?: string; jobId?: number; releaseId?: number; codeId?: string} = {},
+): string {
   return path
     .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
+    .replace(':codeId', encodeURIComponent(params.codeId ?? ''))
     .replace(':jobId', String(params.jobId ?? ''))
     .replace(':releaseId', String(params.releaseId ?? ''));
 }

@@ -23,6 +23,7 @@ import {
   SALES_PERIODS,
   SEAT_END_REASON_KEYS,
 } from './apiPaths';
+import {LAUNCH_CODE_LIMITS, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES} from './launchCodes';
 
 // ---------------------------------------------------------------------------------------------
 // Pieces of requests
@@ -1108,6 +1109,79 @@ export const repositoryFixAllResult = adminActionResult.extend({
 
 export const adminLead = z.object({email: z.string(), createdAt: z.number()});
 
+const CODE_RULE = 'code is 3 to 40 letters, digits or dashes';
+const PERCENT_RULE = 'percentOff is a whole number from 1 to 100';
+const AMOUNT_OFF_RULE = 'amountOff is a whole number of cents, at least 1';
+const USES_RULE = `maxUses is a whole number from 1 to ${LAUNCH_CODE_LIMITS.maxUses}`;
+const ENDS_RULE = 'endsAt is a time in milliseconds since 1970';
+
+/**
+ * POST /admin/codes: a launch code. Percent or amount off, never both; the worker makes the
+ * coupon and the promotion code at Stripe from these, and Stripe takes the discount off.
+ */
+export const launchCodeBody = z
+  .strictObject(
+    {
+      code: z.string({message: CODE_RULE}).regex(LAUNCH_CODE_PATTERN, CODE_RULE),
+      percentOff: z
+        .number({message: PERCENT_RULE})
+        .int(PERCENT_RULE)
+        .min(1, PERCENT_RULE)
+        .max(100, PERCENT_RULE)
+        .optional(),
+      amountOff: z
+        .number({message: AMOUNT_OFF_RULE})
+        .int(AMOUNT_OFF_RULE)
+        .min(1, AMOUNT_OFF_RULE)
+        .max(99_999_999, AMOUNT_OFF_RULE)
+        .optional(),
+      maxUses: z
+        .number({message: USES_RULE})
+        .int(USES_RULE)
+        .min(1, USES_RULE)
+        .max(LAUNCH_CODE_LIMITS.maxUses, USES_RULE)
+        .optional(),
+      endsAt: z.number({message: ENDS_RULE}).int(ENDS_RULE).positive(ENDS_RULE).optional(),
+      firstTimeOnly: z.boolean({message: 'firstTimeOnly is true or false'}).optional(),
+      plan: z.string({message: 'plan is a plan id'}).optional(),
+    },
+    {message: 'The body takes only code, percentOff or amountOff, maxUses, endsAt, firstTimeOnly and plan'},
+  )
+  .refine((body) => (body.percentOff === undefined) !== (body.amountOff === undefined), {
+    message: 'Give percentOff or amountOff: one of them, not both',
+  });
+
+/** A promotion code's id at Stripe, as the console names a code. */
+export const launchCodeParams = z.object({
+  codeId: z
+    .string({message: 'codeId is required'})
+    .regex(/^promo_[A-Za-z0-9]{1,200}$/, 'codeId is not a Stripe promotion code id'),
+});
+
+/**
+ * A launch code as the console lists it: what it takes off, its limits, where it stands, and what
+ * it sold (the paid purchases Stripe recorded it on: `revenue` is what they paid less refunds, in
+ * the plans' currency).
+ */
+export const adminLaunchCode = z.object({
+  id: z.string(),
+  code: z.string(),
+  percentOff: z.number().nullable(),
+  amountOff: z.number().nullable(),
+  currency: z.string(),
+  maxUses: z.number().nullable(),
+  endsAt: z.number().nullable(),
+  firstTimeOnly: z.boolean(),
+  /** The plan id it is restricted to, or null for every plan. */
+  plan: z.string().nullable(),
+  createdAt: z.number(),
+  endedAt: z.number().nullable(),
+  state: z.enum(Object.keys(LAUNCH_CODE_STATES) as [keyof typeof LAUNCH_CODE_STATES]),
+  uses: z.number(),
+  revenue: z.number(),
+});
+export const adminLaunchCodes = z.object({items: z.array(adminLaunchCode)});
+
 /**
  * A refund a buyer made themselves (payments/selfRefund.ts), newest first: which right they used,
  * the reason they gave, and what Stripe refunded. `amount` and `refundId` are null while Stripe has
@@ -1137,6 +1211,8 @@ export const adminAction = z.enum([
   'retry_job',
   'repository_fix',
   'resend_release',
+  'create_code',
+  'end_code',
 ]);
 
 export const adminAuditEntry = z.object({
@@ -1257,6 +1333,8 @@ export type InvitationWindow = z.infer<typeof invitationWindow>;
 export type RepositoryAudit = z.infer<typeof repositoryAudit>;
 export type RepositoryFixAllResult = z.infer<typeof repositoryFixAllResult>;
 export type AdminLead = z.infer<typeof adminLead>;
+export type AdminLaunchCode = z.infer<typeof adminLaunchCode>;
+export type LaunchCodeBody = z.input<typeof launchCodeBody>;
 export type AdminSelfRefund = z.infer<typeof adminSelfRefund>;
 export type AdminAction = z.infer<typeof adminAction>;
 export type AdminAuditEntry = z.infer<typeof adminAuditEntry>;

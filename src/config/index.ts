@@ -88,3 +88,12 @@ export {
 export {emulatorProject, serviceName, storageKey} from './serviceName';
 export {immediateDeliveryRequest, immediateDeliveryVersion, termsAcceptanceText} from './checkoutTerms';
 export {countryName, fairPercentOff, fairPrice, type FairPrice, fairPriceCouponId} from './fairPrices';
+export {
+  LAUNCH_CODE_LIMITS,
+  LAUNCH_CODE_PATTERN,
+  LAUNCH_CODE_STATES,
+  LAUNCH_CODE_WORDS,
+  launchCodeCouponName,
+  launchCodeTerms,
+  type LaunchCodeState,
+} from './launchCodes';

@@ -8,6 +8,7 @@ import {
   ADMIN_PATHS,
   type AdminActionResult,
   type AdminRefundRequest,
+  type LaunchCodeBody,
   type RepositoryDifferenceKind,
   type RepositoryFixRequest,
   type PurchaseFilter,
@@ -81,6 +82,11 @@ export function createAdminApi(options: ApiClientOptions) {
     leadsCsv: async () => (await response('GET', ADMIN_PATHS.leadsCsv)).blob(),
     selfRefunds: async (page = 1) => (await call('GET', ADMIN_PATHS.selfRefunds, {query: {page}}))!,
     auditLog: async (page = 1) => (await call('GET', ADMIN_PATHS.auditLog, {query: {page}}))!,
+    launchCodes: async () => (await call('GET', ADMIN_PATHS.launchCodes))!,
+    /** A new launch code at Stripe; the worker answers it as the list shows it. */
+    createLaunchCode: async (code: LaunchCodeBody) => (await call('POST', ADMIN_PATHS.createLaunchCode, {body: code}))!,
+    endLaunchCode: async (codeId: string) =>
+      done(await call('POST', ADMIN_PATHS.endLaunchCode, {params: {codeId}, body: {}})),
   };
 }
 

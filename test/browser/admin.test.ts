@@ -27,7 +27,17 @@ const session = useLocalSession({seed: 300});
 const PHONE = {width: 390, height: 844};
 const WIDE = {width: 1440, height: 900};
 /** The console's views, in the order its navigation lists them. */
-const VIEWS = ['Sales', 'Purchases', 'Failures', 'Releases', 'Repository', 'Buyer refunds', 'Leads', 'Admin log'];
+const VIEWS = [
+  'Sales',
+  'Purchases',
+  'Failures',
+  'Releases',
+  'Repository',
+  'Buyer refunds',
+  'Codes',
+  'Leads',
+  'Admin log',
+];
 /** The storefront header's buy button, which the console must not show. */
 const BUY_BUTTON = `Get ${appConfig.appName}`;
 
@@ -323,29 +333,32 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(['failures', 'repository', 'leads'])('shows the %s panel with nothing for axe to find', async (view) => {
-    const {page, errors} = admin;
-    await session.goto(page, `/admin?view=${view}`);
-    await page.getByRole('main').getByRole('heading', {level: 2}).waitFor();
-    await eventually(
-      () => page.getByRole('progressbar').count(),
-      (spinners) => expect(spinners).toBe(0),
-      30_000,
-    );
-    // Nothing failed to load; Failures warns of the removals the seed made fail, and of nothing else.
-    const alerts = await page.getByRole('alert').allTextContents();
-    expect(alerts).toEqual(
-      view === 'failures'
-        ? [
-            expect.stringMatching(
-              /^\d+ removals failed for good: a refunded or disputed buyer may still be on GitHub\./,
-            ),
-          ]
-        : [],
-    );
-    expect(await axeViolations(page)).toEqual([]);
-    expect(errors).toEqual([]);
-  });
+  it.each(['failures', 'repository', 'codes', 'leads'])(
+    'shows the %s panel with nothing for axe to find',
+    async (view) => {
+      const {page, errors} = admin;
+      await session.goto(page, `/admin?view=${view}`);
+      await page.getByRole('main').getByRole('heading', {level: 2}).waitFor();
+      await eventually(
+        () => page.getByRole('progressbar').count(),
+        (spinners) => expect(spinners).toBe(0),
+        30_000,
+      );
+      // Nothing failed to load; Failures warns of the removals the seed made fail, and of nothing else.
+      const alerts = await page.getByRole('alert').allTextContents();
+      expect(alerts).toEqual(
+        view === 'failures'
+          ? [
+              expect.stringMatching(
+                /^\d+ removals failed for good: a refunded or disputed buyer may still be on GitHub\./,
+              ),
+            ]
+          : [],
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('lists a release with its e-mails, and sends it again, once confirmed, to the buyer whose e-mail bounced', async () => {
     const {page, errors, workerCalls} = admin;
@@ -409,6 +422,58 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it('makes a launch code at Stripe, lists it active with its terms, ends it once confirmed; the admin log says both', async () => {
+    const {page, errors, workerCalls} = admin;
+    await page.setViewportSize(WIDE);
+    const name = `LAUNCH-${Date.now().toString(36).toUpperCase()}`;
+    const nav = page.getByRole('navigation', {name: 'Console'});
+    await nav.getByRole('link', {name: 'Codes'}).click();
+    const form = page.getByRole('form', {name: 'Make a code'});
+    await form.getByLabel('Code', {exact: true}).fill(name);
+    await form.getByLabel('Percent off (%)').fill('20');
+    await form.getByLabel('Max uses (optional)').fill('5');
+    await form.getByRole('button', {name: 'Make code'}).click();
+    await page.getByText(`Code ${name} made: 20% off, at most 5 uses.`).waitFor();
+
+    // Listed once the worker has it from Stripe: active, nothing sold with it yet.
+    const row = page.getByRole('table', {name: 'Launch codes'}).getByRole('row').filter({hasText: name});
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      name,
+      '20% off, at most 5 uses',
+      'Active buyers can use it at checkout.',
+      '0 / 5',
+      formatMoney(0, PLAN_CURRENCY),
+      'End',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Ended only once confirmed.
+    const ends = () => workerCalls.filter((call) => call.endsWith('/end')).length;
+    await row.getByRole('button', {name: 'End'}).click();
+    const question = row.getByRole('group', {name: 'End'});
+    await question.getByText('Are you sure?').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(ends()).toBe(0);
+    await question.getByRole('button', {name: 'Confirm'}).click();
+    await page.getByText(`${name} ended: Stripe no longer takes it.`).waitFor();
+    await row.getByText('Ended', {exact: true}).waitFor();
+    expect(ends()).toBe(1);
+    expect(await row.getByRole('button', {name: 'End'}).count()).toBe(0);
+
+    await nav.getByRole('link', {name: 'Admin log'}).click();
+    const log = page.getByRole('table', {name: 'What the admins did, newest first'});
+    await log.waitFor();
+    const rows = await log
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)));
+    expect(rows.slice(0, 2)).toEqual([
+      [LOCAL_ADMIN_EMAIL, 'Ended a launch code'],
+      [LOCAL_ADMIN_EMAIL, 'Made a launch code'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('fits a 390 px phone: the tables become cards, nothing scrolls sideways', async () => {
     const {page, errors} = admin;
     await page.setViewportSize(PHONE);
@@ -419,6 +484,7 @@ describe('the seller’s console on the local stack', () => {
       `/admin?view=purchases&q=${encodeURIComponent(buyer.email)}&state=refunded`,
       '/admin?view=repository',
       '/admin?view=releases',
+      '/admin?view=codes',
       '/admin?view=log',
     ]) {
       await session.goto(page, path);

@@ -15,6 +15,8 @@ import {
   type TakeBackMemberRequest,
   type AdminJob,
   type AdminLead,
+  type AdminLaunchCode,
+  type LaunchCodeBody,
   type AdminSelfRefund,
   type AdminPurchaseDetail,
   type AdminRefundRequest,
@@ -33,7 +35,7 @@ import {
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
-import {appConfig, seatRefundAmount} from '../../src/config';
+import {appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, seatRefundAmount} from '../../src/config';
 
 /** The signed-in seller: an address on the product's own domain. */
 export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
@@ -55,6 +57,8 @@ export interface AdminStore {
   leads: AdminLead[];
   /** Newest first. */
   selfRefunds: AdminSelfRefund[];
+  /** Newest first. */
+  launchCodes: AdminLaunchCode[];
   /** Newest first. */
   log: AdminAuditEntry[];
   pageSize: number;
@@ -249,6 +253,7 @@ export function defaultStore(): AdminStore {
     extraAudits: {},
     leads: [],
     selfRefunds: [],
+    launchCodes: [],
     log: [],
     pageSize: 25,
     confirmationAfterReads: 1,
@@ -256,19 +261,22 @@ export function defaultStore(): AdminStore {
 }
 
 /** The route of ADMIN_PATHS a path is, with its parameters. */
-function routeOf(path: string): {route: string; sessionId?: string; jobId?: number; releaseId?: number} | null {
+function routeOf(
+  path: string,
+): {route: string; sessionId?: string; jobId?: number; releaseId?: number; codeId?: string} | null {
   for (const route of Object.values(ADMIN_PATHS)) {
     const pattern = new RegExp(
-      `^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace(':releaseId', '(?<releaseId>\\d+)').replace('.', '\\.')}$`,
+      `^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace(':releaseId', '(?<releaseId>\\d+)').replace(':codeId', '(?<codeId>[^/]+)').replace('.', '\\.')}$`,
     );
     const match = pattern.exec(path);
     if (match) {
-      const {sessionId, jobId, releaseId} = match.groups ?? {};
+      const {sessionId, jobId, releaseId, codeId} = match.groups ?? {};
       return {
         route,
         sessionId: sessionId && decodeURIComponent(sessionId),
         jobId: jobId ? Number(jobId) : undefined,
         releaseId: releaseId ? Number(releaseId) : undefined,
+        codeId,
       };
     }
   }
@@ -434,7 +442,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
   function answer(
     seen: SeenRequest,
-    params: {sessionId?: string; jobId?: number; releaseId?: number},
+    params: {sessionId?: string; jobId?: number; releaseId?: number; codeId?: string},
   ): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
     // The refund route also takes an upgrade's session: it refunds that payment only.
@@ -681,6 +689,49 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         ];
       case `GET ${ADMIN_PATHS.selfRefunds}`:
         return [200, pageOf(store.selfRefunds, seen.query, store.pageSize)];
+      case `GET ${ADMIN_PATHS.launchCodes}`:
+        return [200, {items: store.launchCodes}];
+      case `POST ${ADMIN_PATHS.createLaunchCode}`: {
+        // As the worker: a code already active, whatever its case, is refused; Stripe checks the rest.
+        const body = seen.body as LaunchCodeBody;
+        const twin = store.launchCodes.find(
+          (entry) => entry.state === 'active' && entry.code.toUpperCase() === body.code.toUpperCase(),
+        );
+        if (twin) return [409, {error: LAUNCH_CODE_WORDS.codeTaken(twin.code), code: 'CONFLICT'} satisfies ErrorBody];
+        const made: AdminLaunchCode = {
+          id: `promo_${store.launchCodes.length + 1}${body.code.replace(/-/g, '')}`,
+          code: body.code,
+          percentOff: body.percentOff ?? null,
+          amountOff: body.amountOff ?? null,
+          currency: PLAN_CURRENCY,
+          maxUses: body.maxUses ?? null,
+          endsAt: body.endsAt ?? null,
+          firstTimeOnly: body.firstTimeOnly ?? false,
+          plan: body.plan ?? null,
+          createdAt: NOW,
+          endedAt: null,
+          state: 'active',
+          uses: 0,
+          revenue: 0,
+        };
+        store.launchCodes = [made, ...store.launchCodes];
+        log('create_code', null, body.code);
+        return [201, made];
+      }
+      case `POST ${ADMIN_PATHS.endLaunchCode}`: {
+        const code = store.launchCodes.find((entry) => entry.id === params.codeId);
+        if (!code) return [404, {error: LAUNCH_CODE_WORDS.notOurs, code: 'NOT_FOUND'} satisfies ErrorBody];
+        if (code.endedAt !== null)
+          return [409, {error: LAUNCH_CODE_WORDS.alreadyEnded, code: 'CONFLICT'} satisfies ErrorBody];
+        store.launchCodes = store.launchCodes.map((entry) =>
+          entry === code ? {...entry, endedAt: NOW + 5000, state: 'ended'} : entry,
+        );
+        log('end_code', null, `${code.code} ended`);
+        return [
+          200,
+          {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`} satisfies AdminActionResult,
+        ];
+      }
       case `GET ${ADMIN_PATHS.auditLog}`:
         return [200, pageOf(store.log, seen.query, store.pageSize)];
       default:

@@ -33,6 +33,7 @@ describe('the seller’s console', () => {
       ['Releases', '/admin?view=releases'],
       ['Repository', '/admin?view=repository'],
       ['Buyer refunds', '/admin?view=selfRefunds'],
+      ['Codes', '/admin?view=codes'],
       ['Leads', '/admin?view=leads'],
       ['Admin log', '/admin?view=log'],
     ]);
@@ -53,6 +54,7 @@ describe('the seller’s console', () => {
     ['/admin?view=releases', 'Releases', '/admin/releases'],
     ['/admin?view=repository', 'Repository audit', '/admin/repository-audit'],
     ['/admin?view=selfRefunds', 'Buyer refunds', '/admin/self-refunds'],
+    ['/admin?view=codes', 'Launch codes', '/admin/codes'],
     ['/admin?view=leads', 'Leads', '/admin/leads'],
     ['/admin?view=log', 'Admin log', '/admin/audit-log'],
     ['/admin?purchase=cs_test_ada', 'Purchase', '/admin/purchases/cs_test_ada'],

@@ -5,6 +5,7 @@
  * shows the e-mail the session was given, or, for a session made for a customer (an upgrade, on
  * its purchase's customer), that customer's e-mail, locked as Stripe Checkout locks it; and each
  * payment prints one line (`[stripe] paid … as …`) naming what was bought: the plan, or the upgrade.
+ * A session that takes promotion codes has the field for one, with Checkout's checks behind it.
  */
 import http from 'node:http';
 import {getByRole} from '@testing-library/dom';
@@ -109,5 +110,41 @@ test('a session given both a customer and an e-mail is refused, in Stripe’s wo
     statusCode: 400,
     param: 'customer_email',
     message: 'You may only specify one of these parameters: customer, customer_email.',
+  });
+});
+
+test('a session that takes promotion codes shows the optional field: a refused code gets Checkout’s words and a way back, an accepted one pays less', async () => {
+  const coupon = await stripe.coupons.create({percent_off: 50, duration: 'once'});
+  const {code} = await stripe.promotionCodes.create({promotion: {type: 'coupon', coupon: coupon.id}});
+  const session = await stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{price: lower.priceId.test, quantity: 1}],
+    allow_promotion_codes: true,
+    ...urls,
+  });
+  const {document} = new JSDOM(await (await fetch(session.url!)).text()).window;
+  const field = getByRole(document.body, 'textbox', {name: 'Promotion code'}) as HTMLInputElement;
+  expect(field.required).toBe(false);
+  expect(field.name).toBe('promotionCode');
+
+  const submit = (promotionCode: string) =>
+    fetch(session.url!, {
+      method: 'POST',
+      body: new URLSearchParams({email: EMAIL, cardCountry: 'US', [field.name]: promotionCode}),
+      redirect: 'manual',
+    });
+  const refused = await submit('NOT-A-CODE');
+  expect(refused.status).toBe(400);
+  const page = new JSDOM(await refused.text()).window.document;
+  expect(page.body.textContent).toContain('This code is invalid.');
+  expect(getByRole(page.body, 'link', {name: 'Back'}).getAttribute('href')).toBe(`/checkout/${session.id}`);
+  expect(hosted.sessions.get(session.id)!.status).toBe('open');
+
+  expect((await submit(code.toLowerCase())).status).toBe(303);
+  const subtotal = hosted.prices.get(lower.priceId.test)!.unit_amount!;
+  expect(hosted.sessions.get(session.id)).toMatchObject({
+    payment_status: 'paid',
+    amount_total: subtotal - Math.round(subtotal / 2),
+    discounts: [{coupon: coupon.id}],
   });
 });

@@ -121,6 +121,9 @@ describe('who gets in', () => {
     releases: {method: 'GET'},
     releaseResend: {method: 'POST', body: {}},
     acceptCardCountry: {method: 'POST', body: {}},
+    launchCodes: {method: 'GET'},
+    createLaunchCode: {method: 'POST', body: {code: 'LAUNCH', percentOff: 10}},
+    endLaunchCode: {method: 'POST', body: {}},
   } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
   const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
   let buyer: SignedInUser;
@@ -137,7 +140,7 @@ describe('who gets in', () => {
     async (name, template) => {
       const request: {method: string; body?: unknown} = requests[name];
       const send = (token?: string) =>
-        stack.call(adminPath(template, {sessionId: 'cs_test_any', jobId: 1, releaseId: 1}), {
+        stack.call(adminPath(template, {sessionId: 'cs_test_any', jobId: 1, releaseId: 1, codeId: 'promo_any'}), {
           method: request.method,
           token,
           body: request.body,

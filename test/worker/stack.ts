@@ -117,6 +117,8 @@ export interface Stack {
      * worker makes with `checkout.requireTermsAcceptance` on (a switch compiled into it, off here).
      */
     termsAccepted?: boolean;
+    /** A promotion code the buyer types at checkout; one Stripe refuses makes this throw Stripe's words. */
+    promotionCode?: string;
   }): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
@@ -320,6 +322,7 @@ export async function startStack(
       cardFingerprint,
       paidWith,
       termsAccepted,
+      promotionCode,
     }) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
@@ -339,7 +342,7 @@ export async function startStack(
           metadata: {...made.metadata, ...consentMetadata(switches)},
         });
       }
-      stripe.complete(id, {email, paid, paidWith, ...(cardFingerprint && {cardFingerprint})});
+      stripe.complete(id, {email, paid, paidWith, ...(cardFingerprint && {cardFingerprint}), promotionCode});
       return id;
     },
     async newDay() {

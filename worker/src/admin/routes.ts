@@ -9,6 +9,7 @@ import {
   type AdminRelease,
   type AdminAuditEntry,
   type AdminLead,
+  type AdminLaunchCode,
   type AdminSelfRefund,
   type AdminPurchase,
   type Page,
@@ -16,7 +17,7 @@ import {
   type RepositoryFixAllResult,
   type SalesSummary,
 } from '../../../src/config/api';
-import {CREDITED_LATER_REFUSAL, storedPlanName} from '../../../src/config';
+import {CREDITED_LATER_REFUSAL, launchCodeTerms, storedPlanName} from '../../../src/config';
 import {creditedToLater} from '../upgrades/revocations';
 import {formatMoney} from '../../../src/config/money';
 import {OWNER_SEAT, readGrant, resultOf, type Seat} from '../access/grants/records';
@@ -43,8 +44,11 @@ import {
   releaseIdParam,
   repositoryKey,
   takeBackMemberBody,
+  launchCodeBody,
+  launchCodeParams,
 } from '../../../src/config/apiSchemas';
 import {settingsOf} from '../settings';
+import {createLaunchCode, endLaunchCode, listLaunchCodes} from './launchCodes';
 import {recordAction, requireAdmin} from './auth';
 import {failingJobs, makeDue} from './failures';
 import {auditLogPage, leadsCsv, leadsPage, selfRefundsPage} from './lists';
@@ -371,7 +375,31 @@ export const adminRoutes = new Hono<AppEnv>()
   )
   .get(ADMIN_PATHS.auditLog, async (c) =>
     c.json((await auditLogPage(c.env.DB, pageOf(c))) satisfies Page<AdminAuditEntry>),
-  );
+  )
+
+  .get(ADMIN_PATHS.launchCodes, async (c) => c.json({items: await listLaunchCodes(c.env.DB)}))
+
+  .post(ADMIN_PATHS.createLaunchCode, async (c) => {
+    const request = await readJson(c, launchCodeBody);
+    const entry = {admin: admin(c), action: 'create_code' as const};
+    try {
+      const code = await createLaunchCode(c.env.DB, settingsOf(c.env), request, admin(c));
+      await recordAction(c.env.DB, {...entry, outcome: 'done', detail: `${code.code}: ${launchCodeTerms(code)}.`});
+      return c.json(code satisfies AdminLaunchCode, 201);
+    } catch (error) {
+      const reason = error instanceof HttpError ? error.message : 'Something went wrong on our side.';
+      await recordAction(c.env.DB, {...entry, outcome: 'failed', detail: `Failed: ${request.code}: ${reason}`});
+      throw error;
+    }
+  })
+
+  .post(ADMIN_PATHS.endLaunchCode, async (c) => {
+    const {codeId} = parse(launchCodeParams, c.req.param());
+    return audited(c, 'end_code', null, async () => {
+      const code = await endLaunchCode(c.env.DB, settingsOf(c.env), codeId);
+      return {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`};
+    });
+  });
 
 /** The admin acting (requireAdmin has checked the e-mail). */
 function admin(c: Context<AppEnv>): string {

@@ -62,14 +62,14 @@ export async function fulfillCheckout(
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
          status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded,
-         delivery_consent_version, delivery_consent_at, paid_at, seats)
+         delivery_consent_version, delivery_consent_at, paid_at, seats, promotion_code_id)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
          (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12,
          -- A refund Stripe delivered before this completion (webhooks/stripe.ts refund).
          COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0),
-         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END, ?14)
+         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END, ?14, ?15)
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -95,6 +95,8 @@ export async function fulfillCheckout(
          paid_at = COALESCE(purchases.paid_at, excluded.paid_at),
          -- The seats Stripe sold: a session's line items never change, so any run records the same.
          seats = excluded.seats,
+         -- The code Stripe applied (a launch code's uses and revenue): kept once recorded.
+         promotion_code_id = COALESCE(purchases.promotion_code_id, excluded.promotion_code_id),
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,
@@ -112,6 +114,7 @@ export async function fulfillCheckout(
       session.currency ?? null,
       consent,
       seats,
+      promotionCodeOf(session),
     ),
     env.DB.prepare('SELECT status FROM purchases WHERE session_id = ?1').bind(sessionId),
   ];
@@ -194,6 +197,15 @@ function ourPlan(session: Stripe.Checkout.Session): {priceId: string; plan: Plan
     const priceId = item.price?.id;
     const sold = priceId ? findPlanPrice(priceId) : undefined;
     if (priceId && sold) return {priceId, plan: sold.plan, seats: Math.max(1, item.quantity ?? 1) * sold.price.seats};
+  }
+  return null;
+}
+
+/** The promotion code Stripe applied to the session (a launch code a buyer typed), or null. */
+function promotionCodeOf(session: Stripe.Checkout.Session): string | null {
+  for (const discount of session.discounts ?? []) {
+    const id = idOf(discount.promotion_code);
+    if (id) return id;
   }
   return null;
 }

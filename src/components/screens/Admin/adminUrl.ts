@@ -24,6 +24,7 @@ export const VIEWS = {
   releases: 'Releases',
   repository: 'Repository',
   selfRefunds: 'Buyer refunds',
+  codes: 'Codes',
   leads: 'Leads',
   log: 'Admin log',
 } as const;

@@ -71,6 +71,8 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   repository_fix: 'Fixed a repository difference',
   resend_release: 'Sent a release again to those who failed',
   accept_card_country: "Accepted a card from another country than the fair price's",
+  create_code: 'Made a launch code',
+  end_code: 'Ended a launch code',
 };
 
 /** The Sales panel's periods, as its picker and its cards name them. */

@@ -10,6 +10,7 @@ import RequireAuth from '../../layout/RequireAuth';
 import {adminHref, useAdminQuery, VIEWS, type View} from './adminUrl';
 import AuditLog from './AuditLog';
 import Failures from './Failures';
+import LaunchCodes from './LaunchCodes';
 import Leads from './Leads';
 import PurchaseDetail from './PurchaseDetail';
 import Purchases from './Purchases';
@@ -27,6 +28,7 @@ const PANELS: Record<View, ComponentType> = {
   releases: Releases,
   repository: RepositoryAudit,
   selfRefunds: SelfRefunds,
+  codes: LaunchCodes,
   leads: Leads,
   log: AuditLog,
 };

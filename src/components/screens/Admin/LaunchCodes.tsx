@@ -1,0 +1,273 @@
+import React, {useCallback, useId, useState, type FormEvent} from 'react';
+import clsx from 'clsx';
+import {appConfig, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES, launchCodeTerms} from '../../../config';
+import type {AdminLaunchCode, LaunchCodeBody} from '../../../config/api';
+import {DAY_MS} from '../../../config/dates';
+import {formatMoney, parseMoney} from '../../../config/money';
+import {PLAN_CURRENCY} from '../../../config/plans';
+import type {AdminApi} from '../../../lib/adminApi';
+import {useAdminApi} from '../../../lib/useAdminApi';
+import Spinner from '../../shared/Spinner';
+import Confirm from './Confirm';
+import {DataTable, type Column} from './DataTable';
+import {ActionResult, useAction} from './useAction';
+import {ShowLoaded, useAdminData} from './useAdminData';
+import controls from '../../../css/controls.module.css';
+import styles from './styles.module.css';
+
+type Discount = 'percent' | 'amount';
+
+/** A code's state as a badge ("Used up") and the rest of its sentence, so the word is not said twice. */
+function State({code}: {code: AdminLaunchCode}) {
+  const sentence = LAUNCH_CODE_STATES[code.state];
+  const colon = sentence.indexOf(': ');
+  return (
+    <>
+      <span className={styles.badge} data-tone={code.state === 'active' ? 'good' : 'quiet'}>
+        {sentence.slice(0, colon)}
+      </span>{' '}
+      {sentence.slice(colon + 2)}
+    </>
+  );
+}
+
+/** What the seller typed in a whole-number field, or undefined when left empty; NaN when it is not one. */
+function wholeNumber(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  return /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/**
+ * The form for a new code. It checks only what the browser can know (the code's characters, a
+ * number where one is asked); the rest (an end date too far ahead, a code already active) is the
+ * worker's to refuse, and its words are shown as they come.
+ */
+function MakeCode({reload}: {reload: () => void}) {
+  const api = useAdminApi();
+  const id = useId();
+  const {busy, outcome, run} = useAction();
+  const [code, setCode] = useState('');
+  const [discount, setDiscount] = useState<Discount>('percent');
+  const [value, setValue] = useState('');
+  const [maxUses, setMaxUses] = useState('');
+  const [endsOn, setEndsOn] = useState('');
+  const [firstTimeOnly, setFirstTimeOnly] = useState(false);
+  const [plan, setPlan] = useState('');
+
+  const codeInvalid = code !== '' && !LAUNCH_CODE_PATTERN.test(code);
+  const off = discount === 'percent' ? wholeNumber(value) : (parseMoney(value, PLAN_CURRENCY) ?? Number.NaN);
+  const offInvalid =
+    value.trim() !== '' && (off === undefined || Number.isNaN(off) || off < 1 || (discount === 'percent' && off > 100));
+  const uses = wholeNumber(maxUses);
+  const usesInvalid = uses !== undefined && (Number.isNaN(uses) || uses < 1);
+  const ready = LAUNCH_CODE_PATTERN.test(code) && value.trim() !== '' && !offInvalid && !usesInvalid;
+
+  function make(event: FormEvent) {
+    event.preventDefault();
+    if (!ready || off === undefined) return;
+    const body: LaunchCodeBody = {
+      code,
+      ...(discount === 'percent' ? {percentOff: off} : {amountOff: off}),
+      ...(uses !== undefined && {maxUses: uses}),
+      // The code works through the whole day the seller picked, as the worker's days are: UTC.
+      ...(endsOn && {endsAt: Date.parse(`${endsOn}T00:00:00Z`) + DAY_MS - 1}),
+      ...(firstTimeOnly && {firstTimeOnly}),
+      ...(plan && {plan}),
+    };
+    void run(
+      // The worker answers the code as the list shows it: the sentence names its terms in the same words.
+      async () => {
+        const made = await api.createLaunchCode(body);
+        return {status: 'made', detail: `Code ${made.code} made: ${launchCodeTerms(made)}.`};
+      },
+      (answer) => answer.detail,
+      reload,
+    ).then((worked) => {
+      if (worked) setCode('');
+    });
+  }
+
+  const valueId = `${id}-value`;
+  return (
+    <form className={styles.codeForm} aria-labelledby={`${id}-heading`} onSubmit={make}>
+      <h3 id={`${id}-heading`}>Make a code</h3>
+      <div className={styles.refund}>
+        <div>
+          <label htmlFor={`${id}-code`}>Code</label>
+          <input
+            id={`${id}-code`}
+            className={controls.input}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={40}
+            aria-invalid={codeInvalid}
+            aria-describedby={`${id}-code-rule`}
+          />
+          <p id={`${id}-code-rule`} className={clsx(styles.hint, codeInvalid && styles.refusedText)}>
+            3 to 40 letters, digits or dashes: what buyers type at checkout.
+          </p>
+        </div>
+        <fieldset className={styles.pick}>
+          <legend>Discount</legend>
+          <label>
+            <input
+              type="radio"
+              name={`${id}-discount`}
+              checked={discount === 'percent'}
+              onChange={() => setDiscount('percent')}
+            />{' '}
+            Percent off
+          </label>
+          <label>
+            <input
+              type="radio"
+              name={`${id}-discount`}
+              checked={discount === 'amount'}
+              onChange={() => setDiscount('amount')}
+            />{' '}
+            Amount off
+          </label>
+        </fieldset>
+        <div>
+          <label htmlFor={valueId}>
+            {discount === 'percent' ? 'Percent off (%)' : `Amount off (${PLAN_CURRENCY.toUpperCase()})`}
+          </label>
+          <input
+            id={valueId}
+            className={controls.input}
+            inputMode={discount === 'percent' ? 'numeric' : 'decimal'}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            aria-invalid={offInvalid}
+            aria-describedby={`${valueId}-rule`}
+          />
+          <p id={`${valueId}-rule`} className={clsx(styles.hint, offInvalid && styles.refusedText)}>
+            {discount === 'percent'
+              ? 'A whole number from 1 to 100.'
+              : `An amount such as ${formatMoney(1000, PLAN_CURRENCY)}, taken off the price once.`}
+          </p>
+        </div>
+        <div>
+          <label htmlFor={`${id}-uses`}>Max uses (optional)</label>
+          <input
+            id={`${id}-uses`}
+            className={controls.input}
+            inputMode="numeric"
+            value={maxUses}
+            onChange={(event) => setMaxUses(event.target.value)}
+            aria-invalid={usesInvalid}
+            aria-describedby={`${id}-uses-rule`}
+          />
+          <p id={`${id}-uses-rule`} className={clsx(styles.hint, usesInvalid && styles.refusedText)}>
+            A whole number; empty for no limit.
+          </p>
+        </div>
+        <div>
+          <label htmlFor={`${id}-ends`}>Ends on (optional)</label>
+          <input
+            id={`${id}-ends`}
+            type="date"
+            className={controls.input}
+            value={endsOn}
+            onChange={(event) => setEndsOn(event.target.value)}
+            aria-describedby={`${id}-ends-rule`}
+          />
+          <p id={`${id}-ends-rule`} className={styles.hint}>
+            It works until the end of that day, UTC.
+          </p>
+        </div>
+        <div>
+          <label htmlFor={`${id}-plan`}>Plan</label>
+          <select
+            id={`${id}-plan`}
+            className={controls.input}
+            value={plan}
+            onChange={(event) => setPlan(event.target.value)}>
+            <option value="">Every plan</option>
+            {appConfig.plans.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <label className={styles.check}>
+        <input type="checkbox" checked={firstTimeOnly} onChange={(event) => setFirstTimeOnly(event.target.checked)} />{' '}
+        First-time buyers only
+      </label>
+      <div className={styles.actions}>
+        <button type="submit" className={controls.primary} disabled={busy || !ready}>
+          Make code
+        </button>
+      </div>
+      {busy && <Spinner label="Making the code" />}
+      <ActionResult outcome={outcome} />
+    </form>
+  );
+}
+
+/**
+ * Launch codes: Stripe promotion codes the seller makes here and buyers type at checkout, with
+ * what each sold. Ending one is confirmed first: Stripe stops taking it at once.
+ */
+export default function LaunchCodes() {
+  const api = useAdminApi();
+  const loaded = useAdminData(useCallback((admin: AdminApi) => admin.launchCodes(), []));
+  const {busy, outcome, run} = useAction();
+
+  const columns: Column<AdminLaunchCode>[] = [
+    {label: 'Code', cell: (code) => <span className={styles.code}>{code.code}</span>},
+    {label: 'Terms', cell: (code) => launchCodeTerms(code)},
+    {label: 'State', cell: (code) => <State code={code} />},
+    {label: 'Uses', cell: (code) => (code.maxUses === null ? code.uses : `${code.uses} / ${code.maxUses}`)},
+    {label: 'Revenue', cell: (code) => formatMoney(code.revenue, code.currency)},
+    {
+      label: 'Action',
+      cell: (code) =>
+        code.endedAt === null ? (
+          <Confirm
+            label="End"
+            danger
+            question={`Stripe stops taking ${code.code} at once; purchases already paid with it keep their discount.`}
+            disabled={busy}
+            onConfirm={() =>
+              void run(
+                () => api.endLaunchCode(code.id),
+                `${code.code} ended: Stripe no longer takes it.`,
+                loaded.reload,
+              )
+            }
+          />
+        ) : (
+          '—'
+        ),
+    },
+  ];
+
+  return (
+    <section className={styles.panel} aria-labelledby="codes-heading">
+      <h2 id="codes-heading">Launch codes</h2>
+      <p className={styles.muted}>
+        Stripe promotion codes that buyers type at checkout; they never stack with a country&apos;s fair price.
+      </p>
+      <MakeCode reload={loaded.reload} />
+      <h3>Codes made</h3>
+      <ActionResult outcome={outcome} />
+      <ShowLoaded loaded={loaded} label="Loading launch codes">
+        {(codes) => (
+          <DataTable
+            caption="Launch codes"
+            columns={columns}
+            rows={codes.items}
+            rowKey={(code) => code.id}
+            empty="No launch codes yet: make one above."
+          />
+        )}
+      </ShowLoaded>
+    </section>
+  );
+}

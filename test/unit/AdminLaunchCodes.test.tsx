@@ -1,0 +1,182 @@
+import React from 'react';
+import {fireEvent, screen, waitFor, within} from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type {AdminLaunchCode} from '../../src/config/api';
+import {appConfig, LAUNCH_CODE_WORDS} from '../../src/config';
+import LaunchCodes from '../../src/components/screens/Admin/LaunchCodes';
+import {renderWithSite} from '../support/render';
+import {NOW, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+
+const worker = useAdminWorkerStub();
+const show = () => renderWithSite(<LaunchCodes />, {env: {WORKER_URL: worker().url}, url: '/admin?view=codes'});
+/** A plan the site sells, by its id and the name the seller reads. */
+const plan = appConfig.plans.at(-1)!;
+/** The last moment of 31 July 2026, UTC: what "Ends on 2026-07-31" sends. */
+const END_OF_JULY = Date.UTC(2026, 6, 31, 23, 59, 59, 999);
+
+function code(overrides: Partial<AdminLaunchCode>): AdminLaunchCode {
+  return {
+    id: 'promo_launch',
+    code: 'LAUNCH-20',
+    percentOff: 20,
+    amountOff: null,
+    currency: 'usd',
+    maxUses: 5,
+    endsAt: null,
+    firstTimeOnly: false,
+    plan: null,
+    createdAt: NOW - 86_400_000,
+    endedAt: null,
+    state: 'active',
+    uses: 2,
+    revenue: 11_040,
+    ...overrides,
+  };
+}
+
+/** The cells of each row of the codes' table, as the seller reads them. */
+async function rows(): Promise<string[][]> {
+  const table = await screen.findByRole('table', {name: 'Launch codes'});
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent ?? ''),
+    );
+}
+
+describe('the Launch codes panel', () => {
+  it('lists each code with its terms, its state, its uses and the revenue it brought', async () => {
+    worker().reset({
+      launchCodes: [
+        code({}),
+        code({
+          id: 'promo_friends',
+          code: 'FRIENDS',
+          percentOff: null,
+          amountOff: 1000,
+          maxUses: null,
+          endsAt: END_OF_JULY,
+          firstTimeOnly: true,
+          plan: plan.id,
+          endedAt: NOW - 3_600_000,
+          state: 'ended',
+          uses: 3,
+          revenue: 0,
+        }),
+      ],
+    });
+    show();
+    expect(screen.getByRole('heading', {level: 2, name: 'Launch codes'})).toBeInTheDocument();
+    expect(screen.getByText(/never stack with a country's fair price/)).toBeInTheDocument();
+    expect(await rows()).toEqual([
+      ['LAUNCH-20', '20% off, at most 5 uses', 'Active buyers can use it at checkout.', '2 / 5', '$110.40', 'End'],
+      [
+        'FRIENDS',
+        `$10.00 off ${plan.name} only, first-time buyers only, until 31 July 2026`,
+        'Ended you ended it, and Stripe no longer takes it.',
+        '3',
+        '$0.00',
+        '—',
+      ],
+    ]);
+  });
+
+  it('makes a percent-off code with its limits, sent as the worker takes them, and lists it', async () => {
+    show();
+    expect(await screen.findByText('No launch codes yet: make one above.')).toBeInTheDocument();
+    const form = screen.getByRole('form', {name: 'Make a code'});
+    await userEvent.type(within(form).getByLabelText('Code'), 'LAUNCH-20');
+    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '20');
+    await userEvent.type(within(form).getByLabelText('Max uses (optional)'), '5');
+    // A date input takes its value whole, as the browser's picker sets it.
+    fireEvent.change(within(form).getByLabelText('Ends on (optional)'), {target: {value: '2026-07-31'}});
+    await userEvent.click(within(form).getByRole('checkbox', {name: 'First-time buyers only'}));
+    await userEvent.selectOptions(within(form).getByLabelText('Plan'), plan.name);
+    await userEvent.click(within(form).getByRole('button', {name: 'Make code'}));
+
+    expect(
+      await screen.findByText(
+        `Code LAUNCH-20 made: 20% off ${plan.name} only, first-time buyers only, at most 5 uses, until 31 July 2026.`,
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => [seen.path, seen.body]),
+    ).toEqual([
+      [
+        '/admin/codes',
+        {code: 'LAUNCH-20', percentOff: 20, maxUses: 5, endsAt: END_OF_JULY, firstTimeOnly: true, plan: plan.id},
+      ],
+    ]);
+    // The list is read again, and shows the new code.
+    expect((await rows()).map((cells) => cells.slice(0, 3))).toEqual([
+      [
+        'LAUNCH-20',
+        `20% off ${plan.name} only, first-time buyers only, at most 5 uses, until 31 July 2026`,
+        'Active buyers can use it at checkout.',
+      ],
+    ]);
+  });
+
+  it('sends an amount off in cents, for every plan', async () => {
+    show();
+    const form = await screen.findByRole('form', {name: 'Make a code'});
+    await userEvent.type(within(form).getByLabelText('Code'), 'TENOFF');
+    await userEvent.click(within(form).getByRole('radio', {name: 'Amount off'}));
+    await userEvent.type(within(form).getByLabelText('Amount off (USD)'), '12.50');
+    await userEvent.click(within(form).getByRole('button', {name: 'Make code'}));
+    expect(await screen.findByText('Code TENOFF made: $12.50 off.')).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.body),
+    ).toEqual([{code: 'TENOFF', amountOff: 1250}]);
+  });
+
+  it('sends nothing for a code with characters Stripe refuses, and says which are allowed', async () => {
+    show();
+    const form = await screen.findByRole('form', {name: 'Make a code'});
+    const input = within(form).getByLabelText('Code');
+    await userEvent.type(input, 'SUMMER SALE');
+    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '20');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription('3 to 40 letters, digits or dashes: what buyers type at checkout.');
+    expect(within(form).getByRole('button', {name: 'Make code'})).toBeDisabled();
+    expect(worker().actions()).toEqual([]);
+  });
+
+  it('shows the worker’s refusal of a code already active, and keeps what was typed', async () => {
+    worker().reset({launchCodes: [code({})]});
+    show();
+    const form = await screen.findByRole('form', {name: 'Make a code'});
+    await userEvent.type(within(form).getByLabelText('Code'), 'launch-20');
+    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '30');
+    await userEvent.click(within(form).getByRole('button', {name: 'Make code'}));
+    expect(await screen.findByText(LAUNCH_CODE_WORDS.codeTaken('LAUNCH-20'))).toHaveAttribute('role', 'alert');
+    expect(within(form).getByLabelText('Code')).toHaveValue('launch-20');
+    expect((await rows()).map((cells) => cells[0])).toEqual(['LAUNCH-20']);
+  });
+
+  it('ends a code only after Confirm, then reads the list again', async () => {
+    worker().reset({launchCodes: [code({})]});
+    show();
+    const [, row] = within(await screen.findByRole('table', {name: 'Launch codes'})).getAllByRole('row');
+    await userEvent.click(within(row!).getByRole('button', {name: 'End'}));
+    expect(worker().actions()).toEqual([]);
+    const ask = screen.getByRole('group', {name: 'End'});
+    expect(ask).toHaveTextContent('Stripe stops taking LAUNCH-20 at once');
+    await userEvent.click(within(ask).getByRole('button', {name: 'Confirm'}));
+    expect(await screen.findByText('LAUNCH-20 ended: Stripe no longer takes it.')).toHaveAttribute('role', 'status');
+    expect(
+      worker()
+        .actions()
+        .map((seen) => seen.path),
+    ).toEqual(['/admin/codes/promo_launch/end']);
+    await waitFor(() => expect(screen.queryByRole('button', {name: 'End'})).toBeNull());
+    expect((await rows()).map((cells) => cells[2])).toEqual(['Ended you ended it, and Stripe no longer takes it.']);
+  });
+});

@@ -1,0 +1,234 @@
+import Stripe from 'stripe';
+import {
+  appConfig,
+  findStoredPlan,
+  LAUNCH_CODE_LIMITS,
+  LAUNCH_CODE_WORDS,
+  launchCodeCouponName,
+  PLAN_CURRENCY,
+  planPrices,
+  type LaunchCodeState,
+  type Plan,
+} from '../../../src/config';
+import type {AdminLaunchCode} from '../../../src/config/api';
+import {DAY_MS} from '../../../src/config/dates';
+import type {launchCodeBody} from '../../../src/config/apiSchemas';
+import type {z} from 'zod';
+import {HttpError} from '../errors';
+import {log} from '../log';
+import {paymentProviderError, stripeFor} from '../payments/stripe';
+import type {Settings} from '../settings';
+
+type LaunchCodeRequest = z.output<typeof launchCodeBody>;
+
+/** Metadata on what the worker made at Stripe: the seller sees in Stripe's dashboard where a code came from. */
+const MADE_BY = {made_by: 'console launch code'};
+
+interface LaunchCodeRow {
+  id: string;
+  code: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  currency: string;
+  max_uses: number | null;
+  ends_at: number | null;
+  first_time_only: number;
+  plan: string | null;
+  created_at: number;
+  ended_at: number | null;
+  uses: number;
+  revenue: number;
+}
+
+/** The codes the worker made, newest first, each with its uses and revenue (CODES_WITH_FIGURES). */
+export async function listLaunchCodes(db: D1Database, now = Date.now()): Promise<AdminLaunchCode[]> {
+  const {results} = await db
+    .prepare(`${CODES_WITH_FIGURES} GROUP BY c.id ORDER BY c.created_at DESC, c.id LIMIT ${LISTED_CODES}`)
+    .all<LaunchCodeRow>();
+  return results.map((row) => shown(row, now));
+}
+
+/** The newest codes the console lists: a seller makes a few a launch, not thousands. */
+const LISTED_CODES = 500;
+
+/**
+ * Each code with what it sold. A use is a purchase Stripe applied it to and the buyer paid for,
+ * refunded or disputed since or not (Stripe counted the redemption). Revenue is what the purchases
+ * still paid (status `paid`, as the Sales panel counts) took, less their partial refunds: one
+ * refunded in full or lost to a dispute adds nothing.
+ */
+const CODES_WITH_FIGURES = `SELECT c.*, COUNT(p.session_id) AS uses,
+    COALESCE(SUM(CASE WHEN p.status = 'paid' THEN COALESCE(p.amount_total, 0) - p.amount_refunded END), 0) AS revenue
+  FROM launch_codes c
+  LEFT JOIN purchases p ON p.promotion_code_id = c.id AND p.status IN ('paid', 'revoked')`;
+
+function shown(row: LaunchCodeRow, now: number): AdminLaunchCode {
+  return {
+    id: row.id,
+    code: row.code,
+    percentOff: row.percent_off,
+    amountOff: row.amount_off,
+    currency: row.currency,
+    maxUses: row.max_uses,
+    endsAt: row.ends_at,
+    firstTimeOnly: row.first_time_only === 1,
+    plan: row.plan,
+    createdAt: row.created_at,
+    endedAt: row.ended_at,
+    state: stateOf(row, now),
+    uses: row.uses,
+    revenue: row.revenue,
+  };
+}
+
+/** Where a code stands: ended by the seller first, then past its date, then used up. */
+function stateOf(row: LaunchCodeRow, now: number): LaunchCodeState {
+  if (row.ended_at !== null) return 'ended';
+  if (row.ends_at !== null && row.ends_at <= now) return 'expired';
+  if (row.max_uses !== null && row.uses >= row.max_uses) return 'used up';
+  return 'active';
+}
+
+/** The code's row with its figures, or null for an id the worker never made. */
+async function readLaunchCode(db: D1Database, id: string, now = Date.now()): Promise<AdminLaunchCode | null> {
+  const row = await db.prepare(`${CODES_WITH_FIGURES} WHERE c.id = ?1 GROUP BY c.id`).bind(id).first<LaunchCodeRow>();
+  return row ? shown(row, now) : null;
+}
+
+/**
+ * Makes a launch code at Stripe: a coupon (what it takes off, once, restricted to a plan's
+ * products when asked), then the promotion code buyers type, with its limits. Stripe checks
+ * every limit at checkout; the worker records the code so the console can list and end it.
+ *
+ * The worker refuses first what Stripe would refuse with words the seller cannot act on: a code
+ * already active (whatever its case), an end date past or years ahead, a plan the site does not
+ * sell, a plan whose product another plan shares.
+ */
+export async function createLaunchCode(
+  db: D1Database,
+  settings: Settings,
+  request: LaunchCodeRequest,
+  by: string,
+  now = Date.now(),
+): Promise<AdminLaunchCode> {
+  if (request.endsAt !== undefined && request.endsAt <= now) throw new HttpError(400, LAUNCH_CODE_WORDS.pastEnd);
+  if (request.endsAt !== undefined && request.endsAt > now + LAUNCH_CODE_LIMITS.maxDays * DAY_MS)
+    throw new HttpError(400, LAUNCH_CODE_WORDS.tooFar);
+  const plan = request.plan === undefined ? undefined : findStoredPlan(request.plan);
+  if (request.plan !== undefined && plan?.id !== request.plan) throw new HttpError(400, LAUNCH_CODE_WORDS.unknownPlan);
+  const twin = await db
+    .prepare(
+      `SELECT code FROM launch_codes
+       WHERE upper(code) = upper(?1) AND ended_at IS NULL AND (ends_at IS NULL OR ends_at > ?2) LIMIT 1`,
+    )
+    .bind(request.code, now)
+    .first<{code: string}>();
+  if (twin) throw new HttpError(409, LAUNCH_CODE_WORDS.codeTaken(twin.code), 'CONFLICT');
+
+  const stripe = stripeFor(settings);
+  const products = plan ? await productsOnlyOf(stripe, settings, plan) : undefined;
+  const coupon = await stripe.coupons
+    .create({
+      ...(request.percentOff !== undefined
+        ? {percent_off: request.percentOff}
+        : {amount_off: request.amountOff!, currency: PLAN_CURRENCY}),
+      duration: 'once',
+      name: launchCodeCouponName(request.code),
+      ...(products && {applies_to: {products}}),
+      metadata: MADE_BY,
+    })
+    .catch((error: unknown) => {
+      throw paymentProviderError(error);
+    });
+  let promotion: Stripe.PromotionCode;
+  try {
+    promotion = await stripe.promotionCodes.create({
+      promotion: {type: 'coupon', coupon: coupon.id},
+      code: request.code,
+      ...(request.maxUses !== undefined && {max_redemptions: request.maxUses}),
+      ...(request.endsAt !== undefined && {expires_at: Math.floor(request.endsAt / 1000)}),
+      restrictions: {first_time_transaction: request.firstTimeOnly ?? false},
+      metadata: MADE_BY,
+    });
+  } catch (error) {
+    // Stripe's refusal of the code itself (one taken that the console did not make, say) is the
+    // seller's to fix; the coupon made for it stays unused, as buyers type codes, never coupon ids.
+    if (error instanceof Stripe.errors.StripeInvalidRequestError)
+      throw new HttpError(400, `Stripe refused the code: ${error.message}`);
+    throw paymentProviderError(error);
+  }
+  try {
+    await db
+      .prepare(
+        `INSERT INTO launch_codes (id, code, coupon_id, percent_off, amount_off, currency, max_uses, ends_at,
+           first_time_only, plan, created_at, created_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
+      )
+      .bind(
+        promotion.id,
+        promotion.code,
+        coupon.id,
+        request.percentOff ?? null,
+        request.amountOff ?? null,
+        PLAN_CURRENCY,
+        request.maxUses ?? null,
+        request.endsAt ?? null,
+        request.firstTimeOnly ? 1 : 0,
+        plan?.id ?? null,
+        now,
+        by,
+      )
+      .run();
+  } catch (error) {
+    // A code live at Stripe that the console does not know would sell unseen and could not be
+    // ended here: switch it off before answering the failure.
+    await stripe.promotionCodes.update(promotion.id, {active: false}).catch((stripeError: unknown) =>
+      log.error('launch_code.left_active', {
+        promotionCode: promotion.id,
+        error: stripeError instanceof Error ? stripeError.message : String(stripeError),
+      }),
+    );
+    throw error;
+  }
+  return (await readLaunchCode(db, promotion.id, now))!;
+}
+
+/**
+ * The Stripe products a code for `plan` alone applies to: those of its prices in the key's mode
+ * (its seats, its tiers). Stripe restricts a coupon by product, not by price, so a product another
+ * plan also sells on would let the code work there too: refused, with what to change.
+ */
+async function productsOnlyOf(stripe: Stripe, settings: Settings, plan: Plan): Promise<string[]> {
+  const productOf = async (priceId: string) => {
+    const {product} = await stripe.prices.retrieve(priceId).catch((error: unknown) => {
+      throw paymentProviderError(error);
+    });
+    return typeof product === 'string' ? product : product.id;
+  };
+  const ofPlan = async (each: Plan) =>
+    new Set(await Promise.all(planPrices(each).map(({priceId}) => productOf(priceId[settings.stripeMode]))));
+  const own = await ofPlan(plan);
+  for (const other of appConfig.plans.filter((candidate) => candidate.id !== plan.id)) {
+    if ([...(await ofPlan(other))].some((product) => own.has(product)))
+      throw new HttpError(400, LAUNCH_CODE_WORDS.sharedProduct(plan.name, other.name));
+  }
+  return [...own];
+}
+
+/**
+ * Ends a code the worker made: Stripe stops taking it (`active: false`), and the console shows it
+ * ended. Purchases already paid with it keep their discount.
+ */
+export async function endLaunchCode(db: D1Database, settings: Settings, id: string, now = Date.now()) {
+  const code = await readLaunchCode(db, id, now);
+  if (!code) throw new HttpError(404, LAUNCH_CODE_WORDS.notOurs, 'NOT_FOUND');
+  if (code.endedAt !== null) throw new HttpError(409, LAUNCH_CODE_WORDS.alreadyEnded, 'CONFLICT');
+  const stripe = stripeFor(settings);
+  try {
+    await stripe.promotionCodes.update(id, {active: false});
+  } catch (error) {
+    throw paymentProviderError(error);
+  }
+  await db.prepare('UPDATE launch_codes SET ended_at = ?2 WHERE id = ?1 AND ended_at IS NULL').bind(id, now).run();
+  return code;
+}
