@@ -583,7 +583,7 @@ export async function simulateLaunch(world: LaunchWorld, options: LaunchOptions)
         sessionId: row.session_id,
         seat: row.seat,
         key: row.repository_key,
-        waitingAt: row.waiting_at + (world.now() - Date.now()),
+        waitingAt: row.waiting_at + world.elapsed(),
         id: row.id,
         seenAt: world.invitationsCreated.length,
       });

@@ -52,6 +52,12 @@ export interface LaunchWorld {
   signWebhook(payload: string): string;
   /** The simulated time now (ms since the epoch): the real clock plus what `advance` added. */
   now(): number;
+  /**
+   * What `advance` added so far: a time D1 holds (moved back by as much) plus this is when it was
+   * on the simulated clock. Exact, where `now() - Date.now()` reads the clock twice and may be 1 ms
+   * off, enough to swap two grants queued in the same millisecond.
+   */
+  elapsed(): number;
   /** Simulated time passes: `ms` more of it. */
   advance(ms: number): Promise<void>;
   stop(): Promise<void>;
@@ -129,6 +135,7 @@ export async function startLaunchWorld({bundleDir}: {bundleDir?: string} = {}): 
     },
     signWebhook: (payload) => signStripePayload(payload, WEBHOOK_SECRET),
     now,
+    elapsed: () => elapsed,
     async advance(ms) {
       // The worker's clock is the real one: its stored times move back by `ms`, which is the same
       // to every comparison it makes (`sent_at > now - 24 h`, `run_after <= now`, an expiry). The
