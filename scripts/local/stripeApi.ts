@@ -23,7 +23,7 @@ import {checkoutPage, messagePage, type SessionItem} from './stripeCheckoutPage'
 import {
   codeAtCheckout,
   listPromotionCodes,
-  paidBefore,
+  customerPaidBefore,
   promotionCodeOrRefusal,
   updatedPromotionCodeOrRefusal,
 } from './stripePromotionCodes';
@@ -1298,14 +1298,14 @@ export async function startStripeStandIn({
   }
 
   /** The buyer's code, checked as Checkout checks it, taken off the session's subtotal; or Checkout's refusal, thrown. */
-  function applyCode(id: string, entered: string, email: string) {
+  function applyCode(id: string, entered: string) {
     const session = sessions.get(id);
     if (!session) throw new Error(`No session ${id}`);
     const others = [...sessions.values()].filter((other) => other.id !== id);
     const found = codeAtCheckout(entered, promotionCodes, coupons, {
       session,
       product: (prices.get(sessionItems.get(id)?.price ?? '')?.product as string | undefined) ?? null,
-      returningBuyer: paidBefore(email, others, customers),
+      returningBuyer: customerPaidBefore((session.customer as string | null) ?? null, others),
     });
     if ('refused' in found) throw new Error(found.refused);
     const subtotal = session.amount_subtotal ?? session.amount_total ?? 0;
@@ -1329,7 +1329,7 @@ export async function startStripeStandIn({
     account: newAccount(),
     portalConfigurations,
     complete(id, {email, paid, cardCountry, paidWith, cardFingerprint, promotionCode}) {
-      if (promotionCode !== undefined) applyCode(id, promotionCode, email);
+      if (promotionCode !== undefined) applyCode(id, promotionCode);
       const given = sessions.get(id)?.customer as string | null | undefined;
       const customer = given ?? nextId('cus_');
       // Checkout makes the customer with the e-mail entered, or gives it to one that had none.

@@ -204,7 +204,7 @@ export interface CodeAtCheckout {
   session: Stripe.Checkout.Session;
   /** The product of the session's price. */
   product: string | null;
-  /** Whether the buyer has paid before: a first-time-only code is not for them. */
+  /** Whether the session's customer has paid before: a first-time-only code is not for them. */
   returningBuyer: boolean;
   now?: number;
 }
@@ -245,19 +245,12 @@ export function codeAtCheckout(
 }
 
 /**
- * Whether a buyer (by e-mail, as the stand-in knows them) has paid before: a paid session by them,
- * or for a customer with their e-mail.
+ * Whether the session's customer has paid before: a paid session of theirs. Stripe's
+ * `first_time_transaction` is about the Customer ("without any successful payments or invoices"),
+ * so a session made for no customer (a guest's first purchase, for whom Checkout makes a new one)
+ * is a first-time one here, whoever types the e-mail.
  */
-export function paidBefore(
-  email: string,
-  sessions: Iterable<Stripe.Checkout.Session>,
-  customers: Map<string, Stripe.Customer>,
-): boolean {
-  const theirs = (address: string | null | undefined) => !!address && sameIgnoringCase(address, email);
-  return [...sessions].some(
-    (session) =>
-      session.payment_status === 'paid' &&
-      (theirs(session.customer_details?.email) ||
-        theirs(customers.get((session.customer as string | null) ?? '')?.email)),
-  );
+export function customerPaidBefore(customer: string | null, sessions: Iterable<Stripe.Checkout.Session>): boolean {
+  if (!customer) return false;
+  return [...sessions].some((session) => session.payment_status === 'paid' && session.customer === customer);
 }

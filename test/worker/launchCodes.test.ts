@@ -216,23 +216,13 @@ describe('a code used at checkout', () => {
     const shown = await createOk({code: freshCode(), percentOff: 10, maxUses: 1});
     await paidWithCode(shown.code);
     expect(await listed(shown.id)).toMatchObject({uses: 1, state: 'used up'});
-    await expect(paidWithCode(shown.code)).rejects.toThrow();
+    await expect(paidWithCode(shown.code)).rejects.toThrow('redeemed the maximum number of times');
   });
 
   test('a plan-only code is refused at checkout for another plan', async () => {
     const shown = await createOk({code: freshCode(), percentOff: 10, plan: ADVANCED.id});
-    await expect(paidWithCode(shown.code, PRICE_STARTER)).rejects.toThrow();
+    await expect(paidWithCode(shown.code, PRICE_STARTER)).rejects.toThrow('not valid for the items in this purchase');
     await paidWithCode(shown.code, PRICE_ADVANCED);
-    expect(await listed(shown.id)).toMatchObject({uses: 1});
-  });
-
-  test('a first-time-only code is refused to a buyer who paid before', async () => {
-    const shown = await createOk({code: freshCode(), percentOff: 10, firstTimeOnly: true});
-    const email = uniqueEmail('returning');
-    const id = await seller.stack.paidCheckout({email});
-    expect((await seller.stack.deliver(completedEvent(seller.stack, id))).status).toBe(200);
-    await expect(paidWithCode(shown.code, PRICE_ADVANCED, email)).rejects.toThrow();
-    await paidWithCode(shown.code, PRICE_ADVANCED, uniqueEmail('first'));
     expect(await listed(shown.id)).toMatchObject({uses: 1});
   });
 });
@@ -245,7 +235,7 @@ describe('ending a code', () => {
     expect(seller.stack.stripe.promotionCodes.get(shown.id)!.active).toBe(false);
     expect(await listed(shown.id)).toMatchObject({state: 'ended', endedAt: expect.any(Number)});
     expect(await lastAudit()).toMatchObject({action: 'end_code', outcome: 'done'});
-    await expect(paidWithCode(shown.code)).rejects.toThrow();
+    await expect(paidWithCode(shown.code)).rejects.toThrow('This code is invalid.');
     const again = await end(shown.id);
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({error: LAUNCH_CODE_WORDS.alreadyEnded, code: 'CONFLICT'});
