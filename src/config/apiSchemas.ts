@@ -1111,7 +1111,7 @@ export const adminLead = z.object({email: z.string(), createdAt: z.number()});
 
 const CODE_RULE = 'code is 3 to 40 letters, digits or dashes';
 const PERCENT_RULE = 'percentOff is a whole number from 1 to 100';
-const AMOUNT_OFF_RULE = 'amountOff is a whole number of cents, at least 1';
+const AMOUNT_OFF_RULE = 'amountOff is a whole number of cents from 1 to 99,999,999';
 const USES_RULE = `maxUses is a whole number from 1 to ${LAUNCH_CODE_LIMITS.maxUses}`;
 const ENDS_RULE = 'endsAt is a time in milliseconds since 1970';
 

@@ -692,10 +692,14 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
       case `GET ${ADMIN_PATHS.launchCodes}`:
         return [200, {items: store.launchCodes}];
       case `POST ${ADMIN_PATHS.createLaunchCode}`: {
-        // As the worker: a code already active, whatever its case, is refused; Stripe checks the rest.
+        // As the worker: a code not ended nor past its end date (used up too), whatever its case, is
+        // refused; Stripe checks the rest.
         const body = seen.body as LaunchCodeBody;
         const twin = store.launchCodes.find(
-          (entry) => entry.state === 'active' && entry.code.toUpperCase() === body.code.toUpperCase(),
+          (entry) =>
+            entry.state !== 'ended' &&
+            entry.state !== 'expired' &&
+            entry.code.toUpperCase() === body.code.toUpperCase(),
         );
         if (twin) return [409, {error: LAUNCH_CODE_WORDS.codeTaken(twin.code), code: 'CONFLICT'} satisfies ErrorBody];
         const made: AdminLaunchCode = {

@@ -122,6 +122,48 @@ describe('the Launch codes panel', () => {
     ]);
   });
 
+  it('empties the form after a code is made: none of its limits carry over to the next', async () => {
+    show();
+    const form = await screen.findByRole('form', {name: 'Make a code'});
+    await userEvent.type(within(form).getByLabelText('Code'), 'ONCE');
+    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '15');
+    await userEvent.type(within(form).getByLabelText('Max uses (optional)'), '3');
+    await userEvent.click(within(form).getByRole('checkbox', {name: 'First-time buyers only'}));
+    await userEvent.selectOptions(within(form).getByLabelText('Plan'), plan.name);
+    await userEvent.click(within(form).getByRole('button', {name: 'Make code'}));
+    await screen.findByText(/^Code ONCE made:/);
+    // The form empties once the action has settled, which may be a moment after its sentence shows.
+    await waitFor(() => expect(within(form).getByLabelText('Code')).toHaveValue(''));
+    expect(within(form).getByLabelText('Percent off (%)')).toHaveValue('');
+    expect(within(form).getByLabelText('Max uses (optional)')).toHaveValue('');
+    expect(within(form).getByRole('checkbox', {name: 'First-time buyers only'})).not.toBeChecked();
+    expect(within(form).getByLabelText('Plan')).toHaveValue('');
+  });
+
+  it('forgets the number typed when the kind of discount changes: 20 percent is not $20', async () => {
+    show();
+    const form = await screen.findByRole('form', {name: 'Make a code'});
+    await userEvent.type(within(form).getByLabelText('Code'), 'SWITCH');
+    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '20');
+    await userEvent.click(within(form).getByRole('radio', {name: 'Amount off'}));
+    expect(within(form).getByLabelText('Amount off (USD)')).toHaveValue('');
+    expect(within(form).getByRole('button', {name: 'Make code'})).toBeDisabled();
+  });
+
+  it('offers End only on an active code: an expired or used-up one Stripe already refuses', async () => {
+    worker().reset({
+      launchCodes: [
+        code({id: 'promo_used', code: 'USED', state: 'used up', uses: 5}),
+        code({id: 'promo_old', code: 'OLD', endsAt: NOW - 1000, state: 'expired'}),
+      ],
+    });
+    show();
+    expect((await rows()).map((cells) => [cells[0], cells[2], cells[5]])).toEqual([
+      ['USED', 'Used up it has been used as many times as it allows.', '—'],
+      ['OLD', 'Expired its end date has passed.', '—'],
+    ]);
+  });
+
   it('sends an amount off in cents, for every plan', async () => {
     show();
     const form = await screen.findByRole('form', {name: 'Make a code'});
@@ -144,8 +186,10 @@ describe('the Launch codes panel', () => {
     await userEvent.type(input, 'SUMMER SALE');
     await userEvent.type(within(form).getByLabelText('Percent off (%)'), '20');
     expect(input).toHaveAttribute('aria-invalid', 'true');
-    expect(input).toHaveAccessibleDescription('3 to 40 letters, digits or dashes: what buyers type at checkout.');
+    expect(input).toHaveAccessibleDescription('Only letters, digits and dashes, 3 to 40 of them.');
     expect(within(form).getByRole('button', {name: 'Make code'})).toBeDisabled();
+    // Enter in a field submits the form whatever the button: still nothing goes to the worker.
+    fireEvent.submit(form);
     expect(worker().actions()).toEqual([]);
   });
 

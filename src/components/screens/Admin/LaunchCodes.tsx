@@ -1,6 +1,6 @@
 import React, {useCallback, useId, useState, type FormEvent} from 'react';
 import clsx from 'clsx';
-import {appConfig, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES, launchCodeTerms} from '../../../config';
+import {appConfig, LAUNCH_CODE_LIMITS, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES, launchCodeTerms} from '../../../config';
 import type {AdminLaunchCode, LaunchCodeBody} from '../../../config/api';
 import {DAY_MS} from '../../../config/dates';
 import {formatMoney, parseMoney} from '../../../config/money';
@@ -10,7 +10,7 @@ import {useAdminApi} from '../../../lib/useAdminApi';
 import Spinner from '../../shared/Spinner';
 import Confirm from './Confirm';
 import {DataTable, type Column} from './DataTable';
-import {ActionResult, useAction} from './useAction';
+import {ActionResult, ActionScope, useAction} from './useAction';
 import {ShowLoaded, useAdminData} from './useAdminData';
 import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
@@ -58,10 +58,17 @@ function MakeCode({reload}: {reload: () => void}) {
   const codeInvalid = code !== '' && !LAUNCH_CODE_PATTERN.test(code);
   const off = discount === 'percent' ? wholeNumber(value) : (parseMoney(value, PLAN_CURRENCY) ?? Number.NaN);
   const offInvalid =
-    value.trim() !== '' && (off === undefined || Number.isNaN(off) || off < 1 || (discount === 'percent' && off > 100));
+    value.trim() !== '' &&
+    (off === undefined || Number.isNaN(off) || off < 1 || (discount === 'percent' ? off > 100 : off > 99_999_999));
   const uses = wholeNumber(maxUses);
-  const usesInvalid = uses !== undefined && (Number.isNaN(uses) || uses < 1);
+  const usesInvalid = uses !== undefined && (Number.isNaN(uses) || uses < 1 || uses > LAUNCH_CODE_LIMITS.maxUses);
   const ready = LAUNCH_CODE_PATTERN.test(code) && value.trim() !== '' && !offInvalid && !usesInvalid;
+
+  /** Another kind of discount: the number typed for the other would mean something else. */
+  function pick(kind: Discount) {
+    setDiscount(kind);
+    setValue('');
+  }
 
   function make(event: FormEvent) {
     event.preventDefault();
@@ -84,7 +91,14 @@ function MakeCode({reload}: {reload: () => void}) {
       (answer) => answer.detail,
       reload,
     ).then((worked) => {
-      if (worked) setCode('');
+      // A new form for the next code: none of this one's limits carried over unseen.
+      if (!worked) return;
+      setCode('');
+      setValue('');
+      setMaxUses('');
+      setEndsOn('');
+      setFirstTimeOnly(false);
+      setPlan('');
     });
   }
 
@@ -107,7 +121,9 @@ function MakeCode({reload}: {reload: () => void}) {
             aria-describedby={`${id}-code-rule`}
           />
           <p id={`${id}-code-rule`} className={clsx(styles.hint, codeInvalid && styles.refusedText)}>
-            3 to 40 letters, digits or dashes: what buyers type at checkout.
+            {codeInvalid
+              ? 'Only letters, digits and dashes, 3 to 40 of them.'
+              : '3 to 40 letters, digits or dashes: what buyers type at checkout.'}
           </p>
         </div>
         <fieldset className={styles.pick}>
@@ -117,7 +133,7 @@ function MakeCode({reload}: {reload: () => void}) {
               type="radio"
               name={`${id}-discount`}
               checked={discount === 'percent'}
-              onChange={() => setDiscount('percent')}
+              onChange={() => pick('percent')}
             />{' '}
             Percent off
           </label>
@@ -126,7 +142,7 @@ function MakeCode({reload}: {reload: () => void}) {
               type="radio"
               name={`${id}-discount`}
               checked={discount === 'amount'}
-              onChange={() => setDiscount('amount')}
+              onChange={() => pick('amount')}
             />{' '}
             Amount off
           </label>
@@ -145,9 +161,10 @@ function MakeCode({reload}: {reload: () => void}) {
             aria-describedby={`${valueId}-rule`}
           />
           <p id={`${valueId}-rule`} className={clsx(styles.hint, offInvalid && styles.refusedText)}>
+            {offInvalid ? 'Not ' : ''}
             {discount === 'percent'
-              ? 'A whole number from 1 to 100.'
-              : `An amount such as ${formatMoney(1000, PLAN_CURRENCY)}, taken off the price once.`}
+              ? `${offInvalid ? 'a' : 'A'} whole number from 1 to 100.`
+              : `${offInvalid ? 'an' : 'An'} amount such as ${formatMoney(1000, PLAN_CURRENCY)}, taken off the price once.`}
           </p>
         </div>
         <div>
@@ -162,7 +179,8 @@ function MakeCode({reload}: {reload: () => void}) {
             aria-describedby={`${id}-uses-rule`}
           />
           <p id={`${id}-uses-rule`} className={clsx(styles.hint, usesInvalid && styles.refusedText)}>
-            A whole number; empty for no limit.
+            {usesInvalid ? 'Not a' : 'A'} whole number from 1 to {LAUNCH_CODE_LIMITS.maxUses.toLocaleString('en-US')};
+            empty for no limit.
           </p>
         </div>
         <div>
@@ -196,9 +214,18 @@ function MakeCode({reload}: {reload: () => void}) {
         </div>
       </div>
       <label className={styles.check}>
-        <input type="checkbox" checked={firstTimeOnly} onChange={(event) => setFirstTimeOnly(event.target.checked)} />{' '}
+        <input
+          type="checkbox"
+          checked={firstTimeOnly}
+          onChange={(event) => setFirstTimeOnly(event.target.checked)}
+          aria-describedby={`${id}-first-rule`}
+        />{' '}
         First-time buyers only
       </label>
+      <p id={`${id}-first-rule`} className={styles.hint}>
+        Stripe takes it only from a Stripe customer with no payment before. Each first purchase makes a new customer, so
+        try in test mode whether a returning buyer is refused.
+      </p>
       <div className={styles.actions}>
         <button type="submit" className={controls.primary} disabled={busy || !ready}>
           Make code
@@ -228,7 +255,8 @@ export default function LaunchCodes() {
     {
       label: 'Action',
       cell: (code) =>
-        code.endedAt === null ? (
+        // An expired or used-up code Stripe already refuses: nothing to end, and its state says why.
+        code.state === 'active' ? (
           <Confirm
             label="End"
             danger
@@ -249,25 +277,27 @@ export default function LaunchCodes() {
   ];
 
   return (
-    <section className={styles.panel} aria-labelledby="codes-heading">
-      <h2 id="codes-heading">Launch codes</h2>
-      <p className={styles.muted}>
-        Stripe promotion codes that buyers type at checkout; they never stack with a country&apos;s fair price.
-      </p>
-      <MakeCode reload={loaded.reload} />
-      <h3>Codes made</h3>
-      <ActionResult outcome={outcome} />
-      <ShowLoaded loaded={loaded} label="Loading launch codes">
-        {(codes) => (
-          <DataTable
-            caption="Launch codes"
-            columns={columns}
-            rows={codes.items}
-            rowKey={(code) => code.id}
-            empty="No launch codes yet: make one above."
-          />
-        )}
-      </ShowLoaded>
-    </section>
+    <ActionScope>
+      <section className={styles.panel} aria-labelledby="codes-heading">
+        <h2 id="codes-heading">Launch codes</h2>
+        <p className={styles.muted}>
+          Stripe promotion codes that buyers type at checkout; they never stack with a country&apos;s fair price.
+        </p>
+        <MakeCode reload={loaded.reload} />
+        <h3>Codes made</h3>
+        <ActionResult outcome={outcome} />
+        <ShowLoaded loaded={loaded} label="Loading launch codes">
+          {(codes) => (
+            <DataTable
+              caption="Launch codes"
+              columns={columns}
+              rows={codes.items}
+              rowKey={(code) => code.id}
+              empty="No launch codes yet: make one above."
+            />
+          )}
+        </ShowLoaded>
+      </section>
+    </ActionScope>
   );
 }
