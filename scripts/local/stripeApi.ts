@@ -776,9 +776,15 @@ export async function startStripeStandIn({
     response.writeHead(status, {'content-type': 'application/json', 'request-id': nextId('req_')});
     response.end(JSON.stringify(body));
   }
-  function notFound(response: http.ServerResponse, id: string) {
+  /** Stripe's 404 for an object it does not have: `No such <object>: '<id>'`, naming the parameter when one did. */
+  function notFound(response: http.ServerResponse, object: string, id: string, param?: string) {
     send(response, 404, {
-      error: {type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${id}'`},
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        ...(param && {param}),
+        message: `No such ${object}: '${id}'`,
+      },
     });
   }
 
@@ -1127,34 +1133,19 @@ export async function startStripeStandIn({
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && match) {
         const session = sessions.get(match[1]!);
-        if (!session) return notFound(response, match[1]!);
+        if (!session) return notFound(response, 'checkout.session', match[1]!);
         return send(response, 200, expandSession(session, (query.expand as string[] | undefined) ?? []));
       }
       const invoice = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && invoice) {
         const found = invoices.get(invoice[1]!);
-        if (!found)
-          return send(response, 404, {
-            error: {
-              type: 'invalid_request_error',
-              code: 'resource_missing',
-              message: `No such invoice: '${invoice[1]}'`,
-            },
-          });
+        if (!found) return notFound(response, 'invoice', invoice[1]!);
         return send(response, 200, found);
       }
       const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && intent) {
         const payment = payments.get(intent[1]!);
-        if (!payment) {
-          return send(response, 404, {
-            error: {
-              type: 'invalid_request_error',
-              code: 'resource_missing',
-              message: `No such payment_intent: '${intent[1]}'`,
-            },
-          });
-        }
+        if (!payment) return notFound(response, 'payment_intent', intent[1]!);
         const expand = (query.expand as string[] | undefined) ?? [];
         const refunds = expand.includes('latest_charge.refunds');
         return send(
@@ -1179,15 +1170,7 @@ export async function startStripeStandIn({
       if (request.method === 'GET' && couponPath) {
         const id = decodeURIComponent(couponPath[1]!);
         const found = coupons.get(id);
-        if (!found)
-          return send(response, 404, {
-            error: {
-              type: 'invalid_request_error',
-              code: 'resource_missing',
-              param: 'id',
-              message: `No such coupon: '${id}'`,
-            },
-          });
+        if (!found) return notFound(response, 'coupon', id, 'id');
         return send(response, 200, found);
       }
       if (url.pathname === '/v1/promotion_codes') {
@@ -1201,15 +1184,7 @@ export async function startStripeStandIn({
       if (promoPath) {
         const id = decodeURIComponent(promoPath[1]!);
         const found = promotionCodes.get(id);
-        if (!found)
-          return send(response, 404, {
-            error: {
-              type: 'invalid_request_error',
-              code: 'resource_missing',
-              param: 'promotion_code',
-              message: `No such promotion code: '${id}'`,
-            },
-          });
+        if (!found) return notFound(response, 'promotion code', id, 'promotion_code');
         if (request.method === 'GET') return send(response, 200, found);
         const updated = updatedPromotionCodeOrRefusal(found, body, {coupons, promotionCodes});
         if (!('object' in updated)) return invalid(response, updated);

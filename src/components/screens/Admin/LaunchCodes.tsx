@@ -16,6 +16,10 @@ import controls from '../../../css/controls.module.css';
 import styles from './styles.module.css';
 
 type Discount = 'percent' | 'amount';
+const DISCOUNTS: [Discount, string][] = [
+  ['percent', 'Percent off'],
+  ['amount', 'Amount off'],
+];
 
 /** A code's state as a badge ("Used up") and the rest of its sentence, so the word is not said twice. */
 function State({code}: {code: AdminLaunchCode}) {
@@ -128,24 +132,12 @@ function MakeCode({reload}: {reload: () => void}) {
         </div>
         <fieldset className={styles.pick}>
           <legend>Discount</legend>
-          <label>
-            <input
-              type="radio"
-              name={`${id}-discount`}
-              checked={discount === 'percent'}
-              onChange={() => pick('percent')}
-            />{' '}
-            Percent off
-          </label>
-          <label>
-            <input
-              type="radio"
-              name={`${id}-discount`}
-              checked={discount === 'amount'}
-              onChange={() => pick('amount')}
-            />{' '}
-            Amount off
-          </label>
+          {DISCOUNTS.map(([kind, label]) => (
+            <label key={kind}>
+              <input type="radio" name={`${id}-discount`} checked={discount === kind} onChange={() => pick(kind)} />{' '}
+              {label}
+            </label>
+          ))}
         </fieldset>
         <div>
           <label htmlFor={valueId}>
