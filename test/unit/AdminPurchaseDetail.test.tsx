@@ -473,6 +473,25 @@ describe('a purchase’s page', () => {
     expect(team).toHaveTextContent('up to 1 seat (the buyer keeps their own), 2 seats refunded so far.');
   });
 
+  it('still says what the refund did once it took the last seat that could go', async () => {
+    worker().reset({
+      purchases: [
+        purchase({
+          seats: 3,
+          amount: 22_500,
+          members: [heldMember(61, 2, 'joined', 'kept', null)],
+          seatRefund: {most: 1, keeps: 2, refunded: 0, paid: 22_500, bought: 3, held: 1},
+        }),
+      ],
+    });
+    await open();
+    const team = screen.getByRole('region', {name: 'Team'});
+    await confirm('Refund seats');
+    // Read again, the page offers no more seats, and the refund's sentence is still there.
+    await waitFor(() => expect(team).toHaveTextContent('1 seat refunded. No seat can be refunded by itself'));
+    expect(within(team).getByRole('status')).toHaveTextContent(/^Refunded 1 seat\./);
+  });
+
   it('offers no seat of a team of 2 bought at a team’s price, and says why', async () => {
     worker().reset({
       purchases: [

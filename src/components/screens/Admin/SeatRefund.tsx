@@ -40,10 +40,14 @@ export default function SeatRefund({
   const [picked, setPicked] = useState<number[]>([]);
   const [reason, setReason] = useState<RefundReason>('requested_by_customer');
   if (most === 0) {
+    // The refund that took the last seat leaves this: its sentence stays beside it.
     return (
-      <p className={styles.muted}>
-        {`${refunded > 0 ? `${seatsWord(refunded)} refunded. ` : ''}No seat can be refunded by itself (${kept}). Refund the whole purchase to end it.`}
-      </p>
+      <div>
+        <p className={styles.muted}>
+          {`${refunded > 0 ? `${seatsWord(refunded)} refunded. ` : ''}No seat can be refunded by itself (${kept}). Refund the whole purchase to end it.`}
+        </p>
+        <ActionResult outcome={outcome} />
+      </div>
     );
   }
   // As the worker counts (its own count of seats taken, a seat whose take-back is stuck included):
