@@ -62,6 +62,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
     for (const sold of planPrices(plan)) lines.push(await priceLine(stripe, sold, mode));
   }
   if (mode === 'production') lines.push(...(await accountLines(stripe)));
+  if (appConfig.checkout.recoverAbandoned) lines.push(await recoveryLine(stripe));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));
   return lines;
@@ -172,6 +173,26 @@ async function accountLines(stripe: Stripe): Promise<CheckLine[]> {
     );
   }
   return lines;
+}
+
+/**
+ * `checkout.recoverAbandoned` asks Checkout for consent to offers (`consent_collection.promotions`),
+ * which Stripe offers to accounts in the United States only: elsewhere every checkout would fail.
+ */
+export async function recoveryLine(stripe: Stripe): Promise<CheckLine> {
+  const off = 'Set checkout.recoverAbandoned to false in src/config/app.ts';
+  let country: string | undefined;
+  try {
+    country = (await stripe.accounts.retrieveCurrent()).country;
+  } catch (error) {
+    return warn(`Stripe: could not read the account (${messageOf(error)}), so its country is not checked`);
+  }
+  if (country !== 'US')
+    return fail(
+      `Stripe: checkout.recoverAbandoned is on, but the account is in ${country ?? 'no country'}: Stripe asks for consent to offers for US accounts only, so every checkout would be refused`,
+      off,
+    );
+  return ok('Stripe: the account is in the US: Checkout may ask for consent to offers (checkout.recoverAbandoned)');
 }
 
 /** Where Stripe must deliver events: on one Worker, the site's own origin. */

@@ -9,7 +9,8 @@ import {appConfig, type Plan, PLAN_CURRENCY, planAmount} from '../../../src/conf
 import {TIERED_PLANS} from '../../../scripts/support/tieredPlans';
 import {formatMoney} from '../../../src/config/money';
 import {newPrice} from '../../../scripts/local/stripeApi';
-import {checkStripe, stripeWebhookUrl} from '../../../scripts/preflight/stripe';
+import {checkStripe, recoveryLine, stripeWebhookUrl} from '../../../scripts/preflight/stripe';
+import {stripeClient} from '../../../worker/src/payments/stripeClient';
 import {HANDLED_STRIPE_EVENTS} from '../../../worker/src/webhooks/stripeEvents';
 import {LIVE_KEY, linesOf, type Services, SITE_URL, startServices, TEST_KEY} from './readyDeploy';
 
@@ -225,4 +226,15 @@ it("fails when the customer portal has no configuration in the key's mode", asyn
       fix: expect.stringContaining('settings/billing/portal'),
     }),
   ]);
+});
+
+it('with checkout.recoverAbandoned on, passes a US account and fails one elsewhere, whose every checkout Stripe would refuse', async () => {
+  const stripe = stripeClient(LIVE_KEY, services.stripe.url);
+  expect(await recoveryLine(stripe)).toMatchObject({status: 'ok'});
+  services.stripe.account.country = 'FR';
+  expect(await recoveryLine(stripe)).toEqual({
+    status: 'fail',
+    label: expect.stringContaining('the account is in FR'),
+    fix: 'Set checkout.recoverAbandoned to false in src/config/app.ts',
+  });
 });

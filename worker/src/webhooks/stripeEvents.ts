@@ -9,6 +9,7 @@ export const HANDLED_STRIPE_EVENTS = [
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
+  'checkout.session.expired',
   'charge.refunded',
   'charge.refund.updated',
   'charge.dispute.created',
