@@ -17,7 +17,7 @@ import {
 import {formatMoney} from '../../src/config/money';
 import {API_PATHS} from '../../src/config/api';
 import {isLiveKey, stripeClient} from '../../worker/src/payments/stripeClient';
-import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
+import {requiredStripeEvents} from '../../worker/src/webhooks/stripeEvents';
 import {type CheckLine, fail, messageOf, ok, secretPut, warn} from './lines';
 
 export interface StripeCheckInput {
@@ -202,7 +202,7 @@ export function stripeWebhookUrl(siteUrl: string): string {
 
 async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: StripeMode): Promise<CheckLine[]> {
   const url = stripeWebhookUrl(input.siteUrl);
-  const events = HANDLED_STRIPE_EVENTS.join(', ');
+  const events = requiredStripeEvents().join(', ');
   const add = `In ${dashboardOf(mode)}/webhooks add an endpoint ${url} listening to ${events}; then put its signing secret: ${secretPut('STRIPE_WEBHOOK_SECRET', input.env)}`;
   const lines: CheckLine[] = [];
   if (!input.webhookSecret?.startsWith('whsec_')) {
@@ -240,7 +240,7 @@ async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: Strip
   if (endpoint.status !== 'enabled')
     return [...lines, fail(`Stripe: the webhook endpoint ${url} is ${endpoint.status}`, `Enable it at ${where}`)];
   const listened = new Set(endpoint.enabled_events);
-  const missing = HANDLED_STRIPE_EVENTS.filter((event) => !listened.has('*') && !listened.has(event));
+  const missing = requiredStripeEvents().filter((event) => !listened.has('*') && !listened.has(event));
   if (missing.length > 0) {
     return [
       ...lines,

@@ -68,7 +68,7 @@ test("the worker's checkout asks for consent to offers and keeps a recovery link
   });
 });
 
-test('a buyer who ticked the box gets one reminder after the delay, with the link and a one-click unsubscribe; paid through it, the console counts it won back', async () => {
+test('a buyer who agreed to offers gets one reminder after the delay, with the link and a one-click unsubscribe; paid through it, the console counts it won back', async () => {
   const before = (await sales()).recovered;
   const email = uniqueEmail('left');
   const {sessionId, event} = await abandoned(email);
@@ -116,7 +116,7 @@ test('a buyer who ticked the box gets one reminder after the delay, with the lin
   });
 });
 
-test('no consent, no reminder: a buyer who left the box unticked, or typed no address, gets nothing', async () => {
+test('no consent, no reminder: a buyer who did not agree to offers, or typed no address, gets nothing', async () => {
   const email = uniqueEmail('no-consent');
   const {sessionId} = await abandoned(email, {promotions: false});
   expect(await reminderRow(sessionId)).toBeUndefined();
@@ -141,7 +141,7 @@ test('one reminder an address, ever: a second checkout left by the same buyer ge
   expect(remindersTo(email)).toHaveLength(1);
 });
 
-test('checked again when it is due: an address that unsubscribed, or bought since, gets nothing, and the reason is kept', async () => {
+test('checked again when it is due: an address that unsubscribed, bought or is paying since, or whose price is no longer sold, gets nothing, and the reason is kept', async () => {
   const unsubscribed = uniqueEmail('unsubscribed');
   const left = await abandoned(unsubscribed);
   await seller.stack.worker.db.run(
@@ -153,11 +153,46 @@ test('checked again when it is due: an address that unsubscribed, or bought sinc
   const leftToo = await abandoned(bought);
   const paid = await seller.stack.paidCheckout({email: bought, priceId: PRICE_STARTER});
   expect((await seller.stack.deliver(completedEvent(seller.stack, paid))).status).toBe(200);
+  // Paying since by a method that settles later: the purchase is recorded, not paid yet.
+  const paying = uniqueEmail('paying');
+  const leftPaying = await abandoned(paying);
+  const settling = await seller.stack.paidCheckout({email: paying, priceId: PRICE_STARTER, paid: false});
+  expect((await seller.stack.deliver(completedEvent(seller.stack, settling))).status).toBe(200);
+  // A price the site no longer sells: the link would take the money and fulfil nothing.
+  const retired = await abandoned(uniqueEmail('retired'));
+  await seller.stack.worker.db.run(
+    "UPDATE checkout_reminders SET price_id = 'price_retired_since' WHERE session_id = ?",
+    retired.sessionId,
+  );
   await afterTheDelay();
+  expect(await reminderRow(leftPaying.sessionId)).toEqual({status: 'skipped', skip_reason: 'bought'});
+  expect(await reminderRow(retired.sessionId)).toEqual({status: 'skipped', skip_reason: 'price_gone'});
   expect(remindersTo(unsubscribed)).toEqual([]);
   expect(remindersTo(bought).filter((mail) => /if you still want it/.test(mail.fields.subject!))).toEqual([]);
   expect(await reminderRow(left.sessionId)).toEqual({status: 'skipped', skip_reason: 'unsubscribed'});
   expect(await reminderRow(leftToo.sessionId)).toEqual({status: 'skipped', skip_reason: 'bought'});
+  // Settled, the row keeps the address (one reminder an address) and drops the link and the amount.
+  expect(
+    await seller.stack.worker.db.all(
+      'SELECT recovery_url, amount, currency FROM checkout_reminders WHERE session_id IN (?, ?)',
+      left.sessionId,
+      leftToo.sessionId,
+    ),
+  ).toEqual([
+    {recovery_url: null, amount: null, currency: null},
+    {recovery_url: null, amount: null, currency: null},
+  ]);
+});
+
+test('a delivery that stopped half-way, once Stripe delivers it again, still queues the reminder', async () => {
+  const email = uniqueEmail('half-way');
+  const {sessionId, event} = await abandoned(email);
+  // The row was stored but not its job, and the event not marked done: Stripe delivers it again.
+  await seller.stack.worker.db.run('DELETE FROM jobs WHERE key = ?', `checkout-reminder:${sessionId}`);
+  await seller.stack.worker.db.run('UPDATE stripe_events SET processed_at = NULL WHERE id = ?', event.id);
+  expect((await seller.stack.deliver(event)).status).toBe(200);
+  await afterTheDelay();
+  expect(remindersTo(email)).toHaveLength(1);
 });
 
 test("an expired session the worker did not make (another product's on the same Stripe account) is left alone", async () => {
@@ -195,6 +230,8 @@ test('with no UNSUBSCRIBE_SECRET, no reminder goes: one without its way out is n
       "SELECT status, last_error FROM jobs WHERE kind = 'checkout-reminder'",
     );
     expect(job).toEqual({status: 'failed', last_error: expect.stringContaining('UNSUBSCRIBE_SECRET')});
+    const [row] = await bare.worker.db.all('SELECT status FROM checkout_reminders WHERE session_id = ?', sessionId);
+    expect(row).toEqual({status: 'failed'});
   } finally {
     await bare.stop();
   }

@@ -3,8 +3,9 @@
 -- - `checkout_reminders`: a purchase's Checkout Session that expired unpaid, whose buyer ticked
 --   Checkout's box for offers, with the recovery link Stripe made for it. One row an address, ever
 --   (`email` is unique): a second abandoned checkout of the same address gets no reminder.
---   `status`: queued until `send_after`, then sent, or skipped with its reason (unsubscribed, bought
---   since, the link expired).
+--   `status`: queued until `send_after`, then sent, skipped with its reason (unsubscribed, bought
+--   since, the link expired, its price no longer sold), or failed (the outbox gave up). Once it is
+--   no longer queued, the link and the amount are cleared: only the address stays.
 -- - `purchases.recovered_from`: the expired session a paid one was recovered from (Stripe's
 --   `recovered_from`): what the console counts as checkouts won back.
 --
@@ -14,17 +15,18 @@ CREATE TABLE checkout_reminders (
   email TEXT NOT NULL UNIQUE,
   -- The plan as the buyer read it, and what the checkout asked (cents), for the e-mail's words.
   plan TEXT,
+  price_id TEXT NOT NULL,
   amount INTEGER,
   currency TEXT,
   -- When the checkout began (the session's created): a purchase paid since then means no reminder.
   started_at INTEGER NOT NULL,
-  recovery_url TEXT NOT NULL,
+  recovery_url TEXT,
   recovery_expires_at INTEGER NOT NULL,
   unsubscribe_url TEXT NOT NULL,
   expired_at INTEGER NOT NULL,
   send_after INTEGER NOT NULL,
-  status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'skipped')),
-  skip_reason TEXT CHECK (skip_reason IN ('unsubscribed', 'bought', 'link_expired')),
+  status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'skipped', 'failed')),
+  skip_reason TEXT CHECK (skip_reason IN ('unsubscribed', 'bought', 'link_expired', 'price_gone')),
   sent_at INTEGER,
   created_at INTEGER NOT NULL
 );
