@@ -3,6 +3,7 @@
  * answering objects typed with the `stripe` package's own types so they cannot drift from the
  * real shapes. Tests complete, fail and expire sessions the way a buyer and Stripe would.
  */
+import {randomBytes} from 'node:crypto';
 import http from 'node:http';
 import qs from 'qs';
 import Stripe from 'stripe';
@@ -27,6 +28,20 @@ import {
   promotionCodeOrRefusal,
   updatedPromotionCodeOrRefusal,
 } from './stripePromotionCodes';
+import {
+  afterExpirationOf,
+  consentGiven,
+  expiredSession,
+  notOneOf,
+  ONLY_OPEN_EXPIRE,
+  recoveredFields,
+  recoveryLinkRefusal,
+  recoveryRefusal,
+  recoveryTakesCodes,
+  SESSION_LIFETIME_SECONDS,
+  type RecoveryParams,
+  type TypedBeforeLeaving,
+} from './stripeRecovery';
 
 /** Local mode: sessions get a checkout page on this stand-in whose Pay button fulfils them. */
 export interface HostedPages {
@@ -75,6 +90,8 @@ export interface StripeStandIn {
    * `promotionCode`: the code the buyer typed into Checkout's field, matched regardless of case among
    * active codes; one Stripe would refuse throws an Error whose message is what Checkout tells the
    * buyer, and the session is left as it was. A paid session redeems the code once.
+   * `promotions`: the box for promotional e-mails ticked, for a session that shows it
+   * (`consent_collection.promotions: 'auto'`); its `consent.promotions` is then `opt_in`, else `opt_out`.
    */
   complete(
     id: string,
@@ -85,8 +102,23 @@ export interface StripeStandIn {
       paidWith?: PaidWith;
       cardFingerprint?: string;
       promotionCode?: string;
+      promotions?: boolean;
     },
   ): Stripe.Checkout.Session;
+  /**
+   * The open session reaches its expiry unpaid, the buyer having typed `email` and ticked the
+   * promotions box or not (`promotions`) before leaving: it becomes `expired`, with that e-mail
+   * (else its `customer_email`) and consent; with `after_expiration.recovery` enabled, a recovery
+   * URL on this stand-in, usable for 30 days. Answers the `checkout.session.expired` event Stripe
+   * sends, which local mode delivers to the worker's webhook. A session not open throws an Error.
+   */
+  expire(id: string, typed?: TypedBeforeLeaving): Stripe.Event;
+  /**
+   * The buyer opens a recovery URL (from `expire`'s event): a new open session, a copy of the expired
+   * one, `recovered_from` it; each opening makes another. An unknown URL, or one past its 30 days,
+   * throws an Error saying so.
+   */
+  recover(url: string): Stripe.Checkout.Session;
   /** Stripe's answer to the later async payment. */
   settle(id: string, paid: boolean): Stripe.Checkout.Session;
   /** A session that already exists, e.g. one made long ago. */
@@ -122,7 +154,10 @@ export interface StripeStandIn {
   customers: Map<string, Stripe.Customer>;
   /** The account's webhook endpoints: in local mode, one at the worker's webhook. */
   webhookEndpoints: Stripe.WebhookEndpoint[];
-  /** The account itself (`GET /v1/account`): at start activated, with the config's support e-mail. */
+  /**
+   * The account itself (`GET /v1/account`): at start activated, in the United States, with the
+   * config's support e-mail. Its `country` decides whether Checkout may ask for consent to offers.
+   */
   account: Stripe.Account;
   /** The account's customer portal configurations: at start, a default one in each mode. */
   portalConfigurations: Stripe.BillingPortal.Configuration[];
@@ -142,11 +177,11 @@ type StripeErrorBody = {
   param?: string;
 };
 
-const REFUND_REASONS: string[] = [
+const REFUND_REASONS = [
   'duplicate',
   'fraudulent',
   'requested_by_customer',
-] satisfies Stripe.RefundCreateParams.Reason[];
+] as const satisfies readonly Stripe.RefundCreateParams.Reason[];
 
 let counter = 0;
 const nextId = (prefix: string) =>
@@ -183,6 +218,9 @@ export function newSession(fields: Partial<Stripe.Checkout.Session> = {}): Strip
     metadata: {},
     url: `https://checkout.stripe.com/c/pay/${id}`,
     livemode: false,
+    expires_at: (fields.created ?? Math.floor(Date.now() / 1000)) + SESSION_LIFETIME_SECONDS,
+    after_expiration: null,
+    recovered_from: null,
     ...fields,
   } as Stripe.Checkout.Session;
 }
@@ -214,15 +252,28 @@ export function signStripePayload(payload: string, secret: string, timestamp = M
   return signer.webhooks.generateTestHeaderString({payload, secret, timestamp});
 }
 
-/** Delivers `checkout.session.completed` the way Stripe does: a signed POST of the raw event. */
-async function deliverCompleted(session: Stripe.Checkout.Session, hosted: HostedPages): Promise<Response> {
-  const payload = JSON.stringify(stripeEvent('checkout.session.completed', session));
-  return fetch(hosted.webhookUrl, {
+/**
+ * Delivers an event the way Stripe does: a signed POST of the raw event to the worker's webhook.
+ * Answers how it went, for the terminal: `webhook delivered`, or `webhook failed: <why>`.
+ */
+async function deliver(event: Stripe.Event, hosted: HostedPages): Promise<string> {
+  const payload = JSON.stringify(event);
+  const delivered = await fetch(hosted.webhookUrl, {
     method: 'POST',
     headers: {'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, hosted.webhookSecret)},
     body: payload,
-  });
+  }).catch((error: Error) => error);
+  const failure =
+    delivered instanceof Error
+      ? delivered.message
+      : delivered.ok
+        ? null
+        : `${delivered.status} ${await delivered.text()}`;
+  return `webhook ${failure ? `failed: ${failure}` : 'delivered'}`;
 }
+
+/** Whether the text has an e-mail's shape, as Checkout's field checks it. */
+const looksLikeEmail = (text: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text);
 
 /** How the buyer paid: Checkout offers every method the seller turned on, not only cards. */
 export type PaidWith = 'card' | 'link' | 'cashapp';
@@ -427,6 +478,8 @@ export function newAccount(fields: Partial<Stripe.Account> = {}): Stripe.Account
       url: `https://${appConfig.domainName}`,
     },
     charges_enabled: true,
+    // Checkout's consent to offers (`consent_collection.promotions`) is for US accounts only.
+    country: 'US',
     details_submitted: true,
     payouts_enabled: true,
     type: 'standard',
@@ -483,24 +536,30 @@ function list<T>(data: T[], url: string): Stripe.ApiList<T> {
   return {object: 'list', data, has_more: false, url};
 }
 
-type CreateBody = Record<string, unknown> & {
-  customer?: string;
-  customer_email?: string;
-  automatic_tax?: {enabled?: string};
-  consent_collection?: {terms_of_service?: string};
-  custom_text?: {terms_of_service_acceptance?: {message?: string}};
-  invoice_creation?: {enabled?: string};
-  tax_id_collection?: {enabled?: string};
-};
+type CreateBody = Record<string, unknown> &
+  RecoveryParams & {
+    customer?: string;
+    customer_email?: string;
+    automatic_tax?: {enabled?: string};
+    consent_collection?: {terms_of_service?: string; promotions?: string};
+    custom_text?: {terms_of_service_acceptance?: {message?: string}};
+    invoice_creation?: {enabled?: string};
+    tax_id_collection?: {enabled?: string};
+  };
 
 /**
  * What Stripe refuses in a Checkout Session's tax, invoice, terms and customer parameters, given
  * the account's settings: the terms' checkbox without a terms URL in the dashboard, custom terms
  * text without the checkbox or past 1,200 characters, automatic tax before Stripe Tax is set up, an
- * invoice outside payment mode, a customer and an e-mail both. Null when Stripe would create the
- * session.
+ * invoice outside payment mode, a customer and an e-mail both, and the promotions consent and
+ * recovery ./stripeRecovery.ts checks. Null when Stripe would create the session.
  */
-function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeErrorBody, 'type'> | null {
+function refusalOf(
+  body: CreateBody,
+  account: AccountSettings,
+  /** The account's country: `consent_collection.promotions: 'auto'` needs the United States. */
+  country: string | undefined,
+): Omit<StripeErrorBody, 'type'> | null {
   const termsRequired = body.consent_collection?.terms_of_service === 'required';
   if (termsRequired && !account.termsOfServiceUrl) {
     return {
@@ -540,7 +599,7 @@ function refusalOf(body: CreateBody, account: AccountSettings): Omit<StripeError
       message: 'You may only specify one of these parameters: customer, customer_email.',
     };
   }
-  return null;
+  return recoveryRefusal(body, country ?? 'US');
 }
 
 /** The session's tax, invoice and terms fields, as Stripe answers them for what it was created with. */
@@ -553,13 +612,14 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
       body.invoice_creation?.enabled === 'true'
         ? ({enabled: true, invoice_data: {}} as Stripe.Checkout.Session.InvoiceCreation)
         : null,
-    consent_collection: body.consent_collection?.terms_of_service
-      ? ({
-          terms_of_service: body.consent_collection.terms_of_service,
-          promotions: null,
-          payment_method_reuse_agreement: null,
-        } as Stripe.Checkout.Session.ConsentCollection)
-      : null,
+    consent_collection:
+      body.consent_collection?.terms_of_service || body.consent_collection?.promotions
+        ? ({
+            terms_of_service: body.consent_collection.terms_of_service ?? null,
+            promotions: body.consent_collection.promotions ?? null,
+            payment_method_reuse_agreement: null,
+          } as Stripe.Checkout.Session.ConsentCollection)
+        : null,
     custom_text: {
       after_submit: null,
       shipping_address: null,
@@ -569,6 +629,7 @@ function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
     invoice: null,
     consent: null,
     allow_promotion_codes: body.allow_promotion_codes === undefined ? null : body.allow_promotion_codes === 'true',
+    after_expiration: afterExpirationOf(body),
   };
 }
 
@@ -614,22 +675,23 @@ function couponOrRefusal(body: Record<string, unknown>): Stripe.Coupon | Omit<St
 }
 
 /**
- * A session's `discounts`, as Stripe takes them: not with `allow_promotion_codes`, one at most, a
- * coupon that exists and can still be redeemed. Answers the coupon, none, or Stripe's refusal.
+ * A session's `discounts`, as Stripe takes them: not with promotion codes (`allow_promotion_codes`,
+ * or a recovered session's), one at most, a coupon that exists and can still be redeemed. Answers
+ * the coupon, none, or Stripe's refusal.
  */
 function discountOf(
-  body: Record<string, unknown>,
+  body: CreateBody,
   coupons: Map<string, Stripe.Coupon>,
 ): Stripe.Coupon | null | Omit<StripeErrorBody, 'type'> {
   const discounts = body.discounts as {coupon?: string}[] | undefined;
   if (!discounts || discounts.length === 0) return null;
   // Whatever its value, false included, and Stripe names allow_promotion_codes (stripe/stripe-node#2248).
-  if (body.allow_promotion_codes !== undefined) {
-    return {
-      param: 'allow_promotion_codes',
-      message: 'You may only specify one of these parameters: allow_promotion_codes, discounts.',
-    };
-  }
+  // The recovery's codes are refused alike when on; Stripe's docs do not give those words.
+  const [codes] = [
+    ...(body.allow_promotion_codes !== undefined ? ['allow_promotion_codes'] : []),
+    ...(recoveryTakesCodes(body) ? ['after_expiration[recovery][allow_promotion_codes]'] : []),
+  ];
+  if (codes) return {param: codes, message: `You may only specify one of these parameters: ${codes}, discounts.`};
   if (discounts.length > 1)
     return {param: 'discounts', message: 'You may only specify one discount for a Checkout Session.'};
   const coupon = coupons.get(discounts[0]!.coupon ?? '');
@@ -699,7 +761,11 @@ export async function startStripeStandIn({
   dashboardSettings: settingsAtStart = {},
   plans = appConfig.plans,
 }: StripeStandInOptions = {}): Promise<StripeStandIn> {
-  const dashboardSettings: AccountSettings = {termsOfServiceUrl: null, taxActive: false, ...settingsAtStart};
+  const dashboardSettings: AccountSettings = {
+    termsOfServiceUrl: null,
+    taxActive: false,
+    ...settingsAtStart,
+  };
   const invoices = new Map<string, Stripe.Invoice>();
   const sessions = new Map<string, Stripe.Checkout.Session>();
   const payments = new Map<string, Payment>();
@@ -714,6 +780,8 @@ export async function startStripeStandIn({
   const coupons = new Map<string, Stripe.Coupon>();
   const promotionCodes = new Map<string, Stripe.PromotionCode>();
   const customers = new Map<string, Stripe.Customer>();
+  /** The expired session each recovery URL's token recovers. */
+  const recoveries = new Map<string, string>();
 
   /**
    * Idempotent requests, as Stripe documents them: the status and body of the first POST with a
@@ -813,12 +881,8 @@ export async function startStripeStandIn({
         param: 'payment_intent',
         message: `No such payment_intent: '${intentId}'`,
       });
-    if (body.reason !== undefined && !REFUND_REASONS.includes(body.reason as string)) {
-      return invalid(response, {
-        param: 'reason',
-        message: 'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer',
-      });
-    }
+    if (body.reason !== undefined && !(REFUND_REASONS as readonly unknown[]).includes(body.reason))
+      return invalid(response, notOneOf('reason', REFUND_REASONS));
     const {charge, intent} = payment;
     if (intent.status !== 'succeeded') {
       return invalid(response, {
@@ -889,19 +953,8 @@ export async function startStripeStandIn({
 
   /** As Stripe does after a refund: a signed `charge.refunded` to the worker's webhook. */
   async function deliverRefunded(intentId: string, hosted: HostedPages) {
-    const payload = JSON.stringify(standIn.refundedEvent(intentId));
-    const delivered = await fetch(hosted.webhookUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': signStripePayload(payload, hosted.webhookSecret),
-      },
-      body: payload,
-    }).catch((error: Error) => error);
-    const failure = delivered instanceof Error ? delivered.message : delivered.ok ? null : `${delivered.status}`;
-    hosted.onEvent?.(
-      `refunded ${payments.get(intentId)!.charge.amount_refunded} of ${intentId}; webhook ${failure ? `failed: ${failure}` : 'delivered'}`,
-    );
+    const outcome = await deliver(standIn.refundedEvent(intentId), hosted);
+    hosted.onEvent?.(`refunded ${payments.get(intentId)!.charge.amount_refunded} of ${intentId}; ${outcome}`);
   }
 
   function html(response: http.ServerResponse, status: number, body: string) {
@@ -918,10 +971,11 @@ export async function startStripeStandIn({
     cardCountry: string,
     hosted: HostedPages,
     promotionCode = '',
+    promotions = false,
   ) {
     const open = sessions.get(id);
-    if (!open)
-      return html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
+    if (!open) return html(response, 404, unknownCheckout(id));
+    if (open.status === 'expired') return html(response, 410, expiredCheckout(open));
     if (open.status !== 'open') {
       return html(
         response,
@@ -932,7 +986,7 @@ export async function startStripeStandIn({
         }),
       );
     }
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+    if (!looksLikeEmail(email)) {
       return html(
         response,
         400,
@@ -970,6 +1024,7 @@ export async function startStripeStandIn({
         paid: true,
         ...(cardCountry && {cardCountry}),
         ...(promotionCode && {promotionCode}),
+        promotions,
       });
     } catch (refused) {
       return html(
@@ -981,24 +1036,80 @@ export async function startStripeStandIn({
         }),
       );
     }
-    const delivered = await deliverCompleted(session, hosted).catch((error: Error) => error);
-    const failure =
-      delivered instanceof Error
-        ? delivered.message
-        : delivered.ok
-          ? null
-          : `${delivered.status} ${await delivered.text()}`;
-    hosted.onEvent?.(
-      `paid ${boughtName(session, sessionItems.get(id)?.price ?? '')} as ${email} (${id}); webhook ${failure ? `failed: ${failure}` : 'delivered'}`,
-    );
+    const outcome = await deliver(stripeEvent('checkout.session.completed', session), hosted);
+    hosted.onEvent?.(`paid ${boughtName(session, sessionItems.get(id)?.price ?? '')} as ${email} (${id}); ${outcome}`);
     const next = session.success_url!.replace('{CHECKOUT_SESSION_ID}', id);
     response.writeHead(303, {location: next});
     response.end();
   }
 
+  const unknownCheckout = (id: string) =>
+    messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`);
+  const expiredCheckout = (session: Stripe.Checkout.Session) =>
+    messagePage('checkout', 'Checkout expired', 'This checkout expired without payment.', {
+      href: session.cancel_url ?? '/',
+      label: 'Go back',
+    });
+
+  /**
+   * The buyer leaves the local checkout page without paying, and local mode lets the session expire
+   * at once rather than in 24 hours: with what the buyer typed, the worker told, and the recovery
+   * link shown, as the seller's reminder e-mail would carry it.
+   */
+  async function leave(response: http.ServerResponse, id: string, form: URLSearchParams, hosted: HostedPages) {
+    const session = sessions.get(id);
+    if (!session) return html(response, 404, unknownCheckout(id));
+    if (session.status === 'expired') return html(response, 410, expiredCheckout(session));
+    if (session.status !== 'open')
+      return html(response, 409, messagePage('checkout', 'Already paid', 'This checkout is complete.'));
+    const email = String(form.get('email') ?? '').trim();
+    const event = expireSession(id, {
+      ...(looksLikeEmail(email) && {email}),
+      promotions: form.get('promotions') === 'opt_in',
+    });
+    await announceExpired(event, hosted);
+    const recovery = (event.data.object as Stripe.Checkout.Session).after_expiration?.recovery?.url;
+    html(
+      response,
+      200,
+      recovery
+        ? messagePage(
+            'checkout',
+            'Checkout expired',
+            'This checkout expired without payment, and the webhook was told. Its recovery link reopens it, as a new checkout, for 30 days.',
+            {href: recovery, label: 'Open the recovery link'},
+          )
+        : messagePage(
+            'checkout',
+            'Checkout expired',
+            'This checkout expired without payment, and the webhook was told. It has no recovery link: recovery was not enabled for it.',
+            {href: session.cancel_url ?? '/', label: 'Go back'},
+          ),
+    );
+  }
+
+  /** A recovery URL, opened: a new session copied from the expired one, and its checkout page; or why not. */
+  function recoveryPage(request: http.IncomingMessage, response: http.ServerResponse, url: URL): boolean {
+    if (request.method !== 'GET' || !/^\/recover\/[^/]+$/.test(url.pathname)) return false;
+    let session: Stripe.Checkout.Session;
+    try {
+      session = standIn.recover(url.pathname);
+    } catch (refused) {
+      html(response, 404, messagePage('checkout', 'Recovery link not valid', (refused as Error).message));
+      return true;
+    }
+    response.writeHead(303, {location: session.url!});
+    response.end();
+    return true;
+  }
+
   function hostedPage(request: http.IncomingMessage, response: http.ServerResponse, url: URL, raw: string): boolean {
     if (!hostedPages) return false;
     let match: RegExpExecArray | null;
+    if (request.method === 'POST' && (match = /^\/checkout\/([^/]+)\/leave$/.exec(url.pathname))) {
+      void leave(response, decodeURIComponent(match[1]!), new URLSearchParams(raw), hostedPages);
+      return true;
+    }
     if ((match = /^\/checkout\/([^/]+)$/.exec(url.pathname))) {
       const id = decodeURIComponent(match[1]!);
       if (request.method === 'POST') {
@@ -1011,12 +1122,13 @@ export async function startStripeStandIn({
           String(form.get('cardCountry') ?? ''),
           hostedPages,
           String(form.get('promotionCode') ?? '').trim(),
+          form.get('promotions') === 'opt_in',
         );
         return true;
       }
       const session = sessions.get(id);
-      if (!session)
-        html(response, 404, messagePage('checkout', 'Unknown checkout', `There is no checkout session ${id}.`));
+      if (!session) html(response, 404, unknownCheckout(id));
+      else if (session.status === 'expired') html(response, 410, expiredCheckout(session));
       else {
         const customerEmail = customers.get((session.customer as string | null) ?? '')?.email ?? undefined;
         html(
@@ -1092,7 +1204,7 @@ export async function startStripeStandIn({
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://stripe.local');
-      if (hostedPage(request, response, url, raw)) return;
+      if (recoveryPage(request, response, url) || hostedPage(request, response, url, raw)) return;
       const failure = failures.findIndex((entry) => `${request.method} ${url.pathname}`.startsWith(entry.match));
       if (failure >= 0) {
         const {status, error} = failures.splice(failure, 1)[0]!;
@@ -1103,7 +1215,7 @@ export async function startStripeStandIn({
       if (replayed(request, response, url.pathname, body)) return;
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
-        const refusal = refusalOf(body, dashboardSettings);
+        const refusal = refusalOf(body, dashboardSettings, standIn.account.country);
         if (refusal) return invalid(response, refusal);
         const discount = discountOf(body, coupons);
         if (discount && !('object' in discount)) return invalid(response, discount);
@@ -1135,6 +1247,16 @@ export async function startStripeStandIn({
         const session = sessions.get(match[1]!);
         if (!session) return notFound(response, 'checkout.session', match[1]!);
         return send(response, 200, expandSession(session, (query.expand as string[] | undefined) ?? []));
+      }
+      const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
+      if (request.method === 'POST' && expiring) {
+        const session = sessions.get(expiring[1]!);
+        if (!session) return notFound(response, 'checkout.session', expiring[1]!);
+        if (session.status !== 'open') return invalid(response, ONLY_OPEN_EXPIRE);
+        const event = expireSession(session.id, {});
+        send(response, 200, event.data.object);
+        if (hostedPages) void announceExpired(event, hostedPages);
+        return;
       }
       const invoice = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && invoice) {
@@ -1287,6 +1409,31 @@ export async function startStripeStandIn({
     update(id, discountedAmounts(subtotal, found.coupon, found.promo.id));
   }
 
+  /** The open session expires (see `StripeStandIn.expire`): answers Stripe's event; a session not open throws. */
+  function expireSession(id: string, typed: TypedBeforeLeaving): Stripe.Event {
+    const session = sessions.get(id);
+    if (!session) throw new Error(`No session ${id}`);
+    const expired = expiredSession(session, typed, {
+      now: Math.floor(Date.now() / 1000),
+      recoveryUrl: () => {
+        const token = randomBytes(18).toString('base64url');
+        recoveries.set(token, id);
+        return `${publicUrl()}/recover/${token}`;
+      },
+    });
+    if (!('object' in expired)) throw new Error(`Session ${id} is ${session.status}: ${expired.message}`);
+    sessions.set(id, expired);
+    return stripeEvent('checkout.session.expired', expired);
+  }
+
+  /** As Stripe does once a session expires: `checkout.session.expired` to the worker's webhook, told on the terminal. */
+  async function announceExpired(event: Stripe.Event, hosted: HostedPages) {
+    const session = event.data.object as Stripe.Checkout.Session;
+    const outcome = await deliver(event, hosted);
+    const recovery = session.after_expiration?.recovery?.url;
+    hosted.onEvent?.(`expired ${session.id}${recovery ? `; recovery link ${recovery}` : ''}; ${outcome}`);
+  }
+
   const standIn: StripeStandIn = {
     url: running.url,
     sessions,
@@ -1303,7 +1450,7 @@ export async function startStripeStandIn({
     customers,
     account: newAccount(),
     portalConfigurations,
-    complete(id, {email, paid, cardCountry, paidWith, cardFingerprint, promotionCode}) {
+    complete(id, {email, paid, cardCountry, paidWith, cardFingerprint, promotionCode, promotions = false}) {
       if (promotionCode !== undefined) applyCode(id, promotionCode);
       const given = sessions.get(id)?.customer as string | null | undefined;
       const customer = given ?? nextId('cus_');
@@ -1331,9 +1478,7 @@ export async function startStripeStandIn({
         payment_status: paid ? 'paid' : 'unpaid',
         payment_intent: payment.intent.id,
         ...(invoice && {invoice: invoice.id}),
-        ...(session.consent_collection?.terms_of_service === 'required' && {
-          consent: {terms_of_service: 'accepted', promotions: null},
-        }),
+        consent: consentGiven(session, {terms: true, promotions}),
         url: null,
       });
     },
@@ -1377,6 +1522,24 @@ export async function startStripeStandIn({
     },
     failNext(match, status, error) {
       failures.push({match, status, error});
+    },
+    expire(id, typed = {}) {
+      const event = expireSession(id, typed);
+      if (hostedPages) void announceExpired(event, hostedPages);
+      return event;
+    },
+    recover(recoveryUrl) {
+      const token = /\/recover\/([^/?#]+)$/.exec(new URL(recoveryUrl, publicUrl()).pathname)?.[1] ?? '';
+      const expired = sessions.get(recoveries.get(decodeURIComponent(token)) ?? '');
+      const now = Math.floor(Date.now() / 1000);
+      const refusal = recoveryLinkRefusal(expired, now);
+      if (refusal) throw new Error(refusal);
+      const session = newSession(recoveredFields(expired!, now));
+      if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
+      sessions.set(session.id, session);
+      sessionItems.set(session.id, {...(sessionItems.get(expired!.id) ?? {price: '', quantity: 1})});
+      hostedPages?.onEvent?.(`recovered ${expired!.id} as ${session.id}`);
+      return session;
     },
     add(fields) {
       const session = newSession(fields);

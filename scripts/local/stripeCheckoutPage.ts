@@ -6,6 +6,7 @@
 import type Stripe from 'stripe';
 import {findPlanByPriceId, planForSeats} from '../../src/config';
 import {isoCountries} from './countries';
+import {PROMOTIONS_LABEL} from './stripeRecovery';
 import {escapeHtml as escape, standInPage} from './standInPage';
 
 function page(title: string, body: string): string {
@@ -14,11 +15,12 @@ function page(title: string, body: string): string {
     body,
     `  .price { font-size: 2rem; font-weight: 700; margin: 0 0 1.5rem; }
   label { display: block; font-weight: 600; margin-bottom: .25rem; }
-  .terms { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
-  .terms input { width: auto; margin: .3rem 0 0; }
+  .terms, .promotions { display: flex; gap: .5rem; align-items: flex-start; font-weight: 400; margin-bottom: 1rem; }
+  .terms input, .promotions input { width: auto; margin: .3rem 0 0; }
   select { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; background: #fff; }
   input { width: 100%; box-sizing: border-box; padding: .6rem .75rem; border: 1px solid #8792a2; border-radius: 6px; font-size: 1rem; margin-bottom: 1rem; }
   button { width: 100%; padding: .75rem; border: 0; border-radius: 6px; background: #0f766e; color: #fff; font-size: 1rem; font-weight: 600; cursor: pointer; }
+  button.leave { margin-top: .75rem; padding: .5rem; background: none; color: #0b534d; font-weight: 400; text-decoration: underline; }
 `,
   );
 }
@@ -53,7 +55,9 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  * session was given (`customer_email`, to change at will); for a session made for a customer (an
  * upgrade, on its purchase's customer), `customerEmail`, the customer's, shown locked as Checkout
  * shows it. A session that takes promotion codes (`allow_promotion_codes`) has Checkout's optional
- * field for one.
+ * field for one; one that collects consent to promotional e-mails (`consent_collection.promotions:
+ * 'auto'`), Checkout's box for it under the e-mail, unticked. A second button lets the session
+ * expire at once, unpaid, as it would after 24 hours: local mode's way to try abandoned-cart recovery.
  */
 export function checkoutPage(
   session: Stripe.Checkout.Session,
@@ -80,9 +84,10 @@ ${creditLine}<p class="price">${escape(price)} <small>one-time payment</small></
 <form method="post" action="/checkout/${encodeURIComponent(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" required autocomplete="email" value="${escape(email)}"${customerEmail ? ' readonly' : ''}>
-  <label for="card-country">Card country</label>
+${session.consent_collection?.promotions === 'auto' ? promotionsBox : ''}  <label for="card-country">Card country</label>
   <select id="card-country" name="cardCountry">${countryOptions(cardCountry)}</select>
 ${session.allow_promotion_codes ? promotionCodeField : ''}${session.consent_collection?.terms_of_service === 'required' ? termsBox(session.custom_text?.terms_of_service_acceptance?.message) : ''}  <button type="submit">Pay ${escape(price)}</button>
+  <button type="submit" class="leave" formaction="/checkout/${encodeURIComponent(session.id)}/leave" formnovalidate>Leave without paying (let this checkout expire)</button>
 </form>
 <p><a href="${escape(session.cancel_url ?? '/')}">Cancel and go back</a></p>`,
   );
@@ -90,6 +95,10 @@ ${session.allow_promotion_codes ? promotionCodeField : ''}${session.consent_coll
 
 const promotionCodeField = `  <label for="promotion-code">Promotion code</label>
   <input id="promotion-code" name="promotionCode" type="text" autocomplete="off" autocapitalize="characters">
+`;
+
+/** Checkout's box for promotional e-mails: unticked, the buyer's to tick. */
+const promotionsBox = `  <label class="promotions"><input name="promotions" type="checkbox" value="opt_in"> ${PROMOTIONS_LABEL}</label>
 `;
 
 /** Every country, the default one selected. */

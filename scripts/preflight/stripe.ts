@@ -17,7 +17,7 @@ import {
 import {formatMoney} from '../../src/config/money';
 import {API_PATHS} from '../../src/config/api';
 import {isLiveKey, stripeClient} from '../../worker/src/payments/stripeClient';
-import {HANDLED_STRIPE_EVENTS} from '../../worker/src/webhooks/stripeEvents';
+import {requiredStripeEvents} from '../../worker/src/webhooks/stripeEvents';
 import {type CheckLine, fail, messageOf, ok, secretPut, warn} from './lines';
 
 export interface StripeCheckInput {
@@ -62,6 +62,7 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
     for (const sold of planPrices(plan)) lines.push(await priceLine(stripe, sold, mode));
   }
   if (mode === 'production') lines.push(...(await accountLines(stripe)));
+  if (appConfig.checkout.recoverAbandoned) lines.push(await recoveryLine(stripe));
   lines.push(...(await webhookLines(stripe, input, mode)));
   lines.push(await portalLine(stripe, mode));
   return lines;
@@ -174,6 +175,26 @@ async function accountLines(stripe: Stripe): Promise<CheckLine[]> {
   return lines;
 }
 
+/**
+ * `checkout.recoverAbandoned` asks Checkout for consent to offers (`consent_collection.promotions`),
+ * which Stripe offers to accounts in the United States only: elsewhere every checkout would fail.
+ */
+export async function recoveryLine(stripe: Stripe): Promise<CheckLine> {
+  const off = 'Set checkout.recoverAbandoned to false in src/config/app.ts';
+  let country: string | undefined;
+  try {
+    country = (await stripe.accounts.retrieveCurrent()).country;
+  } catch (error) {
+    return warn(`Stripe: could not read the account (${messageOf(error)}), so its country is not checked`);
+  }
+  if (country !== 'US')
+    return fail(
+      `Stripe: checkout.recoverAbandoned is on, but the account is in ${country ?? 'no country'}: Stripe asks for consent to offers for US accounts only, so every checkout would be refused`,
+      off,
+    );
+  return ok('Stripe: the account is in the US: Checkout may ask for consent to offers (checkout.recoverAbandoned)');
+}
+
 /** Where Stripe must deliver events: on one Worker, the site's own origin. */
 export function stripeWebhookUrl(siteUrl: string): string {
   return new URL(API_PATHS.stripeWebhook, siteUrl).href;
@@ -181,7 +202,7 @@ export function stripeWebhookUrl(siteUrl: string): string {
 
 async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: StripeMode): Promise<CheckLine[]> {
   const url = stripeWebhookUrl(input.siteUrl);
-  const events = HANDLED_STRIPE_EVENTS.join(', ');
+  const events = requiredStripeEvents().join(', ');
   const add = `In ${dashboardOf(mode)}/webhooks add an endpoint ${url} listening to ${events}; then put its signing secret: ${secretPut('STRIPE_WEBHOOK_SECRET', input.env)}`;
   const lines: CheckLine[] = [];
   if (!input.webhookSecret?.startsWith('whsec_')) {
@@ -219,7 +240,7 @@ async function webhookLines(stripe: Stripe, input: StripeCheckInput, mode: Strip
   if (endpoint.status !== 'enabled')
     return [...lines, fail(`Stripe: the webhook endpoint ${url} is ${endpoint.status}`, `Enable it at ${where}`)];
   const listened = new Set(endpoint.enabled_events);
-  const missing = HANDLED_STRIPE_EVENTS.filter((event) => !listened.has('*') && !listened.has(event));
+  const missing = requiredStripeEvents().filter((event) => !listened.has('*') && !listened.has(event));
   if (missing.length > 0) {
     return [
       ...lines,

@@ -99,8 +99,9 @@ export const API_PATHS = {
    */
   githubWebhook: '/api/webhook/github',
   /**
-   * `/api/unsubscribe/<token>`: the signed one-click link of every release e-mail (RFC 8058). POST
-   * unsubscribes from release e-mails, with no sign-in; GET shows a page with the button that does.
+   * `/api/unsubscribe/<token>`: the signed one-click link (RFC 8058) of every release e-mail and of
+   * a checkout's reminder. POST unsubscribes from both, with no sign-in; GET shows a page with the
+   * button that does.
    */
   releaseUnsubscribe: '/api/unsubscribe',
   /** Plausible's script and events, proxied: `/plausible/js/script.js`, `/plausible/api/event`. */

@@ -818,6 +818,11 @@ export const salesSummary = z.object({
   refunds: z.object({count: z.number(), amount: z.number(), of: z.number()}),
   /** Open: every dispute still open, whenever it began. Won and lost: those that closed in the period. */
   disputes: z.object({open: z.number(), won: z.number(), lost: z.number()}),
+  /**
+   * Abandoned checkouts won back (`checkout.recoverAbandoned`): the reminders sent in the period,
+   * and the purchases made in it through a reminder's link that are still paid, with their revenue.
+   */
+  recovered: z.object({reminders: z.number(), purchases: z.number(), revenue: z.number()}),
 });
 
 /**
@@ -1019,6 +1024,7 @@ export const adminJob = z.object({
    * `extra-grants` (a reconcile of the extra repositories alone) or `extra-withdraw` (a removal the
    * worker before migration 0031 queued: an extra repository's stale invitation). `team-seats`: a
    * refund of a team's seats settled after its request, should the request have stopped half-way.
+   * `checkout-reminder`: the one e-mail to a buyer who left a checkout unpaid, with its recovery link.
    */
   kind: z.enum([
     'mail',
@@ -1030,6 +1036,7 @@ export const adminJob = z.object({
     'extra-grants',
     'extra-withdraw',
     'team-seats',
+    'checkout-reminder',
   ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),

@@ -114,6 +114,9 @@ export const appConfig = {
     invoiceEveryPurchase: true,
     // Off until the terms' URL is saved in the dashboard's Public details: Stripe refuses the checkout before that.
     requireTermsAcceptance: false,
+    // Off until the Stripe account is in the US: Stripe collects consent to offers there only.
+    recoverAbandoned: false,
+    reminderDelayHours: 1,
   },
   // Tiers from the World Bank's "Price level ratio of PPP conversion factor (GDP) to market
   // exchange rate" (indicator PA.NUS.PPPC.RF, 2023 values): a country whose prices are about half

@@ -407,7 +407,8 @@ export const ENDPOINTS = {
     method: 'GET',
     path: `${API_PATHS.releaseUnsubscribe}/:token`,
     access: 'link',
-    summary: "a release e-mail's one-click unsubscribe link: a page with the button that does it",
+    summary:
+      "the one-click unsubscribe link of a release e-mail or a checkout's reminder: a page with the button that does it",
     params: schema.unsubscribeParams,
     answers: [{status: 200, type: 'text/html', description: 'the page'}],
     codes: ['NOT_CONFIGURED'],
@@ -416,7 +417,7 @@ export const ENDPOINTS = {
     method: 'POST',
     path: `${API_PATHS.releaseUnsubscribe}/:token`,
     access: 'link',
-    summary: 'unsubscribes from release e-mails, with no sign-in (RFC 8058)',
+    summary: "unsubscribes from release e-mails and a checkout's reminder, with no sign-in (RFC 8058)",
     params: schema.unsubscribeParams,
     answers: [{status: 200, type: 'text/html', description: 'the page that says so'}],
     codes: ['NOT_CONFIGURED'],

@@ -279,6 +279,17 @@ export interface AppConfig {
      * false until then.
      */
     requireTermsAcceptance: boolean;
+    /**
+     * Abandoned checkouts won back (docs/features/payments.mdx): Checkout shows its box "Keep me
+     * updated with news and personalized offers" (`consent_collection.promotions: 'auto'`), and
+     * Stripe keeps a recovery link for a session that expires unpaid (`after_expiration.recovery`).
+     * A buyer who agreed there (the box left ticked or ticked) gets one reminder with that link, `reminderDelayHours` after
+     * Stripe let the checkout expire. Stripe offers the box to accounts in the United States only,
+     * and refuses the session elsewhere: keep it false unless the Stripe account is in the US.
+     */
+    recoverAbandoned: boolean;
+    /** Hours from the checkout's expiry (24 hours after it opened) to the reminder. */
+    reminderDelayHours: number;
   };
   /**
    * Fair prices worldwide: a visitor from a country with lower purchasing power pays less. The

@@ -120,6 +120,7 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
     seats: 14,
     refunds: {count: 2, amount: 16_800, of: 40},
     disputes: {open: 1, won: 0, lost: 1},
+    recovered: {reminders: 0, purchases: 0, revenue: 0},
     ...overrides,
   };
 }

@@ -33,6 +33,16 @@ describe('the Sales panel', () => {
     expect(buyers.nextElementSibling).toHaveTextContent('1423 seats');
   });
 
+  it('counts checkouts won back by reminders once there are any, and says nothing of them before (the switch off)', async () => {
+    show();
+    await screen.findByText('Revenue, last 30 days');
+    expect(screen.queryByText('Checkouts won back')).toBeNull();
+    worker().reset({sales: salesSummary({recovered: {reminders: 7, purchases: 2, revenue: 13_800}})});
+    show();
+    const won = (await screen.findAllByText('Checkouts won back')).at(-1)!;
+    expect(won.nextElementSibling).toHaveTextContent('2 ($138.00)7 reminders sent');
+  });
+
   it('draws 30 days by plan as an image with a title and a description that carry the numbers', async () => {
     show();
     const chart = await screen.findByRole('img', {name: /Revenue by day and plan, last 30 days/});

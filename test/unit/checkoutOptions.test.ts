@@ -21,6 +21,8 @@ const ALL_OFF: AppConfig['checkout'] = {
   collectTaxIds: false,
   invoiceEveryPurchase: false,
   requireTermsAcceptance: false,
+  recoverAbandoned: false,
+  reminderDelayHours: 1,
 };
 const priceId = appConfig.plans[0]!.priceId.test;
 
@@ -109,6 +111,38 @@ test("terms acceptance: refused until the terms' URL is set in the dashboard; th
   expect(stripeApi.complete(session.id, {email: 'buyer@example.com', paid: true}).consent).toEqual({
     terms_of_service: 'accepted',
     promotions: null,
+  });
+});
+
+test("recovery: a purchase's session asks for consent to offers and a recovery link that takes codes as the session does; an upgrade's asks for neither", async () => {
+  const recover = {...ALL_OFF, recoverAbandoned: true};
+  const purchaseSession = () =>
+    stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [{price: priceId, quantity: 1}],
+      success_url: `${SITE}/success`,
+      cancel_url: `${SITE}/`,
+      ...checkoutOptions(SITE, recover, {promotionCodes: false}),
+    });
+  const purchase = await purchaseSession();
+  expect(purchase.consent_collection?.promotions).toBe('auto');
+  expect(purchase.after_expiration?.recovery).toMatchObject({enabled: true, allow_promotion_codes: false});
+  // With the terms box too: one consent_collection holds both.
+  stripeApi.dashboardSettings.termsOfServiceUrl = `${SITE}${ROUTES.terms}`;
+  expect(checkoutOptions(SITE, {...recover, requireTermsAcceptance: true}, {promotionCodes: true})).toMatchObject({
+    consent_collection: {terms_of_service: 'required', promotions: 'auto'},
+    after_expiration: {recovery: {enabled: true, allow_promotion_codes: true}},
+  });
+  // No `recovery` (an upgrade's session), or the switch off: neither parameter.
+  for (const options of [checkoutOptions(SITE, recover), checkoutOptions(SITE, ALL_OFF, {promotionCodes: true})]) {
+    expect(options).not.toHaveProperty('consent_collection');
+    expect(options).not.toHaveProperty('after_expiration');
+  }
+  // Stripe asks for consent to offers for US accounts only: elsewhere it refuses the session.
+  stripeApi.account.country = 'DE';
+  expect(await refusal(purchaseSession())).toMatchObject({
+    status: 400,
+    param: 'consent_collection[promotions]',
   });
 });
 

@@ -6,12 +6,15 @@
  * its purchase's customer), that customer's e-mail, locked as Stripe Checkout locks it; and each
  * payment prints one line (`[stripe] paid … as …`) naming what was bought: the plan, or the upgrade.
  * A session that takes promotion codes has the field for one, with Checkout's checks behind it.
+ * One that collects consent to promotional e-mails has Checkout's box for it; a buyer who leaves
+ * without paying lets the session expire, and its recovery link opens a new checkout of the same.
  */
 import http from 'node:http';
 import {getByRole} from '@testing-library/dom';
 import {JSDOM} from 'jsdom';
 import type Stripe from 'stripe';
 import {appConfig, upgradeLabel, upgradesFrom} from '../../src/config';
+import {PROMOTIONS_LABEL} from '../../scripts/local/stripeRecovery';
 import {startStripeStandIn, type StripeStandIn} from '../../scripts/local/stripeApi';
 import {listen} from '../../scripts/support/listen';
 import {UPGRADE_KIND, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
@@ -27,11 +30,20 @@ let hosted: StripeStandIn;
 let stripe: Stripe;
 /** What the stand-in printed, as `npm start` shows it after `[stripe]`. */
 const printed: string[] = [];
+/** The events the worker's webhook received. */
+const received: Stripe.Event[] = [];
 
 beforeAll(async () => {
   // The worker's webhook, as far as these pages care: it takes the event.
   webhook = await listen(
-    http.createServer((_request, response) => response.end('{}')),
+    http.createServer((request, response) => {
+      let raw = '';
+      request.on('data', (chunk) => (raw += chunk));
+      request.on('end', () => {
+        received.push(JSON.parse(raw) as Stripe.Event);
+        response.end('{}');
+      });
+    }),
     0,
   );
   hosted = await startStripeStandIn({
@@ -147,4 +159,65 @@ test('a session that takes promotion codes shows the optional field: a refused c
     amount_total: subtotal - Math.round(subtotal / 2),
     discounts: [{coupon: coupon.id}],
   });
+});
+
+test('a session collecting consent to promotional e-mails has Checkout’s box under the e-mail, unticked; leaving without paying expires it, tells the webhook and shows the recovery link, which opens a new checkout paid with the box ticked', async () => {
+  const session = await stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{price: lower.priceId.test, quantity: 1}],
+    customer_email: EMAIL,
+    consent_collection: {promotions: 'auto'},
+    after_expiration: {recovery: {enabled: true}},
+    ...urls,
+  });
+  const {document} = new JSDOM(await (await fetch(session.url!)).text()).window;
+  const box = getByRole(document.body, 'checkbox', {name: PROMOTIONS_LABEL}) as HTMLInputElement;
+  expect(box.checked).toBe(false);
+  const email = getByRole(document.body, 'textbox', {name: 'Email'});
+  expect(email.compareDocumentPosition(box) & document.defaultView!.Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  const leave = getByRole(document.body, 'button', {name: 'Leave without paying (let this checkout expire)'});
+  expect(leave.hasAttribute('formnovalidate')).toBe(true);
+
+  // The buyer ticks the box, then leaves.
+  const left = await fetch(new URL(leave.getAttribute('formaction')!, session.url!), {
+    method: 'POST',
+    body: new URLSearchParams({email: EMAIL, cardCountry: 'US', [box.name]: box.value}),
+  });
+  expect(left.status).toBe(200);
+  const page = new JSDOM(await left.text()).window.document;
+  expect([...page.querySelectorAll('h1')].map((h1) => h1.textContent)).toEqual(['Checkout expired']);
+  const recovery = getByRole(page.body, 'link', {name: 'Open the recovery link'}).getAttribute('href')!;
+  const event = received.at(-1)!;
+  expect(event.type).toBe('checkout.session.expired');
+  expect(event.data.object).toMatchObject({
+    id: session.id,
+    status: 'expired',
+    customer_details: {email: EMAIL},
+    consent: {promotions: 'opt_in'},
+    after_expiration: {recovery: {url: recovery}},
+  });
+  expect(printed.at(-1)).toBe(`expired ${session.id}; recovery link ${recovery}; webhook delivered`);
+  expect((await fetch(session.url!)).status).toBe(410);
+
+  const opened = await fetch(recovery, {redirect: 'manual'});
+  expect(opened.status).toBe(303);
+  const next = opened.headers.get('location')!;
+  const copy = [...hosted.sessions.values()].find((candidate) => candidate.url === next)!;
+  expect(copy).toMatchObject({recovered_from: session.id, status: 'open', customer_email: EMAIL});
+  const response = await fetch(next, {
+    method: 'POST',
+    body: new URLSearchParams({email: EMAIL, cardCountry: 'US', [box.name]: box.value}),
+    redirect: 'manual',
+  });
+  expect(response.status).toBe(303);
+  expect(hosted.sessions.get(copy.id)).toMatchObject({payment_status: 'paid', consent: {promotions: 'opt_in'}});
+  expect(received.at(-1)).toMatchObject({type: 'checkout.session.completed', data: {object: {id: copy.id}}});
+});
+
+test('a recovery link never given out answers a page saying so', async () => {
+  const response = await fetch(`${hosted.url}/recover/not-a-token`);
+  expect(response.status).toBe(404);
+  const page = new JSDOM(await response.text()).window.document;
+  expect(getByRole(page.body, 'heading', {level: 1}).textContent).toBe('Recovery link not valid');
+  expect(page.body.textContent).toContain('This recovery link is unknown.');
 });

@@ -120,6 +120,13 @@ export interface Stack {
     /** A promotion code the buyer types at checkout; one Stripe refuses makes this throw Stripe's words. */
     promotionCode?: string;
   }): Promise<string>;
+  /** The worker's checkout for the buyer, made and left open (paidCheckout's first half); returns the session id. */
+  openCheckout(
+    options: Pick<
+      Parameters<Stack['paidCheckout']>[0],
+      'email' | 'user' | 'priceId' | 'seats' | 'country' | 'termsAccepted'
+    >,
+  ): Promise<string>;
   /**
    * A new day for GitHub's cap on invitations: none sent in the last 24 hours, by the worker's
    * count (D1) and GitHub's (the stand-in), none waiting in the queue, and none of the requests
@@ -312,18 +319,18 @@ export async function startStack(
       // Each exchange from its own address, so the per-IP limit only bites where a test wants it.
       return stack.call(`${API_PATHS.retrieveUserFromCheckoutSession}?${query}`, {headers: {'cf-connecting-ip': ip}});
     },
-    async paidCheckout({
-      email,
-      user,
-      paid = true,
-      priceId = PRICE_ADVANCED,
-      seats,
-      country,
-      cardFingerprint,
-      paidWith,
-      termsAccepted,
-      promotionCode,
-    }) {
+    async paidCheckout({paid = true, cardFingerprint, paidWith, promotionCode, ...opened}) {
+      const id = await stack.openCheckout(opened);
+      stripe.complete(id, {
+        email: opened.email,
+        paid,
+        paidWith,
+        ...(cardFingerprint && {cardFingerprint}),
+        promotionCode,
+      });
+      return id;
+    },
+    async openCheckout({email, user, priceId = PRICE_ADVANCED, seats, country, termsAccepted}) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
         ...(country && {cf: {country}}),
@@ -342,7 +349,6 @@ export async function startStack(
           metadata: {...made.metadata, ...consentMetadata(switches)},
         });
       }
-      stripe.complete(id, {email, paid, paidWith, ...(cardFingerprint && {cardFingerprint}), promotionCode});
       return id;
     },
     async newDay() {
@@ -458,11 +464,14 @@ export function completedEvent(stack: Stack, sessionId: string, id?: string) {
  * worker test files share one Auth emulator), started before the file's tests and stopped after.
  * The repository's owner is exempt from the audit, as a seller sets it.
  */
-export function useSellerStack(overrides: WorkerVars = {}): {readonly stack: Stack; readonly admin: SignedInUser} {
+export function useSellerStack(
+  overrides: WorkerVars = {},
+  options?: Parameters<typeof startStack>[1],
+): {readonly stack: Stack; readonly admin: SignedInUser} {
   const seller = {} as {stack: Stack; admin: SignedInUser};
   const email = uniqueEmail('seller');
   beforeAll(async () => {
-    seller.stack = await startStack({ADMIN_EMAILS: email, GITHUB_EXEMPT: OWNER, ...overrides});
+    seller.stack = await startStack({ADMIN_EMAILS: email, GITHUB_EXEMPT: OWNER, ...overrides}, options);
     seller.admin = await seller.stack.signUp({email, verified: true});
   });
   afterAll(() => seller.stack.stop());

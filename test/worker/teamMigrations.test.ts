@@ -217,9 +217,9 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
   // The rows of 0036 (the team's, added at 0038, are checked below).
   const of0036 = async (table: string) =>
     (await rowsOf(table)).filter((row) => String(row.session_id).startsWith('cs_test_team_migration_'));
-  // 0043 adds the promotion code Stripe applied: none on a purchase made before it.
+  // 0043 adds the promotion code Stripe applied, 0044 the checkout a purchase was recovered from: none before them.
   expect(await of0036('purchases')).toEqual(
-    before.purchases.map((row) => ({...row, seats: 1, promotion_code_id: null})),
+    before.purchases.map((row) => ({...row, seats: 1, promotion_code_id: null, recovered_from: null})),
   );
   expect(await of0036('grants')).toEqual(before.grants.map((row) => ({...row, member_id: null})));
   expect(await rowsOf('download_links')).toEqual(before.links.map((row) => ({...row, seat: 1, member_id: null})));

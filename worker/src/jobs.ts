@@ -42,16 +42,33 @@ export interface NewJob {
   sessionId?: string;
 }
 
-/** The statement that adds a job, for a batch that must store it with something else. */
-export function enqueueStatement(db: D1Database, job: NewJob, now = Date.now()): D1PreparedStatement {
+/**
+ * The statement that adds a job, for a batch that must store it with something else. `onlyIf`, an
+ * SQL condition that may bind ?7, is checked when the statement runs: a batch queues the job only
+ * when its earlier statements left the state that calls for it.
+ */
+export function enqueueStatement(
+  db: D1Database,
+  job: NewJob,
+  now = Date.now(),
+  onlyIf?: {sql: string; param: unknown},
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO jobs (key, kind, payload, run_after, created_at, updated_at, session_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?5, ?6 WHERE ${onlyIf?.sql ?? 'TRUE'}
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     )
-    .bind(job.key, job.kind, JSON.stringify(job.payload), job.runAfter ?? now, now, job.sessionId ?? null);
+    .bind(
+      job.key,
+      job.kind,
+      JSON.stringify(job.payload),
+      job.runAfter ?? now,
+      now,
+      job.sessionId ?? null,
+      ...(onlyIf ? [onlyIf.param] : []),
+    );
 }
 
 /**

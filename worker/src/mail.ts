@@ -18,6 +18,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   replyTo?: string;
+  /** Headers of its own (`List-Unsubscribe`), sent as Mailgun's `h:` fields. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function sendMail(
   form.set('subject', message.subject);
   form.set('text', message.text);
   if (message.replyTo) form.set('h:Reply-To', message.replyTo);
+  for (const [name, value] of Object.entries(message.headers ?? {})) form.set(`h:${name}`, value);
   await postToMailgun(context, form);
 }
 

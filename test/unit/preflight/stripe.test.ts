@@ -9,8 +9,9 @@ import {appConfig, type Plan, PLAN_CURRENCY, planAmount} from '../../../src/conf
 import {TIERED_PLANS} from '../../../scripts/support/tieredPlans';
 import {formatMoney} from '../../../src/config/money';
 import {newPrice} from '../../../scripts/local/stripeApi';
-import {checkStripe, stripeWebhookUrl} from '../../../scripts/preflight/stripe';
-import {HANDLED_STRIPE_EVENTS} from '../../../worker/src/webhooks/stripeEvents';
+import {checkStripe, recoveryLine, stripeWebhookUrl} from '../../../scripts/preflight/stripe';
+import {stripeClient} from '../../../worker/src/payments/stripeClient';
+import {HANDLED_STRIPE_EVENTS, requiredStripeEvents} from '../../../worker/src/webhooks/stripeEvents';
 import {LIVE_KEY, linesOf, type Services, SITE_URL, startServices, TEST_KEY} from './readyDeploy';
 
 let services: Services;
@@ -165,7 +166,20 @@ it('fails when no webhook endpoint points at the deployed webhook, naming the UR
   const [line] = linesOf(await check(), 'fail');
   expect(line!.label).toContain(`no live-mode webhook endpoint at ${stripeWebhookUrl(SITE_URL)}`);
   expect(line!.label).toContain('https://old.example.com/api/webhook/stripe');
-  for (const event of HANDLED_STRIPE_EVENTS) expect(line!.fix).toContain(event);
+  for (const event of requiredStripeEvents()) expect(line!.fix).toContain(event);
+});
+
+it('asks for checkout.session.expired only with checkout.recoverAbandoned on: it brings the reminders and nothing else', async () => {
+  expect(requiredStripeEvents({...appConfig.checkout, recoverAbandoned: false})).not.toContain(
+    'checkout.session.expired',
+  );
+  expect(requiredStripeEvents({...appConfig.checkout, recoverAbandoned: true})).toEqual([...HANDLED_STRIPE_EVENTS]);
+  // An endpoint made before the event was handled passes while the switch is off, as committed.
+  services.stripe.webhookEndpoints.forEach(
+    (endpoint) =>
+      (endpoint.enabled_events = endpoint.enabled_events.filter((event) => event !== 'checkout.session.expired')),
+  );
+  expect(linesOf(await check(), 'fail')).toEqual([]);
 });
 
 it('fails a disabled webhook endpoint', async () => {
@@ -225,4 +239,15 @@ it("fails when the customer portal has no configuration in the key's mode", asyn
       fix: expect.stringContaining('settings/billing/portal'),
     }),
   ]);
+});
+
+it('with checkout.recoverAbandoned on, passes a US account and fails one elsewhere, whose every checkout Stripe would refuse', async () => {
+  const stripe = stripeClient(LIVE_KEY, services.stripe.url);
+  expect(await recoveryLine(stripe)).toMatchObject({status: 'ok'});
+  services.stripe.account.country = 'FR';
+  expect(await recoveryLine(stripe)).toEqual({
+    status: 'fail',
+    label: expect.stringContaining('the account is in FR'),
+    fix: 'Set checkout.recoverAbandoned to false in src/config/app.ts',
+  });
 });

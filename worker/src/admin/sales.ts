@@ -137,6 +137,7 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
       of: Number(madeThrough!.results[0]?.payments ?? 0),
     },
     disputes: {open: Number(dispute.open ?? 0), won: Number(dispute.won ?? 0), lost: Number(dispute.lost ?? 0)},
+    recovered: await recoveredSince(db, since),
   };
   return addUpgradeSales(summary, upgradesPaid!.results, upgradesRefunded!.results);
 }
@@ -144,4 +145,20 @@ export async function salesSummary(db: D1Database, period: SalesPeriod, now = Da
 /** A group's amount, counting purchases recorded before amounts were at their plan's price. */
 function priced(row: Record<string, unknown>): number {
   return Number(row.amount ?? 0) + Number(row.unpriced ?? 0) * (fallbackAmount(row.plan as string | null) ?? 0);
+}
+
+/**
+ * Checkouts won back (payments/checkoutReminders.ts): the reminders sent since, and the purchases
+ * made since through a reminder's link that are still paid, with what they took.
+ */
+async function recoveredSince(db: D1Database, since: number): Promise<SalesSummary['recovered']> {
+  const row = await db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM checkout_reminders WHERE sent_at >= ?1) AS reminders,
+         COUNT(*) AS purchases, COALESCE(SUM(amount_total), 0) AS revenue
+       FROM purchases WHERE recovered_from IS NOT NULL AND status = 'paid' AND created_at >= ?1`,
+    )
+    .bind(since)
+    .first<SalesSummary['recovered']>();
+  return row ?? {reminders: 0, purchases: 0, revenue: 0};
 }

@@ -62,14 +62,14 @@ export async function fulfillCheckout(
     env.DB.prepare(
       `INSERT INTO purchases (session_id, customer_id, user_id, email, price_id, plan, payment_intent_id,
          status, revoke_reason, created_at, updated_at, amount_total, currency, amount_refunded,
-         delivery_consent_version, delivery_consent_at, paid_at, seats, promotion_code_id)
+         delivery_consent_version, delivery_consent_at, paid_at, seats, promotion_code_id, recovered_from)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
          CASE WHEN ?8 = 'paid' AND EXISTS (SELECT 1 FROM payment_revocations WHERE payment_intent_id = ?7)
               THEN 'revoked' ELSE ?8 END,
          (SELECT reason FROM payment_revocations WHERE payment_intent_id = ?7), ?9, ?10, ?11, ?12,
          -- A refund Stripe delivered before this completion (webhooks/stripe.ts refund).
          COALESCE((SELECT amount_refunded FROM payment_refunds WHERE payment_intent_id = ?7), 0),
-         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END, ?14, ?15)
+         ?13, CASE WHEN ?13 IS NULL THEN NULL ELSE ?10 END, CASE WHEN ?8 = 'paid' THEN ?10 END, ?14, ?15, ?16)
        ON CONFLICT (session_id) DO UPDATE SET
          customer_id = COALESCE(excluded.customer_id, purchases.customer_id),
          user_id = COALESCE(purchases.user_id, excluded.user_id),
@@ -97,6 +97,8 @@ export async function fulfillCheckout(
          seats = excluded.seats,
          -- The code Stripe applied (a launch code's uses and revenue): kept once recorded.
          promotion_code_id = COALESCE(purchases.promotion_code_id, excluded.promotion_code_id),
+         -- The expired checkout this one was recovered from (a reminder's link): the console's checkouts won back.
+         recovered_from = COALESCE(purchases.recovered_from, excluded.recovered_from),
          updated_at = excluded.updated_at`,
     ).bind(
       sessionId,
@@ -115,6 +117,7 @@ export async function fulfillCheckout(
       consent,
       seats,
       promotionCodeOf(session),
+      session.recovered_from ?? null,
     ),
     env.DB.prepare('SELECT status FROM purchases WHERE session_id = ?1').bind(sessionId),
   ];

@@ -94,7 +94,9 @@ export const paymentRoutes = new Hono<AppEnv>()
         customer_creation: 'always',
         ...(user && {client_reference_id: user.uid}),
         ...(email && {customer_email: email}),
-        ...checkoutOptions(settings.siteOrigin),
+        ...checkoutOptions(settings.siteOrigin, appConfig.checkout, {
+          promotionCodes: fair.allow_promotion_codes === true,
+        }),
         ...(fair.discounts ? {discounts: fair.discounts} : {allow_promotion_codes: fair.allow_promotion_codes}),
         metadata: {
           plan: plan.name,

@@ -9,11 +9,12 @@ import {escapeHtml as escape} from './notes';
 import {addressOfToken} from './unsubscribeLink';
 
 /**
- * `/api/unsubscribe/<token>`, the link in every release e-mail's List-Unsubscribe header.
- * POST (the mail provider's one-click, RFC 8058, or the page's button) unsubscribes the address
- * the token names from release e-mails, with no sign-in; it is idempotent. GET only shows the page
- * with that button: a link scanner that opens every URL of an e-mail unsubscribes nobody.
- * Receipts and access e-mails are not release e-mails: they still go out.
+ * `/api/unsubscribe/<token>`, the link in the List-Unsubscribe header of every e-mail that is
+ * not the buyer's business: release e-mails, and the one reminder of a checkout left unpaid
+ * (payments/checkoutReminders.ts). POST (the mail provider's one-click, RFC 8058, or the page's
+ * button) unsubscribes the address the token names from both, with no sign-in; it is idempotent.
+ * GET only shows the page with that button: a link scanner that opens every URL of an e-mail
+ * unsubscribes nobody. Receipts and access e-mails still go out.
  */
 export const unsubscribeRoutes = new Hono<AppEnv>()
   .use(bodyLimit({maxSize: 1024}))
@@ -21,8 +22,8 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
     const email = await addressOf(c.env, c.req.param('token'));
     return c.html(
       page(
-        'Stop release e-mails?',
-        `<p>Stop e-mails about new releases of ${escape(appConfig.appName)} to ${escape(email)}? Receipts and access e-mails still come.</p>
+        'Stop these e-mails?',
+        `<p>Stop e-mails about ${escape(appConfig.appName)} to ${escape(email)}: news of releases, and a reminder of a checkout left unpaid? Receipts and access e-mails still come.</p>
 <form method="post"><button type="submit">Unsubscribe</button></form>`,
       ),
     );
@@ -38,7 +39,7 @@ export const unsubscribeRoutes = new Hono<AppEnv>()
     return c.html(
       page(
         'Unsubscribed',
-        `<p>${escape(email)} gets no more e-mails about new releases. Receipts and access e-mails still come.</p>`,
+        `<p>${escape(email)} gets no more news of releases or reminders from ${escape(appConfig.appName)}. Receipts and access e-mails still come.</p>`,
       ),
     );
   });

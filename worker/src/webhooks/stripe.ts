@@ -4,6 +4,8 @@ import type Stripe from 'stripe';
 import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
 import {log} from '../log';
+import {API_PATHS} from '../../../src/config/api';
+import {checkoutExpired} from '../payments/checkoutReminders';
 import {fulfillCheckout} from '../payments/fulfilment';
 import {disputeChanged, recordAmountRefunded, revokePayment} from '../payments/revocations';
 import {forgetSeatRefund} from '../payments/refunds';
@@ -76,7 +78,8 @@ export const stripeWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 51
     .first<{processed_at: number | null}>();
   if (recorded?.processed_at) return c.json({received: true, duplicate: true});
 
-  const handled = await handler(c.env, event);
+  // Where this worker answers, for the links its e-mails carry (a reminder's unsubscribe link).
+  const handled = await handler(c.env, event, new URL(c.req.url).origin);
   await c.env.DB.prepare('UPDATE stripe_events SET processed_at = ?2 WHERE id = ?1').bind(event.id, Date.now()).run();
   log.info('stripe.event', {eventId: event.id, type: event.type, handled});
   return c.json({received: true, handled});
@@ -102,6 +105,7 @@ const shapes = {
   'checkout.session.completed': checkoutSession,
   'checkout.session.async_payment_succeeded': checkoutSession,
   'checkout.session.async_payment_failed': checkoutSession,
+  'checkout.session.expired': checkoutSession,
   'charge.refunded': about(
     z
       .object({refunded: z.boolean(), amount_refunded: z.number().int().nonnegative(), payment_intent: reference})
@@ -121,7 +125,7 @@ function subjectOf(event: Stripe.Event): [string | null, string | null] {
 }
 
 type EventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, {type: T}>;
-type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>) => Promise<boolean>;
+type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>, origin: string) => Promise<boolean>;
 
 /**
  * Fulfilment reads the session's state from Stripe, so every checkout event is the same call. A
@@ -190,6 +194,9 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'checkout.session.completed': fulfil(),
   'checkout.session.async_payment_succeeded': fulfil(),
   'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
+  // Left unpaid: a reminder with Stripe's recovery link, if the buyer agreed to offers.
+  'checkout.session.expired': (env, event, origin) =>
+    checkoutExpired(env, event.data.object, `${origin}${API_PATHS.releaseUnsubscribe}`),
   'charge.refunded': (env, event) => refund(env, event.data.object),
   'charge.refund.updated': (env, event) => refundUndone(env, event.data.object),
   // Open: access waits for the outcome. Closed: lost is final, won gives access back.
@@ -197,7 +204,8 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'charge.dispute.closed': (env, event) => disputeChanged(env, event.data.object),
 };
 
-function handlerFor(event: Stripe.Event): ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined {
-  return handlers[event.type as keyof typeof handlers] as
-    ((env: Env, event: Stripe.Event) => Promise<boolean>) | undefined;
+type AnyHandler = (env: Env, event: Stripe.Event, origin: string) => Promise<boolean>;
+
+function handlerFor(event: Stripe.Event): AnyHandler | undefined {
+  return handlers[event.type as keyof typeof handlers] as AnyHandler | undefined;
 }

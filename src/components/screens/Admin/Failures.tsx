@@ -21,6 +21,7 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'extra-grants': 'Extra repositories (invite or take back)',
   'extra-withdraw': 'GitHub removal (an extra repository)',
   'team-seats': 'Team seats after a refund of seats (members past the count)',
+  'checkout-reminder': 'Reminder of a checkout left unpaid',
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */

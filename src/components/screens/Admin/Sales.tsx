@@ -1,6 +1,7 @@
 import React, {useCallback} from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
+import {appConfig} from '../../../config';
 import {DEFAULT_SALES_PERIOD, SALES_PERIODS, type SalesSummary} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {adminHref, useAdminQuery} from './adminUrl';
@@ -89,6 +90,19 @@ export default function Sales() {
                   {sales.disputes.open} open now; {sales.disputes.won} won, {sales.disputes.lost} lost
                 </dd>
               </div>
+              {/* Shown where reminders go out, or went out before the switch was turned off. */}
+              {(appConfig.checkout.recoverAbandoned ||
+                sales.recovered.reminders > 0 ||
+                sales.recovered.purchases > 0) && (
+                <div>
+                  <dt>Checkouts won back</dt>
+                  <dd>
+                    {sales.recovered.purchases} ({money(sales.recovered.revenue, sales.currency)})
+                    <br />
+                    {`${sales.recovered.reminders} ${sales.recovered.reminders === 1 ? 'reminder' : 'reminders'} sent`}
+                  </dd>
+                </div>
+              )}
             </dl>
             <SalesChart summary={sales} />
           </>
