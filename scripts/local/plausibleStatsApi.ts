@@ -4,7 +4,8 @@ import {listen} from '../support/listen';
 /**
  * A stand-in for Plausible's Stats API v2 (`POST /api/v2/query`), for the console's funnel: there
  * is no offline Plausible to ask. As Plausible documents it: a Bearer key, a JSON body with
- * `site_id`, `metrics` and `date_range` (a shortcut such as "all", or [first day, last day]), and an
+ * `site_id`, `metrics` and `date_range` (a shortcut such as "all", or its first and last days or
+ * moments, ISO 8601 with an offset), and an
  * answer `{results: [{metrics, dimensions}], meta, query}` with the metrics in the order asked. A
  * wrong key or site is 401, a malformed query 400, each with Plausible's `{error}`.
  * Visitors are made up by day (`visitorsOn`); a range's are the sum of its days.
@@ -28,11 +29,12 @@ export async function startPlausibleStandIn({key, siteId}: {key: string; siteId:
   const visitorsOn = new Map<string, number>();
   let failure: {status: number; error: string} | null = null;
 
+  /** The days a range covers: its days, or the days of its moments (UTC here, as the site's zone). */
   function visitors(range: string | [string, string]): number {
     const days = [...visitorsOn.entries()];
     if (range === 'all') return days.reduce((sum, [, count]) => sum + count, 0);
-    const [first, last] = range as [string, string];
-    return days.filter(([day]) => day >= first && day <= last).reduce((sum, [, count]) => sum + count, 0);
+    const [first, last] = (range as [string, string]).map((end) => end.slice(0, 10));
+    return days.filter(([day]) => day >= first! && day <= last!).reduce((sum, [, count]) => sum + count, 0);
   }
 
   const server = http.createServer((request, response) => {
@@ -60,7 +62,9 @@ export async function startPlausibleStandIn({key, siteId}: {key: string; siteId:
       const range = body.date_range;
       const validRange =
         range === 'all' ||
-        (Array.isArray(range) && range.length === 2 && range.every((day) => /^\d{4}-\d{2}-\d{2}$/.test(day)));
+        (Array.isArray(range) &&
+          range.length === 2 &&
+          range.every((end) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2}))?$/.test(end)));
       if (!Array.isArray(body.metrics) || body.metrics.length === 0 || !validRange)
         return send(400, {error: '#/date_range: Invalid date range'});
       queries.push(body);

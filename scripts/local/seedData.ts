@@ -129,7 +129,7 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
           at,
           // Accepted within a day or so of the invitation (the funnel's time to access). Not drawn
           // from `random`: what it draws stays what the seed drew before the funnel.
-          state === 'active' ? at + ((i * 7919) % 30) * 3600_000 : null,
+          state === 'active' ? Math.min(now, at + ((i * 7919) % 30) * 3600_000) : null,
         ]);
         // The same account on each extra repository the plan grants, once the seat has one: one in
         // five of the accepted kits has its prompts still waiting to be accepted; a refund took the

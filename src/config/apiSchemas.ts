@@ -836,6 +836,14 @@ const compared = z.object({now: z.number(), before: z.number().nullable()});
  */
 export const adminFunnel = z.object({
   period: z.enum(SALES_PERIODS),
+  /** The period's first moment (Unix ms, UTC midnight), as Sales gives it; null for all time. */
+  since: z.number().nullable(),
+  /**
+   * When the worker began to record checkouts started (migration 0045; the first one recorded),
+   * null before any. Those, the paid among them and invitations accepted have no figure of a
+   * period before (`before` null) that reaches back past it.
+   */
+  recordedSince: z.number().nullable(),
   /** Unique visitors, from Plausible; `none` says why there is no figure, and the funnel starts at checkout. */
   visitors: z.discriminatedUnion('source', [
     compared.extend({source: z.literal('plausible')}),
@@ -843,13 +851,16 @@ export const adminFunnel = z.object({
   ]),
   /** Checkout Sessions the worker made for a purchase in the period. */
   checkoutsStarted: compared,
-  /** Of those, the ones paid (still paid, or refunded or disputed since): the conversion's top. */
+  /** Of those, the ones paid (still paid, or refunded or disputed since), through a reminder's link too. */
   checkoutsPaid: compared,
-  /** Purchases of the period, of every kind of checkout, refunded in full since. */
+  /** Purchases of the period refunded in full since (an upgrade's refunds are in the Sales cards). */
   refunds: compared,
-  /** Payments of the period that went through: the refund rate's whole. */
+  /** Purchases of the period that went through: the refund rate's whole. */
   payments: compared,
-  /** Invitations to a repository accepted in the period, every repository and seat. */
+  /**
+   * Seats whose account first took its access in the period (an invitation accepted, or a
+   * collaborator already), every repository; a seat moved to another account later counts once.
+   */
   invitationsAccepted: compared,
   /** Downloads of the code served in the period. */
   downloads: compared,
@@ -863,7 +874,7 @@ export const adminFunnel = z.object({
     unaccepted: z.number(),
     /** Grants whose invitation, or removal, failed for good. */
     failedGrants: z.number(),
-    /** Grants waiting for GitHub's cap, and since when the first of them waits (Unix ms). */
+    /** Grants in line for GitHub's cap of invitations, and since when the first of them waits (Unix ms). */
     queued: z.number(),
     queuedSince: z.number().nullable(),
     /** Purchases flagged for their card's country and not yet accepted. */

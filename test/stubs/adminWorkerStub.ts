@@ -131,6 +131,8 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
 export function funnelSummary(overrides: Partial<AdminFunnel> = {}): AdminFunnel {
   return {
     period: '30d',
+    since: NOW - 29 * DAY_MS,
+    recordedSince: NOW - 400 * DAY_MS,
     visitors: {source: 'none', why: 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.'},
     checkoutsStarted: {now: 50, before: 40},
     checkoutsPaid: {now: 20, before: 20},

@@ -22,7 +22,7 @@ describe("the console's funnel", () => {
     expect(screen.queryByText('Visitors')).toBeNull();
     expect(await step('Checkouts started')).toBe('50the 30 days before: 40 (+25%)');
     expect(await step('Checkouts paid')).toBe('2040% of those startedthe 30 days before: 20 (no change)');
-    expect(await step('Refunded in full')).toBe('15% of 20 paymentsthe 30 days before: 2 (−50%)');
+    expect(await step('Purchases refunded in full')).toBe('15% of 20 paymentsthe 30 days before: 2 (−50%)');
     expect(await step('Downloads')).toBe('9the 30 days before: 0 (none before)');
     expect(await step('Payment to access, median')).toBe('1 h 35 minthe 30 days before: 3 h (−47.2%)');
     expect(screen.getByRole('heading', {name: 'Funnel, last 30 days'})).toBeInTheDocument();
@@ -61,7 +61,7 @@ describe("the console's funnel", () => {
       }),
     });
     show();
-    const list = await screen.findByRole('list', {name: 'Needs a look'});
+    const list = await screen.findByRole('list', {name: 'Needs a look, now'});
     expect(
       within(list)
         .getAllByRole('listitem')
@@ -69,13 +69,30 @@ describe("the console's funnel", () => {
     ).toEqual([
       '2 invitations sent more than 3 days ago, not accepted yet',
       '1 grant failed for good (an invitation or a removal)',
-      "3 waiting for GitHub's daily cap of invitations, the first since 3 Jun 2026",
+      "3 in line for GitHub's daily cap of invitations, the first since 3 Jun 2026",
       "1 purchase flagged for the card's country",
     ]);
     expect(within(list).getByRole('link', {name: "1 purchase flagged for the card's country"})).toHaveAttribute(
       'href',
       expect.stringContaining('flagged=card_country'),
     );
+  });
+
+  it('says when recording began inside the period, and compares what was not recorded then with nothing', async () => {
+    worker().reset({
+      funnel: funnelSummary({
+        since: Date.UTC(2026, 5, 1),
+        recordedSince: Date.UTC(2026, 5, 10, 9),
+        checkoutsStarted: {now: 12, before: null},
+        medianToAccess: {now: 3_600_000, before: null},
+      }),
+    });
+    show();
+    expect(
+      await screen.findByText('Checkouts started and invitations accepted are recorded since 10 Jun 2026.'),
+    ).toBeInTheDocument();
+    expect(await step('Checkouts started')).toBe('12the 30 days before: not recorded then');
+    expect(await step('Payment to access, median')).toBe('1 hthe 30 days before: no code reached a buyer');
   });
 
   it('writes a wait in minutes, hours and days', () => {

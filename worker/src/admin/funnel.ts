@@ -10,6 +10,7 @@ import {monthStart, windowOf} from './sales';
  * checkouts started and paid, the refunds, and the code delivered, over the Sales period and the
  * period before it; and what needs a look now. Every figure but the visitors is read from D1:
  * `checkout_starts` and `grants.activated_at` (migration 0045) count from that migration on.
+ * Refunds and payments are of purchases (an upgrade's are in the Sales cards).
  */
 
 /** A span of time, [from, to) in Unix ms. */
@@ -18,18 +19,25 @@ export interface Span {
   to: number;
 }
 
-/** The period, and the one of the same length just before it (none for all time). */
+/**
+ * The period so far, and the same stretch of the period before it (none for all time): 6 days and
+ * today's hours so far against the 7 days before's first 6 days and as many hours, so that a
+ * morning's figures are not read as a fall.
+ */
 export function spansOf(period: SalesPeriod, now: number): {now: Span; before: Span | null} {
   const since = windowOf(period, now).since;
   const current = {from: since ?? 0, to: now + 1};
+  const elapsed = current.to - current.from;
   switch (period) {
     case '7d':
     case '30d': {
-      const days = period === '7d' ? 7 : 30;
-      return {now: current, before: {from: since! - days * DAY_MS, to: since!}};
+      const from = since! - (period === '7d' ? 7 : 30) * DAY_MS;
+      return {now: current, before: {from, to: from + elapsed}};
     }
-    case '12m':
-      return {now: current, before: {from: monthStart(now, 23), to: since!}};
+    case '12m': {
+      const from = monthStart(now, 23);
+      return {now: current, before: {from, to: Math.min(since!, from + elapsed)}};
+    }
     case 'all':
       return {now: current, before: null};
   }
@@ -55,8 +63,10 @@ async function figuresOf(db: D1Database, {from, to}: Span): Promise<SpanFigures>
       .prepare(
         `SELECT
            (SELECT COUNT(*) FROM checkout_starts WHERE created_at >= ?1 AND created_at < ?2) AS started,
-           (SELECT COUNT(*) FROM checkout_starts s JOIN purchases p ON p.session_id = s.session_id
-             WHERE s.created_at >= ?1 AND s.created_at < ?2 AND p.status IN ('paid', 'revoked')) AS paid,
+           -- Paid through the checkout, or through the recovery link of it a reminder carried.
+           (SELECT COUNT(*) FROM checkout_starts s WHERE s.created_at >= ?1 AND s.created_at < ?2
+             AND EXISTS (SELECT 1 FROM purchases p WHERE (p.session_id = s.session_id OR p.recovered_from = s.session_id)
+               AND p.status IN ('paid', 'revoked'))) AS paid,
            (SELECT COUNT(*) FROM purchases WHERE status IN ('paid', 'revoked') AND created_at >= ?1 AND created_at < ?2)
              AS payments,
            (SELECT COUNT(*) FROM purchases WHERE status = 'revoked' AND revoke_reason = 'refunded'
@@ -66,23 +76,17 @@ async function figuresOf(db: D1Database, {from, to}: Span): Promise<SpanFigures>
              AS downloads`,
       )
       .bind(from, to),
-    // Each purchase paid in the span, and when its code first reached the buyer, if it has.
+    // Each purchase paid in the span whose code has reached its buyer (migration 0033's
+    // delivered_at: the first invitation accepted or download served), and how long it took.
     db
       .prepare(
-        `SELECT COALESCE(p.paid_at, p.created_at) AS paid,
-           MIN(COALESCE((SELECT MIN(activated_at) FROM grants g WHERE g.session_id = p.session_id), 9e15),
-               COALESCE((SELECT MIN(used_at) FROM download_links d
-                 WHERE d.session_id = p.session_id AND d.outcome = 'served'), 9e15)) AS reached
-         FROM purchases p
-         WHERE p.status IN ('paid', 'revoked') AND COALESCE(p.paid_at, p.created_at) >= ?1
-           AND COALESCE(p.paid_at, p.created_at) < ?2`,
+        `SELECT delivered_at - COALESCE(paid_at, created_at) AS wait FROM purchases
+         WHERE status IN ('paid', 'revoked') AND delivered_at IS NOT NULL
+           AND COALESCE(paid_at, created_at) >= ?1 AND COALESCE(paid_at, created_at) < ?2`,
       )
       .bind(from, to),
   ]);
   const row = counts!.results[0] ?? {};
-  const waits = delivered!.results
-    .filter((purchase) => Number(purchase.reached) < 9e15)
-    .map((purchase) => Math.max(0, Number(purchase.reached) - Number(purchase.paid)));
   return {
     checkoutsStarted: Number(row.started ?? 0),
     checkoutsPaid: Number(row.paid ?? 0),
@@ -90,7 +94,7 @@ async function figuresOf(db: D1Database, {from, to}: Span): Promise<SpanFigures>
     payments: Number(row.payments ?? 0),
     invitationsAccepted: Number(row.accepted ?? 0),
     downloads: Number(row.downloads ?? 0),
-    medianToAccess: median(waits),
+    medianToAccess: median(delivered!.results.map((purchase) => Math.max(0, Number(purchase.wait)))),
   };
 }
 
@@ -108,8 +112,8 @@ async function needsLook(db: D1Database, now: number): Promise<AdminFunnel['need
       `SELECT
          (SELECT COUNT(*) FROM grants WHERE status = 'pending' AND invited_at < ?1) AS unaccepted,
          (SELECT COUNT(*) FROM grants WHERE status IN ('failed', 'removal_failed')) AS failed,
-         (SELECT COUNT(*) FROM grants WHERE status = 'queued') AS queued,
-         (SELECT MIN(COALESCE(waiting_at, queued_at, updated_at)) FROM grants WHERE status = 'queued') AS queued_since,
+         (SELECT COUNT(*) FROM grants WHERE status = 'queued' AND waiting_at IS NOT NULL) AS queued,
+         (SELECT MIN(waiting_at) FROM grants WHERE status = 'queued' AND waiting_at IS NOT NULL) AS queued_since,
          (SELECT COUNT(*) FROM purchases p WHERE ${countryFlagged('p')}) AS flagged`,
     )
     .bind(now - UNACCEPTED_AFTER_MS)
@@ -130,18 +134,26 @@ export async function funnelSummary(
   now = Date.now(),
 ): Promise<AdminFunnel> {
   const spans = spansOf(period, now);
-  const [current, before, look, visitors] = await Promise.all([
+  const [current, before, look, visitors, recorded] = await Promise.all([
     figuresOf(db, spans.now),
     spans.before ? figuresOf(db, spans.before) : null,
     needsLook(db, now),
     plausibleVisitors(settings, period, spans),
+    db.prepare('SELECT MIN(created_at) AS at FROM checkout_starts').first<{at: number | null}>(),
   ]);
+  // Checkouts started and invitations accepted are recorded from migration 0045 on (about when the
+  // first checkout was): a period before that had them, unrecorded, and is compared with nothing.
+  const recordedSince = recorded?.at ?? null;
+  const unrecorded = recordedSince === null || (spans.before !== null && spans.before.from < recordedSince);
+  const RECORDED_SINCE_0045 = new Set(['checkoutsStarted', 'checkoutsPaid', 'invitationsAccepted']);
   const pair = (key: Exclude<keyof SpanFigures, 'medianToAccess'>) => ({
     now: current[key],
-    before: before ? before[key] : null,
+    before: before && !(unrecorded && RECORDED_SINCE_0045.has(key)) ? before[key] : null,
   });
   return {
     period,
+    since: period === 'all' ? null : spans.now.from,
+    recordedSince,
     visitors,
     checkoutsStarted: pair('checkoutsStarted'),
     checkoutsPaid: pair('checkoutsPaid'),

@@ -15,11 +15,15 @@ import type {Span} from './funnel';
 /** Plausible's answer, as far as the worker reads it: one row, its first metric the visitors. */
 const answer = z.object({results: z.array(z.object({metrics: z.array(z.number())}).loose())}).loose();
 
-const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+/** A moment as Plausible's `date_range` takes it, with its offset: `2026-12-01T00:00:00Z`. */
+const moment = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** The span as Plausible's `date_range` takes it: its first and last days (UTC), or all time. */
+/**
+ * The span as Plausible's `date_range` takes it: its first and last moments, or all time. Moments,
+ * not days: Plausible reads bare days in the site's own time zone, and the other figures are UTC.
+ */
 function dateRange(span: Span, period: SalesPeriod): string | [string, string] {
-  return period === 'all' ? 'all' : [day(span.from), day(span.to - 1)];
+  return period === 'all' ? 'all' : [moment(span.from), moment(span.to - 1)];
 }
 
 /** Plausible's visitors for a span, or why there is no figure. */
@@ -41,7 +45,11 @@ async function visitorsIn(settings: Settings, key: string, range: string | [stri
     throw new Error(
       response.status === 401 || response.status === 403
         ? `Plausible refused the key (${response.status}): check PLAUSIBLE_API_KEY`
-        : `Plausible answered ${response.status}`,
+        : response.status === 429
+          ? "Plausible's hourly limit of requests for this key is reached"
+          : response.status === 402
+            ? "Plausible's plan for this account has no Stats API"
+            : `Plausible answered ${response.status}`,
     );
   }
   const parsed = answer.safeParse(await response.json().catch(() => null));

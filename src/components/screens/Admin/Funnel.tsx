@@ -45,6 +45,7 @@ function Step({
   period,
   show = String,
   extra,
+  unknown = 'not recorded then',
 }: {
   label: string;
   now: number | null;
@@ -52,8 +53,11 @@ function Step({
   period: SalesPeriod;
   show?: (value: number) => string;
   extra?: string;
+  /** What a period before without a figure reads. */
+  unknown?: string;
 }) {
-  const compared = period === 'all' ? null : before === null ? 'none before' : show(before);
+  // Null before: nothing was recorded then (migration 0045), or, for the median, nothing reached a buyer.
+  const compared = period === 'all' ? null : before === null ? unknown : show(before);
   const delta = now !== null && before !== null && period !== 'all' ? change(now, before) : null;
   return (
     <div>
@@ -93,7 +97,7 @@ function NeedsLook({look}: {look: AdminFunnel['needsLook']}) {
     );
   if (look.queued > 0)
     items.push(
-      `${look.queued} waiting for GitHub's daily cap of invitations${look.queuedSince === null ? '' : `, the first since ${day(look.queuedSince)}`}`,
+      `${look.queued} in line for GitHub's daily cap of invitations${look.queuedSince === null ? '' : `, the first since ${day(look.queuedSince)}`}`,
     );
   if (look.cardCountryFlags > 0)
     items.push(
@@ -102,8 +106,8 @@ function NeedsLook({look}: {look: AdminFunnel['needsLook']}) {
       </Link>,
     );
   return (
-    <>
-      <h3 id="needs-look-heading">Needs a look</h3>
+    <section aria-labelledby="needs-look-heading">
+      <h3 id="needs-look-heading">Needs a look, now</h3>
       {items.length === 0 ? (
         <p className={styles.muted}>Nothing needs a look.</p>
       ) : (
@@ -113,7 +117,7 @@ function NeedsLook({look}: {look: AdminFunnel['needsLook']}) {
           ))}
         </ul>
       )}
-    </>
+    </section>
   );
 }
 
@@ -131,6 +135,16 @@ export default function Funnel({period}: {period: SalesPeriod}) {
         {(funnel) => (
           <>
             {funnel.visitors.source === 'none' && <p className={styles.muted}>{funnel.visitors.why}</p>}
+            {funnel.recordedSince === null ? (
+              <p className={styles.muted}>No checkout recorded yet: they are counted from the first one on.</p>
+            ) : (
+              funnel.since !== null &&
+              funnel.recordedSince > funnel.since && (
+                <p className={styles.muted}>
+                  {`Checkouts started and invitations accepted are recorded since ${day(funnel.recordedSince)}.`}
+                </p>
+              )
+            )}
             <dl className={styles.figures}>
               {funnel.visitors.source === 'plausible' && (
                 <Step label="Visitors" now={funnel.visitors.now} before={funnel.visitors.before} period={period} />
@@ -152,7 +166,7 @@ export default function Funnel({period}: {period: SalesPeriod}) {
                 extra={shareOf(funnel.checkoutsPaid.now, funnel.checkoutsStarted.now, 'those started')}
               />
               <Step
-                label="Refunded in full"
+                label="Purchases refunded in full"
                 {...funnel.refunds}
                 period={period}
                 extra={shareOf(
@@ -163,12 +177,18 @@ export default function Funnel({period}: {period: SalesPeriod}) {
               />
               <Step label="Invitations accepted" {...funnel.invitationsAccepted} period={period} />
               <Step label="Downloads" {...funnel.downloads} period={period} />
-              <Step label="Payment to access, median" {...funnel.medianToAccess} period={period} show={duration} />
+              <Step
+                label="Payment to access, median"
+                {...funnel.medianToAccess}
+                period={period}
+                show={duration}
+                unknown="no code reached a buyer"
+              />
             </dl>
-            <NeedsLook look={funnel.needsLook} />
           </>
         )}
       </ShowLoaded>
+      {loaded.data && <NeedsLook look={loaded.data.needsLook} />}
     </section>
   );
 }
