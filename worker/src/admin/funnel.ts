@@ -3,7 +3,7 @@ import {DAY_MS} from '../../../src/config/dates';
 import {countryFlagged} from '../purchases';
 import type {Settings} from '../settings';
 import {plausibleVisitors} from './plausibleVisitors';
-import {monthStart, windowOf} from './sales';
+import {monthStart, type Span, windowOf} from './sales';
 
 /**
  * The funnel on the console's first screen (Sales): from the site's visitors (Plausible) to the
@@ -12,12 +12,6 @@ import {monthStart, windowOf} from './sales';
  * `checkout_starts` and `grants.activated_at` (migration 0045) count from that migration on.
  * Refunds and payments are of purchases (an upgrade's are in the Sales cards).
  */
-
-/** A span of time, [from, to) in Unix ms. */
-export interface Span {
-  from: number;
-  to: number;
-}
 
 /**
  * The period so far, and the same stretch of the period before it (none for all time): 6 days and

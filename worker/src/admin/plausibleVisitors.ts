@@ -3,7 +3,7 @@ import {appConfig} from '../../../src/config';
 import type {AdminFunnel, SalesPeriod} from '../../../src/config/api';
 import {log} from '../log';
 import type {Settings} from '../settings';
-import type {Span} from './funnel';
+import type {Span} from './sales';
 
 /**
  * The funnel's first figure: the site's unique visitors, from Plausible's Stats API (v2, `POST

@@ -11,6 +11,12 @@ import {DAY_MS} from '../../../src/config/dates';
  * and disputes. Days are UTC days; the period ends today.
  */
 
+/** A span of time, [from, to) in Unix ms: the funnel's period, or the one before it. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
 export interface Window {
   since: number | null;
   interval: SalesSummary['interval'];
