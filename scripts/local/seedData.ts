@@ -78,6 +78,7 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
   const extraGrants: (string | number | null)[][] = [];
   const disputes: (string | number | null)[][] = [];
   const jobs: (string | number | null)[][] = [];
+  const starts: (string | number | null)[][] = [];
   for (let i = 0; i < count; i++) {
     const id = String(i).padStart(6, '0');
     const sessionId = `${SEED_SESSION_PREFIX}${id}`;
@@ -94,6 +95,8 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
             ? ['revoked', 'disputed']
             : ['open', null];
     const guest = random() < 0.3;
+    // The checkout the purchase was paid through, opened a few minutes before (the funnel's starts).
+    starts.push([sessionId, created - ((i * 104_729) % 15) * 60_000]);
     purchases.push([
       sessionId,
       `cus_seed${id}`,
@@ -124,6 +127,9 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
           state,
           1,
           at,
+          // Accepted within a day or so of the invitation (the funnel's time to access). Not drawn
+          // from `random`: what it draws stays what the seed drew before the funnel.
+          state === 'active' ? Math.min(now, at + ((i * 7919) % 30) * 3600_000) : null,
         ]);
         // The same account on each extra repository the plan grants, once the seat has one: one in
         // five of the accepted kits has its prompts still waiting to be accepted; a refund took the
@@ -184,6 +190,9 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
       }
     }
   }
+  // Checkouts opened and left: about 1.5 for each purchase, spread over the same 90 days.
+  for (let i = 0; i < Math.ceil(count * 1.5); i++)
+    starts.push([`${SEED_SESSION_PREFIX}left${String(i).padStart(6, '0')}`, now - ((i * 7_654_321) % (90 * DAY_MS))]);
   const leads = Array.from({length: Math.ceil(count / 10)}, (_, i) => [
     `seed-lead-${i}`,
     `lead${String(i).padStart(6, '0')}@example.com`,
@@ -221,8 +230,9 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
         'status',
         'version',
         'updated_at',
-      ].filter((column) => grantTables === 'grants' || column !== 'repository_key'),
-      grantTables === 'grants' ? grants : grants.map(([sessionId, , ...rest]) => [sessionId!, ...rest]),
+        'activated_at',
+      ].filter((column) => grantTables === 'grants' || (column !== 'repository_key' && column !== 'activated_at')),
+      grantTables === 'grants' ? grants : grants.map(([sessionId, , ...rest]) => [sessionId!, ...rest.slice(0, -1)]),
     ),
     ...inserts(
       grantTables === 'grants' ? 'grants' : 'extra_grants',
@@ -257,5 +267,6 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
       jobs,
     ),
     ...inserts('leads', ['id', 'email', 'created_at'], leads),
+    ...(grantTables === 'grants' ? inserts('checkout_starts', ['session_id', 'created_at'], starts) : []),
   ];
 }

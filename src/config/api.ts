@@ -63,6 +63,7 @@ export type {
   Page,
   SalesDay,
   SalesSummary,
+  AdminFunnel,
   AdminFairPrice,
   AdminPurchase,
   PurchaseEventKind,

@@ -173,6 +173,8 @@ export type PaymentState = (typeof PAYMENT_STATES)[number];
 export const ADMIN_PATHS = {
   /** GET ?period=: revenue by day (or month) and plan over the period, refunds, disputes, totals. */
   sales: '/admin/sales',
+  /** GET ?period=: the funnel, from visitors to the code delivered, beside the period before; what needs a look. */
+  funnel: '/admin/funnel',
   /**
    * GET ?q=&state=&plan=&sort=&page=: purchases, searchable by e-mail, GitHub username or session
    * id, filtered by state and plan, sorted by `sort` (newest first when absent).

@@ -825,6 +825,63 @@ export const salesSummary = z.object({
   recovered: z.object({reminders: z.number(), purchases: z.number(), revenue: z.number()}),
 });
 
+/** A figure of the period and of the one before it (null for all time, which has none before). */
+const compared = z.object({now: z.number(), before: z.number().nullable()});
+
+/**
+ * The funnel on the console's first screen, over the Sales period: from visitors (Plausible's Stats
+ * API, when the worker has a key) to checkouts started and paid, refunds, and the code delivered
+ * (invitations accepted, downloads, the median time from payment to access), each beside the
+ * period before; and what needs a look now, whatever the period.
+ */
+export const adminFunnel = z.object({
+  period: z.enum(SALES_PERIODS),
+  /** The period's first moment (Unix ms, UTC midnight), as Sales gives it; null for all time. */
+  since: z.number().nullable(),
+  /**
+   * When the worker began to record checkouts started (migration 0045; the first one recorded),
+   * null before any. Those, the paid among them and invitations accepted have no figure of a
+   * period before (`before` null) that reaches back past it.
+   */
+  recordedSince: z.number().nullable(),
+  /** Unique visitors, from Plausible; `none` says why there is no figure, and the funnel starts at checkout. */
+  visitors: z.discriminatedUnion('source', [
+    compared.extend({source: z.literal('plausible')}),
+    z.object({source: z.literal('none'), why: z.string()}),
+  ]),
+  /** Checkout Sessions the worker made for a purchase in the period. */
+  checkoutsStarted: compared,
+  /** Of those, the ones paid (still paid, or refunded or disputed since), through a reminder's link too. */
+  checkoutsPaid: compared,
+  /** Purchases of the period refunded in full since (an upgrade's refunds are in the Sales cards). */
+  refunds: compared,
+  /** Purchases of the period that went through: the refund rate's whole. */
+  payments: compared,
+  /**
+   * Seats whose account first took its access in the period (an invitation accepted, or a
+   * collaborator already), every repository; a seat moved to another account later counts once.
+   */
+  invitationsAccepted: compared,
+  /** Downloads of the code served in the period. */
+  downloads: compared,
+  /**
+   * The median time, in ms, from payment to the code (the first invitation accepted or download),
+   * of the purchases paid in the period that have it; null where none has.
+   */
+  medianToAccess: z.object({now: z.number().nullable(), before: z.number().nullable()}),
+  needsLook: z.object({
+    /** Invitations sent more than 3 days ago and not accepted. */
+    unaccepted: z.number(),
+    /** Grants whose invitation, or removal, failed for good. */
+    failedGrants: z.number(),
+    /** Grants in line for GitHub's cap of invitations, and since when the first of them waits (Unix ms). */
+    queued: z.number(),
+    queuedSince: z.number().nullable(),
+    /** Purchases flagged for their card's country and not yet accepted. */
+    cardCountryFlags: z.number(),
+  }),
+});
+
 /**
  * A purchase (or an upgrade) made with a fair-price discount (appConfig.fairPrices): the country and
  * percent it was given for, and the country of the card that paid (null until Stripe said; '' for
@@ -1323,6 +1380,7 @@ export type ErrorBody = z.infer<typeof errorBody>;
 export type Page<T> = Omit<z.infer<ReturnType<typeof pageOf>>, 'items'> & {items: T[]};
 export type SalesDay = z.infer<typeof salesDay>;
 export type SalesSummary = z.infer<typeof salesSummary>;
+export type AdminFunnel = z.infer<typeof adminFunnel>;
 export type AdminFairPrice = z.infer<typeof adminFairPrice>;
 export type AdminPurchase = z.infer<typeof adminPurchase>;
 export type PurchaseEventKind = z.infer<typeof purchaseEventKind>;

@@ -433,6 +433,16 @@ export const ENDPOINTS = {
     answers: [json(schema.salesSummary)],
     codes: [],
   },
+  funnel: {
+    method: 'GET',
+    path: ADMIN_PATHS.funnel,
+    access: 'admin',
+    summary:
+      'the funnel over the period, from visitors to the code delivered, beside the period before; what needs a look',
+    query: schema.salesQuery,
+    answers: [json(schema.adminFunnel)],
+    codes: [],
+  },
   purchases: {
     method: 'GET',
     path: ADMIN_PATHS.purchases,

@@ -30,6 +30,7 @@ export function createAdminApi(options: ApiClientOptions) {
 
   return {
     sales: async (period?: SalesPeriod) => (await call('GET', ADMIN_PATHS.sales, {query: {period}}))!,
+    funnel: async (period?: SalesPeriod) => (await call('GET', ADMIN_PATHS.funnel, {query: {period}}))!,
     purchases: async ({q, page, ...filter}: PurchaseQuery = {}) =>
       (await call('GET', ADMIN_PATHS.purchases, {query: {q: q?.trim(), ...filter, page}}))!,
     /** Every purchase the filter matches, as CSV (a Blob, as for leads). */

@@ -31,6 +31,7 @@ import {
   type RepositoryFixRequest,
   type SalesPeriod,
   type SalesSummary,
+  type AdminFunnel,
   SALES_PERIODS,
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
@@ -46,6 +47,7 @@ export const NOT_AN_ADMIN: ErrorBody = {error: 'This account is not an admin.', 
 
 export interface AdminStore {
   sales: SalesSummary;
+  funnel: AdminFunnel;
   /** Newest first. */
   purchases: AdminPurchaseDetail[];
   jobs: AdminJob[];
@@ -121,6 +123,25 @@ export function salesSummary(overrides: Partial<SalesSummary> = {}): SalesSummar
     refunds: {count: 2, amount: 16_800, of: 40},
     disputes: {open: 1, won: 0, lost: 1},
     recovered: {reminders: 0, purchases: 0, revenue: 0},
+    ...overrides,
+  };
+}
+
+/** The funnel of the last 30 days beside the 30 before, with no key for Plausible, and nothing to look at. */
+export function funnelSummary(overrides: Partial<AdminFunnel> = {}): AdminFunnel {
+  return {
+    period: '30d',
+    since: NOW - 29 * DAY_MS,
+    recordedSince: NOW - 400 * DAY_MS,
+    visitors: {source: 'none', why: 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.'},
+    checkoutsStarted: {now: 50, before: 40},
+    checkoutsPaid: {now: 20, before: 20},
+    refunds: {now: 1, before: 2},
+    payments: {now: 20, before: 20},
+    invitationsAccepted: {now: 15, before: 12},
+    downloads: {now: 9, before: 0},
+    medianToAccess: {now: 95 * 60_000, before: 3 * 3600_000},
+    needsLook: {unaccepted: 0, failedGrants: 0, queued: 0, queuedSince: null, cardCountryFlags: 0},
     ...overrides,
   };
 }
@@ -225,6 +246,7 @@ function setSeat(found: AdminPurchaseDetail, status: AdminGrant['status'], usern
 export function defaultStore(): AdminStore {
   return {
     sales: salesSummary(),
+    funnel: funnelSummary(),
     purchases: [
       purchase(),
       purchase({
@@ -464,6 +486,12 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         if (!(SALES_PERIODS as readonly string[]).includes(period))
           return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
         return [200, {...store.sales, period: period as SalesPeriod}];
+      }
+      case `GET ${ADMIN_PATHS.funnel}`: {
+        const period = seen.query.get('period') ?? store.funnel.period;
+        if (!(SALES_PERIODS as readonly string[]).includes(period))
+          return [400, {error: `period must be one of ${SALES_PERIODS.join(', ')}`} satisfies ErrorBody];
+        return [200, {...store.funnel, period: period as SalesPeriod}];
       }
       case `GET ${ADMIN_PATHS.purchases}`:
         return [

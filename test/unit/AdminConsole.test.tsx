@@ -45,7 +45,8 @@ describe('the seller’s console', () => {
       ROUTES.home,
     );
     expect(within(frame).getByRole('link', {name: 'Docs'})).toHaveAttribute('href', ROUTES.docs);
-    expect(await asked()).toEqual(['/admin/sales']);
+    // Sales, and the funnel under its cards.
+    expect(await asked()).toEqual(['/admin/funnel', '/admin/sales']);
   });
 
   it.each([
@@ -82,7 +83,12 @@ describe('the seller’s console', () => {
   it('keeps to the panel and its Try again when the worker fails for another reason', async () => {
     worker().refuse('*', 503, {error: 'The database is not answering.', code: 'UPSTREAM_UNAVAILABLE'});
     show('/admin');
-    expect(await screen.findByRole('alert')).toHaveTextContent('The database is not answering.');
+    // The sales and the funnel under them, each with the worker's words.
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((alert) => alert.textContent)).toEqual([
+      expect.stringContaining('The database is not answering.'),
+      expect.stringContaining('The database is not answering.'),
+    ]);
     expect(screen.getByRole('navigation', {name: 'Console'})).toBeInTheDocument();
   });
 });

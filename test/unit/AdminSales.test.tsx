@@ -2,6 +2,7 @@ import React from 'react';
 import {screen, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Sales from '../../src/components/screens/Admin/Sales';
+import {ADMIN_PATHS} from '../../src/config/api';
 import {renderWithSite} from '../support/render';
 import {salesSummary, useAdminWorkerStub} from '../stubs/adminWorkerStub';
 
@@ -94,7 +95,15 @@ describe('the Sales panel', () => {
       ['All time', '/admin?period=all', null],
     ]);
     expect(await screen.findByText('Revenue, last 12 months')).toBeInTheDocument();
-    expect(worker().requests.map((seen) => seen.query.get('period'))).toEqual(['12m']);
+    // The cards and the funnel below them, each asked once for the same period.
+    expect(
+      worker()
+        .requests.map((seen) => [seen.route, seen.query.get('period')])
+        .sort(),
+    ).toEqual([
+      [ADMIN_PATHS.funnel, '12m'],
+      [ADMIN_PATHS.sales, '12m'],
+    ]);
     const chart = screen.getByRole('img', {name: /Revenue by month and plan, last 12 months/});
     expect(chart).toHaveAccessibleName(expect.stringContaining('May 2026 to Jun 2026'));
     await userEvent.click(screen.getByText('The numbers, month by month'));

@@ -100,6 +100,7 @@ describe('who gets in', () => {
   /** A request to each admin route. Keyed by ADMIN_PATHS: a route added there and not here fails typecheck. */
   const requests = {
     sales: {method: 'GET'},
+    funnel: {method: 'GET'},
     purchases: {method: 'GET'},
     purchasesCsv: {method: 'GET'},
     purchase: {method: 'GET'},

@@ -63,6 +63,8 @@ const settingsSchema = z.object({
   MAILGUN_WEBHOOK_SIGNING_KEY: optional,
   MAILGUN_API_URL: optional,
   PLAUSIBLE_HOST: optional.pipe(z.string().default('https://plausible.io')),
+  /** A Plausible Stats API key: the console's funnel then starts at the site's visitors. */
+  PLAUSIBLE_API_KEY: optional,
   ADMIN_EMAILS: optional,
   GITHUB_EXEMPT: optional,
   SAME_ORIGIN: optional.pipe(

@@ -16,6 +16,7 @@ import {
   type RepositoryAudit,
   type RepositoryFixAllResult,
   type SalesSummary,
+  type AdminFunnel,
 } from '../../../src/config/api';
 import {CREDITED_LATER_REFUSAL, launchCodeTerms, storedPlanName} from '../../../src/config';
 import {creditedToLater} from '../upgrades/revocations';
@@ -60,6 +61,7 @@ import {resendFailed} from '../releases/resend';
 import {releaseList} from './releases';
 import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
+import {funnelSummary} from './funnel';
 import {refundSeats} from '../team/seatRefund';
 import {heldMember} from '../team/members';
 import {moveMemberSeat, takeBackMemberSeat} from '../team/sellerMember';
@@ -74,6 +76,15 @@ export const adminRoutes = new Hono<AppEnv>()
 
   .get(ADMIN_PATHS.sales, async (c) =>
     c.json((await salesSummary(c.env.DB, parse(periodQuery, c.req.query('period')))) satisfies SalesSummary),
+  )
+  .get(ADMIN_PATHS.funnel, async (c) =>
+    c.json(
+      (await funnelSummary(
+        c.env.DB,
+        settingsOf(c.env),
+        parse(periodQuery, c.req.query('period')),
+      )) satisfies AdminFunnel,
+    ),
   )
 
   .get(ADMIN_PATHS.purchases, async (c) => {

@@ -11,7 +11,13 @@ import {DAY_MS} from '../../../src/config/dates';
  * and disputes. Days are UTC days; the period ends today.
  */
 
-interface Window {
+/** A span of time, [from, to) in Unix ms: the funnel's period, or the one before it. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+export interface Window {
   since: number | null;
   interval: SalesSummary['interval'];
   /** The first bucket's key (`YYYY-MM-DD`); for all time, the month of the first purchase. */
@@ -19,13 +25,13 @@ interface Window {
 }
 
 const utcDay = (at: number) => Math.floor(at / DAY_MS) * DAY_MS;
-const monthStart = (at: number, back = 0) => {
+export const monthStart = (at: number, back = 0) => {
   const date = new Date(at);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1);
 };
 const key = (at: number) => new Date(at).toISOString().slice(0, 10);
 
-function windowOf(period: SalesPeriod, now: number): Window {
+export function windowOf(period: SalesPeriod, now: number): Window {
   const today = utcDay(now);
   switch (period) {
     case '7d':

@@ -61,7 +61,7 @@ interface Reminder {
   recovery_url: string | null;
   recovery_expires_at: number;
   unsubscribe_url: string;
-  status: 'queued' | 'sent' | 'skipped';
+  status: 'queued' | 'sent' | 'skipped' | 'failed';
   started_at: number;
   amount: number | null;
   currency: string | null;

@@ -109,6 +109,7 @@ export const paymentRoutes = new Hono<AppEnv>()
         cancel_url: cancelUrl,
       });
       if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
+      await recordCheckoutStart(c.env.DB, session.id);
       log.info('checkout.created', {
         sessionId: session.id,
         plan: plan.name,
@@ -323,4 +324,19 @@ function checkoutAccount(db: D1Database, sessionId: string) {
     .prepare('SELECT user_id, email, consumed_at, verified_at FROM checkout_accounts WHERE session_id = ?1')
     .bind(sessionId)
     .first<{user_id: string; email: string; consumed_at: number | null; verified_at: number | null}>();
+}
+
+/**
+ * The console's funnel counts the checkouts started (admin/funnel.ts). A record lost costs a
+ * figure, never the buyer's checkout: a failure is logged and the buyer goes on to pay.
+ */
+async function recordCheckoutStart(db: D1Database, sessionId: string): Promise<void> {
+  try {
+    await db
+      .prepare('INSERT INTO checkout_starts (session_id, created_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING')
+      .bind(sessionId, Date.now())
+      .run();
+  } catch (err) {
+    log.error('checkout.start_unrecorded', {sessionId, error: err instanceof Error ? err.message : String(err)});
+  }
 }

@@ -5,6 +5,7 @@ import {appConfig} from '../../../config';
 import {DEFAULT_SALES_PERIOD, SALES_PERIODS, type SalesSummary} from '../../../config/api';
 import type {AdminApi} from '../../../lib/adminApi';
 import {adminHref, useAdminQuery} from './adminUrl';
+import Funnel from './Funnel';
 import SalesChart from './SalesChart';
 import {day, money, PERIODS} from './format';
 import {ShowLoaded, useAdminData} from './useAdminData';
@@ -108,6 +109,7 @@ export default function Sales() {
           </>
         )}
       </ShowLoaded>
+      <Funnel period={period} />
     </section>
   );
 }

@@ -282,6 +282,7 @@ export async function markActive<G extends Pick<Grant, 'id' | 'invitation_id'>>(
   return db
     .prepare(
       `UPDATE grants SET status = 'active', github_username = ?2, updated_at = ?3, invitation_expired = 0,
+         activated_at = COALESCE(activated_at, ?3),
          version = version + 1, invite_attempted_at = NULL,
          invitation_id = CASE WHEN ?4 = 1 THEN NULL ELSE invitation_id END, detail = CASE WHEN ?4 = 1 THEN ?5 ELSE detail END
        WHERE id = ?1 AND status = 'pending' AND invitation_id IS ?6 RETURNING *`,

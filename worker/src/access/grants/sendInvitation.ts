@@ -336,7 +336,8 @@ async function settle(
   await db
     .prepare(
       `UPDATE grants SET status = ?4, detail = ?5, github_username = COALESCE(?6, github_username), updated_at = ?7,
-         invite_attempted_at = NULL, waiting_at = NULL
+         invite_attempted_at = NULL, waiting_at = NULL,
+         activated_at = CASE WHEN ?4 = 'active' THEN COALESCE(activated_at, ?7) ELSE activated_at END
        WHERE id = ?1 AND version = ?2 AND github_user_id IS ?3 AND status = 'queued'`,
     )
     .bind(grant.id, grant.version, grant.github_user_id, status, detail, login ?? null, Date.now())
