@@ -37,6 +37,9 @@ export function spansOf(period: SalesPeriod, now: number): {now: Span; before: S
   }
 }
 
+/** The figures migration 0045 began to record: a span before it has none of them. */
+const RECORDED_SINCE_0045 = new Set<keyof SpanFigures>(['checkoutsStarted', 'checkoutsPaid', 'invitationsAccepted']);
+
 /** Sent more than this long ago and still not accepted: worth a look (GitHub's own lapse is 7 days). */
 export const UNACCEPTED_AFTER_MS = 3 * DAY_MS;
 
@@ -139,7 +142,6 @@ export async function funnelSummary(
   // first checkout was): a period before that had them, unrecorded, and is compared with nothing.
   const recordedSince = recorded?.at ?? null;
   const unrecorded = recordedSince === null || (spans.before !== null && spans.before.from < recordedSince);
-  const RECORDED_SINCE_0045 = new Set(['checkoutsStarted', 'checkoutsPaid', 'invitationsAccepted']);
   const pair = (key: Exclude<keyof SpanFigures, 'medianToAccess'>) => ({
     now: current[key],
     before: before && !(unrecorded && RECORDED_SINCE_0045.has(key)) ? before[key] : null,

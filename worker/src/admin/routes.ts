@@ -58,6 +58,7 @@ import {renewInvitation} from '../access/grants/renew';
 import {acceptCardCountry} from './cardCountryReview';
 import {refundPayment, refundUpgradesOf} from '../payments/refunds';
 import {resendFailed} from '../releases/resend';
+import {unsubscribeBase} from '../releases/unsubscribeLink';
 import {releaseList} from './releases';
 import {auditRepository, auditTarget, fixAllOfKind, fixDifference} from './repositoryAudit';
 import {salesSummary} from './sales';
@@ -297,7 +298,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .post(ADMIN_PATHS.releaseResend, async (c) => {
     const id = parse(releaseIdParam, c.req.param('releaseId'));
     return audited(c, 'resend_release', null, async () => {
-      const unsubscribeUrl = `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`;
+      const unsubscribeUrl = unsubscribeBase(c.req.url);
       const {addresses, batches} = await resendFailed(contextOf(c.env), id, unsubscribeUrl);
       return {
         status: 'sending_again',

@@ -6,7 +6,7 @@ import {enqueueStatement, PermanentError} from '../jobs';
 import {log} from '../log';
 import {formatAmount, sendMail} from '../mail';
 import {registerJob} from '../outbox';
-import {unsubscribeToken} from '../releases/unsubscribeLink';
+import {oneClickHeaders, unsubscribeToken} from '../releases/unsubscribeLink';
 import {CLAIM_METADATA_KEY} from './checkoutClaim';
 
 /**
@@ -176,8 +176,7 @@ export function reminderMail(reminder: Reminder & {recovery_url: string}, unsubs
       '',
       `No more e-mails from us: ${unsubscribe}`,
     ].join('\n'),
-    // RFC 8058 one-click unsubscribe, as release e-mails carry it.
-    headers: {'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click'},
+    headers: oneClickHeaders(unsubscribe),
   };
 }
 

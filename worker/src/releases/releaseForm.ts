@@ -1,7 +1,7 @@
 import {appConfig, releaseLabel} from '../../../src/config';
 import type {Audience} from './audience';
 import {escapeHtml} from './notes';
-import {unsubscribeToken} from './unsubscribeLink';
+import {oneClickHeaders, unsubscribeToken} from './unsubscribeLink';
 
 /**
  * What one batch of a release's e-mail says, as the form Mailgun's batch sending takes: every
@@ -54,9 +54,7 @@ export async function releaseForm({
     `${message.html}<hr><p><a href="%recipient.unsubscribe%">No more e-mails about new releases</a></p>`,
   );
   form.set('h:Reply-To', appConfig.support.email);
-  // RFC 8058 one-click unsubscribe, which Gmail and Yahoo ask of bulk senders.
-  form.set('h:List-Unsubscribe', '<%recipient.unsubscribe%>');
-  form.set('h:List-Unsubscribe-Post', 'List-Unsubscribe=One-Click');
+  for (const [name, value] of Object.entries(oneClickHeaders('%recipient.unsubscribe%'))) form.set(`h:${name}`, value);
   form.set('o:tag', 'release');
   // Custom variables, which Mailgun hands back in each event's `user-variables`: how a delivered
   // or bounced event finds its release and its buyer's row (releases/events.ts).

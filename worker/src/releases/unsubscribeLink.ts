@@ -1,5 +1,20 @@
+import {API_PATHS} from '../../../src/config/apiPaths';
+
 /**
- * The signed one-click unsubscribe link of a release e-mail: `<address, base64url>.<HMAC-SHA256 of
+ * Where this worker answers its unsubscribe links, from the URL of the request it is serving (a
+ * webhook's, the console's): the base every e-mail's own link is made on.
+ */
+export function unsubscribeBase(requestUrl: string): string {
+  return `${new URL(requestUrl).origin}${API_PATHS.releaseUnsubscribe}`;
+}
+
+/** RFC 8058's one-click unsubscribe headers, which Gmail and Yahoo ask of bulk senders, for `link`. */
+export function oneClickHeaders(link: string): Record<string, string> {
+  return {'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click'};
+}
+
+/**
+ * The signed one-click unsubscribe link of a release e-mail or a checkout's reminder: `<address, base64url>.<HMAC-SHA256 of
  * it with UNSUBSCRIBE_SECRET, base64url>`. It names the address it unsubscribes, and nobody
  * without the secret can make one for another address. It does not expire: RFC 8058 links must
  * keep working for as long as the e-mail may be read.

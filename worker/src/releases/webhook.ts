@@ -2,7 +2,8 @@ import {verify} from '@octokit/webhooks-methods';
 import {Hono} from 'hono';
 import {bodyLimit} from 'hono/body-limit';
 import {z} from 'zod';
-import {API_PATHS, appConfig, type ReleaseWebhookResult} from '../../../src/config';
+import {appConfig, type ReleaseWebhookResult} from '../../../src/config';
+import {unsubscribeBase} from './unsubscribeLink';
 import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
 import {enqueueStatement} from '../jobs';
@@ -85,13 +86,7 @@ export const githubWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: MA
     // Refused, so that GitHub keeps the delivery for a redelivery once the secret is set.
     throw new HttpError(503, 'Release e-mails need UNSUBSCRIBE_SECRET for their unsubscribe links', 'NOT_CONFIGURED');
   }
-  const result = await announce(
-    c.env.DB,
-    settings,
-    parsed,
-    delivery,
-    `${new URL(c.req.url).origin}${API_PATHS.releaseUnsubscribe}`,
-  );
+  const result = await announce(c.env.DB, settings, parsed, delivery, unsubscribeBase(c.req.url));
   log.info('releases.received', {delivery, releaseId: parsed.release.id, ...result});
   return c.json<ReleaseWebhookResult>(result);
 });

@@ -4,8 +4,8 @@ import type Stripe from 'stripe';
 import type {AppEnv} from '../app';
 import {HttpError} from '../errors';
 import {log} from '../log';
-import {API_PATHS} from '../../../src/config/api';
 import {checkoutExpired} from '../payments/checkoutReminders';
+import {unsubscribeBase} from '../releases/unsubscribeLink';
 import {fulfillCheckout} from '../payments/fulfilment';
 import {disputeChanged, recordAmountRefunded, revokePayment} from '../payments/revocations';
 import {forgetSeatRefund} from '../payments/refunds';
@@ -78,8 +78,8 @@ export const stripeWebhook = new Hono<AppEnv>().post('/', bodyLimit({maxSize: 51
     .first<{processed_at: number | null}>();
   if (recorded?.processed_at) return c.json({received: true, duplicate: true});
 
-  // Where this worker answers, for the links its e-mails carry (a reminder's unsubscribe link).
-  const handled = await handler(c.env, event, new URL(c.req.url).origin);
+  // Where this worker answers its unsubscribe links, for the e-mails an event queues (a reminder).
+  const handled = await handler(c.env, event, unsubscribeBase(c.req.url));
   await c.env.DB.prepare('UPDATE stripe_events SET processed_at = ?2 WHERE id = ?1').bind(event.id, Date.now()).run();
   log.info('stripe.event', {eventId: event.id, type: event.type, handled});
   return c.json({received: true, handled});
@@ -125,7 +125,7 @@ function subjectOf(event: Stripe.Event): [string | null, string | null] {
 }
 
 type EventOf<T extends Stripe.Event.Type> = Extract<Stripe.Event, {type: T}>;
-type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>, origin: string) => Promise<boolean>;
+type Handler<T extends Stripe.Event.Type> = (env: Env, event: EventOf<T>, unsubscribeUrl: string) => Promise<boolean>;
 
 /**
  * Fulfilment reads the session's state from Stripe, so every checkout event is the same call. A
@@ -195,8 +195,7 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'checkout.session.async_payment_succeeded': fulfil(),
   'checkout.session.async_payment_failed': fulfil({paymentFailed: true}),
   // Left unpaid: a reminder with Stripe's recovery link, if the buyer agreed to offers.
-  'checkout.session.expired': (env, event, origin) =>
-    checkoutExpired(env, event.data.object, `${origin}${API_PATHS.releaseUnsubscribe}`),
+  'checkout.session.expired': (env, event, unsubscribeUrl) => checkoutExpired(env, event.data.object, unsubscribeUrl),
   'charge.refunded': (env, event) => refund(env, event.data.object),
   'charge.refund.updated': (env, event) => refundUndone(env, event.data.object),
   // Open: access waits for the outcome. Closed: lost is final, won gives access back.
@@ -204,7 +203,7 @@ const handlers: {[T in keyof typeof shapes]: Handler<T>} = {
   'charge.dispute.closed': (env, event) => disputeChanged(env, event.data.object),
 };
 
-type AnyHandler = (env: Env, event: Stripe.Event, origin: string) => Promise<boolean>;
+type AnyHandler = (env: Env, event: Stripe.Event, unsubscribeUrl: string) => Promise<boolean>;
 
 function handlerFor(event: Stripe.Event): AnyHandler | undefined {
   return handlers[event.type as keyof typeof handlers] as AnyHandler | undefined;
