@@ -132,7 +132,7 @@ const sidebars = {
     doc('extras', 'Extras', Image),
     {type: 'html', value: '<hr aria-hidden="true" />', className: 'sidebar-divider', defaultStyle: false},
     {type: 'link', label: 'Leaderboard', href: ROUTES.leaderboard, customProps: sidebarIcon(Trophy)},
-    ...affiliateLinks((appConfig as AppConfig).affiliate, HandCoins),
+    ...affiliateLinks((appConfig as AppConfig).affiliates, HandCoins),
   ],
 } satisfies SidebarsConfig;
 

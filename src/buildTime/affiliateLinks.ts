@@ -1,17 +1,17 @@
-import type {AppConfig} from '../config';
+import {type AppConfig, ROUTES} from '../config';
 import {sidebarIcon} from './sidebarIcon';
 
 /**
- * The docs sidebar's link to the seller's own affiliate programme: one link when the config names
- * a programme, none when it does not (the kit ships without one, so a clone links nowhere else).
+ * The docs sidebar's link to the affiliate programme's page: one link when the config runs the
+ * programme (`affiliates`), none when it does not.
  */
-export function affiliateLinks(affiliate: AppConfig['affiliate'], icon: string) {
-  if (!affiliate) return [];
+export function affiliateLinks(programme: AppConfig['affiliates'], icon: string) {
+  if (!programme) return [];
   return [
     {
       type: 'link' as const,
-      label: `Affiliates: earn ${affiliate.commissionPercent}% per sale`,
-      href: affiliate.url,
+      label: `Affiliates: earn ${programme.commissionPercent}% per sale`,
+      href: ROUTES.affiliates,
       customProps: sidebarIcon(icon),
     },
   ];

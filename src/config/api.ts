@@ -8,6 +8,15 @@
 export * from './apiPaths';
 export type {
   CreateCheckoutSessionRequest,
+  AffiliateVisitRequest,
+  JoinAffiliatesRequest,
+  AffiliatePayoutRequest,
+  AffiliateVisit,
+  AffiliateAnswer,
+  AffiliateCommission,
+  CommissionTotals,
+  AdminAffiliate,
+  AdminAffiliates,
   CheckoutStatusRequest,
   BillingPortalRequest,
   AddUserToRepoRequest,

@@ -82,6 +82,15 @@ export const API_PATHS = {
    * to that plan, for the difference the worker computes. See CreateUpgradeSessionRequest.
    */
   createUpgradeSession: '/createUpgradeSession',
+  /**
+   * POST {code}: a visit through an affiliate's link (`?via=code`), counted once per visitor and
+   * day. Answers the visit's id, which the browser keeps and sends with its checkout. See AffiliateVisit.
+   */
+  affiliateVisit: '/affiliateVisit',
+  /** GET: the signed-in user's affiliate link and figures, or the programme's terms to join. See AffiliateAnswer. */
+  affiliate: '/affiliate',
+  /** POST {code}: the signed-in user joins the affiliate programme with the code they named. See JoinAffiliatesRequest. */
+  joinAffiliates: '/joinAffiliates',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
@@ -241,6 +250,12 @@ export const ADMIN_PATHS = {
   auditLog: '/admin/audit-log',
   /** GET: the launch codes made in the console, newest first, with their uses and revenue. */
   launchCodes: '/admin/codes',
+  /** GET: the affiliates, with their clicks, sales and commission pending, payable and paid. */
+  affiliates: '/admin/affiliates',
+  /** GET: every commission as CSV, newest first: whom, on which purchase, how much, where it stands. */
+  affiliatesCsv: '/admin/affiliates.csv',
+  /** POST {amount, reference}: the seller paid the affiliate what is payable; marks those commissions paid. */
+  affiliatePayout: '/admin/affiliates/:affiliateId/payout',
   /** POST {code, percentOff | amountOff, maxUses?, endsAt?, firstTimeOnly?, plan?}: a Stripe promotion code. */
   createLaunchCode: '/admin/codes',
   /** POST: ends the code at Stripe: no buyer can use it from then on. */
@@ -249,11 +264,12 @@ export const ADMIN_PATHS = {
 
 export function adminPath(
   path: string,
-  params: {sessionId?: string; jobId?: number; releaseId?: number; codeId?: string} = {},
+  params: {sessionId?: string; jobId?: number; releaseId?: number; codeId?: string; affiliateId?: string} = {},
 ): string {
   return path
     .replace(':sessionId', encodeURIComponent(params.sessionId ?? ''))
     .replace(':codeId', encodeURIComponent(params.codeId ?? ''))
+    .replace(':affiliateId', encodeURIComponent(params.affiliateId ?? ''))
     .replace(':jobId', String(params.jobId ?? ''))
     .replace(':releaseId', String(params.releaseId ?? ''));
 }
@@ -345,5 +361,6 @@ export const ERROR_CODES = [
   'REFUND_BY_SUPPORT',
   'TEAM_FULL',
   'OTHER_ADDRESS',
+  'EMAIL_NOT_VERIFIED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

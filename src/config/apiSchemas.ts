@@ -24,6 +24,7 @@ import {
   SEAT_END_REASON_KEYS,
 } from './apiPaths';
 import {LAUNCH_CODE_LIMITS, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES} from './launchCodes';
+import {AFFILIATE_CODE_PATTERN, AFFILIATE_CODE_RULE, COMMISSION_STATES} from './affiliates';
 
 // ---------------------------------------------------------------------------------------------
 // Pieces of requests
@@ -45,6 +46,11 @@ const email = z
   .max(254, 'A valid e-mail address is required')
   .pipe(z.email({message: 'A valid e-mail address is required'}))
   .transform((value) => value.toLowerCase());
+
+/** An affiliate visit's id, as POST /affiliateVisit answered it. */
+const referralId = z
+  .string({message: 'The referral must be a string'})
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'The referral is not a visit id');
 
 const urlsRequired = 'Success and cancel URLs are required';
 const url = z
@@ -85,6 +91,11 @@ export const checkoutBody = z.object({
     .min(1, 'Seats must be at least 1')
     .max(1000, 'Seats must be at most 1000')
     .optional(),
+  /**
+   * The id of the affiliate visit the browser kept (POST /affiliateVisit), if any. It only names a
+   * visit the worker recorded: the worker decides whether it still counts and for whom.
+   */
+  referral: referralId.nullish().transform((value) => value ?? undefined),
 });
 
 /** GET /userHasPaid?userId= */
@@ -1246,6 +1257,103 @@ export const adminLaunchCode = z.object({
 });
 export const adminLaunchCodes = z.object({items: z.array(adminLaunchCode)});
 
+// ---------------------------------------------------------------------------------------------
+// The affiliate programme (affiliates.ts). Amounts are in the plans' currency's smallest unit.
+
+const affiliateCode = z
+  .string({message: AFFILIATE_CODE_RULE})
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.string().regex(AFFILIATE_CODE_PATTERN, AFFILIATE_CODE_RULE));
+
+/** POST /affiliateVisit: the code of the link the visitor followed. */
+export const affiliateVisitBody = z.strictObject({code: affiliateCode});
+/** The visit's id for the checkout, and until when the worker counts it (Unix ms). */
+export const affiliateVisit = z.object({referral: z.string(), expiresAt: z.number()});
+
+/** POST /joinAffiliates: the code the user names for their link. */
+export const joinAffiliatesBody = z.strictObject({code: affiliateCode});
+
+const commissionState = z.enum(Object.keys(COMMISSION_STATES) as [keyof typeof COMMISSION_STATES]);
+
+/** Commission by where it stands, in `currency`. */
+export const commissionTotals = z.object({
+  currency: z.string(),
+  pending: z.number(),
+  payable: z.number(),
+  paid: z.number(),
+});
+
+/** One commission, as its affiliate sees it: no buyer is named. */
+export const affiliateCommission = z.object({
+  paidAt: z.number(),
+  /** What the buyer paid, after discounts and refunds, before tax. */
+  amount: z.number(),
+  commission: z.number(),
+  currency: z.string(),
+  state: commissionState,
+  /** When it is (or was) payable. */
+  payableAt: z.number(),
+});
+
+/** The programme's terms, as the worker applies them. */
+export const affiliateTerms = z.object({
+  commissionPercent: z.number(),
+  referralDays: z.number(),
+  holdDays: z.number(),
+});
+
+/**
+ * GET /affiliate: `affiliate` is null until the user joins. Otherwise their code, link, the visits
+ * counted (once per visitor and day), the sales, and their commission, newest first.
+ */
+export const affiliateAnswer = z.object({
+  terms: affiliateTerms,
+  affiliate: z
+    .object({
+      code: z.string(),
+      link: z.string(),
+      joinedAt: z.number(),
+      clicks: z.number(),
+      sales: z.number(),
+      totals: commissionTotals,
+      commissions: z.array(affiliateCommission),
+    })
+    .nullable(),
+});
+
+/** An affiliate as the console lists them. */
+export const adminAffiliate = z.object({
+  id: z.string(),
+  code: z.string(),
+  email: z.string(),
+  joinedAt: z.number(),
+  clicks: z.number(),
+  sales: z.number(),
+  totals: commissionTotals,
+  /** The last payout marked, if any. */
+  lastPayout: z.object({amount: z.number(), reference: z.string(), at: z.number()}).nullable(),
+});
+export const adminAffiliates = z.object({items: z.array(adminAffiliate), totals: commissionTotals});
+
+export const affiliateParams = z.object({
+  affiliateId: z
+    .string({message: 'affiliateId is required'})
+    .regex(/^aff_[A-Za-z0-9]{8,64}$/, 'affiliateId is not an affiliate id'),
+});
+
+/**
+ * POST /admin/affiliates/:affiliateId/payout: the amount the seller saw payable and paid (the
+ * worker refuses it when what is payable has changed since), and their reference for the payment.
+ */
+export const affiliatePayoutBody = z.strictObject({
+  amount: z.number({message: 'The amount must be a whole number of cents'}).int().min(1, 'The amount must be positive'),
+  reference: z
+    .string({message: 'A reference is required'})
+    .trim()
+    .min(1, 'A reference is required (a transfer id, an invoice number)')
+    .max(200, 'The reference must be at most 200 characters'),
+});
+
 /**
  * A refund a buyer made themselves (payments/selfRefund.ts), newest first: which right they used,
  * the reason they gave, and what Stripe refunded. `amount` and `refundId` are null while Stripe has
@@ -1323,6 +1431,9 @@ export const adminReleases = z.array(adminRelease);
 // The types both sides use, inferred: what the site sends is a schema's input, what it reads an output.
 
 export type CreateCheckoutSessionRequest = z.input<typeof checkoutBody>;
+export type AffiliateVisitRequest = z.input<typeof affiliateVisitBody>;
+export type JoinAffiliatesRequest = z.input<typeof joinAffiliatesBody>;
+export type AffiliatePayoutRequest = z.input<typeof affiliatePayoutBody>;
 export type CheckoutStatusRequest = z.input<typeof checkoutStatusBody>;
 export type BillingPortalRequest = z.input<typeof billingPortalBody>;
 export type AddUserToRepoRequest = z.input<typeof addUserToRepoBody>;
@@ -1399,6 +1510,12 @@ export type RepositoryAudit = z.infer<typeof repositoryAudit>;
 export type RepositoryFixAllResult = z.infer<typeof repositoryFixAllResult>;
 export type AdminLead = z.infer<typeof adminLead>;
 export type AdminLaunchCode = z.infer<typeof adminLaunchCode>;
+export type AffiliateVisit = z.infer<typeof affiliateVisit>;
+export type AffiliateAnswer = z.infer<typeof affiliateAnswer>;
+export type AffiliateCommission = z.infer<typeof affiliateCommission>;
+export type CommissionTotals = z.infer<typeof commissionTotals>;
+export type AdminAffiliate = z.infer<typeof adminAffiliate>;
+export type AdminAffiliates = z.infer<typeof adminAffiliates>;
 export type LaunchCodeBody = z.input<typeof launchCodeBody>;
 export type AdminSelfRefund = z.infer<typeof adminSelfRefund>;
 export type AdminAction = z.infer<typeof adminAction>;

@@ -164,6 +164,8 @@ export const appConfig = {
     queueBatch: 8,
     resendsAfterExpiry: 3,
   },
+  // The spec's "30% per sale": held for the refund period plus 60 days, when most disputes are filed.
+  affiliates: {commissionPercent: 30, referralDays: 60, disputeDays: 60},
   leaderboard: [
     {...SISTER_APPS.dockside, tagline: 'Status pages for small teams', daysToFirstSale: 6},
     {...SISTER_APPS.keelhaul, tagline: 'Log search that fits in a Worker', daysToFirstSale: 9},

@@ -97,3 +97,14 @@ export {
   launchCodeTerms,
   type LaunchCodeState,
 } from './launchCodes';
+export {
+  AFFILIATE_CODE_PATTERN,
+  AFFILIATE_CODE_RULE,
+  AFFILIATE_PARAM,
+  AFFILIATE_WORDS,
+  affiliateProgramme,
+  COMMISSION_STATES,
+  commissionHoldDays,
+  commissionPayableAt,
+  type CommissionState,
+} from './affiliates';

@@ -14,6 +14,8 @@ export const ROUTES = {
   privacy: '/privacy-policy',
   error: '/error',
   leaderboard: '/leaderboard',
+  /** The affiliate programme: its terms, joining, and an affiliate's link and figures (signed in). */
+  affiliates: '/affiliates',
   /** The seller's console: admins only, kept out of search engines. */
   admin: '/admin',
   docs: '/docs',

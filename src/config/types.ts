@@ -334,13 +334,20 @@ export interface AppConfig {
     resendsAfterExpiry: number;
   };
   /**
-   * Your own affiliate programme (its sign-up page at Lemon Squeezy, Rewardful, …), linked at the
-   * foot of the docs sidebar. Leave it out if you run none: nothing is linked.
+   * The kit's own affiliate programme (src/config/affiliates.ts): users join at /affiliates and earn
+   * a share of the sales their link brings. The docs sidebar links to it. Leave it out to run none:
+   * no page, no link, and the worker records no referral.
    */
-  affiliate?: {
-    url: string;
-    /** Share of each sale paid to the affiliate, in percent. */
+  affiliates?: {
+    /** Share of what a referred buyer paid (after discounts, before tax) credited to the affiliate, in percent. */
     commissionPercent: number;
+    /** Days a visit through an affiliate's link counts for a purchase; the last link followed wins. */
+    referralDays: number;
+    /**
+     * Days a commission is held after the refund period (the guarantee's or the right of
+     * withdrawal's, the longer) before it is payable: disputes come weeks after a payment.
+     */
+    disputeDays: number;
   };
   /** Products shipped with the kit, listed on /leaderboard. */
   leaderboard: LeaderboardEntry[];

@@ -1,14 +1,15 @@
 /** @jest-environment node */
 import {HandCoins} from 'lucide-static';
 import {affiliateLinks} from '../../src/buildTime/affiliateLinks';
+import {ROUTES} from '../../src/config';
 
 describe("the docs sidebar's affiliate link", () => {
-  it("links the seller's own programme, with its commission", () => {
-    expect(affiliateLinks({url: 'https://yours.example/affiliates', commissionPercent: 25}, HandCoins)).toEqual([
+  it("links the programme's page, with its commission", () => {
+    expect(affiliateLinks({commissionPercent: 25, referralDays: 30, disputeDays: 60}, HandCoins)).toEqual([
       expect.objectContaining({
         type: 'link',
         label: 'Affiliates: earn 25% per sale',
-        href: 'https://yours.example/affiliates',
+        href: ROUTES.affiliates,
       }),
     ]);
   });

@@ -125,6 +125,9 @@ describe('who gets in', () => {
     launchCodes: {method: 'GET'},
     createLaunchCode: {method: 'POST', body: {code: 'LAUNCH', percentOff: 10}},
     endLaunchCode: {method: 'POST', body: {}},
+    affiliates: {method: 'GET'},
+    affiliatesCsv: {method: 'GET'},
+    affiliatePayout: {method: 'POST', body: {amount: 100, reference: 'TR-1'}},
   } satisfies Record<keyof typeof ADMIN_PATHS, {method: 'GET' | 'POST'; body?: unknown}>;
   const refusal = {error: "Only the seller's admins may use the console", code: 'ADMIN_ONLY'};
   let buyer: SignedInUser;
@@ -141,11 +144,20 @@ describe('who gets in', () => {
     async (name, template) => {
       const request: {method: string; body?: unknown} = requests[name];
       const send = (token?: string) =>
-        stack.call(adminPath(template, {sessionId: 'cs_test_any', jobId: 1, releaseId: 1, codeId: 'promo_any'}), {
-          method: request.method,
-          token,
-          body: request.body,
-        });
+        stack.call(
+          adminPath(template, {
+            sessionId: 'cs_test_any',
+            jobId: 1,
+            releaseId: 1,
+            codeId: 'promo_any',
+            affiliateId: 'aff_00000000',
+          }),
+          {
+            method: request.method,
+            token,
+            body: request.body,
+          },
+        );
       expect((await send()).status).toBe(401);
       for (const someone of [buyer, unproved]) {
         const refused = await send(someone.idToken);

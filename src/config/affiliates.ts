@@ -1,0 +1,93 @@
+/**
+ * The affiliate programme (issue 43, the spec's "30% per sale"): a signed-in user joins at
+ * `/affiliates`, names a code and shares a link (`/?via=code`). A visit through the link is kept in
+ * the visitor's own browser (local storage, never a cookie) for `referralDays`; the checkout sends
+ * the visit's id and the worker, which recorded the visit, decides whether it still counts. On
+ * payment the worker credits `commissionPercent` of what was paid, after discounts and before tax,
+ * and holds it until a refund or a dispute is no longer likely (`commissionHoldDays`). The seller
+ * pays affiliates by their own means and marks each payout made in the console.
+ *
+ * Nothing here is trusted from the browser: the code names an affiliate, the visit's id finds a
+ * visit the worker recorded, and every amount and rate is the worker's.
+ */
+import {appConfig} from './app';
+import {DAY_MS} from './dates';
+import {formatMoney} from './money';
+import type {AppConfig} from './types';
+
+/** The query parameter of an affiliate's link: `https://your.site/?via=code`. */
+export const AFFILIATE_PARAM = 'via';
+
+/**
+ * What an affiliate names their code: lower-case letters, digits and dashes, 3 to 32 of them, not
+ * starting or ending with a dash. It is a link's part, so it is kept lower-case and unique.
+ */
+export const AFFILIATE_CODE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,30})[a-z0-9]$/;
+export const AFFILIATE_CODE_RULE =
+  'A code is 3 to 32 lower-case letters, digits and dashes, starting and ending with a letter or a digit';
+
+/** The programme, or undefined when the seller runs none (`affiliates` in app.ts). */
+export function affiliateProgramme(config: AppConfig = appConfig): AppConfig['affiliates'] {
+  return config.affiliates;
+}
+
+/**
+ * Days from a purchase's payment until its commission may be paid: the longest a buyer may ask for
+ * their money back (the guarantee, the right of withdrawal), then the programme's dispute period.
+ */
+export function commissionHoldDays(config: AppConfig = appConfig): number {
+  const programme = config.affiliates;
+  if (!programme) return 0;
+  const refundDays = Math.max(config.guarantee.days, config.withdrawal.enabled ? config.withdrawal.days : 0);
+  return refundDays + programme.disputeDays;
+}
+
+/** When a commission on a purchase paid at `paidAt` becomes payable. */
+export function commissionPayableAt(paidAt: number, config: AppConfig = appConfig): number {
+  return paidAt + commissionHoldDays(config) * DAY_MS;
+}
+
+/**
+ * Where a commission stands, as the affiliate and the console read it. `pending`: held until its
+ * purchase can no longer be refunded or disputed easily. `payable`: held long enough, not yet
+ * paid. `paid`: the seller marked it paid. `cancelled`: its purchase was refunded in full or
+ * disputed (a partial refund lowers it instead).
+ */
+export const COMMISSION_STATES = {
+  pending: 'Pending: held until the refund and dispute period is over.',
+  payable: 'Payable: the seller pays it with the next payout.',
+  paid: 'Paid.',
+  cancelled: 'Cancelled: the purchase was refunded or disputed.',
+} as const;
+export type CommissionState = keyof typeof COMMISSION_STATES;
+
+/** The words of the affiliate's page and the console. */
+export const AFFILIATE_WORDS = {
+  heading: 'Affiliates',
+  pitch: (percent: number) => `Earn ${percent}% of every sale you send our way.`,
+  terms: (config: AppConfig = appConfig) => {
+    const programme = config.affiliates;
+    if (!programme) return '';
+    return [
+      `You earn ${programme.commissionPercent}% of what a buyer you sent paid, after discounts and before tax.`,
+      `A visit through your link counts for ${programme.referralDays} days, and the last link a visitor followed wins.`,
+      `Each commission is held for ${commissionHoldDays(config)} days after the payment, while the buyer may still ask for a refund or dispute it; a refund or a dispute cancels it.`,
+      'Your own purchases earn nothing.',
+    ];
+  },
+  signInToJoin: 'Sign in to join the programme and get your link.',
+  join: 'Join the programme',
+  codeLabel: 'Your code',
+  codeTaken: 'This code is taken: pick another.',
+  alreadyJoined: 'You have already joined: your link is below.',
+  notJoined: 'You have not joined the affiliate programme.',
+  noProgramme: 'There is no affiliate programme.',
+  unknownCode: 'No affiliate has this code.',
+  unknownVisit: 'This referral is unknown or has expired.',
+  selfReferral: 'A purchase by the affiliate themselves earns no commission.',
+  payoutNothing: 'Nothing is payable to this affiliate.',
+  payoutChanged: (payable: number, currency: string) =>
+    `What is payable has changed since you looked: it is ${formatMoney(payable, currency)} now. Check it and mark the payout again.`,
+  payoutMade: (amount: number, currency: string, reference: string) =>
+    `Marked ${formatMoney(amount, currency)} paid (${reference}).`,
+} as const;
