@@ -260,6 +260,18 @@ describe('attribution', () => {
     ]);
   });
 
+  test('two deliveries of the payment at once credit one commission', async () => {
+    const affiliate = await newAffiliate('racing');
+    const email = uniqueEmail('racing');
+    const id = await seller.stack.openCheckout({email, referral: await referralOf(affiliate.code)});
+    seller.stack.stripe.complete(id, {email, paid: true});
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) => seller.stack.deliver(completedEvent(seller.stack, id, `evt_race_${id}_${n}`))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(await seller.stack.worker.db.all('SELECT 1 FROM commissions WHERE session_id = ?', id)).toHaveLength(1);
+  });
+
   test('an unknown or expired referral is ignored: the checkout goes on, and nobody is credited', async () => {
     const affiliate = await newAffiliate('expired');
     const referral = await referralOf(affiliate.code);
@@ -300,6 +312,19 @@ describe('no self-referral', () => {
     const affiliate = await newAffiliate('selfbuyer');
     const id = await referredPurchase(await referralOf(affiliate.code), {email: affiliate.user.email});
     expect(seller.stack.stripe.sessions.get(id)!.metadata).toMatchObject({affiliate: affiliate.id});
+    expect(await commissionOf(id)).toBeUndefined();
+  });
+
+  test("a purchase from another address by the affiliate's own Stripe customer earns nothing", async () => {
+    const affiliate = await newAffiliate('samecustomer');
+    const own = await referredPurchase(undefined, {email: affiliate.user.email});
+    const customer = seller.stack.stripe.sessions.get(own)!.customer as string;
+    const email = uniqueEmail('othername');
+    const id = await seller.stack.openCheckout({email, referral: await referralOf(affiliate.code)});
+    // Checkout knew the buyer (a returning customer): the session pays as that customer.
+    seller.stack.stripe.sessions.get(id)!.customer = customer;
+    seller.stack.stripe.complete(id, {email, paid: true});
+    expect((await seller.stack.deliver(completedEvent(seller.stack, id))).status).toBe(200);
     expect(await commissionOf(id)).toBeUndefined();
   });
 
