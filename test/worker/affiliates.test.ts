@@ -17,6 +17,7 @@ import {
   type AffiliateVisit,
   type Page,
 } from '../../src/config/api';
+import {baseOf} from '../../worker/src/affiliates/credit';
 import {
   completedEvent,
   disputeEvent,
@@ -215,7 +216,42 @@ describe('visits', () => {
   });
 });
 
+describe('keeping visits', () => {
+  test("the cron purges visits past the referral period and salts past their day; the affiliate's clicks stay", async () => {
+    const affiliate = await newAffiliate('purged');
+    const [old, recent] = [await referralOf(affiliate.code), await referralOf(affiliate.code)];
+    await seller.stack.worker.db.run(
+      'UPDATE affiliate_visits SET created_at = ? WHERE id = ?',
+      Date.now() - programme.referralDays * DAY_MS - 1000,
+      old,
+    );
+    await seller.stack.worker.db.run(
+      "INSERT INTO affiliate_salts (day, salt, created_at) VALUES ('2000-01-01', 'old-salt', 0) ON CONFLICT DO NOTHING",
+    );
+    await seller.stack.worker.scheduled();
+    const kept = await seller.stack.worker.db.all<{id: string}>(
+      'SELECT id FROM affiliate_visits WHERE id IN (?, ?)',
+      old,
+      recent,
+    );
+    expect(kept).toEqual([{id: recent}]);
+    const salts = await seller.stack.worker.db.all<{day: string}>('SELECT day FROM affiliate_salts');
+    expect(salts).toEqual([{day: new Date().toISOString().slice(0, 10)}]);
+    expect((await ownFigures(affiliate.user)).affiliate!.clicks).toBe(2);
+  });
+});
+
 describe('attribution', () => {
+  test("the base is in the seller's currency under Adaptive Pricing, its tax converted back", () => {
+    const session = {
+      amount_total: 11_000,
+      currency: 'eur',
+      total_details: {amount_discount: 0, amount_shipping: 0, amount_tax: 1_000},
+      currency_conversion: {amount_subtotal: 10_000, amount_total: 10_000, fx_rate: '1.1', source_currency: 'USD'},
+    } as unknown as Parameters<typeof baseOf>[0];
+    expect(baseOf(session)).toEqual({base: 10_000 - Math.round(1_000 / 1.1), currency: 'usd'});
+  });
+
   test('a referred purchase carries the affiliate in its metadata and credits a commission on what was paid after the discount, before tax', async () => {
     const affiliate = await newAffiliate('credited');
     const referral = await referralOf(affiliate.code);
