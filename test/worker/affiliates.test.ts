@@ -17,7 +17,7 @@ import {
   type AffiliateVisit,
   type Page,
 } from '../../src/config/api';
-import {baseOf} from '../../worker/src/affiliates/credit';
+import {baseOf} from '../../worker/src/affiliates/base';
 import {
   completedEvent,
   disputeEvent,

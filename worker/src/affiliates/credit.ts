@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import {affiliateProgramme, appConfig, commissionPayableAt, PLAN_CURRENCY} from '../../../src/config';
+import {baseOf} from './base';
 import type {Context} from '../context';
 import {log} from '../log';
 import {stripeFor} from '../payments/stripe';
@@ -89,27 +90,6 @@ export async function creditCommission(context: Context, session: Stripe.Checkou
     )
     .first();
   if (credited) log.info('affiliate.commission_credited', {sessionId: session.id, affiliateId, commission, currency});
-}
-
-/**
- * What the buyer paid after discounts and before tax, in the seller's currency: Stripe's total
- * less its tax; under Adaptive Pricing (`currency_conversion`), the same in the source currency
- * the seller's prices are in.
- */
-export function baseOf(session: Stripe.Checkout.Session): {base: number; currency: string} {
-  const tax = session.total_details?.amount_tax ?? 0;
-  const conversion = session.currency_conversion;
-  if (conversion) {
-    const rate = Number(conversion.fx_rate) || 1;
-    return {
-      base: Math.max(0, conversion.amount_total - Math.round(tax / rate)),
-      currency: conversion.source_currency.toLowerCase(),
-    };
-  }
-  return {
-    base: Math.max(0, (session.amount_total ?? 0) - tax),
-    currency: (session.currency ?? PLAN_CURRENCY).toLowerCase(),
-  };
 }
 
 /** How the buyer is the affiliate themselves, or null when they are not. */
