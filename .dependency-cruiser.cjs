@@ -11,7 +11,7 @@
  *                 purchase record, rate limits, Hono's AppEnv (app.ts)…, and three leaves that live
  *                 beside their feature (FOUNDATION_LEAVES)
  *   identity      worker/src/auth/: who is calling (tokens, accounts, the auth middleware)
- *   domains       worker/src/{access,payments,upgrades,releases,team}/: what a buyer bought, holds and is
+ *   domains       worker/src/{access,payments,upgrades,releases,team,affiliates}/: what a buyer bought, holds and is
  *                 sent, and who on their team holds it. They use one another both ways (payments grants a seat of access/, access/
  *                 asks payments/ for a purchase's standing), so no order among them: only no circle
  *   surfaces      worker/src/{admin,webhooks}/ and the top-level files that answer a request or a
@@ -62,9 +62,9 @@ const LAYERS = [
   },
   {
     name: 'domains',
-    path: folders('access', 'payments', 'upgrades', 'releases', 'team'),
+    path: folders('access', 'payments', 'upgrades', 'releases', 'team', 'affiliates'),
     why:
-      'access/, payments/, upgrades/, releases/ and team/ are what the console, the webhooks and the endpoints ' +
+      'access/, payments/, upgrades/, releases/, team/ and affiliates/ are what the console, the webhooks and the endpoints ' +
       'act on; they never call one of those.',
   },
   {

@@ -27,4 +27,4 @@ try {
 } finally {
   fs.rmSync(path.dirname(file), {recursive: true, force: true});
 }
-console.log(`Seeded the local D1 with ${count} purchases and their access, disputes and leads.`);
+console.log(`Seeded the local D1 with ${count} purchases and their access, disputes, leads and affiliates.`);

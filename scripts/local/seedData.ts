@@ -1,7 +1,8 @@
 /**
  * Realistic rows for the local D1, to try the seller's console with many purchases: purchases over
  * the last 90 days (mostly paid, some refunded, disputed or unfinished), the GitHub access of most
- * paid ones, disputes, and a waitlist. The same count always gives the same rows (a seeded
+ * paid ones, disputes, a waitlist, and a few affiliates with the commission of one purchase in
+ * seven (while the config runs the programme). The same count always gives the same rows (a seeded
  * generator), and `INSERT OR IGNORE` makes running it twice harmless.
  *
  * The local GitHub stand-in starts from these same rows (`localRepository.ts` reads the grants
@@ -12,7 +13,7 @@
  * the worker grants them: invited or accepted while the seat is, taken back on a refund; their
  * audits show no difference.
  */
-import {appConfig, extraRepositoryKeys, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {appConfig, commissionPayableAt, extraRepositoryKeys, PLAN_CURRENCY, planAmount} from '../../src/config';
 import {LOCAL_EXTRA_REPOS} from './githubApi';
 
 const DAY_MS = 24 * 3600_000;
@@ -79,6 +80,7 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
   const disputes: (string | number | null)[][] = [];
   const jobs: (string | number | null)[][] = [];
   const starts: (string | number | null)[][] = [];
+  const commissions: (string | number | null)[][] = [];
   for (let i = 0; i < count; i++) {
     const id = String(i).padStart(6, '0');
     const sessionId = `${SEED_SESSION_PREFIX}${id}`;
@@ -112,6 +114,9 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
       planAmount(plan),
       PLAN_CURRENCY,
     ]);
+    // One purchase in seven a seeded affiliate referred (none drawn from `random`, so the rest of
+    // the seed stays what it was): a refund or a dispute cancels its commission, as the worker reads it.
+    if (status !== 'open' && i % 7 === 3) commissions.push(seededCommission(sessionId, i, planAmount(plan), created));
     if (reason === 'disputed') disputes.push([`dp_seed${id}`, paymentIntent, 'needs_response', created + DAY_MS]);
     // Most paid purchases have asked for access; most refunded or disputed ones had, before.
     if (status !== 'open' && random() < 0.7) {
@@ -268,5 +273,58 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
     ),
     ...inserts('leads', ['id', 'email', 'created_at'], leads),
     ...(grantTables === 'grants' ? inserts('checkout_starts', ['session_id', 'created_at'], starts) : []),
+    ...(grantTables === 'grants' && appConfig.affiliates ? affiliateInserts(commissions, now) : []),
+  ];
+}
+
+/** The affiliates the seed makes, each with a code of their own (affiliates.ts's rule). */
+const SEED_AFFILIATES = 3;
+const seedAffiliateId = (n: number) => `aff_seed${String(n).padStart(8, '0')}`;
+
+/** A commission on a seeded purchase, credited as fulfilment credits one (affiliates/credit.ts). */
+function seededCommission(sessionId: string, i: number, base: number, paidAt: number) {
+  const percent = appConfig.affiliates?.commissionPercent ?? 0;
+  return [
+    sessionId,
+    seedAffiliateId(i % SEED_AFFILIATES),
+    null,
+    base,
+    PLAN_CURRENCY,
+    percent,
+    Math.round((base * percent) / 100),
+    paidAt,
+    commissionPayableAt(paidAt),
+    paidAt,
+  ];
+}
+
+/** The seeded affiliates (joined before the purchases), with their clicks, and the commissions. */
+function affiliateInserts(commissions: (string | number | null)[][], now: number): string[] {
+  const affiliates = Array.from({length: SEED_AFFILIATES}, (_, n) => [
+    seedAffiliateId(n),
+    `seed-affiliate-${n}`,
+    `affiliate${n}@example.com`,
+    `seed-partner-${n}`,
+    40 + n * 25,
+    now - 120 * DAY_MS,
+  ]);
+  return [
+    ...inserts('affiliates', ['id', 'user_id', 'email', 'code', 'clicks', 'created_at'], affiliates),
+    ...inserts(
+      'commissions',
+      [
+        'session_id',
+        'affiliate_id',
+        'visit_id',
+        'base',
+        'currency',
+        'rate_percent',
+        'commission',
+        'paid_at',
+        'payable_at',
+        'created_at',
+      ],
+      commissions,
+    ),
   ];
 }

@@ -81,6 +81,8 @@ export const AFFILIATE_WORDS = {
   codeTaken: 'This code is taken: pick another.',
   alreadyJoined: 'You have already joined: your link is below.',
   notJoined: 'You have not joined the affiliate programme.',
+  emailNotVerified:
+    'Verify your e-mail before you join: sign in with Google or with an e-mail link, which prove it. Commission is credited to a verified address.',
   noProgramme: 'There is no affiliate programme.',
   unknownCode: 'No affiliate has this code.',
   unknownVisit: 'This referral is unknown or has expired.',

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import {serviceName} from '../../src/config';
+import {API_PATHS} from '../../src/config/api';
 import {listen, type RunningServer} from '../../scripts/support/listen';
 import {PRICE_ADVANCED, SITE_ORIGIN, startStack, type Stack, stripeEvent, uniqueEmail} from './stack';
 
@@ -105,6 +106,26 @@ describe('the worker on the site’s origin', () => {
     });
     expect(response.status).toBe(202);
     expect(plausibleEvents).toContain(event);
+  });
+
+  test("takes an affiliate link's visit without a token, and sets no cookie, not even the token's: the link sets none", async () => {
+    await stack.worker.db.run(
+      "INSERT INTO affiliates (id, user_id, email, code, created_at) VALUES ('aff_sameorigin01', 'uid-same-origin', 'aff@example.com', 'same-origin', 0)",
+    );
+    const response = await stack.call(`/api${API_PATHS.affiliateVisit}`, {
+      body: {code: 'same-origin'},
+      headers: {'cf-connecting-ip': '127.0.2.64'},
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(await response.json()).toMatchObject({referral: expect.any(String)});
+    // Its refusals set none either.
+    const unknown = await stack.call(`/api${API_PATHS.affiliateVisit}`, {
+      body: {code: 'nobody-here'},
+      headers: {'cf-connecting-ip': '127.0.2.64'},
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('set-cookie')).toBeNull();
   });
 
   test('answers nothing outside /api: those paths are the site’s', async () => {

@@ -119,12 +119,14 @@ export interface Stack {
     termsAccepted?: boolean;
     /** A promotion code the buyer types at checkout; one Stripe refuses makes this throw Stripe's words. */
     promotionCode?: string;
+    /** The affiliate visit the buyer's browser kept (POST /affiliateVisit's `referral`), sent with the checkout. */
+    referral?: string;
   }): Promise<string>;
   /** The worker's checkout for the buyer, made and left open (paidCheckout's first half); returns the session id. */
   openCheckout(
     options: Pick<
       Parameters<Stack['paidCheckout']>[0],
-      'email' | 'user' | 'priceId' | 'seats' | 'country' | 'termsAccepted'
+      'email' | 'user' | 'priceId' | 'seats' | 'country' | 'termsAccepted' | 'referral'
     >,
   ): Promise<string>;
   /**
@@ -330,14 +332,14 @@ export async function startStack(
       });
       return id;
     },
-    async openCheckout({email, user, priceId = PRICE_ADVANCED, seats, country, termsAccepted}) {
+    async openCheckout({email, user, priceId = PRICE_ADVANCED, seats, country, termsAccepted, referral}) {
       const response = await stack.call('/createCheckoutSession', {
         token: user?.idToken,
         ...(country && {cf: {country}}),
         // Guests are rate-limited by address: each one comes from its own (on loopback: emulator
         // mode answers no other caller, and 127.0.0.0/8 has addresses enough).
         headers: {'cf-connecting-ip': `127.200.${Math.floor(guests / 250) % 250}.${guests++ % 250}`},
-        body: {priceId, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email, seats},
+        body: {priceId, successUrl: `${SITE_ORIGIN}/success`, cancelUrl: `${SITE_ORIGIN}/`, email, seats, referral},
       });
       if (response.status !== 200) throw new Error(`Checkout failed: ${response.status} ${await response.text()}`);
       const {url} = (await response.json()) as {url: string};

@@ -34,6 +34,13 @@ export const limits = {
   checkoutExchange: {max: 10, windowSeconds: 60},
   /** The success page asks once a load, and each answer reads Stripe: a person reloading, not a script. */
   checkoutStatus: {max: 10, windowSeconds: 60},
+  /**
+   * A visit through an affiliate's link, per address: a page load asks once. 30 a minute is a person
+   * opening links, not a script inflating an affiliate's clicks (each visitor counts once a day anyway).
+   */
+  affiliateVisit: {max: 30, windowSeconds: 60},
+  /** Joining the affiliate programme: a person trying a code or two, not a script trying every code. */
+  joinAffiliates: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},
   /**

@@ -49,7 +49,7 @@ export const sameOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
   }
   await next();
-  if (!held) setCookie(c, XSRF_COOKIE, token, cookieOptions(secure));
+  if (!held && !NO_COOKIE_SET.includes(path)) setCookie(c, XSRF_COOKIE, token, cookieOptions(secure));
 };
 
 const underApiPrefix = (path: string) => path === SAME_ORIGIN_PREFIX || path.startsWith(`${SAME_ORIGIN_PREFIX}/`);
@@ -68,13 +68,25 @@ export function servedFromAssets(env: Env, path: string): boolean {
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
+
+/**
+ * A visit through an affiliate's link: the landing page posts it before the visitor has asked for
+ * anything, so it can hold no token yet. It carries no identity, and what it changes (a click,
+ * counted once per visitor and day) anyone could as well cause by following the link. It also gets
+ * no anti-forgery cookie: an affiliate's link sets no cookie on a page that needs none (the spec);
+ * the browser's first call that needs the token gets it then.
+ */
+const AFFILIATE_VISIT = [`${SAME_ORIGIN_PREFIX}${API_PATHS.affiliateVisit}`];
+const NO_COOKIE_SET: string[] = AFFILIATE_VISIT;
+
 /**
  * Calls that cannot echo the token, and need not:
  * - webhooks: servers call them, and they prove themselves with a signature;
  * - Plausible's event: its script posts it without our header. It carries no identity and changes
  *   nothing of ours, and a page on another site could as well post the same event to Plausible;
  * - a release e-mail's one-click unsubscribe link: the mail provider posts it (RFC 8058), with no
- *   cookie, and the link's own signature is what authorizes it.
+ *   cookie, and the link's own signature is what authorizes it;
+ * - an affiliate's visit (AFFILIATE_VISIT says why).
  */
 const NO_TOKEN_ASKED: string[] = [
   API_PATHS.stripeWebhook,
@@ -82,7 +94,9 @@ const NO_TOKEN_ASKED: string[] = [
   API_PATHS.mailgunEvents,
   API_PATHS.githubWebhook,
   `${SAME_ORIGIN_PREFIX}${API_PATHS.plausible}${PLAUSIBLE_PATHS.event}`,
+  ...AFFILIATE_VISIT,
 ];
+
 const signedLink = (path: string) => path.startsWith(`${API_PATHS.releaseUnsubscribe}/`);
 
 const changesSomething = (method: string) => !['GET', 'HEAD', 'OPTIONS'].includes(method);

@@ -17,6 +17,7 @@ import {
   type RepositoryFixAllResult,
   type SalesSummary,
   type AdminFunnel,
+  type AdminAffiliates,
 } from '../../../src/config/api';
 import {CREDITED_LATER_REFUSAL, launchCodeTerms, storedPlanName} from '../../../src/config';
 import {creditedToLater} from '../upgrades/revocations';
@@ -47,7 +48,11 @@ import {
   takeBackMemberBody,
   launchCodeBody,
   launchCodeParams,
+  affiliateParams,
+  affiliatePayoutBody,
 } from '../../../src/config/apiSchemas';
+import {AFFILIATE_WORDS} from '../../../src/config';
+import {affiliatesCsv, listAffiliates, payAffiliate} from './affiliates';
 import {settingsOf} from '../settings';
 import {createLaunchCode, endLaunchCode, listLaunchCodes} from './launchCodes';
 import {recordAction, requireAdmin} from './auth';
@@ -411,6 +416,36 @@ export const adminRoutes = new Hono<AppEnv>()
       const code = await endLaunchCode(c.env.DB, settingsOf(c.env), codeId);
       return {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`};
     });
+  })
+
+  .get(ADMIN_PATHS.affiliates, async (c) => c.json((await listAffiliates(c.env.DB)) satisfies AdminAffiliates))
+
+  .get(ADMIN_PATHS.affiliatesCsv, async (c) =>
+    c.body(await affiliatesCsv(c.env.DB), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="commissions.csv"',
+    }),
+  )
+
+  /** The seller paid the affiliate by their own means: marks what was payable paid, written to the audit. */
+  .post(ADMIN_PATHS.affiliatePayout, async (c) => {
+    const {affiliateId} = parse(affiliateParams, c.req.param());
+    const request = await readJson(c, affiliatePayoutBody);
+    const entry = {admin: admin(c), action: 'affiliate_payout' as const};
+    try {
+      const payout = await payAffiliate(c.env.DB, affiliateId, request, admin(c));
+      const detail = AFFILIATE_WORDS.payoutMade(payout.amount, payout.currency, payout.reference);
+      await recordAction(c.env.DB, {...entry, outcome: 'done', detail: `${payout.code}: ${detail}`});
+      return c.json({status: 'paid', detail} satisfies AdminActionResult);
+    } catch (error) {
+      const reason = error instanceof HttpError ? error.message : 'Something went wrong on our side.';
+      await recordAction(c.env.DB, {
+        ...entry,
+        outcome: 'failed',
+        detail: `Failed: payout to ${affiliateId}: ${reason}`,
+      });
+      throw error;
+    }
   });
 
 /** The admin acting (requireAdmin has checked the e-mail). */

@@ -9,6 +9,7 @@ import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 import type {PurchaseStatus} from '../purchases';
 import {checkCardCountry} from './cardCountry';
+import {creditCommission} from '../affiliates/credit';
 import {CONSENT_METADATA_KEY} from './checkoutOptions';
 import {idOf, stripeFor} from './stripe';
 import {fulfillUpgrade} from '../upgrades/fulfilment';
@@ -27,7 +28,8 @@ export async function fulfillCheckout(
 ): Promise<{status: PurchaseStatus | 'ignored'; session: Stripe.Checkout.Session; email: string | null}> {
   const settings = settingsOf(env);
   const session = await stripeFor(settings).checkout.sessions.retrieve(sessionId, {expand: ['line_items']});
-  // An upgrade buys the higher plan's price too, but adds to a purchase rather than being one.
+  // An upgrade buys the higher plan's price too, but adds to a purchase rather than being one (and
+  // earns an affiliate no commission: affiliates/credit.ts).
   if (isUpgradeSession(session)) return fulfillUpgrade(env, session, options);
   // The Stripe account may sell other things too (a Payment Link, another product): only a
   // session that bought one of this config's prices is a purchase. Metadata is not proof.
@@ -174,6 +176,8 @@ export async function fulfillCheckout(
   }
   if (status === 'revoked') await takeBackEvery(context, sessionId, 'payment refunded or disputed');
   if (status === 'paid') await checkCardCountry(context, session);
+  // Last: a failure to read the card it checks throws, for Stripe to deliver the event again.
+  if (status === 'paid') await creditCommission(context, session);
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
 }

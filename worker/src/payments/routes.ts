@@ -46,6 +46,7 @@ import {teamPurchaseOf} from '../team/members';
 import {idOf, paymentProviderError, stripeFor} from './stripe';
 import {refundOwnPurchase} from './selfRefund';
 import {DAY_MS} from '../../../src/config/dates';
+import {referralMetadata} from '../affiliates/visits';
 
 export const paymentRoutes = new Hono<AppEnv>()
   /** A one-time Checkout Session for one of the config's plans. */
@@ -104,6 +105,8 @@ export const paymentRoutes = new Hono<AppEnv>()
           [CLAIM_METADATA_KEY]: await claimHash(claim),
           ...fair.metadata,
           ...consentMetadata(),
+          // The affiliate whose visit the browser named, when the worker recorded it in the period.
+          ...(await referralMetadata(c.env.DB, body.referral)),
         },
         success_url: successUrlWith(successUrl, claim),
         cancel_url: cancelUrl,

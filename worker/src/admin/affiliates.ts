@@ -1,0 +1,152 @@
+import {AFFILIATE_WORDS, PLAN_CURRENCY} from '../../../src/config';
+import type {AdminAffiliate, AdminAffiliates} from '../../../src/config/api';
+import {
+  COMMISSION_AMOUNT_SQL,
+  COMMISSION_STATE_SQL,
+  figuresByAffiliate,
+  noTotals,
+  SHOWN_COMMISSIONS,
+  type ShownCommission,
+  sumTotals,
+} from '../affiliates/commissionState';
+import type {AffiliateRow} from '../affiliates/figures';
+import {HttpError} from '../errors';
+import {csv} from './csv';
+
+/** The affiliates the console lists, newest first: a seller has dozens or hundreds, not more. */
+const LISTED_AFFILIATES = 1000;
+
+/** The affiliates, newest first, each with their clicks, sales, totals and last payout; and the totals of all. */
+export async function listAffiliates(db: D1Database, now = Date.now()): Promise<AdminAffiliates> {
+  const [affiliates, figures, payouts] = await Promise.all([
+    db
+      .prepare(
+        `SELECT id, user_id, email, code, clicks, created_at FROM affiliates
+         ORDER BY created_at DESC, id LIMIT ${LISTED_AFFILIATES}`,
+      )
+      .all<AffiliateRow>(),
+    figuresByAffiliate(db, now),
+    // Each affiliate's last payout (SQLite takes the other columns from the row of MAX).
+    db
+      .prepare(
+        'SELECT affiliate_id, amount, reference, MAX(created_at) AS at FROM affiliate_payouts GROUP BY affiliate_id',
+      )
+      .all<{affiliate_id: string; amount: number; reference: string; at: number}>(),
+  ]);
+  const lastPayout = new Map(payouts.results.map((row) => [row.affiliate_id, row]));
+  const items = affiliates.results.map((row): AdminAffiliate => {
+    const own = figures.get(row.id);
+    const payout = lastPayout.get(row.id);
+    return {
+      id: row.id,
+      code: row.code,
+      email: row.email,
+      joinedAt: row.created_at,
+      clicks: row.clicks,
+      sales: own?.sales ?? 0,
+      totals: own?.totals ?? noTotals(),
+      lastPayout: payout ? {amount: payout.amount, reference: payout.reference, at: payout.at} : null,
+    };
+  });
+  return {items, totals: sumTotals([...figures.values()].map((each) => each.totals))};
+}
+
+/** Every commission as CSV, newest first: whom, on which purchase, how much, where it stands. */
+export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<string> {
+  const {results} = await db
+    .prepare(
+      `SELECT s.*, a.code, a.email, c.base AS base_credited, c.commission AS commission_credited, o.reference
+       FROM (${SHOWN_COMMISSIONS}) s
+       JOIN commissions c ON c.session_id = s.session_id
+       JOIN affiliates a ON a.id = s.affiliate_id
+       LEFT JOIN affiliate_payouts o ON o.id = s.payout_id
+       ORDER BY s.paid_at DESC, s.session_id`,
+    )
+    .bind(now)
+    .all<ShownCommission & {code: string; email: string; reference: string | null}>();
+  const rows = results.map((row) => [
+    row.code,
+    row.email,
+    row.session_id,
+    new Date(row.paid_at).toISOString(),
+    String(row.base_now),
+    String(row.amount),
+    row.currency,
+    row.state,
+    new Date(row.payable_at).toISOString(),
+    row.reference ?? '',
+  ]);
+  return csv([
+    [
+      'affiliate code',
+      'affiliate e-mail',
+      'purchase session id',
+      'paid at',
+      'base',
+      'commission',
+      'currency',
+      'state',
+      'payable at',
+      'payout reference',
+    ],
+    ...rows,
+  ]);
+}
+
+/** The commissions of the affiliate payable now (`?1`): held long enough, not paid, their purchase still paid. */
+const PAYABLE = `c.affiliate_id = ?2 AND c.currency = ?3 AND ${COMMISSION_STATE_SQL} = 'payable'`;
+
+/** What is payable to the affiliate now (`?1`), in cents of the plans' currency (`?3`). */
+const PAYABLE_SUM = `SELECT COALESCE(SUM(${COMMISSION_AMOUNT_SQL}), 0) AS payable FROM commissions c
+  JOIN purchases p ON p.session_id = c.session_id WHERE ${PAYABLE}`;
+
+async function payableTo(db: D1Database, affiliateId: string, now: number): Promise<number> {
+  const row = await db.prepare(PAYABLE_SUM).bind(now, affiliateId, PLAN_CURRENCY).first<{payable: number}>();
+  return row?.payable ?? 0;
+}
+
+/**
+ * Marks paid what is payable to the affiliate now, when it is the amount the seller saw and paid
+ * (`amount`): 409 when nothing is payable, or when it has changed since (a commission became
+ * payable, a refund lowered one). The payout and the commissions it pays are written in one D1
+ * batch, each statement conditional on the amount payable then: two payouts racing (a double
+ * click, two admins) pay each commission once, and the second records nothing.
+ */
+export async function payAffiliate(
+  db: D1Database,
+  affiliateId: string,
+  request: {amount: number; reference: string},
+  by: string,
+  now = Date.now(),
+): Promise<{amount: number; currency: string; reference: string; code: string}> {
+  const affiliate = await db.prepare('SELECT code FROM affiliates WHERE id = ?1').bind(affiliateId).first<{
+    code: string;
+  }>();
+  if (!affiliate) throw new HttpError(404, 'There is no affiliate with that id.', 'NOT_FOUND');
+  const payoutId = `po_${crypto.randomUUID().replace(/-/g, '')}`;
+  const payableNow = `(${PAYABLE_SUM})`;
+  const [, paid] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by)
+         SELECT ?4, ?2, ?5, ?3, ?6, ?1, ?7 WHERE ${payableNow} = ?5`,
+      )
+      .bind(now, affiliateId, PLAN_CURRENCY, payoutId, request.amount, request.reference, by),
+    db
+      .prepare(
+        `UPDATE commissions AS u SET payout_id = ?4, paid_amount = (
+           SELECT ${COMMISSION_AMOUNT_SQL} FROM commissions c JOIN purchases p ON p.session_id = c.session_id
+           WHERE c.session_id = u.session_id)
+         WHERE u.session_id IN (SELECT c.session_id FROM commissions c JOIN purchases p ON p.session_id = c.session_id
+           WHERE ${PAYABLE})
+         AND EXISTS (SELECT 1 FROM affiliate_payouts WHERE id = ?4)`,
+      )
+      .bind(now, affiliateId, PLAN_CURRENCY, payoutId),
+  ]);
+  if ((paid!.meta.changes ?? 0) > 0)
+    return {amount: request.amount, currency: PLAN_CURRENCY, reference: request.reference, code: affiliate.code};
+  // Nothing written: what is payable now is not what the seller saw (or another payout took it).
+  const left = await payableTo(db, affiliateId, now);
+  if (left === 0) throw new HttpError(409, AFFILIATE_WORDS.payoutNothing, 'CONFLICT');
+  throw new HttpError(409, AFFILIATE_WORDS.payoutChanged(left, PLAN_CURRENCY), 'CONFLICT');
+}

@@ -1,0 +1,23 @@
+import type Stripe from 'stripe';
+import {PLAN_CURRENCY} from '../../../src/config';
+
+/**
+ * What the buyer paid after discounts and before tax, in the seller's currency: Stripe's total
+ * less its tax; under Adaptive Pricing (`currency_conversion`), the same in the source currency
+ * the seller's prices are in.
+ */
+export function baseOf(session: Stripe.Checkout.Session): {base: number; currency: string} {
+  const tax = session.total_details?.amount_tax ?? 0;
+  const conversion = session.currency_conversion;
+  if (conversion) {
+    const rate = Number(conversion.fx_rate) || 1;
+    return {
+      base: Math.max(0, conversion.amount_total - Math.round(tax / rate)),
+      currency: conversion.source_currency.toLowerCase(),
+    };
+  }
+  return {
+    base: Math.max(0, (session.amount_total ?? 0) - tax),
+    currency: (session.currency ?? PLAN_CURRENCY).toLowerCase(),
+  };
+}
