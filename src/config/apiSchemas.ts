@@ -1385,6 +1385,7 @@ export const adminAction = z.enum([
   'resend_release',
   'create_code',
   'end_code',
+  'affiliate_payout',
 ]);
 
 export const adminAuditEntry = z.object({

@@ -815,6 +815,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
               }
             : entry,
         );
+        log('affiliate_payout', null, `${affiliate.code}: ${payable} (${reference.trim()})`);
         return [200, {status: 'paid', detail: `${affiliate.code}: ${payable} paid`} satisfies AdminActionResult];
       }
       case `GET ${ADMIN_PATHS.auditLog}`:
