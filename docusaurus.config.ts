@@ -77,7 +77,12 @@ const config = {
   // robots.txt and the manifest are written from the config, so the domain and name are typed once.
   staticDirectories: ['static', writeStaticFiles(GENERATED_STATIC_DIR)],
 
-  clientModules: ['./src/clientModules/tracking.ts', './src/clientModules/hashOnClientDraw.ts'],
+  // The referral first: it takes `via` out of the address before tracking reports the page.
+  clientModules: [
+    './src/clientModules/affiliateReferral.ts',
+    './src/clientModules/tracking.ts',
+    './src/clientModules/hashOnClientDraw.ts',
+  ],
 
   plugins: [
     // First: its <head> script must run before any other script reads the address.

@@ -38,6 +38,8 @@ export const TOKEN_PAGES = [
   ROUTES.dashboard,
   ROUTES.success,
   ROUTES.admin,
+  // Signed in, it reads the affiliate's own figures with their ID token.
+  ROUTES.affiliates,
 ] as const;
 
 /** Whether a path is one of TOKEN_PAGES, with or without a trailing slash. */

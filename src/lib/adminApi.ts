@@ -7,6 +7,7 @@
 import {
   ADMIN_PATHS,
   type AdminActionResult,
+  type AffiliatePayoutRequest,
   type AdminRefundRequest,
   type LaunchCodeBody,
   type RepositoryDifferenceKind,
@@ -88,6 +89,12 @@ export function createAdminApi(options: ApiClientOptions) {
     createLaunchCode: async (code: LaunchCodeBody) => (await call('POST', ADMIN_PATHS.createLaunchCode, {body: code}))!,
     endLaunchCode: async (codeId: string) =>
       done(await call('POST', ADMIN_PATHS.endLaunchCode, {params: {codeId}, body: {}})),
+    affiliates: async () => (await call('GET', ADMIN_PATHS.affiliates))!,
+    /** Every commission, as CSV (a Blob, as for leads). */
+    affiliatesCsv: async () => (await response('GET', ADMIN_PATHS.affiliatesCsv)).blob(),
+    /** Marks what the affiliate has payable paid: `amount` is what the seller saw and paid, and the worker holds it to that. */
+    affiliatePayout: async (affiliateId: string, payout: AffiliatePayoutRequest) =>
+      done(await call('POST', ADMIN_PATHS.affiliatePayout, {params: {affiliateId}, body: payout})),
   };
 }
 

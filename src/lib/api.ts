@@ -9,6 +9,10 @@ import {
   type AccessResult,
   type AccessStatus,
   type AddUserToRepoRequest,
+  type AffiliateAnswer,
+  type AffiliateVisit,
+  type AffiliateVisitRequest,
+  type JoinAffiliatesRequest,
   adminPath,
   API_PATHS,
   type BuyerPlan,
@@ -134,6 +138,13 @@ function urlFrom(body: UrlResponse | null, what: string): UrlResponse {
   const url = body?.url;
   if (!isHttpUrl(url)) throw new ApiError(`The server sent no ${what} URL`, 502);
   return {url};
+}
+
+/** The affiliate's answer, read fail-closed: no terms, no page to show. */
+function affiliateFrom(body: AffiliateAnswer | null): AffiliateAnswer {
+  if (typeof body?.terms?.commissionPercent !== 'number' || body.affiliate === undefined)
+    throw new ApiError('The server sent no affiliate programme', 502);
+  return body;
 }
 
 const noToken = async () => null;
@@ -372,6 +383,37 @@ export function createApiClient(options: ApiClientOptions) {
     async isAdmin(): Promise<boolean> {
       const body = await call('GET', API_PATHS.isAdmin);
       return body?.admin === true;
+    },
+    /**
+     * Records a visit through an affiliate's link and answers its id and until when it counts. A
+     * plain POST, with no token and no anti-forgery header: the endpoint is public, the worker asks
+     * it no token (a visitor's first page has no cookie yet, and fetching one first would cost a
+     * request on every such page), and it sets no cookie.
+     */
+    async affiliateVisit(request: AffiliateVisitRequest): Promise<AffiliateVisit> {
+      let answer: Response;
+      try {
+        answer = await fetch(apiUrl(options.baseUrl, API_PATHS.affiliateVisit), {
+          method: 'POST',
+          headers: {'Content-Type': 'application/json'},
+          body: JSON.stringify(request),
+        });
+      } catch {
+        throw new ApiError(UNREACHABLE_MESSAGE, 0);
+      }
+      if (!answer.ok) throw await errorFrom(answer);
+      const body = (await answer.json().catch(() => null)) as EndpointAnswer<'affiliateVisit'> | null;
+      if (typeof body?.referral !== 'string' || typeof body.expiresAt !== 'number')
+        throw new ApiError('The server sent no referral', 502);
+      return {referral: body.referral, expiresAt: body.expiresAt};
+    },
+    /** The signed-in user's affiliate link and figures, or null in `affiliate` until they join. */
+    async affiliate(): Promise<AffiliateAnswer> {
+      return affiliateFrom(await call('GET', API_PATHS.affiliate));
+    },
+    /** Joins the affiliate programme with the code the user named; the worker says whether it is free. */
+    async joinAffiliates(request: JoinAffiliatesRequest): Promise<AffiliateAnswer> {
+      return affiliateFrom(await call('POST', API_PATHS.joinAffiliates, {body: request}));
     },
     /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
     async saveLead(email: string): Promise<LeadResult> {

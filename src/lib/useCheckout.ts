@@ -1,5 +1,6 @@
 import {useState} from 'react';
 import {checkoutPriceId, featuredPlan} from '../config';
+import {keptReferral} from './affiliateReferral';
 import {useAuthClient} from './auth/AuthContext';
 import {trackCheckoutClicked} from './tracking/pixel';
 import {useApiClient} from './useApiClient';
@@ -39,12 +40,15 @@ export function useCheckout({onError}: CheckoutReporting) {
     setLoading(true);
     try {
       const prefill = email ?? (await userIfSignedIn().catch(() => null))?.email ?? undefined;
+      // The affiliate's visit this browser kept, while it counts: the worker decides whether it still does.
+      const referral = keptReferral();
       const {url} = await api.createCheckoutSession({
         priceId: priceId ?? checkoutPriceId(featuredPlan()),
         successUrl: `${window.location.origin}/success`,
         cancelUrl: window.location.href,
         ...(prefill ? {email: prefill} : {}),
         ...(seats !== undefined && seats > 1 ? {seats} : {}),
+        ...(referral ? {referral} : {}),
       });
       redirect(url);
     } catch (error) {

@@ -3,12 +3,14 @@ import type {Plugin} from '@docusaurus/types';
 /**
  * The CSS of components the server never renders: the search bar, which
  * src/theme/SearchBar loads lazily, the spinner it and the search page show
- * while the index loads, the dashboard and the seller's console, which show only after
- * sign-in, and the console's frame, which its page draws once its scripts run.
+ * while the index loads, the dashboard, the seller's console and the affiliate's own part of
+ * /affiliates, which show only after sign-in, and the console's frame, which its page draws once its scripts run.
  */
 const CLIENT_ONLY_CSS = [
   /docusaurus-search-local[\\/].*[\\/](SearchBar[\\/]SearchBar|LoadingRing[\\/]LoadingRing)\.module\.css$/,
   /[\\/]src[\\/]components[\\/](screens[\\/](Dashboard|Admin)|layout[\\/]ConsoleLayout)[\\/].*\.css$/,
+  // The affiliate page's signed-in part; its pitch and terms are rendered on the server (styles.module.css).
+  /[\\/]src[\\/]components[\\/]screens[\\/]Affiliates[\\/]account\.module\.css$/,
 ];
 
 /**

@@ -16,6 +16,8 @@ import {
   type AdminJob,
   type AdminLead,
   type AdminLaunchCode,
+  type AdminAffiliate,
+  type AffiliatePayoutRequest,
   type LaunchCodeBody,
   type AdminSelfRefund,
   type AdminPurchaseDetail,
@@ -36,7 +38,7 @@ import {
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
-import {appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, seatRefundAmount} from '../../src/config';
+import {AFFILIATE_WORDS, appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, seatRefundAmount} from '../../src/config';
 
 /** The signed-in seller: an address on the product's own domain. */
 export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
@@ -61,6 +63,8 @@ export interface AdminStore {
   selfRefunds: AdminSelfRefund[];
   /** Newest first. */
   launchCodes: AdminLaunchCode[];
+  /** Newest first. */
+  affiliates: AdminAffiliate[];
   /** Newest first. */
   log: AdminAuditEntry[];
   pageSize: number;
@@ -277,6 +281,7 @@ export function defaultStore(): AdminStore {
     leads: [],
     selfRefunds: [],
     launchCodes: [],
+    affiliates: [],
     log: [],
     pageSize: 25,
     confirmationAfterReads: 1,
@@ -284,22 +289,28 @@ export function defaultStore(): AdminStore {
 }
 
 /** The route of ADMIN_PATHS a path is, with its parameters. */
-function routeOf(
-  path: string,
-): {route: string; sessionId?: string; jobId?: number; releaseId?: number; codeId?: string} | null {
+function routeOf(path: string): {
+  route: string;
+  sessionId?: string;
+  jobId?: number;
+  releaseId?: number;
+  codeId?: string;
+  affiliateId?: string;
+} | null {
   for (const route of Object.values(ADMIN_PATHS)) {
     const pattern = new RegExp(
-      `^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace(':releaseId', '(?<releaseId>\\d+)').replace(':codeId', '(?<codeId>[^/]+)').replace('.', '\\.')}$`,
+      `^${route.replace(':sessionId', '(?<sessionId>[^/]+)').replace(':jobId', '(?<jobId>\\d+)').replace(':releaseId', '(?<releaseId>\\d+)').replace(':codeId', '(?<codeId>[^/]+)').replace(':affiliateId', '(?<affiliateId>[^/]+)').replace('.', '\\.')}$`,
     );
     const match = pattern.exec(path);
     if (match) {
-      const {sessionId, jobId, releaseId, codeId} = match.groups ?? {};
+      const {sessionId, jobId, releaseId, codeId, affiliateId} = match.groups ?? {};
       return {
         route,
         sessionId: sessionId && decodeURIComponent(sessionId),
         jobId: jobId ? Number(jobId) : undefined,
         releaseId: releaseId ? Number(releaseId) : undefined,
         codeId,
+        affiliateId: affiliateId && decodeURIComponent(affiliateId),
       };
     }
   }
@@ -465,7 +476,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
   /** What the worker answers: [status, body]; a string body is sent as CSV. */
   function answer(
     seen: SeenRequest,
-    params: {sessionId?: string; jobId?: number; releaseId?: number; codeId?: string},
+    params: {sessionId?: string; jobId?: number; releaseId?: number; codeId?: string; affiliateId?: string},
   ): [number, unknown] {
     const found = store.purchases.find((entry) => entry.sessionId === params.sessionId);
     // The refund route also takes an upgrade's session: it refunds that payment only.
@@ -764,6 +775,48 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           200,
           {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`} satisfies AdminActionResult,
         ];
+      }
+      case `GET ${ADMIN_PATHS.affiliates}`: {
+        const sum = (key: 'pending' | 'payable' | 'paid') =>
+          store.affiliates.reduce((total, entry) => total + entry.totals[key], 0);
+        return [
+          200,
+          {
+            items: store.affiliates,
+            totals: {currency: PLAN_CURRENCY, pending: sum('pending'), payable: sum('payable'), paid: sum('paid')},
+          },
+        ];
+      }
+      case `GET ${ADMIN_PATHS.affiliatesCsv}`:
+        return [
+          200,
+          [
+            'code,email,pending,payable,paid',
+            ...store.affiliates.map(
+              ({code, email, totals}) => `${code},${email},${totals.pending},${totals.payable},${totals.paid}`,
+            ),
+          ].join('\n') + '\n',
+        ];
+      case `POST ${ADMIN_PATHS.affiliatePayout}`: {
+        // As the worker: what is payable now, and only if it is the amount the seller saw.
+        const affiliate = store.affiliates.find((entry) => entry.id === params.affiliateId);
+        if (!affiliate) return [404, {error: 'There is no such affiliate.', code: 'NOT_FOUND'} satisfies ErrorBody];
+        const {amount, reference} = seen.body as AffiliatePayoutRequest;
+        const {payable, currency} = affiliate.totals;
+        if (payable === 0) return [409, {error: AFFILIATE_WORDS.payoutNothing, code: 'CONFLICT'} satisfies ErrorBody];
+        if (amount !== payable)
+          return [409, {error: AFFILIATE_WORDS.payoutChanged(payable, currency), code: 'CONFLICT'} satisfies ErrorBody];
+        store.affiliates = store.affiliates.map((entry) =>
+          entry === affiliate
+            ? {
+                ...entry,
+                totals: {...entry.totals, payable: 0, paid: entry.totals.paid + payable},
+                lastPayout: {amount: payable, reference: reference.trim(), at: NOW},
+              }
+            : entry,
+        );
+        log('affiliate_payout', null, `${affiliate.code}: ${payable} (${reference.trim()})`);
+        return [200, {status: 'paid', detail: `${affiliate.code}: ${payable} paid`} satisfies AdminActionResult];
       }
       case `GET ${ADMIN_PATHS.auditLog}`:
         return [200, pageOf(store.log, seen.query, store.pageSize)];

@@ -34,6 +34,7 @@ describe('the seller’s console', () => {
       ['Repository', '/admin?view=repository'],
       ['Buyer refunds', '/admin?view=selfRefunds'],
       ['Codes', '/admin?view=codes'],
+      ['Affiliates', '/admin?view=affiliates'],
       ['Leads', '/admin?view=leads'],
       ['Admin log', '/admin?view=log'],
     ]);
@@ -56,6 +57,7 @@ describe('the seller’s console', () => {
     ['/admin?view=repository', 'Repository audit', '/admin/repository-audit'],
     ['/admin?view=selfRefunds', 'Buyer refunds', '/admin/self-refunds'],
     ['/admin?view=codes', 'Launch codes', '/admin/codes'],
+    ['/admin?view=affiliates', 'Affiliates', '/admin/affiliates'],
     ['/admin?view=leads', 'Leads', '/admin/leads'],
     ['/admin?view=log', 'Admin log', '/admin/audit-log'],
     ['/admin?purchase=cs_test_ada', 'Purchase', '/admin/purchases/cs_test_ada'],

@@ -133,9 +133,17 @@ describe('the app config', () => {
     expect(landing.cta.button).toMatch(/^Get /);
   });
 
-  it('names the pages that hold a token once: sign-in and its steps, the dashboard, the success page and the console', () => {
+  it('names the pages that hold a token once: sign-in and its steps, the dashboard, the success page, the console and the affiliate page', () => {
     expect([...TOKEN_PAGES].sort()).toEqual(
-      [ROUTES.signIn, ROUTES.finishSignIn, ROUTES.newPassword, ROUTES.dashboard, ROUTES.success, ROUTES.admin].sort(),
+      [
+        ROUTES.signIn,
+        ROUTES.finishSignIn,
+        ROUTES.newPassword,
+        ROUTES.dashboard,
+        ROUTES.success,
+        ROUTES.admin,
+        ROUTES.affiliates,
+      ].sort(),
     );
     expect([`${ROUTES.dashboard}/`, ROUTES.success].every(isTokenPage)).toBe(true);
     expect([ROUTES.home, ROUTES.docs, ROUTES.terms, `${ROUTES.signIn}-help`].some(isTokenPage)).toBe(false);

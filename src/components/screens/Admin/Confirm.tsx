@@ -13,20 +13,35 @@ export interface ConfirmProps {
   disabled?: boolean;
   /** Takes something away: the button is drawn as a warning. */
   danger?: boolean;
+  /** What the question asks for besides a yes (a payment's reference): shown under it, focused first. */
+  children?: ReactNode;
+  /** Whether Confirm may be pressed yet: false until `children` has what it asks for. */
+  canConfirm?: boolean;
 }
 
 /**
  * A button whose action runs only once it is confirmed, in the page: the button becomes "Are you
- * sure? … Confirm / Cancel" (focus on Cancel, Escape cancels) and nothing is sent before Confirm.
+ * sure? … Confirm / Cancel" (focus on Cancel, or on the field the question holds; Escape cancels)
+ * and nothing is sent before Confirm.
  */
-export default function Confirm({label, question, onConfirm, disabled = false, danger = false}: ConfirmProps) {
+export default function Confirm({
+  label,
+  question,
+  onConfirm,
+  disabled = false,
+  danger = false,
+  children,
+  canConfirm = true,
+}: ConfirmProps) {
   const [asking, setAsking] = useState(false);
+  const group = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
 
   useEffect(() => {
-    if (asking) cancel.current?.focus();
+    // A field the question holds is what to fill first; else Cancel, the safe answer.
+    if (asking) (group.current?.querySelector('input') ?? cancel.current)?.focus();
     else if (returnFocus.current) trigger.current?.focus();
     returnFocus.current = false;
   }, [asking]);
@@ -51,6 +66,7 @@ export default function Confirm({label, question, onConfirm, disabled = false, d
   }
   return (
     <div
+      ref={group}
       className={styles.confirm}
       role="group"
       aria-label={label}
@@ -60,10 +76,12 @@ export default function Confirm({label, question, onConfirm, disabled = false, d
       <p>
         <strong>Are you sure?</strong> {question}
       </p>
+      {children}
       <div className={styles.actions}>
         <button
           type="button"
           className={clsx(controls.primary, danger && styles.dangerPrimary)}
+          disabled={!canConfirm}
           onClick={() => close(true)}>
           Confirm
         </button>

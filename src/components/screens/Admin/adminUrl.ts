@@ -4,7 +4,7 @@
  * `/admin?purchase=cs_…`), and the back button walks through them.
  */
 import {useLocation} from '@docusaurus/router';
-import {ROUTES} from '../../../config';
+import {affiliateProgramme, ROUTES} from '../../../config';
 import {
   DEFAULT_SALES_PERIOD,
   PURCHASE_FLAGS,
@@ -25,10 +25,16 @@ export const VIEWS = {
   repository: 'Repository',
   selfRefunds: 'Buyer refunds',
   codes: 'Codes',
+  affiliates: 'Affiliates',
   leads: 'Leads',
   log: 'Admin log',
 } as const;
 export type View = keyof typeof VIEWS;
+
+/** The views the console's navigation lists: Affiliates only while the config runs the programme. */
+export function listedViews(): View[] {
+  return (Object.keys(VIEWS) as View[]).filter((view) => view !== 'affiliates' || affiliateProgramme() !== undefined);
+}
 
 export interface AdminQuery {
   view: View;

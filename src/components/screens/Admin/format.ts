@@ -73,6 +73,7 @@ export const ADMIN_ACTIONS: Record<AdminAction, string> = {
   accept_card_country: "Accepted a card from another country than the fair price's",
   create_code: 'Made a launch code',
   end_code: 'Ended a launch code',
+  affiliate_payout: 'Marked an affiliate payout',
 };
 
 /** The Sales panel's periods, as its picker and its cards name them. */

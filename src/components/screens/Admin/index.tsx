@@ -7,7 +7,8 @@ import {useAuth} from '../../../lib/auth/AuthContext';
 import type {AuthUser} from '../../../lib/auth/types';
 import ConsoleShell, {type ConsoleNavItem} from '../../layout/ConsoleLayout/ConsoleShell';
 import RequireAuth from '../../layout/RequireAuth';
-import {adminHref, useAdminQuery, VIEWS, type View} from './adminUrl';
+import {adminHref, listedViews, useAdminQuery, VIEWS, type View} from './adminUrl';
+import Affiliates from './Affiliates';
 import AuditLog from './AuditLog';
 import Failures from './Failures';
 import LaunchCodes from './LaunchCodes';
@@ -29,13 +30,14 @@ const PANELS: Record<View, ComponentType> = {
   repository: RepositoryAudit,
   selfRefunds: SelfRefunds,
   codes: LaunchCodes,
+  affiliates: Affiliates,
   leads: Leads,
   log: AuditLog,
 };
 
 /** The console's views for the sidebar, the one open marked. */
 function navFor(current: View): ConsoleNavItem[] {
-  return (Object.keys(VIEWS) as View[]).map((name) => ({
+  return listedViews().map((name) => ({
     label: VIEWS[name],
     href: adminHref({view: name}),
     current: name === current,
