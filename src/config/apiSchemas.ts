@@ -1093,6 +1093,7 @@ export const adminJob = z.object({
    * worker before migration 0031 queued: an extra repository's stale invitation). `team-seats`: a
    * refund of a team's seats settled after its request, should the request have stopped half-way.
    * `checkout-reminder`: the one e-mail to a buyer who left a checkout unpaid, with its recovery link.
+   * `affiliate-credit`: the commission of a referred purchase, once its buyer is known not to be the affiliate.
    */
   kind: z.enum([
     'mail',
@@ -1105,6 +1106,7 @@ export const adminJob = z.object({
     'extra-withdraw',
     'team-seats',
     'checkout-reminder',
+    'affiliate-credit',
   ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),
@@ -1333,7 +1335,8 @@ export const adminAffiliate = z.object({
   /** The last payout marked, if any. */
   lastPayout: z.object({amount: z.number(), reference: z.string(), at: z.number()}).nullable(),
 });
-export const adminAffiliates = z.object({items: z.array(adminAffiliate), totals: commissionTotals});
+/** `asOf`: the moment the figures are as of (Unix ms), which a payout sends back to pay only what was payable then. */
+export const adminAffiliates = z.object({items: z.array(adminAffiliate), totals: commissionTotals, asOf: z.number()});
 
 export const affiliateParams = z.object({
   affiliateId: z
@@ -1344,8 +1347,11 @@ export const affiliateParams = z.object({
 /**
  * POST /admin/affiliates/:affiliateId/payout: the amount the seller saw payable and paid (the
  * worker refuses it when what is payable has changed since), and their reference for the payment.
+ * `asOf`, the list's moment: only commissions payable by then are paid (one that became payable
+ * after the seller looked was not in what they paid); now when left out.
  */
 export const affiliatePayoutBody = z.strictObject({
+  asOf: z.number({message: 'asOf must be a time in Unix milliseconds'}).int().positive().optional(),
   amount: z.number({message: 'The amount must be a whole number of cents'}).int().min(1, 'The amount must be positive'),
   reference: z
     .string({message: 'A reference is required'})

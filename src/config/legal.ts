@@ -5,5 +5,5 @@
  */
 export const legal = {
   terms: {lastUpdated: '2026-12-05'},
-  privacy: {lastUpdated: '2026-12-05'},
+  privacy: {lastUpdated: '2026-12-07'},
 } as const;

@@ -784,6 +784,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           {
             items: store.affiliates,
             totals: {currency: PLAN_CURRENCY, pending: sum('pending'), payable: sum('payable'), paid: sum('paid')},
+            asOf: Date.now(),
           },
         ];
       }

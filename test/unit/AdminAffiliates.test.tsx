@@ -116,7 +116,9 @@ describe('the Affiliates view', () => {
       worker()
         .actions()
         .map((seen) => [seen.path, seen.body]),
-    ).toEqual([['/admin/affiliates/aff_ada00001/payout', {amount: 4140, reference: 'SEPA-0043'}]]);
+    ).toEqual([
+      ['/admin/affiliates/aff_ada00001/payout', {amount: 4140, reference: 'SEPA-0043', asOf: expect.any(Number)}],
+    ]);
     // Read again: nothing payable, all of it paid, and the payout is the last one.
     await waitFor(() =>
       expect(rows()[0]).toEqual([
@@ -160,7 +162,7 @@ describe('the Affiliates view', () => {
       worker()
         .actions()
         .map((seen) => seen.body),
-    ).toEqual([{amount: 4140, reference: 'SEPA-0043'}]);
+    ).toEqual([{amount: 4140, reference: 'SEPA-0043', asOf: expect.any(Number)}]);
     // The list is read again, with the amount payable now.
     await waitFor(() => expect(rows()[0]![6]).toBe(usd(7110)));
   });

@@ -17,6 +17,8 @@ import {legal} from '../../src/config';
 // reader sees are the same, so their dates stay. Later that day the terms' section 7 changed: the
 // withdrawal from the dashboard, and the guarantee's own refund there; the privacy policy names what
 // they keep (the consent, the reason, the card's fingerprint).
+// 2026-12-07: the privacy policy names what the affiliate programme keeps (the visit, the referral in
+// local storage, the commission) and why.
 const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; sha256: string}> = {
   terms: {
     file: 'src/pages/_legal/tos.mdx',
@@ -25,8 +27,8 @@ const RECORDED: Record<keyof typeof legal, {file: string; lastUpdated: string; s
   },
   privacy: {
     file: 'src/pages/_legal/privacy-policy.mdx',
-    lastUpdated: '2026-12-05',
-    sha256: '8d365bc5ad8b5263fc9cafa3324e2970b55f63d9282e9d1b396da56300cc1ddd',
+    lastUpdated: '2026-12-07',
+    sha256: '62dc63638207f123973c5bb80f4be93921292aae35e6cb3f335e560547c8a765',
   },
 };
 

@@ -110,10 +110,10 @@ async function listed(id: string) {
 const holdOver = (sessionId: string) =>
   seller.stack.worker.db.run('UPDATE commissions SET payable_at = ? WHERE session_id = ?', Date.now() - 1, sessionId);
 
-function payout(affiliateId: string, amount: number, reference = 'TR-1') {
+function payout(affiliateId: string, amount: number, reference = 'TR-1', asOf?: number) {
   return seller.stack.call(adminPath(ADMIN_PATHS.affiliatePayout, {affiliateId}), {
     token: seller.admin.idToken,
-    body: {amount, reference},
+    body: {amount, reference, ...(asOf !== undefined && {asOf})},
   });
 }
 
@@ -249,7 +249,8 @@ describe('attribution', () => {
       total_details: {amount_discount: 0, amount_shipping: 0, amount_tax: 1_000},
       currency_conversion: {amount_subtotal: 10_000, amount_total: 10_000, fx_rate: '1.1', source_currency: 'USD'},
     } as unknown as Parameters<typeof baseOf>[0];
-    expect(baseOf(session)).toEqual({base: 10_000 - Math.round(1_000 / 1.1), currency: 'usd'});
+    // The tax is the same share of the total in either currency: 1,000 of 11,000.
+    expect(baseOf(session)).toEqual({base: 10_000 - Math.round((1_000 * 10_000) / 11_000), currency: 'usd'});
   });
 
   test('a referred purchase carries the affiliate in its metadata and credits a commission on what was paid after the discount, before tax', async () => {
@@ -362,6 +363,29 @@ describe('no self-referral', () => {
     seller.stack.stripe.complete(id, {email, paid: true});
     expect((await seller.stack.deliver(completedEvent(seller.stack, id))).status).toBe(200);
     expect(await commissionOf(id)).toBeUndefined();
+  });
+
+  test('a Stripe that cannot be read for the card leaves the purchase as it is, and the cron credits the commission later', async () => {
+    const affiliate = await newAffiliate('unread');
+    const referral = await referralOf(affiliate.code);
+    const email = uniqueEmail('referred');
+    const id = await seller.stack.openCheckout({email, referral});
+    seller.stack.stripe.complete(id, {email, paid: true, cardFingerprint: `fp_unread_${affiliate.code}`});
+    // Twice: the worker's Stripe client retries a 500 once itself.
+    [1, 2].forEach(() =>
+      seller.stack.stripe.failNext('GET /v1/payment_intents/', 500, {
+        type: 'api_error',
+        message: 'An unknown error occurred',
+      }),
+    );
+    expect((await seller.stack.deliver(completedEvent(seller.stack, id))).status).toBe(200);
+    expect(await commissionOf(id)).toBeUndefined();
+    await seller.stack.worker.db.run(
+      "UPDATE jobs SET run_after = 0 WHERE kind = 'affiliate-credit' AND session_id = ?1 AND status = 'pending'",
+      id,
+    );
+    await seller.stack.worker.scheduled();
+    expect(await commissionOf(id)).toMatchObject({affiliate_id: affiliate.id});
   });
 
   test('a purchase from another address, paid with a card the affiliate paid with before, earns nothing', async () => {
@@ -488,6 +512,41 @@ describe('the console', () => {
     );
     expect(entries.map((entry) => entry.outcome).sort()).toEqual(['done', 'failed', 'failed']);
     expect(entries.find((entry) => entry.outcome === 'done')!.detail).toContain(affiliate.code);
+  });
+
+  test('a payout pays what was payable when the seller looked, not a commission that became payable since', async () => {
+    const affiliate = await newAffiliate('as-of');
+    const [seen, later] = [
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+    ];
+    await holdOver(seen);
+    const {answer, affiliate: shown} = await listed(affiliate.id);
+    const payable = (await commissionOf(seen))!.commission;
+    expect(shown.totals.payable).toBe(payable);
+    // Between the look and the click, the other commission's hold ends: it was not in what was paid.
+    await seller.stack.worker.db.run(
+      'UPDATE commissions SET payable_at = ? WHERE session_id = ?',
+      answer.asOf + 1,
+      later,
+    );
+    const made = await payout(affiliate.id, payable, 'TR-AS-OF', answer.asOf);
+    expect(made.status).toBe(200);
+    expect(
+      await seller.stack.worker.db.all(
+        'SELECT session_id, payout_id IS NOT NULL AS paid FROM commissions WHERE affiliate_id = ? ORDER BY session_id',
+        affiliate.id,
+      ),
+    ).toEqual(
+      [
+        {session_id: seen, paid: 1},
+        {session_id: later, paid: 0},
+      ].sort((x, y) => x.session_id.localeCompare(y.session_id)),
+    );
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({
+      payable: (await commissionOf(later))!.commission,
+      paid: payable,
+    });
   });
 
   test('a payout to an unknown affiliate is 404', async () => {

@@ -217,9 +217,16 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
   // The rows of 0036 (the team's, added at 0038, are checked below).
   const of0036 = async (table: string) =>
     (await rowsOf(table)).filter((row) => String(row.session_id).startsWith('cs_test_team_migration_'));
-  // 0043 adds the promotion code Stripe applied, 0044 the checkout a purchase was recovered from: none before them.
+  // 0043 adds the promotion code Stripe applied, 0044 the checkout a purchase was recovered from, 0046 the
+  // card's fingerprint (read for a referred sale only): none before them.
   expect(await of0036('purchases')).toEqual(
-    before.purchases.map((row) => ({...row, seats: 1, promotion_code_id: null, recovered_from: null})),
+    before.purchases.map((row) => ({
+      ...row,
+      seats: 1,
+      promotion_code_id: null,
+      recovered_from: null,
+      card_fingerprint: null,
+    })),
   );
   // 0045 adds when a grant was first accepted: not known for one accepted before it.
   expect(await of0036('grants')).toEqual(before.grants.map((row) => ({...row, member_id: null, activated_at: null})));

@@ -48,7 +48,7 @@ export async function listAffiliates(db: D1Database, now = Date.now()): Promise<
       lastPayout: payout ? {amount: payout.amount, reference: payout.reference, at: payout.at} : null,
     };
   });
-  return {items, totals: sumTotals([...figures.values()].map((each) => each.totals))};
+  return {items, totals: sumTotals([...figures.values()].map((each) => each.totals)), asOf: now};
 }
 
 /** Every commission as CSV, newest first: whom, on which purchase, how much, where it stands. */
@@ -106,19 +106,23 @@ async function payableTo(db: D1Database, affiliateId: string, now: number): Prom
 }
 
 /**
- * Marks paid what is payable to the affiliate now, when it is the amount the seller saw and paid
- * (`amount`): 409 when nothing is payable, or when it has changed since (a commission became
- * payable, a refund lowered one). The payout and the commissions it pays are written in one D1
- * batch, each statement conditional on the amount payable then: two payouts racing (a double
- * click, two admins) pay each commission once, and the second records nothing.
+ * Marks paid what was payable to the affiliate when the seller looked (`asOf`, the list's moment;
+ * now when not given), when it is the amount the seller saw and paid (`amount`): 409 when nothing
+ * is payable, or when it has changed since (a refund lowered one). A commission that became
+ * payable after the seller looked is left for the next payout: it was not in what they paid. The
+ * payout and the commissions it pays are written in one D1 batch, each statement conditional on
+ * the amount payable then: two payouts racing (a double click, two admins) pay each commission
+ * once, and the second records nothing.
  */
 export async function payAffiliate(
   db: D1Database,
   affiliateId: string,
-  request: {amount: number; reference: string},
+  request: {amount: number; reference: string; asOf?: number},
   by: string,
   now = Date.now(),
 ): Promise<{amount: number; currency: string; reference: string; code: string}> {
+  // Where each commission stands is read as of this moment (`?1` of the SQL below); never later than now.
+  const at = Math.min(request.asOf ?? now, now);
   const affiliate = await db.prepare('SELECT code FROM affiliates WHERE id = ?1').bind(affiliateId).first<{
     code: string;
   }>();
@@ -129,9 +133,9 @@ export async function payAffiliate(
     db
       .prepare(
         `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by)
-         SELECT ?4, ?2, ?5, ?3, ?6, ?1, ?7 WHERE ${payableNow} = ?5`,
+         SELECT ?4, ?2, ?5, ?3, ?6, ?8, ?7 WHERE ${payableNow} = ?5`,
       )
-      .bind(now, affiliateId, PLAN_CURRENCY, payoutId, request.amount, request.reference, by),
+      .bind(at, affiliateId, PLAN_CURRENCY, payoutId, request.amount, request.reference, by, now),
     db
       .prepare(
         `UPDATE commissions AS u SET payout_id = ?4, paid_amount = (
@@ -141,12 +145,12 @@ export async function payAffiliate(
            WHERE ${PAYABLE})
          AND EXISTS (SELECT 1 FROM affiliate_payouts WHERE id = ?4)`,
       )
-      .bind(now, affiliateId, PLAN_CURRENCY, payoutId),
+      .bind(at, affiliateId, PLAN_CURRENCY, payoutId),
   ]);
   if ((paid!.meta.changes ?? 0) > 0)
     return {amount: request.amount, currency: PLAN_CURRENCY, reference: request.reference, code: affiliate.code};
   // Nothing written: what is payable now is not what the seller saw (or another payout took it).
-  const left = await payableTo(db, affiliateId, now);
+  const left = await payableTo(db, affiliateId, at);
   if (left === 0) throw new HttpError(409, AFFILIATE_WORDS.payoutNothing, 'CONFLICT');
   throw new HttpError(409, AFFILIATE_WORDS.payoutChanged(left, PLAN_CURRENCY), 'CONFLICT');
 }

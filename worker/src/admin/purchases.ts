@@ -366,6 +366,7 @@ const JOB_SUMMARY: Record<string, (key: string, sessionId: string) => string> = 
   // Keyed by the session that paid: the purchase's own, or one of its upgrades'.
   'card-country': (key, sessionId) =>
     `The card's country${key === `card-country:${sessionId}` ? '' : " of an upgrade's payment"} read from Stripe (fair price)`,
+  'affiliate-credit': () => "The affiliate's commission on the purchase (their link brought it)",
 };
 
 function jobEvent(job: Record<string, unknown>): PurchaseEvent {
@@ -378,7 +379,7 @@ function jobEvent(job: Record<string, unknown>): PurchaseEvent {
         ? 'email'
         : kind === 'github-remove' || kind === 'extra-withdraw' || kind === 'team-seats'
           ? 'removal'
-          : kind === 'card-country'
+          : kind === 'card-country' || kind === 'affiliate-credit'
             ? 'stripe'
             : 'invitation',
     summary: JOB_SUMMARY[kind]?.(job.key as string, job.session_id as string) ?? kind,

@@ -9,7 +9,7 @@ import {runClaimed} from '../outbox';
 import {settingsOf} from '../settings';
 import type {PurchaseStatus} from '../purchases';
 import {checkCardCountry} from './cardCountry';
-import {creditCommission} from '../affiliates/credit';
+import {queueCommission} from '../affiliates/credit';
 import {CONSENT_METADATA_KEY} from './checkoutOptions';
 import {idOf, stripeFor} from './stripe';
 import {fulfillUpgrade} from '../upgrades/fulfilment';
@@ -176,8 +176,7 @@ export async function fulfillCheckout(
   }
   if (status === 'revoked') await takeBackEvery(context, sessionId, 'payment refunded or disputed');
   if (status === 'paid') await checkCardCountry(context, session);
-  // Last: a failure to read the card it checks throws, for Stripe to deliver the event again.
-  if (status === 'paid') await creditCommission(context, session);
+  if (status === 'paid') await queueCommission(context, session);
   log.info('checkout.recorded', {sessionId, status, paymentStatus: session.payment_status});
   return {status, session, email};
 }

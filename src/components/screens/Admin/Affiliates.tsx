@@ -68,8 +68,10 @@ function AffiliatesPanel() {
 
   const pay = (affiliate: AdminAffiliate, reference: string) => {
     const {payable: amount, currency} = affiliate.totals;
+    // The list's moment: a commission that became payable since is not in what the seller paid.
+    const asOf = loaded.data?.asOf;
     void run(
-      () => api.affiliatePayout(affiliate.id, {amount, reference}),
+      () => api.affiliatePayout(affiliate.id, {amount, reference, ...(asOf !== undefined && {asOf})}),
       WORDS.payoutMade(amount, currency, reference),
       loaded.reload,
     );

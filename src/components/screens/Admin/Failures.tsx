@@ -22,6 +22,7 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'extra-withdraw': 'GitHub removal (an extra repository)',
   'team-seats': 'Team seats after a refund of seats (members past the count)',
   'checkout-reminder': 'Reminder of a checkout left unpaid',
+  'affiliate-credit': "An affiliate's commission (the buyer's card compared)",
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */
