@@ -8,7 +8,7 @@ import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {AffiliatesView} from '../../src/components/screens/Affiliates';
-import {AFFILIATE_CODE_RULE, AFFILIATE_WORDS, appConfig, COMMISSION_STATES, ROUTES} from '../../src/config';
+import {AFFILIATE_CODE_RULE, AFFILIATE_WORDS, appConfig, COMMISSION_STATES, planAmount, ROUTES} from '../../src/config';
 import {API_PATHS, type AffiliateAnswer, type AffiliateCommission} from '../../src/config/api';
 import {formatMoney} from '../../src/config/money';
 import {renderWithSite} from '../support/render';
@@ -21,12 +21,16 @@ const user = {uid: 'uid-ada', email: 'ada@example.com', displayName: null, photo
 const programme = appConfig.affiliates!;
 const TERMS = {commissionPercent: programme.commissionPercent, referralDays: programme.referralDays, holdDays: 74};
 const JOINED_AT = Date.UTC(2026, 4, 3, 10);
+// Two sales, at the dearest and the cheapest plan's price (read from the config, so a re-price needs no edit here).
+const PRICES = appConfig.plans.map(planAmount).sort((a, b) => a - b);
+const [CHEAP, DEAR] = [PRICES[0]!, PRICES[PRICES.length - 1]!];
+const earned = (amount: number) => Math.round((amount * programme.commissionPercent) / 100);
 
 function commission(overrides: Partial<AffiliateCommission>): AffiliateCommission {
   return {
     paidAt: Date.UTC(2026, 4, 10),
-    amount: 9900,
-    commission: 2970,
+    amount: DEAR,
+    commission: earned(DEAR),
     currency: 'usd',
     state: 'pending',
     payableAt: Date.UTC(2026, 6, 23),
@@ -44,13 +48,13 @@ function joined(overrides: Partial<NonNullable<AffiliateAnswer['affiliate']>> = 
       joinedAt: JOINED_AT,
       clicks: 42,
       sales: 2,
-      totals: {currency: 'usd', pending: 2970, payable: 2070, paid: 1000},
+      totals: {currency: 'usd', pending: earned(DEAR), payable: earned(CHEAP), paid: 1000},
       commissions: [
         commission({}),
         commission({
           paidAt: Date.UTC(2026, 1, 1),
-          amount: 6900,
-          commission: 2070,
+          amount: CHEAP,
+          commission: earned(CHEAP),
           state: 'payable',
           payableAt: Date.UTC(2026, 3, 16),
         }),
@@ -190,13 +194,25 @@ describe('the affiliate page', () => {
     const figure = (label: string) => figures.getByText(label).nextElementSibling?.textContent;
     expect(figure(AFFILIATE_WORDS.clicks)).toBe('42');
     expect(figure(AFFILIATE_WORDS.sales)).toBe('2');
-    expect(figure(AFFILIATE_WORDS.pending)).toBe(formatMoney(2970, 'usd'));
-    expect(figure(AFFILIATE_WORDS.payable)).toBe(formatMoney(2070, 'usd'));
+    expect(figure(AFFILIATE_WORDS.pending)).toBe(formatMoney(earned(DEAR), 'usd'));
+    expect(figure(AFFILIATE_WORDS.payable)).toBe(formatMoney(earned(CHEAP), 'usd'));
     expect(figure(AFFILIATE_WORDS.paid)).toBe(formatMoney(1000, 'usd'));
 
     expect(rows()).toEqual([
-      ['10 May 2026', '$99.00', '$29.70', COMMISSION_STATES.pending, '23 July 2026'],
-      ['1 February 2026', '$69.00', '$20.70', COMMISSION_STATES.payable, '16 April 2026'],
+      [
+        '10 May 2026',
+        formatMoney(DEAR, 'usd'),
+        formatMoney(earned(DEAR), 'usd'),
+        COMMISSION_STATES.pending,
+        '23 July 2026',
+      ],
+      [
+        '1 February 2026',
+        formatMoney(CHEAP, 'usd'),
+        formatMoney(earned(CHEAP), 'usd'),
+        COMMISSION_STATES.payable,
+        '16 April 2026',
+      ],
     ]);
     expect(screen.queryByRole('form')).toBeNull();
   });
