@@ -63,6 +63,7 @@ export type {
   BuyerReceipts,
   PricesResponse,
   UpgradeOffer,
+  UpgradeCodeStanding,
   SeatsOffer,
   BuyerPlan,
   LeadResult,

@@ -256,9 +256,12 @@ export const ADMIN_PATHS = {
   affiliatesCsv: '/admin/affiliates.csv',
   /** POST {amount, reference}: the seller paid the affiliate what is payable; marks those commissions paid. */
   affiliatePayout: '/admin/affiliates/:affiliateId/payout',
-  /** POST {code, percentOff | amountOff, maxUses?, endsAt?, firstTimeOnly?, plan?}: a Stripe promotion code. */
+  /**
+   * POST {code, percentOff | amountOff, maxUses?, endsAt?, firstTimeOnly?, forUpgrades?, plan?}: a
+   * Stripe promotion code, or with `forUpgrades` an upgrade code the worker keeps.
+   */
   createLaunchCode: '/admin/codes',
-  /** POST: ends the code at Stripe: no buyer can use it from then on. */
+  /** POST: ends the code (at Stripe, for a promotion code): no buyer can use it from then on. */
   endLaunchCode: '/admin/codes/:codeId/end',
 } as const;
 

@@ -23,7 +23,13 @@ import {
   SALES_PERIODS,
   SEAT_END_REASON_KEYS,
 } from './apiPaths';
-import {LAUNCH_CODE_LIMITS, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES} from './launchCodes';
+import {
+  LAUNCH_CODE_LIMITS,
+  LAUNCH_CODE_PATTERN,
+  LAUNCH_CODE_STATES,
+  LAUNCH_CODE_WORDS,
+  UPGRADE_CODE_ID_PATTERN,
+} from './launchCodes';
 import {AFFILIATE_CODE_PATTERN, AFFILIATE_CODE_RULE, COMMISSION_STATES} from './affiliates';
 
 // ---------------------------------------------------------------------------------------------
@@ -210,6 +216,8 @@ export const releaseEmailsBody = z.strictObject(
   {message: 'The body takes only subscribed'},
 );
 
+const UPGRADE_CODE_RULE = 'An upgrade code is 3 to 40 letters, digits or dashes';
+
 /**
  * POST /createUpgradeSession. Only the plan to move up to (a config plan's id), or with `addSeats`
  * the plan held now and how many seats to add, and where to come back. Anything else sent along
@@ -224,8 +232,18 @@ export const upgradeBody = z.object({
     .min(1, 'addSeats must be at least 1')
     .max(1000, 'addSeats must be at most 1000')
     .optional(),
+  /**
+   * An upgrade code the buyer typed (past buyers only): the worker finds it, checks its limits and
+   * takes it off the price itself; one that does not apply is refused with why (409).
+   */
+  code: z.string({message: UPGRADE_CODE_RULE}).regex(LAUNCH_CODE_PATTERN, UPGRADE_CODE_RULE).optional(),
   successUrl: url,
   cancelUrl: url,
+});
+
+/** GET /upgrades?code=: the upgrade code the buyer typed, to price the upgrades with it. */
+export const upgradesQuery = z.object({
+  code: z.string({message: UPGRADE_CODE_RULE}).regex(LAUNCH_CODE_PATTERN, UPGRADE_CODE_RULE).optional(),
 });
 
 /** A body the route does not read (`{}` by the site's client): only its JSON content type counts. */
@@ -572,8 +590,28 @@ export const pricesResponse = z.object({
   plans: z.array(z.object({id: z.string(), amount: z.number(), listAmount: z.number()})),
 });
 
-/** One upgrade the buyer may pay for: the plan, and what it costs now (cents). */
-export const upgradeOffer = z.object({planId: z.string(), name: z.string(), amount: z.number(), currency: z.string()});
+/**
+ * One upgrade the buyer may pay for: the plan, and what it costs now (cents), with the upgrade code
+ * asked about where it applies; `withoutCode` is then what it costs without it (else null).
+ */
+export const upgradeOffer = z.object({
+  planId: z.string(),
+  name: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  withoutCode: z.number().nullable(),
+});
+
+/**
+ * The upgrade code GET /upgrades?code= was asked about: as the seller made it (its case), or as
+ * typed when there is none; what it gives (`launchCodeTerms`); and why it does not apply to this
+ * buyer (UPGRADE_CODE_WORDS), or null when it does.
+ */
+export const upgradeCodeStanding = z.object({
+  code: z.string(),
+  terms: z.string().nullable(),
+  refused: z.string().nullable(),
+});
 
 /**
  * More seats the owner may buy for their purchase's plan, sold for teams: how many it has, the most
@@ -597,6 +635,8 @@ export const buyerPlan = z.object({
   plan: z.object({id: z.string(), name: z.string()}).nullable(),
   upgrades: z.array(upgradeOffer),
   seats: seatsOffer.nullable(),
+  /** The upgrade code asked about (`?code=`), or null when none was. */
+  code: upgradeCodeStanding.nullable(),
 });
 
 /** POST /api/leads */
@@ -1220,25 +1260,34 @@ export const launchCodeBody = z
         .optional(),
       endsAt: z.number({message: ENDS_RULE}).int(ENDS_RULE).positive(ENDS_RULE).optional(),
       firstTimeOnly: z.boolean({message: 'firstTimeOnly is true or false'}).optional(),
+      /** Past buyers only: an upgrade code, typed on the dashboard, never at Stripe's Checkout. */
+      forUpgrades: z.boolean({message: 'forUpgrades is true or false'}).optional(),
       plan: z.string({message: 'plan is a plan id'}).optional(),
     },
-    {message: 'The body takes only code, percentOff or amountOff, maxUses, endsAt, firstTimeOnly and plan'},
+    {
+      message:
+        'The body takes only code, percentOff or amountOff, maxUses, endsAt, firstTimeOnly, forUpgrades and plan',
+    },
   )
   .refine((body) => (body.percentOff === undefined) !== (body.amountOff === undefined), {
     message: 'Give percentOff or amountOff: one of them, not both',
-  });
+  })
+  .refine((body) => !(body.forUpgrades && body.firstTimeOnly), {message: LAUNCH_CODE_WORDS.upgradeFirstTime});
 
-/** A promotion code's id at Stripe, as the console names a code. */
+/** A code's id as the console names it: a promotion code's id at Stripe, or an upgrade code's (the worker's). */
 export const launchCodeParams = z.object({
   codeId: z
     .string({message: 'codeId is required'})
-    .regex(/^promo_[A-Za-z0-9]{1,200}$/, 'codeId is not a Stripe promotion code id'),
+    .refine(
+      (id) => /^promo_[A-Za-z0-9]{1,200}$/.test(id) || UPGRADE_CODE_ID_PATTERN.test(id),
+      'codeId is not a code id (a Stripe promotion code id, or an upgrade code id)',
+    ),
 });
 
 /**
  * A launch code as the console lists it: what it takes off, its limits, where it stands, and what
- * it sold (the paid purchases Stripe recorded it on: `revenue` is what they paid less refunds, in
- * the plans' currency).
+ * it sold (the paid purchases Stripe recorded it on, or for an upgrade code the upgrades paid with
+ * it: `revenue` is what they paid less refunds, in the plans' currency).
  */
 export const adminLaunchCode = z.object({
   id: z.string(),
@@ -1249,7 +1298,9 @@ export const adminLaunchCode = z.object({
   maxUses: z.number().nullable(),
   endsAt: z.number().nullable(),
   firstTimeOnly: z.boolean(),
-  /** The plan id it is restricted to, or null for every plan. */
+  /** An upgrade code (past buyers only): typed on the dashboard, its uses and revenue are upgrades'. */
+  forUpgrades: z.boolean(),
+  /** The plan id it is restricted to (for an upgrade code, the plan upgraded to), or null for every plan. */
   plan: z.string().nullable(),
   createdAt: z.number(),
   endedAt: z.number().nullable(),
@@ -1489,6 +1540,7 @@ export type Receipt = z.infer<typeof receipt>;
 export type BuyerReceipts = z.infer<typeof buyerReceipts>;
 export type PricesResponse = z.infer<typeof pricesResponse>;
 export type UpgradeOffer = z.infer<typeof upgradeOffer>;
+export type UpgradeCodeStanding = z.infer<typeof upgradeCodeStanding>;
 export type BuyerPlan = z.infer<typeof buyerPlan>;
 export type SeatsOffer = z.infer<typeof seatsOffer>;
 export type LeadResult = z.infer<typeof leadResult>;

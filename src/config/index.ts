@@ -96,6 +96,9 @@ export {
   launchCodeCouponName,
   launchCodeTerms,
   type LaunchCodeState,
+  UPGRADE_CODE_ID_PATTERN,
+  UPGRADE_CODE_WORDS,
+  upgradeCodeAmount,
 } from './launchCodes';
 export {
   AFFILIATE_CODE_PATTERN,

@@ -6,10 +6,16 @@
  *
  * Codes never stack with a country's fair price: a session with a fair-price coupon has no code
  * field (worker/src/payments/fairPriceCheckout.ts).
+ *
+ * An upgrade code is for past buyers only: it is never a Stripe promotion code, so Checkout's code
+ * field never takes it. A signed-in buyer types it on the dashboard's upgrade card, and the worker
+ * takes it off the upgrade's price itself (Checkout takes one discount, and an upgrade's is its
+ * credit for the plan already bought): worker/src/upgrades/. Its limits are the worker's to keep.
  */
 import {formatDay} from './dates';
 import {formatMoney} from './money';
 import {findStoredPlan} from './plans';
+import {SMALLEST_CHARGE} from './upgrades';
 
 /**
  * What a buyer types: letters, digits and dashes, as Stripe allows, at most 40 of them (Stripe
@@ -22,11 +28,17 @@ export const LAUNCH_CODE_PATTERN = /^[A-Za-z0-9-]{3,40}$/;
 export const LAUNCH_CODE_LIMITS = {maxUses: 100_000, maxDays: 3 * 366} as const;
 
 /**
+ * An upgrade code's id, made by the worker (a launch code's is Stripe's promotion code id, `promo_…`):
+ * `upcode_` and 24 hex digits.
+ */
+export const UPGRADE_CODE_ID_PATTERN = /^upcode_[0-9a-f]{24}$/;
+
+/**
  * Where a code stands, as the console shows it. `active`: Stripe takes it. `ended`: the seller
  * ended it. `expired`: past its end date. `used up`: paid for as many times as it allows.
  */
 export const LAUNCH_CODE_STATES = {
-  active: 'Active: buyers can use it at checkout.',
+  active: 'Active: buyers can use it.',
   ended: 'Ended: you ended it, and Stripe no longer takes it.',
   expired: 'Expired: its end date has passed.',
   'used up': 'Used up: it has been used as many times as it allows.',
@@ -47,9 +59,34 @@ export const LAUNCH_CODE_WORDS = {
   pastEnd: 'The end date must be in the future.',
   tooFar: `The end date must be within ${LAUNCH_CODE_LIMITS.maxDays} days.`,
   unknownPlan: 'There is no plan with this id: pick one the site sells.',
+  upgradeFirstTime:
+    'An upgrade code is for past buyers, so it cannot be for first-time buyers only too: untick one of them.',
   sharedProduct: (plan: string, other: string) =>
     `${plan} shares a Stripe product with ${other}, and Stripe limits a code by product: a code for ${plan} alone would work for ${other} too. Give each plan a product of its own in Stripe, or make the code for every plan.`,
 } as const;
+
+/**
+ * Why an upgrade code does not apply, as the buyer reads it on the dashboard (GET /upgrades?code=
+ * answers it in `code.refused`; POST /createUpgradeSession refuses with it, 409).
+ */
+export const UPGRADE_CODE_WORDS = {
+  unknown: 'There is no upgrade code like this: check how it is spelled.',
+  ended: 'This code has ended.',
+  expired: (day: string) => `This code expired on ${day}.`,
+  usedUp: 'This code has been used as many times as it allows.',
+  otherPlan: (plan: string) => `This code is for upgrades to ${plan} only.`,
+  fairPrice: "Your upgrade is already at your country's fair price, and a code does not combine with it.",
+  seats: 'An upgrade code takes off a move to a higher plan, not seats added.',
+} as const;
+
+/**
+ * What an upgrade costs with a code: the code's percent of the amount (rounded to the cent), or its
+ * amount, taken off; never below Stripe's smallest charge, which Checkout needs to take a payment.
+ */
+export function upgradeCodeAmount(amount: number, code: {percentOff: number | null; amountOff: number | null}): number {
+  const off = code.percentOff !== null ? Math.round((amount * code.percentOff) / 100) : (code.amountOff ?? 0);
+  return Math.max(SMALLEST_CHARGE, amount - off);
+}
 
 /** What a code gives and its limits, as one line: the console's table and the admin log read the same. */
 export function launchCodeTerms(code: {
@@ -59,12 +96,18 @@ export function launchCodeTerms(code: {
   maxUses: number | null;
   endsAt: number | null;
   firstTimeOnly: boolean;
+  forUpgrades: boolean;
   plan: string | null;
 }): string {
   const off =
     code.percentOff !== null ? `${code.percentOff}% off` : `${formatMoney(code.amountOff, code.currency)} off`;
+  const planName = code.plan === null ? null : (findStoredPlan(code.plan)?.name ?? code.plan);
   return [
-    code.plan === null ? off : `${off} ${findStoredPlan(code.plan)?.name ?? code.plan} only`,
+    code.forUpgrades
+      ? `${off} upgrades${planName === null ? '' : ` to ${planName}`}, past buyers only`
+      : planName === null
+        ? off
+        : `${off} ${planName} only`,
     code.firstTimeOnly ? 'first-time buyers only' : null,
     code.maxUses === null ? null : `at most ${code.maxUses} ${code.maxUses === 1 ? 'use' : 'uses'}`,
     code.endsAt === null ? null : `until ${formatDay(code.endsAt)}`,

@@ -151,9 +151,15 @@ export function moreSeatsLabel(toName: string): string {
  * The credit line on the upgrade's Stripe receipt (a coupon's name: at most 40 characters), so the
  * buyer reads the plan's price, then what takes it down to theirs. For a fair-price buyer the one
  * coupon holds the fair-price percent too (Checkout takes one discount), and the line says so:
- * "Credit for your Starter purchase" would pass the whole discount off as the credit.
+ * "Credit for your Starter purchase" would pass the whole discount off as the credit. An upgrade
+ * code's discount is in it too, and named: "Starter credit and code SPRING" (a fair price and a
+ * code never combine).
  */
-export function upgradeCreditName(from: Plan, percentOff: number | null = null): string {
+export function upgradeCreditName(from: Plan, percentOff: number | null = null, code: string | null = null): string {
+  if (code !== null) {
+    const codePart = ` credit and code ${code}`;
+    return `${from.name.slice(0, Math.max(0, 40 - codePart.length))}${codePart}`.slice(0, 40);
+  }
   if (!percentOff) return `Credit for your ${from.name} purchase`.slice(0, 40);
   // A long plan name is cut, never the percent.
   const fairPart = ` credit and ${percentOff}% fair price`;
