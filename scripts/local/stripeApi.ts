@@ -67,6 +67,8 @@ export interface AccountSettings {
   termsOfServiceUrl: string | null;
   /** Stripe Tax set up (head office address, registrations). `automatic_tax` needs it. */
   taxActive: boolean;
+  /** Settings, Adaptive Pricing: what a session without `adaptive_pricing` gets (Stripe turns it on for new accounts). */
+  adaptivePricing: boolean;
 }
 
 export interface StripeStandIn {
@@ -545,6 +547,7 @@ type CreateBody = Record<string, unknown> &
     custom_text?: {terms_of_service_acceptance?: {message?: string}};
     invoice_creation?: {enabled?: string};
     tax_id_collection?: {enabled?: string};
+    adaptive_pricing?: {enabled?: string};
   };
 
 /**
@@ -603,11 +606,18 @@ function refusalOf(
 }
 
 /** The session's tax, invoice and terms fields, as Stripe answers them for what it was created with. */
-function optionFields(body: CreateBody): Partial<Stripe.Checkout.Session> {
+function optionFields(body: CreateBody, account: AccountSettings): Partial<Stripe.Checkout.Session> {
   const termsText = body.custom_text?.terms_of_service_acceptance?.message;
   return {
     automatic_tax: {enabled: body.automatic_tax?.enabled === 'true', liability: null, provider: null, status: null},
     tax_id_collection: {enabled: body.tax_id_collection?.enabled === 'true', required: 'never'},
+    // Without the parameter, Stripe follows the dashboard's setting.
+    adaptive_pricing: {
+      enabled:
+        body.adaptive_pricing?.enabled === undefined
+          ? account.adaptivePricing
+          : body.adaptive_pricing.enabled === 'true',
+    },
     invoice_creation:
       body.invoice_creation?.enabled === 'true'
         ? ({enabled: true, invoice_data: {}} as Stripe.Checkout.Session.InvoiceCreation)
@@ -764,6 +774,7 @@ export async function startStripeStandIn({
   const dashboardSettings: AccountSettings = {
     termsOfServiceUrl: null,
     taxActive: false,
+    adaptivePricing: true,
     ...settingsAtStart,
   };
   const invoices = new Map<string, Stripe.Invoice>();
@@ -1235,7 +1246,7 @@ export async function startStripeStandIn({
           metadata: (body.metadata as Record<string, string>) ?? {},
           success_url: body.success_url as string,
           cancel_url: body.cancel_url as string,
-          ...optionFields(body),
+          ...optionFields(body, dashboardSettings),
         });
         if (hostedPages) session.url = `${publicUrl()}/checkout/${session.id}`;
         sessions.set(session.id, session);

@@ -117,6 +117,8 @@ export const appConfig = {
     // Off until the Stripe account is in the US: Stripe collects consent to offers there only.
     recoverAbandoned: false,
     reminderDelayHours: 1,
+    // Off: the buyer pays in the plans' currency. Stripe's conversion fee falls on the buyer when on.
+    adaptivePricing: false,
   },
   // Tiers from the World Bank's "Price level ratio of PPP conversion factor (GDP) to market
   // exchange rate" (indicator PA.NUS.PPPC.RF, 2023 values): a country whose prices are about half

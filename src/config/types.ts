@@ -290,6 +290,15 @@ export interface AppConfig {
     recoverAbandoned: boolean;
     /** Hours from the checkout's expiry (24 hours after it opened) to the reminder. */
     reminderDelayHours: number;
+    /**
+     * Local currencies (docs/features/fair-prices.mdx): Stripe's Adaptive Pricing shows the buyer the
+     * price in their own currency at Checkout and converts it, at a rate it guarantees for the
+     * session (`adaptive_pricing`, on every purchase's and upgrade's session). Stripe still states the
+     * session's amounts in the plans' currency, so fair prices, codes, upgrades and commissions are
+     * priced and checked as before. Sent true or false either way: the config decides, not the
+     * dashboard's setting, which Stripe turns on for new accounts.
+     */
+    adaptivePricing: boolean;
   };
   /**
    * Fair prices worldwide: a visitor from a country with lower purchasing power pays less. The

@@ -23,6 +23,7 @@ const ALL_OFF: AppConfig['checkout'] = {
   requireTermsAcceptance: false,
   recoverAbandoned: false,
   reminderDelayHours: 1,
+  adaptivePricing: false,
 };
 const priceId = appConfig.plans[0]!.priceId.test;
 
@@ -64,6 +65,21 @@ test('all off: none of the four parameters reaches Stripe, and the session has n
   expect(session.consent_collection).toBeNull();
   const paid = stripeApi.complete(session.id, {email: 'buyer@example.com', paid: true});
   expect(paid.invoice).toBeNull();
+});
+
+test("local currencies: the switch turns Adaptive Pricing on, and off it stays off whatever the dashboard's setting", async () => {
+  // A new account's dashboard has it on: the session follows the config, not the dashboard.
+  expect(stripeApi.dashboardSettings.adaptivePricing).toBe(true);
+  const off = await create({});
+  expect(stripeApi.created[0]).toMatchObject({adaptive_pricing: {enabled: 'false'}});
+  expect(off.adaptive_pricing).toEqual({enabled: false});
+  stripeApi.dashboardSettings.adaptivePricing = false;
+  const on = await create({adaptivePricing: true});
+  expect(stripeApi.created[1]).toMatchObject({adaptive_pricing: {enabled: 'true'}});
+  expect(on.adaptive_pricing).toEqual({enabled: true});
+  // Stripe still states the amounts in the plans' currency: what the worker checks a payment against.
+  expect(on.currency).toBe(off.currency);
+  expect(on.amount_total).toBe(off.amount_total);
 });
 
 test('tax IDs: Checkout offers the field', async () => {

@@ -39,7 +39,7 @@ function stripePageOf(sessionId: string): string {
   return stack.stripe.payments.get(session.payment_intent as string)!.charge.receipt_url!;
 }
 
-test("the config's tax, tax ID, invoice and terms switches reach Stripe with the Checkout Session, as configured", async () => {
+test("the config's tax, tax ID, invoice, terms and local currency switches reach Stripe with the Checkout Session, as configured", async () => {
   const before = stack.stripe.created.length;
   await paidBuyer();
   const sent = stack.stripe.created[before]!;
@@ -48,6 +48,8 @@ test("the config's tax, tax ID, invoice and terms switches reach Stripe with the
   expect(sent.tax_id_collection).toEqual(collectTaxIds ? {enabled: 'true'} : undefined);
   expect(sent.invoice_creation).toEqual(invoiceEveryPurchase ? {enabled: 'true'} : undefined);
   expect(sent.consent_collection).toEqual(requireTermsAcceptance ? {terms_of_service: 'required'} : undefined);
+  // Sent either way: a new account's dashboard has Adaptive Pricing on, and the config decides.
+  expect(sent.adaptive_pricing).toEqual({enabled: String(appConfig.checkout.adaptivePricing)});
   if (requireTermsAcceptance) {
     expect(
       (sent.custom_text as {terms_of_service_acceptance: {message: string}}).terms_of_service_acceptance.message,

@@ -6,12 +6,20 @@ type CheckoutSwitches = AppConfig['checkout'];
 /** The Checkout Session parameters that the config's `checkout` switches decide. */
 export type CheckoutOptions = Pick<
   Stripe.Checkout.SessionCreateParams,
-  'automatic_tax' | 'tax_id_collection' | 'invoice_creation' | 'consent_collection' | 'custom_text' | 'after_expiration'
+  | 'automatic_tax'
+  | 'tax_id_collection'
+  | 'invoice_creation'
+  | 'consent_collection'
+  | 'custom_text'
+  | 'after_expiration'
+  | 'adaptive_pricing'
 >;
 
 /**
- * The config's tax, invoice, terms and recovery switches as Stripe takes them. A switch that is off
- * is left out rather than sent as false, so the session is the one Stripe makes by default. The
+ * The config's tax, invoice, terms, recovery and currency switches as Stripe takes them. A switch
+ * that is off is left out rather than sent as false, so the session is the one Stripe makes by
+ * default; but Adaptive Pricing is sent either way, since Stripe's default for it is the
+ * dashboard's setting (on for new accounts), and the config is what decides. The
  * terms' text needs the checkbox: Stripe refuses `custom_text.terms_of_service_acceptance` without
  * `consent_collection.terms_of_service: 'required'`.
  *
@@ -42,6 +50,7 @@ export function checkoutOptions(
     ...(recover && {
       after_expiration: {recovery: {enabled: true, allow_promotion_codes: recovery!.promotionCodes}},
     }),
+    adaptive_pricing: {enabled: switches.adaptivePricing},
   };
 }
 
