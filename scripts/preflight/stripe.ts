@@ -13,6 +13,7 @@ import {
   planPrices,
   type StripeMode,
   teamProblems,
+  affiliateProblems,
 } from '../../src/config';
 import {formatMoney} from '../../src/config/money';
 import {API_PATHS} from '../../src/config/api';
@@ -61,6 +62,9 @@ export async function checkStripe(input: StripeCheckInput): Promise<CheckLine[]>
       lines.push(fail(`Config: ${problem}`, 'Fix the plan in src/config/app.ts'));
     for (const sold of planPrices(plan)) lines.push(await priceLine(stripe, sold, mode));
   }
+  // Commissions are shares of Stripe's sales: a figure out of bounds turns the programme off.
+  for (const problem of affiliateProblems())
+    lines.push(fail(`Config: ${problem}, so the affiliate programme is off`, 'Fix affiliates in src/config/app.ts'));
   if (mode === 'production') lines.push(...(await accountLines(stripe)));
   if (appConfig.checkout.recoverAbandoned) lines.push(await recoveryLine(stripe));
   lines.push(...(await webhookLines(stripe, input, mode)));

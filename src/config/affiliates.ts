@@ -26,9 +26,34 @@ export const AFFILIATE_CODE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,30})[a-z0-9]$/;
 export const AFFILIATE_CODE_RULE =
   'A code is 3 to 32 lower-case letters, digits and dashes, starting and ending with a letter or a digit';
 
-/** The programme, or undefined when the seller runs none (`affiliates` in app.ts). */
+/**
+ * The programme, or undefined when the seller runs none (`affiliates` in app.ts), or when its
+ * figures are out of bounds (`affiliateProblems`): a typo must not credit more than a sale, so
+ * the site shows no programme and the worker credits nothing until it is fixed. `npm test` and
+ * `npm run preflight` name the problem.
+ */
 export function affiliateProgramme(config: AppConfig = appConfig): AppConfig['affiliates'] {
-  return config.affiliates;
+  return affiliateProblems(config).length === 0 ? config.affiliates : undefined;
+}
+
+/** The bounds of the programme's figures: a whole percent of a sale, and whole days. */
+export const AFFILIATE_BOUNDS = {
+  commissionPercent: {least: 1, most: 100},
+  referralDays: {least: 1, most: 365},
+  disputeDays: {least: 0, most: 365},
+} as const;
+
+/** What is wrong with the programme's figures in the config, as a seller reads it; empty when nothing is (or no programme). */
+export function affiliateProblems(config: AppConfig = appConfig): string[] {
+  const programme = config.affiliates;
+  if (!programme) return [];
+  return (Object.keys(AFFILIATE_BOUNDS) as (keyof typeof AFFILIATE_BOUNDS)[]).flatMap((key) => {
+    const value = programme[key];
+    const {least, most} = AFFILIATE_BOUNDS[key];
+    return Number.isInteger(value) && value >= least && value <= most
+      ? []
+      : [`affiliates.${key} is ${String(value)}: it must be a whole number from ${least} to ${most}`];
+  });
 }
 
 /**

@@ -105,6 +105,7 @@ export {
   AFFILIATE_CODE_RULE,
   AFFILIATE_PARAM,
   AFFILIATE_WORDS,
+  affiliateProblems,
   affiliateProgramme,
   COMMISSION_STATES,
   commissionHoldDays,

@@ -1,7 +1,10 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {
+  affiliateProblems,
+  affiliateProgramme,
   appConfig,
+  type AppConfig,
   checkoutPriceId,
   dashboardPlan,
   extraRepositoriesAdded,
@@ -21,6 +24,23 @@ import {
 
 describe('the app config', () => {
   const plans = appConfig.plans;
+
+  it("holds the affiliate programme's figures in bounds, and a typo turns the programme off rather than overpay", () => {
+    expect(affiliateProblems()).toEqual([]);
+    expect(affiliateProgramme()).toBe(appConfig.affiliates);
+    const typo: AppConfig = {
+      ...appConfig,
+      affiliates: {commissionPercent: 300, referralDays: 60.5, disputeDays: -1},
+    };
+    expect(affiliateProblems(typo)).toEqual([
+      'affiliates.commissionPercent is 300: it must be a whole number from 1 to 100',
+      'affiliates.referralDays is 60.5: it must be a whole number from 1 to 365',
+      'affiliates.disputeDays is -1: it must be a whole number from 0 to 365',
+    ]);
+    expect(affiliateProgramme(typo)).toBeUndefined();
+    // No programme is no problem.
+    expect(affiliateProblems({...appConfig, affiliates: undefined})).toEqual([]);
+  });
 
   it('names the product once: the calls to action say the name the config gives', () => {
     expect(appConfig.appName.trim()).not.toBe('');
