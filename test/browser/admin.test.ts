@@ -14,7 +14,17 @@ import {LOCAL_MAILGUN_SIGNING_KEY, signedEvent} from '../../scripts/local/mailgu
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
 import {publishLocalRelease} from '../../scripts/local/release';
 import {SEED_HAND_INVITED} from '../../scripts/local/seedData';
-import {AFFILIATE_WORDS, API_PATHS, appConfig, extraRepositoryKeys, PLAN_CURRENCY, planAmount} from '../../src/config';
+import {
+  AFFILIATE_WORDS,
+  API_PATHS,
+  appConfig,
+  extraRepositoryKeys,
+  LAUNCH_CODE_STATES,
+  type LaunchCodeState,
+  PLAN_CURRENCY,
+  planAmount,
+} from '../../src/config';
+import {ADMIN_PATHS, type AdminFunnel} from '../../src/config/api';
 import {formatMoney} from '../../src/config/money';
 import {eventually} from './helpers';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
@@ -41,6 +51,9 @@ const VIEWS = [
 ];
 /** The storefront header's buy button, which the console must not show. */
 const BUY_BUTTON = `Get ${appConfig.appName}`;
+
+/** A code's State cell: its badge ("Active") and the rest of the state's sentence after the colon. */
+const stateCell = (state: LaunchCodeState) => LAUNCH_CODE_STATES[state].replace(': ', ' ');
 
 /** Whether the page is wider than the window: something pushes it sideways. */
 const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
@@ -276,6 +289,86 @@ describe('the seller’s console on the local stack', () => {
     expect(errors).toEqual([]);
   });
 
+  it.each([
+    ['1440', WIDE],
+    ['390', PHONE],
+  ])(
+    'at %s px, the first screen shows the funnel: each figure beside the period before, why it starts at checkout, and what needs a look',
+    async (_, size) => {
+      const {page, errors} = admin;
+      await page.setViewportSize(size);
+      // What the worker answers for the first screen's period, read as the page asks for it.
+      const answered = page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname.endsWith(ADMIN_PATHS.funnel) && response.request().method() === 'GET',
+      );
+      await session.goto(page, '/admin');
+      const funnel = (await (await answered).json()) as AdminFunnel;
+      const region = page.getByRole('region', {name: 'Funnel, last 30 days'});
+      const steps = region.locator('dl > div');
+      await steps.first().waitFor();
+
+      // The local stack has no Plausible key: no visitors, and the funnel says why.
+      const why = 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.';
+      expect(funnel.visitors).toEqual({source: 'none', why});
+      await region.getByText(why, {exact: true}).waitFor();
+
+      // Each figure as the worker counts it, its lines as shown: the figure, its share, the period before.
+      const shown = Object.fromEntries(
+        await steps.evaluateAll((divs) =>
+          divs.map((div) => [div.querySelector('dt')!.textContent, div.querySelector('dd')!.innerText] as const),
+        ),
+      );
+      const percent = '[\\d,]+(\\.\\d)?%';
+      const share = (words: string) => `${percent} of ${escapeRegExp(words)}\\n`;
+      const delta = `\\(([+−]${percent}|no change|none before)\\)`;
+      /** The figure, what it is a share of, then the same stretch of the 30 days before and the change. */
+      const step = ({now, before}: {now: number; before: number | null}, of = '') =>
+        new RegExp(`^${now}\\n${of}the 30 days before: ${before} ${delta}$`);
+      const wait = '(under a minute|\\d+ (min|h|days?)( \\d+ (min|h))?)';
+      const {checkoutsStarted, checkoutsPaid, refunds, payments, invitationsAccepted, downloads} = funnel;
+      expect(shown).toEqual({
+        'Checkouts started': expect.stringMatching(step(checkoutsStarted)),
+        'Checkouts paid': expect.stringMatching(step(checkoutsPaid, share('those started'))),
+        'Purchases refunded in full': expect.stringMatching(
+          step(refunds, share(`${payments.now} ${payments.now === 1 ? 'payment' : 'payments'}`)),
+        ),
+        'Invitations accepted': expect.stringMatching(step(invitationsAccepted)),
+        Downloads: expect.stringMatching(step(downloads)),
+        // A wait in words ("none yet" when no code reached a buyer yet), beside the period before's.
+        'Payment to access, median': expect.stringMatching(
+          new RegExp(`^(none yet|${wait})\\nthe 30 days before: (no code reached a buyer|${wait}( ${delta})?)$`),
+        ),
+      });
+      // What the seed and this file's buyers make so: in the last 30 days checkouts were started and
+      // paid, invitations accepted, and this file's buyer (at least) refunded in full; each period
+      // before was recorded (the seed's checkouts go back 90 days).
+      expect(checkoutsPaid.now).toBeGreaterThanOrEqual(1);
+      expect(checkoutsStarted.now).toBeGreaterThan(checkoutsPaid.now);
+      expect(invitationsAccepted.now).toBeGreaterThanOrEqual(1);
+      expect(refunds.now).toBeGreaterThanOrEqual(1);
+      expect(payments.now).toBeGreaterThanOrEqual(checkoutsPaid.now);
+      expect([checkoutsStarted, checkoutsPaid, refunds, invitationsAccepted].map(({before}) => before)).toEqual(
+        Array(4).fill(expect.any(Number)),
+      );
+
+      // Needs a look: the seed's grants that failed for good are listed, and nothing says all is well.
+      const look = page.getByRole('region', {name: 'Needs a look, now'});
+      const {failedGrants, unaccepted, queued, cardCountryFlags} = funnel.needsLook;
+      expect(failedGrants).toBeGreaterThan(0);
+      const items = await look.getByRole('listitem').allTextContents();
+      expect(items).toContain(
+        `${failedGrants} ${failedGrants === 1 ? 'grant' : 'grants'} failed for good (an invitation or a removal)`,
+      );
+      expect(items).toHaveLength([unaccepted, failedGrants, queued, cardCountryFlags].filter((n) => n > 0).length);
+      expect(await look.getByText('Nothing needs a look.').count()).toBe(0);
+
+      expect(await overflows(page)).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
+
   it('the repository audit sums up first, shows five rows a kind until Show all, and removes all the hand-invited accounts once confirmed', async () => {
     const {page, errors, workerCalls} = admin;
     await page.setViewportSize(WIDE);
@@ -442,7 +535,7 @@ describe('the seller’s console on the local stack', () => {
     expect(await row.getByRole('cell').allTextContents()).toEqual([
       name,
       '20% off, at most 5 uses',
-      'Active buyers can use it at checkout.',
+      stateCell('active'),
       '0 / 5',
       formatMoney(0, PLAN_CURRENCY),
       'End',
@@ -474,6 +567,64 @@ describe('the seller’s console on the local stack', () => {
     ]);
     expect(errors).toEqual([]);
   });
+
+  it.each([
+    ['1440', WIDE],
+    ['390', PHONE],
+  ])(
+    'at %s px, the Codes view makes a code and lists it with its terms and state; on a phone each row is a card',
+    async (px, size) => {
+      const {page, errors} = admin;
+      await page.setViewportSize(size);
+      await session.goto(page, '/admin?view=codes');
+      const name = `W${px}-${Date.now().toString(36).toUpperCase()}`;
+      const form = page.getByRole('form', {name: 'Make a code'});
+      await form.getByLabel('Code', {exact: true}).fill(name);
+      await form.getByLabel('Percent off (%)').fill('15');
+      await form.getByRole('button', {name: 'Make code'}).click();
+      await page.getByText(`Code ${name} made: 15% off.`).waitFor();
+      // The form is emptied for the next code.
+      expect(await form.getByLabel('Code', {exact: true}).inputValue()).toBe('');
+
+      const row = page.getByRole('table', {name: 'Launch codes'}).getByRole('row').filter({hasText: name});
+      await row.waitFor();
+      const cells = row.getByRole('cell');
+      expect(await cells.allTextContents()).toEqual([
+        name,
+        '15% off',
+        stateCell('active'),
+        '0',
+        formatMoney(0, PLAN_CURRENCY),
+        'End',
+      ]);
+      const layout = await cells.evaluateAll((tds) =>
+        tds.map((td) => {
+          const box = td.getBoundingClientRect();
+          return {
+            display: getComputedStyle(td).display,
+            label: getComputedStyle(td, '::before').content,
+            top: box.top,
+            bottom: box.bottom,
+          };
+        }),
+      );
+      const columns = ['Code', 'Terms', 'State', 'Uses', 'Revenue', 'Action'];
+      if (size === PHONE) {
+        // A card: each cell on a line of its own, named by its column.
+        expect(layout.map(({display}) => display)).toEqual(columns.map(() => 'grid'));
+        expect(layout.map(({label}) => label)).toEqual(columns.map((column) => `"${column}"`));
+        for (let i = 1; i < layout.length; i++)
+          expect(layout[i]!.top).toBeGreaterThanOrEqual(layout[i - 1]!.bottom - 1);
+      } else {
+        // A table's row: the cells side by side, the column named by its header.
+        expect(layout.map(({display}) => display)).toEqual(columns.map(() => 'table-cell'));
+        expect(new Set(layout.map(({top}) => Math.round(top))).size).toBe(1);
+      }
+      expect(await overflows(page)).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it.each([
     ['1440', WIDE],
