@@ -195,9 +195,13 @@ export function seedStatements(count: number, now = Date.now(), grantTables: Gra
       }
     }
   }
-  // Checkouts opened and left: about 1.5 for each purchase, spread over the same 90 days.
-  for (let i = 0; i < Math.ceil(count * 1.5); i++)
-    starts.push([`${SEED_SESSION_PREFIX}left${String(i).padStart(6, '0')}`, now - ((i * 7_654_321) % (90 * DAY_MS))]);
+  // Checkouts opened and left: about 1.5 for each purchase, spread evenly over the same 90 days.
+  const left = Math.ceil(count * 1.5);
+  for (let i = 0; i < left; i++)
+    starts.push([
+      `${SEED_SESSION_PREFIX}left${String(i).padStart(6, '0')}`,
+      now - Math.floor((i / left) * 90 * DAY_MS),
+    ]);
   const leads = Array.from({length: Math.ceil(count / 10)}, (_, i) => [
     `seed-lead-${i}`,
     `lead${String(i).padStart(6, '0')}@example.com`,
