@@ -112,3 +112,4 @@ export {
   commissionPayableAt,
   type CommissionState,
 } from './affiliates';
+export {FUNNEL_WORDS} from './funnel';

@@ -19,6 +19,7 @@ import {
   API_PATHS,
   appConfig,
   extraRepositoryKeys,
+  FUNNEL_WORDS,
   LAUNCH_CODE_STATES,
   type LaunchCodeState,
   PLAN_CURRENCY,
@@ -309,7 +310,7 @@ describe('the seller’s console on the local stack', () => {
       await steps.first().waitFor();
 
       // The local stack has no Plausible key: no visitors, and the funnel says why.
-      const why = 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.';
+      const why = FUNNEL_WORDS.noKey;
       expect(funnel.visitors).toEqual({source: 'none', why});
       await region.getByText(why, {exact: true}).waitFor();
 

@@ -38,7 +38,14 @@ import {
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
-import {AFFILIATE_WORDS, appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, seatRefundAmount} from '../../src/config';
+import {
+  AFFILIATE_WORDS,
+  appConfig,
+  FUNNEL_WORDS,
+  LAUNCH_CODE_WORDS,
+  PLAN_CURRENCY,
+  seatRefundAmount,
+} from '../../src/config';
 
 /** The signed-in seller: an address on the product's own domain. */
 export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
@@ -137,7 +144,7 @@ export function funnelSummary(overrides: Partial<AdminFunnel> = {}): AdminFunnel
     period: '30d',
     since: NOW - 29 * DAY_MS,
     recordedSince: NOW - 400 * DAY_MS,
-    visitors: {source: 'none', why: 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.'},
+    visitors: {source: 'none', why: FUNNEL_WORDS.noKey},
     checkoutsStarted: {now: 50, before: 40},
     checkoutsPaid: {now: 20, before: 20},
     refunds: {now: 1, before: 2},

@@ -3,6 +3,7 @@ import {screen, within} from '@testing-library/react';
 import Funnel, {duration} from '../../src/components/screens/Admin/Funnel';
 import {renderWithSite} from '../support/render';
 import {funnelSummary, useAdminWorkerStub} from '../stubs/adminWorkerStub';
+import {FUNNEL_WORDS} from '../../src/config';
 
 const worker = useAdminWorkerStub();
 const show = (period: '7d' | '30d' | '12m' | 'all' = '30d') =>
@@ -16,9 +17,7 @@ async function step(label: string) {
 describe("the console's funnel", () => {
   it('without Plausible, starts at checkout and says why; each step beside the 30 days before, with its change', async () => {
     show();
-    expect(
-      await screen.findByText('No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(FUNNEL_WORDS.noKey)).toBeInTheDocument();
     expect(screen.queryByText('Visitors')).toBeNull();
     expect(await step('Checkouts started')).toBe('50the 30 days before: 40 (+25%)');
     expect(await step('Checkouts paid')).toBe('2040% of those startedthe 30 days before: 20 (no change)');

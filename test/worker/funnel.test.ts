@@ -4,7 +4,7 @@
  * each beside the period before; visitors from Plausible's Stats API (a stand-in: there is no
  * offline Plausible) when the worker has a key, else why not; and what needs a look now.
  */
-import {appConfig} from '../../src/config';
+import {appConfig, FUNNEL_WORDS} from '../../src/config';
 import {ADMIN_PATHS, type AdminFunnel} from '../../src/config/api';
 import {DAY_MS} from '../../src/config/dates';
 import {INVITEE} from '../../scripts/local/githubApi';
@@ -169,14 +169,14 @@ test('without a key, or with one Plausible refuses, the funnel starts at checkou
   plausible.failNext(401, PLAUSIBLE_KEY_REFUSED);
   expect((await funnel()).visitors).toEqual({
     source: 'none',
-    why: 'Plausible refused the key (401): check PLAUSIBLE_API_KEY, so the funnel starts at checkout.',
+    why: FUNNEL_WORDS.keyRefused(401),
   });
   const bare = await startStack({ADMIN_EMAILS: admin.email});
   try {
     const answer = await funnel('7d', bare);
     expect(answer.visitors).toEqual({
       source: 'none',
-      why: 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.',
+      why: FUNNEL_WORDS.noKey,
     });
   } finally {
     await bare.stop();

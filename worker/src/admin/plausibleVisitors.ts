@@ -1,5 +1,5 @@
 import {z} from 'zod';
-import {appConfig} from '../../../src/config';
+import {appConfig, FUNNEL_WORDS} from '../../../src/config';
 import type {AdminFunnel, SalesPeriod} from '../../../src/config/api';
 import {log} from '../log';
 import type {Settings} from '../settings';
@@ -38,23 +38,23 @@ async function visitorsIn(settings: Settings, key: string, range: string | [stri
       signal: AbortSignal.timeout(5000),
     });
   } catch (err) {
-    throw new Error(`Plausible could not be reached (${err instanceof Error ? err.name : 'error'})`, {cause: err});
+    throw new Error(FUNNEL_WORDS.unreachable(err instanceof Error ? err.name : 'error'), {cause: err});
   }
   if (!response.ok) {
     log.warn('funnel.plausible_refused', {status: response.status, body: (await response.text()).slice(0, 200)});
     throw new Error(
       response.status === 401 || response.status === 403
-        ? `Plausible refused the key (${response.status}): check PLAUSIBLE_API_KEY`
+        ? FUNNEL_WORDS.keyRefused(response.status)
         : response.status === 429
-          ? "Plausible's hourly limit of requests for this key is reached"
+          ? FUNNEL_WORDS.hourlyLimit
           : response.status === 402
-            ? "Plausible's plan for this account has no Stats API"
-            : `Plausible answered ${response.status}`,
+            ? FUNNEL_WORDS.noStatsApi
+            : FUNNEL_WORDS.answered(response.status),
     );
   }
   const parsed = answer.safeParse(await response.json().catch(() => null));
   const visitors = parsed.success ? parsed.data.results[0]?.metrics[0] : undefined;
-  if (visitors === undefined) throw new Error('Plausible answered without a count of visitors');
+  if (visitors === undefined) throw new Error(FUNNEL_WORDS.noCount);
   return visitors;
 }
 
@@ -64,8 +64,7 @@ export async function plausibleVisitors(
   spans: {now: Span; before: Span | null},
 ): Promise<AdminFunnel['visitors']> {
   const key = settings.PLAUSIBLE_API_KEY;
-  if (!key)
-    return {source: 'none', why: 'No Plausible key is set (PLAUSIBLE_API_KEY), so the funnel starts at checkout.'};
+  if (!key) return {source: 'none', why: FUNNEL_WORDS.noKey};
   try {
     const [now, before] = await Promise.all([
       visitorsIn(settings, key, dateRange(spans.now, period)),
@@ -73,6 +72,6 @@ export async function plausibleVisitors(
     ]);
     return {source: 'plausible', now, before};
   } catch (err) {
-    return {source: 'none', why: `${(err as Error).message}, so the funnel starts at checkout.`};
+    return {source: 'none', why: (err as Error).message};
   }
 }
