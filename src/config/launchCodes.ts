@@ -66,6 +66,20 @@ export const LAUNCH_CODE_WORDS = {
 } as const;
 
 /**
+ * The console's words for ending a code, asked before and said after. A promotion code is Stripe's
+ * to stop taking; an upgrade code never was at Stripe: the worker stops pricing upgrades with it,
+ * and a checkout already opened with it keeps its price.
+ */
+export const LAUNCH_CODE_ENDING = {
+  question: ({code, forUpgrades}: {code: string; forUpgrades: boolean}) =>
+    forUpgrades
+      ? `No buyer can use ${code} from then on; upgrades already paid with it, or whose checkout is already open, keep their price.`
+      : `Stripe stops taking ${code} at once; purchases already paid with it keep their discount.`,
+  done: ({code, forUpgrades}: {code: string; forUpgrades: boolean}) =>
+    forUpgrades ? `${code} ended: no buyer can use it now.` : `${code} ended: Stripe no longer takes it.`,
+} as const;
+
+/**
  * Why an upgrade code does not apply, as the buyer reads it on the dashboard (GET /upgrades?code=
  * answers it in `code.refused`; POST /createUpgradeSession refuses with it, 409).
  */
