@@ -442,7 +442,7 @@ describe('the seller’s console on the local stack', () => {
     expect(await row.getByRole('cell').allTextContents()).toEqual([
       name,
       '20% off, at most 5 uses',
-      'Active buyers can use it at checkout.',
+      'Active buyers can use it.',
       '0 / 5',
       formatMoney(0, PLAN_CURRENCY),
       'End',

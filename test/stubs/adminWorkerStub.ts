@@ -38,7 +38,14 @@ import {
 } from '../../src/config/api';
 import {listen} from '../../scripts/support/listen';
 import {serviceName} from '../../src/config/serviceName';
-import {AFFILIATE_WORDS, appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, seatRefundAmount} from '../../src/config';
+import {
+  AFFILIATE_WORDS,
+  appConfig,
+  LAUNCH_CODE_ENDING,
+  LAUNCH_CODE_WORDS,
+  PLAN_CURRENCY,
+  seatRefundAmount,
+} from '../../src/config';
 
 /** The signed-in seller: an address on the product's own domain. */
 export const ADMIN_EMAIL = `admin@${appConfig.domainName}`;
@@ -742,8 +749,13 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
             entry.code.toUpperCase() === body.code.toUpperCase(),
         );
         if (twin) return [409, {error: LAUNCH_CODE_WORDS.codeTaken(twin.code), code: 'CONFLICT'} satisfies ErrorBody];
+        if (body.forUpgrades && body.firstTimeOnly)
+          return [400, {error: LAUNCH_CODE_WORDS.upgradeFirstTime} satisfies ErrorBody];
         const made: AdminLaunchCode = {
-          id: `promo_${store.launchCodes.length + 1}${body.code.replace(/-/g, '')}`,
+          // As the worker names them: an upgrade code is its own (`upcode_` and 24 hex digits), never Stripe's.
+          id: body.forUpgrades
+            ? `upcode_${(store.launchCodes.length + 1).toString(16).padStart(24, '0')}`
+            : `promo_${store.launchCodes.length + 1}${body.code.replace(/-/g, '')}`,
           code: body.code,
           percentOff: body.percentOff ?? null,
           amountOff: body.amountOff ?? null,
@@ -751,6 +763,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           maxUses: body.maxUses ?? null,
           endsAt: body.endsAt ?? null,
           firstTimeOnly: body.firstTimeOnly ?? false,
+          forUpgrades: body.forUpgrades ?? false,
           plan: body.plan ?? null,
           createdAt: NOW,
           endedAt: null,
@@ -771,10 +784,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           entry === code ? {...entry, endedAt: NOW + 5000, state: 'ended'} : entry,
         );
         log('end_code', null, `${code.code} ended`);
-        return [
-          200,
-          {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`} satisfies AdminActionResult,
-        ];
+        return [200, {status: 'ended', detail: LAUNCH_CODE_ENDING.done(code)} satisfies AdminActionResult];
       }
       case `GET ${ADMIN_PATHS.affiliates}`: {
         const sum = (key: 'pending' | 'payable' | 'paid') =>
