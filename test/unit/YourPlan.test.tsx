@@ -274,6 +274,8 @@ describe('an upgrade code (past buyers only), typed on the card', () => {
     expect(screen.queryByText(/with code/)).toBeNull();
     expect(field).toHaveValue('');
     expect(field).toHaveFocus();
+    // Nothing typed, nothing to apply.
+    expect(screen.getByRole('button', {name: 'Apply'})).toBeDisabled();
     expect(codeStatus()).toBeEmptyDOMElement();
     await userEvent.click(screen.getByRole('button', {name: label}));
     await waitFor(() => expect(redirect).toHaveBeenCalled());

@@ -233,7 +233,11 @@ function UpgradeCode({
             aria-invalid={refusal !== null}
             aria-describedby="upgrade-code-standing"
           />
-          <button type="submit" className={controls.secondary} disabled={busy || checking} aria-busy={checking}>
+          <button
+            type="submit"
+            className={controls.secondary}
+            disabled={busy || checking || typed.trim() === ''}
+            aria-busy={checking}>
             {checking && <Spinner label="Checking the code" />}
             Apply
           </button>
