@@ -49,6 +49,40 @@ const UPGRADE_TARGETS = appConfig.plans.filter((plan) =>
   appConfig.plans.some((from) => upgradesFrom(from).some((to) => to.id === plan.id)),
 );
 
+/** A box of the form with its rule under it, the rule read as the box's description (red when it refuses). */
+function Tick({
+  label,
+  checked,
+  onChange,
+  ruleId,
+  refused = false,
+  children,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  ruleId: string;
+  refused?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <>
+      <label className={styles.check}>
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-describedby={ruleId}
+        />{' '}
+        {label}
+      </label>
+      <p id={ruleId} className={clsx(styles.hint, refused && styles.refusedText)}>
+        {children}
+      </p>
+    </>
+  );
+}
+
 /** What the seller typed in a whole-number field, or undefined when left empty; NaN when it is not one. */
 function wholeNumber(text: string): number | undefined {
   const trimmed = text.trim();
@@ -233,33 +267,24 @@ function MakeCode({reload}: {reload: () => void}) {
           </select>
         </div>
       </div>
-      <label className={styles.check}>
-        <input
-          type="checkbox"
-          checked={firstTimeOnly}
-          onChange={(event) => setFirstTimeOnly(event.target.checked)}
-          aria-describedby={`${id}-first-rule`}
-        />{' '}
-        First-time buyers only
-      </label>
-      <p id={`${id}-first-rule`} className={styles.hint}>
+      <Tick
+        label="First-time buyers only"
+        checked={firstTimeOnly}
+        onChange={setFirstTimeOnly}
+        ruleId={`${id}-first-rule`}>
         Stripe takes it only from a Stripe customer with no payment before. Each first purchase makes a new customer, so
         try in test mode whether a returning buyer is refused.
-      </p>
-      <label className={styles.check}>
-        <input
-          type="checkbox"
-          checked={forUpgrades}
-          onChange={(event) => pickUpgrades(event.target.checked)}
-          aria-describedby={`${id}-upgrades-rule`}
-        />{' '}
-        Past buyers only (an upgrade code)
-      </label>
-      <p id={`${id}-upgrades-rule`} className={clsx(styles.hint, bothBoxes && styles.refusedText)}>
+      </Tick>
+      <Tick
+        label="Past buyers only (an upgrade code)"
+        checked={forUpgrades}
+        onChange={pickUpgrades}
+        ruleId={`${id}-upgrades-rule`}
+        refused={bothBoxes}>
         {bothBoxes
           ? LAUNCH_CODE_WORDS.upgradeFirstTime
           : "Typed on the buyer's dashboard, on the upgrade card, never at Stripe's Checkout: the site takes it off an upgrade's price. Not with a country's fair price, nor on seats added."}
-      </p>
+      </Tick>
       <div className={styles.actions}>
         <button type="submit" className={controls.primary} disabled={busy || !ready}>
           Make code
