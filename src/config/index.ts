@@ -93,6 +93,7 @@ export {
   LAUNCH_CODE_PATTERN,
   LAUNCH_CODE_STATES,
   LAUNCH_CODE_WORDS,
+  LAUNCH_CODE_ENDING,
   launchCodeCouponName,
   launchCodeTerms,
   type LaunchCodeState,

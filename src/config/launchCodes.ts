@@ -34,12 +34,13 @@ export const LAUNCH_CODE_LIMITS = {maxUses: 100_000, maxDays: 3 * 366} as const;
 export const UPGRADE_CODE_ID_PATTERN = /^upcode_[0-9a-f]{24}$/;
 
 /**
- * Where a code stands, as the console shows it. `active`: Stripe takes it. `ended`: the seller
- * ended it. `expired`: past its end date. `used up`: paid for as many times as it allows.
+ * Where a code stands, as the console shows it, whether Stripe or the worker holds it. `active`:
+ * buyers can use it. `ended`: the seller ended it. `expired`: past its end date. `used up`: paid
+ * for as many times as it allows.
  */
 export const LAUNCH_CODE_STATES = {
   active: 'Active: buyers can use it.',
-  ended: 'Ended: you ended it, and Stripe no longer takes it.',
+  ended: 'Ended: you ended it, and no buyer can use it now.',
   expired: 'Expired: its end date has passed.',
   'used up': 'Used up: it has been used as many times as it allows.',
 } as const;
@@ -63,6 +64,20 @@ export const LAUNCH_CODE_WORDS = {
     'An upgrade code is for past buyers, so it cannot be for first-time buyers only too: untick one of them.',
   sharedProduct: (plan: string, other: string) =>
     `${plan} shares a Stripe product with ${other}, and Stripe limits a code by product: a code for ${plan} alone would work for ${other} too. Give each plan a product of its own in Stripe, or make the code for every plan.`,
+} as const;
+
+/**
+ * The console's words for ending a code, asked before and said after. A promotion code is Stripe's
+ * to stop taking; an upgrade code never was at Stripe: the worker stops pricing upgrades with it,
+ * and a checkout already opened with it keeps its price.
+ */
+export const LAUNCH_CODE_ENDING = {
+  question: ({code, forUpgrades}: {code: string; forUpgrades: boolean}) =>
+    forUpgrades
+      ? `No buyer can use ${code} from then on; upgrades already paid with it, or whose checkout is already open, keep their price.`
+      : `Stripe stops taking ${code} at once; purchases already paid with it keep their discount.`,
+  done: ({code, forUpgrades}: {code: string; forUpgrades: boolean}) =>
+    forUpgrades ? `${code} ended: no buyer can use it now.` : `${code} ended: Stripe no longer takes it.`,
 } as const;
 
 /**

@@ -326,13 +326,21 @@ export function createApiClient(options: ApiClientOptions) {
       if (!Array.isArray(body?.receipts)) throw new ApiError('The server sent no receipts', 502);
       return {receipts: body.receipts};
     },
-    /** The buyer's plan now (upgrades included), the upgrades and seats on offer, priced by the worker. */
-    async upgrades(): Promise<BuyerPlan> {
-      const body = await call('GET', API_PATHS.upgrades);
+    /**
+     * The buyer's plan now (upgrades included), the upgrades and seats on offer, priced by the worker;
+     * with `code` (an upgrade code the buyer typed), priced with it where it applies, and the code's
+     * standing (its terms, or why it is refused).
+     */
+    async upgrades(code?: string): Promise<BuyerPlan> {
+      // withQuery encodes it, and leaves out an empty one: no code asked is no `?code=`.
+      const body = await call('GET', API_PATHS.upgrades, {query: {code}});
       if (!Array.isArray(body?.upgrades)) throw new ApiError('The server sent no plan', 502);
-      return {plan: body.plan ?? null, upgrades: body.upgrades, seats: body.seats ?? null};
+      return {plan: body.plan ?? null, upgrades: body.upgrades, seats: body.seats ?? null, code: body.code ?? null};
     },
-    /** Stripe Checkout for upgrading the buyer's purchase to `planId`: the worker decides the amount. */
+    /**
+     * Stripe Checkout for upgrading the buyer's purchase to `planId` (with the upgrade code in `code`,
+     * if any): the worker decides the amount, and refuses a code that does not apply (409, with why).
+     */
     async createUpgradeSession(request: CreateUpgradeSessionRequest): Promise<UrlResponse> {
       return urlFrom(await call('POST', API_PATHS.createUpgradeSession, {body: request}), 'checkout');
     },

@@ -20,6 +20,7 @@ import {
   appConfig,
   extraRepositoryKeys,
   FUNNEL_WORDS,
+  LAUNCH_CODE_ENDING,
   LAUNCH_CODE_STATES,
   type LaunchCodeState,
   PLAN_CURRENCY,
@@ -551,7 +552,7 @@ describe('the seller’s console on the local stack', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(ends()).toBe(0);
     await question.getByRole('button', {name: 'Confirm'}).click();
-    await page.getByText(`${name} ended: Stripe no longer takes it.`).waitFor();
+    await page.getByText(LAUNCH_CODE_ENDING.done({code: name, forUpgrades: false})).waitFor();
     await row.getByText('Ended', {exact: true}).waitFor();
     expect(ends()).toBe(1);
     expect(await row.getByRole('button', {name: 'End'}).count()).toBe(0);

@@ -42,6 +42,7 @@ import {
   AFFILIATE_WORDS,
   appConfig,
   FUNNEL_WORDS,
+  LAUNCH_CODE_ENDING,
   LAUNCH_CODE_WORDS,
   PLAN_CURRENCY,
   seatRefundAmount,
@@ -749,8 +750,13 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
             entry.code.toUpperCase() === body.code.toUpperCase(),
         );
         if (twin) return [409, {error: LAUNCH_CODE_WORDS.codeTaken(twin.code), code: 'CONFLICT'} satisfies ErrorBody];
+        if (body.forUpgrades && body.firstTimeOnly)
+          return [400, {error: LAUNCH_CODE_WORDS.upgradeFirstTime} satisfies ErrorBody];
         const made: AdminLaunchCode = {
-          id: `promo_${store.launchCodes.length + 1}${body.code.replace(/-/g, '')}`,
+          // As the worker names them: an upgrade code is its own (`upcode_` and 24 hex digits), never Stripe's.
+          id: body.forUpgrades
+            ? `upcode_${(store.launchCodes.length + 1).toString(16).padStart(24, '0')}`
+            : `promo_${store.launchCodes.length + 1}${body.code.replace(/-/g, '')}`,
           code: body.code,
           percentOff: body.percentOff ?? null,
           amountOff: body.amountOff ?? null,
@@ -758,6 +764,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           maxUses: body.maxUses ?? null,
           endsAt: body.endsAt ?? null,
           firstTimeOnly: body.firstTimeOnly ?? false,
+          forUpgrades: body.forUpgrades ?? false,
           plan: body.plan ?? null,
           createdAt: NOW,
           endedAt: null,
@@ -778,10 +785,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           entry === code ? {...entry, endedAt: NOW + 5000, state: 'ended'} : entry,
         );
         log('end_code', null, `${code.code} ended`);
-        return [
-          200,
-          {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`} satisfies AdminActionResult,
-        ];
+        return [200, {status: 'ended', detail: LAUNCH_CODE_ENDING.done(code)} satisfies AdminActionResult];
       }
       case `GET ${ADMIN_PATHS.affiliates}`: {
         const sum = (key: 'pending' | 'payable' | 'paid') =>

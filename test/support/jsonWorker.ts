@@ -8,7 +8,8 @@ import {listen} from '../../scripts/support/listen';
 
 export interface JsonWorker {
   url: string;
-  calls: {route: string; body: unknown}[];
+  /** Each call's route and body, and its query's parameters when it had any (`GET /upgrades?code=…`). */
+  calls: {route: string; body: unknown; query?: Record<string, string>}[];
   /** How `route` (`GET /releases`) answers from now on. */
   answer(route: string, status: number, body: unknown): void;
   close(): Promise<void>;
@@ -22,9 +23,15 @@ export async function startJsonWorker(): Promise<JsonWorker> {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const route = `${request.method} ${new URL(request.url ?? '/', 'http://worker').pathname}`;
+        const asked = new URL(request.url ?? '/', 'http://worker');
+        const route = `${request.method} ${asked.pathname}`;
         const text = Buffer.concat(chunks).toString('utf8');
-        calls.push({route, body: text ? JSON.parse(text) : null});
+        // A route answers whatever its query; the query is kept for the test to read what was asked.
+        calls.push({
+          route,
+          body: text ? JSON.parse(text) : null,
+          ...(asked.search && {query: Object.fromEntries(asked.searchParams)}),
+        });
         const {status, body} = answers.get(route) ?? {status: 404, body: {error: `No route for ${route}`}};
         response.writeHead(status, {'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*'});
         response.end(JSON.stringify(body));

@@ -2,7 +2,7 @@ import React from 'react';
 import {fireEvent, screen, waitFor, within} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type {AdminLaunchCode} from '../../src/config/api';
-import {appConfig, LAUNCH_CODE_WORDS} from '../../src/config';
+import {appConfig, LAUNCH_CODE_WORDS, launchCodeTerms, upgradesFrom} from '../../src/config';
 import LaunchCodes from '../../src/components/screens/Admin/LaunchCodes';
 import {renderWithSite} from '../support/render';
 import {NOW, useAdminWorkerStub} from '../stubs/adminWorkerStub';
@@ -13,6 +13,8 @@ const show = () => renderWithSite(<LaunchCodes />, {env: {WORKER_URL: worker().u
 const plan = appConfig.plans.at(-1)!;
 /** The last moment of 31 July 2026, UTC: what "Ends on 2026-07-31" sends. */
 const END_OF_JULY = Date.UTC(2026, 6, 31, 23, 59, 59, 999);
+/** A plan a buyer can upgrade to: the first one above the cheapest. */
+const upgradedTo = upgradesFrom([...appConfig.plans].sort((a, b) => a.price - b.price)[0]!)[0]!;
 
 function code(overrides: Partial<AdminLaunchCode>): AdminLaunchCode {
   return {
@@ -24,6 +26,7 @@ function code(overrides: Partial<AdminLaunchCode>): AdminLaunchCode {
     maxUses: 5,
     endsAt: null,
     firstTimeOnly: false,
+    forUpgrades: false,
     plan: null,
     createdAt: NOW - 86_400_000,
     endedAt: null,
@@ -32,6 +35,15 @@ function code(overrides: Partial<AdminLaunchCode>): AdminLaunchCode {
     revenue: 11_040,
     ...overrides,
   };
+}
+
+/** Shows the panel and starts a percent-off code in its Make a code form: the form, for the rest. */
+async function startCode(name: string, percent: string): Promise<HTMLElement> {
+  show();
+  const form = await screen.findByRole('form', {name: 'Make a code'});
+  await userEvent.type(within(form).getByLabelText('Code'), name);
+  await userEvent.type(within(form).getByLabelText('Percent off (%)'), percent);
+  return form;
 }
 
 /** The cells of each row of the codes' table, as the seller reads them. */
@@ -72,11 +84,11 @@ describe('the Launch codes panel', () => {
     expect(screen.getByRole('heading', {level: 2, name: 'Launch codes'})).toBeInTheDocument();
     expect(screen.getByText(/never stack with a country's fair price/)).toBeInTheDocument();
     expect(await rows()).toEqual([
-      ['LAUNCH-20', '20% off, at most 5 uses', 'Active buyers can use it at checkout.', '2 / 5', '$110.40', 'End'],
+      ['LAUNCH-20', '20% off, at most 5 uses', 'Active buyers can use it.', '2 / 5', '$110.40', 'End'],
       [
         'FRIENDS',
         `$10.00 off ${plan.name} only, first-time buyers only, until 31 July 2026`,
-        'Ended you ended it, and Stripe no longer takes it.',
+        'Ended you ended it, and no buyer can use it now.',
         '3',
         '$0.00',
         '—',
@@ -117,16 +129,13 @@ describe('the Launch codes panel', () => {
       [
         'LAUNCH-20',
         `20% off ${plan.name} only, first-time buyers only, at most 5 uses, until 31 July 2026`,
-        'Active buyers can use it at checkout.',
+        'Active buyers can use it.',
       ],
     ]);
   });
 
   it('empties the form after a code is made: none of its limits carry over to the next', async () => {
-    show();
-    const form = await screen.findByRole('form', {name: 'Make a code'});
-    await userEvent.type(within(form).getByLabelText('Code'), 'ONCE');
-    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '15');
+    const form = await startCode('ONCE', '15');
     await userEvent.type(within(form).getByLabelText('Max uses (optional)'), '3');
     await userEvent.click(within(form).getByRole('checkbox', {name: 'First-time buyers only'}));
     await userEvent.selectOptions(within(form).getByLabelText('Plan'), plan.name);
@@ -141,10 +150,7 @@ describe('the Launch codes panel', () => {
   });
 
   it('forgets the number typed when the kind of discount changes: 20 percent is not $20', async () => {
-    show();
-    const form = await screen.findByRole('form', {name: 'Make a code'});
-    await userEvent.type(within(form).getByLabelText('Code'), 'SWITCH');
-    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '20');
+    const form = await startCode('SWITCH', '20');
     await userEvent.click(within(form).getByRole('radio', {name: 'Amount off'}));
     expect(within(form).getByLabelText('Amount off (USD)')).toHaveValue('');
     expect(within(form).getByRole('button', {name: 'Make code'})).toBeDisabled();
@@ -195,10 +201,7 @@ describe('the Launch codes panel', () => {
 
   it('shows the worker’s refusal of a code already active, and keeps what was typed', async () => {
     worker().reset({launchCodes: [code({})]});
-    show();
-    const form = await screen.findByRole('form', {name: 'Make a code'});
-    await userEvent.type(within(form).getByLabelText('Code'), 'launch-20');
-    await userEvent.type(within(form).getByLabelText('Percent off (%)'), '30');
+    const form = await startCode('launch-20', '30');
     await userEvent.click(within(form).getByRole('button', {name: 'Make code'}));
     expect(await screen.findByText(LAUNCH_CODE_WORDS.codeTaken('LAUNCH-20'))).toHaveAttribute('role', 'alert');
     expect(within(form).getByLabelText('Code')).toHaveValue('launch-20');
@@ -221,6 +224,71 @@ describe('the Launch codes panel', () => {
         .map((seen) => seen.path),
     ).toEqual(['/admin/codes/promo_launch/end']);
     await waitFor(() => expect(screen.queryByRole('button', {name: 'End'})).toBeNull());
-    expect((await rows()).map((cells) => cells[2])).toEqual(['Ended you ended it, and Stripe no longer takes it.']);
+    expect((await rows()).map((cells) => cells[2])).toEqual(['Ended you ended it, and no buyer can use it now.']);
+  });
+
+  describe('an upgrade code (past buyers only)', () => {
+    it('sends forUpgrades with the plan upgraded to, and says its terms: upgrades, past buyers only', async () => {
+      const form = await startCode('SPRING', '20');
+      await userEvent.click(within(form).getByRole('checkbox', {name: 'Past buyers only (an upgrade code)'}));
+      // The plan it is for is the plan upgraded to, and the code is typed on the dashboard, not at checkout.
+      expect(within(form).getByLabelText('Code')).toHaveAccessibleDescription(
+        "3 to 40 letters, digits or dashes: what past buyers type on their dashboard's upgrade card.",
+      );
+      await userEvent.selectOptions(within(form).getByLabelText('Plan upgraded to'), upgradedTo.name);
+      await userEvent.click(within(form).getByRole('button', {name: 'Make code'}));
+
+      const terms = `20% off upgrades to ${upgradedTo.name}, past buyers only`;
+      expect(await screen.findByText(`Code SPRING made: ${terms}.`)).toHaveAttribute('role', 'status');
+      expect(
+        worker()
+          .actions()
+          .map((seen) => seen.body),
+      ).toEqual([{code: 'SPRING', percentOff: 20, forUpgrades: true, plan: upgradedTo.id}]);
+      expect((await rows()).map((cells) => cells.slice(0, 2))).toEqual([['SPRING', terms]]);
+      await waitFor(() =>
+        expect(within(form).getByRole('checkbox', {name: 'Past buyers only (an upgrade code)'})).not.toBeChecked(),
+      );
+    });
+
+    it('refuses it for first-time buyers only too, and sends nothing', async () => {
+      const form = await startCode('BOTH', '20');
+      await userEvent.click(within(form).getByRole('checkbox', {name: 'First-time buyers only'}));
+      const upgrades = within(form).getByRole('checkbox', {name: 'Past buyers only (an upgrade code)'});
+      await userEvent.click(upgrades);
+      expect(upgrades).toHaveAccessibleDescription(LAUNCH_CODE_WORDS.upgradeFirstTime);
+      expect(within(form).getByRole('button', {name: 'Make code'})).toBeDisabled();
+      fireEvent.submit(form);
+      expect(worker().actions()).toEqual([]);
+      // Unticking one of them is enough.
+      await userEvent.click(within(form).getByRole('checkbox', {name: 'First-time buyers only'}));
+      expect(within(form).getByRole('button', {name: 'Make code'})).toBeEnabled();
+    });
+
+    it('lists an upgrade code with its terms, and ends it in words true of it: Stripe never had it', async () => {
+      const upgradeCode = code({
+        id: 'upcode_0123456789abcdef01234567',
+        code: 'SPRING',
+        forUpgrades: true,
+        plan: upgradedTo.id,
+        maxUses: null,
+        uses: 1,
+      });
+      worker().reset({launchCodes: [upgradeCode]});
+      show();
+      expect((await rows()).map((cells) => cells.slice(0, 2))).toEqual([['SPRING', launchCodeTerms(upgradeCode)]]);
+      expect(launchCodeTerms(upgradeCode)).toBe(`20% off upgrades to ${upgradedTo.name}, past buyers only`);
+      await userEvent.click(screen.getByRole('button', {name: 'End'}));
+      const ask = screen.getByRole('group', {name: 'End'});
+      expect(ask).toHaveTextContent('No buyer can use SPRING from then on');
+      expect(ask).not.toHaveTextContent('Stripe');
+      await userEvent.click(within(ask).getByRole('button', {name: 'Confirm'}));
+      expect(await screen.findByText('SPRING ended: no buyer can use it now.')).toHaveAttribute('role', 'status');
+      expect(
+        worker()
+          .actions()
+          .map((seen) => seen.path),
+      ).toEqual([`/admin/codes/${upgradeCode.id}/end`]);
+    });
   });
 });

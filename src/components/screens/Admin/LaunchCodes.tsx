@@ -1,6 +1,15 @@
 import React, {useCallback, useId, useState, type FormEvent} from 'react';
 import clsx from 'clsx';
-import {appConfig, LAUNCH_CODE_LIMITS, LAUNCH_CODE_PATTERN, LAUNCH_CODE_STATES, launchCodeTerms} from '../../../config';
+import {
+  appConfig,
+  LAUNCH_CODE_ENDING,
+  LAUNCH_CODE_LIMITS,
+  LAUNCH_CODE_PATTERN,
+  LAUNCH_CODE_STATES,
+  LAUNCH_CODE_WORDS,
+  launchCodeTerms,
+  upgradesFrom,
+} from '../../../config';
 import type {AdminLaunchCode, LaunchCodeBody} from '../../../config/api';
 import {DAY_MS} from '../../../config/dates';
 import {formatMoney, parseMoney} from '../../../config/money';
@@ -35,6 +44,45 @@ function State({code}: {code: AdminLaunchCode}) {
   );
 }
 
+/** The plans a buyer can upgrade to (every one some cheaper plan moves up to): what an upgrade code may be for. */
+const UPGRADE_TARGETS = appConfig.plans.filter((plan) =>
+  appConfig.plans.some((from) => upgradesFrom(from).some((to) => to.id === plan.id)),
+);
+
+/** A box of the form with its rule under it, the rule read as the box's description (red when it refuses). */
+function Tick({
+  label,
+  checked,
+  onChange,
+  ruleId,
+  refused = false,
+  children,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  ruleId: string;
+  refused?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <>
+      <label className={styles.check}>
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-describedby={ruleId}
+        />{' '}
+        {label}
+      </label>
+      <p id={ruleId} className={clsx(styles.hint, refused && styles.refusedText)}>
+        {children}
+      </p>
+    </>
+  );
+}
+
 /** What the seller typed in a whole-number field, or undefined when left empty; NaN when it is not one. */
 function wholeNumber(text: string): number | undefined {
   const trimmed = text.trim();
@@ -57,6 +105,7 @@ function MakeCode({reload}: {reload: () => void}) {
   const [maxUses, setMaxUses] = useState('');
   const [endsOn, setEndsOn] = useState('');
   const [firstTimeOnly, setFirstTimeOnly] = useState(false);
+  const [forUpgrades, setForUpgrades] = useState(false);
   const [plan, setPlan] = useState('');
 
   const codeInvalid = code !== '' && !LAUNCH_CODE_PATTERN.test(code);
@@ -66,12 +115,21 @@ function MakeCode({reload}: {reload: () => void}) {
     (off === undefined || Number.isNaN(off) || off < 1 || (discount === 'percent' ? off > 100 : off > 99_999_999));
   const uses = wholeNumber(maxUses);
   const usesInvalid = uses !== undefined && (Number.isNaN(uses) || uses < 1 || uses > LAUNCH_CODE_LIMITS.maxUses);
-  const ready = LAUNCH_CODE_PATTERN.test(code) && value.trim() !== '' && !offInvalid && !usesInvalid;
+  // The worker refuses both together (a past buyer is no first-time one): said here, before sending.
+  const bothBoxes = firstTimeOnly && forUpgrades;
+  const ready = LAUNCH_CODE_PATTERN.test(code) && value.trim() !== '' && !offInvalid && !usesInvalid && !bothBoxes;
+  const plans = forUpgrades ? UPGRADE_TARGETS : appConfig.plans;
 
   /** Another kind of discount: the number typed for the other would mean something else. */
   function pick(kind: Discount) {
     setDiscount(kind);
     setValue('');
+  }
+
+  /** An upgrade code is for a plan upgraded to: a plan picked that no one upgrades to is let go. */
+  function pickUpgrades(checked: boolean) {
+    setForUpgrades(checked);
+    if (checked && !UPGRADE_TARGETS.some((target) => target.id === plan)) setPlan('');
   }
 
   function make(event: FormEvent) {
@@ -84,6 +142,7 @@ function MakeCode({reload}: {reload: () => void}) {
       // The code works through the whole day the seller picked, as the worker's days are: UTC.
       ...(endsOn && {endsAt: Date.parse(`${endsOn}T00:00:00Z`) + DAY_MS - 1}),
       ...(firstTimeOnly && {firstTimeOnly}),
+      ...(forUpgrades && {forUpgrades}),
       ...(plan && {plan}),
     };
     void run(
@@ -102,6 +161,7 @@ function MakeCode({reload}: {reload: () => void}) {
       setMaxUses('');
       setEndsOn('');
       setFirstTimeOnly(false);
+      setForUpgrades(false);
       setPlan('');
     });
   }
@@ -127,7 +187,9 @@ function MakeCode({reload}: {reload: () => void}) {
           <p id={`${id}-code-rule`} className={clsx(styles.hint, codeInvalid && styles.refusedText)}>
             {codeInvalid
               ? 'Only letters, digits and dashes, 3 to 40 of them.'
-              : '3 to 40 letters, digits or dashes: what buyers type at checkout.'}
+              : forUpgrades
+                ? "3 to 40 letters, digits or dashes: what past buyers type on their dashboard's upgrade card."
+                : '3 to 40 letters, digits or dashes: what buyers type at checkout.'}
           </p>
         </div>
         <fieldset className={styles.pick}>
@@ -190,14 +252,14 @@ function MakeCode({reload}: {reload: () => void}) {
           </p>
         </div>
         <div>
-          <label htmlFor={`${id}-plan`}>Plan</label>
+          <label htmlFor={`${id}-plan`}>{forUpgrades ? 'Plan upgraded to' : 'Plan'}</label>
           <select
             id={`${id}-plan`}
             className={controls.input}
             value={plan}
             onChange={(event) => setPlan(event.target.value)}>
-            <option value="">Every plan</option>
-            {appConfig.plans.map((entry) => (
+            <option value="">{forUpgrades ? 'Any upgrade' : 'Every plan'}</option>
+            {plans.map((entry) => (
               <option key={entry.id} value={entry.id}>
                 {entry.name}
               </option>
@@ -205,19 +267,24 @@ function MakeCode({reload}: {reload: () => void}) {
           </select>
         </div>
       </div>
-      <label className={styles.check}>
-        <input
-          type="checkbox"
-          checked={firstTimeOnly}
-          onChange={(event) => setFirstTimeOnly(event.target.checked)}
-          aria-describedby={`${id}-first-rule`}
-        />{' '}
-        First-time buyers only
-      </label>
-      <p id={`${id}-first-rule`} className={styles.hint}>
+      <Tick
+        label="First-time buyers only"
+        checked={firstTimeOnly}
+        onChange={setFirstTimeOnly}
+        ruleId={`${id}-first-rule`}>
         Stripe takes it only from a Stripe customer with no payment before. Each first purchase makes a new customer, so
         try in test mode whether a returning buyer is refused.
-      </p>
+      </Tick>
+      <Tick
+        label="Past buyers only (an upgrade code)"
+        checked={forUpgrades}
+        onChange={pickUpgrades}
+        ruleId={`${id}-upgrades-rule`}
+        refused={bothBoxes}>
+        {bothBoxes
+          ? LAUNCH_CODE_WORDS.upgradeFirstTime
+          : "Typed on the buyer's dashboard, on the upgrade card, never at Stripe's Checkout: the site takes it off an upgrade's price. Not with a country's fair price, nor on seats added."}
+      </Tick>
       <div className={styles.actions}>
         <button type="submit" className={controls.primary} disabled={busy || !ready}>
           Make code
@@ -230,8 +297,9 @@ function MakeCode({reload}: {reload: () => void}) {
 }
 
 /**
- * Launch codes: Stripe promotion codes the seller makes here and buyers type at checkout, with
- * what each sold. Ending one is confirmed first: Stripe stops taking it at once.
+ * Launch codes: Stripe promotion codes the seller makes here and buyers type at checkout, or upgrade
+ * codes past buyers type on their dashboard, with what each sold. Ending one is confirmed first:
+ * no buyer can use it from then on.
  */
 export default function LaunchCodes() {
   const api = useAdminApi();
@@ -252,15 +320,9 @@ export default function LaunchCodes() {
           <Confirm
             label="End"
             danger
-            question={`Stripe stops taking ${code.code} at once; purchases already paid with it keep their discount.`}
+            question={LAUNCH_CODE_ENDING.question(code)}
             disabled={busy}
-            onConfirm={() =>
-              void run(
-                () => api.endLaunchCode(code.id),
-                `${code.code} ended: Stripe no longer takes it.`,
-                loaded.reload,
-              )
-            }
+            onConfirm={() => void run(() => api.endLaunchCode(code.id), LAUNCH_CODE_ENDING.done(code), loaded.reload)}
           />
         ) : (
           '—'
@@ -273,7 +335,8 @@ export default function LaunchCodes() {
       <section className={styles.panel} aria-labelledby="codes-heading">
         <h2 id="codes-heading">Launch codes</h2>
         <p className={styles.muted}>
-          Stripe promotion codes that buyers type at checkout; they never stack with a country&apos;s fair price.
+          Stripe promotion codes that buyers type at checkout, and upgrade codes that past buyers type on their
+          dashboard&apos;s upgrade card; they never stack with a country&apos;s fair price.
         </p>
         <MakeCode reload={loaded.reload} />
         <h3>Codes made</h3>

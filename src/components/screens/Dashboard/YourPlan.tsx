@@ -1,15 +1,23 @@
-import React, {useState} from 'react';
+import React, {useRef, useState, type FormEvent} from 'react';
 import clsx from 'clsx';
 import {
   addedRepositoriesLine,
   addSeatsLabel,
   findStoredPlan,
   largerTierLabel,
+  LAUNCH_CODE_PATTERN,
   planAdds,
   planForSeats,
   ROUTES,
+  UPGRADE_CODE_WORDS,
 } from '../../../config';
-import type {BuyerPlan, CreateUpgradeSessionRequest, SeatsOffer, UpgradeOffer} from '../../../config/api';
+import type {
+  BuyerPlan,
+  CreateUpgradeSessionRequest,
+  SeatsOffer,
+  UpgradeCodeStanding,
+  UpgradeOffer,
+} from '../../../config/api';
 import {formatPrice} from '../../../config/money';
 import {ApiError, type ApiClient} from '../../../lib/api';
 import {useApiClient} from '../../../lib/useApiClient';
@@ -55,17 +63,21 @@ export default function YourPlan({
   );
 }
 
-function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: string) => void}) {
+function PlanAndUpgrades({plan: asLoaded, redirect}: {plan: BuyerPlan; redirect: (url: string) => void}) {
   const api = useApiClient();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The plan priced with the upgrade code the worker took, or null for the prices without one.
+  const [withCode, setWithCode] = useState<BuyerPlan | null>(null);
+  const plan = withCode ?? asLoaded;
+  const applied = withCode?.code ?? null;
   if (!plan.plan) return <p className={styles.muted}>No paid plan.</p>;
 
   const current = plan.plan;
   const seats = plan.seats?.seats ?? 1;
 
   /** Opens the worker's checkout for what is asked: `busyAs` marks the button that asked. */
-  async function checkout(busyAs: string, asked: Pick<CreateUpgradeSessionRequest, 'planId' | 'addSeats'>) {
+  async function checkout(busyAs: string, asked: Pick<CreateUpgradeSessionRequest, 'planId' | 'addSeats' | 'code'>) {
     setBusy(busyAs);
     setError(null);
     try {
@@ -77,7 +89,12 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
       setBusy(null);
     }
   }
-  const upgrade = (offer: UpgradeOffer) => checkout(offer.planId, {planId: offer.planId});
+  // The code goes along only to an upgrade it takes off: the worker refuses it for another (409).
+  const upgrade = (offer: UpgradeOffer) =>
+    checkout(offer.planId, {
+      planId: offer.planId,
+      ...(applied && offer.withoutCode !== null && {code: applied.code}),
+    });
 
   return (
     <>
@@ -102,6 +119,14 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
                 {upgradeLabelOf(offer)}
               </button>
             </p>
+            {applied && offer.withoutCode !== null && (
+              <p className={styles.withCode}>
+                {`${formatPrice(offer.amount, offer.currency)} with code ${applied.code}, `}
+                <span>
+                  was <s>{formatPrice(offer.withoutCode, offer.currency)}</s>
+                </span>
+              </p>
+            )}
             {adds.length > 0 && <p>{`${offer.name} adds: ${adds.join('; ')}.`}</p>}
             {repositories && <p className={styles.muted}>{repositories}</p>}
           </React.Fragment>
@@ -117,6 +142,7 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
               }. Every seat's repository access stays as it is.`}
         </p>
       )}
+      {plan.upgrades.length > 0 && <UpgradeCode applied={applied} busy={busy !== null} onPriced={setWithCode} />}
       {plan.seats && (
         <AddSeats
           offer={plan.seats}
@@ -130,6 +156,102 @@ function PlanAndUpgrades({plan, redirect}: {plan: BuyerPlan; redirect: (url: str
         </p>
       )}
     </>
+  );
+}
+
+/**
+ * The field for an upgrade code (past buyers only). Checkout takes one discount and an upgrade's is
+ * its credit for the plan already bought, so the code is typed here, never at Stripe: the worker
+ * prices the upgrades with it, and says why when it does not apply (UPGRADE_CODE_WORDS). A code it
+ * takes is handed up with those prices; a refused one leaves the prices as they were.
+ */
+function UpgradeCode({
+  applied,
+  busy,
+  onPriced,
+}: {
+  applied: UpgradeCodeStanding | null;
+  busy: boolean;
+  onPriced: (priced: BuyerPlan | null) => void;
+}) {
+  const api = useApiClient();
+  const field = useRef<HTMLInputElement>(null);
+  const [typed, setTyped] = useState('');
+  const [checking, setChecking] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  async function apply(event: FormEvent) {
+    event.preventDefault();
+    const code = typed.trim();
+    if (code === '') return;
+    onPriced(null);
+    // No code the seller can make has these characters: the worker would only say it is not one.
+    if (!LAUNCH_CODE_PATTERN.test(code)) {
+      setRefusal(UPGRADE_CODE_WORDS.unknown);
+      return;
+    }
+    setRefusal(null);
+    setChecking(true);
+    try {
+      const priced = await api.upgrades(code);
+      if (priced.code && priced.code.refused === null) onPriced(priced);
+      // A worker that answers no standing did not price the code: say so rather than nothing.
+      else setRefusal(priced.code?.refused ?? 'The code could not be checked. Please try again.');
+    } catch (failure) {
+      setRefusal(failure instanceof ApiError ? failure.message : 'The code could not be checked. Please try again.');
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  function remove() {
+    onPriced(null);
+    setTyped('');
+    setRefusal(null);
+    // The button that had focus is gone: the field is where the buyer would go next.
+    field.current?.focus();
+  }
+
+  return (
+    <details className={styles.codeBox}>
+      <summary>Have an upgrade code?</summary>
+      <form className={styles.request} aria-label="Upgrade code" onSubmit={(event) => void apply(event)}>
+        <label htmlFor="upgrade-code" className={styles.label}>
+          Upgrade code
+        </label>
+        <div className={styles.row}>
+          <input
+            id="upgrade-code"
+            ref={field}
+            className={clsx(controls.input, styles.input)}
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={40}
+            aria-invalid={refusal !== null}
+            aria-describedby="upgrade-code-standing"
+          />
+          <button
+            type="submit"
+            className={controls.secondary}
+            disabled={busy || checking || typed.trim() === ''}
+            aria-busy={checking}>
+            {checking && <Spinner label="Checking the code" />}
+            Apply
+          </button>
+          {applied && (
+            <button type="button" className={controls.secondary} onClick={remove} disabled={busy}>
+              Remove code
+            </button>
+          )}
+        </div>
+        <p id="upgrade-code-standing" className={clsx(styles.answer, refusal && styles.error)} role="status">
+          {applied ? `${[`Code ${applied.code}`, applied.terms].filter(Boolean).join(': ')}.` : (refusal ?? '')}
+        </p>
+      </form>
+    </details>
   );
 }
 
