@@ -5,42 +5,24 @@
  * revenue from those records. It ends only codes it made, and refuses a code already active.
  */
 import type Stripe from 'stripe';
-import {appConfig, LAUNCH_CODE_WORDS, PLAN_CURRENCY, planAmount} from '../../src/config';
-import {adminPath, ADMIN_PATHS, type AdminAuditEntry, type AdminLaunchCode, type Page} from '../../src/config/api';
+import {
+  appConfig,
+  LAUNCH_CODE_WORDS,
+  launchCodeTerms,
+  PLAN_CURRENCY,
+  planAmount,
+  UPGRADE_CODE_ID_PATTERN,
+} from '../../src/config';
+import {adminPath, ADMIN_PATHS, type AdminAuditEntry, type Page} from '../../src/config/api';
 import {stripeClient} from '../../worker/src/payments/stripeClient';
+import {freshCode, launchCodeActs} from './launchCodeActs';
 import {completedEvent, disputeEvent, PRICE_ADVANCED, PRICE_STARTER, uniqueEmail, useSellerStack} from './stack';
 
 const seller = useSellerStack();
 const ADVANCED = appConfig.plans[1]!;
 const DAY_MS = 24 * 3600_000;
 
-/** A code no other test of the run has made (the codes live in this file's D1 and stand-in). */
-let made = 0;
-const freshCode = (label = 'LAUNCH') => `${label}-${Date.now().toString(36).toUpperCase()}${made++}`;
-
-async function create(body: Record<string, unknown>) {
-  return seller.stack.call(ADMIN_PATHS.createLaunchCode, {method: 'POST', token: seller.admin.idToken, body});
-}
-
-async function createOk(body: Record<string, unknown>): Promise<AdminLaunchCode> {
-  const response = await create(body);
-  if (response.status !== 201) throw new Error(`create: ${response.status} ${await response.text()}`);
-  return (await response.json()) as AdminLaunchCode;
-}
-
-async function listed(id: string): Promise<AdminLaunchCode | undefined> {
-  const response = await seller.stack.call(ADMIN_PATHS.launchCodes, {token: seller.admin.idToken});
-  expect(response.status).toBe(200);
-  return ((await response.json()) as {items: AdminLaunchCode[]}).items.find((code) => code.id === id);
-}
-
-async function end(id: string) {
-  return seller.stack.call(adminPath(ADMIN_PATHS.endLaunchCode, {codeId: id}), {
-    method: 'POST',
-    token: seller.admin.idToken,
-    body: {},
-  });
-}
+const {create, createOk, listed, end} = launchCodeActs(seller);
 
 /** A guest pays for `priceId` with the code typed at checkout; the webhook follows. The session's id. */
 async function paidWithCode(code: string, priceId: string = PRICE_ADVANCED, email = uniqueEmail('coded')) {
@@ -167,6 +149,69 @@ describe('making a code', () => {
     expect((await end(first.id)).status).toBe(200);
     const second = await createOk({code: code.toLowerCase(), percentOff: 30});
     expect(second.state).toBe('active');
+  });
+});
+
+describe('an upgrade code (past buyers only)', () => {
+  test('is made with nothing at Stripe: an id of the worker’s, listed for upgrades, active, with no use yet, and audited', async () => {
+    const [coupons, promotions] = [seller.stack.stripe.coupons.size, seller.stack.stripe.promotionCodes.size];
+    const code = freshCode('UP');
+    const shown = await createOk({code, percentOff: 20, maxUses: 3, forUpgrades: true, plan: ADVANCED.id});
+    expect(shown).toMatchObject({
+      code,
+      percentOff: 20,
+      currency: PLAN_CURRENCY,
+      maxUses: 3,
+      firstTimeOnly: false,
+      forUpgrades: true,
+      plan: ADVANCED.id,
+      state: 'active',
+      uses: 0,
+      revenue: 0,
+    });
+    expect(shown.id).toMatch(UPGRADE_CODE_ID_PATTERN);
+    expect([seller.stack.stripe.coupons.size, seller.stack.stripe.promotionCodes.size]).toEqual([coupons, promotions]);
+    expect(await listed(shown.id)).toEqual(shown);
+    expect(await lastAudit()).toMatchObject({
+      action: 'create_code',
+      outcome: 'done',
+      detail: `${code}: ${launchCodeTerms(shown)}.`,
+    });
+  });
+
+  test('a launch code is listed not for upgrades', async () => {
+    expect(await createOk({code: freshCode(), percentOff: 5})).toMatchObject({forUpgrades: false});
+  });
+
+  test('shares its text with no active code of either kind, whatever the case: a buyer types the text', async () => {
+    const launch = await createOk({code: freshCode('both'), percentOff: 10});
+    const refused = await create({code: launch.code.toLowerCase(), percentOff: 10, forUpgrades: true});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({error: LAUNCH_CODE_WORDS.codeTaken(launch.code), code: 'CONFLICT'});
+    const upgrade = await createOk({code: freshCode('both'), percentOff: 10, forUpgrades: true});
+    const again = await create({code: upgrade.code.toLowerCase(), percentOff: 10});
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({error: LAUNCH_CODE_WORDS.codeTaken(upgrade.code), code: 'CONFLICT'});
+  });
+
+  test('is refused for first-time buyers only: it is for past buyers (400)', async () => {
+    const response = await create({code: freshCode(), percentOff: 10, forUpgrades: true, firstTimeOnly: true});
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as {error: string}).error).toBe(LAUNCH_CODE_WORDS.upgradeFirstTime);
+  });
+
+  test('ended, it reads ended without a call to Stripe, and the admin log says so', async () => {
+    const shown = await createOk({code: freshCode('UP'), amountOff: 500, forUpgrades: true});
+    // Stripe never heard of the id: asked to switch it off, it would answer 404, and the end fail.
+    expect(seller.stack.stripe.promotionCodes.has(shown.id)).toBe(false);
+    expect((await end(shown.id)).status).toBe(200);
+    expect(await listed(shown.id)).toMatchObject({state: 'ended', endedAt: expect.any(Number)});
+    expect(await lastAudit()).toMatchObject({
+      action: 'end_code',
+      outcome: 'done',
+      detail: `${shown.code} ended: no upgrade is priced with it.`,
+    });
+    expect((await end(shown.id)).status).toBe(409);
   });
 });
 

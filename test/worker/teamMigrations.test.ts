@@ -285,7 +285,8 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
   await expect(live(2, uniqueEmail('same-seat'))).rejects.toThrow(
     /UNIQUE constraint failed: team_members\.session_id, team_members\.seat/,
   );
-  // 0042 records no line and no credit on an upgrade made before it: fulfilment matches such a row against the config.
+  // 0042 records no line and no credit on an upgrade made before it: fulfilment matches such a row
+  // against the config. 0047 records no upgrade code on it: none was typed before there were any.
   expect(await rowsOf('upgrades')).toEqual(
     teamBefore.upgrades.map((row) => ({
       ...row,
@@ -294,6 +295,7 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
       price_id: null,
       quantity: null,
       credit: null,
+      launch_code_id: null,
     })),
   );
   expect(await rowsOf('seat_refunds')).toEqual([]);

@@ -605,7 +605,7 @@ describe('a team moved to a higher plan', () => {
     const difference = upgradeAmount(STARTER, ADVANCED, 3);
     expect(difference).toBe((seatPriceOf(ADVANCED, 3).amount - planAmount(STARTER)) * 3);
     expect((await offerOf(owner)).upgrades).toEqual([
-      {planId: ADVANCED.id, name: ADVANCED.name, amount: difference, currency: PLAN_CURRENCY},
+      {planId: ADVANCED.id, name: ADVANCED.name, amount: difference, currency: PLAN_CURRENCY, withoutCode: null},
     ]);
     const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
     const made = team().stripe.created.at(-1)!;

@@ -288,7 +288,13 @@ test('a team moves up tier for tier: a Starter team of 5 moves to Advanced’s t
   const {owner} = await teamOwner(5, PRICE_STARTER);
   const [from, to] = [saleOf(STARTER, 5), saleOf(ADVANCED, 5)];
   expect((await offerOf(owner)).upgrades).toEqual([
-    {planId: ADVANCED.id, name: ADVANCED.name, amount: to.amount - from.amount, currency: PLAN_CURRENCY},
+    {
+      planId: ADVANCED.id,
+      name: ADVANCED.name,
+      amount: to.amount - from.amount,
+      currency: PLAN_CURRENCY,
+      withoutCode: null,
+    },
   ]);
   const id = await upgradeSessionOf(team(), owner, {...back, planId: ADVANCED.id});
   expect(team().stripe.created.at(-1)!.line_items).toEqual([{price: to.price.priceId.test, quantity: '1'}]);

@@ -15,11 +15,15 @@ import {
   PLAN_CURRENCY,
   TEAM_WORDS,
   upgradeAmount,
+  upgradeCodeAmount,
   upgradeCreditName,
   upgradeLabel,
+  UPGRADE_CODE_WORDS,
+  launchCodeTerms,
   UPGRADE_REFUSALS,
   upgradesFrom,
 } from '../../src/config';
+import {formatDay} from '../../src/config/dates';
 import {formatMoney} from '../../src/config/money';
 import {
   ADMIN_PATHS,
@@ -46,6 +50,7 @@ import {
   useSellerStack,
 } from './stack';
 import {kitGrant} from './grantRows';
+import {freshCode, launchCodeActs} from './launchCodeActs';
 
 const seller = useSellerStack();
 const stack = () => seller.stack;
@@ -111,12 +116,40 @@ async function paidAndRefusedAsStale(user: SignedInUser, purchase: string, upgra
   ]);
 }
 
+const codes = launchCodeActs(seller);
+/** An upgrade code made in the console (past buyers only), with `fields` (percentOff or amountOff, limits). */
+const upgradeCode = (fields: Record<string, unknown>) =>
+  codes.createOk({code: freshCode('UP'), forUpgrades: true, ...fields});
+/** GET /upgrades with the code the buyer typed. */
+const planWith = async (user: SignedInUser, code: string) =>
+  (await (
+    await stack().call(`${API_PATHS.upgrades}?code=${encodeURIComponent(code)}`, {token: user.idToken})
+  ).json()) as BuyerPlan;
+const withCode = (code: string) => upgradeBody({code});
+/**
+ * The code does not apply, for `refused`: the dashboard reads why, every offer at its price without
+ * it; and POST /createUpgradeSession refuses it with the same words (409), with nothing made at Stripe.
+ */
+async function refusedBoth(user: SignedInUser, code: string, refused: string) {
+  const asked = await planWith(user, code);
+  expect(asked.code).toMatchObject({refused});
+  expect(asked.upgrades).toEqual((await planOf(user)).upgrades);
+  const before = stack().stripe.created.length;
+  const response = await askUpgrade(user, withCode(code));
+  expect({status: response.status, body: await response.json()}).toEqual({
+    status: 409,
+    body: {error: refused, code: 'CONFLICT'},
+  });
+  expect(stack().stripe.created.length).toBe(before);
+}
+
 test('a buyer of the lower plan is offered the higher one for the difference, and the session charges what the worker computed', async () => {
   const {user, sessionId} = await lowerBuyer();
   expect(await planOf(user)).toEqual({
     plan: {id: lower.id, name: lower.name},
-    upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
+    upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY, withoutCode: null}],
     seats: null,
+    code: null,
   });
 
   // The browser's amount, its idea of the purchase and of its plan are ignored.
@@ -255,7 +288,7 @@ test('a purchase partly refunded is credited only what it kept: the offer and th
   await refundAtStripe(stack(), sessionId, 2000);
   const owed = planAmount(higher) - kept;
   expect((await planOf(user)).upgrades).toEqual([
-    {planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY},
+    {planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY, withoutCode: null},
   ]);
   const id = await upgradeSession(user);
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
@@ -284,7 +317,7 @@ test("a fair-price buyer upgrades for the difference of fair prices, and the rec
   expect((await stack().deliver(completedEvent(stack(), sessionId))).status).toBe(200);
   const owed = fairPrice(higher, country).amount - fairPrice(lower, country).amount;
   expect((await planOf(user)).upgrades).toEqual([
-    {planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY},
+    {planId: higher.id, name: higher.name, amount: owed, currency: PLAN_CURRENCY, withoutCode: null},
   ]);
   const id = await upgradeSession(user);
   expect(stack().stripe.sessions.get(id)!.amount_total).toBe(owed);
@@ -327,13 +360,22 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     return {user, sessionId};
   }
 
+  test('an upgrade code never combines with the fair price the purchase holds: refused, and the offer keeps its fair price', async () => {
+    const shown = await upgradeCode({percentOff: 10});
+    const {user} = await fairBuyer(DISCOUNTED);
+    await refusedBoth(user, shown.code, UPGRADE_CODE_WORDS.fairPrice);
+    expect((await planOf(user)).upgrades).toEqual([
+      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY, withoutCode: null},
+    ]);
+  });
+
   test("an upgrade quoted for a purchase flagged for its card's country is priced without the discount, until the seller accepts the purchase", async () => {
     const {user, sessionId} = await fairBuyer(ELSEWHERE);
     // Flagged: the higher plan at its list price, less what the purchase paid (its fair price).
     const listed = planAmount(higher) - fairPrice(lower, DISCOUNTED).amount;
     expect(listed).toBeGreaterThan(fairDifference);
     expect((await planOf(user)).upgrades).toEqual([
-      {planId: higher.id, name: higher.name, amount: listed, currency: PLAN_CURRENCY},
+      {planId: higher.id, name: higher.name, amount: listed, currency: PLAN_CURRENCY, withoutCode: null},
     ]);
     const before = stack().stripe.created.length;
     const id = await upgradeSession(user);
@@ -347,7 +389,7 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     // The seller accepts the purchase as it is: its discount holds for the upgrade again.
     expect((await acceptCard(sessionId)).status).toBe(200);
     expect((await planOf(user)).upgrades).toEqual([
-      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY},
+      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY, withoutCode: null},
     ]);
     const accepted = await upgradeSession(user);
     expect(accepted).not.toBe(id);
@@ -434,7 +476,7 @@ describe("fair prices: an upgrade follows the rule of the purchase's card's coun
     expect((await flaggedList()).map((purchase) => purchase.sessionId)).not.toContain(sessionId);
     // The purchase's own card was from its discount's country: the next upgrade keeps the discount.
     expect((await planOf(user)).upgrades).toEqual([
-      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY},
+      {planId: higher.id, name: higher.name, amount: fairDifference, currency: PLAN_CURRENCY, withoutCode: null},
     ]);
   });
 
@@ -464,6 +506,7 @@ test('a paid upgrade makes the purchase the higher plan, with its releases; a re
       tiers: null,
       currency: PLAN_CURRENCY,
     },
+    code: null,
   });
   const paid = (await (
     await stack().call(`${API_PATHS.userHasPaid}?userId=${user.uid}`, {token: user.idToken})
@@ -593,6 +636,139 @@ test("a purchase recorded before plan ids (its plan's name stored) upgrades like
   expect(stack().stripe.refundsCreated.length).toBe(refundsBefore);
 });
 
+describe('upgrade codes: the worker prices them, never the browser, and keeps their limits', () => {
+  test('GET /upgrades?code= prices the offers the code is for, whatever the case typed, and says what it gives', async () => {
+    const shown = await upgradeCode({percentOff: 30, plan: higher.id});
+    const {user} = await lowerBuyer();
+    const coded = upgradeCodeAmount(difference, shown);
+    expect(coded).toBeLessThan(difference);
+    const asked = await planWith(user, shown.code.toLowerCase());
+    expect(asked.code).toEqual({code: shown.code, terms: launchCodeTerms(shown), refused: null});
+    expect(asked.upgrades).toEqual(
+      (await planOf(user)).upgrades.map((offer) =>
+        offer.planId === higher.id ? {...offer, amount: coded, withoutCode: difference} : offer,
+      ),
+    );
+  });
+
+  test('a code that does not apply is refused with why, on the dashboard and at POST alike: unknown, a launch code for purchases, ended, expired, for another plan', async () => {
+    const {user} = await lowerBuyer();
+    await refusedBoth(user, freshCode('NONE'), UPGRADE_CODE_WORDS.unknown);
+    // Typed as typed when the worker knows no upgrade code like it.
+    const typed = freshCode('none').toLowerCase();
+    expect((await planWith(user, typed)).code).toEqual({code: typed, terms: null, refused: UPGRADE_CODE_WORDS.unknown});
+    // A launch code for purchases is typed at Stripe's Checkout, never here.
+    const launch = await codes.createOk({code: freshCode(), percentOff: 10});
+    await refusedBoth(user, launch.code, UPGRADE_CODE_WORDS.unknown);
+
+    const ended = await upgradeCode({percentOff: 10});
+    expect((await codes.end(ended.id)).status).toBe(200);
+    await refusedBoth(user, ended.code, UPGRADE_CODE_WORDS.ended);
+
+    const expired = await upgradeCode({percentOff: 10, endsAt: Date.now() + 3600_000});
+    const past = Date.now() - 1000;
+    await stack().worker.db.run('UPDATE launch_codes SET ends_at = ?2 WHERE id = ?1', expired.id, past);
+    await refusedBoth(user, expired.code, UPGRADE_CODE_WORDS.expired(formatDay(past)));
+
+    // For upgrades to the lower plan: no offer of this buyer's is one.
+    const elsewhere = await upgradeCode({percentOff: 10, plan: lower.id});
+    await refusedBoth(user, elsewhere.code, UPGRADE_CODE_WORDS.otherPlan(lower.name));
+  });
+
+  test('seats added never take a code (409)', async () => {
+    const shown = await upgradeCode({percentOff: 10});
+    const {user} = await lowerBuyer();
+    const response = await askUpgrade(user, upgradeBody({planId: lower.id, addSeats: 1, code: shown.code}));
+    expect({status: response.status, body: await response.json()}).toEqual({
+      status: 409,
+      body: {error: UPGRADE_CODE_WORDS.seats, code: 'CONFLICT'},
+    });
+  });
+
+  test('the session with a code: its one coupon takes the price down to the amount quoted and names the code; the row records the code, and the credit stays what was paid; paid, it is one use and its revenue', async () => {
+    const shown = await upgradeCode({amountOff: Math.round(difference / 3)});
+    const {user, sessionId} = await lowerBuyer();
+    const quoted = (await planWith(user, shown.code)).upgrades.find((offer) => offer.planId === higher.id)!.amount;
+    expect(quoted).toBe(upgradeCodeAmount(difference, shown));
+
+    const before = stack().stripe.created.length;
+    // The browser's amount is ignored: the code's discount is the worker's to decide.
+    const id = await upgradeSession(user, upgradeBody({code: shown.code.toLowerCase(), amount: 1}));
+    const sent = stack().stripe.created[before]!;
+    const discounts = sent.discounts as {coupon: string}[];
+    expect(discounts).toHaveLength(1);
+    expect(stack().stripe.coupons.get(discounts[0]!.coupon)).toMatchObject({
+      amount_off: planAmount(higher) - quoted,
+      max_redemptions: 1,
+      name: upgradeCreditName(lower, null, shown.code),
+    });
+    expect(stack().stripe.sessions.get(id)!.amount_total).toBe(quoted);
+    expect(sent.metadata).toMatchObject({launchCode: shown.id, amount: String(quoted)});
+    const rowOf = (session: string) =>
+      stack().worker.db.all('SELECT amount, credit, launch_code_id FROM upgrades WHERE session_id = ?1', session);
+    expect(await rowOf(id)).toEqual([{amount: quoted, credit: planAmount(lower), launch_code_id: shown.id}]);
+
+    // Asked again, the open session serves only a request with the same code, and one without it only without.
+    expect(await upgradeSession(user, withCode(shown.code))).toBe(id);
+    const plain = await upgradeSession(user);
+    expect(plain).not.toBe(id);
+    expect(await rowOf(plain)).toEqual([{amount: difference, credit: planAmount(lower), launch_code_id: null}]);
+    expect(await upgradeSession(user)).toBe(plain);
+    expect(await upgradeSession(user, withCode(shown.code))).toBe(id);
+
+    await payUpgrade(user, id);
+    expect(await upgradeRows(sessionId)).toContainEqual({
+      session_id: id,
+      status: 'paid',
+      refused_reason: null,
+      amount_paid: quoted,
+    });
+    expect((await planOf(user)).plan).toEqual({id: higher.id, name: higher.name});
+    expect(await codes.listed(shown.id)).toMatchObject({uses: 1, revenue: quoted, state: 'active'});
+  });
+
+  test('its uses count paid upgrades and sessions still open, so open checkouts cannot overrun them; the buyer of an open one is still served it', async () => {
+    const shown = await upgradeCode({percentOff: 10, maxUses: 2});
+    const [paying, opening, late] = [await lowerBuyer(), await lowerBuyer(), await lowerBuyer()];
+    await payUpgrade(paying.user, await upgradeSession(paying.user, withCode(shown.code)));
+    const open = await upgradeSession(opening.user, withCode(shown.code));
+    await refusedBoth(late.user, shown.code, UPGRADE_CODE_WORDS.usedUp);
+    expect((await planWith(opening.user, shown.code)).code).toMatchObject({refused: null});
+    expect(await upgradeSession(opening.user, withCode(shown.code))).toBe(open);
+    // The console counts what was paid.
+    expect(await codes.listed(shown.id)).toMatchObject({uses: 1, state: 'active'});
+  });
+
+  test('buyers racing for its last use: one session is kept, every other is refused used up and closed at Stripe', async () => {
+    const shown = await upgradeCode({percentOff: 10, maxUses: 1});
+    const buyers = [await lowerBuyer(), await lowerBuyer(), await lowerBuyer()];
+    const answers = await Promise.all(buyers.map(({user}) => askUpgrade(user, withCode(shown.code))));
+    const bodies = await Promise.all(answers.map((answer) => answer.json()));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    expect(bodies.filter((body) => 'error' in body)).toEqual([
+      {error: UPGRADE_CODE_WORDS.usedUp, code: 'CONFLICT'},
+      {error: UPGRADE_CODE_WORDS.usedUp, code: 'CONFLICT'},
+    ]);
+    const rows = await stack().worker.db.all<{session_id: string}>(
+      'SELECT session_id FROM upgrades WHERE launch_code_id = ?1',
+      shown.id,
+    );
+    expect(rows).toHaveLength(1);
+    const made = [...stack().stripe.sessions.values()].filter((session) => session.metadata?.launchCode === shown.id);
+    // Stripe made a session for more than one (each passed the quote): those without a row are expired.
+    expect(made.length).toBeGreaterThan(1);
+    for (const session of made) expect(session.status).toBe(session.id === rows[0]!.session_id ? 'open' : 'expired');
+  });
+
+  test('ended while a buyer’s session is open: no session is priced with it from then on', async () => {
+    const shown = await upgradeCode({percentOff: 10});
+    const {user} = await lowerBuyer();
+    await upgradeSession(user, withCode(shown.code));
+    expect((await codes.end(shown.id)).status).toBe(200);
+    await refusedBoth(user, shown.code, UPGRADE_CODE_WORDS.ended);
+  });
+});
+
 describe('refunds', () => {
   const requestAccess = async (user: SignedInUser) => {
     const login = stack().github.addUser(`upgrader-${Date.now().toString(36)}`).login;
@@ -615,8 +791,11 @@ describe('refunds', () => {
     expect(await upgradeRows(sessionId)).toEqual([expect.objectContaining({status: 'revoked'})]);
     expect(await planOf(user)).toEqual({
       plan: {id: lower.id, name: lower.name},
-      upgrades: [{planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY}],
+      upgrades: [
+        {planId: higher.id, name: higher.name, amount: difference, currency: PLAN_CURRENCY, withoutCode: null},
+      ],
       seats: null,
+      code: null,
     });
     expect(await grantOf(sessionId)).toBe(grant);
     expect(await stack().worker.db.all('SELECT status FROM purchases WHERE session_id = ?', sessionId)).toEqual([
@@ -658,7 +837,7 @@ describe('refunds', () => {
     await requestAccess(user);
     await payUpgrade(user, await upgradeSession(user));
     await refund(sessionId);
-    expect(await planOf(user)).toEqual({plan: null, upgrades: [], seats: null});
+    expect(await planOf(user)).toEqual({plan: null, upgrades: [], seats: null, code: null});
     expect(await grantOf(sessionId)).toBe('revoked');
     expect((await stack().call(API_PATHS.releases, {token: user.idToken})).status).toBeGreaterThanOrEqual(400);
     // An upgrade paid after its purchase was refunded buys nothing, and is given back.
@@ -685,7 +864,7 @@ test('a purchase whose access the seller revoked is offered no upgrade and sold 
   expect((await sellerPost(ADMIN_PATHS.revoke)).status).toBe(200);
 
   // The dashboard is offered nothing, and the worker makes no session: a higher plan would give nothing.
-  expect(await planOf(user)).toEqual({plan: {id: lower.id, name: lower.name}, upgrades: [], seats: null});
+  expect(await planOf(user)).toEqual({plan: {id: lower.id, name: lower.name}, upgrades: [], seats: null, code: null});
   const sessionsBefore = stack().stripe.created.length;
   const asked = await askUpgrade(user);
   expect({status: asked.status, body: await asked.json()}).toEqual({

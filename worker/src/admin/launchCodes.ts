@@ -33,6 +33,7 @@ interface LaunchCodeRow {
   max_uses: number | null;
   ends_at: number | null;
   first_time_only: number;
+  for_upgrades: number;
   plan: string | null;
   created_at: number;
   ended_at: number | null;
@@ -52,15 +53,23 @@ export async function listLaunchCodes(db: D1Database, now = Date.now()): Promise
 const LISTED_CODES = 500;
 
 /**
- * Each code with what it sold. A use is a purchase Stripe applied it to and the buyer paid for,
- * refunded or disputed since or not (Stripe counted the redemption). Revenue is what the purchases
- * still paid (status `paid`, as the Sales panel counts) took, less their partial refunds: one
- * refunded in full or lost to a dispute adds nothing.
+ * Each code with what it sold: purchases for a launch code, upgrades for an upgrade code (one list
+ * of sales, so both kinds are counted alike). A use is a purchase Stripe applied it to, or an
+ * upgrade priced with it, that the buyer paid for, refunded or disputed since or not (Stripe
+ * counted the redemption; an upgrade code's paid upgrades are what its limit counts). Revenue is
+ * what the sales still paid (status `paid`, as the Sales panel counts) took, less their partial
+ * refunds: one refunded in full or lost to a dispute adds nothing.
  */
-const CODES_WITH_FIGURES = `SELECT c.*, COUNT(p.session_id) AS uses,
-    COALESCE(SUM(CASE WHEN p.status = 'paid' THEN COALESCE(p.amount_total, 0) - p.amount_refunded END), 0) AS revenue
+const CODES_WITH_FIGURES = `SELECT c.*, COUNT(s.id) AS uses,
+    COALESCE(SUM(CASE WHEN s.status = 'paid' THEN s.paid - s.refunded END), 0) AS revenue
   FROM launch_codes c
-  LEFT JOIN purchases p ON p.promotion_code_id = c.id AND p.status IN ('paid', 'revoked')`;
+  LEFT JOIN (
+    SELECT promotion_code_id AS code_id, session_id AS id, status, COALESCE(amount_total, 0) AS paid, amount_refunded AS refunded
+      FROM purchases WHERE promotion_code_id IS NOT NULL
+    UNION ALL
+    SELECT launch_code_id, session_id, status, COALESCE(amount_paid, 0), amount_refunded
+      FROM upgrades WHERE launch_code_id IS NOT NULL
+  ) s ON s.code_id = c.id AND s.status IN ('paid', 'revoked')`;
 
 function shown(row: LaunchCodeRow, now: number): AdminLaunchCode {
   return {
@@ -72,6 +81,7 @@ function shown(row: LaunchCodeRow, now: number): AdminLaunchCode {
     maxUses: row.max_uses,
     endsAt: row.ends_at,
     firstTimeOnly: row.first_time_only === 1,
+    forUpgrades: row.for_upgrades === 1,
     plan: row.plan,
     createdAt: row.created_at,
     endedAt: row.ended_at,
@@ -98,11 +108,14 @@ async function readLaunchCode(db: D1Database, id: string, now = Date.now()): Pro
 /**
  * Makes a launch code at Stripe: a coupon (what it takes off, once, restricted to a plan's
  * products when asked), then the promotion code buyers type, with its limits. Stripe checks
- * every limit at checkout; the worker records the code so the console can list and end it.
+ * every limit at checkout; the worker records the code so the console can list and end it. An
+ * upgrade code (`forUpgrades`) is never made at Stripe (Checkout takes one discount, and an
+ * upgrade's is its credit): the worker records it alone, and keeps its limits itself
+ * (upgrades/upgradeCode.ts); its plan is the plan upgraded to.
  *
  * The worker refuses first what Stripe would refuse with words the seller cannot act on: a code
- * already active (whatever its case), an end date past or years ahead, a plan the site does not
- * sell, a plan whose product another plan shares.
+ * already active (whatever its case, and whichever kind: a buyer types the text), an end date past
+ * or years ahead, a plan the site does not sell, a plan whose product another plan shares.
  */
 export async function createLaunchCode(
   db: D1Database,
@@ -125,7 +138,62 @@ export async function createLaunchCode(
     .first<{code: string}>();
   if (twin) throw new HttpError(409, LAUNCH_CODE_WORDS.codeTaken(twin.code), 'CONFLICT');
 
-  const stripe = stripeFor(settings);
+  const made = request.forUpgrades
+    ? {id: upgradeCodeId(), code: request.code, couponId: ''}
+    : await promotionAtStripe(stripeFor(settings), settings, request, plan);
+  try {
+    await db
+      .prepare(
+        `INSERT INTO launch_codes (id, code, coupon_id, percent_off, amount_off, currency, max_uses, ends_at,
+           first_time_only, plan, created_at, created_by, for_upgrades)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)`,
+      )
+      .bind(
+        made.id,
+        made.code,
+        made.couponId,
+        request.percentOff ?? null,
+        request.amountOff ?? null,
+        PLAN_CURRENCY,
+        request.maxUses ?? null,
+        request.endsAt ?? null,
+        request.firstTimeOnly ? 1 : 0,
+        plan?.id ?? null,
+        now,
+        by,
+        request.forUpgrades ? 1 : 0,
+      )
+      .run();
+  } catch (error) {
+    // A code live at Stripe that the console does not know would sell unseen and could not be
+    // ended here: switch it off before answering the failure. An upgrade code unrecorded is none.
+    if (!request.forUpgrades)
+      await stripeFor(settings)
+        .promotionCodes.update(made.id, {active: false})
+        .catch((stripeError: unknown) =>
+          log.error('launch_code.left_active', {
+            promotionCode: made.id,
+            error: stripeError instanceof Error ? stripeError.message : String(stripeError),
+          }),
+        );
+    throw error;
+  }
+  return (await readLaunchCode(db, made.id, now))!;
+}
+
+/** An upgrade code's id (UPGRADE_CODE_ID_PATTERN): the worker's own, as Stripe never sees the code. */
+function upgradeCodeId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `upcode_${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The coupon and the promotion code buyers type at Stripe's Checkout, with the code's limits. */
+async function promotionAtStripe(
+  stripe: Stripe,
+  settings: Settings,
+  request: LaunchCodeRequest,
+  plan: Plan | undefined,
+): Promise<{id: string; code: string; couponId: string}> {
   const products = plan ? await productsOnlyOf(stripe, settings, plan) : undefined;
   const coupon = await stripe.coupons
     .create({
@@ -140,9 +208,8 @@ export async function createLaunchCode(
     .catch((error: unknown) => {
       throw paymentProviderError(error);
     });
-  let promotion: Stripe.PromotionCode;
   try {
-    promotion = await stripe.promotionCodes.create({
+    const promotion = await stripe.promotionCodes.create({
       promotion: {type: 'coupon', coupon: coupon.id},
       code: request.code,
       ...(request.maxUses !== undefined && {max_redemptions: request.maxUses}),
@@ -150,6 +217,7 @@ export async function createLaunchCode(
       restrictions: {first_time_transaction: request.firstTimeOnly ?? false},
       metadata: MADE_BY,
     });
+    return {id: promotion.id, code: promotion.code, couponId: coupon.id};
   } catch (error) {
     // Stripe's refusal of the code itself (one taken that the console did not make, say) is the
     // seller's to fix; the coupon made for it stays unused, as buyers type codes, never coupon ids.
@@ -157,40 +225,6 @@ export async function createLaunchCode(
       throw new HttpError(400, `Stripe refused the code: ${error.message}`);
     throw paymentProviderError(error);
   }
-  try {
-    await db
-      .prepare(
-        `INSERT INTO launch_codes (id, code, coupon_id, percent_off, amount_off, currency, max_uses, ends_at,
-           first_time_only, plan, created_at, created_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
-      )
-      .bind(
-        promotion.id,
-        promotion.code,
-        coupon.id,
-        request.percentOff ?? null,
-        request.amountOff ?? null,
-        PLAN_CURRENCY,
-        request.maxUses ?? null,
-        request.endsAt ?? null,
-        request.firstTimeOnly ? 1 : 0,
-        plan?.id ?? null,
-        now,
-        by,
-      )
-      .run();
-  } catch (error) {
-    // A code live at Stripe that the console does not know would sell unseen and could not be
-    // ended here: switch it off before answering the failure.
-    await stripe.promotionCodes.update(promotion.id, {active: false}).catch((stripeError: unknown) =>
-      log.error('launch_code.left_active', {
-        promotionCode: promotion.id,
-        error: stripeError instanceof Error ? stripeError.message : String(stripeError),
-      }),
-    );
-    throw error;
-  }
-  return (await readLaunchCode(db, promotion.id, now))!;
 }
 
 /**
@@ -217,17 +251,19 @@ async function productsOnlyOf(stripe: Stripe, settings: Settings, plan: Plan): P
 
 /**
  * Ends a code the worker made: Stripe stops taking it (`active: false`), and the console shows it
- * ended. Purchases already paid with it keep their discount.
+ * ended. Purchases already paid with it keep their discount. An upgrade code is the worker's
+ * alone: ended in D1, no upgrade session is priced with it from then on.
  */
 export async function endLaunchCode(db: D1Database, settings: Settings, id: string, now = Date.now()) {
   const code = await readLaunchCode(db, id, now);
   if (!code) throw new HttpError(404, LAUNCH_CODE_WORDS.notOurs, 'NOT_FOUND');
   if (code.endedAt !== null) throw new HttpError(409, LAUNCH_CODE_WORDS.alreadyEnded, 'CONFLICT');
-  const stripe = stripeFor(settings);
-  try {
-    await stripe.promotionCodes.update(id, {active: false});
-  } catch (error) {
-    throw paymentProviderError(error);
+  if (!code.forUpgrades) {
+    try {
+      await stripeFor(settings).promotionCodes.update(id, {active: false});
+    } catch (error) {
+      throw paymentProviderError(error);
+    }
   }
   await db.prepare('UPDATE launch_codes SET ended_at = ?2 WHERE id = ?1 AND ended_at IS NULL').bind(id, now).run();
   return code;

@@ -414,7 +414,8 @@ export const adminRoutes = new Hono<AppEnv>()
     const {codeId} = parse(launchCodeParams, c.req.param());
     return audited(c, 'end_code', null, async () => {
       const code = await endLaunchCode(c.env.DB, settingsOf(c.env), codeId);
-      return {status: 'ended', detail: `${code.code} ended: Stripe no longer takes it`};
+      const noMore = code.forUpgrades ? 'no upgrade is priced with it' : 'Stripe no longer takes it';
+      return {status: 'ended', detail: `${code.code} ended: ${noMore}`};
     });
   })
 

@@ -12,6 +12,8 @@ export const UPGRADE_METADATA = {
   toPlan: 'toPlan',
   amount: 'amount',
   seatsAdded: 'seatsAdded',
+  /** The upgrade code the session was priced with (the seller reads it in Stripe's dashboard). */
+  launchCode: 'launchCode',
 } as const;
 
 export const UPGRADE_KIND = 'upgrade';

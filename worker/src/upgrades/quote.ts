@@ -15,7 +15,9 @@ import {
   upgradeAmountFor,
   upgradeCreditFor,
   type UpgradeSeats,
+  upgradeCodeAmount,
   upgradesFrom,
+  UPGRADE_CODE_WORDS,
 } from '../../../src/config';
 import type {BuyerPlan, SeatsOffer, UpgradeOffer} from '../../../src/config/api';
 import type {AuthUser} from '../auth/user';
@@ -25,6 +27,7 @@ import {bestPaidPurchaseOf, hasRevokedPurchase, paidAndKept, type Purchase} from
 import {revokedBySeller} from '../access/grants/sellerRevocation';
 import {teamPurchaseOf} from '../team/members';
 import {movePaid} from './movePaid';
+import {type AppliedUpgradeCode, codeAppliesTo, upgradeCodeFor} from './upgradeCode';
 
 /**
  * What an upgrade costs, decided from the worker's own records: the buyer's paid purchase as D1
@@ -52,6 +55,11 @@ export interface UpgradeQuote {
    * longer has that much for (a refund landed after the session was made).
    */
   credit: number | null;
+  /**
+   * The upgrade code taken off `amount` (upgradeCode.ts), or null. Its discount is no credit:
+   * `credit` stays what the purchase paid, which fulfilment and refunds check is still kept.
+   */
+  code: AppliedUpgradeCode | null;
 }
 
 /** How many of the line item's price the session sells: the seats added, or every seat moved up. */
@@ -140,21 +148,41 @@ async function seatsOfferFor(db: D1Database, purchase: Purchase, plan: Plan): Pr
   };
 }
 
-/** GET /upgrades: what the dashboard shows, priced here. */
-export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPlan> {
+/**
+ * GET /upgrades: what the dashboard shows, priced here; with the upgrade code typed (`?code=`), its
+ * standing, and each offer it takes from priced with it (`withoutCode`: the price before). Without
+ * a purchase to upgrade there is nothing for a code to take from: `code` is null then too.
+ */
+export async function buyerPlan(db: D1Database, user: AuthUser, typed?: string): Promise<BuyerPlan> {
   const current = await planOf(db, user);
-  if (!current) return {plan: null, upgrades: [], seats: null};
+  if (!current) return {plan: null, upgrades: [], seats: null, code: null};
   const {purchase, plan} = current;
   // The seller ended the purchase's right to the code: a higher plan or more seats would give nothing.
-  if (purchase.revoked_by_seller_at !== null) return {plan: {id: plan.id, name: plan.name}, upgrades: [], seats: null};
+  if (purchase.revoked_by_seller_at !== null)
+    return {plan: {id: plan.id, name: plan.name}, upgrades: [], seats: null, code: null};
   const seats = purchase.seats ?? 1;
   const upgrades: UpgradeOffer[] = [];
   // A team moves up whole: only to a plan sold for as many seats (a tier of that size, where it has tiers).
   for (const to of upgradesFrom(plan).filter((higher) => seatsRefusal(higher, seats) === null)) {
     const {amount} = await amountFor(db, purchase, plan, to);
-    if (amount >= SMALLEST_CHARGE) upgrades.push({planId: to.id, name: to.name, amount, currency: PLAN_CURRENCY});
+    if (amount >= SMALLEST_CHARGE)
+      upgrades.push({planId: to.id, name: to.name, amount, currency: PLAN_CURRENCY, withoutCode: null});
   }
-  return {plan: {id: plan.id, name: plan.name}, upgrades, seats: await seatsOfferFor(db, purchase, plan)};
+  const asked =
+    typed === undefined
+      ? null
+      : await upgradeCodeFor(db, typed, {purchase, toPlans: upgrades.map((offer) => offer.planId)});
+  const code = asked?.code ?? null;
+  return {
+    plan: {id: plan.id, name: plan.name},
+    upgrades: upgrades.map((offer) =>
+      code && codeAppliesTo(code, offer.planId)
+        ? {...offer, amount: upgradeCodeAmount(offer.amount, code), withoutCode: offer.amount}
+        : offer,
+    ),
+    seats: await seatsOfferFor(db, purchase, plan),
+    code: asked?.standing ?? null,
+  };
 }
 
 /**
@@ -167,7 +195,7 @@ export async function buyerPlan(db: D1Database, user: AuthUser): Promise<BuyerPl
 export async function quoteUpgrade(
   db: D1Database,
   user: AuthUser,
-  asked: {planId: string; addSeats?: number},
+  asked: {planId: string; addSeats?: number; code?: string},
 ): Promise<UpgradeQuote> {
   const {planId, addSeats} = asked;
   const to = findStoredPlan(planId);
@@ -188,7 +216,10 @@ export async function quoteUpgrade(
   if (purchase.revoked_by_seller_at !== null) throw revokedBySeller();
   const seats = purchase.seats ?? 1;
   const fairPrice = heldFairPrice(purchase);
-  if (addSeats !== undefined) return quoteSeats(db, purchase, from, to, addSeats, fairPrice);
+  if (addSeats !== undefined) {
+    if (asked.code !== undefined) throw new HttpError(409, UPGRADE_CODE_WORDS.seats, 'CONFLICT');
+    return quoteSeats(db, purchase, from, to, addSeats, fairPrice);
+  }
 
   const paid = await db
     .prepare(`SELECT 1 AS found WHERE ${movePaid('?1', '?2')}`)
@@ -208,7 +239,12 @@ export async function quoteUpgrade(
       'CONFLICT',
     );
   }
-  return {purchase, from, to, seats: {added: 0, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice, credit};
+  const quote = {purchase, from, to, seats: {added: 0, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice, credit};
+  if (asked.code === undefined) return {...quote, code: null};
+  // The code the dashboard priced the offer with, asked again: a refusal says why, as it did there.
+  const {code, standing} = await upgradeCodeFor(db, asked.code, {purchase, toPlans: [to.id]});
+  if (!code) throw new HttpError(409, standing.refused!, 'CONFLICT');
+  return {...quote, amount: upgradeCodeAmount(amount, code), code: {id: code.id, code: code.code}};
 }
 
 /**
@@ -238,5 +274,15 @@ async function quoteSeats(
     ? await amountFor(db, purchase, from, from, seats + added)
     : {amount: addedSeatsAmount(from, added, fairPrice?.percentOff ?? null), credit: null};
   if (tiered && amount < SMALLEST_CHARGE) throw new HttpError(409, TEAM_WORDS.tierPaid(seats + added), 'CONFLICT');
-  return {purchase, from, to, seats: {added, of: seats}, amount, currency: PLAN_CURRENCY, fairPrice, credit};
+  return {
+    purchase,
+    from,
+    to,
+    seats: {added, of: seats},
+    amount,
+    currency: PLAN_CURRENCY,
+    fairPrice,
+    credit,
+    code: null,
+  };
 }

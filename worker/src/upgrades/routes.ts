@@ -2,21 +2,24 @@ import {Hono} from 'hono';
 import {API_PATHS, type BuyerPlan, type UrlResponse} from '../../../src/config/api';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
-import {HttpError} from '../errors';
-import {pageOfSite, readJson} from '../http';
+import {describe, HttpError} from '../errors';
+import {pageOfSite, parse, readJson} from '../http';
 import {log} from '../log';
 import {paymentProviderError, stripeFor} from '../payments/stripe';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
-import {upgradeBody} from '../../../src/config/apiSchemas';
+import {UPGRADE_CODE_WORDS} from '../../../src/config';
+import {upgradeBody, upgradesQuery} from '../../../src/config/apiSchemas';
 import {buyerPlan, quoteUpgrade} from './quote';
 import {createUpgradeCheckout, openUpgradeSession, upgradeLineItem} from './session';
+import {REUSABLE_FOR_MS, upgradeCodeFor, upgradeCodeOpen} from './upgradeCode';
 
 /** The buyer's plan now and its upgrades; and the Checkout Session of one, priced by the worker. */
 export const upgradeRoutes = new Hono<AppEnv>()
-  .get(API_PATHS.upgrades, requireUser, async (c) =>
-    c.json((await buyerPlan(c.env.DB, currentUser(c))) satisfies BuyerPlan),
-  )
+  .get(API_PATHS.upgrades, requireUser, async (c) => {
+    const {code} = parse(upgradesQuery, c.req.query());
+    return c.json((await buyerPlan(c.env.DB, currentUser(c), code)) satisfies BuyerPlan);
+  })
 
   .post(API_PATHS.createUpgradeSession, requireUser, async (c) => {
     const settings = settingsOf(c.env);
@@ -48,11 +51,14 @@ export const upgradeRoutes = new Hono<AppEnv>()
     if (!session.url) throw new HttpError(502, 'Stripe returned no checkout URL', 'PAYMENT_PROVIDER');
     const now = Date.now();
     // What fulfilment holds the payment to: this row, not the session's metadata, nor the config
-    // when Stripe tells of the payment (the seller may have changed the plan's price since).
-    await c.env.DB.prepare(
+    // when Stripe tells of the payment (the seller may have changed the plan's price since). With
+    // an upgrade code, the row is written only while the code still has a use to give: another
+    // buyer's session made since the quote may have taken its last.
+    const inserted = await c.env.DB.prepare(
       `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id, created_at, updated_at,
-         seats_added, from_seats, price_id, quantity, credit)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15)`,
+         seats_added, from_seats, price_id, quantity, credit, launch_code_id)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?11, ?12, ?13, ?14, ?15, ?16
+       WHERE ?16 IS NULL OR EXISTS (SELECT 1 FROM launch_codes c WHERE c.id = ?16 AND ${upgradeCodeOpen('c', '?2', '?10', '?17')})`,
     )
       .bind(
         session.id,
@@ -70,8 +76,24 @@ export const upgradeRoutes = new Hono<AppEnv>()
         line.price,
         line.quantity,
         quote.credit,
+        quote.code?.id ?? null,
+        now - REUSABLE_FOR_MS,
       )
       .run();
+    if (inserted.meta.changes === 0) {
+      // The code's last use went to another buyer meanwhile: this session must not be paid (no row
+      // would hold its payment), so Stripe closes it, and the buyer is told why, as the quote would.
+      await stripeFor(settings)
+        .checkout.sessions.expire(session.id)
+        .catch((err: unknown) =>
+          log.error('upgrade.code_session_left_open', {sessionId: session.id, error: describe(err)}),
+        );
+      const {standing} = await upgradeCodeFor(c.env.DB, quote.code!.code, {
+        purchase: quote.purchase,
+        toPlans: [quote.to.id],
+      });
+      throw new HttpError(409, standing.refused ?? UPGRADE_CODE_WORDS.usedUp, 'CONFLICT');
+    }
     log.info('upgrade.created', {
       sessionId: session.id,
       upgradeOf: quote.purchase.session_id,
@@ -79,6 +101,7 @@ export const upgradeRoutes = new Hono<AppEnv>()
       to: quote.to.id,
       amount: quote.amount,
       seatsAdded: quote.seats.added,
+      code: quote.code?.id ?? null,
     });
     return c.json({url: session.url} satisfies UrlResponse);
   });

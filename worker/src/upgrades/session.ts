@@ -6,9 +6,7 @@ import {fairPriceMetadata} from '../payments/fairPriceCheckout';
 import type {Settings} from '../settings';
 import {UPGRADE_KIND, UPGRADE_METADATA} from './metadata';
 import {type UpgradeQuote, upgradeLine} from './quote';
-
-/** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
-const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
+import {REUSABLE_FOR_MS} from './upgradeCode';
 
 /** The line an upgrade's session sells: its price in the key's mode and the quantity (`upgradeLine`). */
 export interface UpgradeLineItem {
@@ -24,9 +22,10 @@ export function upgradeLineItem(quote: UpgradeQuote, settings: Settings): Upgrad
 
 /**
  * The URL of the upgrade session the worker made for this buyer, purchase, plan, amount and line
- * item, if Stripe still has it open; else null. Only the worker's own rows are looked at, so a
- * session id from the browser plays no part. A session made before the seller changed the plan's
- * price sells the old line, so it does not serve.
+ * item, and upgrade code (or none), if Stripe still has it open; else null. Only the worker's own
+ * rows are looked at, so a session id from the browser plays no part. A session made before the
+ * seller changed the plan's price sells the old line, so it does not serve; one priced with a code
+ * never serves a request without it, nor one without a code a request with it.
  */
 export async function openUpgradeSession(
   db: D1Database,
@@ -37,7 +36,7 @@ export async function openUpgradeSession(
   const row = await db
     .prepare(
       `SELECT session_id FROM upgrades WHERE purchase_session_id = ?1 AND user_id = ?2 AND to_plan = ?3 AND amount = ?4 AND status = 'open' AND created_at > ?5
-         AND seats_added = ?6 AND from_seats = ?7 AND price_id = ?8 AND quantity = ?9
+         AND seats_added = ?6 AND from_seats = ?7 AND price_id = ?8 AND quantity = ?9 AND launch_code_id IS ?10
        ORDER BY created_at DESC LIMIT 1`,
     )
     .bind(
@@ -50,6 +49,7 @@ export async function openUpgradeSession(
       quote.seats.of,
       line.price,
       line.quantity,
+      quote.code?.id ?? null,
     )
     .first<{session_id: string}>();
   if (!row) return null;
@@ -68,8 +68,10 @@ export async function openUpgradeSession(
  * named "Credit for your Starter purchase"), so the buyer's receipt reads what happened. Seats added
  * are the team's price times the seats, with a coupon only for a fair-price purchase's percent.
  * Checkout takes either `discounts` or `allow_promotion_codes`, not both: the worker has priced the
- * upgrade, so promotion codes are off. The coupon is the upgrade's alone (one redemption), and the session carries the
- * purchase it upgrades in its metadata, and the fair price it was sold at, if any (`quote.fairPrice`).
+ * upgrade, so promotion codes are off; an upgrade code's discount is in the one coupon, which names
+ * it ("Starter credit and code SPRING"). The coupon is the upgrade's alone (one redemption), and the
+ * session carries the purchase it upgrades in its metadata, the fair price it was sold at, if any
+ * (`quote.fairPrice`), and the upgrade code it was priced with, if any.
  */
 export async function createUpgradeCheckout(
   stripe: Stripe,
@@ -81,7 +83,8 @@ export async function createUpgradeCheckout(
   // plan has one), or the team tier of that size, as the quote priced it: the line is that price's.
   const {price} = upgradeLine(quote.to, quote.seats);
   // What takes the price of what is sold down to the amount quoted: the credit for what was paid
-  // (and, for a fair-price buyer, the percent their purchase was sold at). Seats at list price need none.
+  // (and, for a fair-price buyer, the percent their purchase was sold at; or the upgrade code's
+  // discount, which never stacks with a fair price). Seats at list price need none.
   const credit = price.amount * line.quantity - quote.amount;
   // Seats added by the seat are new, so only a fair price takes from them; a move (up, or to a
   // larger tier) is credited what was paid.
@@ -95,7 +98,7 @@ export async function createUpgradeCheckout(
           max_redemptions: 1,
           name: bySeat
             ? fairPriceCreditName(quote.fairPrice?.percentOff ?? 0)
-            : upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null),
+            : upgradeCreditName(quote.from, quote.fairPrice?.percentOff ?? null, quote.code?.code ?? null),
           metadata: {[UPGRADE_METADATA.upgradeOf]: quote.purchase.session_id},
           // Unused, it lapses with its session (24 hours) instead of staying in the seller's account.
           redeem_by: Math.floor(Date.now() / 1000) + 25 * 60 * 60,
@@ -121,6 +124,7 @@ export async function createUpgradeCheckout(
       [UPGRADE_METADATA.seatsAdded]: String(quote.seats.added),
       // Sold at a fair price: the card that pays is checked against its country, as a purchase's is.
       ...(quote.fairPrice && fairPriceMetadata(quote.fairPrice)),
+      ...(quote.code && {[UPGRADE_METADATA.launchCode]: quote.code.id}),
     },
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,
