@@ -348,7 +348,7 @@ export const ENDPOINTS = {
     summary: "the buyer's plan now and the upgrades on offer, priced by the worker (with an upgrade code, `?code=`)",
     query: schema.upgradesQuery,
     answers: [json(schema.buyerPlan)],
-    codes: [],
+    codes: ['RATE_LIMITED'],
   },
   createUpgradeSession: {
     method: 'POST',

@@ -60,6 +60,8 @@ export const LAUNCH_CODE_WORDS = {
   pastEnd: 'The end date must be in the future.',
   tooFar: `The end date must be within ${LAUNCH_CODE_LIMITS.maxDays} days.`,
   unknownPlan: 'There is no plan with this id: pick one the site sells.',
+  noUpgradeTo: (plan: string) =>
+    `No plan moves up to ${plan}, so an upgrade code for it could never apply: pick a plan buyers upgrade to, or every upgrade.`,
   upgradeFirstTime:
     'An upgrade code is for past buyers, so it cannot be for first-time buyers only too: untick one of them.',
   sharedProduct: (plan: string, other: string) =>
@@ -89,6 +91,7 @@ export const UPGRADE_CODE_WORDS = {
   ended: 'This code has ended.',
   expired: (day: string) => `This code expired on ${day}.`,
   usedUp: 'This code has been used as many times as it allows.',
+  held: 'The last uses of this code are held by checkouts in progress: a checkout not paid within a day gives its use back.',
   otherPlan: (plan: string) => `This code is for upgrades to ${plan} only.`,
   fairPrice: "Your upgrade is already at your country's fair price, and a code does not combine with it.",
   seats: 'An upgrade code takes off a move to a higher plan, not seats added.',

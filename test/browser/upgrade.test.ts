@@ -5,11 +5,22 @@
  * The buyer's GitHub account, invited to the kit first, is then invited to the repository the
  * higher plan adds (the prompts: GITHUB_EXTRA_REPOS in local mode), and the dashboard shows it.
  * Then the seller refunds the upgrade from the console, a part and then the rest, and the purchase
- * is the lower plan again.
+ * is the lower plan again. Last, an upgrade code the seller makes in the console takes its percent
+ * off another buyer's upgrade, and the console counts the use.
  */
 import type {Page} from 'playwright-core';
 import {LOCAL_ADMIN_EMAIL} from '../../scripts/local/plan';
-import {appConfig, extraRepositoriesAdded, upgradeCreditName, upgradeLabel, upgradesFrom} from '../../src/config';
+import {
+  appConfig,
+  extraRepositoriesAdded,
+  launchCodeTerms,
+  PLAN_CURRENCY,
+  upgradeCodeAmount,
+  upgradeCreditName,
+  upgradeLabel,
+  upgradesFrom,
+} from '../../src/config';
+import {formatMoney, formatPrice} from '../../src/config/money';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
 import {axeViolations} from './axe';
 import {escapeRegExp, type LocalTab, uniqueEmail, useLocalSession} from './localSession';
@@ -196,4 +207,72 @@ it('the seller refunds the upgrade from the console, a part at 1440 px and the r
   await session.waitToSee(buyer, yours.getByText(`Your plan: ${lower.name}`));
   await yours.getByRole('button', {name: `Upgrade to ${higher.name} for $${difference}`}).waitFor();
   expect(buyer.errors).toEqual([]);
+});
+
+it("the seller makes an upgrade code in the console; a past buyer applies it on the dashboard at 390 px and pays the lower price, the code named on the checkout's one credit; the console counts its use and revenue", async () => {
+  const code = `UP-${Date.now().toString(36).toUpperCase()}`;
+  const percentOff = 20;
+  const terms = launchCodeTerms({
+    percentOff,
+    amountOff: null,
+    currency: PLAN_CURRENCY,
+    maxUses: 1,
+    endsAt: null,
+    firstTimeOnly: false,
+    forUpgrades: true,
+    plan: higher.id,
+  });
+  const admin = await session.open('/', {viewport: WIDE});
+  await session.signInByMagicLink(admin, LOCAL_ADMIN_EMAIL, {from: '/admin'});
+  const nav = admin.page.getByRole('navigation', {name: 'Console'});
+  await nav.getByRole('link', {name: 'Codes'}).click();
+  const form = admin.page.getByRole('form', {name: 'Make a code'});
+  await form.getByLabel('Code', {exact: true}).fill(code);
+  await form.getByLabel('Percent off (%)').fill(String(percentOff));
+  await form.getByLabel('Max uses (optional)').fill('1');
+  await form.getByLabel('Past buyers only (an upgrade code)').check();
+  await form.getByLabel('Plan upgraded to').selectOption({label: higher.name});
+  await form.getByRole('button', {name: 'Make code'}).click();
+  await admin.page.getByText(`Code ${code} made: ${terms}.`).waitFor();
+
+  // A buyer of the lower plan, on a phone: the code on the upgrade card prices the upgrade.
+  const tab = await session.open('/', {viewport: PHONE});
+  const {page} = tab;
+  const upgrader = uniqueEmail('coded');
+  await session.checkoutAsGuest(tab, upgrader, lower);
+  await session.requestAccess(tab, `coded-${Date.now().toString(36)}`);
+  const plan = page.getByRole('region', {name: 'Your plan'});
+  await session.waitToSee(tab, plan.getByText(`Your plan: ${lower.name}`));
+  const full = difference * 100;
+  const withCode = upgradeCodeAmount(full, {percentOff, amountOff: null});
+  await plan.getByText('Have an upgrade code?').click();
+  await plan.getByRole('textbox', {name: 'Upgrade code'}).fill(code.toLowerCase());
+  await plan.getByRole('button', {name: 'Apply'}).click();
+  await plan.getByRole('status').getByText(`Code ${code}: ${terms}.`).waitFor();
+  const upgrade = plan.getByRole('button', {
+    name: `Upgrade to ${higher.name} for ${formatPrice(withCode, PLAN_CURRENCY)}`,
+  });
+  await upgrade.waitFor();
+  await plan.getByText(`was ${formatPrice(full, PLAN_CURRENCY)}`).waitFor();
+  expect(await overflows(page)).toBe(false);
+  expect(await axeViolations(page)).toEqual([]);
+  await upgrade.click();
+
+  // One credit on the checkout page, the plan bought and the code together, named so.
+  await page.waitForURL(/\/checkout\/cs_test_/);
+  await page.getByRole('heading', {name: higher.name}).waitFor();
+  expect(await page.textContent('body')).toContain(
+    `${upgradeCreditName(lower, null, code)}: −${formatMoney(higher.price * 100 - withCode, PLAN_CURRENCY)}`,
+  );
+  await page.getByRole('button', {name: `Pay ${formatMoney(withCode, PLAN_CURRENCY)}`}).click();
+  await page.waitForURL(`${session.stack().siteUrl}/dashboard`);
+  await session.waitToSee(tab, plan.getByText(`Your plan: ${higher.name}`));
+  expect(tab.errors).toEqual([]);
+
+  // The console: one use of one, and what it took.
+  await admin.page.reload();
+  const row = admin.page.getByRole('table', {name: 'Launch codes'}).getByRole('row').filter({hasText: code});
+  await session.waitToSee(admin, row.getByRole('cell', {name: '1 / 1'}));
+  await row.getByRole('cell', {name: formatMoney(withCode, PLAN_CURRENCY)}).waitFor();
+  expect(admin.errors).toEqual([]);
 });

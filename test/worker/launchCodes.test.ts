@@ -194,6 +194,13 @@ describe('an upgrade code (past buyers only)', () => {
     expect(await again.json()).toEqual({error: LAUNCH_CODE_WORDS.codeTaken(upgrade.code), code: 'CONFLICT'});
   });
 
+  test('is refused for a plan no plan moves up to: it could never apply (400)', async () => {
+    const bottom = [...appConfig.plans].sort((a, b) => a.price - b.price)[0]!;
+    const response = await create({code: freshCode(), percentOff: 10, forUpgrades: true, plan: bottom.id});
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as {error: string}).error).toBe(LAUNCH_CODE_WORDS.noUpgradeTo(bottom.name));
+  });
+
   test('is refused for first-time buyers only: it is for past buyers (400)', async () => {
     const response = await create({code: freshCode(), percentOff: 10, forUpgrades: true, firstTimeOnly: true});
     expect(response.status).toBe(400);

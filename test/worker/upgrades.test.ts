@@ -670,8 +670,10 @@ describe('upgrade codes: the worker prices them, never the browser, and keeps th
     await stack().worker.db.run('UPDATE launch_codes SET ends_at = ?2 WHERE id = ?1', expired.id, past);
     await refusedBoth(user, expired.code, UPGRADE_CODE_WORDS.expired(formatDay(past)));
 
-    // For upgrades to the lower plan: no offer of this buyer's is one.
-    const elsewhere = await upgradeCode({percentOff: 10, plan: lower.id});
+    // For upgrades to the lower plan (the console refuses to make one, but the seller may re-order
+    // the plans since): no offer of this buyer's is one.
+    const elsewhere = await upgradeCode({percentOff: 10, plan: higher.id});
+    await stack().worker.db.run('UPDATE launch_codes SET plan = ?2 WHERE id = ?1', elsewhere.id, lower.id);
     await refusedBoth(user, elsewhere.code, UPGRADE_CODE_WORDS.otherPlan(lower.name));
   });
 
@@ -732,11 +734,47 @@ describe('upgrade codes: the worker prices them, never the browser, and keeps th
     const [paying, opening, late] = [await lowerBuyer(), await lowerBuyer(), await lowerBuyer()];
     await payUpgrade(paying.user, await upgradeSession(paying.user, withCode(shown.code)));
     const open = await upgradeSession(opening.user, withCode(shown.code));
-    await refusedBoth(late.user, shown.code, UPGRADE_CODE_WORDS.usedUp);
+    // Held, not used up: an open checkout may yet give its use back.
+    await refusedBoth(late.user, shown.code, UPGRADE_CODE_WORDS.held);
     expect((await planWith(opening.user, shown.code)).code).toMatchObject({refused: null});
     expect(await upgradeSession(opening.user, withCode(shown.code))).toBe(open);
     // The console counts what was paid.
     expect(await codes.listed(shown.id)).toMatchObject({uses: 1, state: 'active'});
+
+    const db = stack().worker.db;
+    // A purchase counts once, however many of its checkouts are open (it can pay only one move).
+    await db.run(
+      `INSERT INTO upgrades (session_id, purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id,
+         created_at, updated_at, seats_added, from_seats, price_id, quantity, credit, launch_code_id)
+       SELECT session_id || '_twin', purchase_session_id, user_id, email, from_plan, to_plan, amount, currency, coupon_id,
+         created_at, updated_at, seats_added, from_seats, price_id, quantity, credit, launch_code_id
+       FROM upgrades WHERE session_id = ?1`,
+      open,
+    );
+    await db.run('UPDATE launch_codes SET max_uses = 3 WHERE id = ?1', shown.id);
+    expect((await planWith(late.user, shown.code)).code).toMatchObject({refused: null});
+    await db.run('UPDATE launch_codes SET max_uses = 2 WHERE id = ?1', shown.id);
+
+    // Past the day Stripe lets a checkout be paid, an open one holds no use...
+    const dayAgo = Date.now() - 24 * 3600_000 - 60_000;
+    await db.run('UPDATE upgrades SET created_at = ?2 WHERE purchase_session_id = ?1', opening.sessionId, dayAgo);
+    expect((await planWith(late.user, shown.code)).code).toMatchObject({refused: null});
+    // ...unless it was completed and its payment is on its way (a bank debit): then it holds it still.
+    stack().stripe.complete(open, {email: opening.user.email, paid: false});
+    expect((await stack().deliver(completedEvent(stack(), open))).status).toBe(200);
+    expect((await planWith(late.user, shown.code)).code).toMatchObject({refused: UPGRADE_CODE_WORDS.held});
+  });
+
+  test('asked about on the dashboard, a code is rate-limited per buyer: a script cannot guess codes', async () => {
+    const {user} = await lowerBuyer();
+    const statuses: number[] = [];
+    for (let ask = 0; ask < 11; ask++) {
+      const response = await stack().call(`${API_PATHS.upgrades}?code=${freshCode('GUESS')}`, {token: user.idToken});
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
+    // The plan itself, without a code, is still read.
+    expect((await stack().call(API_PATHS.upgrades, {token: user.idToken})).status).toBe(200);
   });
 
   test('buyers racing for its last use: one session is kept, every other is refused used up and closed at Stripe', async () => {
@@ -745,9 +783,10 @@ describe('upgrade codes: the worker prices them, never the browser, and keeps th
     const answers = await Promise.all(buyers.map(({user}) => askUpgrade(user, withCode(shown.code))));
     const bodies = await Promise.all(answers.map((answer) => answer.json()));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    // The winner's checkout holds the last use until it is paid or its day is over.
     expect(bodies.filter((body) => 'error' in body)).toEqual([
-      {error: UPGRADE_CODE_WORDS.usedUp, code: 'CONFLICT'},
-      {error: UPGRADE_CODE_WORDS.usedUp, code: 'CONFLICT'},
+      {error: UPGRADE_CODE_WORDS.held, code: 'CONFLICT'},
+      {error: UPGRADE_CODE_WORDS.held, code: 'CONFLICT'},
     ]);
     const rows = await stack().worker.db.all<{session_id: string}>(
       'SELECT session_id FROM upgrades WHERE launch_code_id = ?1',

@@ -39,6 +39,11 @@ export const limits = {
    * opening links, not a script inflating an affiliate's clicks (each visitor counts once a day anyway).
    */
   affiliateVisit: {max: 30, windowSeconds: 60},
+  /**
+   * An upgrade code asked about on the dashboard (GET /upgrades?code=): a person typing a code or
+   * two, not a script guessing every word (each answer says whether a code exists).
+   */
+  upgradeCode: {max: 10, windowSeconds: 60},
   /** Joining the affiliate programme: a person trying a code or two, not a script trying every code. */
   joinAffiliates: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */

@@ -9,6 +9,7 @@ import {
   planPrices,
   type LaunchCodeState,
   type Plan,
+  upgradesFrom,
 } from '../../../src/config';
 import type {AdminLaunchCode} from '../../../src/config/api';
 import {DAY_MS} from '../../../src/config/dates';
@@ -129,6 +130,13 @@ export async function createLaunchCode(
     throw new HttpError(400, LAUNCH_CODE_WORDS.tooFar);
   const plan = request.plan === undefined ? undefined : findStoredPlan(request.plan);
   if (request.plan !== undefined && plan?.id !== request.plan) throw new HttpError(400, LAUNCH_CODE_WORDS.unknownPlan);
+  // An upgrade code for a plan no plan moves up to could never apply.
+  if (
+    request.forUpgrades &&
+    plan &&
+    !appConfig.plans.some((from) => upgradesFrom(from).some((to) => to.id === plan.id))
+  )
+    throw new HttpError(400, LAUNCH_CODE_WORDS.noUpgradeTo(plan.name));
   const twin = await db
     .prepare(
       `SELECT code FROM launch_codes

@@ -83,6 +83,14 @@ export async function fulfillUpgrade(
       )
         .bind(session.id, Date.now())
         .run();
+    // Completed, its payment still on its way (a bank debit takes days): the row keeps the
+    // payment's id, and with it the upgrade code's use it holds (upgradeCode.ts) past the session's day.
+    else if (session.status === 'complete' && idOf(session.payment_intent))
+      await env.DB.prepare(
+        `UPDATE upgrades SET payment_intent_id = ?2, updated_at = ?3 WHERE session_id = ?1 AND status = 'open'`,
+      )
+        .bind(session.id, idOf(session.payment_intent), Date.now())
+        .run();
     return {status: failed ? 'failed' : 'open', session, email: row.email};
   }
 

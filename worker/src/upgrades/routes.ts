@@ -12,13 +12,15 @@ import {UPGRADE_CODE_WORDS} from '../../../src/config';
 import {upgradeBody, upgradesQuery} from '../../../src/config/apiSchemas';
 import {buyerPlan, quoteUpgrade} from './quote';
 import {createUpgradeCheckout, openUpgradeSession, upgradeLineItem} from './session';
-import {REUSABLE_FOR_MS, upgradeCodeFor, upgradeCodeOpen} from './upgradeCode';
+import {SESSION_LIFETIME_MS, upgradeCodeFor, upgradeCodeOpen} from './upgradeCode';
 
 /** The buyer's plan now and its upgrades; and the Checkout Session of one, priced by the worker. */
 export const upgradeRoutes = new Hono<AppEnv>()
   .get(API_PATHS.upgrades, requireUser, async (c) => {
     const {code} = parse(upgradesQuery, c.req.query());
-    return c.json((await buyerPlan(c.env.DB, currentUser(c), code)) satisfies BuyerPlan);
+    const user = currentUser(c);
+    if (code !== undefined) await enforceLimit(c.env.DB, `upgrade-code:user:${user.uid}`, limits.upgradeCode);
+    return c.json((await buyerPlan(c.env.DB, user, code)) satisfies BuyerPlan);
   })
 
   .post(API_PATHS.createUpgradeSession, requireUser, async (c) => {
@@ -77,7 +79,7 @@ export const upgradeRoutes = new Hono<AppEnv>()
         line.quantity,
         quote.credit,
         quote.code?.id ?? null,
-        now - REUSABLE_FOR_MS,
+        now - SESSION_LIFETIME_MS,
       )
       .run();
     if (inserted.meta.changes === 0) {

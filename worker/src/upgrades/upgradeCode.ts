@@ -15,6 +15,9 @@ import type {Purchase} from '../purchases';
 /** Checkout Sessions expire after 24 hours (Stripe's default); one made in the last 23 serves again. */
 export const REUSABLE_FOR_MS = 23 * 60 * 60 * 1000;
 
+/** How long Stripe lets a Checkout Session be paid (its default expiry): an open one holds a code's use as long. */
+export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 /** An upgrade code as its row holds it, with what the worker needs to price and limit it. */
 export interface UpgradeCode {
   id: string;
@@ -32,15 +35,26 @@ export interface UpgradeCode {
 export type AppliedUpgradeCode = Pick<UpgradeCode, 'id' | 'code'>;
 
 /**
- * SQL for the uses an upgrade code `code` (an alias of launch_codes) has taken or holds: its
- * upgrades paid (refunded or disputed since or not, as a purchase's use counts), and its sessions
- * still open, made since `since` (REUSABLE_FOR_MS ago) by purchases other than `purchase`. Counting
- * the open sessions keeps `max_uses` from being overrun by buyers who all opened a checkout before
- * any paid; the asking purchase's own are left out, so asking again finds its open session.
+ * SQL for the uses an upgrade code `code` (an alias of launch_codes) has taken: its upgrades paid
+ * (refunded or disputed since or not, as a purchase's use counts).
+ */
+export function upgradeCodePaidUses(code: string): string {
+  return `(SELECT COUNT(*) FROM upgrades u WHERE u.launch_code_id = ${code}.id AND u.status IN ('paid', 'revoked'))`;
+}
+
+/**
+ * SQL for the uses an upgrade code `code` has taken or holds: its paid ones, and one for each other
+ * purchase with a checkout priced with it that may still be paid: made since `since` (a session's
+ * lifetime ago), or completed and waiting for a slow payment (a bank debit: its row has the
+ * payment's id). Counting them keeps `max_uses` from being overrun by buyers who all opened a
+ * checkout before any paid. A purchase counts once, however many checkouts it opened (it can pay
+ * only one move at a time: a second is refused as stale); the asking purchase's own are left out,
+ * so asking again finds its open session.
  */
 export function upgradeCodeUses(code: string, purchase: string, since: string): string {
-  return `(SELECT COUNT(*) FROM upgrades u WHERE u.launch_code_id = ${code}.id
-    AND (u.status IN ('paid', 'revoked') OR (u.status = 'open' AND u.created_at > ${since} AND u.purchase_session_id != ${purchase})))`;
+  return `(${upgradeCodePaidUses(code)} + (SELECT COUNT(DISTINCT u.purchase_session_id) FROM upgrades u
+    WHERE u.launch_code_id = ${code}.id AND u.status = 'open' AND u.purchase_session_id != ${purchase}
+      AND (u.created_at > ${since} OR u.payment_intent_id IS NOT NULL)))`;
 }
 
 /**
@@ -63,6 +77,7 @@ interface UpgradeCodeRow {
   ended_at: number | null;
   plan: string | null;
   uses: number;
+  paid_uses: number;
 }
 
 /**
@@ -75,15 +90,15 @@ async function findUpgradeCode(
   typed: string,
   purchase: string,
   now: number,
-): Promise<(UpgradeCode & {uses: number}) | null> {
+): Promise<(UpgradeCode & {uses: number; paidUses: number}) | null> {
   const row = await db
     .prepare(
       `SELECT c.id, c.code, c.percent_off, c.amount_off, c.max_uses, c.ends_at, c.ended_at, c.plan,
-         ${upgradeCodeUses('c', '?2', '?4')} AS uses
+         ${upgradeCodeUses('c', '?2', '?4')} AS uses, ${upgradeCodePaidUses('c')} AS paid_uses
        FROM launch_codes c WHERE c.for_upgrades = 1 AND upper(c.code) = upper(?1)
        ORDER BY (c.ended_at IS NULL AND (c.ends_at IS NULL OR c.ends_at > ?3)) DESC, c.created_at DESC LIMIT 1`,
     )
-    .bind(typed, purchase, now, now - REUSABLE_FOR_MS)
+    .bind(typed, purchase, now, now - SESSION_LIFETIME_MS)
     .first<UpgradeCodeRow>();
   if (!row) return null;
   return {
@@ -96,6 +111,7 @@ async function findUpgradeCode(
     endedAt: row.ended_at,
     plan: row.plan,
     uses: row.uses,
+    paidUses: row.paid_uses,
   };
 }
 
@@ -120,13 +136,14 @@ export async function upgradeCodeFor(
 }
 
 function refusalOf(
-  code: UpgradeCode & {uses: number},
+  code: UpgradeCode & {uses: number; paidUses: number},
   asked: {purchase: Purchase; toPlans: readonly string[]},
   now: number,
 ): string | null {
   if (code.endedAt !== null) return UPGRADE_CODE_WORDS.ended;
   if (code.endsAt !== null && code.endsAt <= now) return UPGRADE_CODE_WORDS.expired(formatDay(code.endsAt));
-  if (code.maxUses !== null && code.uses >= code.maxUses) return UPGRADE_CODE_WORDS.usedUp;
+  if (code.maxUses !== null && code.paidUses >= code.maxUses) return UPGRADE_CODE_WORDS.usedUp;
+  if (code.maxUses !== null && code.uses >= code.maxUses) return UPGRADE_CODE_WORDS.held;
   if (heldFairPrice(asked.purchase) !== null) return UPGRADE_CODE_WORDS.fairPrice;
   if (code.plan !== null && !asked.toPlans.includes(code.plan))
     return UPGRADE_CODE_WORDS.otherPlan(findStoredPlan(code.plan)?.name ?? code.plan);
