@@ -95,6 +95,7 @@ export {
   LAUNCH_CODE_WORDS,
   LAUNCH_CODE_ENDING,
   launchCodeCouponName,
+  launchCodeState,
   launchCodeTerms,
   type LaunchCodeState,
   UPGRADE_CODE_ID_PATTERN,

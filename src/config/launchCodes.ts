@@ -46,6 +46,22 @@ export const LAUNCH_CODE_STATES = {
 } as const;
 export type LaunchCodeState = keyof typeof LAUNCH_CODE_STATES;
 
+/**
+ * Where a code stands at `now`, given the uses paid with it: ended by the seller first, then past
+ * its date, then used up. One rule for both kinds: the console lists it, and the worker refuses an
+ * upgrade code by it (worker/src/upgrades/upgradeCode.ts).
+ */
+export function launchCodeState(
+  code: {endedAt: number | null; endsAt: number | null; maxUses: number | null},
+  paidUses: number,
+  now: number,
+): LaunchCodeState {
+  if (code.endedAt !== null) return 'ended';
+  if (code.endsAt !== null && code.endsAt <= now) return 'expired';
+  if (code.maxUses !== null && paidUses >= code.maxUses) return 'used up';
+  return 'active';
+}
+
 /** The coupon's name at Stripe (40 characters at most): what the receipt and the dashboard show. */
 export function launchCodeCouponName(code: string): string {
   return `Code ${code}`.slice(0, 40);

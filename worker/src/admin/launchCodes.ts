@@ -7,7 +7,7 @@ import {
   launchCodeCouponName,
   PLAN_CURRENCY,
   planPrices,
-  type LaunchCodeState,
+  launchCodeState,
   type Plan,
   upgradesFrom,
 } from '../../../src/config';
@@ -86,18 +86,10 @@ function shown(row: LaunchCodeRow, now: number): AdminLaunchCode {
     plan: row.plan,
     createdAt: row.created_at,
     endedAt: row.ended_at,
-    state: stateOf(row, now),
+    state: launchCodeState({endedAt: row.ended_at, endsAt: row.ends_at, maxUses: row.max_uses}, row.uses, now),
     uses: row.uses,
     revenue: row.revenue,
   };
-}
-
-/** Where a code stands: ended by the seller first, then past its date, then used up. */
-function stateOf(row: LaunchCodeRow, now: number): LaunchCodeState {
-  if (row.ended_at !== null) return 'ended';
-  if (row.ends_at !== null && row.ends_at <= now) return 'expired';
-  if (row.max_uses !== null && row.uses >= row.max_uses) return 'used up';
-  return 'active';
 }
 
 /** The code's row with its figures, or null for an id the worker never made. */

@@ -1,4 +1,4 @@
-import {findStoredPlan, launchCodeTerms, PLAN_CURRENCY, UPGRADE_CODE_WORDS} from '../../../src/config';
+import {findStoredPlan, launchCodeState, launchCodeTerms, PLAN_CURRENCY, UPGRADE_CODE_WORDS} from '../../../src/config';
 import type {UpgradeCodeStanding} from '../../../src/config/api';
 import {formatDay} from '../../../src/config/dates';
 import {heldFairPrice} from '../payments/fairPriceCheckout';
@@ -140,9 +140,11 @@ function refusalOf(
   asked: {purchase: Purchase; toPlans: readonly string[]},
   now: number,
 ): string | null {
-  if (code.endedAt !== null) return UPGRADE_CODE_WORDS.ended;
-  if (code.endsAt !== null && code.endsAt <= now) return UPGRADE_CODE_WORDS.expired(formatDay(code.endsAt));
-  if (code.maxUses !== null && code.paidUses >= code.maxUses) return UPGRADE_CODE_WORDS.usedUp;
+  const state = launchCodeState(code, code.paidUses, now);
+  if (state === 'ended') return UPGRADE_CODE_WORDS.ended;
+  if (state === 'expired') return UPGRADE_CODE_WORDS.expired(formatDay(code.endsAt!));
+  if (state === 'used up') return UPGRADE_CODE_WORDS.usedUp;
+  // Not used up, but its other uses are held by checkouts that may yet be paid.
   if (code.maxUses !== null && code.uses >= code.maxUses) return UPGRADE_CODE_WORDS.held;
   if (heldFairPrice(asked.purchase) !== null) return UPGRADE_CODE_WORDS.fairPrice;
   if (code.plan !== null && !asked.toPlans.includes(code.plan))
