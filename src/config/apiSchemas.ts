@@ -1306,6 +1306,12 @@ export const adminLaunchCode = z.object({
   endedAt: z.number().nullable(),
   state: z.enum(Object.keys(LAUNCH_CODE_STATES) as [keyof typeof LAUNCH_CODE_STATES]),
   uses: z.number(),
+  /**
+   * An upgrade code's uses held by checkouts in progress: other purchases' checkouts priced with it
+   * that may still be paid (upgradeCodeUses). Buyers are refused once uses and held reach its max
+   * uses. 0 for a promotion code: Stripe counts only redemptions.
+   */
+  held: z.number(),
   revenue: z.number(),
 });
 export const adminLaunchCodes = z.object({items: z.array(adminLaunchCode)});

@@ -96,6 +96,7 @@ export {
   LAUNCH_CODE_ENDING,
   launchCodeCouponName,
   launchCodeState,
+  launchCodeUsesLine,
   launchCodeTerms,
   type LaunchCodeState,
   UPGRADE_CODE_ID_PATTERN,

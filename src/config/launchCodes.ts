@@ -62,6 +62,17 @@ export function launchCodeState(
   return 'active';
 }
 
+/**
+ * The console's Uses cell: paid uses, of the most it allows, and an upgrade code's uses held by
+ * checkouts in progress, which count against its limit until paid or a day old.
+ */
+export function launchCodeUsesLine(code: {uses: number; maxUses: number | null; held: number}): string {
+  const uses = code.maxUses === null ? String(code.uses) : `${code.uses} / ${code.maxUses}`;
+  return code.held === 0
+    ? uses
+    : `${uses} (${code.held} held by ${code.held === 1 ? 'a checkout' : 'checkouts'} in progress)`;
+}
+
 /** The coupon's name at Stripe (40 characters at most): what the receipt and the dashboard show. */
 export function launchCodeCouponName(code: string): string {
   return `Code ${code}`.slice(0, 40);

@@ -770,6 +770,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
           endedAt: null,
           state: 'active',
           uses: 0,
+          held: 0,
           revenue: 0,
         };
         store.launchCodes = [made, ...store.launchCodes];

@@ -32,6 +32,7 @@ function code(overrides: Partial<AdminLaunchCode>): AdminLaunchCode {
     endedAt: null,
     state: 'active',
     uses: 2,
+    held: 0,
     revenue: 11_040,
     ...overrides,
   };
@@ -263,6 +264,16 @@ describe('the Launch codes panel', () => {
       // Unticking one of them is enough.
       await userEvent.click(within(form).getByRole('checkbox', {name: 'First-time buyers only'}));
       expect(within(form).getByRole('button', {name: 'Make code'})).toBeEnabled();
+    });
+
+    it('says the uses held by checkouts in progress beside those paid: they count against the limit', async () => {
+      const upgradeCode = code({id: 'upcode_0123456789abcdef01234567', forUpgrades: true, uses: 1, held: 2});
+      worker().reset({launchCodes: [upgradeCode, code({id: 'upcode_0123456789abcdef01234568', code: 'ONE', held: 1})]});
+      show();
+      expect((await rows()).map((cells) => cells[3])).toEqual([
+        '1 / 5 (2 held by checkouts in progress)',
+        '2 / 5 (1 held by a checkout in progress)',
+      ]);
     });
 
     it('lists an upgrade code with its terms, and ends it in words true of it: Stripe never had it', async () => {

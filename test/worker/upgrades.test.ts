@@ -726,7 +726,7 @@ describe('upgrade codes: the worker prices them, never the browser, and keeps th
       amount_paid: quoted,
     });
     expect((await planOf(user)).plan).toEqual({id: higher.id, name: higher.name});
-    expect(await codes.listed(shown.id)).toMatchObject({uses: 1, revenue: quoted, state: 'active'});
+    expect(await codes.listed(shown.id)).toMatchObject({uses: 1, held: 0, revenue: quoted, state: 'active'});
   });
 
   test('its uses count paid upgrades and sessions still open, so open checkouts cannot overrun them; the buyer of an open one is still served it', async () => {
@@ -738,8 +738,8 @@ describe('upgrade codes: the worker prices them, never the browser, and keeps th
     await refusedBoth(late.user, shown.code, UPGRADE_CODE_WORDS.held);
     expect((await planWith(opening.user, shown.code)).code).toMatchObject({refused: null});
     expect(await upgradeSession(opening.user, withCode(shown.code))).toBe(open);
-    // The console counts what was paid.
-    expect(await codes.listed(shown.id)).toMatchObject({uses: 1, state: 'active'});
+    // The console counts what was paid, and what checkouts in progress hold.
+    expect(await codes.listed(shown.id)).toMatchObject({uses: 1, held: 1, state: 'active'});
 
     const db = stack().worker.db;
     // A purchase counts once, however many of its checkouts are open (it can pay only one move).

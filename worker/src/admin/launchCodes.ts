@@ -19,6 +19,7 @@ import {HttpError} from '../errors';
 import {log} from '../log';
 import {paymentProviderError, stripeFor} from '../payments/stripe';
 import type {Settings} from '../settings';
+import {SESSION_LIFETIME_MS, upgradeCodePaidUses, upgradeCodeUses} from '../upgrades/upgradeCode';
 
 type LaunchCodeRequest = z.output<typeof launchCodeBody>;
 
@@ -39,13 +40,14 @@ interface LaunchCodeRow {
   created_at: number;
   ended_at: number | null;
   uses: number;
+  held: number;
   revenue: number;
 }
 
-/** The codes the worker made, newest first, each with its uses and revenue (CODES_WITH_FIGURES). */
+/** The codes the worker made, newest first, each with its uses and revenue (codesWithFigures). */
 export async function listLaunchCodes(db: D1Database, now = Date.now()): Promise<AdminLaunchCode[]> {
   const {results} = await db
-    .prepare(`${CODES_WITH_FIGURES} GROUP BY c.id ORDER BY c.created_at DESC, c.id LIMIT ${LISTED_CODES}`)
+    .prepare(`${codesWithFigures(now)} GROUP BY c.id ORDER BY c.created_at DESC, c.id LIMIT ${LISTED_CODES}`)
     .all<LaunchCodeRow>();
   return results.map((row) => shown(row, now));
 }
@@ -59,9 +61,12 @@ const LISTED_CODES = 500;
  * upgrade priced with it, that the buyer paid for, refunded or disputed since or not (Stripe
  * counted the redemption; an upgrade code's paid upgrades are what its limit counts). Revenue is
  * what the sales still paid (status `paid`, as the Sales panel counts) took, less their partial
- * refunds: one refunded in full or lost to a dispute adds nothing.
+ * refunds: one refunded in full or lost to a dispute adds nothing. An upgrade code's `held` are the
+ * uses checkouts in progress hold (upgradeCodeUses, for every purchase, less the paid ones).
  */
-const CODES_WITH_FIGURES = `SELECT c.*, COUNT(s.id) AS uses,
+const codesWithFigures = (now: number) => `SELECT c.*, COUNT(s.id) AS uses,
+    CASE WHEN c.for_upgrades = 1
+      THEN ${upgradeCodeUses('c', "''", String(now - SESSION_LIFETIME_MS))} - ${upgradeCodePaidUses('c')} ELSE 0 END AS held,
     COALESCE(SUM(CASE WHEN s.status = 'paid' THEN s.paid - s.refunded END), 0) AS revenue
   FROM launch_codes c
   LEFT JOIN (
@@ -88,13 +93,17 @@ function shown(row: LaunchCodeRow, now: number): AdminLaunchCode {
     endedAt: row.ended_at,
     state: launchCodeState({endedAt: row.ended_at, endsAt: row.ends_at, maxUses: row.max_uses}, row.uses, now),
     uses: row.uses,
+    held: row.held,
     revenue: row.revenue,
   };
 }
 
 /** The code's row with its figures, or null for an id the worker never made. */
 async function readLaunchCode(db: D1Database, id: string, now = Date.now()): Promise<AdminLaunchCode | null> {
-  const row = await db.prepare(`${CODES_WITH_FIGURES} WHERE c.id = ?1 GROUP BY c.id`).bind(id).first<LaunchCodeRow>();
+  const row = await db
+    .prepare(`${codesWithFigures(now)} WHERE c.id = ?1 GROUP BY c.id`)
+    .bind(id)
+    .first<LaunchCodeRow>();
   return row ? shown(row, now) : null;
 }
 

@@ -3,6 +3,7 @@ import clsx from 'clsx';
 import {
   appConfig,
   LAUNCH_CODE_ENDING,
+  launchCodeUsesLine,
   LAUNCH_CODE_LIMITS,
   LAUNCH_CODE_PATTERN,
   LAUNCH_CODE_STATES,
@@ -310,7 +311,7 @@ export default function LaunchCodes() {
     {label: 'Code', cell: (code) => <span className={styles.code}>{code.code}</span>},
     {label: 'Terms', cell: (code) => launchCodeTerms(code)},
     {label: 'State', cell: (code) => <State code={code} />},
-    {label: 'Uses', cell: (code) => (code.maxUses === null ? code.uses : `${code.uses} / ${code.maxUses}`)},
+    {label: 'Uses', cell: (code) => launchCodeUsesLine(code)},
     {label: 'Revenue', cell: (code) => formatMoney(code.revenue, code.currency)},
     {
       label: 'Action',
