@@ -14,7 +14,8 @@
  * 0040 left it, with members who left (removed by the owner, one whose seat was refunded, an
  * invitation withdrawn): every row comes through, ids kept; the team and the console read the same;
  * and the indexes still hold one member a seat and one seat an address. 0042 (an upgrade's line item)
- * only adds, with no line and no credit on the upgrades there are.
+ * only adds, with no line and no credit on the upgrades there are. 0047 (upgrade codes) only adds:
+ * a launch code made at 0046 lists the same in the console, a code for purchases with its use.
  */
 import {createHash} from 'node:crypto';
 import {
@@ -28,12 +29,14 @@ import {
   type Team,
 } from '../../src/config/api';
 import {EXTRA_FIXTURE_REPO} from '../../scripts/local/githubApi';
+import {PLAN_CURRENCY} from '../../src/config';
 import {migrationFiles, migrationStatements} from '../../scripts/support/migrations';
 import {type SignedInUser, startStack, type Stack, uniqueEmail} from './stack';
 
 const MIGRATION = '0037_purchase_seats.sql';
 const SEATS_ADDED = '0039_seats_added.sql';
 const SELLER_ENDS = '0041_seller_takes_back_member.sql';
+const UPGRADE_CODES = '0047_upgrade_codes.sql';
 const HOUR_MS = 3_600_000;
 const TOKEN = 'a'.repeat(43);
 
@@ -56,6 +59,12 @@ const indexesOf = (table: string) =>
     `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 ORDER BY name`,
     table,
   );
+/** The launch codes as the console lists them. */
+const consoleCodes = async () => {
+  const answer = await stack.call(ADMIN_PATHS.launchCodes, {token: admin.idToken});
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as {items: Record<string, unknown>[]}).items;
+};
 /** A team's members as the console lists them. */
 const consoleTeam = async (sessionId: string) => {
   const answer = await stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: admin.idToken});
@@ -212,7 +221,40 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
   ]);
   const at0040 = {members: await rowsOf('team_members'), detail: await consoleTeam(team.teamSession)};
   const indexesBefore = await indexesOf('team_members');
-  await migrate((name) => name >= SELLER_ENDS);
+  await migrate((name) => name >= SELLER_ENDS && name < UPGRADE_CODES);
+  // As the worker of 0046 left them: a launch code the console made, and the purchase paid with it.
+  await stack.worker.db.batch([
+    {
+      sql: `INSERT INTO launch_codes (id, code, coupon_id, percent_off, currency, max_uses, first_time_only, created_at, created_by)
+            VALUES ('promo_migration0046', 'BEFORE-0047', 'coupon_migration0046', 20, ?1, 5, 0, ?2, ?3)`,
+      params: [PLAN_CURRENCY, now - HOUR_MS, admin.email],
+    },
+    {
+      sql: `UPDATE purchases SET promotion_code_id = 'promo_migration0046' WHERE session_id = ?1`,
+      params: [paidSession],
+    },
+  ]);
+  const [paidRow] = await stack.worker.db.all<{amount_total: number | null; amount_refunded: number}>(
+    'SELECT amount_total, amount_refunded FROM purchases WHERE session_id = ?1',
+    paidSession,
+  );
+  await migrate((name) => name >= UPGRADE_CODES);
+  // 0047: the console lists the code as it was made, a code for purchases (none held), with its
+  // use and what the purchase paid.
+  expect(await consoleCodes()).toEqual([
+    expect.objectContaining({
+      id: 'promo_migration0046',
+      code: 'BEFORE-0047',
+      percentOff: 20,
+      maxUses: 5,
+      firstTimeOnly: false,
+      forUpgrades: false,
+      state: 'active',
+      uses: 1,
+      held: 0,
+      revenue: (paidRow!.amount_total ?? 0) - paidRow!.amount_refunded,
+    }),
+  ]);
 
   // The rows of 0036 (the team's, added at 0038, are checked below).
   const of0036 = async (table: string) =>
@@ -223,7 +265,8 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     before.purchases.map((row) => ({
       ...row,
       seats: 1,
-      promotion_code_id: null,
+      // The paid one was given a launch code as the worker of 0046 records it (above).
+      promotion_code_id: row.session_id === paidSession ? 'promo_migration0046' : null,
       recovered_from: null,
       card_fingerprint: null,
     })),
