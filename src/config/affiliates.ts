@@ -36,6 +36,15 @@ export function affiliateProgramme(config: AppConfig = appConfig): AppConfig['af
   return affiliateProblems(config).length === 0 ? config.affiliates : undefined;
 }
 
+/**
+ * Whether the programme pays affiliates through Stripe Connect (`affiliates.stripeConnect`): the
+ * affiliate sets up an Express account from their page, and the console sends each payout as a
+ * transfer. Off, the seller pays by their own means and marks each payout made.
+ */
+export function stripeConnectOn(config: AppConfig = appConfig): boolean {
+  return affiliateProgramme(config)?.stripeConnect === true;
+}
+
 /** The bounds of the programme's figures: a whole percent of a sale, and whole days. */
 export const AFFILIATE_BOUNDS = {
   commissionPercent: {least: 1, most: 100},
@@ -181,4 +190,41 @@ export const AFFILIATE_WORDS = {
   markPaidQuestion: (amount: number, currency: string, code: string) =>
     `You paid ${formatMoney(amount, currency)} to ${code}: their payable commission is marked paid.`,
   csvDone: 'The commissions were downloaded as CSV.',
+
+  // Payouts through Stripe Connect (`stripeConnect`): the affiliate's page.
+  payoutsHeading: 'Payouts',
+  stripeStates: {
+    unconnected: 'Set up payouts with Stripe and what you earn is sent to your bank account through Stripe.',
+    onboarding: 'Stripe still needs some details, or is checking them, before it can pay you.',
+    ready:
+      'Payouts are set up: the seller sends what is payable to your Stripe account, and Stripe pays it out to your bank.',
+  },
+  connectActions: {
+    unconnected: 'Set up payouts with Stripe',
+    onboarding: 'Finish setting up with Stripe',
+    ready: 'Open your Stripe dashboard',
+  },
+  connecting: 'Opening Stripe',
+  connectFailed: 'Stripe could not be reached: try again in a moment.',
+  connectOff: 'Payouts through Stripe are off: the seller pays affiliates by their own means.',
+
+  // Payouts through Stripe Connect: the console.
+  consoleStripeStates: {
+    unconnected: 'Not set up with Stripe',
+    onboarding: 'Setting up with Stripe',
+    ready: 'Set up with Stripe',
+  },
+  payThroughStripe: 'Pay through Stripe',
+  payThroughStripeQuestion: (amount: number, currency: string, code: string) =>
+    `Send ${formatMoney(amount, currency)} to ${code} through Stripe, from your Stripe balance to their account: their payable commission is marked paid.`,
+  transferMade: (amount: number, currency: string, transferId: string) =>
+    `Sent ${formatMoney(amount, currency)} through Stripe (${transferId}).`,
+  transferSending: (amount: number, currency: string) =>
+    `Sending ${formatMoney(amount, currency)} through Stripe: Stripe has not answered yet, and the worker asks again until it does. It is sent once.`,
+  transferRefused: (reason: string) => `Stripe refused the transfer, and nothing was marked paid: ${reason}`,
+  balanceInsufficient:
+    'your Stripe balance has too little available. Add funds, or wait until pending payments are available, and send it again.',
+  stripeNotReady: 'This affiliate has not finished setting up payouts with Stripe.',
+  lastPayoutSending: (amount: number, currency: string, day: string) =>
+    `${formatMoney(amount, currency)} on ${day}, sending through Stripe`,
 } as const;

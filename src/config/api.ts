@@ -13,6 +13,8 @@ export type {
   AffiliatePayoutRequest,
   AffiliateVisit,
   AffiliateAnswer,
+  AffiliateStripe,
+  AffiliateConnectAnswer,
   AffiliateCommission,
   CommissionTotals,
   AdminAffiliate,

@@ -91,6 +91,12 @@ export const API_PATHS = {
   affiliate: '/affiliate',
   /** POST {code}: the signed-in user joins the affiliate programme with the code they named. See JoinAffiliatesRequest. */
   joinAffiliates: '/joinAffiliates',
+  /**
+   * POST: the signed-in affiliate sets up payouts through Stripe (the programme's `stripeConnect`):
+   * the worker makes their Express account once, and answers a single-use Stripe link to finish
+   * setting it up, or to their Stripe dashboard once it is ready. See AffiliateConnectAnswer.
+   */
+  affiliateConnect: '/affiliateConnect',
   /** POST: the site says a sign-in just finished (an e-mail link, a reset), before anything else. */
   signedIn: '/signedIn',
   leads: '/api/leads',
@@ -254,7 +260,11 @@ export const ADMIN_PATHS = {
   affiliates: '/admin/affiliates',
   /** GET: every commission as CSV, newest first: whom, on which purchase, how much, where it stands. */
   affiliatesCsv: '/admin/affiliates.csv',
-  /** POST {amount, reference}: the seller paid the affiliate what is payable; marks those commissions paid. */
+  /**
+   * POST {amount, reference}: the seller paid the affiliate what is payable; marks those commissions
+   * paid. POST {amount, method: 'stripe'}: the worker sends it as a Stripe transfer to the
+   * affiliate's connected account. See AffiliatePayoutRequest.
+   */
   affiliatePayout: '/admin/affiliates/:affiliateId/payout',
   /**
    * POST {code, percentOff | amountOff, maxUses?, endsAt?, firstTimeOnly?, forUpgrades?, plan?}: a

@@ -1134,6 +1134,7 @@ export const adminJob = z.object({
    * refund of a team's seats settled after its request, should the request have stopped half-way.
    * `checkout-reminder`: the one e-mail to a buyer who left a checkout unpaid, with its recovery link.
    * `affiliate-credit`: the commission of a referred purchase, once its buyer is known not to be the affiliate.
+   * `affiliate-transfer`: a payout through Stripe whose transfer the worker has not heard back about.
    */
   kind: z.enum([
     'mail',
@@ -1147,6 +1148,7 @@ export const adminJob = z.object({
     'team-seats',
     'checkout-reminder',
     'affiliate-credit',
+    'affiliate-transfer',
   ]),
   /** failed: the outbox gave up; retrying: it will try again at `runAfter`. */
   state: z.enum(['failed', 'retrying']),
@@ -1362,6 +1364,15 @@ export const affiliateTerms = z.object({
 });
 
 /**
+ * Where an affiliate's payouts through Stripe stand, or null when the seller pays by their own
+ * means (the programme's `stripeConnect` off). `unconnected`: no Stripe account yet. `onboarding`:
+ * the worker made their Express account, and Stripe cannot take transfers to it yet (details
+ * missing or being checked). `ready`: Stripe takes transfers to it (its `transfers` capability is
+ * active).
+ */
+export const affiliateStripe = z.enum(['unconnected', 'onboarding', 'ready']).nullable();
+
+/**
  * GET /affiliate: `affiliate` is null until the user joins. Otherwise their code, link, the visits
  * counted (once per visitor and day), the sales, and their commission, newest first.
  */
@@ -1376,9 +1387,29 @@ export const affiliateAnswer = z.object({
       sales: z.number(),
       totals: commissionTotals,
       commissions: z.array(affiliateCommission),
+      stripe: affiliateStripe,
     })
     .nullable(),
 });
+
+/**
+ * POST /affiliateConnect: a single-use Stripe link for the affiliate (it expires within minutes):
+ * `onboarding` to set up or finish their Express account, `dashboard` to their Stripe Express
+ * dashboard once it is ready.
+ */
+export const affiliateConnectAnswer = z.object({url: z.string(), kind: z.enum(['onboarding', 'dashboard'])});
+
+/**
+ * How a payout was made. `marked`: the seller paid by their own means and marked it, with their
+ * reference. `stripe`: the worker sent it as a Stripe transfer; its reference is the transfer's id.
+ */
+export const payoutMethod = z.enum(['marked', 'stripe']);
+/**
+ * Where a payout stands. `made`: paid (marked, or the transfer Stripe accepted). `sending`: a
+ * transfer the worker asked Stripe for and has not heard back about; the outbox asks again with
+ * the same idempotency key, so Stripe makes it once.
+ */
+export const payoutState = z.enum(['sending', 'made']);
 
 /** An affiliate as the console lists them. */
 export const adminAffiliate = z.object({
@@ -1389,11 +1420,22 @@ export const adminAffiliate = z.object({
   clicks: z.number(),
   sales: z.number(),
   totals: commissionTotals,
-  /** The last payout marked, if any. */
-  lastPayout: z.object({amount: z.number(), reference: z.string(), at: z.number()}).nullable(),
+  /** The last payout, if any; a transfer's reference is '' until Stripe answers. */
+  lastPayout: z
+    .object({amount: z.number(), reference: z.string(), at: z.number(), method: payoutMethod, state: payoutState})
+    .nullable(),
+  stripe: affiliateStripe,
 });
-/** `asOf`: the moment the figures are as of (Unix ms), which a payout sends back to pay only what was payable then. */
-export const adminAffiliates = z.object({items: z.array(adminAffiliate), totals: commissionTotals, asOf: z.number()});
+/**
+ * `asOf`: the moment the figures are as of (Unix ms), which a payout sends back to pay only what was
+ * payable then. `stripeConnect`: whether the programme pays through Stripe.
+ */
+export const adminAffiliates = z.object({
+  items: z.array(adminAffiliate),
+  totals: commissionTotals,
+  asOf: z.number(),
+  stripeConnect: z.boolean(),
+});
 
 export const affiliateParams = z.object({
   affiliateId: z
@@ -1407,15 +1449,35 @@ export const affiliateParams = z.object({
  * `asOf`, the list's moment: only commissions payable by then are paid (one that became payable
  * after the seller looked was not in what they paid); now when left out.
  */
-export const affiliatePayoutBody = z.strictObject({
-  asOf: z.number({message: 'asOf must be a time in Unix milliseconds'}).int().positive().optional(),
-  amount: z.number({message: 'The amount must be a whole number of cents'}).int().min(1, 'The amount must be positive'),
-  reference: z
-    .string({message: 'A reference is required'})
-    .trim()
-    .min(1, 'A reference is required (a transfer id, an invoice number)')
-    .max(200, 'The reference must be at most 200 characters'),
-});
+export const affiliatePayoutBody = z
+  .strictObject({
+    asOf: z.number({message: 'asOf must be a time in Unix milliseconds'}).int().positive().optional(),
+    amount: z
+      .number({message: 'The amount must be a whole number of cents'})
+      .int()
+      .min(1, 'The amount must be positive'),
+    /** `marked` (left out): the seller paid by their own means. `stripe`: the worker sends a transfer. */
+    method: z.enum(payoutMethod.options, {message: "method is 'marked' or 'stripe'"}).default('marked'),
+    reference: z
+      .string({message: 'A reference is required'})
+      .trim()
+      .max(200, 'The reference must be at most 200 characters')
+      .optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.method === 'marked' && !body.reference)
+      context.addIssue({
+        code: 'custom',
+        path: ['reference'],
+        message: 'A reference is required (a transfer id, an invoice number)',
+      });
+    if (body.method === 'stripe' && body.reference)
+      context.addIssue({
+        code: 'custom',
+        path: ['reference'],
+        message: "A payout through Stripe takes no reference: the transfer's id is its reference",
+      });
+  });
 
 /**
  * A refund a buyer made themselves (payments/selfRefund.ts), newest first: which right they used,
@@ -1576,6 +1638,8 @@ export type RepositoryFixAllResult = z.infer<typeof repositoryFixAllResult>;
 export type AdminLead = z.infer<typeof adminLead>;
 export type AdminLaunchCode = z.infer<typeof adminLaunchCode>;
 export type AffiliateVisit = z.infer<typeof affiliateVisit>;
+export type AffiliateStripe = z.infer<typeof affiliateStripe>;
+export type AffiliateConnectAnswer = z.infer<typeof affiliateConnectAnswer>;
 export type AffiliateAnswer = z.infer<typeof affiliateAnswer>;
 export type AffiliateCommission = z.infer<typeof affiliateCommission>;
 export type CommissionTotals = z.infer<typeof commissionTotals>;

@@ -128,6 +128,16 @@ export const ENDPOINTS = {
     answers: [json(schema.affiliateAnswer, 201)],
     codes: ['CONFLICT', 'EMAIL_NOT_VERIFIED', 'NOT_FOUND', 'RATE_LIMITED'],
   },
+  affiliateConnect: {
+    method: 'POST',
+    path: API_PATHS.affiliateConnect,
+    access: 'user',
+    summary:
+      "the caller's single-use Stripe link: to set up payouts (their Express account, made once) or, once " +
+      'ready, their Stripe dashboard; when the programme pays through Stripe',
+    answers: [json(schema.affiliateConnectAnswer)],
+    codes: ['NOT_FOUND', 'RATE_LIMITED', 'PAYMENT_PROVIDER'],
+  },
   userHasPaid: {
     method: 'GET',
     path: API_PATHS.userHasPaid,
@@ -708,11 +718,13 @@ export const ENDPOINTS = {
     method: 'POST',
     path: ADMIN_PATHS.affiliatePayout,
     access: 'admin',
-    summary: "marks the affiliate's payable commission paid, with the seller's reference, if it is the amount they saw",
+    summary:
+      "marks the affiliate's payable commission paid, with the seller's reference, or sends it as a Stripe " +
+      'transfer to their connected account, if it is the amount they saw',
     params: schema.affiliateParams,
     body: schema.affiliatePayoutBody,
-    answers: [json(schema.adminActionResult)],
-    codes: ['NOT_FOUND', 'CONFLICT'],
+    answers: [json(schema.adminActionResult), json(schema.adminActionResult, 202)],
+    codes: ['NOT_FOUND', 'CONFLICT', 'PAYMENT_PROVIDER'],
   },
   auditLog: {
     method: 'GET',

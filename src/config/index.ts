@@ -114,5 +114,6 @@ export {
   commissionHoldDays,
   commissionPayableAt,
   type CommissionState,
+  stripeConnectOn,
 } from './affiliates';
 export {FUNNEL_WORDS} from './funnel';

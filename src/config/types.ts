@@ -357,6 +357,14 @@ export interface AppConfig {
      * withdrawal's, the longer) before it is payable: disputes come weeks after a payment.
      */
     disputeDays: number;
+    /**
+     * Pay affiliates through Stripe Connect (Express accounts): an affiliate sets up payouts with
+     * Stripe from their page, and the console's **Pay through Stripe** sends what is payable as a
+     * transfer from the seller's Stripe balance. Turn it on only once Connect is set up on the
+     * seller's Stripe account. Left out or false: the seller pays by their own means and marks
+     * each payout made.
+     */
+    stripeConnect?: boolean;
   };
   /** Products shipped with the kit, listed on /leaderboard. */
   leaderboard: LeaderboardEntry[];

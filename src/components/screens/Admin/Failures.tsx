@@ -23,6 +23,7 @@ const JOB_KINDS: Record<AdminJob['kind'], string> = {
   'team-seats': 'Team seats after a refund of seats (members past the count)',
   'checkout-reminder': 'Reminder of a checkout left unpaid',
   'affiliate-credit': "An affiliate's commission (the buyer's card compared)",
+  'affiliate-transfer': "An affiliate's payout through Stripe (its transfer asked again)",
 };
 
 /** Removals that failed for good first: each may be a refunded buyer still on GitHub. */
