@@ -1025,6 +1025,8 @@ export const adminUpgrade = z.object({
   paidAt: z.number().nullable(),
   /** Null for an upgrade at list prices; else its fair price and its own card's country check. */
   fairPrice: adminFairPrice.nullable(),
+  /** The upgrade code its session was priced with, as the buyer typed it; null for none. */
+  launchCode: z.string().nullable(),
 });
 
 /** Another paid purchase of the same buyer, as its purchase page names it. */
@@ -1116,6 +1118,10 @@ export const adminPurchaseDetail = adminPurchase.extend({
    */
   otherPaidPurchases: z.array(adminOtherPurchase),
   history: z.array(purchaseEvent),
+  /** The launch code the buyer paid with (a Stripe promotion code the console made); null for none. */
+  launchCode: z.string().nullable(),
+  /** The code of the affiliate credited with the sale; null when no affiliate referred it. */
+  referredBy: z.string().nullable(),
 });
 
 /**

@@ -173,6 +173,7 @@ export function upgrade(overrides: Partial<AdminUpgrade> = {}): AdminUpgrade {
     paymentIntentId: 'pi_ada_up',
     paidAt: Date.parse('2026-06-03T14:05:00Z'),
     fairPrice: null,
+    launchCode: null,
     ...overrides,
   };
 }
@@ -228,6 +229,8 @@ export function purchase(
       {at: NOW - DAY_MS + 60_000, kind: 'email', summary: 'Welcome e-mail', status: 'done'},
       {at: NOW - DAY_MS + 120_000, kind: 'invitation', summary: 'Invited @ada-l', status: 'done'},
     ],
+    launchCode: null,
+    referredBy: null,
     ...rest,
   } satisfies Omit<AdminPurchaseDetail, 'removalFailed' | 'grants'>;
   const grants: AdminGrant[] = [

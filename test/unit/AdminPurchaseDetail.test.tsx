@@ -86,6 +86,27 @@ describe('a purchase’s page', () => {
     ]);
   });
 
+  it('names the launch code the purchase was paid with, the affiliate credited with it, and an upgrade’s code', async () => {
+    const facts = () =>
+      Object.fromEntries(
+        screen.getAllByRole('term').map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+      );
+    worker().reset({
+      purchases: [
+        purchase({upgrades: [upgrade()]}),
+        purchase({
+          sessionId: 'cs_test_coded',
+          launchCode: 'LAUNCH20',
+          referredBy: 'ada-links',
+          upgrades: [upgrade({sessionId: 'cs_test_coded_up', launchCode: 'LOYAL10'})],
+        }),
+      ],
+    });
+    await open('cs_test_coded');
+    expect(facts()).toMatchObject({'Launch code': 'LAUNCH20', 'Referred by': 'The affiliate ada-links'});
+    expect(screen.getByText(/with the upgrade code LOYAL10/)).toBeInTheDocument();
+  });
+
   it("says where a queued grant waits in its repository's line", async () => {
     worker().reset({
       purchases: [
@@ -348,6 +369,7 @@ describe('a purchase’s page', () => {
       paymentIntentId: 'pi_x',
       paidAt: null,
       fairPrice: null,
+      launchCode: null,
     };
     worker().reset({
       purchases: [

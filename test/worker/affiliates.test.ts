@@ -295,6 +295,11 @@ describe('attribution', () => {
         payableAt: commission!.payable_at,
       },
     ]);
+    // The console's page of the purchase names the affiliate credited, and the code it was paid with.
+    const detail = await seller.stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId: id}), {
+      token: seller.admin.idToken,
+    });
+    expect(await detail.json()).toMatchObject({referredBy: affiliate.code, launchCode: code});
   });
 
   test('two deliveries of the payment at once credit one commission', async () => {

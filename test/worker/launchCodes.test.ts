@@ -233,6 +233,9 @@ describe('a code used at checkout', () => {
       sessionId,
     );
     expect(row!.promotion_code_id).toBe(shown.id);
+    // The purchase's page names the code it was paid with.
+    const detail = await seller.stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken});
+    expect(await detail.json()).toMatchObject({launchCode: shown.code, referredBy: null});
     // Delivered twice, still one use.
     expect((await seller.stack.deliver(completedEvent(seller.stack, sessionId))).status).toBe(200);
     expect(await listed(shown.id)).toMatchObject({uses: 1, revenue: paid, state: 'active'});
@@ -262,6 +265,10 @@ describe('a code used at checkout', () => {
     const id = await seller.stack.paidCheckout({email: uniqueEmail('plain')});
     expect((await seller.stack.deliver(completedEvent(seller.stack, id))).status).toBe(200);
     expect(await listed(shown.id)).toMatchObject({uses: 0, revenue: 0});
+    const detail = await seller.stack.call(adminPath(ADMIN_PATHS.purchase, {sessionId: id}), {
+      token: seller.admin.idToken,
+    });
+    expect(await detail.json()).toMatchObject({launchCode: null});
   });
 
   test('used as many times as it allows, it reads used up, and Stripe takes it no more', async () => {

@@ -727,6 +727,11 @@ describe('upgrade codes: the worker prices them, never the browser, and keeps th
     });
     expect((await planOf(user)).plan).toEqual({id: higher.id, name: higher.name});
     expect(await codes.listed(shown.id)).toMatchObject({uses: 1, held: 0, revenue: quoted, state: 'active'});
+    // The purchase's page names the code on the upgrade it priced, and on no other.
+    const detail = await stack().call(adminPath(ADMIN_PATHS.purchase, {sessionId}), {token: seller.admin.idToken});
+    const shownUpgrades = ((await detail.json()) as AdminPurchaseDetail).upgrades;
+    expect(shownUpgrades.find((each) => each.sessionId === id)).toMatchObject({launchCode: shown.code});
+    expect(shownUpgrades.filter((each) => each.sessionId !== id).every((each) => each.launchCode === null)).toBe(true);
   });
 
   test('its uses count paid upgrades and sessions still open, so open checkouts cannot overrun them; the buyer of an open one is still served it', async () => {

@@ -210,7 +210,7 @@ export async function purchaseDetail(
 ): Promise<Omit<AdminPurchaseDetail, 'grants'> | null> {
   const row = await db.prepare(`${SELECT} WHERE p.session_id = ?1`).bind(sessionId).first<Row>();
   if (!row) return null;
-  const [events, jobs, actions, grant, upgrades, others, members] = await db.batch<Record<string, unknown>>([
+  const [events, jobs, actions, grant, upgrades, others, members, sale] = await db.batch<Record<string, unknown>>([
     db
       .prepare(
         `SELECT type, received_at, processed_at FROM stripe_events
@@ -246,6 +246,14 @@ export async function purchaseDetail(
          FROM team_members m LEFT JOIN grants g ON g.session_id = m.session_id AND g.seat = m.seat
            AND g.repository_key = 'kit' AND g.member_id = m.id
          WHERE m.session_id = ?1 ORDER BY m.created_at DESC, m.id DESC`,
+      )
+      .bind(sessionId),
+    // What brought the sale: the launch code it was paid with, the affiliate credited with it.
+    db
+      .prepare(
+        `SELECT (SELECT l.code FROM launch_codes l WHERE l.id = p.promotion_code_id) AS launch_code,
+           (SELECT a.code FROM commissions c JOIN affiliates a ON a.id = c.affiliate_id WHERE c.session_id = p.session_id) AS referred_by
+         FROM purchases p WHERE p.session_id = ?1`,
       )
       .bind(sessionId),
   ]);
@@ -294,6 +302,8 @@ export async function purchaseDetail(
       revokedBySellerAt: other.revoked_by_seller_at as number | null,
     })),
     history,
+    launchCode: (sale!.results[0]?.launch_code as string | null | undefined) ?? null,
+    referredBy: (sale!.results[0]?.referred_by as string | null | undefined) ?? null,
   };
 }
 

@@ -13,7 +13,8 @@ export function upgradesOfStatement(db: D1Database, sessionId: string): D1Prepar
   return db
     .prepare(
       `SELECT session_id, from_plan, to_plan, seats_added, from_seats, amount, amount_paid, amount_refunded, currency, status, refused_reason, revoke_reason, payment_intent_id, paid_at, updated_at,
-         fair_price_country, fair_price_percent, card_country, country_review
+         fair_price_country, fair_price_percent, card_country, country_review,
+         (SELECT code FROM launch_codes WHERE id = upgrades.launch_code_id) AS launch_code
        FROM upgrades WHERE purchase_session_id = ?1 AND status != 'open' ORDER BY created_at`,
     )
     .bind(sessionId);
@@ -63,6 +64,7 @@ export function adminUpgrade(row: Record<string, unknown>): AdminUpgrade {
           review: (row.country_review as AdminFairPrice['review']) ?? null,
         }
       : null,
+    launchCode: (row.launch_code as string | null) ?? null,
   };
 }
 

@@ -306,6 +306,20 @@ export default function PurchaseDetail({sessionId}: {sessionId: string}) {
                 {money(purchase.amount, purchase.currency)}
                 {purchase.amountRefunded > 0 && <> · {money(purchase.amountRefunded, purchase.currency)} refunded</>}
               </dd>
+              {purchase.launchCode && (
+                <>
+                  <dt>Launch code</dt>
+                  <dd className={styles.code}>{purchase.launchCode}</dd>
+                </>
+              )}
+              {purchase.referredBy && (
+                <>
+                  <dt>Referred by</dt>
+                  <dd>
+                    The affiliate <span className={styles.code}>{purchase.referredBy}</span>
+                  </dd>
+                </>
+              )}
               <dt>State</dt>
               <dd>
                 <StateBadge state={purchase.state} />

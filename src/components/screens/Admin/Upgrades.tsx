@@ -71,6 +71,7 @@ function Upgrade({
         {money(upgrade.amount, upgrade.currency)}
         {upgrade.paidAt !== null && <>, paid {when(upgrade.paidAt)}</>}
         {upgrade.amountRefunded > 0 && <> · {money(upgrade.amountRefunded, upgrade.currency)} refunded</>}
+        {upgrade.launchCode && <> · with the upgrade code {upgrade.launchCode}</>}
         <CardCountryBadge fairPrice={upgrade.fairPrice} />
       </p>
       <CardCountryReview
