@@ -178,6 +178,8 @@ export const AFFILIATE_WORDS = {
     paid: 'Paid',
     lastPayout: 'Last payout',
     action: 'Action',
+    /** Shown only when the programme pays through Stripe (`stripeConnect`). */
+    stripe: 'Stripe',
   },
   totalPending: 'Pending, all affiliates',
   totalPayable: 'Payable, all affiliates',
@@ -221,6 +223,8 @@ export const AFFILIATE_WORDS = {
     `Sent ${formatMoney(amount, currency)} through Stripe (${transferId}).`,
   transferSending: (amount: number, currency: string) =>
     `Sending ${formatMoney(amount, currency)} through Stripe: Stripe has not answered yet, and the worker asks again until it does. It is sent once.`,
+  /** A transfer made, said by the console when the worker's answer said nothing more. */
+  transferSent: (amount: number, currency: string) => `Sent ${formatMoney(amount, currency)} through Stripe.`,
   transferRefused: (reason: string) => `Stripe refused the transfer, and nothing was marked paid: ${reason}`,
   balanceInsufficient:
     'your Stripe balance has too little available. Add funds, or wait until pending payments are available, and send it again.',

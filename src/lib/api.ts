@@ -10,6 +10,7 @@ import {
   type AccessStatus,
   type AddUserToRepoRequest,
   type AffiliateAnswer,
+  type AffiliateConnectAnswer,
   type AffiliateVisit,
   type AffiliateVisitRequest,
   type JoinAffiliatesRequest,
@@ -422,6 +423,17 @@ export function createApiClient(options: ApiClientOptions) {
     /** Joins the affiliate programme with the code the user named; the worker says whether it is free. */
     async joinAffiliates(request: JoinAffiliatesRequest): Promise<AffiliateAnswer> {
       return affiliateFrom(await call('POST', API_PATHS.joinAffiliates, {body: request}));
+    },
+    /**
+     * A single-use Stripe link for the signed-in affiliate (when the programme pays through Stripe):
+     * to set up or finish their payouts (`onboarding`), or to their Stripe dashboard once ready.
+     * Read fail-closed: no http(s) link, nowhere to send the browser.
+     */
+    async affiliateConnect(): Promise<AffiliateConnectAnswer> {
+      const body = await call('POST', API_PATHS.affiliateConnect);
+      if (!isHttpUrl(body?.url) || (body.kind !== 'onboarding' && body.kind !== 'dashboard'))
+        throw new ApiError('The server sent no Stripe link', 502);
+      return {url: body.url, kind: body.kind};
     },
     /** Puts an e-mail on the waitlist: 201 when new, 200 when already known; 400 for an invalid address, 429 when too many. */
     async saveLead(email: string): Promise<LeadResult> {

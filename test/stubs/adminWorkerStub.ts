@@ -73,6 +73,14 @@ export interface AdminStore {
   launchCodes: AdminLaunchCode[];
   /** Newest first. */
   affiliates: AdminAffiliate[];
+  /** Whether the programme pays through Stripe (the list's `stripeConnect`); each affiliate's `stripe` is the test's to set. */
+  stripeConnect: boolean;
+  /**
+   * How Stripe answers the next transfer of a payout through Stripe: `made`; `sending` (no answer
+   * yet: the worker answers 202 and its outbox asks again); `insufficient` (refused: the seller's
+   * available balance is too low).
+   */
+  stripeTransfer: 'made' | 'sending' | 'insufficient';
   /** Newest first. */
   log: AdminAuditEntry[];
   pageSize: number;
@@ -293,6 +301,8 @@ export function defaultStore(): AdminStore {
     selfRefunds: [],
     launchCodes: [],
     affiliates: [],
+    stripeConnect: false,
+    stripeTransfer: 'made',
     log: [],
     pageSize: 25,
     confirmationAfterReads: 1,
@@ -800,6 +810,7 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
             items: store.affiliates,
             totals: {currency: PLAN_CURRENCY, pending: sum('pending'), payable: sum('payable'), paid: sum('paid')},
             asOf: Date.now(),
+            stripeConnect: store.stripeConnect,
           },
         ];
       }
@@ -817,22 +828,48 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         // As the worker: what is payable now, and only if it is the amount the seller saw.
         const affiliate = store.affiliates.find((entry) => entry.id === params.affiliateId);
         if (!affiliate) return [404, {error: 'There is no such affiliate.', code: 'NOT_FOUND'} satisfies ErrorBody];
-        const {amount, reference} = seen.body as AffiliatePayoutRequest;
+        const {amount, method = 'marked', reference = ''} = seen.body as AffiliatePayoutRequest;
         const {payable, currency} = affiliate.totals;
-        if (payable === 0) return [409, {error: AFFILIATE_WORDS.payoutNothing, code: 'CONFLICT'} satisfies ErrorBody];
-        if (amount !== payable)
-          return [409, {error: AFFILIATE_WORDS.payoutChanged(payable, currency), code: 'CONFLICT'} satisfies ErrorBody];
+        const refused = (error: string): [number, ErrorBody] => [409, {error, code: 'CONFLICT'}];
+        if (method === 'stripe' && !store.stripeConnect) return refused(AFFILIATE_WORDS.connectOff);
+        if (method === 'stripe' && affiliate.stripe !== 'ready') return refused(AFFILIATE_WORDS.stripeNotReady);
+        if (payable === 0) return refused(AFFILIATE_WORDS.payoutNothing);
+        if (amount !== payable) return refused(AFFILIATE_WORDS.payoutChanged(payable, currency));
+        if (method === 'stripe' && store.stripeTransfer === 'insufficient')
+          return refused(AFFILIATE_WORDS.transferRefused(AFFILIATE_WORDS.balanceInsufficient));
+        // A transfer Stripe has not answered has no id yet; its commissions are the payout's all the same.
+        const sending = method === 'stripe' && store.stripeTransfer === 'sending';
+        const transferId = `tr_stub${String(logId + 1).padStart(4, '0')}`;
+        const lastPayout = {
+          amount: payable,
+          reference: method === 'marked' ? reference.trim() : sending ? '' : transferId,
+          at: NOW,
+          method,
+          state: sending ? 'sending' : 'made',
+        } as const;
         store.affiliates = store.affiliates.map((entry) =>
           entry === affiliate
-            ? {
-                ...entry,
-                totals: {...entry.totals, payable: 0, paid: entry.totals.paid + payable},
-                lastPayout: {amount: payable, reference: reference.trim(), at: NOW},
-              }
+            ? {...entry, totals: {...entry.totals, payable: 0, paid: entry.totals.paid + payable}, lastPayout}
             : entry,
         );
-        log('affiliate_payout', null, `${affiliate.code}: ${payable} (${reference.trim()})`);
-        return [200, {status: 'paid', detail: `${affiliate.code}: ${payable} paid`} satisfies AdminActionResult];
+        log('affiliate_payout', null, `${affiliate.code}: ${payable} (${lastPayout.reference || 'sending'})`);
+        if (method === 'marked')
+          return [200, {status: 'paid', detail: `${affiliate.code}: ${payable} paid`} satisfies AdminActionResult];
+        return sending
+          ? [
+              202,
+              {
+                status: 'sending',
+                detail: AFFILIATE_WORDS.transferSending(payable, currency),
+              } satisfies AdminActionResult,
+            ]
+          : [
+              200,
+              {
+                status: 'paid',
+                detail: AFFILIATE_WORDS.transferMade(payable, currency, transferId),
+              } satisfies AdminActionResult,
+            ];
       }
       case `GET ${ADMIN_PATHS.auditLog}`:
         return [200, pageOf(store.log, seen.query, store.pageSize)];

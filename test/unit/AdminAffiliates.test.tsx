@@ -1,7 +1,10 @@
 /**
  * The console's Affiliates view: each affiliate with their figures and last payout, the totals,
  * Mark paid for what is payable (a reference asked, the amount confirmed, nothing sent before
- * Confirm, the amount shown sent), the worker's 409 in its words, and every commission as CSV.
+ * Confirm, the amount shown sent), the worker's 409 in its words, and every commission as CSV. When
+ * the programme pays through Stripe: each affiliate's Stripe state, Pay through Stripe for one ready
+ * with something payable (no reference; the worker's answer, made or still sending, or its refusal),
+ * and a last payout still sending.
  */
 import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
@@ -27,7 +30,8 @@ function affiliate(overrides: Partial<AdminAffiliate>): AdminAffiliate {
     clicks: 120,
     sales: 4,
     totals: {currency: 'usd', pending: 2970, payable: 4140, paid: 2070},
-    lastPayout: {amount: 2070, reference: 'SEPA-0042', at: Date.UTC(2026, 4, 2)},
+    lastPayout: {amount: 2070, reference: 'SEPA-0042', at: Date.UTC(2026, 4, 2), method: 'marked', state: 'made'},
+    stripe: null,
     ...overrides,
   };
 }
@@ -55,10 +59,11 @@ function rows(): string[][] {
         .map((cell) => cell.textContent ?? ''),
     );
 }
-const adaRow = async () =>
+const rowOf = async (email: string) =>
   within(await screen.findByRole('table', {name: AFFILIATE_WORDS.consoleCaption}))
     .getAllByRole('row')
-    .find((row) => row.textContent?.includes('ada@example.com'))!;
+    .find((row) => row.textContent?.includes(email))!;
+const adaRow = () => rowOf('ada@example.com');
 
 describe('the Affiliates view', () => {
   it('lists each affiliate with their figures and last payout, and the totals', async () => {
@@ -212,5 +217,124 @@ describe('the Affiliates view', () => {
     } finally {
       config.affiliates = programme;
     }
+  });
+
+  describe('paying through Stripe', () => {
+    const STATES = AFFILIATE_WORDS.consoleStripeStates;
+    const READY = affiliate({stripe: 'ready'});
+    /** Another affiliate, named by their code, with nothing paid to them yet unless said. */
+    const other = (code: string, stripe: AdminAffiliate['stripe'], payable: number, overrides = {}) =>
+      affiliate({
+        id: `aff_${code.padEnd(8, '0')}`,
+        code,
+        email: `${code}@example.com`,
+        totals: {currency: 'usd', pending: 0, payable, paid: 0},
+        lastPayout: null,
+        stripe,
+        ...overrides,
+      });
+    const UNCONNECTED = other('grace', 'unconnected', 1200);
+    const ONBOARDING = other('mary', 'onboarding', 600);
+    // Ready, nothing payable: their last payout is a transfer Stripe has not answered yet.
+    const SENDING = other('lin', 'ready', 0, {
+      totals: {currency: 'usd', pending: 0, payable: 0, paid: 900},
+      lastPayout: {amount: 900, reference: '', at: Date.UTC(2026, 5, 29), method: 'stripe', state: 'sending'},
+    });
+    const buttons = async (email: string) =>
+      within(await rowOf(email))
+        .queryAllByRole('button')
+        .map((button) => button.textContent);
+
+    it("says each affiliate's Stripe state, and offers Pay through Stripe only to one ready with something payable", async () => {
+      worker().reset({stripeConnect: true, affiliates: [READY, UNCONNECTED, ONBOARDING, SENDING]});
+      show();
+      const table = await screen.findByRole('table', {name: AFFILIATE_WORDS.consoleCaption});
+      expect(
+        within(table).getByRole('columnheader', {name: AFFILIATE_WORDS.consoleColumns.stripe}),
+      ).toBeInTheDocument();
+      expect(rows().map((cells) => [cells[0], cells[1], cells[9]])).toEqual([
+        ['ada', STATES.ready, `${usd(2070)} on 2 May 2026 (SEPA-0042)`],
+        ['grace', STATES.unconnected, '—'],
+        ['mary', STATES.onboarding, '—'],
+        ['lin', STATES.ready, AFFILIATE_WORDS.lastPayoutSending(900, 'usd', '29 Jun 2026')],
+      ]);
+      expect(await buttons('ada@example.com')).toEqual([AFFILIATE_WORDS.markPaid, AFFILIATE_WORDS.payThroughStripe]);
+      expect(await buttons('grace@example.com')).toEqual([AFFILIATE_WORDS.markPaid]);
+      expect(await buttons('mary@example.com')).toEqual([AFFILIATE_WORDS.markPaid]);
+      expect(await buttons('lin@example.com')).toEqual([]);
+    });
+
+    it('shows nothing of Stripe when the programme does not pay through it, whatever an affiliate says', async () => {
+      worker().reset({stripeConnect: false, affiliates: [READY]});
+      show();
+      const table = await screen.findByRole('table', {name: AFFILIATE_WORDS.consoleCaption});
+      expect(within(table).queryByRole('columnheader', {name: AFFILIATE_WORDS.consoleColumns.stripe})).toBeNull();
+      expect(screen.queryByText(STATES.ready)).toBeNull();
+      expect(await buttons('ada@example.com')).toEqual([AFFILIATE_WORDS.markPaid]);
+    });
+
+    it("sends what is payable once confirmed, with no reference, and shows the worker's answer", async () => {
+      worker().reset({stripeConnect: true, affiliates: [READY, UNCONNECTED]});
+      show();
+      await userEvent.click(within(await adaRow()).getByRole('button', {name: AFFILIATE_WORDS.payThroughStripe}));
+      const question = screen.getByRole('group', {name: AFFILIATE_WORDS.payThroughStripe});
+      expect(question).toHaveTextContent(
+        `Are you sure? ${AFFILIATE_WORDS.payThroughStripeQuestion(4140, 'usd', 'ada')}`.replace(/\s+/g, ' '),
+      );
+      // The transfer's id is its reference: nothing to type.
+      expect(within(question).queryByRole('textbox')).toBeNull();
+      expect(within(question).getByRole('button', {name: 'Cancel'})).toHaveFocus();
+      expect(worker().actions()).toEqual([]);
+      await userEvent.click(within(question).getByRole('button', {name: 'Confirm'}));
+
+      expect(await screen.findByText(AFFILIATE_WORDS.transferMade(4140, 'usd', 'tr_stub0001'))).toHaveAttribute(
+        'role',
+        'status',
+      );
+      const [sent] = worker().actions();
+      expect(sent!.path).toBe('/admin/affiliates/aff_ada00001/payout');
+      expect(sent!.body).toStrictEqual({amount: 4140, method: 'stripe', asOf: expect.any(Number)});
+      // Read again: paid, the transfer is the last payout, and nothing is left to pay.
+      await waitFor(() =>
+        expect(rows()[0]!.slice(7)).toEqual([usd(0), usd(6210), `${usd(4140)} on 30 Jun 2026 (tr_stub0001)`, '—']),
+      );
+    });
+
+    it('says so when Stripe has not answered yet (202), and the last payout reads as sending', async () => {
+      worker().reset({stripeConnect: true, stripeTransfer: 'sending', affiliates: [READY]});
+      show();
+      await userEvent.click(within(await adaRow()).getByRole('button', {name: AFFILIATE_WORDS.payThroughStripe}));
+      await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+      expect(await screen.findByText(AFFILIATE_WORDS.transferSending(4140, 'usd'))).toHaveAttribute('role', 'status');
+      await waitFor(() => expect(rows()[0]![9]).toBe(AFFILIATE_WORDS.lastPayoutSending(4140, 'usd', '30 Jun 2026')));
+    });
+
+    it("shows Stripe's refusal (409) in the worker's words, and leaves the payout to do", async () => {
+      worker().reset({stripeConnect: true, stripeTransfer: 'insufficient', affiliates: [READY]});
+      show();
+      await userEvent.click(within(await adaRow()).getByRole('button', {name: AFFILIATE_WORDS.payThroughStripe}));
+      await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+      expect(
+        await screen.findByText(AFFILIATE_WORDS.transferRefused(AFFILIATE_WORDS.balanceInsufficient)),
+      ).toHaveAttribute('role', 'alert');
+      expect(worker().actions()).toHaveLength(1);
+      await waitFor(() => expect(worker().requests.filter((seen) => seen.method === 'GET')).toHaveLength(2));
+      expect(rows()[0]![7]).toBe(usd(4140));
+      expect(await buttons('ada@example.com')).toEqual([AFFILIATE_WORDS.markPaid, AFFILIATE_WORDS.payThroughStripe]);
+    });
+
+    it('keeps Mark paid, with its reference, for an affiliate ready with Stripe', async () => {
+      worker().reset({stripeConnect: true, affiliates: [READY]});
+      show();
+      await userEvent.click(within(await adaRow()).getByRole('button', {name: AFFILIATE_WORDS.markPaid}));
+      await userEvent.type(screen.getByLabelText(AFFILIATE_WORDS.referenceLabel), 'SEPA-0043');
+      await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+      expect(await screen.findByText(AFFILIATE_WORDS.payoutMade(4140, 'usd', 'SEPA-0043'))).toBeInTheDocument();
+      expect(worker().actions()[0]!.body).toStrictEqual({
+        amount: 4140,
+        reference: 'SEPA-0043',
+        asOf: expect.any(Number),
+      });
+    });
   });
 });

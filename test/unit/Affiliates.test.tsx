@@ -2,7 +2,9 @@
  * The affiliate programme's page in each state: a visitor reads the pitch and the terms and is
  * offered sign-in that comes back here; a signed-in user names a code and joins, or reads the
  * worker's refusal; a joined affiliate reads their link, figures and commissions; a failed read
- * offers Try again; and with no programme in the config the page says there is none.
+ * offers Try again; and with no programme in the config the page says there is none. When the
+ * programme pays through Stripe, a joined affiliate reads where their payouts stand and is sent to
+ * the Stripe link the worker answers; a refusal is said and the button works again.
  */
 import React from 'react';
 import {screen, waitFor, within} from '@testing-library/react';
@@ -17,6 +19,7 @@ import {useJsonWorker} from '../support/jsonWorker';
 const worker = useJsonWorker();
 const GET = `GET ${API_PATHS.affiliate}`;
 const JOIN = `POST ${API_PATHS.joinAffiliates}`;
+const CONNECT = `POST ${API_PATHS.affiliateConnect}`;
 const user = {uid: 'uid-ada', email: 'ada@example.com', displayName: null, photoURL: null};
 const programme = appConfig.affiliates!;
 const TERMS = {commissionPercent: programme.commissionPercent, referralDays: programme.referralDays, holdDays: 74};
@@ -59,13 +62,14 @@ function joined(overrides: Partial<NonNullable<AffiliateAnswer['affiliate']>> = 
           payableAt: Date.UTC(2026, 3, 16),
         }),
       ],
+      stripe: null,
       ...overrides,
     },
   };
 }
 
-function show(ready: boolean, signedIn: typeof user | null) {
-  return renderWithSite(<AffiliatesView ready={ready} user={signedIn} />, {
+function show(ready: boolean, signedIn: typeof user | null, redirect?: (url: string) => void) {
+  return renderWithSite(<AffiliatesView ready={ready} user={signedIn} redirect={redirect} />, {
     env: {WORKER_URL: worker().url},
     url: ROUTES.affiliates,
   });
@@ -255,5 +259,92 @@ describe('the affiliate page', () => {
     } finally {
       config.affiliates = programme;
     }
+  });
+
+  describe('payouts through Stripe', () => {
+    const STRIPE_LINK = 'https://connect.stripe.com/setup/e/acct_1Test/AbCd';
+    const payouts = () => screen.findByRole('region', {name: AFFILIATE_WORDS.payoutsHeading});
+
+    it.each(['unconnected', 'onboarding', 'ready'] as const)(
+      'says where payouts stand (%s) and offers the one way on to Stripe',
+      async (state) => {
+        worker().answer(GET, 200, joined({stripe: state}));
+        show(true, user);
+        const section = within(await payouts());
+        expect(section.getByRole('heading', {level: 2, name: AFFILIATE_WORDS.payoutsHeading})).toBeInTheDocument();
+        expect(section.getByText(AFFILIATE_WORDS.stripeStates[state])).toBeInTheDocument();
+        expect(section.getAllByRole('button').map((button) => button.textContent)).toEqual([
+          AFFILIATE_WORDS.connectActions[state],
+        ]);
+        expect(section.getByRole('button')).toBeEnabled();
+        // Nothing is asked of Stripe before the press: its link is single-use.
+        expect(worker().calls.map((call) => call.route)).toEqual([GET]);
+      },
+    );
+
+    it.each([
+      ['unconnected', 'onboarding'],
+      ['ready', 'dashboard'],
+    ] as const)(
+      'on the press (%s), asks the worker for a link and sends the browser to it, the button saying so meanwhile',
+      async (state, kind) => {
+        worker().answer(GET, 200, joined({stripe: state}));
+        worker().answer(CONNECT, 200, {url: STRIPE_LINK, kind});
+        const redirect = jest.fn();
+        show(true, user, redirect);
+        await userEvent.click(
+          within(await payouts()).getByRole('button', {name: AFFILIATE_WORDS.connectActions[state]}),
+        );
+        await waitFor(() => expect(redirect).toHaveBeenCalledWith(STRIPE_LINK));
+        expect(redirect).toHaveBeenCalledTimes(1);
+        expect(worker().calls.map((call) => call.route)).toEqual([GET, CONNECT]);
+        // The browser is leaving: the button stays busy, so a second press sends nothing.
+        const button = within(await payouts()).getByRole('button', {name: AFFILIATE_WORDS.connecting});
+        expect(button).toBeDisabled();
+        expect(screen.queryByRole('alert')).toBeNull();
+      },
+    );
+
+    it.each([
+      [
+        'a refusal in its words',
+        502,
+        {error: 'Stripe is not answering: try again in a moment.', code: 'PAYMENT_PROVIDER'},
+      ],
+      ['its own words for a failure the worker did not explain', 500, {error: 'Internal error'}],
+      ['its own words for an answer with no link', 200, {kind: 'onboarding'}],
+    ])('shows %s, and the button works again', async (_, status, body) => {
+      worker().answer(GET, 200, joined({stripe: 'onboarding'}));
+      worker().answer(CONNECT, status, body);
+      const redirect = jest.fn();
+      show(true, user, redirect);
+      const action = AFFILIATE_WORDS.connectActions.onboarding;
+      await userEvent.click(within(await payouts()).getByRole('button', {name: action}));
+      const said = 'code' in body ? body.error : AFFILIATE_WORDS.connectFailed;
+      expect(await within(await payouts()).findByRole('alert')).toHaveTextContent(said);
+      expect(consoleError).toHaveBeenCalledWith('Opening Stripe for payouts failed:', expect.anything());
+      expect(redirect).not.toHaveBeenCalled();
+
+      worker().answer(CONNECT, 200, {url: STRIPE_LINK, kind: 'onboarding'});
+      const button = within(await payouts()).getByRole('button', {name: action});
+      expect(button).toBeEnabled();
+      await userEvent.click(button);
+      await waitFor(() => expect(redirect).toHaveBeenCalledWith(STRIPE_LINK));
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(worker().calls.map((call) => call.route)).toEqual([GET, CONNECT, CONNECT]);
+    });
+
+    it('shows nothing of Stripe when the programme does not pay through it (null)', async () => {
+      worker().answer(GET, 200, joined({stripe: null}));
+      show(true, user);
+      await screen.findByRole('textbox', {name: AFFILIATE_WORDS.linkLabel});
+      expect(screen.queryByRole('heading', {name: AFFILIATE_WORDS.payoutsHeading})).toBeNull();
+      for (const words of [
+        ...Object.values(AFFILIATE_WORDS.stripeStates),
+        ...Object.values(AFFILIATE_WORDS.connectActions),
+      ])
+        expect(screen.queryByText(words)).toBeNull();
+      expect(screen.queryByText(/Stripe/)).toBeNull();
+    });
   });
 });

@@ -15,43 +15,64 @@ import styles from './styles.module.css';
 const WORDS = AFFILIATE_WORDS;
 const COLUMNS = WORDS.consoleColumns;
 
-export interface MarkPaidProps {
+/** How the seller pays an affiliate: by their own means, then marked (`marked`), or a Stripe transfer (`stripe`). */
+export type PayoutMethod = NonNullable<AdminAffiliate['lastPayout']>['method'];
+
+export interface PayoutProps {
   affiliate: AdminAffiliate;
+  method: PayoutMethod;
   disabled: boolean;
-  /** Runs once the seller gave a reference and confirmed the amount. */
+  /** Runs once the seller confirmed the amount (and, marked, gave the payment's reference). */
   onConfirm: (reference: string) => void;
 }
 
-/** Mark paid: the question names the amount and the affiliate, and asks for the payment's reference. */
-export function MarkPaid({affiliate, disabled, onConfirm}: MarkPaidProps) {
+/**
+ * Mark paid, or Pay through Stripe: the question names the amount and the affiliate; a marked
+ * payout also asks for the payment's reference, while a transfer's reference is Stripe's own.
+ */
+export function Payout({affiliate, method, disabled, onConfirm}: PayoutProps) {
   const id = useId();
   const [reference, setReference] = useState('');
   const {payable, currency} = affiliate.totals;
+  const marked = method === 'marked';
   return (
     <Confirm
-      label={WORDS.markPaid}
-      question={WORDS.markPaidQuestion(payable, currency, affiliate.code)}
+      label={marked ? WORDS.markPaid : WORDS.payThroughStripe}
+      question={(marked ? WORDS.markPaidQuestion : WORDS.payThroughStripeQuestion)(payable, currency, affiliate.code)}
       disabled={disabled}
-      canConfirm={reference.trim() !== ''}
+      canConfirm={!marked || reference.trim() !== ''}
       onConfirm={() => {
         onConfirm(reference.trim());
         setReference('');
       }}>
-      <label htmlFor={`${id}-reference`}>{WORDS.referenceLabel}</label>
-      <input
-        id={`${id}-reference`}
-        className={controls.input}
-        value={reference}
-        onChange={(event) => setReference(event.target.value)}
-        maxLength={200}
-        spellCheck={false}
-        aria-describedby={`${id}-hint`}
-      />
-      <p id={`${id}-hint`} className={styles.hint}>
-        {WORDS.referenceHint}
-      </p>
+      {marked && (
+        <>
+          <label htmlFor={`${id}-reference`}>{WORDS.referenceLabel}</label>
+          <input
+            id={`${id}-reference`}
+            className={controls.input}
+            value={reference}
+            onChange={(event) => setReference(event.target.value)}
+            maxLength={200}
+            spellCheck={false}
+            aria-describedby={`${id}-hint`}
+          />
+          <p id={`${id}-hint`} className={styles.hint}>
+            {WORDS.referenceHint}
+          </p>
+        </>
+      )}
     </Confirm>
   );
+}
+
+/** The last payout as the list says it: a transfer Stripe has not answered yet reads as sending. */
+function lastPayoutText({lastPayout, totals}: AdminAffiliate): string {
+  if (!lastPayout) return '—';
+  const [amount, on] = [lastPayout.amount, day(lastPayout.at)];
+  return lastPayout.state === 'sending'
+    ? WORDS.lastPayoutSending(amount, totals.currency, on)
+    : WORDS.lastPayout(amount, totals.currency, on, lastPayout.reference);
 }
 
 /**
@@ -59,6 +80,8 @@ export function MarkPaid({affiliate, disabled, onConfirm}: MarkPaidProps) {
  * and Mark paid for what is payable (the seller pays by their own means first); every commission as
  * CSV. The amount sent is the one shown, so a commission that became payable (or was cancelled)
  * since the page was read makes the worker refuse, in its words, rather than mark another amount.
+ * When the programme pays through Stripe, each affiliate's Stripe state too, and Pay through Stripe
+ * for one whose account takes transfers: the same payout, sent by the worker as a transfer.
  */
 function AffiliatesPanel() {
   const api = useAdminApi();
@@ -66,19 +89,44 @@ function AffiliatesPanel() {
   const csv = useDownload(api.affiliatesCsv, 'commissions', WORDS.csvDone);
   const {busy, outcome, run} = useAction();
 
-  const pay = (affiliate: AdminAffiliate, reference: string) => {
+  const stripeConnect = loaded.data?.stripeConnect === true;
+
+  const pay = (affiliate: AdminAffiliate, method: PayoutMethod, reference: string) => {
     const {payable: amount, currency} = affiliate.totals;
     // The list's moment: a commission that became payable since is not in what the seller paid.
     const asOf = loaded.data?.asOf;
+    const marked = method === 'marked';
     void run(
-      () => api.affiliatePayout(affiliate.id, {amount, reference, ...(asOf !== undefined && {asOf})}),
-      WORDS.payoutMade(amount, currency, reference),
+      () =>
+        api.affiliatePayout(affiliate.id, {
+          amount,
+          ...(marked ? {reference} : {method}),
+          ...(asOf !== undefined && {asOf}),
+        }),
+      // A transfer's outcome is the worker's to say: made (with its id) or still sending (202).
+      marked
+        ? WORDS.payoutMade(amount, currency, reference)
+        : (answer) =>
+            answer.detail ||
+            (answer.status === 'sending'
+              ? WORDS.transferSending(amount, currency)
+              : WORDS.transferSent(amount, currency)),
       loaded.reload,
     );
   };
+  const methods = (affiliate: AdminAffiliate): PayoutMethod[] =>
+    stripeConnect && affiliate.stripe === 'ready' ? ['marked', 'stripe'] : ['marked'];
 
   const columns: Column<AdminAffiliate>[] = [
     {label: COLUMNS.code, cell: (affiliate) => <span className={styles.code}>{affiliate.code}</span>},
+    ...(stripeConnect
+      ? [
+          {
+            label: COLUMNS.stripe,
+            cell: ({stripe}: AdminAffiliate) => (stripe ? WORDS.consoleStripeStates[stripe] : '—'),
+          },
+        ]
+      : []),
     {label: COLUMNS.email, cell: (affiliate) => affiliate.email},
     {label: COLUMNS.joined, cell: (affiliate) => day(affiliate.joinedAt)},
     {label: COLUMNS.clicks, cell: (affiliate) => affiliate.clicks},
@@ -86,18 +134,22 @@ function AffiliatesPanel() {
     {label: COLUMNS.pending, cell: ({totals}) => money(totals.pending, totals.currency)},
     {label: COLUMNS.payable, cell: ({totals}) => money(totals.payable, totals.currency)},
     {label: COLUMNS.paid, cell: ({totals}) => money(totals.paid, totals.currency)},
-    {
-      label: COLUMNS.lastPayout,
-      cell: ({lastPayout, totals}) =>
-        lastPayout
-          ? WORDS.lastPayout(lastPayout.amount, totals.currency, day(lastPayout.at), lastPayout.reference)
-          : '—',
-    },
+    {label: COLUMNS.lastPayout, cell: lastPayoutText},
     {
       label: COLUMNS.action,
       cell: (affiliate) =>
         affiliate.totals.payable > 0 ? (
-          <MarkPaid affiliate={affiliate} disabled={busy} onConfirm={(reference) => pay(affiliate, reference)} />
+          <span className={styles.rowActions}>
+            {methods(affiliate).map((method) => (
+              <Payout
+                key={method}
+                affiliate={affiliate}
+                method={method}
+                disabled={busy}
+                onConfirm={(reference) => pay(affiliate, method, reference)}
+              />
+            ))}
+          </span>
         ) : (
           '—'
         ),

@@ -12,11 +12,16 @@ import styles from './styles.module.css';
 /** What the worker said of the signed-in user's place in the programme, or why it could not. */
 type Loaded = AffiliateAnswer | {failed: string} | null;
 
+export interface AccountProps {
+  /** Where the browser goes with Stripe's link (Payouts); the real navigation unless a test replaces it. */
+  redirect?: (url: string) => void;
+}
+
 /**
  * The signed-in user's part of the page: the form to join until they have, then their link and
  * figures. A worker that runs no programme (404) is said so; any other failure offers Try again.
  */
-export default function Account() {
+export default function Account({redirect}: AccountProps) {
   const api = useApiClient();
   const [loaded, setLoaded] = useState<Loaded>(null);
   const latest = useRef(0);
@@ -64,5 +69,5 @@ export default function Account() {
     );
   }
   if (!loaded.affiliate) return <Join onJoined={setLoaded} onConflict={recheck} />;
-  return <Joined affiliate={loaded.affiliate} />;
+  return <Joined affiliate={loaded.affiliate} redirect={redirect} />;
 }

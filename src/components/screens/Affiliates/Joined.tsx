@@ -4,6 +4,7 @@ import {AFFILIATE_WORDS, COMMISSION_STATES, formatDay} from '../../../config';
 import type {AffiliateAnswer, AffiliateCommission} from '../../../config/api';
 import {formatMoney} from '../../../config/money';
 import controls from '../../../css/controls.module.css';
+import Payouts from './Payouts';
 import account from './account.module.css';
 import styles from './styles.module.css';
 
@@ -65,8 +66,17 @@ function ShareLink({affiliate}: {affiliate: Affiliate}) {
   );
 }
 
-/** A joined affiliate's page: their link, what it brought, and each commission with where it stands. */
-export default function Joined({affiliate}: {affiliate: Affiliate}) {
+export interface JoinedProps {
+  affiliate: Affiliate;
+  /** Where the browser goes with Stripe's link (Payouts); the real navigation unless a test replaces it. */
+  redirect?: (url: string) => void;
+}
+
+/**
+ * A joined affiliate's page: their link, what it brought, their payouts through Stripe when the
+ * programme pays that way (`stripe` not null), and each commission with where it stands.
+ */
+export default function Joined({affiliate, redirect}: JoinedProps) {
   const {totals} = affiliate;
   const figures: [string, string | number][] = [
     [AFFILIATE_WORDS.clicks, affiliate.clicks],
@@ -90,6 +100,7 @@ export default function Joined({affiliate}: {affiliate: Affiliate}) {
         </dl>
         <p className={account.hint}>{AFFILIATE_WORDS.clicksNote}</p>
       </section>
+      {affiliate.stripe !== null && <Payouts stripe={affiliate.stripe} redirect={redirect} />}
       <section className={styles.card} aria-labelledby="affiliate-commissions">
         <h2 id="affiliate-commissions">{AFFILIATE_WORDS.commissionsHeading}</h2>
         {affiliate.commissions.length === 0 ? (

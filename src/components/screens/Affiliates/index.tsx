@@ -12,6 +12,8 @@ export interface AffiliatesViewProps {
   /** Whether sign-in has said who is signed in: until then the page shows no way on. */
   ready: boolean;
   user: AuthUser | null;
+  /** Where the browser goes with Stripe's link (payouts); the real navigation unless a test replaces it. */
+  redirect?: (url: string) => void;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface AffiliatesViewProps {
  * visitor is offered sign-in, which comes back here; a signed-in user joins or, once joined, reads
  * their link and figures (Account). With no programme in the config, it says there is none.
  */
-export function AffiliatesView({ready, user}: AffiliatesViewProps) {
+export function AffiliatesView({ready, user, redirect}: AffiliatesViewProps) {
   const programme = affiliateProgramme();
   if (!programme) {
     return (
@@ -37,7 +39,7 @@ export function AffiliatesView({ready, user}: AffiliatesViewProps) {
       {!ready ? (
         <Spinner label={AFFILIATE_WORDS.loading} />
       ) : user ? (
-        <Account />
+        <Account redirect={redirect} />
       ) : (
         <section className={styles.card} aria-label={AFFILIATE_WORDS.join}>
           <p>{AFFILIATE_WORDS.signInToJoin}</p>
