@@ -84,13 +84,15 @@ export function commissionPayableAt(paidAt: number, config: AppConfig = appConfi
 /**
  * Where a commission stands, as the affiliate and the console read it. `pending`: held until its
  * purchase can no longer be refunded or disputed easily. `payable`: held long enough, not yet
- * paid. `paid`: the seller marked it paid. `cancelled`: its purchase was refunded in full or
- * disputed (a partial refund lowers it instead).
+ * paid. `paid`: the seller paid it. `refundedAfterPayout`: paid, and its purchase refunded or
+ * disputed since: the share refunded is taken off a payout. `cancelled`: its purchase was refunded
+ * in full or disputed before it was paid (a partial refund lowers it instead).
  */
 export const COMMISSION_STATES = {
   pending: 'Pending: held until the refund and dispute period is over.',
   payable: 'Payable: the seller pays it with the next payout.',
   paid: 'Paid.',
+  refundedAfterPayout: 'Refunded after it was paid: what was paid for the refunded share is taken off a payout.',
   cancelled: 'Cancelled: the purchase was refunded or disputed.',
 } as const;
 export type CommissionState = keyof typeof COMMISSION_STATES;
@@ -122,6 +124,9 @@ export const AFFILIATE_WORDS = {
   unknownVisit: 'This referral is unknown or has expired.',
   selfReferral: 'A purchase by the affiliate themselves earns no commission.',
   payoutNothing: 'Nothing is payable to this affiliate.',
+  owedBack: 'Owed back',
+  owedBackNote:
+    'Commission paid on purchases refunded or disputed since, beyond what is payable: it is taken off the next payouts.',
   payoutChanged: (payable: number, currency: string) =>
     `What is payable has changed since you looked: it is ${formatMoney(payable, currency)} now. Check it and mark the payout again.`,
   payoutMade: (amount: number, currency: string, reference: string) =>

@@ -1342,12 +1342,17 @@ export const joinAffiliatesBody = z.strictObject({code: affiliateCode});
 
 const commissionState = z.enum(Object.keys(COMMISSION_STATES) as [keyof typeof COMMISSION_STATES]);
 
-/** Commission by where it stands, in `currency`. */
+/**
+ * Commission by where it stands, in `currency`. `payable` is what the next payout pays: the
+ * commission payable less what is owed back (commission paid on purchases refunded or disputed
+ * since); `owedBack` is what is left owed beyond it, taken off later payouts.
+ */
 export const commissionTotals = z.object({
   currency: z.string(),
   pending: z.number(),
   payable: z.number(),
   paid: z.number(),
+  owedBack: z.number(),
 });
 
 /** One commission, as its affiliate sees it: no buyer is named. */

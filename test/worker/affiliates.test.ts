@@ -554,6 +554,97 @@ describe('the console', () => {
     });
   });
 
+  test('a refund after the payout is owed back and taken off the next payout, once', async () => {
+    const affiliate = await newAffiliate('taken-back');
+    const [early, b, c] = [
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+    ];
+    const commission = async (id: string) => (await commissionOf(id))!.commission;
+    await holdOver(early);
+    expect((await payout(affiliate.id, await commission(early), 'TR-EARLY')).status).toBe(200);
+
+    // The buyer is refunded in full after the affiliate was paid for the sale.
+    await refundAtStripe(seller.stack, early);
+    const owedNow = await ownFigures(affiliate.user);
+    expect(owedNow.affiliate!.commissions.map((each) => [each.state, each.commission]).sort()).toEqual(
+      [
+        ['pending', await commission(b)],
+        ['pending', await commission(c)],
+        ['refundedAfterPayout', 0],
+      ].sort(),
+    );
+    expect(owedNow.affiliate).toMatchObject({
+      sales: 2,
+      totals: {paid: 0, payable: 0, owedBack: await commission(early)},
+    });
+
+    // The next payout pays what is payable less what is owed back, and the debt is settled by it.
+    await holdOver(b);
+    await holdOver(c);
+    const gross = (await commission(b)) + (await commission(c));
+    const net = gross - (await commission(early));
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({payable: net, owedBack: 0});
+    const unaware = await payout(affiliate.id, gross, 'TR-GROSS');
+    expect(unaware.status).toBe(409);
+    expect(await unaware.json()).toMatchObject({error: AFFILIATE_WORDS.payoutChanged(net, PLAN_CURRENCY)});
+    expect((await payout(affiliate.id, net, 'TR-NET')).status).toBe(200);
+
+    const after = (await listed(affiliate.id)).affiliate;
+    expect(after.totals).toMatchObject({payable: 0, owedBack: 0, paid: gross});
+    expect(after.lastPayout).toMatchObject({amount: net, reference: 'TR-NET'});
+    // What the affiliate received in all is what their sales that stand earned.
+    const payouts = await seller.stack.worker.db.all<{amount: number}>(
+      'SELECT amount FROM affiliate_payouts WHERE affiliate_id = ?',
+      affiliate.id,
+    );
+    expect(payouts.reduce((sum, each) => sum + each.amount, 0)).toBe(gross);
+    // Taken back once: nothing more is owed, and a later sale is paid in full.
+    const later = await referredPurchase(await referralOf(affiliate.code));
+    await holdOver(later);
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({
+      payable: await commission(later),
+      owedBack: 0,
+    });
+  });
+
+  test('a partial refund after the payout owes back its share; owed beyond what is payable waits for later payouts', async () => {
+    const affiliate = await newAffiliate('owed-share');
+    const [first, second, third] = [
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+    ];
+    await holdOver(first);
+    await holdOver(second);
+    const paid = (await commissionOf(first))!.commission + (await commissionOf(second))!.commission;
+    expect((await payout(affiliate.id, paid)).status).toBe(200);
+
+    const total = seller.stack.stripe.sessions.get(first)!.amount_total!;
+    await refundAtStripe(seller.stack, first, Math.round(total / 4));
+    const credited = (await commissionOf(first))!.commission;
+    const worth = Math.round((credited * (total - Math.round(total / 4))) / total);
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({
+      payable: 0,
+      owedBack: credited - worth,
+      paid: paid - (credited - worth),
+    });
+
+    // The other is refunded in full: owed back beyond the third sale's commission, nothing is payable.
+    await refundAtStripe(seller.stack, second);
+    await holdOver(third);
+    const owed = credited - worth + (await commissionOf(second))!.commission;
+    const payableGross = (await commissionOf(third))!.commission;
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({
+      payable: Math.max(0, payableGross - owed),
+      owedBack: Math.max(0, owed - payableGross),
+    });
+    const refused = await payout(affiliate.id, payableGross);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({error: AFFILIATE_WORDS.payoutNothing});
+  });
+
   test('a payout to an unknown affiliate is 404', async () => {
     const response = await payout('aff_000000000000000000000000', 100);
     expect(response.status).toBe(404);

@@ -2,6 +2,7 @@ import {AFFILIATE_WORDS, PLAN_CURRENCY} from '../../../src/config';
 import type {AdminAffiliate, AdminAffiliates} from '../../../src/config/api';
 import {
   COMMISSION_AMOUNT_SQL,
+  COMMISSION_OWED_SQL,
   COMMISSION_STATE_SQL,
   figuresByAffiliate,
   noTotals,
@@ -96,9 +97,18 @@ export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<s
 /** The commissions of the affiliate payable now (`?1`): held long enough, not paid, their purchase still paid. */
 const PAYABLE = `c.affiliate_id = ?2 AND c.currency = ?3 AND ${COMMISSION_STATE_SQL} = 'payable'`;
 
-/** What is payable to the affiliate now (`?1`), in cents of the plans' currency (`?3`). */
-const PAYABLE_SUM = `SELECT COALESCE(SUM(${COMMISSION_AMOUNT_SQL}), 0) AS payable FROM commissions c
-  JOIN purchases p ON p.session_id = c.session_id WHERE ${PAYABLE}`;
+/** The affiliate's paid commissions with something owed back (or owed to them again), in the plans' currency. */
+const OWED = `c.affiliate_id = ?2 AND c.currency = ?3 AND c.payout_id IS NOT NULL AND ${COMMISSION_OWED_SQL} <> 0`;
+
+/**
+ * What the next payout pays the affiliate now (`?1`), in cents of the plans' currency (`?3`): the
+ * commission payable less what is owed back (commission paid on purchases refunded since); never below 0.
+ */
+const PAYABLE_SUM = `SELECT MAX(0,
+    (SELECT COALESCE(SUM(${COMMISSION_AMOUNT_SQL}), 0) FROM commissions c
+      JOIN purchases p ON p.session_id = c.session_id WHERE ${PAYABLE})
+    - (SELECT COALESCE(SUM(${COMMISSION_OWED_SQL}), 0) FROM commissions c
+      JOIN purchases p ON p.session_id = c.session_id WHERE ${OWED})) AS payable`;
 
 async function payableTo(db: D1Database, affiliateId: string, now: number): Promise<number> {
   const row = await db.prepare(PAYABLE_SUM).bind(now, affiliateId, PLAN_CURRENCY).first<{payable: number}>();
@@ -129,13 +139,23 @@ export async function payAffiliate(
   if (!affiliate) throw new HttpError(404, 'There is no affiliate with that id.', 'NOT_FOUND');
   const payoutId = `po_${crypto.randomUUID().replace(/-/g, '')}`;
   const payableNow = `(${PAYABLE_SUM})`;
-  const [, paid] = await db.batch([
+  const [, , paid] = await db.batch([
     db
       .prepare(
         `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by)
          SELECT ?4, ?2, ?5, ?3, ?6, ?8, ?7 WHERE ${payableNow} = ?5`,
       )
       .bind(at, affiliateId, PLAN_CURRENCY, payoutId, request.amount, request.reference, by, now),
+    // What was owed back is taken off this payout (the INSERT's amount is net of it): recorded
+    // before the commissions it pays are marked, which owe nothing back yet.
+    db
+      .prepare(
+        `INSERT INTO commission_takebacks (payout_id, session_id, amount, created_at)
+         SELECT ?4, c.session_id, ${COMMISSION_OWED_SQL}, ?5 FROM commissions c
+         JOIN purchases p ON p.session_id = c.session_id
+         WHERE ${OWED} AND EXISTS (SELECT 1 FROM affiliate_payouts WHERE id = ?4)`,
+      )
+      .bind(at, affiliateId, PLAN_CURRENCY, payoutId, now),
     db
       .prepare(
         `UPDATE commissions AS u SET payout_id = ?4, paid_amount = (
