@@ -189,6 +189,9 @@ export const AFFILIATE_WORDS = {
   totalPending: 'Pending, all affiliates',
   totalPayable: 'Payable, all affiliates',
   totalPaid: 'Paid, all affiliates',
+  totalOwedBack: 'Owed back, all affiliates',
+  payableOwing: (payable: string, owedBack: string) =>
+    `${payable} (${owedBack} owed back from refunds after a payout, taken off later payouts)`,
   lastPayout: (amount: number, currency: string, day: string, reference: string) =>
     `${formatMoney(amount, currency)} on ${day} (${reference})`,
   markPaid: 'Mark paid',

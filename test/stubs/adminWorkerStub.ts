@@ -802,13 +802,19 @@ export async function startAdminWorkerStub(): Promise<AdminWorkerStub> {
         return [200, {status: 'ended', detail: LAUNCH_CODE_ENDING.done(code)} satisfies AdminActionResult];
       }
       case `GET ${ADMIN_PATHS.affiliates}`: {
-        const sum = (key: 'pending' | 'payable' | 'paid') =>
+        const sum = (key: 'pending' | 'payable' | 'paid' | 'owedBack') =>
           store.affiliates.reduce((total, entry) => total + entry.totals[key], 0);
         return [
           200,
           {
             items: store.affiliates,
-            totals: {currency: PLAN_CURRENCY, pending: sum('pending'), payable: sum('payable'), paid: sum('paid')},
+            totals: {
+              currency: PLAN_CURRENCY,
+              pending: sum('pending'),
+              payable: sum('payable'),
+              paid: sum('paid'),
+              owedBack: sum('owedBack'),
+            },
             asOf: Date.now(),
             stripeConnect: store.stripeConnect,
           },

@@ -29,7 +29,7 @@ function affiliate(overrides: Partial<AdminAffiliate>): AdminAffiliate {
     joinedAt: Date.UTC(2026, 2, 1),
     clicks: 120,
     sales: 4,
-    totals: {currency: 'usd', pending: 2970, payable: 4140, paid: 2070},
+    totals: {currency: 'usd', pending: 2970, payable: 4140, paid: 2070, owedBack: 0},
     lastPayout: {amount: 2070, reference: 'SEPA-0042', at: Date.UTC(2026, 4, 2), method: 'marked', state: 'made'},
     stripe: null,
     ...overrides,
@@ -43,7 +43,7 @@ const GRACE = affiliate({
   joinedAt: NOW - DAY_MS,
   clicks: 3,
   sales: 0,
-  totals: {currency: 'usd', pending: 0, payable: 0, paid: 0},
+  totals: {currency: 'usd', pending: 0, payable: 0, paid: 0, owedBack: 0},
   lastPayout: null,
 });
 
@@ -90,6 +90,21 @@ describe('the Affiliates view', () => {
     expect(figure(AFFILIATE_WORDS.totalPending)).toBe(usd(2970));
     expect(figure(AFFILIATE_WORDS.totalPayable)).toBe(usd(4140));
     expect(figure(AFFILIATE_WORDS.totalPaid)).toBe(usd(2070));
+    expect(screen.queryByText(AFFILIATE_WORDS.totalOwedBack)).toBeNull();
+  });
+
+  it('says what an affiliate owes back from refunds after a payout, beside what is payable, and in the totals', async () => {
+    worker().reset({
+      affiliates: [
+        ADA,
+        affiliate({...GRACE, totals: {currency: 'usd', pending: 0, payable: 0, paid: 900, owedBack: 300}}),
+      ],
+    });
+    show();
+    await screen.findByRole('table', {name: AFFILIATE_WORDS.consoleCaption});
+    expect(rows()[1]![6]).toBe(AFFILIATE_WORDS.payableOwing(usd(0), usd(300)));
+    expect(rows()[0]![6]).toBe(usd(4140));
+    expect(screen.getByText(AFFILIATE_WORDS.totalOwedBack).nextElementSibling?.textContent).toBe(usd(300));
   });
 
   it('says so when nobody has joined', async () => {
@@ -159,7 +174,9 @@ describe('the Affiliates view', () => {
     show();
     await userEvent.click(within(await adaRow()).getByRole('button', {name: AFFILIATE_WORDS.markPaid}));
     // Another commission became payable meanwhile.
-    worker().store.affiliates = [affiliate({totals: {currency: 'usd', pending: 0, payable: 7110, paid: 2070}})];
+    worker().store.affiliates = [
+      affiliate({totals: {currency: 'usd', pending: 0, payable: 7110, paid: 2070, owedBack: 0}}),
+    ];
     await userEvent.type(screen.getByLabelText(AFFILIATE_WORDS.referenceLabel), 'SEPA-0043');
     await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
     expect(await screen.findByText(AFFILIATE_WORDS.payoutChanged(7110, 'usd'))).toHaveAttribute('role', 'alert');
@@ -228,7 +245,7 @@ describe('the Affiliates view', () => {
         id: `aff_${code.padEnd(8, '0')}`,
         code,
         email: `${code}@example.com`,
-        totals: {currency: 'usd', pending: 0, payable, paid: 0},
+        totals: {currency: 'usd', pending: 0, payable, paid: 0, owedBack: 0},
         lastPayout: null,
         stripe,
         ...overrides,
@@ -237,7 +254,7 @@ describe('the Affiliates view', () => {
     const ONBOARDING = other('mary', 'onboarding', 600);
     // Ready, nothing payable: their last payout is a transfer Stripe has not answered yet.
     const SENDING = other('lin', 'ready', 0, {
-      totals: {currency: 'usd', pending: 0, payable: 0, paid: 900},
+      totals: {currency: 'usd', pending: 0, payable: 0, paid: 900, owedBack: 0},
       lastPayout: {amount: 900, reference: '', at: Date.UTC(2026, 5, 29), method: 'stripe', state: 'sending'},
     });
     const buttons = async (email: string) =>

@@ -51,7 +51,7 @@ function joined(overrides: Partial<NonNullable<AffiliateAnswer['affiliate']>> = 
       joinedAt: JOINED_AT,
       clicks: 42,
       sales: 2,
-      totals: {currency: 'usd', pending: earned(DEAR), payable: earned(CHEAP), paid: 1000},
+      totals: {currency: 'usd', pending: earned(DEAR), payable: earned(CHEAP), paid: 1000, owedBack: 0},
       commissions: [
         commission({}),
         commission({
@@ -201,6 +201,9 @@ describe('the affiliate page', () => {
     expect(figure(AFFILIATE_WORDS.pending)).toBe(formatMoney(earned(DEAR), 'usd'));
     expect(figure(AFFILIATE_WORDS.payable)).toBe(formatMoney(earned(CHEAP), 'usd'));
     expect(figure(AFFILIATE_WORDS.paid)).toBe(formatMoney(1000, 'usd'));
+    // Nothing is owed back: neither the figure nor its note shows.
+    expect(figures.queryByText(AFFILIATE_WORDS.owedBack)).toBeNull();
+    expect(screen.queryByText(AFFILIATE_WORDS.owedBackNote)).toBeNull();
 
     expect(rows()).toEqual([
       [
@@ -219,6 +222,24 @@ describe('the affiliate page', () => {
       ],
     ]);
     expect(screen.queryByRole('form')).toBeNull();
+  });
+
+  it('shows what is owed back, and a commission refunded after it was paid in its own words', async () => {
+    worker().answer(
+      GET,
+      200,
+      joined({
+        totals: {currency: 'usd', pending: 0, payable: 0, paid: 1000, owedBack: earned(CHEAP)},
+        commissions: [commission({amount: 0, commission: 0, state: 'refundedAfterPayout'})],
+      }),
+    );
+    show(true, user);
+    const figures = within(await screen.findByRole('region', {name: AFFILIATE_WORDS.figuresHeading}));
+    expect(figures.getByText(AFFILIATE_WORDS.owedBack).nextElementSibling?.textContent).toBe(
+      formatMoney(earned(CHEAP), 'usd'),
+    );
+    expect(figures.getByText(AFFILIATE_WORDS.owedBackNote)).toBeInTheDocument();
+    expect(rows()[0]).toContain(COMMISSION_STATES.refundedAfterPayout);
   });
 
   it('says so when the browser refuses to copy', async () => {

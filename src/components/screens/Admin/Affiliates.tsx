@@ -132,7 +132,13 @@ function AffiliatesPanel() {
     {label: COLUMNS.clicks, cell: (affiliate) => affiliate.clicks},
     {label: COLUMNS.sales, cell: (affiliate) => affiliate.sales},
     {label: COLUMNS.pending, cell: ({totals}) => money(totals.pending, totals.currency)},
-    {label: COLUMNS.payable, cell: ({totals}) => money(totals.payable, totals.currency)},
+    {
+      label: COLUMNS.payable,
+      cell: ({totals}) =>
+        totals.owedBack > 0
+          ? WORDS.payableOwing(money(totals.payable, totals.currency), money(totals.owedBack, totals.currency))
+          : money(totals.payable, totals.currency),
+    },
     {label: COLUMNS.paid, cell: ({totals}) => money(totals.paid, totals.currency)},
     {label: COLUMNS.lastPayout, cell: lastPayoutText},
     {
@@ -174,6 +180,8 @@ function AffiliatesPanel() {
                   [WORDS.totalPending, totals.pending],
                   [WORDS.totalPayable, totals.payable],
                   [WORDS.totalPaid, totals.paid],
+                  // Only while an affiliate owes some back: commission paid on purchases refunded since.
+                  ...(totals.owedBack > 0 ? ([[WORDS.totalOwedBack, totals.owedBack]] as const) : []),
                 ] as const
               ).map(([label, amount]) => (
                 <div key={label}>

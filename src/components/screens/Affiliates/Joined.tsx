@@ -84,6 +84,10 @@ export default function Joined({affiliate, redirect}: JoinedProps) {
     [AFFILIATE_WORDS.pending, formatMoney(totals.pending, totals.currency)],
     [AFFILIATE_WORDS.payable, formatMoney(totals.payable, totals.currency)],
     [AFFILIATE_WORDS.paid, formatMoney(totals.paid, totals.currency)],
+    // Only while something is owed back: commission paid on a purchase refunded since.
+    ...(totals.owedBack > 0
+      ? [[AFFILIATE_WORDS.owedBack, formatMoney(totals.owedBack, totals.currency)] as [string, string]]
+      : []),
   ];
   return (
     <>
@@ -99,6 +103,7 @@ export default function Joined({affiliate, redirect}: JoinedProps) {
           ))}
         </dl>
         <p className={account.hint}>{AFFILIATE_WORDS.clicksNote}</p>
+        {totals.owedBack > 0 && <p className={account.hint}>{AFFILIATE_WORDS.owedBackNote}</p>}
       </section>
       {affiliate.stripe !== null && <Payouts stripe={affiliate.stripe} redirect={redirect} />}
       <section className={styles.card} aria-labelledby="affiliate-commissions">
