@@ -16,6 +16,7 @@ import {
   PLAN_CURRENCY,
   ROUTES,
 } from '../../src/config';
+import {API_PATHS, type AffiliateAnswer} from '../../src/config/api';
 import {formatMoney} from '../../src/config/money';
 import {axeViolations} from './axe';
 import {plan, uniqueEmail, useLocalSession} from './localSession';
@@ -83,6 +84,28 @@ it('credits the affiliate whose link a guest followed before paying, held until 
   // The same page on a phone: nothing pushed sideways, nothing for axe.
   await page.setViewportSize(PHONE);
   expect(await overflows(page)).toBe(false);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // States the kit's own config does not reach here (payouts through Stripe are off as committed,
+  // and nothing is owed back): the worker's own answer with a Stripe state and an amount owed back,
+  // as a programme paying through Stripe would send them, laid out and checked the same way.
+  await page.route(`${session.stack().apiBase}${API_PATHS.affiliate}`, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    const answer = (await response.json()) as AffiliateAnswer;
+    answer.affiliate = {...answer.affiliate!, stripe: 'onboarding'};
+    answer.affiliate.totals.owedBack = commission;
+    await route.fulfill({response, json: answer});
+  });
+  await page.reload();
+  const payouts = page.getByRole('region', {name: AFFILIATE_WORDS.payoutsHeading});
+  await session.waitToSee(affiliate, payouts);
+  expect(await payouts.getByText(AFFILIATE_WORDS.stripeStates.onboarding).isVisible()).toBe(true);
+  expect(await payouts.getByRole('button', {name: AFFILIATE_WORDS.connectActions.onboarding}).isEnabled()).toBe(true);
+  expect(await figure(page, AFFILIATE_WORDS.owedBack).textContent()).toBe(formatMoney(commission, PLAN_CURRENCY));
+  expect(await overflows(page)).toBe(false);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.setViewportSize(WIDE);
   expect(await axeViolations(page)).toEqual([]);
   expect(affiliate.errors).toEqual([]);
 });

@@ -355,8 +355,12 @@ describe('the affiliate page', () => {
       expect(worker().calls.map((call) => call.route)).toEqual([GET, CONNECT, CONNECT]);
     });
 
-    it('shows nothing of Stripe when the programme does not pay through it (null)', async () => {
-      worker().answer(GET, 200, joined({stripe: null}));
+    it.each([
+      ['the programme does not pay through it (null)', null],
+      ['a worker from before it sends no state', undefined],
+      ['the state is one the page has no words for', 'paused'],
+    ])('shows nothing of Stripe when %s', async (_, stripe) => {
+      worker().answer(GET, 200, joined({stripe: stripe as never}));
       show(true, user);
       await screen.findByRole('textbox', {name: AFFILIATE_WORDS.linkLabel});
       expect(screen.queryByRole('heading', {name: AFFILIATE_WORDS.payoutsHeading})).toBeNull();

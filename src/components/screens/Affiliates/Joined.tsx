@@ -105,7 +105,10 @@ export default function Joined({affiliate, redirect}: JoinedProps) {
         <p className={account.hint}>{AFFILIATE_WORDS.clicksNote}</p>
         {totals.owedBack > 0 && <p className={account.hint}>{AFFILIATE_WORDS.owedBackNote}</p>}
       </section>
-      {affiliate.stripe !== null && <Payouts stripe={affiliate.stripe} redirect={redirect} />}
+      {/* Only a state the page has words for: a worker deployed before payouts through Stripe sends none. */}
+      {affiliate.stripe && Object.hasOwn(AFFILIATE_WORDS.stripeStates, affiliate.stripe) && (
+        <Payouts stripe={affiliate.stripe} redirect={redirect} />
+      )}
       <section className={styles.card} aria-labelledby="affiliate-commissions">
         <h2 id="affiliate-commissions">{AFFILIATE_WORDS.commissionsHeading}</h2>
         {affiliate.commissions.length === 0 ? (
