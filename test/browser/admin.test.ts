@@ -26,7 +26,7 @@ import {
   PLAN_CURRENCY,
   planAmount,
 } from '../../src/config';
-import {ADMIN_PATHS, type AdminFunnel} from '../../src/config/api';
+import {ADMIN_PATHS, type AdminAffiliate, type AdminAffiliates, type AdminFunnel} from '../../src/config/api';
 import {formatMoney} from '../../src/config/money';
 import {eventually} from './helpers';
 import {escapeRegExp, plan, uniqueEmail, useLocalSession, type LocalTab} from './localSession';
@@ -650,6 +650,53 @@ describe('the seller’s console on the local stack', () => {
       await page.getByText(AFFILIATE_WORDS.csvDone).waitFor();
       expect(await overflows(page)).toBe(false);
       expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['1440', WIDE],
+    ['390', PHONE],
+  ])(
+    'at %s px, paying through Stripe: the Stripe column, what is owed back and Pay through Stripe fit, its question included, with nothing for axe',
+    async (_, size) => {
+      const {page, errors} = admin;
+      await page.setViewportSize(size);
+      // The kit pays by the seller's own means as committed, and the seed makes no affiliate: the
+      // worker's own answer, with the programme paying through Stripe and one affiliate ready with
+      // something payable and something owed back, as such a programme would answer.
+      const ready: AdminAffiliate = {
+        id: 'aff_browser0001',
+        code: 'ready-affiliate',
+        email: 'ready@example.com',
+        joinedAt: Date.now() - 40 * 24 * 3600_000,
+        clicks: 12,
+        sales: 3,
+        totals: {currency: PLAN_CURRENCY, pending: 900, payable: 1800, paid: 900, owedBack: 300},
+        lastPayout: {amount: 900, reference: '', at: Date.now() - 3600_000, method: 'stripe', state: 'sending'},
+        stripe: 'ready',
+      };
+      await page.route(`${session.stack().apiBase}${ADMIN_PATHS.affiliates}`, async (route) => {
+        const response = await route.fetch();
+        const answer = (await response.json()) as AdminAffiliates;
+        await route.fulfill({response, json: {...answer, stripeConnect: true, items: [ready, ...answer.items]}});
+      });
+      await session.goto(page, '/admin?view=affiliates');
+      const table = page.getByRole('table', {name: AFFILIATE_WORDS.consoleCaption});
+      await table.waitFor();
+      const row = table.getByRole('row').filter({hasText: ready.code});
+      await row.getByText(AFFILIATE_WORDS.consoleStripeStates.ready).waitFor();
+      await row.getByText(/owed back/).waitFor();
+      await row.getByText(/sending through Stripe/).waitFor();
+      await row.getByRole('button', {name: AFFILIATE_WORDS.payThroughStripe}).click();
+      await page
+        .getByText(AFFILIATE_WORDS.payThroughStripeQuestion(ready.totals.payable, PLAN_CURRENCY, ready.code))
+        .waitFor();
+      expect(await overflows(page)).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+      // Cancelled: nothing is sent to the worker for an affiliate it does not know.
+      await page.getByRole('button', {name: 'Cancel'}).click();
+      await page.unroute(`${session.stack().apiBase}${ADMIN_PATHS.affiliates}`);
       expect(errors).toEqual([]);
     },
   );
