@@ -21,6 +21,7 @@ import {FAIR_PRICE_COUNTRY_KEY} from '../../worker/src/payments/fairPriceCheckou
 import {isUpgradeSession, UPGRADE_METADATA} from '../../worker/src/upgrades/metadata';
 import {listen} from '../support/listen';
 import {checkoutPage, messagePage, type SessionItem} from './stripeCheckoutPage';
+import {connectStandIn, type ConnectStandIn} from './stripeConnect';
 import {
   codeAtCheckout,
   listPromotionCodes,
@@ -163,6 +164,8 @@ export interface StripeStandIn {
   account: Stripe.Account;
   /** The account's customer portal configurations: at start, a default one in each mode. */
   portalConfigurations: Stripe.BillingPortal.Configuration[];
+  /** Stripe Connect (./stripeConnect.ts): connected accounts, their links, transfers and the balance. */
+  connect: ConnectStandIn;
   close: () => Promise<void>;
 }
 
@@ -1216,6 +1219,12 @@ export async function startStripeStandIn({
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://stripe.local');
       if (recoveryPage(request, response, url) || hostedPage(request, response, url, raw)) return;
+      const connectPage = connect.page(request.method ?? 'GET', url.pathname, new URLSearchParams(raw));
+      if (connectPage && 'redirect' in connectPage) {
+        response.writeHead(303, {location: connectPage.redirect});
+        return response.end();
+      }
+      if (connectPage) return html(response, connectPage.status, connectPage.html);
       const failure = failures.findIndex((entry) => `${request.method} ${url.pathname}`.startsWith(entry.match));
       if (failure >= 0) {
         const {status, error} = failures.splice(failure, 1)[0]!;
@@ -1224,6 +1233,8 @@ export async function startStripeStandIn({
       const body = qs.parse(raw) as Record<string, unknown>;
       const query = qs.parse(url.search.slice(1)) as Record<string, unknown>;
       if (replayed(request, response, url.pathname, body)) return;
+      const connectAnswer = connect.route(request.method ?? 'GET', url.pathname, body, query);
+      if (connectAnswer) return send(response, connectAnswer.status, connectAnswer.body);
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         created.push(body);
         const refusal = refusalOf(body, dashboardSettings, standIn.account.country);
@@ -1375,6 +1386,7 @@ export async function startStripeStandIn({
   }
   const running = await listen(server, port);
   const publicUrl = () => running.url;
+  const connect = connectStandIn(publicUrl);
 
   function update(id: string, fields: Partial<Stripe.Checkout.Session>) {
     const session = sessions.get(id);
@@ -1461,6 +1473,7 @@ export async function startStripeStandIn({
     customers,
     account: newAccount(),
     portalConfigurations,
+    connect,
     complete(id, {email, paid, cardCountry, paidWith, cardFingerprint, promotionCode, promotions = false}) {
       if (promotionCode !== undefined) applyCode(id, promotionCode);
       const given = sessions.get(id)?.customer as string | null | undefined;

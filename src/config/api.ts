@@ -15,6 +15,8 @@ export type {
   AffiliateAnswer,
   AffiliateStripe,
   AffiliateConnectAnswer,
+  PayoutMethod,
+  PayoutState,
   AffiliateCommission,
   CommissionTotals,
   AdminAffiliate,

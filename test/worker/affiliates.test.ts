@@ -507,7 +507,7 @@ describe('the console', () => {
 
     const after = (await listed(affiliate.id)).affiliate;
     expect(after.totals).toMatchObject({payable: 0, paid: payable});
-    expect(after.lastPayout).toMatchObject({amount: payable, reference: 'TR-1'});
+    expect(after.lastPayout).toMatchObject({amount: payable, reference: 'TR-1', method: 'marked', state: 'made'});
     const states = (await ownFigures(affiliate.user)).affiliate!.commissions.map((each) => each.state).sort();
     expect(states).toEqual(['paid', 'paid', 'pending']);
 
@@ -659,7 +659,7 @@ describe('the console', () => {
     expect(response.headers.get('content-type')).toContain('text/csv');
     const lines = (await response.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'affiliate code,affiliate e-mail,purchase session id,paid at,base,commission,currency,state,payable at,payout reference',
+      'affiliate code,affiliate e-mail,purchase session id,paid at,base,commission,currency,state,payable at,payout reference,payout method',
     );
     expect(lines).toContain(
       [
@@ -673,7 +673,30 @@ describe('the console', () => {
         'pending',
         new Date(credited.payable_at).toISOString(),
         '',
+        '',
       ].join(','),
     );
+  });
+
+  test("with Connect off (the kit's config), a payout through Stripe is 409, the affiliate's Stripe link 404, and nobody has a Stripe state", async () => {
+    const affiliate = await newAffiliate('connectoff');
+    const id = await referredPurchase(await referralOf(affiliate.code));
+    await holdOver(id);
+    const payable = (await commissionOf(id))!.commission;
+    const sent = await seller.stack.call(adminPath(ADMIN_PATHS.affiliatePayout, {affiliateId: affiliate.id}), {
+      token: seller.admin.idToken,
+      body: {amount: payable, method: 'stripe'},
+    });
+    expect(sent.status).toBe(409);
+    expect(await sent.json()).toEqual({code: 'CONFLICT', error: AFFILIATE_WORDS.connectOff});
+    const link = await seller.stack.call(API_PATHS.affiliateConnect, {token: affiliate.user.idToken, method: 'POST'});
+    expect(link.status).toBe(404);
+    expect(await link.json()).toEqual({code: 'NOT_FOUND', error: AFFILIATE_WORDS.connectOff});
+    expect(seller.stack.stripe.connect.accounts.size).toBe(0);
+    expect(seller.stack.stripe.connect.transfers).toHaveLength(0);
+    expect((await ownFigures(affiliate.user)).affiliate!.stripe).toBeNull();
+    const {answer, affiliate: shown} = await listed(affiliate.id);
+    expect(answer.stripeConnect).toBe(false);
+    expect(shown).toMatchObject({stripe: null, totals: {payable, paid: 0}, lastPayout: null});
   });
 });

@@ -16,12 +16,15 @@
  * and the indexes still hold one member a seat and one seat an address. 0042 (an upgrade's line item)
  * only adds, with no line and no credit on the upgrades there are. 0047 (upgrade codes) only adds:
  * a launch code made at 0046 lists the same in the console, a code for purchases with its use.
+ * 0048 (payouts through Stripe) only adds: a payout marked at 0047 lists the same in the console,
+ * marked and made.
  */
 import {createHash} from 'node:crypto';
 import {
   ADMIN_PATHS,
   adminPath,
   API_PATHS,
+  type AdminAffiliates,
   type AdminPurchase,
   type AdminPurchaseDetail,
   type BuyerPlan,
@@ -37,6 +40,7 @@ const MIGRATION = '0037_purchase_seats.sql';
 const SEATS_ADDED = '0039_seats_added.sql';
 const SELLER_ENDS = '0041_seller_takes_back_member.sql';
 const UPGRADE_CODES = '0047_upgrade_codes.sql';
+const STRIPE_PAYOUTS = '0048_affiliate_stripe_payouts.sql';
 const HOUR_MS = 3_600_000;
 const TOKEN = 'a'.repeat(43);
 
@@ -219,7 +223,9 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     left(900004, 3, 'removed', 'seats_refunded'),
     left(900005, 3, 'withdrawn', null),
   ]);
-  const at0040 = {members: await rowsOf('team_members'), detail: await consoleTeam(team.teamSession)};
+  // The console is read after the last migration only: today's worker reads tables of later
+  // migrations (a purchase's launch code and affiliate), so it is compared with what 0040 meant.
+  const at0040 = {members: await rowsOf('team_members')};
   const indexesBefore = await indexesOf('team_members');
   await migrate((name) => name >= SELLER_ENDS && name < UPGRADE_CODES);
   // As the worker of 0046 left them: a launch code the console made, and the purchase paid with it.
@@ -238,7 +244,7 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     'SELECT amount_total, amount_refunded FROM purchases WHERE session_id = ?1',
     paidSession,
   );
-  await migrate((name) => name >= UPGRADE_CODES);
+  await migrate((name) => name >= UPGRADE_CODES && name < STRIPE_PAYOUTS);
   // 0047: the console lists the code as it was made, a code for purchases (none held), with its
   // use and what the purchase paid.
   expect(await consoleCodes()).toEqual([
@@ -255,6 +261,32 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
       revenue: (paidRow!.amount_total ?? 0) - paidRow!.amount_refunded,
     }),
   ]);
+
+  // As the worker of 0047 left them: an affiliate, and a payout the seller marked.
+  await stack.worker.db.batch([
+    {
+      sql: `INSERT INTO affiliates (id, user_id, email, code, clicks, created_at)
+            VALUES ('aff_migration0047', 'uid-migration0047', 'aff-0047@example.com', 'before-0048', 3, ?1)`,
+      params: [now - HOUR_MS],
+    },
+    {
+      sql: `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by)
+            VALUES ('po_migration0047', 'aff_migration0047', 1234, ?1, 'TR-0047', ?2, ?3)`,
+      params: [PLAN_CURRENCY, now - HOUR_MS / 2, admin.email],
+    },
+  ]);
+  await migrate((name) => name >= STRIPE_PAYOUTS);
+  // 0048: the payout lists as it was marked, and made; nobody is set up with Stripe (Connect is off).
+  const affiliates = await stack.call(ADMIN_PATHS.affiliates, {token: admin.idToken});
+  expect(affiliates.status).toBe(200);
+  const {items, stripeConnect} = (await affiliates.json()) as AdminAffiliates;
+  expect(stripeConnect).toBe(false);
+  expect(items.find((item) => item.id === 'aff_migration0047')).toMatchObject({
+    code: 'before-0048',
+    clicks: 3,
+    stripe: null,
+    lastPayout: {amount: 1234, reference: 'TR-0047', at: now - HOUR_MS / 2, method: 'marked', state: 'made'},
+  });
 
   // The rows of 0036 (the team's, added at 0038, are checked below).
   const of0036 = async (table: string) =>
@@ -302,10 +334,11 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
   expect(at0040.members.slice(0, teamBefore.members.length)).toEqual(
     teamBefore.members.map((row) => ({...row, end_reason: null})),
   );
-  // 0041: every row as it was at 0040, ids kept; the console reads the same members; the same indexes.
+  // 0041: every row as it was at 0040, ids kept; the console reads those members; the same indexes.
   expect(await rowsOf('team_members')).toEqual(at0040.members);
-  expect(await consoleTeam(team.teamSession)).toEqual(at0040.detail);
-  expect(at0040.detail.map((member) => `${member.seat} ${member.state} ${member.endReason}`)).toEqual([
+  const detail = await consoleTeam(team.teamSession);
+  expect(detail.map((member) => member.id).sort()).toEqual(at0040.members.map((row) => row.id).sort());
+  expect(detail.map((member) => `${member.seat} ${member.state} ${member.endReason}`)).toEqual([
     '3 invited null',
     '2 joined null',
     '3 withdrawn removed',

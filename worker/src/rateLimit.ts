@@ -46,6 +46,8 @@ export const limits = {
   upgradeCode: {max: 10, windowSeconds: 60},
   /** Joining the affiliate programme: a person trying a code or two, not a script trying every code. */
   joinAffiliates: {max: 10, windowSeconds: 60},
+  /** An affiliate's Stripe link: each call writes to Stripe (a link, the account once), and a person clicks once or twice. */
+  affiliateConnect: {max: 10, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},
   /**

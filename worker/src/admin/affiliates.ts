@@ -1,5 +1,5 @@
-import {AFFILIATE_WORDS, PLAN_CURRENCY} from '../../../src/config';
-import type {AdminAffiliate, AdminAffiliates} from '../../../src/config/api';
+import {AFFILIATE_WORDS, appConfig, PLAN_CURRENCY, stripeConnectOn} from '../../../src/config';
+import type {AdminAffiliate, AdminAffiliates, PayoutMethod, PayoutState} from '../../../src/config/api';
 import {
   COMMISSION_AMOUNT_SQL,
   COMMISSION_OWED_SQL,
@@ -10,8 +10,19 @@ import {
   type ShownCommission,
   sumTotals,
 } from '../affiliates/commissionState';
-import type {AffiliateRow} from '../affiliates/figures';
-import {HttpError} from '../errors';
+import {AFFILIATE_COLUMNS, type AffiliateRow} from '../affiliates/figures';
+import {refreshReadiness, type StripeAccountRow, storedStripeState} from '../affiliates/stripeAccount';
+import {
+  askForTransfer,
+  refusalReason,
+  settleTransfer,
+  transferJobStatement,
+  type TransferOutcome,
+} from '../affiliates/transfer';
+import type {Context} from '../context';
+import {describe, HttpError} from '../errors';
+import {log} from '../log';
+import {paymentProviderError} from '../payments/stripe';
 import {csv} from './csv';
 
 /** The affiliates the console lists, newest first: a seller has dozens or hundreds, not more. */
@@ -22,7 +33,7 @@ export async function listAffiliates(db: D1Database, now = Date.now()): Promise<
   const [affiliates, figures, payouts] = await Promise.all([
     db
       .prepare(
-        `SELECT id, user_id, email, code, clicks, created_at FROM affiliates
+        `SELECT ${AFFILIATE_COLUMNS} FROM affiliates
          ORDER BY created_at DESC, id LIMIT ${LISTED_AFFILIATES}`,
       )
       .all<AffiliateRow>(),
@@ -30,9 +41,17 @@ export async function listAffiliates(db: D1Database, now = Date.now()): Promise<
     // Each affiliate's last payout (SQLite takes the other columns from the row of MAX).
     db
       .prepare(
-        'SELECT affiliate_id, amount, reference, MAX(created_at) AS at FROM affiliate_payouts GROUP BY affiliate_id',
+        `SELECT affiliate_id, amount, reference, method, state, MAX(created_at) AS at FROM affiliate_payouts
+         GROUP BY affiliate_id`,
       )
-      .all<{affiliate_id: string; amount: number; reference: string; at: number}>(),
+      .all<{
+        affiliate_id: string;
+        amount: number;
+        reference: string;
+        method: PayoutMethod;
+        state: PayoutState;
+        at: number;
+      }>(),
   ]);
   const lastPayout = new Map(payouts.results.map((row) => [row.affiliate_id, row]));
   const items = affiliates.results.map((row): AdminAffiliate => {
@@ -46,17 +65,32 @@ export async function listAffiliates(db: D1Database, now = Date.now()): Promise<
       clicks: row.clicks,
       sales: own?.sales ?? 0,
       totals: own?.totals ?? noTotals(),
-      lastPayout: payout ? {amount: payout.amount, reference: payout.reference, at: payout.at} : null,
+      lastPayout: payout
+        ? {
+            amount: payout.amount,
+            reference: payout.reference,
+            at: payout.at,
+            method: payout.method,
+            state: payout.state,
+          }
+        : null,
+      stripe: storedStripeState(row),
     };
   });
-  return {items, totals: sumTotals([...figures.values()].map((each) => each.totals)), asOf: now};
+  return {
+    items,
+    totals: sumTotals([...figures.values()].map((each) => each.totals)),
+    asOf: now,
+    stripeConnect: stripeConnectOn(appConfig),
+  };
 }
 
 /** Every commission as CSV, newest first: whom, on which purchase, how much, where it stands. */
 export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<string> {
   const {results} = await db
     .prepare(
-      `SELECT s.*, a.code, a.email, c.base AS base_credited, c.commission AS commission_credited, o.reference
+      `SELECT s.*, a.code, a.email, c.base AS base_credited, c.commission AS commission_credited, o.reference,
+         o.method
        FROM (${SHOWN_COMMISSIONS}) s
        JOIN commissions c ON c.session_id = s.session_id
        JOIN affiliates a ON a.id = s.affiliate_id
@@ -64,7 +98,7 @@ export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<s
        ORDER BY s.paid_at DESC, s.session_id`,
     )
     .bind(now)
-    .all<ShownCommission & {code: string; email: string; reference: string | null}>();
+    .all<ShownCommission & {code: string; email: string; reference: string | null; method: PayoutMethod | null}>();
   const rows = results.map((row) => [
     row.code,
     row.email,
@@ -76,6 +110,7 @@ export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<s
     row.state,
     new Date(row.payable_at).toISOString(),
     row.reference ?? '',
+    row.method ?? '',
   ]);
   return csv([
     [
@@ -89,6 +124,7 @@ export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<s
       'state',
       'payable at',
       'payout reference',
+      'payout method',
     ],
     ...rows,
   ]);
@@ -115,37 +151,60 @@ async function payableTo(db: D1Database, affiliateId: string, now: number): Prom
   return row?.payable ?? 0;
 }
 
+/** How a payout ended: made (marked, or a transfer Stripe made), or sending (Stripe has not answered). */
+export interface PayoutOutcome {
+  amount: number;
+  currency: string;
+  code: string;
+  method: PayoutMethod;
+  state: PayoutState;
+  /** The seller's reference, or the transfer's id; '' while sending. */
+  reference: string;
+}
+
 /**
- * Marks paid what was payable to the affiliate when the seller looked (`asOf`, the list's moment;
- * now when not given), when it is the amount the seller saw and paid (`amount`): 409 when nothing
- * is payable, or when it has changed since (a refund lowered one). A commission that became
- * payable after the seller looked is left for the next payout: it was not in what they paid. The
- * payout and the commissions it pays are written in one D1 batch, each statement conditional on
- * the amount payable then: two payouts racing (a double click, two admins) pay each commission
- * once, and the second records nothing.
+ * Pays what was payable to the affiliate when the seller looked (`asOf`, the list's moment; now
+ * when not given), when it is the amount the seller saw (`amount`): 409 when nothing is payable,
+ * or when it has changed since (a refund lowered one). A commission that became payable after the
+ * seller looked is left for the next payout: it was not in what they paid. The payout and the
+ * commissions it pays are written in one D1 batch, each statement conditional on the amount payable
+ * then: two payouts racing (a double click, two admins) pay each commission once, and the second
+ * records nothing.
+ *
+ * `marked`: the seller paid by their own means, with their reference. `stripe` (the programme's
+ * `stripeConnect`): the payout is written 'sending', with the job that asks Stripe again, then its
+ * transfer is asked of Stripe, to the account the worker made for the affiliate (read from D1):
+ * made, the payout is made; refused, it is undone and 409; no answer, it stays 'sending' for the
+ * outbox (affiliates/transfer.ts).
  */
 export async function payAffiliate(
-  db: D1Database,
+  context: Context,
   affiliateId: string,
-  request: {amount: number; reference: string; asOf?: number},
+  request: {amount: number; method?: PayoutMethod; reference?: string; asOf?: number},
   by: string,
   now = Date.now(),
-): Promise<{amount: number; currency: string; reference: string; code: string}> {
+): Promise<PayoutOutcome> {
+  const {db} = context;
+  const method = request.method ?? 'marked';
   // Where each commission stands is read as of this moment (`?1` of the SQL below); never later than now.
   const at = Math.min(request.asOf ?? now, now);
-  const affiliate = await db.prepare('SELECT code FROM affiliates WHERE id = ?1').bind(affiliateId).first<{
-    code: string;
-  }>();
+  const affiliate = await db
+    .prepare('SELECT id, code, stripe_account_id, stripe_ready_at FROM affiliates WHERE id = ?1')
+    .bind(affiliateId)
+    .first<StripeAccountRow & {code: string}>();
   if (!affiliate) throw new HttpError(404, 'There is no affiliate with that id.', 'NOT_FOUND');
+  const account = method === 'stripe' ? await readyAccount(context, affiliate) : null;
+  const reference = account ? '' : (request.reference ?? '');
+  const state: PayoutState = account ? 'sending' : 'made';
   const payoutId = `po_${crypto.randomUUID().replace(/-/g, '')}`;
   const payableNow = `(${PAYABLE_SUM})`;
   const [, , paid] = await db.batch([
     db
       .prepare(
-        `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by)
-         SELECT ?4, ?2, ?5, ?3, ?6, ?8, ?7 WHERE ${payableNow} = ?5`,
+        `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by, method, state)
+         SELECT ?4, ?2, ?5, ?3, ?6, ?8, ?7, ?9, ?10 WHERE ${payableNow} = ?5`,
       )
-      .bind(at, affiliateId, PLAN_CURRENCY, payoutId, request.amount, request.reference, by, now),
+      .bind(at, affiliateId, PLAN_CURRENCY, payoutId, request.amount, reference, by, now, method, state),
     // What was owed back is taken off this payout (the INSERT's amount is net of it): recorded
     // before the commissions it pays are marked, which owe nothing back yet.
     db
@@ -166,11 +225,48 @@ export async function payAffiliate(
          AND EXISTS (SELECT 1 FROM affiliate_payouts WHERE id = ?4)`,
       )
       .bind(at, affiliateId, PLAN_CURRENCY, payoutId),
+    ...(account ? [transferJobStatement(db, payoutId, now)] : []),
   ]);
-  if ((paid!.meta.changes ?? 0) > 0)
-    return {amount: request.amount, currency: PLAN_CURRENCY, reference: request.reference, code: affiliate.code};
-  // Nothing written: what is payable now is not what the seller saw (or another payout took it).
-  const left = await payableTo(db, affiliateId, at);
-  if (left === 0) throw new HttpError(409, AFFILIATE_WORDS.payoutNothing, 'CONFLICT');
-  throw new HttpError(409, AFFILIATE_WORDS.payoutChanged(left, PLAN_CURRENCY), 'CONFLICT');
+  if ((paid!.meta.changes ?? 0) === 0) {
+    // Nothing written: what is payable now is not what the seller saw (or another payout took it).
+    const left = await payableTo(db, affiliateId, at);
+    if (left === 0) throw new HttpError(409, AFFILIATE_WORDS.payoutNothing, 'CONFLICT');
+    throw new HttpError(409, AFFILIATE_WORDS.payoutChanged(left, PLAN_CURRENCY), 'CONFLICT');
+  }
+  const outcome = {amount: request.amount, currency: PLAN_CURRENCY, code: affiliate.code, method};
+  if (!account) return {...outcome, state, reference};
+  const payout = {id: payoutId, affiliateId, amount: request.amount, currency: PLAN_CURRENCY, account};
+  let answer: TransferOutcome;
+  try {
+    answer = await askForTransfer(context, payout, false);
+  } catch (err) {
+    // No answer from Stripe: the transfer may or may not be made. The queued job asks again.
+    log.warn('affiliate.transfer_unanswered', {payoutId, error: describe(err)});
+    return {...outcome, state: 'sending', reference: ''};
+  }
+  await settleTransfer(db, payoutId, answer);
+  if ('refused' in answer) {
+    log.warn('affiliate.transfer_refused', {payoutId, code: answer.refused.code, error: describe(answer.refused)});
+    throw new HttpError(409, refusalReason(answer.refused), 'CONFLICT');
+  }
+  return {...outcome, state: 'made', reference: answer.made.id};
+}
+
+/**
+ * The Stripe account a payout through Stripe goes to: the one the worker made for the affiliate,
+ * as D1 holds it, once Stripe takes transfers to it (asked once more when D1 has not seen it
+ * ready). 409 when Connect is off or the account is not ready.
+ */
+async function readyAccount(context: Context, affiliate: StripeAccountRow): Promise<string> {
+  if (!stripeConnectOn(appConfig)) throw new HttpError(409, AFFILIATE_WORDS.connectOff, 'CONFLICT');
+  const account = affiliate.stripe_account_id;
+  if (!account) throw new HttpError(409, AFFILIATE_WORDS.stripeNotReady, 'CONFLICT');
+  let ready: boolean;
+  try {
+    ready = await refreshReadiness(context, {...affiliate, stripe_account_id: account});
+  } catch (err) {
+    throw paymentProviderError(err);
+  }
+  if (!ready) throw new HttpError(409, AFFILIATE_WORDS.stripeNotReady, 'CONFLICT');
+  return account;
 }

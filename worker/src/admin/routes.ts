@@ -428,16 +428,25 @@ export const adminRoutes = new Hono<AppEnv>()
     }),
   )
 
-  /** The seller paid the affiliate by their own means: marks what was payable paid, written to the audit. */
+  /**
+   * The seller paid the affiliate by their own means, or has the worker send it through Stripe:
+   * marks what was payable paid, written to the audit. 202 while Stripe has not answered.
+   */
   .post(ADMIN_PATHS.affiliatePayout, async (c) => {
     const {affiliateId} = parse(affiliateParams, c.req.param());
     const request = await readJson(c, affiliatePayoutBody);
     const entry = {admin: admin(c), action: 'affiliate_payout' as const};
     try {
-      const payout = await payAffiliate(c.env.DB, affiliateId, request, admin(c));
-      const detail = AFFILIATE_WORDS.payoutMade(payout.amount, payout.currency, payout.reference);
+      const payout = await payAffiliate(contextOf(c.env), affiliateId, request, admin(c));
+      const detail =
+        payout.method === 'marked'
+          ? AFFILIATE_WORDS.payoutMade(payout.amount, payout.currency, payout.reference)
+          : payout.state === 'made'
+            ? AFFILIATE_WORDS.transferMade(payout.amount, payout.currency, payout.reference)
+            : AFFILIATE_WORDS.transferSending(payout.amount, payout.currency);
       await recordAction(c.env.DB, {...entry, outcome: 'done', detail: `${payout.code}: ${detail}`});
-      return c.json({status: 'paid', detail} satisfies AdminActionResult);
+      const sending = payout.state === 'sending';
+      return c.json({status: sending ? 'sending' : 'paid', detail} satisfies AdminActionResult, sending ? 202 : 200);
     } catch (error) {
       const reason = error instanceof HttpError ? error.message : 'Something went wrong on our side.';
       await recordAction(c.env.DB, {

@@ -1,14 +1,23 @@
 import {Hono} from 'hono';
-import {API_PATHS, type AffiliateAnswer, type AffiliateVisit} from '../../../src/config/api';
+import {AFFILIATE_WORDS, appConfig, stripeConnectOn} from '../../../src/config';
+import {
+  API_PATHS,
+  type AffiliateAnswer,
+  type AffiliateConnectAnswer,
+  type AffiliateVisit,
+} from '../../../src/config/api';
 import {affiliateVisitBody, joinAffiliatesBody} from '../../../src/config/apiSchemas';
 import type {AppEnv} from '../app';
 import {currentUser, requireUser} from '../auth/middleware';
+import {contextOf} from '../context';
+import {HttpError} from '../errors';
 import {clientAddress, clientIp, readJson} from '../http';
 import {enforceLimit, limits} from '../rateLimit';
 import {settingsOf} from '../settings';
 import {affiliateAnswer} from './figures';
 import {joinAffiliates} from './join';
 import {programmeOr404} from './programme';
+import {connectLink} from './stripeAccount';
 import {recordVisit} from './visits';
 
 /** The affiliate programme's endpoints for visitors and users; the console's are in admin/affiliates.ts. */
@@ -30,7 +39,7 @@ export const affiliateRoutes = new Hono<AppEnv>()
 
   .get(API_PATHS.affiliate, requireUser, async (c) => {
     const programme = programmeOr404();
-    const answer = await affiliateAnswer(c.env.DB, settingsOf(c.env).siteOrigin, programme, currentUser(c).uid);
+    const answer = await affiliateAnswer(contextOf(c.env), settingsOf(c.env).siteOrigin, programme, currentUser(c).uid);
     return c.json(answer satisfies AffiliateAnswer);
   })
 
@@ -40,6 +49,18 @@ export const affiliateRoutes = new Hono<AppEnv>()
     await enforceLimit(c.env.DB, `join-affiliates:${user.uid}`, limits.joinAffiliates);
     const {code} = await readJson(c, joinAffiliatesBody);
     await joinAffiliates(c.env.DB, user, code);
-    const answer = await affiliateAnswer(c.env.DB, settingsOf(c.env).siteOrigin, programme, user.uid);
+    const answer = await affiliateAnswer(contextOf(c.env), settingsOf(c.env).siteOrigin, programme, user.uid);
     return c.json(answer satisfies AffiliateAnswer, 201);
+  })
+
+  /**
+   * The affiliate's single-use Stripe link (the programme's `stripeConnect`): to set up payouts on
+   * their own Express account, made once, or to its dashboard once ready. 404 when Connect is off.
+   */
+  .post(API_PATHS.affiliateConnect, requireUser, async (c) => {
+    if (!stripeConnectOn(appConfig)) throw new HttpError(404, AFFILIATE_WORDS.connectOff, 'NOT_FOUND');
+    const user = currentUser(c);
+    await enforceLimit(c.env.DB, `affiliate-connect:${user.uid}`, limits.affiliateConnect);
+    const answer = await connectLink(contextOf(c.env), settingsOf(c.env).siteOrigin, user.uid);
+    return c.json(answer satisfies AffiliateConnectAnswer);
   });
