@@ -1076,6 +1076,7 @@ test("the console's purchase page lists its upgrade with what its own refund nee
       paymentIntentId: intentOf(upgrade),
       paidAt: expect.any(Number),
       fairPrice: null,
+      launchCode: null,
     },
   ]);
 
