@@ -29,6 +29,8 @@ export interface ConnectStandIn {
   accounts: Map<string, Stripe.Account>;
   /** Every transfer Stripe made, oldest first. */
   transfers: Stripe.Transfer[];
+  /** How many times an account was read (GET /v1/accounts/:id): each read spends the seller's rate limit. */
+  accountReads: () => number;
   /** The platform's available balance by currency, in cents: a transfer takes from it. */
   balance: Map<string, number>;
   /** Sets the available balance in a currency (the plans' by default). */
@@ -145,6 +147,7 @@ export function connectStandIn(publicUrl: () => string): ConnectStandIn & {
     return {status: 200, body: transfer};
   }
 
+  let reads = 0;
   function route(
     method: string,
     path: string,
@@ -160,6 +163,7 @@ export function connectStandIn(publicUrl: () => string): ConnectStandIn & {
     }
     let match = /^\/v1\/accounts\/([^/]+)$/.exec(path);
     if (method === 'GET' && match) {
+      reads += 1;
       const account = accounts.get(decodeURIComponent(match[1]!));
       return account ? {status: 200, body: account} : noSuch('account', match[1]!);
     }
@@ -273,6 +277,7 @@ export function connectStandIn(publicUrl: () => string): ConnectStandIn & {
   return {
     accounts,
     transfers,
+    accountReads: () => reads,
     balance,
     setBalance(amount, currency = PLAN_CURRENCY) {
       balance.set(currency, amount);

@@ -84,7 +84,8 @@ export function commissionPayableAt(paidAt: number, config: AppConfig = appConfi
 /**
  * Where a commission stands, as the affiliate and the console read it. `pending`: held until its
  * purchase can no longer be refunded or disputed easily. `payable`: held long enough, not yet
- * paid. `paid`: the seller paid it. `refundedAfterPayout`: paid, and its purchase refunded or
+ * paid. `paid`: the seller paid it. `sending`: in a payout through Stripe not yet confirmed.
+ * `refundedAfterPayout`: paid, and its purchase refunded or
  * disputed since: the share refunded is taken off a payout. `cancelled`: its purchase was refunded
  * in full or disputed before it was paid (a partial refund lowers it instead).
  */
@@ -92,6 +93,7 @@ export const COMMISSION_STATES = {
   pending: 'Pending: held until the refund and dispute period is over.',
   payable: 'Payable: the seller pays it with the next payout.',
   paid: 'Paid.',
+  sending: 'Being sent: the seller sent it through Stripe, which has not confirmed it yet.',
   refundedAfterPayout: 'Refunded after it was paid: what was paid for the refunded share is taken off a payout.',
   cancelled: 'Cancelled: the purchase was refunded or disputed.',
 } as const;
@@ -128,7 +130,7 @@ export const AFFILIATE_WORDS = {
   owedBackNote:
     'Commission paid on purchases refunded or disputed since, beyond what is payable: it is taken off the next payouts.',
   payoutChanged: (payable: number, currency: string) =>
-    `What is payable has changed since you looked: it is ${formatMoney(payable, currency)} now. Check it and mark the payout again.`,
+    `What is payable has changed since you looked: it is ${formatMoney(payable, currency)} now. Check it, then pay again.`,
   payoutMade: (amount: number, currency: string, reference: string) =>
     `Marked ${formatMoney(amount, currency)} paid (${reference}).`,
 

@@ -262,7 +262,7 @@ describe('the Affiliates view', () => {
         .queryAllByRole('button')
         .map((button) => button.textContent);
 
-    it("says each affiliate's Stripe state, and offers Pay through Stripe only to one ready with something payable", async () => {
+    it("says each affiliate's Stripe state, and offers Pay through Stripe only to one with an account and something payable", async () => {
       worker().reset({stripeConnect: true, affiliates: [READY, UNCONNECTED, ONBOARDING, SENDING]});
       show();
       const table = await screen.findByRole('table', {name: AFFILIATE_WORDS.consoleCaption});
@@ -277,8 +277,15 @@ describe('the Affiliates view', () => {
       ]);
       expect(await buttons('ada@example.com')).toEqual([AFFILIATE_WORDS.markPaid, AFFILIATE_WORDS.payThroughStripe]);
       expect(await buttons('grace@example.com')).toEqual([AFFILIATE_WORDS.markPaid]);
-      expect(await buttons('mary@example.com')).toEqual([AFFILIATE_WORDS.markPaid]);
+      // Still onboarding as D1 last saw it: the worker asks Stripe again when the seller pays.
+      expect(await buttons('mary@example.com')).toEqual([AFFILIATE_WORDS.markPaid, AFFILIATE_WORDS.payThroughStripe]);
       expect(await buttons('lin@example.com')).toEqual([]);
+      // Not ready at Stripe either: the worker's 409 says so, and nothing is paid.
+      await userEvent.click(
+        within(await rowOf('mary@example.com')).getByRole('button', {name: AFFILIATE_WORDS.payThroughStripe}),
+      );
+      await userEvent.click(screen.getByRole('button', {name: 'Confirm'}));
+      expect(await screen.findByText(AFFILIATE_WORDS.stripeNotReady)).toHaveAttribute('role', 'alert');
     });
 
     it('shows nothing of Stripe when the programme does not pay through it, whatever an affiliate says', async () => {

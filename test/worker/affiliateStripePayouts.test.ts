@@ -356,6 +356,11 @@ describe('paying through Stripe', () => {
     const shown = (await listed(affiliate.id)).affiliate;
     expect(shown.lastPayout).toMatchObject({method: 'stripe', state: 'sending', reference: ''});
     expect(shown.totals).toMatchObject({payable: 0});
+    // The affiliate reads it as being sent, not as paid.
+    const page = await seller.stack.call(API_PATHS.affiliate, {token: affiliate.user.idToken});
+    expect(((await page.json()) as AffiliateAnswer).affiliate!.commissions.map((each) => each.state)).toEqual([
+      'sending',
+    ]);
 
     await runTransferJobs();
     const [transfer, ...more] = transfersTo(affiliate.account);
@@ -380,6 +385,53 @@ describe('paying through Stripe', () => {
     expect(more).toHaveLength(0);
     expect(transfer).toMatchObject({amount: affiliate.payable});
     expect(await payoutsOf(affiliate.id)).toMatchObject([{state: 'made', transfer_id: transfer!.id}]);
+  });
+
+  test("a transfer Stripe never made, with no answer by the outbox's last attempt, is undone: its commission payable again", async () => {
+    const affiliate = await readyAffiliate('givenup');
+    // The request's ask and the job's, each with the client's own retry: no answer, nothing made.
+    for (const _ of [1, 2, 3, 4])
+      seller.stack.stripe.failNext('POST /v1/transfers', 500, {
+        type: 'api_error',
+        message: 'An unknown error occurred',
+      });
+    expect((await payThroughStripe(affiliate.id, affiliate.payable)).status).toBe(202);
+    // Its next run is past the outbox's last attempt (MAX_ATTEMPTS in worker/src/jobs.ts).
+    await seller.stack.worker.db.run(
+      "UPDATE jobs SET attempts = 99 WHERE kind = 'affiliate-transfer' AND status = 'pending'",
+    );
+    await runTransferJobs();
+    expect(transfersTo(affiliate.account)).toHaveLength(0);
+    expect(await payoutsOf(affiliate.id)).toEqual([]);
+    expect((await listed(affiliate.id)).affiliate).toMatchObject({
+      totals: {payable: affiliate.payable, paid: 0},
+      lastPayout: null,
+    });
+  });
+
+  test('GET /affiliate asks Stripe about an account being set up at most 6 times a minute, however often it is loaded', async () => {
+    const affiliate = await newAffiliate('reloads');
+    await connected(affiliate.user);
+    const asked = () => seller.stack.stripe.connect.accountReads();
+    const before = asked();
+    for (let load = 0; load < 9; load++) expect(await ownStripe(affiliate.user)).toBe('onboarding');
+    expect(asked() - before).toBe(6);
+  });
+
+  test('nothing is owed back on a commission whose transfer Stripe has not confirmed: it may yet be undone', async () => {
+    const affiliate = await newAffiliate('unconfirmed');
+    await onboard(affiliate.user);
+    const first = await payableSale(affiliate.code);
+    const commission = (await listed(affiliate.id)).affiliate.totals.payable;
+    for (const _ of [1, 2])
+      seller.stack.stripe.failNext('POST /v1/transfers', 500, {
+        type: 'api_error',
+        message: 'An unknown error occurred',
+      });
+    expect((await payThroughStripe(affiliate.id, commission)).status).toBe(202);
+    await refundAtStripe(seller.stack, first);
+    await payableSale(affiliate.code);
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({payable: commission, owedBack: 0});
   });
 
   test('two payouts at once send one transfer', async () => {

@@ -645,6 +645,42 @@ describe('the console', () => {
     expect(await refused.json()).toMatchObject({error: AFFILIATE_WORDS.payoutNothing});
   });
 
+  test('a dispute won after a payout took its commission off owes it to the affiliate again, and a payout of that alone is made', async () => {
+    const affiliate = await newAffiliate('won-back');
+    const [disputed, b, c] = [
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+      await referredPurchase(await referralOf(affiliate.code)),
+    ];
+    const commission = (await commissionOf(disputed))!.commission;
+    await holdOver(disputed);
+    expect((await payout(affiliate.id, commission, 'TR-FIRST')).status).toBe(200);
+    const dispute = (type: 'charge.dispute.created' | 'charge.dispute.closed', status: string) =>
+      seller.stack.deliver(disputeEvent(seller.stack, disputed, type, status));
+    expect((await dispute('charge.dispute.created', 'needs_response')).status).toBe(200);
+    await holdOver(b);
+    await holdOver(c);
+    const net = (await commissionOf(b))!.commission + (await commissionOf(c))!.commission - commission;
+    expect((await payout(affiliate.id, net, 'TR-NET')).status).toBe(200);
+
+    // The seller wins: the sale stands again, and what the last payout took off is owed to the affiliate.
+    expect((await dispute('charge.dispute.closed', 'won')).status).toBe(200);
+    expect((await listed(affiliate.id)).affiliate.totals).toMatchObject({payable: commission, owedBack: 0});
+    const made = await payout(affiliate.id, commission, 'TR-WON');
+    expect(made.status).toBe(200);
+    expect(await made.json()).toEqual({
+      status: 'paid',
+      detail: AFFILIATE_WORDS.payoutMade(commission, PLAN_CURRENCY, 'TR-WON'),
+    });
+    const after = (await listed(affiliate.id)).affiliate;
+    expect(after.totals).toMatchObject({payable: 0, owedBack: 0});
+    const payouts = await seller.stack.worker.db.all<{amount: number}>(
+      'SELECT amount FROM affiliate_payouts WHERE affiliate_id = ?',
+      affiliate.id,
+    );
+    expect(payouts.reduce((sum, each) => sum + each.amount, 0)).toBe(after.totals.paid);
+  });
+
   test('a payout to an unknown affiliate is 404', async () => {
     const response = await payout('aff_000000000000000000000000', 100);
     expect(response.status).toBe(404);

@@ -48,6 +48,12 @@ export const limits = {
   joinAffiliates: {max: 10, windowSeconds: 60},
   /** An affiliate's Stripe link: each call writes to Stripe (a link, the account once), and a person clicks once or twice. */
   affiliateConnect: {max: 10, windowSeconds: 60},
+  /**
+   * An affiliate's page asking Stripe whether their account is ready yet (GET /affiliate, only while
+   * it is being set up): past this, the page says "being set up" without asking, so reloads never
+   * spend the seller's Stripe rate limit.
+   */
+  affiliateStripeRead: {max: 6, windowSeconds: 60},
   /** Each link downloads once, so this also bounds the downloads: 10 an hour is a person, not a mirror. */
   downloadLink: {max: 10, windowSeconds: 3600},
   /**

@@ -22,7 +22,7 @@ import {
 import type {Context} from '../context';
 import {describe, HttpError} from '../errors';
 import {log} from '../log';
-import {paymentProviderError} from '../payments/stripe';
+import {paymentProviderError, stripeFor} from '../payments/stripe';
 import {csv} from './csv';
 
 /** The affiliates the console lists, newest first: a seller has dozens or hundreds, not more. */
@@ -198,7 +198,7 @@ export async function payAffiliate(
   const state: PayoutState = account ? 'sending' : 'made';
   const payoutId = `po_${crypto.randomUUID().replace(/-/g, '')}`;
   const payableNow = `(${PAYABLE_SUM})`;
-  const [, , paid] = await db.batch([
+  const [written] = await db.batch([
     db
       .prepare(
         `INSERT INTO affiliate_payouts (id, affiliate_id, amount, currency, reference, created_at, created_by, method, state)
@@ -227,7 +227,9 @@ export async function payAffiliate(
       .bind(at, affiliateId, PLAN_CURRENCY, payoutId),
     ...(account ? [transferJobStatement(db, payoutId, now)] : []),
   ]);
-  if ((paid!.meta.changes ?? 0) === 0) {
+  // Decided by the payout's own row: a payout of what is owed to the affiliate again (a dispute won
+  // after a payout took its commission off) marks no commission, and is made all the same.
+  if ((written!.meta.changes ?? 0) === 0) {
     // Nothing written: what is payable now is not what the seller saw (or another payout took it).
     const left = await payableTo(db, affiliateId, at);
     if (left === 0) throw new HttpError(409, AFFILIATE_WORDS.payoutNothing, 'CONFLICT');
@@ -259,6 +261,8 @@ export async function payAffiliate(
  */
 async function readyAccount(context: Context, affiliate: StripeAccountRow): Promise<string> {
   if (!stripeConnectOn(appConfig)) throw new HttpError(409, AFFILIATE_WORDS.connectOff, 'CONFLICT');
+  // No Stripe key: 503 now, before a payout is written that no transfer could follow.
+  stripeFor(context.settings);
   const account = affiliate.stripe_account_id;
   if (!account) throw new HttpError(409, AFFILIATE_WORDS.stripeNotReady, 'CONFLICT');
   let ready: boolean;

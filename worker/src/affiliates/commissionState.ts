@@ -15,10 +15,18 @@ const stillPaid = (figure: string) =>
 const WORTH_NOW = `MIN(c.paid_amount, CASE WHEN p.status IS 'paid' THEN ${stillPaid('c.commission')} ELSE 0 END)`;
 
 /**
+ * Whether the commission's payout was made: marked, or its transfer made. A transfer Stripe has not
+ * answered about may yet be undone, and nothing is owed back on money not sent.
+ */
+const PAYOUT_MADE = `EXISTS (SELECT 1 FROM affiliate_payouts o WHERE o.id = c.payout_id AND o.state = 'made')`;
+/** Whether its payout is a transfer Stripe has not answered about yet. */
+const PAYOUT_SENDING = `EXISTS (SELECT 1 FROM affiliate_payouts o WHERE o.id = c.payout_id AND o.state = 'sending')`;
+
+/**
  * Due back: what a payout paid for the commission beyond what it is worth now (0 for a commission
  * not paid, or whose purchase still stands). The affiliate was paid for a sale refunded since.
  */
-const DUE_BACK = `CASE WHEN c.payout_id IS NULL THEN 0 ELSE c.paid_amount - ${WORTH_NOW} END`;
+const DUE_BACK = `CASE WHEN ${PAYOUT_MADE} THEN c.paid_amount - ${WORTH_NOW} ELSE 0 END`;
 
 /** What later payouts have taken off for the commission already (migration 0049). */
 const TAKEN_BACK = `COALESCE((SELECT SUM(t.amount) FROM commission_takebacks t WHERE t.session_id = c.session_id), 0)`;
@@ -33,6 +41,7 @@ export const COMMISSION_OWED_SQL = `(${DUE_BACK}) - ${TAKEN_BACK}`;
  * A commission's figures as of `now`, derived each time from its purchase (one truth, nothing to
  * drift): `c` a commission joined to its purchase `p`. The SQL reads `now` from parameter `?1`.
  *
+ * - sending: in a payout through Stripe that Stripe has not answered about yet;
  * - refundedAfterPayout: paid, and its purchase refunded or disputed since: the refunded share of
  *   what was paid is taken off a payout (COMMISSION_OWED_SQL), and it is worth what is left;
  * - paid: the seller paid it (a payout), and its purchase stands as it was then;
@@ -43,6 +52,7 @@ export const COMMISSION_OWED_SQL = `(${DUE_BACK}) - ${TAKEN_BACK}`;
  * lowers it in proportion), or, once paid, what was paid less what is due back.
  */
 export const COMMISSION_STATE_SQL = `CASE
+    WHEN c.payout_id IS NOT NULL AND ${PAYOUT_SENDING} THEN 'sending'
     WHEN c.payout_id IS NOT NULL AND ${DUE_BACK} > 0 THEN 'refundedAfterPayout'
     WHEN c.payout_id IS NOT NULL THEN 'paid'
     WHEN p.status IS NOT 'paid' THEN 'cancelled'
@@ -101,7 +111,8 @@ export async function figuresByAffiliate(
 ): Promise<Map<string, AffiliateFigures>> {
   const {results} = await db
     .prepare(
-      `SELECT affiliate_id, state, SUM(state IS NOT 'refundedAfterPayout' OR amount > 0) AS standing, SUM(amount) AS amount, SUM(owed) AS owed
+      `SELECT affiliate_id, state, SUM(state IS NOT 'refundedAfterPayout' OR amount > 0) AS standing, SUM(amount) AS amount,
+         SUM(CASE WHEN payout_id IS NOT NULL THEN owed ELSE 0 END) AS owed
        FROM (${SHOWN_COMMISSIONS} WHERE c.currency = ?2 AND (?3 IS NULL OR c.affiliate_id = ?3))
        GROUP BY affiliate_id, state`,
     )
@@ -114,7 +125,8 @@ export async function figuresByAffiliate(
     if (row.state !== 'cancelled') {
       // A sale refunded in full after its payout is worth nothing, and is no sale.
       each.sales += row.standing;
-      each.totals[row.state === 'refundedAfterPayout' ? 'paid' : row.state] += row.amount;
+      // Sent (or being sent) is paid: it left what is payable.
+      each.totals[row.state === 'refundedAfterPayout' || row.state === 'sending' ? 'paid' : row.state] += row.amount;
     }
     gathered.set(row.affiliate_id, each);
   }

@@ -10,6 +10,7 @@ import type {AffiliateConnectAnswer, AffiliateStripe} from '../../../src/config/
 import type {Context} from '../context';
 import {describe, HttpError} from '../errors';
 import {log} from '../log';
+import {enforceLimit, limits} from '../rateLimit';
 import {paymentProviderError, stripeFor} from '../payments/stripe';
 
 /** What the worker keeps of an affiliate's account. */
@@ -59,6 +60,12 @@ export async function refreshReadiness(
 export async function liveStripeState(context: Context, row: StripeAccountRow): Promise<AffiliateStripe> {
   const stored = storedStripeState(row);
   if (stored !== 'onboarding') return stored;
+  try {
+    await enforceLimit(context.db, `affiliate-stripe-read:${row.id}`, limits.affiliateStripeRead);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    return 'onboarding'; // asked often enough this minute: reloads do not reach Stripe
+  }
   try {
     return (await refreshReadiness(context, {...row, stripe_account_id: row.stripe_account_id!}))
       ? 'ready'

@@ -53,6 +53,8 @@ export function transferJobStatement(db: D1Database, payoutId: string, now = Dat
 /** A refusal Stripe will repeat (a 4xx other than a conflict or a rate limit): nothing was sent. */
 function refusal(err: unknown): Stripe.errors.StripeError | null {
   if (!(err instanceof Stripe.errors.StripeError)) return null;
+  // An earlier ask with the key exists, and it may have made the transfer: unknown, not refused.
+  if (err instanceof Stripe.errors.StripeIdempotencyError) return null;
   const status = err.statusCode ?? 0;
   return status >= 400 && status < 500 && status !== 409 && status !== 429 ? err : null;
 }
@@ -69,8 +71,7 @@ export async function askForTransfer(
 ): Promise<TransferOutcome> {
   const stripe = stripeFor(context.settings);
   if (lookFirst) {
-    const found = await stripe.transfers.list({transfer_group: payout.id, limit: 10});
-    const made = found.data.find((transfer) => idOf(transfer.destination) === payout.account);
+    const made = await transferMadeFor(stripe, payout);
     if (made) return {made};
   }
   try {
@@ -90,6 +91,12 @@ export async function askForTransfer(
     if (refused) return {refused};
     throw err;
   }
+}
+
+/** The transfer Stripe made for the payout (its transfer group, to its account), if it made one. */
+async function transferMadeFor(stripe: Stripe, payout: SendingPayout): Promise<Stripe.Transfer | undefined> {
+  const found = await stripe.transfers.list({transfer_group: payout.id, limit: 10});
+  return found.data.find((transfer) => idOf(transfer.destination) === payout.account);
 }
 
 /** Stripe's refusal in the seller's words: their balance too low, or Stripe's own message. */
@@ -116,6 +123,11 @@ export async function settleTransfer(db: D1Database, payoutId: string, outcome: 
     log.info('affiliate.transfer_made', {payoutId, transfer});
     return;
   }
+  await undoPayout(db, payoutId);
+}
+
+/** Undoes a payout still 'sending', in one batch: its commissions payable again, what it took off owed back again. */
+async function undoPayout(db: D1Database, payoutId: string): Promise<void> {
   await db.batch([
     db
       .prepare(
@@ -167,8 +179,23 @@ registerJob<{payoutId: string}>('affiliate-transfer', {
         error: describe(outcome.refused),
       });
   },
-  async gaveUp(_context, {payoutId}, error) {
-    // Left 'sending': whether Stripe made it is unknown, and its commissions must not be paid twice.
-    log.error('affiliate.transfer_unknown', {payoutId, error});
+  async gaveUp(context, {payoutId}, error) {
+    // Asked for a day with no answer (Stripe answers a retry with a key the 500 it saved for it).
+    // What the transfer group holds decides: a transfer made settles the payout; none undoes it, and
+    // its commissions are payable again (no later ask carries this key, so none can make it now).
+    const payout = await sendingPayout(context.db, payoutId);
+    if (!payout) return;
+    try {
+      const made = await transferMadeFor(stripeFor(context.settings), payout);
+      if (made) {
+        await settleTransfer(context.db, payoutId, {made});
+        return;
+      }
+      await undoPayout(context.db, payoutId);
+      log.error('affiliate.transfer_given_up', {payoutId, error, undone: true});
+    } catch (err) {
+      // Stripe cannot even be read: left 'sending', for the seller to check in Stripe.
+      log.error('affiliate.transfer_unknown', {payoutId, error, lookup: describe(err)});
+    }
   },
 });

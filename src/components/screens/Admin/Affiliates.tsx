@@ -115,7 +115,11 @@ function AffiliatesPanel() {
     );
   };
   const methods = (affiliate: AdminAffiliate): PayoutMethod[] =>
-    stripeConnect && affiliate.stripe === 'ready' ? ['marked', 'stripe'] : ['marked'];
+    // Onboarding too: Stripe often readies an account after the affiliate left its page, and the
+    // worker asks Stripe again before paying (409, in its words, when it is still not ready).
+    stripeConnect && (affiliate.stripe === 'ready' || affiliate.stripe === 'onboarding')
+      ? ['marked', 'stripe']
+      : ['marked'];
 
   const columns: Column<AdminAffiliate>[] = [
     {label: COLUMNS.code, cell: (affiliate) => <span className={styles.code}>{affiliate.code}</span>},
