@@ -269,8 +269,8 @@ describe('paying through Stripe', () => {
       state: 'made',
     });
     const csv = await (await seller.stack.call(ADMIN_PATHS.affiliatesCsv, {token: seller.admin.idToken})).text();
-    expect(csv.split('\r\n')[0]).toMatch(/,payout reference,payout method$/);
-    expect(csv).toContain(`,${transfer!.id},stripe`);
+    expect(csv.split('\r\n')[0]).toMatch(/,payout reference,payout method,owed back$/);
+    expect(csv).toContain(`,${transfer!.id},stripe,0`);
   });
 
   test('a balance too low is 409 and pays nothing; with funds added, paying again works', async () => {

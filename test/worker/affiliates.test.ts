@@ -575,6 +575,11 @@ describe('the console', () => {
         ['refundedAfterPayout', 0],
       ].sort(),
     );
+    // The CSV says what is owed back on the refunded sale, beside its payout.
+    const csv = await (await seller.stack.call(ADMIN_PATHS.affiliatesCsv, {token: seller.admin.idToken})).text();
+    expect(csv.split('\r\n').find((line) => line.includes(early))).toMatch(
+      new RegExp(`,refundedAfterPayout,[^,]+,TR-EARLY,marked,${await commission(early)}$`),
+    );
     expect(owedNow.affiliate).toMatchObject({
       sales: 2,
       totals: {paid: 0, payable: 0, owedBack: await commission(early)},
@@ -695,7 +700,7 @@ describe('the console', () => {
     expect(response.headers.get('content-type')).toContain('text/csv');
     const lines = (await response.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'affiliate code,affiliate e-mail,purchase session id,paid at,base,commission,currency,state,payable at,payout reference,payout method',
+      'affiliate code,affiliate e-mail,purchase session id,paid at,base,commission,currency,state,payable at,payout reference,payout method,owed back',
     );
     expect(lines).toContain(
       [
@@ -710,6 +715,7 @@ describe('the console', () => {
         new Date(credited.payable_at).toISOString(),
         '',
         '',
+        0,
       ].join(','),
     );
   });

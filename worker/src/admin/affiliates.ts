@@ -111,6 +111,9 @@ export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<s
     new Date(row.payable_at).toISOString(),
     row.reference ?? '',
     row.method ?? '',
+    // Still to be taken off a payout (below 0: owed to the affiliate again): your payouts add up to
+    // the paid commissions plus this column.
+    String(row.payout_id ? row.owed : 0),
   ]);
   return csv([
     [
@@ -125,6 +128,7 @@ export async function affiliatesCsv(db: D1Database, now = Date.now()): Promise<s
       'payable at',
       'payout reference',
       'payout method',
+      'owed back',
     ],
     ...rows,
   ]);
