@@ -17,7 +17,8 @@
  * only adds, with no line and no credit on the upgrades there are. 0047 (upgrade codes) only adds:
  * a launch code made at 0046 lists the same in the console, a code for purchases with its use.
  * 0048 (payouts through Stripe) only adds: a payout marked at 0047 lists the same in the console,
- * marked and made.
+ * marked and made. 0049 (commission taken back) only adds a table: the commission that payout paid
+ * reads paid as before, nothing owed back.
  */
 import {createHash} from 'node:crypto';
 import {
@@ -262,8 +263,16 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     }),
   ]);
 
-  // As the worker of 0047 left them: an affiliate, and a payout the seller marked.
+  // As the worker of 0047 left them: an affiliate, the commission on the paid purchase (credited on
+  // what was paid, its refunds taken off), and the payout the seller marked that paid it.
+  const stillPaid = (paidRow!.amount_total ?? 0) - paidRow!.amount_refunded;
   await stack.worker.db.batch([
+    {
+      sql: `INSERT INTO commissions (session_id, affiliate_id, base, currency, rate_percent, commission, paid_at,
+              payable_at, payout_id, paid_amount, created_at)
+            VALUES (?1, 'aff_migration0047', ?2, ?3, 100, ?4, ?5, ?5, 'po_migration0047', ?2, ?5)`,
+      params: [paidSession, stillPaid, PLAN_CURRENCY, paidRow!.amount_total ?? 0, now - HOUR_MS],
+    },
     {
       sql: `INSERT INTO affiliates (id, user_id, email, code, clicks, created_at)
             VALUES ('aff_migration0047', 'uid-migration0047', 'aff-0047@example.com', 'before-0048', 3, ?1)`,
@@ -286,6 +295,11 @@ test('0037 and 0038 keep every purchase, grant and download link as it was, one 
     clicks: 3,
     stripe: null,
     lastPayout: {amount: 1234, reference: 'TR-0047', at: now - HOUR_MS / 2, method: 'marked', state: 'made'},
+  });
+  // 0049: the commission reads paid as before, with nothing owed back and nothing payable.
+  expect(items.find((item) => item.id === 'aff_migration0047')).toMatchObject({
+    sales: 1,
+    totals: {pending: 0, payable: 0, paid: stillPaid, owedBack: 0},
   });
 
   // The rows of 0036 (the team's, added at 0038, are checked below).
