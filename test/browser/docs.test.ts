@@ -97,6 +97,9 @@ describe('docs portal', () => {
 
       await page.getByRole('link', {name: 'Database', exact: true}).click();
       await page.waitForURL(/\/docs\/features\/database/);
+      // The router changes the address before it draws the page: until the new heading is drawn,
+      // the tabs read are the last page's (a run with three files side by side read those).
+      await page.getByRole('heading', {level: 1, name: 'Database'}).waitFor();
       await eventually(
         () => selectedTab(page).textContent(),
         (value) => expect(value).toBe('Supabase'),
