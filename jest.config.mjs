@@ -42,7 +42,7 @@ export default {
       transformIgnorePatterns: [
         '/node_modules/(?!(@octokit|universal-user-agent|before-after-hook|json-with-bigint)/)',
       ],
-      setupFilesAfterEnv: ['<rootDir>/test/support/setupUnit.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/setupUnit.ts', '<rootDir>/test/support/processorTime.ts'],
       moduleNameMapper: {
         '\\.module\\.css$': '<rootDir>/test/support/cssModule.js',
         '^@docusaurus/Link$': '<rootDir>/test/support/docusaurus/Link.tsx',
@@ -61,7 +61,7 @@ export default {
       transform: {'^.+\\.(t|j)sx?$': swc},
       globalSetup: '<rootDir>/test/browser/globalSetup.ts',
       globalTeardown: '<rootDir>/test/browser/globalTeardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/test/browser/setup.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/browser/setup.ts', '<rootDir>/test/support/processorTime.ts'],
     },
     {
       displayName: 'worker',
@@ -72,7 +72,7 @@ export default {
       transformIgnorePatterns: ['/node_modules/(?!jose/)'],
       globalSetup: '<rootDir>/test/worker/globalSetup.ts',
       globalTeardown: '<rootDir>/test/worker/globalTeardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/test/worker/setup.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/worker/setup.ts', '<rootDir>/test/support/processorTime.ts'],
     },
   ],
 };
