@@ -9,37 +9,40 @@
  */
 import fs from 'node:fs';
 
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
+/** Every process below `root`, children of children included (read from /proc in one pass). */
+export function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       // "pid (comm) state ppid …": the command may hold spaces and parentheses, so read after the last ")".
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry));
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // The process ended while the list was read.
     }
   }
-  return children;
+  const found: number[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    found.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return found;
 }
 
 /** Every workerd process below this one, children of children included. */
 function workerdProcesses(): number[] {
-  const found: number[] = [];
-  const queue = [process.pid];
-  while (queue.length > 0) {
-    for (const child of childrenOf(queue.shift()!)) {
-      queue.push(child);
-      try {
-        if (fs.readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'workerd') found.push(child);
-      } catch {
-        // Gone already.
-      }
+  return descendantsOf(process.pid).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd';
+    } catch {
+      // Gone already.
+      return false;
     }
-  }
-  return found;
+  });
 }
 
 /** A reader of workerd's CPU time so far, in nanoseconds; null when it cannot be read here. */

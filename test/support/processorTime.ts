@@ -2,14 +2,15 @@
  * The processor time each test file costs, for the summary after a run (summaryReporter.cjs):
  * the jest worker's own, the children it reaped (a Chromium closed, a workerd stopped) and the
  * growth of its live descendants (a stack still running), from before the file loads to its last hook.
- * Beside the file's wall time it says whether the file is slow for its work or for its waiting:
- * on two cores a run went faster with a third file at a time once it showed most files waiting.
+ * Beside the file's wall time it says whether the file is slow for its work or for its waiting
+ * (test/README.md has what a run showed).
  *
  * Linux only (it reads /proc); elsewhere, and when no reporter asked (TEST_PROCESSOR_LOG unset),
  * it records nothing. A file's last hook runs before the file's own `afterAll`s, so what those
  * close is counted while it is still alive.
  */
 import fs from 'node:fs';
+import {descendantsOf} from '../../scripts/support/processCpu';
 
 const LOG = process.env.TEST_PROCESSOR_LOG;
 const TICKS_PER_SECOND = 100;
@@ -30,21 +31,10 @@ const ticksOf = (fields: string[], withChildren: boolean) =>
 
 /** This process and everything under it, in clock ticks. */
 function treeTicks(): number {
-  const children = new Map<number, number[]>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const fields = statOf(name);
-    if (!fields) continue;
-    const parent = Number(fields[1]);
-    children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
-  }
   let ticks = ticksOf(statOf(process.pid)!, true);
-  const pending = [...(children.get(process.pid) ?? [])];
-  while (pending.length > 0) {
-    const pid = pending.pop()!;
+  for (const pid of descendantsOf(process.pid)) {
     const fields = statOf(pid);
     if (fields) ticks += ticksOf(fields, true);
-    pending.push(...(children.get(pid) ?? []));
   }
   return ticks;
 }
